@@ -1,0 +1,16 @@
+# The two commands a newcomer needs; both install what is missing first.
+.PHONY: setup test demo fuzz bench
+
+setup:
+	@scripts/setup.sh
+
+# Every check CI runs: gofmt, vet, the pure/cgo boundary, CGO_ENABLED=0 tests
+# of the pure packages and the race detector over everything.
+test: setup
+	@scripts/test.sh
+
+fuzz: setup
+	@scripts/fuzz.sh $(or $(FUZZTIME),30s)
+
+bench: setup
+	go test -run='^$$' -bench=. -benchmem ./...

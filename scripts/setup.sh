@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what building and testing Metronome needs on a Debian machine, and
+# nothing that is already there: safe to run any number of times.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# System packages: Xvfb and xdotool for window tests, Mesa for software
+# OpenGL, and the X11/GL headers that go-gl/glfw compiles against.
+packages=(
+  xvfb xauth xdotool pkg-config gcc
+  libgl1-mesa-dev libgl1-mesa-dri libx11-dev libxcursor-dev libxi-dev
+  libxinerama-dev libxrandr-dev libxxf86vm-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then sudo="sudo"; else
+      echo "setup: need root (or sudo) to apt-get install: ${missing[*]}" >&2; exit 1
+    fi
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v go >/dev/null; then
+  if [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; else
+    echo "setup: Go 1.26 is required (https://go.dev/dl/); go is not in PATH" >&2; exit 1
+  fi
+fi
+go mod download
+echo "setup: ok ($(go version | cut -d' ' -f3), packages present)"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it. Run scripts/setup.sh first (make test does).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
+step() { printf '\n== %s\n' "$*"; }
+
+step "gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; exit 1; fi
+
+step "go vet"
+go vet ./...
+
+mapfile -t pure < <(scripts/pure-packages.sh)
+
+step "pure packages import no cgo code"
+bad=0
+for p in "${pure[@]}"; do
+  cgo=$(CGO_ENABLED=1 go list -deps -f '{{if and (not .Standard) .CgoFiles}}{{.ImportPath}}{{end}}' "$p" | sed '/^$/d')
+  if [ -n "$cgo" ]; then echo "$p depends on cgo packages: $cgo"; bad=1; fi
+done
+[ $bad -eq 0 ] || exit 1
+echo "${#pure[@]} pure packages checked"
+
+step "pure packages with CGO_ENABLED=0"
+CGO_ENABLED=0 go test -count=1 "${pure[@]}"
+
+step "everything with the race detector"
+go test -race -count=1 -timeout 30m ./...
+
+if [ -n "${FUZZTIME:-}" ]; then
+  step "fuzz targets, ${FUZZTIME} each"
+  scripts/fuzz.sh "$FUZZTIME"
+fi
+echo
+echo "all checks passed"
