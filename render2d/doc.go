@@ -1,0 +1,45 @@
+// Package render2d describes 2D frames as plain values and hands them from
+// the simulation to the renderer.
+//
+// # Frames and packets
+//
+// A [Frame] is a list of [Pass] values drawn in order. A pass carries copied
+// camera values ([Camera]), a target (the window or an offscreen
+// [TargetHandle]), an optional clear colour, free parameters for materials,
+// and an ordered list of [DrawPacket2D]: one textured quad each, with its
+// texture handle and generation, source rectangle, [Transform], size, tint,
+// [BlendMode], material and layer. Nothing in a frame points into game
+// state, so the renderer can draw it while the simulation moves on.
+//
+// # Writing frames
+//
+// A [FrameWriter] is lent to the game while it prepares a frame. It reuses
+// the storage of the slot it writes into: once a game's frames stop
+// growing, preparing them allocates nothing.
+//
+//	w, ok := slots.Begin()
+//	if ok {
+//		pw := w.BeginPass(render2d.PassDesc{Clear: true, ClearColor: render2d.Black})
+//		pw.Draw(render2d.Sprite(tex, render2d.Rect{}, render2d.Vec2{X: 10, Y: 20}, render2d.Vec2{X: 32, Y: 32}))
+//		slots.Publish(w)
+//	}
+//
+// # Slots
+//
+// [Slots] implements frame publication: one slot in [Sequential] mode,
+// three in [Concurrent] mode (one rendered, one newest complete, one in
+// preparation). The simulation never waits: [Slots.Begin] reports false
+// when no slot is free and the frame is skipped. The graphics thread calls
+// [Slots.Acquire] to claim the newest complete frame; frames that leave use
+// are recycled there, through the [SlotOptions.Release] hook, so handles
+// they held are released where the graphics context is current.
+//
+// # Renderers
+//
+// [Renderer] is implemented by the OpenGL 4.1 renderer in
+// render2d/glrender and by the recording renderer in render2d/rendertest,
+// which also holds the conformance suite both pass. Every Renderer method
+// runs on the graphics thread. Consecutive packets that share a [BatchKey]
+// form a [Batch]; [AppendBatches] computes them, and the GL renderer draws
+// each batch with one instanced draw call.
+package render2d
