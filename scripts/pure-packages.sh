@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Prints the pure packages: everything but the platform edge. A package is
 # platform code when a path element starts with "gl" (glrender, glfwinput,
-# glfwplatform, ...) or it lives under framework/ or cmd/.
+# glfwplatform, ...), when it is the framework package itself (which opens
+# the window), or when it lives under cmd/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mod=$(go list -m)
-go list ./... | grep -vE "^${mod}/(framework|cmd)(/|$)" | grep -vE '/gl[^/]*(/|$)'
+go list ./... | grep -vE "^${mod}/(framework|cmd(/.*)?)$" | grep -vE '/gl[^/]*(/|$)'
