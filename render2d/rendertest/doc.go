@@ -1,0 +1,20 @@
+// Package rendertest helps test code that uses a [render2d.Renderer].
+//
+// # Recorder
+//
+// [Recorder] is a renderer without a GPU: it keeps textures, targets and
+// materials with generation-checked handles, validates frames exactly as a
+// real renderer does, applies clears, and records a copy of every rendered
+// frame for assertions.
+//
+// # Conformance
+//
+// [TestRenderer] is the suite every renderer passes, in the manner of
+// testing/fstest.TestFS:
+//
+//	func TestConformance(t *testing.T) {
+//		rendertest.TestRenderer(t, func(t *testing.T) render2d.Renderer {
+//			return rendertest.NewRecorder(32, 32, 4096)
+//		})
+//	}
+package rendertest

@@ -1,0 +1,86 @@
+package render2d
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Resources answers which handles a renderer knows. Renderers pass
+// themselves to [ValidateFrame].
+type Resources interface {
+	// HasTexture reports whether h is a live, non-zero texture.
+	HasTexture(h TextureHandle) bool
+	// HasMaterial reports whether h is a live, non-zero material.
+	HasMaterial(h MaterialHandle) bool
+	// TargetTexture returns the texture of a live, non-zero target, or
+	// false.
+	TargetTexture(h TargetHandle) (TextureHandle, bool)
+}
+
+// maxFrameErrors bounds how many problems ValidateFrame lists, so that a
+// frame of a million bad packets does not produce a million-line error.
+const maxFrameErrors = 16
+
+// ValidateFrame checks every pass and packet of f against res: handles must
+// be live (the zero texture, material and target are always valid), blend
+// modes known, zooms positive and finite, viewports non-negative, and no
+// packet may sample the texture of the target its pass draws into. It
+// returns nil or every problem found (at most 16 listed, then a count),
+// joined, each a [*PassError] or [*PacketError]. It allocates nothing for
+// a valid frame.
+func ValidateFrame(f *Frame, res Resources) error {
+	var errs []error
+	more := 0
+	add := func(err error) {
+		if len(errs) < maxFrameErrors {
+			errs = append(errs, err)
+		} else {
+			more++
+		}
+	}
+	for pi := range f.Passes {
+		p := &f.Passes[pi]
+		var targetTex TextureHandle
+		if !p.Target.IsZero() {
+			tt, ok := res.TargetTexture(p.Target)
+			if !ok {
+				add(&PassError{Pass: pi, Err: fmt.Errorf("%w: %v", ErrStaleHandle, p.Target)})
+			}
+			targetTex = tt
+		}
+		if z := p.Camera.Zoom; z < 0 || math.IsNaN(float64(z)) || math.IsInf(float64(z), 0) {
+			add(&PassError{Pass: pi, Err: fmt.Errorf("camera zoom is %v, want a finite value > 0 (0 means 1)", z)})
+		}
+		if v := p.Camera.Viewport; v.W < 0 || v.H < 0 {
+			add(&PassError{Pass: pi, Err: fmt.Errorf("camera viewport size is %vx%v, want both >= 0", v.W, v.H)})
+		}
+		var last BatchKey
+		lastOK := false
+		for qi := range p.Packets {
+			q := &p.Packets[qi]
+			k := q.Key()
+			if lastOK && k == last {
+				continue // same state as the previous packet: already checked
+			}
+			if !q.Texture.IsZero() {
+				if !res.HasTexture(q.Texture) {
+					add(&PacketError{Pass: pi, Packet: qi, Err: fmt.Errorf("%w: %v", ErrStaleHandle, q.Texture)})
+				} else if q.Texture == targetTex {
+					add(&PacketError{Pass: pi, Packet: qi, Err: fmt.Errorf("%v is the texture of the pass's own target %v: a pass cannot sample what it draws into", q.Texture, p.Target)})
+				}
+			}
+			if !q.Material.IsZero() && !res.HasMaterial(q.Material) {
+				add(&PacketError{Pass: pi, Packet: qi, Err: fmt.Errorf("%w: %v", ErrStaleHandle, q.Material)})
+			}
+			if q.Blend >= BlendModeCount {
+				add(&PacketError{Pass: pi, Packet: qi, Err: fmt.Errorf("blend mode %d, want 0 to %d", q.Blend, BlendModeCount-1)})
+			}
+			last, lastOK = k, true // a run of identical bad packets is reported once
+		}
+	}
+	if more > 0 {
+		errs = append(errs, fmt.Errorf("render2d: and %d more problems", more))
+	}
+	return errors.Join(errs...)
+}
