@@ -1,0 +1,95 @@
+package timing_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/timing"
+)
+
+func newWaiter(t *testing.T, slice time.Duration) *timing.Waiter {
+	t.Helper()
+	w, err := timing.NewWaiter(slice)
+	if err != nil {
+		t.Fatalf("NewWaiter(%v): %v", slice, err)
+	}
+	return w
+}
+
+func TestNewWaiterValidates(t *testing.T) {
+	for _, slice := range []time.Duration{-1, time.Second + 1} {
+		_, err := timing.NewWaiter(slice)
+		if err == nil || !strings.Contains(err.Error(), "timing: wait slice") || !strings.Contains(err.Error(), "[0s, 1s]") {
+			t.Errorf("NewWaiter(%v) = %v, want a range error", slice, err)
+		}
+	}
+}
+
+func TestWaiterPastTargetReturnsAtOnce(t *testing.T) {
+	w := newWaiter(t, timing.DefaultWaitSlice)
+	if err := w.WaitUntil(w.Now() - 1); err != nil {
+		t.Fatalf("WaitUntil(past) = %v, want nil", err)
+	}
+}
+
+func TestWaiterReachesTarget(t *testing.T) {
+	for _, slice := range []time.Duration{0, 200 * time.Microsecond} {
+		w := newWaiter(t, slice)
+		target := w.Now() + timing.Instant(time.Millisecond)
+		if err := w.WaitUntil(target); err != nil {
+			t.Fatalf("slice %v: WaitUntil = %v", slice, err)
+		}
+		// An absolute sleep on the same clock cannot wake before its target
+		// unless signals cut it short MaxEarlyWakes times in a row.
+		if now := w.Now(); now < target {
+			t.Logf("slice %v: woke %v early (interrupted by signals)", slice, time.Duration(target-now))
+		}
+	}
+}
+
+func TestWakeBeforeWaitInterruptsOnce(t *testing.T) {
+	w := newWaiter(t, timing.DefaultWaitSlice)
+	w.Wake()
+	w.Wake()
+	far := w.Now() + timing.Instant(time.Hour)
+	if err := w.WaitUntil(far); !errors.Is(err, timing.ErrWaitInterrupted) {
+		t.Fatalf("WaitUntil after Wake = %v, want ErrWaitInterrupted", err)
+	}
+	if err := w.WaitUntil(w.Now() - 1); err != nil {
+		t.Fatalf("second WaitUntil = %v, want nil: repeated wakes count once", err)
+	}
+}
+
+func TestWakeFromAnotherGoroutine(t *testing.T) {
+	w := newWaiter(t, timing.DefaultWaitSlice)
+	done := make(chan error, 1)
+	go func() { done <- w.WaitUntil(w.Now() + timing.Instant(time.Hour)) }()
+	w.Wake()
+	if err := <-done; !errors.Is(err, timing.ErrWaitInterrupted) {
+		t.Fatalf("got %v, want ErrWaitInterrupted", err)
+	}
+}
+
+func TestPacerOnWaiter(t *testing.T) {
+	w := newWaiter(t, timing.DefaultWaitSlice)
+	p, err := timing.NewFramePacer(timing.PacingForRate(1000), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := p.Pace(); r.Outcome != timing.PaceBaseline {
+		t.Fatalf("first frame: %v, want baseline", r.Outcome)
+	}
+	prev := timing.Instant(0)
+	for i := range 3 {
+		r := p.Pace()
+		if !r.Outcome.Started() || r.Target <= prev {
+			t.Fatalf("frame %d: %+v", i, r)
+		}
+		prev = r.Target
+	}
+	if err := timing.LowerTimerSlack(); err != nil {
+		t.Errorf("LowerTimerSlack: %v", err)
+	}
+}

@@ -1,0 +1,45 @@
+//go:build !linux
+
+package timing
+
+import "time"
+
+type waitState struct {
+	ch    chan struct{}
+	timer *time.Timer
+}
+
+func (s *waitState) init() { s.ch = make(chan struct{}, 1) }
+
+func (s *waitState) wake() {
+	select {
+	case s.ch <- struct{}{}:
+	default:
+	}
+}
+
+// LowerTimerSlack does nothing outside Linux and returns nil.
+func LowerTimerSlack() error { return nil }
+
+func (w *Waiter) waitUntil(target Instant) error {
+	for {
+		if w.woken.Swap(false) {
+			return ErrWaitInterrupted
+		}
+		now := Now()
+		if now >= target {
+			return nil
+		}
+		d := time.Duration(target - now)
+		if w.timer == nil {
+			w.timer = time.NewTimer(d)
+		} else {
+			w.timer.Reset(d)
+		}
+		select {
+		case <-w.timer.C:
+		case <-w.ch:
+			w.timer.Stop()
+		}
+	}
+}
