@@ -1,0 +1,58 @@
+// Package input turns platform input into per-update batches in which no
+// edge is lost or delivered twice.
+//
+// # Actions
+//
+// Games name what the player can do and bind buttons to it. An [Action] is a
+// small integer handle returned by [Actions.Register]; bindings change at
+// run time with [Actions.Rebind]. Buttons (keys, mouse buttons, gamepad
+// buttons) parse from their names for config files ([ParseButton]); an
+// unknown name is a [NameError] that suggests close matches.
+//
+// # Polls, records and state
+//
+// A [Source] is polled on the platform thread. Each poll produces a
+// [Snapshot]: the instant it completed, the persistent [State] (buttons down,
+// cursor, window and framebuffer sizes, focus) and the [Record] values
+// observed since the previous poll (edges, cursor motion, scroll, text,
+// focus and size changes), each with its own timestamp. Sources build
+// snapshots with a [Recorder], which keeps them consistent: timestamps never
+// decrease, edges alternate, and losing focus releases every button that
+// is down (the platform would never report those releases).
+//
+// # Queue and ticks
+//
+// The runtime owns a [Queue]. The platform thread calls [Queue.Poll], which
+// respects [PollingOptions.Spacing]; the simulation takes one [Tick] per
+// update. A full backlog ([PollingOptions.Capacity] polls) merges its oldest
+// poll into the next: poll boundaries move, records are never dropped, and
+// [QueueStats.Coalesced] says how often it happened.
+//
+// Two [Delivery] policies decide what an update receives. [Backlog] (the
+// default) hands each update everything pending ([Queue.TakeAll]); in a
+// catch-up batch the first update gets the backlog and later ones only what
+// arrived since. [Timestamped] hands each fixed update the records stamped
+// before the end of its span of real time ([Queue.TakeSpan]), so input during
+// a stall lands on the steps that cover it; [ValidateDelivery] refuses it
+// with variable steps. Under both, every record is delivered exactly once.
+//
+// A Tick answers per action: down, pressed, released, press and release
+// counts and the time held within the observed interval ([Tick.Action]), and
+// carries the records in order, text, cursor, scroll, sizes and the interval
+// itself. [Tick.SimulationTime] converts held time into simulation time for
+// movement: the held fraction of the observed interval times the update's
+// delta.
+//
+// # Example
+//
+//	actions := input.NewActions()
+//	jump := actions.MustRegister("jump", input.KeySpace, input.GamepadA)
+//	q, err := input.NewQueue(actions, input.DefaultPollingOptions())
+//	...
+//	q.Poll(source, timing.Now())      // platform thread, every loop
+//	q.TakeAll(timing.Now(), &tick)    // simulation, once per update
+//	if tick.Pressed(jump) { ... }
+//
+// The GLFW source is in input/glfwinput; input/inputtest has a scripted
+// source and the conformance suite every source passes.
+package input

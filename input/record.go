@@ -1,0 +1,156 @@
+package input
+
+import (
+	"fmt"
+
+	"github.com/metronome-go/metronome/timing"
+)
+
+// RecordKind says what a [Record] observed.
+type RecordKind uint8
+
+// The kinds of record, each with the fields it uses.
+const (
+	// RecordPress: Button went down.
+	RecordPress RecordKind = iota + 1
+	// RecordRelease: Button went up.
+	RecordRelease
+	// RecordCursor: the cursor moved to (X, Y), in logical window
+	// coordinates from the top-left corner.
+	RecordCursor
+	// RecordScroll: a scroll of (X, Y) wheel steps; positive Y is away from
+	// the user.
+	RecordScroll
+	// RecordText: Rune was typed.
+	RecordText
+	// RecordFocus: the window gained (Focused) or lost keyboard focus.
+	RecordFocus
+	// RecordWindowSize: the window's logical size became Width x Height.
+	RecordWindowSize
+	// RecordFramebufferSize: the framebuffer became Width x Height pixels.
+	RecordFramebufferSize
+)
+
+// String returns the kind's name.
+func (k RecordKind) String() string {
+	switch k {
+	case RecordPress:
+		return "press"
+	case RecordRelease:
+		return "release"
+	case RecordCursor:
+		return "cursor"
+	case RecordScroll:
+		return "scroll"
+	case RecordText:
+		return "text"
+	case RecordFocus:
+		return "focus"
+	case RecordWindowSize:
+		return "window-size"
+	case RecordFramebufferSize:
+		return "framebuffer-size"
+	}
+	return fmt.Sprintf("RecordKind(%d)", uint8(k))
+}
+
+// Record is one observation, stamped with the instant the platform delivered
+// it. Records are plain values; which fields mean something depends on Kind.
+type Record struct {
+	Time timing.Instant
+	// X and Y are the cursor position (RecordCursor) or scroll offsets
+	// (RecordScroll).
+	X, Y float64
+	// Width and Height are the new size (RecordWindowSize,
+	// RecordFramebufferSize).
+	Width, Height int32
+	// Rune is the typed character (RecordText).
+	Rune rune
+	Kind RecordKind
+	// Button is the control of a press or release.
+	Button Button
+	// Focused is the new focus (RecordFocus).
+	Focused bool
+	// Synthetic marks a record the recorder made up rather than observed:
+	// the releases sent when focus is lost and the records that describe
+	// the initial state at [Recorder.Init]. Synthetic cursor records do not
+	// count as motion.
+	Synthetic bool
+}
+
+// String formats the record for test output and logs.
+func (r Record) String() string {
+	var body string
+	switch r.Kind {
+	case RecordPress, RecordRelease:
+		body = r.Button.String()
+	case RecordCursor, RecordScroll:
+		body = fmt.Sprintf("%g,%g", r.X, r.Y)
+	case RecordText:
+		body = fmt.Sprintf("%q", r.Rune)
+	case RecordFocus:
+		body = fmt.Sprint(r.Focused)
+	case RecordWindowSize, RecordFramebufferSize:
+		body = fmt.Sprintf("%dx%d", r.Width, r.Height)
+	}
+	s := fmt.Sprintf("%v %v %s", r.Time, r.Kind, body)
+	if r.Synthetic {
+		s += " (synthetic)"
+	}
+	return s
+}
+
+// State is what persists between records: which buttons are down, where the
+// cursor is, the window and framebuffer sizes and focus. It is a plain value
+// of fixed size; copying it is cheap and allocation-free.
+type State struct {
+	Down                                ButtonSet
+	CursorX, CursorY                    float64
+	WindowWidth, WindowHeight           int
+	FramebufferWidth, FramebufferHeight int
+	Focused                             bool
+}
+
+// Apply updates s with the effect of r. Scroll and text records change
+// nothing: they are events, not state.
+func (s *State) Apply(r *Record) {
+	switch r.Kind {
+	case RecordPress:
+		if r.Button.Valid() {
+			s.Down.Add(r.Button)
+		}
+	case RecordRelease:
+		if r.Button.Valid() {
+			s.Down.Remove(r.Button)
+		}
+	case RecordCursor:
+		s.CursorX, s.CursorY = r.X, r.Y
+	case RecordFocus:
+		s.Focused = r.Focused
+	case RecordWindowSize:
+		s.WindowWidth, s.WindowHeight = int(r.Width), int(r.Height)
+	case RecordFramebufferSize:
+		s.FramebufferWidth, s.FramebufferHeight = int(r.Width), int(r.Height)
+	}
+}
+
+// Snapshot is the result of one poll: the instant it completed, the State at
+// that instant and the records observed since the previous poll, in
+// observation order. A source's snapshots chain: applying a snapshot's
+// Records, in order, to the previous snapshot's State gives its State (the
+// first snapshot starts from the zero State). The conformance suite in
+// input/inputtest checks this.
+//
+// A Snapshot is reused from poll to poll; Records keeps its capacity.
+type Snapshot struct {
+	Time    timing.Instant
+	State   State
+	Records []Record
+}
+
+// Reset empties the snapshot's records, keeping their capacity.
+func (s *Snapshot) Reset() {
+	s.Time = 0
+	s.State = State{}
+	s.Records = s.Records[:0]
+}
