@@ -1,0 +1,211 @@
+package ecs
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/metronome-go/metronome/render2d"
+)
+
+// Options configures an [App]. The zero Options is valid: seed 0, no command
+// error handler.
+type Options struct {
+	// Seed seeds the App's random source ([Context.Rand]). The same seed and
+	// the same ticks give the same sequence.
+	Seed uint64
+	// OnCommandError, if set, receives every queued operation that could not
+	// be applied (see [Commands]). It runs on the simulation goroutine.
+	OnCommandError func(CommandError)
+}
+
+// App runs an ECS game on the runtime: it owns a [World], its resources and
+// the systems, and implements the runtime's game hooks.
+//
+// All methods belong to the simulation goroutine (the one that calls the
+// Update hook), except that systems may be added before the session starts
+// from the goroutine that builds the App.
+type App struct {
+	world  *World
+	stages [stageCount][]*systemEntry
+
+	ctx    Context
+	time   Time
+	window Window
+	rand   *rand.Rand
+
+	failure error
+	stop    func()
+	stopped bool
+	leaked  uint64
+
+	transforms *Filter1[Transform]
+	extract    extractor
+}
+
+// NewApp returns an App with an empty world. The world's resources already
+// hold the App's [*Time], [*Window] and [*rand.Rand].
+func NewApp(opts Options) (*App, error) {
+	a := &App{world: NewWorld()}
+	a.rand = rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
+	a.world.cmds.OnError(opts.OnCommandError)
+	a.ctx = Context{World: a.world, Commands: &a.world.cmds, Time: &a.time, Window: &a.window, Rand: a.rand, app: a}
+	AddResource(a.world, &a.time)
+	AddResource(a.world, &a.window)
+	AddResource(a.world, a.rand)
+	a.transforms = NewFilter1[Transform](a.world)
+	a.extract.init(a.world)
+	return a, nil
+}
+
+// World returns the App's world.
+func (a *App) World() *World { return a.world }
+
+// AddSystem appends s to stage. Systems of a stage run in the order they
+// were added. It returns a for chaining.
+//
+// AddSystem panics if s.Run is nil or stage is not one of the defined
+// stages: both are programming errors.
+func (a *App) AddSystem(stage Stage, s System) *App {
+	if s.Run == nil {
+		panic(fmt.Sprintf("ecs: AddSystem: system %q has a nil Run", s.Name))
+	}
+	if stage >= stageCount {
+		panic(fmt.Sprintf("ecs: AddSystem: system %q: stage %d is out of range [0, %d]", s.Name, stage, stageCount-1))
+	}
+	a.stages[stage] = append(a.stages[stage], &systemEntry{System: s, stage: stage})
+	return a
+}
+
+// Systems returns the run statistics of every system, stage by stage.
+func (a *App) Systems() []SystemStats {
+	var out []SystemStats
+	for _, st := range a.stages {
+		for _, e := range st {
+			out = append(out, SystemStats{Name: e.Name, Stage: e.stage, Cosmetic: e.Cosmetic, Runs: e.runs, Skipped: e.skips})
+		}
+	}
+	return out
+}
+
+// Stats returns counters of the App's bookkeeping.
+func (a *App) Stats() AppStats {
+	return AppStats{Commands: a.world.cmds.stats, LeakedQueries: a.leaked, Extract: a.extract.stats}
+}
+
+// AppStats gathers the App's counters.
+type AppStats struct {
+	Commands CommandStats
+	// LeakedQueries counts queries a system left open and the App closed at
+	// the sync point after it. Each one is a bug in that system.
+	LeakedQueries uint64
+	Extract       ExtractStats
+}
+
+// tickInput is what the App takes from the runtime's tick.
+type tickInput struct {
+	number                   uint64
+	delta, observed, dropped time.Duration
+	kind                     string
+	quiet, cosmetic          bool
+	alpha                    float64
+	debt                     time.Duration
+	rate                     float64
+	window                   Window
+	stop                     func()
+}
+
+func (a *App) startup() error {
+	a.failure = nil
+	a.runStage(Startup, false)
+	return a.failure
+}
+
+func (a *App) shutdown() error {
+	a.failure = nil
+	a.world.Apply()
+	a.runStage(Shutdown, false)
+	return a.failure
+}
+
+// step runs one simulation tick.
+func (a *App) step(in *tickInput) error {
+	a.failure = nil
+	a.stop = in.stop
+	t := &a.time
+	t.Tick = in.number
+	t.Delta = in.delta
+	t.Elapsed += in.delta
+	t.Observed = in.observed
+	t.Dropped = in.dropped
+	t.Kind = in.kind
+	t.Quiet = in.quiet
+	t.Cosmetic = in.cosmetic && !in.quiet
+	t.Alpha = in.alpha
+	t.Debt = in.debt
+	t.Rate = in.rate
+	a.window = in.window
+
+	// A leftover from a panicking system must not reach this tick.
+	a.leaked += uint64(a.world.Apply())
+	// Interpolation draws between the last two ticks of a batch, and only
+	// the last tick of a batch is not quiet: snapshot just before it.
+	if !in.quiet {
+		q := a.transforms.Query()
+		for q.Next() {
+			q.Get().snapshot()
+		}
+	}
+	for s := PreUpdate; s <= PostUpdate && a.failure == nil; s++ {
+		a.runStage(s, true)
+	}
+	a.stop = nil
+	return a.failure
+}
+
+func (a *App) runStage(stage Stage, perTick bool) {
+	list := a.stages[stage]
+	for i := 0; i < len(list) && a.failure == nil; i++ {
+		e := list[i]
+		delta := a.time.Delta
+		if perTick && e.Cosmetic {
+			e.pending += delta
+			if !a.time.Cosmetic {
+				e.skips++
+				continue
+			}
+			delta, e.pending = e.pending, 0
+		}
+		a.ctx.entry = e
+		a.ctx.delta = delta
+		a.world.cmds.source = e.Name
+		e.runs++
+		e.Run(&a.ctx)
+		a.leaked += uint64(a.world.Apply())
+	}
+	a.ctx.entry = nil
+	a.world.cmds.source = ""
+}
+
+// prepare runs the Extract stage and the built-in extraction into fw.
+func (a *App) prepare(fw *render2d.FrameWriter) error {
+	a.failure = nil
+	a.ctx.Frame = fw
+	a.runStage(Extract, false)
+	a.ctx.Frame = nil
+	if a.failure != nil {
+		return a.failure
+	}
+	a.extract.run(fw, float32(a.time.Alpha), &a.window)
+	return nil
+}
+
+func (a *App) requestStop() {
+	a.stopped = true
+	if a.stop != nil {
+		a.stop()
+	}
+}
+
+// StopRequested reports whether a system has called [Context.RequestStop].
+func (a *App) StopRequested() bool { return a.stopped }

@@ -1,0 +1,318 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+)
+
+// Commands queues structural changes to a [World]: spawning and despawning
+// entities, adding, setting and removing components. Queued commands are
+// applied in the order they were queued at the next sync point; an [App] has
+// one after every system. Because nothing structural happens while a query
+// is open, Arche's locked-world panics cannot occur through this API.
+//
+// An operation that cannot be applied (a dead entity, a missing component)
+// is skipped and reported: counted in [CommandStats] and passed to the
+// handler set with [Commands.OnError]. It never panics.
+//
+// Commands belongs to the simulation goroutine, like its World. Queueing
+// allocates only while the buffer grows to its largest batch so far.
+type Commands struct {
+	world  *World
+	ops    []op
+	spawns []spawnRec
+	parts  []part
+	ids    []arche.ID
+	epoch  uint32
+	stats  CommandStats
+	onErr  func(CommandError)
+	source string
+}
+
+type opKind uint8
+
+const (
+	opSpawn opKind = iota
+	opDespawn
+	opAdd
+	opSet
+	opRemove
+)
+
+var opNames = [...]string{opSpawn: "spawn", opDespawn: "despawn", opAdd: "add", opSet: "set", opRemove: "remove"}
+
+type op struct {
+	kind opKind
+	e    arche.Entity
+	slot int32 // store index; -1 for spawn and despawn
+	idx  int32 // value index in the store, or spawn index
+}
+
+type spawnRec struct{ head, tail int32 }
+
+// part is one component value attached to a pending spawn.
+type part struct{ slot, idx, next int32 }
+
+// CommandStats counts what the command buffer did since the world was made.
+type CommandStats struct {
+	Applied          uint64 // operations carried out
+	Spawned          uint64 // entities created
+	Despawned        uint64 // entities removed
+	DeadEntity       uint64 // operations skipped because the entity was dead
+	MissingComponent uint64 // set or remove skipped because the component was absent
+	StalePending     uint64 // With calls on a Pending from an earlier batch
+}
+
+// Failed returns the number of operations that were skipped.
+func (s CommandStats) Failed() uint64 { return s.DeadEntity + s.MissingComponent + s.StalePending }
+
+// CommandError describes one queued operation that could not be applied.
+type CommandError struct {
+	Op        string        // "spawn", "despawn", "add", "set" or "remove"
+	Entity    Entity        // the target entity (zero for spawn)
+	Component ComponentType // the component type, if the operation has one
+	Source    string        // the system that queued it, when run by an App
+	Reason    string        // "entity is dead", "component is missing", ...
+}
+
+func (e CommandError) Error() string {
+	msg := "ecs: " + e.Op
+	if e.Component.t != nil {
+		msg += " " + e.Component.String()
+	}
+	if !e.Entity.IsZero() {
+		msg += " on " + e.Entity.String()
+	}
+	if e.Source != "" {
+		msg += fmt.Sprintf(" (queued by system %q)", e.Source)
+	}
+	return msg + ": " + e.Reason
+}
+
+// OnError sets the handler called for every operation that is skipped. It is
+// called at the sync point, on the simulation goroutine. nil removes it.
+func (c *Commands) OnError(fn func(CommandError)) { c.onErr = fn }
+
+// Stats returns the counters of the buffer.
+func (c *Commands) Stats() CommandStats { return c.stats }
+
+// Len returns the number of queued operations not applied yet.
+func (c *Commands) Len() int { return len(c.ops) }
+
+// Pending is an entity queued for spawning. Attach components to it with
+// [With]; it is created, with all of them at once, when its batch is applied.
+// A Pending is only valid until that sync point.
+type Pending struct {
+	c     *Commands
+	i     int32
+	epoch uint32
+}
+
+// Spawn queues the creation of an entity and returns its [Pending] handle.
+func (c *Commands) Spawn() Pending {
+	c.spawns = append(c.spawns, spawnRec{head: -1, tail: -1})
+	i := int32(len(c.spawns) - 1)
+	c.ops = append(c.ops, op{kind: opSpawn, slot: -1, idx: i})
+	return Pending{c: c, i: i, epoch: c.epoch}
+}
+
+// With attaches component value v to the pending entity p. Attaching the
+// same type twice keeps the last value. Using a Pending from an earlier
+// batch is reported as stale and ignored.
+func With[T any](p Pending, v T) {
+	c := p.c
+	if c == nil {
+		panic("ecs: With called with a zero Pending")
+	}
+	slot, s := storeOf[T](c.world)
+	if p.epoch != c.epoch {
+		c.fail(CommandError{Op: opNames[opSpawn], Component: ComponentType{s.t}, Reason: "pending entity is from an earlier batch"}, &c.stats.StalePending)
+		return
+	}
+	s.vals = append(s.vals, v)
+	c.parts = append(c.parts, part{slot: slot, idx: int32(len(s.vals) - 1), next: -1})
+	pi := int32(len(c.parts) - 1)
+	rec := &c.spawns[p.i]
+	if rec.tail < 0 {
+		rec.head = pi
+	} else {
+		c.parts[rec.tail].next = pi
+	}
+	rec.tail = pi
+}
+
+// Despawn queues the removal of e.
+func (c *Commands) Despawn(e Entity) {
+	c.ops = append(c.ops, op{kind: opDespawn, e: e.e, slot: -1})
+}
+
+// Add queues adding component value v to e. If e already has a T, its value
+// is replaced.
+func Add[T any](c *Commands, e Entity, v T) { queueValue(c, opAdd, e, v) }
+
+// Set queues overwriting e's T with v. If e has no T the operation is
+// reported as a missing component and skipped.
+func Set[T any](c *Commands, e Entity, v T) { queueValue(c, opSet, e, v) }
+
+// Remove queues removing e's T. If e has no T the operation is reported as a
+// missing component.
+func Remove[T any](c *Commands, e Entity) {
+	slot, _ := storeOf[T](c.world)
+	c.ops = append(c.ops, op{kind: opRemove, e: e.e, slot: slot})
+}
+
+func queueValue[T any](c *Commands, k opKind, e Entity, v T) {
+	slot, s := storeOf[T](c.world)
+	s.vals = append(s.vals, v)
+	c.ops = append(c.ops, op{kind: k, e: e.e, slot: slot, idx: int32(len(s.vals) - 1)})
+}
+
+func (c *Commands) fail(err CommandError, counter *uint64) {
+	*counter++
+	if err.Source == "" {
+		err.Source = c.source
+	}
+	if c.onErr != nil {
+		c.onErr(err)
+	}
+}
+
+// apply carries out every queued operation. The world must be unlocked.
+func (c *Commands) apply() {
+	if len(c.ops) == 0 && len(c.parts) == 0 {
+		return
+	}
+	w := c.world
+	aw := &w.w
+	for _, o := range c.ops {
+		switch o.kind {
+		case opSpawn:
+			c.applySpawn(o.idx)
+			continue
+		case opDespawn:
+			if o.e.IsZero() || !aw.Alive(o.e) {
+				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{o.e}, Reason: "entity is dead"}, &c.stats.DeadEntity)
+				continue
+			}
+			aw.RemoveEntity(o.e)
+			c.stats.Despawned++
+			c.stats.Applied++
+			continue
+		}
+		s := w.stores[o.slot]
+		if o.e.IsZero() || !aw.Alive(o.e) {
+			c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{o.e}, Component: ComponentType{s.typ()}, Reason: "entity is dead"}, &c.stats.DeadEntity)
+			continue
+		}
+		id := s.id(aw)
+		has := aw.Has(o.e, id)
+		switch o.kind {
+		case opAdd:
+			if !has {
+				c.ids = append(c.ids[:0], id)
+				aw.Add(o.e, c.ids...)
+			}
+			s.write(aw, o.e, o.idx)
+		case opSet:
+			if !has {
+				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{o.e}, Component: ComponentType{s.typ()}, Reason: "component is missing"}, &c.stats.MissingComponent)
+				continue
+			}
+			s.write(aw, o.e, o.idx)
+		case opRemove:
+			if !has {
+				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{o.e}, Component: ComponentType{s.typ()}, Reason: "component is missing"}, &c.stats.MissingComponent)
+				continue
+			}
+			c.ids = append(c.ids[:0], id)
+			aw.Remove(o.e, c.ids...)
+		}
+		c.stats.Applied++
+	}
+	c.ops = c.ops[:0]
+	c.spawns = c.spawns[:0]
+	c.parts = c.parts[:0]
+	for _, s := range w.stores {
+		s.reset()
+	}
+	c.epoch++
+}
+
+func (c *Commands) applySpawn(i int32) {
+	w := c.world
+	aw := &w.w
+	c.ids = c.ids[:0]
+	for p := c.spawns[i].head; p >= 0; p = c.parts[p].next {
+		id := w.stores[c.parts[p].slot].id(aw)
+		dup := false
+		for _, have := range c.ids {
+			if have == id {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			c.ids = append(c.ids, id)
+		}
+	}
+	e := aw.NewEntity(c.ids...)
+	for p := c.spawns[i].head; p >= 0; p = c.parts[p].next {
+		w.stores[c.parts[p].slot].write(aw, e, c.parts[p].idx)
+	}
+	c.stats.Spawned++
+	c.stats.Applied++
+}
+
+// store holds queued values of one component type between sync points.
+type store interface {
+	typ() reflect.Type
+	id(w *arche.World) arche.ID
+	write(w *arche.World, e arche.Entity, idx int32)
+	reset()
+}
+
+type typedStore[T any] struct {
+	t     reflect.Type
+	vals  []T
+	m     generic.Map[T]
+	ready bool
+}
+
+func (s *typedStore[T]) typ() reflect.Type { return s.t }
+
+// id resolves the Arche component ID lazily: registering a new type is only
+// allowed while the world is unlocked, which is the case at a sync point.
+func (s *typedStore[T]) id(w *arche.World) arche.ID {
+	if !s.ready {
+		s.m = generic.NewMap[T](w)
+		s.ready = true
+	}
+	return s.m.ID()
+}
+
+func (s *typedStore[T]) write(w *arche.World, e arche.Entity, idx int32) {
+	*s.m.Get(e) = s.vals[idx]
+}
+
+func (s *typedStore[T]) reset() {
+	clear(s.vals)
+	s.vals = s.vals[:0]
+}
+
+// storeSlot indexes World.stores.
+type storeSlot = int32
+
+func storeOf[T any](w *World) (int32, *typedStore[T]) {
+	t := reflect.TypeFor[T]()
+	if slot, ok := w.registry[t]; ok {
+		return slot, w.stores[slot].(*typedStore[T])
+	}
+	s := &typedStore[T]{t: t}
+	w.stores = append(w.stores, s)
+	slot := int32(len(w.stores) - 1)
+	w.registry[t] = slot
+	return slot, s
+}

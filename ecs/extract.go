@@ -1,0 +1,200 @@
+package ecs
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/metronome-go/metronome/render2d"
+)
+
+// ExtractStats describes the latest frame extraction.
+type ExtractStats struct {
+	Frames uint64 // frames extracted so far
+	Passes int    // passes in the latest frame
+	Drawn  int    // packets written to the latest frame
+	Culled int    // sprites left out of the latest frame (outside a view, hidden or empty)
+}
+
+type extractor struct {
+	sprites *Filter2[Transform, Sprite]
+	cameras *Filter2[Transform, Camera]
+	views   []view
+	scratch []render2d.DrawPacket2D
+	counts  []int32
+	stats   ExtractStats
+}
+
+// view is a camera prepared for one frame.
+type view struct {
+	desc  render2d.PassDesc
+	order int16
+	cull  bool
+	// world-space bounds of what the camera shows
+	minX, minY, maxX, maxY float32
+}
+
+func (x *extractor) init(w *World) {
+	x.sprites = NewFilter2[Transform, Sprite](w)
+	x.cameras = NewFilter2[Transform, Camera](w)
+}
+
+func (x *extractor) run(fw *render2d.FrameWriter, alpha float32, win *Window) {
+	x.stats.Frames++
+	x.stats.Passes, x.stats.Drawn, x.stats.Culled = 0, 0, 0
+	x.collectViews(alpha, win)
+	for i := range x.views {
+		v := &x.views[i]
+		fw.BeginPass(v.desc)
+		f := fw.Frame()
+		x.drawSprites(&f.Passes[len(f.Passes)-1], v, alpha)
+		x.stats.Passes++
+	}
+}
+
+func (x *extractor) collectViews(alpha float32, win *Window) {
+	x.views = x.views[:0]
+	q := x.cameras.Query()
+	for q.Next() {
+		t, c := q.Get()
+		if c.Disabled {
+			continue
+		}
+		pos, rot, _ := t.Interpolated(alpha)
+		cam := render2d.Camera{Position: pos, Anchor: c.Anchor, Zoom: c.Zoom, Rotation: rot, Viewport: c.Viewport}
+		desc := render2d.PassDesc{Camera: cam, Target: c.Target, Clear: c.Clear, ClearColor: c.ClearColor}
+		x.views = append(x.views, makeView(desc, c.Order, win))
+	}
+	if len(x.views) == 0 {
+		x.views = append(x.views, makeView(render2d.PassDesc{}, 0, win))
+	}
+	slices.SortStableFunc(x.views, func(a, b view) int { return cmp.Compare(a.order, b.order) })
+}
+
+// makeView computes the world-space box a camera shows. Without a viewport
+// or a known framebuffer size it cannot tell, and culls nothing.
+func makeView(desc render2d.PassDesc, order int16, win *Window) view {
+	v := view{desc: desc, order: order}
+	c := desc.Camera
+	w, h := c.Viewport.W, c.Viewport.H
+	if c.Viewport.IsZero() {
+		w, h = float32(win.FramebufferWidth), float32(win.FramebufferHeight)
+	}
+	if w <= 0 || h <= 0 {
+		return v
+	}
+	z := c.EffectiveZoom()
+	// Screen offsets from the anchor, in world units, turned back by the
+	// camera's rotation (a positive rotation turns the world
+	// counter-clockwise on screen, so the view turns clockwise in the world).
+	sin, cos := math.Sincos(float64(c.Rotation))
+	s, co := float32(sin), float32(cos)
+	x0, x1 := -c.Anchor.X*w/z, (1-c.Anchor.X)*w/z
+	y0, y1 := -c.Anchor.Y*h/z, (1-c.Anchor.Y)*h/z
+	v.minX, v.minY = float32(math.Inf(1)), float32(math.Inf(1))
+	v.maxX, v.maxY = float32(math.Inf(-1)), float32(math.Inf(-1))
+	for _, p := range [4]Vec2{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}} {
+		wx := c.Position.X + co*p.X - s*p.Y
+		wy := c.Position.Y + s*p.X + co*p.Y
+		v.minX, v.maxX = min(v.minX, wx), max(v.maxX, wx)
+		v.minY, v.maxY = min(v.minY, wy), max(v.maxY, wy)
+	}
+	v.cull = true
+	return v
+}
+
+func (x *extractor) drawSprites(pass *render2d.Pass, v *view, alpha float32) {
+	q := x.sprites.Query()
+	n0 := len(pass.Packets)
+	pass.Packets = slices.Grow(pass.Packets, q.Count())
+	out := pass.Packets[n0:cap(pass.Packets)]
+	n := 0
+	sorted := true
+	last := int16(math.MinInt16)
+	for q.Next() {
+		t, s := q.Get()
+		size := s.Size
+		if size == (Vec2{}) {
+			size = Vec2{X: s.Source.W, Y: s.Source.H}
+		}
+		if s.Hidden || size.X == 0 || size.Y == 0 {
+			x.stats.Culled++
+			continue
+		}
+		pos, rot, scale := t.Interpolated(alpha)
+		if v.cull && outside(v, pos, scale, size, s.Origin) {
+			x.stats.Culled++
+			continue
+		}
+		tint := s.Tint
+		if tint == (render2d.Color{}) {
+			tint = render2d.White
+		}
+		out[n] = render2d.DrawPacket2D{
+			Texture:   s.Texture,
+			Source:    s.Source,
+			Transform: render2d.Transform{Position: pos, Rotation: rot, Scale: scale, Origin: s.Origin},
+			Size:      size,
+			Tint:      tint,
+			Material:  s.Material,
+			Blend:     s.Blend,
+			Layer:     s.Layer,
+		}
+		if s.Layer < last {
+			sorted = false
+		}
+		last = s.Layer
+		n++
+	}
+	pass.Packets = pass.Packets[:n0+n]
+	x.stats.Drawn += n
+	if !sorted {
+		x.sortByLayer(pass.Packets[n0:])
+	}
+}
+
+// outside reports whether a quad, bounded by the circle around its pivot
+// that holds every corner, lies entirely outside the view.
+func outside(v *view, pos, scale, size, origin Vec2) bool {
+	ex := max(abs32(origin.X), abs32(size.X-origin.X)) * scale.X
+	ey := max(abs32(origin.Y), abs32(size.Y-origin.Y)) * scale.Y
+	r2 := ex*ex + ey*ey
+	dx := max(v.minX-pos.X, 0, pos.X-v.maxX)
+	dy := max(v.minY-pos.Y, 0, pos.Y-v.maxY)
+	return dx*dx+dy*dy > r2
+}
+
+func abs32(f float32) float32 { return math.Float32frombits(math.Float32bits(f) &^ (1 << 31)) }
+
+// sortByLayer orders packets by layer, keeping extraction order inside a
+// layer. Layers usually span a small range, so a counting sort does it in
+// linear time; a wide spread falls back to a stable comparison sort.
+func (x *extractor) sortByLayer(ps []render2d.DrawPacket2D) {
+	lo, hi := ps[0].Layer, ps[0].Layer
+	for i := range ps {
+		lo, hi = min(lo, ps[i].Layer), max(hi, ps[i].Layer)
+	}
+	span := int(hi) - int(lo) + 1
+	if span > 4*len(ps)+256 {
+		slices.SortStableFunc(ps, func(a, b render2d.DrawPacket2D) int { return cmp.Compare(a.Layer, b.Layer) })
+		return
+	}
+	if cap(x.counts) < span+1 {
+		x.counts = make([]int32, span+1)
+	}
+	counts := x.counts[:span+1]
+	clear(counts)
+	for i := range ps {
+		counts[int(ps[i].Layer)-int(lo)+1]++
+	}
+	for i := 1; i < len(counts); i++ {
+		counts[i] += counts[i-1]
+	}
+	x.scratch = slices.Grow(x.scratch[:0], len(ps))[:len(ps)]
+	copy(x.scratch, ps)
+	for i := range x.scratch {
+		k := int(x.scratch[i].Layer) - int(lo)
+		ps[counts[k]] = x.scratch[i]
+		counts[k]++
+	}
+}

@@ -1,0 +1,160 @@
+package ecs
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/metronome-go/metronome/render2d"
+)
+
+// Stage is a step of the App's schedule. Systems run stage by stage, and in
+// the order they were added inside a stage.
+type Stage uint8
+
+const (
+	// Startup systems run once, in the InitSimulation hook.
+	Startup Stage = iota
+	// PreUpdate, Update and PostUpdate systems run on every simulation tick,
+	// in that order, inside the Update hook.
+	PreUpdate
+	Update
+	PostUpdate
+	// Extract systems run in the PrepareFrame hook, before the built-in
+	// extraction of sprites, text and cameras; they may draw extra packets
+	// through [Context.Frame]. Frame preparation can be skipped when no frame
+	// slot is free, so Extract systems must not change game state.
+	Extract
+	// Shutdown systems run once, in the DeinitSimulation hook.
+	Shutdown
+
+	stageCount
+)
+
+var stageNames = [...]string{"Startup", "PreUpdate", "Update", "PostUpdate", "Extract", "Shutdown"}
+
+func (s Stage) String() string {
+	if s < stageCount {
+		return stageNames[s]
+	}
+	return fmt.Sprintf("Stage(%d)", uint8(s))
+}
+
+// System is one step of game logic.
+type System struct {
+	// Name identifies the system in errors and statistics.
+	Name string
+	// Run does the work. It must not keep ctx or anything borrowed from it
+	// past its return.
+	Run func(ctx *Context)
+	// Cosmetic systems do work nobody would miss for a tick (particles,
+	// animation, sound triggers): they skip quiet ticks and, while the
+	// simulation repays time debt with coarse cosmetic steps, run only on
+	// the ticks the timing policy marks. When they run, [Context.Delta] is
+	// the simulation time since they last ran, so they stay in step.
+	// Only meaningful in the per-tick stages.
+	Cosmetic bool
+}
+
+type systemEntry struct {
+	System
+	stage   Stage
+	pending time.Duration // delta accumulated while a cosmetic system was skipped
+	runs    uint64
+	skips   uint64
+}
+
+// SystemStats counts how often a system ran and was skipped.
+type SystemStats struct {
+	Name     string
+	Stage    Stage
+	Cosmetic bool
+	Runs     uint64
+	Skipped  uint64
+}
+
+// Context is what a system sees while it runs. It is valid only during the
+// call to [System.Run].
+type Context struct {
+	// World holds the entities. Queries are safe; structural changes go
+	// through Commands.
+	World *World
+	// Commands queues structural changes, applied right after the system.
+	Commands *Commands
+	// Time describes the current tick.
+	Time *Time
+	// Window holds the window and framebuffer sizes copied for this tick.
+	Window *Window
+	// Rand is the App's deterministic random source, seeded by
+	// [Options.Seed]. Use it from systems only, so a replay sees the same
+	// sequence.
+	Rand *rand.Rand
+	// Frame is the frame being prepared; non-nil only in the Extract stage.
+	Frame *render2d.FrameWriter
+
+	app   *App
+	entry *systemEntry
+	delta time.Duration
+}
+
+// Delta returns the simulation time this run of the system stands for: the
+// tick's delta, or for a cosmetic system the total since it last ran.
+func (c *Context) Delta() time.Duration { return c.delta }
+
+// DeltaSeconds returns [Context.Delta] in seconds.
+func (c *Context) DeltaSeconds() float64 { return c.delta.Seconds() }
+
+// System returns the name of the running system.
+func (c *Context) System() string { return c.entry.Name }
+
+// Fail records err as the failure of the current hook: the remaining systems
+// of the hook are skipped and the hook returns err (wrapped with the
+// system's name), which stops the session. Only the first failure is kept.
+func (c *Context) Fail(err error) {
+	if err != nil && c.app.failure == nil {
+		c.app.failure = fmt.Errorf("ecs: system %q in %v: %w", c.entry.Name, c.entry.stage, err)
+	}
+}
+
+// RequestStop asks the runtime to end the session after the current tick.
+// It is safe to call more than once.
+func (c *Context) RequestStop() { c.app.requestStop() }
+
+// Time describes the current simulation tick. The App stores it as a world
+// resource and in [Context.Time]; it is rewritten at the start of each tick.
+type Time struct {
+	// Tick is the number of the tick, counting from 1.
+	Tick uint64
+	// Delta is the simulation time the tick advances.
+	Delta time.Duration
+	// Elapsed is the total simulation time up to the end of this tick.
+	Elapsed time.Duration
+	// Observed is the real time the tick stands for.
+	Observed time.Duration
+	// Dropped is real time the timing policy discarded in this batch
+	// (reported on the batch's last tick).
+	Dropped time.Duration
+	// Kind is the scheduler's kind of update ("fixed", "variable",
+	// "catch-up").
+	Kind string
+	// Quiet is set on every tick of a catch-up burst but the last.
+	Quiet bool
+	// Cosmetic says whether cosmetic systems run on this tick.
+	Cosmetic bool
+	// Alpha is the interpolation factor of the frame prepared after this
+	// batch: how far real time is between this tick and the next, in [0, 1).
+	Alpha float64
+	// Debt is the time owed to real time (negative when ahead), and Rate the
+	// speed the simulation runs at relative to real time.
+	Debt time.Duration
+	Rate float64
+}
+
+// DeltaSeconds returns Delta in seconds.
+func (t *Time) DeltaSeconds() float64 { return t.Delta.Seconds() }
+
+// Window holds the sizes copied from the platform for the current tick.
+type Window struct {
+	Width, Height                       int // window size in screen coordinates
+	FramebufferWidth, FramebufferHeight int // drawable size in pixels
+}
