@@ -1,0 +1,285 @@
+package schedule
+
+import (
+	"math"
+	"slices"
+)
+
+// key is an entry's position in delivery order: (due, seq) with the slot it
+// belongs to. A slot's key changes when it is rescheduled or a periodic entry
+// is re-armed, so an old copy of a key never matches the live one.
+type key struct {
+	due  uint64
+	seq  uint64
+	slot int32
+}
+
+func (a key) less(b key) bool {
+	return a.due < b.due || a.due == b.due && a.seq < b.seq
+}
+
+func compareKeys(a, b key) int {
+	switch {
+	case a.less(b):
+		return -1
+	case b.less(a):
+		return 1
+	}
+	return 0
+}
+
+// order keeps the pending keys of a queue. The queue calls begin, then next
+// until it reports false, then end; between two calls to next it either
+// removes or rekeys the slot next returned, so next never repeats a key.
+// During a dispatch every add or rekey has a due tick after the dispatched
+// tick, except the queue's own re-arming of a periodic entry that still owes
+// occurrences up to that tick.
+type order interface {
+	add(k key)
+	remove(slot int32)
+	rekey(k key)
+	begin(limit uint64)
+	next() (key, bool)
+	end()
+	clear()
+}
+
+// heapOrder is an indexed binary min-heap: O(log n) add, remove and rekey, and
+// O(1) to look at the earliest key, so a dispatch costs O(k log n) for k
+// deliveries whatever the number n of pending entries.
+type heapOrder struct {
+	keys  []key
+	pos   []int32 // slot -> index in keys, -1 when absent
+	limit uint64
+}
+
+func newHeapOrder(capacity int) *heapOrder {
+	h := &heapOrder{keys: make([]key, 0, capacity), pos: make([]int32, capacity)}
+	for i := range h.pos {
+		h.pos[i] = -1
+	}
+	return h
+}
+
+func (h *heapOrder) add(k key) {
+	i := len(h.keys)
+	h.keys = append(h.keys, k)
+	h.pos[k.slot] = int32(i)
+	h.up(i)
+}
+
+func (h *heapOrder) remove(slot int32) {
+	i := int(h.pos[slot])
+	last := len(h.keys) - 1
+	h.pos[slot] = -1
+	if i != last {
+		h.keys[i] = h.keys[last]
+		h.pos[h.keys[i].slot] = int32(i)
+	}
+	h.keys = h.keys[:last]
+	if i < last {
+		h.fix(i)
+	}
+}
+
+func (h *heapOrder) rekey(k key) {
+	i := int(h.pos[k.slot])
+	h.keys[i] = k
+	h.fix(i)
+}
+
+func (h *heapOrder) begin(limit uint64) { h.limit = limit }
+
+func (h *heapOrder) next() (key, bool) {
+	if len(h.keys) == 0 || h.keys[0].due > h.limit {
+		return key{}, false
+	}
+	return h.keys[0], true
+}
+
+func (h *heapOrder) end() {}
+
+func (h *heapOrder) clear() {
+	for _, k := range h.keys {
+		h.pos[k.slot] = -1
+	}
+	h.keys = h.keys[:0]
+}
+
+func (h *heapOrder) fix(i int) {
+	if !h.down(i) {
+		h.up(i)
+	}
+}
+
+func (h *heapOrder) up(i int) {
+	keys := h.keys
+	k := keys[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !k.less(keys[p]) {
+			break
+		}
+		keys[i] = keys[p]
+		h.pos[keys[i].slot] = int32(i)
+		i = p
+	}
+	keys[i] = k
+	h.pos[k.slot] = int32(i)
+}
+
+// down sifts keys[i] towards the leaves and reports whether it moved.
+func (h *heapOrder) down(i0 int) bool {
+	keys := h.keys
+	n := len(keys)
+	i := i0
+	k := keys[i]
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if r := c + 1; r < n && keys[r].less(keys[c]) {
+			c = r
+		}
+		if !keys[c].less(k) {
+			break
+		}
+		keys[i] = keys[c]
+		h.pos[keys[i].slot] = int32(i)
+		i = c
+	}
+	keys[i] = k
+	h.pos[k.slot] = int32(i)
+	return i > i0
+}
+
+// scanOrder is a contiguous array scanned once per dispatch: O(1) add and
+// remove, and a dispatch that finds anything due costs O(n + k log k). A
+// lower bound on the earliest due tick lets a dispatch with nothing due return
+// at once. The due set found by the scan is sorted into snap and validated
+// key by key as it is delivered.
+type scanOrder struct {
+	keys   []key
+	pos    []int32 // slot -> index in keys, -1 when absent
+	minDue uint64  // no key is due before this tick
+	snap   []key
+	head   int
+	limit  uint64
+	active bool
+}
+
+func newScanOrder(capacity int) *scanOrder {
+	s := &scanOrder{
+		keys:   make([]key, 0, capacity),
+		pos:    make([]int32, capacity),
+		snap:   make([]key, 0, capacity),
+		minDue: math.MaxUint64,
+	}
+	for i := range s.pos {
+		s.pos[i] = -1
+	}
+	return s
+}
+
+func (s *scanOrder) add(k key) {
+	s.pos[k.slot] = int32(len(s.keys))
+	s.keys = append(s.keys, k)
+	s.noteDue(k)
+}
+
+func (s *scanOrder) remove(slot int32) {
+	i := s.pos[slot]
+	last := int32(len(s.keys) - 1)
+	if i != last {
+		s.keys[i] = s.keys[last]
+		s.pos[s.keys[i].slot] = i
+	}
+	s.keys = s.keys[:last]
+	s.pos[slot] = -1
+}
+
+func (s *scanOrder) rekey(k key) {
+	s.keys[s.pos[k.slot]] = k
+	s.noteDue(k)
+}
+
+func (s *scanOrder) noteDue(k key) {
+	if k.due < s.minDue {
+		s.minDue = k.due
+	}
+	if s.active && k.due <= s.limit {
+		s.insertSnap(k)
+	}
+}
+
+// insertSnap puts a re-armed key into the undelivered part of the snapshot.
+// Each such key replaces one already consumed, so compacting the consumed
+// prefix always makes room without growing the buffer.
+func (s *scanOrder) insertSnap(k key) {
+	if len(s.snap) == cap(s.snap) {
+		n := copy(s.snap, s.snap[s.head:])
+		s.snap = s.snap[:n]
+		s.head = 0
+	}
+	i, _ := slices.BinarySearchFunc(s.snap[s.head:], k, compareKeys)
+	s.snap = slices.Insert(s.snap, s.head+i, k)
+}
+
+func (s *scanOrder) begin(limit uint64) {
+	s.active = true
+	s.limit = limit
+	s.snap = s.snap[:0]
+	s.head = 0
+	if limit < s.minDue {
+		return
+	}
+	rest := uint64(math.MaxUint64)
+	for _, k := range s.keys {
+		if k.due <= limit {
+			s.snap = append(s.snap, k)
+		} else if k.due < rest {
+			rest = k.due
+		}
+	}
+	// Keys in the snapshot leave it removed, or rekeyed through noteDue, so
+	// the bound only has to cover the keys not yet due.
+	s.minDue = rest
+	if len(s.snap) > 1 {
+		slices.SortFunc(s.snap, compareKeys)
+	}
+}
+
+func (s *scanOrder) next() (key, bool) {
+	for s.head < len(s.snap) {
+		k := s.snap[s.head]
+		s.head++
+		if i := s.pos[k.slot]; i >= 0 && s.keys[i] == k {
+			return k, true
+		}
+	}
+	return key{}, false
+}
+
+func (s *scanOrder) end() {
+	// A dispatch cut short (a panicking delivery) leaves keys in the
+	// snapshot that the bound does not cover.
+	for _, k := range s.snap[s.head:] {
+		if k.due < s.minDue {
+			s.minDue = k.due
+		}
+	}
+	s.snap = s.snap[:0]
+	s.head = 0
+	s.active = false
+}
+
+func (s *scanOrder) clear() {
+	for _, k := range s.keys {
+		s.pos[k.slot] = -1
+	}
+	s.keys = s.keys[:0]
+	s.snap = s.snap[:0]
+	s.head = 0
+	s.minDue = math.MaxUint64
+}
