@@ -1,0 +1,115 @@
+package input_test
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/metronome-go/metronome/input"
+)
+
+func TestRegisterErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		action   string
+		bindings []input.Button
+		want     []string // substrings of the error
+	}{
+		{"empty name", "", []input.Button{input.KeyA}, []string{`action name ""`}},
+		{"spaces", " jump", nil, []string{`action name " jump"`}},
+		{"duplicate", "jump", nil, []string{`"jump" is already registered`}},
+		{"invalid button", "fire", []input.Button{input.KeyA, 0, 250}, []string{"binding 1: button 0", "binding 2: button 250"}},
+		{"every problem", "jump", []input.Button{0}, []string{"already registered", "binding 0"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := input.NewActions()
+			a.MustRegister("jump", input.KeySpace)
+			act, err := a.Register(tc.action, tc.bindings...)
+			if err == nil {
+				t.Fatalf("Register(%q, %v) = %v, nil; want an error", tc.action, tc.bindings, act)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+			if act != input.NoAction || a.Len() != 1 {
+				t.Errorf("after failure: action %v, Len %d; want NoAction, 1", act, a.Len())
+			}
+		})
+	}
+}
+
+func TestActionsLookupAndRebind(t *testing.T) {
+	a := input.NewActions()
+	jump := a.MustRegister("jump", input.KeySpace, input.GamepadA, input.KeySpace)
+	fire, err := a.RegisterNames("fire", "MouseLeft", "LeftControl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := a.Lookup("fire"); !ok || got != fire {
+		t.Errorf("Lookup(fire) = %v, %v; want %v, true", got, ok, fire)
+	}
+	if _, ok := a.Lookup("Fire"); ok {
+		t.Errorf("Lookup(Fire) found an action; names are case sensitive")
+	}
+	if got := a.Name(jump); got != "jump" {
+		t.Errorf("Name(jump) = %q", got)
+	}
+	if got, want := a.Bindings(jump), []input.Button{input.KeySpace, input.GamepadA}; !slices.Equal(got, want) {
+		t.Errorf("Bindings(jump) = %v, want %v (duplicates kept once)", got, want)
+	}
+	if _, err := a.RegisterNames("dash", "LeftShfit"); err == nil || !strings.Contains(err.Error(), `"LeftShift"`) {
+		t.Errorf("RegisterNames with a typo: error %v, want a suggestion of LeftShift", err)
+	}
+
+	var tick input.Tick
+	tick.Fill(a, 0, 10*ms, input.State{}, []input.Record{press(2*ms, input.KeyW), release(4*ms, input.KeyW)})
+	if tick.Pressed(jump) {
+		t.Fatalf("jump pressed before W is bound to it")
+	}
+	if err := a.RebindNames(jump, "W"); err != nil {
+		t.Fatal(err)
+	}
+	if !tick.Pressed(jump) || tick.Presses(jump) != 1 {
+		t.Errorf("after rebinding jump to W: Pressed %v, Presses %d; want true, 1", tick.Pressed(jump), tick.Presses(jump))
+	}
+	if err := a.Rebind(input.Action(99), input.KeyA); err == nil {
+		t.Errorf("Rebind of an unregistered action succeeded")
+	}
+	if err := a.Rebind(jump, 0); err == nil {
+		t.Errorf("Rebind to an invalid button succeeded")
+	}
+	if tick.Pressed(input.NoAction) || tick.Action(input.Action(42)) != (input.Stats{}) {
+		t.Errorf("unregistered actions must be idle")
+	}
+}
+
+// TestRebindConcurrent rebinds on one goroutine while another queries.
+func TestRebindConcurrent(t *testing.T) {
+	a := input.NewActions()
+	act := a.MustRegister("move", input.KeyA)
+	var tick input.Tick
+	tick.Fill(a, 0, 10*ms, input.State{}, []input.Record{press(1*ms, input.KeyA), press(2*ms, input.KeyB)})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range 200 {
+			b := input.KeyA
+			if i%2 == 1 {
+				b = input.KeyB
+			}
+			if err := a.Rebind(act, b); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	for range 200 {
+		if !tick.Down(act) {
+			t.Fatalf("move not down: both keys it can be bound to are down")
+		}
+	}
+	wg.Wait()
+}
