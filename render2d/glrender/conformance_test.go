@@ -1,0 +1,13 @@
+package glrender_test
+
+import (
+	"testing"
+
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/rendertest"
+)
+
+func TestConformance(t *testing.T) {
+	useGL(t)
+	rendertest.TestRenderer(t, func(t *testing.T) render2d.Renderer { return newRenderer(t) })
+}

@@ -1,0 +1,45 @@
+// Package glrender is the OpenGL 4.1 core implementation of
+// [render2d.Renderer].
+//
+// # Threading
+//
+// Create the renderer with [New] on the graphics thread after the
+// platform has made a 4.1 core context current, and call every method
+// there. The renderer draws; the platform presents (glfw SwapBuffers) and
+// owns the context.
+//
+// # Drawing
+//
+// Each pass binds its target (the default framebuffer or an offscreen
+// target's framebuffer object), sets the viewport from the camera, and
+// clears if asked. Its packets are uploaded as they are stored in the frame
+// into one streamed instance buffer, whose storage is orphaned every pass;
+// vertex attributes read the [render2d.DrawPacket2D] fields directly and the
+// quad's corners come from gl_VertexID. Consecutive packets sharing
+// texture, material and blend mode are one glDrawArraysInstanced call, so
+// the number of GL calls grows with batches, never with sprites, and a
+// frame allocates nothing in steady state.
+//
+// Textures are premultiplied RGBA8 (as [image.RGBA] is) and every blend
+// mode works on premultiplied colour. Offscreen targets are drawn with y
+// flipped so that their texture reads the right way up in later passes.
+//
+// # Materials
+//
+// [Renderer.CreateMaterial] compiles a [render2d.MaterialDesc] body into the
+// sprite fragment shader; compile and link failures return the driver's
+// log with the material's name. Per-packet [render2d.DrawPacket2D.Params]
+// and per-pass [render2d.PassDesc.Params] reach the shader.
+//
+//	glfw.GetCurrentContext() // the platform made the window's context current
+//	r, err := glrender.New()
+//	if err != nil {
+//		return err
+//	}
+//	defer r.Close()
+//	r.SetFramebufferSize(window.GetFramebufferSize())
+//	if err := r.Render(frame); err != nil {
+//		return err
+//	}
+//	window.SwapBuffers()
+package glrender
