@@ -1,0 +1,195 @@
+package timing
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// advanceRepay runs one cycle of the RepayDebt policy. The elapsed time e is
+// already in s.debt and s.rem unless the gap is a suspension.
+func (s *Scheduler) advanceRepay(e time.Duration, suspend bool) (n int, suspended int64) {
+	d := &s.opts.Debt
+	s.acting = 0
+	if suspend {
+		// A gap this long is not lag: account for it and move on. The
+		// removed time is the oldest pending time, like every drop.
+		s.cursor.addNanos(int64(e))
+		s.suspended += int64(e)
+		suspended = int64(e)
+		s.acting |= MechSuspension
+	}
+
+	if s.debt > s.cutoffSteps {
+		s.acting |= MechCutoff
+		switch d.PastCutoff {
+		case SlowDown:
+			s.dropSteps(dropCutoff, uint64(s.debt-s.cutoffSteps))
+			s.debt = s.cutoffSteps
+		case DropTime:
+			s.dropSteps(dropDropTime, uint64(s.debt))
+			s.debt = 0
+		default:
+			ask := d.Hook.PastCutoff(d.PastCutoff, s.stepsDuration(s.debt))
+			if ask > 0 {
+				k, _ := mul64(uint64(ask), s.ph.p).divmod(s.ph.t)
+				k = min(k, uint64(s.debt))
+				if k > 0 {
+					s.dropSteps(dropHook, k)
+					s.debt -= int64(k)
+				}
+			}
+		}
+	}
+
+	owed := s.debtSteps()
+	inDebt := owed > 0
+	s.rate = 1
+	if d.Pacing {
+		s.rate = 1 + d.Gain*float64(owed)*s.stepSeconds
+		s.rate = max(d.MaxSlowDown, min(d.MaxSpeedUp, s.rate))
+		if !suspend && e > 0 {
+			add := s.rate * float64(e) * float64(s.ph.p)
+			if add >= float64(s.creditCap-s.credit) {
+				s.credit = s.creditCap
+			} else {
+				s.credit += uint64(add)
+			}
+		}
+		if s.rate != 1 {
+			s.acting |= MechPacing
+		}
+	}
+
+	var want int64
+	if d.Pacing {
+		want = int64(min(s.credit/s.ph.t, math.MaxInt64))
+		if s.debt >= 0 {
+			// Pacing may repay debt faster, never overtake real time.
+			want = min(want, s.debt)
+		}
+	} else {
+		want = max(s.debt, 0)
+	}
+	scale := int64(1)
+	if d.VariableStep {
+		scale = int64(d.MaxStepScale)
+	}
+	want = min(want, int64(s.opts.MaxFixedUpdates)*scale)
+	if want <= 0 {
+		return 0, suspended
+	}
+
+	if scale > 1 {
+		updates := (want + scale - 1) / scale
+		base, extra := want/updates, want%updates
+		for i := range updates {
+			size := base
+			if i < extra {
+				size++
+			}
+			if size == 1 {
+				s.emitStep(int(i))
+				continue
+			}
+			s.emit(int(i), CatchUpUpdate, mul64(uint64(size), s.ph.t), int(size))
+			s.mergedSteps += uint64(size)
+			s.acting |= MechVariableStep
+		}
+		n = int(updates)
+	} else {
+		for i := range int(want) {
+			s.emitStep(i)
+		}
+		n = int(want)
+	}
+	s.debt -= want
+	if d.Pacing {
+		s.credit -= uint64(want) * s.ph.t
+	}
+
+	if d.QuietTicks && n > 1 {
+		for i := range n - 1 {
+			s.buf[i].Quiet = true
+		}
+		s.quietTicks += uint64(n - 1)
+		s.acting |= MechQuietTicks
+	}
+	if d.CoarseCosmetic && inDebt {
+		k := uint64(d.CosmeticEvery)
+		for i := range n {
+			if s.buf[i].Tick%k != 0 {
+				s.buf[i].Cosmetic = false
+				s.acting |= MechCoarseCosmetic
+			}
+		}
+	}
+	return n, suspended
+}
+
+// debtSteps returns the debt in whole steps rounded toward zero: a
+// simulation less than one step ahead is not in debt either way.
+func (s *Scheduler) debtSteps() int64 {
+	if s.debt < 0 && s.rem > 0 {
+		return s.debt + 1
+	}
+	return s.debt
+}
+
+// stepsDuration converts k whole steps to time, rounded toward zero.
+func (s *Scheduler) stepsDuration(k int64) time.Duration {
+	neg := k < 0
+	if neg {
+		k = -k
+	}
+	q, _ := mul64(uint64(k), s.ph.t).divmod(s.ph.p)
+	if q > math.MaxInt64 {
+		q = math.MaxInt64
+	}
+	if neg {
+		return -time.Duration(q)
+	}
+	return time.Duration(q)
+}
+
+// AdjustDebt adds d to the debt under RepayDebt: a positive d means the
+// simulation owes d more (time spent resimulating after a rollback, or an
+// authority's clock saying this peer is behind); a negative d means it is
+// ahead by that much, and pacing slows it down. The adjustment is its own
+// ledger total, Ledger.Adjusted. It returns an error, changing nothing,
+// unless the scheduler is started in fixed mode under RepayDebt and |d| is
+// at most DebtOptions.Cutoff.
+func (s *Scheduler) AdjustDebt(d time.Duration) error {
+	if !s.started {
+		return ErrNotStarted
+	}
+	if s.opts.Mode != FixedMode || s.opts.Recovery != RepayDebt {
+		return fmt.Errorf("timing: Scheduler.AdjustDebt needs FixedMode with RepayDebt, have %v mode with %v", s.opts.Mode, s.opts.Recovery)
+	}
+	if c := s.opts.Debt.Cutoff; d < -c || d > c {
+		return fmt.Errorf("timing: Scheduler.AdjustDebt %v is out of range; allowed -%v to %v (DebtOptions.Cutoff)", d, c, c)
+	}
+	t := s.ph.t
+	if d >= 0 {
+		u := mul64(uint64(d), s.ph.p)
+		s.cursor.subUnits(u, &s.ph)
+		q, r := u.add64(s.rem).divmod(t)
+		s.debt += int64(q)
+		s.rem = r
+	} else {
+		u := mul64(uint64(-d), s.ph.p)
+		s.cursor.addUnits(u, &s.ph)
+		k, r := u.divmod(t)
+		s.debt -= int64(k)
+		if s.rem >= r {
+			s.rem -= r
+		} else {
+			s.rem += t - r
+			s.debt--
+		}
+		s.credit = 0
+	}
+	s.adjusted += int64(d)
+	s.schedule()
+	return nil
+}

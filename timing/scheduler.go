@@ -1,0 +1,494 @@
+package timing
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// ErrNotStarted reports a call that needs [Scheduler.Start] first.
+var ErrNotStarted = errors.New("timing: scheduler not started")
+
+// Kind says what an update's delta means.
+type Kind uint8
+
+const (
+	// VariableUpdate carries the whole real time since the previous update.
+	VariableUpdate Kind = iota
+	// FixedUpdate carries exactly one fixed step.
+	FixedUpdate
+	// CatchUpUpdate is a larger recovery update: the capped remainder of
+	// VariableCatchUp, or several owed steps merged by RepayDebt's variable
+	// step (then Update.Steps says how many).
+	CatchUpUpdate
+)
+
+// NumKinds is the number of update kinds, for tables indexed by Kind.
+const NumKinds = 3
+
+func (k Kind) String() string {
+	switch k {
+	case VariableUpdate:
+		return "variable"
+	case FixedUpdate:
+		return "fixed"
+	case CatchUpUpdate:
+		return "variable-catch-up"
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Update is one simulation update selected by [Scheduler.Advance].
+type Update struct {
+	Kind Kind
+	// Delta is the simulation time this update advances.
+	Delta time.Duration
+	// Start and End are the span of real time the update stands for. The
+	// spans of successive updates are contiguous except where time was
+	// dropped or suspended, which always removes the oldest pending time.
+	// A runtime hands each update the input whose timestamps fall in
+	// [Start, End). Under RepayDebt a simulation that is ahead has spans
+	// that end after the current reading.
+	Start, End Instant
+	// Tick numbers updates from 0 at Start.
+	Tick uint64
+	// Steps is the number of fixed steps the update stands for: 1 for a
+	// fixed update, 2 or more for a merged RepayDebt update, 0 otherwise.
+	Steps int
+	// Dropped is the real time the batch dropped, set on its last update
+	// only (sum it across updates; never multiply it).
+	Dropped time.Duration
+	// Last marks the final update of its batch.
+	Last bool
+	// Quiet marks an update inside a RepayDebt burst that is not the last:
+	// cosmetic work may skip it because no frame will show its result.
+	Quiet bool
+	// Cosmetic is false when RepayDebt's coarse cosmetic mechanism skips
+	// this tick for cosmetic work; true otherwise.
+	Cosmetic bool
+}
+
+// Observed returns the real time the update stands for.
+func (u Update) Observed() time.Duration { return time.Duration(u.End - u.Start) }
+
+// RunCosmetic reports whether cosmetic work should run on this update: it
+// is neither quiet nor thinned out by coarse cosmetic.
+func (u Update) RunCosmetic() bool { return u.Cosmetic && !u.Quiet }
+
+// Batch is the set of updates one Advance selected, oldest first.
+type Batch struct {
+	// Updates is a view into storage owned by the scheduler, valid until the
+	// next call to Advance, Start or SetOptions. Copy what must outlive it.
+	Updates []Update
+	// Dropped is the real time dropped and reported by this batch (also on
+	// its last update). Time dropped by a batch without updates is carried
+	// to the next batch that has one.
+	Dropped time.Duration
+	// Suspended is the real time this Advance recorded as suspended.
+	Suspended time.Duration
+}
+
+type dropCause uint8
+
+const (
+	dropExcessLag dropCause = iota
+	dropCatchUpCap
+	dropCutoff
+	dropDropTime
+	dropHook
+	numDropCauses
+)
+
+// Scheduler turns monotonic clock readings into batches of simulation
+// updates. It never sleeps, polls or calls the game (except a DebtHook the
+// game supplies). It is not safe for concurrent use: one goroutine owns it.
+type Scheduler struct {
+	opts Options
+	ph   phase
+
+	started    bool
+	start      Instant
+	last       Instant // latest reading, the high-water mark
+	lastUpdate Instant // variable mode: when the previous update ran
+	cursor     mixed   // real time accounted for: start + simulated + dropped + suspended - adjusted
+	debt       int64   // whole steps pending, floor (negative when ahead)
+	rem        uint64  // pending units beyond debt, [0, t)
+	credit     uint64  // pacing credit in phase units
+	rate       float64
+	alpha      float64
+	tick       uint64
+	nextDue    Instant
+
+	sim             mixed
+	dropped         [numDropCauses]mixed
+	suspended       int64
+	adjusted        int64
+	droppedReported int64 // whole ns of dropped time already put on an update
+
+	ticksByKind [NumKinds]uint64
+	steps       uint64
+	quietTicks  uint64
+	mergedSteps uint64
+	acting      Mechanism
+
+	cutoffSteps int64
+	creditCap   uint64
+	stepSeconds float64
+
+	buf [MaxBatch + 1]Update
+}
+
+// NewScheduler validates opts and returns a scheduler that waits for
+// [Scheduler.Start]. The error joins every problem found.
+func NewScheduler(opts Options) (*Scheduler, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Scheduler{}
+	s.apply(opts)
+	return s, nil
+}
+
+func (s *Scheduler) apply(opts Options) {
+	s.opts = opts
+	s.ph = newPhase(opts.FixedStep, opts.Rate)
+	s.stepSeconds = float64(s.ph.t) / float64(s.ph.p) / 1e9
+	s.cutoffSteps = 0
+	if opts.Recovery == RepayDebt {
+		q, _ := mul64(uint64(opts.Debt.Cutoff), s.ph.p).divmod(s.ph.t)
+		s.cutoffSteps = int64(q)
+	}
+	// Pacing credit never holds more than one full batch, so a stall does
+	// not turn into a burst later.
+	s.creditCap = math.MaxUint64
+	if c := mul64(uint64(opts.MaxFixedUpdates), s.ph.t); c.hi == 0 {
+		s.creditCap = c.lo
+	}
+	s.credit = min(s.credit, s.creditCap)
+	if s.rate == 0 {
+		s.rate = 1
+	}
+}
+
+// Options returns the options in force.
+func (s *Scheduler) Options() Options { return s.opts }
+
+// SetOptions validates opts and, if they are valid, puts them in force from
+// the next Advance. The ledger, the tick count and the debt are kept. A
+// change of step or rate converts pending time to the new step exactly,
+// except that each ledger total's fraction of a nanosecond is rounded down
+// into pending time. On error nothing changes.
+func (s *Scheduler) SetOptions(opts Options) error {
+	if err := opts.Validate(); err != nil {
+		return err
+	}
+	old := s.ph
+	s.apply(opts)
+	if !s.started || old == s.ph {
+		if s.started {
+			s.schedule()
+		}
+		return nil
+	}
+	for i := range s.dropped {
+		s.dropped[i].rescale(&old, &s.ph)
+	}
+	s.sim.rescale(&old, &s.ph)
+	s.cursor = mixed{ns: int64(s.start)}
+	s.cursor.addUnits(s.sim.units(&s.ph), &s.ph)
+	for i := range s.dropped {
+		s.cursor.addUnits(s.dropped[i].units(&s.ph), &s.ph)
+	}
+	s.cursor.addNanos(s.suspended - s.adjusted)
+	s.repend()
+	s.credit = 0
+	s.schedule()
+	return nil
+}
+
+// repend recomputes debt and rem from the cursor: pending = last - cursor.
+func (s *Scheduler) repend() {
+	t := s.ph.t
+	if Instant(s.cursor.ns) < s.last || (Instant(s.cursor.ns) == s.last && s.cursor.frac == 0) {
+		// pending >= 0
+		u := mul64(uint64(int64(s.last)-s.cursor.ns), s.ph.p).sub(u128{0, s.cursor.frac})
+		q, r := u.divmod(t)
+		s.debt, s.rem = int64(q), r
+		return
+	}
+	// ahead: pending = -(cursor - last)
+	u := mul64(uint64(s.cursor.ns-int64(s.last)), s.ph.p).add64(s.cursor.frac)
+	q, r := u.divmod(t)
+	s.debt = -int64(q)
+	s.rem = 0
+	if r > 0 {
+		s.debt--
+		s.rem = t - r
+	}
+}
+
+// Start begins the timeline at now and clears every total. It may be called
+// again to restart.
+func (s *Scheduler) Start(now Instant) {
+	opts := s.opts
+	*s = Scheduler{}
+	s.apply(opts)
+	s.started = true
+	s.start, s.last, s.lastUpdate = now, now, now
+	s.cursor = mixed{ns: int64(now)}
+	s.rate = 1
+	s.schedule()
+}
+
+// Advance accounts for the real time up to now and returns the updates to
+// run, oldest first. A reading earlier than the previous one returns an
+// error wrapping [ErrClockRegression] and changes nothing; so does an
+// interval too large to represent ([ErrOverflow]). Advance before Start
+// returns [ErrNotStarted].
+func (s *Scheduler) Advance(now Instant) (Batch, error) {
+	if !s.started {
+		return Batch{}, ErrNotStarted
+	}
+	e, err := Elapsed(s.last, now)
+	if err != nil {
+		return Batch{}, fmt.Errorf("timing: Scheduler.Advance: %w", err)
+	}
+	fixed := s.opts.Mode == FixedMode
+	repay := fixed && s.opts.Recovery == RepayDebt
+	suspend := repay && s.opts.Debt.SuspendAfter > 0 && e > s.opts.Debt.SuspendAfter
+	debt, rem := s.debt, s.rem
+	if !suspend {
+		q, r := mul64(uint64(e), s.ph.p).add64(rem).divmod(s.ph.t)
+		if q > math.MaxInt64 || (debt > 0 && int64(q) > math.MaxInt64-debt) {
+			return Batch{}, fmt.Errorf("timing: Scheduler.Advance: %w: %v of debt", ErrOverflow, e)
+		}
+		debt, rem = debt+int64(q), r
+	}
+
+	s.last = now
+	s.debt, s.rem = debt, rem
+	s.acting = 0
+	n := 0
+	var suspended int64
+	switch {
+	case !fixed:
+		n = s.advanceVariable(now)
+	case s.opts.Recovery == DropExcessLag:
+		n = s.advanceDropExcess()
+	case s.opts.Recovery == VariableCatchUp:
+		n = s.advanceCatchUp()
+	default:
+		n, suspended = s.advanceRepay(e, suspend)
+	}
+
+	b := Batch{Updates: s.buf[:n:n], Suspended: time.Duration(suspended)}
+	if n > 0 {
+		var total int64
+		for i := range s.dropped {
+			total += s.dropped[i].ns
+		}
+		b.Dropped = time.Duration(total - s.droppedReported)
+		s.droppedReported = total
+		s.buf[n-1].Dropped = b.Dropped
+		s.buf[n-1].Last = true
+	}
+	s.schedule()
+	return b, nil
+}
+
+func (s *Scheduler) pendingUnits() u128 {
+	if s.debt < 0 {
+		return u128{}
+	}
+	return mul64(uint64(s.debt), s.ph.t).add64(s.rem)
+}
+
+func (s *Scheduler) advanceVariable(now Instant) int {
+	if s.debt < 0 || (s.debt == 0 && s.rem == 0) {
+		return 0
+	}
+	if s.opts.Interval > 0 {
+		if due, err := s.lastUpdate.Add(s.opts.Interval); err == nil && now < due {
+			return 0
+		}
+	}
+	s.emit(0, VariableUpdate, s.pendingUnits(), 0)
+	s.debt, s.rem = 0, 0
+	s.lastUpdate = now
+	return 1
+}
+
+func (s *Scheduler) advanceDropExcess() int {
+	if s.debt <= 0 {
+		return 0
+	}
+	n := min(s.debt, int64(s.opts.MaxFixedUpdates))
+	if excess := s.debt - n; excess > 0 {
+		s.dropSteps(dropExcessLag, uint64(excess))
+	}
+	for i := range int(n) {
+		s.emitStep(i)
+	}
+	s.debt = 0
+	return int(n)
+}
+
+func (s *Scheduler) advanceCatchUp() int {
+	if s.debt <= 0 {
+		return 0
+	}
+	limit := int64(s.opts.MaxFixedUpdates)
+	if s.debt <= limit {
+		n := int(s.debt)
+		for i := range n {
+			s.emitStep(i)
+		}
+		s.debt = 0
+		return n
+	}
+	prefix := s.opts.RecoveryPrefix
+	use := mul64(uint64(s.debt-int64(prefix)), s.ph.t).add64(s.rem)
+	if s.opts.RecoveryCap > 0 {
+		capUnits := mul64(uint64(s.opts.RecoveryCap), s.ph.p)
+		if use.cmp(capUnits) > 0 {
+			s.drop(dropCatchUpCap, use.sub(capUnits))
+			use = capUnits
+		}
+	}
+	for i := range prefix {
+		s.emitStep(i)
+	}
+	s.emit(prefix, CatchUpUpdate, use, 0)
+	s.debt, s.rem = 0, 0
+	return prefix + 1
+}
+
+// emitStep writes a one-step fixed update at index i.
+func (s *Scheduler) emitStep(i int) *Update {
+	u := &s.buf[i]
+	start, simBefore := s.cursor.ns, s.sim.ns
+	s.cursor.addStep(&s.ph)
+	s.sim.addStep(&s.ph)
+	*u = Update{
+		Kind:     FixedUpdate,
+		Delta:    time.Duration(s.sim.ns - simBefore),
+		Start:    Instant(start),
+		End:      Instant(s.cursor.ns),
+		Tick:     s.tick,
+		Steps:    1,
+		Cosmetic: true,
+	}
+	s.tick++
+	s.steps++
+	s.ticksByKind[FixedUpdate]++
+	return u
+}
+
+// emit writes an update of arbitrary length at index i.
+func (s *Scheduler) emit(i int, kind Kind, units u128, steps int) *Update {
+	u := &s.buf[i]
+	start, simBefore := s.cursor.ns, s.sim.ns
+	s.cursor.addUnits(units, &s.ph)
+	s.sim.addUnits(units, &s.ph)
+	*u = Update{
+		Kind:     kind,
+		Delta:    time.Duration(s.sim.ns - simBefore),
+		Start:    Instant(start),
+		End:      Instant(s.cursor.ns),
+		Tick:     s.tick,
+		Steps:    steps,
+		Cosmetic: true,
+	}
+	s.tick++
+	s.steps += uint64(steps)
+	s.ticksByKind[kind]++
+	return u
+}
+
+func (s *Scheduler) drop(cause dropCause, units u128) {
+	s.cursor.addUnits(units, &s.ph)
+	s.dropped[cause].addUnits(units, &s.ph)
+}
+
+func (s *Scheduler) dropSteps(cause dropCause, n uint64) {
+	s.drop(cause, mul64(n, s.ph.t))
+}
+
+// schedule computes NextUpdateAt and Alpha from the current state.
+func (s *Scheduler) schedule() {
+	if s.opts.Mode == VariableMode {
+		s.alpha = 0
+		s.nextDue = s.lastUpdate.AddSaturating(s.opts.Interval)
+		if s.nextDue < s.last && s.debt == 0 && s.rem == 0 {
+			// Nothing pending: the next update needs time to pass.
+			s.nextDue = s.last.AddSaturating(1)
+		}
+		return
+	}
+	t := s.ph.t
+	s.alpha = float64(s.rem) / float64(t)
+	if s.alpha >= 1 {
+		s.alpha = math.Nextafter(1, 0)
+	}
+	// Units until pending reaches one whole step.
+	var untilDue u128
+	switch {
+	case s.debt >= 1:
+	case s.debt == 0:
+		untilDue = u128{0, t - s.rem}
+	default: // ahead: need (1-debt) steps minus rem
+		untilDue = mul64(uint64(1-s.debt), t).sub(u128{0, s.rem})
+	}
+	wait := ceilNanos(untilDue, s.ph.p)
+	if s.opts.Recovery == RepayDebt && s.opts.Debt.Pacing {
+		if s.debt < 0 {
+			wait = 0 // ahead: only the paced credit decides
+		}
+		if s.credit < t {
+			need := float64(t-s.credit) / (s.rate * float64(s.ph.p))
+			w := int64(math.MaxInt64)
+			if need < math.MaxInt64/2 {
+				w = int64(math.Ceil(need))
+			}
+			wait = max(wait, w)
+		}
+	}
+	s.nextDue = s.last.AddSaturating(time.Duration(wait))
+}
+
+func ceilNanos(u u128, p uint64) int64 {
+	if u.isZero() {
+		return 0
+	}
+	q, r := u.divmod(p)
+	if r > 0 {
+		q++
+	}
+	if q > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(q)
+}
+
+// NextUpdateAt returns when the next update is due: a runtime may wait
+// until then before calling Advance again. It may be earlier than the latest
+// reading (due now). Under RepayDebt's pacing it follows the current pace.
+func (s *Scheduler) NextUpdateAt() Instant { return s.nextDue }
+
+// Alpha returns the interpolation factor after the latest Advance: the
+// pending remainder divided by one step, in [0, 1). It is 0 in variable
+// mode and after a catch-up update.
+func (s *Scheduler) Alpha() float64 { return s.alpha }
+
+// Step returns the fixed step rounded to whole nanoseconds (exact when the
+// step was given as a duration).
+func (s *Scheduler) Step() time.Duration {
+	if s.opts.Rate.IsZero() {
+		return s.opts.FixedStep
+	}
+	return s.opts.Rate.Step()
+}
+
+// Tick returns the number of updates run since Start.
+func (s *Scheduler) Tick() uint64 { return s.tick }
