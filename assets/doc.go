@@ -1,0 +1,65 @@
+// Package assets loads a game's images, sprite sheets and fonts, packs them
+// into atlas textures and lays out text, all on the simulation side, so
+// that a frame carries nothing but plain [render2d.DrawPacket2D] values.
+//
+// # Loading
+//
+// Everything loads from an [fs.FS]: an embed.FS in a game, an
+// [testing/fstest.MapFS] in a test, os.DirFS for a directory on disk. Errors are
+// [*Error] values naming the file and the problem, wrapping a sentinel
+// ([ErrCorrupt], [ErrEmpty], [ErrTooLarge], [fs.ErrNotExist], ...). A
+// failed load changes nothing, so assets already loaded stay usable.
+//
+// # Atlas
+//
+// [Library.LoadImage] and [Library.LoadSheet] place every image (every
+// frame and named region of a sheet) into shared atlas pages with a skyline
+// [Packer], padded and with extruded edges so linear filtering never bleeds
+// between neighbours. Consecutive sprites on one page share a texture and
+// the renderer draws them in one batch. An image too large for a page gets
+// a texture of its own.
+//
+// # Handles
+//
+// [Image], [Sheet] and [Font] are generation-checked values. Once an
+// asset is released (or an image reloaded with [Library.Reload]), every
+// copy of its old handle fails with [ErrStale] instead of drawing the wrong
+// image. Atlas space is never reused, so a frame published before a release
+// still draws what it drew; a page whose every entry is released is freed.
+//
+// # Text
+//
+// The Go fonts are embedded ([Library.DefaultFont], [Library.GoFont]), so
+// text works with no file; TrueType fonts load at any size with
+// [Library.LoadFont]. [Library.AppendText] and [Library.DrawText] lay text
+// out (UTF-8, kerning, line breaks, wrapping, alignment) into glyph packets
+// and [Library.MeasureText] measures it. Glyphs are rasterised into the
+// atlas the first time they are used; once cached, layout allocates nothing.
+// Fonts must have TrueType outlines: OpenType fonts with CFF outlines are
+// refused with [ErrCorrupt].
+//
+// # Threads and uploads
+//
+// A [Library] is safe for concurrent use. The simulation goroutine loads
+// assets, resolves handles and lays out text; the graphics thread calls
+// [Library.Upload] with the renderer, which creates page textures, copies
+// new texels and frees retired pages. One mutex orders the two, and the
+// rule that makes on-demand glyphs safe is the order on the graphics
+// thread: take the frame to render, call Upload, then Render. Anything the
+// simulation rasterised before publishing that frame is then on the GPU.
+//
+// Upload also keeps one empty page with a texture ready, so new glyphs and
+// images normally land in a page the GPU already knows. Should one frame
+// need more new pages than that, the glyphs in them are left out of that
+// frame ([TextBounds.Pending]) and [Library.Region] reports [ErrPending]
+// until the next Upload. At shutdown, [Library.ReleaseTextures] frees the
+// textures on the graphics thread.
+//
+//	lib, _ := assets.NewLibrary(assets.DefaultOptions())
+//	hero, err := lib.LoadImage(gameFS, "sprites/hero.png") // simulation or init
+//	font, _ := lib.DefaultFont(16)
+//	_ = lib.Upload(renderer)                              // graphics thread
+//	p, err := lib.Sprite(hero, render2d.Vec2{X: 10, Y: 20})
+//	pass.Draw(p)
+//	lib.DrawText(pass, font, "Score: 10", assets.TextOptions{})
+package assets

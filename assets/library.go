@@ -1,0 +1,572 @@
+package assets
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"io/fs"
+	"sync"
+
+	"golang.org/x/image/vector"
+
+	"github.com/metronome-go/metronome/assets/internal/ttf"
+	"github.com/metronome-go/metronome/render2d"
+)
+
+// Options configure a [Library]. Start from [DefaultOptions]: in a zero
+// Options, PageSize and MaxTextureSize take their defaults but Padding and
+// Extrude are zero, which is what a packer of glyph-free pixel data may want
+// and not what filtered sprites want.
+type Options struct {
+	// PageSize is the side of an atlas page in texels. Images that do not
+	// fit a page (with their border) get a texture of their own. Zero means
+	// 1024; otherwise it must be in [64, MaxTextureSize].
+	PageSize int
+	// MaxTextureSize is the largest image side accepted. Zero means
+	// [DefaultMaxTextureSize]. [Library.Upload] lowers it to the
+	// renderer's limit when that is smaller. Range [64, 65536].
+	MaxTextureSize int
+	// Padding is the number of transparent texels kept between neighbours
+	// in a page, in [0, 16]. Default 1.
+	Padding int
+	// Extrude repeats each image's edge texels this many times around it,
+	// in [0, 16], so linear filtering at a sprite's edge samples its own
+	// colour rather than transparency or a neighbour. Default 1. Glyphs
+	// are never extruded: their edges are already transparent.
+	Extrude int
+	// Texture is passed to the renderer for every page.
+	Texture render2d.TextureOptions
+}
+
+// DefaultOptions returns 1024-texel pages, a 4096 limit, one texel of
+// padding and one of extrusion, linear filtering.
+func DefaultOptions() Options {
+	return Options{PageSize: 1024, MaxTextureSize: DefaultMaxTextureSize, Padding: 1, Extrude: 1}
+}
+
+func (o Options) withDefaults() Options {
+	if o.PageSize == 0 {
+		o.PageSize = 1024
+	}
+	if o.MaxTextureSize == 0 {
+		o.MaxTextureSize = DefaultMaxTextureSize
+	}
+	return o
+}
+
+// Validate reports every out-of-range field at once.
+func (o Options) Validate() error {
+	o = o.withDefaults()
+	var errs []error
+	if o.MaxTextureSize < 64 || o.MaxTextureSize > 65536 {
+		errs = append(errs, fmt.Errorf("assets: Options.MaxTextureSize is %d, want 0 (default) or [64, 65536]", o.MaxTextureSize))
+	}
+	if o.PageSize < 64 || o.PageSize > o.MaxTextureSize {
+		errs = append(errs, fmt.Errorf("assets: Options.PageSize is %d, want 0 (default 1024) or [64, MaxTextureSize=%d]", o.PageSize, o.MaxTextureSize))
+	}
+	if o.Padding < 0 || o.Padding > 16 {
+		errs = append(errs, fmt.Errorf("assets: Options.Padding is %d, want [0, 16]", o.Padding))
+	}
+	if o.Extrude < 0 || o.Extrude > 16 {
+		errs = append(errs, fmt.Errorf("assets: Options.Extrude is %d, want [0, 16]", o.Extrude))
+	}
+	if err := o.Texture.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("assets: Options.Texture: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// Uploader is the part of [render2d.Renderer] that [Library.Upload] uses.
+// Its methods are called on the graphics thread only.
+type Uploader interface {
+	CreateTexture(img *image.RGBA, opts render2d.TextureOptions) (render2d.TextureHandle, error)
+	UpdateTexture(h render2d.TextureHandle, x, y int, img *image.RGBA) error
+	ReleaseTexture(h render2d.TextureHandle) error
+	MaxTextureSize() int
+}
+
+// Library owns every image, sprite sheet and font of a game, packed into
+// atlas pages, and the CPU copies of those pages. It is safe for concurrent
+// use: the simulation goroutine loads assets, resolves handles and lays out
+// text while the graphics thread runs [Library.Upload]; one mutex orders
+// them.
+type Library struct {
+	mu     sync.Mutex
+	opts   Options
+	maxTex int
+
+	pages  []*page
+	images table[imageEntry]
+	sheets table[sheetEntry]
+	fonts  table[*fontEntry]
+
+	stage   *image.RGBA // reused for partial uploads
+	outline ttf.Outline // reused by glyph rasterisation
+	raster  *vector.Rasterizer
+	mask    image.Alpha
+	scratch []render2d.DrawPacket2D
+	gofonts map[string]*parsedFont // parsed embedded fonts, by name
+}
+
+// page is one atlas texture: its CPU pixels, the packer that places entries
+// in it, and its GPU state.
+type page struct {
+	img       *image.RGBA
+	packer    *Packer // nil for a dedicated page
+	tex       render2d.TextureHandle
+	dirty     image.Rectangle // texels changed since the last upload
+	refs      int             // live images and glyphs in the page
+	used      bool            // something was ever placed here
+	retired   bool            // every entry released: texture goes at next upload
+	dedicated bool
+}
+
+type imageEntry struct {
+	name string
+	fsys fs.FS // nil for images added from memory
+	page int
+	rect image.Rectangle // in page texels, without border
+}
+
+// Image is a handle to an image in a [Library]: a generation-checked id.
+// The zero Image is never valid. Handles are plain values: copy them into
+// components freely.
+type Image struct{ id, gen uint32 }
+
+// IsZero reports whether h is the zero handle.
+func (h Image) IsZero() bool { return h == Image{} }
+
+func (h Image) String() string { return fmt.Sprintf("image %d gen %d", h.id, h.gen) }
+
+// Region is where an image lives on the GPU: the page texture and the
+// image's rectangle in it, in texels, with its size. It is what a draw
+// packet needs.
+type Region struct {
+	Texture render2d.TextureHandle
+	Source  render2d.Rect
+}
+
+// Size returns the region's size in texels, the natural size to draw it.
+func (r Region) Size() render2d.Vec2 { return render2d.Vec2{X: r.Source.W, Y: r.Source.H} }
+
+// Sprite returns a packet drawing the region untinted at its natural size
+// with its top-left corner at pos. Adjust the packet's fields for anything
+// else.
+func (r Region) Sprite(pos render2d.Vec2) render2d.DrawPacket2D {
+	return render2d.Sprite(r.Texture, r.Source, pos, r.Size())
+}
+
+// NewLibrary returns an empty library, or an error listing every invalid
+// option.
+func NewLibrary(opts Options) (*Library, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults()
+	return &Library{opts: opts, maxTex: opts.MaxTextureSize}, nil
+}
+
+// LoadImage decodes the PNG file name from fsys and places it in an atlas
+// page. Errors name the file (see [DecodePNG]); a failed load leaves the
+// library as it was. Safe from any goroutine.
+func (l *Library) LoadImage(fsys fs.FS, name string) (Image, error) {
+	img, err := DecodePNG(fsys, name, l.maxTextureSize())
+	if err != nil {
+		return Image{}, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.addLocked(imageEntry{name: name, fsys: fsys}, img, "load image")
+}
+
+// AddImage places an image made in memory (procedural textures, tests) in
+// an atlas page under name, which only labels errors. The pixels are
+// copied. Safe from any goroutine.
+func (l *Library) AddImage(name string, img image.Image) (Image, error) {
+	if img == nil {
+		return Image{}, &Error{Op: "add image", Path: name, Err: detail(ErrInvalid, "image is nil")}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.addLocked(imageEntry{name: name}, img, "add image")
+}
+
+func (l *Library) maxTextureSize() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.maxTex
+}
+
+func (l *Library) checkSize(op, name string, w, h int) error {
+	if w <= 0 || h <= 0 {
+		return &Error{Op: op, Path: name, Err: detail(ErrEmpty, "image is %dx%d, both sides must be at least 1", w, h)}
+	}
+	if w > l.maxTex || h > l.maxTex {
+		return &Error{Op: op, Path: name, Err: detail(ErrTooLarge, "image is %dx%d, the maximum texture size is %d", w, h, l.maxTex)}
+	}
+	return nil
+}
+
+func (l *Library) addLocked(e imageEntry, img image.Image, op string) (Image, error) {
+	b := img.Bounds()
+	if err := l.checkSize(op, e.name, b.Dx(), b.Dy()); err != nil {
+		return Image{}, err
+	}
+	pi, r := l.placeLocked(img, b, l.opts.Extrude)
+	e.page, e.rect = pi, r
+	id, gen := l.images.add(e)
+	return Image{id, gen}, nil
+}
+
+// placeLocked copies the b part of src into a page with extrude texels of
+// repeated edge around it and returns the page and the image's rectangle.
+func (l *Library) placeLocked(src image.Image, b image.Rectangle, extrude int) (int, image.Rectangle) {
+	w, h := b.Dx(), b.Dy()
+	cw, ch := w+2*extrude+l.opts.Padding, h+2*extrude+l.opts.Padding
+	if cw > l.opts.PageSize || ch > l.opts.PageSize {
+		// Too big for a page: a texture of its own, exactly its size,
+		// whose clamped edges do what extrusion would.
+		p := &page{img: image.NewRGBA(image.Rect(0, 0, w, h)), used: true, dedicated: true}
+		r := image.Rect(0, 0, w, h)
+		blit(p.img, r, src, b, 0)
+		p.refs++
+		p.dirty = r
+		l.pages = append(l.pages, p)
+		return len(l.pages) - 1, r
+	}
+	for i, p := range l.pages {
+		if p.dedicated || p.retired {
+			continue
+		}
+		if at, ok := p.packer.Pack(cw, ch); ok {
+			return i, l.fillLocked(i, at, src, b, extrude)
+		}
+	}
+	l.pages = append(l.pages, l.newPage())
+	i := len(l.pages) - 1
+	at, _ := l.pages[i].packer.Pack(cw, ch)
+	return i, l.fillLocked(i, at, src, b, extrude)
+}
+
+func (l *Library) newPage() *page {
+	s := l.opts.PageSize
+	return &page{img: image.NewRGBA(image.Rect(0, 0, s, s)), packer: NewPacker(s, s)}
+}
+
+func (l *Library) fillLocked(pi int, at image.Point, src image.Image, b image.Rectangle, extrude int) image.Rectangle {
+	p := l.pages[pi]
+	r := image.Rectangle{Min: at.Add(image.Pt(extrude, extrude)), Max: at.Add(image.Pt(extrude+b.Dx(), extrude+b.Dy()))}
+	blit(p.img, r, src, b, extrude)
+	p.used = true
+	p.refs++
+	p.dirty = p.dirty.Union(r.Inset(-extrude))
+	return r
+}
+
+// blit copies the sb part of src into dst at r, then repeats its edge
+// texels extrude times outward.
+func blit(dst *image.RGBA, r image.Rectangle, src image.Image, sb image.Rectangle, extrude int) {
+	if s, ok := src.(*image.RGBA); ok {
+		for y := 0; y < r.Dy(); y++ {
+			so := s.PixOffset(sb.Min.X, sb.Min.Y+y)
+			do := dst.PixOffset(r.Min.X, r.Min.Y+y)
+			copy(dst.Pix[do:do+4*r.Dx()], s.Pix[so:so+4*r.Dx()])
+		}
+	} else {
+		for y := 0; y < r.Dy(); y++ {
+			for x := 0; x < r.Dx(); x++ {
+				dst.Set(r.Min.X+x, r.Min.Y+y, src.At(sb.Min.X+x, sb.Min.Y+y))
+			}
+		}
+	}
+	if extrude == 0 {
+		return
+	}
+	row := 4 * r.Dx()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		first := dst.PixOffset(r.Min.X, y)
+		last := dst.PixOffset(r.Max.X-1, y)
+		for e := 1; e <= extrude; e++ {
+			copy(dst.Pix[first-4*e:first-4*e+4], dst.Pix[first:first+4])
+			copy(dst.Pix[last+4*e:last+4*e+4], dst.Pix[last:last+4])
+		}
+	}
+	full := r.Inset(-extrude)
+	top := dst.PixOffset(full.Min.X, r.Min.Y)
+	bottom := dst.PixOffset(full.Min.X, r.Max.Y-1)
+	row += 8 * extrude
+	for e := 1; e <= extrude; e++ {
+		up := dst.PixOffset(full.Min.X, r.Min.Y-e)
+		down := dst.PixOffset(full.Min.X, r.Max.Y-1+e)
+		copy(dst.Pix[up:up+row], dst.Pix[top:top+row])
+		copy(dst.Pix[down:down+row], dst.Pix[bottom:bottom+row])
+	}
+}
+
+// staleErr describes a handle that no longer names a live asset.
+func staleErr(kind string, id, gen, current uint32) error {
+	if current == 0 {
+		return detail(ErrStale, "assets: %s %d gen %d is stale: it was released or never issued", kind, id, gen)
+	}
+	return detail(ErrStale, "assets: %s %d gen %d is stale: released or reloaded, the live generation is %d", kind, id, gen, current)
+}
+
+// Region returns where img is on the GPU. It fails with [ErrStale] for a
+// released or reloaded handle and [ErrPending] when the image's page has
+// no texture yet (load before the first [Library.Upload], or a new page
+// since the last one). Safe from any goroutine; allocation-free on success.
+func (l *Library) Region(img Image) (Region, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.regionLocked(img)
+}
+
+func (l *Library) regionLocked(img Image) (Region, error) {
+	e := l.images.get(img.id, img.gen)
+	if e == nil {
+		return Region{}, staleErr("image", img.id, img.gen, l.images.current(img.id))
+	}
+	p := l.pages[e.page]
+	if p.tex.IsZero() {
+		return Region{}, &Error{Op: "draw image", Path: e.name, Err: detail(ErrPending, "page %d has no texture yet: call Upload on the graphics thread", e.page)}
+	}
+	return Region{Texture: p.tex, Source: rectOf(e.rect)}, nil
+}
+
+func rectOf(r image.Rectangle) render2d.Rect {
+	return render2d.Rect{X: float32(r.Min.X), Y: float32(r.Min.Y), W: float32(r.Dx()), H: float32(r.Dy())}
+}
+
+// Sprite returns a packet drawing img at its natural size with its top-left
+// corner at pos; see [Library.Region] for the errors.
+func (l *Library) Sprite(img Image, pos render2d.Vec2) (render2d.DrawPacket2D, error) {
+	r, err := l.Region(img)
+	if err != nil {
+		return render2d.DrawPacket2D{}, err
+	}
+	return r.Sprite(pos), nil
+}
+
+// ImageSize returns the size of img in pixels.
+func (l *Library) ImageSize(img Image) (width, height int, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.images.get(img.id, img.gen)
+	if e == nil {
+		return 0, 0, staleErr("image", img.id, img.gen, l.images.current(img.id))
+	}
+	return e.rect.Dx(), e.rect.Dy(), nil
+}
+
+// Release forgets img; its handle and every copy of it go stale. The atlas
+// space is not reused (a frame already published may still draw it), but a
+// page whose every entry has been released is freed, on the GPU at the next
+// [Library.Upload]. Releasing a stale handle is an [ErrStale] error and
+// changes nothing. Safe from any goroutine.
+func (l *Library) Release(img Image) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.images.get(img.id, img.gen)
+	if e == nil {
+		return staleErr("image", img.id, img.gen, l.images.current(img.id))
+	}
+	l.unrefLocked(e.page)
+	l.images.remove(img.id)
+	return nil
+}
+
+func (l *Library) unrefLocked(pi int) {
+	p := l.pages[pi]
+	p.refs--
+	if p.refs == 0 && p.used {
+		p.retired = true
+		p.img = nil
+		p.packer = nil
+		p.dirty = image.Rectangle{}
+	}
+}
+
+// Reload reads img's file again from the file system it was loaded from
+// and returns a new handle for the new pixels; the old handle goes stale.
+// The new pixels go to fresh atlas space, so a frame published before the
+// reload still draws the old image, never a mix. If the file cannot be
+// loaded, the old handle stays valid and is returned with the error.
+// Images added from memory cannot be reloaded.
+func (l *Library) Reload(img Image) (Image, error) {
+	l.mu.Lock()
+	e := l.images.get(img.id, img.gen)
+	if e == nil {
+		err := staleErr("image", img.id, img.gen, l.images.current(img.id))
+		l.mu.Unlock()
+		return img, err
+	}
+	fsys, name, maxTex := e.fsys, e.name, l.maxTex
+	l.mu.Unlock()
+	if fsys == nil {
+		return img, &Error{Op: "reload image", Path: name, Err: detail(ErrInvalid, "image was added from memory, there is no file to reload")}
+	}
+	pix, err := DecodePNG(fsys, name, maxTex)
+	if err != nil {
+		return img, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e = l.images.get(img.id, img.gen)
+	if e == nil { // released or reloaded while we decoded
+		return img, staleErr("image", img.id, img.gen, l.images.current(img.id))
+	}
+	if err := l.checkSize("reload image", name, pix.Rect.Dx(), pix.Rect.Dy()); err != nil {
+		return img, err
+	}
+	old := e.page
+	pi, r := l.placeLocked(pix, pix.Rect, l.opts.Extrude)
+	gen := l.images.replace(img.id, imageEntry{name: name, fsys: fsys, page: pi, rect: r})
+	l.unrefLocked(old)
+	return Image{img.id, gen}, nil
+}
+
+// Upload brings the GPU up to date with the library, on the graphics
+// thread: it creates textures for new pages, copies texels changed since
+// the last call (new images, glyphs rasterised by text layout), frees the
+// textures of retired pages, and keeps one empty page ready so that text
+// laid out on the simulation side rarely has to wait for a new texture.
+//
+// Call it on the graphics thread after taking the frame to render and
+// before [render2d.Renderer.Render]: everything the simulation rasterised
+// before publishing that frame is then on the GPU when it is drawn.
+// It holds the library's lock while it talks to the renderer.
+//
+// Failures are joined; pages that failed stay pending and are retried by
+// the next call.
+func (l *Library) Upload(r Uploader) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if m := r.MaxTextureSize(); m > 0 && m < l.maxTex {
+		l.maxTex = m
+	}
+	var errs []error
+	spare := false
+	for i, p := range l.pages {
+		switch {
+		case p.retired:
+			if !p.tex.IsZero() {
+				if err := r.ReleaseTexture(p.tex); err != nil {
+					errs = append(errs, &Error{Op: "release", Path: fmt.Sprintf("atlas page %d", i), Err: err})
+				}
+				p.tex = render2d.TextureHandle{}
+			}
+			continue
+		case p.tex.IsZero():
+			if p.img.Rect.Dx() > l.maxTex || p.img.Rect.Dy() > l.maxTex {
+				errs = append(errs, &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i),
+					Err: detail(ErrTooLarge, "page is %dx%d, the renderer's maximum texture size is %d", p.img.Rect.Dx(), p.img.Rect.Dy(), l.maxTex)})
+				continue
+			}
+			h, err := r.CreateTexture(p.img, l.opts.Texture)
+			if err != nil {
+				errs = append(errs, &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
+				continue
+			}
+			p.tex = h
+			p.dirty = image.Rectangle{}
+		case !p.dirty.Empty():
+			if err := r.UpdateTexture(p.tex, p.dirty.Min.X, p.dirty.Min.Y, l.stageLocked(p)); err != nil {
+				errs = append(errs, &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
+				continue
+			}
+			p.dirty = image.Rectangle{}
+		}
+		if !p.used && !p.dedicated {
+			spare = true
+		}
+	}
+	if !spare && len(l.pages) > 0 {
+		p := l.newPage()
+		h, err := r.CreateTexture(p.img, l.opts.Texture)
+		if err != nil {
+			errs = append(errs, &Error{Op: "upload", Path: "spare atlas page", Err: err})
+		} else {
+			p.tex = h
+			l.pages = append(l.pages, p)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// stageLocked copies a page's dirty rectangle into a tightly packed image
+// at the origin, which every renderer accepts.
+func (l *Library) stageLocked(p *page) *image.RGBA {
+	d := p.dirty
+	n := 4 * d.Dx() * d.Dy()
+	if l.stage == nil || cap(l.stage.Pix) < n {
+		l.stage = &image.RGBA{Pix: make([]uint8, n)}
+	}
+	s := l.stage
+	s.Pix = s.Pix[:n]
+	s.Stride = 4 * d.Dx()
+	s.Rect = image.Rect(0, 0, d.Dx(), d.Dy())
+	for y := 0; y < d.Dy(); y++ {
+		o := p.img.PixOffset(d.Min.X, d.Min.Y+y)
+		copy(s.Pix[y*s.Stride:(y+1)*s.Stride], p.img.Pix[o:o+s.Stride])
+	}
+	return s
+}
+
+// ReleaseTextures frees every texture the library created, on the graphics
+// thread, while the renderer is still open (the game's platform cleanup).
+// The CPU copies stay: a later [Library.Upload], even to another renderer,
+// recreates the pages, and handles stay valid. Failures are joined.
+func (l *Library) ReleaseTextures(r Uploader) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var errs []error
+	for i, p := range l.pages {
+		if p.tex.IsZero() {
+			continue
+		}
+		if err := r.ReleaseTexture(p.tex); err != nil {
+			errs = append(errs, &Error{Op: "release", Path: fmt.Sprintf("atlas page %d", i), Err: err})
+		}
+		p.tex = render2d.TextureHandle{}
+		if !p.retired && p.img != nil {
+			p.dirty = image.Rectangle{}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Stats counts what a library holds.
+type Stats struct {
+	Images, Sheets, Fonts int
+	// Glyphs is the number of rasterised glyphs in the caches of live fonts.
+	Glyphs int
+	// Pages is the number of live atlas pages (dedicated ones included),
+	// Textures how many of them have a GPU texture, Dirty how many have
+	// texels waiting for the next upload.
+	Pages, Textures, Dirty int
+}
+
+// Stats returns current counts. Safe from any goroutine.
+func (l *Library) Stats() Stats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := Stats{Images: l.images.len(), Sheets: l.sheets.len(), Fonts: l.fonts.len()}
+	for _, f := range l.fonts.slots {
+		if f.live {
+			s.Glyphs += f.v.glyphCount()
+		}
+	}
+	for _, p := range l.pages {
+		if p.retired {
+			continue
+		}
+		s.Pages++
+		if !p.tex.IsZero() {
+			s.Textures++
+		}
+		if !p.dirty.Empty() {
+			s.Dirty++
+		}
+	}
+	return s
+}
