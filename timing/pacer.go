@@ -241,7 +241,7 @@ func (p *FramePacer) PaceUntil(deadline Instant) PaceResult {
 	}
 	p.last, p.seen = now, true
 	r := PaceResult{Target: p.target, Interval: iv}
-	if ahead := span(p.target, now); ahead > 2*iv {
+	if ahead := paceDiff(p.target, now); ahead > 2*iv {
 		return p.anchor(now, PaceClockRegression, r)
 	}
 	if now >= p.target {
@@ -290,7 +290,7 @@ func (p *FramePacer) PaceUntil(deadline Instant) PaceResult {
 func (p *FramePacer) hold(now Instant, o PaceOutcome, r PaceResult) PaceResult {
 	r.Outcome = o
 	r.Wake = now
-	r.Lateness = span(now, r.Target)
+	r.Lateness = paceDiff(now, r.Target)
 	r.Next = p.target
 	return r
 }
@@ -299,7 +299,7 @@ func (p *FramePacer) hold(now Instant, o PaceOutcome, r PaceResult) PaceResult {
 func (p *FramePacer) start(now Instant, r PaceResult) PaceResult {
 	iv := p.policy.Interval
 	r.Wake = now
-	r.Lateness = span(now, r.Target)
+	r.Lateness = paceDiff(now, r.Target)
 	if r.Lateness > p.policy.MaxLateness {
 		return p.anchor(now, PaceRescheduled, r)
 	}
@@ -347,8 +347,8 @@ func (p *FramePacer) overflow(now Instant, r PaceResult) PaceResult {
 	return r
 }
 
-// span returns a-b, saturated to the Duration range instead of wrapping.
-func span(a, b Instant) time.Duration {
+// paceDiff returns a-b, saturated to the Duration range instead of wrapping.
+func paceDiff(a, b Instant) time.Duration {
 	d := a - b
 	switch {
 	case b < 0 && d < a: // a - (negative) wrapped below

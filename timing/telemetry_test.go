@@ -1,0 +1,294 @@
+package timing_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/timing"
+)
+
+func pacedFrame(interval, lateness time.Duration, o timing.PaceOutcome) timing.FrameRecord {
+	return timing.FrameRecord{
+		Accepted: interval,
+		Pace:     timing.PaceResult{Outcome: o, Lateness: lateness, Interval: 16_666_667},
+	}
+}
+
+func TestTelemetryRingWraps(t *testing.T) {
+	var tel timing.Telemetry
+	const total = timing.TelemetryWindow + 13
+	for i := range total {
+		tel.Record(timing.FrameRecord{Accepted: time.Duration(i + 1), Discarded: 1000})
+	}
+	if got := tel.Len(); got != timing.TelemetryWindow {
+		t.Fatalf("Len = %d, want %d", got, timing.TelemetryWindow)
+	}
+	w := tel.AppendWindow(make([]timing.TelemetryFrame, 0, timing.TelemetryWindow))
+	if len(w) != timing.TelemetryWindow {
+		t.Fatalf("window has %d frames, want %d", len(w), timing.TelemetryWindow)
+	}
+	for i, f := range w {
+		want := time.Duration(total-timing.TelemetryWindow+i+1) + 1000
+		if f.Interval != want {
+			t.Fatalf("window[%d].Interval = %v, want %v (oldest first, accepted plus discarded)", i, f.Interval, want)
+		}
+	}
+	s := tel.Stats()
+	if s.Frames != total || s.WindowFrames != timing.TelemetryWindow {
+		t.Errorf("frames %d, window %d; want %d, %d", s.Frames, s.WindowFrames, total, timing.TelemetryWindow)
+	}
+	if s.WindowIntervalMin != 1014 || s.WindowIntervalMax != 1133 {
+		t.Errorf("window interval min %v max %v, want 1.014µs and 1.133µs", s.WindowIntervalMin, s.WindowIntervalMax)
+	}
+	// mean of 14..133 is 73.5, rounded down
+	if s.WindowIntervalMean != 1073 {
+		t.Errorf("window interval mean %v, want 1.073µs", s.WindowIntervalMean)
+	}
+}
+
+func TestTelemetryPartialWindowAppends(t *testing.T) {
+	var tel timing.Telemetry
+	for i := range 3 {
+		tel.Record(timing.FrameRecord{Accepted: time.Duration(10 * (i + 1))})
+	}
+	prefix := []timing.TelemetryFrame{{Interval: -1}}
+	got := tel.AppendWindow(prefix)
+	want := []time.Duration{-1, 10, 20, 30}
+	if len(got) != len(want) {
+		t.Fatalf("got %d frames, want %d", len(got), len(want))
+	}
+	for i, f := range got {
+		if f.Interval != want[i] {
+			t.Errorf("frame %d: interval %v, want %v", i, f.Interval, want[i])
+		}
+	}
+}
+
+func TestTelemetryBaselinesStayOutOfWindow(t *testing.T) {
+	var tel timing.Telemetry
+	tel.Record(timing.FrameRecord{Baseline: true, Pace: timing.PaceResult{Outcome: timing.PaceBaseline}})
+	tel.Record(pacedFrame(16*ms, 100*time.Microsecond, timing.PaceWaited))
+	tel.Record(timing.FrameRecord{Regression: true, Pace: timing.PaceResult{Outcome: timing.PaceClockRegression}})
+	s := tel.Stats()
+	want := timing.TelemetryStats{
+		Frames: 3, Baselines: 1, ClockRegressions: 1, Accepted: 16 * ms,
+		PacingInterval: 16_666_667, PaceBaseline: 1, PaceWaited: 1, PaceClockRegression: 1,
+		LastOutcome:  timing.PaceClockRegression,
+		WindowFrames: 1, WindowIntervalMin: 16 * ms, WindowIntervalMean: 16 * ms, WindowIntervalMax: 16 * ms,
+		WindowPacedFrames: 1, WindowLatenessMin: 100 * time.Microsecond, WindowLatenessMean: 100 * time.Microsecond,
+		WindowLatenessMedian: 100 * time.Microsecond, WindowLatenessP90: 100 * time.Microsecond,
+		WindowLatenessP99: 100 * time.Microsecond, WindowLatenessMax: 100 * time.Microsecond,
+	}
+	if s != want {
+		t.Errorf("got  %+v\nwant %+v", s, want)
+	}
+}
+
+func TestTelemetryTotals(t *testing.T) {
+	var tel timing.Telemetry
+	tel.Record(timing.FrameRecord{
+		Accepted: 10 * ms, Discarded: 5 * ms, Dropped: 3 * ms, Suspended: 7 * ms,
+		VariableTicks: 1, FixedTicks: 2, CatchUpTicks: 3, PublicationSkipped: true,
+		Debt: 40 * ms, Rate: 1.25,
+		Pace: timing.PaceResult{Outcome: timing.PaceLate, Skipped: 2, EarlyWakes: 0, Lateness: 25 * ms, Interval: 10 * ms},
+	})
+	tel.Record(timing.FrameRecord{
+		Accepted: -5 * ms, FixedTicks: -4, Debt: -2 * ms, Rate: math.NaN(),
+		Pace: timing.PaceResult{Outcome: timing.PaceWaitLimit, EarlyWakes: 8, Lateness: -ms, Interval: 10 * ms},
+	})
+	tel.Record(timing.FrameRecord{Accepted: 10 * ms, Debt: -2 * ms, Pace: timing.PaceResult{Outcome: timing.PaceDeadline, Lateness: -3 * ms}})
+	s := tel.Stats()
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"accepted", s.Accepted, 20 * ms},
+		{"discarded", s.Discarded, 5 * ms},
+		{"dropped", s.Dropped, 3 * ms},
+		{"suspended", s.Suspended, 7 * ms},
+		{"simulation ticks", s.SimulationTicks, uint64(6)},
+		{"variable ticks", s.VariableTicks, uint64(1)},
+		{"fixed ticks", s.FixedTicks, uint64(2)},
+		{"catch-up ticks", s.CatchUpTicks, uint64(3)},
+		{"publications skipped", s.PublicationsSkipped, uint64(1)},
+		{"debt is the latest", s.Debt, -2 * ms},
+		{"NaN rate keeps the last rate", s.Rate, 1.25},
+		{"skipped targets", s.SkippedTargets, uint64(2)},
+		{"early wakes", s.EarlyWakes, uint64(8)},
+		{"late", s.PaceLate, uint64(1)},
+		{"wait limit", s.PaceWaitLimit, uint64(1)},
+		{"deadline counts as unpaced", s.PaceUnpaced, uint64(1)},
+		{"last outcome", s.LastOutcome, timing.PaceNone},
+		{"paced frames in window", s.WindowPacedFrames, 2},
+		{"lateness min", s.WindowLatenessMin, -ms},
+		{"lateness max", s.WindowLatenessMax, 25 * ms},
+		{"lateness mean", s.WindowLatenessMean, 12 * ms},
+		{"negative accepted is zero", s.WindowIntervalMin, time.Duration(0)},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if got := tel.OutcomeCount(timing.PaceWaitLimit); got != 1 {
+		t.Errorf("OutcomeCount(wait limit) = %d, want 1", got)
+	}
+	if got := tel.OutcomeCount(timing.PaceOutcome(99)); got != 0 {
+		t.Errorf("OutcomeCount(99) = %d, want 0", got)
+	}
+	if w := tel.AppendWindow(nil); w[2].Lateness != 0 || w[2].Paced() {
+		t.Errorf("unpaced frame in window: %+v, want zero lateness and not paced", w[2])
+	}
+}
+
+func TestTelemetrySaturates(t *testing.T) {
+	var tel timing.Telemetry
+	huge := time.Duration(1 << 52)
+	for range 3 {
+		tel.Record(timing.FrameRecord{
+			Accepted: huge, Discarded: math.MaxInt64, FixedTicks: math.MaxInt,
+			Pace: timing.PaceResult{Outcome: timing.PaceLate, Skipped: math.MaxInt64, Interval: 1},
+		})
+	}
+	s := tel.Stats()
+	const max = timing.MaxTelemetryCount
+	if s.Accepted != max || s.Discarded != max || s.FixedTicks != max || s.SimulationTicks != max || s.SkippedTargets != max {
+		t.Errorf("totals did not saturate at 2^53-1: %+v", s)
+	}
+	if s.Frames != 3 {
+		t.Errorf("frames = %d, want 3", s.Frames)
+	}
+	if s.WindowIntervalMax != max {
+		t.Errorf("window interval max %d, want saturated %d", s.WindowIntervalMax, int64(max))
+	}
+}
+
+func TestTelemetryLatenessPercentiles(t *testing.T) {
+	var tel timing.Telemetry
+	// 100 paced frames with lateness 1..100 µs in shuffled order, plus
+	// unpaced frames that must not count.
+	for i := range 100 {
+		l := time.Duration((i*37)%100+1) * time.Microsecond
+		tel.Record(pacedFrame(16*ms, l, timing.PaceWaited))
+		if i%10 == 0 {
+			tel.Record(timing.FrameRecord{Accepted: 16 * ms})
+		}
+	}
+	s := tel.Stats()
+	us := time.Microsecond
+	tests := []struct {
+		name      string
+		got, want time.Duration
+	}{
+		{"min", s.WindowLatenessMin, us},
+		{"median", s.WindowLatenessMedian, 50 * us},
+		{"p90", s.WindowLatenessP90, 90 * us},
+		{"p99", s.WindowLatenessP99, 99 * us},
+		{"max", s.WindowLatenessMax, 100 * us},
+		{"mean", s.WindowLatenessMean, 50500 * time.Nanosecond},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+	if s.WindowFrames != 110 || s.WindowPacedFrames != 100 {
+		t.Errorf("window %d paced %d, want 110 and 100", s.WindowFrames, s.WindowPacedFrames)
+	}
+}
+
+func TestNearestRank(t *testing.T) {
+	d := []time.Duration{10, 20, 30, 40}
+	tests := []struct {
+		p    float64
+		want time.Duration
+	}{{0, 10}, {25, 10}, {26, 20}, {50, 20}, {51, 30}, {99, 40}, {100, 40}, {150, 40}, {-5, 10}}
+	for _, tt := range tests {
+		if got := timing.NearestRank(d, tt.p); got != tt.want {
+			t.Errorf("NearestRank(p=%v) = %v, want %v", tt.p, got, tt.want)
+		}
+	}
+	if got := timing.NearestRank(nil, 50); got != 0 {
+		t.Errorf("NearestRank(empty) = %v, want 0", got)
+	}
+}
+
+func TestTelemetryStatsJSON(t *testing.T) {
+	var tel timing.Telemetry
+	tel.Record(timing.FrameRecord{Baseline: true, Pace: timing.PaceResult{Outcome: timing.PaceBaseline, Interval: 16_666_667}})
+	tel.Record(pacedFrame(16_700_000, 120_000, timing.PaceWaited))
+	tel.Record(pacedFrame(16_600_000, 80_000, timing.PaceWaitFailed))
+	b, err := json.Marshal(tel.Stats())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"frames": 3.0, "baselines": 1.0, "pacing_interval_ns": 16666667.0,
+		"pace_waited": 1.0, "pace_wait_failed": 1.0, "pace_baseline": 1.0,
+		"last_outcome": "wait_failed", "window_frames": 2.0,
+		"window_interval_min_ns": 16600000.0, "window_interval_mean_ns": 16650000.0, "window_interval_max_ns": 16700000.0,
+		"window_lateness_median_ns": 80000.0, "window_lateness_p99_ns": 120000.0, "accepted_ns": 33300000.0,
+	}
+	for k, v := range want {
+		if m[k] != v {
+			t.Errorf("%s = %v, want %v", k, m[k], v)
+		}
+	}
+	if len(m) != 38 {
+		t.Errorf("JSON has %d fields, want 38: %s", len(m), b)
+	}
+	var back timing.TelemetryStats
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatalf("decoding the report: %v", err)
+	}
+	if back != tel.Stats() {
+		t.Errorf("round trip changed the stats:\n got %+v\nwant %+v", back, tel.Stats())
+	}
+	var o timing.PaceOutcome
+	if err := json.Unmarshal([]byte(`"sometimes"`), &o); err == nil {
+		t.Error("unknown outcome name decoded without error")
+	}
+}
+
+func TestTelemetryReset(t *testing.T) {
+	var tel timing.Telemetry
+	tel.Record(pacedFrame(16*ms, 0, timing.PaceWaited))
+	tel.Reset()
+	if s := tel.Stats(); s != (timing.TelemetryStats{}) {
+		t.Errorf("after Reset: %+v", s)
+	}
+}
+
+func ExampleTelemetry() {
+	var tel timing.Telemetry
+	clock := &fixedClock{}
+	pacer, _ := timing.NewFramePacer(timing.PacingForRate(60), clock)
+	prev := timing.Instant(0)
+	for frame := range 30 {
+		r := pacer.Pace()
+		rec := timing.FrameRecord{Pace: r, FixedTicks: 1}
+		if frame == 0 {
+			rec.Baseline = true
+		} else {
+			rec.Accepted = time.Duration(r.Wake - prev)
+		}
+		prev = r.Wake
+		tel.Record(rec)
+		clock.now += timing.Instant(5 * time.Millisecond) // the frame's work
+	}
+	s := tel.Stats()
+	fmt.Printf("%d frames, %d in the window, %d ticks\n", s.Frames, s.WindowFrames, s.SimulationTicks)
+	fmt.Printf("interval min %v max %v\n", s.WindowIntervalMin, s.WindowIntervalMax)
+	fmt.Printf("lateness median %v p99 %v\n", s.WindowLatenessMedian, s.WindowLatenessP99)
+	// Output:
+	// 30 frames, 29 in the window, 30 ticks
+	// interval min 16.666667ms max 16.966667ms
+	// lateness median 300µs p99 300µs
+}
