@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/schedule"
 )
 
 // Options configures an [App]. The zero Options is valid: seed 0, no command
@@ -17,6 +18,10 @@ type Options struct {
 	// OnCommandError, if set, receives every queued operation that could not
 	// be applied (see [Commands]). It runs on the simulation goroutine.
 	OnCommandError func(CommandError)
+	// QueueCapacity is the most events the gameplay queue holds at once;
+	// zero means [DefaultQueueCapacity]. See [schedule.Options.Capacity] for
+	// the allowed range.
+	QueueCapacity int
 }
 
 // App runs an ECS game on the runtime: it owns a [World], its resources and
@@ -39,20 +44,36 @@ type App struct {
 	stopped bool
 	leaked  uint64
 
+	queue      *schedule.Queue[Event]
+	delivered  []EventDelivery
+	queueEntry systemEntry
+	ticks      uint64
+
 	transforms *Filter1[Transform]
 	extract    extractor
 }
 
 // NewApp returns an App with an empty world. The world's resources already
-// hold the App's [*Time], [*Window] and [*rand.Rand].
+// hold the App's [*Time], [*Window], [*rand.Rand] and gameplay queue
+// ([*schedule.Queue] of [Event]). It fails when an option is out of range.
 func NewApp(opts Options) (*App, error) {
-	a := &App{world: NewWorld()}
+	capacity := opts.QueueCapacity
+	if capacity == 0 {
+		capacity = DefaultQueueCapacity
+	}
+	queue, err := schedule.New[Event](schedule.Options{Capacity: capacity})
+	if err != nil {
+		return nil, fmt.Errorf("ecs: Options.QueueCapacity: %w", err)
+	}
+	a := &App{world: NewWorld(), queue: queue}
+	a.queueEntry = systemEntry{System: System{Name: "gameplay queue"}, stage: PreUpdate}
 	a.rand = rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
 	a.world.cmds.OnError(opts.OnCommandError)
-	a.ctx = Context{World: a.world, Commands: &a.world.cmds, Time: &a.time, Window: &a.window, Rand: a.rand, app: a}
+	a.ctx = Context{World: a.world, Commands: &a.world.cmds, Time: &a.time, Window: &a.window, Rand: a.rand, Queue: queue, app: a}
 	AddResource(a.world, &a.time)
 	AddResource(a.world, &a.window)
 	AddResource(a.world, a.rand)
+	AddResource(a.world, queue)
 	a.transforms = NewFilter1[Transform](a.world)
 	a.extract.init(a.world)
 	return a, nil
@@ -106,11 +127,8 @@ type AppStats struct {
 type tickInput struct {
 	number                   uint64
 	delta, observed, dropped time.Duration
-	kind                     string
-	quiet, cosmetic          bool
+	final, quiet, cosmetic   bool
 	alpha                    float64
-	debt                     time.Duration
-	rate                     float64
 	window                   Window
 	stop                     func()
 }
@@ -138,23 +156,26 @@ func (a *App) step(in *tickInput) error {
 	t.Elapsed += in.delta
 	t.Observed = in.observed
 	t.Dropped = in.dropped
-	t.Kind = in.kind
+	t.Final = in.final
 	t.Quiet = in.quiet
 	t.Cosmetic = in.cosmetic && !in.quiet
 	t.Alpha = in.alpha
-	t.Debt = in.debt
-	t.Rate = in.rate
 	a.window = in.window
 
 	// A leftover from a panicking system must not reach this tick.
 	a.leaked += uint64(a.world.Apply())
-	// Interpolation draws between the last two ticks of a batch, and only
-	// the last tick of a batch is not quiet: snapshot just before it.
-	if !in.quiet {
+	// Interpolation draws between the last two ticks of a batch: snapshot
+	// before the final tick. Quiet ticks are never final, so they skip it;
+	// a tick that is neither (hand-built, or several loud ticks in one
+	// batch) snapshots to be safe.
+	if in.final || !in.quiet {
 		q := a.transforms.Query()
 		for q.Next() {
 			q.Get().snapshot()
 		}
+	}
+	if err := a.advanceQueue(); err != nil && a.failure == nil {
+		a.failure = fmt.Errorf("ecs: gameplay queue: %w", err)
 	}
 	for s := PreUpdate; s <= PostUpdate && a.failure == nil; s++ {
 		a.runStage(s, true)

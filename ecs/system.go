@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/schedule"
 )
 
 // Stage is a step of the App's schedule. Systems run stage by stage, and in
@@ -89,6 +90,9 @@ type Context struct {
 	// [Options.Seed]. Use it from systems only, so a replay sees the same
 	// sequence.
 	Rand *rand.Rand
+	// Queue is the gameplay queue: schedule [Event] values some ticks ahead.
+	// It advances once per simulation tick, before the PreUpdate systems.
+	Queue *schedule.Queue[Event]
 	// Frame is the frame being prepared; non-nil only in the Extract stage.
 	Frame *render2d.FrameWriter
 
@@ -134,9 +138,9 @@ type Time struct {
 	// Dropped is real time the timing policy discarded in this batch
 	// (reported on the batch's last tick).
 	Dropped time.Duration
-	// Kind is the scheduler's kind of update ("fixed", "variable",
-	// "catch-up").
-	Kind string
+	// Final is set on the last tick of the batch the runtime selected this
+	// cycle; the frame prepared after it shows this tick.
+	Final bool
 	// Quiet is set on every tick of a catch-up burst but the last.
 	Quiet bool
 	// Cosmetic says whether cosmetic systems run on this tick.
@@ -144,10 +148,6 @@ type Time struct {
 	// Alpha is the interpolation factor of the frame prepared after this
 	// batch: how far real time is between this tick and the next, in [0, 1).
 	Alpha float64
-	// Debt is the time owed to real time (negative when ahead), and Rate the
-	// speed the simulation runs at relative to real time.
-	Debt time.Duration
-	Rate float64
 }
 
 // DeltaSeconds returns Delta in seconds.
