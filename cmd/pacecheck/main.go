@@ -1,0 +1,260 @@
+// Command pacecheck measures how late the native frame wait and a plain
+// time.Sleep loop wake up at a frame rate, in the same run, and prints the
+// median, p90 and p99 of each.
+//
+// Usage:
+//
+//	pacecheck [-frames 600] [-rate 60] [-block 30] [-json]
+//
+// Every method sleeps toward absolute targets one interval apart and records
+// wake minus target. The methods alternate in blocks of -block frames until
+// each has -frames samples, so a burst of load from elsewhere on the machine
+// falls on all of them alike. The native waits run on the main goroutine,
+// locked to the main OS thread as the runtime's platform thread is; the
+// time.Sleep loop runs on an ordinary goroutine as a Go program would write
+// it.
+//
+// The machine's load average is printed with the results: on a busy machine
+// the tails measure the scheduler, not the wait.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	goruntime "runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/metronome-go/metronome/timing"
+)
+
+func init() { goruntime.LockOSThread() }
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "pacecheck:", err)
+		os.Exit(2)
+	}
+}
+
+type config struct {
+	frames, rate, block int
+	json                bool
+}
+
+func parse(args []string) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("pacecheck", flag.ContinueOnError)
+	fs.IntVar(&c.frames, "frames", 600, "frames measured per method (1 to 100000)")
+	fs.IntVar(&c.rate, "rate", 60, "frame rate in Hz (1 to 1000)")
+	fs.IntVar(&c.block, "block", 30, "frames per block before switching method (1 to frames)")
+	fs.BoolVar(&c.json, "json", false, "print the results as JSON")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	var errs []error
+	if c.frames < 1 || c.frames > 100000 {
+		errs = append(errs, fmt.Errorf("-frames %d is out of range [1, 100000]", c.frames))
+	}
+	if c.rate < 1 || c.rate > 1000 {
+		errs = append(errs, fmt.Errorf("-rate %d is out of range [1, 1000]", c.rate))
+	}
+	if c.block < 1 || c.block > max(c.frames, 1) {
+		errs = append(errs, fmt.Errorf("-block %d is out of range [1, %d]", c.block, max(c.frames, 1)))
+	}
+	return c, errors.Join(errs...)
+}
+
+// method is one way of waiting for an absolute target.
+type method struct {
+	name string
+	// locked methods run on the main goroutine (locked to the main
+	// thread); the others on a fresh goroutine per block.
+	locked bool
+	wait   func(target timing.Instant)
+}
+
+func methods() ([]method, error) {
+	sliced, err := timing.NewWaiter(timing.DefaultWaitSlice)
+	if err != nil {
+		return nil, err
+	}
+	whole, err := timing.NewWaiter(0)
+	if err != nil {
+		return nil, err
+	}
+	return []method{
+		{name: "native", locked: true, wait: func(t timing.Instant) { _ = sliced.WaitUntil(t) }},
+		{name: "native-unsliced", locked: true, wait: func(t timing.Instant) { _ = whole.WaitUntil(t) }},
+		{name: "time.Sleep", wait: func(t timing.Instant) {
+			if d := time.Duration(t - timing.Now()); d > 0 {
+				time.Sleep(d)
+			}
+		}},
+	}, nil
+}
+
+// measure runs n frames of m at interval and appends each wake's lateness.
+// The schedule is absolute; a wake past the next target re-anchors it so one
+// late wake is not counted again in the frames after it.
+func measure(m method, n int, interval time.Duration, out []time.Duration) []time.Duration {
+	body := func() {
+		target := timing.Now() + timing.Instant(interval)
+		for range n {
+			m.wait(target)
+			wake := timing.Now()
+			out = append(out, time.Duration(wake-target))
+			target += timing.Instant(interval)
+			if wake >= target {
+				target = wake + timing.Instant(interval)
+			}
+		}
+	}
+	if m.locked {
+		body()
+		return out
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); body() }()
+	<-done
+	return out
+}
+
+// plan splits frames into blocks of at most block frames, in the order the
+// methods take turns: [m0 b, m1 b, m2 b, m0 b, ...].
+func plan(nMethods, frames, block int) [][2]int {
+	var p [][2]int
+	for done := 0; done < frames; done += block {
+		for m := range nMethods {
+			p = append(p, [2]int{m, min(block, frames-done)})
+		}
+	}
+	return p
+}
+
+// summary describes one method's lateness samples.
+type summary struct {
+	Method string        `json:"method"`
+	Frames int           `json:"frames"`
+	Min    time.Duration `json:"min_ns"`
+	Median time.Duration `json:"median_ns"`
+	P90    time.Duration `json:"p90_ns"`
+	P99    time.Duration `json:"p99_ns"`
+	Max    time.Duration `json:"max_ns"`
+	Mean   time.Duration `json:"mean_ns"`
+	Early  int           `json:"early"` // wakes before the target
+}
+
+func summarize(name string, lateness []time.Duration) summary {
+	s := summary{Method: name, Frames: len(lateness)}
+	if len(lateness) == 0 {
+		return s
+	}
+	sorted := append([]time.Duration(nil), lateness...)
+	slices.Sort(sorted)
+	var sum time.Duration
+	for _, l := range sorted {
+		sum += l
+		if l < 0 {
+			s.Early++
+		}
+	}
+	s.Min, s.Max = sorted[0], sorted[len(sorted)-1]
+	s.Mean = sum / time.Duration(len(sorted))
+	s.Median = timing.NearestRank(sorted, 50)
+	s.P90 = timing.NearestRank(sorted, 90)
+	s.P99 = timing.NearestRank(sorted, 99)
+	return s
+}
+
+type report struct {
+	Frames   int           `json:"frames"`
+	Rate     int           `json:"rate_hz"`
+	Interval time.Duration `json:"interval_ns"`
+	Block    int           `json:"block"`
+	CPUs     int           `json:"cpus"`
+	Load     string        `json:"loadavg"`
+	Methods  []summary     `json:"methods"`
+	// Ratio is the time.Sleep median over the native median.
+	Ratio float64 `json:"median_ratio_sleep_over_native"`
+}
+
+func run(args []string, w io.Writer) error {
+	c, err := parse(args)
+	if err != nil {
+		return err
+	}
+	ms, err := methods()
+	if err != nil {
+		return err
+	}
+	interval := timing.PacingForRate(c.rate).Interval
+	before := loadavg()
+	samples := make([][]time.Duration, len(ms))
+	for i, m := range ms { // warm-up, not recorded
+		measure(m, 3, interval, nil)
+		samples[i] = make([]time.Duration, 0, c.frames)
+	}
+	for _, step := range plan(len(ms), c.frames, c.block) {
+		samples[step[0]] = measure(ms[step[0]], step[1], interval, samples[step[0]])
+	}
+	r := report{Frames: c.frames, Rate: c.rate, Interval: interval, Block: c.block,
+		CPUs: goruntime.NumCPU(), Load: before + " -> " + loadavg()}
+	for i, m := range ms {
+		r.Methods = append(r.Methods, summarize(m.name, samples[i]))
+	}
+	r.Ratio = ratio(r.Methods[len(ms)-1].Median, r.Methods[0].Median)
+	if c.json {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	printReport(w, r)
+	return nil
+}
+
+func ratio(a, b time.Duration) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func ms3(d time.Duration) string { return fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)) }
+
+func printReport(w io.Writer, r report) {
+	fmt.Fprintf(w, "wake lateness at %d Hz (%v), %d frames per method in blocks of %d, %d CPUs, load %s\n\n",
+		r.Rate, r.Interval, r.Frames, r.Block, r.CPUs, r.Load)
+	fmt.Fprintf(w, "%-16s %9s %9s %9s %9s %9s %9s %6s\n", "method (ms)", "min", "median", "p90", "p99", "max", "mean", "early")
+	for _, s := range r.Methods {
+		fmt.Fprintf(w, "%-16s %9s %9s %9s %9s %9s %9s %6d\n", s.Method, ms3(s.Min), ms3(s.Median), ms3(s.P90), ms3(s.P99), ms3(s.Max), ms3(s.Mean), s.Early)
+	}
+	n := r.Methods[0]
+	fmt.Fprintf(w, "\nmedian ratio time.Sleep / native: %.1fx\n", r.Ratio)
+	check := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "MISSED"
+	}
+	fmt.Fprintf(w, "targets: native median <= 0.15 ms %s; native p99 <= 0.5 ms %s; ratio >= 3 %s\n",
+		check(n.Median <= 150*time.Microsecond), check(n.P99 <= 500*time.Microsecond), check(r.Ratio >= 3))
+}
+
+// loadavg returns the first three fields of /proc/loadavg, or "unknown".
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
