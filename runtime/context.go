@@ -1,0 +1,137 @@
+package runtime
+
+import (
+	"errors"
+	"sync/atomic"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/render2d"
+)
+
+// WindowState is what the platform samples from the window after processing
+// events. The runtime copies it into ticks as values; the simulation never
+// reads a live window.
+type WindowState struct {
+	// Window is the logical size, Framebuffer the size in pixels.
+	Window, Framebuffer Size
+	// Hidden is true while the window is hidden, minimised or has no area:
+	// the runtime then slows to its hidden rate and presents nothing.
+	Hidden bool
+	// Focused reports keyboard focus.
+	Focused bool
+	// CloseRequested is the user's intent to close the window. The runtime
+	// answers it with a stop request.
+	CloseRequested bool
+}
+
+// Display owns the window system and the game's window. All methods run on
+// the platform thread.
+type Display interface {
+	// PollEvents processes pending window-system events. Input callbacks
+	// run inside it.
+	PollEvents()
+	// State samples the window's sizes, visibility and close intent.
+	State() WindowState
+	// Close destroys the window and releases the window system. The runtime
+	// calls it last, after the presenter and the renderer have closed.
+	Close() error
+}
+
+// Presenter owns the graphics context of the window.
+type Presenter interface {
+	// Init makes the graphics context current on the calling (platform)
+	// thread and prepares presentation (entry points, swap interval). It
+	// runs before the game's InitPlatform so that the game can upload
+	// assets.
+	Init() error
+	// Present shows the frame the renderer has just drawn (a buffer swap).
+	Present() error
+	// Close releases the context. The window itself stays until
+	// [Display.Close].
+	Close() error
+}
+
+// Input is the session's input adapter: an [input.Source] the runtime polls
+// on the platform thread through its [input.Queue], right after
+// [Display.PollEvents]. Init, Poll and Close all run on the platform thread.
+type Input interface {
+	input.Source
+	// Init attaches to the window (callbacks). It runs before the game's
+	// InitPlatform.
+	Init() error
+	// Close detaches from the window. It runs before the window is
+	// destroyed.
+	Close() error
+}
+
+// Resources is an optional resource backend (texture caches, atlases) kept
+// alive until every frame and game resource has been released.
+type Resources interface {
+	Close() error
+}
+
+// Context owns the adapters of one session: display and window, input,
+// renderer, presentation and resources. Display, Presenter and Renderer
+// are required; Input and Resources may be nil (no input, no backend).
+//
+// A context serves one session: the runtime that runs it closes every
+// adapter when Run returns. A context that never ran is released with
+// [Context.Close].
+type Context struct {
+	Display   Display
+	Input     Input
+	Renderer  render2d.Renderer
+	Presenter Presenter
+	Resources Resources
+
+	claimed atomic.Bool
+}
+
+// ErrContextUsed is returned when a context is given to a second runtime or
+// closed twice.
+var ErrContextUsed = errors.New("runtime: context already served a session")
+
+// validate reports every missing required adapter.
+func (c *Context) validate() error {
+	if c == nil {
+		return errors.New("runtime: context is nil")
+	}
+	var errs []error
+	if c.Display == nil {
+		errs = append(errs, errors.New("runtime: Context.Display is nil, want a display adapter"))
+	}
+	if c.Presenter == nil {
+		errs = append(errs, errors.New("runtime: Context.Presenter is nil, want a presentation adapter"))
+	}
+	if c.Renderer == nil {
+		errs = append(errs, errors.New("runtime: Context.Renderer is nil, want a renderer"))
+	}
+	return errors.Join(errs...)
+}
+
+// Close releases a context that no runtime has run: input, resources,
+// renderer, presenter and display, in that order, joining their errors. It
+// returns [ErrContextUsed] if a runtime claimed the context (the runtime
+// closes it) and does nothing on a second call. Platform thread only.
+func (c *Context) Close() error {
+	if !c.claimed.CompareAndSwap(false, true) {
+		return ErrContextUsed
+	}
+	var errs []error
+	if c.Input != nil {
+		errs = append(errs, guard(c.Input.Close))
+	}
+	if c.Resources != nil {
+		errs = append(errs, guard(c.Resources.Close))
+	}
+	if c.Renderer != nil {
+		errs = append(errs, guard(c.Renderer.Close))
+	}
+	if c.Presenter != nil {
+		errs = append(errs, guard(c.Presenter.Close))
+	}
+	if c.Display != nil {
+		errs = append(errs, guard(c.Display.Close))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,215 @@
+package runtime
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// PlatformDispatcher carries work to the platform thread, which owns the
+// window and the graphics context. Any goroutine may submit; the runtime runs
+// the queued work in FIFO batches at the start of each cycle, before it polls
+// input, also while the input backlog is full. Work submitted while a batch
+// runs (a nested submission) waits for the next batch, so one cycle's batch is
+// bounded. At shutdown the runtime settles the batch accepted so far and
+// cancels whatever is still queued with [ErrCanceled]; later submissions fail
+// at once with [ErrClosed].
+//
+// Work must leave the graphics context current and must not capture live
+// simulation objects: pass owned values in, and publish the result (a texture
+// handle, say) through a later frame.
+type PlatformDispatcher struct {
+	mu      sync.Mutex
+	queue   []platformJob
+	spare   []platformJob
+	closed  bool
+	pending atomic.Int32
+	wake    func()
+}
+
+type platformJob interface {
+	run()
+	cancel(error)
+}
+
+// Future is the result of work submitted to a [PlatformDispatcher]. Inspect
+// it without blocking from an update ([Future.Ready], [Future.Result]); a
+// simulation must not block on it.
+type Future[T any] struct {
+	done chan struct{}
+	val  T
+	err  error
+	work func() (T, error)
+}
+
+// Done returns a channel closed when the work has run or was canceled.
+func (f *Future[T]) Done() <-chan struct{} { return f.done }
+
+// Ready reports whether the result is available.
+func (f *Future[T]) Ready() bool {
+	select {
+	case <-f.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Result returns the work's value and error once ready. Before that it
+// returns the zero value and [ErrPending]. A canceled request reports
+// [ErrCanceled] or [ErrClosed]; a panic in the work is a [PanicError].
+func (f *Future[T]) Result() (T, error) {
+	if !f.Ready() {
+		var zero T
+		return zero, ErrPending
+	}
+	return f.val, f.err
+}
+
+func (f *Future[T]) run() {
+	var v T
+	err := guard(func() error {
+		var err error
+		v, err = f.work()
+		return err
+	})
+	f.val, f.err, f.work = v, err, nil
+	close(f.done)
+}
+
+func (f *Future[T]) cancel(err error) {
+	f.err, f.work = err, nil
+	close(f.done)
+}
+
+// Submit queues work for the platform thread of d and returns its future. It
+// is safe to call from any goroutine, including from platform work itself
+// (the nested work runs in the next batch).
+func Submit[T any](d *PlatformDispatcher, work func() (T, error)) *Future[T] {
+	f := &Future[T]{done: make(chan struct{}), work: work}
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		f.cancel(ErrClosed)
+		return f
+	}
+	d.queue = append(d.queue, f)
+	d.pending.Add(1)
+	d.mu.Unlock()
+	if d.wake != nil {
+		d.wake()
+	}
+	return f
+}
+
+// Do queues work that has no value; see [Submit].
+func (d *PlatformDispatcher) Do(work func() error) *Future[struct{}] {
+	return Submit(d, func() (struct{}, error) { return struct{}{}, work() })
+}
+
+// Pending returns the number of queued requests that have not run.
+func (d *PlatformDispatcher) Pending() int { return int(d.pending.Load()) }
+
+// drain runs the batch queued so far, in order, and returns how many ran.
+// Platform thread only.
+func (d *PlatformDispatcher) drain() int {
+	if d.pending.Load() == 0 {
+		return 0
+	}
+	d.mu.Lock()
+	batch := d.queue
+	d.queue = d.spare[:0]
+	d.spare = nil
+	d.pending.Add(-int32(len(batch)))
+	d.mu.Unlock()
+	for i, j := range batch {
+		j.run()
+		batch[i] = nil
+	}
+	d.mu.Lock()
+	if d.spare == nil {
+		d.spare = batch[:0]
+	}
+	d.mu.Unlock()
+	return len(batch)
+}
+
+// close refuses further submissions and cancels everything still queued.
+func (d *PlatformDispatcher) close() {
+	d.mu.Lock()
+	d.closed = true
+	batch := d.queue
+	d.queue = nil
+	d.pending.Store(0)
+	d.mu.Unlock()
+	for _, j := range batch {
+		j.cancel(ErrCanceled)
+	}
+}
+
+// Mailbox carries work to the simulation owner. Each update first drains the
+// mailbox: the work posted before the drain began runs, in order, before the
+// update's hook. Work posted during a drain belongs to a later update, which
+// may be the next update of the same batch. At shutdown the simulation owner
+// discards what is still queued.
+type Mailbox struct {
+	mu      sync.Mutex
+	queue   []func()
+	spare   []func()
+	closed  bool
+	pending atomic.Int32
+}
+
+// Post queues work for the simulation owner. It is safe from any goroutine
+// and returns [ErrClosed] once the session's simulation has stopped.
+func (m *Mailbox) Post(work func()) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	m.queue = append(m.queue, work)
+	m.pending.Add(1)
+	return nil
+}
+
+// Pending returns the number of queued items.
+func (m *Mailbox) Pending() int { return int(m.pending.Load()) }
+
+// drain runs the current batch. It stops at the first panic, reporting it,
+// and drops the rest of the batch: the session is failing anyway.
+func (m *Mailbox) drain() error {
+	if m.pending.Load() == 0 {
+		return nil
+	}
+	m.mu.Lock()
+	batch := m.queue
+	m.queue = m.spare[:0]
+	m.spare = nil
+	m.pending.Add(-int32(len(batch)))
+	m.mu.Unlock()
+	var err error
+	for i, work := range batch {
+		if err == nil {
+			err = guard(func() error { work(); return nil })
+		}
+		batch[i] = nil
+	}
+	m.mu.Lock()
+	if m.spare == nil {
+		m.spare = batch[:0]
+	}
+	m.mu.Unlock()
+	return err
+}
+
+// close refuses further posts and discards what is queued; it returns how
+// many items were discarded.
+func (m *Mailbox) close() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.closed = true
+	n := len(m.queue)
+	m.queue = nil
+	m.pending.Store(0)
+	return n
+}

@@ -1,0 +1,81 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrAlreadyRun is returned by a second [GameRuntime.Run]: a runtime and
+	// its context serve one session.
+	ErrAlreadyRun = errors.New("runtime: a runtime runs one session; Run was already called")
+	// ErrClosed is returned when work is submitted to a dispatcher, mailbox or
+	// service registry whose session has shut down.
+	ErrClosed = errors.New("runtime: session is shutting down or over")
+	// ErrCanceled completes a platform request that was still queued when
+	// the session shut down.
+	ErrCanceled = errors.New("runtime: request canceled at shutdown")
+	// ErrPending is returned by [Future.Result] while the work has not run.
+	ErrPending = errors.New("runtime: request has not completed")
+	// ErrNoStopSource is returned by [TickContext.RequestStop] on a tick built
+	// without a [StopSignal].
+	ErrNoStopSource = errors.New("runtime: tick has no stop source")
+)
+
+// Phase names a step of a session, used to say where a failure happened.
+type Phase string
+
+// The phases of a session, in the order they normally run.
+const (
+	PhaseValidate         Phase = "validate"
+	PhaseInitInput        Phase = "init input"
+	PhaseInitGraphics     Phase = "init graphics"
+	PhaseInitPlatform     Phase = "init platform"
+	PhaseInitSimulation   Phase = "init simulation"
+	PhasePoll             Phase = "poll"
+	PhaseSchedule         Phase = "schedule"
+	PhaseMailbox          Phase = "mailbox"
+	PhaseService          Phase = "service"
+	PhaseUpdate           Phase = "update"
+	PhasePrepareFrame     Phase = "prepare frame"
+	PhaseRender           Phase = "render"
+	PhasePresent          Phase = "present"
+	PhaseDeinitSimulation Phase = "deinit simulation"
+	PhaseQuiesce          Phase = "quiesce"
+	PhaseSettle           Phase = "settle"
+	PhaseRecycle          Phase = "recycle frames"
+	PhaseDeinitPlatform   Phase = "deinit platform"
+	PhaseCloseInput       Phase = "close input"
+	PhaseCloseGraphics    Phase = "close graphics"
+)
+
+// PhaseError is a failure with the phase it happened in. [GameRuntime.Run]
+// returns the first failure of a session wrapped in one; later failures are
+// joined to it, each in its own PhaseError.
+type PhaseError struct {
+	Phase Phase
+	Err   error
+}
+
+func (e *PhaseError) Error() string { return fmt.Sprintf("runtime: %s: %v", e.Phase, e.Err) }
+
+// Unwrap returns the underlying failure.
+func (e *PhaseError) Unwrap() error { return e.Err }
+
+// PanicError is a panic recovered from a game hook or other work the runtime
+// ran on the game's behalf. The session treats it as a failure and still runs
+// every cleanup.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+// Unwrap returns the panic value when it is an error.
+func (e *PanicError) Unwrap() error {
+	if err, ok := e.Value.(error); ok {
+		return err
+	}
+	return nil
+}

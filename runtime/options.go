@@ -1,0 +1,152 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// Mode selects where updates and frame preparation run. Both modes use the
+// same timing options.
+type Mode uint8
+
+const (
+	// Sequential polls, updates, prepares, renders and presents on the
+	// caller of Run, with one frame slot.
+	Sequential Mode = iota
+	// Concurrent runs updates and frame preparation on one simulation
+	// goroutine while the caller of Run polls, renders and presents. Input
+	// and window sizes cross as values; frames cross through three slots.
+	Concurrent
+)
+
+func (m Mode) String() string {
+	switch m {
+	case Sequential:
+		return "sequential"
+	case Concurrent:
+		return "concurrent"
+	}
+	return fmt.Sprintf("Mode(%d)", uint8(m))
+}
+
+// ParseMode reads "sequential" or "concurrent" (case ignored).
+func ParseMode(s string) (Mode, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "sequential":
+		return Sequential, nil
+	case "concurrent":
+		return Concurrent, nil
+	}
+	return Sequential, fmt.Errorf("runtime: mode %q is not valid (valid: \"sequential\", \"concurrent\")", s)
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (m Mode) MarshalText() ([]byte, error) {
+	if m > Concurrent {
+		return nil, fmt.Errorf("runtime: mode %d is not valid (valid: 0 sequential, 1 concurrent)", uint8(m))
+	}
+	return []byte(m.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with [ParseMode].
+func (m *Mode) UnmarshalText(b []byte) error {
+	v, err := ParseMode(string(b))
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
+// Bounds of the runtime's own intervals.
+const (
+	MaxFrameCap            = time.Second
+	MinIdleInterval        = time.Millisecond
+	MaxIdleInterval        = time.Second
+	DefaultMaintenance     = 10 * time.Millisecond
+	DefaultHiddenInterval  = 100 * time.Millisecond // 10 Hz
+	defaultWaitSliceSystem = time.Millisecond
+)
+
+// Options configure a [GameRuntime]. Several zero values have their own
+// meaning (a zero FrameCap is no cap, and the zero timing.Options is not the
+// timing default), so start from [DefaultOptions] and change fields.
+type Options struct {
+	// Mode is Sequential (default) or Concurrent.
+	Mode Mode
+	// Timing is the scheduler's configuration, shared by both modes.
+	// Default [timing.DefaultOptions]. It can change while running with
+	// [GameRuntime.SetTimingOptions].
+	Timing timing.Options
+	// Polling is the input backlog's configuration: poll spacing, backlog
+	// capacity and delivery policy. Default [input.DefaultPollingOptions].
+	Polling input.PollingOptions
+	// FrameCap is the shortest interval between presented frames, paced
+	// with a [timing.FramePacer]. Zero presents every new frame at once
+	// (vsync, if the presenter enables it, still applies). 0 to 1 s.
+	// Default 0.
+	FrameCap time.Duration
+	// HiddenInterval is the cycle interval while the window is hidden or
+	// minimised: polls, updates and maintenance slow to this rate and
+	// nothing is presented. 1 ms to 1 s. Default 100 ms (10 Hz).
+	HiddenInterval time.Duration
+	// Maintenance is the longest the platform thread waits while idle:
+	// it wakes this often to run the dispatcher and maintenance services.
+	// Such wakes never consume input or simulation time. 1 ms to 1 s.
+	// Default 10 ms.
+	Maintenance time.Duration
+	// Actions is the action set input ticks are summarised with. Nil
+	// makes the runtime create an empty one; the game registers its
+	// actions through [GameRuntime.Actions] in InitPlatform.
+	Actions *input.Actions
+	// FrameRelease, when set, sees every frame about to be recycled, on
+	// the graphics thread (see [render2d.SlotOptions]).
+	FrameRelease func(*render2d.Frame)
+	// Clock supplies time and waits. Nil is [SystemClock].
+	Clock Clock
+}
+
+// DefaultOptions returns sequential mode, [timing.DefaultOptions],
+// [input.DefaultPollingOptions], no frame cap, a 10 Hz hidden rate and
+// 10 ms maintenance wakes.
+func DefaultOptions() Options {
+	return Options{
+		Mode:           Sequential,
+		Timing:         timing.DefaultOptions(),
+		Polling:        input.DefaultPollingOptions(),
+		HiddenInterval: DefaultHiddenInterval,
+		Maintenance:    DefaultMaintenance,
+	}
+}
+
+// Validate reports every invalid field at once.
+func (o Options) Validate() error {
+	var errs []error
+	if o.Mode > Concurrent {
+		errs = append(errs, fmt.Errorf("runtime: Options.Mode %d is not valid (valid: 0 sequential, 1 concurrent)", uint8(o.Mode)))
+	}
+	if err := o.Timing.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := o.Polling.Validate(); err != nil {
+		errs = append(errs, err)
+	} else if err := input.ValidateDelivery(o.Polling.Delivery, o.Timing.Mode == timing.FixedMode); err != nil {
+		errs = append(errs, err)
+	}
+	if o.FrameCap < 0 || o.FrameCap > MaxFrameCap {
+		errs = append(errs, fmt.Errorf("runtime: Options.FrameCap %v is out of range (allowed: 0 to %v)", o.FrameCap, MaxFrameCap))
+	}
+	if o.HiddenInterval < MinIdleInterval || o.HiddenInterval > MaxIdleInterval {
+		errs = append(errs, fmt.Errorf("runtime: Options.HiddenInterval %v is out of range (allowed: %v to %v)", o.HiddenInterval, MinIdleInterval, MaxIdleInterval))
+	}
+	if o.Maintenance < MinIdleInterval || o.Maintenance > MaxIdleInterval {
+		errs = append(errs, fmt.Errorf("runtime: Options.Maintenance %v is out of range (allowed: %v to %v)", o.Maintenance, MinIdleInterval, MaxIdleInterval))
+	}
+	return errors.Join(errs...)
+}
