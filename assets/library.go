@@ -480,7 +480,7 @@ func (l *Library) Upload(r Uploader) error {
 			spare = true
 		}
 	}
-	if !spare && len(l.pages) > 0 {
+	if !spare && (len(l.pages) > 0 || l.fonts.len() > 0) {
 		p := l.newPage()
 		h, err := r.CreateTexture(p.img, l.opts.Texture)
 		if err != nil {
