@@ -419,7 +419,7 @@ func editDistance(a, b string) int {
 type ButtonSet [4]uint64
 
 // Has reports whether b is in the set.
-func (s *ButtonSet) Has(b Button) bool { return s[b>>6]&(1<<(b&63)) != 0 }
+func (s ButtonSet) Has(b Button) bool { return s[b>>6]&(1<<(b&63)) != 0 }
 
 // Add puts b in the set.
 func (s *ButtonSet) Add(b Button) { s[b>>6] |= 1 << (b & 63) }
@@ -428,12 +428,12 @@ func (s *ButtonSet) Add(b Button) { s[b>>6] |= 1 << (b & 63) }
 func (s *ButtonSet) Remove(b Button) { s[b>>6] &^= 1 << (b & 63) }
 
 // Len returns the number of buttons in the set.
-func (s *ButtonSet) Len() int {
+func (s ButtonSet) Len() int {
 	return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) + bits.OnesCount64(s[2]) + bits.OnesCount64(s[3])
 }
 
 // AppendTo appends the buttons in the set to dst in increasing order.
-func (s *ButtonSet) AppendTo(dst []Button) []Button {
+func (s ButtonSet) AppendTo(dst []Button) []Button {
 	for w, word := range s {
 		for word != 0 {
 			i := bits.TrailingZeros64(word)

@@ -1,0 +1,36 @@
+//go:build !race
+
+package input_test
+
+import (
+	"testing"
+
+	"github.com/metronome-go/metronome/input"
+)
+
+// TestTickFromBacklogAllocatesNothing builds ticks from a 64-poll backlog,
+// queries them and records the next backlog, all in steady state.
+func TestTickFromBacklogAllocatesNothing(t *testing.T) {
+	f := newBacklogFixture(t, 64)
+	f.round() // warm up: buffers reach their steady size
+	f.round()
+	if n := testing.AllocsPerRun(100, f.round); n != 0 {
+		t.Errorf("a 64-poll round allocates %v times, want 0", n)
+	}
+	take := func() {
+		f.fill()
+		f.q.TakeAll(f.now, &f.tick)
+	}
+	if n := testing.AllocsPerRun(100, take); n != 0 {
+		t.Errorf("TakeAll of a 64-poll backlog allocates %v times, want 0", n)
+	}
+	poll := func() {
+		f.now += 4 * ms
+		f.rec.Press(f.now, input.KeyA)
+		f.rec.Release(f.now, input.KeyA)
+		f.q.Poll(f, f.now)
+	}
+	if n := testing.AllocsPerRun(100, poll); n != 0 {
+		t.Errorf("recording and polling allocates %v times, want 0", n)
+	}
+}

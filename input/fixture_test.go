@@ -1,0 +1,70 @@
+package input_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// backlogFixture is a source that records two edges and a cursor move per
+// poll, feeding a queue read by a tick with a handful of actions.
+type backlogFixture struct {
+	polls   int
+	rec     input.Recorder
+	q       *input.Queue
+	tick    input.Tick
+	now     timing.Instant
+	actions []input.Action
+	sink    int
+}
+
+func newBacklogFixture(tb testing.TB, polls int) *backlogFixture {
+	actions := input.NewActions()
+	f := &backlogFixture{polls: polls}
+	f.actions = append(f.actions,
+		actions.MustRegister("left", input.KeyA, input.KeyLeft),
+		actions.MustRegister("right", input.KeyD, input.KeyRight),
+		actions.MustRegister("jump", input.KeySpace, input.GamepadA),
+		actions.MustRegister("fire", input.MouseLeft))
+	opts := input.DefaultPollingOptions()
+	opts.Capacity = polls
+	opts.Spacing = 0
+	q, err := input.NewQueue(actions, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f.q = q
+	q.Start(0)
+	return f
+}
+
+// Poll makes the fixture its own source.
+func (f *backlogFixture) Poll(now timing.Instant, dst *input.Snapshot) { f.rec.Flush(now, dst) }
+
+// fill pushes f.polls polls of three records each.
+func (f *backlogFixture) fill() {
+	for i := range f.polls {
+		f.now += 4 * ms
+		b := input.KeyA
+		if i%2 == 1 {
+			b = input.KeySpace
+		}
+		f.rec.Press(f.now, b)
+		f.rec.Cursor(f.now, float64(i), float64(f.polls-i))
+		f.rec.Release(f.now+ms, b)
+		f.q.Poll(f, f.now+ms)
+	}
+}
+
+// round fills the backlog, takes it and queries every action.
+func (f *backlogFixture) round() {
+	f.fill()
+	f.q.TakeAll(f.now+2*ms, &f.tick)
+	for _, a := range f.actions {
+		s := f.tick.Action(a)
+		f.sink += s.Presses + int(f.tick.SimulationTime(a, 16*time.Millisecond))
+	}
+	f.sink += len(f.tick.Records())
+}

@@ -1,0 +1,161 @@
+package input_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/timing"
+)
+
+var fuzzButtons = [...]input.Button{input.KeySpace, input.KeyA, input.MouseLeft, input.GamepadA}
+
+// FuzzQueue feeds random event streams, cut into random polls, through a
+// queue with a random backlog capacity and takes random updates under both
+// delivery policies. Every record must be delivered exactly once and in
+// order, per-tick counts must match the records, and consecutive ticks must
+// chain.
+func FuzzQueue(f *testing.F) {
+	f.Add([]byte{0, 6, 8, 6, 7, 1, 6, 7}, uint8(1), false)
+	f.Add([]byte{0, 5, 1, 6, 0, 6, 1, 6, 0, 6, 7, 7, 7}, uint8(2), true)
+	f.Add([]byte{0, 4, 6, 4, 0, 2, 3, 6, 7, 11, 14, 255, 63, 6, 7}, uint8(3), false)
+	f.Add([]byte{0, 13, 0, 21, 8, 6, 29, 7, 61, 7, 1, 9, 6, 45, 7, 127, 15, 7}, uint8(1), true)
+	f.Add([]byte{16, 8, 40, 5, 6, 5, 6, 5, 6, 24, 6, 71, 135, 199, 4, 6, 12, 7}, uint8(4), true)
+	f.Fuzz(func(t *testing.T, ops []byte, capacity uint8, timestamped bool) {
+		actions := input.NewActions()
+		all := actions.MustRegister("all", fuzzButtons[:]...)
+		opts := input.DefaultPollingOptions()
+		opts.Capacity = int(capacity%6) + 1
+		if timestamped {
+			opts.Delivery = input.Timestamped
+		}
+		q, err := input.NewQueue(actions, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.Start(0)
+		var (
+			rec       input.Recorder
+			snap      input.Snapshot
+			tick      input.Tick
+			now       timing.Instant
+			spanEnd   timing.Instant
+			pushed    []input.Record
+			delivered []input.Record
+			prevState input.State
+			pushes    int
+		)
+		push := func() {
+			rec.Flush(now, &snap)
+			pushed = append(pushed, snap.Records...)
+			q.Push(&snap)
+			pushes++
+		}
+		check := func(i int, end timing.Instant) {
+			recs := tick.Records()
+			delivered = append(delivered, recs...)
+			if tick.StartState() != prevState {
+				t.Fatalf("tick %d: start state %+v, want the previous end state %+v", i, tick.StartState(), prevState)
+			}
+			st := prevState
+			for _, r := range recs {
+				if timestamped && r.Time >= end {
+					t.Fatalf("tick %d: record %v at or after the span end %v", i, r, end)
+				}
+				st.Apply(&r)
+			}
+			if st != tick.State() {
+				t.Fatalf("tick %d: state %+v, want the records applied: %+v", i, tick.State(), st)
+			}
+			prevState = st
+			sumPresses := 0
+			for _, b := range fuzzButtons {
+				s := tick.Button(b)
+				var p, r int
+				for _, x := range recs {
+					if x.Button == b && x.Kind == input.RecordPress {
+						p++
+					}
+					if x.Button == b && x.Kind == input.RecordRelease {
+						r++
+					}
+				}
+				if s.Presses != p || s.Releases != r {
+					t.Fatalf("tick %d %v: presses %d releases %d, records say %d and %d", i, b, s.Presses, s.Releases, p, r)
+				}
+				if s.Down != tick.State().Down.Has(b) || s.WasDown != tick.StartState().Down.Has(b) {
+					t.Fatalf("tick %d %v: down %v (state %v), was down %v (start state %v)", i, b, s.Down, tick.State().Down.Has(b), s.WasDown, tick.StartState().Down.Has(b))
+				}
+				if s.Held < 0 || s.Held > tick.Observed() {
+					t.Fatalf("tick %d %v: held %v outside [0, %v]", i, b, s.Held, tick.Observed())
+				}
+				sumPresses += p
+			}
+			a := tick.Action(all)
+			if a.Presses > sumPresses || a.Held < 0 || a.Held > tick.Observed() {
+				t.Fatalf("tick %d: action %+v with %d button presses and interval %v", i, a, sumPresses, tick.Observed())
+			}
+			if d := tick.SimulationTime(all, 20*time.Millisecond); d < 0 || d > 20*time.Millisecond {
+				t.Fatalf("tick %d: SimulationTime %v outside [0, 20ms]", i, d)
+			}
+		}
+		takes := 0
+		take := func(arg byte, final bool) {
+			if !timestamped {
+				q.TakeAll(now, &tick)
+				check(takes, now)
+				takes++
+				return
+			}
+			start := spanEnd
+			switch {
+			case final:
+				spanEnd = now + 1
+			case arg%8 == 7: // the scheduler dropped time
+				start += 20 * ms
+				spanEnd = start + 5*ms
+			default:
+				spanEnd = start + timing.Instant(arg%8)*5*ms
+			}
+			q.TakeSpan(start, spanEnd, &tick)
+			check(takes, spanEnd)
+			takes++
+		}
+		for _, op := range ops {
+			arg := op >> 3
+			b := fuzzButtons[arg%4]
+			switch op % 8 {
+			case 0:
+				rec.Press(now, b)
+			case 1:
+				rec.Release(now, b)
+			case 2:
+				rec.Cursor(now, float64(arg), float64(arg%5))
+			case 3:
+				if arg%2 == 0 {
+					rec.Scroll(now, 0, 1)
+				} else {
+					rec.Text(now, 'a'+rune(arg%26))
+				}
+			case 4:
+				rec.Focus(now, !rec.State().Focused)
+			case 5:
+				now += timing.Instant(arg) * ms / 2
+			case 6:
+				push()
+			case 7:
+				take(arg, false)
+			}
+		}
+		push()
+		take(0, true)
+		if !slices.Equal(delivered, pushed) {
+			t.Fatalf("delivered %d records, pushed %d; the sequences differ:\ndelivered %v\npushed    %v", len(delivered), len(pushed), delivered, pushed)
+		}
+		s := q.Stats()
+		if s.Polls != uint64(pushes) || s.Records != uint64(len(pushed)) || s.Pending != 0 || s.PendingRecords != 0 || s.Ticks != uint64(takes) {
+			t.Fatalf("stats %v; want %d polls, %d records, %d ticks, nothing pending", s, pushes, len(pushed), takes)
+		}
+	})
+}
