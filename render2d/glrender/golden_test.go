@@ -1,0 +1,297 @@
+package glrender_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/glrender"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
+
+// quadrants returns an 8x8 image with red, green, blue and white quadrants
+// (clockwise from the top-left), so a flip or rotation shows in the output.
+func quadrants() *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, 8, 8))
+	cs := [4]color.RGBA{{255, 0, 0, 255}, {0, 255, 0, 255}, {255, 255, 255, 255}, {0, 0, 255, 255}}
+	for y := 0; y < 8; y++ {
+		for x := 0; x < 8; x++ {
+			q := 0
+			switch {
+			case x >= 4 && y < 4:
+				q = 1
+			case x >= 4 && y >= 4:
+				q = 2
+			case x < 4 && y >= 4:
+				q = 3
+			}
+			img.SetRGBA(x, y, cs[q])
+		}
+	}
+	return img
+}
+
+// disc returns a size x size image of a white disc with soft, premultiplied
+// alpha edges.
+func disc(size int) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, size, size))
+	c := float64(size) / 2
+	for y := 0; y < size; y++ {
+		for x := 0; x < size; x++ {
+			d := math.Hypot(float64(x)+0.5-c, float64(y)+0.5-c)
+			a := uint8(255 * math.Max(0, math.Min(1, c-d)))
+			img.SetRGBA(x, y, color.RGBA{a, a, a, a})
+		}
+	}
+	return img
+}
+
+type scene struct {
+	name  string
+	build func(t *testing.T, r *glrender.Renderer) *render2d.Frame
+}
+
+func sprite(tex render2d.TextureHandle, x, y, w, h float32) render2d.DrawPacket2D {
+	return render2d.Sprite(tex, render2d.Rect{}, render2d.Vec2{X: x, Y: y}, render2d.Vec2{X: w, Y: h})
+}
+
+func solidQuad(x, y, w, h float32, c render2d.Color) render2d.DrawPacket2D {
+	p := sprite(render2d.TextureHandle{}, x, y, w, h)
+	p.Tint = c
+	return p
+}
+
+func mustTexture(t *testing.T, r *glrender.Renderer, img *image.RGBA, opts render2d.TextureOptions) render2d.TextureHandle {
+	t.Helper()
+	h, err := r.CreateTexture(img, opts)
+	if err != nil {
+		t.Fatalf("CreateTexture: %v", err)
+	}
+	return h
+}
+
+var grey = render2d.Color{R: 0.2, G: 0.2, B: 0.25, A: 1}
+
+func onePass(d render2d.PassDesc, ps ...render2d.DrawPacket2D) *render2d.Frame {
+	return &render2d.Frame{Passes: []render2d.Pass{{PassDesc: d, Packets: ps}}}
+}
+
+var scenes = []scene{
+	{"sprites", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
+		q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
+		sub := sprite(q, 72, 8, 48, 48)
+		sub.Source = render2d.Rect{X: 4, Y: 0, W: 4, H: 8} // right half: green over white
+		return onePass(render2d.PassDesc{Clear: true, ClearColor: grey},
+			sprite(q, 8, 8, 48, 48),
+			sub,
+			solidQuad(8, 72, 112, 16, render2d.White),
+			sprite(q, 8, 96, 16, 16),
+			sprite(q, 32, 96, 32, 24),
+		)
+	}},
+	{"transform", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
+		q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
+		rot := sprite(q, 32, 32, 32, 32)
+		rot.Transform.Origin = render2d.Vec2{X: 16, Y: 16}
+		rot.Transform.Rotation = math.Pi / 4
+		scaled := sprite(q, 72, 8, 16, 16)
+		scaled.Transform.Scale = render2d.Vec2{X: 3, Y: 2}
+		flipped := sprite(q, 40, 72, 32, 32)
+		flipped.Transform.Origin = render2d.Vec2{X: 16, Y: 16}
+		flipped.Transform.Scale = render2d.Vec2{X: -1, Y: 1}
+		quarter := sprite(q, 96, 96, 24, 24)
+		quarter.Transform.Rotation = math.Pi / 2 // about its top-left corner
+		return onePass(render2d.PassDesc{Clear: true, ClearColor: grey}, rot, scaled, flipped, quarter)
+	}},
+	{"tint", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
+		q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
+		var ps []render2d.DrawPacket2D
+		tints := []render2d.Color{render2d.White, {R: 1, G: 0.5, B: 0.5, A: 1}, {R: 0.5, G: 0.5, B: 1, A: 1}, {R: 1, G: 1, B: 1, A: 0.5}, {R: 0, G: 1, B: 0, A: 0.25}, render2d.Transparent}
+		for i, c := range tints {
+			p := sprite(q, float32(8+(i%3)*40), float32(16+(i/3)*56), 32, 32)
+			p.Tint = c
+			ps = append(ps, p)
+		}
+		return onePass(render2d.PassDesc{Clear: true, ClearColor: grey}, ps...)
+	}},
+	{"blend", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
+		d := mustTexture(t, r, disc(32), render2d.TextureOptions{})
+		ps := []render2d.DrawPacket2D{
+			solidQuad(0, 0, 128, 64, render2d.Color{R: 0.8, G: 0.3, B: 0.1, A: 1}),
+			solidQuad(0, 64, 128, 64, render2d.Color{R: 0.1, G: 0.3, B: 0.8, A: 1}),
+		}
+		for i := range render2d.BlendModeCount {
+			x := float32(4 + int(i)*24)
+			p := sprite(d, x, 16, 24, 24)
+			p.Tint = render2d.Color{R: 0.5, G: 1, B: 0.5, A: 0.8}
+			p.Blend = i
+			ps = append(ps, p)
+			p.Transform.Position.Y = 80
+			ps = append(ps, p)
+		}
+		return onePass(render2d.PassDesc{Clear: true, ClearColor: grey}, ps...)
+	}},
+	{"camera", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
+		q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
+		cam := render2d.Camera{Position: render2d.Vec2{X: 50, Y: 50}, Anchor: render2d.Vec2{X: 0.5, Y: 0.5}, Zoom: 2, Rotation: math.Pi / 6}
+		return onePass(render2d.PassDesc{Clear: true, ClearColor: grey, Camera: cam},
+			sprite(q, 30, 30, 20, 20),
+			solidQuad(50, 50, 10, 2, render2d.Color{R: 1, G: 1, B: 0, A: 1}),
+			sprite(q, 55, 55, 10, 10),
+		)
+	}},
+	{"passes", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
+		q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
+		left := render2d.PassDesc{Clear: true, ClearColor: render2d.Color{R: 0.1, G: 0.1, B: 0.3, A: 1}, Camera: render2d.Camera{Viewport: render2d.Rect{W: 64, H: 128}}}
+		right := render2d.PassDesc{Clear: true, ClearColor: render2d.Color{R: 0.3, G: 0.1, B: 0.1, A: 1}, Camera: render2d.Camera{Viewport: render2d.Rect{X: 64, Y: 32, W: 64, H: 64}, Zoom: 0.5}}
+		overlay := render2d.PassDesc{}
+		return &render2d.Frame{Passes: []render2d.Pass{
+			{PassDesc: left, Packets: []render2d.DrawPacket2D{sprite(q, 8, 8, 48, 48), sprite(q, 40, 100, 48, 48)}},
+			{PassDesc: right, Packets: []render2d.DrawPacket2D{sprite(q, 8, 8, 48, 48)}},
+			{PassDesc: overlay, Packets: []render2d.DrawPacket2D{solidQuad(0, 60, 128, 8, render2d.Color{R: 1, G: 1, B: 1, A: 0.5})}},
+		}}
+	}},
+	{"offscreen", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
+		q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
+		target, tex, err := r.CreateRenderTarget(32, 32, render2d.TextureOptions{Filter: render2d.FilterNearest})
+		if err != nil {
+			t.Fatalf("CreateRenderTarget: %v", err)
+		}
+		small := sprite(q, 0, 0, 16, 16)
+		bar := solidQuad(0, 24, 32, 8, render2d.Color{R: 1, G: 1, B: 0, A: 1})
+		big := sprite(tex, 8, 8, 64, 64)
+		turned := sprite(tex, 96, 96, 48, 48)
+		turned.Transform.Origin = render2d.Vec2{X: 16, Y: 16}
+		turned.Transform.Rotation = math.Pi / 8
+		return &render2d.Frame{Passes: []render2d.Pass{
+			{PassDesc: render2d.PassDesc{Target: target, Clear: true, ClearColor: render2d.Color{R: 0, G: 0.5, B: 0.5, A: 1}}, Packets: []render2d.DrawPacket2D{small, bar}},
+			{PassDesc: render2d.PassDesc{Clear: true, ClearColor: grey}, Packets: []render2d.DrawPacket2D{big, turned}},
+		}}
+	}},
+	{"material", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
+		q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
+		// Stripes whose count comes from the packet and whose colour mix
+		// comes from the pass.
+		m, err := r.CreateMaterial(render2d.MaterialDesc{Name: "stripes", Shade: `
+	float s = step(0.5, fract(uv.x * params.x));
+	vec3 c = mix(texel.rgb, pass0.rgb, s * pass0.a);
+	return vec4(c, 1.0) * texel.a * tint.a;`})
+		if err != nil {
+			t.Fatalf("CreateMaterial: %v", err)
+		}
+		a := sprite(q, 8, 8, 112, 48)
+		a.Material = m
+		a.Params = [4]float32{4}
+		b := sprite(q, 8, 72, 112, 48)
+		b.Material = m
+		b.Params = [4]float32{10}
+		d := render2d.PassDesc{Clear: true, ClearColor: grey}
+		d.Params = [8]float32{1, 1, 0, 0.75}
+		return onePass(d, a, b)
+	}},
+}
+
+func TestGolden(t *testing.T) {
+	for _, sc := range scenes {
+		t.Run(sc.name, func(t *testing.T) {
+			r := newRenderer(t)
+			f := sc.build(t, r)
+			if err := r.Render(f); err != nil {
+				t.Fatalf("Render: %v", err)
+			}
+			got, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, fbW, fbH))
+			if err != nil {
+				t.Fatalf("ReadPixels: %v", err)
+			}
+			compareGolden(t, sc.name, got)
+		})
+	}
+}
+
+// compareGolden compares img with testdata/name.png: a pixel matches when
+// every channel is within 3 of the golden one, and at most 0.5% of pixels
+// (rasterisation differences at edges between drivers) may differ.
+func compareGolden(t *testing.T, name string, img *image.RGBA) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".png")
+	if *update {
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := readPNG(path)
+	if err != nil {
+		t.Fatalf("reading golden image (run go test -update to create it): %v", err)
+	}
+	if err := diff(img, want, 3, 0.005); err != nil {
+		out := filepath.Join(t.TempDir(), name+".png")
+		var buf bytes.Buffer
+		_ = png.Encode(&buf, img)
+		_ = os.WriteFile(out, buf.Bytes(), 0o644)
+		t.Errorf("%s: %v (got image written to %s)", path, err, out)
+	}
+}
+
+func readPNG(path string) (*image.RGBA, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	out := image.NewRGBA(img.Bounds())
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			out.Set(x, y, img.At(x, y))
+		}
+	}
+	return out, nil
+}
+
+func diff(got, want *image.RGBA, tol int, frac float64) error {
+	if got.Bounds().Size() != want.Bounds().Size() {
+		return fmt.Errorf("size %v, want %v", got.Bounds().Size(), want.Bounds().Size())
+	}
+	bad, first := 0, image.Point{-1, -1}
+	var g0, w0 color.RGBA
+	w, h := got.Bounds().Dx(), got.Bounds().Dy()
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			g, wa := got.RGBAAt(x, y), want.RGBAAt(x, y)
+			if far(g.R, wa.R, tol) || far(g.G, wa.G, tol) || far(g.B, wa.B, tol) || far(g.A, wa.A, tol) {
+				if bad == 0 {
+					first, g0, w0 = image.Pt(x, y), g, wa
+				}
+				bad++
+			}
+		}
+	}
+	if float64(bad) > frac*float64(w*h) {
+		return fmt.Errorf("%d of %d pixels differ by more than %d (first at %v: got %v, want %v)", bad, w*h, tol, first, g0, w0)
+	}
+	return nil
+}
+
+func far(a, b uint8, tol int) bool {
+	d := int(a) - int(b)
+	return d > tol || d < -tol
+}
