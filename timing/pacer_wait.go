@@ -6,41 +6,54 @@ import (
 	"time"
 )
 
-// DefaultWaitSlice is the longest single sleep of a [Waiter] made with it,
-// and so the longest a [Waiter.Wake] can go unnoticed on Linux. It is well
-// under the runtime's 10 ms maintenance period and costs a few extra
-// wake-ups per 60 Hz frame, which add no lateness: the last slice still
-// sleeps to the absolute target.
+// DefaultWaitSlice is the longest single sleep of a [Waiter] made with it
+// by [NewWaiter], and so the longest a [Waiter.Wake] can go unnoticed on
+// Linux. It is well under the runtime's 10 ms maintenance period and costs
+// a few extra wake-ups per 60 Hz frame, which add no lateness: the last
+// slice still sleeps to the absolute target.
 const DefaultWaitSlice = 4 * time.Millisecond
 
 // Waiter is the operating system's [PacingClock]: it reads [Now] and sleeps
 // until absolute targets, and another goroutine can cut a sleep short with
-// [Waiter.Wake].
+// [Waiter.Wake]. Its two Linux sleeps share the same clock, the same
+// absolute targets and the same lowered timer slack, and wake as late as
+// each other; they differ in how a Wake reaches them.
 //
-// On Linux a wait is clock_nanosleep on CLOCK_MONOTONIC with an absolute
-// target (an Instant is a CLOCK_MONOTONIC reading there, so targets pass
-// through unchanged), and each WaitUntil first lowers the calling thread's
-// timer slack to 1 ns (see [LowerTimerSlack]). Call it from a goroutine
-// locked to its OS thread, as the runtime's platform thread is, so that the
-// lowered slack stays on that thread. A signal (EINTR) resumes the same
-// absolute sleep; after [MaxEarlyWakes] of them WaitUntil returns early and
-// leaves the decision to the caller. Go cannot interrupt a thread blocked in
-// clock_nanosleep without racing against the signal, so the sleep is cut
-// into slices of at most the Waiter's slice, each ending at an absolute
-// instant, and Wake is seen at the next slice boundary.
+// [NewWaiter] sleeps with clock_nanosleep on CLOCK_MONOTONIC with an
+// absolute target. An Instant is a CLOCK_MONOTONIC reading on Linux, so
+// targets pass through unchanged and wake errors never accumulate. Go cannot
+// interrupt a thread blocked in clock_nanosleep without racing against the
+// signal, so the sleep is cut into slices that each end at an absolute
+// instant, and a Wake is seen at the next slice boundary.
 //
-// Elsewhere a wait is a Go timer raced against Wake on a channel: it has
-// time.Sleep's precision and a Wake ends it at once.
+// [NewFutexWaiter] sleeps in FUTEX_WAIT_BITSET, whose timeout is also an
+// absolute CLOCK_MONOTONIC instant. Wake changes the futex word and wakes
+// it, so a wait ends at once and a Wake that lands between the check and the
+// sleep is not lost. cmd/pacecheck measures both: equal lateness, and a
+// futex wake in microseconds where slices take about half a slice.
+//
+// On Linux each WaitUntil first lowers the calling thread's timer slack to
+// 1 ns (see [LowerTimerSlack]): call it from a goroutine locked to its OS
+// thread, as the runtime's platform thread is, so that the lowered slack
+// stays on that thread. A signal (EINTR) resumes the same absolute sleep;
+// after [MaxEarlyWakes] of them WaitUntil returns early and leaves the
+// decision to the caller.
+//
+// Elsewhere both constructors give a Go timer raced against Wake on a
+// channel: time.Sleep's precision, and a Wake ends the wait at once.
 type Waiter struct {
 	slice time.Duration
-	woken atomic.Bool
+	futex bool
+	// woken is the wake flag, and on Linux with futex the futex word:
+	// non-zero while a Wake is pending.
+	woken uint32
 	waitState
 }
 
-// NewWaiter returns a Waiter whose sleeps last at most slice each
-// ([DefaultWaitSlice] suits the runtime). A zero slice sleeps in one piece,
-// so on Linux a Wake is seen only by the next WaitUntil. The slice must be
-// 0 to 1 s.
+// NewWaiter returns a Waiter that sleeps at most slice at a time
+// ([DefaultWaitSlice] suits a loop that must notice a Wake within a few
+// milliseconds). A zero slice sleeps in one piece, so on Linux a Wake is
+// seen only by the next WaitUntil. The slice must be 0 to 1 s.
 func NewWaiter(slice time.Duration) (*Waiter, error) {
 	if slice < 0 || slice > time.Second {
 		return nil, fmt.Errorf("timing: wait slice %v is out of range [0s, 1s]", slice)
@@ -48,6 +61,14 @@ func NewWaiter(slice time.Duration) (*Waiter, error) {
 	w := &Waiter{slice: slice}
 	w.waitState.init()
 	return w, nil
+}
+
+// NewFutexWaiter returns a Waiter that sleeps in one piece and that a Wake
+// interrupts at once: on Linux with a futex, elsewhere as [NewWaiter].
+func NewFutexWaiter() *Waiter {
+	w := &Waiter{futex: true}
+	w.waitState.init()
+	return w
 }
 
 // Now returns [Now].
@@ -64,6 +85,9 @@ func (w *Waiter) WaitUntil(target Instant) error { return w.waitUntil(target) }
 // It is safe to call from any goroutine, any number of times; wakes that
 // arrive before a wait notices them count once.
 func (w *Waiter) Wake() {
-	w.woken.Store(true)
-	w.waitState.wake()
+	atomic.StoreUint32(&w.woken, 1)
+	w.wake()
 }
+
+// takeWake consumes a pending Wake.
+func (w *Waiter) takeWake() bool { return atomic.SwapUint32(&w.woken, 0) != 0 }

@@ -49,19 +49,43 @@ type FrameRecord struct {
 	PublicationSkipped bool
 }
 
-// TelemetryFrame is one measured frame in the window.
+// SetSample copies a [FrameClock] sample into the record.
+func (r *FrameRecord) SetSample(s FrameSample) {
+	r.Accepted, r.Discarded = s.Elapsed, s.Discarded
+	r.Baseline, r.Regression = s.Baseline, s.Regression
+}
+
+// AddBatch adds a scheduler batch to the record: its updates by kind and the
+// time it dropped and suspended. A frame that ran several batches adds each.
+func (r *FrameRecord) AddBatch(b Batch) {
+	for _, u := range b.Updates {
+		switch u.Kind {
+		case VariableUpdate:
+			r.VariableTicks++
+		case FixedUpdate:
+			r.FixedTicks++
+		case CatchUpUpdate:
+			r.CatchUpTicks++
+		}
+	}
+	r.Dropped += b.Dropped
+	r.Suspended += b.Suspended
+}
+
+// TelemetryFrame is one measured frame in the window. It encodes to JSON
+// with snake_case names and durations in integer nanoseconds.
 type TelemetryFrame struct {
 	// Interval is the raw interval since the previous frame (accepted plus
 	// discarded).
-	Interval time.Duration
+	Interval time.Duration `json:"interval_ns"`
 	// Lateness is the pacing lateness (wake minus target), zero when the
 	// frame was not paced.
-	Lateness time.Duration
-	Outcome  PaceOutcome
+	Lateness time.Duration `json:"lateness_ns"`
+	Outcome  PaceOutcome   `json:"outcome"`
 	// Ticks is the number of simulation updates the frame ran.
-	Ticks int
+	Ticks int `json:"ticks"`
 	// Debt is the simulation debt after the frame.
-	Debt time.Duration
+	Debt time.Duration `json:"debt_ns"`
 }
 
 // Paced reports whether a pacing call with a target started this frame.

@@ -36,10 +36,17 @@ func TestPacerAllocs(t *testing.T) {
 }
 
 func TestWaiterAllocs(t *testing.T) {
-	w := newWaiter(t, timing.DefaultWaitSlice)
-	if n := testing.AllocsPerRun(20, func() {
-		_ = w.WaitUntil(w.Now() + timing.Instant(20*time.Microsecond))
-	}); n != 0 {
-		t.Errorf("WaitUntil allocates %v times per call, want 0", n)
+	for name, w := range waiters(t) {
+		if n := testing.AllocsPerRun(20, func() {
+			_ = w.WaitUntil(w.Now() + timing.Instant(20*time.Microsecond))
+		}); n != 0 {
+			t.Errorf("%s: WaitUntil allocates %v times per call, want 0", name, n)
+		}
+		if n := testing.AllocsPerRun(20, func() {
+			w.Wake()
+			_ = w.WaitUntil(w.Now() + timing.Instant(time.Hour))
+		}); n != 0 {
+			t.Errorf("%s: Wake and an interrupted WaitUntil allocate %v times, want 0", name, n)
+		}
 	}
 }

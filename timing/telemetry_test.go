@@ -292,3 +292,33 @@ func ExampleTelemetry() {
 	// interval min 16.666667ms max 16.966667ms
 	// lateness median 300µs p99 300µs
 }
+
+func TestFrameRecordHelpers(t *testing.T) {
+	var r timing.FrameRecord
+	r.SetSample(timing.FrameSample{Elapsed: 250 * ms, Discarded: 50 * ms})
+	r.AddBatch(timing.Batch{
+		Updates:   []timing.Update{{Kind: timing.FixedUpdate}, {Kind: timing.FixedUpdate}, {Kind: timing.CatchUpUpdate}},
+		Dropped:   3 * ms,
+		Suspended: ms,
+	})
+	r.AddBatch(timing.Batch{Updates: []timing.Update{{Kind: timing.VariableUpdate}}, Dropped: ms})
+	want := timing.FrameRecord{Accepted: 250 * ms, Discarded: 50 * ms, VariableTicks: 1, FixedTicks: 2, CatchUpTicks: 1, Dropped: 4 * ms, Suspended: ms}
+	if r != want {
+		t.Errorf("got  %+v\nwant %+v", r, want)
+	}
+	r.SetSample(timing.FrameSample{Baseline: true})
+	if !r.Baseline || r.Accepted != 0 || r.Discarded != 0 {
+		t.Errorf("baseline sample: %+v", r)
+	}
+}
+
+func TestTelemetryFrameJSON(t *testing.T) {
+	b, err := json.Marshal(timing.TelemetryFrame{Interval: 16_666_667, Lateness: -20, Outcome: timing.PaceLate, Ticks: 2, Debt: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"interval_ns":16666667,"lateness_ns":-20,"outcome":"late","ticks":2,"debt_ns":5}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}

@@ -4,15 +4,31 @@ package timing
 
 import (
 	"fmt"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// waitState needs nothing on Linux: Wake sets the flag the slices check.
+// waitState needs nothing on Linux: the wake flag is the futex word.
 type waitState struct{}
 
 func (*waitState) init() {}
-func (*waitState) wake() {}
+
+// Futex operations (linux/futex.h). A FUTEX_WAIT_BITSET timeout is an
+// absolute CLOCK_MONOTONIC instant unless FUTEX_CLOCK_REALTIME is set.
+const (
+	futexWake       = 1
+	futexWaitBitset = 9
+	futexPrivate    = 128
+	futexMatchAny   = 0xffffffff
+)
+
+func (w *Waiter) wake() {
+	if w.futex {
+		// Errors cannot happen for a valid private word; nothing to do.
+		_, _, _ = unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&w.woken)), futexWake|futexPrivate, 1, 0, 0, 0)
+	}
+}
 
 // LowerTimerSlack sets the calling OS thread's timer slack to 1 ns, so the
 // kernel does not defer its timer wake-ups by the default 50 µs to batch
@@ -31,7 +47,7 @@ func (w *Waiter) waitUntil(target Instant) error {
 	_ = LowerTimerSlack()
 	interrupted := 0
 	for {
-		if w.woken.Swap(false) {
+		if w.takeWake() {
 			return ErrWaitInterrupted
 		}
 		now := Now()
@@ -43,7 +59,21 @@ func (w *Waiter) waitUntil(target Instant) error {
 			end = min(end, now.AddSaturating(w.slice))
 		}
 		ts := unix.NsecToTimespec(int64(end))
-		switch err := unix.ClockNanosleep(unix.CLOCK_MONOTONIC, unix.TIMER_ABSTIME, &ts, nil); err {
+		var err error
+		if w.futex {
+			// Sleeps only while the word is still 0: a Wake after
+			// takeWake makes it return EAGAIN at once.
+			_, _, e := unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&w.woken)), futexWaitBitset|futexPrivate,
+				0, uintptr(unsafe.Pointer(&ts)), 0, futexMatchAny)
+			switch e {
+			case 0, unix.EAGAIN, unix.ETIMEDOUT:
+			default:
+				err = e
+			}
+		} else {
+			err = unix.ClockNanosleep(unix.CLOCK_MONOTONIC, unix.TIMER_ABSTIME, &ts, nil)
+		}
+		switch err {
 		case nil:
 		case unix.EINTR:
 			interrupted++
@@ -51,6 +81,9 @@ func (w *Waiter) waitUntil(target Instant) error {
 				return nil
 			}
 		default:
+			if w.futex {
+				return fmt.Errorf("timing: futex wait until %d ns: %w", int64(end), err)
+			}
 			return fmt.Errorf("timing: clock_nanosleep until %d ns: %w", int64(end), err)
 		}
 	}

@@ -11,9 +11,9 @@ type waitState struct {
 
 func (s *waitState) init() { s.ch = make(chan struct{}, 1) }
 
-func (s *waitState) wake() {
+func (w *Waiter) wake() {
 	select {
-	case s.ch <- struct{}{}:
+	case w.ch <- struct{}{}:
 	default:
 	}
 }
@@ -23,7 +23,7 @@ func LowerTimerSlack() error { return nil }
 
 func (w *Waiter) waitUntil(target Instant) error {
 	for {
-		if w.woken.Swap(false) {
+		if w.takeWake() {
 			return ErrWaitInterrupted
 		}
 		now := Now()

@@ -1,21 +1,29 @@
 // Command pacecheck measures how late the native frame wait and a plain
 // time.Sleep loop wake up at a frame rate, in the same run, and prints the
-// median, p90 and p99 of each.
+// median, p90 and p99 of each, then how quickly a Wake from another
+// goroutine ends each kind of interruptible wait.
 //
 // Usage:
 //
-//	pacecheck [-frames 600] [-rate 60] [-block 30] [-json]
+//	pacecheck [-frames 600] [-rate 60] [-block 30] [-wakes 100] [-json]
 //
-// Every method sleeps toward absolute targets one interval apart and records
-// wake minus target. The methods alternate in blocks of -block frames until
-// each has -frames samples, so a burst of load from elsewhere on the machine
-// falls on all of them alike. The native waits run on the main goroutine,
-// locked to the main OS thread as the runtime's platform thread is; the
-// time.Sleep loop runs on an ordinary goroutine as a Go program would write
-// it.
+// Wake lateness. Every method sleeps toward absolute targets one interval
+// apart and records wake minus target: "native" is timing.Waiter with
+// clock_nanosleep in DefaultWaitSlice slices (what the targets are about),
+// "native-unsliced" the same in one piece, "native-futex" the futex waiter,
+// and "time.Sleep" a plain loop. The methods alternate in blocks of -block
+// frames until each has -frames samples, so a burst of load from elsewhere on
+// the machine falls on all of them alike. The native waits run on the main
+// goroutine, locked to the main OS thread as the runtime's platform thread
+// is; the time.Sleep loop runs on an ordinary goroutine as a Go program would
+// write it.
 //
-// The machine's load average is printed with the results: on a busy machine
-// the tails measure the scheduler, not the wait.
+// Wake latency. For each interruptible waiter the main goroutine waits for a
+// far target while another goroutine calls Wake after a random 1 to 9 ms,
+// -wakes times; the latency is from the Wake call to the wait's return.
+//
+// The machine's load average before and after is printed with the results:
+// on a busy machine the tails measure the CPU scheduler, not the wait.
 package main
 
 import (
@@ -43,8 +51,8 @@ func main() {
 }
 
 type config struct {
-	frames, rate, block int
-	json                bool
+	frames, rate, block, wakes int
+	json                       bool
 }
 
 func parse(args []string) (config, error) {
@@ -53,6 +61,7 @@ func parse(args []string) (config, error) {
 	fs.IntVar(&c.frames, "frames", 600, "frames measured per method (1 to 100000)")
 	fs.IntVar(&c.rate, "rate", 60, "frame rate in Hz (1 to 1000)")
 	fs.IntVar(&c.block, "block", 30, "frames per block before switching method (1 to frames)")
+	fs.IntVar(&c.wakes, "wakes", 100, "Wake calls measured per interruptible waiter (0 to 10000)")
 	fs.BoolVar(&c.json, "json", false, "print the results as JSON")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -63,6 +72,9 @@ func parse(args []string) (config, error) {
 	}
 	if c.rate < 1 || c.rate > 1000 {
 		errs = append(errs, fmt.Errorf("-rate %d is out of range [1, 1000]", c.rate))
+	}
+	if c.wakes < 0 || c.wakes > 10000 {
+		errs = append(errs, fmt.Errorf("-wakes %d is out of range [0, 10000]", c.wakes))
 	}
 	if c.block < 1 || c.block > max(c.frames, 1) {
 		errs = append(errs, fmt.Errorf("-block %d is out of range [1, %d]", c.block, max(c.frames, 1)))
@@ -88,9 +100,12 @@ func methods() ([]method, error) {
 	if err != nil {
 		return nil, err
 	}
+	futex := timing.NewFutexWaiter()
+	// native first and time.Sleep last: the ratio compares them.
 	return []method{
 		{name: "native", locked: true, wait: func(t timing.Instant) { _ = sliced.WaitUntil(t) }},
 		{name: "native-unsliced", locked: true, wait: func(t timing.Instant) { _ = whole.WaitUntil(t) }},
+		{name: "native-futex", locked: true, wait: func(t timing.Instant) { _ = futex.WaitUntil(t) }},
 		{name: "time.Sleep", wait: func(t timing.Instant) {
 			if d := time.Duration(t - timing.Now()); d > 0 {
 				time.Sleep(d)
@@ -182,6 +197,9 @@ type report struct {
 	Methods  []summary     `json:"methods"`
 	// Ratio is the time.Sleep median over the native median.
 	Ratio float64 `json:"median_ratio_sleep_over_native"`
+	// Wakes summarizes how long each interruptible wait took to return
+	// after another goroutine called Wake.
+	Wakes []summary `json:"wake_latency"`
 }
 
 func run(args []string, w io.Writer) error {
@@ -209,6 +227,15 @@ func run(args []string, w io.Writer) error {
 		r.Methods = append(r.Methods, summarize(m.name, samples[i]))
 	}
 	r.Ratio = ratio(r.Methods[len(ms)-1].Median, r.Methods[0].Median)
+	if c.wakes > 0 {
+		its, err := interruptibles()
+		if err != nil {
+			return err
+		}
+		for _, it := range its {
+			r.Wakes = append(r.Wakes, summarize(it.name, measureWakes(it, c.wakes)))
+		}
+	}
 	if c.json {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -233,6 +260,13 @@ func printReport(w io.Writer, r report) {
 	fmt.Fprintf(w, "%-16s %9s %9s %9s %9s %9s %9s %6s\n", "method (ms)", "min", "median", "p90", "p99", "max", "mean", "early")
 	for _, s := range r.Methods {
 		fmt.Fprintf(w, "%-16s %9s %9s %9s %9s %9s %9s %6d\n", s.Method, ms3(s.Min), ms3(s.Median), ms3(s.P90), ms3(s.P99), ms3(s.Max), ms3(s.Mean), s.Early)
+	}
+	if len(r.Wakes) > 0 {
+		fmt.Fprintf(w, "\nlatency from Wake to the wait's return, %d wakes each\n", r.Wakes[0].Frames)
+		fmt.Fprintf(w, "%-16s %9s %9s %9s %9s %9s %9s\n", "waiter (ms)", "min", "median", "p90", "p99", "max", "mean")
+		for _, s := range r.Wakes {
+			fmt.Fprintf(w, "%-16s %9s %9s %9s %9s %9s %9s\n", s.Method, ms3(s.Min), ms3(s.Median), ms3(s.P90), ms3(s.P99), ms3(s.Max), ms3(s.Mean))
+		}
 	}
 	n := r.Methods[0]
 	fmt.Fprintf(w, "\nmedian ratio time.Sleep / native: %.1fx\n", r.Ratio)
