@@ -42,22 +42,16 @@ func (s *Scheduler) advanceRepay(e time.Duration, suspend bool) (n int, suspende
 		}
 	}
 
-	owed := s.debtSteps()
-	inDebt := owed > 0
-	s.rate = 1
-	if d.Pacing {
-		s.rate = 1 + d.Gain*float64(owed)*s.stepSeconds
-		s.rate = max(d.MaxSlowDown, min(d.MaxSpeedUp, s.rate))
-		if !suspend && e > 0 {
-			add := s.rate * float64(e) * float64(s.ph.p)
-			if add >= float64(s.creditCap-s.credit) {
-				s.credit = s.creditCap
-			} else {
-				s.credit += uint64(add)
-			}
-		}
-		if s.rate != 1 {
-			s.acting |= MechPacing
+	// A step falling due in this cycle is on time; debt beyond it is lag.
+	inDebt := s.debtSteps() > 1
+	if d.Pacing && !suspend && e > 0 {
+		// Credit accrues at the pace chosen at the end of the previous
+		// cycle, for the interval that has just passed.
+		add := s.rate * float64(e) * float64(s.ph.p)
+		if add >= float64(s.creditCap-s.credit) {
+			s.credit = s.creditCap
+		} else {
+			s.credit += uint64(add)
 		}
 	}
 
@@ -77,6 +71,7 @@ func (s *Scheduler) advanceRepay(e time.Duration, suspend bool) (n int, suspende
 	}
 	want = min(want, int64(s.opts.MaxFixedUpdates)*scale)
 	if want <= 0 {
+		s.pace()
 		return 0, suspended
 	}
 
@@ -107,6 +102,7 @@ func (s *Scheduler) advanceRepay(e time.Duration, suspend bool) (n int, suspende
 	if d.Pacing {
 		s.credit -= uint64(want) * s.ph.t
 	}
+	s.pace()
 
 	if d.QuietTicks && n > 1 {
 		for i := range n - 1 {
@@ -125,6 +121,20 @@ func (s *Scheduler) advanceRepay(e time.Duration, suspend bool) (n int, suspende
 		}
 	}
 	return n, suspended
+}
+
+// pace sets the rate for the coming interval from the debt that remains.
+func (s *Scheduler) pace() {
+	d := &s.opts.Debt
+	s.rate = 1
+	if !d.Pacing {
+		return
+	}
+	s.rate = 1 + d.Gain*float64(s.debtSteps())*s.stepSeconds
+	s.rate = max(d.MaxSlowDown, min(d.MaxSpeedUp, s.rate))
+	if s.rate != 1 {
+		s.acting |= MechPacing
+	}
 }
 
 // debtSteps returns the debt in whole steps rounded toward zero: a
@@ -190,6 +200,9 @@ func (s *Scheduler) AdjustDebt(d time.Duration) error {
 		s.credit = 0
 	}
 	s.adjusted += int64(d)
+	acting := s.acting
+	s.pace()
+	s.acting = acting
 	s.schedule()
 	return nil
 }

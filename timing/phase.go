@@ -133,6 +133,10 @@ type mixed struct {
 
 // addUnits adds u phase units.
 func (m *mixed) addUnits(u u128, ph *phase) {
+	if ph.p == 1 { // a step given as a duration: units are nanoseconds
+		m.ns += int64(u.lo)
+		return
+	}
 	q, r := u.divmod(ph.p)
 	m.ns += int64(q)
 	m.frac += r
