@@ -1,0 +1,259 @@
+package glfwinput
+
+import (
+	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// Options configure a [Source]. The zero value is the default.
+type Options struct {
+	// ManualPump leaves event processing to the caller. By default Poll
+	// calls glfw.PollEvents first; with ManualPump the platform loop pumps
+	// events itself (glfw.PollEvents or glfw.WaitEventsTimeout) before
+	// calling Poll, and callbacks fired by its pumping are recorded all the
+	// same.
+	ManualPump bool
+	// NoGamepad disables reading gamepad buttons.
+	NoGamepad bool
+	// Gamepad is the joystick whose gamepad mapping is read. The zero
+	// value is glfw.Joystick1.
+	Gamepad glfw.Joystick
+	// Now stamps records. Default timing.Now; tests may substitute a
+	// clock, which must not go backwards.
+	Now func() timing.Instant
+}
+
+// Source is an [input.Source] that records a GLFW window's input callbacks.
+// Every method must be called on the platform thread, the thread GLFW runs
+// on. A Source borrows the window: call [Source.Detach] before the window is
+// destroyed.
+type Source struct {
+	win      *glfw.Window
+	opts     Options
+	rec      input.Recorder
+	keyMap   [glfw.KeyLast + 1]input.Button
+	pad      [15]bool
+	padSeen  bool
+	attached bool
+
+	prevKey       glfw.KeyCallback
+	prevChar      glfw.CharCallback
+	prevMouse     glfw.MouseButtonCallback
+	prevCursor    glfw.CursorPosCallback
+	prevScroll    glfw.ScrollCallback
+	prevFocus     glfw.FocusCallback
+	prevSize      glfw.SizeCallback
+	prevFramebuff glfw.FramebufferSizeCallback
+}
+
+var gamepadButtons = [15]input.Button{
+	glfw.ButtonA:           input.GamepadA,
+	glfw.ButtonB:           input.GamepadB,
+	glfw.ButtonX:           input.GamepadX,
+	glfw.ButtonY:           input.GamepadY,
+	glfw.ButtonLeftBumper:  input.GamepadLeftBumper,
+	glfw.ButtonRightBumper: input.GamepadRightBumper,
+	glfw.ButtonBack:        input.GamepadBack,
+	glfw.ButtonStart:       input.GamepadStart,
+	glfw.ButtonGuide:       input.GamepadGuide,
+	glfw.ButtonLeftThumb:   input.GamepadLeftThumb,
+	glfw.ButtonRightThumb:  input.GamepadRightThumb,
+	glfw.ButtonDpadUp:      input.GamepadDpadUp,
+	glfw.ButtonDpadRight:   input.GamepadDpadRight,
+	glfw.ButtonDpadDown:    input.GamepadDpadDown,
+	glfw.ButtonDpadLeft:    input.GamepadDpadLeft,
+}
+
+// Attach starts recording win's input. It describes the window's current
+// state first (sizes, cursor, focus and keys and mouse buttons already
+// down) with synthetic records, then installs key, character, mouse button,
+// cursor, scroll, focus, window size and framebuffer size callbacks. A
+// callback the window already had is kept: it is called after the recording
+// one and restored by Detach. Platform thread only.
+func Attach(win *glfw.Window, opts Options) *Source {
+	if opts.Now == nil {
+		opts.Now = timing.Now
+	}
+	s := &Source{win: win, opts: opts, attached: true}
+	for _, k := range keys {
+		s.keyMap[k.glfw] = k.input
+	}
+	var st input.State
+	st.WindowWidth, st.WindowHeight = win.GetSize()
+	st.FramebufferWidth, st.FramebufferHeight = win.GetFramebufferSize()
+	st.CursorX, st.CursorY = win.GetCursorPos()
+	st.Focused = win.GetAttrib(glfw.Focused) == glfw.True
+	if st.Focused {
+		for _, k := range keys {
+			if win.GetKey(k.glfw) == glfw.Press {
+				st.Down.Add(k.input)
+			}
+		}
+	}
+	for i := glfw.MouseButton1; i <= glfw.MouseButtonLast; i++ {
+		if win.GetMouseButton(i) == glfw.Press {
+			st.Down.Add(mouseButton(i))
+		}
+	}
+	s.rec.Init(opts.Now(), st)
+
+	s.prevKey = win.SetKeyCallback(s.onKey)
+	s.prevChar = win.SetCharCallback(s.onChar)
+	s.prevMouse = win.SetMouseButtonCallback(s.onMouse)
+	s.prevCursor = win.SetCursorPosCallback(s.onCursor)
+	s.prevScroll = win.SetScrollCallback(s.onScroll)
+	s.prevFocus = win.SetFocusCallback(s.onFocus)
+	s.prevSize = win.SetSizeCallback(s.onSize)
+	s.prevFramebuff = win.SetFramebufferSizeCallback(s.onFramebufferSize)
+	return s
+}
+
+// Detach removes the callbacks, restoring those the window had before
+// Attach. Call it before destroying the window; further polls return the
+// last known State and no records. Safe to repeat. Platform thread only.
+func (s *Source) Detach() {
+	if !s.attached {
+		return
+	}
+	s.attached = false
+	w := s.win
+	w.SetKeyCallback(s.prevKey)
+	w.SetCharCallback(s.prevChar)
+	w.SetMouseButtonCallback(s.prevMouse)
+	w.SetCursorPosCallback(s.prevCursor)
+	w.SetScrollCallback(s.prevScroll)
+	w.SetFocusCallback(s.prevFocus)
+	w.SetSizeCallback(s.prevSize)
+	w.SetFramebufferSizeCallback(s.prevFramebuff)
+}
+
+// Attached reports whether the source is recording.
+func (s *Source) Attached() bool { return s.attached }
+
+// Ignored returns how many impossible edges the recorder dropped (see
+// [input.Recorder.Ignored]), such as the release of a key that was pressed
+// before focus returned.
+func (s *Source) Ignored() uint64 { return s.rec.Ignored() }
+
+// Poll implements [input.Source]: it pumps GLFW events unless
+// Options.ManualPump is set, reads the gamepad, and flushes everything
+// recorded since the previous poll into dst. Platform thread only.
+func (s *Source) Poll(now timing.Instant, dst *input.Snapshot) {
+	if s.attached {
+		if !s.opts.ManualPump {
+			glfw.PollEvents()
+		}
+		if !s.opts.NoGamepad {
+			s.pollGamepad()
+		}
+	}
+	s.rec.Flush(now, dst)
+}
+
+// pollGamepad turns gamepad button changes into edges. GLFW has no gamepad
+// callbacks, so edges are stamped when the poll sees them.
+func (s *Source) pollGamepad() {
+	var cur [15]bool
+	if s.opts.Gamepad.IsGamepad() {
+		if gs := s.opts.Gamepad.GetGamepadState(); gs != nil {
+			for i, a := range gs.Buttons {
+				cur[i] = a == glfw.Press
+			}
+		}
+	} else if !s.padSeen {
+		return
+	}
+	s.padSeen = true
+	t := s.opts.Now()
+	for i, down := range cur {
+		if down != s.pad[i] {
+			if down {
+				s.rec.Press(t, gamepadButtons[i])
+			} else {
+				s.rec.Release(t, gamepadButtons[i])
+			}
+		}
+	}
+	s.pad = cur
+}
+
+func mouseButton(b glfw.MouseButton) input.Button {
+	if b < glfw.MouseButton1 || b > glfw.MouseButton8 {
+		return input.ButtonNone
+	}
+	return input.MouseLeft + input.Button(b-glfw.MouseButton1)
+}
+
+func (s *Source) onKey(w *glfw.Window, key glfw.Key, scancode int, action glfw.Action, mods glfw.ModifierKey) {
+	if key >= 0 && int(key) < len(s.keyMap) {
+		if b := s.keyMap[key]; b != input.ButtonNone {
+			switch action {
+			case glfw.Press:
+				s.rec.Press(s.opts.Now(), b)
+			case glfw.Release:
+				s.rec.Release(s.opts.Now(), b)
+			}
+		}
+	}
+	if s.prevKey != nil {
+		s.prevKey(w, key, scancode, action, mods)
+	}
+}
+
+func (s *Source) onChar(w *glfw.Window, c rune) {
+	s.rec.Text(s.opts.Now(), c)
+	if s.prevChar != nil {
+		s.prevChar(w, c)
+	}
+}
+
+func (s *Source) onMouse(w *glfw.Window, b glfw.MouseButton, action glfw.Action, mods glfw.ModifierKey) {
+	if ib := mouseButton(b); ib != input.ButtonNone {
+		switch action {
+		case glfw.Press:
+			s.rec.Press(s.opts.Now(), ib)
+		case glfw.Release:
+			s.rec.Release(s.opts.Now(), ib)
+		}
+	}
+	if s.prevMouse != nil {
+		s.prevMouse(w, b, action, mods)
+	}
+}
+
+func (s *Source) onCursor(w *glfw.Window, x, y float64) {
+	s.rec.Cursor(s.opts.Now(), x, y)
+	if s.prevCursor != nil {
+		s.prevCursor(w, x, y)
+	}
+}
+
+func (s *Source) onScroll(w *glfw.Window, dx, dy float64) {
+	s.rec.Scroll(s.opts.Now(), dx, dy)
+	if s.prevScroll != nil {
+		s.prevScroll(w, dx, dy)
+	}
+}
+
+func (s *Source) onFocus(w *glfw.Window, focused bool) {
+	s.rec.Focus(s.opts.Now(), focused)
+	if s.prevFocus != nil {
+		s.prevFocus(w, focused)
+	}
+}
+
+func (s *Source) onSize(w *glfw.Window, width, height int) {
+	s.rec.WindowSize(s.opts.Now(), width, height)
+	if s.prevSize != nil {
+		s.prevSize(w, width, height)
+	}
+}
+
+func (s *Source) onFramebufferSize(w *glfw.Window, width, height int) {
+	s.rec.FramebufferSize(s.opts.Now(), width, height)
+	if s.prevFramebuff != nil {
+		s.prevFramebuff(w, width, height)
+	}
+}

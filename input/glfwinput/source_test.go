@@ -1,0 +1,180 @@
+package glfwinput_test
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/input/glfwinput"
+	"github.com/metronome-go/metronome/input/inputtest"
+	"github.com/metronome-go/metronome/internal/testdisplay"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// window is a real GLFW window with a second one to take focus away to.
+type window struct {
+	t        *testing.T
+	win      *glfw.Window
+	other    *glfw.Window
+	wid      string
+	otherWID string
+}
+
+// newWindow opens the windows (no GL context is needed) or ends the test
+// through testdisplay.Unavailable when there is no display or no xdotool.
+func newWindow(t *testing.T) *window {
+	t.Helper()
+	if displayErr != nil {
+		testdisplay.Unavailable(t, displayErr)
+	}
+	if _, err := exec.LookPath("xdotool"); err != nil {
+		testdisplay.Unavailable(t, fmt.Errorf("xdotool is needed to send real X events (scripts/setup.sh installs it): %w", err))
+	}
+	w := &window{t: t}
+	var err error
+	onMain(func() {
+		glfw.DefaultWindowHints()
+		glfw.WindowHint(glfw.ClientAPI, glfw.NoAPI)
+		glfw.WindowHint(glfw.Focused, glfw.False)
+		glfw.WindowHint(glfw.FocusOnShow, glfw.False)
+		w.other, err = glfw.CreateWindow(64, 64, "glfwinput other", nil, nil)
+		if err != nil {
+			return
+		}
+		glfw.DefaultWindowHints()
+		glfw.WindowHint(glfw.ClientAPI, glfw.NoAPI)
+		w.win, err = glfw.CreateWindow(200, 150, "glfwinput test", nil, nil)
+		if err != nil {
+			w.other.Destroy()
+			return
+		}
+		w.wid = fmt.Sprint(uint64(w.win.GetX11Window()))
+		w.otherWID = fmt.Sprint(uint64(w.other.GetX11Window()))
+	})
+	if err != nil {
+		testdisplay.Unavailable(t, err)
+	}
+	t.Cleanup(func() {
+		onMain(func() {
+			w.win.Destroy()
+			w.other.Destroy()
+			glfw.PollEvents()
+		})
+	})
+	return w
+}
+
+// xdo runs xdotool, which sends events through the X server's XTEST
+// extension exactly as a physical device would.
+func (w *window) xdo(args ...string) error {
+	out, err := exec.Command("xdotool", args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("xdotool %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return nil
+}
+
+// driver runs the conformance suite against a glfwinput.Source with real X
+// events.
+type driver struct {
+	*window
+	src      *glfwinput.Source
+	deadline time.Time
+}
+
+func newDriver(t *testing.T) inputtest.Driver {
+	w := newWindow(t)
+	d := &driver{window: w}
+	onMain(func() { d.src = glfwinput.Attach(w.win, glfwinput.Options{NoGamepad: true}) })
+	t.Cleanup(func() { onMain(d.src.Detach) }) // runs before the window's cleanup
+	return d
+}
+
+// mainSource polls on the main thread.
+type mainSource struct{ src *glfwinput.Source }
+
+func (m mainSource) Poll(now timing.Instant, dst *input.Snapshot) {
+	onMain(func() { m.src.Poll(now, dst) })
+}
+
+var keysyms = map[input.Button]string{
+	input.KeyA: "a", input.KeyB: "b", input.KeyC: "c", input.KeyD: "d", input.KeySpace: "space",
+}
+
+func (d *driver) Source() input.Source { return mainSource{d.src} }
+func (d *driver) Now() timing.Instant  { return timing.Now() }
+
+func (d *driver) button(b input.Button, down bool) error {
+	if b.Device() == input.Mouse {
+		verb := "mouseup"
+		if down {
+			verb = "mousedown"
+		}
+		return d.xdo(verb, fmt.Sprint(int(b-input.MouseLeft)+1))
+	}
+	sym, ok := keysyms[b]
+	if !ok {
+		return inputtest.ErrUnsupported
+	}
+	verb := "keyup"
+	if down {
+		verb = "keydown"
+	}
+	return d.xdo(verb, sym)
+}
+
+func (d *driver) Press(b input.Button) error   { return d.button(b, true) }
+func (d *driver) Release(b input.Button) error { return d.button(b, false) }
+func (d *driver) MoveCursor(x, y float64) error {
+	return d.xdo("mousemove", "--window", d.wid, fmt.Sprint(int(x)), fmt.Sprint(int(y)))
+}
+
+func (d *driver) Scroll(dx, dy int) error {
+	for ; dy > 0; dy-- {
+		if err := d.xdo("click", "4"); err != nil {
+			return err
+		}
+	}
+	for ; dy < 0; dy++ {
+		if err := d.xdo("click", "5"); err != nil {
+			return err
+		}
+	}
+	if dx != 0 {
+		return inputtest.ErrUnsupported
+	}
+	return nil
+}
+
+func (d *driver) Type(c rune) error { return d.xdo("type", string(c)) }
+func (d *driver) Resize(w, h int) error {
+	return d.xdo("windowsize", d.wid, fmt.Sprint(w), fmt.Sprint(h))
+}
+func (d *driver) Focus(f bool) error {
+	if f {
+		return d.xdo("windowfocus", d.wid)
+	}
+	return d.xdo("windowfocus", d.otherWID)
+}
+
+// Wait gives the X server up to ten seconds per expectation: generous, so a
+// slow machine does not fail, and only reached when events never arrive.
+func (d *driver) Wait(attempt int) bool {
+	if attempt == 0 {
+		d.deadline = time.Now().Add(10 * time.Second)
+	}
+	if time.Now().After(d.deadline) {
+		return false
+	}
+	onMain(func() { glfw.WaitEventsTimeout(0.01) })
+	return true
+}
+
+func TestConformance(t *testing.T) {
+	inputtest.TestSource(t, newDriver)
+}
