@@ -70,11 +70,11 @@ type Frame struct {
 }
 
 // Reset empties f, keeping the storage of its passes and packets for the
-// next frame.
+// next frame. Packets hold no pointers, so truncating them is enough: the
+// old values keep nothing alive and are overwritten by the next frame.
 func (f *Frame) Reset() {
 	for i := range f.Passes {
 		p := &f.Passes[i]
-		clear(p.Packets)
 		p.Packets = p.Packets[:0]
 		p.PassDesc = PassDesc{}
 	}

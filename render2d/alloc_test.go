@@ -1,0 +1,47 @@
+//go:build !race
+
+package render2d_test
+
+import (
+	"testing"
+
+	"github.com/metronome-go/metronome/render2d"
+)
+
+// TestSteadyStateAllocatesNothing runs the whole publication cycle (begin,
+// write two passes, publish, acquire with recycling and a release hook)
+// once the slots have grown, and requires zero allocations.
+func TestSteadyStateAllocatesNothing(t *testing.T) {
+	released := 0
+	for _, mode := range []render2d.SlotMode{render2d.Sequential, render2d.Concurrent} {
+		s := render2d.NewSlots(mode, render2d.SlotOptions{Release: func(f *render2d.Frame) { released += f.PacketCount() }})
+		var batches []render2d.Batch
+		cycle := func() {
+			w, ok := s.Begin()
+			if !ok {
+				t.Fatal("Begin failed in a lock-step cycle")
+			}
+			pw := w.BeginPass(render2d.PassDesc{Clear: true})
+			for i := range 500 {
+				pw.Draw(render2d.DrawPacket2D{Texture: render2d.TextureHandle{ID: uint32(1 + i/100%2), Gen: 1}, Layer: int16(-i)})
+			}
+			pw.SortByLayer()
+			w.BeginPass(render2d.PassDesc{}).Append(50)
+			s.Publish(w)
+			f, _ := s.Acquire()
+			for i := range f.Passes {
+				batches = render2d.AppendBatches(batches[:0], f.Passes[i].Packets)
+			}
+			_ = render2d.ValidateFrame(f, fakeRes{})
+		}
+		for range 4 {
+			cycle() // grow every slot
+		}
+		if got := testing.AllocsPerRun(100, cycle); got != 0 {
+			t.Errorf("mode %d: %v allocations per frame cycle, want 0", mode, got)
+		}
+	}
+	if released == 0 {
+		t.Error("release hook never saw a packet")
+	}
+}
