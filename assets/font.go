@@ -61,7 +61,7 @@ type fontEntry struct {
 	// Vertical metrics in whole pixels.
 	ascent, descent, lineHeight int
 
-	ascii  [128]int32 // glyph index+1 for ASCII runes, 0 = not cached
+	low    [lowRunes]int32 // glyph slot+1 for Latin, Greek, Cyrillic...; 0 = not cached
 	runes  map[rune]int32
 	glyphs []glyph
 	pages  map[int]int // atlas page -> glyphs placed there
@@ -79,6 +79,11 @@ type glyph struct {
 	src     image.Rectangle // in page texels
 	off     image.Point     // top-left of src relative to the pen on the baseline
 }
+
+// lowRunes is how many runes from U+0000 get a direct-indexed cache slot:
+// up to U+07FF, every two-byte UTF-8 rune (Latin, Greek, Cyrillic, Hebrew,
+// Arabic), which keeps map lookups out of most layouts.
+const lowRunes = 0x800
 
 // maxKernPairs bounds the kerning cache of one face; past it pairs are
 // looked up in the font each time.
@@ -226,8 +231,8 @@ func (l *Library) ReleaseFont(f Font) error {
 // glyphLocked returns the cached glyph for r, rasterising it into the
 // atlas on first use. Allocation-free for cached glyphs.
 func (l *Library) glyphLocked(fe *fontEntry, r rune) *glyph {
-	if r >= 0 && r < 128 {
-		if i := fe.ascii[r]; i > 0 {
+	if r >= 0 && r < lowRunes {
+		if i := fe.low[r]; i > 0 {
 			return &fe.glyphs[i-1]
 		}
 	} else if i, ok := fe.runes[r]; ok {
@@ -236,8 +241,8 @@ func (l *Library) glyphLocked(fe *fontEntry, r rune) *glyph {
 	g := l.rasterLocked(fe, r)
 	fe.glyphs = append(fe.glyphs, g)
 	n := int32(len(fe.glyphs))
-	if r >= 0 && r < 128 {
-		fe.ascii[r] = n
+	if r >= 0 && r < lowRunes {
+		fe.low[r] = n
 	} else {
 		fe.runes[r] = n
 	}

@@ -196,11 +196,13 @@ func (l *Library) lineEnd(fe *fontEntry, text string, start int, maxW int32) (en
 			i += size
 			continue
 		}
-		if inSpace && content {
+		if inSpace {
+			// A break before this word. Leading spaces count too: a word
+			// that does not fit after an indent moves to the next line.
 			breakOK, bEnd, bNext, bW = true, spaceAt, i, spaceW
 		}
 		inSpace = false
-		if maxW > 0 && content && pen+adv > maxW {
+		if maxW > 0 && (content || breakOK) && pen+adv > maxW {
 			if breakOK {
 				return bEnd, bNext, bW
 			}
