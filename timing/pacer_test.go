@@ -245,6 +245,43 @@ func TestPaceOverflow(t *testing.T) {
 	if r := p.Pace(); r.Outcome != timing.PaceBaseline {
 		t.Errorf("after overflow got %v, want baseline", r.Outcome)
 	}
+
+	// The next target of a late frame overflows.
+	c.now = timing.MaxInstant - at(25*ms)
+	p.Reset()
+	p.Pace()
+	c.now = timing.MaxInstant - at(5*ms)
+	if r := p.Pace(); r.Outcome != timing.PaceOverflow || r.Lateness != 10*ms || r.Next != r.Wake {
+		t.Errorf("late frame near the end of time: %+v, want overflow 10ms late", r)
+	}
+	if _, ok := p.Target(); ok {
+		t.Errorf("schedule kept after overflow")
+	}
+}
+
+// TestFailingWaitsDoNotRunAhead: a wait that fails at once while the clock
+// stands still starts every frame early; the schedule must not run away
+// from the clock, so once the target is more than two intervals ahead the
+// pacer re-anchors.
+func TestFailingWaitsDoNotRunAhead(t *testing.T) {
+	c := &scriptClock{now: at(time.Second)}
+	p := newTestPacer(t, c)
+	p.Pace()
+	fail := []wakeRule{{stay: true, err: errWaitBroken}}
+	var got []timing.PaceOutcome
+	for range 4 {
+		c.rules = fail
+		got = append(got, p.Pace().Outcome)
+	}
+	want := []timing.PaceOutcome{timing.PaceWaitFailed, timing.PaceWaitFailed, timing.PaceClockRegression, timing.PaceWaitFailed}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("outcomes %v, want %v", got, want)
+		}
+	}
+	if next, _ := p.Target(); next-c.now > at(2*testPolicy.Interval) {
+		t.Errorf("target %v is more than two intervals after the clock %v", next, c.now)
+	}
 }
 
 // TestTargetsFollowTargets drives many frames with uneven work and wake
@@ -404,6 +441,32 @@ func TestPaceOutcomeString(t *testing.T) {
 			t.Errorf("%v.Started() = %v, want %v", o, got, want)
 		}
 	}
+}
+
+// A runtime waits for whichever comes first: its own deadline (an input
+// poll, maintenance) or the frame target.
+func ExampleFramePacer_PaceUntil() {
+	clock := &fixedClock{}
+	pacer, _ := timing.NewFramePacer(timing.PacingForRate(60), clock)
+	pacer.Pace() // baseline at 0
+	poll := timing.Instant(0)
+	for range 6 {
+		poll += timing.Instant(5 * time.Millisecond)
+		r := pacer.PaceUntil(poll)
+		if r.Outcome == timing.PaceDeadline {
+			fmt.Printf("poll input at %v\n", time.Duration(r.Wake))
+			continue
+		}
+		fmt.Printf("frame at %v (%s)\n", time.Duration(r.Wake), r.Outcome)
+		poll = r.Wake
+	}
+	// Output:
+	// poll input at 5.3ms
+	// poll input at 10.3ms
+	// poll input at 15.3ms
+	// frame at 16.966667ms (waited)
+	// poll input at 22.266667ms
+	// poll input at 27.266667ms
 }
 
 // fixedClock is the smallest PacingClock: a counter the wait moves.

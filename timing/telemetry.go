@@ -195,10 +195,11 @@ func (t *Telemetry) Len() int { return t.n }
 // nothing, so a graph can reuse one buffer every frame.
 func (t *Telemetry) AppendWindow(dst []TelemetryFrame) []TelemetryFrame {
 	start := (t.head - t.n + TelemetryWindow) % TelemetryWindow
-	for i := range t.n {
-		dst = append(dst, t.ring[(start+i)%TelemetryWindow])
+	if end := start + t.n; end <= TelemetryWindow {
+		return append(dst, t.ring[start:end]...)
 	}
-	return dst
+	dst = append(dst, t.ring[start:]...)
+	return append(dst, t.ring[:t.head]...)
 }
 
 // OutcomeCount returns how many recorded frames started with outcome o.

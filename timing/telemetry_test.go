@@ -322,3 +322,22 @@ func TestTelemetryFrameJSON(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}
 }
+
+func TestTelemetryWindowAtEveryFill(t *testing.T) {
+	const w = timing.TelemetryWindow
+	for _, n := range []int{0, 1, w - 1, w, w + 1, 2*w - 1, 2 * w, 2*w + 1} {
+		var tel timing.Telemetry
+		for i := range n {
+			tel.Record(timing.FrameRecord{Accepted: time.Duration(i)})
+		}
+		got := tel.AppendWindow(nil)
+		if len(got) != min(n, w) {
+			t.Fatalf("%d frames: window has %d, want %d", n, len(got), min(n, w))
+		}
+		for i, f := range got {
+			if want := time.Duration(n - len(got) + i); f.Interval != want {
+				t.Fatalf("%d frames: window[%d] = %v, want %v", n, i, f.Interval, want)
+			}
+		}
+	}
+}

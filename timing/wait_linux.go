@@ -34,7 +34,7 @@ func (w *Waiter) wake() {
 // kernel does not defer its timer wake-ups by the default 50 µs to batch
 // them with others. It affects only the current thread: call it from a
 // goroutine locked to its thread (runtime.LockOSThread). [Waiter.WaitUntil]
-// calls it on every wait.
+// calls it on every wait that sleeps.
 func LowerTimerSlack() error {
 	if err := unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("timing: prctl(PR_SET_TIMERSLACK, 1): %w", err)
@@ -43,9 +43,7 @@ func LowerTimerSlack() error {
 }
 
 func (w *Waiter) waitUntil(target Instant) error {
-	// A failure leaves the default slack: the wait still works, only later.
-	_ = LowerTimerSlack()
-	interrupted := 0
+	interrupted, slack := 0, false
 	for {
 		if w.takeWake() {
 			return ErrWaitInterrupted
@@ -53,6 +51,13 @@ func (w *Waiter) waitUntil(target Instant) error {
 		now := Now()
 		if now >= target {
 			return nil
+		}
+		if !slack {
+			// A failure leaves the default slack: the wait still works,
+			// only later. Skipped when no sleep is needed: the syscall
+			// costs microseconds on some virtual machines.
+			_ = LowerTimerSlack()
+			slack = true
 		}
 		end := target
 		if w.slice > 0 {
