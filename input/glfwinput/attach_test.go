@@ -128,3 +128,28 @@ func TestQueueWithRealKeys(t *testing.T) {
 		t.Errorf("presses %d, releases %d; want 1 each", presses, releases)
 	}
 }
+
+// TestAdapterLifecycle: the runtime's adapter methods, Init and Close.
+func TestAdapterLifecycle(t *testing.T) {
+	if err := glfwinput.New(nil, glfwinput.Options{}).Init(); err == nil {
+		t.Errorf("Init without a window succeeded")
+	}
+	w := newWindow(t)
+	src := glfwinput.New(w.win, glfwinput.Options{NoGamepad: true, ManualPump: true})
+	var errs [4]error
+	var snap input.Snapshot
+	onMain(func() {
+		errs[0] = src.Init()
+		errs[1] = src.Init()
+		errs[2] = src.Close()
+		errs[3] = src.Init() // attaches again
+		src.Poll(timing.Now(), &snap)
+		_ = src.Close()
+	})
+	if errs[0] != nil || errs[1] == nil || errs[2] != nil || errs[3] != nil {
+		t.Errorf("Init, Init, Close, Init = %v; want nil, an error, nil, nil", errs)
+	}
+	if snap.State.WindowWidth == 0 {
+		t.Errorf("no window size after attaching again: %+v", snap.State)
+	}
+}

@@ -1,6 +1,8 @@
 package glfwinput
 
 import (
+	"errors"
+
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/metronome-go/metronome/input"
@@ -26,6 +28,7 @@ type Options struct {
 }
 
 // Source is an [input.Source] that records a GLFW window's input callbacks.
+// It also has the Init and Close methods of the runtime's input adapter.
 // Every method must be called on the platform thread, the thread GLFW runs
 // on. A Source borrows the window: call [Source.Detach] before the window is
 // destroyed.
@@ -66,20 +69,46 @@ var gamepadButtons = [15]input.Button{
 	glfw.ButtonDpadLeft:    input.GamepadDpadLeft,
 }
 
-// Attach starts recording win's input. It describes the window's current
-// state first (sizes, cursor, focus and keys and mouse buttons already
-// down) with synthetic records, then installs key, character, mouse button,
-// cursor, scroll, focus, window size and framebuffer size callbacks. A
-// callback the window already had is kept: it is called after the recording
-// one and restored by Detach. Platform thread only.
-func Attach(win *glfw.Window, opts Options) *Source {
+// New returns a source for win that is not recording yet: [Source.Init]
+// attaches it. Use New when the runtime drives the adapter's lifetime (the
+// runtime's Input interface: Init, Poll, Close) and [Attach] otherwise.
+func New(win *glfw.Window, opts Options) *Source {
 	if opts.Now == nil {
 		opts.Now = timing.Now
 	}
-	s := &Source{win: win, opts: opts, attached: true}
+	s := &Source{win: win, opts: opts}
 	for _, k := range keys {
 		s.keyMap[k.glfw] = k.input
 	}
+	return s
+}
+
+// Attach is New followed by Init; it panics if win is nil. Platform thread
+// only.
+func Attach(win *glfw.Window, opts Options) *Source {
+	s := New(win, opts)
+	if err := s.Init(); err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Init starts recording the window's input. It describes the window's
+// current state first (sizes, cursor, focus and keys and mouse buttons
+// already down) with synthetic records, then installs key, character, mouse
+// button, cursor, scroll, focus, window size and framebuffer size callbacks.
+// A callback the window already had is kept: it is called after the
+// recording one and restored by [Source.Close]. Init on an attached source
+// is an error; after Close it attaches again. Platform thread only.
+func (s *Source) Init() error {
+	if s.win == nil {
+		return errors.New("glfwinput: no window to attach to (New was given a nil *glfw.Window)")
+	}
+	if s.attached {
+		return errors.New("glfwinput: source is already attached to its window")
+	}
+	win := s.win
+	s.attached = true
 	var st input.State
 	st.WindowWidth, st.WindowHeight = win.GetSize()
 	st.FramebufferWidth, st.FramebufferHeight = win.GetFramebufferSize()
@@ -97,7 +126,12 @@ func Attach(win *glfw.Window, opts Options) *Source {
 			st.Down.Add(mouseButton(i))
 		}
 	}
-	s.rec.Init(opts.Now(), st)
+	for i, down := range s.pad {
+		if down {
+			st.Down.Add(gamepadButtons[i])
+		}
+	}
+	s.rec.Init(s.opts.Now(), st)
 
 	s.prevKey = win.SetKeyCallback(s.onKey)
 	s.prevChar = win.SetCharCallback(s.onChar)
@@ -107,11 +141,18 @@ func Attach(win *glfw.Window, opts Options) *Source {
 	s.prevFocus = win.SetFocusCallback(s.onFocus)
 	s.prevSize = win.SetSizeCallback(s.onSize)
 	s.prevFramebuff = win.SetFramebufferSizeCallback(s.onFramebufferSize)
-	return s
+	return nil
+}
+
+// Close is Detach; it always returns nil. It lets a Source serve as the
+// runtime's input adapter.
+func (s *Source) Close() error {
+	s.Detach()
+	return nil
 }
 
 // Detach removes the callbacks, restoring those the window had before
-// Attach. Call it before destroying the window; further polls return the
+// Init. Call it before destroying the window; further polls return the
 // last known State and no records. Safe to repeat. Platform thread only.
 func (s *Source) Detach() {
 	if !s.attached {
