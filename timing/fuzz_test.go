@@ -54,7 +54,12 @@ func FuzzSchedulerLedger(f *testing.F) {
 	f.Add([]byte("\x01\x02\x00\x30\x00\x3b\x00\x02\x00\x00\xc1\x02suspend \xfd\xff\xff\xff\xfd\xff"))
 	f.Add([]byte("\x00\x00\x07\x01\x00\x00\x00\x01\x00\x00\x00\x00variable"))
 	f.Add([]byte("\x01\x02\x00\x30\x00\x3b\x00\x02\x00\x00\x21\x02resync hook\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0"))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Fuzz(checkLedgerRun)
+}
+
+// checkLedgerRun is the body of FuzzSchedulerLedger.
+func checkLedgerRun(t *testing.T, data []byte) {
+	{
 		if len(data) < 12 {
 			return
 		}
@@ -145,5 +150,5 @@ func FuzzSchedulerLedger(f *testing.F) {
 				t.Fatalf("Tick() = %d, counted %d updates", s.Tick(), updates)
 			}
 		}
-	})
+	}
 }

@@ -113,6 +113,13 @@ func (f DebtHookFunc) PastCutoff(policy PastCutoff, debt time.Duration) time.Dur
 // DebtOptions tune the [RepayDebt] policy. Every mechanism can be switched
 // off on its own. Start from [DefaultDebtOptions]: several zero values are
 // out of range.
+//
+// RepayDebt still runs at most Options.MaxFixedUpdates updates per Advance
+// (each holding up to MaxStepScale steps with VariableStep). With the
+// default of one, pacing can only repay faster than real time if the
+// runtime calls Advance at [Scheduler.NextUpdateAt], which moves earlier
+// while in debt; a loop tied to the display's refresh should allow two or
+// more.
 type DebtOptions struct {
 	// Pacing runs the simulation between MaxSlowDown and MaxSpeedUp times
 	// real time, at 1 + Gain*debt (debt in seconds), so a stall is repaid

@@ -102,7 +102,9 @@ const (
 
 // Scheduler turns monotonic clock readings into batches of simulation
 // updates. It never sleeps, polls or calls the game (except a DebtHook the
-// game supplies). It is not safe for concurrent use: one goroutine owns it.
+// game supplies). It is not safe for concurrent use: one goroutine owns it
+// and makes every call. Build it with [NewScheduler]; a zero Scheduler uses
+// [DefaultOptions].
 type Scheduler struct {
 	opts Options
 	ph   phase
@@ -159,10 +161,14 @@ func (s *Scheduler) apply(opts Options) {
 		q, _ := mul64(uint64(opts.Debt.Cutoff), s.ph.p).divmod(s.ph.t)
 		s.cutoffSteps = int64(q)
 	}
-	// Pacing credit never holds more than one full batch, so a stall does
-	// not turn into a burst later.
+	// Pacing credit never holds more than one full batch of steps, so a
+	// stall does not turn into a burst later.
+	batch := uint64(opts.MaxFixedUpdates)
+	if opts.Recovery == RepayDebt && opts.Debt.VariableStep {
+		batch *= uint64(opts.Debt.MaxStepScale)
+	}
 	s.creditCap = math.MaxUint64
-	if c := mul64(uint64(opts.MaxFixedUpdates), s.ph.t); c.hi == 0 {
+	if c := mul64(batch, s.ph.t); c.hi == 0 {
 		s.creditCap = c.lo
 	}
 	s.credit = min(s.credit, s.creditCap)
@@ -232,6 +238,9 @@ func (s *Scheduler) repend() {
 // again to restart.
 func (s *Scheduler) Start(now Instant) {
 	opts := s.opts
+	if s.ph.t == 0 { // a zero Scheduler
+		opts = DefaultOptions()
+	}
 	*s = Scheduler{}
 	s.apply(opts)
 	s.started = true

@@ -169,6 +169,36 @@ func TestSeedExamples(t *testing.T) {
 	}
 }
 
+func TestCatchUpSpans(t *testing.T) {
+	o := schFixed(20*msec, 2, timing.VariableCatchUp)
+	o.RecoveryPrefix = 2
+	s := schStart(t, o)
+	b := schAdvance(t, s, schAt(500*msec))
+	// 360 ms are dropped from the front, then two steps and the capped
+	// catch-up that ends at the reading.
+	want := [][2]timing.Instant{{schAt(360 * msec), schAt(380 * msec)}, {schAt(380 * msec), schAt(400 * msec)}, {schAt(400 * msec), schAt(500 * msec)}}
+	if len(b.Updates) != len(want) {
+		t.Fatalf("%d updates, want %d", len(b.Updates), len(want))
+	}
+	for i, u := range b.Updates {
+		if got := [2]timing.Instant{u.Start, u.End}; got != want[i] {
+			t.Errorf("update %d span = %v, want %v", i, got, want[i])
+		}
+	}
+	if a := s.Alpha(); a != 0 {
+		t.Errorf("alpha after a catch-up = %v, want 0", a)
+	}
+}
+
+func TestZeroSchedulerUsesDefaults(t *testing.T) {
+	var s timing.Scheduler
+	s.Start(schEpoch)
+	b := schAdvance(t, &s, schAt(20*msec))
+	if len(b.Updates) != 1 || b.Updates[0].Kind != timing.VariableUpdate || b.Updates[0].Delta != 20*msec {
+		t.Errorf("zero scheduler: %+v, want one 20ms variable update", b.Updates)
+	}
+}
+
 func TestDropExcessLagSpans(t *testing.T) {
 	s := schStart(t, schFixed(30*msec, 2, timing.DropExcessLag))
 	b := schAdvance(t, s, schAt(500*msec))
