@@ -65,7 +65,9 @@ func (r *Renderer) pass(p *render2d.Pass) {
 	if len(p.Packets) == 0 || vw <= 0 || vh <= 0 {
 		return
 	}
-	view := viewMatrix(p.Camera, float32(vw), float32(vh), fbo != 0)
+	// Kept in the renderer: a local whose address goes to cgo would be
+	// moved to the heap on every pass.
+	r.view = viewMatrix(p.Camera, float32(vw), float32(vh), fbo != 0)
 
 	size := len(p.Packets) * int(packetStride)
 	// Respecifying the whole store orphans the previous one, so the driver
@@ -87,7 +89,7 @@ func (r *Renderer) pass(p *render2d.Pass) {
 		if prog != next || passProgramSet != next.id {
 			prog = next
 			passProgramSet = next.id
-			gl.UniformMatrix4fv(prog.view, 1, false, &view[0])
+			gl.UniformMatrix4fv(prog.view, 1, false, &r.view[0])
 			gl.Uniform4fv(prog.pass, 2, &p.Params[0])
 		}
 		texID, texW, texH := r.white, 1, 1

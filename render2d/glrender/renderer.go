@@ -34,6 +34,7 @@ type Renderer struct {
 	closed   bool
 
 	batches []render2d.Batch
+	view    mgl32.Mat4
 
 	// state cached across batches to skip redundant GL calls
 	curProgram uint32
