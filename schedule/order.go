@@ -28,20 +28,71 @@ func compareKeys(a, b key) int {
 	return 0
 }
 
-// order keeps the pending keys of a queue. The queue calls begin, then next
-// until it reports false, then end; between two calls to next it either
-// removes or rekeys the slot next returned, so next never repeats a key.
-// During a dispatch every add or rekey has a due tick after the dispatched
-// tick, except the queue's own re-arming of a periodic entry that still owes
-// occurrences up to that tick.
-type order interface {
-	add(k key)
-	remove(slot int32)
-	rekey(k key)
-	begin(limit uint64)
-	next() (key, bool)
-	end()
-	clear()
+// orders keeps the pending keys of a queue in one of the two structures.
+// The queue calls begin, then next until it reports false, then end; between
+// two calls to next it either removes or rekeys the slot next returned, so
+// next never repeats a key. During a dispatch every add or rekey has a due
+// tick after the dispatched tick, except the queue's own re-arming of a
+// periodic entry that still owes occurrences up to that tick.
+//
+// A branch on which pointer is set costs less than an interface call and
+// leaves the heap's small methods open to inlining.
+type orders struct {
+	heap *heapOrder
+	scan *scanOrder
+}
+
+func (o *orders) add(k key) {
+	if o.scan != nil {
+		o.scan.add(k)
+		return
+	}
+	o.heap.add(k)
+}
+
+func (o *orders) remove(slot int32) {
+	if o.scan != nil {
+		o.scan.remove(slot)
+		return
+	}
+	o.heap.remove(slot)
+}
+
+func (o *orders) rekey(k key) {
+	if o.scan != nil {
+		o.scan.rekey(k)
+		return
+	}
+	o.heap.rekey(k)
+}
+
+func (o *orders) begin(limit uint64) {
+	if o.scan != nil {
+		o.scan.begin(limit)
+		return
+	}
+	o.heap.limit = limit
+}
+
+func (o *orders) next() (key, bool) {
+	if o.scan != nil {
+		return o.scan.next()
+	}
+	return o.heap.next()
+}
+
+func (o *orders) end() {
+	if o.scan != nil {
+		o.scan.end()
+	}
+}
+
+func (o *orders) clear() {
+	if o.scan != nil {
+		o.scan.clear()
+		return
+	}
+	o.heap.clear()
 }
 
 // heapOrder is an indexed binary min-heap: O(log n) add, remove and rekey, and
@@ -88,16 +139,12 @@ func (h *heapOrder) rekey(k key) {
 	h.fix(i)
 }
 
-func (h *heapOrder) begin(limit uint64) { h.limit = limit }
-
 func (h *heapOrder) next() (key, bool) {
 	if len(h.keys) == 0 || h.keys[0].due > h.limit {
 		return key{}, false
 	}
 	return h.keys[0], true
 }
-
-func (h *heapOrder) end() {}
 
 func (h *heapOrder) clear() {
 	for _, k := range h.keys {

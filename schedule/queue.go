@@ -131,7 +131,7 @@ type entry[T any] struct {
 type Queue[T any] struct {
 	slots       []entry[T]
 	free        []int32 // stack of free slots; the next slot used is last
-	ord         order
+	ord         orders
 	structure   Structure
 	now         uint64
 	seq         uint64
@@ -166,9 +166,9 @@ func New[T any](opts Options) (*Queue[T], error) {
 	}
 	switch q.structure {
 	case Heap:
-		q.ord = newHeapOrder(opts.Capacity)
+		q.ord.heap = newHeapOrder(opts.Capacity)
 	case Scan:
-		q.ord = newScanOrder(opts.Capacity)
+		q.ord.scan = newScanOrder(opts.Capacity)
 	}
 	for i := range q.slots {
 		q.slots[i].gen = 1
