@@ -45,6 +45,7 @@ type Tick struct {
 	start, end  timing.Instant
 	from, state State
 	records     []Record
+	edges       []int32 // indices of press and release records
 	text        []rune
 	scrollX     float64
 	scrollY     float64
@@ -82,11 +83,14 @@ func (t *Tick) finish(actions *Actions, start, end timing.Instant, from State, p
 	t.start, t.end, t.from, t.polls, t.actions = start, end, from, polls, actions
 	t.fills++
 	t.text = t.text[:0]
+	t.edges = t.edges[:0]
 	t.scrollX, t.scrollY, t.motionX, t.motionY = 0, 0, 0, 0
 	s := from
 	for i := range t.records {
 		r := &t.records[i]
 		switch r.Kind {
+		case RecordPress, RecordRelease:
+			t.edges = append(t.edges, int32(i))
 		case RecordText:
 			t.text = append(t.text, r.Rune)
 		case RecordScroll:
@@ -264,11 +268,8 @@ func (t *Tick) compute(bs []Button) Stats {
 	}
 	st.WasDown = n > 0
 	since := t.start
-	for i := range t.records {
+	for _, i := range t.edges {
 		r := &t.records[i]
-		if r.Kind != RecordPress && r.Kind != RecordRelease {
-			continue
-		}
 		b := r.Button
 		if !b.Valid() || !bound(bs, b) {
 			continue
