@@ -168,6 +168,29 @@ type PaceResult struct {
 // MaxLateness and beyond it the schedule is re-anchored, so a stall never
 // becomes a run of back-to-back frames.
 //
+// Each call waits at most until its target, rereading the clock after every
+// return of the wait; after [MaxEarlyWakes] early returns it starts the
+// frame anyway, and a failed wait starts it at once, so no call spins. A
+// reading below the previous one, or a target more than two intervals
+// ahead of the clock, cannot come from a monotonic clock: the pacer
+// re-anchors instead of waiting, so no call waits more than two intervals.
+//
+// A loop on the native clock:
+//
+//	runtime.LockOSThread() // the waiter lowers this thread's timer slack
+//	w, _ := timing.NewWaiter(timing.DefaultWaitSlice)
+//	pacer, err := timing.NewFramePacer(timing.PacingForRate(60), w)
+//	if err != nil {
+//		return err
+//	}
+//	for running {
+//		r := pacer.Pace()
+//		if !r.Outcome.Started() {
+//			continue // interrupted by w.Wake: check why, then pace again
+//		}
+//		frame() // and record r in a Telemetry
+//	}
+//
 // A FramePacer belongs to one goroutine (the loop it paces); it allocates
 // nothing per call.
 type FramePacer struct {

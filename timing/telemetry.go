@@ -96,6 +96,20 @@ func (f TelemetryFrame) Paced() bool { return f.Outcome.Started() }
 // constant time and allocates nothing; [Telemetry.Stats] does the sorting
 // and averaging when someone asks.
 //
+// Only measured frames enter the window: a baseline or regression sample
+// carries no interval and is counted instead. The window's mean is for
+// display; minimum, maximum and percentiles stand beside it so that
+// averaging cannot hide a hitch.
+//
+//	var tel timing.Telemetry
+//	// each frame:
+//	rec := timing.FrameRecord{Pace: paceResult}
+//	rec.SetSample(frameClock.Sample(now))
+//	rec.AddBatch(batch)
+//	tel.Record(rec)
+//	// when asked:
+//	report, _ := json.Marshal(tel.Stats())
+//
 // The zero value is ready to use. A Telemetry is not safe for concurrent
 // use: its owner records and reads it, or guards it with a mutex.
 type Telemetry struct {
