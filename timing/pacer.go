@@ -144,7 +144,8 @@ type PaceResult struct {
 	// Lateness is Wake-Target: negative for a frame started early
 	// (WaitFailed, WaitLimit) and for Deadline and Interrupted.
 	Lateness time.Duration
-	// Skipped counts the missed targets passed over without a frame.
+	// Skipped counts the missed targets passed over without a frame while
+	// keeping the phase; a re-anchored schedule skips nothing, it restarts.
 	Skipped int64
 	// Waits counts calls to the clock's WaitUntil; EarlyWakes those that
 	// returned before the time they were asked for.
