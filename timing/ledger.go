@@ -14,7 +14,7 @@ import (
 // nanoseconds plus an exact fraction (a rational step such as 1/60 s is not a
 // whole number of nanoseconds); the totals here are rounded down, and
 // PendingRemainder, the sub-step remainder, also carries those fractions, so
-// it may exceed the exact remainder by a few nanoseconds.
+// it may differ from the exact remainder by a few nanoseconds.
 type Ledger struct {
 	// Real is the time from Start to the latest Advance.
 	Real time.Duration
