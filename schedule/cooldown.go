@@ -78,7 +78,7 @@ type Repeat struct {
 // NewRepeat returns a timer whose first occurrence is at tick first. A
 // period of 0 gives a timer that never fires.
 func NewRepeat(first, period uint64) Repeat {
-	return Repeat{next: first, period: period, done: period == 0}
+	return Repeat{next: first, period: period}
 }
 
 // Fire returns how many occurrences fell due at or before now since the
@@ -87,7 +87,7 @@ func NewRepeat(first, period uint64) Repeat {
 // to act once or that many times. Once an occurrence would pass the last
 // uint64 tick the timer stops.
 func (r *Repeat) Fire(now uint64) uint64 {
-	if r.done || now < r.next {
+	if r.stopped() || now < r.next {
 		return 0
 	}
 	n := (now-r.next)/r.period + 1
@@ -101,12 +101,14 @@ func (r *Repeat) Fire(now uint64) uint64 {
 
 // Next returns the tick of the next occurrence, and false once the timer
 // has stopped or never had a period.
-func (r Repeat) Next() (uint64, bool) { return r.next, !r.done }
+func (r Repeat) Next() (uint64, bool) { return r.next, !r.stopped() }
+
+func (r Repeat) stopped() bool { return r.done || r.period == 0 }
 
 // Remaining returns how many ticks after now the next occurrence falls, 0
 // when it is already due or the timer has stopped.
 func (r Repeat) Remaining(now uint64) uint64 {
-	if r.done || now >= r.next {
+	if r.stopped() || now >= r.next {
 		return 0
 	}
 	return r.next - now

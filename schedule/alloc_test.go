@@ -1,0 +1,79 @@
+//go:build !race
+
+package schedule_test
+
+import (
+	"testing"
+
+	"github.com/metronome-go/metronome/schedule"
+)
+
+// The per-tick path must not allocate once the queue exists: scheduling,
+// cancelling, rescheduling, dispatching (periodic entries of every policy,
+// catch-up bursts after skipped ticks, cancellation and scheduling from
+// inside a delivery) and clearing.
+func TestSteadyStateAllocatesNothing(t *testing.T) {
+	type fx struct {
+		target *int // a pointer in the payload must not make it escape
+		name   string
+		amount float64
+	}
+	forEachStructure(t, func(t *testing.T, s schedule.Structure) {
+		q, err := schedule.New[fx](schedule.Options{Capacity: 64, Structure: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hp := 100
+		for i, late := range []schedule.LatePolicy{schedule.Skip(), schedule.Coalesce(), schedule.CatchUp(3)} {
+			if _, err := q.Every(uint64(i+1), uint64(i+2), late, fx{target: &hp, name: "regen"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var cooldown schedule.Cooldown
+		repeat := schedule.NewRepeat(1, 4)
+		var last schedule.Handle
+		delivered := 0
+		deliver := func(d schedule.Delivery[fx]) {
+			delivered++
+			*d.Payload.target += int(d.Count)
+			if d.Payload.name == "burn" {
+				q.Cancel(last)
+				last, _ = q.After(2, fx{target: &hp, name: "after burn"})
+			}
+		}
+		tick := uint64(0)
+		step := func() {
+			tick++
+			if tick%10 == 0 {
+				tick += 4 // skipped ticks: late periodic entries
+			}
+			h, _ := q.After(1+tick%5, fx{target: &hp, name: "burn", amount: 1.5})
+			if tick%3 == 0 {
+				_, _ = q.Reschedule(h, tick+7)
+			}
+			if tick%4 == 0 {
+				q.Cancel(h)
+			}
+			_, _ = q.Due(h)
+			_, _ = q.Payload(h)
+			if err := q.Advance(tick, deliver); err != nil {
+				t.Fatal(err)
+			}
+			cooldown.Use(tick, 3)
+			_ = cooldown.Remaining(tick) + repeat.Fire(tick)
+			_ = cooldown.Progress(tick)
+			if tick%97 == 0 {
+				q.Clear()
+			}
+		}
+		for range 200 { // reach the steady state
+			step()
+		}
+		if allocs := testing.AllocsPerRun(2000, step); allocs != 0 {
+			t.Errorf("allocations per tick = %v, want 0", allocs)
+		}
+		if delivered == 0 {
+			t.Error("nothing was delivered")
+		}
+	})
+}
