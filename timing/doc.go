@@ -61,8 +61,13 @@
 // ticks while in debt, variable steps merging several owed steps (refused
 // for rollback games), suspension of single long gaps, and a cutoff past
 // which the [PastCutoff] policy drops time or asks the game's [DebtHook].
-// [Scheduler.Stats] reports the debt, the pace, the mechanisms acting and
-// the totals, computed on request.
+// [Scheduler.AdjustDebt] adds or removes debt from outside: time spent
+// resimulating after a rollback, or an authority's clock saying the game is
+// behind or ahead. [Scheduler.Stats] reports the debt, the pace, the
+// mechanisms enabled and acting and the totals, computed on request.
+//
+// [Scheduler.SetOptions] changes any setting while running, validated like
+// [NewScheduler], keeping the ledger and the debt.
 //
 // # Frame pacing and telemetry
 //

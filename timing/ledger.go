@@ -120,8 +120,10 @@ type Stats struct {
 	// Rate is the pace of simulated time against real time: 1 unless
 	// RepayDebt's pacing is speeding up or slowing down.
 	Rate float64
-	// Acting lists the RepayDebt mechanisms that acted in the latest Advance.
-	Acting Mechanism
+	// Enabled lists the RepayDebt mechanisms switched on (none under other
+	// policies); Acting those that acted in the latest Advance.
+	Enabled Mechanism
+	Acting  Mechanism
 	// Dropped and Suspended are totals since Start.
 	Dropped   time.Duration
 	Suspended time.Duration
@@ -140,6 +142,24 @@ type Stats struct {
 	Ledger       Ledger
 }
 
+func (s *Scheduler) enabled() Mechanism {
+	if s.opts.Mode != FixedMode || s.opts.Recovery != RepayDebt {
+		return 0
+	}
+	d := &s.opts.Debt
+	m := MechCutoff
+	for _, on := range []struct {
+		b bool
+		m Mechanism
+	}{{d.Pacing, MechPacing}, {d.QuietTicks, MechQuietTicks}, {d.CoarseCosmetic, MechCoarseCosmetic},
+		{d.VariableStep, MechVariableStep}, {d.SuspendAfter > 0, MechSuspension}} {
+		if on.b {
+			m |= on.m
+		}
+	}
+	return m
+}
+
 // Stats computes the statistics on request; nothing is computed per tick.
 func (s *Scheduler) Stats() Stats {
 	l := s.Ledger()
@@ -154,6 +174,7 @@ func (s *Scheduler) Stats() Stats {
 		Debt:         s.debtSteps(),
 		DebtTime:     l.PendingDebt,
 		Rate:         rate,
+		Enabled:      s.enabled(),
 		Acting:       s.acting,
 		Dropped:      l.Dropped(),
 		Suspended:    l.Suspended,

@@ -41,7 +41,8 @@ func TestStatsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"Mode":"fixed"`, `"Recovery":"repay-debt"`, `"Acting":"pacing+quiet-ticks"`} {
+	for _, want := range []string{`"Mode":"fixed"`, `"Recovery":"repay-debt"`, `"Acting":"pacing+quiet-ticks"`,
+		`"Enabled":"pacing+quiet-ticks+suspension+cutoff"`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("JSON %s lacks %s", b, want)
 		}
