@@ -5,8 +5,10 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/schedule"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // Options configures an [App]. The zero Options is valid: seed 0, no command
@@ -39,10 +41,13 @@ type App struct {
 	window Window
 	rand   *rand.Rand
 
-	failure error
-	stop    func()
-	stopped bool
-	leaked  uint64
+	input Input
+
+	failure     error
+	interpolate bool
+	stop        func()
+	stopped     bool
+	leaked      uint64
 
 	queue      *schedule.Queue[Event]
 	delivered  []EventDelivery
@@ -54,7 +59,7 @@ type App struct {
 }
 
 // NewApp returns an App with an empty world. The world's resources already
-// hold the App's [*Time], [*Window], [*rand.Rand] and gameplay queue
+// hold the App's [*Time], [*Window], [*Input], [*rand.Rand] and gameplay queue
 // ([*schedule.Queue] of [Event]). It fails when an option is out of range.
 func NewApp(opts Options) (*App, error) {
 	capacity := opts.QueueCapacity
@@ -73,6 +78,7 @@ func NewApp(opts Options) (*App, error) {
 	AddResource(a.world, &a.time)
 	AddResource(a.world, &a.window)
 	AddResource(a.world, a.rand)
+	AddResource(a.world, &a.input)
 	AddResource(a.world, queue)
 	a.transforms = NewFilter1[Transform](a.world)
 	a.extract.init(a.world)
@@ -127,8 +133,11 @@ type AppStats struct {
 type tickInput struct {
 	number                   uint64
 	delta, observed, dropped time.Duration
+	kind                     timing.Kind
+	steps                    int
 	final, quiet, cosmetic   bool
 	alpha                    float64
+	input                    *input.Tick
 	window                   Window
 	stop                     func()
 }
@@ -156,19 +165,27 @@ func (a *App) step(in *tickInput) error {
 	t.Elapsed += in.delta
 	t.Observed = in.observed
 	t.Dropped = in.dropped
+	t.Kind = in.kind
+	t.Steps = in.steps
 	t.Final = in.final
 	t.Quiet = in.quiet
 	t.Cosmetic = in.cosmetic && !in.quiet
 	t.Alpha = in.alpha
 	a.window = in.window
+	a.input.Tick = in.input
+	a.ctx.Input = in.input
 
 	// A leftover from a panicking system must not reach this tick.
 	a.leaked += uint64(a.world.Apply())
-	// Interpolation draws between the last two ticks of a batch: snapshot
-	// before the final tick. Quiet ticks are never final, so they skip it;
-	// a tick that is neither (hand-built, or several loud ticks in one
+	// Interpolation draws between the last two ticks of a batch when the
+	// last one is a fixed step (alpha is then the pending fraction of the
+	// next step); after a variable or catch-up update nothing is pending and
+	// the current state is drawn. So snapshot before a fixed tick that may
+	// be final. Quiet ticks are never final and skip it; a tick that is
+	// neither quiet nor final (hand-built, or several loud ticks in one
 	// batch) snapshots to be safe.
-	if in.final || !in.quiet {
+	a.interpolate = in.kind == timing.FixedUpdate
+	if a.interpolate && (in.final || !in.quiet) {
 		q := a.transforms.Query()
 		for q.Next() {
 			q.Get().snapshot()
@@ -181,6 +198,8 @@ func (a *App) step(in *tickInput) error {
 		a.runStage(s, true)
 	}
 	a.stop = nil
+	a.ctx.Input = nil
+	a.input.Tick = nil
 	return a.failure
 }
 
@@ -217,7 +236,11 @@ func (a *App) prepare(fw *render2d.FrameWriter) error {
 	if a.failure != nil {
 		return a.failure
 	}
-	a.extract.run(fw, float32(a.time.Alpha), &a.window)
+	alpha := float32(1)
+	if a.interpolate {
+		alpha = float32(a.time.Alpha)
+	}
+	a.extract.run(fw, alpha, &a.window)
 	return nil
 }
 

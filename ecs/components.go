@@ -65,10 +65,15 @@ func (t *Transform) Interpolated(alpha float32) (position Vec2, rotation float32
 	scale = Vec2{X: p.scale.X + (t.Scale.X-p.scale.X)*alpha, Y: p.scale.Y + (t.Scale.Y-p.scale.Y)*alpha}
 	rotation = t.Rotation
 	if p.rotation != t.Rotation {
-		d := float32(math.Remainder(float64(t.Rotation-p.rotation), 2*math.Pi))
-		rotation = t.Rotation - d*(1-alpha)
+		rotation = lerpAngle(p.rotation, t.Rotation, alpha)
 	}
 	return position, rotation, scale
+}
+
+// lerpAngle turns from a towards b the short way round.
+func lerpAngle(a, b, alpha float32) float32 {
+	d := float32(math.Remainder(float64(b-a), 2*math.Pi))
+	return b - d*(1-alpha)
 }
 
 // snapshot records the current value as the previous one.

@@ -111,35 +111,46 @@ func (x *extractor) drawSprites(pass *render2d.Pass, v *view, alpha float32) {
 	n := 0
 	sorted := true
 	last := int16(math.MinInt16)
+	cull := v.cull
 	for q.Next() {
 		t, s := q.Get()
 		size := s.Size
-		if size == (Vec2{}) {
+		if size.X == 0 && size.Y == 0 {
 			size = Vec2{X: s.Source.W, Y: s.Source.H}
 		}
 		if s.Hidden || size.X == 0 || size.Y == 0 {
 			x.stats.Culled++
 			continue
 		}
-		pos, rot, scale := t.Interpolated(alpha)
-		if v.cull && outside(v, pos, scale, size, s.Origin) {
+		// Interpolation, written out here: this loop is the frame's hot path.
+		pos, rot, scale := t.Position, t.Rotation, t.Scale
+		if t.hasPrev && alpha < 1 {
+			p := &t.prev
+			pos.X = p.position.X + (pos.X-p.position.X)*alpha
+			pos.Y = p.position.Y + (pos.Y-p.position.Y)*alpha
+			scale.X = p.scale.X + (scale.X-p.scale.X)*alpha
+			scale.Y = p.scale.Y + (scale.Y-p.scale.Y)*alpha
+			if p.rotation != rot {
+				rot = lerpAngle(p.rotation, rot, alpha)
+			}
+		}
+		if cull && outside(v, pos, scale, size, s.Origin) {
 			x.stats.Culled++
 			continue
 		}
-		tint := s.Tint
-		if tint == (render2d.Color{}) {
-			tint = render2d.White
+		d := &out[n]
+		d.Texture = s.Texture
+		d.Source = s.Source
+		d.Transform = render2d.Transform{Position: pos, Rotation: rot, Scale: scale, Origin: s.Origin}
+		d.Size = size
+		d.Tint = s.Tint
+		if d.Tint == (render2d.Color{}) {
+			d.Tint = render2d.White
 		}
-		out[n] = render2d.DrawPacket2D{
-			Texture:   s.Texture,
-			Source:    s.Source,
-			Transform: render2d.Transform{Position: pos, Rotation: rot, Scale: scale, Origin: s.Origin},
-			Size:      size,
-			Tint:      tint,
-			Material:  s.Material,
-			Blend:     s.Blend,
-			Layer:     s.Layer,
-		}
+		d.Params = [render2d.ParamCount]float32{}
+		d.Material = s.Material
+		d.Blend = s.Blend
+		d.Layer = s.Layer
 		if s.Layer < last {
 			sorted = false
 		}
@@ -158,10 +169,18 @@ func (x *extractor) drawSprites(pass *render2d.Pass, v *view, alpha float32) {
 func outside(v *view, pos, scale, size, origin Vec2) bool {
 	ex := max(abs32(origin.X), abs32(size.X-origin.X)) * scale.X
 	ey := max(abs32(origin.Y), abs32(size.Y-origin.Y)) * scale.Y
-	r2 := ex*ex + ey*ey
-	dx := max(v.minX-pos.X, 0, pos.X-v.maxX)
-	dy := max(v.minY-pos.Y, 0, pos.Y-v.maxY)
-	return dx*dx+dy*dy > r2
+	var dx, dy float32
+	if pos.X < v.minX {
+		dx = v.minX - pos.X
+	} else if pos.X > v.maxX {
+		dx = pos.X - v.maxX
+	}
+	if pos.Y < v.minY {
+		dy = v.minY - pos.Y
+	} else if pos.Y > v.maxY {
+		dy = pos.Y - v.maxY
+	}
+	return dx*dx+dy*dy > ex*ex+ey*ey
 }
 
 func abs32(f float32) float32 { return math.Float32frombits(math.Float32bits(f) &^ (1 << 31)) }

@@ -3,11 +3,31 @@
 package ecs
 
 import (
+	"reflect"
+
+	arche "github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 )
 
 // querier is a filter whose open queries the world can close at a sync point.
 type querier interface{ closeOpen() int }
+
+// nodeIndexField locates arche.Query's iteration index, which Arche sets to
+// -2 when a query closes (at the end of iteration or on Close). Reading it
+// tells a finished query from one a system left open without adding a
+// single instruction to Next, which must stay small enough to inline.
+var nodeIndexField = func() []int {
+	f, ok := reflect.TypeFor[arche.Query]().FieldByName("nodeIndex")
+	if !ok || f.Type.Kind() != reflect.Int32 {
+		panic("ecs: this version of Arche has no Query.nodeIndex; update closed()")
+	}
+	return f.Index
+}()
+
+// closed reports whether Arche has closed q.
+func closed(q *arche.Query) bool {
+	return reflect.ValueOf(q).Elem().FieldByIndex(nodeIndexField).Int() == -2
+}
 
 // Filter1 selects the entities that have one component (plus the constraints
 // added with With and Without) and hands out [Query1] iterators.
@@ -45,7 +65,7 @@ func (f *Filter1[A]) Without(types ...ComponentType) *Filter1[A] {
 func (f *Filter1[A]) Query() *Query1[A] {
 	var q *Query1[A]
 	for _, s := range f.slots {
-		if !s.open {
+		if closed(&s.q.Query) {
 			q = s
 			break
 		}
@@ -55,7 +75,6 @@ func (f *Filter1[A]) Query() *Query1[A] {
 		f.slots = append(f.slots, q)
 	}
 	q.q = f.f.Query(&f.w.w)
-	q.open = true
 	return q
 }
 
@@ -70,8 +89,8 @@ func (f *Filter1[A]) Count() int {
 func (f *Filter1[A]) closeOpen() int {
 	n := 0
 	for _, s := range f.slots {
-		if s.open {
-			s.Close()
+		if !closed(&s.q.Query) {
+			s.q.Close()
 			n++
 		}
 	}
@@ -81,19 +100,12 @@ func (f *Filter1[A]) closeOpen() int {
 // Query1 iterates the entities of a [Filter1]. While it is open the world is
 // locked: queue structural changes in [Commands].
 type Query1[A any] struct {
-	q    generic.Query1[A]
-	open bool
+	q generic.Query1[A]
 }
 
 // Next advances to the next entity and reports whether there is one. When it
 // returns false the query is closed.
-func (q *Query1[A]) Next() bool {
-	if q.q.Next() {
-		return true
-	}
-	q.open = false
-	return false
-}
+func (q *Query1[A]) Next() bool { return q.q.Next() }
 
 // Get returns pointers to the current entity's components. They are valid
 // until Next is called; do not keep them.
@@ -108,9 +120,8 @@ func (q *Query1[A]) Count() int { return q.q.Count() }
 // Close ends the iteration early and unlocks the world. Closing a finished or
 // closed query does nothing.
 func (q *Query1[A]) Close() {
-	if q.open {
+	if !closed(&q.q.Query) {
 		q.q.Close()
-		q.open = false
 	}
 }
 
@@ -150,7 +161,7 @@ func (f *Filter2[A, B]) Without(types ...ComponentType) *Filter2[A, B] {
 func (f *Filter2[A, B]) Query() *Query2[A, B] {
 	var q *Query2[A, B]
 	for _, s := range f.slots {
-		if !s.open {
+		if closed(&s.q.Query) {
 			q = s
 			break
 		}
@@ -160,7 +171,6 @@ func (f *Filter2[A, B]) Query() *Query2[A, B] {
 		f.slots = append(f.slots, q)
 	}
 	q.q = f.f.Query(&f.w.w)
-	q.open = true
 	return q
 }
 
@@ -175,8 +185,8 @@ func (f *Filter2[A, B]) Count() int {
 func (f *Filter2[A, B]) closeOpen() int {
 	n := 0
 	for _, s := range f.slots {
-		if s.open {
-			s.Close()
+		if !closed(&s.q.Query) {
+			s.q.Close()
 			n++
 		}
 	}
@@ -186,19 +196,12 @@ func (f *Filter2[A, B]) closeOpen() int {
 // Query2 iterates the entities of a [Filter2]. While it is open the world is
 // locked: queue structural changes in [Commands].
 type Query2[A any, B any] struct {
-	q    generic.Query2[A, B]
-	open bool
+	q generic.Query2[A, B]
 }
 
 // Next advances to the next entity and reports whether there is one. When it
 // returns false the query is closed.
-func (q *Query2[A, B]) Next() bool {
-	if q.q.Next() {
-		return true
-	}
-	q.open = false
-	return false
-}
+func (q *Query2[A, B]) Next() bool { return q.q.Next() }
 
 // Get returns pointers to the current entity's components. They are valid
 // until Next is called; do not keep them.
@@ -213,9 +216,8 @@ func (q *Query2[A, B]) Count() int { return q.q.Count() }
 // Close ends the iteration early and unlocks the world. Closing a finished or
 // closed query does nothing.
 func (q *Query2[A, B]) Close() {
-	if q.open {
+	if !closed(&q.q.Query) {
 		q.q.Close()
-		q.open = false
 	}
 }
 
@@ -255,7 +257,7 @@ func (f *Filter3[A, B, C]) Without(types ...ComponentType) *Filter3[A, B, C] {
 func (f *Filter3[A, B, C]) Query() *Query3[A, B, C] {
 	var q *Query3[A, B, C]
 	for _, s := range f.slots {
-		if !s.open {
+		if closed(&s.q.Query) {
 			q = s
 			break
 		}
@@ -265,7 +267,6 @@ func (f *Filter3[A, B, C]) Query() *Query3[A, B, C] {
 		f.slots = append(f.slots, q)
 	}
 	q.q = f.f.Query(&f.w.w)
-	q.open = true
 	return q
 }
 
@@ -280,8 +281,8 @@ func (f *Filter3[A, B, C]) Count() int {
 func (f *Filter3[A, B, C]) closeOpen() int {
 	n := 0
 	for _, s := range f.slots {
-		if s.open {
-			s.Close()
+		if !closed(&s.q.Query) {
+			s.q.Close()
 			n++
 		}
 	}
@@ -291,19 +292,12 @@ func (f *Filter3[A, B, C]) closeOpen() int {
 // Query3 iterates the entities of a [Filter3]. While it is open the world is
 // locked: queue structural changes in [Commands].
 type Query3[A any, B any, C any] struct {
-	q    generic.Query3[A, B, C]
-	open bool
+	q generic.Query3[A, B, C]
 }
 
 // Next advances to the next entity and reports whether there is one. When it
 // returns false the query is closed.
-func (q *Query3[A, B, C]) Next() bool {
-	if q.q.Next() {
-		return true
-	}
-	q.open = false
-	return false
-}
+func (q *Query3[A, B, C]) Next() bool { return q.q.Next() }
 
 // Get returns pointers to the current entity's components. They are valid
 // until Next is called; do not keep them.
@@ -318,9 +312,8 @@ func (q *Query3[A, B, C]) Count() int { return q.q.Count() }
 // Close ends the iteration early and unlocks the world. Closing a finished or
 // closed query does nothing.
 func (q *Query3[A, B, C]) Close() {
-	if q.open {
+	if !closed(&q.q.Query) {
 		q.q.Close()
-		q.open = false
 	}
 }
 
@@ -360,7 +353,7 @@ func (f *Filter4[A, B, C, D]) Without(types ...ComponentType) *Filter4[A, B, C, 
 func (f *Filter4[A, B, C, D]) Query() *Query4[A, B, C, D] {
 	var q *Query4[A, B, C, D]
 	for _, s := range f.slots {
-		if !s.open {
+		if closed(&s.q.Query) {
 			q = s
 			break
 		}
@@ -370,7 +363,6 @@ func (f *Filter4[A, B, C, D]) Query() *Query4[A, B, C, D] {
 		f.slots = append(f.slots, q)
 	}
 	q.q = f.f.Query(&f.w.w)
-	q.open = true
 	return q
 }
 
@@ -385,8 +377,8 @@ func (f *Filter4[A, B, C, D]) Count() int {
 func (f *Filter4[A, B, C, D]) closeOpen() int {
 	n := 0
 	for _, s := range f.slots {
-		if s.open {
-			s.Close()
+		if !closed(&s.q.Query) {
+			s.q.Close()
 			n++
 		}
 	}
@@ -396,19 +388,12 @@ func (f *Filter4[A, B, C, D]) closeOpen() int {
 // Query4 iterates the entities of a [Filter4]. While it is open the world is
 // locked: queue structural changes in [Commands].
 type Query4[A any, B any, C any, D any] struct {
-	q    generic.Query4[A, B, C, D]
-	open bool
+	q generic.Query4[A, B, C, D]
 }
 
 // Next advances to the next entity and reports whether there is one. When it
 // returns false the query is closed.
-func (q *Query4[A, B, C, D]) Next() bool {
-	if q.q.Next() {
-		return true
-	}
-	q.open = false
-	return false
-}
+func (q *Query4[A, B, C, D]) Next() bool { return q.q.Next() }
 
 // Get returns pointers to the current entity's components. They are valid
 // until Next is called; do not keep them.
@@ -423,8 +408,7 @@ func (q *Query4[A, B, C, D]) Count() int { return q.q.Count() }
 // Close ends the iteration early and unlocks the world. Closing a finished or
 // closed query does nothing.
 func (q *Query4[A, B, C, D]) Close() {
-	if q.open {
+	if !closed(&q.q.Query) {
 		q.q.Close()
-		q.open = false
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/schedule"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // Stage is a step of the App's schedule. Systems run stage by stage, and in
@@ -86,6 +88,10 @@ type Context struct {
 	Time *Time
 	// Window holds the window and framebuffer sizes copied for this tick.
 	Window *Window
+	// Input is the input this tick consumed: per action down, pressed and
+	// released, counts, hold time, ordered records and text. It is nil on a
+	// tick without input (a headless run) and outside the per-tick stages.
+	Input *input.Tick
 	// Rand is the App's deterministic random source, seeded by
 	// [Options.Seed]. Use it from systems only, so a replay sees the same
 	// sequence.
@@ -127,8 +133,13 @@ func (c *Context) RequestStop() { c.app.requestStop() }
 // Time describes the current simulation tick. The App stores it as a world
 // resource and in [Context.Time]; it is rewritten at the start of each tick.
 type Time struct {
-	// Tick is the number of the tick, counting from 1.
+	// Tick is the runtime's number of the tick.
 	Tick uint64
+	// Kind says what Delta means: a fixed step, a variable update or a
+	// catch-up update; Steps is how many fixed steps it stands for (0 for a
+	// variable update).
+	Kind  timing.Kind
+	Steps int
 	// Delta is the simulation time the tick advances.
 	Delta time.Duration
 	// Elapsed is the total simulation time up to the end of this tick.
@@ -148,10 +159,19 @@ type Time struct {
 	// Alpha is the interpolation factor of the frame prepared after this
 	// batch: how far real time is between this tick and the next, in [0, 1).
 	Alpha float64
+	// Timing holds the scheduler's statistics as of this batch: debt, rate,
+	// the debt mechanisms acting, dropped and suspended totals.
+	Timing timing.Stats
 }
 
 // DeltaSeconds returns Delta in seconds.
 func (t *Time) DeltaSeconds() float64 { return t.Delta.Seconds() }
+
+// Input is the world resource that holds the current tick's input (nil
+// Tick when there is none). It is the same value as [Context.Input].
+type Input struct {
+	Tick *input.Tick
+}
 
 // Window holds the sizes copied from the platform for the current tick.
 type Window struct {

@@ -1,0 +1,88 @@
+//go:build !race
+
+package ecs_test
+
+import (
+	"testing"
+
+	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/render2d"
+)
+
+// TestSteadyStateAllocations runs a game of 10,000 moving sprites with
+// every per-tick feature busy — movement, spawn and despawn churn through
+// the command buffer, a gameplay event per tick, a cosmetic system — and
+// fails on any allocation per tick or per frame once warmed up.
+func TestSteadyStateAllocations(t *testing.T) {
+	a := busyApp(t, 10_000)
+	var frame render2d.Frame
+	fw := render2d.NewFrameWriter(&frame)
+	tk := tick(0, 0.5)
+	runTick := func() {
+		tk.Number++
+		if err := a.Update(tk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runFrame := func() {
+		frame.Reset()
+		if err := a.PrepareFrame(fw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 10 {
+		runTick()
+		runFrame()
+	}
+	if got := testing.AllocsPerRun(20, runTick); got != 0 {
+		t.Errorf("allocations per tick: got %v, want 0", got)
+	}
+	if got := testing.AllocsPerRun(20, runFrame); got != 0 {
+		t.Errorf("allocations per frame: got %v, want 0", got)
+	}
+	if got := frame.PacketCount(); got < 9_000 {
+		t.Errorf("packets in the frame: got %d, want most of the 10,000 sprites", got)
+	}
+	if st := a.Stats(); st.Commands.Failed() != 0 || st.LeakedQueries != 0 {
+		t.Errorf("stats: got %+v, want no failures", st)
+	}
+}
+
+type churn struct{}
+
+func busyApp(t testing.TB, n int) *ecs.App {
+	a := newApp(t, ecs.Options{Seed: 3})
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		for i := range n {
+			p := ctx.Commands.Spawn()
+			ecs.With(p, ecs.At(float32(i%320), float32(i/320)))
+			ecs.With(p, ecs.Sprite{Size: ecs.Vec2{X: 2, Y: 2}, Layer: int16(i % 3)})
+			ecs.With(p, speed{X: 1, Y: 1})
+		}
+	}})
+	a.AddSystem(ecs.Update, moveSystem())
+	churned := ecs.NewFilter1[churn](a.World())
+	a.AddSystem(ecs.Update, ecs.System{Name: "churn", Run: func(ctx *ecs.Context) {
+		q := churned.Query()
+		for q.Next() {
+			ctx.Commands.Despawn(q.Entity())
+		}
+		for range 10 {
+			p := ctx.Commands.Spawn()
+			ecs.With(p, churn{})
+			ecs.With(p, ecs.At(ctx.Rand.Float32()*320, 0))
+		}
+		if _, err := ctx.Queue.After(1, ecs.Event{Kind: 1, Run: func(ctx *ecs.Context, d ecs.EventDelivery) {
+			ecs.With(ctx.Commands.Spawn(), churn{})
+		}}); err != nil {
+			ctx.Fail(err)
+		}
+	}})
+	a.AddSystem(ecs.PostUpdate, ecs.System{Name: "sparkle", Cosmetic: true, Run: func(ctx *ecs.Context) {
+		_ = ctx.Delta()
+	}})
+	if err := a.InitSimulation(nil); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}

@@ -1,0 +1,62 @@
+package ecs
+
+import (
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/runtime"
+)
+
+var _ runtime.Game = (*App)(nil)
+
+// InitPlatform does nothing. A game that uploads textures or binds input
+// embeds *App in its own type and defines InitPlatform there.
+func (a *App) InitPlatform(*runtime.GameRuntime) error { return nil }
+
+// InitSimulation runs the [Startup] systems on the simulation owner.
+func (a *App) InitSimulation(*runtime.GameRuntime) error { return a.startup() }
+
+// Update runs one simulation tick: it copies the tick into the [Time] and
+// [Window] resources, records every [Transform] for interpolation, and runs
+// the [PreUpdate], [Update] and [PostUpdate] systems, applying queued
+// commands after each. It returns the first failure a system reported with
+// [Context.Fail].
+func (a *App) Update(tick *runtime.TickContext) error {
+	in := tickInput{
+		number:   tick.Number,
+		kind:     tick.Kind,
+		steps:    tick.Steps,
+		input:    tick.Input,
+		delta:    tick.Delta,
+		observed: tick.Observed,
+		dropped:  tick.Dropped,
+		final:    tick.Final,
+		quiet:    tick.Quiet,
+		cosmetic: tick.Cosmetic,
+		alpha:    tick.Alpha,
+		window: Window{
+			Width: tick.Window.Width, Height: tick.Window.Height,
+			FramebufferWidth: tick.Framebuffer.Width, FramebufferHeight: tick.Framebuffer.Height,
+		},
+	}
+	if tick.Stop != nil {
+		in.stop = tick.Stop.Request
+	}
+	// Copied here rather than through in: a pointer to the tick inside in
+	// would make every caller's TickContext escape to the heap.
+	a.time.Timing = tick.Timing
+	return a.step(&in)
+}
+
+// PrepareFrame runs the [Extract] systems, then draws every visible
+// [Sprite] into one pass per [Camera], interpolated by the latest tick's
+// alpha. It changes no game state.
+func (a *App) PrepareFrame(w *render2d.FrameWriter) error { return a.prepare(w) }
+
+// Quiesce does nothing; embed *App to stop external producers.
+func (a *App) Quiesce() error { return nil }
+
+// DeinitSimulation applies pending commands and runs the [Shutdown]
+// systems.
+func (a *App) DeinitSimulation() error { return a.shutdown() }
+
+// DeinitPlatform does nothing; embed *App to release game resources.
+func (a *App) DeinitPlatform() error { return nil }
