@@ -36,7 +36,7 @@
 // and [Library.MeasureText] measures it. Glyphs are rasterised into the
 // atlas the first time they are used; once cached, layout allocates nothing.
 // Fonts must have TrueType outlines: OpenType fonts with CFF outlines are
-// refused with [ErrCorrupt].
+// refused with [ErrUnsupported].
 //
 // # Threads and uploads
 //
@@ -54,6 +54,10 @@
 // frame ([TextBounds.Pending]) and [Library.Region] reports [ErrPending]
 // until the next Upload. At shutdown, [Library.ReleaseTextures] frees the
 // textures on the graphics thread.
+//
+// [UploadingRenderer] packages that rule: it wraps the renderer the runtime
+// drives and runs Upload inside every Render, and ReleaseTextures inside
+// Close, so a game needs no hook of its own.
 //
 //	lib, _ := assets.NewLibrary(assets.DefaultOptions())
 //	hero, err := lib.LoadImage(gameFS, "sprites/hero.png") // simulation or init

@@ -12,6 +12,9 @@ var (
 	// ErrCorrupt reports data that is not a well-formed PNG or font:
 	// truncated, damaged or of another format.
 	ErrCorrupt = errors.New("assets: corrupt data")
+	// ErrUnsupported reports a well-formed file this package cannot use,
+	// such as an OpenType font with CFF outlines or a font collection.
+	ErrUnsupported = errors.New("assets: unsupported format")
 	// ErrEmpty reports an image with zero width or height.
 	ErrEmpty = errors.New("assets: zero-size image")
 	// ErrTooLarge reports an image larger than the maximum texture size.

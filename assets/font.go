@@ -151,6 +151,9 @@ func (l *Library) ParseFont(name string, data []byte, size float64) (Font, error
 // glyphs later.
 func parseFont(data []byte) (*ttf.Font, error) {
 	tf, err := ttf.Parse(data)
+	if errors.Is(err, ttf.ErrUnsupported) {
+		return nil, detail(ErrUnsupported, "%v (only TrueType outlines are read)", err)
+	}
 	if err != nil {
 		return nil, detail(ErrCorrupt, "not a readable TrueType font: %v", err)
 	}

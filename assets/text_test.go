@@ -231,7 +231,7 @@ func TestFontLoading(t *testing.T) {
 		{"go.ttf", 1000, assets.ErrInvalid, "want [1, 512]"},
 		{"trunc.ttf", 16, assets.ErrCorrupt, "not a readable TrueType font"},
 		{"garbage.ttf", 16, assets.ErrCorrupt, "unknown signature"},
-		{"cff.otf", 16, assets.ErrCorrupt, "CFF outlines"},
+		{"cff.otf", 16, assets.ErrUnsupported, "CFF outlines"},
 		{"missing.ttf", 16, fs.ErrNotExist, "does not exist"},
 	}
 	for _, tt := range tests {

@@ -1,7 +1,9 @@
 package assets_test
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -109,4 +111,66 @@ func TestConcurrentLayoutAndUpload(t *testing.T) {
 		}
 	}
 	wg.Wait()
+}
+
+// TestUploadingRenderer: with the wrapper, frames with new glyphs and
+// images render correctly without any explicit Upload call, and Close
+// frees the library's textures.
+func TestUploadingRenderer(t *testing.T) {
+	lib := newLib(t, assets.DefaultOptions())
+	f, err := lib.DefaultFont(12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := rendertest.NewRecorder(8, 8, 4096)
+	r := assets.NewUploadingRenderer(lib, rec)
+	var _ render2d.Renderer = r
+	// The first frame has nothing: it only brings the spare page up.
+	if err := r.Render(&render2d.Frame{}); err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range []string{"first", "second ΩΨ", "third жб"} {
+		ps, b, err := lib.AppendText(nil, f, text, assets.TextOptions{})
+		if err != nil || b.Pending != 0 {
+			t.Fatalf("layout %q: %v, %d pending", text, err, b.Pending)
+		}
+		if err := r.Render(&render2d.Frame{Passes: []render2d.Pass{{Packets: ps}}}); err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		for _, p := range ps {
+			px := regionPixels(t, rec, assets.Region{Texture: p.Texture, Source: p.Source})
+			ink := 0
+			for j := 3; j < len(px.Pix); j += 4 {
+				ink += int(px.Pix[j])
+			}
+			if ink == 0 {
+				t.Fatalf("frame %d: glyph texels missing on the GPU", i)
+			}
+		}
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := rec.Textures(); n != 0 {
+		t.Errorf("textures after Close: %d, want 0", n)
+	}
+}
+
+// TestRendererLimit: a renderer whose limit is below the library's lowers
+// the size accepted for later loads, and a page it cannot hold is reported.
+func TestRendererLimit(t *testing.T) {
+	opts := assets.DefaultOptions()
+	opts.PageSize = 256
+	lib := newLib(t, opts)
+	if _, err := lib.AddImage("wide", pattern(300, 4, 1)); err != nil { // own 300x4 texture
+		t.Fatal(err)
+	}
+	rec := rendertest.NewRecorder(8, 8, 200)
+	err := lib.Upload(rec)
+	if !errors.Is(err, assets.ErrTooLarge) || !strings.Contains(err.Error(), "maximum texture size is 200") {
+		t.Errorf("Upload of a 300-texel page to a 200 limit: got %v, want ErrTooLarge naming the limit", err)
+	}
+	if _, err := lib.AddImage("next", pattern(201, 2, 1)); !errors.Is(err, assets.ErrTooLarge) {
+		t.Errorf("AddImage wider than the renderer's limit: got %v, want ErrTooLarge", err)
+	}
 }
