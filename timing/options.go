@@ -123,7 +123,10 @@ func (f DebtHookFunc) PastCutoff(policy PastCutoff, debt time.Duration) time.Dur
 type DebtOptions struct {
 	// Pacing runs the simulation between MaxSlowDown and MaxSpeedUp times
 	// real time, at 1 + Gain*debt (debt in seconds), so a stall is repaid
-	// smoothly instead of in a burst. Default on.
+	// smoothly instead of in a burst. Debt is counted in whole steps, so
+	// less than one step either way runs at real time. Without pacing, owed
+	// steps run as fast as MaxFixedUpdates allows and a simulation that is
+	// ahead waits for real time. Default on.
 	Pacing bool
 	// MaxSpeedUp is the fastest pace, 1 to 4. Default 1.25.
 	MaxSpeedUp float64

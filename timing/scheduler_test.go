@@ -294,6 +294,25 @@ func TestVariableNextUpdateAt(t *testing.T) {
 	}
 }
 
+func TestFixedNextUpdateAt(t *testing.T) {
+	o := schFixed(0, 1, timing.DropExcessLag)
+	o.Rate = timing.Hz(60)
+	s := schStart(t, o)
+	// 1/60 s is 16,666,666.67 ns: the first step is due at the next whole ns.
+	for i, want := range []time.Duration{16_666_667, 33_333_334, 50_000_000, 66_666_667} {
+		if got := s.NextUpdateAt(); got != schAt(want) {
+			t.Errorf("step %d due at %v, want %v", i, got, schAt(want))
+		}
+		b := schAdvance(t, s, s.NextUpdateAt())
+		if len(b.Updates) != 1 {
+			t.Fatalf("at NextUpdateAt: %d updates, want 1", len(b.Updates))
+		}
+		if b2 := schAdvance(t, s, s.NextUpdateAt()-1); len(b2.Updates) != 0 {
+			t.Fatalf("1 ns before NextUpdateAt: %d updates, want 0", len(b2.Updates))
+		}
+	}
+}
+
 func TestClockRegressionChangesNothing(t *testing.T) {
 	for _, o := range []timing.Options{timing.DefaultOptions(), schFixed(10*msec, 2, timing.DropExcessLag), repayOpts()} {
 		t.Run(o.Mode.String()+"/"+o.Recovery.String(), func(t *testing.T) {
