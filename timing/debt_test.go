@@ -447,3 +447,36 @@ func TestMechanismString(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestVariableStepKeepsUpWithSlowFrames: at 20 frames per second a 60 Hz
+// simulation allowed one update per cycle keeps up only by merging steps.
+func TestVariableStepKeepsUpWithSlowFrames(t *testing.T) {
+	for _, merge := range []bool{false, true} {
+		o := repayOpts()
+		o.MaxFixedUpdates = 1
+		o.Debt.VariableStep = merge
+		r := newDebtRun(t, o)
+		for range 200 { // 10 s
+			r.frame(50 * msec)
+		}
+		st := r.s.Stats()
+		if merge {
+			if st.Dropped != 0 || st.Debt > 3 || st.MergedSteps == 0 {
+				t.Errorf("merging: %+v, want it to keep up with merged steps and drop nothing", st)
+			}
+		} else if st.Dropped == 0 || !st.Acting.Has(timing.MechCutoff) {
+			t.Errorf("one step per frame: %+v, want it to fall behind to the cutoff", st)
+		}
+	}
+}
+
+func TestNextUpdateAtSaturates(t *testing.T) {
+	s, err := timing.NewScheduler(schFixed(timing.DefaultInterval, 1, timing.DropExcessLag))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start(timing.MaxInstant - 10)
+	if got := s.NextUpdateAt(); got != timing.MaxInstant {
+		t.Errorf("NextUpdateAt near the end of the clock = %v, want MaxInstant", got)
+	}
+}
