@@ -317,9 +317,15 @@ func (d DebtOptions) validate(o Options) []error {
 	if d.VariableStep && o.Rollback {
 		bad("DebtOptions.VariableStep is refused because Options.Rollback is set: resimulation needs identical fixed steps")
 	}
+	// The cutoff must hold at least one whole step, compared exactly: a
+	// rate's step is rounded up to the next nanosecond.
 	step := o.FixedStep
-	if !o.Rate.IsZero() {
-		step = o.Rate.Step()
+	if r := o.Rate; !r.IsZero() {
+		step = 0
+		if r.Num >= 1 && r.Num <= 1e9 && r.Den >= 1 && r.Den <= 1e9 {
+			ph := newPhase(0, r)
+			step = time.Duration(ceilNanos(u128{0, ph.t}, ph.p))
+		}
 	}
 	if d.Cutoff < step || d.Cutoff > maxSpan || d.Cutoff <= 0 {
 		bad("DebtOptions.Cutoff %v is out of range; allowed one step (%v) to %v", d.Cutoff, step, maxSpan)

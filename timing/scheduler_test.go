@@ -372,6 +372,12 @@ func TestValidation(t *testing.T) {
 			o.Debt.Cutoff, o.Debt.SuspendAfter = msec, -1
 		}, []string{"DebtOptions.MaxSpeedUp 0.5", "DebtOptions.MaxSlowDown 1.5", "DebtOptions.Gain 0", "DebtOptions.CosmeticEvery 1",
 			"DebtOptions.MaxStepScale 1", "DebtOptions.Cutoff 1ms", "DebtOptions.SuspendAfter -1ns"}},
+		{"cutoff below one exact step", func(o *timing.Options) {
+			o.Recovery, o.Rate, o.Debt.Cutoff = timing.RepayDebt, timing.Hz(3), 333_333_333
+		}, []string{"DebtOptions.Cutoff 333.333333ms", "one step (333.333334ms)"}},
+		{"cutoff of one exact step", func(o *timing.Options) {
+			o.Recovery, o.Rate, o.Debt.Cutoff = timing.RepayDebt, timing.Hz(3), 333_333_334
+		}, nil},
 		{"variable step refused with rollback", func(o *timing.Options) {
 			o.Recovery, o.Rollback, o.Debt.VariableStep = timing.RepayDebt, true, true
 		}, []string{"DebtOptions.VariableStep is refused because Options.Rollback is set"}},
