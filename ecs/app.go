@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/schedule"
@@ -24,6 +25,9 @@ type Options struct {
 	// zero means [DefaultQueueCapacity]. See [schedule.Options.Capacity] for
 	// the allowed range.
 	QueueCapacity int
+	// Assets lays out [Text] components when frames are prepared. Without
+	// it, texts are skipped and counted in [ExtractStats.TextErrors].
+	Assets *assets.Library
 }
 
 // App runs an ECS game on the runtime: it owns a [World], its resources and
@@ -82,6 +86,7 @@ func NewApp(opts Options) (*App, error) {
 	AddResource(a.world, queue)
 	a.transforms = NewFilter1[Transform](a.world)
 	a.extract.init(a.world)
+	a.extract.lib = opts.Assets
 	return a, nil
 }
 

@@ -73,18 +73,24 @@ var (
 // renderer (which validates it) and returns the recorded copy.
 func prepare(t *testing.T, a *ecs.App) *render2d.Frame {
 	t.Helper()
+	return prepareWith(t, a, rendertest.NewRecorder(320, 240, 1024))
+}
+
+// prepareWith is prepare with a recorder that already holds textures.
+func prepareWith(t *testing.T, a *ecs.App, rec *rendertest.Recorder) *render2d.Frame {
+	t.Helper()
 	var f render2d.Frame
 	if err := a.PrepareFrame(render2d.NewFrameWriter(&f)); err != nil {
 		t.Fatalf("PrepareFrame: %v", err)
 	}
-	rec := rendertest.NewRecorder(320, 240, 1024)
+	before := len(rec.Frames)
 	if err := rec.Render(&f); err != nil {
 		t.Fatalf("recording renderer refused the frame: %v", err)
 	}
-	if len(rec.Frames) != 1 {
-		t.Fatalf("recorded frames: got %d, want 1", len(rec.Frames))
+	if len(rec.Frames) != before+1 {
+		t.Fatalf("recorded frames: got %d, want %d", len(rec.Frames), before+1)
 	}
-	return &rec.Frames[0]
+	return &rec.Frames[before]
 }
 
 func TestAppHeadlessGame(t *testing.T) {

@@ -3,6 +3,7 @@ package ecs
 import (
 	"math"
 
+	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -131,4 +132,36 @@ type Camera struct {
 	Order int16
 	// Disabled cameras produce no pass.
 	Disabled bool
+}
+
+// SpriteOf returns a Sprite drawing an atlas region (an image, a sheet
+// frame) at its natural size, pivoting about its top-left corner.
+func SpriteOf(r assets.Region) Sprite {
+	return Sprite{Texture: r.Texture, Source: r.Source, Size: r.Size()}
+}
+
+// SetRegion points the sprite at another atlas region (the next frame of an
+// animation, say), keeping its size unless it had none.
+func (s *Sprite) SetRegion(r assets.Region) {
+	s.Texture, s.Source = r.Texture, r.Source
+}
+
+// Text draws a string at the entity's [Transform]: its Position is the
+// top-left corner of the text box, its Rotation turns the text about that
+// corner and Scale.X scales it (zero means 1). The glyphs are laid out by
+// the App's [assets.Library] ([Options.Assets]) when each frame is prepared,
+// into one packet per glyph on the text's Layer.
+type Text struct {
+	Font    assets.Font
+	Content string
+	// Width wraps lines longer than it and aligns them within it; zero
+	// means no wrapping (see [assets.TextOptions]).
+	Width       float32
+	Align       assets.Align
+	LineSpacing float32
+	// Color tints the glyphs; zero means white.
+	Color  render2d.Color
+	Layer  int16
+	Blend  render2d.BlendMode
+	Hidden bool
 }

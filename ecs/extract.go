@@ -2,9 +2,11 @@ package ecs
 
 import (
 	"cmp"
+	"errors"
 	"math"
 	"slices"
 
+	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -13,16 +15,23 @@ type ExtractStats struct {
 	Frames uint64 // frames extracted so far
 	Passes int    // passes in the latest frame
 	Drawn  int    // packets written to the latest frame
-	Culled int    // sprites left out of the latest frame (outside a view, hidden or empty)
+	Culled int    // sprites and texts left out of the latest frame (outside a view, hidden or empty)
+	// TextErrors counts texts the latest frame could not lay out (no
+	// library, a stale font); LastTextError says why for the latest one.
+	TextErrors    int
+	LastTextError error
 }
 
 type extractor struct {
-	sprites *Filter2[Transform, Sprite]
-	cameras *Filter2[Transform, Camera]
-	views   []view
-	scratch []render2d.DrawPacket2D
-	counts  []int32
-	stats   ExtractStats
+	sprites   *Filter2[Transform, Sprite]
+	texts     *Filter2[Transform, Text]
+	cameras   *Filter2[Transform, Camera]
+	lib       *assets.Library
+	views     []view
+	lastLayer int16
+	scratch   []render2d.DrawPacket2D
+	counts    []int32
+	stats     ExtractStats
 }
 
 // view is a camera prepared for one frame.
@@ -36,18 +45,24 @@ type view struct {
 
 func (x *extractor) init(w *World) {
 	x.sprites = NewFilter2[Transform, Sprite](w)
+	x.texts = NewFilter2[Transform, Text](w)
 	x.cameras = NewFilter2[Transform, Camera](w)
 }
 
 func (x *extractor) run(fw *render2d.FrameWriter, alpha float32, win *Window) {
 	x.stats.Frames++
-	x.stats.Passes, x.stats.Drawn, x.stats.Culled = 0, 0, 0
+	x.stats.Passes, x.stats.Drawn, x.stats.Culled, x.stats.TextErrors = 0, 0, 0, 0
 	x.collectViews(alpha, win)
 	for i := range x.views {
 		v := &x.views[i]
 		fw.BeginPass(v.desc)
 		f := fw.Frame()
-		x.drawSprites(&f.Passes[len(f.Passes)-1], v, alpha)
+		pass := &f.Passes[len(f.Passes)-1]
+		n0 := len(pass.Packets)
+		sorted := x.drawSprites(pass, v, alpha)
+		if !x.drawTexts(pass, v, alpha) || !sorted {
+			x.sortByLayer(pass.Packets[n0:])
+		}
 		x.stats.Passes++
 	}
 }
@@ -103,13 +118,15 @@ func makeView(desc render2d.PassDesc, order int16, win *Window) view {
 	return v
 }
 
-func (x *extractor) drawSprites(pass *render2d.Pass, v *view, alpha float32) {
+// drawSprites appends the visible sprites to pass and reports whether their
+// layers came out in order.
+func (x *extractor) drawSprites(pass *render2d.Pass, v *view, alpha float32) (sorted bool) {
 	q := x.sprites.Query()
 	n0 := len(pass.Packets)
 	pass.Packets = slices.Grow(pass.Packets, q.Count())
 	out := pass.Packets[n0:cap(pass.Packets)]
 	n := 0
-	sorted := true
+	sorted = true
 	last := int16(math.MinInt16)
 	cull := v.cull
 	for q.Next() {
@@ -159,9 +176,76 @@ func (x *extractor) drawSprites(pass *render2d.Pass, v *view, alpha float32) {
 	}
 	pass.Packets = pass.Packets[:n0+n]
 	x.stats.Drawn += n
-	if !sorted {
-		x.sortByLayer(pass.Packets[n0:])
+	x.lastLayer = last
+	return sorted
+}
+
+// drawTexts lays out the visible texts into pass and reports whether the
+// pass is still in layer order.
+func (x *extractor) drawTexts(pass *render2d.Pass, v *view, alpha float32) (sorted bool) {
+	sorted = true
+	q := x.texts.Query()
+	for q.Next() {
+		t, txt := q.Get()
+		if txt.Hidden || txt.Content == "" {
+			x.stats.Culled++
+			continue
+		}
+		if x.lib == nil {
+			x.textError(errNoLibrary)
+			continue
+		}
+		pos, rot, scale := t.Interpolated(alpha)
+		s := scale.X
+		if s == 0 {
+			s = 1
+		}
+		n0 := len(pass.Packets)
+		var b assets.TextBounds
+		var err error
+		pass.Packets, b, err = x.lib.AppendText(pass.Packets, txt.Font, txt.Content, assets.TextOptions{
+			Width: txt.Width, Align: txt.Align, LineSpacing: txt.LineSpacing, Scale: s,
+			Color: txt.Color, Layer: txt.Layer, Blend: txt.Blend,
+		})
+		if err != nil {
+			pass.Packets = pass.Packets[:n0]
+			x.textError(err)
+			continue
+		}
+		// The box was laid out at the origin: cull it by the circle around
+		// the pivot that holds it, then move (and turn) it into place.
+		r := b.Rect
+		ex := max(abs32(r.X), abs32(r.X+r.W))
+		ey := max(abs32(r.Y), abs32(r.Y+r.H))
+		if v.cull && outside(v, pos, Vec2{X: 1, Y: 1}, Vec2{X: ex, Y: ey}, Vec2{}) {
+			pass.Packets = pass.Packets[:n0]
+			x.stats.Culled++
+			continue
+		}
+		sin, cos := math.Sincos(float64(rot))
+		sn, cs := float32(sin), float32(cos)
+		for i := n0; i < len(pass.Packets); i++ {
+			p := &pass.Packets[i].Transform
+			o := p.Position
+			p.Position = Vec2{X: pos.X + cs*o.X - sn*o.Y, Y: pos.Y + sn*o.X + cs*o.Y}
+			p.Rotation += rot
+		}
+		if len(pass.Packets) > n0 {
+			if txt.Layer < x.lastLayer {
+				sorted = false
+			}
+			x.lastLayer = txt.Layer
+		}
+		x.stats.Drawn += len(pass.Packets) - n0
 	}
+	return sorted
+}
+
+var errNoLibrary = errors.New("ecs: a Text needs an assets.Library: set Options.Assets")
+
+func (x *extractor) textError(err error) {
+	x.stats.TextErrors++
+	x.stats.LastTextError = err
 }
 
 // outside reports whether a quad, bounded by the circle around its pivot
