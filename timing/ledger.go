@@ -35,7 +35,7 @@ type Ledger struct {
 	// Adjusted is the net debt added by AdjustDebt (negative: removed).
 	Adjusted time.Duration
 	// PendingDebt is the time owed in whole steps, negative when the
-	// simulation is ahead.
+	// simulation is ahead; zero in variable mode.
 	PendingDebt time.Duration
 	// PendingRemainder is the pending time beyond whole steps.
 	PendingRemainder time.Duration
@@ -61,7 +61,7 @@ func (s *Scheduler) Ledger() Ledger {
 		DroppedByHook:     time.Duration(s.dropped[dropHook].ns),
 		Suspended:         time.Duration(s.suspended),
 		Adjusted:          time.Duration(s.adjusted),
-		PendingDebt:       s.stepsDuration(s.debtSteps()),
+		PendingDebt:       s.stepsDuration(s.owed()),
 	}
 	l.PendingRemainder = l.Real + l.Adjusted - l.Simulated - l.Dropped() - l.Suspended - l.PendingDebt
 	return l
@@ -142,6 +142,15 @@ type Stats struct {
 	Ledger       Ledger
 }
 
+// owed is the debt reported in whole steps: none in variable mode, where
+// pending time only waits for the pacing interval.
+func (s *Scheduler) owed() int64 {
+	if s.opts.Mode != FixedMode {
+		return 0
+	}
+	return s.debtSteps()
+}
+
 func (s *Scheduler) enabled() Mechanism {
 	if s.opts.Mode != FixedMode || s.opts.Recovery != RepayDebt {
 		return 0
@@ -171,7 +180,7 @@ func (s *Scheduler) Stats() Stats {
 		Mode:         s.opts.Mode,
 		Recovery:     s.opts.Recovery,
 		Step:         s.Step(),
-		Debt:         s.debtSteps(),
+		Debt:         s.owed(),
 		DebtTime:     l.PendingDebt,
 		Rate:         rate,
 		Enabled:      s.enabled(),

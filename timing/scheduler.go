@@ -69,6 +69,9 @@ type Update struct {
 	Cosmetic bool
 }
 
+// DeltaSeconds returns Delta in seconds, for physics code that wants floats.
+func (u Update) DeltaSeconds() float64 { return u.Delta.Seconds() }
+
 // Observed returns the real time the update stands for.
 func (u Update) Observed() time.Duration { return time.Duration(u.End - u.Start) }
 
