@@ -14,6 +14,7 @@ import (
 	"golang.org/x/image/vector"
 
 	"github.com/metronome-go/metronome/assets/internal/ttf"
+	"github.com/metronome-go/metronome/render2d"
 )
 
 // Font is a handle to a font face (a font file at one size) in a
@@ -77,7 +78,10 @@ type glyph struct {
 	advance int32           // whole pixels: advances are rounded so glyphs sit on the pixel grid
 	page    int32           // -1: nothing to draw (space)
 	src     image.Rectangle // in page texels
-	off     image.Point     // top-left of src relative to the pen on the baseline
+	srcF    render2d.Rect   // src, ready for a packet
+	// offX, offY place the top-left of src relative to the pen on the
+	// baseline, in pixels.
+	offX, offY float32
 }
 
 // lowRunes is how many runes from U+0000 get a direct-indexed cache slot:
@@ -231,15 +235,17 @@ func (l *Library) ReleaseFont(f Font) error {
 	return nil
 }
 
-// glyphLocked returns the cached glyph for r, rasterising it into the
-// atlas on first use. Allocation-free for cached glyphs.
-func (l *Library) glyphLocked(fe *fontEntry, r rune) *glyph {
+// glyphLocked returns the cache slot of r's glyph in fe.glyphs,
+// rasterising it into the atlas on first use. Allocation-free for cached
+// glyphs. Slots stay valid for the face's life; pointers into fe.glyphs do
+// not survive the next miss.
+func (l *Library) glyphLocked(fe *fontEntry, r rune) int32 {
 	if r >= 0 && r < lowRunes {
 		if i := fe.low[r]; i > 0 {
-			return &fe.glyphs[i-1]
+			return i - 1
 		}
 	} else if i, ok := fe.runes[r]; ok {
-		return &fe.glyphs[i-1]
+		return i - 1
 	}
 	g := l.rasterLocked(fe, r)
 	fe.glyphs = append(fe.glyphs, g)
@@ -249,7 +255,7 @@ func (l *Library) glyphLocked(fe *fontEntry, r rune) *glyph {
 	} else {
 		fe.runes[r] = n
 	}
-	return &fe.glyphs[n-1]
+	return n - 1
 }
 
 func (l *Library) rasterLocked(fe *fontEntry, r rune) glyph {
@@ -315,7 +321,9 @@ func (l *Library) rasterLocked(fe *fontEntry, r rune) glyph {
 	p.refs++
 	p.dirty = p.dirty.Union(dst)
 	fe.pages[pi]++
-	g.page, g.src, g.off = int32(pi), dst, dr.Min
+	g.page, g.src = int32(pi), dst
+	g.srcF = rectOf(dst)
+	g.offX, g.offY = float32(dr.Min.X), float32(dr.Min.Y)
 	return g
 }
 

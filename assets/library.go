@@ -89,7 +89,9 @@ type Uploader interface {
 // atlas pages, and the CPU copies of those pages. It is safe for concurrent
 // use: the simulation goroutine loads assets, resolves handles and lays out
 // text while the graphics thread runs [Library.Upload]; one mutex orders
-// them.
+// them. Every method may be called from any goroutine except Upload and
+// ReleaseTextures, which talk to the renderer and so belong to the graphics
+// thread.
 type Library struct {
 	mu     sync.Mutex
 	opts   Options
@@ -105,6 +107,7 @@ type Library struct {
 	raster  *vector.Rasterizer
 	mask    image.Alpha
 	scratch []render2d.DrawPacket2D
+	line    []placed // the line being laid out
 	gofonts map[string]*parsedFont // parsed embedded fonts, by name
 }
 
@@ -403,7 +406,7 @@ func (l *Library) Reload(img Image) (Image, error) {
 	fsys, name, maxTex := e.fsys, e.name, l.maxTex
 	l.mu.Unlock()
 	if fsys == nil {
-		return img, &Error{Op: "reload image", Path: name, Err: detail(ErrInvalid, "image was added from memory, there is no file to reload")}
+		return img, &Error{Op: "reload image", Path: name, Err: detail(ErrInvalid, "image has no file of its own to reload (added from memory or cut from a sheet)")}
 	}
 	pix, err := DecodePNG(fsys, name, maxTex)
 	if err != nil {

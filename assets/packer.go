@@ -51,6 +51,9 @@ func (p *Packer) Pack(w, h int) (image.Point, bool) {
 	}
 	best, bestY, bestWaste := -1, p.h+1, 0
 	for i := range p.sky {
+		if p.sky[i].y > bestY {
+			continue // resting here cannot be lower than the best so far
+		}
 		y, waste, ok := p.fit(i, w, h)
 		if !ok {
 			continue

@@ -147,76 +147,85 @@ func isBreakSpace(r rune) bool {
 	return r == ' ' || r == '\t' || r == '\u3000' || (r >= '\u2000' && r <= '\u200a')
 }
 
-// advanceLocked returns the advance of r after prev (-1: line start),
-// kerning included, and r's glyph.
-func (l *Library) advanceLocked(fe *fontEntry, r rune, prev int32) (int32, *glyph) {
-	if r == '\t' {
-		sp := l.glyphLocked(fe, ' ')
-		return tabSpaces * sp.advance, sp
-	}
-	g := l.glyphLocked(fe, r)
-	adv := g.advance
-	if prev >= 0 {
-		adv += l.kernLocked(fe, uint16(prev), g.index)
-	}
-	return adv, g
+// placed is one rune of the line being laid out: its glyph's cache slot
+// and the pen position (kerning applied) where the glyph goes.
+type placed struct {
+	slot int32
+	x    int32
 }
 
-// lineEnd finds the line starting at byte start: its content ends at end
-// (trailing spaces dropped), it is width pixels wide, and the next line
-// starts at next. maxW <= 0 means no wrapping.
-func (l *Library) lineEnd(fe *fontEntry, text string, start int, maxW int32) (end, next int, width int32) {
+// lineEnd lays out the line starting at byte start into l.line, one entry
+// per rune: its content ends at byte end (trailing spaces dropped) and
+// covers the first count entries, it is width pixels wide, and the next
+// line starts at byte next. maxW <= 0 means no wrapping.
+func (l *Library) lineEnd(fe *fontEntry, text string, start int, maxW int32) (end, next, count int, width int32) {
+	l.line = l.line[:0]
 	var pen int32
-	prev := int32(-1)
-	content := false // a non-space rune is on the line
+	prev := int32(-1) // glyph index of the previous rune, for kerning
+	content := false  // a non-space rune is on the line
 	inSpace := false
-	spaceAt, spaceW := start, int32(0) // where the current run of spaces began
+	spaceAt, spaceN, spaceW := start, 0, int32(0) // where the current run of spaces began
 	breakOK := false
-	var bEnd, bNext int
+	var bEnd, bNext, bN int
 	var bW int32
 	for i := start; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if r == '\n' {
 			if inSpace {
-				return spaceAt, i + size, spaceW
+				return spaceAt, i + size, spaceN, spaceW
 			}
-			return i, i + size, pen
+			return i, i + size, len(l.line), pen
 		}
 		if r == '\r' {
 			i += size
 			continue
 		}
-		adv, g := l.advanceLocked(fe, r, prev)
 		if isBreakSpace(r) {
 			if !inSpace {
-				inSpace, spaceAt, spaceW = true, i, pen
+				inSpace, spaceAt, spaceN, spaceW = true, i, len(l.line), pen
 			}
+			slot := l.glyphLocked(fe, ' ')
+			adv := fe.glyphs[slot].advance
+			if r == '\t' {
+				adv *= tabSpaces
+			} else if r != ' ' {
+				slot = l.glyphLocked(fe, r)
+				adv = fe.glyphs[slot].advance
+			}
+			l.line = append(l.line, placed{slot, pen})
 			pen += adv
-			prev = int32(g.index)
+			prev = int32(fe.glyphs[slot].index)
 			i += size
 			continue
+		}
+		slot := l.glyphLocked(fe, r)
+		g := &fe.glyphs[slot]
+		kern := int32(0)
+		if prev >= 0 {
+			kern = l.kernLocked(fe, uint16(prev), g.index)
 		}
 		if inSpace {
 			// A break before this word. Leading spaces count too: a word
 			// that does not fit after an indent moves to the next line.
-			breakOK, bEnd, bNext, bW = true, spaceAt, i, spaceW
+			breakOK, bEnd, bNext, bN, bW = true, spaceAt, i, spaceN, spaceW
 		}
 		inSpace = false
-		if maxW > 0 && (content || breakOK) && pen+adv > maxW {
+		if maxW > 0 && (content || breakOK) && pen+kern+g.advance > maxW {
 			if breakOK {
-				return bEnd, bNext, bW
+				return bEnd, bNext, bN, bW
 			}
-			return i, i, pen // a word wider than the box: break inside it
+			return i, i, len(l.line), pen // a word wider than the box: break inside it
 		}
-		pen += adv
+		l.line = append(l.line, placed{slot, pen + kern})
+		pen += kern + g.advance
 		prev = int32(g.index)
 		content = true
 		i += size
 	}
 	if inSpace {
-		return spaceAt, len(text), spaceW
+		return spaceAt, len(text), spaceN, spaceW
 	}
-	return len(text), len(text), pen
+	return len(text), len(text), len(l.line), pen
 }
 
 func (l *Library) layoutLocked(dst []render2d.DrawPacket2D, fe *fontEntry, text string, o TextOptions, emit bool) ([]render2d.DrawPacket2D, TextBounds, error) {
@@ -232,21 +241,16 @@ func (l *Library) layoutLocked(dst []render2d.DrawPacket2D, fe *fontEntry, text 
 	if tint == (render2d.Color{}) {
 		tint = render2d.White
 	}
-	snap := func(v float32) float32 { return v }
-	if scale == 1 {
-		snap = func(v float32) float32 { return float32(math.Round(float64(v))) }
-	}
 	lineH := float32(fe.lineHeight) * spacing * scale
 	maxW := int32(-1)
 	if o.Width > 0 {
-		maxW = int32(math.Floor(float64(o.Width / scale)))
-		maxW = max(maxW, 1)
+		maxW = max(int32(math.Floor(float64(o.Width/scale))), 1)
 	}
 	var b TextBounds
 	minX, maxX := float32(math.Inf(1)), float32(math.Inf(-1))
 	final := false
 	for start := 0; ; {
-		end, next, w := l.lineEnd(fe, text, start, maxW)
+		_, next, count, w := l.lineEnd(fe, text, start, maxW)
 		lw := float32(w) * scale
 		x := o.Position.X
 		switch {
@@ -259,48 +263,37 @@ func (l *Library) layoutLocked(dst []render2d.DrawPacket2D, fe *fontEntry, text 
 		case o.Align == AlignRight:
 			x -= lw
 		}
-		x = snap(x)
+		baseline := o.Position.Y + float32(b.Lines)*lineH + float32(fe.ascent)*scale
+		if scale == 1 { // whole pixels keep glyphs crisp
+			x = float32(math.Round(float64(x)))
+			baseline = float32(math.Round(float64(baseline)))
+		}
 		minX, maxX = min(minX, x), max(maxX, x+lw)
-		baseline := snap(o.Position.Y + float32(b.Lines)*lineH + float32(fe.ascent)*scale)
 		b.Lines++
 		if emit {
-			var pen int32
-			prev := int32(-1)
-			for i := start; i < end; {
-				r, size := utf8.DecodeRuneInString(text[i:])
-				i += size
-				if r == '\r' {
+			for _, e := range l.line[:count] {
+				g := &fe.glyphs[e.slot]
+				if g.page < 0 {
 					continue
 				}
-				adv, g := l.advanceLocked(fe, r, prev)
-				if r == '\t' {
-					pen += adv
-					prev = int32(g.index)
+				tex := l.pages[g.page].tex
+				if tex.IsZero() {
+					b.Pending++
 					continue
 				}
-				pen += adv - g.advance // kerning applies before the glyph
-				prev = int32(g.index)
-				if g.page >= 0 {
-					p := l.pages[g.page]
-					if p.tex.IsZero() {
-						b.Pending++
-					} else {
-						dst = append(dst, render2d.DrawPacket2D{
-							Texture: p.tex,
-							Source:  rectOf(g.src),
-							Transform: render2d.Transform{
-								Position: render2d.Vec2{X: x + float32(pen+int32(g.off.X))*scale, Y: baseline + float32(g.off.Y)*scale},
-								Scale:    render2d.Vec2{X: 1, Y: 1},
-							},
-							Size:  render2d.Vec2{X: float32(g.src.Dx()) * scale, Y: float32(g.src.Dy()) * scale},
-							Tint:  tint,
-							Blend: o.Blend,
-							Layer: o.Layer,
-						})
-						b.Glyphs++
-					}
-				}
-				pen += g.advance
+				dst = append(dst, render2d.DrawPacket2D{
+					Texture: tex,
+					Source:  g.srcF,
+					Transform: render2d.Transform{
+						Position: render2d.Vec2{X: x + (float32(e.x)+g.offX)*scale, Y: baseline + g.offY*scale},
+						Scale:    render2d.Vec2{X: 1, Y: 1},
+					},
+					Size:  render2d.Vec2{X: g.srcF.W * scale, Y: g.srcF.H * scale},
+					Tint:  tint,
+					Blend: o.Blend,
+					Layer: o.Layer,
+				})
+				b.Glyphs++
 			}
 		}
 		if next >= len(text) {
