@@ -107,7 +107,7 @@ type Library struct {
 	raster  *vector.Rasterizer
 	mask    image.Alpha
 	scratch []render2d.DrawPacket2D
-	line    []placed // the line being laid out
+	line    []placed               // the line being laid out
 	gofonts map[string]*parsedFont // parsed embedded fonts, by name
 }
 
