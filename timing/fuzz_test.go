@@ -38,7 +38,7 @@ func fuzzOptions(b [12]byte, hook timing.DebtHook) timing.Options {
 	if !o.Rate.IsZero() {
 		step = o.Rate.Step()
 	}
-	d.Cutoff = max(step, time.Duration(b[11]>>5+1)*300*time.Millisecond)
+	d.Cutoff = max(step+1, time.Duration(b[11]>>5+1)*300*time.Millisecond) // +1: the rate step is rounded
 	d.SuspendAfter = time.Duration(b[10]>>6) * 2 * time.Second
 	return o
 }
