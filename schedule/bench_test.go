@@ -9,11 +9,26 @@ import (
 )
 
 // The benchmarks compare the two ordering structures at 16, 1,000 and
-// 100,000 pending entries. Run them with
+// 100,000 pending entries, and at 2 to 256 for the crossover. Run them with
 //
-//	go test -run '^$' -bench . -benchtime 200ms ./schedule
+//	go test -run '^$' -bench . -benchtime 100ms ./schedule
 //
-// Every op is one entry: ns/op is the cost per entry.
+// Every op is one entry: ns/op is the cost per entry. cpu-ns/op is the
+// process's CPU time per op, steadier than wall time on a shared machine.
+// Compare the structures within one run, as ratios.
+//
+// Measured on a shared 2-vCPU machine under heavy load (load average 11),
+// median cpu-ns/op of three runs, scan/heap ratio in brackets:
+//
+//	                   n=16          n=1000         n=100000
+//	Schedule           27 (0.60)     28 (0.53)      39 (0.53)
+//	Cancel+Schedule    56 (0.38)     57 (0.36)      373 (0.50)
+//	Dispatch           35 (1.00)     60 (16)        107 (865)
+//	ScheduleDispatch   78 (0.94)     122 (5.8)      459 (127)
+//	Burst              56 (1.16)     107 (1.10)     362 (0.84)
+//
+// Crossover (ScheduleDispatch, scan/heap): 0.89 at 8 and 16 entries, 0.94
+// at 32, 1.04 at 64, 1.38 at 128, 2.04 at 256.
 
 var benchSizes = []int{16, 1_000, 100_000}
 
@@ -46,8 +61,12 @@ func benchQueue(b *testing.B, s schedule.Structure, n int) *schedule.Queue[paylo
 }
 
 func forEachBench(b *testing.B, f func(b *testing.B, loop func() bool, s schedule.Structure, n int)) {
+	forEachBenchSize(b, benchSizes, f)
+}
+
+func forEachBenchSize(b *testing.B, sizes []int, f func(b *testing.B, loop func() bool, s schedule.Structure, n int)) {
 	for _, s := range structures {
-		for _, n := range benchSizes {
+		for _, n := range sizes {
 			b.Run(fmt.Sprintf("%v/n=%d", s, n), func(b *testing.B) {
 				b.ReportAllocs()
 				m := cpuMeter{b: b}
@@ -147,8 +166,16 @@ func BenchmarkDispatch(b *testing.B) {
 // pending, and each tick schedules one entry a random 1..2n-1 ticks ahead and
 // delivers one on average. The op is one tick: one schedule plus one
 // delivery.
-func BenchmarkScheduleDispatch(b *testing.B) {
-	forEachBench(b, func(b *testing.B, loop func() bool, s schedule.Structure, n int) {
+func BenchmarkScheduleDispatch(b *testing.B) { forEachBench(b, scheduleDispatch) }
+
+// BenchmarkCrossover runs the steady state of BenchmarkScheduleDispatch at
+// small sizes, where the scan and the heap cross.
+func BenchmarkCrossover(b *testing.B) {
+	forEachBenchSize(b, []int{2, 4, 8, 16, 32, 64, 128, 256}, scheduleDispatch)
+}
+
+func scheduleDispatch(b *testing.B, loop func() bool, s schedule.Structure, n int) {
+	{
 		q := benchQueue(b, s, 2*n)
 		r := rng(88172645463325252)
 		delivered := 0
@@ -173,7 +200,7 @@ func BenchmarkScheduleDispatch(b *testing.B) {
 		}
 		b.ReportMetric(float64(q.Len()), "pending")
 		b.ReportMetric(float64(delivered)/float64(b.N), "delivered/op")
-	})
+	}
 }
 
 // BenchmarkBurst: n entries scheduled for the same tick and delivered by one

@@ -45,9 +45,13 @@
 //
 // # Structures
 //
-// Two ordering structures give identical deliveries: an indexed binary heap
-// ([Heap], the default) and a contiguous scan ([Scan]). The heap was chosen
-// by measurement; see the package benchmarks for the crossover.
+// Two ordering structures give identical deliveries (one test suite and one
+// fuzz test run on both): an indexed binary heap ([Heap]) and a contiguous
+// scan ([Scan]). Measured in steady state (one entry scheduled and one
+// delivered per tick), they cross at about 64 pending entries; the scan is
+// at most about 10% faster below that, the heap 6 times faster at 1,000 and
+// over 100 times faster at 100,000. [DefaultStructure] therefore picks the
+// scan only for a capacity up to [ScanCapacity] and the heap otherwise.
 //
 // # Cooldowns without a queue
 //

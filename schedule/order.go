@@ -38,7 +38,7 @@ func compareKeys(a, b key) int {
 // A branch on which pointer is set costs less than an interface call and
 // leaves the heap's small methods open to inlining.
 type orders struct {
-	heap *heapOrder
+	heap heapOrder
 	scan *scanOrder
 }
 
@@ -56,6 +56,25 @@ func (o *orders) remove(slot int32) {
 		return
 	}
 	o.heap.remove(slot)
+}
+
+// removeFirst removes the key next just returned.
+func (o *orders) removeFirst(slot int32) {
+	if o.scan != nil {
+		o.scan.remove(slot)
+		return
+	}
+	o.heap.removeRoot()
+}
+
+// rekeyFirst moves the key next just returned to a later due tick.
+func (o *orders) rekeyFirst(k key) {
+	if o.scan != nil {
+		o.scan.rekey(k)
+		return
+	}
+	o.heap.keys[0] = k
+	o.heap.down(0)
 }
 
 func (o *orders) rekey(k key) {
@@ -104,8 +123,8 @@ type heapOrder struct {
 	limit uint64
 }
 
-func newHeapOrder(capacity int) *heapOrder {
-	h := &heapOrder{keys: make([]key, 0, capacity), pos: make([]int32, capacity)}
+func newHeapOrder(capacity int) heapOrder {
+	h := heapOrder{keys: make([]key, 0, capacity), pos: make([]int32, capacity)}
 	for i := range h.pos {
 		h.pos[i] = -1
 	}
@@ -131,6 +150,18 @@ func (h *heapOrder) remove(slot int32) {
 	if i < last {
 		h.fix(i)
 	}
+}
+
+func (h *heapOrder) removeRoot() {
+	last := len(h.keys) - 1
+	h.pos[h.keys[0].slot] = -1
+	if last > 0 {
+		h.keys[0] = h.keys[last]
+		h.keys = h.keys[:last]
+		h.down(0)
+		return
+	}
+	h.keys = h.keys[:0]
 }
 
 func (h *heapOrder) rekey(k key) {

@@ -567,9 +567,18 @@ func TestNewValidation(t *testing.T) {
 			}
 		})
 	}
-	q, err := schedule.New[int](schedule.Options{Capacity: 3})
-	if err != nil || q.Structure() != schedule.Heap || q.Cap() != 3 || q.Len() != 0 || q.Now() != 0 {
-		t.Errorf("New with defaults = %v, %v", q, err)
+	for _, c := range []struct {
+		capacity int
+		want     schedule.Structure
+	}{{1, schedule.Scan}, {schedule.ScanCapacity, schedule.Scan}, {schedule.ScanCapacity + 1, schedule.Heap}, {1024, schedule.Heap}} {
+		q, err := schedule.New[int](schedule.Options{Capacity: c.capacity})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Structure() != c.want || q.Cap() != c.capacity || q.Len() != 0 || q.Now() != 0 {
+			t.Errorf("New(Capacity %d): Structure %v, Cap %d, Len %d, Now %d, want %v, %d, 0, 0",
+				c.capacity, q.Structure(), q.Cap(), q.Len(), q.Now(), c.want, c.capacity)
+		}
 	}
 }
 
