@@ -7,7 +7,8 @@ import (
 
 // Deadline is an instant that is either armed or not. It runs no callback:
 // the owner asks [Deadline.Due] with the current reading. The zero value is
-// disarmed.
+// disarmed. It is a plain value for one goroutine; share it only with your
+// own synchronisation.
 type Deadline struct {
 	at    Instant
 	armed bool

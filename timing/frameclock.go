@@ -25,7 +25,8 @@ type FrameSample struct {
 // the maximum delta with the excess reported as discarded. A stall still
 // moves the baseline to the new reading, so the excess is never reported
 // twice. The clock keeps the highest reading it has seen, across resets, so
-// a reading from before it can never become a baseline.
+// a reading from before it can never become a baseline. One goroutine, the
+// frame loop's, owns a FrameClock and makes every call.
 type FrameClock struct {
 	maxDelta  time.Duration
 	prev      Instant
