@@ -47,7 +47,9 @@ func (s *Scheduler) advanceRepay(e time.Duration, suspend bool) (n int, suspende
 	if d.Pacing && !suspend && e > 0 {
 		// Credit accrues at the pace chosen at the end of the previous
 		// cycle, for the interval that has just passed.
-		add := s.rate * float64(e) * float64(s.ph.p)
+		// The explicit conversions forbid fused multiply-adds, so every
+		// architecture computes the same credit (replays depend on it).
+		add := float64(s.rate*float64(e)) * float64(s.ph.p)
 		if add >= float64(s.creditCap-s.credit) {
 			s.credit = s.creditCap
 		} else {
@@ -130,7 +132,7 @@ func (s *Scheduler) pace() {
 	if !d.Pacing {
 		return
 	}
-	s.rate = 1 + d.Gain*float64(s.debtSteps())*s.stepSeconds
+	s.rate = 1 + float64(d.Gain*float64(s.debtSteps())*s.stepSeconds) // no FMA: see advanceRepay
 	s.rate = max(d.MaxSlowDown, min(d.MaxSpeedUp, s.rate))
 	if s.rate != 1 {
 		s.acting |= MechPacing
