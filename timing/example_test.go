@@ -112,3 +112,14 @@ func ExampleStopwatch() {
 	fmt.Println(d)
 	// Output: 50ms
 }
+
+func ExampleDeadline() {
+	var d timing.Deadline
+	_ = d.Arm(0, 250*time.Millisecond)
+	for _, now := range []time.Duration{100 * time.Millisecond, 250 * time.Millisecond} {
+		fmt.Printf("at %v: due %v, remaining %v\n", now, d.Due(timing.Instant(now)), d.Remaining(timing.Instant(now)))
+	}
+	// Output:
+	// at 100ms: due false, remaining 150ms
+	// at 250ms: due true, remaining 0s
+}
