@@ -105,8 +105,8 @@ func TestParseErrors(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
+	f.Add(tinyFont())
 	f.Add(goregular.TTF)
-	f.Add(goregular.TTF[:3000])
 	f.Add([]byte("\x00\x01\x00\x00\x00\x01"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		font, err := ttf.Parse(data)
@@ -124,4 +124,52 @@ func FuzzParse(f *testing.F) {
 			_ = font.LoadOutline(uint16(g), &o)
 		}
 	})
+}
+
+func TestTinyFont(t *testing.T) {
+	f := parse(t, tinyFont())
+	if f.NumGlyphs() != 4 || f.UnitsPerEm() != 1000 {
+		t.Fatalf("NumGlyphs %d, UnitsPerEm %d; want 4, 1000", f.NumGlyphs(), f.UnitsPerEm())
+	}
+	if a, d, g := f.VMetrics(); a != 800 || d != -200 || g != 100 {
+		t.Errorf("VMetrics: %d %d %d, want 800 -200 100", a, d, g)
+	}
+	for r, want := range map[rune]uint16{'a': 1, 'b': 2, 'c': 3, 'd': 0, 'A': 0} {
+		if got := f.Index(r); got != want {
+			t.Errorf("Index(%q) = %d, want %d", r, got, want)
+		}
+	}
+	if got := f.Advance(2); got != 700 {
+		t.Errorf("Advance(2) = %d, want 700", got)
+	}
+	if !f.HasKerning() || f.Kern(1, 2) != -50 || f.Kern(2, 1) != 0 {
+		t.Errorf("kerning: has %v, a-b %d, b-a %d; want true, -50, 0", f.HasKerning(), f.Kern(1, 2), f.Kern(2, 1))
+	}
+	var o ttf.Outline
+	tests := []struct {
+		g      uint16
+		points []ttf.Point
+	}{
+		{0, nil},
+		{1, []ttf.Point{{0, 0, true}, {500, 0, true}, {500, 500, true}, {0, 500, true}}},
+		{2, []ttf.Point{{0, 0, true}, {200, 400, false}, {400, 0, true}}},
+		{3, []ttf.Point{{100, 0, true}, {600, 0, true}, {600, 500, true}, {100, 500, true}}},
+	}
+	for _, tt := range tests {
+		if err := f.LoadOutline(tt.g, &o); err != nil {
+			t.Fatalf("LoadOutline(%d): %v", tt.g, err)
+		}
+		if len(o.Points) != len(tt.points) {
+			t.Errorf("glyph %d: %v, want %v", tt.g, o.Points, tt.points)
+			continue
+		}
+		for i := range o.Points {
+			if o.Points[i] != tt.points[i] {
+				t.Errorf("glyph %d point %d: got %v, want %v", tt.g, i, o.Points[i], tt.points[i])
+			}
+		}
+	}
+	if err := f.LoadOutline(9, &o); !errors.Is(err, ttf.ErrFormat) {
+		t.Errorf("LoadOutline(9) of a 4-glyph font: got %v, want ErrFormat", err)
+	}
 }
