@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -69,5 +70,44 @@ func TestRatio(t *testing.T) {
 	}
 	if got := ratio(600, 0); got != 0 {
 		t.Errorf("ratio over zero = %v, want 0", got)
+	}
+}
+
+// TestRunJSON runs the whole command briefly at 1 kHz and checks the shape
+// of its report, not the figures.
+func TestRunJSON(t *testing.T) {
+	var out strings.Builder
+	if err := run([]string{"-frames", "4", "-block", "2", "-rate", "1000", "-wakes", "2", "-json"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var r report
+	if err := json.Unmarshal([]byte(out.String()), &r); err != nil {
+		t.Fatalf("report is not JSON: %v\n%s", err, out.String())
+	}
+	if r.Interval != time.Millisecond || len(r.Methods) != 4 || len(r.Wakes) != 4 {
+		t.Fatalf("report: %+v", r)
+	}
+	for _, m := range append(r.Methods, r.Wakes...) {
+		if m.Frames != 4 && m.Frames != 2 {
+			t.Errorf("%s has %d samples, want 4 frames or 2 wakes", m.Method, m.Frames)
+		}
+	}
+	if r.Methods[0].Method != "native" || r.Methods[3].Method != "time.Sleep" {
+		t.Errorf("methods in order %q ... %q, want native first and time.Sleep last", r.Methods[0].Method, r.Methods[3].Method)
+	}
+}
+
+func TestRunText(t *testing.T) {
+	var out strings.Builder
+	if err := run([]string{"-frames", "2", "-block", "1", "-rate", "1000", "-wakes", "0"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"wake lateness at 1000 Hz", "native-futex", "time.Sleep", "median ratio", "targets:"} {
+		if !strings.Contains(out.String(), s) {
+			t.Errorf("output lacks %q:\n%s", s, out.String())
+		}
+	}
+	if err := run([]string{"-rate", "0"}, &out); err == nil {
+		t.Error("run accepted -rate 0")
 	}
 }
