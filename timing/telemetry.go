@@ -126,14 +126,14 @@ type Telemetry struct {
 	head, n                                 int
 }
 
-func satAdd(a, b uint64) uint64 {
+func telAdd(a, b uint64) uint64 {
 	if b > MaxTelemetryCount-a {
 		return MaxTelemetryCount
 	}
 	return a + b
 }
 
-func nonNeg[T time.Duration | int](v T) uint64 {
+func telNonNeg[T time.Duration | int](v T) uint64 {
 	if v < 0 {
 		return 0
 	}
@@ -143,17 +143,17 @@ func nonNeg[T time.Duration | int](v T) uint64 {
 // Record adds one frame start. It runs in constant time and allocates
 // nothing.
 func (t *Telemetry) Record(f FrameRecord) {
-	t.frames = satAdd(t.frames, 1)
-	t.accepted = satAdd(t.accepted, nonNeg(f.Accepted))
-	t.discarded = satAdd(t.discarded, nonNeg(f.Discarded))
-	t.dropped = satAdd(t.dropped, nonNeg(f.Dropped))
-	t.suspended = satAdd(t.suspended, nonNeg(f.Suspended))
-	v, x, c := nonNeg(f.VariableTicks), nonNeg(f.FixedTicks), nonNeg(f.CatchUpTicks)
-	t.variable = satAdd(t.variable, v)
-	t.fixed = satAdd(t.fixed, x)
-	t.catchUp = satAdd(t.catchUp, c)
+	t.frames = telAdd(t.frames, 1)
+	t.accepted = telAdd(t.accepted, telNonNeg(f.Accepted))
+	t.discarded = telAdd(t.discarded, telNonNeg(f.Discarded))
+	t.dropped = telAdd(t.dropped, telNonNeg(f.Dropped))
+	t.suspended = telAdd(t.suspended, telNonNeg(f.Suspended))
+	v, x, c := telNonNeg(f.VariableTicks), telNonNeg(f.FixedTicks), telNonNeg(f.CatchUpTicks)
+	t.variable = telAdd(t.variable, v)
+	t.fixed = telAdd(t.fixed, x)
+	t.catchUp = telAdd(t.catchUp, c)
 	if f.PublicationSkipped {
-		t.pubSkipped = satAdd(t.pubSkipped, 1)
+		t.pubSkipped = telAdd(t.pubSkipped, 1)
 	}
 	t.debt = f.Debt
 	if f.Rate > 0 && !math.IsInf(f.Rate, 0) {
@@ -164,11 +164,11 @@ func (t *Telemetry) Record(f FrameRecord) {
 	if !o.Started() {
 		o = PaceNone
 	}
-	t.outcomes[o] = satAdd(t.outcomes[o], 1)
+	t.outcomes[o] = telAdd(t.outcomes[o], 1)
 	t.last = o
 	if o != PaceNone {
-		t.skipped = satAdd(t.skipped, nonNeg(time.Duration(f.Pace.Skipped)))
-		t.earlyWakes = satAdd(t.earlyWakes, nonNeg(f.Pace.EarlyWakes))
+		t.skipped = telAdd(t.skipped, telNonNeg(time.Duration(f.Pace.Skipped)))
+		t.earlyWakes = telAdd(t.earlyWakes, telNonNeg(f.Pace.EarlyWakes))
 		if f.Pace.Interval > 0 {
 			t.interval = f.Pace.Interval
 		}
@@ -176,16 +176,16 @@ func (t *Telemetry) Record(f FrameRecord) {
 
 	switch {
 	case f.Baseline:
-		t.baselines = satAdd(t.baselines, 1)
+		t.baselines = telAdd(t.baselines, 1)
 		return
 	case f.Regression:
-		t.regressions = satAdd(t.regressions, 1)
+		t.regressions = telAdd(t.regressions, 1)
 		return
 	}
 	fr := TelemetryFrame{
-		Interval: time.Duration(min(satAdd(nonNeg(f.Accepted), nonNeg(f.Discarded)), math.MaxInt64)),
+		Interval: time.Duration(min(telAdd(telNonNeg(f.Accepted), telNonNeg(f.Discarded)), math.MaxInt64)),
 		Outcome:  o,
-		Ticks:    int(min(satAdd(satAdd(v, x), c), math.MaxInt32)),
+		Ticks:    int(min(telAdd(telAdd(v, x), c), math.MaxInt32)),
 		Debt:     f.Debt,
 	}
 	if o != PaceNone {
@@ -302,7 +302,7 @@ func (t *Telemetry) Stats() TelemetryStats {
 		Discarded:           time.Duration(t.discarded),
 		Dropped:             time.Duration(t.dropped),
 		Suspended:           time.Duration(t.suspended),
-		SimulationTicks:     satAdd(satAdd(t.variable, t.fixed), t.catchUp),
+		SimulationTicks:     telAdd(telAdd(t.variable, t.fixed), t.catchUp),
 		VariableTicks:       t.variable,
 		FixedTicks:          t.fixed,
 		CatchUpTicks:        t.catchUp,
