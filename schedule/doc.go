@@ -10,6 +10,13 @@
 // per tick with [Queue.Advance], which delivers everything due. Every pending
 // entry is due after the current tick, so the minimum delay is one tick.
 //
+//	q, err := schedule.New[Effect](schedule.Options{Capacity: 256})
+//	...
+//	burn, err := q.After(30, Effect{Target: e, Kind: StopBurning})
+//	...
+//	// Once per simulation tick, before the systems that schedule:
+//	err = q.Advance(tick, func(d schedule.Delivery[Effect]) { apply(d.Payload) })
+//
 // # Order
 //
 // Entries are delivered in (due tick, sequence) order. The sequence counts

@@ -644,3 +644,49 @@ func TestPanickingDeliveryKeepsTheRest(t *testing.T) {
 		}
 	})
 }
+
+func TestOverflow(t *testing.T) {
+	cases := []struct {
+		name string
+		add  func(q *schedule.Queue[string]) (schedule.Handle, error)
+	}{
+		{"At", func(q *schedule.Queue[string]) (schedule.Handle, error) { return q.At(q.Now()+2, "x") }},
+		{"After", func(q *schedule.Queue[string]) (schedule.Handle, error) { return q.After(3, "x") }},
+		{"Every", func(q *schedule.Queue[string]) (schedule.Handle, error) {
+			return q.Every(q.Now()+1, 5, schedule.Coalesce(), "x")
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			forEachStructure(t, func(t *testing.T, s schedule.Structure) {
+				q := newQueue(t, s, 3, 0)
+				var hs []schedule.Handle
+				for range 3 {
+					hs = append(hs, hnd(t)(c.add(q)))
+				}
+				for range 2 {
+					h, err := c.add(q)
+					if !errors.Is(err, schedule.ErrFull) || !h.IsZero() {
+						t.Fatalf("add to a full queue = %v, %v, want the zero handle and ErrFull", h, err)
+					}
+					if err != nil && !strings.Contains(err.Error(), "3 of 3") {
+						t.Errorf("error %q does not give the capacity", err)
+					}
+				}
+				if q.Len() != 3 {
+					t.Errorf("Len after refused adds = %d, want 3", q.Len())
+				}
+				for _, h := range hs {
+					if !q.Pending(h) {
+						t.Errorf("entry %v lost by an overflow", h)
+					}
+				}
+				q.Cancel(hs[1])
+				hnd(t)(c.add(q))
+				if _, err := c.add(q); !errors.Is(err, schedule.ErrFull) {
+					t.Errorf("add after refilling the freed slot: err = %v, want ErrFull", err)
+				}
+			})
+		})
+	}
+}
