@@ -163,7 +163,9 @@ func (a *App) shutdown() error {
 // step runs one simulation tick.
 func (a *App) step(in *tickInput) error {
 	a.failure = nil
-	a.stop = in.stop
+	if in.stop != nil {
+		a.stop = in.stop
+	}
 	t := &a.time
 	t.Tick = in.number
 	t.Delta = in.delta
@@ -202,7 +204,6 @@ func (a *App) step(in *tickInput) error {
 	for s := PreUpdate; s <= PostUpdate && a.failure == nil; s++ {
 		a.runStage(s, true)
 	}
-	a.stop = nil
 	a.ctx.Input = nil
 	a.input.Tick = nil
 	return a.failure
