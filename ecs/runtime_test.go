@@ -17,7 +17,7 @@ import (
 // seeing exactly the times the test chose.
 type jumpClock struct{ c *timing.ManualClock }
 
-func (j jumpClock) Now() timing.Instant        { return j.c.Now() }
+func (j jumpClock) Now() timing.Instant       { return j.c.Now() }
 func (j jumpClock) NewWaiter() runtime.Waiter { return jumpWaiter(j) }
 
 type jumpWaiter struct{ c *timing.ManualClock }
