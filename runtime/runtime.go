@@ -501,7 +501,9 @@ func (r *GameRuntime) setWindow(w WindowState) {
 	r.winMu.Lock()
 	r.win = w
 	r.winMu.Unlock()
-	r.hidden.Store(w.Hidden)
+	if r.hidden.Swap(w.Hidden) != w.Hidden && r.simWaiter != nil {
+		r.simWaiter.Wake() // the simulation's wait depends on visibility
+	}
 }
 
 func (r *GameRuntime) window() WindowState {
@@ -867,13 +869,18 @@ func (r *GameRuntime) simulationLoop() {
 			continue
 		}
 		r.lastBatch = now
-		if n := r.runBatch(now); n > 0 && !r.fails.any() {
-			if r.stop.Requested() {
-				break
-			}
-			if r.prepare() {
-				r.platformWaiter.Wake()
-			}
+		n := r.runBatch(now)
+		if n == 0 {
+			// Nothing was due at this reading (an unpaced scheduler sees no
+			// elapsed time): let the clock move before asking again.
+			_ = r.simWaiter.WaitUntil(max(r.sched.NextUpdateAt(), now+1))
+			continue
+		}
+		if r.fails.any() || r.stop.Requested() {
+			break
+		}
+		if r.prepare() {
+			r.platformWaiter.Wake()
 		}
 	}
 }
