@@ -22,6 +22,10 @@ func TestSteadyStateAllocations(t *testing.T) {
 	if err := lib.Upload(rec); err != nil {
 		t.Fatal(err)
 	}
+	frame0, err := lib.FrameImage(sheet, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	dst, _, _ := lib.AppendText(nil, f, line200, assets.TextOptions{Width: 300})
 	var frame render2d.Frame
 	w := render2d.NewFrameWriter(&frame)
@@ -42,6 +46,9 @@ func TestSteadyStateAllocations(t *testing.T) {
 			_, _ = lib.DrawText(w.BeginPass(render2d.PassDesc{}), f, line200, assets.TextOptions{})
 		}},
 		{"AnimationFrame", func() { elapsed += time.Millisecond; _, _ = lib.AnimationFrame(sheet, "a", elapsed) }},
+		{"Frame", func() { _, _ = lib.Frame(sheet, 1) }},
+		{"Region", func() { _, _ = lib.Region(frame0) }},
+		{"Sprite", func() { _, _ = lib.Sprite(frame0, render2d.Vec2{X: 1, Y: 2}) }},
 		{"Upload with nothing new", func() { _ = lib.Upload(rec) }},
 	}
 	for _, tt := range tests {

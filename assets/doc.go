@@ -55,6 +55,11 @@
 // until the next Upload. At shutdown, [Library.ReleaseTextures] frees the
 // textures on the graphics thread.
 //
+// Uploads submitted through the runtime's platform dispatcher also run on
+// the graphics thread and suit loading screens and streamed images (check
+// [Library.Region] for [ErrPending] until one has run), but a dispatcher
+// batch is not tied to the frame about to be drawn, so for glyphs
+// rasterised on demand the upload must come right before Render.
 // [UploadingRenderer] packages that rule: it wraps the renderer the runtime
 // drives and runs Upload inside every Render, and ReleaseTextures inside
 // Close, so a game needs no hook of its own.

@@ -102,3 +102,25 @@ func ExampleLibrary_DrawText() {
 	// fits the box: true
 	// render: <nil>
 }
+
+func ExampleAnimation_Frame() {
+	walk := assets.Animation{Frames: []int{4, 5, 6, 7}, FrameTime: 100 * time.Millisecond, Mode: assets.PingPong}
+	for _, ms := range []int{0, 150, 350, 450, 650} {
+		fmt.Print(walk.Frame(time.Duration(ms)*time.Millisecond), " ")
+	}
+	fmt.Println()
+	// Output: 4 5 7 6 4
+}
+
+func ExamplePacker() {
+	p := assets.NewPacker(64, 32)
+	for _, size := range []image.Point{{32, 32}, {16, 8}, {16, 8}, {40, 8}} {
+		at, ok := p.Pack(size.X, size.Y)
+		fmt.Println(size, "->", at, ok)
+	}
+	// Output:
+	// (32,32) -> (0,0) true
+	// (16,8) -> (32,0) true
+	// (16,8) -> (48,0) true
+	// (40,8) -> (0,0) false
+}
