@@ -7,6 +7,6 @@ for pkg in $(go list ./...); do
   dir=$(go list -f '{{.Dir}}' "$pkg")
   for f in $(grep -hoE '^func (Fuzz[A-Za-z0-9_]+)' "$dir"/*_test.go 2>/dev/null | awk '{print $2}'); do
     echo "fuzz $pkg $f"
-    go test -run='^$' -fuzz="^${f}\$" -fuzztime="$t" "$pkg"
+    go test -run='^$' -fuzz="^${f}\$" -fuzztime="$t" -fuzzminimizetime=3s "$pkg"
   done
 done

@@ -2,6 +2,8 @@ package config
 
 import (
 	"time"
+
+	"github.com/metronome-go/metronome/timing"
 )
 
 // Config is a game's whole configuration: the [window], [runtime],
@@ -48,7 +50,7 @@ type Timing struct {
 	// Step is the fixed step; ignored when Rate is set.
 	Step time.Duration
 	// Rate is an exact fixed tick rate; zero means "use Step".
-	Rate Rate
+	Rate timing.Rate
 	// MaxFixedUpdates bounds the fixed updates of one cycle.
 	MaxFixedUpdates int
 	// Recovery is "drop-excess-lag", "variable-catch-up" or "repay-debt".

@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
 )
 
 func TestDefaults(t *testing.T) {
@@ -82,7 +85,7 @@ func TestInvalidValues(t *testing.T) {
 		{"timing.step", `20`, []string{"want a duration string"}},
 		{"timing.interval", `"-1ms"`, []string{"timing.interval", "from 0s to 1s"}},
 		{"timing.recovery_cap", `"-1ms"`, []string{"timing.recovery_cap", "out of range"}},
-		{"timing.max_fixed_updates", "0", []string{"from 1 to 1000"}},
+		{"timing.max_fixed_updates", "0", []string{"from 1 to 64"}},
 		{"timing.rate", `"60/0"`, []string{"fraction"}},
 		{"timing.rate", "-3", []string{"at least 0"}},
 		{"timing.rate", `"1000000"`, []string{"out of range"}},
@@ -179,7 +182,7 @@ func TestSet(t *testing.T) {
 			t.Fatalf("Set(%q) = %v", a, err)
 		}
 	}
-	if c.Timing.Mode != "fixed" || c.Timing.Step != 20*time.Millisecond || c.Timing.Rate != (config.Rate{Num: 60, Den: 1}) ||
+	if c.Timing.Mode != "fixed" || c.Timing.Step != 20*time.Millisecond || c.Timing.Rate != timing.Hz(60) ||
 		c.Runtime.Mode != "concurrent" || c.Timing.Debt.Gain != 0.25 || c.Window.VSync || len(c.Bindings["fire"]) != 2 {
 		t.Errorf("after Set: %+v", c)
 	}
@@ -188,7 +191,7 @@ func TestSet(t *testing.T) {
 		{"timing.mod=fixed", "did you mean timing.mode"},
 		{"timing.step=fast", "command line: timing.step = fast: want a duration"},
 		{"window.vsync=maybe", "want a boolean"},
-		{"timing.max_fixed_updates=0", "from 1 to 1000"},
+		{"timing.max_fixed_updates=0", "from 1 to 64"},
 	} {
 		if err := c.Set(bad.a); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("Set(%q) = %v, want %q", bad.a, err, bad.want)
@@ -224,4 +227,43 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse accepted a configuration that Validate rejects: %v", verr)
 		}
 	})
+}
+
+func TestRuntimeOptionsFromDefaults(t *testing.T) {
+	c := config.Default()
+	o, err := c.RuntimeOptions("defaults")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := runtime.DefaultOptions()
+	if o.Mode != want.Mode || o.FrameCap != want.FrameCap || o.HiddenInterval != want.HiddenInterval {
+		t.Errorf("runtime options = %+v, want %+v", o, want)
+	}
+	if !reflect.DeepEqual(o.Timing, want.Timing) {
+		t.Errorf("timing options from the embedded defaults = %+v, want timing.DefaultOptions() %+v", o.Timing, want.Timing)
+	}
+	if !reflect.DeepEqual(o.Polling, want.Polling) {
+		t.Errorf("polling options = %+v, want %+v", o.Polling, want.Polling)
+	}
+}
+
+func TestRuntimeOptionsMapping(t *testing.T) {
+	c := config.Default()
+	for _, a := range []string{"runtime.mode=concurrent", "runtime.frame_cap=50", "timing.mode=fixed", "timing.rate=30000/1001",
+		"timing.max_fixed_updates=2", "timing.recovery=repay-debt", "timing.debt.past_cutoff=drop-time",
+		"timing.debt.variable_step=true", "polling.delivery=timestamped", "polling.capacity=8"} {
+		if err := c.Set(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o, err := c.RuntimeOptions("command line")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Mode != runtime.Concurrent || o.FrameCap != 20*time.Millisecond || o.Timing.Mode != timing.FixedMode ||
+		o.Timing.Rate != (timing.Rate{Num: 30000, Den: 1001}) || o.Timing.MaxFixedUpdates != 2 ||
+		o.Timing.Recovery != timing.RepayDebt || o.Timing.Debt.PastCutoff != timing.DropTime || !o.Timing.Debt.VariableStep ||
+		o.Polling.Delivery != input.Timestamped || o.Polling.Capacity != 8 {
+		t.Errorf("options = %+v", o)
+	}
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 
 	"time"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // field is one configuration key: its TOML path, type, allowed values and
@@ -84,11 +87,15 @@ func enumField(key string, enum []string, p func(*Config) *string) field {
 // maxRate bounds exact rates so the scheduler's phase arithmetic has room.
 const maxRate = 100_000
 
-func rateField(key string, p func(*Config) *Rate) field {
-	return field{key: key, kind: kindRate, allowed: fmt.Sprintf("a rate from 1/%d to %d Hz (0 to use timing.step)", maxRate, maxRate),
+func rateField(key string, p func(*Config) *timing.Rate) field {
+	return field{key: key, kind: kindRate, allowed: fmt.Sprintf("0 (use timing.step) or a rate from 1 to %d Hz", maxRate),
 		set: func(c *Config, v any) error {
-			r := v.(Rate)
-			if r.Den > maxRate*maxRate || float64(r.Num)/float64(r.Den) > maxRate || float64(r.Num)/float64(r.Den) < 1.0/maxRate {
+			r := v.(timing.Rate)
+			if r.IsZero() {
+				*p(c) = r
+				return nil
+			}
+			if r.Den > maxRate || r.Num > maxRate*r.Den || r.Num < r.Den {
 				return fmt.Errorf("out of range")
 			}
 			*p(c) = r
@@ -121,16 +128,10 @@ var fields = []field{
 	enumField("timing.mode", TimingModes, func(c *Config) *string { return &c.Timing.Mode }),
 	durationField("timing.interval", 0, time.Second, func(c *Config) *time.Duration { return &c.Timing.Interval }),
 	durationField("timing.step", time.Microsecond, time.Second, func(c *Config) *time.Duration { return &c.Timing.Step }),
-	{key: "timing.rate", kind: kindRate, allowed: rateField("", nil).allowed, set: func(c *Config, v any) error {
-		if r := v.(Rate); r.Num == 0 {
-			c.Timing.Rate = Rate{}
-			return nil
-		}
-		return rateField("", func(c *Config) *Rate { return &c.Timing.Rate }).set(c, v)
-	}},
-	intField("timing.max_fixed_updates", 1, 1000, func(c *Config) *int { return &c.Timing.MaxFixedUpdates }),
+	rateField("timing.rate", func(c *Config) *timing.Rate { return &c.Timing.Rate }),
+	intField("timing.max_fixed_updates", 1, timing.MaxBatch, func(c *Config) *int { return &c.Timing.MaxFixedUpdates }),
 	enumField("timing.recovery", RecoveryPolicies, func(c *Config) *string { return &c.Timing.Recovery }),
-	intField("timing.recovery_prefix", 0, 1000, func(c *Config) *int { return &c.Timing.RecoveryPrefix }),
+	intField("timing.recovery_prefix", 0, timing.MaxBatch, func(c *Config) *int { return &c.Timing.RecoveryPrefix }),
 	durationField("timing.recovery_cap", 0, time.Minute, func(c *Config) *time.Duration { return &c.Timing.RecoveryCap }),
 
 	boolField("timing.debt.pacing", func(c *Config) *bool { return &c.Timing.Debt.Pacing }),
@@ -139,16 +140,16 @@ var fields = []field{
 	floatField("timing.debt.gain", 0.01, 10, func(c *Config) *float64 { return &c.Timing.Debt.Gain }),
 	boolField("timing.debt.quiet_ticks", func(c *Config) *bool { return &c.Timing.Debt.QuietTicks }),
 	boolField("timing.debt.coarse_cosmetic", func(c *Config) *bool { return &c.Timing.Debt.CoarseCosmetic }),
-	intField("timing.debt.coarse_cosmetic_every", 1, 64, func(c *Config) *int { return &c.Timing.Debt.CoarseCosmeticEvery }),
+	intField("timing.debt.coarse_cosmetic_every", 2, 60, func(c *Config) *int { return &c.Timing.Debt.CoarseCosmeticEvery }),
 	boolField("timing.debt.variable_step", func(c *Config) *bool { return &c.Timing.Debt.VariableStep }),
-	intField("timing.debt.max_step_scale", 1, 64, func(c *Config) *int { return &c.Timing.Debt.MaxStepScale }),
+	intField("timing.debt.max_step_scale", 2, 64, func(c *Config) *int { return &c.Timing.Debt.MaxStepScale }),
 	boolField("timing.debt.rollback", func(c *Config) *bool { return &c.Timing.Debt.Rollback }),
 	durationField("timing.debt.cutoff", time.Millisecond, time.Hour, func(c *Config) *time.Duration { return &c.Timing.Debt.Cutoff }),
-	durationField("timing.debt.suspend_after", time.Millisecond, 24*time.Hour, func(c *Config) *time.Duration { return &c.Timing.Debt.SuspendAfter }),
+	durationField("timing.debt.suspend_after", 0, 24*time.Hour, func(c *Config) *time.Duration { return &c.Timing.Debt.SuspendAfter }),
 	enumField("timing.debt.past_cutoff", PastCutoffs, func(c *Config) *string { return &c.Timing.Debt.PastCutoff }),
 
-	durationField("polling.spacing", 0, time.Second, func(c *Config) *time.Duration { return &c.Polling.Spacing }),
-	intField("polling.capacity", 1, 1<<16, func(c *Config) *int { return &c.Polling.Capacity }),
+	durationField("polling.spacing", 0, input.MaxPollSpacing, func(c *Config) *time.Duration { return &c.Polling.Spacing }),
+	intField("polling.capacity", 1, input.MaxBacklog, func(c *Config) *int { return &c.Polling.Capacity }),
 	enumField("polling.delivery", Deliveries, func(c *Config) *string { return &c.Polling.Delivery }),
 }
 

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/metronome-go/metronome/timing"
 )
 
 // kind is the type a key takes, in TOML and on the command line.
@@ -43,16 +45,6 @@ func (k kind) String() string {
 		return `a list of strings such as ["Space", "MouseLeft"]`
 	}
 	return "a value"
-}
-
-// Rate is an exact tick rate in ticks per second, Num/Den.
-type Rate struct{ Num, Den uint64 }
-
-func (r Rate) String() string {
-	if r.Den == 1 {
-		return strconv.FormatUint(r.Num, 10)
-	}
-	return fmt.Sprintf("%d/%d", r.Num, r.Den)
 }
 
 // convert turns a decoded TOML value (or, with fromText, a command-line
@@ -145,9 +137,9 @@ func convert(k kind, v any, fromText bool, enum []string) (any, error) {
 				return nil, fmt.Errorf("want a rate of at least 0")
 			}
 			if n == 0 {
-				return Rate{}, nil
+				return timing.Rate{}, nil
 			}
-			return Rate{uint64(n), 1}, nil
+			return timing.Hz(n), nil
 		case string:
 			return parseRate(n)
 		}
@@ -169,19 +161,19 @@ func convert(k kind, v any, fromText bool, enum []string) (any, error) {
 
 func parseRate(s string) (any, error) {
 	num, den, frac := strings.Cut(strings.TrimSpace(s), "/")
-	n, err1 := strconv.ParseUint(strings.TrimSpace(num), 10, 64)
-	d := uint64(1)
+	n, err1 := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	d := int64(1)
 	var err2 error
 	if frac {
-		d, err2 = strconv.ParseUint(strings.TrimSpace(den), 10, 64)
+		d, err2 = strconv.ParseInt(strings.TrimSpace(den), 10, 64)
 	}
-	if err1 != nil || err2 != nil || d == 0 {
+	if err1 != nil || err2 != nil || n < 0 || d <= 0 {
 		return nil, fmt.Errorf("want %s", kindRate)
 	}
 	if n == 0 {
-		return Rate{}, nil
+		return timing.Rate{}, nil
 	}
-	return Rate{n, d}, nil
+	return timing.Rate{Num: n, Den: d}, nil
 }
 
 func describe(v any) string {
