@@ -38,12 +38,12 @@ func TestEveryKeyParses(t *testing.T) {
 		"timing.mode": `"fixed"`, "timing.interval": `"0s"`, "timing.step": `"20ms"`, "timing.rate": `"30000/1001"`,
 		"timing.max_fixed_updates": "2", "timing.recovery": `"variable-catch-up"`, "timing.recovery_prefix": "1",
 		"timing.recovery_cap": `"0s"`,
-		"timing.debt.pacing": "false", "timing.debt.max_speed_up": "1.5", "timing.debt.max_slow_down": "0.8",
+		"timing.debt.pacing":  "false", "timing.debt.max_speed_up": "1.5", "timing.debt.max_slow_down": "0.8",
 		"timing.debt.gain": "1", "timing.debt.quiet_ticks": "false", "timing.debt.coarse_cosmetic": "true",
 		"timing.debt.coarse_cosmetic_every": "3", "timing.debt.variable_step": "true", "timing.debt.max_step_scale": "4",
 		"timing.debt.rollback": "false", "timing.debt.cutoff": `"1s"`, "timing.debt.suspend_after": `"10s"`,
 		"timing.debt.past_cutoff": `"drop-time"`,
-		"polling.spacing": `"1ms"`, "polling.capacity": "128", "polling.delivery": `"backlog"`,
+		"polling.spacing":         `"1ms"`, "polling.capacity": "128", "polling.delivery": `"backlog"`,
 	}
 	for _, key := range config.Keys() {
 		v, ok := valid[key]
