@@ -18,7 +18,7 @@ import (
 
 // window is a real GLFW window with a second one to take focus away to.
 type window struct {
-	t        *testing.T
+	t        testing.TB
 	win      *glfw.Window
 	other    *glfw.Window
 	wid      string
@@ -27,7 +27,7 @@ type window struct {
 
 // newWindow opens the windows (no GL context is needed) or ends the test
 // through testdisplay.Unavailable when there is no display or no xdotool.
-func newWindow(t *testing.T) *window {
+func newWindow(t testing.TB) *window {
 	t.Helper()
 	if displayErr != nil {
 		testdisplay.Unavailable(t, displayErr)

@@ -1,0 +1,5 @@
+//go:build race
+
+package glfwinput_test
+
+const raceEnabled = true
