@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"golang.org/x/image/font/gofont/gomono"
-
-	"github.com/metronome-go/metronome/assets"
 )
 
 // TestLoadFromDirectory loads from a directory on disk through os.DirFS,
@@ -25,7 +23,7 @@ func TestLoadFromDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	fsys := os.DirFS(dir)
-	lib := newLib(t, assets.DefaultOptions())
+	lib := newLib(t, small())
 	img, err := lib.LoadImage(fsys, "img/tile.png")
 	if err != nil {
 		t.Fatal(err)

@@ -58,7 +58,7 @@ func FuzzParseFont(f *testing.F) {
 	f.Add(goregular.TTF[:20000])
 	f.Add([]byte("\x00\x01\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		lib := newLib(t, assets.DefaultOptions())
+		lib := newLib(t, small())
 		def, err := lib.DefaultFont(12)
 		if err != nil {
 			t.Fatal(err)
@@ -87,7 +87,7 @@ func FuzzLayout(f *testing.F) {
 	f.Add("one two  three\n\nfour\tfive   ", float32(25), uint8(1))
 	f.Add("\xff\xfe\r\n", float32(0), uint8(2))
 	f.Add("WWWWWWWWWW", float32(3), uint8(0))
-	lib := newLib(f, assets.DefaultOptions())
+	lib := newLib(f, small())
 	font, err := lib.DefaultFont(14)
 	if err != nil {
 		f.Fatal(err)

@@ -78,3 +78,11 @@ func regionPixels(t testing.TB, rec *rendertest.Recorder, r assets.Region) *imag
 func samePixels(a, b *image.RGBA) bool {
 	return a.Rect.Size() == b.Rect.Size() && bytes.Equal(a.Pix, b.Pix)
 }
+
+// small is DefaultOptions with 256-texel pages, which keep tests (and the
+// race detector) quick where the page size does not matter.
+func small() assets.Options {
+	o := assets.DefaultOptions()
+	o.PageSize = 256
+	return o
+}

@@ -64,7 +64,7 @@ func withKern(t testing.TB, font []byte, pairs map[[2]uint16]int16) []byte {
 }
 
 func TestKerning(t *testing.T) {
-	lib := newLib(t, assets.DefaultOptions())
+	lib := newLib(t, small())
 	plain, err := lib.ParseFont("plain", goregular.TTF, 64)
 	if err != nil {
 		t.Fatal(err)

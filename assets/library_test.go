@@ -60,7 +60,7 @@ func TestLoadAndUploadKeepsPixels(t *testing.T) {
 }
 
 func TestExtrudedBorder(t *testing.T) {
-	lib := newLib(t, assets.DefaultOptions())
+	lib := newLib(t, small())
 	img := pattern(5, 4, 9)
 	h, err := lib.AddImage("p", img)
 	if err != nil {
@@ -156,7 +156,7 @@ func TestBadInput(t *testing.T) {
 
 func TestStaleHandles(t *testing.T) {
 	fsys := fsWith(t, map[string]image.Image{"a.png": pattern(4, 4, 1), "b.png": pattern(6, 6, 2)})
-	lib := newLib(t, assets.DefaultOptions())
+	lib := newLib(t, small())
 	rec := rendertest.NewRecorder(8, 8, 4096)
 	a, _ := lib.LoadImage(fsys, "a.png")
 	b, _ := lib.LoadImage(fsys, "b.png")

@@ -31,7 +31,7 @@ func cellColor(i int) color.RGBA { return color.RGBA{uint8(20 * i), 100, 200, 25
 
 func TestSheetFramesRegionsAnimations(t *testing.T) {
 	fsys := fsWith(t, map[string]image.Image{"hero.png": sheetImage()})
-	lib := newLib(t, assets.DefaultOptions())
+	lib := newLib(t, small())
 	spec := assets.SheetSpec{
 		FrameWidth: 8, FrameHeight: 8, Margin: 1, Spacing: 1,
 		Regions: map[string]image.Rectangle{"head": image.Rect(1, 1, 9, 5), "gutter": image.Rect(0, 0, 1, 1)},
@@ -121,7 +121,7 @@ func TestSheetSpecValidate(t *testing.T) {
 			t.Errorf("Validate: got %v, want it to mention %q", err, want)
 		}
 	}
-	lib := newLib(t, assets.DefaultOptions())
+	lib := newLib(t, small())
 	before := lib.Stats()
 	if _, err := lib.AddSheet("s.png", solid(32, 16, color.RGBA{}), spec); !errors.Is(err, assets.ErrInvalid) || !strings.Contains(err.Error(), "s.png") {
 		t.Errorf("AddSheet with a bad spec: got %v, want ErrInvalid naming the file", err)

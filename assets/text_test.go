@@ -17,7 +17,7 @@ import (
 // uploaded returns a library with a 16px Go Regular face, uploaded.
 func uploaded(t testing.TB) (*assets.Library, assets.Font, *rendertest.Recorder) {
 	t.Helper()
-	lib := newLib(t, assets.DefaultOptions())
+	lib := newLib(t, small())
 	f, err := lib.DefaultFont(16)
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +228,7 @@ func TestFontLoading(t *testing.T) {
 		{"go.ttf", 24, nil, ""},
 		{"go.ttf", 0, assets.ErrInvalid, "size is 0"},
 		{"go.ttf", math.NaN(), assets.ErrInvalid, "size is NaN"},
-		{"go.ttf", 1000, assets.ErrInvalid, "want [1, 512]"},
+		{"go.ttf", 1000, assets.ErrInvalid, "want [1, 128]"}, // half the 256 page
 		{"trunc.ttf", 16, assets.ErrCorrupt, "not a readable TrueType font"},
 		{"garbage.ttf", 16, assets.ErrCorrupt, "unknown signature"},
 		{"cff.otf", 16, assets.ErrUnsupported, "CFF outlines"},

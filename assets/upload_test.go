@@ -117,7 +117,7 @@ func TestConcurrentLayoutAndUpload(t *testing.T) {
 // images render correctly without any explicit Upload call, and Close
 // frees the library's textures.
 func TestUploadingRenderer(t *testing.T) {
-	lib := newLib(t, assets.DefaultOptions())
+	lib := newLib(t, small())
 	f, err := lib.DefaultFont(12)
 	if err != nil {
 		t.Fatal(err)
