@@ -145,6 +145,7 @@ type Queue[T any] struct {
 	now         uint64
 	seq         uint64
 	dispatching bool
+	stats       Stats
 	// retired counts slots whose generation ran out (2^32 - 1 entries
 	// through one slot). They are never reused, so no stale handle can
 	// ever match a new entry; the usable capacity shrinks by one each.
@@ -211,9 +212,11 @@ func (q *Queue[T]) At(due uint64, payload T) (Handle, error) {
 // at least 1.
 func (q *Queue[T]) After(delay uint64, payload T) (Handle, error) {
 	if delay == 0 {
+		q.stats.Refused++
 		return Handle{}, fmt.Errorf("%w: After delay 0, allowed 1..%d", ErrTooEarly, uint64(math.MaxUint64)-q.now)
 	}
 	if delay > math.MaxUint64-q.now {
+		q.stats.Refused++
 		return Handle{}, fmt.Errorf("%w: After delay %d from tick %d, allowed 1..%d", ErrTickRange, delay, q.now, uint64(math.MaxUint64)-q.now)
 	}
 	return q.add(q.now+delay, 0, LatePolicy{}, payload, "After")
@@ -237,6 +240,7 @@ func (q *Queue[T]) Every(first, period uint64, late LatePolicy, payload T) (Hand
 		if err := q.check(first, "Every"); err != nil {
 			errs = append(errs, err)
 		}
+		q.stats.Refused++
 		return Handle{}, errors.Join(errs...)
 	}
 	return q.add(first, period, late, payload, "Every")
@@ -272,6 +276,7 @@ func (q *Queue[T]) tooEarly(op string, due uint64) error {
 
 func (q *Queue[T]) add(due, period uint64, late LatePolicy, payload T, op string) (Handle, error) {
 	if due <= q.now || len(q.free) == 0 || q.seq == math.MaxUint64 {
+		q.stats.Refused++
 		return Handle{}, q.check(due, op)
 	}
 	slot := q.free[len(q.free)-1]
@@ -286,6 +291,10 @@ func (q *Queue[T]) add(due, period uint64, late LatePolicy, payload T, op string
 	e.live = true
 	q.seq++
 	q.ord.add(key{due: due, seq: e.seq, slot: slot})
+	q.stats.Scheduled++
+	if n := q.Len(); n > q.stats.Peak {
+		q.stats.Peak = n
+	}
 	return Handle{slot: uint32(slot), gen: e.gen}, nil
 }
 
@@ -346,6 +355,7 @@ func (q *Queue[T]) Cancel(h Handle) bool {
 	}
 	q.ord.remove(int32(h.slot))
 	q.release(int32(h.slot))
+	q.stats.Cancelled++
 	return true
 }
 
@@ -476,6 +486,7 @@ func (q *Queue[T]) Advance(tick uint64, deliver func(Delivery[T])) error {
 			d.Last = true
 			q.ord.removeFirst(k.slot)
 			q.release(k.slot)
+			q.stats.Delivered++
 			deliver(d)
 			continue
 		}
@@ -486,8 +497,10 @@ func (q *Queue[T]) Advance(tick uint64, deliver func(Delivery[T])) error {
 			skip := n - e.late.keep()
 			if e.late.mode == lateCoalesce {
 				e.count = n
+				q.stats.Coalesced = addSat(q.stats.Coalesced, skip)
 			} else {
 				e.dropped = skip
+				q.stats.Dropped = addSat(q.stats.Dropped, skip)
 			}
 			e.due = k.due + skip*e.period
 			q.ord.rekeyFirst(key{due: e.due, seq: k.seq, slot: k.slot})
@@ -510,6 +523,7 @@ func (q *Queue[T]) Advance(tick uint64, deliver func(Delivery[T])) error {
 			e.due = k.due + e.period
 			q.ord.rekeyFirst(key{due: e.due, seq: k.seq, slot: k.slot})
 		}
+		q.stats.Delivered++
 		deliver(d)
 	}
 	if ended > 0 {
@@ -517,6 +531,37 @@ func (q *Queue[T]) Advance(tick uint64, deliver func(Delivery[T])) error {
 			ErrTickRange, ended, tick, firstEnded, uint64(math.MaxUint64))
 	}
 	return nil
+}
+
+// Stats counts what the queue has done since it was created. A reset or
+// cleared queue keeps counting; totals saturate instead of wrapping.
+type Stats struct {
+	// Scheduled counts entries accepted by At, After and Every.
+	Scheduled uint64
+	// Refused counts scheduling calls that returned an error.
+	Refused uint64
+	// Cancelled counts successful Cancel calls (Clear is not counted).
+	Cancelled uint64
+	// Delivered counts deliveries, one per call of the deliver function.
+	Delivered uint64
+	// Dropped counts periodic occurrences dropped by Skip or by the limit
+	// of CatchUp.
+	Dropped uint64
+	// Coalesced counts periodic occurrences folded into another delivery
+	// by Coalesce.
+	Coalesced uint64
+	// Peak is the most entries pending at once.
+	Peak int
+}
+
+// Stats returns the queue's counters.
+func (q *Queue[T]) Stats() Stats { return q.stats }
+
+func addSat(a, b uint64) uint64 {
+	if a > math.MaxUint64-b {
+		return math.MaxUint64
+	}
+	return a + b
 }
 
 func (q *Queue[T]) endDispatch() {

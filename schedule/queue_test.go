@@ -690,3 +690,30 @@ func TestOverflow(t *testing.T) {
 		})
 	}
 }
+
+func TestStats(t *testing.T) {
+	forEachStructure(t, func(t *testing.T, s schedule.Structure) {
+		q := newQueue(t, s, 4, 0)
+		none := func(schedule.Delivery[string]) {}
+		hnd(t)(q.Every(10, 10, schedule.Skip(), "skip"))
+		hnd(t)(q.Every(10, 10, schedule.Coalesce(), "coalesce"))
+		hnd(t)(q.Every(10, 10, schedule.CatchUp(2), "catch up"))
+		a := hnd(t)(q.At(5, "a"))
+		_, _ = q.At(6, "full")
+		_, _ = q.After(0, "too early")
+		_, _ = q.Every(20, 0, schedule.Skip(), "bad period")
+		q.Cancel(a)
+		q.Cancel(a)
+		// At 45 ticks 10, 20, 30 and 40 are due: skip drops 3, coalesce
+		// folds 3, catch up drops 2 and delivers 2.
+		ok(t, q.Advance(45, none))
+		want := schedule.Stats{Scheduled: 4, Refused: 3, Cancelled: 1, Delivered: 4, Dropped: 5, Coalesced: 3, Peak: 4}
+		if got := q.Stats(); got != want {
+			t.Errorf("Stats = %+v, want %+v", got, want)
+		}
+		q.Reset(0)
+		if got := q.Stats(); got != want {
+			t.Errorf("Stats after Reset = %+v, want %+v (kept)", got, want)
+		}
+	})
+}
