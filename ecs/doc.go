@@ -1,53 +1,81 @@
 // Package ecs runs a game as an entity component system inside Metronome's
-// runtime: an [App] owns an Arche world, runs systems in ordered stages on
-// every simulation tick and turns sprites and cameras into draw packets when
-// a frame is prepared.
+// runtime. An [App] owns an Arche world, implements the runtime's game hooks
+// ([runtime.Game]), runs systems in ordered stages on every simulation tick
+// and turns sprites, text and cameras into draw packets when a frame is
+// prepared.
+//
+// # A game
+//
+//	app, _ := ecs.NewApp(ecs.Options{Seed: 1})
+//	movers := ecs.NewFilter2[ecs.Transform, Velocity](app.World())
+//	app.AddSystem(ecs.Update, ecs.System{Name: "move", Run: func(ctx *ecs.Context) {
+//		dt := float32(ctx.DeltaSeconds())
+//		q := movers.Query()
+//		for q.Next() {
+//			t, v := q.Get()
+//			t.Position.X += v.X * dt
+//		}
+//	}})
+//	rt, _ := runtime.New(app, platform, runtime.DefaultOptions())
+//	err := rt.Run()
+//
+// A game that uploads textures or binds input actions embeds *App in its own
+// type and adds InitPlatform (and DeinitPlatform) there.
 //
 // # Worlds, queries and commands
 //
 // A [World] holds entities ([Entity]) and their components, plain Go
-// structs. Filters select entities by component types and hand out queries:
+// structs. Filters ([Filter1] to [Filter4], with With and Without) select
+// entities and hand out queries; [Map] reads one component of one entity;
+// [AddResource] and [GetResource] keep singletons. These are thin layers
+// over Arche's generic API, so game code never names Arche and a move to
+// another ECS stays mechanical.
 //
-//	move := ecs.NewFilter2[ecs.Transform, Velocity](world)
-//	q := move.Query()
-//	for q.Next() {
-//		t, v := q.Get()
-//		t.Position.X += v.X * dt
-//	}
-//
-// [Map] reads one component of one entity; [AddResource] and [GetResource]
-// keep singletons. These are thin layers over Arche's generic API, so the
-// game code does not depend on Arche's names.
-//
-// While a query is open the world is locked. Structural changes — spawning,
-// despawning, adding, setting and removing components — are therefore
-// queued in [Commands] ([Commands.Spawn] with [With], [Commands.Despawn],
-// [Add], [Set], [Remove]) and applied at a sync point, which the App places
-// after every system. An operation that cannot be applied, such as a
-// despawn of an entity that is already gone, is counted and reported, never
-// a panic. A query a system forgets to close is closed at the sync point and
-// counted in [AppStats].
+// While a query is open the world is locked. Structural changes (spawning,
+// despawning, adding, setting and removing components) are therefore queued
+// in [Commands] ([Commands.Spawn] with [With], [Commands.Despawn], [Add],
+// [Set], [Remove]) and applied at a sync point, which the App places after
+// every system. Arche's locked-world panics cannot happen through this API.
+// An operation that cannot be applied, such as a despawn of an entity that
+// is already gone, is counted in [CommandStats] and reported to
+// [Options.OnCommandError], never a panic. A query a system leaves open is
+// closed at the sync point and counted in [AppStats].
 //
 // # Stages and systems
 //
 // A [System] is a named function of a [Context]. Systems run in the stage
-// they were added to ([Startup], [PreUpdate], [Update], [PostUpdate],
-// [Extract], [Shutdown]) and in the order they were added. The Context
-// carries the tick's [Time], the window sizes, the deterministic random
-// source seeded by [Options.Seed], the world and its commands.
+// they were added to and in the order they were added: [Startup] once in
+// InitSimulation; [PreUpdate], [Update] and [PostUpdate] on every tick;
+// [Extract] in PrepareFrame; [Shutdown] once in DeinitSimulation.
+//
+// The Context carries what a tick provides, also stored as world
+// resources: [Time] (delta, kind, steps, quiet and final flags, alpha, tick
+// number and the scheduler's debt statistics), the tick's input
+// ([input.Tick]), the window sizes ([Window]), the deterministic random
+// source seeded by [Options.Seed], and the gameplay queue
+// ([schedule.Queue] of [Event]), which advances once per tick before
+// PreUpdate and hands its deliveries to [Event.Run] and [Context.Events].
 //
 // A cosmetic system ([System.Cosmetic]) skips the quiet ticks of a catch-up
-// burst and follows the timing policy's coarse cosmetic rate; when it runs,
-// [Context.Delta] covers every tick it skipped, so animations keep time.
+// burst and the ticks the timing policy's coarse cosmetic rate leaves out;
+// when it runs, [Context.Delta] covers every tick it skipped, so animations
+// keep time.
 //
 // # Drawing
 //
-// The built-in components [Transform], [Sprite] and [Camera] need no glue
-// code. Before the last tick of each batch the App records every Transform
-// as its previous value; when the runtime asks for a frame, extraction draws
-// each visible sprite between its previous and current transform by the
-// tick's interpolation alpha, orders the packets by layer (keeping query
-// order inside a layer) and leaves out sprites outside each camera's view.
-// Each enabled Camera makes one pass; without one, a default pass maps world
-// units to framebuffer pixels.
+// The built-in components [Transform], [Sprite], [Text] and [Camera] reach
+// the screen without glue code. Before each fixed tick that may end a batch
+// the App records every Transform as its previous value; PrepareFrame then
+// draws each sprite and text between its previous and current transform by
+// the batch's alpha (after a variable or catch-up update nothing is pending
+// and the current state is drawn). Packets are ordered by layer, keeping
+// query order inside a layer, and sprites or texts entirely outside a
+// camera's view are left out. Each enabled Camera makes one pass; without
+// one, a default pass maps world units to framebuffer pixels. Text is laid
+// out by the [assets.Library] given in [Options.Assets].
+//
+// # Threads
+//
+// An App, its World and everything borrowed from a Context belong to the
+// runtime's simulation owner: the goroutine that calls the Update hook.
 package ecs
