@@ -276,3 +276,34 @@ func TestOptionsValidate(t *testing.T) {
 		t.Errorf("zero Options: %v", err)
 	}
 }
+
+// TestDecodeConvertsToPremultiplied: PNGs of any colour model come out as
+// premultiplied RGBA, which is what renderers blend.
+func TestDecodeConvertsToPremultiplied(t *testing.T) {
+	nrgba := image.NewNRGBA(image.Rect(0, 0, 2, 1))
+	nrgba.SetNRGBA(0, 0, color.NRGBA{255, 0, 0, 128})
+	nrgba.SetNRGBA(1, 0, color.NRGBA{10, 20, 30, 255})
+	gray := image.NewGray(image.Rect(0, 0, 1, 1))
+	gray.SetGray(0, 0, color.Gray{200})
+	pal := image.NewPaletted(image.Rect(0, 0, 1, 1), color.Palette{color.NRGBA{0, 255, 0, 64}})
+	tests := []struct {
+		name string
+		img  image.Image
+		want []color.RGBA
+	}{
+		{"nrgba", nrgba, []color.RGBA{{128, 0, 0, 128}, {10, 20, 30, 255}}},
+		{"gray", gray, []color.RGBA{{200, 200, 200, 255}}},
+		{"paletted", pal, []color.RGBA{{0, 64, 0, 64}}},
+	}
+	for _, tt := range tests {
+		got, err := assets.DecodePNG(fstest.MapFS{"x.png": {Data: encodePNG(t, tt.img)}}, "x.png", 0)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		for x, want := range tt.want {
+			if c := got.RGBAAt(x, 0); c != want {
+				t.Errorf("%s pixel %d: got %v, want %v", tt.name, x, c, want)
+			}
+		}
+	}
+}

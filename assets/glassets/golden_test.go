@@ -339,3 +339,43 @@ func far(a, b uint8, tol int) bool {
 	d := int(a) - int(b)
 	return d > tol || d < -tol
 }
+
+// TestUploadingRendererGL draws the paragraph scene through
+// assets.UploadingRenderer with no explicit Upload anywhere: the glyphs
+// rasterised while preparing must still be on the GPU when the frame is
+// drawn, giving the same image as the golden.
+func TestUploadingRendererGL(t *testing.T) {
+	gl := withGL(t)
+	lib, err := assets.NewLibrary(assets.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := assets.NewUploadingRenderer(lib, gl)
+	var sc scene
+	for _, s := range scenes {
+		if s.name == "paragraph" {
+			sc = s
+		}
+	}
+	prepare := sc.build(t, lib)
+	if err := r.Render(&render2d.Frame{}); err != nil { // a first, empty frame brings the pages up
+		t.Fatal(err)
+	}
+	var frame render2d.Frame
+	pass := render2d.NewFrameWriter(&frame).BeginPass(render2d.PassDesc{Clear: true, ClearColor: background})
+	prepare(pass)
+	if err := r.Render(&frame); err != nil {
+		t.Fatalf("Render: %v", err)
+	}
+	got, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, fbW, fbH))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		return // the golden belongs to TestGolden
+	}
+	compareGolden(t, "paragraph", got)
+	if err := lib.ReleaseTextures(r); err != nil {
+		t.Error(err)
+	}
+}
