@@ -129,6 +129,19 @@ func TestTicks(t *testing.T) {
 			},
 		},
 		{
+			name: "backlog: a poll completed during a batch reaches only the later update",
+			script: func(s *inputtest.Script) {
+				s.Tap(10*ms, input.KeySpace, 5*time.Millisecond).Tap(510*ms, input.KeySpace, 5*time.Millisecond)
+			},
+			polls: []timing.Instant{100 * ms},
+			takes: []take{
+				{now: 500 * ms, want: want{presses: 1, releases: 1, held: 5 * time.Millisecond, end: 500 * ms, records: 2}},
+				// Concurrent mode: the platform polled while the first update ran.
+				{now: 520 * ms, pollFirst: []timing.Instant{518 * ms}, want: want{presses: 1, releases: 1, held: 5 * time.Millisecond, start: 500 * ms, end: 520 * ms, records: 2}},
+				{now: 520 * ms, want: want{start: 520 * ms, end: 520 * ms, records: 0}},
+			},
+		},
+		{
 			name:     "timestamped: a stall's input lands on the steps that cover it",
 			delivery: input.Timestamped,
 			script: func(s *inputtest.Script) {
