@@ -145,10 +145,10 @@ func TestTicks(t *testing.T) {
 			name:     "timestamped: a stall's input lands on the steps that cover it",
 			delivery: input.Timestamped,
 			script: func(s *inputtest.Script) {
-				s.Tap(5*ms, input.KeySpace, 10*time.Millisecond). // step 1
-											Press(45*ms, input.KeySpace). // step 3, held into step 4
-											Release(65*ms, input.KeySpace).
-											Press(90*ms, input.KeySpace) // after the batch
+				s.Tap(5*ms, input.KeySpace, 10*time.Millisecond) // step 1
+				s.Press(45*ms, input.KeySpace)                   // step 3, held into step 4
+				s.Release(65*ms, input.KeySpace)                 //
+				s.Press(90*ms, input.KeySpace)                   // the last step
 			},
 			polls: []timing.Instant{95 * ms}, // one poll after a 95 ms stall
 			takes: []take{
