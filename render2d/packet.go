@@ -130,11 +130,8 @@ const PassParamCount = 8
 
 // DrawPacket2D is one textured quad, described entirely by copied values:
 // nothing in it points into game state, so the renderer can draw it while the
-// simulation has moved on.
-//
-// The field layout is part of the contract with renderers: every field is
-// four-byte aligned and the GL renderer streams packets to the GPU as they
-// are, without converting them.
+// simulation has moved on. It holds no Go pointers, so frames of packets
+// cost the garbage collector nothing to scan.
 type DrawPacket2D struct {
 	// Texture to sample; zero draws solid white (times Tint).
 	Texture TextureHandle

@@ -12,13 +12,16 @@
 //
 // Each pass binds its target (the default framebuffer or an offscreen
 // target's framebuffer object), sets the viewport from the camera, and
-// clears if asked. Its packets are uploaded as they are stored in the frame
-// into one streamed instance buffer, whose storage is orphaned every pass;
-// vertex attributes read the [render2d.DrawPacket2D] fields directly and the
-// quad's corners come from gl_VertexID. Consecutive packets sharing
-// texture, material and blend mode are one glDrawArraysInstanced call, so
-// the number of GL calls grows with batches, never with sprites, and a
-// frame allocates nothing in steady state.
+// clears if asked. Its packets are converted into compact 64-byte instances
+// (scale folded into extent and origin, source rectangle normalised, tint
+// packed to RGBA8) and uploaded with one glBufferSubData into the next of a
+// small ring of streamed instance buffers, so no upload waits for a draw
+// still reading the previous one. The quad's corners come from
+// gl_VertexID. Consecutive packets sharing texture, material and blend
+// mode are one glDrawArraysInstanced call, so the number of GL calls grows
+// with batches, never with sprites, and a frame allocates nothing in steady
+// state. Batches whose packets are all tinted opaque white use a shader
+// variant without the tint.
 //
 // Textures are premultiplied RGBA8 (as [image.RGBA] is) and every blend
 // mode works on premultiplied colour. Offscreen targets are drawn with y

@@ -23,9 +23,9 @@ func (r *Renderer) Render(f *render2d.Frame) error {
 		return err
 	}
 	gl.BindVertexArray(r.vao)
-	gl.BindBuffer(gl.ARRAY_BUFFER, r.instance)
 	gl.ActiveTexture(gl.TEXTURE0)
-	r.curProgram, r.curTexture, r.curBlend = 0, 0, -1
+	// Other code may have changed GL state since the last frame.
+	r.curProgram, r.curTexture, r.curBlend, r.curFBO = 0, 0, -1, ^uint32(0)
 	for i := range f.Passes {
 		r.pass(&f.Passes[i])
 	}
@@ -69,16 +69,29 @@ func (r *Renderer) pass(p *render2d.Pass) {
 	// moved to the heap on every pass.
 	r.view = viewMatrix(p.Camera, float32(vw), float32(vh), fbo != 0)
 
-	size := len(p.Packets) * int(packetStride)
-	// Respecifying the whole store orphans the previous one, so the driver
-	// never waits for draws still reading it.
-	gl.BufferData(gl.ARRAY_BUFFER, size, unsafe.Pointer(&p.Packets[0]), gl.STREAM_DRAW)
-
 	r.batches = render2d.AppendBatches(r.batches[:0], p.Packets)
+	if cap(r.inst) < len(p.Packets) {
+		r.inst = make([]instance, len(p.Packets), 2*len(p.Packets))
+	}
+	r.inst = r.inst[:len(p.Packets)]
+	if cap(r.white8) < len(r.batches) {
+		r.white8 = make([]bool, len(r.batches), 2*len(r.batches))
+	}
+	r.white8 = r.white8[:len(r.batches)]
+	for i := range r.batches {
+		b := &r.batches[i]
+		_, w, h := r.texture(b.Key.Texture)
+		r.white8[i] = convert(r.inst[b.First:b.First+b.Count], p.Packets[b.First:b.First+b.Count], w, h, !b.Key.Material.IsZero())
+	}
+	r.upload(r.inst)
+
 	var prog *program
-	passProgramSet := uint32(0)
-	for _, b := range r.batches {
+	for i := range r.batches {
+		b := &r.batches[i]
 		next := &r.builtin
+		if r.white8[i] {
+			next = &r.untinted
+		}
 		if !b.Key.Material.IsZero() {
 			next = &r.materials.Get(b.Key.Material.ID, b.Key.Material.Gen).prog
 		}
@@ -86,29 +99,36 @@ func (r *Renderer) pass(p *render2d.Pass) {
 			gl.UseProgram(next.id)
 			r.curProgram = next.id
 		}
-		if prog != next || passProgramSet != next.id {
+		if prog != next {
+			// Uniforms live in the program: set the pass's values the
+			// first time each program is used in this pass.
 			prog = next
-			passProgramSet = next.id
 			gl.UniformMatrix4fv(prog.view, 1, false, &r.view[0])
 			gl.Uniform4fv(prog.pass, 2, &p.Params[0])
 		}
-		texID, texW, texH := r.white, 1, 1
-		if !b.Key.Texture.IsZero() {
-			t := r.textures.Get(b.Key.Texture.ID, b.Key.Texture.Gen)
-			texID, texW, texH = t.id, t.w, t.h
-		}
+		texID, _, _ := r.texture(b.Key.Texture)
 		if texID != r.curTexture {
 			gl.BindTexture(gl.TEXTURE_2D, texID)
 			r.curTexture = texID
 		}
-		gl.Uniform2f(prog.texsize, float32(texW), float32(texH))
 		r.setBlend(b.Key.Blend)
-		base := uintptr(b.First) * uintptr(packetStride)
-		for i, a := range attribs {
-			gl.VertexAttribPointerWithOffset(uint32(i), a.size, gl.FLOAT, false, packetStride, base+a.offset)
+		n := len(attribs)
+		if b.Key.Material.IsZero() {
+			n-- // no parameters
 		}
+		pointAttribs(b.First, n)
 		gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(b.Count))
 	}
+}
+
+// texture returns the GL name and size of h, or the white texel for the
+// zero handle. h has been validated.
+func (r *Renderer) texture(h render2d.TextureHandle) (id uint32, w, h2 int) {
+	if h.IsZero() {
+		return r.white, 1, 1
+	}
+	t := r.textures.Get(h.ID, h.Gen)
+	return t.id, t.w, t.h
 }
 
 // setBlend configures blending for premultiplied colour.
@@ -135,4 +155,22 @@ func (r *Renderer) setBlend(b render2d.BlendMode) {
 		gl.BlendFuncSeparate(gl.ONE, gl.ONE_MINUS_SRC_COLOR, gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
 	}
 	r.curBlend = int(b)
+}
+
+// upload copies instances into the next buffer of the instance ring and
+// binds it. Each pass writes a different buffer from the last few passes,
+// so the driver never has to wait for draws still reading one, and a
+// buffer's storage is reallocated only when it must grow. (Orphaning with
+// glBufferData every pass would give the same guarantee, but Mesa then
+// allocates and page-faults fresh storage for every frame of a large pass.)
+func (r *Renderer) upload(inst []instance) {
+	r.ring = (r.ring + 1) % len(r.instance)
+	buf := &r.instance[r.ring]
+	size := len(inst) * int(instanceStride)
+	gl.BindBuffer(gl.ARRAY_BUFFER, buf.id)
+	if size > buf.cap {
+		buf.cap = max(size, 2*buf.cap)
+		gl.BufferData(gl.ARRAY_BUFFER, buf.cap, nil, gl.STREAM_DRAW)
+	}
+	gl.BufferSubData(gl.ARRAY_BUFFER, 0, size, unsafe.Pointer(&inst[0]))
 }

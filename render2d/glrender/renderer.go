@@ -19,10 +19,14 @@ import (
 // Every method must be called on the thread where the context is current,
 // with that context current.
 type Renderer struct {
-	vs       uint32
-	builtin  program
+	vsPlain  uint32  // vertex shader without tint or parameters
+	vsTint   uint32  // with tint
+	vsParams uint32  // with tint and parameters: custom materials
+	builtin  program // built-in material, tinted
+	untinted program // built-in material for batches tinted opaque white
 	vao      uint32
-	instance uint32
+	instance [4]ringBuffer
+	ring     int
 	white    uint32
 
 	textures  handles.Table[texture]
@@ -34,6 +38,8 @@ type Renderer struct {
 	closed   bool
 
 	batches []render2d.Batch
+	inst    []instance
+	white8  []bool // per batch: every packet tinted opaque white
 	view    mgl32.Mat4
 
 	// state cached across batches to skip redundant GL calls
@@ -41,6 +47,11 @@ type Renderer struct {
 	curTexture uint32
 	curBlend   int // -1 unknown
 	curFBO     uint32
+}
+
+type ringBuffer struct {
+	id  uint32
+	cap int
 }
 
 type texture struct {
@@ -61,6 +72,41 @@ type material struct {
 
 var _ render2d.Renderer = (*Renderer)(nil)
 
+func (r *Renderer) compileBuiltins() error {
+	var err error
+	if r.vsPlain, err = compileShader(gl.VERTEX_SHADER, headerPlain+vertexSource, "untinted sprite vertex shader"); err != nil {
+		return err
+	}
+	if r.vsTint, err = compileShader(gl.VERTEX_SHADER, headerTint+vertexSource, "sprite vertex shader"); err != nil {
+		return err
+	}
+	if r.vsParams, err = compileShader(gl.VERTEX_SHADER, headerParams+vertexSource, "material vertex shader"); err != nil {
+		return err
+	}
+	if r.builtin, err = linkProgram(r.vsTint, headerTint, builtinShade, "built-in sprite material"); err != nil {
+		return err
+	}
+	if r.untinted, err = linkProgram(r.vsPlain, headerPlain, untintedShade, "built-in untinted sprite material"); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (r *Renderer) deleteBuiltins() {
+	for _, p := range []*program{&r.builtin, &r.untinted} {
+		if p.id != 0 {
+			gl.DeleteProgram(p.id)
+			p.id = 0
+		}
+	}
+	for _, s := range []*uint32{&r.vsPlain, &r.vsTint, &r.vsParams} {
+		if *s != 0 {
+			gl.DeleteShader(*s)
+			*s = 0
+		}
+	}
+}
+
 // New returns a renderer for the context current on the calling thread.
 // It loads the GL entry points, checks for OpenGL 4.1 or later, and takes
 // the initial framebuffer size from the current viewport (the window size
@@ -76,13 +122,8 @@ func New() (*Renderer, error) {
 		return nil, fmt.Errorf("glrender: OpenGL %d.%d context, want 4.1 or later", major, minor)
 	}
 	r := &Renderer{curBlend: -1}
-	vs, err := compileShader(gl.VERTEX_SHADER, vertexSource, "sprite vertex shader")
-	if err != nil {
-		return nil, fmt.Errorf("glrender: %w", err)
-	}
-	r.vs = vs
-	if r.builtin, err = linkProgram(vs, builtinShade, "built-in sprite material"); err != nil {
-		gl.DeleteShader(vs)
+	if err := r.compileBuiltins(); err != nil {
+		r.deleteBuiltins()
 		return nil, fmt.Errorf("glrender: %w", err)
 	}
 	var mt int32
@@ -94,13 +135,15 @@ func New() (*Renderer, error) {
 
 	gl.GenVertexArrays(1, &r.vao)
 	gl.BindVertexArray(r.vao)
-	gl.GenBuffers(1, &r.instance)
-	gl.BindBuffer(gl.ARRAY_BUFFER, r.instance)
-	for i, a := range attribs {
+	for i := range r.instance {
+		gl.GenBuffers(1, &r.instance[i].id)
+	}
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.instance[0].id)
+	for i := range attribs {
 		gl.EnableVertexAttribArray(uint32(i))
 		gl.VertexAttribDivisor(uint32(i), 1)
-		gl.VertexAttribPointerWithOffset(uint32(i), a.size, gl.FLOAT, false, packetStride, a.offset)
 	}
+	pointAttribs(0, len(attribs))
 	r.white = newGLTexture(1, 1, render2d.TextureOptions{}, unsafe.Pointer(&[4]uint8{255, 255, 255, 255}))
 	if err := glError("New"); err != nil {
 		r.Close()
@@ -359,7 +402,7 @@ func (r *Renderer) CreateMaterial(desc render2d.MaterialDesc) (render2d.Material
 	if err := desc.Validate(); err != nil {
 		return render2d.MaterialHandle{}, err
 	}
-	p, err := linkProgram(r.vs, desc.Shade, fmt.Sprintf("material %q", desc.Name))
+	p, err := linkProgram(r.vsParams, headerParams, desc.Shade, fmt.Sprintf("material %q", desc.Name))
 	r.curProgram = 0
 	if err != nil {
 		return render2d.MaterialHandle{}, fmt.Errorf("glrender: CreateMaterial: %w", err)
@@ -449,13 +492,10 @@ func (r *Renderer) Close() error {
 	if r.white != 0 {
 		gl.DeleteTextures(1, &r.white)
 	}
-	if r.builtin.id != 0 {
-		gl.DeleteProgram(r.builtin.id)
+	r.deleteBuiltins()
+	for i := range r.instance {
+		gl.DeleteBuffers(1, &r.instance[i].id)
 	}
-	if r.vs != 0 {
-		gl.DeleteShader(r.vs)
-	}
-	gl.DeleteBuffers(1, &r.instance)
 	gl.DeleteVertexArrays(1, &r.vao)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	gl.UseProgram(0)

@@ -1,0 +1,297 @@
+// Command bunnymark measures how many moving textured sprites the render2d
+// OpenGL renderer draws per second, and compares it with a plain hand-written
+// instanced loop in the same run.
+//
+// Usage:
+//
+//	bunnymark [-n 10000] [-size 2] [-duration 5s] [-mode renderer|plain|compare] [-find60] [-screenshot out.png]
+//
+// It opens a 1280x720 window with vsync off and, in the default mode,
+// prints one line:
+//
+//	sprites=N frames=F seconds=S fps=X frame_ms=Y
+//
+// -mode compare runs the renderer and the plain loop alternately in short
+// slices for the whole duration, so both see the same machine load, and
+// prints a line for each plus their ratio. -find60 searches for the sprite
+// count each implementation draws at 60 frames per second.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/glrender"
+)
+
+func init() { runtime.LockOSThread() } // GLFW and GL live on the main thread
+
+const winW, winH = 1280, 720
+
+type options struct {
+	n          int
+	size       int
+	duration   time.Duration
+	mode       string
+	find60     bool
+	screenshot string
+	slice      time.Duration
+}
+
+func main() {
+	var o options
+	flag.IntVar(&o.n, "n", 10000, "number of sprites")
+	flag.IntVar(&o.size, "size", 2, "sprite width and height in pixels")
+	flag.DurationVar(&o.duration, "duration", 5*time.Second, "measuring time (per implementation with -find60: per probe)")
+	flag.StringVar(&o.mode, "mode", "renderer", "renderer, plain (the hand-written instanced loop) or compare (both, interleaved)")
+	flag.BoolVar(&o.find60, "find60", false, "search for the sprite count reachable at 60 fps instead of measuring -n")
+	flag.StringVar(&o.screenshot, "screenshot", "", "write the last renderer frame to this PNG file")
+	flag.DurationVar(&o.slice, "slice", 250*time.Millisecond, "length of one interleaved slice in compare mode")
+	flag.Parse()
+	if err := run(o); err != nil {
+		fmt.Fprintln(os.Stderr, "bunnymark:", err)
+		os.Exit(1)
+	}
+}
+
+func validate(o options) error {
+	var errs []error
+	if o.n < 0 {
+		errs = append(errs, fmt.Errorf("-n is %d, want >= 0", o.n))
+	}
+	if o.size < 1 || o.size > 256 {
+		errs = append(errs, fmt.Errorf("-size is %d, want 1 to 256", o.size))
+	}
+	if o.duration <= 0 {
+		errs = append(errs, fmt.Errorf("-duration is %v, want > 0", o.duration))
+	}
+	if o.slice <= 0 {
+		errs = append(errs, fmt.Errorf("-slice is %v, want > 0", o.slice))
+	}
+	switch o.mode {
+	case "renderer", "plain", "compare":
+	default:
+		errs = append(errs, fmt.Errorf("-mode is %q, want renderer, plain or compare", o.mode))
+	}
+	return errors.Join(errs...)
+}
+
+func run(o options) error {
+	if err := validate(o); err != nil {
+		return err
+	}
+	if err := glfw.Init(); err != nil {
+		return err
+	}
+	defer glfw.Terminate()
+	glfw.WindowHint(glfw.ContextVersionMajor, 4)
+	glfw.WindowHint(glfw.ContextVersionMinor, 1)
+	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
+	glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
+	glfw.WindowHint(glfw.Resizable, glfw.False)
+	win, err := glfw.CreateWindow(winW, winH, "bunnymark", nil, nil)
+	if err != nil {
+		return err
+	}
+	defer win.Destroy()
+	win.MakeContextCurrent()
+	glfw.SwapInterval(0)
+	fbW, fbH := win.GetFramebufferSize()
+
+	tex := bunnyImage(o.size)
+	r, err := glrender.New()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	r.SetFramebufferSize(fbW, fbH)
+	rb, err := newRendererBench(r, tex, fbW, fbH)
+	if err != nil {
+		return err
+	}
+	pb, err := newPlainBench(tex, fbW, fbH)
+	if err != nil {
+		return err
+	}
+	defer pb.close()
+
+	present := func() {
+		win.SwapBuffers()
+		glfw.PollEvents()
+	}
+	benches := map[string]bench{"renderer": rb, "plain": pb}
+	var order []string
+	if o.mode == "compare" {
+		order = []string{"plain", "renderer"}
+	} else {
+		order = []string{o.mode}
+	}
+	if o.find60 {
+		found := map[string]int{}
+		for _, name := range order {
+			found[name] = find60(benches[name], o, present)
+			fmt.Printf("mode=%s sprites_at_60fps=%d\n", name, found[name])
+		}
+		if o.mode == "compare" && found["plain"] > 0 {
+			fmt.Printf("ratio_renderer_to_plain=%.3f\n", float64(found["renderer"])/float64(found["plain"]))
+		}
+	} else {
+		res := measure(benches, order, o.n, o.size, o.duration, o.slice, present)
+		for _, name := range order {
+			m := res[name]
+			prefix := ""
+			if len(order) > 1 {
+				prefix = "mode=" + name + " "
+			}
+			suffix := ""
+			if len(order) > 1 {
+				suffix = fmt.Sprintf(" cpu_ms=%.3f", m.cpuMS())
+			}
+			fmt.Printf("%ssprites=%d frames=%d seconds=%.3f fps=%.1f frame_ms=%.3f%s\n", prefix, o.n, m.frames, m.seconds, m.fps(), m.frameMS(), suffix)
+		}
+		if len(order) > 1 && res["plain"].fps() > 0 && res["renderer"].cpuMS() > 0 {
+			fmt.Printf("ratio_renderer_to_plain_fps=%.3f ratio_plain_to_renderer_cpu_per_frame=%.3f\n",
+				res["renderer"].fps()/res["plain"].fps(), res["plain"].cpuMS()/res["renderer"].cpuMS())
+		}
+	}
+	if o.screenshot != "" {
+		rb.setup(min(o.n, 50000), o.size)
+		rb.frame(1.0 / 60)
+		img, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, fbW, fbH))
+		if err != nil {
+			return err
+		}
+		f, err := os.Create(o.screenshot)
+		if err != nil {
+			return err
+		}
+		if err := png.Encode(f, img); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	return nil
+}
+
+type result struct {
+	frames  int
+	seconds float64
+	cpu     float64 // process CPU seconds (all threads, llvmpipe's included)
+}
+
+// cpuSeconds returns the process's user+system CPU time. Under load from
+// other processes wall time per frame grows, CPU time per frame much less,
+// so compare mode reports both.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+func (m result) cpuMS() float64 {
+	if m.frames == 0 {
+		return 0
+	}
+	return m.cpu * 1000 / float64(m.frames)
+}
+
+func (m result) fps() float64 {
+	if m.seconds == 0 {
+		return 0
+	}
+	return float64(m.frames) / m.seconds
+}
+
+func (m result) frameMS() float64 {
+	if m.frames == 0 {
+		return 0
+	}
+	return m.seconds * 1000 / float64(m.frames)
+}
+
+// measure runs each bench with n sprites. With several benches it
+// alternates between them in slices, so a change in machine load during the
+// run affects both alike; the totals per bench are returned.
+func measure(benches map[string]bench, order []string, n, size int, total, slice time.Duration, present func()) map[string]result {
+	res := map[string]result{}
+	for _, name := range order {
+		benches[name].setup(n, size)
+		// Warm up: first frames compile shaders and grow buffers.
+		for range 5 {
+			benches[name].frame(1.0 / 60)
+			present()
+		}
+	}
+	if len(order) == 1 {
+		slice = total
+	}
+	spent := time.Duration(0)
+	for spent < total {
+		for _, name := range order {
+			b := benches[name]
+			start := time.Now()
+			cpu0 := cpuSeconds()
+			last := start
+			frames := 0
+			for time.Since(start) < slice {
+				now := time.Now()
+				b.frame(float32(now.Sub(last).Seconds()))
+				present()
+				last = now
+				frames++
+			}
+			el := time.Since(start)
+			m := res[name]
+			m.frames += frames
+			m.seconds += el.Seconds()
+			m.cpu += cpuSeconds() - cpu0
+			res[name] = m
+			if len(order) == 1 {
+				spent += el
+			}
+		}
+		if len(order) > 1 {
+			spent += slice
+		}
+	}
+	return res
+}
+
+// find60 searches for the largest sprite count that b draws at 60 fps or
+// more: doubling from 1,000, then bisecting to within 2%. Each probe
+// measures for a quarter of -duration (at least half a second).
+func find60(b bench, o options, present func()) int {
+	probe := max(o.duration/4, 500*time.Millisecond)
+	ok := func(n int) bool {
+		r := measure(map[string]bench{"x": b}, []string{"x"}, n, o.size, probe, probe, present)
+		return r["x"].fps() >= 60
+	}
+	lo, hi := 0, 1000
+	for ok(hi) {
+		lo, hi = hi, hi*2
+		if hi > 4_000_000 {
+			return lo
+		}
+	}
+	for hi-lo > max(lo/50, 100) {
+		mid := (lo + hi) / 2
+		if ok(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}

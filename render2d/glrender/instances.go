@@ -1,0 +1,94 @@
+package glrender
+
+import (
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/metronome-go/metronome/render2d"
+)
+
+// instance is what the vertex shader reads for one sprite. The renderer
+// converts each DrawPacket2D into one while it walks a batch, folding scale
+// into the extent and origin, normalising the source rectangle by the
+// batch's texture size and packing the tint into RGBA8.
+type instance struct {
+	x, y, w, h float32 // a_rect
+	ox, oy     float32 // a_xform.xy: origin offset, scaled
+	rot        float32 // a_xform.z
+	tint       uint32  // a_xform.w
+	u0, v0     float32 // a_uv
+	u1, v1     float32
+	params     [render2d.ParamCount]float32 // a_params, custom materials only
+}
+
+const instanceStride = int32(unsafe.Sizeof(instance{}))
+
+// attribute describes one vertex attribute of the instance layout.
+type attribute struct {
+	size    int32
+	integer bool
+	offset  uintptr
+}
+
+var attribs = [...]attribute{
+	{4, false, unsafe.Offsetof(instance{}.x)},
+	{4, true, unsafe.Offsetof(instance{}.ox)},
+	{4, false, unsafe.Offsetof(instance{}.u0)},
+	{4, false, unsafe.Offsetof(instance{}.params)},
+}
+
+// pointAttribs points the instance attributes at the buffer bound to
+// GL_ARRAY_BUFFER, starting at instance first; n is 3 for the built-in
+// material and 4 with parameters.
+func pointAttribs(first int, n int) {
+	base := uintptr(first) * uintptr(instanceStride)
+	for i, a := range attribs[:n] {
+		if a.integer {
+			gl.VertexAttribIPointerWithOffset(uint32(i), a.size, gl.UNSIGNED_INT, instanceStride, base+a.offset)
+		} else {
+			gl.VertexAttribPointerWithOffset(uint32(i), a.size, gl.FLOAT, false, instanceStride, base+a.offset)
+		}
+	}
+}
+
+func unorm8(v float32) uint32 {
+	if !(v > 0) { // also NaN
+		return 0
+	}
+	if v >= 1 {
+		return 255
+	}
+	return uint32(v*255 + 0.5)
+}
+
+// convert writes the instances of packets (one batch, sampling a texture
+// of texW x texH texels) into dst, which has the same length. It reports
+// whether every packet is tinted opaque white, so the batch can use the
+// untinted program.
+func convert(dst []instance, packets []render2d.DrawPacket2D, texW, texH int, params bool) (white bool) {
+	iw, ih := 1/float32(texW), 1/float32(texH)
+	all := uint32(0xffffffff)
+	dst = dst[:len(packets)]
+	for i := range packets {
+		p := &packets[i]
+		d := &dst[i]
+		sx, sy := p.Transform.Scale.X, p.Transform.Scale.Y
+		d.x, d.y = p.Transform.Position.X, p.Transform.Position.Y
+		d.w, d.h = p.Size.X*sx, p.Size.Y*sy
+		d.ox, d.oy = p.Transform.Origin.X*sx, p.Transform.Origin.Y*sy
+		d.rot = p.Transform.Rotation
+		c := &p.Tint
+		d.tint = unorm8(c.R) | unorm8(c.G)<<8 | unorm8(c.B)<<16 | unorm8(c.A)<<24
+		all &= d.tint
+		if s := &p.Source; s.W == 0 && s.H == 0 {
+			d.u0, d.v0, d.u1, d.v1 = 0, 0, 1, 1
+		} else {
+			d.u0, d.v0 = s.X*iw, s.Y*ih
+			d.u1, d.v1 = (s.X+s.W)*iw, (s.Y+s.H)*ih
+		}
+		if params {
+			d.params = p.Params
+		}
+	}
+	return all == 0xffffffff
+}
