@@ -147,7 +147,7 @@ func TestTicks(t *testing.T) {
 			script: func(s *inputtest.Script) {
 				s.Tap(5*ms, input.KeySpace, 10*time.Millisecond) // step 1
 				s.Press(45*ms, input.KeySpace)                   // step 3, held into step 4
-				s.Release(65*ms, input.KeySpace)                 //
+				s.Release(65*ms, input.KeySpace)                 // step 4
 				s.Press(90*ms, input.KeySpace)                   // the last step
 			},
 			polls: []timing.Instant{95 * ms}, // one poll after a 95 ms stall
