@@ -490,21 +490,25 @@ func (q *Queue[T]) Advance(tick uint64, deliver func(Delivery[T])) error {
 			deliver(d)
 			continue
 		}
-		if n := (tick-k.due)/e.period + 1; n > e.late.keep() {
-			// Several occurrences are due: drop or fold all but the ones
-			// the policy keeps, and come back to the first kept one in
-			// its place in the order.
-			skip := n - e.late.keep()
-			if e.late.mode == lateCoalesce {
-				e.count = n
-				q.stats.Coalesced = addSat(q.stats.Coalesced, skip)
-			} else {
-				e.dropped = skip
-				q.stats.Dropped = addSat(q.stats.Dropped, skip)
+		// On time (the usual case) only one occurrence is due; the
+		// division is for late entries.
+		if tick-k.due >= e.period {
+			if n := (tick-k.due)/e.period + 1; n > e.late.keep() {
+				// Several occurrences are due: drop or fold all but the ones
+				// the policy keeps, and come back to the first kept one in
+				// its place in the order.
+				skip := n - e.late.keep()
+				if e.late.mode == lateCoalesce {
+					e.count = n
+					q.stats.Coalesced = addSat(q.stats.Coalesced, skip)
+				} else {
+					e.dropped = skip
+					q.stats.Dropped = addSat(q.stats.Dropped, skip)
+				}
+				e.due = k.due + skip*e.period
+				q.ord.rekeyFirst(key{due: e.due, seq: k.seq, slot: k.slot})
+				continue
 			}
-			e.due = k.due + skip*e.period
-			q.ord.rekeyFirst(key{due: e.due, seq: k.seq, slot: k.slot})
-			continue
 		}
 		if e.count > 0 {
 			d.Count = e.count
