@@ -355,7 +355,7 @@ func ParseButtons(names ...string) ([]Button, error) {
 // suggest returns up to three canonical names closest to key (already lower
 // case), nearest first, ties broken alphabetically.
 func suggest(key string) []string {
-	if key == "" {
+	if key == "" || len(key) > 64 { // no button name is near a long text
 		return nil
 	}
 	type cand struct {

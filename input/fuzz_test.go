@@ -1,6 +1,7 @@
 package input_test
 
 import (
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -156,6 +157,39 @@ func FuzzQueue(f *testing.F) {
 		s := q.Stats()
 		if s.Polls != uint64(pushes) || s.Records != uint64(len(pushed)) || s.Pending != 0 || s.PendingRecords != 0 || s.Ticks != uint64(takes) {
 			t.Fatalf("stats %v; want %d polls, %d records, %d ticks, nothing pending", s, pushes, len(pushed), takes)
+		}
+	})
+}
+
+// FuzzParseButton: button names come from config files. Any text either
+// parses to a valid button whose canonical name parses back to it, or fails
+// with a NameError whose suggestions all parse.
+func FuzzParseButton(f *testing.F) {
+	for _, s := range []string{"Space", "spcae", "MouseLeft", "gamepad a", "", " Esc ", "F25", "KP0", "é", "LeftShfit"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		b, err := input.ParseButton(name)
+		if err == nil {
+			if !b.Valid() {
+				t.Fatalf("ParseButton(%q) = invalid button %d without an error", name, b)
+			}
+			if back, err := input.ParseButton(b.String()); err != nil || back != b {
+				t.Fatalf("canonical name %q of %q parses to %v, %v", b.String(), name, back, err)
+			}
+			return
+		}
+		var ne *input.NameError
+		if !errors.As(err, &ne) || ne.Name != name {
+			t.Fatalf("ParseButton(%q) error %v, want a NameError naming the input", name, err)
+		}
+		if len(ne.Suggestions) > 3 {
+			t.Fatalf("%d suggestions, want at most 3", len(ne.Suggestions))
+		}
+		for _, s := range ne.Suggestions {
+			if _, err := input.ParseButton(s); err != nil {
+				t.Fatalf("suggestion %q does not parse: %v", s, err)
+			}
 		}
 	})
 }

@@ -105,7 +105,9 @@ type PollingOptions struct {
 	// when a poll arrives with the backlog full, the oldest pending poll is
 	// merged into the next one. Merging moves a poll boundary, never a
 	// record, so no edge, count or record is lost; [QueueStats.Coalesced]
-	// counts merges. Allowed: 1 to MaxBacklog. Default 64.
+	// counts merges. Capacity bounds the poll bookkeeping, not the
+	// records, which are kept until taken (see [Queue]). Allowed: 1 to
+	// MaxBacklog. Default 64.
 	Capacity int
 	// Delivery is the policy that decides which input each update gets.
 	// Default Backlog. Timestamped is valid only with fixed steps; check it
