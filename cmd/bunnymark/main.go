@@ -136,16 +136,19 @@ func run(o options) error {
 		order = []string{o.mode}
 	}
 	if o.find60 {
-		found := map[string]int{}
+		found := find60(benches, order, o, present)
 		for _, name := range order {
-			found[name] = find60(benches[name], o, present)
 			fmt.Printf("mode=%s sprites_at_60fps=%d\n", name, found[name])
 		}
 		if o.mode == "compare" && found["plain"] > 0 {
 			fmt.Printf("ratio_renderer_to_plain=%.3f\n", float64(found["renderer"])/float64(found["plain"]))
 		}
 	} else {
-		res := measure(benches, order, o.n, o.size, o.duration, o.slice, present)
+		ns := map[string]int{}
+		for _, name := range order {
+			ns[name] = o.n
+		}
+		res := measure(benches, order, ns, o.size, o.duration, o.slice, present)
 		for _, name := range order {
 			m := res[name]
 			prefix := ""
@@ -224,10 +227,10 @@ func (m result) frameMS() float64 {
 // measure runs each bench with n sprites. With several benches it
 // alternates between them in slices, so a change in machine load during the
 // run affects both alike; the totals per bench are returned.
-func measure(benches map[string]bench, order []string, n, size int, total, slice time.Duration, present func()) map[string]result {
+func measure(benches map[string]bench, order []string, n map[string]int, size int, total, slice time.Duration, present func()) map[string]result {
 	res := map[string]result{}
 	for _, name := range order {
-		benches[name].setup(n, size)
+		benches[name].setup(n[name], size)
 		// Warm up: first frames compile shaders and grow buffers.
 		for range 5 {
 			benches[name].frame(1.0 / 60)
@@ -269,29 +272,61 @@ func measure(benches map[string]bench, order []string, n, size int, total, slice
 	return res
 }
 
-// find60 searches for the largest sprite count that b draws at 60 fps or
-// more: doubling from 1,000, then bisecting to within 2%. Each probe
-// measures for a quarter of -duration (at least half a second).
-func find60(b bench, o options, present func()) int {
-	probe := max(o.duration/4, 500*time.Millisecond)
-	ok := func(n int) bool {
-		r := measure(map[string]bench{"x": b}, []string{"x"}, n, o.size, probe, probe, present)
-		return r["x"].fps() >= 60
+// find60 searches, for every bench in order, for the largest sprite count
+// drawn at 60 fps or more: doubling from 1,000, then bisecting to within 2%.
+// The searches run in lockstep: each probe measures every bench's own
+// candidate count in interleaved slices, so all see the same machine load.
+// Each probe lasts a quarter of -duration (at least one second).
+func find60(benches map[string]bench, order []string, o options, present func()) map[string]int {
+	probe := max(o.duration/4, time.Second)
+	type search struct {
+		lo, hi   int
+		doubling bool
 	}
-	lo, hi := 0, 1000
-	for ok(hi) {
-		lo, hi = hi, hi*2
-		if hi > 4_000_000 {
-			return lo
+	st := map[string]*search{}
+	for _, name := range order {
+		st[name] = &search{lo: 0, hi: 1000, doubling: true}
+	}
+	done := func(s *search) bool { return !s.doubling && s.hi-s.lo <= max(s.lo/50, 100) }
+	for {
+		var active []string
+		ns := map[string]int{}
+		for _, name := range order {
+			s := st[name]
+			if done(s) {
+				continue
+			}
+			active = append(active, name)
+			if s.doubling {
+				ns[name] = s.hi
+			} else {
+				ns[name] = (s.lo + s.hi) / 2
+			}
+		}
+		if len(active) == 0 {
+			break
+		}
+		res := measure(benches, active, ns, o.size, probe, min(o.slice, probe), present)
+		for _, name := range active {
+			s, n, ok := st[name], ns[name], res[name].fps() >= 60
+			switch {
+			case s.doubling && ok:
+				s.lo, s.hi = n, 2*n
+				if s.hi > 4_000_000 {
+					s.doubling, s.hi = false, s.lo
+				}
+			case s.doubling:
+				s.doubling = false
+			case ok:
+				s.lo = n
+			default:
+				s.hi = n
+			}
 		}
 	}
-	for hi-lo > max(lo/50, 100) {
-		mid := (lo + hi) / 2
-		if ok(mid) {
-			lo = mid
-		} else {
-			hi = mid
-		}
+	out := map[string]int{}
+	for _, name := range order {
+		out[name] = st[name].lo
 	}
-	return lo
+	return out
 }
