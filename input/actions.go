@@ -207,3 +207,58 @@ func checkBindings(name string, bindings []Button) ([]Button, error) {
 }
 
 func (t *bindingTable) count() int { return len(t.names) }
+
+// Configure applies bindings read from a config file, such as a TOML table
+// `jump = ["Space", "GamepadA"]`: a registered action is rebound, an unknown
+// one is registered. Names are checked first and every bad button name or
+// action name is reported at once, in sorted order; on error nothing
+// changes. Configure is all-or-nothing with respect to other callers too.
+func (a *Actions) Configure(bindings map[string][]string) error {
+	names := make([]string, 0, len(bindings))
+	for n := range bindings {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	parsed := make([][]Button, len(names))
+	var errs []error
+	for i, n := range names {
+		if n == "" || strings.TrimSpace(n) != n {
+			errs = append(errs, fmt.Errorf("input: action name %q must be non-empty without surrounding space", n))
+		}
+		bs, err := ParseButtons(bindings[n]...)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("input: action %q: %w", n, err))
+		}
+		parsed[i] = bs
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	old := a.load()
+	if len(old.names)+len(names) > maxActions {
+		return fmt.Errorf("input: configuring %d actions would exceed the maximum of %d", len(names), maxActions)
+	}
+	t := &bindingTable{
+		version:  old.version + 1,
+		names:    slices.Clone(old.names),
+		bindings: slices.Clone(old.bindings),
+		byName:   make(map[string]Action, len(old.byName)+len(names)),
+	}
+	for k, v := range old.byName {
+		t.byName[k] = v
+	}
+	for i, n := range names {
+		bs, _ := checkBindings(n, parsed[i]) // parsed buttons are valid; this removes duplicates
+		if act, ok := t.byName[n]; ok {
+			t.bindings[act-1] = bs
+			continue
+		}
+		t.names = append(t.names, n)
+		t.bindings = append(t.bindings, bs)
+		t.byName[n] = Action(len(t.names))
+	}
+	a.table.Store(t)
+	return nil
+}

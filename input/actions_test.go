@@ -113,3 +113,39 @@ func TestRebindConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestConfigure(t *testing.T) {
+	a := input.NewActions()
+	jump := a.MustRegister("jump", input.KeySpace)
+	err := a.Configure(map[string][]string{
+		"jump": {"W", "GamepadA", "w"},
+		"fire": {"MouseLeft"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := a.Bindings(jump), []input.Button{input.KeyW, input.GamepadA}; !slices.Equal(got, want) {
+		t.Errorf("jump bindings %v, want %v", got, want)
+	}
+	fire, ok := a.Lookup("fire")
+	if !ok || !slices.Equal(a.Bindings(fire), []input.Button{input.MouseLeft}) {
+		t.Errorf("fire: registered %v, bindings %v; want [MouseLeft]", ok, a.Bindings(fire))
+	}
+
+	err = a.Configure(map[string][]string{
+		"jump":  {"Spcae"},
+		"dash":  {"LeftShfit", "MouseLeft"},
+		" bad ": {"A"},
+	})
+	for _, w := range []string{`"Spcae"`, `"LeftShfit"`, `" bad "`, `"Space"`, `"LeftShift"`} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v does not mention %s", err, w)
+		}
+	}
+	if _, ok := a.Lookup("dash"); ok || a.Len() != 2 {
+		t.Errorf("a failed Configure changed the set: dash registered %v, %d actions", ok, a.Len())
+	}
+	if got := a.Bindings(jump); !slices.Equal(got, []input.Button{input.KeyW, input.GamepadA}) {
+		t.Errorf("a failed Configure rebound jump to %v", got)
+	}
+}

@@ -8,6 +8,8 @@
 // run time with [Actions.Rebind]. Buttons (keys, mouse buttons, gamepad
 // buttons) parse from their names for config files ([ParseButton]); an
 // unknown name is a [NameError] that suggests close matches.
+// [Actions.Configure] applies a whole table of bindings from a config file,
+// reporting every bad name at once.
 //
 // # Polls, records and state
 //
