@@ -1,6 +1,7 @@
 package rendertest_test
 
 import (
+	"image"
 	"testing"
 
 	"github.com/metronome-go/metronome/render2d"
@@ -11,4 +12,35 @@ func TestRecorderConformance(t *testing.T) {
 	rendertest.TestRenderer(t, func(t *testing.T) render2d.Renderer {
 		return rendertest.NewRecorder(32, 32, 4096)
 	})
+}
+
+func TestRecorderKeepsDeepCopies(t *testing.T) {
+	r := rendertest.NewRecorder(8, 8, 64)
+	f := render2d.Frame{Passes: []render2d.Pass{{Packets: []render2d.DrawPacket2D{{Layer: 1}}}}}
+	if err := r.Render(&f); err != nil {
+		t.Fatal(err)
+	}
+	f.Passes[0].Packets[0].Layer = 2
+	if got := r.Frames[0].Passes[0].Packets[0].Layer; got != 1 {
+		t.Errorf("recorded packet changed with the caller's frame: layer %d, want 1", got)
+	}
+	h, err := r.CreateTexture(image.NewRGBA(image.Rect(0, 0, 4, 4)), render2d.TextureOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	patch := image.NewRGBA(image.Rect(0, 0, 1, 1))
+	patch.Pix[0], patch.Pix[3] = 200, 255
+	if err := r.UpdateTexture(h, 3, 2, patch); err != nil {
+		t.Fatal(err)
+	}
+	texels, err := r.Texels(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := texels.RGBAAt(3, 2); got.R != 200 || got.A != 255 {
+		t.Errorf("texel (3, 2) after UpdateTexture = %v, want R 200 A 255", got)
+	}
+	if got := r.Textures(); got != 1 {
+		t.Errorf("Textures() = %d, want 1", got)
+	}
 }
