@@ -35,6 +35,8 @@ type model struct {
 	capacity int
 	now, seq uint64
 	entries  []*modelEntry
+	// The Stats the queue must report, but for Dropped and Coalesced.
+	stats schedule.Stats
 }
 
 func (m *model) find(h schedule.Handle) (int, *modelEntry) {
@@ -90,6 +92,8 @@ func (m *model) addErrs(due uint64) []error {
 func (m *model) add(h schedule.Handle, payload int, due, period uint64, mode, limit int) {
 	m.insert(&modelEntry{h: h, payload: payload, due: due, seq: m.seq, period: period, mode: mode, limit: limit})
 	m.seq++
+	m.stats.Scheduled++
+	m.stats.Peak = max(m.stats.Peak, len(m.entries))
 }
 
 // plan lists every delivery a dispatch at tick owes, in delivery order.
@@ -141,6 +145,7 @@ func (m *model) take(p *[]planned, ended *bool) (schedule.Delivery[int], bool) {
 		}
 		d := next.d
 		e := next.e
+		m.stats.Delivered++
 		m.remove(e)
 		if e.period == 0 {
 			d.Last = true
@@ -203,6 +208,8 @@ func (r *fuzzRun) added(op string, h schedule.Handle, err error, want []error, d
 	if err == nil {
 		r.m.add(h, r.payload, due, period, mode, limit)
 		r.handles = append(r.handles, h)
+	} else {
+		r.m.stats.Refused++
 	}
 	r.payload++
 }
@@ -263,6 +270,7 @@ func (r *fuzzRun) step(inDispatch bool) bool {
 		}
 		if e != nil {
 			m.remove(e)
+			m.stats.Cancelled++
 		}
 	case 4:
 		h := r.handle(arg)
@@ -339,6 +347,11 @@ func (r *fuzzRun) advance(tick uint64) {
 
 func (r *fuzzRun) compareState() {
 	r.t.Helper()
+	got := r.q.Stats()
+	got.Dropped, got.Coalesced = 0, 0
+	if got != r.m.stats {
+		r.t.Fatalf("Stats = %+v, model %+v", got, r.m.stats)
+	}
 	if r.q.Len() != len(r.m.entries) || r.q.Now() != r.m.now {
 		r.t.Fatalf("Len, Now = %d, %d, model %d, %d", r.q.Len(), r.q.Now(), len(r.m.entries), r.m.now)
 	}
