@@ -40,18 +40,21 @@ type pollMark struct {
 // [Source] and pushes snapshots, and the simulation, which takes one [Tick]
 // per update. The runtime owns it.
 //
-// Records live in a ring that is reused in steady state and doubles when
-// more records are pending than it holds; poll boundaries live in a fixed
-// ring of PollingOptions.Capacity marks. A full backlog merges its oldest
-// poll into the next one rather than dropping anything, so memory for poll
-// marks is fixed while memory for records is bounded only by the number of
-// records that arrive between two takes (40 bytes each, 40 KB for a
-// thousand events during a one-second stall). Nothing is ever discarded:
-// losing a release would leave a key stuck down.
+// Records live in a ring that is reused in steady state. It doubles when
+// more records are pending than it holds and never shrinks, so its memory is
+// set by the most records ever pending at once ([QueueStats.PeakPendingRecords],
+// 40 bytes each): about 40 KB for a thousand events piled up during a
+// one-second stall, and without limit if nothing ever takes input. Poll
+// boundaries live in a fixed ring of PollingOptions.Capacity marks; a full
+// backlog merges its oldest poll into the next one, which moves a boundary
+// and drops nothing. No record is ever discarded, because losing a release
+// would leave a key stuck down. The [Tick] that receives records grows the
+// same way.
 //
 // Concurrency: [Queue.Poll] and [Queue.Push] belong to the platform thread;
 // [Queue.Start], [Queue.TakeAll], [Queue.TakeSpan] and [Queue.Take] to the
-// simulation goroutine (the same thread in sequential mode). The two sides
+// simulation goroutine (the same thread in sequential mode; Start may also
+// run before that goroutine is started). The two sides
 // meet under a mutex held only to copy records. [Queue.Stats] and
 // [Queue.Pending] may be called from anywhere.
 type Queue struct {
@@ -109,12 +112,13 @@ func (q *Queue) Start(now timing.Instant) {
 }
 
 // PollDue reports whether a poll at now respects PollingOptions.Spacing.
+// Platform thread only.
 func (q *Queue) PollDue(now timing.Instant) bool {
 	return !q.polled || now >= q.NextPollAt()
 }
 
 // NextPollAt returns the earliest instant the next poll is due (saturating).
-// Before the first poll it returns 0.
+// Before the first poll it returns 0. Platform thread only.
 func (q *Queue) NextPollAt() timing.Instant {
 	if !q.polled {
 		return 0
