@@ -52,8 +52,11 @@ type Renderer interface {
 	// buffers) is the platform's job, not the renderer's.
 	Render(f *Frame) error
 	// ReadPixels copies rectangle r of a target (zero: the default
-	// framebuffer) into a new image with rows from the top. It is meant
-	// for tests and screenshots, not for every frame.
+	// framebuffer) into a new premultiplied image with rows from the top.
+	// It is meant for tests and screenshots, not for every frame. For the
+	// default framebuffer call it after Render and before the platform
+	// presents: after a buffer swap the back buffer's contents are
+	// undefined.
 	ReadPixels(target TargetHandle, r image.Rectangle) (*image.RGBA, error)
 
 	// Close frees every resource. Calls after Close fail with ErrClosed;
