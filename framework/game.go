@@ -1,0 +1,112 @@
+package framework
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/runtime"
+)
+
+// Game describes a game for [Run], [Main] and [NewSimulation].
+type Game struct {
+	// Title is the window title when the configuration leaves
+	// window.title at its default.
+	Title string
+	// Seed seeds the ECS random source, so a run is reproducible.
+	Seed uint64
+	// Setup builds the game: register input actions, load assets, add
+	// systems (spawning the first entities from a Startup system). It runs
+	// once, on the platform thread with the graphics context current, after
+	// the window opens and before the first update. Loaded images reach the
+	// GPU when Setup returns, so resolve their regions in a Startup system
+	// (or call [Setup.Upload] first). An error stops the game before it
+	// starts; cleanup still runs.
+	Setup func(s *Setup) error
+	// Shutdown, if set, runs on the platform thread after the last update,
+	// while the graphics context is still alive.
+	Shutdown func(s *Setup) error
+}
+
+// Setup is what [Game.Setup] gets to build the game with.
+type Setup struct {
+	// App is the ECS app: add systems and resources to it.
+	App *ecs.App
+	// Assets loads images, sheets and fonts; sprites and text draw through it.
+	Assets *assets.Library
+	// Actions registers the game's input actions. Bindings from the
+	// configuration's [input.bindings] table are applied after Setup.
+	Actions *input.Actions
+	// Runtime is the session: telemetry, timing changes, the dispatchers.
+	Runtime *runtime.GameRuntime
+	// Config is the configuration the game runs with.
+	Config config.Config
+	// ConfigSource names where the configuration came from, for messages.
+	ConfigSource string
+}
+
+// Upload sends every image and glyph loaded so far to the GPU, so that
+// [assets.Library.Region] resolves them inside Setup. The framework uploads
+// after Setup and before every frame by itself.
+func (s *Setup) Upload() error {
+	return s.Assets.Upload(s.Runtime.Context().Renderer)
+}
+
+// session adapts a Game to the runtime's hooks around an ECS app.
+type session struct {
+	*ecs.App
+	game   Game
+	lib    *assets.Library
+	cfg    config.Config
+	source string
+	setup  *Setup
+}
+
+func newSession(g Game, cfg config.Config, source string) (*session, error) {
+	lib, err := assets.NewLibrary(assets.DefaultOptions())
+	if err != nil {
+		return nil, err
+	}
+	app, err := ecs.NewApp(ecs.Options{Seed: g.Seed, Assets: lib})
+	if err != nil {
+		return nil, err
+	}
+	return &session{App: app, game: g, lib: lib, cfg: cfg, source: source}, nil
+}
+
+// InitPlatform runs the game's Setup, then applies the configured
+// bindings, so a config file can rebind any action the game registered.
+func (s *session) InitPlatform(rt *runtime.GameRuntime) error {
+	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: rt.Actions(), Runtime: rt, Config: s.cfg, ConfigSource: s.source}
+	if s.game.Setup != nil {
+		if err := s.game.Setup(s.setup); err != nil {
+			return fmt.Errorf("framework: game setup: %w", err)
+		}
+	}
+	if err := s.setup.Upload(); err != nil {
+		return fmt.Errorf("framework: uploading assets after setup: %w", err)
+	}
+	if len(s.cfg.Bindings) > 0 {
+		if err := rt.Actions().Configure(s.cfg.Bindings); err != nil {
+			return fmt.Errorf("framework: %s: [input.bindings]: %w", s.source, err)
+		}
+	}
+	return s.App.InitPlatform(rt)
+}
+
+// DeinitPlatform runs the game's Shutdown and the app's platform cleanup.
+func (s *session) DeinitPlatform() error {
+	var errs []error
+	if s.game.Shutdown != nil && s.setup != nil {
+		if err := s.game.Shutdown(s.setup); err != nil {
+			errs = append(errs, fmt.Errorf("framework: game shutdown: %w", err))
+		}
+	}
+	if err := s.App.DeinitPlatform(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
