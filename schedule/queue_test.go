@@ -717,3 +717,51 @@ func TestStats(t *testing.T) {
 		}
 	})
 }
+
+// A queue large enough for the heap's path for big heaps delivers the same
+// sequence as the scan, in (due, scheduling order).
+func TestLargeQueueOrder(t *testing.T) {
+	const n = 20_000
+	run := func(s schedule.Structure) []int {
+		q, err := schedule.New[int](schedule.Options{Capacity: n, Structure: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rng(88172645463325252)
+		handles := make([]schedule.Handle, n)
+		for i := range handles {
+			handles[i], err = q.At(1+r.next(3000), i)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := 0; i < n; i += 7 {
+			q.Cancel(handles[i])
+		}
+		for i := 3; i < n; i += 11 {
+			_, _ = q.Reschedule(handles[i], 1+r.next(3000))
+		}
+		var got []int
+		lastDue := uint64(0)
+		for tick := uint64(0); tick < 3100; tick += 1 + r.next(40) {
+			err := q.Advance(tick, func(d schedule.Delivery[int]) {
+				if d.Due < lastDue {
+					t.Fatalf("%v: due %d delivered after due %d", s, d.Due, lastDue)
+				}
+				lastDue = d.Due
+				got = append(got, d.Payload)
+				if d.Payload%5 == 0 {
+					_, _ = q.After(1+r.next(100), -d.Payload)
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return got
+	}
+	heap, scan := run(schedule.Heap), run(schedule.Scan)
+	if len(heap) < n/2 || !slices.Equal(heap, scan) {
+		t.Errorf("heap delivered %d entries, scan %d; equal sequences: %v", len(heap), len(scan), slices.Equal(heap, scan))
+	}
+}
