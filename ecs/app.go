@@ -10,6 +10,7 @@ import (
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/schedule"
 	"github.com/metronome-go/metronome/timing"
+	"github.com/mlange-42/arche/generic"
 )
 
 // Options configures an [App]. The zero Options is valid: seed 0, no command
@@ -58,7 +59,9 @@ type App struct {
 	queueEntry systemEntry
 	ticks      uint64
 
-	transforms *Filter1[Transform]
+	// Built-in loops run to completion, so they use Arche's queries as
+	// plain values, which keeps the iterator in registers.
+	transforms *generic.Filter1[Transform]
 	extract    extractor
 }
 
@@ -84,7 +87,7 @@ func NewApp(opts Options) (*App, error) {
 	AddResource(a.world, a.rand)
 	AddResource(a.world, &a.input)
 	AddResource(a.world, queue)
-	a.transforms = NewFilter1[Transform](a.world)
+	a.transforms = generic.NewFilter1[Transform]()
 	a.extract.init(a.world)
 	a.extract.lib = opts.Assets
 	return a, nil
@@ -193,7 +196,7 @@ func (a *App) step(in *tickInput) error {
 	// batch) snapshots to be safe.
 	a.interpolate = in.kind == timing.FixedUpdate
 	if a.interpolate && (in.final || !in.quiet) {
-		q := a.transforms.Query()
+		q := a.transforms.Query(&a.world.w)
 		for q.Next() {
 			q.Get().snapshot()
 		}

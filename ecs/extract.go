@@ -8,6 +8,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/mlange-42/arche/generic"
 )
 
 // ExtractStats describes the latest frame extraction.
@@ -23,9 +24,10 @@ type ExtractStats struct {
 }
 
 type extractor struct {
-	sprites   *Filter2[Transform, Sprite]
-	texts     *Filter2[Transform, Text]
-	cameras   *Filter2[Transform, Camera]
+	w         *World
+	sprites   *generic.Filter2[Transform, Sprite]
+	texts     *generic.Filter2[Transform, Text]
+	cameras   *generic.Filter2[Transform, Camera]
 	lib       *assets.Library
 	views     []view
 	lastLayer int16
@@ -44,9 +46,10 @@ type view struct {
 }
 
 func (x *extractor) init(w *World) {
-	x.sprites = NewFilter2[Transform, Sprite](w)
-	x.texts = NewFilter2[Transform, Text](w)
-	x.cameras = NewFilter2[Transform, Camera](w)
+	x.w = w
+	x.sprites = generic.NewFilter2[Transform, Sprite]()
+	x.texts = generic.NewFilter2[Transform, Text]()
+	x.cameras = generic.NewFilter2[Transform, Camera]()
 }
 
 func (x *extractor) run(fw *render2d.FrameWriter, alpha float32, win *Window) {
@@ -69,7 +72,7 @@ func (x *extractor) run(fw *render2d.FrameWriter, alpha float32, win *Window) {
 
 func (x *extractor) collectViews(alpha float32, win *Window) {
 	x.views = x.views[:0]
-	q := x.cameras.Query()
+	q := x.cameras.Query(&x.w.w)
 	for q.Next() {
 		t, c := q.Get()
 		if c.Disabled {
@@ -121,7 +124,7 @@ func makeView(desc render2d.PassDesc, order int16, win *Window) view {
 // drawSprites appends the visible sprites to pass and reports whether their
 // layers came out in order.
 func (x *extractor) drawSprites(pass *render2d.Pass, v *view, alpha float32) (sorted bool) {
-	q := x.sprites.Query()
+	q := x.sprites.Query(&x.w.w)
 	n0 := len(pass.Packets)
 	pass.Packets = slices.Grow(pass.Packets, q.Count())
 	out := pass.Packets[n0:cap(pass.Packets)]
@@ -184,7 +187,7 @@ func (x *extractor) drawSprites(pass *render2d.Pass, v *view, alpha float32) (so
 // pass is still in layer order.
 func (x *extractor) drawTexts(pass *render2d.Pass, v *view, alpha float32) (sorted bool) {
 	sorted = true
-	q := x.texts.Query()
+	q := x.texts.Query(&x.w.w)
 	for q.Next() {
 		t, txt := q.Get()
 		if txt.Hidden || txt.Content == "" {
