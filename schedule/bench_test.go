@@ -17,18 +17,20 @@ import (
 // process's CPU time per op, steadier than wall time on a shared machine.
 // Compare the structures within one run, as ratios.
 //
-// Measured on a shared 2-vCPU machine under heavy load (load average 11),
-// median cpu-ns/op of three runs, scan/heap ratio in brackets:
+// Measured on a shared 2-vCPU machine under heavy load (load average 9 to
+// 12), median cpu-ns/op of three runs, scan/heap ratio in brackets:
 //
 //	                   n=16          n=1000         n=100000
-//	Schedule           27 (0.60)     28 (0.53)      39 (0.53)
-//	Cancel+Schedule    56 (0.38)     57 (0.36)      373 (0.50)
-//	Dispatch           35 (1.00)     60 (16)        107 (865)
-//	ScheduleDispatch   78 (0.94)     122 (5.8)      459 (127)
-//	Burst              56 (1.16)     107 (1.10)     362 (0.84)
+//	Schedule           26 (0.61)     27 (0.53)      35 (0.41)
+//	Cancel+Schedule    53 (0.43)     60 (0.40)      285 (0.39)
+//	Dispatch           42 (0.80)     72 (14)        127 (767)
+//	ScheduleDispatch   71 (1.07)     102 (6.9)      410 (147)
+//	Burst              47 (1.30)     79 (1.40)      273 (0.99)
 //
-// Crossover (ScheduleDispatch, scan/heap): 0.89 at 8 and 16 entries, 0.94
-// at 32, 1.04 at 64, 1.38 at 128, 2.04 at 256.
+// Crossover (ScheduleDispatch, scan/heap): 1.07 at 2 entries, 1.00 at 4,
+// 0.96 at 8, 0.93 at 16, 1.08 at 32, 1.15 at 64, 1.61 at 128, 2.47 at 256.
+// The heap is the default: the scan never wins by more than the noise of
+// these runs, and loses badly as the queue grows.
 
 var benchSizes = []int{16, 1_000, 100_000}
 

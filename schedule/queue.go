@@ -34,24 +34,20 @@ const MaxCatchUp = 1 << 16
 type Structure uint8
 
 const (
-	// DefaultStructure picks by capacity, from the package benchmarks: Scan
-	// up to ScanCapacity entries, Heap above.
+	// DefaultStructure is the structure chosen by measurement: [Heap].
 	DefaultStructure Structure = iota
 	// Heap is an indexed binary min-heap: O(log n) schedule, cancel and
-	// delivery. Measured about as fast as Scan at 64 pending entries, 6
-	// times faster at 1,000 and over 100 times faster at 100,000.
+	// delivery. In steady state (one entry scheduled and one delivered per
+	// tick) it measured within 10% of Scan up to 16 pending entries and
+	// faster from 32 on: 7 times at 1,000, over 100 times at 100,000.
 	Heap
 	// Scan is a contiguous array scanned once per tick that has anything
-	// due: O(1) schedule and cancel, O(n) per such tick. Measured up to
-	// about 10% faster than Heap in steady state below 32 pending entries,
-	// with schedule and cancel two to three times cheaper.
+	// due: O(1) schedule and cancel, O(n) per such tick. Schedule and
+	// cancel measured two to three times cheaper than Heap's, so it can
+	// suit a small queue whose entries are mostly cancelled or moved
+	// before they fire.
 	Scan
 )
-
-// ScanCapacity is the largest capacity for which [DefaultStructure] picks
-// [Scan]: a queue that can never hold more entries than this stays below
-// the measured crossover of the two structures.
-const ScanCapacity = 32
 
 func (s Structure) String() string {
 	switch s {
@@ -74,8 +70,7 @@ type Options struct {
 	// Start is the queue's current tick when it is created: entries may be
 	// scheduled from Start+1 on. Default 0.
 	Start uint64
-	// Structure picks the ordering structure. Default: [Scan] for a
-	// capacity up to [ScanCapacity], [Heap] above.
+	// Structure picks the ordering structure. Default [Heap].
 	Structure Structure
 }
 
@@ -173,9 +168,6 @@ func New[T any](opts Options) (*Queue[T], error) {
 	}
 	if q.structure == DefaultStructure {
 		q.structure = Heap
-		if opts.Capacity <= ScanCapacity {
-			q.structure = Scan
-		}
 	}
 	switch q.structure {
 	case Heap:

@@ -570,7 +570,7 @@ func TestNewValidation(t *testing.T) {
 	for _, c := range []struct {
 		capacity int
 		want     schedule.Structure
-	}{{1, schedule.Scan}, {schedule.ScanCapacity, schedule.Scan}, {schedule.ScanCapacity + 1, schedule.Heap}, {1024, schedule.Heap}} {
+	}{{1, schedule.Heap}, {1024, schedule.Heap}} {
 		q, err := schedule.New[int](schedule.Options{Capacity: c.capacity})
 		if err != nil {
 			t.Fatal(err)
