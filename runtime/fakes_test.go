@@ -23,6 +23,9 @@ type journal struct {
 }
 
 func (j *journal) add(e string) {
+	if j == nil {
+		return // benchmarks run without a journal
+	}
 	j.mu.Lock()
 	j.events = append(j.events, e)
 	j.mu.Unlock()

@@ -1,0 +1,164 @@
+package runtime_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/input/inputtest"
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/rendertest"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// leanGame stops after a number of updates and draws a few packets per
+// frame; it allocates nothing itself.
+type leanGame struct {
+	runtime.Base
+	updates, stopAfter int
+	spin               time.Duration
+}
+
+func (g *leanGame) Update(t *runtime.TickContext) error {
+	g.updates++
+	busy(g.spin)
+	if g.updates >= g.stopAfter {
+		return t.RequestStop()
+	}
+	return nil
+}
+
+func (g *leanGame) PrepareFrame(w *render2d.FrameWriter) error {
+	p := w.BeginPass(render2d.PassDesc{Clear: true})
+	for i := range 8 {
+		p.Draw(render2d.DrawPacket2D{Layer: int16(i)})
+	}
+	return nil
+}
+
+// leanRenderer counts frames; spin stands for GPU submission work.
+type leanRenderer struct {
+	*rendertest.Recorder
+	frames int
+	spin   time.Duration
+}
+
+func (r *leanRenderer) SetFramebufferSize(int, int) {}
+func (r *leanRenderer) Render(*render2d.Frame) error {
+	r.frames++
+	busy(r.spin)
+	return nil
+}
+
+// busy burns d of real time on the calling goroutine, as a real update or
+// render would.
+func busy(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	end := timing.Now().AddSaturating(d)
+	for timing.Now() < end {
+	}
+}
+
+// leanRuntime builds a runtime on allocation-free fakes and a clock whose
+// waits return at once.
+func leanRuntime(tb testing.TB, mode runtime.Mode, updates int, clock runtime.Clock) (*runtime.GameRuntime, *leanGame, *leanRenderer) {
+	tb.Helper()
+	g := &leanGame{stopAfter: updates}
+	rend := &leanRenderer{Recorder: rendertest.NewRecorder(1, 1, 64)}
+	ctx := &runtime.Context{
+		Display: &fakeDisplay{state: runtime.WindowState{
+			Window: runtime.Size{Width: 640, Height: 360}, Framebuffer: runtime.Size{Width: 640, Height: 360},
+		}},
+		Presenter: &fakePresenter{},
+		Renderer:  rend,
+		Input:     &fakeInput{Source: inputtest.NewScript()},
+	}
+	opts := runtime.DefaultOptions()
+	opts.Mode = mode
+	if clock == nil {
+		clock = &jumpClock{}
+	}
+	opts.Clock = clock
+	rt, err := runtime.New(g, ctx, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rt, g, rend
+}
+
+// BenchmarkSequentialCycle measures the runtime's own cost per platform
+// cycle with adapters that do nothing and a clock whose waits return at
+// once: the whole loop (dispatcher check, maintenance, poll, scheduling,
+// update call, frame preparation and publication, render and present
+// calls, telemetry, wait computation) minus the game and the platform.
+func BenchmarkSequentialCycle(b *testing.B) {
+	b.ReportAllocs()
+	rt, _, _ := leanRuntime(b, runtime.Sequential, b.N, nil)
+	b.ResetTimer()
+	if err := rt.Run(); err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	st := rt.Stats()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(st.Cycles), "ns/cycle")
+	b.ReportMetric(float64(st.Cycles)/float64(st.Updates), "cycles/update")
+}
+
+// BenchmarkConcurrentUpdate measures the cost per update in concurrent
+// mode, where each update crosses to the platform thread through the slots.
+func BenchmarkConcurrentUpdate(b *testing.B) {
+	b.ReportAllocs()
+	rt, _, rend := leanRuntime(b, runtime.Concurrent, b.N, nil)
+	b.ResetTimer()
+	if err := rt.Run(); err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	st := rt.Stats()
+	b.ReportMetric(float64(rend.frames)/float64(st.Updates), "frames/update")
+}
+
+// BenchmarkOverlap runs a game whose update and render each spin for a
+// fixed time, unpaced, on the real clock, and reports the frame period
+// against the sum and the slower of the two costs: sequential mode should
+// come near the sum (ratio to sum about 1), concurrent mode near the slower
+// (ratio to max about 1) when two cores are free.
+func BenchmarkOverlap(b *testing.B) {
+	const update, render = 300 * time.Microsecond, 500 * time.Microsecond
+	for _, mode := range modes {
+		b.Run(mode.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			const framesPerOp = 100
+			rt, g, rend := leanRuntime(b, mode, 1<<30, runtime.SystemClock{})
+			g.spin, rend.spin = update, render
+			opts := rt.TimingOptions()
+			opts.Interval = 0 // unpaced: as fast as the costs allow
+			if err := rt.SetTimingOptions(opts); err != nil {
+				b.Fatal(err)
+			}
+			stopAfterFrames(rt, rend, b.N*framesPerOp)
+			b.ResetTimer()
+			if err := rt.Run(); err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			period := float64(b.Elapsed().Nanoseconds()) / float64(rend.frames)
+			b.ReportMetric(period/1e3, "µs/frame")
+			b.ReportMetric(period/float64(update+render), "period/sum")
+			b.ReportMetric(period/float64(max(update, render)), "period/max")
+		})
+	}
+}
+
+// stopAfterFrames attaches a maintenance service that stops the session
+// once the renderer has drawn n frames.
+func stopAfterFrames(rt *runtime.GameRuntime, rend *leanRenderer, n int) {
+	_, _ = rt.Services().Attach(runtime.Maintenance, func(timing.Instant) error {
+		if rend.frames >= n {
+			rt.Stop()
+		}
+		return nil
+	})
+}
