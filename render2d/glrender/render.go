@@ -1,6 +1,8 @@
 package glrender
 
 import (
+	"errors"
+	"fmt"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -9,12 +11,13 @@ import (
 
 // Render implements [render2d.Renderer]. After validating the whole frame
 // it draws each pass: bind its target, set the viewport, clear if asked,
-// upload the pass's packets unchanged into the streamed instance buffer
-// (orphaning the previous storage), then issue one instanced draw per
-// batch of consecutive packets sharing texture, material and blend mode.
-// The number of GL calls depends on the number of batches, never on the
-// number of packets, and a frame allocates nothing once the batch list has
-// grown to the frame's size.
+// convert the pass's packets into instances and upload them into the next
+// streamed instance buffer, then issue one instanced draw per batch of
+// consecutive packets sharing texture, material and blend mode. The number
+// of GL calls depends on the number of batches, never on the number of
+// packets, and a frame allocates nothing once the renderer's scratch
+// slices have grown to the frame's size. A GL error stops the frame and is
+// reported with the pass it happened in.
 func (r *Renderer) Render(f *render2d.Frame) error {
 	if err := r.check("Render"); err != nil {
 		return err
@@ -27,9 +30,15 @@ func (r *Renderer) Render(f *render2d.Frame) error {
 	// Other code may have changed GL state since the last frame.
 	r.curProgram, r.curTexture, r.curBlend, r.curFBO = 0, 0, -1, ^uint32(0)
 	for i := range f.Passes {
-		r.pass(&f.Passes[i])
+		p := &f.Passes[i]
+		r.pass(p)
+		if e := gl.GetError(); e != gl.NO_ERROR {
+			return errors.Join(
+				fmt.Errorf("glrender: Render: pass %d (%v, %d packets): GL error %s", i, p.Target, len(p.Packets), glErrorName(e)),
+				glError("Render"))
+		}
 	}
-	return glError("Render")
+	return nil
 }
 
 func (r *Renderer) pass(p *render2d.Pass) {
