@@ -1,0 +1,53 @@
+// Package demo is the Metronome demo's game, built only on the public
+// framework and ECS API: a bunnymark, a player with a dash and shots on
+// cooldowns, a live timing overlay with graphs, and a resilience panel with a
+// control for every timing setting and keys that inject load. The command in
+// cmd/demo opens the window; everything here is pure Go and runs headless on
+// a manual clock in tests (framework.NewSimulation).
+//
+// # Scene
+//
+// Bunnies are entities with a Transform, a Velocity, a Sprite and the Bunny
+// marker, moved under gravity by an Update system with the tick's simulation
+// delta: when the timing policy speeds the simulation up to repay debt, they
+// visibly speed up too. The player moves by the share of each tick its keys
+// were held ([input.Tick.SimulationSeconds]), dashes on Space with a cooldown
+// counted in ticks ([schedule.Cooldown]) and ends the dash with an event on
+// the gameplay queue; shots expire through queue events as well.
+//
+// # Overlay and panel
+//
+// The overlay is made of ordinary entities: Text blocks laid out by the
+// assets library on the simulation side and one solid Sprite per graph bar.
+// A PostUpdate system refreshes the bars after every batch from
+// [runtime.GameRuntime.TelemetryFrames] (frame intervals coloured by pacing
+// lateness, the lateness, and the debt after each frame) and the text four
+// times a second: FPS, TPS, updates by kind, debt in steps and time, rate,
+// dropped and suspended time, the ledger's balance, pacing lateness (median
+// and p99), skipped publications and the input of the latest tick with
+// presses.
+//
+// The [Panel] changes the runtime's timing options, frame cap and (where the
+// runtime allows it) input delivery at once; a refused change leaves
+// everything as it was and says why. [Game.Inject] serves the load keys: a
+// stall blocks the next update (the simulation owner), a suspension blocks
+// every thread, the slow render blocks the platform thread on every cycle.
+//
+// # Command line and reports
+//
+// [ParseArgs] maps the seed's timing switches onto configuration keys,
+//
+//	--concurrent --fixed-step-ms=20 --variable-catch-up --max-fixed-updates=2 --recovery-prefix=2 --recovery-cap-ms=100
+//
+// becomes runtime.mode=concurrent, timing.mode=fixed, timing.step=20ms,
+// timing.recovery=variable-catch-up, timing.max_fixed_updates=2,
+// timing.recovery_prefix=2 and timing.recovery_cap=100ms, applied after the
+// configuration file and in command-line order with --set. [Report] is the
+// timing report written by --timing-report, as JSON or as an SVG chart.
+//
+//	g, _ := demo.New(demo.Options{Sprites: 500})
+//	sim, _ := framework.NewSimulation(g.Framework(), framework.SimulationOptions{})
+//	_ = sim.RunTicks(300)
+//	r := demo.NewReport(sim.Runtime)
+//	fmt.Println(r.Ledger.Balanced)
+package demo

@@ -1,0 +1,454 @@
+package demo
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// Default costs of the injected loads.
+const (
+	DefaultSlowUpdate = 25 * time.Millisecond // per update: more than a 60 Hz step
+	DefaultSlowRender = 40 * time.Millisecond // per platform cycle
+	// SuspensionLength is the "laptop asleep" gap: longer than the debt
+	// policy's default 5 s suspension threshold.
+	SuspensionLength = 6 * time.Second
+)
+
+// Stalls are the one-off update stalls of keys 1 to 3.
+var Stalls = [3]time.Duration{100 * time.Millisecond, 500 * time.Millisecond, 3 * time.Second}
+
+// Options configure a Game.
+type Options struct {
+	// Sprites is the number of bunnies at the start; SpriteSize their size
+	// in pixels (default 26).
+	Sprites, SpriteSize int
+	// Seed seeds the ECS random source.
+	Seed uint64
+	// Bench leaves out the player, the overlay and the panel: only the
+	// bunnies are drawn. The measured run starts after WarmupFrames.
+	Bench bool
+	// RunFor and Frames stop the session after that much time (measured
+	// on the platform thread from the first cycle, or from the end of the
+	// warm-up in Bench mode) or that many presented frames; zero: no limit.
+	RunFor time.Duration
+	Frames int
+	// Screenshot, if set, receives the final frame as an image when the
+	// session ends, on the platform thread.
+	Screenshot func(img *image.RGBA) error
+	// Sleep blocks the calling goroutine for d; the injected loads use it.
+	// Nil is time.Sleep. Tests advance a manual clock instead.
+	Sleep func(d time.Duration)
+	// SlowUpdate and SlowRender are the costs of the persistent loads;
+	// zero means DefaultSlowUpdate and DefaultSlowRender.
+	SlowUpdate, SlowRender time.Duration
+}
+
+// WarmupFrames are presented before a benchmark starts measuring (shader
+// compilation and buffer growth happen in the first frames).
+const WarmupFrames = 5
+
+// Game is the demo: bunnies, a player, the timing overlay and the
+// resilience panel, built from ECS systems when the framework calls its
+// Setup (see Game.Framework).
+//
+// Setup runs on the platform thread, the ECS systems on the simulation
+// owner. Methods documented as safe from any goroutine may be called while
+// the session runs.
+type Game struct {
+	app  *ecs.App
+	lib  *assets.Library
+	opts Options
+	rt   *runtime.GameRuntime
+	act  actions
+
+	bunnyImg, playerImg       assets.Image
+	bunnyRegion, playerRegion assets.Region
+	font                      assets.Font
+
+	bunnies   *ecs.Filter2[ecs.Transform, Velocity]
+	shots     *ecs.Filter2[ecs.Transform, Velocity]
+	players   *ecs.Filter3[ecs.Transform, ecs.Sprite, Player]
+	playerMap ecs.Map[Player]
+	shotMap   ecs.Map[Shot]
+
+	shotSerial   uint64
+	endDashFn    func(*ecs.Context, ecs.EventDelivery)
+	expireShotFn func(*ecs.Context, ecs.EventDelivery)
+
+	panel   *Panel
+	overlay *overlay
+	hidden  bool
+
+	load loadState
+
+	// Platform-thread bookkeeping of the run limits and the benchmark.
+	runMu                   sync.Mutex
+	started, measuring      bool
+	startAt, lastAt         timing.Instant
+	startFrames, lastFrames uint64
+}
+
+// loadState is the injected load, set by the simulation's key handling and
+// read on both threads.
+type loadState struct {
+	pendingStall atomic.Int64 // one-off update stall, consumed by the next update
+	slowUpdate   atomic.Bool
+	slowRender   atomic.Bool
+	stalls       atomic.Uint64 // stalls served
+}
+
+// actions are the demo's input actions.
+type actions struct {
+	left, right, up, down, dash, fire input.Action
+	add, remove, addAt, removeAt      input.Action
+	prev, next, less, more            input.Action
+	load                              [6]input.Action
+	hide, quit                        input.Action
+}
+
+// New checks opts and returns the demo; Game.Framework describes it to the
+// framework, which builds it when the session starts.
+func New(opts Options) (*Game, error) {
+	var errs []error
+	if opts.Sprites < 0 || opts.Sprites > MaxSprites {
+		errs = append(errs, fmt.Errorf("demo: Options.Sprites is %d; allowed: 0 to %d", opts.Sprites, MaxSprites))
+	}
+	if opts.SpriteSize == 0 {
+		opts.SpriteSize = 26
+	}
+	if opts.SpriteSize < 1 || opts.SpriteSize > 256 {
+		errs = append(errs, fmt.Errorf("demo: Options.SpriteSize is %d; allowed: 1 to 256", opts.SpriteSize))
+	}
+	if opts.RunFor < 0 || opts.Frames < 0 {
+		errs = append(errs, fmt.Errorf("demo: run limits %v and %d frames; allowed: 0 or more", opts.RunFor, opts.Frames))
+	}
+	if opts.SlowUpdate < 0 || opts.SlowRender < 0 {
+		errs = append(errs, fmt.Errorf("demo: load costs %v and %v; allowed: 0 or more", opts.SlowUpdate, opts.SlowRender))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = time.Sleep
+	}
+	if opts.SlowUpdate == 0 {
+		opts.SlowUpdate = DefaultSlowUpdate
+	}
+	if opts.SlowRender == 0 {
+		opts.SlowRender = DefaultSlowRender
+	}
+	return &Game{opts: opts}, nil
+}
+
+// Framework returns the demo as a framework game.
+func (g *Game) Framework() framework.Game {
+	return framework.Game{Title: "Metronome demo", Seed: g.opts.Seed, Setup: g.setupGame, Shutdown: g.shutdown}
+}
+
+// setupGame builds the scene on the framework's ECS app: actions, textures,
+// systems and the platform service that serves the run limits and the
+// slow-render load. Platform thread.
+func (g *Game) setupGame(s *framework.Setup) error {
+	g.app, g.lib, g.rt = s.App, s.Assets, s.Runtime
+	if err := g.registerActions(s.Actions); err != nil {
+		return err
+	}
+	var err error
+	if g.bunnyImg, err = g.lib.AddImage("bunny", bunnyImage(32)); err != nil {
+		return err
+	}
+	if g.playerImg, err = g.lib.AddImage("player", playerImage(32)); err != nil {
+		return err
+	}
+	if !g.opts.Bench {
+		if g.font, err = g.lib.DefaultFont(14); err != nil {
+			return err
+		}
+	}
+	// Upload now, so the sprites' regions resolve when the scene is built.
+	if err := s.Upload(); err != nil {
+		return err
+	}
+	if g.bunnyRegion, err = g.lib.Region(g.bunnyImg); err != nil {
+		return err
+	}
+	if g.playerRegion, err = g.lib.Region(g.playerImg); err != nil {
+		return err
+	}
+
+	w := g.app.World()
+	g.bunnies = ecs.NewFilter2[ecs.Transform, Velocity](w).With(ecs.TypeOf[Bunny]())
+	g.shots = ecs.NewFilter2[ecs.Transform, Velocity](w).With(ecs.TypeOf[Shot]())
+	g.players = ecs.NewFilter3[ecs.Transform, ecs.Sprite, Player](w)
+	g.playerMap = ecs.NewMap[Player](w)
+	g.shotMap = ecs.NewMap[Shot](w)
+	g.endDashFn, g.expireShotFn = g.endDash, g.expireShot
+
+	app := g.app
+	app.AddSystem(ecs.Startup, ecs.System{Name: "setup", Run: g.spawnScene})
+	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "load", Run: g.injectLoad})
+	if !g.opts.Bench {
+		g.overlay = newOverlay(g)
+		app.AddSystem(ecs.PreUpdate, ecs.System{Name: "controls", Run: g.controls})
+		app.AddSystem(ecs.Update, g.playerSystem())
+		app.AddSystem(ecs.Update, g.shotSystem())
+	}
+	app.AddSystem(ecs.Update, g.bunnyMover())
+	if !g.opts.Bench {
+		app.AddSystem(ecs.PostUpdate, ecs.System{Name: "overlay", Run: g.overlay.update})
+	}
+
+	o := g.rt.Options()
+	g.panel = NewPanel(g.rt, o.FrameCap, o.Polling.Delivery)
+	_, err = g.rt.Services().Attach(runtime.Maintenance, g.platformService)
+	return err
+}
+
+// shutdown hands the final frame to Options.Screenshot: it prepares a frame
+// from the final state of the world, renders it and reads it back while the
+// graphics context is still alive. Platform thread, after the simulation
+// has stopped.
+func (g *Game) shutdown(s *framework.Setup) error {
+	if g.opts.Screenshot == nil || g.app == nil {
+		return nil
+	}
+	var f render2d.Frame
+	if err := g.app.PrepareFrame(render2d.NewFrameWriter(&f)); err != nil {
+		return fmt.Errorf("demo: screenshot: %w", err)
+	}
+	ctx := s.Runtime.Context()
+	fb := ctx.Display.State().Framebuffer
+	if fb.Width <= 0 || fb.Height <= 0 {
+		return fmt.Errorf("demo: screenshot: the framebuffer is %dx%d", fb.Width, fb.Height)
+	}
+	if err := ctx.Renderer.Render(&f); err != nil {
+		return fmt.Errorf("demo: screenshot: %w", err)
+	}
+	img, err := ctx.Renderer.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, fb.Width, fb.Height))
+	if err != nil {
+		return fmt.Errorf("demo: screenshot: %w", err)
+	}
+	return g.opts.Screenshot(img)
+}
+
+// Runtime returns the runtime running the game, nil before Setup.
+func (g *Game) Runtime() *runtime.GameRuntime { return g.rt }
+
+// App returns the game's ECS app, nil before Setup.
+func (g *Game) App() *ecs.App { return g.app }
+
+// Panel returns the resilience panel, nil before Setup.
+func (g *Game) Panel() *Panel { return g.panel }
+
+// BenchResult returns the frames presented and the real time spent while
+// measuring a benchmark run (after the warm-up). Safe from any goroutine.
+func (g *Game) BenchResult() (frames uint64, elapsed time.Duration) {
+	g.runMu.Lock()
+	defer g.runMu.Unlock()
+	if !g.measuring {
+		return 0, 0
+	}
+	return g.lastFrames - g.startFrames, time.Duration(g.lastAt - g.startAt)
+}
+
+// Bunnies returns the number of bunnies. Simulation owner only.
+func (g *Game) Bunnies() int { return g.bunnies.Count() }
+
+// LoadState reports the persistent loads and the stalls served so far.
+// Safe from any goroutine.
+func (g *Game) LoadState() (slowUpdate, slowRender bool, stalls uint64) {
+	return g.load.slowUpdate.Load(), g.load.slowRender.Load(), g.load.stalls.Load()
+}
+
+// platformService runs once per platform cycle: it blocks the platform
+// thread while the slow-render load is on, and stops the session at the run
+// limits.
+func (g *Game) platformService(now timing.Instant) error {
+	if g.load.slowRender.Load() {
+		g.opts.Sleep(g.opts.SlowRender)
+	}
+	frames := g.rt.Stats().FramesPresented
+	g.runMu.Lock()
+	defer g.runMu.Unlock()
+	if !g.started {
+		g.started, g.startAt = true, now
+	}
+	if g.opts.Bench {
+		if !g.measuring {
+			if frames < WarmupFrames {
+				return nil
+			}
+			g.measuring, g.startAt, g.startFrames = true, now, frames
+		}
+		g.lastAt, g.lastFrames = now, frames
+	}
+	measured := frames - g.startFrames
+	if g.opts.Frames > 0 && measured >= uint64(g.opts.Frames) ||
+		g.opts.RunFor > 0 && time.Duration(now-g.startAt) >= g.opts.RunFor {
+		g.rt.Stop()
+	}
+	return nil
+}
+
+func (g *Game) registerActions(a *input.Actions) error {
+	var errs []error
+	reg := func(dst *input.Action, name string, keys ...string) {
+		act, err := a.RegisterNames(name, keys...)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		*dst = act
+	}
+	reg(&g.act.left, "move_left", "A")
+	reg(&g.act.right, "move_right", "D")
+	reg(&g.act.up, "move_up", "W")
+	reg(&g.act.down, "move_down", "S")
+	reg(&g.act.dash, "dash", "Space")
+	reg(&g.act.fire, "fire", "F")
+	reg(&g.act.add, "add_bunnies", "Equal", "KPAdd")
+	reg(&g.act.remove, "remove_bunnies", "Minus", "KPSubtract")
+	reg(&g.act.addAt, "add_at_cursor", "MouseLeft")
+	reg(&g.act.removeAt, "remove_at_cursor", "MouseRight")
+	reg(&g.act.prev, "panel_up", "Up")
+	reg(&g.act.next, "panel_down", "Down")
+	reg(&g.act.less, "panel_less", "Left")
+	reg(&g.act.more, "panel_more", "Right")
+	for i := range g.act.load {
+		reg(&g.act.load[i], fmt.Sprintf("load_%d", i+1), fmt.Sprint(i+1))
+	}
+	reg(&g.act.hide, "hide_overlay", "H")
+	reg(&g.act.quit, "quit", "Escape")
+	return errors.Join(errs...)
+}
+
+// spawnScene builds the scene: bunnies, the player and the overlay's
+// entities.
+func (g *Game) spawnScene(ctx *ecs.Context) {
+	g.spawnBunnies(ctx, g.opts.Sprites, -1, -1)
+	if g.opts.Bench {
+		return
+	}
+	g.spawnPlayer(ctx)
+	g.overlay.spawn(ctx)
+}
+
+// injectLoad serves the injected update load: a pending one-off stall and
+// the persistent slow update. It blocks the simulation owner, which is
+// what a slow update does.
+func (g *Game) injectLoad(ctx *ecs.Context) {
+	if d := time.Duration(g.load.pendingStall.Swap(0)); d > 0 {
+		g.load.stalls.Add(1)
+		g.opts.Sleep(d)
+	}
+	if g.load.slowUpdate.Load() {
+		g.opts.Sleep(g.opts.SlowUpdate)
+	}
+}
+
+// Inject applies load key k (1 to 6): stalls of 100 ms, 500 ms and 3 s,
+// a 6 s suspension, and the slow update and slow render toggles. Safe from
+// any goroutine; stalls happen in the next update.
+func (g *Game) Inject(k int) error {
+	switch k {
+	case 1, 2, 3:
+		g.load.pendingStall.Store(int64(Stalls[k-1]))
+	case 4:
+		g.load.pendingStall.Store(int64(SuspensionLength))
+		if g.rt != nil && g.rt.Mode() == runtime.Concurrent {
+			// Everything sleeps, the platform thread too.
+			g.rt.Dispatcher().Do(func() error { g.opts.Sleep(SuspensionLength); return nil })
+		}
+	case 5:
+		g.load.slowUpdate.Store(!g.load.slowUpdate.Load())
+	case 6:
+		g.load.slowRender.Store(!g.load.slowRender.Load())
+	default:
+		return fmt.Errorf("demo: load key %d; allowed: 1 to 6", k)
+	}
+	return nil
+}
+
+// controls turns the tick's input into scene, panel and load changes.
+func (g *Game) controls(ctx *ecs.Context) {
+	in := ctx.Input
+	if in == nil {
+		return
+	}
+	if in.Presses(g.act.quit) > 0 {
+		ctx.RequestStop()
+	}
+	if n := in.Presses(g.act.hide); n%2 == 1 {
+		g.hidden = !g.hidden
+	}
+	for i := range g.act.load {
+		if in.Presses(g.act.load[i]) > 0 {
+			_ = g.Inject(i + 1)
+			g.overlay.dirty = true
+		}
+	}
+	if n := in.Presses(g.act.add); n > 0 {
+		g.spawnBunnies(ctx, n*bunniesPerKey, -1, -1)
+	}
+	if n := in.Presses(g.act.remove); n > 0 {
+		g.despawnBunnies(ctx, n*bunniesPerKey)
+	}
+	cx, cy := g.cursor(ctx)
+	if n := in.Presses(g.act.addAt); n > 0 && !g.overlay.click(cx, cy, +1) {
+		g.spawnBunnies(ctx, n*bunniesPerClick, cx, cy)
+	}
+	if n := in.Presses(g.act.removeAt); n > 0 && !g.overlay.click(cx, cy, -1) {
+		g.despawnBunnies(ctx, n*bunniesPerClick)
+	}
+	if g.panel != nil {
+		g.panel.Move(in.Presses(g.act.next) - in.Presses(g.act.prev))
+		if d := in.Presses(g.act.more) - in.Presses(g.act.less); d != 0 {
+			g.panel.Change(d)
+			g.overlay.dirty = true
+		}
+	}
+}
+
+// cursor returns the cursor in framebuffer pixels (world units).
+func (g *Game) cursor(ctx *ecs.Context) (x, y float32) {
+	cx, cy := ctx.Input.Cursor()
+	if ww, fw := ctx.Window.Width, ctx.Window.FramebufferWidth; ww > 0 && fw > 0 {
+		cx *= float64(fw) / float64(ww)
+		cy *= float64(ctx.Window.FramebufferHeight) / float64(max(ctx.Window.Height, 1))
+	}
+	return float32(cx), float32(cy)
+}
+
+// solid is a sprite without a texture: a quad of one colour.
+func solid(c render2d.Color, w, h float32, layer int16) ecs.Sprite {
+	return ecs.Sprite{Size: ecs.Vec2{X: w, Y: h}, Tint: c, Layer: layer}
+}
+
+// PlayerState returns the player's position and state, false when there
+// is no player. Simulation owner only (or after the session).
+func (g *Game) PlayerState() (pos ecs.Vec2, p Player, ok bool) {
+	if g.players == nil {
+		return pos, p, false
+	}
+	q := g.players.Query()
+	for q.Next() {
+		t, _, pl := q.Get()
+		pos, p, ok = t.Position, *pl, true
+	}
+	return pos, p, ok
+}
+
+// ShotCount returns the number of live shots. Simulation owner only (or
+// after the session).
+func (g *Game) ShotCount() int { return g.shots.Count() }

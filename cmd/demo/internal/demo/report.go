@@ -1,0 +1,220 @@
+package demo
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// Report is the demo's timing report: the runtime's report (counters,
+// telemetry, scheduler statistics and the recent frames) with the ledger
+// spelled out and checked, and the settings of the run.
+type Report struct {
+	runtime.Report
+	Ledger   LedgerReport   `json:"ledger"`
+	Settings ReportSettings `json:"settings"`
+}
+
+// LedgerReport says where the real time of the run went. Balanced is true
+// when real = simulated + dropped + suspended + pending (after adjustments)
+// holds exactly; ImbalanceNS is the difference otherwise.
+type LedgerReport struct {
+	RealNS      int64 `json:"real_ns"`
+	SimulatedNS int64 `json:"simulated_ns"`
+	DroppedNS   int64 `json:"dropped_ns"`
+	SuspendedNS int64 `json:"suspended_ns"`
+	PendingNS   int64 `json:"pending_ns"`
+	AdjustedNS  int64 `json:"adjusted_ns"`
+	Balanced    bool  `json:"balanced"`
+	ImbalanceNS int64 `json:"imbalance_ns"`
+}
+
+// ReportSettings are the settings a run ended with.
+type ReportSettings struct {
+	Mode            string `json:"mode"`
+	TimingMode      string `json:"timing_mode"`
+	Recovery        string `json:"recovery"`
+	StepNS          int64  `json:"step_ns"`
+	IntervalNS      int64  `json:"interval_ns"`
+	MaxFixedUpdates int    `json:"max_fixed_updates"`
+	RecoveryPrefix  int    `json:"recovery_prefix"`
+	RecoveryCapNS   int64  `json:"recovery_cap_ns"`
+	FrameCapNS      int64  `json:"frame_cap_ns"`
+	Delivery        string `json:"delivery"`
+}
+
+// NewReport gathers the report of a runtime (during or after its session).
+func NewReport(rt *runtime.GameRuntime) Report {
+	o := rt.Options()
+	return MakeReport(rt.Report(), o)
+}
+
+// MakeReport builds the report from a runtime report and the options the
+// run ended with.
+func MakeReport(r runtime.Report, o runtime.Options) Report {
+	l := r.Timing.Ledger
+	off := ledgerImbalance(l)
+	return Report{
+		Report: r,
+		Ledger: LedgerReport{
+			RealNS: int64(l.Real), SimulatedNS: int64(l.Simulated), DroppedNS: int64(l.Dropped()),
+			SuspendedNS: int64(l.Suspended), PendingNS: int64(l.Pending()), AdjustedNS: int64(l.Adjusted),
+			Balanced: off == 0, ImbalanceNS: int64(off),
+		},
+		Settings: ReportSettings{
+			Mode: o.Mode.String(), TimingMode: o.Timing.Mode.String(), Recovery: o.Timing.Recovery.String(),
+			StepNS: int64(o.Timing.FixedStep), IntervalNS: int64(o.Timing.Interval),
+			MaxFixedUpdates: o.Timing.MaxFixedUpdates, RecoveryPrefix: o.Timing.RecoveryPrefix,
+			RecoveryCapNS: int64(o.Timing.RecoveryCap), FrameCapNS: int64(o.FrameCap),
+			Delivery: o.Polling.Delivery.String(),
+		},
+	}
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// SVG chart geometry.
+const (
+	svgWidth   = 960
+	svgHeight  = 520
+	svgLeft    = 70
+	svgPlotW   = svgWidth - svgLeft - 30
+	svgBarW    = float64(svgPlotW) / timing.TelemetryWindow
+	svgIntTop  = 60
+	svgIntH    = 200
+	svgLateTop = 290
+	svgLateH   = 70
+	svgDebtTop = 400
+	svgDebtH   = 90
+)
+
+// WriteSVG draws the report's frames as an SVG chart: frame intervals
+// coloured by pacing lateness, the lateness itself, and the debt after each
+// frame, with the run's totals in the title.
+func (r *Report) WriteSVG(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	frames := r.Frames
+	offset := timing.TelemetryWindow - len(frames)
+
+	maxInt := 50 * time.Millisecond
+	maxLate := 5 * time.Millisecond
+	for _, f := range frames {
+		maxInt = max(maxInt, f.Interval)
+		maxLate = max(maxLate, f.Lateness)
+	}
+	maxInt = roundUp(maxInt, 10*time.Millisecond)
+	maxLate = roundUp(maxLate, time.Millisecond)
+	debtS := debtScale(frames)
+
+	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", svgWidth, svgHeight, svgWidth, svgHeight)
+	p(`<rect width="100%%" height="100%%" fill="#11151f"/>` + "\n")
+	p(`<text x="%d" y="22" fill="#e8eefc" font-size="15">Metronome timing report: %s, %s, %s</text>`+"\n", svgLeft, esc(r.Settings.Mode), esc(r.Settings.TimingMode), esc(r.Settings.Recovery))
+	p(`<text x="%d" y="42" fill="#b8c2d8">%d frames presented, %d updates, dropped %s, suspended %s, ledger %s</text>`+"\n",
+		svgLeft, r.Runtime.FramesPresented, r.Runtime.Updates, durText(time.Duration(r.Ledger.DroppedNS)), durText(time.Duration(r.Ledger.SuspendedNS)), balancedText(r.Ledger))
+
+	// Frame intervals.
+	axis(bw, "frame interval", svgIntTop, svgIntH, maxInt)
+	for _, ref := range []time.Duration{16_666_667, 33_333_333} {
+		if ref < maxInt {
+			y := svgIntTop + svgIntH - scaled(ref, maxInt, svgIntH)
+			p(`<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ffffff" stroke-opacity="0.35" stroke-dasharray="4 3"/>`+"\n", svgLeft, svgLeft+svgPlotW, y, y)
+		}
+	}
+	for i, f := range frames {
+		h := scaled(f.Interval, maxInt, svgIntH)
+		c := barColor(f)
+		p(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="rgb(%d,%d,%d)"><title>frame %d: interval %s, lateness %s, %d ticks</title></rect>`+"\n",
+			barX(i+offset), svgIntTop+svgIntH-h, svgBarW*0.8, h, int(c.R*255), int(c.G*255), int(c.B*255), i, durText(f.Interval), durText(f.Lateness), f.Ticks)
+	}
+	// Lateness.
+	axis(bw, "pacing lateness", svgLateTop, svgLateH, maxLate)
+	for i, f := range frames {
+		if h := scaled(f.Lateness, maxLate, svgLateH); h > 0 {
+			p(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#f04d40"/>`+"\n", barX(i+offset), svgLateTop+svgLateH-h, svgBarW*0.8, h)
+		}
+	}
+	// Debt, up when behind.
+	zero := float64(svgDebtTop + svgDebtH/2)
+	p(`<text x="%d" y="%d" fill="#b8c2d8">debt (up: behind, down: ahead), full scale ±%s</text>`+"\n", svgLeft, svgDebtTop-6, durText(debtS))
+	p(`<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ffffff" stroke-opacity="0.5"/>`+"\n", svgLeft, svgLeft+svgPlotW, zero, zero)
+	for i, f := range frames {
+		d := f.Debt
+		if d == 0 {
+			continue
+		}
+		fill, y := "#f2734d", 0.0
+		h := scaled(abs(d), debtS, svgDebtH/2)
+		if d > 0 {
+			y = zero - h
+		} else {
+			fill, y = "#6699f2", zero
+		}
+		p(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`+"\n", barX(i+offset), y, svgBarW*0.8, h, fill)
+	}
+	p("</svg>\n")
+	return bw.Flush()
+}
+
+func axis(w io.Writer, label string, top, height int, full time.Duration) {
+	fmt.Fprintf(w, `<text x="%d" y="%d" fill="#b8c2d8">%s (last %d frames, newest at the right)</text>`+"\n", svgLeft, top-6, label, timing.TelemetryWindow)
+	fmt.Fprintf(w, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#8893aa"/>`+"\n", svgLeft, svgLeft+svgPlotW, top+height, top+height)
+	fmt.Fprintf(w, `<text x="%d" y="%d" fill="#8893aa" text-anchor="end">%s</text>`+"\n", svgLeft-6, top+10, durText(full))
+	fmt.Fprintf(w, `<text x="%d" y="%d" fill="#8893aa" text-anchor="end">0</text>`+"\n", svgLeft-6, top+height)
+}
+
+func barX(i int) float64 { return svgLeft + float64(i)*svgBarW }
+
+func scaled(d, full time.Duration, height int) float64 {
+	if d <= 0 || full <= 0 {
+		return 0
+	}
+	return min(float64(d)/float64(full), 1) * float64(height)
+}
+
+func roundUp(d, unit time.Duration) time.Duration { return (d + unit - 1) / unit * unit }
+
+func abs(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+func balancedText(l LedgerReport) string {
+	if l.Balanced {
+		return "balanced"
+	}
+	return "off by " + strconv.FormatInt(l.ImbalanceNS, 10) + " ns"
+}
+
+// esc escapes text for SVG.
+func esc(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '<':
+			out = append(out, "&lt;"...)
+		case '>':
+			out = append(out, "&gt;"...)
+		case '&':
+			out = append(out, "&amp;"...)
+		case '"':
+			out = append(out, "&quot;"...)
+		default:
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}
