@@ -46,16 +46,16 @@ type slot struct {
 // SlotStats counts what happened to frames.
 type SlotStats struct {
 	// Published frames, including ones later superseded.
-	Published uint64
+	Published uint64 `json:"published"`
 	// Skipped preparations: Begin found no free slot.
-	Skipped uint64
+	Skipped uint64 `json:"skipped"`
 	// Superseded frames: published but replaced by a newer one before the
 	// platform claimed them.
-	Superseded uint64
+	Superseded uint64 `json:"superseded"`
 	// Claimed frames: fresh frames the platform took for rendering.
-	Claimed uint64
+	Claimed uint64 `json:"claimed"`
 	// Recycled frames passed through the release hook and cleared.
-	Recycled uint64
+	Recycled uint64 `json:"recycled"`
 }
 
 // Slots hands reusable frames from the goroutine that prepares them to the
