@@ -26,6 +26,10 @@ type Options struct {
 	// zero means [DefaultQueueCapacity]. See [schedule.Options.Capacity] for
 	// the allowed range.
 	QueueCapacity int
+	// NoInterpolation draws the current state of every Transform instead of
+	// interpolating between the last two fixed steps, and skips recording
+	// previous values each tick (a second pass over every Transform).
+	NoInterpolation bool
 	// Assets lays out [Text] components when frames are prepared. Without
 	// it, texts are skipped and counted in [ExtractStats.TextErrors].
 	Assets *assets.Library
@@ -50,6 +54,7 @@ type App struct {
 
 	failure     error
 	interpolate bool
+	noInterp    bool
 	stop        func()
 	stopped     bool
 	leaked      uint64
@@ -77,7 +82,7 @@ func NewApp(opts Options) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ecs: Options.QueueCapacity: %w", err)
 	}
-	a := &App{world: NewWorld(), queue: queue}
+	a := &App{world: NewWorld(), queue: queue, noInterp: opts.NoInterpolation}
 	a.queueEntry = systemEntry{System: System{Name: "gameplay queue"}, stage: PreUpdate}
 	a.rand = rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
 	a.world.cmds.OnError(opts.OnCommandError)
@@ -194,7 +199,7 @@ func (a *App) step(in *tickInput) error {
 	// be final. Quiet ticks are never final and skip it; a tick that is
 	// neither quiet nor final (hand-built, or several loud ticks in one
 	// batch) snapshots to be safe.
-	a.interpolate = in.kind == timing.FixedUpdate
+	a.interpolate = in.kind == timing.FixedUpdate && !a.noInterp
 	if a.interpolate && (in.final || !in.quiet) {
 		q := a.transforms.Query(&a.world.w)
 		for q.Next() {

@@ -651,3 +651,29 @@ func TestAppInputReachesSystems(t *testing.T) {
 		t.Error("the input resource still holds the tick after Update returned")
 	}
 }
+
+func TestAppNoInterpolation(t *testing.T) {
+	a := newApp(t, ecs.Options{NoInterpolation: true})
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		spawnSprite(ctx.Commands, 0, 0, 0, speed{X: 50}, red)
+	}})
+	a.AddSystem(ecs.Update, moveSystem())
+	if err := a.InitSimulation(nil); err != nil {
+		t.Fatal(err)
+	}
+	for n := uint64(1); n <= 2; n++ {
+		if err := a.Update(tick(n, 0.5)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := prepare(t, a)
+	if got, want := f.Passes[0].Packets[0].Transform.Position.X, float32(2); got != want {
+		t.Errorf("drawn position: got %v, want the current %v", got, want)
+	}
+	tr := ecs.NewFilter1[ecs.Transform](a.World()).Query()
+	for tr.Next() {
+		if _, _, _, ok := tr.Get().Previous(); ok {
+			t.Error("a previous value was recorded with NoInterpolation")
+		}
+	}
+}

@@ -43,7 +43,8 @@ func FuzzCommands(f *testing.F) {
 		var queued []modelOp
 		var dead, missing uint64
 		cmd := w.Commands()
-		var q *ecs.Query1[fuzzTag]
+		var q ecs.Query1[fuzzTag]
+		locked := false
 
 		next := func(i *int) byte {
 			if *i >= len(prog) {
@@ -61,9 +62,9 @@ func FuzzCommands(f *testing.F) {
 			return id, handles[id]
 		}
 		sync := func() {
-			if q != nil {
+			if locked {
 				q.Close()
-				q = nil
+				locked = false
 			}
 			if leaked := w.Apply(); leaked != 0 {
 				t.Fatalf("leaked queries: %d", leaked)
@@ -159,10 +160,11 @@ func FuzzCommands(f *testing.F) {
 		}
 
 		for i := 0; i < len(prog); {
-			if q == nil && len(handles) > 0 {
+			if !locked && len(handles) > 0 {
 				// Queue this batch while the world is locked.
 				q = tags.Query()
 				q.Next()
+				locked = true
 			}
 			op := next(&i) % 9
 			switch op {

@@ -3,49 +3,20 @@
 package ecs
 
 import (
-	"reflect"
-
-	arche "github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 )
 
-// querier is a filter whose open queries the world can close at a sync point.
-type querier interface{ closeOpen() int }
-
-// nodeIndexField locates arche.Query's iteration index, which Arche sets to
-// -2 when a query closes (at the end of iteration or on Close). Reading it
-// tells a finished query from one a system left open without adding a
-// single instruction to Next, which must stay small enough to inline.
-var nodeIndexField = func() []int {
-	f, ok := reflect.TypeFor[arche.Query]().FieldByName("nodeIndex")
-	if !ok || f.Type.Kind() != reflect.Int32 {
-		panic("ecs: this version of Arche has no Query.nodeIndex; update closed()")
-	}
-	return f.Index
-}()
-
-// closed reports whether Arche has closed q.
-func closed(q *arche.Query) bool {
-	return reflect.ValueOf(q).Elem().FieldByIndex(nodeIndexField).Int() == -2
-}
-
 // Filter1 selects the entities that have one component (plus the constraints
 // added with With and Without) and hands out [Query1] iterators.
-//
-// Create filters at set-up time. A filter keeps its iterators and reuses
-// them, so querying allocates nothing in steady state; nested loops over the
-// same filter are fine.
+// Create filters at set-up time, before systems run.
 type Filter1[A any] struct {
-	w     *World
-	f     *generic.Filter1[A]
-	slots []*Query1[A]
+	w *World
+	f *generic.Filter1[A]
 }
 
-// NewFilter1 returns a filter over entities with one component and registers it with w.
+// NewFilter1 returns a filter over the entities of w with one component.
 func NewFilter1[A any](w *World) *Filter1[A] {
-	f := &Filter1[A]{w: w, f: generic.NewFilter1[A]()}
-	w.queriers = append(w.queriers, f)
-	return f
+	return &Filter1[A]{w: w, f: generic.NewFilter1[A]()}
 }
 
 // With further requires the given component types.
@@ -60,21 +31,12 @@ func (f *Filter1[A]) Without(types ...ComponentType) *Filter1[A] {
 	return f
 }
 
-// Query returns an iterator positioned before the first entity. Iterate it
-// with Next until it returns false, or call Close when leaving early.
-func (f *Filter1[A]) Query() *Query1[A] {
-	var q *Query1[A]
-	for _, s := range f.slots {
-		if closed(&s.q.Query) {
-			q = s
-			break
-		}
-	}
-	if q == nil {
-		q = new(Query1[A])
-		f.slots = append(f.slots, q)
-	}
-	q.q = f.f.Query(&f.w.w)
+// Query returns an iterator positioned before the first entity. Keep it in
+// a local variable and iterate it with Next until it returns false, or call
+// Close when leaving early. Nested loops over one filter are fine.
+func (f *Filter1[A]) Query() Query1[A] {
+	q := Query1[A]{q: f.f.Query(&f.w.w)}
+	f.w.track(&q.q.Query)
 	return q
 }
 
@@ -86,19 +48,9 @@ func (f *Filter1[A]) Count() int {
 	return c
 }
 
-func (f *Filter1[A]) closeOpen() int {
-	n := 0
-	for _, s := range f.slots {
-		if !closed(&s.q.Query) {
-			s.q.Close()
-			n++
-		}
-	}
-	return n
-}
-
 // Query1 iterates the entities of a [Filter1]. While it is open the world is
-// locked: queue structural changes in [Commands].
+// locked: queue structural changes in [Commands]. A query that a system
+// leaves open is closed at the next sync point.
 type Query1[A any] struct {
 	q generic.Query1[A]
 }
@@ -127,21 +79,15 @@ func (q *Query1[A]) Close() {
 
 // Filter2 selects the entities that have two components (plus the constraints
 // added with With and Without) and hands out [Query2] iterators.
-//
-// Create filters at set-up time. A filter keeps its iterators and reuses
-// them, so querying allocates nothing in steady state; nested loops over the
-// same filter are fine.
+// Create filters at set-up time, before systems run.
 type Filter2[A any, B any] struct {
-	w     *World
-	f     *generic.Filter2[A, B]
-	slots []*Query2[A, B]
+	w *World
+	f *generic.Filter2[A, B]
 }
 
-// NewFilter2 returns a filter over entities with two components and registers it with w.
+// NewFilter2 returns a filter over the entities of w with two components.
 func NewFilter2[A any, B any](w *World) *Filter2[A, B] {
-	f := &Filter2[A, B]{w: w, f: generic.NewFilter2[A, B]()}
-	w.queriers = append(w.queriers, f)
-	return f
+	return &Filter2[A, B]{w: w, f: generic.NewFilter2[A, B]()}
 }
 
 // With further requires the given component types.
@@ -156,21 +102,12 @@ func (f *Filter2[A, B]) Without(types ...ComponentType) *Filter2[A, B] {
 	return f
 }
 
-// Query returns an iterator positioned before the first entity. Iterate it
-// with Next until it returns false, or call Close when leaving early.
-func (f *Filter2[A, B]) Query() *Query2[A, B] {
-	var q *Query2[A, B]
-	for _, s := range f.slots {
-		if closed(&s.q.Query) {
-			q = s
-			break
-		}
-	}
-	if q == nil {
-		q = new(Query2[A, B])
-		f.slots = append(f.slots, q)
-	}
-	q.q = f.f.Query(&f.w.w)
+// Query returns an iterator positioned before the first entity. Keep it in
+// a local variable and iterate it with Next until it returns false, or call
+// Close when leaving early. Nested loops over one filter are fine.
+func (f *Filter2[A, B]) Query() Query2[A, B] {
+	q := Query2[A, B]{q: f.f.Query(&f.w.w)}
+	f.w.track(&q.q.Query)
 	return q
 }
 
@@ -182,19 +119,9 @@ func (f *Filter2[A, B]) Count() int {
 	return c
 }
 
-func (f *Filter2[A, B]) closeOpen() int {
-	n := 0
-	for _, s := range f.slots {
-		if !closed(&s.q.Query) {
-			s.q.Close()
-			n++
-		}
-	}
-	return n
-}
-
 // Query2 iterates the entities of a [Filter2]. While it is open the world is
-// locked: queue structural changes in [Commands].
+// locked: queue structural changes in [Commands]. A query that a system
+// leaves open is closed at the next sync point.
 type Query2[A any, B any] struct {
 	q generic.Query2[A, B]
 }
@@ -223,21 +150,15 @@ func (q *Query2[A, B]) Close() {
 
 // Filter3 selects the entities that have three components (plus the constraints
 // added with With and Without) and hands out [Query3] iterators.
-//
-// Create filters at set-up time. A filter keeps its iterators and reuses
-// them, so querying allocates nothing in steady state; nested loops over the
-// same filter are fine.
+// Create filters at set-up time, before systems run.
 type Filter3[A any, B any, C any] struct {
-	w     *World
-	f     *generic.Filter3[A, B, C]
-	slots []*Query3[A, B, C]
+	w *World
+	f *generic.Filter3[A, B, C]
 }
 
-// NewFilter3 returns a filter over entities with three components and registers it with w.
+// NewFilter3 returns a filter over the entities of w with three components.
 func NewFilter3[A any, B any, C any](w *World) *Filter3[A, B, C] {
-	f := &Filter3[A, B, C]{w: w, f: generic.NewFilter3[A, B, C]()}
-	w.queriers = append(w.queriers, f)
-	return f
+	return &Filter3[A, B, C]{w: w, f: generic.NewFilter3[A, B, C]()}
 }
 
 // With further requires the given component types.
@@ -252,21 +173,12 @@ func (f *Filter3[A, B, C]) Without(types ...ComponentType) *Filter3[A, B, C] {
 	return f
 }
 
-// Query returns an iterator positioned before the first entity. Iterate it
-// with Next until it returns false, or call Close when leaving early.
-func (f *Filter3[A, B, C]) Query() *Query3[A, B, C] {
-	var q *Query3[A, B, C]
-	for _, s := range f.slots {
-		if closed(&s.q.Query) {
-			q = s
-			break
-		}
-	}
-	if q == nil {
-		q = new(Query3[A, B, C])
-		f.slots = append(f.slots, q)
-	}
-	q.q = f.f.Query(&f.w.w)
+// Query returns an iterator positioned before the first entity. Keep it in
+// a local variable and iterate it with Next until it returns false, or call
+// Close when leaving early. Nested loops over one filter are fine.
+func (f *Filter3[A, B, C]) Query() Query3[A, B, C] {
+	q := Query3[A, B, C]{q: f.f.Query(&f.w.w)}
+	f.w.track(&q.q.Query)
 	return q
 }
 
@@ -278,19 +190,9 @@ func (f *Filter3[A, B, C]) Count() int {
 	return c
 }
 
-func (f *Filter3[A, B, C]) closeOpen() int {
-	n := 0
-	for _, s := range f.slots {
-		if !closed(&s.q.Query) {
-			s.q.Close()
-			n++
-		}
-	}
-	return n
-}
-
 // Query3 iterates the entities of a [Filter3]. While it is open the world is
-// locked: queue structural changes in [Commands].
+// locked: queue structural changes in [Commands]. A query that a system
+// leaves open is closed at the next sync point.
 type Query3[A any, B any, C any] struct {
 	q generic.Query3[A, B, C]
 }
@@ -319,21 +221,15 @@ func (q *Query3[A, B, C]) Close() {
 
 // Filter4 selects the entities that have four components (plus the constraints
 // added with With and Without) and hands out [Query4] iterators.
-//
-// Create filters at set-up time. A filter keeps its iterators and reuses
-// them, so querying allocates nothing in steady state; nested loops over the
-// same filter are fine.
+// Create filters at set-up time, before systems run.
 type Filter4[A any, B any, C any, D any] struct {
-	w     *World
-	f     *generic.Filter4[A, B, C, D]
-	slots []*Query4[A, B, C, D]
+	w *World
+	f *generic.Filter4[A, B, C, D]
 }
 
-// NewFilter4 returns a filter over entities with four components and registers it with w.
+// NewFilter4 returns a filter over the entities of w with four components.
 func NewFilter4[A any, B any, C any, D any](w *World) *Filter4[A, B, C, D] {
-	f := &Filter4[A, B, C, D]{w: w, f: generic.NewFilter4[A, B, C, D]()}
-	w.queriers = append(w.queriers, f)
-	return f
+	return &Filter4[A, B, C, D]{w: w, f: generic.NewFilter4[A, B, C, D]()}
 }
 
 // With further requires the given component types.
@@ -348,21 +244,12 @@ func (f *Filter4[A, B, C, D]) Without(types ...ComponentType) *Filter4[A, B, C, 
 	return f
 }
 
-// Query returns an iterator positioned before the first entity. Iterate it
-// with Next until it returns false, or call Close when leaving early.
-func (f *Filter4[A, B, C, D]) Query() *Query4[A, B, C, D] {
-	var q *Query4[A, B, C, D]
-	for _, s := range f.slots {
-		if closed(&s.q.Query) {
-			q = s
-			break
-		}
-	}
-	if q == nil {
-		q = new(Query4[A, B, C, D])
-		f.slots = append(f.slots, q)
-	}
-	q.q = f.f.Query(&f.w.w)
+// Query returns an iterator positioned before the first entity. Keep it in
+// a local variable and iterate it with Next until it returns false, or call
+// Close when leaving early. Nested loops over one filter are fine.
+func (f *Filter4[A, B, C, D]) Query() Query4[A, B, C, D] {
+	q := Query4[A, B, C, D]{q: f.f.Query(&f.w.w)}
+	f.w.track(&q.q.Query)
 	return q
 }
 
@@ -374,19 +261,9 @@ func (f *Filter4[A, B, C, D]) Count() int {
 	return c
 }
 
-func (f *Filter4[A, B, C, D]) closeOpen() int {
-	n := 0
-	for _, s := range f.slots {
-		if !closed(&s.q.Query) {
-			s.q.Close()
-			n++
-		}
-	}
-	return n
-}
-
 // Query4 iterates the entities of a [Filter4]. While it is open the world is
-// locked: queue structural changes in [Commands].
+// locked: queue structural changes in [Commands]. A query that a system
+// leaves open is closed at the next sync point.
 type Query4[A any, B any, C any, D any] struct {
 	q generic.Query4[A, B, C, D]
 }

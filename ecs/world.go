@@ -58,7 +58,7 @@ func comps(types []ComponentType) []generic.Comp {
 type World struct {
 	w        arche.World
 	cmds     Commands
-	queriers []querier
+	holders  [arche.MaskTotalBits]arche.Query // the latest query per lock bit; see locks.go
 	registry map[reflect.Type]storeSlot
 	stores   []store
 }
@@ -85,11 +85,7 @@ func (w *World) Locked() bool { return w.w.IsLocked() }
 // an App. It reports how many queries it had to close (each one a bug in the
 // system that left it open: break out of a loop with Close).
 func (w *World) Apply() (leaked int) {
-	if w.w.IsLocked() {
-		for _, q := range w.queriers {
-			leaked += q.closeOpen()
-		}
-	}
+	leaked = w.closeLeaked()
 	w.cmds.apply()
 	return leaked
 }
