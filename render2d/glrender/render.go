@@ -25,9 +25,14 @@ func (r *Renderer) Render(f *render2d.Frame) error {
 	if err := render2d.ValidateFrame(f, r); err != nil {
 		return err
 	}
+	// Other code sharing the context may have changed GL state since the
+	// last frame: set what the renderer relies on and forget its caches.
+	// (Culling would drop quads flipped by a negative scale.)
 	gl.BindVertexArray(r.vao)
 	gl.ActiveTexture(gl.TEXTURE0)
-	// Other code may have changed GL state since the last frame.
+	gl.Disable(gl.CULL_FACE)
+	gl.Disable(gl.DEPTH_TEST)
+	gl.Disable(gl.SCISSOR_TEST)
 	r.curProgram, r.curTexture, r.curBlend, r.curFBO = 0, 0, -1, ^uint32(0)
 	for i := range f.Passes {
 		p := &f.Passes[i]

@@ -77,3 +77,32 @@ func TestUpdateTextureShowsOnScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderIgnoresForeignState enables state another library might leave
+// behind (culling, scissor, depth test, another program) and checks the
+// frame still draws in full, flipped quad included.
+func TestRenderIgnoresForeignState(t *testing.T) {
+	r := newRenderer(t)
+	gl.Enable(gl.CULL_FACE)
+	gl.Enable(gl.SCISSOR_TEST)
+	gl.Scissor(0, 0, 1, 1)
+	gl.Enable(gl.DEPTH_TEST)
+	flipped := solidQuad(48, 0, 16, 16, render2d.White)
+	flipped.Transform.Scale.X = -1 // covers x 32..48, wound the other way
+	f := onePass(render2d.PassDesc{Clear: true, ClearColor: render2d.Black}, solidQuad(0, 0, 16, 16, render2d.White), flipped)
+	if err := r.Render(f); err != nil {
+		t.Fatal(err)
+	}
+	img, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, 64, 64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []image.Point{{8, 8}, {40, 8}} {
+		if got := img.RGBAAt(p.X, p.Y); got != (color.RGBA{255, 255, 255, 255}) {
+			t.Errorf("pixel %v = %v, want white", p, got)
+		}
+	}
+	if got := img.RGBAAt(60, 60); got != (color.RGBA{0, 0, 0, 255}) {
+		t.Errorf("pixel (60, 60) = %v, want the black clear colour", got)
+	}
+}
