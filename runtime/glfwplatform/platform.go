@@ -27,8 +27,10 @@ type Config struct {
 	// VSync sets a swap interval of 1 so each Present waits for the
 	// display's refresh. Default false: the runtime paces frames itself.
 	VSync bool
-	// Hidden creates the window invisible (tests, offscreen tools). The
-	// runtime then treats it as hidden until it is shown.
+	// Hidden creates the window invisible for headless runs and tools: it
+	// still renders at the full rate into its framebuffer. (A window the
+	// user minimises, or one hidden later with [Display.Hide], is what the
+	// runtime slows down for.)
 	Hidden bool
 	// Input configures the input source. ManualPump is always set: the
 	// display pumps events once per poll.
@@ -76,7 +78,7 @@ func New(cfg Config) (*runtime.Context, error) {
 		glfw.Terminate()
 		return nil, fmt.Errorf("glfwplatform: creating a %dx%d window with an OpenGL 4.1 core context: %w", cfg.Width, cfg.Height, err)
 	}
-	d := newDisplay(win, !cfg.Hidden)
+	d := newDisplay(win)
 	win.MakeContextCurrent()
 	rend, err := glrender.New()
 	if err != nil {
@@ -108,8 +110,8 @@ type Display struct {
 	closed             bool
 }
 
-func newDisplay(win *glfw.Window, visible bool) *Display {
-	d := &Display{win: win, visible: visible}
+func newDisplay(win *glfw.Window) *Display {
+	d := &Display{win: win, visible: true}
 	w, h := win.GetSize()
 	fw, fh := win.GetFramebufferSize()
 	d.state.Window = runtime.Size{Width: w, Height: h}
