@@ -286,3 +286,28 @@ func TestResources(t *testing.T) {
 		t.Errorf("resource: got %d, want %d", got, want)
 	}
 }
+
+type neverSpawned struct{}
+
+func TestFilterMadeAtSetupWorksInsideALockedWorld(t *testing.T) {
+	w := ecs.NewWorld()
+	spawnPV(w, 2)
+	// Neither type has been seen by the world yet; Arche would refuse to
+	// register them while the outer query below holds the world locked.
+	late := ecs.NewFilter1[health](w).Without(ecs.TypeOf[neverSpawned]())
+	outer := ecs.NewFilter1[position](w).Query()
+	visits := 0
+	for outer.Next() {
+		visits++
+		if got := late.Count(); got != 0 {
+			t.Errorf("late.Count: got %d, want 0", got)
+		}
+		q := late.Query()
+		for q.Next() {
+			t.Error("late filter matched an entity")
+		}
+	}
+	if visits != 2 {
+		t.Errorf("outer visits: got %d, want 2", visits)
+	}
+}

@@ -18,7 +18,8 @@ type Vec2 = render2d.Vec2
 // tick that ends a batch, so extraction can draw the entity between where it
 // was and where it is by the frame's interpolation alpha. A Transform that
 // has never been through a tick has no previous value and is drawn where it
-// is. Call [Transform.Teleport] after a jump that must not be smeared.
+// is. Call [Transform.Teleport] after a jump that must not be smeared;
+// replacing a whole Transform with [Set] or [Add] has the same effect.
 //
 // A zero Scale draws nothing, as in render2d; [At] builds a Transform with a
 // scale of one.

@@ -3,8 +3,18 @@
 package ecs
 
 import (
+	arche "github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 )
+
+// register makes sure the world knows component type T. Arche registers a
+// type on first use and refuses to while a query is open, so filters do it
+// when they are made, at set-up time.
+func register[T any](w *World) {
+	if !w.w.IsLocked() {
+		arche.ComponentID[T](&w.w)
+	}
+}
 
 // Filter1 selects the entities that have one component (plus the constraints
 // added with With and Without) and hands out [Query1] iterators.
@@ -16,18 +26,19 @@ type Filter1[A any] struct {
 
 // NewFilter1 returns a filter over the entities of w with one component.
 func NewFilter1[A any](w *World) *Filter1[A] {
+	register[A](w)
 	return &Filter1[A]{w: w, f: generic.NewFilter1[A]()}
 }
 
 // With further requires the given component types.
 func (f *Filter1[A]) With(types ...ComponentType) *Filter1[A] {
-	f.f.With(comps(types)...)
+	f.f.With(f.w.comps(types)...)
 	return f
 }
 
 // Without excludes entities that have any of the given component types.
 func (f *Filter1[A]) Without(types ...ComponentType) *Filter1[A] {
-	f.f.Without(comps(types)...)
+	f.f.Without(f.w.comps(types)...)
 	return f
 }
 
@@ -87,18 +98,20 @@ type Filter2[A any, B any] struct {
 
 // NewFilter2 returns a filter over the entities of w with two components.
 func NewFilter2[A any, B any](w *World) *Filter2[A, B] {
+	register[A](w)
+	register[B](w)
 	return &Filter2[A, B]{w: w, f: generic.NewFilter2[A, B]()}
 }
 
 // With further requires the given component types.
 func (f *Filter2[A, B]) With(types ...ComponentType) *Filter2[A, B] {
-	f.f.With(comps(types)...)
+	f.f.With(f.w.comps(types)...)
 	return f
 }
 
 // Without excludes entities that have any of the given component types.
 func (f *Filter2[A, B]) Without(types ...ComponentType) *Filter2[A, B] {
-	f.f.Without(comps(types)...)
+	f.f.Without(f.w.comps(types)...)
 	return f
 }
 
@@ -158,18 +171,21 @@ type Filter3[A any, B any, C any] struct {
 
 // NewFilter3 returns a filter over the entities of w with three components.
 func NewFilter3[A any, B any, C any](w *World) *Filter3[A, B, C] {
+	register[A](w)
+	register[B](w)
+	register[C](w)
 	return &Filter3[A, B, C]{w: w, f: generic.NewFilter3[A, B, C]()}
 }
 
 // With further requires the given component types.
 func (f *Filter3[A, B, C]) With(types ...ComponentType) *Filter3[A, B, C] {
-	f.f.With(comps(types)...)
+	f.f.With(f.w.comps(types)...)
 	return f
 }
 
 // Without excludes entities that have any of the given component types.
 func (f *Filter3[A, B, C]) Without(types ...ComponentType) *Filter3[A, B, C] {
-	f.f.Without(comps(types)...)
+	f.f.Without(f.w.comps(types)...)
 	return f
 }
 
@@ -229,18 +245,22 @@ type Filter4[A any, B any, C any, D any] struct {
 
 // NewFilter4 returns a filter over the entities of w with four components.
 func NewFilter4[A any, B any, C any, D any](w *World) *Filter4[A, B, C, D] {
+	register[A](w)
+	register[B](w)
+	register[C](w)
+	register[D](w)
 	return &Filter4[A, B, C, D]{w: w, f: generic.NewFilter4[A, B, C, D]()}
 }
 
 // With further requires the given component types.
 func (f *Filter4[A, B, C, D]) With(types ...ComponentType) *Filter4[A, B, C, D] {
-	f.f.With(comps(types)...)
+	f.f.With(f.w.comps(types)...)
 	return f
 }
 
 // Without excludes entities that have any of the given component types.
 func (f *Filter4[A, B, C, D]) Without(types ...ComponentType) *Filter4[A, B, C, D] {
-	f.f.Without(comps(types)...)
+	f.f.Without(f.w.comps(types)...)
 	return f
 }
 

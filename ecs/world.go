@@ -38,10 +38,15 @@ func TypeOf[T any]() ComponentType { return ComponentType{reflect.TypeFor[T]()} 
 // String returns the Go name of the type.
 func (c ComponentType) String() string { return c.t.String() }
 
-func comps(types []ComponentType) []generic.Comp {
+// comps converts types for Arche's filters, registering them while the
+// world is unlocked (see register).
+func (w *World) comps(types []ComponentType) []generic.Comp {
 	out := make([]generic.Comp, len(types))
 	for i, t := range types {
 		out[i] = t.t
+		if !w.w.IsLocked() {
+			arche.TypeID(&w.w, t.t)
+		}
 	}
 	return out
 }
