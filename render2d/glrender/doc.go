@@ -34,7 +34,7 @@
 // log with the material's name. Per-packet [render2d.DrawPacket2D.Params]
 // and per-pass [render2d.PassDesc.Params] reach the shader.
 //
-//	glfw.GetCurrentContext() // the platform made the window's context current
+//	window.MakeContextCurrent() // done by the platform, on the graphics thread
 //	r, err := glrender.New()
 //	if err != nil {
 //		return err
@@ -45,4 +45,11 @@
 //		return err
 //	}
 //	window.SwapBuffers()
+//
+// # Tests
+//
+// The tests open a window under Xvfb (internal/testdisplay), run the
+// render2d/rendertest conformance suite, and compare scenes read back with
+// glReadPixels against golden PNGs in testdata/ with a small per-channel
+// tolerance; go test -update rewrites them.
 package glrender
