@@ -63,6 +63,8 @@ type session struct {
 	cfg    config.Config
 	source string
 	setup  *Setup
+	// started runs after Setup; Run uses it for its limits.
+	started func(rt *runtime.GameRuntime) error
 }
 
 func newSession(g Game, cfg config.Config, source string) (*session, error) {
@@ -92,6 +94,11 @@ func (s *session) InitPlatform(rt *runtime.GameRuntime) error {
 	if len(s.cfg.Bindings) > 0 {
 		if err := rt.Actions().Configure(s.cfg.Bindings); err != nil {
 			return fmt.Errorf("framework: %s: [input.bindings]: %w", s.source, err)
+		}
+	}
+	if s.started != nil {
+		if err := s.started(rt); err != nil {
+			return err
 		}
 	}
 	return s.App.InitPlatform(rt)

@@ -21,12 +21,11 @@ type Config struct {
 
 // Window configures the game window.
 type Window struct {
-	Title      string
-	Width      int
-	Height     int
-	Resizable  bool
-	Fullscreen bool
-	VSync      bool
+	Title     string
+	Width     int
+	Height    int
+	Resizable bool
+	VSync     bool
 	// Headless renders into an invisible window, for tests and servers.
 	Headless bool
 }

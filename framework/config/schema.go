@@ -117,7 +117,6 @@ var fields = []field{
 	intField("window.width", 64, 16384, func(c *Config) *int { return &c.Window.Width }),
 	intField("window.height", 64, 16384, func(c *Config) *int { return &c.Window.Height }),
 	boolField("window.resizable", func(c *Config) *bool { return &c.Window.Resizable }),
-	boolField("window.fullscreen", func(c *Config) *bool { return &c.Window.Fullscreen }),
 	boolField("window.vsync", func(c *Config) *bool { return &c.Window.VSync }),
 	boolField("window.headless", func(c *Config) *bool { return &c.Window.Headless }),
 

@@ -1,0 +1,48 @@
+// Package framework starts a Metronome game with one call: configuration,
+// window, renderer, input, the ECS app and the runtime.
+//
+// # A game
+//
+// A [Game] is a title, a seed and a Setup function that registers input
+// actions, loads assets and adds ECS systems. [Main] runs it with the
+// standard command line and exits with a status:
+//
+//	func main() {
+//		framework.Main(framework.Game{
+//			Title: "Asteroids",
+//			Setup: func(s *framework.Setup) error {
+//				s.App.AddSystem(ecs.Update, ecs.System{Name: "move", Run: move})
+//				return nil
+//			},
+//		})
+//	}
+//
+// # Configuration
+//
+// The configuration is built in order from the embedded defaults,
+// config.toml (or --config PATH), then --set key=value overrides; see
+// package [github.com/metronome-go/metronome/framework/config] for the keys.
+// Every flag: --config, --set, --headless, --frames N and --run-for D. An
+// invalid file or flag stops the program before any window opens, with a
+// message naming the file, the key and what is allowed.
+//
+// # Threads
+//
+// GLFW needs the main thread. The package's init locks the main goroutine to
+// it, and [Run] and [Main] must be called from main. Setup runs there too,
+// with the graphics context current; systems run on the simulation owner
+// (the same thread in sequential mode, a dedicated goroutine in concurrent
+// mode).
+//
+// # Testing a game
+//
+// [NewSimulation] runs the same Game through the real runtime loop without
+// a window or GPU, on a manual clock whose waits return at once, with
+// scripted input and a recording renderer. Ticks are exact and nothing
+// sleeps:
+//
+//	sim, _ := framework.NewSimulation(game, framework.SimulationOptions{})
+//	sim.Input.Tap(sim.At(100*time.Millisecond), input.KeySpace, 20*time.Millisecond)
+//	err := sim.RunTicks(120)
+//	// inspect sim.App.World() and sim.Frames
+package framework

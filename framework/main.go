@@ -1,0 +1,147 @@
+package framework
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/metronome-go/metronome/framework/config"
+)
+
+// Flags are the command-line options every Metronome game accepts.
+type Flags struct {
+	// Config is the configuration file; "" uses config.toml when present.
+	Config string
+	// Sets are "key=value" overrides applied after the file, in order.
+	Sets []string
+	// Headless renders into an invisible window.
+	Headless bool
+	// Frames stops after this many presented frames; 0 runs until closed.
+	Frames int
+	// RunFor stops after this much real time; 0 runs until closed.
+	RunFor time.Duration
+}
+
+// Register adds the flags to fs: --config, --set (repeatable), --headless,
+// --frames and --run-for. Programs with flags of their own, such as the
+// demo, register these next to theirs.
+func (f *Flags) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.Config, "config", "", "configuration file (default config.toml when it exists)")
+	fs.Func("set", "override one configuration key, such as --set timing.mode=fixed (repeatable)", func(s string) error {
+		f.Sets = append(f.Sets, s)
+		return nil
+	})
+	fs.BoolVar(&f.Headless, "headless", false, "render into an invisible window")
+	fs.IntVar(&f.Frames, "frames", 0, "stop after `N` presented frames (0 = until the window closes)")
+	fs.DurationVar(&f.RunFor, "run-for", 0, "stop after this much real time, such as 10s (0 = until the window closes)")
+}
+
+// Validate checks values that the flag package cannot.
+func (f *Flags) Validate() error {
+	var errs []error
+	if f.Frames < 0 {
+		errs = append(errs, fmt.Errorf("framework: --frames %d: want 0 (no limit) or more", f.Frames))
+	}
+	if f.RunFor < 0 {
+		errs = append(errs, fmt.Errorf("framework: --run-for %v: want 0 (no limit) or a positive duration", f.RunFor))
+	}
+	return errors.Join(errs...)
+}
+
+// LoadConfig builds the configuration in order: the embedded defaults, the
+// file, then each --set. It returns the configuration and a name for its
+// origin. Every problem is reported at once; nothing half-valid returns.
+func (f *Flags) LoadConfig() (config.Config, string, error) {
+	cfg := config.Default()
+	source := "defaults"
+	path := f.Config
+	if path == "" {
+		if _, err := os.Stat("config.toml"); err == nil {
+			path = "config.toml"
+		}
+	}
+	if path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return config.Config{}, "", fmt.Errorf("framework: configuration file %s does not exist", path)
+			}
+			return config.Config{}, "", fmt.Errorf("framework: %w", err)
+		}
+		if cfg, err = config.Parse(path, data, cfg); err != nil {
+			return config.Config{}, "", err
+		}
+		source = path
+	}
+	var errs []error
+	for _, s := range f.Sets {
+		if err := cfg.Set(s); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(f.Sets) > 0 {
+		source += " and --set"
+		errs = append(errs, cfg.Validate("command line"))
+	}
+	if f.Headless {
+		cfg.Window.Headless = true
+	}
+	if err := errors.Join(errs...); err != nil {
+		return config.Config{}, "", err
+	}
+	return cfg, source, nil
+}
+
+// Main runs g with the command-line flags of [Flags] and exits: status 0
+// after a clean stop, 1 with a message on stderr after a failure, 2 for bad
+// flags. It must be called from the main goroutine, which it keeps as the
+// platform thread.
+func Main(g Game) {
+	os.Exit(MainStatus(g, os.Args[1:], os.Stderr))
+}
+
+// MainStatus is [Main] without the exit: it parses args, runs g and returns
+// the exit status, writing messages to stderr.
+func MainStatus(g Game, args []string, stderr io.Writer) int {
+	var f Flags
+	fl := flag.NewFlagSet(programName(), flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	f.Register(fl)
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q (flags start with --; see --help)\n", programName(), fl.Arg(0))
+		return 2
+	}
+	if err := f.Validate(); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	cfg, source, err := f.LoadConfig()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if err := Run(g, cfg, RunOptions{Source: source, Frames: f.Frames, RunFor: f.RunFor}); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
+		return 1
+	}
+	return 0
+}
+
+func programName() string {
+	name := os.Args[0]
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
+}

@@ -1,0 +1,102 @@
+package framework
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/glfwplatform"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// RunOptions are what [Run] takes besides the game and its configuration.
+type RunOptions struct {
+	// Source names the configuration's origin in messages, such as
+	// "config.toml"; "" means "configuration".
+	Source string
+	// Frames stops the game after this many presented frames; 0 = no limit.
+	Frames int
+	// RunFor stops the game after this much real time; 0 = no limit.
+	RunFor time.Duration
+	// Started, if set, runs on the platform thread after the game's Setup
+	// with the session's runtime: attach services, keep the runtime for
+	// telemetry.
+	Started func(rt *runtime.GameRuntime) error
+}
+
+// Run opens the window the configuration describes, builds the renderer and
+// input on it, and runs g until it stops: the window is closed, the game
+// requests a stop, or a RunOptions limit is reached. It blocks on the
+// calling goroutine, which must be the main thread locked in the program's
+// init (the framework's package init does this), and returns nil after a
+// clean stop or the session's failures.
+func Run(g Game, cfg config.Config, opts RunOptions) error {
+	source := opts.Source
+	if source == "" {
+		source = "configuration"
+	}
+	rtOpts, err := cfg.RuntimeOptions(source)
+	if err != nil {
+		return err
+	}
+	if opts.Frames < 0 || opts.RunFor < 0 {
+		return fmt.Errorf("framework: RunOptions: Frames %d and RunFor %v must be 0 (no limit) or positive", opts.Frames, opts.RunFor)
+	}
+	if g.Title != "" && cfg.Window.Title == config.Default().Window.Title {
+		cfg.Window.Title = g.Title
+	}
+	sess, err := newSession(g, cfg, source)
+	if err != nil {
+		return err
+	}
+	sess.started = func(rt *runtime.GameRuntime) error {
+		if err := attachLimits(rt, opts.Frames, opts.RunFor); err != nil {
+			return err
+		}
+		if opts.Started != nil {
+			return opts.Started(rt)
+		}
+		return nil
+	}
+
+	pc := glfwplatform.DefaultConfig()
+	pc.Title = cfg.Window.Title
+	pc.Width, pc.Height = cfg.Window.Width, cfg.Window.Height
+	pc.Resizable = cfg.Window.Resizable
+	pc.VSync = cfg.Window.VSync
+	pc.Hidden = cfg.Window.Headless
+	ctx, err := glfwplatform.New(pc)
+	if err != nil {
+		return fmt.Errorf("framework: opening the window: %w", err)
+	}
+	ctx.Renderer = assets.NewUploadingRenderer(sess.lib, ctx.Renderer)
+	rt, err := runtime.New(sess, ctx, rtOpts)
+	if err != nil {
+		return errors.Join(err, ctx.Close())
+	}
+	return rt.Run()
+}
+
+// attachLimits stops the session after a number of frames or a duration,
+// checked on every platform cycle.
+func attachLimits(rt *runtime.GameRuntime, frames int, runFor time.Duration) error {
+	if frames == 0 && runFor == 0 {
+		return nil
+	}
+	var deadline timing.Deadline
+	if runFor > 0 {
+		if err := deadline.Arm(timing.Now(), runFor); err != nil {
+			return err
+		}
+	}
+	_, err := rt.Services().Attach(runtime.Maintenance, func(now timing.Instant) error {
+		if (frames > 0 && rt.Stats().FramesPresented >= uint64(frames)) || (runFor > 0 && deadline.Due(now)) {
+			rt.Stop()
+		}
+		return nil
+	})
+	return err
+}

@@ -1,0 +1,81 @@
+package framework_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/internal/testdisplay"
+	"github.com/metronome-go/metronome/runtime"
+)
+
+func TestRunHeadlessWindow(t *testing.T) {
+	if displayErr != nil {
+		testdisplay.Unavailable(t, displayErr)
+	}
+	for _, mode := range []string{"sequential", "concurrent"} {
+		t.Run(mode, func(t *testing.T) {
+			var right, fire input.Action
+			cfg := config.Default()
+			for _, s := range []string{"window.headless=true", "window.vsync=false", "runtime.mode=" + mode, "timing.mode=fixed"} {
+				if err := cfg.Set(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var rt *runtime.GameRuntime
+			var err error
+			onMain(func() {
+				err = framework.Run(testGame(&right, &fire), cfg, framework.RunOptions{
+					Frames:  60,
+					Started: func(r *runtime.GameRuntime) error { rt = r; return nil },
+				})
+			})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if rt == nil {
+				t.Fatal("Started was not called")
+			}
+			st := rt.Stats()
+			if st.FramesPresented < 60 || st.Updates == 0 {
+				t.Errorf("stats after the run: %+v, want at least 60 frames presented and some updates", st)
+			}
+			if snap := rt.Lifecycle().Snapshot(); snap.Err != nil {
+				t.Errorf("lifecycle outcome: %+v", snap)
+			}
+		})
+	}
+}
+
+func TestMainFlagsAndConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(bad, []byte("[timing]\nmode = \"fixd\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{[]string{"--frames=-1"}, 2, "--frames -1"},
+		{[]string{"--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"--config", filepath.Join(dir, "missing.toml")}, 1, "missing.toml does not exist"},
+		{[]string{"--config", bad}, 1, `bad.toml: timing.mode = "fixd"`},
+		{[]string{"--set", "timing.step=soon"}, 1, "command line: timing.step = soon"},
+		{[]string{"--set", "polling.delivery=timestamped"}, 1, "needs fixed steps"},
+	}
+	for _, tt := range tests {
+		var stderr bytes.Buffer
+		got := framework.MainStatus(framework.Game{}, tt.args, &stderr)
+		if got != tt.status || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("args %q: status %d, stderr %q; want status %d and %q", tt.args, got, stderr.String(), tt.status, tt.want)
+		}
+	}
+}
