@@ -33,7 +33,7 @@ func TestDefaults(t *testing.T) {
 func TestEveryKeyParses(t *testing.T) {
 	valid := map[string]string{
 		"window.title": `"Game"`, "window.width": "800", "window.height": "600", "window.resizable": "false",
-"window.vsync": "false", "window.headless": "true",
+		"window.vsync": "false", "window.headless": "true",
 		"runtime.mode": `"concurrent"`, "runtime.frame_cap": "144", "runtime.hidden_rate": "5",
 		"timing.mode": `"fixed"`, "timing.interval": `"0s"`, "timing.step": `"20ms"`, "timing.rate": `"30000/1001"`,
 		"timing.max_fixed_updates": "2", "timing.recovery": `"variable-catch-up"`, "timing.recovery_prefix": "1",
