@@ -452,3 +452,12 @@ func (g *Game) PlayerState() (pos ecs.Vec2, p Player, ok bool) {
 // ShotCount returns the number of live shots. Simulation owner only (or
 // after the session).
 func (g *Game) ShotCount() int { return g.shots.Count() }
+
+// OverlayText returns the overlay's statistics text as of its latest
+// refresh. Simulation owner only (or after the session).
+func (g *Game) OverlayText() string {
+	if g.overlay == nil {
+		return ""
+	}
+	return string(g.overlay.buf[textStats])
+}

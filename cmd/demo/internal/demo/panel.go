@@ -164,8 +164,11 @@ var settings = []setting{
 		name:   "fixed step",
 		active: fixed,
 		value: func(_ *Panel, o *timing.Options) string {
-			if !o.Rate.IsZero() {
-				return o.Rate.String() + " Hz"
+			if r := o.Rate; !r.IsZero() {
+				if r.Den == 1 {
+					return strconv.FormatInt(r.Num, 10) + " Hz"
+				}
+				return strconv.FormatInt(r.Num, 10) + "/" + strconv.FormatInt(r.Den, 10) + " Hz"
 			}
 			return durText(o.FixedStep)
 		},
