@@ -104,14 +104,20 @@ func TestPanelRows(t *testing.T) {
 		{"recovery cycles", "recovery policy", +1, nil, "drop-excess-lag", "recovery policy: repay-debt -> drop-excess-lag",
 			func(c *controls) (any, any) { return c.o.Recovery, timing.DropExcessLag }},
 		{"step leaves the exact rate", "fixed step", +1, func(o *timing.Options) { o.Rate = timing.Hz(60) }, "20ms", "fixed step: 60 Hz -> 20ms",
-			func(c *controls) (any, any) { return [2]any{c.o.Rate.IsZero(), c.o.FixedStep}, [2]any{true, 20 * time.Millisecond} }},
+			func(c *controls) (any, any) {
+				return [2]any{c.o.Rate.IsZero(), c.o.FixedStep}, [2]any{true, 20 * time.Millisecond}
+			}},
 		{"numbers stop at the end", "update limit", +1, func(o *timing.Options) { o.MaxFixedUpdates = 64 }, "64", "update limit: 64 -> 64",
 			func(c *controls) (any, any) { return c.sets, 1 }},
 		{"lower limit keeps the prefix valid", "update limit", -1,
-			func(o *timing.Options) { o.Recovery, o.MaxFixedUpdates, o.RecoveryPrefix = timing.VariableCatchUp, 4, 4 }, "3", "update limit: 4 -> 3",
+			func(o *timing.Options) {
+				o.Recovery, o.MaxFixedUpdates, o.RecoveryPrefix = timing.VariableCatchUp, 4, 4
+			}, "3", "update limit: 4 -> 3",
 			func(c *controls) (any, any) { return c.o.RecoveryPrefix, 3 }},
 		{"prefix at most the limit", "catch-up prefix", +1,
-			func(o *timing.Options) { o.Recovery, o.MaxFixedUpdates, o.RecoveryPrefix = timing.VariableCatchUp, 2, 2 }, "2", "catch-up prefix: 2 -> 2",
+			func(o *timing.Options) {
+				o.Recovery, o.MaxFixedUpdates, o.RecoveryPrefix = timing.VariableCatchUp, 2, 2
+			}, "2", "catch-up prefix: 2 -> 2",
 			func(c *controls) (any, any) { return c.o.RecoveryPrefix, 2 }},
 		{"cap off", "catch-up cap", -1, func(o *timing.Options) { o.Recovery, o.RecoveryCap = timing.VariableCatchUp, 50*time.Millisecond }, "0 (no cap)", "",
 			func(c *controls) (any, any) { return c.o.RecoveryCap, time.Duration(0) }},

@@ -152,7 +152,10 @@ func TestBunnyControls(t *testing.T) {
 		want   int
 	}{
 		{"plus adds 100", func(s *framework.Simulation) { tap(s, time.Second, input.KeyEqual) }, 150},
-		{"plus twice adds 200", func(s *framework.Simulation) { tap(s, time.Second, input.KeyEqual); tap(s, 1200*time.Millisecond, input.KeyEqual) }, 250},
+		{"plus twice adds 200", func(s *framework.Simulation) {
+			tap(s, time.Second, input.KeyEqual)
+			tap(s, 1200*time.Millisecond, input.KeyEqual)
+		}, 250},
 		{"minus removes 100, not below 0", func(s *framework.Simulation) { tap(s, time.Second, input.KeyMinus) }, 0},
 		{"click adds 10", func(s *framework.Simulation) {
 			s.Input.Cursor(s.At(900*time.Millisecond), 400, 400)
