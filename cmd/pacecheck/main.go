@@ -23,7 +23,11 @@
 // -wakes times; the latency is from the Wake call to the wait's return.
 //
 // The machine's load average before and after is printed with the results:
-// on a busy machine the tails measure the CPU scheduler, not the wait.
+// on a busy machine the tails measure the CPU scheduler, not the wait. For
+// the locked methods on Linux the runqueue column says how long per frame
+// the waiting thread sat runnable without a CPU (from
+// /proc/thread-self/schedstat); for the sliced wait it includes the
+// intermediate wake-ups, which add no lateness.
 package main
 
 import (
@@ -35,6 +39,7 @@ import (
 	"os"
 	goruntime "runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -163,6 +168,11 @@ type summary struct {
 	Max    time.Duration `json:"max_ns"`
 	Mean   time.Duration `json:"mean_ns"`
 	Early  int           `json:"early"` // wakes before the target
+	// RunqueueMean is the time per sample the waiting thread spent runnable
+	// but without a CPU, when known (locked methods on Linux): lateness
+	// the CPU scheduler added, not the timer.
+	RunqueueMean time.Duration `json:"runqueue_wait_mean_ns,omitempty"`
+	runqueue     bool
 }
 
 func summarize(name string, lateness []time.Duration) summary {
@@ -218,13 +228,27 @@ func run(args []string, w io.Writer) error {
 		measure(m, 3, interval, nil)
 		samples[i] = make([]time.Duration, 0, c.frames)
 	}
+	rq := make([]time.Duration, len(ms))
+	rqKnown := make([]bool, len(ms))
+	for i, m := range ms {
+		rqKnown[i] = m.locked
+	}
 	for _, step := range plan(len(ms), c.frames, c.block) {
-		samples[step[0]] = measure(ms[step[0]], step[1], interval, samples[step[0]])
+		i := step[0]
+		a, okA := runqueueWait()
+		samples[i] = measure(ms[i], step[1], interval, samples[i])
+		b, okB := runqueueWait()
+		rq[i] += b - a
+		rqKnown[i] = rqKnown[i] && okA && okB
 	}
 	r := report{Frames: c.frames, Rate: c.rate, Interval: interval, Block: c.block,
 		CPUs: goruntime.NumCPU(), Load: before + " -> " + loadavg()}
 	for i, m := range ms {
-		r.Methods = append(r.Methods, summarize(m.name, samples[i]))
+		s := summarize(m.name, samples[i])
+		if rqKnown[i] && s.Frames > 0 {
+			s.RunqueueMean, s.runqueue = rq[i]/time.Duration(s.Frames), true
+		}
+		r.Methods = append(r.Methods, s)
 	}
 	r.Ratio = ratio(r.Methods[len(ms)-1].Median, r.Methods[0].Median)
 	if c.wakes > 0 {
@@ -257,10 +281,15 @@ func ms3(d time.Duration) string { return fmt.Sprintf("%.3f", float64(d)/float64
 func printReport(w io.Writer, r report) {
 	fmt.Fprintf(w, "wake lateness at %d Hz (%v), %d frames per method in blocks of %d, %d CPUs, load %s\n\n",
 		r.Rate, r.Interval, r.Frames, r.Block, r.CPUs, r.Load)
-	fmt.Fprintf(w, "%-16s %9s %9s %9s %9s %9s %9s %6s\n", "method (ms)", "min", "median", "p90", "p99", "max", "mean", "early")
+	fmt.Fprintf(w, "%-16s %9s %9s %9s %9s %9s %9s %6s %9s\n", "method (ms)", "min", "median", "p90", "p99", "max", "mean", "early", "runqueue")
 	for _, s := range r.Methods {
-		fmt.Fprintf(w, "%-16s %9s %9s %9s %9s %9s %9s %6d\n", s.Method, ms3(s.Min), ms3(s.Median), ms3(s.P90), ms3(s.P99), ms3(s.Max), ms3(s.Mean), s.Early)
+		q := "-"
+		if s.runqueue {
+			q = ms3(s.RunqueueMean)
+		}
+		fmt.Fprintf(w, "%-16s %9s %9s %9s %9s %9s %9s %6d %9s\n", s.Method, ms3(s.Min), ms3(s.Median), ms3(s.P90), ms3(s.P99), ms3(s.Max), ms3(s.Mean), s.Early, q)
 	}
+	fmt.Fprintln(w, "(runqueue: mean time per frame the waiting thread was runnable but had no CPU)")
 	if len(r.Wakes) > 0 {
 		fmt.Fprintf(w, "\nlatency from Wake to the wait's return, %d wakes each\n", r.Wakes[0].Frames)
 		fmt.Fprintf(w, "%-16s %9s %9s %9s %9s %9s %9s\n", "waiter (ms)", "min", "median", "p90", "p99", "max", "mean")
@@ -278,6 +307,29 @@ func printReport(w io.Writer, r report) {
 	}
 	fmt.Fprintf(w, "targets: native median <= 0.15 ms %s; native p99 <= 0.5 ms %s; ratio >= 3 %s\n",
 		check(n.Median <= 150*time.Microsecond), check(n.P99 <= 500*time.Microsecond), check(r.Ratio >= 3))
+}
+
+// runqueueWait returns how long the calling OS thread has waited runnable
+// for a CPU in total: the second field of /proc/thread-self/schedstat. It
+// reports false where that file does not exist.
+func runqueueWait() (time.Duration, bool) {
+	b, err := os.ReadFile("/proc/thread-self/schedstat")
+	if err != nil {
+		return 0, false
+	}
+	return parseSchedstat(string(b))
+}
+
+func parseSchedstat(s string) (time.Duration, bool) {
+	f := strings.Fields(s)
+	if len(f) < 2 {
+		return 0, false
+	}
+	ns, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil || ns < 0 {
+		return 0, false
+	}
+	return time.Duration(ns), true
 }
 
 // loadavg returns the first three fields of /proc/loadavg, or "unknown".

@@ -111,3 +111,24 @@ func TestRunText(t *testing.T) {
 		t.Error("run accepted -rate 0")
 	}
 }
+
+func TestParseSchedstat(t *testing.T) {
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"5942627 8232024 3\n", 8232024, true},
+		{"1 2", 2, true},
+		{"1", 0, false},
+		{"", 0, false},
+		{"1 x 3", 0, false},
+		{"1 -4 3", 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := parseSchedstat(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("parseSchedstat(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
