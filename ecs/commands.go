@@ -26,6 +26,7 @@ type Commands struct {
 	spawns []spawnRec
 	parts  []part
 	ids    []arche.ID
+	made   []arche.Entity // entities created by the last applied batch, by spawn index
 	epoch  uint32
 	stats  CommandStats
 	onErr  func(CommandError)
@@ -104,7 +105,8 @@ func (c *Commands) Len() int { return len(c.ops) }
 
 // Pending is an entity queued for spawning. Attach components to it with
 // [With]; it is created, with all of them at once, when its batch is applied.
-// A Pending is only valid until that sync point.
+// [Commands.Resolve] then tells which entity it became, until the next batch
+// is applied.
 type Pending struct {
 	c     *Commands
 	i     int32
@@ -142,6 +144,16 @@ func With[T any](p Pending, v T) {
 		c.parts[rec.tail].next = pi
 	}
 	rec.tail = pi
+}
+
+// Resolve returns the entity p became when its batch was applied. It
+// reports false before that sync point, and after the following one (the
+// record is kept for one batch), so keep the Entity, not the Pending.
+func (c *Commands) Resolve(p Pending) (Entity, bool) {
+	if p.c != c || p.epoch+1 != c.epoch || int(p.i) >= len(c.made) {
+		return Entity{}, false
+	}
+	return Entity{c.made[p.i]}, true
 }
 
 // Despawn queues the removal of e.
@@ -187,6 +199,7 @@ func (c *Commands) apply() {
 	}
 	w := c.world
 	aw := &w.w
+	c.made = c.made[:0]
 	for _, o := range c.ops {
 		switch o.kind {
 		case opSpawn:
@@ -259,6 +272,7 @@ func (c *Commands) applySpawn(i int32) {
 		}
 	}
 	e := aw.NewEntity(c.ids...)
+	c.made = append(c.made, e) // spawns are applied in index order
 	for p := c.spawns[i].head; p >= 0; p = c.parts[p].next {
 		w.stores[c.parts[p].slot].write(aw, e, c.parts[p].idx)
 	}

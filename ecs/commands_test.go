@@ -311,3 +311,39 @@ func TestFilterMadeAtSetupWorksInsideALockedWorld(t *testing.T) {
 		t.Errorf("outer visits: got %d, want 2", visits)
 	}
 }
+
+func TestCommandsResolve(t *testing.T) {
+	w := ecs.NewWorld()
+	cmd := w.Commands()
+	a := cmd.Spawn()
+	ecs.With(a, health{1})
+	b := cmd.Spawn()
+	ecs.With(b, health{2})
+	if _, ok := cmd.Resolve(a); ok {
+		t.Fatal("Resolve before the sync point: got ok")
+	}
+	w.Apply()
+	m := ecs.NewMap[health](w)
+	for _, c := range []struct {
+		p    ecs.Pending
+		want int
+	}{{a, 1}, {b, 2}} {
+		e, ok := cmd.Resolve(c.p)
+		if !ok || m.Get(e) == nil || m.Get(e).HP != c.want {
+			t.Errorf("Resolve: got %v (ok %v), want the entity with HP %d", e, ok, c.want)
+		}
+	}
+	w.Apply() // nothing queued: the record stays
+	if _, ok := cmd.Resolve(a); !ok {
+		t.Error("Resolve after an empty sync point: got false")
+	}
+	cmd.Despawn(ecs.Entity{})
+	w.Apply()
+	if _, ok := cmd.Resolve(a); ok {
+		t.Error("Resolve after the next batch: got ok")
+	}
+	other := ecs.NewWorld()
+	if _, ok := other.Commands().Resolve(b); ok {
+		t.Error("Resolve on another world's commands: got ok")
+	}
+}
