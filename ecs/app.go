@@ -14,7 +14,8 @@ import (
 )
 
 // Options configures an [App]. The zero Options is valid: seed 0, no command
-// error handler.
+// error handler, a queue of [DefaultQueueCapacity], interpolation on, no
+// text.
 type Options struct {
 	// Seed seeds the App's random source ([Context.Rand]). The same seed and
 	// the same ticks give the same sequence.

@@ -8,8 +8,11 @@ import (
 // delayed effect, a timer, a repeating spawn. Kind and Entity say what it is
 // about; Run, when set, is called as the event is delivered.
 //
-// Events are delivered at the start of each tick, before the [PreUpdate]
-// systems, in (due tick, scheduling order). Their commands are applied
+// The queue counts the App's ticks: [schedule.Queue.Now] is the number of
+// ticks run so far (1 during the first), independent of the runtime's
+// numbering in [Time.Tick], so schedule with After or Every, or At relative
+// to Now. Events are delivered at the start of each tick, before the
+// [PreUpdate] systems, in (due tick, scheduling order). Their commands are applied
 // right after the dispatch. Systems of the tick can also read every
 // delivery of the tick with [Context.Events].
 type Event struct {
