@@ -1,0 +1,104 @@
+package glfwplatform_test
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/internal/testdisplay"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/glfwplatform"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// hiddenGame hides its window through the platform dispatcher after 20
+// updates and stops one second later, recording the counters at both ends
+// of the hidden second.
+type hiddenGame struct {
+	runtime.Base
+	rt         *runtime.GameRuntime
+	display    *glfwplatform.Display
+	updates    int
+	hiddenAt   timing.Instant
+	start, end runtime.Stats
+	span       time.Duration
+	hidden     atomic.Int64 // instant the platform hid the window
+}
+
+func (g *hiddenGame) InitSimulation(rt *runtime.GameRuntime) error {
+	g.rt = rt
+	return nil
+}
+
+func (g *hiddenGame) Update(t *runtime.TickContext) error {
+	g.updates++
+	now := timing.Now()
+	switch {
+	case g.updates == 20:
+		g.rt.Dispatcher().Do(func() error {
+			g.display.Hide()
+			g.hidden.Store(int64(timing.Now()))
+			return nil
+		})
+	case g.hiddenAt == 0:
+		// Start measuring well after the platform hid the window and
+		// noticed it at its next poll.
+		if h := g.hidden.Load(); h != 0 && time.Duration(now-timing.Instant(h)) > 200*time.Millisecond {
+			g.hiddenAt, g.start = now, g.rt.Stats()
+		}
+	case time.Duration(now-g.hiddenAt) >= time.Second:
+		g.end, g.span = g.rt.Stats(), time.Duration(now-g.hiddenAt)
+		return t.RequestStop()
+	}
+	return nil
+}
+
+// TestHiddenWindowRate hides a real window and checks that the runtime
+// presents nothing and slows to about 10 Hz. Only upper bounds are checked,
+// so a slow machine cannot fail it.
+func TestHiddenWindowRate(t *testing.T) {
+	if displayErr != nil {
+		testdisplay.Unavailable(t, displayErr)
+	}
+	for _, mode := range []runtime.Mode{runtime.Sequential, runtime.Concurrent} {
+		t.Run(mode.String(), func(t *testing.T) {
+			g := &hiddenGame{}
+			var runErr, setupErr error
+			onMain(func() {
+				cfg := glfwplatform.DefaultConfig()
+				cfg.Width, cfg.Height = 160, 120
+				ctx, err := glfwplatform.New(cfg)
+				if err != nil {
+					setupErr = err
+					return
+				}
+				g.display = ctx.Display.(*glfwplatform.Display)
+				opts := runtime.DefaultOptions()
+				opts.Mode = mode
+				rt, err := runtime.New(g, ctx, opts)
+				if err != nil {
+					ctx.Close()
+					setupErr = err
+					return
+				}
+				runErr = rt.Run()
+			})
+			if setupErr != nil {
+				testdisplay.Unavailable(t, setupErr)
+			}
+			if runErr != nil {
+				t.Fatalf("Run: %v", runErr)
+			}
+			frames := g.end.FramesPresented - g.start.FramesPresented
+			updates := g.end.Updates - g.start.Updates
+			perSecond := float64(updates) / g.span.Seconds()
+			t.Logf("hidden for %v: %d updates (%.1f/s), %d frames presented", g.span, updates, perSecond, frames)
+			if frames != 0 {
+				t.Errorf("frames presented while hidden: got %d, want 0", frames)
+			}
+			if perSecond > 12 {
+				t.Errorf("updates while hidden: %.1f per second, want at most about 10", perSecond)
+			}
+		})
+	}
+}
