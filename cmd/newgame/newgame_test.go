@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/metronome-go/metronome/templates"
+)
+
+// checkout is this repository's root, two levels up from the test.
+func checkout(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// TestGeneratedProjectBuildsVetsAndPasses is the promise of newgame: the
+// project it writes builds offline against this checkout, passes vet, and
+// its own headless test passes.
+func TestGeneratedProjectBuildsVetsAndPasses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a whole project")
+	}
+	dir := filepath.Join(t.TempDir(), "space-dash")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-replace", checkout(t), dir}, &stdout, &stderr, true); code != 0 {
+		t.Fatalf("newgame exited %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "go test ./...") {
+		t.Errorf("newgame did not print the next commands: %q", stdout.String())
+	}
+	for _, f := range []string{"go.mod", "go.sum", "main.go", "systems.go", "game_test.go", "config.toml", "README.md", ".gitignore"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("generated project lacks %s: %v", f, err)
+		}
+	}
+	gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if !strings.Contains(string(gomod), "module example.com/spacedash") || !strings.Contains(string(gomod), "replace "+frameworkModule+" => ") {
+		t.Errorf("go.mod:\n%s", gomod)
+	}
+	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"test", "-count=1", "./..."}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s in the generated project: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	out, err := exec.Command("gofmt", "-l", dir).CombinedOutput()
+	if err != nil || len(bytes.TrimSpace(out)) > 0 {
+		t.Errorf("generated Go files are not gofmt-clean: %s %v", out, err)
+	}
+}
+
+func TestRefusesNonEmptyDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "game")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := generate(config{Dir: dir, Replace: checkout(t)}, ".")
+	if !errors.Is(err, ErrNotEmpty) || !strings.Contains(err.Error(), "notes.txt") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("generate into a non-empty directory: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("something was written: %d entries", len(entries))
+	}
+	if err := generate(config{Dir: dir, Replace: checkout(t), Force: true}, "."); err != nil {
+		t.Fatalf("--force: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "main.go")); err != nil {
+		t.Errorf("--force wrote no main.go: %v", err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(data) != "mine" {
+		t.Error("--force touched an unrelated file")
+	}
+}
+
+func TestAcceptsDirectoryWithOnlyGit(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "game")
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := generate(config{Dir: dir, Replace: checkout(t)}, "."); err != nil {
+		t.Fatalf("a directory holding only .git was refused: %v", err)
+	}
+}
+
+func TestInvalidModulePath(t *testing.T) {
+	for _, mod := range []string{"mygame", "example.com/My Game", "-x.com/a", "example.com//a"} {
+		var stderr bytes.Buffer
+		code := run([]string{"-module", mod, "-replace", checkout(t), filepath.Join(t.TempDir(), "g")}, &bytes.Buffer{}, &stderr, false)
+		if code != 1 || !strings.Contains(stderr.String(), "invalid module path") || !strings.Contains(stderr.String(), "example.com/mygame") {
+			t.Errorf("-module %q: status %d, %q", mod, code, stderr.String())
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "usage: newgame"},
+		{[]string{"a", "b"}, "usage: newgame"},
+		{[]string{"-version", "v1.0.0", "-replace", "/x", "g"}, "exclude each other"},
+		{[]string{"-version", "1.0.0", filepath.Join(os.TempDir(), "newgame-never")}, "starts with v"},
+		{[]string{"-replace", os.TempDir(), filepath.Join(os.TempDir(), "newgame-never")}, "is not a " + frameworkModule + " checkout"},
+		{[]string{"---", "g"}, "bad flag syntax"},
+		{[]string{"!!!"}, "needs at least one ASCII letter"},
+	}
+	for _, tt := range tests {
+		var stderr bytes.Buffer
+		if code := run(tt.args, &bytes.Buffer{}, &stderr, false); code == 0 || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("args %q: status %d, stderr %q, want %q", tt.args, code, stderr.String(), tt.want)
+		}
+	}
+}
+
+func TestFlagsAfterDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "late")
+	if code := run([]string{dir, "-module", "example.org/late", "-replace", checkout(t)}, &bytes.Buffer{}, &bytes.Buffer{}, false); code != 0 {
+		t.Fatalf("status %d", code)
+	}
+	gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if !strings.HasPrefix(string(gomod), "module example.org/late\n") {
+		t.Errorf("go.mod: %s", gomod)
+	}
+}
+
+func TestPublishedVersion(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rel")
+	if err := generate(config{Dir: dir, Version: "v0.3.0"}, "/"); err != nil {
+		t.Fatal(err)
+	}
+	gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if !strings.Contains(string(gomod), "require "+frameworkModule+" v0.3.0") || strings.Contains(string(gomod), "replace") {
+		t.Errorf("go.mod for a published version:\n%s", gomod)
+	}
+}
+
+func TestTemplatePathsCannotEscape(t *testing.T) {
+	fsys := fstest.MapFS{"game/{{.Name}}.txt.tmpl": {Data: []byte("x\n")}}
+	for _, name := range []string{"../evil", "../../etc/x", "/abs"} {
+		_, err := plan(fsys, "game", templates.Data{Name: name})
+		if err == nil || !strings.Contains(err.Error(), "outside the target directory") {
+			t.Errorf("a template rendering to %q: %v", name, err)
+		}
+	}
+	if _, err := outputName("{{.Name}}/../../up", templates.Data{Name: "a"}); err == nil {
+		t.Error("a rendered name that climbs out was accepted")
+	}
+}
+
+func TestGameName(t *testing.T) {
+	tests := []struct{ dir, name, title string }{
+		{"space-dash", "spacedash", "Space Dash"},
+		{"/tmp/x/My_Game2", "mygame2", "My Game2"},
+		{"3d-race", "drace", "3d Race"},
+	}
+	for _, tt := range tests {
+		name, title, err := gameName(tt.dir)
+		if err != nil || name != tt.name || title != tt.title {
+			t.Errorf("gameName(%q) = %q, %q, %v; want %q, %q", tt.dir, name, title, err, tt.name, tt.title)
+		}
+	}
+}
+
+func TestTidyFailureIsExplained(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go mod tidy")
+	}
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOMODCACHE", t.TempDir()) // an empty cache: nothing can resolve
+	dir := filepath.Join(t.TempDir(), "offline")
+	var stderr bytes.Buffer
+	code := run([]string{"-replace", checkout(t), dir}, &bytes.Buffer{}, &stderr, true)
+	msg := stderr.String()
+	if code != 1 || !strings.Contains(msg, "'go mod tidy' failed") || !strings.Contains(msg, "module proxy could not be reached") {
+		t.Fatalf("status %d, stderr:\n%s", code, msg)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "main.go")); err != nil {
+		t.Errorf("the project files should stay for a later tidy: %v", err)
+	}
+}
