@@ -59,8 +59,9 @@ type TickContext struct {
 	Input *input.Tick
 	// Window and Framebuffer are the window's logical size and its
 	// framebuffer's size in pixels, sampled together on the platform thread
-	// at the newest poll this update consumed. Hand-built ticks default to
-	// zero.
+	// at its latest poll before this update took its input (sources that
+	// record size changes also carry them in Input's State). Hand-built
+	// ticks default to zero.
 	Window, Framebuffer Size
 	// Stop is the session's stop state; nil on a tick built without one.
 	Stop *StopSignal
