@@ -535,6 +535,9 @@ func TestAppRequestStop(t *testing.T) {
 		if got, want := stop.Requested(), n == 2; got != want {
 			t.Errorf("after tick %d: stop requested %v, want %v", n, got, want)
 		}
+		if got, want := a.StopRequested(), n == 2; got != want {
+			t.Errorf("after tick %d: App.StopRequested %v, want %v", n, got, want)
+		}
 	}
 }
 

@@ -347,3 +347,88 @@ func TestCommandsResolve(t *testing.T) {
 		t.Error("Resolve on another world's commands: got ok")
 	}
 }
+
+type c3 struct{ V int }
+type c4 struct{ V int }
+type marker struct{}
+
+// TestFilterArities runs every filter arity through the same checks:
+// counts with With and Without, iteration, early Close, and a sync point
+// that finds nothing left open.
+func TestFilterArities(t *testing.T) {
+	w := ecs.NewWorld()
+	for i := range 6 {
+		p := w.Commands().Spawn()
+		ecs.With(p, position{X: float32(i)})
+		ecs.With(p, velocity{})
+		ecs.With(p, c3{i})
+		ecs.With(p, c4{i})
+		if i%2 == 0 {
+			ecs.With(p, marker{})
+		}
+	}
+	w.Apply()
+	type result struct{ all, with, without, iterated, sum int }
+	check := func(name string, all, with, without int, iterate func() (n, sum int), early func()) {
+		t.Helper()
+		n, sum := iterate()
+		got := result{all, with, without, n, sum}
+		want := result{6, 3, 3, 6, 15}
+		if got != want {
+			t.Errorf("%s: got %+v, want %+v", name, got, want)
+		}
+		early()
+		if left := w.Apply(); left != 0 || w.Locked() {
+			t.Errorf("%s: queries left open after Close: %d", name, left)
+		}
+	}
+	m := ecs.TypeOf[marker]()
+	f1 := ecs.NewFilter1[c3](w)
+	check("Filter1", f1.Count(), ecs.NewFilter1[c3](w).With(m).Count(), ecs.NewFilter1[c3](w).Without(m).Count(),
+		func() (n, sum int) {
+			q := f1.Query()
+			for q.Next() {
+				n, sum = n+1, sum+q.Get().V
+				_ = q.Entity()
+			}
+			return
+		}, func() { q := f1.Query(); q.Next(); q.Close(); q.Close() })
+	f2 := ecs.NewFilter2[position, c3](w)
+	check("Filter2", f2.Count(), ecs.NewFilter2[position, c3](w).With(m).Count(), ecs.NewFilter2[position, c3](w).Without(m).Count(),
+		func() (n, sum int) {
+			q := f2.Query()
+			for q.Next() {
+				_, c := q.Get()
+				n, sum = n+1, sum+c.V
+			}
+			return
+		}, func() { q := f2.Query(); q.Next(); q.Close(); q.Close() })
+	f3 := ecs.NewFilter3[position, velocity, c3](w)
+	check("Filter3", f3.Count(), ecs.NewFilter3[position, velocity, c3](w).With(m).Count(), ecs.NewFilter3[position, velocity, c3](w).Without(m).Count(),
+		func() (n, sum int) {
+			q := f3.Query()
+			if q.Count() != 6 {
+				t.Errorf("Query3.Count: got %d, want 6", q.Count())
+			}
+			for q.Next() {
+				_, _, c := q.Get()
+				n, sum = n+1, sum+c.V
+				_ = q.Entity()
+			}
+			return
+		}, func() { q := f3.Query(); q.Next(); q.Close(); q.Close() })
+	f4 := ecs.NewFilter4[position, velocity, c3, c4](w)
+	check("Filter4", f4.Count(), ecs.NewFilter4[position, velocity, c3, c4](w).With(m).Count(), ecs.NewFilter4[position, velocity, c3, c4](w).Without(m).Count(),
+		func() (n, sum int) {
+			q := f4.Query()
+			if q.Count() != 6 {
+				t.Errorf("Query4.Count: got %d, want 6", q.Count())
+			}
+			for q.Next() {
+				_, _, _, c := q.Get()
+				n, sum = n+1, sum+c.V
+				_ = q.Entity()
+			}
+			return
+		}, func() { q := f4.Query(); q.Next(); q.Close(); q.Close() })
+}

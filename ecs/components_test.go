@@ -1,6 +1,7 @@
 package ecs_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -57,5 +58,31 @@ func TestTransformWithoutPreviousAndTeleport(t *testing.T) {
 	tr.Teleport()
 	if pos, _, _ := tr.Interpolated(0); pos != (ecs.Vec2{X: 100, Y: 100}) {
 		t.Errorf("after Teleport: got %+v, want the new position", pos)
+	}
+}
+
+func TestNames(t *testing.T) {
+	w := ecs.NewWorld()
+	ecs.With(w.Commands().Spawn(), ecs.At(0, 0))
+	w.Apply()
+	var e ecs.Entity
+	q := ecs.NewFilter1[ecs.Transform](w).Query()
+	for q.Next() {
+		e = q.Entity()
+	}
+	tests := []struct{ got, want string }{
+		{ecs.Update.String(), "Update"},
+		{ecs.Shutdown.String(), "Shutdown"},
+		{ecs.Stage(42).String(), "Stage(42)"},
+		{ecs.TypeOf[ecs.Sprite]().String(), "ecs.Sprite"},
+		{e.String(), fmt.Sprintf("entity(%d.%d)", e.ID(), e.Generation())},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+	if e.IsZero() || !(ecs.Entity{}).IsZero() {
+		t.Errorf("IsZero: live entity %v, zero entity %v", e.IsZero(), (ecs.Entity{}).IsZero())
 	}
 }
