@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -494,4 +495,41 @@ func TestServiceFailureStopsSession(t *testing.T) {
 			t.Errorf("updates: got %d, want 3", n)
 		}
 	})
+}
+
+func TestResizeRedrawsCurrentFrame(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				r := newRig(mode, nil)
+				r.opts.Timing.Mode = timing.FixedMode
+				r.opts.Timing.FixedStep = 100 * time.Millisecond
+				r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
+					go func() {
+						spend(150 * time.Millisecond) // between two updates
+						r.display.mu.Lock()
+						r.display.state.Framebuffer = runtime.Size{Width: 800, Height: 600}
+						r.display.mu.Unlock()
+						spend(40 * time.Millisecond)
+						rt.Stop()
+					}()
+					return nil
+				}
+				if _, err := r.run(); err != nil {
+					t.Fatal(err)
+				}
+				r.renderer.mu.Lock()
+				fb := r.renderer.fbSize
+				r.renderer.mu.Unlock()
+				if fb != [2]int{800, 600} {
+					t.Errorf("renderer framebuffer size: got %v, want [800 600]", fb)
+				}
+				// One update at 100 ms, drawn once when published and again
+				// at the new size; no update between the resize and the stop.
+				if got, want := r.renderer.sequences(), []uint64{1, 1}; !slices.Equal(got, want) {
+					t.Errorf("rendered sequences: got %v, want %v", got, want)
+				}
+			})
+		})
+	}
 }
