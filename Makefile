@@ -9,6 +9,11 @@ setup:
 test: setup
 	@scripts/test.sh
 
+# The demo: a window when there is a display, otherwise a headless run that
+# writes out/demo.png and out/timing-report.json.
+demo: setup
+	@scripts/demo.sh $(ARGS)
+
 fuzz: setup
 	@scripts/fuzz.sh $(or $(FUZZTIME),30s)
 
