@@ -55,6 +55,8 @@ type Settings struct {
 	SpriteSize int
 	// Seed seeds the scene's random source.
 	Seed uint64
+	// Still keeps the bunnies in place, for reproducible screenshots.
+	Still bool
 }
 
 // Headless reports whether the run renders into an invisible window.
@@ -175,6 +177,7 @@ func ParseArgs(args []string, usage io.Writer) (Settings, error) {
 	fset.IntVar(&s.Sprites, "sprites", s.Sprites, "bunnies at the start")
 	fset.IntVar(&s.SpriteSize, "sprite-size", s.SpriteSize, "bunny size in pixels (2 in --bench unless given)")
 	fset.Uint64Var(&s.Seed, "seed", s.Seed, "seed of the scene's random source")
+	fset.BoolVar(&s.Still, "still", false, "keep the bunnies in place (reproducible screenshots)")
 
 	if err := fset.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -39,6 +39,9 @@ type Options struct {
 	// Bench leaves out the player, the overlay and the panel: only the
 	// bunnies are drawn. The measured run starts after WarmupFrames.
 	Bench bool
+	// Still keeps the bunnies where they spawned, for reproducible
+	// screenshots.
+	Still bool
 	// RunFor and Frames stop the session after that much time (measured
 	// on the platform thread from the first cycle, or from the end of the
 	// warm-up in Bench mode) or that many presented frames; zero: no limit.
@@ -336,6 +339,11 @@ func (g *Game) registerActions(a *input.Actions) error {
 // spawnScene builds the scene: bunnies, the player and the overlay's
 // entities.
 func (g *Game) spawnScene(ctx *ecs.Context) {
+	// A camera at the origin anchored at the top-left corner: world units
+	// are framebuffer pixels, and the pass starts with a clear.
+	cam := ctx.Commands.Spawn()
+	ecs.With(cam, ecs.At(0, 0))
+	ecs.With(cam, ecs.Camera{Clear: true, ClearColor: clearColor})
 	g.spawnBunnies(ctx, g.opts.Sprites, -1, -1)
 	if g.opts.Bench {
 		return
@@ -429,6 +437,9 @@ func (g *Game) cursor(ctx *ecs.Context) (x, y float32) {
 	}
 	return float32(cx), float32(cy)
 }
+
+// clearColor is the scene's background.
+var clearColor = render2d.Color{R: 0.16, G: 0.2, B: 0.28, A: 1}
 
 // solid is a sprite without a texture: a quad of one colour.
 func solid(c render2d.Color, w, h float32, layer int16) ecs.Sprite {

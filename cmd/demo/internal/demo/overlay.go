@@ -105,7 +105,7 @@ func newOverlay(g *Game) *overlay {
 }
 
 var (
-	backdrop  = render2d.Color{R: 0.05, G: 0.06, B: 0.1, A: 0.78}
+	backdrop  = render2d.Color{R: 0.04, G: 0.05, B: 0.08, A: 0.86}
 	textColor = render2d.Color{R: 0.92, G: 0.95, B: 1, A: 1}
 	refLine   = render2d.Color{R: 1, G: 1, B: 1, A: 0.35}
 	onTime    = render2d.Color{R: 0.3, G: 0.85, B: 0.4, A: 1}

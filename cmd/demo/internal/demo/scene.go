@@ -77,6 +77,9 @@ func ticksFor(d, step time.Duration) uint64 {
 // bouncing off the edges of the framebuffer.
 func (g *Game) bunnyMover() ecs.System {
 	return ecs.System{Name: "bunnies", Run: func(ctx *ecs.Context) {
+		if g.opts.Still {
+			return
+		}
 		dt := float32(ctx.DeltaSeconds())
 		w, h := g.arena(ctx)
 		size := float32(g.opts.SpriteSize)

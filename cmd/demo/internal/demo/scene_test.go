@@ -38,13 +38,13 @@ func TestLoadInjection(t *testing.T) {
 					t.Errorf("dropped: got %v, want about 360 ms (40 ms prefix, 100 ms cap)", s.Dropped)
 				}
 			}},
-		{"500 ms stall, repay debt", []string{"timing.mode=fixed", fixed60, "timing.max_fixed_updates=4", "timing.recovery=repay-debt"}, input.Key2, 900,
+		{"500 ms stall, repay debt", []string{"timing.mode=fixed", fixed60, "timing.max_fixed_updates=4", "timing.recovery=repay-debt", "timing.debt.gain=2", "timing.debt.max_speed_up=2"}, input.Key2, 300,
 			func(t *testing.T, g *demo.Game, s timing.Stats) {
 				if s.Dropped != 0 {
 					t.Errorf("dropped: got %v, want nothing: the stall is repaid", s.Dropped)
 				}
 				if s.Debt != 0 {
-					t.Errorf("debt after 15 s: got %d steps, want 0", s.Debt)
+					t.Errorf("debt after 5 s: got %d steps, want 0", s.Debt)
 				}
 			}},
 		{"6 s suspension, repay debt", []string{"timing.mode=fixed", fixed60, "timing.recovery=repay-debt"}, input.Key4, 200,

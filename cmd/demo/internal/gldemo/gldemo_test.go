@@ -1,0 +1,246 @@
+package gldemo_test
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/metronome-go/metronome/cmd/demo/internal/gldemo"
+)
+
+// TestInvalidFlags: a bad value exits with status 2 and a message naming
+// the flag, before any window opens (no display needed).
+func TestInvalidFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--fixed-step-ms=fast"}, "--fixed-step-ms=fast"},
+		{[]string{"--max-fixed-updates=0"}, "timing.max_fixed_updates"},
+		{[]string{"--recovery-prefix=3"}, "timing.recovery_prefix"},
+		{[]string{"--run-for=-1s"}, "--run-for"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stderr strings.Builder
+			code := gldemo.Main(tt.args, io.Discard, &stderr)
+			if code != 2 {
+				t.Errorf("exit status: got %d, want 2", code)
+			}
+			if !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("stderr %q does not mention %q", stderr.String(), tt.want)
+			}
+		})
+	}
+}
+
+// TestHeadlessRun runs the demo end to end in an invisible window for 240
+// frames, in both runtime modes: the screenshot shows the sprites and the
+// overlay (compared with a golden image, with a tolerance for the numbers
+// and graphs that differ from run to run), and the timing report is valid
+// JSON whose ledger balances.
+func TestHeadlessRun(t *testing.T) {
+	if displayErr != nil {
+		// A GL test: skips without a display, fails in CI.
+		unavailable(t)
+		return
+	}
+	for _, mode := range []string{"sequential", "concurrent"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := t.TempDir()
+			shot, report, chart := filepath.Join(dir, "shot.png"), filepath.Join(dir, "timing.json"), filepath.Join(dir, "timing.svg")
+			args := []string{"--headless", "--frames=240", "--still", "--seed=7", "--sprites=400",
+				"--set", "runtime.mode=" + mode, "--frame-cap=60",
+				"--screenshot=" + shot, "--timing-report=" + report, "--timing-chart=" + chart}
+			var code int
+			var stdout, stderr strings.Builder
+			onMain(func() { code = gldemo.Main(args, &stdout, &stderr) })
+			if code != 0 {
+				t.Fatalf("exit status %d; stderr:\n%s", code, stderr.String())
+			}
+			img := readPNG(t, shot)
+			checkScene(t, img)
+			golden := filepath.Join("testdata", "demo.png")
+			if *update && mode == "sequential" {
+				copyFile(t, shot, golden)
+			}
+			compareGolden(t, img, readPNG(t, golden))
+			checkReport(t, report)
+			checkSVG(t, chart)
+		})
+	}
+}
+
+func readPNG(t *testing.T, path string) *image.RGBA {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	rgba := image.NewRGBA(img.Bounds())
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			rgba.Set(x, y, img.At(x, y))
+		}
+	}
+	return rgba
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err == nil {
+		err = os.WriteFile(to, b, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkScene looks for what the screenshot must show: bunnies (their pale
+// bodies and pink ears) in the arena, overlay text on the dark backdrop at
+// the top left, and the panel's text at the top right.
+func checkScene(t *testing.T, img *image.RGBA) {
+	t.Helper()
+	b := img.Bounds()
+	if b.Dx() != 1280 || b.Dy() != 720 {
+		t.Errorf("screenshot size: got %v, want 1280x720", b.Size())
+	}
+	count := func(r image.Rectangle, ok func(c color.RGBA) bool) int {
+		n := 0
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				if ok(img.RGBAAt(x, y)) {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	ear := func(c color.RGBA) bool { return c.R > 220 && c.G > 130 && c.G < 190 && c.B > 160 && c.B < 215 }
+	bright := func(c color.RGBA) bool { return c.R > 180 && c.G > 180 && c.B > 180 }
+	dark := func(c color.RGBA) bool { return c.R < 40 && c.G < 40 && c.B < 50 }
+	arena := image.Rect(0, 260, 1280, 470) // between the overlay and the graphs
+	if n := count(arena, ear); n < 200 {
+		t.Errorf("bunny ear pixels in the arena: got %d, want at least 200", n)
+	}
+	stats := image.Rect(10, 10, 700, 200)
+	if n := count(stats, bright); n < 2000 {
+		t.Errorf("overlay text pixels: got %d, want at least 2000", n)
+	}
+	if n := count(stats, dark); n < stats.Dx()*stats.Dy()/3 {
+		t.Errorf("overlay backdrop pixels: got %d, want at least a third of the block", n)
+	}
+	panel := image.Rect(950, 10, 1270, 300)
+	if n := count(panel, bright); n < 1500 {
+		t.Errorf("panel text pixels: got %d, want at least 1500", n)
+	}
+}
+
+// compareGolden compares the screenshot with the golden image: the share
+// of pixels that differ by more than a small amount must stay under 6%
+// (numbers, graph bars and antialiasing differ between runs and machines).
+func compareGolden(t *testing.T, got, want *image.RGBA) {
+	t.Helper()
+	if got.Bounds() != want.Bounds() {
+		t.Fatalf("golden size: got %v, want %v (regenerate with -update)", got.Bounds(), want.Bounds())
+	}
+	diff := 0
+	for i := 0; i < len(got.Pix); i += 4 {
+		d := 0
+		for c := range 3 {
+			d = max(d, absDiff(got.Pix[i+c], want.Pix[i+c]))
+		}
+		if d > 48 {
+			diff++
+		}
+	}
+	total := len(got.Pix) / 4
+	if share := float64(diff) / float64(total); share > 0.06 {
+		t.Errorf("screenshot differs from testdata/demo.png in %.1f%% of pixels, want at most 6%% (regenerate with -update after checking it)", 100*share)
+	}
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
+
+// checkReport decodes the JSON report and checks the ledger:
+// real + adjusted = simulated + dropped + suspended + pending.
+func checkReport(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Runtime struct {
+			FramesPresented uint64 `json:"frames_presented"`
+			Updates         uint64 `json:"updates"`
+		} `json:"runtime"`
+		Frames []json.RawMessage `json:"frames"`
+		Ledger struct {
+			Real      int64 `json:"real_ns"`
+			Simulated int64 `json:"simulated_ns"`
+			Dropped   int64 `json:"dropped_ns"`
+			Suspended int64 `json:"suspended_ns"`
+			Pending   int64 `json:"pending_ns"`
+			Adjusted  int64 `json:"adjusted_ns"`
+			Balanced  bool  `json:"balanced"`
+		} `json:"ledger"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("timing report is not valid JSON: %v", err)
+	}
+	l := r.Ledger
+	if l.Real <= 0 || l.Real+l.Adjusted != l.Simulated+l.Dropped+l.Suspended+l.Pending || !l.Balanced {
+		t.Errorf("ledger does not balance: %+v", l)
+	}
+	if r.Runtime.FramesPresented < 240 || r.Runtime.Updates == 0 {
+		t.Errorf("runtime: got %d frames and %d updates, want at least 240 frames", r.Runtime.FramesPresented, r.Runtime.Updates)
+	}
+	if len(r.Frames) != 120 {
+		t.Errorf("telemetry frames: got %d, want the full window of 120", len(r.Frames))
+	}
+}
+
+func checkSVG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d := xml.NewDecoder(f)
+	rects := 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("timing chart is not valid XML: %v", err)
+		}
+		if s, ok := tok.(xml.StartElement); ok && s.Name.Local == "rect" {
+			rects++
+		}
+	}
+	if rects < 120 {
+		t.Errorf("timing chart: got %d rects, want a bar per frame", rects)
+	}
+}

@@ -1,0 +1,26 @@
+// Command demo is Metronome's demo: bunnies under ECS systems, a player with
+// a dash on a cooldown, a live timing overlay with graphs, and a resilience
+// panel with a control for every timing setting and keys that inject load.
+//
+//	go run ./cmd/demo
+//	go run ./cmd/demo --concurrent --fixed-step-ms=20 --variable-catch-up --max-fixed-updates=2 --recovery-prefix=2 --recovery-cap-ms=100
+//	go run ./cmd/demo --headless --frames=300 --screenshot=demo.png --timing-report=timing.json
+//	go run ./cmd/demo --bench=20000
+//
+// Keys: WASD move, Space dash, F fire, = and - add and remove 100 bunnies
+// (left and right click: 10), Up/Down select a panel row, Left/Right change
+// it (or click the row), 1-3 stall the next update for 100 ms, 500 ms or 3 s,
+// 4 suspends everything for 6 s, 5 toggles slow updates, 6 slow rendering,
+// H hides the overlay, Esc quits. See --help for every flag and config.toml
+// for the configuration.
+package main
+
+import (
+	"os"
+
+	"github.com/metronome-go/metronome/cmd/demo/internal/gldemo"
+)
+
+func main() {
+	os.Exit(gldemo.Main(os.Args[1:], os.Stdout, os.Stderr))
+}
