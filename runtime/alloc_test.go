@@ -14,7 +14,8 @@ import (
 
 // TestSteadyStateAllocations runs sessions of two lengths on
 // allocation-free fakes: the longer one must allocate exactly as much as the
-// shorter, so the loop allocates nothing per cycle once running.
+// shorter (2000 more updates and about 10,000 more cycles), so the loop
+// allocates nothing per cycle once running.
 func TestSteadyStateAllocations(t *testing.T) {
 	for _, mode := range modes {
 		t.Run(mode.String(), func(t *testing.T) {
@@ -26,9 +27,10 @@ func TestSteadyStateAllocations(t *testing.T) {
 					}
 				})
 			}
+			session(50) // first-use allocations in the process (lazy globals)
 			short, long := session(200), session(2200)
 			t.Logf("allocations per session: %v for 200 updates, %v for 2200", short, long)
-			if long != short {
+			if long > short {
 				t.Errorf("allocations: %v for 200 updates, %v for 2200: want no allocation per cycle", short, long)
 			}
 		})
