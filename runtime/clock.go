@@ -59,7 +59,7 @@ func NewTimerWaiter(clock timing.Clock) *TimerWaiter {
 
 // WaitUntil blocks until the clock reads target or Wake is called. A target
 // already passed returns at once (unless a wake is pending, which it
-// consumes and reports).
+// consumes and reports). One goroutine at a time may wait.
 func (w *TimerWaiter) WaitUntil(target timing.Instant) error {
 	d := time.Duration(target - w.clock.Now())
 	if d <= 0 {
