@@ -245,18 +245,15 @@ func (a *App) runStage(stage Stage, perTick bool) {
 // prepare runs the Extract stage and the built-in extraction into fw.
 func (a *App) prepare(fw *render2d.FrameWriter) error {
 	a.failure = nil
-	a.ctx.Frame = fw
-	a.runStage(Extract, false)
-	a.ctx.Frame = nil
-	if a.failure != nil {
-		return a.failure
-	}
 	alpha := float32(1)
 	if a.interpolate {
 		alpha = float32(a.time.Alpha)
 	}
 	a.extract.run(fw, alpha, &a.window)
-	return nil
+	a.ctx.Frame = fw
+	a.runStage(Extract, false)
+	a.ctx.Frame = nil
+	return a.failure
 }
 
 func (a *App) requestStop() {

@@ -46,7 +46,8 @@
 // A [System] is a named function of a [Context]. Systems run in the stage
 // they were added to and in the order they were added: [Startup] once in
 // InitSimulation; [PreUpdate], [Update] and [PostUpdate] on every tick;
-// [Extract] in PrepareFrame; [Shutdown] once in DeinitSimulation.
+// [Extract] in PrepareFrame, after the built-in extraction; [Shutdown] once
+// in DeinitSimulation.
 //
 // The Context carries what a tick provides, also stored as world
 // resources: [Time] (delta, kind, steps, quiet and final flags, alpha, tick

@@ -46,9 +46,9 @@ func (a *App) Update(tick *runtime.TickContext) error {
 	return a.step(&in)
 }
 
-// PrepareFrame runs the [Extract] systems, then draws every visible
-// [Sprite] into one pass per [Camera], interpolated by the latest tick's
-// alpha. It changes no game state.
+// PrepareFrame draws every visible [Sprite] and [Text] into one pass per
+// [Camera], interpolated by the latest tick's alpha, then runs the
+// [Extract] systems. It changes no game state.
 func (a *App) PrepareFrame(w *render2d.FrameWriter) error { return a.prepare(w) }
 
 // Quiesce does nothing; embed *App to stop external producers.

@@ -3,6 +3,7 @@ package ecs_test
 import (
 	"math"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
@@ -12,23 +13,17 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-// jumpClock is a manual clock whose waits return at once, having moved the
-// clock to their target: a session runs as fast as the CPU allows while
-// seeing exactly the times the test chose.
-type jumpClock struct{ c *timing.ManualClock }
+// bubbleClock reads the fake time of a testing/synctest bubble, which moves
+// only when every goroutine in the bubble is blocked: a session runs as fast
+// as the CPU allows while seeing exactly the times its waits and its
+// simulated work add up to.
+type bubbleClock struct{ base time.Time }
 
-func (j jumpClock) Now() timing.Instant       { return j.c.Now() }
-func (j jumpClock) NewWaiter() runtime.Waiter { return jumpWaiter(j) }
-
-type jumpWaiter struct{ c *timing.ManualClock }
-
-func (w jumpWaiter) WaitUntil(target timing.Instant) error {
-	if target > w.c.Now() {
-		w.c.Set(target)
-	}
-	return nil
+func (c bubbleClock) Now() timing.Instant {
+	return timing.Instant(time.Since(c.base)) + timing.Instant(time.Second)
 }
-func (w jumpWaiter) Wake() {}
+
+func (c bubbleClock) NewWaiter() runtime.Waiter { return runtime.NewTimerWaiter(c) }
 
 // headless adapters: a window that never closes and a presenter that only
 // counts.
@@ -46,13 +41,12 @@ func (p *presenter) Init() error    { return nil }
 func (p *presenter) Present() error { p.presents++; return nil }
 func (p *presenter) Close() error   { return nil }
 
-// slowRenderer makes some frames take real (manual) time to render, so the
+// slowRenderer makes some frames take (bubble) time to render, so the
 // scheduler has to catch up and the frames land between steps.
 type slowRenderer struct {
 	*rendertest.Recorder
-	clock *timing.ManualClock
-	cost  func(frame int) time.Duration
-	kept  []render2d.Frame
+	cost func(frame int) time.Duration
+	kept []render2d.Frame
 }
 
 // Close keeps the recorded frames, which the recorder drops on Close.
@@ -62,16 +56,20 @@ func (r *slowRenderer) Close() error {
 }
 
 func (r *slowRenderer) Render(f *render2d.Frame) error {
-	r.clock.Advance(r.cost(len(r.Frames)))
+	// Inside the bubble this sleep is simulated work: it returns as soon as
+	// every goroutine is blocked, with the fake clock moved on.
+	time.Sleep(r.cost(len(r.Frames)))
 	return r.Recorder.Render(f)
 }
 
-// TestAppUnderRuntime runs an ECS game through the real runtime loop,
-// sequential mode, fixed 20 ms steps, on a manual clock, with frames that
-// take 7 ms or, now and then, 45 ms (and once 300 ms) to render, under each
-// recovery policy. Every recorded frame must show the mover exactly where
-// interpolation puts it for that frame's simulated time and alpha, and
-// cosmetic systems must run exactly on the ticks the policy allows.
+// TestAppUnderRuntime runs an ECS game through the real runtime loop on the
+// fake clock of a synctest bubble, with fixed 20 ms steps and frames that take 7 ms or, now
+// and then, 45 ms (and once 300 ms) to render, in both run modes and under
+// each recovery policy. Every frame carries a marker packet, written by an
+// Extract system, with the simulated time, step and alpha it was prepared
+// at; the mover in the frame must be exactly where interpolation puts it
+// for those values. Cosmetic systems must run on exactly the ticks the
+// policy allows.
 func TestAppUnderRuntime(t *testing.T) {
 	const (
 		frames = 40
@@ -83,135 +81,162 @@ func TestAppUnderRuntime(t *testing.T) {
 	}
 	tests := []struct {
 		name       string
+		mode       runtime.Mode
 		setup      func(*timing.Options)
 		wantQuiet  bool // catch-up bursts mark ticks quiet
 		wantCoarse bool // some loud ticks skip cosmetic work
+		slowSim    bool // the simulation, not the renderer, is slow
 	}{
-		{"drop excess lag", func(o *timing.Options) { o.MaxFixedUpdates = 4 }, false, false},
-		{"repay debt", repay, true, false},
-		{"repay debt, coarse cosmetic", func(o *timing.Options) {
+		{"drop excess lag", runtime.Sequential, func(o *timing.Options) { o.MaxFixedUpdates = 4 }, false, false, false},
+		{"repay debt", runtime.Sequential, repay, true, false, false},
+		{"repay debt, coarse cosmetic", runtime.Sequential, func(o *timing.Options) {
 			repay(o)
 			o.Debt.CoarseCosmetic = true
-		}, true, true},
-		{"repay debt, variable step", func(o *timing.Options) {
+		}, true, true, false},
+		{"repay debt, variable step", runtime.Sequential, func(o *timing.Options) {
 			repay(o)
 			o.Debt.VariableStep = true
-		}, true, false},
+		}, true, false, false},
+		// In concurrent mode a slow renderer does not hold the simulation
+		// back; a slow update does.
+		{"concurrent, drop excess lag", runtime.Concurrent, func(o *timing.Options) { o.MaxFixedUpdates = 4 }, false, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := timing.NewManualClock(timing.Instant(time.Second))
-			rec := &slowRenderer{Recorder: rendertest.NewRecorder(320, 240, 1024), clock: clock, cost: func(i int) time.Duration {
-				switch {
-				case i == 10:
-					return 300 * time.Millisecond
-				case i%9 == 4:
-					return 45 * time.Millisecond
+			synctest.Test(t, func(t *testing.T) {
+				// Work that takes 7 ms, or 45 ms now and then, or 300 ms once.
+				cost := func(i int) time.Duration {
+					switch {
+					case i == 10:
+						return 300 * time.Millisecond
+					case i%9 == 4:
+						return 45 * time.Millisecond
+					}
+					return 7 * time.Millisecond
 				}
-				return 7 * time.Millisecond
-			}}
+				renderCost := cost
+				if tt.slowSim {
+					renderCost = func(int) time.Duration { return 7 * time.Millisecond }
+				}
+				rec := &slowRenderer{Recorder: rendertest.NewRecorder(320, 240, 1024), cost: renderCost}
 
-			app := newApp(t, ecs.Options{Seed: 9})
-			app.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
-				spawnSprite(ctx.Commands, 0, 120, 0, speed{X: speedX}, red)
-			}})
-			app.AddSystem(ecs.Update, moveSystem())
-			type seen struct {
-				elapsed, last time.Duration
-				alpha         float64
-				fixed         bool
-			}
-			var prepared []seen
-			app.AddSystem(ecs.Extract, ecs.System{Name: "note", Run: func(ctx *ecs.Context) {
-				tm := ctx.Time
-				prepared = append(prepared, seen{tm.Elapsed, tm.Delta, tm.Alpha, tm.Kind == timing.FixedUpdate})
-				if len(prepared) == frames {
-					ctx.RequestStop()
+				app := newApp(t, ecs.Options{Seed: 9})
+				app.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+					spawnSprite(ctx.Commands, 0, 120, 0, speed{X: speedX}, red)
+				}})
+				app.AddSystem(ecs.Update, moveSystem())
+				if tt.slowSim {
+					n := 0
+					app.AddSystem(ecs.Update, ecs.System{Name: "heavy", Run: func(*ecs.Context) {
+						time.Sleep(cost(n)) // simulated work in the bubble
+						n++
+					}})
 				}
-			}})
-			var kinds [timing.NumKinds]int
-			wantCosmetic, quiet := 0, 0
-			app.AddSystem(ecs.PostUpdate, ecs.System{Name: "kinds", Run: func(ctx *ecs.Context) {
-				kinds[ctx.Time.Kind]++
-				if ctx.Time.Cosmetic {
-					wantCosmetic++
-				}
-				if ctx.Time.Quiet {
-					quiet++
-				}
-				if ctx.Time.Tick > 20*frames { // a failsafe, so a broken loop cannot hang the test
-					ctx.RequestStop()
-				}
-			}})
-			cosmetic := 0
-			var cosmeticTime time.Duration
-			app.AddSystem(ecs.Update, ecs.System{Name: "sparkle", Cosmetic: true, Run: func(ctx *ecs.Context) {
-				cosmetic++
-				cosmeticTime += ctx.Delta()
-			}})
+				prepared := 0
+				var lastElapsed time.Duration
+				app.AddSystem(ecs.Extract, ecs.System{Name: "marker", Run: func(ctx *ecs.Context) {
+					tm := ctx.Time
+					fixed := float32(0)
+					if tm.Kind == timing.FixedUpdate {
+						fixed = 1
+					}
+					pw := ctx.Frame.BeginPass(render2d.PassDesc{})
+					pw.Draw(render2d.DrawPacket2D{Size: ecs.Vec2{X: 1, Y: 1}, Transform: render2d.Transform{Scale: ecs.Vec2{X: 1, Y: 1}},
+						Params: [render2d.ParamCount]float32{float32(tm.Elapsed.Seconds()), float32(tm.Delta.Seconds()), float32(tm.Alpha), fixed}})
+					prepared++
+					lastElapsed = tm.Elapsed
+					if prepared == frames {
+						ctx.RequestStop()
+					}
+				}})
+				var kinds [timing.NumKinds]int
+				wantCosmetic, quiet := 0, 0
+				app.AddSystem(ecs.PostUpdate, ecs.System{Name: "kinds", Run: func(ctx *ecs.Context) {
+					kinds[ctx.Time.Kind]++
+					if ctx.Time.Cosmetic {
+						wantCosmetic++
+					}
+					if ctx.Time.Quiet {
+						quiet++
+					}
+					if ctx.Time.Tick > 20*frames { // a failsafe, so a broken loop cannot hang the test
+						ctx.RequestStop()
+					}
+				}})
+				cosmetic := 0
+				var cosmeticTime time.Duration
+				app.AddSystem(ecs.Update, ecs.System{Name: "sparkle", Cosmetic: true, Run: func(ctx *ecs.Context) {
+					cosmetic++
+					cosmeticTime += ctx.Delta()
+				}})
 
-			opts := runtime.DefaultOptions()
-			opts.Timing.Mode = timing.FixedMode
-			opts.Timing.FixedStep = 20 * time.Millisecond
-			tt.setup(&opts.Timing)
-			opts.Clock = jumpClock{clock}
-			pres := &presenter{}
-			rt, err := runtime.New(app, &runtime.Context{Display: display{}, Renderer: rec, Presenter: pres}, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := rt.Run(); err != nil {
-				t.Fatalf("Run: %v", err)
-			}
+				opts := runtime.DefaultOptions()
+				opts.Mode = tt.mode
+				opts.Timing.Mode = timing.FixedMode
+				opts.Timing.FixedStep = 20 * time.Millisecond
+				tt.setup(&opts.Timing)
+				opts.Clock = bubbleClock{time.Now()}
+				pres := &presenter{}
+				rt, err := runtime.New(app, &runtime.Context{Display: display{}, Renderer: rec, Presenter: pres}, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := rt.Run(); err != nil {
+					t.Fatalf("Run: %v", err)
+				}
 
-			if len(rec.kept) != frames {
-				t.Fatalf("recorded frames: got %d, want %d", len(rec.kept), frames)
-			}
-			if kinds[timing.VariableUpdate] != 0 {
-				t.Errorf("update kinds: got %v, want no variable updates", kinds)
-			}
-			if cosmetic != wantCosmetic {
-				t.Errorf("cosmetic runs: got %d, want %d (ticks marked cosmetic and not quiet)", cosmetic, wantCosmetic)
-			}
-			updates := kinds[timing.FixedUpdate] + kinds[timing.CatchUpUpdate]
-			if got := quiet > 0; got != tt.wantQuiet {
-				t.Errorf("quiet ticks: got %d, want some: %v", quiet, tt.wantQuiet)
-			}
-			if got := cosmetic < updates-quiet; got != tt.wantCoarse {
-				t.Errorf("cosmetic runs %d of %d loud ticks; want fewer: %v", cosmetic, updates-quiet, tt.wantCoarse)
-			}
-			if total := prepared[len(prepared)-1].elapsed; cosmeticTime > total || (!tt.wantCoarse && cosmeticTime != total) {
-				t.Errorf("simulated time seen by the cosmetic system: got %v of %v", cosmeticTime, total)
-			}
-			sawAlpha := false
-			for i, f := range rec.kept {
-				s := prepared[i]
-				// The mover is at 50 * simulated time. After a fixed step the
-				// frame shows it a fraction alpha of the way through that
-				// step; after a merged catch-up step it shows the present.
-				want := speedX * s.elapsed.Seconds()
-				if s.fixed {
-					want = speedX * (s.elapsed.Seconds() - (1-s.alpha)*s.last.Seconds())
+				// Concurrent mode may skip or supersede frames; sequential mode
+				// renders every one it prepares.
+				if n := len(rec.kept); n < frames/4 || (tt.mode == runtime.Sequential && n != frames) {
+					t.Fatalf("recorded frames: got %d of %d prepared", n, frames)
 				}
-				if len(f.Passes) != 1 || len(f.Passes[0].Packets) != 1 {
-					t.Fatalf("frame %d: got %d passes, want one pass with one packet", i, len(f.Passes))
+				if kinds[timing.VariableUpdate] != 0 {
+					t.Errorf("update kinds: got %v, want no variable updates", kinds)
 				}
-				got := f.Passes[0].Packets[0].Transform.Position.X
-				if math.Abs(float64(got)-want) > 1e-3 {
-					t.Errorf("frame %d (elapsed %v, alpha %.3f): drawn at x=%v, want %.4f", i, s.elapsed, s.alpha, got, want)
+				if cosmetic != wantCosmetic {
+					t.Errorf("cosmetic runs: got %d, want %d (ticks marked cosmetic and not quiet)", cosmetic, wantCosmetic)
 				}
-				if s.alpha > 0 {
-					sawAlpha = true
+				updates := kinds[timing.FixedUpdate] + kinds[timing.CatchUpUpdate]
+				if got := quiet > 0; got != tt.wantQuiet {
+					t.Errorf("quiet ticks: got %d, want some: %v", quiet, tt.wantQuiet)
 				}
-			}
-			if !sawAlpha {
-				t.Error("no frame had a non-zero alpha; the test did not exercise interpolation")
-			}
-			if pres.presents != frames {
-				t.Errorf("presents: got %d, want one per rendered frame (%d)", pres.presents, frames)
-			}
-			t.Logf("updates by kind %v, quiet %d, cosmetic runs %d (%v of %v simulated)",
-				kinds, quiet, cosmetic, cosmeticTime, prepared[len(prepared)-1].elapsed)
+				if got := cosmetic < updates-quiet; got != tt.wantCoarse {
+					t.Errorf("cosmetic runs %d of %d loud ticks; want fewer: %v", cosmetic, updates-quiet, tt.wantCoarse)
+				}
+				if cosmeticTime > lastElapsed || (!tt.wantCoarse && cosmeticTime != lastElapsed) {
+					t.Errorf("simulated time seen by the cosmetic system: got %v of %v", cosmeticTime, lastElapsed)
+				}
+				sawAlpha := false
+				for i, f := range rec.kept {
+					if len(f.Passes) != 2 || len(f.Passes[0].Packets) != 1 || len(f.Passes[1].Packets) != 1 {
+						t.Fatalf("frame %d: want a world pass with the mover and a marker pass after it, got %d passes", i, len(f.Passes))
+					}
+					m := f.Passes[1].Packets[0].Params
+					elapsed, step, alpha, fixed := float64(m[0]), float64(m[1]), float64(m[2]), m[3] == 1
+					// The mover is at 50 * simulated time. After a fixed step the
+					// frame shows it a fraction alpha of the way through that
+					// step; after a merged catch-up step it shows the present.
+					want := speedX * elapsed
+					if fixed {
+						want = speedX * (elapsed - (1-alpha)*step)
+					}
+					got := f.Passes[0].Packets[0].Transform.Position.X
+					if math.Abs(float64(got)-want) > 1e-3 {
+						t.Errorf("frame %d (elapsed %.3fs, alpha %.3f): drawn at x=%v, want %.4f", i, elapsed, alpha, got, want)
+					}
+					if alpha > 0 {
+						sawAlpha = true
+					}
+				}
+				if !sawAlpha {
+					t.Error("no frame had a non-zero alpha; the test did not exercise interpolation")
+				}
+				if pres.presents != len(rec.kept) {
+					t.Errorf("presents: got %d, want one per rendered frame (%d)", pres.presents, len(rec.kept))
+				}
+				t.Logf("updates by kind %v, quiet %d, cosmetic runs %d (%v of %v simulated), frames %d",
+					kinds, quiet, cosmetic, cosmeticTime, lastElapsed, len(rec.kept))
+			})
 		})
 	}
 }

@@ -23,9 +23,10 @@ const (
 	PreUpdate
 	Update
 	PostUpdate
-	// Extract systems run in the PrepareFrame hook, before the built-in
-	// extraction of sprites, text and cameras; they may draw extra packets
-	// through [Context.Frame]. Frame preparation can be skipped when no frame
+	// Extract systems run in the PrepareFrame hook, after the built-in
+	// extraction of sprites, text and cameras: through [Context.Frame] they
+	// may add passes drawn on top (a HUD, debug overlays) or append to the
+	// passes already there. Frame preparation can be skipped when no frame
 	// slot is free, so Extract systems must not change game state.
 	Extract
 	// Shutdown systems run once, in the DeinitSimulation hook.
