@@ -68,6 +68,8 @@ type App struct {
 	// Built-in loops run to completion, so they use Arche's queries as
 	// plain values, which keeps the iterator in registers.
 	transforms *generic.Filter1[Transform]
+	animators  *generic.Filter2[Animator, Sprite]
+	animStats  AnimationStats
 	extract    extractor
 }
 
@@ -96,6 +98,8 @@ func NewApp(opts Options) (*App, error) {
 	a.transforms = generic.NewFilter1[Transform]()
 	a.extract.init(a.world)
 	a.extract.lib = opts.Assets
+	a.animators = generic.NewFilter2[Animator, Sprite]()
+	a.AddSystem(PostUpdate, System{Name: "ecs.animate", Cosmetic: true, Run: a.animate})
 	return a, nil
 }
 
@@ -131,7 +135,7 @@ func (a *App) Systems() []SystemStats {
 
 // Stats returns counters of the App's bookkeeping.
 func (a *App) Stats() AppStats {
-	return AppStats{Commands: a.world.cmds.stats, LeakedQueries: a.leaked, Extract: a.extract.stats}
+	return AppStats{Commands: a.world.cmds.stats, LeakedQueries: a.leaked, Extract: a.extract.stats, Animation: a.animStats}
 }
 
 // AppStats gathers the App's counters.
@@ -141,6 +145,7 @@ type AppStats struct {
 	// the sync point after it. Each one is a bug in that system.
 	LeakedQueries uint64
 	Extract       ExtractStats
+	Animation     AnimationStats
 }
 
 // tickInput is what the App takes from the runtime's tick.

@@ -73,7 +73,9 @@
 // query order inside a layer, and sprites or texts entirely outside a
 // camera's view are left out. Each enabled Camera makes one pass; without
 // one, a default pass maps world units to framebuffer pixels. Text is laid
-// out by the [assets.Library] given in [Options.Assets].
+// out by the [assets.Library] given in [Options.Assets]. An [Animator]
+// plays a sprite-sheet animation on its entity's Sprite from a built-in
+// cosmetic system.
 //
 // # Threads
 //
