@@ -94,7 +94,8 @@ func (e CommandError) Error() string {
 }
 
 // OnError sets the handler called for every operation that is skipped. It is
-// called at the sync point, on the simulation goroutine. nil removes it.
+// called at the sync point, on the simulation goroutine; commands it queues
+// are applied in the same batch. nil removes it.
 func (c *Commands) OnError(fn func(CommandError)) { c.onErr = fn }
 
 // Stats returns the counters of the buffer.
@@ -200,7 +201,9 @@ func (c *Commands) apply() {
 	w := c.world
 	aw := &w.w
 	c.made = c.made[:0]
-	for _, o := range c.ops {
+	// By index: the error handler may queue more, which join this batch.
+	for i := 0; i < len(c.ops); i++ {
+		o := c.ops[i]
 		switch o.kind {
 		case opSpawn:
 			c.applySpawn(o.idx)

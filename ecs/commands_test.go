@@ -432,3 +432,17 @@ func TestFilterArities(t *testing.T) {
 			return
 		}, func() { q := f4.Query(); q.Next(); q.Close(); q.Close() })
 }
+
+func TestCommandsQueuedByTheErrorHandlerApplyInTheSameBatch(t *testing.T) {
+	w := ecs.NewWorld()
+	cmd := w.Commands()
+	cmd.OnError(func(ecs.CommandError) { ecs.With(cmd.Spawn(), health{9}) })
+	cmd.Despawn(ecs.Entity{})
+	w.Apply()
+	if got, want := ecs.NewFilter1[health](w).Count(), 1; got != want {
+		t.Errorf("entities spawned by the handler: got %d, want %d", got, want)
+	}
+	if got := cmd.Len(); got != 0 {
+		t.Errorf("queued after Apply: got %d, want 0", got)
+	}
+}
