@@ -57,6 +57,8 @@ type Settings struct {
 	Seed uint64
 	// Still keeps the bunnies in place, for reproducible screenshots.
 	Still bool
+	// CPUProfile is a file for a CPU profile of the run.
+	CPUProfile string
 }
 
 // Headless reports whether the run renders into an invisible window.
@@ -178,6 +180,7 @@ func ParseArgs(args []string, usage io.Writer) (Settings, error) {
 	fset.IntVar(&s.SpriteSize, "sprite-size", s.SpriteSize, "bunny size in pixels (2 in --bench unless given)")
 	fset.Uint64Var(&s.Seed, "seed", s.Seed, "seed of the scene's random source")
 	fset.BoolVar(&s.Still, "still", false, "keep the bunnies in place (reproducible screenshots)")
+	fset.StringVar(&s.CPUProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 
 	if err := fset.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
