@@ -19,7 +19,8 @@ import (
 // handler set with [Commands.OnError]. It never panics.
 //
 // Commands belongs to the simulation goroutine, like its World. Queueing
-// allocates only while the buffer grows to its largest batch so far.
+// allocates only while the buffer grows to its largest batch so far and the
+// first time it meets a component type.
 type Commands struct {
 	world  *World
 	ops    []op

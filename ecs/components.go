@@ -15,8 +15,9 @@ type Vec2 = render2d.Vec2
 // clockwise on screen because y points down) and Scale.
 //
 // The App copies every Transform to its previous value at the start of each
-// tick that ends a batch, so extraction can draw the entity between where it
-// was and where it is by the frame's interpolation alpha. A Transform that
+// fixed step that may end a batch (unless [Options.NoInterpolation] is set),
+// so extraction can draw the entity between where it was and where it is by
+// the frame's interpolation alpha. A Transform that
 // has never been through a tick has no previous value and is drawn where it
 // is. Call [Transform.Teleport] after a jump that must not be smeared;
 // replacing a whole Transform with [Set] or [Add] has the same effect.
