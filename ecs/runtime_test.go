@@ -123,6 +123,8 @@ func TestAppUnderRuntime(t *testing.T) {
 				app := newApp(t, ecs.Options{Seed: 9})
 				app.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
 					spawnSprite(ctx.Commands, 0, 120, 0, speed{X: speedX}, red)
+					spawnSprite(ctx.Commands, 500, 120, -1, speed{}, blue) // off screen: culled
+					spawnSprite(ctx.Commands, 160, 60, -1, speed{}, green) // a lower layer: drawn first
 				}})
 				app.AddSystem(ecs.Update, moveSystem())
 				if tt.slowSim {
@@ -208,8 +210,11 @@ func TestAppUnderRuntime(t *testing.T) {
 				}
 				sawAlpha := false
 				for i, f := range rec.kept {
-					if len(f.Passes) != 2 || len(f.Passes[0].Packets) != 1 || len(f.Passes[1].Packets) != 1 {
-						t.Fatalf("frame %d: want a world pass with the mover and a marker pass after it, got %d passes", i, len(f.Passes))
+					if len(f.Passes) != 2 || len(f.Passes[0].Packets) != 2 || len(f.Passes[1].Packets) != 1 {
+						t.Fatalf("frame %d: want a world pass with two sprites and a marker pass after it, got %d passes", i, len(f.Passes))
+					}
+					if ps := f.Passes[0].Packets; ps[0].Tint != green || ps[1].Tint != red {
+						t.Fatalf("frame %d: world pass tints %v, %v; want the layer -1 sprite, then the mover", i, ps[0].Tint, ps[1].Tint)
 					}
 					m := f.Passes[1].Packets[0].Params
 					elapsed, step, alpha, fixed := float64(m[0]), float64(m[1]), float64(m[2]), m[3] == 1
@@ -220,7 +225,7 @@ func TestAppUnderRuntime(t *testing.T) {
 					if fixed {
 						want = speedX * (elapsed - (1-alpha)*step)
 					}
-					got := f.Passes[0].Packets[0].Transform.Position.X
+					got := f.Passes[0].Packets[1].Transform.Position.X
 					if math.Abs(float64(got)-want) > 1e-3 {
 						t.Errorf("frame %d (elapsed %.3fs, alpha %.3f): drawn at x=%v, want %.4f", i, elapsed, alpha, got, want)
 					}
