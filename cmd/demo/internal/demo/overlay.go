@@ -307,10 +307,11 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 	dst = append(dst, ")   rate "...)
 	dst = strconv.AppendFloat(dst, ts.Rate, 'f', 3, 64)
 	dst = append(dst, "x   acting: "...)
-	if ts.Acting == 0 {
-		dst = append(dst, "none"...)
-	} else {
-		dst = append(dst, ts.Acting.String()...)
+	dst = appendMechanisms(dst, ts.Acting)
+	if ts.Enabled != 0 {
+		dst = append(dst, " (on: "...)
+		dst = appendMechanisms(dst, ts.Enabled)
+		dst = append(dst, ')')
 	}
 	dst = append(dst, "\ndropped "...)
 	dst = appendMS(dst, ts.Dropped)
@@ -352,6 +353,32 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 	dst = append(dst, ", stalls served "...)
 	dst = strconv.AppendUint(dst, in.Stalls, 10)
 	dst = append(dst, "\nkeys: WASD move, Space dash, F fire, +/- bunnies, 1-3 stall, 4 suspend, 5 slow update, 6 slow render, H hide"...)
+	return dst
+}
+
+// mechNames holds the name of each single debt mechanism, so that naming
+// a set allocates nothing.
+var mechNames = func() (names [8]string) {
+	for i := range names {
+		names[i] = timing.Mechanism(1 << i).String()
+	}
+	return names
+}()
+
+// appendMechanisms names the mechanisms of m, joined with "+".
+func appendMechanisms(dst []byte, m timing.Mechanism) []byte {
+	if m == 0 {
+		return append(dst, "none"...)
+	}
+	first := true
+	for i, name := range mechNames {
+		if m&(1<<i) != 0 {
+			if !first {
+				dst = append(dst, '+')
+			}
+			dst, first = append(dst, name...), false
+		}
+	}
 	return dst
 }
 

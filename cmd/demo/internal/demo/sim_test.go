@@ -15,6 +15,20 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
+// mustConfig returns the default configuration with the given overrides.
+func mustConfig(sets ...string) config.Config {
+	cfg := config.Default()
+	for _, s := range sets {
+		if err := cfg.Set(s); err != nil {
+			panic(err)
+		}
+	}
+	if err := cfg.Validate("test"); err != nil {
+		panic(err)
+	}
+	return cfg
+}
+
 // newSim builds the demo on a headless simulation whose injected sleeps
 // advance the manual clock, configured by the given overrides.
 func newSim(t *testing.T, opts demo.Options, sets ...string) (*demo.Game, *framework.Simulation) {

@@ -1,0 +1,44 @@
+//go:build !race
+
+package demo
+
+import (
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// TestOverlayFormattingAllocs: formatting the overlay's statistics and the
+// input line into reused buffers allocates nothing; the only allocations of
+// a refresh are the text strings handed to the Text components, four times
+// a second.
+func TestOverlayFormattingAllocs(t *testing.T) {
+	in := overlayInput{FPS: 60, TPS: 60, Bunnies: 500, Input: []byte("input of tick 3: pressed Space x1")}
+	in.Timing.Mode = timing.FixedMode
+	in.Timing.Step = 16_666_667
+	in.Timing.Acting = timing.MechPacing
+	in.Telemetry.WindowPacedFrames = 120
+	in.Telemetry.WindowLatenessMedian = 120 * time.Microsecond
+	buf := appendStats(nil, &in)
+	var presses [input.ButtonCount + 1]int
+	presses[input.KeySpace] = 2
+	var down input.ButtonSet
+	down.Add(input.KeyW)
+	line := appendInputLine(nil, 3, &presses, down)
+	frames := make([]timing.TelemetryFrame, timing.TelemetryWindow)
+	tests := []struct {
+		name string
+		f    func()
+	}{
+		{"stats", func() { buf = appendStats(buf[:0], &in) }},
+		{"input line", func() { line = appendInputLine(line[:0], 3, &presses, down) }},
+		{"debt scale", func() { _ = debtScale(frames) }},
+	}
+	for _, tt := range tests {
+		if got := testing.AllocsPerRun(100, tt.f); got != 0 {
+			t.Errorf("%s: got %v allocations per run, want 0", tt.name, got)
+		}
+	}
+}
