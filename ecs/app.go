@@ -207,10 +207,7 @@ func (a *App) step(in *tickInput) error {
 	// batch) snapshots to be safe.
 	a.interpolate = in.kind == timing.FixedUpdate && !a.noInterp
 	if a.interpolate && (in.final || !in.quiet) {
-		q := a.transforms.Query(&a.world.w)
-		for q.Next() {
-			q.Get().snapshot()
-		}
+		snapshotAll(&a.world.w, a.transforms)
 	}
 	if err := a.advanceQueue(); err != nil && a.failure == nil {
 		a.failure = fmt.Errorf("ecs: gameplay queue: %w", err)

@@ -680,3 +680,58 @@ func TestAppNoInterpolation(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotAcrossArchetypes checks the per-column snapshot: transforms in
+// several archetypes, one of them emptied by despawns, must each record the
+// value they had before the latest fixed tick.
+func TestSnapshotAcrossArchetypes(t *testing.T) {
+	a := newApp(t, ecs.Options{})
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		for i := range 300 {
+			p := ctx.Commands.Spawn()
+			ecs.With(p, ecs.At(float32(i), 0))
+			ecs.With(p, speed{X: 50, Y: float32(i)})
+			switch i % 4 {
+			case 1:
+				ecs.With(p, health{i})
+			case 2:
+				ecs.With(p, ecs.Sprite{Size: ecs.Vec2{X: 1, Y: 1}})
+			case 3:
+				ecs.With(p, position{}) // this archetype is emptied below
+			}
+		}
+	}})
+	a.AddSystem(ecs.Update, moveSystem())
+	doomed := ecs.NewFilter1[position](a.World())
+	a.AddSystem(ecs.PostUpdate, ecs.System{Name: "reap", Run: func(ctx *ecs.Context) {
+		if ctx.Time.Tick == 2 {
+			q := doomed.Query()
+			for q.Next() {
+				ctx.Commands.Despawn(q.Entity())
+			}
+		}
+	}})
+	if err := a.InitSimulation(nil); err != nil {
+		t.Fatal(err)
+	}
+	for n := uint64(1); n <= 4; n++ {
+		if err := a.Update(tick(n, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := ecs.NewFilter2[ecs.Transform, speed](a.World()).Query()
+	count := 0
+	for q.Next() {
+		tr, v := q.Get()
+		count++
+		prev, _, _, ok := tr.Previous()
+		// Four ticks of 20 ms at v: the previous value is after three.
+		want := ecs.Vec2{X: tr.Position.X - v.X*0.02, Y: tr.Position.Y - v.Y*0.02}
+		if !ok || !near2(prev, want) {
+			t.Fatalf("entity %v: previous %+v (ok %v), want %+v", q.Entity(), prev, ok, want)
+		}
+	}
+	if count != 225 {
+		t.Errorf("entities left: got %d, want 225", count)
+	}
+}

@@ -2,8 +2,10 @@ package ecs
 
 import (
 	"reflect"
+	"unsafe"
 
 	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 )
 
 // Queries are handed out as values, like Arche's, so that a loop keeps its
@@ -92,4 +94,41 @@ func (w *World) closeLeaked() int {
 		}
 	}
 	return n
+}
+
+// queryIndexMax and queryIndex locate the bounds of the archetype a query is
+// in: Arche stores each component of an archetype in one typed array
+// (reflect.ArrayOf), so from the current entity to entityIndexMax the
+// component is a plain Go slice.
+var (
+	queryIndexMax = mustField(queryType, reflect.Uint32, "entityIndexMax")
+	queryIndex    = mustField(queryType, reflect.Uint32, "entityIndex")
+)
+
+// remaining returns how many entities of the current archetype the query
+// has yet to visit, the current one included.
+func remaining(q *arche.Query) int {
+	v := reflect.ValueOf(q).Elem()
+	return int(v.FieldByIndex(queryIndexMax).Uint()) - int(v.FieldByIndex(queryIndex).Uint()) + 1
+}
+
+// snapshotAll records every Transform of w as its previous value, one
+// archetype column at a time: a plain loop over a slice instead of a query
+// step per entity, which matters because it runs over every Transform on
+// every fixed step.
+func snapshotAll(w *arche.World, f *generic.Filter1[Transform]) {
+	q := f.Query(w)
+	if !q.Next() {
+		return
+	}
+	for {
+		n := remaining(&q.Query)
+		col := unsafe.Slice(q.Get(), n)
+		for i := range col {
+			col[i].snapshot()
+		}
+		if !q.Step(n) {
+			return
+		}
+	}
 }
