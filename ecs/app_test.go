@@ -735,3 +735,37 @@ func TestSnapshotAcrossArchetypes(t *testing.T) {
 		t.Errorf("entities left: got %d, want 225", count)
 	}
 }
+
+// TestCameraCullingFollowsTheRenderersRotation pins the sign of the view
+// rotation with an asymmetric anchor: render2d turns the world
+// counter-clockwise on screen for a positive rotation, so with the camera
+// at the top-left corner and a quarter turn, the screen shows world points
+// to the left of and below the camera.
+func TestCameraCullingFollowsTheRenderersRotation(t *testing.T) {
+	a := newApp(t, ecs.Options{})
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		cam := ctx.Commands.Spawn()
+		tr := ecs.At(1000, 1000)
+		tr.Rotation = math.Pi / 2
+		ecs.With(cam, tr)
+		ecs.With(cam, ecs.Camera{})
+		spawnSprite(ctx.Commands, 1000-100, 1000+100, 0, speed{}, green) // on screen
+		spawnSprite(ctx.Commands, 1000+100, 1000+100, 0, speed{}, red)   // off screen
+		spawnSprite(ctx.Commands, 1000-100, 1000-100, 0, speed{}, blue)  // off screen
+	}})
+	if err := a.InitSimulation(nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Update(tick(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	f := prepare(t, a)
+	ps := f.Passes[0].Packets
+	if len(ps) != 1 || ps[0].Tint != green {
+		var tints []render2d.Color
+		for _, p := range ps {
+			tints = append(tints, p.Tint)
+		}
+		t.Errorf("visible sprites: got %v, want only the green one", tints)
+	}
+}
