@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/input"
@@ -235,5 +236,43 @@ func TestBenchMode(t *testing.T) {
 	}
 	if sim.Ticks() > 100 {
 		t.Errorf("ticks: got %d, want the run stopped after about 55 frames", sim.Ticks())
+	}
+}
+
+// TestPanelClick clicks on the panel's "recovery policy" row: a left click
+// steps it forward, a right click back, and no bunnies are added.
+func TestPanelClick(t *testing.T) {
+	lib, err := assets.NewLibrary(assets.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	font, err := lib.DefaultFont(14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := lib.Metrics(font)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The panel sits at the top right of the 1280-pixel framebuffer: its
+	// text starts 14 pixels down, the title first, then one row per line.
+	const row = 4 // recovery policy
+	x, y := 1100.0, 14+float64(m.LineHeight)*(row+1.5)
+	g, sim := newSim(t, demo.Options{Sprites: 10}, "timing.mode=fixed", fixed60)
+	sim.Input.Cursor(sim.At(900*time.Millisecond), x, y)
+	tap(sim, time.Second, input.MouseLeft)
+	tap(sim, 1200*time.Millisecond, input.MouseLeft)
+	tap(sim, 1400*time.Millisecond, input.MouseRight)
+	if err := sim.RunTicks(120); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sim.Runtime.TimingOptions().Recovery, timing.VariableCatchUp; got != want {
+		t.Errorf("recovery after two clicks forward and one back: got %v, want %v", got, want)
+	}
+	if got := g.Panel().Selected(); got != row {
+		t.Errorf("selected row: got %d, want %d", got, row)
+	}
+	if got := g.Bunnies(); got != 10 {
+		t.Errorf("bunnies: got %d, want 10 (clicks on the panel do not spawn)", got)
 	}
 }

@@ -1,7 +1,3 @@
-// Package gldemo runs the demo in a window (or an invisible one with
-// --headless) through framework.Run, and writes its screenshot, timing
-// report and benchmark line. The program's main calls Main on the main
-// thread, which the framework's init locked for GLFW.
 package gldemo
 
 import (
