@@ -51,7 +51,8 @@ type App struct {
 	window Window
 	rand   *rand.Rand
 
-	input Input
+	input   Input
+	noInput input.Tick
 
 	failure     error
 	interpolate bool
@@ -193,6 +194,12 @@ func (a *App) step(in *tickInput) error {
 	t.Cosmetic = in.cosmetic && !in.quiet
 	t.Alpha = in.alpha
 	a.window = in.window
+	if in.input == nil {
+		// A headless tick: an empty input where every action is idle, so
+		// systems need no nil checks.
+		a.noInput = input.Tick{}
+		in.input = &a.noInput
+	}
 	a.input.Tick = in.input
 	a.ctx.Input = in.input
 

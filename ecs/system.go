@@ -90,8 +90,9 @@ type Context struct {
 	// Window holds the window and framebuffer sizes copied for this tick.
 	Window *Window
 	// Input is the input this tick consumed: per action down, pressed and
-	// released, counts, hold time, ordered records and text. It is nil on a
-	// tick without input (a headless run) and outside the per-tick stages.
+	// released, counts, hold time, ordered records and text. On a tick
+	// without input (a headless run) it is an empty tick where every action
+	// is idle. It is nil outside the per-tick stages.
 	Input *input.Tick
 	// Rand is the App's deterministic random source, seeded by
 	// [Options.Seed]. Use it from systems only, so a replay sees the same
@@ -168,8 +169,8 @@ type Time struct {
 // DeltaSeconds returns Delta in seconds.
 func (t *Time) DeltaSeconds() float64 { return t.Delta.Seconds() }
 
-// Input is the world resource that holds the current tick's input (nil
-// Tick when there is none). It is the same value as [Context.Input].
+// Input is the world resource that holds the current tick's input, the
+// same value as [Context.Input]; its Tick is nil between ticks.
 type Input struct {
 	Tick *input.Tick
 }
