@@ -101,8 +101,13 @@ type Sprite struct {
 	// Origin is the pivot in the quad's own units from its top-left corner:
 	// it sits at the Transform's Position, and rotation and scale turn about
 	// it.
-	Origin   Vec2
-	Tint     render2d.Color
+	Origin Vec2
+	Tint   render2d.Color
+	// Layer orders drawing: lower layers first. Inside a layer, sprites
+	// keep the world's query order, which holds from frame to frame but
+	// changes for an entity that gains or loses a component, or that a
+	// despawn in its archetype moves; give sprites whose overlap matters
+	// layers of their own.
 	Layer    int16
 	Blend    render2d.BlendMode
 	Material render2d.MaterialHandle

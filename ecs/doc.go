@@ -70,7 +70,8 @@
 // draws each sprite and text between its previous and current transform by
 // the batch's alpha (after a variable or catch-up update nothing is pending
 // and the current state is drawn). Packets are ordered by layer, keeping
-// query order inside a layer, and sprites or texts entirely outside a
+// query order inside a layer (see [Sprite.Layer]), and sprites or texts
+// entirely outside a
 // camera's view are left out. Each enabled Camera makes one pass; without
 // one, a default pass maps world units to framebuffer pixels. Text is laid
 // out by the [assets.Library] given in [Options.Assets]. An [Animator]
