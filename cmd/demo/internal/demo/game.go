@@ -87,6 +87,7 @@ type Game struct {
 	shotMap   ecs.Map[Shot]
 
 	shotSerial   uint64
+	pulse        float64 // seconds of the player's cosmetic pulse
 	endDashFn    func(*ecs.Context, ecs.EventDelivery)
 	expireShotFn func(*ecs.Context, ecs.EventDelivery)
 
@@ -207,6 +208,7 @@ func (g *Game) setupGame(s *framework.Setup) error {
 		app.AddSystem(ecs.PreUpdate, ecs.System{Name: "controls", Run: g.controls})
 		app.AddSystem(ecs.Update, g.playerSystem())
 		app.AddSystem(ecs.Update, g.shotSystem())
+		app.AddSystem(ecs.PostUpdate, g.pulseSystem())
 	}
 	app.AddSystem(ecs.Update, g.bunnyMover())
 	if !g.opts.Bench {
@@ -471,4 +473,17 @@ func (g *Game) OverlayText() string {
 		return ""
 	}
 	return string(g.overlay.buf[textStats])
+}
+
+// CosmeticCounts returns how often the cosmetic systems ran and how many
+// ticks they skipped (quiet ticks, coarse cosmetic steps). Simulation owner
+// only (or after the session).
+func (g *Game) CosmeticCounts() (runs, skipped uint64) {
+	for _, st := range g.app.Systems() {
+		if st.Cosmetic {
+			runs += st.Runs
+			skipped += st.Skipped
+		}
+	}
+	return runs, skipped
 }

@@ -192,6 +192,12 @@ func (ov *overlay) update(ctx *ecs.Context) {
 		Mode: rt.Mode(), Options: rt.TimingOptions(), Bunnies: ov.g.bunnies.Count(),
 		Input: ov.inputLine, SlowUpdate: slowU, SlowRender: slowR, Stalls: stalls,
 	}
+	for _, st := range ov.g.app.Systems() {
+		if st.Cosmetic {
+			in.CosmeticRuns += st.Runs
+			in.CosmeticSkips += st.Skipped
+		}
+	}
 	ov.buf[textStats] = appendStats(ov.buf[textStats][:0], &in)
 	if p := ov.g.panel; p != nil {
 		ov.buf[textPanel] = p.AppendText(ov.buf[textPanel][:0])
@@ -262,6 +268,9 @@ type overlayInput struct {
 	SlowUpdate bool
 	SlowRender bool
 	Stalls     uint64
+	// CosmeticRuns and CosmeticSkips count the cosmetic system's runs and
+	// the ticks it skipped (quiet or coarse).
+	CosmeticRuns, CosmeticSkips uint64
 }
 
 func appendMS(dst []byte, d time.Duration) []byte {
@@ -340,6 +349,10 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 	dst = strconv.AppendUint(dst, in.Runtime.PublicationsSkipped, 10)
 	dst = append(dst, " frames   presented "...)
 	dst = strconv.AppendUint(dst, in.Runtime.FramesPresented, 10)
+	dst = append(dst, "   cosmetic ran "...)
+	dst = strconv.AppendUint(dst, in.CosmeticRuns, 10)
+	dst = append(dst, ", skipped "...)
+	dst = strconv.AppendUint(dst, in.CosmeticSkips, 10)
 	dst = append(dst, '\n')
 	if len(in.Input) == 0 {
 		dst = append(dst, "input: none yet"...)

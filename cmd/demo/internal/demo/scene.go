@@ -229,6 +229,22 @@ func (g *Game) fire(ctx *ecs.Context, pos, dir ecs.Vec2, step time.Duration) {
 	}
 }
 
+// pulseSystem is cosmetic: the player's ring breathes. It skips quiet ticks
+// and, under coarse cosmetic steps, the ticks the policy leaves out; its
+// delta then covers every tick it skipped, so the pulse keeps time. The
+// overlay shows how often it ran and was skipped.
+func (g *Game) pulseSystem() ecs.System {
+	return ecs.System{Name: "pulse", Cosmetic: true, Run: func(ctx *ecs.Context) {
+		g.pulse += ctx.DeltaSeconds()
+		scale := float32(1 + 0.08*math.Sin(2*math.Pi*1.5*g.pulse))
+		q := g.players.Query()
+		for q.Next() {
+			t, _, _ := q.Get()
+			t.Scale = ecs.Vec2{X: scale, Y: scale}
+		}
+	}}
+}
+
 // shotSystem moves shots; expiry comes from the gameplay queue.
 func (g *Game) shotSystem() ecs.System {
 	return ecs.System{Name: "shots", Run: func(ctx *ecs.Context) {

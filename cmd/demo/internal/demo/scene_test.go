@@ -26,6 +26,9 @@ func TestLoadInjection(t *testing.T) {
 	}{
 		{"500 ms stall, drop excess lag", []string{"timing.mode=fixed", "timing.step=20ms", "timing.max_fixed_updates=2"}, input.Key2, 200,
 			func(t *testing.T, g *demo.Game, s timing.Stats) {
+				if _, skipped := g.CosmeticCounts(); skipped != 0 {
+					t.Errorf("cosmetic skips: got %d, want 0 (no quiet ticks outside repay-debt)", skipped)
+				}
 				if s.Dropped < 400*time.Millisecond || s.Dropped > 520*time.Millisecond {
 					t.Errorf("dropped: got %v, want about 460 ms (25 steps due, 2 run)", s.Dropped)
 				}
@@ -46,6 +49,9 @@ func TestLoadInjection(t *testing.T) {
 				}
 				if s.Debt != 0 {
 					t.Errorf("debt after 5 s: got %d steps, want 0", s.Debt)
+				}
+				if _, skipped := g.CosmeticCounts(); skipped == 0 || s.QuietTicks == 0 {
+					t.Errorf("quiet ticks: got %d, and the cosmetic system skipped %d; want both above 0 while repaying", s.QuietTicks, skipped)
 				}
 			}},
 		{"6 s suspension, repay debt", []string{"timing.mode=fixed", fixed60, "timing.recovery=repay-debt"}, input.Key4, 200,
