@@ -9,39 +9,8 @@ import (
 )
 
 // The framework package locks the main thread in its init; window tests run
-// their GLFW work there through onMain while TestMain serves requests.
-var (
-	displayErr error
-	mainCalls  = make(chan func())
-)
-
+// their GLFW work there through testdisplay.OnMain.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	d, err := testdisplay.Start()
-	displayErr = err
-	done := make(chan int)
-	go func() { done <- m.Run() }()
-	var code int
-	for running := true; running; {
-		select {
-		case f := <-mainCalls:
-			f()
-		case code = <-done:
-			running = false
-		}
-	}
-	if d != nil {
-		d.Close()
-	}
-	os.Exit(code)
-}
-
-// onMain runs f on the main thread and waits for it.
-func onMain(f func()) {
-	done := make(chan struct{})
-	mainCalls <- func() {
-		defer close(done)
-		f()
-	}
-	<-done
+	os.Exit(testdisplay.ServeMain(m))
 }

@@ -15,9 +15,7 @@ import (
 )
 
 func TestRunHeadlessWindow(t *testing.T) {
-	if displayErr != nil {
-		testdisplay.Unavailable(t, displayErr)
-	}
+	testdisplay.Require(t)
 	for _, mode := range []string{"sequential", "concurrent"} {
 		t.Run(mode, func(t *testing.T) {
 			var right, fire input.Action
@@ -29,7 +27,7 @@ func TestRunHeadlessWindow(t *testing.T) {
 			}
 			var rt *runtime.GameRuntime
 			var err error
-			onMain(func() {
+			testdisplay.OnMain(func() {
 				err = framework.Run(testGame(&right, &fire), cfg, framework.RunOptions{
 					Frames:  60,
 					Started: func(r *runtime.GameRuntime) error { rt = r; return nil },

@@ -61,9 +61,7 @@ func (g *e2eGame) PrepareFrame(w *render2d.FrameWriter) error {
 // window manager's close request, and expects a clean exit with every input
 // edge delivered exactly once.
 func TestEndToEnd(t *testing.T) {
-	if displayErr != nil {
-		testdisplay.Unavailable(t, displayErr)
-	}
+	testdisplay.Require(t)
 	if _, err := exec.LookPath("xdotool"); err != nil {
 		testdisplay.Unavailable(t, err)
 	}
@@ -80,7 +78,7 @@ func endToEnd(t *testing.T, mode runtime.Mode) {
 	var rt *runtime.GameRuntime
 	var win uint64
 	var setupErr error
-	onMain(func() {
+	testdisplay.OnMain(func() {
 		cfg := glfwplatform.DefaultConfig()
 		cfg.Title = "metronome e2e " + mode.String()
 		cfg.Width, cfg.Height = 320, 240
@@ -111,7 +109,7 @@ func endToEnd(t *testing.T, mode runtime.Mode) {
 		testdisplay.Unavailable(t, setupErr)
 	}
 	result := make(chan error, 1)
-	go onMain(func() { result <- rt.Run() })
+	go testdisplay.OnMain(func() { result <- rt.Run() })
 
 	await := func(what string, ch <-chan struct{}) {
 		t.Helper()
@@ -138,7 +136,7 @@ func endToEnd(t *testing.T, mode runtime.Mode) {
 	xdo("mousemove", "--window", id, "40", "40", "click", "1")
 	await("the input to arrive", g.pressed)
 	await(strconv.Itoa(frames)+" frames", framesDone)
-	if err := xclose.Request(displayName, win); err != nil {
+	if err := xclose.Request(testdisplay.Name(), win); err != nil {
 		rt.Stop()
 		t.Fatal(err)
 	}

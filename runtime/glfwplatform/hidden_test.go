@@ -57,14 +57,12 @@ func (g *hiddenGame) Update(t *runtime.TickContext) error {
 // presents nothing and slows to about 10 Hz. Only upper bounds are checked,
 // so a slow machine cannot fail it.
 func TestHiddenWindowRate(t *testing.T) {
-	if displayErr != nil {
-		testdisplay.Unavailable(t, displayErr)
-	}
+	testdisplay.Require(t)
 	for _, mode := range []runtime.Mode{runtime.Sequential, runtime.Concurrent} {
 		t.Run(mode.String(), func(t *testing.T) {
 			g := &hiddenGame{}
 			var runErr, setupErr error
-			onMain(func() {
+			testdisplay.OnMain(func() {
 				cfg := glfwplatform.DefaultConfig()
 				cfg.Width, cfg.Height = 160, 120
 				ctx, err := glfwplatform.New(cfg)

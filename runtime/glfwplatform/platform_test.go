@@ -43,12 +43,10 @@ func TestConfigValidate(t *testing.T) {
 }
 
 func TestDisplayState(t *testing.T) {
-	if displayErr != nil {
-		testdisplay.Unavailable(t, displayErr)
-	}
+	testdisplay.Require(t)
 	var ctxErr error
 	var states []runtime.WindowState
-	onMain(func() {
+	testdisplay.OnMain(func() {
 		cfg := glfwplatform.DefaultConfig()
 		cfg.Width, cfg.Height, cfg.Hidden = 200, 100, true
 		ctx, err := glfwplatform.New(cfg)
