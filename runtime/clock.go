@@ -24,22 +24,18 @@ type Waiter interface {
 	Wake()
 }
 
-// SystemClock reads [timing.Now] and waits with [timing.Waiter]: on Linux an
-// absolute clock_nanosleep cut into 1 ms slices, so a Wake is seen within a
-// millisecond. Its zero value is ready to use.
+// SystemClock reads [timing.Now] and waits with [timing.NewFutexWaiter]: on
+// Linux one futex sleep per wait with an absolute CLOCK_MONOTONIC timeout,
+// which a Wake from any goroutine ends within microseconds and can never
+// miss; elsewhere a Go timer raced against the wake. Its zero value is ready
+// to use.
 type SystemClock struct{}
 
 // Now returns [timing.Now].
 func (SystemClock) Now() timing.Instant { return timing.Now() }
 
 // NewWaiter returns a native waiter.
-func (SystemClock) NewWaiter() Waiter {
-	w, err := timing.NewWaiter(defaultWaitSliceSystem)
-	if err != nil { // the slice is a valid constant
-		panic(err)
-	}
-	return w
-}
+func (SystemClock) NewWaiter() Waiter { return timing.NewFutexWaiter() }
 
 // TimerWaiter waits with one reusable [time.Timer]. It works with any clock
 // whose instants advance like the Go runtime's timers: the real monotonic

@@ -66,12 +66,11 @@ func (m *Mode) UnmarshalText(b []byte) error {
 
 // Bounds of the runtime's own intervals.
 const (
-	MaxFrameCap            = time.Second
-	MinIdleInterval        = time.Millisecond
-	MaxIdleInterval        = time.Second
-	DefaultMaintenance     = 10 * time.Millisecond
-	DefaultHiddenInterval  = 100 * time.Millisecond // 10 Hz
-	defaultWaitSliceSystem = time.Millisecond
+	MaxFrameCap           = time.Second
+	MinIdleInterval       = time.Millisecond
+	MaxIdleInterval       = time.Second
+	DefaultMaintenance    = 10 * time.Millisecond
+	DefaultHiddenInterval = 100 * time.Millisecond // 10 Hz
 )
 
 // Options configure a [GameRuntime]. Several zero values have their own
