@@ -89,6 +89,7 @@ type Game struct {
 	shotSerial   uint64
 	pulse        float64 // seconds of the player's cosmetic pulse
 	endDashFn    func(*ecs.Context, ecs.EventDelivery)
+	dashReadyFn  func(*ecs.Context, ecs.EventDelivery)
 	expireShotFn func(*ecs.Context, ecs.EventDelivery)
 
 	panel   *Panel
@@ -198,7 +199,7 @@ func (g *Game) setupGame(s *framework.Setup) error {
 	g.players = ecs.NewFilter3[ecs.Transform, ecs.Sprite, Player](w)
 	g.playerMap = ecs.NewMap[Player](w)
 	g.shotMap = ecs.NewMap[Shot](w)
-	g.endDashFn, g.expireShotFn = g.endDash, g.expireShot
+	g.endDashFn, g.dashReadyFn, g.expireShotFn = g.endDash, g.dashReady, g.expireShot
 
 	app := g.app
 	app.AddSystem(ecs.Startup, ecs.System{Name: "setup", Run: g.spawnScene})

@@ -47,11 +47,13 @@ type Bunny struct{}
 // carrying its serial number removes it when its life is over.
 type Shot struct{ Serial uint64 }
 
-// Player is the sprite the keyboard moves. Its dash and its shots wait on
-// cooldowns counted in simulation ticks; the end of a dash is an event on
-// the gameplay queue.
+// Player is the sprite the keyboard moves. Its dash recharges through the
+// gameplay queue: a dash schedules its own end and the moment the dash is
+// ready again as events some ticks ahead (Dash tracks the same span for the
+// display). Shots wait on a plain tick cooldown.
 type Player struct {
 	Dash, Fire schedule.Cooldown
+	DashReady  bool
 	Dashing    bool
 	Facing     ecs.Vec2
 	// Dashes and Shots count what the player did, for tests and the overlay.
@@ -61,6 +63,7 @@ type Player struct {
 // Gameplay event kinds on the App's queue.
 const (
 	eventDashEnd = iota + 1
+	eventDashReady
 	eventShotExpire
 )
 
@@ -156,7 +159,7 @@ func (g *Game) spawnPlayer(ctx *ecs.Context) {
 	p := ctx.Commands.Spawn()
 	ecs.With(p, ecs.At(w/2, h/2))
 	ecs.With(p, s)
-	ecs.With(p, Player{Facing: ecs.Vec2{X: 1}})
+	ecs.With(p, Player{Facing: ecs.Vec2{X: 1}, DashReady: true})
 }
 
 // playerSystem moves the player by the share of the tick each direction
@@ -176,10 +179,17 @@ func (g *Game) playerSystem() ecs.System {
 				d := ctx.Time.Delta
 				dx = in.SimulationSeconds(g.act.right, d) - in.SimulationSeconds(g.act.left, d)
 				dy = in.SimulationSeconds(g.act.down, d) - in.SimulationSeconds(g.act.up, d)
-				if in.Presses(g.act.dash) > 0 && p.Dash.Use(now, ticksFor(dashCooldown, step)) {
-					p.Dashing = true
+				if in.Presses(g.act.dash) > 0 && p.DashReady {
+					cooldown := ticksFor(dashCooldown, step)
+					p.Dashing, p.DashReady = true, false
+					p.Dash.Start(now, cooldown)
 					p.Dashes++
-					if _, err := ctx.Queue.After(ticksFor(dashDuration, step), ecs.Event{Kind: eventDashEnd, Entity: q.Entity(), Run: g.endDashFn}); err != nil {
+					e := q.Entity()
+					_, err := ctx.Queue.After(ticksFor(dashDuration, step), ecs.Event{Kind: eventDashEnd, Entity: e, Run: g.endDashFn})
+					if err == nil {
+						_, err = ctx.Queue.After(cooldown, ecs.Event{Kind: eventDashReady, Entity: e, Run: g.dashReadyFn})
+					}
+					if err != nil {
 						ctx.Fail(err)
 					}
 				}
@@ -200,7 +210,7 @@ func (g *Game) playerSystem() ecs.System {
 			t.Position.Y = clamp(t.Position.Y+float32(dy*speed), 0, h)
 			// The player dims while the dash recharges.
 			shade := float32(0.45 + 0.55*p.Dash.Progress(now))
-			if p.Dash.Ready(now) {
+			if p.DashReady {
 				shade = 1
 			}
 			s.Tint = render2d.Color{R: shade, G: shade, B: shade, A: 1}
@@ -211,6 +221,12 @@ func (g *Game) playerSystem() ecs.System {
 func (g *Game) endDash(ctx *ecs.Context, d ecs.EventDelivery) {
 	if p := g.playerMap.Get(d.Payload.Entity); p != nil {
 		p.Dashing = false
+	}
+}
+
+func (g *Game) dashReady(ctx *ecs.Context, d ecs.EventDelivery) {
+	if p := g.playerMap.Get(d.Payload.Entity); p != nil {
+		p.DashReady = true
 	}
 }
 

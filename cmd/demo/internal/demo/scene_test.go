@@ -133,6 +133,9 @@ func TestPlayer(t *testing.T) {
 	if p.Dashes != 2 {
 		t.Errorf("dashes: got %d, want 2 (the second tap is inside the cooldown)", p.Dashes)
 	}
+	if p.Dashing {
+		t.Error("still dashing at 4.5 s, want the queue to have ended the 3.5 s dash")
+	}
 	if p.Shots != 1 || g.ShotCount() != 1 {
 		t.Errorf("shots: got %d fired and %d alive, want 1 and 1", p.Shots, g.ShotCount())
 	}
