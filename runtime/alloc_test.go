@@ -4,60 +4,64 @@ package runtime_test
 
 import (
 	"fmt"
-	"math"
+	goruntime "runtime"
 	"testing"
-
-	"github.com/metronome-go/metronome/timing"
 
 	"github.com/metronome-go/metronome/runtime"
 )
 
-// TestSteadyStateAllocations runs sessions of two lengths on
-// allocation-free fakes: the longer one must allocate exactly as much as the
-// shorter (2000 more updates and about 10,000 more cycles), so the loop
-// allocates nothing per cycle once running.
-func TestSteadyStateAllocations(t *testing.T) {
-	for _, mode := range modes {
-		t.Run(mode.String(), func(t *testing.T) {
-			session := func(updates int) float64 {
-				return testing.AllocsPerRun(1, func() {
-					rt, _, _ := leanRuntime(t, mode, updates, nil)
-					if err := rt.Run(); err != nil {
-						t.Fatal(err)
-					}
-				})
-			}
-			session(50) // first-use allocations in the process (lazy globals)
-			short, long := session(200), session(2200)
-			t.Logf("allocations per session: %v for 200 updates, %v for 2200", short, long)
-			if long > short {
-				t.Errorf("allocations: %v for 200 updates, %v for 2200: want no allocation per cycle", short, long)
-			}
-		})
+// steadyAllocs runs one session on allocation-free fakes and returns the
+// heap allocations the whole process made between update from and update
+// to, and the platform cycles in between. The reading covers every
+// goroutine, so it is an upper bound on what the loop allocates.
+func steadyAllocs(t *testing.T, mode runtime.Mode, from, to int) (allocs, cycles uint64) {
+	t.Helper()
+	rt, g, _ := leanRuntime(t, mode, to+100, nil)
+	var ms goruntime.MemStats
+	var startMallocs, startCycles uint64
+	g.onUpdate = func(n int) {
+		switch n {
+		case from:
+			goruntime.ReadMemStats(&ms)
+			startMallocs, startCycles = ms.Mallocs, rt.Stats().Cycles
+		case to:
+			goruntime.ReadMemStats(&ms)
+			allocs, cycles = ms.Mallocs-startMallocs, rt.Stats().Cycles-startCycles
+		}
 	}
+	if err := rt.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return allocs, cycles
 }
 
-// TestCycleOverhead asserts that the loop's own cost per cycle, with
-// adapters that do nothing, stays under 2 µs. It takes the fastest of five
-// runs so that other work on a shared machine cannot fail it.
-func TestCycleOverhead(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures real time")
-	}
-	best := math.Inf(1)
-	var runs []string
-	for range 5 {
-		rt, _, _ := leanRuntime(t, runtime.Sequential, 2000, nil)
-		start := timing.Now()
-		if err := rt.Run(); err != nil {
-			t.Fatal(err)
-		}
-		ns := float64(timing.Now()-start) / float64(rt.Stats().Cycles)
-		runs = append(runs, fmt.Sprintf("%.0f", ns))
-		best = min(best, ns)
-	}
-	t.Logf("ns per cycle, five runs: %v", runs)
-	if best >= 2000 {
-		t.Errorf("loop overhead: best of five runs %.0f ns per cycle, want under 2000", best)
+// TestSteadyStateAllocations counts the allocations of 2000 updates (about
+// 10,000 platform cycles) once a session is running: there must be none.
+//
+// The count is process-wide, so a measurement can only be too high, never
+// too low: another goroutine of the process (a runtime worker, the testing
+// package) may allocate during the window on a loaded machine. The test
+// therefore takes the smallest of up to three measurements, which is exact
+// for the loop and never fails on such noise, while an allocation in the
+// loop shows up in every measurement (at least once per 2000 updates).
+func TestSteadyStateAllocations(t *testing.T) {
+	const from, to, attempts = 300, 2300, 3
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			steadyAllocs(t, mode, 10, 20) // first use of lazy process-wide state
+			var runs []string
+			for range attempts {
+				allocs, cycles := steadyAllocs(t, mode, from, to)
+				runs = append(runs, fmt.Sprintf("%d allocations in %d cycles", allocs, cycles))
+				if mode == runtime.Sequential && cycles < to-from {
+					t.Fatalf("window of %d updates spans %d platform cycles, want at least %d", to-from, cycles, to-from)
+				}
+				if allocs == 0 {
+					t.Logf("updates %d to %d: %v", from, to, runs)
+					return
+				}
+			}
+			t.Errorf("updates %d to %d, %d sessions: %v; want 0 allocations in at least one", from, to, attempts, runs)
+		})
 	}
 }

@@ -17,10 +17,16 @@ type leanGame struct {
 	runtime.Base
 	updates, stopAfter int
 	spin               time.Duration
+	// onUpdate, when set, is called at the start of every update with the
+	// update's number (1 for the first).
+	onUpdate func(n int)
 }
 
 func (g *leanGame) Update(t *runtime.TickContext) error {
 	g.updates++
+	if g.onUpdate != nil {
+		g.onUpdate(g.updates)
+	}
 	busy(g.spin)
 	if g.updates >= g.stopAfter {
 		return t.RequestStop()
