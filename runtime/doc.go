@@ -34,7 +34,15 @@
 // for), renders the newest complete frame, presents it and waits until the
 // earliest of the next update, the next poll, the maintenance wake and the
 // frame cap. Maintenance wakes never consume input or simulation time. A
-// hidden or minimised window slows every cycle to [Options.HiddenInterval].
+// hidden or minimised window slows every cycle to [Options.HiddenInterval],
+// on absolute targets that a wake (a stop, dispatcher work) does not move,
+// and presents nothing. Every change of visibility drops the pacing
+// schedules: the first hidden cycle, and the first frame once the window is
+// shown again, start at once instead of waiting out the old phase.
+//
+// On the real clock ([SystemClock]) each wait is one futex sleep with an
+// absolute CLOCK_MONOTONIC deadline on Linux, which a wake from another
+// goroutine ends within microseconds.
 //
 // # Stopping and failures
 //
@@ -54,7 +62,8 @@
 //
 // [GameRuntime.Telemetry], [GameRuntime.TelemetryFrames],
 // [GameRuntime.TimingStats] and [GameRuntime.Report] expose frame pacing,
-// debt and drop statistics; [GameRuntime.SetTimingOptions] and
+// debt and drop statistics (the reported pacing interval is the one in
+// force: the hidden interval while hidden, the frame cap otherwise); [GameRuntime.SetTimingOptions] and
 // [GameRuntime.SetFrameCap] change timing while the session runs.
 //
 // The GLFW/OpenGL context factory lives in runtime/glfwplatform; this

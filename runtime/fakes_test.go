@@ -183,6 +183,8 @@ type fakeRenderer struct {
 	mu     sync.Mutex
 	seqs   []uint64
 	fbSize [2]int
+	// onRender, when set, is called by Render on the platform thread.
+	onRender func()
 }
 
 func newFakeRenderer(j *journal, f faults) *fakeRenderer {
@@ -197,6 +199,9 @@ func (r *fakeRenderer) SetFramebufferSize(w, h int) {
 
 func (r *fakeRenderer) Render(f *render2d.Frame) error {
 	r.j.add("Render")
+	if r.onRender != nil {
+		r.onRender()
+	}
 	spend(r.cost)
 	r.mu.Lock()
 	r.seqs = append(r.seqs, f.Sequence)

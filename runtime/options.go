@@ -92,8 +92,9 @@ type Options struct {
 	// Default 0.
 	FrameCap time.Duration
 	// HiddenInterval is the cycle interval while the window is hidden or
-	// minimised: polls, updates and maintenance slow to this rate and
-	// nothing is presented. 1 ms to 1 s. Default 100 ms (10 Hz).
+	// minimised: polls, updates and maintenance slow to this rate,
+	// nothing is presented and telemetry reports it as the pacing
+	// interval. 1 ms to 1 s. Default 100 ms (10 Hz).
 	HiddenInterval time.Duration
 	// Maintenance is the longest the platform thread waits while idle:
 	// it wakes this often to run the dispatcher and maintenance services.

@@ -29,7 +29,14 @@ type GameRuntime struct {
 	queue   *input.Queue
 	slots   *render2d.Slots
 	sched   *timing.Scheduler
-	pacer   *timing.FramePacer
+	pacer   *timing.FramePacer // the frame cap's; nil without a cap
+	// hiddenPacer spaces platform cycles at the hidden interval while the
+	// window is hidden.
+	hiddenPacer *timing.FramePacer
+	// paceInterval is the pacing interval in force, in nanoseconds, as
+	// telemetry reports it: the hidden interval while hidden, otherwise
+	// the frame cap (zero without one).
+	paceInterval atomic.Int64
 
 	platformWaiter Waiter
 	simWaiter      Waiter
@@ -83,7 +90,6 @@ type GameRuntime struct {
 	lastFB        Size
 	cycleStart    timing.Instant
 	lastBatch     timing.Instant
-	wasHidden     bool
 	simDone       chan struct{}
 	simInitDone   chan struct{}
 	simBegin      chan struct{}
@@ -174,6 +180,11 @@ func New(game Game, ctx *Context, opts Options) (*GameRuntime, error) {
 	if err := r.setPacer(opts.FrameCap); err != nil {
 		return nil, err
 	}
+	if r.hiddenPacer, err = timing.NewFramePacer(timing.PacingPolicy{Interval: opts.HiddenInterval, MaxLateness: 4 * opts.HiddenInterval},
+		pacingClock{r.clock, r.platformWaiter}); err != nil {
+		return nil, err
+	}
+	r.paceInterval.Store(int64(opts.FrameCap))
 	r.timingOpts = opts.Timing
 	r.schedStats = r.sched.Stats()
 	r.life = newLifecycle()
@@ -323,6 +334,32 @@ func (r *GameRuntime) applyFrameCap() {
 		r.fail(PhasePresent, err)
 	}
 	r.frameAllowed = false
+	r.storePaceInterval()
+}
+
+// visibilityChanged drops every pacing schedule when the window is shown
+// or hidden, so that the first cycle or frame in the new state starts at
+// once and never waits out a target of the old one. Platform thread only.
+func (r *GameRuntime) visibilityChanged() {
+	if r.simWaiter != nil {
+		r.simWaiter.Wake() // the simulation's wait depends on visibility
+	}
+	if r.pacer != nil {
+		r.pacer.Reset()
+	}
+	r.hiddenPacer.Reset()
+	r.frameAllowed, r.paceResult = false, timing.PaceResult{}
+	r.storePaceInterval()
+}
+
+// storePaceInterval publishes the pacing interval in force. Platform
+// thread only.
+func (r *GameRuntime) storePaceInterval() {
+	iv := r.frameCap
+	if r.hidden.Load() {
+		iv = r.opts.HiddenInterval
+	}
+	r.paceInterval.Store(int64(iv))
 }
 
 // Stats returns the session's counters.
@@ -348,11 +385,16 @@ func (r *GameRuntime) TimingStats() timing.Stats {
 	return r.schedStats
 }
 
-// Telemetry returns the frame telemetry computed now.
+// Telemetry returns the frame telemetry computed now. Its PacingInterval
+// is the interval in force: [Options.HiddenInterval] while the window is
+// hidden, otherwise the frame cap (zero without one). Hidden cycles present
+// nothing, so they add no frames to the telemetry.
 func (r *GameRuntime) Telemetry() timing.TelemetryStats {
 	r.telMu.Lock()
-	defer r.telMu.Unlock()
-	return r.telemetry.Stats()
+	s := r.telemetry.Stats()
+	r.telMu.Unlock()
+	s.PacingInterval = time.Duration(r.paceInterval.Load())
+	return s
 }
 
 // TelemetryFrames appends the recent measured frames, oldest first, to dst

@@ -106,8 +106,8 @@ func (r *GameRuntime) setWindow(w WindowState) {
 	r.winMu.Lock()
 	r.win = w
 	r.winMu.Unlock()
-	if r.hidden.Swap(w.Hidden) != w.Hidden && r.simWaiter != nil {
-		r.simWaiter.Wake() // the simulation's wait depends on visibility
+	if r.hidden.Swap(w.Hidden) != w.Hidden {
+		r.visibilityChanged()
 	}
 }
 
@@ -343,8 +343,9 @@ func (r *GameRuntime) record(now timing.Instant, pace timing.PaceResult) {
 
 // platformWait waits until the earliest of the maintenance wake, the next
 // poll, the next update (when the scheduler runs here) and, when a frame is
-// waiting, the frame cap. A hidden window stretches every wait to the
-// hidden interval. Platform thread only.
+// waiting, the frame cap. While the window is hidden the hidden pacer
+// spaces the cycles instead, on absolute targets one hidden interval apart.
+// Platform thread only.
 func (r *GameRuntime) platformWait(nextUpdate timing.Instant, haveUpdate bool) {
 	now := r.clock.Now()
 	deadline := r.cycleStart.AddSaturating(r.opts.Maintenance)
@@ -357,21 +358,19 @@ func (r *GameRuntime) platformWait(nextUpdate timing.Instant, haveUpdate bool) {
 	if haveUpdate && nextUpdate > r.cycleStart && nextUpdate < deadline {
 		deadline, maintenanceOnly = nextUpdate, false
 	}
-	if r.window().Hidden {
-		if h := r.cycleStart.AddSaturating(r.opts.HiddenInterval); h > deadline {
-			deadline = h
+	if r.hidden.Load() {
+		// The first hidden cycle starts at once (the schedule was dropped
+		// when the window was hidden); an interrupted wait keeps its target.
+		res := r.hiddenPacer.Pace()
+		if maintenanceOnly && res.Outcome.Started() && res.Outcome != timing.PaceBaseline {
+			r.counters.maintenanceWakes.Add(1)
 		}
-		r.wasHidden = true
-	} else if r.wasHidden {
-		r.wasHidden = false
-		if r.pacer != nil {
-			r.pacer.Reset()
-		}
+		return
 	}
 	if deadline <= now {
 		return
 	}
-	if r.current != nil && !r.shown && r.pacer != nil && !r.frameAllowed && !r.window().Hidden {
+	if r.current != nil && !r.shown && r.pacer != nil && !r.frameAllowed {
 		res := r.pacer.PaceUntil(deadline)
 		if res.Outcome.Started() {
 			r.frameAllowed, r.paceResult = true, res
