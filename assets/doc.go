@@ -30,13 +30,23 @@
 // # Text
 //
 // The Go fonts are embedded ([Library.DefaultFont], [Library.GoFont]), so
-// text works with no file; TrueType fonts load at any size with
+// text works with no file; font files load at any size with
 // [Library.LoadFont]. [Library.AppendText] and [Library.DrawText] lay text
 // out (UTF-8, kerning, line breaks, wrapping, alignment) into glyph packets
 // and [Library.MeasureText] measures it. Glyphs are rasterised into the
 // atlas the first time they are used; once cached, layout allocates nothing.
-// Fonts must have TrueType outlines: OpenType fonts with CFF outlines are
-// refused with [ErrUnsupported].
+//
+// Both kinds of OpenType outline load: TrueType outlines (quadratic
+// curves: .ttf files and some .otf) through the package's own reader, and
+// CFF outlines (PostScript cubic curves: most .otf files) through
+// golang.org/x/image/font/sfnt. They share the rasteriser, the glyph and
+// kerning caches and the layout code, so every text feature works the same
+// with either. Kerning comes from the kern table for TrueType fonts, and
+// from the GPOS pair adjustments or the kern table for CFF fonts. Font
+// collections (.ttc, .otc) are refused with [ErrUnsupported]; a damaged font
+// of either kind fails to load with [ErrCorrupt] and the file's name.
+//
+//	font, err := lib.LoadFont(gameFS, "fonts/title.otf", 32)
 //
 // # Threads and uploads
 //

@@ -13,7 +13,7 @@ var (
 	// truncated, damaged or of another format.
 	ErrCorrupt = errors.New("assets: corrupt data")
 	// ErrUnsupported reports a well-formed file this package cannot use,
-	// such as an OpenType font with CFF outlines or a font collection.
+	// such as a font collection.
 	ErrUnsupported = errors.New("assets: unsupported format")
 	// ErrEmpty reports an image with zero width or height.
 	ErrEmpty = errors.New("assets: zero-size image")

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
 
 	"github.com/metronome-go/metronome/assets/internal/ttf"
@@ -46,9 +47,12 @@ var goFontData = map[string][]byte{
 	GoMono:    gomono.TTF,
 }
 
+// parsedFont is a parsed font file, shared by the faces made from it. Exactly
+// one of tf (TrueType outlines) and cff (CFF outlines) is set.
 type parsedFont struct {
 	name string
 	tf   *ttf.Font
+	cff  *cffFont
 }
 
 // fontEntry is one face: a parsed font at one size, with its glyph and
@@ -58,7 +62,8 @@ type fontEntry struct {
 	name  string
 	pf    *parsedFont
 	size  float64
-	scale float32 // pixels per font unit
+	scale float32       // pixels per font unit
+	ppem  fixed.Int26_6 // size for sfnt queries (CFF fonts)
 	// Vertical metrics in whole pixels.
 	ascent, descent, lineHeight int
 
@@ -111,11 +116,10 @@ func (l *Library) GoFont(name string, size float64) (Font, error) {
 	defer l.mu.Unlock()
 	pf := l.gofonts[name]
 	if pf == nil {
-		tf, err := parseFont(data)
-		if err != nil { // cannot happen with the embedded files
+		var err error
+		if pf, err = parseFont(name, data); err != nil { // cannot happen with the embedded files
 			return Font{}, &Error{Op: "load font", Path: name, Err: err}
 		}
-		pf = &parsedFont{name: name, tf: tf}
 		if l.gofonts == nil {
 			l.gofonts = make(map[string]*parsedFont)
 		}
@@ -124,8 +128,9 @@ func (l *Library) GoFont(name string, size float64) (Font, error) {
 	return l.addFontLocked(pf, size)
 }
 
-// LoadFont reads a TrueType or OpenType file from fsys and returns a face
-// at size pixels per em. Errors name the file. Safe from any goroutine.
+// LoadFont reads a TrueType or OpenType file (TrueType or CFF outlines)
+// from fsys and returns a face at size pixels per em. Errors name the file.
+// Safe from any goroutine.
 func (l *Library) LoadFont(fsys fs.FS, name string, size float64) (Font, error) {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
@@ -141,22 +146,38 @@ func (l *Library) LoadFont(fsys fs.FS, name string, size float64) (Font, error) 
 // ParseFont is [Library.LoadFont] for font bytes already in memory; name
 // labels errors. The library keeps data: do not modify it afterwards.
 func (l *Library) ParseFont(name string, data []byte, size float64) (Font, error) {
-	tf, err := parseFont(data)
+	pf, err := parseFont(name, data)
 	if err != nil {
 		return Font{}, &Error{Op: "load font", Path: name, Err: err}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.addFontLocked(&parsedFont{name: name, tf: tf}, size)
+	return l.addFontLocked(pf, size)
 }
 
-// parseFont parses data and loads the outlines of the missing-glyph box
-// and of "a", so that a damaged file fails here rather than as missing
-// glyphs later.
-func parseFont(data []byte) (*ttf.Font, error) {
+// parseFont parses data, with the package's TrueType reader or, for CFF
+// outlines, with sfnt, and loads the outlines of the missing-glyph box and
+// of "a", so that a damaged file fails here rather than as missing glyphs
+// later.
+func parseFont(name string, data []byte) (*parsedFont, error) {
+	if isCFF(data) {
+		c, err := parseCFF(data)
+		if err != nil {
+			return nil, err
+		}
+		return &parsedFont{name: name, cff: c}, nil
+	}
+	tf, err := parseTrueType(data)
+	if err != nil {
+		return nil, err
+	}
+	return &parsedFont{name: name, tf: tf}, nil
+}
+
+func parseTrueType(data []byte) (*ttf.Font, error) {
 	tf, err := ttf.Parse(data)
 	if errors.Is(err, ttf.ErrUnsupported) {
-		return nil, detail(ErrUnsupported, "%v (only TrueType outlines are read)", err)
+		return nil, detail(ErrUnsupported, "%v", err)
 	}
 	if err != nil {
 		return nil, detail(ErrCorrupt, "not a readable TrueType font: %v", err)
@@ -176,13 +197,23 @@ func (l *Library) addFontLocked(pf *parsedFont, size float64) (Font, error) {
 	if !(size >= MinFontSize && size <= limit) { // also refuses NaN
 		return Font{}, &Error{Op: "load font", Path: pf.name, Err: detail(ErrInvalid, "size is %v, want [%d, %v] pixels per em", size, MinFontSize, limit)}
 	}
-	tf := pf.tf
-	fe := &fontEntry{name: pf.name, pf: pf, size: size, scale: float32(size) / float32(tf.UnitsPerEm()),
-		runes: make(map[rune]int32), pages: make(map[int]int), kern: make(map[uint32]int32), kerning: tf.HasKerning()}
-	a, d, gap := tf.VMetrics()
-	fe.ascent = int(math.Ceil(float64(float32(a) * fe.scale)))
-	fe.descent = int(math.Ceil(float64(float32(-d) * fe.scale)))
-	fe.lineHeight = max(1, int(math.Round(float64(float32(a-d+gap)*fe.scale))))
+	fe := &fontEntry{name: pf.name, pf: pf, size: size, ppem: ppemOf(size),
+		runes: make(map[rune]int32), pages: make(map[int]int), kern: make(map[uint32]int32)}
+	if c := pf.cff; c != nil {
+		fe.scale = float32(size) / float32(c.f.UnitsPerEm())
+		// sfnt does not say whether a font kerns; the pair cache keeps
+		// asking cheap for fonts that do not.
+		fe.kerning = true
+		fe.ascent, fe.descent, fe.lineHeight = c.metrics(fe.ppem)
+	} else {
+		tf := pf.tf
+		fe.scale = float32(size) / float32(tf.UnitsPerEm())
+		fe.kerning = tf.HasKerning()
+		a, d, gap := tf.VMetrics()
+		fe.ascent = int(math.Ceil(float64(float32(a) * fe.scale)))
+		fe.descent = int(math.Ceil(float64(float32(-d) * fe.scale)))
+		fe.lineHeight = max(1, int(math.Round(float64(float32(a-d+gap)*fe.scale))))
+	}
 	id, gen := l.fonts.add(fe)
 	return Font{id, gen}, nil
 }
@@ -259,21 +290,33 @@ func (l *Library) glyphLocked(fe *fontEntry, r rune) int32 {
 }
 
 func (l *Library) rasterLocked(fe *fontEntry, r rune) glyph {
-	tf := fe.pf.tf
 	g := glyph{page: -1}
-	g.index = tf.Index(r)
-	g.advance = int32(math.Round(float64(float32(tf.Advance(g.index)) * fe.scale)))
-	o := &l.outline
-	if err := tf.LoadOutline(g.index, o); err != nil || len(o.Points) == 0 {
-		return g // a damaged glyph draws as nothing but still advances
-	}
-	// Pixel bounds, y down, with the pen at the origin on the baseline.
-	minX, minY := float32(math.Inf(1)), float32(math.Inf(1))
-	maxX, maxY := float32(math.Inf(-1)), float32(math.Inf(-1))
-	for _, p := range o.Points {
-		x, y := p.X*fe.scale, -p.Y*fe.scale
-		minX, maxX = min(minX, x), max(maxX, x)
-		minY, maxY = min(minY, y), max(maxY, y)
+	// Pixel bounds of the outline, y down, with the pen at the origin on
+	// the baseline. A damaged glyph draws as nothing but still advances.
+	var minX, minY, maxX, maxY float32
+	cff := fe.pf.cff
+	if cff != nil {
+		g.index = cff.index(r)
+		g.advance = cff.advance(g.index, fe.ppem)
+		var ok bool
+		if minX, minY, maxX, maxY, ok = cff.load(g.index, fe.ppem); !ok {
+			return g
+		}
+	} else {
+		tf := fe.pf.tf
+		g.index = tf.Index(r)
+		g.advance = int32(math.Round(float64(float32(tf.Advance(g.index)) * fe.scale)))
+		o := &l.outline
+		if err := tf.LoadOutline(g.index, o); err != nil || len(o.Points) == 0 {
+			return g
+		}
+		minX, minY = float32(math.Inf(1)), float32(math.Inf(1))
+		maxX, maxY = float32(math.Inf(-1)), float32(math.Inf(-1))
+		for _, p := range o.Points {
+			x, y := p.X*fe.scale, -p.Y*fe.scale
+			minX, maxX = min(minX, x), max(maxX, x)
+			minY, maxY = min(minY, y), max(maxY, y)
+		}
 	}
 	limit := float32(l.opts.PageSize - l.opts.Padding)
 	if !(maxX-minX < limit && maxY-minY < limit) { // also NaN from a damaged font
@@ -292,13 +335,18 @@ func (l *Library) rasterLocked(fe *fontEntry, r rune) glyph {
 	ras := l.raster
 	ras.DrawOp = draw.Src
 	ox, oy := float32(dr.Min.X), float32(dr.Min.Y)
-	pt := func(p ttf.Point) (float32, float32) { return p.X*fe.scale - ox, -p.Y*fe.scale - oy }
-	start := 0
-	for _, end := range o.Ends {
-		if end > start {
-			traceContour(ras, o.Points[start:end], pt)
+	if cff != nil {
+		cff.trace(ras, ox, oy)
+	} else {
+		o := &l.outline
+		pt := func(p ttf.Point) (float32, float32) { return p.X*fe.scale - ox, -p.Y*fe.scale - oy }
+		start := 0
+		for _, end := range o.Ends {
+			if end > start {
+				traceContour(ras, o.Points[start:end], pt)
+			}
+			start = end
 		}
-		start = end
 	}
 	if cap(l.mask.Pix) < w*h {
 		l.mask.Pix = make([]uint8, w*h)
@@ -403,7 +451,12 @@ func (l *Library) kernLocked(fe *fontEntry, a, b uint16) int32 {
 	if k, ok := fe.kern[key]; ok {
 		return k
 	}
-	k := int32(math.Round(float64(float32(fe.pf.tf.Kern(a, b)) * fe.scale)))
+	var k int32
+	if c := fe.pf.cff; c != nil {
+		k = c.kern(a, b, fe.ppem)
+	} else {
+		k = int32(math.Round(float64(float32(fe.pf.tf.Kern(a, b)) * fe.scale)))
+	}
 	if len(fe.kern) < maxKernPairs {
 		fe.kern[key] = k
 	}

@@ -51,12 +51,17 @@ func FuzzLoadImage(f *testing.F) {
 	})
 }
 
-// FuzzParseFont feeds arbitrary bytes to the font path and lays text out
-// with whatever loads: no panic, and the default font keeps working.
+// FuzzParseFont feeds arbitrary bytes to the font path (TrueType and CFF)
+// and lays text out with whatever loads: no panic, and the default font
+// keeps working.
 func FuzzParseFont(f *testing.F) {
 	f.Add(goregular.TTF)
 	f.Add(goregular.TTF[:20000])
 	f.Add([]byte("\x00\x01\x00\x00\x00\x00"))
+	cff := cffData(f)
+	f.Add(cff)
+	f.Add(cff[:len(cff)/2])
+	f.Add([]byte("OTTO\x00\x01\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lib := newLib(t, small())
 		def, err := lib.DefaultFont(12)
@@ -65,7 +70,7 @@ func FuzzParseFont(f *testing.F) {
 		}
 		rec := rendertest.NewRecorder(4, 4, 4096)
 		if font, err := lib.ParseFont("fuzz.ttf", data, 12); err == nil {
-			if _, _, err := lib.AppendText(nil, font, "Aé Ω\tx\nyz", assets.TextOptions{Width: 30}); err != nil {
+			if _, _, err := lib.AppendText(nil, font, "Aé Ω\tx\nyz01Q中", assets.TextOptions{Width: 30}); err != nil {
 				t.Fatalf("layout with a font that loaded: %v", err)
 			}
 		}

@@ -211,12 +211,14 @@ func TestTextErrors(t *testing.T) {
 }
 
 func TestFontLoading(t *testing.T) {
-	otf := append([]byte("OTTO"), goregular.TTF[4:]...)
+	otf := append([]byte("OTTO"), goregular.TTF[4:]...) // TrueType tables behind a CFF signature
+	ttc := append([]byte("ttcf"), goregular.TTF[4:]...)
 	fsys := fstest.MapFS{
 		"go.ttf":      {Data: goregular.TTF},
 		"trunc.ttf":   {Data: goregular.TTF[:4000]},
 		"garbage.ttf": {Data: []byte("definitely not a font file, just some words")},
 		"cff.otf":     {Data: otf},
+		"fonts.ttc":   {Data: ttc},
 	}
 	lib, keep, rec := uploaded(t)
 	tests := []struct {
@@ -231,7 +233,8 @@ func TestFontLoading(t *testing.T) {
 		{"go.ttf", 1000, assets.ErrInvalid, "want [1, 128]"}, // half the 256 page
 		{"trunc.ttf", 16, assets.ErrCorrupt, "not a readable TrueType font"},
 		{"garbage.ttf", 16, assets.ErrCorrupt, "unknown signature"},
-		{"cff.otf", 16, assets.ErrUnsupported, "CFF outlines"},
+		{"cff.otf", 16, assets.ErrCorrupt, "not a readable OpenType (CFF) font"},
+		{"fonts.ttc", 16, assets.ErrUnsupported, "font collection"},
 		{"missing.ttf", 16, fs.ErrNotExist, "does not exist"},
 	}
 	for _, tt := range tests {

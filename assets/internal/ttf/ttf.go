@@ -3,9 +3,10 @@
 // metrics, glyph outlines and the kern table. It parses defensively: every
 // read is bounds-checked, so damaged data yields an error, never a panic.
 //
-// It exists because the x/image font packages that parse fonts depend on a
-// module this project does not require; rasterisation still uses
-// golang.org/x/image/vector.
+// The assets package reads TrueType-outline fonts with it and CFF-outline
+// fonts with golang.org/x/image/font/sfnt; either is consulted only when a
+// glyph or kerning pair is first needed, and rasterisation uses
+// golang.org/x/image/vector for both.
 package ttf
 
 import (
