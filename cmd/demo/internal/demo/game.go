@@ -171,7 +171,13 @@ func (g *Game) setupGame(s *framework.Setup) error {
 		return err
 	}
 	var err error
-	if g.bunnyImg, err = g.lib.AddImage("bunny", bunnyImage(32)); err != nil {
+	// The benchmark draws bunnies from a texture of about their size, as
+	// cmd/bunnymark does, so that both measure the same texture sampling.
+	texels := 32
+	if g.opts.Bench {
+		texels = min(g.opts.SpriteSize, 32)
+	}
+	if g.bunnyImg, err = g.lib.AddImage("bunny", bunnyImage(texels)); err != nil {
 		return err
 	}
 	if g.playerImg, err = g.lib.AddImage("player", playerImage(32)); err != nil {
