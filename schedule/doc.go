@@ -53,7 +53,7 @@
 // # Structures
 //
 // Two ordering structures give identical deliveries (one test suite and one
-// fuzz test run on both): an indexed binary heap ([Heap], the default) and a
+// fuzz test run on both): an indexed 4-ary heap ([Heap], the default) and a
 // contiguous scan ([Scan]). Measured in steady state, one entry scheduled and
 // one delivered per tick, the scan is at best a few percent faster, at 8 to
 // 16 pending entries; the heap is faster from 32 on, 7 times at 1,000 and
