@@ -201,6 +201,27 @@ var scenes = []scene{
 			}
 		}
 	}},
+	{"text-cff", func(t *testing.T, lib *assets.Library) func(*render2d.PassWriter) {
+		// An OpenType font with CFF outlines (cubic curves, read through
+		// sfnt): three sizes, a wrapped and right-aligned line, and the
+		// same glyphs in Go Regular for comparison of metrics.
+		fsys := os.DirFS(filepath.Join("..", "testdata"))
+		sizes := []float64{14, 28, 52}
+		fonts := make([]assets.Font, len(sizes))
+		for i, s := range sizes {
+			fonts[i] = must[assets.Font](t)(lib.LoadFont(fsys, "CFFTest.otf", s))
+		}
+		goFont := must[assets.Font](t)(lib.DefaultFont(28))
+		return func(pass *render2d.PassWriter) {
+			y := float32(4)
+			for _, f := range fonts {
+				b := must[assets.TextBounds](t)(lib.DrawText(pass, f, "01Q中 10", assets.TextOptions{Position: render2d.Vec2{X: 6, Y: y}}))
+				y += b.Rect.H
+			}
+			must[assets.TextBounds](t)(lib.DrawText(pass, fonts[1], "QQ 0110 中中", assets.TextOptions{Position: render2d.Vec2{X: 150, Y: 4}, Width: 100, Align: assets.AlignRight, Color: render2d.RGBA8(140, 200, 255, 255)}))
+			must[assets.TextBounds](t)(lib.DrawText(pass, goFont, "01Q 10", assets.TextOptions{Position: render2d.Vec2{X: 6, Y: y}, Color: render2d.RGBA8(255, 190, 90, 255)}))
+		}
+	}},
 	{"paragraph", func(t *testing.T, lib *assets.Library) func(*render2d.PassWriter) {
 		f := must[assets.Font](t)(lib.DefaultFont(14))
 		text := "Grüße, naïve café, Ωμέγα! Text is laid out on the simulation side into plain glyph packets; " +
