@@ -85,7 +85,6 @@ type overlay struct {
 
 	// The latest tick with input edges.
 	inputLine []byte
-	inputTick uint64
 	presses   [input.ButtonCount + 1]int
 
 	// Panel geometry of the latest layout, for mouse clicks.
@@ -224,7 +223,6 @@ func (ov *overlay) noteInput(ctx *ecs.Context) {
 	if !any {
 		return
 	}
-	ov.inputTick = ctx.Time.Tick
 	ov.inputLine = appendInputLine(ov.inputLine[:0], ctx.Time.Tick, &ov.presses, in.State().Down)
 	clear(ov.presses[:])
 	ov.dirty = true
