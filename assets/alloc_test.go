@@ -51,6 +51,19 @@ func TestSteadyStateAllocations(t *testing.T) {
 		{"Sprite", func() { _, _ = lib.Sprite(frame0, render2d.Vec2{X: 1, Y: 2}) }},
 		{"Upload with nothing new", func() { _ = lib.Upload(rec) }},
 	}
+	// A CFF-outline font shares the caches: cached layout allocates
+	// nothing either.
+	cff, err := lib.ParseFont("CFFTest.otf", cffData(t), 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst, _, _ = lib.AppendText(dst[:0], cff, cffLine200, assets.TextOptions{Width: 300})
+	tests = append(tests, struct {
+		name string
+		fn   func()
+	}{"AppendText 200 chars, CFF font", func() {
+		dst, _, _ = lib.AppendText(dst[:0], cff, cffLine200, assets.TextOptions{Width: 300, Align: assets.AlignCenter})
+	}})
 	for _, tt := range tests {
 		if got := testing.AllocsPerRun(100, tt.fn); got != 0 {
 			t.Errorf("%s: %v allocations per run, want 0", tt.name, got)

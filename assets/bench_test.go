@@ -44,7 +44,24 @@ func BenchmarkLayout200(b *testing.B) {
 			_, _ = lib.MeasureText(f, line200, assets.TextOptions{})
 		}
 	})
+	// The same layout with a CFF-outline font: after the first line the
+	// path is the same cache, so it should cost the same.
+	cff, err := lib.ParseFont("CFFTest.otf", cffData(b), 16)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dst, _, _ = lib.AppendText(dst[:0], cff, cffLine200, assets.TextOptions{})
+	b.Run("layout-cff", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			dst, _, _ = lib.AppendText(dst[:0], cff, cffLine200, assets.TextOptions{})
+		}
+	})
 }
+
+// cffLine200 is a 200-character line of the glyphs CFFTest.otf has, with
+// spaces (which it lacks: they draw its missing-glyph box).
+var cffLine200 = strings.Repeat("0110 Q中Q 1001 QQ 中0 ", 10)[:200]
 
 // sizes1000 are the sides of 1,000 sprite-sized images, 8 to 64 pixels.
 func sizes1000() []image.Point {
