@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -167,4 +168,45 @@ func stopAfterFrames(rt *runtime.GameRuntime, rend *leanRenderer, n int) {
 		}
 		return nil
 	})
+}
+
+// BenchmarkWakeLatency measures how long a Wake from another goroutine
+// takes to end a long wait: the SystemClock waiter against a waiter that
+// sleeps in 1 ms clock_nanosleep slices (what SystemClock used before),
+// alternated in the same run. It reports the median of each and their
+// ratio; a waiter that missed a Wake would hang the benchmark.
+func BenchmarkWakeLatency(b *testing.B) {
+	b.ReportAllocs()
+	sliced, err := timing.NewWaiter(time.Millisecond)
+	if err != nil {
+		b.Fatal(err)
+	}
+	waiters := [2]runtime.Waiter{runtime.SystemClock{}.NewWaiter(), sliced}
+	var lat [2][]time.Duration
+	ready, done := make(chan struct{}), make(chan timing.Instant)
+	for i := range b.N {
+		k := i % 2
+		w := waiters[k]
+		go func() {
+			ready <- struct{}{}
+			_ = w.WaitUntil(timing.Now().AddSaturating(time.Hour))
+			done <- timing.Now()
+		}()
+		<-ready
+		busy(300 * time.Microsecond) // let the waiter fall asleep
+		woke := timing.Now()
+		w.Wake()
+		lat[k] = append(lat[k], time.Duration(<-done-woke))
+	}
+	if len(lat[1]) == 0 {
+		return
+	}
+	median := func(d []time.Duration) time.Duration {
+		slices.Sort(d)
+		return d[len(d)/2]
+	}
+	futex, slice := median(lat[0]), median(lat[1])
+	b.ReportMetric(float64(futex.Nanoseconds())/1e3, "µs-system-median")
+	b.ReportMetric(float64(slice.Nanoseconds())/1e3, "µs-1ms-slices-median")
+	b.ReportMetric(float64(futex)/float64(slice), "system/slices")
 }
