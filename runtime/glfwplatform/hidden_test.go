@@ -23,6 +23,9 @@ type hiddenGame struct {
 	start, end runtime.Stats
 	span       time.Duration
 	hidden     atomic.Int64 // instant the platform hid the window
+	// pacing is the telemetry's pacing interval at the end of the hidden
+	// second.
+	pacing time.Duration
 }
 
 func (g *hiddenGame) InitSimulation(rt *runtime.GameRuntime) error {
@@ -48,14 +51,16 @@ func (g *hiddenGame) Update(t *runtime.TickContext) error {
 		}
 	case time.Duration(now-g.hiddenAt) >= time.Second:
 		g.end, g.span = g.rt.Stats(), time.Duration(now-g.hiddenAt)
+		g.pacing = g.rt.Telemetry().PacingInterval
 		return t.RequestStop()
 	}
 	return nil
 }
 
 // TestHiddenWindowRate hides a real window and checks that the runtime
-// presents nothing and slows to about 10 Hz. Only upper bounds are checked,
-// so a slow machine cannot fail it.
+// presents nothing, slows to about 10 Hz and reports the hidden interval as
+// its pacing interval. Only upper bounds are checked on rates, so a slow
+// machine cannot fail it.
 func TestHiddenWindowRate(t *testing.T) {
 	testdisplay.Require(t)
 	for _, mode := range []runtime.Mode{runtime.Sequential, runtime.Concurrent} {
@@ -73,6 +78,7 @@ func TestHiddenWindowRate(t *testing.T) {
 				g.display = ctx.Display.(*glfwplatform.Display)
 				opts := runtime.DefaultOptions()
 				opts.Mode = mode
+				opts.FrameCap = time.Second / 60
 				rt, err := runtime.New(g, ctx, opts)
 				if err != nil {
 					ctx.Close()
@@ -93,6 +99,9 @@ func TestHiddenWindowRate(t *testing.T) {
 			t.Logf("hidden for %v: %d updates (%.1f/s), %d frames presented", g.span, updates, perSecond, frames)
 			if frames != 0 {
 				t.Errorf("frames presented while hidden: got %d, want 0", frames)
+			}
+			if g.pacing != runtime.DefaultHiddenInterval {
+				t.Errorf("telemetry pacing interval while hidden: got %v, want %v", g.pacing, runtime.DefaultHiddenInterval)
 			}
 			if perSecond > 12 {
 				t.Errorf("updates while hidden: %.1f per second, want at most about 10", perSecond)
