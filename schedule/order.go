@@ -15,8 +15,13 @@ type key struct {
 	slot int32
 }
 
+// less compares with at most one branch: it is the borrow out of the
+// 128-bit subtraction (a.due, a.seq) - (b.due, b.seq), where comparing due
+// and then seq would branch on each.
 func (a key) less(b key) bool {
-	return a.due < b.due || a.due == b.due && a.seq < b.seq
+	_, borrow := bits.Sub64(a.seq, b.seq, 0)
+	_, borrow = bits.Sub64(a.due, b.due, borrow)
+	return borrow != 0
 }
 
 func compareKeys(a, b key) int {
@@ -74,8 +79,7 @@ func (o *orders) rekeyFirst(k key) {
 		o.scan.rekey(k)
 		return
 	}
-	o.heap.keys[0] = k
-	o.heap.down(0)
+	o.heap.rekeyRoot(k)
 }
 
 func (o *orders) rekey(k key) {
@@ -120,9 +124,9 @@ func (o *orders) clear() {
 // deliveries whatever the number n of pending entries.
 //
 // Four children per node halve the depth of a binary heap: a delivery sifts
-// through half as many levels, each reading four neighbouring keys instead of
-// two keys in two places. The keys sit inline in the heap array, so a
-// comparison never leaves it; pos is written once per key moved.
+// through half as many levels, each reading four neighbouring keys. The keys
+// sit inline in the heap array, so a comparison never leaves it; pos is
+// written once per key moved.
 type heapOrder struct {
 	keys  []key
 	pos   []int32 // slot -> index in keys, -1 when absent
@@ -132,8 +136,6 @@ type heapOrder struct {
 // arity is the number of children of a heap node: the children of node i
 // are arity*i+1 .. arity*i+arity, its parent (i-1)/arity.
 const arity = 4
-
-const branchFreeLimit = 1 << 13
 
 func newHeapOrder(capacity int) heapOrder {
 	h := heapOrder{keys: make([]key, 0, capacity), pos: make([]int32, capacity)}
@@ -167,7 +169,7 @@ func (h *heapOrder) remove(slot int32) {
 // nearly always belongs near the leaves, so rather than sift it down from the
 // root, comparing it at every level, the hole left by the root sinks to a
 // leaf along the smallest children and the last key rises from there: one
-// comparison fewer per level, and a rise of a level or two.
+// comparison fewer per level, and a rise of a level or none.
 func (h *heapOrder) removeRoot() {
 	last := len(h.keys) - 1
 	h.pos[h.keys[0].slot] = -1
@@ -176,6 +178,12 @@ func (h *heapOrder) removeRoot() {
 	if last > 0 {
 		h.up(h.sinkHole(0), k)
 	}
+}
+
+// rekeyRoot gives the earliest key a later due tick.
+func (h *heapOrder) rekeyRoot(k key) {
+	h.keys[0] = k
+	h.down(0)
 }
 
 func (h *heapOrder) rekey(k key) {
@@ -206,8 +214,7 @@ func (h *heapOrder) fix(i int) {
 
 // up puts k at index i, or above it while it is less than its parent.
 func (h *heapOrder) up(i int, k key) {
-	keys := h.keys
-	pos := h.pos
+	keys, pos := h.keys, h.pos
 	for i > 0 {
 		p := int(uint(i-1) / arity)
 		kp := keys[p]
@@ -224,35 +231,22 @@ func (h *heapOrder) up(i int, k key) {
 
 // down sifts keys[i] towards the leaves and reports whether it moved.
 func (h *heapOrder) down(i0 int) bool {
-	keys := h.keys
-	pos := h.pos
+	keys, pos := h.keys, h.pos
 	n := len(keys)
 	i := i0
 	k := keys[i]
-	if n <= branchFreeLimit {
-		for {
-			c := arity*i + 1
-			if c+arity > n {
-				break
-			}
-			m, km := smallest(keys, c)
-			if !km.less(k) {
-				keys[i] = k
-				pos[k.slot] = int32(i)
-				return i > i0
-			}
-			keys[i] = km
-			pos[km.slot] = int32(i)
-			i = m
-		}
-	}
 	for {
 		c := arity*i + 1
-		if c >= n {
+		var m int
+		var km key
+		if c+arity <= n {
+			m, km = smallest(keys, c)
+		} else if c < n {
+			m = minTail(keys, c)
+			km = keys[m]
+		} else {
 			break
 		}
-		m := minTail(keys, c)
-		km := keys[m]
 		if !km.less(k) {
 			break
 		}
@@ -269,28 +263,20 @@ func (h *heapOrder) down(i0 int) bool {
 // level with the smallest child, and returns the leaf's index. The key that
 // was at i must already be saved or dropped.
 func (h *heapOrder) sinkHole(i int) int {
-	keys := h.keys
-	pos := h.pos
+	keys, pos := h.keys, h.pos
 	n := len(keys)
-	if n <= branchFreeLimit {
-		for {
-			c := arity*i + 1
-			if c+arity > n {
-				break
-			}
-			m, km := smallest(keys, c)
-			keys[i] = km
-			pos[km.slot] = int32(i)
-			i = m
-		}
-	}
 	for {
 		c := arity*i + 1
-		if c >= n {
+		var m int
+		var km key
+		if c+arity <= n {
+			m, km = smallest(keys, c)
+		} else if c < n {
+			m = minTail(keys, c)
+			km = keys[m]
+		} else {
 			return i
 		}
-		m := minTail(keys, c)
-		km := keys[m]
 		keys[i] = km
 		pos[km.slot] = int32(i)
 		i = m
@@ -298,10 +284,11 @@ func (h *heapOrder) sinkHole(i int) int {
 }
 
 // smallest returns the index and value of the smallest of the four keys
-// from c. Which one it is is a coin toss for the branch predictor, so the
-// choice is computed with masks, not branched on, and the chosen key is
-// selected from the values already loaded rather than read again: the next
-// level's loads wait only on this arithmetic.
+// from c. Which one it is is a coin toss for the branch predictor, so it is
+// chosen with conditional moves, and from the values already loaded rather
+// than read again: the next level's loads wait only on this arithmetic.
+// Every node but one has four children or none, so this is the only path
+// that matters.
 func smallest(keys []key, c int) (int, key) {
 	q := (*[arity]key)(keys[c : c+arity])
 	a, ka := pick(0, q[0], 1, q[1])
@@ -310,23 +297,23 @@ func smallest(keys []key, c int) (int, key) {
 	return c + a, ka
 }
 
-// pick returns (j, y) when y is less than x, else (i, x), without branches.
+// pick returns (j, y) when y is less than x, else (i, x). The comparison is
+// the borrow out of a 128-bit subtraction, and the compiler turns the
+// assignment into conditional moves, not a branch.
 func pick(i int, x key, j int, y key) (int, key) {
 	_, borrow := bits.Sub64(y.seq, x.seq, 0)
 	_, borrow = bits.Sub64(y.due, x.due, borrow)
-	mask := -borrow // all ones when y < x
-	return i ^ (i^j)&int(mask), key{
-		due:  x.due ^ (x.due^y.due)&mask,
-		seq:  x.seq ^ (x.seq^y.seq)&mask,
-		slot: x.slot ^ (x.slot^y.slot)&int32(mask),
+	if borrow != 0 {
+		i, x = j, y
 	}
+	return i, x
 }
 
-// minTail returns the index of the smallest key from c to the end of keys,
-// fewer than arity of them: the children of the last inner node.
+// minTail returns the index of the smallest of the one to three keys from c
+// to the end of keys: the children of the last inner node.
 func minTail(keys []key, c int) int {
 	m := c
-	for j := c + 1; j < len(keys) && j < c+arity; j++ {
+	for j := c + 1; j < len(keys); j++ {
 		if keys[j].less(keys[m]) {
 			m = j
 		}
