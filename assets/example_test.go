@@ -2,10 +2,13 @@ package assets_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"io/fs"
+	"os"
 	"testing/fstest"
 	"time"
 
@@ -123,4 +126,33 @@ func ExamplePacker() {
 	// (16,8) -> (32,0) true
 	// (16,8) -> (48,0) true
 	// (40,8) -> (0,0) false
+}
+
+// Fonts load from any fs.FS at a chosen size; an OpenType font with CFF
+// (PostScript) outlines works like a TrueType one. This one is the tiny
+// test font in testdata, which has the glyphs 0, 1, Q and 中.
+func ExampleLibrary_LoadFont() {
+	lib, _ := assets.NewLibrary(assets.DefaultOptions())
+	fsys := os.DirFS("testdata")
+	var fonts []assets.Font
+	for _, size := range []float64{20, 40} {
+		font, err := lib.LoadFont(fsys, "CFFTest.otf", size)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fonts = append(fonts, font)
+	}
+	_ = lib.Upload(rendertest.NewRecorder(64, 64, 4096)) // graphics thread: readies a page for glyphs
+	for _, font := range fonts {
+		m, _ := lib.Metrics(font)
+		ps, b, _ := lib.AppendText(nil, font, "10Q\n中", assets.TextOptions{})
+		fmt.Printf("%vpx: ascent %v, line height %v; %d glyphs on %d lines, %v wide\n", m.Size, m.Ascent, m.LineHeight, len(ps), b.Lines, b.Rect.W)
+	}
+	_, err := lib.LoadFont(fsys, "missing.otf", 20)
+	fmt.Println(errors.Is(err, fs.ErrNotExist))
+	// Output:
+	// 20px: ascent 16, line height 18; 4 glyphs on 2 lines, 40 wide
+	// 40px: ascent 32, line height 36; 4 glyphs on 2 lines, 80 wide
+	// true
 }
