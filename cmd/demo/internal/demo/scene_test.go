@@ -177,7 +177,7 @@ func TestBunnyControls(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			g, sim := newSim(t, demo.Options{Sprites: 50}, "timing.mode=fixed", fixed60)
 			tt.script(sim)
-			if err := sim.RunTicks(120); err != nil {
+			if err := sim.RunTicks(90); err != nil {
 				t.Fatal(err)
 			}
 			if got := g.Bunnies(); got != tt.want {
@@ -195,7 +195,7 @@ func TestPanelKeys(t *testing.T) {
 		tap(sim, time.Second+time.Duration(i)*100*time.Millisecond, input.KeyDown)
 	}
 	tap(sim, 2*time.Second, input.KeyRight)
-	if err := sim.RunTicks(180); err != nil {
+	if err := sim.RunTicks(140); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := sim.Runtime.TimingOptions().Recovery, timing.VariableCatchUp; got != want {
@@ -216,7 +216,7 @@ func TestOverlayText(t *testing.T) {
 	g, sim := newSim(t, demo.Options{Sprites: 10}, "timing.mode=fixed", fixed60, "runtime.frame_cap=60")
 	tap(sim, time.Second, input.KeySpace)
 	tap(sim, time.Second, input.KeyW)
-	if err := sim.RunTicks(180); err != nil {
+	if err := sim.RunTicks(90); err != nil {
 		t.Fatal(err)
 	}
 	text := g.OverlayText()

@@ -62,7 +62,7 @@ func tap(sim *framework.Simulation, offset time.Duration, b input.Button) {
 
 func TestHeadlessRunDrawsSceneAndOverlay(t *testing.T) {
 	g, sim := newSim(t, demo.Options{Sprites: 200, Seed: 3})
-	if err := sim.RunTicks(300); err != nil {
+	if err := sim.RunTicks(150); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := g.Bunnies(), 200; got != want {
