@@ -14,13 +14,18 @@ import (
 // reader (internal/ttf); both feed the same rasteriser and caches, so
 // layout cannot tell them apart.
 //
-// sfnt works in 26.6 fixed-point pixels at a given size, so unlike the
-// TrueType path every query takes the face's ppem. The buffer and the last
-// loaded segments are scratch space guarded by the library's mutex.
+// sfnt answers in 26.6 fixed-point pixels at a given ppem. Every query here
+// passes a ppem of unitsPerEm/64 pixels, which makes sfnt's scaling the
+// identity: the answers are font units, exact, and the face scales them to
+// pixels with the same float arithmetic as a TrueType face (scaling in
+// sfnt and rounding again would differ by a pixel at half-pixel values).
+// The buffer and the last loaded segments are scratch space guarded by the
+// library's mutex.
 type cffFont struct {
-	f    *sfnt.Font
-	buf  sfnt.Buffer
-	segs sfnt.Segments // last outline loaded; aliases buf
+	f     *sfnt.Font
+	units fixed.Int26_6 // ppem whose pixels are font units
+	buf   sfnt.Buffer
+	segs  sfnt.Segments // last outline loaded; aliases buf
 }
 
 // isCFF reports whether data starts with the signature of an OpenType font
@@ -35,43 +40,40 @@ func parseCFF(data []byte) (*cffFont, error) {
 	if err != nil {
 		return nil, detail(ErrCorrupt, "not a readable OpenType (CFF) font: %v", err)
 	}
-	if upem := int(f.UnitsPerEm()); upem < 16 || upem > 16384 {
+	upem := int(f.UnitsPerEm())
+	if upem < 16 || upem > 16384 {
 		return nil, detail(ErrCorrupt, "unitsPerEm is %d, want [16, 16384]", upem)
 	}
 	if n := f.NumGlyphs(); n < 1 {
 		return nil, detail(ErrCorrupt, "font has no glyphs")
 	}
-	c := &cffFont{f: f}
-	const probe = 16 << 6 // any size will do to run the charstrings
+	c := &cffFont{f: f, units: fixed.Int26_6(upem)}
 	for _, r := range []rune{0, 'a'} {
 		g := c.index(r)
-		if _, err := f.LoadGlyph(&c.buf, sfnt.GlyphIndex(g), probe, nil); err != nil {
+		if _, err := f.LoadGlyph(&c.buf, sfnt.GlyphIndex(g), c.units, nil); err != nil {
 			return nil, detail(ErrCorrupt, "glyph %d: %v", g, err)
 		}
-		if _, err := f.GlyphAdvance(&c.buf, sfnt.GlyphIndex(g), probe, font.HintingNone); err != nil {
+		if _, err := f.GlyphAdvance(&c.buf, sfnt.GlyphIndex(g), c.units, font.HintingNone); err != nil {
 			return nil, detail(ErrCorrupt, "advance of glyph %d: %v", g, err)
 		}
 	}
-	if _, err := f.Metrics(&c.buf, probe, font.HintingNone); err != nil {
+	if _, err := f.Metrics(&c.buf, c.units, font.HintingNone); err != nil {
 		return nil, detail(ErrCorrupt, "metrics: %v", err)
 	}
 	return c, nil
 }
 
-// ppemOf is a face size in 26.6 fixed point.
-func ppemOf(size float64) fixed.Int26_6 { return fixed.Int26_6(math.Round(size * 64)) }
+// unitsPerEm returns the font's design units per em.
+func (c *cffFont) unitsPerEm() int { return int(c.units) }
 
-// px converts 26.6 fixed point to pixels.
-func px(v fixed.Int26_6) float64 { return float64(v) / 64 }
-
-// metrics returns ascent, descent (positive, below the baseline) and line
-// height in whole pixels, rounded as for TrueType faces.
-func (c *cffFont) metrics(ppem fixed.Int26_6) (ascent, descent, lineHeight int) {
-	m, err := c.f.Metrics(&c.buf, ppem, font.HintingNone)
+// vMetrics returns the ascent, descent (negative below the baseline) and
+// line gap in font units, like [ttf.Font.VMetrics].
+func (c *cffFont) vMetrics() (ascent, descent, lineGap int) {
+	m, err := c.f.Metrics(&c.buf, c.units, font.HintingNone)
 	if err != nil { // checked by parseCFF; cannot fail afterwards
-		return 0, 0, 1
+		return 0, 0, 0
 	}
-	return int(math.Ceil(px(m.Ascent))), int(math.Ceil(px(m.Descent))), max(1, int(math.Round(px(m.Height))))
+	return int(m.Ascent), -int(m.Descent), int(m.Height - m.Ascent - m.Descent)
 }
 
 // index returns r's glyph, 0 (the missing-glyph box) when the font has none.
@@ -83,41 +85,41 @@ func (c *cffFont) index(r rune) uint16 {
 	return uint16(g)
 }
 
-// advance returns glyph g's advance in whole pixels, 0 when unreadable.
-func (c *cffFont) advance(g uint16, ppem fixed.Int26_6) int32 {
-	a, err := c.f.GlyphAdvance(&c.buf, sfnt.GlyphIndex(g), ppem, font.HintingNone)
+// advance returns glyph g's advance in font units, 0 when unreadable.
+func (c *cffFont) advance(g uint16) int {
+	a, err := c.f.GlyphAdvance(&c.buf, sfnt.GlyphIndex(g), c.units, font.HintingNone)
 	if err != nil {
 		return 0
 	}
-	return int32(math.Round(px(a)))
+	return int(a)
 }
 
 // kern returns the kerning between glyphs a and b (GPOS pair adjustment or
-// the kern table) in whole pixels; 0 for pairs the font does not kern.
-func (c *cffFont) kern(a, b uint16, ppem fixed.Int26_6) int32 {
-	k, err := c.f.Kern(&c.buf, sfnt.GlyphIndex(a), sfnt.GlyphIndex(b), ppem, font.HintingNone)
+// the kern table) in font units; 0 for pairs the font does not kern.
+func (c *cffFont) kern(a, b uint16) int {
+	k, err := c.f.Kern(&c.buf, sfnt.GlyphIndex(a), sfnt.GlyphIndex(b), c.units, font.HintingNone)
 	if err != nil {
 		return 0
 	}
-	return int32(math.Round(px(k)))
+	return int(k)
 }
 
-// load reads glyph g's outline at ppem into c.segs and returns its bounds
-// in pixels, y down, with the pen at the origin on the baseline. ok is
-// false for an empty or unreadable outline.
-func (c *cffFont) load(g uint16, ppem fixed.Int26_6) (minX, minY, maxX, maxY float32, ok bool) {
-	segs, err := c.f.LoadGlyph(&c.buf, sfnt.GlyphIndex(g), ppem, nil)
-	c.segs = segs
+// load reads glyph g's outline into c.segs and returns its bounds in pixels
+// at scale pixels per unit, y down, with the pen at the origin on the
+// baseline. ok is false for an empty or unreadable outline.
+func (c *cffFont) load(g uint16, scale float32) (minX, minY, maxX, maxY float32, ok bool) {
+	segs, err := c.f.LoadGlyph(&c.buf, sfnt.GlyphIndex(g), c.units, nil)
 	if err != nil || len(segs) == 0 {
 		c.segs = nil
 		return 0, 0, 0, 0, false
 	}
+	c.segs = segs
 	minX, minY = float32(math.Inf(1)), float32(math.Inf(1))
 	maxX, maxY = float32(math.Inf(-1)), float32(math.Inf(-1))
 	for i := range segs {
 		s := &segs[i]
 		for _, p := range s.Args[:segArgs(s.Op)] {
-			x, y := float32(px(p.X)), float32(px(p.Y))
+			x, y := float32(p.X)*scale, float32(p.Y)*scale
 			minX, maxX = min(minX, x), max(maxX, x)
 			minY, maxY = min(minY, y), max(maxY, y)
 		}
@@ -136,13 +138,13 @@ func segArgs(op sfnt.SegmentOp) int {
 	return 1
 }
 
-// trace feeds the outline last loaded to ras, shifted by (-ox, -oy)
-// pixels. Every contour is closed: sfnt starts each with a MoveTo and the
-// rasteriser closes the previous one implicitly, but closing explicitly
-// keeps a damaged font's open path from leaking into the next contour.
-func (c *cffFont) trace(ras *vector.Rasterizer, ox, oy float32) {
+// trace feeds the outline last loaded to ras at scale pixels per unit,
+// shifted by (-ox, -oy) pixels. sfnt starts every contour with a MoveTo;
+// each is closed explicitly so that a damaged font's open path cannot leak
+// into the next contour.
+func (c *cffFont) trace(ras *vector.Rasterizer, scale, ox, oy float32) {
 	at := func(p fixed.Point26_6) (float32, float32) {
-		return float32(px(p.X)) - ox, float32(px(p.Y)) - oy
+		return float32(p.X)*scale - ox, float32(p.Y)*scale - oy
 	}
 	open := false
 	for i := range c.segs {

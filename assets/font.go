@@ -11,7 +11,6 @@ import (
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/font/gofont/goregular"
-	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
 
 	"github.com/metronome-go/metronome/assets/internal/ttf"
@@ -62,8 +61,7 @@ type fontEntry struct {
 	name  string
 	pf    *parsedFont
 	size  float64
-	scale float32       // pixels per font unit
-	ppem  fixed.Int26_6 // size for sfnt queries (CFF fonts)
+	scale float32 // pixels per font unit
 	// Vertical metrics in whole pixels.
 	ascent, descent, lineHeight int
 
@@ -197,23 +195,24 @@ func (l *Library) addFontLocked(pf *parsedFont, size float64) (Font, error) {
 	if !(size >= MinFontSize && size <= limit) { // also refuses NaN
 		return Font{}, &Error{Op: "load font", Path: pf.name, Err: detail(ErrInvalid, "size is %v, want [%d, %v] pixels per em", size, MinFontSize, limit)}
 	}
-	fe := &fontEntry{name: pf.name, pf: pf, size: size, ppem: ppemOf(size),
+	fe := &fontEntry{name: pf.name, pf: pf, size: size,
 		runes: make(map[rune]int32), pages: make(map[int]int), kern: make(map[uint32]int32)}
+	var a, d, gap int
 	if c := pf.cff; c != nil {
-		fe.scale = float32(size) / float32(c.f.UnitsPerEm())
+		fe.scale = float32(size) / float32(c.unitsPerEm())
 		// sfnt does not say whether a font kerns; the pair cache keeps
 		// asking cheap for fonts that do not.
 		fe.kerning = true
-		fe.ascent, fe.descent, fe.lineHeight = c.metrics(fe.ppem)
+		a, d, gap = c.vMetrics()
 	} else {
 		tf := pf.tf
 		fe.scale = float32(size) / float32(tf.UnitsPerEm())
 		fe.kerning = tf.HasKerning()
-		a, d, gap := tf.VMetrics()
-		fe.ascent = int(math.Ceil(float64(float32(a) * fe.scale)))
-		fe.descent = int(math.Ceil(float64(float32(-d) * fe.scale)))
-		fe.lineHeight = max(1, int(math.Round(float64(float32(a-d+gap)*fe.scale))))
+		a, d, gap = tf.VMetrics()
 	}
+	fe.ascent = int(math.Ceil(float64(float32(a) * fe.scale)))
+	fe.descent = int(math.Ceil(float64(float32(-d) * fe.scale)))
+	fe.lineHeight = max(1, int(math.Round(float64(float32(a-d+gap)*fe.scale))))
 	id, gen := l.fonts.add(fe)
 	return Font{id, gen}, nil
 }
@@ -297,9 +296,9 @@ func (l *Library) rasterLocked(fe *fontEntry, r rune) glyph {
 	cff := fe.pf.cff
 	if cff != nil {
 		g.index = cff.index(r)
-		g.advance = cff.advance(g.index, fe.ppem)
+		g.advance = int32(math.Round(float64(float32(cff.advance(g.index)) * fe.scale)))
 		var ok bool
-		if minX, minY, maxX, maxY, ok = cff.load(g.index, fe.ppem); !ok {
+		if minX, minY, maxX, maxY, ok = cff.load(g.index, fe.scale); !ok {
 			return g
 		}
 	} else {
@@ -336,7 +335,7 @@ func (l *Library) rasterLocked(fe *fontEntry, r rune) glyph {
 	ras.DrawOp = draw.Src
 	ox, oy := float32(dr.Min.X), float32(dr.Min.Y)
 	if cff != nil {
-		cff.trace(ras, ox, oy)
+		cff.trace(ras, fe.scale, ox, oy)
 	} else {
 		o := &l.outline
 		pt := func(p ttf.Point) (float32, float32) { return p.X*fe.scale - ox, -p.Y*fe.scale - oy }
@@ -451,12 +450,13 @@ func (l *Library) kernLocked(fe *fontEntry, a, b uint16) int32 {
 	if k, ok := fe.kern[key]; ok {
 		return k
 	}
-	var k int32
+	var units int
 	if c := fe.pf.cff; c != nil {
-		k = c.kern(a, b, fe.ppem)
+		units = c.kern(a, b)
 	} else {
-		k = int32(math.Round(float64(float32(fe.pf.tf.Kern(a, b)) * fe.scale)))
+		units = fe.pf.tf.Kern(a, b)
 	}
+	k := int32(math.Round(float64(float32(units) * fe.scale)))
 	if len(fe.kern) < maxKernPairs {
 		fe.kern[key] = k
 	}
