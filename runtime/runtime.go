@@ -59,8 +59,11 @@ type GameRuntime struct {
 	hidden atomic.Bool
 
 	// Timing options waiting to be applied by the scheduler's owner.
-	timingMu      sync.Mutex
-	timingOpts    timing.Options
+	timingMu   sync.Mutex
+	timingOpts timing.Options
+	// delivery is the input delivery policy in force (an input.Delivery);
+	// changed together with timingOpts under timingMu.
+	delivery      atomic.Uint32
 	timingPending atomic.Bool
 
 	// Scheduler statistics published after each batch.
@@ -186,6 +189,7 @@ func New(game Game, ctx *Context, opts Options) (*GameRuntime, error) {
 	}
 	r.paceInterval.Store(int64(opts.FrameCap))
 	r.timingOpts = opts.Timing
+	r.delivery.Store(uint32(opts.Polling.Delivery))
 	r.schedStats = r.sched.Stats()
 	r.life = newLifecycle()
 	r.stop = NewStopSignal()
@@ -257,7 +261,28 @@ func (r *GameRuntime) Options() Options {
 	o := r.opts
 	o.Timing = r.TimingOptions()
 	o.FrameCap = time.Duration(r.frameCapNew.Load())
+	o.Polling.Delivery = r.Delivery()
 	return o
+}
+
+// Delivery returns the input delivery policy in force.
+func (r *GameRuntime) Delivery() input.Delivery { return input.Delivery(r.delivery.Load()) }
+
+// SetDelivery changes the input delivery policy from the next update on.
+// Timestamped delivery needs fixed steps, so it is refused while the timing
+// options in force (or pending) are variable; on error nothing changes.
+// Safe from any goroutine.
+func (r *GameRuntime) SetDelivery(d input.Delivery) error {
+	if _, err := d.MarshalText(); err != nil {
+		return err
+	}
+	r.timingMu.Lock()
+	defer r.timingMu.Unlock()
+	if err := input.ValidateDelivery(d, r.timingOpts.Mode == timing.FixedMode); err != nil {
+		return err
+	}
+	r.delivery.Store(uint32(d))
+	return nil
 }
 
 // TimingOptions returns the timing options in force, or the latest ones
@@ -274,14 +299,15 @@ func (r *GameRuntime) TimingOptions() timing.Options {
 // within one cycle. Ledger, tick count and debt carry over (see
 // [timing.Scheduler.SetOptions]). On error nothing changes.
 func (r *GameRuntime) SetTimingOptions(o timing.Options) error {
+	r.timingMu.Lock()
 	err := o.Validate()
-	if derr := input.ValidateDelivery(r.opts.Polling.Delivery, o.Mode == timing.FixedMode); derr != nil {
+	if derr := input.ValidateDelivery(r.Delivery(), o.Mode == timing.FixedMode); derr != nil {
 		err = errors.Join(err, derr)
 	}
 	if err != nil {
+		r.timingMu.Unlock()
 		return err
 	}
-	r.timingMu.Lock()
 	r.timingOpts = o
 	r.timingPending.Store(true)
 	r.timingMu.Unlock()

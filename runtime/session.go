@@ -204,7 +204,11 @@ func (r *GameRuntime) runBatch(now timing.Instant) int {
 			r.fail(PhaseService, err)
 			break
 		}
-		r.queue.Take(r.clock.Now(), u.Start, u.End, &r.inTick)
+		if r.Delivery() == input.Timestamped {
+			r.queue.TakeSpan(u.Start, u.End, &r.inTick)
+		} else {
+			r.queue.TakeAll(r.clock.Now(), &r.inTick)
+		}
 		w := r.window()
 		t := &r.tick
 		t.Kind = u.Kind
