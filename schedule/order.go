@@ -15,13 +15,8 @@ type key struct {
 	slot int32
 }
 
-// less compares with at most one branch: it is the borrow out of the
-// 128-bit subtraction (a.due, a.seq) - (b.due, b.seq), where comparing due
-// and then seq would branch on each.
 func (a key) less(b key) bool {
-	_, borrow := bits.Sub64(a.seq, b.seq, 0)
-	_, borrow = bits.Sub64(a.due, b.due, borrow)
-	return borrow != 0
+	return a.due < b.due || a.due == b.due && a.seq < b.seq
 }
 
 func compareKeys(a, b key) int {
@@ -123,22 +118,51 @@ func (o *orders) clear() {
 // and O(1) to look at the earliest key, so a dispatch costs O(k log n) for k
 // deliveries whatever the number n of pending entries.
 //
-// Four children per node halve the depth of a binary heap: a delivery sifts
-// through half as many levels, each reading four neighbouring keys. The keys
-// sit inline in the heap array, so a comparison never leaves it; pos is
-// written once per key moved.
+// Four children per node halve the depth of a binary heap. The heap array
+// holds only the 16-byte ranks that comparisons read, so the four children
+// of a node fill one 64-byte cache line (see rankPad): a level of a large
+// heap costs one cache miss. The slot of each rank sits at the same index of
+// a parallel array, read only when a rank moves.
 type heapOrder struct {
-	keys  []key
-	pos   []int32 // slot -> index in keys, -1 when absent
+	ranks []rank
+	slots []int32 // slots[i] is the slot whose key is ranks[i]
+	pos   []int32 // slot -> index in ranks, -1 when absent
 	limit uint64
+	// touched keeps the loads of touchGrandchildren from being optimised
+	// away; its value means nothing.
+	touched uint64
+}
+
+// rank is the part of a key that orders it.
+type rank struct {
+	due uint64
+	seq uint64
+}
+
+// less compares with one branch: on the borrow out of the 128-bit
+// subtraction a - b, where comparing due and then seq would branch on each.
+func (a rank) less(b rank) bool {
+	_, borrow := bits.Sub64(a.seq, b.seq, 0)
+	_, borrow = bits.Sub64(a.due, b.due, borrow)
+	return borrow != 0
 }
 
 // arity is the number of children of a heap node: the children of node i
 // are arity*i+1 .. arity*i+arity, its parent (i-1)/arity.
 const arity = 4
 
+// rankPad shifts the ranks three places into their allocation, so that the
+// children of node i, at allocation index 4i+4 to 4i+7, start on a 64-byte
+// boundary whenever the allocation does (every allocation of 32 KiB or
+// more, which is where cache misses matter).
+const rankPad = 3
+
 func newHeapOrder(capacity int) heapOrder {
-	h := heapOrder{keys: make([]key, 0, capacity), pos: make([]int32, capacity)}
+	h := heapOrder{
+		ranks: make([]rank, rankPad, rankPad+capacity)[rankPad:],
+		slots: make([]int32, 0, capacity),
+		pos:   make([]int32, capacity),
+	}
 	for i := range h.pos {
 		h.pos[i] = -1
 	}
@@ -146,21 +170,22 @@ func newHeapOrder(capacity int) heapOrder {
 }
 
 func (h *heapOrder) add(k key) {
-	i := len(h.keys)
-	h.keys = append(h.keys, k)
-	h.up(i, k)
+	i := len(h.ranks)
+	h.ranks = append(h.ranks, rank{})
+	h.slots = append(h.slots, 0)
+	h.up(i, rank{due: k.due, seq: k.seq}, k.slot)
 }
 
 func (h *heapOrder) remove(slot int32) {
 	i := int(h.pos[slot])
-	last := len(h.keys) - 1
+	last := len(h.ranks) - 1
 	h.pos[slot] = -1
-	if i != last {
-		h.keys[i] = h.keys[last]
-		h.pos[h.keys[i].slot] = int32(i)
-	}
-	h.keys = h.keys[:last]
+	r, s := h.ranks[last], h.slots[last]
+	h.ranks = h.ranks[:last]
+	h.slots = h.slots[:last]
 	if i < last {
+		h.ranks[i], h.slots[i] = r, s
+		h.pos[s] = int32(i)
 		h.fix(i)
 	}
 }
@@ -171,136 +196,173 @@ func (h *heapOrder) remove(slot int32) {
 // leaf along the smallest children and the last key rises from there: one
 // comparison fewer per level, and a rise of a level or none.
 func (h *heapOrder) removeRoot() {
-	last := len(h.keys) - 1
-	h.pos[h.keys[0].slot] = -1
-	k := h.keys[last]
-	h.keys = h.keys[:last]
+	last := len(h.ranks) - 1
+	h.pos[h.slots[0]] = -1
+	r, s := h.ranks[last], h.slots[last]
+	h.ranks = h.ranks[:last]
+	h.slots = h.slots[:last]
 	if last > 0 {
-		h.up(h.sinkHole(0), k)
+		h.up(h.sinkHole(0), r, s)
 	}
 }
 
 // rekeyRoot gives the earliest key a later due tick.
 func (h *heapOrder) rekeyRoot(k key) {
-	h.keys[0] = k
+	h.ranks[0] = rank{due: k.due, seq: k.seq}
 	h.down(0)
 }
 
 func (h *heapOrder) rekey(k key) {
 	i := int(h.pos[k.slot])
-	h.keys[i] = k
+	h.ranks[i] = rank{due: k.due, seq: k.seq}
 	h.fix(i)
 }
 
 func (h *heapOrder) next() (key, bool) {
-	if len(h.keys) == 0 || h.keys[0].due > h.limit {
+	if len(h.ranks) == 0 || h.ranks[0].due > h.limit {
 		return key{}, false
 	}
-	return h.keys[0], true
+	return key{due: h.ranks[0].due, seq: h.ranks[0].seq, slot: h.slots[0]}, true
 }
 
 func (h *heapOrder) clear() {
-	for _, k := range h.keys {
-		h.pos[k.slot] = -1
+	for _, s := range h.slots {
+		h.pos[s] = -1
 	}
-	h.keys = h.keys[:0]
+	h.ranks = h.ranks[:0]
+	h.slots = h.slots[:0]
 }
 
 func (h *heapOrder) fix(i int) {
 	if !h.down(i) {
-		h.up(i, h.keys[i])
+		h.up(i, h.ranks[i], h.slots[i])
 	}
 }
 
-// up puts k at index i, or above it while it is less than its parent.
-func (h *heapOrder) up(i int, k key) {
-	keys, pos := h.keys, h.pos
+// up puts rank r of slot s at index i, or above it while r is less than its
+// parent's.
+func (h *heapOrder) up(i int, r rank, s int32) {
+	ranks, slots, pos := h.ranks, h.slots, h.pos
 	for i > 0 {
 		p := int(uint(i-1) / arity)
-		kp := keys[p]
-		if !k.less(kp) {
+		if !r.less(ranks[p]) {
 			break
 		}
-		keys[i] = kp
-		pos[kp.slot] = int32(i)
+		ranks[i] = ranks[p]
+		sp := slots[p]
+		slots[i] = sp
+		pos[sp] = int32(i)
 		i = p
 	}
-	keys[i] = k
-	pos[k.slot] = int32(i)
+	ranks[i] = r
+	slots[i] = s
+	pos[s] = int32(i)
 }
 
-// down sifts keys[i] towards the leaves and reports whether it moved.
+// down sifts the rank at index i towards the leaves and reports whether it
+// moved.
 func (h *heapOrder) down(i0 int) bool {
-	keys, pos := h.keys, h.pos
-	n := len(keys)
+	ranks, slots, pos := h.ranks, h.slots, h.pos
+	n := len(ranks)
 	i := i0
-	k := keys[i]
+	r, s := ranks[i], slots[i]
+	var t uint64
 	for {
 		c := arity*i + 1
 		var m int
-		var km key
+		var rm rank
 		if c+arity <= n {
-			m, km = smallest(keys, c)
+			if n > prefetchFrom {
+				t ^= touchGrandchildren(ranks, c)
+			}
+			m, rm = smallest(ranks, c)
 		} else if c < n {
-			m = minTail(keys, c)
-			km = keys[m]
+			m = minTail(ranks, c)
+			rm = ranks[m]
 		} else {
 			break
 		}
-		if !km.less(k) {
+		if !rm.less(r) {
 			break
 		}
-		keys[i] = km
-		pos[km.slot] = int32(i)
+		ranks[i] = rm
+		sm := slots[m]
+		slots[i] = sm
+		pos[sm] = int32(i)
 		i = m
 	}
-	keys[i] = k
-	pos[k.slot] = int32(i)
+	ranks[i] = r
+	slots[i] = s
+	pos[s] = int32(i)
+	h.touched = t
 	return i > i0
 }
 
 // sinkHole moves the hole at index i down to a leaf, filling it at each
-// level with the smallest child, and returns the leaf's index. The key that
+// level with the smallest child, and returns the leaf's index. The rank that
 // was at i must already be saved or dropped.
 func (h *heapOrder) sinkHole(i int) int {
-	keys, pos := h.keys, h.pos
-	n := len(keys)
+	ranks, slots, pos := h.ranks, h.slots, h.pos
+	n := len(ranks)
+	var t uint64
 	for {
 		c := arity*i + 1
 		var m int
-		var km key
+		var rm rank
 		if c+arity <= n {
-			m, km = smallest(keys, c)
+			if n > prefetchFrom {
+				t ^= touchGrandchildren(ranks, c)
+			}
+			m, rm = smallest(ranks, c)
 		} else if c < n {
-			m = minTail(keys, c)
-			km = keys[m]
+			m = minTail(ranks, c)
+			rm = ranks[m]
 		} else {
+			h.touched = t
 			return i
 		}
-		keys[i] = km
-		pos[km.slot] = int32(i)
+		ranks[i] = rm
+		sm := slots[m]
+		slots[i] = sm
+		pos[sm] = int32(i)
 		i = m
 	}
 }
 
-// smallest returns the index and value of the smallest of the four keys
+// prefetchFrom is the heap size above which down and sinkHole read the next level
+// ahead (touchGrandchildren): 8,192 ranks are 128 KiB, past the L1 and L2
+// caches of small cores.
+const prefetchFrom = 1 << 13
+
+// touchGrandchildren reads one word of each of the four cache lines that
+// hold the children of the four nodes from c, and returns them combined.
+// The loads do not wait for the choice among the nodes from c, so whichever
+// is chosen, its children are in cache or on their way when the next level
+// needs them: the levels' cache misses overlap instead of following each
+// other.
+func touchGrandchildren(ranks []rank, c int) uint64 {
+	g, last := arity*c+1, len(ranks)-1
+	return ranks[min(g, last)].due ^ ranks[min(g+arity, last)].due ^
+		ranks[min(g+2*arity, last)].due ^ ranks[min(g+3*arity, last)].due
+}
+
+// smallest returns the index and value of the smallest of the four ranks
 // from c. Which one it is is a coin toss for the branch predictor, so it is
 // chosen with conditional moves, and from the values already loaded rather
-// than read again: the next level's loads wait only on this arithmetic.
-// Every node but one has four children or none, so this is the only path
-// that matters.
-func smallest(keys []key, c int) (int, key) {
-	q := (*[arity]key)(keys[c : c+arity])
-	a, ka := pick(0, q[0], 1, q[1])
-	b, kb := pick(2, q[2], 3, q[3])
-	a, ka = pick(a, ka, b, kb)
-	return c + a, ka
+// than read again. Every node but one has four children or none, so this is
+// the path that matters.
+func smallest(ranks []rank, c int) (int, rank) {
+	q := (*[arity]rank)(ranks[c : c+arity])
+	a, ra := pick(0, q[0], 1, q[1])
+	b, rb := pick(2, q[2], 3, q[3])
+	a, ra = pick(a, ra, b, rb)
+	return c + a, ra
 }
 
 // pick returns (j, y) when y is less than x, else (i, x). The comparison is
 // the borrow out of a 128-bit subtraction, and the compiler turns the
 // assignment into conditional moves, not a branch.
-func pick(i int, x key, j int, y key) (int, key) {
+func pick(i int, x rank, j int, y rank) (int, rank) {
 	_, borrow := bits.Sub64(y.seq, x.seq, 0)
 	_, borrow = bits.Sub64(y.due, x.due, borrow)
 	if borrow != 0 {
@@ -309,12 +371,12 @@ func pick(i int, x key, j int, y key) (int, key) {
 	return i, x
 }
 
-// minTail returns the index of the smallest of the one to three keys from c
-// to the end of keys: the children of the last inner node.
-func minTail(keys []key, c int) int {
+// minTail returns the index of the smallest of the one to three ranks from
+// c to the end: the children of the last inner node.
+func minTail(ranks []rank, c int) int {
 	m := c
-	for j := c + 1; j < len(keys); j++ {
-		if keys[j].less(keys[m]) {
+	for j := c + 1; j < len(ranks); j++ {
+		if ranks[j].less(ranks[m]) {
 			m = j
 		}
 	}
