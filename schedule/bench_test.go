@@ -17,20 +17,32 @@ import (
 // process's CPU time per op, steadier than wall time on a shared machine.
 // Compare the structures within one run, as ratios.
 //
-// Measured on a shared 2-vCPU machine under heavy load (load average 9 to
-// 12), median cpu-ns/op of three runs, scan/heap ratio in brackets:
+// Measured on a shared 2-vCPU machine (AMD EPYC, load average 4 to 6),
+// median cpu-ns/op of seven interleaved runs of 30ms each, scan/heap ratio
+// in brackets:
 //
 //	                   n=16          n=1000         n=100000
-//	Schedule           26 (0.61)     27 (0.53)      35 (0.41)
-//	Cancel+Schedule    53 (0.43)     60 (0.40)      285 (0.39)
-//	Dispatch           42 (0.80)     72 (14)        127 (767)
-//	ScheduleDispatch   71 (1.07)     102 (6.9)      410 (147)
-//	Burst              47 (1.30)     79 (1.40)      273 (0.99)
+//	Schedule           23 (0.65)     23 (0.58)      29 (0.50)
+//	Cancel+Schedule    41 (0.50)     44 (0.47)      309 (0.45)
+//	Dispatch           35 (0.91)     54 (18)        90 (1000)
+//	ScheduleDispatch   66 (0.96)     82 (7.8)       395 (148)
+//	Burst              48 (1.31)     63 (1.95)      341 (0.90)
 //
-// Crossover (ScheduleDispatch, scan/heap): 1.07 at 2 entries, 1.00 at 4,
-// 0.96 at 8, 0.93 at 16, 1.08 at 32, 1.15 at 64, 1.61 at 128, 2.47 at 256.
-// The heap is the default: the scan never wins by more than the noise of
-// these runs, and loses badly as the queue grows.
+// Against the binary heap this 4-ary heap replaced, same runs, medians
+// (4-ary/binary at 16, 1,000, 100,000): Schedule 0.82, 0.70, 0.53; Cancel
+// 0.75, 0.79, 1.05; Dispatch 1.06, 0.86, 0.84; ScheduleDispatch 1.01,
+// 0.89, 1.10; Burst 0.98, 0.80, 1.13. At 100,000 the work is bound by
+// memory and these ratios moved by 10 to 15% either way between runs
+// (ScheduleDispatch 0.97 to 1.10). BenchmarkHeapVersusBinary
+// (heap_bench_test.go) times the two heaps alone in alternating chunks,
+// which is steadier: 1.03 at 16, 0.93 to 0.95 at 1,000, 0.72 to 0.89 at
+// 100,000.
+//
+// Crossover (ScheduleDispatch, scan/heap, medians): 0.99 at 2 entries, 0.97
+// at 4, 0.91 at 8, 0.96 at 16, 1.02 at 32, 1.25 at 64, 1.58 at 128, 2.51 at
+// 256. The heap is the default: the scan wins by 10% at best, on queues
+// small enough that either costs little, and loses badly as the queue
+// grows.
 
 var benchSizes = []int{16, 1_000, 100_000}
 

@@ -38,14 +38,14 @@ const (
 	DefaultStructure Structure = iota
 	// Heap is an indexed 4-ary min-heap: O(log n) schedule, cancel and
 	// delivery. In steady state (one entry scheduled and one delivered per
-	// tick) it measured within 10% of Scan up to 16 pending entries and
-	// faster from 32 on: 7 times at 1,000, over 100 times at 100,000.
+	// tick) it measured within 10% of Scan up to 32 pending entries and
+	// faster from 64 on: 7 times at 1,000, over 100 times at 100,000.
 	Heap
 	// Scan is a contiguous array scanned once per tick that has anything
 	// due: O(1) schedule and cancel, O(n) per such tick. Schedule and
-	// cancel measured two to three times cheaper than Heap's, so it can
-	// suit a small queue whose entries are mostly cancelled or moved
-	// before they fire.
+	// cancel measured at about half the cost of Heap's, so it can suit a
+	// small queue whose entries are mostly cancelled or moved before they
+	// fire.
 	Scan
 )
 
