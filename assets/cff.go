@@ -22,10 +22,11 @@ import (
 // The buffer and the last loaded segments are scratch space guarded by the
 // library's mutex.
 type cffFont struct {
-	f     *sfnt.Font
-	units fixed.Int26_6 // ppem whose pixels are font units
-	buf   sfnt.Buffer
-	segs  sfnt.Segments // last outline loaded; aliases buf
+	f       *sfnt.Font
+	units   fixed.Int26_6 // ppem whose pixels are font units
+	kerning bool          // the font has a kern or GPOS table
+	buf     sfnt.Buffer
+	segs    sfnt.Segments // last outline loaded; aliases buf
 }
 
 // isCFF reports whether data starts with the signature of an OpenType font
@@ -47,7 +48,9 @@ func parseCFF(data []byte) (*cffFont, error) {
 	if n := f.NumGlyphs(); n < 1 {
 		return nil, detail(ErrCorrupt, "font has no glyphs")
 	}
-	c := &cffFont{f: f, units: fixed.Int26_6(upem)}
+	// sfnt does not say whether a font kerns; without a table that can,
+	// layout skips the pair lookups altogether.
+	c := &cffFont{f: f, units: fixed.Int26_6(upem), kerning: hasTable(data, "kern") || hasTable(data, "GPOS")}
 	for _, r := range []rune{0, 'a'} {
 		g := c.index(r)
 		if _, err := f.LoadGlyph(&c.buf, sfnt.GlyphIndex(g), c.units, nil); err != nil {
@@ -61,6 +64,21 @@ func parseCFF(data []byte) (*cffFont, error) {
 		return nil, detail(ErrCorrupt, "metrics: %v", err)
 	}
 	return c, nil
+}
+
+// hasTable reports whether the table directory of the font in data (which
+// sfnt has parsed, but the checks are repeated) lists tag.
+func hasTable(data []byte, tag string) bool {
+	if len(data) < 12 {
+		return false
+	}
+	n := int(data[4])<<8 | int(data[5])
+	for i := 0; i < n && 12+16*i+4 <= len(data); i++ {
+		if string(data[12+16*i:12+16*i+4]) == tag {
+			return true
+		}
+	}
+	return false
 }
 
 // unitsPerEm returns the font's design units per em.

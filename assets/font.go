@@ -200,9 +200,7 @@ func (l *Library) addFontLocked(pf *parsedFont, size float64) (Font, error) {
 	var a, d, gap int
 	if c := pf.cff; c != nil {
 		fe.scale = float32(size) / float32(c.unitsPerEm())
-		// sfnt does not say whether a font kerns; the pair cache keeps
-		// asking cheap for fonts that do not.
-		fe.kerning = true
+		fe.kerning = c.kerning
 		a, d, gap = c.vMetrics()
 	} else {
 		tf := pf.tf
