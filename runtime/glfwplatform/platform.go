@@ -3,6 +3,8 @@ package glfwplatform
 import (
 	"errors"
 	"fmt"
+	"os"
+	goruntime "runtime"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/metronome-go/metronome/input/glfwinput"
@@ -63,10 +65,9 @@ func New(cfg Config) (*runtime.Context, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := glfw.Init(); err != nil {
-		return nil, fmt.Errorf("glfwplatform: initialising GLFW: %w", err)
+	if err := initGLFW(); err != nil {
+		return nil, err
 	}
-	glfw.DefaultWindowHints()
 	glfw.WindowHint(glfw.ContextVersionMajor, 4)
 	glfw.WindowHint(glfw.ContextVersionMinor, 1)
 	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
@@ -93,6 +94,30 @@ func New(cfg Config) (*runtime.Context, error) {
 		Renderer:  rend,
 		Presenter: &Presenter{win: win, vsync: cfg.VSync},
 	}, nil
+}
+
+// ErrNoDisplay reports that there is no X display to open a window on.
+var ErrNoDisplay = errors.New("glfwplatform: no display: DISPLAY is not set; run inside a desktop session, or under Xvfb (for example: xvfb-run -a CMD --headless)")
+
+// initGLFW initialises GLFW and resets the window hints. go-gl's Init only
+// logs a platform failure (such as a missing display) and returns nil, and
+// the next GLFW call then panics; this turns both into errors.
+func initGLFW() (err error) {
+	if goruntime.GOOS == "linux" || goruntime.GOOS == "freebsd" {
+		if os.Getenv("DISPLAY") == "" {
+			return ErrNoDisplay
+		}
+	}
+	if err := glfw.Init(); err != nil {
+		return fmt.Errorf("glfwplatform: initialising GLFW: %w", err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("glfwplatform: initialising GLFW failed (see the message above): %v", r)
+		}
+	}()
+	glfw.DefaultWindowHints() // panics with NotInitialized when Init failed
+	return nil
 }
 
 func boolHint(b bool) int {

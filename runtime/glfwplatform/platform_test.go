@@ -1,6 +1,7 @@
 package glfwplatform_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -81,5 +82,23 @@ func TestDisplayState(t *testing.T) {
 	}
 	if !states[3].CloseRequested {
 		t.Errorf("after a close request: got %+v, want CloseRequested", states[3])
+	}
+}
+
+// Without a display New returns ErrNoDisplay instead of letting GLFW log and
+// panic.
+func TestNewWithoutDisplay(t *testing.T) {
+	testdisplay.Require(t)
+	t.Setenv("DISPLAY", "")
+	var err error
+	testdisplay.OnMain(func() {
+		var ctx *runtime.Context
+		ctx, err = glfwplatform.New(glfwplatform.DefaultConfig())
+		if ctx != nil {
+			ctx.Close()
+		}
+	})
+	if !errors.Is(err, glfwplatform.ErrNoDisplay) {
+		t.Fatalf("New without DISPLAY: %v, want ErrNoDisplay", err)
 	}
 }
