@@ -86,3 +86,30 @@ func TestNames(t *testing.T) {
 		t.Errorf("IsZero: live entity %v, zero entity %v", e.IsZero(), (ecs.Entity{}).IsZero())
 	}
 }
+
+// TestSnapshotKeepsNeighbours checks that the raw-memory snapshot copies
+// every field of the current value and writes nothing outside its own
+// Transform: in an array laid out like an archetype column, snapshotting
+// the middle element leaves both neighbours as they were.
+func TestSnapshotKeepsNeighbours(t *testing.T) {
+	col := [3]ecs.Transform{
+		{Position: ecs.Vec2{X: 1, Y: 2}, Rotation: 3, Scale: ecs.Vec2{X: 4, Y: 5}},
+		{Position: ecs.Vec2{X: -6, Y: 7}, Rotation: -0.5, Scale: ecs.Vec2{X: 8, Y: -9}},
+		{Position: ecs.Vec2{X: 10, Y: 11}, Rotation: 12, Scale: ecs.Vec2{X: 13, Y: 14}},
+	}
+	before := col
+	ecs.Snapshot(&col[1])
+	for _, i := range []int{0, 2} {
+		if col[i] != before[i] {
+			t.Errorf("neighbour %d: got %+v, want %+v", i, col[i], before[i])
+		}
+		if _, _, _, ok := col[i].Previous(); ok {
+			t.Errorf("neighbour %d: Previous got ok, want none", i)
+		}
+	}
+	pos, rot, scale, ok := col[1].Previous()
+	if !ok || pos != before[1].Position || rot != before[1].Rotation || scale != before[1].Scale {
+		t.Errorf("snapshotted: got %+v %v %+v (ok %v), want %+v %v %+v (ok true)",
+			pos, rot, scale, ok, before[1].Position, before[1].Rotation, before[1].Scale)
+	}
+}
