@@ -3,6 +3,7 @@ package gldemo_test
 import (
 	"encoding/json"
 	"encoding/xml"
+	"github.com/metronome-go/metronome/internal/testdisplay"
 	"image"
 	"image/color"
 	"image/png"
@@ -47,11 +48,7 @@ func TestInvalidFlags(t *testing.T) {
 // and graphs that differ from run to run), and the timing report is valid
 // JSON whose ledger balances.
 func TestHeadlessRun(t *testing.T) {
-	if displayErr != nil {
-		// A GL test: skips without a display, fails in CI.
-		unavailable(t)
-		return
-	}
+	testdisplay.Require(t) // a GL test: skips without a display, fails in CI
 	runs := []struct {
 		mode   string
 		timing []string
@@ -69,7 +66,7 @@ func TestHeadlessRun(t *testing.T) {
 				"--screenshot=" + shot, "--timing-report=" + report, "--timing-chart=" + chart}, run.timing...)
 			var code int
 			var stdout, stderr strings.Builder
-			onMain(func() { code = gldemo.Main(args, &stdout, &stderr) })
+			testdisplay.OnMain(func() { code = gldemo.Main(args, &stdout, &stderr) })
 			if code != 0 {
 				t.Fatalf("exit status %d; stderr:\n%s", code, stderr.String())
 			}
