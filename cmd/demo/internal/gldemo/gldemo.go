@@ -14,7 +14,7 @@ import (
 
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
 	"github.com/metronome-go/metronome/framework"
-	"github.com/metronome-go/metronome/internal/testdisplay"
+	"github.com/metronome-go/metronome/internal/xvfb"
 )
 
 // Main runs the demo with the command-line arguments args and returns the
@@ -49,7 +49,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stderr, "demo: no display (DISPLAY is not set): running headless for %v on a private Xvfb server\n", runLength(s))
 		}
-		d, err := testdisplay.Start()
+		d, err := xvfb.Start()
 		if err != nil {
 			fmt.Fprintf(stderr, "demo: no display, and no private X server either: %v\n", err)
 			return 1
