@@ -16,9 +16,19 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/glrender/gltest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
+
+// compareGolden checks img against testdata/name.png, or writes it with
+// -update: a pixel matches when every channel is within 3 of the golden
+// one, and at most 0.5% of pixels (edge differences between GL drivers) may
+// differ.
+func compareGolden(t *testing.T, name string, img *image.RGBA) {
+	t.Helper()
+	gltest.CompareGolden(t, "testdata", name, img, *update, 3, 0.005)
+}
 
 var background = render2d.Color{R: 0.12, G: 0.12, B: 0.16, A: 1}
 
@@ -195,6 +205,7 @@ var scenes = []scene{
 				y += b.Rect.H + 6
 			}
 			// Unboxed: aligned about the window's centre line.
+			fbW, _ := gltest.FramebufferSize()
 			mid := float32(fbW / 2)
 			for i, a := range []assets.Align{assets.AlignLeft, assets.AlignCenter, assets.AlignRight} {
 				must[assets.TextBounds](t)(lib.DrawText(pass, f, "|pivot", assets.TextOptions{Position: render2d.Vec2{X: mid, Y: 130 + float32(i)*18}, Align: a, Color: render2d.RGBA8(140, 200, 255, 255)}))
@@ -236,7 +247,7 @@ var scenes = []scene{
 func TestGolden(t *testing.T) {
 	for _, sc := range scenes {
 		t.Run(sc.name, func(t *testing.T) {
-			r := withGL(t)
+			r := gltest.Renderer(t)
 			lib, err := assets.NewLibrary(assets.DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
@@ -254,7 +265,8 @@ func TestGolden(t *testing.T) {
 			if err := r.Render(&frame); err != nil {
 				t.Fatalf("Render: %v", err)
 			}
-			got, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, fbW, fbH))
+			w, h := gltest.FramebufferSize()
+			got, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, w, h))
 			if err != nil {
 				t.Fatalf("ReadPixels: %v", err)
 			}
@@ -275,7 +287,7 @@ func TestGolden(t *testing.T) {
 // TestStaleTextureAfterRelease: a frame prepared before its image's page
 // was freed is refused by the renderer rather than drawing something else.
 func TestStaleTextureAfterRelease(t *testing.T) {
-	r := withGL(t)
+	r := gltest.Renderer(t)
 	opts := assets.DefaultOptions()
 	opts.PageSize = 64
 	lib, _ := assets.NewLibrary(opts)
@@ -304,69 +316,12 @@ func TestStaleTextureAfterRelease(t *testing.T) {
 	}
 }
 
-// compareGolden checks img against testdata/name.png, or writes it with
-// -update. A few pixels may differ slightly between GL drivers at edges.
-func compareGolden(t *testing.T, name string, img *image.RGBA) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".png")
-	if *update {
-		var b bytes.Buffer
-		if err := png.Encode(&b, img); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("golden image: %v (run with -update to create it)", err)
-	}
-	wantImg, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("golden image %s: %v", path, err)
-	}
-	want := image.NewRGBA(wantImg.Bounds())
-	for y := want.Rect.Min.Y; y < want.Rect.Max.Y; y++ {
-		for x := want.Rect.Min.X; x < want.Rect.Max.X; x++ {
-			want.Set(x, y, wantImg.At(x, y))
-		}
-	}
-	if got, wantSize := img.Rect.Size(), want.Rect.Size(); got != wantSize {
-		t.Fatalf("%s: size %v, golden %v", name, got, wantSize)
-	}
-	const tol, frac = 3, 0.005
-	bad := 0
-	var first image.Point
-	for y := 0; y < want.Rect.Dy(); y++ {
-		for x := 0; x < want.Rect.Dx(); x++ {
-			g, w := img.RGBAAt(x, y), want.RGBAAt(x, y)
-			if far(g.R, w.R, tol) || far(g.G, w.G, tol) || far(g.B, w.B, tol) || far(g.A, w.A, tol) {
-				if bad == 0 {
-					first = image.Pt(x, y)
-				}
-				bad++
-			}
-		}
-	}
-	if n := want.Rect.Dx() * want.Rect.Dy(); float64(bad) > frac*float64(n) {
-		t.Errorf("%s: %d of %d pixels differ by more than %d (first at %v: got %v, want %v); run with -update and inspect the image if the change is intended",
-			name, bad, n, tol, first, img.RGBAAt(first.X, first.Y), want.RGBAAt(first.X, first.Y))
-	}
-}
-
-func far(a, b uint8, tol int) bool {
-	d := int(a) - int(b)
-	return d > tol || d < -tol
-}
-
 // TestUploadingRendererGL draws the paragraph scene through
 // assets.UploadingRenderer with no explicit Upload anywhere: the glyphs
 // rasterised while preparing must still be on the GPU when the frame is
 // drawn, giving the same image as the golden.
 func TestUploadingRendererGL(t *testing.T) {
-	gl := withGL(t)
+	gl := gltest.Renderer(t)
 	lib, err := assets.NewLibrary(assets.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -388,7 +343,8 @@ func TestUploadingRendererGL(t *testing.T) {
 	if err := r.Render(&frame); err != nil {
 		t.Fatalf("Render: %v", err)
 	}
-	got, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, fbW, fbH))
+	w, h := gltest.FramebufferSize()
+	got, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, w, h))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/glrender/gltest"
 )
 
 // TestRenderAllocatesNothing renders a frame of several passes (offscreen
 // target, material, every blend mode, several textures) repeatedly and
 // requires zero allocations once the renderer's batch list has grown.
 func TestRenderAllocatesNothing(t *testing.T) {
-	r := newRenderer(t)
+	r := gltest.Renderer(t)
 	q := mustTexture(t, r, quadrants(), render2d.TextureOptions{})
 	d := mustTexture(t, r, disc(16), render2d.TextureOptions{})
 	target, tex, err := r.CreateRenderTarget(64, 64, render2d.TextureOptions{})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/glrender/gltest"
 )
 
 // BenchmarkRender draws frames of n 2x2 sprites from one texture into the
@@ -16,7 +17,7 @@ import (
 func BenchmarkRender(b *testing.B) {
 	for _, n := range []int{0, 1000, 10000} {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			r := newRenderer(b)
+			r := gltest.Renderer(b)
 			q := mustTextureB(b, r)
 			var f render2d.Frame
 			pw := render2d.NewFrameWriter(&f).BeginPass(render2d.PassDesc{Clear: true, ClearColor: grey})

@@ -4,10 +4,11 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/glrender/gltest"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
 
 func TestConformance(t *testing.T) {
-	useGL(t)
-	rendertest.TestRenderer(t, func(t *testing.T) render2d.Renderer { return newRenderer(t) })
+	gltest.Use(t)
+	rendertest.TestRenderer(t, func(t *testing.T) render2d.Renderer { return gltest.Renderer(t) })
 }

@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/glrender/gltest"
 )
 
 func TestMaterialCompileErrorNamesMaterialAndLog(t *testing.T) {
-	r := newRenderer(t)
+	r := gltest.Renderer(t)
 	_, err := r.CreateMaterial(render2d.MaterialDesc{Name: "broken", Shade: "return undefined_thing;"})
 	if err == nil {
 		t.Fatal("CreateMaterial with invalid GLSL succeeded")

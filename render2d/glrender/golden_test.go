@@ -1,19 +1,15 @@
 package glrender_test
 
 import (
-	"bytes"
 	"flag"
-	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
+	"github.com/metronome-go/metronome/render2d/glrender/gltest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
@@ -203,95 +199,20 @@ var scenes = []scene{
 func TestGolden(t *testing.T) {
 	for _, sc := range scenes {
 		t.Run(sc.name, func(t *testing.T) {
-			r := newRenderer(t)
+			r := gltest.Renderer(t)
 			f := sc.build(t, r)
 			if err := r.Render(f); err != nil {
 				t.Fatalf("Render: %v", err)
 			}
-			got, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, fbW, fbH))
+			w, h := gltest.FramebufferSize()
+			got, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, w, h))
 			if err != nil {
 				t.Fatalf("ReadPixels: %v", err)
 			}
-			compareGolden(t, sc.name, got)
+			// A pixel matches when every channel is within 3 of the
+			// golden one; at most 0.5% of pixels (rasterisation
+			// differences at edges between drivers) may differ.
+			gltest.CompareGolden(t, "testdata", sc.name, got, *update, 3, 0.005)
 		})
 	}
-}
-
-// compareGolden compares img with testdata/name.png: a pixel matches when
-// every channel is within 3 of the golden one, and at most 0.5% of pixels
-// (rasterisation differences at edges between drivers) may differ.
-func compareGolden(t *testing.T, name string, img *image.RGBA) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".png")
-	if *update {
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, img); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := readPNG(path)
-	if err != nil {
-		t.Fatalf("reading golden image (run go test -update to create it): %v", err)
-	}
-	if err := diff(img, want, 3, 0.005); err != nil {
-		out := filepath.Join(t.TempDir(), name+".png")
-		var buf bytes.Buffer
-		_ = png.Encode(&buf, img)
-		_ = os.WriteFile(out, buf.Bytes(), 0o644)
-		t.Errorf("%s: %v (got image written to %s)", path, err, out)
-	}
-}
-
-func readPNG(path string) (*image.RGBA, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	out := image.NewRGBA(img.Bounds())
-	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
-		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-			out.Set(x, y, img.At(x, y))
-		}
-	}
-	return out, nil
-}
-
-func diff(got, want *image.RGBA, tol int, frac float64) error {
-	if got.Bounds().Size() != want.Bounds().Size() {
-		return fmt.Errorf("size %v, want %v", got.Bounds().Size(), want.Bounds().Size())
-	}
-	bad, first := 0, image.Point{-1, -1}
-	var g0, w0 color.RGBA
-	w, h := got.Bounds().Dx(), got.Bounds().Dy()
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			g, wa := got.RGBAAt(x, y), want.RGBAAt(x, y)
-			if far(g.R, wa.R, tol) || far(g.G, wa.G, tol) || far(g.B, wa.B, tol) || far(g.A, wa.A, tol) {
-				if bad == 0 {
-					first, g0, w0 = image.Pt(x, y), g, wa
-				}
-				bad++
-			}
-		}
-	}
-	if float64(bad) > frac*float64(w*h) {
-		return fmt.Errorf("%d of %d pixels differ by more than %d (first at %v: got %v, want %v)", bad, w*h, tol, first, g0, w0)
-	}
-	return nil
-}
-
-func far(a, b uint8, tol int) bool {
-	d := int(a) - int(b)
-	return d > tol || d < -tol
 }

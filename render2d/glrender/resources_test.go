@@ -8,10 +8,11 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
+	"github.com/metronome-go/metronome/render2d/glrender/gltest"
 )
 
 func TestReleaseDeletesGLObjects(t *testing.T) {
-	r := newRenderer(t)
+	r := gltest.Renderer(t)
 	a := mustTexture(t, r, quadrants(), render2d.TextureOptions{})
 	b := mustTexture(t, r, quadrants(), render2d.TextureOptions{})
 	_, ttex, err := r.CreateRenderTarget(8, 8, render2d.TextureOptions{})
@@ -41,7 +42,7 @@ func TestReleaseDeletesGLObjects(t *testing.T) {
 }
 
 func TestUpdateTextureShowsOnScreen(t *testing.T) {
-	r := newRenderer(t)
+	r := gltest.Renderer(t)
 	red := image.NewRGBA(image.Rect(0, 0, 4, 4))
 	for i := 0; i < len(red.Pix); i += 4 {
 		copy(red.Pix[i:], []byte{255, 0, 0, 255})
@@ -82,7 +83,7 @@ func TestUpdateTextureShowsOnScreen(t *testing.T) {
 // behind (culling, scissor, depth test, another program) and checks the
 // frame still draws in full, flipped quad included.
 func TestRenderIgnoresForeignState(t *testing.T) {
-	r := newRenderer(t)
+	r := gltest.Renderer(t)
 	gl.Enable(gl.CULL_FACE)
 	gl.Enable(gl.SCISSOR_TEST)
 	gl.Scissor(0, 0, 1, 1)
