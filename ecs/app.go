@@ -2,8 +2,8 @@ package ecs
 
 import (
 	"fmt"
+	"github.com/metronome-go/metronome/runtime"
 	"math/rand/v2"
-	"time"
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/input"
@@ -48,7 +48,7 @@ type App struct {
 
 	ctx    Context
 	time   Time
-	window Window
+	window input.Window
 	rand   *rand.Rand
 
 	input   Input
@@ -57,7 +57,7 @@ type App struct {
 	failure     error
 	interpolate bool
 	noInterp    bool
-	stop        func()
+	stop        *runtime.StopSignal
 	stopped     bool
 	leaked      uint64
 
@@ -75,7 +75,7 @@ type App struct {
 }
 
 // NewApp returns an App with an empty world. The world's resources already
-// hold the App's [*Time], [*Window], [*Input], [*rand.Rand] and gameplay queue
+// hold the App's [*Time], [*input.Window], [*Input], [*rand.Rand] and gameplay queue
 // ([*schedule.Queue] of [Event]). It fails when an option is out of range.
 func NewApp(opts Options) (*App, error) {
 	capacity := opts.QueueCapacity
@@ -149,19 +149,6 @@ type AppStats struct {
 	Animation     AnimationStats
 }
 
-// tickInput is what the App takes from the runtime's tick.
-type tickInput struct {
-	number                   uint64
-	delta, observed, dropped time.Duration
-	kind                     timing.Kind
-	steps                    int
-	final, quiet, cosmetic   bool
-	alpha                    float64
-	input                    *input.Tick
-	window                   Window
-	stop                     func()
-}
-
 func (a *App) startup() error {
 	a.failure = nil
 	a.runStage(Startup, false)
@@ -175,33 +162,20 @@ func (a *App) shutdown() error {
 	return a.failure
 }
 
-// step runs one simulation tick.
-func (a *App) step(in *tickInput) error {
+// step runs one simulation tick whose Time and window are in place; in is
+// the tick's input (nil for a tick without input).
+func (a *App) step(in *input.Tick) error {
 	a.failure = nil
-	if in.stop != nil {
-		a.stop = in.stop
-	}
 	t := &a.time
-	t.Tick = in.number
-	t.Delta = in.delta
-	t.Elapsed += in.delta
-	t.Observed = in.observed
-	t.Dropped = in.dropped
-	t.Kind = in.kind
-	t.Steps = in.steps
-	t.Final = in.final
-	t.Quiet = in.quiet
-	t.Cosmetic = in.cosmetic && !in.quiet
-	t.Alpha = in.alpha
-	a.window = in.window
-	if in.input == nil {
+	t.Elapsed += t.Delta
+	if in == nil {
 		// A headless tick: an empty input where every action is idle, so
 		// systems need no nil checks.
 		a.noInput = input.Tick{}
-		in.input = &a.noInput
+		in = &a.noInput
 	}
-	a.input.Tick = in.input
-	a.ctx.Input = in.input
+	a.input.Tick = in
+	a.ctx.Input = in
 
 	// A leftover from a panicking system must not reach this tick.
 	a.leaked += uint64(a.world.Apply())
@@ -212,8 +186,8 @@ func (a *App) step(in *tickInput) error {
 	// be final. Quiet ticks are never final and skip it; a tick that is
 	// neither quiet nor final (hand-built, or several loud ticks in one
 	// batch) snapshots to be safe.
-	a.interpolate = in.kind == timing.FixedUpdate && !a.noInterp
-	if a.interpolate && (in.final || !in.quiet) {
+	a.interpolate = t.Kind == timing.FixedUpdate && !a.noInterp
+	if a.interpolate && (t.Final || !t.Quiet) {
 		snapshotAll(&a.world.w, a.transforms)
 	}
 	if err := a.advanceQueue(); err != nil && a.failure == nil {
@@ -234,7 +208,7 @@ func (a *App) runStage(stage Stage, perTick bool) {
 		delta := a.time.Delta
 		if perTick && e.Cosmetic {
 			e.pending += delta
-			if !a.time.Cosmetic {
+			if !a.time.RunCosmetic() {
 				e.skips++
 				continue
 			}
@@ -256,7 +230,7 @@ func (a *App) prepare(fw *render2d.FrameWriter) error {
 	a.failure = nil
 	alpha := float32(1)
 	if a.interpolate {
-		alpha = float32(a.time.Alpha)
+		alpha = float32(a.time.Timing.Alpha)
 	}
 	a.extract.run(fw, alpha, &a.window)
 	a.ctx.Frame = fw
@@ -268,7 +242,7 @@ func (a *App) prepare(fw *render2d.FrameWriter) error {
 func (a *App) requestStop() {
 	a.stopped = true
 	if a.stop != nil {
-		a.stop()
+		a.stop.Request()
 	}
 }
 

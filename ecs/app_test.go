@@ -49,8 +49,9 @@ func moveSystem() ecs.System {
 // tick builds the runtime's view of one fixed update.
 func tick(n uint64, alpha float64) *runtime.TickContext {
 	return &runtime.TickContext{
-		Kind: timing.FixedUpdate, Steps: 1, Delta: step, Observed: step, Number: n, Final: true, Cosmetic: true, Alpha: alpha,
-		Window: runtime.Size{Width: 320, Height: 240}, Framebuffer: runtime.Size{Width: 320, Height: 240},
+		Update: timing.Update{Kind: timing.FixedUpdate, Steps: 1, Delta: step, Number: n, Final: true},
+		Timing: timing.Stats{Alpha: alpha},
+		Window: input.Window{Size: input.Size{Width: 320, Height: 240}, Framebuffer: input.Size{Width: 320, Height: 240}},
 	}
 }
 
@@ -116,7 +117,7 @@ func TestAppHeadlessGame(t *testing.T) {
 
 	// World state after five ticks of 20 ms.
 	tm := ecs.GetResource[ecs.Time](a.World())
-	if got, want := tm.Tick, uint64(5); got != want {
+	if got, want := tm.Number, uint64(5); got != want {
 		t.Errorf("Time.Tick: got %d, want %d", got, want)
 	}
 	if got, want := tm.Elapsed, 5*step; got != want {
@@ -338,7 +339,7 @@ func TestAppTeleportIsNotSmeared(t *testing.T) {
 	}})
 	tr := ecs.NewFilter1[ecs.Transform](a.World())
 	a.AddSystem(ecs.Update, ecs.System{Name: "jump", Run: func(ctx *ecs.Context) {
-		if ctx.Time.Tick != 2 {
+		if ctx.Time.Number != 2 {
 			return
 		}
 		q := tr.Query()
@@ -384,7 +385,7 @@ func TestAppCosmeticSystems(t *testing.T) {
 			a.AddSystem(ecs.Update, ecs.System{Name: "physics", Run: func(*ecs.Context) { plain++ }})
 			for i, tk := range tt.ticks {
 				tc := tick(uint64(i+1), 0)
-				tc.Quiet, tc.Cosmetic, tc.Final = tk.quiet, tk.cosmetic, !tk.quiet
+				tc.Quiet, tc.Coarse, tc.Final = tk.quiet, !tk.cosmetic, !tk.quiet
 				if err := a.Update(tc); err != nil {
 					t.Fatal(err)
 				}
@@ -521,7 +522,7 @@ func TestAppFailStopsTheHook(t *testing.T) {
 func TestAppRequestStop(t *testing.T) {
 	a := newApp(t, ecs.Options{})
 	a.AddSystem(ecs.Update, ecs.System{Name: "quit", Run: func(ctx *ecs.Context) {
-		if ctx.Time.Tick == 2 {
+		if ctx.Time.Number == 2 {
 			ctx.RequestStop()
 		}
 	}})
@@ -705,7 +706,7 @@ func TestSnapshotAcrossArchetypes(t *testing.T) {
 	a.AddSystem(ecs.Update, moveSystem())
 	doomed := ecs.NewFilter1[position](a.World())
 	a.AddSystem(ecs.PostUpdate, ecs.System{Name: "reap", Run: func(ctx *ecs.Context) {
-		if ctx.Time.Tick == 2 {
+		if ctx.Time.Number == 2 {
 			q := doomed.Query()
 			for q.Next() {
 				ctx.Commands.Despawn(q.Entity())

@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
-	arche "github.com/mlange-42/arche/ecs"
-	"github.com/mlange-42/arche/generic"
 )
 
 const benchEntities = 10_000
@@ -74,7 +75,7 @@ func movementCases(tb testing.TB) []movementCase {
 				t.Position.Y += v.Y * benchDT
 			}
 		}})
-		tk := &runtime.TickContext{Kind: kind, Delta: time.Second / 60, Final: true, Cosmetic: true}
+		tk := &runtime.TickContext{Update: timing.Update{Kind: kind, Delta: time.Second / 60, Final: true}}
 		return func() {
 			tk.Number++
 			if err := a.Update(tk); err != nil {

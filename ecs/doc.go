@@ -52,7 +52,7 @@
 // The Context carries what a tick provides, also stored as world
 // resources: [Time] (delta, kind, steps, quiet and final flags, alpha, tick
 // number and the scheduler's debt statistics), the tick's input
-// ([input.Tick]), the window sizes ([Window]), the deterministic random
+// ([input.Tick]), the window sizes and focus ([input.Window]), the deterministic random
 // source seeded by [Options.Seed], and the gameplay queue
 // ([schedule.Queue] of [Event]), which advances once per tick before
 // PreUpdate and hands its deliveries to [Event.Run] and [Context.Events].

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/metronome-go/metronome/input"
+
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
@@ -58,9 +60,10 @@ func Example() {
 		return
 	}
 	for n := range uint64(60) {
-		tick := &runtime.TickContext{Kind: timing.FixedUpdate, Steps: 1, Delta: 50 * time.Millisecond,
-			Number: n, Final: true, Cosmetic: true, Alpha: 0.5,
-			Framebuffer: runtime.Size{Width: 320, Height: 240}}
+		tick := &runtime.TickContext{
+			Update: timing.Update{Kind: timing.FixedUpdate, Steps: 1, Delta: 50 * time.Millisecond, Number: n, Final: true},
+			Timing: timing.Stats{Alpha: 0.5},
+			Window: input.Window{Framebuffer: input.Size{Width: 320, Height: 240}}}
 		if err := app.Update(tick); err != nil {
 			fmt.Println(err)
 			return

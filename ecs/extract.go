@@ -3,6 +3,7 @@ package ecs
 import (
 	"cmp"
 	"errors"
+	"github.com/metronome-go/metronome/input"
 	"math"
 	"slices"
 
@@ -52,7 +53,7 @@ func (x *extractor) init(w *World) {
 	x.cameras = generic.NewFilter2[Transform, Camera]()
 }
 
-func (x *extractor) run(fw *render2d.FrameWriter, alpha float32, win *Window) {
+func (x *extractor) run(fw *render2d.FrameWriter, alpha float32, win *input.Window) {
 	x.stats.Frames++
 	x.stats.Passes, x.stats.Drawn, x.stats.Culled, x.stats.TextErrors = 0, 0, 0, 0
 	x.collectViews(alpha, win)
@@ -70,7 +71,7 @@ func (x *extractor) run(fw *render2d.FrameWriter, alpha float32, win *Window) {
 	}
 }
 
-func (x *extractor) collectViews(alpha float32, win *Window) {
+func (x *extractor) collectViews(alpha float32, win *input.Window) {
 	x.views = x.views[:0]
 	q := x.cameras.Query(&x.w.w)
 	for q.Next() {
@@ -91,12 +92,12 @@ func (x *extractor) collectViews(alpha float32, win *Window) {
 
 // makeView computes the world-space box a camera shows. Without a viewport
 // or a known framebuffer size it cannot tell, and culls nothing.
-func makeView(desc render2d.PassDesc, order int16, win *Window) view {
+func makeView(desc render2d.PassDesc, order int16, win *input.Window) view {
 	v := view{desc: desc, order: order}
 	c := desc.Camera
 	w, h := c.Viewport.W, c.Viewport.H
 	if c.Viewport.IsZero() {
-		w, h = float32(win.FramebufferWidth), float32(win.FramebufferHeight)
+		w, h = float32(win.Framebuffer.Width), float32(win.Framebuffer.Height)
 	}
 	if w <= 0 || h <= 0 {
 		return v

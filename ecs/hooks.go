@@ -15,35 +15,18 @@ func (a *App) InitPlatform(*runtime.GameRuntime) error { return nil }
 func (a *App) InitSimulation(*runtime.GameRuntime) error { return a.startup() }
 
 // Update runs one simulation tick: it copies the tick into the [Time] and
-// [Window] resources, records every [Transform] for interpolation, and runs
+// [input.Window] resources, records every [Transform] for interpolation, and runs
 // the [PreUpdate], [Update] and [PostUpdate] systems, applying queued
 // commands after each. It returns the first failure a system reported with
 // [Context.Fail].
 func (a *App) Update(tick *runtime.TickContext) error {
-	in := tickInput{
-		number:   tick.Number,
-		kind:     tick.Kind,
-		steps:    tick.Steps,
-		input:    tick.Input,
-		delta:    tick.Delta,
-		observed: tick.Observed,
-		dropped:  tick.Dropped,
-		final:    tick.Final,
-		quiet:    tick.Quiet,
-		cosmetic: tick.Cosmetic,
-		alpha:    tick.Alpha,
-		window: Window{
-			Width: tick.Window.Width, Height: tick.Window.Height,
-			FramebufferWidth: tick.Framebuffer.Width, FramebufferHeight: tick.Framebuffer.Height,
-		},
-	}
-	if tick.Stop != nil {
-		in.stop = tick.Stop.Request
-	}
-	// Copied here rather than through in: a pointer to the tick inside in
-	// would make every caller's TickContext escape to the heap.
+	a.time.Update = tick.Update
 	a.time.Timing = tick.Timing
-	return a.step(&in)
+	a.window = tick.Window
+	if tick.Stop != nil {
+		a.stop = tick.Stop
+	}
+	return a.step(tick.Input)
 }
 
 // PrepareFrame draws every visible [Sprite] and [Text] into one pass per

@@ -10,7 +10,7 @@ import (
 //
 // The queue counts the App's ticks: [schedule.Queue.Now] is the number of
 // ticks run so far (1 during the first), independent of the runtime's
-// numbering in [Time.Tick], so schedule with After or Every, or At relative
+// numbering in [timing.Update.Number] (as Time.Number), so schedule with After or Every, or At relative
 // to Now. Events are delivered at the start of each tick, before the
 // [PreUpdate] systems, in (due tick, scheduling order). Their commands are applied
 // right after the dispatch. Systems of the tick can also read every

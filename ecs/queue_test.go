@@ -24,7 +24,7 @@ func TestAppGameplayQueue(t *testing.T) {
 	}})
 	var log []string
 	a.AddSystem(ecs.Update, ecs.System{Name: "fuse", Run: func(ctx *ecs.Context) {
-		if ctx.Time.Tick != 1 {
+		if ctx.Time.Number != 1 {
 			return
 		}
 		q := movers.Query()
@@ -42,7 +42,7 @@ func TestAppGameplayQueue(t *testing.T) {
 		for _, d := range ctx.Events() {
 			kinds = append(kinds, fmt.Sprint(d.Payload.Kind))
 		}
-		log = append(log, fmt.Sprintf("t%d[%s]n%d", ctx.Time.Tick, strings.Join(kinds, ","), movers.Count()))
+		log = append(log, fmt.Sprintf("t%d[%s]n%d", ctx.Time.Number, strings.Join(kinds, ","), movers.Count()))
 	}})
 	if err := a.InitSimulation(nil); err != nil {
 		t.Fatal(err)

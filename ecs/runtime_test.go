@@ -6,6 +6,9 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/runtime/runtimetest"
+
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
@@ -13,25 +16,13 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-// bubbleClock reads the fake time of a testing/synctest bubble, which moves
-// only when every goroutine in the bubble is blocked: a session runs as fast
-// as the CPU allows while seeing exactly the times its waits and its
-// simulated work add up to.
-type bubbleClock struct{ base time.Time }
-
-func (c bubbleClock) Now() timing.Instant {
-	return timing.Instant(time.Since(c.base)) + timing.Instant(time.Second)
-}
-
-func (c bubbleClock) NewWaiter() runtime.Waiter { return runtime.NewTimerWaiter(c) }
-
 // headless adapters: a window that never closes and a presenter that only
 // counts.
 type display struct{}
 
 func (display) PollEvents() {}
 func (display) State() runtime.WindowState {
-	return runtime.WindowState{Window: runtime.Size{Width: 320, Height: 240}, Framebuffer: runtime.Size{Width: 320, Height: 240}, Focused: true}
+	return runtime.WindowState{Window: input.Window{Size: input.Size{Width: 320, Height: 240}, Framebuffer: input.Size{Width: 320, Height: 240}, Focused: true}}
 }
 func (display) Close() error { return nil }
 
@@ -144,7 +135,7 @@ func TestAppUnderRuntime(t *testing.T) {
 					}
 					pw := ctx.Frame.BeginPass(render2d.PassDesc{})
 					pw.Draw(render2d.DrawPacket2D{Size: ecs.Vec2{X: 1, Y: 1}, Transform: render2d.Transform{Scale: ecs.Vec2{X: 1, Y: 1}},
-						Params: [render2d.ParamCount]float32{float32(tm.Elapsed.Seconds()), float32(tm.Delta.Seconds()), float32(tm.Alpha), fixed}})
+						Params: [render2d.ParamCount]float32{float32(tm.Elapsed.Seconds()), float32(tm.Delta.Seconds()), float32(tm.Timing.Alpha), fixed}})
 					prepared++
 					lastElapsed = tm.Elapsed
 					if prepared == frames {
@@ -155,13 +146,13 @@ func TestAppUnderRuntime(t *testing.T) {
 				wantCosmetic, quiet := 0, 0
 				app.AddSystem(ecs.PostUpdate, ecs.System{Name: "kinds", Run: func(ctx *ecs.Context) {
 					kinds[ctx.Time.Kind]++
-					if ctx.Time.Cosmetic {
+					if ctx.Time.RunCosmetic() {
 						wantCosmetic++
 					}
 					if ctx.Time.Quiet {
 						quiet++
 					}
-					if ctx.Time.Tick > 20*frames { // a failsafe, so a broken loop cannot hang the test
+					if ctx.Time.Number > 20*frames { // a failsafe, so a broken loop cannot hang the test
 						ctx.RequestStop()
 					}
 				}})
@@ -177,7 +168,7 @@ func TestAppUnderRuntime(t *testing.T) {
 				opts.Timing.Mode = timing.FixedMode
 				opts.Timing.FixedStep = 20 * time.Millisecond
 				tt.setup(&opts.Timing)
-				opts.Clock = bubbleClock{time.Now()}
+				opts.Clock = runtimetest.NewBubbleClock()
 				pres := &presenter{}
 				rt, err := runtime.New(app, &runtime.Context{Display: display{}, Renderer: rec, Presenter: pres}, opts)
 				if err != nil {

@@ -87,8 +87,8 @@ type Context struct {
 	Commands *Commands
 	// Time describes the current tick.
 	Time *Time
-	// Window holds the window and framebuffer sizes copied for this tick.
-	Window *Window
+	// Window holds the window's sizes and focus as of this tick's input.
+	Window *input.Window
 	// Input is the input this tick consumed: per action down, pressed and
 	// released, counts, hold time, ordered records and text. On a tick
 	// without input (a headless run) it is an empty tick where every action
@@ -134,49 +134,22 @@ func (c *Context) RequestStop() { c.app.requestStop() }
 
 // Time describes the current simulation tick. The App stores it as a world
 // resource and in [Context.Time]; it is rewritten at the start of each tick.
+//
+// The embedded [timing.Update] is the runtime's update under its own names:
+// Kind, Delta, the real span [Start, End), Number, Steps, Dropped (on the
+// Final tick of a batch), Quiet and Coarse; [timing.Update.RunCosmetic]
+// says whether cosmetic systems run.
 type Time struct {
-	// Tick is the runtime's number of the tick.
-	Tick uint64
-	// Kind says what Delta means: a fixed step, a variable update or a
-	// catch-up update; Steps is how many fixed steps it stands for (0 for a
-	// variable update).
-	Kind  timing.Kind
-	Steps int
-	// Delta is the simulation time the tick advances.
-	Delta time.Duration
+	timing.Update
 	// Elapsed is the total simulation time up to the end of this tick.
 	Elapsed time.Duration
-	// Observed is the real time the tick stands for.
-	Observed time.Duration
-	// Dropped is real time the timing policy discarded in this batch
-	// (reported on the batch's last tick).
-	Dropped time.Duration
-	// Final is set on the last tick of the batch the runtime selected this
-	// cycle; the frame prepared after it shows this tick.
-	Final bool
-	// Quiet is set on every tick of a catch-up burst but the last.
-	Quiet bool
-	// Cosmetic says whether cosmetic systems run on this tick.
-	Cosmetic bool
-	// Alpha is the interpolation factor of the frame prepared after this
-	// batch: how far real time is between this tick and the next, in [0, 1).
-	Alpha float64
 	// Timing holds the scheduler's statistics as of this batch: debt, rate,
-	// the debt mechanisms acting, dropped and suspended totals.
+	// alpha, the debt mechanisms acting, dropped and suspended totals.
 	Timing timing.Stats
 }
-
-// DeltaSeconds returns Delta in seconds.
-func (t *Time) DeltaSeconds() float64 { return t.Delta.Seconds() }
 
 // Input is the world resource that holds the current tick's input, the
 // same value as [Context.Input]; its Tick is nil between ticks.
 type Input struct {
 	Tick *input.Tick
-}
-
-// Window holds the sizes copied from the platform for the current tick.
-type Window struct {
-	Width, Height                       int // window size in screen coordinates
-	FramebufferWidth, FramebufferHeight int // drawable size in pixels
 }

@@ -88,12 +88,10 @@ func NewSimulation(g Game, opts SimulationOptions) (*Simulation, error) {
 	}
 	s.sess = &simSession{session: sess}
 	s.rec = &keepingRecorder{Recorder: rendertest.NewRecorder(s.width, s.height, 4096), clock: clock, cost: opts.RenderCost}
-	s.Input.Init(simStart, input.State{
-		WindowWidth: s.width, WindowHeight: s.height,
-		FramebufferWidth: s.width, FramebufferHeight: s.height,
-		Focused: true,
-	})
-	rtOpts.Clock = jumpClock{clock}
+	s.Input.Init(simStart, input.State{Window: input.Window{
+		Size: input.Size{Width: s.width, Height: s.height}, Framebuffer: input.Size{Width: s.width, Height: s.height}, Focused: true,
+	}})
+	rtOpts.Clock = clock
 	ctx := &runtime.Context{
 		Display:   &simDisplay{w: s.width, h: s.height},
 		Input:     scriptInput{s.Input},
@@ -158,30 +156,12 @@ func (s *simSession) Update(tick *runtime.TickContext) error {
 	return nil
 }
 
-// jumpClock is a manual clock whose waits return at once with the clock
-// moved to their target.
-type jumpClock struct{ c *timing.ManualClock }
-
-func (j jumpClock) Now() timing.Instant       { return j.c.Now() }
-func (j jumpClock) NewWaiter() runtime.Waiter { return jumpWaiter(j) }
-
-type jumpWaiter struct{ c *timing.ManualClock }
-
-func (w jumpWaiter) WaitUntil(target timing.Instant) error {
-	if target > w.c.Now() {
-		w.c.Set(target)
-	}
-	return nil
-}
-
-func (w jumpWaiter) Wake() {}
-
 type simDisplay struct{ w, h int }
 
 func (d *simDisplay) PollEvents() {}
 func (d *simDisplay) State() runtime.WindowState {
-	sz := runtime.Size{Width: d.w, Height: d.h}
-	return runtime.WindowState{Window: sz, Framebuffer: sz, Focused: true}
+	sz := input.Size{Width: d.w, Height: d.h}
+	return runtime.WindowState{Window: input.Window{Size: sz, Framebuffer: sz, Focused: true}}
 }
 func (d *simDisplay) Close() error { return nil }
 

@@ -65,7 +65,7 @@ func testGame(right, fire *input.Action) framework.Game {
 						continue
 					}
 					t.Position.X += pl.Speed * float32(ctx.Input.SimulationSeconds(*right, ctx.Delta()))
-					if ctx.Input.Pressed(*fire) && pl.Cooldown.Use(ctx.Time.Tick, 30) {
+					if ctx.Input.Pressed(*fire) && pl.Cooldown.Use(ctx.Time.Number, 30) {
 						pl.Shots++
 					}
 				}

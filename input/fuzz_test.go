@@ -140,7 +140,7 @@ func FuzzQueue(f *testing.F) {
 					rec.Text(now, 'a'+rune(arg%26))
 				}
 			case 4:
-				rec.Focus(now, !rec.State().Focused)
+				rec.Focus(now, !rec.State().Window.Focused)
 			case 5:
 				now += timing.Instant(arg) * ms / 2
 			case 6:

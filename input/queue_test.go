@@ -234,10 +234,10 @@ func TestTicks(t *testing.T) {
 				if got := string(tick.AppendText(nil)); got != w.text {
 					t.Errorf("take %d: AppendText %q, want %q", i, got, w.text)
 				}
-				if w.checkFocus && tick.Focused() != w.focused {
-					t.Errorf("take %d: focused %v, want %v", i, tick.Focused(), w.focused)
+				if w.checkFocus && tick.Window().Focused != w.focused {
+					t.Errorf("take %d: focused %v, want %v", i, tick.Window().Focused, w.focused)
 				}
-				if ww, wh := tick.WindowSize(); w.checkWindow && (ww != w.windowW || wh != w.windowH) {
+				if ww, wh := tick.Window().Size.Width, tick.Window().Size.Height; w.checkWindow && (ww != w.windowW || wh != w.windowH) {
 					t.Errorf("take %d: window %dx%d, want %dx%d", i, ww, wh, w.windowW, w.windowH)
 				}
 				if got := q.Pending(); got != w.pending {

@@ -104,11 +104,24 @@ func (r Record) String() string {
 // cursor is, the window and framebuffer sizes and focus. It is a plain value
 // of fixed size; copying it is cheap and allocation-free.
 type State struct {
-	Down                                ButtonSet
-	CursorX, CursorY                    float64
-	WindowWidth, WindowHeight           int
-	FramebufferWidth, FramebufferHeight int
-	Focused                             bool
+	Down             ButtonSet
+	CursorX, CursorY float64
+	Window           Window
+}
+
+// Size is a width and a height: logical units for a window, pixels for a
+// framebuffer.
+type Size struct {
+	Width, Height int
+}
+
+// Window is what input knows of the window: its logical size, its
+// framebuffer's size in pixels and its keyboard focus. It changes only
+// through records (RecordWindowSize, RecordFramebufferSize, RecordFocus),
+// so a tick's Window always belongs to the same polls as its other input.
+type Window struct {
+	Size, Framebuffer Size
+	Focused           bool
 }
 
 // Apply updates s with the effect of r. Scroll and text records change
@@ -125,12 +138,20 @@ func (s *State) Apply(r *Record) {
 		}
 	case RecordCursor:
 		s.CursorX, s.CursorY = r.X, r.Y
+	default:
+		s.Window.apply(r)
+	}
+}
+
+// apply updates w with the effect of a window record.
+func (w *Window) apply(r *Record) {
+	switch r.Kind {
 	case RecordFocus:
-		s.Focused = r.Focused
+		w.Focused = r.Focused
 	case RecordWindowSize:
-		s.WindowWidth, s.WindowHeight = int(r.Width), int(r.Height)
+		w.Size = Size{int(r.Width), int(r.Height)}
 	case RecordFramebufferSize:
-		s.FramebufferWidth, s.FramebufferHeight = int(r.Width), int(r.Height)
+		w.Framebuffer = Size{int(r.Width), int(r.Height)}
 	}
 }
 

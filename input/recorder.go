@@ -82,18 +82,10 @@ func (r *Recorder) Init(t timing.Instant, s State) {
 			r.add(Record{Time: t, Kind: RecordPress, Button: b, Synthetic: true})
 		}
 	}
-	if s.WindowWidth != r.state.WindowWidth || s.WindowHeight != r.state.WindowHeight {
-		r.add(Record{Time: t, Kind: RecordWindowSize, Width: int32(s.WindowWidth), Height: int32(s.WindowHeight), Synthetic: true})
-	}
-	if s.FramebufferWidth != r.state.FramebufferWidth || s.FramebufferHeight != r.state.FramebufferHeight {
-		r.add(Record{Time: t, Kind: RecordFramebufferSize, Width: int32(s.FramebufferWidth), Height: int32(s.FramebufferHeight), Synthetic: true})
-	}
 	if s.CursorX != r.state.CursorX || s.CursorY != r.state.CursorY {
 		r.add(Record{Time: t, Kind: RecordCursor, X: s.CursorX, Y: s.CursorY, Synthetic: true})
 	}
-	if s.Focused != r.state.Focused {
-		r.add(Record{Time: t, Kind: RecordFocus, Focused: s.Focused, Synthetic: true})
-	}
+	r.records = appendWindowRecords(r.records, &r.state.Window, s.Window, t)
 }
 
 // Press records that b went down at t.
@@ -138,7 +130,7 @@ func (r *Recorder) Text(t timing.Instant, c rune) {
 // Focus records a focus change at t. Losing focus first releases every
 // button that is down, with synthetic records.
 func (r *Recorder) Focus(t timing.Instant, focused bool) {
-	if focused == r.state.Focused {
+	if focused == r.state.Window.Focused {
 		return
 	}
 	t = r.stamp(t)
@@ -154,7 +146,7 @@ func (r *Recorder) Focus(t timing.Instant, focused bool) {
 
 // WindowSize records that the window's logical size became w x h at t.
 func (r *Recorder) WindowSize(t timing.Instant, w, h int) {
-	if w == r.state.WindowWidth && h == r.state.WindowHeight {
+	if (Size{w, h}) == r.state.Window.Size {
 		return
 	}
 	r.add(Record{Time: r.stamp(t), Kind: RecordWindowSize, Width: int32(w), Height: int32(h)})
@@ -162,7 +154,7 @@ func (r *Recorder) WindowSize(t timing.Instant, w, h int) {
 
 // FramebufferSize records that the framebuffer became w x h pixels at t.
 func (r *Recorder) FramebufferSize(t timing.Instant, w, h int) {
-	if w == r.state.FramebufferWidth && h == r.state.FramebufferHeight {
+	if (Size{w, h}) == r.state.Window.Framebuffer {
 		return
 	}
 	r.add(Record{Time: r.stamp(t), Kind: RecordFramebufferSize, Width: int32(w), Height: int32(h)})
@@ -178,4 +170,43 @@ func (r *Recorder) Flush(now timing.Instant, dst *Snapshot) {
 	dst.Time = r.stamp(now)
 	clear(r.records)
 	r.records = r.records[:0]
+}
+
+// appendWindowRecords appends the synthetic records that take *from to to,
+// stamped t, and updates *from.
+func appendWindowRecords(dst []Record, from *Window, to Window, t timing.Instant) []Record {
+	if to.Size != from.Size {
+		dst = append(dst, Record{Time: t, Kind: RecordWindowSize, Width: int32(to.Size.Width), Height: int32(to.Size.Height), Synthetic: true})
+	}
+	if to.Framebuffer != from.Framebuffer {
+		dst = append(dst, Record{Time: t, Kind: RecordFramebufferSize, Width: int32(to.Framebuffer.Width), Height: int32(to.Framebuffer.Height), Synthetic: true})
+	}
+	if to.Focused != from.Focused {
+		dst = append(dst, Record{Time: t, Kind: RecordFocus, Focused: to.Focused, Synthetic: true})
+	}
+	*from = to
+	return dst
+}
+
+// WindowSync keeps the window facts of a stream of snapshots equal to the
+// platform's own samples. A runtime whose display reports the window polls
+// the input source, then calls Apply with the window it sampled in the same
+// poll: where the source's records disagree (a source that records no window
+// events, or a resize it has not seen yet), synthetic window records stamped
+// with the snapshot's time make them agree. The window then travels in the
+// same stream as the input, so every tick's [Tick.Window] belongs to the
+// polls it consumed. The zero value starts from the zero Window.
+type WindowSync struct {
+	window Window // as of the snapshots seen so far
+}
+
+// Apply brings s in line with win, the window sampled with s.
+func (ws *WindowSync) Apply(s *Snapshot, win Window) {
+	for i := range s.Records {
+		ws.window.apply(&s.Records[i])
+	}
+	if win != ws.window {
+		s.Records = appendWindowRecords(s.Records, &ws.window, win, s.Time)
+		s.State.Window = win
+	}
 }

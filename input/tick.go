@@ -162,17 +162,9 @@ func (t *Tick) Motion() (dx, dy float64) { return t.motionX, t.motionY }
 // Scroll returns the sum of scroll offsets within the interval.
 func (t *Tick) Scroll() (dx, dy float64) { return t.scrollX, t.scrollY }
 
-// WindowSize returns the window's logical size at the end of the interval.
-func (t *Tick) WindowSize() (w, h int) { return t.state.WindowWidth, t.state.WindowHeight }
-
-// FramebufferSize returns the framebuffer size in pixels at the end of the
-// interval.
-func (t *Tick) FramebufferSize() (w, h int) {
-	return t.state.FramebufferWidth, t.state.FramebufferHeight
-}
-
-// Focused reports whether the window had focus at the end of the interval.
-func (t *Tick) Focused() bool { return t.state.Focused }
+// Window returns the window's sizes and focus at the end of the interval:
+// as of the latest poll this tick consumed.
+func (t *Tick) Window() Window { return t.state.Window }
 
 // Button returns the summary of one button.
 func (t *Tick) Button(b Button) Stats {

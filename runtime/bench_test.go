@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/input/inputtest"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
@@ -70,14 +71,12 @@ func busy(d time.Duration) {
 
 // leanRuntime builds a runtime on allocation-free fakes and a clock whose
 // waits return at once.
-func leanRuntime(tb testing.TB, mode runtime.Mode, updates int, clock runtime.Clock) (*runtime.GameRuntime, *leanGame, *leanRenderer) {
+func leanRuntime(tb testing.TB, mode runtime.Mode, updates int, clock timing.Clock) (*runtime.GameRuntime, *leanGame, *leanRenderer) {
 	tb.Helper()
 	g := &leanGame{stopAfter: updates}
 	rend := &leanRenderer{Recorder: rendertest.NewRecorder(1, 1, 64)}
 	ctx := &runtime.Context{
-		Display: &fakeDisplay{state: runtime.WindowState{
-			Window: runtime.Size{Width: 640, Height: 360}, Framebuffer: runtime.Size{Width: 640, Height: 360},
-		}},
+		Display:   &fakeDisplay{state: runtime.WindowState{Window: input.Window{Size: input.Size{Width: 640, Height: 360}, Framebuffer: input.Size{Width: 640, Height: 360}}}},
 		Presenter: &fakePresenter{},
 		Renderer:  rend,
 		Input:     &fakeInput{Source: inputtest.NewScript()},
@@ -85,7 +84,7 @@ func leanRuntime(tb testing.TB, mode runtime.Mode, updates int, clock runtime.Cl
 	opts := runtime.DefaultOptions()
 	opts.Mode = mode
 	if clock == nil {
-		clock = &jumpClock{}
+		clock = timing.NewManualClock(0)
 	}
 	opts.Clock = clock
 	rt, err := runtime.New(g, ctx, opts)
@@ -138,7 +137,7 @@ func BenchmarkOverlap(b *testing.B) {
 		b.Run(mode.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			const framesPerOp = 100
-			rt, g, rend := leanRuntime(b, mode, 1<<30, runtime.SystemClock{})
+			rt, g, rend := leanRuntime(b, mode, 1<<30, timing.SystemClock{})
 			g.spin, rend.spin = update, render
 			opts := rt.TimingOptions()
 			opts.Interval = 0 // unpaced: as fast as the costs allow
@@ -177,11 +176,11 @@ func stopAfterFrames(rt *runtime.GameRuntime, rend *leanRenderer, n int) {
 // ratio; a waiter that missed a Wake would hang the benchmark.
 func BenchmarkWakeLatency(b *testing.B) {
 	b.ReportAllocs()
-	sliced, err := timing.NewWaiter(time.Millisecond)
+	sliced, err := timing.NewOSWaiter(time.Millisecond)
 	if err != nil {
 		b.Fatal(err)
 	}
-	waiters := [2]runtime.Waiter{runtime.SystemClock{}.NewWaiter(), sliced}
+	waiters := [2]timing.Waiter{timing.SystemClock{}.NewWaiter(), sliced}
 	var lat [2][]time.Duration
 	ready, done := make(chan struct{}), make(chan timing.Instant)
 	for i := range b.N {

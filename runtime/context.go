@@ -12,13 +12,13 @@ import (
 // events. The runtime copies it into ticks as values; the simulation never
 // reads a live window.
 type WindowState struct {
-	// Window is the logical size, Framebuffer the size in pixels.
-	Window, Framebuffer Size
+	// Window holds the logical and framebuffer sizes and the focus. The
+	// runtime sends it with every poll's input, so ticks see it together
+	// with the input it was sampled with.
+	input.Window
 	// Hidden is true while the window is hidden, minimised or has no area:
 	// the runtime then slows to its hidden rate and presents nothing.
 	Hidden bool
-	// Focused reports keyboard focus.
-	Focused bool
 	// CloseRequested is the user's intent to close the window. The runtime
 	// answers it with a stop request.
 	CloseRequested bool

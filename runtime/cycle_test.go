@@ -8,23 +8,23 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-// countingClock is a jumpClock that counts clock readings and waits.
+// countingClock is a manual clock that counts clock readings and waits.
 type countingClock struct {
-	jumpClock
+	*timing.ManualClock
 	reads, waits atomic.Int64
 }
 
 func (c *countingClock) Now() timing.Instant {
 	c.reads.Add(1)
-	return c.jumpClock.Now()
+	return c.ManualClock.Now()
 }
 
-func (c *countingClock) NewWaiter() runtime.Waiter {
-	return &countingWaiter{Waiter: c.jumpClock.NewWaiter(), c: c}
+func (c *countingClock) NewWaiter() timing.Waiter {
+	return &countingWaiter{Waiter: c.ManualClock.NewWaiter(), c: c}
 }
 
 type countingWaiter struct {
-	runtime.Waiter
+	timing.Waiter
 	c *countingClock
 }
 
@@ -41,7 +41,7 @@ func (w *countingWaiter) WaitUntil(t timing.Instant) error {
 // Allocations are covered by TestSteadyStateAllocations.
 func TestCycleWork(t *testing.T) {
 	const updates = 2000
-	clock := &countingClock{}
+	clock := &countingClock{ManualClock: timing.NewManualClock(0)}
 	rt, _, rend := leanRuntime(t, runtime.Sequential, updates, clock)
 	if err := rt.Run(); err != nil {
 		t.Fatal(err)

@@ -240,12 +240,15 @@ func TestMailboxPanicFailsSession(t *testing.T) {
 
 func TestTickContextByHand(t *testing.T) {
 	var in input.Tick
-	tick := runtime.TickContext{Delta: 20 * time.Millisecond, Observed: 500 * time.Millisecond, Input: &in}
+	tick := runtime.TickContext{Update: timing.Update{Delta: 20 * time.Millisecond, Start: 100, End: 100 + timing.Instant(500*time.Millisecond)}, Input: &in}
 	if got := tick.DeltaSeconds(); got != 0.02 {
 		t.Errorf("DeltaSeconds: got %v, want 0.02", got)
 	}
-	if got := tick.ObservedSeconds(); got != 0.5 {
-		t.Errorf("ObservedSeconds: got %v, want 0.5", got)
+	if got := tick.Span(); got != 500*time.Millisecond {
+		t.Errorf("Span: got %v, want 500ms", got)
+	}
+	if !tick.RunCosmetic() {
+		t.Error("RunCosmetic on a zero tick: got false, want true (the zero tick is an ordinary one)")
 	}
 	if err := tick.RequestStop(); !errors.Is(err, runtime.ErrNoStopSource) {
 		t.Errorf("RequestStop without a source: got %v, want ErrNoStopSource", err)

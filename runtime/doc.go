@@ -40,7 +40,7 @@
 // schedules: the first hidden cycle, and the first frame once the window is
 // shown again, start at once instead of waiting out the old phase.
 //
-// On the real clock ([SystemClock]) each wait is one futex sleep with an
+// On the real clock ([timing.SystemClock]) each wait is one futex sleep with an
 // absolute CLOCK_MONOTONIC deadline on Linux, which a wake from another
 // goroutine ends within microseconds.
 //

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/input/inputtest"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
@@ -16,9 +17,7 @@ import (
 // glfwplatform.New in examples that must run anywhere.
 func exampleContext() *runtime.Context {
 	return &runtime.Context{
-		Display: &fakeDisplay{state: runtime.WindowState{
-			Window: runtime.Size{Width: 640, Height: 360}, Framebuffer: runtime.Size{Width: 1280, Height: 720},
-		}},
+		Display:   &fakeDisplay{state: runtime.WindowState{Window: input.Window{Size: input.Size{Width: 640, Height: 360}, Framebuffer: input.Size{Width: 1280, Height: 720}}}},
 		Presenter: &fakePresenter{},
 		Renderer:  rendertest.NewRecorder(1280, 720, 1024),
 		Input:     &fakeInput{Source: inputtest.NewScript()},
@@ -29,7 +28,7 @@ func exampleContext() *runtime.Context {
 // example prints the same thing on every machine.
 func exampleOptions() runtime.Options {
 	opts := runtime.DefaultOptions()
-	opts.Clock = &jumpClock{}
+	opts.Clock = timing.NewManualClock(0)
 	opts.Timing.Mode = timing.FixedMode
 	opts.Timing.FixedStep = 20 * time.Millisecond
 	return opts
@@ -42,7 +41,7 @@ type counterGame struct {
 
 func (g *counterGame) Update(tick *runtime.TickContext) error {
 	fmt.Printf("tick %d: %v %v (%.2f s), window %dx%d\n",
-		tick.Number, tick.Kind, tick.Delta, tick.DeltaSeconds(), tick.Window.Width, tick.Window.Height)
+		tick.Number, tick.Kind, tick.Delta, tick.DeltaSeconds(), tick.Window.Size.Width, tick.Window.Size.Height)
 	if tick.Number == 2 {
 		return tick.RequestStop() // this update finishes; no other starts
 	}
@@ -73,7 +72,7 @@ func Example() {
 
 func ExampleTickContext_RequestStop() {
 	// A hand-built tick for a unit test of game code.
-	tick := runtime.TickContext{Delta: 20 * time.Millisecond}
+	tick := runtime.TickContext{Update: timing.Update{Delta: 20 * time.Millisecond}}
 	fmt.Println(tick.RequestStop())
 
 	tick.Stop = runtime.NewStopSignal()

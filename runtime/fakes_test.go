@@ -12,6 +12,7 @@ import (
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/runtimetest"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -71,22 +72,9 @@ func (f faults) hit(name string) error {
 	return x.err
 }
 
-// bubbleClock reads the fake clock of a testing/synctest bubble, where time
-// moves only when every goroutine of the bubble is blocked.
-type bubbleClock struct{ base time.Time }
+type bubbleClock = runtimetest.BubbleClock
 
-func newBubbleClock() *bubbleClock { return &bubbleClock{base: time.Now()} }
-
-func (c *bubbleClock) Now() timing.Instant {
-	return timing.Instant(time.Since(c.base)) + timing.Instant(time.Hour)
-}
-
-func (c *bubbleClock) NewWaiter() runtime.Waiter { return runtime.NewTimerWaiter(c) }
-
-// at converts an offset from the bubble's start into an instant.
-func (c *bubbleClock) at(d time.Duration) timing.Instant {
-	return timing.Instant(d) + timing.Instant(time.Hour)
-}
+func newBubbleClock() *bubbleClock { return runtimetest.NewBubbleClock() }
 
 // spend stands for work that takes d. Inside a synctest bubble the sleep
 // returns as soon as every goroutine is blocked, with the fake clock moved
@@ -96,32 +84,6 @@ func spend(d time.Duration) {
 		time.Sleep(d)
 	}
 }
-
-// jumpClock is a virtual clock for benchmarks: waits return at once and
-// move the clock to their target.
-type jumpClock struct{ now atomic.Int64 }
-
-func (c *jumpClock) Now() timing.Instant       { return timing.Instant(c.now.Load()) }
-func (c *jumpClock) NewWaiter() runtime.Waiter { return &jumpWaiter{c: c} }
-
-type jumpWaiter struct {
-	c     *jumpClock
-	woken atomic.Bool
-}
-
-func (w *jumpWaiter) WaitUntil(t timing.Instant) error {
-	if w.woken.Swap(false) {
-		return timing.ErrWaitInterrupted
-	}
-	for {
-		cur := w.c.now.Load()
-		if int64(t) <= cur || w.c.now.CompareAndSwap(cur, int64(t)) {
-			return nil
-		}
-	}
-}
-
-func (w *jumpWaiter) Wake() { w.woken.Store(true) }
 
 // fakeDisplay is a window that closes itself after a number of polls when
 // asked to, and can be hidden.
@@ -241,7 +203,7 @@ type tickRecord struct {
 	dropped           time.Duration
 	final, quiet      bool
 	presses, releases int
-	window            runtime.Size
+	window            input.Size
 }
 
 // fakeGame logs every hook, injects faults, spends configured time and
@@ -291,8 +253,8 @@ func (g *fakeGame) Update(t *runtime.TickContext) error {
 	g.j.add("Update")
 	n := g.updates.Add(1)
 	rec := tickRecord{
-		number: t.Number, kind: t.Kind, delta: t.Delta, observed: t.Observed,
-		dropped: t.Dropped, final: t.Final, quiet: t.Quiet, window: t.Window,
+		number: t.Number, kind: t.Kind, delta: t.Delta, observed: t.Input.Observed(),
+		dropped: t.Dropped, final: t.Final, quiet: t.Quiet, window: t.Window.Size,
 	}
 	if t.Input != nil && g.watch != input.ButtonNone {
 		s := t.Input.Button(g.watch)
@@ -374,9 +336,7 @@ func newRig(mode runtime.Mode, f faults) *rig {
 	j := &journal{}
 	r := &rig{j: j, f: f}
 	r.game = &fakeGame{j: j, f: f}
-	r.display = &fakeDisplay{j: j, f: f, state: runtime.WindowState{
-		Window: runtime.Size{Width: 640, Height: 360}, Framebuffer: runtime.Size{Width: 1280, Height: 720}, Focused: true,
-	}}
+	r.display = &fakeDisplay{j: j, f: f, state: runtime.WindowState{Window: input.Window{Size: input.Size{Width: 640, Height: 360}, Framebuffer: input.Size{Width: 1280, Height: 720}, Focused: true}}}
 	r.presenter = &fakePresenter{j: j, f: f}
 	r.renderer = newFakeRenderer(j, f)
 	r.clock = newBubbleClock()

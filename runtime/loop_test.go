@@ -248,7 +248,7 @@ func TestHiddenWindowSlowsToHiddenRate(t *testing.T) {
 				r.game.onUpdate = func(g *fakeGame, tick *runtime.TickContext) {
 					// Stay clear of the instant the window shows: goroutines
 					// woken at the same fake instant run in any order.
-					if r.clock.Now() < r.clock.at(950*time.Millisecond) {
+					if r.clock.Now() < r.clock.At(950*time.Millisecond) {
 						hiddenStats = g.rt.Stats()
 						hiddenStats.Updates = uint64(g.updates.Load()) // this one included
 					}
@@ -508,7 +508,7 @@ func TestResizeRedrawsCurrentFrame(t *testing.T) {
 					go func() {
 						spend(150 * time.Millisecond) // between two updates
 						r.display.mu.Lock()
-						r.display.state.Framebuffer = runtime.Size{Width: 800, Height: 600}
+						r.display.state.Framebuffer = input.Size{Width: 800, Height: 600}
 						r.display.mu.Unlock()
 						spend(40 * time.Millisecond)
 						rt.Stop()

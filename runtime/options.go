@@ -108,8 +108,11 @@ type Options struct {
 	// FrameRelease, when set, sees every frame about to be recycled, on
 	// the graphics thread (see [render2d.SlotOptions]).
 	FrameRelease func(*render2d.Frame)
-	// Clock supplies time and waits. Nil is [SystemClock].
-	Clock Clock
+	// Clock supplies time and waits. Nil is [timing.SystemClock]. New asks
+	// it for the platform thread's waiter first and then, in concurrent
+	// mode, for the simulation goroutine's, so on a [timing.ManualClock]
+	// the platform goes first at every instant.
+	Clock timing.Clock
 }
 
 // DefaultOptions returns sequential mode, [timing.DefaultOptions],

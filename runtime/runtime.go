@@ -23,7 +23,7 @@ type GameRuntime struct {
 	game  Game
 	ctx   *Context
 	opts  Options
-	clock Clock
+	clock timing.Clock
 
 	actions *input.Actions
 	queue   *input.Queue
@@ -38,8 +38,8 @@ type GameRuntime struct {
 	// the frame cap (zero without one).
 	paceInterval atomic.Int64
 
-	platformWaiter Waiter
-	simWaiter      Waiter
+	platformWaiter timing.Waiter
+	simWaiter      timing.Waiter
 
 	stop       *StopSignal
 	life       *Lifecycle
@@ -90,7 +90,8 @@ type GameRuntime struct {
 	paceResult    timing.PaceResult
 	lastFrame     timing.Instant
 	framed        bool
-	lastFB        Size
+	lastFB        input.Size
+	poll          pollSource
 	cycleStart    timing.Instant
 	lastBatch     timing.Instant
 	simDone       chan struct{}
@@ -156,7 +157,7 @@ func New(game Game, ctx *Context, opts Options) (*GameRuntime, error) {
 	}
 	r := &GameRuntime{game: game, ctx: ctx, opts: opts, clock: opts.Clock}
 	if r.clock == nil {
-		r.clock = SystemClock{}
+		r.clock = timing.SystemClock{}
 	}
 	r.actions = opts.Actions
 	if r.actions == nil {
@@ -184,7 +185,7 @@ func New(game Game, ctx *Context, opts Options) (*GameRuntime, error) {
 		return nil, err
 	}
 	if r.hiddenPacer, err = timing.NewFramePacer(timing.PacingPolicy{Interval: opts.HiddenInterval, MaxLateness: 4 * opts.HiddenInterval},
-		pacingClock{r.clock, r.platformWaiter}); err != nil {
+		timing.PacingOn(r.clock, r.platformWaiter)); err != nil {
 		return nil, err
 	}
 	r.paceInterval.Store(int64(opts.FrameCap))
@@ -200,6 +201,9 @@ func New(game Game, ctx *Context, opts Options) (*GameRuntime, error) {
 	}
 	r.tick.Stop = r.stop
 	r.tick.Input = &r.inTick
+	if ctx.Input != nil {
+		r.poll.input = ctx.Input
+	}
 	return r, nil
 }
 
@@ -208,7 +212,7 @@ func (r *GameRuntime) setPacer(cap time.Duration) error {
 		r.pacer = nil
 		return nil
 	}
-	p, err := timing.NewFramePacer(timing.PacingPolicy{Interval: cap, MaxLateness: 4 * cap}, pacingClock{r.clock, r.platformWaiter})
+	p, err := timing.NewFramePacer(timing.PacingPolicy{Interval: cap, MaxLateness: 4 * cap}, timing.PacingOn(r.clock, r.platformWaiter))
 	if err != nil {
 		return err
 	}

@@ -441,3 +441,27 @@ func TestTimingStartsAfterInit(t *testing.T) {
 		}
 	})
 }
+
+// TestStopWakesWaits stops a session whose every wait is a second long:
+// the stop must end the waits at once, not at their deadlines.
+func TestStopWakesWaits(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				r := newRig(mode, nil)
+				r.opts.Timing.Mode = timing.FixedMode
+				r.opts.Timing.FixedStep = time.Second
+				r.opts.Maintenance = time.Second
+				r.opts.Polling.Spacing = time.Second
+				r.game.onPlatform = stopAt(100 * time.Millisecond)
+				start := r.clock.Now()
+				if _, err := r.run(); err != nil {
+					t.Fatal(err)
+				}
+				if got := time.Duration(r.clock.Now() - start); got != 100*time.Millisecond {
+					t.Errorf("Run returned %v after start, want 100ms (when Stop was called)", got)
+				}
+			})
+		})
+	}
+}

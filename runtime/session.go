@@ -134,11 +134,8 @@ func (r *GameRuntime) platformChores(now timing.Instant) (polled bool) {
 	err := guard(func() error {
 		c.Display.PollEvents()
 		w := c.Display.State()
-		var src input.Source = nullSource{}
-		if c.Input != nil {
-			src = c.Input
-		}
-		r.queue.Poll(src, now)
+		r.poll.window = w.Window
+		r.queue.Poll(&r.poll, now)
 		r.setWindow(w)
 		if w.CloseRequested {
 			r.stop.Request()
@@ -153,13 +150,24 @@ func (r *GameRuntime) platformChores(now timing.Instant) (polled bool) {
 	return true
 }
 
-// nullSource stands in for a context without an input adapter, so that the
-// backlog keeps its poll spacing and its clock.
-type nullSource struct{}
+// pollSource is what the runtime polls: the context's input adapter (or
+// nothing, keeping the backlog's poll spacing and clock) followed by the
+// window the display sampled in the same poll, so that the window crosses
+// to the simulation inside the poll's snapshot. Platform thread only.
+type pollSource struct {
+	input  input.Source
+	window input.Window
+	sync   input.WindowSync
+}
 
-func (nullSource) Poll(now timing.Instant, dst *input.Snapshot) {
-	dst.Reset()
-	dst.Time = now
+func (p *pollSource) Poll(now timing.Instant, dst *input.Snapshot) {
+	if p.input != nil {
+		p.input.Poll(now, dst)
+	} else {
+		dst.Reset()
+		dst.Time = now
+	}
+	p.sync.Apply(dst, p.window)
 }
 
 // startTiming starts the scheduler and the input intervals together.
@@ -209,20 +217,10 @@ func (r *GameRuntime) runBatch(now timing.Instant) int {
 		} else {
 			r.queue.TakeAll(r.clock.Now(), &r.inTick)
 		}
-		w := r.window()
 		t := &r.tick
-		t.Kind = u.Kind
-		t.Delta = u.Delta
-		t.Observed = r.inTick.Observed()
-		t.Dropped = u.Dropped
-		t.Final = u.Last
-		t.Quiet = u.Quiet
-		t.Cosmetic = u.Cosmetic
-		t.Steps = u.Steps
-		t.Alpha = stats.Alpha
-		t.Number = u.Tick
+		t.Update = *u
 		t.Timing = stats
-		t.Window, t.Framebuffer = w.Window, w.Framebuffer
+		t.Window = r.inTick.Window()
 		err := guard(func() error { return r.game.Update(t) })
 		ran++
 		if int(u.Kind) < len(kinds) {

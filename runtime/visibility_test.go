@@ -36,7 +36,7 @@ func TestVisibilityPacing(t *testing.T) {
 				// Both are appended on the platform thread and read after Run.
 				var cycles []cycle
 				var renders []time.Duration
-				since := func(now timing.Instant) time.Duration { return time.Duration(now - r.clock.at(0)) }
+				since := func(now timing.Instant) time.Duration { return time.Duration(now - r.clock.At(0)) }
 				r.renderer.onRender = func() { renders = append(renders, since(r.clock.Now())) }
 				r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
 					_, err := rt.Services().Attach(runtime.Maintenance, func(now timing.Instant) error {

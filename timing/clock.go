@@ -19,8 +19,46 @@ func nanotime() int64
 // It is safe to call from any goroutine.
 func Now() Instant { return Instant(nanotime()) }
 
-// SystemClock is the real monotonic clock. Its zero value is ready to use.
+// SystemClock is the real monotonic clock, a [Clock]. Its zero value is ready
+// to use.
 type SystemClock struct{}
 
 // Now returns [Now].
 func (SystemClock) Now() Instant { return Now() }
+
+// Clock is a time source together with the waits that belong to it. A
+// runtime reads it for every decision and asks it for one [Waiter] per
+// goroutine that waits. [SystemClock] is the real clock; [ManualClock] is
+// virtual time for tests.
+type Clock interface {
+	Now() Instant
+	// NewWaiter returns a waiter for one goroutine.
+	NewWaiter() Waiter
+}
+
+// Waiter blocks one goroutine until an instant of its [Clock]. Wake may be
+// called from any goroutine: it makes the current wait, or the next one if
+// none is running, return [ErrWaitInterrupted] at once. Joined with its
+// clock's Now, a waiter is a [PacingClock].
+type Waiter interface {
+	WaitUntil(target Instant) error
+	Wake()
+}
+
+// NewWaiter returns a futex waiter ([NewFutexWaiter]): on Linux one sleep
+// per wait with an absolute CLOCK_MONOTONIC timeout, which a Wake from any
+// goroutine ends within microseconds and never misses; elsewhere a Go timer
+// raced against the wake.
+func (SystemClock) NewWaiter() Waiter { return NewFutexWaiter() }
+
+// PacingOn joins a clock's reading with one of its waiters into the
+// [PacingClock] a [FramePacer] needs.
+func PacingOn(c Clock, w Waiter) PacingClock { return pacingClock{c, w} }
+
+type pacingClock struct {
+	clock  Clock
+	waiter Waiter
+}
+
+func (p pacingClock) Now() Instant                   { return p.clock.Now() }
+func (p pacingClock) WaitUntil(target Instant) error { return p.waiter.WaitUntil(target) }

@@ -116,8 +116,8 @@ func (s *Scheduler) advanceRepay(e time.Duration, suspend bool) (n int, suspende
 	if d.CoarseCosmetic && inDebt {
 		k := uint64(d.CosmeticEvery)
 		for i := range n {
-			if s.buf[i].Tick%k != 0 {
-				s.buf[i].Cosmetic = false
+			if s.buf[i].Number%k != 0 {
+				s.buf[i].Coarse = true
 				s.acting |= MechCoarseCosmetic
 			}
 		}

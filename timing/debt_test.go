@@ -354,8 +354,8 @@ func TestQuietAndCosmetic(t *testing.T) {
 				t.Fatalf("%d updates, want 2", len(b.Updates))
 			}
 			for i, u := range b.Updates {
-				if u.Quiet != tt.wantQuiet[i] || u.Cosmetic != tt.wantCosmetic[i] {
-					t.Errorf("update %d: quiet %v cosmetic %v, want %v %v", i, u.Quiet, u.Cosmetic, tt.wantQuiet[i], tt.wantCosmetic[i])
+				if u.Quiet != tt.wantQuiet[i] || u.Coarse == tt.wantCosmetic[i] {
+					t.Errorf("update %d: quiet %v cosmetic %v, want %v %v", i, u.Quiet, !u.Coarse, tt.wantQuiet[i], tt.wantCosmetic[i])
 				}
 				if u.RunCosmetic() != (tt.wantCosmetic[i] && !tt.wantQuiet[i]) {
 					t.Errorf("update %d: RunCosmetic %v", i, u.RunCosmetic())
@@ -366,7 +366,7 @@ func TestQuietAndCosmetic(t *testing.T) {
 				r.frame(step)
 			}
 			b = r.frame(step)
-			if len(b.Updates) != 1 || b.Updates[0].Quiet || !b.Updates[0].Cosmetic {
+			if len(b.Updates) != 1 || b.Updates[0].Quiet || b.Updates[0].Coarse {
 				t.Errorf("out of debt: %+v, want one loud cosmetic update", b.Updates)
 			}
 			wantQuietTotal := uint64(0)

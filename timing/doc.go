@@ -73,7 +73,7 @@
 //
 // A [FramePacer] decides when a native frame loop starts its next frame,
 // waiting toward absolute targets through a [PacingClock] such as the
-// native [Waiter], never spinning and never bursting. [Telemetry] records
+// native [OSWaiter], never spinning and never bursting. [Telemetry] records
 // each frame start and the updates it ran in a fixed ring with saturating
 // totals and computes its statistics on request. Their doc comments hold the
 // details and the usage snippets.

@@ -122,8 +122,8 @@ func checkLedgerRun(t *testing.T, data []byte) {
 				if i > 0 && u.Start != b.Updates[i-1].End {
 					t.Fatalf("update spans are not contiguous: %+v after %+v", u, b.Updates[i-1])
 				}
-				if (i == len(b.Updates)-1) != u.Last {
-					t.Fatalf("update %d of %d has Last=%v", i, len(b.Updates), u.Last)
+				if (i == len(b.Updates)-1) != u.Final {
+					t.Fatalf("update %d of %d has Final=%v", i, len(b.Updates), u.Final)
 				}
 			}
 			dropped += b.Dropped

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 	"time"
 )
 
@@ -80,49 +79,3 @@ func (t Instant) After(u Instant) bool { return t > u }
 // String formats the instant as nanoseconds since the clock's epoch.
 func (t Instant) String() string { return fmt.Sprintf("t+%dns", int64(t)) }
 
-// Clock reads a monotonic clock. The runtime uses [SystemClock]; tests use a
-// [ManualClock] so that no test sleeps.
-type Clock interface {
-	Now() Instant
-}
-
-// ManualClock is a Clock that moves only when told to. It is safe for
-// concurrent use. The zero value reads Instant(0).
-type ManualClock struct {
-	mu  sync.Mutex
-	now Instant
-}
-
-// NewManualClock returns a manual clock reading start.
-func NewManualClock(start Instant) *ManualClock { return &ManualClock{now: start} }
-
-// Now returns the current manual reading.
-func (c *ManualClock) Now() Instant {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Advance moves the clock forward by d and returns the new reading.
-// It panics if d is negative or the reading would overflow: both are test bugs.
-func (c *ManualClock) Advance(d time.Duration) Instant {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if d < 0 {
-		panic("timing: ManualClock.Advance with a negative duration")
-	}
-	n, err := c.now.Add(d)
-	if err != nil {
-		panic("timing: ManualClock.Advance overflows")
-	}
-	c.now = n
-	return n
-}
-
-// Set moves the clock to t, which may be earlier than the current reading so
-// that tests can feed a regression to the code under test.
-func (c *ManualClock) Set(t Instant) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}

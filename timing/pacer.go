@@ -18,7 +18,7 @@ const (
 	MaxEarlyWakes = 8
 )
 
-// ErrWaitInterrupted is returned by a wait that [Waiter.Wake] cut short. A
+// ErrWaitInterrupted is returned by a wait that [OSWaiter.Wake] cut short. A
 // [FramePacer] answers it with [PaceInterrupted] and keeps its target.
 var ErrWaitInterrupted = errors.New("timing: wait interrupted")
 
@@ -60,7 +60,7 @@ func (p PacingPolicy) Validate() error {
 	return errors.Join(errs...)
 }
 
-// PacingClock is what a [FramePacer] reads and waits on. [Waiter] is the
+// PacingClock is what a [FramePacer] reads and waits on. [OSWaiter] is the
 // operating system's; tests supply synthetic time.
 type PacingClock interface {
 	// Now reads the monotonic clock.
@@ -179,7 +179,7 @@ type PaceResult struct {
 // A loop on the native clock:
 //
 //	runtime.LockOSThread() // the waiter lowers this thread's timer slack
-//	w, _ := timing.NewWaiter(timing.DefaultWaitSlice)
+//	w, _ := timing.NewOSWaiter(timing.DefaultWaitSlice)
 //	pacer, err := timing.NewFramePacer(timing.PacingForRate(60), w)
 //	if err != nil {
 //		return err

@@ -30,7 +30,7 @@ func BenchmarkWaitOverhead(b *testing.B) {
 			_ = timing.Now()
 		}
 	})
-	for name, w := range map[string]*timing.Waiter{
+	for name, w := range map[string]*timing.OSWaiter{
 		"nanosleep": mustWaiter(b, timing.DefaultWaitSlice),
 		"futex":     timing.NewFutexWaiter(),
 	} {
@@ -51,8 +51,8 @@ func BenchmarkWaitOverhead(b *testing.B) {
 	}
 }
 
-func mustWaiter(b *testing.B, slice time.Duration) *timing.Waiter {
-	w, err := timing.NewWaiter(slice)
+func mustWaiter(b *testing.B, slice time.Duration) *timing.OSWaiter {
+	w, err := timing.NewOSWaiter(slice)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,20 +6,20 @@ import (
 	"time"
 )
 
-// DefaultWaitSlice is the longest single sleep of a [Waiter] made with it
-// by [NewWaiter], and so the longest a [Waiter.Wake] can go unnoticed on
+// DefaultWaitSlice is the longest single sleep of an [OSWaiter] made with it
+// by [NewOSWaiter], and so the longest a [OSWaiter.Wake] can go unnoticed on
 // Linux. It is well under the runtime's 10 ms maintenance period and costs
 // a few extra wake-ups per 60 Hz frame, which add no lateness: the last
 // slice still sleeps to the absolute target.
 const DefaultWaitSlice = 4 * time.Millisecond
 
-// Waiter is the operating system's [PacingClock]: it reads [Now] and sleeps
+// OSWaiter is the operating system's [PacingClock]: it reads [Now] and sleeps
 // until absolute targets, and another goroutine can cut a sleep short with
-// [Waiter.Wake]. Its two Linux sleeps share the same clock, the same
+// [OSWaiter.Wake]. Its two Linux sleeps share the same clock, the same
 // absolute targets and the same lowered timer slack, and wake as late as
 // each other; they differ in how a Wake reaches them.
 //
-// [NewWaiter] sleeps with clock_nanosleep on CLOCK_MONOTONIC with an
+// [NewOSWaiter] sleeps with clock_nanosleep on CLOCK_MONOTONIC with an
 // absolute target. An Instant is a CLOCK_MONOTONIC reading on Linux, so
 // targets pass through unchanged and wake errors never accumulate. Go cannot
 // interrupt a thread blocked in clock_nanosleep without racing against the
@@ -41,7 +41,7 @@ const DefaultWaitSlice = 4 * time.Millisecond
 //
 // Elsewhere both constructors give a Go timer raced against Wake on a
 // channel: time.Sleep's precision, and a Wake ends the wait at once.
-type Waiter struct {
+type OSWaiter struct {
 	slice time.Duration
 	futex bool
 	// woken is the wake flag, and on Linux with futex the futex word:
@@ -50,44 +50,44 @@ type Waiter struct {
 	waitState
 }
 
-// NewWaiter returns a Waiter that sleeps at most slice at a time
+// NewOSWaiter returns an OSWaiter that sleeps at most slice at a time
 // ([DefaultWaitSlice] suits a loop that must notice a Wake within a few
 // milliseconds). A zero slice sleeps in one piece, so on Linux a Wake is
 // seen only by the next WaitUntil. The slice must be 0 to 1 s.
-func NewWaiter(slice time.Duration) (*Waiter, error) {
+func NewOSWaiter(slice time.Duration) (*OSWaiter, error) {
 	if slice < 0 || slice > time.Second {
 		return nil, fmt.Errorf("timing: wait slice %v is out of range [0s, 1s]", slice)
 	}
-	w := &Waiter{slice: slice}
+	w := &OSWaiter{slice: slice}
 	w.waitState.init()
 	return w, nil
 }
 
-// NewFutexWaiter returns a Waiter that sleeps in one piece and that a Wake
-// interrupts at once: on Linux with a futex, elsewhere as [NewWaiter].
-func NewFutexWaiter() *Waiter {
-	w := &Waiter{futex: true}
+// NewFutexWaiter returns an OSWaiter that sleeps in one piece and that a Wake
+// interrupts at once: on Linux with a futex, elsewhere as [NewOSWaiter].
+func NewFutexWaiter() *OSWaiter {
+	w := &OSWaiter{futex: true}
 	w.waitState.init()
 	return w
 }
 
 // Now returns [Now].
-func (w *Waiter) Now() Instant { return Now() }
+func (w *OSWaiter) Now() Instant { return Now() }
 
 // WaitUntil sleeps until target and returns nil, or returns
-// [ErrWaitInterrupted] when [Waiter.Wake] was called since the last
+// [ErrWaitInterrupted] when [OSWaiter.Wake] was called since the last
 // interrupted wait (a Wake before the call counts), or an error from the
 // operating system. It may return early, and a target already passed returns
-// at once. One goroutine at a time may wait on a Waiter.
-func (w *Waiter) WaitUntil(target Instant) error { return w.waitUntil(target) }
+// at once. One goroutine at a time may wait on an OSWaiter.
+func (w *OSWaiter) WaitUntil(target Instant) error { return w.waitUntil(target) }
 
 // Wake interrupts the current wait, or the next one if none is in progress.
 // It is safe to call from any goroutine, any number of times; wakes that
 // arrive before a wait notices them count once.
-func (w *Waiter) Wake() {
+func (w *OSWaiter) Wake() {
 	atomic.StoreUint32(&w.woken, 1)
 	w.wake()
 }
 
 // takeWake consumes a pending Wake.
-func (w *Waiter) takeWake() bool { return atomic.SwapUint32(&w.woken, 0) != 0 }
+func (w *OSWaiter) takeWake() bool { return atomic.SwapUint32(&w.woken, 0) != 0 }

@@ -9,9 +9,9 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-func newWaiter(t *testing.T, slice time.Duration) *timing.Waiter {
+func newWaiter(t *testing.T, slice time.Duration) *timing.OSWaiter {
 	t.Helper()
-	w, err := timing.NewWaiter(slice)
+	w, err := timing.NewOSWaiter(slice)
 	if err != nil {
 		t.Fatalf("NewWaiter(%v): %v", slice, err)
 	}
@@ -20,7 +20,7 @@ func newWaiter(t *testing.T, slice time.Duration) *timing.Waiter {
 
 func TestNewWaiterValidates(t *testing.T) {
 	for _, slice := range []time.Duration{-1, time.Second + 1} {
-		_, err := timing.NewWaiter(slice)
+		_, err := timing.NewOSWaiter(slice)
 		if err == nil || !strings.Contains(err.Error(), "timing: wait slice") || !strings.Contains(err.Error(), "[0s, 1s]") {
 			t.Errorf("NewWaiter(%v) = %v, want a range error", slice, err)
 		}
@@ -35,8 +35,8 @@ func TestWaiterPastTargetReturnsAtOnce(t *testing.T) {
 }
 
 // waiters returns one Waiter of each kind, by name.
-func waiters(t *testing.T) map[string]*timing.Waiter {
-	return map[string]*timing.Waiter{
+func waiters(t *testing.T) map[string]*timing.OSWaiter {
+	return map[string]*timing.OSWaiter{
 		"unsliced": newWaiter(t, 0),
 		"sliced":   newWaiter(t, 200*time.Microsecond),
 		"default":  newWaiter(t, timing.DefaultWaitSlice),

@@ -51,33 +51,34 @@ type Update struct {
 	// [Start, End). Under RepayDebt a simulation that is ahead has spans
 	// that end after the current reading.
 	Start, End Instant
-	// Tick numbers updates from 0 at Start.
-	Tick uint64
+	// Number counts updates from 0 at Start.
+	Number uint64
 	// Steps is the number of fixed steps the update stands for: 1 for a
 	// fixed update, 2 or more for a merged RepayDebt update, 0 otherwise.
 	Steps int
 	// Dropped is the real time the batch dropped, set on its last update
 	// only (sum it across updates; never multiply it).
 	Dropped time.Duration
-	// Last marks the final update of its batch.
-	Last bool
+	// Final marks the last update of its batch: the one the frame prepared
+	// after the batch shows.
+	Final bool
 	// Quiet marks an update inside a RepayDebt burst that is not the last:
 	// cosmetic work may skip it because no frame will show its result.
 	Quiet bool
-	// Cosmetic is false when RepayDebt's coarse cosmetic mechanism skips
-	// this tick for cosmetic work; true otherwise.
-	Cosmetic bool
+	// Coarse marks a tick that RepayDebt's coarse cosmetic mechanism thins
+	// out: cosmetic work skips it. The zero value is an ordinary tick.
+	Coarse bool
 }
 
 // DeltaSeconds returns Delta in seconds, for physics code that wants floats.
 func (u Update) DeltaSeconds() float64 { return u.Delta.Seconds() }
 
-// Observed returns the real time the update stands for.
-func (u Update) Observed() time.Duration { return time.Duration(u.End - u.Start) }
+// Span returns the real time the update stands for, End - Start.
+func (u Update) Span() time.Duration { return time.Duration(u.End - u.Start) }
 
 // RunCosmetic reports whether cosmetic work should run on this update: it
 // is neither quiet nor thinned out by coarse cosmetic.
-func (u Update) RunCosmetic() bool { return u.Cosmetic && !u.Quiet }
+func (u Update) RunCosmetic() bool { return !u.Coarse && !u.Quiet }
 
 // Batch is the set of updates one Advance selected, oldest first.
 type Batch struct {
@@ -303,7 +304,7 @@ func (s *Scheduler) Advance(now Instant) (Batch, error) {
 		b.Dropped = time.Duration(total - s.droppedReported)
 		s.droppedReported = total
 		s.buf[n-1].Dropped = b.Dropped
-		s.buf[n-1].Last = true
+		s.buf[n-1].Final = true
 	}
 	s.schedule()
 	return b, nil
@@ -383,13 +384,12 @@ func (s *Scheduler) emitStep(i int) *Update {
 	s.cursor.addStep(&s.ph)
 	s.sim.addStep(&s.ph)
 	*u = Update{
-		Kind:     FixedUpdate,
-		Delta:    time.Duration(s.sim.ns - simBefore),
-		Start:    Instant(start),
-		End:      Instant(s.cursor.ns),
-		Tick:     s.tick,
-		Steps:    1,
-		Cosmetic: true,
+		Kind:   FixedUpdate,
+		Delta:  time.Duration(s.sim.ns - simBefore),
+		Start:  Instant(start),
+		End:    Instant(s.cursor.ns),
+		Number: s.tick,
+		Steps:  1,
 	}
 	s.tick++
 	s.steps++
@@ -404,13 +404,12 @@ func (s *Scheduler) emit(i int, kind Kind, units u128, steps int) *Update {
 	s.cursor.addUnits(units, &s.ph)
 	s.sim.addUnits(units, &s.ph)
 	*u = Update{
-		Kind:     kind,
-		Delta:    time.Duration(s.sim.ns - simBefore),
-		Start:    Instant(start),
-		End:      Instant(s.cursor.ns),
-		Tick:     s.tick,
-		Steps:    steps,
-		Cosmetic: true,
+		Kind:   kind,
+		Delta:  time.Duration(s.sim.ns - simBefore),
+		Start:  Instant(start),
+		End:    Instant(s.cursor.ns),
+		Number: s.tick,
+		Steps:  steps,
 	}
 	s.tick++
 	s.steps += uint64(steps)

@@ -147,12 +147,12 @@ func TestSeedExamples(t *testing.T) {
 				t.Errorf("batch dropped = %v, want %v", b.Dropped, tt.wantDropped)
 			}
 			last := b.Updates[len(b.Updates)-1]
-			if !last.Last || last.Dropped != tt.wantDropped {
-				t.Errorf("last update Last=%v Dropped=%v, want true and %v", last.Last, last.Dropped, tt.wantDropped)
+			if !last.Final || last.Dropped != tt.wantDropped {
+				t.Errorf("last update Final=%v Dropped=%v, want true and %v", last.Final, last.Dropped, tt.wantDropped)
 			}
 			for _, u := range b.Updates[:len(b.Updates)-1] {
-				if u.Dropped != 0 || u.Last {
-					t.Errorf("update %d carries Dropped=%v Last=%v, want only the last one to", u.Tick, u.Dropped, u.Last)
+				if u.Dropped != 0 || u.Final {
+					t.Errorf("update %d carries Dropped=%v Final=%v, want only the last one to", u.Number, u.Dropped, u.Final)
 				}
 			}
 			l := s.Ledger()
@@ -268,7 +268,7 @@ func TestVariableMode(t *testing.T) {
 					if k := b.Updates[0].Kind; k != timing.VariableUpdate {
 						t.Errorf("kind = %v, want variable", k)
 					}
-					if b.Updates[0].End != schAt(r) || b.Updates[0].Observed() != got {
+					if b.Updates[0].End != schAt(r) || b.Updates[0].Span() != got {
 						t.Errorf("span %v..%v, want it to end at %v and match the delta", b.Updates[0].Start, b.Updates[0].End, schAt(r))
 					}
 				}

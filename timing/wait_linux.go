@@ -23,7 +23,7 @@ const (
 	futexMatchAny   = 0xffffffff
 )
 
-func (w *Waiter) wake() {
+func (w *OSWaiter) wake() {
 	if w.futex {
 		// Errors cannot happen for a valid private word; nothing to do.
 		_, _, _ = unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&w.woken)), futexWake|futexPrivate, 1, 0, 0, 0)
@@ -33,7 +33,7 @@ func (w *Waiter) wake() {
 // LowerTimerSlack sets the calling OS thread's timer slack to 1 ns, so the
 // kernel does not defer its timer wake-ups by the default 50 µs to batch
 // them with others. It affects only the current thread: call it from a
-// goroutine locked to its thread (runtime.LockOSThread). [Waiter.WaitUntil]
+// goroutine locked to its thread (runtime.LockOSThread). [OSWaiter.WaitUntil]
 // calls it on every wait that sleeps.
 func LowerTimerSlack() error {
 	if err := unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0); err != nil {
@@ -42,7 +42,7 @@ func LowerTimerSlack() error {
 	return nil
 }
 
-func (w *Waiter) waitUntil(target Instant) error {
+func (w *OSWaiter) waitUntil(target Instant) error {
 	interrupted, slack := 0, false
 	for {
 		if w.takeWake() {

@@ -11,7 +11,7 @@ type waitState struct {
 
 func (s *waitState) init() { s.ch = make(chan struct{}, 1) }
 
-func (w *Waiter) wake() {
+func (w *OSWaiter) wake() {
 	select {
 	case w.ch <- struct{}{}:
 	default:
@@ -21,7 +21,7 @@ func (w *Waiter) wake() {
 // LowerTimerSlack does nothing outside Linux and returns nil.
 func LowerTimerSlack() error { return nil }
 
-func (w *Waiter) waitUntil(target Instant) error {
+func (w *OSWaiter) waitUntil(target Instant) error {
 	for {
 		if w.takeWake() {
 			return ErrWaitInterrupted

@@ -8,7 +8,7 @@
 //	pacecheck [-frames 600] [-rate 60] [-block 30] [-wakes 100] [-json]
 //
 // Wake lateness. Every method sleeps toward absolute targets one interval
-// apart and records wake minus target: "native" is timing.Waiter with
+// apart and records wake minus target: "native" is timing.OSWaiter with
 // clock_nanosleep in DefaultWaitSlice slices (what the targets are about),
 // "native-unsliced" the same in one piece, "native-futex" the futex waiter,
 // and "time.Sleep" a plain loop. The methods alternate in blocks of -block
@@ -97,11 +97,11 @@ type method struct {
 }
 
 func methods() ([]method, error) {
-	sliced, err := timing.NewWaiter(timing.DefaultWaitSlice)
+	sliced, err := timing.NewOSWaiter(timing.DefaultWaitSlice)
 	if err != nil {
 		return nil, err
 	}
-	whole, err := timing.NewWaiter(0)
+	whole, err := timing.NewOSWaiter(0)
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ type interruptible struct {
 func interruptibles() ([]interruptible, error) {
 	var out []interruptible
 	for _, slice := range []time.Duration{timing.DefaultWaitSlice, time.Millisecond} {
-		w, err := timing.NewWaiter(slice)
+		w, err := timing.NewOSWaiter(slice)
 		if err != nil {
 			return nil, err
 		}

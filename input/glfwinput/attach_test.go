@@ -25,8 +25,8 @@ func TestAttachDescribesInitialState(t *testing.T) {
 		src.Poll(timing.Now(), &snap)
 	})
 	st := snap.State
-	if st.WindowWidth != wantW || st.WindowHeight != wantH || st.FramebufferWidth != wantFW || st.FramebufferHeight != wantFH {
-		t.Errorf("state sizes %dx%d / %dx%d, want %dx%d / %dx%d", st.WindowWidth, st.WindowHeight, st.FramebufferWidth, st.FramebufferHeight, wantW, wantH, wantFW, wantFH)
+	if st.Window.Size.Width != wantW || st.Window.Size.Height != wantH || st.Window.Framebuffer.Width != wantFW || st.Window.Framebuffer.Height != wantFH {
+		t.Errorf("state sizes %dx%d / %dx%d, want %dx%d / %dx%d", st.Window.Size.Width, st.Window.Size.Height, st.Window.Framebuffer.Width, st.Window.Framebuffer.Height, wantW, wantH, wantFW, wantFH)
 	}
 	var replay input.State
 	for _, r := range snap.Records {
@@ -65,8 +65,8 @@ func TestDetachRestoresCallbacks(t *testing.T) {
 	}
 	awaitMain("the first resize", func() (ok bool) { onMain(func() { ok = sizes >= 1 }); return })
 	onMain(func() { src.Poll(timing.Now(), &snap) })
-	if snap.State.WindowWidth != 180 || snap.State.WindowHeight != 120 {
-		t.Errorf("attached: window %dx%d, want 180x120", snap.State.WindowWidth, snap.State.WindowHeight)
+	if snap.State.Window.Size.Width != 180 || snap.State.Window.Size.Height != 120 {
+		t.Errorf("attached: window %dx%d, want 180x120", snap.State.Window.Size.Width, snap.State.Window.Size.Height)
 	}
 
 	onMain(src.Detach)
@@ -78,8 +78,8 @@ func TestDetachRestoresCallbacks(t *testing.T) {
 	}
 	awaitMain("the second resize", func() (ok bool) { onMain(func() { ok = sizes > before }); return })
 	onMain(func() { src.Poll(timing.Now(), &snap) })
-	if len(snap.Records) != 0 || snap.State.WindowWidth != 180 {
-		t.Errorf("detached source recorded %v (window %d wide); want nothing new", snap.Records, snap.State.WindowWidth)
+	if len(snap.Records) != 0 || snap.State.Window.Size.Width != 180 {
+		t.Errorf("detached source recorded %v (window %d wide); want nothing new", snap.Records, snap.State.Window.Size.Width)
 	}
 	if src.Attached() {
 		t.Errorf("Attached() = true after Detach")
@@ -149,7 +149,7 @@ func TestAdapterLifecycle(t *testing.T) {
 	if errs[0] != nil || errs[1] == nil || errs[2] != nil || errs[3] != nil {
 		t.Errorf("Init, Init, Close, Init = %v; want nil, an error, nil, nil", errs)
 	}
-	if snap.State.WindowWidth == 0 {
+	if snap.State.Window.Size.Width == 0 {
 		t.Errorf("no window size after attaching again: %+v", snap.State)
 	}
 }

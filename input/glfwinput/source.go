@@ -110,11 +110,11 @@ func (s *Source) Init() error {
 	win := s.win
 	s.attached = true
 	var st input.State
-	st.WindowWidth, st.WindowHeight = win.GetSize()
-	st.FramebufferWidth, st.FramebufferHeight = win.GetFramebufferSize()
+	st.Window.Size.Width, st.Window.Size.Height = win.GetSize()
+	st.Window.Framebuffer.Width, st.Window.Framebuffer.Height = win.GetFramebufferSize()
 	st.CursorX, st.CursorY = win.GetCursorPos()
-	st.Focused = win.GetAttrib(glfw.Focused) == glfw.True
-	if st.Focused {
+	st.Window.Focused = win.GetAttrib(glfw.Focused) == glfw.True
+	if st.Window.Focused {
 		for _, k := range keys {
 			if win.GetKey(k.glfw) == glfw.Press {
 				st.Down.Add(k.input)

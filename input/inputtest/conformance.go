@@ -122,7 +122,7 @@ func TestSource(t *testing.T, newDriver func(t *testing.T) Driver) {
 		h := newHarness(t, newDriver(t))
 		h.skipIf(h.d.Resize(320, 240))
 		h.await("window 320x240", func() bool {
-			return h.state.WindowWidth == 320 && h.state.WindowHeight == 240 && h.state.FramebufferWidth > 0 &&
+			return h.state.Window.Size == (input.Size{Width: 320, Height: 240}) && h.state.Window.Framebuffer.Width > 0 &&
 				h.saw(func(r input.Record) bool {
 					return r.Kind == input.RecordWindowSize && r.Width == 320 && r.Height == 240
 				}) &&
@@ -135,7 +135,7 @@ func TestSource(t *testing.T, newDriver func(t *testing.T) Driver) {
 		h.must("press B", h.d.Press(input.KeyB))
 		h.await("B pressed", func() bool { return h.state.Down.Has(input.KeyB) })
 		h.skipIf(h.d.Focus(false))
-		h.await("focus lost", func() bool { return !h.state.Focused })
+		h.await("focus lost", func() bool { return !h.state.Window.Focused })
 		if h.state.Down.Len() != 0 {
 			t.Errorf("buttons still down after focus loss: %v", h.state.Down.AppendTo(nil))
 		}
@@ -148,7 +148,7 @@ func TestSource(t *testing.T, newDriver func(t *testing.T) Driver) {
 		// second release.
 		_ = h.d.Release(input.KeyB)
 		h.must("focus", h.d.Focus(true))
-		h.await("focus back", func() bool { return h.state.Focused })
+		h.await("focus back", func() bool { return h.state.Window.Focused })
 	})
 	t.Run("ObservationOrder", func(t *testing.T) {
 		h := newHarness(t, newDriver(t))
@@ -213,7 +213,7 @@ func (h *harness) focus() {
 	if err := h.d.Focus(true); err != nil && !errors.Is(err, ErrUnsupported) {
 		h.t.Fatalf("focus: %v", err)
 	}
-	h.await("focus", func() bool { return h.state.Focused })
+	h.await("focus", func() bool { return h.state.Window.Focused })
 	h.seen = h.seen[:0]
 }
 

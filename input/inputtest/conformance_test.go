@@ -42,7 +42,7 @@ func (d *scriptDriver) Focus(f bool) error { d.s.Focus(d.at(), f); return nil }
 func TestScriptConformance(t *testing.T) {
 	inputtest.TestSource(t, func(t *testing.T) inputtest.Driver {
 		d := &scriptDriver{s: inputtest.NewScript(), clock: timing.NewManualClock(timing.Instant(time.Second))}
-		d.s.Init(d.at(), input.State{WindowWidth: 640, WindowHeight: 480, FramebufferWidth: 1280, FramebufferHeight: 960})
+		d.s.Init(d.at(), input.State{Window: input.Window{Size: input.Size{Width: 640, Height: 480}, Framebuffer: input.Size{Width: 1280, Height: 960}}})
 		return d
 	})
 }

@@ -3,6 +3,7 @@ package glfwplatform
 import (
 	"errors"
 	"fmt"
+	"github.com/metronome-go/metronome/input"
 	"os"
 	goruntime "runtime"
 
@@ -139,15 +140,15 @@ func newDisplay(win *glfw.Window) *Display {
 	d := &Display{win: win, visible: true}
 	w, h := win.GetSize()
 	fw, fh := win.GetFramebufferSize()
-	d.state.Window = runtime.Size{Width: w, Height: h}
-	d.state.Framebuffer = runtime.Size{Width: fw, Height: fh}
+	d.state.Size = input.Size{Width: w, Height: h}
+	d.state.Framebuffer = input.Size{Width: fw, Height: fh}
 	d.state.Focused = win.GetAttrib(glfw.Focused) == glfw.True
 	d.iconified = win.GetAttrib(glfw.Iconified) == glfw.True
 	// The input source chains these callbacks and restores them when it
 	// detaches, so both see every event.
-	win.SetSizeCallback(func(_ *glfw.Window, w, h int) { d.state.Window = runtime.Size{Width: w, Height: h} })
+	win.SetSizeCallback(func(_ *glfw.Window, w, h int) { d.state.Size = input.Size{Width: w, Height: h} })
 	win.SetFramebufferSizeCallback(func(_ *glfw.Window, w, h int) {
-		d.state.Framebuffer = runtime.Size{Width: w, Height: h}
+		d.state.Framebuffer = input.Size{Width: w, Height: h}
 	})
 	win.SetFocusCallback(func(_ *glfw.Window, f bool) { d.state.Focused = f })
 	win.SetIconifyCallback(func(_ *glfw.Window, i bool) { d.iconified = i })

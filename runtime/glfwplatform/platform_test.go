@@ -2,6 +2,7 @@ package glfwplatform_test
 
 import (
 	"errors"
+	"github.com/metronome-go/metronome/input"
 	"strings"
 	"testing"
 
@@ -71,7 +72,7 @@ func TestDisplayState(t *testing.T) {
 	if ctxErr != nil {
 		testdisplay.Unavailable(t, ctxErr)
 	}
-	if s := states[0]; s.Window != (runtime.Size{Width: 200, Height: 100}) || s.Framebuffer.Width == 0 || s.Hidden || s.CloseRequested {
+	if s := states[0]; s.Size != (input.Size{Width: 200, Height: 100}) || s.Framebuffer.Width == 0 || s.Hidden || s.CloseRequested {
 		t.Errorf("new headless window: got %+v, want 200x100, rendering, not closing", s)
 	}
 	if !states[1].Hidden {

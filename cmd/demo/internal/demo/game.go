@@ -440,9 +440,9 @@ func (g *Game) controls(ctx *ecs.Context) {
 // cursor returns the cursor in framebuffer pixels (world units).
 func (g *Game) cursor(ctx *ecs.Context) (x, y float32) {
 	cx, cy := ctx.Input.Cursor()
-	if ww, fw := ctx.Window.Width, ctx.Window.FramebufferWidth; ww > 0 && fw > 0 {
+	if ww, fw := ctx.Window.Size.Width, ctx.Window.Framebuffer.Width; ww > 0 && fw > 0 {
 		cx *= float64(fw) / float64(ww)
-		cy *= float64(ctx.Window.FramebufferHeight) / float64(max(ctx.Window.Height, 1))
+		cy *= float64(ctx.Window.Framebuffer.Height) / float64(max(ctx.Window.Size.Height, 1))
 	}
 	return float32(cx), float32(cy)
 }

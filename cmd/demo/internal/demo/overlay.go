@@ -153,7 +153,7 @@ func (ov *overlay) spawn(ctx *ecs.Context) {
 // change, the text.
 func (ov *overlay) update(ctx *ecs.Context) {
 	ov.noteInput(ctx)
-	ov.sinceRefresh += ctx.Time.Observed
+	ov.sinceRefresh += ctx.Input.Observed()
 	if !ctx.Time.Final {
 		return
 	}
@@ -223,7 +223,7 @@ func (ov *overlay) noteInput(ctx *ecs.Context) {
 	if !any {
 		return
 	}
-	ov.inputLine = appendInputLine(ov.inputLine[:0], ctx.Time.Tick, &ov.presses, in.State().Down)
+	ov.inputLine = appendInputLine(ov.inputLine[:0], ctx.Time.Number, &ov.presses, in.State().Down)
 	clear(ov.presses[:])
 	ov.dirty = true
 }

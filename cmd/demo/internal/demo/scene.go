@@ -110,7 +110,7 @@ func (g *Game) bunnyMover() ecs.System {
 // arena is the area bunnies live in: the framebuffer, or a default before
 // the first window size arrives.
 func (g *Game) arena(ctx *ecs.Context) (w, h float32) {
-	w, h = float32(ctx.Window.FramebufferWidth), float32(ctx.Window.FramebufferHeight)
+	w, h = float32(ctx.Window.Framebuffer.Width), float32(ctx.Window.Framebuffer.Height)
 	if w <= 0 || h <= 0 {
 		return 1280, 720
 	}
