@@ -78,4 +78,3 @@ func (t Instant) After(u Instant) bool { return t > u }
 
 // String formats the instant as nanoseconds since the clock's epoch.
 func (t Instant) String() string { return fmt.Sprintf("t+%dns", int64(t)) }
-
