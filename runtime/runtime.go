@@ -3,7 +3,6 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,27 +18,25 @@ import (
 // [GameRuntime.Run] blocks on the caller's thread, which owns polling and
 // graphics (lock it to the OS main thread for GLFW). Every other method is
 // safe from any goroutine unless its comment says otherwise.
+//
+// Its state is split by owner, and the types say which: a [platform] part
+// that only the platform thread touches, a [simulation] part that only the
+// simulation owner touches, and an [exchange] of the few values that cross
+// between them or out to other goroutines. Input and the window sampled
+// with it cross inside the input queue's snapshots; frames cross through
+// the render slots.
 type GameRuntime struct {
 	game  Game
 	ctx   *Context
 	opts  Options
 	clock timing.Clock
 
+	// Shared by both owners, each synchronised inside: the input backlog
+	// (the platform pushes polls, the simulation takes ticks) and the frame
+	// slots (the simulation publishes, the platform acquires).
 	actions *input.Actions
 	queue   *input.Queue
 	slots   *render2d.Slots
-	sched   *timing.Scheduler
-	pacer   *timing.FramePacer // the frame cap's; nil without a cap
-	// hiddenPacer spaces platform cycles at the hidden interval while the
-	// window is hidden.
-	hiddenPacer *timing.FramePacer
-	// paceInterval is the pacing interval in force, in nanoseconds, as
-	// telemetry reports it: the hidden interval while hidden, otherwise
-	// the frame cap (zero without one).
-	paceInterval atomic.Int64
-
-	platformWaiter timing.Waiter
-	simWaiter      timing.Waiter
 
 	stop       *StopSignal
 	life       *Lifecycle
@@ -47,73 +44,18 @@ type GameRuntime struct {
 	dispatcher PlatformDispatcher
 	mailbox    Mailbox
 	services   Services
-	ran        atomic.Bool
+	counters   counters
 
-	// Which game init hooks were attempted; cleanup hooks pair with them.
-	triedPlatform, triedSimulation bool
-
-	// Window state sampled on the platform thread and read by the
-	// simulation owner.
-	winMu  sync.Mutex
-	win    WindowState
-	hidden atomic.Bool
-
-	// Timing options waiting to be applied by the scheduler's owner.
-	timingMu   sync.Mutex
-	timingOpts timing.Options
-	// delivery is the input delivery policy in force (an input.Delivery);
-	// changed together with timingOpts under timingMu.
-	delivery      atomic.Uint32
-	timingPending atomic.Bool
-
-	// Scheduler statistics published after each batch.
-	statsMu    sync.Mutex
-	schedStats timing.Stats
-
-	// Per-frame telemetry: the simulation side accumulates, the platform
-	// records one FrameRecord per presented frame.
-	accMu     sync.Mutex
-	acc       frameAccum
-	telMu     sync.Mutex
-	telemetry timing.Telemetry
-
-	counters counters
-
-	// Simulation-owner state.
-	tick   TickContext
-	inTick input.Tick
-
-	// Platform-thread state.
-	current       *render2d.Frame // the frame the slots hold for the platform
-	shown         bool            // current has been presented
-	frameAllowed  bool            // the pacer has started a frame not yet used
-	paceResult    timing.PaceResult
-	lastFrame     timing.Instant
-	framed        bool
-	lastFB        input.Size
-	poll          pollSource
-	cycleStart    timing.Instant
-	lastBatch     timing.Instant
-	simDone       chan struct{}
-	simInitDone   chan struct{}
-	simBegin      chan struct{}
-	frameCap      time.Duration
-	frameCapNew   atomic.Int64
-	frameCapDirty atomic.Bool
+	plat platform
+	sim  simulation
+	x    exchange
 }
 
-// frameAccum is what the simulation did since the previous presented frame.
-type frameAccum struct {
-	variable, fixed, catchUp int
-	dropped, suspended       time.Duration
-	skipped                  bool
-	debt                     time.Duration
-	rate                     float64
-}
-
+// counters are written by their owner and read by anyone.
 type counters struct {
 	cycles, maintenanceWakes, polls, batches, updates atomic.Uint64
 	prepared, skipped, presented, dispatched          atomic.Uint64
+	ran                                               atomic.Bool
 }
 
 // Stats are a session's counters, read with [GameRuntime.Stats].
@@ -167,65 +109,53 @@ func New(game Game, ctx *Context, opts Options) (*GameRuntime, error) {
 	if r.queue, err = input.NewQueue(r.actions, opts.Polling); err != nil {
 		return nil, err
 	}
-	if r.sched, err = timing.NewScheduler(opts.Timing); err != nil {
-		return nil, err
-	}
 	mode := render2d.Sequential
 	if opts.Mode == Concurrent {
 		mode = render2d.Concurrent
 	}
-	r.slots = render2d.NewSlots(mode, render2d.SlotOptions{Release: opts.FrameRelease})
-	r.platformWaiter = r.clock.NewWaiter()
-	if opts.Mode == Concurrent {
-		r.simWaiter = r.clock.NewWaiter()
-	}
-	r.frameCap = opts.FrameCap
-	r.frameCapNew.Store(int64(opts.FrameCap))
-	if err := r.setPacer(opts.FrameCap); err != nil {
+	r.slots = render2d.NewSlots(mode, render2d.SlotOptions{Release: r.releaseFrame})
+	// The platform's waiter first: on a timing.ManualClock that makes the
+	// platform go first at every instant (see Options.Clock).
+	if err := r.plat.init(r); err != nil {
 		return nil, err
 	}
-	if r.hiddenPacer, err = timing.NewFramePacer(timing.PacingPolicy{Interval: opts.HiddenInterval, MaxLateness: 4 * opts.HiddenInterval},
-		timing.PacingOn(r.clock, r.platformWaiter)); err != nil {
+	if err := r.sim.init(r); err != nil {
 		return nil, err
 	}
-	r.paceInterval.Store(int64(opts.FrameCap))
-	r.timingOpts = opts.Timing
-	r.delivery.Store(uint32(opts.Polling.Delivery))
-	r.schedStats = r.sched.Stats()
+	r.x.init(opts)
+	r.x.setStats(r.sim.sched.Stats())
 	r.life = newLifecycle()
 	r.stop = NewStopSignal()
 	r.stop.wake = r.wakeAll
-	r.dispatcher.wake = r.platformWaiter.Wake
+	r.sim.tick.Stop = r.stop
+	r.dispatcher.wake = r.plat.waiter.Wake
 	if !ctx.claimed.CompareAndSwap(false, true) {
 		return nil, ErrContextUsed
-	}
-	r.tick.Stop = r.stop
-	r.tick.Input = &r.inTick
-	if ctx.Input != nil {
-		r.poll.input = ctx.Input
 	}
 	return r, nil
 }
 
-func (r *GameRuntime) setPacer(cap time.Duration) error {
-	if cap == 0 {
-		r.pacer = nil
-		return nil
+// releaseFrame runs the game's frame release hook, wherever the slots
+// recycle a frame, so that a panic in it fails the session instead of
+// tearing through the slots' bookkeeping.
+func (r *GameRuntime) releaseFrame(f *render2d.Frame) {
+	if r.opts.FrameRelease == nil {
+		return
 	}
-	p, err := timing.NewFramePacer(timing.PacingPolicy{Interval: cap, MaxLateness: 4 * cap}, timing.PacingOn(r.clock, r.platformWaiter))
-	if err != nil {
-		return err
+	if err := guard(func() error { r.opts.FrameRelease(f); return nil }); err != nil {
+		r.fail(PhaseRecycle, err)
 	}
-	r.pacer = p
-	return nil
 }
 
 func (r *GameRuntime) wakeAll() {
-	r.platformWaiter.Wake()
-	if r.simWaiter != nil {
-		r.simWaiter.Wake()
+	r.plat.waiter.Wake()
+	if r.sim.own {
+		r.sim.waiter.Wake()
 	}
 }
+
+// wakeSimulation ends the simulation owner's current wait.
+func (r *GameRuntime) wakeSimulation() { r.sim.waiter.Wake() }
 
 // Stop requests a graceful stop: no further update starts, the current one
 // runs to its end, and the normal shutdown follows. It shares its state with
@@ -260,17 +190,17 @@ func (r *GameRuntime) Actions() *input.Actions { return r.actions }
 func (r *GameRuntime) Mode() Mode { return r.opts.Mode }
 
 // Options returns the options the runtime was built with, with the latest
-// timing options and frame cap set while running.
+// timing options, delivery policy and frame cap set while running.
 func (r *GameRuntime) Options() Options {
 	o := r.opts
 	o.Timing = r.TimingOptions()
-	o.FrameCap = time.Duration(r.frameCapNew.Load())
+	o.FrameCap = r.x.frameCap()
 	o.Polling.Delivery = r.Delivery()
 	return o
 }
 
 // Delivery returns the input delivery policy in force.
-func (r *GameRuntime) Delivery() input.Delivery { return input.Delivery(r.delivery.Load()) }
+func (r *GameRuntime) Delivery() input.Delivery { return r.x.delivery() }
 
 // SetDelivery changes the input delivery policy from the next update on.
 // Timestamped delivery needs fixed steps, so it is refused while the timing
@@ -280,22 +210,12 @@ func (r *GameRuntime) SetDelivery(d input.Delivery) error {
 	if _, err := d.MarshalText(); err != nil {
 		return err
 	}
-	r.timingMu.Lock()
-	defer r.timingMu.Unlock()
-	if err := input.ValidateDelivery(d, r.timingOpts.Mode == timing.FixedMode); err != nil {
-		return err
-	}
-	r.delivery.Store(uint32(d))
-	return nil
+	return r.x.setDelivery(d)
 }
 
 // TimingOptions returns the timing options in force, or the latest ones
 // given to [GameRuntime.SetTimingOptions].
-func (r *GameRuntime) TimingOptions() timing.Options {
-	r.timingMu.Lock()
-	defer r.timingMu.Unlock()
-	return r.timingOpts
-}
+func (r *GameRuntime) TimingOptions() timing.Options { return r.x.timingOptions() }
 
 // SetTimingOptions validates o, together with the polling delivery policy,
 // and puts it in force before the next scheduling decision: a change made
@@ -303,23 +223,10 @@ func (r *GameRuntime) TimingOptions() timing.Options {
 // within one cycle. Ledger, tick count and debt carry over (see
 // [timing.Scheduler.SetOptions]). On error nothing changes.
 func (r *GameRuntime) SetTimingOptions(o timing.Options) error {
-	r.timingMu.Lock()
-	err := o.Validate()
-	if derr := input.ValidateDelivery(r.Delivery(), o.Mode == timing.FixedMode); derr != nil {
-		err = errors.Join(err, derr)
-	}
-	if err != nil {
-		r.timingMu.Unlock()
+	if err := r.x.setTimingOptions(o); err != nil {
 		return err
 	}
-	r.timingOpts = o
-	r.timingPending.Store(true)
-	r.timingMu.Unlock()
-	if r.simWaiter != nil {
-		r.simWaiter.Wake()
-	} else {
-		r.platformWaiter.Wake()
-	}
+	r.wakeSimulation()
 	return nil
 }
 
@@ -330,66 +237,9 @@ func (r *GameRuntime) SetFrameCap(d time.Duration) error {
 	if d < 0 || d > MaxFrameCap {
 		return fmt.Errorf("runtime: frame cap %v is out of range (allowed: 0 to %v)", d, MaxFrameCap)
 	}
-	r.frameCapNew.Store(int64(d))
-	r.frameCapDirty.Store(true)
-	r.platformWaiter.Wake()
+	r.x.setFrameCap(d)
+	r.plat.waiter.Wake()
 	return nil
-}
-
-// applyTimingOptions installs pending options; scheduler owner only.
-func (r *GameRuntime) applyTimingOptions() {
-	if !r.timingPending.Load() {
-		return
-	}
-	r.timingMu.Lock()
-	o := r.timingOpts
-	r.timingPending.Store(false)
-	r.timingMu.Unlock()
-	if err := r.sched.SetOptions(o); err != nil {
-		r.fail(PhaseSchedule, err)
-	}
-}
-
-// applyFrameCap installs a pending frame cap; platform thread only.
-func (r *GameRuntime) applyFrameCap() {
-	if !r.frameCapDirty.Swap(false) {
-		return
-	}
-	d := time.Duration(r.frameCapNew.Load())
-	if d == r.frameCap {
-		return
-	}
-	r.frameCap = d
-	if err := r.setPacer(d); err != nil {
-		r.fail(PhasePresent, err)
-	}
-	r.frameAllowed = false
-	r.storePaceInterval()
-}
-
-// visibilityChanged drops every pacing schedule when the window is shown
-// or hidden, so that the first cycle or frame in the new state starts at
-// once and never waits out a target of the old one. Platform thread only.
-func (r *GameRuntime) visibilityChanged() {
-	if r.simWaiter != nil {
-		r.simWaiter.Wake() // the simulation's wait depends on visibility
-	}
-	if r.pacer != nil {
-		r.pacer.Reset()
-	}
-	r.hiddenPacer.Reset()
-	r.frameAllowed, r.paceResult = false, timing.PaceResult{}
-	r.storePaceInterval()
-}
-
-// storePaceInterval publishes the pacing interval in force. Platform
-// thread only.
-func (r *GameRuntime) storePaceInterval() {
-	iv := r.frameCap
-	if r.hidden.Load() {
-		iv = r.opts.HiddenInterval
-	}
-	r.paceInterval.Store(int64(iv))
 }
 
 // Stats returns the session's counters.
@@ -409,30 +259,18 @@ func (r *GameRuntime) Stats() Stats {
 }
 
 // TimingStats returns the scheduler's statistics after its latest batch.
-func (r *GameRuntime) TimingStats() timing.Stats {
-	r.statsMu.Lock()
-	defer r.statsMu.Unlock()
-	return r.schedStats
-}
+func (r *GameRuntime) TimingStats() timing.Stats { return r.x.timingStats() }
 
 // Telemetry returns the frame telemetry computed now. Its PacingInterval
 // is the interval in force: [Options.HiddenInterval] while the window is
 // hidden, otherwise the frame cap (zero without one). Hidden cycles present
 // nothing, so they add no frames to the telemetry.
-func (r *GameRuntime) Telemetry() timing.TelemetryStats {
-	r.telMu.Lock()
-	s := r.telemetry.Stats()
-	r.telMu.Unlock()
-	s.PacingInterval = time.Duration(r.paceInterval.Load())
-	return s
-}
+func (r *GameRuntime) Telemetry() timing.TelemetryStats { return r.x.telemetryStats() }
 
 // TelemetryFrames appends the recent measured frames, oldest first, to dst
 // (at most [timing.TelemetryWindow]) for graphs.
 func (r *GameRuntime) TelemetryFrames(dst []timing.TelemetryFrame) []timing.TelemetryFrame {
-	r.telMu.Lock()
-	defer r.telMu.Unlock()
-	return r.telemetry.AppendWindow(dst)
+	return r.x.telemetryFrames(dst)
 }
 
 // Report is a session's timing report, ready to encode as JSON.

@@ -1,0 +1,182 @@
+package runtime
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// exchange holds the values that cross between the owners of a session, or
+// out to other goroutines, each with its direction and its own guard.
+// Everything else in a [GameRuntime] belongs to one owner.
+type exchange struct {
+	// hidden: platform -> simulation. The simulation spaces its batches at
+	// the hidden interval while the window is hidden.
+	hidden atomic.Bool
+
+	// Timing options and delivery policy: any goroutine -> simulation
+	// owner, which installs them before its next scheduling decision.
+	timingMu      sync.Mutex
+	timingOpts    timing.Options
+	deliveryPol   atomic.Uint32 // an input.Delivery, changed under timingMu
+	timingPending atomic.Bool
+
+	// Frame cap: any goroutine -> platform.
+	capNext  atomic.Int64
+	capDirty atomic.Bool
+
+	// Published after each batch: simulation -> platform (the frame
+	// accumulation, taken once per presented frame) and readers (stats).
+	pubMu sync.Mutex
+	stats timing.Stats
+	acc   frameAccum
+
+	// Telemetry: platform -> readers.
+	telMu        sync.Mutex
+	telemetry    timing.Telemetry
+	paceInterval atomic.Int64
+}
+
+// frameAccum is what the simulation did since the previous presented frame.
+type frameAccum struct {
+	variable, fixed, catchUp int
+	dropped, suspended       time.Duration
+	skipped                  bool
+	debt                     time.Duration
+	rate                     float64
+}
+
+func (x *exchange) init(o Options) {
+	x.timingOpts = o.Timing
+	x.deliveryPol.Store(uint32(o.Polling.Delivery))
+	x.capNext.Store(int64(o.FrameCap))
+	x.paceInterval.Store(int64(o.FrameCap))
+}
+
+func (x *exchange) delivery() input.Delivery { return input.Delivery(x.deliveryPol.Load()) }
+
+func (x *exchange) setDelivery(d input.Delivery) error {
+	x.timingMu.Lock()
+	defer x.timingMu.Unlock()
+	if err := input.ValidateDelivery(d, x.timingOpts.Mode == timing.FixedMode); err != nil {
+		return err
+	}
+	x.deliveryPol.Store(uint32(d))
+	return nil
+}
+
+func (x *exchange) timingOptions() timing.Options {
+	x.timingMu.Lock()
+	defer x.timingMu.Unlock()
+	return x.timingOpts
+}
+
+func (x *exchange) setTimingOptions(o timing.Options) error {
+	x.timingMu.Lock()
+	defer x.timingMu.Unlock()
+	err := o.Validate()
+	if derr := input.ValidateDelivery(x.delivery(), o.Mode == timing.FixedMode); derr != nil {
+		err = errors.Join(err, derr)
+	}
+	if err != nil {
+		return err
+	}
+	x.timingOpts = o
+	x.timingPending.Store(true)
+	return nil
+}
+
+// takeTimingOptions returns options set since the last call, if any.
+func (x *exchange) takeTimingOptions() (timing.Options, bool) {
+	if !x.timingPending.Load() {
+		return timing.Options{}, false
+	}
+	x.timingMu.Lock()
+	defer x.timingMu.Unlock()
+	x.timingPending.Store(false)
+	return x.timingOpts, true
+}
+
+func (x *exchange) frameCap() time.Duration { return time.Duration(x.capNext.Load()) }
+
+func (x *exchange) setFrameCap(d time.Duration) {
+	x.capNext.Store(int64(d))
+	x.capDirty.Store(true)
+}
+
+// takeFrameCap returns a cap set since the last call, if any.
+func (x *exchange) takeFrameCap() (time.Duration, bool) {
+	if !x.capDirty.Swap(false) {
+		return 0, false
+	}
+	return x.frameCap(), true
+}
+
+// setStats stores the scheduler's statistics.
+func (x *exchange) setStats(s timing.Stats) {
+	x.pubMu.Lock()
+	x.stats = s
+	x.pubMu.Unlock()
+}
+
+// addBatch stores the statistics of a batch and adds its work to the
+// accumulation for the next presented frame.
+func (x *exchange) addBatch(s timing.Stats, kinds *[timing.NumKinds]int, b *timing.Batch) {
+	x.pubMu.Lock()
+	x.stats = s
+	a := &x.acc
+	a.variable += kinds[timing.VariableUpdate]
+	a.fixed += kinds[timing.FixedUpdate]
+	a.catchUp += kinds[timing.CatchUpUpdate]
+	a.dropped += b.Dropped
+	a.suspended += b.Suspended
+	a.debt = s.DebtTime
+	a.rate = s.Rate
+	x.pubMu.Unlock()
+}
+
+// markSkipped notes a publication skipped for want of a free slot.
+func (x *exchange) markSkipped() {
+	x.pubMu.Lock()
+	x.acc.skipped = true
+	x.pubMu.Unlock()
+}
+
+func (x *exchange) timingStats() timing.Stats {
+	x.pubMu.Lock()
+	defer x.pubMu.Unlock()
+	return x.stats
+}
+
+// takeAccum returns and clears the accumulation.
+func (x *exchange) takeAccum() frameAccum {
+	x.pubMu.Lock()
+	defer x.pubMu.Unlock()
+	a := x.acc
+	x.acc = frameAccum{}
+	return a
+}
+
+func (x *exchange) record(fr timing.FrameRecord) {
+	x.telMu.Lock()
+	x.telemetry.Record(fr)
+	x.telMu.Unlock()
+}
+
+func (x *exchange) telemetryStats() timing.TelemetryStats {
+	x.telMu.Lock()
+	s := x.telemetry.Stats()
+	x.telMu.Unlock()
+	s.PacingInterval = time.Duration(x.paceInterval.Load())
+	return s
+}
+
+func (x *exchange) telemetryFrames(dst []timing.TelemetryFrame) []timing.TelemetryFrame {
+	x.telMu.Lock()
+	defer x.telMu.Unlock()
+	return x.telemetry.AppendWindow(dst)
+}

@@ -1,0 +1,329 @@
+package runtime
+
+import (
+	"time"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// platform is the state of the platform thread, the caller of Run: the
+// window as last sampled, the pacers, the frame on screen and the
+// presentation bookkeeping. Nothing else touches it.
+type platform struct {
+	rt     *GameRuntime
+	waiter timing.Waiter
+
+	pacer *timing.FramePacer // the frame cap's; nil without a cap
+	// hiddenPacer spaces platform cycles at the hidden interval while the
+	// window is hidden.
+	hiddenPacer *timing.FramePacer
+	frameCap    time.Duration
+
+	window WindowState // sampled at the latest poll
+	poll   pollSource  // what the input queue polls
+
+	current      *render2d.Frame // the frame the slots hold for the platform
+	shown        bool            // current has been presented
+	frameAllowed bool            // the pacer has started a frame not yet used
+	paceResult   timing.PaceResult
+	lastFrame    timing.Instant
+	framed       bool
+	lastFB       input.Size // the framebuffer size the renderer was given
+	cycleStart   timing.Instant
+
+	// Which game init hook was attempted; its cleanup hooks pair with it.
+	tried bool
+}
+
+func (p *platform) init(r *GameRuntime) error {
+	p.rt = r
+	p.waiter = r.clock.NewWaiter()
+	p.frameCap = r.opts.FrameCap
+	if r.ctx.Input != nil {
+		p.poll.input = r.ctx.Input
+	}
+	if err := p.setPacer(r.opts.FrameCap); err != nil {
+		return err
+	}
+	var err error
+	p.hiddenPacer, err = timing.NewFramePacer(timing.PacingPolicy{Interval: r.opts.HiddenInterval, MaxLateness: 4 * r.opts.HiddenInterval},
+		timing.PacingOn(r.clock, p.waiter))
+	return err
+}
+
+func (p *platform) setPacer(cap time.Duration) error {
+	if cap == 0 {
+		p.pacer = nil
+		return nil
+	}
+	pc, err := timing.NewFramePacer(timing.PacingPolicy{Interval: cap, MaxLateness: 4 * cap}, timing.PacingOn(p.rt.clock, p.waiter))
+	if err != nil {
+		return err
+	}
+	p.pacer = pc
+	return nil
+}
+
+// pollSource is what the runtime polls: the context's input adapter (or
+// nothing, keeping the backlog's poll spacing and clock) followed by the
+// window the display sampled in the same poll, so that the window crosses
+// to the simulation inside the poll's snapshot.
+type pollSource struct {
+	input  input.Source
+	window input.Window
+	sync   input.WindowSync
+}
+
+func (s *pollSource) Poll(now timing.Instant, dst *input.Snapshot) {
+	if s.input != nil {
+		s.input.Poll(now, dst)
+	} else {
+		dst.Reset()
+		dst.Time = now
+	}
+	s.sync.Apply(dst, s.window)
+}
+
+// sample reads the window after events were processed and tells the
+// renderer about a new framebuffer size.
+func (p *platform) sample() error {
+	c := p.rt.ctx
+	w := c.Display.State()
+	p.window = w
+	if p.rt.x.hidden.Swap(w.Hidden) != w.Hidden {
+		p.visibilityChanged()
+	}
+	if w.Framebuffer != p.lastFB {
+		p.lastFB = w.Framebuffer
+		if err := guard(func() error {
+			c.Renderer.SetFramebufferSize(w.Framebuffer.Width, w.Framebuffer.Height)
+			return nil
+		}); err != nil {
+			return err
+		}
+		p.shown = false // the frame must be drawn again at the new size
+	}
+	return nil
+}
+
+// pollNow processes window events, samples the window and pushes one poll
+// of input with it into the backlog.
+func (p *platform) pollNow(now timing.Instant) error {
+	r := p.rt
+	return guard(func() error {
+		r.ctx.Display.PollEvents()
+		if err := p.sample(); err != nil {
+			return err
+		}
+		p.poll.window = p.window.Window
+		r.queue.Poll(&p.poll, now)
+		if p.window.CloseRequested {
+			r.stop.Request()
+		}
+		return nil
+	})
+}
+
+// chores runs the start of every platform cycle: the dispatcher batch,
+// maintenance services and, when due, a poll.
+func (p *platform) chores(now timing.Instant) {
+	r := p.rt
+	r.counters.cycles.Add(1)
+	p.drainDispatcher()
+	if err := r.services.run(Maintenance, now); err != nil {
+		r.fail(PhaseService, err)
+		return
+	}
+	p.applyFrameCap()
+	if !r.queue.PollDue(now) {
+		return
+	}
+	if err := p.pollNow(now); err != nil {
+		r.fail(PhasePoll, err)
+		return
+	}
+	r.counters.polls.Add(1)
+}
+
+func (p *platform) drainDispatcher() {
+	if n := p.rt.dispatcher.drain(); n > 0 {
+		p.rt.counters.dispatched.Add(uint64(n))
+	}
+}
+
+// pumpUntil runs platform dispatcher batches until done is closed, so that
+// the simulation owner never waits on platform work that cannot run.
+func (p *platform) pumpUntil(done <-chan struct{}) {
+	for {
+		p.drainDispatcher()
+		select {
+		case <-done:
+			return
+		default:
+		}
+		_ = p.waiter.WaitUntil(p.rt.clock.Now().AddSaturating(p.rt.opts.Maintenance))
+	}
+}
+
+// applyFrameCap installs a pending frame cap.
+func (p *platform) applyFrameCap() {
+	d, ok := p.rt.x.takeFrameCap()
+	if !ok || d == p.frameCap {
+		return
+	}
+	p.frameCap = d
+	if err := p.setPacer(d); err != nil {
+		p.rt.fail(PhasePresent, err)
+	}
+	p.frameAllowed = false
+	p.storePaceInterval()
+}
+
+// visibilityChanged drops every pacing schedule when the window is shown
+// or hidden, so that the first cycle or frame in the new state starts at
+// once and never waits out a target of the old one.
+func (p *platform) visibilityChanged() {
+	if p.rt.sim.own {
+		p.rt.wakeSimulation() // the simulation's wait depends on visibility
+	}
+	if p.pacer != nil {
+		p.pacer.Reset()
+	}
+	p.hiddenPacer.Reset()
+	p.frameAllowed, p.paceResult = false, timing.PaceResult{}
+	p.storePaceInterval()
+}
+
+// storePaceInterval publishes the pacing interval in force.
+func (p *platform) storePaceInterval() {
+	iv := p.frameCap
+	if p.rt.x.hidden.Load() {
+		iv = p.rt.opts.HiddenInterval
+	}
+	p.rt.x.paceInterval.Store(int64(iv))
+}
+
+// present renders and presents the newest complete frame when one is due.
+func (p *platform) present(now timing.Instant) {
+	r := p.rt
+	if f, fresh := r.slots.Acquire(); fresh {
+		p.current, p.shown = f, false
+	}
+	if p.window.Hidden || p.current == nil || p.shown {
+		return
+	}
+	if p.pacer != nil && !p.frameAllowed {
+		res := p.pacer.PaceUntil(now)
+		if !res.Outcome.Started() {
+			return
+		}
+		p.frameAllowed, p.paceResult = true, res
+	}
+	pace := p.paceResult
+	p.frameAllowed, p.paceResult = false, timing.PaceResult{}
+	if err := guard(func() error { return r.ctx.Renderer.Render(p.current) }); err != nil {
+		r.fail(PhaseRender, err)
+		return
+	}
+	if err := guard(r.ctx.Presenter.Present); err != nil {
+		r.fail(PhasePresent, err)
+		return
+	}
+	p.shown = true
+	r.counters.presented.Add(1)
+	p.record(r.clock.Now(), pace)
+}
+
+// record adds one presented frame to the telemetry.
+func (p *platform) record(now timing.Instant, pace timing.PaceResult) {
+	a := p.rt.x.takeAccum()
+	fr := timing.FrameRecord{
+		Pace:               pace,
+		VariableTicks:      a.variable,
+		FixedTicks:         a.fixed,
+		CatchUpTicks:       a.catchUp,
+		Dropped:            a.dropped,
+		Suspended:          a.suspended,
+		Debt:               a.debt,
+		Rate:               a.rate,
+		PublicationSkipped: a.skipped,
+	}
+	switch {
+	case !p.framed:
+		fr.Baseline = true
+	case now < p.lastFrame:
+		fr.Regression = true
+	default:
+		fr.Accepted = time.Duration(now - p.lastFrame)
+	}
+	p.lastFrame, p.framed = now, true
+	p.rt.x.record(fr)
+}
+
+// wait waits until the earliest of the maintenance wake, the next poll,
+// the next update (nextUpdate, when the scheduler runs on this thread) and,
+// when a frame is waiting, the frame cap. While the window is hidden the
+// hidden pacer spaces the cycles instead, on absolute targets one hidden
+// interval apart.
+func (p *platform) wait(nextUpdate timing.Instant, haveUpdate bool) {
+	r := p.rt
+	now := r.clock.Now()
+	deadline := p.cycleStart.AddSaturating(r.opts.Maintenance)
+	maintenanceOnly := true
+	if r.opts.Polling.Spacing > 0 {
+		if at := r.queue.NextPollAt(); at < deadline {
+			deadline, maintenanceOnly = at, false
+		}
+	}
+	if haveUpdate && nextUpdate > p.cycleStart && nextUpdate < deadline {
+		deadline, maintenanceOnly = nextUpdate, false
+	}
+	if p.window.Hidden {
+		// The first hidden cycle starts at once (the schedule was dropped
+		// when the window was hidden); an interrupted wait keeps its target.
+		res := p.hiddenPacer.Pace()
+		if maintenanceOnly && res.Outcome.Started() && res.Outcome != timing.PaceBaseline {
+			r.counters.maintenanceWakes.Add(1)
+		}
+		return
+	}
+	if deadline <= now {
+		return
+	}
+	if p.current != nil && !p.shown && p.pacer != nil && !p.frameAllowed {
+		res := p.pacer.PaceUntil(deadline)
+		if res.Outcome.Started() {
+			p.frameAllowed, p.paceResult = true, res
+			return
+		}
+		if res.Outcome != timing.PaceDeadline {
+			return
+		}
+	} else if err := p.waiter.WaitUntil(deadline); err != nil {
+		return
+	}
+	if maintenanceOnly && r.clock.Now() >= deadline {
+		r.counters.maintenanceWakes.Add(1)
+	}
+}
+
+// loop is the platform side of concurrent mode: poll, render, present,
+// wait.
+func (p *platform) loop() {
+	r := p.rt
+	for !r.stop.Requested() {
+		now := r.clock.Now()
+		p.cycleStart = now
+		p.chores(now)
+		if r.stop.Requested() {
+			break
+		}
+		p.present(r.clock.Now())
+		if r.stop.Requested() {
+			break
+		}
+		p.wait(0, false)
+	}
+}

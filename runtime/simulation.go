@@ -1,0 +1,210 @@
+package runtime
+
+import (
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// simulation is the state of the simulation owner: the scheduler, the tick
+// lent to Update and the input taken for it. In sequential mode the
+// platform thread is the owner; in concurrent mode a goroutine the runtime
+// starts and joins. Nothing else touches it.
+type simulation struct {
+	rt *GameRuntime
+	// own reports a goroutine of its own (concurrent mode); then waiter is
+	// that goroutine's, otherwise it is the platform's.
+	own    bool
+	waiter timing.Waiter
+
+	sched     *timing.Scheduler
+	tick      TickContext
+	in        input.Tick
+	lastBatch timing.Instant
+
+	// Which game init hook was attempted; its cleanup hook pairs with it.
+	tried bool
+
+	done, initDone, begin chan struct{}
+}
+
+func (s *simulation) init(r *GameRuntime) error {
+	s.rt = r
+	var err error
+	if s.sched, err = timing.NewScheduler(r.opts.Timing); err != nil {
+		return err
+	}
+	s.own = r.opts.Mode == Concurrent
+	if s.own {
+		s.waiter = r.clock.NewWaiter()
+	} else {
+		s.waiter = r.plat.waiter
+	}
+	s.tick.Input = &s.in
+	return nil
+}
+
+// startTiming starts the scheduler and the input intervals together.
+func (s *simulation) startTiming() {
+	r := s.rt
+	now := r.clock.Now()
+	s.sched.Start(now)
+	r.queue.Start(now)
+	s.lastBatch = now
+	r.x.setStats(s.sched.Stats())
+}
+
+// applyTimingOptions installs options set since the last batch.
+func (s *simulation) applyTimingOptions() {
+	o, ok := s.rt.x.takeTimingOptions()
+	if !ok {
+		return
+	}
+	if err := s.sched.SetOptions(o); err != nil {
+		s.rt.fail(PhaseSchedule, err)
+	}
+}
+
+// runBatch advances the scheduler to now and runs the selected updates. It
+// returns how many ran.
+func (s *simulation) runBatch(now timing.Instant) int {
+	r := s.rt
+	batch, err := s.sched.Advance(now)
+	if err != nil {
+		r.fail(PhaseSchedule, err)
+		return 0
+	}
+	stats := s.sched.Stats()
+	ran := 0
+	var kinds [timing.NumKinds]int
+	for i := range batch.Updates {
+		if i > 0 && r.stop.Requested() {
+			break
+		}
+		u := &batch.Updates[i]
+		if err := r.mailbox.drain(); err != nil {
+			r.fail(PhaseMailbox, err)
+			break
+		}
+		at := r.clock.Now()
+		if err := r.services.run(PreUpdate, at); err != nil {
+			r.fail(PhaseService, err)
+			break
+		}
+		if r.Delivery() == input.Timestamped {
+			r.queue.TakeSpan(u.Start, u.End, &s.in)
+		} else {
+			r.queue.TakeAll(at, &s.in)
+		}
+		t := &s.tick
+		t.Update = *u
+		t.Timing = stats
+		t.Window = s.in.Window()
+		err := guard(func() error { return r.game.Update(t) })
+		ran++
+		if int(u.Kind) < len(kinds) {
+			kinds[u.Kind]++
+		}
+		if err != nil {
+			r.fail(PhaseUpdate, err)
+			break
+		}
+	}
+	if ran > 0 {
+		r.counters.batches.Add(1)
+		r.counters.updates.Add(uint64(ran))
+	}
+	r.x.addBatch(stats, &kinds, &batch)
+	return ran
+}
+
+// prepare lends a free slot to PrepareFrame and publishes the frame, or
+// counts a skipped publication when no slot is free.
+func (s *simulation) prepare() bool {
+	r := s.rt
+	w, ok := r.slots.Begin()
+	if !ok {
+		r.counters.skipped.Add(1)
+		r.x.markSkipped()
+		return false
+	}
+	if err := guard(func() error { return r.game.PrepareFrame(w) }); err != nil {
+		r.slots.Discard(w)
+		r.fail(PhasePrepareFrame, err)
+		return false
+	}
+	r.slots.Publish(w)
+	r.counters.prepared.Add(1)
+	return true
+}
+
+// main is the simulation goroutine of concurrent mode.
+func (s *simulation) main() {
+	r := s.rt
+	defer func() {
+		close(s.done)
+		r.plat.waiter.Wake()
+	}()
+	err := guard(func() error { return r.game.InitSimulation(r) })
+	if err != nil {
+		r.fail(PhaseInitSimulation, err)
+	}
+	close(s.initDone)
+	r.plat.waiter.Wake()
+	if err == nil {
+		select {
+		case <-s.begin:
+			s.loop()
+		case <-r.stop.Done():
+		}
+	}
+	s.stop()
+}
+
+// loop waits for each due batch, runs it and publishes a frame.
+func (s *simulation) loop() {
+	r := s.rt
+	s.startTiming()
+	for !r.stop.Requested() {
+		s.applyTimingOptions()
+		next := s.sched.NextUpdateAt()
+		if r.x.hidden.Load() {
+			next = max(next, s.lastBatch.AddSaturating(r.opts.HiddenInterval))
+		}
+		// Wait even when next has passed: on a timing.ManualClock that is
+		// where the platform finishes its work at this instant (its poll)
+		// first, so which polls an update sees does not depend on the
+		// machine. On the real clock a passed target returns at once.
+		if err := s.waiter.WaitUntil(next); err != nil {
+			continue
+		}
+		now := r.clock.Now()
+		if now < next {
+			continue
+		}
+		s.lastBatch = now
+		if s.runBatch(now) == 0 {
+			// Nothing was due at this reading: let the clock move before
+			// asking again.
+			_ = s.waiter.WaitUntil(max(s.sched.NextUpdateAt(), now+1))
+			continue
+		}
+		if r.fails.any() || r.stop.Requested() {
+			break
+		}
+		if s.prepare() {
+			r.plat.waiter.Wake()
+		}
+	}
+}
+
+// stop closes the mailbox and runs DeinitSimulation on the simulation
+// owner.
+func (s *simulation) stop() {
+	r := s.rt
+	r.mailbox.close()
+	if s.tried {
+		if err := guard(r.game.DeinitSimulation); err != nil {
+			r.fail(PhaseDeinitSimulation, err)
+		}
+	}
+}
