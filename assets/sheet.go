@@ -6,7 +6,10 @@ import (
 	"image"
 	"io/fs"
 	"slices"
+	"strings"
 	"time"
+
+	"github.com/metronome-go/metronome/internal/suggest"
 )
 
 // SheetSpec describes how a sprite sheet image is cut up: an optional grid
@@ -319,9 +322,25 @@ func (l *Library) NamedRegion(s Sheet, name string) (Region, error) {
 	}
 	img, ok := e.regions[name]
 	if !ok {
-		return Region{}, &Error{Op: "draw region", Path: e.name, Err: detail(ErrInvalid, "no region named %q", name)}
+		return Region{}, &Error{Op: "draw region", Path: e.name, Err: regionNotFound(e, name)}
 	}
 	return l.regionLocked(img)
+}
+
+// regionNotFound names the missing region and the closest one the sheet
+// has, or lists the sheet's regions when none is close.
+func regionNotFound(e *sheetEntry, name string) error {
+	names := sortedKeys(e.regions)
+	if hint := suggest.Hint(name, names, true); hint != "" {
+		return detail(ErrInvalid, "no region named %q%s", name, hint)
+	}
+	if len(names) == 0 {
+		return detail(ErrInvalid, "no region named %q (the sheet has no named regions)", name)
+	}
+	if len(names) > 8 {
+		names = append(names[:8:8], "...")
+	}
+	return detail(ErrInvalid, "no region named %q (the sheet has %s)", name, strings.Join(names, ", "))
 }
 
 // Animation returns the animation called name in s. The returned value

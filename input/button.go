@@ -4,8 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"slices"
 	"strings"
+
+	"github.com/metronome-go/metronome/internal/suggest"
 )
 
 // Device says which kind of hardware a [Button] belongs to.
@@ -330,7 +331,7 @@ func ParseButton(name string) (Button, error) {
 	if b, ok := buttonByName[key]; ok {
 		return b, nil
 	}
-	return ButtonNone, &NameError{Name: name, Suggestions: suggest(key)}
+	return ButtonNone, &NameError{Name: name, Suggestions: suggestNames(key)}
 }
 
 // ParseButtons parses each name with [ParseButton]. It reports every bad name
@@ -352,67 +353,25 @@ func ParseButtons(names ...string) ([]Button, error) {
 	return out, nil
 }
 
-// suggest returns up to three canonical names closest to key (already lower
-// case), nearest first, ties broken alphabetically.
-func suggest(key string) []string {
-	if key == "" || len(key) > 64 { // no button name is near a long text
+// suggestNames returns up to three canonical names closest to key (already
+// lower case), nearest first, ties broken alphabetically. Aliases count as
+// spellings of their canonical name.
+func suggestNames(key string) []string {
+	if len(key) > 64 { // no button name is near a long text
 		return nil
 	}
-	type cand struct {
-		name string
-		d    int
-	}
-	limit := max(2, len(key)/3)
-	var cs []cand
-	for b := Button(1); b < buttonLimit; b++ {
-		n := buttonNames[b]
-		d := editDistance(key, strings.ToLower(n))
-		if d <= limit {
-			cs = append(cs, cand{n, d})
-		}
-	}
-	for alias, b := range aliases {
-		if d := editDistance(key, alias); d <= limit {
-			cs = append(cs, cand{buttonNames[b], d})
-		}
-	}
-	slices.SortFunc(cs, func(a, b cand) int {
-		if a.d != b.d {
-			return a.d - b.d
-		}
-		return strings.Compare(a.name, b.name)
-	})
-	var out []string
-	for _, c := range cs {
-		if !slices.Contains(out, c.name) {
-			out = append(out, c.name)
-		}
-		if len(out) == 3 {
-			break
-		}
-	}
-	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
+	return suggest.NearestBy(key, func(yield func(spelling, name string) bool) {
+		for b := Button(1); b < buttonLimit; b++ {
+			if !yield(buttonNames[b], buttonNames[b]) {
+				return
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+		for alias, b := range aliases {
+			if !yield(alias, buttonNames[b]) {
+				return
+			}
+		}
+	}, 3)
 }
 
 // ButtonSet is a set of buttons, one bit each. The zero value is empty.
