@@ -121,17 +121,23 @@ func DefaultPollingOptions() PollingOptions {
 	return PollingOptions{Spacing: 4 * time.Millisecond, Capacity: 64, Delivery: Backlog}
 }
 
-// Validate reports every invalid field at once.
+// Validate reports every invalid field at once, joined with errors.Join;
+// each is a *[FieldError] naming the field, its value and the allowed
+// range. Whether Delivery suits the timing mode is [ValidateDelivery]'s
+// question.
 func (o PollingOptions) Validate() error {
 	var errs []error
 	if o.Spacing < 0 || o.Spacing > MaxPollSpacing {
-		errs = append(errs, fmt.Errorf("input: PollingOptions.Spacing %v is out of range (allowed: 0 to %v)", o.Spacing, MaxPollSpacing))
+		errs = append(errs, &FieldError{Field: "PollingOptions.Spacing", Value: o.Spacing, Problem: "is out of range",
+			Allowed: fmt.Sprintf("0 to %v", MaxPollSpacing)})
 	}
 	if o.Capacity < 1 || o.Capacity > MaxBacklog {
-		errs = append(errs, fmt.Errorf("input: PollingOptions.Capacity %d is out of range (allowed: 1 to %d)", o.Capacity, MaxBacklog))
+		errs = append(errs, &FieldError{Field: "PollingOptions.Capacity", Value: o.Capacity, Problem: "is out of range",
+			Allowed: fmt.Sprintf("1 to %d", MaxBacklog)})
 	}
 	if o.Delivery > Timestamped {
-		errs = append(errs, fmt.Errorf("input: PollingOptions.Delivery %d is not valid (valid: 0 backlog, 1 timestamped)", uint8(o.Delivery)))
+		errs = append(errs, &FieldError{Field: "PollingOptions.Delivery", Value: uint8(o.Delivery), Problem: "is not valid",
+			Allowed: "0 backlog, 1 timestamped"})
 	}
 	return errors.Join(errs...)
 }

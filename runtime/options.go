@@ -128,11 +128,18 @@ func DefaultOptions() Options {
 	}
 }
 
-// Validate reports every invalid field at once.
+// Validate reports every invalid field at once, joined with errors.Join:
+// the runtime's own fields as *[FieldError] values, Timing's as
+// *[timing.FieldError], Polling's as *[input.FieldError], and a delivery
+// policy that does not suit the timing mode as
+// [input.ErrTimestampedNeedsFixedSteps].
 func (o Options) Validate() error {
 	var errs []error
+	bad := func(field string, value any, problem, allowed string) {
+		errs = append(errs, &FieldError{Field: field, Value: value, Problem: problem, Allowed: allowed})
+	}
 	if o.Mode > Concurrent {
-		errs = append(errs, fmt.Errorf("runtime: Options.Mode %d is not valid (valid: 0 sequential, 1 concurrent)", uint8(o.Mode)))
+		bad("Options.Mode", uint8(o.Mode), "is not valid", "0 sequential, 1 concurrent")
 	}
 	if err := o.Timing.Validate(); err != nil {
 		errs = append(errs, err)
@@ -143,13 +150,13 @@ func (o Options) Validate() error {
 		errs = append(errs, err)
 	}
 	if o.FrameCap < 0 || o.FrameCap > MaxFrameCap {
-		errs = append(errs, fmt.Errorf("runtime: Options.FrameCap %v is out of range (allowed: 0 to %v)", o.FrameCap, MaxFrameCap))
+		bad("Options.FrameCap", o.FrameCap, "is out of range", fmt.Sprintf("0 to %v", MaxFrameCap))
 	}
 	if o.HiddenInterval < MinIdleInterval || o.HiddenInterval > MaxIdleInterval {
-		errs = append(errs, fmt.Errorf("runtime: Options.HiddenInterval %v is out of range (allowed: %v to %v)", o.HiddenInterval, MinIdleInterval, MaxIdleInterval))
+		bad("Options.HiddenInterval", o.HiddenInterval, "is out of range", fmt.Sprintf("%v to %v", MinIdleInterval, MaxIdleInterval))
 	}
 	if o.Maintenance < MinIdleInterval || o.Maintenance > MaxIdleInterval {
-		errs = append(errs, fmt.Errorf("runtime: Options.Maintenance %v is out of range (allowed: %v to %v)", o.Maintenance, MinIdleInterval, MaxIdleInterval))
+		bad("Options.Maintenance", o.Maintenance, "is out of range", fmt.Sprintf("%v to %v", MinIdleInterval, MaxIdleInterval))
 	}
 	return errors.Join(errs...)
 }

@@ -248,44 +248,47 @@ func DefaultOptions() Options {
 }
 
 // Validate reports every problem with o at once, joined with errors.Join.
-// Each error names the option, its value and the allowed range.
+// Each is a *[FieldError] naming the option, its value and the allowed
+// range. Debt is checked only when Recovery is RepayDebt, and its
+// CosmeticEvery and MaxStepScale only when their mechanism is on.
 func (o Options) Validate() error {
 	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("timing: "+format, args...))
+	bad := func(field string, value any, problem, allowed string) {
+		errs = append(errs, &FieldError{Field: field, Value: value, Problem: problem, Allowed: allowed})
 	}
+	const outOfRange = "is out of range"
 	if o.Mode > FixedMode {
-		bad("Options.Mode %d is unknown; allowed: VariableMode, FixedMode", uint8(o.Mode))
+		bad("Options.Mode", uint8(o.Mode), "is unknown", "VariableMode, FixedMode")
 	}
 	if o.Interval < 0 || o.Interval > maxSpan {
-		bad("Options.Interval %v is out of range; allowed 0 (unpaced) to %v", o.Interval, maxSpan)
+		bad("Options.Interval", o.Interval, outOfRange, fmt.Sprintf("0 (unpaced) to %v", maxSpan))
 	}
 	if o.Rate.IsZero() {
 		if o.FixedStep <= 0 || o.FixedStep > maxSpan {
-			bad("Options.FixedStep %v is out of range; allowed 1ns to %v", o.FixedStep, maxSpan)
+			bad("Options.FixedStep", o.FixedStep, outOfRange, fmt.Sprintf("1ns to %v", maxSpan))
 		}
 	} else {
-		if o.Rate.Num < 1 || o.Rate.Num > 1e9 {
-			bad("Options.Rate.Num %d is out of range; allowed 1 to 1e9", o.Rate.Num)
+		if o.Rate.Num < 1 || o.Rate.Num > maxRateTerm {
+			bad("Options.Rate.Num", o.Rate.Num, outOfRange, "1 to 1e9")
 		}
-		if o.Rate.Den < 1 || o.Rate.Den > 1e9 {
-			bad("Options.Rate.Den %d is out of range; allowed 1 to 1e9", o.Rate.Den)
+		if o.Rate.Den < 1 || o.Rate.Den > maxRateTerm {
+			bad("Options.Rate.Den", o.Rate.Den, outOfRange, "1 to 1e9")
 		}
 		if o.Rate.Num >= 1 && o.Rate.Den >= 1 && o.Rate.Den > 3600*o.Rate.Num {
-			bad("Options.Rate %v is too slow; allowed at least one tick per hour", o.Rate)
+			bad("Options.Rate", o.Rate, "is too slow", "at least one tick per hour")
 		}
 	}
 	if o.MaxFixedUpdates < 1 || o.MaxFixedUpdates > MaxBatch {
-		bad("Options.MaxFixedUpdates %d is out of range; allowed 1 to %d", o.MaxFixedUpdates, MaxBatch)
+		bad("Options.MaxFixedUpdates", o.MaxFixedUpdates, outOfRange, fmt.Sprintf("1 to %d", MaxBatch))
 	}
 	if o.Recovery > RepayDebt {
-		bad("Options.Recovery %d is unknown; allowed: DropExcessLag, VariableCatchUp, RepayDebt", uint8(o.Recovery))
+		bad("Options.Recovery", uint8(o.Recovery), "is unknown", "DropExcessLag, VariableCatchUp, RepayDebt")
 	}
 	if o.RecoveryPrefix < 0 || o.RecoveryPrefix > o.MaxFixedUpdates {
-		bad("Options.RecoveryPrefix %d is out of range; allowed 0 to MaxFixedUpdates (%d)", o.RecoveryPrefix, o.MaxFixedUpdates)
+		bad("Options.RecoveryPrefix", o.RecoveryPrefix, outOfRange, fmt.Sprintf("0 to MaxFixedUpdates (%d)", o.MaxFixedUpdates))
 	}
 	if o.RecoveryCap < 0 {
-		bad("Options.RecoveryCap %v is negative; allowed 0 (no cap) or more", o.RecoveryCap)
+		bad("Options.RecoveryCap", o.RecoveryCap, "is negative", "0 (no cap) or more")
 	}
 	if o.Recovery == RepayDebt {
 		errs = append(errs, o.Debt.validate(o)...)
@@ -293,54 +296,60 @@ func (o Options) Validate() error {
 	return errors.Join(errs...)
 }
 
+// maxRateTerm bounds a Rate's numerator and denominator, so a step is at
+// least 1 ns and the phase arithmetic cannot overflow.
+const maxRateTerm = 1e9
+
 func (d DebtOptions) validate(o Options) []error {
 	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("timing: "+format, args...))
+	bad := func(field string, value any, problem, allowed string) {
+		errs = append(errs, &FieldError{Field: field, Value: value, Problem: problem, Allowed: allowed})
 	}
+	const outOfRange = "is out of range"
 	inRange := func(v, lo, hi float64) bool { return !math.IsNaN(v) && v >= lo && v <= hi }
 	if !inRange(d.MaxSpeedUp, 1, 4) {
-		bad("DebtOptions.MaxSpeedUp %v is out of range; allowed 1 to 4", d.MaxSpeedUp)
+		bad("DebtOptions.MaxSpeedUp", d.MaxSpeedUp, outOfRange, "1 to 4")
 	}
 	if !inRange(d.MaxSlowDown, 0.25, 1) {
-		bad("DebtOptions.MaxSlowDown %v is out of range; allowed 0.25 to 1", d.MaxSlowDown)
+		bad("DebtOptions.MaxSlowDown", d.MaxSlowDown, outOfRange, "0.25 to 1")
 	}
 	if !inRange(d.Gain, 0, 10) || d.Gain == 0 {
-		bad("DebtOptions.Gain %v is out of range; allowed above 0 up to 10", d.Gain)
+		bad("DebtOptions.Gain", d.Gain, outOfRange, "above 0 up to 10")
 	}
 	if d.CoarseCosmetic && (d.CosmeticEvery < 2 || d.CosmeticEvery > 60) {
-		bad("DebtOptions.CosmeticEvery %d is out of range; allowed 2 to 60", d.CosmeticEvery)
+		bad("DebtOptions.CosmeticEvery", d.CosmeticEvery, outOfRange, "2 to 60")
 	}
 	if d.VariableStep && (d.MaxStepScale < 2 || d.MaxStepScale > 64) {
-		bad("DebtOptions.MaxStepScale %d is out of range; allowed 2 to 64", d.MaxStepScale)
+		bad("DebtOptions.MaxStepScale", d.MaxStepScale, outOfRange, "2 to 64")
 	}
 	if d.VariableStep && o.Rollback {
-		bad("DebtOptions.VariableStep is refused because Options.Rollback is set: resimulation needs identical fixed steps")
+		bad("DebtOptions.VariableStep", nil, "is refused because Options.Rollback is set: resimulation needs identical fixed steps", "")
 	}
 	// The cutoff must hold at least one whole step, compared exactly: a
 	// rate's step is rounded up to the next nanosecond.
 	step := o.FixedStep
 	if r := o.Rate; !r.IsZero() {
 		step = 0
-		if r.Num >= 1 && r.Num <= 1e9 && r.Den >= 1 && r.Den <= 1e9 {
+		if r.Num >= 1 && r.Num <= maxRateTerm && r.Den >= 1 && r.Den <= maxRateTerm {
 			ph := newPhase(0, r)
 			step = time.Duration(ceilNanos(u128{0, ph.t}, ph.p))
 		}
 	}
 	if d.Cutoff < step || d.Cutoff > maxSpan || d.Cutoff <= 0 {
-		bad("DebtOptions.Cutoff %v is out of range; allowed one step (%v) to %v", d.Cutoff, step, maxSpan)
+		bad("DebtOptions.Cutoff", d.Cutoff, outOfRange, fmt.Sprintf("one step (%v) to %v", step, maxSpan))
 	}
 	if d.SuspendAfter < 0 {
-		bad("DebtOptions.SuspendAfter %v is negative; allowed 0 (never) or more", d.SuspendAfter)
+		bad("DebtOptions.SuspendAfter", d.SuspendAfter, "is negative", "0 (never) or more")
 	}
 	switch d.PastCutoff {
 	case SlowDown, DropTime:
 	case Resync, SharedSlowdown:
 		if d.Hook == nil {
-			bad("DebtOptions.PastCutoff %v needs DebtOptions.Hook (a networked role); a solo game allows SlowDown or DropTime", d.PastCutoff)
+			bad("DebtOptions.PastCutoff", d.PastCutoff, "needs DebtOptions.Hook (a networked role)",
+				fmt.Sprintf("%v or %v for a solo game", SlowDown, DropTime))
 		}
 	default:
-		bad("DebtOptions.PastCutoff %d is unknown; allowed: SlowDown, DropTime, Resync, SharedSlowdown", uint8(d.PastCutoff))
+		bad("DebtOptions.PastCutoff", uint8(d.PastCutoff), "is unknown", "SlowDown, DropTime, Resync, SharedSlowdown")
 	}
 	return errs
 }
