@@ -5,9 +5,8 @@ import "github.com/metronome-go/metronome/render2d"
 // GLTexture exposes the GL name behind a texture handle to the external
 // tests, which check that releases really delete GL objects.
 func GLTexture(r *Renderer, h render2d.TextureHandle) uint32 {
-	t := r.textures.Get(h.ID, h.Gen)
-	if t == nil {
+	if !r.HasTexture(h) {
 		return 0
 	}
-	return t.id
+	return r.res.MustTexture(h).Val.id
 }

@@ -19,7 +19,7 @@ import (
 // slices have grown to the frame's size. A GL error stops the frame and is
 // reported with the pass it happened in.
 func (r *Renderer) Render(f *render2d.Frame) error {
-	if err := r.check("Render"); err != nil {
+	if err := r.res.Check("Render"); err != nil {
 		return err
 	}
 	if err := render2d.ValidateFrame(f, r); err != nil {
@@ -49,9 +49,8 @@ func (r *Renderer) Render(f *render2d.Frame) error {
 func (r *Renderer) pass(p *render2d.Pass) {
 	fbo, tw, th := uint32(0), r.fbW, r.fbH
 	if !p.Target.IsZero() {
-		t := r.targets.Get(p.Target.ID, p.Target.Gen)
-		tx := r.textures.Get(t.tex.ID, t.tex.Gen)
-		fbo, tw, th = t.fbo, tx.w, tx.h
+		t, tx := r.res.MustTarget(p.Target)
+		fbo, tw, th = t.Val.fbo, tx.W, tx.H
 	}
 	if fbo != r.curFBO {
 		gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
@@ -107,7 +106,7 @@ func (r *Renderer) pass(p *render2d.Pass) {
 			next = &r.untinted
 		}
 		if !b.Key.Material.IsZero() {
-			next = &r.materials.Get(b.Key.Material.ID, b.Key.Material.Gen).prog
+			next = &r.res.MustMaterial(b.Key.Material).prog
 		}
 		if next.id != r.curProgram {
 			gl.UseProgram(next.id)
@@ -141,8 +140,8 @@ func (r *Renderer) texture(h render2d.TextureHandle) (id uint32, w, h2 int) {
 	if h.IsZero() {
 		return r.white, 1, 1
 	}
-	t := r.textures.Get(h.ID, h.Gen)
-	return t.id, t.w, t.h
+	t := r.res.MustTexture(h)
+	return t.Val.id, t.W, t.H
 }
 
 // setBlend configures blending for premultiplied colour.

@@ -29,13 +29,9 @@ type Renderer struct {
 	ring     int
 	white    uint32
 
-	textures  handles.Table[texture]
-	targets   handles.Table[target]
-	materials handles.Table[material]
+	res handles.Resources[texture, target, material]
 
 	fbW, fbH int
-	maxTex   int
-	closed   bool
 
 	batches []render2d.Batch
 	inst    []instance
@@ -54,16 +50,9 @@ type ringBuffer struct {
 	cap int
 }
 
-type texture struct {
-	id     uint32
-	w, h   int
-	target render2d.TargetHandle
-}
+type texture struct{ id uint32 }
 
-type target struct {
-	fbo uint32
-	tex render2d.TextureHandle
-}
+type target struct{ fbo uint32 }
 
 type material struct {
 	name string
@@ -121,14 +110,14 @@ func New() (*Renderer, error) {
 	if major < 4 || (major == 4 && minor < 1) {
 		return nil, fmt.Errorf("glrender: OpenGL %d.%d context, want 4.1 or later", major, minor)
 	}
-	r := &Renderer{curBlend: -1}
+	r := &Renderer{curBlend: -1, res: handles.Resources[texture, target, material]{Prefix: "glrender"}}
 	if err := r.compileBuiltins(); err != nil {
 		r.deleteBuiltins()
 		return nil, fmt.Errorf("glrender: %w", err)
 	}
 	var mt int32
 	gl.GetIntegerv(gl.MAX_TEXTURE_SIZE, &mt)
-	r.maxTex = int(mt)
+	r.res.MaxSize = int(mt)
 	var vp [4]int32
 	gl.GetIntegerv(gl.VIEWPORT, &vp[0])
 	r.fbW, r.fbH = int(vp[2]), int(vp[3])
@@ -201,41 +190,15 @@ func newGLTexture(w, h int, opts render2d.TextureOptions, pix unsafe.Pointer) ui
 	return id
 }
 
-func (r *Renderer) check(op string) error {
-	if r.closed {
-		return fmt.Errorf("glrender: %s: %w", op, render2d.ErrClosed)
-	}
-	return nil
-}
-
-func (r *Renderer) checkSize(op string, w, h int) error {
-	var errs []error
-	if w < 1 || w > r.maxTex {
-		errs = append(errs, fmt.Errorf("glrender: %s: width is %d, want 1 to %d", op, w, r.maxTex))
-	}
-	if h < 1 || h > r.maxTex {
-		errs = append(errs, fmt.Errorf("glrender: %s: height is %d, want 1 to %d", op, h, r.maxTex))
-	}
-	return errors.Join(errs...)
-}
-
 // HasTexture implements [render2d.Resources].
-func (r *Renderer) HasTexture(h render2d.TextureHandle) bool {
-	return r.textures.Get(h.ID, h.Gen) != nil
-}
+func (r *Renderer) HasTexture(h render2d.TextureHandle) bool { return r.res.HasTexture(h) }
 
 // HasMaterial implements [render2d.Resources].
-func (r *Renderer) HasMaterial(h render2d.MaterialHandle) bool {
-	return r.materials.Get(h.ID, h.Gen) != nil
-}
+func (r *Renderer) HasMaterial(h render2d.MaterialHandle) bool { return r.res.HasMaterial(h) }
 
 // TargetTexture implements [render2d.Resources].
 func (r *Renderer) TargetTexture(h render2d.TargetHandle) (render2d.TextureHandle, bool) {
-	t := r.targets.Get(h.ID, h.Gen)
-	if t == nil {
-		return render2d.TextureHandle{}, false
-	}
-	return t.tex, true
+	return r.res.TargetTexture(h)
 }
 
 // unpack points GL's unpack state at img's pixels and returns the address
@@ -248,66 +211,34 @@ func unpack(img *image.RGBA) unsafe.Pointer {
 
 // CreateTexture implements [render2d.Renderer].
 func (r *Renderer) CreateTexture(img *image.RGBA, opts render2d.TextureOptions) (render2d.TextureHandle, error) {
-	if err := r.check("CreateTexture"); err != nil {
-		return render2d.TextureHandle{}, err
-	}
-	if img == nil {
-		return render2d.TextureHandle{}, errors.New("glrender: CreateTexture: image is nil")
-	}
-	b := img.Bounds()
-	if err := errors.Join(r.checkSize("CreateTexture", b.Dx(), b.Dy()), opts.Validate()); err != nil {
-		return render2d.TextureHandle{}, err
-	}
-	id := newGLTexture(b.Dx(), b.Dy(), opts, unpack(img))
-	gl.PixelStorei(gl.UNPACK_ROW_LENGTH, 0)
-	r.curTexture = id
-	if err := glError("CreateTexture"); err != nil {
-		gl.DeleteTextures(1, &id)
-		return render2d.TextureHandle{}, err
-	}
-	hid, gen := r.textures.Add(texture{id: id, w: b.Dx(), h: b.Dy()})
-	return render2d.TextureHandle{ID: hid, Gen: gen}, nil
+	return r.res.CreateTexture(img, opts, func() (texture, error) {
+		b := img.Bounds()
+		id := newGLTexture(b.Dx(), b.Dy(), opts, unpack(img))
+		gl.PixelStorei(gl.UNPACK_ROW_LENGTH, 0)
+		r.curTexture = id
+		if err := glError("CreateTexture"); err != nil {
+			r.deleteTexture(id)
+			return texture{}, err
+		}
+		return texture{id: id}, nil
+	})
 }
 
 // UpdateTexture implements [render2d.Renderer].
 func (r *Renderer) UpdateTexture(h render2d.TextureHandle, x, y int, img *image.RGBA) error {
-	if err := r.check("UpdateTexture"); err != nil {
-		return err
-	}
-	t := r.textures.Get(h.ID, h.Gen)
-	if t == nil {
-		return fmt.Errorf("glrender: UpdateTexture: %w: %v", render2d.ErrStaleHandle, h)
-	}
-	if img == nil {
-		return errors.New("glrender: UpdateTexture: image is nil")
-	}
-	b := img.Bounds()
-	dst := image.Rect(x, y, x+b.Dx(), y+b.Dy())
-	if b.Empty() || x < 0 || y < 0 || !dst.In(image.Rect(0, 0, t.w, t.h)) {
-		return fmt.Errorf("glrender: UpdateTexture: region %v is outside the %dx%d texture (or empty)", dst, t.w, t.h)
-	}
-	gl.BindTexture(gl.TEXTURE_2D, t.id)
-	r.curTexture = t.id
-	gl.TexSubImage2D(gl.TEXTURE_2D, 0, int32(x), int32(y), int32(b.Dx()), int32(b.Dy()), gl.RGBA, gl.UNSIGNED_BYTE, unpack(img))
-	gl.PixelStorei(gl.UNPACK_ROW_LENGTH, 0)
-	return glError("UpdateTexture")
+	return r.res.UpdateTexture(h, x, y, img, func(t *handles.Texture[texture]) error {
+		b := img.Bounds()
+		gl.BindTexture(gl.TEXTURE_2D, t.Val.id)
+		r.curTexture = t.Val.id
+		gl.TexSubImage2D(gl.TEXTURE_2D, 0, int32(x), int32(y), int32(b.Dx()), int32(b.Dy()), gl.RGBA, gl.UNSIGNED_BYTE, unpack(img))
+		gl.PixelStorei(gl.UNPACK_ROW_LENGTH, 0)
+		return glError("UpdateTexture")
+	})
 }
 
 // ReleaseTexture implements [render2d.Renderer].
 func (r *Renderer) ReleaseTexture(h render2d.TextureHandle) error {
-	if err := r.check("ReleaseTexture"); err != nil {
-		return err
-	}
-	t := r.textures.Get(h.ID, h.Gen)
-	if t == nil {
-		return fmt.Errorf("glrender: ReleaseTexture: %w: %v", render2d.ErrStaleHandle, h)
-	}
-	if !t.target.IsZero() {
-		return fmt.Errorf("glrender: ReleaseTexture: %v belongs to %v; release the target instead", h, t.target)
-	}
-	r.deleteTexture(t.id)
-	r.textures.Remove(h.ID, h.Gen)
-	return nil
+	return r.res.ReleaseTexture(h, func(t *texture) { r.deleteTexture(t.id) })
 }
 
 func (r *Renderer) deleteTexture(id uint32) {
@@ -319,112 +250,76 @@ func (r *Renderer) deleteTexture(id uint32) {
 
 // TextureSize implements [render2d.Renderer].
 func (r *Renderer) TextureSize(h render2d.TextureHandle) (int, int, error) {
-	if err := r.check("TextureSize"); err != nil {
-		return 0, 0, err
-	}
-	t := r.textures.Get(h.ID, h.Gen)
-	if t == nil {
-		return 0, 0, fmt.Errorf("glrender: TextureSize: %w: %v", render2d.ErrStaleHandle, h)
-	}
-	return t.w, t.h, nil
+	return r.res.TextureSize(h)
 }
 
 // MaxTextureSize implements [render2d.Renderer]: GL_MAX_TEXTURE_SIZE.
-func (r *Renderer) MaxTextureSize() int { return r.maxTex }
+func (r *Renderer) MaxTextureSize() int { return r.res.MaxSize }
 
 // CreateRenderTarget implements [render2d.Renderer] with a framebuffer
 // object whose colour attachment is an RGBA8 texture.
 func (r *Renderer) CreateRenderTarget(width, height int, opts render2d.TextureOptions) (render2d.TargetHandle, render2d.TextureHandle, error) {
-	if err := r.check("CreateRenderTarget"); err != nil {
-		return render2d.TargetHandle{}, render2d.TextureHandle{}, err
-	}
-	if err := errors.Join(r.checkSize("CreateRenderTarget", width, height), opts.Validate()); err != nil {
-		return render2d.TargetHandle{}, render2d.TextureHandle{}, err
-	}
-	texID := newGLTexture(width, height, opts, nil)
-	r.curTexture = texID
-	var fbo uint32
-	gl.GenFramebuffers(1, &fbo)
-	gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
-	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texID, 0)
-	status := gl.CheckFramebufferStatus(gl.FRAMEBUFFER)
-	if status == gl.FRAMEBUFFER_COMPLETE {
-		gl.Disable(gl.SCISSOR_TEST)
-		gl.ClearColor(0, 0, 0, 0)
-		gl.Clear(gl.COLOR_BUFFER_BIT)
-	}
-	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
-	r.curFBO = 0
-	if status != gl.FRAMEBUFFER_COMPLETE {
-		gl.DeleteFramebuffers(1, &fbo)
-		r.deleteTexture(texID)
-		return render2d.TargetHandle{}, render2d.TextureHandle{}, fmt.Errorf("glrender: CreateRenderTarget: %dx%d framebuffer incomplete (status 0x%x)", width, height, status)
-	}
-	if err := glError("CreateRenderTarget"); err != nil {
-		gl.DeleteFramebuffers(1, &fbo)
-		r.deleteTexture(texID)
-		return render2d.TargetHandle{}, render2d.TextureHandle{}, err
-	}
-	tid, tgen := r.textures.Add(texture{id: texID, w: width, h: height})
-	tex := render2d.TextureHandle{ID: tid, Gen: tgen}
-	id, gen := r.targets.Add(target{fbo: fbo, tex: tex})
-	th := render2d.TargetHandle{ID: id, Gen: gen}
-	r.textures.Get(tid, tgen).target = th
-	return th, tex, nil
+	return r.res.CreateTarget(width, height, opts, func() (texture, target, error) {
+		texID := newGLTexture(width, height, opts, nil)
+		r.curTexture = texID
+		var fbo uint32
+		gl.GenFramebuffers(1, &fbo)
+		gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
+		gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texID, 0)
+		status := gl.CheckFramebufferStatus(gl.FRAMEBUFFER)
+		if status == gl.FRAMEBUFFER_COMPLETE {
+			gl.Disable(gl.SCISSOR_TEST)
+			gl.ClearColor(0, 0, 0, 0)
+			gl.Clear(gl.COLOR_BUFFER_BIT)
+		}
+		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+		r.curFBO = 0
+		err := glError("CreateRenderTarget")
+		if status != gl.FRAMEBUFFER_COMPLETE {
+			err = fmt.Errorf("glrender: CreateRenderTarget: %dx%d framebuffer incomplete (status 0x%x)", width, height, status)
+		}
+		if err != nil {
+			gl.DeleteFramebuffers(1, &fbo)
+			r.deleteTexture(texID)
+			return texture{}, target{}, err
+		}
+		return texture{id: texID}, target{fbo: fbo}, nil
+	})
 }
 
 // ReleaseRenderTarget implements [render2d.Renderer].
 func (r *Renderer) ReleaseRenderTarget(h render2d.TargetHandle) error {
-	if err := r.check("ReleaseRenderTarget"); err != nil {
-		return err
-	}
-	t, ok := r.targets.Remove(h.ID, h.Gen)
-	if !ok {
-		return fmt.Errorf("glrender: ReleaseRenderTarget: %w: %v", render2d.ErrStaleHandle, h)
-	}
-	if r.curFBO == t.fbo {
-		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
-		r.curFBO = 0
-	}
-	gl.DeleteFramebuffers(1, &t.fbo)
-	if tx, ok := r.textures.Remove(t.tex.ID, t.tex.Gen); ok {
+	return r.res.ReleaseTarget(h, func(t *target, tx *texture) {
+		if r.curFBO == t.fbo {
+			gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+			r.curFBO = 0
+		}
+		gl.DeleteFramebuffers(1, &t.fbo)
 		r.deleteTexture(tx.id)
-	}
-	return nil
+	})
 }
 
 // CreateMaterial implements [render2d.Renderer]: desc.Shade is compiled
 // into a fragment shader; compile and link errors carry the driver's log.
 func (r *Renderer) CreateMaterial(desc render2d.MaterialDesc) (render2d.MaterialHandle, error) {
-	if err := r.check("CreateMaterial"); err != nil {
-		return render2d.MaterialHandle{}, err
-	}
-	if err := desc.Validate(); err != nil {
-		return render2d.MaterialHandle{}, err
-	}
-	p, err := linkProgram(r.vsParams, headerParams, desc.Shade, fmt.Sprintf("material %q", desc.Name))
-	r.curProgram = 0
-	if err != nil {
-		return render2d.MaterialHandle{}, fmt.Errorf("glrender: CreateMaterial: %w", err)
-	}
-	id, gen := r.materials.Add(material{name: desc.Name, prog: p})
-	return render2d.MaterialHandle{ID: id, Gen: gen}, nil
+	return r.res.CreateMaterial(desc, func() (material, error) {
+		p, err := linkProgram(r.vsParams, headerParams, desc.Shade, fmt.Sprintf("material %q", desc.Name))
+		r.curProgram = 0
+		if err != nil {
+			return material{}, fmt.Errorf("glrender: CreateMaterial: %w", err)
+		}
+		return material{name: desc.Name, prog: p}, nil
+	})
 }
 
 // ReleaseMaterial implements [render2d.Renderer].
 func (r *Renderer) ReleaseMaterial(h render2d.MaterialHandle) error {
-	if err := r.check("ReleaseMaterial"); err != nil {
-		return err
-	}
-	m, ok := r.materials.Remove(h.ID, h.Gen)
-	if !ok {
-		return fmt.Errorf("glrender: ReleaseMaterial: %w: %v", render2d.ErrStaleHandle, h)
-	}
-	if r.curProgram == m.prog.id {
-		r.curProgram = 0
-	}
-	gl.DeleteProgram(m.prog.id)
-	return nil
+	return r.res.ReleaseMaterial(h, func(m *material) {
+		if r.curProgram == m.prog.id {
+			r.curProgram = 0
+		}
+		gl.DeleteProgram(m.prog.id)
+	})
 }
 
 // SetFramebufferSize implements [render2d.Renderer].
@@ -435,20 +330,13 @@ func (r *Renderer) SetFramebufferSize(width, height int) {
 // ReadPixels implements [render2d.Renderer] with glReadPixels; rows of the
 // default framebuffer are flipped so the result reads from the top.
 func (r *Renderer) ReadPixels(th render2d.TargetHandle, rect image.Rectangle) (*image.RGBA, error) {
-	if err := r.check("ReadPixels"); err != nil {
+	t, _, err := r.res.ReadSource(th, rect, r.fbW, r.fbH)
+	if err != nil {
 		return nil, err
 	}
-	fbo, w, h := uint32(0), r.fbW, r.fbH
-	if !th.IsZero() {
-		t := r.targets.Get(th.ID, th.Gen)
-		if t == nil {
-			return nil, fmt.Errorf("glrender: ReadPixels: %w: %v", render2d.ErrStaleHandle, th)
-		}
-		tx := r.textures.Get(t.tex.ID, t.tex.Gen)
-		fbo, w, h = t.fbo, tx.w, tx.h
-	}
-	if rect.Empty() || !rect.In(image.Rect(0, 0, w, h)) {
-		return nil, fmt.Errorf("glrender: ReadPixels: rectangle %v is empty or outside the %dx%d target", rect, w, h)
+	fbo := uint32(0)
+	if t != nil {
+		fbo = t.Val.fbo
 	}
 	gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
 	r.curFBO = fbo
@@ -458,7 +346,7 @@ func (r *Renderer) ReadPixels(th render2d.TargetHandle, rect image.Rectangle) (*
 	y := int32(rect.Min.Y)
 	if fbo == 0 {
 		gl.ReadBuffer(gl.BACK)
-		y = int32(h - rect.Max.Y)
+		y = int32(r.fbH - rect.Max.Y)
 	}
 	gl.ReadPixels(int32(rect.Min.X), y, int32(rect.Dx()), int32(rect.Dy()), gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&out.Pix[0]))
 	if err := glError("ReadPixels"); err != nil {
@@ -481,14 +369,13 @@ func (r *Renderer) ReadPixels(th render2d.TargetHandle, rect image.Rectangle) (*
 // material, buffer and program the renderer made. The context itself
 // belongs to the platform.
 func (r *Renderer) Close() error {
-	if r.closed {
+	if !r.res.Close(
+		func(t *target) { gl.DeleteFramebuffers(1, &t.fbo) },
+		func(t *texture) { gl.DeleteTextures(1, &t.id) },
+		func(m *material) { gl.DeleteProgram(m.prog.id) },
+	) {
 		return nil
 	}
-	r.closed = true
-	r.targets.Each(func(_, _ uint32, t *target) { gl.DeleteFramebuffers(1, &t.fbo) })
-	r.textures.Each(func(_, _ uint32, t *texture) { gl.DeleteTextures(1, &t.id) })
-	r.materials.Each(func(_, _ uint32, m *material) { gl.DeleteProgram(m.prog.id) })
-	r.targets, r.textures, r.materials = handles.Table[target]{}, handles.Table[texture]{}, handles.Table[material]{}
 	if r.white != 0 {
 		gl.DeleteTextures(1, &r.white)
 	}

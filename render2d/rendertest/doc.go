@@ -5,7 +5,9 @@
 // [Recorder] is a renderer without a GPU: it keeps textures, targets and
 // materials with generation-checked handles, validates frames exactly as a
 // real renderer does, applies clears, and records a copy of every rendered
-// frame for assertions.
+// frame for assertions. [Recorder.Close] frees the resources but keeps
+// [Recorder.Frames], so a test can look at them after the code under test
+// (a runtime, say) has shut its renderer down.
 //
 // # Conformance
 //

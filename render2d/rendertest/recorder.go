@@ -1,8 +1,6 @@
 package rendertest
 
 import (
-	"errors"
-	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
@@ -22,33 +20,25 @@ import (
 // Like every renderer it is meant for one goroutine.
 type Recorder struct {
 	// Frames holds a deep copy of each frame passed to Render that was
-	// valid, in order.
+	// valid, in order. Close keeps them: a test inspects what was drawn
+	// after the code under test has shut its renderer down.
 	Frames []render2d.Frame
 
-	maxSize   int
-	fbW, fbH  int
-	fb        *image.RGBA
-	textures  handles.Table[recTexture]
-	targets   handles.Table[recTarget]
-	materials handles.Table[render2d.MaterialDesc]
-	closed    bool
+	fbW, fbH int
+	fb       *image.RGBA
+	res      handles.Resources[recTexture, struct{}, render2d.MaterialDesc]
 }
 
 type recTexture struct {
-	img    *image.RGBA
-	opts   render2d.TextureOptions
-	target render2d.TargetHandle // non-zero for a target's texture
-}
-
-type recTarget struct {
-	tex render2d.TextureHandle
+	img  *image.RGBA
+	opts render2d.TextureOptions
 }
 
 // NewRecorder returns a recorder whose default framebuffer is width x
 // height pixels and whose textures may be up to maxTextureSize texels on a
 // side.
 func NewRecorder(width, height, maxTextureSize int) *Recorder {
-	r := &Recorder{maxSize: maxTextureSize}
+	r := &Recorder{res: handles.Resources[recTexture, struct{}, render2d.MaterialDesc]{Prefix: "rendertest", MaxSize: maxTextureSize}}
 	r.SetFramebufferSize(width, height)
 	return r
 }
@@ -56,187 +46,84 @@ func NewRecorder(width, height, maxTextureSize int) *Recorder {
 var _ render2d.Renderer = (*Recorder)(nil)
 
 // HasTexture implements [render2d.Resources].
-func (r *Recorder) HasTexture(h render2d.TextureHandle) bool {
-	return r.textures.Get(h.ID, h.Gen) != nil
-}
+func (r *Recorder) HasTexture(h render2d.TextureHandle) bool { return r.res.HasTexture(h) }
 
 // HasMaterial implements [render2d.Resources].
-func (r *Recorder) HasMaterial(h render2d.MaterialHandle) bool {
-	return r.materials.Get(h.ID, h.Gen) != nil
-}
+func (r *Recorder) HasMaterial(h render2d.MaterialHandle) bool { return r.res.HasMaterial(h) }
 
 // TargetTexture implements [render2d.Resources].
 func (r *Recorder) TargetTexture(h render2d.TargetHandle) (render2d.TextureHandle, bool) {
-	t := r.targets.Get(h.ID, h.Gen)
-	if t == nil {
-		return render2d.TextureHandle{}, false
-	}
-	return t.tex, true
+	return r.res.TargetTexture(h)
 }
 
 // Textures returns the number of live textures, render target textures
 // included.
-func (r *Recorder) Textures() int { return r.textures.Len() }
+func (r *Recorder) Textures() int { return r.res.Textures() }
 
 // Texels returns a copy of a texture's current texels.
 func (r *Recorder) Texels(h render2d.TextureHandle) (*image.RGBA, error) {
-	t := r.textures.Get(h.ID, h.Gen)
-	if t == nil {
-		return nil, fmt.Errorf("rendertest: Texels: %w: %v", render2d.ErrStaleHandle, h)
+	t, err := r.res.Texture("Texels", h)
+	if err != nil {
+		return nil, err
 	}
-	out := image.NewRGBA(t.img.Bounds())
-	copy(out.Pix, t.img.Pix)
+	out := image.NewRGBA(t.Val.img.Bounds())
+	copy(out.Pix, t.Val.img.Pix)
 	return out, nil
-}
-
-func (r *Recorder) check(op string) error {
-	if r.closed {
-		return fmt.Errorf("rendertest: %s: %w", op, render2d.ErrClosed)
-	}
-	return nil
-}
-
-func (r *Recorder) checkSize(op string, w, h int) error {
-	var errs []error
-	if w < 1 || w > r.maxSize {
-		errs = append(errs, fmt.Errorf("rendertest: %s: width is %d, want 1 to %d", op, w, r.maxSize))
-	}
-	if h < 1 || h > r.maxSize {
-		errs = append(errs, fmt.Errorf("rendertest: %s: height is %d, want 1 to %d", op, h, r.maxSize))
-	}
-	return errors.Join(errs...)
 }
 
 // CreateTexture implements [render2d.Renderer].
 func (r *Recorder) CreateTexture(img *image.RGBA, opts render2d.TextureOptions) (render2d.TextureHandle, error) {
-	if err := r.check("CreateTexture"); err != nil {
-		return render2d.TextureHandle{}, err
-	}
-	if img == nil {
-		return render2d.TextureHandle{}, errors.New("rendertest: CreateTexture: image is nil")
-	}
-	b := img.Bounds()
-	if err := errors.Join(r.checkSize("CreateTexture", b.Dx(), b.Dy()), opts.Validate()); err != nil {
-		return render2d.TextureHandle{}, err
-	}
-	cp := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-	draw.Draw(cp, cp.Bounds(), img, b.Min, draw.Src)
-	id, gen := r.textures.Add(recTexture{img: cp, opts: opts})
-	return render2d.TextureHandle{ID: id, Gen: gen}, nil
+	return r.res.CreateTexture(img, opts, func() (recTexture, error) {
+		b := img.Bounds()
+		cp := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+		draw.Draw(cp, cp.Bounds(), img, b.Min, draw.Src)
+		return recTexture{img: cp, opts: opts}, nil
+	})
 }
 
 // UpdateTexture implements [render2d.Renderer].
 func (r *Recorder) UpdateTexture(h render2d.TextureHandle, x, y int, img *image.RGBA) error {
-	if err := r.check("UpdateTexture"); err != nil {
-		return err
-	}
-	t := r.textures.Get(h.ID, h.Gen)
-	if t == nil {
-		return fmt.Errorf("rendertest: UpdateTexture: %w: %v", render2d.ErrStaleHandle, h)
-	}
-	if img == nil {
-		return errors.New("rendertest: UpdateTexture: image is nil")
-	}
-	if err := checkRegion("UpdateTexture", t.img.Bounds(), x, y, img.Bounds()); err != nil {
-		return err
-	}
-	b := img.Bounds()
-	draw.Draw(t.img, image.Rect(x, y, x+b.Dx(), y+b.Dy()), img, b.Min, draw.Src)
-	return nil
-}
-
-// checkRegion is the update bounds rule shared with the GL renderer's
-// messages: the whole rectangle must fit inside the texture.
-func checkRegion(op string, tex image.Rectangle, x, y int, src image.Rectangle) error {
-	dst := image.Rect(x, y, x+src.Dx(), y+src.Dy())
-	if src.Empty() || x < 0 || y < 0 || !dst.In(tex) {
-		return fmt.Errorf("rendertest: %s: region %v is outside the %dx%d texture (or empty)", op, dst, tex.Dx(), tex.Dy())
-	}
-	return nil
+	return r.res.UpdateTexture(h, x, y, img, func(t *handles.Texture[recTexture]) error {
+		b := img.Bounds()
+		draw.Draw(t.Val.img, image.Rect(x, y, x+b.Dx(), y+b.Dy()), img, b.Min, draw.Src)
+		return nil
+	})
 }
 
 // ReleaseTexture implements [render2d.Renderer].
 func (r *Recorder) ReleaseTexture(h render2d.TextureHandle) error {
-	if err := r.check("ReleaseTexture"); err != nil {
-		return err
-	}
-	t := r.textures.Get(h.ID, h.Gen)
-	if t == nil {
-		return fmt.Errorf("rendertest: ReleaseTexture: %w: %v", render2d.ErrStaleHandle, h)
-	}
-	if !t.target.IsZero() {
-		return fmt.Errorf("rendertest: ReleaseTexture: %v belongs to %v; release the target instead", h, t.target)
-	}
-	r.textures.Remove(h.ID, h.Gen)
-	return nil
+	return r.res.ReleaseTexture(h, func(*recTexture) {})
 }
 
 // TextureSize implements [render2d.Renderer].
 func (r *Recorder) TextureSize(h render2d.TextureHandle) (int, int, error) {
-	if err := r.check("TextureSize"); err != nil {
-		return 0, 0, err
-	}
-	t := r.textures.Get(h.ID, h.Gen)
-	if t == nil {
-		return 0, 0, fmt.Errorf("rendertest: TextureSize: %w: %v", render2d.ErrStaleHandle, h)
-	}
-	return t.img.Bounds().Dx(), t.img.Bounds().Dy(), nil
+	return r.res.TextureSize(h)
 }
 
 // MaxTextureSize implements [render2d.Renderer].
-func (r *Recorder) MaxTextureSize() int { return r.maxSize }
+func (r *Recorder) MaxTextureSize() int { return r.res.MaxSize }
 
 // CreateRenderTarget implements [render2d.Renderer].
 func (r *Recorder) CreateRenderTarget(width, height int, opts render2d.TextureOptions) (render2d.TargetHandle, render2d.TextureHandle, error) {
-	if err := r.check("CreateRenderTarget"); err != nil {
-		return render2d.TargetHandle{}, render2d.TextureHandle{}, err
-	}
-	if err := errors.Join(r.checkSize("CreateRenderTarget", width, height), opts.Validate()); err != nil {
-		return render2d.TargetHandle{}, render2d.TextureHandle{}, err
-	}
-	tid, tgen := r.textures.Add(recTexture{img: image.NewRGBA(image.Rect(0, 0, width, height)), opts: opts})
-	tex := render2d.TextureHandle{ID: tid, Gen: tgen}
-	id, gen := r.targets.Add(recTarget{tex: tex})
-	target := render2d.TargetHandle{ID: id, Gen: gen}
-	r.textures.Get(tid, tgen).target = target
-	return target, tex, nil
+	return r.res.CreateTarget(width, height, opts, func() (recTexture, struct{}, error) {
+		return recTexture{img: image.NewRGBA(image.Rect(0, 0, width, height)), opts: opts}, struct{}{}, nil
+	})
 }
 
 // ReleaseRenderTarget implements [render2d.Renderer].
 func (r *Recorder) ReleaseRenderTarget(h render2d.TargetHandle) error {
-	if err := r.check("ReleaseRenderTarget"); err != nil {
-		return err
-	}
-	t, ok := r.targets.Remove(h.ID, h.Gen)
-	if !ok {
-		return fmt.Errorf("rendertest: ReleaseRenderTarget: %w: %v", render2d.ErrStaleHandle, h)
-	}
-	r.textures.Remove(t.tex.ID, t.tex.Gen)
-	return nil
+	return r.res.ReleaseTarget(h, nil)
 }
 
 // CreateMaterial implements [render2d.Renderer]. The shader is kept, not
 // compiled.
 func (r *Recorder) CreateMaterial(desc render2d.MaterialDesc) (render2d.MaterialHandle, error) {
-	if err := r.check("CreateMaterial"); err != nil {
-		return render2d.MaterialHandle{}, err
-	}
-	if err := desc.Validate(); err != nil {
-		return render2d.MaterialHandle{}, err
-	}
-	id, gen := r.materials.Add(desc)
-	return render2d.MaterialHandle{ID: id, Gen: gen}, nil
+	return r.res.CreateMaterial(desc, func() (render2d.MaterialDesc, error) { return desc, nil })
 }
 
 // ReleaseMaterial implements [render2d.Renderer].
 func (r *Recorder) ReleaseMaterial(h render2d.MaterialHandle) error {
-	if err := r.check("ReleaseMaterial"); err != nil {
-		return err
-	}
-	if _, ok := r.materials.Remove(h.ID, h.Gen); !ok {
-		return fmt.Errorf("rendertest: ReleaseMaterial: %w: %v", render2d.ErrStaleHandle, h)
-	}
-	return nil
+	return r.res.ReleaseMaterial(h, nil)
 }
 
 // SetFramebufferSize implements [render2d.Renderer]; the recorded
@@ -249,7 +136,7 @@ func (r *Recorder) SetFramebufferSize(width, height int) {
 // Render implements [render2d.Renderer]: it validates f, applies its
 // clears and appends a deep copy to Frames.
 func (r *Recorder) Render(f *render2d.Frame) error {
-	if err := r.check("Render"); err != nil {
+	if err := r.res.Check("Render"); err != nil {
 		return err
 	}
 	if err := render2d.ValidateFrame(f, r); err != nil {
@@ -261,8 +148,8 @@ func (r *Recorder) Render(f *render2d.Frame) error {
 		if p.Clear {
 			img := r.fb
 			if !p.Target.IsZero() {
-				tt := r.targets.Get(p.Target.ID, p.Target.Gen)
-				img = r.textures.Get(tt.tex.ID, tt.tex.Gen).img
+				_, tx := r.res.MustTarget(p.Target)
+				img = tx.Val.img
 			}
 			draw.Draw(img, viewportRect(p.Camera.Viewport, img.Bounds()), image.NewUniform(premultiplied(p.ClearColor)), image.Point{}, draw.Src)
 		}
@@ -286,34 +173,24 @@ func premultiplied(c render2d.Color) color.RGBA {
 
 // ReadPixels implements [render2d.Renderer]. Only clears are visible.
 func (r *Recorder) ReadPixels(target render2d.TargetHandle, rect image.Rectangle) (*image.RGBA, error) {
-	if err := r.check("ReadPixels"); err != nil {
+	_, tx, err := r.res.ReadSource(target, rect, r.fbW, r.fbH)
+	if err != nil {
 		return nil, err
 	}
 	img := r.fb
-	if !target.IsZero() {
-		tt := r.targets.Get(target.ID, target.Gen)
-		if tt == nil {
-			return nil, fmt.Errorf("rendertest: ReadPixels: %w: %v", render2d.ErrStaleHandle, target)
-		}
-		img = r.textures.Get(tt.tex.ID, tt.tex.Gen).img
-	}
-	if rect.Empty() || !rect.In(img.Bounds()) {
-		return nil, fmt.Errorf("rendertest: ReadPixels: rectangle %v is empty or outside the %dx%d target", rect, img.Bounds().Dx(), img.Bounds().Dy())
+	if tx != nil {
+		img = tx.Val.img
 	}
 	out := image.NewRGBA(image.Rect(0, 0, rect.Dx(), rect.Dy()))
 	draw.Draw(out, out.Bounds(), img, rect.Min, draw.Src)
 	return out, nil
 }
 
-// Close implements [render2d.Renderer].
+// Close implements [render2d.Renderer]: it forgets every texture, target
+// and material. Frames stays as it was, so a test can inspect what was
+// drawn after the code under test closed the renderer (a runtime closes
+// it at shutdown).
 func (r *Recorder) Close() error {
-	if r.closed {
-		return nil
-	}
-	r.closed = true
-	r.textures = handles.Table[recTexture]{}
-	r.targets = handles.Table[recTarget]{}
-	r.materials = handles.Table[render2d.MaterialDesc]{}
-	r.Frames = nil
+	r.res.Close(nil, nil, nil)
 	return nil
 }

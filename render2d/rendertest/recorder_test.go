@@ -44,3 +44,35 @@ func TestRecorderKeepsDeepCopies(t *testing.T) {
 		t.Errorf("Textures() = %d, want 1", got)
 	}
 }
+
+// A runtime closes its renderer at shutdown; the frames a test wants to
+// inspect must survive that.
+func TestRecorderKeepsFramesAfterClose(t *testing.T) {
+	r := rendertest.NewRecorder(8, 8, 64)
+	for i := range 3 {
+		f := render2d.Frame{Sequence: uint64(i + 1), Passes: []render2d.Pass{{Packets: []render2d.DrawPacket2D{{Layer: int16(i)}}}}}
+		if err := r.Render(&f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(r.Frames); got != 3 {
+		t.Fatalf("after Close: %d recorded frames, want 3", got)
+	}
+	for i, f := range r.Frames {
+		if f.Sequence != uint64(i+1) || f.Passes[0].Packets[0].Layer != int16(i) {
+			t.Errorf("frame %d after Close: sequence %d layer %d, want %d and %d", i, f.Sequence, f.Passes[0].Packets[0].Layer, i+1, i)
+		}
+	}
+	if err := r.Render(&render2d.Frame{}); err == nil {
+		t.Error("Render after Close succeeded, want ErrClosed")
+	}
+	if got := len(r.Frames); got != 3 {
+		t.Errorf("a refused Render after Close changed Frames to %d entries, want 3", got)
+	}
+}

@@ -1,6 +1,11 @@
-// Package handles is a generation-checked table shared by the renderers: a
-// handle is an index plus the generation of that index, so a released
-// handle never names the resource that later reuses its index.
+// Package handles is the resource bookkeeping shared by the renderers.
+//
+// [Table] is a generation-checked table: a handle is an index plus the
+// generation of that index, so a released handle never names the resource
+// that later reuses its index. [Resources] holds a renderer's three tables
+// (textures, targets, materials) with every argument check and error
+// message the renderers have in common, so render2d/glrender and
+// render2d/rendertest cannot drift apart in what they accept.
 package handles
 
 // Table maps (id, gen) pairs to values. IDs start at 1 so that the zero
