@@ -49,7 +49,7 @@ func TestResourcesArgumentChecks(t *testing.T) {
 	}
 }
 
-func second[A any](_ A, err error) error       { return err }
+func second[A any](_ A, err error) error        { return err }
 func third[A, B any](_ A, _ B, err error) error { return err }
 
 func TestResourcesLifetimes(t *testing.T) {
