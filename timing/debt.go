@@ -47,14 +47,7 @@ func (s *Scheduler) advanceRepay(e time.Duration, suspend bool) (n int, suspende
 	if d.Pacing && !suspend && e > 0 {
 		// Credit accrues at the pace chosen at the end of the previous
 		// cycle, for the interval that has just passed.
-		// The explicit conversions forbid fused multiply-adds, so every
-		// architecture computes the same credit (replays depend on it).
-		add := float64(s.rate*float64(e)) * float64(s.ph.p)
-		if add >= float64(s.creditCap-s.credit) {
-			s.credit = s.creditCap
-		} else {
-			s.credit += uint64(add)
-		}
+		s.credit += s.accrue(int64(e))
 	}
 
 	var want int64
@@ -71,8 +64,19 @@ func (s *Scheduler) advanceRepay(e time.Duration, suspend bool) (n int, suspende
 	if d.VariableStep {
 		scale = int64(d.MaxStepScale)
 	}
-	want = min(want, int64(s.opts.MaxFixedUpdates)*scale)
-	if want <= 0 {
+	want = max(min(want, int64(s.opts.MaxFixedUpdates)*scale), 0)
+	if d.Pacing {
+		// Credit carries only the fraction of a step it could not buy.
+		// When something else held the batch back (it was full, or the
+		// debt is repaid) the whole leftover is dropped, so pacing never
+		// saves up a burst; any cadence whose interval's credit fits in
+		// one batch therefore runs at exactly the pace.
+		s.credit -= uint64(want) * s.ph.t
+		if s.credit >= s.ph.t {
+			s.credit = 0
+		}
+	}
+	if want == 0 {
 		s.pace()
 		return 0, suspended
 	}
@@ -101,9 +105,6 @@ func (s *Scheduler) advanceRepay(e time.Duration, suspend bool) (n int, suspende
 		n = int(want)
 	}
 	s.debt -= want
-	if d.Pacing {
-		s.credit -= uint64(want) * s.ph.t
-	}
 	s.pace()
 
 	if d.QuietTicks && n > 1 {

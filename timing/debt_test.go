@@ -432,10 +432,19 @@ func TestRepayNextUpdateAtFollowsPace(t *testing.T) {
 		t.Errorf("without debt NextUpdateAt = %v, want %v", got, want)
 	}
 	r.frame(60 * step) // about 1 s behind: pace 1.25 (capped)
-	r.frame(step)
+	r.frame(step)      // a frame's credit leaves a quarter step over
 	next := time.Duration(r.s.NextUpdateAt() - schAt(r.now))
-	if want := time.Duration(float64(step) / 1.25); next < want-time.Microsecond || next > want+time.Microsecond {
-		t.Errorf("in debt the next update is due in %v, want %v (one step at 1.25x)", next, want)
+	if want := time.Duration(float64(step) * 0.75 / 1.25); next < want-time.Microsecond || next > want+time.Microsecond {
+		t.Errorf("in debt the next update is due in %v, want %v (the rest of a step at 1.25x)", next, want)
+	}
+	// Driven at NextUpdateAt, updates come one step at 1.25x apart.
+	for i := range 5 {
+		at := r.s.NextUpdateAt()
+		r.frame(time.Duration(at - schAt(r.now)))
+		next := time.Duration(r.s.NextUpdateAt() - at)
+		if want := time.Duration(float64(step) / 1.25); next < want-time.Microsecond || next > want+time.Microsecond {
+			t.Errorf("update %d: the next is due in %v, want %v (one step at 1.25x)", i, next, want)
+		}
 	}
 }
 

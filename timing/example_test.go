@@ -86,7 +86,7 @@ func ExampleScheduler_repayDebt() {
 	fmt.Printf("repaid after %v, nothing dropped: %v\n", now-500*time.Millisecond, st.Dropped == 0)
 	// Output:
 	// after the stall: debt 48 steps, rate 1.24, acting pacing+quiet-ticks
-	// repaid after 9.14s, nothing dropped: true
+	// repaid after 8.9s, nothing dropped: true
 }
 
 // A frame clock turns one reading per frame into clamped intervals.

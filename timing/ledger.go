@@ -118,7 +118,12 @@ type Stats struct {
 	Debt     int64
 	DebtTime time.Duration
 	// Rate is the pace of simulated time against real time: 1 unless
-	// RepayDebt's pacing is speeding up or slowing down.
+	// RepayDebt's pacing is speeding up or slowing down. It is the pace
+	// the simulation runs at, to within a step, for any cadence of Advance
+	// calls that one batch can keep up with: waiting until NextUpdateAt
+	// always does; a loop that calls Advance every interval i needs
+	// Rate*i to be at most MaxFixedUpdates steps (times MaxStepScale with
+	// VariableStep), or the batch limit, not pacing, sets the pace.
 	Rate float64
 	// Enabled lists the RepayDebt mechanisms switched on (none under other
 	// policies); Acting those that acted in the latest Advance.

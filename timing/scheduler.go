@@ -165,14 +165,17 @@ func (s *Scheduler) apply(opts Options) {
 		q, _ := mul64(uint64(opts.Debt.Cutoff), s.ph.p).divmod(s.ph.t)
 		s.cutoffSteps = int64(q)
 	}
-	// Pacing credit never holds more than one full batch of steps, so a
-	// stall does not turn into a burst later.
+	// Pacing credit holds at most one full batch of steps plus the fraction
+	// of a step carried from the previous cycle (advanceRepay drops any
+	// whole step left unspent), so a stall does not turn into a burst
+	// later, and one interval's credit is never clipped before the batch
+	// has spent what it may.
 	batch := uint64(opts.MaxFixedUpdates)
 	if opts.Recovery == RepayDebt && opts.Debt.VariableStep {
 		batch *= uint64(opts.Debt.MaxStepScale)
 	}
 	s.creditCap = math.MaxUint64
-	if c := mul64(batch, s.ph.t); c.hi == 0 {
+	if c := mul64(batch+1, s.ph.t); c.hi == 0 {
 		s.creditCap = c.lo
 	}
 	s.credit = min(s.credit, s.creditCap)
@@ -259,6 +262,12 @@ func (s *Scheduler) Start(now Instant) {
 // error wrapping [ErrClockRegression] and changes nothing; so does an
 // interval too large to represent ([ErrOverflow]). Advance before Start
 // returns [ErrNotStarted].
+//
+// Under RepayDebt with DebtOptions.SuspendAfter, a reading that comes more
+// than SuspendAfter after the previous one and after NextUpdateAt is a
+// suspension: the whole gap since the previous reading is recorded as
+// suspended. A wait the scheduler asked for (a long step, a simulation far
+// ahead) is never one.
 func (s *Scheduler) Advance(now Instant) (Batch, error) {
 	if !s.started {
 		return Batch{}, ErrNotStarted
@@ -269,7 +278,14 @@ func (s *Scheduler) Advance(now Instant) (Batch, error) {
 	}
 	fixed := s.opts.Mode == FixedMode
 	repay := fixed && s.opts.Recovery == RepayDebt
-	suspend := repay && s.opts.Debt.SuspendAfter > 0 && e > s.opts.Debt.SuspendAfter
+	suspend := false
+	if sa := s.opts.Debt.SuspendAfter; repay && sa > 0 && e > sa {
+		// A gap is a suspension when the reading comes more than
+		// SuspendAfter after the update it was due for, so a long wait
+		// the scheduler asked for (far ahead, or a long step) is not one.
+		due := max(s.nextDue, s.last)
+		suspend = now > due && time.Duration(now-due) > sa
+	}
 	debt, rem := s.debt, s.rem
 	if !suspend {
 		q, r := mul64(uint64(e), s.ph.p).add64(rem).divmod(s.ph.t)
@@ -426,15 +442,23 @@ func (s *Scheduler) dropSteps(cause dropCause, n uint64) {
 	s.drop(cause, mul64(n, s.ph.t))
 }
 
-// schedule computes NextUpdateAt and Alpha from the current state.
+// schedule computes NextUpdateAt and Alpha from the current state. The
+// instant it picks is one at which Advance selects an update (see
+// NextUpdateAt), so it mirrors each policy's selection rule exactly.
 func (s *Scheduler) schedule() {
 	if s.opts.Mode == VariableMode {
 		s.alpha = 0
-		s.nextDue = s.lastUpdate.AddSaturating(s.opts.Interval)
-		if s.nextDue < s.last && s.debt == 0 && s.rem == 0 {
-			// Nothing pending: the next update needs time to pass.
-			s.nextDue = s.last.AddSaturating(1)
+		next := s.lastUpdate.AddSaturating(s.opts.Interval)
+		if next <= s.last {
+			// The interval has passed: due now if time is pending,
+			// otherwise as soon as any time passes (unpaced, or after
+			// SetOptions shortened the interval).
+			next = s.last
+			if s.debt == 0 && s.rem == 0 {
+				next = s.last.AddSaturating(1)
+			}
 		}
+		s.nextDue = next
 		return
 	}
 	t := s.ph.t
@@ -453,19 +477,55 @@ func (s *Scheduler) schedule() {
 	}
 	wait := ceilNanos(untilDue, s.ph.p)
 	if s.opts.Recovery == RepayDebt && s.opts.Debt.Pacing {
-		if s.debt < 0 {
-			wait = 0 // ahead: only the paced credit decides
-		}
+		// A paced step needs a whole step of credit, and, once the
+		// simulation is no longer ahead, a whole step owed.
+		var wc int64
 		if s.credit < t {
-			need := float64(t-s.credit) / (s.rate * float64(s.ph.p))
-			w := int64(math.MaxInt64)
-			if need < math.MaxInt64/2 {
-				w = int64(math.Ceil(need))
+			wc = s.creditWait(t - s.credit)
+		}
+		if s.debt < 0 {
+			// Units until the simulation stops being ahead.
+			ahead := mul64(uint64(-s.debt), t).sub(u128{0, s.rem})
+			if mul64(uint64(wc), s.ph.p).cmp(ahead) < 0 {
+				wait = wc // still ahead then: credit alone decides
+			} else {
+				wait = max(wait, wc)
 			}
-			wait = max(wait, w)
+		} else {
+			wait = max(wait, wc)
 		}
 	}
 	s.nextDue = s.last.AddSaturating(time.Duration(wait))
+}
+
+// accrue returns the pacing credit e nanoseconds add at the current rate:
+// the computation advanceRepay makes, clamped at the credit cap. The
+// explicit conversions forbid fused multiply-adds, so every architecture
+// computes the same credit (replays depend on it).
+func (s *Scheduler) accrue(e int64) uint64 {
+	add := float64(s.rate*float64(e)) * float64(s.ph.p)
+	if room := s.creditCap - s.credit; add >= float64(room) {
+		return room
+	}
+	return uint64(add)
+}
+
+// creditWait returns the fewest nanoseconds after which accrue adds at
+// least n units. The float estimate is corrected against accrue itself, so
+// the answer holds to the unit whatever the rounding.
+func (s *Scheduler) creditWait(n uint64) int64 {
+	need := float64(n) / (s.rate * float64(s.ph.p))
+	if need >= math.MaxInt64/2 {
+		return math.MaxInt64
+	}
+	e := max(int64(math.Ceil(need)), 1)
+	for s.accrue(e) < n {
+		e++
+	}
+	for e > 1 && s.accrue(e-1) >= n {
+		e--
+	}
+	return e
 }
 
 func ceilNanos(u u128, p uint64) int64 {
@@ -482,9 +542,22 @@ func ceilNanos(u u128, p uint64) int64 {
 	return int64(q)
 }
 
-// NextUpdateAt returns when the next update is due: a runtime may wait
-// until then before calling Advance again. It may be earlier than the latest
-// reading (due now). Under RepayDebt's pacing it follows the current pace.
+// NextUpdateAt returns when the next update is due: Advance with that
+// reading selects at least one update. It is never before the latest
+// reading; equal to it means more is due at once (RepayDebt without
+// pacing owing more than one batch, or a SetOptions that made time due).
+// When nothing can be due until time passes it is in the future, at least
+// one nanosecond on. A runtime may therefore wait until NextUpdateAt and
+// call Advance with the clock's reading: on a manual clock that loop gets
+// an update every call and never spins. Under RepayDebt's pacing it
+// follows the current pace. It saturates at MaxInstant.
+//
+// Only that reading is promised an update: an earlier one may select
+// nothing, and so may a later one under RepayDebt (a simulation that is
+// ahead runs on pacing credit only until real time catches up with it,
+// then waits for a whole step owed; past the cutoff a policy may drop the
+// time instead). A reading later than NextUpdateAt by more than
+// DebtOptions.SuspendAfter is a suspension.
 func (s *Scheduler) NextUpdateAt() Instant { return s.nextDue }
 
 // Alpha returns the interpolation factor after the latest Advance: the
