@@ -11,47 +11,9 @@ import (
 
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/render2d"
-	"github.com/metronome-go/metronome/render2d/rendertest"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
-
-// headless adapters: a window that never closes and a presenter that only
-// counts.
-type display struct{}
-
-func (display) PollEvents() {}
-func (display) State() runtime.WindowState {
-	return runtime.WindowState{Window: input.Window{Size: input.Size{Width: 320, Height: 240}, Framebuffer: input.Size{Width: 320, Height: 240}, Focused: true}}
-}
-func (display) Close() error { return nil }
-
-type presenter struct{ presents int }
-
-func (p *presenter) Init() error    { return nil }
-func (p *presenter) Present() error { p.presents++; return nil }
-func (p *presenter) Close() error   { return nil }
-
-// slowRenderer makes some frames take (bubble) time to render, so the
-// scheduler has to catch up and the frames land between steps.
-type slowRenderer struct {
-	*rendertest.Recorder
-	cost func(frame int) time.Duration
-	kept []render2d.Frame
-}
-
-// Close keeps the recorded frames, which the recorder drops on Close.
-func (r *slowRenderer) Close() error {
-	r.kept = r.Frames
-	return r.Recorder.Close()
-}
-
-func (r *slowRenderer) Render(f *render2d.Frame) error {
-	// Inside the bubble this sleep is simulated work: it returns as soon as
-	// every goroutine is blocked, with the fake clock moved on.
-	time.Sleep(r.cost(len(r.Frames)))
-	return r.Recorder.Render(f)
-}
 
 // TestAppUnderRuntime runs an ECS game through the real runtime loop on the
 // fake clock of a synctest bubble, with fixed 20 ms steps and frames that take 7 ms or, now
@@ -109,7 +71,6 @@ func TestAppUnderRuntime(t *testing.T) {
 				if tt.slowSim {
 					renderCost = func(int) time.Duration { return 7 * time.Millisecond }
 				}
-				rec := &slowRenderer{Recorder: rendertest.NewRecorder(320, 240, 1024), cost: renderCost}
 
 				app := newApp(t, ecs.Options{Seed: 9})
 				app.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
@@ -168,9 +129,22 @@ func TestAppUnderRuntime(t *testing.T) {
 				opts.Timing.Mode = timing.FixedMode
 				opts.Timing.FixedStep = 20 * time.Millisecond
 				tt.setup(&opts.Timing)
-				opts.Clock = runtimetest.NewBubbleClock()
-				pres := &presenter{}
-				rt, err := runtime.New(app, &runtime.Context{Display: display{}, Renderer: rec, Presenter: pres}, opts)
+				clock := runtimetest.NewBubbleClock()
+				opts.Clock = clock
+				// Some frames take (bubble) time to render, so the scheduler
+				// has to catch up and the frames land between steps.
+				ctx, fakes := runtimetest.NewContext(clock)
+				ctx.Input = nil
+				size := input.Size{Width: 320, Height: 240}
+				fakes.Display.Set(func(s *runtime.WindowState) { s.Size, s.Framebuffer = size, size })
+				rec, pres := fakes.Renderer, fakes.Presenter
+				rec.Hook = func(m string) error {
+					if m == "Render" {
+						time.Sleep(renderCost(len(rec.Frames)))
+					}
+					return nil
+				}
+				rt, err := runtime.New(app, ctx, opts)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -180,7 +154,7 @@ func TestAppUnderRuntime(t *testing.T) {
 
 				// Concurrent mode may skip or supersede frames; sequential mode
 				// renders every one it prepares.
-				if n := len(rec.kept); n < frames/4 || (tt.mode == runtime.Sequential && n != frames) {
+				if n := len(rec.Frames); n < frames/4 || (tt.mode == runtime.Sequential && n != frames) {
 					t.Fatalf("recorded frames: got %d of %d prepared", n, frames)
 				}
 				if kinds[timing.VariableUpdate] != 0 {
@@ -200,7 +174,7 @@ func TestAppUnderRuntime(t *testing.T) {
 					t.Errorf("simulated time seen by the cosmetic system: got %v of %v", cosmeticTime, lastElapsed)
 				}
 				sawAlpha := false
-				for i, f := range rec.kept {
+				for i, f := range rec.Frames {
 					if len(f.Passes) != 2 || len(f.Passes[0].Packets) != 2 || len(f.Passes[1].Packets) != 1 {
 						t.Fatalf("frame %d: want a world pass with two sprites and a marker pass after it, got %d passes", i, len(f.Passes))
 					}
@@ -227,11 +201,11 @@ func TestAppUnderRuntime(t *testing.T) {
 				if !sawAlpha {
 					t.Error("no frame had a non-zero alpha; the test did not exercise interpolation")
 				}
-				if pres.presents != len(rec.kept) {
-					t.Errorf("presents: got %d, want one per rendered frame (%d)", pres.presents, len(rec.kept))
+				if pres.Presents() != len(rec.Frames) {
+					t.Errorf("presents: got %d, want one per rendered frame (%d)", pres.Presents(), len(rec.Frames))
 				}
 				t.Logf("updates by kind %v, quiet %d, cosmetic runs %d (%v of %v simulated), frames %d",
-					kinds, quiet, cosmetic, cosmeticTime, lastElapsed, len(rec.kept))
+					kinds, quiet, cosmetic, cosmeticTime, lastElapsed, len(rec.Frames))
 			})
 		})
 	}

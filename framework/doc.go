@@ -36,13 +36,14 @@
 //
 // # Testing a game
 //
-// [NewSimulation] runs the same Game through the real runtime loop without
-// a window or GPU, on a manual clock whose waits return at once, with
-// scripted input and a recording renderer. Ticks are exact and nothing
-// sleeps:
+// Package framework/frameworktest runs the same Game through the real
+// runtime loop without a window or GPU, on virtual time, with scripted
+// input and a recording renderer, in either run mode with the same ticks.
+// Ticks are exact and nothing sleeps; a test can run a number of ticks or
+// step, inspect and step again:
 //
-//	sim, _ := framework.NewSimulation(game, framework.SimulationOptions{})
+//	sim, _ := frameworktest.New(game, frameworktest.Options{})
 //	sim.Input.Tap(sim.At(100*time.Millisecond), input.KeySpace, 20*time.Millisecond)
 //	err := sim.RunTicks(120)
-//	// inspect sim.App.World() and sim.Frames
+//	// inspect sim.App.World() and sim.Frames()
 package framework

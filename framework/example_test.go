@@ -7,6 +7,7 @@ import (
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 )
 
@@ -47,7 +48,7 @@ func Example() {
 	cfg := config.Default()
 	_ = cfg.Set("timing.mode=fixed")
 	_ = cfg.Set("timing.rate=60")
-	sim, err := framework.NewSimulation(game, framework.SimulationOptions{Config: &cfg})
+	sim, err := frameworktest.New(game, frameworktest.Options{Config: &cfg})
 	if err != nil {
 		fmt.Println(err)
 		return

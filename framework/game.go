@@ -11,7 +11,7 @@ import (
 	"github.com/metronome-go/metronome/runtime"
 )
 
-// Game describes a game for [Run], [Main] and [NewSimulation].
+// Game describes a game for [Run], [Main] and [NewSession].
 type Game struct {
 	// Title is the window title when the configuration leaves
 	// window.title at its default.
@@ -55,8 +55,13 @@ func (s *Setup) Upload() error {
 	return s.Assets.Upload(s.Runtime.Context().Renderer)
 }
 
-// session adapts a Game to the runtime's hooks around an ECS app.
-type session struct {
+// Session is a [Game] made ready to run: its ECS app (embedded, so a
+// Session is a [runtime.Game]), its asset library and its configuration.
+// [Run] builds one on a real window; a harness that supplies a context of
+// its own (package frameworktest runs games headless on fakes) builds one
+// with [NewSession] and gives it to [runtime.New]. A Session serves one
+// runtime session.
+type Session struct {
 	*ecs.App
 	game   Game
 	lib    *assets.Library
@@ -67,7 +72,9 @@ type session struct {
 	started func(rt *runtime.GameRuntime) error
 }
 
-func newSession(g Game, cfg config.Config, source string) (*session, error) {
+// NewSession prepares g with cfg; source names where cfg came from, for
+// messages. The game's Setup runs in the session's InitPlatform hook.
+func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
 	lib, err := assets.NewLibrary(assets.DefaultOptions())
 	if err != nil {
 		return nil, err
@@ -76,12 +83,12 @@ func newSession(g Game, cfg config.Config, source string) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &session{App: app, game: g, lib: lib, cfg: cfg, source: source}, nil
+	return &Session{App: app, game: g, lib: lib, cfg: cfg, source: source}, nil
 }
 
 // InitPlatform runs the game's Setup, then applies the configured
 // bindings, so a config file can rebind any action the game registered.
-func (s *session) InitPlatform(rt *runtime.GameRuntime) error {
+func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: rt.Actions(), Runtime: rt, Config: s.cfg, ConfigSource: s.source}
 	if s.game.Setup != nil {
 		if err := s.game.Setup(s.setup); err != nil {
@@ -104,8 +111,14 @@ func (s *session) InitPlatform(rt *runtime.GameRuntime) error {
 	return s.App.InitPlatform(rt)
 }
 
+// Assets returns the session's asset library.
+func (s *Session) Assets() *assets.Library { return s.lib }
+
+// Config returns the configuration the session runs with.
+func (s *Session) Config() config.Config { return s.cfg }
+
 // DeinitPlatform runs the game's Shutdown and the app's platform cleanup.
-func (s *session) DeinitPlatform() error {
+func (s *Session) DeinitPlatform() error {
 	var errs []error
 	if s.game.Shutdown != nil && s.setup != nil {
 		if err := s.game.Shutdown(s.setup); err != nil {

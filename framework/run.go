@@ -48,7 +48,7 @@ func Run(g Game, cfg config.Config, opts RunOptions) error {
 	if g.Title != "" && cfg.Window.Title == config.Default().Window.Title {
 		cfg.Window.Title = g.Title
 	}
-	sess, err := newSession(g, cfg, source)
+	sess, err := NewSession(g, cfg, source)
 	if err != nil {
 		return err
 	}

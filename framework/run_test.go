@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
-	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/internal/testdisplay"
 	"github.com/metronome-go/metronome/runtime"
 )
@@ -18,7 +18,6 @@ func TestRunHeadlessWindow(t *testing.T) {
 	testdisplay.Require(t)
 	for _, mode := range []string{"sequential", "concurrent"} {
 		t.Run(mode, func(t *testing.T) {
-			var right, fire input.Action
 			cfg := config.Default()
 			for _, s := range []string{"window.headless=true", "window.vsync=false", "runtime.mode=" + mode, "timing.mode=fixed"} {
 				if err := cfg.Set(s); err != nil {
@@ -28,7 +27,7 @@ func TestRunHeadlessWindow(t *testing.T) {
 			var rt *runtime.GameRuntime
 			var err error
 			testdisplay.OnMain(func() {
-				err = framework.Run(testGame(&right, &fire), cfg, framework.RunOptions{
+				err = framework.Run(spriteGame(), cfg, framework.RunOptions{
 					Frames:  60,
 					Started: func(r *runtime.GameRuntime) error { rt = r; return nil },
 				})
@@ -48,6 +47,21 @@ func TestRunHeadlessWindow(t *testing.T) {
 			}
 		})
 	}
+}
+
+// spriteGame draws one untextured sprite moving right.
+func spriteGame() framework.Game {
+	return framework.Game{Title: "sprite", Setup: func(s *framework.Setup) error {
+		if _, err := s.Actions.RegisterNames("fire", "Space"); err != nil {
+			return err
+		}
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+			e := ctx.Commands.Spawn()
+			ecs.With(e, ecs.At(10, 10))
+			ecs.With(e, ecs.Sprite{Size: ecs.Vec2{X: 8, Y: 8}})
+		}})
+		return nil
+	}}
 }
 
 func TestMainFlagsAndConfigErrors(t *testing.T) {

@@ -5,11 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/metronome-go/metronome/input"
-	"github.com/metronome-go/metronome/input/inputtest"
 	"github.com/metronome-go/metronome/render2d"
-	"github.com/metronome-go/metronome/render2d/rendertest"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/runtimetest"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -29,7 +27,7 @@ func (g *leanGame) Update(t *runtime.TickContext) error {
 	if g.onUpdate != nil {
 		g.onUpdate(g.updates)
 	}
-	busy(g.spin)
+	runtimetest.Busy(g.spin)
 	if g.updates >= g.stopAfter {
 		return t.RequestStop()
 	}
@@ -44,54 +42,21 @@ func (g *leanGame) PrepareFrame(w *render2d.FrameWriter) error {
 	return nil
 }
 
-// leanRenderer counts frames; spin stands for GPU submission work.
-type leanRenderer struct {
-	*rendertest.Recorder
-	frames int
-	spin   time.Duration
-}
-
-func (r *leanRenderer) SetFramebufferSize(int, int) {}
-func (r *leanRenderer) Render(*render2d.Frame) error {
-	r.frames++
-	busy(r.spin)
-	return nil
-}
-
-// busy burns d of real time on the calling goroutine, as a real update or
-// render would.
-func busy(d time.Duration) {
-	if d <= 0 {
-		return
-	}
-	end := timing.Now().AddSaturating(d)
-	for timing.Now() < end {
-	}
-}
-
-// leanRuntime builds a runtime on allocation-free fakes and a clock whose
-// waits return at once.
-func leanRuntime(tb testing.TB, mode runtime.Mode, updates int, clock timing.Clock) (*runtime.GameRuntime, *leanGame, *leanRenderer) {
+// leanRuntime builds a runtime on the test kit's fakes, keeping nothing
+// (so the loop allocates nothing), on clock (nil: a virtual clock).
+func leanRuntime(tb testing.TB, mode runtime.Mode, updates int, clock timing.Clock) (*runtime.GameRuntime, *leanGame, *runtimetest.Fakes) {
 	tb.Helper()
 	g := &leanGame{stopAfter: updates}
-	rend := &leanRenderer{Recorder: rendertest.NewRecorder(1, 1, 64)}
-	ctx := &runtime.Context{
-		Display:   &fakeDisplay{state: runtime.WindowState{Window: input.Window{Size: input.Size{Width: 640, Height: 360}, Framebuffer: input.Size{Width: 640, Height: 360}}}},
-		Presenter: &fakePresenter{},
-		Renderer:  rend,
-		Input:     &fakeInput{Source: inputtest.NewScript()},
-	}
-	opts := runtime.DefaultOptions()
-	opts.Mode = mode
 	if clock == nil {
-		clock = timing.NewManualClock(0)
+		clock = runtimetest.NewClock()
 	}
-	opts.Clock = clock
-	rt, err := runtime.New(g, ctx, opts)
+	ctx, fakes := runtimetest.NewContext(clock)
+	fakes.Discard()
+	rt, err := runtime.New(g, ctx, runtimetest.Options(clock, mode))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return rt, g, rend
+	return rt, g, fakes
 }
 
 // BenchmarkSequentialCycle measures the runtime's own cost per platform
@@ -123,7 +88,7 @@ func BenchmarkConcurrentUpdate(b *testing.B) {
 	}
 	b.StopTimer()
 	st := rt.Stats()
-	b.ReportMetric(float64(rend.frames)/float64(st.Updates), "frames/update")
+	b.ReportMetric(float64(rend.Renderer.Rendered())/float64(st.Updates), "frames/update")
 }
 
 // BenchmarkOverlap runs a game whose update and render each spin for a
@@ -138,7 +103,7 @@ func BenchmarkOverlap(b *testing.B) {
 			b.ReportAllocs()
 			const framesPerOp = 100
 			rt, g, rend := leanRuntime(b, mode, 1<<30, timing.SystemClock{})
-			g.spin, rend.spin = update, render
+			g.spin, rend.Renderer.Cost = update, render
 			opts := rt.TimingOptions()
 			opts.Interval = 0 // unpaced: as fast as the costs allow
 			if err := rt.SetTimingOptions(opts); err != nil {
@@ -150,7 +115,7 @@ func BenchmarkOverlap(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StopTimer()
-			period := float64(b.Elapsed().Nanoseconds()) / float64(rend.frames)
+			period := float64(b.Elapsed().Nanoseconds()) / float64(rend.Renderer.Rendered())
 			b.ReportMetric(period/1e3, "µs/frame")
 			b.ReportMetric(period/float64(update+render), "period/sum")
 			b.ReportMetric(period/float64(max(update, render)), "period/max")
@@ -160,9 +125,9 @@ func BenchmarkOverlap(b *testing.B) {
 
 // stopAfterFrames attaches a maintenance service that stops the session
 // once the renderer has drawn n frames.
-func stopAfterFrames(rt *runtime.GameRuntime, rend *leanRenderer, n int) {
+func stopAfterFrames(rt *runtime.GameRuntime, rend *runtimetest.Fakes, n int) {
 	_, _ = rt.Services().Attach(runtime.Maintenance, func(timing.Instant) error {
-		if rend.frames >= n {
+		if rend.Renderer.Rendered() >= n {
 			rt.Stop()
 		}
 		return nil
@@ -192,7 +157,7 @@ func BenchmarkWakeLatency(b *testing.B) {
 			done <- timing.Now()
 		}()
 		<-ready
-		busy(300 * time.Microsecond) // let the waiter fall asleep
+		runtimetest.Busy(300 * time.Microsecond) // let the waiter fall asleep
 		woke := timing.Now()
 		w.Wake()
 		lat[k] = append(lat[k], time.Duration(<-done-woke))

@@ -48,7 +48,7 @@ func TestCycleWork(t *testing.T) {
 	}
 	st := rt.Stats()
 	reads, waits := clock.reads.Load(), clock.waits.Load()
-	t.Logf("%d cycles, %d updates, %d frames: %d clock readings, %d waits", st.Cycles, st.Updates, rend.frames, reads, waits)
+	t.Logf("%d cycles, %d updates, %d frames: %d clock readings, %d waits", st.Cycles, st.Updates, rend.Renderer.Rendered(), reads, waits)
 	// Budgets: a cycle without an update reads the clock at its start,
 	// for the update decision, for the present and for the wait; a cycle
 	// with an update adds readings for the batch, the update's services and
@@ -74,7 +74,7 @@ func TestCycleWork(t *testing.T) {
 			t.Errorf("%s: got %d in %d cycles with %d updates, want at most %d", tc.name, tc.got, cycles, n, tc.max)
 		}
 	}
-	if n != updates || int64(rend.frames) != updates {
-		t.Errorf("got %d updates and %d frames rendered, want %d of each", n, rend.frames, updates)
+	if n != updates || int64(rend.Renderer.Rendered()) != updates {
+		t.Errorf("got %d updates and %d frames rendered, want %d of each", n, rend.Renderer.Rendered(), updates)
 	}
 }

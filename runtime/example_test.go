@@ -5,23 +5,17 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/metronome-go/metronome/input"
-	"github.com/metronome-go/metronome/input/inputtest"
 	"github.com/metronome-go/metronome/render2d"
-	"github.com/metronome-go/metronome/render2d/rendertest"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/runtimetest"
 	"github.com/metronome-go/metronome/timing"
 )
 
-// exampleContext returns adapters that do nothing, standing in for
+// exampleContext returns the test kit's fakes, standing in for
 // glfwplatform.New in examples that must run anywhere.
 func exampleContext() *runtime.Context {
-	return &runtime.Context{
-		Display:   &fakeDisplay{state: runtime.WindowState{Window: input.Window{Size: input.Size{Width: 640, Height: 360}, Framebuffer: input.Size{Width: 1280, Height: 720}}}},
-		Presenter: &fakePresenter{},
-		Renderer:  rendertest.NewRecorder(1280, 720, 1024),
-		Input:     &fakeInput{Source: inputtest.NewScript()},
-	}
+	ctx, _ := runtimetest.NewContext(timing.NewManualClock(0))
+	return ctx
 }
 
 // exampleOptions runs on a virtual clock whose waits return at once, so the

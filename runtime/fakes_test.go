@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/input/inputtest"
 	"github.com/metronome-go/metronome/render2d"
-	"github.com/metronome-go/metronome/render2d/rendertest"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
 	"github.com/metronome-go/metronome/timing"
@@ -85,115 +85,39 @@ func spend(d time.Duration) {
 	}
 }
 
-// fakeDisplay is a window that closes itself after a number of polls when
-// asked to, and can be hidden.
-type fakeDisplay struct {
-	j          *journal
-	f          faults
-	mu         sync.Mutex
-	state      runtime.WindowState
-	polls      int
-	closeAfter int
-}
-
-func (d *fakeDisplay) PollEvents() {
-	d.j.add("PollEvents")
-	d.mu.Lock()
-	d.polls++
-	if d.closeAfter > 0 && d.polls >= d.closeAfter {
-		d.state.CloseRequested = true
+// hook journals the calls of one fake and injects the faults named after
+// them: prefix.Method, or the bare method name for those in bare.
+func (r *rig) hook(prefix string, bare ...string) runtimetest.Hook {
+	return func(m string) error {
+		switch m {
+		case "State", "SetFramebufferSize":
+			return r.f.hit(prefix + "." + m)
+		}
+		name := prefix + "." + m
+		if slices.Contains(bare, m) {
+			name = m
+		}
+		r.j.add(name)
+		if m == "Render" && r.onRender != nil {
+			r.onRender()
+		}
+		return r.f.hit(name)
 	}
-	d.mu.Unlock()
 }
 
-func (d *fakeDisplay) State() runtime.WindowState {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.state
+// setHidden hides or shows the rig's window at once.
+func (r *rig) setHidden(h bool) {
+	r.display.Set(func(s *runtime.WindowState) { s.Hidden = h })
 }
 
-func (d *fakeDisplay) setHidden(h bool) {
-	d.mu.Lock()
-	d.state.Hidden = h
-	d.mu.Unlock()
-}
-
-func (d *fakeDisplay) Close() error { d.j.add("display.Close"); return d.f.hit("display.Close") }
-
-type fakePresenter struct {
-	j        *journal
-	f        faults
-	cost     time.Duration
-	presents atomic.Int64
-}
-
-func (p *fakePresenter) Init() error { p.j.add("presenter.Init"); return p.f.hit("presenter.Init") }
-func (p *fakePresenter) Present() error {
-	p.j.add("Present")
-	spend(p.cost)
-	p.presents.Add(1)
-	return p.f.hit("Present")
-}
-func (p *fakePresenter) Close() error { p.j.add("presenter.Close"); return p.f.hit("presenter.Close") }
-
-// fakeRenderer records frame sequence numbers instead of drawing.
-type fakeRenderer struct {
-	*rendertest.Recorder
-	j      *journal
-	f      faults
-	cost   time.Duration
-	mu     sync.Mutex
-	seqs   []uint64
-	fbSize [2]int
-	// onRender, when set, is called by Render on the platform thread.
-	onRender func()
-}
-
-func newFakeRenderer(j *journal, f faults) *fakeRenderer {
-	return &fakeRenderer{Recorder: rendertest.NewRecorder(1, 1, 64), j: j, f: f}
-}
-
-func (r *fakeRenderer) SetFramebufferSize(w, h int) {
-	r.mu.Lock()
-	r.fbSize = [2]int{w, h}
-	r.mu.Unlock()
-}
-
-func (r *fakeRenderer) Render(f *render2d.Frame) error {
-	r.j.add("Render")
-	if r.onRender != nil {
-		r.onRender()
+// sequences returns the sequence numbers of the rendered frames.
+func (r *rig) sequences() []uint64 {
+	var out []uint64
+	for _, f := range r.renderer.Frames {
+		out = append(out, f.Sequence)
 	}
-	spend(r.cost)
-	r.mu.Lock()
-	r.seqs = append(r.seqs, f.Sequence)
-	r.mu.Unlock()
-	return r.f.hit("Render")
+	return out
 }
-
-func (r *fakeRenderer) Close() error {
-	r.j.add("renderer.Close")
-	if err := r.f.hit("renderer.Close"); err != nil {
-		return err
-	}
-	return r.Recorder.Close()
-}
-
-func (r *fakeRenderer) sequences() []uint64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.seqs)
-}
-
-// fakeInput is a scripted source with attach and detach.
-type fakeInput struct {
-	input.Source
-	j *journal
-	f faults
-}
-
-func (i *fakeInput) Init() error  { i.j.add("input.Init"); return i.f.hit("input.Init") }
-func (i *fakeInput) Close() error { i.j.add("input.Close"); return i.f.hit("input.Close") }
 
 // tickRecord is a copy of what a tick carried.
 type tickRecord struct {
@@ -311,23 +235,21 @@ func (g *fakeGame) records() []tickRecord {
 	return slices.Clone(g.ticks)
 }
 
-// rig is a game on fake adapters.
+// rig is a game on the test kit's fakes, journaled and with faults.
 type rig struct {
 	j         *journal
 	f         faults
 	game      *fakeGame
-	display   *fakeDisplay
-	presenter *fakePresenter
-	renderer  *fakeRenderer
-	script    *scriptSource
+	display   *runtimetest.Display
+	presenter *runtimetest.Presenter
+	renderer  *runtimetest.Renderer
+	input     *runtimetest.Input
 	ctx       *runtime.Context
 	clock     *bubbleClock
 	opts      runtime.Options
+	// onRender, when set, is called by Render on the platform thread.
+	onRender func()
 }
-
-// scriptSource wraps the scripted input so tests can script it through the
-// rig.
-type scriptSource = fakeInput
 
 func newRig(mode runtime.Mode, f faults) *rig {
 	if f == nil {
@@ -336,27 +258,26 @@ func newRig(mode runtime.Mode, f faults) *rig {
 	j := &journal{}
 	r := &rig{j: j, f: f}
 	r.game = &fakeGame{j: j, f: f}
-	r.display = &fakeDisplay{j: j, f: f, state: runtime.WindowState{Window: input.Window{Size: input.Size{Width: 640, Height: 360}, Framebuffer: input.Size{Width: 1280, Height: 720}, Focused: true}}}
-	r.presenter = &fakePresenter{j: j, f: f}
-	r.renderer = newFakeRenderer(j, f)
 	r.clock = newBubbleClock()
-	r.opts = runtime.DefaultOptions()
-	r.opts.Mode = mode
-	r.opts.Clock = r.clock
+	ctx, fakes := runtimetest.NewContext(r.clock)
+	r.ctx, r.display, r.presenter, r.renderer = ctx, fakes.Display, fakes.Presenter, fakes.Renderer
+	r.display.Set(func(s *runtime.WindowState) { s.Framebuffer = input.Size{Width: 1280, Height: 720} })
+	r.display.Hook = r.hook("display", "PollEvents")
+	r.presenter.Hook = r.hook("presenter", "Present")
+	r.renderer.Hook = r.hook("renderer", "Render")
+	r.ctx.Input = nil
+	r.opts = runtimetest.Options(r.clock, mode)
 	return r
 }
 
 // withInput attaches a scripted source.
-func (r *rig) withInput(src input.Source) *rig {
-	r.script = &fakeInput{Source: src, j: r.j, f: r.f}
+func (r *rig) withInput(script *inputtest.Script) *rig {
+	r.input = &runtimetest.Input{Script: script, Hook: r.hook("input")}
+	r.ctx.Input = r.input
 	return r
 }
 
 func (r *rig) build() (*runtime.GameRuntime, error) {
-	r.ctx = &runtime.Context{Display: r.display, Presenter: r.presenter, Renderer: r.renderer}
-	if r.script != nil {
-		r.ctx.Input = r.script
-	}
 	return runtime.New(r.game, r.ctx, r.opts)
 }
 

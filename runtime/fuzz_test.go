@@ -40,7 +40,7 @@ func FuzzLoopInvariants(f *testing.F) {
 				r.opts.Timing.Interval = step
 			}
 			r.opts.Polling.Spacing = time.Duration(spacingMS%9) * time.Millisecond
-			r.renderer.cost = time.Duration(renderMS%31) * time.Millisecond
+			r.renderer.Cost = time.Duration(renderMS%31) * time.Millisecond
 			updateCost := time.Duration(updateMS%31) * time.Millisecond
 			r.game.watch = input.KeySpace
 			r.game.onUpdate = func(g *fakeGame, tick *runtime.TickContext) {
@@ -93,7 +93,7 @@ func FuzzLoopInvariants(f *testing.F) {
 			if elapsed := time.Duration(r.clock.Now() - start); observed > elapsed {
 				t.Errorf("observed input time %v exceeds real time %v", observed, elapsed)
 			}
-			seqs := r.renderer.sequences()
+			seqs := r.sequences()
 			for i := 1; i < len(seqs); i++ {
 				if seqs[i] <= seqs[i-1] {
 					t.Fatalf("rendered sequences not strictly increasing: %v", seqs)

@@ -29,7 +29,7 @@ func stopAt(d time.Duration) func(g *fakeGame, rt *runtime.GameRuntime) error {
 func TestSlowRendererSkipsPublication(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newRig(runtime.Concurrent, nil)
-		r.renderer.cost = 50 * time.Millisecond
+		r.renderer.Cost = 50 * time.Millisecond
 		r.game.onPlatform = stopAt(time.Second)
 		rt, err := r.run()
 		if err != nil {
@@ -52,7 +52,7 @@ func TestSlowRendererSkipsPublication(t *testing.T) {
 				t.Errorf("tick %d delta %v: the simulation waited for a slot", i+1, rec.delta)
 			}
 		}
-		seqs := r.renderer.sequences()
+		seqs := r.sequences()
 		for i := 1; i < len(seqs); i++ {
 			if seqs[i] <= seqs[i-1] {
 				t.Fatalf("rendered sequences %v: want strictly increasing (newest frame each time)", seqs)
@@ -87,7 +87,7 @@ func TestSlowUpdateKeepsPlatformResponsive(t *testing.T) {
 func TestSlowRendererSequential(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newRig(runtime.Sequential, nil)
-		r.renderer.cost = 50 * time.Millisecond
+		r.renderer.Cost = 50 * time.Millisecond
 		r.game.onPlatform = stopAt(time.Second)
 		rt, err := r.run()
 		if err != nil {
@@ -233,12 +233,12 @@ func TestHiddenWindowSlowsToHiddenRate(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				r := newRig(mode, nil)
-				r.display.state.Hidden = true
+				r.setHidden(true)
 				r.opts.Polling.Spacing = 0
 				r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
 					go func() {
 						spend(time.Second)
-						r.display.setHidden(false)
+						r.setHidden(false)
 						spend(time.Second)
 						rt.Stop()
 					}()
@@ -401,7 +401,7 @@ func TestThroughput(t *testing.T) {
 				r := newRig(tc.mode, nil)
 				r.opts.Timing.Interval = 0 // unpaced: as fast as the costs allow
 				r.game.updateCost = update
-				r.renderer.cost = render
+				r.renderer.Cost = render
 				r.game.onPlatform = stopAt(time.Second)
 				rt, err := r.run()
 				if err != nil {
@@ -507,9 +507,7 @@ func TestResizeRedrawsCurrentFrame(t *testing.T) {
 				r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
 					go func() {
 						spend(150 * time.Millisecond) // between two updates
-						r.display.mu.Lock()
-						r.display.state.Framebuffer = input.Size{Width: 800, Height: 600}
-						r.display.mu.Unlock()
+						r.display.Set(func(s *runtime.WindowState) { s.Framebuffer = input.Size{Width: 800, Height: 600} })
 						spend(40 * time.Millisecond)
 						rt.Stop()
 					}()
@@ -518,15 +516,14 @@ func TestResizeRedrawsCurrentFrame(t *testing.T) {
 				if _, err := r.run(); err != nil {
 					t.Fatal(err)
 				}
-				r.renderer.mu.Lock()
-				fb := r.renderer.fbSize
-				r.renderer.mu.Unlock()
+				sizes := r.renderer.FramebufferSizes()
+				fb := [2]int{sizes[len(sizes)-1].Width, sizes[len(sizes)-1].Height}
 				if fb != [2]int{800, 600} {
 					t.Errorf("renderer framebuffer size: got %v, want [800 600]", fb)
 				}
 				// One update at 100 ms, drawn once when published and again
 				// at the new size; no update between the resize and the stop.
-				if got, want := r.renderer.sequences(), []uint64{1, 1}; !slices.Equal(got, want) {
+				if got, want := r.sequences(), []uint64{1, 1}; !slices.Equal(got, want) {
 					t.Errorf("rendered sequences: got %v, want %v", got, want)
 				}
 			})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/metronome-go/metronome/input/inputtest"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/runtimetest"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -50,7 +51,7 @@ func TestHookOrder(t *testing.T) {
 						t.Errorf("sequential loop:\ngot  %s\nwant %s", got, want)
 					}
 				case runtime.Concurrent:
-					seqs := r.renderer.sequences()
+					seqs := r.sequences()
 					if len(seqs) == 0 || !slices.IsSorted(seqs) {
 						t.Errorf("rendered frame sequences %v: want a non-empty increasing list", seqs)
 					}
@@ -273,7 +274,7 @@ func TestStop(t *testing.T) {
 		},
 		{
 			name:        "window close",
-			setup:       func(r *rig) { r.display.closeAfter = 20 },
+			setup:       func(r *rig) { r.display.CloseAfterPolls(20) },
 			wantUpdates: func(n int64) bool { return n > 0 },
 			wantSim:     true,
 		},
@@ -355,19 +356,14 @@ func TestNewReportsEveryProblem(t *testing.T) {
 	// Timestamped delivery needs fixed steps.
 	opts = runtime.DefaultOptions()
 	opts.Polling.Delivery = 1
-	if _, err := runtime.New(&fakeGame{}, &runtime.Context{Display: &fakeDisplay{}, Presenter: &fakePresenter{}, Renderer: newFakeRenderer(nil, nil)}, opts); err == nil {
+	if _, err := runtime.New(&fakeGame{}, &runtime.Context{Display: runtimetest.NewDisplay(timing.NewManualClock(0)), Presenter: runtimetest.NewPresenter(timing.NewManualClock(0)), Renderer: runtimetest.NewRenderer(timing.NewManualClock(0))}, opts); err == nil {
 		t.Error("New with timestamped delivery and variable steps: got nil, want an error")
 	}
 }
 
 func TestUnusedContextClose(t *testing.T) {
-	j := &journal{}
-	ctx := &runtime.Context{
-		Display:   &fakeDisplay{j: j},
-		Presenter: &fakePresenter{j: j},
-		Renderer:  newFakeRenderer(j, nil),
-		Input:     &fakeInput{Source: inputtest.NewScript(), j: j},
-	}
+	r := newRig(runtime.Sequential, nil).withInput(inputtest.NewScript())
+	j, ctx := r.j, r.ctx
 	if err := ctx.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}

@@ -37,7 +37,7 @@ func TestVisibilityPacing(t *testing.T) {
 				var cycles []cycle
 				var renders []time.Duration
 				since := func(now timing.Instant) time.Duration { return time.Duration(now - r.clock.At(0)) }
-				r.renderer.onRender = func() { renders = append(renders, since(r.clock.Now())) }
+				r.onRender = func() { renders = append(renders, since(r.clock.Now())) }
 				r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
 					_, err := rt.Services().Attach(runtime.Maintenance, func(now timing.Instant) error {
 						cycles = append(cycles, cycle{since(now), rt.Telemetry().PacingInterval})
@@ -47,9 +47,9 @@ func TestVisibilityPacing(t *testing.T) {
 						var at time.Duration
 						for _, p := range phases {
 							spend(p.hide - at)
-							r.display.setHidden(true)
+							r.setHidden(true)
 							spend(p.show - p.hide)
-							r.display.setHidden(false)
+							r.setHidden(false)
 							at = p.show
 						}
 						spend(stopAt - at)

@@ -1,6 +1,7 @@
-package framework_test
+package frameworktest_test
 
 import (
+	"errors"
 	"image"
 	"image/color"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/schedule"
 )
@@ -81,7 +83,7 @@ func TestSimulationMovesAndCoolsDown(t *testing.T) {
 	if err := cfg.Set("timing.mode=fixed"); err != nil {
 		t.Fatal(err)
 	}
-	sim, err := framework.NewSimulation(testGame(&right, &fire), framework.SimulationOptions{Config: &cfg})
+	sim, err := frameworktest.New(testGame(&right, &fire), frameworktest.Options{Config: &cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +122,11 @@ func TestSimulationMovesAndCoolsDown(t *testing.T) {
 	if last == nil || len(last.Passes) == 0 || len(last.Passes[0].Packets) != 1 {
 		t.Fatalf("last frame: %+v, want one pass with the player's sprite", last)
 	}
-	if sim.Presents == 0 {
+	if sim.Presents() == 0 {
 		t.Error("nothing was presented")
 	}
-	if err := sim.RunTicks(1); err == nil {
-		t.Error("a second RunTicks succeeded")
+	if err := sim.RunTicks(1); !errors.Is(err, frameworktest.ErrEnded) {
+		t.Errorf("RunTicks after the session ended: got %v, want ErrEnded", err)
 	}
 }
 
@@ -133,7 +135,7 @@ func TestSimulationSetupErrorStillCleansUp(t *testing.T) {
 		_, err := s.Actions.RegisterNames("jump", "Spcae")
 		return err
 	}}
-	sim, err := framework.NewSimulation(g, framework.SimulationOptions{})
+	sim, err := frameworktest.New(g, frameworktest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +154,7 @@ func TestConfigBindingsRebind(t *testing.T) {
 	if err := cfg.Set("input.bindings.right=L"); err != nil {
 		t.Fatal(err)
 	}
-	sim, err := framework.NewSimulation(testGame(&right, &fire), framework.SimulationOptions{Config: &cfg})
+	sim, err := frameworktest.New(testGame(&right, &fire), frameworktest.Options{Config: &cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

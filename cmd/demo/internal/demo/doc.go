@@ -3,7 +3,7 @@
 // cooldowns, a live timing overlay with graphs, and a resilience panel with a
 // control for every timing setting and keys that inject load. The command in
 // cmd/demo opens the window; everything here is pure Go and runs headless on
-// a manual clock in tests (framework.NewSimulation).
+// a manual clock in tests (frameworktest.New).
 //
 // # Scene
 //
@@ -46,7 +46,7 @@
 // timing report written by --timing-report, as JSON or as an SVG chart.
 //
 //	g, _ := demo.New(demo.Options{Sprites: 500})
-//	sim, _ := framework.NewSimulation(g.Framework(), framework.SimulationOptions{})
+//	sim, _ := frameworktest.New(g.Framework(), frameworktest.Options{})
 //	_ = sim.RunTicks(300)
 //	r := demo.NewReport(sim.Runtime)
 //	fmt.Println(r.Ledger.Balanced)

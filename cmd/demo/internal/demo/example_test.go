@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
-	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -55,9 +55,9 @@ func ExamplePanel() {
 // ledger still accounts for every nanosecond.
 func ExampleGame_Inject() {
 	cfg := mustConfig("timing.mode=fixed", "timing.step=20ms", "timing.max_fixed_updates=2")
-	var sim *framework.Simulation
+	var sim *frameworktest.Sim
 	g, _ := demo.New(demo.Options{Sprites: 10, Sleep: func(d time.Duration) { sim.Clock.Advance(d) }})
-	sim, _ = framework.NewSimulation(g.Framework(), framework.SimulationOptions{Config: &cfg})
+	sim, _ = frameworktest.New(g.Framework(), frameworktest.Options{Config: &cfg})
 	sim.Input.Tap(sim.At(time.Second), input.Key2, 20*time.Millisecond) // key 2: a 500 ms stall
 	if err := sim.RunTicks(100); err != nil {
 		fmt.Println(err)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
-	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -158,20 +158,20 @@ func TestShotExpires(t *testing.T) {
 func TestBunnyControls(t *testing.T) {
 	tests := []struct {
 		name   string
-		script func(sim *framework.Simulation)
+		script func(sim *frameworktest.Sim)
 		want   int
 	}{
-		{"plus adds 100", func(s *framework.Simulation) { tap(s, time.Second, input.KeyEqual) }, 150},
-		{"plus twice adds 200", func(s *framework.Simulation) {
+		{"plus adds 100", func(s *frameworktest.Sim) { tap(s, time.Second, input.KeyEqual) }, 150},
+		{"plus twice adds 200", func(s *frameworktest.Sim) {
 			tap(s, time.Second, input.KeyEqual)
 			tap(s, 1200*time.Millisecond, input.KeyEqual)
 		}, 250},
-		{"minus removes 100, not below 0", func(s *framework.Simulation) { tap(s, time.Second, input.KeyMinus) }, 0},
-		{"click adds 10", func(s *framework.Simulation) {
+		{"minus removes 100, not below 0", func(s *frameworktest.Sim) { tap(s, time.Second, input.KeyMinus) }, 0},
+		{"click adds 10", func(s *frameworktest.Sim) {
 			s.Input.Cursor(s.At(900*time.Millisecond), 400, 400)
 			tap(s, time.Second, input.MouseLeft)
 		}, 60},
-		{"right click removes 10", func(s *framework.Simulation) { tap(s, time.Second, input.MouseRight) }, 40},
+		{"right click removes 10", func(s *frameworktest.Sim) { tap(s, time.Second, input.MouseRight) }, 40},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
-	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
@@ -31,7 +31,7 @@ func mustConfig(sets ...string) config.Config {
 
 // newSim builds the demo on a headless simulation whose injected sleeps
 // advance the manual clock, configured by the given overrides.
-func newSim(t *testing.T, opts demo.Options, sets ...string) (*demo.Game, *framework.Simulation) {
+func newSim(t *testing.T, opts demo.Options, sets ...string) (*demo.Game, *frameworktest.Sim) {
 	t.Helper()
 	cfg := config.Default()
 	for _, s := range sets {
@@ -42,13 +42,13 @@ func newSim(t *testing.T, opts demo.Options, sets ...string) (*demo.Game, *frame
 	if err := cfg.Validate("test"); err != nil {
 		t.Fatal(err)
 	}
-	var sim *framework.Simulation
+	var sim *frameworktest.Sim
 	opts.Sleep = func(d time.Duration) { sim.Clock.Advance(d) }
 	g, err := demo.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, err = framework.NewSimulation(g.Framework(), framework.SimulationOptions{Config: &cfg, RenderCost: 2 * time.Millisecond})
+	sim, err = frameworktest.New(g.Framework(), frameworktest.Options{Config: &cfg, RenderCost: 2 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func newSim(t *testing.T, opts demo.Options, sets ...string) (*demo.Game, *frame
 }
 
 // tap scripts a short press of b at offset.
-func tap(sim *framework.Simulation, offset time.Duration, b input.Button) {
+func tap(sim *frameworktest.Sim, offset time.Duration, b input.Button) {
 	sim.Input.Tap(sim.At(offset), b, 30*time.Millisecond)
 }
 

@@ -1,0 +1,221 @@
+package frameworktest
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/input/inputtest"
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/runtimetest"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// Options configure [New].
+type Options struct {
+	// Config is the configuration to run with; nil means [config.Default].
+	// Its window size is the fake window's; its runtime mode (sequential or
+	// concurrent) is honoured, with the same ticks in both.
+	Config *config.Config
+	// RenderCost is the time each rendered frame takes on the platform's
+	// virtual clock. Zero renders instantly.
+	RenderCost time.Duration
+}
+
+// Sim runs a game headless, through the real runtime loop, on virtual time
+// (a [runtimetest.Clock]) and the fakes of [runtimetest]. A run is as fast
+// as the CPU allows and sees exactly the instants the scheduler chose, so a
+// test of game logic is exact and never sleeps; in concurrent mode the
+// virtual clock orders the platform and the simulation at every instant,
+// so ticks are the same as in sequential mode on every machine.
+//
+// Script input on Input with instants from [Sim.At], window events on
+// Display, then either run a fixed number of ticks to a clean stop
+// ([Sim.RunTicks]) or step ([Sim.Step]) and inspect App's world between
+// steps; [Sim.Close] ends a stepped session. A Sim runs one session. Its
+// methods belong to the test's goroutine.
+type Sim struct {
+	// Clock is the session's virtual clock.
+	Clock *runtimetest.Clock
+	// Input replays scripted buttons, cursor, scroll and text.
+	Input *inputtest.Script
+	// Display is the fake window: script resizes, focus, hiding, closing.
+	Display *runtimetest.Display
+	// Fakes holds every adapter of the session's context.
+	Fakes *runtimetest.Fakes
+	// App is the game's ECS app.
+	App *ecs.App
+	// Assets is the game's asset library, uploaded into the recorder.
+	Assets *assets.Library
+	// Runtime is the session's runtime.
+	Runtime *runtime.GameRuntime
+
+	step    *stepper
+	done    chan error
+	started bool
+	ended   bool
+	err     error
+}
+
+// ErrEnded is returned by [Sim.Step] and [Sim.RunTicks] once the session
+// has ended (the game stopped itself, or Close was called).
+var ErrEnded = errors.New("frameworktest: the session has ended")
+
+// New prepares a headless session of g.
+func New(g framework.Game, opts Options) (*Sim, error) {
+	cfg := config.Default()
+	if opts.Config != nil {
+		cfg = *opts.Config
+	}
+	rtOpts, err := cfg.RuntimeOptions("test config")
+	if err != nil {
+		return nil, err
+	}
+	sess, err := framework.NewSession(g, cfg, "test config")
+	if err != nil {
+		return nil, err
+	}
+	clock := runtimetest.NewClock()
+	ctx, fakes := runtimetest.NewContext(clock)
+	size := input.Size{Width: cfg.Window.Width, Height: cfg.Window.Height}
+	fakes.Display.Set(func(s *runtime.WindowState) { s.Size, s.Framebuffer = size, size })
+	fakes.Renderer.SetFramebufferSize(size.Width, size.Height)
+	fakes.Renderer.Cost = opts.RenderCost
+	ctx.Renderer = assets.NewUploadingRenderer(sess.Assets(), fakes.Renderer)
+	rtOpts.Clock = clock
+	s := &Sim{
+		Clock:   clock,
+		Input:   fakes.Input.Script,
+		Display: fakes.Display,
+		Fakes:   fakes,
+		App:     sess.App,
+		Assets:  sess.Assets(),
+		step:    &stepper{Session: sess, paused: make(chan struct{}), resume: make(chan bool)},
+		done:    make(chan error, 1),
+	}
+	if s.Runtime, err = runtime.New(s.step, ctx, rtOpts); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// At returns the instant offset after the session's clock starts, for
+// scripting input and window events.
+func (s *Sim) At(offset time.Duration) timing.Instant { return s.Clock.At(offset) }
+
+// Step runs n more updates (n >= 1) and pauses the session before the next
+// one starts: the world then holds the state after those updates, their
+// frames have been prepared and presented, and the clock stands at the
+// instant of the next update. Inspect App's world, Frames and Presents,
+// script more input, then Step again or Close. It returns the session's
+// error if the session ended meanwhile (the game stopped itself: nil
+// wrapped with [ErrEnded]).
+func (s *Sim) Step(n int) error {
+	if n < 1 {
+		return fmt.Errorf("frameworktest: Step(%d): step at least 1 update", n)
+	}
+	return s.run(n, false)
+}
+
+// RunTicks runs n more updates (n >= 1), stops the session the way a game
+// does (a stop request from the n-th update) and waits for the orderly
+// shutdown. It returns the session's error, if any.
+func (s *Sim) RunTicks(n int) error {
+	if n < 1 {
+		return fmt.Errorf("frameworktest: RunTicks(%d): run at least 1 tick", n)
+	}
+	return s.run(n, true)
+}
+
+func (s *Sim) run(n int, stop bool) error {
+	if s.ended {
+		return ErrEnded
+	}
+	s.step.limit += uint64(n)
+	s.step.stopAtLimit = stop
+	if !s.started {
+		s.started = true
+		go func() { s.done <- s.Runtime.Run() }()
+	} else {
+		s.step.resume <- false
+	}
+	select {
+	case <-s.step.paused:
+		return nil
+	case err := <-s.done:
+		s.ended, s.err = true, err
+		if !stop && err == nil {
+			return ErrEnded
+		}
+		return err
+	}
+}
+
+// Close ends the session: a paused session stops before its next update
+// runs (the runtime counts that update in its statistics, the game never
+// sees it) and shuts down in order. It returns the session's error, and
+// the same error on later calls. A Sim that never ran has nothing to stop.
+func (s *Sim) Close() error {
+	if s.ended || !s.started {
+		s.ended = true
+		return s.err
+	}
+	s.step.resume <- true
+	s.err = <-s.done
+	s.ended = true
+	return s.err
+}
+
+// Ticks reports how many updates the game ran.
+func (s *Sim) Ticks() uint64 { return s.step.ticks }
+
+// Frames returns every frame rendered so far, in order. Read it between
+// steps or after the session ended.
+func (s *Sim) Frames() []render2d.Frame { return s.Fakes.Renderer.Frames }
+
+// LastFrame returns the last rendered frame, or nil before any.
+func (s *Sim) LastFrame() *render2d.Frame {
+	f := s.Frames()
+	if len(f) == 0 {
+		return nil
+	}
+	return &f[len(f)-1]
+}
+
+// Presents returns how many frames were presented.
+func (s *Sim) Presents() int { return s.Fakes.Presenter.Presents() }
+
+// stepper counts the game's updates and hands control back to the test at
+// the step limits. Its fields belong to the simulation owner while the
+// session runs and to the test while it is paused; the channels order the
+// two.
+type stepper struct {
+	*framework.Session
+	ticks, limit uint64
+	stopAtLimit  bool
+	paused       chan struct{}
+	resume       chan bool // true: stop instead of running the update
+}
+
+func (s *stepper) Update(t *runtime.TickContext) error {
+	if s.ticks >= s.limit {
+		s.paused <- struct{}{}
+		if stop := <-s.resume; stop {
+			return t.RequestStop()
+		}
+	}
+	if err := s.Session.Update(t); err != nil {
+		return err
+	}
+	s.ticks++
+	if s.stopAtLimit && s.ticks >= s.limit && !t.StopRequested() {
+		return t.RequestStop()
+	}
+	return nil
+}
