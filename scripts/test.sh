@@ -23,6 +23,19 @@ done
 [ $bad -eq 0 ] || exit 1
 echo "${#pure[@]} pure packages checked"
 
+step "no test double in a program"
+# Test kits (runtimetest, frameworktest, rendertest, inputtest) import package
+# testing; a game binary must never link them.
+linked=$(go list -deps ./cmd/... | grep -x testing || true)
+if [ -n "$linked" ]; then
+  echo "a program under cmd/ links package testing:"
+  for c in $(go list ./cmd/...); do
+    go list -deps "$c" | grep -qx testing && echo "  $c"
+  done
+  exit 1
+fi
+echo "no program links package testing"
+
 step "pure packages with CGO_ENABLED=0"
 CGO_ENABLED=0 go test -count=1 "${pure[@]}"
 
