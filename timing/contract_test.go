@@ -1,7 +1,10 @@
 package timing_test
 
 import (
+	"errors"
 	"fmt"
+	"math"
+	"strings"
 	"time"
 
 	"testing"
@@ -215,6 +218,85 @@ func TestScheduledWaitIsNotSuspension(t *testing.T) {
 			late := s.NextUpdateAt() + timing.Instant(tt.opts.Debt.SuspendAfter) + 1
 			if b := schAdvance(t, s, late); b.Suspended == 0 {
 				t.Errorf("a reading SuspendAfter+1ns past NextUpdateAt was not a suspension")
+			}
+		})
+	}
+}
+
+// TestLedgerRangeIsChecked: readings and adjustments that would take the
+// ledger past int64 nanoseconds are refused with ErrOverflow, naming the
+// readings and the allowed range, and change nothing; the readings up to
+// the limit are accepted and balance.
+func TestLedgerRangeIsChecked(t *testing.T) {
+	const minInstant = timing.Instant(math.MinInt64)
+	type step struct {
+		adjust  time.Duration // AdjustDebt when non-zero, else Advance(at)
+		at      timing.Instant
+		wantErr bool
+	}
+	tests := []struct {
+		name  string
+		opts  timing.Options
+		start timing.Instant
+		steps []step
+	}{
+		{"issue 14: Start(MinInt64), Advance(-1), Advance(MaxInt64-1)", schFixed(10*msec, 1, timing.DropExcessLag), minInstant,
+			[]step{{at: -1}, {at: timing.MaxInstant - 1, wantErr: true}, {at: -1}}},
+		{"variable mode across the whole clock", timing.DefaultOptions(), minInstant,
+			[]step{{at: -2}, {at: -1}, {at: 0, wantErr: true}, {at: timing.MaxInstant, wantErr: true}}},
+		{"the last representable reading", schFixed(10*msec, 1, timing.DropExcessLag), 0,
+			[]step{{at: timing.MaxInstant}}},
+		{"repay: added debt shortens the range", repayOpts(), 0,
+			[]step{{adjust: time.Second}, {at: timing.MaxInstant - timing.Instant(time.Second) + 1, wantErr: true},
+				{at: timing.MaxInstant - timing.Instant(time.Second)}}},
+		{"repay: debt added at the full range", repayOpts(), 0,
+			[]step{{at: timing.MaxInstant}, {adjust: msec, wantErr: true}, {adjust: -msec, wantErr: true}}},
+		{"repay: the span cursor cannot go below the clock", repayOpts(), minInstant,
+			[]step{{adjust: msec, wantErr: true}, {adjust: -msec}}},
+		{"repay: a lead cannot pass the end of the clock", repayOpts(), timing.MaxInstant - timing.Instant(time.Second),
+			[]step{{adjust: -900 * msec}, {adjust: -200 * msec, wantErr: true}, {at: timing.MaxInstant - timing.Instant(500*msec), wantErr: true},
+				{at: timing.MaxInstant - timing.Instant(950*msec)}, {at: timing.MaxInstant, wantErr: true}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := timing.NewScheduler(tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Start(tt.start)
+			for i, st := range tt.steps {
+				before := s.Stats()
+				var err error
+				if st.adjust != 0 {
+					err = s.AdjustDebt(st.adjust)
+				} else {
+					_, err = s.Advance(st.at)
+				}
+				if st.wantErr {
+					if !errors.Is(err, timing.ErrOverflow) || !strings.Contains(err.Error(), "allowed") {
+						t.Fatalf("step %d (%+v): err = %v, want ErrOverflow naming what is allowed", i, st, err)
+					}
+					if st.adjust == 0 && !strings.Contains(err.Error(), fmt.Sprint(int64(st.at))) {
+						t.Errorf("step %d: %v does not name the reading %d", i, err, int64(st.at))
+					}
+					if after := s.Stats(); after != before {
+						t.Errorf("step %d: a refused call changed the scheduler:\n got %+v\nwant %+v", i, after, before)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("step %d (%+v): %v", i, st, err)
+				}
+				l := s.Ledger()
+				if l.Real < 0 || l.Simulated < 0 || l.Dropped() < 0 || l.Suspended < 0 {
+					t.Errorf("step %d: ledger %+v has a negative total", i, l)
+				}
+				if err := s.CheckLedger(); err != nil {
+					t.Errorf("step %d: %v", i, err)
+				}
+				if st.adjust == 0 && l.Real != time.Duration(st.at-tt.start) {
+					t.Errorf("step %d: Real = %v, want %v", i, l.Real, time.Duration(st.at-tt.start))
+				}
 			}
 		})
 	}

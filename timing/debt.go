@@ -182,6 +182,9 @@ func (s *Scheduler) AdjustDebt(d time.Duration) error {
 	if c := s.opts.Debt.Cutoff; d < -c || d > c {
 		return fmt.Errorf("timing: Scheduler.AdjustDebt %v is out of range; allowed -%v to %v (DebtOptions.Cutoff)", d, c, c)
 	}
+	if err := s.adjustFits(d); err != nil {
+		return err
+	}
 	t := s.ph.t
 	if d >= 0 {
 		u := mul64(uint64(d), s.ph.p)
@@ -207,5 +210,34 @@ func (s *Scheduler) AdjustDebt(d time.Duration) error {
 	s.pace()
 	s.acting = acting
 	s.schedule()
+	return nil
+}
+
+// adjustFits reports an adjustment that would take the accounts out of
+// int64 nanoseconds: Real + Adjusted (so the pending time), the adjusted
+// total, or the span cursor, which a positive d moves back and a negative
+// d moves forward.
+func (s *Scheduler) adjustFits(d time.Duration) error {
+	accounted := int64(s.last-s.start) + s.adjusted // Real + Adjusted, in range
+	var lo, hi int64                                // allowed range of d
+	if s.adjusted >= 0 {
+		lo, hi = math.MinInt64, math.MaxInt64-s.adjusted
+	} else {
+		lo, hi = math.MinInt64-s.adjusted, math.MaxInt64
+	}
+	if accounted >= 0 {
+		hi = min(hi, math.MaxInt64-accounted)
+	} else {
+		lo = max(lo, math.MinInt64-accounted)
+	}
+	if c := s.cursor.ns; c >= 0 {
+		lo = max(lo, -(math.MaxInt64 - c)) // cursor + |d| <= MaxInt64
+	} else {
+		hi = min(hi, c-math.MinInt64) // cursor - d >= MinInt64
+	}
+	if int64(d) < lo || int64(d) > hi {
+		return fmt.Errorf("timing: Scheduler.AdjustDebt %v: %w: the ledger started at %d ns, read %d ns, has %v adjusted and its span cursor at %d ns; allowed %v to %v here",
+			d, ErrOverflow, int64(s.start), int64(s.last), time.Duration(s.adjusted), s.cursor.ns, time.Duration(lo), time.Duration(hi))
+	}
 	return nil
 }

@@ -2,6 +2,7 @@ package timing_test
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -57,98 +58,212 @@ func FuzzSchedulerLedger(f *testing.F) {
 	f.Fuzz(checkLedgerRun)
 }
 
+// fuzzStarts are the instants a run starts from: ordinary, and at both
+// ends of the clock, where every subtraction is one step from wrapping.
+var fuzzStarts = [...]timing.Instant{
+	1 << 40, math.MinInt64, math.MinInt64 + 1, -1, 0, 1, math.MaxInt64 - 1<<40, math.MaxInt64 - 1,
+}
+
+// fuzzJumps are readings relative to the start, the previous reading or
+// the end of the clock: the extremes a ledger must refuse or account for.
+func fuzzJump(k uint16, start, now timing.Instant) timing.Instant {
+	switch k % 8 {
+	case 0:
+		return timing.MaxInstant
+	case 1:
+		return timing.MaxInstant - 1
+	case 2:
+		return start.AddSaturating(math.MaxInt64)
+	case 3:
+		return start.AddSaturating(math.MaxInt64 - 1)
+	case 4:
+		return now.AddSaturating(1 << 62)
+	case 5:
+		return now.AddSaturating(math.MaxInt64)
+	case 6:
+		return timing.MaxInstant - timing.Instant(k>>3)*timing.Instant(time.Millisecond)
+	}
+	return start.AddSaturating(math.MaxInt64 - time.Duration(k>>3)*time.Millisecond)
+}
+
 // checkLedgerRun is the body of FuzzSchedulerLedger.
 func checkLedgerRun(t *testing.T, data []byte) {
-	{
-		if len(data) < 12 {
-			return
-		}
-		hook := timing.DebtHookFunc(func(_ timing.PastCutoff, debt time.Duration) time.Duration { return debt / 2 })
-		o := fuzzOptions([12]byte(data[:12]), hook)
-		data = data[12:]
-		s, err := timing.NewScheduler(o)
-		if err != nil {
-			t.Fatalf("fuzzOptions built invalid options %+v: %v", o, err)
-		}
-		now := timing.Instant(1 << 40)
-		s.Start(now)
-		var sim, dropped time.Duration
-		var updates uint64
-		for len(data) >= 2 {
-			v := binary.LittleEndian.Uint16(data)
-			data = data[2:]
-			switch v >> 13 {
-			case 0: // live option change
-				if len(data) >= 12 {
-					if err := s.SetOptions(fuzzOptions([12]byte(data[:12]), hook)); err != nil {
-						t.Fatalf("SetOptions: %v", err)
-					}
-					data = data[12:]
+	if len(data) < 12 {
+		return
+	}
+	hook := timing.DebtHookFunc(func(_ timing.PastCutoff, debt time.Duration) time.Duration { return debt / 2 })
+	o := fuzzOptions([12]byte(data[:12]), hook)
+	data = data[12:]
+	s, err := timing.NewScheduler(o)
+	if err != nil {
+		t.Fatalf("fuzzOptions built invalid options %+v: %v", o, err)
+	}
+	var (
+		start, now   timing.Instant
+		sim, dropped time.Duration
+		updates      uint64
+		// The end of the latest update and the ledger's dropped +
+		// suspended - adjusted time then: the next update starts that
+		// much later (see Update.Start).
+		prevEnd   timing.Instant
+		prevShift time.Duration
+		haveEnd   bool
+		// exactSpans is false once a rational step rounded the cursor.
+		exactSpans bool
+	)
+	restart := func(at timing.Instant) {
+		start, now = at, at
+		s.Start(at)
+		sim, dropped, updates = 0, 0, 0
+		haveEnd, exactSpans = false, s.Options().Rate.IsZero()
+	}
+	restart(fuzzStarts[0])
+	shift := func(l timing.Ledger) time.Duration { return l.Dropped() + l.Suspended - l.Adjusted }
+	for len(data) >= 2 {
+		v := binary.LittleEndian.Uint16(data)
+		data = data[2:]
+		next := now
+		switch v >> 13 {
+		case 0: // live option change
+			if len(data) >= 12 {
+				if err := s.SetOptions(fuzzOptions([12]byte(data[:12]), hook)); err != nil {
+					t.Fatalf("SetOptions: %v", err)
 				}
-				continue
-			case 1: // debt adjustment (rejected unless fixed RepayDebt)
-				d := time.Duration(int64(v&0x3ff)-512) * time.Millisecond
-				_ = s.AdjustDebt(d)
-			case 2: // regression must change nothing
-				before := s.Stats()
-				if _, err := s.Advance(now - 1); err == nil {
-					t.Fatal("a regressed reading was accepted")
+				if !s.Options().Rate.IsZero() {
+					exactSpans = false
 				}
+				data = data[12:]
+			}
+			continue
+		case 1: // debt adjustment (rejected unless fixed RepayDebt and in range)
+			d := time.Duration(int64(v&0x3ff)-512) * time.Millisecond
+			before := s.Stats()
+			if err := s.AdjustDebt(d); err != nil {
 				if s.Stats() != before {
-					t.Fatal("a regressed reading changed the scheduler")
+					t.Fatalf("a refused AdjustDebt(%v) changed the scheduler: %v", d, err)
 				}
+			} else if l := s.Ledger(); !l.Balanced() {
+				t.Fatalf("after AdjustDebt(%v): ledger %+v is off by %v", d, l, l.Imbalance())
+			}
+		case 2: // regression must change nothing
+			before := s.Stats()
+			if _, err := s.Advance(now - 1); err == nil && now > math.MinInt64 {
+				t.Fatal("a regressed reading was accepted")
+			}
+			if s.Stats() != before {
+				t.Fatal("a regressed reading changed the scheduler")
+			}
+			continue
+		case 3: // stall
+			next = now.AddSaturating(time.Duration(v&0x1fff) * time.Millisecond)
+		case 4: // the ends of the clock
+			if v&0x1000 != 0 {
+				restart(fuzzStarts[v&7])
 				continue
-			case 3: // stall
-				now += timing.Instant(v&0x1fff) * timing.Instant(time.Millisecond)
-			default: // ordinary frame, up to ~65 ms
-				now += timing.Instant(v&0x3fff) * 4000
 			}
-			b, err := s.Advance(now)
-			if err != nil {
-				t.Fatalf("Advance: %v", err)
+			next = max(fuzzJump(v&0xfff, start, now), now)
+		default: // ordinary frame, up to ~65 ms
+			next = now.AddSaturating(time.Duration(v&0x3fff) * 4000)
+		}
+		before := s.Stats()
+		b, err := s.Advance(next)
+		if err != nil {
+			if !errors.Is(err, timing.ErrOverflow) {
+				t.Fatalf("Advance(%v) after %v: %v", next, now, err)
 			}
-			if err := s.CheckLedger(); err != nil {
-				t.Fatalf("after Advance(%v) with %+v: %v", now, s.Options(), err)
+			if s.Stats() != before {
+				t.Fatalf("a refused Advance(%v) changed the scheduler: %v", next, err)
 			}
-			if n := len(b.Updates); n > s.Options().MaxFixedUpdates+1 {
-				t.Fatalf("%d updates in one batch, more than MaxFixedUpdates+1", n)
+			// Far from both ends of the range a reading always fits.
+			real, rerr := timing.Elapsed(start, next)
+			if l := before.Ledger; rerr == nil && real < 1<<62 && next < timing.MaxInstant-1<<50 &&
+				l.Adjusted > -(1<<50) && l.Adjusted < 1<<50 {
+				t.Fatalf("Advance(%v) refused well inside the range: %v", next, err)
 			}
-			for i, u := range b.Updates {
-				sim += u.Delta
-				updates++
-				if u.End < u.Start || u.Delta < 0 {
-					t.Fatalf("update %+v has a negative span or delta", u)
-				}
-				if i > 0 && u.Start != b.Updates[i-1].End {
-					t.Fatalf("update spans are not contiguous: %+v after %+v", u, b.Updates[i-1])
-				}
-				if (i == len(b.Updates)-1) != u.Final {
-					t.Fatalf("update %d of %d has Final=%v", i, len(b.Updates), u.Final)
-				}
+			continue
+		}
+		now = next
+		if err := s.CheckLedger(); err != nil {
+			t.Fatalf("after Advance(%v) with %+v: %v", now, s.Options(), err)
+		}
+		if n := len(b.Updates); n > s.Options().MaxFixedUpdates+1 {
+			t.Fatalf("%d updates in one batch, more than MaxFixedUpdates+1", n)
+		}
+		l := s.Ledger()
+		for i, u := range b.Updates {
+			sim += u.Delta
+			updates++
+			if u.End < u.Start || u.Delta < 0 {
+				t.Fatalf("update %+v has a negative span or delta", u)
 			}
-			dropped += b.Dropped
-			l := s.Ledger()
-			if l.Simulated != sim {
-				t.Fatalf("ledger simulated %v, sum of deltas %v", l.Simulated, sim)
+			if i > 0 && u.Start != b.Updates[i-1].End {
+				t.Fatalf("update spans are not contiguous: %+v after %+v", u, b.Updates[i-1])
 			}
-			if len(b.Updates) > 0 && dropped != l.Dropped() {
-				t.Fatalf("reported dropped %v, ledger dropped %v", dropped, l.Dropped())
-			}
-			if l.Real != time.Duration(now-timing.Instant(1<<40)) {
-				t.Fatalf("ledger real %v, want %v", l.Real, now-timing.Instant(1<<40))
-			}
-			if sum := l.Simulated + l.Dropped() + l.Suspended + l.Pending() - l.Adjusted; sum != l.Real {
-				t.Fatalf("ledger %+v sums to %v, want %v", l, sum, l.Real)
-			}
-			if step := s.Step(); s.Options().Mode == timing.FixedMode && (l.PendingRemainder < -step-8 || l.PendingRemainder > step+8) {
-				t.Fatalf("pending remainder %v is not within one step (%v) and the rounding of the totals", l.PendingRemainder, step)
-			}
-			if a := s.Alpha(); a < 0 || a >= 1 || math.IsNaN(a) {
-				t.Fatalf("alpha %v outside [0, 1)", a)
-			}
-			if s.Tick() != updates {
-				t.Fatalf("Tick() = %d, counted %d updates", s.Tick(), updates)
+			if (i == len(b.Updates)-1) != u.Final {
+				t.Fatalf("update %d of %d has Final=%v", i, len(b.Updates), u.Final)
 			}
 		}
+		if len(b.Updates) > 0 {
+			if haveEnd {
+				want := prevEnd.AddSaturating(shift(l) - prevShift)
+				off := b.Updates[0].Start - want
+				if off != 0 && (exactSpans || off < -8 || off > 8) {
+					t.Fatalf("update %+v starts %d ns from the previous end %v plus the time dropped, suspended and adjusted since (%v)",
+						b.Updates[0], off, prevEnd, shift(l)-prevShift)
+				}
+			}
+			prevEnd, prevShift, haveEnd = b.Updates[len(b.Updates)-1].End, shift(l), true
+			if s.Options().Rate.IsZero() {
+				exactSpans = true
+			}
+		}
+		dropped += b.Dropped
+		if l.Simulated != sim {
+			t.Fatalf("ledger simulated %v, sum of deltas %v", l.Simulated, sim)
+		}
+		if len(b.Updates) > 0 && dropped != l.Dropped() {
+			t.Fatalf("reported dropped %v, ledger dropped %v", dropped, l.Dropped())
+		}
+		if l.Real != time.Duration(now-start) || l.Real < 0 {
+			t.Fatalf("ledger real %v, want %v", l.Real, time.Duration(now-start))
+		}
+		if !l.Balanced() {
+			t.Fatalf("ledger %+v is not balanced: off by %v", l, l.Imbalance())
+		}
+		if step := s.Step(); s.Options().Mode == timing.FixedMode && (l.PendingRemainder < -step-8 || l.PendingRemainder > step+8) {
+			t.Fatalf("pending remainder %v is not within one step (%v) and the rounding of the totals", l.PendingRemainder, step)
+		}
+		if a := s.Alpha(); a < 0 || a >= 1 || math.IsNaN(a) {
+			t.Fatalf("alpha %v outside [0, 1)", a)
+		}
+		if s.Tick() != updates {
+			t.Fatalf("Tick() = %d, counted %d updates", s.Tick(), updates)
+		}
+		checkNextUpdateAt(t, s, now)
+	}
+}
+
+// checkNextUpdateAt checks the NextUpdateAt contract on a copy of s: it is
+// not before the latest reading, and Advance there selects an update
+// unless the cutoff policy dropped the time or the reading is past the
+// ledger's range.
+func checkNextUpdateAt(t *testing.T, s *timing.Scheduler, now timing.Instant) {
+	next := s.NextUpdateAt()
+	if next < now {
+		t.Fatalf("NextUpdateAt %v is before the latest reading %v", next, now)
+	}
+	if next == timing.MaxInstant {
+		return // saturated: nothing is due within the clock
+	}
+	probe := *s
+	b, err := probe.Advance(next)
+	if err != nil {
+		if !errors.Is(err, timing.ErrOverflow) {
+			t.Fatalf("Advance at NextUpdateAt %v: %v", next, err)
+		}
+		return
+	}
+	if len(b.Updates) == 0 && !probe.Stats().Acting.Has(timing.MechCutoff) {
+		t.Fatalf("Advance at NextUpdateAt %v (latest reading %v) selected nothing: %+v", next, now, s.Stats())
 	}
 }

@@ -45,15 +45,16 @@ func (t Instant) Add(d time.Duration) (Instant, error) {
 }
 
 // AddSaturating returns t+d, clamped to [math.MinInt64, MaxInstant].
+// It never allocates, so hot paths may saturate freely.
 func (t Instant) AddSaturating(d time.Duration) Instant {
-	r, err := t.Add(d)
-	if err != nil {
-		if d > 0 {
-			return MaxInstant
-		}
+	s := int64(t) + int64(d)
+	switch {
+	case d > 0 && s < int64(t):
+		return MaxInstant
+	case d < 0 && s > int64(t):
 		return Instant(math.MinInt64)
 	}
-	return r
+	return Instant(s)
 }
 
 // Elapsed returns end-start. A negative interval is ErrClockRegression and an

@@ -1,6 +1,8 @@
 package timing
 
 import (
+	"math"
+	"math/bits"
 	"strings"
 	"time"
 )
@@ -10,7 +12,8 @@ import (
 //
 //	Real + Adjusted == Simulated + Dropped() + Suspended + PendingDebt + PendingRemainder
 //
-// holds exactly. Internally the scheduler keeps each total as whole
+// holds exactly; [Ledger.Imbalance] and [Ledger.Balanced] check it on any
+// Ledger value. Internally the scheduler keeps each total as whole
 // nanoseconds plus an exact fraction (a rational step such as 1/60 s is not a
 // whole number of nanoseconds); the totals here are rounded down, and
 // PendingRemainder, the sub-step remainder, also carries those fractions, so
@@ -48,6 +51,76 @@ func (l Ledger) Dropped() time.Duration {
 
 // Pending returns the time not yet simulated, dropped or suspended.
 func (l Ledger) Pending() time.Duration { return l.PendingDebt + l.PendingRemainder }
+
+// Imbalance checks that every nanosecond since Start is accounted for:
+// simulated, dropped (by each cause), suspended or pending, with the debt
+// AdjustDebt added counted as real time owed. It returns
+//
+//	(Real + Adjusted) - (Simulated + DroppedExcessLag + DroppedCatchUpCap +
+//	    DroppedCutoff + DroppedDropTime + DroppedByHook + Suspended +
+//	    PendingDebt + PendingRemainder)
+//
+// computed exactly, in 128 bits, so that a total that wrapped around int64
+// shows as an imbalance instead of cancelling out; the result saturates at
+// the range of time.Duration. A scheduler's Ledger always returns 0: a
+// non-zero answer means a ledger that was built, edited or transported
+// wrongly. Positive means real time unaccounted for, negative more
+// accounted for than passed.
+func (l Ledger) Imbalance() time.Duration {
+	var a acc128
+	a.add(int64(l.Real))
+	a.add(int64(l.Adjusted))
+	for _, d := range [...]time.Duration{l.Simulated, l.DroppedExcessLag, l.DroppedCatchUpCap, l.DroppedCutoff,
+		l.DroppedDropTime, l.DroppedByHook, l.Suspended, l.PendingDebt, l.PendingRemainder} {
+		a.sub(int64(d))
+	}
+	return time.Duration(a.saturate())
+}
+
+// Balanced reports whether the ledger balances ([Ledger.Imbalance] is 0)
+// and none of the intervals that cannot be negative is: Real, Simulated,
+// each dropped total and Suspended. Adjusted and the pending time may be
+// negative (a simulation ahead of real time).
+func (l Ledger) Balanced() bool {
+	for _, d := range [...]time.Duration{l.Real, l.Simulated, l.DroppedExcessLag, l.DroppedCatchUpCap, l.DroppedCutoff,
+		l.DroppedDropTime, l.DroppedByHook, l.Suspended} {
+		if d < 0 {
+			return false
+		}
+	}
+	return l.Imbalance() == 0
+}
+
+// acc128 is a signed 128-bit accumulator, two's complement in hi:lo.
+type acc128 struct {
+	hi int64
+	lo uint64
+}
+
+func (a *acc128) add(x int64) {
+	var c uint64
+	a.lo, c = bits.Add64(a.lo, uint64(x), 0)
+	a.hi += int64(c) + x>>63 // x>>63 sign-extends x into the high word
+}
+
+func (a *acc128) sub(x int64) {
+	var b uint64
+	a.lo, b = bits.Sub64(a.lo, uint64(x), 0)
+	a.hi -= int64(b) + x>>63
+}
+
+// saturate returns the value clamped to int64.
+func (a acc128) saturate() int64 {
+	switch {
+	case a.hi == 0 && a.lo <= math.MaxInt64:
+		return int64(a.lo)
+	case a.hi == -1 && a.lo > math.MaxInt64:
+		return int64(a.lo)
+	case a.hi < 0:
+		return math.MinInt64
+	}
+	return math.MaxInt64
+}
 
 // Ledger returns the accounts as of the latest Advance.
 func (s *Scheduler) Ledger() Ledger {

@@ -125,6 +125,10 @@ type Scheduler struct {
 	alpha      float64
 	tick       uint64
 	nextDue    Instant
+	// limit is the latest reading Advance accepts: every ledger total,
+	// the span cursor and Real+Adjusted stay within int64 nanoseconds up
+	// to it (see readingLimit).
+	limit Instant
 
 	sim             mixed
 	dropped         [numDropCauses]mixed
@@ -271,6 +275,9 @@ func (s *Scheduler) Start(now Instant) {
 func (s *Scheduler) Advance(now Instant) (Batch, error) {
 	if !s.started {
 		return Batch{}, ErrNotStarted
+	}
+	if now > s.limit && now >= s.last {
+		return Batch{}, s.limitError(now)
 	}
 	e, err := Elapsed(s.last, now)
 	if err != nil {
@@ -448,17 +455,20 @@ func (s *Scheduler) dropSteps(cause dropCause, n uint64) {
 func (s *Scheduler) schedule() {
 	if s.opts.Mode == VariableMode {
 		s.alpha = 0
-		next := s.lastUpdate.AddSaturating(s.opts.Interval)
-		if next <= s.last {
-			// The interval has passed: due now if time is pending,
-			// otherwise as soon as any time passes (unpaced, or after
-			// SetOptions shortened the interval).
-			next = s.last
-			if s.debt == 0 && s.rem == 0 {
-				next = s.last.AddSaturating(1)
-			}
+		// An update needs the interval to have passed and time pending:
+		// now if some is, one nanosecond on if none is, and once real
+		// time has caught up if a RepayDebt lead was kept by SetOptions.
+		first := s.last
+		switch {
+		case s.debt < 0:
+			lead := mul64(uint64(-s.debt), s.ph.t).sub(u128{0, s.rem})
+			q, _ := lead.divmod(s.ph.p)
+			first = s.last.AddSaturating(time.Duration(min(q, math.MaxInt64-1) + 1))
+		case s.debt == 0 && s.rem == 0:
+			first = s.last.AddSaturating(1)
 		}
-		s.nextDue = next
+		s.nextDue = max(s.lastUpdate.AddSaturating(s.opts.Interval), first)
+		s.limit = s.readingLimit()
 		return
 	}
 	t := s.ph.t
@@ -496,6 +506,38 @@ func (s *Scheduler) schedule() {
 		}
 	}
 	s.nextDue = s.last.AddSaturating(time.Duration(wait))
+	s.limit = s.readingLimit()
+	if s.debt < 0 && s.opts.Recovery == RepayDebt {
+		// Ahead, the span cursor stays ahead of the reading: by the lead
+		// through a suspension, and by at most the lead plus the credit
+		// held under pacing, since credit accrues at no more than real
+		// time while ahead.
+		lead := mul64(uint64(-s.debt), t).sub(u128{0, s.rem})
+		if s.opts.Debt.Pacing {
+			lead = lead.add64(s.credit)
+		}
+		s.limit = min(s.limit, MaxInstant-Instant(ceilNanos(lead, s.ph.p)))
+	}
+}
+
+// readingLimit returns the latest reading whose real time since Start,
+// with the debt AdjustDebt added, fits in int64 nanoseconds: the ledger's
+// Real + Adjusted, and so every total and the pending time, never wrap.
+func (s *Scheduler) readingLimit() Instant {
+	return s.start.AddSaturating(time.Duration(math.MaxInt64 - max(s.adjusted, 0)))
+}
+
+// limitError reports a reading past s.limit, naming the bound that holds.
+func (s *Scheduler) limitError(now Instant) error {
+	why := "Start plus 2^63-1 ns"
+	if s.adjusted > 0 {
+		why += fmt.Sprintf(" less the %v of debt AdjustDebt added", time.Duration(s.adjusted))
+	}
+	if s.limit < s.readingLimit() {
+		why = "MaxInstant less the lead of a simulation that is ahead, and its pacing credit"
+	}
+	return fmt.Errorf("timing: Scheduler.Advance: %w: reading %d ns is past the range of the ledger started at %d ns; allowed %d ns (the previous reading) to %d ns (%s)",
+		ErrOverflow, int64(now), int64(s.start), int64(s.last), int64(s.limit), why)
 }
 
 // accrue returns the pacing credit e nanoseconds add at the current rate:

@@ -395,9 +395,7 @@ func appendMechanisms(dst []byte, m timing.Mechanism) []byte {
 
 // ledgerImbalance returns how far the ledger is from balancing: zero when
 // every nanosecond of real time is simulated, dropped, suspended or pending.
-func ledgerImbalance(l timing.Ledger) time.Duration {
-	return l.Real + l.Adjusted - (l.Simulated + l.Dropped() + l.Suspended + l.PendingDebt + l.PendingRemainder)
-}
+func ledgerImbalance(l timing.Ledger) time.Duration { return l.Imbalance() }
 
 // debtScale returns the debt graph's full scale: the largest debt in the
 // window, at least debtMinScale, rounded up to a whole 100 ms.
