@@ -2,8 +2,11 @@ package frameworktest_test
 
 import (
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
+	goruntime "runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -167,5 +170,152 @@ func TestConfigBindingsRebind(t *testing.T) {
 		if tr, _ := q.Get(); tr.Position.X < 150 {
 			t.Errorf("x = %v: the configured binding L did not move the player", tr.Position.X)
 		}
+	}
+}
+
+// tickLog is what each update of logGame saw.
+type tickLog struct {
+	number       uint64
+	taps, pushes int
+	held         time.Duration
+}
+
+// logGame records every tick's input for two actions.
+func logGame(log *[]tickLog) framework.Game {
+	var tap, hold input.Action
+	return framework.Game{Setup: func(s *framework.Setup) error {
+		var err error
+		if tap, err = s.Actions.RegisterNames("tap", "Space"); err != nil {
+			return err
+		}
+		if hold, err = s.Actions.RegisterNames("hold", "H"); err != nil {
+			return err
+		}
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+			e := ctx.Commands.Spawn()
+			ecs.With(e, ecs.At(1, 1))
+			ecs.With(e, ecs.Sprite{Size: ecs.Vec2{X: 4, Y: 4}})
+		}})
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "log", Run: func(ctx *ecs.Context) {
+			*log = append(*log, tickLog{
+				number: ctx.Time.Number,
+				taps:   ctx.Input.Presses(tap), pushes: ctx.Input.Presses(hold),
+				held: ctx.Input.Held(hold),
+			})
+		}})
+		return nil
+	}}
+}
+
+// TestSameTicksInEveryModeAndMachine runs a 120 Hz game with a tap at
+// 50 ms and a key held for 800 ms, in both run modes and with one and two
+// processors: every run must give the same ticks, the tap exactly once,
+// the whole 800 ms of hold, and frames presented (issue 14, defect 8: in
+// concurrent mode the tap reached another tick depending on GOMAXPROCS, the
+// held key was missed and nothing was presented).
+func TestSameTicksInEveryModeAndMachine(t *testing.T) {
+	var want []tickLog
+	for _, mode := range []string{"sequential", "concurrent"} {
+		for _, procs := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/GOMAXPROCS=%d", mode, procs), func(t *testing.T) {
+				defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(procs))
+				cfg := config.Default()
+				for _, kv := range []string{"timing.mode=fixed", "timing.rate=120", "runtime.mode=" + mode} {
+					if err := cfg.Set(kv); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var log []tickLog
+				sim, err := frameworktest.New(logGame(&log), frameworktest.Options{Config: &cfg})
+				if err != nil {
+					t.Fatal(err)
+				}
+				sim.Input.Tap(sim.At(50*time.Millisecond), input.KeySpace, 5*time.Millisecond)
+				sim.Input.Press(sim.At(300*time.Millisecond), input.KeyH)
+				sim.Input.Release(sim.At(1100*time.Millisecond), input.KeyH)
+				if err := sim.RunTicks(240); err != nil {
+					t.Fatal(err)
+				}
+				taps, pushes, held := 0, 0, time.Duration(0)
+				for _, l := range log {
+					taps += l.taps
+					pushes += l.pushes
+					held += l.held
+				}
+				if taps != 1 || pushes != 1 || held != 800*time.Millisecond {
+					t.Errorf("over %d ticks: %d taps, %d presses of the held key held %v; want 1, 1 and 800ms", len(log), taps, pushes, held)
+				}
+				if sim.Presents() == 0 || len(sim.Frames()) == 0 {
+					t.Errorf("presents %d, frames %d: want frames presented", sim.Presents(), len(sim.Frames()))
+				}
+				if want == nil {
+					want = log
+					return
+				}
+				if !slices.Equal(log, want) {
+					for i := range min(len(log), len(want)) {
+						if log[i] != want[i] {
+							t.Fatalf("tick %d: got %+v, want %+v (as in sequential mode with one processor)", i, log[i], want[i])
+						}
+					}
+					t.Fatalf("got %d ticks, want %d", len(log), len(want))
+				}
+			})
+		}
+	}
+}
+
+// TestStepAndInspect steps a game, checks its world between steps and then
+// closes it: the ticks add up, frames are presented along the way, and the
+// session stops before the next update.
+func TestStepAndInspect(t *testing.T) {
+	for _, mode := range []string{"sequential", "concurrent"} {
+		t.Run(mode, func(t *testing.T) {
+			cfg := config.Default()
+			for _, kv := range []string{"timing.mode=fixed", "timing.rate=60", "runtime.mode=" + mode} {
+				if err := cfg.Set(kv); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var log []tickLog
+			sim, err := frameworktest.New(logGame(&log), frameworktest.Options{Config: &cfg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sim.Step(0); err == nil {
+				t.Error("Step(0) succeeded")
+			}
+			for i, n := range []int{1, 9, 50} {
+				if err := sim.Step(n); err != nil {
+					t.Fatalf("step %d: %v", i, err)
+				}
+			}
+			if got := sim.Ticks(); got != 60 || len(log) != 60 {
+				t.Fatalf("after steps of 1, 9 and 50: %d ticks, %d logged; want 60", got, len(log))
+			}
+			if log[59].number != 59 {
+				t.Errorf("last tick number %d, want 59", log[59].number)
+			}
+			// The clock stands at the next update's instant: 61 steps of
+			// 1/60 s after the start, rounded up to the nanosecond.
+			if got, want := time.Duration(sim.Clock.Now()-sim.At(0)), time.Duration(61*time.Second+59)/60; got != want {
+				t.Errorf("clock after 60 ticks: %v after the start, want %v", got, want)
+			}
+			if sim.Presents() < 59 {
+				t.Errorf("presents after 60 ticks: %d", sim.Presents())
+			}
+			if err := sim.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if sim.Ticks() != 60 {
+				t.Errorf("ticks after Close: %d, want 60 (the paused update never runs)", sim.Ticks())
+			}
+			if err := sim.Step(1); !errors.Is(err, frameworktest.ErrEnded) {
+				t.Errorf("Step after Close: got %v, want ErrEnded", err)
+			}
+			if err := sim.Close(); err != nil {
+				t.Errorf("second Close: %v", err)
+			}
+		})
 	}
 }
