@@ -301,3 +301,68 @@ func TestLedgerRangeIsChecked(t *testing.T) {
 		})
 	}
 }
+
+// TestSpanShifts: an update starts where the previous one ended, moved by
+// the time dropped or suspended in between and moved back by the debt
+// AdjustDebt added (as Update.Start documents).
+func TestSpanShifts(t *testing.T) {
+	step := timing.DefaultInterval
+	tests := []struct {
+		name  string
+		opts  timing.Options
+		event func(t *testing.T, s *timing.Scheduler, now *time.Duration)
+		shift time.Duration // next Start - previous End
+	}{
+		{"no event: contiguous", repayOpts(), func(*testing.T, *timing.Scheduler, *time.Duration) {}, 0},
+		{"AdjustDebt(+30ms) replays 30 ms", repayOpts(), func(t *testing.T, s *timing.Scheduler, _ *time.Duration) {
+			if err := s.AdjustDebt(30 * msec); err != nil {
+				t.Fatal(err)
+			}
+		}, -30 * msec},
+		{"AdjustDebt(-30ms) skips 30 ms", repayOpts(), func(t *testing.T, s *timing.Scheduler, _ *time.Duration) {
+			if err := s.AdjustDebt(-30 * msec); err != nil {
+				t.Fatal(err)
+			}
+		}, 30 * msec},
+		{"a suspension skips the gap", repayOpts(), func(t *testing.T, s *timing.Scheduler, now *time.Duration) {
+			*now += 6 * time.Second
+			if b := schAdvance(t, s, schAt(*now)); b.Suspended != 6*time.Second || len(b.Updates) != 0 {
+				t.Fatalf("gap: %+v, want a 6 s suspension without updates", b)
+			}
+		}, 6 * time.Second},
+		{"DropExcessLag skips what it drops", schFixed(step, 1, timing.DropExcessLag), func(t *testing.T, s *timing.Scheduler, now *time.Duration) {
+			*now += 3 * step // with the next frame, three steps owed besides the one it runs
+		}, 3 * step},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := schStart(t, tt.opts)
+			now := time.Duration(0)
+			var prev timing.Update
+			for range 5 {
+				now += step
+				b := schAdvance(t, s, schAt(now))
+				if len(b.Updates) != 1 {
+					t.Fatalf("%d updates at %v, want 1", len(b.Updates), now)
+				}
+				prev = b.Updates[0]
+			}
+			before := s.Ledger()
+			tt.event(t, s, &now)
+			var next timing.Update
+			for next.Span() == 0 {
+				now += step
+				if b := schAdvance(t, s, schAt(now)); len(b.Updates) > 0 {
+					next = b.Updates[0]
+				}
+			}
+			if got := time.Duration(next.Start - prev.End); got != tt.shift {
+				t.Errorf("next update starts %v after the previous one ended, want %v", got, tt.shift)
+			}
+			after := s.Ledger()
+			if got, want := time.Duration(next.Start-prev.End), (after.Dropped()-before.Dropped())+(after.Suspended-before.Suspended)-(after.Adjusted-before.Adjusted); got != want {
+				t.Errorf("shift %v, want the ledger's dropped + suspended - adjusted in between, %v", got, want)
+			}
+		})
+	}
+}

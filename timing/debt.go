@@ -169,9 +169,12 @@ func (s *Scheduler) stepsDuration(k int64) time.Duration {
 // simulation owes d more (time spent resimulating after a rollback, or an
 // authority's clock saying this peer is behind); a negative d means it is
 // ahead by that much, and pacing slows it down. The adjustment is its own
-// ledger total, Ledger.Adjusted. It returns an error, changing nothing,
-// unless the scheduler is started in fixed mode under RepayDebt and |d| is
-// at most DebtOptions.Cutoff.
+// ledger total, Ledger.Adjusted. It moves the spans of the updates that
+// follow back by d: the next update starts d before the previous one
+// ended (see Update.Start). It returns an error, changing nothing, unless
+// the scheduler is started in fixed mode under RepayDebt and |d| is at
+// most DebtOptions.Cutoff; an adjustment that would take the accounts or
+// the spans past int64 nanoseconds is [ErrOverflow].
 func (s *Scheduler) AdjustDebt(d time.Duration) error {
 	if !s.started {
 		return ErrNotStarted

@@ -21,7 +21,9 @@
 // A [Scheduler] is built from [Options], which start from [DefaultOptions]
 // because several zero values have their own meaning. [Scheduler.Start]
 // begins the timeline, [Scheduler.Advance] returns the [Batch] of updates to
-// run now and [Scheduler.NextUpdateAt] says when the next one is due. The
+// run now and [Scheduler.NextUpdateAt] says when the next one is due: an
+// Advance with that reading selects at least one update, so a loop that
+// waits until then never spins and never gets an empty batch. The
 // scheduler never sleeps, polls input or calls the game.
 //
 // In [VariableMode] an update carries the whole real time since the previous
@@ -38,6 +40,8 @@
 // Dropping always removes the oldest pending time, so the real span of each
 // update ([Update.Start], [Update.End]) is the most recent time it can stand
 // for, and a runtime can hand each update the input recorded in its span.
+// Spans follow one another except for that dropped time, suspended time and
+// the debt AdjustDebt moves (see [Update]).
 //
 // A fixed step may be a duration or an exact [Rate]. The scheduler keeps
 // real time in phase units (p units per nanosecond, t per step) with 128-bit
@@ -49,8 +53,12 @@
 //
 // [Scheduler.Ledger] accounts for the real time since Start: simulated,
 // dropped (by which policy), suspended, adjusted and pending (whole steps of
-// debt plus the remainder). The totals balance exactly after every Advance;
-// a fuzz test checks it with random clocks and options.
+// debt plus the remainder). The totals balance exactly after every Advance
+// ([Ledger.Imbalance] checks the identity on any Ledger value); a fuzz test
+// checks it with random clocks, options and readings at both ends of the
+// clock. A reading or adjustment that would take a total, Real + Adjusted
+// or a span past int64 nanoseconds is refused with [ErrOverflow], so the
+// ledger never wraps and never holds a negative interval.
 //
 // # Time debt
 //

@@ -44,12 +44,26 @@ type Update struct {
 	Kind Kind
 	// Delta is the simulation time this update advances.
 	Delta time.Duration
-	// Start and End are the span of real time the update stands for. The
-	// spans of successive updates are contiguous except where time was
-	// dropped or suspended, which always removes the oldest pending time.
+	// Start and End are the span of real time the update stands for.
+	// Within a batch the spans are contiguous. Across batches an update
+	// starts where the previous one ended, moved on by the time dropped or
+	// suspended in between (always the oldest pending time) and moved back
+	// by the debt [Scheduler.AdjustDebt] added: in the ledger's terms,
+	//
+	//	Start = previous End + Δ(Dropped() + Suspended - Adjusted)
+	//
+	// exactly for a step given as a duration, within a few nanoseconds of
+	// rounding for a Rate. So after AdjustDebt(+30ms) the next update
+	// starts 30 ms before the previous one ended: that real time is
+	// simulated again (a rollback's resimulation, a peer found to be
+	// behind) and the spans overlap. After AdjustDebt(-30ms) the next one
+	// starts 30 ms after it: that real time stands for no update.
+	//
 	// A runtime hands each update the input whose timestamps fall in
-	// [Start, End). Under RepayDebt a simulation that is ahead has spans
-	// that end after the current reading.
+	// [Start, End); input.Queue.TakeSpan also hands over older records no
+	// update took, so neither an overlap nor a gap repeats or loses input.
+	// Under RepayDebt a simulation that is ahead has spans that end after
+	// the current reading.
 	Start, End Instant
 	// Number counts updates from 0 at Start.
 	Number uint64
