@@ -22,9 +22,25 @@
 //
 // [Sequential] mode polls, updates, prepares, renders and presents on the
 // caller's thread with one frame slot. [Concurrent] mode runs updates and
-// frame preparation on one simulation goroutine with three slots; input
-// batches and window sizes cross as values, never as live objects. Both use
+// frame preparation on one simulation goroutine with three slots. Both use
 // the same [timing.Options].
+//
+// # Ownership
+//
+// A session's state belongs to one of two owners, and its types say which:
+// the platform thread (the caller of Run: window, pacers, the frame on
+// screen) and the simulation owner (scheduler, the tick, the input taken
+// for it). What crosses between them is handed over whole: each poll's
+// input travels through the input backlog together with the window the
+// display reported at that poll (so a tick's [TickContext.Window] always
+// belongs to the input it consumed), and frames travel through the slots.
+// The few remaining values that cross (visibility, timing options, the
+// frame cap, statistics) each have their own guard.
+//
+// The tick an update gets embeds the scheduler's [timing.Update], so a
+// field has one name from the scheduler through the runtime to the ECS.
+// The clock is a [timing.Clock]: [timing.SystemClock] in a game,
+// [timing.ManualClock] (virtual time) in tests.
 //
 // Each cycle drains the [PlatformDispatcher]'s batch, runs maintenance
 // services, polls when due, advances the scheduler and runs the selected
@@ -66,6 +82,11 @@
 // force: the hidden interval while hidden, the frame cap otherwise); [GameRuntime.SetTimingOptions] and
 // [GameRuntime.SetFrameCap] change timing while the session runs.
 //
-// The GLFW/OpenGL context factory lives in runtime/glfwplatform; this
-// package is pure Go and its tests use fake adapters and synthetic clocks.
+// # Testing
+//
+// Package runtime/runtimetest is the test kit: fake display, presenter,
+// renderer and input adapters assembled by runtimetest.NewContext, and
+// virtual clocks, so a whole session runs headless, exactly and without
+// sleeping (the project's own tests use it). The GLFW/OpenGL context
+// factory lives in runtime/glfwplatform; this package is pure Go.
 package runtime
