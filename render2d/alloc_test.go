@@ -9,7 +9,8 @@ import (
 )
 
 // TestSteadyStateAllocatesNothing runs the whole publication cycle (begin,
-// write two passes, publish, acquire with recycling and a release hook)
+// write two passes with previous placements, set the span, publish,
+// acquire with recycling and a release hook, set the present and resolve)
 // once the slots have grown, and requires zero allocations.
 func TestSteadyStateAllocatesNothing(t *testing.T) {
 	released := 0
@@ -23,12 +24,18 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 			}
 			pw := w.BeginPass(render2d.PassDesc{Clear: true})
 			for i := range 500 {
-				pw.Draw(render2d.DrawPacket2D{Texture: render2d.TextureHandle{ID: uint32(1 + i/100%2), Gen: 1}, Layer: int16(-i)})
+				p := render2d.DrawPacket2D{Texture: render2d.TextureHandle{ID: uint32(1 + i/100%2), Gen: 1}, Layer: int16(-i)}
+				p.Prev = p.Placement()
+				pw.Draw(p)
 			}
 			pw.SortByLayer()
 			w.BeginPass(render2d.PassDesc{}).Append(50)
+			w.Frame().Span = render2d.Span{Start: 0, End: 10, Step: 10}
 			s.Publish(w)
 			f, _ := s.Acquire()
+			f.PresentAt(15)
+			_ = f.Passes[0].Packets[0].Resolved(f.Present.Alpha)
+			_ = f.Passes[0].ResolvedCamera(f.Present.Alpha)
 			for i := range f.Passes {
 				batches = render2d.AppendBatches(batches[:0], f.Passes[i].Packets)
 			}

@@ -24,6 +24,34 @@
 //		slots.Publish(w)
 //	}
 //
+// # Interpolation
+//
+// Presentation is decoupled from updates: the platform presents at its own
+// cadence and draws the newest frame again at every present. So that
+// motion stays smooth between updates, each packet carries its previous
+// placement as well as its current one ([DrawPacket2D.Prev], a
+// [Placement]: position, rotation, scale, tint), and each pass its
+// camera's ([PassDesc.PrevCamera]). A frame records the real time of the
+// update it shows ([Frame.Span], set by the runtime when it publishes),
+// and right before every Render the platform sets [Frame.Present] to the
+// instant and alpha of that present ([Frame.PresentAt] computes the alpha
+// from the span: the frame is shown one step late, so alpha runs from 0
+// at the update's end to 1 a step later). Renderers draw every placement
+// at [Lerp] of previous and current by that alpha, rotations the shorter
+// way round ([LerpAngle]); [DrawPacket2D.Resolved],
+// [PassDesc.ResolvedCamera] and [Frame.Resolved] compute what is drawn.
+// Nothing matches packets between frames.
+//
+// The zero Prev and PrevCamera are unset, and an unset placement is drawn
+// where the packet or camera is now, at every alpha: hand-built frames and
+// games that never interpolate are unaffected.
+//
+//	p := render2d.Sprite(tex, render2d.Rect{}, now, size)
+//	p.Prev = render2d.Placement{Position: before, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
+//	pw.Draw(p)
+//	// runtime, at publication:  w.Frame().Span = render2d.Span{Start: u.Start, End: u.End, Step: step}
+//	// platform, every present:  f.PresentAt(now); renderer.Render(f)
+//
 // # Slots
 //
 // [Slots] implements frame publication: one slot in [Sequential] mode,

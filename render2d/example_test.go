@@ -2,8 +2,10 @@ package render2d_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // A simulation goroutine publishes frames while the graphics thread claims
@@ -45,4 +47,26 @@ func ExampleAppendBatches() {
 	// texture 1 gen 1 alpha packets 0 to 2
 	// texture 2 gen 1 alpha packets 3 to 4
 	// texture 1 gen 1 additive packets 5 to 5
+}
+
+// A frame shows the final update of a 20 ms fixed step. The platform draws
+// it again at every present, each time at the alpha of that instant; the
+// packet's Prev says where its quad was when the update began.
+func ExampleFrame_PresentAt() {
+	var f render2d.Frame
+	p := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: 100}, render2d.Vec2{X: 8, Y: 8})
+	p.Prev = render2d.Placement{Position: render2d.Vec2{X: 80}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
+	render2d.NewFrameWriter(&f).BeginPass(render2d.PassDesc{}).Draw(p)
+	ms := timing.Instant(time.Millisecond)
+	f.Span = render2d.Span{Start: 1000 * ms, End: 1020 * ms, Step: 20 * time.Millisecond} // set by the runtime
+	for _, at := range []timing.Instant{1020 * ms, 1025 * ms, 1036 * ms, 1050 * ms} {
+		f.PresentAt(at) // by the platform, right before Render
+		shown := f.Passes[0].Packets[0].Resolved(f.Present.Alpha)
+		fmt.Printf("present at %d ms: alpha %.2f, x %.0f\n", int64(at/ms), f.Present.Alpha, shown.Transform.Position.X)
+	}
+	// Output:
+	// present at 1020 ms: alpha 0.00, x 80
+	// present at 1025 ms: alpha 0.25, x 85
+	// present at 1036 ms: alpha 0.80, x 96
+	// present at 1050 ms: alpha 1.00, x 100
 }

@@ -42,6 +42,11 @@ type PassDesc struct {
 	// Camera values, copied from the game's camera when the frame was
 	// prepared.
 	Camera Camera
+	// PrevCamera is where the camera was at the start of the update the
+	// frame shows; the pass is drawn through [PassDesc.ResolvedCamera] at
+	// the frame's alpha. The zero PrevCamera is unset: the camera stays
+	// where Camera puts it.
+	PrevCamera CameraPlacement
 	// Target is where the pass draws; zero is the default framebuffer.
 	Target TargetHandle
 	// Clear fills the viewport with ClearColor before drawing.
@@ -67,6 +72,15 @@ type Frame struct {
 	Passes []Pass
 	// Sequence numbers published frames, starting at 1; [Slots] sets it.
 	Sequence uint64
+	// Span is the real time of the final update the frame shows. The
+	// owner of the frame writer (the runtime) sets it before publishing;
+	// renderers do not read it.
+	Span Span
+	// Present is how the frame is being presented: the platform sets it
+	// right before every Render, which draws at Present.Alpha. The zero
+	// value is alpha 0: packets and cameras with a previous placement are
+	// drawn there.
+	Present Presentation
 }
 
 // Reset empties f, keeping the storage of its passes and packets for the
@@ -80,6 +94,8 @@ func (f *Frame) Reset() {
 	}
 	f.Passes = f.Passes[:0]
 	f.Sequence = 0
+	f.Span = Span{}
+	f.Present = Presentation{}
 }
 
 // PacketCount returns the number of packets in all passes.

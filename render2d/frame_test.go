@@ -2,6 +2,7 @@ package render2d_test
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -137,6 +138,10 @@ func TestValidateFrame(t *testing.T) {
 			{PassDesc: render2d.PassDesc{Camera: render2d.Camera{Zoom: -2, Viewport: render2d.Rect{W: -1}}, Target: render2d.TargetHandle{ID: 5, Gen: 1}}},
 			{Packets: []render2d.DrawPacket2D{{Blend: 200}, {Material: render2d.MaterialHandle{ID: 9, Gen: 9}}}},
 		}}, []string{"pass 0: render2d: stale", "zoom is -2", "viewport size is -1x0", "blend mode 200, want 0 to 4", "pass 1 packet 1: render2d: stale"}},
+		{"interpolation", render2d.Frame{Present: render2d.Presentation{Alpha: 1.25}, Passes: []render2d.Pass{
+			{PassDesc: render2d.PassDesc{PrevCamera: render2d.CameraPlacement{Zoom: float32(math.Inf(1)), Set: true}}},
+			{PassDesc: render2d.PassDesc{PrevCamera: render2d.CameraPlacement{Zoom: -1}}}, // unset: not read
+		}}, []string{"Frame.Present.Alpha is 1.25, want 0 to 1", "pass 0: previous camera zoom is +Inf"}},
 	}
 	for _, tt := range tests {
 		err := render2d.ValidateFrame(&tt.frame, fakeRes{})

@@ -145,6 +145,13 @@ type DrawPacket2D struct {
 	// Tint multiplies the texel colour (straight alpha). Use White to draw
 	// the texture unchanged; the zero Tint draws nothing visible.
 	Tint Color
+	// Prev is where the quad was at the start of the update the frame
+	// shows (position, rotation, scale and tint). Renderers draw the packet
+	// at [Lerp] of Prev and the current values by the frame's
+	// [Presentation.Alpha] (see [DrawPacket2D.Resolved]), so nothing has to
+	// match packets between frames. The zero Prev is unset: the packet
+	// draws at its current placement at every alpha.
+	Prev Placement
 	// Params are free values for a custom material; the built-in material
 	// ignores them.
 	Params [ParamCount]float32

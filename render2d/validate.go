@@ -24,11 +24,12 @@ const maxFrameErrors = 16
 
 // ValidateFrame checks every pass and packet of f against res: handles must
 // be live (the zero texture, material and target are always valid), blend
-// modes known, zooms positive and finite, viewports non-negative, and no
-// packet may sample the texture of the target its pass draws into. It
-// returns nil or every problem found (at most 16 listed, then a count),
-// joined, each a [*PassError] or [*PacketError]. It allocates nothing for
-// a valid frame.
+// modes known, zooms (current and previous) positive and finite, viewports
+// non-negative, the present's alpha in [0, 1], and no packet may sample
+// the texture of the target its pass draws into. It returns nil or every
+// problem found (at most 16 listed, then a count), joined, each a
+// [*PassError] or [*PacketError] but for the alpha's. It allocates nothing
+// for a valid frame.
 func ValidateFrame(f *Frame, res Resources) error {
 	var errs []error
 	more := 0
@@ -38,6 +39,9 @@ func ValidateFrame(f *Frame, res Resources) error {
 		} else {
 			more++
 		}
+	}
+	if a := f.Present.Alpha; !(a >= 0 && a <= 1) {
+		add(fmt.Errorf("render2d: Frame.Present.Alpha is %v, want 0 to 1", a))
 	}
 	for pi := range f.Passes {
 		p := &f.Passes[pi]
@@ -49,8 +53,11 @@ func ValidateFrame(f *Frame, res Resources) error {
 			}
 			targetTex = tt
 		}
-		if z := p.Camera.Zoom; z < 0 || math.IsNaN(float64(z)) || math.IsInf(float64(z), 0) {
+		if z := p.Camera.Zoom; badZoom(z) {
 			add(&PassError{Pass: pi, Err: fmt.Errorf("camera zoom is %v, want a finite value > 0 (0 means 1)", z)})
+		}
+		if z := p.PrevCamera.Zoom; p.PrevCamera.Set && badZoom(z) {
+			add(&PassError{Pass: pi, Err: fmt.Errorf("previous camera zoom is %v, want a finite value > 0 (0 means 1)", z)})
 		}
 		if v := p.Camera.Viewport; v.W < 0 || v.H < 0 {
 			add(&PassError{Pass: pi, Err: fmt.Errorf("camera viewport size is %vx%v, want both >= 0", v.W, v.H)})
@@ -84,3 +91,5 @@ func ValidateFrame(f *Frame, res Resources) error {
 	}
 	return errors.Join(errs...)
 }
+
+func badZoom(z float32) bool { return z < 0 || math.IsNaN(float64(z)) || math.IsInf(float64(z), 0) }

@@ -11,8 +11,9 @@ import (
 )
 
 // TestRenderAllocatesNothing renders a frame of several passes (offscreen
-// target, material, every blend mode, several textures) repeatedly and
-// requires zero allocations once the renderer's batch list has grown.
+// target, material, every blend mode, several textures, packets and a
+// camera with previous placements) repeatedly, at alpha 0.5 and 1, and
+// requires zero allocations once the renderer's scratch slices have grown.
 func TestRenderAllocatesNothing(t *testing.T) {
 	r := gltest.Renderer(t)
 	q := mustTexture(t, r, quadrants(), render2d.TextureOptions{})
@@ -31,24 +32,35 @@ func TestRenderAllocatesNothing(t *testing.T) {
 	for i := range 200 {
 		pw.Draw(sprite(q, float32(i%64), float32(i/4), 4, 4))
 	}
-	pw = w.BeginPass(render2d.PassDesc{Clear: true, ClearColor: grey, Camera: render2d.Camera{Zoom: 1.5, Rotation: 0.1}})
+	pw = w.BeginPass(render2d.PassDesc{Clear: true, ClearColor: grey, Camera: render2d.Camera{Zoom: 1.5, Rotation: 0.1},
+		PrevCamera: render2d.CameraPlacement{Position: render2d.Vec2{X: 3}, Zoom: 1.25, Set: true}})
 	for i := range 1000 {
 		p := sprite(d, float32(i%100), float32(i%77), 8, 8)
 		p.Blend = render2d.BlendMode(i / 200)
+		if i%3 != 0 {
+			p.Prev = p.Placement()
+			p.Prev.Position.X -= 2
+			p.Prev.Rotation = 0.5
+		}
 		pw.Draw(p)
 	}
 	big := sprite(tex, 0, 0, 64, 64)
 	big.Material = m
+	big.Prev = big.Placement()
+	big.Prev.Tint.A = 0
 	pw.Draw(big)
 	pw.SetParam(0, 1)
-	render := func() {
-		if err := r.Render(&f); err != nil {
-			t.Fatal(err)
+	for _, alpha := range []float32{0.5, 1} {
+		f.Present.Alpha = alpha
+		render := func() {
+			if err := r.Render(&f); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	render()
-	if got := testing.AllocsPerRun(20, render); got != 0 {
-		t.Errorf("Render allocates %v times per frame, want 0", got)
+		render()
+		if got := testing.AllocsPerRun(20, render); got != 0 {
+			t.Errorf("alpha %v: Render allocates %v times per frame, want 0", alpha, got)
+		}
 	}
 	if _, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, 1, 1)); err != nil {
 		t.Fatal(err) // also a sync point so the frames really ran

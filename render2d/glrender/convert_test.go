@@ -94,8 +94,8 @@ func TestConvert(t *testing.T) {
 		{Tint: render2d.White},
 	}
 	got := make([]instance, 2)
-	if white := convert(got, ps, 8, 16, true); white {
-		t.Error("convert reported all white for a tinted batch")
+	if white, moving := convert(got, ps, 8, 16, true); white || moving {
+		t.Errorf("convert reported white %v, moving %v for a tinted, still batch; want false, false", white, moving)
 	}
 	want := instance{x: 10, y: 20, w: 8, h: -8, ox: 2, oy: -2, rot: 0.5, tint: 0xff0080ff, u0: 0.25, v0: 0.25, u1: 0.75, v1: 0.375, params: [4]float32{1, 2, 3, 4}}
 	if got[0] != want {
@@ -104,7 +104,35 @@ func TestConvert(t *testing.T) {
 	if want := (instance{tint: 0xffffffff, u1: 1, v1: 1}); got[1] != want {
 		t.Errorf("zero source: convert = %+v, want %+v", got[1], want)
 	}
-	if white := convert(got[1:], ps[1:], 8, 16, false); !white {
+	if white, _ := convert(got[1:], ps[1:], 8, 16, false); !white {
 		t.Error("convert did not report an all-white batch")
+	}
+}
+
+func TestConvertPrev(t *testing.T) {
+	moved := render2d.DrawPacket2D{
+		Transform: render2d.Transform{Position: render2d.Vec2{X: 10, Y: 20}, Scale: render2d.Vec2{X: 2, Y: 2}, Origin: render2d.Vec2{X: 1, Y: 2}, Rotation: 0.5},
+		Size:      render2d.Vec2{X: 4, Y: 8}, Tint: render2d.White,
+		Prev: render2d.Placement{Position: render2d.Vec2{X: 1, Y: 2}, Rotation: -1, Scale: render2d.Vec2{X: 1, Y: -3}, Tint: render2d.Color{R: 1, A: 1}, Set: true},
+	}
+	still := moved
+	still.Prev = render2d.Placement{}
+	ps := []render2d.DrawPacket2D{moved, still}
+	cur := make([]instance, 2)
+	white, moving := convert(cur, ps, 4, 4, false)
+	if !white || !moving {
+		t.Fatalf("convert = white %v, moving %v; want true, true", white, moving)
+	}
+	prev := make([]prevInstance, 2)
+	if white := convertPrev(prev, cur, ps); white {
+		t.Error("convertPrev reported white although one previous tint is red")
+	}
+	want := prevInstance{x: 1, y: 2, w: 4, h: -24, ox: 1, oy: -6, rot: -1, tint: 0xff0000ff}
+	if prev[0] != want {
+		t.Errorf("moved packet: convertPrev = %+v, want %+v", prev[0], want)
+	}
+	c := cur[1]
+	if want := (prevInstance{x: c.x, y: c.y, w: c.w, h: c.h, ox: c.ox, oy: c.oy, rot: c.rot, tint: c.tint}); prev[1] != want {
+		t.Errorf("packet without Prev: convertPrev = %+v, want its current placement %+v", prev[1], want)
 	}
 }

@@ -23,6 +23,19 @@
 // state. Batches whose packets are all tinted opaque white use a shader
 // variant without the tint.
 //
+// # Interpolation
+//
+// Interpolation runs in the vertex shader. A pass with previous placements
+// ([render2d.DrawPacket2D.Prev]) also streams them, 32 bytes a sprite, into
+// a second ring of buffers, and its batches that have one are drawn with
+// an interpolating variant of the shaders, which mixes the two placements
+// by one uniform, the frame's [render2d.Presentation.Alpha], with the
+// arithmetic of [render2d.Lerp] and [render2d.LerpAngle]. So drawing the
+// same frame again at another alpha costs no more CPU per sprite than
+// drawing it once, and frames without previous placements (or drawn at
+// alpha 1) stream and draw exactly what they did before. The camera is
+// resolved on the CPU, once per pass ([render2d.PassDesc.ResolvedCamera]).
+//
 // Textures are premultiplied RGBA8 (as [image.RGBA] is) and every blend
 // mode works on premultiplied colour. Offscreen targets are drawn with y
 // flipped so that their texture reads the right way up in later passes.

@@ -196,8 +196,47 @@ var scenes = []scene{
 	}},
 }
 
+// interpScene is drawn at alpha 0.5: every placement halfway.
+var interpScene = scene{"interp", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
+	q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
+	moved := func(p render2d.DrawPacket2D, from render2d.Vec2) render2d.DrawPacket2D {
+		p.Prev = p.Placement()
+		p.Prev.Position = from
+		return p
+	}
+	var ps []render2d.DrawPacket2D
+	for i := range 4 { // from x 8, sliding right by 16, 32, 48 and 64: shown 8 to 32 along
+		p := sprite(q, float32(8+16*(i+1)), float32(4+14*i), 12, 12)
+		ps = append(ps, moved(p, render2d.Vec2{X: 8, Y: p.Transform.Position.Y}))
+	}
+	// Turning a quarter and growing from 1 to 2 about its centre: shown
+	// an eighth turned at 1.5.
+	spin := sprite(q, 96, 32, 16, 16)
+	spin.Transform.Origin = render2d.Vec2{X: 8, Y: 8}
+	spin.Prev = spin.Placement()
+	spin.Transform.Rotation, spin.Transform.Scale = math.Pi/2, render2d.Vec2{X: 2, Y: 2}
+	// From a little left of upright to a little right, the short way:
+	// shown upright, not half a turn round.
+	short := sprite(q, 96, 80, 16, 16)
+	short.Transform.Origin = render2d.Vec2{X: 8, Y: 8}
+	short.Transform.Rotation = 2*math.Pi - 0.3
+	short.Prev = short.Placement()
+	short.Prev.Rotation = 0.3
+	// Fading in from transparent white to red, stretching in x.
+	fade := solidQuad(8, 100, 16, 16, render2d.Color{R: 1, A: 1})
+	fade.Prev = fade.Placement()
+	fade.Prev.Tint = render2d.Color{R: 1, G: 1, B: 1}
+	fade.Transform.Scale = render2d.Vec2{X: 3, Y: 1}
+	still := sprite(q, 100, 108, 16, 16) // no Prev: where it is at every alpha
+	ps = append(ps, spin, short, fade, still)
+	f := onePass(render2d.PassDesc{Clear: true, ClearColor: grey,
+		PrevCamera: render2d.CameraPlacement{Position: render2d.Vec2{X: 8, Y: -8}, Set: true}}, ps...)
+	f.Present.Alpha = 0.5
+	return f
+}}
+
 func TestGolden(t *testing.T) {
-	for _, sc := range scenes {
+	for _, sc := range append(scenes[:len(scenes):len(scenes)], interpScene) {
 		t.Run(sc.name, func(t *testing.T) {
 			r := gltest.Renderer(t)
 			f := sc.build(t, r)
@@ -214,5 +253,73 @@ func TestGolden(t *testing.T) {
 			// differences at edges between drivers) may differ.
 			gltest.CompareGolden(t, "testdata", sc.name, got, *update, 3, 0.005)
 		})
+	}
+}
+
+// displaced returns a placement clearly different from pl.
+func displaced(pl render2d.Placement) render2d.Placement {
+	pl.Position.X += 17
+	pl.Position.Y -= 9
+	pl.Rotation += 1
+	pl.Scale = render2d.Vec2{X: pl.Scale.X * 0.5, Y: pl.Scale.Y * 1.5}
+	pl.Tint = render2d.Color{R: 1 - pl.Tint.R, G: 1 - pl.Tint.G, B: pl.Tint.B, A: 1 - pl.Tint.A/2}
+	return pl
+}
+
+func place(p *render2d.DrawPacket2D, pl render2d.Placement) {
+	p.Transform.Position, p.Transform.Rotation, p.Transform.Scale, p.Tint = pl.Position, pl.Rotation, pl.Scale, pl.Tint
+}
+
+// TestGoldenInterpolationEnds draws every still scene with previous
+// placements added to all its packets and cameras, at the alpha that must
+// show the scene as it was: at alpha 1 with the previous placements
+// elsewhere, at alpha 0 with the scene moved into the previous placements
+// and the current ones elsewhere (the interpolating shaders at their far
+// end), and at alpha 0.37 with both the same. Each must match the scene's
+// golden image.
+func TestGoldenInterpolationEnds(t *testing.T) {
+	variants := []struct {
+		name  string
+		alpha float32
+		edit  func(p *render2d.DrawPacket2D)
+	}{
+		{"current", 1, func(p *render2d.DrawPacket2D) { p.Prev = displaced(p.Placement()) }},
+		{"previous", 0, func(p *render2d.DrawPacket2D) { p.Prev = p.Placement(); place(p, displaced(p.Prev)) }},
+		{"same", 0.37, func(p *render2d.DrawPacket2D) { p.Prev = p.Placement() }},
+	}
+	for _, sc := range scenes {
+		for _, v := range variants {
+			t.Run(sc.name+"/"+v.name, func(t *testing.T) {
+				r := gltest.Renderer(t)
+				f := sc.build(t, r)
+				for i := range f.Passes {
+					ps := &f.Passes[i]
+					c := ps.Camera
+					pc := render2d.CameraPlacement{Position: c.Position, Zoom: c.Zoom, Rotation: c.Rotation, Set: true}
+					switch v.alpha {
+					case 1:
+						pc.Position.X += 13
+						pc.Zoom = c.EffectiveZoom() * 2
+					case 0:
+						ps.Camera.Position.Y -= 11
+						ps.Camera.Rotation += 0.5
+					}
+					ps.PrevCamera = pc
+					for j := range ps.Packets {
+						v.edit(&ps.Packets[j])
+					}
+				}
+				f.Present.Alpha = v.alpha
+				if err := r.Render(f); err != nil {
+					t.Fatalf("Render: %v", err)
+				}
+				w, h := gltest.FramebufferSize()
+				got, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, w, h))
+				if err != nil {
+					t.Fatalf("ReadPixels: %v", err)
+				}
+				gltest.CompareGolden(t, "testdata", sc.name, got, false, 3, 0.005)
+			})
+		}
 	}
 }

@@ -23,6 +23,20 @@ type instance struct {
 
 const instanceStride = int32(unsafe.Sizeof(instance{}))
 
+// prevInstance is the previous placement of one sprite, in the layout of
+// the first two attributes of instance (origin offset and extent scaled by
+// the previous scale). It lives in a buffer of its own, uploaded only for
+// passes that interpolate, so frames without previous placements stream
+// exactly what they did before.
+type prevInstance struct {
+	x, y, w, h float32 // a_prect
+	ox, oy     float32 // a_pxform.xy
+	rot        float32 // a_pxform.z
+	tint       uint32  // a_pxform.w
+}
+
+const prevStride = int32(unsafe.Sizeof(prevInstance{}))
+
 // attribute describes one vertex attribute of the instance layout.
 type attribute struct {
 	size    int32
@@ -35,6 +49,25 @@ var attribs = [...]attribute{
 	{4, true, unsafe.Offsetof(instance{}.ox)},
 	{4, false, unsafe.Offsetof(instance{}.u0)},
 	{4, false, unsafe.Offsetof(instance{}.params)},
+}
+
+var prevAttribs = [...]attribute{
+	{4, false, unsafe.Offsetof(prevInstance{}.x)},
+	{4, true, unsafe.Offsetof(prevInstance{}.ox)},
+}
+
+// pointPrevAttribs points attributes 4 and 5 at the previous placements in
+// the buffer bound to GL_ARRAY_BUFFER, starting at instance first.
+func pointPrevAttribs(first int) {
+	base := uintptr(first) * uintptr(prevStride)
+	for i, a := range prevAttribs {
+		loc := uint32(len(attribs) + i)
+		if a.integer {
+			gl.VertexAttribIPointerWithOffset(loc, a.size, gl.UNSIGNED_INT, prevStride, base+a.offset)
+		} else {
+			gl.VertexAttribPointerWithOffset(loc, a.size, gl.FLOAT, false, prevStride, base+a.offset)
+		}
+	}
 }
 
 // pointAttribs points the instance attributes at the buffer bound to
@@ -61,11 +94,15 @@ func unorm8(v float32) uint32 {
 	return uint32(v*255 + 0.5)
 }
 
+func packTint(c *render2d.Color) uint32 {
+	return unorm8(c.R) | unorm8(c.G)<<8 | unorm8(c.B)<<16 | unorm8(c.A)<<24
+}
+
 // convert writes the instances of packets (one batch, sampling a texture
 // of texW x texH texels) into dst, which has the same length. It reports
 // whether every packet is tinted opaque white, so the batch can use the
-// untinted program.
-func convert(dst []instance, packets []render2d.DrawPacket2D, texW, texH int, params bool) (white bool) {
+// untinted program, and whether any packet has a previous placement.
+func convert(dst []instance, packets []render2d.DrawPacket2D, texW, texH int, params bool) (white, moving bool) {
 	iw, ih := 1/float32(texW), 1/float32(texH)
 	all := uint32(0xffffffff)
 	dst = dst[:len(packets)]
@@ -77,9 +114,9 @@ func convert(dst []instance, packets []render2d.DrawPacket2D, texW, texH int, pa
 		d.w, d.h = p.Size.X*sx, p.Size.Y*sy
 		d.ox, d.oy = p.Transform.Origin.X*sx, p.Transform.Origin.Y*sy
 		d.rot = p.Transform.Rotation
-		c := &p.Tint
-		d.tint = unorm8(c.R) | unorm8(c.G)<<8 | unorm8(c.B)<<16 | unorm8(c.A)<<24
+		d.tint = packTint(&p.Tint)
 		all &= d.tint
+		moving = moving || p.Prev.Set
 		if s := &p.Source; s.W == 0 && s.H == 0 {
 			d.u0, d.v0, d.u1, d.v1 = 0, 0, 1, 1
 		} else {
@@ -89,6 +126,33 @@ func convert(dst []instance, packets []render2d.DrawPacket2D, texW, texH int, pa
 		if params {
 			d.params = p.Params
 		}
+	}
+	return all == 0xffffffff, moving
+}
+
+// convertPrev writes the previous placements of packets (a batch already
+// converted into cur) into dst, all three of the same length: a packet
+// without one gets its current placement, so it stays still. It reports
+// whether every previous tint is opaque white.
+func convertPrev(dst []prevInstance, cur []instance, packets []render2d.DrawPacket2D) (white bool) {
+	all := uint32(0xffffffff)
+	dst, cur = dst[:len(packets)], cur[:len(packets)]
+	for i := range packets {
+		p := &packets[i]
+		d := &dst[i]
+		if !p.Prev.Set {
+			c := &cur[i]
+			*d = prevInstance{x: c.x, y: c.y, w: c.w, h: c.h, ox: c.ox, oy: c.oy, rot: c.rot, tint: c.tint}
+			continue // cur's tint is already in the batch's white flag
+		}
+		pr := &p.Prev
+		sx, sy := pr.Scale.X, pr.Scale.Y
+		d.x, d.y = pr.Position.X, pr.Position.Y
+		d.w, d.h = p.Size.X*sx, p.Size.Y*sy
+		d.ox, d.oy = p.Transform.Origin.X*sx, p.Transform.Origin.Y*sy
+		d.rot = pr.Rotation
+		d.tint = packTint(&pr.Tint)
+		all &= d.tint
 	}
 	return all == 0xffffffff
 }

@@ -18,6 +18,12 @@ import (
 // packets, and a frame allocates nothing once the renderer's scratch
 // slices have grown to the frame's size. A GL error stops the frame and is
 // reported with the pass it happened in.
+//
+// Interpolation happens on the GPU: a pass with previous placements also
+// streams them, and the batches that have one draw with the interpolating
+// shader variant, which mixes by f.Present.Alpha (one uniform). The camera
+// is resolved on the CPU, once per pass. At alpha 1 every packet is at its
+// current placement and the plain variants draw it.
 func (r *Renderer) Render(f *render2d.Frame) error {
 	if err := r.res.Check("Render"); err != nil {
 		return err
@@ -28,12 +34,12 @@ func (r *Renderer) Render(f *render2d.Frame) error {
 	// Other code sharing the context may have changed GL state since the
 	// last frame: set what the renderer relies on and forget its caches.
 	// (Culling would drop quads flipped by a negative scale.)
-	gl.BindVertexArray(r.vao)
 	gl.ActiveTexture(gl.TEXTURE0)
 	gl.Disable(gl.CULL_FACE)
 	gl.Disable(gl.DEPTH_TEST)
 	gl.Disable(gl.SCISSOR_TEST)
-	r.curProgram, r.curTexture, r.curBlend, r.curFBO = 0, 0, -1, ^uint32(0)
+	r.curProgram, r.curTexture, r.curBlend, r.curFBO, r.curArray, r.curVAO = 0, 0, -1, ^uint32(0), ^uint32(0), -1
+	r.alpha = f.Present.Alpha
 	for i := range f.Passes {
 		p := &f.Passes[i]
 		r.pass(p)
@@ -80,33 +86,64 @@ func (r *Renderer) pass(p *render2d.Pass) {
 	}
 	// Kept in the renderer: a local whose address goes to cgo would be
 	// moved to the heap on every pass.
-	r.view = viewMatrix(p.Camera, float32(vw), float32(vh), fbo != 0)
+	r.view = viewMatrix(p.ResolvedCamera(r.alpha), float32(vw), float32(vh), fbo != 0)
 
+	n := len(p.Packets)
 	r.batches = render2d.AppendBatches(r.batches[:0], p.Packets)
-	if cap(r.inst) < len(p.Packets) {
-		r.inst = make([]instance, len(p.Packets), 2*len(p.Packets))
+	if cap(r.inst) < n {
+		r.inst = make([]instance, n, 2*n)
 	}
-	r.inst = r.inst[:len(p.Packets)]
-	if cap(r.white8) < len(r.batches) {
-		r.white8 = make([]bool, len(r.batches), 2*len(r.batches))
+	r.inst = r.inst[:n]
+	if cap(r.flags) < len(r.batches) {
+		r.flags = make([]batchFlags, len(r.batches), 2*len(r.batches))
 	}
-	r.white8 = r.white8[:len(r.batches)]
+	r.flags = r.flags[:len(r.batches)]
+	interp := r.alpha < 1 // at alpha 1 the current placements are exact
+	moving := false
 	for i := range r.batches {
 		b := &r.batches[i]
 		_, w, h := r.texture(b.Key.Texture)
-		r.white8[i] = convert(r.inst[b.First:b.First+b.Count], p.Packets[b.First:b.First+b.Count], w, h, !b.Key.Material.IsZero())
+		inst, ps := r.inst[b.First:b.First+b.Count], p.Packets[b.First:b.First+b.Count]
+		white, mv := convert(inst, ps, w, h, !b.Key.Material.IsZero())
+		var fl batchFlags
+		if mv && interp {
+			if !moving {
+				moving = true
+				if cap(r.pinst) < n {
+					r.pinst = make([]prevInstance, n, 2*n)
+				}
+				r.pinst = r.pinst[:n]
+			}
+			white = convertPrev(r.pinst[b.First:b.First+b.Count], inst, ps) && white
+			fl |= batchMoving
+		}
+		if white {
+			fl |= batchWhite
+		}
+		r.flags[i] = fl
 	}
-	r.upload(r.inst)
+	r.ring = (r.ring + 1) % len(r.instance)
+	mainBuf := upload(&r.instance[r.ring], unsafe.Pointer(&r.inst[0]), n*int(instanceStride))
+	prevBuf := uint32(0)
+	if moving {
+		prevBuf = upload(&r.prev[r.ring], unsafe.Pointer(&r.pinst[0]), n*int(prevStride))
+	}
+	r.curArray = ^uint32(0)
 
 	var prog *program
 	for i := range r.batches {
 		b := &r.batches[i]
-		next := &r.builtin
-		if r.white8[i] {
-			next = &r.untinted
+		fl := r.flags[i]
+		v := 0
+		if fl&batchMoving != 0 {
+			v = 1
+		}
+		next := &r.builtin[v]
+		if fl&batchWhite != 0 {
+			next = &r.untinted[v]
 		}
 		if !b.Key.Material.IsZero() {
-			next = &r.res.MustMaterial(b.Key.Material).prog
+			next = &r.res.MustMaterial(b.Key.Material).prog[v]
 		}
 		if next.id != r.curProgram {
 			gl.UseProgram(next.id)
@@ -118,6 +155,9 @@ func (r *Renderer) pass(p *render2d.Pass) {
 			prog = next
 			gl.UniformMatrix4fv(prog.view, 1, false, &r.view[0])
 			gl.Uniform4fv(prog.pass, 2, &p.Params[0])
+			if prog.alpha >= 0 {
+				gl.Uniform1f(prog.alpha, r.alpha)
+			}
 		}
 		texID, _, _ := r.texture(b.Key.Texture)
 		if texID != r.curTexture {
@@ -125,12 +165,28 @@ func (r *Renderer) pass(p *render2d.Pass) {
 			r.curTexture = texID
 		}
 		r.setBlend(b.Key.Blend)
-		n := len(attribs)
-		if b.Key.Material.IsZero() {
-			n-- // no parameters
+		if v != r.curVAO {
+			gl.BindVertexArray(r.vao[v])
+			r.curVAO = v
 		}
-		pointAttribs(b.First, n)
+		na := len(attribs)
+		if b.Key.Material.IsZero() {
+			na-- // no parameters
+		}
+		r.bindArray(mainBuf)
+		pointAttribs(b.First, na)
+		if v == 1 {
+			r.bindArray(prevBuf)
+			pointPrevAttribs(b.First)
+		}
 		gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(b.Count))
+	}
+}
+
+func (r *Renderer) bindArray(id uint32) {
+	if id != r.curArray {
+		gl.BindBuffer(gl.ARRAY_BUFFER, id)
+		r.curArray = id
 	}
 }
 
@@ -170,20 +226,19 @@ func (r *Renderer) setBlend(b render2d.BlendMode) {
 	r.curBlend = int(b)
 }
 
-// upload copies instances into the next buffer of the instance ring and
-// binds it. Each pass writes a different buffer from the last few passes,
-// so the driver never has to wait for draws still reading one, and a
-// buffer's storage is reallocated only when it must grow. (Orphaning with
-// glBufferData every pass would give the same guarantee, but Mesa then
-// allocates and page-faults fresh storage for every frame of a large pass.)
-func (r *Renderer) upload(inst []instance) {
-	r.ring = (r.ring + 1) % len(r.instance)
-	buf := &r.instance[r.ring]
-	size := len(inst) * int(instanceStride)
+// upload copies size bytes at data into buf, binding it to
+// GL_ARRAY_BUFFER, and returns its name. Each pass writes the next buffer
+// of a small ring, so the driver never has to wait for draws still reading
+// one, and a buffer's storage is reallocated only when it must grow.
+// (Orphaning with glBufferData every pass would give the same guarantee,
+// but Mesa then allocates and page-faults fresh storage for every frame of
+// a large pass.)
+func upload(buf *ringBuffer, data unsafe.Pointer, size int) uint32 {
 	gl.BindBuffer(gl.ARRAY_BUFFER, buf.id)
 	if size > buf.cap {
 		buf.cap = max(size, 2*buf.cap)
 		gl.BufferData(gl.ARRAY_BUFFER, buf.cap, nil, gl.STREAM_DRAW)
 	}
-	gl.BufferSubData(gl.ARRAY_BUFFER, 0, size, unsafe.Pointer(&inst[0]))
+	gl.BufferSubData(gl.ARRAY_BUFFER, 0, size, data)
+	return buf.id
 }

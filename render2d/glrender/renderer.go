@@ -19,13 +19,16 @@ import (
 // Every method must be called on the thread where the context is current,
 // with that context current.
 type Renderer struct {
-	vsPlain  uint32  // vertex shader without tint or parameters
-	vsTint   uint32  // with tint
-	vsParams uint32  // with tint and parameters: custom materials
-	builtin  program // built-in material, tinted
-	untinted program // built-in material for batches tinted opaque white
-	vao      uint32
-	instance [4]ringBuffer
+	// vertex shaders by kind (vsPlain: no tint or parameters, vsTint,
+	// vsParams: custom materials), plain and interpolating
+	vs       [numVS][2]uint32
+	builtin  programs // built-in material, tinted
+	untinted programs // built-in material for batches tinted opaque white
+	// vertex arrays: the plain layout (attributes 0-3 from the instance
+	// buffer) and the interpolating one (also 4-5 from the prev buffer)
+	vao      [2]uint32
+	instance [4]ringBuffer // streamed instances, one buffer per pass in turn
+	prev     [4]ringBuffer // streamed previous placements, for passes that interpolate
 	ring     int
 	white    uint32
 
@@ -35,15 +38,27 @@ type Renderer struct {
 
 	batches []render2d.Batch
 	inst    []instance
-	white8  []bool // per batch: every packet tinted opaque white
+	pinst   []prevInstance
+	flags   []batchFlags
 	view    mgl32.Mat4
+	alpha   float32
 
 	// state cached across batches to skip redundant GL calls
 	curProgram uint32
 	curTexture uint32
 	curBlend   int // -1 unknown
 	curFBO     uint32
+	curArray   uint32 // buffer bound to GL_ARRAY_BUFFER
+	curVAO     int    // index into vao, -1 unknown
 }
+
+// batchFlags say which program variant a batch needs.
+type batchFlags uint8
+
+const (
+	batchWhite  batchFlags = 1 << iota // every packet tinted opaque white, before and now
+	batchMoving                        // some packet has a previous placement and the frame is not at alpha 1
+)
 
 type ringBuffer struct {
 	id  uint32
@@ -56,42 +71,44 @@ type target struct{ fbo uint32 }
 
 type material struct {
 	name string
-	prog program
+	prog programs
 }
 
 var _ render2d.Renderer = (*Renderer)(nil)
 
 func (r *Renderer) compileBuiltins() error {
+	names := [numVS]string{"untinted sprite", "sprite", "material"}
+	for k := range r.vs {
+		for i, extra := range [2]string{"", defineInterp} {
+			what := names[k] + " vertex shader"
+			if i == 1 {
+				what = "interpolating " + what
+			}
+			var err error
+			if r.vs[k][i], err = compileShader(gl.VERTEX_SHADER, vsHeaders[k]+extra+vertexSource, what); err != nil {
+				return err
+			}
+		}
+	}
 	var err error
-	if r.vsPlain, err = compileShader(gl.VERTEX_SHADER, headerPlain+vertexSource, "untinted sprite vertex shader"); err != nil {
+	if r.builtin, err = linkPrograms(r.vs[vsTint], headerTint, builtinShade, "built-in sprite material"); err != nil {
 		return err
 	}
-	if r.vsTint, err = compileShader(gl.VERTEX_SHADER, headerTint+vertexSource, "sprite vertex shader"); err != nil {
-		return err
-	}
-	if r.vsParams, err = compileShader(gl.VERTEX_SHADER, headerParams+vertexSource, "material vertex shader"); err != nil {
-		return err
-	}
-	if r.builtin, err = linkProgram(r.vsTint, headerTint, builtinShade, "built-in sprite material"); err != nil {
-		return err
-	}
-	if r.untinted, err = linkProgram(r.vsPlain, headerPlain, untintedShade, "built-in untinted sprite material"); err != nil {
+	if r.untinted, err = linkPrograms(r.vs[vsPlain], headerPlain, untintedShade, "built-in untinted sprite material"); err != nil {
 		return err
 	}
 	return nil
 }
 
 func (r *Renderer) deleteBuiltins() {
-	for _, p := range []*program{&r.builtin, &r.untinted} {
-		if p.id != 0 {
-			gl.DeleteProgram(p.id)
-			p.id = 0
-		}
-	}
-	for _, s := range []*uint32{&r.vsPlain, &r.vsTint, &r.vsParams} {
-		if *s != 0 {
-			gl.DeleteShader(*s)
-			*s = 0
+	r.builtin.delete()
+	r.untinted.delete()
+	for k := range r.vs {
+		for i := range r.vs[k] {
+			if s := &r.vs[k][i]; *s != 0 {
+				gl.DeleteShader(*s)
+				*s = 0
+			}
 		}
 	}
 }
@@ -110,7 +127,7 @@ func New() (*Renderer, error) {
 	if major < 4 || (major == 4 && minor < 1) {
 		return nil, fmt.Errorf("glrender: OpenGL %d.%d context, want 4.1 or later", major, minor)
 	}
-	r := &Renderer{curBlend: -1, res: handles.Resources[texture, target, material]{Prefix: "glrender"}}
+	r := &Renderer{curBlend: -1, curVAO: -1, res: handles.Resources[texture, target, material]{Prefix: "glrender"}}
 	if err := r.compileBuiltins(); err != nil {
 		r.deleteBuiltins()
 		return nil, fmt.Errorf("glrender: %w", err)
@@ -122,17 +139,28 @@ func New() (*Renderer, error) {
 	gl.GetIntegerv(gl.VIEWPORT, &vp[0])
 	r.fbW, r.fbH = int(vp[2]), int(vp[3])
 
-	gl.GenVertexArrays(1, &r.vao)
-	gl.BindVertexArray(r.vao)
 	for i := range r.instance {
 		gl.GenBuffers(1, &r.instance[i].id)
+		gl.GenBuffers(1, &r.prev[i].id)
 	}
-	gl.BindBuffer(gl.ARRAY_BUFFER, r.instance[0].id)
-	for i := range attribs {
-		gl.EnableVertexAttribArray(uint32(i))
-		gl.VertexAttribDivisor(uint32(i), 1)
+	gl.GenVertexArrays(int32(len(r.vao)), &r.vao[0])
+	for v := range r.vao {
+		gl.BindVertexArray(r.vao[v])
+		n := len(attribs)
+		if v == 1 {
+			n += len(prevAttribs)
+		}
+		for i := range n {
+			gl.EnableVertexAttribArray(uint32(i))
+			gl.VertexAttribDivisor(uint32(i), 1)
+		}
+		gl.BindBuffer(gl.ARRAY_BUFFER, r.instance[0].id)
+		pointAttribs(0, len(attribs))
+		if v == 1 {
+			gl.BindBuffer(gl.ARRAY_BUFFER, r.prev[0].id)
+			pointPrevAttribs(0)
+		}
 	}
-	pointAttribs(0, len(attribs))
 	r.white = newGLTexture(1, 1, render2d.TextureOptions{}, unsafe.Pointer(&[4]uint8{255, 255, 255, 255}))
 	if err := glError("New"); err != nil {
 		r.Close()
@@ -303,7 +331,7 @@ func (r *Renderer) ReleaseRenderTarget(h render2d.TargetHandle) error {
 // into a fragment shader; compile and link errors carry the driver's log.
 func (r *Renderer) CreateMaterial(desc render2d.MaterialDesc) (render2d.MaterialHandle, error) {
 	return r.res.CreateMaterial(desc, func() (material, error) {
-		p, err := linkProgram(r.vsParams, headerParams, desc.Shade, fmt.Sprintf("material %q", desc.Name))
+		p, err := linkPrograms(r.vs[vsParams], headerParams, desc.Shade, fmt.Sprintf("material %q", desc.Name))
 		r.curProgram = 0
 		if err != nil {
 			return material{}, fmt.Errorf("glrender: CreateMaterial: %w", err)
@@ -315,10 +343,8 @@ func (r *Renderer) CreateMaterial(desc render2d.MaterialDesc) (render2d.Material
 // ReleaseMaterial implements [render2d.Renderer].
 func (r *Renderer) ReleaseMaterial(h render2d.MaterialHandle) error {
 	return r.res.ReleaseMaterial(h, func(m *material) {
-		if r.curProgram == m.prog.id {
-			r.curProgram = 0
-		}
-		gl.DeleteProgram(m.prog.id)
+		r.curProgram = 0
+		m.prog.delete()
 	})
 }
 
@@ -372,7 +398,7 @@ func (r *Renderer) Close() error {
 	if !r.res.Close(
 		func(t *target) { gl.DeleteFramebuffers(1, &t.fbo) },
 		func(t *texture) { gl.DeleteTextures(1, &t.id) },
-		func(m *material) { gl.DeleteProgram(m.prog.id) },
+		func(m *material) { m.prog.delete() },
 	) {
 		return nil
 	}
@@ -382,8 +408,9 @@ func (r *Renderer) Close() error {
 	r.deleteBuiltins()
 	for i := range r.instance {
 		gl.DeleteBuffers(1, &r.instance[i].id)
+		gl.DeleteBuffers(1, &r.prev[i].id)
 	}
-	gl.DeleteVertexArrays(1, &r.vao)
+	gl.DeleteVertexArrays(int32(len(r.vao)), &r.vao[0])
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	gl.UseProgram(0)
 	return glError("Close")

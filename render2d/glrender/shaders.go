@@ -14,6 +14,13 @@ import (
 // llvmpipe fetches every attribute for every vertex, so the instance is
 // kept small: measured on llvmpipe, streaming DrawPacket2D fields directly
 // (five attributes) cost about 20% more per sprite than this layout.
+//
+// The INTERP variants also read the previous placement (two more
+// attributes from a buffer of their own, see prevInstance) and move the
+// sprite from it to the current one by u_alpha, one uniform per frame, with
+// the arithmetic of render2d.Lerp and render2d.LerpAngle: a*(1-t) + b*t,
+// and the angle difference reduced with roundEven. Batches without a
+// previous placement, and frames drawn at alpha 1, use the plain variants.
 const vertexSource = `
 layout(location = 0) in vec4 a_rect;    // position.xy, extent.xy (size times scale)
 layout(location = 1) in uvec4 a_xform;  // origin offset.xy, rotation (float bits), tint (RGBA8)
@@ -21,6 +28,11 @@ layout(location = 2) in vec4 a_uv;      // u0, v0, u1, v1
 #ifdef PARAMS
 layout(location = 3) in vec4 a_params;  // material parameters
 out vec4 v_params;
+#endif
+#ifdef INTERP
+layout(location = 4) in vec4 a_prect;   // previous a_rect
+layout(location = 5) in uvec4 a_pxform; // previous a_xform
+uniform float u_alpha;
 #endif
 
 uniform mat4 u_view;  // world to clip
@@ -32,20 +44,41 @@ flat out uint v_tint;
 
 void main() {
 	vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
-	vec2 local = corner * a_rect.zw - uintBitsToFloat(a_xform.xy);
+	vec2 pos = a_rect.xy;
+	vec2 extent = a_rect.zw;
+	vec2 offset = uintBitsToFloat(a_xform.xy);
 	float rot = uintBitsToFloat(a_xform.z);
-	vec2 world = a_rect.xy;
+#ifdef INTERP
+	float t = u_alpha;
+	float s = 1.0 - t;
+	pos = a_prect.xy * s + pos * t;
+	extent = a_prect.zw * s + extent * t;
+	offset = uintBitsToFloat(a_pxform.xy) * s + offset * t;
+	float prot = uintBitsToFloat(a_pxform.z);
+	if (prot != rot) {
+		const float TAU = 6.28318530717958647692;
+		float d = rot - prot;
+		d -= TAU * roundEven(d / TAU);
+		rot -= d * s;
+	}
+#endif
+	vec2 local = corner * extent - offset;
+	vec2 world = pos;
 	if (rot == 0.0) {
 		world += local;
 	} else {
 		float c = cos(rot);
-		float s = sin(rot);
-		world += vec2(local.x * c - local.y * s, local.x * s + local.y * c);
+		float sn = sin(rot);
+		world += vec2(local.x * c - local.y * sn, local.x * sn + local.y * c);
 	}
 	gl_Position = u_view * vec4(world, 0.0, 1.0);
 	v_uv = mix(a_uv.xy, a_uv.zw, corner);
 #ifdef TINT
+#ifdef INTERP
+	v_tint = a_xform.w == a_pxform.w ? a_xform.w : packUnorm4x8(unpackUnorm4x8(a_pxform.w) * s + unpackUnorm4x8(a_xform.w) * t);
+#else
 	v_tint = a_xform.w;
+#endif
 #endif
 #ifdef PARAMS
 	v_params = a_params;
@@ -57,12 +90,24 @@ void main() {
 // whose packets are all tinted opaque white needs no tint: leaving them out
 // saves varyings and per-fragment work that a software rasteriser such as
 // llvmpipe pays for on every sprite (measured: about 20% per sprite for the
-// tint alone). Custom materials always get both.
+// tint alone). Custom materials always get both. Each comes plain and
+// interpolating (the second half of the table).
 const (
 	headerPlain  = "#version 410 core\n"
 	headerTint   = "#version 410 core\n#define TINT 1\n"
 	headerParams = "#version 410 core\n#define TINT 1\n#define PARAMS 1\n"
+	defineInterp = "#define INTERP 1\n"
 )
+
+// vertex shader kinds: index into Renderer.vs[kind][interp]
+const (
+	vsPlain = iota
+	vsTint
+	vsParams
+	numVS
+)
+
+var vsHeaders = [numVS]string{headerPlain, headerTint, headerParams}
 
 const fragmentHead = `
 in vec2 v_uv;
@@ -97,13 +142,19 @@ const (
 	untintedShade = `return texel;`
 )
 
-// program is a linked sprite program and its uniform locations.
+// program is a linked sprite program and its uniform locations (alpha is
+// -1 in the plain variants).
 type program struct {
-	id   uint32
-	view int32
-	tex  int32
-	pass int32
+	id    uint32
+	view  int32
+	tex   int32
+	pass  int32
+	alpha int32
 }
+
+// programs are the plain (0) and interpolating (1) variants of one
+// material.
+type programs [2]program
 
 func compileShader(kind uint32, src, what string) (uint32, error) {
 	sh := gl.CreateShader(kind)
@@ -140,20 +191,37 @@ func shaderLog(id uint32, isProgram bool) string {
 	return strings.TrimRight(string(buf), "\x00\n ")
 }
 
-// linkProgram builds a sprite program whose shade function has the given
-// body. vs is the compiled shared vertex shader.
-func linkProgram(vs uint32, header, shade, what string) (program, error) {
+// linkPrograms builds the plain and the interpolating sprite program
+// whose shade function has the given body, from the compiled vertex
+// shaders vs (plain, interpolating) of the matching kind. The fragment
+// shader is compiled once and linked into both.
+func linkPrograms(vs [2]uint32, header, shade, what string) (programs, error) {
 	fs, err := compileShader(gl.FRAGMENT_SHADER, header+fragmentHead+shade+fragmentTail, what+" fragment shader")
 	if err != nil {
-		return program{}, err
+		return programs{}, err
 	}
+	defer gl.DeleteShader(fs)
+	var ps programs
+	for i := range ps {
+		p, err := link(vs[i], fs, what)
+		if err != nil {
+			if i > 0 {
+				gl.DeleteProgram(ps[0].id)
+			}
+			return programs{}, err
+		}
+		ps[i] = p
+	}
+	return ps, nil
+}
+
+func link(vs, fs uint32, what string) (program, error) {
 	id := gl.CreateProgram()
 	gl.AttachShader(id, vs)
 	gl.AttachShader(id, fs)
 	gl.LinkProgram(id)
 	gl.DetachShader(id, vs)
 	gl.DetachShader(id, fs)
-	gl.DeleteShader(fs)
 	var ok int32
 	gl.GetProgramiv(id, gl.LINK_STATUS, &ok)
 	if ok == gl.FALSE {
@@ -162,12 +230,22 @@ func linkProgram(vs uint32, header, shade, what string) (program, error) {
 		return program{}, fmt.Errorf("linking %s: %s", what, log)
 	}
 	p := program{
-		id:   id,
-		view: gl.GetUniformLocation(id, gl.Str("u_view\x00")),
-		tex:  gl.GetUniformLocation(id, gl.Str("u_tex\x00")),
-		pass: gl.GetUniformLocation(id, gl.Str("u_pass\x00")),
+		id:    id,
+		view:  gl.GetUniformLocation(id, gl.Str("u_view\x00")),
+		tex:   gl.GetUniformLocation(id, gl.Str("u_tex\x00")),
+		pass:  gl.GetUniformLocation(id, gl.Str("u_pass\x00")),
+		alpha: gl.GetUniformLocation(id, gl.Str("u_alpha\x00")),
 	}
 	gl.UseProgram(id)
 	gl.Uniform1i(p.tex, 0)
 	return p, nil
+}
+
+func (ps *programs) delete() {
+	for i := range ps {
+		if ps[i].id != 0 {
+			gl.DeleteProgram(ps[i].id)
+			ps[i].id = 0
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/internal/handles"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // Recorder is a [render2d.Renderer] that keeps what it is given instead of
@@ -134,7 +135,11 @@ func (r *Recorder) SetFramebufferSize(width, height int) {
 }
 
 // Render implements [render2d.Renderer]: it validates f, applies its
-// clears and appends a deep copy to Frames.
+// clears and appends a deep copy to Frames. The copy keeps f.Present (the
+// alpha and instant of this present) and every packet's previous
+// placement; [render2d.Frame.Resolved] or [Recorder.ShownAt] gives what
+// was drawn, resolved by the same functions the GL renderer's shader
+// follows. A frame rendered again at the next present is recorded again.
 func (r *Recorder) Render(f *render2d.Frame) error {
 	if err := r.res.Check("Render"); err != nil {
 		return err
@@ -142,7 +147,8 @@ func (r *Recorder) Render(f *render2d.Frame) error {
 	if err := render2d.ValidateFrame(f, r); err != nil {
 		return err
 	}
-	cp := render2d.Frame{Sequence: f.Sequence, Passes: make([]render2d.Pass, len(f.Passes))}
+	cp := *f
+	cp.Passes = make([]render2d.Pass, len(f.Passes))
 	for i, p := range f.Passes {
 		cp.Passes[i] = render2d.Pass{PassDesc: p.PassDesc, Packets: slices.Clone(p.Packets)}
 		if p.Clear {
@@ -156,6 +162,20 @@ func (r *Recorder) Render(f *render2d.Frame) error {
 	}
 	r.Frames = append(r.Frames, cp)
 	return nil
+}
+
+// ShownAt returns what was on screen at instant at: the newest recorded
+// frame presented at or before at (by Present.At), resolved at its alpha
+// with [render2d.Frame.Resolved]. It reports false when no frame had been
+// presented by then. Frames are searched from the newest, so a test that
+// renders with increasing instants finds the right one.
+func (r *Recorder) ShownAt(at timing.Instant) (render2d.Frame, bool) {
+	for i := len(r.Frames) - 1; i >= 0; i-- {
+		if r.Frames[i].Present.At <= at {
+			return r.Frames[i].Resolved(), true
+		}
+	}
+	return render2d.Frame{}, false
 }
 
 func viewportRect(v render2d.Rect, b image.Rectangle) image.Rectangle {

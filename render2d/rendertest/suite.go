@@ -12,10 +12,15 @@ import (
 // TestRenderer runs the conformance suite every [render2d.Renderer]
 // passes: handle lifetimes and generations, argument validation, frame
 // validation that reports every problem, offscreen targets, clears read
-// back through ReadPixels, and Close.
+// back through ReadPixels, interpolation (packets and cameras between their
+// previous and current placements, at several alphas, resolved as
+// [render2d.DrawPacket2D.Resolved] and [render2d.PassDesc.ResolvedCamera]
+// say: read back as pixels from a renderer that draws, and through
+// [Recorder.ShownAt] from the recorder, which does not rasterise), and
+// Close.
 //
 // newRenderer returns a fresh renderer whose default framebuffer is at
-// least 16x16 pixels; the suite closes it. Call TestRenderer on the
+// least 32x32 pixels; the suite closes it. Call TestRenderer on the
 // renderer's thread (for GL, the thread with the current context).
 func TestRenderer(t *testing.T, newRenderer func(t *testing.T) render2d.Renderer) {
 	run := func(name string, fn func(t *testing.T, r render2d.Renderer)) {
@@ -32,6 +37,7 @@ func TestRenderer(t *testing.T, newRenderer func(t *testing.T) render2d.Renderer
 	run("FrameValidation", testFrameValidation)
 	run("Targets", testTargets)
 	run("ClearReadBack", testClearReadBack)
+	run("Interpolation", testInterpolation)
 	run("Close", testClose)
 }
 
