@@ -93,3 +93,5 @@ func instant(d time.Duration) timing.Instant { return origin + timing.Instant(d)
 func update(start, end time.Duration) timing.Update {
 	return timing.Update{Kind: timing.FixedUpdate, Start: instant(start), End: instant(end), Delta: end - start}
 }
+
+type timingInstant = timing.Instant

@@ -190,6 +190,7 @@ func (p *Player) PlayStream(st *Stream, at At, params Params) (Voice, error) {
 		return Voice{}, detail(ErrInvalid, "audio: PlayStream %s: the stream was already played", st.name)
 	}
 	st.loop.Store(params.Loop)
+	st.armed.Store(true)
 	id := p.m.nextID.Add(1)
 	if err := p.send(&command{kind: cmdPlay, id: id, stream: st, at: at.Instant(), params: params}); err != nil {
 		st.played.Store(false)

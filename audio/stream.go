@@ -38,6 +38,7 @@ type Stream struct {
 	err  atomic.Pointer[Error]
 
 	played, loop atomic.Bool
+	armed        atomic.Bool // set after loop: the end of the file may be handled
 	eof          atomic.Bool // producer: nothing more will be written
 	finished     atomic.Bool // mixer: the voice ended
 	closed       atomic.Bool
@@ -162,7 +163,8 @@ func (st *Stream) fillLocked() {
 			i := st.wpos >> 32
 			if i+1 >= uint64(len(st.win)/2) && !st.srcEnded {
 				if !st.more() {
-					return // error recorded
+					st.ring.write(st.chunk[:2*n])
+					return // an error recorded, or waiting at the end
 				}
 				continue
 			}
@@ -187,7 +189,8 @@ func (st *Stream) fillLocked() {
 
 // more appends decoded frames to the window, dropping the ones already
 // passed. At the end of the source it rewinds when looping, or marks the
-// source ended. It reports false after recording a decoding error.
+// source ended. It reports false after recording a decoding error, or
+// when it must wait at the end of a stream not yet played.
 func (st *Stream) more() bool {
 	if i := st.wpos >> 32; i > 0 {
 		keep := copy(st.win, st.win[2*i:])
@@ -214,6 +217,11 @@ func (st *Stream) more() bool {
 	switch {
 	case err == nil:
 	case errors.Is(err, io.EOF):
+		if !st.armed.Load() {
+			// Not played yet, so whether it loops is unknown: wait at the
+			// end (the decoder keeps answering EOF) until PlayStream says.
+			return false
+		}
 		if !st.loop.Load() {
 			st.srcEnded = true
 			return true

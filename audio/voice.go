@@ -13,9 +13,9 @@ type voice struct {
 	priority int8
 	loop     bool
 	stopping bool
-	start    int64 // first output frame
-	stopAt   int64 // output frame where the stop fade begins
-	stopFade int64 // its length in frames
+	start    int64  // first output frame
+	stopAt   int64  // output frame where the stop fade begins
+	stopFade int64  // its length in frames
 	pos      uint64 // source position, 32.32 fixed point (sounds)
 	step     uint64 // source frames per output frame, 32.32
 	gl, gr   float32
