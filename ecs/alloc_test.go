@@ -86,3 +86,31 @@ func busyApp(t testing.TB, n int) *ecs.App {
 	}
 	return a
 }
+
+// TestQueryBookkeepingAllocations covers the query paths a tick may take
+// besides a plain loop: nested queries, Close of a finished query under an
+// open one (which recovers Arche's panic, see locks.go) and a leak closed
+// at the sync point.
+func TestQueryBookkeepingAllocations(t *testing.T) {
+	w := ecs.NewWorld()
+	spawnPV(w, 8)
+	f := ecs.NewFilter1[position](w)
+	run := func() {
+		outer := f.Query()
+		for outer.Next() {
+			inner := f.Query()
+			for inner.Next() {
+			}
+			inner.Close()
+		}
+		leak := f.Query()
+		leak.Next()
+		if got := w.Apply(); got != 1 {
+			t.Fatalf("leaked queries: got %d, want 1", got)
+		}
+	}
+	run()
+	if got := testing.AllocsPerRun(20, run); got != 0 {
+		t.Errorf("allocations: got %v, want 0", got)
+	}
+}

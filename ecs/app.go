@@ -68,10 +68,10 @@ type App struct {
 
 	// Built-in loops run to completion, so they use Arche's queries as
 	// plain values, which keeps the iterator in registers.
-	transforms *generic.Filter1[Transform]
-	animators  *generic.Filter2[Animator, Sprite]
-	animStats  AnimationStats
-	extract    extractor
+	snapshot  snapshotter
+	animators *generic.Filter2[Animator, Sprite]
+	animStats AnimationStats
+	extract   extractor
 }
 
 // NewApp returns an App with an empty world. The world's resources already
@@ -96,7 +96,7 @@ func NewApp(opts Options) (*App, error) {
 	AddResource(a.world, a.rand)
 	AddResource(a.world, &a.input)
 	AddResource(a.world, queue)
-	a.transforms = generic.NewFilter1[Transform]()
+	a.snapshot = newSnapshotter(&a.world.w)
 	a.extract.init(a.world)
 	a.extract.lib = opts.Assets
 	a.animators = generic.NewFilter2[Animator, Sprite]()
@@ -188,7 +188,7 @@ func (a *App) step(in *input.Tick) error {
 	// batch) snapshots to be safe.
 	a.interpolate = t.Kind == timing.FixedUpdate && !a.noInterp
 	if a.interpolate && (t.Final || !t.Quiet) {
-		snapshotAll(&a.world.w, a.transforms)
+		a.snapshot.run(&a.world.w)
 	}
 	if err := a.advanceQueue(); err != nil && a.failure == nil {
 		a.failure = fmt.Errorf("ecs: gameplay queue: %w", err)

@@ -683,9 +683,10 @@ func TestAppNoInterpolation(t *testing.T) {
 	}
 }
 
-// TestSnapshotAcrossArchetypes checks the per-column snapshot: transforms in
-// several archetypes, one of them emptied by despawns, must each record the
-// value they had before the latest fixed tick.
+// TestSnapshotAcrossArchetypes checks the snapshot over several archetypes
+// (column by column in the metronome_unsafe build), one of them emptied by
+// despawns: each transform must record the value it had before the latest
+// fixed tick.
 func TestSnapshotAcrossArchetypes(t *testing.T) {
 	a := newApp(t, ecs.Options{})
 	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {

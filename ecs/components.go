@@ -2,7 +2,6 @@ package ecs
 
 import (
 	"math"
-	"unsafe"
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/render2d"
@@ -79,47 +78,6 @@ func lerpAngle(a, b, alpha float32) float32 {
 	d := float32(math.Remainder(float64(b-a), 2*math.Pi))
 	return b - d*(1-alpha)
 }
-
-// snapshot records the current value as the previous one and marks it
-// present. It runs over every Transform on every fixed step that may end a
-// batch, so it copies raw memory: the current value's first 16 bytes in one
-// move, then its last 4 bytes together with hasPrev (and the padding after
-// it) in one 8-byte store. mark is [hasPrevMark], passed in so a loop keeps
-// it in a register. The layout this relies on is checked below at compile
-// time.
-func (t *Transform) snapshot(mark uint64) {
-	p := unsafe.Pointer(t)
-	*(*[16]byte)(unsafe.Add(p, offPrev)) = *(*[16]byte)(p)
-	tail := uint64(*(*uint32)(unsafe.Add(p, 16)))
-	*(*uint64)(unsafe.Add(p, offPrev+16)) = tail | mark
-}
-
-// hasPrevMark is the 8-byte word at offPrev+16 with every byte zero except
-// hasPrev, which is true: where that byte falls depends on the machine's
-// byte order.
-var hasPrevMark = func() uint64 {
-	var word uint64
-	*(*bool)(unsafe.Add(unsafe.Pointer(&word), offHasPrev-offPrev-16)) = true
-	return word
-}()
-
-const (
-	offPrev    = unsafe.Offsetof(Transform{}.prev)
-	offHasPrev = unsafe.Offsetof(Transform{}.hasPrev)
-)
-
-// Compile-time layout checks for snapshot: the current fields are laid out
-// as a pose (20 bytes from offset 0), prev follows at 20, hasPrev at 40, and
-// the Transform ends at 44 (so bytes 41 to 43 are padding). An index out of
-// range fails the build if any of this changes.
-var (
-	_ = [1]struct{}{}[unsafe.Offsetof(Transform{}.Rotation)-unsafe.Offsetof(pose{}.rotation)]
-	_ = [1]struct{}{}[unsafe.Offsetof(Transform{}.Scale)-unsafe.Offsetof(pose{}.scale)]
-	_ = [1]struct{}{}[unsafe.Sizeof(pose{})-20]
-	_ = [1]struct{}{}[offPrev-20]
-	_ = [1]struct{}{}[offHasPrev-40]
-	_ = [1]struct{}{}[unsafe.Sizeof(Transform{})-44]
-)
 
 // Sprite draws a textured quad at the entity's [Transform].
 //

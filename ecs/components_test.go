@@ -87,10 +87,11 @@ func TestNames(t *testing.T) {
 	}
 }
 
-// TestSnapshotKeepsNeighbours checks that the raw-memory snapshot copies
-// every field of the current value and writes nothing outside its own
-// Transform: in an array laid out like an archetype column, snapshotting
-// the middle element leaves both neighbours as they were.
+// TestSnapshotKeepsNeighbours checks that the snapshot copies every field of
+// the current value and writes nothing outside its own Transform (the
+// metronome_unsafe build copies raw memory): in an array laid out like an
+// archetype column, snapshotting the middle element leaves both neighbours
+// as they were.
 func TestSnapshotKeepsNeighbours(t *testing.T) {
 	col := [3]ecs.Transform{
 		{Position: ecs.Vec2{X: 1, Y: 2}, Rotation: 3, Scale: ecs.Vec2{X: 4, Y: 5}},

@@ -46,8 +46,9 @@ func (f *Filter1[A]) Without(types ...ComponentType) *Filter1[A] {
 // a local variable and iterate it with Next until it returns false, or call
 // Close when leaving early. Nested loops over one filter are fine.
 func (f *Filter1[A]) Query() Query1[A] {
-	q := Query1[A]{q: f.f.Query(&f.w.w)}
-	f.w.track(&q.q.Query)
+	locked := f.w.w.IsLocked()
+	q := Query1[A]{q: f.f.Query(&f.w.w), w: f.w}
+	q.ticket = f.w.issue(&q.q.Query, locked)
 	return q
 }
 
@@ -63,7 +64,9 @@ func (f *Filter1[A]) Count() int {
 // locked: queue structural changes in [Commands]. A query that a system
 // leaves open is closed at the next sync point.
 type Query1[A any] struct {
-	q generic.Query1[A]
+	q      generic.Query1[A]
+	w      *World
+	ticket uint64 // see World.issue
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -81,12 +84,11 @@ func (q *Query1[A]) Entity() Entity { return Entity{q.q.Entity()} }
 func (q *Query1[A]) Count() int { return q.q.Count() }
 
 // Close ends the iteration early and unlocks the world. Closing a finished or
-// closed query does nothing.
-func (q *Query1[A]) Close() {
-	if !closed(&q.q.Query) {
-		q.q.Close()
-	}
-}
+// closed query does nothing, with one exception: do not close a finished
+// query while a query made after it is still running. Arche hands a
+// finished query's lock to the next query made, and Close cannot tell the
+// two apart (see locks.go).
+func (q *Query1[A]) Close() { q.w.close(&q.q.Query, q.ticket) }
 
 // Filter2 selects the entities that have two components (plus the constraints
 // added with With and Without) and hands out [Query2] iterators.
@@ -119,8 +121,9 @@ func (f *Filter2[A, B]) Without(types ...ComponentType) *Filter2[A, B] {
 // a local variable and iterate it with Next until it returns false, or call
 // Close when leaving early. Nested loops over one filter are fine.
 func (f *Filter2[A, B]) Query() Query2[A, B] {
-	q := Query2[A, B]{q: f.f.Query(&f.w.w)}
-	f.w.track(&q.q.Query)
+	locked := f.w.w.IsLocked()
+	q := Query2[A, B]{q: f.f.Query(&f.w.w), w: f.w}
+	q.ticket = f.w.issue(&q.q.Query, locked)
 	return q
 }
 
@@ -136,7 +139,9 @@ func (f *Filter2[A, B]) Count() int {
 // locked: queue structural changes in [Commands]. A query that a system
 // leaves open is closed at the next sync point.
 type Query2[A any, B any] struct {
-	q generic.Query2[A, B]
+	q      generic.Query2[A, B]
+	w      *World
+	ticket uint64 // see World.issue
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -154,12 +159,11 @@ func (q *Query2[A, B]) Entity() Entity { return Entity{q.q.Entity()} }
 func (q *Query2[A, B]) Count() int { return q.q.Count() }
 
 // Close ends the iteration early and unlocks the world. Closing a finished or
-// closed query does nothing.
-func (q *Query2[A, B]) Close() {
-	if !closed(&q.q.Query) {
-		q.q.Close()
-	}
-}
+// closed query does nothing, with one exception: do not close a finished
+// query while a query made after it is still running. Arche hands a
+// finished query's lock to the next query made, and Close cannot tell the
+// two apart (see locks.go).
+func (q *Query2[A, B]) Close() { q.w.close(&q.q.Query, q.ticket) }
 
 // Filter3 selects the entities that have three components (plus the constraints
 // added with With and Without) and hands out [Query3] iterators.
@@ -193,8 +197,9 @@ func (f *Filter3[A, B, C]) Without(types ...ComponentType) *Filter3[A, B, C] {
 // a local variable and iterate it with Next until it returns false, or call
 // Close when leaving early. Nested loops over one filter are fine.
 func (f *Filter3[A, B, C]) Query() Query3[A, B, C] {
-	q := Query3[A, B, C]{q: f.f.Query(&f.w.w)}
-	f.w.track(&q.q.Query)
+	locked := f.w.w.IsLocked()
+	q := Query3[A, B, C]{q: f.f.Query(&f.w.w), w: f.w}
+	q.ticket = f.w.issue(&q.q.Query, locked)
 	return q
 }
 
@@ -210,7 +215,9 @@ func (f *Filter3[A, B, C]) Count() int {
 // locked: queue structural changes in [Commands]. A query that a system
 // leaves open is closed at the next sync point.
 type Query3[A any, B any, C any] struct {
-	q generic.Query3[A, B, C]
+	q      generic.Query3[A, B, C]
+	w      *World
+	ticket uint64 // see World.issue
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -228,12 +235,11 @@ func (q *Query3[A, B, C]) Entity() Entity { return Entity{q.q.Entity()} }
 func (q *Query3[A, B, C]) Count() int { return q.q.Count() }
 
 // Close ends the iteration early and unlocks the world. Closing a finished or
-// closed query does nothing.
-func (q *Query3[A, B, C]) Close() {
-	if !closed(&q.q.Query) {
-		q.q.Close()
-	}
-}
+// closed query does nothing, with one exception: do not close a finished
+// query while a query made after it is still running. Arche hands a
+// finished query's lock to the next query made, and Close cannot tell the
+// two apart (see locks.go).
+func (q *Query3[A, B, C]) Close() { q.w.close(&q.q.Query, q.ticket) }
 
 // Filter4 selects the entities that have four components (plus the constraints
 // added with With and Without) and hands out [Query4] iterators.
@@ -268,8 +274,9 @@ func (f *Filter4[A, B, C, D]) Without(types ...ComponentType) *Filter4[A, B, C, 
 // a local variable and iterate it with Next until it returns false, or call
 // Close when leaving early. Nested loops over one filter are fine.
 func (f *Filter4[A, B, C, D]) Query() Query4[A, B, C, D] {
-	q := Query4[A, B, C, D]{q: f.f.Query(&f.w.w)}
-	f.w.track(&q.q.Query)
+	locked := f.w.w.IsLocked()
+	q := Query4[A, B, C, D]{q: f.f.Query(&f.w.w), w: f.w}
+	q.ticket = f.w.issue(&q.q.Query, locked)
 	return q
 }
 
@@ -285,7 +292,9 @@ func (f *Filter4[A, B, C, D]) Count() int {
 // locked: queue structural changes in [Commands]. A query that a system
 // leaves open is closed at the next sync point.
 type Query4[A any, B any, C any, D any] struct {
-	q generic.Query4[A, B, C, D]
+	q      generic.Query4[A, B, C, D]
+	w      *World
+	ticket uint64 // see World.issue
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -303,9 +312,8 @@ func (q *Query4[A, B, C, D]) Entity() Entity { return Entity{q.q.Entity()} }
 func (q *Query4[A, B, C, D]) Count() int { return q.q.Count() }
 
 // Close ends the iteration early and unlocks the world. Closing a finished or
-// closed query does nothing.
-func (q *Query4[A, B, C, D]) Close() {
-	if !closed(&q.q.Query) {
-		q.q.Close()
-	}
-}
+// closed query does nothing, with one exception: do not close a finished
+// query while a query made after it is still running. Arche hands a
+// finished query's lock to the next query made, and Close cannot tell the
+// two apart (see locks.go).
+func (q *Query4[A, B, C, D]) Close() { q.w.close(&q.q.Query, q.ticket) }

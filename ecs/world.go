@@ -63,7 +63,8 @@ func (w *World) comps(types []ComponentType) []generic.Comp {
 type World struct {
 	w        arche.World
 	cmds     Commands
-	holders  [arche.MaskTotalBits]arche.Query // the latest query per lock bit; see locks.go
+	issued   []issuedQuery // queries handed out and possibly open; see locks.go
+	tickets  uint64
 	registry map[reflect.Type]storeSlot
 	stores   []store
 }
