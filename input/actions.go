@@ -3,6 +3,7 @@ package input
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -21,9 +22,13 @@ const NoAction Action = 0
 // maxActions bounds the number of registered actions.
 const maxActions = 1<<16 - 1
 
-// Actions is a set of named actions and their bindings. Actions are usually
-// registered once during initialisation; bindings can change at any time
-// afterwards ([Actions.Rebind]) and the change is seen by the next query.
+// Actions is a set of named actions and their bindings. An action is either
+// a button action, bound to buttons ([Actions.Register]), or an analog
+// action, bound to gamepad axes and to buttons standing in for them
+// ([Actions.RegisterAxis]); every query works on both (see [Stats]).
+// Actions are usually registered once during initialisation; bindings can
+// change at any time afterwards ([Actions.Rebind], [Actions.RebindAxis])
+// and the change is seen by the next query.
 //
 // All methods are safe for concurrent use. Queries read an immutable binding
 // table through an atomic pointer, so reading never blocks on a rebind.
@@ -34,10 +39,17 @@ type Actions struct {
 
 // bindingTable is an immutable snapshot of an Actions set. Writers copy it.
 type bindingTable struct {
-	version  uint64
-	names    []string   // index i is Action(i+1)
-	bindings [][]Button // index i is Action(i+1)
-	byName   map[string]Action
+	version uint64
+	entries []entry // index i is Action(i+1)
+	byName  map[string]Action
+}
+
+// entry is one action. Its slices are never modified once published.
+type entry struct {
+	name    string
+	buttons []Button      // button action
+	axes    []AxisBinding // analog action
+	analog  bool
 }
 
 var emptyTable = &bindingTable{byName: map[string]Action{}}
@@ -59,42 +71,57 @@ func (a *Actions) load() *bindingTable {
 	return emptyTable
 }
 
-// Register adds an action with the given name and bindings and returns its
-// handle. Names are case sensitive and must be non-empty, without leading or
-// trailing space, and unique within the set. Every binding must be a valid
-// button; duplicates are kept once. An action may have no bindings yet.
-// Every problem is reported at once.
+// Register adds a button action with the given name and bindings and
+// returns its handle. Names are case sensitive and must be non-empty,
+// without leading or trailing space, and unique within the set. Every
+// binding must be a valid button; duplicates are kept once. An action may
+// have no bindings yet. Every problem is reported at once.
 func (a *Actions) Register(name string, bindings ...Button) (Action, error) {
+	bs, err := checkBindings(name, bindings)
+	return a.register(entry{name: name, buttons: bs}, err)
+}
+
+// RegisterAxis adds an analog action: its value, in [-1, 1], comes from the
+// bound gamepad axes (after their dead zones) and buttons, the binding of
+// largest magnitude winning. Names follow [Actions.Register]; every
+// binding must pass [AxisBinding.Validate]. Every problem is reported at
+// once.
+//
+//	moveX := actions.MustRegisterAxis("move_x",
+//		input.GamepadLeftX.Bind(),
+//		input.ButtonAxis(input.KeyLeft, input.KeyRight))
+func (a *Actions) RegisterAxis(name string, bindings ...AxisBinding) (Action, error) {
+	bs, err := checkAxisBindings(name, bindings)
+	return a.register(entry{name: name, axes: bs, analog: true}, err)
+}
+
+func (a *Actions) register(e entry, bindErr error) (Action, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	old := a.load()
 	var errs []error
-	if name == "" || strings.TrimSpace(name) != name {
-		errs = append(errs, fmt.Errorf("input: action name %q must be non-empty without surrounding space", name))
-	} else if _, dup := old.byName[name]; dup {
-		errs = append(errs, fmt.Errorf("input: action %q is already registered", name))
+	if e.name == "" || strings.TrimSpace(e.name) != e.name {
+		errs = append(errs, fmt.Errorf("input: action name %q must be non-empty without surrounding space", e.name))
+	} else if _, dup := old.byName[e.name]; dup {
+		errs = append(errs, fmt.Errorf("input: action %q is already registered", e.name))
 	}
-	if len(old.names) >= maxActions {
-		errs = append(errs, fmt.Errorf("input: cannot register action %q: the set already holds the maximum of %d actions", name, maxActions))
+	if len(old.entries) >= maxActions {
+		errs = append(errs, fmt.Errorf("input: cannot register action %q: the set already holds the maximum of %d actions", e.name, maxActions))
 	}
-	bs, err := checkBindings(name, bindings)
-	if err != nil {
-		errs = append(errs, err)
+	if bindErr != nil {
+		errs = append(errs, bindErr)
 	}
 	if len(errs) > 0 {
 		return NoAction, errors.Join(errs...)
 	}
 	t := &bindingTable{
-		version:  old.version + 1,
-		names:    append(slices.Clip(old.names), name),
-		bindings: append(slices.Clip(old.bindings), bs),
-		byName:   make(map[string]Action, len(old.byName)+1),
+		version: old.version + 1,
+		entries: append(slices.Clip(old.entries), e),
+		byName:  make(map[string]Action, len(old.byName)+1),
 	}
-	for k, v := range old.byName {
-		t.byName[k] = v
-	}
-	act := Action(len(t.names))
-	t.byName[name] = act
+	maps.Copy(t.byName, old.byName)
+	act := Action(len(t.entries))
+	t.byName[e.name] = act
 	a.table.Store(t)
 	return act, nil
 }
@@ -110,6 +137,16 @@ func (a *Actions) RegisterNames(name string, bindings ...string) (Action, error)
 	return a.Register(name, bs...)
 }
 
+// RegisterAxisNames is [Actions.RegisterAxis] with bindings in the text
+// form of [ParseAxisBinding] ("GamepadLeftX deadzone=0.25", "A/D").
+func (a *Actions) RegisterAxisNames(name string, bindings ...string) (Action, error) {
+	bs, err := ParseAxisBindings(bindings...)
+	if err != nil {
+		return NoAction, fmt.Errorf("input: action %q: %w", name, err)
+	}
+	return a.RegisterAxis(name, bs...)
+}
+
 // MustRegister is Register for package-level initialisation; it panics with
 // the error if registration fails.
 func (a *Actions) MustRegister(name string, bindings ...Button) Action {
@@ -120,31 +157,64 @@ func (a *Actions) MustRegister(name string, bindings ...Button) Action {
 	return act
 }
 
-// Rebind replaces the bindings of act. It is safe while the game runs, from
-// any goroutine: tick queries made after it returns use the new bindings,
-// including queries on a tick filled before the change, because a tick keeps
-// its records and looks bindings up when asked.
+// MustRegisterAxis is RegisterAxis for package-level initialisation; it
+// panics with the error if registration fails.
+func (a *Actions) MustRegisterAxis(name string, bindings ...AxisBinding) Action {
+	act, err := a.RegisterAxis(name, bindings...)
+	if err != nil {
+		panic(err)
+	}
+	return act
+}
+
+// Rebind replaces the bindings of the button action act. It is safe while
+// the game runs, from any goroutine: tick queries made after it returns use
+// the new bindings, including queries on a tick filled before the change,
+// because a tick keeps its records and looks bindings up when asked.
+// Rebinding an analog action is an error: use [Actions.RebindAxis].
 func (a *Actions) Rebind(act Action, bindings ...Button) error {
+	return a.rebind(act, false, func(name string) (entry, error) {
+		bs, err := checkBindings(name, bindings)
+		return entry{buttons: bs}, err
+	})
+}
+
+// RebindAxis replaces the bindings of the analog action act, as
+// [Actions.Rebind] does for button actions.
+func (a *Actions) RebindAxis(act Action, bindings ...AxisBinding) error {
+	return a.rebind(act, true, func(name string) (entry, error) {
+		bs, err := checkAxisBindings(name, bindings)
+		return entry{axes: bs, analog: true}, err
+	})
+}
+
+func (a *Actions) rebind(act Action, analog bool, build func(name string) (entry, error)) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	old := a.load()
-	if act == NoAction || int(act) > len(old.names) {
-		return fmt.Errorf("input: action %d is not registered (registered: 1 to %d)", act, len(old.names))
+	e := old.entry(act)
+	if e == nil {
+		return fmt.Errorf("input: action %d is not registered (registered: 1 to %d)", act, len(old.entries))
 	}
-	name := old.names[act-1]
-	bs, err := checkBindings(name, bindings)
+	if e.analog != analog {
+		return kindError(e)
+	}
+	ne, err := build(e.name)
 	if err != nil {
 		return err
 	}
-	t := &bindingTable{
-		version:  old.version + 1,
-		names:    old.names,
-		bindings: slices.Clone(old.bindings),
-		byName:   old.byName,
-	}
-	t.bindings[act-1] = bs
+	ne.name = e.name
+	t := &bindingTable{version: old.version + 1, entries: slices.Clone(old.entries), byName: old.byName}
+	t.entries[act-1] = ne
 	a.table.Store(t)
 	return nil
+}
+
+func kindError(e *entry) error {
+	if e.analog {
+		return fmt.Errorf("input: action %q is analog; bind it with RebindAxis or axis bindings", e.name)
+	}
+	return fmt.Errorf("input: action %q is a button action; bind it with Rebind or button names (register it with RegisterAxis to bind axes)", e.name)
 }
 
 // RebindNames is [Actions.Rebind] with bindings given by name.
@@ -156,6 +226,16 @@ func (a *Actions) RebindNames(act Action, bindings ...string) error {
 	return a.Rebind(act, bs...)
 }
 
+// RebindAxisNames is [Actions.RebindAxis] with bindings in the text form of
+// [ParseAxisBinding].
+func (a *Actions) RebindAxisNames(act Action, bindings ...string) error {
+	bs, err := ParseAxisBindings(bindings...)
+	if err != nil {
+		return fmt.Errorf("input: action %d: %w", act, err)
+	}
+	return a.RebindAxis(act, bs...)
+}
+
 // Lookup returns the action registered under name.
 func (a *Actions) Lookup(name string) (Action, bool) {
 	act, ok := a.load().byName[name]
@@ -165,27 +245,46 @@ func (a *Actions) Lookup(name string) (Action, bool) {
 // Name returns the name act was registered with, or "" if it is not
 // registered.
 func (a *Actions) Name(act Action) string {
-	t := a.load()
-	if act == NoAction || int(act) > len(t.names) {
-		return ""
+	if e := a.load().entry(act); e != nil {
+		return e.name
 	}
-	return t.names[act-1]
+	return ""
 }
 
-// Bindings returns a copy of the buttons bound to act.
+// Analog reports whether act is an analog action (registered with
+// [Actions.RegisterAxis]).
+func (a *Actions) Analog(act Action) bool {
+	e := a.load().entry(act)
+	return e != nil && e.analog
+}
+
+// Bindings returns a copy of the buttons bound to the button action act
+// (nil for an analog action).
 func (a *Actions) Bindings(act Action) []Button {
-	return slices.Clone(a.load().bound(act))
+	if e := a.load().entry(act); e != nil {
+		return slices.Clone(e.buttons)
+	}
+	return nil
+}
+
+// AxisBindings returns a copy of the bindings of the analog action act (nil
+// for a button action).
+func (a *Actions) AxisBindings(act Action) []AxisBinding {
+	if e := a.load().entry(act); e != nil {
+		return slices.Clone(e.axes)
+	}
+	return nil
 }
 
 // Len returns the number of registered actions. Handles run from 1 to Len.
-func (a *Actions) Len() int { return len(a.load().names) }
+func (a *Actions) Len() int { return len(a.load().entries) }
 
-// bound returns the bindings of act in t; the slice must not be modified.
-func (t *bindingTable) bound(act Action) []Button {
-	if act == NoAction || int(act) > len(t.bindings) {
+// entry returns act's entry in t, or nil; it must not be modified.
+func (t *bindingTable) entry(act Action) *entry {
+	if act == NoAction || int(act) > len(t.entries) {
 		return nil
 	}
-	return t.bindings[act-1]
+	return &t.entries[act-1]
 }
 
 func checkBindings(name string, bindings []Button) ([]Button, error) {
@@ -206,58 +305,85 @@ func checkBindings(name string, bindings []Button) ([]Button, error) {
 	return out, nil
 }
 
-func (t *bindingTable) count() int { return len(t.names) }
+func checkAxisBindings(name string, bindings []AxisBinding) ([]AxisBinding, error) {
+	var errs []error
+	out := make([]AxisBinding, 0, len(bindings))
+	for i, b := range bindings {
+		if err := b.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("input: action %q binding %d (%v): %w", name, i, b, err))
+			continue
+		}
+		if !slices.Contains(out, b) {
+			out = append(out, b)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return out, nil
+}
+
+func (t *bindingTable) count() int { return len(t.entries) }
 
 // Configure applies bindings read from a config file, such as a TOML table
 // `jump = ["Space", "GamepadA"]`: a registered action is rebound, an unknown
-// one is registered. Names are checked first and every bad button name or
-// action name is reported at once, in sorted order; on error nothing
-// changes. Configure is all-or-nothing with respect to other callers too.
+// one is registered as a button action. The texts of an analog action are
+// axis bindings in the form of [ParseAxisBinding] (`move_x =
+// ["GamepadLeftX", "A/D"]`); those of a button action are button names.
+// Every bad name is reported at once, in sorted order of actions; on error
+// nothing changes. Configure is all-or-nothing with respect to other
+// callers too.
 func (a *Actions) Configure(bindings map[string][]string) error {
-	names := make([]string, 0, len(bindings))
-	for n := range bindings {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	parsed := make([][]Button, len(names))
+	names := slices.Sorted(maps.Keys(bindings))
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	old := a.load()
+	parsed := make([]entry, len(names))
 	var errs []error
+	added := 0
 	for i, n := range names {
 		if n == "" || strings.TrimSpace(n) != n {
 			errs = append(errs, fmt.Errorf("input: action name %q must be non-empty without surrounding space", n))
 		}
-		bs, err := ParseButtons(bindings[n]...)
+		e := entry{name: n}
+		var err error
+		if act, ok := old.byName[n]; ok && old.entries[act-1].analog {
+			e.analog = true
+			if e.axes, err = ParseAxisBindings(bindings[n]...); err == nil {
+				e.axes, _ = checkAxisBindings(n, e.axes) // removes duplicates
+			}
+		} else {
+			if !ok {
+				added++
+			}
+			if e.buttons, err = ParseButtons(bindings[n]...); err == nil {
+				e.buttons, _ = checkBindings(n, e.buttons)
+			}
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("input: action %q: %w", n, err))
 		}
-		parsed[i] = bs
+		parsed[i] = e
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	old := a.load()
-	if len(old.names)+len(names) > maxActions {
-		return fmt.Errorf("input: configuring %d actions would exceed the maximum of %d", len(names), maxActions)
+	if len(old.entries)+added > maxActions {
+		return fmt.Errorf("input: configuring %d actions would exceed the maximum of %d", added, maxActions)
 	}
 	t := &bindingTable{
-		version:  old.version + 1,
-		names:    slices.Clone(old.names),
-		bindings: slices.Clone(old.bindings),
-		byName:   make(map[string]Action, len(old.byName)+len(names)),
+		version: old.version + 1,
+		entries: slices.Clone(old.entries),
+		byName:  make(map[string]Action, len(old.byName)+added),
 	}
-	for k, v := range old.byName {
-		t.byName[k] = v
-	}
-	for i, n := range names {
-		bs, _ := checkBindings(n, parsed[i]) // parsed buttons are valid; this removes duplicates
-		if act, ok := t.byName[n]; ok {
-			t.bindings[act-1] = bs
+	maps.Copy(t.byName, old.byName)
+	for _, e := range parsed {
+		if act, ok := t.byName[e.name]; ok {
+			t.entries[act-1] = e
 			continue
 		}
-		t.names = append(t.names, n)
-		t.bindings = append(t.bindings, bs)
-		t.byName[n] = Action(len(t.names))
+		t.entries = append(t.entries, e)
+		t.byName[e.name] = Action(len(t.entries))
 	}
 	a.table.Store(t)
 	return nil

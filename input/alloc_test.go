@@ -34,3 +34,30 @@ func TestTickFromBacklogAllocatesNothing(t *testing.T) {
 		t.Errorf("recording and polling allocates %v times, want 0", n)
 	}
 }
+
+// TestAnalogTickAllocatesNothing: the same with a stick moving at every poll
+// and two analog actions queried, with their simulation time.
+func TestAnalogTickAllocatesNothing(t *testing.T) {
+	f := newFixture(t, 64, true)
+	f.round()
+	f.round()
+	if n := testing.AllocsPerRun(100, f.round); n != 0 {
+		t.Errorf("a 64-poll round with analog input allocates %v times, want 0", n)
+	}
+	var rec input.Recorder
+	var snap input.Snapshot
+	i := 0
+	pad := func() {
+		i++
+		f.now += 4 * ms
+		rec.Gamepad(f.now, true)
+		rec.Press(f.now, input.GamepadB)
+		rec.Axis(f.now, input.GamepadRightY, float32(i%3)/2)
+		rec.Gamepad(f.now, false) // releases and centres: synthetic records
+		rec.Flush(f.now, &snap)
+	}
+	pad()
+	if n := testing.AllocsPerRun(100, pad); n != 0 {
+		t.Errorf("recording gamepad input allocates %v times, want 0", n)
+	}
+}

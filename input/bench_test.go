@@ -62,6 +62,18 @@ func BenchmarkTick64Round(b *testing.B) {
 	}
 }
 
+// BenchmarkTick64Analog is BenchmarkTick64Round with a stick moved at every
+// poll (256 records per tick) and two analog actions queried as well.
+func BenchmarkTick64Analog(b *testing.B) {
+	b.ReportAllocs()
+	f := newFixture(b, 64, true)
+	f.round()
+	b.ResetTimer()
+	for range b.N {
+		f.round()
+	}
+}
+
 // BenchmarkBaselineCopy copies 192 records, the floor for any design that
 // hands records across goroutines by value.
 func BenchmarkBaselineCopy(b *testing.B) {

@@ -297,16 +297,23 @@ func (b *Button) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// NameError reports a button name that does not parse. Suggestions holds the
-// closest known names, best first; it may be empty.
+// NameError reports a button or axis name that does not parse.
+// Suggestions holds the closest known names, best first; it may be empty.
 type NameError struct {
-	Name        string
+	Name string
+	// Kind is what was expected: "button" (also when empty), "axis", or
+	// "axis or button" for an [AxisBinding].
+	Kind        string
 	Suggestions []string
 }
 
 func (e *NameError) Error() string {
+	kind := e.Kind
+	if kind == "" {
+		kind = "button"
+	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "input: unknown button name %q", e.Name)
+	fmt.Fprintf(&sb, "input: unknown %s name %q", kind, e.Name)
 	if len(e.Suggestions) > 0 {
 		sb.WriteString(" (did you mean ")
 		for i, s := range e.Suggestions {
@@ -316,8 +323,10 @@ func (e *NameError) Error() string {
 			fmt.Fprintf(&sb, "%q", s)
 		}
 		sb.WriteString("?)")
-	} else {
+	} else if kind == "button" {
 		sb.WriteString(` (names look like "Space", "A", "Escape", "Left", "MouseLeft", "GamepadA")`)
+	} else {
+		sb.WriteString(` (names look like "GamepadLeftX", "GamepadRightTrigger", "Space", "A/D")`)
 	}
 	return sb.String()
 }
@@ -331,7 +340,7 @@ func ParseButton(name string) (Button, error) {
 	if b, ok := buttonByName[key]; ok {
 		return b, nil
 	}
-	return ButtonNone, &NameError{Name: name, Suggestions: suggestNames(key)}
+	return ButtonNone, &NameError{Name: name, Kind: "button", Suggestions: suggestNames(key)}
 }
 
 // ParseButtons parses each name with [ParseButton]. It reports every bad name

@@ -11,6 +11,25 @@
 // [Actions.Configure] applies a whole table of bindings from a config file,
 // reporting every bad name at once.
 //
+// # Analog actions and gamepads
+//
+// [Actions.RegisterAxis] registers an analog action, whose value in
+// [-1, 1] comes from gamepad axes ([Axis]: sticks in [-1, 1] with +Y down,
+// triggers in [0, 1]) through a dead zone, or from buttons standing in for
+// them ([ButtonAxis]: "A/D" in a config file, see [ParseAxisBinding]); the
+// binding of largest magnitude wins. An analog action is down while its
+// value is not 0, so presses, releases, held time and
+// [Tick.SimulationTime] work as for buttons: simulation time is the
+// integral of the value over the observed interval scaled to the update's
+// delta, signed. [Stats] adds the value at the start and end of the
+// interval, its time-weighted mean and its peak.
+//
+// Axis motion and gamepad connections are records (RecordAxis,
+// RecordGamepad) with timestamps like every other input. A disconnect
+// releases the gamepad's buttons and centres its axes, as a focus loss
+// does for every button and axis. The GLFW source reads the gamepad
+// through GLFW's gamepad mappings at each poll and follows hot-plugging.
+//
 // # Polls, records and state
 //
 // A [Source] is polled on the platform thread. Each poll produces a
@@ -19,8 +38,9 @@
 // observed since the previous poll (edges, cursor motion, scroll, text,
 // focus and size changes), each with its own timestamp. Sources build
 // snapshots with a [Recorder], which keeps them consistent: timestamps never
-// decrease, edges alternate, and losing focus releases every button that
-// is down (the platform would never report those releases).
+// decrease, edges alternate, axis values stay in range, and losing focus
+// releases every button that is down and centres the axes (the platform
+// would never report those releases).
 //
 // # Queue and ticks
 //
@@ -39,9 +59,9 @@
 // with variable steps. Under both, every record is delivered exactly once.
 //
 // A Tick answers per action: down, pressed, released, press and release
-// counts and the time held within the observed interval ([Tick.Action]), and
-// carries the records in order, text, cursor, scroll, sizes and the interval
-// itself. [Tick.SimulationTime] converts held time into simulation time for
+// counts, the time held within the observed interval and the value
+// ([Tick.Action], [Tick.Value]), and carries the records in order, text,
+// cursor, scroll, gamepad axes, sizes and the interval itself. [Tick.SimulationTime] converts held time into simulation time for
 // movement: the held fraction of the observed interval times the update's
 // delta.
 //
@@ -49,11 +69,14 @@
 //
 //	actions := input.NewActions()
 //	jump := actions.MustRegister("jump", input.KeySpace, input.GamepadA)
+//	moveX := actions.MustRegisterAxis("move_x", input.GamepadLeftX.Bind(),
+//		input.ButtonAxis(input.KeyLeft, input.KeyRight))
 //	q, err := input.NewQueue(actions, input.DefaultPollingOptions())
 //	...
 //	q.Poll(source, timing.Now())      // platform thread, every loop
 //	q.TakeAll(timing.Now(), &tick)    // simulation, once per update
 //	if tick.Pressed(jump) { ... }
+//	x += speed * tick.SimulationSeconds(moveX, delta)
 //
 // The GLFW source is in input/glfwinput; input/inputtest has a scripted
 // source and the conformance suite every source passes.

@@ -80,3 +80,50 @@ func ExampleParseButton() {
 	// Escape keyboard <nil>
 	// input: unknown button name "Spcae" (did you mean "Space"?)
 }
+
+// An analog action takes its value from a stick, past its dead zone, or
+// from keys standing in for it. Movement uses its simulation time, the
+// integral of the value over the observed interval scaled to the update.
+func ExampleActions_RegisterAxis() {
+	actions := input.NewActions()
+	moveX := actions.MustRegisterAxis("move_x",
+		input.GamepadLeftX.Bind().WithDeadZone(0.2),
+		input.ButtonAxis(input.KeyLeft, input.KeyRight))
+	ms := timing.Instant(time.Millisecond)
+	src := inputtest.NewScript().
+		Gamepad(0, true).
+		Axis(0, input.GamepadLeftX, 0.1).    // resting noise, inside the dead zone
+		Axis(50*ms, input.GamepadLeftX, 0.6) // pushed right for the second half
+
+	q, err := input.NewQueue(actions, input.DefaultPollingOptions())
+	if err != nil {
+		panic(err)
+	}
+	q.Start(0)
+	q.Poll(src, 60*ms)
+	var tick input.Tick
+	q.TakeAll(100*ms, &tick)
+	const speed = 200.0 // units per second at full deflection
+	fmt.Printf("value %.2f, held %v, pressed %v\n", tick.Value(moveX), tick.Held(moveX), tick.Pressed(moveX))
+	fmt.Printf("moved %.1f units in a 20 ms update\n", speed*tick.SimulationSeconds(moveX, 20*time.Millisecond))
+	// Output:
+	// value 0.50, held 50ms, pressed true
+	// moved 1.0 units in a 20 ms update
+}
+
+// Axis bindings have a text form for config files; a plain button name is
+// one too.
+func ExampleParseAxisBinding() {
+	for _, s := range []string{"GamepadLeftY invert", "A/D", "GamepadRightTrigger deadzone=0.05", "W"} {
+		b, err := input.ParseAxisBinding(s)
+		fmt.Printf("%-34q -> %v (%v)\n", s, b, err)
+	}
+	_, err := input.ParseAxisBinding("GamepadLeftZ")
+	fmt.Println(err)
+	// Output:
+	// "GamepadLeftY invert"              -> GamepadLeftY invert deadzone=0.2 (<nil>)
+	// "A/D"                              -> A/D (<nil>)
+	// "GamepadRightTrigger deadzone=0.05" -> GamepadRightTrigger deadzone=0.05 (<nil>)
+	// "W"                                -> W (<nil>)
+	// input: unknown axis or button name "GamepadLeftZ" (did you mean "GamepadLeftX", "GamepadLeftY", "GamepadLeftTrigger"?)
+}

@@ -9,9 +9,12 @@ import (
 )
 
 // backlogFixture is a source that records two edges and a cursor move per
-// poll, feeding a queue read by a tick with a handful of actions.
+// poll, feeding a queue read by a tick with a handful of actions. With
+// analog set it also moves a stick each poll and queries two analog
+// actions.
 type backlogFixture struct {
 	polls   int
+	analog  bool
 	rec     input.Recorder
 	q       *input.Queue
 	tick    input.Tick
@@ -21,13 +24,22 @@ type backlogFixture struct {
 }
 
 func newBacklogFixture(tb testing.TB, polls int) *backlogFixture {
+	return newFixture(tb, polls, false)
+}
+
+func newFixture(tb testing.TB, polls int, analog bool) *backlogFixture {
 	actions := input.NewActions()
-	f := &backlogFixture{polls: polls}
+	f := &backlogFixture{polls: polls, analog: analog}
 	f.actions = append(f.actions,
 		actions.MustRegister("left", input.KeyA, input.KeyLeft),
 		actions.MustRegister("right", input.KeyD, input.KeyRight),
 		actions.MustRegister("jump", input.KeySpace, input.GamepadA),
 		actions.MustRegister("fire", input.MouseLeft))
+	if analog {
+		f.actions = append(f.actions,
+			actions.MustRegisterAxis("move_x", input.GamepadLeftX.Bind(), input.ButtonAxis(input.KeyA, input.KeyD)),
+			actions.MustRegisterAxis("throttle", input.GamepadRightTrigger.Bind(), input.ButtonAxis(input.ButtonNone, input.KeySpace)))
+	}
 	opts := input.DefaultPollingOptions()
 	opts.Capacity = polls
 	opts.Spacing = 0
@@ -53,6 +65,9 @@ func (f *backlogFixture) fill() {
 		}
 		f.rec.Press(f.now, b)
 		f.rec.Cursor(f.now, float64(i), float64(f.polls-i))
+		if f.analog {
+			f.rec.Axis(f.now, input.GamepadLeftX, float32(i%9-4)/4)
+		}
 		f.rec.Release(f.now+ms, b)
 		f.q.Poll(f, f.now+ms)
 	}

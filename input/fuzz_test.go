@@ -15,17 +15,24 @@ var fuzzButtons = [...]input.Button{input.KeySpace, input.KeyA, input.MouseLeft,
 // FuzzQueue feeds random event streams, cut into random polls, through a
 // queue with a random backlog capacity and takes random updates under both
 // delivery policies. Every record must be delivered exactly once and in
-// order, per-tick counts must match the records, and consecutive ticks must
-// chain.
+// order, per-tick counts must match the records, consecutive ticks must
+// chain, and the summaries of a button action and of an analog action
+// (stick, trigger and keys) must stay consistent: presses minus releases
+// equal to the change in down, held time within the interval, values and
+// simulation time within range.
 func FuzzQueue(f *testing.F) {
 	f.Add([]byte{0, 6, 8, 6, 7, 1, 6, 7}, uint8(1), false)
 	f.Add([]byte{0, 5, 1, 6, 0, 6, 1, 6, 0, 6, 7, 7, 7}, uint8(2), true)
 	f.Add([]byte{0, 4, 6, 4, 0, 2, 3, 6, 7, 11, 14, 255, 63, 6, 7}, uint8(3), false)
 	f.Add([]byte{0, 13, 0, 21, 8, 6, 29, 7, 61, 7, 1, 9, 6, 45, 7, 127, 15, 7}, uint8(1), true)
 	f.Add([]byte{16, 8, 40, 5, 6, 5, 6, 5, 6, 24, 6, 71, 135, 199, 4, 6, 12, 7}, uint8(4), true)
+	f.Add([]byte{27, 51, 13, 51, 21, 147, 6, 0, 29, 179, 6, 7, 8, 13, 51, 243, 13, 27, 6, 7, 31, 7}, uint8(2), false)
+	f.Add([]byte{27, 51, 211, 13, 6, 88, 13, 115, 51, 6, 7, 4, 6, 7, 27, 13, 7}, uint8(3), true)
 	f.Fuzz(func(t *testing.T, ops []byte, capacity uint8, timestamped bool) {
 		actions := input.NewActions()
 		all := actions.MustRegister("all", fuzzButtons[:]...)
+		analog := actions.MustRegisterAxis("analog", input.GamepadLeftX.Bind(), input.GamepadRightTrigger.Bind().Inverted(),
+			input.ButtonAxis(input.KeyA, input.KeySpace))
 		opts := input.DefaultPollingOptions()
 		opts.Capacity = int(capacity%6) + 1
 		if timestamped {
@@ -100,6 +107,32 @@ func FuzzQueue(f *testing.F) {
 			if d := tick.SimulationTime(all, 20*time.Millisecond); d < 0 || d > 20*time.Millisecond {
 				t.Fatalf("tick %d: SimulationTime %v outside [0, 20ms]", i, d)
 			}
+			for _, act := range []input.Action{all, analog} {
+				s := tick.Action(act)
+				if s.Presses-s.Releases != b2i(s.Down)-b2i(s.WasDown) || s.Held < 0 || s.Held > tick.Observed() {
+					t.Fatalf("tick %d action %d: %+v in an interval of %v", i, act, s, tick.Observed())
+				}
+				if s.Down != (s.Value != 0) || s.WasDown != (s.StartValue != 0) {
+					t.Fatalf("tick %d action %d: down and value disagree: %+v", i, act, s)
+				}
+				for _, v := range []float32{s.Value, s.StartValue, s.Mean, s.Peak} {
+					if !(v >= -1 && v <= 1) {
+						t.Fatalf("tick %d action %d: value out of [-1, 1]: %+v", i, act, s)
+					}
+				}
+				if abs32(s.Peak) < abs32(s.Value) || abs32(s.Peak) < abs32(s.StartValue) || abs32(s.Peak) < abs32(s.Mean) {
+					t.Fatalf("tick %d action %d: peak below a value: %+v", i, act, s)
+				}
+				if d := tick.SimulationTime(act, 20*time.Millisecond); d < -20*time.Millisecond || d > 20*time.Millisecond {
+					t.Fatalf("tick %d action %d: SimulationTime %v outside [-20ms, 20ms]", i, act, d)
+				}
+			}
+			for ax := input.Axis(1); int(ax) <= input.AxisCount; ax++ {
+				lo, hi := ax.Range()
+				if v := tick.Axis(ax); !(v >= lo && v <= hi) {
+					t.Fatalf("tick %d: %v = %v outside its range", i, ax, v)
+				}
+			}
 		}
 		takes := 0
 		take := func(arg byte, final bool) {
@@ -134,10 +167,17 @@ func FuzzQueue(f *testing.F) {
 			case 2:
 				rec.Cursor(now, float64(arg), float64(arg%5))
 			case 3:
-				if arg%2 == 0 {
+				switch arg % 4 {
+				case 0:
 					rec.Scroll(now, 0, 1)
-				} else {
+				case 1:
 					rec.Text(now, 'a'+rune(arg%26))
+				case 2:
+					// Three bits pick the axis (0 and 7 are invalid); the
+					// clock picks a value in [-1, 1], clamped for triggers.
+					rec.Axis(now, input.Axis(arg/4), float32(int(now/ms)%17-8)/8)
+				case 3:
+					rec.Gamepad(now, !rec.State().Gamepad.Connected)
 				}
 			case 4:
 				rec.Focus(now, !rec.State().Window.Focused)
@@ -192,4 +232,11 @@ func FuzzParseButton(f *testing.F) {
 			}
 		}
 	})
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

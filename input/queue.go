@@ -43,7 +43,7 @@ type pollMark struct {
 // Records live in a ring that is reused in steady state. It doubles when
 // more records are pending than it holds and never shrinks, so its memory is
 // set by the most records ever pending at once ([QueueStats.PeakPendingRecords],
-// 40 bytes each): about 40 KB for a thousand events piled up during a
+// 48 bytes each): about 48 KB for a thousand events piled up during a
 // one-second stall, and without limit if nothing ever takes input. Poll
 // boundaries live in a fixed ring of PollingOptions.Capacity marks; a full
 // backlog merges its oldest poll into the next one, which moves a boundary

@@ -203,7 +203,11 @@ func TestTicks(t *testing.T) {
 				q.Take(tk.now, tk.start, tk.end, &tick)
 				w := tk.want
 				got := tick.Action(act)
-				wantStats := input.Stats{Down: w.down, WasDown: w.wasDown, Presses: w.presses, Releases: w.releases, Held: w.held}
+				wantStats := input.Stats{Down: w.down, WasDown: w.wasDown, Presses: w.presses, Releases: w.releases, Held: w.held,
+					Value: b2f(w.down), StartValue: b2f(w.wasDown), Peak: b2f(w.wasDown || w.presses > 0), Mean: b2f(w.down)}
+				if iv := tick.Observed(); iv > 0 {
+					wantStats.Mean = float32(float64(w.held) / float64(iv))
+				}
 				if got != wantStats {
 					t.Errorf("take %d: stats %+v, want %+v", i, got, wantStats)
 				}
@@ -395,4 +399,11 @@ func TestConcurrentHandoff(t *testing.T) {
 	if s := q.Stats(); s.Records != 2*taps || s.PendingRecords != 0 {
 		t.Errorf("stats %v; want %d records, none pending", s, 2*taps)
 	}
+}
+
+func b2f(b bool) float32 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -29,6 +29,11 @@ const (
 	RecordWindowSize
 	// RecordFramebufferSize: the framebuffer became Width x Height pixels.
 	RecordFramebufferSize
+	// RecordAxis: gamepad Axis moved to the value X, within the axis's
+	// [Axis.Range].
+	RecordAxis
+	// RecordGamepad: a gamepad was connected (Connected) or disconnected.
+	RecordGamepad
 )
 
 // String returns the kind's name.
@@ -50,6 +55,10 @@ func (k RecordKind) String() string {
 		return "window-size"
 	case RecordFramebufferSize:
 		return "framebuffer-size"
+	case RecordAxis:
+		return "axis"
+	case RecordGamepad:
+		return "gamepad"
 	}
 	return fmt.Sprintf("RecordKind(%d)", uint8(k))
 }
@@ -59,7 +68,7 @@ func (k RecordKind) String() string {
 type Record struct {
 	Time timing.Instant
 	// X and Y are the cursor position (RecordCursor) or scroll offsets
-	// (RecordScroll).
+	// (RecordScroll); X is the axis value (RecordAxis).
 	X, Y float64
 	// Width and Height are the new size (RecordWindowSize,
 	// RecordFramebufferSize).
@@ -69,11 +78,16 @@ type Record struct {
 	Kind RecordKind
 	// Button is the control of a press or release.
 	Button Button
+	// Axis is the axis that moved (RecordAxis).
+	Axis Axis
 	// Focused is the new focus (RecordFocus).
 	Focused bool
+	// Connected is the gamepad's new connection state (RecordGamepad).
+	Connected bool
 	// Synthetic marks a record the recorder made up rather than observed:
-	// the releases sent when focus is lost and the records that describe
-	// the initial state at [Recorder.Init]. Synthetic cursor records do not
+	// the releases and centred axes sent when focus is lost or a gamepad
+	// disconnects, and the records that describe the initial state at
+	// [Recorder.Init]. Synthetic cursor records do not
 	// count as motion.
 	Synthetic bool
 }
@@ -90,6 +104,13 @@ func (r Record) String() string {
 		body = fmt.Sprintf("%q", r.Rune)
 	case RecordFocus:
 		body = fmt.Sprint(r.Focused)
+	case RecordAxis:
+		body = fmt.Sprintf("%v %g", r.Axis, r.X)
+	case RecordGamepad:
+		body = "disconnected"
+		if r.Connected {
+			body = "connected"
+		}
 	case RecordWindowSize, RecordFramebufferSize:
 		body = fmt.Sprintf("%dx%d", r.Width, r.Height)
 	}
@@ -101,12 +122,24 @@ func (r Record) String() string {
 }
 
 // State is what persists between records: which buttons are down, where the
-// cursor is, the window and framebuffer sizes and focus. It is a plain value
-// of fixed size; copying it is cheap and allocation-free.
+// cursor is, the gamepad's connection and axes, the window and framebuffer
+// sizes and focus. It is a plain value of fixed size; copying it is cheap
+// and allocation-free.
 type State struct {
 	Down             ButtonSet
 	CursorX, CursorY float64
+	Gamepad          GamepadState
 	Window           Window
+}
+
+// GamepadState is the persistent state of the gamepad apart from its
+// buttons, which are in [State.Down] with the others.
+type GamepadState struct {
+	// Connected reports whether a gamepad is connected.
+	Connected bool
+	// Axes holds each axis's raw value (no dead zone applied), indexed by
+	// [Axis]: Axes[GamepadLeftX]. Index 0, NoAxis, is always 0.
+	Axes [axisLimit]float32
 }
 
 // Size is a width and a height: logical units for a window, pixels for a
@@ -138,6 +171,12 @@ func (s *State) Apply(r *Record) {
 		}
 	case RecordCursor:
 		s.CursorX, s.CursorY = r.X, r.Y
+	case RecordAxis:
+		if r.Axis.Valid() {
+			s.Gamepad.Axes[r.Axis] = r.Axis.clamp(float32(r.X))
+		}
+	case RecordGamepad:
+		s.Gamepad.Connected = r.Connected
 	default:
 		s.Window.apply(r)
 	}

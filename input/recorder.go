@@ -25,12 +25,15 @@ type Source interface {
 //   - edges alternate per button: a press of a button already down, or a
 //     release of one already up, is dropped and counted in
 //     [Recorder.Ignored];
-//   - losing focus releases every button that is down (synthetic releases
-//     stamped with the focus change, before the focus record), because the
-//     platform stops reporting releases to an unfocused window and a key
-//     would otherwise stay down forever;
-//   - a cursor position, size or focus equal to the current one records
-//     nothing.
+//   - losing focus releases every button that is down and centres every
+//     gamepad axis (synthetic records stamped with the focus change, before
+//     the focus record), because the platform stops reporting releases to
+//     an unfocused window and a key would otherwise stay down forever;
+//   - a gamepad disconnect likewise releases the gamepad's buttons and
+//     centres its axes first;
+//   - axis values are kept within the axis's range, and NaN is dropped;
+//   - a cursor position, axis value, size, focus or connection equal to the
+//     current one records nothing.
 //
 // A Recorder is not safe for concurrent use: it belongs to the platform
 // thread. The zero value is ready to use and starts from the zero State.
@@ -47,8 +50,9 @@ func (r *Recorder) State() State { return r.state }
 // Pending returns the number of records not yet flushed.
 func (r *Recorder) Pending() int { return len(r.records) }
 
-// Ignored returns how many impossible edges were dropped (a press of a
-// button already down or a release of one already up).
+// Ignored returns how many impossible observations were dropped: a press of
+// a button already down or a release of one already up, an invalid button
+// or axis, a NaN axis value.
 func (r *Recorder) Ignored() uint64 { return r.ignored }
 
 func (r *Recorder) stamp(t timing.Instant) timing.Instant {
@@ -84,6 +88,14 @@ func (r *Recorder) Init(t timing.Instant, s State) {
 	}
 	if s.CursorX != r.state.CursorX || s.CursorY != r.state.CursorY {
 		r.add(Record{Time: t, Kind: RecordCursor, X: s.CursorX, Y: s.CursorY, Synthetic: true})
+	}
+	if s.Gamepad.Connected != r.state.Gamepad.Connected {
+		r.add(Record{Time: t, Kind: RecordGamepad, Connected: s.Gamepad.Connected, Synthetic: true})
+	}
+	for a := Axis(1); a < axisLimit; a++ {
+		if v := a.clamp(s.Gamepad.Axes[a]); v != r.state.Gamepad.Axes[a] {
+			r.add(Record{Time: t, Kind: RecordAxis, Axis: a, X: float64(v), Synthetic: true})
+		}
 	}
 	r.records = appendWindowRecords(r.records, &r.state.Window, s.Window, t)
 }
@@ -127,21 +139,63 @@ func (r *Recorder) Text(t timing.Instant, c rune) {
 	r.add(Record{Time: r.stamp(t), Kind: RecordText, Rune: c})
 }
 
+// Axis records that gamepad axis a moved to v at t. The value is limited to
+// the axis's [Axis.Range]; an invalid axis or a NaN value is dropped and
+// counted in [Recorder.Ignored].
+func (r *Recorder) Axis(t timing.Instant, a Axis, v float32) {
+	if !a.Valid() || v != v {
+		r.ignored++
+		return
+	}
+	if v = a.clamp(v); v == r.state.Gamepad.Axes[a] {
+		return
+	}
+	r.add(Record{Time: r.stamp(t), Kind: RecordAxis, Axis: a, X: float64(v)})
+}
+
+// Gamepad records that the gamepad was connected or disconnected at t. A
+// disconnect first releases the gamepad buttons that are down and centres
+// its axes, with synthetic records, since a gamepad that is gone reports
+// nothing more.
+func (r *Recorder) Gamepad(t timing.Instant, connected bool) {
+	if connected == r.state.Gamepad.Connected {
+		return
+	}
+	t = r.stamp(t)
+	if !connected {
+		r.releaseAll(t, Gamepad)
+	}
+	r.add(Record{Time: t, Kind: RecordGamepad, Connected: connected})
+}
+
 // Focus records a focus change at t. Losing focus first releases every
-// button that is down, with synthetic records.
+// button that is down and centres every axis, with synthetic records.
 func (r *Recorder) Focus(t timing.Instant, focused bool) {
 	if focused == r.state.Window.Focused {
 		return
 	}
 	t = r.stamp(t)
 	if !focused {
-		var buf [ButtonCount]Button
-		down := r.state.Down
-		for _, b := range down.AppendTo(buf[:0]) {
+		r.releaseAll(t, NoDevice)
+	}
+	r.add(Record{Time: t, Kind: RecordFocus, Focused: focused})
+}
+
+// releaseAll releases the buttons down (of device d, or all for NoDevice)
+// and centres the axes, with synthetic records stamped t.
+func (r *Recorder) releaseAll(t timing.Instant, d Device) {
+	var buf [ButtonCount]Button
+	down := r.state.Down
+	for _, b := range down.AppendTo(buf[:0]) {
+		if d == NoDevice || b.Device() == d {
 			r.add(Record{Time: t, Kind: RecordRelease, Button: b, Synthetic: true})
 		}
 	}
-	r.add(Record{Time: t, Kind: RecordFocus, Focused: focused})
+	for a := Axis(1); a < axisLimit; a++ {
+		if r.state.Gamepad.Axes[a] != 0 {
+			r.add(Record{Time: t, Kind: RecordAxis, Axis: a, Synthetic: true})
+		}
+	}
 }
 
 // WindowSize records that the window's logical size became w x h at t.

@@ -9,9 +9,16 @@ import (
 )
 
 // Stats describes one action or button over a tick's observed interval.
+//
+// Every action has a value: 1 while a button action is down and 0 while it
+// is up; for an analog action, the value of its strongest binding, in
+// [-1, 1], which is 0 while every bound axis is inside its dead zone and
+// every bound button is up. An analog action is down while its value is
+// not 0, so presses, releases and held time mean the same for both kinds:
+// a stick pushed past its dead zone is pressed, and held until it returns.
 type Stats struct {
 	// Down reports whether the action is down at the end of the interval:
-	// any of its buttons is down.
+	// any of its buttons is down, or its value is not 0.
 	Down bool
 	// WasDown reports whether it was down at the start of the interval.
 	WasDown bool
@@ -22,6 +29,17 @@ type Stats struct {
 	// Held is how long it was down within the interval, measured between
 	// record timestamps (clamped to the interval).
 	Held time.Duration
+	// Value is the value at the end of the interval and StartValue the
+	// value at its start.
+	Value, StartValue float32
+	// Mean is the value averaged over the interval, weighted by time (Held
+	// over the interval for a button action); for an empty interval it is
+	// Value. [Tick.SimulationTime] is Mean times the update's delta.
+	Mean float32
+	// Peak is the value of largest magnitude the action took within the
+	// interval, start and end included: a flick of the stick that was over
+	// before the tick ended still shows.
+	Peak float32
 }
 
 // Pressed reports whether the action went down at least once in the interval.
@@ -45,7 +63,7 @@ type Tick struct {
 	start, end  timing.Instant
 	from, state State
 	records     []Record
-	edges       []int32 // indices of press and release records
+	controls    []int32 // indices of press, release and axis records
 	text        []rune
 	scrollX     float64
 	scrollY     float64
@@ -61,6 +79,7 @@ type cachedStats struct {
 	fill    uint64 // fill number the entry was computed for; 0 = never
 	version uint64 // binding table version it was computed with
 	stats   Stats
+	analog  bool
 }
 
 // Fill replaces the tick's contents: the interval [start, end), the State
@@ -83,14 +102,14 @@ func (t *Tick) finish(actions *Actions, start, end timing.Instant, from State, p
 	t.start, t.end, t.from, t.polls, t.actions = start, end, from, polls, actions
 	t.fills++
 	t.text = t.text[:0]
-	t.edges = t.edges[:0]
+	t.controls = t.controls[:0]
 	t.scrollX, t.scrollY, t.motionX, t.motionY = 0, 0, 0, 0
 	s := from
 	for i := range t.records {
 		r := &t.records[i]
 		switch r.Kind {
-		case RecordPress, RecordRelease:
-			t.edges = append(t.edges, int32(i))
+		case RecordPress, RecordRelease, RecordAxis:
+			t.controls = append(t.controls, int32(i))
 		case RecordText:
 			t.text = append(t.text, r.Rune)
 		case RecordScroll:
@@ -166,11 +185,28 @@ func (t *Tick) Scroll() (dx, dy float64) { return t.scrollX, t.scrollY }
 // as of the latest poll this tick consumed.
 func (t *Tick) Window() Window { return t.state.Window }
 
+// Gamepad returns the gamepad's connection and raw axis values at the end
+// of the interval.
+func (t *Tick) Gamepad() GamepadState { return t.state.Gamepad }
+
+// Axis returns the raw value of a gamepad axis at the end of the interval,
+// without a dead zone; analog actions ([Tick.Value]) apply their bindings'
+// dead zones.
+func (t *Tick) Axis(a Axis) float32 {
+	if !a.Valid() {
+		return 0
+	}
+	return t.state.Gamepad.Axes[a]
+}
+
 // Button returns the summary of one button.
 func (t *Tick) Button(b Button) Stats {
 	one := [1]Button{b}
 	return t.compute(one[:])
 }
+
+// Value returns an action's value at the end of the interval (see [Stats]).
+func (t *Tick) Value(a Action) float32 { return t.Action(a).Value }
 
 // Action returns the summary of an action: it is down while any of its
 // buttons is down, so pressing a second bound button while the first is
@@ -179,8 +215,8 @@ func (t *Tick) Button(b Button) Stats {
 // idle.
 func (t *Tick) Action(a Action) Stats {
 	tab := t.actions.load()
-	bs := tab.bound(a)
-	if bs == nil {
+	e := tab.entry(a)
+	if e == nil {
 		return Stats{}
 	}
 	i := int(a - 1)
@@ -189,7 +225,13 @@ func (t *Tick) Action(a Action) Stats {
 	}
 	c := &t.cache[i]
 	if c.fill != t.fills || c.version != tab.version {
-		*c = cachedStats{fill: t.fills, version: tab.version, stats: t.compute(bs)}
+		var st Stats
+		if e.analog {
+			st = t.computeAnalog(e.axes)
+		} else {
+			st = t.compute(e.buttons)
+		}
+		*c = cachedStats{fill: t.fills, version: tab.version, stats: st, analog: e.analog}
 	}
 	return c.stats
 }
@@ -218,11 +260,22 @@ func (t *Tick) Held(a Action) time.Duration { return t.Action(a).Held }
 // of a 100 ms recovery update. With a zero observed interval the current
 // state decides: simDelta if a is down, else zero. It does not reconstruct
 // when within past steps a tap happened, and a tap consumed by one update is
-// not given again to the next; use the records for other policies. The
-// result is exact (integer arithmetic, rounded down) and never exceeds
-// simDelta in magnitude.
+// not given again to the next; use the records for other policies. For a
+// button action the result is exact (integer arithmetic, rounded down).
+//
+// For an analog action it is the integral of the value over the observed
+// interval, as a fraction of the interval, times simDelta ([Stats.Mean]
+// times simDelta, rounded toward zero): a stick held at half deflection
+// to the left for the whole interval gives -10 ms of a 20 ms update, so
+// speed times SimulationSeconds moves a player at half speed, the same
+// whether the interval held one poll or twelve. With a zero interval the
+// current value decides. The result is signed and never exceeds simDelta
+// in magnitude.
 func (t *Tick) SimulationTime(a Action, simDelta time.Duration) time.Duration {
 	s := t.Action(a)
+	if t.cachedAnalog(a) {
+		return time.Duration(float64(s.Mean) * float64(simDelta))
+	}
 	iv := t.Observed()
 	if iv <= 0 {
 		if s.Down {
@@ -248,6 +301,80 @@ func (t *Tick) SimulationSeconds(a Action, simDelta time.Duration) float64 {
 	return t.SimulationTime(a, simDelta).Seconds()
 }
 
+// cachedAnalog reports whether the cached stats of a (just computed by
+// Action) belong to an analog action.
+func (t *Tick) cachedAnalog(a Action) bool {
+	i := int(a) - 1
+	return i >= 0 && i < len(t.cache) && t.cache[i].fill == t.fills && t.cache[i].analog
+}
+
+// computeAnalog follows an analog action's value through the button and
+// axis records, integrating it over the interval.
+func (t *Tick) computeAnalog(bs []AxisBinding) Stats {
+	down := t.from.Down
+	axes := t.from.Gamepad.Axes
+	v := combine(bs, &down, &axes)
+	st := Stats{StartValue: v, Peak: v, WasDown: v != 0}
+	since := t.start
+	var integral float64 // value times nanoseconds
+	for _, i := range t.controls {
+		r := &t.records[i]
+		switch r.Kind {
+		case RecordPress:
+			if r.Button.Valid() {
+				down.Add(r.Button)
+			}
+		case RecordRelease:
+			if r.Button.Valid() {
+				down.Remove(r.Button)
+			}
+		case RecordAxis:
+			if !r.Axis.Valid() {
+				continue
+			}
+			axes[r.Axis] = r.Axis.clamp(float32(r.X))
+		}
+		nv := combine(bs, &down, &axes)
+		if nv == v {
+			continue
+		}
+		at := min(max(r.Time, t.start), t.end)
+		span := time.Duration(at - since)
+		integral += float64(v) * float64(span)
+		switch {
+		case v == 0:
+			st.Presses++
+		case nv == 0:
+			st.Releases++
+			st.Held += span
+		default:
+			st.Held += span
+		}
+		if abs32(nv) > abs32(st.Peak) {
+			st.Peak = nv
+		}
+		v, since = nv, at
+	}
+	span := time.Duration(t.end - since)
+	integral += float64(v) * float64(span)
+	if v != 0 {
+		st.Held += span
+	}
+	st.Value, st.Down = v, v != 0
+	st.Mean = v
+	if iv := t.end - t.start; iv > 0 {
+		st.Mean = min(max(float32(integral/float64(iv)), -1), 1)
+	}
+	return st
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
 // compute folds the press and release records of the buttons in bs.
 func (t *Tick) compute(bs []Button) Stats {
 	var st Stats
@@ -260,10 +387,10 @@ func (t *Tick) compute(bs []Button) Stats {
 	}
 	st.WasDown = n > 0
 	since := t.start
-	for _, i := range t.edges {
+	for _, i := range t.controls {
 		r := &t.records[i]
 		b := r.Button
-		if !b.Valid() || !bound(bs, b) {
+		if r.Kind == RecordAxis || !b.Valid() || !bound(bs, b) {
 			continue
 		}
 		at := min(max(r.Time, t.start), t.end)
@@ -292,6 +419,19 @@ func (t *Tick) compute(bs []Button) Stats {
 	if n > 0 {
 		st.Down = true
 		st.Held += time.Duration(t.end - since)
+	}
+	if st.Down {
+		st.Value = 1
+	}
+	if st.WasDown {
+		st.StartValue = 1
+	}
+	if st.WasDown || st.Presses > 0 {
+		st.Peak = 1
+	}
+	st.Mean = st.Value
+	if iv := t.end - t.start; iv > 0 {
+		st.Mean = float32(float64(st.Held) / float64(iv))
 	}
 	return st
 }

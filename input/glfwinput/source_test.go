@@ -162,6 +162,11 @@ func (d *driver) Focus(f bool) error {
 	return d.xdo("windowfocus", d.otherWID)
 }
 
+// Gamepad and MoveAxis: the X server has no gamepad (the gamepad subtests
+// run against a fake joystick in TestConformanceFakeGamepad).
+func (d *driver) Gamepad(bool) error                 { return inputtest.ErrUnsupported }
+func (d *driver) MoveAxis(input.Axis, float32) error { return inputtest.ErrUnsupported }
+
 // Wait gives the X server up to ten seconds per expectation: generous, so a
 // slow machine does not fail, and only reached when events never arrive.
 func (d *driver) Wait(attempt int) bool {

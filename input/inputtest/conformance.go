@@ -37,6 +37,13 @@ type Driver interface {
 	Resize(w, h int) error
 	// Focus gives the window keyboard focus or takes it away.
 	Focus(focused bool) error
+	// Gamepad connects a gamepad, at rest (no button down, sticks centred,
+	// triggers released), or disconnects it. Its buttons are pressed and
+	// released with Press and Release.
+	Gamepad(connected bool) error
+	// MoveAxis moves a gamepad axis to v, which lies within the axis's
+	// range and is a multiple of 1/8.
+	MoveAxis(a input.Axis, v float32) error
 	// Wait lets events reach the source (advancing a manual clock or
 	// waiting on the platform's event queue). attempt counts the waits
 	// for the current expectation from zero; Wait returns false when the
@@ -51,7 +58,12 @@ type Driver interface {
 // interval, that edges alternate and that Poll replaces the snapshot's
 // records; and, per subtest, that keys, mouse buttons, cursor motion,
 // scroll, text, resizes and focus changes are recorded, that losing focus
-// releases held buttons, and that records keep observation order.
+// releases held buttons, and that records keep observation order. The
+// gamepad subtests check that buttons, axes (within their ranges) and
+// connections are recorded, that an analog action follows the axis with its
+// dead zone, and that a disconnect or a focus loss releases the gamepad's
+// buttons and centres its axes; a driver without a gamepad returns
+// ErrUnsupported from Gamepad and they are skipped.
 func TestSource(t *testing.T, newDriver func(t *testing.T) Driver) {
 	t.Run("PollReplacesSnapshot", func(t *testing.T) {
 		h := newHarness(t, newDriver(t))
@@ -150,6 +162,95 @@ func TestSource(t *testing.T, newDriver func(t *testing.T) Driver) {
 		h.must("focus", h.d.Focus(true))
 		h.await("focus back", func() bool { return h.state.Window.Focused })
 	})
+	t.Run("GamepadButton", func(t *testing.T) {
+		h := newHarness(t, newDriver(t))
+		h.focus()
+		h.connect()
+		h.must("press GamepadA", h.d.Press(input.GamepadA))
+		h.await("GamepadA pressed", func() bool {
+			return h.state.Down.Has(input.GamepadA) && h.sawEdge(input.RecordPress, input.GamepadA)
+		})
+		h.must("release GamepadA", h.d.Release(input.GamepadA))
+		h.await("GamepadA released", func() bool {
+			return !h.state.Down.Has(input.GamepadA) && h.sawEdge(input.RecordRelease, input.GamepadA)
+		})
+	})
+	t.Run("GamepadAxes", func(t *testing.T) {
+		h := newHarness(t, newDriver(t))
+		h.focus()
+		h.connect()
+		start, from := h.prev, h.state
+		h.seen = h.seen[:0]
+		h.must("move GamepadLeftX", h.d.MoveAxis(input.GamepadLeftX, -0.5))
+		h.awaitAxis(input.GamepadLeftX, -0.5)
+		h.must("move GamepadRightTrigger", h.d.MoveAxis(input.GamepadRightTrigger, 0.75))
+		h.awaitAxis(input.GamepadRightTrigger, 0.75)
+
+		// The records drive an analog action: the stick is past a 0.25 dead
+		// zone, so the value is the rest of its travel rescaled.
+		actions := input.NewActions()
+		moveX := actions.MustRegisterAxis("move_x", input.GamepadLeftX.Bind().WithDeadZone(0.25), input.ButtonAxis(input.KeyA, input.KeyD))
+		throttle := actions.MustRegisterAxis("throttle", input.GamepadRightTrigger.Bind().WithDeadZone(0.5))
+		var tick input.Tick
+		tick.Fill(actions, start, h.prev, from, h.seen)
+		if got := tick.Value(moveX); !near(got, -1.0/3) {
+			t.Errorf("move_x = %v, want -1/3 (stick at -0.5, dead zone 0.25)", got)
+		}
+		if got := tick.Value(throttle); !near(got, 0.5) {
+			t.Errorf("throttle = %v, want 0.5 (trigger at 0.75, dead zone 0.5)", got)
+		}
+		if s := tick.Action(moveX); !s.Down || s.Presses != 1 {
+			t.Errorf("move_x stats %+v: want down, pressed once", s)
+		}
+
+		h.must("centre GamepadLeftX", h.d.MoveAxis(input.GamepadLeftX, 0))
+		h.awaitAxis(input.GamepadLeftX, 0)
+		h.must("full GamepadLeftY", h.d.MoveAxis(input.GamepadLeftY, 1))
+		h.awaitAxis(input.GamepadLeftY, 1)
+	})
+	t.Run("GamepadDisconnectReleases", func(t *testing.T) {
+		h := newHarness(t, newDriver(t))
+		h.focus()
+		h.connect()
+		h.must("press GamepadB", h.d.Press(input.GamepadB))
+		h.must("move GamepadRightY", h.d.MoveAxis(input.GamepadRightY, -1))
+		h.await("GamepadB down, GamepadRightY at -1", func() bool {
+			return h.state.Down.Has(input.GamepadB) && h.state.Gamepad.Axes[input.GamepadRightY] == -1
+		})
+		h.seen = h.seen[:0]
+		h.must("disconnect", h.d.Gamepad(false))
+		h.await("disconnected", func() bool { return !h.state.Gamepad.Connected })
+		h.checkNeutralPad("after the disconnect")
+		rel := h.index(func(r input.Record) bool { return r.Kind == input.RecordRelease && r.Button == input.GamepadB })
+		centred := h.index(func(r input.Record) bool {
+			return r.Kind == input.RecordAxis && r.Axis == input.GamepadRightY && r.X == 0
+		})
+		gone := h.index(func(r input.Record) bool { return r.Kind == input.RecordGamepad && !r.Connected })
+		if rel < 0 || centred < 0 || gone < 0 || rel > gone || centred > gone {
+			t.Errorf("release of GamepadB at record %d, GamepadRightY centred at %d, disconnect at %d: want both before the disconnect; records: %s", rel, centred, gone, h.describe())
+		}
+		h.connect()
+		h.checkNeutralPad("after reconnecting a gamepad at rest")
+	})
+	t.Run("FocusLossCentresAxes", func(t *testing.T) {
+		h := newHarness(t, newDriver(t))
+		h.focus()
+		h.connect()
+		h.must("press GamepadX", h.d.Press(input.GamepadX))
+		h.must("move GamepadLeftX", h.d.MoveAxis(input.GamepadLeftX, 1))
+		h.await("GamepadX down, GamepadLeftX at 1", func() bool {
+			return h.state.Down.Has(input.GamepadX) && h.state.Gamepad.Axes[input.GamepadLeftX] == 1
+		})
+		h.skipIf(h.d.Focus(false))
+		h.await("focus lost", func() bool { return !h.state.Window.Focused })
+		h.checkNeutralPad("after losing focus")
+		// Let go before focus returns, so that what a source does with a
+		// gamepad still held at that moment is not part of the contract.
+		h.must("release GamepadX", h.d.Release(input.GamepadX))
+		h.must("centre GamepadLeftX", h.d.MoveAxis(input.GamepadLeftX, 0))
+		h.must("focus", h.d.Focus(true))
+		h.await("focus back", func() bool { return h.state.Window.Focused })
+	})
 	t.Run("ObservationOrder", func(t *testing.T) {
 		h := newHarness(t, newDriver(t))
 		h.focus()
@@ -169,6 +270,43 @@ func TestSource(t *testing.T, newDriver func(t *testing.T) Driver) {
 			t.Errorf("edges = %v, want %v", got, want)
 		}
 	})
+}
+
+func near(a, b float32) bool { return a-b < 1e-6 && b-a < 1e-6 }
+
+// connect connects the gamepad, skipping the test if the driver has none.
+func (h *harness) connect() {
+	h.t.Helper()
+	h.must("connect a gamepad", h.d.Gamepad(true))
+	h.await("gamepad connected", func() bool {
+		return h.state.Gamepad.Connected && h.saw(func(r input.Record) bool { return r.Kind == input.RecordGamepad && r.Connected })
+	})
+}
+
+// awaitAxis waits for a to reach v in the state and in a record.
+func (h *harness) awaitAxis(a input.Axis, v float32) {
+	h.t.Helper()
+	h.await(fmt.Sprintf("%v at %v", a, v), func() bool {
+		return near(h.state.Gamepad.Axes[a], v) && h.saw(func(r input.Record) bool {
+			return r.Kind == input.RecordAxis && r.Axis == a && near(float32(r.X), v)
+		})
+	})
+}
+
+// checkNeutralPad fails the test if a gamepad button is down or an axis is
+// off centre.
+func (h *harness) checkNeutralPad(when string) {
+	h.t.Helper()
+	for _, b := range h.state.Down.AppendTo(nil) {
+		if b.Device() == input.Gamepad {
+			h.t.Errorf("%s: %v still down", when, b)
+		}
+	}
+	for a := input.Axis(1); int(a) <= input.AxisCount; a++ {
+		if v := h.state.Gamepad.Axes[a]; v != 0 {
+			h.t.Errorf("%s: %v at %v, want 0", when, a, v)
+		}
+	}
 }
 
 func isEdge(r input.Record) bool {
@@ -247,6 +385,15 @@ func (h *harness) poll() {
 		case input.RecordRelease:
 			if !st.Down.Has(r.Button) {
 				h.t.Errorf("poll %d record %d (%v): release of a button already up", h.polls, i, r)
+			}
+		case input.RecordAxis:
+			lo, hi := r.Axis.Range()
+			if !r.Axis.Valid() || !(r.X >= float64(lo) && r.X <= float64(hi)) {
+				h.t.Errorf("poll %d record %d (%v): not a valid axis within its range", h.polls, i, r)
+			}
+		case input.RecordGamepad:
+			if r.Connected == st.Gamepad.Connected {
+				h.t.Errorf("poll %d record %d (%v): the connection did not change", h.polls, i, r)
 			}
 		}
 		st.Apply(&r)

@@ -37,7 +37,12 @@ func (d *scriptDriver) Resize(w, h int) error {
 	d.s.WindowSize(d.at(), w, h).FramebufferSize(d.at(), 2*w, 2*h)
 	return nil
 }
-func (d *scriptDriver) Focus(f bool) error { d.s.Focus(d.at(), f); return nil }
+func (d *scriptDriver) Focus(f bool) error   { d.s.Focus(d.at(), f); return nil }
+func (d *scriptDriver) Gamepad(c bool) error { d.s.Gamepad(d.at(), c); return nil }
+func (d *scriptDriver) MoveAxis(a input.Axis, v float32) error {
+	d.s.Axis(d.at(), a, v)
+	return nil
+}
 
 func TestScriptConformance(t *testing.T) {
 	inputtest.TestSource(t, func(t *testing.T) inputtest.Driver {

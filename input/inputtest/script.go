@@ -9,8 +9,9 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-// Script is an [input.Source] that replays scripted events. Each event has
-// an instant; a Poll at now delivers, in time order (ties in the order they
+// Script is an [input.Source] that replays scripted events: keys, mouse
+// and gamepad buttons, gamepad axes and connections, cursor, scroll, text,
+// focus and sizes. Each event has an instant; a Poll at now delivers, in time order (ties in the order they
 // were scripted), every event due at or before now, through an
 // [input.Recorder], so scripted snapshots obey the same rules as real ones
 // (a focus loss releases held buttons, impossible edges are dropped).
@@ -92,6 +93,17 @@ func (s *Script) Text(at timing.Instant, text string) *Script {
 		s.add(at, func(r *input.Recorder, at timing.Instant) { r.Text(at, c) })
 	}
 	return s
+}
+
+// Axis scripts gamepad axis a moving to v (see [input.Recorder.Axis]).
+func (s *Script) Axis(at timing.Instant, a input.Axis, v float32) *Script {
+	return s.add(at, func(r *input.Recorder, at timing.Instant) { r.Axis(at, a, v) })
+}
+
+// Gamepad scripts the gamepad being connected or disconnected; a disconnect
+// releases its buttons and centres its axes (see [input.Recorder.Gamepad]).
+func (s *Script) Gamepad(at timing.Instant, connected bool) *Script {
+	return s.add(at, func(r *input.Recorder, at timing.Instant) { r.Gamepad(at, connected) })
 }
 
 // Focus scripts a focus change.
