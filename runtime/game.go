@@ -32,6 +32,13 @@ type Game interface {
 	// PrepareFrame writes the render state of the newest update into a
 	// free frame slot. It runs at most once per batch of updates and is
 	// skipped when no slot is free, so it must not advance game state.
+	//
+	// Packets carry their placement at the start of the update (Prev) and
+	// at its end; the platform draws the frame again at every present
+	// between them by the alpha of that instant, over the span the runtime
+	// has put in w.Frame().Span (the batch's last update, one step late).
+	// A game that draws nothing moving may set Span.Step to zero, so that
+	// each frame is presented once.
 	PrepareFrame(w *render2d.FrameWriter) error
 	// Quiesce stops the game's external producers after the simulation has
 	// joined, while every resource is still alive. It must not wait for

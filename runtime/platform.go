@@ -25,8 +25,9 @@ type platform struct {
 	poll   pollSource  // what the input queue polls
 
 	current      *render2d.Frame // the frame the slots hold for the platform
-	shown        bool            // current has been presented
-	frameAllowed bool            // the pacer has started a frame not yet used
+	shown        bool            // current has been presented, at shownAlpha
+	shownAlpha   float32
+	frameAllowed bool // the pacer has started a frame not yet used
 	paceResult   timing.PaceResult
 	lastFrame    timing.Instant
 	framed       bool
@@ -205,13 +206,23 @@ func (p *platform) storePaceInterval() {
 	p.rt.x.paceInterval.Store(int64(iv))
 }
 
-// present renders and presents the newest complete frame when one is due.
+// due reports whether presenting at now would show something new: a
+// fresh frame, or the current one at another alpha (it is still moving
+// from its previous placements to its current ones).
+func (p *platform) due(now timing.Instant) bool {
+	return p.current != nil && (!p.shown || p.current.Span.AlphaAt(now) != p.shownAlpha)
+}
+
+// present renders and presents the newest complete frame when a present is
+// due: at every present the frame is drawn again with the alpha of that
+// instant, so motion is smooth at any ratio of display rate to tick rate,
+// and a frame that has come to rest is not drawn again.
 func (p *platform) present(now timing.Instant) {
 	r := p.rt
 	if f, fresh := r.slots.Acquire(); fresh {
 		p.current, p.shown = f, false
 	}
-	if p.window.Hidden || p.current == nil || p.shown {
+	if p.window.Hidden || !p.due(now) {
 		return
 	}
 	if p.pacer != nil && !p.frameAllowed {
@@ -223,6 +234,10 @@ func (p *platform) present(now timing.Instant) {
 	}
 	pace := p.paceResult
 	p.frameAllowed, p.paceResult = false, timing.PaceResult{}
+	if p.pacer != nil {
+		now = r.clock.Now() // the pacer may have waited
+	}
+	p.current.PresentAt(now)
 	if err := guard(func() error { return r.ctx.Renderer.Render(p.current) }); err != nil {
 		r.fail(PhaseRender, err)
 		return
@@ -231,7 +246,7 @@ func (p *platform) present(now timing.Instant) {
 		r.fail(PhasePresent, err)
 		return
 	}
-	p.shown = true
+	p.shown, p.shownAlpha = true, p.current.Present.Alpha
 	r.counters.presented.Add(1)
 	p.record(r.clock.Now(), pace)
 }
@@ -292,7 +307,7 @@ func (p *platform) wait(nextUpdate timing.Instant, haveUpdate bool) {
 	if deadline <= now {
 		return
 	}
-	if p.current != nil && !p.shown && p.pacer != nil && !p.frameAllowed {
+	if p.pacer != nil && !p.frameAllowed && p.due(now) {
 		res := p.pacer.PaceUntil(deadline)
 		if res.Outcome.Started() {
 			p.frameAllowed, p.paceResult = true, res

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -127,6 +128,16 @@ func (s *simulation) prepare() bool {
 		r.x.markSkipped()
 		return false
 	}
+	// The frame shows the batch's last update: its span of real time, over
+	// which the platform moves each packet from its previous placement to
+	// its current one, one step late. Only a fixed step interpolates; after
+	// a variable or catch-up update the state is already that of its end.
+	u := &s.tick.Update
+	span := render2d.Span{Start: u.Start, End: u.End}
+	if u.Kind == timing.FixedUpdate {
+		span.Step = u.Span()
+	}
+	w.Frame().Span = span
 	if err := guard(func() error { return r.game.PrepareFrame(w) }); err != nil {
 		r.slots.Discard(w)
 		r.fail(PhasePrepareFrame, err)

@@ -1,0 +1,130 @@
+package runtime_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/runtimetest"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// glider moves one sprite at constant speed and draws it with its previous
+// and current placement, as ECS extraction does.
+type glider struct {
+	runtime.Base
+	speed       float64 // world units per simulated second
+	x, prevX    float64
+	interpolate bool
+}
+
+func (g *glider) Update(t *runtime.TickContext) error {
+	g.prevX = g.x
+	g.x += g.speed * t.DeltaSeconds()
+	return nil
+}
+
+func (g *glider) PrepareFrame(w *render2d.FrameWriter) error {
+	p := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: float32(g.x)}, render2d.Vec2{X: 4, Y: 4})
+	if g.interpolate {
+		p.Prev = render2d.Placement{Position: render2d.Vec2{X: float32(g.prevX)}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
+	} else {
+		w.Frame().Span.Step = 0 // nothing moves between placements
+	}
+	w.BeginPass(render2d.PassDesc{}).Draw(p)
+	return nil
+}
+
+// judder runs fixed ticks at tickHz and presents capped at presentHz on
+// virtual time for 3 s and returns the coefficient of variation of the
+// sprite's displacement from one refresh of a presentHz display to the
+// next (after a settling second) and the presents per second.
+func judder(t *testing.T, mode runtime.Mode, tickHz, presentHz int, interpolate bool) (cv, fps float64) {
+	t.Helper()
+	clock := runtimetest.NewClock()
+	ctx, fakes := runtimetest.NewContext(clock)
+	opts := runtimetest.Options(clock, mode)
+	opts.Timing.Mode = timing.FixedMode
+	opts.Timing.Rate = timing.Rate{Num: int64(tickHz), Den: 1}
+	opts.Timing.MaxFixedUpdates = 4
+	opts.FrameCap = time.Second / time.Duration(presentHz)
+	g := &glider{speed: 100, interpolate: interpolate}
+	rt, err := runtime.New(g, ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := clock.Now()
+	if _, err := rt.Services().Attach(runtime.Maintenance, func(now timing.Instant) error {
+		if now-start >= timing.Instant(3*time.Second) {
+			rt.Stop()
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Run(); err != nil {
+		t.Fatal(err)
+	}
+	// What the display shows at each refresh of a presentHz display: the
+	// latest present at or before it (a refresh without a present shows
+	// the previous image again). Refreshes fall half a period after the
+	// cap's targets, so that no refresh coincides with a tick to the
+	// nanosecond.
+	frames := fakes.Renderer.Frames
+	var xs []float64
+	shown, next := -1, 0
+	for k := presentHz; k < 3*presentHz; k++ {
+		refresh := start + timing.Instant((2*int64(k)+1)*int64(time.Second)/int64(2*presentHz))
+		for next < len(frames) && frames[next].Present.At <= refresh {
+			shown, next = next, next+1
+		}
+		if shown < 0 {
+			continue
+		}
+		f := &frames[shown]
+		p := f.Passes[0].Packets[0].Resolved(f.Present.Alpha)
+		xs = append(xs, float64(p.Transform.Position.X))
+	}
+	presents := 0
+	for _, f := range frames {
+		if f.Present.At-start >= timing.Instant(time.Second) {
+			presents++
+		}
+	}
+	var sum, sq float64
+	n := float64(len(xs) - 1)
+	for i := 1; i < len(xs); i++ {
+		d := xs[i] - xs[i-1]
+		sum += d
+		sq += d * d
+	}
+	mean := sum / n
+	return math.Sqrt(max(sq/n-mean*mean, 0)) / mean, float64(presents) / 2
+}
+
+// TestSmoothMotionAtAnyRefreshRate is issue 15's measure: one sprite at
+// constant speed, fixed ticks at rate T and a display refreshing at rate P
+// (the frame cap). With interpolation the displacement from refresh to
+// refresh is even (its coefficient of variation at most 0.02) whatever the
+// ratio; without it, it judders whenever P differs from T. Presents follow
+// the cap, not the tick rate.
+func TestSmoothMotionAtAnyRefreshRate(t *testing.T) {
+	for _, mode := range modes {
+		for _, r := range [][2]int{{60, 144}, {50, 60}, {60, 60}, {30, 165}, {120, 60}} {
+			t.Run(fmt.Sprintf("%v/%dHz-ticks/%dHz-presents", mode, r[0], r[1]), func(t *testing.T) {
+				on, fps := judder(t, mode, r[0], r[1], true)
+				off, _ := judder(t, mode, r[0], r[1], false)
+				t.Logf("CV of per-refresh displacement: interpolated %.4f, not interpolated %.4f; %.1f presents/s", on, off, fps)
+				if on > 0.02 {
+					t.Errorf("interpolated: CV %.4f, want at most 0.02", on)
+				}
+				if want := float64(min(r[1], 1000)); math.Abs(fps-want) > 3 {
+					t.Errorf("presents per second: %.1f, want %v (the cap)", fps, want)
+				}
+			})
+		}
+	}
+}
