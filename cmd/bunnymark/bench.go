@@ -81,26 +81,38 @@ func bunnyImage(size int) *image.RGBA {
 }
 
 // rendererBench draws through render2d: frame slots, packets written with
-// a FrameWriter, and the GL renderer.
+// a FrameWriter, and the GL renderer. With interp set every packet also
+// carries its previous position and each frame is drawn at an alpha that
+// cycles through (0, 1), as a runtime presenting between fixed steps would,
+// so the renderer's interpolating shaders draw it.
 type rendererBench struct {
-	r     *glrender.Renderer
-	tex   render2d.TextureHandle
-	slots *render2d.Slots
-	b     bunnies
-	w, h  float32
+	r      *glrender.Renderer
+	tex    render2d.TextureHandle
+	slots  *render2d.Slots
+	b      bunnies
+	prev   []float32
+	w, h   float32
+	interp bool
+	n      int // frames drawn
 }
 
-func newRendererBench(r *glrender.Renderer, img *image.RGBA, w, h int) (*rendererBench, error) {
-	tex, err := r.CreateTexture(img, render2d.TextureOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return &rendererBench{r: r, tex: tex, slots: render2d.NewSlots(render2d.Sequential, render2d.SlotOptions{}), w: float32(w), h: float32(h)}, nil
+func newRendererBench(r *glrender.Renderer, tex render2d.TextureHandle, w, h int, interp bool) *rendererBench {
+	return &rendererBench{r: r, tex: tex, slots: render2d.NewSlots(render2d.Sequential, render2d.SlotOptions{}), w: float32(w), h: float32(h), interp: interp}
 }
 
-func (rb *rendererBench) setup(n, size int) { rb.b.reset(n, size, rb.w, rb.h) }
+func (rb *rendererBench) setup(n, size int) {
+	rb.b.reset(n, size, rb.w, rb.h)
+	rb.prev = make([]float32, len(rb.b.pos))
+}
+
+// alphas are the alphas interpolated frames cycle through: never 1, where
+// the renderer draws current placements with its plain shaders.
+var alphas = [...]float32{0.1, 0.3, 0.5, 0.7, 0.9, 0.2, 0.4, 0.6, 0.8}
 
 func (rb *rendererBench) frame(dt float32) {
+	if rb.interp {
+		copy(rb.prev, rb.b.pos)
+	}
 	rb.b.step(dt)
 	w, ok := rb.slots.Begin()
 	if !ok {
@@ -116,9 +128,18 @@ func (rb *rendererBench) frame(dt float32) {
 		p.Transform.Scale = render2d.Vec2{X: 1, Y: 1}
 		p.Size = size
 		p.Tint = render2d.White
+		if rb.interp {
+			p.Prev = render2d.Placement{Position: render2d.Vec2{X: rb.prev[2*i], Y: rb.prev[2*i+1]}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
+		}
 	}
 	rb.slots.Publish(w)
 	f, _ := rb.slots.Acquire()
+	if rb.interp {
+		f.Present.Alpha = alphas[rb.n%len(alphas)]
+	} else {
+		f.Present.Alpha = 1
+	}
+	rb.n++
 	if err := rb.r.Render(f); err != nil {
 		panic(err)
 	}
@@ -173,7 +194,7 @@ func compile(kind uint32, src string) (uint32, error) {
 	return sh, nil
 }
 
-func newPlainBench(img *image.RGBA, w, h int) (*plainBench, error) {
+func newPlainBench(img *image.RGBA, filter render2d.Filter, w, h int) (*plainBench, error) {
 	vs, err := compile(gl.VERTEX_SHADER, plainVS)
 	if err != nil {
 		return nil, err
@@ -200,8 +221,12 @@ func newPlainBench(img *image.RGBA, w, h int) (*plainBench, error) {
 	gl.VertexAttribPointerWithOffset(0, 2, gl.FLOAT, false, 8, 0)
 	gl.GenTextures(1, &pb.tex)
 	gl.BindTexture(gl.TEXTURE_2D, pb.tex)
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR)
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR)
+	glFilter := int32(gl.LINEAR)
+	if filter == render2d.FilterNearest {
+		glFilter = gl.NEAREST
+	}
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, glFilter)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, glFilter)
 	b := img.Bounds()
 	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, int32(b.Dx()), int32(b.Dy()), 0, gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&img.Pix[0]))
 	if e := gl.GetError(); e != gl.NO_ERROR {

@@ -4,17 +4,26 @@
 //
 // Usage:
 //
-//	bunnymark [-n 10000] [-size 2] [-duration 5s] [-mode renderer|plain|compare] [-find60] [-screenshot out.png]
+//	bunnymark [-n 10000] [-size 2] [-duration 5s] [-mode renderer|plain|compare]
+//	          [-interp off|on|compare] [-filter linear|nearest] [-find60] [-screenshot out.png]
 //
 // It opens a 1280x720 window with vsync off and, in the default mode,
 // prints one line:
 //
-//	sprites=N frames=F seconds=S fps=X frame_ms=Y
+//	filter=linear interp=off sprites=N frames=F seconds=S fps=X frame_ms=Y
 //
 // -mode compare runs the renderer and the plain loop alternately in short
 // slices for the whole duration, so both see the same machine load, and
 // prints a line for each plus their ratio. -find60 searches for the sprite
 // count each implementation draws at 60 frames per second.
+//
+// -interp on gives every packet its previous placement and draws each
+// frame at an alpha between 0 and 1, so the GL renderer interpolates in
+// its vertex shader; -interp compare runs the renderer with interpolation
+// off and on alternately, like -mode compare, and prints the ratio.
+// -filter picks the bunny texture's filtering (the renderer's default is
+// linear; Ebitengine's is nearest) for the renderer and the plain loop
+// alike; the filter used is printed.
 package main
 
 import (
@@ -42,6 +51,8 @@ type options struct {
 	size       int
 	duration   time.Duration
 	mode       string
+	interp     string
+	filter     string
 	find60     bool
 	screenshot string
 	slice      time.Duration
@@ -53,6 +64,8 @@ func main() {
 	flag.IntVar(&o.size, "size", 2, "sprite width and height in pixels")
 	flag.DurationVar(&o.duration, "duration", 5*time.Second, "measuring time (per implementation with -find60: per probe)")
 	flag.StringVar(&o.mode, "mode", "renderer", "renderer, plain (the hand-written instanced loop) or compare (both, interleaved)")
+	flag.StringVar(&o.interp, "interp", "off", "renderer interpolation: off, on (previous placements, alpha between 0 and 1) or compare (both, interleaved)")
+	flag.StringVar(&o.filter, "filter", defaultFilter(), "bunny texture filtering: linear or nearest (default: the renderer's)")
 	flag.BoolVar(&o.find60, "find60", false, "search for the sprite count reachable at 60 fps instead of measuring -n")
 	flag.StringVar(&o.screenshot, "screenshot", "", "write the last renderer frame to this PNG file")
 	flag.DurationVar(&o.slice, "slice", 250*time.Millisecond, "length of one interleaved slice in compare mode")
@@ -82,7 +95,49 @@ func validate(o options) error {
 	default:
 		errs = append(errs, fmt.Errorf("-mode is %q, want renderer, plain or compare", o.mode))
 	}
+	switch o.interp {
+	case "off", "on", "compare":
+	default:
+		errs = append(errs, fmt.Errorf("-interp is %q, want off, on or compare", o.interp))
+	}
+	if _, ok := filters[o.filter]; !ok {
+		errs = append(errs, fmt.Errorf("-filter is %q, want linear or nearest", o.filter))
+	}
+	if o.mode == "plain" && o.interp != "off" {
+		errs = append(errs, fmt.Errorf("-interp %s needs the renderer: -mode renderer or compare", o.interp))
+	}
 	return errors.Join(errs...)
+}
+
+var filters = map[string]render2d.Filter{"linear": render2d.FilterLinear, "nearest": render2d.FilterNearest}
+
+// defaultFilter names the filter of the zero TextureOptions.
+func defaultFilter() string {
+	for name, f := range filters {
+		if f == (render2d.TextureOptions{}).Filter {
+			return name
+		}
+	}
+	return "linear"
+}
+
+// benchOrder returns the benches to run, in the order their slices
+// alternate: the plain loop first, then the renderer without and with
+// interpolation, as the mode and -interp ask.
+func benchOrder(o options) []string {
+	var order []string
+	if o.mode != "renderer" {
+		order = append(order, "plain")
+	}
+	if o.mode != "plain" {
+		if o.interp != "on" {
+			order = append(order, "renderer")
+		}
+		if o.interp != "off" {
+			order = append(order, "renderer-interp")
+		}
+	}
+	return order
 }
 
 func run(o options) error {
@@ -107,18 +162,21 @@ func run(o options) error {
 	glfw.SwapInterval(0)
 	fbW, fbH := win.GetFramebufferSize()
 
-	tex := bunnyImage(o.size)
+	img := bunnyImage(o.size)
+	filter := filters[o.filter]
 	r, err := glrender.New()
 	if err != nil {
 		return err
 	}
 	defer r.Close()
 	r.SetFramebufferSize(fbW, fbH)
-	rb, err := newRendererBench(r, tex, fbW, fbH)
+	tex, err := r.CreateTexture(img, render2d.TextureOptions{Filter: filter})
 	if err != nil {
 		return err
 	}
-	pb, err := newPlainBench(tex, fbW, fbH)
+	rb := newRendererBench(r, tex, fbW, fbH, false)
+	ri := newRendererBench(r, tex, fbW, fbH, true)
+	pb, err := newPlainBench(img, filter, fbW, fbH)
 	if err != nil {
 		return err
 	}
@@ -128,20 +186,18 @@ func run(o options) error {
 		win.SwapBuffers()
 		glfw.PollEvents()
 	}
-	benches := map[string]bench{"renderer": rb, "plain": pb}
-	var order []string
-	if o.mode == "compare" {
-		order = []string{"plain", "renderer"}
-	} else {
-		order = []string{o.mode}
-	}
+	benches := map[string]bench{"renderer": rb, "renderer-interp": ri, "plain": pb}
+	order := benchOrder(o)
 	if o.find60 {
 		found := find60(benches, order, o, present)
 		for _, name := range order {
-			fmt.Printf("mode=%s sprites_at_60fps=%d\n", name, found[name])
+			fmt.Printf("mode=%s filter=%s sprites_at_60fps=%d\n", name, o.filter, found[name])
 		}
-		if o.mode == "compare" && found["plain"] > 0 {
+		if found["plain"] > 0 && found["renderer"] > 0 {
 			fmt.Printf("ratio_renderer_to_plain=%.3f\n", float64(found["renderer"])/float64(found["plain"]))
+		}
+		if found["renderer"] > 0 && found["renderer-interp"] > 0 {
+			fmt.Printf("ratio_interp_to_still=%.3f\n", float64(found["renderer-interp"])/float64(found["renderer"]))
 		}
 	} else {
 		ns := map[string]int{}
@@ -151,9 +207,9 @@ func run(o options) error {
 		res := measure(benches, order, ns, o.size, o.duration, o.slice, present)
 		for _, name := range order {
 			m := res[name]
-			prefix := ""
+			prefix := fmt.Sprintf("filter=%s interp=%s ", o.filter, o.interp)
 			if len(order) > 1 {
-				prefix = "mode=" + name + " "
+				prefix = "mode=" + name + " filter=" + o.filter + " "
 			}
 			suffix := ""
 			if len(order) > 1 {
@@ -161,14 +217,22 @@ func run(o options) error {
 			}
 			fmt.Printf("%ssprites=%d frames=%d seconds=%.3f fps=%.1f frame_ms=%.3f%s\n", prefix, o.n, m.frames, m.seconds, m.fps(), m.frameMS(), suffix)
 		}
-		if len(order) > 1 && res["plain"].fps() > 0 && res["renderer"].cpuMS() > 0 {
+		if res["plain"].fps() > 0 && res["renderer"].cpuMS() > 0 {
 			fmt.Printf("ratio_renderer_to_plain_fps=%.3f ratio_plain_to_renderer_cpu_per_frame=%.3f\n",
 				res["renderer"].fps()/res["plain"].fps(), res["plain"].cpuMS()/res["renderer"].cpuMS())
 		}
+		if res["renderer"].fps() > 0 && res["renderer-interp"].cpuMS() > 0 {
+			fmt.Printf("ratio_interp_to_still_fps=%.3f ratio_still_to_interp_cpu_per_frame=%.3f\n",
+				res["renderer-interp"].fps()/res["renderer"].fps(), res["renderer"].cpuMS()/res["renderer-interp"].cpuMS())
+		}
 	}
 	if o.screenshot != "" {
-		rb.setup(min(o.n, 50000), o.size)
-		rb.frame(1.0 / 60)
+		sb := rb
+		if o.interp == "on" {
+			sb = ri
+		}
+		sb.setup(min(o.n, 50000), o.size)
+		sb.frame(1.0 / 60)
 		img, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, fbW, fbH))
 		if err != nil {
 			return err

@@ -4,9 +4,11 @@ import (
 	"image"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/glrender"
 	"github.com/metronome-go/metronome/render2d/glrender/gltest"
 )
 
@@ -31,6 +33,57 @@ func BenchmarkRender(b *testing.B) {
 				}
 				gl.Finish()
 			}
+		})
+	}
+}
+
+// BenchmarkRenderInterp draws frames of n 2x2 sprites (as BenchmarkRender)
+// in pairs: the frame still (no previous placements), then the same frame
+// moving (every packet has one; drawn at alpha 0.5 by the interpolating
+// shaders), each followed by glFinish. Alternating frame by frame lets both
+// see the same machine load; it reports the time per frame of each and
+// moving/still, which the issue bounds at 1.05, and the same ratio of
+// process CPU time (llvmpipe's threads included), which other processes on
+// the machine disturb less.
+func BenchmarkRenderInterp(b *testing.B) {
+	for _, n := range []int{10000, 50000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			r := gltest.Renderer(b)
+			q := mustTextureB(b, r)
+			var still, moving render2d.Frame
+			ws := render2d.NewFrameWriter(&still).BeginPass(render2d.PassDesc{Clear: true, ClearColor: grey})
+			wm := render2d.NewFrameWriter(&moving).BeginPass(render2d.PassDesc{Clear: true, ClearColor: grey})
+			for i := range n {
+				p := sprite(q, float32(i%120), float32(i/120%120), 2, 2)
+				ws.Draw(p)
+				p.Prev = p.Placement()
+				p.Prev.Position.X -= 3
+				wm.Draw(p)
+			}
+			still.Present.Alpha, moving.Present.Alpha = 0.5, 0.5
+			var tStill, tMoving, cStill, cMoving int64
+			frame := func(f *render2d.Frame, wall, cpu *int64) {
+				t0, c0 := time.Now(), glrender.CPUNanos()
+				if err := r.Render(f); err != nil {
+					b.Fatal(err)
+				}
+				gl.Finish()
+				*wall += time.Since(t0).Nanoseconds()
+				*cpu += glrender.CPUNanos() - c0
+			}
+			var discard int64
+			frame(&still, &discard, &discard)
+			frame(&moving, &discard, &discard)
+			b.ReportAllocs()
+			for b.Loop() {
+				frame(&still, &tStill, &cStill)
+				frame(&moving, &tMoving, &cMoving)
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(tStill)/n, "still-ns/frame")
+			b.ReportMetric(float64(tMoving)/n, "moving-ns/frame")
+			b.ReportMetric(float64(tMoving)/float64(tStill), "moving/still")
+			b.ReportMetric(float64(cMoving)/float64(cStill), "cpu-moving/still")
 		})
 	}
 }

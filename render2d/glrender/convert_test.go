@@ -64,6 +64,51 @@ func BenchmarkCPUFrame(b *testing.B) {
 	perSprite(b, cpu0)
 }
 
+// BenchmarkCPUFrameInterp is BenchmarkCPUFrame with a previous position
+// on every packet, converted as an interpolating pass is: the CPU cost per
+// sprite that interpolation adds is the difference.
+func BenchmarkCPUFrameInterp(b *testing.B) {
+	tex := render2d.TextureHandle{ID: 1, Gen: 1}
+	s := render2d.NewSlots(render2d.Sequential, render2d.SlotOptions{})
+	var batches []render2d.Batch
+	inst := make([]instance, spritesPerFrame)
+	prev := make([]prevInstance, spritesPerFrame)
+	pos := make([]prevPos, spritesPerFrame)
+	b.ReportAllocs()
+	cpu0 := cpuNanos()
+	for b.Loop() {
+		w, _ := s.Begin()
+		ps := w.BeginPass(render2d.PassDesc{Clear: true}).Append(spritesPerFrame)
+		for i := range ps {
+			p := &ps[i]
+			p.Texture = tex
+			p.Transform.Position = render2d.Vec2{X: float32(i % 1280), Y: float32(i % 720)}
+			p.Transform.Scale = render2d.Vec2{X: 1, Y: 1}
+			p.Size = render2d.Vec2{X: 2, Y: 2}
+			p.Tint = render2d.White
+			p.Prev = render2d.Placement{Position: render2d.Vec2{X: float32(i%1280) - 1, Y: float32(i % 720)}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
+		}
+		s.Publish(w)
+		f, _ := s.Acquire()
+		f.Present.Alpha = 0.5
+		if err := render2d.ValidateFrame(f, oneTexture(tex)); err != nil {
+			b.Fatal(err)
+		}
+		packets := f.Passes[0].Packets
+		batches = render2d.AppendBatches(batches[:0], packets)
+		for _, bt := range batches {
+			in, ps := inst[bt.First:bt.First+bt.Count], packets[bt.First:bt.First+bt.Count]
+			switch _, motion := convert(in, ps, 8, 8, false); motion {
+			case slide:
+				convertPos(pos[bt.First:bt.First+bt.Count], in, ps)
+			case turn:
+				convertPrev(prev[bt.First:bt.First+bt.Count], in, ps)
+			}
+		}
+	}
+	perSprite(b, cpu0)
+}
+
 // BenchmarkCPUBaseline is the floor to compare BenchmarkCPUFrame with in
 // the same run: the plain loop's CPU work, copying positions into a
 // reused slice.
@@ -94,8 +139,8 @@ func TestConvert(t *testing.T) {
 		{Tint: render2d.White},
 	}
 	got := make([]instance, 2)
-	if white, moving := convert(got, ps, 8, 16, true); white || moving {
-		t.Errorf("convert reported white %v, moving %v for a tinted, still batch; want false, false", white, moving)
+	if white, motion := convert(got, ps, 8, 16, true); white || motion != still {
+		t.Errorf("convert reported white %v, motion %d for a tinted, still batch; want false, still", white, motion)
 	}
 	want := instance{x: 10, y: 20, w: 8, h: -8, ox: 2, oy: -2, rot: 0.5, tint: 0xff0080ff, u0: 0.25, v0: 0.25, u1: 0.75, v1: 0.375, params: [4]float32{1, 2, 3, 4}}
 	if got[0] != want {
@@ -119,9 +164,9 @@ func TestConvertPrev(t *testing.T) {
 	still.Prev = render2d.Placement{}
 	ps := []render2d.DrawPacket2D{moved, still}
 	cur := make([]instance, 2)
-	white, moving := convert(cur, ps, 4, 4, false)
-	if !white || !moving {
-		t.Fatalf("convert = white %v, moving %v; want true, true", white, moving)
+	white, motion := convert(cur, ps, 4, 4, false)
+	if !white || motion != turn {
+		t.Fatalf("convert = white %v, motion %d; want true, turn", white, motion)
 	}
 	prev := make([]prevInstance, 2)
 	if white := convertPrev(prev, cur, ps); white {
@@ -134,5 +179,33 @@ func TestConvertPrev(t *testing.T) {
 	c := cur[1]
 	if want := (prevInstance{x: c.x, y: c.y, w: c.w, h: c.h, ox: c.ox, oy: c.oy, rot: c.rot, tint: c.tint}); prev[1] != want {
 		t.Errorf("packet without Prev: convertPrev = %+v, want its current placement %+v", prev[1], want)
+	}
+	// Moving in position only: the sliding variant, with previous
+	// positions alone.
+	slid := still
+	slid.Prev = slid.Placement()
+	slid.Prev.Position = render2d.Vec2{X: -5, Y: 7}
+	ps = []render2d.DrawPacket2D{slid, still}
+	if _, motion := convert(cur, ps, 4, 4, false); motion != slide {
+		t.Fatalf("convert of a batch that only moves: motion %d, want slide", motion)
+	}
+	pos := make([]prevPos, 2)
+	convertPos(pos, cur, ps)
+	if want := []prevPos{{-5, 7}, {cur[1].x, cur[1].y}}; pos[0] != want[0] || pos[1] != want[1] {
+		t.Errorf("convertPos = %v, want %v", pos, want)
+	}
+	for _, tt := range []struct {
+		name string
+		edit func(*render2d.Placement)
+	}{
+		{"rotation", func(p *render2d.Placement) { p.Rotation++ }},
+		{"scale", func(p *render2d.Placement) { p.Scale.Y = 0 }},
+		{"tint", func(p *render2d.Placement) { p.Tint.A = 0.5 }},
+	} {
+		q := slid
+		tt.edit(&q.Prev)
+		if _, motion := convert(cur, []render2d.DrawPacket2D{slid, q}, 4, 4, false); motion != turn {
+			t.Errorf("a batch with a previous %s: motion %d, want turn", tt.name, motion)
+		}
 	}
 }

@@ -10,3 +10,7 @@ func GLTexture(r *Renderer, h render2d.TextureHandle) uint32 {
 	}
 	return r.res.MustTexture(h).Val.id
 }
+
+// CPUNanos is the process CPU time the benchmarks of both test packages
+// report.
+var CPUNanos = cpuNanos

@@ -228,7 +228,9 @@ var interpScene = scene{"interp", func(t *testing.T, r *glrender.Renderer) *rend
 	fade.Prev.Tint = render2d.Color{R: 1, G: 1, B: 1}
 	fade.Transform.Scale = render2d.Vec2{X: 3, Y: 1}
 	still := sprite(q, 100, 108, 16, 16) // no Prev: where it is at every alpha
-	ps = append(ps, spin, short, fade, still)
+	// The row alone in its batch only slides; the fade between keeps the
+	// batches apart.
+	ps = append(ps, fade, spin, short, still)
 	f := onePass(render2d.PassDesc{Clear: true, ClearColor: grey,
 		PrevCamera: render2d.CameraPlacement{Position: render2d.Vec2{X: 8, Y: -8}, Set: true}}, ps...)
 	f.Present.Alpha = 0.5

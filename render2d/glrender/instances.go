@@ -23,11 +23,11 @@ type instance struct {
 
 const instanceStride = int32(unsafe.Sizeof(instance{}))
 
-// prevInstance is the previous placement of one sprite, in the layout of
-// the first two attributes of instance (origin offset and extent scaled by
-// the previous scale). It lives in a buffer of its own, uploaded only for
-// passes that interpolate, so frames without previous placements stream
-// exactly what they did before.
+// prevInstance is the whole previous placement of one sprite, for turning
+// batches, in the layout of the first two attributes of instance (origin
+// offset and extent scaled by the previous scale). Previous placements
+// live in buffers of their own, uploaded only for passes that interpolate,
+// so frames without them stream exactly what they did before.
 type prevInstance struct {
 	x, y, w, h float32 // a_prect
 	ox, oy     float32 // a_pxform.xy
@@ -36,6 +36,11 @@ type prevInstance struct {
 }
 
 const prevStride = int32(unsafe.Sizeof(prevInstance{}))
+
+// prevPos is the previous position of one sprite of a sliding batch.
+type prevPos struct{ x, y float32 }
+
+const posStride = int32(unsafe.Sizeof(prevPos{}))
 
 // attribute describes one vertex attribute of the instance layout.
 type attribute struct {
@@ -56,8 +61,14 @@ var prevAttribs = [...]attribute{
 	{4, true, unsafe.Offsetof(prevInstance{}.ox)},
 }
 
+// pointPosAttrib points attribute 4 at the previous positions in the
+// buffer bound to GL_ARRAY_BUFFER, starting at entry first.
+func pointPosAttrib(first int) {
+	gl.VertexAttribPointerWithOffset(uint32(len(attribs)), 2, gl.FLOAT, false, posStride, uintptr(first)*uintptr(posStride))
+}
+
 // pointPrevAttribs points attributes 4 and 5 at the previous placements in
-// the buffer bound to GL_ARRAY_BUFFER, starting at instance first.
+// the buffer bound to GL_ARRAY_BUFFER, starting at entry first.
 func pointPrevAttribs(first int) {
 	base := uintptr(first) * uintptr(prevStride)
 	for i, a := range prevAttribs {
@@ -101,8 +112,11 @@ func packTint(c *render2d.Color) uint32 {
 // convert writes the instances of packets (one batch, sampling a texture
 // of texW x texH texels) into dst, which has the same length. It reports
 // whether every packet is tinted opaque white, so the batch can use the
-// untinted program, and whether any packet has a previous placement.
-func convert(dst []instance, packets []render2d.DrawPacket2D, texW, texH int, params bool) (white, moving bool) {
+// untinted program, and which motion variant the batch needs if it is
+// drawn between placements: still when no packet has a previous
+// placement, slide when those that have one differ only in position, turn
+// otherwise.
+func convert(dst []instance, packets []render2d.DrawPacket2D, texW, texH int, params bool) (white bool, motion int) {
 	iw, ih := 1/float32(texW), 1/float32(texH)
 	all := uint32(0xffffffff)
 	dst = dst[:len(packets)]
@@ -116,7 +130,13 @@ func convert(dst []instance, packets []render2d.DrawPacket2D, texW, texH int, pa
 		d.rot = p.Transform.Rotation
 		d.tint = packTint(&p.Tint)
 		all &= d.tint
-		moving = moving || p.Prev.Set
+		if pr := &p.Prev; pr.Set {
+			if pr.Rotation != p.Transform.Rotation || pr.Scale != p.Transform.Scale || pr.Tint != p.Tint {
+				motion = turn
+			} else if motion == still {
+				motion = slide
+			}
+		}
 		if s := &p.Source; s.W == 0 && s.H == 0 {
 			d.u0, d.v0, d.u1, d.v1 = 0, 0, 1, 1
 		} else {
@@ -127,11 +147,25 @@ func convert(dst []instance, packets []render2d.DrawPacket2D, texW, texH int, pa
 			d.params = p.Params
 		}
 	}
-	return all == 0xffffffff, moving
+	return all == 0xffffffff, motion
 }
 
-// convertPrev writes the previous placements of packets (a batch already
-// converted into cur) into dst, all three of the same length: a packet
+// convertPos writes the previous positions of a sliding batch already
+// converted into cur into dst, all three of the same length; a packet
+// without one keeps its current position.
+func convertPos(dst []prevPos, cur []instance, packets []render2d.DrawPacket2D) {
+	dst, cur = dst[:len(packets)], cur[:len(packets)]
+	for i := range packets {
+		if pr := &packets[i].Prev; pr.Set {
+			dst[i] = prevPos{pr.Position.X, pr.Position.Y}
+		} else {
+			dst[i] = prevPos{cur[i].x, cur[i].y}
+		}
+	}
+}
+
+// convertPrev writes the previous placements of a turning batch already
+// converted into cur into dst, all three of the same length: a packet
 // without one gets its current placement, so it stays still. It reports
 // whether every previous tint is opaque white.
 func convertPrev(dst []prevInstance, cur []instance, packets []render2d.DrawPacket2D) (white bool) {

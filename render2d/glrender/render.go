@@ -90,60 +90,59 @@ func (r *Renderer) pass(p *render2d.Pass) {
 
 	n := len(p.Packets)
 	r.batches = render2d.AppendBatches(r.batches[:0], p.Packets)
-	if cap(r.inst) < n {
-		r.inst = make([]instance, n, 2*n)
-	}
-	r.inst = r.inst[:n]
-	if cap(r.flags) < len(r.batches) {
-		r.flags = make([]batchFlags, len(r.batches), 2*len(r.batches))
-	}
-	r.flags = r.flags[:len(r.batches)]
+	nb := len(r.batches)
+	r.inst = grow(r.inst, n)
+	r.flags = grow(r.flags, nb)
+	r.poff = grow(r.poff, nb)
 	interp := r.alpha < 1 // at alpha 1 the current placements are exact
-	moving := false
+	nPos, nPrev := 0, 0
 	for i := range r.batches {
 		b := &r.batches[i]
 		_, w, h := r.texture(b.Key.Texture)
 		inst, ps := r.inst[b.First:b.First+b.Count], p.Packets[b.First:b.First+b.Count]
-		white, mv := convert(inst, ps, w, h, !b.Key.Material.IsZero())
-		var fl batchFlags
-		if mv && interp {
-			if !moving {
-				moving = true
-				if cap(r.pinst) < n {
-					r.pinst = make([]prevInstance, n, 2*n)
-				}
-				r.pinst = r.pinst[:n]
-			}
-			white = convertPrev(r.pinst[b.First:b.First+b.Count], inst, ps) && white
-			fl |= batchMoving
+		white, motion := convert(inst, ps, w, h, !b.Key.Material.IsZero())
+		if !interp {
+			motion = still
 		}
+		switch motion { // grow reallocates only before the first use in a pass
+		case slide:
+			r.pos = grow(r.pos, n)
+			convertPos(r.pos[nPos:nPos+b.Count], inst, ps)
+			r.poff[i] = int32(nPos)
+			nPos += b.Count
+		case turn:
+			r.prev = grow(r.prev, n)
+			white = convertPrev(r.prev[nPrev:nPrev+b.Count], inst, ps) && white
+			r.poff[i] = int32(nPrev)
+			nPrev += b.Count
+		}
+		fl := batchFlags(motion)
 		if white {
 			fl |= batchWhite
 		}
 		r.flags[i] = fl
 	}
 	r.ring = (r.ring + 1) % len(r.instance)
-	mainBuf := upload(&r.instance[r.ring], unsafe.Pointer(&r.inst[0]), n*int(instanceStride))
-	prevBuf := uint32(0)
-	if moving {
-		prevBuf = upload(&r.prev[r.ring], unsafe.Pointer(&r.pinst[0]), n*int(prevStride))
+	bufs := [numMotions]uint32{still: upload(&r.instance[r.ring], unsafe.Pointer(&r.inst[0]), n*int(instanceStride))}
+	if nPos > 0 {
+		bufs[slide] = upload(&r.ppos[r.ring], unsafe.Pointer(&r.pos[0]), nPos*int(posStride))
 	}
-	r.curArray = ^uint32(0)
+	if nPrev > 0 {
+		bufs[turn] = upload(&r.pfull[r.ring], unsafe.Pointer(&r.prev[0]), nPrev*int(prevStride))
+	}
+	r.curArray = ^uint32(0) // upload bound one of them
 
 	var prog *program
 	for i := range r.batches {
 		b := &r.batches[i]
 		fl := r.flags[i]
-		v := 0
-		if fl&batchMoving != 0 {
-			v = 1
-		}
-		next := &r.builtin[v]
+		m := int(fl & batchMotion)
+		next := &r.builtin[m]
 		if fl&batchWhite != 0 {
-			next = &r.untinted[v]
+			next = &r.untinted[m]
 		}
 		if !b.Key.Material.IsZero() {
-			next = &r.res.MustMaterial(b.Key.Material).prog[v]
+			next = &r.res.MustMaterial(b.Key.Material).prog[m]
 		}
 		if next.id != r.curProgram {
 			gl.UseProgram(next.id)
@@ -165,22 +164,35 @@ func (r *Renderer) pass(p *render2d.Pass) {
 			r.curTexture = texID
 		}
 		r.setBlend(b.Key.Blend)
-		if v != r.curVAO {
-			gl.BindVertexArray(r.vao[v])
-			r.curVAO = v
+		if m != r.curVAO {
+			gl.BindVertexArray(r.vao[m])
+			r.curVAO = m
 		}
 		na := len(attribs)
 		if b.Key.Material.IsZero() {
 			na-- // no parameters
 		}
-		r.bindArray(mainBuf)
+		r.bindArray(bufs[still])
 		pointAttribs(b.First, na)
-		if v == 1 {
-			r.bindArray(prevBuf)
-			pointPrevAttribs(b.First)
+		switch m {
+		case slide:
+			r.bindArray(bufs[slide])
+			pointPosAttrib(int(r.poff[i]))
+		case turn:
+			r.bindArray(bufs[turn])
+			pointPrevAttribs(int(r.poff[i]))
 		}
 		gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(b.Count))
 	}
+}
+
+// grow returns s with length n, reallocating (with room to spare) only
+// when its capacity is too small; the contents are not kept.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, 2*n)
+	}
+	return s[:n]
 }
 
 func (r *Renderer) bindArray(id uint32) {

@@ -20,15 +20,16 @@ import (
 // with that context current.
 type Renderer struct {
 	// vertex shaders by kind (vsPlain: no tint or parameters, vsTint,
-	// vsParams: custom materials), plain and interpolating
-	vs       [numVS][2]uint32
+	// vsParams: custom materials) and motion (still, slide, turn)
+	vs       [numVS][numMotions]uint32
 	builtin  programs // built-in material, tinted
 	untinted programs // built-in material for batches tinted opaque white
-	// vertex arrays: the plain layout (attributes 0-3 from the instance
-	// buffer) and the interpolating one (also 4-5 from the prev buffer)
-	vao      [2]uint32
+	// vertex arrays by motion: attributes 0-3 from the instance buffer,
+	// and 4 (slide) or 4-5 (turn) from a previous-placement buffer
+	vao      [numMotions]uint32
 	instance [4]ringBuffer // streamed instances, one buffer per pass in turn
-	prev     [4]ringBuffer // streamed previous placements, for passes that interpolate
+	ppos     [4]ringBuffer // streamed previous positions of sliding batches
+	pfull    [4]ringBuffer // streamed previous placements of turning batches
 	ring     int
 	white    uint32
 
@@ -38,8 +39,10 @@ type Renderer struct {
 
 	batches []render2d.Batch
 	inst    []instance
-	pinst   []prevInstance
+	pos     []prevPos      // previous positions of the pass's sliding batches
+	prev    []prevInstance // previous placements of its turning batches
 	flags   []batchFlags
+	poff    []int32 // per batch: where its previous placements start in pos or prev
 	view    mgl32.Mat4
 	alpha   float32
 
@@ -52,12 +55,13 @@ type Renderer struct {
 	curVAO     int    // index into vao, -1 unknown
 }
 
-// batchFlags say which program variant a batch needs.
+// batchFlags say which program variant a batch needs: the motion in the
+// low bits, and whether it is white.
 type batchFlags uint8
 
 const (
-	batchWhite  batchFlags = 1 << iota // every packet tinted opaque white, before and now
-	batchMoving                        // some packet has a previous placement and the frame is not at alpha 1
+	batchMotion batchFlags = 3      // still, slide or turn
+	batchWhite  batchFlags = 1 << 2 // every packet tinted opaque white, before and now
 )
 
 type ringBuffer struct {
@@ -79,13 +83,9 @@ var _ render2d.Renderer = (*Renderer)(nil)
 func (r *Renderer) compileBuiltins() error {
 	names := [numVS]string{"untinted sprite", "sprite", "material"}
 	for k := range r.vs {
-		for i, extra := range [2]string{"", defineInterp} {
-			what := names[k] + " vertex shader"
-			if i == 1 {
-				what = "interpolating " + what
-			}
+		for m := range numMotions {
 			var err error
-			if r.vs[k][i], err = compileShader(gl.VERTEX_SHADER, vsHeaders[k]+extra+vertexSource, what); err != nil {
+			if r.vs[k][m], err = compileShader(gl.VERTEX_SHADER, vsHeaders[k]+motionDefines[m]+vertexSource, motionNames[m]+names[k]+" vertex shader"); err != nil {
 				return err
 			}
 		}
@@ -141,23 +141,25 @@ func New() (*Renderer, error) {
 
 	for i := range r.instance {
 		gl.GenBuffers(1, &r.instance[i].id)
-		gl.GenBuffers(1, &r.prev[i].id)
+		gl.GenBuffers(1, &r.ppos[i].id)
+		gl.GenBuffers(1, &r.pfull[i].id)
 	}
 	gl.GenVertexArrays(int32(len(r.vao)), &r.vao[0])
-	for v := range r.vao {
-		gl.BindVertexArray(r.vao[v])
-		n := len(attribs)
-		if v == 1 {
-			n += len(prevAttribs)
-		}
+	for m := range r.vao {
+		gl.BindVertexArray(r.vao[m])
+		n := len(attribs) + [numMotions]int{0, 1, len(prevAttribs)}[m]
 		for i := range n {
 			gl.EnableVertexAttribArray(uint32(i))
 			gl.VertexAttribDivisor(uint32(i), 1)
 		}
 		gl.BindBuffer(gl.ARRAY_BUFFER, r.instance[0].id)
 		pointAttribs(0, len(attribs))
-		if v == 1 {
-			gl.BindBuffer(gl.ARRAY_BUFFER, r.prev[0].id)
+		switch m {
+		case slide:
+			gl.BindBuffer(gl.ARRAY_BUFFER, r.ppos[0].id)
+			pointPosAttrib(0)
+		case turn:
+			gl.BindBuffer(gl.ARRAY_BUFFER, r.pfull[0].id)
 			pointPrevAttribs(0)
 		}
 	}
@@ -408,7 +410,8 @@ func (r *Renderer) Close() error {
 	r.deleteBuiltins()
 	for i := range r.instance {
 		gl.DeleteBuffers(1, &r.instance[i].id)
-		gl.DeleteBuffers(1, &r.prev[i].id)
+		gl.DeleteBuffers(1, &r.ppos[i].id)
+		gl.DeleteBuffers(1, &r.pfull[i].id)
 	}
 	gl.DeleteVertexArrays(int32(len(r.vao)), &r.vao[0])
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)

@@ -15,12 +15,15 @@ import (
 // kept small: measured on llvmpipe, streaming DrawPacket2D fields directly
 // (five attributes) cost about 20% more per sprite than this layout.
 //
-// The INTERP variants also read the previous placement (two more
-// attributes from a buffer of their own, see prevInstance) and move the
-// sprite from it to the current one by u_alpha, one uniform per frame, with
-// the arithmetic of render2d.Lerp and render2d.LerpAngle: a*(1-t) + b*t,
-// and the angle difference reduced with roundEven. Batches without a
-// previous placement, and frames drawn at alpha 1, use the plain variants.
+// The interpolating variants also read the previous placement from a
+// buffer of their own and move the sprite from it to the current one by
+// u_alpha, one uniform per frame, with the arithmetic of render2d.Lerp and
+// render2d.LerpAngle: a*(1-t) + b*t, and the angle difference reduced with
+// roundEven. SLIDE reads the previous position only (one vec2, see
+// prevPos), for batches whose packets keep their rotation, scale and tint,
+// the common case of sprites that just move; TURN reads the whole previous
+// placement (two vec4, see prevInstance). Batches without a previous
+// placement, and frames drawn at alpha 1, use the plain variants.
 const vertexSource = `
 layout(location = 0) in vec4 a_rect;    // position.xy, extent.xy (size times scale)
 layout(location = 1) in uvec4 a_xform;  // origin offset.xy, rotation (float bits), tint (RGBA8)
@@ -29,7 +32,11 @@ layout(location = 2) in vec4 a_uv;      // u0, v0, u1, v1
 layout(location = 3) in vec4 a_params;  // material parameters
 out vec4 v_params;
 #endif
-#ifdef INTERP
+#ifdef SLIDE
+layout(location = 4) in vec2 a_ppos;    // previous position
+uniform float u_alpha;
+#endif
+#ifdef TURN
 layout(location = 4) in vec4 a_prect;   // previous a_rect
 layout(location = 5) in uvec4 a_pxform; // previous a_xform
 uniform float u_alpha;
@@ -48,7 +55,10 @@ void main() {
 	vec2 extent = a_rect.zw;
 	vec2 offset = uintBitsToFloat(a_xform.xy);
 	float rot = uintBitsToFloat(a_xform.z);
-#ifdef INTERP
+#ifdef SLIDE
+	pos = a_ppos * (1.0 - u_alpha) + pos * u_alpha;
+#endif
+#ifdef TURN
 	float t = u_alpha;
 	float s = 1.0 - t;
 	pos = a_prect.xy * s + pos * t;
@@ -74,7 +84,7 @@ void main() {
 	gl_Position = u_view * vec4(world, 0.0, 1.0);
 	v_uv = mix(a_uv.xy, a_uv.zw, corner);
 #ifdef TINT
-#ifdef INTERP
+#ifdef TURN
 	v_tint = a_xform.w == a_pxform.w ? a_xform.w : packUnorm4x8(unpackUnorm4x8(a_pxform.w) * s + unpackUnorm4x8(a_xform.w) * t);
 #else
 	v_tint = a_xform.w;
@@ -90,16 +100,26 @@ void main() {
 // whose packets are all tinted opaque white needs no tint: leaving them out
 // saves varyings and per-fragment work that a software rasteriser such as
 // llvmpipe pays for on every sprite (measured: about 20% per sprite for the
-// tint alone). Custom materials always get both. Each comes plain and
-// interpolating (the second half of the table).
+// tint alone). Custom materials always get both. Each comes plain,
+// sliding and turning (see vertexSource).
 const (
 	headerPlain  = "#version 410 core\n"
 	headerTint   = "#version 410 core\n#define TINT 1\n"
 	headerParams = "#version 410 core\n#define TINT 1\n#define PARAMS 1\n"
-	defineInterp = "#define INTERP 1\n"
 )
 
-// vertex shader kinds: index into Renderer.vs[kind][interp]
+// motion variants: index into Renderer.vs[kind], programs and vao
+const (
+	still = iota // no previous placement, or drawn at alpha 1
+	slide        // previous position only
+	turn         // whole previous placement
+	numMotions
+)
+
+var motionDefines = [numMotions]string{"", "#define SLIDE 1\n", "#define TURN 1\n"}
+var motionNames = [numMotions]string{"", "sliding ", "turning "}
+
+// vertex shader kinds: index into Renderer.vs[kind][motion]
 const (
 	vsPlain = iota
 	vsTint
@@ -152,9 +172,8 @@ type program struct {
 	alpha int32
 }
 
-// programs are the plain (0) and interpolating (1) variants of one
-// material.
-type programs [2]program
+// programs are the motion variants of one material.
+type programs [numMotions]program
 
 func compileShader(kind uint32, src, what string) (uint32, error) {
 	sh := gl.CreateShader(kind)
@@ -191,11 +210,11 @@ func shaderLog(id uint32, isProgram bool) string {
 	return strings.TrimRight(string(buf), "\x00\n ")
 }
 
-// linkPrograms builds the plain and the interpolating sprite program
-// whose shade function has the given body, from the compiled vertex
-// shaders vs (plain, interpolating) of the matching kind. The fragment
-// shader is compiled once and linked into both.
-func linkPrograms(vs [2]uint32, header, shade, what string) (programs, error) {
+// linkPrograms builds the sprite programs of every motion variant whose
+// shade function has the given body, from the compiled vertex shaders vs
+// of the matching kind. The fragment shader is compiled once and linked
+// into all of them.
+func linkPrograms(vs [numMotions]uint32, header, shade, what string) (programs, error) {
 	fs, err := compileShader(gl.FRAGMENT_SHADER, header+fragmentHead+shade+fragmentTail, what+" fragment shader")
 	if err != nil {
 		return programs{}, err
@@ -205,9 +224,7 @@ func linkPrograms(vs [2]uint32, header, shade, what string) (programs, error) {
 	for i := range ps {
 		p, err := link(vs[i], fs, what)
 		if err != nil {
-			if i > 0 {
-				gl.DeleteProgram(ps[0].id)
-			}
+			ps.delete()
 			return programs{}, err
 		}
 		ps[i] = p

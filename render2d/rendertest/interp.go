@@ -13,8 +13,9 @@ import (
 // movingFrame is the scene of the interpolation test, in a 32x32
 // framebuffer: a camera that pans and zooms, a quad that moves and fades
 // from blue to red, a bar that grows and turns a quarter turn the short way
-// (its target angle is written as three quarters the other way), and a
-// still quad without a previous placement.
+// (its target angle is written as three quarters the other way), a quad
+// that only slides (drawn additively, so that it is a batch of its own, on
+// black), and a still quad without a previous placement.
 func movingFrame() *render2d.Frame {
 	mover := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: 12, Y: 2}, render2d.Vec2{X: 4, Y: 4})
 	mover.Tint = render2d.Color{R: 1, A: 1}
@@ -25,6 +26,11 @@ func movingFrame() *render2d.Frame {
 	bar.Transform.Rotation = 3 * math.Pi / 2 // the same as -π/2: up, a quarter turn from the previous angle
 	bar.Transform.Scale = render2d.Vec2{X: 1.5, Y: 1}
 	bar.Prev = render2d.Placement{Position: bar.Transform.Position, Scale: render2d.Vec2{X: 1, Y: 1}, Tint: bar.Tint, Set: true}
+	slider := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: 14, Y: 14}, render2d.Vec2{X: 3, Y: 3})
+	slider.Tint = render2d.Color{R: 1, B: 1, A: 1}
+	slider.Blend = render2d.BlendAdditive
+	slider.Prev = slider.Placement()
+	slider.Prev.Position = render2d.Vec2{X: 20, Y: 12}
 	still := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: 20, Y: 6}, render2d.Vec2{X: 3, Y: 3})
 	still.Tint = render2d.Color{G: 1, A: 1}
 	desc := render2d.PassDesc{
@@ -32,7 +38,7 @@ func movingFrame() *render2d.Frame {
 		Camera:     render2d.Camera{Zoom: 1.25},
 		PrevCamera: render2d.CameraPlacement{Position: render2d.Vec2{X: -4, Y: -2}, Set: true},
 	}
-	return &render2d.Frame{Passes: []render2d.Pass{{PassDesc: desc, Packets: []render2d.DrawPacket2D{mover, bar, still}}}}
+	return &render2d.Frame{Passes: []render2d.Pass{{PassDesc: desc, Packets: []render2d.DrawPacket2D{mover, bar, slider, still}}}}
 }
 
 // probe is a point of a packet in its own unit square ({0.5, 0.5}: the
@@ -42,7 +48,7 @@ type probe struct {
 	at     render2d.Vec2
 }
 
-var movingProbes = []probe{{0, render2d.Vec2{X: 0.5, Y: 0.5}}, {1, render2d.Vec2{X: 0.3, Y: 0.5}}, {1, render2d.Vec2{X: 0.8, Y: 0.5}}, {2, render2d.Vec2{X: 0.5, Y: 0.5}}}
+var movingProbes = []probe{{0, render2d.Vec2{X: 0.5, Y: 0.5}}, {1, render2d.Vec2{X: 0.3, Y: 0.5}}, {1, render2d.Vec2{X: 0.8, Y: 0.5}}, {2, render2d.Vec2{X: 0.5, Y: 0.5}}, {3, render2d.Vec2{X: 0.5, Y: 0.5}}}
 
 // screenPoint maps a point of packet p (resolved) in its unit square to
 // target pixels through camera c (viewport at the origin, anchor zero).
