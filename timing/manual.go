@@ -26,7 +26,13 @@ import (
 // A goroutine that holds a waiter and blocks on anything else (a channel,
 // a lock) keeps the clock where it is until it waits on its waiter again:
 // that is what makes virtual time exact, and what a test must keep in mind
-// when it adds goroutines of its own.
+// when it adds goroutines of its own. The same holds for a waiter whose
+// goroutine has returned, or that was never waited on: it counts as
+// running for good, so the clock no longer jumps, and waiters ranked
+// after it whose targets are reached stay held. Only Set, Advance and
+// Wake move things on from there; give each session its own clock, and
+// end a goroutine's part in virtual time by having it be woken rather
+// than by returning while others still wait.
 type ManualClock struct {
 	mu      sync.Mutex
 	now     Instant
@@ -61,7 +67,12 @@ func (c *ManualClock) Advance(d time.Duration) Instant {
 }
 
 // Set moves the clock to t, which may be earlier than the current reading so
-// that tests can feed a regression to the code under test.
+// that tests can feed a regression to the code under test. Set backwards
+// releases nothing; a waiter already released keeps its release and may
+// then read the clock before its target. When every waiter is blocked on
+// a future target the clock jumps on to the earliest one at once, so a
+// regression meant for the code under test is best set while one of its
+// goroutines runs (from a hook, say).
 func (c *ManualClock) Set(t Instant) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -90,7 +101,9 @@ type manualWaiter struct {
 }
 
 // WaitUntil blocks until the clock reads target and every earlier waiter
-// is blocked on a later target, or until Wake.
+// is blocked on a later target, or until Wake. A target already reached
+// therefore still waits while an earlier waiter runs. A pending Wake
+// returns ErrWaitInterrupted at once, whatever the target.
 func (w *manualWaiter) WaitUntil(target Instant) error {
 	c := w.clock
 	c.mu.Lock()
@@ -105,7 +118,8 @@ func (w *manualWaiter) WaitUntil(target Instant) error {
 	return <-w.release
 }
 
-// Wake interrupts the current or next wait.
+// Wake interrupts the current wait, or the next one if none is in
+// progress; wakes before a wait count once. Safe from any goroutine.
 func (w *manualWaiter) Wake() {
 	c := w.clock
 	c.mu.Lock()
