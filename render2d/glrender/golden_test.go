@@ -241,21 +241,26 @@ func TestGolden(t *testing.T) {
 	for _, sc := range append(scenes[:len(scenes):len(scenes)], interpScene) {
 		t.Run(sc.name, func(t *testing.T) {
 			r := gltest.Renderer(t)
-			f := sc.build(t, r)
-			if err := r.Render(f); err != nil {
-				t.Fatalf("Render: %v", err)
-			}
-			w, h := gltest.FramebufferSize()
-			got, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, w, h))
-			if err != nil {
-				t.Fatalf("ReadPixels: %v", err)
-			}
-			// A pixel matches when every channel is within 3 of the
-			// golden one; at most 0.5% of pixels (rasterisation
-			// differences at edges between drivers) may differ.
-			gltest.CompareGolden(t, "testdata", sc.name, got, *update, 3, 0.005)
+			renderGolden(t, r, sc.build(t, r), sc.name, *update)
 		})
 	}
+}
+
+// renderGolden renders f and compares the window with the golden image
+// name (or rewrites it). A pixel matches when every channel is within 3
+// of the golden one; at most 0.5% of pixels (rasterisation differences at
+// edges between drivers) may differ.
+func renderGolden(t *testing.T, r *glrender.Renderer, f *render2d.Frame, name string, update bool) {
+	t.Helper()
+	if err := r.Render(f); err != nil {
+		t.Fatalf("Render: %v", err)
+	}
+	w, h := gltest.FramebufferSize()
+	got, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, w, h))
+	if err != nil {
+		t.Fatalf("ReadPixels: %v", err)
+	}
+	gltest.CompareGolden(t, "testdata", name, got, update, 3, 0.005)
 }
 
 // displaced returns a placement clearly different from pl.
@@ -312,15 +317,7 @@ func TestGoldenInterpolationEnds(t *testing.T) {
 					}
 				}
 				f.Present.Alpha = v.alpha
-				if err := r.Render(f); err != nil {
-					t.Fatalf("Render: %v", err)
-				}
-				w, h := gltest.FramebufferSize()
-				got, err := r.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, w, h))
-				if err != nil {
-					t.Fatalf("ReadPixels: %v", err)
-				}
-				gltest.CompareGolden(t, "testdata", sc.name, got, false, 3, 0.005)
+				renderGolden(t, r, f, sc.name, false)
 			})
 		}
 	}
