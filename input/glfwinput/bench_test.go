@@ -10,8 +10,10 @@ import (
 
 // BenchmarkPollIdle measures a poll of a window with no pending events:
 // the full poll (glfw.PollEvents, gamepad check, flush), without the
-// gamepad check, and the flush alone (ManualPump, NoGamepad) as the
-// baseline. The loops run on the main thread.
+// gamepad check, the gamepad check without pumping events (with no
+// joystick attached, the search of GLFW's 16 joystick slots), and the
+// flush alone (ManualPump, NoGamepad) as the baseline. The loops run on
+// the main thread.
 func BenchmarkPollIdle(b *testing.B) {
 	cases := []struct {
 		name string
@@ -19,6 +21,7 @@ func BenchmarkPollIdle(b *testing.B) {
 	}{
 		{"Full", glfwinput.Options{}},
 		{"NoGamepad", glfwinput.Options{NoGamepad: true}},
+		{"GamepadOnly", glfwinput.Options{ManualPump: true}},
 		{"FlushOnly", glfwinput.Options{NoGamepad: true, ManualPump: true}},
 	}
 	w := newWindow(b)

@@ -19,9 +19,25 @@
 // [Options.ManualPump] says the platform loop does it (set it when the
 // display already calls glfw.PollEvents before each poll); each callback stamps
 // its record with timing.Now as GLFW dispatches it, so timestamps resolve
-// to the polling spacing, not to the instant the key moved. Gamepads have
-// no callbacks in GLFW: their buttons are read at each poll and edges are
-// stamped then.
+// to the polling spacing, not to the instant the key moved.
+//
+// # Gamepads
+//
+// GLFW has no gamepad callbacks, so each poll reads the gamepad through
+// GLFW's gamepad mappings (the SDL controller database built into GLFW,
+// plus [Options.GamepadMappings]) and stamps what changed then: button
+// edges, axis motion (sticks as GLFW reports them, -1 to 1 with +Y down;
+// triggers rescaled from GLFW's -1..1 to 0..1) and connections. The source
+// follows one gamepad: the lowest-numbered joystick with a mapping, until it
+// is unplugged (its buttons are released and its axes centred, then the
+// disconnect is recorded), then the next one found, so hot-plugging needs
+// nothing from the game. While the window is unfocused the gamepad is
+// ignored unless [Options.BackgroundGamepad] is set. [Source.Gamepad] says
+// which joystick is followed and its mapping's name.
+//
+// go-gl's GetGamepadState allocates two small objects per call, so a poll
+// with a gamepad connected allocates twice; without one, a poll allocates
+// nothing.
 //
 // Key repeats are ignored (text arrives as character records), and losing
 // focus releases every held button, as [input.Recorder] documents.

@@ -17,11 +17,19 @@ type Options struct {
 	// calling Poll, and callbacks fired by its pumping are recorded all the
 	// same.
 	ManualPump bool
-	// NoGamepad disables reading gamepad buttons.
+	// NoGamepad disables reading gamepads.
 	NoGamepad bool
-	// Gamepad is the joystick whose gamepad mapping is read. The zero
-	// value is glfw.Joystick1.
-	Gamepad glfw.Joystick
+	// BackgroundGamepad keeps reading the gamepad while the window is not
+	// focused. By default an unfocused game ignores it, as it ignores the
+	// keyboard: focus loss releases its buttons and centres its axes, and
+	// they are read again when focus returns.
+	BackgroundGamepad bool
+	// GamepadMappings are extra gamepad mappings in SDL's
+	// gamecontrollerdb.txt format, one per line, added to those built into
+	// GLFW when the source attaches (a game can embed a newer
+	// gamecontrollerdb.txt). Blank lines and # comments are skipped; a
+	// line GLFW rejects makes Init fail, naming the line.
+	GamepadMappings string
 	// Now stamps records. Default timing.Now; tests may substitute a
 	// clock, which must not go backwards.
 	Now func() timing.Instant
@@ -37,8 +45,8 @@ type Source struct {
 	opts     Options
 	rec      input.Recorder
 	keyMap   [glfw.KeyLast + 1]input.Button
-	pad      [15]bool
-	padSeen  bool
+	pad      gamepad
+	mapped   bool // GamepadMappings handed to GLFW
 	attached bool
 
 	prevKey       glfw.KeyCallback
@@ -51,24 +59,6 @@ type Source struct {
 	prevFramebuff glfw.FramebufferSizeCallback
 }
 
-var gamepadButtons = [15]input.Button{
-	glfw.ButtonA:           input.GamepadA,
-	glfw.ButtonB:           input.GamepadB,
-	glfw.ButtonX:           input.GamepadX,
-	glfw.ButtonY:           input.GamepadY,
-	glfw.ButtonLeftBumper:  input.GamepadLeftBumper,
-	glfw.ButtonRightBumper: input.GamepadRightBumper,
-	glfw.ButtonBack:        input.GamepadBack,
-	glfw.ButtonStart:       input.GamepadStart,
-	glfw.ButtonGuide:       input.GamepadGuide,
-	glfw.ButtonLeftThumb:   input.GamepadLeftThumb,
-	glfw.ButtonRightThumb:  input.GamepadRightThumb,
-	glfw.ButtonDpadUp:      input.GamepadDpadUp,
-	glfw.ButtonDpadRight:   input.GamepadDpadRight,
-	glfw.ButtonDpadDown:    input.GamepadDpadDown,
-	glfw.ButtonDpadLeft:    input.GamepadDpadLeft,
-}
-
 // New returns a source for win that is not recording yet: [Source.Init]
 // attaches it. Use New when the runtime drives the adapter's lifetime (the
 // runtime's Input interface: Init, Poll, Close) and [Attach] otherwise.
@@ -76,7 +66,7 @@ func New(win *glfw.Window, opts Options) *Source {
 	if opts.Now == nil {
 		opts.Now = timing.Now
 	}
-	s := &Source{win: win, opts: opts}
+	s := &Source{win: win, opts: opts, pad: gamepad{api: glfwJoysticks{}}}
 	for _, k := range keys {
 		s.keyMap[k.glfw] = k.input
 	}
@@ -94,9 +84,11 @@ func Attach(win *glfw.Window, opts Options) *Source {
 }
 
 // Init starts recording the window's input. It describes the window's
-// current state first (sizes, cursor, focus and keys and mouse buttons
-// already down) with synthetic records, then installs key, character, mouse
-// button, cursor, scroll, focus, window size and framebuffer size callbacks.
+// current state first (sizes, cursor, focus, keys and mouse buttons already
+// down, and a gamepad already connected with its buttons and axes) with
+// synthetic records, then installs key, character, mouse button, cursor,
+// scroll, focus, window size and framebuffer size callbacks. The first Init
+// hands Options.GamepadMappings to GLFW.
 // A callback the window already had is kept: it is called after the
 // recording one and restored by [Source.Close]. Init on an attached source
 // is an error; after Close it attaches again. Platform thread only.
@@ -106,6 +98,12 @@ func (s *Source) Init() error {
 	}
 	if s.attached {
 		return errors.New("glfwinput: source is already attached to its window")
+	}
+	if !s.mapped && s.opts.GamepadMappings != "" && !s.opts.NoGamepad {
+		if err := updateMappings(s.opts.GamepadMappings); err != nil {
+			return err
+		}
+		s.mapped = true
 	}
 	win := s.win
 	s.attached = true
@@ -126,10 +124,8 @@ func (s *Source) Init() error {
 			st.Down.Add(mouseButton(i))
 		}
 	}
-	for i, down := range s.pad {
-		if down {
-			st.Down.Add(gamepadButtons[i])
-		}
+	if !s.opts.NoGamepad {
+		s.pad.sample(&st, st.Window.Focused || s.opts.BackgroundGamepad)
 	}
 	s.rec.Init(s.opts.Now(), st)
 
@@ -178,6 +174,13 @@ func (s *Source) Attached() bool { return s.attached }
 // before focus returned.
 func (s *Source) Ignored() uint64 { return s.rec.Ignored() }
 
+// Gamepad returns the GLFW joystick the source follows and the name of its
+// gamepad mapping, or false when no gamepad is connected. Platform thread
+// only.
+func (s *Source) Gamepad() (glfw.Joystick, string, bool) {
+	return s.pad.joy, s.pad.name, s.pad.connected
+}
+
 // Poll implements [input.Source]: it pumps GLFW events unless
 // Options.ManualPump is set, reads the gamepad, and flushes everything
 // recorded since the previous poll into dst. Platform thread only.
@@ -187,37 +190,11 @@ func (s *Source) Poll(now timing.Instant, dst *input.Snapshot) {
 			glfw.PollEvents()
 		}
 		if !s.opts.NoGamepad {
-			s.pollGamepad()
+			use := s.rec.State().Window.Focused || s.opts.BackgroundGamepad
+			s.pad.poll(&s.rec, s.opts.Now(), use)
 		}
 	}
 	s.rec.Flush(now, dst)
-}
-
-// pollGamepad turns gamepad button changes into edges. GLFW has no gamepad
-// callbacks, so edges are stamped when the poll sees them.
-func (s *Source) pollGamepad() {
-	var cur [15]bool
-	if s.opts.Gamepad.IsGamepad() {
-		if gs := s.opts.Gamepad.GetGamepadState(); gs != nil {
-			for i, a := range gs.Buttons {
-				cur[i] = a == glfw.Press
-			}
-		}
-	} else if !s.padSeen {
-		return
-	}
-	s.padSeen = true
-	t := s.opts.Now()
-	for i, down := range cur {
-		if down != s.pad[i] {
-			if down {
-				s.rec.Press(t, gamepadButtons[i])
-			} else {
-				s.rec.Release(t, gamepadButtons[i])
-			}
-		}
-	}
-	s.pad = cur
 }
 
 func mouseButton(b glfw.MouseButton) input.Button {

@@ -80,19 +80,46 @@ func (w *window) xdo(args ...string) error {
 }
 
 // driver runs the conformance suite against a glfwinput.Source with real X
-// events.
+// events and, since the X server has no gamepad, a fake joystick behind the
+// source's real GLFW gamepad code.
 type driver struct {
 	*window
 	src      *glfwinput.Source
+	pad      *glfwinput.FakeJoysticks // touched on the main thread only
 	deadline time.Time
 }
 
 func newDriver(t *testing.T) inputtest.Driver {
 	w := newWindow(t)
-	d := &driver{window: w}
-	onMain(func() { d.src = glfwinput.Attach(w.win, glfwinput.Options{NoGamepad: true}) })
+	d := &driver{window: w, pad: &glfwinput.FakeJoysticks{}}
+	var err error
+	onMain(func() {
+		d.src = glfwinput.New(w.win, glfwinput.Options{})
+		glfwinput.UseJoysticks(d.src, d.pad)
+		err = d.src.Init()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { onMain(d.src.Detach) }) // runs before the window's cleanup
 	return d
+}
+
+// padButtons and padAxes are GLFW's indices for input's gamepad controls,
+// written out again here so that the source's own tables are checked.
+var padButtons = map[input.Button]glfw.GamepadButton{
+	input.GamepadA: glfw.ButtonA, input.GamepadB: glfw.ButtonB, input.GamepadX: glfw.ButtonX, input.GamepadY: glfw.ButtonY,
+	input.GamepadLeftBumper: glfw.ButtonLeftBumper, input.GamepadRightBumper: glfw.ButtonRightBumper,
+	input.GamepadBack: glfw.ButtonBack, input.GamepadStart: glfw.ButtonStart, input.GamepadGuide: glfw.ButtonGuide,
+	input.GamepadLeftThumb: glfw.ButtonLeftThumb, input.GamepadRightThumb: glfw.ButtonRightThumb,
+	input.GamepadDpadUp: glfw.ButtonDpadUp, input.GamepadDpadRight: glfw.ButtonDpadRight,
+	input.GamepadDpadDown: glfw.ButtonDpadDown, input.GamepadDpadLeft: glfw.ButtonDpadLeft,
+}
+
+var padAxes = map[input.Axis]glfw.GamepadAxis{
+	input.GamepadLeftX: glfw.AxisLeftX, input.GamepadLeftY: glfw.AxisLeftY,
+	input.GamepadRightX: glfw.AxisRightX, input.GamepadRightY: glfw.AxisRightY,
+	input.GamepadLeftTrigger: glfw.AxisLeftTrigger, input.GamepadRightTrigger: glfw.AxisRightTrigger,
 }
 
 // mainSource polls on the main thread.
@@ -110,6 +137,14 @@ func (d *driver) Source() input.Source { return mainSource{d.src} }
 func (d *driver) Now() timing.Instant  { return timing.Now() }
 
 func (d *driver) button(b input.Button, down bool) error {
+	if i, ok := padButtons[b]; ok {
+		action := glfw.Release
+		if down {
+			action = glfw.Press
+		}
+		onMain(func() { d.pad.Slots[glfw.Joystick1].State.Buttons[i] = action })
+		return nil
+	}
 	if b.Device() == input.Mouse {
 		verb := "mouseup"
 		if down {
@@ -162,10 +197,27 @@ func (d *driver) Focus(f bool) error {
 	return d.xdo("windowfocus", d.otherWID)
 }
 
-// Gamepad and MoveAxis: the X server has no gamepad (the gamepad subtests
-// run against a fake joystick in TestConformanceFakeGamepad).
-func (d *driver) Gamepad(bool) error                 { return inputtest.ErrUnsupported }
-func (d *driver) MoveAxis(input.Axis, float32) error { return inputtest.ErrUnsupported }
+// Gamepad plugs the fake gamepad into the first joystick slot, or pulls it.
+func (d *driver) Gamepad(connected bool) error {
+	onMain(func() {
+		if connected {
+			d.pad.Plug(glfw.Joystick1, "Conformance Pad")
+		} else {
+			d.pad.Slots[glfw.Joystick1] = glfwinput.FakeJoystick{}
+		}
+	})
+	return nil
+}
+
+// MoveAxis sets the fake gamepad's axis in GLFW's terms: triggers run from
+// -1 (released) to 1.
+func (d *driver) MoveAxis(a input.Axis, v float32) error {
+	if a.Trigger() {
+		v = 2*v - 1
+	}
+	onMain(func() { d.pad.Slots[glfw.Joystick1].State.Axes[padAxes[a]] = v })
+	return nil
+}
 
 // Wait gives the X server up to ten seconds per expectation: generous, so a
 // slow machine does not fail, and only reached when events never arrive.
