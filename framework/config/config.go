@@ -1,27 +1,54 @@
 package config
 
 import (
-	"time"
+	"maps"
 
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
 
 // Config is a game's whole configuration: the [window], [runtime],
-// [timing], [timing.debt], [polling] and [input] tables of config.toml.
-// [Default] returns the embedded defaults; the zero Config is not useful.
+// [timing], [timing.debt], [polling], [input.bindings] and [game] tables of
+// config.toml, as typed values. [Default] returns the embedded defaults;
+// the zero Config is not useful.
+//
+// The timing and polling tables are the owning packages' own option
+// structs, so a key and the option it sets are one value with one range:
+// the range is checked by [timing.Options.Validate] and
+// [input.PollingOptions.Validate], and a message names the key. Change
+// fields directly only in tests; [Config.Set] checks what it stores.
+//
+// A Config also remembers where each key's value came from ([Config.Source])
+// and, after [Config.WithGame], holds the game's own settings.
 type Config struct {
 	Window  Window
 	Runtime Runtime
-	Timing  Timing
-	Polling Polling
+	// Timing is the [timing] and [timing.debt] tables. timing.step is
+	// FixedStep, timing.debt.coarse_cosmetic_every is Debt.CosmeticEvery and
+	// timing.debt.rollback is Rollback; every other key is the field of the
+	// same name. Debt.Hook has no key: a networked game sets it in code.
+	Timing timing.Options
+	// Polling is the [polling] table.
+	Polling input.PollingOptions
 	// Bindings maps action names to key and button names ([input.bindings]).
-	// The game registers the actions; the config only rebinds them.
+	// The game registers the actions; the configuration rebinds them (see
+	// [Config.CheckBindings]). Button names are checked when they are read.
 	Bindings map[string][]string
+
+	// game is the [game] table, nil until WithGame.
+	game *gameTable
+	// sources holds the origin of every key not at its default.
+	sources map[string]Source
 }
 
-// Window configures the game window.
+// Window configures the game window. These ranges belong to the
+// configuration itself: no pure package owns a window.
 type Window struct {
-	Title     string
+	// Title is at most 256 bytes.
+	Title string
+	// Width and Height are the logical size in screen coordinates, 64 to
+	// 16384 each.
 	Width     int
 	Height    int
 	Resizable bool
@@ -30,61 +57,31 @@ type Window struct {
 	Headless bool
 }
 
-// Runtime configures the game loop.
+// Runtime is the [runtime] table. Its rates are frames per second, which
+// [Config.RuntimeOptions] turns into the runtime's intervals; the ranges
+// are the runtime's intervals expressed as rates.
 type Runtime struct {
-	// Mode is "sequential" or "concurrent".
-	Mode string
-	// FrameCap limits frames per second; 0 leaves pacing to vsync.
+	// Mode is runtime.Sequential or runtime.Concurrent.
+	Mode runtime.Mode
+	// FrameCap limits frames per second (runtime.Options.FrameCap); 0
+	// leaves pacing to vsync.
 	FrameCap int
-	// HiddenRate is the frame rate while the window is hidden or minimised.
+	// HiddenRate is the frame rate while the window is hidden or minimised
+	// (runtime.Options.HiddenInterval).
 	HiddenRate int
 }
 
-// Timing configures the simulation scheduler.
-type Timing struct {
-	// Mode is "variable" or "fixed".
-	Mode string
-	// Interval paces variable updates; 0 runs them unpaced.
-	Interval time.Duration
-	// Step is the fixed step; ignored when Rate is set.
-	Step time.Duration
-	// Rate is an exact fixed tick rate; zero means "use Step".
-	Rate timing.Rate
-	// MaxFixedUpdates bounds the fixed updates of one cycle.
-	MaxFixedUpdates int
-	// Recovery is "drop-excess-lag", "variable-catch-up" or "repay-debt".
-	Recovery string
-	// RecoveryPrefix is the fixed updates before a catch-up update.
-	RecoveryPrefix int
-	// RecoveryCap bounds one catch-up update; 0 means no cap.
-	RecoveryCap time.Duration
-	Debt        Debt
-}
-
-// Debt configures the repay-debt recovery policy.
-type Debt struct {
-	Pacing              bool
-	MaxSpeedUp          float64
-	MaxSlowDown         float64
-	Gain                float64
-	QuietTicks          bool
-	CoarseCosmetic      bool
-	CoarseCosmeticEvery int
-	VariableStep        bool
-	MaxStepScale        int
-	Rollback            bool
-	Cutoff              time.Duration
-	SuspendAfter        time.Duration
-	// PastCutoff is "slow-down" or "drop-time" for a solo game.
-	PastCutoff string
-}
-
-// Polling configures input polling.
-type Polling struct {
-	// Spacing is the least time between two polls.
-	Spacing time.Duration
-	// Capacity is the number of polls the backlog holds before coalescing.
-	Capacity int
-	// Delivery is "backlog" or "timestamped".
-	Delivery string
+// clone returns a copy of c that shares no map or game value with it, so a
+// change to one never shows in the other.
+func (c Config) clone() Config {
+	b := make(map[string][]string, len(c.Bindings))
+	for k, v := range c.Bindings {
+		b[k] = append([]string(nil), v...)
+	}
+	c.Bindings = b
+	c.sources = maps.Clone(c.sources)
+	if c.game != nil {
+		c.game = c.game.clone()
+	}
+	return c
 }

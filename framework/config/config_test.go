@@ -13,87 +13,142 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-func TestDefaults(t *testing.T) {
-	c := config.Default()
-	if c.Timing.Mode != "variable" || c.Timing.Step != 16666667*time.Nanosecond || c.Timing.MaxFixedUpdates != 1 ||
-		c.Timing.Recovery != "drop-excess-lag" || c.Timing.RecoveryCap != 100*time.Millisecond {
-		t.Errorf("timing defaults = %+v", c.Timing)
-	}
-	d := c.Timing.Debt
-	if !d.Pacing || d.MaxSpeedUp != 1.25 || d.MaxSlowDown != 0.90 || d.Gain != 0.5 || !d.QuietTicks ||
-		d.MaxStepScale != 8 || d.Cutoff != 2*time.Second || d.SuspendAfter != 5*time.Second || d.PastCutoff != "slow-down" {
-		t.Errorf("debt defaults = %+v", d)
-	}
-	if c.Window.Width != 1280 || c.Window.Height != 720 || c.Runtime.HiddenRate != 10 {
-		t.Errorf("window/runtime defaults = %+v %+v", c.Window, c.Runtime)
-	}
-}
-
-// Every key takes a valid value from a file.
-func TestEveryKeyParses(t *testing.T) {
-	valid := map[string]string{
-		"window.title": `"Game"`, "window.width": "800", "window.height": "600", "window.resizable": "false",
-		"window.vsync": "false", "window.headless": "true",
-		"runtime.mode": `"concurrent"`, "runtime.frame_cap": "144", "runtime.hidden_rate": "5",
-		"timing.mode": `"fixed"`, "timing.interval": `"0s"`, "timing.step": `"20ms"`, "timing.rate": `"30000/1001"`,
-		"timing.max_fixed_updates": "2", "timing.recovery": `"variable-catch-up"`, "timing.recovery_prefix": "1",
-		"timing.recovery_cap": `"0s"`,
-		"timing.debt.pacing":  "false", "timing.debt.max_speed_up": "1.5", "timing.debt.max_slow_down": "0.8",
-		"timing.debt.gain": "1", "timing.debt.quiet_ticks": "false", "timing.debt.coarse_cosmetic": "true",
-		"timing.debt.coarse_cosmetic_every": "3", "timing.debt.variable_step": "true", "timing.debt.max_step_scale": "4",
-		"timing.debt.rollback": "false", "timing.debt.cutoff": `"1s"`, "timing.debt.suspend_after": `"10s"`,
-		"timing.debt.past_cutoff": `"drop-time"`,
-		"polling.spacing":         `"1ms"`, "polling.capacity": "128", "polling.delivery": `"backlog"`,
-	}
-	for _, key := range config.Keys() {
-		v, ok := valid[key]
-		if !ok {
-			t.Errorf("key %s has no test value", key)
-			continue
-		}
-		t.Run(key, func(t *testing.T) {
-			c, err := config.Parse("test.toml", []byte(asTOML(key, v)), config.Default())
-			if err != nil {
-				t.Fatalf("Parse(%s = %s) = %v", key, v, err)
-			}
-			if reflect.DeepEqual(c, config.Default()) && key != "timing.debt.rollback" && key != "polling.delivery" {
-				t.Errorf("%s = %s changed nothing", key, v)
-			}
-		})
-	}
-}
-
 // asTOML writes key = value inside the key's table.
 func asTOML(key, value string) string {
 	i := strings.LastIndexByte(key, '.')
 	return "[" + key[:i] + "]\n" + key[i+1:] + " = " + value + "\n"
 }
 
-func TestInvalidValues(t *testing.T) {
+// The embedded defaults are the owning packages' defaults.
+func TestDefaultsAreTheOwnersDefaults(t *testing.T) {
+	c := config.Default()
+	if got, want := c.Timing, timing.DefaultOptions(); !reflect.DeepEqual(got, want) {
+		t.Errorf("timing defaults:\ngot  %+v\nwant %+v", got, want)
+	}
+	if got, want := c.Polling, input.DefaultPollingOptions(); got != want {
+		t.Errorf("polling defaults: got %+v, want %+v", got, want)
+	}
+	o, err := c.RuntimeOptions("defaults")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := runtime.DefaultOptions()
+	if o.Mode != want.Mode || o.FrameCap != want.FrameCap || o.HiddenInterval != want.HiddenInterval || o.Maintenance != want.Maintenance {
+		t.Errorf("runtime options = %+v, want %+v", o, want)
+	}
+	if c.Window.Width != 1280 || c.Window.Height != 720 || c.Window.Title != "Metronome" || !c.Window.VSync {
+		t.Errorf("window defaults = %+v", c.Window)
+	}
+}
+
+// Every key takes a valid value from a file, the value lands where it
+// should, and the key remembers the file.
+func TestEveryKeyParses(t *testing.T) {
+	tests := map[string]struct {
+		value string
+		check func(c config.Config) bool
+	}{
+		"window.title":                      {`"Game"`, func(c config.Config) bool { return c.Window.Title == "Game" }},
+		"window.width":                      {"800", func(c config.Config) bool { return c.Window.Width == 800 }},
+		"window.height":                     {"600", func(c config.Config) bool { return c.Window.Height == 600 }},
+		"window.resizable":                  {"false", func(c config.Config) bool { return !c.Window.Resizable }},
+		"window.vsync":                      {"false", func(c config.Config) bool { return !c.Window.VSync }},
+		"window.headless":                   {"true", func(c config.Config) bool { return c.Window.Headless }},
+		"runtime.mode":                      {`"concurrent"`, func(c config.Config) bool { return c.Runtime.Mode == runtime.Concurrent }},
+		"runtime.frame_cap":                 {"144", func(c config.Config) bool { return c.Runtime.FrameCap == 144 }},
+		"runtime.hidden_rate":               {"5", func(c config.Config) bool { return c.Runtime.HiddenRate == 5 }},
+		"timing.mode":                       {`"fixed"`, func(c config.Config) bool { return c.Timing.Mode == timing.FixedMode }},
+		"timing.interval":                   {`"0s"`, func(c config.Config) bool { return c.Timing.Interval == 0 }},
+		"timing.step":                       {`"20ms"`, func(c config.Config) bool { return c.Timing.FixedStep == 20*time.Millisecond }},
+		"timing.rate":                       {`"30000/1001"`, func(c config.Config) bool { return c.Timing.Rate == timing.Rate{Num: 30000, Den: 1001} }},
+		"timing.max_fixed_updates":          {"2", func(c config.Config) bool { return c.Timing.MaxFixedUpdates == 2 }},
+		"timing.recovery":                   {`"variable-catch-up"`, func(c config.Config) bool { return c.Timing.Recovery == timing.VariableCatchUp }},
+		"timing.recovery_prefix":            {"1", func(c config.Config) bool { return c.Timing.RecoveryPrefix == 1 }},
+		"timing.recovery_cap":               {`"0s"`, func(c config.Config) bool { return c.Timing.RecoveryCap == 0 }},
+		"timing.debt.pacing":                {"false", func(c config.Config) bool { return !c.Timing.Debt.Pacing }},
+		"timing.debt.max_speed_up":          {"1.5", func(c config.Config) bool { return c.Timing.Debt.MaxSpeedUp == 1.5 }},
+		"timing.debt.max_slow_down":         {"0.8", func(c config.Config) bool { return c.Timing.Debt.MaxSlowDown == 0.8 }},
+		"timing.debt.gain":                  {"1", func(c config.Config) bool { return c.Timing.Debt.Gain == 1 }},
+		"timing.debt.quiet_ticks":           {"false", func(c config.Config) bool { return !c.Timing.Debt.QuietTicks }},
+		"timing.debt.coarse_cosmetic":       {"true", func(c config.Config) bool { return c.Timing.Debt.CoarseCosmetic }},
+		"timing.debt.coarse_cosmetic_every": {"3", func(c config.Config) bool { return c.Timing.Debt.CosmeticEvery == 3 }},
+		"timing.debt.variable_step":         {"true", func(c config.Config) bool { return c.Timing.Debt.VariableStep }},
+		"timing.debt.max_step_scale":        {"4", func(c config.Config) bool { return c.Timing.Debt.MaxStepScale == 4 }},
+		"timing.debt.rollback":              {"true", func(c config.Config) bool { return c.Timing.Rollback }},
+		"timing.debt.cutoff":                {`"1s"`, func(c config.Config) bool { return c.Timing.Debt.Cutoff == time.Second }},
+		"timing.debt.suspend_after":         {`"10s"`, func(c config.Config) bool { return c.Timing.Debt.SuspendAfter == 10*time.Second }},
+		"timing.debt.past_cutoff":           {`"drop-time"`, func(c config.Config) bool { return c.Timing.Debt.PastCutoff == timing.DropTime }},
+		"polling.spacing":                   {`"1ms"`, func(c config.Config) bool { return c.Polling.Spacing == time.Millisecond }},
+		"polling.capacity":                  {"128", func(c config.Config) bool { return c.Polling.Capacity == 128 }},
+		"polling.delivery":                  {`"backlog"`, func(c config.Config) bool { return c.Polling.Delivery == input.Backlog }},
+	}
+	for _, key := range config.Keys() {
+		tt, ok := tests[key]
+		if !ok {
+			t.Errorf("key %s has no test value", key)
+			continue
+		}
+		t.Run(key, func(t *testing.T) {
+			c, err := config.Parse("test.toml", []byte(asTOML(key, tt.value)), config.Default())
+			if err != nil {
+				t.Fatalf("Parse(%s = %s) = %v", key, tt.value, err)
+			}
+			if !tt.check(c) {
+				t.Errorf("%s = %s did not reach its field", key, tt.value)
+			}
+			if got, want := c.Source(key), (config.Source{Origin: config.FromFile, Name: "test.toml"}); got != want {
+				t.Errorf("Source(%s) = %v, want %v", key, got, want)
+			}
+		})
+	}
+}
+
+// Each message states the file, the key, the value as written, what is
+// wrong and, once, what is allowed: the owner's own range for the keys of
+// timing, input and runtime.
+func TestInvalidValueMessages(t *testing.T) {
 	tests := []struct {
 		key, value string
-		want       []string // substrings of the error
+		want       string
 	}{
-		{"window.width", "10", []string{"test.toml", "window.width = 10", "from 64 to 16384"}},
-		{"window.width", `"wide"`, []string{"want an integer", `the string "wide"`}},
-		{"window.vsync", "1", []string{"window.vsync", "want a boolean"}},
-		{"runtime.mode", `"paralel"`, []string{`want one of "sequential", "concurrent"`}},
-		{"timing.mode", `"fixd"`, []string{`did you mean "fixed"?`}},
-		{"timing.step", `"0s"`, []string{"timing.step", "from 1µs to 1s"}},
-		{"timing.step", `"-5ms"`, []string{"out of range"}},
-		{"timing.step", `"20"`, []string{"duration string", "units"}},
-		{"timing.step", `20`, []string{"want a duration string"}},
-		{"timing.interval", `"-1ms"`, []string{"timing.interval", "from 0s to 1s"}},
-		{"timing.recovery_cap", `"-1ms"`, []string{"timing.recovery_cap", "out of range"}},
-		{"timing.max_fixed_updates", "0", []string{"from 1 to 64"}},
-		{"timing.rate", `"60/0"`, []string{"fraction"}},
-		{"timing.rate", "-3", []string{"at least 0"}},
-		{"timing.rate", `"1000000"`, []string{"out of range"}},
-		{"timing.debt.max_speed_up", "0.5", []string{"from 1 to 4"}},
-		{"timing.debt.max_slow_down", "nan", []string{"finite"}},
-		{"timing.debt.past_cutoff", `"resync"`, []string{`"slow-down", "drop-time"`}},
-		{"polling.capacity", "0", []string{"polling.capacity = 0", "from 1 to 65536"}},
-		{"polling.delivery", `"timestamp"`, []string{`did you mean "timestamped"?`}},
+		{"window.width", "10", "config: test.toml: window.width = 10: out of range; allowed: 64 to 16384"},
+		{"window.width", `"wide"`, `config: test.toml: window.width = "wide": want an integer, got the string "wide"`},
+		{"window.title", `"` + strings.Repeat("t", 257) + `"`, "window.title = \"" + strings.Repeat("t", 257) + "\": too long (257 bytes); allowed: at most 256 bytes"},
+		{"window.vsync", "1", "config: test.toml: window.vsync = 1: want a boolean (true or false), got an integer"},
+		{"runtime.mode", `"paralel"`, `config: test.toml: runtime.mode = "paralel": unknown value; allowed: "sequential", "concurrent"`},
+		{"runtime.hidden_rate", "1001", "config: test.toml: runtime.hidden_rate = 1001: out of range; allowed: 1 to 1000 frames per second"},
+		{"runtime.hidden_rate", "0", "config: test.toml: runtime.hidden_rate = 0: out of range; allowed: 1 to 1000 frames per second"},
+		{"runtime.frame_cap", "-1", "config: test.toml: runtime.frame_cap = -1: out of range; allowed: 0 (no cap) or 1 to 1000000000 frames per second"},
+		{"runtime.frame_cap", "1000000001", "runtime.frame_cap = 1000000001: out of range; allowed: 0 (no cap) or 1 to 1000000000 frames per second"},
+		// Enum words are listed once, with a suggestion when one is near.
+		{"timing.mode", `"fixd"`, `config: test.toml: timing.mode = "fixd": unknown value (did you mean "fixed"?); allowed: "variable", "fixed"`},
+		{"timing.mode", "3", `config: test.toml: timing.mode = 3: want a string, got an integer; allowed: "variable", "fixed"`},
+		{"timing.step", `"0s"`, `config: test.toml: timing.step = "0s": out of range; allowed: 1ns to 1h0m0s`},
+		{"timing.step", `"20"`, `config: test.toml: timing.step = "20": want a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h)`},
+		{"timing.step", `20`, `timing.step = 20: want a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h), got an integer`},
+		{"timing.interval", `"-1ms"`, `config: test.toml: timing.interval = "-1ms": out of range; allowed: 0 (unpaced) to 1h0m0s`},
+		{"timing.recovery_cap", `"-1ms"`, `config: test.toml: timing.recovery_cap = "-1ms": negative; allowed: 0 (no cap) or more`},
+		{"timing.max_fixed_updates", "0", "config: test.toml: timing.max_fixed_updates = 0: out of range; allowed: 1 to 64"},
+		// A rate says what a rate is, and why a decimal is not one.
+		{"timing.rate", "120.5", `config: test.toml: timing.rate = 120.5: a rate is exact, so it is a whole number of Hz or a fraction string "N/D": write 120.5 Hz as "241/2"`},
+		{"timing.rate", "0.1234567", `timing.rate = 0.1234567: a rate is exact, so it is a whole number of Hz or a fraction string "N/D" such as "30000/1001"`},
+		{"timing.rate", `"60/0"`, `timing.rate = "60/0": the fraction's denominator is 0; want a rate in Hz: a whole number such as 60, or a fraction string "N/D" such as "30000/1001"`},
+		{"timing.rate", "-3", `timing.rate = -3: a rate is not negative; want a rate in Hz`},
+		{"timing.rate", "true", `timing.rate = true: want a rate in Hz: a whole number such as 60, or a fraction string "N/D" such as "30000/1001", got a boolean`},
+		{"timing.rate", `"2000000000"`, `config: test.toml: timing.rate = "2000000000": out of range; allowed: 1 to 1e9`},
+		{"timing.rate", `"1/7200"`, `config: test.toml: timing.rate = "1/7200": too slow; allowed: at least one tick per hour`},
+		// The debt policy's values are checked whatever the policy.
+		{"timing.debt.gain", "0", "config: test.toml: timing.debt.gain = 0: out of range; allowed: above 0 up to 10"},
+		{"timing.debt.max_speed_up", "0.5", "config: test.toml: timing.debt.max_speed_up = 0.5: out of range; allowed: 1 to 4"},
+		{"timing.debt.max_slow_down", "nan", "config: test.toml: timing.debt.max_slow_down = NaN: want a finite number"},
+		{"timing.debt.coarse_cosmetic_every", "1", "timing.debt.coarse_cosmetic_every = 1: out of range; allowed: 2 to 60"},
+		{"timing.debt.max_step_scale", "65", "timing.debt.max_step_scale = 65: out of range; allowed: 2 to 64"},
+		{"timing.debt.cutoff", `"0s"`, `timing.debt.cutoff = "0s": out of range; allowed: one step (16.666667ms) to 1h0m0s`},
+		{"timing.debt.suspend_after", `"-1s"`, `timing.debt.suspend_after = "-1s": negative; allowed: 0 (never) or more`},
+		{"timing.debt.past_cutoff", `"resync"`, `timing.debt.past_cutoff = "resync": needs DebtOptions.Hook (a networked role); allowed: slow-down or drop-time for a solo game`},
+		{"polling.capacity", "0", "config: test.toml: polling.capacity = 0: out of range; allowed: 1 to 65536"},
+		{"polling.spacing", `"2s"`, `config: test.toml: polling.spacing = "2s": out of range; allowed: 0 to 1s`},
+		{"polling.delivery", `"timestamp"`, `polling.delivery = "timestamp": unknown value (did you mean "timestamped"?); allowed: "backlog", "timestamped"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key+"="+tt.value, func(t *testing.T) {
@@ -101,17 +156,18 @@ func TestInvalidValues(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Parse accepted %s = %s", tt.key, tt.value)
 			}
-			if c.Timing.Mode != "" {
+			if !reflect.DeepEqual(c, config.Config{}) {
 				t.Errorf("a failed Parse returned a configuration: %+v", c)
 			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not mention %q", err, w)
-				}
+			if got := err.Error(); !strings.Contains(got, tt.want) {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+			if strings.Count(err.Error(), "allowed") > 1 {
+				t.Errorf("%q says what is allowed more than once", err)
 			}
 			var ce *config.Error
-			if !errors.As(err, &ce) {
-				t.Errorf("error %T is not a *config.Error", err)
+			if !errors.As(err, &ce) || ce.Key != tt.key {
+				t.Errorf("error %v is not a *config.Error for %s", err, tt.key)
 			}
 		})
 	}
@@ -119,11 +175,14 @@ func TestInvalidValues(t *testing.T) {
 
 func TestUnknownKeys(t *testing.T) {
 	tests := []struct{ doc, want string }{
-		{"[timing]\nrecovry = \"repay-debt\"\n", "timing.recovry: unknown key (did you mean timing.recovery?)"},
-		{"[timming]\nmode = \"fixed\"\n", "timming: unknown key (did you mean timing"},
-		{"[timing.debt]\ngian = 1.0\n", "did you mean timing.debt.gain"},
-		{"volume = 3\n", "volume: unknown key"},
+		{"[timing]\nrecovry = \"repay-debt\"\n", "config: game.toml: timing.recovry: unknown key (did you mean timing.recovery?)"},
+		{"[timming]\nmode = \"fixed\"\n", "timming: unknown key (did you mean timing?)"},
+		{"[timing.debt]\ngian = 1.0\n", "timing.debt.gian: unknown key (did you mean timing.debt.gain?)"},
+		{"volume = 3\n", "volume: unknown key; the tables are [window], [runtime], [timing], [timing.debt], [polling], [input], [input.bindings]"},
 		{"[window]\nsize = 3\n", "window.size: unknown key"},
+		{"[[window]]\nwidth = 3\n", "window = [{...}]: want a table ([window]), got a list of tables"},
+		{"timing = 3\n", "timing = 3: want a table ([timing]), got an integer"},
+		{"[game]\nlives = 3\n", "game: the game declares no settings, so there is no [game] table"},
 	}
 	for _, tt := range tests {
 		_, err := config.Parse("game.toml", []byte(tt.doc), config.Default())
@@ -134,42 +193,70 @@ func TestUnknownKeys(t *testing.T) {
 }
 
 func TestEveryProblemAtOnce(t *testing.T) {
-	doc := "[window]\nwidth = 1\n[timing]\nmode = \"fixd\"\nmax_fixed_updates = 0\nbogus = 1\n"
+	doc := "[window]\nwidth = 1\n[timing]\nmode = \"fixd\"\nmax_fixed_updates = 0\nbogus = 1\n[timing.debt]\ngain = 0\n[input.bindings]\njump = [\"Spcae\"]\n"
 	_, err := config.Parse("game.toml", []byte(doc), config.Default())
-	for _, w := range []string{"window.width", "timing.mode", "timing.max_fixed_updates", "timing.bogus"} {
-		if err == nil || !strings.Contains(err.Error(), w) {
-			t.Errorf("error %v does not report %s", err, w)
+	if err == nil {
+		t.Fatal("Parse accepted a bad file")
+	}
+	want := []string{"input.bindings.jump", "timing.bogus", "timing.debt.gain", "timing.max_fixed_updates", "timing.mode", "window.width"}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("got %d problems, want %d:\n%v", len(lines), len(want), err)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], "config: game.toml: "+w) {
+			t.Errorf("problem %d = %q, want it about %s", i, lines[i], w)
 		}
 	}
 }
 
-func TestCrossKeyRules(t *testing.T) {
+// Relations between keys are checked once every value is in, so the order
+// of overrides does not matter, and they name the current limit.
+func TestRelations(t *testing.T) {
 	tests := []struct{ doc, want string }{
-		{"[timing]\nmax_fixed_updates = 2\nrecovery_prefix = 3\n", "timing.recovery_prefix = 3: exceeds timing.max_fixed_updates (2)"},
-		{"[polling]\ndelivery = \"timestamped\"\n", `polling.delivery = "timestamped": needs fixed steps`},
-		{"[timing.debt]\nvariable_step = true\nrollback = true\n", "declares rollback"},
-		{"[input.bindings]\njump = []\n", "input.bindings.jump: no key or button names"},
-		{"[input.bindings]\njump = [1]\n", "input.bindings.jump = [1]: want a list of strings"},
+		{"[timing]\nmax_fixed_updates = 2\nrecovery_prefix = 3\n", "config: game.toml: timing.recovery_prefix = 3: out of range; allowed: 0 to timing.max_fixed_updates (2)"},
+		{"[polling]\ndelivery = \"timestamped\"\n", `config: game.toml: polling.delivery = "timestamped": needs fixed steps, but timing.mode is "variable"; allowed: "timestamped" with timing.mode = "fixed", or "backlog"`},
+		{"[timing]\nrecovery = \"repay-debt\"\n[timing.debt]\nvariable_step = true\nrollback = true\n",
+			"config: game.toml: timing.debt.variable_step = true: refused because timing.debt.rollback is set: resimulation needs identical fixed steps"},
+		{"[timing]\nmode = \"fixed\"\nrecovery = \"repay-debt\"\nstep = \"100ms\"\n[timing.debt]\ncutoff = \"50ms\"\n",
+			`config: game.toml: timing.debt.cutoff = "50ms": out of range; allowed: one step (100ms) to 1h0m0s`},
+		{"[timing]\nrecovery_prefix = 65\n", "config: game.toml: timing.recovery_prefix = 65: out of range; allowed: 0 to timing.max_fixed_updates (1)"},
 	}
 	for _, tt := range tests {
 		_, err := config.Parse("game.toml", []byte(tt.doc), config.Default())
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("Parse(%q) = %v, want it to contain %q", tt.doc, err, tt.want)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Parse(%q)\ngot  %v\nwant %s", tt.doc, err, tt.want)
 		}
 	}
-	ok := "[timing]\nmode = \"fixed\"\n[polling]\ndelivery = \"timestamped\"\n[input.bindings]\njump = [\"Space\", \"GamepadA\"]\n"
-	c, err := config.Parse("game.toml", []byte(ok), config.Default())
-	if err != nil {
+	// The same relations are fine in either order of overrides.
+	for _, order := range [][]string{
+		{"timing.recovery_prefix=2", "timing.max_fixed_updates=2"},
+		{"timing.max_fixed_updates=2", "timing.recovery_prefix=2"},
+		{"polling.delivery=timestamped", "timing.mode=fixed"},
+	} {
+		c := config.Default()
+		for _, a := range order {
+			if err := c.Set(a); err != nil {
+				t.Errorf("Set(%q) after %v = %v", a, order, err)
+			}
+		}
+		if err := c.Validate(""); err != nil {
+			t.Errorf("Validate after %v = %v", order, err)
+		}
+	}
+	c := config.Default()
+	if err := c.Set("timing.recovery_prefix=3"); err != nil {
 		t.Fatal(err)
 	}
-	if got := c.Bindings["jump"]; len(got) != 2 || got[1] != "GamepadA" {
-		t.Errorf("bindings = %v", c.Bindings)
+	want := "config: command line: timing.recovery_prefix = 3: out of range; allowed: 0 to timing.max_fixed_updates (1)"
+	if err := c.Validate(""); err == nil || err.Error() != want {
+		t.Errorf("Validate = %v, want %s", err, want)
 	}
 }
 
 func TestInvalidTOMLNamesThePosition(t *testing.T) {
 	_, err := config.Parse("game.toml", []byte("[window]\nwidth = = 3\n"), config.Default())
-	if err == nil || !strings.Contains(err.Error(), "game.toml:2:") {
+	if err == nil || !strings.HasPrefix(err.Error(), "config: game.toml:2:") {
 		t.Errorf("err = %v, want a game.toml:2: position", err)
 	}
 }
@@ -182,24 +269,34 @@ func TestSet(t *testing.T) {
 			t.Fatalf("Set(%q) = %v", a, err)
 		}
 	}
-	if c.Timing.Mode != "fixed" || c.Timing.Step != 20*time.Millisecond || c.Timing.Rate != timing.Hz(60) ||
-		c.Runtime.Mode != "concurrent" || c.Timing.Debt.Gain != 0.25 || c.Window.VSync || len(c.Bindings["fire"]) != 2 {
+	if c.Timing.Mode != timing.FixedMode || c.Timing.FixedStep != 20*time.Millisecond || c.Timing.Rate != timing.Hz(60) ||
+		c.Runtime.Mode != runtime.Concurrent || c.Timing.Debt.Gain != 0.25 || c.Window.VSync || len(c.Bindings["fire"]) != 2 {
 		t.Errorf("after Set: %+v", c)
 	}
+	if got := c.Source("timing.rate"); got.Origin != config.FromCommandLine {
+		t.Errorf("Source(timing.rate) = %v, want the command line", got)
+	}
 	for _, bad := range []struct{ a, want string }{
-		{"timing.mode", "want key=value"},
-		{"timing.mod=fixed", "did you mean timing.mode"},
-		{"timing.step=fast", "command line: timing.step = fast: want a duration"},
-		{"window.vsync=maybe", "want a boolean"},
-		{"timing.max_fixed_updates=0", "from 1 to 64"},
+		{"timing.mode", "config: command line: timing.mode: want key=value, such as timing.mode=fixed"},
+		{"timing.mod=fixed", "config: command line: timing.mod: unknown key (did you mean timing.mode?)"},
+		{"timing.step=fast", `config: command line: timing.step = fast: want a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h)`},
+		{"window.vsync=maybe", "config: command line: window.vsync = maybe: want a boolean (true or false)"},
+		{"timing.max_fixed_updates=0", "config: command line: timing.max_fixed_updates = 0: out of range; allowed: 1 to 64"},
+		{"timing.rate=120.5", `config: command line: timing.rate = 120.5: a rate is exact, so it is a whole number of Hz or a fraction string "N/D": write 120.5 Hz as "241/2"`},
+		{"timing.mode=fxed", `config: command line: timing.mode = fxed: unknown value (did you mean "fixed"?); allowed: "variable", "fixed"`},
+		{"input.bindings.fire=Spcae", `config: command line: input.bindings.fire = Spcae: unknown button name "Spcae" (did you mean "Space"?)`},
 	} {
-		if err := c.Set(bad.a); err == nil || !strings.Contains(err.Error(), bad.want) {
-			t.Errorf("Set(%q) = %v, want %q", bad.a, err, bad.want)
+		before := c
+		if err := c.Set(bad.a); err == nil || err.Error() != bad.want {
+			t.Errorf("Set(%q)\ngot  %v\nwant %s", bad.a, err, bad.want)
+		}
+		if !reflect.DeepEqual(c, before) {
+			t.Errorf("a failed Set(%q) changed the configuration", bad.a)
 		}
 	}
 }
 
-func TestParseLeavesBaseAlone(t *testing.T) {
+func TestParseAndSetLeaveOthersAlone(t *testing.T) {
 	base := config.Default()
 	base.Bindings["jump"] = []string{"Space"}
 	if _, err := config.Parse("a.toml", []byte("[input.bindings]\njump = [\"W\"]\n"), base); err != nil {
@@ -208,48 +305,18 @@ func TestParseLeavesBaseAlone(t *testing.T) {
 	if base.Bindings["jump"][0] != "Space" {
 		t.Errorf("Parse changed its base: %v", base.Bindings)
 	}
-}
-
-func FuzzParse(f *testing.F) {
-	f.Add(string(config.DefaultsTOML()))
-	f.Add("[timing]\nmode = \"fixed\"\nrate = \"30000/1001\"\n")
-	f.Add("[timing.debt]\ncutoff = \"-1s\"\n[input.bindings]\na = [\"A\"]\n")
-	f.Add("x = [1, {a = 2}]\n[[window]]\n")
-	f.Fuzz(func(t *testing.T, doc string) {
-		c, err := config.Parse("fuzz.toml", []byte(doc), config.Default())
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "config: fuzz.toml") {
-				t.Fatalf("error does not name the file: %v", err)
-			}
-			return
-		}
-		if verr := c.Validate("fuzz.toml"); verr != nil {
-			t.Fatalf("Parse accepted a configuration that Validate rejects: %v", verr)
-		}
-	})
-}
-
-func TestRuntimeOptionsFromDefaults(t *testing.T) {
-	c := config.Default()
-	o, err := c.RuntimeOptions("defaults")
-	if err != nil {
+	copied := base
+	if err := copied.Set("input.bindings.jump=W"); err != nil {
 		t.Fatal(err)
 	}
-	want := runtime.DefaultOptions()
-	if o.Mode != want.Mode || o.FrameCap != want.FrameCap || o.HiddenInterval != want.HiddenInterval {
-		t.Errorf("runtime options = %+v, want %+v", o, want)
-	}
-	if !reflect.DeepEqual(o.Timing, want.Timing) {
-		t.Errorf("timing options from the embedded defaults = %+v, want timing.DefaultOptions() %+v", o.Timing, want.Timing)
-	}
-	if !reflect.DeepEqual(o.Polling, want.Polling) {
-		t.Errorf("polling options = %+v, want %+v", o.Polling, want.Polling)
+	if base.Bindings["jump"][0] != "Space" || base.Source("input.bindings.jump").Origin != config.FromDefaults {
+		t.Errorf("Set on a copy changed the original: %v, %v", base.Bindings, base.Source("input.bindings.jump"))
 	}
 }
 
 func TestRuntimeOptionsMapping(t *testing.T) {
 	c := config.Default()
-	for _, a := range []string{"runtime.mode=concurrent", "runtime.frame_cap=50", "timing.mode=fixed", "timing.rate=30000/1001",
+	for _, a := range []string{"runtime.mode=concurrent", "runtime.frame_cap=50", "runtime.hidden_rate=4", "timing.mode=fixed", "timing.rate=30000/1001",
 		"timing.max_fixed_updates=2", "timing.recovery=repay-debt", "timing.debt.past_cutoff=drop-time",
 		"timing.debt.variable_step=true", "polling.delivery=timestamped", "polling.capacity=8"} {
 		if err := c.Set(a); err != nil {
@@ -260,10 +327,57 @@ func TestRuntimeOptionsMapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Mode != runtime.Concurrent || o.FrameCap != 20*time.Millisecond || o.Timing.Mode != timing.FixedMode ||
-		o.Timing.Rate != (timing.Rate{Num: 30000, Den: 1001}) || o.Timing.MaxFixedUpdates != 2 ||
-		o.Timing.Recovery != timing.RepayDebt || o.Timing.Debt.PastCutoff != timing.DropTime || !o.Timing.Debt.VariableStep ||
-		o.Polling.Delivery != input.Timestamped || o.Polling.Capacity != 8 {
-		t.Errorf("options = %+v", o)
+	if o.Mode != runtime.Concurrent || o.FrameCap != 20*time.Millisecond || o.HiddenInterval != 250*time.Millisecond {
+		t.Errorf("runtime options = %+v", o)
 	}
+	if !reflect.DeepEqual(o.Timing, c.Timing) || o.Polling != c.Polling {
+		t.Errorf("timing and polling options are not the configuration's own:\n%+v\n%+v", o.Timing, c.Timing)
+	}
+	if err := o.Validate(); err != nil {
+		t.Errorf("the runtime refuses what the configuration accepted: %v", err)
+	}
+	// A Config changed in code is checked as thoroughly as a file.
+	c = config.Default()
+	c.Timing.Debt.Gain = -1
+	c.Window.Width = 5
+	_, err = c.RuntimeOptions("code")
+	for _, w := range []string{"config: code: timing.debt.gain = -1.0: out of range; allowed: above 0 up to 10", "config: code: window.width = 5: out of range"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("RuntimeOptions = %v, want it to contain %q", err, w)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add(string(config.DefaultsTOML()))
+	f.Add("[timing]\nmode = \"fixed\"\nrate = \"30000/1001\"\n")
+	f.Add("[timing.debt]\ncutoff = \"-1s\"\n[input.bindings]\na = [\"A\"]\n")
+	f.Add("x = [1, {a = 2}]\n[[window]]\n")
+	f.Add("[game]\nlives = 3\ndifficulty = \"hard\"\n[game.audio]\nvolume = 0.5\n")
+	f.Add("[timing]\nrate = 120.5\nrecovery_prefix = 2\nmax_fixed_updates = 2\n[polling]\ndelivery = \"timestamped\"\n")
+	f.Fuzz(func(t *testing.T, doc string) {
+		for _, base := range []config.Config{config.Default(), withGame(t)} {
+			c, err := config.Parse("fuzz.toml", []byte(doc), base)
+			if err != nil {
+				if !strings.HasPrefix(err.Error(), "config: fuzz.toml") {
+					t.Fatalf("error does not name the file: %v", err)
+				}
+				continue
+			}
+			if verr := c.Validate(""); verr != nil {
+				t.Fatalf("Parse accepted a configuration that Validate rejects: %v", verr)
+			}
+			if _, rerr := c.RuntimeOptions("fuzz.toml"); rerr != nil {
+				t.Fatalf("Parse accepted a configuration the runtime rejects: %v", rerr)
+			}
+			// What is printed parses back to the same values.
+			back, perr := config.Parse("printed.toml", c.EffectiveTOML(), base)
+			if perr != nil {
+				t.Fatalf("the printed configuration does not parse: %v\n%s", perr, c.EffectiveTOML())
+			}
+			if !sameValues(t, back, c) {
+				t.Fatalf("the printed configuration reads back differently:\n%s", c.EffectiveTOML())
+			}
+		}
+	})
 }

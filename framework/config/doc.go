@@ -1,33 +1,70 @@
-// Package config reads a Metronome game's configuration: embedded defaults,
-// then config.toml, then command-line overrides.
+// Package config reads a Metronome game's configuration: the framework's
+// embedded defaults, then the game's own embedded config.toml, then the
+// file beside the game (or --config), then command-line overrides.
 //
 // # Keys
 //
 // The file has the tables [window], [runtime], [timing], [timing.debt],
-// [polling] and [input.bindings]; [DefaultsTOML] returns every key with its
-// default and a comment. Durations are strings with a unit ("16ms"), exact
-// tick rates are integers or fraction strings ("30000/1001").
+// [polling], [input.bindings] and, for the game's own settings, [game];
+// [DefaultsTOML] returns every framework key with its default, what it does
+// and the range it allows. Durations are strings with a unit ("16ms"),
+// exact tick rates are whole numbers or fraction strings ("30000/1001").
+//
+// # One range, stated once
+//
+// A key that sets a package's option has that option's range: the config
+// stores typed values ([Config.Timing] is a [timing.Options]) and asks the
+// owning package's Validate, which reports a *timing.FieldError,
+// *input.FieldError or *runtime.FieldError; the message names the key
+// instead of the Go field and repeats what the package allows. Only what no
+// package owns, such as the window's size, is ranged here. A value is
+// checked on its own when it is read, whatever other keys say (the debt
+// policy's values are checked even while another policy is selected);
+// relations between keys are checked once all layers are in.
 //
 // # Errors
 //
-// Nothing starts with a half-valid configuration: [Parse] reports every
-// problem at once, each a [*Error] naming the file, the key, the value as
-// written and what is allowed. An unknown key suggests the nearest real one:
+// Nothing starts with a half-valid configuration: [Parse] and [Build]
+// report every problem at once, each a [*Error] naming the file, the key,
+// the value as written and what is allowed. An unknown key suggests the
+// nearest real one. For this game.toml:
 //
+//	[timing]
+//	recovry = "repay-debt"
+//	max_fixed_updates = 0
+//	rate = 120.5
+//
+// Parse reports:
+//
+//	config: game.toml: timing.max_fixed_updates = 0: out of range; allowed: 1 to 64
+//	config: game.toml: timing.rate = 120.5: a rate is exact, so it is a whole number of Hz or a fraction string "N/D": write 120.5 Hz as "241/2"
 //	config: game.toml: timing.recovry: unknown key (did you mean timing.recovery?)
-//	config: game.toml: timing.max_fixed_updates = 0: out of range; allowed: an integer from 1 to 1000
 //
-// # Overrides
+// # Layers and sources
 //
-// [Config.Set] takes "key=value" with the same keys, which is how the
-// framework's --set flag and the demo's timing flags reach the
-// configuration; call [Config.Validate] after the last override.
+// [Build] takes the layers of [Layers] in order; every key remembers which
+// one set it ([Config.Source]), and [Config.EffectiveTOML] prints the
+// configuration in force with each value's source, for --print-config.
+// [Config.Set] takes "key=value" with the same keys, which is how --set and
+// the demo's timing flags reach the configuration.
 //
-//	c, err := config.Load("config.toml")
-//	if err != nil {
-//		log.Fatal(err)
-//	}
-//	if err := c.Set("timing.mode=fixed"); err != nil {
-//		log.Fatal(err)
-//	}
+//	cfg, err := config.Build(config.Layers{
+//		Game:     &settings,  // the [game] table
+//		Embedded: gameTOML,   // //go:embed config.toml
+//		File:     path,       // beside the executable, or --config
+//		Sets:     sets,       // --set key=value
+//	})
+//
+// # The game's settings
+//
+// [Config.WithGame] turns a struct into the [game] table, with ranges and
+// choices in struct tags; its keys are as strict as the framework's.
+// [Config.DecodeGame] reads the result back.
+//
+// # Bindings
+//
+// [input.bindings] maps action names to key and button names. Button names
+// are checked when the file is read, before any window opens; action names
+// are checked against the actions the game registers with
+// [Config.CheckBindings].
 package config

@@ -5,21 +5,28 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/metronome-go/metronome/internal/suggest"
 )
 
 // Error is one problem with one key: the file (or "command line"), the key,
-// the value as written, and what is wrong with it and what is allowed.
+// the value as written, what is wrong and what is allowed.
 type Error struct {
 	File    string
 	Key     string
 	Value   string
 	Problem string
+	// Allowed states what the key accepts, as the package that owns the
+	// option states it; empty when the problem says it.
+	Allowed string
 }
 
+// Error reads "config: FILE: KEY = VALUE: PROBLEM; allowed: ALLOWED".
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("config: ")
@@ -34,6 +41,10 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(": ")
 	b.WriteString(e.Problem)
+	if e.Allowed != "" {
+		b.WriteString("; allowed: ")
+		b.WriteString(e.Allowed)
+	}
 	return b.String()
 }
 
@@ -41,21 +52,25 @@ func (e *Error) Error() string {
 var defaultsTOML []byte
 
 // DefaultsTOML returns the embedded default configuration: every key with
-// its default value and a comment saying what it does.
+// its default value and a comment saying what it does and what it allows.
 func DefaultsTOML() []byte { return append([]byte(nil), defaultsTOML...) }
 
-// Default returns the embedded defaults. It panics if they do not parse,
-// which a test rules out.
-func Default() Config {
-	c, err := Parse("defaults.toml", defaultsTOML, Config{Bindings: map[string][]string{}})
-	if err != nil {
-		panic("config: embedded defaults are invalid: " + err.Error())
+var defaults = sync.OnceValue(func() Config {
+	c := Config{Bindings: map[string][]string{}}
+	if errs := c.apply(defaultSource, defaultsTOML); len(errs) > 0 {
+		panic("config: embedded defaults are invalid: " + errors.Join(errs...).Error())
 	}
+	c.sources = nil
 	return c
-}
+})
+
+// Default returns the embedded defaults. It panics if they do not parse,
+// which a test rules out. Safe from any goroutine.
+func Default() Config { return defaults().clone() }
 
 // Load returns the defaults overlaid with the file at path. A missing file is
-// an error; use [Default] when there is no file.
+// an error; use [Default] when there is no file, and [Build] for the whole
+// stack of a game's configuration.
 func Load(path string) (Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -64,175 +79,223 @@ func Load(path string) (Config, error) {
 	return Parse(path, data, Default())
 }
 
-// Parse overlays the TOML document data, named name in errors, onto base and
-// validates the result. On any error it returns the zero Config and every
-// problem found, joined: a half-valid configuration is never returned.
+// Parse overlays the TOML document data, read from the file called name,
+// onto base and validates the result. It is [ParseFrom] with a [FromFile]
+// source.
 func Parse(name string, data []byte, base Config) (Config, error) {
-	var doc map[string]any
-	if _, err := toml.Decode(string(data), &doc); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return Config{}, &Error{File: fmt.Sprintf("%s:%d:%d", name, pe.Position.Line, pe.Position.Col), Problem: "invalid TOML: " + pe.Message}
-		}
-		return Config{}, &Error{File: name, Problem: "invalid TOML: " + err.Error()}
-	}
+	return ParseFrom(Source{Origin: FromFile, Name: name}, data, base)
+}
+
+// ParseFrom overlays the TOML document data onto base, records src as the
+// source of every key it sets, and validates the result. Errors name
+// src.Name as their file. On any error it returns the zero Config and every
+// problem found, joined: a half-valid configuration is never returned, and
+// base is never changed.
+func ParseFrom(src Source, data []byte, base Config) (Config, error) {
 	c := base.clone()
-	var errs []error
-	walk(&c, name, "", doc, &errs)
-	errs = append(errs, c.check(name)...)
+	errs := c.apply(src, data)
+	skip := keysOf(errs)
+	errs = append(errs, c.relations(func(string) string { return src.Name }, skip)...)
 	if len(errs) > 0 {
 		return Config{}, errors.Join(errs...)
 	}
 	return c, nil
 }
 
-// Set applies one command-line override, "key=value" with the TOML key and
-// the value as text (durations as "16ms", lists comma-separated).
-func (c *Config) Set(assignment string) error {
-	key, value, ok := strings.Cut(assignment, "=")
-	if !ok {
-		return &Error{File: "command line", Key: assignment, Problem: "want key=value, such as timing.mode=fixed"}
+// keysOf lists the keys that already have a message, so a relation is not
+// reported against a key whose own value was refused.
+func keysOf(errs []error) map[string]bool {
+	m := map[string]bool{}
+	for _, err := range errs {
+		var e *Error
+		if errors.As(err, &e) && e.Key != "" {
+			m[e.Key] = true
+		}
 	}
-	return c.SetKey(strings.TrimSpace(key), strings.TrimSpace(value))
+	return m
 }
 
-// SetKey applies one override given as text. It validates the key and the
-// value but not the relations between keys; call [Config.Validate] after
-// the last one.
-func (c *Config) SetKey(key, value string) error {
-	const src = "command line"
-	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok && action != "" {
-		v, err := convert(kindStringList, value, true, nil)
-		if err != nil {
-			return &Error{File: src, Key: key, Value: value, Problem: err.Error()}
+// apply overlays one document on c, keeping every valid value and
+// returning a problem for each other one. It does not check relations.
+func (c *Config) apply(src Source, data []byte) []error {
+	var doc map[string]any
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return []error{&Error{File: fmt.Sprintf("%s:%d:%d", src.Name, pe.Position.Line, pe.Position.Col), Problem: "invalid TOML: " + pe.Message}}
 		}
-		if c.Bindings == nil {
-			c.Bindings = map[string][]string{}
-		}
-		c.Bindings[action] = v.([]string)
-		return nil
+		return []error{&Error{File: src.Name, Problem: "invalid TOML: " + err.Error()}}
 	}
-	f, ok := fieldIndex[key]
-	if !ok {
-		return unknownKey(src, key)
-	}
-	v, err := convert(f.kind, value, true, f.enum)
-	if err == nil {
-		err = f.set(c, v)
-	}
-	if err != nil {
-		return &Error{File: src, Key: key, Value: value, Problem: fmt.Sprintf("%v; allowed: %s", err, f.allowed)}
-	}
-	return nil
+	l := layer{c: c, src: src}
+	l.walk("", doc)
+	return l.errs
 }
 
-// Validate checks the relations between keys, naming them; source names the
-// origin in messages (a file name or "command line").
-func (c *Config) Validate(source string) error { return errors.Join(c.check(source)...) }
+// layer reads one document into a Config.
+type layer struct {
+	c    *Config
+	src  Source
+	errs []error
+}
 
-func walk(c *Config, file, prefix string, table map[string]any, errs *[]error) {
+func (l *layer) fail(key, value, problem, allowed string) {
+	l.errs = append(l.errs, &Error{File: l.src.Name, Key: key, Value: value, Problem: problem, Allowed: allowed})
+}
+
+func (l *layer) walk(prefix string, table map[string]any) {
 	keys := make([]string, 0, len(table))
 	for k := range table {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	for _, k := range keys {
 		v := table[k]
 		key := k
 		if prefix != "" {
 			key = prefix + "." + k
 		}
-		if prefix == bindingsTable {
-			list, err := convert(kindStringList, v, false, nil)
-			if err != nil {
-				*errs = append(*errs, &Error{File: file, Key: key, Value: render(v), Problem: err.Error()})
-				continue
+		switch {
+		case prefix == bindingsTable:
+			l.binding(k, v)
+		case fieldIndex[key] != nil:
+			l.value(fieldIndex[key], v)
+		case l.c.game.field(key) != nil:
+			l.gameValue(l.c.game.field(key), v)
+		case isTable(key) || l.c.game.isTable(key):
+			if sub, ok := v.(map[string]any); ok {
+				l.walk(key, sub)
+			} else {
+				l.fail(key, render(v), fmt.Sprintf("want a table ([%s]), got %s", key, describe(v)), "")
 			}
-			c.Bindings[k] = list.([]string)
-			continue
+		case key == gameTableName:
+			l.fail(key, "", "the game declares no settings, so there is no [game] table (a game declares them with Config.WithGame)", "")
+		default:
+			l.errs = append(l.errs, l.c.unknownKey(l.src.Name, key))
 		}
-		if f, ok := fieldIndex[key]; ok {
-			conv, err := convert(f.kind, v, false, f.enum)
-			if err == nil {
-				err = f.set(c, conv)
-			}
-			if err != nil {
-				*errs = append(*errs, &Error{File: file, Key: key, Value: render(v), Problem: fmt.Sprintf("%v; allowed: %s", err, f.allowed)})
-			}
-			continue
-		}
-		if sub, ok := v.(map[string]any); ok && isTable(key) {
-			walk(c, file, key, sub, errs)
-			continue
-		}
-		*errs = append(*errs, unknownKey(file, key))
 	}
 }
 
-// tables are the names that may hold keys.
-var tables = []string{"window", "runtime", "timing", "timing.debt", "polling", "input", bindingsTable}
-
-func isTable(key string) bool {
-	for _, t := range tables {
-		if t == key {
-			return true
-		}
+func (l *layer) value(f *field, v any) {
+	conv, err := convert(f.kind, v, false, f.words)
+	if err != nil {
+		l.fail(f.key, render(v), err.Error(), enumAllowed(f.kind, f.words))
+		return
 	}
-	return false
+	if ps := l.c.checkValue(f, conv); len(ps) > 0 {
+		for _, p := range ps {
+			l.fail(f.key, render(v), p.problem, p.allowed)
+		}
+		return
+	}
+	f.set(l.c, conv)
+	l.c.setSource(f.key, l.src)
 }
 
-func unknownKey(file, key string) error {
+func enumAllowed(k kind, words []string) string {
+	if k == kindEnum {
+		return quoteList(words)
+	}
+	return ""
+}
+
+func isTable(key string) bool { return slices.Contains(tables, key) }
+
+// unknownKey suggests the nearest real keys and tables.
+func (c *Config) unknownKey(file, key string) error {
 	candidates := append(Keys(), tables...)
+	candidates = append(candidates, c.game.keys()...)
+	if c.game != nil {
+		candidates = append(candidates, gameTableName)
+	}
 	problem := "unknown key"
-	if m := nearest(key, candidates, 3); len(m) > 0 {
-		problem += fmt.Sprintf(" (did you mean %s?)", strings.Join(m, " or "))
+	if m := suggest.Best(key, candidates); len(m) > 0 {
+		problem += " (" + suggest.DidYouMean(m, false) + ")"
 	} else {
-		problem += fmt.Sprintf("; the tables are [%s]", strings.Join(tables, "], ["))
+		names := slices.Clone(tables)
+		if c.game != nil {
+			names = append(names, gameTableName)
+		}
+		problem += fmt.Sprintf("; the tables are [%s]", strings.Join(names, "], ["))
 	}
 	return &Error{File: file, Key: key, Problem: problem}
 }
 
-func render(v any) string {
-	switch v := v.(type) {
-	case string:
-		return fmt.Sprintf("%q", v)
-	case map[string]any:
-		return "{...}"
+// Set applies one command-line override, "key=value" with the TOML key and
+// the value as text (durations as "16ms", lists comma-separated). See
+// [Config.SetKey].
+func (c *Config) Set(assignment string) error {
+	key, value, ok := strings.Cut(assignment, "=")
+	if !ok {
+		return &Error{File: commandLine.Name, Key: assignment, Problem: "want key=value, such as timing.mode=fixed"}
 	}
-	return fmt.Sprint(v)
+	return c.SetKey(strings.TrimSpace(key), strings.TrimSpace(value))
 }
 
-func (c Config) clone() Config {
-	b := make(map[string][]string, len(c.Bindings))
-	for k, v := range c.Bindings {
-		b[k] = append([]string(nil), v...)
+// SetKey applies one override given as text and records it as coming from
+// the command line. It checks the key and the value's own range, but not
+// the relations between keys, so overrides can come in any order: call
+// [Config.Validate] after the last one. On error c is unchanged. It never
+// changes a Config that c was copied from.
+func (c *Config) SetKey(key, value string) error {
+	fail := func(problem, allowed string) error {
+		return &Error{File: commandLine.Name, Key: key, Value: value, Problem: problem, Allowed: allowed}
 	}
-	c.Bindings = b
-	return c
+	next := c.clone()
+	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok && action != "" {
+		v, _ := convert(kindStringList, value, true, nil)
+		list := v.([]string)
+		if problems := checkBinding(action, list); len(problems) > 0 {
+			return fail(strings.Join(problems, "; "), "")
+		}
+		next.Bindings[action] = list
+	} else if f := fieldIndex[key]; f != nil {
+		v, err := convert(f.kind, value, true, f.words)
+		if err != nil {
+			return fail(err.Error(), enumAllowed(f.kind, f.words))
+		}
+		if ps := c.checkValue(f, v); len(ps) > 0 {
+			errs := make([]error, len(ps))
+			for i, p := range ps {
+				errs[i] = fail(p.problem, p.allowed)
+			}
+			return errors.Join(errs...)
+		}
+		f.set(&next, v)
+	} else if g := c.game.field(key); g != nil {
+		v, err := g.convert(value, true)
+		if err == nil {
+			err = g.check(v)
+		}
+		if err != nil {
+			return fail(err.Error(), g.allowed())
+		}
+		g.set(next.game, v)
+	} else {
+		return c.unknownKey(commandLine.Name, key)
+	}
+	next.setSource(key, commandLine)
+	*c = next
+	return nil
 }
 
-// check finds the problems that involve more than one key.
-func (c *Config) check(file string) []error {
+// Validate checks every value and the relations between keys, reporting
+// every problem at once. source names the origin in messages (a file name
+// or "command line"); "" names each key's own [Config.Source].
+func (c *Config) Validate(source string) error {
+	name := func(key string) string {
+		if source != "" {
+			return source
+		}
+		return c.Source(key).Name
+	}
 	var errs []error
-	if c.Timing.RecoveryPrefix > c.Timing.MaxFixedUpdates {
-		errs = append(errs, &Error{File: file, Key: "timing.recovery_prefix", Value: fmt.Sprint(c.Timing.RecoveryPrefix),
-			Problem: fmt.Sprintf("exceeds timing.max_fixed_updates (%d); allowed: 0 to timing.max_fixed_updates", c.Timing.MaxFixedUpdates)})
-	}
-	if c.Polling.Delivery == "timestamped" && c.Timing.Mode != "fixed" {
-		errs = append(errs, &Error{File: file, Key: "polling.delivery", Value: `"timestamped"`,
-			Problem: fmt.Sprintf("needs fixed steps, but timing.mode is %q; use timing.mode = \"fixed\" or polling.delivery = \"backlog\"", c.Timing.Mode)})
-	}
-	if c.Timing.Debt.VariableStep && c.Timing.Debt.Rollback {
-		errs = append(errs, &Error{File: file, Key: "timing.debt.variable_step", Value: "true",
-			Problem: "a game that declares rollback (timing.debt.rollback = true) cannot merge steps; turn one of them off"})
-	}
-	for action, names := range c.Bindings {
-		if action == "" {
-			errs = append(errs, &Error{File: file, Key: bindingsTable, Problem: "an action name is empty"})
-		}
-		if len(names) == 0 {
-			errs = append(errs, &Error{File: file, Key: bindingsTable + "." + action, Problem: "no key or button names; list at least one, such as [\"Space\"]"})
+	for i := range fields {
+		f := &fields[i]
+		for _, p := range c.checkValue(f, f.get(c)) {
+			errs = append(errs, &Error{File: name(f.key), Key: f.key, Value: formatValue(f.kind, f.get(c)), Problem: p.problem, Allowed: p.allowed})
 		}
 	}
-	return errs
+	errs = append(errs, c.checkBindings(name)...)
+	errs = append(errs, c.relations(name, keysOf(errs))...)
+	return errors.Join(errs...)
 }

@@ -2,158 +2,224 @@ package config
 
 import (
 	"fmt"
-
+	"strings"
 	"time"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
 
-// field is one configuration key: its TOML path, type, allowed values and
-// where it lives in Config. The same table serves the file, command-line
-// overrides and the error messages.
+// field is one framework key: its TOML path, type and where it lives in
+// Config. The same table serves files, command-line overrides, messages
+// and the printed configuration.
+//
+// A key either belongs to an owning package (owner and goFields set): its
+// range is whatever that package's Validate accepts, and a rejection is
+// reported under the key with the package's own statement of what is
+// allowed. Or it belongs to the configuration (own set), as the window does.
 type field struct {
-	key     string
-	kind    kind
-	enum    []string
+	key   string
+	kind  kind
+	words []string // the allowed words of kindEnum, from the owning package
+	// owner is "timing", "input" or "runtime"; goFields are the
+	// FieldError.Field names of the options this key sets.
+	owner    string
+	goFields []string
+	// allowed, when set, replaces the owner's statement: for a key whose
+	// unit differs from the option's (frames per second for an interval).
 	allowed string
-	// set stores v (already converted to the kind's Go type) or returns the
-	// problem with it.
-	set func(c *Config, v any) error
+	// own checks a range that belongs to the configuration; nil for none.
+	own func(v any) error
+	// ownAllowed states that range.
+	ownAllowed string
+	get        func(c *Config) any
+	set        func(c *Config, v any)
 }
 
-func intField(key string, lo, hi int64, p func(*Config) *int) field {
-	return field{key: key, kind: kindInt, allowed: fmt.Sprintf("an integer from %d to %d", lo, hi),
-		set: func(c *Config, v any) error {
-			n := v.(int64)
-			if n < lo || n > hi {
-				return fmt.Errorf("out of range")
-			}
-			*p(c) = int(n)
-			return nil
-		}}
+func boolField(key, owner, goField string, p func(*Config) *bool) field {
+	return field{key: key, kind: kindBool, owner: owner, goFields: goFields(owner, goField),
+		get: func(c *Config) any { return *p(c) },
+		set: func(c *Config, v any) { *p(c) = v.(bool) }}
 }
 
-func floatField(key string, lo, hi float64, p func(*Config) *float64) field {
-	return field{key: key, kind: kindFloat, allowed: fmt.Sprintf("a number from %g to %g", lo, hi),
-		set: func(c *Config, v any) error {
-			f := v.(float64)
-			if f < lo || f > hi {
-				return fmt.Errorf("out of range")
-			}
-			*p(c) = f
-			return nil
-		}}
+func intField(key, owner, goField string, p func(*Config) *int) field {
+	return field{key: key, kind: kindInt, owner: owner, goFields: goFields(owner, goField),
+		get: func(c *Config) any { return int64(*p(c)) },
+		set: func(c *Config, v any) { *p(c) = clampInt(v.(int64)) }}
 }
 
-func durationField(key string, lo, hi time.Duration, p func(*Config) *time.Duration) field {
-	allowed := fmt.Sprintf("a duration from %v to %v", lo, hi)
-	if lo == 0 {
-		allowed = fmt.Sprintf("a duration from 0s to %v", hi)
+func floatField(key, owner, goField string, p func(*Config) *float64) field {
+	return field{key: key, kind: kindFloat, owner: owner, goFields: goFields(owner, goField),
+		get: func(c *Config) any { return *p(c) },
+		set: func(c *Config, v any) { *p(c) = v.(float64) }}
+}
+
+func durationField(key, owner, goField string, p func(*Config) *time.Duration) field {
+	return field{key: key, kind: kindDuration, owner: owner, goFields: goFields(owner, goField),
+		get: func(c *Config) any { return *p(c) },
+		set: func(c *Config, v any) { *p(c) = v.(time.Duration) }}
+}
+
+// enumField is a key whose words are the owning package's names for T:
+// every value whose String form its parse function reads back.
+func enumField[T interface {
+	~uint8
+	fmt.Stringer
+}](key, owner, goField string, parse func(string) (T, error), p func(*Config) *T) field {
+	var words []string
+	for i := range 256 {
+		v := T(i)
+		got, err := parse(v.String())
+		if err != nil || got != v {
+			break
+		}
+		words = append(words, v.String())
 	}
-	return field{key: key, kind: kindDuration, allowed: allowed,
-		set: func(c *Config, v any) error {
-			d := v.(time.Duration)
-			if d < lo || d > hi {
-				return fmt.Errorf("out of range")
+	return field{key: key, kind: kindEnum, words: words, owner: owner, goFields: goFields(owner, goField),
+		get: func(c *Config) any { return (*p(c)).String() },
+		set: func(c *Config, v any) {
+			t, err := parse(v.(string))
+			if err != nil {
+				panic("config: " + key + ": a word the owner listed does not parse: " + err.Error())
 			}
-			*p(c) = d
-			return nil
+			*p(c) = t
 		}}
 }
 
-func boolField(key string, p func(*Config) *bool) field {
-	return field{key: key, kind: kindBool, allowed: "true or false",
-		set: func(c *Config, v any) error { *p(c) = v.(bool); return nil }}
+func goFields(owner string, names ...string) []string {
+	if owner == "" {
+		return nil
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = owner + "." + n
+	}
+	return out
 }
 
-func stringField(key string, maxLen int, p func(*Config) *string) field {
-	return field{key: key, kind: kindString, allowed: fmt.Sprintf("a string of at most %d bytes", maxLen),
-		set: func(c *Config, v any) error {
-			s := v.(string)
-			if len(s) > maxLen {
-				return fmt.Errorf("too long")
-			}
-			*p(c) = s
-			return nil
-		}}
+// clampInt keeps an int64 from wrapping on a 32-bit int: a clamped value is
+// still out of every range, so it is reported rather than misread.
+func clampInt(n int64) int {
+	const maxInt, minInt = int64(^uint(0) >> 1), -int64(^uint(0)>>1) - 1
+	return int(min(max(n, minInt), maxInt))
 }
 
-func enumField(key string, enum []string, p func(*Config) *string) field {
-	return field{key: key, kind: kindEnum, enum: enum, allowed: "one of " + quoteList(enum),
-		set: func(c *Config, v any) error { *p(c) = v.(string); return nil }}
-}
-
-// maxRate bounds exact rates so the scheduler's phase arithmetic has room.
-const maxRate = 100_000
-
-func rateField(key string, p func(*Config) *timing.Rate) field {
-	return field{key: key, kind: kindRate, allowed: fmt.Sprintf("0 (use timing.step) or a rate from 1 to %d Hz", maxRate),
-		set: func(c *Config, v any) error {
-			r := v.(timing.Rate)
-			if r.IsZero() {
-				*p(c) = r
-				return nil
-			}
-			if r.Den > maxRate || r.Num > maxRate*r.Den || r.Num < r.Den {
-				return fmt.Errorf("out of range")
-			}
-			*p(c) = r
-			return nil
-		}}
-}
-
-// Allowed values of the enum keys.
-var (
-	RuntimeModes     = []string{"sequential", "concurrent"}
-	TimingModes      = []string{"variable", "fixed"}
-	RecoveryPolicies = []string{"drop-excess-lag", "variable-catch-up", "repay-debt"}
-	PastCutoffs      = []string{"slow-down", "drop-time"}
-	Deliveries       = []string{"backlog", "timestamped"}
+// Ranges that belong to the configuration itself.
+const (
+	maxTitle  = 256
+	minWindow = 64
+	maxWindow = 16384
 )
 
-var fields = []field{
-	stringField("window.title", 256, func(c *Config) *string { return &c.Window.Title }),
-	intField("window.width", 64, 16384, func(c *Config) *int { return &c.Window.Width }),
-	intField("window.height", 64, 16384, func(c *Config) *int { return &c.Window.Height }),
-	boolField("window.resizable", func(c *Config) *bool { return &c.Window.Resizable }),
-	boolField("window.vsync", func(c *Config) *bool { return &c.Window.VSync }),
-	boolField("window.headless", func(c *Config) *bool { return &c.Window.Headless }),
-
-	enumField("runtime.mode", RuntimeModes, func(c *Config) *string { return &c.Runtime.Mode }),
-	intField("runtime.frame_cap", 0, 1000, func(c *Config) *int { return &c.Runtime.FrameCap }),
-	intField("runtime.hidden_rate", 1, 60, func(c *Config) *int { return &c.Runtime.HiddenRate }),
-
-	enumField("timing.mode", TimingModes, func(c *Config) *string { return &c.Timing.Mode }),
-	durationField("timing.interval", 0, time.Second, func(c *Config) *time.Duration { return &c.Timing.Interval }),
-	durationField("timing.step", time.Microsecond, time.Second, func(c *Config) *time.Duration { return &c.Timing.Step }),
-	rateField("timing.rate", func(c *Config) *timing.Rate { return &c.Timing.Rate }),
-	intField("timing.max_fixed_updates", 1, timing.MaxBatch, func(c *Config) *int { return &c.Timing.MaxFixedUpdates }),
-	enumField("timing.recovery", RecoveryPolicies, func(c *Config) *string { return &c.Timing.Recovery }),
-	intField("timing.recovery_prefix", 0, timing.MaxBatch, func(c *Config) *int { return &c.Timing.RecoveryPrefix }),
-	durationField("timing.recovery_cap", 0, time.Minute, func(c *Config) *time.Duration { return &c.Timing.RecoveryCap }),
-
-	boolField("timing.debt.pacing", func(c *Config) *bool { return &c.Timing.Debt.Pacing }),
-	floatField("timing.debt.max_speed_up", 1, 4, func(c *Config) *float64 { return &c.Timing.Debt.MaxSpeedUp }),
-	floatField("timing.debt.max_slow_down", 0.25, 1, func(c *Config) *float64 { return &c.Timing.Debt.MaxSlowDown }),
-	floatField("timing.debt.gain", 0.01, 10, func(c *Config) *float64 { return &c.Timing.Debt.Gain }),
-	boolField("timing.debt.quiet_ticks", func(c *Config) *bool { return &c.Timing.Debt.QuietTicks }),
-	boolField("timing.debt.coarse_cosmetic", func(c *Config) *bool { return &c.Timing.Debt.CoarseCosmetic }),
-	intField("timing.debt.coarse_cosmetic_every", 2, 60, func(c *Config) *int { return &c.Timing.Debt.CoarseCosmeticEvery }),
-	boolField("timing.debt.variable_step", func(c *Config) *bool { return &c.Timing.Debt.VariableStep }),
-	intField("timing.debt.max_step_scale", 2, 64, func(c *Config) *int { return &c.Timing.Debt.MaxStepScale }),
-	boolField("timing.debt.rollback", func(c *Config) *bool { return &c.Timing.Debt.Rollback }),
-	durationField("timing.debt.cutoff", time.Millisecond, time.Hour, func(c *Config) *time.Duration { return &c.Timing.Debt.Cutoff }),
-	durationField("timing.debt.suspend_after", 0, 24*time.Hour, func(c *Config) *time.Duration { return &c.Timing.Debt.SuspendAfter }),
-	enumField("timing.debt.past_cutoff", PastCutoffs, func(c *Config) *string { return &c.Timing.Debt.PastCutoff }),
-
-	durationField("polling.spacing", 0, input.MaxPollSpacing, func(c *Config) *time.Duration { return &c.Polling.Spacing }),
-	intField("polling.capacity", 1, input.MaxBacklog, func(c *Config) *int { return &c.Polling.Capacity }),
-	enumField("polling.delivery", Deliveries, func(c *Config) *string { return &c.Polling.Delivery }),
+func windowSize(key string, p func(*Config) *int) field {
+	f := intField(key, "", "", p)
+	f.ownAllowed = fmt.Sprintf("%d to %d", minWindow, maxWindow)
+	f.own = func(v any) error {
+		if n := v.(int64); n < minWindow || n > maxWindow {
+			return errOutOfRange
+		}
+		return nil
+	}
+	return f
 }
 
-// bindingsTable is the table whose keys are action names chosen by the game.
-const bindingsTable = "input.bindings"
+var errOutOfRange = fmt.Errorf("out of range")
+
+// perSecond turns a rate in Hz into the runtime's interval. Zero stays zero
+// (no cap), and a rate too fast for a nanosecond interval becomes -1 so the
+// runtime rejects it rather than reading "no cap".
+func perSecond(hz int) time.Duration {
+	if hz == 0 {
+		return 0
+	}
+	d := time.Second / time.Duration(hz)
+	if d == 0 {
+		return -1
+	}
+	return d
+}
+
+// rateRange states an interval range of the runtime as frames per second.
+func rateRange(minInterval, maxInterval time.Duration) (lo, hi int) {
+	lo = int((time.Second + maxInterval - 1) / maxInterval)
+	hi = int(time.Second / minInterval)
+	return lo, hi
+}
+
+// fields lists the framework's keys in file order.
+var fields = []field{
+	func() field {
+		f := field{key: "window.title", kind: kindString, ownAllowed: fmt.Sprintf("at most %d bytes", maxTitle),
+			get: func(c *Config) any { return c.Window.Title },
+			set: func(c *Config, v any) { c.Window.Title = v.(string) }}
+		f.own = func(v any) error {
+			if len(v.(string)) > maxTitle {
+				return fmt.Errorf("too long (%d bytes)", len(v.(string)))
+			}
+			return nil
+		}
+		return f
+	}(),
+	windowSize("window.width", func(c *Config) *int { return &c.Window.Width }),
+	windowSize("window.height", func(c *Config) *int { return &c.Window.Height }),
+	boolField("window.resizable", "", "", func(c *Config) *bool { return &c.Window.Resizable }),
+	boolField("window.vsync", "", "", func(c *Config) *bool { return &c.Window.VSync }),
+	boolField("window.headless", "", "", func(c *Config) *bool { return &c.Window.Headless }),
+
+	enumField("runtime.mode", "runtime", "Options.Mode", runtime.ParseMode, func(c *Config) *runtime.Mode { return &c.Runtime.Mode }),
+	func() field {
+		f := intField("runtime.frame_cap", "runtime", "Options.FrameCap", func(c *Config) *int { return &c.Runtime.FrameCap })
+		lo, hi := rateRange(time.Nanosecond, runtime.MaxFrameCap)
+		f.allowed = fmt.Sprintf("0 (no cap) or %d to %d frames per second", lo, hi)
+		return f
+	}(),
+	func() field {
+		f := intField("runtime.hidden_rate", "runtime", "Options.HiddenInterval", func(c *Config) *int { return &c.Runtime.HiddenRate })
+		lo, hi := rateRange(runtime.MinIdleInterval, runtime.MaxIdleInterval)
+		f.allowed = fmt.Sprintf("%d to %d frames per second", lo, hi)
+		return f
+	}(),
+
+	enumField("timing.mode", "timing", "Options.Mode", timing.ParseMode, func(c *Config) *timing.Mode { return &c.Timing.Mode }),
+	durationField("timing.interval", "timing", "Options.Interval", func(c *Config) *time.Duration { return &c.Timing.Interval }),
+	durationField("timing.step", "timing", "Options.FixedStep", func(c *Config) *time.Duration { return &c.Timing.FixedStep }),
+	{key: "timing.rate", kind: kindRate, owner: "timing", goFields: goFields("timing", "Options.Rate", "Options.Rate.Num", "Options.Rate.Den"),
+		get: func(c *Config) any { return c.Timing.Rate },
+		set: func(c *Config, v any) { c.Timing.Rate = v.(timing.Rate) }},
+	intField("timing.max_fixed_updates", "timing", "Options.MaxFixedUpdates", func(c *Config) *int { return &c.Timing.MaxFixedUpdates }),
+	enumField("timing.recovery", "timing", "Options.Recovery", timing.ParseRecovery, func(c *Config) *timing.Recovery { return &c.Timing.Recovery }),
+	intField("timing.recovery_prefix", "timing", "Options.RecoveryPrefix", func(c *Config) *int { return &c.Timing.RecoveryPrefix }),
+	durationField("timing.recovery_cap", "timing", "Options.RecoveryCap", func(c *Config) *time.Duration { return &c.Timing.RecoveryCap }),
+
+	boolField("timing.debt.pacing", "timing", "DebtOptions.Pacing", func(c *Config) *bool { return &c.Timing.Debt.Pacing }),
+	floatField("timing.debt.max_speed_up", "timing", "DebtOptions.MaxSpeedUp", func(c *Config) *float64 { return &c.Timing.Debt.MaxSpeedUp }),
+	floatField("timing.debt.max_slow_down", "timing", "DebtOptions.MaxSlowDown", func(c *Config) *float64 { return &c.Timing.Debt.MaxSlowDown }),
+	floatField("timing.debt.gain", "timing", "DebtOptions.Gain", func(c *Config) *float64 { return &c.Timing.Debt.Gain }),
+	boolField("timing.debt.quiet_ticks", "timing", "DebtOptions.QuietTicks", func(c *Config) *bool { return &c.Timing.Debt.QuietTicks }),
+	boolField("timing.debt.coarse_cosmetic", "timing", "DebtOptions.CoarseCosmetic", func(c *Config) *bool { return &c.Timing.Debt.CoarseCosmetic }),
+	intField("timing.debt.coarse_cosmetic_every", "timing", "DebtOptions.CosmeticEvery", func(c *Config) *int { return &c.Timing.Debt.CosmeticEvery }),
+	boolField("timing.debt.variable_step", "timing", "DebtOptions.VariableStep", func(c *Config) *bool { return &c.Timing.Debt.VariableStep }),
+	intField("timing.debt.max_step_scale", "timing", "DebtOptions.MaxStepScale", func(c *Config) *int { return &c.Timing.Debt.MaxStepScale }),
+	boolField("timing.debt.rollback", "timing", "Options.Rollback", func(c *Config) *bool { return &c.Timing.Rollback }),
+	durationField("timing.debt.cutoff", "timing", "DebtOptions.Cutoff", func(c *Config) *time.Duration { return &c.Timing.Debt.Cutoff }),
+	durationField("timing.debt.suspend_after", "timing", "DebtOptions.SuspendAfter", func(c *Config) *time.Duration { return &c.Timing.Debt.SuspendAfter }),
+	enumField("timing.debt.past_cutoff", "timing", "DebtOptions.PastCutoff", timing.ParsePastCutoff, func(c *Config) *timing.PastCutoff { return &c.Timing.Debt.PastCutoff }),
+
+	durationField("polling.spacing", "input", "PollingOptions.Spacing", func(c *Config) *time.Duration { return &c.Polling.Spacing }),
+	intField("polling.capacity", "input", "PollingOptions.Capacity", func(c *Config) *int { return &c.Polling.Capacity }),
+	enumField("polling.delivery", "input", "PollingOptions.Delivery", input.ParseDelivery, func(c *Config) *input.Delivery { return &c.Polling.Delivery }),
+}
+
+// Tables of the framework's keys, and the table whose keys are action
+// names chosen by the game.
+const (
+	bindingsTable = "input.bindings"
+	gameTableName = "game"
+)
+
+// tables are the framework's names that hold keys, in file order.
+var tables = []string{"window", "runtime", "timing", "timing.debt", "polling", "input", bindingsTable}
 
 var fieldIndex = func() map[string]*field {
 	m := make(map[string]*field, len(fields))
@@ -163,8 +229,45 @@ var fieldIndex = func() map[string]*field {
 	return m
 }()
 
-// Keys lists every configuration key in file order (without the
-// game-defined input.bindings.ACTION keys).
+// byGoField finds the key of an owner's field ("timing.DebtOptions.Gain").
+var byGoField = func() map[string]*field {
+	m := map[string]*field{}
+	for i := range fields {
+		for _, g := range fields[i].goFields {
+			m[g] = &fields[i]
+		}
+	}
+	return m
+}()
+
+// goNames maps the Go names an owner's messages use (qualified, and bare
+// where that is unambiguous) to keys, so "0 to MaxFixedUpdates (2)" reads
+// "0 to timing.max_fixed_updates (2)".
+var goNames = func() map[string]map[string]string {
+	m := map[string]map[string]string{}
+	bare := map[string]map[string]int{}
+	for _, f := range fields {
+		for _, g := range f.goFields {
+			owner, name, _ := strings.Cut(g, ".")
+			if m[owner] == nil {
+				m[owner], bare[owner] = map[string]string{}, map[string]int{}
+			}
+			m[owner][name] = f.key
+			if _, short, ok := strings.Cut(name, "."); ok && !strings.Contains(short, ".") {
+				bare[owner][short]++
+				if bare[owner][short] == 1 {
+					m[owner][short] = f.key
+				} else {
+					delete(m[owner], short)
+				}
+			}
+		}
+	}
+	return m
+}()
+
+// Keys lists every framework key in file order (without the game-defined
+// input.bindings.ACTION and game.* keys).
 func Keys() []string {
 	out := make([]string, len(fields))
 	for i, f := range fields {

@@ -3,11 +3,12 @@ package config
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/metronome-go/metronome/internal/suggest"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -36,20 +37,25 @@ func (k kind) String() string {
 	case kindString:
 		return "a string"
 	case kindDuration:
-		return `a duration string such as "16ms" or "2s"`
+		return `a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h)`
 	case kindEnum:
-		return "one of the listed words"
+		return "a string"
 	case kindRate:
-		return `a rate in Hz: a number such as 60, or a fraction string such as "30000/1001"`
+		return rateForms
 	case kindStringList:
 		return `a list of strings such as ["Space", "MouseLeft"]`
 	}
 	return "a value"
 }
 
+// rateForms says what a rate may be written as.
+const rateForms = `a rate in Hz: a whole number such as 60, or a fraction string "N/D" such as "30000/1001"`
+
 // convert turns a decoded TOML value (or, with fromText, a command-line
-// string) into the Go value of the kind. The error says what was expected.
-func convert(k kind, v any, fromText bool, enum []string) (any, error) {
+// string) into the Go value of the kind: bool, int64, float64, string,
+// time.Duration, timing.Rate or []string. An enum's value is returned as
+// the allowed word it matches. The error says what was expected.
+func convert(k kind, v any, fromText bool, words []string) (any, error) {
 	if fromText {
 		s := v.(string)
 		switch k {
@@ -67,10 +73,10 @@ func convert(k kind, v any, fromText bool, enum []string) (any, error) {
 			return n, nil
 		case kindFloat:
 			f, err := strconv.ParseFloat(s, 64)
-			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			if err != nil {
 				return nil, fmt.Errorf("want %s", k)
 			}
-			return f, nil
+			v = f
 		case kindStringList:
 			if s == "" {
 				return []string{}, nil
@@ -81,6 +87,9 @@ func convert(k kind, v any, fromText bool, enum []string) (any, error) {
 			}
 			return parts, nil
 		case kindRate:
+			if f, err := strconv.ParseFloat(s, 64); err == nil && !strings.Contains(s, "/") && f != math.Trunc(f) {
+				return nil, fractionalRate(f)
+			}
 			return parseRate(s)
 		}
 		// strings, durations and enums are text either way
@@ -112,34 +121,34 @@ func convert(k kind, v any, fromText bool, enum []string) (any, error) {
 		if s, ok := v.(string); ok {
 			d, err := time.ParseDuration(s)
 			if err != nil {
-				return nil, fmt.Errorf("want %s (units ns, us, ms, s, m, h)", k)
+				return nil, fmt.Errorf("want %s", k)
 			}
 			return d, nil
 		}
 	case kindEnum:
 		if s, ok := v.(string); ok {
-			for _, e := range enum {
-				if s == e {
-					return s, nil
+			for _, w := range words {
+				if strings.EqualFold(s, w) {
+					return w, nil
 				}
 			}
-			msg := fmt.Sprintf("want one of %s", quoteList(enum))
-			if m := closest(s, enum); m != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", m)
-			}
-			return nil, fmt.Errorf("%s", msg)
+			return nil, fmt.Errorf("unknown value%s", suggest.Hint(s, words, true))
 		}
-		return nil, fmt.Errorf("want a string, one of %s", quoteList(enum))
 	case kindRate:
 		switch n := v.(type) {
 		case int64:
 			if n < 0 {
-				return nil, fmt.Errorf("want a rate of at least 0")
+				return nil, fmt.Errorf("a rate is not negative; want %s, or 0 to use timing.step", rateForms)
 			}
 			if n == 0 {
 				return timing.Rate{}, nil
 			}
 			return timing.Hz(n), nil
+		case float64:
+			if n == math.Trunc(n) && n >= 0 && n <= math.MaxInt64/2 {
+				return convert(k, int64(n), false, nil)
+			}
+			return nil, fractionalRate(n)
 		case string:
 			return parseRate(n)
 		}
@@ -149,7 +158,7 @@ func convert(k kind, v any, fromText bool, enum []string) (any, error) {
 			for _, e := range list {
 				s, ok := e.(string)
 				if !ok {
-					return nil, fmt.Errorf("want %s", k)
+					return nil, fmt.Errorf("want %s, but an element is %s", k, describe(e))
 				}
 				out = append(out, s)
 			}
@@ -157,6 +166,23 @@ func convert(k kind, v any, fromText bool, enum []string) (any, error) {
 		}
 	}
 	return nil, fmt.Errorf("want %s, got %s", k, describe(v))
+}
+
+// fractionalRate explains why a rate cannot be a decimal number: the
+// scheduler runs exact fractions, and a decimal is rarely the rate meant
+// (29.97 is not NTSC's 30000/1001). It offers the fraction when a small one
+// is exact.
+func fractionalRate(f float64) error {
+	msg := "a rate is exact, so it is a whole number of Hz or a fraction string \"N/D\""
+	if f > 0 && f < 1e9 && !math.IsInf(f, 0) {
+		for den := int64(2); den <= 1000; den++ {
+			num := f * float64(den)
+			if math.Abs(num-math.Round(num)) < 1e-9*num {
+				return fmt.Errorf("%s: write %v Hz as \"%d/%d\"", msg, f, int64(math.Round(num)), den)
+			}
+		}
+	}
+	return fmt.Errorf("%s such as \"30000/1001\"", msg)
 }
 
 func parseRate(s string) (any, error) {
@@ -167,10 +193,14 @@ func parseRate(s string) (any, error) {
 	if frac {
 		d, err2 = strconv.ParseInt(strings.TrimSpace(den), 10, 64)
 	}
-	if err1 != nil || err2 != nil || n < 0 || d <= 0 {
-		return nil, fmt.Errorf("want %s", kindRate)
-	}
-	if n == 0 {
+	switch {
+	case err1 != nil || err2 != nil:
+		return nil, fmt.Errorf("want %s", rateForms)
+	case n < 0 || d < 0:
+		return nil, fmt.Errorf("a rate is not negative; want %s", rateForms)
+	case d == 0:
+		return nil, fmt.Errorf("the fraction's denominator is 0; want %s", rateForms)
+	case n == 0:
 		return timing.Rate{}, nil
 	}
 	return timing.Rate{Num: n, Den: d}, nil
@@ -183,11 +213,13 @@ func describe(v any) string {
 	case int64:
 		return "an integer"
 	case float64:
-		return "a number"
+		return "a number with a fraction"
 	case string:
 		return fmt.Sprintf("the string %q", v)
 	case []any:
 		return "a list"
+	case []map[string]any:
+		return "a list of tables"
 	case map[string]any:
 		return "a table"
 	case time.Time:
@@ -204,67 +236,99 @@ func quoteList(words []string) string {
 	return strings.Join(q, ", ")
 }
 
-// closest returns the candidate nearest to s by edit distance, or "" when
-// none is near enough to be a plausible typo.
-func closest(s string, candidates []string) string {
-	best, bestD := "", math.MaxInt
-	for _, c := range candidates {
-		d := editDistance(strings.ToLower(s), strings.ToLower(c))
-		if d < bestD || (d == bestD && c < best) {
-			best, bestD = c, d
+// tomlString writes s as a TOML basic string. Go's %q is close but escapes
+// with \x, which TOML lacks.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r) // an invalid byte becomes U+FFFD
 		}
 	}
-	limit := max(2, len(s)/3)
-	if bestD > limit {
-		return ""
-	}
-	return best
+	b.WriteByte('"')
+	return b.String()
 }
 
-// nearest lists up to n candidates within a plausible edit distance, best first.
-func nearest(s string, candidates []string, n int) []string {
-	type scored struct {
-		c string
-		d int
+// tomlKey writes one key segment, bare when TOML allows it.
+func tomlKey(k string) string {
+	if k == "" {
+		return `""`
 	}
-	var list []scored
-	limit := max(2, len(s)/3)
-	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(s), strings.ToLower(c)); d <= limit {
-			list = append(list, scored{c, d})
+	for _, r := range k {
+		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return tomlString(k)
 		}
 	}
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].d != list[j].d {
-			return list[i].d < list[j].d
-		}
-		return list[i].c < list[j].c
-	})
-	out := make([]string, 0, n)
-	for i := 0; i < len(list) && i < n; i++ {
-		out = append(out, list[i].c)
-	}
-	return out
+	return k
 }
 
-// editDistance is the Levenshtein distance between a and b, by runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+// render writes a value as the user wrote it, for messages.
+func render(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strconv.Quote(v)
+	case map[string]any:
+		return "{...}"
+	case []map[string]any:
+		return "[{...}]"
+	case []any:
+		parts := make([]string, len(v))
+		for i, e := range v {
+			parts[i] = render(e)
 		}
-		prev, cur = cur, prev
+		return "[" + strings.Join(parts, ", ") + "]"
+	case []string:
+		return "[" + quoteList(v) + "]"
 	}
-	return prev[len(rb)]
+	return fmt.Sprint(v)
+}
+
+// formatValue writes a stored value of kind k in TOML.
+func formatValue(k kind, v any) string {
+	switch k {
+	case kindBool:
+		return strconv.FormatBool(v.(bool))
+	case kindInt:
+		return strconv.FormatInt(v.(int64), 10)
+	case kindFloat:
+		s := strconv.FormatFloat(v.(float64), 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eIN") {
+			s += ".0"
+		}
+		return s
+	case kindString, kindEnum:
+		return tomlString(v.(string))
+	case kindDuration:
+		return tomlString(v.(time.Duration).String())
+	case kindRate:
+		r := v.(timing.Rate)
+		switch {
+		case r.IsZero():
+			return "0"
+		case r.Den == 1:
+			return strconv.FormatInt(r.Num, 10)
+		}
+		return tomlString(fmt.Sprintf("%d/%d", r.Num, r.Den))
+	case kindStringList:
+		list := v.([]string)
+		parts := make([]string, len(list))
+		for i, s := range list {
+			parts[i] = tomlString(s)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return fmt.Sprint(v)
 }

@@ -98,6 +98,24 @@ func NearestBy(s string, spellings iter.Seq2[string, string], n int) []string {
 	return out
 }
 
+// Best returns the candidates nearest to s, ignoring case, when they are
+// within [Limit](s): all those at the smallest distance found, up to three,
+// alphabetical. A message names these, so a typo gets the one plausible
+// fix rather than every name a few edits away.
+func Best(s string, candidates []string) []string {
+	near := Nearest(s, candidates, len(candidates))
+	if len(near) == 0 {
+		return nil
+	}
+	key := strings.ToLower(s)
+	best := Distance(key, strings.ToLower(near[0]))
+	n := 1
+	for n < len(near) && n < 3 && Distance(key, strings.ToLower(near[n])) == best {
+		n++
+	}
+	return near[:n]
+}
+
 // Closest returns the single nearest candidate, or "" when none is near.
 func Closest(s string, candidates []string) string {
 	if m := Nearest(s, candidates, 1); len(m) > 0 {
@@ -135,9 +153,9 @@ func DidYouMean(matches []string, quote bool) string {
 
 // Hint is the parenthesised suggestion for s among candidates, ready to
 // append to a message: ` (did you mean "paddle"?)`, or "" when nothing is
-// near. It offers up to three names, quoted when quote is set.
+// near. It offers the [Best] names, quoted when quote is set.
 func Hint(s string, candidates []string, quote bool) string {
-	q := DidYouMean(Nearest(s, candidates, 3), quote)
+	q := DidYouMean(Best(s, candidates), quote)
 	if q == "" {
 		return ""
 	}

@@ -98,6 +98,26 @@ func TestNearestBy(t *testing.T) {
 	}
 }
 
+func TestBest(t *testing.T) {
+	keys := []string{"timing.debt", "timing.debt.gain", "timing.debt.pacing", "game.levels", "game.lives"}
+	tests := []struct {
+		s    string
+		want []string
+	}{
+		{"timing.debt.gian", []string{"timing.debt.gain"}},
+		{"game.lifes", []string{"game.lives"}},
+		{"x", nil},
+	}
+	for _, tt := range tests {
+		if got := suggest.Best(tt.s, keys); !slices.Equal(got, tt.want) {
+			t.Errorf("Best(%q) = %q, want %q", tt.s, got, tt.want)
+		}
+	}
+	if got, want := suggest.Best("c", []string{"b", "a", "d", "e"}), []string{"a", "b", "d"}; !slices.Equal(got, want) {
+		t.Errorf("Best with ties = %q, want the first three alphabetically %q", got, want)
+	}
+}
+
 func TestClosest(t *testing.T) {
 	regions := []string{"ball", "brick", "paddle"}
 	tests := []struct{ s, want string }{

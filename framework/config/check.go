@@ -1,0 +1,199 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// A problem is one owner's rejection translated to a key.
+type problem struct {
+	field   *field // nil when no key sets the option
+	problem string
+	allowed string
+}
+
+// runtimeOptions builds the runtime's options from c without checking them.
+func (c *Config) runtimeOptions() runtime.Options {
+	o := runtime.DefaultOptions()
+	o.Mode = c.Runtime.Mode
+	o.FrameCap = perSecond(c.Runtime.FrameCap)
+	o.HiddenInterval = perSecond(c.Runtime.HiddenRate)
+	o.Timing = c.Timing
+	o.Polling = c.Polling
+	return o
+}
+
+// ownerProblems validates c with the owning packages and translates every
+// rejection to the key that sets the option.
+func (c *Config) ownerProblems() []problem {
+	var out []problem
+	var walk func(err error)
+	walk = func(err error) {
+		if err == nil {
+			return
+		}
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				walk(e)
+			}
+			return
+		}
+		var te *timing.FieldError
+		var ie *input.FieldError
+		var re *runtime.FieldError
+		switch {
+		case errors.As(err, &te):
+			out = append(out, translate("timing", te.Field, te.Problem, te.Allowed))
+		case errors.As(err, &ie):
+			out = append(out, translate("input", ie.Field, ie.Problem, ie.Allowed))
+		case errors.As(err, &re):
+			out = append(out, translate("runtime", re.Field, re.Problem, re.Allowed))
+		case errors.Is(err, input.ErrTimestampedNeedsFixedSteps):
+			out = append(out, problem{field: fieldIndex["polling.delivery"],
+				problem: fmt.Sprintf("needs fixed steps, but timing.mode is %q", c.Timing.Mode),
+				allowed: `"timestamped" with timing.mode = "fixed", or "backlog"`})
+		default:
+			out = append(out, problem{problem: err.Error()})
+		}
+	}
+	walk(c.runtimeOptions().Validate())
+	return out
+}
+
+func translate(owner, goField, prob, allowed string) problem {
+	f := byGoField[owner+"."+goField]
+	p := problem{field: f, problem: goToKeys(owner, strings.TrimPrefix(prob, "is ")), allowed: goToKeys(owner, allowed)}
+	if f == nil {
+		p.problem = owner + ": " + goField + " " + p.problem
+	} else if f.allowed != "" {
+		p.allowed = f.allowed
+	}
+	return p
+}
+
+// goToKeys replaces the Go option names in an owner's message with keys.
+func goToKeys(owner, s string) string {
+	names := goNames[owner]
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if !isUpper(s[i]) || i > 0 && isWord(s[i-1]) {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && (isWord(s[j]) || s[j] == '.' && j+1 < len(s) && isWord(s[j+1])) {
+			j++
+		}
+		if key, ok := names[s[i:j]]; ok {
+			b.WriteString(key)
+		} else {
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
+func isUpper(b byte) bool { return b >= 'A' && b <= 'Z' }
+func isWord(b byte) bool {
+	return b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_'
+}
+
+// relaxed is a configuration in which every mechanism is in effect, so the
+// owners check every option, and every option another depends on is at its
+// most permissive, so a value is judged on its own: the step is 1 ns for
+// the cutoff, the update limit is the largest for the prefix, and the mode
+// is fixed for timestamped delivery.
+var relaxed = func() Config {
+	var c Config
+	c.Runtime = Runtime{Mode: runtime.Sequential, HiddenRate: 10}
+	c.Timing = timing.DefaultOptions()
+	c.Timing.Mode = timing.FixedMode
+	c.Timing.FixedStep = 1
+	c.Timing.MaxFixedUpdates = timing.MaxBatch
+	c.Timing.Recovery = timing.RepayDebt
+	c.Timing.Debt.CoarseCosmetic = true
+	c.Timing.Debt.VariableStep = true
+	c.Polling = input.DefaultPollingOptions()
+	return c
+}()
+
+// inEffect returns c with every mechanism switched on, so that the owners
+// check options the current choices leave unused; f's own option is made
+// the one in use (the step rather than a rate).
+func inEffect(c Config, f *field) Config {
+	c.Timing.Recovery = timing.RepayDebt
+	c.Timing.Debt.CoarseCosmetic = true
+	c.Timing.Debt.VariableStep = true
+	c.Timing.Rollback = false
+	c.Timing.Mode = timing.FixedMode
+	if f.key == "timing.step" {
+		c.Timing.Rate = timing.Rate{}
+	}
+	return c
+}
+
+// checkValue reports what is wrong with v (already converted) as the value
+// of f, on its own: a range that other keys cannot make right. Problems
+// that depend on other keys wait for [Config.relations], so overrides can
+// come in any order. When the value is wrong on its own, the message is
+// written against c, so a relative range names the current limit.
+func (c *Config) checkValue(f *field, v any) []problem {
+	if f.own != nil {
+		if err := f.own(v); err != nil {
+			return []problem{{field: f, problem: err.Error(), allowed: f.ownAllowed}}
+		}
+	}
+	if f.owner == "" {
+		return nil
+	}
+	probe := relaxed
+	f.set(&probe, v)
+	alone := only(probe.ownerProblems(), f)
+	if len(alone) == 0 {
+		return nil
+	}
+	ctx := inEffect(*c, f)
+	f.set(&ctx, v)
+	if here := only(ctx.ownerProblems(), f); len(here) > 0 {
+		return here
+	}
+	return alone
+}
+
+func only(ps []problem, f *field) []problem {
+	var out []problem
+	for _, p := range ps {
+		if p.field == f {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// relations reports what the owners reject in c as it is: the relations
+// between keys (a prefix above the update limit, timestamped delivery with
+// variable steps) and, for a Config changed in code, any bad value. Keys in
+// skip already have a message.
+func (c *Config) relations(name func(key string) string, skip map[string]bool) []error {
+	var errs []error
+	for _, p := range c.ownerProblems() {
+		if p.field == nil {
+			errs = append(errs, &Error{File: name(""), Problem: p.problem, Allowed: p.allowed})
+			continue
+		}
+		if skip[p.field.key] {
+			continue
+		}
+		skip[p.field.key] = true
+		errs = append(errs, &Error{File: name(p.field.key), Key: p.field.key, Value: formatValue(p.field.kind, p.field.get(c)),
+			Problem: p.problem, Allowed: p.allowed})
+	}
+	return errs
+}

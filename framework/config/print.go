@@ -1,0 +1,51 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// EffectiveTOML renders the configuration in force as a TOML document:
+// every key with its value and, in a comment, where the value came from
+// (default, the game's embedded file, a file path, command line). It is
+// what --print-config shows, and it parses back to the same values.
+func (c Config) EffectiveTOML() []byte {
+	var b strings.Builder
+	b.WriteString("# The configuration in force. After each value, where it came from:\n")
+	b.WriteString("# default, the game's embedded file, a file, or the command line.\n")
+	table := ""
+	open := func(t string) {
+		if t != table {
+			fmt.Fprintf(&b, "\n[%s]\n", t)
+			table = t
+		}
+	}
+	line := func(key, name, value string) {
+		assignment := tomlKey(name) + " = " + value
+		fmt.Fprintf(&b, "%-36s # %s\n", assignment, c.Source(key))
+	}
+	for i := range fields {
+		f := &fields[i]
+		t, name := splitKey(f.key)
+		open(t)
+		line(f.key, name, formatValue(f.kind, f.get(&c)))
+	}
+	open(bindingsTable)
+	for _, action := range sortedActions(c.Bindings) {
+		line(bindingsTable+"."+action, action, formatValue(kindStringList, c.Bindings[action]))
+	}
+	if c.game != nil {
+		open(gameTableName)
+		for _, f := range c.game.fields {
+			t, name := splitKey(f.key)
+			open(t)
+			line(f.key, name, formatValue(f.kind, f.get(c.game)))
+		}
+	}
+	return []byte(b.String())
+}
+
+func splitKey(key string) (table, name string) {
+	i := strings.LastIndexByte(key, '.')
+	return key[:i], key[i+1:]
+}
