@@ -1,8 +1,14 @@
 package framework
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
+	"os"
+
+	"github.com/metronome-go/metronome/render2d"
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
@@ -70,6 +76,8 @@ type Session struct {
 	setup  *Setup
 	// started runs after Setup; Run uses it for its limits.
 	started func(rt *runtime.GameRuntime) error
+	// screenshot is a PNG file for the final state; "" takes none.
+	screenshot string
 }
 
 // NewSession prepares g with cfg; source names where cfg came from, for
@@ -120,6 +128,11 @@ func (s *Session) Config() config.Config { return s.cfg }
 // DeinitPlatform runs the game's Shutdown and the app's platform cleanup.
 func (s *Session) DeinitPlatform() error {
 	var errs []error
+	if s.screenshot != "" && s.setup != nil {
+		if err := s.takeScreenshot(); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if s.game.Shutdown != nil && s.setup != nil {
 		if err := s.game.Shutdown(s.setup); err != nil {
 			errs = append(errs, fmt.Errorf("framework: game shutdown: %w", err))
@@ -129,4 +142,35 @@ func (s *Session) DeinitPlatform() error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// takeScreenshot draws the final state of the world into the framebuffer
+// and writes it to the screenshot file. Platform thread, after the
+// simulation has stopped, while the graphics context is alive.
+func (s *Session) takeScreenshot() error {
+	var f render2d.Frame
+	if err := s.App.PrepareFrame(render2d.NewFrameWriter(&f)); err != nil {
+		return fmt.Errorf("framework: screenshot: %w", err)
+	}
+	f.Present.Alpha = 1 // the final placements
+	ctx := s.setup.Runtime.Context()
+	fb := ctx.Display.State().Framebuffer
+	if fb.Width <= 0 || fb.Height <= 0 {
+		return fmt.Errorf("framework: screenshot: the framebuffer is %dx%d", fb.Width, fb.Height)
+	}
+	if err := ctx.Renderer.Render(&f); err != nil {
+		return fmt.Errorf("framework: screenshot: %w", err)
+	}
+	img, err := ctx.Renderer.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, fb.Width, fb.Height))
+	if err != nil {
+		return fmt.Errorf("framework: screenshot: %w", err)
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		return fmt.Errorf("framework: screenshot: %w", err)
+	}
+	if err := os.WriteFile(s.screenshot, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("framework: screenshot: %w", err)
+	}
+	return nil
 }

@@ -25,10 +25,12 @@ type Flags struct {
 	Frames int
 	// RunFor stops after this much real time; 0 runs until closed.
 	RunFor time.Duration
+	// Screenshot is a PNG file the final state is drawn into; "" takes none.
+	Screenshot string
 }
 
 // Register adds the flags to fs: --config, --set (repeatable), --headless,
-// --frames and --run-for. Programs with flags of their own, such as the
+// --frames, --run-for and --screenshot. Programs with flags of their own, such as the
 // demo, register these next to theirs.
 func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Config, "config", "", "configuration file (default config.toml when it exists)")
@@ -36,9 +38,10 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 		f.Sets = append(f.Sets, s)
 		return nil
 	})
-	fs.BoolVar(&f.Headless, "headless", false, "render into an invisible window")
+	fs.BoolVar(&f.Headless, "headless", false, "render into an invisible window (on a private Xvfb server when there is no display)")
 	fs.IntVar(&f.Frames, "frames", 0, "stop after `N` presented frames (0 = until the window closes)")
 	fs.DurationVar(&f.RunFor, "run-for", 0, "stop after this much real time, such as 10s (0 = until the window closes)")
+	fs.StringVar(&f.Screenshot, "screenshot", "", "draw the final state into this PNG `file` when the game ends")
 }
 
 // Validate checks values that the flag package cannot.
@@ -131,7 +134,7 @@ func MainStatus(g Game, args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	if err := Run(g, cfg, RunOptions{Source: source, Frames: f.Frames, RunFor: f.RunFor}); err != nil {
+	if err := Run(g, cfg, RunOptions{Source: source, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot}); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
 		return 1
 	}

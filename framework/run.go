@@ -3,7 +3,11 @@ package framework
 import (
 	"errors"
 	"fmt"
+	"os"
+	goruntime "runtime"
 	"time"
+
+	"github.com/metronome-go/metronome/internal/xvfb"
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/framework/config"
@@ -25,6 +29,9 @@ type RunOptions struct {
 	// with the session's runtime: attach services, keep the runtime for
 	// telemetry.
 	Started func(rt *runtime.GameRuntime) error
+	// Screenshot, if set, is a PNG file the final state of the game is
+	// drawn into when the session ends (before the game's Shutdown).
+	Screenshot string
 }
 
 // Run opens the window the configuration describes, builds the renderer and
@@ -60,6 +67,17 @@ func Run(g Game, cfg config.Config, opts RunOptions) error {
 			return opts.Started(rt)
 		}
 		return nil
+	}
+
+	sess.screenshot = opts.Screenshot
+	if cfg.Window.Headless && noDisplay() {
+		// Nothing to open even an invisible window on: a private X server
+		// for the length of the run.
+		d, err := xvfb.Start()
+		if err != nil {
+			return fmt.Errorf("framework: headless run without a display: %w", err)
+		}
+		defer d.Close()
 	}
 
 	pc := glfwplatform.DefaultConfig()
@@ -99,4 +117,9 @@ func attachLimits(rt *runtime.GameRuntime, frames int, runFor time.Duration) err
 		return nil
 	})
 	return err
+}
+
+// noDisplay reports whether there is no display server to open a window on.
+func noDisplay() bool {
+	return goruntime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
 }

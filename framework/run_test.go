@@ -2,6 +2,7 @@ package framework_test
 
 import (
 	"bytes"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,10 +27,12 @@ func TestRunHeadlessWindow(t *testing.T) {
 			}
 			var rt *runtime.GameRuntime
 			var err error
+			shot := filepath.Join(t.TempDir(), "shot.png")
 			testdisplay.OnMain(func() {
 				err = framework.Run(spriteGame(), cfg, framework.RunOptions{
-					Frames:  60,
-					Started: func(r *runtime.GameRuntime) error { rt = r; return nil },
+					Frames:     60,
+					Started:    func(r *runtime.GameRuntime) error { rt = r; return nil },
+					Screenshot: shot,
 				})
 			})
 			if err != nil {
@@ -44,6 +47,23 @@ func TestRunHeadlessWindow(t *testing.T) {
 			}
 			if snap := rt.Lifecycle().Snapshot(); snap.Err != nil {
 				t.Errorf("lifecycle outcome: %+v", snap)
+			}
+			// The screenshot shows the white 8x8 sprite at (10, 10) on the
+			// window's background.
+			f, err := os.Open(shot)
+			if err != nil {
+				t.Fatalf("screenshot: %v", err)
+			}
+			defer f.Close()
+			img, err := png.Decode(f)
+			if err != nil {
+				t.Fatalf("screenshot: %v", err)
+			}
+			if b := img.Bounds(); b.Dx() != cfg.Window.Width || b.Dy() != cfg.Window.Height {
+				t.Errorf("screenshot is %v, want the %dx%d window", b, cfg.Window.Width, cfg.Window.Height)
+			}
+			if r, g, b, _ := img.At(13, 13).RGBA(); r>>8 < 250 || g>>8 < 250 || b>>8 < 250 {
+				t.Errorf("screenshot pixel inside the sprite: %d,%d,%d; want white", r>>8, g>>8, b>>8)
 			}
 		})
 	}
