@@ -523,16 +523,25 @@ func (s *Scheduler) schedule() {
 	s.limit = s.readingLimit()
 	if s.debt < 0 && s.opts.Recovery == RepayDebt {
 		// Ahead, the span cursor stays ahead of the reading: by the lead
-		// through a suspension, and by at most the lead plus the credit
-		// held under pacing, since credit accrues at no more than real
-		// time while ahead.
+		// through a suspension, and under pacing by at most the lead plus
+		// the credit held, since credit accrues at no more than real time
+		// while ahead (give or take the float rounding of accrue, under
+		// 2^-51 of the interval: a few microseconds at most).
 		lead := mul64(uint64(-s.debt), t).sub(u128{0, s.rem})
+		var slack int64
 		if s.opts.Debt.Pacing {
 			lead = lead.add64(s.credit)
+			slack = accrueSlack
 		}
-		s.limit = min(s.limit, MaxInstant-Instant(ceilNanos(lead, s.ph.p)))
+		s.limit = min(s.limit, MaxInstant-Instant(min(ceilNanos(lead, s.ph.p), math.MaxInt64-slack)+slack))
 	}
 }
+
+// accrueSlack bounds, in nanoseconds, how far float rounding can take the
+// credit accrue adds past the exact rate times the interval, for any
+// interval an int64 clock holds: two roundings of 2^-53 each of at most
+// 2^63 ns.
+const accrueSlack = 1 << 13
 
 // readingLimit returns the latest reading whose real time since Start,
 // with the debt AdjustDebt added, fits in int64 nanoseconds: the ledger's
