@@ -44,6 +44,16 @@ func TestAnalogTickAllocatesNothing(t *testing.T) {
 	if n := testing.AllocsPerRun(100, f.round); n != 0 {
 		t.Errorf("a 64-poll round with analog input allocates %v times, want 0", n)
 	}
+	values := func() {
+		for _, a := range f.actions {
+			for at, v := range f.tick.Values(a) {
+				f.sink += int(at) + int(v)
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(100, values); n != 0 {
+		t.Errorf("walking Tick.Values allocates %v times, want 0", n)
+	}
 	var rec input.Recorder
 	var snap input.Snapshot
 	i := 0

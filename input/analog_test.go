@@ -286,3 +286,58 @@ func checkRecords(t *testing.T, what string, got []input.Record, want []string) 
 		t.Errorf("%s: records\n\t%s\nwant\n\t%s", what, strings.Join(s, "\n\t"), strings.Join(want, "\n\t"))
 	}
 }
+
+func TestValues(t *testing.T) {
+	actions := input.NewActions()
+	moveX := actions.MustRegisterAxis("move_x", input.GamepadLeftX.Bind().WithDeadZone(0.2), input.ButtonAxis(input.KeyA, input.KeyD))
+	jump := actions.MustRegister("jump", input.KeySpace)
+	var tick input.Tick
+	tick.Fill(actions, 10*ms, 100*ms, input.State{}, []input.Record{
+		axis(5*ms, input.GamepadLeftX, 0.1), // before the interval, in the dead zone: no change
+		axis(20*ms, input.GamepadLeftX, 0.6),
+		press(30*ms, input.KeySpace),
+		press(40*ms, input.KeyD),
+		axis(50*ms, input.GamepadLeftX, 1),
+		release(60*ms, input.KeyD),
+		axis(70*ms, input.GamepadLeftX, 0),
+		release(80*ms, input.KeySpace),
+	})
+	type step struct {
+		at timing.Instant
+		v  float32
+	}
+	collect := func(a input.Action) []step {
+		var got []step
+		for at, v := range tick.Values(a) {
+			got = append(got, step{at, v})
+		}
+		return got
+	}
+	want := []step{{10 * ms, 0}, {20 * ms, 0.5}, {40 * ms, 1}, {70 * ms, 0}}
+	if got := collect(moveX); !stepsNear(got, want, func(s step) (timing.Instant, float32) { return s.at, s.v }) {
+		t.Errorf("move_x values %v, want %v", got, want)
+	}
+	if got, want := collect(jump), []step{{10 * ms, 0}, {30 * ms, 1}, {80 * ms, 0}}; len(got) != len(want) || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("jump values %v, want %v", got, want)
+	}
+	if got := collect(input.Action(99)); got != nil {
+		t.Errorf("unregistered action yields %v", got)
+	}
+	for range tick.Values(moveX) {
+		break // stopping early must not panic
+	}
+}
+
+func stepsNear[S any](got, want []S, f func(S) (timing.Instant, float32)) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		ga, gv := f(got[i])
+		wa, wv := f(want[i])
+		if ga != wa || math.Abs(float64(gv-wv)) > 1e-6 {
+			return false
+		}
+	}
+	return true
+}

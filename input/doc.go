@@ -22,7 +22,8 @@
 // [Tick.SimulationTime] work as for buttons: simulation time is the
 // integral of the value over the observed interval scaled to the update's
 // delta, signed. [Stats] adds the value at the start and end of the
-// interval, its time-weighted mean and its peak.
+// interval, its time-weighted mean and its peak; [Tick.Values] yields it
+// change by change, with timestamps.
 //
 // Axis motion and gamepad connections are records (RecordAxis,
 // RecordGamepad) with timestamps like every other input. A disconnect

@@ -240,3 +240,34 @@ func abs32(x float32) float32 {
 	}
 	return x
 }
+
+// FuzzParseAxisBinding: axis bindings come from config files. Any text
+// either parses to a valid binding whose canonical text parses back to the
+// same binding, or fails; a NameError's suggestions all parse.
+func FuzzParseAxisBinding(f *testing.F) {
+	for _, s := range []string{"GamepadLeftX", "GamepadLeftY invert deadzone=0.25", "A/D", "/Down", "Up/", "W", "", "/",
+		"A/A", "GamepadLeftX deadzone=1", "A/D deadzone=0.1", "gamepadrt  INVERT", "Spcae/Entr", "GamepadLeftX deadzone=1e-45"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		b, err := input.ParseAxisBinding(text)
+		if err != nil {
+			var ne *input.NameError
+			if errors.As(err, &ne) {
+				for _, s := range ne.Suggestions {
+					if _, err := input.ParseAxisBinding(s); err != nil {
+						t.Fatalf("suggestion %q for %q does not parse: %v", s, text, err)
+					}
+				}
+			}
+			return
+		}
+		if err := b.Validate(); err != nil {
+			t.Fatalf("ParseAxisBinding(%q) = %+v, which does not validate: %v", text, b, err)
+		}
+		back, err := input.ParseAxisBinding(b.String())
+		if err != nil || back != b {
+			t.Fatalf("canonical text %q of %q parses to %+v, %v; want %+v", b.String(), text, back, err, b)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package input
 
 import (
+	"iter"
 	"math/bits"
 	"time"
 	"unicode/utf8"
@@ -208,6 +209,77 @@ func (t *Tick) Button(b Button) Stats {
 // Value returns an action's value at the end of the interval (see [Stats]).
 func (t *Tick) Value(a Action) float32 { return t.Action(a).Value }
 
+// Values yields the action's value over the interval, one pair per change:
+// first the start of the interval with [Stats.StartValue], then the
+// timestamp (clamped into the interval) and new value of every record that
+// changed it, in order. It is the per-record view behind [Stats.Mean] and
+// [Stats.Peak], for a game that wants the shape of a stick movement within
+// one tick. The bindings are those current at the call; an unregistered
+// action yields nothing.
+func (t *Tick) Values(a Action) iter.Seq2[timing.Instant, float32] {
+	return func(yield func(timing.Instant, float32) bool) {
+		e := t.actions.load().entry(a)
+		if e == nil {
+			return
+		}
+		down := t.from.Down
+		axes := t.from.Gamepad.Axes
+		v := e.value(&down, &axes)
+		if !yield(t.start, v) {
+			return
+		}
+		for _, i := range t.controls {
+			r := &t.records[i]
+			if !applyControl(r, &down, &axes) {
+				continue
+			}
+			if nv := e.value(&down, &axes); nv != v {
+				v = nv
+				if !yield(min(max(r.Time, t.start), t.end), v) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// value returns the action's value given the buttons down and the axes.
+func (e *entry) value(down *ButtonSet, axes *[axisLimit]float32) float32 {
+	if e.analog {
+		return combine(e.axes, down, axes)
+	}
+	for _, b := range e.buttons {
+		if down.Has(b) {
+			return 1
+		}
+	}
+	return 0
+}
+
+// applyControl applies a press, release or axis record to down and axes,
+// reporting whether it was a valid one.
+func applyControl(r *Record, down *ButtonSet, axes *[axisLimit]float32) bool {
+	switch r.Kind {
+	case RecordPress, RecordRelease:
+		if !r.Button.Valid() {
+			return false
+		}
+		if r.Kind == RecordPress {
+			down.Add(r.Button)
+		} else {
+			down.Remove(r.Button)
+		}
+	case RecordAxis:
+		if !r.Axis.Valid() {
+			return false
+		}
+		axes[r.Axis] = r.Axis.clamp(float32(r.X))
+	default:
+		return false
+	}
+	return true
+}
+
 // Action returns the summary of an action: it is down while any of its
 // buttons is down, so pressing a second bound button while the first is
 // held is not a new press. The bindings are those current at the call; a
@@ -319,20 +391,8 @@ func (t *Tick) computeAnalog(bs []AxisBinding) Stats {
 	var integral float64 // value times nanoseconds
 	for _, i := range t.controls {
 		r := &t.records[i]
-		switch r.Kind {
-		case RecordPress:
-			if r.Button.Valid() {
-				down.Add(r.Button)
-			}
-		case RecordRelease:
-			if r.Button.Valid() {
-				down.Remove(r.Button)
-			}
-		case RecordAxis:
-			if !r.Axis.Valid() {
-				continue
-			}
-			axes[r.Axis] = r.Axis.clamp(float32(r.X))
+		if !applyControl(r, &down, &axes) {
+			continue
 		}
 		nv := combine(bs, &down, &axes)
 		if nv == v {
