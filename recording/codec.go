@@ -1,0 +1,755 @@
+package recording
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"math"
+	"math/bits"
+	"time"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// magic opens every recording; the format version follows it as a uvarint.
+var magic = [4]byte{'M', 'T', 'R', 'C'}
+
+// frameLen is the size of a chunk's frame: the payload length and the
+// CRC-32C of those four bytes and the payload, both little-endian uint32.
+const frameLen = 8
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// chunkSum is the checksum of a frame: its length bytes, then the payload.
+func chunkSum(lenBytes, payload []byte) uint32 {
+	return crc32.Update(crc32.Update(0, castagnoli, lenBytes), castagnoli, payload)
+}
+
+// seal fills in the frame of a chunk laid out as frame then payload.
+func seal(c []byte) {
+	binary.LittleEndian.PutUint32(c[0:4], uint32(len(c)-frameLen))
+	binary.LittleEndian.PutUint32(c[4:8], chunkSum(c[0:4], c[frameLen:]))
+}
+
+// Item headers. A tick's header is its flags shifted left by one (low bit
+// 0); other items have the low bit set and their type above it.
+const (
+	itemCheckpoint = 1 | 0<<1
+	itemEnd        = 1 | 1<<1
+)
+
+// Tick flags. The ones set on most ticks come first so that a steady tick's
+// header fits one byte.
+const (
+	fKind       = 3 // the update's Kind
+	fFinal      = 1 << 2
+	fTiming     = 1 << 3  // the Timing differs from the previous tick's
+	fDelta      = 1 << 4  // Delta differs from the previous tick's
+	fInputOther = 1 << 5  // the input interval is not [Start, End)
+	fRecords    = 1 << 6  // at least one record
+	fInputEnd   = 1 << 7  // the input interval's length differs from the previous one's
+	fPolls      = 1 << 8  // Polls differs from the previous tick's
+	fEnd        = 1 << 9  // End is not Start + Delta
+	fQuiet      = 1 << 10
+	fCoarse     = 1 << 11
+	fMailbox    = 1 << 12 // Mailbox is not 0
+	fFutures    = 1 << 13 // Futures differs from the previous tick's
+	fStart      = 1 << 14 // Start is not the previous End
+	fInputStart = 1 << 15 // the input interval does not start where the previous one ended
+	fSteps      = 1 << 16 // Steps is not 1 for a fixed update, 0 otherwise
+	fNumber     = 1 << 17 // Number is not the previous one plus 1
+	fDropped    = 1 << 18 // Dropped is not 0
+	fStop       = 1 << 19
+	fAll        = 1<<20 - 1
+)
+
+// Record header bits: the kind in the low four, then these. The short form
+// carries only the kind's own fields, its boolean (Focused for a focus
+// record, Connected for a gamepad one) in rFlag; the full form carries
+// every field, the booleans in a byte of their own.
+const (
+	rSynthetic = 1 << 4
+	rFull      = 1 << 5
+	rSameTime  = 1 << 6 // same Time as the previous record (or InputStart)
+	rFlag      = 1 << 7
+
+	rFocused   = 1 << 0 // in the full form's boolean byte
+	rConnected = 1 << 1
+
+	lastRecordKind = input.RecordGamepad
+)
+
+func zz(v int64) uint64   { return uint64(v<<1) ^ uint64(v>>63) }
+func unzz(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// Cursor positions and scroll offsets are often whole or half numbers,
+// whose float64 bits end in zero bytes: reversed, they make short varints.
+func floatWord(f float64) uint64   { return bits.ReverseBytes64(math.Float64bits(f)) }
+func wordFloat(u uint64) float64   { return math.Float64frombits(bits.ReverseBytes64(u)) }
+func stepsFor(k timing.Kind) int64 { return int64(b2i(k == timing.FixedUpdate)) }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Timing statistics are encoded as words, each against the previous
+// encoded Timing, in order of how often they change so that the usual
+// change mask fits one byte.
+const nStats = 29
+
+type wordKind uint8
+
+const (
+	wFirst  wordKind = iota // zigzag of the difference from the previous value
+	wSecond                 // zigzag of the difference from prev + (prev - the one before)
+	wFloat                  // the xor of the bits with the previous value's
+	wByte                   // as wFirst, and the value must fit a uint8
+)
+
+var statsKinds = [nStats]wordKind{
+	wFloat, wSecond, wFirst, wSecond, wSecond, wSecond, wSecond, wByte, // Alpha .. Acting
+	wSecond, wSecond, wFirst, wFirst, wFirst, wFloat, wFirst, wFirst, // Ticks[variable] .. MergedSteps
+	wFirst, wFirst, wFirst, wFirst, wFirst, wFirst, wFirst, wFirst, wFirst, // Dropped .. Ledger.Adjusted
+	wFirst, wByte, wByte, wByte, // Step, Mode, Recovery, Enabled
+}
+
+func statsWords(s *timing.Stats, w *[nStats]uint64) {
+	l := &s.Ledger
+	*w = [nStats]uint64{
+		math.Float64bits(s.Alpha), uint64(l.Real), uint64(l.PendingRemainder), uint64(s.NextUpdateAt),
+		uint64(l.Simulated), s.Ticks[timing.FixedUpdate], s.Steps, uint64(s.Acting),
+		s.Ticks[timing.VariableUpdate], s.Ticks[timing.CatchUpUpdate], uint64(s.Debt), uint64(s.DebtTime),
+		uint64(l.PendingDebt), math.Float64bits(s.Rate), s.QuietTicks, s.MergedSteps,
+		uint64(s.Dropped), uint64(s.Suspended), uint64(l.DroppedExcessLag), uint64(l.DroppedCatchUpCap),
+		uint64(l.DroppedCutoff), uint64(l.DroppedDropTime), uint64(l.DroppedByHook), uint64(l.Suspended),
+		uint64(l.Adjusted), uint64(s.Step), uint64(s.Mode), uint64(s.Recovery), uint64(s.Enabled),
+	}
+}
+
+func wordsStats(w *[nStats]uint64, s *timing.Stats) {
+	d := func(i int) time.Duration { return time.Duration(w[i]) }
+	*s = timing.Stats{
+		Mode: timing.Mode(w[26]), Recovery: timing.Recovery(w[27]), Step: d(25),
+		Debt: int64(w[10]), DebtTime: d(11), Rate: math.Float64frombits(w[13]),
+		Enabled: timing.Mechanism(w[28]), Acting: timing.Mechanism(w[7]),
+		Dropped: d(16), Suspended: d(17),
+		Steps: w[6], QuietTicks: w[14], MergedSteps: w[15],
+		Alpha: math.Float64frombits(w[0]), NextUpdateAt: timing.Instant(w[3]),
+		Ledger: timing.Ledger{
+			Real: d(1), Simulated: d(4), DroppedExcessLag: d(18), DroppedCatchUpCap: d(19),
+			DroppedCutoff: d(20), DroppedDropTime: d(21), DroppedByHook: d(22), Suspended: d(23),
+			Adjusted: d(24), PendingDebt: d(12), PendingRemainder: d(2),
+		},
+	}
+	s.Ticks[timing.VariableUpdate] = w[8]
+	s.Ticks[timing.FixedUpdate] = w[5]
+	s.Ticks[timing.CatchUpUpdate] = w[9]
+}
+
+// stream is what the encoder and the decoder remember between items: the
+// bases of every delta. Both sides update it identically.
+type stream struct {
+	end      timing.Instant
+	delta    time.Duration
+	number   uint64
+	inputEnd timing.Instant
+	inputLen int64
+	polls    int64
+	futures  uint64
+	stats    [nStats]uint64
+	slope    [nStats]uint64 // stats[i] minus the value before it, for wSecond
+	types    []typeState
+	ticks    uint64
+	checks   uint64
+}
+
+// typeState is a component type name seen in a checkpoint, with the values
+// its next appearance is encoded against.
+type typeState struct {
+	name  string
+	hash  uint64
+	count int
+}
+
+func newStream() stream { return stream{number: math.MaxUint64} }
+
+// appendTick encodes t. Its values have been validated.
+func (s *stream) appendTick(b []byte, t *Tick) []byte {
+	u := &t.Update
+	f := uint64(u.Kind)
+	set := func(cond bool, flag uint64) {
+		if cond {
+			f |= flag
+		}
+	}
+	set(u.Final, fFinal)
+	set(u.Quiet, fQuiet)
+	set(u.Coarse, fCoarse)
+	set(t.Stop, fStop)
+	set(u.Delta != s.delta, fDelta)
+	set(u.Start != s.end, fStart)
+	set(u.End != u.Start+timing.Instant(u.Delta), fEnd)
+	set(u.Number != s.number+1, fNumber)
+	set(int64(u.Steps) != stepsFor(u.Kind), fSteps)
+	set(u.Dropped != 0, fDropped)
+	inLen := int64(t.InputEnd - t.InputStart)
+	if t.InputStart != u.Start || t.InputEnd != u.End {
+		f |= fInputOther
+		set(t.InputStart != s.inputEnd, fInputStart)
+		set(inLen != s.inputLen, fInputEnd)
+	}
+	set(int64(t.Polls) != s.polls, fPolls)
+	set(t.Mailbox != 0, fMailbox)
+	set(t.Futures != s.futures, fFutures)
+	var w [nStats]uint64
+	statsWords(&t.Timing, &w)
+	set(w != s.stats, fTiming)
+	set(len(t.Records) > 0, fRecords)
+
+	b = binary.AppendUvarint(b, f<<1)
+	if f&fDelta != 0 {
+		b = binary.AppendUvarint(b, zz(int64(u.Delta-s.delta)))
+	}
+	if f&fStart != 0 {
+		b = binary.AppendUvarint(b, zz(int64(u.Start-s.end)))
+	}
+	if f&fEnd != 0 {
+		b = binary.AppendUvarint(b, zz(int64(u.End-u.Start-timing.Instant(u.Delta))))
+	}
+	if f&fNumber != 0 {
+		b = binary.AppendUvarint(b, zz(int64(u.Number-s.number-1)))
+	}
+	if f&fSteps != 0 {
+		b = binary.AppendUvarint(b, zz(int64(u.Steps)-stepsFor(u.Kind)))
+	}
+	if f&fDropped != 0 {
+		b = binary.AppendUvarint(b, zz(int64(u.Dropped)))
+	}
+	if f&fInputStart != 0 {
+		b = binary.AppendUvarint(b, zz(int64(t.InputStart-s.inputEnd)))
+	}
+	if f&fInputEnd != 0 {
+		b = binary.AppendUvarint(b, zz(inLen-s.inputLen))
+	}
+	if f&fPolls != 0 {
+		b = binary.AppendUvarint(b, zz(int64(t.Polls)-s.polls))
+	}
+	if f&fMailbox != 0 {
+		b = binary.AppendUvarint(b, zz(int64(t.Mailbox)))
+	}
+	if f&fFutures != 0 {
+		b = binary.AppendUvarint(b, zz(int64(t.Futures-s.futures)))
+	}
+	if f&fTiming != 0 {
+		b = s.appendStats(b, &w)
+	}
+	if f&fRecords != 0 {
+		b = appendRecords(b, t.InputStart, t.Records)
+	}
+	s.delta, s.end, s.number = u.Delta, u.End, u.Number
+	s.inputEnd, s.inputLen = t.InputEnd, inLen
+	s.polls, s.futures = int64(t.Polls), t.Futures
+	s.ticks++
+	return b
+}
+
+func (s *stream) appendStats(b []byte, w *[nStats]uint64) []byte {
+	var vals [nStats]uint64
+	var mask uint64
+	for i, cur := range w {
+		prev := s.stats[i]
+		switch statsKinds[i] {
+		case wFloat:
+			vals[i] = cur ^ prev
+		case wSecond:
+			vals[i] = zz(int64(cur - prev - s.slope[i]))
+			s.slope[i] = cur - prev
+		default:
+			vals[i] = zz(int64(cur - prev))
+		}
+		if vals[i] != 0 {
+			mask |= 1 << i
+		}
+	}
+	s.stats = *w
+	b = binary.AppendUvarint(b, mask)
+	for i, v := range vals {
+		if mask&(1<<i) != 0 {
+			b = binary.AppendUvarint(b, v)
+		}
+	}
+	return b
+}
+
+// plainRecord reports whether r uses only its kind's own fields, so that
+// the short form holds all of it.
+func plainRecord(r *input.Record) bool {
+	var x, y, size, rn, button, axis, focused, connected bool // fields in use
+	switch r.Kind {
+	case input.RecordPress, input.RecordRelease:
+		button = true
+	case input.RecordCursor, input.RecordScroll:
+		x, y = true, true
+	case input.RecordText:
+		rn = true
+	case input.RecordFocus:
+		focused = true
+	case input.RecordWindowSize, input.RecordFramebufferSize:
+		size = true
+	case input.RecordAxis:
+		axis, x = true, true
+	case input.RecordGamepad:
+		connected = true
+	}
+	return (x || math.Float64bits(r.X) == 0) && (y || math.Float64bits(r.Y) == 0) &&
+		(size || r.Width == 0 && r.Height == 0) && (rn || r.Rune == 0) && (button || r.Button == 0) &&
+		(axis || r.Axis == 0) && (focused || !r.Focused) && (connected || !r.Connected)
+}
+
+func appendRecords(b []byte, prev timing.Instant, rs []input.Record) []byte {
+	b = binary.AppendUvarint(b, uint64(len(rs)))
+	for i := range rs {
+		r := &rs[i]
+		h := byte(r.Kind)
+		if r.Synthetic {
+			h |= rSynthetic
+		}
+		full := !plainRecord(r)
+		if full {
+			h |= rFull
+		} else if r.Focused || r.Connected {
+			h |= rFlag
+		}
+		if r.Time == prev {
+			h |= rSameTime
+		}
+		b = append(b, h)
+		if r.Time != prev {
+			b = binary.AppendUvarint(b, zz(int64(r.Time-prev)))
+		}
+		prev = r.Time
+		if full {
+			var flags byte
+			if r.Focused {
+				flags |= rFocused
+			}
+			if r.Connected {
+				flags |= rConnected
+			}
+			b = binary.AppendUvarint(b, floatWord(r.X))
+			b = binary.AppendUvarint(b, floatWord(r.Y))
+			b = binary.AppendUvarint(b, zz(int64(r.Width)))
+			b = binary.AppendUvarint(b, zz(int64(r.Height)))
+			b = binary.AppendUvarint(b, zz(int64(r.Rune)))
+			b = append(b, byte(r.Button), byte(r.Axis), flags)
+			continue
+		}
+		switch r.Kind {
+		case input.RecordPress, input.RecordRelease:
+			b = append(b, byte(r.Button))
+		case input.RecordCursor, input.RecordScroll:
+			b = binary.AppendUvarint(b, floatWord(r.X))
+			b = binary.AppendUvarint(b, floatWord(r.Y))
+		case input.RecordText:
+			b = binary.AppendUvarint(b, zz(int64(r.Rune)))
+		case input.RecordWindowSize, input.RecordFramebufferSize:
+			b = binary.AppendUvarint(b, zz(int64(r.Width)))
+			b = binary.AppendUvarint(b, zz(int64(r.Height)))
+		case input.RecordAxis:
+			b = append(b, byte(r.Axis))
+			b = binary.AppendUvarint(b, floatWord(r.X))
+		}
+	}
+	return b
+}
+
+// appendCheckpoint encodes c; index maps names to s.types and gains the new
+// ones. Its values have been validated.
+func (s *stream) appendCheckpoint(b []byte, c *Checkpoint, index map[string]int) []byte {
+	b = binary.AppendUvarint(b, itemCheckpoint)
+	b = binary.AppendUvarint(b, zz(int64(c.Tick-s.number)))
+	b = binary.LittleEndian.AppendUint64(b, c.Hash)
+	b = binary.AppendUvarint(b, uint64(len(c.Types)))
+	for i := range c.Types {
+		th := &c.Types[i]
+		idx, ok := index[th.Name]
+		if !ok {
+			idx = len(s.types)
+			index[th.Name] = idx
+			s.types = append(s.types, typeState{name: th.Name})
+		}
+		st := &s.types[idx]
+		e := uint64(idx) << 2
+		if th.Hash != st.hash {
+			e |= 1
+		}
+		if th.Count != st.count {
+			e |= 2
+		}
+		b = binary.AppendUvarint(b, e)
+		if !ok {
+			b = binary.AppendUvarint(b, uint64(len(th.Name)))
+			b = append(b, th.Name...)
+		}
+		if e&1 != 0 {
+			b = binary.LittleEndian.AppendUint64(b, th.Hash)
+		}
+		if e&2 != 0 {
+			b = binary.AppendUvarint(b, zz(int64(th.Count-st.count)))
+		}
+		st.hash, st.count = th.Hash, th.Count
+	}
+	s.checks++
+	return b
+}
+
+func (s *stream) appendEnd(b []byte, msg string) []byte {
+	b = binary.AppendUvarint(b, itemEnd)
+	b = binary.AppendUvarint(b, s.ticks)
+	b = binary.AppendUvarint(b, s.checks)
+	b = binary.AppendUvarint(b, uint64(len(msg)))
+	return append(b, msg...)
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// decoder reads one chunk's payload. The first problem sticks: later reads
+// return zeros, and mark says where the field at fault began.
+type decoder struct {
+	b    []byte
+	pos  int
+	mark int
+	err  error
+}
+
+func (d *decoder) failf(format string, args ...any) {
+	if d.err == nil {
+		d.err = detail(ErrCorrupt, format, args...)
+	}
+}
+
+func (d *decoder) left() int { return len(d.b) - d.pos }
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	d.mark = d.pos
+	v, n := binary.Uvarint(d.b[d.pos:])
+	if n <= 0 {
+		if n == 0 {
+			d.failf("the item runs past the end of its chunk")
+		} else {
+			d.failf("a varint overflows 64 bits")
+		}
+		return 0
+	}
+	d.pos += n
+	return v
+}
+
+func (d *decoder) varint() int64 { return unzz(d.uvarint()) }
+
+func (d *decoder) byte() byte {
+	if d.err != nil {
+		return 0
+	}
+	d.mark = d.pos
+	if d.pos >= len(d.b) {
+		d.failf("the item runs past the end of its chunk")
+		return 0
+	}
+	d.pos++
+	return d.b[d.pos-1]
+}
+
+func (d *decoder) bytes(n int) []byte {
+	if d.err != nil {
+		return nil
+	}
+	d.mark = d.pos
+	if n > d.left() {
+		d.failf("a %d-byte field runs past the end of its chunk", n)
+		return nil
+	}
+	d.pos += n
+	return d.b[d.pos-n : d.pos]
+}
+
+func (d *decoder) u64() uint64 {
+	p := d.bytes(8)
+	if p == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(p)
+}
+
+// length reads a count or size and checks it against limit and, since each
+// unit takes at least minSize bytes, against the bytes left.
+func (d *decoder) length(what string, limit, minSize int) int {
+	v := d.uvarint()
+	if d.err != nil {
+		return 0
+	}
+	if v > uint64(limit) {
+		d.failf("%s %d is out of range (allowed: 0 to %d)", what, v, limit)
+		return 0
+	}
+	if int(v)*minSize > d.left() {
+		d.failf("%s %d needs more bytes than its chunk has left (%d)", what, v, d.left())
+		return 0
+	}
+	return int(v)
+}
+
+func (d *decoder) string(what string, limit int) string {
+	n := d.length(what, limit, 1)
+	return string(d.bytes(n))
+}
+
+// toInt converts a decoded int64 to int, failing where int is narrower.
+func (d *decoder) toInt(what string, v int64) int {
+	if int64(int(v)) != v {
+		d.failf("%s %d does not fit an int", what, v)
+	}
+	return int(v)
+}
+
+func (d *decoder) int32(what string) int32 {
+	v := d.varint()
+	if int64(int32(v)) != v {
+		d.failf("%s %d does not fit an int32", what, v)
+	}
+	return int32(v)
+}
+
+// tick decodes a tick with flags f into t, updating s.
+func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
+	if f > fAll {
+		d.failf("tick flags %#x are not defined (allowed: bits 0 to 19)", f)
+		return
+	}
+	u := &t.Update
+	u.Kind = timing.Kind(f & fKind)
+	if u.Kind >= timing.NumKinds {
+		d.failf("update kind %d is not a timing.Kind (allowed: 0 to %d)", u.Kind, timing.NumKinds-1)
+		return
+	}
+	u.Final, u.Quiet, u.Coarse, t.Stop = f&fFinal != 0, f&fQuiet != 0, f&fCoarse != 0, f&fStop != 0
+	u.Delta = s.delta
+	if f&fDelta != 0 {
+		u.Delta += time.Duration(d.varint())
+	}
+	u.Start = s.end
+	if f&fStart != 0 {
+		u.Start += timing.Instant(d.varint())
+	}
+	u.End = u.Start + timing.Instant(u.Delta)
+	if f&fEnd != 0 {
+		u.End += timing.Instant(d.varint())
+	}
+	u.Number = s.number + 1
+	if f&fNumber != 0 {
+		u.Number += uint64(d.varint())
+	}
+	steps := stepsFor(u.Kind)
+	if f&fSteps != 0 {
+		steps += d.varint()
+	}
+	u.Steps = d.toInt("Update.Steps", steps)
+	u.Dropped = 0
+	if f&fDropped != 0 {
+		u.Dropped = time.Duration(d.varint())
+	}
+	t.InputStart, t.InputEnd = u.Start, u.End
+	if f&fInputOther != 0 {
+		t.InputStart = s.inputEnd
+		if f&fInputStart != 0 {
+			t.InputStart += timing.Instant(d.varint())
+		}
+		n := s.inputLen
+		if f&fInputEnd != 0 {
+			n += d.varint()
+		}
+		t.InputEnd = t.InputStart + timing.Instant(n)
+	} else if f&(fInputStart|fInputEnd) != 0 {
+		d.failf("tick flags %#x give an input interval's start or length but say it is the update's span", f)
+	}
+	polls := s.polls
+	if f&fPolls != 0 {
+		polls += d.varint()
+	}
+	t.Polls = d.toInt("Tick.Polls", polls)
+	t.Mailbox = 0
+	if f&fMailbox != 0 {
+		t.Mailbox = d.toInt("Tick.Mailbox", d.varint())
+	}
+	t.Futures = s.futures
+	if f&fFutures != 0 {
+		t.Futures += uint64(d.varint())
+	}
+	if f&fTiming != 0 {
+		s.decodeStats(d)
+		wordsStats(&s.stats, stats)
+	}
+	t.Timing = *stats
+	t.Records = t.Records[:0]
+	if f&fRecords != 0 {
+		t.Records = decodeRecords(d, t.InputStart, t.Records)
+	}
+	s.delta, s.end, s.number = u.Delta, u.End, u.Number
+	s.inputEnd, s.inputLen = t.InputEnd, int64(t.InputEnd-t.InputStart)
+	s.polls, s.futures = polls, t.Futures
+	s.ticks++
+}
+
+func (s *stream) decodeStats(d *decoder) {
+	mask := d.uvarint()
+	if mask >= 1<<nStats {
+		d.failf("timing mask %#x names fields that do not exist (allowed: bits 0 to %d)", mask, nStats-1)
+		return
+	}
+	for i := range nStats {
+		prev := s.stats[i]
+		var v uint64
+		if mask&(1<<i) != 0 {
+			v = d.uvarint()
+		}
+		cur := prev
+		switch statsKinds[i] {
+		case wFloat:
+			cur = prev ^ v
+		case wSecond:
+			cur = prev + s.slope[i] + uint64(unzz(v))
+			s.slope[i] = cur - prev
+		default:
+			cur = prev + uint64(unzz(v))
+			if statsKinds[i] == wByte && cur > math.MaxUint8 {
+				d.failf("timing field %d holds %d, more than its uint8 allows", i, cur)
+			}
+		}
+		s.stats[i] = cur
+	}
+}
+
+func decodeRecords(d *decoder, prev timing.Instant, rs []input.Record) []input.Record {
+	n := d.length("record count", MaxRecords, 1)
+	if n == 0 && d.err == nil {
+		d.failf("a tick flagged as having records has none")
+	}
+	rs = rs[:0]
+	for i := 0; i < n && d.err == nil; i++ {
+		h := d.byte()
+		kind := input.RecordKind(h & 15)
+		if kind < input.RecordPress || kind > lastRecordKind {
+			d.failf("record %d: kind %d is not an input record kind (allowed: %d to %d)",
+				i, kind, input.RecordPress, lastRecordKind)
+			break
+		}
+		r := input.Record{Kind: kind, Synthetic: h&rSynthetic != 0}
+		if h&rSameTime == 0 {
+			prev += timing.Instant(d.varint())
+		}
+		r.Time = prev
+		if h&rFull != 0 {
+			if h&rFlag != 0 {
+				d.failf("record %d: header %#02x sets both the full form and the short form's flag", i, h)
+				break
+			}
+			r.X, r.Y = wordFloat(d.uvarint()), wordFloat(d.uvarint())
+			r.Width, r.Height = d.int32("record width"), d.int32("record height")
+			r.Rune = d.int32("record rune")
+			r.Button, r.Axis = input.Button(d.byte()), input.Axis(d.byte())
+			flags := d.byte()
+			if flags > rFocused|rConnected {
+				d.failf("record %d: flags %#02x are not defined (allowed: bits 0 and 1)", i, flags)
+			}
+			r.Focused, r.Connected = flags&rFocused != 0, flags&rConnected != 0
+			rs = append(rs, r)
+			continue
+		}
+		switch flag := h&rFlag != 0; kind {
+		case input.RecordPress, input.RecordRelease:
+			r.Button = input.Button(d.byte())
+		case input.RecordCursor, input.RecordScroll:
+			r.X, r.Y = wordFloat(d.uvarint()), wordFloat(d.uvarint())
+		case input.RecordText:
+			r.Rune = d.int32("record rune")
+		case input.RecordWindowSize, input.RecordFramebufferSize:
+			r.Width, r.Height = d.int32("record width"), d.int32("record height")
+		case input.RecordAxis:
+			r.Axis = input.Axis(d.byte())
+			r.X = wordFloat(d.uvarint())
+		case input.RecordFocus:
+			r.Focused = flag
+		case input.RecordGamepad:
+			r.Connected = flag
+		}
+		if h&rFlag != 0 && kind != input.RecordFocus && kind != input.RecordGamepad {
+			d.failf("record %d: a %v record has no flag (header %#02x)", i, kind, h)
+		}
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+func (s *stream) checkpoint(d *decoder, c *Checkpoint) {
+	c.Tick = s.number + uint64(d.varint())
+	c.Hash = d.u64()
+	n := d.length("checkpoint type count", MaxTypes, 1)
+	c.Types = c.Types[:0]
+	for i := 0; i < n && d.err == nil; i++ {
+		e := d.uvarint()
+		idx := e >> 2
+		switch {
+		case idx > uint64(len(s.types)):
+			d.failf("checkpoint type %d refers to name %d, but only %d are defined", i, idx, len(s.types))
+		case idx == uint64(len(s.types)):
+			if len(s.types) >= MaxTypes {
+				d.failf("checkpoint type %d: more than %d distinct type names", i, MaxTypes)
+				break
+			}
+			name := d.string("type name length", MaxNameLen)
+			s.types = append(s.types, typeState{name: name})
+		}
+		if d.err != nil {
+			break
+		}
+		st := &s.types[idx]
+		if e&1 != 0 {
+			st.hash = d.u64()
+		}
+		if e&2 != 0 {
+			count := int64(st.count) + d.varint()
+			if count < 0 || int64(int(count)) != count {
+				d.failf("checkpoint type %q: count %d is out of range", st.name, count)
+				break
+			}
+			st.count = int(count)
+		}
+		c.Types = append(c.Types, TypeHash{Name: st.name, Hash: st.hash, Count: st.count})
+	}
+	s.checks++
+}
+
+func (s *stream) endMarker(d *decoder, e *End) {
+	ticks, checks := d.uvarint(), d.uvarint()
+	e.Error = d.string("outcome length", MaxErrorLen)
+	e.Ticks, e.Checkpoints = ticks, checks
+	switch {
+	case d.err != nil:
+	case ticks != s.ticks:
+		d.failf("the end marker counts %d ticks, the recording holds %d", ticks, s.ticks)
+	case checks != s.checks:
+		d.failf("the end marker counts %d checkpoints, the recording holds %d", checks, s.checks)
+	case d.left() != 0:
+		d.mark = d.pos
+		d.failf("%d bytes follow the end marker", d.left())
+	}
+}

@@ -1,0 +1,466 @@
+package recording_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// event is one thing a session appends: a tick or a checkpoint.
+type event struct {
+	tick *recording.Tick
+	cp   *recording.Checkpoint
+}
+
+type sessionOptions struct {
+	seed        uint64
+	ticks       int
+	input       bool // bursts of input records
+	timestamped bool // input intervals are the updates' spans
+	every       int  // checkpoint interval
+}
+
+var testHeader = recording.Header{
+	Framework:       "(devel)",
+	Game:            "example.com/game",
+	Config:          []byte("[runtime]\nmode = \"concurrent\"\n"),
+	Seed:            42,
+	Mode:            "concurrent",
+	CheckpointEvery: 60,
+}
+
+var typeNames = []string{
+	"example.com/game/comp.Position", "example.com/game/comp.Velocity", "example.com/game/comp.Sprite",
+	"example.com/game/comp.Health", "example.com/game/comp.Player", "example.com/game/comp.Bunny",
+	"example.com/game/comp.Camera", "resource:example.com/game.Score",
+}
+
+// makeSession runs a real scheduler (fixed 60 Hz, repaying debt with every
+// mechanism on) on a jittery clock with stalls and a suspension, and makes
+// the ticks a runtime would hand the simulation.
+func makeSession(t testing.TB, o sessionOptions) []event {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(o.seed, 7))
+	opts := timing.DefaultOptions()
+	opts.Mode = timing.FixedMode
+	opts.Rate = timing.Hz(60)
+	opts.MaxFixedUpdates = 4
+	opts.Recovery = timing.RepayDebt
+	opts.Debt.CoarseCosmetic = true
+	opts.Debt.VariableStep = true
+	s, err := timing.NewScheduler(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := timing.Instant(3_600_000_000_000 + rng.Int64N(1e9))
+	s.Start(now)
+	var (
+		evs        []event
+		inputEnd   = now
+		futures    uint64
+		cursorX    = 400.0
+		cursorY    = 300.0
+		counts     = make([]int, len(typeNames))
+		hashes     = make([]uint64, len(typeNames))
+		since      int
+		down       []input.Button
+		typingRune = 'a'
+	)
+	for i := range counts {
+		counts[i] = 10 + rng.IntN(500)
+		hashes[i] = rng.Uint64()
+	}
+	for len(evs) < o.ticks*2 && countTicks(evs) < o.ticks {
+		gap := time.Duration(16_666_667 + rng.Int64N(1_000_000) - 500_000)
+		switch r := rng.IntN(1000); {
+		case r < 8:
+			gap = time.Duration(100+rng.IntN(400)) * time.Millisecond // a stall
+		case r == 8:
+			gap = 6 * time.Second // a suspension
+		case r == 9:
+			gap = 3 * time.Second // past the cutoff: time dropped
+		}
+		now += timing.Instant(gap)
+		batch, err := s.Advance(now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stats := s.Stats()
+		for j := range batch.Updates {
+			u := batch.Updates[j]
+			at := now + timing.Instant(20_000+rng.IntN(30_000)) + timing.Instant(j*5_000)
+			tk := &recording.Tick{Update: u, Timing: stats}
+			if o.timestamped {
+				tk.InputStart, tk.InputEnd = u.Start, u.End
+			} else {
+				tk.InputStart, tk.InputEnd = inputEnd, at
+			}
+			inputEnd = tk.InputEnd
+			if j == 0 {
+				tk.Polls = 3 + rng.IntN(3)
+			}
+			if o.input && j == 0 && rng.IntN(3) == 0 {
+				n := 1 + rng.IntN(12)
+				if rng.IntN(20) == 0 {
+					n = 100 + rng.IntN(200) // a burst
+				}
+				span := int64(tk.InputEnd - tk.InputStart)
+				times := make([]timing.Instant, n)
+				for k := range times {
+					times[k] = tk.InputStart + timing.Instant(rng.Int64N(max(span, 1)))
+					if k > 0 && rng.IntN(4) == 0 {
+						times[k] = times[k-1]
+					}
+				}
+				slices.Sort(times)
+				for k := range n {
+					rec := input.Record{Time: times[k]}
+					switch c := rng.IntN(20); {
+					case c < 10:
+						cursorX += float64(rng.IntN(21) - 10)
+						cursorY += float64(rng.IntN(21)-10) / 2
+						rec.Kind, rec.X, rec.Y = input.RecordCursor, cursorX, cursorY
+					case c < 13 && len(down) > 0:
+						rec.Kind, rec.Button = input.RecordRelease, down[0]
+						down = down[1:]
+					case c < 16:
+						b := []input.Button{input.KeyA, input.KeySpace, input.MouseLeft, input.KeyLeft}[rng.IntN(4)]
+						rec.Kind, rec.Button = input.RecordPress, b
+						down = append(down, b)
+					case c < 18:
+						rec.Kind, rec.Rune = input.RecordText, typingRune
+						typingRune = 'a' + (typingRune-'a'+1)%26
+					case c < 19:
+						rec.Kind, rec.X, rec.Y = input.RecordScroll, 0, float64(rng.IntN(3)-1)
+					case rng.IntN(2) == 0:
+						if rng.IntN(10) == 0 {
+							rec.Kind, rec.Connected = input.RecordGamepad, true
+						} else {
+							rec.Kind, rec.Axis, rec.X = input.RecordAxis, input.Axis(1+rng.IntN(4)), float64(float32(rng.Float64()*2-1))
+						}
+					default:
+						switch rng.IntN(3) {
+						case 0:
+							rec.Kind, rec.Focused = input.RecordFocus, rng.IntN(2) == 0
+						case 1:
+							rec.Kind, rec.Width, rec.Height = input.RecordWindowSize, int32(800+rng.IntN(400)), 600
+						default:
+							rec.Kind, rec.Width, rec.Height = input.RecordFramebufferSize, 1600, 1200
+							rec.Synthetic = true
+						}
+					}
+					tk.Records = append(tk.Records, rec)
+				}
+			}
+			if rng.IntN(50) == 0 {
+				tk.Mailbox = 1 + rng.IntN(3)
+			}
+			if rng.IntN(30) == 0 {
+				futures += uint64(1 + rng.IntN(2))
+			}
+			tk.Futures = futures
+			evs = append(evs, event{tick: tk})
+			since++
+			if since == o.every {
+				since = 0
+				cp := &recording.Checkpoint{Tick: u.Number, Hash: rng.Uint64()}
+				for k, name := range typeNames {
+					if rng.IntN(3) == 0 {
+						hashes[k] = rng.Uint64()
+					}
+					if rng.IntN(5) == 0 {
+						counts[k] += rng.IntN(7) - 3
+						counts[k] = max(counts[k], 0)
+					}
+					cp.Types = append(cp.Types, recording.TypeHash{Name: name, Hash: hashes[k], Count: counts[k]})
+				}
+				evs = append(evs, event{cp: cp})
+			}
+			if countTicks(evs) == o.ticks {
+				tk.Stop = true
+				break
+			}
+		}
+	}
+	return evs
+}
+
+func countTicks(evs []event) int {
+	n := 0
+	for _, e := range evs {
+		if e.tick != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// write records evs with a header and returns the bytes. With end false
+// the writer is closed all the same but the end marker is cut away by
+// returning only the bytes flushed before Close.
+func write(t testing.TB, h recording.Header, evs []event, outcome error) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := recording.NewWriter(&buf, "test.rec", h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendAll(t, w, evs)
+	if err := w.Close(outcome); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func appendAll(t testing.TB, w *recording.Writer, evs []event) {
+	t.Helper()
+	for i, e := range evs {
+		var err error
+		if e.tick != nil {
+			err = w.Append(e.tick)
+		} else {
+			err = w.Checkpoint(e.cp)
+		}
+		if err != nil {
+			t.Fatalf("event %d: %v", i, err)
+		}
+	}
+}
+
+// readAll reads every item, copying each, until an error.
+func readAll(r *recording.Reader) ([]event, *recording.End, error) {
+	var evs []event
+	for {
+		it, err := r.Next()
+		if err != nil {
+			return evs, nil, err
+		}
+		switch v := it.(type) {
+		case *recording.Tick:
+			c := *v
+			c.Records = slices.Clone(v.Records)
+			evs = append(evs, event{tick: &c})
+		case *recording.Checkpoint:
+			c := *v
+			c.Types = slices.Clone(v.Types)
+			evs = append(evs, event{cp: &c})
+		case *recording.End:
+			e := *v
+			_, err := r.Next()
+			return evs, &e, err
+		}
+	}
+}
+
+// diffEvents describes the first difference between two event lists.
+func diffEvents(got, want []event) string {
+	for i := range min(len(got), len(want)) {
+		g, w := got[i], want[i]
+		switch {
+		case w.tick != nil && g.tick != nil:
+			if p := diff(reflect.ValueOf(*g.tick), reflect.ValueOf(*w.tick), "Tick"); p != "" {
+				return fmt.Sprintf("event %d: %s", i, p)
+			}
+		case w.cp != nil && g.cp != nil:
+			if p := diff(reflect.ValueOf(*g.cp), reflect.ValueOf(*w.cp), "Checkpoint"); p != "" {
+				return fmt.Sprintf("event %d: %s", i, p)
+			}
+		default:
+			return fmt.Sprintf("event %d: got tick %v checkpoint %v, want tick %v checkpoint %v",
+				i, g.tick != nil, g.cp != nil, w.tick != nil, w.cp != nil)
+		}
+	}
+	if len(got) != len(want) {
+		return fmt.Sprintf("got %d events, want %d", len(got), len(want))
+	}
+	return ""
+}
+
+// diff compares bit for bit (floats by their bits, so NaN payloads and
+// negative zero count) and names the first differing field.
+func diff(g, w reflect.Value, path string) string {
+	switch g.Kind() {
+	case reflect.Struct:
+		for i := range g.NumField() {
+			if p := diff(g.Field(i), w.Field(i), path+"."+g.Type().Field(i).Name); p != "" {
+				return p
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if g.Len() != w.Len() {
+			return fmt.Sprintf("%s: length %d, want %d", path, g.Len(), w.Len())
+		}
+		for i := range g.Len() {
+			if p := diff(g.Index(i), w.Index(i), fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+	case reflect.Float32, reflect.Float64:
+		if math.Float64bits(g.Float()) != math.Float64bits(w.Float()) {
+			return fmt.Sprintf("%s: got %v (%#x), want %v (%#x)", path, g.Float(), math.Float64bits(g.Float()),
+				w.Float(), math.Float64bits(w.Float()))
+		}
+	default:
+		if !g.Equal(w) {
+			return fmt.Sprintf("%s: got %v, want %v", path, g, w)
+		}
+	}
+	return ""
+}
+
+// randomize fills every field reachable from v with random values, biased
+// towards the ends of each type's range.
+func randomize(v reflect.Value, rng *rand.Rand) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			randomize(v.Field(i), rng)
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			randomize(v.Index(i), rng)
+		}
+	case reflect.Bool:
+		v.SetBool(rng.IntN(2) == 0)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		bitsN := v.Type().Bits()
+		x := int64(rng.Uint64())
+		switch rng.IntN(4) {
+		case 0:
+			x = 0
+		case 1:
+			x = x % 1000
+		case 2:
+			x = []int64{math.MinInt64, math.MaxInt64, -1}[rng.IntN(3)]
+		}
+		v.SetInt(x << (64 - bitsN) >> (64 - bitsN))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		x := rng.Uint64()
+		switch rng.IntN(4) {
+		case 0:
+			x = 0
+		case 1:
+			x %= 1000
+		case 2:
+			x = math.MaxUint64
+		}
+		v.SetUint(x >> (64 - v.Type().Bits()))
+	case reflect.Float64:
+		f := math.Float64frombits(rng.Uint64())
+		switch rng.IntN(5) {
+		case 0:
+			f = 0
+		case 1:
+			f = math.Copysign(0, -1)
+		case 2:
+			f = float64(rng.IntN(2000)) / 2
+		case 3:
+			f = math.Float64frombits(0x7ff8_0000_dead_beef) // a NaN with a payload
+		}
+		v.SetFloat(f)
+	default:
+		panic(fmt.Sprintf("randomize: %v", v.Type()))
+	}
+}
+
+// randomTick is a tick whose every field holds a random value the format
+// must carry exactly, kinds aside.
+func randomTick(rng *rand.Rand, records int) *recording.Tick {
+	t := &recording.Tick{}
+	randomize(reflect.ValueOf(&t.Update).Elem(), rng)
+	randomize(reflect.ValueOf(&t.Timing).Elem(), rng)
+	t.Update.Kind %= timing.NumKinds
+	for _, p := range []any{&t.InputStart, &t.InputEnd, &t.Polls, &t.Stop, &t.Mailbox, &t.Futures} {
+		randomize(reflect.ValueOf(p).Elem(), rng)
+	}
+	for range records {
+		var r input.Record
+		randomize(reflect.ValueOf(&r).Elem(), rng)
+		r.Kind = input.RecordKind(1 + uint8(r.Kind)%uint8(input.RecordGamepad))
+		t.Records = append(t.Records, r)
+	}
+	return t
+}
+
+// chunkOffsets lists where each chunk frame starts, after the magic
+// number and the version.
+func chunkOffsets(t testing.TB, data []byte) []int {
+	t.Helper()
+	var offs []int
+	for at := 5; at < len(data); {
+		offs = append(offs, at)
+		if at+8 > len(data) {
+			break
+		}
+		at += 8 + int(binary.LittleEndian.Uint32(data[at:]))
+	}
+	return offs
+}
+
+// errorIs checks that err wraps want and is a *recording.Error whose text
+// holds every fragment.
+func errorIs(t *testing.T, err, want error, fragments ...string) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Fatalf("got error %v, want one wrapping %v", err, want)
+	}
+	var re *recording.Error
+	if !errors.As(err, &re) {
+		t.Fatalf("got error %T %v, want a *recording.Error", err, err)
+	}
+	for _, f := range fragments {
+		if !bytes.Contains([]byte(err.Error()), []byte(f)) {
+			t.Errorf("error %q does not say %q", err, f)
+		}
+	}
+}
+
+// pipe is an in-memory file one side writes and the other reads, as a
+// follower reads a recording that grows: a read past the end returns
+// io.EOF, and a later one sees what was written since. Each write is
+// announced on wrote.
+type pipe struct {
+	mu    sync.Mutex
+	data  []byte
+	wrote chan int
+}
+
+func newPipe() *pipe { return &pipe{wrote: make(chan int, 1024)} }
+
+func (p *pipe) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	p.data = append(p.data, b...)
+	n := len(p.data)
+	p.mu.Unlock()
+	p.wrote <- n
+	return len(b), nil
+}
+
+type pipeReader struct {
+	p   *pipe
+	off int
+}
+
+func (r *pipeReader) Read(b []byte) (int, error) {
+	r.p.mu.Lock()
+	defer r.p.mu.Unlock()
+	if r.off >= len(r.p.data) {
+		return 0, io.EOF
+	}
+	n := copy(b, r.p.data[r.off:])
+	r.off += n
+	return n, nil
+}

@@ -1,0 +1,312 @@
+package recording
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/metronome-go/metronome/timing"
+)
+
+// readBlock is the most the reader asks its source for at a time beyond
+// what it needs, so the buffer grows with the data actually there, never
+// with a length a corrupt frame claims.
+const readBlock = 64 << 10
+
+// errNoData is the source's end: no more data now.
+var errNoData = errors.New("no more data")
+
+// Reader decodes a recording: the header at once, then ticks, checkpoints
+// and the end marker in order. It decodes into storage it reuses, so a
+// replay allocates nothing per tick in steady state.
+//
+// A Reader can follow a recording that is still being written: when the
+// data ends inside a chunk, [Reader.Next] returns an error wrapping
+// [ErrIncomplete] and may be called again once the source has more. A
+// Reader belongs to one goroutine.
+type Reader struct {
+	src    io.Reader
+	name   string
+	closer io.Closer
+	h      Header
+
+	in   []byte // read from src; in[off:] not consumed
+	off  int
+	base int64 // file offset of in[0]
+
+	d      decoder // the current chunk's payload
+	at     int64   // file offset of the payload
+	seq    uint64  // the next chunk's number
+	header bool    // decoding the header: errors name no tick
+
+	s      stream
+	timing timing.Stats
+	tick   Tick
+	cp     Checkpoint
+	end    End
+	ended  bool
+	err    error // sticky: anything but ErrIncomplete
+}
+
+// Open opens the recording at path and reads its header. The reader's
+// Close closes the file.
+func Open(path string) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Offset: -1, Ticks: -1, Err: err}
+	}
+	r, err := NewReader(f, path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.closer = f
+	return r, nil
+}
+
+// NewReader reads the magic number, the format version and the header
+// from r. name is the file's name for errors. A source that ends inside
+// the header gives an error wrapping [ErrIncomplete]; a writer writes the
+// whole header before [NewWriter] returns, so a reader started after that
+// never sees one.
+func NewReader(r io.Reader, name string) (*Reader, error) {
+	rd := &Reader{src: r, name: name, s: newStream(), header: true}
+	if err := rd.readHeader(); err != nil {
+		return nil, err
+	}
+	rd.header = false
+	rd.seq = 1
+	return rd, nil
+}
+
+// Header returns the recording's header.
+func (r *Reader) Header() Header { return r.h }
+
+// Close closes the file of a reader from [Open]; otherwise it does
+// nothing.
+func (r *Reader) Close() error {
+	if r.closer == nil {
+		return nil
+	}
+	err := r.closer.Close()
+	r.closer = nil
+	return err
+}
+
+func (r *Reader) ticks() int64 {
+	if r.header {
+		return -1
+	}
+	return int64(r.s.ticks)
+}
+
+// corrupt makes a sticky error at file offset off.
+func (r *Reader) corrupt(off int64, sentinel error, format string, args ...any) error {
+	r.err = &Error{File: r.name, Offset: off, Ticks: r.ticks(), Err: detail(sentinel, format, args...)}
+	return r.err
+}
+
+// short reports the end of the data at off: ErrIncomplete, or the source's
+// own error, which sticks.
+func (r *Reader) short(err error, off int64, format string, args ...any) error {
+	if err != errNoData {
+		r.err = &Error{File: r.name, Offset: off, Ticks: r.ticks(), Err: fmt.Errorf("reading: %w", err)}
+		return r.err
+	}
+	return &Error{File: r.name, Offset: off, Ticks: r.ticks(), Err: detail(ErrIncomplete, format, args...)}
+}
+
+// ensure makes at least n unconsumed bytes available. It may move the
+// buffer, so it is called only between chunks.
+func (r *Reader) ensure(n int) error {
+	idle := 0
+	for len(r.in)-r.off < n {
+		if r.off > 0 {
+			k := copy(r.in, r.in[r.off:])
+			r.in = r.in[:k]
+			r.base += int64(r.off)
+			r.off = 0
+		}
+		want := min(n-len(r.in), readBlock)
+		if cap(r.in)-len(r.in) < want {
+			grown := make([]byte, len(r.in), max(2*cap(r.in), len(r.in)+want))
+			copy(grown, r.in)
+			r.in = grown
+		}
+		k, err := r.src.Read(r.in[len(r.in):cap(r.in)])
+		r.in = r.in[:len(r.in)+k]
+		switch {
+		case k > 0:
+			idle = 0
+		case err == io.EOF:
+			return errNoData
+		case err != nil:
+			return err
+		default:
+			if idle++; idle > 100 {
+				return errNoData
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Reader) readHeader() error {
+	if err := r.ensure(len(magic)); err != nil {
+		got := r.in[r.off:]
+		if err == errNoData && string(got) == string(magic[:len(got)]) {
+			return r.short(err, 0, "the data ends after %d bytes, before the magic number %q", len(got), magic[:])
+		}
+		if err != errNoData {
+			return r.short(err, 0, "")
+		}
+	}
+	if got := r.in[:min(len(r.in), len(magic))]; string(got) != string(magic[:]) {
+		return r.corrupt(0, ErrNotRecording, "not a Metronome recording (it starts with %q, a recording with %q)", got, magic[:])
+	}
+	n := 0
+	for {
+		if err := r.ensure(len(magic) + n + 1); err != nil {
+			return r.short(err, int64(len(magic)), "the data ends inside the format version")
+		}
+		n++
+		if r.in[len(magic)+n-1] < 0x80 {
+			break
+		}
+		if n == binary.MaxVarintLen64 {
+			return r.corrupt(int64(len(magic)), ErrCorrupt, "the format version is not a valid varint")
+		}
+	}
+	v, k := binary.Uvarint(r.in[len(magic) : len(magic)+n])
+	if k <= 0 {
+		return r.corrupt(int64(len(magic)), ErrCorrupt, "the format version is not a valid varint")
+	}
+	if v != FormatVersion {
+		return r.corrupt(int64(len(magic)), ErrVersion, "format version %d is not supported (this build reads %d)", v, FormatVersion)
+	}
+	r.off = len(magic) + n
+	if err := r.loadChunk(); err != nil {
+		return err
+	}
+	d := &r.d
+	h := &r.h
+	h.Framework = d.string("Header.Framework length", MaxStringLen)
+	h.Game = d.string("Header.Game length", MaxStringLen)
+	h.Mode = d.string("Header.Mode length", MaxStringLen)
+	if n := d.length("Header.Config length", MaxConfigLen, 1); d.err == nil {
+		h.Config = append([]byte(nil), d.bytes(n)...)
+	}
+	h.Seed = d.u64()
+	every := d.uvarint()
+	if d.err == nil && (every < 1 || every > MaxCheckpointEvery) {
+		d.failf("Header.CheckpointEvery %d is out of range (allowed: 1 to %d)", every, MaxCheckpointEvery)
+	}
+	h.CheckpointEvery = int(every)
+	if d.err == nil && d.left() != 0 {
+		d.mark = d.pos
+		d.failf("%d bytes follow the header in its chunk", d.left())
+	}
+	return r.check()
+}
+
+// check turns a decoding problem into the reader's sticky error.
+func (r *Reader) check() error {
+	if r.d.err == nil {
+		return nil
+	}
+	r.err = &Error{File: r.name, Offset: r.at + int64(r.d.mark), Ticks: r.ticks(), Err: r.d.err}
+	return r.err
+}
+
+// loadChunk reads, checks and starts decoding the next chunk.
+func (r *Reader) loadChunk() error {
+	start := r.base + int64(r.off)
+	if err := r.ensure(frameLen); err != nil {
+		return r.short(err, start, "the data ends inside the frame of chunk %d (%d of %d bytes)",
+			r.seq, len(r.in)-r.off, frameLen)
+	}
+	frame := r.in[r.off : r.off+frameLen]
+	n := binary.LittleEndian.Uint32(frame)
+	if n < 1 || n > MaxChunk {
+		return r.corrupt(start, ErrCorrupt, "chunk %d: length %d is out of range (allowed: 1 to %d)", r.seq, n, MaxChunk)
+	}
+	size := frameLen + int(n)
+	if err := r.ensure(size); err != nil {
+		return r.short(err, start, "the data ends inside chunk %d (%d of %d bytes)", r.seq, len(r.in)-r.off, size)
+	}
+	sum := binary.LittleEndian.Uint32(r.in[r.off+4:])
+	if got := chunkSum(r.in[r.off:r.off+4], r.in[r.off+frameLen:r.off+size]); got != sum {
+		// A torn write leaves a bad last chunk; a bad chunk with data
+		// after it is damage.
+		err := r.ensure(size + 1)
+		if err == nil {
+			return r.corrupt(start, ErrCorrupt, "chunk %d: checksum %#08x does not match its contents (%#08x)", r.seq, sum, got)
+		}
+		return r.short(err, start, "chunk %d, the last, fails its checksum (a torn write)", r.seq)
+	}
+	r.d = decoder{b: r.in[r.off+frameLen : r.off+size]}
+	r.at = start + frameLen
+	r.off += size
+	if seq := r.d.uvarint(); r.d.err == nil && seq != r.seq {
+		r.d.failf("chunk number %d where chunk %d was expected", seq, r.seq)
+	}
+	r.seq++
+	return r.check()
+}
+
+// Next returns the next item: a *[Tick], a *[Checkpoint] or an *[End].
+// The value is reused by the next call; copy what must outlive it. After
+// the end marker Next returns io.EOF. When the data stops before the end
+// marker it returns an error wrapping [ErrIncomplete]: call again when the
+// recording has grown. Any other error is final and names the byte
+// offset.
+func (r *Reader) Next() (Item, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	for r.d.left() == 0 {
+		if r.ended {
+			return nil, r.trailing()
+		}
+		if err := r.loadChunk(); err != nil {
+			return nil, err
+		}
+	}
+	d := &r.d
+	h := d.uvarint()
+	var it Item
+	switch {
+	case d.err != nil:
+	case h&1 == 0:
+		r.s.tick(d, h>>1, &r.tick, &r.timing)
+		it = &r.tick
+	case h == itemCheckpoint:
+		r.s.checkpoint(d, &r.cp)
+		it = &r.cp
+	case h == itemEnd:
+		r.s.endMarker(d, &r.end)
+		r.ended = true
+		it = &r.end
+	default:
+		d.failf("item type %d is not defined (allowed: tick, checkpoint, end)", h)
+	}
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	return it, nil
+}
+
+// trailing checks that nothing follows the end marker.
+func (r *Reader) trailing() error {
+	at := r.base + int64(r.off)
+	switch err := r.ensure(1); err {
+	case nil:
+		return r.corrupt(at, ErrCorrupt, "data follows the end marker")
+	case errNoData:
+		return io.EOF
+	default:
+		return r.short(err, at, "")
+	}
+}

@@ -1,0 +1,153 @@
+package recording
+
+import (
+	"errors"
+	"time"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// FormatVersion is the version of the byte layout this build writes and the
+// only one it reads. Any change to the layout, including a new field in
+// [Tick] or [Header], takes a new version.
+const FormatVersion = 1
+
+// DefaultCheckpointEvery is the checkpoint interval, in ticks, that a zero
+// [Header.CheckpointEvery] stands for: one a second at 60 Hz.
+const DefaultCheckpointEvery = 60
+
+// Limits. A writer refuses to record more and a reader refuses to decode
+// more, so a hostile or corrupt file cannot make a reader allocate more than
+// a few times these sizes.
+const (
+	// MaxStringLen bounds Header.Framework, Header.Game and Header.Mode,
+	// in bytes.
+	MaxStringLen = 1024
+	// MaxConfigLen bounds Header.Config, in bytes.
+	MaxConfigLen = 4 << 20
+	// MaxCheckpointEvery bounds Header.CheckpointEvery: about 4.8 hours
+	// of ticks at 60 Hz.
+	MaxCheckpointEvery = 1 << 20
+	// MaxRecords bounds the input records of one tick. The input queue
+	// keeps records until an update takes them, so only a simulation
+	// stalled for minutes under a flood of input comes near it.
+	MaxRecords = 1 << 20
+	// MaxTypes bounds the component types of one checkpoint and the
+	// distinct type names in one recording.
+	MaxTypes = 4096
+	// MaxNameLen bounds a component type name, in bytes.
+	MaxNameLen = 1024
+	// MaxErrorLen bounds the outcome message of [End], in bytes; the
+	// writer cuts a longer message at a UTF-8 boundary.
+	MaxErrorLen = 64 << 10
+	// MaxChunk bounds a chunk's payload, in bytes. The writer cuts chunks
+	// at about 64 KiB; only a tick with a great many records or a large
+	// header makes a bigger one.
+	MaxChunk = 64 << 20
+)
+
+// chunkTarget is the payload size at which the writer hands a chunk over,
+// and flushInterval the recorded time (Update.End) after which it does so
+// whatever the size: a crash loses at most that much.
+const (
+	chunkTarget   = 64 << 10
+	flushInterval = time.Second
+)
+
+// Header describes the session a recording comes from: enough to refuse a
+// replay of another game, another configuration or an unreadable format.
+type Header struct {
+	// Framework is the framework module's version, as the build reports
+	// it: "v0.3.0", or "(devel)" for a build from a work tree.
+	Framework string
+	// Game is the game's module path.
+	Game string
+	// Config is the full effective configuration as TOML text.
+	Config []byte
+	// Seed seeds the simulation's random source.
+	Seed uint64
+	// Mode is the runtime mode the session ran in, "sequential" or
+	// "concurrent". A replay consumes what was recorded, so it need not
+	// run in the same mode; the name is for reports.
+	Mode string
+	// CheckpointEvery is the number of ticks between world-hash
+	// checkpoints. Zero means [DefaultCheckpointEvery]; a reader always
+	// returns the interval in force.
+	CheckpointEvery int
+}
+
+// Tick is one update as the runtime handed it to the simulation, with
+// everything nondeterministic that reached simulation code through the
+// runtime before or during it.
+type Tick struct {
+	// Update is the scheduler's update.
+	Update timing.Update
+	// Timing is the scheduler's statistics for the update's batch, the
+	// same for every update of a batch (runtime.TickContext.Timing).
+	Timing timing.Stats
+	// InputStart and InputEnd are the real interval the tick's input was
+	// observed in, and Polls the number of polls it consumed.
+	InputStart, InputEnd timing.Instant
+	Polls                int
+	// Records are the tick's input records in observation order. A
+	// reader reuses the slice from tick to tick.
+	Records []input.Record
+	// Stop reports that a stop had been requested when the update began.
+	Stop bool
+	// Mailbox is how many mailbox items were drained before the update.
+	Mailbox int
+	// Futures is a watermark: how many platform-dispatcher results were
+	// visible to the update.
+	Futures uint64
+}
+
+// TypeHash is the share of one component type in a world hash.
+type TypeHash struct {
+	// Name names the component type, as the world hash does.
+	Name string
+	// Hash is the hash of every component value of the type.
+	Hash uint64
+	// Count is the number of entities that have the component.
+	Count int
+}
+
+// Checkpoint is a world hash taken after a tick. The per-type breakdown
+// lets a replay say which component types differ, not only that the world
+// does.
+type Checkpoint struct {
+	// Tick is the Update.Number of the tick the world was hashed after.
+	Tick uint64
+	// Hash is the hash of the whole world.
+	Hash uint64
+	// Types are the component types in the world, in the order the hash
+	// visited them. A reader reuses the slice from checkpoint to
+	// checkpoint; the names stay valid.
+	Types []TypeHash
+}
+
+// End closes a recording: the session's outcome and what the recording
+// holds, so a reader can tell a complete recording from a cut one.
+type End struct {
+	// Error is the message of the error the session ended with; empty
+	// when it stopped cleanly.
+	Error string
+	// Ticks and Checkpoints count what the writer appended.
+	Ticks, Checkpoints uint64
+}
+
+// Err returns the session's outcome as an error: nil for a clean stop.
+func (e *End) Err() error {
+	if e.Error == "" {
+		return nil
+	}
+	return errors.New(e.Error)
+}
+
+// Item is what [Reader.Next] returns: a *[Tick], a *[Checkpoint] or an
+// *[End]. Switch on the type.
+type Item interface{ item() }
+
+func (*Tick) item()       {}
+func (*Checkpoint) item() {}
+func (*End) item()        {}

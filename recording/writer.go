@@ -1,0 +1,403 @@
+package recording
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// maxQueued is the number of chunks that may wait for the disk: at one
+// chunk a second of recorded time, minutes of a stalled disk. Past it the
+// writer stops with ErrBehind instead of blocking the simulation.
+const maxQueued = 256
+
+// maxPooled is the largest chunk buffer kept for reuse; a rare huge chunk
+// (a flood of input in one tick) is left to the garbage collector.
+const maxPooled = 1 << 20
+
+// Writer encodes a session into a recording. It encodes on the calling
+// goroutine into a reused buffer and hands full chunks to a goroutine of its
+// own that writes them, so Append never waits for the disk.
+//
+// A Writer belongs to one goroutine, the simulation owner: every method
+// must be called from it. The background goroutine starts in [NewWriter]
+// and is joined by [Writer.Close], which must be called.
+type Writer struct {
+	name string
+	dst  io.Writer
+	file *os.File // owned when built by Create
+
+	s      stream
+	index  map[string]int
+	buf    []byte // the current chunk: frame, then payload
+	items  int    // items in the current chunk
+	seq    uint64 // the current chunk's number
+	offset int64  // file offset of the current chunk
+	timed  bool   // the current chunk has a tick, begun at since
+	since  timing.Instant
+	broken bool // a problem on this side; err holds it
+	closed bool
+
+	queue chan chunk
+	free  chan []byte
+	done  chan struct{}
+
+	writeFailed atomic.Bool // set by the background goroutine
+	mu          sync.Mutex
+	err         error // the first problem, from either side
+}
+
+// chunk is a sealed-to-be chunk handed to the background goroutine.
+type chunk struct {
+	buf   []byte
+	off   int64
+	seq   uint64
+	ticks uint64
+}
+
+// Create creates the file at path (truncating it) and returns a writer on
+// it that closes the file in [Writer.Close]. If the header cannot be
+// written the file is removed.
+func Create(path string, h Header) (*Writer, error) {
+	if err := h.validate(); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, &Error{File: path, Offset: -1, Ticks: -1, Err: err}
+	}
+	w, err := NewWriter(f, path, h)
+	if err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	w.file = f
+	return w, nil
+}
+
+// NewWriter validates h, writes the magic number, the format version and
+// the header to w at once, and returns a writer for the ticks. An invalid
+// header is reported field by field (each a [*FieldError], joined); a
+// failed write is returned as it happens, so a full disk or an unwritable
+// file fails the session's start. name is the file's name for errors.
+func NewWriter(w io.Writer, name string, h Header) (*Writer, error) {
+	if err := h.validate(); err != nil {
+		return nil, err
+	}
+	if h.CheckpointEvery == 0 {
+		h.CheckpointEvery = DefaultCheckpointEvery
+	}
+	head := append([]byte(nil), magic[:]...)
+	head = binary.AppendUvarint(head, FormatVersion)
+	at := len(head)
+	head = append(head, make([]byte, frameLen)...)
+	head = binary.AppendUvarint(head, 0) // the header is chunk 0
+	head = appendString(head, h.Framework)
+	head = appendString(head, h.Game)
+	head = appendString(head, h.Mode)
+	head = binary.AppendUvarint(head, uint64(len(h.Config)))
+	head = append(head, h.Config...)
+	head = binary.LittleEndian.AppendUint64(head, h.Seed)
+	head = binary.AppendUvarint(head, uint64(h.CheckpointEvery))
+	seal(head[at:])
+	if _, err := w.Write(head); err != nil {
+		return nil, &Error{File: name, Offset: 0, Ticks: -1, Err: fmt.Errorf("writing the header: %w", err)}
+	}
+	wr := &Writer{
+		name:   name,
+		dst:    w,
+		s:      newStream(),
+		index:  make(map[string]int),
+		seq:    1,
+		offset: int64(len(head)),
+		queue:  make(chan chunk, maxQueued),
+		free:   make(chan []byte, maxQueued+2),
+		done:   make(chan struct{}),
+	}
+	wr.buf = wr.begin(make([]byte, 0, chunkTarget+chunkTarget/4))
+	go wr.run()
+	return wr, nil
+}
+
+func (h *Header) validate() error {
+	var errs []error
+	str := func(field string, n, limit int) {
+		if n > limit {
+			errs = append(errs, &FieldError{Field: field, Value: n, Problem: "bytes is too long",
+				Allowed: fmt.Sprintf("0 to %d bytes", limit)})
+		}
+	}
+	str("Header.Framework", len(h.Framework), MaxStringLen)
+	str("Header.Game", len(h.Game), MaxStringLen)
+	str("Header.Mode", len(h.Mode), MaxStringLen)
+	str("Header.Config", len(h.Config), MaxConfigLen)
+	if h.CheckpointEvery < 0 || h.CheckpointEvery > MaxCheckpointEvery {
+		errs = append(errs, &FieldError{Field: "Header.CheckpointEvery", Value: h.CheckpointEvery,
+			Problem: "is out of range",
+			Allowed: fmt.Sprintf("0 (meaning %d) to %d ticks", DefaultCheckpointEvery, MaxCheckpointEvery)})
+	}
+	return errors.Join(errs...)
+}
+
+// begin starts chunk w.seq in b.
+func (w *Writer) begin(b []byte) []byte {
+	b = append(b[:0], make([]byte, frameLen)...)
+	w.items, w.timed = 0, false
+	return binary.AppendUvarint(b, w.seq)
+}
+
+// Append records one tick. It encodes t (which it does not keep) and
+// allocates nothing in steady state. It returns the first problem so far:
+// a tick the format cannot hold (wrapping [ErrInvalid]), a write that
+// failed in the background, or [ErrBehind]. After a problem the recording
+// stops: every later call returns the same error, and Close writes no end
+// marker, so a reader sees the recording as cut after the last good chunk.
+func (w *Writer) Append(t *Tick) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if err := w.checkTick(t); err != nil {
+		return w.breakWith(err)
+	}
+	w.buf = w.s.appendTick(w.buf, t)
+	w.items++
+	if !w.timed {
+		w.timed, w.since = true, t.Update.End
+	}
+	if len(w.buf) >= chunkTarget+frameLen {
+		return w.flush(false)
+	}
+	// The time is the recorded one, not the wall clock's, so chunk
+	// boundaries are deterministic. While the disk is behind, handing it
+	// another small chunk would save nothing sooner: the time bound waits
+	// and the size bound still applies.
+	if d := int64(t.Update.End - w.since); (d >= int64(flushInterval) || d < 0) && len(w.queue) < maxQueued/2 {
+		return w.flush(false)
+	}
+	return nil
+}
+
+// Checkpoint records a world hash taken after the latest tick. It
+// allocates only for a type name not seen before in the recording. Errors
+// are as for [Writer.Append].
+func (w *Writer) Checkpoint(c *Checkpoint) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if err := w.checkCheckpoint(c); err != nil {
+		return w.breakWith(err)
+	}
+	w.buf = w.s.appendCheckpoint(w.buf, c, w.index)
+	w.items++
+	if len(w.buf) >= chunkTarget+frameLen {
+		return w.flush(false)
+	}
+	return nil
+}
+
+// Flush hands what has been recorded since the last chunk to the
+// background goroutine now, without waiting for the disk. Append and
+// Checkpoint flush by themselves at least once a second of recorded time;
+// Flush is for a pause, or a test that follows the file.
+func (w *Writer) Flush() error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	return w.flush(false)
+}
+
+// Ticks returns the number of ticks appended.
+func (w *Writer) Ticks() uint64 { return w.s.ticks }
+
+// Checkpoints returns the number of checkpoints appended.
+func (w *Writer) Checkpoints() uint64 { return w.s.checks }
+
+// Close ends the recording: it writes the end marker with the session's
+// outcome (nil for a clean stop; a longer message than [MaxErrorLen] is
+// cut), flushes, waits for the background goroutine to write everything
+// and, for a writer from [Create], syncs and closes the file. It returns
+// the first problem of the whole recording, joined with any from closing
+// the file. A second Close returns [ErrClosed].
+func (w *Writer) Close(outcome error) error {
+	if w.closed {
+		return w.fail(-1, ErrClosed)
+	}
+	w.closed = true
+	if !w.broken && !w.writeFailed.Load() {
+		msg := ""
+		if outcome != nil {
+			msg = outcome.Error()
+			if msg == "" {
+				msg = fmt.Sprintf("%T with an empty message", outcome)
+			}
+			msg = cut(msg, MaxErrorLen)
+		}
+		w.buf = w.s.appendEnd(w.buf, msg)
+		w.items++
+	}
+	if !w.broken {
+		w.flush(true)
+	}
+	close(w.queue)
+	<-w.done
+	w.mu.Lock()
+	err := w.err
+	w.mu.Unlock()
+	if w.file != nil {
+		if e := w.file.Sync(); e != nil && err == nil {
+			err = &Error{File: w.name, Offset: -1, Ticks: -1, Err: fmt.Errorf("syncing: %w", e)}
+		}
+		if e := w.file.Close(); e != nil {
+			err = errors.Join(err, &Error{File: w.name, Offset: -1, Ticks: -1, Err: fmt.Errorf("closing: %w", e)})
+		}
+	}
+	return err
+}
+
+// cut shortens s to at most n bytes without splitting a UTF-8 sequence.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func (w *Writer) usable() error {
+	if w.closed {
+		return w.fail(-1, ErrClosed)
+	}
+	if w.broken || w.writeFailed.Load() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.err
+	}
+	return nil
+}
+
+// fail wraps err with the writer's context.
+func (w *Writer) fail(off int64, err error) error {
+	return &Error{File: w.name, Offset: off, Ticks: int64(w.s.ticks), Err: err}
+}
+
+// breakWith stops the recording on a problem found on the owner's side.
+func (w *Writer) breakWith(err error) error {
+	w.broken = true
+	w.keep(err)
+	return err
+}
+
+func (w *Writer) keep(err error) {
+	w.mu.Lock()
+	if w.err == nil {
+		w.err = err
+	}
+	w.mu.Unlock()
+}
+
+func (w *Writer) checkTick(t *Tick) error {
+	if t.Update.Kind >= timing.NumKinds {
+		return w.fail(-1, detail(ErrInvalid, "update kind %d is not a timing.Kind (allowed: 0 to %d)",
+			t.Update.Kind, timing.NumKinds-1))
+	}
+	if len(t.Records) > MaxRecords {
+		return w.fail(-1, detail(ErrInvalid, "%d input records in one tick (allowed: at most %d)",
+			len(t.Records), MaxRecords))
+	}
+	for i := range t.Records {
+		if k := t.Records[i].Kind; k < input.RecordPress || k > lastRecordKind {
+			return w.fail(-1, detail(ErrInvalid, "record %d: kind %d is not an input record kind (allowed: %d to %d)",
+				i, k, input.RecordPress, lastRecordKind))
+		}
+	}
+	return nil
+}
+
+func (w *Writer) checkCheckpoint(c *Checkpoint) error {
+	if len(c.Types) > MaxTypes {
+		return w.fail(-1, detail(ErrInvalid, "checkpoint after tick %d has %d types (allowed: at most %d)",
+			c.Tick, len(c.Types), MaxTypes))
+	}
+	fresh := 0
+	for i := range c.Types {
+		th := &c.Types[i]
+		if th.Count < 0 {
+			return w.fail(-1, detail(ErrInvalid, "checkpoint after tick %d: type %q has count %d (allowed: 0 or more)",
+				c.Tick, th.Name, th.Count))
+		}
+		if _, ok := w.index[th.Name]; !ok {
+			if len(th.Name) > MaxNameLen {
+				return w.fail(-1, detail(ErrInvalid, "checkpoint after tick %d: type name of %d bytes (allowed: at most %d)",
+					c.Tick, len(th.Name), MaxNameLen))
+			}
+			fresh++
+		}
+	}
+	if len(w.s.types)+fresh > MaxTypes {
+		return w.fail(-1, detail(ErrInvalid, "checkpoint after tick %d brings the distinct type names to %d (allowed: at most %d)",
+			c.Tick, len(w.s.types)+fresh, MaxTypes))
+	}
+	return nil
+}
+
+// flush hands the current chunk over, if it holds anything. Only Close
+// may wait for room in the queue.
+func (w *Writer) flush(wait bool) error {
+	if w.items == 0 {
+		return nil
+	}
+	c := chunk{buf: w.buf, off: w.offset, seq: w.seq, ticks: w.s.ticks}
+	if wait {
+		w.queue <- c
+	} else {
+		select {
+		case w.queue <- c:
+		default:
+			return w.breakWith(w.fail(w.offset, detail(ErrBehind,
+				"%d chunks wait to be written; recording stopped rather than block the simulation", maxQueued)))
+		}
+	}
+	w.offset += int64(len(c.buf))
+	w.seq++
+	var b []byte
+	select {
+	case b = <-w.free:
+	default:
+		b = make([]byte, 0, chunkTarget+chunkTarget/4)
+	}
+	w.buf = w.begin(b)
+	return nil
+}
+
+// run is the background goroutine: it seals and writes chunks in order,
+// stops writing at the first failure and recycles the buffers.
+func (w *Writer) run() {
+	defer close(w.done)
+	for c := range w.queue {
+		if !w.writeFailed.Load() {
+			seal(c.buf)
+			if _, err := w.dst.Write(c.buf); err != nil {
+				w.keep(&Error{File: w.name, Offset: c.off, Ticks: int64(c.ticks),
+					Err: fmt.Errorf("writing chunk %d: %w", c.seq, err)})
+				w.writeFailed.Store(true)
+			}
+		}
+		if cap(c.buf) <= maxPooled {
+			select {
+			case w.free <- c.buf:
+			default:
+			}
+		}
+	}
+}
