@@ -31,22 +31,50 @@ func (l *layer) binding(action string, v any) {
 }
 
 // checkBinding checks one action's binding on its own: a usable action
-// name and known button names, so a misspelt key is found when the file is
-// read, before any window opens.
-func checkBinding(action string, names []string) []string {
+// name and texts that name known buttons or axes, so a misspelt key is
+// found when the file is read, before any window opens. Whether the action
+// takes buttons or axes is known only once the game registers it
+// ([Config.CheckBindings]); a button name is valid for both.
+func checkBinding(action string, texts []string) []string {
 	var problems []string
 	if action == "" || strings.TrimSpace(action) != action {
 		problems = append(problems, fmt.Sprintf("the action name %q is empty or has surrounding space", action))
 	}
-	if len(names) == 0 {
+	if len(texts) == 0 {
 		problems = append(problems, `no key or button names; list at least one, such as ["Space"]`)
 	}
-	for _, n := range names {
-		if _, err := input.ParseButton(n); err != nil {
-			problems = append(problems, strings.TrimPrefix(err.Error(), "input: "))
+	for _, t := range texts {
+		_, err := input.ParseButton(t)
+		if err == nil {
+			continue
+		}
+		if !strings.ContainsAny(strings.TrimSpace(t), "/ ") {
+			if _, aerr := input.ParseAxis(strings.TrimSpace(t)); aerr == nil {
+				continue
+			}
+			// A plain name that is neither: the button message, whose
+			// suggestions are the likely fix.
+			problems = append(problems, inputProblems(err)...)
+			continue
+		}
+		if _, aerr := input.ParseAxisBinding(t); aerr != nil {
+			problems = append(problems, inputProblems(aerr)...)
 		}
 	}
 	return problems
+}
+
+// inputProblems lists the messages of an input error without the package
+// prefix, one per joined error.
+func inputProblems(err error) []string {
+	var out []string
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			out = append(out, inputProblems(e)...)
+		}
+		return out
+	}
+	return []string{strings.TrimPrefix(err.Error(), "input: ")}
 }
 
 // checkBindings checks every binding of c, for [Config.Validate].
@@ -70,32 +98,55 @@ func sortedActions(b map[string][]string) []string {
 	return out
 }
 
-// CheckBindings reports every [input.bindings] entry whose action is not
-// one of actions, the names the game registers, each naming the source of
-// the binding and the nearest registered action: a binding for "lanch"
-// would otherwise register a new action nobody reads and leave "launch"
-// unbound. Button names were checked when the configuration was read.
+// CheckBindings checks every [input.bindings] entry against the actions
+// the game registered: a binding for an action that does not exist is an
+// error naming the nearest registered one (a binding for "lanch" would
+// otherwise register a new action nobody reads and leave "launch" as it
+// was), and each text must suit its action, a button name for a button
+// action, an axis binding such as "GamepadLeftX" or "A/D" for an analog
+// one. Each error names the source of the binding, the key and what is
+// allowed. After it passes, [input.Actions.Configure] accepts the bindings.
 //
-// The framework calls it after the game registers its actions and before
-// it applies the bindings.
-func (c Config) CheckBindings(actions []string) error {
-	known := slices.Sorted(slices.Values(actions))
+// The framework calls it once the game has registered its actions and
+// before it applies the bindings. Safe while other goroutines use actions.
+func (c Config) CheckBindings(actions *input.Actions) error {
+	known := make([]string, 0, actions.Len())
+	for act := input.Action(1); int(act) <= actions.Len(); act++ {
+		known = append(known, actions.Name(act))
+	}
+	slices.Sort(known)
 	var errs []error
 	for _, action := range sortedActions(c.Bindings) {
-		if _, found := slices.BinarySearch(known, action); found {
+		key := bindingsTable + "." + action
+		fail := func(problem, allowed string) {
+			errs = append(errs, &Error{File: c.Source(key).Name, Key: key, Value: formatValue(kindStringList, c.Bindings[action]),
+				Problem: problem, Allowed: allowed})
+		}
+		act, ok := actions.Lookup(action)
+		if !ok {
+			allowed := "an action the game registers"
+			switch {
+			case len(known) == 0:
+				allowed = "none: the game registers no actions"
+			case len(known) <= 12:
+				allowed += ": " + quoteList(known)
+			}
+			fail(fmt.Sprintf("the game registers no action %q%s", action, suggest.Hint(action, known, true)), allowed)
 			continue
 		}
-		key := bindingsTable + "." + action
-		problem := "the game registers no action " + fmt.Sprintf("%q", action) + suggest.Hint(action, known, true)
-		allowed := "an action the game registers"
-		switch {
-		case len(known) == 0:
-			allowed = "none: the game registers no actions"
-		case len(known) <= 12:
-			allowed += ": " + quoteList(known)
+		var err error
+		allowed := fmt.Sprintf("%q is a button action: button names, such as \"Space\" or \"GamepadA\"", action)
+		if actions.Analog(act) {
+			_, err = input.ParseAxisBindings(c.Bindings[action]...)
+			allowed = fmt.Sprintf("%q is an analog action: axis bindings, such as \"GamepadLeftX\", \"A/D\" or \"GamepadLeftY deadzone=0.25\"", action)
+		} else {
+			_, err = input.ParseButtons(c.Bindings[action]...)
 		}
-		errs = append(errs, &Error{File: c.Source(key).Name, Key: key, Value: formatValue(kindStringList, c.Bindings[action]),
-			Problem: problem, Allowed: allowed})
+		if err != nil {
+			for _, p := range inputProblems(err) {
+				fail(p, allowed)
+			}
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/input"
 )
 
 // Button names are checked when the file is read, before a window opens.
@@ -17,6 +18,8 @@ func TestBindingNames(t *testing.T) {
 		{"[input.bindings]\njump = [1]\n", `config: game.toml: input.bindings.jump = [1]: want a list of strings such as ["Space", "MouseLeft"], but an element is an integer`},
 		{"[input.bindings]\njump = \"Space\"\n", `input.bindings.jump = "Space": want a list of strings such as ["Space", "MouseLeft"], got the string "Space"`},
 		{"[input.bindings]\n\" jump\" = [\"Space\"]\n", `input.bindings. jump = ["Space"]: the action name " jump" is empty or has surrounding space`},
+		{"[input.bindings]\nmove = [\"A/Dd\"]\n", `input.bindings.move = ["A/Dd"]: unknown button name "Dd" (did you mean "D"`},
+		{"[input.bindings]\nmove = [\"GamepadLeftX deadzone=2\"]\n", `input.bindings.move = ["GamepadLeftX deadzone=2"]: axis binding "GamepadLeftX deadzone=2": deadzone "2" is not a number from 0 to less than 1`},
 	}
 	for _, tt := range tests {
 		_, err := config.Parse("game.toml", []byte(tt.doc), config.Default())
@@ -24,7 +27,7 @@ func TestBindingNames(t *testing.T) {
 			t.Errorf("Parse(%q)\ngot  %v\nwant %s", tt.doc, err, tt.want)
 		}
 	}
-	c, err := config.Parse("game.toml", []byte("[input.bindings]\njump = [\"space\", \"GamepadA\", \"Esc\"]\n"), config.Default())
+	c, err := config.Parse("game.toml", []byte("[input.bindings]\njump = [\"space\", \"GamepadA\", \"Esc\"]\nmove = [\"A/D\", \"GamepadLeftX\", \"/Down invert\"]\n"), config.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,42 +36,79 @@ func TestBindingNames(t *testing.T) {
 	}
 }
 
+// actionsOf registers button actions and, after a "~", analog ones.
+func actionsOf(t *testing.T, names ...string) *input.Actions {
+	t.Helper()
+	a := input.NewActions()
+	analog := false
+	for _, n := range names {
+		if n == "~" {
+			analog = true
+			continue
+		}
+		var err error
+		if analog {
+			_, err = a.RegisterAxis(n)
+		} else {
+			_, err = a.Register(n)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return a
+}
+
 // A binding for an action the game never registered is an error naming
-// the file, the key and the nearest registered action.
+// the file, the key and the nearest registered action; each text must suit
+// its action's kind.
 func TestCheckBindings(t *testing.T) {
-	c, err := config.Parse("game.toml", []byte("[input.bindings]\nlanch = [\"Space\"]\njump = [\"W\"]\nzap = [\"Z\"]\n"), config.Default())
+	c, err := config.Parse("game.toml", []byte("[input.bindings]\nlanch = [\"Space\"]\njump = [\"W\"]\nmove_x = [\"A/D\", \"GamepadLeftX deadzone=0.2\"]\n"), config.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Set("input.bindings.fier=MouseLeft"); err != nil {
 		t.Fatal(err)
 	}
+	lanch := `config: game.toml: input.bindings.lanch = ["Space"]: the game registers no action "lanch"`
+	fier := `config: command line: input.bindings.fier = ["MouseLeft"]: the game registers no action "fier"`
 	tests := []struct {
-		actions []string
+		actions *input.Actions
 		want    string
 	}{
-		{[]string{"jump", "launch", "fire", "zap"},
-			`config: command line: input.bindings.fier = ["MouseLeft"]: the game registers no action "fier" (did you mean "fire"?); allowed: an action the game registers: "fire", "jump", "launch", "zap"` + "\n" +
-				`config: game.toml: input.bindings.lanch = ["Space"]: the game registers no action "lanch" (did you mean "launch"?); allowed: an action the game registers: "fire", "jump", "launch", "zap"`},
-		{[]string{"jump", "launch", "fire", "zap", "fier", "lanch"}, ""},
-		{nil, `config: command line: input.bindings.fier = ["MouseLeft"]: the game registers no action "fier"; allowed: none: the game registers no actions` + "\n" +
+		{actionsOf(t, "jump", "launch", "fire", "~", "move_x"),
+			fier + ` (did you mean "fire"?); allowed: an action the game registers: "fire", "jump", "launch", "move_x"` + "\n" +
+				lanch + ` (did you mean "launch"?); allowed: an action the game registers: "fire", "jump", "launch", "move_x"`},
+		{actionsOf(t, "jump", "launch", "fire", "fier", "lanch", "~", "move_x"), ""},
+		{actionsOf(t), fier + "; allowed: none: the game registers no actions\n" +
 			`config: game.toml: input.bindings.jump = ["W"]: the game registers no action "jump"; allowed: none: the game registers no actions` + "\n" +
-			`config: game.toml: input.bindings.lanch = ["Space"]: the game registers no action "lanch"; allowed: none: the game registers no actions` + "\n" +
-			`config: game.toml: input.bindings.zap = ["Z"]: the game registers no action "zap"; allowed: none: the game registers no actions`},
+			lanch + "; allowed: none: the game registers no actions\n" +
+			`config: game.toml: input.bindings.move_x = ["A/D", "GamepadLeftX deadzone=0.2"]: the game registers no action "move_x"; allowed: none: the game registers no actions`},
+		// Axis texts for a button action, a button name for an analog one.
+		{actionsOf(t, "jump", "fier", "lanch", "move_x", "~", "unused"),
+			`config: game.toml: input.bindings.move_x = ["A/D", "GamepadLeftX deadzone=0.2"]: unknown button name "A/D"`},
+		{actionsOf(t, "fier", "lanch", "~", "jump", "move_x"), ""},
 	}
-	for _, tt := range tests {
-		err := c.CheckBindings(tt.actions)
+	for i, tt := range tests {
 		got := ""
-		if err != nil {
+		if err := c.CheckBindings(tt.actions); err != nil {
 			got = err.Error()
 		}
-		if got != tt.want {
-			t.Errorf("CheckBindings(%q)\ngot  %s\nwant %s", tt.actions, got, tt.want)
+		if !strings.HasPrefix(got, tt.want) || (tt.want == "") != (got == "") {
+			t.Errorf("CheckBindings, case %d\ngot  %s\nwant %s", i, got, tt.want)
 		}
 	}
-	many := []string{"a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "b1", "b2", "b3", "jump", "zap", "fire"}
+	many := actionsOf(t, "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "b1", "b2", "b3", "jump", "fire", "~", "move_x")
 	err = c.CheckBindings(many)
 	if err == nil || !strings.HasSuffix(err.Error(), `no action "lanch"; allowed: an action the game registers`) {
 		t.Errorf("CheckBindings with many actions does not list them: %v", err)
+	}
+	// What CheckBindings accepts, Configure applies.
+	ok := actionsOf(t, "jump", "fier", "lanch", "~", "move_x")
+	if err := c.CheckBindings(ok); err != nil {
+		t.Fatal(err)
+	}
+	if err := ok.Configure(c.Bindings); err != nil {
+		t.Errorf("Configure refuses bindings CheckBindings accepted: %v", err)
 	}
 }

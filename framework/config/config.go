@@ -31,9 +31,10 @@ type Config struct {
 	Timing timing.Options
 	// Polling is the [polling] table.
 	Polling input.PollingOptions
-	// Bindings maps action names to key and button names ([input.bindings]).
-	// The game registers the actions; the configuration rebinds them (see
-	// [Config.CheckBindings]). Button names are checked when they are read.
+	// Bindings maps action names to key and button names, or axis
+	// bindings for an analog action ([input.bindings]). The game registers
+	// the actions; the configuration rebinds them (see
+	// [Config.CheckBindings]). Names are checked when they are read.
 	Bindings map[string][]string
 
 	// game is the [game] table, nil until WithGame.

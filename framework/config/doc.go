@@ -63,8 +63,14 @@
 //
 // # Bindings
 //
-// [input.bindings] maps action names to key and button names. Button names
-// are checked when the file is read, before any window opens; action names
-// are checked against the actions the game registers with
-// [Config.CheckBindings].
+// [input.bindings] maps action names to key and button names, or for an
+// analog action to axis bindings ("GamepadLeftX", "A/D"). Every name is
+// checked when the file is read, before any window opens; the actions, and
+// whether each text suits its action, are checked against what the game
+// registers with [Config.CheckBindings].
+//
+// # Goroutines
+//
+// A Config is a value: copies share nothing, and one copy is used by one
+// goroutine at a time. [Default] may be called from any goroutine.
 package config

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/input"
 )
 
 // A game's config.toml overlays the embedded defaults; command-line
@@ -123,7 +124,10 @@ func ExampleConfig_CheckBindings() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(cfg.CheckBindings([]string{"launch", "move-left", "move-right"}))
+	actions := input.NewActions()
+	actions.MustRegister("launch", input.KeyEnter)
+	actions.MustRegisterAxis("move", input.ButtonAxis(input.KeyLeft, input.KeyRight))
+	fmt.Println(cfg.CheckBindings(actions))
 	// Output:
-	// config: config.toml: input.bindings.lanch = ["Space"]: the game registers no action "lanch" (did you mean "launch"?); allowed: an action the game registers: "launch", "move-left", "move-right"
+	// config: config.toml: input.bindings.lanch = ["Space"]: the game registers no action "lanch" (did you mean "launch"?); allowed: an action the game registers: "launch", "move"
 }
