@@ -113,6 +113,15 @@ type Options struct {
 	// mode, for the simulation goroutine's, so on a [timing.ManualClock]
 	// the platform goes first at every instant.
 	Clock timing.Clock
+	// Execution chooses the worker pool of the session's groups
+	// ([GameRuntime.Workers]): an owned one of a given capacity (default
+	// GOMAXPROCS, started lazily) or an application pool.
+	Execution ExecutionOptions
+	// ShutdownPolicy decides ordinary shutdown requests (the window's
+	// close button, quit actions, tools; see [ShutdownEndpoint]). Nil
+	// accepts each at once. It can also be installed once with
+	// [ShutdownEndpoint.SetPolicy] before the session runs.
+	ShutdownPolicy ShutdownPolicy
 }
 
 // DefaultOptions returns sequential mode, [timing.DefaultOptions],
@@ -158,5 +167,6 @@ func (o Options) Validate() error {
 	if o.Maintenance < MinIdleInterval || o.Maintenance > MaxIdleInterval {
 		bad("Options.Maintenance", o.Maintenance, "is out of range", fmt.Sprintf("%v to %v", MinIdleInterval, MaxIdleInterval))
 	}
+	o.Execution.validate(bad)
 	return errors.Join(errs...)
 }

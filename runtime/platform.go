@@ -120,9 +120,7 @@ func (p *platform) pollNow(now timing.Instant) error {
 		}
 		p.poll.window = p.window.Window
 		r.queue.Poll(&p.poll, now)
-		if p.window.CloseRequested {
-			r.stop.Request()
-		}
+		r.endpoint.observeClose(p.window.CloseRequested)
 		return nil
 	})
 }

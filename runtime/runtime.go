@@ -45,6 +45,8 @@ type GameRuntime struct {
 	mailbox    Mailbox
 	services   Services
 	counters   counters
+	workers    Workers
+	endpoint   ShutdownEndpoint
 
 	plat platform
 	sim  simulation
@@ -129,6 +131,10 @@ func New(game Game, ctx *Context, opts Options) (*GameRuntime, error) {
 	r.stop.wake = r.wakeAll
 	r.sim.tick.Stop = r.stop
 	r.dispatcher.wake = r.plat.waiter.Wake
+	if err := r.workers.init(r); err != nil {
+		return nil, err
+	}
+	r.endpoint.init(r)
 	if !ctx.claimed.CompareAndSwap(false, true) {
 		return nil, ErrContextUsed
 	}
@@ -175,6 +181,14 @@ func (r *GameRuntime) Dispatcher() *PlatformDispatcher { return &r.dispatcher }
 
 // Mailbox returns the queue of work for the simulation owner.
 func (r *GameRuntime) Mailbox() *Mailbox { return &r.mailbox }
+
+// Workers returns the session's worker groups, for CPU jobs whose
+// results go to the simulation or the platform thread.
+func (r *GameRuntime) Workers() *Workers { return &r.workers }
+
+// Shutdown returns the endpoint for ordinary shutdown requests, which the
+// session's [ShutdownPolicy] may accept, refuse or defer.
+func (r *GameRuntime) Shutdown() *ShutdownEndpoint { return &r.endpoint }
 
 // Services returns the session's recurring service registry.
 func (r *GameRuntime) Services() *Services { return &r.services }

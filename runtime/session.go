@@ -43,6 +43,7 @@ func (r *GameRuntime) initialize() bool {
 		r.fail(PhaseInitGraphics, err)
 		return false
 	}
+	r.endpoint.observeClose(r.plat.window.CloseRequested)
 	r.plat.tried = true
 	if err := guard(func() error { return r.game.InitPlatform(r) }); err != nil {
 		r.fail(PhaseInitPlatform, err)
@@ -100,7 +101,12 @@ func (r *GameRuntime) sequentialLoop() {
 func (r *GameRuntime) shutdown() {
 	r.life.advance(StateStopping)
 	r.stop.Request()
-	// Stop the simulation and join it, servicing platform work meanwhile.
+	// Ordinary requests are moot now; the session's worker groups refuse
+	// new jobs and their jobs' contexts are done.
+	r.endpoint.close()
+	r.workers.closeAcceptance()
+	// Stop the simulation and join it, servicing platform work meanwhile
+	// (a job may be waiting on some).
 	if r.sim.own && r.sim.done != nil {
 		r.plat.pumpUntil(r.sim.done)
 	} else {
@@ -111,6 +117,9 @@ func (r *GameRuntime) shutdown() {
 			r.fail(PhaseQuiesce, err)
 		}
 	}
+	// Accepted jobs settle while the platform keeps servicing their
+	// dispatcher work; then the owned pool joins.
+	r.settleWorkers()
 	// Settle the work accepted so far, then cancel what remains.
 	if err := guard(func() error { r.plat.drainDispatcher(); return nil }); err != nil {
 		r.fail(PhaseSettle, err)

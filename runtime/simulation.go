@@ -86,6 +86,9 @@ func (s *simulation) runBatch(now timing.Instant) int {
 			r.fail(PhaseMailbox, err)
 			break
 		}
+		if r.endpoint.negotiate() {
+			break // an ordinary shutdown request was accepted
+		}
 		at := r.clock.Now()
 		if err := r.services.run(PreUpdate, at); err != nil {
 			r.fail(PhaseService, err)

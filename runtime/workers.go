@@ -1,0 +1,621 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	goruntime "runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Bounds of [ExecutionOptions].
+const (
+	MaxWorkers       = 1024
+	MaxSettleTimeout = time.Minute
+)
+
+// settleWait bounds each of the platform's waits while accepted jobs
+// settle at shutdown: short enough that the dispatcher work a job waits
+// on runs promptly, and a bound that holds even when no wake arrives.
+const settleWait = time.Millisecond
+
+// PhaseWorkers is where a shutdown reports jobs that did not settle within
+// [ExecutionOptions.SettleTimeout].
+const PhaseWorkers Phase = "settle workers"
+
+var (
+	// ErrGroupCanceled is the cause a job's context reports after
+	// [Group.Cancel].
+	ErrGroupCanceled = errors.New("runtime: worker group canceled")
+	// ErrNoSession is returned by [Go] and carried by [GoPlatform]'s
+	// future for a group that no session created: only a session's groups
+	// know its mailbox and dispatcher.
+	ErrNoSession = errors.New("runtime: worker group belongs to no session; get it from GameRuntime.Workers")
+	// ErrSettleTimeout is the failure of a shutdown whose accepted jobs
+	// were still running after [ExecutionOptions.SettleTimeout].
+	ErrSettleTimeout = errors.New("runtime: accepted worker jobs did not settle in time")
+)
+
+// ExecutionOptions choose the worker pool a session's groups run on.
+type ExecutionOptions struct {
+	// Workers is the capacity of the pool the runtime owns: at most this
+	// many jobs run at once. Its goroutines start one by one as jobs
+	// arrive, so a session that never submits a job starts none. 0 is
+	// GOMAXPROCS when the runtime is built; 0 to 1024. Must be 0 when Pool
+	// is set.
+	Workers int
+	// Pool, when set, is an application pool the session borrows instead
+	// of owning one: the runtime creates its groups on it, settles only
+	// those at shutdown and leaves the pool and its other groups open.
+	// The application closes it.
+	Pool *WorkerPool
+	// SettleTimeout bounds how long a shutdown waits for accepted jobs to
+	// finish. Past it the session fails with [ErrSettleTimeout] in
+	// [PhaseWorkers] and cleanup goes on without them (an owned pool is
+	// then closed but not joined). 0 (the default) waits for every job:
+	// cleanup frees resources those jobs may still use. 0 to 1 min.
+	SettleTimeout time.Duration
+}
+
+// validate appends the options' problems to errs.
+func (o ExecutionOptions) validate(bad func(field string, value any, problem, allowed string)) {
+	if o.Workers < 0 || o.Workers > MaxWorkers {
+		bad("Options.Execution.Workers", o.Workers, "is out of range", fmt.Sprintf("0 (GOMAXPROCS) to %d", MaxWorkers))
+	} else if o.Workers != 0 && o.Pool != nil {
+		bad("Options.Execution.Workers", o.Workers, "is set together with Options.Execution.Pool", "0 when a pool is supplied")
+	}
+	if o.SettleTimeout < 0 || o.SettleTimeout > MaxSettleTimeout {
+		bad("Options.Execution.SettleTimeout", o.SettleTimeout, "is out of range", fmt.Sprintf("0 (no limit) to %v", MaxSettleTimeout))
+	}
+}
+
+// Job is CPU work for a [WorkerPool]: decode a level, build a navigation
+// mesh, generate a chunk. Run gets the context of its group, done when the
+// group is canceled or fails, or when its session stops; a long job
+// should check it and return early. A job must not touch simulation
+// state: it hands its result over through the [Mailbox] or the
+// [PlatformDispatcher] (see [Go] and [GoPlatform]).
+//
+// Submitting a pointer to a job the caller reuses (a pooled job type)
+// allocates nothing on submission or completion. Every accepted job runs
+// exactly once, also after its group was canceled (its context is done
+// then), so a pooled job always comes back to its pool.
+type Job interface {
+	Run(ctx context.Context)
+}
+
+// JobFunc adapts a function to [Job].
+type JobFunc func(ctx context.Context)
+
+// Run calls f.
+func (f JobFunc) Run(ctx context.Context) { f(ctx) }
+
+// WorkerPool runs jobs on at most a fixed number of goroutines, started
+// one by one as work arrives. Jobs are submitted through groups
+// ([WorkerPool.Group]), which track and cancel them. A runtime owns one
+// unless [ExecutionOptions.Pool] lends it an application pool; an
+// application pool outlives sessions and is closed by its owner.
+type WorkerPool struct {
+	capacity int
+
+	mu      sync.Mutex
+	cond    sync.Cond // idle workers wait here
+	queue   []task    // ring buffer of n tasks from head
+	head, n int
+	started int // live worker goroutines
+	idle    int // workers waiting on cond and not yet signalled
+	closed  bool
+	wg      sync.WaitGroup
+}
+
+type task struct {
+	job   Job
+	group *Group
+}
+
+// NewWorkerPool returns a pool of at most workers goroutines (0 is
+// GOMAXPROCS; 0 to [MaxWorkers]). No goroutine starts before the first
+// job.
+func NewWorkerPool(workers int) (*WorkerPool, error) {
+	if workers < 0 || workers > MaxWorkers {
+		return nil, &FieldError{Field: "workers", Value: workers, Problem: "is out of range", Allowed: fmt.Sprintf("0 (GOMAXPROCS) to %d", MaxWorkers)}
+	}
+	if workers == 0 {
+		workers = goruntime.GOMAXPROCS(0)
+	}
+	p := &WorkerPool{capacity: workers}
+	p.cond.L = &p.mu
+	return p, nil
+}
+
+// Capacity returns the most jobs that run at once.
+func (p *WorkerPool) Capacity() int { return p.capacity }
+
+// Running returns how many worker goroutines are alive: 0 before the first
+// job and after [WorkerPool.Close] returns.
+func (p *WorkerPool) Running() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.started
+}
+
+// Group returns a new group of the pool named name (for diagnostics). Its
+// jobs' contexts are done only when the group is canceled or fails. Use
+// [Workers.Group] instead for work whose results go to a session.
+func (p *WorkerPool) Group(name string) *Group {
+	return p.newGroup(name, context.Background(), nil, nil)
+}
+
+// Close refuses further jobs in every group, lets the queued and running
+// ones finish and waits for the worker goroutines to end. It is safe to
+// repeat; do not call it from a job (it would wait for itself).
+func (p *WorkerPool) Close() {
+	p.mu.Lock()
+	p.closed = true
+	p.idle = 0
+	p.cond.Broadcast()
+	p.mu.Unlock()
+	p.wg.Wait()
+}
+
+// push queues t and makes sure a worker will take it.
+func (p *WorkerPool) push(t task) error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return ErrClosed
+	}
+	if p.n == len(p.queue) {
+		p.grow()
+	}
+	p.queue[(p.head+p.n)%len(p.queue)] = t
+	p.n++
+	switch {
+	case p.idle > 0:
+		// The signalled worker is off the idle count from now on, so the
+		// next job signals another one instead of waking the same.
+		p.idle--
+		p.cond.Signal()
+	case p.started < p.capacity:
+		p.started++
+		p.wg.Add(1)
+		go p.work()
+	}
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *WorkerPool) grow() {
+	next := make([]task, max(16, 2*len(p.queue)))
+	for i := range p.n {
+		next[i] = p.queue[(p.head+i)%len(p.queue)]
+	}
+	p.queue, p.head = next, 0
+}
+
+// work is a worker goroutine: it takes tasks in order until the pool is
+// closed and empty.
+func (p *WorkerPool) work() {
+	defer p.wg.Done()
+	p.mu.Lock()
+	for {
+		for p.n == 0 && !p.closed {
+			p.idle++
+			p.cond.Wait() // whoever wakes us has taken us off idle
+		}
+		if p.n == 0 {
+			p.started--
+			p.mu.Unlock()
+			return
+		}
+		t := p.queue[p.head]
+		p.queue[p.head] = task{}
+		p.head = (p.head + 1) % len(p.queue)
+		p.n--
+		p.mu.Unlock()
+		t.group.run(t.job)
+		p.mu.Lock()
+	}
+}
+
+// tracker counts a session's accepted jobs across all its groups and
+// closes their acceptance at once, so that the session need not keep a
+// list of the groups it handed out.
+type tracker struct {
+	closed atomic.Bool
+	active atomic.Int64
+	wake   func() // ends the platform's settle wait early; nil outside a session
+}
+
+// admit counts one job in, unless acceptance is closed. Counting first and
+// checking second means that once close has stored the flag, every job it
+// did not see counted refuses itself: the settle loop cannot miss one.
+func (t *tracker) admit() bool {
+	t.active.Add(1)
+	if t.closed.Load() {
+		t.release()
+		return false
+	}
+	return true
+}
+
+func (t *tracker) release() {
+	if t.active.Add(-1) == 0 && t.closed.Load() && t.wake != nil {
+		t.wake()
+	}
+}
+
+// GroupStats are a group's counts, read with [Group.Stats]: progress is
+// Finished out of Accepted.
+type GroupStats struct {
+	// Accepted counts jobs the group took; Finished those that have run
+	// (a panicking job included); Panicked those that panicked.
+	Accepted, Finished, Panicked uint64
+	// Active is Accepted - Finished: queued or running jobs.
+	Active int
+}
+
+// Group tracks a set of jobs on a [WorkerPool]: it accepts them until it is
+// closed, canceled or fails, gives them one context, counts them and
+// reports the first panic. Its methods are safe from any goroutine; the
+// simulation reads it without blocking ([Group.Idle], [Group.Stats],
+// [Group.Err]) and never calls [Group.Wait].
+//
+// A job that panics fails its group, not the session: the group's Err
+// reports the [*PanicError], its context is canceled with that cause (the
+// other jobs see it done) and it accepts nothing more. The helpers [Go]
+// and [GoPlatform] also hand the panic to whoever waits for the result,
+// so it is not lost when nobody reads Err.
+type Group struct {
+	pool   *WorkerPool
+	name   string
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	track  *tracker     // the session's; nil for an application group
+	sess   *GameRuntime // the session whose mailbox and dispatcher results go to
+
+	mu                           sync.Mutex
+	cond                         sync.Cond // Wait waits here
+	closed                       bool
+	waiting                      int
+	active                       int
+	accepted, finished, panicked uint64
+	err                          error
+}
+
+func (p *WorkerPool) newGroup(name string, parent context.Context, t *tracker, sess *GameRuntime) *Group {
+	g := &Group{pool: p, name: name, track: t, sess: sess}
+	g.ctx, g.cancel = context.WithCancelCause(parent)
+	g.cond.L = &g.mu
+	return g
+}
+
+// Name returns the name the group was created with.
+func (g *Group) Name() string { return g.name }
+
+// Submit queues j. It returns [ErrClosed] once the group no longer
+// accepts work (closed, canceled, failed, its session stopping or its pool
+// closed) and an error for a nil job; an accepted job runs exactly once.
+func (g *Group) Submit(j Job) error {
+	if j == nil {
+		return fmt.Errorf("runtime: nil job submitted to worker group %q", g.name)
+	}
+	if g.track != nil && !g.track.admit() {
+		return ErrClosed
+	}
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		if g.track != nil {
+			g.track.release()
+		}
+		return ErrClosed
+	}
+	g.active++
+	g.accepted++
+	g.mu.Unlock()
+	if err := g.pool.push(task{job: j, group: g}); err != nil {
+		g.mu.Lock()
+		g.accepted--
+		g.mu.Unlock()
+		g.done()
+		return err
+	}
+	return nil
+}
+
+// Close stops accepting jobs; the accepted ones go on. Close a group you
+// no longer need: once it is closed and idle its context is released.
+func (g *Group) Close() {
+	g.mu.Lock()
+	g.closed = true
+	idle := g.active == 0
+	g.mu.Unlock()
+	if idle {
+		g.cancel(ErrClosed)
+	}
+}
+
+// Cancel stops accepting jobs and makes the context of every accepted job
+// done, with [ErrGroupCanceled] as its cause. Jobs still queued run too,
+// with a done context, so that each accepted job runs once.
+func (g *Group) Cancel() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	g.cancel(ErrGroupCanceled)
+}
+
+// Err returns the group's failure: the first job panic as a *[PanicError],
+// or nil.
+func (g *Group) Err() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.err
+}
+
+// Idle reports whether no accepted job is queued or running.
+func (g *Group) Idle() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.active == 0
+}
+
+// Stats returns the group's counts.
+func (g *Group) Stats() GroupStats {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return GroupStats{Accepted: g.accepted, Finished: g.finished, Panicked: g.panicked, Active: g.active}
+}
+
+// Wait blocks until every accepted job has run and returns [Group.Err].
+// Jobs accepted while it waits are waited for too. Never call it on the
+// simulation owner or the platform thread while a job may need their
+// work (a mailbox delivery, a dispatcher request): it would wait for
+// itself.
+func (g *Group) Wait() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.waiting++
+	for g.active > 0 {
+		g.cond.Wait()
+	}
+	g.waiting--
+	return g.err
+}
+
+// run runs one job on a worker and accounts for it, also when it panics.
+func (g *Group) run(j Job) {
+	ok := false
+	defer func() {
+		if !ok {
+			g.fail(&PanicError{Value: recover(), Stack: debug.Stack()})
+		}
+		g.done()
+	}()
+	j.Run(g.ctx)
+	ok = true
+}
+
+// fail records a panic and cancels the group with it.
+func (g *Group) fail(pe *PanicError) {
+	g.mu.Lock()
+	g.panicked++
+	g.closed = true
+	if g.err == nil {
+		g.err = pe
+	}
+	g.mu.Unlock()
+	g.cancel(pe)
+}
+
+// done counts one accepted job out.
+func (g *Group) done() {
+	g.mu.Lock()
+	g.active--
+	g.finished++
+	idle := g.active == 0
+	if idle && g.waiting > 0 {
+		g.cond.Broadcast()
+	}
+	release := idle && g.closed
+	g.mu.Unlock()
+	if release {
+		g.cancel(ErrClosed)
+	}
+	if g.track != nil {
+		g.track.release()
+	}
+}
+
+// Workers hands out a session's worker groups, returned by
+// [GameRuntime.Workers]. Its groups' job contexts are also done once the
+// session stops, and the shutdown settles their accepted jobs (see the
+// package documentation).
+type Workers struct {
+	rt     *GameRuntime
+	pool   *WorkerPool
+	owned  bool
+	track  tracker
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+}
+
+func (w *Workers) init(r *GameRuntime) error {
+	w.rt = r
+	w.pool, w.owned = r.opts.Execution.Pool, false
+	if w.pool == nil {
+		p, err := NewWorkerPool(r.opts.Execution.Workers)
+		if err != nil {
+			return err
+		}
+		w.pool, w.owned = p, true
+	}
+	w.ctx, w.cancel = context.WithCancelCause(context.Background())
+	w.track.wake = r.plat.waiter.Wake
+	return nil
+}
+
+// Group returns a new group of the session named name. Its results reach
+// the session through [Go] and [GoPlatform]. Once the session is
+// stopping, the group accepts nothing ([Group.Submit] returns
+// [ErrClosed]).
+func (w *Workers) Group(name string) *Group {
+	return w.pool.newGroup(name, w.ctx, &w.track, w.rt)
+}
+
+// Pool returns the pool the session's groups run on: its own, or the one
+// from [ExecutionOptions.Pool].
+func (w *Workers) Pool() *WorkerPool { return w.pool }
+
+// Active returns how many jobs of the session's groups are queued or
+// running.
+func (w *Workers) Active() int { return int(w.track.active.Load()) }
+
+// closeAcceptance is the first step of a shutdown: the session's groups
+// refuse new jobs and their jobs' contexts are done.
+func (w *Workers) closeAcceptance() {
+	w.track.closed.Store(true)
+	w.cancel(ErrClosed)
+}
+
+// settleWorkers waits, on the platform thread, until the session's
+// accepted jobs have finished, running dispatcher batches meanwhile so that
+// a job waiting on platform work finishes too. Each wait is bounded by
+// settleWait, and the last job's completion or a dispatcher submission
+// ends it early, so virtual time works too. Then the owned pool joins.
+func (r *GameRuntime) settleWorkers() {
+	w := &r.workers
+	limit := r.opts.Execution.SettleTimeout
+	start := r.clock.Now()
+	settled := true
+	for {
+		n := w.track.active.Load()
+		if n == 0 {
+			break
+		}
+		if err := guard(func() error { r.plat.drainDispatcher(); return nil }); err != nil {
+			r.fail(PhaseSettle, err)
+		}
+		if w.track.active.Load() == 0 {
+			break
+		}
+		now := r.clock.Now()
+		if limit > 0 && now >= start.AddSaturating(limit) {
+			r.fail(PhaseWorkers, fmt.Errorf("%w: %d still running after %v", ErrSettleTimeout, n, limit))
+			settled = false
+			break
+		}
+		_ = r.plat.waiter.WaitUntil(now.AddSaturating(settleWait))
+	}
+	if !w.owned {
+		return
+	}
+	if settled {
+		w.pool.Close()
+		return
+	}
+	// Refuse further work but leave the stuck jobs' goroutines behind.
+	w.pool.mu.Lock()
+	w.pool.closed = true
+	w.pool.idle = 0
+	w.pool.cond.Broadcast()
+	w.pool.mu.Unlock()
+}
+
+// resultJob is the job [Go] and [GoPlatform] submit: it runs fn, turns a
+// panic into a *PanicError (failing the group as any panicking job does)
+// and hands the outcome to finish.
+type resultJob[T any] struct {
+	g      *Group
+	fn     func(ctx context.Context) (T, error)
+	finish func(T, error)
+}
+
+func (j *resultJob[T]) Run(ctx context.Context) {
+	var v T
+	var err error
+	ok := false
+	func() {
+		defer func() {
+			if !ok {
+				pe := &PanicError{Value: recover(), Stack: debug.Stack()}
+				j.g.fail(pe)
+				err = pe
+			}
+		}()
+		v, err = j.fn(ctx)
+		ok = true
+	}()
+	j.finish(v, err)
+}
+
+// Go runs job on a worker of g and delivers its result to deliver on the
+// simulation owner, through the session's [Mailbox]: deliver runs before
+// the first update that starts after the job finished, so it may touch
+// simulation state. A panic in job reaches deliver as a *[PanicError] (and
+// fails g). A result that arrives after the simulation stopped is dropped.
+// Go returns [Group.Submit]'s error, or [ErrNoSession] for a group that no
+// session created. It allocates; submit a pooled [Job] where that
+// matters.
+func Go[T any](g *Group, job func(ctx context.Context) (T, error), deliver func(T, error)) error {
+	if g.sess == nil {
+		return ErrNoSession
+	}
+	mb := &g.sess.mailbox
+	return g.Submit(&resultJob[T]{g: g, fn: job, finish: func(v T, err error) {
+		if deliver != nil {
+			_ = mb.Post(func() { deliver(v, err) }) // ErrClosed: nobody is left to deliver to
+		}
+	}})
+}
+
+// GoPlatform runs job on a worker of g and then, when it succeeded, upload
+// on the platform thread with its value, through the session's
+// [PlatformDispatcher]: a decoded image becomes a texture there. The
+// returned future, which an update inspects without blocking, completes
+// with upload's result, or with job's error (a panic as a *[PanicError])
+// without calling upload, or with the dispatcher's [ErrCanceled] or
+// [ErrClosed] when the session stopped first. A refused submission
+// completes it at once with [Group.Submit]'s error, [ErrNoSession] for a
+// group that no session created.
+func GoPlatform[T, U any](g *Group, job func(ctx context.Context) (T, error), upload func(T) (U, error)) *Future[U] {
+	f := &Future[U]{done: make(chan struct{})}
+	if g.sess == nil {
+		f.cancel(ErrNoSession)
+		return f
+	}
+	d := &g.sess.dispatcher
+	err := g.Submit(&resultJob[T]{g: g, fn: job, finish: func(v T, err error) {
+		if err != nil {
+			f.cancel(err)
+			return
+		}
+		f.work = func() (U, error) { return upload(v) }
+		d.enqueue(f)
+	}})
+	if err != nil {
+		f.cancel(err)
+	}
+	return f
+}
+
+// enqueue queues j for the next batch, or cancels it with [ErrClosed] once
+// the dispatcher is closed; [Submit] does the same for a new future.
+func (d *PlatformDispatcher) enqueue(j platformJob) {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		j.cancel(ErrClosed)
+		return
+	}
+	d.queue = append(d.queue, j)
+	d.pending.Add(1)
+	d.mu.Unlock()
+	if d.wake != nil {
+		d.wake()
+	}
+}

@@ -1,0 +1,594 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/runtimetest"
+)
+
+func TestExecutionOptionsValidate(t *testing.T) {
+	pool, err := runtime.NewWorkerPool(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	tests := []struct {
+		name string
+		exec runtime.ExecutionOptions
+		want []string // fields named in the error; none for a valid value
+	}{
+		{"defaults", runtime.ExecutionOptions{}, nil},
+		{"capacity", runtime.ExecutionOptions{Workers: 8, SettleTimeout: time.Second}, nil},
+		{"pool", runtime.ExecutionOptions{Pool: pool}, nil},
+		{"negative workers", runtime.ExecutionOptions{Workers: -1}, []string{"Options.Execution.Workers -1 is out of range (allowed: 0 (GOMAXPROCS) to 1024)"}},
+		{"too many workers", runtime.ExecutionOptions{Workers: runtime.MaxWorkers + 1}, []string{"Options.Execution.Workers 1025 is out of range"}},
+		{"workers and pool", runtime.ExecutionOptions{Workers: 2, Pool: pool}, []string{"Options.Execution.Workers 2 is set together with Options.Execution.Pool (allowed: 0 when a pool is supplied)"}},
+		{"both wrong", runtime.ExecutionOptions{Workers: -3, SettleTimeout: 2 * time.Minute}, []string{"Options.Execution.Workers -3", "Options.Execution.SettleTimeout 2m0s is out of range (allowed: 0 (no limit) to 1m0s)"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := runtime.DefaultOptions()
+			o.Execution = tc.exec
+			err := o.Validate()
+			if len(tc.want) == 0 {
+				if err != nil {
+					t.Fatalf("Validate: got %v, want nil", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Validate: got nil, want errors naming %q", tc.want)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("Validate: got %q, want it to contain %q", err, w)
+				}
+			}
+			var fe *runtime.FieldError
+			if !errors.As(err, &fe) {
+				t.Errorf("Validate: got %T, want a *FieldError inside", err)
+			}
+		})
+	}
+	if _, err := runtime.NewWorkerPool(-1); err == nil || !strings.Contains(err.Error(), "workers -1 is out of range") {
+		t.Errorf("NewWorkerPool(-1): got %v, want an out-of-range error", err)
+	}
+}
+
+// TestWorkerPoolRunsEveryJob: the goroutines start as work arrives, never
+// more than the capacity, and every accepted job runs once.
+func TestWorkerPoolRunsEveryJob(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		pool, err := runtime.NewWorkerPool(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pool.Running(); got != 0 {
+			t.Errorf("before any job: got %d goroutines, want 0 (started lazily)", got)
+		}
+		g := pool.Group("count")
+		var ran, running, peak atomic.Int64
+		const jobs = 50
+		for range jobs {
+			if err := g.Submit(runtime.JobFunc(func(context.Context) {
+				n := running.Add(1)
+				for {
+					p := peak.Load()
+					if n <= p || peak.CompareAndSwap(p, n) {
+						break
+					}
+				}
+				time.Sleep(time.Millisecond)
+				running.Add(-1)
+				ran.Add(1)
+			})); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := g.Wait(); err != nil {
+			t.Fatalf("Wait: %v", err)
+		}
+		if got := ran.Load(); got != jobs {
+			t.Errorf("ran %d jobs, want %d", got, jobs)
+		}
+		if got := peak.Load(); got != 3 {
+			t.Errorf("at most %d jobs ran at once, want the capacity 3", got)
+		}
+		if got, want := g.Stats(), (runtime.GroupStats{Accepted: jobs, Finished: jobs}); got != want {
+			t.Errorf("Stats: got %+v, want %+v", got, want)
+		}
+		if !g.Idle() {
+			t.Error("Idle after Wait: got false, want true")
+		}
+		pool.Close()
+		if got := pool.Running(); got != 0 {
+			t.Errorf("after Close: got %d goroutines, want 0 (joined)", got)
+		}
+		if err := g.Submit(runtime.JobFunc(func(context.Context) {})); !errors.Is(err, runtime.ErrClosed) {
+			t.Errorf("Submit to a closed pool: got %v, want ErrClosed", err)
+		}
+		if err := g.Submit(nil); err == nil || !strings.Contains(err.Error(), `"count"`) {
+			t.Errorf("Submit(nil): got %v, want an error naming the group", err)
+		}
+	})
+}
+
+// TestGroupPanicFailsTheGroup: a panicking job fails its group (Err,
+// Wait, the others' contexts and acceptance), not the process, and the
+// other groups of the pool go on.
+func TestGroupPanicFailsTheGroup(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		pool, _ := runtime.NewWorkerPool(2)
+		defer pool.Close()
+		g, other := pool.Group("doomed"), pool.Group("other")
+		var cause error
+		sawDone := make(chan struct{})
+		if err := g.Submit(runtime.JobFunc(func(ctx context.Context) {
+			<-ctx.Done()
+			cause = context.Cause(ctx)
+			close(sawDone)
+		})); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Submit(runtime.JobFunc(func(context.Context) { panic("decoder exploded") })); err != nil {
+			t.Fatal(err)
+		}
+		err := g.Wait()
+		var pe *runtime.PanicError
+		if !errors.As(err, &pe) || pe.Value != "decoder exploded" || len(pe.Stack) == 0 {
+			t.Fatalf("Wait: got %v, want a PanicError with the value and a stack", err)
+		}
+		<-sawDone
+		if cause != err {
+			t.Errorf("the other job's context cause: got %v, want the panic %v", cause, err)
+		}
+		if g.Err() != err {
+			t.Errorf("Err: got %v, want %v", g.Err(), err)
+		}
+		if got := g.Stats(); got.Panicked != 1 || got.Finished != 2 || got.Active != 0 {
+			t.Errorf("Stats: got %+v, want 1 panicked, 2 finished, none active", got)
+		}
+		if err := g.Submit(runtime.JobFunc(func(context.Context) {})); !errors.Is(err, runtime.ErrClosed) {
+			t.Errorf("Submit to a failed group: got %v, want ErrClosed", err)
+		}
+		ran := false
+		if err := other.Submit(runtime.JobFunc(func(context.Context) { ran = true })); err != nil {
+			t.Fatalf("Submit to another group: %v", err)
+		}
+		if err := other.Wait(); err != nil || !ran {
+			t.Errorf("other group: got ran=%v err=%v, want its job run and no error", ran, err)
+		}
+	})
+}
+
+// TestGroupCancel: Cancel makes every accepted job's context done, also
+// of jobs still queued (which run once, so pooled jobs come back), and
+// refuses new ones.
+func TestGroupCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		pool, _ := runtime.NewWorkerPool(1)
+		defer pool.Close()
+		g := pool.Group("load")
+		started := make(chan struct{})
+		var causes []error
+		var mu sync.Mutex
+		record := func(ctx context.Context) {
+			mu.Lock()
+			causes = append(causes, context.Cause(ctx))
+			mu.Unlock()
+		}
+		_ = g.Submit(runtime.JobFunc(func(ctx context.Context) {
+			close(started)
+			<-ctx.Done()
+			record(ctx)
+		}))
+		_ = g.Submit(runtime.JobFunc(record)) // queued behind the first: one worker
+		<-started
+		g.Cancel()
+		if err := g.Submit(runtime.JobFunc(record)); !errors.Is(err, runtime.ErrClosed) {
+			t.Errorf("Submit after Cancel: got %v, want ErrClosed", err)
+		}
+		if err := g.Wait(); err != nil {
+			t.Errorf("Wait after Cancel: got %v, want nil (canceling is not failing)", err)
+		}
+		want := []error{runtime.ErrGroupCanceled, runtime.ErrGroupCanceled}
+		if !slices.Equal(causes, want) {
+			t.Errorf("job context causes: got %v, want %v (the running and the queued job)", causes, want)
+		}
+	})
+}
+
+// TestGoDeliversOnTheSimulation: Go's result reaches the simulation
+// through the mailbox, before an update, and a panic reaches deliver as a
+// PanicError without failing the session; GoPlatform's upload runs on the
+// platform and completes its future.
+func TestGoDeliversOnTheSimulation(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				r := newRig(mode, nil)
+				var g *runtime.Group
+				var results []string // simulation owner only: the race detector checks it
+				var tex *runtime.Future[string]
+				var bad *runtime.Future[string]
+				r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
+					g = rt.Workers().Group("level")
+					if err := runtime.Go(g, func(ctx context.Context) (int, error) {
+						time.Sleep(30 * time.Millisecond) // a decode of 30 ms
+						return 42, nil
+					}, func(v int, err error) {
+						results = append(results, fmt.Sprint(v, err))
+						r.j.add("deliver")
+					}); err != nil {
+						return err
+					}
+					tex = runtime.GoPlatform(g, func(context.Context) ([]byte, error) {
+						return []byte("pixels"), nil
+					}, func(b []byte) (string, error) {
+						r.j.add("upload")
+						return "texture of " + string(b), nil
+					})
+					return nil
+				}
+				r.game.onUpdate = func(fg *fakeGame, tick *runtime.TickContext) {
+					switch fg.updates.Load() {
+					case 10:
+						doomed := fg.rt.Workers().Group("doomed")
+						_ = runtime.Go(doomed, func(context.Context) (int, error) { panic("bad level") },
+							func(v int, err error) {
+								var pe *runtime.PanicError
+								results = append(results, fmt.Sprint(v, errors.As(err, &pe) && pe.Value == "bad level"))
+							})
+						bad = runtime.GoPlatform(g, func(context.Context) (string, error) {
+							return "", errors.New("no such file")
+						}, func(s string) (string, error) {
+							r.j.add("upload after an error")
+							return s, nil
+						})
+					case 20:
+						_ = tick.RequestStop()
+					}
+				}
+				rt, err := r.run()
+				if err != nil {
+					t.Fatalf("Run: got %v, want nil (a panicking job fails its group, not the session)", err)
+				}
+				if want := []string{"42 <nil>", "0 true"}; !slices.Equal(results, want) {
+					t.Errorf("delivered: got %v, want %v", results, want)
+				}
+				if v, err := tex.Result(); v != "texture of pixels" || err != nil {
+					t.Errorf("GoPlatform: got %q %v, want the uploaded texture", v, err)
+				}
+				if _, err := bad.Result(); err == nil || err.Error() != "no such file" {
+					t.Errorf("GoPlatform after a failed job: got %v, want the job's error", err)
+				}
+				if err := g.Err(); err != nil {
+					t.Errorf("group Err: got %v, want nil (the panic was in another group)", err)
+				}
+				ev := without(r.j.list(), "PollEvents", "Render", "Present")
+				if slices.Contains(ev, "upload after an error") {
+					t.Error("upload ran for a job that failed")
+				}
+				// The 30 ms decode lands between two updates: the mailbox
+				// drain before an update runs it.
+				i := slices.Index(ev, "deliver")
+				if i <= 0 || i+1 >= len(ev) || ev[i+1] != "Update" {
+					t.Errorf("deliver at %d in %v: want it right before an update", i, ev)
+				}
+				if rt.Stats().Dispatched == 0 {
+					t.Error("no dispatcher work ran: the upload must run on the platform")
+				}
+			})
+		})
+	}
+}
+
+// TestNoSession: Go and GoPlatform need a session's group.
+func TestNoSession(t *testing.T) {
+	pool, _ := runtime.NewWorkerPool(1)
+	defer pool.Close()
+	g := pool.Group("app")
+	if err := runtime.Go(g, func(context.Context) (int, error) { return 1, nil }, nil); !errors.Is(err, runtime.ErrNoSession) {
+		t.Errorf("Go on an application group: got %v, want ErrNoSession", err)
+	}
+	f := runtime.GoPlatform(g, func(context.Context) (int, error) { return 1, nil }, func(int) (int, error) { return 1, nil })
+	if _, err := f.Result(); !errors.Is(err, runtime.ErrNoSession) {
+		t.Errorf("GoPlatform on an application group: got %v, want ErrNoSession", err)
+	}
+}
+
+// TestWorkersShutdownOrder journals every step of the shutdown with jobs in
+// flight: acceptance closes and contexts are done at the stop, the
+// simulation joins, Quiesce runs, the accepted jobs settle (one of them
+// needing platform work, which the platform keeps running), and the owned
+// pool has joined before DeinitPlatform.
+func TestWorkersShutdownOrder(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				r := newRig(mode, nil)
+				r.game.stopAfter = 5
+				var g *runtime.Group
+				var ws *runtime.Workers
+				var stopCause error
+				sawStop := make(chan struct{})
+				r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
+					ws = rt.Workers()
+					g = ws.Group("jobs")
+					return nil
+				}
+				r.game.onUpdate = func(fg *fakeGame, _ *runtime.TickContext) {
+					if fg.updates.Load() != 5 {
+						return
+					}
+					rt := fg.rt
+					// A slow job that ignores its context.
+					_ = g.Submit(runtime.JobFunc(func(context.Context) {
+						time.Sleep(50 * time.Millisecond)
+						r.j.add("slow job done")
+					}))
+					// A job that sees the stop.
+					_ = g.Submit(runtime.JobFunc(func(ctx context.Context) {
+						<-ctx.Done()
+						stopCause = context.Cause(ctx)
+						close(sawStop)
+					}))
+					// A job that needs platform work after the simulation
+					// has joined.
+					_ = g.Submit(runtime.JobFunc(func(context.Context) {
+						time.Sleep(20 * time.Millisecond)
+						f := rt.Dispatcher().Do(func() error { r.j.add("platform work for a job"); return nil })
+						<-f.Done()
+						r.j.add("job after platform work")
+					}))
+				}
+				r.game.onQuiesce = func(*fakeGame) {
+					<-sawStop // done at the stop: the job does not wait for its own end
+					r.j.add("context done: " + stopCause.Error())
+					if err := g.Submit(runtime.JobFunc(func(context.Context) {})); errors.Is(err, runtime.ErrClosed) {
+						r.j.add("refused")
+					}
+					if ws.Group("late").Submit(runtime.JobFunc(func(context.Context) {})) != nil {
+						r.j.add("late group refused")
+					}
+				}
+				r.game.onDeinit = func(*fakeGame) {
+					r.j.add(fmt.Sprintf("deinit: %d active, %d goroutines", ws.Active(), ws.Pool().Running()))
+				}
+				if _, err := r.run(); err != nil {
+					t.Fatal(err)
+				}
+				got := without(r.j.list(), append(loopEvents, "presenter.Init", "InitPlatform", "InitSimulation")...)
+				want := []string{
+					"DeinitSimulation",
+					"Quiesce",
+					"context done: " + runtime.ErrClosed.Error(),
+					"refused",
+					"late group refused",
+					"platform work for a job",
+					"job after platform work",
+					"slow job done",
+					"DeinitPlatform",
+					"deinit: 0 active, 0 goroutines",
+					"renderer.Close", "presenter.Close", "display.Close",
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("shutdown:\ngot  %q\nwant %q", got, want)
+				}
+			})
+		})
+	}
+}
+
+// TestJobWaitsOnPlatformDuringJoin: in concurrent mode DeinitSimulation
+// waits for a job that waits for platform work; the platform keeps running
+// dispatcher batches while it joins the simulation, so nothing strands.
+func TestJobWaitsOnPlatformDuringJoin(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(runtime.Concurrent, nil)
+		r.game.stopAfter = 3
+		var g *runtime.Group
+		r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
+			g = rt.Workers().Group("save")
+			return nil
+		}
+		r.game.onUpdate = func(fg *fakeGame, _ *runtime.TickContext) {
+			if fg.updates.Load() != 3 {
+				return
+			}
+			rt := fg.rt
+			_ = g.Submit(runtime.JobFunc(func(context.Context) {
+				time.Sleep(5 * time.Millisecond) // the simulation is joining by now
+				f := rt.Dispatcher().Do(func() error { r.j.add("platform work"); return nil })
+				<-f.Done()
+				r.j.add("job done")
+			}))
+		}
+		// DeinitSimulation waits for the group: a blocking wait on the
+		// simulation goroutine, which the platform must not strand.
+		waitGame := &waitingDeinit{fakeGame: r.game, wait: func() error { return g.Wait() }}
+		rt, err := runtime.New(waitGame, r.ctx, r.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rt.Run(); err != nil {
+			t.Fatal(err)
+		}
+		got := without(r.j.list(), append(loopEvents, "presenter.Init", "InitPlatform", "InitSimulation")...)
+		want := []string{"platform work", "job done", "DeinitSimulation", "after join", "Quiesce", "DeinitPlatform", "renderer.Close", "presenter.Close", "display.Close"}
+		if !slices.Equal(got, want) {
+			t.Errorf("shutdown:\ngot  %q\nwant %q", got, want)
+		}
+	})
+}
+
+// waitingDeinit is a fakeGame whose DeinitSimulation first waits.
+type waitingDeinit struct {
+	*fakeGame
+	wait func() error
+}
+
+func (w *waitingDeinit) DeinitSimulation() error {
+	if err := w.wait(); err != nil {
+		return err
+	}
+	return w.fakeGame.DeinitSimulation()
+}
+
+func (w *waitingDeinit) Quiesce() error {
+	w.j.add("after join")
+	return w.fakeGame.Quiesce()
+}
+
+// TestInjectedPool: a session borrows an application pool; at shutdown it
+// settles only its own groups, and the pool and its other groups stay open
+// and usable after the session.
+func TestInjectedPool(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				pool, _ := runtime.NewWorkerPool(2)
+				defer pool.Close()
+				app := pool.Group("app")
+				release := make(chan struct{})
+				var appCtxDone atomic.Bool
+				_ = app.Submit(runtime.JobFunc(func(ctx context.Context) {
+					<-release // runs across the whole session
+					appCtxDone.Store(ctx.Err() != nil)
+				}))
+				r := newRig(mode, nil)
+				r.opts.Execution.Pool = pool
+				r.game.stopAfter = 4
+				var sess *runtime.Group
+				var sessDone atomic.Bool
+				r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
+					if rt.Workers().Pool() != pool {
+						t.Error("Workers().Pool(): want the injected pool")
+					}
+					sess = rt.Workers().Group("session")
+					return sess.Submit(runtime.JobFunc(func(context.Context) {
+						time.Sleep(40 * time.Millisecond)
+						sessDone.Store(true)
+					}))
+				}
+				r.game.onDeinit = func(*fakeGame) {
+					if !sessDone.Load() {
+						t.Error("DeinitPlatform ran before the session's job settled")
+					}
+				}
+				if _, err := r.run(); err != nil {
+					t.Fatal(err)
+				}
+				if err := sess.Submit(runtime.JobFunc(func(context.Context) {})); !errors.Is(err, runtime.ErrClosed) {
+					t.Errorf("session group after the session: got %v, want ErrClosed", err)
+				}
+				if app.Idle() {
+					t.Error("the application's long job was settled by the session: want it still running")
+				}
+				ran := false
+				if err := app.Submit(runtime.JobFunc(func(context.Context) { ran = true })); err != nil {
+					t.Fatalf("application group after the session: %v", err)
+				}
+				fresh := pool.Group("after")
+				if err := fresh.Submit(runtime.JobFunc(func(context.Context) {})); err != nil {
+					t.Fatalf("new application group after the session: %v", err)
+				}
+				close(release)
+				if err := app.Wait(); err != nil || !ran {
+					t.Errorf("application group: ran=%v err=%v, want its job run", ran, err)
+				}
+				if appCtxDone.Load() {
+					t.Error("the session's stop made an application job's context done")
+				}
+				if err := fresh.Wait(); err != nil {
+					t.Error(err)
+				}
+			})
+		})
+	}
+}
+
+// TestSettleTimeout: a job that never finishes fails the session after
+// SettleTimeout and cleanup goes on.
+func TestSettleTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(runtime.Sequential, nil)
+		r.opts.Execution.SettleTimeout = 25 * time.Millisecond
+		r.game.stopAfter = 2
+		stuck := make(chan struct{})
+		r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
+			return rt.Workers().Group("stuck").Submit(runtime.JobFunc(func(context.Context) { <-stuck }))
+		}
+		var quiesced, deinit time.Duration
+		r.game.onQuiesce = func(*fakeGame) { quiesced = time.Duration(r.clock.Now()) }
+		r.game.onDeinit = func(*fakeGame) { deinit = time.Duration(r.clock.Now()) }
+		_, err := r.run()
+		close(stuck)
+		var pe *runtime.PhaseError
+		if !errors.Is(err, runtime.ErrSettleTimeout) || !errors.As(err, &pe) || pe.Phase != runtime.PhaseWorkers {
+			t.Fatalf("Run: got %v, want ErrSettleTimeout in phase %q", err, runtime.PhaseWorkers)
+		}
+		if !strings.Contains(err.Error(), "1 still running after 25ms") {
+			t.Errorf("Run: got %q, want it to say how many jobs and how long", err)
+		}
+		if !slices.Contains(r.j.list(), "display.Close") {
+			t.Error("cleanup stopped at the timeout: want it to go on")
+		}
+		if waited := deinit - quiesced; waited < 25*time.Millisecond || waited > 26*time.Millisecond {
+			t.Errorf("settle waited %v, want the timeout of 25ms (observed in 1 ms waits)", waited)
+		}
+	})
+}
+
+// TestSettleOnVirtualTime: the settle waits work on a manual clock in both
+// modes, also after the concurrent simulation's goroutine (and its waiter)
+// is gone: the last job's completion and dispatcher submissions end them.
+func TestSettleOnVirtualTime(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			clock := runtimetest.NewClock()
+			g := &leanGame{stopAfter: 3}
+			ctx, fakes := runtimetest.NewContext(clock)
+			fakes.Discard()
+			rt, err := runtime.New(g, ctx, runtimetest.Options(clock, mode))
+			if err != nil {
+				t.Fatal(err)
+			}
+			group := rt.Workers().Group("virtual")
+			var steps atomic.Int64
+			g.onUpdate = func(n int) {
+				if n != 3 {
+					return
+				}
+				_ = group.Submit(runtime.JobFunc(func(context.Context) {
+					for range 5 { // five round trips to the platform
+						<-rt.Dispatcher().Do(func() error { steps.Add(1); return nil }).Done()
+					}
+				}))
+			}
+			done := make(chan error, 1)
+			go func() { done <- rt.Run() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(time.Minute):
+				t.Fatal("shutdown did not settle a job on virtual time")
+			}
+			if got := steps.Load(); got != 5 {
+				t.Errorf("platform round trips: got %d, want 5", got)
+			}
+		})
+	}
+}
