@@ -1,6 +1,7 @@
 package ecs_test
 
 import (
+	"slices"
 	"testing"
 
 	arche "github.com/mlange-42/arche/ecs"
@@ -220,5 +221,127 @@ func TestLeakedQueriesAreCountedOnce(t *testing.T) {
 				t.Errorf("second Apply: got %d leaked, want 0", got)
 			}
 		})
+	}
+}
+
+// fuzzQuery is the model of one query in FuzzQueryLocks.
+type fuzzQuery struct {
+	q      ecs.Query1[position]
+	state  byte // queryOpen, queryFinished, queryClosed (by Close or Apply)
+	visits int
+	want   int // entities the query visits in total
+}
+
+const (
+	queryOpen = iota
+	queryFinished
+	queryClosed
+)
+
+// FuzzQueryLocks plays random programs of queries made, stepped, finished,
+// closed and left open, with sync points in between, against a model: the
+// world must be locked exactly while a query is open, each query must visit
+// every entity it matches, and every sync point must close and count
+// exactly the queries left open. The one documented misuse, closing a
+// finished query while a query made after it is still open, is not played.
+func FuzzQueryLocks(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 0, 2, 1, 3, 0, 5})
+	f.Add([]byte{0, 0, 0, 1, 0, 2, 1, 2, 0, 3, 1, 4, 0, 5, 0, 3, 1, 5})
+	f.Add([]byte{0, 1, 0, 1, 0, 1, 2, 1, 2, 2, 3, 0, 0, 0, 4, 2, 5, 3, 1})
+	f.Fuzz(playQueryLocks)
+}
+
+func playQueryLocks(t *testing.T, prog []byte) {
+	w := ecs.NewWorld()
+	cmd := w.Commands()
+	for i := range 5 {
+		p := cmd.Spawn()
+		ecs.With(p, position{X: float32(i)})
+		if i%2 == 0 {
+			ecs.With(p, velocity{})
+		}
+	}
+	w.Apply()
+	filters := []*ecs.Filter1[position]{
+		ecs.NewFilter1[position](w),
+		ecs.NewFilter1[position](w).With(ecs.TypeOf[velocity]()),
+		ecs.NewFilter1[position](w).Without(ecs.TypeOf[velocity]()),
+	}
+	var qs []*fuzzQuery
+	open := func() int {
+		n := 0
+		for _, q := range qs {
+			if q.state == queryOpen {
+				n++
+			}
+		}
+		return n
+	}
+	pick := func(b byte) *fuzzQuery {
+		if len(qs) == 0 {
+			return nil
+		}
+		return qs[int(b)%len(qs)]
+	}
+	step := func(q *fuzzQuery) {
+		if q.q.Next() {
+			q.visits++
+			return
+		}
+		q.state = queryFinished
+		if q.visits != q.want {
+			t.Fatalf("query visited %d entities, want %d", q.visits, q.want)
+		}
+	}
+	for i := 0; i+1 < len(prog); i += 2 {
+		op, arg := prog[i]%6, prog[i+1]
+		switch op {
+		case 0: // make a query
+			if open() >= 64 {
+				continue
+			}
+			fl := filters[int(arg)%len(filters)]
+			qs = append(qs, &fuzzQuery{q: fl.Query(), want: fl.Count()})
+		case 1: // one step
+			if q := pick(arg); q != nil && q.state == queryOpen {
+				step(q)
+			}
+		case 2: // run to the end
+			if q := pick(arg); q != nil && q.state == queryOpen {
+				for q.state == queryOpen {
+					step(q)
+				}
+			}
+		case 3: // close
+			q := pick(arg)
+			if q == nil {
+				continue
+			}
+			if q.state == queryFinished {
+				k := slices.Index(qs, q)
+				if slices.ContainsFunc(qs[k+1:], func(l *fuzzQuery) bool { return l.state == queryOpen }) {
+					continue // the documented misuse
+				}
+			}
+			q.q.Close()
+			q.state = queryClosed
+		case 4, 5: // sync point
+			want := open()
+			if got := w.Apply(); got != want {
+				t.Fatalf("leaked queries closed: got %d, want %d", got, want)
+			}
+			for _, q := range qs {
+				q.state = queryClosed
+			}
+			if op == 5 {
+				qs = qs[:0]
+			}
+		}
+		if got, want := w.Locked(), open() > 0; got != want {
+			t.Fatalf("after op %d: locked %v, want %v", op, got, want)
+		}
+	}
+	if got, want := w.Apply(), open(); got != want {
+		t.Fatalf("final sync: got %d leaked, want %d", got, want)
 	}
 }
