@@ -71,7 +71,9 @@ type World struct {
 
 // NewWorld returns an empty world.
 func NewWorld() *World {
-	w := &World{w: arche.NewWorld(), registry: map[reflect.Type]storeSlot{}}
+	// Room for the queries of a few nested loops, so that the first tick
+	// does not allocate.
+	w := &World{w: arche.NewWorld(), registry: map[reflect.Type]storeSlot{}, issued: make([]issuedQuery, 0, 8)}
 	w.cmds.world = w
 	return w
 }
