@@ -35,6 +35,15 @@ type Game struct {
 	// Shutdown, if set, runs on the platform thread after the last update,
 	// while the graphics context is still alive.
 	Shutdown func(s *Setup) error
+	// Config is the game's own config.toml, usually compiled in with
+	// //go:embed: it overrides the framework's defaults, and a file beside
+	// the executable (or --config) and --set override it. Nil for none.
+	Config []byte
+	// Settings, if not nil, points to the game's settings struct: its
+	// fields become the [game] table, with the same strictness as the
+	// framework's keys (see config.Config.WithGame for the field tags).
+	// Main fills it from the configuration before Setup runs.
+	Settings any
 }
 
 // Setup is what [Game.Setup] gets to build the game with.
@@ -105,6 +114,9 @@ func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 	}
 	if err := s.setup.Upload(); err != nil {
 		return fmt.Errorf("framework: uploading assets after setup: %w", err)
+	}
+	if err := s.cfg.CheckBindings(rt.Actions()); err != nil {
+		return err
 	}
 	if len(s.cfg.Bindings) > 0 {
 		if err := rt.Actions().Configure(s.cfg.Bindings); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +28,9 @@ type Flags struct {
 	RunFor time.Duration
 	// Screenshot is a PNG file the final state is drawn into; "" takes none.
 	Screenshot string
+	// PrintConfig prints the effective configuration, each value with
+	// where it came from, instead of running.
+	PrintConfig bool
 }
 
 // Register adds the flags to fs: --config, --set (repeatable), --headless,
@@ -42,6 +46,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&f.Frames, "frames", 0, "stop after `N` presented frames (0 = until the window closes)")
 	fs.DurationVar(&f.RunFor, "run-for", 0, "stop after this much real time, such as 10s (0 = until the window closes)")
 	fs.StringVar(&f.Screenshot, "screenshot", "", "draw the final state into this PNG `file` when the game ends")
+	fs.BoolVar(&f.PrintConfig, "print-config", false, "print the effective configuration, each value with its source, and exit")
 }
 
 // Validate checks values that the flag package cannot.
@@ -56,46 +61,51 @@ func (f *Flags) Validate() error {
 	return errors.Join(errs...)
 }
 
-// LoadConfig builds the configuration in order: the embedded defaults, the
-// file, then each --set. It returns the configuration and a name for its
-// origin. Every problem is reported at once; nothing half-valid returns.
-func (f *Flags) LoadConfig() (config.Config, string, error) {
-	cfg := config.Default()
-	source := "defaults"
+// LoadConfig builds g's configuration from its layers, in order: the
+// framework's defaults, g's settings struct (the [game] table's defaults),
+// g's embedded config.toml, then one file — --config, or else config.toml
+// beside the executable, or else config.toml in the working directory —
+// and finally each --set. It returns the configuration and a name for its
+// origin, and fills g.Settings with the [game] table. Every problem is
+// reported at once; nothing half-valid returns. [config.Config.Source]
+// says which layer set each key.
+func (f *Flags) LoadConfig(g Game) (config.Config, string, error) {
 	path := f.Config
 	if path == "" {
-		if _, err := os.Stat("config.toml"); err == nil {
+		if p, ok := config.FileBesideExecutable("config.toml"); ok {
+			path = p
+		} else if _, err := os.Stat("config.toml"); err == nil {
 			path = "config.toml"
 		}
+	} else if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return config.Config{}, "", fmt.Errorf("framework: configuration file %s does not exist", path)
 	}
-	if path != "" {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return config.Config{}, "", fmt.Errorf("framework: configuration file %s does not exist", path)
-			}
-			return config.Config{}, "", fmt.Errorf("framework: %w", err)
-		}
-		if cfg, err = config.Parse(path, data, cfg); err != nil {
+	sets := f.Sets
+	if f.Headless {
+		sets = append(slices.Clip(sets), "window.headless=true")
+	}
+	cfg, err := config.Build(config.Layers{Game: g.Settings, Embedded: g.Config, File: path, Sets: sets})
+	if err != nil {
+		return config.Config{}, "", err
+	}
+	if g.Settings != nil {
+		if err := cfg.DecodeGame(g.Settings); err != nil {
 			return config.Config{}, "", err
 		}
-		source = path
 	}
-	var errs []error
-	for _, s := range f.Sets {
-		if err := cfg.Set(s); err != nil {
-			errs = append(errs, err)
-		}
+	var from []string
+	if g.Config != nil {
+		from = append(from, "the embedded config.toml")
+	}
+	if path != "" {
+		from = append(from, path)
 	}
 	if len(f.Sets) > 0 {
-		source += " and --set"
-		errs = append(errs, cfg.Validate("command line"))
+		from = append(from, "--set")
 	}
-	if f.Headless {
-		cfg.Window.Headless = true
-	}
-	if err := errors.Join(errs...); err != nil {
-		return config.Config{}, "", err
+	source := "defaults"
+	if len(from) > 0 {
+		source = strings.Join(from, ", ")
 	}
 	return cfg, source, nil
 }
@@ -105,12 +115,13 @@ func (f *Flags) LoadConfig() (config.Config, string, error) {
 // flags. It must be called from the main goroutine, which it keeps as the
 // platform thread.
 func Main(g Game) {
-	os.Exit(MainStatus(g, os.Args[1:], os.Stderr))
+	os.Exit(MainStatus(g, os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // MainStatus is [Main] without the exit: it parses args, runs g and returns
-// the exit status, writing messages to stderr.
-func MainStatus(g Game, args []string, stderr io.Writer) int {
+// the exit status, writing --print-config and --help output to stdout and
+// messages to stderr.
+func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 	var f Flags
 	fl := flag.NewFlagSet(programName(), flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -129,10 +140,14 @@ func MainStatus(g Game, args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	cfg, source, err := f.LoadConfig()
+	cfg, source, err := f.LoadConfig(g)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
+	}
+	if f.PrintConfig {
+		stdout.Write(cfg.EffectiveTOML())
+		return 0
 	}
 	if err := Run(g, cfg, RunOptions{Source: source, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot}); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)

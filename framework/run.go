@@ -52,7 +52,7 @@ func Run(g Game, cfg config.Config, opts RunOptions) error {
 	if opts.Frames < 0 || opts.RunFor < 0 {
 		return fmt.Errorf("framework: RunOptions: Frames %d and RunFor %v must be 0 (no limit) or positive", opts.Frames, opts.RunFor)
 	}
-	if g.Title != "" && cfg.Window.Title == config.Default().Window.Title {
+	if g.Title != "" && cfg.Source("window.title").Origin == config.FromDefaults {
 		cfg.Window.Title = g.Title
 	}
 	sess, err := NewSession(g, cfg, source)

@@ -3,6 +3,7 @@ package framework_test
 import (
 	"bytes"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/internal/testdisplay"
 	"github.com/metronome-go/metronome/runtime"
 )
@@ -105,9 +107,89 @@ func TestMainFlagsAndConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer
-		got := framework.MainStatus(framework.Game{}, tt.args, &stderr)
+		got := framework.MainStatus(framework.Game{}, tt.args, io.Discard, &stderr)
 		if got != tt.status || !strings.Contains(stderr.String(), tt.want) {
 			t.Errorf("args %q: status %d, stderr %q; want status %d and %q", tt.args, got, stderr.String(), tt.status, tt.want)
 		}
+	}
+}
+
+// settings is a game's own [game] table.
+type settings struct {
+	Lives      int    `toml:"lives" range:"1,9"`
+	Difficulty string `choice:"easy,normal,hard"`
+}
+
+// TestConfigLayersAndPrintConfig: a game's embedded config.toml overrides
+// the defaults, a file and --set override it, the [game] table reaches the
+// game's settings struct with the framework's strictness, and
+// --print-config says where each value came from without opening a window
+// (issue 17 items 1 and 2).
+func TestConfigLayersAndPrintConfig(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "player.toml")
+	if err := os.WriteFile(file, []byte("[game]\nlives = 5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	game := func(s *settings) framework.Game {
+		return framework.Game{
+			Config:   []byte("[timing]\nmode = \"fixed\"\n\n[game]\ndifficulty = \"hard\"\n"),
+			Settings: s,
+		}
+	}
+	s := settings{Lives: 3, Difficulty: "normal"}
+	var stdout, stderr bytes.Buffer
+	status := framework.MainStatus(game(&s), []string{"--config", file, "--set", "timing.rate=120", "--print-config"}, &stdout, &stderr)
+	if status != 0 {
+		t.Fatalf("--print-config: status %d, stderr %q", status, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{`mode = "fixed"`, "embedded config.toml", "rate = 120", "command line", "lives = 5", file, `difficulty = "hard"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--print-config output lacks %q:\n%s", want, out)
+		}
+	}
+	if s.Lives != 5 || s.Difficulty != "hard" {
+		t.Errorf("settings after loading: %+v, want lives 5 (the file) and difficulty hard (embedded)", s)
+	}
+	// The [game] table is as strict as the framework's own keys.
+	tests := []struct {
+		set, want string
+	}{
+		{"game.lives=12", "game.lives"},
+		{"game.difficulty=insane", `"easy", "normal", "hard"`},
+		{"game.livs=2", "did you mean game.lives?"},
+	}
+	for _, tt := range tests {
+		stderr.Reset()
+		s := settings{Lives: 3, Difficulty: "normal"}
+		if got := framework.MainStatus(game(&s), []string{"--set", tt.set, "--print-config"}, io.Discard, &stderr); got != 1 || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("--set %s: status %d, stderr %q; want 1 and %q", tt.set, got, stderr.String(), tt.want)
+		}
+	}
+}
+
+// TestBindingToUnknownActionFails: a binding for an action the game never
+// registered stops the session with a suggestion instead of being ignored
+// (issue 17 item 3).
+func TestBindingToUnknownActionFails(t *testing.T) {
+	cfg := config.Default()
+	if err := cfg.Set("input.bindings.lanch=Space"); err != nil {
+		t.Fatal(err)
+	}
+	g := framework.Game{Setup: func(s *framework.Setup) error {
+		_, err := s.Actions.RegisterNames("launch", "Enter")
+		return err
+	}}
+	sim, err := frameworktest.New(g, frameworktest.Options{Config: &cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = sim.RunTicks(5)
+	if err == nil || !strings.Contains(err.Error(), "lanch") || !strings.Contains(err.Error(), `"launch"`) {
+		t.Fatalf("RunTicks: got %v, want an error naming lanch and suggesting launch", err)
+	}
+	if sim.Ticks() != 0 {
+		t.Errorf("ticks: %d, want none", sim.Ticks())
 	}
 }
