@@ -43,13 +43,13 @@ const (
 const (
 	fKind       = 3 // the update's Kind
 	fFinal      = 1 << 2
-	fTiming     = 1 << 3  // the Timing differs from the previous tick's
-	fDelta      = 1 << 4  // Delta differs from the previous tick's
-	fInputOther = 1 << 5  // the input interval is not [Start, End)
-	fRecords    = 1 << 6  // at least one record
-	fInputEnd   = 1 << 7  // the input interval's length differs from the previous one's
-	fPolls      = 1 << 8  // Polls differs from the previous tick's
-	fEnd        = 1 << 9  // End is not Start + Delta
+	fTiming     = 1 << 3 // the Timing differs from the previous tick's
+	fDelta      = 1 << 4 // Delta differs from the previous tick's
+	fInputOther = 1 << 5 // the input interval is not [Start, End)
+	fRecords    = 1 << 6 // at least one record
+	fInputEnd   = 1 << 7 // the input interval's length differs from the previous one's
+	fPolls      = 1 << 8 // Polls differs from the previous tick's
+	fEnd        = 1 << 9 // End is not Start + Delta
 	fQuiet      = 1 << 10
 	fCoarse     = 1 << 11
 	fMailbox    = 1 << 12 // Mailbox is not 0
@@ -603,6 +603,9 @@ func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
 	if f&fRecords != 0 {
 		t.Records = decodeRecords(d, t.InputStart, t.Records)
 	}
+	if d.err != nil {
+		return
+	}
 	s.delta, s.end, s.number = u.Delta, u.End, u.Number
 	s.inputEnd, s.inputLen = t.InputEnd, int64(t.InputEnd-t.InputStart)
 	s.polls, s.futures = polls, t.Futures
@@ -735,7 +738,9 @@ func (s *stream) checkpoint(d *decoder, c *Checkpoint) {
 		}
 		c.Types = append(c.Types, TypeHash{Name: st.name, Hash: st.hash, Count: st.count})
 	}
-	s.checks++
+	if d.err == nil {
+		s.checks++
+	}
 }
 
 func (s *stream) endMarker(d *decoder, e *End) {

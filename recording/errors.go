@@ -51,7 +51,8 @@ type Error struct {
 	Err error
 }
 
-// Error reads "recording: game.rec: byte 1234, after 56 ticks: ...".
+// Error reads "recording: game.rec: byte 1234, after 56 ticks: ...";
+// the parts that do not apply are left out.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("recording: ")
@@ -63,7 +64,14 @@ func (e *Error) Error() string {
 		b.WriteString(strconv.FormatInt(e.Offset, 10))
 		sep = ", "
 	}
-	if e.Ticks >= 0 {
+	switch {
+	case e.Ticks == 0:
+		b.WriteString(sep)
+		b.WriteString("before the first tick")
+	case e.Ticks == 1:
+		b.WriteString(sep)
+		b.WriteString("after 1 tick")
+	case e.Ticks > 1:
 		b.WriteString(sep)
 		b.WriteString("after ")
 		b.WriteString(strconv.FormatInt(e.Ticks, 10))

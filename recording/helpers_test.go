@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -265,6 +266,20 @@ func readAll(r *recording.Reader) ([]event, *recording.End, error) {
 	}
 }
 
+// countItems reads to the first error and counts ticks and checkpoints.
+func countItems(r *recording.Reader) (int, error) {
+	n := 0
+	for {
+		it, err := r.Next()
+		if err != nil {
+			return n, err
+		}
+		if _, ok := it.(*recording.End); !ok {
+			n++
+		}
+	}
+}
+
 // diffEvents describes the first difference between two event lists.
 func diffEvents(got, want []event) string {
 	for i := range min(len(got), len(want)) {
@@ -450,17 +465,36 @@ func (p *pipe) Write(b []byte) (int, error) {
 }
 
 type pipeReader struct {
-	p   *pipe
-	off int
+	p     *pipe
+	off   int
+	limit int // the bytes the reader may see; -1 for all
 }
 
 func (r *pipeReader) Read(b []byte) (int, error) {
 	r.p.mu.Lock()
 	defer r.p.mu.Unlock()
-	if r.off >= len(r.p.data) {
+	end := len(r.p.data)
+	if r.limit >= 0 {
+		end = min(end, r.limit)
+	}
+	if r.off >= end {
 		return 0, io.EOF
 	}
-	n := copy(b, r.p.data[r.off:])
+	n := copy(b, r.p.data[r.off:end])
 	r.off += n
 	return n, nil
 }
+
+// reveal lets the reader see n more bytes, and reports whether there were
+// any to reveal.
+func (r *pipeReader) reveal(n int) bool {
+	r.p.mu.Lock()
+	defer r.p.mu.Unlock()
+	if r.limit >= len(r.p.data) {
+		return false
+	}
+	r.limit = min(r.limit+n, len(r.p.data))
+	return true
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

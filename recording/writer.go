@@ -159,8 +159,8 @@ func (w *Writer) begin(b []byte) []byte {
 // allocates nothing in steady state. It returns the first problem so far:
 // a tick the format cannot hold (wrapping [ErrInvalid]), a write that
 // failed in the background, or [ErrBehind]. After a problem the recording
-// stops: every later call returns the same error, and Close writes no end
-// marker, so a reader sees the recording as cut after the last good chunk.
+// stops: every later call returns the same error, and Close writes what
+// was accepted but no end marker, so a reader sees a recording cut short.
 func (w *Writer) Append(t *Tick) error {
 	if err := w.usable(); err != nil {
 		return err
@@ -244,7 +244,9 @@ func (w *Writer) Close(outcome error) error {
 		w.buf = w.s.appendEnd(w.buf, msg)
 		w.items++
 	}
-	if !w.broken {
+	if !w.writeFailed.Load() {
+		// The chunk holds only values that passed the checks, even
+		// after a refused one: keep them.
 		w.flush(true)
 	}
 	close(w.queue)

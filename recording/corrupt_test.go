@@ -1,0 +1,213 @@
+package recording_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/metronome-go/metronome/recording"
+)
+
+func TestBadStart(t *testing.T) {
+	valid := write(t, testHeader, nil, nil)
+	header := chunkOffsets(t, valid)
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want error
+		msg  string // the whole message, or a fragment after "..."
+	}{
+		{"empty", nil, recording.ErrIncomplete,
+			`recording: game.rec: byte 0: the data ends after 0 bytes, before the magic number "MTRC"`},
+		{"part of the magic", []byte("MT"), recording.ErrIncomplete, "...the data ends after 2 bytes"},
+		{"zip file", []byte("PK\x03\x04\x14\x00\x00\x00"), recording.ErrNotRecording,
+			`recording: game.rec: byte 0: not a Metronome recording (it starts with "PK\x03\x04", a recording with "MTRC")`},
+		{"short other file", []byte("{}"), recording.ErrNotRecording, "...not a Metronome recording"},
+		{"other magic", []byte("MTRX\x01"), recording.ErrNotRecording, "...not a Metronome recording"},
+		{"version 9", []byte("MTRC\x09"), recording.ErrVersion,
+			"recording: game.rec: byte 4: format version 9 is not supported (this build reads 1)"},
+		{"version 0", []byte("MTRC\x00"), recording.ErrVersion, "...format version 0 is not supported"},
+		{"version 300", []byte("MTRC\xac\x02"), recording.ErrVersion, "...format version 300 is not supported"},
+		{"version not a varint", []byte("MTRC\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"), recording.ErrCorrupt,
+			"...byte 4: the format version is not a valid varint"},
+		{"version cut", []byte("MTRC\x81"), recording.ErrIncomplete, "...byte 4: the data ends inside the format version"},
+		{"no header", []byte("MTRC\x01"), recording.ErrIncomplete, "...byte 5: the data ends inside the frame of chunk 0"},
+		{"header cut", valid[:header[1]-1], recording.ErrIncomplete, "...byte 5: the data ends inside chunk 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := recording.NewReader(bytes.NewReader(tc.data), "game.rec")
+			if r != nil {
+				t.Fatalf("got a reader for %q", tc.data)
+			}
+			errorIs(t, err, tc.want)
+			if frag, ok := strings.CutPrefix(tc.msg, "..."); ok {
+				if !strings.Contains(err.Error(), frag) {
+					t.Errorf("got %q, want it to say %q", err, frag)
+				}
+			} else if err.Error() != tc.msg {
+				t.Errorf("got  %q\nwant %q", err, tc.msg)
+			}
+		})
+	}
+}
+
+// frame makes a chunk with a correct frame around payload.
+func frame(payload ...[]byte) []byte {
+	p := bytes.Join(payload, nil)
+	b := binary.LittleEndian.AppendUint32(nil, uint32(len(p)))
+	sum := crc32.Update(crc32.Update(0, crc32.MakeTable(crc32.Castagnoli), b), crc32.MakeTable(crc32.Castagnoli), p)
+	b = binary.LittleEndian.AppendUint32(b, sum)
+	return append(b, p...)
+}
+
+func uv(vs ...uint64) []byte {
+	var b []byte
+	for _, v := range vs {
+		b = binary.AppendUvarint(b, v)
+	}
+	return b
+}
+
+// TestCorruptChunks builds recordings whose frames are sound but whose
+// contents no writer makes, and recordings whose frames are damaged in
+// the middle: each is an error wrapping ErrCorrupt that names the byte,
+// and then the reader stays failed.
+func TestCorruptChunks(t *testing.T) {
+	valid := write(t, testHeader, nil, nil)
+	start := valid[:chunkOffsets(t, valid)[1]] // magic, version, header
+	at := len(start)
+	payload := at + 8         // the first chunk's payload
+	item := itoa(payload + 1) // its first item, after the chunk number
+	var headerCase = func(fields ...[]byte) []byte {
+		return append([]byte("MTRC\x01"), frame(uv(0), bytes.Join(fields, nil))...)
+	}
+	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	for _, tc := range []struct {
+		name string
+		data []byte
+		msg  string
+	}{
+		{"unknown item", cat(start, frame(uv(1, 5))), "byte " + item + ", before the first tick: item type 5 is not defined"},
+		{"unknown tick flags", cat(start, frame(uv(1, 1<<22))), "byte " + item + ", before the first tick: tick flags 0x200000 are not defined"},
+		{"update kind 3", cat(start, frame(uv(1, 3<<1))), "update kind 3 is not a timing.Kind (allowed: 0 to 2)"},
+		{"bad varint", cat(start, frame(uv(1, 1<<5), bytes.Repeat([]byte{0xff}, 11))), "byte " + itoa(payload+2) + ", before the first tick: a varint overflows 64 bits"},
+		{"item cut", cat(start, frame(uv(1, 1<<5))), "byte " + itoa(payload+2) + ", before the first tick: the item runs past the end of its chunk"},
+		{"records beyond the limit", cat(start, frame(uv(1, 1<<7, recording.MaxRecords+1))), "record count 1048577 is out of range (allowed: 0 to 1048576)"},
+		{"records beyond the chunk", cat(start, frame(uv(1, 1<<7, 1000), []byte{1, 2})), "record count 1000 needs more bytes than its chunk has left (2)"},
+		{"no records", cat(start, frame(uv(1, 1<<7, 0))), "a tick flagged as having records has none"},
+		{"record kind 0", cat(start, frame(uv(1, 1<<7, 1), []byte{0x40})), "record 0: kind 0 is not an input record kind (allowed: 1 to 10)"},
+		{"record kind 11", cat(start, frame(uv(1, 1<<7, 1), []byte{0x4b})), "record 0: kind 11 is not an input record kind"},
+		{"record flag on a press", cat(start, frame(uv(1, 1<<7, 1), []byte{0xc1, 3})), "record 0: a press record has no flag"},
+		{"record width past int32", cat(start, frame(uv(1, 1<<7, 1), []byte{0x47}, uv(1<<33, 0))), "record width 4294967296 does not fit an int32"},
+		{"timing mask", cat(start, frame(uv(1, 1<<4, 1<<29))), "timing mask 0x20000000 names fields that do not exist"},
+		{"timing mode past uint8", cat(start, frame(uv(1, 1<<4, 1<<26, 512))), "timing field 26 holds 256, more than its uint8 allows"},
+		{"input flags without interval", cat(start, frame(uv(1, 1<<8, 0))), "give an input interval's start or length"},
+		{"undefined type name", cat(start, frame(uv(1, 1), uv(0), make([]byte, 8), uv(1, 3<<2))), "checkpoint type 0 refers to name 3, but only 0 are defined"},
+		{"type name too long", cat(start, frame(uv(1, 1), uv(0), make([]byte, 8), uv(1, 0, recording.MaxNameLen+1))), "type name length 1025 is out of range"},
+		{"negative count", cat(start, frame(uv(1, 1), uv(0), make([]byte, 8), uv(1, 2, 1), []byte("A"), uv(1))), `checkpoint type "A": count -1 is out of range`},
+		{"end counts", cat(start, frame(uv(1, 3, 5, 0, 0))), "the end marker counts 5 ticks, the recording holds 0"},
+		{"after the end in its chunk", cat(start, frame(uv(1, 3, 0, 0, 0, 0))), "byte " + itoa(payload+5) + ", before the first tick: 1 bytes follow the end marker"},
+		{"after the end", cat(start, frame(uv(1, 3, 0, 0, 0)), []byte{0}), "byte " + itoa(payload+5) + ", before the first tick: data follows the end marker"},
+		{"chunk skipped", cat(start, frame(uv(2, 0))), "byte " + itoa(payload) + ", before the first tick: chunk number 2 where chunk 1 was expected"},
+		{"length 0", cat(start, []byte{0, 0, 0, 0, 0, 0, 0, 0}), "byte " + itoa(at) + ", before the first tick: chunk 1: length 0 is out of range (allowed: 1 to 67108864)"},
+		{"length past the limit", cat(start, binary.LittleEndian.AppendUint32(nil, recording.MaxChunk+1), make([]byte, 4)), "chunk 1: length 67108865 is out of range"},
+		{"header config limit", headerCase(uv(0, 0, 0, recording.MaxConfigLen+1)), "byte 17: Header.Config length 4194305 is out of range"},
+		{"header string limit", headerCase(uv(recording.MaxStringLen + 1)), "byte 14: Header.Framework length 1025 is out of range"},
+		{"header interval 0", headerCase(uv(0, 0, 0, 0), make([]byte, 8), uv(0)), "Header.CheckpointEvery 0 is out of range (allowed: 1 to 1048576)"},
+		{"header trailing", headerCase(uv(0, 0, 0, 0), make([]byte, 8), uv(60), []byte{7}), "1 bytes follow the header in its chunk"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := recording.NewReader(bytes.NewReader(tc.data), "bad.rec")
+			if err == nil {
+				_, _, err = readAll(r)
+			}
+			errorIs(t, err, recording.ErrCorrupt, "recording: bad.rec: byte ", tc.msg)
+			if r != nil {
+				if _, again := r.Next(); again != err {
+					t.Errorf("the next call returned %v, want the same error", again)
+				}
+			}
+		})
+	}
+}
+
+// TestCorruptMiddle damages one chunk of a long recording in turn at its
+// frame, its checksum and its payload: the reader returns what came
+// before and an ErrCorrupt naming the chunk's first byte.
+func TestCorruptMiddle(t *testing.T) {
+	evs := makeSession(t, sessionOptions{seed: 31, ticks: 1500, input: true, every: 60})
+	data := write(t, testHeader, evs, nil)
+	offs := chunkOffsets(t, data)
+	k := len(offs) / 2
+	at := offs[k]
+	r, _ := recording.NewReader(bytes.NewReader(data[:at]), "x.rec")
+	before, _, _ := readAll(r)
+	for _, tc := range []struct {
+		name string
+		pos  int
+		msg  string
+	}{
+		{"payload", at + 20, "checksum"},
+		{"checksum", at + 5, "checksum"},
+		{"length", at + 1, ""},
+		{"last payload byte", offs[k+1] - 1, "checksum"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := bytes.Clone(data)
+			bad[tc.pos] ^= 0x10
+			r, err := recording.NewReader(bytes.NewReader(bad), "x.rec")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := readAll(r)
+			errorIs(t, err, recording.ErrCorrupt, "recording: x.rec: byte "+itoa(at)+", after ", tc.msg)
+			if d := diffEvents(got, before); d != "" {
+				t.Error(d)
+			}
+		})
+	}
+	// A chunk dropped or repeated is found by its number.
+	for _, tc := range []struct {
+		name string
+		data []byte
+		msg  string
+	}{
+		{"dropped", append(bytes.Clone(data[:at]), data[offs[k+1]:]...), "chunk number " + itoa(k+1) + " where chunk " + itoa(k) + " was expected"},
+		{"repeated", append(bytes.Clone(data[:offs[k+1]]), data[at:]...), "chunk number " + itoa(k) + " where chunk " + itoa(k+1) + " was expected"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := recording.NewReader(bytes.NewReader(tc.data), "x.rec")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, err = readAll(r)
+			errorIs(t, err, recording.ErrCorrupt, tc.msg)
+		})
+	}
+}
+
+// TestReadError: an error from the source other than io.EOF is final and
+// wrapped.
+func TestReadError(t *testing.T) {
+	data := write(t, testHeader, makeSession(t, sessionOptions{seed: 32, ticks: 200, every: 60}), nil)
+	boom := errors.New("device gone")
+	r, err := recording.NewReader(io.MultiReader(bytes.NewReader(data[:len(data)-10]), errReader{boom}), "x.rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = readAll(r)
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "x.rec: byte ") {
+		t.Errorf("got %v, want an error naming the file and wrapping %v", err, boom)
+	}
+	if errors.Is(err, recording.ErrIncomplete) {
+		t.Errorf("a read error reads as incomplete: %v", err)
+	}
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
