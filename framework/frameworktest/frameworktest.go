@@ -19,10 +19,16 @@ import (
 
 // Options configure [New].
 type Options struct {
-	// Config is the configuration to run with; nil means [config.Default].
-	// Its window size is the fake window's; its runtime mode (sequential or
-	// concurrent) is honoured, with the same ticks in both.
+	// Config is the configuration to run with. Nil builds the game's own:
+	// the framework's defaults, the game's settings struct and its
+	// embedded config.toml (framework.Game.Settings and Config), then
+	// Sets — no file is read. Its window size is the fake window's; its
+	// runtime mode (sequential or concurrent) is honoured, with the same
+	// ticks in both.
 	Config *config.Config
+	// Sets are "key=value" overrides applied last when Config is nil, as
+	// --set does.
+	Sets []string
 	// RenderCost is the time each rendered frame takes on the platform's
 	// virtual clock. Zero renders instantly.
 	RenderCost time.Duration
@@ -55,6 +61,8 @@ type Sim struct {
 	Assets *assets.Library
 	// Runtime is the session's runtime.
 	Runtime *runtime.GameRuntime
+	// Config is the configuration the session runs with.
+	Config config.Config
 
 	step    *stepper
 	done    chan error
@@ -69,9 +77,19 @@ var ErrEnded = errors.New("frameworktest: the session has ended")
 
 // New prepares a headless session of g.
 func New(g framework.Game, opts Options) (*Sim, error) {
-	cfg := config.Default()
+	var cfg config.Config
 	if opts.Config != nil {
 		cfg = *opts.Config
+	} else {
+		var err error
+		if cfg, err = config.Build(config.Layers{Game: g.Settings, Embedded: g.Config, Sets: opts.Sets}); err != nil {
+			return nil, err
+		}
+		if g.Settings != nil {
+			if err := cfg.DecodeGame(g.Settings); err != nil {
+				return nil, err
+			}
+		}
 	}
 	rtOpts, err := cfg.RuntimeOptions("test config")
 	if err != nil {
@@ -96,6 +114,7 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 		Fakes:   fakes,
 		App:     sess.App,
 		Assets:  sess.Assets(),
+		Config:  cfg,
 		step:    &stepper{Session: sess, paused: make(chan struct{}), resume: make(chan bool)},
 		done:    make(chan error, 1),
 	}
