@@ -153,3 +153,23 @@ func TestAxisBindingValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestButtonNamesAreAxisBindings: a config checker can read every binding
+// text with ParseAxisBinding before it knows which actions are analog,
+// because every button name is also an axis binding.
+func TestButtonNamesAreAxisBindings(t *testing.T) {
+	names := []string{" Esc ", "return", "LeftCtrl", "mousebutton1", "GamepadLB"}
+	for b := input.Button(1); int(b) <= input.ButtonCount; b++ {
+		names = append(names, b.String())
+	}
+	for _, n := range names {
+		want, err := input.ParseButton(n)
+		if err != nil {
+			t.Fatalf("ParseButton(%q): %v", n, err)
+		}
+		got, err := input.ParseAxisBinding(n)
+		if err != nil || got != input.ButtonAxis(input.ButtonNone, want) {
+			t.Errorf("ParseAxisBinding(%q) = %+v, %v; want the button %v", n, got, err, want)
+		}
+	}
+}
