@@ -1,5 +1,7 @@
 package runtime
 
+import "github.com/metronome-go/metronome/timing"
+
 // Run runs the session on the calling thread and returns when it has shut
 // down: nil after a clean stop (a stop request or the window's close
 // intent), otherwise the first failure joined with later ones, each a
@@ -12,14 +14,18 @@ func (r *GameRuntime) Run() error {
 	r.life.advance(StateInitializing)
 	if r.initialize() {
 		r.life.advance(StateRunning)
-		if r.sim.own {
+		switch {
+		case r.sim.rec.Reader != nil:
+			r.replayLoop()
+		case r.sim.own:
 			close(r.sim.begin)
 			r.plat.loop()
-		} else {
+		default:
 			r.sequentialLoop()
 		}
 	}
 	r.shutdown()
+	timing.ReleaseWaiter(r.plat.waiter)
 	err := r.fails.err()
 	r.life.finish(err)
 	return err
@@ -53,6 +59,7 @@ func (r *GameRuntime) initialize() bool {
 		return false
 	}
 	r.sim.tried = true
+	r.dispatcher.revealSettled()
 	if !r.sim.own {
 		if err := guard(func() error { return r.game.InitSimulation(r) }); err != nil {
 			r.fail(PhaseInitSimulation, err)

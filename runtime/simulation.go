@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -22,6 +23,13 @@ type simulation struct {
 	in        input.Tick
 	lastBatch timing.Instant
 
+	// Record and replay (record.go).
+	rec   RecordOptions
+	every int // checkpoint interval in ticks
+	out   recording.Tick
+	check recording.Checkpoint
+	play  replayState
+
 	// Which game init hook was attempted; its cleanup hook pairs with it.
 	tried bool
 
@@ -41,7 +49,7 @@ func (s *simulation) init(r *GameRuntime) error {
 		s.waiter = r.plat.waiter
 	}
 	s.tick.Input = &s.in
-	return nil
+	return s.initRecord(r.opts.Record)
 }
 
 // startTiming starts the scheduler and the input intervals together.
@@ -82,10 +90,12 @@ func (s *simulation) runBatch(now timing.Instant) int {
 			break
 		}
 		u := &batch.Updates[i]
-		if err := r.mailbox.drain(); err != nil {
+		drained, err := r.mailbox.drainN(-1)
+		if err != nil {
 			r.fail(PhaseMailbox, err)
 			break
 		}
+		futures := r.dispatcher.revealSettled()
 		if r.endpoint.negotiate() {
 			break // an ordinary shutdown request was accepted
 		}
@@ -103,13 +113,18 @@ func (s *simulation) runBatch(now timing.Instant) int {
 		t.Update = *u
 		t.Timing = stats
 		t.Window = s.in.Window()
-		err := guard(func() error { return r.game.Update(t) })
+		if s.rec.Writer != nil {
+			if err := s.record(drained, futures); err != nil {
+				r.fail(PhaseRecord, err)
+				break
+			}
+		}
+		ok := s.update()
 		ran++
 		if int(u.Kind) < len(kinds) {
 			kinds[u.Kind]++
 		}
-		if err != nil {
-			r.fail(PhaseUpdate, err)
+		if !ok {
 			break
 		}
 	}
@@ -119,6 +134,24 @@ func (s *simulation) runBatch(now timing.Instant) int {
 	}
 	r.x.addBatch(stats, &kinds, &batch)
 	return ran
+}
+
+// update runs the game's Update on the tick in s.tick, then the
+// checkpoint that falls after it, and reports whether the session goes on.
+func (s *simulation) update() bool {
+	r := s.rt
+	t := &s.tick
+	if err := guard(func() error { return r.game.Update(t) }); err != nil {
+		r.fail(PhaseUpdate, err)
+		return false
+	}
+	if s.rec.Writer != nil && s.rec.Hash != nil && (t.Number+1)%uint64(s.every) == 0 {
+		if err := s.checkpoint(); err != nil {
+			r.fail(PhaseRecord, err)
+			return false
+		}
+	}
+	return true
 }
 
 // prepare lends a free slot to PrepareFrame and publishes the frame, or
@@ -155,6 +188,9 @@ func (s *simulation) prepare() bool {
 func (s *simulation) main() {
 	r := s.rt
 	defer func() {
+		// This goroutine waits no more: on virtual time the clock must
+		// not wait for it.
+		timing.ReleaseWaiter(s.waiter)
 		close(s.done)
 		r.plat.waiter.Wake()
 	}()
@@ -197,9 +233,8 @@ func (s *simulation) loop() {
 		}
 		s.lastBatch = now
 		if s.runBatch(now) == 0 {
-			// Nothing was due at this reading: let the clock move before
-			// asking again.
-			_ = s.waiter.WaitUntil(max(s.sched.NextUpdateAt(), now+1))
+			// Nothing was due at this reading (the scheduler then puts
+			// NextUpdateAt in the future): wait for it.
 			continue
 		}
 		if r.fails.any() || r.stop.Requested() {

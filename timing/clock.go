@@ -40,9 +40,28 @@ type Clock interface {
 // called from any goroutine: it makes the current wait, or the next one if
 // none is running, return [ErrWaitInterrupted] at once. Joined with its
 // clock's Now, a waiter is a [PacingClock].
+//
+// A waiter of virtual time counts its goroutine as running until it waits;
+// such a waiter also has the [Releaser] method, which the owner of a
+// goroutine calls once the goroutine has stopped waiting for good.
 type Waiter interface {
 	WaitUntil(target Instant) error
 	Wake()
+}
+
+// Releaser is the optional method of a [Waiter] that must be released when
+// its goroutine finishes ([ManualClock]'s waiters have it). Use
+// [ReleaseWaiter].
+type Releaser interface {
+	Release()
+}
+
+// ReleaseWaiter releases w if it is a [Releaser] and does nothing
+// otherwise.
+func ReleaseWaiter(w Waiter) {
+	if r, ok := w.(Releaser); ok {
+		r.Release()
+	}
 }
 
 // NewWaiter returns a futex waiter ([NewFutexWaiter]): on Linux one sleep

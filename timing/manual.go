@@ -1,6 +1,7 @@
 package timing
 
 import (
+	"slices"
 	"sync"
 	"time"
 )
@@ -93,11 +94,12 @@ func (c *ManualClock) NewWaiter() Waiter {
 // manualWaiter is one goroutine's place in virtual time. Its fields are
 // guarded by the clock's mutex.
 type manualWaiter struct {
-	clock   *ManualClock
-	waiting bool // blocked in WaitUntil
-	target  Instant
-	woken   bool // a Wake is pending
-	release chan error
+	clock    *ManualClock
+	waiting  bool // blocked in WaitUntil
+	target   Instant
+	woken    bool // a Wake is pending
+	released bool
+	release  chan error
 }
 
 // WaitUntil blocks until the clock reads target and every earlier waiter
@@ -112,10 +114,30 @@ func (w *manualWaiter) WaitUntil(target Instant) error {
 		c.mu.Unlock()
 		return ErrWaitInterrupted
 	}
+	if w.released {
+		c.mu.Unlock()
+		panic("timing: WaitUntil on a released ManualClock waiter")
+	}
 	w.waiting, w.target = true, target
 	c.settle()
 	c.mu.Unlock()
 	return <-w.release
+}
+
+// Release retires the waiter: its goroutine will not wait again (it has
+// finished), so the clock no longer waits for it to block before moving,
+// and later-ranked waiters no longer yield to it. A runtime releases the
+// waiter of a goroutine it has joined. Waiting on a released waiter
+// panics.
+func (w *manualWaiter) Release() {
+	c := w.clock
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i := slices.Index(c.waiters, w); i >= 0 {
+		c.waiters = slices.Delete(c.waiters, i, i+1)
+		w.released = true
+	}
+	c.settle()
 }
 
 // Wake interrupts the current wait, or the next one if none is in

@@ -3,6 +3,7 @@ package timing_test
 import (
 	"errors"
 	"fmt"
+	goruntime "runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -395,4 +396,37 @@ func TestManualClockJumpsWhenAllWait(t *testing.T) {
 			t.Errorf("the clock reads %v, want 2 m", got)
 		}
 	})
+}
+
+// TestManualClockRelease: a waiter whose goroutine has finished would hold
+// the clock for ever (it counts as running); released, it no longer does,
+// and later-ranked waiters stop yielding to it.
+func TestManualClockRelease(t *testing.T) {
+	c := timing.NewManualClock(0)
+	first := c.NewWaiter()  // its goroutine "finishes" without waiting
+	second := c.NewWaiter() // keeps waiting
+	done := make(chan error, 1)
+	go func() { done <- second.WaitUntil(100) }()
+	// With first running, the clock cannot move to 100.
+	for range 100 {
+		goruntime.Gosched()
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("wait returned (%v) while an earlier waiter was running", err)
+	default:
+	}
+	timing.ReleaseWaiter(first)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Now(); got != 100 {
+		t.Errorf("clock after the release: %v, want 100", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("WaitUntil on a released waiter did not panic")
+		}
+	}()
+	_ = first.WaitUntil(200)
 }
