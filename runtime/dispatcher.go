@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 )
@@ -24,6 +25,14 @@ type PlatformDispatcher struct {
 	closed  bool
 	pending atomic.Int32
 	wake    func()
+
+	// Requests are numbered in queue order and settle in that order, so
+	// "the first n settled" says exactly which futures are done.
+	// completed counts settled requests; visible is the simulation's view
+	// of it, moved at the start of each update (or to a recorded value
+	// during a replay), so which results an update sees is a fact of the
+	// session that a recording can keep.
+	queued, completed, visible atomic.Uint64
 }
 
 type platformJob interface {
@@ -39,16 +48,21 @@ type Future[T any] struct {
 	val  T
 	err  error
 	work func() (T, error)
+	d    *PlatformDispatcher // nil: settled at submission
+	seq  uint64
 }
 
 // Done returns a channel closed when the work has run or was canceled.
 func (f *Future[T]) Done() <-chan struct{} { return f.done }
 
-// Ready reports whether the result is available.
+// Ready reports whether the result is available. Results become available
+// to the simulation at the start of an update (during Init hooks and the
+// shutdown, as soon as they are settled), so every update of a session, and
+// of its replay, sees the same results.
 func (f *Future[T]) Ready() bool {
 	select {
 	case <-f.done:
-		return true
+		return f.d == nil || f.seq < f.d.visible.Load()
 	default:
 		return false
 	}
@@ -92,6 +106,8 @@ func Submit[T any](d *PlatformDispatcher, work func() (T, error)) *Future[T] {
 		f.cancel(ErrClosed)
 		return f
 	}
+	f.d, f.seq = d, d.queued.Load()
+	d.queued.Add(1)
 	d.queue = append(d.queue, f)
 	d.pending.Add(1)
 	d.mu.Unlock()
@@ -123,6 +139,7 @@ func (d *PlatformDispatcher) drain() int {
 	d.mu.Unlock()
 	for i, j := range batch {
 		j.run()
+		d.completed.Add(1)
 		batch[i] = nil
 	}
 	d.mu.Lock()
@@ -143,7 +160,20 @@ func (d *PlatformDispatcher) close() {
 	d.mu.Unlock()
 	for _, j := range batch {
 		j.cancel(ErrCanceled)
+		d.completed.Add(1)
 	}
+	d.reveal(math.MaxUint64)
+}
+
+// reveal makes the first n settled requests visible to the simulation.
+func (d *PlatformDispatcher) reveal(n uint64) { d.visible.Store(n) }
+
+// revealSettled makes every settled request visible and returns how many
+// that is.
+func (d *PlatformDispatcher) revealSettled() uint64 {
+	n := d.completed.Load()
+	d.visible.Store(n)
+	return n
 }
 
 // Mailbox carries work to the simulation owner. Each update first drains the
@@ -178,13 +208,27 @@ func (m *Mailbox) Pending() int { return int(m.pending.Load()) }
 // drain runs the current batch. It stops at the first panic, reporting it,
 // and drops the rest of the batch: the session is failing anyway.
 func (m *Mailbox) drain() error {
-	if m.pending.Load() == 0 {
-		return nil
+	_, err := m.drainN(-1)
+	return err
+}
+
+// drainN runs the oldest limit items queued (every item for a negative
+// limit) and returns how many it took.
+func (m *Mailbox) drainN(limit int) (int, error) {
+	if m.pending.Load() == 0 || limit == 0 {
+		return 0, nil
 	}
 	m.mu.Lock()
 	batch := m.queue
-	m.queue = m.spare[:0]
-	m.spare = nil
+	if limit >= 0 && limit < len(batch) {
+		// Take a prefix; the rest moves to the front of a fresh queue.
+		rest := append(m.spare[:0], batch[limit:]...)
+		batch = batch[:limit:limit]
+		m.queue, m.spare = rest, nil
+	} else {
+		m.queue = m.spare[:0]
+		m.spare = nil
+	}
 	m.pending.Add(-int32(len(batch)))
 	m.mu.Unlock()
 	var err error
@@ -199,7 +243,7 @@ func (m *Mailbox) drain() error {
 		m.spare = batch[:0]
 	}
 	m.mu.Unlock()
-	return err
+	return len(batch), err
 }
 
 // close refuses further posts and discards what is queued; it returns how

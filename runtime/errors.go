@@ -44,6 +44,8 @@ const (
 	PhaseQuiesce          Phase = "quiesce"
 	PhaseSettle           Phase = "settle"
 	PhaseRecycle          Phase = "recycle frames"
+	PhaseRecord           Phase = "record"
+	PhaseReplay           Phase = "replay"
 	PhaseDeinitPlatform   Phase = "deinit platform"
 	PhaseCloseInput       Phase = "close input"
 	PhaseCloseGraphics    Phase = "close graphics"

@@ -122,6 +122,10 @@ type Options struct {
 	// accepts each at once. It can also be installed once with
 	// [ShutdownEndpoint.SetPolicy] before the session runs.
 	ShutdownPolicy ShutdownPolicy
+	// Record makes the session keep a recording of what it hands the
+	// simulation, or replay one ([RecordOptions]). The zero value does
+	// neither.
+	Record RecordOptions
 }
 
 // DefaultOptions returns sequential mode, [timing.DefaultOptions],
@@ -168,5 +172,6 @@ func (o Options) Validate() error {
 		bad("Options.Maintenance", o.Maintenance, "is out of range", fmt.Sprintf("%v to %v", MinIdleInterval, MaxIdleInterval))
 	}
 	o.Execution.validate(bad)
+	o.Record.validate(o.Mode, bad)
 	return errors.Join(errs...)
 }

@@ -1,0 +1,289 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// RecordOptions make a session keep a recording of everything the runtime
+// hands its simulation, or replay one (package recording has the format).
+// The zero value records and replays nothing.
+type RecordOptions struct {
+	// Writer, if set, receives every update as the runtime hands it to
+	// the simulation, before the game's Update runs: the timing update and
+	// its batch's statistics, the input interval and records (the window
+	// travels in them), whether a stop had been requested, how many
+	// mailbox items ran before it and how many platform results it could
+	// see. The caller made it (with the header) and closes it after Run.
+	Writer *recording.Writer
+	// Reader, if set, replays a recording: the simulation gets the
+	// recorded updates in order instead of the scheduler's and the input
+	// backlog's, as fast as the clock lets it (a timing.ManualClock: as
+	// fast as the CPU allows; the real clock: at recorded speed), and the
+	// session stops cleanly at the recording's end. A replay runs in
+	// sequential mode, whatever mode was recorded. The caller closes it.
+	Reader *recording.Reader
+	// Hash, if set, fills c with a hash of the game's state (c.Tick is
+	// set already): after every Every-th update it is stored in the
+	// recording, and during a replay every stored checkpoint is compared
+	// with it. Simulation owner only.
+	Hash func(c *recording.Checkpoint)
+	// Every is the checkpoint interval in updates when recording: the
+	// Writer's Header.CheckpointEvery. Zero is
+	// [recording.DefaultCheckpointEvery].
+	Every int
+}
+
+func (o RecordOptions) validate(mode Mode, bad func(field string, value any, problem, allowed string)) {
+	if o.Writer != nil && o.Reader != nil {
+		bad("Options.Record", "a writer and a reader", "records and replays at once", "one of Writer and Reader")
+	}
+	if o.Every < 0 || o.Every > recording.MaxCheckpointEvery {
+		bad("Options.Record.Every", o.Every, "is out of range", fmt.Sprintf("0 (every %d updates) to %d", recording.DefaultCheckpointEvery, recording.MaxCheckpointEvery))
+	}
+	if o.Reader != nil && mode != Sequential {
+		bad("Options.Mode", mode, "cannot replay", "sequential with Options.Record.Reader (a replay consumes what was recorded, so any recorded mode replays sequentially)")
+	}
+}
+
+// DivergenceError reports a replay whose game state differs from the
+// recording's at a checkpoint.
+type DivergenceError struct {
+	// Tick is the update after which the states differ.
+	Tick uint64
+	// Want is the recorded checkpoint, Got the replay's.
+	Want, Got recording.Checkpoint
+}
+
+func (e *DivergenceError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "runtime: replay diverged after tick %d: world hash %016x, recorded %016x", e.Tick, e.Got.Hash, e.Want.Hash)
+	if d := e.DifferingTypes(); len(d) > 0 {
+		fmt.Fprintf(&b, "; component types that differ: %s", strings.Join(d, ", "))
+	}
+	return b.String()
+}
+
+// DifferingTypes names the component types whose hash or count differ
+// between the recorded and the replayed checkpoint, and types present in
+// only one of them, sorted.
+func (e *DivergenceError) DifferingTypes() []string {
+	want := map[string]recording.TypeHash{}
+	for _, t := range e.Want.Types {
+		want[t.Name] = t
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range e.Got.Types {
+		seen[t.Name] = true
+		if w, ok := want[t.Name]; !ok {
+			out = append(out, t.Name+" (not recorded)")
+		} else if w.Hash != t.Hash || w.Count != t.Count {
+			if w.Count != t.Count {
+				out = append(out, fmt.Sprintf("%s (%d entities, recorded %d)", t.Name, t.Count, w.Count))
+			} else {
+				out = append(out, t.Name)
+			}
+		}
+	}
+	for name := range want {
+		if !seen[name] {
+			out = append(out, name+" (missing)")
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ErrReplayStalled is returned when a replayed update waits for work the
+// recording says reached it (mailbox items, platform results) and the
+// work never comes: the game's own goroutines do not produce it again.
+var ErrReplayStalled = errors.New("runtime: replay stalled")
+
+// replayState is the replay's position in the recording.
+type replayState struct {
+	base    timing.Instant // the clock at the first recorded update
+	origin  timing.Instant // the first recorded update's end
+	started bool
+	done    bool
+	ticks   uint64
+}
+
+func (s *simulation) initRecord(o RecordOptions) error {
+	s.rec = o
+	s.every = recording.DefaultCheckpointEvery
+	if o.Every > 0 {
+		s.every = o.Every
+	}
+	return nil
+}
+
+// record appends the tick in s.tick to the recording.
+func (s *simulation) record(drained int, futures uint64) error {
+	t := &s.tick
+	o := &s.out
+	o.Update = t.Update
+	o.Timing = t.Timing
+	o.InputStart, o.InputEnd = s.in.Start(), s.in.End()
+	o.Polls = s.in.Polls()
+	o.Records = s.in.Records()
+	o.Stop = s.rt.stop.Requested()
+	o.Mailbox = drained
+	o.Futures = futures
+	return s.rec.Writer.Append(o)
+}
+
+// checkpoint stores the game's state hash after the tick in s.tick.
+func (s *simulation) checkpoint() error {
+	c := &s.check
+	c.Tick = s.tick.Number
+	c.Hash, c.Types = 0, c.Types[:0]
+	s.rec.Hash(c)
+	return s.rec.Writer.Checkpoint(c)
+}
+
+// replayLoop is the loop of a replay, on the platform thread: each cycle
+// runs one recorded batch, prepares its frame and presents it.
+func (r *GameRuntime) replayLoop() {
+	p, s := &r.plat, &r.sim
+	s.startTiming()
+	for !r.stop.Requested() {
+		now := r.clock.Now()
+		p.cycleStart = now
+		p.chores(now)
+		if r.stop.Requested() {
+			break
+		}
+		n, err := s.replayBatch()
+		if err != nil {
+			r.fail(PhaseReplay, err)
+			break
+		}
+		if n > 0 && !r.fails.any() {
+			s.prepare()
+		}
+		if !r.fails.any() {
+			p.present(r.clock.Now())
+		}
+		if s.play.done {
+			r.stop.Request()
+		}
+	}
+}
+
+// replayBatch runs the recorded updates up to and including the next one
+// that ends a batch, and the checkpoints between them. It returns how many
+// updates ran.
+func (s *simulation) replayBatch() (int, error) {
+	r := s.rt
+	ran := 0
+	for !s.play.done {
+		item, err := s.rec.Reader.Next()
+		if err != nil {
+			return ran, err
+		}
+		switch it := item.(type) {
+		case *recording.End:
+			s.play.done = true
+		case *recording.Checkpoint:
+			if err := s.verify(it); err != nil {
+				return ran, err
+			}
+		case *recording.Tick:
+			if err := s.replayTick(it); err != nil {
+				return ran, err
+			}
+			ran++
+			r.counters.updates.Add(1)
+			if !s.update() {
+				return ran, nil
+			}
+			if it.Update.Final {
+				r.counters.batches.Add(1)
+				return ran, nil
+			}
+		}
+	}
+	return ran, nil
+}
+
+// replayTick makes s.tick the recorded update: it waits until the clock
+// reaches the update's place on the recorded timeline (at once on virtual
+// time), runs the mailbox items and reveals the platform results the
+// recorded update had, and rebuilds its input.
+func (s *simulation) replayTick(t *recording.Tick) error {
+	r := s.rt
+	if want := s.play.ticks; t.Update.Number != want {
+		return fmt.Errorf("runtime: replay: the recording jumps from tick %d to tick %d", want, t.Update.Number)
+	}
+	s.play.ticks++
+	if !s.play.started {
+		s.play.started = true
+		s.play.base, s.play.origin = r.clock.Now(), t.Update.End
+	}
+	if at := s.play.base.AddSaturating(time.Duration(t.Update.End - s.play.origin)); at > r.clock.Now() {
+		for r.clock.Now() < at && !r.stop.Requested() {
+			_ = s.waiter.WaitUntil(at)
+		}
+	}
+	if err := s.await(t.Update.Number, "mailbox item", func() bool { return r.mailbox.Pending() >= t.Mailbox }); err != nil {
+		return err
+	}
+	if _, err := r.mailbox.drainN(t.Mailbox); err != nil {
+		r.fail(PhaseMailbox, err)
+		return nil
+	}
+	if err := s.await(t.Update.Number, "platform result", func() bool { return r.dispatcher.completed.Load() >= t.Futures }); err != nil {
+		return err
+	}
+	r.dispatcher.reveal(t.Futures)
+	if t.Stop {
+		r.stop.Request()
+	}
+	s.in.Fill(r.actions, t.InputStart, t.InputEnd, s.in.State(), t.Records)
+	tk := &s.tick
+	tk.Update = t.Update
+	tk.Timing = t.Timing
+	tk.Window = s.in.Window()
+	return nil
+}
+
+// await waits, servicing the platform, until ready holds: the work a
+// recorded update had must arrive before it runs. It gives up after ten
+// seconds on the session's clock.
+func (s *simulation) await(tick uint64, what string, ready func() bool) error {
+	r := s.rt
+	deadline := r.clock.Now().AddSaturating(10 * time.Second)
+	for !ready() {
+		if r.clock.Now() >= deadline {
+			return fmt.Errorf("%w: tick %d waits for a %s that the recording had and the replay does not produce", ErrReplayStalled, tick, what)
+		}
+		r.plat.drainDispatcher()
+		_ = s.waiter.WaitUntil(r.clock.Now().AddSaturating(time.Millisecond))
+	}
+	return nil
+}
+
+// verify compares a recorded checkpoint with the game's state now.
+func (s *simulation) verify(want *recording.Checkpoint) error {
+	if s.rec.Hash == nil {
+		return nil
+	}
+	got := &s.check
+	got.Tick = want.Tick
+	got.Hash, got.Types = 0, got.Types[:0]
+	s.rec.Hash(got)
+	if got.Hash == want.Hash {
+		return nil
+	}
+	e := &DivergenceError{Tick: want.Tick, Want: *want, Got: *got}
+	e.Want.Types = slices.Clone(want.Types)
+	e.Got.Types = slices.Clone(got.Types)
+	return e
+}

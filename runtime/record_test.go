@@ -1,0 +1,164 @@
+package runtime_test
+
+import (
+	"bytes"
+	"errors"
+	"hash/fnv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/runtimetest"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// ledgerGame keeps state that depends on everything a recording must
+// capture: the tick's timing, input presses and held time, window size,
+// mailbox work posted from another goroutine and a platform result.
+type ledgerGame struct {
+	runtime.Base
+	jump    input.Action
+	rt      *runtime.GameRuntime
+	sum     uint64
+	upload  *runtime.Future[int]
+	posted  bool
+	stopAt  uint64
+	corrupt uint64 // when non-zero, the state goes wrong after this tick
+}
+
+func (g *ledgerGame) InitPlatform(rt *runtime.GameRuntime) error {
+	g.rt = rt
+	var err error
+	g.jump, err = rt.Actions().RegisterNames("jump", "Space")
+	return err
+}
+
+func (g *ledgerGame) Update(t *runtime.TickContext) error {
+	g.sum = g.sum*31 + uint64(t.Delta) + uint64(t.Input.Presses(g.jump))*1000 + uint64(t.Input.Held(g.jump)) + uint64(t.Window.Size.Width)
+	if t.Number == 10 {
+		g.upload = runtime.Submit(g.rt.Dispatcher(), func() (int, error) { return 42, nil })
+	}
+	if g.upload != nil && g.upload.Ready() {
+		v, _ := g.upload.Result()
+		g.sum += uint64(v)
+		g.upload = nil
+	}
+	if t.Number == 20 && !g.posted {
+		g.posted = true
+		go func() { _ = g.rt.Mailbox().Post(func() { g.sum ^= 0xfeed }) }()
+	}
+	if g.corrupt > 0 && t.Number > g.corrupt {
+		g.sum++
+	}
+	if t.Number+1 >= g.stopAt {
+		return t.RequestStop()
+	}
+	return nil
+}
+
+func (g *ledgerGame) hash(c *recording.Checkpoint) {
+	h := fnv.New64a()
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(g.sum >> (8 * i))
+	}
+	h.Write(b[:])
+	c.Hash = h.Sum64()
+	c.Types = append(c.Types, recording.TypeHash{Name: "game.sum", Hash: c.Hash, Count: 1})
+}
+
+// recordSession runs ledgerGame in mode with scripted input and returns the
+// recording and the game's final state.
+func recordSession(t *testing.T, mode runtime.Mode, ticks uint64) ([]byte, uint64) {
+	t.Helper()
+	clock := runtimetest.NewClock()
+	ctx, fakes := runtimetest.NewContext(clock)
+	fakes.Input.Tap(clock.At(105*time.Millisecond), input.KeySpace, 3*time.Millisecond)
+	fakes.Input.Press(clock.At(400*time.Millisecond), input.KeySpace)
+	fakes.Input.Release(clock.At(730*time.Millisecond), input.KeySpace)
+	fakes.Display.Resize(clock.At(300*time.Millisecond), input.Size{Width: 800, Height: 600}, input.Size{Width: 800, Height: 600})
+	var buf bytes.Buffer
+	w, err := recording.NewWriter(&buf, "test.rec", recording.Header{Game: "test", Mode: mode.String(), CheckpointEvery: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &ledgerGame{stopAt: ticks}
+	opts := runtimetest.Options(clock, mode)
+	opts.Timing.Mode = timing.FixedMode
+	opts.Timing.FixedStep = 10 * time.Millisecond
+	opts.Record = runtime.RecordOptions{Writer: w, Hash: g.hash, Every: 7}
+	rt, err := runtime.New(g, ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runErr := rt.Run()
+	if err := w.Close(runErr); err != nil {
+		t.Fatal(err)
+	}
+	if runErr != nil {
+		t.Fatal(runErr)
+	}
+	return buf.Bytes(), g.sum
+}
+
+// replaySession replays rec into a fresh ledgerGame and returns its state
+// and Run's error.
+func replaySession(t *testing.T, rec []byte, corrupt uint64) (uint64, error) {
+	t.Helper()
+	r, err := recording.NewReader(bytes.NewReader(rec), "test.rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := timing.NewManualClock(0)
+	ctx, _ := runtimetest.NewContext(clock)
+	ctx.Input = nil // input comes from the recording
+	g := &ledgerGame{stopAt: 1 << 62, corrupt: corrupt}
+	opts := runtimetest.Options(clock, runtime.Sequential)
+	opts.Record = runtime.RecordOptions{Reader: r, Hash: g.hash}
+	rt, err := runtime.New(g, ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.sum, rt.Run()
+}
+
+// TestRecordAndReplay records a session in each mode (input, a resize,
+// a platform result and mailbox work from another goroutine) and replays
+// it sequentially on virtual time: the replay checks every checkpoint and
+// ends in the same state (issue 16).
+func TestRecordAndReplay(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			rec, want := recordSession(t, mode, 100)
+			got, err := replaySession(t, rec, 0)
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			if got != want {
+				t.Errorf("replayed state %x, recorded %x", got, want)
+			}
+			t.Logf("%d ticks in %d bytes", 100, len(rec))
+		})
+	}
+}
+
+// TestReplayReportsDivergence replays into a game that goes wrong after
+// tick 30: the replay fails at the first checkpoint after it, naming the
+// tick and the component type.
+func TestReplayReportsDivergence(t *testing.T) {
+	rec, _ := recordSession(t, runtime.Sequential, 100)
+	_, err := replaySession(t, rec, 30)
+	var div *runtime.DivergenceError
+	if !errors.As(err, &div) {
+		t.Fatalf("replay of a diverging game: got %v, want a DivergenceError", err)
+	}
+	if div.Tick != 34 { // checkpoints after ticks 6, 13, 20, 27, 34, ...
+		t.Errorf("diverged at tick %d, want 34 (the first checkpoint after 30)", div.Tick)
+	}
+	if !strings.Contains(err.Error(), "game.sum") {
+		t.Errorf("error %q does not name the differing type", err)
+	}
+}
