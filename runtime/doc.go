@@ -63,16 +63,68 @@
 // # Stopping and failures
 //
 // [TickContext.RequestStop], [GameRuntime.Stop] and the window's close
-// intent share one [StopSignal]. A stop never interrupts a running hook.
+// intent (once accepted, see Negotiated shutdown) share one [StopSignal].
+// A stop never interrupts a running hook.
 // A hook that returns an error or panics fails the session; either way the
-// shutdown runs in order: stop the simulation (mailbox closed,
+// shutdown runs in order: close the session's worker groups to new jobs
+// (their jobs' contexts are done), stop the simulation (mailbox closed,
 // DeinitSimulation on its owner) and join it while still servicing platform
-// work, Quiesce, settle the accepted platform work, cancel the rest, recycle
-// retained frames on the graphics thread, DeinitPlatform, then close input
-// and graphics. Cleanup hooks run only when their init was attempted. Run
+// work, Quiesce, let the accepted jobs settle while platform work still
+// runs, join the owned worker pool, settle the accepted platform work,
+// cancel the rest, recycle retained frames on the graphics thread,
+// DeinitPlatform, then close input and graphics. Cleanup hooks run only when their init was attempted. Run
 // returns the first failure joined with later ones, each a [*PhaseError]
 // naming its phase; panics arrive as [*PanicError]. The [Lifecycle] keeps
 // the outcome for observers on other goroutines.
+//
+// # Worker groups
+//
+// CPU work that would stall updates (decoding a level, building a
+// navigation mesh, generating a chunk) runs on worker goroutines in a
+// [Group] from [GameRuntime.Workers]. The pool is the session's own, of
+// [ExecutionOptions.Workers] goroutines started as jobs arrive, or an
+// application pool ([ExecutionOptions.Pool]) that outlives the session.
+// A job never touches simulation state: [Go] delivers its result on the
+// simulation owner through the [Mailbox], before an update; [GoPlatform]
+// first hands it to the platform thread (a decoded image becomes a
+// texture there) and delivers what that made the same way. A [Job] type the caller reuses is submitted and completed
+// without allocating.
+//
+// A job's context is done when its group is canceled ([Group.Cancel]) or
+// fails, or when the session stops. A panicking job fails its group, not
+// the session: [Group.Err] reports the [*PanicError], the group's other
+// jobs see their context done, and Go and GoPlatform pass the panic to
+// whoever waits for the result. Progress is [Group.Stats]: Finished out
+// of Accepted.
+//
+// At shutdown the session's groups refuse new jobs first. After Quiesce
+// the platform waits for the accepted ones in waits of at most 1 ms on its
+// clock (so virtual time works; the last job's completion and dispatcher
+// submissions end a wait early), running dispatcher batches in between, so
+// a job that waits on platform work finishes instead of stranding the
+// shutdown; the simulation's join services the dispatcher the same way.
+// The owned pool then joins, before DeinitPlatform frees what jobs may
+// use; an application pool and its other groups stay open.
+// [ExecutionOptions.SettleTimeout] bounds the wait.
+//
+// # Negotiated shutdown
+//
+// Ordinary requests to end the session go to its [ShutdownEndpoint]
+// ([GameRuntime.Shutdown]): the window's close button (each rising edge of
+// [WindowState.CloseRequested], so a refused close can be asked again by
+// pressing again), a quit action of the game, a tool on any goroutine. One
+// [ShutdownPolicy] per session ([Options.ShutdownPolicy] or, once before
+// the loop, [ShutdownEndpoint.SetPolicy]) accepts, refuses or defers each.
+// Without one a request is accepted at once, exactly like a stop. With one,
+// requests are decided on the simulation owner before the next update, in
+// the order made, so the policy can read game state and, on a virtual
+// clock, a request made at an instant is always decided before the same
+// update. A deferred request stays visible ([ShutdownEndpoint.Deferred])
+// until the game answers it ([ShutdownEndpoint.Accept] or
+// [ShutdownEndpoint.Refuse]), say after asking "save first?"; requests
+// made meanwhile join it and go to the policy again with
+// [ShutdownRequest.Repeats] set. Stop, RequestStop and failures never
+// negotiate.
 //
 // # Observing timing
 //

@@ -459,3 +459,59 @@ func TestShutdownRequestsOnVirtualTime(t *testing.T) {
 		})
 	}
 }
+
+// saveGame asks "save first?" when the window is closed with unsaved
+// changes; its player answers two updates later.
+type saveGame struct {
+	runtime.Base
+	rt      *runtime.GameRuntime
+	unsaved bool
+	asking  int // updates the question has been shown
+}
+
+func (g *saveGame) InitSimulation(rt *runtime.GameRuntime) error {
+	g.rt = rt
+	return nil
+}
+
+// policy runs on the simulation owner, so it reads and sets game state.
+func (g *saveGame) policy(req runtime.ShutdownRequest) runtime.ShutdownDecision {
+	if !g.unsaved || req.Repeats > 0 { // nothing to lose, or closed twice
+		return runtime.ShutdownAccept
+	}
+	fmt.Println(req.Reason, "with unsaved changes: save first?")
+	return runtime.ShutdownDefer
+}
+
+func (g *saveGame) Update(tick *runtime.TickContext) error {
+	if _, open := g.rt.Shutdown().Deferred(); open {
+		if g.asking++; g.asking == 2 {
+			fmt.Println("player: yes; saved")
+			g.unsaved = false
+			return g.rt.Shutdown().Accept()
+		}
+	}
+	return nil
+}
+
+func ExampleShutdownEndpoint() {
+	clock := timing.NewManualClock(0)
+	ctx, fakes := runtimetest.NewContext(clock)
+	fakes.Display.RequestClose(50 * timing.Instant(time.Millisecond))
+	game := &saveGame{unsaved: true}
+	opts := runtimetest.Options(clock, runtime.Concurrent)
+	opts.ShutdownPolicy = game.policy
+	rt, err := runtime.New(game, ctx, opts)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rt.Run())
+	req, _ := rt.Shutdown().Ended()
+	fmt.Println("ended by", req.Reason, "-", rt.Shutdown().Stats())
+	// Output:
+	// window close with unsaved changes: save first?
+	// player: yes; saved
+	// <nil>
+	// ended by window close - {1 1 0 1}
+}

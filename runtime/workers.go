@@ -30,9 +30,9 @@ var (
 	// ErrGroupCanceled is the cause a job's context reports after
 	// [Group.Cancel].
 	ErrGroupCanceled = errors.New("runtime: worker group canceled")
-	// ErrNoSession is returned by [Go] and carried by [GoPlatform]'s
-	// future for a group that no session created: only a session's groups
-	// know its mailbox and dispatcher.
+	// ErrNoSession is returned by [Go] and [GoPlatform] for a group that
+	// no session created: only a session's groups know its mailbox and
+	// dispatcher.
 	ErrNoSession = errors.New("runtime: worker group belongs to no session; get it from GameRuntime.Workers")
 	// ErrSettleTimeout is the failure of a shutdown whose accepted jobs
 	// were still running after [ExecutionOptions.SettleTimeout].
@@ -573,49 +573,43 @@ func Go[T any](g *Group, job func(ctx context.Context) (T, error), deliver func(
 	}})
 }
 
-// GoPlatform runs job on a worker of g and then, when it succeeded, upload
-// on the platform thread with its value, through the session's
-// [PlatformDispatcher]: a decoded image becomes a texture there. The
-// returned future, which an update inspects without blocking, completes
-// with upload's result, or with job's error (a panic as a *[PanicError])
-// without calling upload, or with the dispatcher's [ErrCanceled] or
-// [ErrClosed] when the session stopped first. A refused submission
-// completes it at once with [Group.Submit]'s error, [ErrNoSession] for a
-// group that no session created.
-func GoPlatform[T, U any](g *Group, job func(ctx context.Context) (T, error), upload func(T) (U, error)) *Future[U] {
-	f := &Future[U]{done: make(chan struct{})}
+// GoPlatform runs job on a worker of g, then, when it succeeded, upload
+// on the platform thread with its value (through the session's
+// [PlatformDispatcher]: a decoded image becomes a texture there), then
+// deliver on the simulation owner with upload's result (through the
+// [Mailbox], before an update). A job that fails skips upload and delivers
+// its error (a panic as a *[PanicError], failing g as well); a panic in
+// upload is delivered as a *[PanicError]. A result that arrives after the
+// simulation or the dispatcher stopped is dropped. GoPlatform returns
+// [Group.Submit]'s error, or [ErrNoSession] for a group that no session
+// created.
+func GoPlatform[T, U any](g *Group, job func(ctx context.Context) (T, error), upload func(T) (U, error), deliver func(U, error)) error {
 	if g.sess == nil {
-		f.cancel(ErrNoSession)
-		return f
+		return ErrNoSession
 	}
-	d := &g.sess.dispatcher
-	err := g.Submit(&resultJob[T]{g: g, fn: job, finish: func(v T, err error) {
+	r := g.sess
+	post := func(u U, err error) {
+		if deliver != nil {
+			_ = r.mailbox.Post(func() { deliver(u, err) }) // ErrClosed: nobody is left to deliver to
+		}
+	}
+	return g.Submit(&resultJob[T]{g: g, fn: job, finish: func(v T, err error) {
 		if err != nil {
-			f.cancel(err)
+			var zero U
+			post(zero, err)
 			return
 		}
-		f.work = func() (U, error) { return upload(v) }
-		d.enqueue(f)
+		// Canceled at shutdown (the future's error): the simulation has
+		// stopped by then, so there is nobody to tell.
+		Submit(&r.dispatcher, func() (U, error) {
+			var u U
+			err := guard(func() error {
+				var err error
+				u, err = upload(v)
+				return err
+			})
+			post(u, err)
+			return u, err
+		})
 	}})
-	if err != nil {
-		f.cancel(err)
-	}
-	return f
-}
-
-// enqueue queues j for the next batch, or cancels it with [ErrClosed] once
-// the dispatcher is closed; [Submit] does the same for a new future.
-func (d *PlatformDispatcher) enqueue(j platformJob) {
-	d.mu.Lock()
-	if d.closed {
-		d.mu.Unlock()
-		j.cancel(ErrClosed)
-		return
-	}
-	d.queue = append(d.queue, j)
-	d.pending.Add(1)
-	d.mu.Unlock()
-	if d.wake != nil {
-		d.wake()
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -218,9 +219,7 @@ func TestGoDeliversOnTheSimulation(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				r := newRig(mode, nil)
 				var g *runtime.Group
-				var results []string // simulation owner only: the race detector checks it
-				var tex *runtime.Future[string]
-				var bad *runtime.Future[string]
+				var results, uploads []string // simulation owner only: the race detector checks it
 				r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
 					g = rt.Workers().Group("level")
 					if err := runtime.Go(g, func(ctx context.Context) (int, error) {
@@ -232,13 +231,14 @@ func TestGoDeliversOnTheSimulation(t *testing.T) {
 					}); err != nil {
 						return err
 					}
-					tex = runtime.GoPlatform(g, func(context.Context) ([]byte, error) {
+					return runtime.GoPlatform(g, func(context.Context) ([]byte, error) {
 						return []byte("pixels"), nil
 					}, func(b []byte) (string, error) {
 						r.j.add("upload")
 						return "texture of " + string(b), nil
+					}, func(tex string, err error) {
+						uploads = append(uploads, fmt.Sprint(tex, " ", err))
 					})
-					return nil
 				}
 				r.game.onUpdate = func(fg *fakeGame, tick *runtime.TickContext) {
 					switch fg.updates.Load() {
@@ -249,12 +249,21 @@ func TestGoDeliversOnTheSimulation(t *testing.T) {
 								var pe *runtime.PanicError
 								results = append(results, fmt.Sprint(v, errors.As(err, &pe) && pe.Value == "bad level"))
 							})
-						bad = runtime.GoPlatform(g, func(context.Context) (string, error) {
+						_ = runtime.GoPlatform(g, func(context.Context) (string, error) {
 							return "", errors.New("no such file")
 						}, func(s string) (string, error) {
 							r.j.add("upload after an error")
 							return s, nil
+						}, func(s string, err error) {
+							uploads = append(uploads, fmt.Sprintf("%q %v", s, err))
 						})
+					case 12:
+						_ = runtime.GoPlatform(g, func(context.Context) (int, error) { return 1, nil },
+							func(int) (int, error) { panic("GL error") },
+							func(_ int, err error) {
+								var pe *runtime.PanicError
+								uploads = append(uploads, fmt.Sprint("upload panic ", errors.As(err, &pe) && pe.Value == "GL error"))
+							})
 					case 20:
 						_ = tick.RequestStop()
 					}
@@ -266,11 +275,8 @@ func TestGoDeliversOnTheSimulation(t *testing.T) {
 				if want := []string{"42 <nil>", "0 true"}; !slices.Equal(results, want) {
 					t.Errorf("delivered: got %v, want %v", results, want)
 				}
-				if v, err := tex.Result(); v != "texture of pixels" || err != nil {
-					t.Errorf("GoPlatform: got %q %v, want the uploaded texture", v, err)
-				}
-				if _, err := bad.Result(); err == nil || err.Error() != "no such file" {
-					t.Errorf("GoPlatform after a failed job: got %v, want the job's error", err)
+				if want := []string{"texture of pixels <nil>", `"" no such file`, "upload panic true"}; !slices.Equal(uploads, want) {
+					t.Errorf("GoPlatform delivered: got %q, want %q", uploads, want)
 				}
 				if err := g.Err(); err != nil {
 					t.Errorf("group Err: got %v, want nil (the panic was in another group)", err)
@@ -301,8 +307,8 @@ func TestNoSession(t *testing.T) {
 	if err := runtime.Go(g, func(context.Context) (int, error) { return 1, nil }, nil); !errors.Is(err, runtime.ErrNoSession) {
 		t.Errorf("Go on an application group: got %v, want ErrNoSession", err)
 	}
-	f := runtime.GoPlatform(g, func(context.Context) (int, error) { return 1, nil }, func(int) (int, error) { return 1, nil })
-	if _, err := f.Result(); !errors.Is(err, runtime.ErrNoSession) {
+	err := runtime.GoPlatform(g, func(context.Context) (int, error) { return 1, nil }, func(int) (int, error) { return 1, nil }, nil)
+	if !errors.Is(err, runtime.ErrNoSession) {
 		t.Errorf("GoPlatform on an application group: got %v, want ErrNoSession", err)
 	}
 }
@@ -591,4 +597,118 @@ func TestSettleOnVirtualTime(t *testing.T) {
 			}
 		})
 	}
+}
+
+// countJob is a pooled job type: the caller keeps and resubmits it.
+type countJob struct{ n atomic.Int64 }
+
+func (j *countJob) Run(context.Context) { j.n.Add(1) }
+
+// BenchmarkWorkerJob measures a job's submission and completion on a pool
+// of GOMAXPROCS workers: "stream" submits b.N jobs and then waits for the
+// group (the overhead per job when the workers are busy), "round trip"
+// submits one job and waits for it each time (adding a worker's wake-up).
+func BenchmarkWorkerJob(b *testing.B) {
+	pool, _ := runtime.NewWorkerPool(0)
+	defer pool.Close()
+	g := pool.Group("bench")
+	job := &countJob{}
+	b.Run("stream", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := g.Submit(job); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := g.Wait(); err != nil {
+			b.Fatal(err)
+		}
+	})
+	b.Run("round trip", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = g.Submit(job)
+			_ = g.Wait()
+		}
+	})
+}
+
+// BenchmarkWorkerJobBaseline is the same work without the pool: a
+// goroutine per job, and GOMAXPROCS goroutines over a buffered channel.
+func BenchmarkWorkerJobBaseline(b *testing.B) {
+	job := &countJob{}
+	b.Run("goroutine per job", func(b *testing.B) {
+		b.ReportAllocs()
+		var wg sync.WaitGroup
+		for b.Loop() {
+			wg.Go(func() { job.Run(context.Background()) })
+		}
+		wg.Wait()
+	})
+	b.Run("channel", func(b *testing.B) {
+		b.ReportAllocs()
+		jobs := make(chan runtime.Job, 1024)
+		var done, workers sync.WaitGroup
+		for range goruntime.GOMAXPROCS(0) {
+			workers.Go(func() {
+				for j := range jobs {
+					j.Run(context.Background())
+					done.Done()
+				}
+			})
+		}
+		for b.Loop() {
+			done.Add(1)
+			jobs <- job
+		}
+		done.Wait()
+		close(jobs)
+		workers.Wait()
+	})
+}
+
+// loadGame generates its level on a worker and receives it on the
+// simulation owner, through the mailbox, while its updates go on.
+type loadGame struct {
+	runtime.Base
+	level []int
+}
+
+func (g *loadGame) InitSimulation(rt *runtime.GameRuntime) error {
+	return runtime.Go(rt.Workers().Group("level"), func(ctx context.Context) ([]int, error) {
+		level := make([]int, 64) // on a worker: no simulation state here
+		for i := range level {
+			if ctx.Err() != nil {
+				return nil, context.Cause(ctx) // the session is stopping
+			}
+			level[i] = i * i
+		}
+		return level, nil
+	}, func(level []int, err error) {
+		if err != nil {
+			fmt.Println("load failed:", err)
+			return
+		}
+		g.level = level // on the simulation owner, before an update
+	})
+}
+
+func (g *loadGame) Update(tick *runtime.TickContext) error {
+	if g.level == nil {
+		return nil // still loading: a loading screen would draw progress
+	}
+	fmt.Println("level of", len(g.level), "cells, last", g.level[63])
+	return tick.RequestStop()
+}
+
+func ExampleGo() {
+	rt, err := runtime.New(&loadGame{}, exampleContext(), exampleOptions())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rt.Run())
+	// Output:
+	// level of 64 cells, last 3969
+	// <nil>
 }

@@ -167,7 +167,11 @@ func (d *Display) State() runtime.WindowState {
 	s := d.state
 	fb := s.Framebuffer
 	s.Hidden = d.iconified || !d.visible || fb.Width == 0 || fb.Height == 0
-	s.CloseRequested = d.win.ShouldClose()
+	// Each press is reported once: clearing the flag lets a press after a
+	// refused close (see runtime.ShutdownEndpoint) be a new request.
+	if s.CloseRequested = d.win.ShouldClose(); s.CloseRequested {
+		d.win.SetShouldClose(false)
+	}
 	return s
 }
 
