@@ -33,6 +33,28 @@ type PlatformDispatcher struct {
 	// during a replay), so which results an update sees is a fact of the
 	// session that a recording can keep.
 	queued, completed, visible atomic.Uint64
+	// arrived is signalled by every submission, for a replay waiting for
+	// work the recording says came.
+	arrived signal
+}
+
+// signal is a level-triggered notification: any number of notifies before
+// a wait count once.
+type signal struct {
+	once sync.Once
+	c    chan struct{}
+}
+
+func (s *signal) ch() chan struct{} {
+	s.once.Do(func() { s.c = make(chan struct{}, 1) })
+	return s.c
+}
+
+func (s *signal) notify() {
+	select {
+	case s.ch() <- struct{}{}:
+	default:
+	}
 }
 
 type platformJob interface {
@@ -111,6 +133,7 @@ func Submit[T any](d *PlatformDispatcher, work func() (T, error)) *Future[T] {
 	d.queue = append(d.queue, f)
 	d.pending.Add(1)
 	d.mu.Unlock()
+	d.arrived.notify()
 	if d.wake != nil {
 		d.wake()
 	}
@@ -187,6 +210,7 @@ type Mailbox struct {
 	spare   []func()
 	closed  bool
 	pending atomic.Int32
+	arrived signal
 }
 
 // Post queues work for the simulation owner. It is safe from any goroutine
@@ -199,6 +223,7 @@ func (m *Mailbox) Post(work func()) error {
 	}
 	m.queue = append(m.queue, work)
 	m.pending.Add(1)
+	m.arrived.notify()
 	return nil
 }
 

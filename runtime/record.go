@@ -254,21 +254,35 @@ func (s *simulation) replayTick(t *recording.Tick) error {
 	return nil
 }
 
-// await waits, servicing the platform, until ready holds: the work a
-// recorded update had must arrive before it runs. It gives up after ten
-// seconds on the session's clock.
+// await waits until ready holds: the work a recorded update had must
+// arrive before it runs. Platform work is run here (a replay is
+// sequential); mailbox work comes from the game's other goroutines, which
+// are not on the session's clock, so the wait is for their posts, and gives
+// up after stallTimeout of real time without one.
 func (s *simulation) await(tick uint64, what string, ready func() bool) error {
 	r := s.rt
-	deadline := r.clock.Now().AddSaturating(10 * time.Second)
-	for !ready() {
-		if r.clock.Now() >= deadline {
+	var timer *time.Timer
+	for {
+		r.plat.drainDispatcher()
+		if ready() {
+			return nil
+		}
+		if timer == nil {
+			timer = time.NewTimer(stallTimeout)
+			defer timer.Stop()
+		}
+		select {
+		case <-r.mailbox.arrived.ch():
+		case <-r.dispatcher.arrived.ch():
+		case <-timer.C:
 			return fmt.Errorf("%w: tick %d waits for a %s that the recording had and the replay does not produce", ErrReplayStalled, tick, what)
 		}
-		r.plat.drainDispatcher()
-		_ = s.waiter.WaitUntil(r.clock.Now().AddSaturating(time.Millisecond))
 	}
-	return nil
 }
+
+// stallTimeout is how long a replayed update waits for work that does not
+// come before the replay gives up.
+var stallTimeout = 10 * time.Second
 
 // verify compares a recorded checkpoint with the game's state now.
 func (s *simulation) verify(want *recording.Checkpoint) error {
