@@ -38,24 +38,27 @@ const (
 	itemEnd        = 1 | 1<<1
 )
 
-// Tick flags. The ones set on most ticks come first so that a steady tick's
-// header fits one byte.
+// Tick flags. The ones set on most ticks come first so that a steady
+// tick's header fits one byte. The input interval is predicted to relate
+// to the update as the previous one did: equal to its span (timestamped
+// delivery), or starting where the previous interval ended and as long
+// (backlog delivery).
 const (
 	fKind       = 3 // the update's Kind
 	fFinal      = 1 << 2
 	fTiming     = 1 << 3 // the Timing differs from the previous tick's
 	fDelta      = 1 << 4 // Delta differs from the previous tick's
-	fInputOther = 1 << 5 // the input interval is not [Start, End)
+	fInputEnd   = 1 << 5 // the input interval's length is not the predicted one
 	fRecords    = 1 << 6 // at least one record
-	fInputEnd   = 1 << 7 // the input interval's length differs from the previous one's
-	fPolls      = 1 << 8 // Polls differs from the previous tick's
-	fEnd        = 1 << 9 // End is not Start + Delta
-	fQuiet      = 1 << 10
-	fCoarse     = 1 << 11
-	fMailbox    = 1 << 12 // Mailbox is not 0
-	fFutures    = 1 << 13 // Futures differs from the previous tick's
-	fStart      = 1 << 14 // Start is not the previous End
-	fInputStart = 1 << 15 // the input interval does not start where the previous one ended
+	fPolls      = 1 << 7 // Polls differs from the previous tick's
+	fEnd        = 1 << 8 // End is not Start + Delta
+	fQuiet      = 1 << 9
+	fCoarse     = 1 << 10
+	fMailbox    = 1 << 11 // Mailbox is not 0
+	fFutures    = 1 << 12 // Futures differs from the previous tick's
+	fStart      = 1 << 13 // Start is not the previous End
+	fInputStart = 1 << 14 // the input interval does not start where predicted
+	fInputMode  = 1 << 15 // the input interval is the span where the previous one was not, or the reverse
 	fSteps      = 1 << 16 // Steps is not 1 for a fixed update, 0 otherwise
 	fNumber     = 1 << 17 // Number is not the previous one plus 1
 	fDropped    = 1 << 18 // Dropped is not 0
@@ -97,23 +100,48 @@ func b2i(b bool) int {
 
 // Timing statistics are encoded as words, each against the previous
 // encoded Timing, in order of how often they change so that the usual
-// change mask fits one byte.
+// change mask fits one byte. Two are predicted from the others in the same
+// Timing, so they cost nothing when the scheduler computed them the usual
+// way: Ledger.PendingRemainder from the ledger's identity, and Alpha as
+// remainder / step. Their values follow the others'.
 const nStats = 29
+
+const (
+	wordAlpha     = 0
+	wordRemainder = 2
+)
 
 type wordKind uint8
 
 const (
-	wFirst  wordKind = iota // zigzag of the difference from the previous value
-	wSecond                 // zigzag of the difference from prev + (prev - the one before)
-	wFloat                  // the xor of the bits with the previous value's
-	wByte                   // as wFirst, and the value must fit a uint8
+	wFirst   wordKind = iota // zigzag of the difference from the previous value
+	wSecond                  // zigzag of the difference from prev + (prev - the one before)
+	wFloat                   // the xor of the bits with the previous value's
+	wByte                    // as wFirst, and the value must fit a uint8
+	wDerived                 // predicted from the other words
 )
 
 var statsKinds = [nStats]wordKind{
-	wFloat, wSecond, wFirst, wSecond, wSecond, wSecond, wSecond, wByte, // Alpha .. Acting
+	wDerived, wSecond, wDerived, wSecond, wSecond, wSecond, wSecond, wByte, // Alpha .. Acting
 	wSecond, wSecond, wFirst, wFirst, wFirst, wFloat, wFirst, wFirst, // Ticks[variable] .. MergedSteps
 	wFirst, wFirst, wFirst, wFirst, wFirst, wFirst, wFirst, wFirst, wFirst, // Dropped .. Ledger.Adjusted
 	wFirst, wByte, wByte, wByte, // Step, Mode, Recovery, Enabled
+}
+
+// predictRemainder is Real + Adjusted - Simulated - Dropped - Suspended -
+// PendingDebt, as [timing.Scheduler.Ledger] computes the remainder.
+func predictRemainder(w *[nStats]uint64) uint64 {
+	return w[1] + w[24] - w[4] - w[18] - w[19] - w[20] - w[21] - w[22] - w[23] - w[12]
+}
+
+// predictAlpha is the pending remainder as a fraction of the step, or the
+// previous Alpha where that means nothing.
+func predictAlpha(w *[nStats]uint64, prev uint64) uint64 {
+	rem, step := int64(w[wordRemainder]), int64(w[25])
+	if step <= 0 || rem < 0 || rem >= step {
+		return prev
+	}
+	return math.Float64bits(float64(rem) / float64(step))
 }
 
 func statsWords(s *timing.Stats, w *[nStats]uint64) {
@@ -152,18 +180,19 @@ func wordsStats(w *[nStats]uint64, s *timing.Stats) {
 // stream is what the encoder and the decoder remember between items: the
 // bases of every delta. Both sides update it identically.
 type stream struct {
-	end      timing.Instant
-	delta    time.Duration
-	number   uint64
-	inputEnd timing.Instant
-	inputLen int64
-	polls    int64
-	futures  uint64
-	stats    [nStats]uint64
-	slope    [nStats]uint64 // stats[i] minus the value before it, for wSecond
-	types    []typeState
-	ticks    uint64
-	checks   uint64
+	end       timing.Instant
+	delta     time.Duration
+	number    uint64
+	inputEnd  timing.Instant
+	inputLen  int64
+	inputSpan bool // the previous input interval was its update's span
+	polls     int64
+	futures   uint64
+	stats     [nStats]uint64
+	slope     [nStats]uint64 // stats[i] minus the value before it, for wSecond
+	types     []typeState
+	ticks     uint64
+	checks    uint64
 }
 
 // typeState is a component type name seen in a checkpoint, with the values
@@ -174,7 +203,7 @@ type typeState struct {
 	count int
 }
 
-func newStream() stream { return stream{number: math.MaxUint64} }
+func newStream() stream { return stream{number: math.MaxUint64, inputSpan: true} }
 
 // appendTick encodes t. Its values have been validated.
 func (s *stream) appendTick(b []byte, t *Tick) []byte {
@@ -196,8 +225,9 @@ func (s *stream) appendTick(b []byte, t *Tick) []byte {
 	set(int64(u.Steps) != stepsFor(u.Kind), fSteps)
 	set(u.Dropped != 0, fDropped)
 	inLen := int64(t.InputEnd - t.InputStart)
-	if t.InputStart != u.Start || t.InputEnd != u.End {
-		f |= fInputOther
+	span := t.InputStart == u.Start && t.InputEnd == u.End
+	set(span != s.inputSpan, fInputMode)
+	if !span {
 		set(t.InputStart != s.inputEnd, fInputStart)
 		set(inLen != s.inputLen, fInputEnd)
 	}
@@ -250,7 +280,7 @@ func (s *stream) appendTick(b []byte, t *Tick) []byte {
 		b = appendRecords(b, t.InputStart, t.Records)
 	}
 	s.delta, s.end, s.number = u.Delta, u.End, u.Number
-	s.inputEnd, s.inputLen = t.InputEnd, inLen
+	s.inputEnd, s.inputLen, s.inputSpan = t.InputEnd, inLen, span
 	s.polls, s.futures = int64(t.Polls), t.Futures
 	s.ticks++
 	return b
@@ -267,22 +297,40 @@ func (s *stream) appendStats(b []byte, w *[nStats]uint64) []byte {
 		case wSecond:
 			vals[i] = zz(int64(cur - prev - s.slope[i]))
 			s.slope[i] = cur - prev
-		default:
+		case wFirst, wByte:
 			vals[i] = zz(int64(cur - prev))
 		}
-		if vals[i] != 0 {
+	}
+	vals[wordRemainder] = zz(int64(w[wordRemainder] - predictRemainder(w)))
+	vals[wordAlpha] = w[wordAlpha] ^ predictAlpha(w, s.stats[wordAlpha])
+	for i, v := range vals {
+		if v != 0 {
 			mask |= 1 << i
 		}
 	}
 	s.stats = *w
 	b = binary.AppendUvarint(b, mask)
-	for i, v := range vals {
+	for _, i := range statsOrder {
 		if mask&(1<<i) != 0 {
-			b = binary.AppendUvarint(b, v)
+			b = binary.AppendUvarint(b, vals[i])
 		}
 	}
 	return b
 }
+
+// statsOrder is the order of the words' values: the derived ones last,
+// the remainder before Alpha, which is predicted from it.
+var statsOrder = func() (order [nStats]int) {
+	n := 0
+	for i := range nStats {
+		if statsKinds[i] != wDerived {
+			order[n] = i
+			n++
+		}
+	}
+	order[n], order[n+1] = wordRemainder, wordAlpha
+	return order
+}()
 
 // plainRecord reports whether r uses only its kind's own fields, so that
 // the short form holds all of it.
@@ -568,7 +616,8 @@ func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
 		u.Dropped = time.Duration(d.varint())
 	}
 	t.InputStart, t.InputEnd = u.Start, u.End
-	if f&fInputOther != 0 {
+	span := s.inputSpan != (f&fInputMode != 0)
+	if !span {
 		t.InputStart = s.inputEnd
 		if f&fInputStart != 0 {
 			t.InputStart += timing.Instant(d.varint())
@@ -607,7 +656,7 @@ func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
 		return
 	}
 	s.delta, s.end, s.number = u.Delta, u.End, u.Number
-	s.inputEnd, s.inputLen = t.InputEnd, int64(t.InputEnd-t.InputStart)
+	s.inputEnd, s.inputLen, s.inputSpan = t.InputEnd, int64(t.InputEnd-t.InputStart), span
 	s.polls, s.futures = polls, t.Futures
 	s.ticks++
 }
@@ -618,12 +667,15 @@ func (s *stream) decodeStats(d *decoder) {
 		d.failf("timing mask %#x names fields that do not exist (allowed: bits 0 to %d)", mask, nStats-1)
 		return
 	}
-	for i := range nStats {
-		prev := s.stats[i]
-		var v uint64
+	var vals [nStats]uint64
+	for _, i := range statsOrder {
 		if mask&(1<<i) != 0 {
-			v = d.uvarint()
+			vals[i] = d.uvarint()
 		}
+	}
+	prevAlpha := s.stats[wordAlpha]
+	for i, v := range vals {
+		prev := s.stats[i]
 		cur := prev
 		switch statsKinds[i] {
 		case wFloat:
@@ -631,7 +683,7 @@ func (s *stream) decodeStats(d *decoder) {
 		case wSecond:
 			cur = prev + s.slope[i] + uint64(unzz(v))
 			s.slope[i] = cur - prev
-		default:
+		case wFirst, wByte:
 			cur = prev + uint64(unzz(v))
 			if statsKinds[i] == wByte && cur > math.MaxUint8 {
 				d.failf("timing field %d holds %d, more than its uint8 allows", i, cur)
@@ -639,6 +691,8 @@ func (s *stream) decodeStats(d *decoder) {
 		}
 		s.stats[i] = cur
 	}
+	s.stats[wordRemainder] = predictRemainder(&s.stats) + uint64(unzz(vals[wordRemainder]))
+	s.stats[wordAlpha] = predictAlpha(&s.stats, prevAlpha) ^ vals[wordAlpha]
 }
 
 func decodeRecords(d *decoder, prev timing.Instant, rs []input.Record) []input.Record {

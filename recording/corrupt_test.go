@@ -105,7 +105,7 @@ func TestCorruptChunks(t *testing.T) {
 		{"record width past int32", cat(start, frame(uv(1, 1<<7, 1), []byte{0x47}, uv(1<<33, 0))), "record width 4294967296 does not fit an int32"},
 		{"timing mask", cat(start, frame(uv(1, 1<<4, 1<<29))), "timing mask 0x20000000 names fields that do not exist"},
 		{"timing mode past uint8", cat(start, frame(uv(1, 1<<4, 1<<26, 512))), "timing field 26 holds 256, more than its uint8 allows"},
-		{"input flags without interval", cat(start, frame(uv(1, 1<<8, 0))), "give an input interval's start or length"},
+		{"input flags without interval", cat(start, frame(uv(1, 1<<6, 0))), "give an input interval's start or length"},
 		{"undefined type name", cat(start, frame(uv(1, 1), uv(0), make([]byte, 8), uv(1, 3<<2))), "checkpoint type 0 refers to name 3, but only 0 are defined"},
 		{"type name too long", cat(start, frame(uv(1, 1), uv(0), make([]byte, 8), uv(1, 0, recording.MaxNameLen+1))), "type name length 1025 is out of range"},
 		{"negative count", cat(start, frame(uv(1, 1), uv(0), make([]byte, 8), uv(1, 2, 1), []byte("A"), uv(1))), `checkpoint type "A": count -1 is out of range`},

@@ -23,6 +23,10 @@ const maxQueued = 256
 // (a flood of input in one tick) is left to the garbage collector.
 const maxPooled = 1 << 20
 
+// initialChunkCap holds a second of ticks without input; a buffer grows
+// to what its chunks need and keeps that size while it circulates.
+const initialChunkCap = 8 << 10
+
 // Writer encodes a session into a recording. It encodes on the calling
 // goroutine into a reused buffer and hands full chunks to a goroutine of its
 // own that writes them, so Append never waits for the disk.
@@ -123,7 +127,12 @@ func NewWriter(w io.Writer, name string, h Header) (*Writer, error) {
 		free:   make(chan []byte, maxQueued+2),
 		done:   make(chan struct{}),
 	}
-	wr.buf = wr.begin(make([]byte, 0, chunkTarget+chunkTarget/4))
+	// Buffers circulate between the owner and the background goroutine;
+	// a few to start with cover a goroutine that is slow to run.
+	for range 4 {
+		wr.free <- make([]byte, 0, initialChunkCap)
+	}
+	wr.buf = wr.begin(make([]byte, 0, initialChunkCap))
 	go wr.run()
 	return wr, nil
 }
@@ -376,7 +385,7 @@ func (w *Writer) flush(wait bool) error {
 	select {
 	case b = <-w.free:
 	default:
-		b = make([]byte, 0, chunkTarget+chunkTarget/4)
+		b = make([]byte, 0, initialChunkCap)
 	}
 	w.buf = w.begin(b)
 	return nil
