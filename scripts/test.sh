@@ -9,6 +9,12 @@ step "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; exit 1; fi
 
+step "go.mod and go.sum are tidy"
+if ! go mod tidy -diff; then
+  echo "go mod tidy would change go.mod or go.sum (above): run go mod tidy and commit"
+  exit 1
+fi
+
 step "go vet"
 go vet ./...
 
