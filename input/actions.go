@@ -50,6 +50,34 @@ type entry struct {
 	buttons []Button      // button action
 	axes    []AxisBinding // analog action
 	analog  bool
+	// For an analog action: the buttons and axes its bindings read, so
+	// that records of other controls are skipped cheaply.
+	watchButtons ButtonSet
+	watchAxes    uint8 // bit a for Axis a
+}
+
+// analogEntry returns the entry of an analog action with bindings bs.
+func analogEntry(name string, bs []AxisBinding) entry {
+	e := entry{name: name, axes: bs, analog: true}
+	for _, b := range bs {
+		if b.Axis.Valid() {
+			e.watchAxes |= 1 << b.Axis
+		}
+		for _, x := range [2]Button{b.Negative, b.Positive} {
+			if x.Valid() {
+				e.watchButtons.Add(x)
+			}
+		}
+	}
+	return e
+}
+
+// watches reports whether r can change the value of the analog action e.
+func (e *entry) watches(r *Record) bool {
+	if r.Kind == RecordAxis {
+		return r.Axis.Valid() && e.watchAxes&(1<<r.Axis) != 0
+	}
+	return r.Button.Valid() && e.watchButtons.Has(r.Button)
 }
 
 var emptyTable = &bindingTable{byName: map[string]Action{}}
@@ -92,7 +120,7 @@ func (a *Actions) Register(name string, bindings ...Button) (Action, error) {
 //		input.ButtonAxis(input.KeyLeft, input.KeyRight))
 func (a *Actions) RegisterAxis(name string, bindings ...AxisBinding) (Action, error) {
 	bs, err := checkAxisBindings(name, bindings)
-	return a.register(entry{name: name, axes: bs, analog: true}, err)
+	return a.register(analogEntry(name, bs), err)
 }
 
 func (a *Actions) register(e entry, bindErr error) (Action, error) {
@@ -184,7 +212,7 @@ func (a *Actions) Rebind(act Action, bindings ...Button) error {
 func (a *Actions) RebindAxis(act Action, bindings ...AxisBinding) error {
 	return a.rebind(act, true, func(name string) (entry, error) {
 		bs, err := checkAxisBindings(name, bindings)
-		return entry{axes: bs, analog: true}, err
+		return analogEntry(name, bs), err
 	})
 }
 
@@ -348,10 +376,11 @@ func (a *Actions) Configure(bindings map[string][]string) error {
 		e := entry{name: n}
 		var err error
 		if act, ok := old.byName[n]; ok && old.entries[act-1].analog {
-			e.analog = true
-			if e.axes, err = ParseAxisBindings(bindings[n]...); err == nil {
-				e.axes, _ = checkAxisBindings(n, e.axes) // removes duplicates
+			var bs []AxisBinding
+			if bs, err = ParseAxisBindings(bindings[n]...); err == nil {
+				bs, _ = checkAxisBindings(n, bs) // removes duplicates
 			}
+			e = analogEntry(n, bs)
 		} else {
 			if !ok {
 				added++

@@ -299,7 +299,7 @@ func (t *Tick) Action(a Action) Stats {
 	if c.fill != t.fills || c.version != tab.version {
 		var st Stats
 		if e.analog {
-			st = t.computeAnalog(e.axes)
+			st = t.computeAnalog(e)
 		} else {
 			st = t.compute(e.buttons)
 		}
@@ -382,7 +382,8 @@ func (t *Tick) cachedAnalog(a Action) bool {
 
 // computeAnalog follows an analog action's value through the button and
 // axis records, integrating it over the interval.
-func (t *Tick) computeAnalog(bs []AxisBinding) Stats {
+func (t *Tick) computeAnalog(e *entry) Stats {
+	bs := e.axes
 	down := t.from.Down
 	axes := t.from.Gamepad.Axes
 	v := combine(bs, &down, &axes)
@@ -391,7 +392,7 @@ func (t *Tick) computeAnalog(bs []AxisBinding) Stats {
 	var integral float64 // value times nanoseconds
 	for _, i := range t.controls {
 		r := &t.records[i]
-		if !applyControl(r, &down, &axes) {
+		if !e.watches(r) || !applyControl(r, &down, &axes) {
 			continue
 		}
 		nv := combine(bs, &down, &axes)
