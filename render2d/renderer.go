@@ -46,10 +46,15 @@ type Renderer interface {
 	// SetFramebufferSize tells the renderer the size of the default
 	// framebuffer in pixels; the platform calls it at start and on resize.
 	SetFramebufferSize(width, height int)
-	// Render draws the passes of f in order. It validates the whole frame
-	// first (handles, blend modes, cameras) and draws nothing if any of it
-	// is invalid, reporting every problem. Presenting the result (swapping
-	// buffers) is the platform's job, not the renderer's.
+	// Render draws the passes of f in order, every packet and camera that
+	// has a previous placement at f.Present.Alpha between it and the
+	// current one, as [DrawPacket2D.Resolved] and
+	// [PassDesc.ResolvedCamera] compute. It validates the whole frame
+	// first (handles, blend modes, cameras, alpha) and draws nothing if any
+	// of it is invalid, reporting every problem. The platform calls it at
+	// every present, with the same frame until a newer one arrives, setting
+	// f.Present each time. Presenting the result (swapping buffers) is the
+	// platform's job, not the renderer's.
 	Render(f *Frame) error
 	// ReadPixels copies rectangle r of a target (zero: the default
 	// framebuffer) into a new premultiplied image with rows from the top.

@@ -13,8 +13,9 @@
 //	filter=linear interp=off sprites=N frames=F seconds=S fps=X frame_ms=Y
 //
 // -mode compare runs the renderer and the plain loop alternately in short
-// slices for the whole duration, so both see the same machine load, and
-// prints a line for each plus their ratio. -find60 searches for the sprite
+// slices (-slice; each at least one frame and ended by glFinish, so
+// -slice 1ns alternates frame by frame) for the whole duration, so both
+// see the same machine load, and prints a line for each plus their ratio. -find60 searches for the sprite
 // count each implementation draws at 60 frames per second.
 //
 // -interp on gives every packet its previous placement and draws each
@@ -37,6 +38,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
@@ -68,7 +70,7 @@ func main() {
 	flag.StringVar(&o.filter, "filter", defaultFilter(), "bunny texture filtering: linear or nearest (default: the renderer's)")
 	flag.BoolVar(&o.find60, "find60", false, "search for the sprite count reachable at 60 fps instead of measuring -n")
 	flag.StringVar(&o.screenshot, "screenshot", "", "write the last renderer frame to this PNG file")
-	flag.DurationVar(&o.slice, "slice", 250*time.Millisecond, "length of one interleaved slice in compare mode")
+	flag.DurationVar(&o.slice, "slice", 250*time.Millisecond, "length of one interleaved slice in compare mode (at least one frame: 1ns alternates frame by frame)")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "bunnymark:", err)
@@ -289,10 +291,14 @@ func (m result) frameMS() float64 {
 }
 
 // measure runs each bench with n sprites. With several benches it
-// alternates between them in slices, so a change in machine load during the
-// run affects both alike; the totals per bench are returned.
+// alternates between them in slices of at least one frame (a tiny -slice
+// alternates frame by frame), so a change in machine load during the run
+// affects all alike; the totals per bench are returned. total is the time
+// each bench gets. Each slice ends with glFinish, so the GPU work of its
+// frames counts in it.
 func measure(benches map[string]bench, order []string, n map[string]int, size int, total, slice time.Duration, present func()) map[string]result {
 	res := map[string]result{}
+	last := map[string]time.Time{}
 	for _, name := range order {
 		benches[name].setup(n[name], size)
 		// Warm up: first frames compile shaders and grow buffers.
@@ -300,38 +306,35 @@ func measure(benches map[string]bench, order []string, n map[string]int, size in
 			benches[name].frame(1.0 / 60)
 			present()
 		}
+		last[name] = time.Now()
 	}
 	if len(order) == 1 {
 		slice = total
 	}
 	spent := time.Duration(0)
 	for spent < total {
+		round := time.Now()
 		for _, name := range order {
 			b := benches[name]
 			start := time.Now()
 			cpu0 := cpuSeconds()
-			last := start
 			frames := 0
-			for time.Since(start) < slice {
+			for frames == 0 || time.Since(start) < slice {
 				now := time.Now()
-				b.frame(float32(now.Sub(last).Seconds()))
+				b.frame(float32(now.Sub(last[name]).Seconds())) // the bunnies move by real time, whatever the slices
 				present()
-				last = now
+				last[name] = now
 				frames++
 			}
+			gl.Finish() // the slice's frames are drawn within the slice, not the next one's
 			el := time.Since(start)
 			m := res[name]
 			m.frames += frames
 			m.seconds += el.Seconds()
 			m.cpu += cpuSeconds() - cpu0
 			res[name] = m
-			if len(order) == 1 {
-				spent += el
-			}
 		}
-		if len(order) > 1 {
-			spent += slice
-		}
+		spent += time.Since(round) / time.Duration(len(order))
 	}
 	return res
 }
