@@ -809,6 +809,6 @@ func (s *stream) endMarker(d *decoder, e *End) {
 		d.failf("the end marker counts %d checkpoints, the recording holds %d", checks, s.checks)
 	case d.left() != 0:
 		d.mark = d.pos
-		d.failf("%d bytes follow the end marker", d.left())
+		d.failf("the chunk goes on for %d bytes after the end marker", d.left())
 	}
 }

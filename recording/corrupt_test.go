@@ -110,7 +110,7 @@ func TestCorruptChunks(t *testing.T) {
 		{"type name too long", cat(start, frame(uv(1, 1), uv(0), make([]byte, 8), uv(1, 0, recording.MaxNameLen+1))), "type name length 1025 is out of range"},
 		{"negative count", cat(start, frame(uv(1, 1), uv(0), make([]byte, 8), uv(1, 2, 1), []byte("A"), uv(1))), `checkpoint type "A": count -1 is out of range`},
 		{"end counts", cat(start, frame(uv(1, 3, 5, 0, 0))), "the end marker counts 5 ticks, the recording holds 0"},
-		{"after the end in its chunk", cat(start, frame(uv(1, 3, 0, 0, 0, 0))), "byte " + itoa(payload+5) + ", before the first tick: 1 bytes follow the end marker"},
+		{"after the end in its chunk", cat(start, frame(uv(1, 3, 0, 0, 0, 0))), "byte " + itoa(payload+5) + ", before the first tick: the chunk goes on for 1 bytes after the end marker"},
 		{"after the end", cat(start, frame(uv(1, 3, 0, 0, 0)), []byte{0}), "byte " + itoa(payload+5) + ", before the first tick: data follows the end marker"},
 		{"chunk skipped", cat(start, frame(uv(2, 0))), "byte " + itoa(payload) + ", before the first tick: chunk number 2 where chunk 1 was expected"},
 		{"length 0", cat(start, []byte{0, 0, 0, 0, 0, 0, 0, 0}), "byte " + itoa(at) + ", before the first tick: chunk 1: length 0 is out of range (allowed: 1 to 67108864)"},
@@ -118,7 +118,7 @@ func TestCorruptChunks(t *testing.T) {
 		{"header config limit", headerCase(uv(0, 0, 0, recording.MaxConfigLen+1)), "byte 17: Header.Config length 4194305 is out of range"},
 		{"header string limit", headerCase(uv(recording.MaxStringLen + 1)), "byte 14: Header.Framework length 1025 is out of range"},
 		{"header interval 0", headerCase(uv(0, 0, 0, 0), make([]byte, 8), uv(0)), "Header.CheckpointEvery 0 is out of range (allowed: 1 to 1048576)"},
-		{"header trailing", headerCase(uv(0, 0, 0, 0), make([]byte, 8), uv(60), []byte{7}), "1 bytes follow the header in its chunk"},
+		{"header trailing", headerCase(uv(0, 0, 0, 0), make([]byte, 8), uv(60), []byte{7}), "the header's chunk goes on for 1 bytes after it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := recording.NewReader(bytes.NewReader(tc.data), "bad.rec")

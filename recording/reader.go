@@ -206,7 +206,7 @@ func (r *Reader) readHeader() error {
 	h.CheckpointEvery = int(every)
 	if d.err == nil && d.left() != 0 {
 		d.mark = d.pos
-		d.failf("%d bytes follow the header in its chunk", d.left())
+		d.failf("the header's chunk goes on for %d bytes after it", d.left())
 	}
 	return r.check()
 }

@@ -197,8 +197,8 @@ func TestCreateOpen(t *testing.T) {
 	if err := w.Close(nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Close(nil); !errors.Is(err, recording.ErrClosed) {
-		t.Errorf("second Close: got %v, want ErrClosed", err)
+	if err := w.Close(nil); !errors.Is(err, recording.ErrClosed) || err.Error() != "recording: "+path+": after 500 ticks: the writer is closed" {
+		t.Errorf("second Close: got %v, want ErrClosed naming the file", err)
 	}
 	if err := w.Append(evs[0].tick); !errors.Is(err, recording.ErrClosed) {
 		t.Errorf("Append after Close: got %v, want ErrClosed", err)

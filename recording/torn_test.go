@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/metronome-go/metronome/recording"
@@ -174,5 +176,65 @@ func TestFollowWriter(t *testing.T) {
 	}
 	if end.Ticks != 3000 {
 		t.Errorf("end marker counts %d ticks, want 3000", end.Ticks)
+	}
+}
+
+// signalWriter announces each write to a file.
+type signalWriter struct {
+	f     *os.File
+	wrote chan struct{}
+}
+
+func (s signalWriter) Write(b []byte) (int, error) {
+	n, err := s.f.Write(b)
+	s.wrote <- struct{}{}
+	return n, err
+}
+
+// TestFollowFile follows a real file: a read at its end returns io.EOF,
+// and a later one sees what the writer added since.
+func TestFollowFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "live.rec")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sw := signalWriter{f, make(chan struct{}, 1024)}
+	w, err := recording.NewWriter(sw, path, testHeader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := recording.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	evs := makeSession(t, sessionOptions{seed: 25, ticks: 600, input: true, every: 60})
+	n := 0
+	read := func(want int) {
+		t.Helper()
+		for n < want {
+			if _, err := r.Next(); err != nil {
+				errorIs(t, err, recording.ErrIncomplete)
+				<-sw.wrote
+				continue
+			}
+			n++
+		}
+	}
+	for i := 0; i < len(evs); i += 100 {
+		appendAll(t, w, evs[i:min(i+100, len(evs))])
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		read(min(i+100, len(evs)))
+	}
+	if err := w.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	read(len(evs) + 1) // the end marker
+	if _, err := r.Next(); err != io.EOF {
+		t.Errorf("after the end marker: got %v, want io.EOF", err)
 	}
 }

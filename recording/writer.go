@@ -238,7 +238,7 @@ func (w *Writer) Checkpoints() uint64 { return w.s.checks }
 // the file. A second Close returns [ErrClosed].
 func (w *Writer) Close(outcome error) error {
 	if w.closed {
-		return w.fail(-1, ErrClosed)
+		return w.fail(-1, detail(ErrClosed, "the writer is closed"))
 	}
 	w.closed = true
 	if !w.broken && !w.writeFailed.Load() {
@@ -287,7 +287,7 @@ func cut(s string, n int) string {
 
 func (w *Writer) usable() error {
 	if w.closed {
-		return w.fail(-1, ErrClosed)
+		return w.fail(-1, detail(ErrClosed, "the writer is closed"))
 	}
 	if w.broken || w.writeFailed.Load() {
 		w.mu.Lock()
