@@ -9,6 +9,16 @@
 // [Recorder.Frames], so a test can look at them after the code under test
 // (a runtime, say) has shut its renderer down.
 //
+// The recorder does not rasterise packets, but it records what a player
+// would see: each recorded frame keeps its [render2d.Frame.Present] (the
+// alpha and instant of that present), and [Recorder.ShownAt] returns the
+// frame on screen at an instant with every packet and camera resolved at
+// that alpha, by the same render2d functions the GL renderer's shader
+// follows:
+//
+//	shown, ok := rec.ShownAt(at)
+//	pos := shown.Passes[0].Packets[0].Transform.Position
+//
 // # Conformance
 //
 // [TestRenderer] is the suite every renderer passes, in the manner of
