@@ -134,7 +134,7 @@ func (e *ShutdownEndpoint) init(r *GameRuntime) {
 }
 
 // SetPolicy installs the session's policy, once, before Run starts the
-// loop (in InitPlatform at the latest). It returns [ErrPolicyInstalled]
+// loop (in InitSimulation at the latest). It returns [ErrPolicyInstalled]
 // when a policy is already installed (also through
 // [Options.ShutdownPolicy]) or the session is running, and an error for a
 // nil policy.

@@ -492,15 +492,12 @@ func (r *GameRuntime) settleWorkers() {
 	limit := r.opts.Execution.SettleTimeout
 	start := r.clock.Now()
 	settled := true
-	for {
-		n := w.track.active.Load()
-		if n == 0 {
-			break
-		}
+	for w.track.active.Load() > 0 {
 		if err := guard(func() error { r.plat.drainDispatcher(); return nil }); err != nil {
 			r.fail(PhaseSettle, err)
 		}
-		if w.track.active.Load() == 0 {
+		n := w.track.active.Load()
+		if n == 0 {
 			break
 		}
 		now := r.clock.Now()
