@@ -84,7 +84,8 @@ func makeSession(t testing.TB, o sessionOptions) []event {
 		counts[i] = 10 + rng.IntN(500)
 		hashes[i] = rng.Uint64()
 	}
-	for len(evs) < o.ticks*2 && countTicks(evs) < o.ticks {
+	ticks := 0
+	for ticks < o.ticks {
 		gap := time.Duration(16_666_667 + rng.Int64N(1_000_000) - 500_000)
 		switch r := rng.IntN(1000); {
 		case r < 8:
@@ -174,6 +175,7 @@ func makeSession(t testing.TB, o sessionOptions) []event {
 			}
 			tk.Futures = futures
 			evs = append(evs, event{tick: tk})
+			ticks++
 			since++
 			if since == o.every {
 				since = 0
@@ -190,23 +192,13 @@ func makeSession(t testing.TB, o sessionOptions) []event {
 				}
 				evs = append(evs, event{cp: cp})
 			}
-			if countTicks(evs) == o.ticks {
+			if ticks == o.ticks {
 				tk.Stop = true
 				break
 			}
 		}
 	}
 	return evs
-}
-
-func countTicks(evs []event) int {
-	n := 0
-	for _, e := range evs {
-		if e.tick != nil {
-			n++
-		}
-	}
-	return n
 }
 
 // write records evs with a header and returns the bytes. With end false
