@@ -262,19 +262,29 @@ func (r *Resources[T, G, M]) CreateTarget(w, h int, opts render2d.TextureOptions
 // ReleaseTarget forgets a live target and its texture after calling free
 // with their data (free may be nil).
 func (r *Resources[T, G, M]) ReleaseTarget(h render2d.TargetHandle, free func(*G, *T)) error {
-	const op = "ReleaseRenderTarget"
-	if err := r.Check(op); err != nil {
+	t, err := take(r.Check, r.stale, &r.targets, "ReleaseRenderTarget", h.ID, h.Gen, h)
+	if err != nil {
 		return err
-	}
-	t, ok := r.targets.Remove(h.ID, h.Gen)
-	if !ok {
-		return r.stale(op, h)
 	}
 	tex, _ := r.textures.Remove(t.Tex.ID, t.Tex.Gen)
 	if free != nil {
 		free(&t.Val, &tex.Val)
 	}
 	return nil
+}
+
+// take removes (id, gen) from tab for op, after check (ErrClosed); a pair
+// that is not live is reported by stale.
+func take[V any](check func(string) error, stale func(string, fmt.Stringer) error, tab *Table[V], op string, id, gen uint32, h fmt.Stringer) (V, error) {
+	var zero V
+	if err := check(op); err != nil {
+		return zero, err
+	}
+	v, ok := tab.Remove(id, gen)
+	if !ok {
+		return zero, stale(op, h)
+	}
+	return v, nil
 }
 
 // CreateMaterial checks desc, calls build for the renderer's material
@@ -297,13 +307,9 @@ func (r *Resources[T, G, M]) CreateMaterial(desc render2d.MaterialDesc, build fu
 // ReleaseMaterial forgets a live material after calling free with its
 // data (free may be nil).
 func (r *Resources[T, G, M]) ReleaseMaterial(h render2d.MaterialHandle, free func(*M)) error {
-	const op = "ReleaseMaterial"
-	if err := r.Check(op); err != nil {
+	m, err := take(r.Check, r.stale, &r.materials, "ReleaseMaterial", h.ID, h.Gen, h)
+	if err != nil {
 		return err
-	}
-	m, ok := r.materials.Remove(h.ID, h.Gen)
-	if !ok {
-		return r.stale(op, h)
 	}
 	if free != nil {
 		free(&m)
