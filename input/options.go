@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/metronome-go/metronome/option"
 )
 
 // Delivery decides which pending input an update receives.
@@ -122,21 +124,21 @@ func DefaultPollingOptions() PollingOptions {
 }
 
 // Validate reports every invalid field at once, joined with errors.Join;
-// each is a *[FieldError] naming the field, its value and the allowed
+// each is a *[option.Error] naming the field, its value and the allowed
 // range. Whether Delivery suits the timing mode is [ValidateDelivery]'s
 // question.
 func (o PollingOptions) Validate() error {
 	var errs []error
 	if o.Spacing < 0 || o.Spacing > MaxPollSpacing {
-		errs = append(errs, &FieldError{Field: "PollingOptions.Spacing", Value: o.Spacing, Problem: "is out of range",
+		errs = append(errs, &option.Error{Pkg: "input", Field: "PollingOptions.Spacing", Value: o.Spacing, Problem: "is out of range",
 			Allowed: fmt.Sprintf("0 to %v", MaxPollSpacing)})
 	}
 	if o.Capacity < 1 || o.Capacity > MaxBacklog {
-		errs = append(errs, &FieldError{Field: "PollingOptions.Capacity", Value: o.Capacity, Problem: "is out of range",
+		errs = append(errs, &option.Error{Pkg: "input", Field: "PollingOptions.Capacity", Value: o.Capacity, Problem: "is out of range",
 			Allowed: fmt.Sprintf("1 to %d", MaxBacklog)})
 	}
 	if o.Delivery > Timestamped {
-		errs = append(errs, &FieldError{Field: "PollingOptions.Delivery", Value: uint8(o.Delivery), Problem: "is not valid",
+		errs = append(errs, &option.Error{Pkg: "input", Field: "PollingOptions.Delivery", Value: uint8(o.Delivery), Problem: "is not valid",
 			Allowed: "0 backlog, 1 timestamped"})
 	}
 	return errors.Join(errs...)

@@ -293,9 +293,9 @@ func TestPollingOptionsValidate(t *testing.T) {
 	}{
 		{"defaults", input.DefaultPollingOptions(), nil},
 		{"zero spacing", input.PollingOptions{Capacity: 1}, nil},
-		{"zero value", input.PollingOptions{}, []string{"Capacity 0 is out of range (allowed: 1 to 65536)"}},
+		{"zero value", input.PollingOptions{}, []string{"Capacity 0 is out of range; allowed: 1 to 65536"}},
 		{"everything wrong", input.PollingOptions{Spacing: -1, Capacity: 1 << 20, Delivery: 7},
-			[]string{"Spacing -1ns is out of range (allowed: 0 to 1s)", "Capacity 1048576", "Delivery 7"}},
+			[]string{"Spacing -1ns is out of range; allowed: 0 to 1s", "Capacity 1048576", "Delivery 7"}},
 		{"spacing too long", input.PollingOptions{Spacing: 2 * time.Second, Capacity: 4}, []string{"Spacing 2s"}},
 	}
 	for _, tc := range tests {

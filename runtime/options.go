@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/metronome-go/metronome/option"
+
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
@@ -142,14 +144,14 @@ func DefaultOptions() Options {
 }
 
 // Validate reports every invalid field at once, joined with errors.Join:
-// the runtime's own fields as *[FieldError] values, Timing's as
-// *[timing.FieldError], Polling's as *[input.FieldError], and a delivery
+// the runtime's own fields as *[option.Error] values, Timing's as
+// *[option.Error], Polling's as *[option.Error], and a delivery
 // policy that does not suit the timing mode as
 // [input.ErrTimestampedNeedsFixedSteps].
 func (o Options) Validate() error {
 	var errs []error
 	bad := func(field string, value any, problem, allowed string) {
-		errs = append(errs, &FieldError{Field: field, Value: value, Problem: problem, Allowed: allowed})
+		errs = append(errs, &option.Error{Pkg: "runtime", Field: field, Value: value, Problem: problem, Allowed: allowed})
 	}
 	if o.Mode > Concurrent {
 		bad("Options.Mode", uint8(o.Mode), "is not valid", "0 sequential, 1 concurrent")

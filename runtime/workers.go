@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/metronome-go/metronome/option"
 )
 
 // Bounds of [ExecutionOptions].
@@ -121,7 +123,7 @@ type task struct {
 // job.
 func NewWorkerPool(workers int) (*WorkerPool, error) {
 	if workers < 0 || workers > MaxWorkers {
-		return nil, &FieldError{Field: "workers", Value: workers, Problem: "is out of range", Allowed: fmt.Sprintf("0 (GOMAXPROCS) to %d", MaxWorkers)}
+		return nil, &option.Error{Pkg: "runtime", Field: "workers", Value: workers, Problem: "is out of range", Allowed: fmt.Sprintf("0 (GOMAXPROCS) to %d", MaxWorkers)}
 	}
 	if workers == 0 {
 		workers = goruntime.GOMAXPROCS(0)

@@ -13,6 +13,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/metronome-go/metronome/option"
+
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
 )
@@ -31,10 +33,10 @@ func TestExecutionOptionsValidate(t *testing.T) {
 		{"defaults", runtime.ExecutionOptions{}, nil},
 		{"capacity", runtime.ExecutionOptions{Workers: 8, SettleTimeout: time.Second}, nil},
 		{"pool", runtime.ExecutionOptions{Pool: pool}, nil},
-		{"negative workers", runtime.ExecutionOptions{Workers: -1}, []string{"Options.Execution.Workers -1 is out of range (allowed: 0 (GOMAXPROCS) to 1024)"}},
+		{"negative workers", runtime.ExecutionOptions{Workers: -1}, []string{"Options.Execution.Workers -1 is out of range; allowed: 0 (GOMAXPROCS) to 1024"}},
 		{"too many workers", runtime.ExecutionOptions{Workers: runtime.MaxWorkers + 1}, []string{"Options.Execution.Workers 1025 is out of range"}},
-		{"workers and pool", runtime.ExecutionOptions{Workers: 2, Pool: pool}, []string{"Options.Execution.Workers 2 is set together with Options.Execution.Pool (allowed: 0 when a pool is supplied)"}},
-		{"both wrong", runtime.ExecutionOptions{Workers: -3, SettleTimeout: 2 * time.Minute}, []string{"Options.Execution.Workers -3", "Options.Execution.SettleTimeout 2m0s is out of range (allowed: 0 (no limit) to 1m0s)"}},
+		{"workers and pool", runtime.ExecutionOptions{Workers: 2, Pool: pool}, []string{"Options.Execution.Workers 2 is set together with Options.Execution.Pool; allowed: 0 when a pool is supplied"}},
+		{"both wrong", runtime.ExecutionOptions{Workers: -3, SettleTimeout: 2 * time.Minute}, []string{"Options.Execution.Workers -3", "Options.Execution.SettleTimeout 2m0s is out of range; allowed: 0 (no limit) to 1m0s"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -55,9 +57,9 @@ func TestExecutionOptionsValidate(t *testing.T) {
 					t.Errorf("Validate: got %q, want it to contain %q", err, w)
 				}
 			}
-			var fe *runtime.FieldError
+			var fe *option.Error
 			if !errors.As(err, &fe) {
-				t.Errorf("Validate: got %T, want a *FieldError inside", err)
+				t.Errorf("Validate: got %T, want an *option.Error inside", err)
 			}
 		})
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/metronome-go/metronome/option"
 )
 
 // Mode selects how the scheduler turns elapsed time into updates.
@@ -248,13 +250,13 @@ func DefaultOptions() Options {
 }
 
 // Validate reports every problem with o at once, joined with errors.Join.
-// Each is a *[FieldError] naming the option, its value and the allowed
+// Each is a *[option.Error] naming the option, its value and the allowed
 // range. Debt is checked only when Recovery is RepayDebt, and its
 // CosmeticEvery and MaxStepScale only when their mechanism is on.
 func (o Options) Validate() error {
 	var errs []error
 	bad := func(field string, value any, problem, allowed string) {
-		errs = append(errs, &FieldError{Field: field, Value: value, Problem: problem, Allowed: allowed})
+		errs = append(errs, &option.Error{Pkg: "timing", Field: field, Value: value, Problem: problem, Allowed: allowed})
 	}
 	const outOfRange = "is out of range"
 	if o.Mode > FixedMode {
@@ -303,7 +305,7 @@ const maxRateTerm = 1e9
 func (d DebtOptions) validate(o Options) []error {
 	var errs []error
 	bad := func(field string, value any, problem, allowed string) {
-		errs = append(errs, &FieldError{Field: field, Value: value, Problem: problem, Allowed: allowed})
+		errs = append(errs, &option.Error{Pkg: "timing", Field: field, Value: value, Problem: problem, Allowed: allowed})
 	}
 	const outOfRange = "is out of range"
 	inRange := func(v, lo, hi float64) bool { return !math.IsNaN(v) && v >= lo && v <= hi }

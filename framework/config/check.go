@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -43,16 +44,10 @@ func (c *Config) ownerProblems() []problem {
 			}
 			return
 		}
-		var te *timing.FieldError
-		var ie *input.FieldError
-		var re *runtime.FieldError
+		var fe *option.Error
 		switch {
-		case errors.As(err, &te):
-			out = append(out, translate("timing", te.Field, te.Problem, te.Allowed))
-		case errors.As(err, &ie):
-			out = append(out, translate("input", ie.Field, ie.Problem, ie.Allowed))
-		case errors.As(err, &re):
-			out = append(out, translate("runtime", re.Field, re.Problem, re.Allowed))
+		case errors.As(err, &fe):
+			out = append(out, translate(fe.Pkg, fe.Field, fe.Problem, fe.Allowed))
 		case errors.Is(err, input.ErrTimestampedNeedsFixedSteps):
 			out = append(out, problem{field: fieldIndex["polling.delivery"],
 				problem: fmt.Sprintf("needs fixed steps, but timing.mode is %q", c.Timing.Mode),

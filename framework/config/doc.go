@@ -4,18 +4,17 @@
 //
 // # Keys
 //
-// The file has the tables [window], [runtime], [timing], [timing.debt],
-// [polling], [input.bindings] and, for the game's own settings, [game];
-// [DefaultsTOML] returns every framework key with its default, what it does
-// and the range it allows. Durations are strings with a unit ("16ms"),
+// The file has the tables [window], [runtime], [render], [timing],
+// [timing.debt], [polling], [input.bindings] and, for the game's own
+// settings, [game]; [DefaultsTOML] returns every framework key with its
+// default, what it does and the range it allows. Durations are strings with a unit ("16ms"),
 // exact tick rates are whole numbers or fraction strings ("30000/1001").
 //
 // # One range, stated once
 //
 // A key that sets a package's option has that option's range: the config
 // stores typed values ([Config.Timing] is a [timing.Options]) and asks the
-// owning package's Validate, which reports a *timing.FieldError,
-// *input.FieldError or *runtime.FieldError; the message names the key
+// owning package's Validate, which reports *option.Error values; the message names the key
 // instead of the Go field and repeats what the package allows. Only what no
 // package owns, such as the window's size, is ranged here. A value is
 // checked on its own when it is read, whatever other keys say (the debt
