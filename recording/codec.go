@@ -287,35 +287,35 @@ func (s *stream) appendTick(b []byte, t *Tick) []byte {
 }
 
 func (s *stream) appendStats(b []byte, w *[nStats]uint64) []byte {
-	var vals [nStats]uint64
+	var vals [nStats * binary.MaxVarintLen64]byte
+	n := 0
 	var mask uint64
-	for i, cur := range w {
-		prev := s.stats[i]
+	for _, i := range statsOrder {
+		cur, prev := w[i], s.stats[i]
+		var v uint64
 		switch statsKinds[i] {
 		case wFloat:
-			vals[i] = cur ^ prev
+			v = cur ^ prev
 		case wSecond:
-			vals[i] = zz(int64(cur - prev - s.slope[i]))
+			v = zz(int64(cur - prev - s.slope[i]))
 			s.slope[i] = cur - prev
 		case wFirst, wByte:
-			vals[i] = zz(int64(cur - prev))
+			v = zz(int64(cur - prev))
+		case wDerived:
+			if i == wordRemainder {
+				v = zz(int64(cur - predictRemainder(w)))
+			} else {
+				v = cur ^ predictAlpha(w, prev)
+			}
 		}
-	}
-	vals[wordRemainder] = zz(int64(w[wordRemainder] - predictRemainder(w)))
-	vals[wordAlpha] = w[wordAlpha] ^ predictAlpha(w, s.stats[wordAlpha])
-	for i, v := range vals {
 		if v != 0 {
 			mask |= 1 << i
+			n += binary.PutUvarint(vals[n:], v)
 		}
 	}
 	s.stats = *w
 	b = binary.AppendUvarint(b, mask)
-	for _, i := range statsOrder {
-		if mask&(1<<i) != 0 {
-			b = binary.AppendUvarint(b, vals[i])
-		}
-	}
-	return b
+	return append(b, vals[:n]...)
 }
 
 // statsOrder is the order of the words' values: the derived ones last,
