@@ -9,7 +9,6 @@ import (
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/schedule"
-	"github.com/metronome-go/metronome/timing"
 	"github.com/mlange-42/arche/generic"
 )
 
@@ -27,9 +26,8 @@ type Options struct {
 	// zero means [DefaultQueueCapacity]. See [schedule.Options.Capacity] for
 	// the allowed range.
 	QueueCapacity int
-	// NoInterpolation draws the current state of every Transform instead of
-	// interpolating between the last two fixed steps, and skips recording
-	// previous values each tick (a second pass over every Transform).
+	// NoInterpolation starts the App with interpolation off (see
+	// [App.SetInterpolation]).
 	NoInterpolation bool
 	// Assets lays out [Text] components when frames are prepared. Without
 	// it, texts are skipped and counted in [ExtractStats.TextErrors].
@@ -56,7 +54,6 @@ type App struct {
 
 	failure     error
 	interpolate bool
-	noInterp    bool
 	stop        *runtime.StopSignal
 	stopped     bool
 	leaked      uint64
@@ -68,7 +65,6 @@ type App struct {
 
 	// Built-in loops run to completion, so they use Arche's queries as
 	// plain values, which keeps the iterator in registers.
-	snapshot  snapshotter
 	animators *generic.Filter2[Animator, Sprite]
 	animStats AnimationStats
 	extract   extractor
@@ -86,7 +82,7 @@ func NewApp(opts Options) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ecs: Options.QueueCapacity: %w", err)
 	}
-	a := &App{world: NewWorld(), queue: queue, noInterp: opts.NoInterpolation}
+	a := &App{world: NewWorld(), queue: queue, interpolate: !opts.NoInterpolation}
 	a.queueEntry = systemEntry{System: System{Name: "gameplay queue"}, stage: PreUpdate}
 	a.rand = rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
 	a.world.cmds.OnError(opts.OnCommandError)
@@ -96,7 +92,6 @@ func NewApp(opts Options) (*App, error) {
 	AddResource(a.world, a.rand)
 	AddResource(a.world, &a.input)
 	AddResource(a.world, queue)
-	a.snapshot = newSnapshotter(&a.world.w)
 	a.extract.init(a.world)
 	a.extract.lib = opts.Assets
 	a.animators = generic.NewFilter2[Animator, Sprite]()
@@ -179,17 +174,6 @@ func (a *App) step(in *input.Tick) error {
 
 	// A leftover from a panicking system must not reach this tick.
 	a.leaked += uint64(a.world.Apply())
-	// Interpolation draws between the last two ticks of a batch when the
-	// last one is a fixed step (alpha is then the pending fraction of the
-	// next step); after a variable or catch-up update nothing is pending and
-	// the current state is drawn. So snapshot before a fixed tick that may
-	// be final. Quiet ticks are never final and skip it; a tick that is
-	// neither quiet nor final (hand-built, or several loud ticks in one
-	// batch) snapshots to be safe.
-	a.interpolate = t.Kind == timing.FixedUpdate && !a.noInterp
-	if a.interpolate && (t.Final || !t.Quiet) {
-		a.snapshot.run(&a.world.w)
-	}
 	if err := a.advanceQueue(); err != nil && a.failure == nil {
 		a.failure = fmt.Errorf("ecs: gameplay queue: %w", err)
 	}
@@ -225,19 +209,35 @@ func (a *App) runStage(stage Stage, perTick bool) {
 	a.world.cmds.source = ""
 }
 
-// prepare runs the Extract stage and the built-in extraction into fw.
+// prepare runs the built-in extraction into fw, then the Extract stage.
 func (a *App) prepare(fw *render2d.FrameWriter) error {
 	a.failure = nil
-	alpha := float32(1)
-	if a.interpolate {
-		alpha = float32(a.time.Timing.Alpha)
+	if !a.interpolate {
+		// Present the frame once, as it is: nothing moves between presents.
+		fw.Frame().Span.Step = 0
 	}
-	a.extract.run(fw, alpha, &a.window)
+	a.extract.run(fw, a.interpolate, &a.window)
 	a.ctx.Frame = fw
 	a.runStage(Extract, false)
 	a.ctx.Frame = nil
 	return a.failure
 }
+
+// SetInterpolation turns interpolation between frames on or off; it is on
+// unless [Options.NoInterpolation] is set. On, each draw packet and camera
+// pass carries the placement its entity had in the previous frame
+// extracted, and the platform moves it from there to the current one at
+// every present, by the time since the frame's update over its step (see
+// render2d.Span): motion at any display rate is smooth, one step late. Off,
+// packets carry their current placement only and the frame's span has no
+// step, so the platform presents each frame once as it is. The change
+// applies from the next frame prepared; the first frame after turning it
+// on draws every entity where it is.
+func (a *App) SetInterpolation(on bool) { a.interpolate = on }
+
+// Interpolation reports whether interpolation is on (see
+// [App.SetInterpolation]).
+func (a *App) Interpolation() bool { return a.interpolate }
 
 func (a *App) requestStop() {
 	a.stopped = true

@@ -110,6 +110,9 @@ func TestAppHeadlessGame(t *testing.T) {
 		t.Fatalf("InitSimulation: %v", err)
 	}
 	for n := uint64(1); n <= 5; n++ {
+		if n == 5 {
+			prepare(t, a) // the frame the next one moves on from
+		}
 		if err := a.Update(tick(n, 0.25)); err != nil {
 			t.Fatalf("Update %d: %v", n, err)
 		}
@@ -138,9 +141,10 @@ func TestAppHeadlessGame(t *testing.T) {
 		}
 	}
 
-	// The frame: one default pass, interpolated a quarter of the way from
-	// tick 4 to tick 5, layer order with spawn order inside layer 1, the
-	// off-screen and hidden sprites left out.
+	// The frame: one default pass, each packet at tick 5 with its place at
+	// the frame before (tick 4), drawn here a quarter of the way between;
+	// layer order with spawn order inside layer 1, the off-screen and
+	// hidden sprites left out.
 	f := prepare(t, a)
 	if got, want := len(f.Passes), 1; got != want {
 		t.Fatalf("passes: got %d, want %d", got, want)
@@ -159,7 +163,10 @@ func TestAppHeadlessGame(t *testing.T) {
 		t.Fatalf("packets: got %d, want %d", len(ps), len(want))
 	}
 	for i, w := range want {
-		p := ps[i]
+		p := ps[i].Resolved(0.25)
+		if !ps[i].Prev.Set {
+			t.Errorf("packet %d: no previous placement", i)
+		}
 		if p.Tint != w.tint || p.Layer != w.layer || !near2(p.Transform.Position, w.pos) {
 			t.Errorf("packet %d: got tint %v layer %d at %+v, want tint %v layer %d at %+v",
 				i, p.Tint, p.Layer, p.Transform.Position, w.tint, w.layer, w.pos)
@@ -298,9 +305,11 @@ func equalFloats(a, b []float32) bool {
 	return true
 }
 
+// TestAppInterpolatesAcrossQuietBurst: a frame prepared after a burst of
+// ticks moves on from the frame before the burst, not from the burst's
+// second-to-last tick.
 func TestAppInterpolatesAcrossQuietBurst(t *testing.T) {
 	a := newApp(t, ecs.Options{})
-	var e ecs.Entity
 	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
 		spawnSprite(ctx.Commands, 0, 0, 0, speed{X: 50}, red)
 	}})
@@ -308,10 +317,7 @@ func TestAppInterpolatesAcrossQuietBurst(t *testing.T) {
 	if err := a.InitSimulation(nil); err != nil {
 		t.Fatal(err)
 	}
-	q := ecs.NewFilter1[ecs.Sprite](a.World()).Query()
-	for q.Next() {
-		e = q.Entity()
-	}
+	prepare(t, a)
 	// A burst of three: two quiet ticks, then the final one.
 	burst := []*runtime.TickContext{tick(1, 0), tick(2, 0), tick(3, 0.5)}
 	burst[0].Quiet, burst[0].Final = true, false
@@ -321,14 +327,12 @@ func TestAppInterpolatesAcrossQuietBurst(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m := ecs.NewMap[ecs.Transform](a.World())
-	prev, _, _, ok := m.Get(e).Previous()
-	if !ok || prev.X != 2 {
-		t.Errorf("previous position after the burst: got %v (ok %v), want 2 (after the second tick)", prev.X, ok)
+	p := prepare(t, a).Passes[0].Packets[0]
+	if !p.Prev.Set || p.Prev.Position.X != 0 || p.Transform.Position.X != 3 {
+		t.Errorf("packet after the burst: at x=%v from %+v, want at 3 from x=0 (the frame before the burst)", p.Transform.Position.X, p.Prev)
 	}
-	f := prepare(t, a)
-	if got, want := f.Passes[0].Packets[0].Transform.Position.X, float32(2.5); got != want {
-		t.Errorf("drawn position: got %v, want %v", got, want)
+	if got, want := p.Resolved(0.5).Transform.Position.X, float32(1.5); got != want {
+		t.Errorf("drawn halfway: got %v, want %v", got, want)
 	}
 }
 
@@ -353,13 +357,14 @@ func TestAppTeleportIsNotSmeared(t *testing.T) {
 		t.Fatal(err)
 	}
 	for n := uint64(1); n <= 2; n++ {
+		prepare(t, a)
 		if err := a.Update(tick(n, 0.5)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	f := prepare(t, a)
-	if got, want := f.Passes[0].Packets[0].Transform.Position, (ecs.Vec2{X: 200, Y: 200}); got != want {
-		t.Errorf("teleported sprite drawn at %+v, want %+v", got, want)
+	p := prepare(t, a).Passes[0].Packets[0]
+	if got, want := p.Resolved(0).Transform.Position, (ecs.Vec2{X: 200, Y: 200}); got != want || p.Prev.Set {
+		t.Errorf("teleported sprite drawn at %+v at alpha 0 (previous %+v), want %+v with no previous placement", got, p.Prev, want)
 	}
 }
 
@@ -666,76 +671,47 @@ func TestAppNoInterpolation(t *testing.T) {
 	if err := a.InitSimulation(nil); err != nil {
 		t.Fatal(err)
 	}
-	for n := uint64(1); n <= 2; n++ {
-		if err := a.Update(tick(n, 0.5)); err != nil {
+	// The runtime's span for a fixed step, as it sets it before
+	// PrepareFrame.
+	span := render2d.Span{Start: 100, End: 200, Step: step}
+	frame := func() render2d.Frame {
+		t.Helper()
+		var f render2d.Frame
+		f.Span = span
+		if err := a.PrepareFrame(render2d.NewFrameWriter(&f)); err != nil {
 			t.Fatal(err)
 		}
+		return f
 	}
-	f := prepare(t, a)
-	if got, want := f.Passes[0].Packets[0].Transform.Position.X, float32(2); got != want {
-		t.Errorf("drawn position: got %v, want the current %v", got, want)
+	tests := []struct {
+		name     string
+		interp   bool
+		wantStep time.Duration
+		wantPrev bool
+	}{
+		{"off from the options", false, 0, false},
+		{"turned on: the first frame has nothing to move from", true, step, false},
+		{"on", true, step, true},
+		{"turned off", false, 0, false},
 	}
-	tr := ecs.NewFilter1[ecs.Transform](a.World()).Query()
-	for tr.Next() {
-		if _, _, _, ok := tr.Get().Previous(); ok {
-			t.Error("a previous value was recorded with NoInterpolation")
+	for i, tt := range tests {
+		if i > 0 {
+			a.SetInterpolation(tt.interp)
 		}
-	}
-}
-
-// TestSnapshotAcrossArchetypes checks the snapshot over several archetypes
-// (column by column in the metronome_unsafe build), one of them emptied by
-// despawns: each transform must record the value it had before the latest
-// fixed tick.
-func TestSnapshotAcrossArchetypes(t *testing.T) {
-	a := newApp(t, ecs.Options{})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
-		for i := range 300 {
-			p := ctx.Commands.Spawn()
-			ecs.With(p, ecs.At(float32(i), 0))
-			ecs.With(p, speed{X: 50, Y: float32(i)})
-			switch i % 4 {
-			case 1:
-				ecs.With(p, health{i})
-			case 2:
-				ecs.With(p, ecs.Sprite{Size: ecs.Vec2{X: 1, Y: 1}})
-			case 3:
-				ecs.With(p, position{}) // this archetype is emptied below
-			}
+		if a.Interpolation() != tt.interp {
+			t.Fatalf("%s: Interpolation() = %v, want %v", tt.name, a.Interpolation(), tt.interp)
 		}
-	}})
-	a.AddSystem(ecs.Update, moveSystem())
-	doomed := ecs.NewFilter1[position](a.World())
-	a.AddSystem(ecs.PostUpdate, ecs.System{Name: "reap", Run: func(ctx *ecs.Context) {
-		if ctx.Time.Number == 2 {
-			q := doomed.Query()
-			for q.Next() {
-				ctx.Commands.Despawn(q.Entity())
-			}
-		}
-	}})
-	if err := a.InitSimulation(nil); err != nil {
-		t.Fatal(err)
-	}
-	for n := uint64(1); n <= 4; n++ {
-		if err := a.Update(tick(n, 0)); err != nil {
+		if err := a.Update(tick(uint64(i+1), 0.5)); err != nil {
 			t.Fatal(err)
 		}
-	}
-	q := ecs.NewFilter2[ecs.Transform, speed](a.World()).Query()
-	count := 0
-	for q.Next() {
-		tr, v := q.Get()
-		count++
-		prev, _, _, ok := tr.Previous()
-		// Four ticks of 20 ms at v: the previous value is after three.
-		want := ecs.Vec2{X: tr.Position.X - v.X*0.02, Y: tr.Position.Y - v.Y*0.02}
-		if !ok || !near2(prev, want) {
-			t.Fatalf("entity %v: previous %+v (ok %v), want %+v", q.Entity(), prev, ok, want)
+		f := frame()
+		p := f.Passes[0].Packets[0]
+		if got, want := p.Transform.Position.X, float32(i+1); got != want {
+			t.Errorf("%s: drawn at %v, want the current %v", tt.name, got, want)
 		}
-	}
-	if count != 225 {
-		t.Errorf("entities left: got %d, want 225", count)
+		if f.Span.Step != tt.wantStep || p.Prev.Set != tt.wantPrev {
+			t.Errorf("%s: span step %v, previous placement %+v; want step %v, previous set %v", tt.name, f.Span.Step, p.Prev, tt.wantStep, tt.wantPrev)
+		}
 	}
 }
 

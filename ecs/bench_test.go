@@ -59,10 +59,51 @@ func movementCases(tb testing.TB) []movementCase {
 		}
 	}
 
+	// The raw loop over plain structs the size of Transform without its
+	// motion word (20 bytes) and the size Transform had when it carried a
+	// per-tick snapshot (44 bytes): what Transform's own size costs a loop.
+	type pose20 struct {
+		Position ecs.Vec2
+		Rotation float32
+		Scale    ecs.Vec2
+	}
+	type pose44 struct {
+		pose20
+		prev pose20
+		mark uint32
+	}
+	aw20 := arche.NewWorld()
+	m20 := generic.NewMap2[pose20, vel](&aw20)
+	aw44 := arche.NewWorld()
+	m44 := generic.NewMap2[pose44, vel](&aw44)
+	for i := range benchEntities {
+		p := pose20{Position: ecs.Vec2{X: float32(i)}, Scale: ecs.Vec2{X: 1, Y: 1}}
+		m20.NewWith(&p, &vel{1, 2})
+		m44.NewWith(&pose44{pose20: p}, &vel{1, 2})
+	}
+	f20 := generic.NewFilter2[pose20, vel]()
+	raw20 := func() {
+		q := f20.Query(&aw20)
+		for q.Next() {
+			t, v := q.Get()
+			t.Position.X += v.X * benchDT
+			t.Position.Y += v.Y * benchDT
+		}
+	}
+	f44 := generic.NewFilter2[pose44, vel]()
+	raw44 := func() {
+		q := f44.Query(&aw44)
+		for q.Next() {
+			t, v := q.Get()
+			t.Position.X += v.X * benchDT
+			t.Position.Y += v.Y * benchDT
+		}
+	}
+
 	// As a system of an App driven by its Update hook: tick bookkeeping,
-	// the gameplay queue, the sync point. A variable tick draws the current
-	// state, so it needs no interpolation snapshot; a fixed tick also
-	// records every Transform as its previous value.
+	// the gameplay queue, the sync point. Interpolation costs a tick
+	// nothing (extraction remembers placements), so fixed and variable
+	// ticks should cost the same.
 	app := func(kind timing.Kind) func() {
 		a := newApp(tb, ecs.Options{})
 		spawnMovers(a.World(), benchEntities)
@@ -87,7 +128,9 @@ func movementCases(tb testing.TB) []movementCase {
 		{"arche", raw},
 		{"ecs.Filter2", filter},
 		{"App/variable", app(timing.VariableUpdate)},
-		{"App/fixed+snapshot", app(timing.FixedUpdate)},
+		{"App/fixed", app(timing.FixedUpdate)},
+		{"arche-20B", raw20},
+		{"arche-44B", raw44},
 	}
 }
 
@@ -141,51 +184,64 @@ func BenchmarkMovementRatio(b *testing.B) {
 }
 
 // BenchmarkExtract measures PrepareFrame over 10,000 sprites (default
-// camera, a tenth of them off screen, interpolated) and reports the cost
-// per sprite,
-// with one layer (already in order) and with three interleaved layers
-// (sorted each frame).
+// camera, a tenth of them off screen) and reports the cost per sprite, with
+// one layer (already in order) and with three interleaved layers (sorted
+// each frame), with interpolation on (each packet gets the placement its
+// sprite had at the frame before) and off.
 func BenchmarkExtract(b *testing.B) {
-	for _, layers := range []int{1, 3} {
-		b.Run(fmt.Sprintf("layers=%d", layers), func(b *testing.B) {
-			a := newApp(b, ecs.Options{})
-			cmd := a.World().Commands()
-			for i := range benchEntities {
-				p := cmd.Spawn()
-				x := float32(i % 100 * 4)
-				if i%10 == 0 {
-					x = -1000
-				}
-				ecs.With(p, ecs.At(x, float32(i/100*4)))
-				ecs.With(p, ecs.Sprite{Size: ecs.Vec2{X: 4, Y: 4}, Layer: int16((i * 7) % layers)})
+	for _, interp := range []bool{true, false} {
+		for _, layers := range []int{1, 3} {
+			name := fmt.Sprintf("layers=%d", layers)
+			if !interp {
+				name += "/interp=off"
 			}
-			a.World().Apply()
-			for n := uint64(1); n <= 2; n++ {
-				if err := a.Update(tick(n, 0.5)); err != nil {
-					b.Fatal(err)
+			b.Run(name, func(b *testing.B) {
+				a := newApp(b, ecs.Options{NoInterpolation: !interp})
+				cmd := a.World().Commands()
+				for i := range benchEntities {
+					p := cmd.Spawn()
+					x := float32(i % 100 * 4)
+					if i%10 == 0 {
+						x = -1000
+					}
+					ecs.With(p, ecs.At(x, float32(i/100*4)))
+					ecs.With(p, ecs.Sprite{Size: ecs.Vec2{X: 4, Y: 4}, Layer: int16((i * 7) % layers)})
 				}
-			}
-			var frame render2d.Frame
-			fw := render2d.NewFrameWriter(&frame)
-			best := time.Hour
-			b.ReportAllocs()
-			for b.Loop() {
-				frame.Reset()
-				start := timing.Now()
-				if err := a.PrepareFrame(fw); err != nil {
-					b.Fatal(err)
+				a.World().Apply()
+				var frame render2d.Frame
+				fw := render2d.NewFrameWriter(&frame)
+				for n := uint64(1); n <= 2; n++ {
+					if err := a.Update(tick(n, 0.5)); err != nil {
+						b.Fatal(err)
+					}
+					frame.Reset()
+					if err := a.PrepareFrame(fw); err != nil {
+						b.Fatal(err)
+					}
 				}
-				d, err := timing.Elapsed(start, timing.Now())
-				if err != nil {
-					b.Fatal(err)
+				if got := frame.Passes[0].Packets[0].Prev.Set; got != interp {
+					b.Fatalf("previous placement set: %v, want %v", got, interp)
 				}
-				best = min(best, d)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchEntities, "ns/sprite")
-			// The fastest frame: the figure least disturbed by other
-			// processes on a shared machine.
-			b.ReportMetric(float64(best.Nanoseconds())/benchEntities, "min-ns/sprite")
-		})
+				best := time.Hour
+				b.ReportAllocs()
+				for b.Loop() {
+					frame.Reset()
+					start := timing.Now()
+					if err := a.PrepareFrame(fw); err != nil {
+						b.Fatal(err)
+					}
+					d, err := timing.Elapsed(start, timing.Now())
+					if err != nil {
+						b.Fatal(err)
+					}
+					best = min(best, d)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchEntities, "ns/sprite")
+				// The fastest frame: the figure least disturbed by other
+				// processes on a shared machine.
+				b.ReportMetric(float64(best.Nanoseconds())/benchEntities, "min-ns/sprite")
+			})
+		}
 	}
 }
 

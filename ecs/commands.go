@@ -297,6 +297,9 @@ type typedStore[T any] struct {
 	vals  []T
 	m     generic.Map[T]
 	ready bool
+	// assign, when set, writes a queued value over the world's (for
+	// Transform, which counts the write as a teleport).
+	assign func(dst, src *T)
 }
 
 func (s *typedStore[T]) typ() reflect.Type { return s.t }
@@ -312,7 +315,20 @@ func (s *typedStore[T]) id(w *arche.World) arche.ID {
 }
 
 func (s *typedStore[T]) write(w *arche.World, e arche.Entity, idx int32) {
-	*s.m.Get(e) = s.vals[idx]
+	dst := s.m.Get(e)
+	if s.assign != nil {
+		s.assign(dst, &s.vals[idx])
+		return
+	}
+	*dst = s.vals[idx]
+}
+
+// assignTransform writes src over dst as a jump: the entity is drawn where
+// src puts it, not slid there (see [Transform]).
+func assignTransform(dst, src *Transform) {
+	jumps := dst.motion + 1
+	*dst = *src
+	dst.motion = src.motion&motionStill | jumps&motionJumps
 }
 
 func (s *typedStore[T]) reset() {
@@ -329,6 +345,9 @@ func storeOf[T any](w *World) (int32, *typedStore[T]) {
 		return slot, w.stores[slot].(*typedStore[T])
 	}
 	s := &typedStore[T]{t: t}
+	if ts, ok := any(s).(*typedStore[Transform]); ok {
+		ts.assign = assignTransform
+	}
 	w.stores = append(w.stores, s)
 	slot := int32(len(w.stores) - 1)
 	w.registry[t] = slot

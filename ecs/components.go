@@ -1,8 +1,6 @@
 package ecs
 
 import (
-	"math"
-
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/render2d"
 )
@@ -14,13 +12,17 @@ type Vec2 = render2d.Vec2
 // Transform places an entity in the world: Position, Rotation (radians,
 // clockwise on screen because y points down) and Scale.
 //
-// The App copies every Transform to its previous value at the start of each
-// fixed step that may end a batch (unless [Options.NoInterpolation] is set),
-// so extraction can draw the entity between where it was and where it is by
-// the frame's interpolation alpha. A Transform that
-// has never been through a tick has no previous value and is drawn where it
-// is. Call [Transform.Teleport] after a jump that must not be smeared;
-// replacing a whole Transform with [Set] or [Add] has the same effect.
+// Motion between ticks is smoothed when frames are drawn, not when ticks
+// run: each draw packet carries the placement its entity had in the
+// previous frame that was extracted, and the platform moves it from there
+// to the current one at every present (see [App.SetInterpolation]). So a
+// tick costs nothing extra for interpolation and Transform stays small for
+// the loops that move it. An entity drawn for the first time is drawn where
+// it is; call [Transform.Teleport] after a jump that must not be smeared
+// across the screen, and [Transform.SetInterpolation] to turn smoothing off
+// for an entity that should always be drawn exactly where it is (a HUD, a
+// cursor). Writing a whole Transform with [Set] or [Add] counts as a
+// teleport.
 //
 // A zero Scale draws nothing, as in render2d; [At] builds a Transform with a
 // scale of one.
@@ -29,54 +31,47 @@ type Transform struct {
 	Rotation float32
 	Scale    Vec2
 
-	prev    pose
-	hasPrev bool
+	// motion holds the teleport count in its low 31 bits and the opt-out
+	// of interpolation in the top bit. Extraction remembers the value it
+	// saw with the placement it drew; a different value means a jump. It is
+	// game state (only game code changes it), so a replay sees the same.
+	motion uint32
 }
 
-type pose struct {
-	position Vec2
-	rotation float32
-	scale    Vec2
-}
+const (
+	motionStill = 1 << 31 // the entity is never interpolated
+	motionJumps = motionStill - 1
+)
 
 // At returns a Transform at (x, y) with no rotation and a scale of one.
 func At(x, y float32) Transform {
 	return Transform{Position: Vec2{X: x, Y: y}, Scale: Vec2{X: 1, Y: 1}}
 }
 
-// Teleport makes the current value also the previous one, so the next frame
-// draws the entity at its new place instead of sliding it there.
-func (t *Transform) Teleport() { t.hasPrev = false }
+// Teleport marks the current value as a jump: the next frame draws the
+// entity at its new place instead of sliding it there from where the
+// previous frame drew it.
+func (t *Transform) Teleport() { t.motion = t.motion&motionStill | (t.motion+1)&motionJumps }
 
-// Previous returns the value the transform had at the start of the latest
-// tick, and false when it has none yet.
-func (t *Transform) Previous() (position Vec2, rotation float32, scale Vec2, ok bool) {
-	if !t.hasPrev {
-		return t.Position, t.Rotation, t.Scale, false
+// SetInterpolation turns the smoothing of this entity's motion between
+// frames on (the default) or off. Off, every frame draws it exactly at its
+// current placement, as after a teleport.
+func (t *Transform) SetInterpolation(on bool) {
+	if on {
+		t.motion &^= motionStill
+	} else {
+		t.motion |= motionStill
 	}
-	return t.prev.position, t.prev.rotation, t.prev.scale, true
 }
 
-// Interpolated returns the transform between its previous value (alpha 0)
-// and its current one (alpha 1). Rotation turns the short way round.
-func (t *Transform) Interpolated(alpha float32) (position Vec2, rotation float32, scale Vec2) {
-	if !t.hasPrev || alpha >= 1 {
-		return t.Position, t.Rotation, t.Scale
-	}
-	p := &t.prev
-	position = Vec2{X: p.position.X + (t.Position.X-p.position.X)*alpha, Y: p.position.Y + (t.Position.Y-p.position.Y)*alpha}
-	scale = Vec2{X: p.scale.X + (t.Scale.X-p.scale.X)*alpha, Y: p.scale.Y + (t.Scale.Y-p.scale.Y)*alpha}
-	rotation = t.Rotation
-	if p.rotation != t.Rotation {
-		rotation = lerpAngle(p.rotation, t.Rotation, alpha)
-	}
-	return position, rotation, scale
-}
+// Interpolates reports whether the entity's motion is smoothed between
+// frames (see [Transform.SetInterpolation]).
+func (t *Transform) Interpolates() bool { return t.motion&motionStill == 0 }
 
-// lerpAngle turns from a towards b the short way round.
-func lerpAngle(a, b, alpha float32) float32 {
-	d := float32(math.Remainder(float64(b-a), 2*math.Pi))
-	return b - d*(1-alpha)
+// placement returns the transform as a render2d placement with the given
+// tint, marked set.
+func (t *Transform) placement(tint render2d.Color) render2d.Placement {
+	return render2d.Placement{Position: t.Position, Rotation: t.Rotation, Scale: t.Scale, Tint: tint, Set: true}
 }
 
 // Sprite draws a textured quad at the entity's [Transform].
@@ -110,8 +105,10 @@ type Sprite struct {
 
 // Camera turns an entity with a [Transform] into a view: each camera
 // produces one pass in the frame, showing the world around its transform's
-// (interpolated) position and rotation. Cameras with a lower Order draw
-// first. Sprites entirely outside a camera's view are culled from its pass.
+// position and rotation. Cameras with a lower Order draw first. Sprites
+// entirely outside a camera's view are culled from its pass. A camera
+// moves between frames the way sprites do (see [Transform]), zoom
+// included.
 //
 // Without any camera entity, extraction draws one pass with the default
 // render2d camera: world units are framebuffer pixels, (0, 0) at the
@@ -133,6 +130,14 @@ type Camera struct {
 	Order int16
 	// Disabled cameras produce no pass.
 	Disabled bool
+	// Follow, when it names a live entity with a Transform, places the
+	// camera at that entity's position plus the camera's own Position (an
+	// offset: [At](0, 0) follows exactly). Both placements are taken from
+	// the same frames and move alike between them, so a followed sprite
+	// holds still on screen however the presents fall between ticks, and
+	// the view jumps when the followed entity teleports. The camera's
+	// Rotation stays its own.
+	Follow Entity
 }
 
 // SpriteOf returns a Sprite drawing an atlas region (an image, a sheet

@@ -65,28 +65,45 @@
 // # Drawing
 //
 // The built-in components [Transform], [Sprite], [Text] and [Camera] reach
-// the screen without glue code. Before each fixed tick that may end a batch
-// the App records every Transform as its previous value; PrepareFrame then
-// draws each sprite and text between its previous and current transform by
-// the batch's alpha (after a variable or catch-up update nothing is pending
-// and the current state is drawn). Packets are ordered by layer, keeping
-// query order inside a layer (see [Sprite.Layer]), and sprites or texts
-// entirely outside a
+// the screen without glue code. PrepareFrame writes each sprite and text
+// at its current Transform, packets ordered by layer, keeping query order
+// inside a layer (see [Sprite.Layer]); sprites or texts entirely outside a
 // camera's view are left out. Each enabled Camera makes one pass; without
 // one, a default pass maps world units to framebuffer pixels. Text is laid
 // out by the [assets.Library] given in [Options.Assets]. An [Animator]
 // plays a sprite-sheet animation on its entity's Sprite from a built-in
 // cosmetic system.
 //
-// # Build tags
+// # Interpolation
 //
-// The default build uses Arche through its public API only. Building with
-// the metronome_unsafe tag (go build -tags metronome_unsafe) makes the
-// per-tick Transform snapshot walk Arche's component columns in memory,
-// which cuts the cost of a fixed tick over many transforms by about a third
-// but depends on Arche's internal layout: it may break on an Arche upgrade
-// (checked when the package loads) and suits a game that pins Arche's
-// version.
+// Ticks and presents do not line up: at 60 ticks a second on a 144 Hz
+// display, a sprite drawn where the latest tick left it moves by a whole
+// step on some refreshes and not at all on others. So the drawing side
+// interpolates between the last two frames it was given. Extraction
+// remembers where it found every entity (placement and tint) and gives
+// each packet, besides its current placement, the one its entity had in
+// the previous frame extracted ([render2d.DrawPacket2D.Prev]; for a
+// camera's pass [render2d.PassDesc.PrevCamera]). The runtime stamps the
+// frame with the span of the update it shows, and the platform draws the
+// frame again at every present, moved from the previous placement to the
+// current one by the time since that span ended over its step. The cost
+// is one step of latency and a little work per sprite per frame; a tick
+// pays nothing for it, so a fixed-step game's own loops over Transform run
+// as fast as on Arche directly.
+//
+// Frames skipped for want of a free slot are not extracted: the next one
+// moves on from the last frame that was. An entity drawn for the first
+// time, on a recycled index, after [Transform.Teleport] or after a whole
+// Transform was written with [Set] or [Add] is drawn where it is; so is one
+// whose [Transform.SetInterpolation] is off. A camera that follows an
+// entity ([Camera.Follow]) moves exactly as that entity does. After a
+// variable update the frame's state is already that of the present, and
+// the runtime gives it no step: it is presented once, as it is.
+// [App.SetInterpolation] (and [Options.NoInterpolation]) turns all of
+// this off at run time, for comparison.
+//
+// Nothing of this is game state: extraction keeps its records outside the
+// world, so a replay that never draws reaches the same world.
 //
 // # Threads
 //

@@ -15,9 +15,9 @@ func (a *App) InitPlatform(*runtime.GameRuntime) error { return nil }
 func (a *App) InitSimulation(*runtime.GameRuntime) error { return a.startup() }
 
 // Update runs one simulation tick: it copies the tick into the [Time] and
-// [input.Window] resources, records every [Transform] for interpolation, and runs
-// the [PreUpdate], [Update] and [PostUpdate] systems, applying queued
-// commands after each. It returns the first failure a system reported with
+// [input.Window] resources and runs the [PreUpdate], [Update] and
+// [PostUpdate] systems, applying queued commands after each. It does
+// nothing per entity of its own: interpolation is extraction's business. It returns the first failure a system reported with
 // [Context.Fail].
 func (a *App) Update(tick *runtime.TickContext) error {
 	a.time.Update = tick.Update
@@ -30,8 +30,10 @@ func (a *App) Update(tick *runtime.TickContext) error {
 }
 
 // PrepareFrame draws every visible [Sprite] and [Text] into one pass per
-// [Camera], interpolated by the latest tick's alpha, then runs the
-// [Extract] systems. It changes no game state.
+// [Camera], each packet and pass with its current placement and, while
+// interpolation is on, the one it had in the previous frame prepared (see
+// [App.SetInterpolation]), then runs the [Extract] systems. It changes no
+// game state.
 func (a *App) PrepareFrame(w *render2d.FrameWriter) error { return a.prepare(w) }
 
 // Quiesce does nothing; embed *App to stop external producers.

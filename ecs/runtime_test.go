@@ -16,13 +16,16 @@ import (
 )
 
 // TestAppUnderRuntime runs an ECS game through the real runtime loop on the
-// fake clock of a synctest bubble, with fixed 20 ms steps and frames that take 7 ms or, now
-// and then, 45 ms (and once 300 ms) to render, in both run modes and under
-// each recovery policy. Every frame carries a marker packet, written by an
-// Extract system, with the simulated time, step and alpha it was prepared
-// at; the mover in the frame must be exactly where interpolation puts it
-// for those values. Cosmetic systems must run on exactly the ticks the
-// policy allows.
+// fake clock of a synctest bubble, with fixed 20 ms steps and frames that
+// take 7 ms or, now and then, 45 ms (and once 300 ms) to render, in both run
+// modes and under each recovery policy. Every frame carries a marker
+// packet, written by an Extract system, with the simulated time it was
+// prepared at and that of the frame prepared before it. The platform draws
+// each frame again at every present; at each one, the mover must be drawn
+// (resolved at that present's alpha) exactly between where it was at the
+// previous frame and where it is, and the alpha must be the one the
+// frame's span gives for the present's instant. Cosmetic systems must run
+// on exactly the ticks the policy allows.
 func TestAppUnderRuntime(t *testing.T) {
 	const (
 		frames = 40
@@ -88,15 +91,18 @@ func TestAppUnderRuntime(t *testing.T) {
 				}
 				prepared := 0
 				var lastElapsed time.Duration
+				prevElapsed := float32(-1) // no frame before the first
 				app.AddSystem(ecs.Extract, ecs.System{Name: "marker", Run: func(ctx *ecs.Context) {
 					tm := ctx.Time
+					pw := ctx.Frame.BeginPass(render2d.PassDesc{})
+					elapsed := float32(tm.Elapsed.Seconds())
 					fixed := float32(0)
 					if tm.Kind == timing.FixedUpdate {
 						fixed = 1
 					}
-					pw := ctx.Frame.BeginPass(render2d.PassDesc{})
 					pw.Draw(render2d.DrawPacket2D{Size: ecs.Vec2{X: 1, Y: 1}, Transform: render2d.Transform{Scale: ecs.Vec2{X: 1, Y: 1}},
-						Params: [render2d.ParamCount]float32{float32(tm.Elapsed.Seconds()), float32(tm.Delta.Seconds()), float32(tm.Timing.Alpha), fixed}})
+						Params: [render2d.ParamCount]float32{elapsed, prevElapsed, fixed}})
+					prevElapsed = elapsed
 					prepared++
 					lastElapsed = tm.Elapsed
 					if prepared == frames {
@@ -153,9 +159,13 @@ func TestAppUnderRuntime(t *testing.T) {
 				}
 
 				// Concurrent mode may skip or supersede frames; sequential mode
-				// renders every one it prepares.
-				if n := len(rec.Frames); n < frames/4 || (tt.mode == runtime.Sequential && n != frames) {
-					t.Fatalf("recorded frames: got %d of %d prepared", n, frames)
+				// renders every one it prepares, some more than once.
+				shown := map[uint64]bool{}
+				for _, f := range rec.Frames {
+					shown[f.Sequence] = true
+				}
+				if n := len(shown); n < frames/4 || (tt.mode == runtime.Sequential && n != frames) {
+					t.Fatalf("frames rendered: got %d of %d prepared", n, frames)
 				}
 				if kinds[timing.VariableUpdate] != 0 {
 					t.Errorf("update kinds: got %v, want no variable updates", kinds)
@@ -173,36 +183,54 @@ func TestAppUnderRuntime(t *testing.T) {
 				if cosmeticTime > lastElapsed || (!tt.wantCoarse && cosmeticTime != lastElapsed) {
 					t.Errorf("simulated time seen by the cosmetic system: got %v of %v", cosmeticTime, lastElapsed)
 				}
-				sawAlpha := false
+				sawAlpha, sawPrev := false, false
 				for i, f := range rec.Frames {
 					if len(f.Passes) != 2 || len(f.Passes[0].Packets) != 2 || len(f.Passes[1].Packets) != 1 {
-						t.Fatalf("frame %d: want a world pass with two sprites and a marker pass after it, got %d passes", i, len(f.Passes))
+						t.Fatalf("present %d: want a world pass with two sprites and a marker pass after it, got %d passes", i, len(f.Passes))
 					}
 					if ps := f.Passes[0].Packets; ps[0].Tint != green || ps[1].Tint != red {
-						t.Fatalf("frame %d: world pass tints %v, %v; want the layer -1 sprite, then the mover", i, ps[0].Tint, ps[1].Tint)
+						t.Fatalf("present %d: world pass tints %v, %v; want the layer -1 sprite, then the mover", i, ps[0].Tint, ps[1].Tint)
+					}
+					alpha := f.Present.Alpha
+					if want := f.Span.AlphaAt(f.Present.At); alpha != want {
+						t.Errorf("present %d at %v: alpha %v, want %v from the span %+v", i, f.Present.At, alpha, want, f.Span)
 					}
 					m := f.Passes[1].Packets[0].Params
-					elapsed, step, alpha, fixed := float64(m[0]), float64(m[1]), float64(m[2]), m[3] == 1
-					// The mover is at 50 * simulated time. After a fixed step the
-					// frame shows it a fraction alpha of the way through that
-					// step; after a merged catch-up step it shows the present.
+					elapsed, prev, fixed := float64(m[0]), float64(m[1]), m[2] == 1
+					// A frame after a fixed step moves over that step; after a
+					// merged catch-up step, which ends at the present, it does
+					// not move.
+					if wantStep := map[bool]time.Duration{true: 20 * time.Millisecond}[fixed]; f.Span.Step != wantStep {
+						t.Errorf("present %d: span step %v, want %v (fixed update: %v)", i, f.Span.Step, wantStep, fixed)
+					}
+					mover := f.Passes[0].Packets[1]
+					// The mover is at 50 * simulated time; the previous frame
+					// prepared saw it at 50 * that frame's time.
+					if got, want := float64(mover.Transform.Position.X), speedX*elapsed; math.Abs(got-want) > 1e-3 {
+						t.Errorf("present %d: current x=%v, want %.4f (at %.3fs)", i, got, want, elapsed)
+					}
 					want := speedX * elapsed
-					if fixed {
-						want = speedX * (elapsed - (1-alpha)*step)
+					if prev >= 0 {
+						if !mover.Prev.Set || math.Abs(float64(mover.Prev.Position.X)-speedX*prev) > 1e-3 {
+							t.Errorf("present %d: previous placement %+v, want x=%.4f (the frame at %.3fs)", i, mover.Prev, speedX*prev, prev)
+						}
+						want = speedX * (prev + (elapsed-prev)*float64(alpha))
+						sawPrev = true
+					} else if mover.Prev.Set {
+						t.Errorf("present %d: the first frame has a previous placement %+v", i, mover.Prev)
 					}
-					got := f.Passes[0].Packets[1].Transform.Position.X
-					if math.Abs(float64(got)-want) > 1e-3 {
-						t.Errorf("frame %d (elapsed %.3fs, alpha %.3f): drawn at x=%v, want %.4f", i, elapsed, alpha, got, want)
+					if got := float64(mover.Resolved(alpha).Transform.Position.X); math.Abs(got-want) > 1e-3 {
+						t.Errorf("present %d (at %.3fs, previous frame at %.3fs, alpha %.3f): drawn at x=%v, want %.4f", i, elapsed, prev, alpha, got, want)
 					}
-					if alpha > 0 {
+					if alpha > 0 && alpha < 1 {
 						sawAlpha = true
 					}
 				}
-				if !sawAlpha {
-					t.Error("no frame had a non-zero alpha; the test did not exercise interpolation")
+				if !sawAlpha || !sawPrev {
+					t.Errorf("a present strictly between placements: %v, a frame with a previous placement: %v; the test did not exercise interpolation", sawAlpha, sawPrev)
 				}
 				if pres.Presents() != len(rec.Frames) {
-					t.Errorf("presents: got %d, want one per rendered frame (%d)", pres.Presents(), len(rec.Frames))
+					t.Errorf("presents: got %d, want one per render (%d)", pres.Presents(), len(rec.Frames))
 				}
 				t.Logf("updates by kind %v, quiet %d, cosmetic runs %d (%v of %v simulated), frames %d",
 					kinds, quiet, cosmetic, cosmeticTime, lastElapsed, len(rec.Frames))
