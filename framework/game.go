@@ -96,7 +96,7 @@ func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	app, err := ecs.NewApp(ecs.Options{Seed: g.Seed, Assets: lib})
+	app, err := ecs.NewApp(ecs.Options{Seed: g.Seed, Assets: lib, NoInterpolation: !cfg.Render.Interpolation})
 	if err != nil {
 		return nil, err
 	}

@@ -9,8 +9,8 @@ import (
 )
 
 // Config is a game's whole configuration: the [window], [runtime],
-// [timing], [timing.debt], [polling], [input.bindings] and [game] tables of
-// config.toml, as typed values. [Default] returns the embedded defaults;
+// [render], [timing], [timing.debt], [polling], [input.bindings] and [game]
+// tables of config.toml, as typed values. [Default] returns the embedded defaults;
 // the zero Config is not useful.
 //
 // The timing and polling tables are the owning packages' own option
@@ -24,6 +24,7 @@ import (
 type Config struct {
 	Window  Window
 	Runtime Runtime
+	Render  Render
 	// Timing is the [timing] and [timing.debt] tables. timing.step is
 	// FixedStep, timing.debt.coarse_cosmetic_every is Debt.CosmeticEvery and
 	// timing.debt.rollback is Rollback; every other key is the field of the
@@ -70,6 +71,19 @@ type Runtime struct {
 	// HiddenRate is the frame rate while the window is hidden or minimised
 	// (runtime.Options.HiddenInterval).
 	HiddenRate int
+}
+
+// Render is the [render] table: how frames reach the screen. Like the
+// window it belongs to the configuration: the ECS app reads it when the
+// framework builds the app.
+type Render struct {
+	// Interpolation draws every moving sprite between its placements at
+	// the start and the end of the latest fixed step, by the time of each
+	// present, so motion is smooth whatever the ratio of display rate to
+	// tick rate. Off, each frame shows the state of its latest tick (and is
+	// presented once). Variable timing needs none: each update already ends
+	// at the present.
+	Interpolation bool
 }
 
 // clone returns a copy of c that shares no map or game value with it, so a

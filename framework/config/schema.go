@@ -181,6 +181,8 @@ var fields = []field{
 		return f
 	}(),
 
+	boolField("render.interpolation", "", "", func(c *Config) *bool { return &c.Render.Interpolation }),
+
 	enumField("timing.mode", "timing", "Options.Mode", timing.ParseMode, func(c *Config) *timing.Mode { return &c.Timing.Mode }),
 	durationField("timing.interval", "timing", "Options.Interval", func(c *Config) *time.Duration { return &c.Timing.Interval }),
 	durationField("timing.step", "timing", "Options.FixedStep", func(c *Config) *time.Duration { return &c.Timing.FixedStep }),
@@ -219,7 +221,7 @@ const (
 )
 
 // tables are the framework's names that hold keys, in file order.
-var tables = []string{"window", "runtime", "timing", "timing.debt", "polling", "input", bindingsTable}
+var tables = []string{"window", "runtime", "render", "timing", "timing.debt", "polling", "input", bindingsTable}
 
 var fieldIndex = func() map[string]*field {
 	m := make(map[string]*field, len(fields))
