@@ -62,7 +62,9 @@ func (r *Renderer) ReleaseTexture(h render2d.TextureHandle) error {
 }
 
 // TextureSize implements [render2d.Renderer].
-func (r *Renderer) TextureSize(h render2d.TextureHandle) (int, int, error) { return r.res.TextureSize(h) }
+func (r *Renderer) TextureSize(h render2d.TextureHandle) (int, int, error) {
+	return r.res.TextureSize(h)
+}
 
 // MaxTextureSize implements [render2d.Renderer].
 func (r *Renderer) MaxTextureSize() int { return r.res.MaxSize }
