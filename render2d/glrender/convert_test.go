@@ -45,7 +45,6 @@ func cpuFrame(b *testing.B, moving bool) {
 	var batches []render2d.Batch
 	inst := make([]instance, spritesPerFrame)
 	prev := make([]prevInstance, spritesPerFrame)
-	pos := make([]prevPos, spritesPerFrame)
 	b.ReportAllocs()
 	cpu0 := cpuNanos()
 	for b.Loop() {
@@ -74,7 +73,7 @@ func cpuFrame(b *testing.B, moving bool) {
 			in, ps := inst[bt.First:bt.First+bt.Count], packets[bt.First:bt.First+bt.Count]
 			switch _, motion := convert(in, ps, 8, 8, false); motion {
 			case slide:
-				convertPos(pos[bt.First:bt.First+bt.Count], in, ps)
+				convertPos(in, ps)
 			case turn:
 				convertPrev(prev[bt.First:bt.First+bt.Count], in, ps)
 			}
@@ -163,10 +162,12 @@ func TestConvertPrev(t *testing.T) {
 	if _, motion := convert(cur, ps, 4, 4, false); motion != slide {
 		t.Fatalf("convert of a batch that only moves: motion %d, want slide", motion)
 	}
-	pos := make([]prevPos, 2)
-	convertPos(pos, cur, ps)
-	if want := []prevPos{{-5, 7}, {cur[1].x, cur[1].y}}; pos[0] != want[0] || pos[1] != want[1] {
-		t.Errorf("convertPos = %v, want %v", pos, want)
+	convertPos(cur, ps)
+	if got, want := [2][2]float32{{cur[0].params[0], cur[0].params[1]}, {cur[1].params[0], cur[1].params[1]}}, [2][2]float32{{-5, 7}, {cur[1].x, cur[1].y}}; got != want {
+		t.Errorf("convertPos: previous positions in the parameter slots %v, want %v", got, want)
+	}
+	if _, motion := convert(cur, ps, 4, 4, true); motion != turn {
+		t.Errorf("a custom material's batch that only moves: motion %d, want turn (its parameters take the slot)", motion)
 	}
 	for _, tt := range []struct {
 		name string

@@ -25,16 +25,18 @@
 //
 // # Interpolation
 //
-// Interpolation runs in the vertex shader. A pass with previous placements
-// ([render2d.DrawPacket2D.Prev]) also streams them into rings of buffers
-// of their own, and its batches that have one are drawn with an
+// Interpolation runs in the vertex shader. Batches with previous
+// placements ([render2d.DrawPacket2D.Prev]) are drawn with an
 // interpolating variant of the shaders, which mixes the two placements by
 // one uniform, the frame's [render2d.Presentation.Alpha], with the
-// arithmetic of [render2d.Lerp] and [render2d.LerpAngle]. A batch whose
-// packets only change position streams 8 bytes a sprite (the previous
-// position) and uses the sliding variant; one where rotation, scale or
-// tint change too streams 32 bytes (the whole previous placement) and uses
-// the turning variant. So drawing the
+// arithmetic of [render2d.Lerp] and [render2d.LerpAngle]. A batch of the
+// built-in material whose packets only change position uses the sliding
+// variant: the previous position travels in the instance's parameter
+// slot, which that material does not otherwise read, so it streams no
+// byte more than a still batch. Where rotation, scale or tint change too
+// (or a custom material needs its parameters) the turning variant also
+// streams the whole previous placement, 32 bytes a sprite, from a ring of
+// buffers of its own. So drawing the
 // same frame again at another alpha costs no more CPU per sprite than
 // drawing it once, and frames without previous placements (or drawn at
 // alpha 1) stream and draw exactly what they did before. The camera is

@@ -18,7 +18,7 @@ type instance struct {
 	tint       uint32  // a_xform.w
 	u0, v0     float32 // a_uv
 	u1, v1     float32
-	params     [render2d.ParamCount]float32 // a_params, custom materials only
+	params     [render2d.ParamCount]float32 // a_params for custom materials; for sliding built-in batches, the previous position
 }
 
 const instanceStride = int32(unsafe.Sizeof(instance{}))
@@ -37,11 +37,6 @@ type prevInstance struct {
 
 const prevStride = int32(unsafe.Sizeof(prevInstance{}))
 
-// prevPos is the previous position of one sprite of a sliding batch.
-type prevPos struct{ x, y float32 }
-
-const posStride = int32(unsafe.Sizeof(prevPos{}))
-
 // attribute describes one vertex attribute of the instance layout.
 type attribute struct {
 	size    int32
@@ -59,12 +54,6 @@ var attribs = [...]attribute{
 var prevAttribs = [...]attribute{
 	{4, false, unsafe.Offsetof(prevInstance{}.x)},
 	{4, true, unsafe.Offsetof(prevInstance{}.ox)},
-}
-
-// pointPosAttrib points attribute 4 at the previous positions in the
-// buffer bound to GL_ARRAY_BUFFER, starting at entry first.
-func pointPosAttrib(first int) {
-	gl.VertexAttribPointerWithOffset(uint32(len(attribs)), 2, gl.FLOAT, false, posStride, uintptr(first)*uintptr(posStride))
 }
 
 // pointPrevAttribs points attributes 4 and 5 at the previous placements in
@@ -114,8 +103,9 @@ func packTint(c *render2d.Color) uint32 {
 // whether every packet is tinted opaque white, so the batch can use the
 // untinted program, and which motion variant the batch needs if it is
 // drawn between placements: still when no packet has a previous
-// placement, slide when those that have one differ only in position, turn
-// otherwise.
+// placement, slide when those that have one differ only in position (and
+// the batch uses the built-in material, whose parameter slot carries the
+// previous position), turn otherwise.
 func convert(dst []instance, packets []render2d.DrawPacket2D, texW, texH int, params bool) (white bool, motion int) {
 	iw, ih := 1/float32(texW), 1/float32(texH)
 	all := uint32(0xffffffff)
@@ -147,19 +137,24 @@ func convert(dst []instance, packets []render2d.DrawPacket2D, texW, texH int, pa
 			d.params = p.Params
 		}
 	}
+	if motion == slide && params {
+		motion = turn // a custom material's parameters fill the slot a slide needs
+	}
 	return all == 0xffffffff, motion
 }
 
-// convertPos writes the previous positions of a sliding batch already
-// converted into cur into dst, all three of the same length; a packet
-// without one keeps its current position.
-func convertPos(dst []prevPos, cur []instance, packets []render2d.DrawPacket2D) {
-	dst, cur = dst[:len(packets)], cur[:len(packets)]
+// convertPos writes the previous positions of a sliding batch, already
+// converted into dst, into the parameter slot of its instances, which the
+// built-in material does not read otherwise; a packet without one keeps
+// its current position.
+func convertPos(dst []instance, packets []render2d.DrawPacket2D) {
+	dst = dst[:len(packets)]
 	for i := range packets {
+		d := &dst[i]
 		if pr := &packets[i].Prev; pr.Set {
-			dst[i] = prevPos{pr.Position.X, pr.Position.Y}
+			d.params[0], d.params[1] = pr.Position.X, pr.Position.Y
 		} else {
-			dst[i] = prevPos{cur[i].x, cur[i].y}
+			d.params[0], d.params[1] = d.x, d.y
 		}
 	}
 }

@@ -95,7 +95,7 @@ func (r *Renderer) pass(p *render2d.Pass) {
 	r.flags = grow(r.flags, nb)
 	r.poff = grow(r.poff, nb)
 	interp := r.alpha < 1 // at alpha 1 the current placements are exact
-	nPos, nPrev := 0, 0
+	nPrev := 0
 	for i := range r.batches {
 		b := &r.batches[i]
 		_, w, h := r.texture(b.Key.Texture)
@@ -104,14 +104,11 @@ func (r *Renderer) pass(p *render2d.Pass) {
 		if !interp {
 			motion = still
 		}
-		switch motion { // grow reallocates only before the first use in a pass
+		switch motion {
 		case slide:
-			r.pos = grow(r.pos, n)
-			convertPos(r.pos[nPos:nPos+b.Count], inst, ps)
-			r.poff[i] = int32(nPos)
-			nPos += b.Count
+			convertPos(inst, ps)
 		case turn:
-			r.prev = grow(r.prev, n)
+			r.prev = grow(r.prev, n) // reallocates only before the first use in a pass
 			white = convertPrev(r.prev[nPrev:nPrev+b.Count], inst, ps) && white
 			r.poff[i] = int32(nPrev)
 			nPrev += b.Count
@@ -123,12 +120,10 @@ func (r *Renderer) pass(p *render2d.Pass) {
 		r.flags[i] = fl
 	}
 	r.ring = (r.ring + 1) % len(r.instance)
-	bufs := [numMotions]uint32{still: upload(&r.instance[r.ring], unsafe.Pointer(&r.inst[0]), n*int(instanceStride))}
-	if nPos > 0 {
-		bufs[slide] = upload(&r.ppos[r.ring], unsafe.Pointer(&r.pos[0]), nPos*int(posStride))
-	}
+	instBuf := upload(&r.instance[r.ring], unsafe.Pointer(&r.inst[0]), n*int(instanceStride))
+	prevBuf := uint32(0)
 	if nPrev > 0 {
-		bufs[turn] = upload(&r.pfull[r.ring], unsafe.Pointer(&r.prev[0]), nPrev*int(prevStride))
+		prevBuf = upload(&r.pfull[r.ring], unsafe.Pointer(&r.prev[0]), nPrev*int(prevStride))
 	}
 	r.curArray = ^uint32(0) // upload bound one of them
 
@@ -164,22 +159,22 @@ func (r *Renderer) pass(p *render2d.Pass) {
 			r.curTexture = texID
 		}
 		r.setBlend(b.Key.Blend)
-		if m != r.curVAO {
-			gl.BindVertexArray(r.vao[m])
-			r.curVAO = m
+		v := 0
+		if m == turn {
+			v = 1
+		}
+		if v != r.curVAO {
+			gl.BindVertexArray(r.vao[v])
+			r.curVAO = v
 		}
 		na := len(attribs)
-		if b.Key.Material.IsZero() {
-			na-- // no parameters
+		if b.Key.Material.IsZero() && m != slide {
+			na-- // the parameter slot is read by materials and slides only
 		}
-		r.bindArray(bufs[still])
+		r.bindArray(instBuf)
 		pointAttribs(b.First, na)
-		switch m {
-		case slide:
-			r.bindArray(bufs[slide])
-			pointPosAttrib(int(r.poff[i]))
-		case turn:
-			r.bindArray(bufs[turn])
+		if m == turn {
+			r.bindArray(prevBuf)
 			pointPrevAttribs(int(r.poff[i]))
 		}
 		gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(b.Count))

@@ -20,15 +20,16 @@ import (
 // with that context current.
 type Renderer struct {
 	// vertex shaders by kind (vsPlain: no tint or parameters, vsTint,
-	// vsParams: custom materials) and motion (still, slide, turn)
+	// vsParams: custom materials) and motion (still, slide, turn; custom
+	// materials do not slide)
 	vs       [numVS][numMotions]uint32
 	builtin  programs // built-in material, tinted
 	untinted programs // built-in material for batches tinted opaque white
-	// vertex arrays by motion: attributes 0-3 from the instance buffer,
-	// and 4 (slide) or 4-5 (turn) from a previous-placement buffer
-	vao      [numMotions]uint32
+	// vertex arrays: attributes 0-3 from the instance buffer (still and
+	// sliding batches), and also 4-5 from the previous-placement buffer
+	// (turning batches)
+	vao      [2]uint32
 	instance [4]ringBuffer // streamed instances, one buffer per pass in turn
-	ppos     [4]ringBuffer // streamed previous positions of sliding batches
 	pfull    [4]ringBuffer // streamed previous placements of turning batches
 	ring     int
 	white    uint32
@@ -39,10 +40,9 @@ type Renderer struct {
 
 	batches []render2d.Batch
 	inst    []instance
-	pos     []prevPos      // previous positions of the pass's sliding batches
-	prev    []prevInstance // previous placements of its turning batches
+	prev    []prevInstance // previous placements of the pass's turning batches
 	flags   []batchFlags
-	poff    []int32 // per batch: where its previous placements start in pos or prev
+	poff    []int32 // per batch: where its previous placements start in prev
 	view    mgl32.Mat4
 	alpha   float32
 
@@ -84,6 +84,9 @@ func (r *Renderer) compileBuiltins() error {
 	names := [numVS]string{"untinted sprite", "sprite", "material"}
 	for k := range r.vs {
 		for m := range numMotions {
+			if k == vsParams && m == slide {
+				continue // a slide's previous position takes the parameter slot
+			}
 			var err error
 			if r.vs[k][m], err = compileShader(gl.VERTEX_SHADER, vsHeaders[k]+motionDefines[m]+vertexSource, motionNames[m]+names[k]+" vertex shader"); err != nil {
 				return err
@@ -141,24 +144,19 @@ func New() (*Renderer, error) {
 
 	for i := range r.instance {
 		gl.GenBuffers(1, &r.instance[i].id)
-		gl.GenBuffers(1, &r.ppos[i].id)
 		gl.GenBuffers(1, &r.pfull[i].id)
 	}
 	gl.GenVertexArrays(int32(len(r.vao)), &r.vao[0])
-	for m := range r.vao {
-		gl.BindVertexArray(r.vao[m])
-		n := len(attribs) + [numMotions]int{0, 1, len(prevAttribs)}[m]
+	for v := range r.vao {
+		gl.BindVertexArray(r.vao[v])
+		n := len(attribs) + v*len(prevAttribs)
 		for i := range n {
 			gl.EnableVertexAttribArray(uint32(i))
 			gl.VertexAttribDivisor(uint32(i), 1)
 		}
 		gl.BindBuffer(gl.ARRAY_BUFFER, r.instance[0].id)
 		pointAttribs(0, len(attribs))
-		switch m {
-		case slide:
-			gl.BindBuffer(gl.ARRAY_BUFFER, r.ppos[0].id)
-			pointPosAttrib(0)
-		case turn:
+		if v == 1 {
 			gl.BindBuffer(gl.ARRAY_BUFFER, r.pfull[0].id)
 			pointPrevAttribs(0)
 		}
@@ -410,7 +408,6 @@ func (r *Renderer) Close() error {
 	r.deleteBuiltins()
 	for i := range r.instance {
 		gl.DeleteBuffers(1, &r.instance[i].id)
-		gl.DeleteBuffers(1, &r.ppos[i].id)
 		gl.DeleteBuffers(1, &r.pfull[i].id)
 	}
 	gl.DeleteVertexArrays(int32(len(r.vao)), &r.vao[0])

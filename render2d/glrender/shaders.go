@@ -19,10 +19,12 @@ import (
 // buffer of their own and move the sprite from it to the current one by
 // u_alpha, one uniform per frame, with the arithmetic of render2d.Lerp and
 // render2d.LerpAngle: a*(1-t) + b*t, and the angle difference reduced with
-// roundEven. SLIDE reads the previous position only (one vec2, see
-// prevPos), for batches whose packets keep their rotation, scale and tint,
-// the common case of sprites that just move; TURN reads the whole previous
-// placement (two vec4, see prevInstance). Batches without a previous
+// roundEven. SLIDE reads the previous position only, for built-in batches
+// whose packets keep their rotation, scale and tint (the common case of
+// sprites that just move): it sits in the instance's parameter slot, which
+// the built-in material leaves free, so sliding streams no byte more than
+// standing still. TURN reads the whole previous placement (two vec4 from a
+// buffer of their own, see prevInstance). Batches without a previous
 // placement, and frames drawn at alpha 1, use the plain variants.
 const vertexSource = `
 layout(location = 0) in vec4 a_rect;    // position.xy, extent.xy (size times scale)
@@ -33,7 +35,7 @@ layout(location = 3) in vec4 a_params;  // material parameters
 out vec4 v_params;
 #endif
 #ifdef SLIDE
-layout(location = 4) in vec2 a_ppos;    // previous position
+layout(location = 3) in vec2 a_ppos;    // previous position, in the parameter slot (never with PARAMS)
 uniform float u_alpha;
 #endif
 #ifdef TURN
@@ -222,6 +224,9 @@ func linkPrograms(vs [numMotions]uint32, header, shade, what string) (programs, 
 	defer gl.DeleteShader(fs)
 	var ps programs
 	for i := range ps {
+		if vs[i] == 0 {
+			continue // no such variant for this kind
+		}
 		p, err := link(vs[i], fs, what)
 		if err != nil {
 			ps.delete()
