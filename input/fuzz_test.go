@@ -180,7 +180,21 @@ func FuzzQueue(f *testing.F) {
 					rec.Gamepad(now, !rec.State().Gamepad.Connected)
 				}
 			case 4:
-				rec.Focus(now, !rec.State().Window.Focused)
+				// Half the time focus, which releases what is down; the
+				// other window facts otherwise.
+				w := rec.State().Window
+				switch arg % 8 {
+				case 1:
+					rec.ContentScale(now, float32(arg%3), 1)
+				case 3:
+					rec.WindowHidden(now, !w.Hidden)
+				case 5:
+					rec.WindowMinimized(now, !w.Minimized)
+				case 7:
+					rec.WindowFullscreen(now, !w.Fullscreen)
+				default:
+					rec.Focus(now, !w.Focused)
+				}
 			case 5:
 				now += timing.Instant(arg) * ms / 2
 			case 6:

@@ -34,6 +34,15 @@ const (
 	RecordAxis
 	// RecordGamepad: a gamepad was connected (Connected) or disconnected.
 	RecordGamepad
+	// RecordContentScale: the window's content scale became (X, Y).
+	RecordContentScale
+	// RecordHidden: the window was hidden (Hidden) or shown again.
+	RecordHidden
+	// RecordMinimized: the window was minimised (Minimized) or restored.
+	RecordMinimized
+	// RecordFullscreen: the window went fullscreen (Fullscreen) or back to
+	// a window.
+	RecordFullscreen
 )
 
 // String returns the kind's name.
@@ -59,6 +68,14 @@ func (k RecordKind) String() string {
 		return "axis"
 	case RecordGamepad:
 		return "gamepad"
+	case RecordContentScale:
+		return "content-scale"
+	case RecordHidden:
+		return "hidden"
+	case RecordMinimized:
+		return "minimized"
+	case RecordFullscreen:
+		return "fullscreen"
 	}
 	return fmt.Sprintf("RecordKind(%d)", uint8(k))
 }
@@ -67,8 +84,9 @@ func (k RecordKind) String() string {
 // it. Records are plain values; which fields mean something depends on Kind.
 type Record struct {
 	Time timing.Instant
-	// X and Y are the cursor position (RecordCursor) or scroll offsets
-	// (RecordScroll); X is the axis value (RecordAxis).
+	// X and Y are the cursor position (RecordCursor), scroll offsets
+	// (RecordScroll) or content scale (RecordContentScale); X is the axis
+	// value (RecordAxis).
 	X, Y float64
 	// Width and Height are the new size (RecordWindowSize,
 	// RecordFramebufferSize).
@@ -84,6 +102,10 @@ type Record struct {
 	Focused bool
 	// Connected is the gamepad's new connection state (RecordGamepad).
 	Connected bool
+	// Hidden, Minimized and Fullscreen are the window's new visibility
+	// (RecordHidden), iconification (RecordMinimized) and mode
+	// (RecordFullscreen).
+	Hidden, Minimized, Fullscreen bool
 	// Synthetic marks a record the recorder made up rather than observed:
 	// the releases and centred axes sent when focus is lost or a gamepad
 	// disconnects, and the records that describe the initial state at
@@ -98,12 +120,18 @@ func (r Record) String() string {
 	switch r.Kind {
 	case RecordPress, RecordRelease:
 		body = r.Button.String()
-	case RecordCursor, RecordScroll:
+	case RecordCursor, RecordScroll, RecordContentScale:
 		body = fmt.Sprintf("%g,%g", r.X, r.Y)
 	case RecordText:
 		body = fmt.Sprintf("%q", r.Rune)
 	case RecordFocus:
 		body = fmt.Sprint(r.Focused)
+	case RecordHidden:
+		body = fmt.Sprint(r.Hidden)
+	case RecordMinimized:
+		body = fmt.Sprint(r.Minimized)
+	case RecordFullscreen:
+		body = fmt.Sprint(r.Fullscreen)
 	case RecordAxis:
 		body = fmt.Sprintf("%v %g", r.Axis, r.X)
 	case RecordGamepad:
@@ -122,8 +150,8 @@ func (r Record) String() string {
 }
 
 // State is what persists between records: which buttons are down, where the
-// cursor is, the gamepad's connection and axes, the window and framebuffer
-// sizes and focus. It is a plain value of fixed size; copying it is cheap
+// cursor is, the gamepad's connection and axes, and what input knows of the
+// window ([Window]). It is a plain value of fixed size; copying it is cheap
 // and allocation-free.
 type State struct {
 	Down             ButtonSet
@@ -148,13 +176,40 @@ type Size struct {
 	Width, Height int
 }
 
-// Window is what input knows of the window: its logical size, its
-// framebuffer's size in pixels and its keyboard focus. It changes only
-// through records (RecordWindowSize, RecordFramebufferSize, RecordFocus),
-// so a tick's Window always belongs to the same polls as its other input.
+// Scale is a window's content scale per axis: the ratio of the screen's
+// density to the platform's default, so 2, 2 on a typical high-density
+// screen. A user interface drawn in logical units multiplies by it to stay
+// sharp. The zero Scale means the platform did not report one.
+type Scale struct {
+	X, Y float32
+}
+
+// Window is what input knows of the window, sampled on the platform thread
+// with the input around it: its logical size, its framebuffer's size in
+// pixels, its content scale, keyboard focus, visibility and mode. It
+// changes only through records (RecordWindowSize, RecordFramebufferSize,
+// RecordContentScale, RecordFocus, RecordHidden, RecordMinimized,
+// RecordFullscreen), so a tick's Window always belongs to the same polls as
+// its other input. Its zero value is a shown, unfocused window of no size.
 type Window struct {
 	Size, Framebuffer Size
+	Scale             Scale
 	Focused           bool
+	// Hidden is true while the window is not shown: hidden by the program
+	// (glfwplatform's Display.Hide) or by the window system.
+	Hidden bool
+	// Minimized is true while the window is minimised (iconified).
+	Minimized bool
+	// Fullscreen is true while the window covers a monitor in fullscreen
+	// mode rather than sitting on the desktop as a window.
+	Fullscreen bool
+}
+
+// Visible reports whether the window shows on screen: it is neither hidden
+// nor minimised, and its framebuffer has an area. A runtime slows down and
+// presents nothing while it is not.
+func (w Window) Visible() bool {
+	return !w.Hidden && !w.Minimized && w.Framebuffer.Width > 0 && w.Framebuffer.Height > 0
 }
 
 // Apply updates s with the effect of r. Scroll and text records change
@@ -191,6 +246,14 @@ func (w *Window) apply(r *Record) {
 		w.Size = Size{int(r.Width), int(r.Height)}
 	case RecordFramebufferSize:
 		w.Framebuffer = Size{int(r.Width), int(r.Height)}
+	case RecordContentScale:
+		w.Scale = Scale{float32(r.X), float32(r.Y)}
+	case RecordHidden:
+		w.Hidden = r.Hidden
+	case RecordMinimized:
+		w.Minimized = r.Minimized
+	case RecordFullscreen:
+		w.Fullscreen = r.Fullscreen
 	}
 }
 

@@ -31,9 +31,11 @@ type Source interface {
 //     an unfocused window and a key would otherwise stay down forever;
 //   - a gamepad disconnect likewise releases the gamepad's buttons and
 //     centres its axes first;
-//   - axis values are kept within the axis's range, and NaN is dropped;
-//   - a cursor position, axis value, size, focus or connection equal to the
-//     current one records nothing.
+//   - axis values are kept within the axis's range, and NaN axis values
+//     and content scales are dropped;
+//   - a cursor position, axis value, size, content scale, focus,
+//     visibility, window mode or connection equal to the current one
+//     records nothing.
 //
 // A Recorder is not safe for concurrent use: it belongs to the platform
 // thread. The zero value is ready to use and starts from the zero State.
@@ -52,7 +54,7 @@ func (r *Recorder) Pending() int { return len(r.records) }
 
 // Ignored returns how many impossible observations were dropped: a press of
 // a button already down or a release of one already up, an invalid button
-// or axis, a NaN axis value.
+// or axis, a NaN axis value or content scale.
 func (r *Recorder) Ignored() uint64 { return r.ignored }
 
 func (r *Recorder) stamp(t timing.Instant) timing.Instant {
@@ -214,6 +216,45 @@ func (r *Recorder) FramebufferSize(t timing.Instant, w, h int) {
 	r.add(Record{Time: r.stamp(t), Kind: RecordFramebufferSize, Width: int32(w), Height: int32(h)})
 }
 
+// ContentScale records that the window's content scale became (x, y) at
+// t. A NaN scale is dropped and counted in [Recorder.Ignored].
+func (r *Recorder) ContentScale(t timing.Instant, x, y float32) {
+	if x != x || y != y {
+		r.ignored++
+		return
+	}
+	if (Scale{x, y}) == r.state.Window.Scale {
+		return
+	}
+	r.add(Record{Time: r.stamp(t), Kind: RecordContentScale, X: float64(x), Y: float64(y)})
+}
+
+// WindowHidden records that the window was hidden (true) or shown at t.
+func (r *Recorder) WindowHidden(t timing.Instant, hidden bool) {
+	if hidden == r.state.Window.Hidden {
+		return
+	}
+	r.add(Record{Time: r.stamp(t), Kind: RecordHidden, Hidden: hidden})
+}
+
+// WindowMinimized records that the window was minimised (true) or
+// restored at t.
+func (r *Recorder) WindowMinimized(t timing.Instant, minimized bool) {
+	if minimized == r.state.Window.Minimized {
+		return
+	}
+	r.add(Record{Time: r.stamp(t), Kind: RecordMinimized, Minimized: minimized})
+}
+
+// WindowFullscreen records that the window went fullscreen (true) or back
+// to a window at t.
+func (r *Recorder) WindowFullscreen(t timing.Instant, fullscreen bool) {
+	if fullscreen == r.state.Window.Fullscreen {
+		return
+	}
+	r.add(Record{Time: r.stamp(t), Kind: RecordFullscreen, Fullscreen: fullscreen})
+}
+
 // Flush moves every pending record into dst, which it resets first, and
 // completes the snapshot with the current State. The snapshot's Time is now,
 // or the last record's time if that is later, so that no record postdates
@@ -227,16 +268,32 @@ func (r *Recorder) Flush(now timing.Instant, dst *Snapshot) {
 }
 
 // appendWindowRecords appends the synthetic records that take *from to to,
-// stamped t, and updates *from.
+// stamped t, and updates *from. A NaN content scale is not a scale: it
+// keeps the previous one.
 func appendWindowRecords(dst []Record, from *Window, to Window, t timing.Instant) []Record {
+	if s := to.Scale; s.X != s.X || s.Y != s.Y {
+		to.Scale = from.Scale
+	}
 	if to.Size != from.Size {
 		dst = append(dst, Record{Time: t, Kind: RecordWindowSize, Width: int32(to.Size.Width), Height: int32(to.Size.Height), Synthetic: true})
 	}
 	if to.Framebuffer != from.Framebuffer {
 		dst = append(dst, Record{Time: t, Kind: RecordFramebufferSize, Width: int32(to.Framebuffer.Width), Height: int32(to.Framebuffer.Height), Synthetic: true})
 	}
+	if to.Scale != from.Scale {
+		dst = append(dst, Record{Time: t, Kind: RecordContentScale, X: float64(to.Scale.X), Y: float64(to.Scale.Y), Synthetic: true})
+	}
 	if to.Focused != from.Focused {
 		dst = append(dst, Record{Time: t, Kind: RecordFocus, Focused: to.Focused, Synthetic: true})
+	}
+	if to.Hidden != from.Hidden {
+		dst = append(dst, Record{Time: t, Kind: RecordHidden, Hidden: to.Hidden, Synthetic: true})
+	}
+	if to.Minimized != from.Minimized {
+		dst = append(dst, Record{Time: t, Kind: RecordMinimized, Minimized: to.Minimized, Synthetic: true})
+	}
+	if to.Fullscreen != from.Fullscreen {
+		dst = append(dst, Record{Time: t, Kind: RecordFullscreen, Fullscreen: to.Fullscreen, Synthetic: true})
 	}
 	*from = to
 	return dst
@@ -245,22 +302,30 @@ func appendWindowRecords(dst []Record, from *Window, to Window, t timing.Instant
 // WindowSync keeps the window facts of a stream of snapshots equal to the
 // platform's own samples. A runtime whose display reports the window polls
 // the input source, then calls Apply with the window it sampled in the same
-// poll: where the source's records disagree (a source that records no window
-// events, or a resize it has not seen yet), synthetic window records stamped
-// with the snapshot's time make them agree. The window then travels in the
-// same stream as the input, so every tick's [Tick.Window] belongs to the
-// polls it consumed. The zero value starts from the zero Window.
+// poll: where the source's records disagree (a source that records no
+// window events, or records only some of them, or a change it has not seen
+// yet), synthetic window records stamped with the snapshot's time make them
+// agree. The window then travels in the same stream as the input, so every
+// tick's [Tick.Window] belongs to the polls it consumed, and a source need
+// record no window fact at all. The zero value starts from the zero Window.
+//
+// A WindowSync belongs to the goroutine that polls.
 type WindowSync struct {
 	window Window // as of the snapshots seen so far
 }
 
-// Apply brings s in line with win, the window sampled with s.
+// Apply brings s in line with win, the window sampled with s: afterwards
+// s.State.Window is win and the snapshots still chain (see [Snapshot]),
+// whatever the source recorded. A NaN content scale in win keeps the
+// previous scale.
 func (ws *WindowSync) Apply(s *Snapshot, win Window) {
 	for i := range s.Records {
 		ws.window.apply(&s.Records[i])
 	}
 	if win != ws.window {
 		s.Records = appendWindowRecords(s.Records, &ws.window, win, s.Time)
-		s.State.Window = win
 	}
+	// The source's own State may lag behind the samples (a resize it has
+	// not seen yet): the chain is the stream's, so the State is too.
+	s.State.Window = ws.window
 }

@@ -182,8 +182,9 @@ func (t *Tick) Motion() (dx, dy float64) { return t.motionX, t.motionY }
 // Scroll returns the sum of scroll offsets within the interval.
 func (t *Tick) Scroll() (dx, dy float64) { return t.scrollX, t.scrollY }
 
-// Window returns the window's sizes and focus at the end of the interval:
-// as of the latest poll this tick consumed.
+// Window returns the window's facts at the end of the interval (sizes,
+// content scale, focus, visibility, mode): as of the latest poll this tick
+// consumed.
 func (t *Tick) Window() Window { return t.state.Window }
 
 // Gamepad returns the gamepad's connection and raw axis values at the end

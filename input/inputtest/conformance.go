@@ -58,7 +58,9 @@ type Driver interface {
 // interval, that edges alternate and that Poll replaces the snapshot's
 // records; and, per subtest, that keys, mouse buttons, cursor motion,
 // scroll, text, resizes and focus changes are recorded, that losing focus
-// releases held buttons, and that records keep observation order. The
+// releases held buttons, that records keep observation order, and that the
+// window a runtime samples with each poll ([input.WindowSync]) keeps the
+// snapshots chained and ends at the sample. The
 // gamepad subtests check that buttons, axes (within their ranges) and
 // connections are recorded, that an analog action follows the axis with its
 // dead zone, and that a disconnect or a focus loss releases the gamepad's
@@ -140,6 +142,49 @@ func TestSource(t *testing.T, newDriver func(t *testing.T) Driver) {
 				}) &&
 				h.saw(func(r input.Record) bool { return r.Kind == input.RecordFramebufferSize })
 		})
+	})
+	t.Run("WindowSync", func(t *testing.T) {
+		// A runtime adds the window its display sampled to every poll
+		// (input.WindowSync); the snapshots must chain and end at the
+		// sample whatever the source records of the window itself.
+		h := newHarness(t, newDriver(t))
+		synced := &syncedSource{src: h.d.Source(), window: h.state.Window}
+		h.src = synced
+		steps := []struct {
+			what string
+			edit func(w *input.Window)
+		}{
+			{"content scale 2x2", func(w *input.Window) { w.Scale = input.Scale{X: 2, Y: 2} }},
+			{"hidden", func(w *input.Window) { w.Hidden = true }},
+			{"minimised", func(w *input.Window) { w.Hidden, w.Minimized = false, true }},
+			{"fullscreen", func(w *input.Window) { w.Minimized, w.Fullscreen = false, true }},
+			{"a window again", func(w *input.Window) { w.Fullscreen = false }},
+		}
+		for _, st := range steps {
+			st.edit(&synced.window)
+			h.poll()
+			if h.state.Window != synced.window {
+				t.Errorf("%s: window %+v, want the sample %+v", st.what, h.state.Window, synced.window)
+			}
+		}
+		// The source sees a resize the sample does not report yet: the
+		// sample wins until it reports it too.
+		before := synced.window
+		if err := h.d.Resize(320, 240); err == nil {
+			for attempt := 0; attempt < 3 && h.d.Wait(attempt); attempt++ {
+				h.poll()
+				if h.state.Window != before {
+					t.Errorf("after a resize the sample does not report: window %+v, want the sample %+v", h.state.Window, before)
+				}
+			}
+			synced.window.Size = input.Size{Width: 320, Height: 240}
+			h.poll()
+			if h.state.Window != synced.window {
+				t.Errorf("after the sample reports the resize: window %+v, want %+v", h.state.Window, synced.window)
+			}
+		} else if !errors.Is(err, ErrUnsupported) {
+			t.Fatalf("resize: %v", err)
+		}
 	})
 	t.Run("FocusLossReleasesHeldButtons", func(t *testing.T) {
 		h := newHarness(t, newDriver(t))
@@ -313,10 +358,25 @@ func isEdge(r input.Record) bool {
 	return r.Kind == input.RecordPress || r.Kind == input.RecordRelease
 }
 
+// syncedSource is a source polled the way a runtime polls it: the
+// source, then the window sampled with the poll through an
+// [input.WindowSync].
+type syncedSource struct {
+	src    input.Source
+	window input.Window
+	sync   input.WindowSync
+}
+
+func (s *syncedSource) Poll(now timing.Instant, dst *input.Snapshot) {
+	s.src.Poll(now, dst)
+	s.sync.Apply(dst, s.window)
+}
+
 // harness polls the driver's source and checks every snapshot.
 type harness struct {
 	t     *testing.T
 	d     Driver
+	src   input.Source // d.Source() unless a subtest wraps it
 	snap  input.Snapshot
 	state input.State
 	prev  timing.Instant
@@ -359,7 +419,11 @@ func (h *harness) focus() {
 func (h *harness) poll() {
 	h.t.Helper()
 	now := h.d.Now()
-	h.d.Source().Poll(now, &h.snap)
+	src := h.src
+	if src == nil {
+		src = h.d.Source()
+	}
+	src.Poll(now, &h.snap)
 	s := &h.snap
 	if s.Time < now {
 		h.t.Errorf("poll %d: snapshot time %v before the poll's now %v", h.polls, s.Time, now)

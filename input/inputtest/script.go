@@ -11,8 +11,9 @@ import (
 
 // Script is an [input.Source] that replays scripted events: keys, mouse
 // and gamepad buttons, gamepad axes and connections, cursor, scroll, text,
-// focus and sizes. Each event has an instant; a Poll at now delivers, in time order (ties in the order they
-// were scripted), every event due at or before now, through an
+// and the window's facts (focus, sizes, content scale, visibility, mode).
+// Each event has an instant; a Poll at now delivers, in time order (ties in
+// the order they were scripted), every event due at or before now, through an
 // [input.Recorder], so scripted snapshots obey the same rules as real ones
 // (a focus loss releases held buttons, impossible edges are dropped).
 //
@@ -119,6 +120,27 @@ func (s *Script) WindowSize(at timing.Instant, w, h int) *Script {
 // FramebufferSize scripts the framebuffer changing to w x h pixels.
 func (s *Script) FramebufferSize(at timing.Instant, w, h int) *Script {
 	return s.add(at, func(r *input.Recorder, at timing.Instant) { r.FramebufferSize(at, w, h) })
+}
+
+// ContentScale scripts the window's content scale changing to (x, y).
+func (s *Script) ContentScale(at timing.Instant, x, y float32) *Script {
+	return s.add(at, func(r *input.Recorder, at timing.Instant) { r.ContentScale(at, x, y) })
+}
+
+// WindowHidden scripts the window being hidden (true) or shown.
+func (s *Script) WindowHidden(at timing.Instant, hidden bool) *Script {
+	return s.add(at, func(r *input.Recorder, at timing.Instant) { r.WindowHidden(at, hidden) })
+}
+
+// WindowMinimized scripts the window being minimised (true) or restored.
+func (s *Script) WindowMinimized(at timing.Instant, minimized bool) *Script {
+	return s.add(at, func(r *input.Recorder, at timing.Instant) { r.WindowMinimized(at, minimized) })
+}
+
+// WindowFullscreen scripts the window going fullscreen (true) or back to a
+// window.
+func (s *Script) WindowFullscreen(at timing.Instant, fullscreen bool) *Script {
+	return s.add(at, func(r *input.Recorder, at timing.Instant) { r.WindowFullscreen(at, fullscreen) })
 }
 
 // Pending returns the number of scripted events not yet delivered.
