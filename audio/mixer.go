@@ -205,6 +205,22 @@ func (m *Mixer) Skip(frames int64) {
 	m.stats.frames.Store(m.pos)
 }
 
+// ShiftOrigin moves the timeline's origin by d (later when positive):
+// the device layer calls it when it learns that the device's clock and the
+// timeline disagree without any audio being lost, for instance when the
+// device began consuming later than it asked for its first buffer, or
+// drifts from the monotonic clock. Frames already scheduled keep their
+// places. Counted in Stats.Realigns and Stats.Realigned. Device goroutine
+// only.
+func (m *Mixer) ShiftOrigin(d time.Duration) {
+	if d == 0 {
+		return
+	}
+	m.tl.Origin = m.tl.Origin.AddSaturating(d)
+	m.stats.realigns.Add(1)
+	m.stats.realigned.Add(int64(d))
+}
+
 // PumpWake returns a channel that receives a value when a stream's buffer
 // runs below half, so a pump goroutine can wait on it (with a timer as a
 // backstop) between calls to [Mixer.Pump].

@@ -30,6 +30,10 @@ type Stats struct {
 	// Underruns counts gaps in the device's output that the device layer
 	// reported with [Mixer.Skip]; SkippedFrames is their total length.
 	Underruns, SkippedFrames uint64
+	// Realigns counts origin corrections by the device layer (see
+	// [Mixer.ShiftOrigin]); Realigned is their sum.
+	Realigns  uint64
+	Realigned time.Duration
 	// Starved counts frames a playing stream could not supply in time
 	// (its decoder fell behind); StreamErrors counts streams that ended on
 	// a decoding error.
@@ -52,6 +56,8 @@ type stats struct {
 	stolen, refused       atomic.Uint64
 	queueFull             atomic.Uint64
 	underruns, skipped    atomic.Uint64
+	realigns              atomic.Uint64
+	realigned             atomic.Int64
 	starved, streamErrs   atomic.Uint64
 	voices, streams, peak atomic.Int64
 	frames                atomic.Int64
@@ -69,6 +75,8 @@ func (s *stats) snapshot() Stats {
 		QueueFull:     s.queueFull.Load(),
 		Underruns:     s.underruns.Load(),
 		SkippedFrames: s.skipped.Load(),
+		Realigns:      s.realigns.Load(),
+		Realigned:     time.Duration(s.realigned.Load()),
 		Starved:       s.starved.Load(),
 		StreamErrors:  s.streamErrs.Load(),
 		Voices:        int(s.voices.Load()),

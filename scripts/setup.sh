@@ -5,11 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System packages: Xvfb and xdotool for window tests, Mesa for software
-# OpenGL, and the X11/GL headers that go-gl/glfw compiles against.
+# OpenGL, and the X11/GL headers that go-gl/glfw compiles against. For
+# sound: the ALSA headers that oto compiles against, and for the device
+# tests a PulseAudio server with a null sink (no sound card needed), its
+# client tools, and the ALSA plugin that routes ALSA clients to it.
 packages=(
   xvfb xauth xdotool pkg-config gcc
   libgl1-mesa-dev libgl1-mesa-dri libx11-dev libxcursor-dev libxi-dev
   libxinerama-dev libxrandr-dev libxxf86vm-dev
+  libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins
 )
 missing=()
 for p in "${packages[@]}"; do

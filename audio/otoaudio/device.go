@@ -1,0 +1,320 @@
+package otoaudio
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ebitengine/oto/v3"
+
+	"github.com/metronome-go/metronome/audio"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// Options configure a [Device]. A zero field takes its default.
+type Options struct {
+	// DeviceBuffer is the buffer oto asks the system for (ALSA on Linux),
+	// [5ms, 500ms]. Default 40 ms.
+	DeviceBuffer time.Duration
+	// PlayerBuffer is how much rendered audio oto keeps between the mixer
+	// and the device buffer, [5ms, 500ms]. Default 20 ms. DeviceBuffer +
+	// PlayerBuffer is about how far ahead of the clock the mixer renders:
+	// the mixer's Latency must exceed it (plus an update's length) for
+	// sounds to be placed rather than late.
+	PlayerBuffer time.Duration
+	// Chunk is the most the mixer renders per read, [1ms, 100ms]. Default
+	// 5 ms: small reads keep the player's buffer close to PlayerBuffer.
+	Chunk time.Duration
+	// PumpInterval is the longest the stream pump sleeps between fills,
+	// [1ms, 1s]. Default 10 ms. It also wakes whenever a stream runs low.
+	PumpInterval time.Duration
+	// Clock is read to fix the timeline origin and to notice gaps. Default
+	// timing.SystemClock.
+	Clock timing.Clock
+}
+
+func (o Options) withDefaults() Options {
+	if o.DeviceBuffer == 0 {
+		o.DeviceBuffer = 40 * time.Millisecond
+	}
+	if o.PlayerBuffer == 0 {
+		o.PlayerBuffer = 20 * time.Millisecond
+	}
+	if o.Chunk == 0 {
+		o.Chunk = 5 * time.Millisecond
+	}
+	if o.PumpInterval == 0 {
+		o.PumpInterval = 10 * time.Millisecond
+	}
+	if o.Clock == nil {
+		o.Clock = timing.SystemClock{}
+	}
+	return o
+}
+
+// Validate reports every field out of range, all at once.
+func (o Options) Validate() error {
+	o = o.withDefaults()
+	var errs []error
+	check := func(name string, v, lo, hi time.Duration) {
+		if v < lo || v > hi {
+			errs = append(errs, fmt.Errorf("otoaudio: Options.%s %v outside [%v, %v]", name, v, lo, hi))
+		}
+	}
+	check("DeviceBuffer", o.DeviceBuffer, 5*time.Millisecond, 500*time.Millisecond)
+	check("PlayerBuffer", o.PlayerBuffer, 5*time.Millisecond, 500*time.Millisecond)
+	check("Chunk", o.Chunk, time.Millisecond, 100*time.Millisecond)
+	check("PumpInterval", o.PumpInterval, time.Millisecond, time.Second)
+	return errors.Join(errs...)
+}
+
+// ErrNoDevice wraps every failure to open the system's audio output, so
+// a game can run silently with one line saying why.
+var ErrNoDevice = errors.New("otoaudio: no audio device")
+
+// oto supports one context per process, for the life of the process. It
+// is made on the first Open and suspended, not destroyed, by Close.
+var (
+	ctxMu   sync.Mutex
+	ctx     *oto.Context
+	ctxRate int
+	ctxErr  error
+	inUse   bool
+)
+
+// Device plays a [audio.Mixer] through oto.
+//
+// Threads: Open and Close are called by the application's owner of audio
+// (a runtime or framework), once each; Stats from any goroutine. oto's
+// own goroutine calls the mixer's Render through the device; the device
+// owns one goroutine more, the stream pump, which Close stops and waits
+// for.
+type Device struct {
+	m      *audio.Mixer
+	opts   Options
+	player *oto.Player
+	src    source
+
+	stop chan struct{}
+	wg   sync.WaitGroup
+	once sync.Once
+}
+
+// Open starts playing m on the default output device. It waits until the
+// device is ready (so the first buffer's instant really is when output
+// begins) and returns an error wrapping ErrNoDevice when there is none.
+// The mixer must not have been started: the device starts it, with the
+// instant of the first buffer as the timeline's origin.
+func Open(m *audio.Mixer, o Options) (*Device, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	o = o.withDefaults()
+	rate := m.Options().Rate
+	c, err := context(rate, o.DeviceBuffer)
+	if err != nil {
+		return nil, err
+	}
+	d := &Device{m: m, opts: o, stop: make(chan struct{})}
+	d.src = source{
+		m:     m,
+		clock: o.Clock,
+		chunk: int(max(1, audio.DurationFrames(o.Chunk, rate))),
+	}
+	d.src.f32 = make([]float32, 2*d.src.chunk)
+	d.player = c.NewPlayer(&d.src)
+	d.src.player.Store(d.player)
+	d.player.SetBufferSize(int(audio.DurationFrames(o.PlayerBuffer, rate)) * 8)
+	d.wg.Add(1)
+	go d.pump()
+	d.player.Play()
+	return d, nil
+}
+
+func context(rate int, buffer time.Duration) (*oto.Context, error) {
+	ctxMu.Lock()
+	defer ctxMu.Unlock()
+	if inUse {
+		return nil, fmt.Errorf("%w: a device is already open in this process (oto allows one)", ErrNoDevice)
+	}
+	if ctx == nil && ctxErr == nil {
+		c, ready, err := oto.NewContext(&oto.NewContextOptions{
+			SampleRate:   rate,
+			ChannelCount: 2,
+			Format:       oto.FormatFloat32LE,
+			BufferSize:   buffer,
+		})
+		if err != nil {
+			ctxErr = err
+		} else {
+			<-ready
+			if err := c.Err(); err != nil {
+				ctxErr = err
+			} else {
+				ctx, ctxRate = c, rate
+			}
+		}
+	}
+	if ctxErr != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoDevice, ctxErr)
+	}
+	if rate != ctxRate {
+		return nil, fmt.Errorf("%w: the process's output runs at %d Hz, not %d (oto keeps its first rate)", ErrNoDevice, ctxRate, rate)
+	}
+	if err := ctx.Resume(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoDevice, err)
+	}
+	inUse = true
+	return ctx, nil
+}
+
+// pump keeps the mixer's streams decoded ahead.
+func (d *Device) pump() {
+	defer d.wg.Done()
+	t := time.NewTicker(d.opts.PumpInterval)
+	defer t.Stop()
+	for {
+		d.m.Pump()
+		select {
+		case <-d.stop:
+			return
+		case <-d.m.PumpWake():
+		case <-t.C:
+		}
+	}
+}
+
+// Close stops output and the pump and waits for the pump to return. The
+// mixer is left as it was; a mixer cannot be played again (its timeline
+// has started), but another Open with a new mixer can follow.
+func (d *Device) Close() error {
+	var err error
+	d.once.Do(func() {
+		d.player.Pause()
+		err = d.player.Err()
+		close(d.stop)
+		d.wg.Wait()
+		ctxMu.Lock()
+		if e := ctx.Suspend(); e != nil && err == nil {
+			err = e
+		}
+		inUse = false
+		ctxMu.Unlock()
+	})
+	return err
+}
+
+// Err returns the backend's error, if output failed after Open.
+func (d *Device) Err() error {
+	if err := d.player.Err(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// Stats are the device's view of the timeline.
+type Stats struct {
+	// Reads counts the buffers oto asked the mixer for: the callback ran.
+	Reads uint64
+	// Lead is how far the mixer had rendered ahead of the clock at the
+	// last read (frames rendered minus frames the clock says have been
+	// due since the origin); MinLead and MaxLead bound it since Open.
+	Lead, MinLead, MaxLead time.Duration
+	// Queued is the rendered audio oto still held in its player buffer at
+	// the last read: what oto reports of its latency.
+	Queued time.Duration
+	// Underruns counts the gaps found: the device had played past what the
+	// mixer rendered, so the timeline was moved on (see audio.Mixer.Skip).
+	Underruns uint64
+}
+
+// Stats returns the device's counters.
+func (d *Device) Stats() Stats {
+	s := &d.src
+	rate := int64(d.m.Options().Rate)
+	fr := func(f int64) time.Duration { return time.Duration(f * int64(time.Second) / rate) }
+	st := Stats{
+		Reads:     s.reads.Load(),
+		Lead:      fr(s.lead.Load()),
+		Queued:    fr(s.queued.Load()),
+		Underruns: s.underruns.Load(),
+	}
+	if st.Reads > 0 {
+		st.MinLead, st.MaxLead = fr(s.minLeadA.Load()), fr(s.maxLeadA.Load())
+	}
+	return st
+}
+
+// source is the io.Reader oto pulls from, on oto's goroutine.
+type source struct {
+	m      *audio.Mixer
+	clock  timing.Clock
+	player atomic.Pointer[oto.Player]
+	rate   int64
+	chunk  int
+	f32    []float32
+	warm   time.Duration // how long after the first read lags are alignment
+	margin int64         // frames behind the clock that are jitter, not a gap
+
+	mu        sync.Mutex // oto's goroutines only; the simulation never takes it
+	started   bool
+	warmUntil timing.Instant
+
+	reads              atomic.Uint64
+	lead, queued       atomic.Int64
+	minLeadA, maxLeadA atomic.Int64
+	underruns          atomic.Uint64
+}
+
+func (s *source) Read(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	frames := min(len(p)/8, s.chunk)
+	if frames == 0 {
+		return 0, nil
+	}
+	now := s.clock.Now()
+	if !s.started {
+		s.started = true
+		s.m.Start(now)
+		s.warmUntil = now.AddSaturating(s.warm)
+	}
+	// The mixer renders ahead of the clock. When the clock has passed what
+	// it rendered, either the device began consuming later than it asked
+	// for the first buffer (early on: the origin moves, nothing was lost)
+	// or it played silence the mixer never made, an underrun: the
+	// timeline moves on so what follows lands in place. Lags within the
+	// margin are the device's own jitter (it takes a period at a time).
+	due := s.m.Timeline().FrameOf(now)
+	if lag := due - s.m.Position(); lag > 0 {
+		switch {
+		case now < s.warmUntil:
+			s.m.ShiftOrigin(time.Duration((lag*int64(time.Second) + s.rate - 1) / s.rate))
+			due = s.m.Timeline().FrameOf(now)
+		case lag > s.margin:
+			s.m.Skip(lag)
+			s.underruns.Add(1)
+		}
+	}
+	buf := s.f32[:2*frames]
+	s.m.Render(buf)
+	for i, v := range buf {
+		binary.LittleEndian.PutUint32(p[4*i:], math.Float32bits(v))
+	}
+	lead := s.m.Position() - due
+	s.lead.Store(lead)
+	if pl := s.player.Load(); pl != nil {
+		s.queued.Store(int64(pl.BufferedSize() / 8))
+	}
+	if s.reads.Add(1) == 1 || lead < s.minLeadA.Load() {
+		s.minLeadA.Store(lead)
+	}
+	if lead > s.maxLeadA.Load() {
+		s.maxLeadA.Store(lead)
+	}
+	return 8 * frames, nil
+}

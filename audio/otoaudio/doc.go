@@ -1,0 +1,26 @@
+// Package otoaudio plays an [audio.Mixer] on the system's sound output
+// through github.com/ebitengine/oto/v3. It is platform code: on Linux oto
+// talks to ALSA through cgo (the libasound2-dev headers at build time, and
+// at run time any ALSA device, including PulseAudio's or PipeWire's), so
+// only framework and cmd/ import it.
+//
+// [Open] starts the output and fixes the mixer's timeline: the instant of
+// the first buffer oto asks for is the timeline's origin, frame 0. Each
+// later read compares the frames rendered with the frames the clock says
+// are due; a device that played past the mixer (an underrun: the process
+// stalled, the disk was slow) moves the timeline on with
+// [audio.Mixer.Skip], so sounds placed afterwards still land where their
+// instants say. [Device.Stats] shows how far ahead of the clock the mixer
+// runs, what oto still holds, and the underruns.
+//
+//	m, _ := audio.NewMixer(audio.DefaultOptions())
+//	dev, err := otoaudio.Open(m, otoaudio.Options{})
+//	if err != nil { // errors.Is(err, otoaudio.ErrNoDevice)
+//		log.Printf("audio off: %v", err) // the game runs silently
+//	}
+//	defer dev.Close()
+//
+// oto allows one output per process for the life of the process; Close
+// suspends it and a later Open (with a new mixer at the same rate) resumes
+// it.
+package otoaudio
