@@ -28,6 +28,13 @@ var (
 	// ErrInvalid reports bad arguments: a sheet layout outside its image,
 	// an unknown region or animation name, a font size out of range.
 	ErrInvalid = errors.New("assets: invalid argument")
+	// ErrCanceled reports a background load that was canceled, by
+	// [Load.Cancel] or because its executor stopped taking its work (a
+	// runtime group canceled, the session stopping).
+	ErrCanceled = errors.New("assets: load canceled")
+	// ErrPanicked reports a background load ended by a panic in one of
+	// its jobs (a generator, a file system); the error names the file.
+	ErrPanicked = errors.New("assets: load job panicked")
 )
 
 // Error is a failure to load or use a named asset. It records what was being
