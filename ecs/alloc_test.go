@@ -114,3 +114,20 @@ func TestQueryBookkeepingAllocations(t *testing.T) {
 		t.Errorf("allocations: got %v, want 0", got)
 	}
 }
+
+// TestHashIntoAllocations: a checkpoint's hash allocates nothing once the
+// world's set of types is known.
+func TestHashIntoAllocations(t *testing.T) {
+	a := busyApp(t, 1000)
+	var h ecs.Hash
+	if err := a.HashInto(&h); err != nil {
+		t.Fatal(err)
+	}
+	if got := testing.AllocsPerRun(20, func() {
+		if err := a.HashInto(&h); err != nil {
+			t.Fatal(err)
+		}
+	}); got != 0 {
+		t.Errorf("allocations per hash: got %v, want 0", got)
+	}
+}

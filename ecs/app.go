@@ -48,6 +48,10 @@ type App struct {
 	time   Time
 	window input.Window
 	rand   *rand.Rand
+	pcg    *rand.PCG
+
+	hashExtras []extraPart
+	randState  []byte
 
 	input   Input
 	noInput input.Tick
@@ -84,7 +88,12 @@ func NewApp(opts Options) (*App, error) {
 	}
 	a := &App{world: NewWorld(), queue: queue, interpolate: !opts.NoInterpolation}
 	a.queueEntry = systemEntry{System: System{Name: "gameplay queue"}, stage: PreUpdate}
-	a.rand = rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
+	a.pcg = rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)
+	a.rand = rand.New(a.pcg)
+	a.hashExtras = []extraPart{
+		{name: "ecs.rand", fn: a.hashRand},
+		{name: "ecs.queue", fn: a.hashQueue},
+	}
 	a.world.cmds.OnError(opts.OnCommandError)
 	a.ctx = Context{World: a.world, Commands: &a.world.cmds, Time: &a.time, Window: &a.window, Rand: a.rand, Queue: queue, app: a}
 	AddResource(a.world, &a.time)
@@ -238,6 +247,33 @@ func (a *App) SetInterpolation(on bool) { a.interpolate = on }
 // Interpolation reports whether interpolation is on (see
 // [App.SetInterpolation]).
 func (a *App) Interpolation() bool { return a.interpolate }
+
+// Hash returns the hash of the App's world ([World.Hash]) together with the
+// state the App keeps outside it: the random source ("ecs.rand") and the
+// gameplay queue's clock and number of pending events ("ecs.queue"; the
+// events' payloads may hold functions and are not hashed). A replay
+// compares these at each checkpoint.
+func (a *App) Hash() (Hash, error) {
+	var h Hash
+	err := a.HashInto(&h)
+	return h, err
+}
+
+// HashInto is [App.Hash] into h, reusing h.Types.
+func (a *App) HashInto(h *Hash) error { return a.world.hashInto(h, a.hashExtras) }
+
+func (a *App) hashRand() (uint64, int) {
+	var err error
+	a.randState, err = a.pcg.AppendBinary(a.randState[:0])
+	if err != nil { // PCG's encoding cannot fail; hash the failure all the same
+		return seedOf(err.Error()), 0
+	}
+	return finish(hashString(0x7261_6e64, string(a.randState))), 1
+}
+
+func (a *App) hashQueue() (uint64, int) {
+	return finish(mix(mix(0x7175_6575, a.queue.Now()), a.ticks)), a.queue.Len()
+}
 
 func (a *App) requestStop() {
 	a.stopped = true

@@ -105,6 +105,24 @@
 // Nothing of this is game state: extraction keeps its records outside the
 // world, so a replay that never draws reaches the same world.
 //
+// # World hash
+//
+// [World.Hash] digests the world's state so that a replay can check, at
+// each checkpoint, that it reached the world the recorded session did:
+// the live entities (IDs and generations), every component value of every
+// entity, and the resources registered with [HashResource]; [App.Hash]
+// adds the random source and the gameplay queue's clock. Values are hashed
+// field by field by value, so components must be plain data (numbers,
+// booleans, strings, and arrays, slices and structs of them); a type
+// holding a pointer, map, interface, channel or function is reported with
+// the field's path. Per-entity hashes are combined per type by addition,
+// so neither Arche's storage order nor the order the world was built in
+// matters. The hash breaks down by type ([Hash.Types], shaped like the
+// recording package's checkpoints), [DiffHashes] names the parts two
+// hashes differ in and [World.EntityHashes] with [DiffEntities] the
+// entities. [ExcludeFromHash] leaves out cosmetic state. [World.HashInto]
+// reuses its result and allocates nothing in steady state.
+//
 // # Threads
 //
 // An App, its World and everything borrowed from a Context belong to the

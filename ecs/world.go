@@ -67,6 +67,17 @@ type World struct {
 	tickets  uint64
 	registry map[reflect.Type]storeSlot
 	stores   []store
+
+	// The world hash's registrations and caches; see hash.go.
+	hashExcluded map[reflect.Type]bool
+	hashRes      []hashedResource
+	hashers      map[reflect.Type]*typeHasher
+	hashTypes    []hashedType // by store index
+	hashParts    []hashPart
+	hashSorted   bool
+	hashExtras   int
+	all          arche.CachedFilter
+	allReady     bool
 }
 
 // NewWorld returns an empty world.
