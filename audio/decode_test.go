@@ -232,3 +232,41 @@ func TestWAVRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// oggPage wraps packets (each under 255 bytes) in one Ogg page. The CRC
+// is left zero: the header check runs before anything reads it.
+func oggPage(packets ...[]byte) []byte {
+	var seg, body []byte
+	for _, p := range packets {
+		seg = append(seg, byte(len(p)))
+		body = append(body, p...)
+	}
+	h := append([]byte("OggS\x00\x02"), make([]byte, 20)...)
+	h = append(h, byte(len(seg)))
+	return append(append(h, seg...), body...)
+}
+
+func TestVorbisHeaderCountsAreCapped(t *testing.T) {
+	id := append([]byte("\x01vorbis"), 0, 0, 0, 0, 2, 0x80, 0xbb, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xb8, 1)
+	comments := []byte("\x03vorbis\x00\x00\x00\x00\x00\x00\x00\x00\x01")
+	// One codebook: sync "BCV", 65535 dimensions, 2^24-1 entries: 10^12
+	// values, which the decoding library would allocate.
+	setup := []byte("\x05vorbis\x00\x42\x43\x56\xff\xff\xff\xff\xff")
+	tests := []struct {
+		name string
+		file []byte
+		want error
+	}{
+		{"huge codebook", oggPage(id, comments, setup), audio.ErrTooLarge},
+		{"comment count beyond the header", oggPage(id, []byte("\x03vorbis\x00\x00\x00\x00\xff\xff\xff\xff"), setup), audio.ErrCorrupt},
+		{"six channels", oggPage(append(append([]byte(nil), id[:11]...), append([]byte{6}, id[12:]...)...), comments, setup), audio.ErrUnsupported},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := audio.DecodeSound("bad.ogg", tt.file)
+			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), "bad.ogg") {
+				t.Errorf("err = %v, want %v naming bad.ogg", err, tt.want)
+			}
+		})
+	}
+}

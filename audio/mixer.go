@@ -2,7 +2,6 @@ package audio
 
 import (
 	"errors"
-	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -448,11 +447,10 @@ func (m *Mixer) renderBlock(out []float32, n int) bool {
 		k++
 	}
 	clear(out)
-	master := &m.buses[Master]
 	for b := range m.busUsed {
 		bus := &m.buses[b]
 		if !m.busUsed[b] {
-			bus.skip(int64(n))
+			bus.finish(int64(n))
 			continue
 		}
 		buf := m.busBuf[b][:2*n]
@@ -462,22 +460,10 @@ func (m *Mixer) renderBlock(out []float32, n int) bool {
 			}
 			continue
 		}
-		g, dg := bus.run(int64(n))
-		for i := 0; i < len(buf); i += 2 {
-			out[i] += buf[i] * g
-			out[i+1] += buf[i+1] * g
-			g += dg
-		}
-		bus.finish(int64(n))
+		bus.apply(out, buf)
 	}
-	if master.ramping() || master.value != 1 {
-		g, dg := master.run(int64(n))
-		for i := 0; i < len(out); i += 2 {
-			out[i] *= g
-			out[i+1] *= g
-			g += dg
-		}
-		master.finish(int64(n))
+	if master := &m.buses[Master]; master.ramping() || master.value != 1 {
+		master.apply(out, out)
 	}
 	for i, s := range out {
 		out[i] = min(1, max(-1, s))
@@ -504,18 +490,36 @@ func (r *ramp) to(target float32, frames int64) {
 
 func (r *ramp) ramping() bool { return r.left > 0 }
 
-// run returns the gain at the first of the next n frames and its per-frame
-// step; the caller applies them and then calls finish(n).
-func (r *ramp) run(n int64) (float32, float32) {
-	if r.left <= 0 {
-		return r.value, 0
+// apply sets dst[i] += src[i] × gain for stereo frames (or scales dst in
+// place when src is dst), the gain following the ramp frame by frame, and
+// advances the ramp past them. A ramp that ends inside the run ends on its
+// exact frame.
+func (r *ramp) apply(dst, src []float32) {
+	inPlace := &dst[0] == &src[0]
+	for len(src) > 0 {
+		n := len(src) / 2
+		g, dg := r.value, float32(0)
+		if r.left > 0 {
+			n = int(min(int64(n), r.left))
+			dg = r.step
+		}
+		d, s := dst[:2*n], src[:2*n]
+		if inPlace {
+			for i := 0; i < len(d); i += 2 {
+				d[i] *= g
+				d[i+1] *= g
+				g += dg
+			}
+		} else {
+			for i := 0; i < len(d); i += 2 {
+				d[i] += s[i] * g
+				d[i+1] += s[i+1] * g
+				g += dg
+			}
+		}
+		r.finish(int64(n))
+		dst, src = dst[2*n:], src[2*n:]
 	}
-	if n > r.left {
-		// The ramp ends inside the run; approximate by spreading it over
-		// the whole run (at most one block, a few milliseconds).
-		return r.value, (r.target - r.value) / float32(n)
-	}
-	return r.value, r.step
 }
 
 func (r *ramp) finish(n int64) {
@@ -529,7 +533,3 @@ func (r *ramp) finish(n int64) {
 	r.left -= n
 	r.value += r.step * float32(n)
 }
-
-func (r *ramp) skip(n int64) { r.finish(n) }
-
-var _ = math.MaxInt64

@@ -284,3 +284,19 @@ func TestQueueFull(t *testing.T) {
 		t.Errorf("after a render the queue takes requests again: %v", err)
 	}
 }
+
+func TestBusFadeEndsOnItsFrame(t *testing.T) {
+	m := newMixer(t, options())
+	p := m.Player()
+	p.Play(constant(t, 48000, 1), atFrame(0), audio.DefaultParams())
+	render(m, 10, 10)
+	// 1 ms is 48 frames; rendered in blocks of 20, the ramp ends mid-block.
+	p.SetBusVolume(audio.Effects, 0, time.Millisecond)
+	left, _ := render(m, 60, 20)
+	for i, got := range left {
+		want := max(0, 1-float32(i)/48)
+		if !near(got, want) {
+			t.Fatalf("frame %d of the fade = %g, want %g", i, got, want)
+		}
+	}
+}

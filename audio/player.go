@@ -2,7 +2,6 @@ package audio
 
 import (
 	"errors"
-	"math"
 	"time"
 
 	"github.com/metronome-go/metronome/timing"
@@ -253,5 +252,3 @@ func (p *Player) SetBusMute(b Bus, muted bool) error {
 
 // Rate returns the mixer's output rate, for code that converts times.
 func (p *Player) Rate() int { return p.m.rate }
-
-func finite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -194,6 +195,9 @@ func (d *Device) pump() {
 func (d *Device) Close() error {
 	var err error
 	d.once.Do(func() {
+		d.src.mu.Lock()
+		d.src.closed = true // oto may read a little after Pause: give it EOF
+		d.src.mu.Unlock()
 		d.player.Pause()
 		err = d.player.Err()
 		close(d.stop)
@@ -262,6 +266,7 @@ type source struct {
 
 	mu        sync.Mutex // oto's goroutines only; the simulation never takes it
 	started   bool
+	closed    bool
 	warmUntil timing.Instant
 
 	reads              atomic.Uint64
@@ -273,6 +278,9 @@ type source struct {
 func (s *source) Read(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return 0, io.EOF
+	}
 	frames := min(len(p)/8, s.chunk)
 	if frames == 0 {
 		return 0, nil
