@@ -82,6 +82,14 @@ func (o Options) Validate() error {
 // length the device asks for.
 const blockFrames = 256
 
+// stealFade is how long a stolen voice takes to fade out, in one of
+// tailSlots spare slots, so stealing does not click. With every spare slot
+// fading, a stolen voice is cut at once.
+const (
+	stealFade = 2 * time.Millisecond
+	tailSlots = 8
+)
+
 // muteRamp is the ramp of a mute or unmute, short enough to feel instant
 // and long enough not to click.
 const muteRamp = 5 * time.Millisecond
@@ -120,6 +128,9 @@ type Mixer struct {
 	active       []int32 // indices of busy voices
 	free         []int32 // free sound-voice slots
 	freeStreams  []int32 // free stream-voice slots
+	freeTails    []int32 // free slots for stolen voices fading out
+	tailStart    int32
+	stealFrames  int64
 	buses        [NumBuses]ramp
 	muted        [NumBuses]bool
 	volume       [NumBuses]float32
@@ -135,14 +146,16 @@ func NewMixer(o Options) (*Mixer, error) {
 		return nil, err
 	}
 	m := &Mixer{
-		opts:       o,
-		rate:       o.Rate,
-		queue:      newCmdQueue(o.QueueSize),
-		wake:       make(chan struct{}, 1),
-		voices:     make([]voice, o.MaxVoices+o.MaxStreams),
-		active:     make([]int32, 0, o.MaxVoices+o.MaxStreams),
-		tolFrames:  DurationFrames(o.Tolerance, o.Rate),
-		rampFrames: max(1, DurationFrames(muteRamp, o.Rate)),
+		opts:        o,
+		rate:        o.Rate,
+		queue:       newCmdQueue(o.QueueSize),
+		wake:        make(chan struct{}, 1),
+		voices:      make([]voice, o.MaxVoices+o.MaxStreams+tailSlots),
+		active:      make([]int32, 0, o.MaxVoices+o.MaxStreams+tailSlots),
+		tailStart:   int32(o.MaxVoices + o.MaxStreams),
+		stealFrames: max(1, DurationFrames(stealFade, o.Rate)),
+		tolFrames:   DurationFrames(o.Tolerance, o.Rate),
+		rampFrames:  max(1, DurationFrames(muteRamp, o.Rate)),
 	}
 	m.player.m = m
 	for i := o.MaxVoices - 1; i >= 0; i-- {
@@ -150,6 +163,9 @@ func NewMixer(o Options) (*Mixer, error) {
 	}
 	for i := o.MaxVoices + o.MaxStreams - 1; i >= o.MaxVoices; i-- {
 		m.freeStreams = append(m.freeStreams, int32(i))
+	}
+	for i := m.tailStart + tailSlots - 1; i >= m.tailStart; i-- {
+		m.freeTails = append(m.freeTails, i)
 	}
 	for b := range m.buses {
 		m.buses[b].set(1)
@@ -333,6 +349,16 @@ func (m *Mixer) play(c *command) {
 	} else if victim := m.victim(c.params.Priority); victim != nil {
 		m.stats.stolen.Add(1)
 		slot = victim.slot
+		if n := len(m.freeTails); n > 0 && victim.start < m.pos {
+			// Let the stolen voice fade out in a spare slot.
+			t := m.freeTails[n-1]
+			m.freeTails = m.freeTails[:n-1]
+			tail := &m.voices[t]
+			*tail = *victim
+			tail.slot, tail.id = t, 0
+			tail.stopAt, tail.stopFade, tail.stopping = m.pos, m.stealFrames, false
+			m.active = append(m.active, t)
+		}
 		m.unlink(victim)
 	}
 	if slot < 0 {
@@ -360,7 +386,7 @@ func (m *Mixer) victim(p int8) *voice {
 	var best *voice
 	for _, i := range m.active {
 		v := &m.voices[i]
-		if v.stream != nil || v.priority > p {
+		if v.stream != nil || v.slot >= m.tailStart || v.priority > p {
 			continue
 		}
 		if best == nil || v.priority < best.priority ||
@@ -403,7 +429,9 @@ func (m *Mixer) unlink(v *voice) {
 func (m *Mixer) release(v *voice) {
 	slot, stream := v.slot, v.stream
 	m.unlink(v)
-	if stream != nil {
+	if slot >= m.tailStart {
+		m.freeTails = append(m.freeTails, slot)
+	} else if stream != nil {
 		stream.finished.Store(true)
 		m.freeStreams = append(m.freeStreams, slot)
 		m.streamVoices--

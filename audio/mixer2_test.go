@@ -182,7 +182,14 @@ func TestVoiceLimitAndStealing(t *testing.T) {
 			params := audio.DefaultParams()
 			params.Priority = tt.newPriority
 			p.Play(constant(t, 48000, 1.0/16), atFrame(100), params)
-			left, _ := render(m, 10, 10)
+			left, _ := render(m, 200, 10)
+			if tt.wantVictim >= 0 {
+				// The stolen voice fades out over 2 ms (96 frames), no click.
+				want := float32(1.0/8+1.0/4+1.0/2+1.0/16) - levels[tt.wantVictim]/96
+				if !near(left[1], want) {
+					t.Errorf("frame 1 after stealing = %g, want %g (the victim one frame into its fade)", left[1], want)
+				}
+			}
 			want := float32(1.0/8 + 1.0/4 + 1.0/2)
 			st := m.Stats()
 			if tt.wantVictim >= 0 {
@@ -193,8 +200,8 @@ func TestVoiceLimitAndStealing(t *testing.T) {
 			} else if st.Stolen != 0 || st.Refused != 1 {
 				t.Errorf("stolen/refused = %d/%d, want 0/1", st.Stolen, st.Refused)
 			}
-			if left[5] != want {
-				t.Errorf("mix %g, want %g", left[5], want)
+			if left[150] != want {
+				t.Errorf("mix %g, want %g", left[150], want)
 			}
 			if st.Voices != 3 || st.PeakVoices != 3 {
 				t.Errorf("voices %d (peak %d), want 3 (3)", st.Voices, st.PeakVoices)
