@@ -103,7 +103,9 @@ type Batch struct {
 	// its last update). Time dropped by a batch without updates is carried
 	// to the next batch that has one.
 	Dropped time.Duration
-	// Suspended is the real time this Advance recorded as suspended.
+	// Suspended is the real time this Advance recorded as suspended, with
+	// what [Scheduler.Suspend] and [Scheduler.Resume] recorded since the
+	// previous Advance.
 	Suspended time.Duration
 }
 
@@ -147,6 +149,7 @@ type Scheduler struct {
 	sim             mixed
 	dropped         [numDropCauses]mixed
 	suspended       int64
+	pause           suspension // Suspend and Resume (suspend.go)
 	adjusted        int64
 	droppedReported int64 // whole ns of dropped time already put on an update
 
@@ -285,17 +288,21 @@ func (s *Scheduler) Start(now Instant) {
 // than SuspendAfter after the previous one and after NextUpdateAt is a
 // suspension: the whole gap since the previous reading is recorded as
 // suspended. A wait the scheduler asked for (a long step, a simulation far
-// ahead) is never one.
+// ahead) is never one. Between [Scheduler.Suspend] and [Scheduler.Resume]
+// every reading is: Advance selects nothing.
 func (s *Scheduler) Advance(now Instant) (Batch, error) {
 	if !s.started {
 		return Batch{}, ErrNotStarted
 	}
 	if now > s.limit && now >= s.last {
-		return Batch{}, s.limitError(now)
+		return Batch{}, s.limitError("Advance", now)
 	}
 	e, err := Elapsed(s.last, now)
 	if err != nil {
 		return Batch{}, fmt.Errorf("timing: Scheduler.Advance: %w", err)
+	}
+	if s.pause.on {
+		return s.advanceSuspended(now), nil
 	}
 	fixed := s.opts.Mode == FixedMode
 	repay := fixed && s.opts.Recovery == RepayDebt
@@ -332,7 +339,7 @@ func (s *Scheduler) Advance(now Instant) (Batch, error) {
 		n, suspended = s.advanceRepay(e, suspend)
 	}
 
-	b := Batch{Updates: s.buf[:n:n], Suspended: time.Duration(suspended)}
+	b := Batch{Updates: s.buf[:n:n], Suspended: time.Duration(suspended + s.takeUnreported())}
 	if n > 0 {
 		var total int64
 		for i := range s.dropped {
@@ -463,10 +470,19 @@ func (s *Scheduler) dropSteps(cause dropCause, n uint64) {
 	s.drop(cause, mul64(n, s.ph.t))
 }
 
-// schedule computes NextUpdateAt and Alpha from the current state. The
-// instant it picks is one at which Advance selects an update (see
-// NextUpdateAt), so it mirrors each policy's selection rule exactly.
+// schedule computes NextUpdateAt and Alpha from the current state; while
+// suspended nothing is due.
 func (s *Scheduler) schedule() {
+	s.scheduleDue()
+	if s.pause.on {
+		s.nextDue = MaxInstant
+	}
+}
+
+// scheduleDue computes NextUpdateAt and Alpha as if running. The instant
+// it picks is one at which Advance selects an update (see NextUpdateAt),
+// so it mirrors each policy's selection rule exactly.
+func (s *Scheduler) scheduleDue() {
 	if s.opts.Mode == VariableMode {
 		s.alpha = 0
 		// An update needs the interval to have passed and time pending:
@@ -550,8 +566,9 @@ func (s *Scheduler) readingLimit() Instant {
 	return s.start.AddSaturating(time.Duration(math.MaxInt64 - max(s.adjusted, 0)))
 }
 
-// limitError reports a reading past s.limit, naming the bound that holds.
-func (s *Scheduler) limitError(now Instant) error {
+// limitError reports a reading past s.limit given to the method op,
+// naming the bound that holds.
+func (s *Scheduler) limitError(op string, now Instant) error {
 	why := "Start plus 2^63-1 ns"
 	if s.adjusted > 0 {
 		why += fmt.Sprintf(" less the %v of debt AdjustDebt added", time.Duration(s.adjusted))
@@ -559,8 +576,8 @@ func (s *Scheduler) limitError(now Instant) error {
 	if s.limit < s.readingLimit() {
 		why = "MaxInstant less the lead of a simulation that is ahead, and its pacing credit"
 	}
-	return fmt.Errorf("timing: Scheduler.Advance: %w: reading %d ns is past the range of the ledger started at %d ns; allowed %d ns (the previous reading) to %d ns (%s)",
-		ErrOverflow, int64(now), int64(s.start), int64(s.last), int64(s.limit), why)
+	return fmt.Errorf("timing: Scheduler.%s: %w: reading %d ns is past the range of the ledger started at %d ns; allowed %d ns (the previous reading) to %d ns (%s)",
+		op, ErrOverflow, int64(now), int64(s.start), int64(s.last), int64(s.limit), why)
 }
 
 // accrue returns the pacing credit e nanoseconds add at the current rate:
@@ -622,7 +639,8 @@ func ceilNanos(u u128, p uint64) int64 {
 // ahead runs on pacing credit only until real time catches up with it,
 // then waits for a whole step owed; past the cutoff a policy may drop the
 // time instead). A reading later than NextUpdateAt by more than
-// DebtOptions.SuspendAfter is a suspension.
+// DebtOptions.SuspendAfter is a suspension. Between [Scheduler.Suspend]
+// and [Scheduler.Resume] it is MaxInstant.
 func (s *Scheduler) NextUpdateAt() Instant { return s.nextDue }
 
 // Alpha returns the interpolation factor after the latest Advance: the
