@@ -6,6 +6,8 @@
 //	go run ./cmd/demo --concurrent --fixed-step-ms=20 --variable-catch-up --max-fixed-updates=2 --recovery-prefix=2 --recovery-cap-ms=100
 //	go run ./cmd/demo --headless --frames=300 --screenshot=demo.png --timing-report=timing.json
 //	go run ./cmd/demo --bench=20000
+//	go run ./cmd/demo --bench=50000 --interp=compare
+//	go run ./cmd/demo --set timing.rate=60 --frame-cap=144 --print-config
 //
 // Keys: WASD move, Space dash, F fire, = and - add and remove 100 bunnies
 // (left and right click: 10), Up/Down select a panel row, Left/Right change

@@ -20,7 +20,7 @@ func ExampleParseArgs() {
 		fmt.Println(err)
 		return
 	}
-	for _, o := range s.Overrides {
+	for _, o := range s.Flags.Sets {
 		fmt.Println(o)
 	}
 	// Output:
@@ -63,7 +63,7 @@ func ExampleGame_Inject() {
 		fmt.Println(err)
 		return
 	}
-	r := demo.NewReport(sim.Runtime)
+	r := g.Report()
 	fmt.Println("dropped at least 400 ms:", r.Ledger.DroppedNS >= int64(400*time.Millisecond))
 	fmt.Println("ledger balanced:", r.Ledger.Balanced)
 	// Output:

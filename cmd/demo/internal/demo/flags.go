@@ -5,18 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
 )
-
-// DefaultConfigPath is the configuration file read when --config is not
-// given and the file exists in the working directory.
-const DefaultConfigPath = "config.toml"
 
 // DefaultHeadlessRun is how long a headless run lasts when neither --run-for
 // nor --frames says: a window nobody sees cannot be closed by hand.
@@ -26,22 +21,26 @@ const DefaultHeadlessRun = 5 * time.Second
 // --frames says.
 const DefaultBenchRun = 5 * time.Second
 
-// Settings is what the command line asks for: the configuration after the
-// file and every override, and what to do with the run.
+// Interpolation choices of --interp.
+const (
+	InterpOn      = "on"
+	InterpOff     = "off"
+	InterpCompare = "compare" // --bench only: both, in alternating sessions
+)
+
+// Settings is what the command line asks for: the framework's flags, the
+// configuration they build, and the demo's own choices.
 type Settings struct {
-	// Config is the configuration: embedded defaults, then the file, then
-	// the command-line overrides in the order they were given.
+	// Flags are the framework's flags (--config, --set, --headless,
+	// --frames, --run-for, --screenshot, --print-config). The demo's timing
+	// switches add their assignments to Flags.Sets, in command-line order
+	// with --set, and a benchmark puts its own first. Flags.RunFor holds
+	// the headless and benchmark default when no limit was given.
+	Flags framework.Flags
+	// Config is the configuration the layers make (framework defaults, the
+	// file, then Flags.Sets); Source names those layers for messages.
 	Config config.Config
-	// ConfigPath is the file that was read, "" when none was.
-	ConfigPath string
-	// Overrides are the "key=value" assignments the flags made, in order.
-	Overrides []string
-	// RunFor and Frames end the run after that much time or that many
-	// presented frames, whichever comes first; zero means no limit.
-	RunFor time.Duration
-	Frames int
-	// Screenshot is a PNG file to write the final frame to.
-	Screenshot string
+	Source string
 	// TimingReport is a file for the timing report: JSON, or an SVG chart
 	// when the name ends in ".svg". TimingChart is a file for the chart
 	// alongside a JSON report.
@@ -49,6 +48,10 @@ type Settings struct {
 	TimingChart  string
 	// Bench is the sprite count of a benchmark run; zero is a normal run.
 	Bench int
+	// Interp is --interp: "" leaves render.interpolation to the
+	// configuration, InterpOn and InterpOff set it, InterpCompare (with
+	// --bench) measures both.
+	Interp string
 	// Sprites is the number of bunnies the scene starts with.
 	Sprites int
 	// SpriteSize is the bunnies' size in pixels.
@@ -64,123 +67,160 @@ type Settings struct {
 // Headless reports whether the run renders into an invisible window.
 func (s *Settings) Headless() bool { return s.Config.Window.Headless }
 
+// BenchSets are the overrides a benchmark starts from; flags after them
+// may still change any. A benchmark measures drawing: no vsync and no cap,
+// and fixed steps at 1 kHz with one update per cycle, so that every frame
+// (which takes longer than a millisecond at benchmark sizes) runs exactly
+// one fixed update and, with interpolation on, records and draws the
+// previous placements as a game at any fixed rate does.
+var BenchSets = []string{
+	"window.vsync=false", "runtime.frame_cap=0",
+	"timing.mode=fixed", "timing.rate=1000", "timing.max_fixed_updates=1",
+	"timing.recovery=drop-excess-lag", "timing.recovery_prefix=0", "polling.delivery=backlog",
+}
+
 // ErrHelp is returned by ParseArgs for -h or --help, after the usage text was
 // written; the command then exits with status 0.
 var ErrHelp = flag.ErrHelp
 
-// ParseArgs reads the command line (without the program name). Usage text
-// for --help and flag syntax errors goes to usage. Every invalid value is
-// reported, naming the flag or configuration key and what is allowed; a
-// configuration that is invalid as a whole is an error too.
+// parser collects the assignments of the demo's switches, with the flag
+// that made each, and every bad value on the line.
+type parser struct {
+	s *Settings
+	// origin names the flag behind Flags.Sets[i]; an index without one
+	// came from --set.
+	origin map[int]string
+	errs   []error
+}
+
+// add appends one assignment made by the flag written as origin.
+func (p *parser) add(origin string, assignments ...string) {
+	for _, a := range assignments {
+		p.s.Flags.Sets = append(p.s.Flags.Sets, a)
+		p.origin[len(p.s.Flags.Sets)-1] = origin
+	}
+}
+
+// shortcut is one of the demo's switches: a flag that stands for
+// configuration assignments. Its value becomes "key=value" overrides in
+// the framework's --set list, so they apply in command-line order with
+// --set. A bad value is collected, not returned, so that every problem on
+// the line is reported at once.
+type shortcut struct {
+	name      string
+	boolean   bool
+	translate func(v string) ([]string, error)
+	p         *parser
+}
+
+// String is empty: a switch has no value of its own (the flag package also
+// calls it on a zero shortcut to find the default).
+func (f *shortcut) String() string { return "" }
+
+// IsBoolFlag lets a boolean switch stand alone (--concurrent).
+func (f *shortcut) IsBoolFlag() bool { return f.boolean }
+
+func (f *shortcut) Set(v string) error {
+	sets, err := f.translate(v)
+	if err != nil {
+		f.p.errs = append(f.p.errs, fmt.Errorf("demo: --%s=%s: %v", f.name, v, err))
+		return nil
+	}
+	f.p.add("--"+f.name+"="+v, sets...)
+	return nil
+}
+
+// ParseArgs reads the command line (without the program name) and builds
+// the configuration from it, as framework.Flags.LoadConfig does for every
+// game. Usage text for --help and flag syntax errors go to usage. Every
+// invalid value is reported at once, naming the flag that gave it, the
+// configuration key and what is allowed; a configuration that is invalid
+// as a whole is an error too.
 func ParseArgs(args []string, usage io.Writer) (Settings, error) {
 	s := Settings{Sprites: 500, SpriteSize: 26, Seed: 1}
-	var (
-		configPath string
-		configSet  bool
-		errs       []error
-	)
-	// Overrides are collected first and applied after the file is read,
-	// so --config may come anywhere on the line.
-	type override struct{ flag, assignment string }
-	var overrides []override
-	set := func(name string, assignments ...string) {
-		for _, a := range assignments {
-			overrides = append(overrides, override{name, a})
-		}
-	}
+	p := &parser{s: &s, origin: map[int]string{}}
 	fset := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fset.SetOutput(usage)
 	fset.Usage = func() { writeUsage(usage, fset) }
+	s.Flags.Register(fset)
 
-	// Bad values are collected rather than returned, so that every
-	// problem on the line is reported at once.
-	bad := func(name, v, want string) {
-		errs = append(errs, fmt.Errorf("demo: --%s=%s: %s", name, v, want))
+	switchFlag := func(name, help string, boolean bool, translate func(string) ([]string, error)) {
+		fset.Var(&shortcut{name: name, boolean: boolean, translate: translate, p: p}, name, help)
 	}
 	boolFlag := func(name, help string, on, off []string) {
-		fset.Func(name, help+" (boolean; --"+name+"=false undoes it)", func(v string) error {
+		switchFlag(name, help+" (--"+name+"=false undoes it)", true, func(v string) ([]string, error) {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
-				bad(name, v, "want true or false")
-				return nil
+				return nil, errors.New("want true or false")
 			}
 			if b {
-				set("--"+name, on...)
-			} else {
-				set("--"+name, off...)
+				return on, nil
 			}
-			return nil
+			return off, nil
 		})
-		markBool(fset, name)
 	}
 	msFlag := func(name, key, help string, extra ...string) {
-		fset.Func(name, help, func(v string) error {
+		switchFlag(name, help, false, func(v string) ([]string, error) {
 			ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil || ms != ms {
-				bad(name, v, "want a number of milliseconds, such as 20 or 16.667")
-				return nil
+				return nil, errors.New("want a number of milliseconds, such as 20 or 16.667")
 			}
 			if ms < 0 {
-				bad(name, v, "want a number of milliseconds of at least 0")
-				return nil
+				return nil, errors.New("want a number of milliseconds of at least 0")
 			}
-			set("--"+name, append(extra, key+"="+strconv.FormatFloat(ms, 'f', -1, 64)+"ms")...)
-			return nil
+			return append(extra[:len(extra):len(extra)], key+"="+strconv.FormatFloat(ms, 'f', -1, 64)+"ms"), nil
 		})
 	}
 	intFlag := func(name, key, help string) {
-		fset.Func(name, help, func(v string) error {
+		switchFlag(name, help, false, func(v string) ([]string, error) {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil {
-				bad(name, v, "want a whole number")
-				return nil
+				return nil, errors.New("want a whole number")
 			}
-			set("--"+name, key+"="+strconv.Itoa(n))
-			return nil
+			return []string{key + "=" + strconv.Itoa(n)}, nil
 		})
 	}
 
 	// The seed-000 timing switches.
 	boolFlag("concurrent", "run updates on their own goroutine (runtime.mode=concurrent)",
 		[]string{"runtime.mode=concurrent"}, []string{"runtime.mode=sequential"})
-	msFlag("fixed-step-ms", "timing.step", "fixed simulation step in milliseconds; selects fixed mode (timing.mode=fixed, timing.step)",
+	msFlag("fixed-step-ms", "timing.step", "fixed simulation step in `milliseconds`; selects fixed mode (timing.mode=fixed, timing.step)",
 		"timing.mode=fixed", "timing.rate=0")
 	boolFlag("variable-catch-up", "recover from lag with a fixed prefix and one larger update (timing.recovery=variable-catch-up)",
 		[]string{"timing.recovery=variable-catch-up"}, []string{"timing.recovery=drop-excess-lag"})
-	intFlag("max-fixed-updates", "timing.max_fixed_updates", "most fixed updates in one cycle (timing.max_fixed_updates)")
-	intFlag("recovery-prefix", "timing.recovery_prefix", "fixed updates before the catch-up update (timing.recovery_prefix)")
-	msFlag("recovery-cap-ms", "timing.recovery_cap", "largest catch-up update in milliseconds, 0 = no cap (timing.recovery_cap)")
+	intFlag("max-fixed-updates", "timing.max_fixed_updates", "at most `N` fixed updates in one cycle (timing.max_fixed_updates)")
+	intFlag("recovery-prefix", "timing.recovery_prefix", "`N` fixed updates before the catch-up update (timing.recovery_prefix)")
+	msFlag("recovery-cap-ms", "timing.recovery_cap", "largest catch-up update in `milliseconds`, 0 = no cap (timing.recovery_cap)")
 	// A few more shortcuts for the other policies.
 	boolFlag("fixed", "fixed simulation steps (timing.mode=fixed)", []string{"timing.mode=fixed"}, []string{"timing.mode=variable"})
 	boolFlag("repay-debt", "keep lag as debt and repay it (timing.recovery=repay-debt)",
 		[]string{"timing.recovery=repay-debt"}, []string{"timing.recovery=drop-excess-lag"})
 	boolFlag("timestamped-input", "give each fixed update the input of its own span (polling.delivery=timestamped)",
 		[]string{"polling.delivery=timestamped"}, []string{"polling.delivery=backlog"})
-	intFlag("frame-cap", "runtime.frame_cap", "most frames per second, 0 = no cap (runtime.frame_cap)")
-	boolFlag("headless", "render into an invisible window (window.headless)", []string{"window.headless=true"}, []string{"window.headless=false"})
-	fset.Func("set", "override one configuration key, key=value (repeatable)", func(v string) error {
-		if !strings.Contains(v, "=") {
-			bad("set", v, "want key=value, such as timing.mode=fixed")
+	intFlag("frame-cap", "runtime.frame_cap", "at most `N` frames per second, 0 = no cap (runtime.frame_cap)")
+	fset.Func("interp", "interpolation at each present, `on|off` (render.interpolation), or with --bench compare: both, in alternating sessions", func(v string) error {
+		switch v {
+		case InterpOn:
+			p.add("--interp="+v, "render.interpolation=true")
+		case InterpOff:
+			p.add("--interp="+v, "render.interpolation=false")
+		case InterpCompare:
+		default:
+			p.errs = append(p.errs, fmt.Errorf("demo: --interp=%s: want on, off or compare", v))
 			return nil
 		}
-		set("--set", v)
+		s.Interp = v
 		return nil
 	})
-	fset.Func("config", "configuration file (default config.toml when present)", func(v string) error {
-		configPath, configSet = v, true
-		return nil
-	})
-	fset.DurationVar(&s.RunFor, "run-for", 0, "stop after this long, such as 10s (default: until the window closes; 5s headless)")
-	fset.IntVar(&s.Frames, "frames", 0, "stop after this many presented frames")
-	fset.StringVar(&s.Screenshot, "screenshot", "", "write the final frame to this PNG file")
-	fset.StringVar(&s.TimingReport, "timing-report", "", "write the timing report to this file: JSON, or an SVG chart for a .svg name")
-	fset.StringVar(&s.TimingChart, "timing-chart", "", "write an SVG chart of the timing report to this file")
-	fset.IntVar(&s.Bench, "bench", 0, "benchmark: N sprites, vsync off, print one result line")
+
+	fset.StringVar(&s.TimingReport, "timing-report", "", "write the timing report to this `file`: JSON, or an SVG chart for a .svg name")
+	fset.StringVar(&s.TimingChart, "timing-chart", "", "write an SVG chart of the timing report to this `file`")
+	fset.IntVar(&s.Bench, "bench", 0, "benchmark: `N` sprites, vsync off, fixed 1 kHz steps, print one result line")
 	fset.IntVar(&s.Sprites, "sprites", s.Sprites, "bunnies at the start")
-	fset.IntVar(&s.SpriteSize, "sprite-size", s.SpriteSize, "bunny size in pixels (2 in --bench unless given)")
+	fset.IntVar(&s.SpriteSize, "sprite-size", s.SpriteSize, "bunny size in `pixels` (2 in --bench unless given)")
 	fset.Uint64Var(&s.Seed, "seed", s.Seed, "seed of the scene's random source")
 	fset.BoolVar(&s.Still, "still", false, "keep the bunnies in place (reproducible screenshots)")
-	fset.StringVar(&s.CPUProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	fset.StringVar(&s.CPUProfile, "cpuprofile", "", "write a CPU profile of the run to this `file`")
 
 	if err := fset.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -188,67 +228,20 @@ func ParseArgs(args []string, usage io.Writer) (Settings, error) {
 		}
 		return Settings{}, fmt.Errorf("demo: %w", err)
 	}
+	errs := p.errs
 	if fset.NArg() > 0 {
 		errs = append(errs, fmt.Errorf("demo: unexpected argument %q (flags start with --)", fset.Arg(0)))
 	}
+	if err := s.Flags.Validate(); err != nil {
+		errs = append(errs, err)
+	}
 	given := map[string]bool{}
 	fset.Visit(func(f *flag.Flag) { given[f.Name] = true })
-
-	// Configuration: defaults, the file, then the overrides in order.
-	s.Config = config.Default()
-	if !configSet {
-		if _, err := os.Stat(DefaultConfigPath); err == nil {
-			configPath = DefaultConfigPath
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("demo: %s: %w", DefaultConfigPath, err))
-		}
-	}
-	if configPath != "" {
-		c, err := config.Load(configPath)
-		if err != nil {
-			errs = append(errs, err)
-		} else {
-			s.Config, s.ConfigPath = c, configPath
-		}
-	}
-	if s.Bench > 0 {
-		// A benchmark measures drawing: no vsync, no cap, an update per
-		// frame; flags given after --bench may still change that.
-		var bench []override
-		for _, a := range []string{"window.vsync=false", "runtime.frame_cap=0", "timing.mode=variable", "timing.interval=0s", "polling.delivery=backlog"} {
-			bench = append(bench, override{"--bench", a})
-		}
-		overrides = append(bench, overrides...)
-		if !given["sprite-size"] {
-			s.SpriteSize = 2
-		}
-	}
-	for _, o := range overrides {
-		s.Overrides = append(s.Overrides, o.assignment)
-		if err := s.Config.Set(o.assignment); err != nil {
-			errs = append(errs, fmt.Errorf("demo: %s: %w", o.flag, err))
-		}
-	}
-	if len(errs) == 0 {
-		src := "command line"
-		if s.ConfigPath != "" {
-			src = s.ConfigPath + " and the command line"
-		}
-		if err := s.Config.Validate(src); err != nil {
-			errs = append(errs, err)
-		} else if _, err := s.Config.RuntimeOptions(src); err != nil {
-			errs = append(errs, err)
-		}
-	}
-
-	if s.RunFor < 0 {
-		errs = append(errs, fmt.Errorf("demo: --run-for=%v: want a duration of at least 0, such as 10s", s.RunFor))
-	}
-	if s.Frames < 0 {
-		errs = append(errs, fmt.Errorf("demo: --frames=%d: want 0 or more", s.Frames))
-	}
 	if s.Bench < 0 || s.Bench > MaxSprites {
 		errs = append(errs, fmt.Errorf("demo: --bench=%d: want 1 to %d sprites", s.Bench, MaxSprites))
+	}
+	if s.Interp == InterpCompare && s.Bench == 0 {
+		errs = append(errs, errors.New("demo: --interp=compare: only with --bench (it measures both in one benchmark)"))
 	}
 	if s.Sprites < 0 || s.Sprites > MaxSprites {
 		errs = append(errs, fmt.Errorf("demo: --sprites=%d: want 0 to %d", s.Sprites, MaxSprites))
@@ -256,15 +249,34 @@ func ParseArgs(args []string, usage io.Writer) (Settings, error) {
 	if s.SpriteSize < 1 || s.SpriteSize > 256 {
 		errs = append(errs, fmt.Errorf("demo: --sprite-size=%d: want 1 to 256 pixels", s.SpriteSize))
 	}
+	if s.Bench > 0 {
+		p.prepend("--bench="+strconv.Itoa(s.Bench), BenchSets)
+		if !given["sprite-size"] {
+			s.SpriteSize = 2
+		}
+	}
+
+	// The configuration: the framework's layers, then the overrides in
+	// command-line order.
+	cfg, source, err := s.Flags.LoadConfig(frameworkGame())
+	if err == nil {
+		if _, rerr := cfg.RuntimeOptions(source); rerr != nil {
+			err = rerr
+		}
+	}
+	if err != nil {
+		errs = append(errs, p.attribute(err))
+	}
 	if len(errs) > 0 {
 		return Settings{}, errors.Join(errs...)
 	}
-	if s.RunFor == 0 && s.Frames == 0 {
+	s.Config, s.Source = cfg, source
+	if s.Flags.RunFor == 0 && s.Flags.Frames == 0 {
 		switch {
 		case s.Bench > 0:
-			s.RunFor = DefaultBenchRun
+			s.Flags.RunFor = DefaultBenchRun
 		case s.Config.Window.Headless:
-			s.RunFor = DefaultHeadlessRun
+			s.Flags.RunFor = DefaultHeadlessRun
 		}
 	}
 	if s.Bench > 0 {
@@ -273,16 +285,56 @@ func ParseArgs(args []string, usage io.Writer) (Settings, error) {
 	return s, nil
 }
 
-// markBool lets a Func flag stand alone (--concurrent) like a bool flag.
-func markBool(fset *flag.FlagSet, name string) {
-	f := fset.Lookup(name)
-	f.Value = boolValue{f.Value}
-	f.DefValue = "false"
+// prepend puts assignments made by origin before every other override.
+func (p *parser) prepend(origin string, assignments []string) {
+	sets := p.s.Flags.Sets
+	shifted := make(map[int]string, len(p.origin)+len(assignments))
+	for i, o := range p.origin {
+		shifted[i+len(assignments)] = o
+	}
+	p.s.Flags.Sets, p.origin = nil, shifted
+	for i, a := range assignments {
+		p.s.Flags.Sets = append(p.s.Flags.Sets, a)
+		p.origin[i] = origin
+	}
+	p.s.Flags.Sets = append(p.s.Flags.Sets, sets...)
 }
 
-type boolValue struct{ flag.Value }
-
-func (boolValue) IsBoolFlag() bool { return true }
+// attribute names the flag behind each configuration problem: a problem
+// with a key an override set is prefixed with the flag that set it last
+// ("--max-fixed-updates=0", "--set=timing.mode"), so the message says what
+// to change on the command line.
+func (p *parser) attribute(err error) error {
+	var list []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		list = j.Unwrap()
+	} else {
+		list = []error{err}
+	}
+	out := make([]error, 0, len(list))
+	for _, e := range list {
+		var ce *config.Error
+		if !errors.As(e, &ce) || ce.Key == "" {
+			out = append(out, e)
+			continue
+		}
+		flagText := ""
+		for i, a := range p.s.Flags.Sets {
+			if key, _, _ := strings.Cut(a, "="); strings.TrimSpace(key) == ce.Key {
+				flagText = p.origin[i]
+				if flagText == "" {
+					flagText = "--set=" + a
+				}
+			}
+		}
+		if flagText == "" {
+			out = append(out, e)
+			continue
+		}
+		out = append(out, fmt.Errorf("demo: %s: %w", flagText, e))
+	}
+	return errors.Join(out...)
+}
 
 func writeUsage(w io.Writer, fset *flag.FlagSet) {
 	fmt.Fprint(w, `Usage: demo [flags]
@@ -293,6 +345,10 @@ timing setting. Keys: WASD move, Space dash, F shoot, = and - add and remove
 bunnies (mouse buttons too), Up/Down pick a setting, Left/Right change it,
 1-3 stall the update 100 ms / 500 ms / 3 s, 4 suspend 6 s, 5 slow updates,
 6 slow rendering, H hides the overlay, Esc quits.
+
+The timing switches are shortcuts for --set: --fixed-step-ms=20 is
+--set timing.mode=fixed --set timing.rate=0 --set timing.step=20ms, and all of
+them apply after the configuration file, in command-line order.
 
 Flags (each may be written with one or two dashes):
 `)

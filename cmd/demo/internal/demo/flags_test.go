@@ -5,11 +5,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
+	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
@@ -82,15 +85,31 @@ func TestRunFlags(t *testing.T) {
 		check func(s demo.Settings) (got, want any)
 	}{
 		{[]string{"--headless"}, func(s demo.Settings) (any, any) {
-			return [2]any{s.Headless(), s.RunFor}, [2]any{true, demo.DefaultHeadlessRun}
+			return [2]any{s.Headless(), s.Flags.RunFor}, [2]any{true, demo.DefaultHeadlessRun}
 		}},
-		{[]string{"--headless", "--frames=300"}, func(s demo.Settings) (any, any) { return [2]any{s.Frames, s.RunFor}, [2]any{300, time.Duration(0)} }},
-		{[]string{"--run-for=2s"}, func(s demo.Settings) (any, any) { return s.RunFor, 2 * time.Second }},
+		{[]string{"--headless", "--frames=300"}, func(s demo.Settings) (any, any) {
+			return [2]any{s.Flags.Frames, s.Flags.RunFor}, [2]any{300, time.Duration(0)}
+		}},
+		{[]string{"--run-for=2s"}, func(s demo.Settings) (any, any) { return s.Flags.RunFor, 2 * time.Second }},
 		{[]string{"--screenshot=a.png", "--timing-report=r.json", "--timing-chart=r.svg"}, func(s demo.Settings) (any, any) {
-			return [3]string{s.Screenshot, s.TimingReport, s.TimingChart}, [3]string{"a.png", "r.json", "r.svg"}
+			return [3]string{s.Flags.Screenshot, s.TimingReport, s.TimingChart}, [3]string{"a.png", "r.json", "r.svg"}
 		}},
 		{[]string{"--bench=5000"}, func(s demo.Settings) (any, any) {
-			return [5]any{s.Bench, s.Sprites, s.SpriteSize, s.Config.Window.VSync, s.RunFor}, [5]any{5000, 5000, 2, false, demo.DefaultBenchRun}
+			return [5]any{s.Bench, s.Sprites, s.SpriteSize, s.Config.Window.VSync, s.Flags.RunFor}, [5]any{5000, 5000, 2, false, demo.DefaultBenchRun}
+		}},
+		// A benchmark runs one fixed 1 kHz update per frame, uncapped.
+		{[]string{"--bench=10"}, func(s demo.Settings) (any, any) {
+			return [4]any{s.Config.Timing.Mode, s.Config.Timing.Rate, s.Config.Timing.MaxFixedUpdates, s.Config.Runtime.FrameCap},
+				[4]any{timing.FixedMode, timing.Hz(1000), 1, 0}
+		}},
+		// Flags after --bench still win.
+		{[]string{"--bench=10", "--frame-cap=30"}, func(s demo.Settings) (any, any) { return s.Config.Runtime.FrameCap, 30 }},
+		{[]string{"--interp=off"}, func(s demo.Settings) (any, any) {
+			return [2]any{s.Interp, s.Config.Render.Interpolation}, [2]any{demo.InterpOff, false}
+		}},
+		{[]string{}, func(s demo.Settings) (any, any) { return s.Config.Render.Interpolation, true }},
+		{[]string{"--bench=10", "--interp=compare"}, func(s demo.Settings) (any, any) {
+			return [2]any{s.Interp, s.Config.Render.Interpolation}, [2]any{demo.InterpCompare, true}
 		}},
 		{[]string{"--bench=10", "--sprite-size=8"}, func(s demo.Settings) (any, any) { return s.SpriteSize, 8 }},
 	}
@@ -123,13 +142,16 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"--set", "timing.mode"}, []string{"--set=timing.mode", "key=value"}},
 		{[]string{"--set", "timing.recovry=repay-debt"}, []string{"timing.recovry", "did you mean timing.recovery"}},
 		{[]string{"--timestamped-input"}, []string{"timestamped"}},
-		{[]string{"--frames=-1"}, []string{"--frames=-1"}},
+		{[]string{"--frames=-1"}, []string{"--frames -1"}},
 		{[]string{"--bench=-3"}, []string{"--bench=-3"}},
 		{[]string{"--config=does-not-exist.toml"}, []string{"does-not-exist.toml"}},
 		{[]string{"stray"}, []string{`unexpected argument "stray"`}},
 		{[]string{"--no-such-flag"}, []string{"no-such-flag"}},
 		// Every problem at once.
-		{[]string{"--fixed-step-ms=abc", "--max-fixed-updates=x", "--frames=-2"}, []string{"--fixed-step-ms=abc", "--max-fixed-updates=x", "--frames=-2"}},
+		{[]string{"--fixed-step-ms=abc", "--max-fixed-updates=x", "--frames=-2"}, []string{"--fixed-step-ms=abc", "--max-fixed-updates=x", "--frames -2"}},
+		{[]string{"--interp=maybe"}, []string{"--interp=maybe", "on, off or compare"}},
+		{[]string{"--interp=compare"}, []string{"--interp=compare", "--bench"}},
+		{[]string{"--set", "render.interpolation=sometimes"}, []string{"--set=render.interpolation=sometimes", "render.interpolation"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -152,10 +174,16 @@ func TestHelp(t *testing.T) {
 	if !errors.Is(err, demo.ErrHelp) {
 		t.Fatalf("got %v, want ErrHelp", err)
 	}
-	for _, w := range []string{"--fixed-step-ms", "--variable-catch-up", "--bench", "Space dash"} {
+	// The demo's own flags and the framework's, and no panic from the
+	// flag package's look at their zero values.
+	for _, w := range []string{"--fixed-step-ms", "--variable-catch-up", "--concurrent", "--bench", "--interp",
+		"--set", "--config", "--run-for", "--frames", "--headless", "--screenshot", "--print-config", "Space dash"} {
 		if !strings.Contains(out.String(), strings.TrimLeft(w, "-")) {
 			t.Errorf("usage lacks %q:\n%s", w, out.String())
 		}
+	}
+	if strings.Contains(out.String(), "panic") {
+		t.Errorf("usage reports a panic:\n%s", out.String())
 	}
 }
 
@@ -166,8 +194,11 @@ func TestConfigFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, o := options(t, "--config", path, "--max-fixed-updates=4")
-	if s.ConfigPath != path {
-		t.Errorf("config path: got %q, want %q", s.ConfigPath, path)
+	if got := s.Config.Source("timing.mode").Name; got != path {
+		t.Errorf("timing.mode came from %q, want the file %q", got, path)
+	}
+	if !strings.Contains(s.Source, path) {
+		t.Errorf("source %q does not name the file %q", s.Source, path)
 	}
 	if o.Timing.Mode != timing.FixedMode || o.Timing.MaxFixedUpdates != 4 {
 		t.Errorf("got mode %v and limit %d, want fixed from the file and 4 from the flag", o.Timing.Mode, o.Timing.MaxFixedUpdates)
@@ -175,11 +206,95 @@ func TestConfigFile(t *testing.T) {
 }
 
 // TestRepositoryConfig checks that the repository's config.toml, the demo's
-// configuration, loads and is valid.
+// configuration, loads and is valid, and that every range its comments
+// state is the one framework/config/defaults.toml states for the key (a
+// test there checks those against the owning packages), so the demo's file
+// cannot drift from what the packages enforce.
 func TestRepositoryConfig(t *testing.T) {
 	path := filepath.Join("..", "..", "..", "..", "config.toml")
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("no repository config.toml: %v", err)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the repository's config.toml: %v", err)
 	}
 	options(t, "--config", path)
+
+	ours, theirs := keyComments(data), keyComments(config.DefaultsTOML())
+	known := map[string]bool{}
+	for _, key := range config.Keys() {
+		known[key] = true
+		comment, ok := ours[key]
+		if !ok {
+			continue // every key is optional
+		}
+		got, want := rangePhrases(comment), rangePhrases(theirs[key])
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: config.toml states the range %q, defaults.toml %q", key, got, want)
+		}
+	}
+	for key := range ours {
+		if !known[key] && !strings.HasPrefix(key, "input.bindings.") {
+			t.Errorf("config.toml documents %s, which is not a framework key", key)
+		}
+	}
+	if len(ours) < len(config.Keys())/2 {
+		t.Errorf("read comments of %d keys from config.toml, want most of the %d keys", len(ours), len(config.Keys()))
+	}
+}
+
+// keyComments returns, for every key assigned in a TOML document, its
+// comment with the indented comment lines below it.
+func keyComments(doc []byte) map[string]string {
+	out := map[string]string{}
+	table, last := "", ""
+	for _, line := range strings.Split(string(doc), "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "["):
+			table, last = strings.Trim(strings.Fields(trimmed)[0], "[]"), ""
+		case strings.HasPrefix(trimmed, "#"):
+			if last != "" && strings.HasPrefix(line, " ") {
+				out[last] += " " + strings.TrimPrefix(trimmed, "#")
+			}
+		case trimmed != "":
+			name, _, _ := strings.Cut(trimmed, "=")
+			last = table + "." + strings.TrimSpace(name)
+			_, comment, _ := strings.Cut(trimmed, "#")
+			out[last] = comment
+		}
+	}
+	return out
+}
+
+// rangePattern finds the ways defaults.toml states a range: "1 to 64",
+// "0 to max_fixed_updates", "one step to 1h", "above 0 up to 10",
+// "0s or more", "at most 256 bytes", "N and D at most 1000000000".
+var rangePattern = regexp.MustCompile(`above [0-9][^\s,;)]* up to [0-9][^\s,;)]*|(?:[0-9][^\s,;)]*|one step) to (?:[0-9][^\s,;)]*|max_fixed_updates)|[0-9][^\s,;)]* or more|at most [0-9]+( bytes)?`)
+
+// rangePhrases returns the ranges a comment states, sorted.
+func rangePhrases(comment string) []string {
+	return slices.Sorted(slices.Values(rangePattern.FindAllString(comment, -1)))
+}
+
+// TestRangePhrases: the range finder sees every form defaults.toml uses,
+// and nothing in ordinary words.
+func TestRangePhrases(t *testing.T) {
+	tests := []struct {
+		comment string
+		want    []string
+	}{
+		{"fixed updates allowed in one cycle, 1 to 64 (--max-fixed-updates)", []string{"1 to 64"}},
+		{"fixed updates before the larger one, 0 to max_fixed_updates", []string{"0 to max_fixed_updates"}},
+		{"share of the debt repaid per second, above 0 up to 10", []string{"above 0 up to 10"}},
+		{"largest catch-up update, 0s or more; \"0s\" = no cap", []string{"0s or more"}},
+		{"debt beyond this is handled by past_cutoff, one step to 1h", []string{"one step to 1h"}},
+		{"window title, at most 256 bytes", []string{"at most 256 bytes"}},
+		{"1/3600 to 1000000000, N and D at most 1000000000; 0 = use step", []string{"1/3600 to 1000000000", "at most 1000000000"}},
+		{"run faster or slower than real time to repay debt", nil},
+		{"most frames per second, 1 to 1000, paced", []string{"1 to 1000"}},
+	}
+	for _, tt := range tests {
+		if got := rangePhrases(tt.comment); !slices.Equal(got, tt.want) {
+			t.Errorf("rangePhrases(%q) = %q, want %q", tt.comment, got, tt.want)
+		}
+	}
 }

@@ -17,6 +17,8 @@ func FuzzParseArgs(f *testing.F) {
 		"--set timing.mode=fixed --set timing.recovery=repay-debt --timestamped-input",
 		"--bench=100 --sprite-size=300",
 		"--headless --frames=3 --run-for=1s",
+		"--bench=50000 --interp=compare --set render.interpolation=false",
+		"--interp=on --print-config",
 		"--recovery-cap-ms=1e300 --fixed-step-ms=NaN",
 		"-- stray",
 	} {
@@ -38,7 +40,7 @@ func FuzzParseArgs(f *testing.F) {
 		if _, err := s.Config.RuntimeOptions("fuzz"); err != nil {
 			t.Fatalf("accepted %q but the runtime refuses the configuration: %v", args, err)
 		}
-		if s.Sprites < 0 || s.Sprites > demo.MaxSprites || s.SpriteSize < 1 || s.Frames < 0 || s.RunFor < 0 {
+		if s.Sprites < 0 || s.Sprites > demo.MaxSprites || s.SpriteSize < 1 || s.Flags.Frames < 0 || s.Flags.RunFor < 0 {
 			t.Fatalf("accepted %q with out-of-range settings %+v", args, s)
 		}
 	})

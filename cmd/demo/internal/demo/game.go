@@ -3,7 +3,6 @@ package demo
 import (
 	"errors"
 	"fmt"
-	"image"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,11 +44,10 @@ type Options struct {
 	// RunFor and Frames stop the session after that much time (measured
 	// on the platform thread from the first cycle, or from the end of the
 	// warm-up in Bench mode) or that many presented frames; zero: no limit.
+	// (framework.RunOptions has limits of its own that count from the
+	// start; these serve the benchmark, which must not count its warm-up.)
 	RunFor time.Duration
 	Frames int
-	// Screenshot, if set, receives the final frame as an image when the
-	// session ends, on the platform thread.
-	Screenshot func(img *image.RGBA) error
 	// Sleep blocks the calling goroutine for d; the injected loads use it.
 	// Nil is time.Sleep. Tests advance a manual clock instead.
 	Sleep func(d time.Duration)
@@ -95,6 +93,13 @@ type Game struct {
 	panel   *Panel
 	overlay *overlay
 	hidden  bool
+
+	// Interpolation: recorded says whether the ECS app records previous
+	// placements (render.interpolation at start); interp whether frames are
+	// interpolated now (the panel's switch). probe watches the presents.
+	recorded bool
+	interp   atomic.Bool
+	probe    *presentProbe
 
 	load loadState
 
@@ -159,14 +164,22 @@ func New(opts Options) (*Game, error) {
 
 // Framework returns the demo as a framework game.
 func (g *Game) Framework() framework.Game {
-	return framework.Game{Title: "Metronome demo", Seed: g.opts.Seed, Setup: g.setupGame, Shutdown: g.shutdown}
+	fg := frameworkGame()
+	fg.Seed, fg.Setup = g.opts.Seed, g.setupGame
+	return fg
 }
+
+// frameworkGame is what the demo tells the framework before a session
+// exists: what the configuration layers need.
+func frameworkGame() framework.Game { return framework.Game{Title: "Metronome demo"} }
 
 // setupGame builds the scene on the framework's ECS app: actions, textures,
 // systems and the platform service that serves the run limits and the
 // slow-render load. Platform thread.
 func (g *Game) setupGame(s *framework.Setup) error {
 	g.app, g.lib, g.rt = s.App, s.Assets, s.Runtime
+	g.recorded = s.Config.Render.Interpolation
+	g.interp.Store(g.recorded)
 	if err := g.registerActions(s.Actions); err != nil {
 		return err
 	}
@@ -219,41 +232,72 @@ func (g *Game) setupGame(s *framework.Setup) error {
 	}
 	app.AddSystem(ecs.Update, g.bunnyMover())
 	if !g.opts.Bench {
+		app.AddSystem(ecs.Update, g.probeSystem())
 		app.AddSystem(ecs.PostUpdate, ecs.System{Name: "overlay", Run: g.overlay.update})
+		// Watch every present. The runtime draws through the context's
+		// renderer at each present, so wrapping it here, on the platform
+		// thread before the first frame, sees them all.
+		ctx := g.rt.Context()
+		g.probe = &presentProbe{Renderer: ctx.Renderer}
+		ctx.Renderer = g.probe
 	}
+	app.AddSystem(ecs.Extract, ecs.System{Name: "interpolation switch", Run: g.interpolationSwitch})
 
 	o := g.rt.Options()
-	g.panel = NewPanel(g.rt, o.FrameCap, o.Polling.Delivery)
+	g.panel = NewPanel(gameControls{g.rt, g}, o.FrameCap, o.Polling.Delivery)
 	_, err = g.rt.Services().Attach(runtime.Maintenance, g.platformService)
 	return err
 }
 
-// shutdown hands the final frame to Options.Screenshot: it prepares a frame
-// from the final state of the world, renders it and reads it back while the
-// graphics context is still alive. Platform thread, after the simulation
-// has stopped.
-func (g *Game) shutdown(s *framework.Setup) error {
-	if g.opts.Screenshot == nil || g.app == nil {
-		return nil
+// interpolationSwitch runs after the frame is extracted: with the panel's
+// interpolation switch off, it sets the frame's step to zero, which tells
+// the platform not to interpolate, so each frame is presented once showing
+// its latest tick. Simulation owner.
+//
+// The ECS app keeps recording previous placements meanwhile (it has no
+// switch of its own at run time), so turning the switch back on is
+// immediate.
+func (g *Game) interpolationSwitch(ctx *ecs.Context) {
+	if !g.interp.Load() {
+		ctx.Frame.Frame().Span.Step = 0
 	}
-	var f render2d.Frame
-	if err := g.app.PrepareFrame(render2d.NewFrameWriter(&f)); err != nil {
-		return fmt.Errorf("demo: screenshot: %w", err)
-	}
-	ctx := s.Runtime.Context()
-	fb := ctx.Display.State().Framebuffer
-	if fb.Width <= 0 || fb.Height <= 0 {
-		return fmt.Errorf("demo: screenshot: the framebuffer is %dx%d", fb.Width, fb.Height)
-	}
-	if err := ctx.Renderer.Render(&f); err != nil {
-		return fmt.Errorf("demo: screenshot: %w", err)
-	}
-	img, err := ctx.Renderer.ReadPixels(render2d.TargetHandle{}, image.Rect(0, 0, fb.Width, fb.Height))
-	if err != nil {
-		return fmt.Errorf("demo: screenshot: %w", err)
-	}
-	return g.opts.Screenshot(img)
 }
+
+// Interpolation reports whether frames are interpolated at each present.
+// Safe from any goroutine.
+func (g *Game) Interpolation() bool { return g.interp.Load() }
+
+// SetInterpolation turns interpolation at each present on or off from the
+// next frame. It cannot turn it on in a session that started with
+// render.interpolation = false: the ECS app then records no previous
+// placements. Safe from any goroutine.
+func (g *Game) SetInterpolation(on bool) error {
+	if on && !g.recorded {
+		return errors.New("the session started with render.interpolation = false, so no previous placements are recorded; restart with --set render.interpolation=true")
+	}
+	g.interp.Store(on)
+	return nil
+}
+
+// PresentSummary describes the latest presents: the alpha of the latest
+// and the judder of the motion probe. The zero value before the first
+// present, and in Bench mode, which has no probe. Safe from any goroutine.
+func (g *Game) PresentSummary() PresentSummary {
+	if g.probe == nil {
+		return PresentSummary{}
+	}
+	return g.probe.Summary()
+}
+
+// gameControls are the panel's controls: the runtime's, and the demo's
+// interpolation switch.
+type gameControls struct {
+	*runtime.GameRuntime
+	g *Game
+}
+
+func (c gameControls) Interpolation() bool            { return c.g.Interpolation() }
+func (c gameControls) SetInterpolation(on bool) error { return c.g.SetInterpolation(on) }
 
 // Runtime returns the runtime running the game, nil before Setup.
 func (g *Game) Runtime() *runtime.GameRuntime { return g.rt }

@@ -57,6 +57,7 @@ const (
 	staticFrameLine  // 1/60 s in the interval graph
 	staticFrameLine2 // 1/30 s
 	staticDebtZero
+	staticProbeTrack // the motion probe's track
 	staticCount
 )
 
@@ -69,6 +70,7 @@ type overlay struct {
 	texts   *ecs.Filter3[ecs.Transform, ecs.Text, overlayText]
 	bars    *ecs.Filter3[ecs.Transform, ecs.Sprite, overlayBar]
 	statics *ecs.Filter3[ecs.Transform, ecs.Sprite, overlayStatic]
+	probes  *ecs.Filter3[ecs.Transform, ecs.Sprite, probeMarker]
 
 	frames []timing.TelemetryFrame
 	buf    [textCount][]byte
@@ -89,6 +91,8 @@ type overlay struct {
 
 	// Panel geometry of the latest layout, for mouse clicks.
 	panelX, panelY, panelW, lineH float32
+	// Where the motion probe's track starts.
+	probeX, probeY float32
 }
 
 func newOverlay(g *Game) *overlay {
@@ -98,6 +102,7 @@ func newOverlay(g *Game) *overlay {
 		texts:   ecs.NewFilter3[ecs.Transform, ecs.Text, overlayText](w),
 		bars:    ecs.NewFilter3[ecs.Transform, ecs.Sprite, overlayBar](w),
 		statics: ecs.NewFilter3[ecs.Transform, ecs.Sprite, overlayStatic](w),
+		probes:  ecs.NewFilter3[ecs.Transform, ecs.Sprite, probeMarker](w),
 		frames:  make([]timing.TelemetryFrame, 0, timing.TelemetryWindow),
 		lineH:   17,
 	}
@@ -121,6 +126,11 @@ func (ov *overlay) spawn(ctx *ecs.Context) {
 	if m, err := ov.g.lib.Metrics(ov.g.font); err == nil {
 		ov.lineH = m.LineHeight
 	}
+	ov.probeX, ov.probeY = 14, 12+15*ov.lineH+14 // below the stats block until the first layout
+	probe := ctx.Commands.Spawn()
+	ecs.With(probe, ecs.At(ov.probeX, ov.probeY))
+	ecs.With(probe, solid(probeColor, probeSize, probeSize, layerProbe))
+	ecs.With(probe, probeMarker{})
 	for role := range textCount {
 		p := ctx.Commands.Spawn()
 		ecs.With(p, ecs.At(0, 0))
@@ -187,7 +197,8 @@ func (ov *overlay) update(ctx *ecs.Context) {
 
 	slowU, slowR, stalls := ov.g.LoadState()
 	in := overlayInput{
-		FPS: ov.fps, TPS: ov.tps, Timing: ts, Telemetry: rt.Telemetry(), Runtime: rs,
+		FPS: ov.fps, TPS: ov.tps, Present: ov.g.PresentSummary(), Interpolation: ov.g.Interpolation(),
+		Timing: ts, Telemetry: rt.Telemetry(), Runtime: rs,
 		Mode: rt.Mode(), Options: rt.TimingOptions(), Bunnies: ov.g.bunnies.Count(),
 		Input: ov.inputLine, SlowUpdate: slowU, SlowRender: slowR, Stalls: stalls,
 	}
@@ -255,17 +266,22 @@ func appendInputLine(dst []byte, tick uint64, presses *[input.ButtonCount + 1]in
 
 // overlayInput is everything the stats text shows.
 type overlayInput struct {
-	FPS, TPS   float64
-	Timing     timing.Stats
-	Telemetry  timing.TelemetryStats
-	Runtime    runtime.Stats
-	Mode       runtime.Mode
-	Options    timing.Options
-	Bunnies    int
-	Input      []byte
-	SlowUpdate bool
-	SlowRender bool
-	Stalls     uint64
+	// FPS is presents per second, TPS ticks (updates) per second.
+	FPS, TPS float64
+	// Present describes the latest presents; Interpolation says whether
+	// they interpolate.
+	Present       PresentSummary
+	Interpolation bool
+	Timing        timing.Stats
+	Telemetry     timing.TelemetryStats
+	Runtime       runtime.Stats
+	Mode          runtime.Mode
+	Options       timing.Options
+	Bunnies       int
+	Input         []byte
+	SlowUpdate    bool
+	SlowRender    bool
+	Stalls        uint64
 	// CosmeticRuns and CosmeticSkips count the cosmetic system's runs and
 	// the ticks it skipped (quiet or coarse).
 	CosmeticRuns, CosmeticSkips uint64
@@ -291,12 +307,25 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 		dst = append(dst, ", limit "...)
 		dst = strconv.AppendInt(dst, int64(in.Options.MaxFixedUpdates), 10)
 	}
-	dst = append(dst, "\nFPS "...)
+	dst = append(dst, "\npresents/s "...)
 	dst = strconv.AppendFloat(dst, in.FPS, 'f', 1, 64)
-	dst = append(dst, "   TPS "...)
+	dst = append(dst, "   ticks/s "...)
 	dst = strconv.AppendFloat(dst, in.TPS, 'f', 1, 64)
 	dst = append(dst, "   bunnies "...)
 	dst = strconv.AppendInt(dst, int64(in.Bunnies), 10)
+	dst = append(dst, "\ninterpolation "...)
+	dst = append(dst, onOff(in.Interpolation)...)
+	dst = append(dst, "   alpha "...)
+	dst = strconv.AppendFloat(dst, float64(in.Present.Alpha), 'f', 2, 32)
+	dst = append(dst, "   judder "...)
+	if in.Present.Steps == 0 {
+		dst = append(dst, '-')
+	} else {
+		dst = strconv.AppendFloat(dst, in.Present.Judder, 'f', 3, 64)
+	}
+	dst = append(dst, " (motion probe below, last "...)
+	dst = strconv.AppendInt(dst, probeWindow, 10)
+	dst = append(dst, " presents; 0 = even)"...)
 	dst = append(dst, "\nupdates: variable "...)
 	dst = strconv.AppendUint(dst, ts.Ticks[timing.VariableUpdate], 10)
 	dst = append(dst, ", fixed "...)
@@ -498,6 +527,7 @@ func (ov *overlay) layoutTexts(fbw, fbh float32) {
 	panelLines := float32(countLines(ov.buf[textPanel]))
 	ov.panelW = 330
 	ov.panelX, ov.panelY = fbw-ov.panelW-8, 8
+	ov.probeX, ov.probeY = 14, 6+statsLines*lh+14+6
 	q := ov.texts.Query()
 	for q.Next() {
 		t, text, role := q.Get()
@@ -533,6 +563,9 @@ func (ov *overlay) layoutTexts(fbw, fbh float32) {
 			s.Size = ecs.Vec2{X: graphWidth, Y: 1}
 		case staticDebtZero:
 			t.Position, s.Size = ecs.Vec2{X: x0, Y: dz}, ecs.Vec2{X: graphWidth, Y: 1}
+		case staticProbeTrack:
+			t.Position = ecs.Vec2{X: ov.probeX, Y: ov.probeY + probeSize/2}
+			s.Size = ecs.Vec2{X: probeTrack + probeSize, Y: 1}
 		}
 		t.Teleport()
 	}
@@ -553,6 +586,11 @@ func (ov *overlay) setHidden(hidden bool) {
 	bq := ov.bars.Query()
 	for bq.Next() {
 		_, s, _ := bq.Get()
+		s.Hidden = hidden
+	}
+	pq := ov.probes.Query()
+	for pq.Next() {
+		_, s, _ := pq.Get()
 		s.Hidden = hidden
 	}
 	ov.dirty = true

@@ -28,6 +28,14 @@ type DeliverySetter interface {
 	SetDelivery(d input.Delivery) error
 }
 
+// Interpolator is implemented by controls that can switch interpolation at
+// each present on and off while the session runs (the demo's Game). Without
+// it the panel's interpolation row says the setting needs a restart.
+type Interpolator interface {
+	Interpolation() bool
+	SetInterpolation(on bool) error
+}
+
 // Panel is the resilience panel: one row per timing setting, a selected row,
 // and a status line saying what the latest change did. Move and Change are
 // the keyboard's Up/Down and Left/Right; Row and Change serve mouse clicks.
@@ -256,6 +264,25 @@ var settings = []setting{
 			}
 			p.delivery = next
 			return false, nil
+		},
+	},
+	{
+		// Variable updates each end at their present: nothing to
+		// interpolate, so the row matters in fixed mode only.
+		name:   "interpolation",
+		active: fixed,
+		value: func(p *Panel, _ *timing.Options) string {
+			if in, ok := p.ctl.(Interpolator); ok {
+				return onOff(in.Interpolation())
+			}
+			return "as configured"
+		},
+		change: func(p *Panel, _ *timing.Options, dir int) (bool, error) {
+			in, ok := p.ctl.(Interpolator)
+			if !ok {
+				return false, errors.New("this runtime cannot switch interpolation while running; restart with --set render.interpolation=true or false")
+			}
+			return false, in.SetInterpolation(!in.Interpolation())
 		},
 	},
 	{

@@ -34,14 +34,24 @@ func (c *controls) SetTimingOptions(o timing.Options) error {
 }
 func (c *controls) SetFrameCap(d time.Duration) error { c.cap = d; return nil }
 
-// liveControls can also switch the delivery policy.
-type liveControls struct{ controls }
+// liveControls can also switch the delivery policy and interpolation.
+type liveControls struct {
+	controls
+	noInterp bool
+}
 
 func (c *liveControls) SetDelivery(d input.Delivery) error {
 	if err := input.ValidateDelivery(d, c.o.Mode == timing.FixedMode); err != nil {
 		return err
 	}
 	c.delivery = d
+	return nil
+}
+
+// Interpolation switches interpolation, as the demo's game does.
+func (c *liveControls) Interpolation() bool { return !c.noInterp }
+func (c *liveControls) SetInterpolation(on bool) error {
+	c.noInterp = !on
 	return nil
 }
 
@@ -57,7 +67,7 @@ func debtOptions() timing.Options {
 // its setting (in force in the controls) and comes back, with the status
 // line naming it.
 func TestPanelEveryRowChanges(t *testing.T) {
-	c := &liveControls{controls{o: debtOptions()}}
+	c := &liveControls{controls: controls{o: debtOptions()}}
 	p := demo.NewPanel(c, 0, input.Backlog)
 	for i := range p.Rows() {
 		p.Select(i)
@@ -178,7 +188,7 @@ func TestPanelRows(t *testing.T) {
 // TestPanelRefusalKeepsSettings: switching to variable mode while input is
 // delivered by timestamp is refused by the runtime, and nothing changes.
 func TestPanelRefusalKeepsSettings(t *testing.T) {
-	c := &liveControls{controls{o: debtOptions()}}
+	c := &liveControls{controls: controls{o: debtOptions()}}
 	p := demo.NewPanel(c, 0, input.Backlog)
 	for i := range p.Rows() {
 		if p.Name(i) == "input delivery" {
@@ -199,6 +209,54 @@ func TestPanelRefusalKeepsSettings(t *testing.T) {
 	if !strings.Contains(p.Status(), "timing mode: refused") || !strings.Contains(p.Status(), "timestamped") {
 		t.Errorf("status: got %q, want the refusal and its reason", p.Status())
 	}
+}
+
+// TestPanelInterpolation: the interpolation row switches interpolation on
+// controls that can, and says a restart is needed on controls that cannot.
+func TestPanelInterpolation(t *testing.T) {
+	row := func(p *demo.Panel) int {
+		for i := range p.Rows() {
+			if p.Name(i) == "interpolation" {
+				return i
+			}
+		}
+		t.Fatal("no interpolation row")
+		return -1
+	}
+	live := &liveControls{controls: controls{o: debtOptions()}}
+	p := demo.NewPanel(live, 0, input.Backlog)
+	p.Select(row(p))
+	for _, want := range []string{"off", "on", "off"} {
+		if err := p.Change(+1); err != nil {
+			t.Fatalf("change refused: %v", err)
+		}
+		if got := p.Value(row(p)); got != want {
+			t.Errorf("value: got %q, want %q", got, want)
+		}
+		if got := onOff(live.Interpolation()); got != want {
+			t.Errorf("in force: got %q, want %q", got, want)
+		}
+	}
+	if got, want := p.Status(), "interpolation: on -> off"; got != want {
+		t.Errorf("status: got %q, want %q", got, want)
+	}
+
+	fixed := &controls{o: debtOptions()}
+	p = demo.NewPanel(fixed, 0, input.Backlog)
+	p.Select(row(p))
+	if err := p.Change(+1); err == nil {
+		t.Error("controls without a switch: got no error")
+	}
+	if got := p.Status(); !strings.Contains(got, "interpolation: refused") || !strings.Contains(got, "render.interpolation") {
+		t.Errorf("status: got %q, want the refusal naming render.interpolation", got)
+	}
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }
 
 func TestPanelText(t *testing.T) {

@@ -14,11 +14,31 @@ import (
 
 // Report is the demo's timing report: the runtime's report (counters,
 // telemetry, scheduler statistics and the recent frames) with the ledger
-// spelled out and checked, and the settings of the run.
+// spelled out and checked, what reached the screen, and the settings of
+// the run.
 type Report struct {
 	runtime.Report
-	Ledger   LedgerReport   `json:"ledger"`
-	Settings ReportSettings `json:"settings"`
+	Ledger       LedgerReport       `json:"ledger"`
+	Presentation PresentationReport `json:"presentation"`
+	Settings     ReportSettings     `json:"settings"`
+}
+
+// PresentationReport says how the latest frames reached the screen.
+type PresentationReport struct {
+	// PresentsPerSecond and TicksPerSecond are measured over the telemetry
+	// window (the latest 120 presents): the presents, and the updates they
+	// ran, over the sum of their intervals. Presents follow the frame cap
+	// (or the display), not the tick rate, when frames are interpolated.
+	PresentsPerSecond float64 `json:"presents_per_second"`
+	TicksPerSecond    float64 `json:"ticks_per_second"`
+	// Interpolation says whether frames were interpolated at each present
+	// when the report was made; Alpha is the latest present's alpha.
+	Interpolation bool    `json:"interpolation"`
+	Alpha         float32 `json:"alpha"`
+	// Judder is the motion probe's figure ([PresentSummary.Judder]) over
+	// JudderSteps displacements; both zero without the probe.
+	Judder      float64 `json:"judder"`
+	JudderSteps int     `json:"judder_steps"`
 }
 
 // LedgerReport says where the real time of the run went. Balanced is true
@@ -49,10 +69,17 @@ type ReportSettings struct {
 	Delivery        string `json:"delivery"`
 }
 
-// NewReport gathers the report of a runtime (during or after its session).
-func NewReport(rt *runtime.GameRuntime) Report {
-	o := rt.Options()
-	return MakeReport(rt.Report(), o)
+// Report gathers the report of the game's session, during or after it;
+// the zero Report before Setup.
+func (g *Game) Report() Report {
+	if g.rt == nil {
+		return Report{}
+	}
+	r := MakeReport(g.rt.Report(), g.rt.Options())
+	ps := g.PresentSummary()
+	r.Presentation.Interpolation = g.Interpolation()
+	r.Presentation.Alpha, r.Presentation.Judder, r.Presentation.JudderSteps = ps.Alpha, ps.Judder, ps.Steps
+	return r
 }
 
 // MakeReport builds the report from a runtime report and the options the
@@ -60,6 +87,17 @@ func NewReport(rt *runtime.GameRuntime) Report {
 func MakeReport(r runtime.Report, o runtime.Options) Report {
 	l := r.Timing.Ledger
 	off := ledgerImbalance(l)
+	var pr PresentationReport
+	var span time.Duration
+	ticks := 0
+	for _, f := range r.Frames {
+		span += f.Interval
+		ticks += f.Ticks
+	}
+	if span > 0 {
+		pr.PresentsPerSecond = float64(len(r.Frames)) / span.Seconds()
+		pr.TicksPerSecond = float64(ticks) / span.Seconds()
+	}
 	return Report{
 		Report: r,
 		Ledger: LedgerReport{
@@ -67,6 +105,7 @@ func MakeReport(r runtime.Report, o runtime.Options) Report {
 			SuspendedNS: int64(l.Suspended), PendingNS: int64(l.Pending()), AdjustedNS: int64(l.Adjusted),
 			Balanced: off == 0, ImbalanceNS: int64(off),
 		},
+		Presentation: pr,
 		Settings: ReportSettings{
 			Mode: o.Mode.String(), TimingMode: o.Timing.Mode.String(), Recovery: o.Timing.Recovery.String(),
 			StepNS: int64(o.Timing.FixedStep), IntervalNS: int64(o.Timing.Interval),

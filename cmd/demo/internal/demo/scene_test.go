@@ -85,7 +85,7 @@ func TestLoadInjection(t *testing.T) {
 				t.Errorf("stalls served: got %d, want 1", stalls)
 			}
 			tt.check(t, g, s)
-			if r := demo.NewReport(sim.Runtime); !r.Ledger.Balanced {
+			if r := g.Report(); !r.Ledger.Balanced {
 				t.Errorf("ledger off by %d ns", r.Ledger.ImbalanceNS)
 			}
 		})
@@ -221,7 +221,7 @@ func TestOverlayText(t *testing.T) {
 	}
 	text := g.OverlayText()
 	for _, want := range []string{
-		"FPS ", "TPS ", "updates: variable 0, fixed ", "catch-up 0", "debt 0 steps", "rate 1.000x",
+		"presents/s ", "ticks/s ", "interpolation on", "alpha ", "judder ", "updates: variable 0, fixed ", "catch-up 0", "debt 0 steps", "rate 1.000x",
 		"dropped ", "suspended 0.00 ms", "ledger balanced", "pacing lateness: median ", "p99 ",
 		"publication skipped: ", "pressed Space x1 W x1", "bunnies 10",
 	} {

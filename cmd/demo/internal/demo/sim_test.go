@@ -94,7 +94,7 @@ func TestHeadlessRunDrawsSceneAndOverlay(t *testing.T) {
 	if bars < 100 {
 		t.Errorf("graph bar packets: got %d, want at least 100 (120 frames of intervals)", bars)
 	}
-	r := demo.NewReport(sim.Runtime)
+	r := g.Report()
 	var buf bytes.Buffer
 	if err := r.WriteJSON(&buf); err != nil {
 		t.Fatal(err)

@@ -1,17 +1,23 @@
 // Package gldemo runs the Metronome demo (package demo) in a window through
 // framework.Run and writes what the command line asks for: the final frame
-// as a PNG, the timing report as JSON or an SVG chart, a CPU profile, and in
-// benchmark mode one result line on standard output:
+// as a PNG (framework.RunOptions.Screenshot), the timing report as JSON or
+// an SVG chart, a CPU profile, and in benchmark mode one result line on
+// standard output:
 //
-//	sprites=N frames=F seconds=S fps=X frame_ms=Y
+//	sprites=N interp=on frames=F seconds=S fps=X frame_ms=Y
+//
+// or, with --interp=compare, sessions with interpolation on and off in
+// turn, each measuring a slice of the run, and one line with both:
+//
+//	sprites=N interp=compare sessions=K frames_on=F seconds_on=S fps_on=X frames_off=F seconds_off=S fps_off=Y ratio_on_to_off=R
 //
 // # Running without a display
 //
-// On Linux without DISPLAY or WAYLAND_DISPLAY, Main starts a private Xvfb
-// server, runs headless for five seconds (unless --run-for or --frames says
-// otherwise) and writes demo-screenshot.png, demo-timing.json and
-// demo-timing.svg unless other paths were given, saying where on standard
-// error.
+// On Linux without DISPLAY or WAYLAND_DISPLAY, Main runs headless for five
+// seconds (unless --run-for or --frames says otherwise) and writes
+// demo-screenshot.png, demo-timing.json and demo-timing.svg unless other
+// paths were given, saying where on standard error; framework.Run puts the
+// invisible window on a private Xvfb server.
 //
 // # Threads
 //

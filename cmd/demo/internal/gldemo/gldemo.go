@@ -1,25 +1,24 @@
 package gldemo
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"image"
-	"image/png"
 	"io"
 	"os"
 	goruntime "runtime"
 	"runtime/pprof"
 	"strings"
+	"time"
 
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
 	"github.com/metronome-go/metronome/framework"
-	"github.com/metronome-go/metronome/internal/xvfb"
+	"github.com/metronome-go/metronome/framework/config"
 )
 
 // Main runs the demo with the command-line arguments args and returns the
-// exit status: 0 after a clean run, 1 when the run failed or an output
-// could not be written, 2 for an invalid command line. Main thread only.
+// exit status: 0 after a clean run (and for --help and --print-config), 1
+// when the run failed or an output could not be written, 2 for an invalid
+// command line. Main thread only.
 func Main(args []string, stdout, stderr io.Writer) int {
 	s, err := demo.ParseArgs(args, stderr)
 	if errors.Is(err, demo.ErrHelp) {
@@ -30,31 +29,31 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "demo: see --help for the flags")
 		return 2
 	}
-	if noDisplay() {
-		// Nothing to show a window on: run in an invisible window on a
-		// private X server, for a few seconds, and keep the results.
-		if !s.Headless() {
-			s.Config.Window.Headless = true
-			if s.RunFor == 0 && s.Frames == 0 {
-				s.RunFor = demo.DefaultHeadlessRun
-			}
-			if s.Screenshot == "" {
-				s.Screenshot = "demo-screenshot.png"
-			}
-			if s.TimingReport == "" {
-				s.TimingReport = "demo-timing.json"
-			}
-			if s.TimingChart == "" {
-				s.TimingChart = "demo-timing.svg"
-			}
-			fmt.Fprintf(stderr, "demo: no display (DISPLAY is not set): running headless for %v on a private Xvfb server\n", runLength(s))
-		}
-		d, err := xvfb.Start()
-		if err != nil {
-			fmt.Fprintf(stderr, "demo: no display, and no private X server either: %v\n", err)
+	if s.Flags.PrintConfig {
+		stdout.Write(s.Config.EffectiveTOML())
+		return 0
+	}
+	if noDisplay() && !s.Headless() {
+		// Nothing to show a window on: run headless for a few seconds
+		// (framework.Run puts the invisible window on a private X server)
+		// and keep the results.
+		if err := s.Config.Set("window.headless=true"); err != nil {
+			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		defer d.Close()
+		if s.Flags.RunFor == 0 && s.Flags.Frames == 0 {
+			s.Flags.RunFor = demo.DefaultHeadlessRun
+		}
+		if s.Flags.Screenshot == "" {
+			s.Flags.Screenshot = "demo-screenshot.png"
+		}
+		if s.TimingReport == "" {
+			s.TimingReport = "demo-timing.json"
+		}
+		if s.TimingChart == "" {
+			s.TimingChart = "demo-timing.svg"
+		}
+		fmt.Fprintf(stderr, "demo: no display (DISPLAY is not set): running headless for %v on a private Xvfb server\n", runLength(s))
 	}
 	if err := Run(s, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, err)
@@ -69,41 +68,15 @@ func noDisplay() bool {
 }
 
 func runLength(s demo.Settings) string {
-	if s.Frames > 0 {
-		return fmt.Sprintf("%d frames", s.Frames)
+	if s.Flags.Frames > 0 {
+		return fmt.Sprintf("%d frames", s.Flags.Frames)
 	}
-	return s.RunFor.String()
+	return s.Flags.RunFor.String()
 }
 
 // Run runs the demo as s says and writes its outputs, saying where on
 // stderr; a benchmark prints its result line on stdout. Main thread only.
 func Run(s demo.Settings, stdout, stderr io.Writer) error {
-	opts := demo.Options{Sprites: s.Sprites, SpriteSize: s.SpriteSize, Seed: s.Seed, Bench: s.Bench > 0, Still: s.Still}
-	ro := framework.RunOptions{Source: "command line"}
-	if s.ConfigPath != "" {
-		ro.Source = s.ConfigPath + " and the command line"
-	}
-	if opts.Bench {
-		// The game measures after its warm-up frames and stops itself.
-		opts.RunFor, opts.Frames = s.RunFor, s.Frames
-	} else {
-		ro.RunFor, ro.Frames = s.RunFor, s.Frames
-	}
-	var shot []byte
-	if s.Screenshot != "" {
-		opts.Screenshot = func(img *image.RGBA) error {
-			var b bytes.Buffer
-			if err := png.Encode(&b, img); err != nil {
-				return err
-			}
-			shot = b.Bytes()
-			return nil
-		}
-	}
-	g, err := demo.New(opts)
-	if err != nil {
-		return err
-	}
 	if s.CPUProfile != "" {
 		f, err := os.Create(s.CPUProfile)
 		if err != nil {
@@ -115,13 +88,28 @@ func Run(s demo.Settings, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	if s.Bench > 0 {
+		return bench(s, stdout, stderr)
+	}
+	opts := demo.Options{Sprites: s.Sprites, SpriteSize: s.SpriteSize, Seed: s.Seed, Still: s.Still}
+	g, err := demo.New(opts)
+	if err != nil {
+		return err
+	}
+	ro := framework.RunOptions{Source: s.Source, RunFor: s.Flags.RunFor, Frames: s.Flags.Frames, Screenshot: s.Flags.Screenshot}
 	runErr := framework.Run(g.Framework(), s.Config, ro)
 	var errs []error
 	if runErr != nil {
 		errs = append(errs, fmt.Errorf("demo: %w", runErr))
+	} else if s.Flags.Screenshot != "" {
+		if _, err := os.Stat(s.Flags.Screenshot); err != nil {
+			errs = append(errs, fmt.Errorf("demo: no screenshot was written: %w", err))
+		} else {
+			fmt.Fprintf(stderr, "demo: wrote the screenshot to %s\n", s.Flags.Screenshot)
+		}
 	}
 	if rt := g.Runtime(); rt != nil {
-		r := demo.NewReport(rt)
+		r := g.Report()
 		if s.TimingReport != "" {
 			errs = append(errs, writeReport(s.TimingReport, &r, stderr))
 		}
@@ -129,23 +117,105 @@ func Run(s demo.Settings, stdout, stderr io.Writer) error {
 			errs = append(errs, writeFile(s.TimingChart, r.WriteSVG, "timing chart", stderr))
 		}
 	}
-	if s.Screenshot != "" {
-		if shot == nil {
-			errs = append(errs, errors.New("demo: no screenshot was taken (the session ended before its first frame)"))
-		} else {
-			errs = append(errs, writeFile(s.Screenshot, func(w io.Writer) error { _, err := w.Write(shot); return err }, "screenshot", stderr))
-		}
-	}
-	if opts.Bench && runErr == nil {
-		frames, elapsed := g.BenchResult()
-		sec := elapsed.Seconds()
-		fps, ms := 0.0, 0.0
-		if sec > 0 && frames > 0 {
-			fps, ms = float64(frames)/sec, sec*1000/float64(frames)
-		}
-		fmt.Fprintf(stdout, "sprites=%d frames=%d seconds=%.3f fps=%.1f frame_ms=%.3f\n", s.Bench, frames, sec, fps, ms)
-	}
 	return errors.Join(errs...)
+}
+
+// benchSlice is the length of one session of an --interp=compare benchmark:
+// long enough that opening the window and the warm-up stay outside the
+// measurement, short enough that both variants see the same load drift.
+const benchSlice = time.Second
+
+// bench runs the benchmark and prints its result line. With
+// --interp=compare it runs sessions with interpolation on and off
+// alternately (on first), as many as fit the run length, and reports both
+// and their ratio; interpolation cannot be switched off in a running
+// session without the ECS app still recording previous placements, so each
+// variant gets sessions of its own.
+func bench(s demo.Settings, stdout, stderr io.Writer) error {
+	type total struct {
+		frames  uint64
+		elapsed time.Duration
+	}
+	runOne := func(cfg config.Config, runFor time.Duration, frames int, last bool) (total, *demo.Game, error) {
+		g, err := demo.New(demo.Options{Sprites: s.Sprites, SpriteSize: s.SpriteSize, Seed: s.Seed, Bench: true, Still: s.Still, RunFor: runFor, Frames: frames})
+		if err != nil {
+			return total{}, nil, err
+		}
+		ro := framework.RunOptions{Source: s.Source}
+		if last {
+			ro.Screenshot = s.Flags.Screenshot
+		}
+		if err := framework.Run(g.Framework(), cfg, ro); err != nil {
+			return total{}, g, fmt.Errorf("demo: %w", err)
+		}
+		f, e := g.BenchResult()
+		return total{f, e}, g, nil
+	}
+	fps := func(t total) float64 {
+		if t.elapsed <= 0 {
+			return 0
+		}
+		return float64(t.frames) / t.elapsed.Seconds()
+	}
+	var last *demo.Game
+	if s.Interp != demo.InterpCompare {
+		t, g, err := runOne(s.Config, s.Flags.RunFor, s.Flags.Frames, true)
+		if err != nil {
+			return err
+		}
+		last = g
+		ms := 0.0
+		if t.frames > 0 {
+			ms = t.elapsed.Seconds() * 1000 / float64(t.frames)
+		}
+		fmt.Fprintf(stdout, "sprites=%d interp=%s frames=%d seconds=%.3f fps=%.1f frame_ms=%.3f\n",
+			s.Bench, onOff(s.Config.Render.Interpolation), t.frames, t.elapsed.Seconds(), fps(t), ms)
+	} else {
+		// Pairs of sessions, each measuring a slice of the run.
+		pairs := 1
+		if s.Flags.RunFor > 0 {
+			pairs = max(1, int(s.Flags.RunFor/(2*benchSlice)))
+		}
+		runFor := s.Flags.RunFor / time.Duration(2*pairs)
+		frames := (s.Flags.Frames + 2*pairs - 1) / (2 * pairs)
+		var on, off total
+		for i := range 2 * pairs {
+			interp := i%2 == 0
+			cfg := s.Config
+			if err := cfg.Set(fmt.Sprintf("render.interpolation=%t", interp)); err != nil {
+				return err
+			}
+			t, g, err := runOne(cfg, runFor, frames, i == 2*pairs-1)
+			if err != nil {
+				return err
+			}
+			last = g
+			sum := &off
+			if interp {
+				sum = &on
+			}
+			sum.frames += t.frames
+			sum.elapsed += t.elapsed
+		}
+		ratio := 0.0
+		if fps(off) > 0 {
+			ratio = fps(on) / fps(off)
+		}
+		fmt.Fprintf(stdout, "sprites=%d interp=compare sessions=%d frames_on=%d seconds_on=%.3f fps_on=%.1f frames_off=%d seconds_off=%.3f fps_off=%.1f ratio_on_to_off=%.3f\n",
+			s.Bench, 2*pairs, on.frames, on.elapsed.Seconds(), fps(on), off.frames, off.elapsed.Seconds(), fps(off), ratio)
+	}
+	if last != nil && last.Runtime() != nil && s.TimingReport != "" {
+		r := last.Report()
+		return writeReport(s.TimingReport, &r, stderr)
+	}
+	return nil
+}
+
+func onOff(b bool) string {
+	if b {
+		return demo.InterpOn
+	}
+	return demo.InterpOff
 }
 
 // writeReport writes the report as JSON, or as an SVG chart when the name

@@ -3,7 +3,6 @@ package gldemo_test
 import (
 	"encoding/json"
 	"encoding/xml"
-	"github.com/metronome-go/metronome/internal/testdisplay"
 	"image"
 	"image/color"
 	"image/png"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/cmd/demo/internal/gldemo"
+	"github.com/metronome-go/metronome/internal/testdisplay"
 )
 
 // TestInvalidFlags: a bad value exits with status 2 and a message naming
@@ -39,6 +39,41 @@ func TestInvalidFlags(t *testing.T) {
 				t.Errorf("stderr %q does not mention %q", stderr.String(), tt.want)
 			}
 		})
+	}
+}
+
+// TestHelp: --help exits with status 0 and lists the demo's flags and the
+// framework's, with no panic (the flag package calls String on a zero value
+// of every flag's type to decide whether to print a default).
+func TestHelp(t *testing.T) {
+	var stdout, stderr strings.Builder
+	if code := gldemo.Main([]string{"--help"}, &stdout, &stderr); code != 0 {
+		t.Errorf("exit status: got %d, want 0", code)
+	}
+	usage := stderr.String()
+	for _, flag := range []string{"-concurrent", "-fixed-step-ms", "-variable-catch-up", "-max-fixed-updates", "-recovery-prefix",
+		"-recovery-cap-ms", "-bench", "-interp", "-set", "-config", "-run-for", "-frames", "-headless", "-screenshot", "-print-config"} {
+		if !strings.Contains(usage, "\n  "+flag+" ") && !strings.Contains(usage, "\n  "+flag+"\n") {
+			t.Errorf("usage lacks %s:\n%s", flag, usage)
+		}
+	}
+	if strings.Contains(usage, "panic") {
+		t.Errorf("usage reports a panic:\n%s", usage)
+	}
+}
+
+// TestPrintConfig: --print-config prints the configuration the flags make,
+// each value with its source, and exits with status 0 without a window.
+func TestPrintConfig(t *testing.T) {
+	var stdout, stderr strings.Builder
+	code := gldemo.Main([]string{"--print-config", "--fixed-step-ms=20", "--interp=off"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit status: got %d, want 0; stderr:\n%s", code, stderr.String())
+	}
+	for _, want := range []string{`mode = "fixed"`, `step = "20ms"`, "interpolation = false", "# command line"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("printed configuration lacks %q:\n%s", want, stdout.String())
+		}
 	}
 }
 
@@ -268,5 +303,64 @@ func checkSVG(t *testing.T, path string) {
 	}
 	if rects < 120 {
 		t.Errorf("timing chart: got %d rects, want a bar per frame", rects)
+	}
+}
+
+// TestPresentsFollowTheCap runs the demo headless for 3 s with 60 Hz
+// ticks and a 144 fps cap: with interpolation on, every present shows the
+// motion at its own instant, so the platform presents at the cap, 144 ± 3
+// frames per second by the timing report, while the simulation ticks at 60.
+// With interpolation off each frame is presented once, at the tick rate.
+func TestPresentsFollowTheCap(t *testing.T) {
+	testdisplay.Require(t)
+	tests := []struct {
+		interp       string
+		wantPresents float64
+	}{
+		{"on", 144},
+		{"off", 60},
+	}
+	for _, tt := range tests {
+		t.Run("interp="+tt.interp, func(t *testing.T) {
+			report := filepath.Join(t.TempDir(), "timing.json")
+			args := []string{"--headless", "--set", "timing.mode=fixed", "--set", "timing.rate=60", "--set", "runtime.frame_cap=144",
+				"--run-for", "3s", "--interp=" + tt.interp, "--timing-report=" + report}
+			var code int
+			var stdout, stderr strings.Builder
+			testdisplay.OnMain(func() { code = gldemo.Main(args, &stdout, &stderr) })
+			if code != 0 {
+				t.Fatalf("exit status %d; stderr:\n%s", code, stderr.String())
+			}
+			data, err := os.ReadFile(report)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r struct {
+				Runtime struct {
+					FramesPresented uint64 `json:"frames_presented"`
+				} `json:"runtime"`
+				Ledger struct {
+					Real int64 `json:"real_ns"`
+				} `json:"ledger"`
+				Presentation struct {
+					Presents float64 `json:"presents_per_second"`
+					Ticks    float64 `json:"ticks_per_second"`
+					Judder   float64 `json:"judder"`
+					Steps    int     `json:"judder_steps"`
+				} `json:"presentation"`
+			}
+			if err := json.Unmarshal(data, &r); err != nil {
+				t.Fatalf("timing report: %v", err)
+			}
+			p := r.Presentation
+			t.Logf("interpolation %s: %.1f presents/s and %.1f ticks/s over the last 120 presents; %d presents in %.2f s overall; judder %.3f over %d steps",
+				tt.interp, p.Presents, p.Ticks, r.Runtime.FramesPresented, float64(r.Ledger.Real)/1e9, p.Judder, p.Steps)
+			if p.Presents < tt.wantPresents-3 || p.Presents > tt.wantPresents+3 {
+				t.Errorf("presents per second: got %.1f, want %.0f ± 3", p.Presents, tt.wantPresents)
+			}
+			if p.Ticks < 57 || p.Ticks > 63 {
+				t.Errorf("ticks per second: got %.1f, want 60 ± 3", p.Ticks)
+			}
+		})
 	}
 }
