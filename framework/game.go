@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 
+	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
 
 	"github.com/metronome-go/metronome/assets"
@@ -87,6 +88,11 @@ type Session struct {
 	started func(rt *runtime.GameRuntime) error
 	// screenshot is a PNG file for the final state; "" takes none.
 	screenshot string
+	// recording, when recording, and replayUntil, when a replay stops
+	// early (the number of updates to run).
+	recording   *recording.Writer
+	replayUntil uint64
+	hashed      ecs.Hash
 }
 
 // NewSession prepares g with cfg; source names where cfg came from, for
@@ -129,6 +135,31 @@ func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 		}
 	}
 	return s.App.InitPlatform(rt)
+}
+
+// Update runs the game's tick, and stops a replay at its limit.
+func (s *Session) Update(t *runtime.TickContext) error {
+	if err := s.App.Update(t); err != nil {
+		return err
+	}
+	if s.replayUntil > 0 && t.Number+1 >= s.replayUntil && !t.StopRequested() {
+		return t.RequestStop()
+	}
+	return nil
+}
+
+// HashWorld fills c with the hash of the game's state (the ECS world, its
+// random source and gameplay queue: ecs.App.Hash), for a recording's
+// checkpoints and their checks during a replay. Simulation owner.
+func (s *Session) HashWorld(c *recording.Checkpoint) error {
+	if err := s.App.HashInto(&s.hashed); err != nil {
+		return fmt.Errorf("framework: world hash (exclude cosmetic or non-data types with ecs.ExcludeFromHash): %w", err)
+	}
+	c.Hash = s.hashed.Total
+	for _, t := range s.hashed.Types {
+		c.Types = append(c.Types, recording.TypeHash{Name: t.Name, Hash: t.Hash, Count: t.Count})
+	}
+	return nil
 }
 
 // Assets returns the session's asset library.

@@ -31,6 +31,13 @@ type Flags struct {
 	// PrintConfig prints the effective configuration, each value with
 	// where it came from, instead of running.
 	PrintConfig bool
+	// Record is a file to record the session to; "" records nothing.
+	Record string
+	// Replay is a recording to replay instead of playing; Window,
+	// ReplayUntil and Screenshot say how (see [ReplayOptions]).
+	Replay      string
+	Window      bool
+	ReplayUntil uint64
 }
 
 // Register adds the flags to fs: --config, --set (repeatable), --headless,
@@ -47,11 +54,21 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.RunFor, "run-for", 0, "stop after this much real time, such as 10s (0 = until the window closes)")
 	fs.StringVar(&f.Screenshot, "screenshot", "", "draw the final state into this PNG `file` when the game ends")
 	fs.BoolVar(&f.PrintConfig, "print-config", false, "print the effective configuration, each value with its source, and exit")
+	fs.StringVar(&f.Record, "record", "", "record the session to this `file` (replay it with --replay)")
+	fs.StringVar(&f.Replay, "replay", "", "replay the recording in this `file`, headless and as fast as possible, checking every world hash")
+	fs.BoolVar(&f.Window, "window", false, "with --replay: replay in a window at recorded speed")
+	fs.Uint64Var(&f.ReplayUntil, "replay-until", 0, "with --replay: stop after `N` ticks (with --window and --screenshot: a picture of tick N)")
 }
 
 // Validate checks values that the flag package cannot.
 func (f *Flags) Validate() error {
 	var errs []error
+	if f.Replay != "" && f.Record != "" {
+		errs = append(errs, errors.New("framework: --record and --replay: a session records or replays, not both"))
+	}
+	if f.Replay == "" && (f.Window || f.ReplayUntil > 0) {
+		errs = append(errs, errors.New("framework: --window and --replay-until go with --replay FILE"))
+	}
 	if f.Frames < 0 {
 		errs = append(errs, fmt.Errorf("framework: --frames %d: want 0 (no limit) or more", f.Frames))
 	}
@@ -140,6 +157,17 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
+	if f.Replay != "" {
+		res, err := Replay(g, f.Replay, ReplayOptions{Window: f.Window, Headless: f.Headless, Until: f.ReplayUntil, Screenshot: f.Screenshot})
+		if res.Ticks > 0 {
+			fmt.Fprintf(stdout, "replayed %d ticks in %v (%.0f ticks/s)\n", res.Ticks, res.Elapsed.Round(time.Millisecond), float64(res.Ticks)/max(res.Elapsed.Seconds(), 1e-9))
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
+			return 1
+		}
+		return 0
+	}
 	cfg, source, err := f.LoadConfig(g)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -149,7 +177,7 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		stdout.Write(cfg.EffectiveTOML())
 		return 0
 	}
-	if err := Run(g, cfg, RunOptions{Source: source, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot}); err != nil {
+	if err := Run(g, cfg, RunOptions{Source: source, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record}); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
 		return 1
 	}

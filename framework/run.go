@@ -3,11 +3,10 @@ package framework
 import (
 	"errors"
 	"fmt"
-	"os"
-	goruntime "runtime"
 	"time"
 
 	"github.com/metronome-go/metronome/internal/xvfb"
+	"github.com/metronome-go/metronome/recording"
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/framework/config"
@@ -32,6 +31,11 @@ type RunOptions struct {
 	// Screenshot, if set, is a PNG file the final state of the game is
 	// drawn into when the session ends (before the game's Shutdown).
 	Screenshot string
+	// Record, if set, is a file the session is recorded to (package
+	// recording): everything the runtime hands the simulation, with
+	// world-hash checkpoints, flushed at least once a second, so a crash
+	// loses at most the last second. Replay it with [Replay].
+	Record string
 }
 
 // Run opens the window the configuration describes, builds the renderer and
@@ -40,7 +44,7 @@ type RunOptions struct {
 // calling goroutine, which must be the main thread locked in the program's
 // init (the framework's package init does this), and returns nil after a
 // clean stop or the session's failures.
-func Run(g Game, cfg config.Config, opts RunOptions) error {
+func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 	source := opts.Source
 	if source == "" {
 		source = "configuration"
@@ -70,16 +74,47 @@ func Run(g Game, cfg config.Config, opts RunOptions) error {
 	}
 
 	sess.screenshot = opts.Screenshot
-	if cfg.Window.Headless && noDisplay() {
-		// Nothing to open even an invisible window on: a private X server
-		// for the length of the run.
-		d, err := xvfb.Start()
+	if opts.Record != "" {
+		w, f, err := openRecording(opts.Record, g, cfg, rtOpts.Mode)
 		if err != nil {
-			return fmt.Errorf("framework: headless run without a display: %w", err)
+			return err
+		}
+		rtOpts.Record = runtime.RecordOptions{Writer: w, Hash: sess.HashWorld, Every: recording.DefaultCheckpointEvery}
+		sess.recording = w
+		defer func() { err = errors.Join(err, closeRecording(w, f, err)) }()
+	}
+	if cfg.Window.Headless && noDisplay() {
+		d, err := startXvfb()
+		if err != nil {
+			return err
 		}
 		defer d.Close()
 	}
+	ctx, err := openWindow(cfg)
+	if err != nil {
+		return err
+	}
+	ctx.Renderer = assets.NewUploadingRenderer(sess.lib, ctx.Renderer)
+	rt, err := runtime.New(sess, ctx, rtOpts)
+	if err != nil {
+		return errors.Join(err, ctx.Close())
+	}
+	return rt.Run()
+}
 
+// startXvfb starts a private X server for a headless run on a machine with
+// no display: nothing to open even an invisible window on.
+func startXvfb() (*xvfb.Display, error) {
+	d, err := xvfb.Start()
+	if err != nil {
+		return nil, fmt.Errorf("framework: headless run without a display: %w", err)
+	}
+	return d, nil
+}
+
+// openWindow opens the window cfg describes, with its renderer, input and
+// presentation. Main thread only.
+func openWindow(cfg config.Config) (*runtime.Context, error) {
 	pc := glfwplatform.DefaultConfig()
 	pc.Title = cfg.Window.Title
 	pc.Width, pc.Height = cfg.Window.Width, cfg.Window.Height
@@ -88,14 +123,9 @@ func Run(g Game, cfg config.Config, opts RunOptions) error {
 	pc.Hidden = cfg.Window.Headless
 	ctx, err := glfwplatform.New(pc)
 	if err != nil {
-		return fmt.Errorf("framework: opening the window: %w", err)
+		return nil, fmt.Errorf("framework: opening the window: %w", err)
 	}
-	ctx.Renderer = assets.NewUploadingRenderer(sess.lib, ctx.Renderer)
-	rt, err := runtime.New(sess, ctx, rtOpts)
-	if err != nil {
-		return errors.Join(err, ctx.Close())
-	}
-	return rt.Run()
+	return ctx, nil
 }
 
 // attachLimits stops the session after a number of frames or a duration,
@@ -117,9 +147,4 @@ func attachLimits(rt *runtime.GameRuntime, frames int, runFor time.Duration) err
 		return nil
 	})
 	return err
-}
-
-// noDisplay reports whether there is no display server to open a window on.
-func noDisplay() bool {
-	return goruntime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
 }

@@ -193,3 +193,34 @@ func TestBindingToUnknownActionFails(t *testing.T) {
 		t.Errorf("ticks: %d, want none", sim.Ticks())
 	}
 }
+
+// TestRecordInWindowReplayHeadless records a windowed session (Xvfb) with
+// --record and replays it with --replay: headless, no window, every world
+// hash checked, as fast as the CPU allows.
+func TestRecordInWindowReplayHeadless(t *testing.T) {
+	testdisplay.Require(t)
+	path := filepath.Join(t.TempDir(), "run.rec")
+	cfg := config.Default()
+	for _, s := range []string{"window.headless=true", "window.vsync=false", "timing.mode=fixed"} {
+		if err := cfg.Set(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var err error
+	testdisplay.OnMain(func() {
+		err = framework.Run(spriteGame(), cfg, framework.RunOptions{Frames: 90, Record: path})
+	})
+	if err != nil {
+		t.Fatalf("Run --record: %v", err)
+	}
+	var stdout, stderr bytes.Buffer
+	if status := framework.MainStatus(spriteGame(), []string{"--replay", path}, &stdout, &stderr); status != 0 {
+		t.Fatalf("--replay: status %d, stderr %q", status, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "replayed ") {
+		t.Errorf("--replay printed %q, want the replay's result line", stdout.String())
+	}
+	if status := framework.MainStatus(spriteGame(), []string{"--replay", path, "--screenshot", "x.png"}, io.Discard, &stderr); status != 1 || !strings.Contains(stderr.String(), "--window") {
+		t.Errorf("--replay with --screenshot and no window: status %d, stderr %q; want 1 and advice to add --window", status, stderr.String())
+	}
+}

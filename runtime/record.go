@@ -32,8 +32,9 @@ type RecordOptions struct {
 	// Hash, if set, fills c with a hash of the game's state (c.Tick is
 	// set already): after every Every-th update it is stored in the
 	// recording, and during a replay every stored checkpoint is compared
-	// with it. Simulation owner only.
-	Hash func(c *recording.Checkpoint)
+	// with it. An error (state that cannot be hashed) fails the session.
+	// Simulation owner only.
+	Hash func(c *recording.Checkpoint) error
 	// Every is the checkpoint interval in updates when recording: the
 	// Writer's Header.CheckpointEvery. Zero is
 	// [recording.DefaultCheckpointEvery].
@@ -144,7 +145,9 @@ func (s *simulation) checkpoint() error {
 	c := &s.check
 	c.Tick = s.tick.Number
 	c.Hash, c.Types = 0, c.Types[:0]
-	s.rec.Hash(c)
+	if err := s.rec.Hash(c); err != nil {
+		return err
+	}
 	return s.rec.Writer.Checkpoint(c)
 }
 
@@ -292,7 +295,9 @@ func (s *simulation) verify(want *recording.Checkpoint) error {
 	got := &s.check
 	got.Tick = want.Tick
 	got.Hash, got.Types = 0, got.Types[:0]
-	s.rec.Hash(got)
+	if err := s.rec.Hash(got); err != nil {
+		return err
+	}
 	if got.Hash == want.Hash {
 		return nil
 	}

@@ -59,7 +59,7 @@ func (g *ledgerGame) Update(t *runtime.TickContext) error {
 	return nil
 }
 
-func (g *ledgerGame) hash(c *recording.Checkpoint) {
+func (g *ledgerGame) hash(c *recording.Checkpoint) error {
 	h := fnv.New64a()
 	var b [8]byte
 	for i := range b {
@@ -68,6 +68,7 @@ func (g *ledgerGame) hash(c *recording.Checkpoint) {
 	h.Write(b[:])
 	c.Hash = h.Sum64()
 	c.Types = append(c.Types, recording.TypeHash{Name: "game.sum", Hash: c.Hash, Count: 1})
+	return nil
 }
 
 // recordSession runs ledgerGame in mode with scripted input and returns the

@@ -3,6 +3,7 @@ package frameworktest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
@@ -11,6 +12,7 @@ import (
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/input/inputtest"
+	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
@@ -29,6 +31,10 @@ type Options struct {
 	// Sets are "key=value" overrides applied last when Config is nil, as
 	// --set does.
 	Sets []string
+	// Record, if set, is a file the session is recorded to, with world-hash
+	// checkpoints every 60 ticks; replay it with [NewReplay] (or the
+	// game's --replay). The recording is complete once the session ends.
+	Record string
 	// RenderCost is the time each rendered frame takes on the platform's
 	// virtual clock. Zero renders instantly.
 	RenderCost time.Duration
@@ -69,6 +75,8 @@ type Sim struct {
 	started bool
 	ended   bool
 	err     error
+	closer  io.Closer // a replay's recording
+	rec     *recording.Writer
 }
 
 // ErrEnded is returned by [Sim.Step] and [Sim.RunTicks] once the session
@@ -107,7 +115,17 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 	fakes.Renderer.Cost = opts.RenderCost
 	ctx.Renderer = assets.NewUploadingRenderer(sess.Assets(), fakes.Renderer)
 	rtOpts.Clock = clock
+	var rec *recording.Writer
+	if opts.Record != "" {
+		fw, game := framework.BuildVersions()
+		rec, err = recording.Create(opts.Record, recording.Header{Framework: fw, Game: game, Config: cfg.EffectiveTOML(), Seed: g.Seed, Mode: rtOpts.Mode.String()})
+		if err != nil {
+			return nil, err
+		}
+		rtOpts.Record = runtime.RecordOptions{Writer: rec, Hash: sess.HashWorld}
+	}
 	s := &Sim{
+		rec:     rec,
 		Clock:   clock,
 		Input:   fakes.Input.Script,
 		Display: fakes.Display,
@@ -168,7 +186,7 @@ func (s *Sim) run(n int, stop bool) error {
 	case <-s.step.paused:
 		return nil
 	case err := <-s.done:
-		s.ended, s.err = true, err
+		s.finish(err)
 		if !stop && err == nil {
 			return ErrEnded
 		}
@@ -182,13 +200,25 @@ func (s *Sim) run(n int, stop bool) error {
 // the same error on later calls. A Sim that never ran has nothing to stop.
 func (s *Sim) Close() error {
 	if s.ended || !s.started {
-		s.ended = true
+		s.finish(s.err)
 		return s.err
 	}
 	s.step.resume <- true
-	s.err = <-s.done
-	s.ended = true
+	s.finish(<-s.done)
 	return s.err
+}
+
+// finish records the session's end and closes a replay's recording.
+func (s *Sim) finish(err error) {
+	s.ended, s.err = true, err
+	if s.rec != nil {
+		s.err = errors.Join(s.err, s.rec.Close(err))
+		s.rec = nil
+	}
+	if s.closer != nil {
+		s.closer.Close()
+		s.closer = nil
+	}
 }
 
 // Ticks reports how many updates the game ran.
@@ -237,4 +267,43 @@ func (s *stepper) Update(t *runtime.TickContext) error {
 		return t.RequestStop()
 	}
 	return nil
+}
+
+// NewReplay prepares a session of g that replays the recording at path on
+// the fakes and virtual time (see framework.NewReplaySession): the game
+// gets exactly the recorded updates and input, every stored world hash is
+// checked (a difference fails the session with a
+// *runtime.DivergenceError naming the tick and the component types), and
+// the session ends cleanly at the recording's end. Step through it or
+// RunTicks, as with [New]: a bug report's recording becomes a test.
+func NewReplay(g framework.Game, path string) (*Sim, error) {
+	sess, rtOpts, r, err := framework.NewReplaySession(g, path)
+	if err != nil {
+		return nil, err
+	}
+	cfg := sess.Config()
+	clock := runtimetest.NewClock()
+	ctx, fakes := runtimetest.NewContext(clock)
+	ctx.Input = nil // input comes from the recording
+	size := input.Size{Width: cfg.Window.Width, Height: cfg.Window.Height}
+	fakes.Display.Set(func(s *runtime.WindowState) { s.Size, s.Framebuffer = size, size })
+	ctx.Renderer = assets.NewUploadingRenderer(sess.Assets(), fakes.Renderer)
+	rtOpts.Clock = clock
+	s := &Sim{
+		Clock:   clock,
+		Input:   fakes.Input.Script,
+		Display: fakes.Display,
+		Fakes:   fakes,
+		App:     sess.App,
+		Assets:  sess.Assets(),
+		Config:  cfg,
+		step:    &stepper{Session: sess, paused: make(chan struct{}), resume: make(chan bool)},
+		done:    make(chan error, 1),
+		closer:  r,
+	}
+	if s.Runtime, err = runtime.New(s.step, ctx, rtOpts); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return s, nil
 }

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"os"
+	"path/filepath"
 	goruntime "runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +18,8 @@ import (
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/schedule"
 )
 
@@ -318,4 +323,129 @@ func TestStepAndInspect(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRecordThenReplay records a session of the test game with input in
+// each mode, replays it on the fakes and checks that the replay passes every
+// checkpoint and ends in the same world; then a game that diverges, and
+// recordings that are missing, cut short, of another game or not
+// recordings at all (issue 16).
+func TestRecordThenReplay(t *testing.T) {
+	for _, mode := range []string{"sequential", "concurrent"} {
+		t.Run(mode, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "session.rec")
+			var right, fire input.Action
+			sim, err := frameworktest.New(testGame(&right, &fire), frameworktest.Options{Record: path, Sets: []string{"timing.mode=fixed", "runtime.mode=" + mode}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sim.Input.Press(sim.At(100*time.Millisecond), input.KeyRight)
+			sim.Input.Release(sim.At(900*time.Millisecond), input.KeyRight)
+			sim.Input.Tap(sim.At(450*time.Millisecond), input.KeySpace, 20*time.Millisecond)
+			if err := sim.RunTicks(150); err != nil {
+				t.Fatal(err)
+			}
+			want, err := sim.App.Hash()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := frameworktest.NewReplay(testGame(&right, &fire), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := rep.RunTicks(1 << 20); err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			got, err := rep.App.Hash()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Ticks() != 150 || got.Total != want.Total {
+				t.Errorf("replay: %d ticks, world hash %x; want 150 and the recorded session's %x", rep.Ticks(), got.Total, want.Total)
+			}
+		})
+	}
+
+	dir := t.TempDir()
+	path := filepath.Join(dir, "session.rec")
+	var right, fire input.Action
+	sim, err := frameworktest.New(testGame(&right, &fire), frameworktest.Options{Record: path, Sets: []string{"timing.mode=fixed"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.Input.Press(sim.At(0), input.KeyRight)
+	if err := sim.RunTicks(130); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("divergence", func(t *testing.T) {
+		g := testGame(&right, &fire)
+		setup := g.Setup
+		g.Setup = func(s *framework.Setup) error {
+			if err := setup(s); err != nil {
+				return err
+			}
+			s.App.AddSystem(ecs.Update, ecs.System{Name: "drift", Run: func(ctx *ecs.Context) {
+				if ctx.Time.Number == 70 {
+					ecs.With(ctx.Commands.Spawn(), player{Speed: 1})
+				}
+			}})
+			return nil
+		}
+		rep, err := frameworktest.NewReplay(g, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = rep.RunTicks(1 << 20)
+		var div *runtime.DivergenceError
+		if !errors.As(err, &div) || div.Tick != 119 || !strings.Contains(err.Error(), "frameworktest_test.player") {
+			t.Fatalf("replay of a drifting game: got %v, want a divergence at the checkpoint after tick 119 naming the player type", err)
+		}
+	})
+
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.rec")
+	if err := os.WriteFile(cut, data[:len(data)-20], 0o644); err != nil { // a crash: the tail is torn
+		t.Fatal(err)
+	}
+	junk := filepath.Join(dir, "junk.rec")
+	if err := os.WriteFile(junk, []byte("not a recording at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.rec")
+	w, err := recording.Create(other, recording.Header{Game: "example.com/another-game", Config: []byte("")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, path, want string }{
+		{"missing", filepath.Join(dir, "missing.rec"), "missing.rec"},
+		{"not a recording", junk, "junk.rec"},
+		{"another game", other, "example.com/another-game"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := frameworktest.NewReplay(testGame(&right, &fire), tc.path)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("NewReplay(%s): got %v, want an error naming %q", tc.name, err, tc.want)
+			}
+		})
+	}
+	t.Run("cut short", func(t *testing.T) {
+		rep, err := frameworktest.NewReplay(testGame(&right, &fire), cut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = rep.RunTicks(1 << 20)
+		if err == nil || !strings.Contains(err.Error(), "cut.rec") || !errors.Is(err, recording.ErrIncomplete) {
+			t.Errorf("replay of a recording with a torn tail: got %v, want ErrIncomplete naming the file", err)
+		}
+		if rep.Ticks() < 60 {
+			t.Errorf("replayed %d ticks before the torn tail, want the complete ones (at least 60)", rep.Ticks())
+		}
+	})
 }

@@ -1,0 +1,227 @@
+package framework
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	goruntime "runtime"
+	"runtime/debug"
+	"time"
+
+	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/render2d/nullrender"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// frameworkModule is this module's path, for the recording header.
+const frameworkModule = "github.com/metronome-go/metronome"
+
+// BuildVersions returns the framework module's version and the game's
+// module path from the build information: what a recording's header keeps
+// so that a replay can refuse another game or say which framework made it.
+func BuildVersions() (framework, game string) {
+	framework, game = "(unknown)", "(unknown)"
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return framework, game
+	}
+	game = bi.Main.Path
+	if bi.Main.Path == frameworkModule {
+		return bi.Main.Version, game
+	}
+	for _, m := range bi.Deps {
+		if m.Path == frameworkModule {
+			if m.Replace != nil && m.Replace.Version == "" {
+				return "(devel)", game
+			}
+			return m.Version, game
+		}
+	}
+	return framework, game
+}
+
+// openRecording creates the recording file of a session and writes its
+// header, so that an unwritable path or a full disk fails the session
+// before it starts.
+func openRecording(path string, g Game, cfg config.Config, mode runtime.Mode) (*recording.Writer, *os.File, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("framework: --record: %w", err)
+	}
+	fw, game := BuildVersions()
+	w, err := recording.NewWriter(f, path, recording.Header{
+		Framework: fw, Game: game, Config: cfg.EffectiveTOML(), Seed: g.Seed, Mode: mode.String(),
+		CheckpointEvery: recording.DefaultCheckpointEvery,
+	})
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("framework: --record: %w", err)
+	}
+	return w, f, nil
+}
+
+// closeRecording ends a recording with the session's outcome and reports
+// every problem: a recording that could not be kept in full is never lost
+// silently.
+func closeRecording(w *recording.Writer, f *os.File, outcome error) error {
+	err := w.Close(outcome)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("framework: the recording %s is incomplete: %w", f.Name(), err)
+	}
+	return nil
+}
+
+// ReplayOptions say how [Replay] plays a recording back.
+type ReplayOptions struct {
+	// Window replays in a window at recorded speed, for watching a bug;
+	// without it the replay is headless (no window, GPU or X server) and
+	// as fast as the CPU allows.
+	Window bool
+	// Headless, with Window, renders into an invisible window (a private
+	// Xvfb server when there is no display): for screenshots on servers.
+	Headless bool
+	// Until stops the replay after the update numbered Until-1 (so Until
+	// updates ran); 0 replays to the end.
+	Until uint64
+	// Screenshot, if set, is a PNG file the final state is drawn into
+	// (needs Window).
+	Screenshot string
+}
+
+// ReplayResult says how far a replay went.
+type ReplayResult struct {
+	// Ticks is the number of updates replayed, Checkpoints the number of
+	// world hashes that matched.
+	Ticks uint64
+	// Elapsed is the real time the replay took.
+	Elapsed time.Duration
+}
+
+// Replay runs g's simulation from the recording at path and checks every
+// stored world hash. It refuses a recording of another game, of another
+// format version, or whose configuration no longer validates, each with an
+// error naming the file; a state that differs from the recording's stops
+// the replay with a [*runtime.DivergenceError] naming the tick and the
+// component types. Call it where [Run] would be called.
+func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
+	if opts.Screenshot != "" && !opts.Window {
+		return ReplayResult{}, errors.New("framework: a replay's screenshot needs a GL context: add --window (with --headless on a machine without a display)")
+	}
+	sess, rtOpts, r, err := NewReplaySession(g, path)
+	if err != nil {
+		return ReplayResult{}, err
+	}
+	defer r.Close()
+	cfg := sess.cfg
+	if opts.Headless {
+		cfg.Window.Headless = true
+	}
+	sess.screenshot = opts.Screenshot
+	sess.replayUntil = opts.Until
+
+	var ctx *runtime.Context
+	if opts.Window {
+		if cfg.Window.Headless && noDisplay() {
+			d, err := startXvfb()
+			if err != nil {
+				return ReplayResult{}, err
+			}
+			defer d.Close()
+		}
+		if ctx, err = openWindow(cfg); err != nil {
+			return ReplayResult{}, err
+		}
+		ctx.Input = nil // input comes from the recording
+		ctx.Renderer = assets.NewUploadingRenderer(sess.lib, ctx.Renderer)
+	} else {
+		clock := timing.NewManualClock(0)
+		rtOpts.Clock = clock
+		size := input.Size{Width: cfg.Window.Width, Height: cfg.Window.Height}
+		ctx = &runtime.Context{
+			Display:   &headlessDisplay{state: runtime.WindowState{Window: input.Window{Size: size, Framebuffer: size, Focused: true}}},
+			Presenter: headlessPresenter{},
+			Renderer:  assets.NewUploadingRenderer(sess.lib, nullrender.New()),
+		}
+	}
+	rt, err := runtime.New(sess, ctx, rtOpts)
+	if err != nil {
+		return ReplayResult{}, errors.Join(err, ctx.Close())
+	}
+	start := timing.Now()
+	err = rt.Run()
+	res := ReplayResult{Ticks: rt.Stats().Updates, Elapsed: time.Duration(timing.Now() - start)}
+	return res, err
+}
+
+// NewReplaySession prepares g to replay the recording at path: it opens
+// and checks the recording (its format, that it is g's, that its recorded
+// configuration still validates), builds g's session on that configuration
+// and seed, and returns it with the runtime options of a replay
+// (sequential, reading the recording, checking world hashes) and the open
+// reader, which the caller closes after the session. [Replay] runs it on a
+// window or on nothing; package frameworktest runs it on its fakes so a
+// test can step through a recorded session. Set the options' Clock and a
+// context of your own.
+func NewReplaySession(g Game, path string) (*Session, runtime.Options, *recording.Reader, error) {
+	r, err := recording.Open(path)
+	if err != nil {
+		return nil, runtime.Options{}, nil, fmt.Errorf("framework: --replay: %w", err)
+	}
+	fail := func(err error) (*Session, runtime.Options, *recording.Reader, error) {
+		r.Close()
+		return nil, runtime.Options{}, nil, err
+	}
+	h := r.Header()
+	if _, game := BuildVersions(); h.Game != game {
+		return fail(fmt.Errorf("framework: --replay %s: the recording is of %s, not of this game (%s)", path, h.Game, game))
+	}
+	source := path + " (recorded configuration)"
+	cfg, err := config.Build(config.Layers{Game: g.Settings, Embedded: h.Config, EmbeddedName: source})
+	if err != nil {
+		return fail(fmt.Errorf("framework: --replay %s: the recorded configuration no longer validates: %w", path, err))
+	}
+	if g.Settings != nil {
+		if err := cfg.DecodeGame(g.Settings); err != nil {
+			return fail(err)
+		}
+	}
+	g.Seed = h.Seed
+	rtOpts, err := cfg.RuntimeOptions(source)
+	if err != nil {
+		return fail(err)
+	}
+	rtOpts.Mode = runtime.Sequential
+	sess, err := NewSession(g, cfg, source)
+	if err != nil {
+		return fail(err)
+	}
+	rtOpts.Record = runtime.RecordOptions{Reader: r, Hash: sess.HashWorld}
+	return sess, rtOpts, r, nil
+}
+
+// headlessDisplay is the window of a headless replay: it never changes and
+// never closes (the replay ends with the recording).
+type headlessDisplay struct{ state runtime.WindowState }
+
+func (d *headlessDisplay) PollEvents()                {}
+func (d *headlessDisplay) State() runtime.WindowState { return d.state }
+func (d *headlessDisplay) Close() error               { return nil }
+
+// headlessPresenter presents nothing.
+type headlessPresenter struct{}
+
+func (headlessPresenter) Init() error    { return nil }
+func (headlessPresenter) Present() error { return nil }
+func (headlessPresenter) Close() error   { return nil }
+
+// noDisplay reports whether there is no display server to open a window on.
+func noDisplay() bool {
+	return goruntime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
+}
