@@ -307,3 +307,23 @@ func TestBusFadeEndsOnItsFrame(t *testing.T) {
 		}
 	}
 }
+
+func TestNilPlayerIsSilent(t *testing.T) {
+	var p *audio.Player
+	v, err := p.Play(constant(t, 1, 1), atFrame(0), audio.DefaultParams())
+	if err != nil || !v.IsZero() {
+		t.Errorf("Play on a nil Player = %v, %v; want a zero Voice and no error", v, err)
+	}
+	st, err := p.OpenStream(nil, "music.ogg")
+	if st != nil || err != nil {
+		t.Errorf("OpenStream on a nil Player = %v, %v; want nil, nil", st, err)
+	}
+	if _, err := p.PlayStream(st, atFrame(0), audio.DefaultParams()); err != nil {
+		t.Error(err)
+	}
+	for _, err := range []error{p.Stop(v, atFrame(0), 0), p.SetVolume(v, 1, 0), p.SetPan(v, 0), p.SetSpeed(v, 1), p.SetBusVolume(audio.Music, 1, 0), p.SetBusMute(audio.UI, true), st.Close(), st.Err()} {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -144,6 +144,11 @@ func (v Voice) IsZero() bool { return v.id == 0 }
 // methods are safe from any goroutine; requests from one goroutine reach
 // the mixer in the order they were made. A request the full queue cannot
 // take fails with [ErrQueueFull] and is counted in [Stats].QueueFull.
+//
+// A nil *Player is a silent player, for a game running without audio
+// (disabled, or no device): every method does nothing and returns no
+// error, and OpenStream returns a nil *Stream, which is safe to play and
+// close.
 type Player struct {
 	m *Mixer
 }
@@ -162,6 +167,9 @@ func (p *Player) send(c *command) error {
 // the mixer's tolerance late or the request is Essential, and is dropped
 // otherwise; [Stats] counts each outcome.
 func (p *Player) Play(s *Sound, at At, params Params) (Voice, error) {
+	if p == nil {
+		return Voice{}, nil
+	}
 	if s == nil {
 		return Voice{}, detail(ErrInvalid, "audio: Play: nil sound")
 	}
@@ -179,6 +187,9 @@ func (p *Player) Play(s *Sound, at At, params Params) (Voice, error) {
 // Play. A stream plays once: a second PlayStream of the same stream fails
 // with ErrInvalid.
 func (p *Player) PlayStream(st *Stream, at At, params Params) (Voice, error) {
+	if p == nil {
+		return Voice{}, nil
+	}
 	if st == nil || st.m != p.m {
 		return Voice{}, detail(ErrInvalid, "audio: PlayStream: stream is nil or from another mixer")
 	}
@@ -201,6 +212,9 @@ func (p *Player) PlayStream(st *Stream, at At, params Params) (Voice, error) {
 // Stop ends v at the frame matching at, fading out over fade (zero cuts
 // at once). A voice that has not started by then never starts.
 func (p *Player) Stop(v Voice, at At, fade time.Duration) error {
+	if p == nil {
+		return nil
+	}
 	if fade < 0 {
 		return detail(ErrInvalid, "audio: Stop: fade %v is negative", fade)
 	}
@@ -210,6 +224,9 @@ func (p *Player) Stop(v Voice, at At, fade time.Duration) error {
 // SetVolume ramps v's volume to volume ([0, MaxVolume]) over fade,
 // starting when the mixer takes the request.
 func (p *Player) SetVolume(v Voice, volume float32, fade time.Duration) error {
+	if p == nil {
+		return nil
+	}
 	if !(volume >= 0 && volume <= MaxVolume) || fade < 0 {
 		return detail(ErrInvalid, "audio: SetVolume: volume %g outside [0, %d] or fade %v negative", volume, MaxVolume, fade)
 	}
@@ -218,6 +235,9 @@ func (p *Player) SetVolume(v Voice, volume float32, fade time.Duration) error {
 
 // SetPan moves v to pan in [-1, 1].
 func (p *Player) SetPan(v Voice, pan float32) error {
+	if p == nil {
+		return nil
+	}
 	if !(pan >= -1 && pan <= 1) {
 		return detail(ErrInvalid, "audio: SetPan: pan %g outside [-1, 1]", pan)
 	}
@@ -227,6 +247,9 @@ func (p *Player) SetPan(v Voice, pan float32) error {
 // SetSpeed changes the playback rate of a sound voice ([MinSpeed,
 // MaxSpeed]); stream voices ignore it.
 func (p *Player) SetSpeed(v Voice, speed float32) error {
+	if p == nil {
+		return nil
+	}
 	if !(speed >= MinSpeed && speed <= MaxSpeed) {
 		return detail(ErrInvalid, "audio: SetSpeed: speed %g outside [%g, %d]", speed, MinSpeed, MaxSpeed)
 	}
@@ -236,6 +259,9 @@ func (p *Player) SetSpeed(v Voice, speed float32) error {
 // SetBusVolume ramps bus b (Master included) to volume ([0, MaxVolume])
 // over fade.
 func (p *Player) SetBusVolume(b Bus, volume float32, fade time.Duration) error {
+	if p == nil {
+		return nil
+	}
 	if b >= NumBuses || !(volume >= 0 && volume <= MaxVolume) || fade < 0 {
 		return detail(ErrInvalid, "audio: SetBusVolume: bus %v, volume %g outside [0, %d] or fade %v negative", b, volume, MaxVolume, fade)
 	}
@@ -244,11 +270,20 @@ func (p *Player) SetBusVolume(b Bus, volume float32, fade time.Duration) error {
 
 // SetBusMute mutes or unmutes bus b, with a short ramp so it never clicks.
 func (p *Player) SetBusMute(b Bus, muted bool) error {
+	if p == nil {
+		return nil
+	}
 	if b >= NumBuses {
 		return detail(ErrInvalid, "audio: SetBusMute: bus %v does not exist", b)
 	}
 	return p.send(&command{kind: cmdBusMute, bus: b, flag: muted})
 }
 
-// Rate returns the mixer's output rate, for code that converts times.
-func (p *Player) Rate() int { return p.m.rate }
+// Rate returns the mixer's output rate, for code that converts times (0
+// for a nil Player).
+func (p *Player) Rate() int {
+	if p == nil {
+		return 0
+	}
+	return p.m.rate
+}

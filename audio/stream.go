@@ -45,10 +45,18 @@ type Stream struct {
 }
 
 // Name returns the file name the stream was opened from.
-func (st *Stream) Name() string { return st.name }
+func (st *Stream) Name() string {
+	if st == nil {
+		return ""
+	}
+	return st.name
+}
 
 // Err returns the decoding error that ended the stream early, or nil.
 func (st *Stream) Err() error {
+	if st == nil {
+		return nil
+	}
 	if e := st.err.Load(); e != nil {
 		return e
 	}
@@ -60,6 +68,9 @@ func (st *Stream) failed() bool { return st.err.Load() != nil }
 // Close releases the stream's file. A voice still playing it runs out of
 // buffered audio and ends. Safe from any goroutine and to repeat.
 func (st *Stream) Close() error {
+	if st == nil {
+		return nil
+	}
 	st.closed.Store(true)
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -82,6 +93,9 @@ func (st *Stream) closeLocked() error {
 // decodes the first buffer, so that playback can start without a gap.
 // Safe from any goroutine.
 func (p *Player) OpenStream(fsys fs.FS, name string) (*Stream, error) {
+	if p == nil {
+		return nil, nil
+	}
 	m := p.m
 	open := func() (decoder, error) { return openFileDecoder(fsys, name) }
 	dec, err := open()
