@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"reflect"
+	"unsafe"
 
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
@@ -28,6 +29,7 @@ type Commands struct {
 	parts  []part
 	ids    []arche.ID
 	made   []arche.Entity // entities created by the last applied batch, by spawn index
+	fixups []fixup
 	epoch  uint32
 	stats  CommandStats
 	onErr  func(CommandError)
@@ -49,8 +51,24 @@ var opNames = [...]string{opSpawn: "spawn", opDespawn: "despawn", opAdd: "add", 
 type op struct {
 	kind opKind
 	e    arche.Entity
-	slot int32 // store index; -1 for spawn and despawn
-	idx  int32 // value index in the store, or spawn index
+	ref  uint32 // a pending spawn's reference instead of e (see Pending.Entity)
+	slot int32  // store index; -1 for spawn and despawn
+	idx  int32  // value index in the store, or spawn index
+}
+
+// A pending spawn's reference (Entity.ref) holds the low bits of its
+// batch's epoch and its index in the batch plus one, so that it is never
+// zero and one from an earlier batch is told apart (modulo 256 batches).
+const (
+	refEpochShift = 24
+	refIndex      = 1<<refEpochShift - 1
+)
+
+// fixup is a component value written with a reference to a spawn that came
+// later in its batch; it is patched once the whole batch is applied.
+type fixup struct {
+	e    arche.Entity
+	slot int32
 }
 
 type spawnRec struct{ head, tail int32 }
@@ -155,12 +173,45 @@ func (c *Commands) Resolve(p Pending) (Entity, bool) {
 	if p.c != c || p.epoch+1 != c.epoch || int(p.i) >= len(c.made) {
 		return Entity{}, false
 	}
-	return Entity{c.made[p.i]}, true
+	return Entity{e: c.made[p.i]}, true
+}
+
+// Entity returns a reference to the entity p will become, usable at once
+// where a command takes an entity: as the target of [Add], [Set], [Remove]
+// and [Commands.Despawn], and inside component values queued in the same
+// batch ([With], [Add], [Set]), such as a relation to the new entity or a
+// camera's [Camera.Follow] target. When the batch is applied, every such
+// reference in a queued value is replaced by the spawned entity, whatever
+// the order of the spawns (references inside slices excepted). Until then
+// the entity does not exist: lookups report it as dead, so do not store
+// the reference anywhere else (a value written through a [Map] or a query
+// keeps it as it is, and it never comes alive); after the sync point use
+// [Commands.Resolve]. A reference kept into a later batch is reported as
+// stale.
+func (p Pending) Entity() Entity {
+	if p.c == nil {
+		return Entity{}
+	}
+	return Entity{ref: (p.epoch&0xff)<<refEpochShift | uint32(p.i+1)&refIndex}
+}
+
+// resolveRef returns the entity a pending spawn's reference became, with
+// later reporting a spawn of this batch not applied yet and stale one from
+// an earlier batch. Only meaningful while the batch is applied.
+func (c *Commands) resolveRef(ref uint32) (e arche.Entity, later, stale bool) {
+	i := int(ref&refIndex) - 1
+	if ref>>refEpochShift != c.epoch&0xff || i < 0 || i >= len(c.spawns) {
+		return arche.Entity{}, false, true
+	}
+	if i >= len(c.made) {
+		return arche.Entity{}, true, false
+	}
+	return c.made[i], false, false
 }
 
 // Despawn queues the removal of e.
 func (c *Commands) Despawn(e Entity) {
-	c.ops = append(c.ops, op{kind: opDespawn, e: e.e, slot: -1})
+	c.ops = append(c.ops, op{kind: opDespawn, e: e.e, ref: e.ref, slot: -1})
 }
 
 // Add queues adding component value v to e. If e already has a T, its value
@@ -175,13 +226,13 @@ func Set[T any](c *Commands, e Entity, v T) { queueValue(c, opSet, e, v) }
 // missing component.
 func Remove[T any](c *Commands, e Entity) {
 	slot, _ := storeOf[T](c.world)
-	c.ops = append(c.ops, op{kind: opRemove, e: e.e, slot: slot})
+	c.ops = append(c.ops, op{kind: opRemove, e: e.e, ref: e.ref, slot: slot})
 }
 
 func queueValue[T any](c *Commands, k opKind, e Entity, v T) {
 	slot, s := storeOf[T](c.world)
 	s.vals = append(s.vals, v)
-	c.ops = append(c.ops, op{kind: k, e: e.e, slot: slot, idx: int32(len(s.vals) - 1)})
+	c.ops = append(c.ops, op{kind: k, e: e.e, ref: e.ref, slot: slot, idx: int32(len(s.vals) - 1)})
 }
 
 func (c *Commands) fail(err CommandError, counter *uint64) {
@@ -202,16 +253,26 @@ func (c *Commands) apply() {
 	w := c.world
 	aw := &w.w
 	c.made = c.made[:0]
+	c.fixups = c.fixups[:0]
 	// By index: the error handler may queue more, which join this batch.
 	for i := 0; i < len(c.ops); i++ {
 		o := c.ops[i]
+		if o.ref != 0 {
+			// A reference to a spawn of this batch, queued after it.
+			e, _, stale := c.resolveRef(o.ref)
+			if stale {
+				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{ref: o.ref}, Reason: "pending entity is from an earlier batch"}, &c.stats.StalePending)
+				continue
+			}
+			o.e = e
+		}
 		switch o.kind {
 		case opSpawn:
 			c.applySpawn(o.idx)
 			continue
 		case opDespawn:
 			if o.e.IsZero() || !aw.Alive(o.e) {
-				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{o.e}, Reason: "entity is dead"}, &c.stats.DeadEntity)
+				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{e: o.e}, Reason: "entity is dead"}, &c.stats.DeadEntity)
 				continue
 			}
 			aw.RemoveEntity(o.e)
@@ -221,7 +282,7 @@ func (c *Commands) apply() {
 		}
 		s := w.stores[o.slot]
 		if o.e.IsZero() || !aw.Alive(o.e) {
-			c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{o.e}, Component: ComponentType{s.typ()}, Reason: "entity is dead"}, &c.stats.DeadEntity)
+			c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{e: o.e}, Component: ComponentType{s.typ()}, Reason: "entity is dead"}, &c.stats.DeadEntity)
 			continue
 		}
 		id := s.id(aw)
@@ -232,22 +293,27 @@ func (c *Commands) apply() {
 				c.ids = append(c.ids[:0], id)
 				aw.Add(o.e, c.ids...)
 			}
-			s.write(aw, o.e, o.idx)
+			s.write(c, slotOf(o), o.e, o.idx)
 		case opSet:
 			if !has {
-				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{o.e}, Component: ComponentType{s.typ()}, Reason: "component is missing"}, &c.stats.MissingComponent)
+				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{e: o.e}, Component: ComponentType{s.typ()}, Reason: "component is missing"}, &c.stats.MissingComponent)
 				continue
 			}
-			s.write(aw, o.e, o.idx)
+			s.write(c, slotOf(o), o.e, o.idx)
 		case opRemove:
 			if !has {
-				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{o.e}, Component: ComponentType{s.typ()}, Reason: "component is missing"}, &c.stats.MissingComponent)
+				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{e: o.e}, Component: ComponentType{s.typ()}, Reason: "component is missing"}, &c.stats.MissingComponent)
 				continue
 			}
 			c.ids = append(c.ids[:0], id)
 			aw.Remove(o.e, c.ids...)
 		}
 		c.stats.Applied++
+	}
+	for _, f := range c.fixups {
+		if aw.Alive(f.e) {
+			w.stores[f.slot].fix(c, aw, f.e)
+		}
 	}
 	c.ops = c.ops[:0]
 	c.spawns = c.spawns[:0]
@@ -278,17 +344,25 @@ func (c *Commands) applySpawn(i int32) {
 	e := aw.NewEntity(c.ids...)
 	c.made = append(c.made, e) // spawns are applied in index order
 	for p := c.spawns[i].head; p >= 0; p = c.parts[p].next {
-		w.stores[c.parts[p].slot].write(aw, e, c.parts[p].idx)
+		w.stores[c.parts[p].slot].write(c, c.parts[p].slot, e, c.parts[p].idx)
 	}
 	c.stats.Spawned++
 	c.stats.Applied++
 }
 
+func slotOf(o op) int32 { return o.slot }
+
 // store holds queued values of one component type between sync points.
 type store interface {
 	typ() reflect.Type
 	id(w *arche.World) arche.ID
-	write(w *arche.World, e arche.Entity, idx int32)
+	// write writes queued value idx into e's component, replacing the
+	// pending-spawn references in it (c's batch being applied; slot is
+	// the store's own index).
+	write(c *Commands, slot int32, e arche.Entity, idx int32)
+	// fix replaces the references left in e's component once its batch is
+	// applied.
+	fix(c *Commands, w *arche.World, e arche.Entity)
 	reset()
 }
 
@@ -300,6 +374,8 @@ type typedStore[T any] struct {
 	// assign, when set, writes a queued value over the world's (for
 	// Transform, which counts the write as a teleport).
 	assign func(dst, src *T)
+	// refs are the offsets of the Entity values inside a T.
+	refs []uintptr
 }
 
 func (s *typedStore[T]) typ() reflect.Type { return s.t }
@@ -314,13 +390,68 @@ func (s *typedStore[T]) id(w *arche.World) arche.ID {
 	return s.m.ID()
 }
 
-func (s *typedStore[T]) write(w *arche.World, e arche.Entity, idx int32) {
+func (s *typedStore[T]) write(c *Commands, slot int32, e arche.Entity, idx int32) {
+	v := &s.vals[idx]
+	if len(s.refs) > 0 && s.patch(c, v) {
+		c.fixups = append(c.fixups, fixup{e: e, slot: slot})
+	}
 	dst := s.m.Get(e)
 	if s.assign != nil {
-		s.assign(dst, &s.vals[idx])
+		s.assign(dst, v)
 		return
 	}
-	*dst = s.vals[idx]
+	*dst = *v
+}
+
+// patch replaces the pending-spawn references in *v by their entities and
+// reports whether some are of spawns not applied yet.
+func (s *typedStore[T]) patch(c *Commands, v *T) (later bool) {
+	for _, off := range s.refs {
+		r := (*Entity)(unsafe.Add(unsafe.Pointer(v), off))
+		if r.ref == 0 {
+			continue
+		}
+		e, notYet, stale := c.resolveRef(r.ref)
+		switch {
+		case notYet:
+			later = true
+		case stale:
+			c.fail(CommandError{Op: "resolve", Entity: *r, Component: ComponentType{s.t}, Reason: "pending entity is from an earlier batch"}, &c.stats.StalePending)
+			*r = Entity{}
+		default:
+			*r = Entity{e: e}
+		}
+	}
+	return later
+}
+
+func (s *typedStore[T]) fix(c *Commands, w *arche.World, e arche.Entity) {
+	if s.m.Has(e) {
+		s.patch(c, s.m.Get(e))
+	}
+}
+
+// entityOffsets lists where Entity values sit inside a value of type t,
+// through structs and arrays (not slices, maps or pointers, which a
+// component should not hold anyway).
+func entityOffsets(dst []uintptr, t reflect.Type, off uintptr) []uintptr {
+	switch t.Kind() {
+	case reflect.Struct:
+		if t == reflect.TypeFor[Entity]() {
+			return append(dst, off)
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			dst = entityOffsets(dst, f.Type, off+f.Offset)
+		}
+	case reflect.Array:
+		if n := len(entityOffsets(nil, t.Elem(), 0)); n > 0 {
+			for i := range t.Len() {
+				dst = entityOffsets(dst, t.Elem(), off+uintptr(i)*t.Elem().Size())
+			}
+		}
+	}
+	return dst
 }
 
 // assignTransform writes src over dst as a jump: the entity is drawn where
@@ -344,7 +475,7 @@ func storeOf[T any](w *World) (int32, *typedStore[T]) {
 	if slot, ok := w.registry[t]; ok {
 		return slot, w.stores[slot].(*typedStore[T])
 	}
-	s := &typedStore[T]{t: t}
+	s := &typedStore[T]{t: t, refs: entityOffsets(nil, t, 0)}
 	if ts, ok := any(s).(*typedStore[Transform]); ok {
 		ts.assign = assignTransform
 	}

@@ -41,6 +41,11 @@
 // [Options.OnCommandError], never a panic. A query a system leaves open is
 // closed at the sync point and counted in [AppStats].
 //
+// A spawn's [Pending.Entity] stands for the entity before it exists: a
+// system can spawn a player and, in the same run, a camera that follows it
+// ([Camera.Follow]) or a child that points at it; the sync point replaces
+// each such reference in the queued values by the new entity.
+//
 // # Stages and systems
 //
 // A [System] is a named function of a [Context]. Systems run in the stage

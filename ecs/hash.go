@@ -273,7 +273,7 @@ func (w *World) hashStore(i int, each func(Entity, uint64)) (sum uint64, n int, 
 		sum += v
 		n++
 		if each != nil {
-			each(Entity{e}, v)
+			each(Entity{e: e}, v)
 		}
 	}
 	return sum, n, nil

@@ -78,7 +78,7 @@ func (q *Query1[A]) Next() bool { return q.q.Next() }
 func (q *Query1[A]) Get() *A { return q.q.Get() }
 
 // Entity returns the current entity.
-func (q *Query1[A]) Entity() Entity { return Entity{q.q.Entity()} }
+func (q *Query1[A]) Entity() Entity { return Entity{e: q.q.Entity()} }
 
 // Count returns the number of entities the query visits in total.
 func (q *Query1[A]) Count() int { return q.q.Count() }
@@ -153,7 +153,7 @@ func (q *Query2[A, B]) Next() bool { return q.q.Next() }
 func (q *Query2[A, B]) Get() (*A, *B) { return q.q.Get() }
 
 // Entity returns the current entity.
-func (q *Query2[A, B]) Entity() Entity { return Entity{q.q.Entity()} }
+func (q *Query2[A, B]) Entity() Entity { return Entity{e: q.q.Entity()} }
 
 // Count returns the number of entities the query visits in total.
 func (q *Query2[A, B]) Count() int { return q.q.Count() }
@@ -229,7 +229,7 @@ func (q *Query3[A, B, C]) Next() bool { return q.q.Next() }
 func (q *Query3[A, B, C]) Get() (*A, *B, *C) { return q.q.Get() }
 
 // Entity returns the current entity.
-func (q *Query3[A, B, C]) Entity() Entity { return Entity{q.q.Entity()} }
+func (q *Query3[A, B, C]) Entity() Entity { return Entity{e: q.q.Entity()} }
 
 // Count returns the number of entities the query visits in total.
 func (q *Query3[A, B, C]) Count() int { return q.q.Count() }
@@ -306,7 +306,7 @@ func (q *Query4[A, B, C, D]) Next() bool { return q.q.Next() }
 func (q *Query4[A, B, C, D]) Get() (*A, *B, *C, *D) { return q.q.Get() }
 
 // Entity returns the current entity.
-func (q *Query4[A, B, C, D]) Entity() Entity { return Entity{q.q.Entity()} }
+func (q *Query4[A, B, C, D]) Entity() Entity { return Entity{e: q.q.Entity()} }
 
 // Count returns the number of entities the query visits in total.
 func (q *Query4[A, B, C, D]) Count() int { return q.q.Count() }

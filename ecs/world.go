@@ -13,10 +13,22 @@ import (
 // An Entity is a plain value: copy it, compare it with ==, keep it in
 // components. Once its entity is despawned the value stays safe to use: every
 // lookup and command reports it as dead instead of touching a recycled slot.
-type Entity struct{ e arche.Entity }
+//
+// [Pending.Entity] returns a reference to an entity that is still to be
+// spawned; see there for where it may be used.
+type Entity struct {
+	e arche.Entity
+	// ref, when not zero, makes this a reference to a pending spawn (see
+	// Pending.Entity): the spawn's batch and index. e is then zero.
+	ref uint32
+}
 
 // IsZero reports whether e is the zero Entity.
-func (e Entity) IsZero() bool { return e.e.IsZero() }
+func (e Entity) IsZero() bool { return e.e.IsZero() && e.ref == 0 }
+
+// Pending reports whether e is a reference to an entity still to be
+// spawned ([Pending.Entity]) that has not been replaced by the entity yet.
+func (e Entity) Pending() bool { return e.ref != 0 }
 
 // ID returns the index part of e. Indices are recycled after a despawn; the
 // generation tells the incarnations apart.
@@ -25,8 +37,14 @@ func (e Entity) ID() uint32 { return e.e.ID() }
 // Generation returns the incarnation counter of e's index.
 func (e Entity) Generation() uint32 { return e.e.Generation() }
 
-// String formats e as "entity(id.generation)".
-func (e Entity) String() string { return fmt.Sprintf("entity(%d.%d)", e.e.ID(), e.e.Generation()) }
+// String formats e as "entity(id.generation)", or "entity(pending n)" for
+// the reference to the n-th spawn of a batch.
+func (e Entity) String() string {
+	if e.ref != 0 {
+		return fmt.Sprintf("entity(pending %d)", e.ref&refIndex-1)
+	}
+	return fmt.Sprintf("entity(%d.%d)", e.e.ID(), e.e.Generation())
+}
 
 // ComponentType names a component type for filter options such as
 // [Filter1.With]. Build one with [TypeOf].
