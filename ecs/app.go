@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/metronome-go/metronome/runtime"
 	"math/rand/v2"
+	"time"
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/input"
@@ -65,7 +66,16 @@ type App struct {
 	queue      *schedule.Queue[Event]
 	delivered  []EventDelivery
 	queueEntry systemEntry
-	ticks      uint64
+	ticks      uint64 // ticks of play: the gameplay queue's clock
+
+	// Game time and pause: see SetPaused, AfterTime and States.
+	timers     *schedule.Queue[Event]
+	timed      []EventDelivery
+	timerEntry systemEntry
+	states     []stateMachine
+	gameStart  time.Duration // game time at the start of this tick
+	paused     bool          // this tick
+	pauseReq   bool          // from SetPaused, applied at the start of the next tick
 
 	// Built-in loops run to completion, so they use Arche's queries as
 	// plain values, which keeps the iterator in registers.
@@ -86,16 +96,23 @@ func NewApp(opts Options) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ecs: Options.QueueCapacity: %w", err)
 	}
-	a := &App{world: NewWorld(), queue: queue, interpolate: !opts.NoInterpolation}
+	timers, err := schedule.New[Event](schedule.Options{Capacity: capacity})
+	if err != nil {
+		return nil, fmt.Errorf("ecs: Options.QueueCapacity: %w", err)
+	}
+	a := &App{world: NewWorld(), queue: queue, timers: timers, interpolate: !opts.NoInterpolation}
 	a.queueEntry = systemEntry{System: System{Name: "gameplay queue"}, stage: PreUpdate}
+	a.timerEntry = systemEntry{System: System{Name: "timers"}, stage: PreUpdate}
 	a.pcg = rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)
 	a.rand = rand.New(a.pcg)
 	a.hashExtras = []extraPart{
 		{name: "ecs.rand", fn: a.hashRand},
 		{name: "ecs.queue", fn: a.hashQueue},
+		{name: "ecs.timers", fn: a.hashTimers},
+		{name: "ecs.clock", fn: a.hashClock},
 	}
 	a.world.cmds.OnError(opts.OnCommandError)
-	a.ctx = Context{World: a.world, Commands: &a.world.cmds, Time: &a.time, Window: &a.window, Rand: a.rand, Queue: queue, app: a}
+	a.ctx = Context{World: a.world, Commands: &a.world.cmds, Time: &a.time, Window: &a.window, Rand: a.rand, Queue: queue, Timers: timers, app: a}
 	AddResource(a.world, &a.time)
 	AddResource(a.world, &a.window)
 	AddResource(a.world, a.rand)
@@ -156,6 +173,11 @@ type AppStats struct {
 func (a *App) startup() error {
 	a.failure = nil
 	a.runStage(Startup, false)
+	for _, sm := range a.states {
+		if a.failure == nil {
+			sm.enterInitial()
+		}
+	}
 	return a.failure
 }
 
@@ -183,8 +205,32 @@ func (a *App) step(in *input.Tick) error {
 
 	// A leftover from a panicking system must not reach this tick.
 	a.leaked += uint64(a.world.Apply())
-	if err := a.advanceQueue(); err != nil && a.failure == nil {
-		a.failure = fmt.Errorf("ecs: gameplay queue: %w", err)
+	// Whether this tick is paused depends on the state it runs in, so it
+	// is settled first; then the tick's time counts, so that every system
+	// of the tick, the state's enter and exit systems included, sees it.
+	a.paused = a.pauseReq
+	for _, sm := range a.states {
+		a.paused = a.paused || sm.pausedNext()
+	}
+	t.Paused = a.paused
+	a.gameStart = t.Game
+	if !a.paused {
+		t.Game += t.Delta
+	}
+	for _, sm := range a.states {
+		if a.failure == nil {
+			sm.transition()
+		}
+	}
+	a.delivered, a.timed = a.delivered[:0], a.timed[:0]
+	if !a.paused && a.failure == nil {
+		// Timers are due by game time at the start of the tick.
+		if err := a.advanceTimers(uint64(a.gameStart)); err != nil && a.failure == nil {
+			a.failure = fmt.Errorf("ecs: timers: %w", err)
+		}
+		if err := a.advanceQueue(); err != nil && a.failure == nil {
+			a.failure = fmt.Errorf("ecs: gameplay queue: %w", err)
+		}
 	}
 	for s := PreUpdate; s <= PostUpdate && a.failure == nil; s++ {
 		a.runStage(s, true)
@@ -194,10 +240,27 @@ func (a *App) step(in *input.Tick) error {
 	return a.failure
 }
 
-func (a *App) runStage(stage Stage, perTick bool) {
-	list := a.stages[stage]
+func (a *App) runStage(stage Stage, perTick bool) { a.runList(a.stages[stage], perTick) }
+
+// runList runs systems in order, each followed by a sync point; perTick
+// says whether this is a tick's stage, where cosmetic systems may skip.
+func (a *App) runList(list []*systemEntry, perTick bool) {
 	for i := 0; i < len(list) && a.failure == nil; i++ {
 		e := list[i]
+		// Paused or out of its state, a system does not run and its time
+		// does not pass.
+		if e.Gameplay && a.paused {
+			e.skips++
+			continue
+		}
+		if e.When != nil {
+			a.ctx.entry = e
+			a.ctx.delta = 0
+			if !e.When(&a.ctx) {
+				e.skips++
+				continue
+			}
+		}
 		delta := a.time.Delta
 		if perTick && e.Cosmetic {
 			e.pending += delta
@@ -272,8 +335,35 @@ func (a *App) hashRand() (uint64, int) {
 }
 
 func (a *App) hashQueue() (uint64, int) {
-	return finish(mix(mix(0x7175_6575, a.queue.Now()), a.ticks)), a.queue.Len()
+	return finish(mix(0x7175_6575, a.queue.Now())), a.queue.Len()
 }
+
+func (a *App) hashTimers() (uint64, int) {
+	return finish(mix(0x7469_6d65, a.timers.Now())), a.timers.Len()
+}
+
+func (a *App) hashClock() (uint64, int) {
+	h := mix(0x636c_6f63, a.ticks)
+	h = mix(h, uint64(a.time.Game))
+	h = mix(h, uint64(a.time.Elapsed))
+	if a.pauseReq {
+		h = mix(h, 1)
+	}
+	return finish(h), 1
+}
+
+// SetPaused pauses the game or resumes it from the start of the next tick.
+// While the game is paused, [System.Gameplay] systems do not run, and game
+// time ([Time.Game]), the gameplay queue ([Context.Queue]) and the timers
+// ([Context.AfterTime]) stand still, so a serve delay or a power-up's
+// remaining time is where it was when play resumes; every other system
+// (menus, the overlay, input handling) runs as usual, and simulation time
+// ([Time.Elapsed]) goes on. A [States] machine can pause the game too
+// ([States.PauseIn]); the game is paused while either says so.
+func (a *App) SetPaused(paused bool) { a.pauseReq = paused }
+
+// Paused reports whether the current tick is paused (see [App.SetPaused]).
+func (a *App) Paused() bool { return a.paused }
 
 func (a *App) requestStop() {
 	a.stopped = true

@@ -62,6 +62,22 @@
 // ([schedule.Queue] of [Event]), which advances once per tick before
 // PreUpdate and hands its deliveries to [Event.Run] and [Context.Events].
 //
+// Delays in seconds: [Context.TicksFor] converts one to ticks of the
+// gameplay queue (exact up to whole steps in fixed mode, an estimate from
+// the current tick in variable mode), and [Context.AfterTime] and
+// [Context.EveryTime] schedule by game time on [Context.Timers], which
+// means the same in every mode.
+//
+// # States and pause
+//
+// [AddStates] gives a game a state machine of its own type (menu, play,
+// pause, game over): [InState] as a system's [System.When] runs it only in
+// some states, [States.OnEnter] and [States.OnExit] systems run at the
+// start of the tick after [States.Set], and [States.PauseIn] (or
+// [App.SetPaused]) pauses the game: [System.Gameplay] systems stop, and
+// game time ([Time.Game]), the gameplay queue and the timers stand still,
+// while menus and the overlay run on.
+//
 // A cosmetic system ([System.Cosmetic]) skips the quiet ticks of a catch-up
 // burst and the ticks the timing policy's coarse cosmetic rate leaves out;
 // when it runs, [Context.Delta] covers every tick it skipped, so animations

@@ -159,3 +159,57 @@ func ExampleWorld_Hash() {
 	// ecs_test.Velocity: 3
 	// resource ecs_test.Coins: 1
 }
+
+// Screen is a game's own set of states.
+type Screen int
+
+const (
+	Title Screen = iota
+	Playing
+	Pause
+	GameOver
+)
+
+func (s Screen) String() string { return [...]string{"title", "playing", "pause", "game over"}[s] }
+
+// A game's screens as states: the ball moves only while playing, the pause
+// screen stops it and its game time, and the serve delay, scheduled in
+// seconds, waits out the pause.
+func ExampleAddStates() {
+	app, _ := ecs.NewApp(ecs.Options{})
+	screens := ecs.AddStates(app, Title).PauseIn(Pause)
+	served := false
+	screens.OnEnter(Playing, ecs.System{Name: "serve", Run: func(ctx *ecs.Context) {
+		if served {
+			return // back from the pause: the serve is still pending
+		}
+		served = true
+		ctx.AfterTime(150*time.Millisecond, ecs.Event{Run: func(ctx *ecs.Context, _ ecs.EventDelivery) {
+			fmt.Printf("tick %d: serve, at %v of game time\n", ctx.Time.Number, ctx.Time.Game-ctx.Time.Delta)
+		}})
+	}})
+	screens.OnEnter(GameOver, ecs.System{Name: "final score", Run: func(ctx *ecs.Context) {
+		fmt.Printf("tick %d: game over at %v of game time, %v in all\n", ctx.Time.Number, ctx.Time.Game-ctx.Time.Delta, ctx.Time.Elapsed-ctx.Time.Delta)
+	}})
+	app.AddSystem(ecs.Update, ecs.System{Name: "ball", Gameplay: true, When: ecs.InState(screens, Playing), Run: func(ctx *ecs.Context) {}})
+	// The player's key presses, by tick.
+	presses := map[uint64]Screen{1: Playing, 3: Pause, 8: Playing, 12: GameOver}
+	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "keys", Run: func(ctx *ecs.Context) {
+		if s, ok := presses[ctx.Time.Number]; ok {
+			screens.Set(s)
+			fmt.Printf("tick %d: %v -> %v\n", ctx.Time.Number, screens.Current(), s)
+		}
+	}})
+	for n := uint64(1); n <= 13; n++ {
+		app.Update(&runtime.TickContext{Update: timing.Update{Kind: timing.FixedUpdate, Steps: 1, Delta: 50 * time.Millisecond, Number: n}})
+	}
+	fmt.Println("ball moved on", app.Systems()[1].Runs, "ticks")
+	// Output:
+	// tick 1: title -> playing
+	// tick 3: playing -> pause
+	// tick 8: pause -> playing
+	// tick 10: serve, at 200ms of game time
+	// tick 12: playing -> game over
+	// tick 13: game over at 350ms of game time, 600ms in all
+	// ball moved on 6 ticks
+}

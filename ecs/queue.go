@@ -1,20 +1,29 @@
 package ecs
 
 import (
+	"errors"
+	"fmt"
+	"time"
+
 	"github.com/metronome-go/metronome/schedule"
 )
 
-// Event is the payload of the App's gameplay queue ([Context.Queue]): a
-// delayed effect, a timer, a repeating spawn. Kind and Entity say what it is
-// about; Run, when set, is called as the event is delivered.
+// Event is the payload of the App's gameplay queue ([Context.Queue]) and
+// timers ([Context.Timers]): a delayed effect, a timer, a repeating spawn.
+// Kind and Entity say what it is about; Run, when set, is called as the
+// event is delivered.
 //
-// The queue counts the App's ticks: [schedule.Queue.Now] is the number of
-// ticks run so far (1 during the first), independent of the runtime's
-// numbering in [timing.Update.Number] (as Time.Number), so schedule with After or Every, or At relative
-// to Now. Events are delivered at the start of each tick, before the
-// [PreUpdate] systems, in (due tick, scheduling order). Their commands are applied
-// right after the dispatch. Systems of the tick can also read every
-// delivery of the tick with [Context.Events].
+// The gameplay queue counts the App's ticks of play: [schedule.Queue.Now]
+// is the number of unpaused ticks run so far (1 during the first),
+// independent of the runtime's numbering in [timing.Update.Number] (as
+// Time.Number), so schedule with After or Every, or At relative to Now;
+// [Context.TicksFor] turns seconds into ticks. The timers count game time
+// in nanoseconds ([Context.AfterTime]). Events are delivered at the start
+// of each tick of play, before the [PreUpdate] systems: timers first, then
+// the gameplay queue, each in (due, scheduling order). Their commands are
+// applied right after each dispatch. Systems of the tick can also read
+// every delivery of the tick with [Context.Events] and
+// [Context.TimerEvents]. Neither queue moves while the game is paused.
 type Event struct {
 	Kind   int
 	Entity Entity
@@ -33,10 +42,9 @@ const DefaultQueueCapacity = 1024
 // The slice is reused next tick; copy what must outlive it.
 func (c *Context) Events() []EventDelivery { return c.app.delivered }
 
-// advanceQueue moves the gameplay queue to the App's next tick and
+// advanceQueue moves the gameplay queue to the App's next tick of play and
 // dispatches what is due.
 func (a *App) advanceQueue() error {
-	a.delivered = a.delivered[:0]
 	a.ticks++
 	err := a.queue.Advance(a.ticks, a.collect)
 	if len(a.delivered) == 0 {
@@ -61,3 +69,99 @@ func (a *App) advanceQueue() error {
 }
 
 func (a *App) collect(d EventDelivery) { a.delivered = append(a.delivered, d) }
+
+func (a *App) collectTimed(d EventDelivery) { a.timed = append(a.timed, d) }
+
+// advanceTimers moves the timers to game time now (nanoseconds) and
+// dispatches what is due.
+func (a *App) advanceTimers(now uint64) error {
+	if now <= a.timers.Now() {
+		return nil // no game time has passed: a tick of zero delta
+	}
+	err := a.timers.Advance(now, a.collectTimed)
+	if len(a.timed) == 0 {
+		return err
+	}
+	a.ctx.entry = &a.timerEntry
+	a.ctx.delta = a.time.Delta
+	a.world.cmds.source = a.timerEntry.Name
+	for i := range a.timed {
+		if run := a.timed[i].Payload.Run; run != nil {
+			a.timerEntry.runs++
+			run(&a.ctx, a.timed[i])
+			if a.failure != nil {
+				break
+			}
+		}
+	}
+	a.leaked += uint64(a.world.Apply())
+	a.ctx.entry = nil
+	a.world.cmds.source = ""
+	return err
+}
+
+// TimerEvents returns the timer events ([Context.AfterTime]) delivered at
+// the start of this tick; their Due and Tick are nanoseconds of game time.
+// The slice is reused next tick.
+func (c *Context) TimerEvents() []EventDelivery { return c.app.timed }
+
+// AfterTime schedules ev on the timers, to be delivered at the start of the
+// first tick that begins at least d of game time ([Time.Game]) after the
+// start of this one: a delay in seconds that means the same in fixed and
+// variable mode, under merged catch-up steps, and across a pause (game time
+// stands still while paused). In fixed mode it is the tick
+// [Context.TicksFor](d) ticks on; in variable mode, the first tick to
+// start at or after that time, so the event comes less than one tick
+// late. d must be positive.
+func (c *Context) AfterTime(d time.Duration, ev Event) (schedule.Handle, error) {
+	if d <= 0 {
+		return schedule.Handle{}, fmt.Errorf("ecs: AfterTime delay %v, allowed above 0", d)
+	}
+	return c.Timers.At(uint64(c.app.gameStart+d), ev)
+}
+
+// EveryTime schedules ev on the timers every period of game time, first
+// after first (both positive); late says what happens to occurrences a
+// long tick skips over, as for [schedule.Queue.Every].
+func (c *Context) EveryTime(first, period time.Duration, late schedule.LatePolicy, ev Event) (schedule.Handle, error) {
+	var errs []error
+	if first <= 0 {
+		errs = append(errs, fmt.Errorf("ecs: EveryTime first %v, allowed above 0", first))
+	}
+	if period <= 0 {
+		errs = append(errs, fmt.Errorf("ecs: EveryTime period %v, allowed above 0", period))
+	}
+	if len(errs) > 0 {
+		return schedule.Handle{}, errors.Join(errs...)
+	}
+	return c.Timers.Every(uint64(c.app.gameStart+first), uint64(period), late, ev)
+}
+
+// TicksFor converts a delay in game time to a number of ticks of the
+// gameplay queue, for [schedule.Queue.After] and Every: the fewest ticks
+// that cover d, at least 1.
+//
+// In fixed mode a tick is one fixed step (Delta / Steps of the current
+// tick), so After(TicksFor(d)) delivers at the start of the tick that
+// begins d after the start of this one, rounded up to whole steps: at 120
+// Hz, TicksFor(time.Second) is 120 and TicksFor(10*time.Millisecond) is 2.
+// A tick that merges several steps (RepayDebt's variable step) still
+// counts as one, so a delay in ticks then covers more game time than d. In
+// variable mode ticks are as long as the frames happen to be: TicksFor
+// divides by the current tick's Delta, an estimate that holds only as long
+// as the frame rate does. Where a delay must be d of game time in every
+// mode, schedule it with [Context.AfterTime] instead.
+func (c *Context) TicksFor(d time.Duration) uint64 {
+	step := c.Time.Delta
+	if s := c.Time.Steps; s > 1 {
+		step /= time.Duration(s)
+	}
+	if d <= 0 || step <= 0 {
+		return 1
+	}
+	n := uint64(d / step)
+	if d%step != 0 {
+		n++
+	}
+	return max(n, 1)
+}

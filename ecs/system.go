@@ -58,6 +58,15 @@ type System struct {
 	// the simulation time since they last ran, so they stay in step.
 	// Only meaningful in the per-tick stages.
 	Cosmetic bool
+	// Gameplay systems stop while the game is paused ([App.SetPaused],
+	// [States.PauseIn]): they do not run, and no time passes for them.
+	// Systems that are not gameplay (menus, the overlay, input handling)
+	// run whether or not the game is paused.
+	Gameplay bool
+	// When, if set, is asked before each run whether the system runs now
+	// (for instance [InState]); a system it turns away does not run and no
+	// time passes for it. It must not change state.
+	When func(ctx *Context) bool
 }
 
 type systemEntry struct {
@@ -68,7 +77,9 @@ type systemEntry struct {
 	skips   uint64
 }
 
-// SystemStats counts how often a system ran and was skipped.
+// SystemStats counts how often a system ran and was skipped (a cosmetic
+// system on a tick without cosmetic work, a gameplay system while paused, a
+// system its When condition turned away).
 type SystemStats struct {
 	Name     string
 	Stage    Stage
@@ -98,9 +109,16 @@ type Context struct {
 	// [Options.Seed]. Use it from systems only, so a replay sees the same
 	// sequence.
 	Rand *rand.Rand
-	// Queue is the gameplay queue: schedule [Event] values some ticks ahead.
-	// It advances once per simulation tick, before the PreUpdate systems.
+	// Queue is the gameplay queue: schedule [Event] values some ticks ahead
+	// ([Context.TicksFor] converts a delay in seconds). It advances once
+	// per tick of play, before the PreUpdate systems, and stands still
+	// while the game is paused.
 	Queue *schedule.Queue[Event]
+	// Timers is the queue of events due by game time, in nanoseconds of
+	// [Time.Game]: schedule with [Context.AfterTime] and
+	// [Context.EveryTime]; cancel with its Cancel. It advances at the
+	// start of each tick of play, before the gameplay queue.
+	Timers *schedule.Queue[Event]
 	// Frame is the frame being prepared; non-nil only in the Extract stage.
 	Frame *render2d.FrameWriter
 
@@ -128,6 +146,10 @@ func (c *Context) Fail(err error) {
 	}
 }
 
+// SetPaused pauses or resumes the game from the next tick
+// ([App.SetPaused]).
+func (c *Context) SetPaused(paused bool) { c.app.SetPaused(paused) }
+
 // RequestStop asks the runtime to end the session after the current tick.
 // It is safe to call more than once.
 func (c *Context) RequestStop() { c.app.requestStop() }
@@ -143,6 +165,12 @@ type Time struct {
 	timing.Update
 	// Elapsed is the total simulation time up to the end of this tick.
 	Elapsed time.Duration
+	// Game is the game time up to the end of this tick: Elapsed less the
+	// time spent paused. It is what the timers count.
+	Game time.Duration
+	// Paused reports that the game is paused this tick (see
+	// [App.SetPaused]).
+	Paused bool
 	// Timing holds the scheduler's statistics as of this batch: debt, rate,
 	// alpha, the debt mechanisms acting, dropped and suspended totals.
 	Timing timing.Stats
