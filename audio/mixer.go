@@ -2,10 +2,12 @@ package audio
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -34,6 +36,11 @@ type Options struct {
 	// StreamBuffer is how much decoded audio each stream keeps ready,
 	// [20ms, 10s]. Default 500 ms.
 	StreamBuffer time.Duration
+	// Volumes are the buses' volumes at start, indexed by [Bus] (Master
+	// included), each a linear gain in [0, MaxVolume]. Default 1 each. A
+	// game's settings set them here; [Player.SetBusVolume] changes them
+	// while it runs.
+	Volumes [NumBuses]float32
 }
 
 // DefaultOptions returns the documented default of every field.
@@ -46,35 +53,56 @@ func DefaultOptions() Options {
 		MaxStreams:   4,
 		QueueSize:    1024,
 		StreamBuffer: 500 * time.Millisecond,
+		Volumes:      [NumBuses]float32{1, 1, 1, 1},
 	}
 }
 
-// Validate reports every field outside its range, all at once.
+// Validate reports every field outside its range, all at once. Each
+// problem is an *[option.Error] (package "audio", wrapping [ErrInvalid]),
+// so a configuration loader can name its own key for the field and repeat
+// the allowed range stated here.
 func (o Options) Validate() error {
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, detail(ErrInvalid, format, args...)) }
+	bad := func(field string, value any, allowed string) {
+		errs = append(errs, &option.Error{Pkg: "audio", Field: field, Value: value, Problem: "is out of range", Allowed: allowed, Err: ErrInvalid})
+	}
 	if o.Rate < MinRate || o.Rate > MaxRate {
-		bad("audio: Options.Rate %d outside [%d, %d]", o.Rate, MinRate, MaxRate)
+		bad("Options.Rate", o.Rate, fmt.Sprintf("%d to %d", MinRate, MaxRate))
 	}
 	if o.Latency < 0 || o.Latency > 2*time.Second {
-		bad("audio: Options.Latency %v outside [0s, 2s]", o.Latency)
+		bad("Options.Latency", o.Latency, "0s to 2s")
 	}
 	if o.Tolerance < 0 || o.Tolerance > 10*time.Second {
-		bad("audio: Options.Tolerance %v outside [0s, 10s]", o.Tolerance)
+		bad("Options.Tolerance", o.Tolerance, "0s to 10s")
 	}
 	if o.MaxVoices < 1 || o.MaxVoices > 1024 {
-		bad("audio: Options.MaxVoices %d outside [1, 1024]", o.MaxVoices)
+		bad("Options.MaxVoices", o.MaxVoices, "1 to 1024")
 	}
 	if o.MaxStreams < 0 || o.MaxStreams > 64 {
-		bad("audio: Options.MaxStreams %d outside [0, 64]", o.MaxStreams)
+		bad("Options.MaxStreams", o.MaxStreams, "0 to 64")
 	}
 	if o.QueueSize < 16 || o.QueueSize > 1<<16 {
-		bad("audio: Options.QueueSize %d outside [16, 65536]", o.QueueSize)
+		bad("Options.QueueSize", o.QueueSize, "16 to 65536")
 	}
 	if o.StreamBuffer < 20*time.Millisecond || o.StreamBuffer > 10*time.Second {
-		bad("audio: Options.StreamBuffer %v outside [20ms, 10s]", o.StreamBuffer)
+		bad("Options.StreamBuffer", o.StreamBuffer, "20ms to 10s")
+	}
+	for b, v := range o.Volumes {
+		if !(v >= 0 && v <= MaxVolume) {
+			bad(volumeField(Bus(b)), v, fmt.Sprintf("0 to %d", MaxVolume))
+		}
 	}
 	return errors.Join(errs...)
+}
+
+// volumeField is the option.Error Field that names bus b's start volume:
+// "Options.Volumes[Music]", as a Go user writes it.
+func volumeField(b Bus) string {
+	names := [NumBuses]string{"Effects", "Music", "UI", "Master"}
+	if b >= NumBuses {
+		return "Options.Volumes[?]"
+	}
+	return "Options.Volumes[" + names[b] + "]"
 }
 
 // blockFrames is the mixing block: voices and buses are mixed in blocks of
@@ -140,7 +168,8 @@ type Mixer struct {
 	streamVoices int
 }
 
-// NewMixer validates o and makes a mixer with every bus at volume 1.
+// NewMixer validates o and makes a mixer with every bus at its volume in
+// o.Volumes.
 func NewMixer(o Options) (*Mixer, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -168,8 +197,8 @@ func NewMixer(o Options) (*Mixer, error) {
 		m.freeTails = append(m.freeTails, i)
 	}
 	for b := range m.buses {
-		m.buses[b].set(1)
-		m.volume[b] = 1
+		m.buses[b].set(o.Volumes[b])
+		m.volume[b] = o.Volumes[b]
 	}
 	m.tl = Timeline{Rate: o.Rate, Latency: DurationFrames(o.Latency, o.Rate)}
 	return m, nil
