@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/metronome-go/metronome/recording"
@@ -107,8 +108,32 @@ func (e *DivergenceError) DifferingTypes() []string {
 // work never comes: the game's own goroutines do not produce it again.
 var ErrReplayStalled = errors.New("runtime: replay stalled")
 
-// replayState is the replay's position in the recording.
+// RecordStats say what a session's recording or replay has done so far.
+type RecordStats struct {
+	// Recording and Replaying say which the session does.
+	Recording, Replaying bool
+	// Ticks counts the updates recorded or replayed, Checkpoints the
+	// world hashes stored or checked.
+	Ticks, Checkpoints uint64
+}
+
+// RecordStats returns the recording's or replay's progress. Safe from any
+// goroutine (the demo's overlay shows it).
+func (r *GameRuntime) RecordStats() RecordStats {
+	s := &r.sim
+	return RecordStats{
+		Recording:   s.rec.Writer != nil,
+		Replaying:   s.rec.Reader != nil,
+		Ticks:       s.play.recTicks.Load(),
+		Checkpoints: s.play.recChecks.Load(),
+	}
+}
+
+// replayState is the replay's position in the recording, and the counts
+// of a recording or replay that other goroutines read.
 type replayState struct {
+	recTicks, recChecks atomic.Uint64
+
 	base    timing.Instant // the clock at the first recorded update
 	origin  timing.Instant // the first recorded update's end
 	started bool
@@ -137,6 +162,7 @@ func (s *simulation) record(drained int, futures uint64) error {
 	o.Stop = s.rt.stop.Requested()
 	o.Mailbox = drained
 	o.Futures = futures
+	s.play.recTicks.Add(1)
 	return s.rec.Writer.Append(o)
 }
 
@@ -148,6 +174,7 @@ func (s *simulation) checkpoint() error {
 	if err := s.rec.Hash(c); err != nil {
 		return err
 	}
+	s.play.recChecks.Add(1)
 	return s.rec.Writer.Checkpoint(c)
 }
 
@@ -203,6 +230,7 @@ func (s *simulation) replayBatch() (int, error) {
 				return ran, err
 			}
 			ran++
+			s.play.recTicks.Add(1)
 			r.counters.updates.Add(1)
 			if !s.update() {
 				return ran, nil
@@ -299,6 +327,7 @@ func (s *simulation) verify(want *recording.Checkpoint) error {
 		return err
 	}
 	if got.Hash == want.Hash {
+		s.play.recChecks.Add(1)
 		return nil
 	}
 	e := &DivergenceError{Tick: want.Tick, Want: *want, Got: *got}

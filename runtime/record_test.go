@@ -163,3 +163,28 @@ func TestReplayReportsDivergence(t *testing.T) {
 		t.Errorf("error %q does not name the differing type", err)
 	}
 }
+
+func TestRecordStats(t *testing.T) {
+	rec, _ := recordSession(t, runtime.Sequential, 100)
+	r, err := recording.NewReader(bytes.NewReader(rec), "test.rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := timing.NewManualClock(0)
+	ctx, _ := runtimetest.NewContext(clock)
+	ctx.Input = nil
+	g := &ledgerGame{stopAt: 1 << 62}
+	opts := runtimetest.Options(clock, runtime.Sequential)
+	opts.Record = runtime.RecordOptions{Reader: r, Hash: g.hash}
+	rt, err := runtime.New(g, ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Run(); err != nil {
+		t.Fatal(err)
+	}
+	// Checkpoints after ticks 6, 13, ..., 97: 14 of them.
+	if got, want := rt.RecordStats(), (runtime.RecordStats{Replaying: true, Ticks: 100, Checkpoints: 14}); got != want {
+		t.Errorf("RecordStats after the replay: %+v, want %+v", got, want)
+	}
+}
