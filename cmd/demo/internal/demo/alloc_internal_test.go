@@ -42,3 +42,19 @@ func TestOverlayFormattingAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestPresentProbeAllocs: watching a present and summarising the latest
+// ones allocate nothing (Render runs at every present).
+func TestPresentProbeAllocs(t *testing.T) {
+	p := &presentProbe{Renderer: nullRenderer{}}
+	f := probeFrame(3, 0.5)
+	for name, fn := range map[string]func(){
+		"render":           func() { _ = p.Render(f); f.Passes[0].Packets[1].Transform.Position.X++ },
+		"summary":          func() { _ = p.Summary(0) },
+		"summary per slot": func() { _ = p.Summary(time.Second / 144) },
+	} {
+		if got := testing.AllocsPerRun(200, fn); got != 0 {
+			t.Errorf("%s: got %v allocations per run, want 0", name, got)
+		}
+	}
+}

@@ -30,25 +30,27 @@
 //
 // # Judder
 //
-// A motion probe, a small orange square, crosses a track under the
-// statistics at a constant 240 pixels per simulated second. The demo wraps
-// the session's renderer to note, at every present, where the probe is
-// drawn at that present's alpha (what the GPU draws). The judder figure is
-// the coefficient of variation (standard deviation over mean) of the
-// probe's displacement from one present to the next over the latest 120
-// presents ([PresentSummary]): 0 when every present shows an equal share of
-// the motion, about 1.2 for 60 Hz ticks on a 144 Hz display when each tick
-// is held for two or three presents, 0.45 for 50 Hz ticks on 60 Hz.
-// Displacement is measured rather than present intervals because even
-// intervals can still show uneven motion; it is what the eye follows.
+// A motion probe, a small orange square right of the statistics, circles a
+// hub at a constant 240 pixels per simulated second. The demo wraps the
+// session's renderer to note, at every present, its instant and where the
+// probe is drawn at that present's alpha (what the GPU draws). The judder
+// figure is the coefficient of variation (standard deviation over mean) of
+// the probe's on-screen displacement from one frame slot to the next over
+// the latest 120 slots ([PresentSummary]): a slot is one interval of the
+// frame cap, or each present when there is no cap, and a slot without a
+// present shows the previous picture again. It is 0 when every slot shows
+// an equal share of the motion; 60 Hz ticks under a 144 fps cap without
+// interpolation hold each tick for two or three slots, about 1.18, and
+// with interpolation about 0.001. Displacement is measured rather than
+// present intervals because even intervals can still carry uneven motion:
+// it is what the eye follows.
 //
 // The [Panel] changes the runtime's timing options, frame cap, (where the
 // runtime allows it) input delivery and interpolation at once; a refused
 // change leaves everything as it was and says why. Interpolation is
-// switched off by giving each frame a zero step in an Extract system, which
-// makes the platform present it once, at its latest tick; the ECS app keeps
-// recording previous placements, so switching back on is immediate, and a
-// session started with render.interpolation = false cannot switch it on. [Game.Inject] serves the load keys: a
+// switched through the ECS app ([ecs.App.SetInterpolation]) from the next
+// tick: off, frames carry no previous placements and no step, so the
+// platform presents each one once, as it is. [Game.Inject] serves the load keys: a
 // stall blocks the next update (the simulation owner), a suspension blocks
 // every thread, the slow render blocks the platform thread on every cycle.
 //

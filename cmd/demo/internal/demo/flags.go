@@ -25,7 +25,7 @@ const DefaultBenchRun = 5 * time.Second
 const (
 	InterpOn      = "on"
 	InterpOff     = "off"
-	InterpCompare = "compare" // --bench only: both, in alternating sessions
+	InterpCompare = "compare" // --bench only: both, alternating in one session
 )
 
 // Settings is what the command line asks for: the framework's flags, the
@@ -198,7 +198,7 @@ func ParseArgs(args []string, usage io.Writer) (Settings, error) {
 	boolFlag("timestamped-input", "give each fixed update the input of its own span (polling.delivery=timestamped)",
 		[]string{"polling.delivery=timestamped"}, []string{"polling.delivery=backlog"})
 	intFlag("frame-cap", "runtime.frame_cap", "at most `N` frames per second, 0 = no cap (runtime.frame_cap)")
-	fset.Func("interp", "interpolation at each present, `on|off` (render.interpolation), or with --bench compare: both, in alternating sessions", func(v string) error {
+	fset.Func("interp", "interpolation at each present, `on|off` (render.interpolation), or with --bench compare: both, alternating", func(v string) error {
 		switch v {
 		case InterpOn:
 			p.add("--interp="+v, "render.interpolation=true")

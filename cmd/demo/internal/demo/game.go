@@ -38,6 +38,10 @@ type Options struct {
 	// Bench leaves out the player, the overlay and the panel: only the
 	// bunnies are drawn. The measured run starts after WarmupFrames.
 	Bench bool
+	// BenchCompare, with Bench, switches interpolation on and off every
+	// BenchSlice of the measured run and measures each variant by the
+	// frames it presented ([Game.BenchVariants]).
+	BenchCompare bool
 	// Still keeps the bunnies where they spawned, for reproducible
 	// screenshots.
 	Still bool
@@ -59,6 +63,11 @@ type Options struct {
 // WarmupFrames are presented before a benchmark starts measuring (shader
 // compilation and buffer growth happen in the first frames).
 const WarmupFrames = 5
+
+// BenchSlice is how long a comparing benchmark runs each variant before
+// switching to the other: short, so that both see the same drift in the
+// machine's load, and long enough for many frames at benchmark sizes.
+const BenchSlice = 250 * time.Millisecond
 
 // Game is the demo: bunnies, a player, the timing overlay and the
 // resilience panel, built from ECS systems when the framework calls its
@@ -94,12 +103,11 @@ type Game struct {
 	overlay *overlay
 	hidden  bool
 
-	// Interpolation: recorded says whether the ECS app records previous
-	// placements (render.interpolation at start); interp whether frames are
-	// interpolated now (the panel's switch). probe watches the presents.
-	recorded bool
-	interp   atomic.Bool
-	probe    *presentProbe
+	// interp is whether frames are to be interpolated (the panel's switch,
+	// the benchmark's alternation), applied to the ECS app by a system;
+	// probe watches the presents.
+	interp atomic.Bool
+	probe  *presentProbe
 
 	load loadState
 
@@ -108,6 +116,7 @@ type Game struct {
 	started, measuring      bool
 	startAt, lastAt         timing.Instant
 	startFrames, lastFrames uint64
+	sliceAt                 timing.Instant
 }
 
 // loadState is the injected load, set by the simulation's key handling and
@@ -178,8 +187,7 @@ func frameworkGame() framework.Game { return framework.Game{Title: "Metronome de
 // slow-render load. Platform thread.
 func (g *Game) setupGame(s *framework.Setup) error {
 	g.app, g.lib, g.rt = s.App, s.Assets, s.Runtime
-	g.recorded = s.Config.Render.Interpolation
-	g.interp.Store(g.recorded)
+	g.interp.Store(s.Config.Render.Interpolation)
 	if err := g.registerActions(s.Actions); err != nil {
 		return err
 	}
@@ -223,6 +231,7 @@ func (g *Game) setupGame(s *framework.Setup) error {
 	app := g.app
 	app.AddSystem(ecs.Startup, ecs.System{Name: "setup", Run: g.spawnScene})
 	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "load", Run: g.injectLoad})
+	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "interpolation switch", Run: g.interpolationSwitch})
 	if !g.opts.Bench {
 		g.overlay = newOverlay(g)
 		app.AddSystem(ecs.PreUpdate, ecs.System{Name: "controls", Run: g.controls})
@@ -234,14 +243,13 @@ func (g *Game) setupGame(s *framework.Setup) error {
 	if !g.opts.Bench {
 		app.AddSystem(ecs.Update, g.probeSystem())
 		app.AddSystem(ecs.PostUpdate, ecs.System{Name: "overlay", Run: g.overlay.update})
-		// Watch every present. The runtime draws through the context's
-		// renderer at each present, so wrapping it here, on the platform
-		// thread before the first frame, sees them all.
-		ctx := g.rt.Context()
-		g.probe = &presentProbe{Renderer: ctx.Renderer}
-		ctx.Renderer = g.probe
 	}
-	app.AddSystem(ecs.Extract, ecs.System{Name: "interpolation switch", Run: g.interpolationSwitch})
+	// Watch every present. The runtime draws through the context's
+	// renderer at each present, so wrapping it here, on the platform
+	// thread before the first frame, sees them all.
+	ctx := g.rt.Context()
+	g.probe = &presentProbe{Renderer: ctx.Renderer}
+	ctx.Renderer = g.probe
 
 	o := g.rt.Options()
 	g.panel = NewPanel(gameControls{g.rt, g}, o.FrameCap, o.Polling.Delivery)
@@ -249,44 +257,36 @@ func (g *Game) setupGame(s *framework.Setup) error {
 	return err
 }
 
-// interpolationSwitch runs after the frame is extracted: with the panel's
-// interpolation switch off, it sets the frame's step to zero, which tells
-// the platform not to interpolate, so each frame is presented once showing
-// its latest tick. Simulation owner.
-//
-// The ECS app keeps recording previous placements meanwhile (it has no
-// switch of its own at run time), so turning the switch back on is
-// immediate.
-func (g *Game) interpolationSwitch(ctx *ecs.Context) {
-	if !g.interp.Load() {
-		ctx.Frame.Frame().Span.Step = 0
+// interpolationSwitch puts the requested interpolation in force in the ECS
+// app, whose switch belongs to the simulation owner, before the tick's
+// frame is prepared. Off, the app gives frames no previous placements and
+// no step, so the platform presents each frame once, as it is.
+func (g *Game) interpolationSwitch(*ecs.Context) {
+	if want := g.interp.Load(); g.app.Interpolation() != want {
+		g.app.SetInterpolation(want)
 	}
 }
 
-// Interpolation reports whether frames are interpolated at each present.
-// Safe from any goroutine.
+// Interpolation reports whether frames are interpolated at each present
+// (from the next tick, after a change). Safe from any goroutine.
 func (g *Game) Interpolation() bool { return g.interp.Load() }
 
 // SetInterpolation turns interpolation at each present on or off from the
-// next frame. It cannot turn it on in a session that started with
-// render.interpolation = false: the ECS app then records no previous
-// placements. Safe from any goroutine.
+// next tick's frame. It never fails; the error is the panel's
+// [Interpolator] contract. Safe from any goroutine.
 func (g *Game) SetInterpolation(on bool) error {
-	if on && !g.recorded {
-		return errors.New("the session started with render.interpolation = false, so no previous placements are recorded; restart with --set render.interpolation=true")
-	}
 	g.interp.Store(on)
 	return nil
 }
 
 // PresentSummary describes the latest presents: the alpha of the latest
-// and the judder of the motion probe. The zero value before the first
-// present, and in Bench mode, which has no probe. Safe from any goroutine.
+// and the judder of the motion probe. The zero value before Setup; no
+// judder figure in Bench mode, which has no probe. Safe from any goroutine.
 func (g *Game) PresentSummary() PresentSummary {
 	if g.probe == nil {
 		return PresentSummary{}
 	}
-	return g.probe.Summary()
+	return g.probe.Summary(g.rt.Options().FrameCap)
 }
 
 // gameControls are the panel's controls: the runtime's, and the demo's
@@ -319,6 +319,17 @@ func (g *Game) BenchResult() (frames uint64, elapsed time.Duration) {
 	return g.lastFrames - g.startFrames, time.Duration(g.lastAt - g.startAt)
 }
 
+// BenchVariants returns what a benchmark measured of frames with
+// interpolation and frames without, each present counted with the time
+// since the previous one for the variant it showed. Safe from any
+// goroutine.
+func (g *Game) BenchVariants() (on, off BenchMeasure) {
+	if g.probe == nil {
+		return BenchMeasure{}, BenchMeasure{}
+	}
+	return g.probe.variants()
+}
+
 // Bunnies returns the number of bunnies. Simulation owner only.
 func (g *Game) Bunnies() int { return g.bunnies.Count() }
 
@@ -346,9 +357,14 @@ func (g *Game) platformService(now timing.Instant) error {
 			if frames < WarmupFrames {
 				return nil
 			}
-			g.measuring, g.startAt, g.startFrames = true, now, frames
+			g.measuring, g.startAt, g.startFrames, g.sliceAt = true, now, frames, now
+			g.probe.measure()
 		}
 		g.lastAt, g.lastFrames = now, frames
+		if g.opts.BenchCompare && time.Duration(now-g.sliceAt) >= BenchSlice {
+			g.interp.Store(!g.interp.Load())
+			g.sliceAt = now
+		}
 	}
 	measured := frames - g.startFrames
 	if g.opts.Frames > 0 && measured >= uint64(g.opts.Frames) ||

@@ -57,7 +57,7 @@ const (
 	staticFrameLine  // 1/60 s in the interval graph
 	staticFrameLine2 // 1/30 s
 	staticDebtZero
-	staticProbeTrack // the motion probe's track
+	staticProbeHub // the centre the motion probe circles
 	staticCount
 )
 
@@ -91,7 +91,7 @@ type overlay struct {
 
 	// Panel geometry of the latest layout, for mouse clicks.
 	panelX, panelY, panelW, lineH float32
-	// Where the motion probe's track starts.
+	// The centre of the motion probe's circle.
 	probeX, probeY float32
 }
 
@@ -126,10 +126,12 @@ func (ov *overlay) spawn(ctx *ecs.Context) {
 	if m, err := ov.g.lib.Metrics(ov.g.font); err == nil {
 		ov.lineH = m.LineHeight
 	}
-	ov.probeX, ov.probeY = 14, 12+15*ov.lineH+14 // below the stats block until the first layout
+	ov.probeX, ov.probeY = probeCentre()
 	probe := ctx.Commands.Spawn()
 	ecs.With(probe, ecs.At(ov.probeX, ov.probeY))
-	ecs.With(probe, solid(probeColor, probeSize, probeSize, layerProbe))
+	s := solid(probeColor, probeSize, probeSize, layerProbe)
+	s.Origin = ecs.Vec2{X: probeSize / 2, Y: probeSize / 2}
+	ecs.With(probe, s)
 	ecs.With(probe, probeMarker{})
 	for role := range textCount {
 		p := ctx.Commands.Spawn()
@@ -323,7 +325,7 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 	} else {
 		dst = strconv.AppendFloat(dst, in.Present.Judder, 'f', 3, 64)
 	}
-	dst = append(dst, " (motion probe below, last "...)
+	dst = append(dst, " (orange probe, last "...)
 	dst = strconv.AppendInt(dst, probeWindow, 10)
 	dst = append(dst, " presents; 0 = even)"...)
 	dst = append(dst, "\nupdates: variable "...)
@@ -527,7 +529,6 @@ func (ov *overlay) layoutTexts(fbw, fbh float32) {
 	panelLines := float32(countLines(ov.buf[textPanel]))
 	ov.panelW = 330
 	ov.panelX, ov.panelY = fbw-ov.panelW-8, 8
-	ov.probeX, ov.probeY = 14, 6+statsLines*lh+14+6
 	q := ov.texts.Query()
 	for q.Next() {
 		t, text, role := q.Get()
@@ -563,13 +564,16 @@ func (ov *overlay) layoutTexts(fbw, fbh float32) {
 			s.Size = ecs.Vec2{X: graphWidth, Y: 1}
 		case staticDebtZero:
 			t.Position, s.Size = ecs.Vec2{X: x0, Y: dz}, ecs.Vec2{X: graphWidth, Y: 1}
-		case staticProbeTrack:
-			t.Position = ecs.Vec2{X: ov.probeX, Y: ov.probeY + probeSize/2}
-			s.Size = ecs.Vec2{X: probeTrack + probeSize, Y: 1}
+		case staticProbeHub:
+			t.Position, s.Size = ecs.Vec2{X: ov.probeX - 1, Y: ov.probeY - 1}, ecs.Vec2{X: 2, Y: 2}
 		}
 		t.Teleport()
 	}
 }
+
+// probeCentre is where the motion probe circles: right of the statistics
+// block, left of the panel.
+func probeCentre() (x, y float32) { return 6 + 760 + 16 + probeRadius, 12 + probeRadius + 4 }
 
 // setHidden hides or shows every overlay entity.
 func (ov *overlay) setHidden(hidden bool) {

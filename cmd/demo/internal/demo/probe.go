@@ -3,86 +3,137 @@ package demo
 import (
 	"math"
 	"sync"
+	"time"
 
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/timing"
 )
 
-// The motion probe: a small sprite that crosses a track under the overlay
-// at constant simulated speed, so that what the player sees of motion can
-// be measured. Its layer is above everything else, so in the frame's one
-// pass (sorted by layer) it is the last packet.
+// The motion probe: a small sprite circling a hub under the overlay's
+// statistics at a constant simulated speed, so that what the player sees of
+// motion can be measured. It goes round rather than across so that it never
+// jumps back (a jump is no motion to measure); at 4 pixels a tick on a
+// 24-pixel radius each tick's chord is as long as the next. Its layer is
+// above everything else, so in the frame's one pass (sorted by layer) it is
+// the last packet.
 const (
 	layerProbe  int16 = 13
 	probeSpeed        = 240 // px per simulated second
-	probeTrack        = 480 // px, then it starts again at the left
+	probeRadius       = 24  // px
 	probeSize         = 6
 	probeWindow       = 120 // presents the judder figure covers
 )
 
 var probeColor = render2d.Color{R: 1, G: 0.62, B: 0.2, A: 1}
 
-// probeMarker marks the probe entity; X is its distance along the track.
-type probeMarker struct{ X float32 }
+// probeMarker marks the probe entity; Angle is where it is on its circle.
+type probeMarker struct{ Angle float64 }
 
-// probeSystem moves the probe by the tick's simulation delta. At the end of
-// the track it starts again at the left, teleported so that no frame draws
-// it sliding back across the screen.
+// probeSystem moves the probe by the tick's simulation delta.
 func (g *Game) probeSystem() ecs.System {
 	return ecs.System{Name: "motion probe", Run: func(ctx *ecs.Context) {
 		ov := g.overlay
 		q := ov.probes.Query()
 		for q.Next() {
 			t, _, m := q.Get()
-			m.X += float32(probeSpeed * ctx.DeltaSeconds())
-			wrapped := m.X >= probeTrack
-			for m.X >= probeTrack {
-				m.X -= probeTrack
-			}
-			t.Position = ecs.Vec2{X: ov.probeX + m.X, Y: ov.probeY}
-			if wrapped {
-				t.Teleport()
-			}
+			m.Angle = math.Mod(m.Angle+probeSpeed/probeRadius*ctx.DeltaSeconds(), 2*math.Pi)
+			sin, cos := math.Sincos(m.Angle)
+			t.Position = ecs.Vec2{X: ov.probeX + float32(probeRadius*cos), Y: ov.probeY + float32(probeRadius*sin)}
 		}
 	}}
 }
 
+// BenchMeasure is what a benchmark measured of one variant: the presents
+// and the real time between them.
+type BenchMeasure struct {
+	Frames  uint64
+	Elapsed time.Duration
+}
+
+// FPS returns presents per second, 0 when nothing was measured.
+func (m BenchMeasure) FPS() float64 {
+	if m.Elapsed <= 0 {
+		return 0
+	}
+	return float64(m.Frames) / m.Elapsed.Seconds()
+}
+
 // presentProbe watches every present: it wraps the session's renderer and
-// notes, at each Render, the present's alpha and where the
-// probe sprite is drawn at that alpha ([render2d.DrawPacket2D.Resolved],
-// exactly what the renderer draws). Render runs on the platform thread;
-// [presentProbe.Summary] may be called from any goroutine.
+// notes, at each Render, the present's alpha and where the probe sprite is
+// drawn at that alpha ([render2d.DrawPacket2D.Resolved], exactly what the
+// renderer draws). While a benchmark measures, it also adds each present
+// and the time since the previous one to the variant the frame shows:
+// interpolated (a frame with a step) or not. Render runs on the platform
+// thread; the other methods may be called from any goroutine.
 type presentProbe struct {
 	render2d.Renderer
 
 	mu sync.Mutex
-	// A ring of the probe's drawn x at the latest presents (NaN when the
-	// frame had no probe): probeWindow+1 places, probeWindow steps.
-	x      [probeWindow + 1]float32
+	// A ring of the latest presents: the instant and the probe's drawn
+	// position (X NaN when the frame had no probe). probeWindow+1 presents
+	// give probeWindow steps, and cover probeWindow frame slots when
+	// presents are at most one a slot.
+	at     [probeWindow + 1]timing.Instant
+	pos    [probeWindow + 1]render2d.Vec2
 	next   int
 	filled int
 	alpha  float32
+
+	measuring bool
+	lastAt    timing.Instant
+	variant   [2]BenchMeasure // off, on
 }
 
 // Render notes the present, then draws it.
 func (p *presentProbe) Render(f *render2d.Frame) error {
-	x := float32(math.NaN())
+	pos := render2d.Vec2{X: float32(math.NaN())}
 	if n := len(f.Passes); n > 0 {
 		pk := f.Passes[n-1].Packets
 		for i := len(pk) - 1; i >= 0 && pk[i].Layer >= layerProbe; i-- {
 			if pk[i].Layer == layerProbe {
-				x = pk[i].Resolved(f.Present.Alpha).Transform.Position.X
+				pos = pk[i].Resolved(f.Present.Alpha).Transform.Position
 				break
 			}
 		}
 	}
 	p.mu.Lock()
-	p.x[p.next] = x
-	p.next = (p.next + 1) % len(p.x)
-	p.filled = min(p.filled+1, len(p.x))
+	p.at[p.next], p.pos[p.next] = f.Present.At, pos
+	p.next = (p.next + 1) % len(p.pos)
+	p.filled = min(p.filled+1, len(p.pos))
 	p.alpha = f.Present.Alpha
+	if at := f.Present.At; p.measuring {
+		if p.lastAt != 0 && at > p.lastAt {
+			v := &p.variant[b2i(f.Span.Step > 0)]
+			v.Frames++
+			v.Elapsed += time.Duration(at - p.lastAt)
+		}
+		p.lastAt = at
+	}
 	p.mu.Unlock()
 	return p.Renderer.Render(f)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// measure starts counting presents by variant; the first present after it
+// only marks the start.
+func (p *presentProbe) measure() {
+	p.mu.Lock()
+	p.measuring, p.lastAt = true, 0
+	p.mu.Unlock()
+}
+
+// variants returns what was measured with interpolation on and off.
+func (p *presentProbe) variants() (on, off BenchMeasure) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.variant[1], p.variant[0]
 }
 
 // PresentSummary describes the latest presents.
@@ -90,37 +141,69 @@ type PresentSummary struct {
 	// Alpha is the interpolation factor of the latest present.
 	Alpha float32
 	// Judder is the coefficient of variation (standard deviation over
-	// mean) of the probe's on-screen displacement from one present to the
-	// next, over the latest 120 presents: 0 is perfectly even motion. Each
-	// present draws the probe where it is at that instant; if every
-	// present shows an equal share of the motion the displacements are
-	// equal. 60 Hz ticks on a 144 Hz display without interpolation move it
-	// 0, 0, then a whole step, and so on: about 1.2. Steps across the wrap
-	// of the track and presents without the probe are left out.
+	// mean) of the probe's on-screen displacement from one frame slot to
+	// the next, over the latest 120 slots: 0 is perfectly even motion.
+	// Under a frame cap a slot is one cap interval, the time the screen
+	// shows each picture when every slot gets a present; a slot without a
+	// present shows the previous picture again, a displacement of 0.
+	// Without a cap each present is a slot. So 60 Hz ticks under a 144 fps
+	// cap without interpolation move the probe 0, 0, then a whole tick's
+	// step, and so on (about 1.2), and with interpolation an equal share of
+	// the motion at every slot (about 0). Presents without the probe
+	// (overlay hidden) are left out.
 	Judder float64
 	// Steps is the number of displacements Judder is computed from; zero
 	// when the probe did not move (Judder is then 0 and means nothing).
 	Steps int
 }
 
-// Summary computes the summary of the latest presents. Any goroutine;
-// allocation-free.
-func (p *presentProbe) Summary() PresentSummary {
+// Summary computes the summary of the latest presents, with frame slots
+// of length slot (the frame cap's interval; 0 for none: each present is a
+// slot). Any goroutine; allocation-free.
+func (p *presentProbe) Summary(slot time.Duration) PresentSummary {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	s := PresentSummary{Alpha: p.alpha}
-	n := len(p.x)
-	start := (p.next - p.filled + n) % n
+	n := len(p.pos)
+	// i counts back from the latest present: 0 is the newest.
+	idx := func(i int) int { return (p.next - 1 - i + 2*n) % n }
 	var sum, sumSq float64
-	for k := 1; k < p.filled; k++ {
-		a, b := p.x[(start+k-1)%n], p.x[(start+k)%n]
-		d := float64(b - a)
-		if a != a || b != b || d < 0 {
-			continue // no probe, or the wrap
+	add := func(a, b render2d.Vec2) {
+		if a.X != a.X || b.X != b.X {
+			return // a present without the probe
 		}
+		d := math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y))
 		sum += d
 		sumSq += d * d
 		s.Steps++
+	}
+	if slot <= 0 {
+		for i := 1; i < p.filled; i++ {
+			add(p.pos[idx(i)], p.pos[idx(i-1)])
+		}
+	} else if p.filled > 0 {
+		// Sample the screen half a slot after each slot's present is due,
+		// counting back from the newest present: what a present a little
+		// late or early for its slot shows is still its slot's picture.
+		at := p.at[idx(0)].AddSaturating(slot / 2)
+		i := 0 // the present on screen at the sample
+		var prev render2d.Vec2
+		for k := 0; k <= probeWindow; k++ {
+			for i < p.filled && p.at[idx(i)] > at {
+				i++
+			}
+			if i >= p.filled {
+				break // the ring does not reach back this far
+			}
+			cur := p.pos[idx(i)]
+			if k > 0 {
+				add(cur, prev)
+			}
+			prev, at = cur, at.AddSaturating(-slot)
+		}
+	}
+	if sum <= 0 {
+		s.Steps = 0 // nothing moved: no figure
 	}
 	s.Judder = judder(sum, sumSq, s.Steps)
 	return s

@@ -6,10 +6,11 @@
 //
 //	sprites=N interp=on frames=F seconds=S fps=X frame_ms=Y
 //
-// or, with --interp=compare, sessions with interpolation on and off in
-// turn, each measuring a slice of the run, and one line with both:
+// or, with --interp=compare, interpolation switched on and off every
+// demo.BenchSlice of the run, each present counted for the variant it
+// showed, and one line with both:
 //
-//	sprites=N interp=compare sessions=K frames_on=F seconds_on=S fps_on=X frames_off=F seconds_off=S fps_off=Y ratio_on_to_off=R
+//	sprites=N interp=compare frames_on=F seconds_on=S fps_on=X frames_off=F seconds_off=S fps_off=Y ratio_on_to_off=R
 //
 // # Running without a display
 //

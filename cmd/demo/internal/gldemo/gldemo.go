@@ -8,11 +8,9 @@ import (
 	goruntime "runtime"
 	"runtime/pprof"
 	"strings"
-	"time"
 
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
 	"github.com/metronome-go/metronome/framework"
-	"github.com/metronome-go/metronome/framework/config"
 )
 
 // Main runs the demo with the command-line arguments args and returns the
@@ -120,92 +118,40 @@ func Run(s demo.Settings, stdout, stderr io.Writer) error {
 	return errors.Join(errs...)
 }
 
-// benchSlice is the length of one session of an --interp=compare benchmark:
-// long enough that opening the window and the warm-up stay outside the
-// measurement, short enough that both variants see the same load drift.
-const benchSlice = time.Second
-
 // bench runs the benchmark and prints its result line. With
-// --interp=compare it runs sessions with interpolation on and off
-// alternately (on first), as many as fit the run length, and reports both
-// and their ratio; interpolation cannot be switched off in a running
-// session without the ECS app still recording previous placements, so each
-// variant gets sessions of its own.
+// --interp=compare the session switches interpolation on and off every
+// demo.BenchSlice and the line reports both variants and their ratio.
 func bench(s demo.Settings, stdout, stderr io.Writer) error {
-	type total struct {
-		frames  uint64
-		elapsed time.Duration
+	compare := s.Interp == demo.InterpCompare
+	g, err := demo.New(demo.Options{Sprites: s.Sprites, SpriteSize: s.SpriteSize, Seed: s.Seed, Bench: true, BenchCompare: compare,
+		Still: s.Still, RunFor: s.Flags.RunFor, Frames: s.Flags.Frames})
+	if err != nil {
+		return err
 	}
-	runOne := func(cfg config.Config, runFor time.Duration, frames int, last bool) (total, *demo.Game, error) {
-		g, err := demo.New(demo.Options{Sprites: s.Sprites, SpriteSize: s.SpriteSize, Seed: s.Seed, Bench: true, Still: s.Still, RunFor: runFor, Frames: frames})
-		if err != nil {
-			return total{}, nil, err
-		}
-		ro := framework.RunOptions{Source: s.Source}
-		if last {
-			ro.Screenshot = s.Flags.Screenshot
-		}
-		if err := framework.Run(g.Framework(), cfg, ro); err != nil {
-			return total{}, g, fmt.Errorf("demo: %w", err)
-		}
-		f, e := g.BenchResult()
-		return total{f, e}, g, nil
+	// The game measures after its warm-up frames and stops itself.
+	if err := framework.Run(g.Framework(), s.Config, framework.RunOptions{Source: s.Source, Screenshot: s.Flags.Screenshot}); err != nil {
+		return fmt.Errorf("demo: %w", err)
 	}
-	fps := func(t total) float64 {
-		if t.elapsed <= 0 {
-			return 0
+	if compare {
+		on, off := g.BenchVariants()
+		ratio := 0.0
+		if off.FPS() > 0 {
+			ratio = on.FPS() / off.FPS()
 		}
-		return float64(t.frames) / t.elapsed.Seconds()
-	}
-	var last *demo.Game
-	if s.Interp != demo.InterpCompare {
-		t, g, err := runOne(s.Config, s.Flags.RunFor, s.Flags.Frames, true)
-		if err != nil {
-			return err
-		}
-		last = g
+		fmt.Fprintf(stdout, "sprites=%d interp=compare frames_on=%d seconds_on=%.3f fps_on=%.1f frames_off=%d seconds_off=%.3f fps_off=%.1f ratio_on_to_off=%.3f\n",
+			s.Bench, on.Frames, on.Elapsed.Seconds(), on.FPS(), off.Frames, off.Elapsed.Seconds(), off.FPS(), ratio)
+	} else {
+		frames, elapsed := g.BenchResult()
+		m := demo.BenchMeasure{Frames: frames, Elapsed: elapsed}
 		ms := 0.0
-		if t.frames > 0 {
-			ms = t.elapsed.Seconds() * 1000 / float64(t.frames)
+		if frames > 0 {
+			ms = elapsed.Seconds() * 1000 / float64(frames)
 		}
 		fmt.Fprintf(stdout, "sprites=%d interp=%s frames=%d seconds=%.3f fps=%.1f frame_ms=%.3f\n",
-			s.Bench, onOff(s.Config.Render.Interpolation), t.frames, t.elapsed.Seconds(), fps(t), ms)
-	} else {
-		// Pairs of sessions, each measuring a slice of the run.
-		pairs := 1
-		if s.Flags.RunFor > 0 {
-			pairs = max(1, int(s.Flags.RunFor/(2*benchSlice)))
-		}
-		runFor := s.Flags.RunFor / time.Duration(2*pairs)
-		frames := (s.Flags.Frames + 2*pairs - 1) / (2 * pairs)
-		var on, off total
-		for i := range 2 * pairs {
-			interp := i%2 == 0
-			cfg := s.Config
-			if err := cfg.Set(fmt.Sprintf("render.interpolation=%t", interp)); err != nil {
-				return err
-			}
-			t, g, err := runOne(cfg, runFor, frames, i == 2*pairs-1)
-			if err != nil {
-				return err
-			}
-			last = g
-			sum := &off
-			if interp {
-				sum = &on
-			}
-			sum.frames += t.frames
-			sum.elapsed += t.elapsed
-		}
-		ratio := 0.0
-		if fps(off) > 0 {
-			ratio = fps(on) / fps(off)
-		}
-		fmt.Fprintf(stdout, "sprites=%d interp=compare sessions=%d frames_on=%d seconds_on=%.3f fps_on=%.1f frames_off=%d seconds_off=%.3f fps_off=%.1f ratio_on_to_off=%.3f\n",
-			s.Bench, 2*pairs, on.frames, on.elapsed.Seconds(), fps(on), off.frames, off.elapsed.Seconds(), fps(off), ratio)
+			s.Bench, onOff(s.Config.Render.Interpolation), frames, elapsed.Seconds(), m.FPS(), ms)
 	}
-	if last != nil && last.Runtime() != nil && s.TimingReport != "" {
-		r := last.Report()
+	if s.TimingReport != "" {
+		r := g.Report()
 		return writeReport(s.TimingReport, &r, stderr)
 	}
 	return nil
