@@ -68,18 +68,23 @@ const (
 
 // Record header bits: the kind in the low four, then these. The short form
 // carries only the kind's own fields, its boolean (Focused for a focus
-// record, Connected for a gamepad one) in rFlag; the full form carries
-// every field, the booleans in a byte of their own.
+// record, Connected for a gamepad one, Hidden, Minimized or Fullscreen for
+// the window's) in rFlag; the full form carries every field, the booleans
+// in a byte of their own.
 const (
 	rSynthetic = 1 << 4
 	rFull      = 1 << 5
 	rSameTime  = 1 << 6 // same Time as the previous record (or InputStart)
 	rFlag      = 1 << 7
 
-	rFocused   = 1 << 0 // in the full form's boolean byte
-	rConnected = 1 << 1
+	rFocused    = 1 << 0 // in the full form's boolean byte
+	rConnected  = 1 << 1
+	rHidden     = 1 << 2
+	rMinimized  = 1 << 3
+	rFullscreen = 1 << 4
+	rBooleans   = rFocused | rConnected | rHidden | rMinimized | rFullscreen
 
-	lastRecordKind = input.RecordGamepad
+	lastRecordKind = input.RecordFullscreen
 )
 
 func zz(v int64) uint64   { return uint64(v<<1) ^ uint64(v>>63) }
@@ -335,11 +340,11 @@ var statsOrder = func() (order [nStats]int) {
 // plainRecord reports whether r uses only its kind's own fields, so that
 // the short form holds all of it.
 func plainRecord(r *input.Record) bool {
-	var x, y, size, rn, button, axis, focused, connected bool // fields in use
+	var x, y, size, rn, button, axis, focused, connected, hidden, minimized, fullscreen bool // fields in use
 	switch r.Kind {
 	case input.RecordPress, input.RecordRelease:
 		button = true
-	case input.RecordCursor, input.RecordScroll:
+	case input.RecordCursor, input.RecordScroll, input.RecordContentScale:
 		x, y = true, true
 	case input.RecordText:
 		rn = true
@@ -351,10 +356,27 @@ func plainRecord(r *input.Record) bool {
 		axis, x = true, true
 	case input.RecordGamepad:
 		connected = true
+	case input.RecordHidden:
+		hidden = true
+	case input.RecordMinimized:
+		minimized = true
+	case input.RecordFullscreen:
+		fullscreen = true
 	}
 	return (x || math.Float64bits(r.X) == 0) && (y || math.Float64bits(r.Y) == 0) &&
 		(size || r.Width == 0 && r.Height == 0) && (rn || r.Rune == 0) && (button || r.Button == 0) &&
-		(axis || r.Axis == 0) && (focused || !r.Focused) && (connected || !r.Connected)
+		(axis || r.Axis == 0) && (focused || !r.Focused) && (connected || !r.Connected) &&
+		(hidden || !r.Hidden) && (minimized || !r.Minimized) && (fullscreen || !r.Fullscreen)
+}
+
+// flagKind reports whether the short form of kind k carries its boolean
+// in rFlag.
+func flagKind(k input.RecordKind) bool {
+	switch k {
+	case input.RecordFocus, input.RecordGamepad, input.RecordHidden, input.RecordMinimized, input.RecordFullscreen:
+		return true
+	}
+	return false
 }
 
 func appendRecords(b []byte, prev timing.Instant, rs []input.Record) []byte {
@@ -368,7 +390,7 @@ func appendRecords(b []byte, prev timing.Instant, rs []input.Record) []byte {
 		full := !plainRecord(r)
 		if full {
 			h |= rFull
-		} else if r.Focused || r.Connected {
+		} else if r.Focused || r.Connected || r.Hidden || r.Minimized || r.Fullscreen {
 			h |= rFlag
 		}
 		if r.Time == prev {
@@ -387,6 +409,15 @@ func appendRecords(b []byte, prev timing.Instant, rs []input.Record) []byte {
 			if r.Connected {
 				flags |= rConnected
 			}
+			if r.Hidden {
+				flags |= rHidden
+			}
+			if r.Minimized {
+				flags |= rMinimized
+			}
+			if r.Fullscreen {
+				flags |= rFullscreen
+			}
 			b = binary.AppendUvarint(b, floatWord(r.X))
 			b = binary.AppendUvarint(b, floatWord(r.Y))
 			b = binary.AppendUvarint(b, zz(int64(r.Width)))
@@ -398,7 +429,7 @@ func appendRecords(b []byte, prev timing.Instant, rs []input.Record) []byte {
 		switch r.Kind {
 		case input.RecordPress, input.RecordRelease:
 			b = append(b, byte(r.Button))
-		case input.RecordCursor, input.RecordScroll:
+		case input.RecordCursor, input.RecordScroll, input.RecordContentScale:
 			b = binary.AppendUvarint(b, floatWord(r.X))
 			b = binary.AppendUvarint(b, floatWord(r.Y))
 		case input.RecordText:
@@ -724,17 +755,18 @@ func decodeRecords(d *decoder, prev timing.Instant, rs []input.Record) []input.R
 			r.Rune = d.int32("record rune")
 			r.Button, r.Axis = input.Button(d.byte()), input.Axis(d.byte())
 			flags := d.byte()
-			if flags > rFocused|rConnected {
-				d.failf("record %d: flags %#02x are not defined (allowed: bits 0 and 1)", i, flags)
+			if flags&^rBooleans != 0 {
+				d.failf("record %d: flags %#02x are not defined (allowed: bits 0 to 4)", i, flags)
 			}
 			r.Focused, r.Connected = flags&rFocused != 0, flags&rConnected != 0
+			r.Hidden, r.Minimized, r.Fullscreen = flags&rHidden != 0, flags&rMinimized != 0, flags&rFullscreen != 0
 			rs = append(rs, r)
 			continue
 		}
 		switch flag := h&rFlag != 0; kind {
 		case input.RecordPress, input.RecordRelease:
 			r.Button = input.Button(d.byte())
-		case input.RecordCursor, input.RecordScroll:
+		case input.RecordCursor, input.RecordScroll, input.RecordContentScale:
 			r.X, r.Y = wordFloat(d.uvarint()), wordFloat(d.uvarint())
 		case input.RecordText:
 			r.Rune = d.int32("record rune")
@@ -747,8 +779,14 @@ func decodeRecords(d *decoder, prev timing.Instant, rs []input.Record) []input.R
 			r.Focused = flag
 		case input.RecordGamepad:
 			r.Connected = flag
+		case input.RecordHidden:
+			r.Hidden = flag
+		case input.RecordMinimized:
+			r.Minimized = flag
+		case input.RecordFullscreen:
+			r.Fullscreen = flag
 		}
-		if h&rFlag != 0 && kind != input.RecordFocus && kind != input.RecordGamepad {
+		if h&rFlag != 0 && !flagKind(kind) {
 			d.failf("record %d: a %v record has no flag (header %#02x)", i, kind, h)
 		}
 		rs = append(rs, r)

@@ -29,13 +29,13 @@ func TestBadStart(t *testing.T) {
 		{"short other file", []byte("{}"), recording.ErrNotRecording, "...not a Metronome recording"},
 		{"other magic", []byte("MTRX\x01"), recording.ErrNotRecording, "...not a Metronome recording"},
 		{"version 9", []byte("MTRC\x09"), recording.ErrVersion,
-			"recording: game.rec: byte 4: format version 9 is not supported (this build reads 1)"},
+			"recording: game.rec: byte 4: format version 9 is not supported (this build reads 2)"},
 		{"version 0", []byte("MTRC\x00"), recording.ErrVersion, "...format version 0 is not supported"},
 		{"version 300", []byte("MTRC\xac\x02"), recording.ErrVersion, "...format version 300 is not supported"},
 		{"version not a varint", []byte("MTRC\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"), recording.ErrCorrupt,
 			"...byte 4: the format version is not a valid varint"},
 		{"version cut", []byte("MTRC\x81"), recording.ErrIncomplete, "...byte 4: the data ends inside the format version"},
-		{"no header", []byte("MTRC\x01"), recording.ErrIncomplete, "...byte 5: the data ends inside the frame of chunk 0"},
+		{"no header", []byte("MTRC\x02"), recording.ErrIncomplete, "...byte 5: the data ends inside the frame of chunk 0"},
 		{"header cut", valid[:header[1]-1], recording.ErrIncomplete, "...byte 5: the data ends inside chunk 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,7 +83,7 @@ func TestCorruptChunks(t *testing.T) {
 	payload := at + 8         // the first chunk's payload
 	item := itoa(payload + 1) // its first item, after the chunk number
 	var headerCase = func(fields ...[]byte) []byte {
-		return append([]byte("MTRC\x01"), frame(uv(0), bytes.Join(fields, nil))...)
+		return append([]byte("MTRC\x02"), frame(uv(0), bytes.Join(fields, nil))...)
 	}
 	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 	for _, tc := range []struct {
@@ -99,8 +99,8 @@ func TestCorruptChunks(t *testing.T) {
 		{"records beyond the limit", cat(start, frame(uv(1, 1<<7, recording.MaxRecords+1))), "record count 1048577 is out of range (allowed: 0 to 1048576)"},
 		{"records beyond the chunk", cat(start, frame(uv(1, 1<<7, 1000), []byte{1, 2})), "record count 1000 needs more bytes than its chunk has left (2)"},
 		{"no records", cat(start, frame(uv(1, 1<<7, 0))), "a tick flagged as having records has none"},
-		{"record kind 0", cat(start, frame(uv(1, 1<<7, 1), []byte{0x40})), "record 0: kind 0 is not an input record kind (allowed: 1 to 10)"},
-		{"record kind 11", cat(start, frame(uv(1, 1<<7, 1), []byte{0x4b})), "record 0: kind 11 is not an input record kind"},
+		{"record kind 0", cat(start, frame(uv(1, 1<<7, 1), []byte{0x40})), "record 0: kind 0 is not an input record kind (allowed: 1 to 14)"},
+		{"record kind 15", cat(start, frame(uv(1, 1<<7, 1), []byte{0x4f})), "record 0: kind 15 is not an input record kind"},
 		{"record flag on a press", cat(start, frame(uv(1, 1<<7, 1), []byte{0xc1, 3})), "record 0: a press record has no flag"},
 		{"record width past int32", cat(start, frame(uv(1, 1<<7, 1), []byte{0x47}, uv(1<<33, 0))), "record width 4294967296 does not fit an int32"},
 		{"timing mask", cat(start, frame(uv(1, 1<<4, 1<<29))), "timing mask 0x20000000 names fields that do not exist"},

@@ -45,7 +45,7 @@
 // [ErrCorrupt], [ErrNotRecording] or [ErrVersion], in an [*Error] that
 // names the file, the byte offset and how many ticks came before:
 //
-//	recording: game.rec: byte 4: format version 9 is not supported (this build reads 1)
+//	recording: game.rec: byte 4: format version 9 is not supported (this build reads 2)
 //	recording: game.rec: byte 81920, after 4800 ticks: chunk 80: checksum 0x1c2d3e4f does not match its contents (0x0a0b0c0d)
 //
 // A chunk whose checksum fails with nothing after it is taken for a torn
@@ -62,7 +62,7 @@
 // values are zigzag-encoded ("varint"); fixed-width values are
 // little-endian.
 //
-//	file   = magic "MTRC" (4 bytes), format version (uvarint, 1), chunk...
+//	file   = magic "MTRC" (4 bytes), format version (uvarint, 2), chunk...
 //	chunk  = length L (uint32), CRC-32C (Castagnoli) of the 4 length bytes
 //	         and the payload (uint32), payload (L bytes, 1 to 64 MiB)
 //	payload = chunk number (uvarint: 0 for the header, then 1, 2, ...), items

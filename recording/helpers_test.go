@@ -154,11 +154,19 @@ func makeSession(t testing.TB, o sessionOptions) []event {
 							rec.Kind, rec.Axis, rec.X = input.RecordAxis, input.Axis(1+rng.IntN(4)), float64(float32(rng.Float64()*2-1))
 						}
 					default:
-						switch rng.IntN(3) {
+						switch rng.IntN(7) {
 						case 0:
 							rec.Kind, rec.Focused = input.RecordFocus, rng.IntN(2) == 0
 						case 1:
 							rec.Kind, rec.Width, rec.Height = input.RecordWindowSize, int32(800+rng.IntN(400)), 600
+						case 2:
+							rec.Kind, rec.X, rec.Y = input.RecordContentScale, float64(1+rng.IntN(2)), 1.25
+						case 3:
+							rec.Kind, rec.Hidden = input.RecordHidden, rng.IntN(2) == 0
+						case 4:
+							rec.Kind, rec.Minimized = input.RecordMinimized, rng.IntN(2) == 0
+						case 5:
+							rec.Kind, rec.Fullscreen = input.RecordFullscreen, rng.IntN(2) == 0
 						default:
 							rec.Kind, rec.Width, rec.Height = input.RecordFramebufferSize, 1600, 1200
 							rec.Synthetic = true
@@ -396,7 +404,7 @@ func randomTick(rng *rand.Rand, records int) *recording.Tick {
 	for range records {
 		var r input.Record
 		randomize(reflect.ValueOf(&r).Elem(), rng)
-		r.Kind = input.RecordKind(1 + uint8(r.Kind)%uint8(input.RecordGamepad))
+		r.Kind = input.RecordKind(1 + uint8(r.Kind)%uint8(input.RecordFullscreen))
 		t.Records = append(t.Records, r)
 	}
 	return t

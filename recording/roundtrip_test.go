@@ -114,15 +114,15 @@ func TestFieldsCovered(t *testing.T) {
 		{reflect.TypeFor[timing.Update](), 10},
 		{reflect.TypeFor[timing.Stats](), 17},
 		{reflect.TypeFor[timing.Ledger](), 11},
-		{reflect.TypeFor[input.Record](), 12},
+		{reflect.TypeFor[input.Record](), 15},
 		{reflect.TypeFor[recording.Tick](), 9},
 	} {
 		if got := tc.typ.NumField(); got != tc.want {
 			t.Errorf("%v has %d fields, the format carries %d", tc.typ, got, tc.want)
 		}
 	}
-	if got := input.RecordGamepad + 1; !strings.HasPrefix(got.String(), "RecordKind(") {
-		t.Errorf("input has a record kind %v after RecordGamepad, which the format does not carry", got)
+	if got := input.RecordFullscreen + 1; !strings.HasPrefix(got.String(), "RecordKind(") {
+		t.Errorf("input has a record kind %v after RecordFullscreen, which the format does not carry", got)
 	}
 	if timing.NumKinds != 3 {
 		t.Errorf("timing.NumKinds is %d, the format carries 3 tick counts", timing.NumKinds)

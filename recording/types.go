@@ -11,7 +11,7 @@ import (
 // FormatVersion is the version of the byte layout this build writes and the
 // only one it reads. Any change to the layout, including a new field in
 // [Tick] or [Header], takes a new version.
-const FormatVersion = 1
+const FormatVersion = 2
 
 // DefaultCheckpointEvery is the checkpoint interval, in ticks, that a zero
 // [Header.CheckpointEvery] stands for: one a second at 60 Hz.

@@ -172,7 +172,7 @@ func TestInvalidValues(t *testing.T) {
 		{"update kind", &recording.Tick{Update: timing.Update{Kind: 3}},
 			nil, "recording: bad.rec: after 1 tick: update kind 3 is not a timing.Kind (allowed: 0 to 2)"},
 		{"record kind", &recording.Tick{Records: []input.Record{{Kind: input.RecordPress}, {}}},
-			nil, "recording: bad.rec: after 1 tick: record 1: kind 0 is not an input record kind (allowed: 1 to 10)"},
+			nil, "recording: bad.rec: after 1 tick: record 1: kind 0 is not an input record kind (allowed: 1 to 14)"},
 		{"too many records", &recording.Tick{Records: make([]input.Record, recording.MaxRecords+1)},
 			nil, "recording: bad.rec: after 1 tick: 1048577 input records in one tick (allowed: at most 1048576)"},
 		{"negative count", nil, &recording.Checkpoint{Tick: 9, Types: []recording.TypeHash{{Name: "A", Count: -2}}},
