@@ -12,15 +12,21 @@ import (
 // events. The runtime copies it into ticks as values; the simulation never
 // reads a live window.
 type WindowState struct {
-	// Window holds the logical and framebuffer sizes and the focus. The
-	// runtime sends it with every poll's input, so ticks see it together
-	// with the input it was sampled with.
+	// Window holds the window's facts: logical and framebuffer sizes,
+	// content scale, focus, visibility (hidden, minimised) and whether it
+	// is fullscreen. The runtime sends it with every poll's input, so
+	// ticks see it together with the input it was sampled with
+	// ([TickContext.Window]). While it is not [input.Window.Visible] the
+	// runtime slows to its hidden rate and presents nothing; how it
+	// treats a window without focus is the [FocusPolicy]'s choice.
 	input.Window
-	// Hidden is true while the window is hidden, minimised or has no area:
-	// the runtime then slows to its hidden rate and presents nothing.
-	Hidden bool
-	// CloseRequested is the user's intent to close the window. The runtime
-	// answers it with a stop request.
+	// CloseRequested is the user's intent to close the window (its close
+	// button, the window manager's close). Each rising edge, false at one
+	// sample and true at the next, is one request to the session's
+	// [ShutdownEndpoint]: an adapter reports a press as true at one sample
+	// and false again afterwards, so that a close the policy refused can
+	// be asked again by pressing again. An intent that stays true is one
+	// press.
 	CloseRequested bool
 }
 
@@ -30,7 +36,7 @@ type Display interface {
 	// PollEvents processes pending window-system events. Input callbacks
 	// run inside it.
 	PollEvents()
-	// State samples the window's sizes, visibility and close intent.
+	// State samples the window's facts and close intent.
 	State() WindowState
 	// Close destroys the window and releases the window system. The runtime
 	// calls it last, after the presenter and the renderer have closed.

@@ -183,7 +183,7 @@ func TestCloseHeldIsOnePress(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newPolicyRig(runtime.Sequential, func(runtime.ShutdownRequest) runtime.ShutdownDecision { return runtime.ShutdownRefuse })
 		r.game.stopAfter = 40
-		r.display.RequestClose(r.clock.At(50 * time.Millisecond)) // never cleared
+		r.display.At(r.clock.At(50*time.Millisecond), func(s *runtime.WindowState) { s.CloseRequested = true }) // never cleared
 		rt, err := r.run()
 		if err != nil {
 			t.Fatal(err)

@@ -15,8 +15,13 @@ import (
 // Everything else in a [GameRuntime] belongs to one owner.
 type exchange struct {
 	// hidden: platform -> simulation. The simulation spaces its batches at
-	// the hidden interval while the window is hidden.
+	// the hidden interval while the window is hidden (or unfocused under
+	// FocusThrottle).
 	hidden atomic.Bool
+
+	// focus: the focus policy (any goroutine -> platform) and the pause it
+	// decides (platform -> simulation); see focus.go.
+	focus focusGate
 
 	// Timing options and delivery policy: any goroutine -> simulation
 	// owner, which installs them before its next scheduling decision.
@@ -55,6 +60,7 @@ func (x *exchange) init(o Options) {
 	x.deliveryPol.Store(uint32(o.Polling.Delivery))
 	x.capNext.Store(int64(o.FrameCap))
 	x.paceInterval.Store(int64(o.FrameCap))
+	x.focus.init(o.FocusPolicy)
 }
 
 func (x *exchange) delivery() input.Delivery { return input.Delivery(x.deliveryPol.Load()) }

@@ -98,6 +98,11 @@ type Options struct {
 	// nothing is presented and telemetry reports it as the pacing
 	// interval. 1 ms to 1 s. Default 100 ms (10 Hz).
 	HiddenInterval time.Duration
+	// FocusPolicy is what the session does while the window is unfocused:
+	// keep running (FocusRun, the default), pause simulation time
+	// (FocusPause) or slow to HiddenInterval (FocusThrottle). It can change
+	// while running with [GameRuntime.SetFocusPolicy].
+	FocusPolicy FocusPolicy
 	// Maintenance is the longest the platform thread waits while idle:
 	// it wakes this often to run the dispatcher and maintenance services.
 	// Such wakes never consume input or simulation time. 1 ms to 1 s.
@@ -169,6 +174,9 @@ func (o Options) Validate() error {
 	}
 	if o.HiddenInterval < MinIdleInterval || o.HiddenInterval > MaxIdleInterval {
 		bad("Options.HiddenInterval", o.HiddenInterval, "is out of range", fmt.Sprintf("%v to %v", MinIdleInterval, MaxIdleInterval))
+	}
+	if o.FocusPolicy > FocusThrottle {
+		bad("Options.FocusPolicy", uint8(o.FocusPolicy), "is not valid", "0 run, 1 pause, 2 throttle")
 	}
 	if o.Maintenance < MinIdleInterval || o.Maintenance > MaxIdleInterval {
 		bad("Options.Maintenance", o.Maintenance, "is out of range", fmt.Sprintf("%v to %v", MinIdleInterval, MaxIdleInterval))

@@ -17,8 +17,11 @@ type platform struct {
 
 	pacer *timing.FramePacer // the frame cap's; nil without a cap
 	// hiddenPacer spaces platform cycles at the hidden interval while the
-	// window is hidden.
+	// window is hidden or throttled; slowFrame says that it started the
+	// current cycle, which may then present (a throttled window presents
+	// at the hidden rate, not at every wake).
 	hiddenPacer *timing.FramePacer
+	slowFrame   bool
 	frameCap    time.Duration
 
 	window WindowState // sampled at the latest poll
@@ -87,13 +90,14 @@ func (s *pollSource) Poll(now timing.Instant, dst *input.Snapshot) {
 	s.sync.Apply(dst, s.window)
 }
 
-// sample reads the window after events were processed and tells the
-// renderer about a new framebuffer size.
+// sample reads the window after events were processed, applies the focus
+// policy, slows down while the window is not visible (or unfocused under
+// FocusThrottle) and tells the renderer about a new framebuffer size.
 func (p *platform) sample() error {
 	c := p.rt.ctx
 	w := c.Display.State()
 	p.window = w
-	if p.rt.x.hidden.Swap(w.Hidden) != w.Hidden {
+	if slow := p.applyFocusPolicy(w.Window); p.rt.x.hidden.Swap(slow) != slow {
 		p.visibilityChanged()
 	}
 	if w.Framebuffer != p.lastFB {
@@ -181,8 +185,8 @@ func (p *platform) applyFrameCap() {
 }
 
 // visibilityChanged drops every pacing schedule when the window is shown
-// or hidden, so that the first cycle or frame in the new state starts at
-// once and never waits out a target of the old one.
+// or hidden (or throttled), so that the first cycle or frame in the new
+// state starts at once and never waits out a target of the old one.
 func (p *platform) visibilityChanged() {
 	if p.rt.sim.own {
 		p.rt.wakeSimulation() // the simulation's wait depends on visibility
@@ -191,7 +195,7 @@ func (p *platform) visibilityChanged() {
 		p.pacer.Reset()
 	}
 	p.hiddenPacer.Reset()
-	p.frameAllowed, p.paceResult = false, timing.PaceResult{}
+	p.frameAllowed, p.paceResult, p.slowFrame = false, timing.PaceResult{}, false
 	p.storePaceInterval()
 }
 
@@ -220,8 +224,14 @@ func (p *platform) present(now timing.Instant) {
 	if f, fresh := r.slots.Acquire(); fresh {
 		p.current, p.shown = f, false
 	}
-	if p.window.Hidden || !p.due(now) {
+	if !p.window.Visible() || !p.due(now) {
 		return
+	}
+	if r.x.hidden.Load() {
+		if !p.slowFrame {
+			return
+		}
+		p.slowFrame = false
 	}
 	if p.pacer != nil && !p.frameAllowed {
 		res := p.pacer.PaceUntil(now)
@@ -277,9 +287,9 @@ func (p *platform) record(now timing.Instant, pace timing.PaceResult) {
 
 // wait waits until the earliest of the maintenance wake, the next poll,
 // the next update (nextUpdate, when the scheduler runs on this thread) and,
-// when a frame is waiting, the frame cap. While the window is hidden the
-// hidden pacer spaces the cycles instead, on absolute targets one hidden
-// interval apart.
+// when a frame is waiting, the frame cap. While the window is hidden (or
+// throttled) the hidden pacer spaces the cycles instead, on absolute
+// targets one hidden interval apart.
 func (p *platform) wait(nextUpdate timing.Instant, haveUpdate bool) {
 	r := p.rt
 	now := r.clock.Now()
@@ -293,10 +303,11 @@ func (p *platform) wait(nextUpdate timing.Instant, haveUpdate bool) {
 	if haveUpdate && nextUpdate > p.cycleStart && nextUpdate < deadline {
 		deadline, maintenanceOnly = nextUpdate, false
 	}
-	if p.window.Hidden {
+	if r.x.hidden.Load() {
 		// The first hidden cycle starts at once (the schedule was dropped
 		// when the window was hidden); an interrupted wait keeps its target.
 		res := p.hiddenPacer.Pace()
+		p.slowFrame = res.Outcome.Started()
 		if maintenanceOnly && res.Outcome.Started() && res.Outcome != timing.PaceBaseline {
 			r.counters.maintenanceWakes.Add(1)
 		}

@@ -204,12 +204,14 @@ func (r *GameRuntime) Actions() *input.Actions { return r.actions }
 func (r *GameRuntime) Mode() Mode { return r.opts.Mode }
 
 // Options returns the options the runtime was built with, with the latest
-// timing options, delivery policy and frame cap set while running.
+// timing options, delivery policy, frame cap and focus policy set while
+// running.
 func (r *GameRuntime) Options() Options {
 	o := r.opts
 	o.Timing = r.TimingOptions()
 	o.FrameCap = r.x.frameCap()
 	o.Polling.Delivery = r.Delivery()
+	o.FocusPolicy = r.FocusPolicy()
 	return o
 }
 

@@ -87,6 +87,7 @@ func (r *GameRuntime) sequentialLoop() {
 			break
 		}
 		s.applyTimingOptions()
+		s.applyFocus()
 		if now = r.clock.Now(); now >= s.sched.NextUpdateAt() {
 			if n := s.runBatch(now); n > 0 && !r.fails.any() {
 				s.prepare()

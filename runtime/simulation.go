@@ -216,6 +216,7 @@ func (s *simulation) loop() {
 	s.startTiming()
 	for !r.stop.Requested() {
 		s.applyTimingOptions()
+		s.applyFocus()
 		next := s.sched.NextUpdateAt()
 		if r.x.hidden.Load() {
 			next = max(next, s.lastBatch.AddSaturating(r.opts.HiddenInterval))

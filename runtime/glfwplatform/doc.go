@@ -27,13 +27,29 @@
 //
 // # Window state
 //
-// The display tracks sizes, iconification, visibility and focus through
-// GLFW callbacks instead of querying the X server on every poll, so a poll
-// costs no round trip. A window that is minimised, hidden or has an empty
-// framebuffer reports [runtime.WindowState.Hidden], and the runtime slows to
-// its hidden rate. The window manager's close button becomes
-// [runtime.WindowState.CloseRequested], which the runtime answers with a
-// graceful stop.
+// The display tracks sizes, content scale, iconification, visibility,
+// focus and fullscreen through GLFW callbacks and its own calls instead of
+// querying the X server on every poll, so a poll costs no round trip; the
+// runtime sends what it samples with each poll's input, so every tick sees
+// the window as of the input it consumed. A window that is minimised,
+// hidden or has an empty framebuffer is not [input.Window.Visible], and the
+// runtime slows to its hidden rate; what it does without focus is the
+// session's [runtime.FocusPolicy].
+//
+// [Config] bounds the size the user can resize the window to and may fix
+// its aspect ratio (hints the window manager enforces); [Display.SetSizeLimits]
+// and [Display.SetAspectRatio] change them later. [Display.SetFullscreen]
+// switches between fullscreen on the window's monitor and a window, on the
+// main thread; the simulation asks for it with
+// [runtime.GameRuntime.SetFullscreen], which goes through the platform
+// dispatcher.
+//
+// The window manager's close button becomes
+// [runtime.WindowState.CloseRequested], reported once per press: true at
+// the sample after the press and false again at the next, so each rising
+// edge is one request to the session's [runtime.ShutdownEndpoint], whose
+// policy may accept, refuse or defer it, and a refused close can be asked
+// again by pressing again.
 //
 // # Shutdown
 //

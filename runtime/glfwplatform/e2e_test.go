@@ -1,6 +1,7 @@
 package glfwplatform_test
 
 import (
+	"fmt"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -162,4 +163,196 @@ func endToEnd(t *testing.T, mode runtime.Mode) {
 	tel := rt.Telemetry()
 	t.Logf("%v: %d frames, %d updates, %d polls, frame interval min/mean/max %v/%v/%v, publications skipped %d",
 		rt.Mode(), st.FramesPresented, st.Updates, st.Polls, tel.WindowIntervalMin, tel.WindowIntervalMean, tel.WindowIntervalMax, st.PublicationsSkipped)
+}
+
+// closeGame counts updates; its shutdown policy refuses the first request
+// and accepts the next, as a game asking "quit without saving?" does.
+// Update and the policy both run on the simulation owner.
+type closeGame struct {
+	runtime.Base
+	updates          int64
+	asked            []runtime.ShutdownRequest
+	atRefuse         int64 // updates when the first request was refused
+	ready, refused   chan struct{}
+	wentOn           chan struct{} // 10 updates after the refusal
+	readyOnce, onOne sync.Once
+}
+
+func (g *closeGame) Update(*runtime.TickContext) error {
+	g.updates++
+	if g.updates == 10 {
+		g.readyOnce.Do(func() { close(g.ready) })
+	}
+	if g.atRefuse > 0 && g.updates == g.atRefuse+10 {
+		g.onOne.Do(func() { close(g.wentOn) })
+	}
+	return nil
+}
+
+func (g *closeGame) policy(req runtime.ShutdownRequest) runtime.ShutdownDecision {
+	g.asked = append(g.asked, req)
+	if len(g.asked) == 1 {
+		g.atRefuse = g.updates
+		close(g.refused)
+		return runtime.ShutdownRefuse
+	}
+	return runtime.ShutdownAccept
+}
+
+// TestCloseButtonNegotiated sends a real WM_DELETE_WINDOW twice: the
+// first close reaches the shutdown policy, which refuses it, and the
+// session goes on; the second is accepted and the session ends cleanly.
+func TestCloseButtonNegotiated(t *testing.T) {
+	testdisplay.Require(t)
+	for _, mode := range []runtime.Mode{runtime.Sequential, runtime.Concurrent} {
+		t.Run(mode.String(), func(t *testing.T) {
+			g := &closeGame{refused: make(chan struct{}), ready: make(chan struct{}), wentOn: make(chan struct{})}
+			var rt *runtime.GameRuntime
+			var win uint64
+			var setupErr error
+			testdisplay.OnMain(func() {
+				cfg := glfwplatform.DefaultConfig()
+				cfg.Title = "metronome close " + mode.String()
+				cfg.Width, cfg.Height = 160, 120
+				ctx, err := glfwplatform.New(cfg)
+				if err != nil {
+					setupErr = err
+					return
+				}
+				win = ctx.Display.(*glfwplatform.Display).X11Window()
+				opts := runtime.DefaultOptions()
+				opts.Mode = mode
+				opts.ShutdownPolicy = g.policy
+				if rt, err = runtime.New(g, ctx, opts); err != nil {
+					ctx.Close()
+					setupErr = err
+				}
+			})
+			if setupErr != nil {
+				testdisplay.Unavailable(t, setupErr)
+			}
+			result := make(chan error, 1)
+			go testdisplay.OnMain(func() { result <- rt.Run() })
+			await := func(what string, ch <-chan struct{}) {
+				t.Helper()
+				select {
+				case <-ch:
+				case err := <-result:
+					t.Fatalf("waiting for %s: Run returned %v", what, err)
+				case <-time.After(30 * time.Second):
+					rt.Stop()
+					t.Fatalf("waiting for %s: timed out after 30s", what)
+				}
+			}
+			closeWindow := func() {
+				t.Helper()
+				if err := xclose.Request(testdisplay.Name(), win); err != nil {
+					rt.Stop()
+					t.Fatal(err)
+				}
+			}
+			await("10 updates", g.ready)
+			closeWindow()
+			await("the policy to refuse the first close", g.refused)
+			await("10 more updates after the refusal", g.wentOn) // the session goes on
+			closeWindow()
+			select {
+			case err := <-result:
+				if err != nil {
+					t.Fatalf("Run after the second close: %v, want nil", err)
+				}
+			case <-time.After(30 * time.Second):
+				rt.Stop()
+				t.Fatal("Run did not return within 30s of the second close")
+			}
+			if got, want := rt.Shutdown().Stats(), (runtime.ShutdownStats{Requests: 2, Refused: 1, Accepted: 1}); got != want {
+				t.Errorf("shutdown stats %+v, want %+v", got, want)
+			}
+			if req, ok := rt.Shutdown().Ended(); !ok || req.Reason != runtime.ReasonWindowClose || req.Seq != 2 {
+				t.Errorf("ended by %+v (%v), want the second window close", req, ok)
+			}
+			if len(g.asked) != 2 || g.asked[0].Reason != runtime.ReasonWindowClose || g.asked[1].Repeats != 0 {
+				t.Errorf("policy asked %+v, want two fresh window closes", g.asked)
+			}
+		})
+	}
+}
+
+// fullscreenGame switches its window to fullscreen from an update, then
+// back, and records the window its ticks saw.
+type fullscreenGame struct {
+	runtime.Base
+	rt      *runtime.GameRuntime
+	future  *runtime.Future[struct{}]
+	stage   int
+	errs    []error
+	full    input.Window // the first tick window reported fullscreen
+	back    input.Window // the first tick window after leaving it
+	updates int
+}
+
+func (g *fullscreenGame) InitSimulation(rt *runtime.GameRuntime) error {
+	g.rt = rt
+	return nil
+}
+
+func (g *fullscreenGame) Update(t *runtime.TickContext) error {
+	g.updates++
+	w := t.Window
+	switch {
+	case g.stage == 0 && g.updates == 5:
+		g.future, g.stage = g.rt.SetFullscreen(true), 1
+	case g.stage == 1 && w.Fullscreen && w.Size.Width > 160:
+		g.full, g.stage = w, 2
+		if _, err := g.future.Result(); err != nil {
+			g.errs = append(g.errs, err)
+		}
+		g.future = g.rt.SetFullscreen(false)
+	case g.stage == 2 && !w.Fullscreen && w.Size == (input.Size{Width: 160, Height: 120}):
+		g.back, g.stage = w, 3
+		return t.RequestStop()
+	case g.updates > 3000:
+		return fmt.Errorf("stage %d after %d updates: window %+v", g.stage, g.updates, w)
+	}
+	return nil
+}
+
+// TestFullscreenFromTheSimulation: GameRuntime.SetFullscreen reaches the
+// real display on the platform thread, and ticks see the new mode with the
+// monitor's size, then the window's again.
+func TestFullscreenFromTheSimulation(t *testing.T) {
+	testdisplay.Require(t)
+	for _, mode := range []runtime.Mode{runtime.Sequential, runtime.Concurrent} {
+		t.Run(mode.String(), func(t *testing.T) {
+			g := &fullscreenGame{}
+			var runErr, setupErr error
+			testdisplay.OnMain(func() {
+				cfg := glfwplatform.DefaultConfig()
+				cfg.Width, cfg.Height = 160, 120
+				ctx, err := glfwplatform.New(cfg)
+				if err != nil {
+					setupErr = err
+					return
+				}
+				opts := runtime.DefaultOptions()
+				opts.Mode = mode
+				rt, err := runtime.New(g, ctx, opts)
+				if err != nil {
+					ctx.Close()
+					setupErr = err
+					return
+				}
+				runErr = rt.Run()
+			})
+			if setupErr != nil {
+				testdisplay.Unavailable(t, setupErr)
+			}
+			if runErr != nil || len(g.errs) > 0 {
+				t.Fatalf("Run: %v; SetFullscreen: %v", runErr, g.errs)
+			}
+			if !g.full.Fullscreen || g.full.Framebuffer.Width <= 160 || !g.back.Visible() || g.back.Fullscreen {
+				t.Errorf("fullscreen tick window %+v, back %+v: want the monitor's size, then 160x120 in a window", g.full, g.back)
+			}
+		})
+	}
 }

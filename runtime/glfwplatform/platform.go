@@ -3,11 +3,12 @@ package glfwplatform
 import (
 	"errors"
 	"fmt"
-	"github.com/metronome-go/metronome/input"
 	"os"
 	goruntime "runtime"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/input/glfwinput"
 	"github.com/metronome-go/metronome/render2d/glrender"
 	"github.com/metronome-go/metronome/runtime"
@@ -27,6 +28,21 @@ type Config struct {
 	Width, Height int
 	// Resizable lets the user resize the window. Default true.
 	Resizable bool
+	// MinSize and MaxSize bound the logical size the user can resize the
+	// window to; the zero Size is no bound. A bound sets both sides (the
+	// window system takes a pair), each 1 to MaxWindowSize; the minimum is
+	// at most the maximum, and Width and Height lie within them. Default
+	// unbounded.
+	MinSize, MaxSize input.Size
+	// AspectWidth and AspectHeight, when both are set, keep the window's
+	// width:height ratio (16 and 9) while the user resizes it. Both 0
+	// (default, free) or both 1 to MaxWindowSize.
+	AspectWidth, AspectHeight int
+	// Fullscreen opens the window fullscreen on the primary monitor, in
+	// its current video mode; [Display.SetFullscreen] switches while
+	// running. The window returns to Width x Height when it leaves
+	// fullscreen. Default false.
+	Fullscreen bool
 	// VSync sets a swap interval of 1 so each Present waits for the
 	// display's refresh. Default false: the runtime paces frames itself.
 	VSync bool
@@ -49,11 +65,50 @@ func DefaultConfig() Config {
 // Validate reports every invalid field at once.
 func (c Config) Validate() error {
 	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("glfwplatform: Config."+format, args...))
+	}
 	if c.Width < 1 || c.Width > MaxWindowSize {
-		errs = append(errs, fmt.Errorf("glfwplatform: Config.Width %d is out of range (allowed: 1 to %d)", c.Width, MaxWindowSize))
+		bad("Width %d is out of range (allowed: 1 to %d)", c.Width, MaxWindowSize)
 	}
 	if c.Height < 1 || c.Height > MaxWindowSize {
-		errs = append(errs, fmt.Errorf("glfwplatform: Config.Height %d is out of range (allowed: 1 to %d)", c.Height, MaxWindowSize))
+		bad("Height %d is out of range (allowed: 1 to %d)", c.Height, MaxWindowSize)
+	}
+	bounds := []struct {
+		name string
+		size input.Size
+	}{{"MinSize", c.MinSize}, {"MaxSize", c.MaxSize}}
+	okBounds := true
+	for _, b := range bounds {
+		w, h := b.size.Width, b.size.Height
+		switch {
+		case w == 0 && h == 0:
+		case w < 1 || w > MaxWindowSize || h < 1 || h > MaxWindowSize:
+			bad("%s %dx%d is out of range (allowed: 0x0 for no bound, or each side 1 to %d)", b.name, w, h, MaxWindowSize)
+			okBounds = false
+		}
+	}
+	lo, hi := c.MinSize, c.MaxSize
+	if okBounds && lo.Width > 0 && hi.Width > 0 && (lo.Width > hi.Width || lo.Height > hi.Height) {
+		bad("MinSize %dx%d is above MaxSize %dx%d on a side (allowed: at most the maximum)", lo.Width, lo.Height, hi.Width, hi.Height)
+		okBounds = false
+	}
+	if okBounds && lo.Width > 0 && (c.Width < lo.Width || c.Height < lo.Height) {
+		bad("Width x Height %dx%d is below MinSize %dx%d (allowed: MinSize to MaxSize)", c.Width, c.Height, lo.Width, lo.Height)
+	}
+	if okBounds && hi.Width > 0 && (c.Width > hi.Width || c.Height > hi.Height) {
+		bad("Width x Height %dx%d is above MaxSize %dx%d (allowed: MinSize to MaxSize)", c.Width, c.Height, hi.Width, hi.Height)
+	}
+	for _, a := range []struct {
+		name string
+		v    int
+	}{{"AspectWidth", c.AspectWidth}, {"AspectHeight", c.AspectHeight}} {
+		if a.v < 0 || a.v > MaxWindowSize {
+			bad("%s %d is out of range (allowed: 0 for a free ratio, or 1 to %d)", a.name, a.v, MaxWindowSize)
+		}
+	}
+	if (c.AspectWidth == 0) != (c.AspectHeight == 0) {
+		bad("AspectWidth %d and AspectHeight %d: set both for a fixed ratio, or neither", c.AspectWidth, c.AspectHeight)
 	}
 	return errors.Join(errs...)
 }
@@ -81,6 +136,14 @@ func New(cfg Config) (*runtime.Context, error) {
 		return nil, fmt.Errorf("glfwplatform: creating a %dx%d window with an OpenGL 4.1 core context: %w", cfg.Width, cfg.Height, err)
 	}
 	d := newDisplay(win)
+	d.SetSizeLimits(cfg.MinSize, cfg.MaxSize)
+	d.SetAspectRatio(cfg.AspectWidth, cfg.AspectHeight)
+	if cfg.Fullscreen {
+		if err := d.SetFullscreen(true); err != nil {
+			d.Close()
+			return nil, err
+		}
+	}
 	win.MakeContextCurrent()
 	rend, err := glrender.New()
 	if err != nil {
@@ -128,20 +191,28 @@ func boolHint(b bool) int {
 	return glfw.False
 }
 
-// Display owns GLFW and the window. It implements [runtime.Display].
+// Display owns GLFW and the window. It implements [runtime.Display] and
+// [runtime.FullscreenDisplay]. Its methods run on the main thread.
 type Display struct {
 	win                *glfw.Window
 	state              runtime.WindowState
 	iconified, visible bool
-	closed             bool
+	// windowed is where the window was before it went fullscreen.
+	windowed   struct{ x, y, w, h int }
+	fullscreen bool
+	closed     bool
 }
 
 func newDisplay(win *glfw.Window) *Display {
+	// A window created invisible (Config.Hidden, for headless runs) counts
+	// as shown: it renders at the full rate. Only Hide hides it.
 	d := &Display{win: win, visible: true}
 	w, h := win.GetSize()
 	fw, fh := win.GetFramebufferSize()
+	sx, sy := win.GetContentScale()
 	d.state.Size = input.Size{Width: w, Height: h}
 	d.state.Framebuffer = input.Size{Width: fw, Height: fh}
+	d.state.Scale = input.Scale{X: sx, Y: sy}
 	d.state.Focused = win.GetAttrib(glfw.Focused) == glfw.True
 	d.iconified = win.GetAttrib(glfw.Iconified) == glfw.True
 	// The input source chains these callbacks and restores them when it
@@ -152,6 +223,7 @@ func newDisplay(win *glfw.Window) *Display {
 	})
 	win.SetFocusCallback(func(_ *glfw.Window, f bool) { d.state.Focused = f })
 	win.SetIconifyCallback(func(_ *glfw.Window, i bool) { d.iconified = i })
+	win.SetContentScaleCallback(func(_ *glfw.Window, x, y float32) { d.state.Scale = input.Scale{X: x, Y: y} })
 	return d
 }
 
@@ -165,10 +237,10 @@ func (d *Display) PollEvents() { glfw.PollEvents() }
 // State returns the tracked window state. It makes no X server round trip.
 func (d *Display) State() runtime.WindowState {
 	s := d.state
-	fb := s.Framebuffer
-	s.Hidden = d.iconified || !d.visible || fb.Width == 0 || fb.Height == 0
-	// Each press is reported once: clearing the flag lets a press after a
-	// refused close (see runtime.ShutdownEndpoint) be a new request.
+	s.Hidden, s.Minimized, s.Fullscreen = !d.visible, d.iconified, d.fullscreen
+	// Each press is reported once, true at this sample and false at the
+	// next: clearing the flag lets a press after a refused close (see
+	// runtime.ShutdownEndpoint) be a new request.
 	if s.CloseRequested = d.win.ShouldClose(); s.CloseRequested {
 		d.win.SetShouldClose(false)
 	}
@@ -180,6 +252,96 @@ func (d *Display) Show() { d.win.Show(); d.visible = true }
 
 // Hide hides the window; the runtime slows to its hidden rate.
 func (d *Display) Hide() { d.win.Hide(); d.visible = false }
+
+// SetFullscreen puts the window fullscreen (true) on the monitor that
+// holds most of it, in that monitor's current video mode, or back into a
+// window where it was before (false). The window's facts report the new
+// mode, and the callbacks the new sizes, from the next poll on. It
+// implements [runtime.FullscreenDisplay]; reach it from the simulation
+// with [runtime.GameRuntime.SetFullscreen]. Main thread only.
+func (d *Display) SetFullscreen(on bool) (err error) {
+	if on == d.fullscreen {
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("glfwplatform: switching fullscreen %v: %v", on, r)
+		}
+	}()
+	if !on {
+		r := d.windowed
+		d.win.SetMonitor(nil, r.x, r.y, r.w, r.h, 0)
+		d.fullscreen = false
+		return nil
+	}
+	m := d.monitor()
+	if m == nil {
+		return errors.New("glfwplatform: no monitor to go fullscreen on")
+	}
+	mode := m.GetVideoMode()
+	if mode == nil {
+		return errors.New("glfwplatform: the monitor reports no video mode to go fullscreen in")
+	}
+	d.windowed.x, d.windowed.y = d.win.GetPos()
+	d.windowed.w, d.windowed.h = d.win.GetSize()
+	d.win.SetMonitor(m, 0, 0, mode.Width, mode.Height, mode.RefreshRate)
+	d.fullscreen = true
+	return nil
+}
+
+// Fullscreen reports whether the window is fullscreen. Main thread only.
+func (d *Display) Fullscreen() bool { return d.fullscreen }
+
+// monitor returns the monitor whose area holds most of the window, or the
+// primary one.
+func (d *Display) monitor() *glfw.Monitor {
+	x, y := d.win.GetPos()
+	w, h := d.win.GetSize()
+	var best *glfw.Monitor
+	area := 0
+	for _, m := range glfw.GetMonitors() {
+		mode := m.GetVideoMode()
+		if mode == nil {
+			continue
+		}
+		mx, my := m.GetPos()
+		ow := min(x+w, mx+mode.Width) - max(x, mx)
+		oh := min(y+h, my+mode.Height) - max(y, my)
+		if ow > 0 && oh > 0 && ow*oh > area {
+			best, area = m, ow*oh
+		}
+	}
+	if best == nil {
+		best = glfw.GetPrimaryMonitor()
+	}
+	return best
+}
+
+// SetSizeLimits bounds the logical size the user can resize the window
+// to; a size with a zero side is no bound (the window system takes a
+// bound as a pair). The window manager enforces it, and GLFW ignores it
+// while the window is fullscreen or not resizable. Main thread only.
+func (d *Display) SetSizeLimits(minSize, maxSize input.Size) {
+	pair := func(s input.Size) (int, int) {
+		if s.Width <= 0 || s.Height <= 0 {
+			return glfw.DontCare, glfw.DontCare
+		}
+		return s.Width, s.Height
+	}
+	minW, minH := pair(minSize)
+	maxW, maxH := pair(maxSize)
+	d.win.SetSizeLimits(minW, minH, maxW, maxH)
+}
+
+// SetAspectRatio keeps the window's width:height ratio at w:h while the
+// user resizes it; 0, 0 frees it. Like the size limits, it holds while the
+// window is resizable and not fullscreen. Main thread only.
+func (d *Display) SetAspectRatio(w, h int) {
+	if w <= 0 || h <= 0 {
+		w, h = glfw.DontCare, glfw.DontCare
+	}
+	d.win.SetAspectRatio(w, h)
+}
 
 // Close destroys the window and terminates GLFW. Repeated calls do nothing.
 func (d *Display) Close() error {

@@ -2,13 +2,16 @@ package glfwplatform_test
 
 import (
 	"errors"
-	"github.com/metronome-go/metronome/input"
 	"strings"
 	"testing"
 
+	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/internal/testdisplay"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/glfwplatform"
+	"github.com/metronome-go/metronome/runtime/glfwplatform/internal/xwin"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -20,6 +23,26 @@ func TestConfigValidate(t *testing.T) {
 		{"default", func(*glfwplatform.Config) {}, nil},
 		{"zero size", func(c *glfwplatform.Config) { c.Width, c.Height = 0, 0 }, []string{"Config.Width 0", "Config.Height 0"}},
 		{"too wide", func(c *glfwplatform.Config) { c.Width = glfwplatform.MaxWindowSize + 1 }, []string{"Config.Width 16385 is out of range (allowed: 1 to 16384)"}},
+		{"limits and ratio", func(c *glfwplatform.Config) {
+			c.MinSize, c.MaxSize = input.Size{Width: 640, Height: 360}, input.Size{Width: 1920, Height: 1080}
+			c.AspectWidth, c.AspectHeight = 16, 9
+		}, nil},
+		{"limits out of range", func(c *glfwplatform.Config) {
+			c.MinSize, c.MaxSize = input.Size{Width: -1, Height: 10}, input.Size{Width: 10, Height: glfwplatform.MaxWindowSize + 1}
+		}, []string{"Config.MinSize -1x10 is out of range (allowed: 0x0 for no bound, or each side 1 to 16384)",
+			"Config.MaxSize 10x16385 is out of range"}},
+		{"half a bound", func(c *glfwplatform.Config) { c.MinSize = input.Size{Width: 320} },
+			[]string{"Config.MinSize 320x0 is out of range"}},
+		{"minimum above maximum", func(c *glfwplatform.Config) {
+			c.MinSize, c.MaxSize = input.Size{Width: 900, Height: 100}, input.Size{Width: 800, Height: 800}
+		}, []string{"Config.MinSize 900x100 is above MaxSize 800x800 on a side"}},
+		{"size below its minimum", func(c *glfwplatform.Config) { c.MinSize = input.Size{Width: 1600, Height: 100} },
+			[]string{"Config.Width x Height 1280x720 is below MinSize 1600x100"}},
+		{"size above its maximum", func(c *glfwplatform.Config) { c.MaxSize = input.Size{Width: 2000, Height: 480} },
+			[]string{"Config.Width x Height 1280x720 is above MaxSize 2000x480"}},
+		{"half a ratio", func(c *glfwplatform.Config) { c.AspectWidth = 16 }, []string{"AspectWidth 16 and AspectHeight 0: set both"}},
+		{"ratio out of range", func(c *glfwplatform.Config) { c.AspectWidth, c.AspectHeight = -4, 3 },
+			[]string{"Config.AspectWidth -4 is out of range (allowed: 0 for a free ratio, or 1 to 16384)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -46,8 +69,9 @@ func TestConfigValidate(t *testing.T) {
 
 func TestDisplayState(t *testing.T) {
 	testdisplay.Require(t)
-	var ctxErr error
+	var ctxErr, fullErr, backErr error
 	var states []runtime.WindowState
+	var monitor input.Size
 	testdisplay.OnMain(func() {
 		cfg := glfwplatform.DefaultConfig()
 		cfg.Width, cfg.Height, cfg.Hidden = 200, 100, true
@@ -58,31 +82,107 @@ func TestDisplayState(t *testing.T) {
 		}
 		defer ctx.Close()
 		d := ctx.Display.(*glfwplatform.Display)
-		d.PollEvents()
-		states = append(states, d.State())
+		sample := func() {
+			d.PollEvents()
+			states = append(states, d.State())
+		}
+		sample()
 		d.Hide()
-		d.PollEvents()
-		states = append(states, d.State())
+		sample()
 		d.Show()
-		d.PollEvents()
-		states = append(states, d.State())
+		sample()
 		d.Window().SetShouldClose(true)
 		states = append(states, d.State())
+		states = append(states, d.State()) // the press was reported once
+		mode := d.Window().GetMonitor()
+		if mode == nil {
+			if m := glfw.GetPrimaryMonitor(); m != nil {
+				vm := m.GetVideoMode()
+				monitor = input.Size{Width: vm.Width, Height: vm.Height}
+			}
+		}
+		// The new sizes come with the X server's events: wait for them
+		// (up to 5 s) rather than for a fixed time.
+		settle := func(done func(runtime.WindowState) bool) {
+			for i := 0; i < 100 && !done(d.State()); i++ {
+				glfw.WaitEventsTimeout(0.05)
+			}
+			sample()
+		}
+		fullErr = d.SetFullscreen(true)
+		settle(func(s runtime.WindowState) bool { return monitor == input.Size{} || s.Size == monitor })
+		backErr = d.SetFullscreen(false)
+		settle(func(s runtime.WindowState) bool { return s.Size == input.Size{Width: 200, Height: 100} })
 	})
 	if ctxErr != nil {
 		testdisplay.Unavailable(t, ctxErr)
 	}
-	if s := states[0]; s.Size != (input.Size{Width: 200, Height: 100}) || s.Framebuffer.Width == 0 || s.Hidden || s.CloseRequested {
-		t.Errorf("new headless window: got %+v, want 200x100, rendering, not closing", s)
+	if s := states[0]; s.Size != (input.Size{Width: 200, Height: 100}) || s.Framebuffer.Width == 0 || !s.Visible() || s.CloseRequested ||
+		s.Scale.X <= 0 || s.Scale.Y <= 0 || s.Fullscreen {
+		t.Errorf("new headless window: got %+v, want 200x100, visible (it renders), a content scale, not closing, not fullscreen", s)
 	}
-	if !states[1].Hidden {
-		t.Errorf("after Hide: got %+v, want Hidden", states[1])
+	if s := states[1]; !s.Hidden || s.Visible() {
+		t.Errorf("after Hide: got %+v, want Hidden", s)
 	}
-	if states[2].Hidden {
-		t.Errorf("after Show: got %+v, want visible", states[2])
+	if s := states[2]; s.Hidden || !s.Visible() {
+		t.Errorf("after Show: got %+v, want visible", s)
 	}
 	if !states[3].CloseRequested {
 		t.Errorf("after a close request: got %+v, want CloseRequested", states[3])
+	}
+	if states[4].CloseRequested {
+		t.Errorf("the sample after a close request: got %+v, want CloseRequested false (one press, one edge)", states[4])
+	}
+	if fullErr != nil || backErr != nil {
+		t.Fatalf("SetFullscreen: %v, %v", fullErr, backErr)
+	}
+	if s := states[5]; !s.Fullscreen || (monitor != input.Size{} && s.Size != monitor) {
+		t.Errorf("fullscreen: got %+v, want Fullscreen at the monitor's %v", s, monitor)
+	}
+	if s := states[6]; s.Fullscreen || s.Size != (input.Size{Width: 200, Height: 100}) {
+		t.Errorf("back in a window: got %+v, want 200x100, not fullscreen", s)
+	}
+}
+
+// TestWindowHints: the size limits and the aspect ratio reach the window
+// manager (Xvfb runs none, so the hints themselves are checked).
+func TestWindowHints(t *testing.T) {
+	testdisplay.Require(t)
+	var ctxErr, hintErr error
+	var at, changed xwin.Hints
+	testdisplay.OnMain(func() {
+		cfg := glfwplatform.DefaultConfig()
+		cfg.Width, cfg.Height, cfg.Hidden = 400, 300, true
+		cfg.MinSize, cfg.MaxSize = input.Size{Width: 160, Height: 120}, input.Size{Width: 800, Height: 600}
+		cfg.AspectWidth, cfg.AspectHeight = 4, 3
+		ctx, err := glfwplatform.New(cfg)
+		if err != nil {
+			ctxErr = err
+			return
+		}
+		defer ctx.Close()
+		d := ctx.Display.(*glfwplatform.Display)
+		d.PollEvents()
+		if at, hintErr = xwin.NormalHints(testdisplay.Name(), d.X11Window()); hintErr != nil {
+			return
+		}
+		d.SetSizeLimits(input.Size{Width: 320, Height: 200}, input.Size{})
+		d.SetAspectRatio(0, 0)
+		d.PollEvents()
+		changed, hintErr = xwin.NormalHints(testdisplay.Name(), d.X11Window())
+	})
+	if ctxErr != nil {
+		testdisplay.Unavailable(t, ctxErr)
+	}
+	if hintErr != nil {
+		t.Fatal(hintErr)
+	}
+	want := xwin.Hints{MinWidth: 160, MinHeight: 120, MaxWidth: 800, MaxHeight: 600, MinAspect: [2]int{4, 3}, MaxAspect: [2]int{4, 3}}
+	if at != want {
+		t.Errorf("hints from the config: got %+v, want %+v", at, want)
+	}
+	if want := (xwin.Hints{MinWidth: 320, MinHeight: 200}); changed != want {
+		t.Errorf("hints after SetSizeLimits(320x200, none) and a free ratio: got %+v, want %+v", changed, want)
 	}
 }
 

@@ -65,17 +65,20 @@ func Busy(d time.Duration) {
 }
 
 // DefaultWindow is the window a [Display] starts with: 640x360 logical
-// units, a framebuffer of the same size, focused and shown.
+// units, a framebuffer of the same size, a content scale of 1, focused,
+// shown and not fullscreen.
 var DefaultWindow = runtime.WindowState{Window: input.Window{
-	Size: input.Size{Width: 640, Height: 360}, Framebuffer: input.Size{Width: 640, Height: 360}, Focused: true,
+	Size: input.Size{Width: 640, Height: 360}, Framebuffer: input.Size{Width: 640, Height: 360},
+	Scale: input.Scale{X: 1, Y: 1}, Focused: true,
 }}
 
-// Display is a fake [runtime.Display]: a window whose state a test
-// scripts. Scripted changes ([Display.Resize], [Display.Hide],
-// [Display.Focus], [Display.RequestClose], ...) take effect at the first
-// PollEvents at or after their instant, in time order (ties in the order
-// they were scripted); [Display.Set] changes the state at once. Safe for
-// use from any goroutine.
+// Display is a fake [runtime.Display] and [runtime.FullscreenDisplay]: a
+// window whose state a test scripts. Scripted changes ([Display.Resize],
+// [Display.Hide], [Display.Minimize], [Display.Focus],
+// [Display.RequestClose], ...) take effect at the first PollEvents at or
+// after their instant, in time order (ties in the order they were
+// scripted); [Display.Set] changes the state at once. Safe for use from any
+// goroutine.
 type Display struct {
 	Hook Hook
 
@@ -86,12 +89,16 @@ type Display struct {
 	seq        int
 	polls      int
 	closeAfter int
+	// release: a close press is reported; the next PollEvents lets go.
+	release    bool
+	fullscreen []bool // every SetFullscreen, in order
 }
 
 type windowEvent struct {
 	at    timing.Instant
 	seq   int
 	apply func(*runtime.WindowState)
+	press bool // a close press (RequestClose)
 }
 
 // NewDisplay returns a display showing [DefaultWindow] whose scripted
@@ -103,9 +110,13 @@ func NewDisplay(clock timing.Clock) *Display {
 // At schedules f to change the window state at the first poll at or after
 // at. It returns d for chaining.
 func (d *Display) At(at timing.Instant, f func(*runtime.WindowState)) *Display {
+	return d.schedule(windowEvent{at: at, apply: f})
+}
+
+func (d *Display) schedule(e windowEvent) *Display {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	e := windowEvent{at: at, seq: d.seq, apply: f}
+	e.seq = d.seq
 	d.seq++
 	i, _ := slices.BinarySearchFunc(d.events, e, func(a, b windowEvent) int {
 		if a.at != b.at {
@@ -132,9 +143,20 @@ func (d *Display) Resize(at timing.Instant, w, fb input.Size) *Display {
 	return d.At(at, func(s *runtime.WindowState) { s.Size, s.Framebuffer = w, fb })
 }
 
-// Hide hides (minimises) the window at at.
+// Hide hides the window at at.
 func (d *Display) Hide(at timing.Instant) *Display {
 	return d.At(at, func(s *runtime.WindowState) { s.Hidden = true })
+}
+
+// Minimize minimises (true) or restores the window at at.
+func (d *Display) Minimize(at timing.Instant, minimized bool) *Display {
+	return d.At(at, func(s *runtime.WindowState) { s.Minimized = minimized })
+}
+
+// ContentScale changes the window's content scale at at, as moving it to a
+// screen of another density does.
+func (d *Display) ContentScale(at timing.Instant, scale input.Scale) *Display {
+	return d.At(at, func(s *runtime.WindowState) { s.Scale = scale })
 }
 
 // Show shows the window again at at.
@@ -147,9 +169,18 @@ func (d *Display) Focus(at timing.Instant, focused bool) *Display {
 	return d.At(at, func(s *runtime.WindowState) { s.Focused = focused })
 }
 
-// RequestClose is the user pressing the window's close button at at.
+// RequestClose is the user pressing the window's close button at at,
+// reported as a real adapter reports it: CloseRequested is true at the
+// first poll at or after at and false again at the next, so each call is
+// one request (a press due while the previous one is still reported waits
+// for the poll after it, and two presses due at the same poll are one).
+// For a close intent that stays set, script CloseRequested with
+// [Display.At].
 func (d *Display) RequestClose(at timing.Instant) *Display {
-	return d.At(at, func(s *runtime.WindowState) { s.CloseRequested = true })
+	return d.schedule(windowEvent{at: at, press: true, apply: func(s *runtime.WindowState) {
+		s.CloseRequested = true
+		d.release = true // under d.mu: events apply inside PollEvents
+	}})
 }
 
 // CloseAfterPolls makes the window ask to close at its n-th PollEvents
@@ -173,10 +204,17 @@ func (d *Display) PollEvents() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.polls++
+	released := d.release
+	if released {
+		d.state.CloseRequested, d.release = false, false
+	}
 	n := 0
 	if len(d.events) > 0 {
 		now := d.clock.Now()
 		for n < len(d.events) && d.events[n].at <= now {
+			if d.events[n].press && released {
+				break // this poll reports the previous press's release
+			}
 			d.events[n].apply(&d.state)
 			n++
 		}
@@ -193,6 +231,27 @@ func (d *Display) State() runtime.WindowState {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.state
+}
+
+// SetFullscreen implements [runtime.FullscreenDisplay]: the window is
+// fullscreen (or not) from the next State on. Each call is kept for
+// [Display.FullscreenCalls].
+func (d *Display) SetFullscreen(on bool) error {
+	if err := d.Hook.call("SetFullscreen"); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.state.Fullscreen = on
+	d.fullscreen = append(d.fullscreen, on)
+	return nil
+}
+
+// FullscreenCalls returns the argument of every SetFullscreen, in order.
+func (d *Display) FullscreenCalls() []bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Clone(d.fullscreen)
 }
 
 // Polls returns how many times PollEvents ran.
