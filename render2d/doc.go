@@ -52,6 +52,24 @@
 //	// runtime, at publication:  w.Frame().Span = render2d.Span{Start: u.Start, End: u.End, Step: step}
 //	// platform, every present:  f.PresentAt(now); renderer.Render(f)
 //
+// # Screens and cameras
+//
+// A [Camera] maps world units to its pass's viewport; [Camera.WorldToTarget]
+// and [Camera.TargetToWorld] compute that mapping the way renderers draw
+// it, for picking what lies under the cursor. A camera with a
+// [Camera.Size] shows a view of that many units stretched over its
+// viewport: a logical resolution. [Screen] describes a window's logical
+// screen (its size, a [Scaling] mode: letterbox, integer, stretch or
+// resize) and its clear colour, and [Screen.Layout] places it in the
+// framebuffer of the moment, centred with bars around it:
+//
+//	l := render2d.Screen{Width: 320, Height: 180, Scaling: render2d.ScaleInteger}.Layout(fbW, fbH, winW, winH)
+//	w.SetClear(barColour) // the whole window, before the passes
+//	w.BeginPass(render2d.PassDesc{Camera: render2d.Camera{Viewport: l.Place(render2d.Rect{}), Size: l.Size}})
+//
+// A pass's own clear covers its viewport only; [Frame.Clear] covers the
+// whole window, so the bars have a colour.
+//
 // # Slots
 //
 // [Slots] implements frame publication: one slot in [Sequential] mode,

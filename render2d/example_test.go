@@ -70,3 +70,20 @@ func ExampleFrame_PresentAt() {
 	// present at 1036 ms: alpha 0.80, x 96
 	// present at 1050 ms: alpha 1.00, x 100
 }
+
+// A 320x180 game in a 1000x700 window: letterboxed at a factor of 3.125
+// with bars above and below, or integer-scaled at 3 with bars all round.
+// Cameras drawing into the window take the layout's viewport and the
+// logical size, so the world is drawn in logical units.
+func ExampleScreen_Layout() {
+	for _, scaling := range []render2d.Scaling{render2d.ScaleLetterbox, render2d.ScaleInteger} {
+		s := render2d.Screen{Width: 320, Height: 180, Scaling: scaling, ClearColor: render2d.RGBA8(0x20, 0x20, 0x28, 0xff)}
+		l := s.Layout(1000, 700, 1000, 700)
+		cam := render2d.Camera{Viewport: l.Place(render2d.Rect{}), Size: l.Size}
+		fmt.Printf("%s: viewport %v, scale %v, logical (160, 90) at %v\n",
+			scaling, l.Viewport, l.Scale.X, cam.WorldToTarget(render2d.Vec2{X: 160, Y: 90}, 1000, 700))
+	}
+	// Output:
+	// letterbox: viewport {0 68 1000 563}, scale 3.125, logical (160, 90) at {500 349.5}
+	// integer: viewport {20 80 960 540}, scale 3, logical (160, 90) at {500 350}
+}

@@ -17,8 +17,9 @@ type Camera struct {
 	Position Vec2
 	// Anchor is where Position appears, as a fraction of the viewport.
 	Anchor Vec2
-	// Zoom is the number of target pixels per world unit; zero means 1.
-	// Negative, infinite or NaN zooms make [Renderer.Render] fail.
+	// Zoom is the number of view units per world unit; zero means 1.
+	// View units are target pixels unless Size is set. Negative, infinite
+	// or NaN zooms make [Renderer.Render] fail.
 	Zoom float32
 	// Rotation turns the view by this many radians: a positive rotation
 	// turns the world counter-clockwise on screen, as a camera rolled
@@ -26,7 +27,15 @@ type Camera struct {
 	Rotation float32
 	// Viewport is the region of the target drawn into, in target pixels
 	// from its top-left corner. A zero Viewport is the whole target.
+	// Renderers draw into whole pixels: give whole numbers.
 	Viewport Rect
+	// Size, when not zero, is the size of the view in view units,
+	// stretched over the viewport: a logical resolution (320x180 shown in
+	// a 1280x720 viewport is scaled by 4). Zoom, Anchor and the world are
+	// then measured in those units. The zero Size is the viewport's own
+	// size in target pixels. Both sides must be positive and finite.
+	// [Layout] computes viewports and sizes for a logical screen.
+	Size Vec2
 }
 
 // EffectiveZoom returns Zoom, with zero meaning 1.
@@ -81,6 +90,13 @@ type Frame struct {
 	// value is alpha 0: packets and cameras with a previous placement are
 	// drawn there.
 	Present Presentation
+	// Clear fills the whole default framebuffer (the window) with
+	// ClearColor before the first pass, whatever the passes' viewports
+	// and targets: a pass's own clear covers its viewport only, so this is
+	// what colours the bars around a letterboxed view. Set both with
+	// [FrameWriter.SetClear].
+	Clear      bool
+	ClearColor Color
 }
 
 // Reset empties f, keeping the storage of its passes and packets for the
@@ -96,6 +112,7 @@ func (f *Frame) Reset() {
 	f.Sequence = 0
 	f.Span = Span{}
 	f.Present = Presentation{}
+	f.Clear, f.ClearColor = false, Color{}
 }
 
 // PacketCount returns the number of packets in all passes.
@@ -131,6 +148,10 @@ func NewFrameWriter(f *Frame) *FrameWriter {
 
 // Frame returns the frame being written.
 func (w *FrameWriter) Frame() *Frame { return w.frame }
+
+// SetClear makes the frame clear the whole window to c before its passes
+// ([Frame.Clear]).
+func (w *FrameWriter) SetClear(c Color) { w.frame.Clear, w.frame.ClearColor = true, c }
 
 // BeginPass appends a pass and returns a writer for its packets. The
 // returned PassWriter stays valid until the next BeginPass; packets drawn

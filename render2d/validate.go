@@ -25,11 +25,11 @@ const maxFrameErrors = 16
 // ValidateFrame checks every pass and packet of f against res: handles must
 // be live (the zero texture, material and target are always valid), blend
 // modes known, zooms (current and previous) positive and finite, viewports
-// non-negative, the present's alpha in [0, 1], and no packet may sample
-// the texture of the target its pass draws into. It returns nil or every
-// problem found (at most 16 listed, then a count), joined, each a
-// [*PassError] or [*PacketError] but for the alpha's. It allocates nothing
-// for a valid frame.
+// non-negative, camera sizes zero or positive and finite, the present's
+// alpha in [0, 1], and no packet may sample the texture of the target its
+// pass draws into. It returns nil or every problem found (at most 16
+// listed, then a count), joined, each a [*PassError] or [*PacketError] but
+// for the alpha's. It allocates nothing for a valid frame.
 func ValidateFrame(f *Frame, res Resources) error {
 	var errs []error
 	more := 0
@@ -62,6 +62,9 @@ func ValidateFrame(f *Frame, res Resources) error {
 		if v := p.Camera.Viewport; v.W < 0 || v.H < 0 {
 			add(&PassError{Pass: pi, Err: fmt.Errorf("camera viewport size is %vx%v, want both >= 0", v.W, v.H)})
 		}
+		if s := p.Camera.Size; s != (Vec2{}) && (badSide(s.X) || badSide(s.Y)) {
+			add(&PassError{Pass: pi, Err: fmt.Errorf("camera size is %vx%v, want both finite and > 0, or both 0 (the viewport's size)", s.X, s.Y)})
+		}
 		var last BatchKey
 		lastOK := false
 		for qi := range p.Packets {
@@ -93,3 +96,5 @@ func ValidateFrame(f *Frame, res Resources) error {
 }
 
 func badZoom(z float32) bool { return z < 0 || math.IsNaN(float64(z)) || math.IsInf(float64(z), 0) }
+
+func badSide(v float32) bool { return !(v > 0) || math.IsInf(float64(v), 0) }

@@ -12,7 +12,8 @@ import (
 
 // TestRenderAllocatesNothing renders a frame of several passes (offscreen
 // target, material, every blend mode, several textures, packets and a
-// camera with previous placements) repeatedly, at alpha 0.5 and 1, and
+// camera with previous placements and a logical size, after a clear of the
+// whole window) repeatedly, at alpha 0.5 and 1, and
 // requires zero allocations once the renderer's scratch slices have grown.
 func TestRenderAllocatesNothing(t *testing.T) {
 	r := gltest.Renderer(t)
@@ -32,7 +33,8 @@ func TestRenderAllocatesNothing(t *testing.T) {
 	for i := range 200 {
 		pw.Draw(sprite(q, float32(i%64), float32(i/4), 4, 4))
 	}
-	pw = w.BeginPass(render2d.PassDesc{Clear: true, ClearColor: grey, Camera: render2d.Camera{Zoom: 1.5, Rotation: 0.1},
+	w.SetClear(render2d.Color{R: 0.5, B: 0.5, A: 1})
+	pw = w.BeginPass(render2d.PassDesc{Clear: true, ClearColor: grey, Camera: render2d.Camera{Zoom: 1.5, Rotation: 0.1, Viewport: render2d.Rect{X: 4, Y: 19, W: 120, H: 90}, Size: render2d.Vec2{X: 40, Y: 30}},
 		PrevCamera: render2d.CameraPlacement{Position: render2d.Vec2{X: 3}, Zoom: 1.25, Set: true}})
 	for i := range 1000 {
 		p := sprite(d, float32(i%100), float32(i%77), 8, 8)

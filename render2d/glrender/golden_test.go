@@ -194,6 +194,32 @@ var scenes = []scene{
 		d.Params = [8]float32{1, 1, 0, 0.75}
 		return onePass(d, a, b)
 	}},
+	{"letterbox", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
+		// A 40x30 logical screen integer-scaled into the 128x128 window:
+		// factor 3, a 120x90 viewport with bars of 4 pixels left and right
+		// and 19 above and below in the screen's clear colour. The world is
+		// drawn in logical units; a quad reaching past the logical screen
+		// is cut at its edge, and a second camera shows a corner of it.
+		q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
+		s := render2d.Screen{Width: 40, Height: 30, Scaling: render2d.ScaleInteger, ClearColor: render2d.Color{R: 0.5, G: 0.1, B: 0.6, A: 1}}
+		w, h := gltest.FramebufferSize()
+		l := s.Layout(w, h, w, h)
+		world := render2d.Camera{Viewport: l.Place(render2d.Rect{}), Size: l.Size}
+		turned := sprite(q, 20, 15, 8, 8)
+		turned.Transform.Origin = render2d.Vec2{X: 4, Y: 4}
+		turned.Transform.Rotation = math.Pi / 6
+		inset := render2d.Camera{Viewport: l.Place(render2d.Rect{X: 28, Y: 2, W: 10, H: 8}), Size: render2d.Vec2{X: 10, Y: 8}, Position: render2d.Vec2{X: 2, Y: 2}, Zoom: 0.5}
+		return &render2d.Frame{Clear: true, ClearColor: s.ClearColor, Passes: []render2d.Pass{
+			{PassDesc: render2d.PassDesc{Camera: world, Clear: true, ClearColor: grey}, Packets: []render2d.DrawPacket2D{
+				sprite(q, 2, 2, 12, 12),
+				turned,
+				solidQuad(34, 24, 12, 12, render2d.Color{R: 1, G: 1, B: 0, A: 1}),
+			}},
+			{PassDesc: render2d.PassDesc{Camera: inset, Clear: true, ClearColor: render2d.Color{R: 0.1, G: 0.3, B: 0.1, A: 1}}, Packets: []render2d.DrawPacket2D{
+				sprite(q, 2, 2, 12, 12),
+			}},
+		}}
+	}},
 }
 
 // interpScene is drawn at alpha 0.5: every placement halfway.

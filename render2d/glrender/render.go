@@ -10,7 +10,8 @@ import (
 )
 
 // Render implements [render2d.Renderer]. After validating the whole frame
-// it draws each pass: bind its target, set the viewport, clear if asked,
+// it clears the whole window when the frame asks ([render2d.Frame.Clear]),
+// then draws each pass: bind its target, set the viewport, clear if asked,
 // convert the pass's packets into instances and upload them into the next
 // streamed instance buffer, then issue one instanced draw per batch of
 // consecutive packets sharing texture, material and blend mode. The number
@@ -40,6 +41,18 @@ func (r *Renderer) Render(f *render2d.Frame) error {
 	gl.Disable(gl.SCISSOR_TEST)
 	r.curProgram, r.curTexture, r.curBlend, r.curFBO, r.curArray, r.curVAO = 0, 0, -1, ^uint32(0), ^uint32(0), -1
 	r.alpha = f.Present.Alpha
+	if f.Clear {
+		// The whole window, before any pass: scissor is off, and clears
+		// ignore the viewport.
+		c := f.ClearColor
+		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+		r.curFBO = 0
+		gl.ClearColor(c.R*c.A, c.G*c.A, c.B*c.A, c.A)
+		gl.Clear(gl.COLOR_BUFFER_BIT)
+		if e := gl.GetError(); e != gl.NO_ERROR {
+			return errors.Join(fmt.Errorf("glrender: Render: frame clear: GL error %s", glErrorName(e)), glError("Render"))
+		}
+	}
 	for i := range f.Passes {
 		p := &f.Passes[i]
 		r.pass(p)
@@ -86,7 +99,12 @@ func (r *Renderer) pass(p *render2d.Pass) {
 	}
 	// Kept in the renderer: a local whose address goes to cgo would be
 	// moved to the heap on every pass.
-	r.view = viewMatrix(p.ResolvedCamera(r.alpha), float32(vw), float32(vh), fbo != 0)
+	cam := p.ResolvedCamera(r.alpha)
+	sw, sh := float32(vw), float32(vh)
+	if cam.Size != (render2d.Vec2{}) {
+		sw, sh = cam.Size.X, cam.Size.Y // a logical view, stretched over the viewport
+	}
+	r.view = viewMatrix(cam, sw, sh, fbo != 0)
 
 	n := len(p.Packets)
 	r.batches = render2d.AppendBatches(r.batches[:0], p.Packets)

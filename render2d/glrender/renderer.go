@@ -416,8 +416,8 @@ func (r *Renderer) Close() error {
 	return glError("Close")
 }
 
-// viewMatrix maps world coordinates to clip space for a pass drawing into a
-// w x h viewport. flipY is set for offscreen targets, whose row 0 is the
+// viewMatrix maps world coordinates to clip space for a pass whose view is
+// w x h view units (the viewport's pixels, or the camera's Size). flipY is set for offscreen targets, whose row 0 is the
 // top of the image when sampled as a texture.
 func viewMatrix(c render2d.Camera, w, h float32, flipY bool) mgl32.Mat4 {
 	var proj mgl32.Mat4

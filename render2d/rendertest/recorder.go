@@ -135,7 +135,8 @@ func (r *Recorder) SetFramebufferSize(width, height int) {
 }
 
 // Render implements [render2d.Renderer]: it validates f, applies its
-// clears and appends a deep copy to Frames. The copy keeps f.Present (the
+// clears (the frame's over the whole framebuffer, then each pass's over its
+// viewport) and appends a deep copy to Frames. The copy keeps f.Present (the
 // alpha and instant of this present) and every packet's previous
 // placement; [render2d.Frame.Resolved] or [Recorder.ShownAt] gives what
 // was drawn, resolved by the same functions the GL renderer's shader
@@ -146,6 +147,9 @@ func (r *Recorder) Render(f *render2d.Frame) error {
 	}
 	if err := render2d.ValidateFrame(f, r); err != nil {
 		return err
+	}
+	if f.Clear {
+		draw.Draw(r.fb, r.fb.Bounds(), image.NewUniform(premultiplied(f.ClearColor)), image.Point{}, draw.Src)
 	}
 	cp := *f
 	cp.Passes = make([]render2d.Pass, len(f.Passes))

@@ -12,7 +12,10 @@ import (
 // TestRenderer runs the conformance suite every [render2d.Renderer]
 // passes: handle lifetimes and generations, argument validation, frame
 // validation that reports every problem, offscreen targets, clears read
-// back through ReadPixels, interpolation (packets and cameras between their
+// back through ReadPixels (the frame's clear of the whole window as well as
+// each pass's), cameras drawing world points where
+// [render2d.Camera.WorldToTarget] says (turned, zoomed, in viewports, with
+// a logical size stretched over them), interpolation (packets and cameras between their
 // previous and current placements, at several alphas, resolved as
 // [render2d.DrawPacket2D.Resolved] and [render2d.PassDesc.ResolvedCamera]
 // say: read back as pixels from a renderer that draws, and through
@@ -37,6 +40,8 @@ func TestRenderer(t *testing.T, newRenderer func(t *testing.T) render2d.Renderer
 	run("FrameValidation", testFrameValidation)
 	run("Targets", testTargets)
 	run("ClearReadBack", testClearReadBack)
+	run("FrameClear", testFrameClear)
+	run("CameraMapping", testCameraMapping)
 	run("Interpolation", testInterpolation)
 	run("Close", testClose)
 }
