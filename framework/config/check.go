@@ -26,6 +26,10 @@ func (c *Config) runtimeOptions() runtime.Options {
 	o.HiddenInterval = perSecond(c.Runtime.HiddenRate)
 	o.Timing = c.Timing
 	o.Polling = c.Polling
+	o.FocusPolicy = c.Window.FocusPolicy
+	if c.Window.Headless {
+		o.FocusPolicy = runtime.FocusRun // an invisible window never has focus
+	}
 	return o
 }
 
@@ -178,7 +182,7 @@ func only(ps []problem, f *field) []problem {
 // skip already have a message.
 func (c *Config) relations(name func(key string) string, skip map[string]bool) []error {
 	var errs []error
-	for _, p := range c.ownerProblems() {
+	for _, p := range append(c.ownerProblems(), c.windowProblems()...) {
 		if p.field == nil {
 			errs = append(errs, &Error{File: name(""), Problem: p.problem, Allowed: p.allowed})
 			continue

@@ -44,17 +44,33 @@ type Config struct {
 	sources map[string]Source
 }
 
-// Window configures the game window. These ranges belong to the
-// configuration itself: no pure package owns a window.
+// Window configures the game window. Its ranges belong to the
+// configuration itself, since no pure package owns a window; FocusPolicy
+// is the runtime's option.
 type Window struct {
 	// Title is at most 256 bytes.
 	Title string
 	// Width and Height are the logical size in screen coordinates, 64 to
-	// 16384 each.
+	// 16384 each, within MinSize and MaxSize.
 	Width     int
 	Height    int
 	Resizable bool
-	VSync     bool
+	// MinSize and MaxSize bound the size the player can resize the window
+	// to: each side 64 to 16384, or 0 for no bound on that side; a minimum
+	// at most its maximum.
+	MinSize, MaxSize input.Size
+	// AspectRatio keeps the window's width:height while the player
+	// resizes it (16:9); the zero Size leaves it free. Each side 1 to
+	// 16384, or both 0.
+	AspectRatio input.Size
+	// Fullscreen opens the window fullscreen on its monitor; the game
+	// switches while running with runtime.GameRuntime.SetFullscreen.
+	Fullscreen bool
+	// FocusPolicy is what the game does while the window is unfocused
+	// (runtime.Options.FocusPolicy). A headless window never has focus,
+	// so headless runs keep running whatever it says.
+	FocusPolicy runtime.FocusPolicy
+	VSync       bool
 	// Headless renders into an invisible window, for tests and servers.
 	Headless bool
 }

@@ -49,13 +49,16 @@ func TestDocumentedRanges(t *testing.T) {
 	// Keys whose range depends on another key: the settings that fix the
 	// other key, and the value the documented name stands for.
 	context := map[string][]string{
+		// A size bound holds the window's own size: make room for it.
+		"window.min_size":        {"window.width=16384", "window.height=16384"},
+		"window.max_size":        {"window.width=64", "window.height=64"},
 		"timing.recovery_prefix": {"timing.max_fixed_updates=5"},
 		"timing.debt.cutoff":     {"timing.step=10ms", "timing.recovery=repay-debt"},
 		"polling.delivery":       {"timing.mode=fixed"},
 	}
 	symbols := map[string]string{"max_fixed_updates": "5", "step": "10ms"}
 	// Values outside the range that keep a meaning of their own.
-	special := map[string]string{"runtime.frame_cap": "0"}
+	special := map[string]string{"runtime.frame_cap": "0", "window.aspect_ratio": `"0:0"`}
 	// Words the owner knows that a file alone cannot use.
 	needCode := map[string][]string{"timing.debt.past_cutoff": {"resync", "shared-slowdown"}}
 
@@ -169,6 +172,7 @@ var (
 	orMore    = regexp.MustCompile(`(\S+) or more`)
 	atMostRe  = regexp.MustCompile(`at most (\d+) bytes`)
 	quoted    = regexp.MustCompile(`"([a-z-]+)"`)
+	pairValue = regexp.MustCompile(`^"\d+[x:]\d+"$`)
 )
 
 func documentedRange(comment string, symbols map[string]string) (docRange, bool) {
@@ -240,6 +244,15 @@ func bound(t *testing.T, kind, s string, dir int) (value, next string) {
 			t.Fatalf("bound %q: %v", s, err)
 		}
 		return strconv.Quote(d.String()), strconv.Quote((d + time.Duration(dir)).String())
+	case "size", "ratio":
+		// Both sides at the bound, and both one step past it.
+		sep := map[string]string{"size": "x", "ratio": ":"}[kind]
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("bound %q: %v", s, err)
+		}
+		pair := func(n int) string { return strconv.Quote(fmt.Sprintf("%d%s%d", n, sep, n)) }
+		return pair(n), pair(n + dir)
 	case "rate":
 		num, den, _ := strings.Cut(s, "/")
 		n, err1 := strconv.ParseInt(num, 10, 64)
@@ -282,6 +295,11 @@ func kindsOfKeys(t *testing.T) map[string]string {
 		switch {
 		case key == "timing.rate":
 			kinds[key] = "rate"
+		case pairValue.MatchString(value):
+			kinds[key] = "size"
+			if strings.Contains(value, ":") {
+				kinds[key] = "ratio"
+			}
 		case value == "true" || value == "false":
 			kinds[key] = "bool"
 		case strings.HasPrefix(value, `"`):

@@ -126,6 +126,30 @@ func windowSize(key string, p func(*Config) *int) field {
 
 var errOutOfRange = fmt.Errorf("out of range")
 
+// pairField is a key holding two whole numbers, "WxH" or "W:H".
+func pairField(key string, k kind, p func(*Config) *input.Size) field {
+	return field{key: key, kind: k,
+		get: func(c *Config) any { return *p(c) },
+		set: func(c *Config, v any) { *p(c) = v.(input.Size) }}
+}
+
+// sizeBound is a window size limit: each side within the window's range,
+// or 0 for no bound on that side.
+func sizeBound(key string, p func(*Config) *input.Size) field {
+	f := pairField(key, kindSize, p)
+	f.ownAllowed = fmt.Sprintf("each side %d to %d, or 0 (no bound on that side)", minWindow, maxWindow)
+	f.own = func(v any) error {
+		s := v.(input.Size)
+		for _, n := range []int{s.Width, s.Height} {
+			if n != 0 && (n < minWindow || n > maxWindow) {
+				return errOutOfRange
+			}
+		}
+		return nil
+	}
+	return f
+}
+
 // perSecond turns a rate in Hz into the runtime's interval. Zero stays zero
 // (no cap), and a rate too fast for a nanosecond interval becomes -1 so the
 // runtime rejects it rather than reading "no cap".
@@ -164,6 +188,25 @@ var fields = []field{
 	windowSize("window.width", func(c *Config) *int { return &c.Window.Width }),
 	windowSize("window.height", func(c *Config) *int { return &c.Window.Height }),
 	boolField("window.resizable", "", "", func(c *Config) *bool { return &c.Window.Resizable }),
+	sizeBound("window.min_size", func(c *Config) *input.Size { return &c.Window.MinSize }),
+	sizeBound("window.max_size", func(c *Config) *input.Size { return &c.Window.MaxSize }),
+	func() field {
+		f := pairField("window.aspect_ratio", kindRatio, func(c *Config) *input.Size { return &c.Window.AspectRatio })
+		f.ownAllowed = fmt.Sprintf(`each side 1 to %d, or "0:0" (free)`, maxWindow)
+		f.own = func(v any) error {
+			s := v.(input.Size)
+			if s == (input.Size{}) {
+				return nil
+			}
+			if s.Width < 1 || s.Width > maxWindow || s.Height < 1 || s.Height > maxWindow {
+				return errOutOfRange
+			}
+			return nil
+		}
+		return f
+	}(),
+	boolField("window.fullscreen", "", "", func(c *Config) *bool { return &c.Window.Fullscreen }),
+	enumField("window.focus_policy", "runtime", "Options.FocusPolicy", runtime.ParseFocusPolicy, func(c *Config) *runtime.FocusPolicy { return &c.Window.FocusPolicy }),
 	boolField("window.vsync", "", "", func(c *Config) *bool { return &c.Window.VSync }),
 	boolField("window.headless", "", "", func(c *Config) *bool { return &c.Window.Headless }),
 

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/internal/suggest"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -24,6 +25,8 @@ const (
 	kindEnum
 	kindRate
 	kindStringList
+	kindSize  // input.Size written "WxH"
+	kindRatio // input.Size written "W:H"
 )
 
 func (k kind) String() string {
@@ -44,6 +47,10 @@ func (k kind) String() string {
 		return rateForms
 	case kindStringList:
 		return `a list of strings such as ["Space", "MouseLeft"]`
+	case kindSize:
+		return `a size string "WxH" such as "1280x720"`
+	case kindRatio:
+		return `a ratio string "W:H" such as "16:9"`
 	}
 	return "a value"
 }
@@ -152,6 +159,10 @@ func convert(k kind, v any, fromText bool, words []string) (any, error) {
 		case string:
 			return parseRate(n)
 		}
+	case kindSize, kindRatio:
+		if s, ok := v.(string); ok {
+			return parsePair(k, s)
+		}
 	case kindStringList:
 		if list, ok := v.([]any); ok {
 			out := make([]string, 0, len(list))
@@ -204,6 +215,26 @@ func parseRate(s string) (any, error) {
 		return timing.Rate{}, nil
 	}
 	return timing.Rate{Num: n, Den: d}, nil
+}
+
+// pairSep is the separator of a kind's "AxB" form.
+func pairSep(k kind) string {
+	if k == kindRatio {
+		return ":"
+	}
+	return "x"
+}
+
+// parsePair reads "WxH" (kindSize) or "W:H" (kindRatio) into an
+// input.Size; the range is the key's own check.
+func parsePair(k kind, s string) (any, error) {
+	a, b, ok := strings.Cut(strings.TrimSpace(s), pairSep(k))
+	w, err1 := strconv.Atoi(strings.TrimSpace(a))
+	h, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil {
+		return nil, fmt.Errorf("want %s", k)
+	}
+	return input.Size{Width: w, Height: h}, nil
 }
 
 func describe(v any) string {
@@ -322,6 +353,9 @@ func formatValue(k kind, v any) string {
 			return strconv.FormatInt(r.Num, 10)
 		}
 		return tomlString(fmt.Sprintf("%d/%d", r.Num, r.Den))
+	case kindSize, kindRatio:
+		s := v.(input.Size)
+		return tomlString(fmt.Sprintf("%d%s%d", s.Width, pairSep(k), s.Height))
 	case kindStringList:
 		list := v.([]string)
 		parts := make([]string, len(list))

@@ -29,10 +29,9 @@ type Config struct {
 	// Resizable lets the user resize the window. Default true.
 	Resizable bool
 	// MinSize and MaxSize bound the logical size the user can resize the
-	// window to; the zero Size is no bound. A bound sets both sides (the
-	// window system takes a pair), each 1 to MaxWindowSize; the minimum is
-	// at most the maximum, and Width and Height lie within them. Default
-	// unbounded.
+	// window to: each side 1 to MaxWindowSize, or 0 for no bound on that
+	// side; a minimum at most its maximum, and Width and Height within
+	// them. Default unbounded.
 	MinSize, MaxSize input.Size
 	// AspectWidth and AspectHeight, when both are set, keep the window's
 	// width:height ratio (16 and 9) while the user resizes it. Both 0
@@ -74,30 +73,31 @@ func (c Config) Validate() error {
 	if c.Height < 1 || c.Height > MaxWindowSize {
 		bad("Height %d is out of range (allowed: 1 to %d)", c.Height, MaxWindowSize)
 	}
-	bounds := []struct {
-		name string
-		size input.Size
-	}{{"MinSize", c.MinSize}, {"MaxSize", c.MaxSize}}
-	okBounds := true
-	for _, b := range bounds {
-		w, h := b.size.Width, b.size.Height
-		switch {
-		case w == 0 && h == 0:
-		case w < 1 || w > MaxWindowSize || h < 1 || h > MaxWindowSize:
-			bad("%s %dx%d is out of range (allowed: 0x0 for no bound, or each side 1 to %d)", b.name, w, h, MaxWindowSize)
-			okBounds = false
+	sides := []struct {
+		name           string
+		size, min, max int
+	}{
+		{"Width", c.Width, c.MinSize.Width, c.MaxSize.Width},
+		{"Height", c.Height, c.MinSize.Height, c.MaxSize.Height},
+	}
+	for _, sd := range sides {
+		okMin := sd.min >= 0 && sd.min <= MaxWindowSize
+		okMax := sd.max >= 0 && sd.max <= MaxWindowSize
+		if !okMin {
+			bad("MinSize.%s %d is out of range (allowed: 0 for no bound, or 1 to %d)", sd.name, sd.min, MaxWindowSize)
 		}
-	}
-	lo, hi := c.MinSize, c.MaxSize
-	if okBounds && lo.Width > 0 && hi.Width > 0 && (lo.Width > hi.Width || lo.Height > hi.Height) {
-		bad("MinSize %dx%d is above MaxSize %dx%d on a side (allowed: at most the maximum)", lo.Width, lo.Height, hi.Width, hi.Height)
-		okBounds = false
-	}
-	if okBounds && lo.Width > 0 && (c.Width < lo.Width || c.Height < lo.Height) {
-		bad("Width x Height %dx%d is below MinSize %dx%d (allowed: MinSize to MaxSize)", c.Width, c.Height, lo.Width, lo.Height)
-	}
-	if okBounds && hi.Width > 0 && (c.Width > hi.Width || c.Height > hi.Height) {
-		bad("Width x Height %dx%d is above MaxSize %dx%d (allowed: MinSize to MaxSize)", c.Width, c.Height, hi.Width, hi.Height)
+		if !okMax {
+			bad("MaxSize.%s %d is out of range (allowed: 0 for no bound, or 1 to %d)", sd.name, sd.max, MaxWindowSize)
+		}
+		switch {
+		case !okMin || !okMax:
+		case sd.min > 0 && sd.max > 0 && sd.min > sd.max:
+			bad("MinSize.%s %d is above MaxSize.%s %d (allowed: at most the maximum)", sd.name, sd.min, sd.name, sd.max)
+		case sd.min > 0 && sd.size < sd.min:
+			bad("%s %d is below MinSize.%s %d (allowed: MinSize.%s to MaxSize.%s)", sd.name, sd.size, sd.name, sd.min, sd.name, sd.name)
+		case sd.max > 0 && sd.size > sd.max:
+			bad("%s %d is above MaxSize.%s %d (allowed: MinSize.%s to MaxSize.%s)", sd.name, sd.size, sd.name, sd.max, sd.name, sd.name)
+		}
 	}
 	for _, a := range []struct {
 		name string
@@ -318,18 +318,25 @@ func (d *Display) monitor() *glfw.Monitor {
 }
 
 // SetSizeLimits bounds the logical size the user can resize the window
-// to; a size with a zero side is no bound (the window system takes a
-// bound as a pair). The window manager enforces it, and GLFW ignores it
-// while the window is fullscreen or not resizable. Main thread only.
+// to; a zero side has no bound. The window manager enforces it, and GLFW
+// ignores it while the window is fullscreen or not resizable. Main thread
+// only.
 func (d *Display) SetSizeLimits(minSize, maxSize input.Size) {
-	pair := func(s input.Size) (int, int) {
-		if s.Width <= 0 || s.Height <= 0 {
+	// The window system takes each bound as a pair: an open side of a
+	// bound that is set becomes 1 (minimum) or MaxWindowSize (maximum).
+	pair := func(s input.Size, open int) (int, int) {
+		switch {
+		case s.Width <= 0 && s.Height <= 0:
 			return glfw.DontCare, glfw.DontCare
+		case s.Width <= 0:
+			return open, s.Height
+		case s.Height <= 0:
+			return s.Width, open
 		}
 		return s.Width, s.Height
 	}
-	minW, minH := pair(minSize)
-	maxW, maxH := pair(maxSize)
+	minW, minH := pair(minSize, 1)
+	maxW, maxH := pair(maxSize, MaxWindowSize)
 	d.win.SetSizeLimits(minW, minH, maxW, maxH)
 }
 
