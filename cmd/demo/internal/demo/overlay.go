@@ -327,7 +327,7 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 	}
 	dst = append(dst, " (orange probe, last "...)
 	dst = strconv.AppendInt(dst, probeWindow, 10)
-	dst = append(dst, " presents; 0 = even)"...)
+	dst = append(dst, " frame slots; 0 = even)"...)
 	dst = append(dst, "\nupdates: variable "...)
 	dst = strconv.AppendUint(dst, ts.Ticks[timing.VariableUpdate], 10)
 	dst = append(dst, ", fixed "...)
