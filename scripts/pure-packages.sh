@@ -6,4 +6,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mod=$(go list -m)
-go list ./... | grep -vE "^${mod}/(framework|cmd(/.*)?|audio/otoaudio)$" | grep -vE '/gl[^/]*(/|$)'
+go list ./... | grep -vE "^${mod}/(framework(/frameworktest)?|cmd(/.*)?|audio/otoaudio)$" | grep -vE '/gl[^/]*(/|$)'
