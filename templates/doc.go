@@ -1,9 +1,11 @@
 // Package templates holds the files cmd/newgame renders into a new game
 // project, embedded so the command works from any directory.
 //
-// Every file under game/ is a text/template. A name ending in ".tmpl" loses
-// that suffix when written; "gitignore.tmpl" becomes ".gitignore" (embed
-// leaves dot files out of a plain pattern). Templates see a [Data] value.
+// Every file under game/ is a text/template, except recordings (".rec"),
+// which are copied with the new module's path in their header. A name
+// ending in ".tmpl" loses that suffix when written; "gitignore.tmpl"
+// becomes ".gitignore" (embed leaves dot files out of a plain pattern).
+// Templates see a [Data] value.
 package templates
 
 import "embed"
@@ -34,4 +36,12 @@ type Data struct {
 	Replace string
 	// GoVersion is the go directive of the new module.
 	GoVersion string
+	// FixtureTicks and FixtureHash describe the recording the project's
+	// test replays (testdata/session.rec): how many ticks it holds and the
+	// world hash after the last one.
+	FixtureTicks uint64
+	FixtureHash  uint64
 }
+
+// FixturePath is the recording the generated test replays, inside [FS].
+const FixturePath = "game/testdata/session.rec"

@@ -55,6 +55,14 @@ func plan(fsys fs.FS, root string, data templates.Data) (map[string][]byte, erro
 		if err != nil {
 			return err
 		}
+		if strings.HasSuffix(rel, ".rec") {
+			out, _, _, err := rewriteRecording(src, rel, data.Module)
+			if err != nil {
+				return err
+			}
+			files[name] = out
+			return nil
+		}
 		t, err := template.New(rel).Option("missingkey=error").Parse(string(src))
 		if err != nil {
 			return fmt.Errorf("newgame: template %s: %w", rel, err)

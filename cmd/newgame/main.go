@@ -93,6 +93,9 @@ func generate(c config, cwd string) error {
 			return err
 		}
 	}
+	if data.FixtureTicks, data.FixtureHash, err = fixtureInfo(templates.FS, templates.FixturePath); err != nil {
+		return err
+	}
 	files, err := plan(templates.FS, templates.Root, data)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -195,4 +196,44 @@ func TestTidyFailureIsExplained(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "main.go")); err != nil {
 		t.Errorf("the project files should stay for a later tidy: %v", err)
 	}
+}
+
+var update = flag.Bool("update", false, "record templates/game/testdata/session.rec anew from the template game")
+
+// TestFixtureRecording regenerates the template's recording with -update:
+// it generates a project, records the fixture there and copies it into the
+// template tree. Without -update, the generated project's own
+// TestReplayFixture (run by TestGeneratedProjectBuildsVetsAndPasses) checks
+// that the fixture still replays.
+func TestFixtureRecording(t *testing.T) {
+	if !*update {
+		t.Skip("run with -update to record the template's fixture anew")
+	}
+	dir := filepath.Join(t.TempDir(), "fixture-game")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-replace", checkout(t), dir}, &stdout, &stderr, true); code != 0 {
+		t.Fatalf("newgame exited %d: %s", code, stderr.String())
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-run", "TestReplayFixture", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "RECORD_FIXTURE=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("recording the fixture: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "testdata", "session.rec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, ticks, hash, err := rewriteRecording(data, "session.rec", "example.com/template")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(checkout(t), "templates", "game", "testdata", "session.rec")
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s: %d ticks, %d bytes, final hash %#x", dst, ticks, len(out), hash)
 }
