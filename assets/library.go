@@ -101,6 +101,7 @@ type Library struct {
 	images table[imageEntry]
 	sheets table[sheetEntry]
 	fonts  table[*fontEntry]
+	sounds table[soundEntry] // see sound.go
 
 	stage   *image.RGBA // reused for partial uploads
 	outline ttf.Outline // reused by glyph rasterisation
