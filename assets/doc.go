@@ -13,26 +13,27 @@
 // # Background loading
 //
 // [Library.StartLoad] loads a list of files ([ImageFile], [SheetFile],
-// [FontFile], [GeneratedImage]) without stalling the game: workers read and
-// decode them, the simulation owner places each result in the atlas, in
-// the order of the list, and the graphics thread uploads the atlas at the
-// end. The returned [Load] is polled from updates without blocking:
-// [Load.Progress] for a progress bar, [Load.Done], [Load.Err], then the
-// handles ([Load.Image], [Load.Sheet], [Load.Font]), which resolve with
-// [Library.Region] at once. [Load.Cancel] stops it and releases what it
-// placed.
+// [FontFile], [GeneratedImage]) without stalling the game: workers read,
+// decode and place them in the atlas, in the order of the list, the
+// simulation owner receives each file's handle, and the graphics thread
+// uploads the atlas at the end. The returned [Load] is polled from updates
+// without blocking: [Load.Progress] for a progress bar, [Load.Done],
+// [Load.Err], then the handles ([Load.Image], [Load.Sheet], [Load.Font]),
+// which resolve with [Library.Region] at once. [Load.Cancel] stops it and
+// releases what it placed.
 //
 // The runtime sits above this package, so a load asks for its work through
 // an [Executor]: run a job on a worker, post a result to the simulation
 // owner, run a function on the graphics thread. Package assets/assetsrt
 // implements it on a runtime session (worker group, mailbox, platform
-// dispatcher). Workers never touch the [Load] or the atlas: each hands its
-// decoded file over whole through a post, so the load's state belongs to
-// the simulation owner alone and the atlas layout and handles are those of
-// a foreground load of the same list, however the workers finish (so a
-// replay gets the same handles, provided the game adds no images of its
-// own while the load runs). [PatternFiles] generates a
-// deliberately large set of images, for loading screens and stress tests.
+// dispatcher). The [Load] belongs to the simulation owner alone: workers
+// reach the atlas through the library's lock and hand each file's outcome
+// over whole through a post, in list order. So the atlas layout, the
+// handles and the progress at each delivery are those of a foreground
+// load of the same list, however the workers finish, and a replay gets
+// the same ones (provided the game adds no images of its own while the
+// load runs). [PatternFiles] generates a deliberately large set of images,
+// for loading screens and stress tests.
 //
 // # Atlas
 //

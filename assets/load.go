@@ -7,6 +7,7 @@ import (
 	"image"
 	"io/fs"
 	goruntime "runtime"
+	"sync"
 	"sync/atomic"
 )
 
@@ -112,49 +113,62 @@ type LoadOptions struct {
 type loadState uint8
 
 const (
-	loading   loadState = iota // files are being decoded and committed
-	uploading                  // every file committed; the final upload is queued
+	loading   loadState = iota // files are being decoded and placed
+	uploading                  // every file delivered; the final upload is queued
 	finished                   // done: results are available
 	aborted                    // canceled or failed as a whole: nothing is kept
 )
 
 // Load is a background load started by [Library.StartLoad]: workers read
-// and decode the files, the simulation owner places them in the atlas in
-// file order, and the graphics thread uploads them, so that once it is
-// done every handle resolves with [Library.Region] at once.
+// and decode the files and place them in the atlas in file order, the
+// simulation owner receives each file's handle, and the graphics thread
+// uploads the atlas, so that once the load is done every handle resolves
+// with [Library.Region] at once.
 //
 // A Load belongs to the simulation owner (the goroutine the executor's Post
 // runs on): poll it there, once per update if you like, without blocking
 // and without allocating ([Load.Progress], [Load.Done]). Workers never
-// touch it; each hands its decoded file over whole through Post.
+// touch it; each file's outcome (its handle or its error) is handed over
+// whole through Post, in file order.
 type Load struct {
 	lib   *Library
 	work  *loadWork
-	slots []loadSlot
+	slots []loadResult
 	state loadState
 
-	delivered int   // files whose job has reported
-	committed int   // files placed (or failed) in file order
-	bytes     int64 // bytes read by delivered files
-	fileErrs  int   // slots with an error
+	delivered int   // files whose outcome has arrived, a prefix of the list
+	bytes     int64 // bytes those files read
+	fileErrs  int   // delivered files that failed
 	upload    error // the final upload's failure
 	failure   error // why the load aborted
 	err       error // cached Err
 	errStale  bool
 }
 
-// loadSlot is one file's result on the simulation side.
-type loadSlot struct {
-	ready bool
-	got   decoded // until committed
-	err   error
+// loadResult is one file's outcome, made on a worker and handed to the
+// simulation owner: the handle of what was placed, or the error.
+type loadResult struct {
 	image Image
 	sheet Sheet
 	font  Font
+	bytes int64
+	err   error
 }
 
-// decoded is what a job hands over: the file's pixels or parsed font, or
-// its error. The worker drops its references once it has posted it.
+// release gives back to lib whatever r holds.
+func (r loadResult) release(l *Library) {
+	switch {
+	case !r.image.IsZero():
+		_ = l.Release(r.image)
+	case !r.sheet.IsZero():
+		_ = l.ReleaseSheet(r.sheet)
+	case !r.font.IsZero():
+		_ = l.ReleaseFont(r.font)
+	}
+}
+
+// decoded is a file as a worker decoded it, waiting for its turn to be
+// placed: the pixels or the parsed font, or the error.
 type decoded struct {
 	img   *image.RGBA
 	font  *parsedFont
@@ -164,9 +178,11 @@ type decoded struct {
 }
 
 // loadWork is what the jobs of a load share: inputs fixed at the start,
-// the index of the next file to start, and the load's own context. sim is
-// only ever dereferenced inside work posted to the simulation owner.
+// the index of the next file to start, the load's own context and the
+// placer. sim is only ever dereferenced inside work posted to the
+// simulation owner.
 type loadWork struct {
+	lib    *Library
 	exec   Executor
 	fsys   fs.FS
 	files  []File
@@ -174,17 +190,34 @@ type loadWork struct {
 	next   atomic.Int64
 	ctx    context.Context
 	cancel context.CancelCauseFunc
+	place  placer
 	sim    *Load
+}
+
+// placer puts decoded files into the library in file order, whichever
+// worker decodes them and in whatever order they finish. A worker offers
+// its file; the worker that finds the next file in order ready places
+// every ready file from there and posts each outcome, so outcomes reach the
+// simulation owner in file order. One worker places at a time; the others
+// leave their file and go on decoding.
+type placer struct {
+	mu      sync.Mutex
+	ready   []decoded
+	has     []bool
+	next    int  // the next file to place
+	placing bool // a worker is placing
 }
 
 // StartLoad starts loading files from fsys in the background through exec
 // and returns at once. Workers read and decode the files, at most
-// opts.Parallel at a time; each result is handed to the simulation owner
-// (exec's Post), which places files into the atlas in the order given, so
-// a background load of a list gives the same atlas layout and handles as
-// loading it in the foreground, however the workers finish. When every file
-// is placed, one upload runs on the graphics thread (exec's Graphics) and
-// the load is done.
+// opts.Parallel at a time, and place them into the atlas in the order
+// given (under the library's lock, as [Library.LoadImage] from any
+// goroutine does), so a background load of a list gives the same atlas
+// layout and handles as loading it in the foreground, however the workers
+// finish. Each file's handle (or error) is handed to the simulation owner
+// through exec's Post, in file order. When the last has arrived, one
+// upload runs on the graphics thread (exec's Graphics) and the load is
+// done. The simulation owner's share of the work is taking the handles.
 //
 // A file that cannot be loaded does not stop the others: its result and
 // [Load.Err] report an [*Error] naming it. A load that is canceled
@@ -231,8 +264,9 @@ func (l *Library) StartLoad(exec Executor, fsys fs.FS, files []File, opts LoadOp
 	if parallel == 0 {
 		parallel = goruntime.GOMAXPROCS(0)
 	}
-	ld := &Load{lib: l, slots: make([]loadSlot, len(files)), errStale: true}
-	w := &loadWork{exec: exec, fsys: fsys, files: append([]File(nil), files...), maxTex: l.maxTextureSize(), sim: ld}
+	ld := &Load{lib: l, slots: make([]loadResult, len(files)), errStale: true}
+	w := &loadWork{lib: l, exec: exec, fsys: fsys, files: append([]File(nil), files...), maxTex: l.maxTextureSize(), sim: ld}
+	w.place.ready, w.place.has = make([]decoded, len(files)), make([]bool, len(files))
 	w.ctx, w.cancel = context.WithCancelCause(context.Background())
 	ld.work = w
 	if len(files) == 0 {
@@ -295,12 +329,14 @@ func (w *loadWork) run(ctx context.Context, i int) {
 		panic(v)
 	}()
 	d := w.decode(i)
-	ok = true
 	stop()
-	if err := w.exec.Post(func() { w.sim.deliver(i, d) }); err != nil {
-		w.cancel(err) // nobody is left to deliver to
+	if d.abort != nil {
+		ok = true
+		_ = w.exec.Post(func() { w.sim.abort(d.abort) })
 		return
 	}
+	w.offer(i, d) // a panic while placing ends the load too
+	ok = true
 	started, err := w.start()
 	if started {
 		return
@@ -409,24 +445,76 @@ func canceledErr(cause error) error {
 	return fmt.Errorf("%w: %w", ErrCanceled, cause)
 }
 
-// deliver takes file i's result on the simulation owner and places every
-// file that is next in order.
-func (ld *Load) deliver(i int, d decoded) {
-	if ld.state != loading || ld.slots[i].ready {
+// offer hands file i to the placer and, if no other worker is placing,
+// places every file that is ready in order, on this worker.
+func (w *loadWork) offer(i int, d decoded) {
+	p := &w.place
+	p.mu.Lock()
+	p.ready[i], p.has[i] = d, true
+	if p.placing {
+		p.mu.Unlock()
 		return
 	}
-	if d.abort != nil {
-		ld.abort(d.abort)
+	p.placing = true
+	for p.next < len(w.files) && p.has[p.next] && w.ctx.Err() == nil {
+		j := p.next
+		dj := p.ready[j]
+		p.ready[j] = decoded{}
+		p.next++
+		p.mu.Unlock()
+		r := w.placeFile(j, dj)
+		if err := w.exec.Post(func() { w.sim.deliver(j, r) }); err != nil {
+			r.release(w.lib) // nobody is left to deliver to
+			w.cancel(err)
+		}
+		p.mu.Lock()
+	}
+	p.placing = false
+	p.mu.Unlock()
+}
+
+// placeFile puts decoded file i into the library, under its lock, as the
+// foreground call for its kind would.
+func (w *loadWork) placeFile(i int, d decoded) loadResult {
+	r := loadResult{bytes: d.bytes, err: d.err}
+	if d.err != nil {
+		return r
+	}
+	l, f := w.lib, w.files[i]
+	switch f.kind {
+	case kindImage, kindGenerated:
+		e := imageEntry{name: f.name}
+		if f.kind == kindImage {
+			e.fsys = w.fsys
+		}
+		l.mu.Lock()
+		r.image, r.err = l.addLocked(e, d.img, f.op())
+		l.mu.Unlock()
+	case kindSheet:
+		r.sheet, r.err = l.AddSheet(f.name, d.img, f.spec)
+	case kindFont:
+		l.mu.Lock()
+		r.font, r.err = l.addFontLocked(d.font, f.size)
+		l.mu.Unlock()
+	}
+	return r
+}
+
+// deliver takes file i's outcome on the simulation owner. Outcomes arrive
+// in file order; after the last one the final upload is queued.
+func (ld *Load) deliver(i int, r loadResult) {
+	if ld.state != loading || i != ld.delivered {
+		r.release(ld.lib) // canceled meanwhile: nobody will ask for it
 		return
 	}
-	ld.slots[i] = loadSlot{ready: true, got: d}
+	ld.slots[i] = r
 	ld.delivered++
-	ld.bytes += d.bytes
-	for ld.committed < len(ld.slots) && ld.slots[ld.committed].ready {
-		ld.commit(ld.committed)
-		ld.committed++
+	ld.bytes += r.bytes
+	if r.err != nil {
+		ld.fileErrs++
+		ld.errStale = true
 	}
-	if ld.committed < len(ld.slots) {
+	if ld.delivered < len(ld.slots) {
 		return
 	}
 	ld.state = uploading
@@ -436,42 +524,6 @@ func (ld *Load) deliver(i int, d decoded) {
 		_ = w.exec.Post(func() { ld.finish(err) })
 	}); err != nil {
 		ld.finish(&Error{Op: "upload", Path: "background load", Err: fmt.Errorf("the executor refused the graphics work: %w", err)})
-	}
-}
-
-// commit places file i in the library, on the simulation owner.
-func (ld *Load) commit(i int) {
-	s := &ld.slots[i]
-	d := s.got
-	s.got = decoded{}
-	if d.err != nil {
-		s.err = d.err
-		ld.fileErrs++
-		ld.errStale = true
-		return
-	}
-	l, f := ld.lib, ld.work.files[i]
-	var err error
-	switch f.kind {
-	case kindImage, kindGenerated:
-		e := imageEntry{name: f.name}
-		if f.kind == kindImage {
-			e.fsys = ld.work.fsys
-		}
-		l.mu.Lock()
-		s.image, err = l.addLocked(e, d.img, f.op())
-		l.mu.Unlock()
-	case kindSheet:
-		s.sheet, err = l.AddSheet(f.name, d.img, f.spec)
-	case kindFont:
-		l.mu.Lock()
-		s.font, err = l.addFontLocked(d.font, f.size)
-		l.mu.Unlock()
-	}
-	if err != nil {
-		s.err = err
-		ld.fileErrs++
-		ld.errStale = true
 	}
 }
 
@@ -495,20 +547,9 @@ func (ld *Load) abort(err error) {
 	ld.failure = err
 	ld.errStale = true
 	ld.work.cancel(errLoadOver)
-	l := ld.lib
-	for i := range ld.slots[:ld.committed] {
-		s := &ld.slots[i]
-		switch {
-		case !s.image.IsZero():
-			_ = l.Release(s.image)
-		case !s.sheet.IsZero():
-			_ = l.ReleaseSheet(s.sheet)
-		case !s.font.IsZero():
-			_ = l.ReleaseFont(s.font)
-		}
-	}
-	for i := range ld.slots {
-		ld.slots[i] = loadSlot{}
+	for i := range ld.slots[:ld.delivered] {
+		ld.slots[i].release(ld.lib)
+		ld.slots[i] = loadResult{}
 	}
 }
 
@@ -519,10 +560,12 @@ func (ld *Load) abort(err error) {
 // nothing. Simulation owner only.
 func (ld *Load) Cancel() { ld.abort(ErrCanceled) }
 
-// Progress returns how many files have been read and decoded (or failed)
-// out of how many the load has. It reaches total a little before
-// [Load.Done]: placing the last files and the final upload follow. It does
-// not move after the load is canceled. Simulation owner only;
+// Progress returns how many files are finished, read, decoded and placed
+// (or failed), out of how many the load has. Files finish in list order,
+// so done is also the number of the first file still loading, and the same
+// mailbox deliveries give the same progress in a replay. It reaches total
+// an update or so before [Load.Done], when the final upload has run. It
+// does not move after the load is canceled. Simulation owner only;
 // allocation-free.
 func (ld *Load) Progress() (done, total int) { return ld.delivered, len(ld.slots) }
 
@@ -552,7 +595,7 @@ func (ld *Load) Err() error {
 		ld.err = ld.upload
 	default:
 		errs := make([]error, 0, ld.fileErrs+1)
-		for i := range ld.slots[:ld.committed] {
+		for i := range ld.slots[:ld.delivered] {
 			if err := ld.slots[i].err; err != nil {
 				errs = append(errs, err)
 			}
@@ -563,7 +606,7 @@ func (ld *Load) Err() error {
 }
 
 // result checks that file i exists, is of kind want and has a result.
-func (ld *Load) result(i int, want fileKind) (*loadSlot, error) {
+func (ld *Load) result(i int, want fileKind) (*loadResult, error) {
 	if i < 0 || i >= len(ld.slots) {
 		return nil, &Error{Op: "load result", Path: fmt.Sprintf("file %d", i), Err: detail(ErrInvalid, "the load has %d files, want an index in [0, %d)", len(ld.slots), len(ld.slots))}
 	}

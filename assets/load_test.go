@@ -397,51 +397,70 @@ func TestBackgroundLoadFileErrors(t *testing.T) {
 	}
 }
 
-// gated counts opens and lets each one through only with a token.
+// gated counts opens and lets each one through only with a token,
+// counting those too and calling passed after each.
 type gated struct {
 	fs.FS
-	opens atomic.Int64
-	gate  chan struct{}
+	opens, through atomic.Int64
+	gate           chan struct{}
+	passed         func()
 }
 
 func (g *gated) Open(name string) (fs.File, error) {
 	g.opens.Add(1)
 	<-g.gate
+	g.through.Add(1)
+	g.passed()
 	return g.FS.Open(name)
 }
 
-// TestBackgroundLoadCancel cancels a 200-file load after 10 files, with
-// jobs in flight: no further file is opened, nothing stays in the
-// library, and the results report the cancellation.
+// untilThrough runs the load's posts until n opens have passed the gate.
+func untilThrough(t *testing.T, e *fakeExec, g *gated, n int64, u assets.Uploader) {
+	for g.through.Load() < n {
+		if e.step(u) == 0 {
+			e.await(t)
+		}
+	}
+	e.step(u)
+}
+
+// TestBackgroundLoadCancel cancels a 200-file load once 10 files have been
+// read, with jobs in flight: no further file is opened, nothing stays in
+// the library, progress stops, and the results report the cancellation.
 func TestBackgroundLoadCancel(t *testing.T) {
 	const n, before = 200, 10
 	fsys, files := bigSet(t, n)
 	for _, parallel := range []int{1, 4} {
 		t.Run(fmt.Sprint(parallel), func(t *testing.T) {
-			g := &gated{FS: fsys, gate: make(chan struct{}, len(files))}
+			e := newFakeExec()
+			g := &gated{FS: fsys, gate: make(chan struct{}, len(files)), passed: e.notify}
 			for range before {
 				g.gate <- struct{}{}
 			}
 			lib := newLib(t, small())
-			e := newFakeExec()
 			rec := rendertest.NewRecorder(8, 8, 4096)
 			ld, err := lib.StartLoad(e, g, files, assets.LoadOptions{Parallel: parallel})
 			if err != nil {
 				t.Fatal(err)
 			}
-			for {
-				if d, _ := ld.Progress(); d == before {
-					break
+			if parallel == 1 {
+				// One job at a time loads the files in order: wait for the
+				// first ten to be in the atlas.
+				for {
+					if d, _ := ld.Progress(); d == before {
+						break
+					}
+					if e.step(rec) == 0 {
+						e.await(t)
+					}
 				}
-				if e.step(rec) == 0 {
-					e.await(t)
+				if got := lib.Stats().Images; got != before {
+					t.Fatalf("%d images placed after %d files, want %d", got, before, before)
 				}
+			} else {
+				untilThrough(t, e, g, before, rec)
 			}
-			// One job at a time loads the files in order, so the first ten
-			// are in the atlas by now.
-			if got := lib.Stats().Images; parallel == 1 && got != before {
-				t.Fatalf("%d images placed after %d files, want %d", got, before, before)
-			}
+			at, _ := ld.Progress()
 			ld.Cancel()
 			if !ld.Done() || !errors.Is(ld.Err(), assets.ErrCanceled) {
 				t.Fatalf("after Cancel: Done %v, Err %v; want true, ErrCanceled", ld.Done(), ld.Err())
@@ -454,8 +473,8 @@ func TestBackgroundLoadCancel(t *testing.T) {
 			if got := e.taken.Load(); got > int64(before+parallel) {
 				t.Errorf("%d jobs started, want at most %d", got, before+parallel)
 			}
-			if d, _ := ld.Progress(); d != before {
-				t.Errorf("Progress moved after Cancel: %d, want %d", d, before)
+			if d, _ := ld.Progress(); d != at {
+				t.Errorf("Progress moved after Cancel: %d, want %d", d, at)
 			}
 			if s := lib.Stats(); s.Images+s.Sheets+s.Fonts != 0 {
 				t.Errorf("library holds %+v after Cancel, want nothing", s)
@@ -471,25 +490,18 @@ func TestBackgroundLoadCancel(t *testing.T) {
 // runtime group canceled, a session stopping) in the middle of a load.
 func TestBackgroundLoadStoppedFromOutside(t *testing.T) {
 	fsys, files := bigSet(t, 50)
-	g := &gated{FS: fsys, gate: make(chan struct{}, 100)}
+	e := newFakeExec()
+	g := &gated{FS: fsys, gate: make(chan struct{}, 100), passed: e.notify}
 	for range 3 {
 		g.gate <- struct{}{}
 	}
 	lib := newLib(t, small())
-	e := newFakeExec()
 	rec := rendertest.NewRecorder(8, 8, 4096)
 	ld, err := lib.StartLoad(e, g, files, assets.LoadOptions{Parallel: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if d, _ := ld.Progress(); d == 3 {
-			break
-		}
-		if e.step(rec) == 0 {
-			e.await(t)
-		}
-	}
+	untilThrough(t, e, g, 3, rec)
 	cause := errors.New("group canceled")
 	e.cancel(cause)
 	close(g.gate)
