@@ -3,9 +3,11 @@
 package ecs_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -130,4 +132,76 @@ func TestHashIntoAllocations(t *testing.T) {
 	}); got != 0 {
 		t.Errorf("allocations per hash: got %v, want 0", got)
 	}
+}
+
+// TestScreenAllocations: under a logical screen, with a following camera,
+// a minimap and a system reading the cursor through a camera every tick,
+// neither a tick nor a frame allocates.
+func TestScreenAllocations(t *testing.T) {
+	a := busyApp(t, 1_000)
+	if err := a.SetScreen(render2d.Screen{Width: 320, Height: 180, Scaling: render2d.ScaleInteger, ClearColor: render2d.Black}); err != nil {
+		t.Fatal(err)
+	}
+	var cam ecs.Entity
+	a.AddSystem(ecs.Startup, ecs.System{Name: "cameras", Run: func(ctx *ecs.Context) {
+		leader := ctx.Commands.Spawn()
+		ecs.With(leader, ecs.At(100, 50))
+		ecs.With(leader, speed{X: 1})
+		p := ctx.Commands.Spawn()
+		ecs.With(p, ecs.At(0, 0))
+		ecs.With(p, ecs.Camera{Anchor: ecs.Vec2{X: 0.5, Y: 0.5}, Zoom: 2, Follow: leader.Entity()})
+		m := ctx.Commands.Spawn()
+		ecs.With(m, ecs.At(0, 0))
+		ecs.With(m, ecs.Camera{Viewport: render2d.Rect{X: 240, W: 80, H: 45}, Zoom: 0.25, Order: 1})
+	}})
+	a.AddSystem(ecs.Startup, ecs.System{Name: "find", Run: func(ctx *ecs.Context) {
+		q := ecs.NewFilter1[ecs.Camera](ctx.World).Query()
+		for q.Next() {
+			if q.Get().Order == 0 {
+				cam = q.Entity()
+			}
+		}
+	}})
+	var picked ecs.Vec2
+	a.AddSystem(ecs.Update, ecs.System{Name: "pick", Run: func(ctx *ecs.Context) {
+		x, y := ctx.Input.Cursor()
+		w, ok := ctx.ScreenToWorld(cam, ecs.Vec2{X: float32(x), Y: float32(y)})
+		if !ok {
+			ctx.Fail(errors.New("ScreenToWorld failed"))
+		}
+		picked, _ = ctx.WorldToScreen(cam, w)
+	}})
+	if err := a.InitSimulation(nil); err != nil {
+		t.Fatal(err)
+	}
+	var frame render2d.Frame
+	fw := render2d.NewFrameWriter(&frame)
+	tk := tick(0, 0.5)
+	tk.Window = input.Window{Size: input.Size{Width: 700, Height: 400}, Framebuffer: input.Size{Width: 1400, Height: 800}}
+	runTick := func() {
+		tk.Number++
+		if err := a.Update(tk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runFrame := func() {
+		frame.Reset()
+		if err := a.PrepareFrame(fw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 10 {
+		runTick()
+		runFrame()
+	}
+	if got := testing.AllocsPerRun(20, runTick); got != 0 {
+		t.Errorf("allocations per tick: got %v, want 0", got)
+	}
+	if got := testing.AllocsPerRun(20, runFrame); got != 0 {
+		t.Errorf("allocations per frame: got %v, want 0", got)
+	}
+	if len(frame.Passes) != 2 || frame.Passes[0].Camera.Size != (ecs.Vec2{X: 320, Y: 180}) || !frame.Clear {
+		t.Errorf("frame: %d passes, first view %v, clear %v; want two laid-out passes and a clear", len(frame.Passes), frame.Passes[0].Camera.Size, frame.Clear)
+	}
+	_ = picked
 }

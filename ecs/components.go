@@ -111,19 +111,30 @@ type Sprite struct {
 // included.
 //
 // Without any camera entity, extraction draws one pass with the default
-// render2d camera: world units are framebuffer pixels, (0, 0) at the
-// top-left corner.
+// render2d camera: world units are framebuffer pixels (logical units under
+// a logical screen, see [App.SetScreen]), (0, 0) at the top-left corner.
+//
+// Under a logical screen, a camera drawing into the window is measured in
+// logical units: its Viewport is a rectangle of the logical screen and its
+// Zoom counts logical units per world unit; extraction turns them into
+// framebuffer pixels for the window of each frame. [Context.ScreenToWorld]
+// finds the world point under the cursor through a camera.
 type Camera struct {
 	// Anchor is where the camera's position appears, as a fraction of the
 	// viewport ({0.5, 0.5} is the centre).
 	Anchor Vec2
-	// Zoom is framebuffer pixels per world unit; zero means 1.
+	// Zoom is view units (framebuffer pixels, or logical units under a
+	// logical screen) per world unit; zero means 1.
 	Zoom float32
-	// Viewport is the region of the target drawn into; zero is all of it.
+	// Viewport is the region of the target drawn into, in its pixels
+	// (logical units for the window under a logical screen); zero is all
+	// of it.
 	Viewport render2d.Rect
 	// Target is where the pass draws; zero is the window.
 	Target render2d.TargetHandle
-	// Clear and ClearColor clear the viewport before drawing.
+	// Clear and ClearColor clear the viewport before drawing. The whole
+	// window, bars included, is cleared to the screen's colour before any
+	// camera draws (render2d.Screen.ClearColor).
 	Clear      bool
 	ClearColor render2d.Color
 	// Order sorts the passes; equal orders keep their query order.

@@ -95,6 +95,22 @@
 // plays a sprite-sheet animation on its entity's Sprite from a built-in
 // cosmetic system.
 //
+// # Screen
+//
+// [App.SetScreen] gives the window a clear colour, applied to the whole
+// window before any pass (the bars around a letterboxed view), and
+// optionally a logical resolution with a [render2d.Scaling] mode:
+// letterbox, integer, stretch or resize. Each frame lays the logical
+// screen out in the framebuffer of the latest tick's window, so it follows
+// resizes, and window cameras work in logical units: a Camera's Viewport
+// is a rectangle of the logical screen and its Zoom counts logical units
+// per world unit. [Context.ScreenToWorld] and [Context.WorldToScreen]
+// convert between window coordinates (the cursor's) and the world through
+// a camera, or through the default view for a HUD:
+//
+//	x, y := ctx.Input.Cursor()
+//	at, ok := ctx.ScreenToWorld(camera, ecs.Vec2{X: float32(x), Y: float32(y)})
+//
 // # Interpolation
 //
 // Ticks and presents do not line up: at 60 ticks a second on a 144 Hz

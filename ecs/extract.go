@@ -31,12 +31,20 @@ type extractor struct {
 	texts      *generic.Filter2[Transform, Text]
 	cameras    *generic.Filter2[Transform, Camera]
 	transforms generic.Map[Transform]
+	camMap     generic.Map[Camera]
 	lib        *assets.Library
 	views      []view
 	lastLayer  int16
 	scratch    []render2d.DrawPacket2D
 	counts     []int32
 	stats      ExtractStats
+
+	// screen is the App's screen (App.SetScreen); layout is where it lies
+	// in the framebuffer of the frame being extracted, and laidOut says
+	// whether window cameras take their viewport from it.
+	screen  render2d.Screen
+	layout  render2d.Layout
+	laidOut bool
 
 	// What extraction remembers for interpolation, indexed by entity ID:
 	// where each entity it met was at the frame being extracted and at the
@@ -97,6 +105,7 @@ func (x *extractor) init(w *World) {
 	x.texts = generic.NewFilter2[Transform, Text]()
 	x.cameras = generic.NewFilter2[Transform, Camera]()
 	x.transforms = generic.NewMap[Transform](&w.w)
+	x.camMap = generic.NewMap[Camera](&w.w)
 	x.epoch = 1
 }
 
@@ -114,6 +123,8 @@ func (x *extractor) run(fw *render2d.FrameWriter, interp bool, win *input.Window
 		}
 		x.cams[x.epoch&1] = x.cams[x.epoch&1][:0]
 	}
+	fw.SetClear(x.screen.ClearColor)
+	x.layout, x.laidOut = x.screen.Layout(win.Framebuffer.Width, win.Framebuffer.Height, win.Size.Width, win.Size.Height), x.screen.Logical()
 	x.collectViews(win)
 	for i := range x.views {
 		v := &x.views[i]
@@ -164,25 +175,60 @@ func (x *extractor) collectViews(win *input.Window) {
 	q := x.cameras.Query(&x.w.w)
 	for q.Next() {
 		t, c := q.Get()
-		cam := render2d.Camera{Position: t.Position, Anchor: c.Anchor, Zoom: c.Zoom, Rotation: t.Rotation, Viewport: c.Viewport}
-		var target *Transform
-		if f := c.Follow.e; !f.IsZero() && x.w.w.Alive(f) && x.transforms.Has(f) {
-			target = x.transforms.Get(f)
-			cam.Position = Vec2{X: target.Position.X + t.Position.X, Y: target.Position.Y + t.Position.Y}
-		}
+		cam, target := x.cameraOf(t, c)
 		desc := render2d.PassDesc{Camera: cam, Target: c.Target, Clear: c.Clear, ClearColor: c.ClearColor}
 		if x.interp {
 			desc.PrevCamera = x.prevCamera(q.Entity(), t, c, target)
 		}
-		if c.Disabled {
+		if c.Disabled || !x.place(&desc.Camera, c.Target) {
 			continue
 		}
 		x.views = append(x.views, makeView(desc, c.Order, win))
 	}
 	if len(x.views) == 0 {
-		x.views = append(x.views, makeView(render2d.PassDesc{}, 0, win))
+		if desc := (render2d.PassDesc{}); x.place(&desc.Camera, desc.Target) {
+			x.views = append(x.views, makeView(desc, 0, win))
+		}
 	}
 	slices.SortStableFunc(x.views, func(a, b view) int { return cmp.Compare(a.order, b.order) })
+}
+
+// cameraOf returns the view of a camera entity with transform t and
+// camera c, before any screen layout, and the transform of the entity it
+// follows (nil when it follows none).
+func (x *extractor) cameraOf(t *Transform, c *Camera) (render2d.Camera, *Transform) {
+	cam := render2d.Camera{Position: t.Position, Anchor: c.Anchor, Zoom: c.Zoom, Rotation: t.Rotation, Viewport: c.Viewport}
+	var target *Transform
+	if f := c.Follow.e; !f.IsZero() && x.w.w.Alive(f) && x.transforms.Has(f) {
+		target = x.transforms.Get(f)
+		cam.Position = Vec2{X: target.Position.X + t.Position.X, Y: target.Position.Y + t.Position.Y}
+	}
+	return cam, target
+}
+
+// place lays a camera drawing into target out on the screen: for the
+// window, under a logical screen, its viewport (in logical units, zero
+// for all of the screen) becomes framebuffer pixels and its size the
+// viewport's logical size. It reports false for a view of no area (a
+// minimised window, a viewport that rounds to nothing), which draws no
+// pass.
+func (x *extractor) place(cam *render2d.Camera, target render2d.TargetHandle) bool {
+	return placeView(cam, target, &x.layout, x.laidOut)
+}
+
+// placeView is [extractor.place] on layout l (on: the screen has a logical
+// resolution).
+func placeView(cam *render2d.Camera, target render2d.TargetHandle, l *render2d.Layout, on bool) bool {
+	if !on || !target.IsZero() {
+		return true
+	}
+	v := cam.Viewport
+	cam.Size = Vec2{X: v.W, Y: v.H}
+	if v.IsZero() {
+		cam.Size = l.Size
+	}
+	cam.Viewport = l.Place(v)
+	return cam.Viewport.W > 0 && cam.Viewport.H > 0 && cam.Size.X > 0 && cam.Size.Y > 0
 }
 
 // prevCamera records the camera entity e (and the entity it follows, whose
@@ -231,6 +277,9 @@ func makeView(desc render2d.PassDesc, order int16, win *input.Window) view {
 	if c.Viewport.IsZero() {
 		w, h = float32(win.Framebuffer.Width), float32(win.Framebuffer.Height)
 	}
+	if c.Size != (Vec2{}) { // a logical view: its size in view units
+		w, h = c.Size.X, c.Size.Y
+	}
 	if w <= 0 || h <= 0 {
 		return v
 	}
@@ -249,7 +298,7 @@ func makeView(desc render2d.PassDesc, order int16, win *input.Window) view {
 }
 
 // cover grows the view's box to hold what a camera at pos, turned by rot
-// at zoom z, shows in a viewport of w x h pixels.
+// at zoom z, shows in a view of w x h view units.
 func (v *view) cover(pos Vec2, rot, z float32, anchor Vec2, w, h float32) {
 	// Screen offsets from the anchor, in world units, turned back by the
 	// camera's rotation (a positive rotation turns the world
