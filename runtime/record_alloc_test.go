@@ -1,0 +1,77 @@
+//go:build !race
+
+package runtime_test
+
+import (
+	"io"
+	goruntime "runtime"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/runtimetest"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// TestRecordingAllocatesNothing records 2000 updates with input and a
+// checkpoint every 60: once the session runs, recording a tick allocates
+// nothing (the whole process is counted, the writer's goroutine included;
+// the least of three sessions is taken, as in TestSteadyStateAllocations).
+func TestRecordingAllocatesNothing(t *testing.T) {
+	const from, to = 300, 2300
+	measure := func() uint64 {
+		clock := runtimetest.NewClock()
+		ctx, fakes := runtimetest.NewContext(clock)
+		fakes.Discard()
+		for i := range 400 {
+			fakes.Input.Tap(clock.At(time.Duration(i)*90*time.Millisecond), 1, 20*time.Millisecond)
+		}
+		w, err := recording.NewWriter(io.Discard, "discard", recording.Header{Game: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &leanGame{stopAfter: to + 100}
+		var sum uint64
+		opts := runtimetest.Options(clock, runtime.Sequential)
+		opts.Timing.Mode = timing.FixedMode
+		opts.Record = runtime.RecordOptions{Writer: w, Hash: func(c *recording.Checkpoint) error {
+			c.Hash = sum
+			c.Types = append(c.Types, recording.TypeHash{Name: "sum", Hash: sum, Count: 1})
+			return nil
+		}}
+		var ms goruntime.MemStats
+		var start, allocs uint64
+		g.onUpdate = func(n int) {
+			sum += uint64(n)
+			switch n {
+			case from:
+				goruntime.ReadMemStats(&ms)
+				start = ms.Mallocs
+			case to:
+				goruntime.ReadMemStats(&ms)
+				allocs = ms.Mallocs - start
+			}
+		}
+		rt, err := runtime.New(g, ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rt.Run(); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(nil); err != nil {
+			t.Fatal(err)
+		}
+		return allocs
+	}
+	var runs []uint64
+	for range 3 {
+		n := measure()
+		runs = append(runs, n)
+		if n == 0 {
+			return
+		}
+	}
+	t.Errorf("allocations while recording updates %d to %d in three sessions: %v; want 0 in at least one", from, to, runs)
+}
