@@ -122,7 +122,7 @@ func (s Screen) Validate() error {
 	if s.Scaling >= ScalingCount {
 		bad("Screen.Scaling", s.Scaling, "is out of range", quoteNames(scalingNames[:]))
 	} else if s.Scaling == ScaleResize && (s.Width != 0 || s.Height != 0) {
-		bad("Screen.Scaling", nil, fmt.Sprintf("is %q, which takes the logical size from the window, but a logical size of %dx%d is set", ScaleResize, s.Width, s.Height),
+		bad("Screen.Scaling", s.Scaling, fmt.Sprintf("takes the logical size from the window, but a logical size of %dx%d is set", s.Width, s.Height),
 			fmt.Sprintf("%q with no logical size, or %s", ScaleResize, quoteNames(scalingNames[:ScaleResize])))
 	}
 	c := s.ClearColor
@@ -153,12 +153,14 @@ type Layout struct {
 // ScaleResize only; zero means the framebuffer's). Letterboxed and
 // integer-scaled screens are centred, with any odd pixel of the bars on the
 // right or at the bottom. A Screen without a logical resolution lays out
-// as the whole framebuffer at scale 1. A framebuffer of no area gives a
-// Layout of no area. It allocates nothing.
+// as the whole framebuffer at scale 1. A framebuffer of no area (a
+// minimised window) gives the zero Layout. It allocates nothing.
 func (s Screen) Layout(fbW, fbH, winW, winH int) Layout {
-	fbW, fbH = max(fbW, 0), max(fbH, 0)
+	if fbW <= 0 || fbH <= 0 {
+		return Layout{}
+	}
 	whole := Rect{W: float32(fbW), H: float32(fbH)}
-	if !s.Logical() || fbW == 0 || fbH == 0 {
+	if !s.Logical() {
 		return Layout{Size: Vec2{X: float32(fbW), Y: float32(fbH)}, Viewport: whole, Scale: Vec2{X: 1, Y: 1}}
 	}
 	if s.Scaling == ScaleResize {
@@ -209,7 +211,8 @@ func (l Layout) FromLogical(p Vec2) Vec2 {
 // Place converts a rectangle of the logical screen (a camera's viewport in
 // logical units; zero is the whole screen) to framebuffer pixels, each
 // edge rounded to the nearest whole pixel, so that neighbouring viewports
-// share their edges exactly.
+// share their edges exactly. On the zero Layout every rectangle has no
+// area.
 func (l Layout) Place(r Rect) Rect {
 	if r.IsZero() {
 		r = Rect{W: l.Size.X, H: l.Size.Y}

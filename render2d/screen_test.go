@@ -49,8 +49,8 @@ func TestScreenLayout(t *testing.T) {
 			render2d.Layout{Size: v(640, 360), Viewport: r(0, 0, 1280, 720), Scale: v(2, 2)}},
 		{"resize, window size unknown: the framebuffer's", render2d.Screen{Scaling: render2d.ScaleResize}, 800, 600, 0, 0,
 			render2d.Layout{Size: v(800, 600), Viewport: r(0, 0, 800, 600), Scale: v(1, 1)}},
-		{"no framebuffer (minimised)", lb(320, 180), 0, 0, none, none,
-			render2d.Layout{Scale: v(1, 1)}},
+		{"no framebuffer (minimised)", lb(320, 180), 0, 0, none, none, render2d.Layout{}},
+		{"no framebuffer, no logical size", render2d.Screen{}, 0, 600, none, none, render2d.Layout{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,6 +154,9 @@ func TestLayoutConversions(t *testing.T) {
 	if got := (render2d.Layout{}).ToLogical(v(3, 4)); got != (render2d.Vec2{}) {
 		t.Errorf("ToLogical on a layout of no area = %v, want the origin", got)
 	}
+	if got := (render2d.Layout{}).Place(r(240, 0, 80, 45)); got.W != 0 || got.H != 0 {
+		t.Errorf("Place on a layout of no area = %+v, want no area", got)
+	}
 	odd := lb(320, 180).Layout(1001, 720, 0, 0)
 	places := []struct {
 		logical, want render2d.Rect
@@ -203,7 +206,7 @@ func TestScreenValidate(t *testing.T) {
 		}
 	}
 	msg := render2d.Screen{Width: 320, Height: 180, Scaling: render2d.ScaleResize}.Validate().Error()
-	if want := `render2d: Screen.Scaling is "resize", which takes the logical size from the window, but a logical size of 320x180 is set; allowed: "resize" with no logical size, or "letterbox", "integer" or "stretch"`; msg != want {
+	if want := `render2d: Screen.Scaling resize takes the logical size from the window, but a logical size of 320x180 is set; allowed: "resize" with no logical size, or "letterbox", "integer" or "stretch"`; msg != want {
 		t.Errorf("message\n got %s\nwant %s", msg, want)
 	}
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/metronome-go/metronome/input"
@@ -61,6 +62,7 @@ func (c *Config) ownerProblems() []problem {
 		}
 	}
 	walk(c.runtimeOptions().Validate())
+	walk(c.Window.Screen.Validate())
 	return out
 }
 
@@ -169,7 +171,9 @@ func (c *Config) checkValue(f *field, v any) []problem {
 func only(ps []problem, f *field) []problem {
 	var out []problem
 	for _, p := range ps {
-		if p.field == f {
+		// A key that sets two options (window.logical_size) may be refused
+		// twice in the same words: say it once.
+		if p.field == f && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}

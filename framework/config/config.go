@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -73,6 +74,12 @@ type Window struct {
 	VSync       bool
 	// Headless renders into an invisible window, for tests and servers.
 	Headless bool
+	// Screen is window.clear_color, window.logical_size and
+	// window.scaling: the colour of the whole window before anything is
+	// drawn and the logical resolution the game draws in. render2d owns
+	// their ranges ([render2d.Screen.Validate]); the framework hands the
+	// value whole to the ECS app (ecs.App.SetScreen).
+	Screen render2d.Screen
 }
 
 // Runtime is the [runtime] table. Its rates are frames per second, which

@@ -9,6 +9,7 @@ import (
 
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -59,6 +60,9 @@ func TestEveryKeyParses(t *testing.T) {
 		"window.focus_policy":               {`"pause"`, func(c config.Config) bool { return c.Window.FocusPolicy == runtime.FocusPause }},
 		"window.vsync":                      {"false", func(c config.Config) bool { return !c.Window.VSync }},
 		"window.headless":                   {"true", func(c config.Config) bool { return c.Window.Headless }},
+		"window.clear_color":                {`"#202028"`, func(c config.Config) bool { return c.Window.Screen.ClearColor == render2d.RGBA8(32, 32, 40, 255) }},
+		"window.logical_size":               {`"320x180"`, func(c config.Config) bool { return c.Window.Screen.Width == 320 && c.Window.Screen.Height == 180 }},
+		"window.scaling":                    {`"integer"`, func(c config.Config) bool { return c.Window.Screen.Scaling == render2d.ScaleInteger }},
 		"runtime.mode":                      {`"concurrent"`, func(c config.Config) bool { return c.Runtime.Mode == runtime.Concurrent }},
 		"runtime.frame_cap":                 {"144", func(c config.Config) bool { return c.Runtime.FrameCap == 144 }},
 		"runtime.hidden_rate":               {"5", func(c config.Config) bool { return c.Runtime.HiddenRate == 5 }},

@@ -34,7 +34,7 @@ func keyComments(t *testing.T) map[string]string {
 		case trimmed != "":
 			name, _, _ := strings.Cut(trimmed, "=")
 			last = table + "." + strings.TrimSpace(name)
-			_, comment, _ := strings.Cut(trimmed, "#")
+			_, comment, _ := strings.Cut(trimmed, " # ") // a value may hold a "#"
 			out[last] = comment
 		}
 	}
@@ -58,7 +58,7 @@ func TestDocumentedRanges(t *testing.T) {
 	}
 	symbols := map[string]string{"max_fixed_updates": "5", "step": "10ms"}
 	// Values outside the range that keep a meaning of their own.
-	special := map[string]string{"runtime.frame_cap": "0", "window.aspect_ratio": `"0:0"`}
+	special := map[string]string{"runtime.frame_cap": "0", "window.aspect_ratio": `"0:0"`, "window.logical_size": `"0x0"`}
 	// Words the owner knows that a file alone cannot use.
 	needCode := map[string][]string{"timing.debt.past_cutoff": {"resync", "shared-slowdown"}}
 
@@ -87,6 +87,21 @@ func TestDocumentedRanges(t *testing.T) {
 					want := !slices.Contains(needCode[key], w)
 					if got := accepts(strconv.Quote(w)); got != want {
 						t.Errorf("%q accepted = %v, want %v", w, got, want)
+					}
+				}
+				return
+			case "color":
+				for _, form := range []string{`"#RRGGBB"`, `"#RRGGBBAA"`} {
+					if !strings.Contains(comment, form) {
+						t.Errorf("comment %q does not state the form %s", comment, form)
+					}
+				}
+				for value, want := range map[string]bool{
+					`"#a0B1c2"`: true, `"#a0b1c2d3"`: true, `"#FFFFFF00"`: true,
+					`"#a0b1c"`: false, `"a0b1c2"`: false, `"#a0b1cg"`: false, `"#a0b1c2d"`: false, `"#+1b1c2"`: false, `""`: false,
+				} {
+					if got := accepts(value); got != want {
+						t.Errorf("%s accepted = %v, want %v", value, got, want)
 					}
 				}
 				return
@@ -167,12 +182,13 @@ type docRange struct {
 }
 
 var (
-	aboveUpTo = regexp.MustCompile(`above (\S+) up to (\S+)`)
-	fromTo    = regexp.MustCompile(`(\S+) to (\S+)`)
-	orMore    = regexp.MustCompile(`(\S+) or more`)
-	atMostRe  = regexp.MustCompile(`at most (\d+) bytes`)
-	quoted    = regexp.MustCompile(`"([a-z-]+)"`)
-	pairValue = regexp.MustCompile(`^"\d+[x:]\d+"$`)
+	aboveUpTo  = regexp.MustCompile(`above (\S+) up to (\S+)`)
+	fromTo     = regexp.MustCompile(`(\S+) to (\S+)`)
+	orMore     = regexp.MustCompile(`(\S+) or more`)
+	atMostRe   = regexp.MustCompile(`at most (\d+) bytes`)
+	quoted     = regexp.MustCompile(`"([a-z-]+)"`)
+	pairValue  = regexp.MustCompile(`^"\d+[x:]\d+"$`)
+	colorValue = regexp.MustCompile(`^"#[0-9a-f]{6}([0-9a-f]{2})?"$`)
 )
 
 func documentedRange(comment string, symbols map[string]string) (docRange, bool) {
@@ -281,7 +297,7 @@ func kindsOfKeys(t *testing.T) map[string]string {
 	c := config.Default()
 	table := ""
 	for _, line := range strings.Split(string(c.EffectiveTOML()), "\n") {
-		line, _, _ = strings.Cut(line, "#")
+		line, _, _ = strings.Cut(line, " # ")
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "[") {
 			table = strings.Trim(line, "[]")
@@ -295,6 +311,8 @@ func kindsOfKeys(t *testing.T) map[string]string {
 		switch {
 		case key == "timing.rate":
 			kinds[key] = "rate"
+		case colorValue.MatchString(value):
+			kinds[key] = "color"
 		case pairValue.MatchString(value):
 			kinds[key] = "size"
 			if strings.Contains(value, ":") {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -22,7 +23,7 @@ type field struct {
 	key   string
 	kind  kind
 	words []string // the allowed words of kindEnum, from the owning package
-	// owner is "timing", "input" or "runtime"; goFields are the
+	// owner is "timing", "input", "runtime" or "render2d"; goFields are the
 	// FieldError.Field names of the options this key sets.
 	owner    string
 	goFields []string
@@ -209,6 +210,17 @@ var fields = []field{
 	enumField("window.focus_policy", "runtime", "Options.FocusPolicy", runtime.ParseFocusPolicy, func(c *Config) *runtime.FocusPolicy { return &c.Window.FocusPolicy }),
 	boolField("window.vsync", "", "", func(c *Config) *bool { return &c.Window.VSync }),
 	boolField("window.headless", "", "", func(c *Config) *bool { return &c.Window.Headless }),
+	{key: "window.clear_color", kind: kindColor, owner: "render2d", goFields: goFields("render2d", "Screen.ClearColor"),
+		get: func(c *Config) any { return c.Window.Screen.ClearColor },
+		set: func(c *Config, v any) { c.Window.Screen.ClearColor = v.(render2d.Color) }},
+	{key: "window.logical_size", kind: kindSize, owner: "render2d", goFields: goFields("render2d", "Screen.Width", "Screen.Height"),
+		get: func(c *Config) any { return input.Size{Width: c.Window.Screen.Width, Height: c.Window.Screen.Height} },
+		set: func(c *Config, v any) {
+			s := v.(input.Size)
+			c.Window.Screen.Width, c.Window.Screen.Height = s.Width, s.Height
+		},
+		allowed: fmt.Sprintf(`each side 1 to %d, or "0x0" (no logical resolution)`, render2d.MaxScreenSize)},
+	enumField("window.scaling", "render2d", "Screen.Scaling", render2d.ParseScaling, func(c *Config) *render2d.Scaling { return &c.Window.Screen.Scaling }),
 
 	enumField("runtime.mode", "runtime", "Options.Mode", runtime.ParseMode, func(c *Config) *runtime.Mode { return &c.Runtime.Mode }),
 	func() field {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/internal/suggest"
+	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -27,6 +28,7 @@ const (
 	kindStringList
 	kindSize  // input.Size written "WxH"
 	kindRatio // input.Size written "W:H"
+	kindColor // render2d.Color written "#RRGGBB" or "#RRGGBBAA"
 )
 
 func (k kind) String() string {
@@ -51,6 +53,8 @@ func (k kind) String() string {
 		return `a size string "WxH" such as "1280x720"`
 	case kindRatio:
 		return `a ratio string "W:H" such as "16:9"`
+	case kindColor:
+		return `a colour string "#RRGGBB" or "#RRGGBBAA" (hexadecimal, alpha last) such as "#202028"`
 	}
 	return "a value"
 }
@@ -163,6 +167,10 @@ func convert(k kind, v any, fromText bool, words []string) (any, error) {
 		if s, ok := v.(string); ok {
 			return parsePair(k, s)
 		}
+	case kindColor:
+		if s, ok := v.(string); ok {
+			return parseColor(s)
+		}
 	case kindStringList:
 		if list, ok := v.([]any); ok {
 			out := make([]string, 0, len(list))
@@ -235,6 +243,35 @@ func parsePair(k kind, s string) (any, error) {
 		return nil, fmt.Errorf("want %s", k)
 	}
 	return input.Size{Width: w, Height: h}, nil
+}
+
+// parseColor reads "#RRGGBB" (opaque) or "#RRGGBBAA", straight alpha,
+// into a render2d.Color.
+func parseColor(s string) (any, error) {
+	hex, ok := strings.CutPrefix(strings.TrimSpace(s), "#")
+	if !ok || len(hex) != 6 && len(hex) != 8 {
+		return nil, fmt.Errorf("want %s", kindColor)
+	}
+	var ch [4]uint8
+	ch[3] = 255
+	for i := 0; i < len(hex); i += 2 {
+		n, err := strconv.ParseUint(hex[i:i+2], 16, 8)
+		if err != nil {
+			return nil, fmt.Errorf("want %s", kindColor)
+		}
+		ch[i/2] = uint8(n)
+	}
+	return render2d.RGBA8(ch[0], ch[1], ch[2], ch[3]), nil
+}
+
+// formatColor writes c as parseColor reads it, without the alpha when it
+// is opaque.
+func formatColor(c render2d.Color) string {
+	q := func(v float32) uint8 { return uint8(min(max(v, 0), 1)*255 + 0.5) }
+	if a := q(c.A); a != 255 {
+		return fmt.Sprintf("#%02x%02x%02x%02x", q(c.R), q(c.G), q(c.B), a)
+	}
+	return fmt.Sprintf("#%02x%02x%02x", q(c.R), q(c.G), q(c.B))
 }
 
 func describe(v any) string {
@@ -356,6 +393,8 @@ func formatValue(k kind, v any) string {
 	case kindSize, kindRatio:
 		s := v.(input.Size)
 		return tomlString(fmt.Sprintf("%d%s%d", s.Width, pairSep(k), s.Height))
+	case kindColor:
+		return tomlString(formatColor(v.(render2d.Color)))
 	case kindStringList:
 		list := v.([]string)
 		parts := make([]string, len(list))
