@@ -66,6 +66,13 @@ const EntitiesName = "ecs.entities"
 // values give the same hash on every run and machine with the same byte
 // width of int; the hash is not a cryptographic digest.
 
+// Unhashed marks an entity whose state the world hash leaves out
+// entirely (it is not in the entity set, and none of its components
+// count): for cosmetic entities that show what only the platform knows,
+// such as a timing overlay drawn from frame telemetry, which a replay
+// cannot reproduce. Add it at spawn: ecs.With(e, ecs.Unhashed{}).
+type Unhashed struct{}
+
 // ExcludeFromHash leaves component or resource type T out of the world's
 // hash: for cosmetic state that a replay need not reproduce (particles,
 // screen shake) or for types that are not plain data.
@@ -199,7 +206,7 @@ func (w *World) sortHashParts(extras []extraPart) {
 	}
 	w.hashParts = append(w.hashParts[:0], hashPart{name: EntitiesName, store: -1, res: -1, extra: -1})
 	for i, s := range w.stores {
-		if !w.hashExcluded[s.typ()] {
+		if !w.hashExcluded[s.typ()] && s.typ() != unhashedType {
 			w.hashParts = append(w.hashParts, hashPart{name: s.typ().String(), store: i, res: -1, extra: -1})
 		}
 	}
@@ -232,10 +239,16 @@ func (w *World) partPath(p hashPart) string {
 	return ""
 }
 
+var unhashedType = reflect.TypeFor[Unhashed]()
+
+// unhashedID is the Arche ID of [Unhashed], registered on first use.
+func (w *World) unhashedID() arche.ID { return arche.ComponentID[Unhashed](&w.w) }
+
 // hashEntities hashes the set of live entities.
 func (w *World) hashEntities() (uint64, int) {
 	if !w.allReady {
-		w.all = w.w.Cache().Register(arche.All())
+		f := arche.All().Without(w.unhashedID())
+		w.all = w.w.Cache().Register(&f)
 		w.allReady = true
 	}
 	q := w.w.Query(&w.all)
@@ -261,7 +274,8 @@ func (w *World) hashStore(i int, each func(Entity, uint64)) (sum uint64, n int, 
 	}
 	if !ht.ready {
 		ht.id = s.id(&w.w)
-		ht.filter = w.w.Cache().Register(arche.All(ht.id))
+		f := arche.All(ht.id).Without(w.unhashedID())
+		ht.filter = w.w.Cache().Register(&f)
 		ht.ready = true
 	}
 	seed := seedOf(s.typ().String())

@@ -344,3 +344,24 @@ func TestDiffHashes(t *testing.T) {
 		}
 	}
 }
+
+// TestUnhashedEntitiesAreLeftOut: an entity marked Unhashed does not change
+// the world hash, whatever its components hold.
+func TestUnhashedEntitiesAreLeftOut(t *testing.T) {
+	build := func(overlay float32) uint64 {
+		w := ecs.NewWorld()
+		ecs.With(w.Commands().Spawn(), ecs.At(1, 2))
+		o := w.Commands().Spawn()
+		ecs.With(o, ecs.At(overlay, overlay))
+		ecs.With(o, ecs.Unhashed{})
+		w.Apply()
+		h, err := w.Hash()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h.Total
+	}
+	if a, b := build(10), build(99); a != b {
+		t.Errorf("hashes differ (%#x, %#x) with only an Unhashed entity changed", a, b)
+	}
+}
