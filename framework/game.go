@@ -106,6 +106,10 @@ func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	// window.clear_color, logical_size and scaling, checked by config.
+	if err := app.SetScreen(cfg.Window.Screen); err != nil {
+		return nil, fmt.Errorf("framework: %s: %w", source, err)
+	}
 	return &Session{App: app, game: g, lib: lib, cfg: cfg, source: source}, nil
 }
 
