@@ -197,7 +197,9 @@ func NewReplaySession(g Game, path string) (*Session, runtime.Options, *recordin
 	if err != nil {
 		return fail(err)
 	}
-	rtOpts.Mode = runtime.Sequential
+	if rtOpts.Mode, err = runtime.ParseMode(h.Mode); err != nil {
+		return fail(fmt.Errorf("framework: --replay %s: the header's mode: %w", path, err))
+	}
 	sess, err := NewSession(g, cfg, source)
 	if err != nil {
 		return fail(err)

@@ -182,6 +182,6 @@ func (o Options) Validate() error {
 		bad("Options.Maintenance", o.Maintenance, "is out of range", fmt.Sprintf("%v to %v", MinIdleInterval, MaxIdleInterval))
 	}
 	o.Execution.validate(bad)
-	o.Record.validate(o.Mode, bad)
+	o.Record.validate(bad)
 	return errors.Join(errs...)
 }

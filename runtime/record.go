@@ -27,8 +27,10 @@ type RecordOptions struct {
 	// recorded updates in order instead of the scheduler's and the input
 	// backlog's, as fast as the clock lets it (a timing.ManualClock: as
 	// fast as the CPU allows; the real clock: at recorded speed), and the
-	// session stops cleanly at the recording's end. A replay runs in
-	// sequential mode, whatever mode was recorded. The caller closes it.
+	// session stops cleanly at the recording's end. A replay consumes what
+	// was recorded, so it runs on one thread whatever Options.Mode says;
+	// set Options.Mode to the recorded mode so that GameRuntime.Mode
+	// answers as it did. The caller closes it.
 	Reader *recording.Reader
 	// Hash, if set, fills c with a hash of the game's state (c.Tick is
 	// set already): after every Every-th update it is stored in the
@@ -42,15 +44,12 @@ type RecordOptions struct {
 	Every int
 }
 
-func (o RecordOptions) validate(mode Mode, bad func(field string, value any, problem, allowed string)) {
+func (o RecordOptions) validate(bad func(field string, value any, problem, allowed string)) {
 	if o.Writer != nil && o.Reader != nil {
 		bad("Options.Record", "a writer and a reader", "records and replays at once", "one of Writer and Reader")
 	}
 	if o.Every < 0 || o.Every > recording.MaxCheckpointEvery {
 		bad("Options.Record.Every", o.Every, "is out of range", fmt.Sprintf("0 (every %d updates) to %d", recording.DefaultCheckpointEvery, recording.MaxCheckpointEvery))
-	}
-	if o.Reader != nil && mode != Sequential {
-		bad("Options.Mode", mode, "cannot replay", "sequential with Options.Record.Reader (a replay consumes what was recorded, so any recorded mode replays sequentially)")
 	}
 }
 

@@ -112,7 +112,7 @@ func New(game Game, ctx *Context, opts Options) (*GameRuntime, error) {
 		return nil, err
 	}
 	mode := render2d.Sequential
-	if opts.Mode == Concurrent {
+	if opts.Mode == Concurrent && opts.Record.Reader == nil {
 		mode = render2d.Concurrent
 	}
 	r.slots = render2d.NewSlots(mode, render2d.SlotOptions{Release: r.releaseFrame})
@@ -201,6 +201,10 @@ func (r *GameRuntime) Context() *Context { return r.ctx }
 func (r *GameRuntime) Actions() *input.Actions { return r.actions }
 
 // Mode returns the run mode.
+//
+// A replay runs on one thread whatever the mode, and Mode still reports
+// Options.Mode (the mode the session was recorded in), so game code that
+// asks gets the answer it got when recorded.
 func (r *GameRuntime) Mode() Mode { return r.opts.Mode }
 
 // Options returns the options the runtime was built with, with the latest

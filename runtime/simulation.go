@@ -42,7 +42,7 @@ func (s *simulation) init(r *GameRuntime) error {
 	if s.sched, err = timing.NewScheduler(r.opts.Timing); err != nil {
 		return err
 	}
-	s.own = r.opts.Mode == Concurrent
+	s.own = r.opts.Mode == Concurrent && r.opts.Record.Reader == nil // a replay runs on one thread
 	if s.own {
 		s.waiter = r.clock.NewWaiter()
 	} else {

@@ -133,11 +133,15 @@ func (ov *overlay) spawn(ctx *ecs.Context) {
 	s.Origin = ecs.Vec2{X: probeSize / 2, Y: probeSize / 2}
 	ecs.With(probe, s)
 	ecs.With(probe, probeMarker{})
+	// The overlay shows what only the platform knows (frame telemetry), so
+	// a replay cannot reproduce it: its entities stay out of the world hash.
+	ecs.With(probe, ecs.Unhashed{})
 	for role := range textCount {
 		p := ctx.Commands.Spawn()
 		ecs.With(p, ecs.At(0, 0))
 		ecs.With(p, ecs.Text{Font: ov.g.font, Color: textColor, Layer: layerText})
 		ecs.With(p, overlayText{Role: role})
+		ecs.With(p, ecs.Unhashed{})
 	}
 	for role := range staticCount {
 		c, layer := backdrop, layerBackdrop
@@ -148,6 +152,7 @@ func (ov *overlay) spawn(ctx *ecs.Context) {
 		ecs.With(p, ecs.At(0, 0))
 		ecs.With(p, solid(c, 0, 0, int16(layer)))
 		ecs.With(p, overlayStatic{Role: role})
+		ecs.With(p, ecs.Unhashed{})
 	}
 	for graph := range graphCount {
 		for i := range timing.TelemetryWindow {
@@ -155,6 +160,7 @@ func (ov *overlay) spawn(ctx *ecs.Context) {
 			ecs.With(p, ecs.At(0, 0))
 			ecs.With(p, solid(onTime, barWidth-1, 0, layerBar))
 			ecs.With(p, overlayBar{Graph: graph, Index: i})
+			ecs.With(p, ecs.Unhashed{})
 		}
 	}
 	ov.dirty = true
