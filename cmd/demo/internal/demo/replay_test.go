@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
+	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
@@ -91,16 +92,24 @@ func TestDemoSessionReplays(t *testing.T) {
 }
 
 // BenchmarkDemoReplay replays 1200 ticks (20 s at 60 Hz) of the demo scene
-// with 500 bunnies and reports ticks per second and the speed against real
-// time: go test -run '^$' -bench DemoReplay -benchtime 3x ./cmd/demo/internal/demo
+// with 500 bunnies the way --replay does (headless, the null renderer) and
+// reports ticks per second and the speed against real time:
+// go test -run '^$' -bench DemoReplay -benchtime 3x ./cmd/demo/internal/demo
 func BenchmarkDemoReplay(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "demo.rec")
 	recordDemo(b, path, 1200)
 	b.ResetTimer()
 	var ticks uint64
 	for range b.N {
-		_, n := replayDemo(b, path)
-		ticks += n
+		g, err := demo.New(demo.Options{Sprites: 500, Seed: 9, Sleep: func(time.Duration) {}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := framework.Replay(g.Framework(), path, framework.ReplayOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ticks += res.Ticks
 	}
 	sec := b.Elapsed().Seconds()
 	b.ReportMetric(float64(ticks)/sec, "ticks/s")
