@@ -49,7 +49,14 @@
 // batch when a slot is free (publication is skipped otherwise, never waited
 // for), renders the newest complete frame, presents it and waits until the
 // earliest of the next update, the next poll, the maintenance wake and the
-// frame cap. Maintenance wakes never consume input or simulation time. A
+// frame cap. Presentation has its own cadence: the newest frame is drawn
+// again at every present with the alpha of that instant (each packet moves
+// from its previous to its current placement over the last update's span,
+// one step late), so motion is smooth whatever the ratio of display rate to
+// tick rate; a frame at rest is not drawn again. Maintenance wakes never
+// consume input or simulation time. A window that loses focus keeps
+// running, pauses simulation time (counted as suspended in the ledger) or
+// throttles to the hidden rate, as [Options.FocusPolicy] says. A
 // hidden or minimised window slows every cycle to [Options.HiddenInterval],
 // on absolute targets that a wake (a stop, dispatcher work) does not move,
 // and presents nothing. Every change of visibility drops the pacing
@@ -133,6 +140,17 @@
 // debt and drop statistics (the reported pacing interval is the one in
 // force: the hidden interval while hidden, the frame cap otherwise); [GameRuntime.SetTimingOptions] and
 // [GameRuntime.SetFrameCap] change timing while the session runs.
+//
+// # Record and replay
+//
+// With [Options.Record] a session keeps a recording of every update as it
+// handed it to the simulation (package recording), with world-hash
+// checkpoints; a replay feeds the recorded updates back on one thread, as
+// fast as its clock lets it, and fails at the first checkpoint whose hash
+// differs with a [*DivergenceError] naming the tick and the component
+// types. Platform results ([Future.Ready]) become visible to the
+// simulation at the start of an update, so a recording can say which ones
+// each update saw.
 //
 // # Testing
 //
