@@ -63,6 +63,7 @@ func (c *Config) ownerProblems() []problem {
 	}
 	walk(c.runtimeOptions().Validate())
 	walk(c.Window.Screen.Validate())
+	walk(c.AudioOptions().Validate())
 	return out
 }
 

@@ -10,8 +10,8 @@ import (
 )
 
 // Config is a game's whole configuration: the [window], [runtime],
-// [render], [timing], [timing.debt], [polling], [input.bindings] and [game]
-// tables of config.toml, as typed values. [Default] returns the embedded defaults;
+// [render], [timing], [timing.debt], [polling], [audio], [input.bindings]
+// and [game] tables of config.toml, as typed values. [Default] returns the embedded defaults;
 // the zero Config is not useful.
 //
 // The timing and polling tables are the owning packages' own option
@@ -33,6 +33,9 @@ type Config struct {
 	Timing timing.Options
 	// Polling is the [polling] table.
 	Polling input.PollingOptions
+	// Audio is the [audio] table; [Config.AudioOptions] makes the mixer's
+	// options of it.
+	Audio Audio
 	// Bindings maps action names to key and button names, or axis
 	// bindings for an analog action ([input.bindings]). The game registers
 	// the actions; the configuration rebinds them (see

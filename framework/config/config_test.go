@@ -91,6 +91,14 @@ func TestEveryKeyParses(t *testing.T) {
 		"polling.spacing":                   {`"1ms"`, func(c config.Config) bool { return c.Polling.Spacing == time.Millisecond }},
 		"polling.capacity":                  {"128", func(c config.Config) bool { return c.Polling.Capacity == 128 }},
 		"polling.delivery":                  {`"backlog"`, func(c config.Config) bool { return c.Polling.Delivery == input.Backlog }},
+		"audio.enabled":                     {"false", func(c config.Config) bool { return !c.Audio.Enabled }},
+		"audio.latency":                     {`"120ms"`, func(c config.Config) bool { return c.Audio.Latency == 120*time.Millisecond }},
+		"audio.tolerance":                   {`"0s"`, func(c config.Config) bool { return c.Audio.Tolerance == 0 }},
+		"audio.max_voices":                  {"32", func(c config.Config) bool { return c.Audio.MaxVoices == 32 }},
+		"audio.master_volume":               {"0.5", func(c config.Config) bool { return c.Audio.Master == 0.5 }},
+		"audio.music_volume":                {"0.25", func(c config.Config) bool { return c.Audio.Music == 0.25 }},
+		"audio.effects_volume":              {"2.0", func(c config.Config) bool { return c.Audio.Effects == 2 }},
+		"audio.ui_volume":                   {"0", func(c config.Config) bool { return c.Audio.UI == 0 }},
 	}
 	for _, key := range config.Keys() {
 		tt, ok := tests[key]
@@ -188,7 +196,7 @@ func TestUnknownKeys(t *testing.T) {
 		{"[timing]\nrecovry = \"repay-debt\"\n", "config: game.toml: timing.recovry: unknown key (did you mean timing.recovery?)"},
 		{"[timming]\nmode = \"fixed\"\n", "timming: unknown key (did you mean timing?)"},
 		{"[timing.debt]\ngian = 1.0\n", "timing.debt.gian: unknown key (did you mean timing.debt.gain?)"},
-		{"volume = 3\n", "volume: unknown key; the tables are [window], [runtime], [render], [timing], [timing.debt], [polling], [input], [input.bindings]"},
+		{"volume = 3\n", "volume: unknown key; the tables are [window], [runtime], [render], [timing], [timing.debt], [polling], [audio], [input], [input.bindings]"},
 		{"[window]\nsize = 3\n", "window.size: unknown key"},
 		{"[[window]]\nwidth = 3\n", "window = [{...}]: want a table ([window]), got a list of tables"},
 		{"timing = 3\n", "timing = 3: want a table ([timing]), got an integer"},

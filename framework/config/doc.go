@@ -5,7 +5,7 @@
 // # Keys
 //
 // The file has the tables [window], [runtime], [render], [timing],
-// [timing.debt], [polling], [input.bindings] and, for the game's own
+// [timing.debt], [polling], [audio], [input.bindings] and, for the game's own
 // settings, [game]; [DefaultsTOML] returns every framework key with its
 // default, what it does and the range it allows. Durations are strings with
 // a unit ("16ms"), exact tick rates are whole numbers or fraction strings

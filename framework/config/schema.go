@@ -172,8 +172,8 @@ func rateRange(minInterval, maxInterval time.Duration) (lo, hi int) {
 	return lo, hi
 }
 
-// fields lists the framework's keys in file order.
-var fields = []field{
+// fields lists the framework's keys in file order ([audio] is in audio.go).
+var fields = append([]field{
 	func() field {
 		f := field{key: "window.title", kind: kindString, ownAllowed: fmt.Sprintf("at most %d bytes", maxTitle),
 			get: func(c *Config) any { return c.Window.Title },
@@ -266,7 +266,7 @@ var fields = []field{
 	durationField("polling.spacing", "input", "PollingOptions.Spacing", func(c *Config) *time.Duration { return &c.Polling.Spacing }),
 	intField("polling.capacity", "input", "PollingOptions.Capacity", func(c *Config) *int { return &c.Polling.Capacity }),
 	enumField("polling.delivery", "input", "PollingOptions.Delivery", input.ParseDelivery, func(c *Config) *input.Delivery { return &c.Polling.Delivery }),
-}
+}, audioFields...)
 
 // Tables of the framework's keys, and the table whose keys are action
 // names chosen by the game.
@@ -276,7 +276,7 @@ const (
 )
 
 // tables are the framework's names that hold keys, in file order.
-var tables = []string{"window", "runtime", "render", "timing", "timing.debt", "polling", "input", bindingsTable}
+var tables = []string{"window", "runtime", "render", "timing", "timing.debt", "polling", "audio", "input", bindingsTable}
 
 var fieldIndex = func() map[string]*field {
 	m := make(map[string]*field, len(fields))

@@ -1,0 +1,80 @@
+package config
+
+import (
+	"math"
+	"time"
+
+	"github.com/metronome-go/metronome/audio"
+)
+
+// Audio is the [audio] table: whether the game opens an audio device, and
+// the mixer's options that a player may want to change. The ranges are the
+// audio package's ([audio.Options.Validate]); a rejection is reported
+// under the key. Every value is checked whether or not audio is enabled,
+// so a file that is wrong is wrong everywhere.
+type Audio struct {
+	// Enabled opens the audio device. Off (or with no device), the game
+	// runs silently: sounds are requested and go nowhere.
+	Enabled bool
+	// Latency is the fixed output latency added to every sound's place on
+	// the device timeline (audio.Options.Latency): it must cover the
+	// device's buffering and how late updates run, or sounds come out late.
+	Latency time.Duration
+	// Tolerance is how late a sound may start and still play
+	// (audio.Options.Tolerance); later ones are dropped unless essential.
+	Tolerance time.Duration
+	// MaxVoices limits the sounds playing at once (audio.Options.MaxVoices).
+	MaxVoices int
+	// Master, Music, Effects and UI are the buses' volumes at start, linear
+	// gains (audio.Options.Volumes).
+	Master, Music, Effects, UI float64
+}
+
+// AudioOptions turns the [audio] table into mixer options, starting from
+// [audio.DefaultOptions] (the rate, stream and queue sizes keep their
+// defaults). It does not check them: [Config.Validate] already has, with
+// the audio package's Validate, and [audio.NewMixer] checks again.
+// Whether to open a device at all is c.Audio.Enabled.
+func (c *Config) AudioOptions() audio.Options {
+	o := audio.DefaultOptions()
+	o.Latency = c.Audio.Latency
+	o.Tolerance = c.Audio.Tolerance
+	o.MaxVoices = c.Audio.MaxVoices
+	o.Volumes[audio.Master] = gain(c.Audio.Master)
+	o.Volumes[audio.Music] = gain(c.Audio.Music)
+	o.Volumes[audio.Effects] = gain(c.Audio.Effects)
+	o.Volumes[audio.UI] = gain(c.Audio.UI)
+	return o
+}
+
+// gain narrows a volume to the mixer's float32 without moving a value
+// outside [0, audio.MaxVolume] inside it (4.0000000000000001 rounds to 4
+// in float32), so such a value is reported rather than silently accepted,
+// as clampInt does for integers.
+func gain(v float64) float32 {
+	f := float32(v)
+	switch {
+	case v > audio.MaxVolume && f <= audio.MaxVolume:
+		return math.Nextafter32(audio.MaxVolume, math.MaxFloat32)
+	case v < 0 && f >= 0:
+		return math.Nextafter32(0, -1)
+	}
+	return f
+}
+
+// volumeField is an [audio] key setting the start volume of one bus.
+func volumeField(key, bus string, p func(*Config) *float64) field {
+	return floatField(key, "audio", "Options.Volumes["+bus+"]", p)
+}
+
+// audioFields are the [audio] table's keys, in file order.
+var audioFields = []field{
+	boolField("audio.enabled", "", "", func(c *Config) *bool { return &c.Audio.Enabled }),
+	durationField("audio.latency", "audio", "Options.Latency", func(c *Config) *time.Duration { return &c.Audio.Latency }),
+	durationField("audio.tolerance", "audio", "Options.Tolerance", func(c *Config) *time.Duration { return &c.Audio.Tolerance }),
+	intField("audio.max_voices", "audio", "Options.MaxVoices", func(c *Config) *int { return &c.Audio.MaxVoices }),
+	volumeField("audio.master_volume", "Master", func(c *Config) *float64 { return &c.Audio.Master }),
+	volumeField("audio.music_volume", "Music", func(c *Config) *float64 { return &c.Audio.Music }),
+	volumeField("audio.effects_volume", "Effects", func(c *Config) *float64 { return &c.Audio.Effects }),
+	volumeField("audio.ui_volume", "UI", func(c *Config) *float64 { return &c.Audio.UI }),
+}
