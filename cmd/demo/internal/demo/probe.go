@@ -85,8 +85,13 @@ type presentProbe struct {
 	variant   [2]BenchMeasure // off, on
 }
 
-// Render notes the present, then draws it.
+// Render notes the present, then draws it. A frame without a present
+// instant is drawn but not noted: it is not a present (the framework's
+// screenshot draws the final state that way).
 func (p *presentProbe) Render(f *render2d.Frame) error {
+	if f.Present.At == 0 {
+		return p.Renderer.Render(f)
+	}
 	pos := render2d.Vec2{X: float32(math.NaN())}
 	if n := len(f.Passes); n > 0 {
 		pk := f.Passes[n-1].Packets

@@ -14,10 +14,12 @@ type nullRenderer struct{ render2d.Renderer }
 
 func (nullRenderer) Render(*render2d.Frame) error { return nil }
 
-// probeFrame is a frame whose one pass ends with the probe at x, or has no
-// probe when x is NaN.
+// probeFrame is a frame presented now (a millisecond after the previous
+// one) whose one pass ends with the probe at x, or has no probe when x is
+// NaN.
 func probeFrame(x float32, alpha float32) *render2d.Frame {
-	f := &render2d.Frame{Present: render2d.Presentation{Alpha: alpha}}
+	probeClock += timing.Instant(time.Millisecond)
+	f := &render2d.Frame{Present: render2d.Presentation{At: probeClock, Alpha: alpha}}
 	pass := render2d.Pass{Packets: []render2d.DrawPacket2D{{Layer: layerText}}}
 	if x == x {
 		pass.Packets = append(pass.Packets, render2d.DrawPacket2D{Layer: layerProbe, Transform: render2d.Transform{Position: render2d.Vec2{X: x}}})
@@ -25,6 +27,8 @@ func probeFrame(x float32, alpha float32) *render2d.Frame {
 	f.Passes = []render2d.Pass{pass}
 	return f
 }
+
+var probeClock timing.Instant
 
 // cv is the coefficient of variation of ds, written out plainly.
 func cv(ds []float64) float64 {
@@ -154,11 +158,26 @@ func TestPresentProbeSlots(t *testing.T) {
 	p := &presentProbe{Renderer: nullRenderer{}}
 	for i := range 10 {
 		f := probeFrame(float32(i*4), 1)
-		f.Present.At = timing.Instant(int64(i) * int64(50*time.Millisecond))
+		f.Present.At = timing.Instant(int64(i+1) * int64(50*time.Millisecond))
 		_ = p.Render(f)
 	}
 	if s := p.Summary(0); s.Steps != 9 || s.Judder > 1e-9 {
 		t.Errorf("per present: %d steps, judder %v; want 9, 0", s.Steps, s.Judder)
+	}
+}
+
+// A frame drawn without a present instant (the framework's screenshot) is
+// not a present.
+func TestPresentProbeIgnoresScreenshots(t *testing.T) {
+	p := &presentProbe{Renderer: nullRenderer{}}
+	for i := range 5 {
+		_ = p.Render(probeFrame(float32(i), 0.5))
+	}
+	shot := probeFrame(100, 1)
+	shot.Present.At = 0
+	_ = p.Render(shot)
+	if s := p.Summary(0); s.Steps != 4 || s.Alpha != 0.5 {
+		t.Errorf("after a screenshot: %d steps, alpha %v; want the 4 steps and the alpha of the presents", s.Steps, s.Alpha)
 	}
 }
 
