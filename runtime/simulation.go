@@ -188,11 +188,13 @@ func (s *simulation) prepare() bool {
 func (s *simulation) main() {
 	r := s.rt
 	defer func() {
-		// This goroutine waits no more: on virtual time the clock must
-		// not wait for it.
-		timing.ReleaseWaiter(s.waiter)
 		close(s.done)
 		r.plat.waiter.Wake()
+		// This goroutine waits no more: on virtual time the clock must
+		// not wait for it. Released only after done is closed, so that
+		// the platform, which waits for done, never sees the clock run
+		// on while this goroutine is still on its way out.
+		timing.ReleaseWaiter(s.waiter)
 	}()
 	err := guard(func() error { return r.game.InitSimulation(r) })
 	if err != nil {
