@@ -50,6 +50,9 @@ func init() { goruntime.LockOSThread() }
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return // the usage was printed: asking for help is not an error
+		}
 		fmt.Fprintln(os.Stderr, "pacecheck:", err)
 		os.Exit(2)
 	}
