@@ -209,6 +209,7 @@ func (ov *overlay) update(ctx *ecs.Context) {
 		Timing: ts, Telemetry: rt.Telemetry(), Runtime: rs,
 		Mode: rt.Mode(), Options: rt.TimingOptions(), Bunnies: ov.g.bunnies.Count(),
 		Input: ov.inputLine, SlowUpdate: slowU, SlowRender: slowR, Stalls: stalls,
+		Record: rt.RecordStats(),
 	}
 	for _, st := range ov.g.app.Systems() {
 		if st.Cosmetic {
@@ -293,6 +294,8 @@ type overlayInput struct {
 	// CosmeticRuns and CosmeticSkips count the cosmetic system's runs and
 	// the ticks it skipped (quiet or coarse).
 	CosmeticRuns, CosmeticSkips uint64
+	// Record is the recording's or replay's progress.
+	Record runtime.RecordStats
 }
 
 func appendMS(dst []byte, d time.Duration) []byte {
@@ -368,6 +371,14 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 		dst = append(dst, "off by "...)
 		dst = strconv.AppendInt(dst, int64(off), 10)
 		dst = append(dst, " ns"...)
+	}
+	switch r := in.Record; {
+	case r.Recording:
+		dst = append(dst, "   recording, checkpoints "...)
+		dst = strconv.AppendUint(dst, r.Checkpoints, 10)
+	case r.Replaying:
+		dst = append(dst, "   replaying, checkpoints matched "...)
+		dst = strconv.AppendUint(dst, r.Checkpoints, 10)
 	}
 	dst = append(dst, "\npacing lateness: median "...)
 	if tel.WindowPacedFrames == 0 {

@@ -8,6 +8,7 @@ import (
 	goruntime "runtime"
 	"runtime/pprof"
 	"strings"
+	"time"
 
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
 	"github.com/metronome-go/metronome/framework"
@@ -31,7 +32,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		stdout.Write(s.Config.EffectiveTOML())
 		return 0
 	}
-	if noDisplay() && !s.Headless() {
+	if noDisplay() && !s.Headless() && s.Flags.Replay == "" {
 		// Nothing to show a window on: run headless for a few seconds
 		// (framework.Run puts the invisible window on a private X server)
 		// and keep the results.
@@ -94,7 +95,18 @@ func Run(s demo.Settings, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ro := framework.RunOptions{Source: s.Source, RunFor: s.Flags.RunFor, Frames: s.Flags.Frames, Screenshot: s.Flags.Screenshot}
+	if s.Flags.Replay != "" {
+		res, err := framework.Replay(g.Framework(), s.Flags.Replay, framework.ReplayOptions{
+			Window: s.Flags.Window, Headless: s.Flags.Headless, Until: s.Flags.ReplayUntil, Screenshot: s.Flags.Screenshot})
+		if res.Ticks > 0 {
+			fmt.Fprintf(stdout, "replayed %d ticks in %v (%.0f ticks/s)\n", res.Ticks, res.Elapsed.Round(time.Millisecond), float64(res.Ticks)/max(res.Elapsed.Seconds(), 1e-9))
+		}
+		if err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+		return nil
+	}
+	ro := framework.RunOptions{Source: s.Source, RunFor: s.Flags.RunFor, Frames: s.Flags.Frames, Screenshot: s.Flags.Screenshot, Record: s.Flags.Record}
 	runErr := framework.Run(g.Framework(), s.Config, ro)
 	var errs []error
 	if runErr != nil {
