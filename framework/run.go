@@ -3,8 +3,12 @@ package framework
 import (
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
+	"github.com/metronome-go/metronome/audio"
+	"github.com/metronome-go/metronome/audio/otoaudio"
+	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/internal/xvfb"
 	"github.com/metronome-go/metronome/recording"
 
@@ -90,6 +94,11 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		}
 		defer d.Close()
 	}
+	closeAudio, err := openAudio(sess, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeAudio()
 	ctx, err := openWindow(cfg)
 	if err != nil {
 		return err
@@ -150,4 +159,28 @@ func attachLimits(rt *runtime.GameRuntime, frames int, runFor time.Duration) err
 		return nil
 	})
 	return err
+}
+
+// openAudio gives the session's ECS app its sound: a mixer on the default
+// output device, on the real clock the session runs on. With audio
+// disabled, or with no device, the game runs silently (every sound request
+// goes nowhere) and one line on stderr says why; a sound system never stops
+// a game. It returns the function that closes the device.
+func openAudio(sess *Session, cfg config.Config) (func(), error) {
+	if !cfg.Audio.Enabled {
+		ecs.AddAudio(sess.App, nil)
+		return func() {}, nil
+	}
+	m, err := audio.NewMixer(cfg.AudioOptions())
+	if err != nil {
+		return nil, fmt.Errorf("framework: [audio]: %w", err)
+	}
+	dev, err := otoaudio.Open(m, otoaudio.Options{Clock: timing.SystemClock{}})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: sound is off: %v (set audio.enabled = false to skip the device)\n", programName(), err)
+		ecs.AddAudio(sess.App, nil)
+		return func() {}, nil
+	}
+	ecs.AddAudio(sess.App, m.Player())
+	return func() { _ = dev.Close() }, nil
 }
