@@ -50,13 +50,21 @@ func (a *App) advanceQueue() error {
 	if len(a.delivered) == 0 {
 		return err
 	}
-	a.ctx.entry = &a.queueEntry
+	a.dispatch(&a.queueEntry, a.delivered)
+	return err
+}
+
+// dispatch runs the due events ds as the system entry e (their commands
+// are attributed to it), stopping at the first failure, and applies their
+// commands.
+func (a *App) dispatch(e *systemEntry, ds []EventDelivery) {
+	a.ctx.entry = e
 	a.ctx.delta = a.time.Delta
-	a.world.cmds.source = a.queueEntry.Name
-	for i := range a.delivered {
-		if run := a.delivered[i].Payload.Run; run != nil {
-			a.queueEntry.runs++
-			run(&a.ctx, a.delivered[i])
+	a.world.cmds.source = e.Name
+	for i := range ds {
+		if run := ds[i].Payload.Run; run != nil {
+			e.runs++
+			run(&a.ctx, ds[i])
 			if a.failure != nil {
 				break
 			}
@@ -65,7 +73,6 @@ func (a *App) advanceQueue() error {
 	a.leaked += uint64(a.world.Apply())
 	a.ctx.entry = nil
 	a.world.cmds.source = ""
-	return err
 }
 
 func (a *App) collect(d EventDelivery) { a.delivered = append(a.delivered, d) }
@@ -82,21 +89,7 @@ func (a *App) advanceTimers(now uint64) error {
 	if len(a.timed) == 0 {
 		return err
 	}
-	a.ctx.entry = &a.timerEntry
-	a.ctx.delta = a.time.Delta
-	a.world.cmds.source = a.timerEntry.Name
-	for i := range a.timed {
-		if run := a.timed[i].Payload.Run; run != nil {
-			a.timerEntry.runs++
-			run(&a.ctx, a.timed[i])
-			if a.failure != nil {
-				break
-			}
-		}
-	}
-	a.leaked += uint64(a.world.Apply())
-	a.ctx.entry = nil
-	a.world.cmds.source = ""
+	a.dispatch(&a.timerEntry, a.timed)
 	return err
 }
 
