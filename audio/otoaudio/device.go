@@ -97,6 +97,7 @@ var (
 type Device struct {
 	m      *audio.Mixer
 	opts   Options
+	ctx    *oto.Context
 	player *oto.Player
 	src    source
 
@@ -120,7 +121,7 @@ func Open(m *audio.Mixer, o Options) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Device{m: m, opts: o, stop: make(chan struct{})}
+	d := &Device{m: m, opts: o, ctx: c, stop: make(chan struct{})}
 	d.src = source{
 		m:     m,
 		clock: o.Clock,
@@ -203,21 +204,42 @@ func (d *Device) Close() error {
 		close(d.stop)
 		d.wg.Wait()
 		ctxMu.Lock()
-		if e := ctx.Suspend(); e != nil && err == nil {
-			err = e
-		}
+		defer ctxMu.Unlock()
 		inUse = false
-		ctxMu.Unlock()
+		// oto's Suspend waits for the lock its writer holds while the
+		// system's write call blocks; a device that stopped consuming
+		// (a sound server gone or wedged) would block it, and with it the
+		// game's exit, for ever. Close waits a bounded time; after that
+		// the process's output is given up and a later Open reports it.
+		done := make(chan error, 1)
+		c := d.ctx
+		go func() { done <- c.Suspend() }()
+		select {
+		case e := <-done:
+			if e != nil && err == nil {
+				err = e
+			}
+		case <-time.After(closeBound):
+			ctxErr = fmt.Errorf("the output device stopped taking audio (a write blocked for over %v at Close)", closeBound)
+			ctx = nil
+			if err == nil {
+				err = fmt.Errorf("otoaudio: Close: %v", ctxErr)
+			}
+		}
 	})
 	return err
 }
+
+// closeBound is how long Close waits for the system to take oto's last
+// write. A working device takes a period (tens of milliseconds).
+var closeBound = 2 * time.Second
 
 // Err returns the backend's error, if output failed after Open.
 func (d *Device) Err() error {
 	if err := d.player.Err(); err != nil {
 		return err
 	}
-	return ctx.Err()
+	return d.ctx.Err()
 }
 
 // Stats are the device's view of the timeline.

@@ -3,6 +3,8 @@ package otoaudio
 import (
 	"errors"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,11 +13,14 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-var serverErr error
+var (
+	server    *soundserver.Server
+	serverErr error
+)
 
 func TestMain(m *testing.M) {
 	s, err := soundserver.Start()
-	serverErr = err
+	server, serverErr = s, err
 	code := m.Run()
 	if s != nil {
 		s.Close()
@@ -145,5 +150,71 @@ func TestOpenValidatesAndRefusesASecondDevice(t *testing.T) {
 	m2, _ := audio.NewMixer(audio.DefaultOptions())
 	if _, err := Open(m2, Options{}); !errors.Is(err, ErrNoDevice) {
 		t.Errorf("second Open: %v, want ErrNoDevice", err)
+	}
+}
+
+// A device that stops taking audio (here the sound server is frozen, so
+// the system's write call blocks as on a wedged device) must not hang the
+// game's exit: Close returns within its bound with an error, and a later
+// Open reports the lost output instead of blocking. The device is given
+// up for the life of the process, so the check runs in a child process.
+func TestCloseIsBoundedWhenTheDeviceStopsTakingAudio(t *testing.T) {
+	if os.Getenv("OTOAUDIO_STALL_CHILD") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCloseIsBoundedWhenTheDeviceStopsTakingAudio$", "-test.v")
+		cmd.Env = append(os.Environ(), "OTOAUDIO_STALL_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		if strings.Contains(string(out), "--- SKIP") {
+			t.Skipf("child skipped:\n%s", out)
+		}
+		t.Logf("child:\n%s", out)
+		return
+	}
+	m, _ := audio.NewMixer(audio.DefaultOptions())
+	err := serverErr
+	var d *Device
+	if err == nil {
+		d, err = Open(m, Options{})
+	}
+	if err != nil {
+		if soundserver.InCI() {
+			t.Fatalf("a sound device is required in CI: %v", err)
+		}
+		t.Skipf("no sound device: %v", err)
+	}
+	waitFor(t, "output to start", 20*time.Second, func() bool { return d.Stats().Reads > 10 })
+	if err := server.Freeze(); err != nil {
+		t.Fatal(err)
+	}
+	defer server.Thaw()
+	// Once the server stops, oto's writer fills what the system buffers
+	// and blocks; reads stop.
+	var last uint64
+	waitFor(t, "reads to stop", 20*time.Second, func() bool {
+		r := d.Stats().Reads
+		if r == last {
+			time.Sleep(300 * time.Millisecond)
+			return d.Stats().Reads == r
+		}
+		last = r
+		return false
+	})
+	start := time.Now()
+	err = d.Close()
+	took := time.Since(start)
+	if err == nil {
+		t.Errorf("Close on a stalled device returned nil after %v, want an error", took)
+	}
+	if took > closeBound+time.Second {
+		t.Errorf("Close took %v, want about its bound %v", took, closeBound)
+	}
+	t.Logf("Close after %v: %v", took, err)
+	m2, _ := audio.NewMixer(audio.DefaultOptions())
+	if _, err := Open(m2, Options{}); !errors.Is(err, ErrNoDevice) {
+		t.Errorf("Open after a stalled Close: %v, want ErrNoDevice", err)
+	} else {
+		t.Logf("Open after: %v", err)
 	}
 }

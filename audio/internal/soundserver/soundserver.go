@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -70,6 +71,14 @@ func Start() (*Server, error) {
 		signalled := false
 		for sc.Scan() {
 			line := sc.Text()
+			// METRONOME_PULSE_LOG names a file that gets the daemon's log,
+			// for a test that misbehaves on one machine only.
+			if f := os.Getenv("METRONOME_PULSE_LOG"); f != "" {
+				if lf, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+					fmt.Fprintln(lf, time.Now().Format("15:04:05.000"), line)
+					lf.Close()
+				}
+			}
 			if !signalled {
 				log.WriteString(line + "\n")
 				if strings.Contains(line, "Daemon startup complete") {
@@ -124,14 +133,17 @@ func Start() (*Server, error) {
 		}
 	}
 	os.Setenv("PULSE_SERVER", s.Socket)
-	// The null sink renders in blocks as long as its clients allow, up to
-	// two seconds, unless a client asks for a latency; the ALSA plugin
-	// asks for none, and libpulse adds this request for every stream.
-	os.Setenv("PULSE_LATENCY_MSEC", "20")
 	os.Setenv("HOME", dir)
 	os.Setenv("XDG_CONFIG_HOME", dir)
 	return s, nil
 }
+
+// Freeze stops the daemon's process (SIGSTOP) without ending it: its
+// clients' writes block as they would on a wedged device. Thaw resumes it.
+func (s *Server) Freeze() error { return s.cmd.Process.Signal(syscall.SIGSTOP) }
+
+// Thaw resumes a daemon Freeze stopped.
+func (s *Server) Thaw() error { return s.cmd.Process.Signal(syscall.SIGCONT) }
 
 // Close stops the daemon this Start began and removes its directory.
 func (s *Server) Close() error {
@@ -140,6 +152,7 @@ func (s *Server) Close() error {
 		s.keep.Wait()
 	}
 	if s.cmd.Process != nil {
+		s.cmd.Process.Signal(syscall.SIGCONT)
 		s.cmd.Process.Signal(os.Interrupt)
 		select {
 		case <-s.done:
