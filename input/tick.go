@@ -89,7 +89,8 @@ type cachedStats struct {
 // copied; their timestamps are clamped into the interval when durations are
 // measured, and an end before start is treated as start. Records should
 // chain from from as snapshots do; a press of a button already down or a
-// release of one already up is ignored by the summaries.
+// release of one already up is ignored by the summaries. Polls then reads 0
+// until [Tick.SetPolls].
 func (t *Tick) Fill(actions *Actions, start, end timing.Instant, from State, records []Record) {
 	t.records = append(t.records[:0], records...)
 	t.finish(actions, start, end, from, 0)
@@ -136,6 +137,10 @@ func (t *Tick) End() timing.Instant { return t.end }
 // Observed returns the length of the real interval this tick's input covers.
 // It can be zero, for instance for a second update taken at the same instant.
 func (t *Tick) Observed() time.Duration { return time.Duration(t.end - t.start) }
+
+// SetPolls sets what [Tick.Polls] reports, for a tick rebuilt with
+// [Tick.Fill] from a record of one that consumed n polls (a replay).
+func (t *Tick) SetPolls(n int) { t.polls = max(n, 0) }
 
 // Polls returns how many completed polls the tick consumed (a coalesced poll
 // counts once).

@@ -277,6 +277,7 @@ func (s *simulation) replayTick(t *recording.Tick) error {
 		r.stop.Request()
 	}
 	s.in.Fill(r.actions, t.InputStart, t.InputEnd, s.in.State(), t.Records)
+	s.in.SetPolls(t.Polls)
 	tk := &s.tick
 	tk.Update = t.Update
 	tk.Timing = t.Timing

@@ -16,8 +16,8 @@ import (
 )
 
 // ledgerGame keeps state that depends on everything a recording must
-// capture: the tick's timing, input presses and held time, window size,
-// mailbox work posted from another goroutine and a platform result.
+// capture: the tick's timing, input presses and held time and the polls
+// consumed, window size, mailbox work posted from another goroutine and a platform result.
 type ledgerGame struct {
 	runtime.Base
 	jump    input.Action
@@ -37,7 +37,7 @@ func (g *ledgerGame) InitPlatform(rt *runtime.GameRuntime) error {
 }
 
 func (g *ledgerGame) Update(t *runtime.TickContext) error {
-	g.sum = g.sum*31 + uint64(t.Delta) + uint64(t.Input.Presses(g.jump))*1000 + uint64(t.Input.Held(g.jump)) + uint64(t.Window.Size.Width)
+	g.sum = g.sum*31 + uint64(t.Delta) + uint64(t.Input.Presses(g.jump))*1000 + uint64(t.Input.Held(g.jump)) + uint64(t.Input.Polls())<<20 + uint64(t.Window.Size.Width)
 	if t.Number == 10 {
 		g.upload = runtime.Submit(g.rt.Dispatcher(), func() (int, error) { return 42, nil })
 	}
