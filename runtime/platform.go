@@ -287,7 +287,8 @@ func (p *platform) record(now timing.Instant, pace timing.PaceResult) {
 
 // wait waits until the earliest of the maintenance wake, the next poll,
 // the next update (nextUpdate, when the scheduler runs on this thread) and,
-// when a frame is waiting, the frame cap. While the window is hidden (or
+// when a frame is waiting, the frame cap; without a cap a waiting frame
+// does not wait. While the window is hidden (or
 // throttled) the hidden pacer spaces the cycles instead, on absolute
 // targets one hidden interval apart.
 func (p *platform) wait(nextUpdate timing.Instant, haveUpdate bool) {
@@ -314,6 +315,12 @@ func (p *platform) wait(nextUpdate timing.Instant, haveUpdate bool) {
 		return
 	}
 	if deadline <= now {
+		return
+	}
+	if p.pacer == nil && p.due(now) && p.window.Visible() {
+		// No frame cap: a frame that would show something new is
+		// presented as soon as allowed (with vsync the present itself
+		// waits for the display), not at the next poll.
 		return
 	}
 	if p.pacer != nil && !p.frameAllowed && p.due(now) {

@@ -128,3 +128,49 @@ func TestSmoothMotionAtAnyRefreshRate(t *testing.T) {
 		}
 	}
 }
+
+// TestUncappedPresentsAsFastAsAllowed: with no frame cap (and no vsync, as
+// the fake presenter has none) an interpolated scene is presented as fast
+// as the presents themselves allow, here 1 ms each, not at the poll
+// cadence; a frame that does not change between ticks (step 0, no
+// interpolation) is presented once.
+func TestUncappedPresentsAsFastAsAllowed(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			for _, moving := range []bool{true, false} {
+				clock := runtimetest.NewClock()
+				ctx, fakes := runtimetest.NewContext(clock)
+				fakes.Presenter.Cost = time.Millisecond
+				opts := runtimetest.Options(clock, mode)
+				opts.Timing.Mode = timing.FixedMode
+				opts.Timing.Rate = timing.Rate{Num: 60, Den: 1}
+				opts.FrameCap = 0
+				g := &glider{speed: 100, interpolate: moving}
+				rt, err := runtime.New(g, ctx, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				start := clock.Now()
+				if _, err := rt.Services().Attach(runtime.Maintenance, func(now timing.Instant) error {
+					if now-start >= timing.Instant(time.Second) {
+						rt.Stop()
+					}
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if err := rt.Run(); err != nil {
+					t.Fatal(err)
+				}
+				n := len(fakes.Renderer.Frames)
+				t.Logf("interpolated %v: %d presents in 1 s at 1 ms a present, poll spacing %v", moving, n, opts.Polling.Spacing)
+				if moving && n < 900 {
+					t.Errorf("interpolated: %d presents in a second, want about 1000 (one per 1 ms present)", n)
+				}
+				if !moving && n > 70 {
+					t.Errorf("not interpolated: %d presents in a second, want at most one per tick (60)", n)
+				}
+			}
+		})
+	}
+}
