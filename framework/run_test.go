@@ -2,12 +2,15 @@ package framework_test
 
 import (
 	"bytes"
+	"context"
 	"image/png"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
@@ -222,5 +225,57 @@ func TestRecordInWindowReplayHeadless(t *testing.T) {
 	}
 	if status := framework.MainStatus(spriteGame(), []string{"--replay", path, "--screenshot", "x.png"}, io.Discard, &stderr); status != 1 || !strings.Contains(stderr.String(), "--window") {
 		t.Errorf("--replay with --screenshot and no window: status %d, stderr %q; want 1 and advice to add --window", status, stderr.String())
+	}
+}
+
+// TestWorkerKeys: runtime.workers and runtime.settle_timeout reach the
+// runtime the framework builds, come from --set like any key, show in
+// --print-config with their source, and are refused outside the runtime's
+// own ranges (issue 19).
+func TestWorkerKeys(t *testing.T) {
+	g := framework.Game{Setup: func(s *framework.Setup) error {
+		// A job on the session's pool, so the pool is the one in use.
+		done := make(chan struct{})
+		if err := s.Runtime.Workers().Group("probe").Submit(runtime.JobFunc(func(context.Context) { close(done) })); err != nil {
+			return err
+		}
+		<-done
+		return nil
+	}}
+	sim, err := frameworktest.New(g, frameworktest.Options{Sets: []string{"runtime.workers=3", "runtime.settle_timeout=2s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.RunTicks(2); err != nil {
+		t.Fatal(err)
+	}
+	if got := sim.Runtime.Workers().Pool().Capacity(); got != 3 {
+		t.Errorf("worker pool capacity %d, want runtime.workers = 3", got)
+	}
+	if got := sim.Runtime.Options().Execution.SettleTimeout; got != 2*time.Second {
+		t.Errorf("settle timeout %v, want runtime.settle_timeout = 2s", got)
+	}
+
+	var stdout, stderr bytes.Buffer
+	if status := framework.MainStatus(framework.Game{}, []string{"--set", "runtime.workers=3", "--print-config"}, &stdout, &stderr); status != 0 {
+		t.Fatalf("--print-config: status %d, stderr %q", status, stderr.String())
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^workers = 3 +# command line$`),
+		regexp.MustCompile(`(?m)^settle_timeout = "0s" +# default$`),
+	} {
+		if !want.MatchString(stdout.String()) {
+			t.Errorf("--print-config output does not match %s:\n%s", want, stdout.String())
+		}
+	}
+	tests := []struct{ set, want string }{
+		{"runtime.workers=1025", "runtime.workers = 1025: out of range; allowed: 0 (GOMAXPROCS) to 1024"},
+		{"runtime.settle_timeout=2m", "runtime.settle_timeout = 2m: out of range; allowed: 0 (no limit) to 1m0s"},
+	}
+	for _, tt := range tests {
+		stderr.Reset()
+		if status := framework.MainStatus(framework.Game{}, []string{"--set", tt.set, "--print-config"}, io.Discard, &stderr); status != 1 || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("--set %s: status %d, stderr %q; want 1 and %q", tt.set, status, stderr.String(), tt.want)
+		}
 	}
 }

@@ -25,6 +25,8 @@ func (c *Config) runtimeOptions() runtime.Options {
 	o.Mode = c.Runtime.Mode
 	o.FrameCap = perSecond(c.Runtime.FrameCap)
 	o.HiddenInterval = perSecond(c.Runtime.HiddenRate)
+	o.Execution.Workers = c.Runtime.Workers
+	o.Execution.SettleTimeout = c.Runtime.SettleTimeout
 	o.Timing = c.Timing
 	o.Polling = c.Polling
 	o.FocusPolicy = c.Window.FocusPolicy

@@ -2,6 +2,7 @@ package config
 
 import (
 	"maps"
+	"time"
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
@@ -87,7 +88,9 @@ type Window struct {
 
 // Runtime is the [runtime] table. Its rates are frames per second, which
 // [Config.RuntimeOptions] turns into the runtime's intervals; the ranges
-// are the runtime's intervals expressed as rates.
+// are the runtime's intervals expressed as rates. Workers and
+// SettleTimeout are the runtime's [runtime.ExecutionOptions] as they are,
+// with its ranges.
 type Runtime struct {
 	// Mode is runtime.Sequential or runtime.Concurrent.
 	Mode runtime.Mode
@@ -97,6 +100,14 @@ type Runtime struct {
 	// HiddenRate is the frame rate while the window is hidden or minimised
 	// (runtime.Options.HiddenInterval).
 	HiddenRate int
+	// Workers is the capacity of the worker pool the runtime owns for the
+	// session's background jobs (runtime.ExecutionOptions.Workers): 0 is
+	// GOMAXPROCS. A player on a shared machine lowers it.
+	Workers int
+	// SettleTimeout bounds how long a shutdown waits for accepted worker
+	// jobs (runtime.ExecutionOptions.SettleTimeout); 0 waits for all of
+	// them, so cleanup never frees what a job still uses.
+	SettleTimeout time.Duration
 }
 
 // Render is the [render] table: how frames reach the screen. Like the

@@ -34,7 +34,7 @@ func TestDefaultsAreTheOwnersDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := runtime.DefaultOptions()
-	if o.Mode != want.Mode || o.FrameCap != want.FrameCap || o.HiddenInterval != want.HiddenInterval || o.Maintenance != want.Maintenance {
+	if o.Mode != want.Mode || o.FrameCap != want.FrameCap || o.HiddenInterval != want.HiddenInterval || o.Maintenance != want.Maintenance || o.Execution != want.Execution {
 		t.Errorf("runtime options = %+v, want %+v", o, want)
 	}
 	if c.Window.Width != 1280 || c.Window.Height != 720 || c.Window.Title != "Metronome" || !c.Window.VSync {
@@ -66,6 +66,8 @@ func TestEveryKeyParses(t *testing.T) {
 		"runtime.mode":                      {`"concurrent"`, func(c config.Config) bool { return c.Runtime.Mode == runtime.Concurrent }},
 		"runtime.frame_cap":                 {"144", func(c config.Config) bool { return c.Runtime.FrameCap == 144 }},
 		"runtime.hidden_rate":               {"5", func(c config.Config) bool { return c.Runtime.HiddenRate == 5 }},
+		"runtime.workers":                   {"3", func(c config.Config) bool { return c.Runtime.Workers == 3 }},
+		"runtime.settle_timeout":            {`"5s"`, func(c config.Config) bool { return c.Runtime.SettleTimeout == 5*time.Second }},
 		"render.interpolation":              {"false", func(c config.Config) bool { return !c.Render.Interpolation }},
 		"timing.mode":                       {`"fixed"`, func(c config.Config) bool { return c.Timing.Mode == timing.FixedMode }},
 		"timing.interval":                   {`"0s"`, func(c config.Config) bool { return c.Timing.Interval == 0 }},
@@ -138,6 +140,9 @@ func TestInvalidValueMessages(t *testing.T) {
 		{"runtime.hidden_rate", "0", "config: test.toml: runtime.hidden_rate = 0: out of range; allowed: 1 to 1000 frames per second"},
 		{"runtime.frame_cap", "-1", "config: test.toml: runtime.frame_cap = -1: out of range; allowed: 0 (no cap) or 1 to 1000000000 frames per second"},
 		{"runtime.frame_cap", "1000000001", "runtime.frame_cap = 1000000001: out of range; allowed: 0 (no cap) or 1 to 1000000000 frames per second"},
+		{"runtime.workers", "1025", "config: test.toml: runtime.workers = 1025: out of range; allowed: 0 (GOMAXPROCS) to 1024"},
+		{"runtime.workers", "-1", "config: test.toml: runtime.workers = -1: out of range; allowed: 0 (GOMAXPROCS) to 1024"},
+		{"runtime.settle_timeout", `"61s"`, `config: test.toml: runtime.settle_timeout = "61s": out of range; allowed: 0 (no limit) to 1m0s`},
 		// Enum words are listed once, with a suggestion when one is near.
 		{"timing.mode", `"fixd"`, `config: test.toml: timing.mode = "fixd": unknown value (did you mean "fixed"?); allowed: "variable", "fixed"`},
 		{"timing.mode", "3", `config: test.toml: timing.mode = 3: want a string, got an integer; allowed: "variable", "fixed"`},
@@ -334,7 +339,7 @@ func TestParseAndSetLeaveOthersAlone(t *testing.T) {
 
 func TestRuntimeOptionsMapping(t *testing.T) {
 	c := config.Default()
-	for _, a := range []string{"runtime.mode=concurrent", "runtime.frame_cap=50", "runtime.hidden_rate=4", "timing.mode=fixed", "timing.rate=30000/1001",
+	for _, a := range []string{"runtime.mode=concurrent", "runtime.frame_cap=50", "runtime.hidden_rate=4", "runtime.workers=2", "runtime.settle_timeout=3s", "timing.mode=fixed", "timing.rate=30000/1001",
 		"timing.max_fixed_updates=2", "timing.recovery=repay-debt", "timing.debt.past_cutoff=drop-time",
 		"timing.debt.variable_step=true", "polling.delivery=timestamped", "polling.capacity=8"} {
 		if err := c.Set(a); err != nil {
@@ -347,6 +352,9 @@ func TestRuntimeOptionsMapping(t *testing.T) {
 	}
 	if o.Mode != runtime.Concurrent || o.FrameCap != 20*time.Millisecond || o.HiddenInterval != 250*time.Millisecond {
 		t.Errorf("runtime options = %+v", o)
+	}
+	if want := (runtime.ExecutionOptions{Workers: 2, SettleTimeout: 3 * time.Second}); o.Execution != want {
+		t.Errorf("execution options = %+v, want %+v", o.Execution, want)
 	}
 	if !reflect.DeepEqual(o.Timing, c.Timing) || o.Polling != c.Polling {
 		t.Errorf("timing and polling options are not the configuration's own:\n%+v\n%+v", o.Timing, c.Timing)
