@@ -22,9 +22,35 @@
 // The configuration is built in order from the embedded defaults,
 // config.toml (or --config PATH), then --set key=value overrides; see
 // package [github.com/metronome-go/metronome/framework/config] for the keys.
-// Every flag: --config, --set, --headless, --frames N and --run-for D. An
-// invalid file or flag stops the program before any window opens, with a
-// message naming the file, the key and what is allowed.
+// Every flag: --config, --set, --headless, --frames N, --run-for D,
+// --screenshot FILE and --print-config (each value with its source); and
+// for bug reports --record FILE and --replay FILE (with --window,
+// --replay-until N). An invalid file or flag stops the program before any
+// window opens, with a message naming the file, the key and what is
+// allowed.
+//
+// # Closing the window
+//
+// The window's close button, a quit action and a tool are ordinary
+// shutdown requests, put to the session's one policy
+// ([runtime.ShutdownEndpoint]). Without one a request ends the game at
+// once. A game that must ask first ("save first?") installs its policy
+// from Setup, which runs before the loop starts:
+//
+//	shutdown := s.Runtime.Shutdown()
+//	err := shutdown.SetPolicy(func(req runtime.ShutdownRequest) runtime.ShutdownDecision {
+//		if !unsaved {
+//			return runtime.ShutdownAccept
+//		}
+//		return runtime.ShutdownDefer // a system shows the question, then Accept or Refuse
+//	})
+//
+// The policy and the systems run on the simulation owner, so they share
+// game state without locks. A refused close keeps the window open; a stop
+// — a system's RequestStop, [runtime.GameRuntime.Stop], the --frames and
+// --run-for limits, a failure — never asks. A quit action should go
+// through Shutdown().Request(runtime.ReasonQuit) so that it asks too. See
+// the Setup example.
 //
 // # Threads
 //

@@ -31,7 +31,9 @@ type Game struct {
 	// the window opens and before the first update. Loaded images reach the
 	// GPU when Setup returns, so resolve their regions in a Startup system
 	// (or call [Setup.Upload] first). An error stops the game before it
-	// starts; cleanup still runs.
+	// starts; cleanup still runs. Setup is also where a game installs its
+	// shutdown policy (s.Runtime.Shutdown().SetPolicy), which a close
+	// request meets from the first update on; see the package doc.
 	Setup func(s *Setup) error
 	// Shutdown, if set, runs on the platform thread after the last update,
 	// while the graphics context is still alive.
@@ -56,7 +58,9 @@ type Setup struct {
 	// Actions registers the game's input actions. Bindings from the
 	// configuration's [input.bindings] table are applied after Setup.
 	Actions *input.Actions
-	// Runtime is the session: telemetry, timing changes, the dispatchers.
+	// Runtime is the session: telemetry, timing changes, the dispatchers,
+	// the worker groups, and the shutdown endpoint whose policy decides
+	// the window's close requests (install it here, before the loop runs).
 	Runtime *runtime.GameRuntime
 	// Config is the configuration the game runs with.
 	Config config.Config
