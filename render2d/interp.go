@@ -177,3 +177,32 @@ func (f *Frame) Resolved() Frame {
 	}
 	return out
 }
+
+// Moves reports whether presenting f at one alpha would draw anything
+// different from another: whether a packet's previous placement or a
+// pass's previous camera differs from the current one. A frame that does
+// not move needs no present between updates, so the runtime presents it
+// once (it sets Span.Step to zero). It stops at the first difference.
+func (f *Frame) Moves() bool {
+	for i := range f.Passes {
+		p := &f.Passes[i]
+		if c := &p.PrevCamera; c.Set && (c.Position != p.Camera.Position || c.Rotation != p.Camera.Rotation || zoomOf(c.Zoom) != zoomOf(p.Camera.Zoom)) {
+			return true
+		}
+		for j := range p.Packets {
+			d := &p.Packets[j]
+			if q := &d.Prev; q.Set && (q.Position != d.Transform.Position || q.Rotation != d.Transform.Rotation || q.Scale != d.Transform.Scale || q.Tint != d.Tint) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// zoomOf is a camera zoom with zero read as 1.
+func zoomOf(z float32) float32 {
+	if z == 0 {
+		return 1
+	}
+	return z
+}

@@ -204,3 +204,65 @@ func FuzzInterpolation(f *testing.F) {
 		}
 	})
 }
+
+func TestFrameMoves(t *testing.T) {
+	still := func() render2d.DrawPacket2D {
+		p := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: 3, Y: 4}, render2d.Vec2{X: 8, Y: 8})
+		p.Prev = p.Placement()
+		return p
+	}
+	tests := []struct {
+		name   string
+		change func(f *render2d.Frame)
+		want   bool
+	}{
+		{"every packet where it was", func(f *render2d.Frame) {}, false},
+		{"no previous placement", func(f *render2d.Frame) { f.Passes[0].Packets[1].Prev = render2d.Placement{} }, false},
+		{"a packet moved", func(f *render2d.Frame) { f.Passes[1].Packets[0].Prev.Position.X-- }, true},
+		{"a packet turned", func(f *render2d.Frame) { f.Passes[0].Packets[1].Prev.Rotation = 1 }, true},
+		{"a packet grew", func(f *render2d.Frame) { f.Passes[0].Packets[0].Prev.Scale.Y = 2 }, true},
+		{"a tint faded", func(f *render2d.Frame) { f.Passes[0].Packets[0].Prev.Tint.A = 0.5 }, true},
+		{"camera where it was, zoom 0 read as 1", func(f *render2d.Frame) {
+			f.Passes[0].PrevCamera = render2d.CameraPlacement{Zoom: 1, Set: true}
+		}, false},
+		{"camera moved", func(f *render2d.Frame) {
+			f.Passes[0].PrevCamera = render2d.CameraPlacement{Position: render2d.Vec2{X: 1}, Set: true}
+		}, true},
+		{"camera zoomed", func(f *render2d.Frame) {
+			f.Passes[1].PrevCamera = render2d.CameraPlacement{Zoom: 2, Set: true}
+		}, true},
+		{"camera placement unset", func(f *render2d.Frame) {
+			f.Passes[1].PrevCamera = render2d.CameraPlacement{Zoom: 2}
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &render2d.Frame{Passes: []render2d.Pass{
+				{Packets: []render2d.DrawPacket2D{still(), still()}},
+				{Packets: []render2d.DrawPacket2D{still()}},
+			}}
+			tt.change(f)
+			if got := f.Moves(); got != tt.want {
+				t.Errorf("Moves() = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// BenchmarkFrameMovesStill is the whole scan a still scene of 10,000
+// sprites costs once per update (a moving scene stops at its first
+// moving packet).
+func BenchmarkFrameMovesStill(b *testing.B) {
+	ps := make([]render2d.DrawPacket2D, 10000)
+	for i := range ps {
+		ps[i] = render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: float32(i)}, render2d.Vec2{X: 8, Y: 8})
+		ps[i].Prev = ps[i].Placement()
+	}
+	f := &render2d.Frame{Passes: []render2d.Pass{{Packets: ps}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if f.Moves() {
+			b.Fatal("moves")
+		}
+	}
+}

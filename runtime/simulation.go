@@ -179,6 +179,9 @@ func (s *simulation) prepare() bool {
 		r.fail(PhasePrepareFrame, err)
 		return false
 	}
+	if f := w.Frame(); f.Span.Step > 0 && !f.Moves() {
+		f.Span.Step = 0 // nothing moves: one present shows it all
+	}
 	r.slots.Publish(w)
 	r.counters.prepared.Add(1)
 	return true
