@@ -1,0 +1,84 @@
+package main
+
+import (
+	"strconv"
+
+	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/render2d"
+)
+
+// Label is a component naming what a text entity shows.
+type Label struct {
+	Shows labelKind
+}
+
+type labelKind uint8
+
+const (
+	scoreLabel labelKind = iota
+	livesLabel
+	bannerLabel
+)
+
+// hudLayer draws text above every sprite.
+const hudLayer = 10
+
+// spawnHUD spawns the three texts: score on the left, lives on the right
+// of the top line, and the banner in the middle of the field.
+func (g *game) spawnHUD(ctx *ecs.Context) {
+	add := func(x, y float32, font assets.Font, width float32, align assets.Align, shows labelKind) {
+		e := ctx.Commands.Spawn()
+		ecs.With(e, ecs.At(x, y))
+		ecs.With(e, ecs.Text{Font: font, Width: width, Align: align, Layer: hudLayer,
+			Color: render2d.Color{R: 1, G: 1, B: 1, A: 1}})
+		ecs.With(e, Label{Shows: shows})
+	}
+	add(16, 12, g.hudFont, 0, assets.AlignLeft, scoreLabel)
+	add(16, 12, g.hudFont, fieldW-32, assets.AlignRight, livesLabel)
+	add(0, 300, g.bannerFont, fieldW, assets.AlignCenter, bannerLabel)
+}
+
+// banner is the message each screen shows.
+func banner(s Screen) string {
+	switch s {
+	case Title:
+		return "BREAKOUT\npress Space"
+	case Paused:
+		return "paused: P to resume"
+	case GameOver:
+		return "game over: Space to play again"
+	case Won:
+		return "you won! Space to play again"
+	}
+	return ""
+}
+
+// updateHUD writes the score, the lives and the banner. It is cosmetic:
+// in a burst of catch-up ticks only the last one runs it.
+func (g *game) updateHUD(ctx *ecs.Context) {
+	p := g.progress
+	q := g.texts.Query()
+	for q.Next() {
+		text, l := q.Get()
+		switch l.Shows {
+		case scoreLabel:
+			text.Content = set(text.Content, "SCORE ", p.Score)
+		case livesLabel:
+			text.Content = set(text.Content, "LIVES ", p.Lives)
+		case bannerLabel:
+			text.Content = banner(g.screens.Current())
+		}
+	}
+}
+
+// set returns prefix and n as text, reusing old when it already says so:
+// a HUD that does not change allocates nothing.
+func set(old, prefix string, n int) string {
+	var buf [32]byte
+	b := strconv.AppendInt(append(buf[:0], prefix...), int64(n), 10)
+	if string(b) == old {
+		return old
+	}
+	return string(b)
+}
