@@ -28,6 +28,12 @@ func TestOverlayFormattingAllocs(t *testing.T) {
 	down.Add(input.KeyW)
 	line := appendInputLine(nil, 3, &presses, down)
 	frames := make([]timing.TelemetryFrame, timing.TelemetryWindow)
+	mixed := audioLine{Latency: 80 * time.Millisecond, Mixer: true}
+	mixed.Stats.Placed, mixed.Stats.Voices = 12, 3
+	silent := audioLine{Off: "no output device"}
+	var audioBuf []byte
+	audioBuf = appendAudioLine(audioBuf, &mixed)
+	audioBuf = appendAudioLine(audioBuf, &silent)
 	tests := []struct {
 		name string
 		f    func()
@@ -35,6 +41,8 @@ func TestOverlayFormattingAllocs(t *testing.T) {
 		{"stats", func() { buf = appendStats(buf[:0], &in) }},
 		{"input line", func() { line = appendInputLine(line[:0], 3, &presses, down) }},
 		{"debt scale", func() { _ = debtScale(frames) }},
+		{"audio line", func() { audioBuf = appendAudioLine(audioBuf[:0], &mixed) }},
+		{"silent audio line", func() { audioBuf = appendAudioLine(audioBuf[:0], &silent) }},
 	}
 	for _, tt := range tests {
 		if got := testing.AllocsPerRun(100, tt.f); got != 0 {

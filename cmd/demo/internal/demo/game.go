@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/audio"
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/input"
@@ -58,6 +59,15 @@ type Options struct {
 	// SlowUpdate and SlowRender are the costs of the persistent loads;
 	// zero means DefaultSlowUpdate and DefaultSlowRender.
 	SlowUpdate, SlowRender time.Duration
+	// Mixer is the mixer the session's sound plays on, when the host can
+	// hand it over, so that the overlay shows its counters (voices,
+	// placed, late, dropped, underruns). When the app has no Audio
+	// resource yet (a headless harness), the demo adds one on Mixer's
+	// player; otherwise Mixer must be the mixer behind the app's resource.
+	// Nil: under framework.Run the sound plays on the framework's mixer,
+	// whose counters a game cannot reach, and the overlay says so; with no
+	// resource the demo runs silently.
+	Mixer *audio.Mixer
 }
 
 // WarmupFrames are presented before a benchmark starts measuring (shader
@@ -98,6 +108,9 @@ type Game struct {
 	endDashFn    func(*ecs.Context, ecs.EventDelivery)
 	dashReadyFn  func(*ecs.Context, ecs.EventDelivery)
 	expireShotFn func(*ecs.Context, ecs.EventDelivery)
+
+	sound  soundState
+	sounds gameSounds
 
 	panel   *Panel
 	overlay *overlay
@@ -208,6 +221,9 @@ func (g *Game) setupGame(s *framework.Setup) error {
 		if g.font, err = g.lib.DefaultFont(14); err != nil {
 			return err
 		}
+		if err := g.setupSound(s); err != nil {
+			return err
+		}
 	}
 	// Upload now, so the sprites' regions resolve when the scene is built.
 	if err := s.Upload(); err != nil {
@@ -298,6 +314,11 @@ type gameControls struct {
 
 func (c gameControls) Interpolation() bool            { return c.g.Interpolation() }
 func (c gameControls) SetInterpolation(on bool) error { return c.g.SetInterpolation(on) }
+func (c gameControls) SoundVolume() float32           { return c.g.SoundVolume() }
+func (c gameControls) SetSoundVolume(v float32) error { return c.g.SetSoundVolume(v) }
+func (c gameControls) Music() bool                    { return c.g.Music() }
+func (c gameControls) SetMusic(on bool) error         { return c.g.SetMusic(on) }
+func (c gameControls) SoundOff() string               { return c.g.SoundOff() }
 
 // Runtime returns the runtime running the game, nil before Setup.
 func (g *Game) Runtime() *runtime.GameRuntime { return g.rt }
@@ -418,6 +439,7 @@ func (g *Game) spawnScene(ctx *ecs.Context) {
 		return
 	}
 	g.spawnPlayer(ctx)
+	g.spawnMusic(ctx)
 	g.overlay.spawn(ctx)
 }
 

@@ -211,6 +211,7 @@ func (ov *overlay) update(ctx *ecs.Context) {
 		Input: ov.inputLine, SlowUpdate: slowU, SlowRender: slowR, Stalls: stalls,
 		Record: rt.RecordStats(),
 	}
+	ov.g.sound.noteAudio(&in.Audio)
 	for _, st := range ov.g.app.Systems() {
 		if st.Cosmetic {
 			in.CosmeticRuns += st.Runs
@@ -296,6 +297,8 @@ type overlayInput struct {
 	CosmeticRuns, CosmeticSkips uint64
 	// Record is the recording's or replay's progress.
 	Record runtime.RecordStats
+	// Audio is the sound's line.
+	Audio audioLine
 }
 
 func appendMS(dst []byte, d time.Duration) []byte {
@@ -405,6 +408,8 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 	} else {
 		dst = append(dst, in.Input...)
 	}
+	dst = append(dst, '\n')
+	dst = appendAudioLine(dst, &in.Audio)
 	dst = append(dst, "\nload: slow update "...)
 	dst = append(dst, onOff(in.SlowUpdate)...)
 	dst = append(dst, ", slow render "...)

@@ -157,8 +157,13 @@ var (
 	frameCaps   = []time.Duration{0, time.Second / 30, time.Second / 60, time.Second / 120, time.Second / 144, time.Second / 240}
 )
 
-// settings are the panel's rows, in display order.
-var settings = []setting{
+// settings are the panel's rows, in display order: the timing rows,
+// then the sound rows.
+var settings = slices.Concat(timingRows, soundRows)
+
+// timingRows change the runtime: timing, input delivery, interpolation
+// and the frame cap.
+var timingRows = []setting{
 	timingRow("timing mode", always, func(o *timing.Options) *timing.Mode { return &o.Mode },
 		[]timing.Mode{timing.VariableMode, timing.FixedMode}, true, timing.Mode.String),
 	timingRow("variable interval", variable, func(o *timing.Options) *time.Duration { return &o.Interval },

@@ -34,11 +34,27 @@ func (c *controls) SetTimingOptions(o timing.Options) error {
 }
 func (c *controls) SetFrameCap(d time.Duration) error { c.cap = d; return nil }
 
-// liveControls can also switch the delivery policy and interpolation.
+// liveControls can also switch the delivery policy, interpolation and
+// the sound.
 type liveControls struct {
 	controls
 	noInterp bool
+	volume   float32
+	musicOff bool
+	silent   string
 }
+
+func (c *liveControls) SoundVolume() float32 { return c.volume }
+func (c *liveControls) SetSoundVolume(v float32) error {
+	c.volume = v
+	return nil
+}
+func (c *liveControls) Music() bool { return !c.musicOff }
+func (c *liveControls) SetMusic(on bool) error {
+	c.musicOff = !on
+	return nil
+}
+func (c *liveControls) SoundOff() string { return c.silent }
 
 func (c *liveControls) SetDelivery(d input.Delivery) error {
 	if err := input.ValidateDelivery(d, c.o.Mode == timing.FixedMode); err != nil {
@@ -268,9 +284,83 @@ func TestPanelText(t *testing.T) {
 	if got, want := len(lines), p.Rows()+2; got != want {
 		t.Fatalf("lines: got %d, want %d (title, rows, status):\n%s", got, want, text)
 	}
-	for _, want := range []string{"  timing mode: variable", "  variable interval: 16.667ms", "  (fixed step: 16.667ms)", "  (recovery policy: drop-excess-lag)", "> frame cap: 16.667ms (60 fps)"} {
+	for _, want := range []string{"  timing mode: variable", "  variable interval: 16.667ms", "  (fixed step: 16.667ms)", "  (recovery policy: drop-excess-lag)", "  frame cap: 16.667ms (60 fps)", "> music: as configured"} {
 		if !strings.Contains(text, want+"\n") {
 			t.Errorf("panel text lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestPanelSound: the sound rows step the master volume through its
+// choices and mute the music on controls that can, say when the session
+// is silent, and name the configuration key on controls that cannot.
+func TestPanelSound(t *testing.T) {
+	find := func(p *demo.Panel, name string) int {
+		for i := range p.Rows() {
+			if p.Name(i) == name {
+				return i
+			}
+		}
+		t.Fatalf("no row %q", name)
+		return -1
+	}
+	tests := []struct {
+		name       string
+		row        string
+		dir        int
+		silent     string
+		wantValue  string
+		wantStatus string
+		check      func(c *liveControls) (got, want any)
+	}{
+		{"volume down", "sound volume", -1, "", "75%", "sound volume: 100% -> 75%",
+			func(c *liveControls) (any, any) { return c.volume, float32(0.75) }},
+		{"volume up", "sound volume", +1, "", "150%", "sound volume: 100% -> 150%",
+			func(c *liveControls) (any, any) { return c.volume, float32(1.5) }},
+		{"silent session", "sound volume", -1, "no output device", "75% (silent)", "sound volume: 100% (silent) -> 75% (silent)",
+			func(c *liveControls) (any, any) { return c.volume, float32(0.75) }},
+		{"music off", "music", +1, "", "off", "music: on -> off",
+			func(c *liveControls) (any, any) { return c.musicOff, true }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &liveControls{controls: controls{o: debtOptions()}, volume: 1, silent: tt.silent}
+			p := demo.NewPanel(c, 0, input.Backlog)
+			row := find(p, tt.row)
+			p.Select(row)
+			if err := p.Change(tt.dir); err != nil {
+				t.Fatalf("change refused: %v", err)
+			}
+			if got := p.Value(row); got != tt.wantValue {
+				t.Errorf("value: got %q, want %q", got, tt.wantValue)
+			}
+			if got := p.Status(); got != tt.wantStatus {
+				t.Errorf("status: got %q, want %q", got, tt.wantStatus)
+			}
+			if got, want := tt.check(c); got != want {
+				t.Errorf("in force: got %v, want %v", got, want)
+			}
+		})
+	}
+	// The volume stops at its ends.
+	c := &liveControls{controls: controls{o: debtOptions()}, volume: 1}
+	p := demo.NewPanel(c, 0, input.Backlog)
+	p.Select(find(p, "sound volume"))
+	for range 10 {
+		p.Change(-1)
+	}
+	if c.volume != 0 || p.Value(find(p, "sound volume")) != "0%" {
+		t.Errorf("volume after ten steps down: got %v (%q), want 0 (0%%)", c.volume, p.Value(find(p, "sound volume")))
+	}
+	// Controls without sound name the keys to restart with.
+	for row, key := range map[string]string{"sound volume": "audio.master", "music": "audio.music"} {
+		p := demo.NewPanel(&controls{o: debtOptions()}, 0, input.Backlog)
+		p.Select(find(p, row))
+		if err := p.Change(+1); err == nil {
+			t.Errorf("%s without a Sounder: got no error", row)
+		}
+		if got := p.Status(); !strings.Contains(got, row+": refused") || !strings.Contains(got, key) {
+			t.Errorf("%s: status %q, want the refusal naming %s", row, got, key)
 		}
 	}
 }

@@ -184,6 +184,7 @@ func (g *Game) playerSystem() ecs.System {
 					p.Dashing, p.DashReady = true, false
 					p.Dash.Start(now, cooldown)
 					p.Dashes++
+					g.playEffect(ctx, g.sounds.dash, dashVolume, t.Position.X, w)
 					e := q.Entity()
 					_, err := ctx.Queue.After(ticksFor(dashDuration, step), ecs.Event{Kind: eventDashEnd, Entity: e, Run: g.endDashFn})
 					if err == nil {
@@ -195,6 +196,7 @@ func (g *Game) playerSystem() ecs.System {
 				}
 				if in.Presses(g.act.fire) > 0 && p.Fire.Use(now, ticksFor(shotCooldown, step)) {
 					p.Shots++
+					g.playEffect(ctx, g.sounds.fire, fireVolume, t.Position.X, w)
 					g.fire(ctx, t.Position, p.Facing, step)
 				}
 			}

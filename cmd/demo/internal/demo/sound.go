@@ -1,0 +1,351 @@
+package demo
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/audio"
+	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// soundRate is the rate of the generated sounds when there is no mixer to
+// ask (a silent session): what audio.DefaultOptions plays at.
+const soundRate = 48000
+
+// Sound levels of the demo's voices, linear gains.
+const (
+	dashVolume  = 0.5
+	fireVolume  = 0.35
+	musicVolume = 0.45
+)
+
+// musicLoop is the length of the generated music track, played in a loop.
+const musicLoop = 4 * time.Second
+
+// gameSounds are the demo's sounds, generated in code (no binary asset)
+// and kept in the asset library, so ECS systems name them by handle.
+type gameSounds struct {
+	dash, fire, music assets.Sound
+}
+
+// makeSounds synthesises the dash whoosh, the shot blip and the music loop
+// at rate and adds them to lib.
+func makeSounds(lib *assets.Library, rate int) (gameSounds, error) {
+	var s gameSounds
+	dash, err := audio.Synth{Wave: audio.Saw, Freq: 180, EndFreq: 720, Amplitude: 0.4, Duration: 180 * time.Millisecond,
+		Rate: rate, Attack: 4 * time.Millisecond, Release: 140 * time.Millisecond}.Sound("dash")
+	if err != nil {
+		return s, err
+	}
+	fire, err := audio.Synth{Wave: audio.Square, Freq: 1400, EndFreq: 350, Amplitude: 0.25, Duration: 70 * time.Millisecond,
+		Rate: rate, Attack: 2 * time.Millisecond, Release: 50 * time.Millisecond}.Sound("fire")
+	if err != nil {
+		return s, err
+	}
+	music, err := musicTrack(rate)
+	if err != nil {
+		return s, err
+	}
+	if s.dash, err = lib.AddSound(dash); err != nil {
+		return s, err
+	}
+	if s.fire, err = lib.AddSound(fire); err != nil {
+		return s, err
+	}
+	s.music, err = lib.AddSound(music)
+	return s, err
+}
+
+// musicTrack generates musicLoop of music: an arpeggio of eighth notes at
+// 120 beats per minute over four chords, with a soft bass note per chord.
+// Every note's envelope ends at zero within the loop, so it repeats
+// without a click.
+func musicTrack(rate int) (*audio.Sound, error) {
+	const note = 250 * time.Millisecond
+	frames := int(int64(musicLoop) * int64(rate) / int64(time.Second))
+	data := make([]float32, frames)
+	// A minor, F major, C major, G major; each chord one second.
+	chords := [4][4]float64{
+		{220.00, 261.63, 329.63, 440.00},
+		{174.61, 220.00, 261.63, 349.23},
+		{130.81, 196.00, 261.63, 329.63},
+		{196.00, 246.94, 293.66, 392.00},
+	}
+	add := func(at time.Duration, s audio.Synth) error {
+		snd, err := s.Sound("note")
+		if err != nil {
+			return err
+		}
+		off := int(int64(at) * int64(rate) / int64(time.Second))
+		for i, v := range snd.Samples() {
+			if off+i < len(data) {
+				data[off+i] += v
+			}
+		}
+		return nil
+	}
+	for c, chord := range chords {
+		start := time.Duration(c) * time.Second
+		if err := add(start, audio.Synth{Wave: audio.Sine, Freq: chord[0] / 2, Amplitude: 0.22, Duration: time.Second,
+			Rate: rate, Attack: 20 * time.Millisecond, Release: 600 * time.Millisecond}); err != nil {
+			return nil, err
+		}
+		for n := range 4 {
+			if err := add(start+time.Duration(n)*note, audio.Synth{Wave: audio.Triangle, Freq: chord[n] * 2, Amplitude: 0.16, Duration: note,
+				Rate: rate, Attack: 5 * time.Millisecond, Release: 200 * time.Millisecond}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return audio.NewSound("music", rate, 1, data)
+}
+
+// soundState is the demo's side of the session's sound: the ECS audio
+// resource, the mixer when the demo can see it, and the panel's settings.
+// Simulation owner, after Setup.
+type soundState struct {
+	res   *ecs.Audio
+	mixer *audio.Mixer // nil: the mixer's statistics are out of reach
+	// off is why the session is silent, "" when sound plays.
+	off string
+	// latency is the mixer's output latency (the configured one when the
+	// mixer is out of reach).
+	latency time.Duration
+	volume  float32 // master bus volume
+	music   bool    // the music bus is not muted
+}
+
+// setupSound connects the demo to the session's audio: the framework's
+// Audio resource (framework.Run adds one, with the device's player or a
+// silent one), or, when the app has none (a headless harness), one on
+// Options.Mixer's player, silent without a mixer. Platform thread, in
+// Setup.
+func (g *Game) setupSound(s *framework.Setup) error {
+	st := &g.sound
+	st.res = ecs.GetResource[ecs.Audio](g.app.World())
+	st.mixer = g.opts.Mixer
+	if st.res == nil {
+		var p *audio.Player
+		if st.mixer != nil {
+			p = st.mixer.Player()
+		}
+		st.res = ecs.AddAudio(g.app, p)
+	}
+	st.latency = s.Config.AudioOptions().Latency
+	if st.mixer != nil {
+		st.latency = st.mixer.Options().Latency
+	}
+	st.volume, st.music = float32(s.Config.Audio.Master), true
+	switch {
+	case st.res.Player != nil:
+	case !s.Config.Audio.Enabled:
+		st.off = "audio.enabled = false"
+	default:
+		st.off = "no output device; stderr says why"
+	}
+	rate := st.res.Player.Rate()
+	if rate == 0 {
+		rate = soundRate
+	}
+	var err error
+	g.sounds, err = makeSounds(g.lib, rate)
+	return err
+}
+
+// spawnMusic queues the music: a looping, non-positional source on the
+// music bus. The component is game state like any other (it is in the
+// world hash, so a replay starts the same music on the same tick).
+func (g *Game) spawnMusic(ctx *ecs.Context) {
+	p := audio.DefaultParams()
+	p.Bus, p.Volume, p.Loop = audio.Music, musicVolume, true
+	e := ctx.Commands.Spawn()
+	ecs.With(e, ecs.SoundSource{Sound: g.sounds.music, Params: p})
+}
+
+// playEffect plays one of the demo's effects from a simulation system, on
+// the span of the tick (ecs.Context.PlaySound), panned by where it
+// happens across the arena. A sound never stops the game: a failed
+// request is counted by the Audio resource and shown on the overlay.
+func (g *Game) playEffect(ctx *ecs.Context, s assets.Sound, volume float32, x, width float32) {
+	p := audio.DefaultParams()
+	p.Volume = volume
+	if width > 0 {
+		p.Pan = clamp(0.7*(2*x/width-1), -1, 1)
+	}
+	_, _ = ctx.PlaySound(s, p)
+}
+
+// SoundVolume returns the master volume the panel set. Simulation owner.
+func (g *Game) SoundVolume() float32 { return g.sound.volume }
+
+// SetSoundVolume ramps the master bus to v over 50 ms. A silent session
+// keeps the setting for nothing. Simulation owner.
+func (g *Game) SetSoundVolume(v float32) error {
+	var p *audio.Player
+	if g.sound.res != nil {
+		p = g.sound.res.Player
+	}
+	if err := p.SetBusVolume(audio.Master, v, 50*time.Millisecond); err != nil {
+		return err
+	}
+	g.sound.volume = v
+	return nil
+}
+
+// Music reports whether the music bus plays. Simulation owner.
+func (g *Game) Music() bool { return g.sound.music }
+
+// SetMusic mutes (false) or unmutes the music bus. Simulation owner.
+func (g *Game) SetMusic(on bool) error {
+	var p *audio.Player
+	if g.sound.res != nil {
+		p = g.sound.res.Player
+	}
+	if err := p.SetBusMute(audio.Music, !on); err != nil {
+		return err
+	}
+	g.sound.music = on
+	return nil
+}
+
+// SoundOff returns why the session is silent, "" when sound plays.
+// Simulation owner.
+func (g *Game) SoundOff() string { return g.sound.off }
+
+// AudioStats returns the ECS audio resource's counters (requests, sources,
+// errors). Simulation owner (or after the session).
+func (g *Game) AudioStats() ecs.AudioStats {
+	if g.sound.res == nil {
+		return ecs.AudioStats{}
+	}
+	return g.sound.res.Stats()
+}
+
+// audioLine is what the overlay's audio line shows.
+type audioLine struct {
+	// Off is why the session is silent, "" when sound plays.
+	Off     string
+	Latency time.Duration
+	ECS     ecs.AudioStats
+	// Mixer is set when the mixer's counters are in reach; then Stats
+	// holds them.
+	Mixer bool
+	Stats audio.Stats
+}
+
+// noteAudio fills the overlay's audio line from the session's sound.
+// Simulation owner.
+func (st *soundState) noteAudio(l *audioLine) {
+	*l = audioLine{Off: st.off, Latency: st.latency}
+	if st.res != nil {
+		l.ECS = st.res.Stats()
+	}
+	if st.mixer != nil && st.off == "" {
+		l.Mixer, l.Stats = true, st.mixer.Stats()
+	}
+}
+
+// appendAudioLine formats the overlay's audio line.
+func appendAudioLine(dst []byte, l *audioLine) []byte {
+	dst = append(dst, "audio: "...)
+	if l.Off != "" {
+		dst = append(dst, "off ("...)
+		dst = append(dst, l.Off...)
+		dst = append(dst, "), requests "...)
+		dst = strconv.AppendUint(dst, l.ECS.Played, 10)
+		return append(dst, " (silent)"...)
+	}
+	dst = append(dst, "latency "...)
+	dst = strconv.AppendInt(dst, int64(l.Latency/time.Millisecond), 10)
+	dst = append(dst, " ms"...)
+	if !l.Mixer {
+		dst = append(dst, " (configured), requests "...)
+		dst = strconv.AppendUint(dst, l.ECS.Played, 10)
+		dst = append(dst, ", sources "...)
+		dst = strconv.AppendInt(dst, int64(l.ECS.Sources), 10)
+		dst = append(dst, ", errors "...)
+		dst = strconv.AppendUint(dst, l.ECS.Errors, 10)
+		return append(dst, "; mixer stats not in reach of the game"...)
+	}
+	s := &l.Stats
+	dst = append(dst, ", voices "...)
+	dst = strconv.AppendInt(dst, int64(s.Voices), 10)
+	dst = append(dst, " (peak "...)
+	dst = strconv.AppendInt(dst, int64(s.PeakVoices), 10)
+	dst = append(dst, "), placed "...)
+	dst = strconv.AppendUint(dst, s.Placed, 10)
+	dst = append(dst, ", late "...)
+	dst = strconv.AppendUint(dst, s.Late, 10)
+	dst = append(dst, ", dropped "...)
+	dst = strconv.AppendUint(dst, s.Dropped, 10)
+	dst = append(dst, ", underruns "...)
+	dst = strconv.AppendUint(dst, s.Underruns, 10)
+	if l.ECS.Errors > 0 {
+		dst = append(dst, ", errors "...)
+		dst = strconv.AppendUint(dst, l.ECS.Errors, 10)
+	}
+	return dst
+}
+
+// Sounder is implemented by controls that change the sound while the
+// session runs (the demo's Game). Without it the panel's sound rows say
+// the setting needs a restart.
+type Sounder interface {
+	SoundVolume() float32
+	SetSoundVolume(v float32) error
+	Music() bool
+	SetMusic(on bool) error
+	// SoundOff returns why the session is silent, "" when sound plays.
+	SoundOff() string
+}
+
+var volumes = []float32{0, 0.25, 0.5, 0.75, 1, 1.5, 2}
+
+// soundRows are the panel's sound rows: the master volume and the music.
+var soundRows = []setting{
+	{
+		name:   "sound volume",
+		active: always,
+		value: func(p *Panel, _ *timing.Options) string {
+			s, ok := p.ctl.(Sounder)
+			if !ok {
+				return "as configured"
+			}
+			v := strconv.Itoa(int(s.SoundVolume()*100+0.5)) + "%"
+			if off := s.SoundOff(); off != "" {
+				v += " (silent)"
+			}
+			return v
+		},
+		change: func(p *Panel, _ *timing.Options, dir int) (bool, error) {
+			s, ok := p.ctl.(Sounder)
+			if !ok {
+				return false, errors.New("this runtime cannot change the volume while running; restart with --set audio.master=0.5")
+			}
+			return false, s.SetSoundVolume(step(volumes, s.SoundVolume(), dir, false))
+		},
+	},
+	{
+		name:   "music",
+		active: always,
+		value: func(p *Panel, _ *timing.Options) string {
+			s, ok := p.ctl.(Sounder)
+			if !ok {
+				return "as configured"
+			}
+			return onOff(s.Music())
+		},
+		change: func(p *Panel, _ *timing.Options, dir int) (bool, error) {
+			s, ok := p.ctl.(Sounder)
+			if !ok {
+				return false, fmt.Errorf("this runtime cannot mute the music while running; restart with --set audio.music=0")
+			}
+			return false, s.SetMusic(!s.Music())
+		},
+	},
+}
