@@ -1,27 +1,40 @@
 package config_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"text/template"
 	"time"
 
 	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/templates"
 )
+
+// needCode lists the words an owner knows that a file alone cannot use.
+var needCode = map[string][]string{"timing.debt.past_cutoff": {"resync", "shared-slowdown"}}
 
 // keyComments returns, for every key in defaults.toml, its comment with
 // the continuation lines below it.
 func keyComments(t *testing.T) map[string]string {
 	t.Helper()
+	return commentsOf(config.DefaultsTOML())
+}
+
+// commentsOf returns, for every key a TOML document assigns, its comment
+// with the indented comment lines below it.
+func commentsOf(doc []byte) map[string]string {
 	out := map[string]string{}
 	table, last := "", ""
-	for _, line := range strings.Split(string(config.DefaultsTOML()), "\n") {
+	for _, line := range strings.Split(string(doc), "\n") {
 		trimmed := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(trimmed, "["):
@@ -59,8 +72,6 @@ func TestDocumentedRanges(t *testing.T) {
 	symbols := map[string]string{"max_fixed_updates": "5", "step": "10ms"}
 	// Values outside the range that keep a meaning of their own.
 	special := map[string]string{"runtime.frame_cap": "0", "window.aspect_ratio": `"0:0"`, "window.logical_size": `"0x0"`}
-	// Words the owner knows that a file alone cannot use.
-	needCode := map[string][]string{"timing.debt.past_cutoff": {"resync", "shared-slowdown"}}
 
 	kinds := kindsOfKeys(t)
 	for _, key := range config.Keys() {
@@ -381,5 +392,99 @@ func TestDocExample(t *testing.T) {
 	_, err = config.Parse("game.toml", []byte(file), config.Default())
 	if err == nil || err.Error() != want {
 		t.Errorf("doc.go shows\n%s\nbut Parse reports\n%v", want, err)
+	}
+}
+
+// newestKeys are keys every listing for players must show (issue 17): the
+// window's screen and resize keys, the worker pool and the [audio] table.
+var newestKeys = []string{
+	"window.clear_color", "window.logical_size", "window.scaling", "window.min_size", "window.max_size",
+	"window.aspect_ratio", "window.fullscreen", "window.focus_policy",
+	"runtime.workers", "runtime.settle_timeout",
+	"audio.enabled", "audio.latency", "audio.tolerance", "audio.max_voices",
+	"audio.master_volume", "audio.music_volume", "audio.effects_volume", "audio.ui_volume",
+}
+
+// rangePhrase finds the ways defaults.toml states a range: "1 to 64",
+// "0 to max_fixed_updates", "one step to 1h", "above 0 up to 10", "0s or
+// more", "at most 256 bytes", "N and D at most 1000000000".
+var rangePhrase = regexp.MustCompile(`above [0-9][^\s,;)]* up to [0-9][^\s,;)]*|(?:[0-9][^\s,;)]*|one step) to (?:[0-9][^\s,;)]*|max_fixed_updates)|[0-9][^\s,;)]* or more|at most [0-9]+( bytes)?`)
+
+func rangePhrases(comment string) []string {
+	return slices.Sorted(slices.Values(rangePhrase.FindAllString(comment, -1)))
+}
+
+// The configuration files people read besides defaults.toml — the demo's
+// config.toml at the repository's root, which lists every key, and the
+// config.toml that cmd/newgame gives a new game, which lists the keys a
+// game tunes — load, list the newest keys, and state for each key they
+// list the range defaults.toml states (which TestDocumentedRanges checks
+// at its bounds) and every word a file may give it.
+func TestListingsMatchDefaults(t *testing.T) {
+	root, err := os.ReadFile(filepath.Join("..", "..", "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := template.ParseFS(templates.FS, templates.Root+"/config.toml.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scaffold bytes.Buffer
+	if err := tmpl.Execute(&scaffold, templates.Data{Title: "Test Game", Framework: "example.com/framework"}); err != nil {
+		t.Fatal(err)
+	}
+	listings := []struct {
+		name string
+		doc  []byte
+		want []string // keys it must list
+	}{
+		{"config.toml", root, config.Keys()},
+		{"templates/game/config.toml.tmpl", scaffold.Bytes(), newestKeys},
+	}
+	defaults := keyComments(t)
+	kinds := kindsOfKeys(t)
+	known := map[string]bool{}
+	for _, k := range config.Keys() {
+		known[k] = true
+	}
+	for _, l := range listings {
+		t.Run(l.name, func(t *testing.T) {
+			if _, err := config.Parse(l.name, l.doc, config.Default()); err != nil {
+				t.Fatalf("does not load: %v", err)
+			}
+			listed := commentsOf(l.doc)
+			for _, k := range l.want {
+				if _, ok := listed[k]; !ok {
+					t.Errorf("%s is not listed", k)
+				}
+			}
+			for key, comment := range listed {
+				if !known[key] {
+					if !strings.HasPrefix(key, "input.bindings.") {
+						t.Errorf("%s is not a framework key", key)
+					}
+					continue
+				}
+				if got, want := rangePhrases(comment), rangePhrases(defaults[key]); !slices.Equal(got, want) {
+					t.Errorf("%s: states the range %q, defaults.toml %q", key, got, want)
+				}
+				switch kinds[key] {
+				case "enum":
+					documented := quotedWords(comment)
+					vocabulary := enumWords(t, key)
+					for _, w := range vocabulary {
+						if !slices.Contains(documented, w) && !slices.Contains(needCode[key], w) {
+							t.Errorf("%s: the comment does not name %q", key, w)
+						}
+					}
+				case "color":
+					for _, form := range []string{`"#RRGGBB"`, `"#RRGGBBAA"`} {
+						if !strings.Contains(comment, form) {
+							t.Errorf("%s: the comment does not state the form %s", key, form)
+						}
+					}
+				}
+			}
+		})
 	}
 }
