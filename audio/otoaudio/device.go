@@ -122,12 +122,7 @@ func Open(m *audio.Mixer, o Options) (*Device, error) {
 		return nil, err
 	}
 	d := &Device{m: m, opts: o, ctx: c, stop: make(chan struct{})}
-	d.src = source{
-		m:     m,
-		clock: o.Clock,
-		chunk: int(max(1, audio.DurationFrames(o.Chunk, rate))),
-	}
-	d.src.f32 = make([]float32, 2*d.src.chunk)
+	d.src.init(m, o)
 	d.player = c.NewPlayer(&d.src)
 	d.src.player.Store(d.player)
 	d.player.SetBufferSize(int(audio.DurationFrames(o.PlayerBuffer, rate)) * 8)
@@ -285,16 +280,39 @@ type source struct {
 	f32    []float32
 	warm   time.Duration // how long after the first read lags are alignment
 	margin int64         // frames behind the clock that are jitter, not a gap
+	window time.Duration // how long the lead's minimum is taken over for drift
+	drift  int64         // frames the lead's minimum may move before a realign
 
 	mu        sync.Mutex // oto's goroutines only; the simulation never takes it
 	started   bool
 	closed    bool
 	warmUntil timing.Instant
 
+	// Drift: the lead saws between reads, so its minimum over a window is
+	// what is compared; base is the first window's after warm-up.
+	winEnd         timing.Instant
+	driftAfter     timing.Instant
+	winMin, base   int64
+	winOK, baseSet bool
+
 	reads              atomic.Uint64
 	lead, queued       atomic.Int64
 	minLeadA, maxLeadA atomic.Int64
 	underruns          atomic.Uint64
+}
+
+// init sizes the reader for m's rate and o's buffers: lags during the
+// first warm period (both buffers filling, the device starting) move the
+// origin; later a lag of more than a device period and a chunk is a gap.
+func (s *source) init(m *audio.Mixer, o Options) {
+	rate := m.Options().Rate
+	s.m, s.clock, s.rate = m, o.Clock, int64(rate)
+	s.chunk = int(max(1, audio.DurationFrames(o.Chunk, rate)))
+	s.warm = 2*(o.DeviceBuffer+o.PlayerBuffer) + 100*time.Millisecond
+	s.margin = audio.DurationFrames(o.DeviceBuffer/2+o.Chunk, rate)
+	s.window = time.Second
+	s.drift = audio.DurationFrames(2*time.Millisecond, rate)
+	s.f32 = make([]float32, 2*s.chunk)
 }
 
 func (s *source) Read(p []byte) (int, error) {
@@ -328,6 +346,10 @@ func (s *source) Read(p []byte) (int, error) {
 		case lag > s.margin:
 			s.m.Skip(lag)
 			s.underruns.Add(1)
+			// A window with a gap says nothing of drift, nor does the
+			// refill of the buffers after it.
+			s.winOK = false
+			s.driftAfter = now.AddSaturating(s.warm)
 		}
 	}
 	buf := s.f32[:2*frames]
@@ -336,6 +358,9 @@ func (s *source) Read(p []byte) (int, error) {
 		binary.LittleEndian.PutUint32(p[4*i:], math.Float32bits(v))
 	}
 	lead := s.m.Position() - due
+	if now >= s.warmUntil && now >= s.driftAfter {
+		s.trackDrift(now, lead)
+	}
 	s.lead.Store(lead)
 	if pl := s.player.Load(); pl != nil {
 		s.queued.Store(int64(pl.BufferedSize() / 8))
@@ -347,4 +372,32 @@ func (s *source) Read(p []byte) (int, error) {
 		s.maxLeadA.Store(lead)
 	}
 	return 8 * frames, nil
+}
+
+// trackDrift keeps the timeline on the device's clock. The device takes
+// frames at its own rate, which differs from the monotonic clock's by up
+// to a few hundred parts per million: a device running fast takes more
+// frames than the clock says are due, so the lead over the clock grows
+// (6 ms a minute at 100 ppm) and sounds would come out ever earlier than
+// their instants, until they are judged late; a slow one shrinks it
+// until it reads as a gap. The lead's minimum over each window is held
+// within drift frames of the first window's by moving the origin.
+func (s *source) trackDrift(now timing.Instant, lead int64) {
+	if !s.winOK {
+		s.winOK, s.winMin, s.winEnd = true, lead, now.AddSaturating(s.window)
+		return
+	}
+	s.winMin = min(s.winMin, lead)
+	if now < s.winEnd {
+		return
+	}
+	switch off := s.winMin - s.base; {
+	case !s.baseSet:
+		s.base, s.baseSet = s.winMin, true
+	case off > s.drift || off < -s.drift:
+		// Lead grown by off frames: the origin moves earlier by as much,
+		// so the frame the clock says is due is the one being taken.
+		s.m.ShiftOrigin(-time.Duration(off * int64(time.Second) / s.rate))
+	}
+	s.winOK = false
 }
