@@ -139,6 +139,7 @@ func context(rate int, buffer time.Duration) (*oto.Context, error) {
 		return nil, fmt.Errorf("%w: a device is already open in this process (oto allows one)", ErrNoDevice)
 	}
 	if ctx == nil && ctxErr == nil {
+		silenceLibrary()
 		c, ready, err := oto.NewContext(&oto.NewContextOptions{
 			SampleRate:   rate,
 			ChannelCount: 2,
