@@ -29,6 +29,16 @@
 // window opens, with a message naming the file, the key and what is
 // allowed.
 //
+// # Sound
+//
+// [Run] opens the default output device with a mixer made from the [audio]
+// table and gives the ECS app its Audio resource; systems play sounds on
+// their tick's span (see package ecs). With audio.enabled = false, or
+// without a device, the game runs silently and one line on stderr says
+// why. A replay with --window plays the recorded sounds the same way, at
+// recorded speed, their spans moved onto the replay's clock; a headless
+// --replay is a pure simulation and opens no device.
+//
 // # Closing the window
 //
 // The window's close button, a quit action and a tool are ordinary

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/png"
 	"os"
+	"time"
 
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
@@ -16,6 +17,7 @@ import (
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // Game describes a game for [Run], [Main] and [NewSession].
@@ -97,6 +99,10 @@ type Session struct {
 	recording   *recording.Writer
 	replayUntil uint64
 	hashed      ecs.Hash
+	// shiftAudio, in a replay at recorded speed with a device, moves the
+	// recorded spans of sound requests onto this session's clock at the
+	// first tick (ecs.Audio.Shift). Simulation owner.
+	shiftAudio bool
 }
 
 // NewSession prepares g with cfg; source names where cfg came from, for
@@ -147,6 +153,15 @@ func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 
 // Update runs the game's tick, and stops a replay at its limit.
 func (s *Session) Update(t *runtime.TickContext) error {
+	if s.shiftAudio {
+		s.shiftAudio = false
+		// The replay runs the first tick now, on this session's clock;
+		// the tick's span is the recording's. Every later tick keeps the
+		// recorded spacing, so one shift places them all.
+		if a := ecs.GetResource[ecs.Audio](s.App.World()); a != nil {
+			a.Shift = time.Duration(timing.Now() - t.End)
+		}
+	}
 	if err := s.App.Update(t); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
@@ -80,9 +81,11 @@ func closeRecording(w *recording.Writer, f *os.File, outcome error) error {
 
 // ReplayOptions say how [Replay] plays a recording back.
 type ReplayOptions struct {
-	// Window replays in a window at recorded speed, for watching a bug;
-	// without it the replay is headless (no window, GPU or X server) and
-	// as fast as the CPU allows.
+	// Window replays in a window at recorded speed, for watching a bug,
+	// with the recorded sounds on the default output device ([audio] as
+	// recorded; without a device, silently). Without it the replay is
+	// headless (no window, GPU, X server or audio device), silent and as
+	// fast as the CPU allows.
 	Window bool
 	// Headless, with Window, renders into an invisible window (a private
 	// Xvfb server when there is no display): for screenshots on servers.
@@ -135,12 +138,24 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 			}
 			defer d.Close()
 		}
+		// The recorded sound requests play as they did, at recorded speed:
+		// the device's timeline is this session's clock, so the first
+		// tick moves the recorded spans onto it (Session.Update).
+		closeAudio, err := openAudio(sess, cfg)
+		if err != nil {
+			return ReplayResult{}, err
+		}
+		defer closeAudio()
+		sess.shiftAudio = true
 		if ctx, err = openWindow(cfg); err != nil {
 			return ReplayResult{}, err
 		}
 		ctx.Input = nil // input comes from the recording
 		ctx.Renderer = assets.NewUploadingRenderer(sess.lib, ctx.Renderer)
 	} else {
+		// A pure simulation: no device, the game gets the silent Audio
+		// resource a session without one has.
+		ecs.AddAudio(sess.App, nil)
 		clock := timing.NewManualClock(0)
 		rtOpts.Clock = clock
 		size := input.Size{Width: cfg.Window.Width, Height: cfg.Window.Height}

@@ -3,6 +3,7 @@ package framework
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -175,7 +176,7 @@ func openAudio(sess *Session, cfg config.Config) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("framework: [audio]: %w", err)
 	}
-	dev, err := otoaudio.Open(m, otoaudio.Options{Clock: timing.SystemClock{}})
+	dev, err := openDevice(m, timing.SystemClock{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: sound is off: %v (set audio.enabled = false to skip the device)\n", programName(), err)
 		ecs.AddAudio(sess.App, nil)
@@ -183,4 +184,11 @@ func openAudio(sess *Session, cfg config.Config) (func(), error) {
 	}
 	ecs.AddAudio(sess.App, m.Player())
 	return func() { _ = dev.Close() }, nil
+}
+
+// openDevice starts m on the default output device, its timeline on
+// clock. It is a variable so that the package's tests can put a device of
+// their own in its place; nothing else changes it.
+var openDevice = func(m *audio.Mixer, clock timing.Clock) (io.Closer, error) {
+	return otoaudio.Open(m, otoaudio.Options{Clock: clock})
 }

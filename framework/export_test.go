@@ -1,0 +1,16 @@
+package framework
+
+import (
+	"io"
+
+	"github.com/metronome-go/metronome/audio"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// SetOpenDevice puts open in the place of the audio device for a test and
+// returns the function that puts the real one back.
+func SetOpenDevice(open func(m *audio.Mixer, clock timing.Clock) (io.Closer, error)) (restore func()) {
+	old := openDevice
+	openDevice = open
+	return func() { openDevice = old }
+}
