@@ -73,6 +73,30 @@
 //
 //	font, err := lib.LoadFont(gameFS, "fonts/title.otf", 32)
 //
+// # Sounds
+//
+// Sounds live in the library next to images, under [Sound] handles:
+// generation-checked values like [Image], plain data a component can hold
+// (ecs.SoundSource does) where a *audio.Sound would put a pointer into the
+// world hash. [Library.LoadSound] reads a WAV (8, 16, 24 or 32-bit PCM,
+// 32 or 64-bit float), Ogg Vorbis or MP3 file from any [fs.FS] and decodes
+// it whole, the format sniffed from the content, not the name;
+// [Library.AddSound] keeps a sound made in code (an audio.Synth). A sound
+// is resolved when it is played, with [Library.AudioSound]; a released or
+// reloaded handle ([Library.ReleaseSound], [Library.ReloadSound]) fails
+// there with [ErrStale], while voices already playing the old samples
+// finish with them. Decoding errors are [*Error] values naming the file
+// and wrapping both this package's sentinel ([ErrCorrupt],
+// [ErrUnsupported], [ErrTooLarge]) and the audio package's, so errors.Is
+// works with either; a failed load leaves the library as it was. Decoding
+// runs outside the library's lock, so a worker can load sounds while the
+// graphics thread uploads. Music too long to decode whole (the audio
+// package caps a sound at audio.MaxSoundFrames) is streamed with
+// audio.Player.OpenStream instead.
+//
+//	shot, err := lib.LoadSound(gameFS, "sfx/shot.ogg") // at setup or on a worker
+//	// in a system: ctx.PlaySound(shot, audio.DefaultParams())
+//
 // # Threads and uploads
 //
 // A [Library] is safe for concurrent use. The simulation goroutine loads

@@ -142,6 +142,42 @@
 // Nothing of this is game state: extraction keeps its records outside the
 // world, so a replay that never draws reaches the same world.
 //
+// # Audio
+//
+// [AddAudio] connects an App to a mixer's [audio.Player] (framework.Run
+// does it for every game, with the output device's player, or nil when the
+// game runs silently): it stores the [Audio] resource and adds the system
+// that runs [SoundSource] components. A system plays a sound with
+// [Context.PlaySound] (an [assets.Sound] handle) or [Context.Play] (an
+// *audio.Sound); a SoundSource component plays from its entity, starting
+// when it appears, panned and faded by the entity's [Transform] relative
+// to the listener ([Audio.Listener]), and stopping when it is removed or
+// the entity despawned.
+//
+// Every request is placed on the span of the tick that made it, not the
+// moment the tick happened to run: the mixer starts it at the device's
+// output point for that span's start plus its fixed latency. The ticks of
+// a catch-up burst run back to back, but their spans are a step apart, and
+// so are their sounds. Quiet ticks request sounds like any other (what is
+// too late by more than the mixer's tolerance is dropped, unless
+// essential), so play sounds from ordinary simulation systems: a cosmetic
+// system skips the quiet ticks and the ticks a coarse cosmetic rate leaves
+// out, and the sounds they would have triggered with them. Because the
+// requests come from the simulation, a replay that gets the recorded ticks
+// makes the same requests on the same spans ([Audio.Shift] moves them
+// onto another device timeline). Voices are kept outside the world and the
+// resource is not hashed, so a silent run (a nil Player: every request
+// succeeds and plays nothing) reaches the same world as one with sound.
+// [Audio.Stats] counts requests, voices and errors; the mixer counts
+// where each sound landed (placed, late, dropped).
+//
+//	shot, _ := lib.LoadSound(gameFS, "sfx/shot.wav")
+//	app.AddSystem(ecs.Update, ecs.System{Name: "fire", Run: func(ctx *ecs.Context) {
+//		if ctx.Input.Pressed(fire) {
+//			_, _ = ctx.PlaySound(shot, audio.DefaultParams())
+//		}
+//	}})
+//
 // # World hash
 //
 // [World.Hash] digests the world's state so that a replay can check, at

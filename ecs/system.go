@@ -52,10 +52,13 @@ type System struct {
 	// past its return.
 	Run func(ctx *Context)
 	// Cosmetic systems do work nobody would miss for a tick (particles,
-	// animation, sound triggers): they skip quiet ticks and, while the
+	// animation, screen shake): they skip quiet ticks and, while the
 	// simulation repays time debt with coarse cosmetic steps, run only on
 	// the ticks the timing policy marks. When they run, [Context.Delta] is
 	// the simulation time since they last ran, so they stay in step.
+	// Sounds are not cosmetic: play them from ordinary systems, on every
+	// tick's own span, so none of a burst's is lost and a replay plays
+	// them all (see the package doc's Audio section).
 	// Only meaningful in the per-tick stages.
 	Cosmetic bool
 	// Gameplay systems stop while the game is paused ([App.SetPaused],
