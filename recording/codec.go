@@ -63,7 +63,8 @@ const (
 	fNumber     = 1 << 17 // Number is not the previous one plus 1
 	fDropped    = 1 << 18 // Dropped is not 0
 	fStop       = 1 << 19
-	fAll        = 1<<20 - 1
+	fShutdown   = 1 << 20 // at least one shutdown request
+	fAll        = 1<<21 - 1
 )
 
 // Record header bits: the kind in the low four, then these. The short form
@@ -243,6 +244,7 @@ func (s *stream) appendTick(b []byte, t *Tick) []byte {
 	statsWords(&t.Timing, &w)
 	set(w != s.stats, fTiming)
 	set(len(t.Records) > 0, fRecords)
+	set(len(t.Shutdown) > 0, fShutdown)
 
 	b = binary.AppendUvarint(b, f<<1)
 	if f&fDelta != 0 {
@@ -283,6 +285,15 @@ func (s *stream) appendTick(b []byte, t *Tick) []byte {
 	}
 	if f&fRecords != 0 {
 		b = appendRecords(b, t.InputStart, t.Records)
+	}
+	if f&fShutdown != 0 {
+		b = binary.AppendUvarint(b, uint64(len(t.Shutdown)))
+		for i := range t.Shutdown {
+			q := &t.Shutdown[i]
+			b = appendString(b, q.Reason)
+			b = binary.AppendUvarint(b, zz(int64(q.At-u.Start)))
+			b = binary.AppendUvarint(b, q.Seq)
+		}
 	}
 	s.delta, s.end, s.number = u.Delta, u.End, u.Number
 	s.inputEnd, s.inputLen, s.inputSpan = t.InputEnd, inLen, span
@@ -611,7 +622,7 @@ func (d *decoder) int32(what string) int32 {
 // tick decodes a tick with flags f into t, updating s.
 func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
 	if f > fAll {
-		d.failf("tick flags %#x are not defined (allowed: bits 0 to 19)", f)
+		d.failf("tick flags %#x are not defined (allowed: bits 0 to 20)", f)
 		return
 	}
 	u := &t.Update
@@ -682,6 +693,22 @@ func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
 	t.Records = t.Records[:0]
 	if f&fRecords != 0 {
 		t.Records = decodeRecords(d, t.InputStart, t.Records)
+	}
+	t.Shutdown = t.Shutdown[:0]
+	if f&fShutdown != 0 {
+		n := d.length("shutdown request count", MaxShutdownRequests, 3)
+		if n == 0 && d.err == nil {
+			d.failf("tick flags say shutdown requests follow, but none do")
+		}
+		for range n {
+			q := ShutdownRequest{Reason: d.string("shutdown reason length", MaxReasonBytes)}
+			q.At = u.Start + timing.Instant(d.varint())
+			q.Seq = d.uvarint()
+			if d.err != nil {
+				break
+			}
+			t.Shutdown = append(t.Shutdown, q)
+		}
 	}
 	if d.err != nil {
 		return

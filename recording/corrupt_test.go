@@ -29,7 +29,7 @@ func TestBadStart(t *testing.T) {
 		{"short other file", []byte("{}"), recording.ErrNotRecording, "...not a Metronome recording"},
 		{"other magic", []byte("MTRX\x01"), recording.ErrNotRecording, "...not a Metronome recording"},
 		{"version 9", []byte("MTRC\x09"), recording.ErrVersion,
-			"recording: game.rec: byte 4: format version 9 is not supported (this build reads 2)"},
+			"recording: game.rec: byte 4: format version 9 is not supported (this build reads 2 to 3)"},
 		{"version 0", []byte("MTRC\x00"), recording.ErrVersion, "...format version 0 is not supported"},
 		{"version 300", []byte("MTRC\xac\x02"), recording.ErrVersion, "...format version 300 is not supported"},
 		{"version not a varint", []byte("MTRC\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"), recording.ErrCorrupt,
@@ -98,6 +98,9 @@ func TestCorruptChunks(t *testing.T) {
 		{"item cut", cat(start, frame(uv(1, 1<<5))), "byte " + itoa(payload+2) + ", before the first tick: the item runs past the end of its chunk"},
 		{"records beyond the limit", cat(start, frame(uv(1, 1<<7, recording.MaxRecords+1))), "record count 1048577 is out of range (allowed: 0 to 1048576)"},
 		{"records beyond the chunk", cat(start, frame(uv(1, 1<<7, 1000), []byte{1, 2})), "record count 1000 needs more bytes than its chunk has left (2)"},
+		{"shutdown flag without requests", cat(start, frame(uv(1, 1<<21, 0))), "tick flags say shutdown requests follow, but none do"},
+		{"shutdown requests beyond the limit", cat(start, frame(uv(1, 1<<21, recording.MaxShutdownRequests+1))), "shutdown request count 1025 is out of range (allowed: 0 to 1024)"},
+		{"shutdown reason too long", cat(start, frame(uv(1, 1<<21, 1, recording.MaxReasonBytes+1), []byte{0, 0, 0})), "shutdown reason length 257 is out of range (allowed: 0 to 256)"},
 		{"no records", cat(start, frame(uv(1, 1<<7, 0))), "a tick flagged as having records has none"},
 		{"record kind 0", cat(start, frame(uv(1, 1<<7, 1), []byte{0x40})), "record 0: kind 0 is not an input record kind (allowed: 1 to 14)"},
 		{"record kind 15", cat(start, frame(uv(1, 1<<7, 1), []byte{0x4f})), "record 0: kind 15 is not an input record kind"},
@@ -211,3 +214,30 @@ func TestReadError(t *testing.T) {
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// TestReadsVersion2: a version 2 recording (version 3 without shutdown
+// requests) reads as it did.
+func TestReadsVersion2(t *testing.T) {
+	evs := makeSession(t, sessionOptions{seed: 5, ticks: 500, input: true, every: 60})
+	for _, e := range evs {
+		if e.tick != nil {
+			e.tick.Shutdown = nil
+		}
+	}
+	data := write(t, testHeader, evs, nil)
+	if data[4] != recording.FormatVersion {
+		t.Fatalf("version byte %d, want %d", data[4], recording.FormatVersion)
+	}
+	data[4] = 2
+	r, err := recording.NewReader(bytes.NewReader(data), "old.rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := readAll(r)
+	if err != io.EOF {
+		t.Fatalf("after the end marker: got %v, want io.EOF", err)
+	}
+	if d := diffEvents(got, evs); d != "" {
+		t.Fatal(d)
+	}
+}

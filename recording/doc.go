@@ -45,7 +45,7 @@
 // [ErrCorrupt], [ErrNotRecording] or [ErrVersion], in an [*Error] that
 // names the file, the byte offset and how many ticks came before:
 //
-//	recording: game.rec: byte 4: format version 9 is not supported (this build reads 2)
+//	recording: game.rec: byte 4: format version 9 is not supported (this build reads 2 to 3)
 //	recording: game.rec: byte 81920, after 4800 ticks: chunk 80: checksum 0x1c2d3e4f does not match its contents (0x0a0b0c0d)
 //
 // A chunk whose checksum fails with nothing after it is taken for a torn
@@ -62,7 +62,7 @@
 // values are zigzag-encoded ("varint"); fixed-width values are
 // little-endian.
 //
-//	file   = magic "MTRC" (4 bytes), format version (uvarint, 2), chunk...
+//	file   = magic "MTRC" (4 bytes), format version (uvarint, 3), chunk...
 //	chunk  = length L (uint32), CRC-32C (Castagnoli) of the 4 length bytes
 //	         and the payload (uint32), payload (L bytes, 1 to 64 MiB)
 //	payload = chunk number (uvarint: 0 for the header, then 1, 2, ...), items
@@ -91,7 +91,11 @@
 // kind's flag, short or full form, same time as before), its time as a
 // varint from the previous record's (the first from InputStart) and its
 // kind's fields, or all fields in the full form; cursor and axis floats
-// are byte-reversed bits, short for whole and half numbers.
+// are byte-reversed bits, short for whole and half numbers. When its flag
+// (bit 20) is set, the shutdown requests put to the policy before the
+// update come after the records: a count, then per request its reason
+// (length and bytes), At as a varint from the update's Start and Seq.
+// Version 2 is version 3 without that flag; this build reads both.
 //
 // A checkpoint holds the tick number (varint from the last tick's), the
 // world hash (uint64) and a count of types; each type is a uvarint

@@ -54,6 +54,7 @@ func FuzzReader(f *testing.F) {
 			case *recording.Tick:
 				c := *v
 				c.Records = append(c.Records[:0:0], v.Records...)
+				c.Shutdown = append(c.Shutdown[:0:0], v.Shutdown...)
 				evs = append(evs, event{tick: &c})
 			case *recording.Checkpoint:
 				c := *v

@@ -69,16 +69,17 @@ func makeSession(t testing.TB, o sessionOptions) []event {
 	now := timing.Instant(3_600_000_000_000 + rng.Int64N(1e9))
 	s.Start(now)
 	var (
-		evs        []event
-		inputEnd   = now
-		futures    uint64
-		cursorX    = 400.0
-		cursorY    = 300.0
-		counts     = make([]int, len(typeNames))
-		hashes     = make([]uint64, len(typeNames))
-		since      int
-		down       []input.Button
-		typingRune = 'a'
+		evs         []event
+		inputEnd    = now
+		futures     uint64
+		shutdownSeq uint64
+		cursorX     = 400.0
+		cursorY     = 300.0
+		counts      = make([]int, len(typeNames))
+		hashes      = make([]uint64, len(typeNames))
+		since       int
+		down        []input.Button
+		typingRune  = 'a'
 	)
 	for i := range counts {
 		counts[i] = 10 + rng.IntN(500)
@@ -182,6 +183,17 @@ func makeSession(t testing.TB, o sessionOptions) []event {
 				futures += uint64(1 + rng.IntN(2))
 			}
 			tk.Futures = futures
+			if rng.IntN(80) == 0 {
+				reasons := []string{"window close", "quit", "tool"}
+				for range 1 + rng.IntN(2) {
+					shutdownSeq++
+					tk.Shutdown = append(tk.Shutdown, recording.ShutdownRequest{
+						Reason: reasons[rng.IntN(len(reasons))],
+						At:     u.Start - timing.Instant(rng.IntN(int(time.Millisecond))),
+						Seq:    shutdownSeq,
+					})
+				}
+			}
 			evs = append(evs, event{tick: tk})
 			ticks++
 			since++
@@ -253,6 +265,7 @@ func readAll(r *recording.Reader) ([]event, *recording.End, error) {
 		case *recording.Tick:
 			c := *v
 			c.Records = slices.Clone(v.Records)
+			c.Shutdown = slices.Clone(v.Shutdown)
 			evs = append(evs, event{tick: &c})
 		case *recording.Checkpoint:
 			c := *v
@@ -350,6 +363,12 @@ func randomize(v reflect.Value, rng *rand.Rand) {
 		}
 	case reflect.Bool:
 		v.SetBool(rng.IntN(2) == 0)
+	case reflect.String:
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		v.SetString(string(b))
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		bitsN := v.Type().Bits()
 		x := int64(rng.Uint64())
@@ -406,6 +425,11 @@ func randomTick(rng *rand.Rand, records int) *recording.Tick {
 		randomize(reflect.ValueOf(&r).Elem(), rng)
 		r.Kind = input.RecordKind(1 + uint8(r.Kind)%uint8(input.RecordFullscreen))
 		t.Records = append(t.Records, r)
+	}
+	for range rng.IntN(3) {
+		var q recording.ShutdownRequest
+		randomize(reflect.ValueOf(&q).Elem(), rng)
+		t.Shutdown = append(t.Shutdown, q)
 	}
 	return t
 }

@@ -183,8 +183,8 @@ func (r *Reader) readHeader() error {
 	if k <= 0 {
 		return r.corrupt(int64(len(magic)), ErrCorrupt, "the format version is not a valid varint")
 	}
-	if v != FormatVersion {
-		return r.corrupt(int64(len(magic)), ErrVersion, "format version %d is not supported (this build reads %d)", v, FormatVersion)
+	if v < OldestFormatVersion || v > FormatVersion {
+		return r.corrupt(int64(len(magic)), ErrVersion, "format version %d is not supported (this build reads %d to %d)", v, OldestFormatVersion, FormatVersion)
 	}
 	r.off = len(magic) + n
 	if err := r.loadChunk(); err != nil {

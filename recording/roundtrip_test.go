@@ -115,7 +115,8 @@ func TestFieldsCovered(t *testing.T) {
 		{reflect.TypeFor[timing.Stats](), 17},
 		{reflect.TypeFor[timing.Ledger](), 11},
 		{reflect.TypeFor[input.Record](), 15},
-		{reflect.TypeFor[recording.Tick](), 9},
+		{reflect.TypeFor[recording.Tick](), 10},
+		{reflect.TypeFor[recording.ShutdownRequest](), 3},
 	} {
 		if got := tc.typ.NumField(); got != tc.want {
 			t.Errorf("%v has %d fields, the format carries %d", tc.typ, got, tc.want)

@@ -135,6 +135,7 @@ func TestFollowWriter(t *testing.T) {
 			case *recording.Tick:
 				c := *v
 				c.Records = append(c.Records[:0:0], v.Records...)
+				c.Shutdown = append(c.Shutdown[:0:0], v.Shutdown...)
 				got = append(got, event{tick: &c})
 				continue
 			case *recording.Checkpoint:

@@ -8,10 +8,14 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-// FormatVersion is the version of the byte layout this build writes and the
-// only one it reads. Any change to the layout, including a new field in
-// [Tick] or [Header], takes a new version.
-const FormatVersion = 2
+// FormatVersion is the version of the byte layout this build writes. Any
+// change to the layout, including a new field in [Tick] or [Header], takes
+// a new version. A reader reads this version and [OldestFormatVersion] on:
+// version 2 is version 3 without shutdown requests in ticks.
+const FormatVersion = 3
+
+// OldestFormatVersion is the oldest layout this build still reads.
+const OldestFormatVersion = 2
 
 // DefaultCheckpointEvery is the checkpoint interval, in ticks, that a zero
 // [Header.CheckpointEvery] stands for: one a second at 60 Hz.
@@ -100,7 +104,30 @@ type Tick struct {
 	// Futures is a watermark: how many platform-dispatcher results were
 	// visible to the update.
 	Futures uint64
+	// Shutdown are the ordinary shutdown requests put to the session's
+	// shutdown policy right before the update, in order (a policy runs
+	// on the simulation owner and may change game state, such as opening
+	// a "save first?" dialog). A reader reuses the slice from tick to tick.
+	Shutdown []ShutdownRequest
 }
+
+// ShutdownRequest is one ordinary shutdown request as the policy saw it
+// (runtime.ShutdownRequest without what the runtime derives again).
+type ShutdownRequest struct {
+	// Reason is the request's reason ("window close", "quit", ...).
+	Reason string
+	// At is the session clock's reading when the request was made.
+	At timing.Instant
+	// Seq numbers the session's requests from 1.
+	Seq uint64
+}
+
+// MaxShutdownRequests is the most requests one tick may carry, and
+// MaxReasonBytes the longest reason.
+const (
+	MaxShutdownRequests = 1024
+	MaxReasonBytes      = 256
+)
 
 // TypeHash is the share of one component type in a world hash.
 type TypeHash struct {

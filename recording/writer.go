@@ -332,6 +332,16 @@ func (w *Writer) checkTick(t *Tick) error {
 				i, k, input.RecordPress, lastRecordKind))
 		}
 	}
+	if len(t.Shutdown) > MaxShutdownRequests {
+		return w.fail(-1, detail(ErrInvalid, "%d shutdown requests in one tick (allowed: at most %d)",
+			len(t.Shutdown), MaxShutdownRequests))
+	}
+	for i := range t.Shutdown {
+		if n := len(t.Shutdown[i].Reason); n > MaxReasonBytes {
+			return w.fail(-1, detail(ErrInvalid, "shutdown request %d: a %d-byte reason (allowed: at most %d bytes)",
+				i, n, MaxReasonBytes))
+		}
+	}
 	return nil
 }
 
