@@ -12,6 +12,8 @@ import (
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/internal/testdisplay"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/glfwplatform"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // saveFirst is a game that refuses ordinary shutdown requests while it has
@@ -132,9 +134,9 @@ func TestRefusingPolicyDoesNotBlockStop(t *testing.T) {
 }
 
 // TestShutdownPolicyThroughRun: through framework.Run on a real window
-// the game's Setup installs its policy before the loop starts, the policy
-// refuses an ordinary request, and the frame limit (a stop) still ends
-// the session.
+// the game's Setup installs its policy before the loop starts; the
+// window's close button (pressed through GLFW) is refused the first time,
+// so the window stays open and frames go on, and accepted the second.
 func TestShutdownPolicyThroughRun(t *testing.T) {
 	testdisplay.Require(t)
 	cfg := config.Default()
@@ -143,25 +145,50 @@ func TestShutdownPolicyThroughRun(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var g saveFirst
+	var policyErr error
+	var asked []runtime.ShutdownRequest
+	game := framework.Game{Setup: func(s *framework.Setup) error {
+		policyErr = s.Runtime.Shutdown().SetPolicy(func(req runtime.ShutdownRequest) runtime.ShutdownDecision {
+			asked = append(asked, req)
+			if req.Seq == 1 {
+				return runtime.ShutdownRefuse // "close again to quit"
+			}
+			return runtime.ShutdownAccept
+		})
+		return policyErr
+	}}
 	var rt *runtime.GameRuntime
-	var reqErr, err error
+	var framesAtRefusal uint64
+	var err error
 	testdisplay.OnMain(func() {
-		err = framework.Run(g.game(), cfg, framework.RunOptions{Frames: 30, Started: func(r *runtime.GameRuntime) error {
+		err = framework.Run(game, cfg, framework.RunOptions{RunFor: 30 * time.Second, Started: func(r *runtime.GameRuntime) error {
 			rt = r
-			reqErr = r.Shutdown().Request(runtime.ReasonTool) // decided before the first update
-			return nil
+			win := r.Context().Display.(*glfwplatform.Display).Window()
+			win.SetShouldClose(true) // the first press, seen at the first poll
+			_, err := r.Services().Attach(runtime.Maintenance, func(timing.Instant) error {
+				if st := r.Shutdown().Stats(); st.Refused == 1 && st.Requests == 1 {
+					if framesAtRefusal == 0 {
+						framesAtRefusal = r.Stats().FramesPresented
+					} else if r.Stats().FramesPresented >= framesAtRefusal+20 {
+						win.SetShouldClose(true) // twenty frames later, the second press
+					}
+				}
+				return nil
+			})
+			return err
 		}})
 	})
-	if err != nil || g.policyErr != nil || reqErr != nil {
-		t.Fatalf("Run: %v; SetPolicy from Setup: %v; Request: %v", err, g.policyErr, reqErr)
+	if err != nil || policyErr != nil {
+		t.Fatalf("Run: %v; SetPolicy from Setup: %v", err, policyErr)
 	}
-	st := rt.Shutdown().Stats()
-	_, ended := rt.Shutdown().Ended()
-	if want := (runtime.ShutdownStats{Requests: 1, Refused: 1}); st != want || ended || g.asked != 1 {
-		t.Errorf("shutdown stats %+v, ended by a request %v, asked %d; want %+v, ended by the frame limit", st, ended, g.asked, want)
+	if len(asked) != 2 || asked[0].Reason != runtime.ReasonWindowClose || asked[1].Reason != runtime.ReasonWindowClose {
+		t.Fatalf("the policy was asked %+v; want two window closes", asked)
 	}
-	if n := rt.Stats().FramesPresented; n < 30 {
-		t.Errorf("%d frames presented, want the limit, 30", n)
+	req, ended := rt.Shutdown().Ended()
+	if st := rt.Shutdown().Stats(); st != (runtime.ShutdownStats{Requests: 2, Refused: 1, Accepted: 1}) || !ended || req.Seq != 2 {
+		t.Errorf("shutdown stats %+v, ended by %+v (%v); want the second close accepted", st, req, ended)
+	}
+	if n := rt.Stats().FramesPresented; n < framesAtRefusal+20 {
+		t.Errorf("%d frames presented, the refusal at %d; want the window open for 20 frames after it", n, framesAtRefusal)
 	}
 }
