@@ -62,6 +62,9 @@ type Settings struct {
 	Still bool
 	// CPUProfile is a file for a CPU profile of the run.
 	CPUProfile string
+	// Atlas is how many generated images the demo loads in the background
+	// at the start, behind its loading screen (0: none).
+	Atlas int
 }
 
 // Headless reports whether the run renders into an invisible window.
@@ -137,7 +140,7 @@ func (f *shortcut) Set(v string) error {
 // configuration key and what is allowed; a configuration that is invalid
 // as a whole is an error too.
 func ParseArgs(args []string, usage io.Writer) (Settings, error) {
-	s := Settings{Sprites: 500, SpriteSize: 26, Seed: 1}
+	s := Settings{Sprites: 500, SpriteSize: 26, Seed: 1, Atlas: DefaultAtlasImages}
 	p := &parser{s: &s, origin: map[int]string{}}
 	fset := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fset.SetOutput(usage)
@@ -221,6 +224,7 @@ func ParseArgs(args []string, usage io.Writer) (Settings, error) {
 	fset.Uint64Var(&s.Seed, "seed", s.Seed, "seed of the scene's random source")
 	fset.BoolVar(&s.Still, "still", false, "keep the bunnies in place (reproducible screenshots)")
 	fset.StringVar(&s.CPUProfile, "cpuprofile", "", "write a CPU profile of the run to this `file`")
+	fset.IntVar(&s.Atlas, "atlas", s.Atlas, "load `N` generated 256x256 images in the background at the start, behind a loading screen, then show them as the background (0 = none)")
 
 	if err := fset.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -245,6 +249,9 @@ func ParseArgs(args []string, usage io.Writer) (Settings, error) {
 	}
 	if s.Sprites < 0 || s.Sprites > MaxSprites {
 		errs = append(errs, fmt.Errorf("demo: --sprites=%d: want 0 to %d", s.Sprites, MaxSprites))
+	}
+	if s.Atlas < 0 || s.Atlas > MaxAtlasImages {
+		errs = append(errs, fmt.Errorf("demo: --atlas=%d: want 0 to %d images", s.Atlas, MaxAtlasImages))
 	}
 	if s.SpriteSize < 1 || s.SpriteSize > 256 {
 		errs = append(errs, fmt.Errorf("demo: --sprite-size=%d: want 1 to 256 pixels", s.SpriteSize))

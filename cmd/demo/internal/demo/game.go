@@ -68,6 +68,11 @@ type Options struct {
 	// whose counters a game cannot reach, and the overlay says so; with no
 	// resource the demo runs silently.
 	Mixer *audio.Mixer
+	// AtlasImages is how many generated images of AtlasSize texels a side
+	// (default DefaultAtlasSize) the demo loads in the background at the
+	// start, behind a loading screen, and then shows as the scene's
+	// background; zero loads nothing and shows no loading screen.
+	AtlasImages, AtlasSize int
 }
 
 // WarmupFrames are presented before a benchmark starts measuring (shader
@@ -111,6 +116,7 @@ type Game struct {
 
 	sound  soundState
 	sounds gameSounds
+	atlas  *atlasLoad // nil: no background load
 
 	panel   *Panel
 	overlay *overlay
@@ -165,6 +171,15 @@ func New(opts Options) (*Game, error) {
 	}
 	if opts.RunFor < 0 || opts.Frames < 0 {
 		errs = append(errs, fmt.Errorf("demo: run limits %v and %d frames; allowed: 0 or more", opts.RunFor, opts.Frames))
+	}
+	if opts.AtlasSize == 0 {
+		opts.AtlasSize = DefaultAtlasSize
+	}
+	if opts.AtlasImages < 0 || opts.AtlasImages > MaxAtlasImages {
+		errs = append(errs, fmt.Errorf("demo: Options.AtlasImages is %d; allowed: 0 to %d", opts.AtlasImages, MaxAtlasImages))
+	}
+	if opts.AtlasSize < 1 || opts.AtlasSize > 1024 {
+		errs = append(errs, fmt.Errorf("demo: Options.AtlasSize is %d; allowed: 1 to 1024", opts.AtlasSize))
 	}
 	if opts.SlowUpdate < 0 || opts.SlowRender < 0 {
 		errs = append(errs, fmt.Errorf("demo: load costs %v and %v; allowed: 0 or more", opts.SlowUpdate, opts.SlowRender))
@@ -235,6 +250,11 @@ func (g *Game) setupGame(s *framework.Setup) error {
 	if g.playerRegion, err = g.lib.Region(g.playerImg); err != nil {
 		return err
 	}
+	if !g.opts.Bench && g.opts.AtlasImages > 0 {
+		if err := g.startAtlasLoad(); err != nil {
+			return err
+		}
+	}
 
 	w := g.app.World()
 	g.bunnies = ecs.NewFilter2[ecs.Transform, Velocity](w).With(ecs.TypeOf[Bunny]())
@@ -250,6 +270,7 @@ func (g *Game) setupGame(s *framework.Setup) error {
 	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "interpolation switch", Run: g.interpolationSwitch})
 	if !g.opts.Bench {
 		g.overlay = newOverlay(g)
+		app.AddSystem(ecs.PreUpdate, ecs.System{Name: "loading", Run: g.loadingSystem})
 		app.AddSystem(ecs.PreUpdate, ecs.System{Name: "controls", Run: g.controls})
 		app.AddSystem(ecs.Update, g.playerSystem())
 		app.AddSystem(ecs.Update, g.shotSystem())
@@ -441,6 +462,7 @@ func (g *Game) spawnScene(ctx *ecs.Context) {
 	g.spawnPlayer(ctx)
 	g.spawnMusic(ctx)
 	g.overlay.spawn(ctx)
+	g.spawnLoading(ctx)
 }
 
 // injectLoad serves the injected update load: a pending one-off stall and

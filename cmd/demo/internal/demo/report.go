@@ -21,6 +21,8 @@ type Report struct {
 	Ledger       LedgerReport       `json:"ledger"`
 	Presentation PresentationReport `json:"presentation"`
 	Settings     ReportSettings     `json:"settings"`
+	// Load is the background load at the start, when there was one.
+	Load *LoadReport `json:"load,omitempty"`
 }
 
 // PresentationReport says how the latest frames reached the screen.
@@ -79,6 +81,10 @@ func (g *Game) Report() Report {
 	ps := g.PresentSummary()
 	r.Presentation.Interpolation = g.Interpolation()
 	r.Presentation.Alpha, r.Presentation.Judder, r.Presentation.JudderSteps = ps.Alpha, ps.Judder, ps.Steps
+	if g.atlas != nil {
+		lr := g.atlas.reportWith(r.Telemetry.Frames, r.Frames)
+		r.Load = &lr
+	}
 	return r
 }
 

@@ -90,7 +90,7 @@ func Run(s demo.Settings, stdout, stderr io.Writer) error {
 	if s.Bench > 0 {
 		return bench(s, stdout, stderr)
 	}
-	opts := demo.Options{Sprites: s.Sprites, SpriteSize: s.SpriteSize, Seed: s.Seed, Still: s.Still}
+	opts := demo.Options{Sprites: s.Sprites, SpriteSize: s.SpriteSize, Seed: s.Seed, Still: s.Still, AtlasImages: s.Atlas}
 	g, err := demo.New(opts)
 	if err != nil {
 		return err
@@ -117,6 +117,9 @@ func Run(s demo.Settings, stdout, stderr io.Writer) error {
 		} else {
 			fmt.Fprintf(stderr, "demo: wrote the screenshot to %s\n", s.Flags.Screenshot)
 		}
+	}
+	if lr, ok := g.LoadReport(); ok && s.Flags.Replay == "" {
+		fmt.Fprintf(stderr, "demo: %v\n", lr)
 	}
 	if rt := g.Runtime(); rt != nil {
 		r := g.Report()

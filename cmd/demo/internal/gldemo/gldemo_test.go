@@ -99,7 +99,7 @@ func TestHeadlessRun(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			dir := t.TempDir()
 			shot, report, chart := filepath.Join(dir, "shot.png"), filepath.Join(dir, "timing.json"), filepath.Join(dir, "timing.svg")
-			args := append([]string{"--headless", "--frames=240", "--still", "--seed=7", "--sprites=400", "--frame-cap=60",
+			args := append([]string{"--headless", "--frames=240", "--atlas=0", "--still", "--seed=7", "--sprites=400", "--frame-cap=60",
 				"--screenshot=" + shot, "--timing-report=" + report, "--timing-chart=" + chart}, run.timing...)
 			var code int
 			var stdout, stderr strings.Builder
@@ -354,7 +354,7 @@ func presentRun(t *testing.T, interp string, wantPresents float64) (string, bool
 	report := filepath.Join(t.TempDir(), "timing.json")
 	args := []string{"--headless", "--set", "timing.mode=fixed", "--set", "timing.rate=60", "--set", "runtime.frame_cap=144",
 		"--run-for", "3s", "--interp=" + interp, "--timing-report=" + report,
-		"--sprites=20", "--set", "window.width=320", "--set", "window.height=180"}
+		"--sprites=20", "--atlas=0", "--set", "window.width=320", "--set", "window.height=180"}
 	var code int
 	var stdout, stderr strings.Builder
 	testdisplay.OnMain(func() { code = gldemo.Main(args, &stdout, &stderr) })

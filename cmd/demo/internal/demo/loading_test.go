@@ -1,0 +1,152 @@
+package demo_test
+
+import (
+	"testing"
+
+	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
+	"github.com/metronome-go/metronome/render2d"
+)
+
+// Layers of the loading screen and the loaded tiles (loading.go).
+const (
+	layerTile     = -1
+	layerLoadFill = 22
+	layerLoadText = 23
+)
+
+// countLayer counts the visible packets of f on layer, and those with a
+// texture.
+func countLayer(f *render2d.Frame, layer int16) (n, textured int) {
+	if f == nil {
+		return 0, 0
+	}
+	for _, p := range f.Passes {
+		for _, pk := range p.Packets {
+			if pk.Layer == layer {
+				n++
+				if pk.Texture != (render2d.TextureHandle{}) {
+					textured++
+				}
+			}
+		}
+	}
+	return n, textured
+}
+
+// fillWidth returns the width of the loading bar's fill in f.
+func fillWidth(f *render2d.Frame) (float32, bool) {
+	if f == nil {
+		return 0, false
+	}
+	for _, p := range f.Passes {
+		for _, pk := range p.Packets {
+			if pk.Layer == layerLoadFill {
+				return pk.Size.X, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// TestLoadingScreen: while the atlas loads in the background, the game
+// presents a loading screen whose bar follows the load's progress, rising
+// to every file; then the screen goes and the loaded images show as the
+// scene's background. The scene itself runs from the first tick.
+func TestLoadingScreen(t *testing.T) {
+	const images, size = 16, 128 // about a millisecond of drawing each
+	g, sim := newSim(t, demo.Options{Sprites: 20, Seed: 4, AtlasImages: images, AtlasSize: size})
+	defer sim.Close()
+	var progress []int
+	sawScreen := false
+	presentsWhileLoading := 0
+	shown := 0 // the progress of the tick that drew the latest frame
+	for step := 0; ; step++ {
+		if step == 5000 {
+			t.Fatalf("the load did not finish in %d ticks; progress %v", step, progress)
+		}
+		before := sim.Presents()
+		if err := sim.Step(1); err != nil {
+			t.Fatal(err)
+		}
+		done, total, finished := g.Loading()
+		if total != images {
+			t.Fatalf("load total: got %d, want %d", total, images)
+		}
+		if len(progress) == 0 || progress[len(progress)-1] != done {
+			progress = append(progress, done)
+		}
+		if finished {
+			break
+		}
+		presentsWhileLoading += sim.Presents() - before
+		if text, _ := countLayer(sim.LastFrame(), layerLoadText); text > 0 {
+			sawScreen = true
+		}
+		// The bar's fill is its share of the 480-pixel bar, as the latest
+		// tick saw it: a paused Sim has already drained the mailbox for the
+		// next tick, so Loading is one tick ahead of the frame.
+		if w, ok := fillWidth(sim.LastFrame()); shown > 0 && (!ok || w != 480*float32(shown)/images) {
+			t.Errorf("%d of %d loaded: bar fill %v (drawn %v), want %v", shown, images, w, ok, 480*float32(shown)/images)
+		}
+		shown = done
+	}
+	t.Logf("progress by tick: %v", progress)
+	for i := 1; i < len(progress); i++ {
+		if progress[i] < progress[i-1] {
+			t.Errorf("progress went back: %v", progress)
+		}
+	}
+	if len(progress) < 3 {
+		t.Errorf("progress by tick %v: want at least one step between none and all", progress)
+	}
+	if got := progress[len(progress)-1]; got != images {
+		t.Errorf("final progress: got %d, want %d (%v)", got, images, progress)
+	}
+	if !sawScreen {
+		t.Error("no frame showed the loading screen's text while loading")
+	}
+	if presentsWhileLoading == 0 && len(progress) > 1 {
+		t.Error("nothing was presented while loading")
+	}
+	if got := g.Bunnies(); got != 20 {
+		t.Errorf("bunnies under the loading screen: got %d, want 20 (the scene starts at once)", got)
+	}
+	// The next frame shows the tiles and no loading screen.
+	if err := sim.Step(1); err != nil {
+		t.Fatal(err)
+	}
+	f := sim.LastFrame()
+	if n, _ := countLayer(f, layerLoadFill); n != 0 {
+		t.Errorf("loading bar packets after the load: got %d, want 0", n)
+	}
+	if n, _ := countLayer(f, layerLoadText); n != 0 {
+		t.Errorf("loading text packets after the load: got %d, want 0", n)
+	}
+	if n, textured := countLayer(f, layerTile); n != images || textured != images {
+		t.Errorf("background tiles: got %d packets, %d textured; want %d of each", n, textured, images)
+	}
+	r, ok := g.LoadReport()
+	if !ok || !r.Done || r.Images != images || r.Err != "" || r.PixelBytes != images*size*size*4 {
+		t.Errorf("load report: got %+v (%v), want done, %d images, no error", r, ok, images)
+	}
+}
+
+// TestNoLoad: without a background load there is no loading screen and no
+// tile, and the report has no load section.
+func TestNoLoad(t *testing.T) {
+	g, sim := newSim(t, demo.Options{Sprites: 20, Seed: 4})
+	if err := sim.RunTicks(5); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, finished := g.Loading(); !finished {
+		t.Error("Loading: got unfinished without a load")
+	}
+	for _, layer := range []int16{layerTile, layerLoadFill, layerLoadText} {
+		if n, _ := countLayer(sim.LastFrame(), layer); n != 0 {
+			t.Errorf("layer %d: got %d packets, want none", layer, n)
+		}
+	}
+	if r := g.Report(); r.Load != nil {
+		t.Errorf("report load section: got %+v, want none", *r.Load)
+	}
+}
