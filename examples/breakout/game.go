@@ -8,6 +8,7 @@ import (
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/schedule"
 )
 
@@ -37,8 +38,8 @@ type Progress struct {
 	Bricks int
 	// Resume is the screen a pause returns to.
 	Resume Screen
-	// Launch is the serve waiting on the gameplay queue, Narrow the end of
-	// the wide paddle (zero handles when none is pending).
+	// Launch is the serve waiting on the game-time timers, Narrow the end
+	// of the wide paddle (zero handles: none yet).
 	Launch, Narrow schedule.Handle
 }
 
@@ -62,6 +63,7 @@ type game struct {
 	bricks   *ecs.Filter3[ecs.Transform, Body, Brick]
 	capsules *ecs.Filter3[ecs.Transform, Body, Capsule]
 	texts    *ecs.Filter2[ecs.Text, Label]
+	sprites  *ecs.Filter1[ecs.Sprite]
 	// ballSprites are the sprites of entities with a Ball.
 	ballSprites *ecs.Filter1[ecs.Sprite]
 
@@ -116,6 +118,7 @@ func setup(s *framework.Setup, settings *Settings) error {
 	g.bricks = ecs.NewFilter3[ecs.Transform, Body, Brick](w)
 	g.capsules = ecs.NewFilter3[ecs.Transform, Body, Capsule](w)
 	g.texts = ecs.NewFilter2[ecs.Text, Label](w)
+	g.sprites = ecs.NewFilter1[ecs.Sprite](w)
 	g.ballSprites = ecs.NewFilter1[ecs.Sprite](w).With(ecs.TypeOf[Ball]())
 	g.progress = &Progress{Lives: settings.Lives}
 	ecs.AddResource(w, g.progress)
@@ -125,6 +128,10 @@ func setup(s *framework.Setup, settings *Settings) error {
 	// queue: the ball, the serve countdown and the wide paddle's expiry.
 	g.screens = ecs.AddStates(s.App, Title).PauseIn(Paused)
 	g.screens.OnEnter(Serve, ecs.System{Name: "serve", Run: g.enterServe})
+	g.screens.OnEnter(Paused, ecs.System{Name: "dim", Run: func(*ecs.Context) { g.tint(dimmed) }})
+	g.screens.OnExit(Paused, ecs.System{Name: "undim", Run: func(*ecs.Context) { g.tint(render2d.Color{}) }})
+	g.screens.OnEnter(GameOver, ecs.System{Name: "game over", Run: g.endGame})
+	g.screens.OnEnter(Won, ecs.System{Name: "won", Run: g.endGame})
 	play := ecs.InState(g.screens, Serve, Playing)
 
 	// Systems run in stage order, and in the order added within a stage.
@@ -190,24 +197,28 @@ func (g *game) controls(ctx *ecs.Context) {
 // newGame resets the score, the lives, the paddle and the wall.
 func (g *game) newGame(ctx *ecs.Context) {
 	p := g.progress
-	ctx.Queue.Cancel(p.Narrow)
-	ctx.Queue.Cancel(p.Launch)
+	ctx.Timers.Cancel(p.Narrow)
+	ctx.Timers.Cancel(p.Launch)
 	*p = Progress{Lives: g.settings.Lives}
 	g.setPaddleWidth(paddleW)
 	g.clearLevel(ctx)
 	p.Bricks = g.spawnLevel(ctx)
 }
 
-// enterServe puts the ball on the paddle and schedules its launch on the
-// gameplay queue after the serve delay, in ticks of play: a pause holds
-// the countdown, and a replay launches on the same tick. Coming back from
-// a pause the launch is still pending, and stays as it is.
+// enterServe puts the ball on the paddle and schedules its launch after
+// the serve delay of game time, on the timers (ctx.AfterTime): a pause
+// holds the countdown, and a replay launches on the same tick. Coming back
+// from a pause the launch is still pending, and stays as it is.
+//
+// The timers suit an OnEnter system: enter systems run before the gameplay
+// queue moves to the new tick, so there ctx.Queue.Now() is still the last
+// tick's and Queue.After(n) would come one tick early.
 func (g *game) enterServe(ctx *ecs.Context) {
-	if ctx.Queue.Pending(g.progress.Launch) {
+	if ctx.Timers.Pending(g.progress.Launch) {
 		return
 	}
 	g.restBall()
-	h, err := ctx.Queue.After(ctx.TicksFor(g.settings.ServeDelay), ecs.Event{Run: g.launch})
+	h, err := ctx.AfterTime(g.settings.ServeDelay, ecs.Event{Run: g.launch})
 	if err != nil {
 		ctx.Fail(err)
 		return
@@ -228,4 +239,25 @@ func (g *game) lostBall(ctx *ecs.Context) {
 		return
 	}
 	g.screens.Set(Serve)
+}
+
+// dimmed is the tint of every sprite while paused.
+var dimmed = render2d.Color{R: 0.35, G: 0.35, B: 0.4, A: 1}
+
+// tint tints every sprite (the zero colour draws them as they are).
+func (g *game) tint(c render2d.Color) {
+	q := g.sprites.Query()
+	for q.Next() {
+		q.Get().Tint = c
+	}
+}
+
+// endGame hides the ball when the game is over or won, and cancels a
+// serve still pending.
+func (g *game) endGame(ctx *ecs.Context) {
+	ctx.Timers.Cancel(g.progress.Launch)
+	g.showBall(false)
+	if g.screens.Current() == Won {
+		g.play(ctx, g.sounds.powerUp)
+	}
 }
