@@ -150,7 +150,12 @@
 // differs with a [*DivergenceError] naming the tick and the component
 // types. Platform results ([Future.Ready]) become visible to the
 // simulation at the start of an update, so a recording can say which ones
-// each update saw.
+// each update saw. The shutdown requests put to the policy before an
+// update are recorded with it (a policy may change game state, such as
+// opening a confirm dialog) and put to the replayed game's policy before
+// the same update; the replayed game's own requests are the recording's,
+// and closing the replay's window (or any other live request) ends the
+// replay at once.
 //
 // # Testing
 //

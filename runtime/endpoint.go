@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -126,11 +127,22 @@ type ShutdownEndpoint struct {
 	// closeLevel is the window's close intent at the previous sample.
 	// Platform thread only.
 	closeLevel bool
+
+	// decided are the requests put to the policy before the coming
+	// update, for its recording. Simulation owner only.
+	decided []ShutdownRequest
+	// replaying: the policy gets the recording's requests; live ones
+	// (closing the replay's window, a tool) end the replay at once, and
+	// the replayed game's own, made while replayingSim is set, are left
+	// to the recording.
+	replaying    bool
+	replayingSim atomic.Bool
 }
 
 func (e *ShutdownEndpoint) init(r *GameRuntime) {
 	e.rt = r
 	e.policy = r.opts.ShutdownPolicy
+	e.replaying = r.opts.Record.Reader != nil
 }
 
 // SetPolicy installs the session's policy, once, before Run starts the
@@ -162,8 +174,16 @@ func (e *ShutdownEndpoint) Request(reason ShutdownReason) error {
 	}
 	e.seq++
 	e.stats.Requests++
+	if e.replaying && e.replayingSim.Load() {
+		// Made by the replayed game: the recording holds the request
+		// and puts it to the policy where it was decided.
+		e.seq--
+		e.stats.Requests--
+		e.mu.Unlock()
+		return nil
+	}
 	req := ShutdownRequest{Reason: reason, At: e.rt.clock.Now(), Seq: e.seq}
-	if e.policy == nil {
+	if e.policy == nil || e.replaying {
 		e.stats.Accepted++
 		e.accepted, e.hasEnded = req, true
 		e.mu.Unlock()
@@ -256,6 +276,9 @@ func (e *ShutdownEndpoint) negotiate() bool {
 		if stop {
 			break
 		}
+		if e.rt.sim.rec.Writer != nil {
+			e.decided = append(e.decided, batch[i])
+		}
 		stop = e.decide(policy, batch[i])
 	}
 	e.mu.Lock()
@@ -264,6 +287,33 @@ func (e *ShutdownEndpoint) negotiate() bool {
 	}
 	e.mu.Unlock()
 	return stop
+}
+
+// replay puts a recorded tick's requests to the policy, as negotiate put
+// them before the recorded update. The recorded session ran that update,
+// so none was accepted then: an acceptance now is a divergence.
+func (e *ShutdownEndpoint) replay(tick uint64, reqs []recording.ShutdownRequest) error {
+	e.mu.Lock()
+	policy := e.policy
+	e.mu.Unlock()
+	if policy == nil {
+		return fmt.Errorf("runtime: replay: tick %d was preceded by %d shutdown requests put to a policy, and this game installs none", tick, len(reqs))
+	}
+	for i := range reqs {
+		q := &reqs[i]
+		req := ShutdownRequest{Reason: ShutdownReason(q.Reason), At: q.At, Seq: q.Seq}
+		e.mu.Lock()
+		e.seq = max(e.seq, q.Seq)
+		e.stats.Requests++
+		e.mu.Unlock()
+		if e.decide(policy, req) {
+			if e.rt.fails.any() {
+				return nil // the policy failed: that is the session's error
+			}
+			return fmt.Errorf("runtime: replay: the shutdown policy accepted request %d (%s) before tick %d, where the recorded session went on", q.Seq, q.Reason, tick)
+		}
+	}
+	return nil
 }
 
 // decide asks the policy about one request and applies its answer.

@@ -161,6 +161,12 @@ func (s *simulation) record(drained int, futures uint64) error {
 	o.Stop = s.rt.stop.Requested()
 	o.Mailbox = drained
 	o.Futures = futures
+	e := &s.rt.endpoint
+	o.Shutdown = o.Shutdown[:0]
+	for _, q := range e.decided {
+		o.Shutdown = append(o.Shutdown, recording.ShutdownRequest{Reason: string(q.Reason), At: q.At, Seq: q.Seq})
+	}
+	e.decided = e.decided[:0]
 	s.play.recTicks.Add(1)
 	return s.rec.Writer.Append(o)
 }
@@ -225,13 +231,20 @@ func (s *simulation) replayBatch() (int, error) {
 				return ran, err
 			}
 		case *recording.Tick:
-			if err := s.replayTick(it); err != nil {
+			r.endpoint.replayingSim.Store(true)
+			err := s.replayTick(it)
+			ok := err == nil
+			if ok {
+				ran++
+				s.play.recTicks.Add(1)
+				r.counters.updates.Add(1)
+				ok = s.update()
+			}
+			r.endpoint.replayingSim.Store(false)
+			if err != nil {
 				return ran, err
 			}
-			ran++
-			s.play.recTicks.Add(1)
-			r.counters.updates.Add(1)
-			if !s.update() {
+			if !ok {
 				return ran, nil
 			}
 			if it.Update.Final {
@@ -275,6 +288,11 @@ func (s *simulation) replayTick(t *recording.Tick) error {
 	r.dispatcher.reveal(t.Futures)
 	if t.Stop {
 		r.stop.Request()
+	}
+	if len(t.Shutdown) > 0 {
+		if err := r.endpoint.replay(t.Update.Number, t.Shutdown); err != nil {
+			return err
+		}
 	}
 	s.in.Fill(r.actions, t.InputStart, t.InputEnd, s.in.State(), t.Records)
 	s.in.SetPolls(t.Polls)

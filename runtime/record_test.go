@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"strings"
 	"testing"
@@ -23,6 +24,8 @@ type ledgerGame struct {
 	jump    input.Action
 	rt      *runtime.GameRuntime
 	sum     uint64
+	confirm bool // install a "save first?" policy (see policy)
+	asking  bool
 	upload  *runtime.Future[int]
 	posted  bool
 	stopAt  uint64
@@ -33,7 +36,18 @@ func (g *ledgerGame) InitPlatform(rt *runtime.GameRuntime) error {
 	g.rt = rt
 	var err error
 	g.jump, err = rt.Actions().RegisterNames("jump", "Space")
+	if err == nil && g.confirm {
+		err = rt.Shutdown().SetPolicy(g.policy)
+	}
 	return err
+}
+
+// policy asks before closing: it defers a request and the game answers a
+// few ticks later; the state records every question.
+func (g *ledgerGame) policy(req runtime.ShutdownRequest) runtime.ShutdownDecision {
+	g.sum = g.sum*131 + req.Seq*17 + uint64(len(req.Reason)) + uint64(req.At)%1000
+	g.asking = true
+	return runtime.ShutdownDefer
 }
 
 func (g *ledgerGame) Update(t *runtime.TickContext) error {
@@ -49,6 +63,24 @@ func (g *ledgerGame) Update(t *runtime.TickContext) error {
 	if t.Number == 20 && !g.posted {
 		g.posted = true
 		go func() { _ = g.rt.Mailbox().Post(func() { g.sum ^= 0xfeed }) }()
+	}
+	if g.confirm {
+		if g.asking {
+			g.sum += 3
+		}
+		switch t.Number {
+		case 30, 48:
+			if g.asking {
+				g.asking = false
+				if err := g.rt.Shutdown().Refuse(); err != nil {
+					return err
+				}
+			}
+		case 40:
+			if err := g.rt.Shutdown().Request(runtime.ReasonQuit); err != nil {
+				return err
+			}
+		}
 	}
 	if g.corrupt > 0 && t.Number > g.corrupt {
 		g.sum++
@@ -75,18 +107,25 @@ func (g *ledgerGame) hash(c *recording.Checkpoint) error {
 // recording and the game's final state.
 func recordSession(t *testing.T, mode runtime.Mode, ticks uint64) ([]byte, uint64) {
 	t.Helper()
+	return recordGame(t, mode, &ledgerGame{stopAt: ticks})
+}
+
+func recordGame(t *testing.T, mode runtime.Mode, g *ledgerGame) ([]byte, uint64) {
+	t.Helper()
 	clock := runtimetest.NewClock()
 	ctx, fakes := runtimetest.NewContext(clock)
 	fakes.Input.Tap(clock.At(105*time.Millisecond), input.KeySpace, 3*time.Millisecond)
 	fakes.Input.Press(clock.At(400*time.Millisecond), input.KeySpace)
 	fakes.Input.Release(clock.At(730*time.Millisecond), input.KeySpace)
 	fakes.Display.Resize(clock.At(300*time.Millisecond), input.Size{Width: 800, Height: 600}, input.Size{Width: 800, Height: 600})
+	if g.confirm {
+		fakes.Display.RequestClose(clock.At(155 * time.Millisecond))
+	}
 	var buf bytes.Buffer
 	w, err := recording.NewWriter(&buf, "test.rec", recording.Header{Game: "test", Mode: mode.String(), CheckpointEvery: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &ledgerGame{stopAt: ticks}
 	opts := runtimetest.Options(clock, mode)
 	opts.Timing.Mode = timing.FixedMode
 	opts.Timing.FixedStep = 10 * time.Millisecond
@@ -109,21 +148,31 @@ func recordSession(t *testing.T, mode runtime.Mode, ticks uint64) ([]byte, uint6
 // and Run's error.
 func replaySession(t *testing.T, rec []byte, corrupt uint64) (uint64, error) {
 	t.Helper()
+	return replayGame(t, rec, &ledgerGame{stopAt: 1 << 62, corrupt: corrupt}, 0)
+}
+
+// replayGame replays rec into g; a closeAt above zero closes the replay's
+// window at that instant of its clock.
+func replayGame(t *testing.T, rec []byte, g *ledgerGame, closeAt time.Duration) (uint64, error) {
+	t.Helper()
 	r, err := recording.NewReader(bytes.NewReader(rec), "test.rec")
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock := timing.NewManualClock(0)
-	ctx, _ := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewContext(clock)
 	ctx.Input = nil // input comes from the recording
-	g := &ledgerGame{stopAt: 1 << 62, corrupt: corrupt}
+	if closeAt > 0 {
+		fakes.Display.RequestClose(timing.Instant(closeAt))
+	}
 	opts := runtimetest.Options(clock, runtime.Sequential)
 	opts.Record = runtime.RecordOptions{Reader: r, Hash: g.hash}
 	rt, err := runtime.New(g, ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g.sum, rt.Run()
+	err = rt.Run()
+	return g.sum, err
 }
 
 // TestRecordAndReplay records a session in each mode (input, a resize,
@@ -142,6 +191,62 @@ func TestRecordAndReplay(t *testing.T) {
 				t.Errorf("replayed state %x, recorded %x", got, want)
 			}
 			t.Logf("%d ticks in %d bytes", 100, len(rec))
+		})
+	}
+}
+
+// TestReplayPutsRecordedShutdownRequestsToThePolicy: the window's close
+// and the game's own quit request reach a policy that defers them and
+// changes game state; the game refuses each a few ticks later. The replay
+// puts the recorded requests to the policy before the same ticks (the
+// replayed game's own request is the recording's, not a second one) and
+// ends in the same state.
+func TestReplayPutsRecordedShutdownRequestsToThePolicy(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			rec, want := recordGame(t, mode, &ledgerGame{stopAt: 100, confirm: true})
+			r, err := recording.NewReader(bytes.NewReader(rec), "test.rec")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var asked []string
+			for {
+				item, err := r.Next()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, end := item.(*recording.End); end {
+					break
+				}
+				if tk, ok := item.(*recording.Tick); ok {
+					for _, q := range tk.Shutdown {
+						asked = append(asked, fmt.Sprintf("#%d %s before tick %d", q.Seq, q.Reason, tk.Update.Number))
+					}
+				}
+			}
+			if len(asked) != 2 || !strings.Contains(asked[0], "window close") || !strings.Contains(asked[1], "quit before tick 41") {
+				t.Fatalf("recorded requests %q, want the close, then the quit before tick 41", asked)
+			}
+			g := &ledgerGame{stopAt: 1 << 62, confirm: true}
+			got, err := replayGame(t, rec, g, 0)
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			if got != want {
+				t.Errorf("replayed state %x, recorded %x", got, want)
+			}
+			if st := g.rt.Shutdown().Stats(); st.Requests != 2 || st.Deferred != 2 || st.Refused != 2 {
+				t.Errorf("replay's shutdown stats %+v, want 2 requests deferred, then refused", st)
+			}
+			// Closing the replay's own window ends the replay at once: the
+			// policy is the recorded session's, not the viewer's.
+			g = &ledgerGame{stopAt: 1 << 62, confirm: true}
+			if _, err := replayGame(t, rec, g, 200*time.Millisecond); err != nil {
+				t.Fatalf("replay closed early: %v", err)
+			}
+			if st, n := g.rt.Shutdown().Stats(), g.rt.RecordStats().Ticks; st.Accepted != 1 || n >= 100 {
+				t.Errorf("replay closed at 200 ms: shutdown stats %+v after %d ticks, want the close accepted before the end", st, n)
+			}
 		})
 	}
 }
