@@ -449,3 +449,16 @@ func TestCommandLine(t *testing.T) {
 		})
 	}
 }
+
+// TestDemo lets the computer play (game.demo, the screenshot's mode): it
+// starts by itself and breaks bricks with no input at all.
+func TestDemo(t *testing.T) {
+	sim := start(t, "game.demo=true")
+	step(t, sim, 900)
+	if got := screen(sim); got == Title {
+		t.Errorf("demo: still on the title screen after %d ticks", sim.Ticks())
+	}
+	if p := progress(sim); p.Score < 50 {
+		t.Errorf("demo: score %d after 7.5 s, want at least 50", p.Score)
+	}
+}

@@ -40,8 +40,10 @@ func (g *game) movePaddle(ctx *ecs.Context) {
 		t, b, _, _ := q.Get()
 		var dx float32
 		if g.settings.Demo {
-			// Keep the ball a little off centre, for an angled return.
-			want := ball.Center().X - (t.Position.X + b.Size.X*0.4)
+			// Meet the ball a quarter of the way in from one end or the
+			// other (by the bricks left), for returns at ±30 degrees.
+			at := 0.25 + 0.5*float32(g.progress.Bricks%2)
+			want := ball.Center().X - (t.Position.X + b.Size.X*at)
 			dx = geom.Clamp(want, -step, step)
 		} else if ctx.Input != nil {
 			dx = float32(g.settings.PaddleSpeed * ctx.Input.SimulationSeconds(g.move, dt))
