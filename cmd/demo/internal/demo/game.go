@@ -117,6 +117,7 @@ type Game struct {
 	sound  soundState
 	sounds gameSounds
 	atlas  *atlasLoad // nil: no background load
+	quit   quitState
 
 	panel   *Panel
 	overlay *overlay
@@ -153,7 +154,7 @@ type actions struct {
 	add, remove, addAt, removeAt      input.Action
 	prev, next, less, more            input.Action
 	load                              [6]input.Action
-	hide, quit                        input.Action
+	hide, quit, save                  input.Action
 }
 
 // New checks opts and returns the demo; Game.Framework describes it to the
@@ -288,6 +289,11 @@ func (g *Game) setupGame(s *framework.Setup) error {
 	g.probe = &presentProbe{Renderer: ctx.Renderer}
 	ctx.Renderer = g.probe
 
+	if !g.opts.Bench {
+		if err := g.setupQuit(); err != nil {
+			return err
+		}
+	}
 	o := g.rt.Options()
 	g.panel = NewPanel(gameControls{g.rt, g}, o.FrameCap, o.Polling.Delivery)
 	_, err = g.rt.Services().Attach(runtime.Maintenance, g.platformService)
@@ -444,6 +450,7 @@ func (g *Game) registerActions(a *input.Actions) error {
 	}
 	reg(&g.act.hide, "hide_overlay", "H")
 	reg(&g.act.quit, "quit", "Escape")
+	reg(&g.act.save, "save", "F5")
 	return errors.Join(errs...)
 }
 
@@ -463,6 +470,7 @@ func (g *Game) spawnScene(ctx *ecs.Context) {
 	g.spawnMusic(ctx)
 	g.overlay.spawn(ctx)
 	g.spawnLoading(ctx)
+	g.spawnConfirm(ctx)
 }
 
 // injectLoad serves the injected update load: a pending one-off stall and
@@ -507,9 +515,7 @@ func (g *Game) controls(ctx *ecs.Context) {
 	if in == nil {
 		return
 	}
-	if in.Presses(g.act.quit) > 0 {
-		ctx.RequestStop()
-	}
+	g.quitControls(ctx, in)
 	if n := in.Presses(g.act.hide); n%2 == 1 {
 		g.hidden = !g.hidden
 	}

@@ -212,6 +212,7 @@ func (ov *overlay) update(ctx *ecs.Context) {
 		Record: rt.RecordStats(),
 	}
 	ov.g.sound.noteAudio(&in.Audio)
+	in.Bunnies, in.Saved = ov.g.bunnies.Count(), ov.g.quit.saved
 	for _, st := range ov.g.app.Systems() {
 		if st.Cosmetic {
 			in.CosmeticRuns += st.Runs
@@ -299,6 +300,9 @@ type overlayInput struct {
 	Record runtime.RecordStats
 	// Audio is the sound's line.
 	Audio audioLine
+	// Saved is the bunny count at the start or the latest save: with
+	// another count, closing asks first.
+	Saved int
 }
 
 func appendMS(dst []byte, d time.Duration) []byte {
@@ -416,6 +420,13 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 	dst = append(dst, onOff(in.SlowRender)...)
 	dst = append(dst, ", stalls served "...)
 	dst = strconv.AppendUint(dst, in.Stalls, 10)
+	if in.Bunnies != in.Saved {
+		dst = append(dst, "   unsaved: "...)
+		dst = strconv.AppendInt(dst, int64(in.Bunnies), 10)
+		dst = append(dst, " bunnies, saved "...)
+		dst = strconv.AppendInt(dst, int64(in.Saved), 10)
+		dst = append(dst, " (F5 saves; closing asks first)"...)
+	}
 	dst = append(dst, "\nkeys: WASD move, Space dash, F fire, +/- bunnies, 1-3 stall, 4 suspend, 5 slow update, 6 slow render, H hide"...)
 	return dst
 }
