@@ -64,6 +64,9 @@ type Setup struct {
 	// the worker groups, and the shutdown endpoint whose policy decides
 	// the window's close requests (install it here, before the loop runs).
 	Runtime *runtime.GameRuntime
+	// Sound is the session's sound output, to show its state and
+	// counters; sounds play through the app's ecs.Audio resource.
+	Sound *Sound
 	// Config is the configuration the game runs with.
 	Config config.Config
 	// ConfigSource names where the configuration came from, for messages.
@@ -90,6 +93,7 @@ type Session struct {
 	cfg    config.Config
 	source string
 	setup  *Setup
+	sound  Sound
 	// started runs after Setup; Run uses it for its limits.
 	started func(rt *runtime.GameRuntime) error
 	// screenshot is a PNG file for the final state; "" takes none.
@@ -126,7 +130,7 @@ func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
 // InitPlatform runs the game's Setup, then applies the configured
 // bindings, so a config file can rebind any action the game registered.
 func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
-	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: rt.Actions(), Runtime: rt, Config: s.cfg, ConfigSource: s.source}
+	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: rt.Actions(), Runtime: rt, Sound: &s.sound, Config: s.cfg, ConfigSource: s.source}
 	if s.game.Setup != nil {
 		if err := s.game.Setup(s.setup); err != nil {
 			return fmt.Errorf("framework: game setup: %w", err)

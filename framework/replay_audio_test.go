@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,9 +19,15 @@ import (
 )
 
 // beepGame plays a short constant-valued beep every 10 ticks and one on
-// every press of "fire", and keeps the span start of every request.
+// every press of "fire", and keeps the span start of every request and
+// the session's sound output.
 func beepGame(t *testing.T, starts *[]timing.Instant) framework.Game {
+	return beepGameSound(t, starts, new(*framework.Sound))
+}
+
+func beepGameSound(t *testing.T, starts *[]timing.Instant, sound **framework.Sound) framework.Game {
 	return framework.Game{Title: "beeps", Seed: 5, Setup: func(s *framework.Setup) error {
+		*sound = s.Sound
 		fire, err := s.Actions.RegisterNames("fire", "Space")
 		if err != nil {
 			return err
@@ -107,20 +114,25 @@ func TestWindowedReplayPlaysRecordedSounds(t *testing.T) {
 	defer framework.SetOpenDevice(dev.open)()
 
 	var headless []timing.Instant
-	res, err := framework.Replay(beepGame(t, &headless), path, framework.ReplayOptions{})
+	var quiet *framework.Sound
+	res, err := framework.Replay(beepGameSound(t, &headless, &quiet), path, framework.ReplayOptions{})
 	if err != nil || res.Ticks != 60 {
 		t.Fatalf("headless replay: %d ticks, %v; want 60 and no error", res.Ticks, err)
 	}
 	if dev.opened != 0 {
 		t.Errorf("a headless replay opened the audio device %d times; want none", dev.opened)
 	}
+	if quiet.Playing() || quiet.Off() != "this session has no sound output" {
+		t.Errorf("Setup.Sound in a headless replay: playing %v, off %q; want silent, saying it has no output", quiet.Playing(), quiet.Off())
+	}
 	if len(headless) != len(live) {
 		t.Errorf("headless replay requested %d beeps, the session %d", len(headless), len(live))
 	}
 
 	var replayed []timing.Instant
+	var sound *framework.Sound
 	testdisplay.OnMain(func() {
-		res, err = framework.Replay(beepGame(t, &replayed), path, framework.ReplayOptions{Window: true, Headless: true})
+		res, err = framework.Replay(beepGameSound(t, &replayed, &sound), path, framework.ReplayOptions{Window: true, Headless: true})
 	})
 	if err != nil || res.Ticks != 60 {
 		t.Fatalf("windowed replay: %d ticks, %v; want 60 and no error", res.Ticks, err)
@@ -137,6 +149,11 @@ func TestWindowedReplayPlaysRecordedSounds(t *testing.T) {
 	if len(got) != len(live) {
 		t.Fatalf("%d beeps in the output at frames %v, want %d", len(got), got, len(live))
 	}
+	// What the game sees of its output (Setup.Sound): playing, the
+	// mixer's counters and latency; a stand-in device keeps no stats.
+	if ss := sound.Stats(); !sound.Playing() || sound.Off() != "" || ss.Mixer.Placed != st.Placed || ss.Latency != dev.m.Options().Latency || ss.HasDevice {
+		t.Errorf("Setup.Sound: playing %v, off %q, stats %+v; want playing with the mixer's counters", sound.Playing(), sound.Off(), ss)
+	}
 	for i := 1; i < len(live); i++ {
 		want := float64(live[i]-live[0]) * float64(rate) / 1e9
 		if d := float64(got[i] - got[0]); math.Abs(d-want) > 1 {
@@ -151,9 +168,12 @@ func TestWindowedReplayPlaysRecordedSounds(t *testing.T) {
 	})()
 	var silent []timing.Instant
 	testdisplay.OnMain(func() {
-		res, err = framework.Replay(beepGame(t, &silent), path, framework.ReplayOptions{Window: true, Headless: true})
+		res, err = framework.Replay(beepGameSound(t, &silent, &sound), path, framework.ReplayOptions{Window: true, Headless: true})
 	})
 	if err != nil || res.Ticks != 60 || len(silent) != len(live) {
 		t.Errorf("windowed replay without a device: %d ticks, %d beeps requested, %v; want 60, %d and no error", res.Ticks, len(silent), err, len(live))
+	}
+	if off := sound.Off(); sound.Playing() || !strings.Contains(off, "no audio device: no device here") || sound.Stats() != (framework.SoundStats{}) {
+		t.Errorf("Setup.Sound without a device: playing %v, off %q; want silent, saying why", sound.Playing(), off)
 	}
 }

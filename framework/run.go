@@ -169,6 +169,7 @@ func attachLimits(rt *runtime.GameRuntime, frames int, runFor time.Duration) err
 // a game. It returns the function that closes the device.
 func openAudio(sess *Session, cfg config.Config) (func(), error) {
 	if !cfg.Audio.Enabled {
+		sess.sound = Sound{off: "disabled in the configuration (audio.enabled = false)"}
 		ecs.AddAudio(sess.App, nil)
 		return func() {}, nil
 	}
@@ -179,8 +180,13 @@ func openAudio(sess *Session, cfg config.Config) (func(), error) {
 	dev, err := openDevice(m, timing.SystemClock{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: sound is off: %v (set audio.enabled = false to skip the device)\n", programName(), err)
+		sess.sound = Sound{off: "no audio device: " + err.Error()}
 		ecs.AddAudio(sess.App, nil)
 		return func() {}, nil
+	}
+	sess.sound = Sound{mixer: m}
+	if d, ok := dev.(deviceStats); ok {
+		sess.sound.dev = d
 	}
 	ecs.AddAudio(sess.App, m.Player())
 	return func() { _ = dev.Close() }, nil
