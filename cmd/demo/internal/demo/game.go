@@ -118,6 +118,10 @@ type Game struct {
 	sounds gameSounds
 	atlas  *atlasLoad // nil: no background load
 	quit   quitState
+	// A fullscreen switch on its way to the platform thread, and the
+	// mode it asked for. Simulation owner.
+	fsPending *runtime.Future[struct{}]
+	fsOn      bool
 
 	panel   *Panel
 	overlay *overlay
@@ -154,7 +158,7 @@ type actions struct {
 	add, remove, addAt, removeAt      input.Action
 	prev, next, less, more            input.Action
 	load                              [6]input.Action
-	hide, quit, save                  input.Action
+	hide, quit, save, fullscreen      input.Action
 }
 
 // New checks opts and returns the demo; Game.Framework describes it to the
@@ -347,6 +351,34 @@ func (c gameControls) Music() bool                    { return c.g.Music() }
 func (c gameControls) SetMusic(on bool) error         { return c.g.SetMusic(on) }
 func (c gameControls) SoundOff() string               { return c.g.SoundOff() }
 
+// fullscreenControls serves the fullscreen action: each press asks the
+// platform to switch (rt.SetFullscreen, answered on the platform thread)
+// from the mode the window reports, or from the one asked for while a
+// switch is on its way. The answer is never waited for: a later tick
+// finds it ready and a refusal shows on the panel's status line.
+// Simulation owner.
+func (g *Game) fullscreenControls(ctx *ecs.Context, in *input.Tick) {
+	if f := g.fsPending; f != nil && f.Ready() {
+		g.fsPending = nil
+		if _, err := f.Result(); err != nil && g.panel != nil {
+			g.panel.Note("fullscreen: refused: " + err.Error())
+			g.overlay.dirty = true
+		}
+	}
+	if in.Presses(g.act.fullscreen)%2 == 0 {
+		return
+	}
+	on := !ctx.Window.Fullscreen
+	if g.fsPending != nil {
+		on = !g.fsOn
+	}
+	g.fsPending, g.fsOn = g.rt.SetFullscreen(on), on
+	if g.panel != nil {
+		g.panel.Note("fullscreen: " + onOff(on))
+		g.overlay.dirty = true
+	}
+}
+
 // Runtime returns the runtime running the game, nil before Setup.
 func (g *Game) Runtime() *runtime.GameRuntime { return g.rt }
 
@@ -451,6 +483,7 @@ func (g *Game) registerActions(a *input.Actions) error {
 	reg(&g.act.hide, "hide_overlay", "H")
 	reg(&g.act.quit, "quit", "Escape")
 	reg(&g.act.save, "save", "F5")
+	reg(&g.act.fullscreen, "fullscreen", "F11")
 	return errors.Join(errs...)
 }
 
@@ -516,6 +549,7 @@ func (g *Game) controls(ctx *ecs.Context) {
 		return
 	}
 	g.quitControls(ctx, in)
+	g.fullscreenControls(ctx, in)
 	if n := in.Presses(g.act.hide); n%2 == 1 {
 		g.hidden = !g.hidden
 	}

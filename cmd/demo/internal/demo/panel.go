@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -34,6 +35,14 @@ type DeliverySetter interface {
 type Interpolator interface {
 	Interpolation() bool
 	SetInterpolation(on bool) error
+}
+
+// FocusSetter is implemented by controls that switch the focus policy
+// while the session runs (*runtime.GameRuntime does). Without it the
+// panel's focus row says the policy needs a restart.
+type FocusSetter interface {
+	FocusPolicy() runtime.FocusPolicy
+	SetFocusPolicy(p runtime.FocusPolicy) error
 }
 
 // Panel is the resilience panel: one row per timing setting, a selected row,
@@ -303,6 +312,26 @@ var timingRows = []setting{
 			return false, nil
 		},
 	},
+	{
+		// What the session does while its window has no focus; the
+		// runtime switches from its next poll.
+		name:   "when unfocused",
+		active: always,
+		value: func(p *Panel, _ *timing.Options) string {
+			if fs, ok := p.ctl.(FocusSetter); ok {
+				return fs.FocusPolicy().String()
+			}
+			return "as configured"
+		},
+		change: func(p *Panel, _ *timing.Options, dir int) (bool, error) {
+			fs, ok := p.ctl.(FocusSetter)
+			if !ok {
+				return false, errors.New("this runtime cannot switch the focus policy while running; restart with --set window.focus_policy=pause")
+			}
+			next := step([]runtime.FocusPolicy{runtime.FocusRun, runtime.FocusPause, runtime.FocusThrottle}, fs.FocusPolicy(), dir, true)
+			return false, fs.SetFocusPolicy(next)
+		},
+	},
 }
 
 // Rows returns the number of rows.
@@ -322,6 +351,10 @@ func (p *Panel) Move(d int) {
 
 // Status returns what the latest change did, or why it was refused.
 func (p *Panel) Status() string { return p.status }
+
+// Note puts s on the status line: what a key outside the panel did (the
+// fullscreen switch).
+func (p *Panel) Note(s string) { p.status = s }
 
 // Changes counts the changes put in force.
 func (p *Panel) Changes() int { return p.changes }

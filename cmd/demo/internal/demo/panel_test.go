@@ -8,6 +8,7 @@ import (
 
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -42,6 +43,7 @@ type liveControls struct {
 	volume   float32
 	musicOff bool
 	silent   string
+	focus    runtime.FocusPolicy
 }
 
 func (c *liveControls) SoundVolume() float32 { return c.volume }
@@ -55,6 +57,12 @@ func (c *liveControls) SetMusic(on bool) error {
 	return nil
 }
 func (c *liveControls) SoundOff() string { return c.silent }
+
+func (c *liveControls) FocusPolicy() runtime.FocusPolicy { return c.focus }
+func (c *liveControls) SetFocusPolicy(p runtime.FocusPolicy) error {
+	c.focus = p
+	return nil
+}
 
 func (c *liveControls) SetDelivery(d input.Delivery) error {
 	if err := input.ValidateDelivery(d, c.o.Mode == timing.FixedMode); err != nil {
@@ -362,5 +370,39 @@ func TestPanelSound(t *testing.T) {
 		if got := p.Status(); !strings.Contains(got, row+": refused") || !strings.Contains(got, key) {
 			t.Errorf("%s: status %q, want the refusal naming %s", row, got, key)
 		}
+	}
+}
+
+// TestPanelFocusPolicy: the focus row cycles run, pause and throttle on
+// controls that switch live, and names the key to restart with on controls
+// that cannot.
+func TestPanelFocusPolicy(t *testing.T) {
+	c := &liveControls{controls: controls{o: debtOptions()}}
+	p := demo.NewPanel(c, 0, input.Backlog)
+	row := -1
+	for i := range p.Rows() {
+		if p.Name(i) == "when unfocused" {
+			row = i
+		}
+	}
+	if row < 0 {
+		t.Fatal("no focus row")
+	}
+	p.Select(row)
+	for _, want := range []runtime.FocusPolicy{runtime.FocusPause, runtime.FocusThrottle, runtime.FocusRun} {
+		if err := p.Change(+1); err != nil {
+			t.Fatal(err)
+		}
+		if c.focus != want || p.Value(row) != want.String() {
+			t.Errorf("focus policy: got %v (shown %q), want %v", c.focus, p.Value(row), want)
+		}
+	}
+	if got, want := p.Status(), "when unfocused: throttle -> run"; got != want {
+		t.Errorf("status: got %q, want %q", got, want)
+	}
+	p = demo.NewPanel(&controls{o: debtOptions()}, 0, input.Backlog)
+	p.Select(row)
+	if err := p.Change(+1); err == nil || !strings.Contains(p.Status(), "window.focus_policy") || p.Value(row) != "as configured" {
+		t.Errorf("without a FocusSetter: got %v, status %q, value %q; want a refusal naming window.focus_policy", err, p.Status(), p.Value(row))
 	}
 }
