@@ -147,12 +147,17 @@ type sourceVoice struct {
 // silent game) and adds its systems: "ecs.audio" at the end of the
 // [PostUpdate] stage as it stands (it starts, pans and stops the voices of
 // [SoundSource] components), and one in [Shutdown] that stops them all.
-// Call it once, before adding systems that add or remove sources in
-// PostUpdate: a source such a system adds after "ecs.audio" starts one tick
-// later, on the next tick's span. Sources added in PreUpdate or Update
-// start on their own tick's span.
+// Call it before adding systems that add or remove sources in PostUpdate:
+// a source such a system adds after "ecs.audio" starts one tick later, on
+// the next tick's span. Sources added in PreUpdate or Update start on
+// their own tick's span. An app has one Audio: when it has one already
+// (the framework adds it before the game's Setup), AddAudio returns that
+// one and adds nothing, whatever player is given.
 func AddAudio(app *App, player *audio.Player) *Audio {
 	w := app.world
+	if a := GetResource[Audio](w); a != nil {
+		return a
+	}
 	a := &Audio{
 		Player:     player,
 		StopFade:   DefaultStopFade,

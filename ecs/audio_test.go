@@ -608,3 +608,34 @@ func TestSoundSourcesHashAlikeWithAndWithoutSound(t *testing.T) {
 		t.Errorf("silent stats %+v, want nothing started", got)
 	}
 }
+
+// A second AddAudio (a game calling it under the framework, which adds
+// one first) returns the app's resource and adds no second set of
+// systems: a looping source plays once, not twice as loud.
+func TestAddAudioTwiceKeepsOne(t *testing.T) {
+	var hum assets.Sound
+	var second *ecs.Audio
+	r := newAudioRig(t, func(r *audioRig) {
+		second = ecs.AddAudio(r.app, r.m.Player())
+		hum = r.sound("hum", 100, 0.5)
+		r.app.AddSystem(ecs.Update, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+			if ctx.Time.Number == 1 {
+				p := ctx.Commands.Spawn()
+				ecs.With(p, ecs.LoopingSource(hum))
+			}
+		}})
+	})
+	if second != r.au {
+		t.Fatalf("second AddAudio returned %p, want the app's resource %p", second, r.au)
+	}
+	for n := range 6 {
+		r.tick(time.Duration(n)*audioStep, false)
+	}
+	left, _ := r.render(frameAt(5 * audioStep))
+	if got := left[frameAt(3*audioStep)]; got != 0.5 {
+		t.Errorf("looping source at %g, want 0.5 (one voice)", got)
+	}
+	if st := r.au.Stats(); st.Started != 1 {
+		t.Errorf("audio stats %+v, want one source started", st)
+	}
+}
