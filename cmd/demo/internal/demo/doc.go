@@ -1,9 +1,10 @@
 // Package demo is the Metronome demo's game, built only on the public
 // framework and ECS API: a bunnymark, a player with a dash and shots on
-// cooldowns, a live timing overlay with graphs, and a resilience panel with a
-// control for every timing setting and keys that inject load. The command in
-// cmd/demo opens the window; everything here is pure Go and runs headless on
-// a manual clock in tests (frameworktest.New).
+// cooldowns and their sounds, music, a loading screen over a background
+// load, a close confirm, a live timing overlay with graphs, and a resilience
+// panel with a control for every timing setting and keys that inject load.
+// The command in cmd/demo opens the window; everything here is pure Go and
+// runs headless on a manual clock in tests (frameworktest.New).
 //
 // # Scene
 //
@@ -14,6 +15,47 @@
 // were held ([input.Tick.SimulationSeconds]), dashes on Space with a cooldown
 // counted in ticks ([schedule.Cooldown]) and ends the dash with an event on
 // the gameplay queue; shots expire through queue events as well.
+//
+// # Sound
+//
+// The dash, the shot and a four-second music loop are generated in code
+// (audio.Synth and a small arpeggio generator) into the asset library. The
+// player system plays the effects with [ecs.Context.PlaySound], so each is
+// placed on the span of the tick that made it plus the mixer's latency (a
+// catch-up burst spaces them a step apart); the music is a looping
+// [ecs.SoundSource] on the music bus, spawned with the scene, so it is game
+// state like any other and a replay starts it on the same tick. The panel
+// sets the master volume and mutes the music live. The overlay's audio line
+// shows the latency, voices, placed, late and dropped sounds and underruns
+// when the mixer is in reach ([Options].Mixer); under framework.Run a game
+// gets only the player, so the line shows the requests the game made and
+// says that the mixer's counters are out of reach. A session without sound
+// says why ("audio: off (...)") and runs the same.
+//
+// # Loading screen
+//
+// With [Options].AtlasImages set (the command's --atlas, 48 by default),
+// Setup starts loading that many generated images in the background
+// (assets.PatternFiles through assetsrt on a worker group of the session,
+// one processor left to the loop). A loading screen with a progress bar
+// from [assets.Load.Progress] covers the scene while the game keeps
+// presenting; when the load is done the images become the scene's
+// background. Gameplay never waits for the load, and the loading screen and
+// the tiles stay out of the world hash, so a recording replays to the same
+// hashes however fast the replaying machine loads. [LoadReport] says how
+// long the load took and the longest frame interval during it, next to the
+// same figure after it.
+//
+// # Quitting
+//
+// Setup installs a shutdown policy ([runtime.ShutdownEndpoint.SetPolicy]).
+// Esc asks for the end through the endpoint (ReasonQuit), as the close
+// button does; with the bunny count unchanged since the start or the
+// latest save (F5) the policy accepts at once, otherwise it defers the
+// request and a confirm comes up: a second Esc or close accepts, any other
+// key refuses. The run limits stop the session with Stop, which bypasses
+// the policy. F11 switches fullscreen ([runtime.GameRuntime.SetFullscreen]);
+// a panel row switches the focus policy.
 //
 // # Overlay and panel
 //

@@ -347,11 +347,15 @@ func writeUsage(w io.Writer, fset *flag.FlagSet) {
 	fmt.Fprint(w, `Usage: demo [flags]
 
 The Metronome demo: bunnies under ECS systems, a player with a dash on a
-cooldown, a live timing overlay and a resilience panel with a control for every
-timing setting. Keys: WASD move, Space dash, F shoot, = and - add and remove
-bunnies (mouse buttons too), Up/Down pick a setting, Left/Right change it,
-1-3 stall the update 100 ms / 500 ms / 3 s, 4 suspend 6 s, 5 slow updates,
-6 slow rendering, H hides the overlay, Esc quits.
+cooldown, sound effects and music, a loading screen while a generated atlas
+loads in the background (--atlas), a live timing overlay and a resilience panel
+with a control for every timing setting, the sound and the focus policy.
+Keys: WASD move, Space dash, F shoot, = and - add and remove bunnies (mouse
+buttons too), Up/Down pick a setting, Left/Right change it, 1-3 stall the
+update 100 ms / 500 ms / 3 s, 4 suspend 6 s, 5 slow updates, 6 slow rendering,
+H hides the overlay, F11 fullscreen, F5 saves the bunny count, Esc quits: with
+an unsaved bunny count Esc and the close button ask first (again = quit, any
+other key = stay). [input.bindings] in config.toml rebinds every action.
 
 The timing switches are shortcuts for --set: --fixed-step-ms=20 is
 --set timing.mode=fixed --set timing.rate=0 --set timing.step=20ms, and all of

@@ -427,7 +427,7 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 		dst = strconv.AppendInt(dst, int64(in.Saved), 10)
 		dst = append(dst, " (F5 saves; closing asks first)"...)
 	}
-	dst = append(dst, "\nkeys: WASD move, Space dash, F fire, +/- bunnies, 1-3 stall, 4 suspend, 5 slow update, 6 slow render, H hide"...)
+	dst = append(dst, "\nkeys: WASD move, Space dash, F fire, +/- bunnies, 1-3 stall, 4 suspend, 5 slow update, 6 slow render, H hide, F11 fullscreen, F5 save"...)
 	return dst
 }
 
