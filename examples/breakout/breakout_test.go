@@ -357,14 +357,15 @@ func script(sim *frameworktest.Sim, rightFor time.Duration) {
 	sim.Input.Gamepad(at(4*time.Second), true).Axis(at(4*time.Second), input.GamepadLeftX, 0.8).Axis(at(5*time.Second), input.GamepadLeftX, 0)
 }
 
-// TestDeterminism plays the same script twice and gets the same world,
-// down to the hash of every entity, the progress, the random source and
-// the queues; a different script gets a different world. Then it records
+// TestDeterminism plays the same script twice, and once in concurrent
+// mode, and gets the same world, down to the hash of every entity, the
+// progress, the random source and the queues; a different script gets a
+// different world. Then it records
 // a session and replays it, as a bug report would be.
 func TestDeterminism(t *testing.T) {
 	const ticks = 900 // 7.5 s
-	run := func(rightFor time.Duration, record string) uint64 {
-		sim, err := frameworktest.New(newGame(), frameworktest.Options{Record: record, Sets: small})
+	run := func(rightFor time.Duration, record string, sets ...string) uint64 {
+		sim, err := frameworktest.New(newGame(), frameworktest.Options{Record: record, Sets: slices.Concat(small, sets)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -385,6 +386,11 @@ func TestDeterminism(t *testing.T) {
 	a, b := run(300*time.Millisecond, rec), run(300*time.Millisecond, "")
 	if a != b {
 		t.Errorf("the same script twice: world hashes %#x and %#x", a, b)
+	}
+	// Updates on their own goroutine (runtime.mode=concurrent) see the
+	// same ticks and input, so they reach the same world.
+	if c := run(300*time.Millisecond, "", "runtime.mode=concurrent"); c != a {
+		t.Errorf("concurrent mode: world hash %#x, sequential %#x", c, a)
 	}
 	if c := run(310*time.Millisecond, ""); c == a {
 		t.Errorf("a different script: the same world hash %#x", c)

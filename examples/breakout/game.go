@@ -124,8 +124,8 @@ func setup(s *framework.Setup, settings *Settings) error {
 	ecs.AddResource(w, g.progress)
 	ecs.HashResource[Progress](w)
 
-	// Paused stops every Gameplay system, game time and the gameplay
-	// queue: the ball, the serve countdown and the wide paddle's expiry.
+	// Paused stops every Gameplay system, game time, the timers and the
+	// gameplay queue: the ball, the serve countdown, the wide paddle's end.
 	g.screens = ecs.AddStates(s.App, Title).PauseIn(Paused)
 	g.screens.OnEnter(Serve, ecs.System{Name: "serve", Run: g.enterServe})
 	g.screens.OnEnter(Paused, ecs.System{Name: "dim", Run: func(*ecs.Context) { g.tint(dimmed) }})

@@ -12,7 +12,8 @@
 // The code is split by concern, each file showing one part of the framework:
 // main.go the Game and its settings, game.go the setup (actions, assets,
 // states, systems), level.go the bricks, paddle.go the input axis, ball.go
-// the swept collisions, powerup.go the gameplay queue, hud.go the text.
+// the swept collisions, powerup.go a timed effect in game time, hud.go the
+// text, sounds.go generated sound effects.
 package main
 
 import (
