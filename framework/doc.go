@@ -19,8 +19,10 @@
 //
 // # Configuration
 //
-// The configuration is built in order from the embedded defaults,
-// config.toml (or --config PATH), then --set key=value overrides; see
+// The configuration is built in order from the framework's defaults, the
+// game's embedded config.toml ([Game.Config]), one file (--config PATH, or
+// config.toml beside the executable, or for a game that embeds none
+// config.toml in the working directory), then --set key=value; see
 // package [github.com/metronome-go/metronome/framework/config] for the keys.
 // Every flag: --config, --set, --headless, --frames N, --run-for D,
 // --screenshot FILE and --print-config (each value with its source); and

@@ -44,7 +44,7 @@ type Flags struct {
 // --frames, --run-for and --screenshot. Programs with flags of their own, such as the
 // demo, register these next to theirs.
 func (f *Flags) Register(fs *flag.FlagSet) {
-	fs.StringVar(&f.Config, "config", "", "configuration file (default config.toml when it exists)")
+	fs.StringVar(&f.Config, "config", "", "configuration file (default: config.toml beside the executable, or in the working directory for a game that embeds none)")
 	fs.Func("set", "override one configuration key, such as --set timing.mode=fixed (repeatable)", func(s string) error {
 		f.Sets = append(f.Sets, s)
 		return nil
@@ -81,8 +81,10 @@ func (f *Flags) Validate() error {
 // LoadConfig builds g's configuration from its layers, in order: the
 // framework's defaults, g's settings struct (the [game] table's defaults),
 // g's embedded config.toml, then one file — --config, or else config.toml
-// beside the executable, or else config.toml in the working directory —
-// and finally each --set. It returns the configuration and a name for its
+// beside the executable, or else, for a game that embeds none, config.toml
+// in the working directory — and finally each --set. A game that embeds
+// its configuration never picks up another program's config.toml from
+// wherever it was started. It returns the configuration and a name for its
 // origin, and fills g.Settings with the [game] table. Every problem is
 // reported at once; nothing half-valid returns. [config.Config.Source]
 // says which layer set each key.
@@ -91,7 +93,7 @@ func (f *Flags) LoadConfig(g Game) (config.Config, string, error) {
 	if path == "" {
 		if p, ok := config.FileBesideExecutable("config.toml"); ok {
 			path = p
-		} else if _, err := os.Stat("config.toml"); err == nil {
+		} else if _, err := os.Stat("config.toml"); err == nil && g.Config == nil {
 			path = "config.toml"
 		}
 	} else if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {

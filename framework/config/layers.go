@@ -83,8 +83,8 @@ func Build(l Layers) (Config, error) {
 // FileBesideExecutable returns the path of the file called name in the
 // directory of the running executable, and whether it exists: where a
 // shipped game keeps the config.toml a player edits. Under `go run` the
-// executable lives in a temporary directory, so a caller also looks in the
-// working directory.
+// executable lives in a temporary directory; framework.Flags then reads
+// the working directory's config.toml for a game that embeds none.
 func FileBesideExecutable(name string) (string, bool) {
 	exe, err := os.Executable()
 	if err != nil {
