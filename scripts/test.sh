@@ -32,10 +32,10 @@ echo "${#pure[@]} pure packages checked"
 step "no test double in a program"
 # Test kits (runtimetest, frameworktest, rendertest, inputtest) import package
 # testing; a game binary must never link them.
-linked=$(go list -deps ./cmd/... | grep -x testing || true)
+linked=$(go list -deps ./cmd/... ./examples/... | grep -x testing || true)
 if [ -n "$linked" ]; then
-  echo "a program under cmd/ links package testing:"
-  for c in $(go list ./cmd/...); do
+  echo "a program under cmd/ or examples/ links package testing:"
+  for c in $(go list ./cmd/... ./examples/...); do
     go list -deps "$c" | grep -qx testing && echo "  $c"
   done
   exit 1
