@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/schedule"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // Event is the payload of the App's gameplay queue ([Context.Queue]) and
@@ -149,11 +150,21 @@ func (c *Context) TicksFor(d time.Duration) uint64 {
 	if s := c.Time.Steps; s > 1 {
 		step /= time.Duration(s)
 	}
+	if c.Time.Timing.Mode == timing.FixedMode && c.Time.Timing.Step > 0 {
+		// The scheduler's step, not this tick's Delta: at a rate whose
+		// step is not whole nanoseconds (120 Hz: 8333333.3 ns) deltas
+		// alternate between the two nearest, and either would count one
+		// second as 119 or 121 ticks.
+		step = c.Time.Timing.Step
+	}
 	if d <= 0 || step <= 0 {
 		return 1
 	}
-	n := uint64(d / step)
-	if d%step != 0 {
+	n, r := uint64(d/step), uint64(d%step)
+	// A step rounded to whole nanoseconds is off by at most half a
+	// nanosecond, so n steps by at most n/2: a remainder within n is the
+	// rounding, and d is exactly n steps.
+	if r > n {
 		n++
 	}
 	return max(n, 1)

@@ -20,7 +20,13 @@ func TestTicksFor(t *testing.T) {
 		d     time.Duration
 		want  uint64
 	}{
-		{"fixed, a second at 120 Hz", timing.FixedUpdate, hz120, 1, time.Second, 121}, // 1 s is 120.000005 steps of 8.333333 ms
+		// At 120 Hz the scheduler's step is 8333333 ns and deltas alternate
+		// between 8333333 and 8333334 ns: a second is 120 ticks on either.
+		{"fixed, a second at 120 Hz", timing.FixedUpdate, hz120, 1, time.Second, 120},
+		{"fixed, a second at 120 Hz, the longer delta", timing.FixedUpdate, hz120 + 1, 1, time.Second, 120},
+		{"fixed, just under a second at 120 Hz", timing.FixedUpdate, hz120, 1, time.Second - time.Microsecond, 120},
+		{"fixed, just over a second at 120 Hz", timing.FixedUpdate, hz120 + 1, 1, time.Second + time.Microsecond, 121},
+		{"fixed, half a second at 120 Hz", timing.FixedUpdate, hz120 + 1, 1, time.Second / 2, 60},
 		{"fixed, whole steps", timing.FixedUpdate, 10 * time.Millisecond, 1, time.Second, 100},
 		{"fixed, rounded up", timing.FixedUpdate, 10 * time.Millisecond, 1, 15 * time.Millisecond, 2},
 		{"fixed, one step", timing.FixedUpdate, 10 * time.Millisecond, 1, 10 * time.Millisecond, 1},
@@ -38,6 +44,13 @@ func TestTicksFor(t *testing.T) {
 			a.AddSystem(ecs.Update, ecs.System{Name: "convert", Run: func(ctx *ecs.Context) { got = ctx.TicksFor(tt.d) }})
 			tk := tick(1, 0)
 			tk.Kind, tk.Delta, tk.Steps = tt.kind, tt.delta, tt.steps
+			if tt.kind != timing.VariableUpdate {
+				// What the scheduler reports: its step, rounded down.
+				tk.Timing.Mode, tk.Timing.Step = timing.FixedMode, tt.delta/time.Duration(max(tt.steps, 1))
+				if tt.delta == hz120+1 {
+					tk.Timing.Step = hz120
+				}
+			}
 			if err := a.Update(tk); err != nil {
 				t.Fatal(err)
 			}
