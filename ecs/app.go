@@ -217,19 +217,29 @@ func (a *App) step(in *input.Tick) error {
 	if !a.paused {
 		t.Game += t.Delta
 	}
+	a.delivered, a.timed = a.delivered[:0], a.timed[:0]
+	// The queue moves to this tick before the state's enter and exit
+	// systems run, so that After(n) there counts from this tick, as
+	// everywhere else in it; what falls due is delivered after them.
+	var queueErr error
+	if !a.paused && a.failure == nil {
+		queueErr = a.advanceQueue()
+	}
 	for _, sm := range a.states {
 		if a.failure == nil {
 			sm.transition()
 		}
 	}
-	a.delivered, a.timed = a.delivered[:0], a.timed[:0]
 	if !a.paused && a.failure == nil {
 		// Timers are due by game time at the start of the tick.
 		if err := a.advanceTimers(uint64(a.gameStart)); err != nil && a.failure == nil {
 			a.failure = fmt.Errorf("ecs: timers: %w", err)
 		}
-		if err := a.advanceQueue(); err != nil && a.failure == nil {
-			a.failure = fmt.Errorf("ecs: gameplay queue: %w", err)
+		if len(a.delivered) > 0 && a.failure == nil {
+			a.dispatch(&a.queueEntry, a.delivered)
+		}
+		if queueErr != nil && a.failure == nil {
+			a.failure = fmt.Errorf("ecs: gameplay queue: %w", queueErr)
 		}
 	}
 	for s := PreUpdate; s <= PostUpdate && a.failure == nil; s++ {

@@ -44,15 +44,10 @@ const DefaultQueueCapacity = 1024
 func (c *Context) Events() []EventDelivery { return c.app.delivered }
 
 // advanceQueue moves the gameplay queue to the App's next tick of play and
-// dispatches what is due.
+// collects what is due; the tick dispatches it after the state changes.
 func (a *App) advanceQueue() error {
 	a.ticks++
-	err := a.queue.Advance(a.ticks, a.collect)
-	if len(a.delivered) == 0 {
-		return err
-	}
-	a.dispatch(&a.queueEntry, a.delivered)
-	return err
+	return a.queue.Advance(a.ticks, a.collect)
 }
 
 // dispatch runs the due events ds as the system entry e (their commands

@@ -292,3 +292,41 @@ func TestSetPausedWithoutStates(t *testing.T) {
 		t.Errorf("stats: got %+v, want 3 runs and 3 skips", st)
 	}
 }
+
+// An enter system's Queue.After(n) counts from the tick it runs in, like
+// After(n) anywhere else in that tick: an event scheduled on entering at
+// tick T is delivered on tick T+n, and one due on T itself is delivered
+// after the enter system, in the new state.
+func TestQueueAfterInEnterSystems(t *testing.T) {
+	a := newApp(t, ecs.Options{})
+	st := ecs.AddStates(a, menu)
+	var got []string
+	note := func(f string, args ...any) { got = append(got, fmt.Sprintf(f, args...)) }
+	st.OnEnter(play, ecs.System{Name: "enter", Run: func(ctx *ecs.Context) {
+		note("enter at %d", ctx.Time.Number)
+		if _, err := ctx.Queue.After(3, ecs.Event{Run: func(ctx *ecs.Context, _ ecs.EventDelivery) {
+			note("enter's event at %d", ctx.Time.Number)
+		}}); err != nil {
+			ctx.Fail(err)
+		}
+	}})
+	a.AddSystem(ecs.Update, ecs.System{Name: "update", Run: func(ctx *ecs.Context) {
+		if ctx.Time.Number == 2 {
+			st.Set(play) // entered at the start of tick 3
+			if _, err := ctx.Queue.After(1, ecs.Event{Run: func(ctx *ecs.Context, _ ecs.EventDelivery) {
+				note("update's event at %d in %v", ctx.Time.Number, st.Current())
+			}}); err != nil {
+				ctx.Fail(err)
+			}
+		}
+	}})
+	for n := uint64(1); n <= 8; n++ {
+		if err := a.Update(tick(n, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "enter at 3; update's event at 3 in play; enter's event at 6"
+	if s := strings.Join(got, "; "); s != want {
+		t.Errorf("got %q, want %q", s, want)
+	}
+}
