@@ -39,7 +39,7 @@ type Progress struct {
 	// Resume is the screen a pause returns to.
 	Resume Screen
 	// Launch is the serve waiting on the game-time timers, Narrow the end
-	// of the wide paddle (zero handles: none yet).
+	// of the wide paddle on the gameplay queue (zero handles: none yet).
 	Launch, Narrow schedule.Handle
 }
 
@@ -197,7 +197,7 @@ func (g *game) controls(ctx *ecs.Context) {
 // newGame resets the score, the lives, the paddle and the wall.
 func (g *game) newGame(ctx *ecs.Context) {
 	p := g.progress
-	ctx.Timers.Cancel(p.Narrow)
+	ctx.Queue.Cancel(p.Narrow)
 	ctx.Timers.Cancel(p.Launch)
 	*p = Progress{Lives: g.settings.Lives}
 	g.setPaddleWidth(paddleW)
@@ -208,11 +208,8 @@ func (g *game) newGame(ctx *ecs.Context) {
 // enterServe puts the ball on the paddle and schedules its launch after
 // the serve delay of game time, on the timers (ctx.AfterTime): a pause
 // holds the countdown, and a replay launches on the same tick. Coming back
-// from a pause the launch is still pending, and stays as it is.
-//
-// The timers suit an OnEnter system: enter systems run before the gameplay
-// queue moves to the new tick, so there ctx.Queue.Now() is still the last
-// tick's and Queue.After(n) would come one tick early.
+// from a pause the launch is still pending, and stays as it is. (The
+// power-up uses the other kind of delay, ticks on the gameplay queue.)
 func (g *game) enterServe(ctx *ecs.Context) {
 	if ctx.Timers.Pending(g.progress.Launch) {
 		return

@@ -55,20 +55,16 @@ func (g *game) moveCapsules(ctx *ecs.Context) {
 	}
 }
 
-// widen makes the paddle wide and schedules its return to normal after
-// WideTime of game time, on the timers (ctx.AfterTime): a pause holds it,
-// and a replay narrows it on the same tick. A second capsule while wide
+// widen makes the paddle wide and schedules its return to normal on the
+// gameplay queue, WideTime from now in ticks (ctx.TicksFor: 120 a second at
+// 120 Hz). The queue counts only ticks of play, so a pause holds it, and a
+// replay narrows the paddle on the same tick. A second capsule while wide
 // starts the time again.
-//
-// Why not ctx.Queue.After(ctx.TicksFor(d))? TicksFor divides by the
-// current tick's delta, and at 120 Hz that alternates between 8333333 and
-// 8333334 ns, so one second comes out as 120 or 121 ticks. The timers count
-// game time itself and are exact.
 func (g *game) widen(ctx *ecs.Context) {
 	g.play(ctx, g.sounds.powerUp)
 	g.setPaddleWidth(paddleW * wideFactor)
-	ctx.Timers.Cancel(g.progress.Narrow)
-	h, err := ctx.AfterTime(g.settings.WideTime, ecs.Event{Run: func(*ecs.Context, ecs.EventDelivery) {
+	ctx.Queue.Cancel(g.progress.Narrow)
+	h, err := ctx.Queue.After(ctx.TicksFor(g.settings.WideTime), ecs.Event{Run: func(*ecs.Context, ecs.EventDelivery) {
 		g.setPaddleWidth(paddleW)
 	}})
 	if err != nil {
