@@ -133,11 +133,22 @@ func TestSmoothMotionAtAnyRefreshRate(t *testing.T) {
 // the fake presenter has none) an interpolated scene is presented as fast
 // as the presents themselves allow, here 1 ms each, not at the poll
 // cadence; a frame that does not change between ticks (step 0, no
-// interpolation) is presented once.
+// interpolation) is presented once, and so is an interpolated frame in
+// which nothing moves (its packets' previous placements are their current
+// ones), so a still scene costs no presents between updates.
 func TestUncappedPresentsAsFastAsAllowed(t *testing.T) {
+	cases := []struct {
+		name     string
+		game     glider
+		min, max int // presents in the second
+	}{
+		{"interpolated, moving", glider{speed: 100, interpolate: true}, 900, 1000},
+		{"not interpolated", glider{speed: 100}, 55, 61},
+		{"interpolated, still", glider{interpolate: true}, 55, 61},
+	}
 	for _, mode := range modes {
-		t.Run(mode.String(), func(t *testing.T) {
-			for _, moving := range []bool{true, false} {
+		for _, c := range cases {
+			t.Run(mode.String()+"/"+c.name, func(t *testing.T) {
 				clock := runtimetest.NewClock()
 				ctx, fakes := runtimetest.NewContext(clock)
 				fakes.Presenter.Cost = time.Millisecond
@@ -145,8 +156,8 @@ func TestUncappedPresentsAsFastAsAllowed(t *testing.T) {
 				opts.Timing.Mode = timing.FixedMode
 				opts.Timing.Rate = timing.Rate{Num: 60, Den: 1}
 				opts.FrameCap = 0
-				g := &glider{speed: 100, interpolate: moving}
-				rt, err := runtime.New(g, ctx, opts)
+				g := c.game
+				rt, err := runtime.New(&g, ctx, opts)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -163,14 +174,11 @@ func TestUncappedPresentsAsFastAsAllowed(t *testing.T) {
 					t.Fatal(err)
 				}
 				n := len(fakes.Renderer.Frames)
-				t.Logf("interpolated %v: %d presents in 1 s at 1 ms a present, poll spacing %v", moving, n, opts.Polling.Spacing)
-				if moving && n < 900 {
-					t.Errorf("interpolated: %d presents in a second, want about 1000 (one per 1 ms present)", n)
+				t.Logf("%d presents in 1 s at 1 ms a present (poll spacing %v)", n, opts.Polling.Spacing)
+				if n < c.min || n > c.max {
+					t.Errorf("%d presents in a second, want %d to %d", n, c.min, c.max)
 				}
-				if !moving && n > 70 {
-					t.Errorf("not interpolated: %d presents in a second, want at most one per tick (60)", n)
-				}
-			}
-		})
+			})
+		}
 	}
 }
