@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
@@ -33,32 +34,60 @@ type gameSounds struct {
 	dash, fire, music assets.Sound
 }
 
-// makeSounds synthesises the dash whoosh, the shot blip and the music loop
-// at rate and adds them to lib.
+// synthesised holds the generated sounds by rate: a Sound is immutable, so
+// every session of the process (tests run dozens) shares one set instead
+// of synthesising four seconds of music each time.
+var synthesised struct {
+	sync.Mutex
+	byRate map[int]*[3]*audio.Sound
+}
+
+// makeSounds adds the dash whoosh, the shot blip and the music loop,
+// generated at rate, to lib.
 func makeSounds(lib *assets.Library, rate int) (gameSounds, error) {
 	var s gameSounds
+	set, err := synthesise(rate)
+	if err != nil {
+		return s, err
+	}
+	if s.dash, err = lib.AddSound(set[0]); err != nil {
+		return s, err
+	}
+	if s.fire, err = lib.AddSound(set[1]); err != nil {
+		return s, err
+	}
+	s.music, err = lib.AddSound(set[2])
+	return s, err
+}
+
+// synthesise returns the dash, the shot and the music at rate, made on the
+// first call for that rate.
+func synthesise(rate int) (*[3]*audio.Sound, error) {
+	synthesised.Lock()
+	defer synthesised.Unlock()
+	if set := synthesised.byRate[rate]; set != nil {
+		return set, nil
+	}
 	dash, err := audio.Synth{Wave: audio.Saw, Freq: 180, EndFreq: 720, Amplitude: 0.4, Duration: 180 * time.Millisecond,
 		Rate: rate, Attack: 4 * time.Millisecond, Release: 140 * time.Millisecond}.Sound("dash")
 	if err != nil {
-		return s, err
+		return nil, err
 	}
 	fire, err := audio.Synth{Wave: audio.Square, Freq: 1400, EndFreq: 350, Amplitude: 0.25, Duration: 70 * time.Millisecond,
 		Rate: rate, Attack: 2 * time.Millisecond, Release: 50 * time.Millisecond}.Sound("fire")
 	if err != nil {
-		return s, err
+		return nil, err
 	}
 	music, err := musicTrack(rate)
 	if err != nil {
-		return s, err
+		return nil, err
 	}
-	if s.dash, err = lib.AddSound(dash); err != nil {
-		return s, err
+	if synthesised.byRate == nil {
+		synthesised.byRate = map[int]*[3]*audio.Sound{}
 	}
-	if s.fire, err = lib.AddSound(fire); err != nil {
-		return s, err
-	}
-	s.music, err = lib.AddSound(music)
-	return s, err
+	set := &[3]*audio.Sound{dash, fire, music}
+	synthesised.byRate[rate] = set
+	return set, nil
 }
 
 // musicTrack generates musicLoop of music: an arpeggio of eighth notes at
