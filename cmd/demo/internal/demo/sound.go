@@ -139,7 +139,8 @@ func musicTrack(rate int) (*audio.Sound, error) {
 // Simulation owner, after Setup.
 type soundState struct {
 	res   *ecs.Audio
-	mixer *audio.Mixer // nil: the mixer's statistics are out of reach
+	mixer *audio.Mixer     // a harness's own mixer (Options.Mixer), or nil
+	out   *framework.Sound // the framework's output, when it has one
 	// off is why the session is silent, "" when sound plays.
 	off string
 	// latency is the mixer's output latency (the configured one when the
@@ -168,6 +169,9 @@ func (g *Game) setupSound(s *framework.Setup) error {
 	st.latency = s.Config.AudioOptions().Latency
 	if st.mixer != nil {
 		st.latency = st.mixer.Options().Latency
+	} else if s.Sound.Playing() {
+		st.out = s.Sound
+		st.latency = s.Sound.Stats().Latency
 	}
 	st.volume, st.music = float32(s.Config.Audio.Master), true
 	switch {
@@ -175,7 +179,7 @@ func (g *Game) setupSound(s *framework.Setup) error {
 	case !s.Config.Audio.Enabled:
 		st.off = "audio.enabled = false"
 	default:
-		st.off = "no output device; stderr says why"
+		st.off = s.Sound.Off()
 	}
 	rate := st.res.Player.Rate()
 	if rate == 0 {
@@ -265,6 +269,10 @@ type audioLine struct {
 	// holds them.
 	Mixer bool
 	Stats audio.Stats
+	// Device is set when an output device reports how far ahead of the
+	// clock the mixer renders (Lead) and what it still holds (Queued).
+	Device       bool
+	Lead, Queued time.Duration
 }
 
 // noteAudio fills the overlay's audio line from the session's sound.
@@ -274,8 +282,14 @@ func (st *soundState) noteAudio(l *audioLine) {
 	if st.res != nil {
 		l.ECS = st.res.Stats()
 	}
-	if st.mixer != nil && st.off == "" {
+	switch {
+	case st.off != "":
+	case st.mixer != nil:
 		l.Mixer, l.Stats = true, st.mixer.Stats()
+	case st.out != nil:
+		ss := st.out.Stats()
+		l.Mixer, l.Stats = true, ss.Mixer
+		l.Device, l.Lead, l.Queued = ss.HasDevice, ss.Device.Lead, ss.Device.Queued
 	}
 }
 
@@ -314,6 +328,13 @@ func appendAudioLine(dst []byte, l *audioLine) []byte {
 	dst = strconv.AppendUint(dst, s.Dropped, 10)
 	dst = append(dst, ", underruns "...)
 	dst = strconv.AppendUint(dst, s.Underruns, 10)
+	if l.Device {
+		dst = append(dst, ", device ahead "...)
+		dst = strconv.AppendInt(dst, int64(l.Lead/time.Millisecond), 10)
+		dst = append(dst, " ms (queued "...)
+		dst = strconv.AppendInt(dst, int64(l.Queued/time.Millisecond), 10)
+		dst = append(dst, " ms)"...)
+	}
 	if l.ECS.Errors > 0 {
 		dst = append(dst, ", errors "...)
 		dst = strconv.AppendUint(dst, l.ECS.Errors, 10)

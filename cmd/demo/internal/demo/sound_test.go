@@ -94,7 +94,7 @@ func TestSilentSound(t *testing.T) {
 		sets []string
 		want string
 	}{
-		{"no device", nil, "\naudio: off (no output device; stderr says why), requests 2 (silent)\n"},
+		{"no device", nil, "\naudio: off (this session has no sound output), requests 2 (silent)\n"},
 		{"disabled", []string{"audio.enabled=false"}, "\naudio: off (audio.enabled = false), requests 2 (silent)\n"},
 	}
 	for _, tt := range tests {
