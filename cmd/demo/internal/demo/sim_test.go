@@ -18,6 +18,10 @@ import (
 // mustConfig returns the default configuration with the given overrides.
 func mustConfig(sets ...string) config.Config {
 	cfg := config.Default()
+	// The demo's own config.toml caps presents at 60 a second; without a
+	// cap a session presents as fast as rendering allows, which here would
+	// be every 2 ms of virtual time.
+	sets = append([]string{"runtime.frame_cap=60"}, sets...)
 	for _, s := range sets {
 		if err := cfg.Set(s); err != nil {
 			panic(err)
@@ -34,6 +38,10 @@ func mustConfig(sets ...string) config.Config {
 func newSim(t *testing.T, opts demo.Options, sets ...string) (*demo.Game, *frameworktest.Sim) {
 	t.Helper()
 	cfg := config.Default()
+	// The demo's own config.toml caps presents at 60 a second; without a
+	// cap a session presents as fast as rendering allows, which here would
+	// be every 2 ms of virtual time.
+	sets = append([]string{"runtime.frame_cap=60"}, sets...)
 	for _, s := range sets {
 		if err := cfg.Set(s); err != nil {
 			t.Fatal(err)
