@@ -27,6 +27,7 @@ func (c *Config) runtimeOptions() runtime.Options {
 	o.HiddenInterval = perSecond(c.Runtime.HiddenRate)
 	o.Execution.Workers = c.Runtime.Workers
 	o.Execution.SettleTimeout = c.Runtime.SettleTimeout
+	o.Execution.Background = c.Runtime.BackgroundWorkers
 	o.Timing = c.Timing
 	o.Polling = c.Polling
 	o.FocusPolicy = c.Window.FocusPolicy

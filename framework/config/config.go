@@ -108,6 +108,10 @@ type Runtime struct {
 	// jobs (runtime.ExecutionOptions.SettleTimeout); 0 waits for all of
 	// them, so cleanup never frees what a job still uses.
 	SettleTimeout time.Duration
+	// BackgroundWorkers runs the pool's workers at a lower OS priority
+	// (runtime.ExecutionOptions.Background): a long load yields the CPU
+	// to the loop and the renderer.
+	BackgroundWorkers bool
 }
 
 // Render is the [render] table: how frames reach the screen. Like the

@@ -68,6 +68,7 @@ func TestEveryKeyParses(t *testing.T) {
 		"runtime.hidden_rate":               {"5", func(c config.Config) bool { return c.Runtime.HiddenRate == 5 }},
 		"runtime.workers":                   {"3", func(c config.Config) bool { return c.Runtime.Workers == 3 }},
 		"runtime.settle_timeout":            {`"5s"`, func(c config.Config) bool { return c.Runtime.SettleTimeout == 5*time.Second }},
+		"runtime.background_workers":        {"true", func(c config.Config) bool { return c.Runtime.BackgroundWorkers }},
 		"render.interpolation":              {"false", func(c config.Config) bool { return !c.Render.Interpolation }},
 		"timing.mode":                       {`"fixed"`, func(c config.Config) bool { return c.Timing.Mode == timing.FixedMode }},
 		"timing.interval":                   {`"0s"`, func(c config.Config) bool { return c.Timing.Interval == 0 }},
@@ -339,7 +340,7 @@ func TestParseAndSetLeaveOthersAlone(t *testing.T) {
 
 func TestRuntimeOptionsMapping(t *testing.T) {
 	c := config.Default()
-	for _, a := range []string{"runtime.mode=concurrent", "runtime.frame_cap=50", "runtime.hidden_rate=4", "runtime.workers=2", "runtime.settle_timeout=3s", "timing.mode=fixed", "timing.rate=30000/1001",
+	for _, a := range []string{"runtime.mode=concurrent", "runtime.frame_cap=50", "runtime.hidden_rate=4", "runtime.workers=2", "runtime.settle_timeout=3s", "runtime.background_workers=true", "timing.mode=fixed", "timing.rate=30000/1001",
 		"timing.max_fixed_updates=2", "timing.recovery=repay-debt", "timing.debt.past_cutoff=drop-time",
 		"timing.debt.variable_step=true", "polling.delivery=timestamped", "polling.capacity=8"} {
 		if err := c.Set(a); err != nil {
@@ -353,7 +354,7 @@ func TestRuntimeOptionsMapping(t *testing.T) {
 	if o.Mode != runtime.Concurrent || o.FrameCap != 20*time.Millisecond || o.HiddenInterval != 250*time.Millisecond {
 		t.Errorf("runtime options = %+v", o)
 	}
-	if want := (runtime.ExecutionOptions{Workers: 2, SettleTimeout: 3 * time.Second}); o.Execution != want {
+	if want := (runtime.ExecutionOptions{Workers: 2, SettleTimeout: 3 * time.Second, Background: true}); o.Execution != want {
 		t.Errorf("execution options = %+v, want %+v", o.Execution, want)
 	}
 	if !reflect.DeepEqual(o.Timing, c.Timing) || o.Polling != c.Polling {

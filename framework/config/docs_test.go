@@ -400,7 +400,7 @@ func TestDocExample(t *testing.T) {
 var newestKeys = []string{
 	"window.clear_color", "window.logical_size", "window.scaling", "window.min_size", "window.max_size",
 	"window.aspect_ratio", "window.fullscreen", "window.focus_policy",
-	"runtime.workers", "runtime.settle_timeout",
+	"runtime.workers", "runtime.settle_timeout", "runtime.background_workers",
 	"audio.enabled", "audio.latency", "audio.tolerance", "audio.max_voices",
 	"audio.master_volume", "audio.music_volume", "audio.effects_volume", "audio.ui_volume",
 }

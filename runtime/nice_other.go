@@ -1,0 +1,10 @@
+//go:build !linux
+
+package runtime
+
+// setThreadNice does nothing where a priority belongs to the process,
+// not to a thread.
+func setThreadNice(int) {}
+
+// threadNice reports 0: threads have no priority of their own here.
+func threadNice() int { return 0 }
