@@ -91,6 +91,9 @@
 // [Group] from [GameRuntime.Workers]. The pool is the session's own, of
 // [ExecutionOptions.Workers] goroutines started as jobs arrive, or an
 // application pool ([ExecutionOptions.Pool]) that outlives the session.
+// With [ExecutionOptions.Background] the owned pool's workers run at a
+// lower OS priority, so a long load yields the CPU to the loop (a
+// loading screen keeps its frame rate; the load takes longer).
 // A job never touches simulation state: [Go] delivers its result on the
 // simulation owner through the [Mailbox], before an update; [GoPlatform]
 // first hands it to the platform thread (a decoded image becomes a
