@@ -293,12 +293,22 @@ func (st *soundState) noteAudio(l *audioLine) {
 	}
 }
 
+// maxOffReason is the most of a silent session's reason the overlay shows.
+const maxOffReason = 72
+
 // appendAudioLine formats the overlay's audio line.
 func appendAudioLine(dst []byte, l *audioLine) []byte {
 	dst = append(dst, "audio: "...)
 	if l.Off != "" {
 		dst = append(dst, "off ("...)
-		dst = append(dst, l.Off...)
+		// A backend's reason can list every device it tried; the whole
+		// of it is on stderr, the overlay keeps one line.
+		if off := l.Off; len(off) > maxOffReason {
+			dst = append(dst, off[:maxOffReason]...)
+			dst = append(dst, "..."...)
+		} else {
+			dst = append(dst, off...)
+		}
 		dst = append(dst, "), requests "...)
 		dst = strconv.AppendUint(dst, l.ECS.Played, 10)
 		return append(dst, " (silent)"...)
