@@ -107,6 +107,10 @@ type AudioStats struct {
 // source is panned every tick by its entity's [Transform] relative to the
 // listener (see [Audio.Listener]).
 //
+// A looping source is always essential ([audio.Params].Essential): if its
+// tick's span is already past the mixer's tolerance when it starts (a slow
+// first frame, a catch-up burst), it starts at once rather than never.
+//
 // Changing Sound restarts the voice; changing Params.Volume or
 // Params.Speed changes the playing voice; the other Params take effect at
 // the start. A source that is not looping plays once and stays silent
@@ -408,6 +412,9 @@ func (a *Audio) start(r *sourceVoice, s *SoundSource, at audio.At, pan, volume f
 	}
 	p := s.Params
 	p.Pan, p.Volume = pan, volume
+	// A loop has no moment to miss: started late it still plays (the
+	// mixer begins it at once), where a late one-shot would be dropped.
+	p.Essential = p.Essential || p.Loop
 	v, err := a.Player.Play(snd, at, p)
 	if err != nil {
 		a.fail(err)

@@ -639,3 +639,34 @@ func TestAddAudioTwiceKeepsOne(t *testing.T) {
 		t.Errorf("audio stats %+v, want one source started", st)
 	}
 }
+
+// A looping source whose tick is already past the mixer's tolerance when
+// it starts (the mixer has rendered far beyond it) still plays, at once;
+// a one-shot requested on the same tick is dropped.
+func TestLateLoopingSourceStillPlays(t *testing.T) {
+	var hum, blip assets.Sound
+	r := newAudioRig(t, func(r *audioRig) {
+		hum = r.sound("hum", 100, 0.5)
+		blip = r.sound("blip", 100, 0.25)
+		r.app.AddSystem(ecs.Update, ecs.System{Name: "late", Run: func(ctx *ecs.Context) {
+			if ctx.Time.Number == 2 {
+				p := ctx.Commands.Spawn()
+				ecs.With(p, ecs.LoopingSource(hum))
+				if _, err := ctx.PlaySound(blip, audio.DefaultParams()); err != nil {
+					ctx.Fail(err)
+				}
+			}
+		}})
+	})
+	r.tick(0, false)
+	r.tick(audioStep, false)
+	r.render(audioRate) // a second of output before the tick at two steps runs
+	r.tick(2*audioStep, false)
+	left, _ := r.render(audioRate / 10)
+	if st := r.m.Stats(); st.Late != 1 || st.Dropped != 1 || st.Placed != 0 {
+		t.Errorf("placed/late/dropped %d/%d/%d, want 0/1/1 (the loop late, the one-shot dropped)", st.Placed, st.Late, st.Dropped)
+	}
+	if got := left[len(left)/2]; got != 0.5 {
+		t.Errorf("output %g after the late loop started, want 0.5", got)
+	}
+}
