@@ -38,6 +38,29 @@ func (g *glider) PrepareFrame(w *render2d.FrameWriter) error {
 	return nil
 }
 
+// runFor runs g on ctx for d of opts.Clock's time and returns the instant
+// it started at.
+func runFor(t *testing.T, g runtime.Game, ctx *runtime.Context, opts runtime.Options, d time.Duration) timing.Instant {
+	t.Helper()
+	rt, err := runtime.New(g, ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := opts.Clock.Now()
+	if _, err := rt.Services().Attach(runtime.Maintenance, func(now timing.Instant) error {
+		if now-start >= timing.Instant(d) {
+			rt.Stop()
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return start
+}
+
 // judder runs fixed ticks at tickHz and presents capped at presentHz on
 // virtual time for 3 s and returns the coefficient of variation of the
 // sprite's displacement from one refresh of a presentHz display to the
@@ -51,23 +74,7 @@ func judder(t *testing.T, mode runtime.Mode, tickHz, presentHz int, interpolate 
 	opts.Timing.Rate = timing.Rate{Num: int64(tickHz), Den: 1}
 	opts.Timing.MaxFixedUpdates = 4
 	opts.FrameCap = time.Second / time.Duration(presentHz)
-	g := &glider{speed: 100, interpolate: interpolate}
-	rt, err := runtime.New(g, ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	start := clock.Now()
-	if _, err := rt.Services().Attach(runtime.Maintenance, func(now timing.Instant) error {
-		if now-start >= timing.Instant(3*time.Second) {
-			rt.Stop()
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if err := rt.Run(); err != nil {
-		t.Fatal(err)
-	}
+	start := runFor(t, &glider{speed: 100, interpolate: interpolate}, ctx, opts, 3*time.Second)
 	// What the display shows at each refresh of a presentHz display: the
 	// latest present at or before it (a refresh without a present shows
 	// the previous image again). Refreshes fall half a period after the
@@ -157,22 +164,7 @@ func TestUncappedPresentsAsFastAsAllowed(t *testing.T) {
 				opts.Timing.Rate = timing.Rate{Num: 60, Den: 1}
 				opts.FrameCap = 0
 				g := c.game
-				rt, err := runtime.New(&g, ctx, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				start := clock.Now()
-				if _, err := rt.Services().Attach(runtime.Maintenance, func(now timing.Instant) error {
-					if now-start >= timing.Instant(time.Second) {
-						rt.Stop()
-					}
-					return nil
-				}); err != nil {
-					t.Fatal(err)
-				}
-				if err := rt.Run(); err != nil {
-					t.Fatal(err)
-				}
+				runFor(t, &g, ctx, opts, time.Second)
 				n := len(fakes.Renderer.Frames)
 				t.Logf("%d presents in 1 s at 1 ms a present (poll spacing %v)", n, opts.Polling.Spacing)
 				if n < c.min || n > c.max {
