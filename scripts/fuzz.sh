@@ -3,8 +3,8 @@
 #
 # A target whose only failure is the fuzzing engine's own "context deadline
 # exceeded" (a slow input still running when the time is up, on a loaded
-# machine; no failing input is written) runs once more. A failure that
-# found an input is never retried.
+# machine; no failing input is written) runs again, up to three runs in
+# all. A failure that found an input is never retried.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t=${1:-10s}
@@ -12,12 +12,12 @@ for pkg in $(go list ./...); do
   dir=$(go list -f '{{.Dir}}' "$pkg")
   for f in $(grep -hoE '^func (Fuzz[A-Za-z0-9_]+)' "$dir"/*_test.go 2>/dev/null | awk '{print $2}'); do
     echo "fuzz $pkg $f"
-    for attempt in 1 2; do
+    for attempt in 1 2 3; do
       out=$(mktemp)
       if go test -run='^$' -fuzz="^${f}\$" -fuzztime="$t" -fuzzminimizetime=3s "$pkg" 2>&1 | tee "$out"; then
         rm -f "$out"; break
       fi
-      if [ "$attempt" = 1 ] && grep -q "context deadline exceeded" "$out" && ! grep -q "Failing input written" "$out"; then
+      if [ "$attempt" -lt 3 ] && grep -q "context deadline exceeded" "$out" && ! grep -q "Failing input written" "$out"; then
         echo "fuzz $pkg $f: the engine timed out on a slow input; running it again"
         rm -f "$out"; continue
       fi
