@@ -124,18 +124,8 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 		}
 		rtOpts.Record = runtime.RecordOptions{Writer: rec, Hash: sess.HashWorld}
 	}
-	s := &Sim{
-		rec:     rec,
-		Clock:   clock,
-		Input:   fakes.Input.Script,
-		Display: fakes.Display,
-		Fakes:   fakes,
-		App:     sess.App,
-		Assets:  sess.Assets(),
-		Config:  cfg,
-		step:    &stepper{Session: sess, paused: make(chan struct{}), resume: make(chan bool)},
-		done:    make(chan error, 1),
-	}
+	s := newSim(sess, clock, fakes, cfg)
+	s.rec = rec
 	if s.Runtime, err = runtime.New(s.step, ctx, rtOpts); err != nil {
 		return nil, err
 	}
@@ -289,7 +279,19 @@ func NewReplay(g framework.Game, path string) (*Sim, error) {
 	fakes.Display.Set(func(s *runtime.WindowState) { s.Size, s.Framebuffer = size, size })
 	ctx.Renderer = assets.NewUploadingRenderer(sess.Assets(), fakes.Renderer)
 	rtOpts.Clock = clock
-	s := &Sim{
+	s := newSim(sess, clock, fakes, cfg)
+	s.closer = r
+	if s.Runtime, err = runtime.New(s.step, ctx, rtOpts); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// newSim is the Sim New and NewReplay share: sess stepped on the fakes, on
+// clock.
+func newSim(sess *framework.Session, clock *runtimetest.Clock, fakes *runtimetest.Fakes, cfg config.Config) *Sim {
+	return &Sim{
 		Clock:   clock,
 		Input:   fakes.Input.Script,
 		Display: fakes.Display,
@@ -299,11 +301,5 @@ func NewReplay(g framework.Game, path string) (*Sim, error) {
 		Config:  cfg,
 		step:    &stepper{Session: sess, paused: make(chan struct{}), resume: make(chan bool)},
 		done:    make(chan error, 1),
-		closer:  r,
 	}
-	if s.Runtime, err = runtime.New(s.step, ctx, rtOpts); err != nil {
-		r.Close()
-		return nil, err
-	}
-	return s, nil
 }
