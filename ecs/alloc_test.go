@@ -9,6 +9,7 @@ import (
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/runtime"
 )
 
 // TestSteadyStateAllocations runs a game of 10,000 moving sprites with
@@ -17,31 +18,7 @@ import (
 // fails on any allocation per tick or per frame once warmed up.
 func TestSteadyStateAllocations(t *testing.T) {
 	a := busyApp(t, 10_000)
-	var frame render2d.Frame
-	fw := render2d.NewFrameWriter(&frame)
-	tk := tick(0, 0.5)
-	runTick := func() {
-		tk.Number++
-		if err := a.Update(tk); err != nil {
-			t.Fatal(err)
-		}
-	}
-	runFrame := func() {
-		frame.Reset()
-		if err := a.PrepareFrame(fw); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for range 10 {
-		runTick()
-		runFrame()
-	}
-	if got := testing.AllocsPerRun(20, runTick); got != 0 {
-		t.Errorf("allocations per tick: got %v, want 0", got)
-	}
-	if got := testing.AllocsPerRun(20, runFrame); got != 0 {
-		t.Errorf("allocations per frame: got %v, want 0", got)
-	}
+	frame := steadyAllocs(t, a, tick(0, 0.5))
 	if got := frame.PacketCount(); got < 9_000 {
 		t.Errorf("packets in the frame: got %d, want most of the 10,000 sprites", got)
 	}
@@ -174,10 +151,21 @@ func TestScreenAllocations(t *testing.T) {
 	if err := a.InitSimulation(nil); err != nil {
 		t.Fatal(err)
 	}
-	var frame render2d.Frame
-	fw := render2d.NewFrameWriter(&frame)
 	tk := tick(0, 0.5)
 	tk.Window = input.Window{Size: input.Size{Width: 700, Height: 400}, Framebuffer: input.Size{Width: 1400, Height: 800}}
+	frame := steadyAllocs(t, a, tk)
+	if len(frame.Passes) != 2 || frame.Passes[0].Camera.Size != (ecs.Vec2{X: 320, Y: 180}) || !frame.Clear {
+		t.Errorf("frame: %d passes, first view %v, clear %v; want two laid-out passes and a clear", len(frame.Passes), frame.Passes[0].Camera.Size, frame.Clear)
+	}
+	_ = picked
+}
+
+// steadyAllocs warms a up with ticks from tk and frames, fails on any
+// allocation per tick or per frame after that, and returns the last frame.
+func steadyAllocs(t *testing.T, a *ecs.App, tk *runtime.TickContext) *render2d.Frame {
+	t.Helper()
+	frame := &render2d.Frame{}
+	fw := render2d.NewFrameWriter(frame)
 	runTick := func() {
 		tk.Number++
 		if err := a.Update(tk); err != nil {
@@ -200,8 +188,5 @@ func TestScreenAllocations(t *testing.T) {
 	if got := testing.AllocsPerRun(20, runFrame); got != 0 {
 		t.Errorf("allocations per frame: got %v, want 0", got)
 	}
-	if len(frame.Passes) != 2 || frame.Passes[0].Camera.Size != (ecs.Vec2{X: 320, Y: 180}) || !frame.Clear {
-		t.Errorf("frame: %d passes, first view %v, clear %v; want two laid-out passes and a clear", len(frame.Passes), frame.Passes[0].Camera.Size, frame.Clear)
-	}
-	_ = picked
+	return frame
 }
