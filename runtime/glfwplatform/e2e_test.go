@@ -76,53 +76,21 @@ const frames = 300
 func endToEnd(t *testing.T, mode runtime.Mode) {
 	g := &e2eGame{ready: make(chan struct{}), pressed: make(chan struct{})}
 	framesDone := make(chan struct{})
-	var rt *runtime.GameRuntime
-	var win uint64
-	var setupErr error
-	testdisplay.OnMain(func() {
-		cfg := glfwplatform.DefaultConfig()
-		cfg.Title = "metronome e2e " + mode.String()
-		cfg.Width, cfg.Height = 320, 240
-		ctx, err := glfwplatform.New(cfg)
-		if err != nil {
-			setupErr = err
-			return
+	opts := runtime.DefaultOptions()
+	opts.Mode = mode
+	opts.Timing.Interval = 8333333 * time.Nanosecond // 120 Hz keeps the test short
+	rt, display := startWindow(t, "metronome e2e "+mode.String(), 320, 240, g, opts)
+	win := display.X11Window()
+	var once sync.Once
+	if _, err := rt.Services().Attach(runtime.Maintenance, func(timing.Instant) error {
+		if rt.Stats().FramesPresented >= frames {
+			once.Do(func() { close(framesDone) })
 		}
-		win = ctx.Display.(*glfwplatform.Display).X11Window()
-		opts := runtime.DefaultOptions()
-		opts.Mode = mode
-		opts.Timing.Interval = 8333333 * time.Nanosecond // 120 Hz keeps the test short
-		rt, err = runtime.New(g, ctx, opts)
-		if err != nil {
-			ctx.Close()
-			setupErr = err
-			return
-		}
-		var once sync.Once
-		_, setupErr = rt.Services().Attach(runtime.Maintenance, func(timing.Instant) error {
-			if rt.Stats().FramesPresented >= frames {
-				once.Do(func() { close(framesDone) })
-			}
-			return nil
-		})
-	})
-	if setupErr != nil {
-		testdisplay.Unavailable(t, setupErr)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
-	result := make(chan error, 1)
-	go testdisplay.OnMain(func() { result <- rt.Run() })
-
-	await := func(what string, ch <-chan struct{}) {
-		t.Helper()
-		select {
-		case <-ch:
-		case err := <-result:
-			t.Fatalf("waiting for %s: Run returned %v", what, err)
-		case <-time.After(30 * time.Second):
-			rt.Stop()
-			t.Fatalf("waiting for %s: timed out after 30s (stats %+v)", what, rt.Stats())
-		}
-	}
+	result, await := runAsync(t, rt)
 	xdo := func(args ...string) {
 		t.Helper()
 		if out, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
@@ -207,43 +175,12 @@ func TestCloseButtonNegotiated(t *testing.T) {
 	for _, mode := range []runtime.Mode{runtime.Sequential, runtime.Concurrent} {
 		t.Run(mode.String(), func(t *testing.T) {
 			g := &closeGame{refused: make(chan struct{}), ready: make(chan struct{}), wentOn: make(chan struct{})}
-			var rt *runtime.GameRuntime
-			var win uint64
-			var setupErr error
-			testdisplay.OnMain(func() {
-				cfg := glfwplatform.DefaultConfig()
-				cfg.Title = "metronome close " + mode.String()
-				cfg.Width, cfg.Height = 160, 120
-				ctx, err := glfwplatform.New(cfg)
-				if err != nil {
-					setupErr = err
-					return
-				}
-				win = ctx.Display.(*glfwplatform.Display).X11Window()
-				opts := runtime.DefaultOptions()
-				opts.Mode = mode
-				opts.ShutdownPolicy = g.policy
-				if rt, err = runtime.New(g, ctx, opts); err != nil {
-					ctx.Close()
-					setupErr = err
-				}
-			})
-			if setupErr != nil {
-				testdisplay.Unavailable(t, setupErr)
-			}
-			result := make(chan error, 1)
-			go testdisplay.OnMain(func() { result <- rt.Run() })
-			await := func(what string, ch <-chan struct{}) {
-				t.Helper()
-				select {
-				case <-ch:
-				case err := <-result:
-					t.Fatalf("waiting for %s: Run returned %v", what, err)
-				case <-time.After(30 * time.Second):
-					rt.Stop()
-					t.Fatalf("waiting for %s: timed out after 30s", what)
-				}
-			}
+			opts := runtime.DefaultOptions()
+			opts.Mode = mode
+			opts.ShutdownPolicy = g.policy
+			rt, display := startWindow(t, "metronome close "+mode.String(), 160, 120, g, opts)
+			win := display.X11Window()
+			result, await := runAsync(t, rt)
 			closeWindow := func() {
 				t.Helper()
 				if err := xclose.Request(testdisplay.Name(), win); err != nil {
@@ -325,28 +262,11 @@ func TestFullscreenFromTheSimulation(t *testing.T) {
 	for _, mode := range []runtime.Mode{runtime.Sequential, runtime.Concurrent} {
 		t.Run(mode.String(), func(t *testing.T) {
 			g := &fullscreenGame{}
-			var runErr, setupErr error
-			testdisplay.OnMain(func() {
-				cfg := glfwplatform.DefaultConfig()
-				cfg.Width, cfg.Height = 160, 120
-				ctx, err := glfwplatform.New(cfg)
-				if err != nil {
-					setupErr = err
-					return
-				}
-				opts := runtime.DefaultOptions()
-				opts.Mode = mode
-				rt, err := runtime.New(g, ctx, opts)
-				if err != nil {
-					ctx.Close()
-					setupErr = err
-					return
-				}
-				runErr = rt.Run()
-			})
-			if setupErr != nil {
-				testdisplay.Unavailable(t, setupErr)
-			}
+			opts := runtime.DefaultOptions()
+			opts.Mode = mode
+			rt, _ := startWindow(t, "metronome fullscreen", 160, 120, g, opts)
+			var runErr error
+			testdisplay.OnMain(func() { runErr = rt.Run() })
 			if runErr != nil || len(g.errs) > 0 {
 				t.Fatalf("Run: %v; SetFullscreen: %v", runErr, g.errs)
 			}
@@ -354,5 +274,52 @@ func TestFullscreenFromTheSimulation(t *testing.T) {
 				t.Errorf("fullscreen tick window %+v, back %+v: want the monitor's size, then 160x120 in a window", g.full, g.back)
 			}
 		})
+	}
+}
+
+// startWindow opens a real w×h window titled title on the main thread and
+// builds a runtime for g on it with opts. Without a display it skips, or
+// fails in CI.
+func startWindow(t *testing.T, title string, w, h int, g runtime.Game, opts runtime.Options) (*runtime.GameRuntime, *glfwplatform.Display) {
+	t.Helper()
+	var rt *runtime.GameRuntime
+	var display *glfwplatform.Display
+	var setupErr error
+	testdisplay.OnMain(func() {
+		cfg := glfwplatform.DefaultConfig()
+		cfg.Title = title
+		cfg.Width, cfg.Height = w, h
+		ctx, err := glfwplatform.New(cfg)
+		if err != nil {
+			setupErr = err
+			return
+		}
+		display = ctx.Display.(*glfwplatform.Display)
+		if rt, err = runtime.New(g, ctx, opts); err != nil {
+			ctx.Close()
+			setupErr = err
+		}
+	})
+	if setupErr != nil {
+		testdisplay.Unavailable(t, setupErr)
+	}
+	return rt, display
+}
+
+// runAsync runs rt on the main thread and returns Run's result and a wait
+// for ch that fails the test if Run returns first or 30 s pass.
+func runAsync(t *testing.T, rt *runtime.GameRuntime) (<-chan error, func(what string, ch <-chan struct{})) {
+	result := make(chan error, 1)
+	go testdisplay.OnMain(func() { result <- rt.Run() })
+	return result, func(what string, ch <-chan struct{}) {
+		t.Helper()
+		select {
+		case <-ch:
+		case err := <-result:
+			t.Fatalf("waiting for %s: Run returned %v", what, err)
+		case <-time.After(30 * time.Second):
+			rt.Stop()
+			t.Fatalf("waiting for %s: timed out after 30s (stats %+v)", what, rt.Stats())
+		}
 	}
 }

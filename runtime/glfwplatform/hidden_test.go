@@ -66,30 +66,13 @@ func TestHiddenWindowRate(t *testing.T) {
 	for _, mode := range []runtime.Mode{runtime.Sequential, runtime.Concurrent} {
 		t.Run(mode.String(), func(t *testing.T) {
 			g := &hiddenGame{}
-			var runErr, setupErr error
-			testdisplay.OnMain(func() {
-				cfg := glfwplatform.DefaultConfig()
-				cfg.Width, cfg.Height = 160, 120
-				ctx, err := glfwplatform.New(cfg)
-				if err != nil {
-					setupErr = err
-					return
-				}
-				g.display = ctx.Display.(*glfwplatform.Display)
-				opts := runtime.DefaultOptions()
-				opts.Mode = mode
-				opts.FrameCap = time.Second / 60
-				rt, err := runtime.New(g, ctx, opts)
-				if err != nil {
-					ctx.Close()
-					setupErr = err
-					return
-				}
-				runErr = rt.Run()
-			})
-			if setupErr != nil {
-				testdisplay.Unavailable(t, setupErr)
-			}
+			opts := runtime.DefaultOptions()
+			opts.Mode = mode
+			opts.FrameCap = time.Second / 60
+			rt, display := startWindow(t, "metronome hidden", 160, 120, g, opts)
+			g.display = display
+			var runErr error
+			testdisplay.OnMain(func() { runErr = rt.Run() })
 			if runErr != nil {
 				t.Fatalf("Run: %v", runErr)
 			}
