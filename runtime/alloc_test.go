@@ -3,8 +3,7 @@
 package runtime_test
 
 import (
-	"fmt"
-	goruntime "runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,10 +12,10 @@ import (
 )
 
 // steadyAllocs runs one session on allocation-free fakes and returns the
-// heap allocations the whole process made between update from and update
-// to, and the platform cycles in between. The reading covers every
-// goroutine, so it is an upper bound on what the loop allocates.
-func steadyAllocs(t *testing.T, mode runtime.Mode, interpolating bool, from, to int) (allocs, cycles uint64) {
+// heap allocations the module's code made between update from and update
+// to, the allocating stacks, and the platform cycles in between. extra,
+// when set, runs inside every update of the window, as game code.
+func steadyAllocs(t *testing.T, mode runtime.Mode, interpolating bool, from, to int, extra func(n int)) (allocs int64, sites []string, cycles uint64) {
 	t.Helper()
 	rt, g, _ := leanRuntime(t, mode, to+100, nil)
 	if interpolating {
@@ -31,65 +30,72 @@ func steadyAllocs(t *testing.T, mode runtime.Mode, interpolating bool, from, to 
 			t.Fatal(err)
 		}
 	}
-	var ms goruntime.MemStats
-	var startMallocs, startCycles uint64
+	probe := newAllocProbe(t)
+	var startCycles uint64
 	g.onUpdate = func(n int) {
-		switch n {
-		case from:
-			goruntime.ReadMemStats(&ms)
-			startMallocs, startCycles = ms.Mallocs, rt.Stats().Cycles
-		case to:
-			goruntime.ReadMemStats(&ms)
-			allocs, cycles = ms.Mallocs-startMallocs, rt.Stats().Cycles-startCycles
+		switch {
+		case n == from:
+			probe.mark(0)
+			startCycles = rt.Stats().Cycles
+		case n == to:
+			probe.mark(1)
+			cycles = rt.Stats().Cycles - startCycles
+		case n > from && n < to && extra != nil:
+			extra(n)
 		}
 	}
 	if err := rt.Run(); err != nil {
 		t.Fatal(err)
 	}
-	return allocs, cycles
+	allocs, sites = probe.window(t)
+	return allocs, sites, cycles
 }
 
 // TestSteadyStateAllocations counts the allocations of 2000 updates (about
 // 10,000 platform cycles) once a session is running: there must be none,
 // also when every frame is presented several times at a frame cap above
-// the tick rate (the per-present path).
-//
-// The count is process-wide, so a measurement can only be too high, never
-// too low: another goroutine of the process (a runtime worker, the testing
-// package) may allocate during the window on a loaded machine. The test
-// therefore takes the smallest of up to three measurements, which is exact
-// for the loop and never fails on such noise, while an allocation in the
-// loop shows up in every measurement (at least once per 2000 updates).
+// the tick rate (the per-present path). The probe counts exactly what the
+// module's code allocates, so one session decides.
 func TestSteadyStateAllocations(t *testing.T) {
-	const from, to, attempts = 300, 2300, 3
+	const from, to = 300, 2300
 	for _, mode := range modes {
 		for _, interp := range []bool{false, true} {
 			name := mode.String()
 			if interp {
 				name += "/interpolating"
 			}
-			t.Run(name, func(t *testing.T) { steadyCase(t, mode, interp, from, to, attempts) })
+			t.Run(name, func(t *testing.T) {
+				steadyAllocs(t, mode, interp, 10, 20, nil) // first use of lazy process-wide state
+				allocs, sites, cycles := steadyAllocs(t, mode, interp, from, to, nil)
+				if mode == runtime.Sequential && cycles < uint64(to-from) {
+					t.Fatalf("window of %d updates spans %d platform cycles, want at least %d", to-from, cycles, to-from)
+				}
+				t.Logf("updates %d to %d: %d allocations in %d cycles", from, to, allocs, cycles)
+				if allocs != 0 {
+					t.Errorf("updates %d to %d: %d allocations, want 0:\n%s", from, to, allocs, strings.Join(sites, "\n"))
+				}
+			})
 		}
 	}
 }
 
-func steadyCase(t *testing.T, mode runtime.Mode, interp bool, from, to, attempts int) {
-	{
-		{
-			steadyAllocs(t, mode, interp, 10, 20) // first use of lazy process-wide state
-			var runs []string
-			for range attempts {
-				allocs, cycles := steadyAllocs(t, mode, interp, from, to)
-				runs = append(runs, fmt.Sprintf("%d allocations in %d cycles", allocs, cycles))
-				if mode == runtime.Sequential && cycles < uint64(to-from) {
-					t.Fatalf("window of %d updates spans %d platform cycles, want at least %d", to-from, cycles, to-from)
+// TestAllocProbeSeesTheLoopsAllocations makes the game allocate at every
+// 100th update of the window, on the simulation's goroutine in concurrent
+// mode: the probe must count each, and name the allocating function.
+func TestAllocProbeSeesTheLoopsAllocations(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			const from, to = 300, 1300
+			allocs, sites, _ := steadyAllocs(t, mode, false, from, to, func(n int) {
+				if n%100 == 0 {
+					allocSink = make([]byte, 64+n%3)
 				}
-				if allocs == 0 {
-					t.Logf("updates %d to %d: %v", from, to, runs)
-					return
-				}
+			})
+			if allocs != 9 || len(sites) != 1 || !strings.Contains(sites[0], "TestAllocProbeSeesTheLoopsAllocations") {
+				t.Errorf("probe counted %d allocations at %q; want 9 at one site in the test", allocs, sites)
 			}
-			t.Errorf("updates %d to %d, %d sessions: %v; want 0 allocations in at least one", from, to, attempts, runs)
-		}
+		})
 	}
 }
+
+var allocSink []byte
