@@ -30,4 +30,9 @@
 // more input and go on. [Sim.Display] scripts the window (resize, focus,
 // hide, close button); the adapters are in [Sim.Fakes] (see package
 // runtime/runtimetest).
+//
+// With [Options.Sound] the game's sounds are mixed offline on the same
+// virtual clock: [Sim.Mixer] has the counters (placed, late, dropped) and
+// [Sim.Samples] the output, sample for sample, so a test can check that a
+// footstep starts where its update's span says it should.
 package frameworktest

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/audio"
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
@@ -38,6 +40,17 @@ type Options struct {
 	// RenderCost is the time each rendered frame takes on the platform's
 	// virtual clock. Zero renders instantly.
 	RenderCost time.Duration
+	// Sound gives the session a mixer made from the [audio] table, in
+	// place of the output device: the game's sound requests are placed on
+	// the virtual clock's timeline (frame 0 at [Sim.At](0)) and mixed
+	// offline as the clock advances, so a test can check which sounds
+	// played, when and how loud ([Sim.Mixer], [Sim.Samples]). Without it,
+	// or with audio.enabled = false, the game's sound requests go nowhere,
+	// as in a session with no device. As in a real session, the Audio
+	// resource is in place before the game's Setup runs (ecs.AddAudio in
+	// Setup returns it). The Sim keeps every mixed frame: about 384 KB per
+	// second of virtual time at 48 kHz.
+	Sound bool
 }
 
 // Sim runs a game headless, through the real runtime loop, on virtual time
@@ -126,6 +139,11 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 	}
 	s := newSim(sess, clock, fakes, cfg)
 	s.rec = rec
+	if opts.Sound && cfg.Audio.Enabled {
+		if err := s.step.sound.open(sess.App, cfg, clock.At(0)); err != nil {
+			return nil, err
+		}
+	}
 	if s.Runtime, err = runtime.New(s.step, ctx, rtOpts); err != nil {
 		return nil, err
 	}
@@ -230,12 +248,36 @@ func (s *Sim) LastFrame() *render2d.Frame {
 // Presents returns how many frames were presented.
 func (s *Sim) Presents() int { return s.Fakes.Presenter.Presents() }
 
+// Mixer returns the session's mixer with [Options.Sound], or nil: its
+// Stats count the sounds placed, late and dropped, the voices playing and
+// the frames mixed. Read it between steps or after the session ended.
+func (s *Sim) Mixer() *audio.Mixer { return s.step.sound.m }
+
+// Samples returns the session's sound output with [Options.Sound] from
+// the clock's start to offset d: interleaved stereo frames (left, right)
+// at the mixer's rate, mixing what is not mixed yet. The mixer has then
+// consumed every request made so far, as a device that had played up to d
+// would have. A sound requested in an update whose span starts at offset
+// t begins at frame t × rate + latency (in frames), exactly. Nil without
+// Sound. Call it between steps or after the session ended; the slice is
+// the Sim's own and valid until the next Step, RunTicks or Samples.
+func (s *Sim) Samples(d time.Duration) []float32 {
+	sn := &s.step.sound
+	if sn.m == nil {
+		return nil
+	}
+	n := audio.DurationFrames(max(d, 0), sn.m.Options().Rate)
+	sn.mixTo(n)
+	return sn.out[:2*n]
+}
+
 // stepper counts the game's updates and hands control back to the test at
 // the step limits. Its fields belong to the simulation owner while the
 // session runs and to the test while it is paused; the channels order the
 // two.
 type stepper struct {
 	*framework.Session
+	sound        offlineSound
 	ticks, limit uint64
 	stopAtLimit  bool
 	paused       chan struct{}
@@ -249,6 +291,7 @@ func (s *stepper) Update(t *runtime.TickContext) error {
 			return t.RequestStop()
 		}
 	}
+	s.sound.mixUntil(t.Start)
 	if err := s.Session.Update(t); err != nil {
 		return err
 	}
@@ -301,5 +344,48 @@ func newSim(sess *framework.Session, clock *runtimetest.Clock, fakes *runtimetes
 		Config:  cfg,
 		step:    &stepper{Session: sess, paused: make(chan struct{}), resume: make(chan bool)},
 		done:    make(chan error, 1),
+	}
+}
+
+// offlineSound is the device a Sim with [Options.Sound] has: a mixer
+// rendered on demand, as far as the virtual clock has come, into one
+// growing buffer. It belongs to the stepper's owner, as its other fields.
+type offlineSound struct {
+	m   *audio.Mixer
+	out []float32 // interleaved stereo, from frame 0
+}
+
+// open makes the mixer, starts its timeline at origin and gives app the
+// Audio resource that plays through it.
+func (o *offlineSound) open(app *ecs.App, cfg config.Config, origin timing.Instant) error {
+	m, err := audio.NewMixer(cfg.AudioOptions())
+	if err != nil {
+		return fmt.Errorf("frameworktest: [audio]: %w", err)
+	}
+	ecs.AddAudio(app, m.Player())
+	m.Start(origin)
+	o.m = m
+	return nil
+}
+
+// mixUntil mixes up to the frame the device would be playing at t. Every
+// sound requested from an update starting at t or later is placed at
+// least the latency after it, so none is judged late for being mixed here.
+func (o *offlineSound) mixUntil(t timing.Instant) {
+	if o.m == nil {
+		return
+	}
+	o.mixTo(o.m.Timeline().FrameOf(t))
+}
+
+// mixTo mixes frames up to (not including) frame, pumping the streams
+// before each buffer as a device's pump would.
+func (o *offlineSound) mixTo(frame int64) {
+	const block = 1024 // frames per Render, a device buffer's size
+	for have := int64(len(o.out) / 2); have < frame; have = int64(len(o.out) / 2) {
+		n := min(frame-have, block)
+		o.out = slices.Grow(o.out, int(2*n))[:len(o.out)+int(2*n)]
+		o.m.Pump()
+		o.m.Render(o.out[2*have:])
 	}
 }
