@@ -32,6 +32,7 @@ func TestDispatcherBatchesInOrder(t *testing.T) {
 				var futures []*runtime.Future[int]
 				var nested *runtime.Future[struct{}]
 				var panicked *runtime.Future[struct{}]
+				allQueued := make(chan struct{})
 				r.game.onUpdate = func(g *fakeGame, tick *runtime.TickContext) {
 					if g.updates.Load() != 3 {
 						return
@@ -43,13 +44,19 @@ func TestDispatcherBatchesInOrder(t *testing.T) {
 							note(rt, string(rune('a'+i)))
 							if i == 0 {
 								// Submitted while the batch runs: belongs
-								// to the next batch.
+								// to the next batch. In concurrent mode the
+								// platform may start a batch before the
+								// update has submitted b and c; waiting for
+								// them keeps the submission order a, b, c,
+								// nested in both modes.
+								<-allQueued
 								nested = d.Do(func() error { note(rt, "nested"); return nil })
 							}
 							return i * 10, nil
 						}))
 					}
 					panicked = d.Do(func() error { panic("boom") })
+					close(allQueued)
 					if futures[0].Ready() {
 						t.Error("future ready before the platform ran it")
 					}
