@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/metronome-go/metronome/audio"
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
@@ -61,4 +62,58 @@ func ExampleSim_Step() {
 	// after 10 ticks: 1 push
 	// after 20 ticks: 3 pushes
 	// <nil> 20
+}
+
+// With Options.Sound, a test hears the game: the jump sound of the update
+// at 250 ms starts exactly the configured latency later, at frame
+// (250 ms + 50 ms) × 48 kHz.
+func ExampleSim_Samples() {
+	game := framework.Game{Setup: func(s *framework.Setup) error {
+		tone := make([]float32, 480) // 10 ms at 48 kHz, amplitude 0.25
+		for i := range tone {
+			tone[i] = 0.25
+		}
+		snd, err := audio.NewSound("jump", 48000, 1, tone)
+		if err != nil {
+			return err
+		}
+		jump, err := s.Assets.AddSound(snd)
+		if err != nil {
+			return err
+		}
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "jump", Run: func(ctx *ecs.Context) {
+			if ctx.Time.Number == 25 { // the update whose span starts at 250 ms
+				if _, err := ctx.PlaySound(jump, audio.DefaultParams()); err != nil {
+					ctx.Fail(err)
+				}
+			}
+		}})
+		return nil
+	}}
+	sim, err := frameworktest.New(game, frameworktest.Options{Sound: true, Sets: []string{
+		"timing.mode=fixed", "timing.step=10ms", "audio.latency=50ms",
+		"audio.master_volume=1", "audio.effects_volume=1",
+	}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := sim.RunTicks(50); err != nil {
+		fmt.Println(err)
+		return
+	}
+	out := sim.Samples(500 * time.Millisecond) // left, right, left, right, ...
+	first := -1
+	for i := 0; i < len(out); i += 2 {
+		if out[i] != 0 {
+			first = i / 2
+			break
+		}
+	}
+	st := sim.Mixer().Stats()
+	fmt.Println("first sounding frame:", first, "amplitude:", out[2*first])
+	fmt.Println("placed:", st.Placed, "late:", st.Late, "dropped:", st.Dropped)
+	// Output:
+	// first sounding frame: 14400 amplitude: 0.25
+	// placed: 1 late: 0 dropped: 0
 }
