@@ -172,16 +172,14 @@ func (e *ShutdownEndpoint) Request(reason ShutdownReason) error {
 		e.mu.Unlock()
 		return ErrClosed
 	}
-	e.seq++
-	e.stats.Requests++
 	if e.replaying && e.replayingSim.Load() {
 		// Made by the replayed game: the recording holds the request
 		// and puts it to the policy where it was decided.
-		e.seq--
-		e.stats.Requests--
 		e.mu.Unlock()
 		return nil
 	}
+	e.seq++
+	e.stats.Requests++
 	req := ShutdownRequest{Reason: reason, At: e.rt.clock.Now(), Seq: e.seq}
 	if e.policy == nil || e.replaying {
 		e.stats.Accepted++
