@@ -231,19 +231,11 @@ func (s *simulation) replayBatch() (int, error) {
 				return ran, err
 			}
 		case *recording.Tick:
-			r.endpoint.replayingSim.Store(true)
-			err := s.replayTick(it)
-			ok := err == nil
-			if ok {
-				ran++
-				s.play.recTicks.Add(1)
-				r.counters.updates.Add(1)
-				ok = s.update()
-			}
-			r.endpoint.replayingSim.Store(false)
+			ok, err := s.replayUpdate(it)
 			if err != nil {
 				return ran, err
 			}
+			ran++
 			if !ok {
 				return ran, nil
 			}
@@ -254,6 +246,22 @@ func (s *simulation) replayBatch() (int, error) {
 		}
 	}
 	return ran, nil
+}
+
+// replayUpdate runs the recorded update t. Meanwhile the replayed game's
+// own shutdown requests (from its policy or its update) are left to the
+// recording, which holds them. ok is false when the update ended the
+// session.
+func (s *simulation) replayUpdate(t *recording.Tick) (ok bool, err error) {
+	r := s.rt
+	r.endpoint.replayingSim.Store(true)
+	defer r.endpoint.replayingSim.Store(false)
+	if err := s.replayTick(t); err != nil {
+		return false, err
+	}
+	s.play.recTicks.Add(1)
+	r.counters.updates.Add(1)
+	return s.update(), nil
 }
 
 // replayTick makes s.tick the recorded update: it waits until the clock
