@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
-	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
@@ -155,7 +154,7 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 	} else {
 		// A pure simulation: no device, the game gets the silent Audio
 		// resource a session without one has.
-		ecs.AddAudio(sess.App, nil)
+		sess.silence("")
 		clock := timing.NewManualClock(0)
 		rtOpts.Clock = clock
 		size := input.Size{Width: cfg.Window.Width, Height: cfg.Window.Height}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/metronome-go/metronome/audio"
 	"github.com/metronome-go/metronome/audio/otoaudio"
-	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/internal/xvfb"
 	"github.com/metronome-go/metronome/recording"
 
@@ -169,8 +168,7 @@ func attachLimits(rt *runtime.GameRuntime, frames int, runFor time.Duration) err
 // a game. It returns the function that closes the device.
 func openAudio(sess *Session, cfg config.Config) (func(), error) {
 	if !cfg.Audio.Enabled {
-		sess.sound = Sound{off: "disabled in the configuration (audio.enabled = false)"}
-		ecs.AddAudio(sess.App, nil)
+		sess.silence("disabled in the configuration (audio.enabled = false)")
 		return func() {}, nil
 	}
 	m, err := audio.NewMixer(cfg.AudioOptions())
@@ -180,15 +178,13 @@ func openAudio(sess *Session, cfg config.Config) (func(), error) {
 	dev, err := openDevice(m, timing.SystemClock{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: sound is off: %v (set audio.enabled = false to skip the device)\n", programName(), err)
-		sess.sound = Sound{off: "no audio device: " + err.Error()}
-		ecs.AddAudio(sess.App, nil)
+		sess.silence("no audio device: " + err.Error())
 		return func() {}, nil
 	}
-	sess.sound = Sound{mixer: m}
+	sess.UseMixer(m)
 	if d, ok := dev.(deviceStats); ok {
 		sess.sound.dev = d
 	}
-	ecs.AddAudio(sess.App, m.Player())
 	return func() { _ = dev.Close() }, nil
 }
 

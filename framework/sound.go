@@ -5,6 +5,7 @@ import (
 
 	"github.com/metronome-go/metronome/audio"
 	"github.com/metronome-go/metronome/audio/otoaudio"
+	"github.com/metronome-go/metronome/ecs"
 )
 
 // Sound is the session's sound output as a game can watch it: whether it
@@ -35,7 +36,8 @@ type SoundStats struct {
 	HasDevice bool
 }
 
-// Playing reports whether sound reaches an output device.
+// Playing reports whether the game's sounds are mixed for output: on an
+// output device, or in a test harness's offline mixer.
 func (s *Sound) Playing() bool { return s != nil && s.mixer != nil }
 
 // Off says why the session is silent ("" while it plays): disabled in
@@ -61,4 +63,22 @@ func (s *Sound) Stats() SoundStats {
 		st.Device, st.HasDevice = s.dev.Stats(), true
 	}
 	return st
+}
+
+// UseMixer gives the session's ECS app the Audio resource that plays
+// through m, and makes [Setup.Sound] report m's counters. [Run] does it
+// with the mixer it starts on the output device; a test harness does it
+// with a mixer it renders offline (frameworktest's Options.Sound). Call it
+// once, before the session runs; m must be started by whoever renders it.
+func (s *Session) UseMixer(m *audio.Mixer) {
+	s.sound = Sound{mixer: m}
+	ecs.AddAudio(s.App, m.Player())
+}
+
+// silence gives the session's app the silent Audio resource (every sound
+// request succeeds and plays nothing), and Setup.Sound the reason; ""
+// says the session has no sound output.
+func (s *Session) silence(reason string) {
+	s.sound = Sound{off: reason}
+	ecs.AddAudio(s.App, nil)
 }

@@ -48,7 +48,7 @@ type Options struct {
 	// or with audio.enabled = false, the game's sound requests go nowhere,
 	// as in a session with no device. As in a real session, the Audio
 	// resource is in place before the game's Setup runs (ecs.AddAudio in
-	// Setup returns it). The Sim keeps every mixed frame: about 384 KB per
+	// Setup returns it), and Setup.Sound reports the mixer. The Sim keeps every mixed frame: about 384 KB per
 	// second of virtual time at 48 kHz.
 	Sound bool
 }
@@ -140,7 +140,7 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 	s := newSim(sess, clock, fakes, cfg)
 	s.rec = rec
 	if opts.Sound && cfg.Audio.Enabled {
-		if err := s.step.sound.open(sess.App, cfg, clock.At(0)); err != nil {
+		if err := s.step.sound.open(sess, cfg, clock.At(0)); err != nil {
 			return nil, err
 		}
 	}
@@ -355,14 +355,14 @@ type offlineSound struct {
 	out []float32 // interleaved stereo, from frame 0
 }
 
-// open makes the mixer, starts its timeline at origin and gives app the
-// Audio resource that plays through it.
-func (o *offlineSound) open(app *ecs.App, cfg config.Config, origin timing.Instant) error {
+// open makes the mixer, starts its timeline at origin and gives the
+// session the Audio resource that plays through it.
+func (o *offlineSound) open(sess *framework.Session, cfg config.Config, origin timing.Instant) error {
 	m, err := audio.NewMixer(cfg.AudioOptions())
 	if err != nil {
 		return fmt.Errorf("frameworktest: [audio]: %w", err)
 	}
-	ecs.AddAudio(app, m.Player())
+	sess.UseMixer(m)
 	m.Start(origin)
 	o.m = m
 	return nil

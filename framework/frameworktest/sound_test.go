@@ -15,11 +15,12 @@ import (
 // beepGame plays a 20-frame beep of amplitude 0.5 from every update that
 // sees "fire" pressed, through the framework's own wiring: it adds no
 // Audio resource of its own. starts collects the span start of each
-// update that played one.
-func beepGame(t *testing.T, starts *[]timing.Instant) framework.Game {
+// update that played one; sound gets the game's view of its output.
+func beepGame(t *testing.T, starts *[]timing.Instant, sound **framework.Sound) framework.Game {
 	return framework.Game{
 		Title: "beep",
 		Setup: func(s *framework.Setup) error {
+			*sound = s.Sound
 			fire, err := s.Actions.RegisterNames("fire", "Space")
 			if err != nil {
 				return err
@@ -48,7 +49,8 @@ func TestSoundIsMixedOnTheVirtualClock(t *testing.T) {
 	for _, mode := range []string{"sequential", "concurrent"} {
 		t.Run(mode, func(t *testing.T) {
 			var starts []timing.Instant
-			sim, err := frameworktest.New(beepGame(t, &starts), frameworktest.Options{
+			var sound *framework.Sound
+			sim, err := frameworktest.New(beepGame(t, &starts, &sound), frameworktest.Options{
 				Sound: true,
 				Sets:  append([]string{"runtime.mode=" + mode}, beepSets...),
 			})
@@ -85,6 +87,10 @@ func TestSoundIsMixedOnTheVirtualClock(t *testing.T) {
 			if st.Placed != 3 || st.Late != 0 || st.Dropped != 0 {
 				t.Errorf("placed/late/dropped %d/%d/%d, want 3/0/0", st.Placed, st.Late, st.Dropped)
 			}
+			// The game sees the same output through Setup.Sound.
+			if ss := sound.Stats(); !sound.Playing() || sound.Off() != "" || ss.Mixer.Placed != 3 || ss.Latency != 50*time.Millisecond {
+				t.Errorf("Setup.Sound: playing %v, off %q, placed %d, latency %v; want playing, 3 placed, 50ms", sound.Playing(), sound.Off(), ss.Mixer.Placed, ss.Latency)
+			}
 			if again := sim.Samples(500 * time.Millisecond); len(again) != rate || again[0] != out[0] {
 				t.Errorf("Samples(500ms) has %d values, want the first %d of what was mixed", len(again), rate)
 			}
@@ -100,7 +106,8 @@ func TestSoundOff(t *testing.T) {
 		{Sets: beepSets},
 		{Sound: true, Sets: append([]string{"audio.enabled=false"}, beepSets...)},
 	} {
-		sim, err := frameworktest.New(beepGame(t, &starts), o)
+		var sound *framework.Sound
+		sim, err := frameworktest.New(beepGame(t, &starts, &sound), o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,6 +117,9 @@ func TestSoundOff(t *testing.T) {
 		}
 		if sim.Mixer() != nil || sim.Samples(time.Second) != nil {
 			t.Errorf("options %+v: a mixer or samples, want none", o)
+		}
+		if sound.Playing() || sound.Off() == "" {
+			t.Errorf("options %+v: Setup.Sound playing %v, off %q; want silent, saying why", o, sound.Playing(), sound.Off())
 		}
 	}
 	if len(starts) != 2 {
