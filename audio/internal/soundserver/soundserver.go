@@ -71,14 +71,6 @@ func Start() (*Server, error) {
 		signalled := false
 		for sc.Scan() {
 			line := sc.Text()
-			// METRONOME_PULSE_LOG names a file that gets the daemon's log,
-			// for a test that misbehaves on one machine only.
-			if f := os.Getenv("METRONOME_PULSE_LOG"); f != "" {
-				if lf, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-					fmt.Fprintln(lf, time.Now().Format("15:04:05.000"), line)
-					lf.Close()
-				}
-			}
 			if !signalled {
 				log.WriteString(line + "\n")
 				if strings.Contains(line, "Daemon startup complete") {
