@@ -59,8 +59,12 @@ func (g *game) spawnBall(ctx *ecs.Context) {
 	ecs.With(e, s)
 }
 
-// restBall puts the ball on the middle of the paddle and shows it.
-func (g *game) restBall() {
+// restBall puts the ball on the middle of the paddle and shows it. jump
+// says the ball comes from elsewhere (a lost ball, a new game): it is
+// teleported, so the frame does not slide it there from where it was, and
+// stopped until the launch; following the paddle while it waits is
+// ordinary motion.
+func (g *game) restBall(jump bool) {
 	var on geom.Rect
 	p := g.paddles.Query()
 	for p.Next() {
@@ -69,8 +73,12 @@ func (g *game) restBall() {
 	}
 	q := g.balls.Query()
 	for q.Next() {
-		t, _, _ := q.Get()
+		t, _, b := q.Get()
 		t.Position = ecs.Vec2{X: on.Center().X - ballSize/2, Y: on.Y - ballSize}
+		if jump {
+			t.Teleport()
+			b.Vel = geom.Vec2{}
+		}
 	}
 	g.showBall(true)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
@@ -466,5 +468,28 @@ func TestDemo(t *testing.T) {
 	}
 	if p := progress(sim); p.Score < 50 {
 		t.Errorf("demo: score %d after 7.5 s, want at least 50", p.Score)
+	}
+}
+
+// TestSettingsMatchConfig: the embedded config.toml, which a player reads,
+// sets every key of the [game] table, to what defaultSettings says.
+func TestSettingsMatchConfig(t *testing.T) {
+	got := defaultSettings()
+	cfg, err := config.Build(config.Layers{Game: &got, Embedded: configTOML})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.DecodeGame(&got); err != nil {
+		t.Fatal(err)
+	}
+	if want := defaultSettings(); got != want {
+		t.Errorf("config.toml's [game] table gives %+v; defaultSettings %+v", got, want)
+	}
+	st := reflect.TypeFor[Settings]()
+	for i := range st.NumField() {
+		key := "game." + st.Field(i).Tag.Get("toml")
+		if src := cfg.Source(key); src.Origin != config.FromEmbedded {
+			t.Errorf("%s comes from %v; want config.toml to set it", key, src)
+		}
 	}
 }

@@ -214,7 +214,7 @@ func (g *game) enterServe(ctx *ecs.Context) {
 	if ctx.Timers.Pending(g.progress.Launch) {
 		return
 	}
-	g.restBall()
+	g.restBall(true)
 	h, err := ctx.AfterTime(g.settings.ServeDelay, ecs.Event{Run: g.launch})
 	if err != nil {
 		ctx.Fail(err)

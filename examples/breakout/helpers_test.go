@@ -83,7 +83,7 @@ func ball(t *testing.T, sim *frameworktest.Sim) (*ecs.Transform, *Body, *Ball) {
 	return q.Get()
 }
 
-// paddleBox returns the paddle's transform and body.
+// paddleOf returns the paddle's transform and body.
 func paddleOf(t *testing.T, sim *frameworktest.Sim) (*ecs.Transform, *Body) {
 	t.Helper()
 	q := ecs.NewFilter3[ecs.Transform, Body, Paddle](sim.App.World()).Query()
@@ -133,7 +133,7 @@ func playing(t *testing.T, sets ...string) *frameworktest.Sim {
 	return sim
 }
 
-// paused counts the ticks of a step that ran in the Paused screen; step
+// stepCounting counts the ticks of a step that ran in the Paused screen; step
 // one tick at a time through it.
 func stepCounting(t *testing.T, sim *frameworktest.Sim, n int, in Screen) int {
 	t.Helper()

@@ -5,7 +5,6 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
-	"github.com/metronome-go/metronome/render2d"
 )
 
 // Label is a component naming what a text entity shows.
@@ -30,8 +29,7 @@ func (g *game) spawnHUD(ctx *ecs.Context) {
 	add := func(x, y float32, font assets.Font, width float32, align assets.Align, shows labelKind) {
 		e := ctx.Commands.Spawn()
 		ecs.With(e, ecs.At(x, y))
-		ecs.With(e, ecs.Text{Font: font, Width: width, Align: align, Layer: hudLayer,
-			Color: render2d.Color{R: 1, G: 1, B: 1, A: 1}})
+		ecs.With(e, ecs.Text{Font: font, Width: width, Align: align, Layer: hudLayer}) // white
 		ecs.With(e, Label{Shows: shows})
 	}
 	add(16, 12, g.hudFont, 0, assets.AlignLeft, scoreLabel)

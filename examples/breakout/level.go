@@ -54,7 +54,6 @@ func brickRegion(i int) string { return fmt.Sprintf("brick%d", i) }
 
 // Brick is a component: one brick of the wall, worth Points.
 type Brick struct {
-	Row    int
 	Points int
 }
 
@@ -83,7 +82,7 @@ func (g *game) spawnLevel(ctx *ecs.Context) int {
 			e := ctx.Commands.Spawn()
 			ecs.With(e, ecs.At(left+float32(c*(brickW+brickGap)), float32(bricksTop+r*(brickH+brickGap))))
 			ecs.With(e, Body{Size: geom.V(brickW, brickH)})
-			ecs.With(e, Brick{Row: r, Points: 10 * (rows - r)})
+			ecs.With(e, Brick{Points: 10 * (rows - r)})
 			ecs.With(e, g.sprite(brickRegion(colour), 1))
 		}
 	}

@@ -12,7 +12,7 @@
 // The code is split by concern, each file showing one part of the framework:
 // main.go the Game and its settings, game.go the setup (actions, assets,
 // states, systems), level.go the bricks, paddle.go the input axis, ball.go
-// the swept collisions, powerup.go a timed effect in game time, hud.go the
+// the swept collisions, powerup.go a timed effect in ticks of play, hud.go the
 // text, sounds.go generated sound effects.
 package main
 
@@ -55,8 +55,9 @@ type Settings struct {
 	Demo bool `toml:"demo"`
 }
 
-// defaultSettings are the values the game runs with when neither
-// config.toml nor --set says otherwise.
+// defaultSettings are the [game] table's defaults, the layer under the
+// embedded config.toml. That file repeats them, for a player to read and
+// edit; TestSettingsMatchConfig keeps the two the same.
 func defaultSettings() Settings {
 	return Settings{
 		Lives:         3,

@@ -42,16 +42,19 @@ func (g *game) movePaddle(ctx *ecs.Context) {
 		if g.settings.Demo {
 			// Meet the ball a quarter of the way in from one end or the
 			// other (by the bricks left), for returns at ±30 degrees.
-			at := 0.25 + 0.5*float32(g.progress.Bricks%2)
-			want := ball.Center().X - (t.Position.X + b.Size.X*at)
-			dx = geom.Clamp(want, -step, step)
+			// While serving, the ball rides on the paddle: nothing to chase.
+			if g.screens.Current() == Playing {
+				at := 0.25 + 0.5*float32(g.progress.Bricks%2)
+				want := ball.Center().X - (t.Position.X + b.Size.X*at)
+				dx = geom.Clamp(want, -step, step)
+			}
 		} else if ctx.Input != nil {
 			dx = float32(g.settings.PaddleSpeed * ctx.Input.SimulationSeconds(g.move, dt))
 		}
 		t.Position.X = geom.Clamp(t.Position.X+dx, 0, fieldW-b.Size.X)
 	}
 	if g.screens.Current() == Serve {
-		g.restBall()
+		g.restBall(false)
 	}
 }
 

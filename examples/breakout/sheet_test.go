@@ -69,16 +69,16 @@ func drawSheet() *image.RGBA {
 		v := uint8(255 - 60*d)
 		return color.RGBA{255, 255, v, 255}
 	})
-	cap := regions["capsule"]
-	for y := cap.Min.Y; y < cap.Max.Y; y++ {
-		for x := cap.Min.X; x < cap.Max.X; x++ {
-			dx := min(x-cap.Min.X, cap.Max.X-1-x)
-			dy := min(y-cap.Min.Y, cap.Max.Y-1-y)
+	capsule := regions["capsule"]
+	for y := capsule.Min.Y; y < capsule.Max.Y; y++ {
+		for x := capsule.Min.X; x < capsule.Max.X; x++ {
+			dx := min(x-capsule.Min.X, capsule.Max.X-1-x)
+			dy := min(y-capsule.Min.Y, capsule.Max.Y-1-y)
 			if dx+dy < 4 {
 				continue
 			}
 			c := color.RGBA{48, 220, 96, 255}
-			if mid := (cap.Min.X + cap.Max.X) / 2; x >= mid-3 && x < mid+3 {
+			if mid := (capsule.Min.X + capsule.Max.X) / 2; x >= mid-3 && x < mid+3 {
 				c = color.RGBA{255, 255, 255, 255}
 			}
 			img.SetRGBA(x, y, c)
