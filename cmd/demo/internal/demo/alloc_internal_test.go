@@ -28,7 +28,7 @@ func TestOverlayFormattingAllocs(t *testing.T) {
 	down.Add(input.KeyW)
 	line := appendInputLine(nil, 3, &presses, down)
 	frames := make([]timing.TelemetryFrame, timing.TelemetryWindow)
-	mixed := audioLine{Latency: 80 * time.Millisecond, Mixer: true, Device: true, Lead: 38 * time.Millisecond, Queued: 18 * time.Millisecond}
+	mixed := audioLine{Latency: 80 * time.Millisecond, Device: true, Lead: 38 * time.Millisecond, Queued: 18 * time.Millisecond}
 	mixed.Stats.Placed, mixed.Stats.Voices = 12, 3
 	silent := audioLine{Off: "no audio device: oto: ALSA error at snd_pcm_open: \"default\": No such file or directory, and more"}
 	var audioBuf []byte

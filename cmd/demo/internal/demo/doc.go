@@ -26,11 +26,9 @@
 // [ecs.SoundSource] on the music bus, spawned with the scene, so it is game
 // state like any other and a replay starts it on the same tick. The panel
 // sets the master volume and mutes the music live. The overlay's audio line
-// shows the latency, voices, placed, late and dropped sounds and underruns
-// when the mixer is in reach ([Options].Mixer); under framework.Run a game
-// gets only the player, so the line shows the requests the game made and
-// says that the mixer's counters are out of reach. A session without sound
-// says why ("audio: off (...)") and runs the same.
+// shows the latency, voices, placed, late and dropped sounds, underruns and
+// the device's lead, from the session's output (framework.Setup.Sound). A
+// session without sound says why ("audio: off (...)") and runs the same.
 //
 // # Loading screen
 //

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
-	"github.com/metronome-go/metronome/audio"
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/input"
@@ -59,15 +58,6 @@ type Options struct {
 	// SlowUpdate and SlowRender are the costs of the persistent loads;
 	// zero means DefaultSlowUpdate and DefaultSlowRender.
 	SlowUpdate, SlowRender time.Duration
-	// Mixer is the mixer the session's sound plays on, when the host can
-	// hand it over, so that the overlay shows its counters (voices,
-	// placed, late, dropped, underruns). When the app has no Audio
-	// resource yet (a headless harness), the demo adds one on Mixer's
-	// player; otherwise Mixer must be the mixer behind the app's resource.
-	// Nil: under framework.Run the sound plays on the framework's mixer,
-	// whose counters a game cannot reach, and the overlay says so; with no
-	// resource the demo runs silently.
-	Mixer *audio.Mixer
 	// AtlasImages is how many generated images of AtlasSize texels a side
 	// (default DefaultAtlasSize) the demo loads in the background at the
 	// start, behind a loading screen, and then shows as the scene's

@@ -137,7 +137,7 @@ func (g *Game) spawnLoading(ctx *ecs.Context) {
 		partBar:  {R: 0.25, G: 0.28, B: 0.36, A: 1},
 		partFill: {R: 0.35, G: 0.8, B: 0.55, A: 1},
 	}
-	layers := [partCount]int16{layerLoadBack, layerLoadBar, layerLoadFill, layerLoadText}
+	layers := [partCount]int16{partBack: layerLoadBack, partBar: layerLoadBar, partFill: layerLoadFill}
 	for role := range partCount {
 		p := ctx.Commands.Spawn()
 		ecs.With(p, ecs.At(0, 0))
@@ -227,7 +227,8 @@ func (a *atlasLoad) finish(g *Game, ctx *ecs.Context, w, h float32) {
 	}
 	// The frames measured since the first loading tick: the newest of the
 	// telemetry window (it holds the latest 120).
-	n := int(g.rt.Telemetry().Frames - a.startFrames)
+	measured := g.rt.Telemetry().Frames
+	n := int(measured - a.startFrames)
 	a.frames = g.rt.TelemetryFrames(a.frames[:0])
 	n = min(n, len(a.frames))
 	rep.Frames = n
@@ -235,7 +236,7 @@ func (a *atlasLoad) finish(g *Game, ctx *ecs.Context, w, h float32) {
 		rep.MaxInterval = max(rep.MaxInterval, int64(f.Interval))
 	}
 	a.mu.Lock()
-	a.report, a.doneFrames = rep, g.rt.Telemetry().Frames
+	a.report, a.doneFrames = rep, measured
 	a.mu.Unlock()
 
 	q := a.parts.Query()

@@ -212,7 +212,7 @@ func (ov *overlay) update(ctx *ecs.Context) {
 		Record: rt.RecordStats(),
 	}
 	ov.g.sound.noteAudio(&in.Audio)
-	in.Bunnies, in.Saved = ov.g.bunnies.Count(), ov.g.quit.saved
+	in.Saved = ov.g.quit.saved
 	for _, st := range ov.g.app.Systems() {
 		if st.Cosmetic {
 			in.CosmeticRuns += st.Runs

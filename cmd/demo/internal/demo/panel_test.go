@@ -315,24 +315,29 @@ func TestPanelSound(t *testing.T) {
 	tests := []struct {
 		name       string
 		row        string
+		from       float32 // the configured volume
 		dir        int
 		silent     string
 		wantValue  string
 		wantStatus string
 		check      func(c *liveControls) (got, want any)
 	}{
-		{"volume down", "sound volume", -1, "", "75%", "sound volume: 100% -> 75%",
+		{"volume down", "sound volume", 1, -1, "", "75%", "sound volume: 100% -> 75%",
 			func(c *liveControls) (any, any) { return c.volume, float32(0.75) }},
-		{"volume up", "sound volume", +1, "", "150%", "sound volume: 100% -> 150%",
+		{"volume up", "sound volume", 1, +1, "", "150%", "sound volume: 100% -> 150%",
 			func(c *liveControls) (any, any) { return c.volume, float32(1.5) }},
-		{"silent session", "sound volume", -1, "no output device", "75% (silent)", "sound volume: 100% (silent) -> 75% (silent)",
+		{"up from between steps", "sound volume", 0.8, +1, "", "100%", "sound volume: 80% -> 100%",
+			func(c *liveControls) (any, any) { return c.volume, float32(1) }},
+		{"down from between steps", "sound volume", 0.8, -1, "", "75%", "sound volume: 80% -> 75%",
 			func(c *liveControls) (any, any) { return c.volume, float32(0.75) }},
-		{"music off", "music", +1, "", "off", "music: on -> off",
+		{"silent session", "sound volume", 1, -1, "no output device", "75% (silent)", "sound volume: 100% (silent) -> 75% (silent)",
+			func(c *liveControls) (any, any) { return c.volume, float32(0.75) }},
+		{"music off", "music", 1, +1, "", "off", "music: on -> off",
 			func(c *liveControls) (any, any) { return c.musicOff, true }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &liveControls{controls: controls{o: debtOptions()}, volume: 1, silent: tt.silent}
+			c := &liveControls{controls: controls{o: debtOptions()}, volume: tt.from, silent: tt.silent}
 			p := demo.NewPanel(c, 0, input.Backlog)
 			row := find(p, tt.row)
 			p.Select(row)
@@ -361,7 +366,7 @@ func TestPanelSound(t *testing.T) {
 		t.Errorf("volume after ten steps down: got %v (%q), want 0 (0%%)", c.volume, p.Value(find(p, "sound volume")))
 	}
 	// Controls without sound name the keys to restart with.
-	for row, key := range map[string]string{"sound volume": "audio.master", "music": "audio.music"} {
+	for row, key := range map[string]string{"sound volume": "audio.master_volume=", "music": "audio.music_volume="} {
 		p := demo.NewPanel(&controls{o: debtOptions()}, 0, input.Backlog)
 		p.Select(find(p, row))
 		if err := p.Change(+1); err == nil {

@@ -28,7 +28,6 @@ type quitState struct {
 	asking bool
 	texts  *ecs.Filter2[ecs.Transform, ecs.Text]
 	backs  *ecs.Filter2[ecs.Transform, ecs.Sprite]
-	saves  int
 }
 
 // setupQuit installs the session's shutdown policy, so that the window's
@@ -55,7 +54,6 @@ func (g *Game) Confirming() bool { return g.quit.asking }
 // Save takes the current bunny count as saved. Simulation owner.
 func (g *Game) Save() {
 	g.quit.saved = g.bunnies.Count()
-	g.quit.saves++
 	if g.overlay != nil {
 		g.overlay.dirty = true
 	}

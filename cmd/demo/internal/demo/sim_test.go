@@ -15,8 +15,8 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-// mustConfig returns the default configuration with the given overrides.
-func mustConfig(sets ...string) config.Config {
+// testConfig returns the default configuration with the given overrides.
+func testConfig(sets ...string) (config.Config, error) {
 	cfg := config.Default()
 	// The demo's own config.toml caps presents at 60 a second; without a
 	// cap a session presents as fast as rendering allows, which here would
@@ -24,10 +24,16 @@ func mustConfig(sets ...string) config.Config {
 	sets = append([]string{"runtime.frame_cap=60"}, sets...)
 	for _, s := range sets {
 		if err := cfg.Set(s); err != nil {
-			panic(err)
+			return cfg, err
 		}
 	}
-	if err := cfg.Validate("test"); err != nil {
+	return cfg, cfg.Validate("test")
+}
+
+// mustConfig is testConfig for a table built before the test runs.
+func mustConfig(sets ...string) config.Config {
+	cfg, err := testConfig(sets...)
+	if err != nil {
 		panic(err)
 	}
 	return cfg
@@ -37,17 +43,15 @@ func mustConfig(sets ...string) config.Config {
 // advance the manual clock, configured by the given overrides.
 func newSim(t *testing.T, opts demo.Options, sets ...string) (*demo.Game, *frameworktest.Sim) {
 	t.Helper()
-	cfg := config.Default()
-	// The demo's own config.toml caps presents at 60 a second; without a
-	// cap a session presents as fast as rendering allows, which here would
-	// be every 2 ms of virtual time.
-	sets = append([]string{"runtime.frame_cap=60"}, sets...)
-	for _, s := range sets {
-		if err := cfg.Set(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := cfg.Validate("test"); err != nil {
+	return newSimWith(t, opts, frameworktest.Options{}, sets...)
+}
+
+// newSimWith is newSim with the harness's own options (Config and
+// RenderCost are newSim's).
+func newSimWith(t *testing.T, opts demo.Options, fo frameworktest.Options, sets ...string) (*demo.Game, *frameworktest.Sim) {
+	t.Helper()
+	cfg, err := testConfig(sets...)
+	if err != nil {
 		t.Fatal(err)
 	}
 	var sim *frameworktest.Sim
@@ -56,8 +60,8 @@ func newSim(t *testing.T, opts demo.Options, sets ...string) (*demo.Game, *frame
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, err = frameworktest.New(g.Framework(), frameworktest.Options{Config: &cfg, RenderCost: 2 * time.Millisecond})
-	if err != nil {
+	fo.Config, fo.RenderCost = &cfg, 2*time.Millisecond
+	if sim, err = frameworktest.New(g.Framework(), fo); err != nil {
 		t.Fatal(err)
 	}
 	return g, sim

@@ -2,7 +2,7 @@ package demo
 
 import (
 	"errors"
-	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -135,16 +135,14 @@ func musicTrack(rate int) (*audio.Sound, error) {
 }
 
 // soundState is the demo's side of the session's sound: the ECS audio
-// resource, the mixer when the demo can see it, and the panel's settings.
-// Simulation owner, after Setup.
+// resource, the session's output, and the panel's settings. Simulation
+// owner, after Setup.
 type soundState struct {
-	res   *ecs.Audio
-	mixer *audio.Mixer     // a harness's own mixer (Options.Mixer), or nil
-	out   *framework.Sound // the framework's output, when it has one
+	res *ecs.Audio
+	out *framework.Sound // the session's output while it plays, or nil
 	// off is why the session is silent, "" when sound plays.
 	off string
-	// latency is the mixer's output latency (the configured one when the
-	// mixer is out of reach).
+	// latency is the mixer's output latency.
 	latency time.Duration
 	volume  float32 // master bus volume
 	music   bool    // the music bus is not muted
@@ -152,30 +150,17 @@ type soundState struct {
 
 // setupSound connects the demo to the session's audio: the framework's
 // Audio resource (framework.Run adds one, with the device's player or a
-// silent one), or, when the app has none (a headless harness), one on
-// Options.Mixer's player, silent without a mixer. Platform thread, in
-// Setup.
+// silent one; a harness without sound adds none, and the demo then runs
+// silently) and its output, Setup.Sound. Platform thread, in Setup.
 func (g *Game) setupSound(s *framework.Setup) error {
 	st := &g.sound
-	st.res = ecs.GetResource[ecs.Audio](g.app.World())
-	st.mixer = g.opts.Mixer
-	if st.res == nil {
-		var p *audio.Player
-		if st.mixer != nil {
-			p = st.mixer.Player()
-		}
-		st.res = ecs.AddAudio(g.app, p)
-	}
+	st.res = ecs.AddAudio(g.app, nil) // the session's own when it has one
 	st.latency = s.Config.AudioOptions().Latency
-	if st.mixer != nil {
-		st.latency = st.mixer.Options().Latency
-	} else if s.Sound.Playing() {
-		st.out = s.Sound
-		st.latency = s.Sound.Stats().Latency
-	}
 	st.volume, st.music = float32(s.Config.Audio.Master), true
 	switch {
-	case st.res.Player != nil:
+	case s.Sound.Playing():
+		st.out = s.Sound
+		st.latency = s.Sound.Stats().Latency
 	case !s.Config.Audio.Enabled:
 		st.off = "audio.enabled = false"
 	default:
@@ -265,9 +250,7 @@ type audioLine struct {
 	Off     string
 	Latency time.Duration
 	ECS     ecs.AudioStats
-	// Mixer is set when the mixer's counters are in reach; then Stats
-	// holds them.
-	Mixer bool
+	// Stats are the mixer's counters while sound plays.
 	Stats audio.Stats
 	// Device is set when an output device reports how far ahead of the
 	// clock the mixer renders (Lead) and what it still holds (Queued).
@@ -282,13 +265,9 @@ func (st *soundState) noteAudio(l *audioLine) {
 	if st.res != nil {
 		l.ECS = st.res.Stats()
 	}
-	switch {
-	case st.off != "":
-	case st.mixer != nil:
-		l.Mixer, l.Stats = true, st.mixer.Stats()
-	case st.out != nil:
+	if st.out != nil {
 		ss := st.out.Stats()
-		l.Mixer, l.Stats = true, ss.Mixer
+		l.Stats = ss.Mixer
 		l.Device, l.Lead, l.Queued = ss.HasDevice, ss.Device.Lead, ss.Device.Queued
 	}
 }
@@ -316,15 +295,6 @@ func appendAudioLine(dst []byte, l *audioLine) []byte {
 	dst = append(dst, "latency "...)
 	dst = strconv.AppendInt(dst, int64(l.Latency/time.Millisecond), 10)
 	dst = append(dst, " ms"...)
-	if !l.Mixer {
-		dst = append(dst, " (configured), requests "...)
-		dst = strconv.AppendUint(dst, l.ECS.Played, 10)
-		dst = append(dst, ", sources "...)
-		dst = strconv.AppendInt(dst, int64(l.ECS.Sources), 10)
-		dst = append(dst, ", errors "...)
-		dst = strconv.AppendUint(dst, l.ECS.Errors, 10)
-		return append(dst, "; mixer stats not in reach of the game"...)
-	}
 	s := &l.Stats
 	dst = append(dst, ", voices "...)
 	dst = strconv.AppendInt(dst, int64(s.Voices), 10)
@@ -366,6 +336,17 @@ type Sounder interface {
 
 var volumes = []float32{0, 0.25, 0.5, 0.75, 1, 1.5, 2}
 
+// nextVolume is the panel's next volume from cur in direction dir: the
+// neighbouring entry of volumes, also from a configured volume between
+// two of them (0.8 steps to 1 or 0.75).
+func nextVolume(cur float32, dir int) float32 {
+	i, found := slices.BinarySearch(volumes, cur)
+	if found || dir < 0 {
+		i += dir
+	}
+	return volumes[min(max(i, 0), len(volumes)-1)]
+}
+
 // soundRows are the panel's sound rows: the master volume and the music.
 var soundRows = []setting{
 	{
@@ -385,9 +366,9 @@ var soundRows = []setting{
 		change: func(p *Panel, _ *timing.Options, dir int) (bool, error) {
 			s, ok := p.ctl.(Sounder)
 			if !ok {
-				return false, errors.New("this runtime cannot change the volume while running; restart with --set audio.master=0.5")
+				return false, errors.New("this runtime cannot change the volume while running; restart with --set audio.master_volume=0.5")
 			}
-			return false, s.SetSoundVolume(step(volumes, s.SoundVolume(), dir, false))
+			return false, s.SetSoundVolume(nextVolume(s.SoundVolume(), dir))
 		},
 	},
 	{
@@ -403,7 +384,7 @@ var soundRows = []setting{
 		change: func(p *Panel, _ *timing.Options, dir int) (bool, error) {
 			s, ok := p.ctl.(Sounder)
 			if !ok {
-				return false, fmt.Errorf("this runtime cannot mute the music while running; restart with --set audio.music=0")
+				return false, errors.New("this runtime cannot mute the music while running; restart with --set audio.music_volume=0")
 			}
 			return false, s.SetMusic(!s.Music())
 		},

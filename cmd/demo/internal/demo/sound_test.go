@@ -5,26 +5,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/metronome-go/metronome/audio"
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/timing"
 )
 
 // TestDashAndFireSounds: a dash and a shot each place their sound exactly
 // at the span of the tick that made it plus the mixer's latency, as the
-// mixer renders it offline after the session; the music loop is placed
-// too, on its muted bus. The overlay shows the mixer's line.
+// harness's mixer renders it offline on the session's clock; the music
+// loop is placed too, on its muted bus. The overlay shows the mixer's
+// line.
 func TestDashAndFireSounds(t *testing.T) {
-	o := audio.DefaultOptions()
-	o.Volumes[audio.Music] = 0 // hear the effects alone
-	o.QueueSize = 1 << 12
-	m, err := audio.NewMixer(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, sim := newSim(t, demo.Options{Sprites: 10, Seed: 2, Mixer: m}, "timing.mode=fixed", "timing.rate=60")
+	g, sim := newSimWith(t, demo.Options{Sprites: 10, Seed: 2}, frameworktest.Options{Sound: true},
+		"timing.mode=fixed", "timing.rate=60", "audio.music_volume=0") // hear the effects alone
 	// Note the span start of the ticks that dashed and fired.
 	var dashes, shots []timing.Instant
 	var seen demo.Player
@@ -53,16 +48,12 @@ func TestDashAndFireSounds(t *testing.T) {
 		t.Errorf("overlay lacks the mixer's audio line:\n%s", text)
 	}
 
-	origin := sim.At(0)
-	m.Start(origin)
+	m := sim.Mixer()
 	tl := m.Timeline()
-	var left []float32
-	buf := make([]float32, 2*512)
-	for len(left) < int(tl.Place(origin+timing.Instant(time.Second))) {
-		m.Render(buf)
-		for i := 0; i < len(buf); i += 2 {
-			left = append(left, buf[i])
-		}
+	out := sim.Samples(time.Second + m.Options().Latency)
+	left := make([]float32, len(out)/2)
+	for i := range left {
+		left[i] = out[2*i]
 	}
 	// Both effects start with a zero sample (their attack ramps up from
 	// silence): the first sound is heard one frame after the placed one.
