@@ -154,8 +154,11 @@ func TestScreenAllocations(t *testing.T) {
 	tk := tick(0, 0.5)
 	tk.Window = input.Window{Size: input.Size{Width: 700, Height: 400}, Framebuffer: input.Size{Width: 1400, Height: 800}}
 	frame := steadyAllocs(t, a, tk)
-	if len(frame.Passes) != 2 || frame.Passes[0].Camera.Size != (ecs.Vec2{X: 320, Y: 180}) || !frame.Clear {
-		t.Errorf("frame: %d passes, first view %v, clear %v; want two laid-out passes and a clear", len(frame.Passes), frame.Passes[0].Camera.Size, frame.Clear)
+	if len(frame.Passes) != 2 {
+		t.Fatalf("frame: %d passes, want two laid-out passes", len(frame.Passes))
+	}
+	if frame.Passes[0].Camera.Size != (ecs.Vec2{X: 320, Y: 180}) || !frame.Clear {
+		t.Errorf("frame: first view %v, clear %v; want 320x180 and a clear", frame.Passes[0].Camera.Size, frame.Clear)
 	}
 	_ = picked
 }

@@ -209,9 +209,19 @@ func TestCloseIsBoundedWhenTheDeviceStopsTakingAudio(t *testing.T) {
 	}
 	t.Logf("Close after %v: %v", took, err)
 	m2, _ := audio.NewMixer(audio.DefaultOptions())
-	if _, err := Open(m2, Options{}); !errors.Is(err, ErrNoDevice) {
-		t.Errorf("Open after a stalled Close: %v, want ErrNoDevice", err)
-	} else {
-		t.Logf("Open after: %v", err)
+	opened := make(chan error, 1)
+	go func() {
+		_, err := Open(m2, Options{})
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		if !errors.Is(err, ErrNoDevice) {
+			t.Errorf("Open after a stalled Close: %v, want ErrNoDevice", err)
+		} else {
+			t.Logf("Open after: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Open after a stalled Close still blocks after 5 s; want ErrNoDevice at once")
 	}
 }

@@ -12,7 +12,7 @@ import (
 // the buffers at once (fill of audio), then takes a chunk each time its
 // own clock, ppm parts per million fast (negative: slow), says one has
 // played, for the given duration, with an optional stall of stallFor
-// at stallAt. It returns the source and the lead at the end.
+// at stallAt. It returns the source and its mixer.
 func simulate(t *testing.T, ppm float64, d time.Duration, stallAt, stallFor time.Duration) (*source, *audio.Mixer) {
 	t.Helper()
 	m, err := audio.NewMixer(audio.DefaultOptions())

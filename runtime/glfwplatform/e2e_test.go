@@ -284,24 +284,26 @@ func startWindow(t *testing.T, title string, w, h int, g runtime.Game, opts runt
 	t.Helper()
 	var rt *runtime.GameRuntime
 	var display *glfwplatform.Display
-	var setupErr error
+	var windowErr, runtimeErr error
 	testdisplay.OnMain(func() {
 		cfg := glfwplatform.DefaultConfig()
 		cfg.Title = title
 		cfg.Width, cfg.Height = w, h
 		ctx, err := glfwplatform.New(cfg)
 		if err != nil {
-			setupErr = err
+			windowErr = err
 			return
 		}
 		display = ctx.Display.(*glfwplatform.Display)
-		if rt, err = runtime.New(g, ctx, opts); err != nil {
+		if rt, runtimeErr = runtime.New(g, ctx, opts); runtimeErr != nil {
 			ctx.Close()
-			setupErr = err
 		}
 	})
-	if setupErr != nil {
-		testdisplay.Unavailable(t, setupErr)
+	if windowErr != nil {
+		testdisplay.Unavailable(t, windowErr) // no display or GL context: skips, or fails in CI
+	}
+	if runtimeErr != nil {
+		t.Fatalf("runtime.New: %v", runtimeErr)
 	}
 	return rt, display
 }
