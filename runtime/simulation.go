@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"time"
+
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
@@ -172,6 +174,16 @@ func (s *simulation) prepare() bool {
 	span := render2d.Span{Start: u.Start, End: u.End}
 	if u.Kind == timing.FixedUpdate {
 		span.Step = u.Span()
+		if st := &s.tick.Timing; st.Enabled.Has(timing.MechPacing) {
+			// RepayDebt's pacing runs one step per step/Rate of real time,
+			// and while debt is repaid the span ends lag the clock by the
+			// debt. The frame is shown over the real time the pace gives
+			// it, ending when the next update is due, so motion on screen
+			// runs evenly at the pace instead of jumping a step per update.
+			span.Step = time.Duration(float64(span.Step) / st.Rate)
+			span.End = st.NextUpdateAt.AddSaturating(-span.Step)
+			span.Start = span.End.AddSaturating(-span.Step)
+		}
 	}
 	w.Frame().Span = span
 	if err := guard(func() error { return r.game.PrepareFrame(w) }); err != nil {

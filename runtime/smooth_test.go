@@ -67,49 +67,147 @@ func runFor(t *testing.T, g runtime.Game, ctx *runtime.Context, opts runtime.Opt
 // next (after a settling second) and the presents per second.
 func judder(t *testing.T, mode runtime.Mode, tickHz, presentHz int, interpolate bool) (cv, fps float64) {
 	t.Helper()
+	m := watch(t, motion{mode: mode, tickHz: tickHz, presentHz: presentHz, interpolate: interpolate, run: 3 * time.Second})
+	return m.cv(time.Second, 3*time.Second), m.fps(time.Second, 3*time.Second)
+}
+
+// motion is a run of the glider watched on a display refreshing at
+// presentHz (the frame cap): fixed ticks at tickHz (variable timing when
+// tickHz is 0), an optional one-off stall of the simulation owner in the
+// first update that starts at or after stallAt, for run of virtual time.
+type motion struct {
+	mode        runtime.Mode
+	tickHz      int
+	presentHz   int
+	interpolate bool
+	recovery    timing.Recovery
+	limit       int // MaxFixedUpdates; 0 is 4
+	stallAt     time.Duration
+	stall       time.Duration
+	run         time.Duration
+	// options, when set, changes the options last.
+	options func(*runtime.Options)
+}
+
+// watched is what a display showed during a motion run.
+type watched struct {
+	presentHz int
+	speed     float64
+	// xs[k] is the sprite's position on screen at refresh k, which falls
+	// half a refresh period after the cap's k-th target (so that no refresh
+	// coincides with a tick to the nanosecond); NaN before the first
+	// present.
+	xs       []float64
+	presents []time.Duration // since the start
+}
+
+// watch runs c and returns what the display showed: at each refresh, the
+// latest present at or before it (a refresh without a present shows the
+// previous image again).
+func watch(t *testing.T, c motion) watched {
+	t.Helper()
 	clock := runtimetest.NewClock()
 	ctx, fakes := runtimetest.NewContext(clock)
-	opts := runtimetest.Options(clock, mode)
-	opts.Timing.Mode = timing.FixedMode
-	opts.Timing.Rate = timing.Rate{Num: int64(tickHz), Den: 1}
-	opts.Timing.MaxFixedUpdates = 4
-	opts.FrameCap = time.Second / time.Duration(presentHz)
-	start := runFor(t, &glider{speed: 100, interpolate: interpolate}, ctx, opts, 3*time.Second)
-	// What the display shows at each refresh of a presentHz display: the
-	// latest present at or before it (a refresh without a present shows
-	// the previous image again). Refreshes fall half a period after the
-	// cap's targets, so that no refresh coincides with a tick to the
-	// nanosecond.
+	opts := runtimetest.Options(clock, c.mode)
+	if c.tickHz > 0 {
+		opts.Timing.Mode = timing.FixedMode
+		opts.Timing.Rate = timing.Rate{Num: int64(c.tickHz), Den: 1}
+		opts.Timing.MaxFixedUpdates = 4
+		if c.limit > 0 {
+			opts.Timing.MaxFixedUpdates = c.limit
+		}
+		opts.Timing.Recovery = c.recovery
+	}
+	opts.FrameCap = time.Second / time.Duration(c.presentHz)
+	if c.options != nil {
+		c.options(&opts)
+	}
+	g := &glider{speed: 100, interpolate: c.interpolate}
+	var game runtime.Game = g
+	if c.stall > 0 {
+		game = &stallingGlider{glider: g, clock: clock, at: runtimetest.Start.AddSaturating(c.stallAt), stall: c.stall}
+	}
+	start := runFor(t, game, ctx, opts, c.run)
+	w := watched{presentHz: c.presentHz, speed: g.speed}
 	frames := fakes.Renderer.Frames
-	var xs []float64
 	shown, next := -1, 0
-	for k := presentHz; k < 3*presentHz; k++ {
-		refresh := start + timing.Instant((2*int64(k)+1)*int64(time.Second)/int64(2*presentHz))
+	for k := 0; k < int(c.run.Seconds()*float64(c.presentHz)); k++ {
+		refresh := start + timing.Instant((2*int64(k)+1)*int64(time.Second)/int64(2*c.presentHz))
 		for next < len(frames) && frames[next].Present.At <= refresh {
 			shown, next = next, next+1
 		}
 		if shown < 0 {
+			w.xs = append(w.xs, math.NaN())
 			continue
 		}
 		f := &frames[shown]
 		p := f.Passes[0].Packets[0].Resolved(f.Present.Alpha)
-		xs = append(xs, float64(p.Transform.Position.X))
+		w.xs = append(w.xs, float64(p.Transform.Position.X))
 	}
-	presents := 0
 	for _, f := range frames {
-		if f.Present.At-start >= timing.Instant(time.Second) {
-			presents++
+		w.presents = append(w.presents, time.Duration(f.Present.At-start))
+	}
+	return w
+}
+
+// refresh returns the index of the first refresh at or after d.
+func (w watched) refresh(d time.Duration) int {
+	return int(math.Ceil(d.Seconds() * float64(w.presentHz)))
+}
+
+// steps returns the displacements from each refresh in [from, to) to the
+// next.
+func (w watched) steps(from, to time.Duration) []float64 {
+	var ds []float64
+	for k := max(w.refresh(from), 1); k < min(w.refresh(to), len(w.xs)); k++ {
+		if d := w.xs[k] - w.xs[k-1]; !math.IsNaN(d) {
+			ds = append(ds, d)
 		}
 	}
+	return ds
+}
+
+// cv returns the coefficient of variation of the per-refresh displacement
+// over [from, to).
+func (w watched) cv(from, to time.Duration) float64 {
+	ds := w.steps(from, to)
 	var sum, sq float64
-	n := float64(len(xs) - 1)
-	for i := 1; i < len(xs); i++ {
-		d := xs[i] - xs[i-1]
+	for _, d := range ds {
 		sum += d
 		sq += d * d
 	}
+	n := float64(len(ds))
 	mean := sum / n
-	return math.Sqrt(max(sq/n-mean*mean, 0)) / mean, float64(presents) / 2
+	return math.Sqrt(max(sq/n-mean*mean, 0)) / mean
+}
+
+// fps returns the presents per second in [from, to).
+func (w watched) fps(from, to time.Duration) float64 {
+	n := 0
+	for _, at := range w.presents {
+		if at >= from && at < to {
+			n++
+		}
+	}
+	return float64(n) / (to - from).Seconds()
+}
+
+// stallingGlider is a glider whose first update starting at or after at
+// keeps the simulation owner busy for stall.
+type stallingGlider struct {
+	*glider
+	clock   *runtimetest.Clock
+	at      timing.Instant
+	stall   time.Duration
+	stalled bool
+}
+
+func (g *stallingGlider) Update(t *runtime.TickContext) error {
+	if !g.stalled && t.Start >= g.at {
+		g.stalled = true
+		g.clock.Spend(runtimetest.Simulation, g.stall)
+	}
+	return g.glider.Update(t)
 }
 
 // TestSmoothMotionAtAnyRefreshRate is issue 15's measure: one sprite at
@@ -169,6 +267,60 @@ func TestUncappedPresentsAsFastAsAllowed(t *testing.T) {
 				t.Logf("%d presents in 1 s at 1 ms a present (poll spacing %v)", n, opts.Polling.Spacing)
 				if n < c.min || n > c.max {
 					t.Errorf("%d presents in a second, want %d to %d", n, c.min, c.max)
+				}
+			})
+		}
+	}
+}
+
+// TestSmoothAfterStall is issue 22's first measure: 60 Hz ticks presented
+// on a 144 Hz cap, one stall of the simulation owner at 1 s, under every
+// recovery policy. Presents keep the cap's rate throughout. Under
+// RepayDebt, while pacing repays the debt, the sprite moves on screen at
+// the pace (its step per refresh within MaxSlowDown to MaxSpeedUp of the
+// normal one), and once the debt is repaid the motion is as even as before
+// the stall; the other policies recover at once.
+func TestSmoothAfterStall(t *testing.T) {
+	const stallAt = time.Second
+	cases := []struct {
+		recovery timing.Recovery
+		limit    int
+		stall    time.Duration
+		run      time.Duration
+		calm     time.Duration // from here on the motion is even
+	}{
+		{timing.RepayDebt, 1, 60 * time.Millisecond, 9 * time.Second, 6 * time.Second},
+		{timing.RepayDebt, 4, 100 * time.Millisecond, 9 * time.Second, 6 * time.Second},
+		{timing.RepayDebt, 4, 500 * time.Millisecond, 12 * time.Second, 10 * time.Second},
+		{timing.DropExcessLag, 1, 100 * time.Millisecond, 4 * time.Second, 2 * time.Second},
+		{timing.DropExcessLag, 4, 100 * time.Millisecond, 4 * time.Second, 2 * time.Second},
+		{timing.VariableCatchUp, 4, 100 * time.Millisecond, 4 * time.Second, 2 * time.Second},
+	}
+	for _, mode := range modes {
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("%v/%v/limit-%d/%v-stall", mode, c.recovery, c.limit, c.stall), func(t *testing.T) {
+				w := watch(t, motion{mode: mode, tickHz: 60, presentHz: 144, interpolate: true,
+					recovery: c.recovery, limit: c.limit, stallAt: stallAt, stall: c.stall, run: c.run})
+				after := stallAt + c.stall + 100*time.Millisecond
+				for s := after; s+time.Second <= c.run; s += time.Second {
+					if fps := w.fps(s, s+time.Second); math.Abs(fps-144) > 3 {
+						t.Errorf("%v to %v after the start: %.1f presents/s, want 144 (the cap)", s, s+time.Second, fps)
+					}
+				}
+				if c.recovery == timing.RepayDebt {
+					normal := w.speed / 144
+					lo, hi := 0.9*normal, 1.25*normal
+					for i, d := range w.steps(after, c.calm) {
+						if d < lo*0.98 || d > hi*1.02 {
+							t.Errorf("refresh %d after %v: the sprite moved %.4f, want %.4f to %.4f (the normal %.4f at the pace's 0.9 to 1.25)", i, after, d, lo, hi, normal)
+							break
+						}
+					}
+				}
+				cv := w.cv(c.calm, c.run)
+				t.Logf("CV of per-refresh displacement from %v: %.4f", c.calm, cv)
+				if cv > 0.02 {
+					t.Errorf("CV %.4f from %v on, want at most 0.02", cv, c.calm)
 				}
 			})
 		}
