@@ -21,6 +21,7 @@ type simulation struct {
 	waiter timing.Waiter
 
 	sched     *timing.Scheduler
+	timing    timing.Options // as the game set them; see applyTimingOptions
 	tick      TickContext
 	in        input.Tick
 	lastBatch timing.Instant
@@ -44,6 +45,7 @@ func (s *simulation) init(r *GameRuntime) error {
 	if s.sched, err = timing.NewScheduler(r.opts.Timing); err != nil {
 		return err
 	}
+	s.timing = r.opts.Timing
 	s.own = r.opts.Mode == Concurrent && r.opts.Record.Reader == nil // a replay runs on one thread
 	if s.own {
 		s.waiter = r.clock.NewWaiter()
@@ -64,13 +66,22 @@ func (s *simulation) startTiming() {
 	r.x.setStats(s.sched.Stats())
 }
 
-// applyTimingOptions installs options set since the last batch.
+// applyTimingOptions installs options set since the last batch and, under
+// Options.FollowPresentation, a variable interval that follows the
+// presentation cadence.
 func (s *simulation) applyTimingOptions() {
-	o, ok := s.rt.x.takeTimingOptions()
-	if !ok {
+	o, set := s.rt.x.takeTimingOptions()
+	if set {
+		s.timing = o
+	}
+	want := s.timing
+	if c := time.Duration(s.rt.x.cadence.Load()); c > 0 && want.Mode == timing.VariableMode && s.rt.x.follow.Load() {
+		want.Interval = c
+	}
+	if !set && want.Interval == s.sched.Options().Interval {
 		return
 	}
-	if err := s.sched.SetOptions(o); err != nil {
+	if err := s.sched.SetOptions(want); err != nil {
 		s.rt.fail(PhaseSchedule, err)
 	}
 }

@@ -19,9 +19,11 @@ type glider struct {
 	speed       float64 // world units per simulated second
 	x, prevX    float64
 	interpolate bool
+	updates     uint64
 }
 
 func (g *glider) Update(t *runtime.TickContext) error {
+	g.updates++
 	g.prevX = g.x
 	g.x += g.speed * t.DeltaSeconds()
 	return nil
@@ -87,7 +89,20 @@ type motion struct {
 	run         time.Duration
 	// options, when set, changes the options last.
 	options func(*runtime.Options)
+	// updates, when set, receives the number of updates run.
+	updates *uint64
+	// vsync, when set, makes the presenter a RefreshPresenter reporting
+	// that refresh interval (it does not wait for it).
+	vsync time.Duration
 }
+
+// refreshPresenter is the fake presenter with a vsync refresh to report.
+type refreshPresenter struct {
+	*runtimetest.Presenter
+	refresh time.Duration
+}
+
+func (p refreshPresenter) RefreshInterval() time.Duration { return p.refresh }
 
 // watched is what a display showed during a motion run.
 type watched struct {
@@ -122,12 +137,18 @@ func watch(t *testing.T, c motion) watched {
 	if c.options != nil {
 		c.options(&opts)
 	}
+	if c.vsync > 0 {
+		ctx.Presenter = refreshPresenter{fakes.Presenter, c.vsync}
+	}
 	g := &glider{speed: 100, interpolate: c.interpolate}
 	var game runtime.Game = g
 	if c.stall > 0 {
 		game = &stallingGlider{glider: g, clock: clock, at: runtimetest.Start.AddSaturating(c.stallAt), stall: c.stall}
 	}
 	start := runFor(t, game, ctx, opts, c.run)
+	if c.updates != nil {
+		*c.updates = g.updates
+	}
 	w := watched{presentHz: c.presentHz, speed: g.speed}
 	frames := fakes.Renderer.Frames
 	shown, next := -1, 0
@@ -324,5 +345,58 @@ func TestSmoothAfterStall(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestVariableFollowsPresentation is issue 22's second measure: variable
+// timing presented on a cap updates once per present by default, so the
+// sprite moves evenly at any cap; with FollowPresentation off the
+// configured interval (1/60 s) applies and a 144 Hz cap judders.
+func TestVariableFollowsPresentation(t *testing.T) {
+	for _, mode := range modes {
+		for _, hz := range []int{144, 60, 165, 30} {
+			t.Run(fmt.Sprintf("%v/%dHz", mode, hz), func(t *testing.T) {
+				var updates uint64
+				w := watch(t, motion{mode: mode, presentHz: hz, run: 3 * time.Second, options: func(o *runtime.Options) {
+					o.Timing.Interval = timing.DefaultInterval
+				}, updates: &updates})
+				cv, fps := w.cv(time.Second, 3*time.Second), w.fps(time.Second, 3*time.Second)
+				t.Logf("CV of per-refresh displacement %.4f; %.1f presents/s, %d updates in 3 s", cv, fps, updates)
+				if cv > 0.02 {
+					t.Errorf("CV %.4f, want at most 0.02", cv)
+				}
+				if math.Abs(fps-float64(hz)) > 3 {
+					t.Errorf("%.1f presents/s, want %d (the cap)", fps, hz)
+				}
+				if want := uint64(3 * hz); updates < want-3 || updates > want+3 {
+					t.Errorf("%d updates in 3 s, want %d (one per present)", updates, want)
+				}
+			})
+		}
+		t.Run(mode.String()+"/144Hz-vsync", func(t *testing.T) {
+			var updates uint64
+			w := watch(t, motion{mode: mode, presentHz: 144, run: 3 * time.Second, options: func(o *runtime.Options) {
+				o.FrameCap = 0 // the presenter waits for the refresh instead
+			}, vsync: time.Second / 144, updates: &updates})
+			cv, fps := w.cv(time.Second, 3*time.Second), w.fps(time.Second, 3*time.Second)
+			t.Logf("CV of per-refresh displacement %.4f; %.1f presents/s, %d updates in 3 s", cv, fps, updates)
+			if cv > 0.02 || math.Abs(fps-144) > 3 || updates < 429 || updates > 435 {
+				t.Errorf("CV %.4f, %.1f presents/s, %d updates in 3 s; want at most 0.02, 144 and 432 (one per refresh)", cv, fps, updates)
+			}
+		})
+		t.Run(mode.String()+"/144Hz/interval-as-set", func(t *testing.T) {
+			var updates uint64
+			w := watch(t, motion{mode: mode, presentHz: 144, run: 3 * time.Second, options: func(o *runtime.Options) {
+				o.FollowPresentation = false
+			}, updates: &updates})
+			cv := w.cv(time.Second, 3*time.Second)
+			t.Logf("CV of per-refresh displacement %.4f; %d updates in 3 s", cv, updates)
+			if updates < 177 || updates > 183 {
+				t.Errorf("%d updates in 3 s, want 180 (the 1/60 s interval as set)", updates)
+			}
+			if cv < 0.5 {
+				t.Errorf("CV %.4f: a 60 Hz variable update on a 144 Hz display judders; want it measured as such", cv)
+			}
+		})
 	}
 }

@@ -22,7 +22,7 @@ func (c Config) EffectiveTOML() []byte {
 	}
 	line := func(key, name, value string) {
 		assignment := tomlKey(name) + " = " + value
-		fmt.Fprintf(&b, "%-36s # %s\n", assignment, c.Source(key))
+		fmt.Fprintf(&b, "%-36s # %s%s\n", assignment, c.Source(key), c.note(key))
 	}
 	for i := range fields {
 		f := &fields[i]
@@ -48,4 +48,16 @@ func (c Config) EffectiveTOML() []byte {
 func splitKey(key string) (table, name string) {
 	i := strings.LastIndexByte(key, '.')
 	return key[:i], key[i+1:]
+}
+
+// note returns what --print-config adds after the source of key: for
+// timing.interval, which interval variable timing uses.
+func (c Config) note(key string) string {
+	if key != intervalKey {
+		return ""
+	}
+	if c.IntervalSet() {
+		return "; variable timing uses it as set"
+	}
+	return "; variable timing follows the presentation instead: runtime.frame_cap, else the display's refresh with window.vsync, runtime.hidden_rate while hidden (this value only when none is known)"
 }
