@@ -56,7 +56,10 @@
 // tick rate; a frame at rest is not drawn again. Under RepayDebt's pacing
 // the step is shown over the real time the pace gives it (step / rate,
 // ending when the next update is due), so while a stall is repaid motion
-// on screen runs evenly a few percent fast instead of a step per update. Maintenance wakes never
+// on screen runs evenly a few percent fast instead of a step per update.
+// Variable timing has no step to interpolate, so by default it updates once
+// per present: [Options.FollowPresentation] makes its pacing interval the
+// frame cap, the display's refresh ([RefreshPresenter]) or the hidden rate. Maintenance wakes never
 // consume input or simulation time. A window that loses focus keeps
 // running, pauses simulation time (counted as suspended in the ledger) or
 // throttles to the hidden rate, as [Options.FocusPolicy] says. A
