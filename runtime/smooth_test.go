@@ -339,7 +339,8 @@ func TestSmoothAfterStall(t *testing.T) {
 					}
 				}
 				cv := w.cv(c.calm, c.run)
-				t.Logf("CV of per-refresh displacement from %v: %.4f", c.calm, cv)
+				t.Logf("%.1f presents/s from %v to %v; from %v on %.1f presents/s and a CV of per-refresh displacement of %.4f",
+					w.fps(after, c.calm), after, c.calm, c.calm, w.fps(c.calm, c.run), cv)
 				if cv > 0.02 {
 					t.Errorf("CV %.4f from %v on, want at most 0.02", cv, c.calm)
 				}
@@ -390,7 +391,7 @@ func TestVariableFollowsPresentation(t *testing.T) {
 				o.FollowPresentation = false
 			}, updates: &updates})
 			cv := w.cv(time.Second, 3*time.Second)
-			t.Logf("CV of per-refresh displacement %.4f; %d updates in 3 s", cv, updates)
+			t.Logf("CV of per-refresh displacement %.4f; %.1f presents/s, %d updates in 3 s", cv, w.fps(time.Second, 3*time.Second), updates)
 			if updates < 177 || updates > 183 {
 				t.Errorf("%d updates in 3 s, want 180 (the 1/60 s interval as set)", updates)
 			}
