@@ -59,7 +59,8 @@
 // on screen runs evenly a few percent fast instead of a step per update.
 // Variable timing has no step to interpolate, so by default it updates once
 // per present: [Options.FollowPresentation] makes its pacing interval the
-// frame cap, the display's refresh ([RefreshPresenter]) or the hidden rate. Maintenance wakes never
+// frame cap or the display's refresh ([RefreshPresenter]); while hidden,
+// the hidden rate spaces the updates as it does every cycle. Maintenance wakes never
 // consume input or simulation time. A window that loses focus keeps
 // running, pauses simulation time (counted as suspended in the ledger) or
 // throttles to the hidden rate, as [Options.FocusPolicy] says. A

@@ -100,12 +100,13 @@ type Options struct {
 	HiddenInterval time.Duration
 	// FollowPresentation makes variable timing update once per presented
 	// frame: the scheduler's pacing interval (timing.Options.Interval) is
-	// the presentation cadence in force, that is the frame cap, or without
-	// one the display's refresh when the presenter waits for it (a
-	// [RefreshPresenter] with vsync on), and HiddenInterval while the
-	// window is hidden or throttled. With no known cadence (no cap, no
-	// vsync) Timing.Interval applies. Off, Timing.Interval always applies,
-	// as given. Fixed timing is unaffected. Default on.
+	// the presentation cadence, that is the frame cap, or without one the
+	// display's refresh when the presenter waits for it (a
+	// [RefreshPresenter] with vsync on). While the window is hidden or
+	// throttled the hidden rate spaces every cycle, and so every update.
+	// With no known cadence (no cap, no vsync) Timing.Interval applies.
+	// Off, Timing.Interval always applies, as given. Fixed timing is
+	// unaffected. Default on.
 	FollowPresentation bool
 	// FocusPolicy is what the session does while the window is unfocused:
 	// keep running (FocusRun, the default), pause simulation time

@@ -201,17 +201,21 @@ func (p *platform) visibilityChanged() {
 }
 
 // storePaceInterval publishes the pacing interval in force and the
-// presentation cadence (the refresh stands in for a missing cap).
+// presentation cadence of a shown window: the frame cap, or the refresh
+// without one. While the window is hidden the hidden pacing already spaces
+// every cycle, and so every update; a variable interval of the hidden
+// interval on top would miss each wake that comes a little early.
 func (p *platform) storePaceInterval() {
 	iv := p.frameCap
 	if p.rt.x.hidden.Load() {
 		iv = p.rt.opts.HiddenInterval
 	}
 	p.rt.x.paceInterval.Store(int64(iv))
-	if iv == 0 {
-		iv = p.refresh
+	c := p.frameCap
+	if c == 0 {
+		c = p.refresh
 	}
-	if old := p.rt.x.cadence.Swap(int64(iv)); old != int64(iv) && p.rt.sim.own && p.rt.x.follow.Load() {
+	if old := p.rt.x.cadence.Swap(int64(c)); old != int64(c) && p.rt.sim.own && p.rt.x.follow.Load() {
 		p.rt.wakeSimulation() // its variable interval follows the cadence
 	}
 }

@@ -20,10 +20,14 @@ type glider struct {
 	x, prevX    float64
 	interpolate bool
 	updates     uint64
+	counts      func(at time.Duration) // sees each update's span end since the start
 }
 
 func (g *glider) Update(t *runtime.TickContext) error {
 	g.updates++
+	if g.counts != nil {
+		g.counts(time.Duration(t.End - runtimetest.Start))
+	}
 	g.prevX = g.x
 	g.x += g.speed * t.DeltaSeconds()
 	return nil
@@ -94,6 +98,10 @@ type motion struct {
 	// vsync, when set, makes the presenter a RefreshPresenter reporting
 	// that refresh interval (it does not wait for it).
 	vsync time.Duration
+	// hide, when set, hides the window from hide[0] to hide[1].
+	hide [2]time.Duration
+	// counts, when set, sees every update's span end since the start.
+	counts func(at time.Duration)
 }
 
 // refreshPresenter is the fake presenter with a vsync refresh to report.
@@ -140,7 +148,10 @@ func watch(t *testing.T, c motion) watched {
 	if c.vsync > 0 {
 		ctx.Presenter = refreshPresenter{fakes.Presenter, c.vsync}
 	}
-	g := &glider{speed: 100, interpolate: c.interpolate}
+	if c.hide[1] > 0 {
+		fakes.Display.Hide(clock.At(c.hide[0])).Show(clock.At(c.hide[1]))
+	}
+	g := &glider{speed: 100, interpolate: c.interpolate, counts: c.counts}
 	var game runtime.Game = g
 	if c.stall > 0 {
 		game = &stallingGlider{glider: g, clock: clock, at: runtimetest.Start.AddSaturating(c.stallAt), stall: c.stall}
@@ -383,6 +394,28 @@ func TestVariableFollowsPresentation(t *testing.T) {
 			t.Logf("CV of per-refresh displacement %.4f; %.1f presents/s, %d updates in 3 s", cv, fps, updates)
 			if cv > 0.02 || math.Abs(fps-144) > 3 || updates < 429 || updates > 435 {
 				t.Errorf("CV %.4f, %.1f presents/s, %d updates in 3 s; want at most 0.02, 144 and 432 (one per refresh)", cv, fps, updates)
+			}
+		})
+		t.Run(mode.String()+"/144Hz-hidden", func(t *testing.T) {
+			// Hidden from 1 s to 2 s: updates at the hidden rate, then at
+			// the cap again.
+			var updates uint64
+			var during, after uint64
+			watch(t, motion{mode: mode, presentHz: 144, run: 3 * time.Second, updates: &updates,
+				hide: [2]time.Duration{time.Second, 2 * time.Second}, counts: func(at time.Duration) {
+					switch {
+					case at >= 1100*time.Millisecond && at < 2*time.Second:
+						during++
+					case at >= 2100*time.Millisecond:
+						after++
+					}
+				}})
+			t.Logf("%d updates while hidden (0.9 s), %d after (0.9 s)", during, after)
+			if during < 8 || during > 10 {
+				t.Errorf("%d updates in 0.9 s hidden, want 9 (the 10 Hz hidden rate)", during)
+			}
+			if after < 126 || after > 132 {
+				t.Errorf("%d updates in 0.9 s shown again, want 130 (the cap)", after)
 			}
 		})
 		t.Run(mode.String()+"/144Hz/interval-as-set", func(t *testing.T) {
