@@ -157,13 +157,11 @@ func (s *Scheduler) lagSteps() int64 {
 	if s.debt < 0 {
 		return s.debtSteps()
 	}
-	lag := s.pendingUnits()
-	if c := (u128{0, s.credit}); lag.cmp(c) <= 0 {
+	pending, credit := s.pendingUnits(), u128{0, s.credit}
+	if pending.cmp(credit) <= 0 {
 		return 0
-	} else {
-		lag = lag.sub(c)
 	}
-	q, r := lag.divmod(s.ph.t)
+	q, r := pending.sub(credit).divmod(s.ph.t)
 	if r > 0 {
 		q++
 	}
