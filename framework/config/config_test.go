@@ -427,10 +427,11 @@ func TestIntervalFollowsPresentation(t *testing.T) {
 		follow bool
 		note   string
 	}{
-		{"default", config.Default(), true, "# default; variable timing follows the presentation instead"},
+		{"default", config.Default(), true, "# default; variable timing follows the presentation instead: the display's refresh (window.vsync)"},
+		{"a frame cap", set(config.Layers{Sets: []string{"runtime.frame_cap=144"}}), true, "# default; variable timing follows the presentation instead: every 6.944444ms (runtime.frame_cap = 144)"},
+		{"no cap, no vsync", set(config.Layers{Sets: []string{"window.vsync=false"}}), true, "# default; variable timing uses it: no runtime.frame_cap and no window.vsync to follow"},
 		{"embedded", set(config.Layers{Embedded: []byte("[timing]\ninterval = \"10ms\"\n")}), false, "# embedded config.toml; variable timing uses it as set"},
 		{"command line, the default value", set(config.Layers{Sets: []string{"timing.interval=16.666667ms"}}), false, "# command line; variable timing uses it as set"},
-		{"another key set", set(config.Layers{Sets: []string{"runtime.frame_cap=144"}}), true, "follows the presentation instead"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

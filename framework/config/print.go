@@ -53,11 +53,16 @@ func splitKey(key string) (table, name string) {
 // note returns what --print-config adds after the source of key: for
 // timing.interval, which interval variable timing uses.
 func (c Config) note(key string) string {
-	if key != intervalKey {
+	switch {
+	case key != intervalKey:
 		return ""
-	}
-	if c.IntervalSet() {
+	case c.IntervalSet():
 		return "; variable timing uses it as set"
+	case c.Runtime.FrameCap > 0:
+		return fmt.Sprintf("; variable timing follows the presentation instead: every %v (runtime.frame_cap = %d)",
+			perSecond(c.Runtime.FrameCap), c.Runtime.FrameCap)
+	case c.Window.VSync:
+		return "; variable timing follows the presentation instead: the display's refresh (window.vsync), this value where the display reports none"
 	}
-	return "; variable timing follows the presentation instead: runtime.frame_cap, else the display's refresh with window.vsync, runtime.hidden_rate while hidden (this value only when none is known)"
+	return "; variable timing uses it: no runtime.frame_cap and no window.vsync to follow"
 }
