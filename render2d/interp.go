@@ -11,11 +11,15 @@ import (
 // copies it from that update when it publishes the frame.
 type Span struct {
 	// Start and End are the update's span of real time
-	// (timing.Update.Start and End).
+	// (timing.Update.Start and End). Under RepayDebt's pacing the runtime
+	// gives the span the pace runs the update over instead: it ends when
+	// the next update is due, so that a simulation repaying debt, whose
+	// spans lag the clock, still moves evenly on screen.
 	Start, End timing.Instant
 	// Step is the real time over which the motion from each packet's
-	// previous placement to its current one is shown: the fixed step. Zero
-	// means the frame does not interpolate ([Span.AlphaAt] is always 1).
+	// previous placement to its current one is shown: the fixed step (over
+	// the pace's rate under RepayDebt's pacing). Zero means the frame does
+	// not interpolate ([Span.AlphaAt] is always 1).
 	Step time.Duration
 }
 

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"sync/atomic"
+	"time"
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
@@ -55,6 +56,18 @@ type Presenter interface {
 	// Close releases the context. The window itself stays until
 	// [Display.Close].
 	Close() error
+}
+
+// RefreshPresenter is a [Presenter] whose presents wait for the display's
+// refresh (vsync), as glfwplatform's Presenter does with vsync on. The
+// runtime asks once, after Init, so that variable timing can follow the
+// refresh ([Options.FollowPresentation]).
+type RefreshPresenter interface {
+	Presenter
+	// RefreshInterval returns the interval between the display's
+	// refreshes that presents wait for, or 0 when presents do not wait
+	// (vsync off) or the refresh is unknown. Platform thread only.
+	RefreshInterval() time.Duration
 }
 
 // Input is the session's input adapter: an [input.Source] the runtime polls

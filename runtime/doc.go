@@ -53,7 +53,14 @@
 // again at every present with the alpha of that instant (each packet moves
 // from its previous to its current placement over the last update's span,
 // one step late), so motion is smooth whatever the ratio of display rate to
-// tick rate; a frame at rest is not drawn again. Maintenance wakes never
+// tick rate; a frame at rest is not drawn again. Under RepayDebt's pacing
+// the step is shown over the real time the pace gives it (step / rate,
+// ending when the next update is due), so while a stall is repaid motion
+// on screen runs evenly a few percent fast instead of a step per update.
+// Variable timing has no step to interpolate, so by default it updates once
+// per present: [Options.FollowPresentation] makes its pacing interval the
+// frame cap or the display's refresh ([RefreshPresenter]); while hidden,
+// the hidden rate spaces the updates as it does every cycle. Maintenance wakes never
 // consume input or simulation time. A window that loses focus keeps
 // running, pauses simulation time (counted as suspended in the ledger) or
 // throttles to the hidden rate, as [Options.FocusPolicy] says. A

@@ -44,6 +44,11 @@ type exchange struct {
 	telMu        sync.Mutex
 	telemetry    timing.Telemetry
 	paceInterval atomic.Int64
+	// cadence is the presentation cadence in force (zero when unknown):
+	// platform -> simulation; follow is Options.FollowPresentation as
+	// set while running.
+	cadence atomic.Int64
+	follow  atomic.Bool
 }
 
 // frameAccum is what the simulation did since the previous presented frame.
@@ -60,6 +65,8 @@ func (x *exchange) init(o Options) {
 	x.deliveryPol.Store(uint32(o.Polling.Delivery))
 	x.capNext.Store(int64(o.FrameCap))
 	x.paceInterval.Store(int64(o.FrameCap))
+	x.cadence.Store(int64(o.FrameCap))
+	x.follow.Store(o.FollowPresentation)
 	x.focus.init(o.FocusPolicy)
 }
 

@@ -283,6 +283,7 @@ func TestFrameCapPacesPresentation(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				r := newRig(mode, nil)
 				r.opts.FrameCap = 50 * time.Millisecond
+				r.opts.FollowPresentation = false // variable timing at its own 1/60 s interval
 				r.game.onPlatform = stopAt(time.Second)
 				rt, err := r.run()
 				if err != nil {

@@ -98,6 +98,16 @@ type Options struct {
 	// nothing is presented and telemetry reports it as the pacing
 	// interval. 1 ms to 1 s. Default 100 ms (10 Hz).
 	HiddenInterval time.Duration
+	// FollowPresentation makes variable timing update once per presented
+	// frame: the scheduler's pacing interval (timing.Options.Interval) is
+	// the presentation cadence, that is the frame cap, or without one the
+	// display's refresh when the presenter waits for it (a
+	// [RefreshPresenter] with vsync on). While the window is hidden or
+	// throttled the hidden rate spaces every cycle, and so every update.
+	// With no known cadence (no cap, no vsync) Timing.Interval applies.
+	// Off, Timing.Interval always applies, as given. Fixed timing is
+	// unaffected. Default on.
+	FollowPresentation bool
 	// FocusPolicy is what the session does while the window is unfocused:
 	// keep running (FocusRun, the default), pause simulation time
 	// (FocusPause) or slow to HiddenInterval (FocusThrottle). It can change
@@ -136,15 +146,16 @@ type Options struct {
 }
 
 // DefaultOptions returns sequential mode, [timing.DefaultOptions],
-// [input.DefaultPollingOptions], no frame cap, a 10 Hz hidden rate and
-// 10 ms maintenance wakes.
+// [input.DefaultPollingOptions], no frame cap, a 10 Hz hidden rate, 10 ms
+// maintenance wakes and variable timing that follows the presentation.
 func DefaultOptions() Options {
 	return Options{
-		Mode:           Sequential,
-		Timing:         timing.DefaultOptions(),
-		Polling:        input.DefaultPollingOptions(),
-		HiddenInterval: DefaultHiddenInterval,
-		Maintenance:    DefaultMaintenance,
+		Mode:               Sequential,
+		Timing:             timing.DefaultOptions(),
+		Polling:            input.DefaultPollingOptions(),
+		HiddenInterval:     DefaultHiddenInterval,
+		Maintenance:        DefaultMaintenance,
+		FollowPresentation: true,
 	}
 }
 

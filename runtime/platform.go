@@ -23,6 +23,7 @@ type platform struct {
 	hiddenPacer *timing.FramePacer
 	slowFrame   bool
 	frameCap    time.Duration
+	refresh     time.Duration // the vsync refresh a RefreshPresenter reported
 
 	window WindowState // sampled at the latest poll
 	poll   pollSource  // what the input queue polls
@@ -199,13 +200,33 @@ func (p *platform) visibilityChanged() {
 	p.storePaceInterval()
 }
 
-// storePaceInterval publishes the pacing interval in force.
+// storePaceInterval publishes the pacing interval in force and the
+// presentation cadence of a shown window: the frame cap, or the refresh
+// without one. While the window is hidden the hidden pacing already spaces
+// every cycle, and so every update; a variable interval of the hidden
+// interval on top would miss each wake that comes a little early.
 func (p *platform) storePaceInterval() {
 	iv := p.frameCap
 	if p.rt.x.hidden.Load() {
 		iv = p.rt.opts.HiddenInterval
 	}
 	p.rt.x.paceInterval.Store(int64(iv))
+	c := p.frameCap
+	if c == 0 {
+		c = p.refresh
+	}
+	if old := p.rt.x.cadence.Swap(int64(c)); old != int64(c) && p.rt.sim.own && p.rt.x.follow.Load() {
+		p.rt.wakeSimulation() // its variable interval follows the cadence
+	}
+}
+
+// readRefresh asks a RefreshPresenter for the refresh its presents wait
+// for, after the presenter's Init.
+func (p *platform) readRefresh() {
+	if rp, ok := p.rt.ctx.Presenter.(RefreshPresenter); ok {
+		p.refresh = max(rp.RefreshInterval(), 0)
+	}
+	p.storePaceInterval()
 }
 
 // due reports whether presenting at now would show something new: a

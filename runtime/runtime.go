@@ -216,7 +216,32 @@ func (r *GameRuntime) Options() Options {
 	o.FrameCap = r.x.frameCap()
 	o.Polling.Delivery = r.Delivery()
 	o.FocusPolicy = r.FocusPolicy()
+	o.FollowPresentation = r.FollowPresentation()
 	return o
+}
+
+// FollowPresentation reports whether variable timing follows the
+// presentation cadence ([Options.FollowPresentation]).
+func (r *GameRuntime) FollowPresentation() bool { return r.x.follow.Load() }
+
+// SetFollowPresentation switches [Options.FollowPresentation] before the
+// next scheduling decision: on, variable timing updates at the
+// presentation cadence; off, at the interval of the timing options in
+// force. Safe from any goroutine.
+func (r *GameRuntime) SetFollowPresentation(on bool) {
+	if r.x.follow.Swap(on) != on {
+		r.wakeSimulation()
+	}
+}
+
+// VariableInterval returns the pacing interval variable timing uses now:
+// the presentation cadence while it is followed and known, otherwise the
+// interval of the timing options in force. Safe from any goroutine.
+func (r *GameRuntime) VariableInterval() time.Duration {
+	if c := time.Duration(r.x.cadence.Load()); c > 0 && r.x.follow.Load() {
+		return c
+	}
+	return r.TimingOptions().Interval
 }
 
 // Delivery returns the input delivery policy in force.

@@ -45,6 +45,10 @@ func (r *GameRuntime) initialize() bool {
 		r.fail(PhaseInitGraphics, err)
 		return false
 	}
+	if err := guard(func() error { r.plat.readRefresh(); return nil }); err != nil {
+		r.fail(PhaseInitGraphics, err)
+		return false
+	}
 	if err := guard(func() error { c.Display.PollEvents(); return r.plat.sample() }); err != nil {
 		r.fail(PhaseInitGraphics, err)
 		return false

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"time"
+
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
@@ -19,6 +21,7 @@ type simulation struct {
 	waiter timing.Waiter
 
 	sched     *timing.Scheduler
+	timing    timing.Options // as the game set them; see applyTimingOptions
 	tick      TickContext
 	in        input.Tick
 	lastBatch timing.Instant
@@ -42,6 +45,7 @@ func (s *simulation) init(r *GameRuntime) error {
 	if s.sched, err = timing.NewScheduler(r.opts.Timing); err != nil {
 		return err
 	}
+	s.timing = r.opts.Timing
 	s.own = r.opts.Mode == Concurrent && r.opts.Record.Reader == nil // a replay runs on one thread
 	if s.own {
 		s.waiter = r.clock.NewWaiter()
@@ -62,13 +66,22 @@ func (s *simulation) startTiming() {
 	r.x.setStats(s.sched.Stats())
 }
 
-// applyTimingOptions installs options set since the last batch.
+// applyTimingOptions installs options set since the last batch and, under
+// Options.FollowPresentation, a variable interval that follows the
+// presentation cadence.
 func (s *simulation) applyTimingOptions() {
-	o, ok := s.rt.x.takeTimingOptions()
-	if !ok {
+	o, set := s.rt.x.takeTimingOptions()
+	if set {
+		s.timing = o
+	}
+	want := s.timing
+	if c := time.Duration(s.rt.x.cadence.Load()); c > 0 && want.Mode == timing.VariableMode && s.rt.x.follow.Load() {
+		want.Interval = c
+	}
+	if !set && want.Interval == s.sched.Options().Interval {
 		return
 	}
-	if err := s.sched.SetOptions(o); err != nil {
+	if err := s.sched.SetOptions(want); err != nil {
 		s.rt.fail(PhaseSchedule, err)
 	}
 }
@@ -172,6 +185,16 @@ func (s *simulation) prepare() bool {
 	span := render2d.Span{Start: u.Start, End: u.End}
 	if u.Kind == timing.FixedUpdate {
 		span.Step = u.Span()
+		if st := &s.tick.Timing; st.Enabled.Has(timing.MechPacing) {
+			// RepayDebt's pacing runs one step per step/Rate of real time,
+			// and while debt is repaid the span ends lag the clock by the
+			// debt. The frame is shown over the real time the pace gives
+			// it, ending when the next update is due, so motion on screen
+			// runs evenly at the pace instead of jumping a step per update.
+			span.Step = time.Duration(float64(span.Step) / st.Rate)
+			span.End = st.NextUpdateAt.AddSaturating(-span.Step)
+			span.Start = span.End.AddSaturating(-span.Step)
+		}
 	}
 	w.Frame().Span = span
 	if err := guard(func() error { return r.game.PrepareFrame(w) }); err != nil {

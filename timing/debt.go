@@ -67,12 +67,18 @@ func (s *Scheduler) advanceRepay(e time.Duration, suspend bool) (n int, suspende
 	want = max(min(want, int64(s.opts.MaxFixedUpdates)*scale), 0)
 	if d.Pacing {
 		// Credit carries only the fraction of a step it could not buy.
-		// When something else held the batch back (it was full, or the
-		// debt is repaid) the whole leftover is dropped, so pacing never
-		// saves up a burst; any cadence whose interval's credit fits in
-		// one batch therefore runs at exactly the pace.
+		// When the full batch held it back the whole leftover is dropped,
+		// so pacing never saves up a burst; any cadence whose interval's
+		// credit fits in one batch therefore runs at exactly the pace.
 		s.credit -= uint64(want) * s.ph.t
-		if s.credit >= s.ph.t {
+		if s.debt >= 0 && want == s.debt {
+			// Every whole step owed runs. Credit never buys time that
+			// has not passed: at most the pending remainder is kept, so
+			// after a drop past the cutoff (or pacing that caught up)
+			// the next step runs as soon as it is owed. Credit short of
+			// the remainder is lag that pacing still repays (see pace).
+			s.credit = min(s.credit, s.rem)
+		} else if s.credit >= s.ph.t {
 			s.credit = 0
 		}
 	}
@@ -133,11 +139,33 @@ func (s *Scheduler) pace() {
 	if !d.Pacing {
 		return
 	}
-	s.rate = 1 + float64(d.Gain*float64(s.debtSteps())*s.stepSeconds) // no FMA: see advanceRepay
+	s.rate = 1 + float64(d.Gain*float64(s.lagSteps())*s.stepSeconds) // no FMA: see advanceRepay
 	s.rate = max(d.MaxSlowDown, min(d.MaxSpeedUp, s.rate))
 	if s.rate != 1 {
 		s.acting |= MechPacing
 	}
+}
+
+// lagSteps returns the debt that pacing repays, in whole steps. Ahead, it
+// is the debt. Otherwise it is the time pending beyond the credit, rounded
+// up: the updates run when the credit buys a step, so the simulation lags
+// real time by that much more than the remainder of the step in progress.
+// A fraction of a step counts as one, so pacing repays the last of a stall
+// too, and the simulation ends up in step with real time (credit equal to
+// the remainder) rather than up to a step behind with no whole step owed.
+func (s *Scheduler) lagSteps() int64 {
+	if s.debt < 0 {
+		return s.debtSteps()
+	}
+	pending, credit := s.pendingUnits(), u128{0, s.credit}
+	if pending.cmp(credit) <= 0 {
+		return 0
+	}
+	q, r := pending.sub(credit).divmod(s.ph.t)
+	if r > 0 {
+		q++
+	}
+	return int64(min(q, math.MaxInt64))
 }
 
 // debtSteps returns the debt in whole steps rounded toward zero: a

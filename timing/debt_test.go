@@ -2,6 +2,7 @@ package timing_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -487,5 +488,108 @@ func TestNextUpdateAtSaturates(t *testing.T) {
 	s.Start(timing.MaxInstant - 10)
 	if got := s.NextUpdateAt(); got != timing.MaxInstant {
 		t.Errorf("NextUpdateAt near the end of the clock = %v, want MaxInstant", got)
+	}
+}
+
+// TestDropTimeRunsTheOwedStep is issue 22's case: an 8 ms step, four
+// updates a cycle, first read 3503 ms after Start. DropTime drops the 437
+// whole steps past the cutoff and keeps the 7 ms remainder, so one more
+// millisecond owes a whole step: it runs at 3504 ms, NextUpdateAt names
+// that instant, and the drop is reported once, on that update.
+func TestDropTimeRunsTheOwedStep(t *testing.T) {
+	o := schFixed(8*msec, 4, timing.RepayDebt)
+	o.Debt = timing.DefaultDebtOptions()
+	o.Debt.PastCutoff = timing.DropTime
+	s := schStart(t, o)
+	b := schAdvance(t, s, schAt(3503*msec))
+	if len(b.Updates) != 0 || b.Dropped != 0 {
+		t.Fatalf("at 3503ms: %d updates, %v reported dropped; want none yet", len(b.Updates), b.Dropped)
+	}
+	if l := s.Ledger(); l.DroppedDropTime != 3496*msec || l.PendingRemainder != 7*msec {
+		t.Fatalf("at 3503ms: dropped %v, remainder %v; want 3.496s and 7ms", l.DroppedDropTime, l.PendingRemainder)
+	}
+	if got, want := s.NextUpdateAt(), schAt(3504*msec); got != want {
+		t.Errorf("NextUpdateAt = %v after Start, want %v (the owed step)", time.Duration(got-schEpoch), time.Duration(want-schEpoch))
+	}
+	b = schAdvance(t, s, schAt(3504*msec))
+	if len(b.Updates) != 1 || b.Dropped != 3496*msec || b.Updates[0].Dropped != 3496*msec {
+		t.Fatalf("at 3504ms: %d updates, batch dropped %v; want the owed step carrying the 3.496s drop", len(b.Updates), b.Dropped)
+	}
+	if u := b.Updates[0]; u.End != schAt(3504*msec) {
+		t.Errorf("the update ends at %v, want 3.504s", time.Duration(u.End-schEpoch))
+	}
+	for i := range 10 { // on time after that, and the drop is not reported again
+		at := schAt(3504*msec + time.Duration(i+1)*8*msec)
+		if got := s.NextUpdateAt(); got != at {
+			t.Fatalf("step %d: NextUpdateAt = %v, want %v", i, time.Duration(got-schEpoch), time.Duration(at-schEpoch))
+		}
+		if b := schAdvance(t, s, at); len(b.Updates) != 1 || b.Dropped != 0 {
+			t.Fatalf("step %d: %d updates, %v dropped; want one on time, nothing dropped", i, len(b.Updates), b.Dropped)
+		}
+	}
+}
+
+// TestPacedInStepAfterRepaying is issue 22's first defect at the
+// scheduler: once pacing has repaid a stall, and the fraction of a step
+// left with it, a whole step owed never waits. Read at 144 Hz with 60 Hz steps, every reading after the debt is
+// repaid leaves no whole step pending, the remainder is the reading's
+// distance from the latest span end (Alpha is that over one step), and
+// the next update is due exactly when the next step is owed.
+func TestPacedInStepAfterRepaying(t *testing.T) {
+	frame := time.Second / 144
+	for _, tt := range []struct {
+		limit int
+		stall time.Duration
+	}{{1, 60 * msec}, {1, 100 * msec}, {4, 100 * msec}, {4, 1500 * msec}, {1, 1500 * msec}} {
+		t.Run(fmt.Sprintf("limit %d, %v stall", tt.limit, tt.stall), func(t *testing.T) {
+			o := repayOpts()
+			o.Rate = timing.Hz(60)
+			o.MaxFixedUpdates = tt.limit
+			r := newDebtRun(t, o)
+			for range 144 {
+				r.frame(frame)
+			}
+			r.frame(tt.stall)
+			for r.s.Stats().Debt > 0 && r.now < 30*time.Second {
+				r.frame(frame)
+			}
+			if r.s.Stats().Debt > 0 {
+				t.Fatalf("debt %d steps after 30 s", r.s.Stats().Debt)
+			}
+			// What is left is less than a step: pacing repays it at its
+			// least speed-up within a few seconds, evenly.
+			repaid := r.now
+			for r.s.Stats().Rate != 1 {
+				if r.now-repaid > 3*time.Second {
+					t.Fatalf("%v after the debt read zero the rate is still %v", r.now-repaid, r.s.Stats().Rate)
+				}
+				r.frame(frame)
+				if st := r.s.Stats(); st.Rate < 1 || st.Rate > 1+o.Debt.Gain*(time.Second/60).Seconds()+1e-9 {
+					t.Fatalf("repaying the last step: rate %v, want the least speed-up", st.Rate)
+				}
+			}
+			t.Logf("the debt read zero at %v; in step %v later", repaid, r.now-repaid)
+			var end timing.Instant
+			for i := range 5 * 144 {
+				b := r.frame(frame)
+				if n := len(b.Updates); n > 0 {
+					end = b.Updates[n-1].End
+				}
+				l, st := r.s.Ledger(), r.s.Stats()
+				if st.Debt != 0 || l.PendingDebt != 0 {
+					t.Fatalf("frame %d after repaying: %d whole steps owed and waiting (rate %v)", i, st.Debt, st.Rate)
+				}
+				if end == 0 {
+					continue
+				}
+				lag := time.Duration(schAt(r.now) - end)
+				if d := lag - l.PendingRemainder; d < -time.Microsecond || d > time.Microsecond {
+					t.Fatalf("frame %d: the reading is %v past the latest span end, but %v is pending", i, lag, l.PendingRemainder)
+				}
+				if a, want := r.s.Alpha(), lag.Seconds()*60; a < want-1e-3 || a > want+1e-3 {
+					t.Fatalf("frame %d: alpha %v, want %v (the reading's distance from the span end over one step)", i, a, want)
+				}
+			}
+		})
 	}
 }

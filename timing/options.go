@@ -125,8 +125,11 @@ func (f DebtHookFunc) PastCutoff(policy PastCutoff, debt time.Duration) time.Dur
 type DebtOptions struct {
 	// Pacing runs the simulation between MaxSlowDown and MaxSpeedUp times
 	// real time, at 1 + Gain*debt (debt in seconds), so a stall is repaid
-	// smoothly instead of in a burst. Debt is counted in whole steps, so
-	// less than one step either way runs at real time. Without pacing, owed
+	// smoothly instead of in a burst. Debt is counted in whole steps:
+	// ahead, less than one step runs at real time; behind, the time the
+	// pacing credit has not yet bought is rounded up, so the last fraction
+	// of a stall is repaid too and the simulation ends in step with real
+	// time (each step runs as soon as it is owed). Without pacing, owed
 	// steps run as fast as MaxFixedUpdates allows and a simulation that is
 	// ahead waits for real time. Default on.
 	Pacing bool

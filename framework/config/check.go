@@ -29,6 +29,9 @@ func (c *Config) runtimeOptions() runtime.Options {
 	o.Execution.SettleTimeout = c.Runtime.SettleTimeout
 	o.Execution.Background = c.Runtime.BackgroundWorkers
 	o.Timing = c.Timing
+	// An interval the configuration sets applies as set; the default one
+	// gives way to the presentation cadence.
+	o.FollowPresentation = !c.IntervalSet()
 	o.Polling = c.Polling
 	o.FocusPolicy = c.Window.FocusPolicy
 	if c.Window.Headless {

@@ -141,3 +141,12 @@ func (c Config) clone() Config {
 	}
 	return c
 }
+
+// intervalKey is the key of the variable pacing interval.
+const intervalKey = "timing.interval"
+
+// IntervalSet reports whether a source set timing.interval (the game's
+// embedded file, a file, the command line). Only then does variable timing
+// use it as set; otherwise it follows the presentation cadence
+// (runtime.Options.FollowPresentation).
+func (c Config) IntervalSet() bool { return c.Source(intervalKey).Origin != FromDefaults }

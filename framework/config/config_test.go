@@ -408,3 +408,49 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestIntervalFollowsPresentation: variable timing follows the
+// presentation unless a source sets timing.interval, and --print-config
+// says which applies.
+func TestIntervalFollowsPresentation(t *testing.T) {
+	set := func(layers config.Layers) config.Config {
+		t.Helper()
+		c, err := config.Build(layers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	tests := []struct {
+		name   string
+		cfg    config.Config
+		follow bool
+		note   string
+	}{
+		{"default", config.Default(), true, "# default; variable timing follows the presentation instead: the display's refresh (window.vsync)"},
+		{"a frame cap", set(config.Layers{Sets: []string{"runtime.frame_cap=144"}}), true, "# default; variable timing follows the presentation instead: every 6.944444ms (runtime.frame_cap = 144)"},
+		{"no cap, no vsync", set(config.Layers{Sets: []string{"window.vsync=false"}}), true, "# default; variable timing uses it: no runtime.frame_cap and no window.vsync to follow"},
+		{"embedded", set(config.Layers{Embedded: []byte("[timing]\ninterval = \"10ms\"\n")}), false, "# embedded config.toml; variable timing uses it as set"},
+		{"command line, the default value", set(config.Layers{Sets: []string{"timing.interval=16.666667ms"}}), false, "# command line; variable timing uses it as set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := tt.cfg.RuntimeOptions("test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.FollowPresentation != tt.follow || tt.cfg.IntervalSet() == tt.follow {
+				t.Errorf("FollowPresentation %v, IntervalSet %v; want following: %v", o.FollowPresentation, tt.cfg.IntervalSet(), tt.follow)
+			}
+			var line string
+			for _, l := range strings.Split(string(tt.cfg.EffectiveTOML()), "\n") {
+				if strings.HasPrefix(l, "interval =") {
+					line = l
+				}
+			}
+			if !strings.Contains(line, tt.note) {
+				t.Errorf("--print-config: %q, want it to contain %q", line, tt.note)
+			}
+		})
+	}
+}

@@ -48,6 +48,11 @@
 // [Config.Set] takes "key=value" with the same keys, which is how --set and
 // the demo's timing flags reach the configuration.
 //
+// One key's source changes what it means: timing.interval applies as set
+// only when a layer sets it ([Config.IntervalSet]); left at its default,
+// variable timing follows the presentation instead
+// (runtime.Options.FollowPresentation), and --print-config says which.
+//
 //	cfg, err := config.Build(config.Layers{
 //		Game:     &settings,  // the [game] table
 //		Embedded: gameTOML,   // //go:embed config.toml

@@ -22,7 +22,7 @@ func (c Config) EffectiveTOML() []byte {
 	}
 	line := func(key, name, value string) {
 		assignment := tomlKey(name) + " = " + value
-		fmt.Fprintf(&b, "%-36s # %s\n", assignment, c.Source(key))
+		fmt.Fprintf(&b, "%-36s # %s%s\n", assignment, c.Source(key), c.note(key))
 	}
 	for i := range fields {
 		f := &fields[i]
@@ -48,4 +48,21 @@ func (c Config) EffectiveTOML() []byte {
 func splitKey(key string) (table, name string) {
 	i := strings.LastIndexByte(key, '.')
 	return key[:i], key[i+1:]
+}
+
+// note returns what --print-config adds after the source of key: for
+// timing.interval, which interval variable timing uses.
+func (c Config) note(key string) string {
+	switch {
+	case key != intervalKey:
+		return ""
+	case c.IntervalSet():
+		return "; variable timing uses it as set"
+	case c.Runtime.FrameCap > 0:
+		return fmt.Sprintf("; variable timing follows the presentation instead: every %v (runtime.frame_cap = %d)",
+			perSecond(c.Runtime.FrameCap), c.Runtime.FrameCap)
+	case c.Window.VSync:
+		return "; variable timing follows the presentation instead: the display's refresh (window.vsync), this value where the display reports none"
+	}
+	return "; variable timing uses it: no runtime.frame_cap and no window.vsync to follow"
 }

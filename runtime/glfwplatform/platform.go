@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	goruntime "runtime"
+	"time"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
@@ -156,7 +157,7 @@ func New(cfg Config) (*runtime.Context, error) {
 		Display:   d,
 		Input:     glfwinput.New(win, opts),
 		Renderer:  rend,
-		Presenter: &Presenter{win: win, vsync: cfg.VSync},
+		Presenter: &Presenter{win: win, vsync: cfg.VSync, display: d},
 	}, nil
 }
 
@@ -365,10 +366,29 @@ func (d *Display) Close() error {
 func (d *Display) X11Window() uint64 { return uint64(d.win.GetX11Window()) }
 
 // Presenter presents by swapping the window's buffers. It implements
-// [runtime.Presenter].
+// [runtime.Presenter] and [runtime.RefreshPresenter].
 type Presenter struct {
-	win   *glfw.Window
-	vsync bool
+	win     *glfw.Window
+	vsync   bool
+	display *Display
+}
+
+// RefreshInterval returns the refresh interval of the monitor that holds
+// most of the window when vsync is on, 0 when it is off or the monitor
+// does not say. Main thread only.
+func (p *Presenter) RefreshInterval() time.Duration {
+	if !p.vsync || p.display == nil {
+		return 0
+	}
+	m := p.display.monitor()
+	if m == nil {
+		return 0
+	}
+	mode := m.GetVideoMode()
+	if mode == nil || mode.RefreshRate <= 0 {
+		return 0
+	}
+	return time.Second / time.Duration(mode.RefreshRate)
 }
 
 // Init makes the context current on the calling thread and sets the swap

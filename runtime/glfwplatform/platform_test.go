@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
@@ -200,4 +201,50 @@ func TestNewWithoutDisplay(t *testing.T) {
 	if !errors.Is(err, glfwplatform.ErrNoDisplay) {
 		t.Fatalf("New without DISPLAY: %v, want ErrNoDisplay", err)
 	}
+}
+
+// TestRefreshInterval: with vsync the presenter reports the monitor's
+// refresh, which variable timing follows; without it, none.
+func TestRefreshInterval(t *testing.T) {
+	testdisplay.Require(t)
+	var ctxErr error
+	got := map[bool]time.Duration{}
+	var rate int
+	testdisplay.OnMain(func() {
+		for _, vsync := range []bool{false, true} {
+			cfg := glfwplatform.DefaultConfig()
+			cfg.Width, cfg.Height, cfg.Hidden, cfg.VSync = 200, 100, true, vsync
+			ctx, err := glfwplatform.New(cfg)
+			if err != nil {
+				ctxErr = err
+				return
+			}
+			if err := ctx.Presenter.Init(); err != nil {
+				ctxErr = err
+				ctx.Close()
+				return
+			}
+			got[vsync] = ctx.Presenter.(runtime.RefreshPresenter).RefreshInterval()
+			if m := glfw.GetPrimaryMonitor(); m != nil && vsync {
+				if vm := m.GetVideoMode(); vm != nil {
+					rate = vm.RefreshRate
+				}
+			}
+			ctx.Close()
+		}
+	})
+	if ctxErr != nil {
+		testdisplay.Unavailable(t, ctxErr)
+	}
+	if got[false] != 0 {
+		t.Errorf("without vsync: RefreshInterval %v, want 0", got[false])
+	}
+	want := time.Duration(0)
+	if rate > 0 {
+		want = time.Second / time.Duration(rate)
+	}
+	if got[true] != want {
+		t.Errorf("with vsync: RefreshInterval %v, want %v (the monitor's %d Hz)", got[true], want, rate)
+	}
+	t.Logf("vsync refresh interval %v", got[true])
 }

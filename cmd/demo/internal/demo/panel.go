@@ -45,6 +45,16 @@ type FocusSetter interface {
 	SetFocusPolicy(p runtime.FocusPolicy) error
 }
 
+// PresentationFollower is implemented by controls whose variable timing
+// can follow the presentation cadence (*runtime.GameRuntime is, see
+// runtime.Options.FollowPresentation). Without it the panel's interval row
+// offers the configured intervals only.
+type PresentationFollower interface {
+	FollowPresentation() bool
+	SetFollowPresentation(on bool)
+	VariableInterval() time.Duration
+}
+
 // Panel is the resilience panel: one row per timing setting, a selected row,
 // and a status line saying what the latest change did. Move and Change are
 // the keyboard's Up/Down and Left/Right; Row and Change serve mouse clicks.
@@ -150,6 +160,9 @@ func capText(d time.Duration) string {
 
 func floatText(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
+// followChoice stands for "follow the presentation" among the intervals.
+const followChoice time.Duration = -1
+
 var (
 	intervals   = []time.Duration{0, 8_333_333, 16_666_667, 33_333_333, 50 * time.Millisecond}
 	steps       = []time.Duration{8_333_333, 10 * time.Millisecond, 16_666_667, 20 * time.Millisecond, 30 * time.Millisecond, 33_333_333, 50 * time.Millisecond, 100 * time.Millisecond}
@@ -175,13 +188,40 @@ var settings = slices.Concat(timingRows, soundRows)
 var timingRows = []setting{
 	timingRow("timing mode", always, func(o *timing.Options) *timing.Mode { return &o.Mode },
 		[]timing.Mode{timing.VariableMode, timing.FixedMode}, true, timing.Mode.String),
-	timingRow("variable interval", variable, func(o *timing.Options) *time.Duration { return &o.Interval },
-		intervals, false, func(d time.Duration) string {
-			if d == 0 {
+	{
+		// The first choice follows the presentation cadence (when the
+		// controls can), the others are intervals as set.
+		name:   "variable interval",
+		active: variable,
+		value: func(p *Panel, o *timing.Options) string {
+			if pf, ok := p.ctl.(PresentationFollower); ok && pf.FollowPresentation() {
+				return "per present (" + durText(pf.VariableInterval()) + ")"
+			}
+			if o.Interval == 0 {
 				return "0 (unpaced)"
 			}
-			return durText(d)
-		}),
+			return durText(o.Interval)
+		},
+		change: func(p *Panel, o *timing.Options, dir int) (bool, error) {
+			pf, ok := p.ctl.(PresentationFollower)
+			if !ok {
+				o.Interval = step(intervals, o.Interval, dir, false)
+				return true, nil
+			}
+			choices := append([]time.Duration{followChoice}, intervals...)
+			cur := o.Interval
+			if pf.FollowPresentation() {
+				cur = followChoice
+			}
+			next := step(choices, cur, dir, false)
+			pf.SetFollowPresentation(next == followChoice)
+			if next == followChoice {
+				return false, nil
+			}
+			o.Interval = next
+			return true, nil
+		},
+	},
 	{
 		name:   "fixed step",
 		active: fixed,

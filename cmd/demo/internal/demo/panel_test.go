@@ -411,3 +411,37 @@ func TestPanelFocusPolicy(t *testing.T) {
 		t.Errorf("without a FocusSetter: got %v, status %q, value %q; want a refusal naming window.focus_policy", err, p.Status(), p.Value(row))
 	}
 }
+
+// followControls can make variable timing follow the presentation.
+type followControls struct {
+	controls
+	follow bool
+}
+
+func (c *followControls) FollowPresentation() bool        { return c.follow }
+func (c *followControls) SetFollowPresentation(on bool)   { c.follow = on }
+func (c *followControls) VariableInterval() time.Duration { return time.Second / 144 }
+
+// TestPanelFollowPresentation: the interval row's first choice follows
+// the presentation; stepping on sets an interval and stops following,
+// stepping back follows again.
+func TestPanelFollowPresentation(t *testing.T) {
+	c := &followControls{controls: controls{o: timing.DefaultOptions()}, follow: true}
+	p := demo.NewPanel(c, time.Second/144, input.Backlog)
+	row := -1
+	for i := range p.Rows() {
+		if p.Name(i) == "variable interval" {
+			row = i
+		}
+	}
+	p.Select(row)
+	if got := p.Value(row); got != "per present (6.944ms)" {
+		t.Errorf("following: value %q, want the presentation's interval", got)
+	}
+	if err := p.Change(+1); err != nil || c.follow || c.o.Interval != 0 || p.Value(row) != "0 (unpaced)" {
+		t.Errorf("one step on: follow %v, interval %v, value %q (%v); want the first interval as set", c.follow, c.o.Interval, p.Value(row), err)
+	}
+	if err := p.Change(-1); err != nil || !c.follow || p.Value(row) != "per present (6.944ms)" {
+		t.Errorf("back: follow %v, value %q (%v); want following again", c.follow, p.Value(row), err)
+	}
+}
