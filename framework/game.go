@@ -130,7 +130,10 @@ func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
 }
 
 // InitPlatform runs the game's Setup, then applies the configured
-// bindings, so a config file can rebind any action the game registered.
+// bindings: the bindings an action is registered with are its defaults, and
+// a config file overrides them (a player's file or --set for any action;
+// the game's own config.toml only for actions registered without any, so
+// that each key is written in one place).
 func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: rt.Actions(), Runtime: rt, Sound: &s.sound, Config: s.cfg, ConfigSource: s.source}
 	if s.game.Setup != nil {
@@ -143,6 +146,11 @@ func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 	}
 	if err := s.cfg.CheckBindings(rt.Actions()); err != nil {
 		return err
+	}
+	if rt.Options().Record.Reader == nil { // a replay's configuration is the recorded one
+		if err := s.cfg.CheckOwnBindings(rt.Actions()); err != nil {
+			return err
+		}
 	}
 	if len(s.cfg.Bindings) > 0 {
 		if err := rt.Actions().Configure(s.cfg.Bindings); err != nil {

@@ -85,7 +85,8 @@ func setup(s *framework.Setup, settings *Settings) error {
 
 	// Input: one analog action steers. The stick gives its deflection,
 	// either pair of keys -1 or +1; the binding of largest magnitude wins.
-	// [input.bindings] in config.toml can replace all three.
+	// These are the game's keys, written once: a player's [input.bindings]
+	// overrides them.
 	var err error
 	g.move, err = s.Actions.RegisterAxis("move",
 		input.GamepadLeftX.Bind(),

@@ -178,6 +178,42 @@ func TestConfigBindingsRebind(t *testing.T) {
 	}
 }
 
+// TestBindingsWrittenOnce: the game's own config.toml may not bind an
+// action the game registers with keys (a second place for them, and the
+// one that won), while --set still rebinds it, and a replay of that
+// session, whose recorded configuration has the override in its one
+// layer, replays (issue 28).
+func TestBindingsWrittenOnce(t *testing.T) {
+	var right, fire input.Action
+	g := testGame(&right, &fire)
+	g.Config = []byte("[input.bindings]\nright = [\"L\"]\n")
+	sim, err := frameworktest.New(g, frameworktest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = sim.RunTicks(1)
+	if want := `config: embedded config.toml: input.bindings.right = ["L"]: the game registers "right" with bindings of its own ("Right", "D")`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a game whose config.toml binds a registered action: got %v, want %s", err, want)
+	}
+
+	path := filepath.Join(t.TempDir(), "rebound.rec")
+	sim, err = frameworktest.New(testGame(&right, &fire), frameworktest.Options{Record: path, Sets: []string{"timing.mode=fixed", "input.bindings.right=L"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.Input.Press(sim.At(0), input.KeyL)
+	if err := sim.RunTicks(70); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := frameworktest.NewReplay(testGame(&right, &fire), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.RunTicks(1 << 20); err != nil || rep.Ticks() != 70 {
+		t.Errorf("replay of a session rebound with --set: %d ticks, %v; want 70 and no error", rep.Ticks(), err)
+	}
+}
+
 // tickLog is what each update of logGame saw.
 type tickLog struct {
 	number       uint64
