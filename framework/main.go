@@ -64,7 +64,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Record, "record", "", "record the session to this `file` (replay it with --replay)")
 	fs.StringVar(&f.Replay, "replay", "", "replay the recording in this `file`, headless and as fast as possible, checking every world hash")
 	fs.BoolVar(&f.Window, "window", false, "with --replay: replay in a window at recorded speed, with sound")
-	fs.Uint64Var(&f.ReplayUntil, "replay-until", 0, "with --replay: stop after `N` ticks (with --window and --screenshot: a picture of tick N)")
+	fs.Uint64Var(&f.ReplayUntil, "replay-until", 0, "with --replay: stop after `N` ticks, ticks 0 to N-1 (with --window and --screenshot: a picture of the state after them)")
 }
 
 // Validate checks values that the flag package cannot.
