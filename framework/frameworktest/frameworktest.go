@@ -38,7 +38,8 @@ type Options struct {
 	// game's --replay). The recording is complete once the session ends.
 	Record string
 	// RenderCost is the time each rendered frame takes on the platform's
-	// virtual clock. Zero renders instantly.
+	// virtual clock. Zero renders instantly. The clock stands still while
+	// a Step is paused, so a render under way then finishes after it.
 	RenderCost time.Duration
 	// Sound gives the session a mixer made from the [audio] table, in
 	// place of the output device: the game's sound requests are placed on
@@ -167,7 +168,9 @@ func (s *Sim) At(offset time.Duration) timing.Instant { return s.Clock.At(offset
 // fixed step: the end of its span, which is where the next update's span
 // starts). The clock stays there until the next Step, RunTicks or Close.
 // Inspect App's world, Frames and Presents, script more input, then Step
-// again or Close.
+// again or Close. (With [Options.RenderCost] a render takes virtual time,
+// which stands still while paused: the last frame's render is then under
+// way, and Frames and Presents show it once the session goes on.)
 //
 // Input and window events scripted while paused for the clock's reading
 // ([Sim.Clock].Now()) or earlier reach the next update, the first of the
