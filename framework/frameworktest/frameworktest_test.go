@@ -178,6 +178,37 @@ func TestConfigBindingsRebind(t *testing.T) {
 	}
 }
 
+// TestStepThroughBursts steps one update at a time through a session with
+// slow frames, which in sequential mode make the updates come in bursts of
+// two or three: a step that ends inside a batch pauses there, one that
+// ends a batch holds the clock, and either way each Step runs exactly one
+// update, in both run modes.
+func TestStepThroughBursts(t *testing.T) {
+	for _, mode := range []string{"sequential", "concurrent"} {
+		t.Run(mode, func(t *testing.T) {
+			var log []tickLog
+			sim, err := frameworktest.New(logGame(&log), frameworktest.Options{RenderCost: 40 * time.Millisecond, Sets: []string{
+				"timing.mode=fixed", "timing.max_fixed_updates=4", "runtime.mode=" + mode,
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sim.Close()
+			for i := range 30 {
+				if err := sim.Step(1); err != nil {
+					t.Fatal(err)
+				}
+				if got := sim.Ticks(); got != uint64(i+1) || len(log) != i+1 || log[i].number != uint64(i) {
+					t.Fatalf("step %d: %d ticks, %d logged; want %d, the last numbered %d", i, got, len(log), i+1, i)
+				}
+			}
+			if st := sim.Runtime.Stats(); mode == "sequential" && st.Batches >= st.Updates {
+				t.Errorf("%d updates in %d batches: want bursts", st.Updates, st.Batches)
+			}
+		})
+	}
+}
+
 // TestBindingsWrittenOnce: the game's own config.toml may not bind an
 // action the game registers with keys (a second place for them, and the
 // one that won), while --set still rebinds it, and a replay of that
