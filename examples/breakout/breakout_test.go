@@ -425,8 +425,9 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// TestRebind rebinds start to Enter as config.toml or --set would: Space
-// then does nothing and Enter starts the game.
+// TestRebind rebinds start to Enter as a player's config.toml or --set
+// would: the title names Enter, Space then does nothing and Enter starts
+// the game. Without the override the title names the registered Space.
 func TestRebind(t *testing.T) {
 	sim := start(t, "input.bindings.start=Enter")
 	tapAt(sim, 10, input.KeySpace)
@@ -434,10 +435,18 @@ func TestRebind(t *testing.T) {
 	if got := screen(sim); got != Title {
 		t.Fatalf("Space after rebinding start to Enter: screen %v, want title", got)
 	}
+	if got, want := bannerText(t, sim), "BREAKOUT\npress Enter"; got != want {
+		t.Errorf("title after rebinding start to Enter: %q, want %q", got, want)
+	}
 	tapAt(sim, 40, input.KeyEnter)
 	step(t, sim, 20)
 	if got := screen(sim); got != Serve {
 		t.Errorf("Enter after rebinding: screen %v, want serve", got)
+	}
+	def := start(t)
+	step(t, def, 1)
+	if got, want := bannerText(t, def), "BREAKOUT\npress Space"; got != want {
+		t.Errorf("title with the registered bindings: %q, want %q", got, want)
 	}
 }
 
