@@ -24,7 +24,9 @@
 // config.toml beside the executable, or for a game that embeds none
 // config.toml in the working directory), then --set key=value; see
 // package [github.com/metronome-go/metronome/framework/config] for the keys.
-// Every flag: --config, --set, --headless, --frames N, --run-for D,
+// Every flag: --config, --set, --headless, --ticks N (stop after N
+// simulation ticks), --frames N (after N presented frames, which are not
+// ticks: a headless window presents as fast as it can), --run-for D,
 // --screenshot FILE and --print-config (each value with its source); and
 // for bug reports --record FILE and --replay FILE (with --window,
 // --replay-until N). An invalid file or flag stops the program before any
@@ -59,8 +61,8 @@
 //
 // The policy and the systems run on the simulation owner, so they share
 // game state without locks. A refused close keeps the window open; a stop
-// — a system's RequestStop, [runtime.GameRuntime.Stop], the --frames and
-// --run-for limits, a failure — never asks. A quit action should go
+// — a system's RequestStop, [runtime.GameRuntime.Stop], the --ticks,
+// --frames and --run-for limits, a failure — never asks. A quit action should go
 // through Shutdown().Request(runtime.ReasonQuit) so that it asks too. See
 // the Setup example.
 //

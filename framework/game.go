@@ -98,11 +98,13 @@ type Session struct {
 	started func(rt *runtime.GameRuntime) error
 	// screenshot is a PNG file for the final state; "" takes none.
 	screenshot string
-	// recording, when recording, and replayUntil, when a replay stops
-	// early (the number of updates to run).
-	recording   *recording.Writer
-	replayUntil uint64
-	hashed      ecs.Hash
+	// recording, when recording.
+	recording *recording.Writer
+	// stopAfter, when set, is the number of updates to run (--ticks, and
+	// --replay-until in a replay): the update numbered stopAfter-1
+	// requests the stop.
+	stopAfter uint64
+	hashed    ecs.Hash
 	// shiftAudio, in a replay at recorded speed with a device, moves the
 	// recorded spans of sound requests onto this session's clock at the
 	// first tick (ecs.Audio.Shift). Simulation owner.
@@ -128,7 +130,10 @@ func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
 }
 
 // InitPlatform runs the game's Setup, then applies the configured
-// bindings, so a config file can rebind any action the game registered.
+// bindings: the bindings an action is registered with are its defaults, and
+// a config file overrides them (a player's file or --set for any action;
+// the game's own config.toml only for actions registered without any, so
+// that each key is written in one place).
 func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: rt.Actions(), Runtime: rt, Sound: &s.sound, Config: s.cfg, ConfigSource: s.source}
 	if s.game.Setup != nil {
@@ -141,6 +146,11 @@ func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 	}
 	if err := s.cfg.CheckBindings(rt.Actions()); err != nil {
 		return err
+	}
+	if rt.Options().Record.Reader == nil { // a replay's configuration is the recorded one
+		if err := s.cfg.CheckOwnBindings(rt.Actions()); err != nil {
+			return err
+		}
 	}
 	if len(s.cfg.Bindings) > 0 {
 		if err := rt.Actions().Configure(s.cfg.Bindings); err != nil {
@@ -155,7 +165,7 @@ func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 	return s.App.InitPlatform(rt)
 }
 
-// Update runs the game's tick, and stops a replay at its limit.
+// Update runs the game's tick, and stops the session at its tick limit.
 func (s *Session) Update(t *runtime.TickContext) error {
 	if s.shiftAudio {
 		s.shiftAudio = false
@@ -169,7 +179,7 @@ func (s *Session) Update(t *runtime.TickContext) error {
 	if err := s.App.Update(t); err != nil {
 		return err
 	}
-	if s.replayUntil > 0 && t.Number+1 >= s.replayUntil && !t.StopRequested() {
+	if s.stopAfter > 0 && t.Number+1 >= s.stopAfter && !t.StopRequested() {
 		return t.RequestStop()
 	}
 	return nil

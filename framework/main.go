@@ -22,7 +22,12 @@ type Flags struct {
 	Sets []string
 	// Headless renders into an invisible window.
 	Headless bool
+	// Ticks stops after this many simulation ticks (updates); 0 runs
+	// until closed.
+	Ticks uint64
 	// Frames stops after this many presented frames; 0 runs until closed.
+	// Presents are not ticks: a headless window presents as fast as it
+	// can, whatever the tick rate, so a number of game steps is Ticks.
 	Frames int
 	// RunFor stops after this much real time; 0 runs until closed.
 	RunFor time.Duration
@@ -41,7 +46,8 @@ type Flags struct {
 }
 
 // Register adds the flags to fs: --config, --set (repeatable), --headless,
-// --frames, --run-for and --screenshot. Programs with flags of their own, such as the
+// --ticks, --frames, --run-for, --screenshot, --print-config, --record and
+// --replay (with --window and --replay-until). Programs with flags of their own, such as the
 // demo, register these next to theirs.
 func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Config, "config", "", "configuration file (default: config.toml beside the executable, or in the working directory for a game that embeds none)")
@@ -50,14 +56,15 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.BoolVar(&f.Headless, "headless", false, "render into an invisible window (on a private Xvfb server when there is no display)")
-	fs.IntVar(&f.Frames, "frames", 0, "stop after `N` presented frames (0 = until the window closes)")
+	fs.Uint64Var(&f.Ticks, "ticks", 0, "stop after `N` simulation ticks, the game's updates (0 = until the window closes)")
+	fs.IntVar(&f.Frames, "frames", 0, "stop after `N` presented frames, which are not ticks: a headless run presents as fast as it can (0 = until the window closes)")
 	fs.DurationVar(&f.RunFor, "run-for", 0, "stop after this much real time, such as 10s (0 = until the window closes)")
 	fs.StringVar(&f.Screenshot, "screenshot", "", "draw the final state into this PNG `file` when the game ends")
 	fs.BoolVar(&f.PrintConfig, "print-config", false, "print the effective configuration, each value with its source, and exit")
 	fs.StringVar(&f.Record, "record", "", "record the session to this `file` (replay it with --replay)")
 	fs.StringVar(&f.Replay, "replay", "", "replay the recording in this `file`, headless and as fast as possible, checking every world hash")
 	fs.BoolVar(&f.Window, "window", false, "with --replay: replay in a window at recorded speed, with sound")
-	fs.Uint64Var(&f.ReplayUntil, "replay-until", 0, "with --replay: stop after `N` ticks (with --window and --screenshot: a picture of tick N)")
+	fs.Uint64Var(&f.ReplayUntil, "replay-until", 0, "with --replay: stop after `N` ticks, ticks 0 to N-1 (with --window and --screenshot: a picture of the state after them)")
 }
 
 // Validate checks values that the flag package cannot.
@@ -68,6 +75,9 @@ func (f *Flags) Validate() error {
 	}
 	if f.Replay == "" && (f.Window || f.ReplayUntil > 0) {
 		errs = append(errs, errors.New("framework: --window and --replay-until go with --replay FILE"))
+	}
+	if f.Replay != "" && f.Ticks > 0 {
+		errs = append(errs, errors.New("framework: --ticks and --replay: a replay stops after N ticks with --replay-until N"))
 	}
 	if f.Frames < 0 {
 		errs = append(errs, fmt.Errorf("framework: --frames %d: want 0 (no limit) or more", f.Frames))
@@ -179,7 +189,7 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		stdout.Write(cfg.EffectiveTOML())
 		return 0
 	}
-	if err := Run(g, cfg, RunOptions{Source: source, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record}); err != nil {
+	if err := Run(g, cfg, RunOptions{Source: source, Ticks: f.Ticks, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record}); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
 		return 1
 	}

@@ -126,7 +126,7 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 		cfg.Window.Headless = true
 	}
 	sess.screenshot = opts.Screenshot
-	sess.replayUntil = opts.Until
+	sess.stopAfter = opts.Until
 
 	var ctx *runtime.Context
 	if opts.Window {

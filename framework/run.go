@@ -24,7 +24,14 @@ type RunOptions struct {
 	// Source names the configuration's origin in messages, such as
 	// "config.toml"; "" means "configuration".
 	Source string
-	// Frames stops the game after this many presented frames; 0 = no limit.
+	// Ticks stops the game after this many simulation ticks: the update
+	// numbered Ticks-1 (tick numbers count from 0) requests the stop, so
+	// exactly Ticks updates run. 0 = no limit.
+	Ticks uint64
+	// Frames stops the game after this many presented frames; 0 = no
+	// limit. Presents are not ticks: an uncapped (headless) window
+	// presents as fast as it can, so Frames says nothing about how many
+	// ticks ran.
 	Frames int
 	// RunFor stops the game after this much real time; 0 = no limit.
 	RunFor time.Duration
@@ -77,6 +84,7 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		return nil
 	}
 
+	sess.stopAfter = opts.Ticks
 	sess.screenshot = opts.Screenshot
 	if opts.Record != "" {
 		w, f, err := openRecording(opts.Record, g, cfg, rtOpts.Mode)

@@ -74,6 +74,39 @@ func TestRunHeadlessWindow(t *testing.T) {
 	}
 }
 
+// TestTicksFlag runs a headless window with --ticks through MainStatus, in
+// both run modes: exactly that many updates run, whatever the number of
+// presents, which an uncapped headless window makes as fast as it can
+// (issue 28: --frames 900 ended after 73 ticks).
+func TestTicksFlag(t *testing.T) {
+	testdisplay.Require(t)
+	for _, mode := range []string{"sequential", "concurrent"} {
+		t.Run(mode, func(t *testing.T) {
+			var updates, last uint64
+			g := spriteGame()
+			setup := g.Setup
+			g.Setup = func(s *framework.Setup) error {
+				s.App.AddSystem(ecs.Update, ecs.System{Name: "count", Run: func(ctx *ecs.Context) {
+					updates++
+					last = ctx.Time.Number
+				}})
+				return setup(s)
+			}
+			args := []string{"--headless", "--ticks", "45", "--set", "window.vsync=false", "--set", "audio.enabled=false",
+				"--set", "timing.mode=fixed", "--set", "timing.rate=240", "--set", "runtime.mode=" + mode}
+			var status int
+			var stderr bytes.Buffer
+			testdisplay.OnMain(func() { status = framework.MainStatus(g, args, io.Discard, &stderr) })
+			if status != 0 {
+				t.Fatalf("status %d: %s", status, stderr.String())
+			}
+			if updates != 45 || last != 44 {
+				t.Errorf("--ticks 45: %d updates, the last numbered %d; want 45, the last 44", updates, last)
+			}
+		})
+	}
+}
+
 // spriteGame draws one untextured sprite moving right.
 func spriteGame() framework.Game {
 	return framework.Game{Title: "sprite", Setup: func(s *framework.Setup) error {
@@ -101,6 +134,8 @@ func TestMainFlagsAndConfigErrors(t *testing.T) {
 		want   string
 	}{
 		{[]string{"--frames=-1"}, 2, "--frames -1"},
+		{[]string{"--ticks=-1"}, 2, `invalid value "-1" for flag -ticks`},
+		{[]string{"--replay", "x.rec", "--ticks", "3"}, 2, "--replay-until N"},
 		{[]string{"--bogus"}, 2, "flag provided but not defined: -bogus"},
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"--config", filepath.Join(dir, "missing.toml")}, 1, "missing.toml does not exist"},

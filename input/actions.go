@@ -50,6 +50,9 @@ type entry struct {
 	buttons []Button      // button action
 	axes    []AxisBinding // analog action
 	analog  bool
+	// defaults is the entry as registered: the bindings the game gave,
+	// which rebinding and Configure override and [Actions.Reset] restores.
+	defaults *entry
 	// For an analog action: the buttons and axes its bindings read, so
 	// that records of other controls are skipped cheaply.
 	watchButtons ButtonSet
@@ -104,6 +107,11 @@ func (a *Actions) load() *bindingTable {
 // without leading or trailing space, and unique within the set. Every
 // binding must be a valid button; duplicates are kept once. An action may
 // have no bindings yet. Every problem is reported at once.
+//
+// The bindings given here are the action's defaults, the one place a game
+// states its keys: a config file's bindings ([Actions.Configure]) and
+// [Actions.Rebind] override them, [Actions.DefaultBindings] reports them
+// and [Actions.Reset] restores them.
 func (a *Actions) Register(name string, bindings ...Button) (Action, error) {
 	bs, err := checkBindings(name, bindings)
 	return a.register(entry{name: name, buttons: bs}, err)
@@ -142,6 +150,8 @@ func (a *Actions) register(e entry, bindErr error) (Action, error) {
 	if len(errs) > 0 {
 		return NoAction, errors.Join(errs...)
 	}
+	d := e
+	e.defaults = &d
 	t := &bindingTable{
 		version: old.version + 1,
 		entries: append(slices.Clip(old.entries), e),
@@ -231,7 +241,7 @@ func (a *Actions) rebind(act Action, analog bool, build func(name string) (entry
 	if err != nil {
 		return err
 	}
-	ne.name = e.name
+	ne.name, ne.defaults = e.name, e.defaults
 	t := &bindingTable{version: old.version + 1, entries: slices.Clone(old.entries), byName: old.byName}
 	t.entries[act-1] = ne
 	a.table.Store(t)
@@ -304,6 +314,85 @@ func (a *Actions) AxisBindings(act Action) []AxisBinding {
 	return nil
 }
 
+// DefaultBindings returns a copy of the buttons the button action act was
+// registered with, whatever it is bound to now (nil for an analog action,
+// and for an action that only a config file created).
+func (a *Actions) DefaultBindings(act Action) []Button {
+	if e := a.load().entry(act); e != nil && e.defaults != nil {
+		return slices.Clone(e.defaults.buttons)
+	}
+	return nil
+}
+
+// DefaultAxisBindings returns a copy of the bindings the analog action act
+// was registered with (nil for a button action).
+func (a *Actions) DefaultAxisBindings(act Action) []AxisBinding {
+	if e := a.load().entry(act); e != nil && e.defaults != nil {
+		return slices.Clone(e.defaults.axes)
+	}
+	return nil
+}
+
+// Overridden reports whether act's bindings differ from those it was
+// registered with: a config file, [Actions.Rebind] or
+// [Actions.RebindAxis] changed them. An action that only a config file
+// created has no registration, so it is overridden.
+func (a *Actions) Overridden(act Action) bool {
+	e := a.load().entry(act)
+	if e == nil {
+		return false
+	}
+	return e.defaults == nil || !slices.Equal(e.buttons, e.defaults.buttons) || !slices.Equal(e.axes, e.defaults.axes)
+}
+
+// Reset binds act to the bindings it was registered with again, undoing
+// every override; a settings menu's "default keys". It returns an error for
+// an action that is not registered or that only a config file created.
+func (a *Actions) Reset(act Action) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	old := a.load()
+	e := old.entry(act)
+	switch {
+	case e == nil:
+		return fmt.Errorf("input: action %d is not registered (registered: 1 to %d)", act, len(old.entries))
+	case e.defaults == nil:
+		return fmt.Errorf("input: action %q was made by a config file, not registered: it has no defaults to reset to", e.name)
+	}
+	t := &bindingTable{version: old.version + 1, entries: slices.Clone(old.entries), byName: old.byName}
+	ne := *e.defaults
+	ne.defaults = e.defaults
+	t.entries[act-1] = ne
+	a.table.Store(t)
+	return nil
+}
+
+// BindingNames returns act's bindings as a config file writes them:
+// button names ("Space", "GamepadA") for a button action, axis bindings
+// ("GamepadLeftX deadzone=0.2", "A/D") for an analog one. With defaults
+// set it returns the registered bindings instead of the current ones.
+// Help screens and generated listings use it, so that the keys a game
+// shows come from the one place it states them.
+func (a *Actions) BindingNames(act Action, defaults bool) []string {
+	e := a.load().entry(act)
+	if e == nil {
+		return nil
+	}
+	if defaults {
+		if e = e.defaults; e == nil {
+			return nil
+		}
+	}
+	out := make([]string, 0, len(e.buttons)+len(e.axes))
+	for _, b := range e.buttons {
+		out = append(out, b.String())
+	}
+	for _, b := range e.axes {
+		out = append(out, b.String())
+	}
+	return out
+}
+
 // Len returns the number of registered actions. Handles run from 1 to Len.
 func (a *Actions) Len() int { return len(a.load().entries) }
 
@@ -354,8 +443,10 @@ func checkAxisBindings(name string, bindings []AxisBinding) ([]AxisBinding, erro
 func (t *bindingTable) count() int { return len(t.entries) }
 
 // Configure applies bindings read from a config file, such as a TOML table
-// `jump = ["Space", "GamepadA"]`: a registered action is rebound, an unknown
-// one is registered as a button action. The texts of an analog action are
+// `jump = ["Space", "GamepadA"]`: a registered action is rebound, its
+// listed bindings overriding those it was registered with (an action the
+// table does not list keeps its own), and an unknown one is registered as
+// a button action. The texts of an analog action are
 // axis bindings in the form of [ParseAxisBinding] (`move_x =
 // ["GamepadLeftX", "A/D"]`); those of a button action are button names.
 // Every bad name is reported at once, in sorted order of actions; on error
@@ -375,12 +466,18 @@ func (a *Actions) Configure(bindings map[string][]string) error {
 		}
 		e := entry{name: n}
 		var err error
-		if act, ok := old.byName[n]; ok && old.entries[act-1].analog {
+		act, ok := old.byName[n]
+		if ok {
+			e.defaults = old.entries[act-1].defaults
+		}
+		if ok && old.entries[act-1].analog {
 			var bs []AxisBinding
 			if bs, err = ParseAxisBindings(bindings[n]...); err == nil {
 				bs, _ = checkAxisBindings(n, bs) // removes duplicates
 			}
+			d := e.defaults
 			e = analogEntry(n, bs)
+			e.defaults = d
 		} else {
 			if !ok {
 				added++

@@ -149,3 +149,63 @@ func TestConfigure(t *testing.T) {
 		t.Errorf("a failed Configure rebound jump to %v", got)
 	}
 }
+
+// The registration's bindings are the defaults: Configure and Rebind
+// override them, Reset restores them, BindingNames writes either in the
+// form a config file reads, and an action the table leaves out keeps its
+// own (issue 28: bindings were written twice, in the registration and in
+// config.toml).
+func TestRegisteredBindingsAreDefaults(t *testing.T) {
+	a := input.NewActions()
+	jump := a.MustRegister("jump", input.KeySpace, input.GamepadA)
+	fire := a.MustRegister("fire", input.MouseLeft)
+	move := a.MustRegisterAxis("move", input.GamepadLeftX.Bind(), input.ButtonAxis(input.KeyA, input.KeyD))
+	if err := a.Configure(map[string][]string{"jump": {"W"}, "move": {"Left/Right"}, "extra": {"E"}}); err != nil {
+		t.Fatal(err)
+	}
+	extra, _ := a.Lookup("extra")
+	for _, tt := range []struct {
+		act               input.Action
+		now, defaults     []string
+		overridden, reset bool
+	}{
+		{jump, []string{"W"}, []string{"Space", "GamepadA"}, true, true},
+		{fire, []string{"MouseLeft"}, []string{"MouseLeft"}, false, true},
+		{move, []string{"Left/Right"}, []string{"GamepadLeftX deadzone=0.2", "A/D"}, true, true},
+		{extra, []string{"E"}, nil, true, false},
+	} {
+		name := a.Name(tt.act)
+		if got := a.BindingNames(tt.act, false); !slices.Equal(got, tt.now) {
+			t.Errorf("%s: bound to %q, want %q", name, got, tt.now)
+		}
+		if got := a.BindingNames(tt.act, true); !slices.Equal(got, tt.defaults) {
+			t.Errorf("%s: defaults %q, want %q", name, got, tt.defaults)
+		}
+		if got := a.Overridden(tt.act); got != tt.overridden {
+			t.Errorf("%s: Overridden = %v, want %v", name, got, tt.overridden)
+		}
+		err := a.Reset(tt.act)
+		if (err == nil) != tt.reset {
+			t.Fatalf("%s: Reset = %v, want success %v", name, err, tt.reset)
+		}
+		if tt.reset && (a.Overridden(tt.act) || !slices.Equal(a.BindingNames(tt.act, false), tt.defaults)) {
+			t.Errorf("%s: after Reset bound to %q, want the defaults %q", name, a.BindingNames(tt.act, false), tt.defaults)
+		}
+	}
+	if err := a.Reset(extra); err == nil || !strings.Contains(err.Error(), `"extra" was made by a config file`) {
+		t.Errorf("Reset of a configured-only action: %v", err)
+	}
+	// Rebinding keeps the defaults; the typed accessors report them.
+	if err := a.Rebind(jump, input.KeyEnter); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.DefaultBindings(jump); !slices.Equal(got, []input.Button{input.KeySpace, input.GamepadA}) || !a.Overridden(jump) {
+		t.Errorf("after Rebind: defaults %v, overridden %v", got, a.Overridden(jump))
+	}
+	if got := a.DefaultAxisBindings(move); len(got) != 2 || got[1] != input.ButtonAxis(input.KeyA, input.KeyD) {
+		t.Errorf("DefaultAxisBindings(move) = %v", got)
+	}
+	if err := a.Reset(input.Action(99)); err == nil || !strings.Contains(err.Error(), "action 99 is not registered") {
+		t.Errorf("Reset(99) = %v", err)
+	}
+}

@@ -11,6 +11,12 @@
 // [Actions.Configure] applies a whole table of bindings from a config file,
 // reporting every bad name at once.
 //
+// The bindings an action is registered with are its defaults, the one
+// place a game writes its keys: a config file and Rebind override them,
+// [Actions.Overridden] says whether they were, [Actions.Reset] restores
+// them and [Actions.BindingNames] lists either in the form a config file
+// takes, so help screens and menus show keys from the same place.
+//
 // # Analog actions and gamepads
 //
 // [Actions.RegisterAxis] registers an analog action, whose value in

@@ -7,7 +7,7 @@
 //
 //	go run ./cmd/demo
 //	go run ./cmd/demo --concurrent --fixed-step-ms=20 --variable-catch-up --max-fixed-updates=2 --recovery-prefix=2 --recovery-cap-ms=100
-//	go run ./cmd/demo --headless --frames=300 --screenshot=demo.png --timing-report=timing.json
+//	go run ./cmd/demo --headless --ticks=300 --screenshot=demo.png --timing-report=timing.json
 //	go run ./cmd/demo --bench=20000
 //	go run ./cmd/demo --bench=50000 --interp=compare
 //	go run ./cmd/demo --set timing.rate=60 --frame-cap=144 --print-config

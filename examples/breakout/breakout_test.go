@@ -218,8 +218,13 @@ func TestPause(t *testing.T) {
 	}
 
 	step(t, sim, 30)
-	tapAt(sim, int(sim.Ticks())+1, input.KeyP)
-	stepUntil(t, sim, 10, "paused", func() bool { return screen(sim) == Paused })
+	// Input scripted at the clock's reading reaches the next tick; the
+	// screen it asks for starts with the tick after that.
+	tapAt(sim, int(sim.Ticks()), input.KeyP)
+	step(t, sim, 2)
+	if got := screen(sim); got != Paused {
+		t.Fatalf("two ticks after P: screen %v, want %v", got, Paused)
+	}
 	tr, _, _ := ball(t, sim)
 	before := tr.Position
 	game := ecs.GetResource[ecs.Time](sim.App.World()).Game
@@ -233,8 +238,11 @@ func TestPause(t *testing.T) {
 	if s := sprite(t, sim); s.Tint != dimmed {
 		t.Errorf("paused: the ball's tint %v, want dimmed %v", s.Tint, dimmed)
 	}
-	tapAt(sim, int(sim.Ticks())+1, input.KeyP)
-	stepUntil(t, sim, 10, "playing", func() bool { return screen(sim) == Playing })
+	tapAt(sim, int(sim.Ticks()), input.KeyP)
+	step(t, sim, 2)
+	if got := screen(sim); got != Playing {
+		t.Fatalf("two ticks after P again: screen %v, want %v", got, Playing)
+	}
 	step(t, sim, 1)
 	if tr, _, _ := ball(t, sim); tr.Position == before {
 		t.Error("resumed: the ball does not move")
@@ -270,8 +278,11 @@ func TestGameOver(t *testing.T) {
 	if got := screen(sim); got != GameOver {
 		t.Fatalf("game over waits for Space, but the screen is %v", got)
 	}
-	tapAt(sim, int(sim.Ticks())+1, input.KeySpace)
-	stepUntil(t, sim, 10, "serving", func() bool { return screen(sim) == Serve })
+	tapAt(sim, int(sim.Ticks()), input.KeySpace)
+	step(t, sim, 2)
+	if got := screen(sim); got != Serve {
+		t.Fatalf("two ticks after Space: screen %v, want %v", got, Serve)
+	}
 	if p := progress(sim); p.Lives != 2 || p.Score != 0 || p.Bricks != 72 || len(bricksLeft(sim)) != 72 {
 		t.Errorf("new game: %d lives, score %d, %d bricks (%d standing); want 2, 0, 72", p.Lives, p.Score, p.Bricks, len(bricksLeft(sim)))
 	}
@@ -414,8 +425,9 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// TestRebind rebinds start to Enter as config.toml or --set would: Space
-// then does nothing and Enter starts the game.
+// TestRebind rebinds start to Enter as a player's config.toml or --set
+// would: the title names Enter, Space then does nothing and Enter starts
+// the game. Without the override the title names the registered Space.
 func TestRebind(t *testing.T) {
 	sim := start(t, "input.bindings.start=Enter")
 	tapAt(sim, 10, input.KeySpace)
@@ -423,10 +435,18 @@ func TestRebind(t *testing.T) {
 	if got := screen(sim); got != Title {
 		t.Fatalf("Space after rebinding start to Enter: screen %v, want title", got)
 	}
+	if got, want := bannerText(t, sim), "BREAKOUT\npress Enter"; got != want {
+		t.Errorf("title after rebinding start to Enter: %q, want %q", got, want)
+	}
 	tapAt(sim, 40, input.KeyEnter)
 	step(t, sim, 20)
 	if got := screen(sim); got != Serve {
 		t.Errorf("Enter after rebinding: screen %v, want serve", got)
+	}
+	def := start(t)
+	step(t, def, 1)
+	if got, want := bannerText(t, def), "BREAKOUT\npress Space"; got != want {
+		t.Errorf("title with the registered bindings: %q, want %q", got, want)
 	}
 }
 

@@ -50,7 +50,9 @@ type game struct {
 	screens  *ecs.States[Screen]
 	progress *Progress
 
+	actions            *input.Actions
 	move, start, pause input.Action
+	banners            banners // made by the Startup system (hud.go)
 
 	lib                 *assets.Library
 	sheet               assets.Sheet
@@ -75,7 +77,7 @@ type game struct {
 // setup builds the game: it runs once, before the first tick, with the
 // settings already read from the configuration.
 func setup(s *framework.Setup, settings *Settings) error {
-	g := &game{settings: settings, lib: s.Assets}
+	g := &game{settings: settings, lib: s.Assets, actions: s.Actions}
 	var errs []error
 	keep := func(err error) {
 		if err != nil {
@@ -85,7 +87,8 @@ func setup(s *framework.Setup, settings *Settings) error {
 
 	// Input: one analog action steers. The stick gives its deflection,
 	// either pair of keys -1 or +1; the binding of largest magnitude wins.
-	// [input.bindings] in config.toml can replace all three.
+	// These are the game's keys, written once: a player's [input.bindings]
+	// overrides them.
 	var err error
 	g.move, err = s.Actions.RegisterAxis("move",
 		input.GamepadLeftX.Bind(),

@@ -57,7 +57,9 @@ func stepUntil(t *testing.T, sim *frameworktest.Sim, limit int, what string, con
 	t.Fatalf("after %d ticks: still not %s", sim.Ticks(), what)
 }
 
-// tapAt scripts a short press of b at the instant of tick n's start.
+// tapAt scripts a short press of b at the instant tick n's span starts:
+// tick n takes it (tick numbers count from 0). Tapping at sim.Ticks()
+// while paused reaches the next tick.
 func tapAt(sim *frameworktest.Sim, n int, b input.Button) {
 	sim.Input.Tap(sim.At(time.Duration(n)*tick), b, 2*tick)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/input"
 )
 
 // Label is a component naming what a text entity shows.
@@ -35,21 +36,30 @@ func (g *game) spawnHUD(ctx *ecs.Context) {
 	add(16, 12, g.hudFont, 0, assets.AlignLeft, scoreLabel)
 	add(16, 12, g.hudFont, fieldW-32, assets.AlignRight, livesLabel)
 	add(0, 300, g.bannerFont, fieldW, assets.AlignCenter, bannerLabel)
+	g.makeBanners()
 }
 
-// banner is the message each screen shows.
-func banner(s Screen) string {
-	switch s {
-	case Title:
-		return "BREAKOUT\npress Space"
-	case Paused:
-		return "paused: P to resume"
-	case GameOver:
-		return "game over: Space to play again"
-	case Won:
-		return "you won! Space to play again"
+// banners are the messages the screens show, made at the first tick from
+// the keys start and pause are bound to then: the registration's in
+// game.go, or a player's [input.bindings], so the banner never names a key
+// the game does not listen to.
+type banners [Won + 1]string
+
+// makeBanners writes the messages with the first key of start and pause.
+func (g *game) makeBanners() {
+	key := func(act input.Action, none string) string {
+		if names := g.actions.BindingNames(act, false); len(names) > 0 {
+			return names[0]
+		}
+		return none
 	}
-	return ""
+	start, pause := key(g.start, "start"), key(g.pause, "pause")
+	g.banners = banners{
+		Title:    "BREAKOUT\npress " + start,
+		Paused:   "paused: " + pause + " to resume",
+		GameOver: "game over: " + start + " to play again",
+		Won:      "you won! " + start + " to play again",
+	}
 }
 
 // updateHUD writes the score, the lives and the banner. It is cosmetic:
@@ -65,7 +75,7 @@ func (g *game) updateHUD(ctx *ecs.Context) {
 		case livesLabel:
 			text.Content = set(text.Content, "LIVES ", p.Lives)
 		case bannerLabel:
-			text.Content = banner(g.screens.Current())
+			text.Content = g.banners[g.screens.Current()]
 		}
 	}
 }

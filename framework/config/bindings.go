@@ -150,3 +150,39 @@ func (c Config) CheckBindings(actions *input.Actions) error {
 	}
 	return errors.Join(errs...)
 }
+
+// CheckOwnBindings keeps a game's keys in one place. An action registered
+// with bindings ([input.Actions.Register] with buttons, RegisterAxis with
+// axes) has its defaults there, so the game's own embedded config.toml
+// must not bind it again: a second copy would win over the registration,
+// and a key changed in the code would silently do nothing. Each such entry
+// is an error naming the file, the key and the registered bindings. The
+// game's config.toml may bind actions registered without bindings (then
+// it is their one place); a player's config.toml and --set may rebind any
+// action. Check a session's own configuration, not a replay's recorded
+// one, in which every layer has become one.
+//
+// The framework calls it after [Config.CheckBindings], once the game has
+// registered its actions. Safe while other goroutines use actions.
+func (c Config) CheckOwnBindings(actions *input.Actions) error {
+	var errs []error
+	for _, action := range sortedActions(c.Bindings) {
+		key := bindingsTable + "." + action
+		src := c.Source(key)
+		if src.Origin != FromEmbedded {
+			continue
+		}
+		act, ok := actions.Lookup(action)
+		if !ok {
+			continue // CheckBindings reports it
+		}
+		defaults := actions.BindingNames(act, true)
+		if len(defaults) == 0 {
+			continue
+		}
+		errs = append(errs, &Error{File: src.Name, Key: key, Value: formatValue(kindStringList, c.Bindings[action]),
+			Problem: fmt.Sprintf("the game registers %q with bindings of its own (%s), so this is a second place for its keys, and the one that wins", action, quoteList(defaults)),
+			Allowed: "in the game's config.toml, bindings for actions registered without any; change a registered action's keys where it is registered (a player's config.toml and --set still rebind it)"})
+	}
+	return errors.Join(errs...)
+}

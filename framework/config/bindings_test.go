@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -110,5 +111,40 @@ func TestCheckBindings(t *testing.T) {
 	}
 	if err := ok.Configure(c.Bindings); err != nil {
 		t.Errorf("Configure refuses bindings CheckBindings accepted: %v", err)
+	}
+}
+
+// The game's own config.toml may not bind an action registered with
+// bindings: that would be a second place for its keys. A player's file and
+// --set may, and the game's file may bind an action registered without
+// any (issue 28).
+func TestCheckOwnBindings(t *testing.T) {
+	a := input.NewActions()
+	a.MustRegister("jump", input.KeySpace, input.GamepadA)
+	a.MustRegister("fire")
+	a.MustRegisterAxis("move", input.ButtonAxis(input.KeyA, input.KeyD))
+	c, err := config.Build(config.Layers{
+		Embedded: []byte("[input.bindings]\njump = [\"Space\", \"GamepadA\"]\nfire = [\"MouseLeft\"]\nmove = [\"Left/Right\"]\n"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `config: embedded config.toml: input.bindings.jump = ["Space", "GamepadA"]: the game registers "jump" with bindings of its own ("Space", "GamepadA"), so this is a second place for its keys, and the one that wins; allowed: in the game's config.toml, bindings for actions registered without any; change a registered action's keys where it is registered (a player's config.toml and --set still rebind it)` + "\n" +
+		`config: embedded config.toml: input.bindings.move = ["Left/Right"]: the game registers "move" with bindings of its own ("A/D")`
+	if err := c.CheckOwnBindings(a); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("CheckOwnBindings\ngot  %v\nwant %s...", err, want)
+	}
+	// The same bindings from a player's file or --set are overrides.
+	dir := t.TempDir()
+	file := dir + "/player.toml"
+	if err := os.WriteFile(file, []byte("[input.bindings]\njump = [\"W\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err = config.Build(config.Layers{Embedded: []byte("[input.bindings]\nfire = [\"MouseLeft\"]\n"), File: file, Sets: []string{"input.bindings.move=Left/Right"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CheckOwnBindings(a); err != nil {
+		t.Errorf("overrides from a player's file and --set: %v", err)
 	}
 }

@@ -74,6 +74,13 @@
 // whether each text suits its action, are checked against what the game
 // registers with [Config.CheckBindings].
 //
+// A game writes each key once. The bindings it registers an action with
+// are the action's defaults, and [input.bindings] overrides them: a
+// player's config.toml or --set may rebind any action, while the game's
+// own embedded config.toml binds only actions registered without keys
+// ([Config.CheckOwnBindings] reports a second copy, which would win over
+// the registration and make a key changed in the code do nothing).
+//
 // # Goroutines
 //
 // A Config is a value: copies share nothing, and one copy is used by one

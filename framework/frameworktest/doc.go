@@ -26,8 +26,21 @@
 //	}
 //
 // [Sim.RunTicks] runs a number of ticks to a clean stop in one call; [Sim.Step]
-// pauses before the next update so the test can look at the world, script
-// more input and go on. [Sim.Display] scripts the window (resize, focus,
+// pauses after the last update it ran, with the clock held at that update's
+// instant, so the test can look at the world, script more input and go on.
+//
+// # When input lands
+//
+// A scripted event is polled at the first poll at or after its instant
+// (polls are polling.spacing apart, 4 ms by default) and taken by the next
+// update, as a real key press is. While a Step is paused, input scripted
+// for the clock's reading or earlier reaches the next update, the first of
+// the next Step, in sequential and concurrent mode alike.
+//
+// Tick numbers count from 0 everywhere: the first update is tick 0
+// (ctx.Time.Number, the recording's ticks, a replay's messages), tick n of a
+// fixed step spans [n×step, (n+1)×step) from the start, and [Sim.Ticks], the
+// number of updates run, is the number of the next one. [Sim.Display] scripts the window (resize, focus,
 // hide, close button); the adapters are in [Sim.Fakes] (see package
 // runtime/runtimetest).
 //

@@ -12,11 +12,18 @@ import (
 	"github.com/metronome-go/metronome/input"
 )
 
-// counter is a component: how many times its entity was pushed.
-type counter struct{ Pushes int }
+// counter is a component: how many times its entity was pushed, and the
+// number of the tick that saw the latest push.
+type counter struct {
+	Pushes int
+	Tick   uint64
+}
 
 // A game's test steps the game, inspects its world, scripts more input and
-// steps again. Ticks are exact: 10 ms fixed steps on virtual time.
+// steps again. Ticks are exact: 10 ms fixed steps on virtual time. Tick
+// numbers count from 0, so after 10 updates the clock reads 100 ms, the end
+// of tick 9's span, and input scripted for that instant (or earlier) while
+// paused reaches the next update, tick 10, the first of the next Step.
 func ExampleSim_Step() {
 	var push input.Action
 	game := framework.Game{Setup: func(s *framework.Setup) error {
@@ -31,7 +38,10 @@ func ExampleSim_Step() {
 		s.App.AddSystem(ecs.Update, ecs.System{Name: "push", Run: func(ctx *ecs.Context) {
 			n := ctx.Input.Presses(push)
 			for q := counters.Query(); q.Next(); {
-				q.Get().Pushes += n
+				if c := q.Get(); n > 0 {
+					c.Pushes += n
+					c.Tick = ctx.Time.Number
+				}
 			}
 		}})
 		return nil
@@ -44,23 +54,26 @@ func ExampleSim_Step() {
 		fmt.Println(err)
 		return
 	}
-	pushes := func() int {
+	pushed := func() counter {
 		q := ecs.NewFilter1[counter](sim.App.World()).Query()
 		defer q.Close()
 		q.Next()
-		return q.Get().Pushes
+		return *q.Get()
 	}
 	sim.Input.Tap(sim.At(25*time.Millisecond), input.KeySpace, 5*time.Millisecond)
-	_ = sim.Step(10) // 100 ms
-	fmt.Println("after 10 ticks:", pushes(), "push")
-	sim.Input.Tap(sim.At(150*time.Millisecond), input.KeySpace, 5*time.Millisecond)
-	sim.Input.Tap(sim.At(160*time.Millisecond), input.KeySpace, 5*time.Millisecond)
 	_ = sim.Step(10)
-	fmt.Println("after 20 ticks:", pushes(), "pushes")
+	fmt.Printf("after %d ticks, at %v: %+v\n", sim.Ticks(), time.Duration(sim.Clock.Now()-sim.At(0)), pushed())
+	sim.Input.Tap(sim.Clock.Now(), input.KeySpace, 5*time.Millisecond)
+	_ = sim.Step(1)
+	fmt.Printf("after %d ticks: %+v\n", sim.Ticks(), pushed())
+	sim.Input.Tap(sim.At(150*time.Millisecond), input.KeySpace, 5*time.Millisecond)
+	_ = sim.Step(9)
+	fmt.Printf("after %d ticks: %+v\n", sim.Ticks(), pushed())
 	fmt.Println(sim.Close(), sim.Ticks())
 	// Output:
-	// after 10 ticks: 1 push
-	// after 20 ticks: 3 pushes
+	// after 10 ticks, at 100ms: {Pushes:1 Tick:2}
+	// after 11 ticks: {Pushes:2 Tick:10}
+	// after 20 ticks: {Pushes:3 Tick:15}
 	// <nil> 20
 }
 

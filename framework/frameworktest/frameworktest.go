@@ -38,7 +38,8 @@ type Options struct {
 	// game's --replay). The recording is complete once the session ends.
 	Record string
 	// RenderCost is the time each rendered frame takes on the platform's
-	// virtual clock. Zero renders instantly.
+	// virtual clock. Zero renders instantly. The clock stands still while
+	// a Step is paused, so a render under way then finishes after it.
 	RenderCost time.Duration
 	// Sound gives the session a mixer made from the [audio] table, in
 	// place of the output device: the game's sound requests are placed on
@@ -90,6 +91,7 @@ type Sim struct {
 	err     error
 	closer  io.Closer // a replay's recording
 	rec     *recording.Writer
+	hold    timing.Waiter // while paused after a batch: holds the clock
 }
 
 // ErrEnded is returned by [Sim.Step] and [Sim.RunTicks] once the session
@@ -151,16 +153,46 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 }
 
 // At returns the instant offset after the session's clock starts, for
-// scripting input and window events.
+// scripting input and window events. Scripted events reach the game as
+// real ones do: the platform polls them at the first poll at or after
+// their instant (polls are polling.spacing apart, 4 ms by default) and the
+// next update takes them. An event scripted while the session is paused
+// for the clock's reading or earlier is polled before the next update runs
+// (see [Sim.Step]).
 func (s *Sim) At(offset time.Duration) timing.Instant { return s.Clock.At(offset) }
 
-// Step runs n more updates (n >= 1) and pauses the session before the next
-// one starts: the world then holds the state after those updates, their
-// frames have been prepared and presented, and the clock stands at the
-// instant of the next update. Inspect App's world, Frames and Presents,
-// script more input, then Step again or Close. It returns the session's
-// error if the session ended meanwhile (the game stopped itself: nil
-// wrapped with [ErrEnded]).
+// Step runs n more updates (n >= 1) and pauses the session once it has
+// done everything due at the instant of the last of them: the world holds
+// the state after those updates, their frames have been prepared and the
+// last one presented, and the clock reads that update's instant (at a
+// fixed step: the end of its span, which is where the next update's span
+// starts). The clock stays there until the next Step, RunTicks or Close.
+// Inspect App's world, Frames and Presents, script more input, then Step
+// again or Close. (With [Options.RenderCost] a render takes virtual time,
+// which stands still while paused: the last frame's render is then under
+// way, and Frames and Presents show it once the session goes on.)
+//
+// Input and window events scripted while paused for the clock's reading
+// ([Sim.Clock].Now()) or earlier reach the next update, the first of the
+// next Step, in sequential and concurrent mode alike; the platform polls
+// them before that update as long as polls come more often than updates
+// (polling.spacing below the step; the default 4 ms is, up to 240 Hz).
+// Events scripted for later instants arrive as real input would, at the
+// first poll at or after their instant.
+//
+// Tick numbers count from 0: the first update is tick 0 (ctx.Time.Number,
+// the recording's ticks, the replay's messages), so after Step has run n
+// updates from the start [Sim.Ticks] reports n, the last update was tick
+// n-1 and the next one is tick n.
+//
+// When several updates are due at one instant (a burst after a slow
+// frame, or a replay, which runs its updates back to back) and the n-th
+// is not the last of them, the session pauses between two updates of the
+// batch instead, as no real session polls there: input scripted then
+// reaches the next batch.
+//
+// Step returns the session's error if the session ended meanwhile (the
+// game stopped itself: nil wrapped with [ErrEnded]).
 func (s *Sim) Step(n int) error {
 	if n < 1 {
 		return fmt.Errorf("frameworktest: Step(%d): step at least 1 update", n)
@@ -184,14 +216,25 @@ func (s *Sim) run(n int, stop bool) error {
 	}
 	s.step.limit += uint64(n)
 	s.step.stopAtLimit = stop
-	if !s.started {
+	switch {
+	case !s.started:
 		s.started = true
 		go func() { s.done <- s.Runtime.Run() }()
-	} else {
+	case s.hold != nil:
+		timing.ReleaseWaiter(s.hold) // the clock moves on
+		s.hold = nil
+	default:
 		s.step.resume <- false
 	}
 	select {
 	case <-s.step.paused:
+		return nil
+	case hold := <-s.step.held:
+		// Every waiter of the runtime ranks before hold, so this returns
+		// once each is blocked on a later instant: nothing is left to do
+		// at this one, and the clock cannot move while hold is not waiting.
+		_ = hold.WaitUntil(s.Clock.Now())
+		s.hold = hold
 		return nil
 	case err := <-s.done:
 		s.finish(err)
@@ -203,15 +246,22 @@ func (s *Sim) run(n int, stop bool) error {
 }
 
 // Close ends the session: a paused session stops before its next update
-// runs (the runtime counts that update in its statistics, the game never
-// sees it) and shuts down in order. It returns the session's error, and
-// the same error on later calls. A Sim that never ran has nothing to stop.
+// runs (the game never sees it) and shuts down in order. It returns the
+// session's error, and the same error on later calls. A Sim that never ran
+// has nothing to stop.
 func (s *Sim) Close() error {
 	if s.ended || !s.started {
 		s.finish(s.err)
 		return s.err
 	}
-	s.step.resume <- true
+	if s.hold != nil {
+		// Stop before the clock moves, so that no update starts.
+		s.Runtime.Stop()
+		timing.ReleaseWaiter(s.hold)
+		s.hold = nil
+	} else {
+		s.step.resume <- true
+	}
 	s.finish(<-s.done)
 	return s.err
 }
@@ -229,7 +279,8 @@ func (s *Sim) finish(err error) {
 	}
 }
 
-// Ticks reports how many updates the game ran.
+// Ticks reports how many updates the game ran, which is also the number
+// of the next one: tick numbers count from 0 (see [Sim.Step]).
 func (s *Sim) Ticks() uint64 { return s.step.ticks }
 
 // Frames returns every frame rendered so far, in order. Read it between
@@ -275,11 +326,23 @@ func (s *Sim) Samples(d time.Duration) []float32 {
 // the step limits. Its fields belong to the simulation owner while the
 // session runs and to the test while it is paused; the channels order the
 // two.
+//
+// A step ends in one of two ways. After the last update of a batch the
+// stepper holds the clock: it makes a waiter of the clock's own (ranked
+// after the runtime's) and hands it to the test, which waits on it until
+// the runtime has finished its work at this instant; while the test holds
+// it the clock cannot move, so the next update, and the poll before it,
+// come after the test has scripted what it wants. Inside a batch (and in
+// a replay, whose loop never waits on the clock) it pauses at the start
+// of the next update instead, until the test resumes it.
 type stepper struct {
 	*framework.Session
+	clock        *timing.ManualClock
 	sound        offlineSound
 	ticks, limit uint64
 	stopAtLimit  bool
+	replay       bool
+	held         chan timing.Waiter
 	paused       chan struct{}
 	resume       chan bool // true: stop instead of running the update
 }
@@ -296,8 +359,14 @@ func (s *stepper) Update(t *runtime.TickContext) error {
 		return err
 	}
 	s.ticks++
-	if s.stopAtLimit && s.ticks >= s.limit && !t.StopRequested() {
+	if s.ticks < s.limit || t.StopRequested() {
+		return nil
+	}
+	switch {
+	case s.stopAtLimit:
 		return t.RequestStop()
+	case t.Final && !s.replay:
+		s.held <- s.clock.NewWaiter()
 	}
 	return nil
 }
@@ -323,6 +392,7 @@ func NewReplay(g framework.Game, path string) (*Sim, error) {
 	ctx.Renderer = assets.NewUploadingRenderer(sess.Assets(), fakes.Renderer)
 	rtOpts.Clock = clock
 	s := newSim(sess, clock, fakes, cfg)
+	s.step.replay = true
 	s.closer = r
 	if s.Runtime, err = runtime.New(s.step, ctx, rtOpts); err != nil {
 		r.Close()
@@ -342,8 +412,9 @@ func newSim(sess *framework.Session, clock *runtimetest.Clock, fakes *runtimetes
 		App:     sess.App,
 		Assets:  sess.Assets(),
 		Config:  cfg,
-		step:    &stepper{Session: sess, paused: make(chan struct{}), resume: make(chan bool)},
-		done:    make(chan error, 1),
+		step: &stepper{Session: sess, clock: clock.ManualClock, held: make(chan timing.Waiter),
+			paused: make(chan struct{}), resume: make(chan bool)},
+		done: make(chan error, 1),
 	}
 }
 

@@ -178,6 +178,73 @@ func TestConfigBindingsRebind(t *testing.T) {
 	}
 }
 
+// TestStepThroughBursts steps one update at a time through a session with
+// slow frames, which in sequential mode make the updates come in bursts of
+// two or three: a step that ends inside a batch pauses there, one that
+// ends a batch holds the clock, and either way each Step runs exactly one
+// update, in both run modes.
+func TestStepThroughBursts(t *testing.T) {
+	for _, mode := range []string{"sequential", "concurrent"} {
+		t.Run(mode, func(t *testing.T) {
+			var log []tickLog
+			sim, err := frameworktest.New(logGame(&log), frameworktest.Options{RenderCost: 40 * time.Millisecond, Sets: []string{
+				"timing.mode=fixed", "timing.max_fixed_updates=4", "runtime.mode=" + mode,
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sim.Close()
+			for i := range 30 {
+				if err := sim.Step(1); err != nil {
+					t.Fatal(err)
+				}
+				if got := sim.Ticks(); got != uint64(i+1) || len(log) != i+1 || log[i].number != uint64(i) {
+					t.Fatalf("step %d: %d ticks, %d logged; want %d, the last numbered %d", i, got, len(log), i+1, i)
+				}
+			}
+			if st := sim.Runtime.Stats(); mode == "sequential" && st.Batches >= st.Updates {
+				t.Errorf("%d updates in %d batches: want bursts", st.Updates, st.Batches)
+			}
+		})
+	}
+}
+
+// TestBindingsWrittenOnce: the game's own config.toml may not bind an
+// action the game registers with keys (a second place for them, and the
+// one that won), while --set still rebinds it, and a replay of that
+// session, whose recorded configuration has the override in its one
+// layer, replays (issue 28).
+func TestBindingsWrittenOnce(t *testing.T) {
+	var right, fire input.Action
+	g := testGame(&right, &fire)
+	g.Config = []byte("[input.bindings]\nright = [\"L\"]\n")
+	sim, err := frameworktest.New(g, frameworktest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = sim.RunTicks(1)
+	if want := `config: embedded config.toml: input.bindings.right = ["L"]: the game registers "right" with bindings of its own ("Right", "D")`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a game whose config.toml binds a registered action: got %v, want %s", err, want)
+	}
+
+	path := filepath.Join(t.TempDir(), "rebound.rec")
+	sim, err = frameworktest.New(testGame(&right, &fire), frameworktest.Options{Record: path, Sets: []string{"timing.mode=fixed", "input.bindings.right=L"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.Input.Press(sim.At(0), input.KeyL)
+	if err := sim.RunTicks(70); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := frameworktest.NewReplay(testGame(&right, &fire), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.RunTicks(1 << 20); err != nil || rep.Ticks() != 70 {
+		t.Errorf("replay of a session rebound with --set: %d ticks, %v; want 70 and no error", rep.Ticks(), err)
+	}
+}
+
 // tickLog is what each update of logGame saw.
 type tickLog struct {
 	number       uint64
@@ -301,9 +368,9 @@ func TestStepAndInspect(t *testing.T) {
 			if log[59].number != 59 {
 				t.Errorf("last tick number %d, want 59", log[59].number)
 			}
-			// The clock stands at the next update's instant: 61 steps of
-			// 1/60 s after the start, rounded up to the nanosecond.
-			if got, want := time.Duration(sim.Clock.Now()-sim.At(0)), time.Duration(61*time.Second+59)/60; got != want {
+			// The clock reads the last update's instant, the end of its
+			// span: 60 steps of 1/60 s after the start.
+			if got, want := time.Duration(sim.Clock.Now()-sim.At(0)), time.Second; got != want {
 				t.Errorf("clock after 60 ticks: %v after the start, want %v", got, want)
 			}
 			if sim.Presents() < 59 {
@@ -322,6 +389,65 @@ func TestStepAndInspect(t *testing.T) {
 				t.Errorf("second Close: %v", err)
 			}
 		})
+	}
+}
+
+// TestInputScriptedBetweenSteps scripts input while the session is paused
+// and checks that the next update, the first of the next step, takes it,
+// in both run modes and both delivery policies, with the same ticks
+// everywhere (issue 28: the next update's input had been polled before
+// the pause, so such input reached the update after it).
+func TestInputScriptedBetweenSteps(t *testing.T) {
+	var want []tickLog
+	for _, mode := range []string{"sequential", "concurrent"} {
+		for _, delivery := range []string{"backlog", "timestamped"} {
+			t.Run(mode+"/"+delivery, func(t *testing.T) {
+				var log []tickLog
+				sim, err := frameworktest.New(logGame(&log), frameworktest.Options{Sets: []string{
+					"timing.mode=fixed", "timing.rate=100", "runtime.mode=" + mode, "polling.delivery=" + delivery,
+				}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer sim.Close()
+				if err := sim.Step(10); err != nil {
+					t.Fatal(err)
+				}
+				if got, want := time.Duration(sim.Clock.Now()-sim.At(0)), 100*time.Millisecond; got != want {
+					t.Fatalf("clock after 10 ticks at 100 Hz: %v after the start, want %v", got, want)
+				}
+				// A tap at the clock's reading, and a press of H at an
+				// instant already past: both reach the next update.
+				sim.Input.Tap(sim.Clock.Now(), input.KeySpace, time.Millisecond)
+				sim.Input.Press(sim.At(95*time.Millisecond), input.KeyH)
+				if err := sim.Step(1); err != nil {
+					t.Fatal(err)
+				}
+				if got := sim.Ticks(); got != 11 || len(log) != 11 {
+					t.Fatalf("after Step(10) and Step(1): %d ticks, %d logged; want 11", got, len(log))
+				}
+				if l := log[10]; l.number != 10 || l.taps != 1 || l.pushes != 1 {
+					t.Errorf("the first update after the pause: %+v; want tick 10 with the tap and the press", l)
+				}
+				// Once more from a pause inside the session.
+				if err := sim.Step(4); err != nil {
+					t.Fatal(err)
+				}
+				sim.Input.Release(sim.Clock.Now(), input.KeyH)
+				sim.Input.Tap(sim.Clock.Now(), input.KeySpace, time.Millisecond)
+				if err := sim.Step(1); err != nil {
+					t.Fatal(err)
+				}
+				if l := log[15]; l.number != 15 || l.taps != 1 {
+					t.Errorf("the first update after the second pause: %+v; want tick 15 with the tap", l)
+				}
+				if want == nil {
+					want = log
+				} else if !slices.Equal(log, want) {
+					t.Errorf("ticks: got %+v, want %+v (as in sequential mode with backlog delivery)", log, want)
+				}
+			})
+		}
 	}
 }
 

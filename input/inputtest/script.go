@@ -17,6 +17,11 @@ import (
 // [input.Recorder], so scripted snapshots obey the same rules as real ones
 // (a focus loss releases held buttons, impossible edges are dropped).
 //
+// In a session, an event reaches the game as a real one does: the first
+// poll at or after its instant delivers it, with its own timestamp, and the
+// next update takes it (in frameworktest, input scripted while a Step is
+// paused, for the clock's reading or earlier, reaches the next update).
+//
 // Events may be scripted before or while polling, from any goroutine. The
 // zero Script is ready to use.
 type Script struct {

@@ -97,7 +97,7 @@
 // # Command line and reports
 //
 // [ParseArgs] takes the framework's flags (framework.Flags: --config,
-// --set, --headless, --frames, --run-for, --screenshot, --print-config) and
+// --set, --headless, --ticks, --frames, --run-for, --screenshot, --print-config) and
 // adds the demo's. The seed's timing switches are shortcuts for --set:
 //
 //	--concurrent --fixed-step-ms=20 --variable-catch-up --max-fixed-updates=2 --recovery-prefix=2 --recovery-cap-ms=100

@@ -13,8 +13,8 @@ import (
 	"github.com/metronome-go/metronome/framework/config"
 )
 
-// DefaultHeadlessRun is how long a headless run lasts when neither --run-for
-// nor --frames says: a window nobody sees cannot be closed by hand.
+// DefaultHeadlessRun is how long a headless run lasts when none of --run-for,
+// --ticks and --frames says: a window nobody sees cannot be closed by hand.
 const DefaultHeadlessRun = 5 * time.Second
 
 // DefaultBenchRun is how long --bench measures when neither --run-for nor
@@ -32,7 +32,7 @@ const (
 // configuration they build, and the demo's own choices.
 type Settings struct {
 	// Flags are the framework's flags (--config, --set, --headless,
-	// --frames, --run-for, --screenshot, --print-config). The demo's timing
+	// --ticks, --frames, --run-for, --screenshot, --print-config). The demo's timing
 	// switches add their assignments to Flags.Sets, in command-line order
 	// with --set, and a benchmark puts its own first. Flags.RunFor holds
 	// the headless and benchmark default when no limit was given.

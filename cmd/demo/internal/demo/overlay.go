@@ -85,6 +85,11 @@ type overlay struct {
 	fps, tps              float64
 	wasHidden             bool
 
+	// keys is the overlay's list of keys, saveKey the save action's first
+	// key, both made at the first tick from the bindings then in force.
+	keys    []byte
+	saveKey string
+
 	// The latest tick with input edges.
 	inputLine []byte
 	presses   [input.ButtonCount + 1]int
@@ -126,6 +131,7 @@ func (ov *overlay) spawn(ctx *ecs.Context) {
 	if m, err := ov.g.lib.Metrics(ov.g.font); err == nil {
 		ov.lineH = m.LineHeight
 	}
+	ov.keys, ov.saveKey = ov.g.keysLine()
 	ov.probeX, ov.probeY = probeCentre()
 	probe := ctx.Commands.Spawn()
 	ecs.With(probe, ecs.At(ov.probeX, ov.probeY))
@@ -209,7 +215,7 @@ func (ov *overlay) update(ctx *ecs.Context) {
 		Timing: ts, Telemetry: rt.Telemetry(), Runtime: rs,
 		Mode: rt.Mode(), Options: rt.TimingOptions(), Bunnies: ov.g.bunnies.Count(),
 		Input: ov.inputLine, SlowUpdate: slowU, SlowRender: slowR, Stalls: stalls,
-		Record: rt.RecordStats(),
+		Record: rt.RecordStats(), Keys: ov.keys, SaveKey: ov.saveKey,
 	}
 	ov.g.sound.noteAudio(&in.Audio)
 	in.Saved = ov.g.quit.saved
@@ -303,6 +309,10 @@ type overlayInput struct {
 	// Saved is the bunny count at the start or the latest save: with
 	// another count, closing asks first.
 	Saved int
+	// Keys lists the keys of the demo's actions, SaveKey names the save
+	// action's ([Game.keysLine]).
+	Keys    []byte
+	SaveKey string
 }
 
 func appendMS(dst []byte, d time.Duration) []byte {
@@ -425,10 +435,58 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 		dst = strconv.AppendInt(dst, int64(in.Bunnies), 10)
 		dst = append(dst, " bunnies, saved "...)
 		dst = strconv.AppendInt(dst, int64(in.Saved), 10)
-		dst = append(dst, " (F5 saves; closing asks first)"...)
+		dst = append(dst, " ("...)
+		dst = append(dst, in.SaveKey...)
+		dst = append(dst, " saves; closing asks first)"...)
 	}
-	dst = append(dst, "\nkeys: WASD move, Space dash, F fire, +/- bunnies, 1-3 stall, 4 suspend, 5 slow update, 6 slow render, H hide, F11 fullscreen, F5 save"...)
+	dst = append(dst, "\nkeys: "...)
+	dst = append(dst, in.Keys...)
 	return dst
+}
+
+// keysLine lists the keys of the demo's actions as the overlay shows them,
+// each action by the first key it is bound to now: the one registered in
+// registerActions, or a player's [input.bindings] override. It also
+// returns the save action's key.
+func (g *Game) keysLine() ([]byte, string) {
+	a := g.rt.Actions()
+	key := func(act input.Action) string {
+		if names := a.BindingNames(act, false); len(names) > 0 {
+			return names[0]
+		}
+		return "(unbound)"
+	}
+	keys := func(sep string, acts ...input.Action) string {
+		var b []byte
+		for i, act := range acts {
+			if i > 0 {
+				b = append(b, sep...)
+			}
+			b = append(b, key(act)...)
+		}
+		return string(b)
+	}
+	c := &g.act
+	var b []byte
+	for i, item := range [...]struct{ keys, what string }{
+		{keys("", c.up, c.left, c.down, c.right), "move"},
+		{key(c.dash), "dash"},
+		{key(c.fire), "fire"},
+		{keys("/", c.add, c.remove), "bunnies"},
+		{keys("/", c.load[0], c.load[1], c.load[2]), "stall"},
+		{key(c.load[3]), "suspend"},
+		{key(c.load[4]), "slow update"},
+		{key(c.load[5]), "slow render"},
+		{key(c.hide), "hide"},
+		{key(c.fullscreen), "fullscreen"},
+		{key(c.save), "save"},
+	} {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(append(append(b, item.keys...), ' '), item.what...)
+	}
+	return b, key(c.save)
 }
 
 // mechNames holds the name of each single debt mechanism, so that naming

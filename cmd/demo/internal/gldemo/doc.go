@@ -15,7 +15,7 @@
 // # Running without a display
 //
 // On Linux without DISPLAY or WAYLAND_DISPLAY, Main runs headless for five
-// seconds (unless --run-for or --frames says otherwise) and writes
+// seconds (unless --run-for, --ticks or --frames says otherwise) and writes
 // demo-screenshot.png, demo-timing.json and demo-timing.svg unless other
 // paths were given, saying where on standard error; framework.Run puts the
 // invisible window on a private Xvfb server.

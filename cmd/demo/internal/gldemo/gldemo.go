@@ -40,7 +40,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		if s.Flags.RunFor == 0 && s.Flags.Frames == 0 {
+		if s.Flags.RunFor == 0 && s.Flags.Frames == 0 && s.Flags.Ticks == 0 {
 			s.Flags.RunFor = demo.DefaultHeadlessRun
 		}
 		if s.Flags.Screenshot == "" {
@@ -67,6 +67,9 @@ func noDisplay() bool {
 }
 
 func runLength(s demo.Settings) string {
+	if s.Flags.Ticks > 0 {
+		return fmt.Sprintf("%d ticks", s.Flags.Ticks)
+	}
 	if s.Flags.Frames > 0 {
 		return fmt.Sprintf("%d frames", s.Flags.Frames)
 	}
@@ -106,7 +109,7 @@ func Run(s demo.Settings, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	ro := framework.RunOptions{Source: s.Source, RunFor: s.Flags.RunFor, Frames: s.Flags.Frames, Screenshot: s.Flags.Screenshot, Record: s.Flags.Record}
+	ro := framework.RunOptions{Source: s.Source, RunFor: s.Flags.RunFor, Ticks: s.Flags.Ticks, Frames: s.Flags.Frames, Screenshot: s.Flags.Screenshot, Record: s.Flags.Record}
 	runErr := framework.Run(g.Framework(), s.Config, ro)
 	var errs []error
 	if runErr != nil {
