@@ -68,6 +68,18 @@
 // [Context.EveryTime] schedule by game time on [Context.Timers], which
 // means the same in every mode.
 //
+// Which count of ticks to use for what:
+//
+//   - ctx.Queue.Now(), the ticks of play (1 during the first, standing still
+//     while the game is paused): cooldowns ([schedule.Cooldown],
+//     [schedule.Repeat]), the gameplay queue, anything a pause must freeze.
+//   - [Time.Game], game time (also frozen by a pause): delays in seconds,
+//     with [Context.AfterTime] and [Context.EveryTime]; a zero delay is the
+//     next tick.
+//   - ctx.Time.Number ([timing.Update.Number]), the runtime's count of
+//     every update, paused or not: logs, recordings and replays (a replay's
+//     ticks and checkpoints are counted in it), never gameplay.
+//
 // # States and pause
 //
 // [AddStates] gives a game a state machine of its own type (menu, play,
