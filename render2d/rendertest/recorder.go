@@ -154,7 +154,7 @@ func (r *Recorder) Render(f *render2d.Frame) error {
 	cp := *f
 	cp.Passes = make([]render2d.Pass, len(f.Passes))
 	for i, p := range f.Passes {
-		cp.Passes[i] = render2d.Pass{PassDesc: p.PassDesc, Packets: slices.Clone(p.Packets)}
+		cp.Passes[i] = render2d.Pass{PassDesc: p.PassDesc, Packets: slices.Clone(p.Packets), Vertices: slices.Clone(p.Vertices), Indices: slices.Clone(p.Indices)}
 		if p.Clear {
 			img := r.fb
 			if !p.Target.IsZero() {

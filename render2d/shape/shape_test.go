@@ -25,8 +25,8 @@ func coreArea(t *testing.T, vs []render2d.Vertex, ix []uint32, m render2d.Mesh) 
 		if a.Coverage != 1 || b.Coverage != 1 || c.Coverage != 1 || a.Offset != (v2{}) || b.Offset != (v2{}) || c.Offset != (v2{}) {
 			continue
 		}
-		ab := xy(b.Position.X - a.Position.X, b.Position.Y - a.Position.Y)
-		ac := xy(c.Position.X - a.Position.X, c.Position.Y - a.Position.Y)
+		ab := xy(b.Position.X-a.Position.X, b.Position.Y-a.Position.Y)
+		ac := xy(c.Position.X-a.Position.X, c.Position.Y-a.Position.Y)
 		area += math.Abs(float64(ab.X*ac.Y-ab.Y*ac.X)) / 2
 	}
 	return area
@@ -57,9 +57,9 @@ func check(t testing.TB, vs []render2d.Vertex, ix []uint32, m render2d.Mesh) {
 
 func square(x, y, s float32, ccw bool) []v2 {
 	if ccw {
-		return []v2{xy(x, y), xy(x, y + s), xy(x + s, y + s), xy(x + s, y)}
+		return []v2{xy(x, y), xy(x, y+s), xy(x+s, y+s), xy(x+s, y)}
 	}
-	return []v2{xy(x, y), xy(x + s, y), xy(x + s, y + s), xy(x, y + s)}
+	return []v2{xy(x, y), xy(x+s, y), xy(x+s, y+s), xy(x, y+s)}
 }
 
 // TestCoveredArea: every primitive, join and cap covers the area it
