@@ -97,7 +97,7 @@
 //
 // # Drawing
 //
-// The built-in components [Transform], [Sprite], [Text] and [Camera] reach
+// The built-in components [Transform], [Sprite], [Text], [Shape] and [Camera] reach
 // the screen without glue code. PrepareFrame writes each sprite and text
 // at its current Transform, packets ordered by layer, keeping query order
 // inside a layer (see [Sprite.Layer]); sprites or texts entirely outside a
@@ -106,6 +106,16 @@
 // out by the [assets.Library] given in [Options.Assets]. An [Animator]
 // plays a sprite-sheet animation on its entity's Sprite from a built-in
 // cosmetic system.
+//
+// A [Shape] draws a vector shape (package render2d/shape: lines,
+// polylines, polygons, circles, ellipses, arcs, rectangles, filled or
+// stroked, antialiased) at its entity's Transform, sorted and interpolated
+// like a sprite; shapes are not culled. [Context.Draw] draws debug lines,
+// circles and shapes on top of everything until the next tick starts:
+//
+//	ctx.Draw.Line(t.Position, ecs.Vec2{X: t.Position.X + v.X, Y: t.Position.Y + v.Y}, 1, red)
+//
+// See ExampleShape for an Asteroids-like ship.
 //
 // # Screen
 //
