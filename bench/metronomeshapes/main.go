@@ -17,6 +17,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
@@ -32,10 +33,25 @@ func main() {
 	kind := flag.String("kind", "lines", "lines, circles, line-sprites or circle-sprites")
 	n := flag.Int("n", 1000, "shapes per frame")
 	frames := flag.Int("frames", 300, "frames measured (after 30 to warm up)")
+	prof := flag.String("cpuprofile", "", "write a CPU profile of the measured frames to this file")
 	flag.Parse()
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "metronomeshapes:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "metronomeshapes:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	res, err := run(*kind, *n, *frames)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "metronomeshapes:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 	fmt.Println(res)

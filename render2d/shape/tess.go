@@ -44,7 +44,7 @@ func (a pt) mul(k float64) pt        { return pt{a.x * k, a.y * k} }
 func (a pt) dot(b pt) float64        { return a.x*b.x + a.y*b.y }
 func (a pt) cross(b pt) float64      { return a.x*b.y - a.y*b.x }
 func (a pt) perp() pt                { return pt{-a.y, a.x} }
-func (a pt) length() float64         { return math.Hypot(a.x, a.y) }
+func (a pt) length() float64         { return math.Sqrt(a.x*a.x + a.y*a.y) } // bounded coordinates: no overflow
 func (a pt) unit() pt                { return a.mul(1 / a.length()) }
 func vec(v render2d.Vec2) pt         { return pt{float64(v.X), float64(v.Y)} }
 func (a pt) eq(b pt, e float64) bool { return math.Abs(a.x-b.x) <= e && math.Abs(a.y-b.y) <= e }
