@@ -13,12 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/schedule"
 )
@@ -448,4 +450,43 @@ func TestRecordThenReplay(t *testing.T) {
 			t.Errorf("replayed %d ticks before the torn tail, want the complete ones (at least 60)", rep.Ticks())
 		}
 	})
+}
+
+// TestTextureFilter: render.filter picks the filter of the textures the
+// game's images are uploaded into; linear unless it says nearest.
+func TestTextureFilter(t *testing.T) {
+	for _, tt := range []struct {
+		sets []string
+		want render2d.Filter
+	}{{nil, render2d.FilterLinear}, {[]string{"render.filter=nearest"}, render2d.FilterNearest}} {
+		var img assets.Image
+		lib := (*assets.Library)(nil)
+		g := framework.Game{Title: "filter", Setup: func(s *framework.Setup) error {
+			var err error
+			img, err = s.Assets.AddImage("dot", image.NewRGBA(image.Rect(0, 0, 4, 4)))
+			lib = s.Assets
+			return err
+		}}
+		sim, err := frameworktest.New(g, frameworktest.Options{Sets: tt.sets})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sim.Step(1); err != nil {
+			t.Fatal(err)
+		}
+		reg, err := lib.Region(img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts, err := sim.Fakes.Renderer.TextureOptions(reg.Texture)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opts.Filter != tt.want || lib.Options().Texture.Filter != tt.want {
+			t.Errorf("%v: uploaded with %v (library %v), want %v", tt.sets, opts.Filter, lib.Options().Texture.Filter, tt.want)
+		}
+		if err := sim.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
