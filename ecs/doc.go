@@ -205,7 +205,8 @@
 // [World.Hash] digests the world's state so that a replay can check, at
 // each checkpoint, that it reached the world the recorded session did:
 // the live entities (IDs and generations), every component value of every
-// entity, and the resources registered with [HashResource]; [App.Hash]
+// entity but for presentation-only types, and the resources registered
+// with [HashResource]; [App.Hash]
 // adds the random source and the gameplay queue's clock. Values are hashed
 // field by field by value, so components must be plain data (numbers,
 // booleans, strings, and arrays, slices and structs of them); a type
@@ -215,7 +216,12 @@
 // matters. The hash breaks down by type ([Hash.Types], shaped like the
 // recording package's checkpoints), [DiffHashes] names the parts two
 // hashes differ in and [World.EntityHashes] with [DiffEntities] the
-// entities. [ExcludeFromHash] leaves out cosmetic state. [World.HashInto]
+// entities. Presentation is left out by default: the built-in Sprite,
+// Text, Shape, Animator and Camera and every type embedding
+// [PresentationOnly], so a HUD's wording or layout can change without
+// invalidating a recording; the full rule is stated once, in hash.go
+// above [Unhashed]. [ExcludeFromHash] leaves out other cosmetic state
+// (particles, screen shake). [World.HashInto]
 // reuses its result and allocates nothing in steady state.
 //
 // # Threads
