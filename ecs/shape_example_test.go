@@ -38,7 +38,7 @@ func ExampleShape() {
 		fmt.Printf("layer %d: shape %v at %v, %d triangles\n", p.Layer, p.IsShape(), p.Transform.Position, p.Mesh.IndexCount/3)
 	}
 	// Output:
-	// layer 0: shape true at {160 96}, 7 triangles
-	// layer 1: shape true at {160 90}, 75 triangles
-	// layer 32767: shape true at {160 90}, 90 triangles
+	// layer 0: shape true at {160 96}, 3 triangles
+	// layer 1: shape true at {160 90}, 33 triangles
+	// layer 32767: shape true at {160 90}, 60 triangles
 }

@@ -196,19 +196,35 @@ func (p *DrawPacket2D) IsShape() bool { return p.Mesh.IndexCount != 0 }
 // Vertex is one corner of a shape's triangles, in the shape's own units
 // ([DrawPacket2D.Mesh]).
 //
-// Antialiasing is a fringe one pixel wide around a shape's edges:
-// vertices on the outer side of the fringe sit on the edge with Offset
-// pointing out and Coverage 0, so coverage falls from 1 to 0 across one
-// pixel whatever the camera's zoom. Renderers move every vertex by Offset
-// measured in target pixels, turned by the packet's rotation but not
-// scaled.
+// Renderers move every vertex by Offset, measured in target pixels and
+// turned by the packet's rotation but not scaled, and antialias a
+// triangle's edges in one of two ways, so that coverage falls from 1 to 0
+// across one pixel whatever the camera's zoom:
+//
+//   - by distance: a triangle whose vertices have an Edge (not NoEdge)
+//     has one antialiased edge, and each vertex's Edge is its distance
+//     from that edge's line in shape units, inside positive. Vertices on
+//     the edge are pushed half a pixel out by their Offset. Each fragment
+//     is covered by clamp(e + ½, 0, 1), where e, interpolated, is Edge
+//     times the shape's scale in pixels, less ½ for a vertex with an
+//     Offset. This costs no triangle beyond the shape's own.
+//   - by a fringe: vertices with Edge NoEdge and Coverage 0 that sit on
+//     the edge, pushed a pixel out by Offset, with triangles to the edge's
+//     vertices at Coverage 1.
 type Vertex struct {
 	Position Vec2
 	// Offset moves the vertex by this many target pixels.
 	Offset Vec2
 	// Coverage, in [0, 1], multiplies the packet's tint.
 	Coverage float32
+	// Edge is the vertex's distance inside its triangle's antialiased
+	// edge, in shape units, or NoEdge.
+	Edge float32
 }
+
+// NoEdge is the [Vertex.Edge] of a vertex whose triangles have no
+// antialiased edge of their own (solid, or antialiased by a fringe).
+const NoEdge float32 = 1e30
 
 // Mesh names the triangles of a shape packet: IndexCount indices of
 // [Pass.Indices] from FirstIndex, three per triangle, each counted from

@@ -12,33 +12,38 @@ import (
 // own: the renderer places every vertex of a pass's shape packets in the
 // world on the CPU, at the packet's placement resolved at the frame's
 // alpha (render2d's Resolved arithmetic, so the GL and the recording
-// renderer agree), pushes antialiasing fringe vertices out by their offset
-// in target pixels, and premultiplies the tint by each vertex's coverage.
+// renderer agree), pushes antialiased vertices out by their offset in
+// target pixels, turns each vertex's edge distance into pixels
+// (render2d.Vertex says how) and premultiplies the tint by its coverage;
+// the fragment shader covers each fragment by its interpolated distance.
 // The vertices of a pass go up in one streamed buffer and its indices in
 // another; each batch of consecutive shape packets with one blend mode is
 // one glDrawElements.
 const shapeVertexSource = `#version 410 core
-layout(location = 0) in vec2 a_pos;   // world position
+layout(location = 0) in vec3 a_pos;   // world position, distance inside the edge in pixels
 layout(location = 1) in vec4 a_color; // premultiplied, coverage applied
 uniform mat4 u_view;
 out vec4 v_color;
+out float v_edge;
 void main() {
-	gl_Position = u_view * vec4(a_pos, 0.0, 1.0);
+	gl_Position = u_view * vec4(a_pos.xy, 0.0, 1.0);
 	v_color = a_color;
+	v_edge = a_pos.z;
 }
 `
 
 const shapeFragmentSource = `#version 410 core
 in vec4 v_color;
+in float v_edge;
 out vec4 o_color;
-void main() { o_color = v_color; }
+void main() { o_color = v_color * clamp(v_edge + 0.5, 0.0, 1.0); }
 `
 
-// shapeVertex is one shape vertex as streamed: world position and
-// premultiplied RGBA8.
+// shapeVertex is one shape vertex as streamed: world position, distance
+// inside its antialiased edge in pixels and premultiplied RGBA8.
 type shapeVertex struct {
-	x, y float32
-	rgba uint32
+	x, y, edge float32
+	rgba       uint32
 }
 
 const shapeStride = int32(unsafe.Sizeof(shapeVertex{}))
@@ -113,6 +118,9 @@ func (r *Renderer) convertShapes(p *render2d.Pass, b *render2d.Batch, px float32
 		if sy < 0 {
 			fy = -px
 		}
+		// Edge distances in pixels: shape units times the scale (the
+		// smaller, under a non-uniform one) over the pixel's size.
+		k := min(abs32(sx), abs32(sy)) / px
 		a := clamp01(tint.A)
 		cr, cg, cb := clamp01(tint.R)*a, clamp01(tint.G)*a, clamp01(tint.B)*a
 		full := unorm8(cr) | unorm8(cg)<<8 | unorm8(cb)<<16 | unorm8(a)<<24
@@ -127,13 +135,26 @@ func (r *Renderer) convertShapes(p *render2d.Pass, b *render2d.Batch, px float32
 					col = unorm8(cr*k) | unorm8(cg*k)<<8 | unorm8(cb*k)<<16 | unorm8(a*k)<<24
 				}
 			}
-			r.sverts = append(r.sverts, shapeVertex{t.Position.X + lx*c - ly*s, t.Position.Y + lx*s + ly*c, col})
+			e := v.Edge * k
+			if v.Edge == render2d.NoEdge {
+				e = 1 // no edge of its own: covered
+			} else if v.Offset != (render2d.Vec2{}) {
+				e -= 0.5 // pushed half a pixel out of its edge
+			}
+			r.sverts = append(r.sverts, shapeVertex{t.Position.X + lx*c - ly*s, t.Position.Y + lx*s + ly*c, e, col})
 		}
 		for _, ix := range p.Indices[m.FirstIndex : m.FirstIndex+m.IndexCount] {
 			r.sidx = append(r.sidx, base+ix)
 		}
 	}
 	return shapeRange{first: first, count: int32(len(r.sidx)) - first}
+}
+
+func abs32(v float32) float32 {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
 
 func clamp01(v float32) float32 {
@@ -150,7 +171,7 @@ func (r *Renderer) uploadShapes() {
 	r.curVAO = vaoShapes
 	k := r.ring
 	upload(&r.shapeVerts[k], unsafe.Pointer(&r.sverts[0]), len(r.sverts)*int(shapeStride))
-	gl.VertexAttribPointerWithOffset(0, 2, gl.FLOAT, false, shapeStride, unsafe.Offsetof(shapeVertex{}.x))
+	gl.VertexAttribPointerWithOffset(0, 3, gl.FLOAT, false, shapeStride, unsafe.Offsetof(shapeVertex{}.x))
 	gl.VertexAttribPointerWithOffset(1, 4, gl.UNSIGNED_BYTE, true, shapeStride, unsafe.Offsetof(shapeVertex{}.rgba))
 	r.curArray = r.shapeVerts[k].id
 	buf := &r.shapeIdx[k]

@@ -11,9 +11,10 @@ import (
 
 type v2 = render2d.Vec2
 
-// coreArea sums the areas of the triangles of m that lie wholly inside the
-// shape (every corner at full coverage, not moved by an offset): what
-// the shape covers without its fringe.
+// coreArea sums the areas of the triangles of m where their vertices are
+// before the offsets that antialias them: what the shape covers. (A
+// fringe's triangles have no area there: their outer vertices sit on the
+// edge.)
 func coreArea(t *testing.T, vs []render2d.Vertex, ix []uint32, m render2d.Mesh) float64 {
 	t.Helper()
 	check(t, vs, ix, m)
@@ -22,9 +23,6 @@ func coreArea(t *testing.T, vs []render2d.Vertex, ix []uint32, m render2d.Mesh) 
 	tris := ix[m.FirstIndex : m.FirstIndex+m.IndexCount]
 	for i := 0; i < len(tris); i += 3 {
 		a, b, c := verts[tris[i]], verts[tris[i+1]], verts[tris[i+2]]
-		if a.Coverage != 1 || b.Coverage != 1 || c.Coverage != 1 || a.Offset != (v2{}) || b.Offset != (v2{}) || c.Offset != (v2{}) {
-			continue
-		}
 		ab := xy(b.Position.X-a.Position.X, b.Position.Y-a.Position.Y)
 		ac := xy(c.Position.X-a.Position.X, c.Position.Y-a.Position.Y)
 		area += math.Abs(float64(ab.X*ac.Y-ab.Y*ac.X)) / 2
@@ -44,7 +42,7 @@ func check(t testing.TB, vs []render2d.Vertex, ix []uint32, m render2d.Mesh) {
 		}
 	}
 	for _, v := range vs[m.FirstVertex : m.FirstVertex+m.VertexCount] {
-		for _, f := range []float32{v.Position.X, v.Position.Y, v.Offset.X, v.Offset.Y, v.Coverage} {
+		for _, f := range []float32{v.Position.X, v.Position.Y, v.Offset.X, v.Offset.Y, v.Coverage, v.Edge} {
 			if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 				t.Fatalf("vertex %+v is not finite", v)
 			}
@@ -140,17 +138,19 @@ func TestCoveredArea(t *testing.T) {
 			if math.Abs(got-tt.want) > tt.tol {
 				t.Errorf("area: got %.3f, want %.3f ± %v", got, tt.want, tt.tol)
 			}
-			if tt.want > 0 && m.IndexCount > 0 && fringeCount(vs, m) == 0 {
-				t.Error("no antialiasing fringe")
+			if tt.want > 0 && m.IndexCount > 0 && antialiased(vs, m) == 0 {
+				t.Error("no vertex is antialiased")
 			}
 		})
 	}
 }
 
-func fringeCount(vs []render2d.Vertex, m render2d.Mesh) int {
+// antialiased counts the vertices of m on an antialiased edge: at a
+// fringe's outer side, or pushed out on an edge antialiased by distance.
+func antialiased(vs []render2d.Vertex, m render2d.Mesh) int {
 	n := 0
 	for _, v := range vs[m.FirstVertex : m.FirstVertex+m.VertexCount] {
-		if v.Coverage == 0 {
+		if v.Coverage == 0 || (v.Edge == 0 && v.Offset != (v2{})) {
 			n++
 		}
 	}
@@ -213,3 +213,51 @@ func TestValidate(t *testing.T) {
 }
 
 func xy(x, y float32) v2 { return v2{X: x, Y: y} }
+
+// TestEdgeDistances: in every triangle antialiased by distance with two
+// corners on its edge, the third corner's Edge is its distance from that
+// edge's line, and a triangle never mixes the two ways of antialiasing.
+func TestEdgeDistances(t *testing.T) {
+	round := shape.Polyline([]v2{xy(0, 0), xy(30, 0), xy(30, 20), xy(5, 25)}, 6)
+	round.Join, round.Cap = shape.JoinRound, shape.CapRound
+	bevel := round
+	bevel.Join, bevel.Cap = shape.JoinBevel, shape.CapSquare
+	for _, s := range []shape.Shape{round, bevel, shape.Circle(10), shape.Ellipse(20, 5).Stroked(3), shape.Polygon(xy(0, 0), xy(10, 0), xy(12, 8), xy(0, 5))} {
+		var tess shape.Tessellator
+		var vs []render2d.Vertex
+		var ix []uint32
+		m, err := tess.Append(&vs, &ix, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := 0
+		for i := 0; i < len(ix); i += 3 {
+			c := [3]render2d.Vertex{vs[ix[i]], vs[ix[i+1]], vs[ix[i+2]]}
+			none := 0
+			for _, v := range c {
+				if v.Edge == render2d.NoEdge {
+					none++
+				}
+			}
+			if none != 0 && none != 3 {
+				t.Fatalf("%v: triangle %v mixes edge and fringe vertices", s.Kind, c)
+			}
+			for k := range 3 {
+				a, b, o := c[(k+1)%3], c[(k+2)%3], c[k]
+				if none != 0 || a.Edge != 0 || b.Edge != 0 || a.Position == b.Position {
+					continue
+				}
+				d := v2{X: b.Position.X - a.Position.X, Y: b.Position.Y - a.Position.Y}
+				w := v2{X: o.Position.X - a.Position.X, Y: o.Position.Y - a.Position.Y}
+				dist := math.Abs(float64(d.X*w.Y-d.Y*w.X)) / math.Hypot(float64(d.X), float64(d.Y))
+				if math.Abs(dist-float64(o.Edge)) > 1e-3 {
+					t.Errorf("%v: vertex at %v has Edge %v, but lies %v from its triangle's edge", s.Kind, o.Position, o.Edge, dist)
+				}
+				checked++
+			}
+		}
+		if checked == 0 {
+			t.Errorf("%v (%d triangles): no triangle antialiased by distance", s.Kind, m.IndexCount/3)
+		}
+	}
+}

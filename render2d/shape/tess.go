@@ -49,10 +49,6 @@ func (a pt) unit() pt                { return a.mul(1 / a.length()) }
 func vec(v render2d.Vec2) pt         { return pt{float64(v.X), float64(v.Y)} }
 func (a pt) eq(b pt, e float64) bool { return math.Abs(a.x-b.x) <= e && math.Abs(a.y-b.y) <= e }
 
-// joint is where one path vertex's stroke points lie: the left and right
-// chains' first and last vertices (relative indices).
-type joint struct{ lf, ll, rf, rl uint32 }
-
 type edge struct {
 	x0, y0, x1, y1 float64 // y0 < y1
 	dir            int
@@ -232,13 +228,54 @@ func (t *Tessellator) clean(pts []pt, closed bool) []pt {
 	return t.path
 }
 
+// vertex appends a vertex without an antialiased edge of its own.
 func (t *Tessellator) vertex(p pt, off pt, coverage float32) uint32 {
+	return t.edgeVertex(p, off, coverage, render2d.NoEdge)
+}
+
+// edgeVertex appends a vertex edge shape units inside its triangles'
+// antialiased edge.
+func (t *Tessellator) edgeVertex(p pt, off pt, coverage, edge float32) uint32 {
 	*t.v = append(*t.v, render2d.Vertex{
 		Position: render2d.Vec2{X: float32(p.x), Y: float32(p.y)},
 		Offset:   render2d.Vec2{X: float32(off.x), Y: float32(off.y)},
 		Coverage: coverage,
+		Edge:     edge,
 	})
 	return uint32(len(*t.v) - 1 - t.base)
+}
+
+// pushOut gives every vertex of the closed ring t.ring the offset that
+// puts it half a pixel outside both of its outline's edges there: outward
+// is +perp of the direction of travel when sign is 1, -perp when it is -1.
+// Those are the edge vertices of triangles antialiased by distance.
+func (t *Tessellator) pushOut(sign float64) {
+	ring := t.ring
+	n := len(ring)
+	if n < 2 {
+		return
+	}
+	vs := (*t.v)[t.base:]
+	at := func(i int) pt { p := vs[ring[(i+n)%n]].Position; return pt{float64(p.X), float64(p.Y)} }
+	for i := range n {
+		m := miter(at(i-1), at(i), at(i+1)).mul(0.5 * sign)
+		vs[ring[i]].Offset = render2d.Vec2{X: float32(m.x), Y: float32(m.y)}
+	}
+}
+
+// fan adds the triangle from centre c over the edge from a to b (relative
+// vertex indices, pushed out later), antialiased by distance: c gets its
+// own vertex at its distance from the edge's line.
+func (t *Tessellator) fan(c pt, a, b uint32) {
+	vs := (*t.v)[t.base:]
+	pa, pb := vec(vs[a].Position), vec(vs[b].Position)
+	d := pb.sub(pa)
+	l := d.length()
+	e := 0.0
+	if l > 0 {
+		e = math.Abs(d.cross(c.sub(pa))) / l
+	}
+	t.tri(t.edgeVertex(c, pt{}, 1, float32(e)), a, b)
 }
 
 func (t *Tessellator) tri(a, b, c uint32) { *t.ix = append(*t.ix, a, b, c) }
@@ -307,14 +344,7 @@ func (t *Tessellator) fill(rule FillRule) error {
 			return nil
 		}
 		if area, ok := convex(path); ok {
-			t.ring = t.ring[:0]
-			for _, p := range path {
-				t.ring = append(t.ring, t.vertex(p, pt{}, 1))
-			}
-			for i := 2; i < len(t.ring); i++ {
-				t.tri(t.ring[0], t.ring[i-1], t.ring[i])
-			}
-			t.fringe(-sign(area))
+			t.convexFill(path, area)
 			return nil
 		}
 	}
@@ -451,7 +481,29 @@ func intersectY(a, b *edge) (float64, bool) {
 	return y, true
 }
 
-// stroke strokes the outline pts, hw half-widths wide either side.
+// convexFill fills the convex outline path (of signed area area): a fan
+// from its centroid, one triangle per edge, each antialiased by distance.
+func (t *Tessellator) convexFill(path []pt, area float64) {
+	var c pt
+	for _, p := range path {
+		c = c.add(p)
+	}
+	c = c.mul(1 / float64(len(path)))
+	t.ring = t.ring[:0]
+	for _, p := range path {
+		t.ring = append(t.ring, t.edgeVertex(p, pt{}, 1, 0))
+	}
+	for i := range t.ring {
+		t.fan(c, t.ring[i], t.ring[(i+1)%len(t.ring)])
+	}
+	t.pushOut(-sign(area))
+}
+
+// stroke strokes the outline raw, hw half-widths wide either side. Each
+// segment is two quads, from the path to either side, antialiased by
+// distance along their outer side; joins and round caps are fans from the
+// path point. The sides' vertices form the stroke's outline (one ring, or
+// two for a closed path), which pushes them out.
 func (t *Tessellator) stroke(raw []pt, closed bool, hw float64, cp Cap, jn Join, limit float64, fixed int) {
 	path := t.clean(raw, closed)
 	n := len(path)
@@ -488,8 +540,10 @@ func (t *Tessellator) stroke(raw []pt, closed bool, hw float64, cp Cap, jn Join,
 	}
 	for i := range segs {
 		a, b := &t.chain[i], &t.chain[(i+1)%n]
-		t.tri(a.ll, b.lf, b.rf)
-		t.tri(a.ll, b.rf, a.rl)
+		t.tri(a.ll, b.lf, b.c)
+		t.tri(a.ll, b.c, a.c)
+		t.tri(a.c, b.c, b.rf)
+		t.tri(a.c, b.rf, a.rl)
 	}
 	if closed {
 		// Two rings: the left side forward and the right side backward;
@@ -498,32 +552,58 @@ func (t *Tessellator) stroke(raw []pt, closed bool, hw float64, cp Cap, jn Join,
 		for i := range n {
 			t.appendRun(t.chain[i].lf, t.chain[i].ll)
 		}
-		t.fringe(1)
+		t.pushOut(1)
 		t.ring = t.ring[:0]
 		for i := n - 1; i >= 0; i-- {
 			t.appendRun(t.chain[i].rl, t.chain[i].rf)
 		}
-		t.fringe(1)
+		t.pushOut(1)
 		return
 	}
 	// One ring: the left side forward, the end cap, the right side
-	// backward, the start cap.
+	// backward, the start cap. Butt and square ends are not in it: their
+	// corners are pushed out from the sides only, and the end gets a
+	// fringe.
 	t.ring = t.ring[:0]
 	for i := range n {
 		t.appendRun(t.chain[i].lf, t.chain[i].ll)
 	}
 	if cp == CapRound {
-		d := path[n-1].sub(path[n-2]).unit()
-		t.cap(path[n-1], d, hw, t.chain[n-1].ll, t.chain[n-1].rl, fixed)
+		t.cap(path[n-1], path[n-1].sub(path[n-2]).unit(), hw, t.chain[n-1].ll, t.chain[n-1].rl, fixed)
 	}
 	for i := n - 1; i >= 0; i-- {
 		t.appendRun(t.chain[i].rl, t.chain[i].rf)
 	}
 	if cp == CapRound {
-		d := path[0].sub(path[1]).unit()
-		t.cap(path[0], d, hw, t.chain[0].rf, t.chain[0].lf, fixed)
+		t.cap(path[0], path[0].sub(path[1]).unit(), hw, t.chain[0].rf, t.chain[0].lf, fixed)
 	}
-	t.fringe(1)
+	t.pushOut(1)
+	if cp != CapRound {
+		t.endFringe(&t.chain[0], path[1].sub(path[0]).unit(), -1)
+		t.endFringe(&t.chain[n-1], path[n-1].sub(path[n-2]).unit(), 1)
+	}
+}
+
+// endFringe antialiases the butt end at joint j of a path running along
+// d: its side corners are pushed out from the sides alone (perpendicular
+// to d), and a fringe a pixel wide runs outward (along d times out) from
+// the end's line.
+func (t *Tessellator) endFringe(j *joint, d pt, out float64) {
+	vs := (*t.v)[t.base:]
+	n := d.perp().mul(0.5)
+	vs[j.lf].Offset = render2d.Vec2{X: float32(n.x), Y: float32(n.y)}
+	vs[j.rf].Offset = render2d.Vec2{X: float32(-n.x), Y: float32(-n.y)}
+	o := d.mul(out)
+	var in, edge [3]uint32
+	for k, v := range [3]uint32{j.lf, j.c, j.rf} {
+		p := vec((*t.v)[t.base+int(v)].Position)
+		in[k] = t.vertex(p, pt{}, 1)
+		edge[k] = t.vertex(p, o, 0)
+	}
+	for k := range 2 {
+		t.tri(in[k], in[k+1], edge[k+1])
+		t.tri(in[k], edge[k+1], edge[k])
+	}
 }
 
 // appendRun appends the consecutive vertices from a to b (either way) to
@@ -543,27 +623,33 @@ func (t *Tessellator) appendRun(a, b uint32) {
 	}
 }
 
+// joint is where one path vertex's stroke points lie (relative indices):
+// the path point c, and the left and right sides' first and last points.
+type joint struct{ c, lf, ll, rf, rl uint32 }
+
 // join adds the stroke points at path vertex p, where the path comes in
 // along d0 and leaves along d1 (unit vectors), and returns where they are.
 func (t *Tessellator) join(p, d0, d1 pt, hw float64, jn Join, limit float64, fixed int) joint {
 	n0, n1 := d0.perp(), d1.perp()
 	c := d0.cross(d1)
+	centre := t.edgeVertex(p, pt{}, 1, float32(hw))
 	if math.Abs(c) < 1e-9 && d0.dot(d1) > 0 { // straight on
-		l := t.vertex(p.add(n0.mul(hw)), pt{}, 1)
-		r := t.vertex(p.sub(n0.mul(hw)), pt{}, 1)
-		return joint{l, l, r, r}
+		l := t.edgeVertex(p.add(n0.mul(hw)), pt{}, 1, 0)
+		r := t.edgeVertex(p.sub(n0.mul(hw)), pt{}, 1, 0)
+		return joint{centre, l, l, r, r}
 	}
 	m := n0.add(n1).mul(0.5)
 	dd := m.dot(m)
 	if jn == JoinMiter && dd > 0 && 1/math.Sqrt(dd) <= limit {
 		mv := m.mul(hw / dd)
-		l := t.vertex(p.add(mv), pt{}, 1)
-		r := t.vertex(p.sub(mv), pt{}, 1)
-		return joint{l, l, r, r}
+		l := t.edgeVertex(p.add(mv), pt{}, 1, 0)
+		r := t.edgeVertex(p.sub(mv), pt{}, 1, 0)
+		return joint{centre, l, l, r, r}
 	}
 	// The inner side meets at the miter point, kept within a few widths so
 	// that a hairpin does not throw it far away; the outer side is a bevel
-	// or an arc from the incoming side's normal to the outgoing one's.
+	// or an arc from the incoming side's normal to the outgoing one's,
+	// filled by a fan from the path point.
 	side := 1.0 // +perp (left) is outer when the path turns towards -perp
 	if c > 0 {
 		side = -1
@@ -573,51 +659,48 @@ func (t *Tessellator) join(p, d0, d1 pt, hw float64, jn Join, limit float64, fix
 		k := min(hw/dd, hw*limit/math.Sqrt(dd))
 		inner = p.sub(m.mul(k * side))
 	}
-	in := t.vertex(inner, pt{}, 1)
-	first := t.vertex(p.add(n0.mul(hw*side)), pt{}, 1)
-	last := first
+	in := t.edgeVertex(inner, pt{}, 1, 0)
+	first := t.edgeVertex(p.add(n0.mul(hw*side)), pt{}, 1, 0)
 	if jn == JoinRound {
 		a0 := math.Atan2(n0.y*side, n0.x*side)
 		sweep := math.Atan2(c, d0.dot(d1)) // signed turn from d0 to d1
 		steps := int(math.Ceil(math.Abs(sweep) / (2 * math.Pi) * float64(segments(hw, fixed))))
 		for i := 1; i < steps; i++ {
 			a := a0 + sweep*float64(i)/float64(steps)
-			last = t.vertex(p.add(pt{math.Cos(a), math.Sin(a)}.mul(hw)), pt{}, 1)
+			t.edgeVertex(p.add(pt{math.Cos(a), math.Sin(a)}.mul(hw)), pt{}, 1, 0)
 		}
 	}
-	last = t.vertex(p.add(n1.mul(hw*side)), pt{}, 1)
+	last := t.edgeVertex(p.add(n1.mul(hw*side)), pt{}, 1, 0)
 	for i := first; i < last; i++ {
-		t.tri(in, i, i+1)
+		t.fan(p, i, i+1)
 	}
 	if side > 0 {
-		return joint{first, last, in, in}
+		return joint{centre, first, last, in, in}
 	}
-	return joint{in, in, first, last}
+	return joint{centre, in, in, first, last}
 }
 
-// cap adds a round cap about p facing d from vertex from to vertex to
-// (half-width hw), appending its arc to the ring.
+// cap adds a round cap about p of radius hw facing d, from vertex from to
+// vertex to, and appends its arc to the ring.
 func (t *Tessellator) cap(p, d pt, hw float64, from, to uint32, fixed int) {
-	centre := t.vertex(p, pt{}, 1)
 	steps := max(segments(hw, fixed)/2, 2)
 	vs := (*t.v)[t.base:]
-	f := vs[from].Position
-	a0 := math.Atan2(float64(f.Y)-p.y, float64(f.X)-p.x)
-	// from is on the +perp side of d when the cap turns clockwise
-	// (y down), so the arc goes through d by turning -π from it.
+	f := vec(vs[from].Position).sub(p)
+	a0 := math.Atan2(f.y, f.x)
+	// Half a turn through d: from +perp of d that is turning by -π.
 	sweep := -math.Pi
-	if (pt{float64(f.X) - p.x, float64(f.Y) - p.y}).cross(d) > 0 {
+	if f.cross(d) > 0 {
 		sweep = math.Pi
 	}
 	prev := from
 	for i := 1; i < steps; i++ {
 		a := a0 + sweep*float64(i)/float64(steps)
-		v := t.vertex(p.add(pt{math.Cos(a), math.Sin(a)}.mul(hw)), pt{}, 1)
-		t.tri(centre, prev, v)
+		v := t.edgeVertex(p.add(pt{math.Cos(a), math.Sin(a)}.mul(hw)), pt{}, 1, 0)
+		t.fan(p, prev, v)
 		t.ring = append(t.ring, v)
 		prev = v
 	}
-	t.tri(centre, prev, to)
+	t.fan(p, prev, to)
 }
 
 // dot draws a zero-length stroke's round or square cap.
@@ -629,14 +712,9 @@ func (t *Tessellator) dot(p pt, hw float64, cp Cap, fixed int) {
 	} else {
 		t.pts = append(t.pts, pt{p.x - hw, p.y - hw}, pt{p.x + hw, p.y - hw}, pt{p.x + hw, p.y + hw}, pt{p.x - hw, p.y + hw})
 	}
-	t.ring = t.ring[:0]
 	area := 0.0
 	for i, q := range t.pts {
 		area += q.cross(t.pts[(i+1)%len(t.pts)])
-		t.ring = append(t.ring, t.vertex(q, pt{}, 1))
 	}
-	for i := 2; i < len(t.ring); i++ {
-		t.tri(t.ring[0], t.ring[i-1], t.ring[i])
-	}
-	t.fringe(-sign(area))
+	t.convexFill(t.pts, area/2)
 }
