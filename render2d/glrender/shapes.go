@@ -111,7 +111,7 @@ func (r *Renderer) convertShapes(p *render2d.Pass, b *render2d.Batch, px float32
 		sn, cs := math.Sincos(float64(t.Rotation))
 		s, c := float32(sn), float32(cs)
 		sx, sy := t.Scale.X, t.Scale.Y
-		fx, fy := px, px // fringe offsets turn with the shape and mirror with its scale
+		fx, fy := px, px // offsets turn with the shape and mirror with its scale
 		if sx < 0 {
 			fx = -px
 		}

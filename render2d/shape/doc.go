@@ -2,8 +2,8 @@
 // packets ([render2d.DrawPacket2D.Mesh]): lines and polylines with a width,
 // caps and joins; polygons, convex or concave, with holes, filled by the
 // non-zero or even-odd rule; circles, ellipses, arcs and pie slices;
-// rectangles and rounded rectangles; each filled or stroked, antialiased by
-// a one-pixel fringe.
+// rectangles and rounded rectangles; each filled or stroked, antialiased
+// over one pixel at any zoom.
 //
 // # Shapes are packets
 //
@@ -42,5 +42,9 @@
 // A Tessellator and the frame it writes into reuse their storage: once
 // they have grown, tessellating a frame of shapes allocates nothing.
 // Curves cost a point per segment; [Shape.Segments] overrides the number
-// chosen from the radius.
+// chosen from the radius. Antialiasing costs no triangles where it can be
+// done by distance ([render2d.Vertex]): a filled circle is one triangle
+// per segment, a straight line four (and a fringe of four at its butt
+// ends). Concave and holed fills are trapezoids with a fringe of two
+// triangles per outline edge.
 package shape

@@ -112,8 +112,8 @@ const (
 //
 // Curves are cut into straight segments: Segments per full turn, or for
 // zero a number from the radius that keeps them within a quarter unit of
-// the true curve (at least 12 per turn). Every shape is antialiased with a
-// one-pixel fringe ([render2d.Vertex]).
+// the true curve (at least 12 per turn). Every shape is antialiased over
+// one pixel ([render2d.Vertex] says how).
 type Shape struct {
 	Kind Kind
 	// Points are the vertices of a line (two), polyline (two or more) or

@@ -9,13 +9,14 @@ import (
 	"github.com/metronome-go/metronome/render2d"
 )
 
-// Tessellator turns shapes into meshes: triangles of [render2d.Vertex]
-// with a one-pixel antialiasing fringe. It keeps scratch storage between
+// Tessellator turns shapes into meshes: triangles of [render2d.Vertex],
+// antialiased over one pixel. It keeps scratch storage between
 // calls, so once it and the pass it writes into have grown to a frame's
 // shapes, tessellating them allocates nothing. The zero Tessellator is
 // ready to use. It belongs to one goroutine (the one preparing the frame).
 //
-// Filled convex outlines are fans; concave, self-crossing and holed
+// Filled convex outlines are fans from their centroid, one triangle per
+// edge, antialiased by distance; concave, self-crossing and holed
 // polygons are cut into trapezoids between the heights of their vertices
 // and crossings, filled by the shape's [FillRule]. Strokes are one strip
 // along the path (joins and caps included) whose triangles do not overlap
@@ -89,7 +90,7 @@ func (t *Tessellator) Draw(pw *render2d.PassWriter, s *Shape, p render2d.DrawPac
 // and returns [Shape.Validate]'s error.
 //
 // The output is bounded by the input: a fill of n outline points makes at
-// most 2n+2 vertices and 9n indices when it is one convex outline, and at
+// most 2n vertices and 3n indices when it is one convex outline, and at
 // most 2n + 4·b·e vertices (b bands between the distinct heights of its
 // vertices and crossings, e edges) otherwise; a stroke makes O(n·k)
 // vertices, k the segments of a round join or cap.
