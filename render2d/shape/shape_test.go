@@ -261,3 +261,28 @@ func TestEdgeDistances(t *testing.T) {
 		}
 	}
 }
+
+// TestConvexCost: a convex fill of n points is n triangles on at most 2n
+// vertices, and a straight line four triangles and a fringe of four at
+// each end: antialiasing by distance adds no triangles.
+func TestConvexCost(t *testing.T) {
+	for _, tt := range []struct {
+		s          shape.Shape
+		tris, most int
+	}{
+		{shape.Shape{Kind: shape.KindCircle, Radius: 40, Segments: 64}, 64, 128},
+		{shape.Rect(10, 5), 4, 8},
+		{shape.Line(xy(0, 0), xy(20, 3), 2), 4 + 2*4, 6 + 2*6},
+	} {
+		var tess shape.Tessellator
+		var vs []render2d.Vertex
+		var ix []uint32
+		m, err := tess.Append(&vs, &ix, &tt.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int(m.IndexCount/3) != tt.tris || int(m.VertexCount) > tt.most {
+			t.Errorf("%v: %d triangles on %d vertices, want %d on at most %d", tt.s.Kind, m.IndexCount/3, m.VertexCount, tt.tris, tt.most)
+		}
+	}
+}
