@@ -44,7 +44,7 @@
 // Curves cost a point per segment; [Shape.Segments] overrides the number
 // chosen from the radius. Antialiasing costs no triangles where it can be
 // done by distance ([render2d.Vertex]): a filled circle is one triangle
-// per segment, a straight line four (and a fringe of four at each butt
-// end). Concave and holed fills are trapezoids with a fringe of two
+// per segment, a straight line four (a polyline's butt ends add a fringe
+// of four). Concave and holed fills are trapezoids with a fringe of two
 // triangles per outline edge.
 package shape

@@ -31,6 +31,7 @@ type Tessellator struct {
 	edges []edge
 	ys    []float64
 	cross []crossing
+	quad  [4]pt
 
 	v    *[]render2d.Vertex
 	ix   *[]uint32
@@ -517,6 +518,15 @@ func (t *Tessellator) stroke(raw []pt, closed bool, hw float64, cp Cap, jn Join,
 	if !closed && cp == CapSquare {
 		path[0] = path[0].sub(path[1].sub(path[0]).unit().mul(hw))
 		path[n-1] = path[n-1].add(path[n-1].sub(path[n-2]).unit().mul(hw))
+	}
+	if !closed && n == 2 && cp != CapRound {
+		// A single segment with square ends is a rectangle: four
+		// triangles, every side antialiased by distance.
+		a, b := path[0], path[1]
+		w := b.sub(a).unit().perp().mul(hw)
+		t.quad = [4]pt{a.add(w), b.add(w), b.sub(w), a.sub(w)}
+		t.convexFill(t.quad[:], -1) // +perp on the left: clockwise in the math sense
+		return
 	}
 	t.chain = t.chain[:0]
 	for i := range n {
