@@ -211,6 +211,12 @@ func (p *DrawPacket2D) IsShape() bool { return p.Mesh.IndexCount != 0 }
 //   - by a fringe: vertices with Edge NoEdge and Coverage 0 that sit on
 //     the edge, pushed a pixel out by Offset, with triangles to the edge's
 //     vertices at Coverage 1.
+//
+// A filled circle is a disc: a quad a pixel larger than the circle whose
+// vertices have a Radius, covered where the interpolated Disc position
+// lies inside the unit circle (antialiased over one pixel of the radius).
+// A vertex's Disc includes its Offset: renderers add Offset divided by the
+// radius in pixels.
 type Vertex struct {
 	Position Vec2
 	// Offset moves the vertex by this many target pixels.
@@ -220,6 +226,11 @@ type Vertex struct {
 	// Edge is the vertex's distance inside its triangle's antialiased
 	// edge, in shape units, or NoEdge.
 	Edge float32
+	// Radius, when positive, makes the vertex a corner of a disc of that
+	// radius (shape units); Disc is the vertex's position from the disc's
+	// centre, in radii.
+	Radius float32
+	Disc   Vec2
 }
 
 // NoEdge is the [Vertex.Edge] of a vertex whose triangles have no

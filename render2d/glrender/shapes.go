@@ -22,21 +22,31 @@ import (
 const shapeVertexSource = `#version 410 core
 layout(location = 0) in vec3 a_pos;   // world position, distance inside the edge in pixels
 layout(location = 1) in vec4 a_color; // premultiplied, coverage applied
+layout(location = 2) in vec3 a_disc;  // position from a disc's centre in radii, the radius in pixels (0: no disc)
 uniform mat4 u_view;
 out vec4 v_color;
 out float v_edge;
+out vec3 v_disc;
 void main() {
 	gl_Position = u_view * vec4(a_pos.xy, 0.0, 1.0);
 	v_color = a_color;
 	v_edge = a_pos.z;
+	v_disc = a_disc;
 }
 `
 
 const shapeFragmentSource = `#version 410 core
 in vec4 v_color;
 in float v_edge;
+in vec3 v_disc;
 out vec4 o_color;
-void main() { o_color = v_color * clamp(v_edge + 0.5, 0.0, 1.0); }
+void main() {
+	float c = clamp(v_edge + 0.5, 0.0, 1.0);
+	if (v_disc.z > 0.0) {
+		c *= clamp((1.0 - length(v_disc.xy)) * v_disc.z + 0.5, 0.0, 1.0);
+	}
+	o_color = v_color * c;
+}
 `
 
 // shapeVertex is one shape vertex as streamed: world position, distance
@@ -44,6 +54,7 @@ void main() { o_color = v_color * clamp(v_edge + 0.5, 0.0, 1.0); }
 type shapeVertex struct {
 	x, y, edge float32
 	rgba       uint32
+	dx, dy, dr float32 // a_disc
 }
 
 const shapeStride = int32(unsafe.Sizeof(shapeVertex{}))
@@ -74,6 +85,7 @@ func (r *Renderer) compileShapes() error {
 	gl.BindVertexArray(r.shapeVAO)
 	gl.EnableVertexAttribArray(0)
 	gl.EnableVertexAttribArray(1)
+	gl.EnableVertexAttribArray(2)
 	r.curVAO = -1
 	return nil
 }
@@ -141,7 +153,14 @@ func (r *Renderer) convertShapes(p *render2d.Pass, b *render2d.Batch, px float32
 			} else if v.Offset != (render2d.Vec2{}) {
 				e -= 0.5 // pushed half a pixel out of its edge
 			}
-			r.sverts = append(r.sverts, shapeVertex{t.Position.X + lx*c - ly*s, t.Position.Y + lx*s + ly*c, e, col})
+			sv := shapeVertex{x: t.Position.X + lx*c - ly*s, y: t.Position.Y + lx*s + ly*c, edge: e, rgba: col}
+			if v.Radius > 0 {
+				// The disc's radius in pixels; the offset, in radii, moves
+				// the vertex's disc position with it.
+				sv.dr = v.Radius * k
+				sv.dx, sv.dy = v.Disc.X+v.Offset.X/sv.dr, v.Disc.Y+v.Offset.Y/sv.dr
+			}
+			r.sverts = append(r.sverts, sv)
 		}
 		for _, ix := range p.Indices[m.FirstIndex : m.FirstIndex+m.IndexCount] {
 			r.sidx = append(r.sidx, base+ix)
@@ -173,6 +192,7 @@ func (r *Renderer) uploadShapes() {
 	upload(&r.shapeVerts[k], unsafe.Pointer(&r.sverts[0]), len(r.sverts)*int(shapeStride))
 	gl.VertexAttribPointerWithOffset(0, 3, gl.FLOAT, false, shapeStride, unsafe.Offsetof(shapeVertex{}.x))
 	gl.VertexAttribPointerWithOffset(1, 4, gl.UNSIGNED_BYTE, true, shapeStride, unsafe.Offsetof(shapeVertex{}.rgba))
+	gl.VertexAttribPointerWithOffset(2, 3, gl.FLOAT, false, shapeStride, unsafe.Offsetof(shapeVertex{}.dx))
 	r.curArray = r.shapeVerts[k].id
 	buf := &r.shapeIdx[k]
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, buf.id) // vertex array state

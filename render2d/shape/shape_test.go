@@ -23,9 +23,13 @@ func coreArea(t *testing.T, vs []render2d.Vertex, ix []uint32, m render2d.Mesh) 
 	tris := ix[m.FirstIndex : m.FirstIndex+m.IndexCount]
 	for i := 0; i < len(tris); i += 3 {
 		a, b, c := verts[tris[i]], verts[tris[i+1]], verts[tris[i+2]]
+		k := 1.0
+		if a.Radius > 0 && b.Radius > 0 && c.Radius > 0 {
+			k = math.Pi / 4 // a disc's quad: it covers the circle inside
+		}
 		ab := xy(b.Position.X-a.Position.X, b.Position.Y-a.Position.Y)
 		ac := xy(c.Position.X-a.Position.X, c.Position.Y-a.Position.Y)
-		area += math.Abs(float64(ab.X*ac.Y-ab.Y*ac.X)) / 2
+		area += k * math.Abs(float64(ab.X*ac.Y-ab.Y*ac.X)) / 2
 	}
 	return area
 }
@@ -42,7 +46,7 @@ func check(t testing.TB, vs []render2d.Vertex, ix []uint32, m render2d.Mesh) {
 		}
 	}
 	for _, v := range vs[m.FirstVertex : m.FirstVertex+m.VertexCount] {
-		for _, f := range []float32{v.Position.X, v.Position.Y, v.Offset.X, v.Offset.Y, v.Coverage, v.Edge} {
+		for _, f := range []float32{v.Position.X, v.Position.Y, v.Offset.X, v.Offset.Y, v.Coverage, v.Edge, v.Radius, v.Disc.X, v.Disc.Y} {
 			if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 				t.Fatalf("vertex %+v is not finite", v)
 			}
@@ -150,7 +154,7 @@ func TestCoveredArea(t *testing.T) {
 func antialiased(vs []render2d.Vertex, m render2d.Mesh) int {
 	n := 0
 	for _, v := range vs[m.FirstVertex : m.FirstVertex+m.VertexCount] {
-		if v.Coverage == 0 || (v.Edge == 0 && v.Offset != (v2{})) {
+		if v.Coverage == 0 || (v.Edge == 0 && v.Offset != (v2{})) || v.Radius > 0 {
 			n++
 		}
 	}
@@ -222,7 +226,7 @@ func TestEdgeDistances(t *testing.T) {
 	round.Join, round.Cap = shape.JoinRound, shape.CapRound
 	bevel := round
 	bevel.Join, bevel.Cap = shape.JoinBevel, shape.CapSquare
-	for _, s := range []shape.Shape{round, bevel, shape.Circle(10), shape.Ellipse(20, 5).Stroked(3), shape.Polygon(xy(0, 0), xy(10, 0), xy(12, 8), xy(0, 5))} {
+	for _, s := range []shape.Shape{round, bevel, shape.Ellipse(10, 10), shape.Ellipse(20, 5).Stroked(3), shape.Polygon(xy(0, 0), xy(10, 0), xy(12, 8), xy(0, 5))} {
 		var tess shape.Tessellator
 		var vs []render2d.Vertex
 		var ix []uint32
@@ -263,14 +267,15 @@ func TestEdgeDistances(t *testing.T) {
 }
 
 // TestConvexCost: a convex fill of n points is n triangles on at most 2n
-// vertices, and a straight line four triangles: antialiasing by distance
-// adds none.
+// vertices, a straight line four triangles and a filled circle two:
+// antialiasing by distance adds none.
 func TestConvexCost(t *testing.T) {
 	for _, tt := range []struct {
 		s          shape.Shape
 		tris, most int
 	}{
-		{shape.Shape{Kind: shape.KindCircle, Radius: 40, Segments: 64}, 64, 128},
+		{shape.Shape{Kind: shape.KindEllipse, Size: xy(40, 30), Segments: 64}, 64, 128},
+		{shape.Circle(40), 2, 4}, // a disc
 		{shape.Rect(10, 5), 4, 8},
 		{shape.Line(xy(0, 0), xy(20, 3), 2), 4, 8},
 	} {

@@ -105,6 +105,10 @@ func (t *Tessellator) Append(v *[]render2d.Vertex, ix *[]uint32, s *Shape) (rend
 	t.outline(s)
 	fill := s.Width == 0
 	switch {
+	case fill && s.Kind == KindCircle:
+		if r := float64(s.Radius); r > 0 {
+			t.disc(r)
+		}
 	case fill:
 		if err := t.fill(s.Rule); err != nil {
 			*v, *ix = (*v)[:t.base], (*ix)[:i0]
@@ -728,4 +732,21 @@ func (t *Tessellator) dot(p pt, hw float64, cp Cap, fixed int) {
 		area += q.cross(t.pts[(i+1)%len(t.pts)])
 	}
 	t.convexFill(t.pts, area/2)
+}
+
+// disc draws a filled circle of radius r about the origin as a disc: one
+// quad, pushed a pixel out on every side so that it holds the
+// antialiased rim, covered by each fragment's distance from the centre.
+func (t *Tessellator) disc(r float64) {
+	base := uint32(len(*t.v) - t.base)
+	for _, c := range [4]pt{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+		*t.v = append(*t.v, render2d.Vertex{
+			Position: render2d.Vec2{X: float32(c.x * r), Y: float32(c.y * r)},
+			Offset:   render2d.Vec2{X: float32(c.x), Y: float32(c.y)},
+			Coverage: 1, Edge: render2d.NoEdge,
+			Radius: float32(r), Disc: render2d.Vec2{X: float32(c.x), Y: float32(c.y)},
+		})
+	}
+	t.tri(base, base+1, base+2)
+	t.tri(base, base+2, base+3)
 }
