@@ -43,8 +43,9 @@
 // they have grown, tessellating a frame of shapes allocates nothing.
 // Curves cost a point per segment; [Shape.Segments] overrides the number
 // chosen from the radius. Antialiasing costs no triangles where it can be
-// done by distance ([render2d.Vertex]): a filled circle is one triangle
-// per segment, a straight line four (a polyline's butt ends add a fringe
-// of four). Concave and holed fills are trapezoids with a fringe of two
-// triangles per outline edge.
+// done by distance ([render2d.Vertex]): a filled circle is a disc of two
+// triangles whatever its radius, a filled convex polygon or ellipse one
+// triangle per edge, a straight line four (a polyline's butt ends add a
+// fringe of four). Concave and holed fills are trapezoids with a fringe of
+// two triangles per outline edge.
 package shape
