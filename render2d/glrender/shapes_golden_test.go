@@ -2,10 +2,14 @@ package glrender_test
 
 import (
 	"math"
+	"strconv"
 	"testing"
+	"time"
 
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
+	"github.com/metronome-go/metronome/render2d/glrender/gltest"
 	"github.com/metronome-go/metronome/render2d/shape"
 )
 
@@ -127,5 +131,84 @@ func TestShapesBatch(t *testing.T) {
 	ps[50].Blend = render2d.BlendAdditive
 	if got := len(render2d.AppendBatches(nil, ps)); got != 5 {
 		t.Errorf("batches with one additive shape in the middle: got %d, want 5", got)
+	}
+}
+
+// BenchmarkShapesVsSprites draws n shapes a frame into the 128x128 test
+// window, tessellated anew every frame as extraction does, alternating
+// frame by frame with n sprites covering the same area (a disc texture of
+// the circle's size, a solid quad turned like the line), each frame ended
+// by glFinish, so both see the same machine load. It reports the time
+// and process CPU time per frame of each and shapes/sprites, which the
+// issue bounds at 2.
+func BenchmarkShapesVsSprites(b *testing.B) {
+	for _, kind := range []string{"circles", "lines"} {
+		for _, n := range []int{1000, 10000} {
+			b.Run(kind+"/"+strconv.Itoa(n), func(b *testing.B) {
+				r := gltest.Renderer(b)
+				discTex, err := r.CreateTexture(disc(12), render2d.TextureOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var shapes, sprites render2d.Frame
+				fw := render2d.NewFrameWriter(&shapes)
+				var tess shape.Tessellator
+				circle := shape.Circle(6)
+				line := shape.Line(xy(0, 0), xy(24, 10), 2)
+				at := func(i int) render2d.Vec2 { return xy(float32(i*37%128), float32(i*53%128)) }
+				pw := render2d.NewFrameWriter(&sprites).BeginPass(render2d.PassDesc{Clear: true, ClearColor: grey})
+				for i := range n {
+					if kind == "circles" {
+						p := sprite(discTex, at(i).X, at(i).Y, 12, 12)
+						p.Transform.Origin = xy(6, 6)
+						pw.Draw(p)
+					} else {
+						p := solidQuad(at(i).X, at(i).Y, 26, 2, orange)
+						p.Transform.Origin = xy(0, 1)
+						p.Transform.Rotation = float32(math.Atan2(10, 24))
+						pw.Draw(p)
+					}
+				}
+				drawShapes := func() {
+					shapes.Reset()
+					sp := fw.BeginPass(render2d.PassDesc{Clear: true, ClearColor: grey})
+					s := &circle
+					if kind == "lines" {
+						s = &line
+					}
+					for i := range n {
+						if err := tess.Draw(sp, s, shape.Packet(at(i), orange)); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				var tShapes, tSprites, cShapes, cSprites int64
+				frame := func(f *render2d.Frame, build func(), wall, cpu *int64) {
+					t0, c0 := time.Now(), glrender.CPUNanos()
+					if build != nil {
+						build()
+					}
+					if err := r.Render(f); err != nil {
+						b.Fatal(err)
+					}
+					gl.Finish()
+					*wall += time.Since(t0).Nanoseconds()
+					*cpu += glrender.CPUNanos() - c0
+				}
+				var discard int64
+				frame(&shapes, drawShapes, &discard, &discard)
+				frame(&sprites, nil, &discard, &discard)
+				b.ReportAllocs()
+				for b.Loop() {
+					frame(&shapes, drawShapes, &tShapes, &cShapes)
+					frame(&sprites, nil, &tSprites, &cSprites)
+				}
+				k := float64(b.N)
+				b.ReportMetric(float64(tShapes)/k, "shapes-ns/frame")
+				b.ReportMetric(float64(tSprites)/k, "sprites-ns/frame")
+				b.ReportMetric(float64(tShapes)/float64(tSprites), "shapes/sprites")
+				b.ReportMetric(float64(cShapes)/float64(cSprites), "cpu-shapes/sprites")
+			})
+		}
 	}
 }
