@@ -34,12 +34,15 @@ type Options struct {
 	// colour rather than transparency or a neighbour. Default 1. Glyphs
 	// are never extruded: their edges are already transparent.
 	Extrude int
-	// Texture is passed to the renderer for every page.
+	// Texture is passed to the renderer for every page: the filter and
+	// wrap of every image, sprite sheet and glyph placed in the library.
+	// The zero value is linear filtering; a framework game picks the
+	// filter with the render.filter configuration key.
 	Texture render2d.TextureOptions
 }
 
 // DefaultOptions returns 1024-texel pages, a 4096 limit, one texel of
-// padding and one of extrusion, linear filtering.
+// padding and one of extrusion, linear filtering ([render2d.FilterLinear]).
 func DefaultOptions() Options {
 	return Options{PageSize: 1024, MaxTextureSize: DefaultMaxTextureSize, Padding: 1, Extrude: 1}
 }
@@ -169,6 +172,10 @@ func NewLibrary(opts Options) (*Library, error) {
 	opts = opts.withDefaults()
 	return &Library{opts: opts, maxTex: opts.MaxTextureSize}, nil
 }
+
+// Options returns the options the library was made with, defaults filled
+// in. Safe from any goroutine.
+func (l *Library) Options() Options { return l.opts }
 
 // LoadImage decodes the PNG file name from fsys and places it in an atlas
 // page. Errors name the file (see [DecodePNG]); a failed load leaves the

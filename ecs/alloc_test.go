@@ -9,6 +9,7 @@ import (
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/shape"
 	"github.com/metronome-go/metronome/runtime"
 )
 
@@ -192,4 +193,38 @@ func steadyAllocs(t *testing.T, a *ecs.App, tk *runtime.TickContext) *render2d.F
 		t.Errorf("allocations per frame: got %v, want 0", got)
 	}
 	return frame
+}
+
+// TestShapesSteadyStateAllocations: a thousand moving shapes of every
+// kind and a hundred debug lines a tick allocate nothing per tick or per
+// frame once warmed up.
+func TestShapesSteadyStateAllocations(t *testing.T) {
+	a := newApp(t, ecs.Options{Seed: 3})
+	kinds := []shape.Shape{
+		shape.Circle(6), shape.Circle(6).Stroked(1), shape.Rect(8, 4), shape.RoundRect(10, 6, 2).Stroked(1),
+		shape.Polygon(ecs.Vec2{X: 0, Y: 0}, ecs.Vec2{X: 8, Y: 0}, ecs.Vec2{X: 8, Y: 8}, ecs.Vec2{X: 4, Y: 3}, ecs.Vec2{X: 0, Y: 8}),
+		shape.Arc(5, 0, 2, 1),
+	}
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		for i := range 1000 {
+			p := ctx.Commands.Spawn()
+			ecs.With(p, ecs.At(float32(i%320), float32(i/320)))
+			ecs.With(p, ecs.Shape{Shape: kinds[i%len(kinds)], Layer: int16(i % 3)})
+			ecs.With(p, speed{X: 1, Y: 1})
+		}
+	}})
+	a.AddSystem(ecs.Update, moveSystem())
+	a.AddSystem(ecs.Update, ecs.System{Name: "gizmos", Run: func(ctx *ecs.Context) {
+		for i := range 100 {
+			ctx.Draw.Line(ecs.Vec2{X: float32(i)}, ecs.Vec2{X: float32(i), Y: 50}, 1, render2d.White)
+		}
+		ctx.Draw.Circle(ecs.Vec2{X: 10, Y: 10}, 5, 0, render2d.White)
+	}})
+	if err := a.InitSimulation(nil); err != nil {
+		t.Fatal(err)
+	}
+	frame := steadyAllocs(t, a, tick(0, 0.5))
+	if got := frame.PacketCount(); got != 1101 {
+		t.Errorf("packets in the frame: got %d, want 1,101", got)
+	}
 }

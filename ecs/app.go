@@ -82,6 +82,7 @@ type App struct {
 	animators *generic.Filter2[Animator, Sprite]
 	animStats AnimationStats
 	extract   extractor
+	draw      Draw
 }
 
 // NewApp returns an App with an empty world. The world's resources already
@@ -119,6 +120,9 @@ func NewApp(opts Options) (*App, error) {
 	AddResource(a.world, &a.input)
 	AddResource(a.world, queue)
 	a.extract.init(a.world)
+	a.draw.x = &a.extract
+	a.extract.gizmos = &a.draw
+	a.ctx.Draw = &a.draw
 	a.extract.lib = opts.Assets
 	a.animators = generic.NewFilter2[Animator, Sprite]()
 	a.AddSystem(PostUpdate, System{Name: "ecs.animate", Cosmetic: true, Run: a.animate})
@@ -192,6 +196,7 @@ func (a *App) shutdown() error {
 // the tick's input (nil for a tick without input).
 func (a *App) step(in *input.Tick) error {
 	a.failure = nil
+	a.draw.reset() // the last tick's debug drawings are shown; this one starts afresh
 	t := &a.time
 	t.Elapsed += t.Delta
 	if in == nil {

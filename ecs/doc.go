@@ -68,6 +68,18 @@
 // [Context.EveryTime] schedule by game time on [Context.Timers], which
 // means the same in every mode.
 //
+// Which count of ticks to use for what:
+//
+//   - ctx.Queue.Now(), the ticks of play (1 during the first, standing still
+//     while the game is paused): cooldowns ([schedule.Cooldown],
+//     [schedule.Repeat]), the gameplay queue, anything a pause must freeze.
+//   - [Time.Game], game time (also frozen by a pause): delays in seconds,
+//     with [Context.AfterTime] and [Context.EveryTime]; a zero delay is the
+//     next tick.
+//   - ctx.Time.Number ([timing.Update.Number]), the runtime's count of
+//     every update, paused or not: logs, recordings and replays (a replay's
+//     ticks and checkpoints are counted in it), never gameplay.
+//
 // # States and pause
 //
 // [AddStates] gives a game a state machine of its own type (menu, play,
@@ -85,7 +97,7 @@
 //
 // # Drawing
 //
-// The built-in components [Transform], [Sprite], [Text] and [Camera] reach
+// The built-in components [Transform], [Sprite], [Text], [Shape] and [Camera] reach
 // the screen without glue code. PrepareFrame writes each sprite and text
 // at its current Transform, packets ordered by layer, keeping query order
 // inside a layer (see [Sprite.Layer]); sprites or texts entirely outside a
@@ -94,6 +106,16 @@
 // out by the [assets.Library] given in [Options.Assets]. An [Animator]
 // plays a sprite-sheet animation on its entity's Sprite from a built-in
 // cosmetic system.
+//
+// A [Shape] draws a vector shape (package render2d/shape: lines,
+// polylines, polygons, circles, ellipses, arcs, rectangles, filled or
+// stroked, antialiased) at its entity's Transform, sorted and interpolated
+// like a sprite; shapes are not culled. [Context.Draw] draws debug lines,
+// circles and shapes on top of everything until the next tick starts:
+//
+//	ctx.Draw.Line(t.Position, ecs.Vec2{X: t.Position.X + v.X, Y: t.Position.Y + v.Y}, 1, red)
+//
+// See ExampleShape for an Asteroids-like ship.
 //
 // # Screen
 //
@@ -183,7 +205,8 @@
 // [World.Hash] digests the world's state so that a replay can check, at
 // each checkpoint, that it reached the world the recorded session did:
 // the live entities (IDs and generations), every component value of every
-// entity, and the resources registered with [HashResource]; [App.Hash]
+// entity but for presentation-only types, and the resources registered
+// with [HashResource]; [App.Hash]
 // adds the random source and the gameplay queue's clock. Values are hashed
 // field by field by value, so components must be plain data (numbers,
 // booleans, strings, and arrays, slices and structs of them); a type
@@ -193,7 +216,12 @@
 // matters. The hash breaks down by type ([Hash.Types], shaped like the
 // recording package's checkpoints), [DiffHashes] names the parts two
 // hashes differ in and [World.EntityHashes] with [DiffEntities] the
-// entities. [ExcludeFromHash] leaves out cosmetic state. [World.HashInto]
+// entities. Presentation is left out by default: the built-in Sprite,
+// Text, Shape, Animator and Camera and every type embedding
+// [PresentationOnly], so a HUD's wording or layout can change without
+// invalidating a recording; the full rule is stated once, in hash.go
+// above [Unhashed]. [ExcludeFromHash] leaves out other cosmetic state
+// (particles, screen shake). [World.HashInto]
 // reuses its result and allocates nothing in steady state.
 //
 // # Threads

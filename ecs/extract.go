@@ -9,6 +9,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/shape"
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 )
@@ -23,12 +24,20 @@ type ExtractStats struct {
 	// library, a stale font); LastTextError says why for the latest one.
 	TextErrors    int
 	LastTextError error
+	// ShapeErrors counts the shapes that could not be tessellated so far
+	// (a [Shape] once per frame, a [Context.Draw] call once);
+	// LastShapeError says why for the latest one.
+	ShapeErrors    int
+	LastShapeError error
 }
 
 type extractor struct {
 	w          *World
 	sprites    *generic.Filter2[Transform, Sprite]
 	texts      *generic.Filter2[Transform, Text]
+	shapes     *generic.Filter2[Transform, Shape]
+	tess       shape.Tessellator
+	gizmos     *Draw
 	cameras    *generic.Filter2[Transform, Camera]
 	transforms generic.Map[Transform]
 	camMap     generic.Map[Camera]
@@ -103,6 +112,7 @@ func (x *extractor) init(w *World) {
 	x.w = w
 	x.sprites = generic.NewFilter2[Transform, Sprite]()
 	x.texts = generic.NewFilter2[Transform, Text]()
+	x.shapes = generic.NewFilter2[Transform, Shape]()
 	x.cameras = generic.NewFilter2[Transform, Camera]()
 	x.transforms = generic.NewMap[Transform](&w.w)
 	x.camMap = generic.NewMap[Camera](&w.w)
@@ -128,13 +138,18 @@ func (x *extractor) run(fw *render2d.FrameWriter, interp bool, win *input.Window
 	x.collectViews(win)
 	for i := range x.views {
 		v := &x.views[i]
-		fw.BeginPass(v.desc)
+		pw := fw.BeginPass(v.desc)
 		f := fw.Frame()
 		pass := &f.Passes[len(f.Passes)-1]
 		n0 := len(pass.Packets)
 		sorted := x.drawSprites(pass, v)
-		if !x.drawTexts(pass, v) || !sorted {
+		sorted = x.drawTexts(pass, v) && sorted
+		sorted = x.drawShapes(pass, pw, n0) && sorted
+		if !sorted {
 			x.sortByLayer(pass.Packets[n0:])
+		}
+		if x.gizmos != nil {
+			x.gizmos.appendTo(pass) // at the top layer, after the sort
 		}
 		x.stats.Passes++
 	}

@@ -45,10 +45,13 @@ type EntityHash struct {
 // EntitiesName names the entity set's entry in a [Hash].
 const EntitiesName = "ecs.entities"
 
-// What the world hash covers and how, the rule a replay relies on:
+// What the world hash covers and how, the rule a replay relies on (this
+// is the one place that states it):
 //
-//   - The entity set: every live entity's ID and generation.
-//   - For each component type some entity has: every (entity ID,
+//   - The entity set: every live entity's ID and generation, but for
+//     entities marked [Unhashed].
+//   - For each component type some entity has, but for presentation-only
+//     types and types left out with [ExcludeFromHash]: every (entity ID,
 //     generation, value) triple. A value is hashed field by field, in
 //     declaration order, by value: integers, booleans and floats by their
 //     bits (so 0 and -0 differ, as they may in a simulation), strings by
@@ -57,7 +60,17 @@ const EntitiesName = "ecs.entities"
 //     functions, interfaces and unsafe pointers are not game state that
 //     can be compared across runs, so a type holding one is reported as an
 //     error naming the field. Unexported fields count like exported ones.
-//   - Resources registered with [HashResource], by the same rule.
+//   - Resources registered with [HashResource], by the same rule, but for
+//     presentation-only and excluded types.
+//
+// Presentation-only types say how the game looks, not what happens in it,
+// so changing them (a HUD's layout, a text's wording, a sprite's tint or
+// layer, an animation) keeps every recording valid: the built-in [Sprite],
+// [Text], [Shape], [Animator] and [Camera], and every type that embeds
+// [PresentationOnly]. [Transform] is game state and is hashed, so where
+// things are still counts. A gameplay system that reads a presentation
+// type and acts on it makes the game's behaviour depend on something the
+// hash does not see: keep such state in a type of its own.
 //
 // Triples are combined per type by addition of a strong per-entity hash,
 // which does not depend on the order Arche stores or visits entities (that
@@ -72,6 +85,34 @@ const EntitiesName = "ecs.entities"
 // such as a timing overlay drawn from frame telemetry, which a replay
 // cannot reproduce. Add it at spawn: ecs.With(e, ecs.Unhashed{}).
 type Unhashed struct{}
+
+// PresentationOnly marks a component type as presentation: embed it, and
+// the world hash leaves the type out (see the rule above), as it does the
+// built-in Sprite and Text.
+//
+//	type HUDLayout struct {
+//		ecs.PresentationOnly
+//		Margin, Spacing float32
+//	}
+type PresentationOnly struct{}
+
+func (PresentationOnly) presentationOnly() {}
+
+// presentational is what presentation-only types have.
+type presentational interface{ presentationOnly() }
+
+var presentationalType = reflect.TypeFor[presentational]()
+
+func (Sprite) presentationOnly()   {}
+func (Text) presentationOnly()     {}
+func (Shape) presentationOnly()    {}
+func (Animator) presentationOnly() {}
+func (Camera) presentationOnly()   {}
+
+// hashes reports whether the world hash covers type t.
+func (w *World) hashes(t reflect.Type) bool {
+	return !w.hashExcluded[t] && t != unhashedType && !t.Implements(presentationalType)
+}
 
 // ExcludeFromHash leaves component or resource type T out of the world's
 // hash: for cosmetic state that a replay need not reproduce (particles,
@@ -206,12 +247,12 @@ func (w *World) sortHashParts(extras []extraPart) {
 	}
 	w.hashParts = append(w.hashParts[:0], hashPart{name: EntitiesName, store: -1, res: -1, extra: -1})
 	for i, s := range w.stores {
-		if !w.hashExcluded[s.typ()] && s.typ() != unhashedType {
+		if w.hashes(s.typ()) {
 			w.hashParts = append(w.hashParts, hashPart{name: s.typ().String(), store: i, res: -1, extra: -1})
 		}
 	}
 	for i, r := range w.hashRes {
-		if !w.hashExcluded[r.t] {
+		if w.hashes(r.t) {
 			w.hashParts = append(w.hashParts, hashPart{name: r.name, store: -1, res: i, extra: -1})
 		}
 	}

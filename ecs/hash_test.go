@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/shape"
 )
 
 type label struct {
@@ -363,5 +365,82 @@ func TestUnhashedEntitiesAreLeftOut(t *testing.T) {
 	}
 	if a, b := build(10), build(99); a != b {
 		t.Errorf("hashes differ (%#x, %#x) with only an Unhashed entity changed", a, b)
+	}
+}
+
+// hudLayout is a game's presentation-only component.
+type hudLayout struct {
+	ecs.PresentationOnly
+	Margin float32
+}
+
+// TestHashLeavesOutPresentation: sprites, texts, shapes, animators,
+// cameras and the game's own presentation-only types are not in the world
+// hash, so changing how things look keeps it; where they are (Transform)
+// and gameplay components still count.
+func TestHashLeavesOutPresentation(t *testing.T) {
+	build := func(edit func(*ecs.Commands, ecs.Pending, int)) ecs.Hash {
+		t.Helper()
+		w := ecs.NewWorld()
+		cmd := w.Commands()
+		for i := range 5 {
+			e := cmd.Spawn()
+			edit(cmd, e, i)
+		}
+		w.Apply()
+		h, err := w.Hash()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	base := func(cmd *ecs.Commands, e ecs.Pending, i int) {
+		ecs.With(e, ecs.At(float32(i), 0))
+		ecs.With(e, health{10})
+		ecs.With(e, ecs.Sprite{Size: ecs.Vec2{X: 4, Y: 4}})
+		ecs.With(e, ecs.Text{Content: "score 10"})
+		ecs.With(e, ecs.Shape{Shape: shape.Circle(3)})
+		ecs.With(e, ecs.Camera{Zoom: 1})
+		ecs.With(e, ecs.Animator{Elapsed: 3})
+		ecs.With(e, hudLayout{Margin: 4})
+	}
+	want := build(base)
+	for _, tt := range []struct {
+		name    string
+		edit    func(cmd *ecs.Commands, e ecs.Pending, i int)
+		changes bool
+	}{
+		{"sprite, text, shape, camera, animator, HUD layout", func(cmd *ecs.Commands, e ecs.Pending, i int) {
+			ecs.With(e, ecs.At(float32(i), 0))
+			ecs.With(e, health{10})
+			ecs.With(e, ecs.Sprite{Size: ecs.Vec2{X: 8, Y: 8}, Layer: 3})
+			ecs.With(e, ecs.Text{Content: "SCORE: 10", Width: 100})
+			ecs.With(e, ecs.Shape{Shape: shape.Rect(2, 2), Color: render2d.Color{R: 1, A: 1}})
+			ecs.With(e, ecs.Camera{Zoom: 2})
+			ecs.With(e, ecs.Animator{Elapsed: 4})
+			ecs.With(e, hudLayout{Margin: 9})
+		}, false},
+		{"without any presentation", func(cmd *ecs.Commands, e ecs.Pending, i int) {
+			ecs.With(e, ecs.At(float32(i), 0))
+			ecs.With(e, health{10})
+		}, false},
+		{"a position", func(cmd *ecs.Commands, e ecs.Pending, i int) {
+			base(cmd, e, i)
+			ecs.With(e, ecs.At(float32(i)+1, 0))
+		}, true},
+		{"a gameplay component", func(cmd *ecs.Commands, e ecs.Pending, i int) {
+			base(cmd, e, i)
+			ecs.With(e, health{9})
+		}, true},
+	} {
+		got := build(tt.edit)
+		if (got.Total != want.Total) != tt.changes {
+			t.Errorf("%s: hash %x, base %x; want changed %v", tt.name, got.Total, want.Total, tt.changes)
+		}
+	}
+	for _, th := range want.Types {
+		if strings.Contains(th.Name, "Sprite") || strings.Contains(th.Name, "Text") || strings.Contains(th.Name, "hudLayout") {
+			t.Errorf("the hash lists %s, a presentation-only type", th.Name)
+		}
 	}
 }

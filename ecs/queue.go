@@ -101,12 +101,17 @@ func (c *Context) TimerEvents() []EventDelivery { return c.app.timed }
 // stands still while paused). In fixed mode it is the tick
 // [Context.TicksFor](d) ticks on; in variable mode, the first tick to
 // start at or after that time, so the event comes less than one tick
-// late. d must be positive.
+// late. A zero d means the next tick: the first tick after this one
+// that moves game time on (a config range that allows "0s" can be passed
+// straight through). d must not be negative.
 func (c *Context) AfterTime(d time.Duration, ev Event) (schedule.Handle, error) {
-	if d <= 0 {
-		return schedule.Handle{}, fmt.Errorf("ecs: AfterTime delay %v, allowed above 0", d)
+	if d < 0 {
+		return schedule.Handle{}, fmt.Errorf("ecs: AfterTime delay %v, allowed 0 (the next tick) or above", d)
 	}
-	return c.Timers.At(uint64(c.app.gameStart+d), ev)
+	// The timers stand at this tick's start, so a due time there would be
+	// in their past: one nanosecond on is the next tick that advances game
+	// time, whatever its length.
+	return c.Timers.At(uint64(c.app.gameStart+max(d, 1)), ev)
 }
 
 // EveryTime schedules ev on the timers every period of game time, first

@@ -76,6 +76,8 @@ func TestAfterTime(t *testing.T) {
 		{"fixed 10 ms, 40 ms", []time.Duration{10 * ms, 10 * ms, 10 * ms, 10 * ms, 10 * ms, 10 * ms}, 1, 40 * ms},
 		{"variable, irregular", []time.Duration{16 * ms, 7 * ms, 33 * ms, 2 * ms, 50 * ms, 16 * ms, 16 * ms}, 0, 55 * ms},
 		{"variable, due exactly at a tick start", []time.Duration{16 * ms, 7 * ms, 33 * ms, 2 * ms, 50 * ms}, 0, 56 * ms},
+		{"fixed 10 ms, zero: the next tick", []time.Duration{10 * ms, 10 * ms, 10 * ms}, 1, 0},
+		{"variable, zero: the next tick", []time.Duration{16 * ms, 7 * ms, 33 * ms}, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -108,7 +110,11 @@ func TestAfterTime(t *testing.T) {
 				t.Fatal("the timer never fired")
 			}
 			fired := startGame[byTime-1]
-			if fired < tt.d || startGame[byTime-2] >= tt.d {
+			if tt.d == 0 {
+				if byTime != 2 {
+					t.Errorf("AfterTime(0) fired on tick %d, want 2 (the next tick)", byTime)
+				}
+			} else if fired < tt.d || startGame[byTime-2] >= tt.d {
 				t.Errorf("fired on tick %d, which starts at %v of game time; want the first tick starting at or after %v (starts: %v)", byTime, fired, tt.d, startGame)
 			}
 			if tt.steps == 1 && byTicks != byTime {
@@ -116,8 +122,8 @@ func TestAfterTime(t *testing.T) {
 			}
 		})
 	}
-	if _, err := (&ecs.Context{}).AfterTime(0, ecs.Event{}); err == nil || !strings.Contains(err.Error(), "allowed above 0") {
-		t.Errorf("AfterTime(0): got %v, want an error giving the allowed range", err)
+	if _, err := (&ecs.Context{}).AfterTime(-time.Nanosecond, ecs.Event{}); err == nil || !strings.Contains(err.Error(), "allowed 0 (the next tick) or above") {
+		t.Errorf("AfterTime(-1ns): got %v, want an error giving the allowed range", err)
 	}
 }
 

@@ -124,6 +124,9 @@ type Context struct {
 	Timers *schedule.Queue[Event]
 	// Frame is the frame being prepared; non-nil only in the Extract stage.
 	Frame *render2d.FrameWriter
+	// Draw draws debug lines, circles and shapes that last until the next
+	// tick starts ([Draw]).
+	Draw *Draw
 
 	app   *App
 	entry *systemEntry

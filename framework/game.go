@@ -114,7 +114,9 @@ type Session struct {
 // NewSession prepares g with cfg; source names where cfg came from, for
 // messages. The game's Setup runs in the session's InitPlatform hook.
 func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
-	lib, err := assets.NewLibrary(assets.DefaultOptions())
+	lopts := assets.DefaultOptions()
+	lopts.Texture.Filter = cfg.Render.Filter // render.filter
+	lib, err := assets.NewLibrary(lopts)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,15 @@
 // [BlendMode], material and layer. Nothing in a frame points into game
 // state, so the renderer can draw it while the simulation moves on.
 //
+// A packet whose [DrawPacket2D.Mesh] is set is a shape instead of a quad:
+// it names triangles of its pass's [Pass.Vertices] and [Pass.Indices], in
+// the shape's own units, and its Transform, Tint and Prev place, colour
+// and interpolate them as for a sprite, so shapes sort with sprites by
+// layer and move smoothly between updates. Package render2d/shape
+// tessellates lines, polygons, circles and the rest into such meshes on
+// the side that prepares the frame; renderers only place and colour the
+// vertices, and draw a run of consecutive shapes with one call.
+//
 // # Writing frames
 //
 // A [FrameWriter] is lent to the game while it prepares a frame. It reuses

@@ -65,10 +65,14 @@ type PassDesc struct {
 	Params [PassParamCount]float32
 }
 
-// Pass is a described pass with its packets, drawn in slice order.
+// Pass is a described pass with its packets, drawn in slice order, and
+// the vertices and indices its shape packets' meshes name
+// ([DrawPacket2D.Mesh]).
 type Pass struct {
 	PassDesc
-	Packets []DrawPacket2D
+	Packets  []DrawPacket2D
+	Vertices []Vertex
+	Indices  []uint32
 }
 
 // Frame is a complete description of what to draw: passes in order, each
@@ -106,6 +110,7 @@ func (f *Frame) Reset() {
 	for i := range f.Passes {
 		p := &f.Passes[i]
 		p.Packets = p.Packets[:0]
+		p.Vertices, p.Indices = p.Vertices[:0], p.Indices[:0]
 		p.PassDesc = PassDesc{}
 	}
 	f.Passes = f.Passes[:0]
@@ -164,6 +169,7 @@ func (w *FrameWriter) BeginPass(d PassDesc) *PassWriter {
 		p := &f.Passes[n]
 		p.PassDesc = d
 		p.Packets = p.Packets[:0]
+		p.Vertices, p.Indices = p.Vertices[:0], p.Indices[:0]
 	} else {
 		f.Passes = append(f.Passes, Pass{PassDesc: d})
 	}
@@ -199,6 +205,12 @@ func (pw *PassWriter) Append(n int) []DrawPacket2D {
 	pw.p.Packets = ps
 	return ps[l:]
 }
+
+// Geometry returns the pass's vertex and index slices for a tessellator
+// to append a shape's mesh to (see [DrawPacket2D.Mesh]); their storage is
+// reused from frame to frame like the packets'. Package render2d/shape
+// does this for you.
+func (pw *PassWriter) Geometry() (*[]Vertex, *[]uint32) { return &pw.p.Vertices, &pw.p.Indices }
 
 // SetParam sets pass parameter i. It panics if i is outside
 // [0, PassParamCount).

@@ -2,6 +2,7 @@ package render2d
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/metronome-go/metronome/timing"
@@ -178,6 +179,8 @@ func (f *Frame) Resolved() Frame {
 		for j := range p.Packets {
 			q.Packets[j] = p.Packets[j].Resolved(a)
 		}
+		q.Vertices = slices.Clone(p.Vertices)
+		q.Indices = slices.Clone(p.Indices)
 	}
 	return out
 }

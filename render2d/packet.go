@@ -128,7 +128,8 @@ const ParamCount = 4
 // read.
 const PassParamCount = 8
 
-// DrawPacket2D is one textured quad, described entirely by copied values:
+// DrawPacket2D is one textured quad, or one shape (see Mesh), described
+// entirely by copied values:
 // nothing in it points into game state, so the renderer can draw it while the
 // simulation has moved on. It holds no Go pointers, so frames of packets
 // cost the garbage collector nothing to scan.
@@ -160,6 +161,15 @@ type DrawPacket2D struct {
 	// Blend combines the result with the target.
 	Blend BlendMode
 	_     [1]uint8
+	// Mesh, when its IndexCount is not zero, makes the packet a shape: it
+	// draws the triangles of its pass's vertices ([Pass.Vertices]) that
+	// the mesh names, in the packet's own units, placed by Transform
+	// (Origin subtracted, then scaled, rotated and moved to Position) and
+	// coloured by Tint times each vertex's coverage; Prev interpolates it
+	// like a sprite. A shape samples no texture and uses the built-in
+	// material; Source and Size are ignored. Package render2d/shape
+	// tessellates lines, polygons, circles and the rest into meshes.
+	Mesh Mesh
 	// Layer orders packets within a pass when the writer asks for it with
 	// [PassWriter.SortByLayer]; renderers draw packets in the order they
 	// are stored and do not look at Layer.
@@ -179,17 +189,78 @@ func Sprite(tex TextureHandle, src Rect, pos, size Vec2) DrawPacket2D {
 	}
 }
 
+// IsShape reports whether p draws a mesh ([DrawPacket2D.Mesh]) rather
+// than a quad.
+func (p *DrawPacket2D) IsShape() bool { return p.Mesh.IndexCount != 0 }
+
+// Vertex is one corner of a shape's triangles, in the shape's own units
+// ([DrawPacket2D.Mesh]).
+//
+// Renderers move every vertex by Offset, measured in target pixels and
+// turned by the packet's rotation but not scaled, and antialias a
+// triangle's edges in one of two ways, so that coverage falls from 1 to 0
+// across one pixel whatever the camera's zoom:
+//
+//   - by distance: a triangle whose vertices have an Edge (not NoEdge)
+//     has one antialiased edge, and each vertex's Edge is its distance
+//     from that edge's line in shape units, inside positive. Vertices on
+//     the edge are pushed half a pixel out by their Offset. Each fragment
+//     is covered by clamp(e + ½, 0, 1), where e, interpolated, is Edge
+//     times the shape's scale in pixels, less ½ for a vertex with an
+//     Offset. This costs no triangle beyond the shape's own.
+//   - by a fringe: vertices with Edge NoEdge and Coverage 0 that sit on
+//     the edge, pushed a pixel out by Offset, with triangles to the edge's
+//     vertices at Coverage 1.
+//
+// A filled circle is a disc: a quad a pixel larger than the circle whose
+// vertices have a Radius, covered where the interpolated Disc position
+// lies inside the unit circle (antialiased over one pixel of the radius).
+// A vertex's Disc includes its Offset: renderers add Offset divided by the
+// radius in pixels.
+type Vertex struct {
+	Position Vec2
+	// Offset moves the vertex by this many target pixels.
+	Offset Vec2
+	// Coverage, in [0, 1], multiplies the packet's tint.
+	Coverage float32
+	// Edge is the vertex's distance inside its triangle's antialiased
+	// edge, in shape units, or NoEdge.
+	Edge float32
+	// Radius, when positive, makes the vertex a corner of a disc of that
+	// radius (shape units); Disc is the vertex's position from the disc's
+	// centre, in radii.
+	Radius float32
+	Disc   Vec2
+}
+
+// NoEdge is the [Vertex.Edge] of a vertex whose triangles have no
+// antialiased edge of their own (solid, or antialiased by a fringe).
+const NoEdge float32 = 1e30
+
+// Mesh names the triangles of a shape packet: IndexCount indices of
+// [Pass.Indices] from FirstIndex, three per triangle, each counted from
+// vertex FirstVertex of [Pass.Vertices] and below VertexCount. Indices are
+// relative so that a mesh can be copied, and packets reordered, without
+// rewriting them.
+type Mesh struct {
+	FirstVertex, VertexCount uint32
+	FirstIndex, IndexCount   uint32
+}
+
 // BatchKey is the state that two consecutive packets must share to be drawn
-// by one instanced draw call.
+// by one draw call.
 type BatchKey struct {
 	Texture  TextureHandle
 	Material MaterialHandle
 	Blend    BlendMode
+	// Shape says the batch draws meshes ([DrawPacket2D.IsShape]), not
+	// quads.
+	Shape bool
 }
 
 // Key returns the batch key of p.
 func (p *DrawPacket2D) Key() BatchKey {
-	return BatchKey{Texture: p.Texture, Material: p.Material, Blend: p.Blend}
+	return BatchKey{Texture: p.Texture, Material: p.Material, Blend: p.Blend, Shape: p.Mesh.IndexCount != 0}
 }
 
 // Batch is a run of consecutive packets of one pass that share a
@@ -213,7 +284,7 @@ func AppendBatches(dst []Batch, packets []DrawPacket2D) []Batch {
 	key := packets[0].Key()
 	for i := 1; i < len(packets); i++ {
 		p := &packets[i]
-		if p.Texture != key.Texture || p.Material != key.Material || p.Blend != key.Blend {
+		if p.Texture != key.Texture || p.Material != key.Material || p.Blend != key.Blend || (p.Mesh.IndexCount != 0) != key.Shape {
 			dst = append(dst, Batch{Key: key, First: start, Count: i - start})
 			start = i
 			key = p.Key()

@@ -70,6 +70,11 @@ type Renderer interface {
 }
 
 // Filter selects how a texture is sampled between texels.
+//
+// Linear is the default everywhere: the zero TextureOptions, and so the
+// atlas pages and sprite sheets of an assets.Library built with
+// assets.DefaultOptions (a framework game's, unless its configuration's
+// render.filter says "nearest"). Pixel art scaled up wants nearest.
 type Filter uint8
 
 const (
@@ -78,6 +83,25 @@ const (
 	// FilterNearest takes the closest texel: crisp pixel art.
 	FilterNearest
 )
+
+var filterNames = [...]string{"linear", "nearest"}
+
+func (f Filter) String() string {
+	if int(f) < len(filterNames) {
+		return filterNames[f]
+	}
+	return fmt.Sprintf("Filter(%d)", uint8(f))
+}
+
+// ParseFilter reads a filter's name: "linear" or "nearest".
+func ParseFilter(s string) (Filter, error) {
+	for i, n := range filterNames {
+		if n == s {
+			return Filter(i), nil
+		}
+	}
+	return 0, fmt.Errorf("render2d: unknown filter %q, want \"linear\" or \"nearest\"", s)
+}
 
 // Wrap selects what a texture shows outside its edges.
 type Wrap uint8

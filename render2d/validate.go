@@ -69,6 +69,11 @@ func ValidateFrame(f *Frame, res Resources) error {
 		lastOK := false
 		for qi := range p.Packets {
 			q := &p.Packets[qi]
+			if q.IsShape() {
+				if err := checkMesh(q, p); err != nil {
+					add(&PacketError{Pass: pi, Packet: qi, Err: err})
+				}
+			}
 			k := q.Key()
 			if lastOK && k == last {
 				continue // same state as the previous packet: already checked
@@ -98,3 +103,26 @@ func ValidateFrame(f *Frame, res Resources) error {
 func badZoom(z float32) bool { return z < 0 || math.IsNaN(float64(z)) || math.IsInf(float64(z), 0) }
 
 func badSide(v float32) bool { return !(v > 0) || math.IsInf(float64(v), 0) }
+
+// checkMesh reports what is wrong with shape packet q of pass p: a mesh
+// outside the pass's vertices or indices, an index outside its vertices,
+// a texture or material (shapes have neither).
+func checkMesh(q *DrawPacket2D, p *Pass) error {
+	m := q.Mesh
+	switch {
+	case !q.Texture.IsZero() || !q.Material.IsZero():
+		return fmt.Errorf("shape with %v and %v: shapes sample no texture and use the built-in material, want both zero", q.Texture, q.Material)
+	case m.IndexCount%3 != 0:
+		return fmt.Errorf("shape mesh has %d indices, want a multiple of 3 (whole triangles)", m.IndexCount)
+	case uint64(m.FirstIndex)+uint64(m.IndexCount) > uint64(len(p.Indices)):
+		return fmt.Errorf("shape mesh indices %d to %d, want within the pass's %d", m.FirstIndex, uint64(m.FirstIndex)+uint64(m.IndexCount), len(p.Indices))
+	case uint64(m.FirstVertex)+uint64(m.VertexCount) > uint64(len(p.Vertices)):
+		return fmt.Errorf("shape mesh vertices %d to %d, want within the pass's %d", m.FirstVertex, uint64(m.FirstVertex)+uint64(m.VertexCount), len(p.Vertices))
+	}
+	for _, ix := range p.Indices[m.FirstIndex : m.FirstIndex+m.IndexCount] {
+		if ix >= m.VertexCount {
+			return fmt.Errorf("shape mesh index %d, want below its %d vertices", ix, m.VertexCount)
+		}
+	}
+	return nil
+}

@@ -66,7 +66,9 @@
 //
 // Most cooldowns are a deadline stored on the component that owns them.
 // [Cooldown] and [Repeat] are such values: an ECS system checks them each
-// tick with the tick number and needs no queue at all.
+// tick with the tick number and needs no queue at all. Give them the
+// clock the queue keeps, so that a pause freezes them too (in an ECS
+// system, ctx.Queue.Now(), not the runtime's update number).
 //
 //	var shot schedule.Cooldown
 //	if shot.Use(tick, 30) { // ready? then busy for 30 ticks

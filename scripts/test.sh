@@ -18,6 +18,9 @@ fi
 step "go vet"
 go vet ./...
 
+step "bench module (its own go.mod, so ./... leaves it out) is tidy, builds and vets"
+(cd bench && go mod tidy -diff && go vet ./...)
+
 mapfile -t pure < <(scripts/pure-packages.sh)
 
 step "pure packages import no cgo code"

@@ -513,3 +513,27 @@ func TestSettingsMatchConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestDebugDrawing: with game.debug the frame carries a box for every
+// body and the ball's circle and velocity on top of the game, drawn with
+// ctx.Draw; without it, none.
+func TestDebugDrawing(t *testing.T) {
+	for _, debug := range []bool{false, true} {
+		sim := playing(t, fmt.Sprintf("game.debug=%v", debug))
+		step(t, sim, 5)
+		bodies := ecs.NewFilter2[ecs.Transform, Body](sim.App.World()).Count()
+		gizmos := 0
+		for _, p := range sim.LastFrame().Passes[0].Packets {
+			if p.IsShape() && p.Layer == ecs.GizmoLayer {
+				gizmos++
+			}
+		}
+		want := 0
+		if debug {
+			want = bodies + 2 // the boxes, the ball's circle and its velocity
+		}
+		if gizmos != want {
+			t.Errorf("debug %v: %d debug shapes in the frame for %d bodies, want %d", debug, gizmos, bodies, want)
+		}
+	}
+}

@@ -64,6 +64,7 @@ type game struct {
 	balls    *ecs.Filter3[ecs.Transform, Body, Ball]
 	bricks   *ecs.Filter3[ecs.Transform, Body, Brick]
 	capsules *ecs.Filter3[ecs.Transform, Body, Capsule]
+	bodies   *ecs.Filter2[ecs.Transform, Body] // everything that collides, for the debug drawing
 	texts    *ecs.Filter2[ecs.Text, Label]
 	sprites  *ecs.Filter1[ecs.Sprite]
 	// ballSprites are the sprites of entities with a Ball.
@@ -120,6 +121,7 @@ func setup(s *framework.Setup, settings *Settings) error {
 	g.balls = ecs.NewFilter3[ecs.Transform, Body, Ball](w)
 	g.bricks = ecs.NewFilter3[ecs.Transform, Body, Brick](w)
 	g.capsules = ecs.NewFilter3[ecs.Transform, Body, Capsule](w)
+	g.bodies = ecs.NewFilter2[ecs.Transform, Body](w)
 	g.texts = ecs.NewFilter2[ecs.Text, Label](w)
 	g.sprites = ecs.NewFilter1[ecs.Sprite](w)
 	g.ballSprites = ecs.NewFilter1[ecs.Sprite](w).With(ecs.TypeOf[Ball]())
@@ -144,6 +146,9 @@ func setup(s *framework.Setup, settings *Settings) error {
 	s.App.AddSystem(ecs.Update, ecs.System{Name: "ball", Gameplay: true, When: ecs.InState(g.screens, Playing), Run: g.moveBall})
 	s.App.AddSystem(ecs.Update, ecs.System{Name: "capsules", Gameplay: true, When: play, Run: g.moveCapsules})
 	s.App.AddSystem(ecs.PostUpdate, ecs.System{Name: "hud", Cosmetic: true, Run: g.updateHUD})
+	if settings.Debug {
+		s.App.AddSystem(ecs.PostUpdate, ecs.System{Name: "debug", Run: g.drawDebug})
+	}
 	return nil
 }
 

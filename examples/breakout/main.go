@@ -53,6 +53,9 @@ type Settings struct {
 	// Demo lets the computer play: the game starts by itself and the paddle
 	// follows the ball (an arcade's attract mode, and the screenshot).
 	Demo bool `toml:"demo"`
+	// Debug draws every collision box and the ball's velocity on top of
+	// the game (debug.go: shapes drawn with ctx.Draw).
+	Debug bool `toml:"debug"`
 }
 
 // defaultSettings are the [game] table's defaults, the layer under the

@@ -125,6 +125,10 @@ type Render struct {
 	// presented once). Variable timing needs none: each update already ends
 	// at the present.
 	Interpolation bool
+	// Filter is how the assets library's atlas pages, and so every image,
+	// sprite sheet and glyph loaded through it, are sampled: linear (the
+	// default) or nearest, for pixel art.
+	Filter render2d.Filter
 }
 
 // clone returns a copy of c that shares no map or game value with it, so a

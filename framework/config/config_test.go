@@ -70,6 +70,7 @@ func TestEveryKeyParses(t *testing.T) {
 		"runtime.settle_timeout":            {`"5s"`, func(c config.Config) bool { return c.Runtime.SettleTimeout == 5*time.Second }},
 		"runtime.background_workers":        {"true", func(c config.Config) bool { return c.Runtime.BackgroundWorkers }},
 		"render.interpolation":              {"false", func(c config.Config) bool { return !c.Render.Interpolation }},
+		"render.filter":                     {`"nearest"`, func(c config.Config) bool { return c.Render.Filter == render2d.FilterNearest }},
 		"timing.mode":                       {`"fixed"`, func(c config.Config) bool { return c.Timing.Mode == timing.FixedMode }},
 		"timing.interval":                   {`"0s"`, func(c config.Config) bool { return c.Timing.Interval == 0 }},
 		"timing.step":                       {`"20ms"`, func(c config.Config) bool { return c.Timing.FixedStep == 20*time.Millisecond }},

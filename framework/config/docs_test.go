@@ -403,6 +403,7 @@ var newestKeys = []string{
 	"runtime.workers", "runtime.settle_timeout", "runtime.background_workers",
 	"audio.enabled", "audio.latency", "audio.tolerance", "audio.max_voices",
 	"audio.master_volume", "audio.music_volume", "audio.effects_volume", "audio.ui_volume",
+	"render.filter",
 }
 
 // rangePhrase finds the ways defaults.toml states a range: "1 to 64",

@@ -240,6 +240,7 @@ var fields = append([]field{
 	boolField("runtime.background_workers", "", "", func(c *Config) *bool { return &c.Runtime.BackgroundWorkers }),
 
 	boolField("render.interpolation", "", "", func(c *Config) *bool { return &c.Render.Interpolation }),
+	enumField("render.filter", "render2d", "TextureOptions.Filter", render2d.ParseFilter, func(c *Config) *render2d.Filter { return &c.Render.Filter }),
 
 	enumField("timing.mode", "timing", "Options.Mode", timing.ParseMode, func(c *Config) *timing.Mode { return &c.Timing.Mode }),
 	durationField("timing.interval", "timing", "Options.Interval", func(c *Config) *time.Duration { return &c.Timing.Interval }),

@@ -13,12 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/schedule"
 )
@@ -574,4 +576,117 @@ func TestRecordThenReplay(t *testing.T) {
 			t.Errorf("replayed %d ticks before the torn tail, want the complete ones (at least 60)", rep.Ticks())
 		}
 	})
+}
+
+// TestTextureFilter: render.filter picks the filter of the textures the
+// game's images are uploaded into; linear unless it says nearest.
+func TestTextureFilter(t *testing.T) {
+	for _, tt := range []struct {
+		sets []string
+		want render2d.Filter
+	}{{nil, render2d.FilterLinear}, {[]string{"render.filter=nearest"}, render2d.FilterNearest}} {
+		var img assets.Image
+		lib := (*assets.Library)(nil)
+		g := framework.Game{Title: "filter", Setup: func(s *framework.Setup) error {
+			var err error
+			img, err = s.Assets.AddImage("dot", image.NewRGBA(image.Rect(0, 0, 4, 4)))
+			lib = s.Assets
+			return err
+		}}
+		sim, err := frameworktest.New(g, frameworktest.Options{Sets: tt.sets})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sim.Step(1); err != nil {
+			t.Fatal(err)
+		}
+		reg, err := lib.Region(img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts, err := sim.Fakes.Renderer.TextureOptions(reg.Texture)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opts.Filter != tt.want || lib.Options().Texture.Filter != tt.want {
+			t.Errorf("%v: uploaded with %v (library %v), want %v", tt.sets, opts.Filter, lib.Options().Texture.Filter, tt.want)
+		}
+		if err := sim.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// hudLayout is presentation: where the HUD's text goes.
+type hudLayout struct {
+	ecs.PresentationOnly
+	Margin float32
+}
+
+// hudGame moves a runner at speed and shows its position in a HUD text
+// written with format, at margin: the HUD is presentation, the runner
+// gameplay.
+func hudGame(speed float32, format string, margin float32) framework.Game {
+	return framework.Game{Title: "hud", Seed: 3, Setup: func(s *framework.Setup) error {
+		runners := ecs.NewFilter2[ecs.Transform, player](s.App.World())
+		huds := ecs.NewFilter3[ecs.Transform, ecs.Text, hudLayout](s.App.World())
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+			r := ctx.Commands.Spawn()
+			ecs.With(r, ecs.At(0, 0))
+			ecs.With(r, player{Speed: speed})
+			ecs.With(r, ecs.Sprite{Size: ecs.Vec2{X: 8, Y: 8}})
+			h := ctx.Commands.Spawn()
+			ecs.With(h, ecs.At(0, 0))
+			ecs.With(h, ecs.Text{})
+			ecs.With(h, hudLayout{})
+		}})
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "run", Run: func(ctx *ecs.Context) {
+			for q := runners.Query(); q.Next(); {
+				t, p := q.Get()
+				t.Position.X += p.Speed * float32(ctx.DeltaSeconds())
+			}
+		}})
+		s.App.AddSystem(ecs.PostUpdate, ecs.System{Name: "hud", Run: func(ctx *ecs.Context) {
+			x := float32(0)
+			for q := runners.Query(); q.Next(); {
+				t, _ := q.Get()
+				x = t.Position.X
+			}
+			for q := huds.Query(); q.Next(); {
+				_, txt, l := q.Get()
+				txt.Content = fmt.Sprintf(format, x)
+				l.Margin = margin
+			}
+		}})
+		return nil
+	}}
+}
+
+// TestHUDChangeKeepsRecording: a recording stays valid when the game's
+// HUD changes (its wording and layout are presentation, out of the world
+// hash) and fails at the first checkpoint when its gameplay does.
+func TestHUDChangeKeepsRecording(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hud.rec")
+	sim, err := frameworktest.New(hudGame(60, "x %.0f", 8), frameworktest.Options{Record: path, Sets: []string{"timing.mode=fixed"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.RunTicks(130); err != nil {
+		t.Fatal(err)
+	}
+	replay := func(g framework.Game) error {
+		rep, err := frameworktest.NewReplay(g, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep.RunTicks(1 << 20)
+	}
+	if err := replay(hudGame(60, "POSITION: %6.1f px", 20)); err != nil {
+		t.Errorf("replay with another HUD: %v, want it to replay", err)
+	}
+	err = replay(hudGame(61, "x %.0f", 8))
+	var div *runtime.DivergenceError
+	if !errors.As(err, &div) || !strings.Contains(err.Error(), "player") {
+		t.Errorf("replay with another speed: got %v, want a divergence naming the player", err)
+	}
 }

@@ -114,8 +114,15 @@ func (r *Renderer) pass(p *render2d.Pass) {
 	r.poff = grow(r.poff, nb)
 	interp := r.alpha < 1 // at alpha 1 the current placements are exact
 	nPrev := 0
+	r.sverts, r.sidx = r.sverts[:0], r.sidx[:0]
+	r.sranges = grow(r.sranges, nb)
+	px := pixelSize(cam, sw, vw)
 	for i := range r.batches {
 		b := &r.batches[i]
+		if b.Key.Shape {
+			r.sranges[i] = r.convertShapes(p, b, px)
+			continue
+		}
 		_, w, h := r.texture(b.Key.Texture)
 		inst, ps := r.inst[b.First:b.First+b.Count], p.Packets[b.First:b.First+b.Count]
 		white, motion := convert(inst, ps, w, h, !b.Key.Material.IsZero())
@@ -144,10 +151,33 @@ func (r *Renderer) pass(p *render2d.Pass) {
 		prevBuf = upload(&r.pfull[r.ring], unsafe.Pointer(&r.prev[0]), nPrev*int(prevStride))
 	}
 	r.curArray = ^uint32(0) // upload bound one of them
+	if len(r.sidx) > 0 {
+		r.uploadShapes()
+	}
 
 	var prog *program
 	for i := range r.batches {
 		b := &r.batches[i]
+		if b.Key.Shape {
+			next := &r.shapeProg
+			if next.id != r.curProgram {
+				gl.UseProgram(next.id)
+				r.curProgram = next.id
+			}
+			if prog != next {
+				prog = next
+				gl.UniformMatrix4fv(prog.view, 1, false, &r.view[0])
+			}
+			r.setBlend(b.Key.Blend)
+			if r.curVAO != vaoShapes {
+				gl.BindVertexArray(r.shapeVAO)
+				r.curVAO = vaoShapes
+			}
+			if sr := r.sranges[i]; sr.count > 0 {
+				gl.DrawElementsWithOffset(gl.TRIANGLES, sr.count, gl.UNSIGNED_INT, uintptr(sr.first)*4)
+			}
+			continue
+		}
 		fl := r.flags[i]
 		m := int(fl & batchMotion)
 		next := &r.builtin[m]

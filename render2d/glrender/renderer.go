@@ -34,6 +34,16 @@ type Renderer struct {
 	ring     int
 	white    uint32
 
+	// shapes (shapes.go): their program, vertex array and streamed
+	// vertex and index buffers
+	shapeProg  program
+	shapeVAO   uint32
+	shapeVerts [4]ringBuffer
+	shapeIdx   [4]ringBuffer
+	sverts     []shapeVertex
+	sidx       []uint32
+	sranges    []shapeRange
+
 	res handles.Resources[texture, target, material]
 
 	fbW, fbH int
@@ -52,7 +62,7 @@ type Renderer struct {
 	curBlend   int // -1 unknown
 	curFBO     uint32
 	curArray   uint32 // buffer bound to GL_ARRAY_BUFFER
-	curVAO     int    // index into vao, -1 unknown
+	curVAO     int    // index into vao, vaoShapes, or -1 unknown
 }
 
 // batchFlags say which program variant a batch needs: the motion in the
@@ -79,6 +89,9 @@ type material struct {
 }
 
 var _ render2d.Renderer = (*Renderer)(nil)
+
+// vaoShapes is curVAO when the shape vertex array is bound.
+const vaoShapes = 2
 
 func (r *Renderer) compileBuiltins() error {
 	names := [numVS]string{"untinted sprite", "sprite", "material"}
@@ -162,6 +175,10 @@ func New() (*Renderer, error) {
 		}
 	}
 	r.white = newGLTexture(1, 1, render2d.TextureOptions{}, unsafe.Pointer(&[4]uint8{255, 255, 255, 255}))
+	if err := r.compileShapes(); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("glrender: %w", err)
+	}
 	if err := glError("New"); err != nil {
 		r.Close()
 		return nil, err
@@ -406,6 +423,7 @@ func (r *Renderer) Close() error {
 		gl.DeleteTextures(1, &r.white)
 	}
 	r.deleteBuiltins()
+	r.deleteShapes()
 	for i := range r.instance {
 		gl.DeleteBuffers(1, &r.instance[i].id)
 		gl.DeleteBuffers(1, &r.pfull[i].id)

@@ -72,6 +72,15 @@ func (r *Recorder) Texels(h render2d.TextureHandle) (*image.RGBA, error) {
 	return out, nil
 }
 
+// TextureOptions returns the options texture h was created with.
+func (r *Recorder) TextureOptions(h render2d.TextureHandle) (render2d.TextureOptions, error) {
+	t, err := r.res.Texture("TextureOptions", h)
+	if err != nil {
+		return render2d.TextureOptions{}, err
+	}
+	return t.Val.opts, nil
+}
+
 // CreateTexture implements [render2d.Renderer].
 func (r *Recorder) CreateTexture(img *image.RGBA, opts render2d.TextureOptions) (render2d.TextureHandle, error) {
 	return r.res.CreateTexture(img, opts, func() (recTexture, error) {
@@ -154,7 +163,7 @@ func (r *Recorder) Render(f *render2d.Frame) error {
 	cp := *f
 	cp.Passes = make([]render2d.Pass, len(f.Passes))
 	for i, p := range f.Passes {
-		cp.Passes[i] = render2d.Pass{PassDesc: p.PassDesc, Packets: slices.Clone(p.Packets)}
+		cp.Passes[i] = render2d.Pass{PassDesc: p.PassDesc, Packets: slices.Clone(p.Packets), Vertices: slices.Clone(p.Vertices), Indices: slices.Clone(p.Indices)}
 		if p.Clear {
 			img := r.fb
 			if !p.Target.IsZero() {

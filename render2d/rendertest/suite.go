@@ -43,6 +43,7 @@ func TestRenderer(t *testing.T, newRenderer func(t *testing.T) render2d.Renderer
 	run("FrameClear", testFrameClear)
 	run("CameraMapping", testCameraMapping)
 	run("Interpolation", testInterpolation)
+	run("Shapes", testShapes)
 	run("Close", testClose)
 }
 
