@@ -26,15 +26,14 @@ type window struct {
 }
 
 // newWindow opens the windows (no GL context is needed) or ends the test
-// through testdisplay.Unavailable when there is no display or no xdotool.
+// through testdisplay.Unavailable when there is no display or no xdotool
+// (see requireEventSender: on systems without X11 it skips).
 func newWindow(t testing.TB) *window {
 	t.Helper()
 	if displayErr != nil {
 		testdisplay.Unavailable(t, displayErr)
 	}
-	if _, err := exec.LookPath("xdotool"); err != nil {
-		testdisplay.Unavailable(t, fmt.Errorf("xdotool is needed to send real X events (scripts/setup.sh installs it): %w", err))
-	}
+	requireEventSender(t)
 	w := &window{t: t}
 	var err error
 	onMain(func() {
@@ -53,8 +52,7 @@ func newWindow(t testing.TB) *window {
 			w.other.Destroy()
 			return
 		}
-		w.wid = fmt.Sprint(uint64(w.win.GetX11Window()))
-		w.otherWID = fmt.Sprint(uint64(w.other.GetX11Window()))
+		w.wid, w.otherWID = windowID(w.win), windowID(w.other)
 	})
 	if err != nil {
 		testdisplay.Unavailable(t, err)
