@@ -2,8 +2,6 @@ package glfwinput_test
 
 import (
 	"fmt"
-	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
@@ -65,16 +63,6 @@ func newWindow(t testing.TB) *window {
 		})
 	})
 	return w
-}
-
-// xdo runs xdotool, which sends events through the X server's XTEST
-// extension exactly as a physical device would.
-func (w *window) xdo(args ...string) error {
-	out, err := exec.Command("xdotool", args...).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("xdotool %s: %v: %s", strings.Join(args, " "), err, out)
-	}
-	return nil
 }
 
 // driver runs the conformance suite against a glfwinput.Source with real X

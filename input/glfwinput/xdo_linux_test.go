@@ -3,6 +3,7 @@ package glfwinput_test
 import (
 	"fmt"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
@@ -21,3 +22,13 @@ func requireEventSender(tb testing.TB) {
 
 // windowID is the X11 window id xdotool names a window by.
 func windowID(w *glfw.Window) string { return fmt.Sprint(uint64(w.GetX11Window())) }
+
+// xdo runs xdotool, which sends events through the X server's XTEST
+// extension exactly as a physical device would.
+func (w *window) xdo(args ...string) error {
+	out, err := exec.Command("xdotool", args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("xdotool %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return nil
+}
