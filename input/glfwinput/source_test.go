@@ -24,14 +24,13 @@ type window struct {
 }
 
 // newWindow opens the windows (no GL context is needed) or ends the test
-// through testdisplay.Unavailable when there is no display or no xdotool
-// (see requireEventSender: on systems without X11 it skips).
+// through testdisplay.Unavailable when there is no display. A test that
+// sends events with xdo first calls requireEventSender.
 func newWindow(t testing.TB) *window {
 	t.Helper()
 	if displayErr != nil {
 		testdisplay.Unavailable(t, displayErr)
 	}
-	requireEventSender(t)
 	w := &window{t: t}
 	var err error
 	onMain(func() {
@@ -76,6 +75,7 @@ type driver struct {
 }
 
 func newDriver(t *testing.T) inputtest.Driver {
+	requireEventSender(t)
 	w := newWindow(t)
 	d := &driver{window: w, pad: &glfwinput.FakeJoysticks{}}
 	var err error
