@@ -92,7 +92,7 @@ for f in "$out"/*.exe; do
   magic=$(head -c 2 "$f")
   machine=$(od -An -tx2 -j $(($(od -An -tu4 -j 60 -N 4 "$f") + 4)) -N 2 "$f" | tr -d ' ')
   if [ "$magic" != MZ ] || [ "$machine" != 8664 ]; then echo "$f is not a Windows x86-64 executable"; exit 1; fi
-  printf '  %-22s %6.1f MB\n' "${f#"$(pwd)/"}" "$(stat -c %s "$f" | awk '{ print $1 / 1048576 }')"
+  printf '  %-28s %6.1f MB\n' "${f#"$(pwd)/"}" "$(stat -c %s "$f" | awk '{ print $1 / 1048576 }')"
 done
 
 step "cross: pure packages' tests for linux/arm64 under qemu"
