@@ -29,6 +29,10 @@ const (
 	kqTimer = 2
 )
 
+// kqTrigger fires the wake event. It is only read (kevent takes its change
+// list as const), so concurrent Wakes share it and none allocates.
+var kqTrigger = [1]unix.Kevent_t{{Ident: kqWake, Filter: unix.EVFILT_USER, Fflags: unix.NOTE_TRIGGER}}
+
 // The kqueue lives as long as the process: a program makes one or two
 // waiters.
 func (s *waitState) init() {
@@ -49,8 +53,7 @@ func (s *waitState) init() {
 
 func (w *OSWaiter) wake() {
 	if w.err == nil {
-		trigger := []unix.Kevent_t{{Ident: kqWake, Filter: unix.EVFILT_USER, Fflags: unix.NOTE_TRIGGER}}
-		_, _ = unix.Kevent(w.kq, trigger, nil, nil) // cannot fail for a registered event
+		_, _ = unix.Kevent(w.kq, kqTrigger[:], nil, nil) // cannot fail for a registered event
 	}
 }
 
