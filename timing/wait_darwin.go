@@ -20,7 +20,7 @@ type waitState struct {
 	kq      int
 	changes [1]unix.Kevent_t
 	events  [1]unix.Kevent_t
-	err     error // the kqueue could not be made
+	err     error // the kqueue could not be made: waits use sleepUntil
 }
 
 // The kqueue's two events: the wake trigger and the timer.
@@ -62,7 +62,7 @@ func LowerTimerSlack() error { return nil }
 
 func (w *OSWaiter) waitUntil(target Instant) error {
 	if w.err != nil {
-		return w.err
+		return w.sleepUntil(target)
 	}
 	interrupted := 0
 	for {

@@ -23,7 +23,7 @@ import (
 type waitState struct {
 	handles [2]windows.Handle // the timer, then the wake event
 	due     int64             // SetWaitableTimer's due time: negative, relative, 100 ns units
-	err     error             // the handles could not be created
+	err     error             // the handles could not be created: waits use sleepUntil
 }
 
 const (
@@ -80,7 +80,7 @@ func LowerTimerSlack() error { return nil }
 
 func (w *OSWaiter) waitUntil(target Instant) error {
 	if w.err != nil {
-		return w.err
+		return w.sleepUntil(target)
 	}
 	for {
 		if w.takeWake() {
