@@ -10,7 +10,8 @@
 #      that needs no cgo there (CGO_ENABLED=0), and for windows/amd64 over
 #      all of them with MinGW as the C compiler;
 #   3. Windows executables of the demo, every example and a freshly
-#      scaffolded game, built with MinGW into out/windows/ (sizes printed);
+#      scaffolded game (vetted for Windows too), built with MinGW into
+#      out/windows/ (sizes printed);
 #   4. the pure packages' tests built for linux/arm64 and run under
 #      qemu-user-static (binfmt need not be registered: -exec runs them).
 #
@@ -86,7 +87,12 @@ win -o "$out/" ./cmd/demo ./examples/...
 game=$(mktemp -d)
 trap 'rm -rf "$game"' EXIT
 go run ./cmd/newgame -replace "$(pwd)" "$game/scaffolded" >/dev/null
-(cd "$game/scaffolded" && GOFLAGS=-mod=mod GOPROXY=off win -o "$out/scaffolded.exe" .)
+(
+  cd "$game/scaffolded"
+  export GOFLAGS=-mod=mod GOPROXY=off
+  GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=$mingw go vet ./...
+  win -o "$out/scaffolded.exe" .
+)
 for f in "$out"/*.exe; do
   # A PE file starts with "MZ"; its COFF header's machine field is 0x8664.
   magic=$(head -c 2 "$f")
@@ -98,3 +104,4 @@ done
 step "cross: pure packages' tests for linux/arm64 under qemu"
 mapfile -t pure < <(scripts/pure-packages.sh)
 GOARCH=arm64 CGO_ENABLED=0 go test -count=1 -exec qemu-aarch64-static "${pure[@]}"
+echo "cross: done in ${SECONDS}s"
