@@ -5,7 +5,8 @@ setup:
 	@scripts/setup.sh
 
 # Every check CI runs: gofmt, vet, the pure/cgo boundary, CGO_ENABLED=0 tests
-# of the pure packages and the race detector over everything.
+# of the pure packages, the Windows/macOS/arm64 checks (scripts/cross.sh) and
+# the race detector over everything.
 test: setup
 	@scripts/test.sh
 

@@ -24,7 +24,9 @@
 // config.toml beside the executable, or for a game that embeds none
 // config.toml in the working directory), then --set key=value; see
 // package [github.com/metronome-go/metronome/framework/config] for the keys.
-// Every flag: --config, --set, --headless, --ticks N (stop after N
+// Every flag: --config, --set, --headless (an invisible window; on Linux
+// with no display the window goes on a private Xvfb server, while Windows
+// and macOS always have a desktop for it), --ticks N (stop after N
 // simulation ticks), --frames N (after N presented frames, which are not
 // ticks: a headless window presents as fast as it can), --run-for D,
 // --screenshot FILE and --print-config (each value with its source); and
@@ -35,7 +37,8 @@
 //
 // # Sound
 //
-// [Run] opens the default output device with a mixer made from the [audio]
+// [Run] opens the default output device (through oto: ALSA on Linux,
+// WASAPI on Windows, Core Audio on macOS) with a mixer made from the [audio]
 // table and gives the ECS app its Audio resource; systems play sounds on
 // their tick's span (see package ecs). With audio.enabled = false, or
 // without a device, the game runs silently and one line on stderr says

@@ -55,7 +55,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 		f.Sets = append(f.Sets, s)
 		return nil
 	})
-	fs.BoolVar(&f.Headless, "headless", false, "render into an invisible window (on a private Xvfb server when there is no display)")
+	fs.BoolVar(&f.Headless, "headless", false, "render into an invisible window (on Linux with no display, on a private Xvfb server)")
 	fs.Uint64Var(&f.Ticks, "ticks", 0, "stop after `N` simulation ticks, the game's updates (0 = until the window closes)")
 	fs.IntVar(&f.Frames, "frames", 0, "stop after `N` presented frames, which are not ticks: a headless run presents as fast as it can (0 = until the window closes)")
 	fs.DurationVar(&f.RunFor, "run-for", 0, "stop after this much real time, such as 10s (0 = until the window closes)")

@@ -1,9 +1,9 @@
 package render2d_test
 
 import (
-	"syscall"
 	"testing"
 
+	"github.com/metronome-go/metronome/internal/cputime"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -13,11 +13,8 @@ const benchSprites = 10000
 // report CPU cost per sprite that does not grow when other processes
 // compete for the machine's cores (wall time does).
 func cpuNanos() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	d, _ := cputime.Process() // 0 where the system reports none
+	return d.Nanoseconds()
 }
 
 func report(b *testing.B, cpu0 int64) {

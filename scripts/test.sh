@@ -56,6 +56,10 @@ step "allocation tests of the platform packages, without the race detector"
 mapfile -t platform < <(go list ./... | grep -vxF -f <(printf '%s\n' "${pure[@]}"))
 go test -count=1 -run 'Alloc' "${platform[@]}"
 
+# Windows and macOS: the source check, go vet for both on amd64 and arm64,
+# Windows executables built with MinGW, the pure packages on arm64 (qemu).
+scripts/cross.sh
+
 step "everything with the race detector"
 go test -race -count=1 -timeout 30m ./...
 

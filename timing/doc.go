@@ -81,7 +81,11 @@
 //
 // A [FramePacer] decides when a native frame loop starts its next frame,
 // waiting toward absolute targets through a [PacingClock] such as the
-// native [OSWaiter], never spinning and never bursting. [Telemetry] records
+// native [OSWaiter], never spinning and never bursting. The native wait is
+// per system: clock_nanosleep or a futex with the timer slack lowered on
+// Linux, a high-resolution waitable timer on Windows, a kevent timer
+// without coalescing leeway on macOS, a Go timer elsewhere; [OSWaiter]
+// says why each, and the pacer reports the lateness of whichever it gets. [Telemetry] records
 // each frame start and the updates it ran in a fixed ring with saturating
 // totals and computes its statistics on request. Their doc comments hold the
 // details and the usage snippets.

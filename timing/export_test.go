@@ -59,3 +59,7 @@ func (s *Scheduler) CheckLedger() error {
 	}
 	return nil
 }
+
+// SleepUntil exposes the fallback wait of Windows and macOS so that it is
+// tested on every system.
+func (w *OSWaiter) SleepUntil(target Instant) error { return w.sleepUntil(target) }

@@ -111,3 +111,20 @@ func TestPacerOnWaiter(t *testing.T) {
 		t.Errorf("LowerTimerSlack: %v", err)
 	}
 }
+
+// The fallback wait of Windows and macOS (used when the native timer could
+// not be made) reaches its target, and a Wake ends it.
+func TestSleepFallback(t *testing.T) {
+	w := newWaiter(t, timing.DefaultWaitSlice)
+	target := w.Now() + timing.Instant(time.Millisecond)
+	if err := w.SleepUntil(target); err != nil {
+		t.Fatalf("SleepUntil = %v, want nil", err)
+	}
+	if now := w.Now(); now < target {
+		t.Fatalf("SleepUntil returned %v before its target", time.Duration(target-now))
+	}
+	w.Wake()
+	if err := w.SleepUntil(w.Now() + timing.Instant(time.Hour)); !errors.Is(err, timing.ErrWaitInterrupted) {
+		t.Fatalf("SleepUntil after Wake = %v, want ErrWaitInterrupted", err)
+	}
+}

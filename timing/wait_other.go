@@ -1,9 +1,13 @@
-//go:build !linux
+//go:build !linux && !windows && !darwin
 
 package timing
 
 import "time"
 
+// On the systems without a native wait of their own (the BSDs, js/wasm,
+// plan9) OSWaiter sleeps on a Go timer raced against Wake: time.Sleep's
+// precision. The pacer measures every frame's lateness from its own clock
+// reading after the wait, so a late wake is reported, never hidden.
 type waitState struct {
 	ch    chan struct{}
 	timer *time.Timer

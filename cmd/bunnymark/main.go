@@ -35,11 +35,11 @@ import (
 	"image/png"
 	"os"
 	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/metronome-go/metronome/internal/cputime"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
 )
@@ -262,11 +262,8 @@ type result struct {
 // other processes wall time per frame grows, CPU time per frame much less,
 // so compare mode reports both.
 func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+	d, _ := cputime.Process() // 0 where the system reports none
+	return d.Seconds()
 }
 
 func (m result) cpuMS() float64 {

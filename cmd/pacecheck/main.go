@@ -11,7 +11,10 @@
 // apart and records wake minus target: "native" is timing.OSWaiter with
 // clock_nanosleep in DefaultWaitSlice slices (what the targets are about),
 // "native-unsliced" the same in one piece, "native-futex" the futex waiter,
-// and "time.Sleep" a plain loop. The methods alternate in blocks of -block
+// and "time.Sleep" a plain loop. That is Linux; on Windows every native
+// method is the high-resolution waitable timer and on macOS the kevent
+// timer (see timing.OSWaiter), so running it there measures those waits
+// against time.Sleep. The methods alternate in blocks of -block
 // frames until each has -frames samples, so a burst of load from elsewhere on
 // the machine falls on all of them alike. The native waits run on the main
 // goroutine, locked to the main OS thread as the runtime's platform thread

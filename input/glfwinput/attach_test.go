@@ -43,6 +43,7 @@ func TestAttachDescribesInitialState(t *testing.T) {
 // TestDetachRestoresCallbacks: a callback the window had keeps firing while
 // attached and is the one left after Detach.
 func TestDetachRestoresCallbacks(t *testing.T) {
+	requireEventSender(t)
 	w := newWindow(t)
 	d := &driver{window: w}
 	sizes := 0
@@ -89,6 +90,7 @@ func TestDetachRestoresCallbacks(t *testing.T) {
 // TestQueueWithRealKeys runs the whole path: real key events, the GLFW
 // source, a queue and ticks read through an action.
 func TestQueueWithRealKeys(t *testing.T) {
+	requireEventSender(t)
 	w := newWindow(t)
 	d := &driver{window: w}
 	actions := input.NewActions()

@@ -2,8 +2,6 @@ package glfwinput_test
 
 import (
 	"fmt"
-	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
@@ -26,14 +24,12 @@ type window struct {
 }
 
 // newWindow opens the windows (no GL context is needed) or ends the test
-// through testdisplay.Unavailable when there is no display or no xdotool.
+// through testdisplay.Unavailable when there is no display. A test that
+// sends events with xdo first calls requireEventSender.
 func newWindow(t testing.TB) *window {
 	t.Helper()
 	if displayErr != nil {
 		testdisplay.Unavailable(t, displayErr)
-	}
-	if _, err := exec.LookPath("xdotool"); err != nil {
-		testdisplay.Unavailable(t, fmt.Errorf("xdotool is needed to send real X events (scripts/setup.sh installs it): %w", err))
 	}
 	w := &window{t: t}
 	var err error
@@ -53,8 +49,7 @@ func newWindow(t testing.TB) *window {
 			w.other.Destroy()
 			return
 		}
-		w.wid = fmt.Sprint(uint64(w.win.GetX11Window()))
-		w.otherWID = fmt.Sprint(uint64(w.other.GetX11Window()))
+		w.wid, w.otherWID = windowID(w.win), windowID(w.other)
 	})
 	if err != nil {
 		testdisplay.Unavailable(t, err)
@@ -69,16 +64,6 @@ func newWindow(t testing.TB) *window {
 	return w
 }
 
-// xdo runs xdotool, which sends events through the X server's XTEST
-// extension exactly as a physical device would.
-func (w *window) xdo(args ...string) error {
-	out, err := exec.Command("xdotool", args...).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("xdotool %s: %v: %s", strings.Join(args, " "), err, out)
-	}
-	return nil
-}
-
 // driver runs the conformance suite against a glfwinput.Source with real X
 // events and, since the X server has no gamepad, a fake joystick behind the
 // source's real GLFW gamepad code.
@@ -90,6 +75,7 @@ type driver struct {
 }
 
 func newDriver(t *testing.T) inputtest.Driver {
+	requireEventSender(t)
 	w := newWindow(t)
 	d := &driver{window: w, pad: &glfwinput.FakeJoysticks{}}
 	var err error

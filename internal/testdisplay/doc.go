@@ -1,5 +1,6 @@
 // Package testdisplay gives tests an X display: the one in DISPLAY when it
 // answers, otherwise a private Xvfb server started for the test binary.
+// On Windows and macOS it is the desktop the tests run in.
 //
 // GL and window tests call [Start] from TestMain and [Unavailable] when it
 // fails: outside CI a test without a display skips, but with the CI

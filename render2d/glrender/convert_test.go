@@ -1,9 +1,9 @@
 package glrender
 
 import (
-	"syscall"
 	"testing"
 
+	"github.com/metronome-go/metronome/internal/cputime"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -15,11 +15,8 @@ import (
 const spritesPerFrame = 10000
 
 func cpuNanos() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	d, _ := cputime.Process() // 0 where the system reports none
+	return d.Nanoseconds()
 }
 
 func perSprite(b *testing.B, cpu0 int64) {

@@ -51,6 +51,13 @@
 // policy may accept, refuse or defer it, and a refused close can be asked
 // again by pressing again.
 //
+// # Systems
+//
+// The package builds for Linux (X11), Windows and macOS. Only Linux checks
+// for a display before GLFW starts ([ErrNoDisplay] when DISPLAY is unset)
+// and has [Display.X11Window], the window's X11 id for tools that send it
+// events; Windows and macOS always have a desktop to open the window on.
+//
 // # Shutdown
 //
 // The runtime closes the adapters in order: the input source detaches its

@@ -3,8 +3,6 @@ package glfwplatform
 import (
 	"errors"
 	"fmt"
-	"os"
-	goruntime "runtime"
 	"time"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
@@ -161,17 +159,17 @@ func New(cfg Config) (*runtime.Context, error) {
 	}, nil
 }
 
-// ErrNoDisplay reports that there is no X display to open a window on.
+// ErrNoDisplay reports that there is no X display to open a window on. Only
+// Linux returns it: Windows and macOS always have a desktop to open a
+// window on.
 var ErrNoDisplay = errors.New("glfwplatform: no display: DISPLAY is not set; run inside a desktop session, or under Xvfb (for example: xvfb-run -a CMD --headless)")
 
 // initGLFW initialises GLFW and resets the window hints. go-gl's Init only
 // logs a platform failure (such as a missing display) and returns nil, and
 // the next GLFW call then panics; this turns both into errors.
 func initGLFW() (err error) {
-	if goruntime.GOOS == "linux" || goruntime.GOOS == "freebsd" {
-		if os.Getenv("DISPLAY") == "" {
-			return ErrNoDisplay
-		}
+	if err := checkDisplay(); err != nil {
+		return err
 	}
 	if err := glfw.Init(); err != nil {
 		return fmt.Errorf("glfwplatform: initialising GLFW: %w", err)
@@ -361,9 +359,6 @@ func (d *Display) Close() error {
 	glfw.Terminate()
 	return nil
 }
-
-// X11Window returns the X11 window id, for tools that send it events.
-func (d *Display) X11Window() uint64 { return uint64(d.win.GetX11Window()) }
 
 // Presenter presents by swapping the window's buffers. It implements
 // [runtime.Presenter] and [runtime.RefreshPresenter].

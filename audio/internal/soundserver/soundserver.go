@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -132,10 +131,11 @@ func Start() (*Server, error) {
 
 // Freeze stops the daemon's process (SIGSTOP) without ending it: its
 // clients' writes block as they would on a wedged device. Thaw resumes it.
-func (s *Server) Freeze() error { return s.cmd.Process.Signal(syscall.SIGSTOP) }
+// Where there is no SIGSTOP (Windows) it returns an error saying so.
+func (s *Server) Freeze() error { return stopProcess(s.cmd.Process) }
 
 // Thaw resumes a daemon Freeze stopped.
-func (s *Server) Thaw() error { return s.cmd.Process.Signal(syscall.SIGCONT) }
+func (s *Server) Thaw() error { return continueProcess(s.cmd.Process) }
 
 // Close stops the daemon this Start began and removes its directory.
 func (s *Server) Close() error {
@@ -144,7 +144,7 @@ func (s *Server) Close() error {
 		s.keep.Wait()
 	}
 	if s.cmd.Process != nil {
-		s.cmd.Process.Signal(syscall.SIGCONT)
+		continueProcess(s.cmd.Process)
 		s.cmd.Process.Signal(os.Interrupt)
 		select {
 		case <-s.done:

@@ -1,6 +1,3 @@
-// Package xwin reads what an X11 window tells the window manager about
-// itself, so that tests can check hints that only a window manager would
-// enforce (Xvfb runs none).
 package xwin
 
 /*

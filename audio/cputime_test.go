@@ -2,20 +2,23 @@ package audio_test
 
 import (
 	"runtime"
-	"syscall"
 	"time"
+
+	"github.com/metronome-go/metronome/internal/cputime"
 )
+
+var wallStart = time.Now()
 
 // threadCPU returns the CPU time the calling OS thread has used. The
 // benchmark locks its goroutine to the thread, so other processes on a
-// shared machine do not inflate the figure the way wall time would.
+// shared machine do not inflate the figure the way wall time would. Where
+// no CPU time is reported it falls back to wall time.
 func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	const rusageThread = 1 // RUSAGE_THREAD
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
-		return 0
+	d, err := cputime.Thread()
+	if err != nil {
+		return time.Since(wallStart)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return d
 }
 
 func lockThread()   { runtime.LockOSThread() }
