@@ -269,6 +269,41 @@ func TestReplayReportsDivergence(t *testing.T) {
 	}
 }
 
+// TestReplayChecksTheLastTicks: the ticks after the last periodic
+// checkpoint, and a whole recording shorter than the interval, are
+// checked by the checkpoint the session writes when it stops.
+func TestReplayChecksTheLastTicks(t *testing.T) {
+	for _, tc := range []struct {
+		ticks, corrupt uint64
+	}{
+		{5, 3},    // shorter than the interval of 7
+		{100, 98}, // after the last periodic checkpoint (97)
+	} {
+		rec, _ := recordSession(t, runtime.Sequential, tc.ticks)
+		if _, err := replaySession(t, rec, 0); err != nil {
+			t.Fatalf("%d ticks: replay: %v", tc.ticks, err)
+		}
+		_, err := replaySession(t, rec, tc.corrupt)
+		var div *runtime.DivergenceError
+		if !errors.As(err, &div) {
+			t.Fatalf("%d ticks, diverging at %d: got %v, want a DivergenceError", tc.ticks, tc.corrupt, err)
+		}
+		if div.Tick != tc.ticks-1 {
+			t.Errorf("%d ticks: diverged at tick %d, want %d (the last)", tc.ticks, div.Tick, tc.ticks-1)
+		}
+	}
+}
+
+// TestReplayRefusesDataAfterTheEnd: a recording goes on after its end
+// marker only when it is damaged; the replay says so.
+func TestReplayRefusesDataAfterTheEnd(t *testing.T) {
+	rec, _ := recordSession(t, runtime.Sequential, 20)
+	_, err := replaySession(t, append(rec, 0), 0)
+	if !errors.Is(err, recording.ErrCorrupt) || !strings.Contains(err.Error(), "data follows the end marker") {
+		t.Errorf("replay with a byte after the end: got %v, want the corruption named", err)
+	}
+}
+
 func TestRecordStats(t *testing.T) {
 	rec, _ := recordSession(t, runtime.Sequential, 100)
 	r, err := recording.NewReader(bytes.NewReader(rec), "test.rec")
@@ -288,8 +323,8 @@ func TestRecordStats(t *testing.T) {
 	if err := rt.Run(); err != nil {
 		t.Fatal(err)
 	}
-	// Checkpoints after ticks 6, 13, ..., 97: 14 of them.
-	if got, want := rt.RecordStats(), (runtime.RecordStats{Replaying: true, Ticks: 100, Checkpoints: 14}); got != want {
+	// Checkpoints after ticks 6, 13, ..., 97 and after the last, 99: 15.
+	if got, want := rt.RecordStats(), (runtime.RecordStats{Replaying: true, Ticks: 100, Checkpoints: 15}); got != want {
 		t.Errorf("RecordStats after the replay: %+v, want %+v", got, want)
 	}
 }
