@@ -130,11 +130,11 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 	rtOpts.Clock = clock
 	var rec *recording.Writer
 	if opts.Record != "" {
-		fw, game := framework.BuildVersions()
-		rec, err = recording.Create(opts.Record, recording.Header{Framework: fw, Game: game, Config: cfg.EffectiveTOML(), Seed: g.Seed, Mode: rtOpts.Mode.String()})
+		rec, err = recording.Create(opts.Record, framework.RecordingHeader(g, cfg, rtOpts.Mode))
 		if err != nil {
 			return nil, err
 		}
+		rec.SetClock(clock) // chunks follow the virtual clock: exact
 		rtOpts.Record = runtime.RecordOptions{Writer: rec, Hash: sess.HashWorld}
 	}
 	s := newSim(sess, clock, fakes, cfg)
