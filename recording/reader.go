@@ -54,8 +54,13 @@ type Reader struct {
 }
 
 // Open opens the recording at path and reads its header. The reader's
-// Close closes the file.
+// Close closes the file. A path that is not a regular file (a FIFO, which
+// would block, a device, a directory) is refused unopened, with an error
+// wrapping [ErrNotRecording].
 func Open(path string) (*Reader, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, &Error{File: path, Offset: -1, Ticks: -1, Err: detail(ErrNotRecording, "not a regular file (%v): a recording is a file", st.Mode().Type())}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Offset: -1, Ticks: -1, Err: err}
