@@ -96,7 +96,12 @@ type Sim struct {
 // has ended (the game stopped itself, or Close was called).
 var ErrEnded = errors.New("frameworktest: the session has ended")
 
-// New prepares a headless session of g.
+// New prepares a headless session of g and runs its initialisation: the
+// game's Setup, then the checks a real session makes after it (a binding
+// in the configuration for an action Setup never registered is an error
+// here, not at the first Step). The session then waits, before its first
+// poll and update, for [Sim.Step], [Sim.RunTicks] or [Sim.Close]. A Setup
+// that fails fails New, after the session's cleanup.
 func New(g framework.Game, opts Options) (*Sim, error) {
 	var cfg config.Config
 	if opts.Config != nil {
@@ -147,7 +152,33 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 	if s.Runtime, err = runtime.New(s.step, ctx, rtOpts); err != nil {
 		return nil, err
 	}
+	// The game's Setup runs now, and a configuration it contradicts (a
+	// binding for an action it never registered) fails New, as it fails
+	// a real session before its first update.
+	if err := s.start(); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// start runs the session's initialisation (the game's Setup and the
+// checks after it) and pauses before its loop starts, or returns the error
+// of a session that ended there. Nothing has been polled or updated yet,
+// so input scripted from instant 0 on reaches the first updates as
+// before.
+func (s *Sim) start() error {
+	s.started = true
+	go func() { s.done <- s.Runtime.Run() }()
+	select {
+	case <-s.step.paused:
+		return nil
+	case err := <-s.done:
+		s.finish(err)
+		if err == nil {
+			err = ErrEnded
+		}
+		return err
+	}
 }
 
 // At returns the instant offset after the session's clock starts, for
@@ -205,7 +236,8 @@ func (s *Sim) run(n int, stop bool) error {
 // Close ends the session: a paused session stops before its next update
 // runs (the runtime counts that update in its statistics, the game never
 // sees it) and shuts down in order. It returns the session's error, and
-// the same error on later calls. A Sim that never ran has nothing to stop.
+// the same error on later calls. A Sim that never stepped stops before its
+// first update.
 func (s *Sim) Close() error {
 	if s.ended || !s.started {
 		s.finish(s.err)
@@ -284,6 +316,17 @@ type stepper struct {
 	resume       chan bool // true: stop instead of running the update
 }
 
+// InitSimulation pauses the session before its loop starts, for [New]
+// and [NewReplay] to return; Close then stops it there.
+func (s *stepper) InitSimulation(rt *runtime.GameRuntime) error {
+	s.paused <- struct{}{}
+	if stop := <-s.resume; stop {
+		rt.Stop()
+		return nil
+	}
+	return s.Session.InitSimulation(rt)
+}
+
 func (s *stepper) Update(t *runtime.TickContext) error {
 	if s.ticks >= s.limit {
 		s.paused <- struct{}{}
@@ -326,6 +369,9 @@ func NewReplay(g framework.Game, path string) (*Sim, error) {
 	s.closer = r
 	if s.Runtime, err = runtime.New(s.step, ctx, rtOpts); err != nil {
 		r.Close()
+		return nil, err
+	}
+	if err := s.start(); err != nil {
 		return nil, err
 	}
 	return s, nil

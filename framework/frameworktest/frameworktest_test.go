@@ -138,21 +138,24 @@ func TestSimulationMovesAndCoolsDown(t *testing.T) {
 	}
 }
 
+// TestSimulationSetupErrorStillCleansUp: a Setup that fails fails New,
+// as it fails a real session before its first update, and the session's
+// cleanup runs.
 func TestSimulationSetupErrorStillCleansUp(t *testing.T) {
-	g := framework.Game{Setup: func(s *framework.Setup) error {
-		_, err := s.Actions.RegisterNames("jump", "Spcae")
-		return err
-	}}
+	cleaned := false
+	g := framework.Game{
+		Setup: func(s *framework.Setup) error {
+			_, err := s.Actions.RegisterNames("jump", "Spcae")
+			return err
+		},
+		Shutdown: func(*framework.Setup) error { cleaned = true; return nil },
+	}
 	sim, err := frameworktest.New(g, frameworktest.Options{})
-	if err != nil {
-		t.Fatal(err)
+	if sim != nil || err == nil || !strings.Contains(err.Error(), `unknown button name "Spcae"`) {
+		t.Fatalf("New with a failing Setup: got %v, %v; want no Sim and the Setup's error", sim, err)
 	}
-	err = sim.RunTicks(5)
-	if err == nil {
-		t.Fatal("a setup error did not fail the session")
-	}
-	if sim.Ticks() != 0 {
-		t.Errorf("ticks after a failed setup: %d", sim.Ticks())
+	if !cleaned {
+		t.Error("the game's Shutdown did not run after its Setup failed")
 	}
 }
 
