@@ -37,8 +37,10 @@ type RunOptions struct {
 	Screenshot string
 	// Record, if set, is a file the session is recorded to (package
 	// recording): everything the runtime hands the simulation, with
-	// world-hash checkpoints, flushed at least once a second, so a crash
-	// loses at most the last second. Replay it with [Replay].
+	// world-hash checkpoints (every second, after every stop or shutdown
+	// request and after the last update), handed to the disk every half
+	// second, so a crash loses less than the last second, and an end
+	// marker with the session's outcome. Replay it with [Replay].
 	Record string
 }
 
