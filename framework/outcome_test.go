@@ -15,6 +15,7 @@ import (
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/internal/testdisplay"
 	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/runtime"
 )
 
 // fullDisk is a recording file that takes limit bytes and then fails as
@@ -154,5 +155,27 @@ func TestReplayRefusesAnotherGame(t *testing.T) {
 	}
 	if status := framework.MainStatus(a, []string{"--replay", path}, io.Discard, &stderr); status != 0 {
 		t.Errorf("replaying its own recording: status %d, stderr %q", status, stderr.String())
+	}
+}
+
+// TestReplayBoundsTheRecordedConfiguration: a recording whose embedded
+// configuration is nested thousands deep (98 KB that made a replay
+// allocate gigabytes) is refused before its configuration is parsed,
+// naming the file and the limit.
+func TestReplayBoundsTheRecordedConfiguration(t *testing.T) {
+	g := framework.Game{Title: "deep"}
+	h := framework.RecordingHeader(g, config.Default(), runtime.Sequential)
+	h.Config = []byte("x = " + strings.Repeat("{a = ", 20000) + "1" + strings.Repeat("}", 20000) + "\n")
+	path := filepath.Join(t.TempDir(), "deep.rec")
+	w, err := recording.Create(path, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, err = framework.NewReplaySession(g, path)
+	if err == nil || !strings.Contains(err.Error(), path+" (recorded configuration):1: nested deeper than 16 levels") {
+		t.Errorf("replaying a recording with a deeply nested configuration: got %v, want the depth refused", err)
 	}
 }
