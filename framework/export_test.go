@@ -26,3 +26,6 @@ func SetCreateRecording(create func(path string) (RecordingFile, error)) (restor
 	createRecording = create
 	return func() { createRecording = old }
 }
+
+// SamePackage is samePackage, for a table test.
+var SamePackage = samePackage

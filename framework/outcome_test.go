@@ -150,7 +150,7 @@ func TestReplayRefusesAnotherGame(t *testing.T) {
 	b := framework.Game{Title: "Breakout"}
 	var stderr bytes.Buffer
 	if status := framework.MainStatus(b, []string{"--replay", path}, io.Discard, &stderr); status != 1 ||
-		!strings.Contains(stderr.String(), `the recording is of "Asteroids" (github.com/metronome-go/metronome/framework), not of this game, "Breakout" (github.com/metronome-go/metronome/framework)`) {
+		!strings.Contains(stderr.String(), `the recording is of "Asteroids" (github.com/metronome-go/metronome/framework.test), not of this game, "Breakout" (github.com/metronome-go/metronome/framework.test)`) {
 		t.Errorf("replaying another game's recording: status %d, stderr %q", status, stderr.String())
 	}
 	if status := framework.MainStatus(a, []string{"--replay", path}, io.Discard, &stderr); status != 0 {
@@ -177,5 +177,25 @@ func TestReplayBoundsTheRecordedConfiguration(t *testing.T) {
 	_, _, _, err = framework.NewReplaySession(g, path)
 	if err == nil || !strings.Contains(err.Error(), path+" (recorded configuration):1: nested deeper than 16 levels") {
 		t.Errorf("replaying a recording with a deeply nested configuration: got %v, want the depth refused", err)
+	}
+}
+
+// TestSamePackage: two game binaries are told apart by main package; a
+// test binary replays any of its module's, and the binaries replay what a
+// test recorded (the title still tells games apart).
+func TestSamePackage(t *testing.T) {
+	for _, tc := range []struct {
+		rec, play string
+		want      bool
+	}{
+		{"example.com/m/cmd/demo", "example.com/m/cmd/demo", true},
+		{"example.com/m/cmd/demo", "example.com/m/examples/breakout", false},
+		{"example.com/m/cmd/demo", "example.com/m/game.test", true},
+		{"example.com/m/game.test", "example.com/m/cmd/demo", true},
+		{"", "example.com/m/cmd/demo", true}, // format 3 and older name no package
+	} {
+		if got := framework.SamePackage(tc.rec, tc.play); got != tc.want {
+			t.Errorf("recorded by %q, replayed by %q: got %v, want %v", tc.rec, tc.play, got, tc.want)
+		}
 	}
 }

@@ -28,7 +28,7 @@ func fixtureInfo(fsys fs.FS, path string) (ticks, hash uint64, err error) {
 // rewriteRecording copies a recording with its header's game module and
 // main package set to game and its title to title ("" keeps them), so a
 // recording made from the template replays as the new project's own (the
-// template's main package is its module's root). It returns the copy, the
+// template's test, at its module's root, recorded it). It returns the copy, the
 // number of ticks and the hash of the last checkpoint.
 func rewriteRecording(src []byte, name, game, title string) (out []byte, ticks, hash uint64, err error) {
 	r, err := recording.NewReader(bytes.NewReader(src), name)
@@ -37,7 +37,7 @@ func rewriteRecording(src []byte, name, game, title string) (out []byte, ticks, 
 	}
 	h := r.Header()
 	if game != "" {
-		h.Game, h.Package = game, game
+		h.Game, h.Package = game, game+".test" // recorded by the template's test
 	}
 	if title != "" {
 		h.Title = title
