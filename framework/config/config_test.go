@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -388,7 +389,11 @@ func FuzzParse(f *testing.F) {
 	f.Add("x = " + strings.Repeat("[", 20) + strings.Repeat("]", 20) + "\n")
 	f.Add(strings.Repeat("a.", 20) + "a = 1\n")
 	f.Add("[[" + strings.Repeat("a.", 20) + "a]]\n")
-	f.Add(strings.Repeat("u = 1\nv = 2\n", 30))
+	var unknown strings.Builder
+	for i := range config.MaxProblems + 5 {
+		fmt.Fprintf(&unknown, "k%d = %d\n", i, i)
+	}
+	f.Add(unknown.String())
 	f.Add(`a = """[[["""  # {{{` + "\nb = '''x.y.z'''\nc = \"\\\"[[\"\n")
 	f.Fuzz(func(t *testing.T, doc string) {
 		for _, base := range []config.Config{config.Default(), withGame(t)} {
