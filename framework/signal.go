@@ -38,7 +38,13 @@ type signals struct {
 
 func newSignals() *signals {
 	s := &signals{ch: make(chan os.Signal, 4), quit: make(chan struct{})}
-	signal.Notify(s.ch, stopSignals...)
+	for _, sig := range stopSignals {
+		// A signal the program was started with ignored (SIGHUP under
+		// nohup) stays ignored.
+		if !signal.Ignored(sig) {
+			signal.Notify(s.ch, sig)
+		}
+	}
 	s.wg.Add(1)
 	go s.run()
 	return s
