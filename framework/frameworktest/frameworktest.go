@@ -317,14 +317,16 @@ type stepper struct {
 }
 
 // InitSimulation pauses the session before its loop starts, for [New]
-// and [NewReplay] to return; Close then stops it there.
+// and [NewReplay] to return; a Close then stops it there, after the app's
+// own InitSimulation so that its DeinitSimulation pairs with it.
 func (s *stepper) InitSimulation(rt *runtime.GameRuntime) error {
 	s.paused <- struct{}{}
-	if stop := <-s.resume; stop {
+	stop := <-s.resume
+	err := s.Session.InitSimulation(rt)
+	if stop {
 		rt.Stop()
-		return nil
 	}
-	return s.Session.InitSimulation(rt)
+	return err
 }
 
 func (s *stepper) Update(t *runtime.TickContext) error {

@@ -452,3 +452,26 @@ func TestRecordThenReplay(t *testing.T) {
 		}
 	})
 }
+
+// TestCloseBeforeAnyStep: a Sim closed before it stepped ran its Setup in
+// New and shuts down in order without an update.
+func TestCloseBeforeAnyStep(t *testing.T) {
+	setups, shutdowns := 0, 0
+	g := framework.Game{
+		Setup:    func(*framework.Setup) error { setups++; return nil },
+		Shutdown: func(*framework.Setup) error { shutdowns++; return nil },
+	}
+	sim, err := frameworktest.New(g, frameworktest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if setups != 1 {
+		t.Errorf("Setup ran %d times by the end of New, want 1", setups)
+	}
+	if err := sim.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if shutdowns != 1 || sim.Ticks() != 0 {
+		t.Errorf("after Close: %d shutdowns, %d ticks; want 1 and 0", shutdowns, sim.Ticks())
+	}
+}
