@@ -289,3 +289,43 @@ func TestSecondSignalStops(t *testing.T) {
 		t.Fatalf("end marker %+v, want stopped by the termination signal", end)
 	}
 }
+
+// TestSignalStopsAReplay: Ctrl+C during a replay in a window (at
+// recorded speed) ends it in order: exit 0, the result line printed, the
+// screenshot taken.
+func TestSignalStopsAReplay(t *testing.T) {
+	dir := t.TempDir()
+	path, shot := filepath.Join(dir, "long.rec"), filepath.Join(dir, "shot.png")
+	rec := startChild(t, "1", "--record", path, "--frames", "240")
+	rec.drain()
+	if err := rec.cmd.Wait(); err != nil {
+		t.Fatalf("recording: %v", err)
+	}
+	ticks, _, end, _ := recorded(t, path)
+	if end == nil || ticks < 100 {
+		t.Fatalf("the recording holds %d ticks, end %v; want a complete one of 100 or more", ticks, end)
+	}
+	c := startChild(t, "1", "--replay", path, "--window", "--screenshot", shot)
+	if !c.until(t, "tick 20 ") {
+		t.Fatal("the replay ended before tick 20")
+	}
+	if err := c.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	var result string
+	for line := range c.lines {
+		c.note(line)
+		if strings.HasPrefix(line, "replayed ") {
+			result = line
+		}
+	}
+	if err := c.cmd.Wait(); err != nil {
+		t.Fatalf("the replay after SIGINT: %v, want exit status 0", err)
+	}
+	if result == "" || c.last+1 >= ticks {
+		t.Errorf("result line %q after %d of %d ticks; want the replay stopped early and reported", result, c.last+1, ticks)
+	}
+	if _, err := os.Stat(shot); err != nil {
+		t.Errorf("screenshot: %v", err)
+	}
+}

@@ -194,7 +194,8 @@ type ReplayResult struct {
 // format version, or whose configuration no longer validates, each with an
 // error naming the file; a state that differs from the recording's stops
 // the replay with a [*runtime.DivergenceError] naming the tick and the
-// component types. Call it where [Run] would be called.
+// component types. A stop signal (Ctrl+C) ends it in order. Call it where
+// [Run] would be called.
 func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 	if opts.Screenshot != "" && !opts.Window {
 		return ReplayResult{}, errors.New("framework: a replay's screenshot needs a GL context: add --window (with --headless on a machine without a display)")
@@ -210,6 +211,15 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 	}
 	sess.screenshot = opts.Screenshot
 	sess.replayUntil = opts.Until
+	// A stop signal ends a replay in order (its screenshot is taken):
+	// there is no game to ask, the recording holds the game's answers.
+	sigs := newSignals()
+	sigs.replay = true
+	defer sigs.stop()
+	sess.started = func(rt *runtime.GameRuntime) error {
+		sigs.attach(rt)
+		return nil
+	}
 
 	var ctx *runtime.Context
 	if opts.Window {

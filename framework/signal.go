@@ -34,6 +34,7 @@ type signals struct {
 	count  int
 	first  os.Signal
 	forced bool // the second signal stopped the session
+	replay bool // the session is a replay: the first signal stops it
 }
 
 func newSignals() *signals {
@@ -80,7 +81,7 @@ func (s *signals) deliver() {
 	if s.rt == nil {
 		return
 	}
-	if s.forced {
+	if s.forced || (s.replay && s.count > 0) {
 		s.rt.Stop()
 		return
 	}
