@@ -25,6 +25,7 @@ type ledgerGame struct {
 	rt      *runtime.GameRuntime
 	sum     uint64
 	confirm bool // install a "save first?" policy (see policy)
+	accept  bool // the policy accepts, after changing the state
 	asking  bool
 	upload  *runtime.Future[int]
 	posted  bool
@@ -46,6 +47,9 @@ func (g *ledgerGame) InitPlatform(rt *runtime.GameRuntime) error {
 // few ticks later; the state records every question.
 func (g *ledgerGame) policy(req runtime.ShutdownRequest) runtime.ShutdownDecision {
 	g.sum = g.sum*131 + req.Seq*17 + uint64(len(req.Reason)) + uint64(req.At)%1000
+	if g.accept {
+		return runtime.ShutdownAccept
+	}
 	g.asking = true
 	return runtime.ShutdownDefer
 }
@@ -301,6 +305,18 @@ func TestReplayRefusesDataAfterTheEnd(t *testing.T) {
 	_, err := replaySession(t, append(rec, 0), 0)
 	if !errors.Is(err, recording.ErrCorrupt) || !strings.Contains(err.Error(), "data follows the end marker") {
 		t.Errorf("replay with a byte after the end: got %v, want the corruption named", err)
+	}
+}
+
+// TestReplayAfterAnAcceptedShutdownRequest: a policy that changes the
+// state and accepts ends the recorded session before an update, and a
+// replay (which asks no policy about a request that was never followed by
+// an update) ends after the same last update: the last checkpoint holds
+// the state before the policy ran, so the replay matches it.
+func TestReplayAfterAnAcceptedShutdownRequest(t *testing.T) {
+	rec, _ := recordGame(t, runtime.Sequential, &ledgerGame{stopAt: 1 << 62, confirm: true, accept: true})
+	if _, err := replayGame(t, rec, &ledgerGame{stopAt: 1 << 62, confirm: true, accept: true}, 0); err != nil {
+		t.Fatalf("replay: %v", err)
 	}
 }
 

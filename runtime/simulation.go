@@ -100,6 +100,16 @@ func (s *simulation) runBatch(now timing.Instant) int {
 			break
 		}
 		futures := r.dispatcher.revealSettled()
+		if s.unchecked && r.endpoint.pending.Load() > 0 {
+			// A policy about to decide may change game state; the
+			// recording's state after the last tick is hashed first, as
+			// a replay, which asks no policy for an accepted request,
+			// will have it.
+			if err := s.checkpoint(); err != nil {
+				r.fail(PhaseRecord, err)
+				break
+			}
+		}
 		if r.endpoint.negotiate() {
 			break // an ordinary shutdown request was accepted
 		}
