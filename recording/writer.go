@@ -234,9 +234,10 @@ func (w *Writer) Checkpoint(c *Checkpoint) error {
 }
 
 // Flush hands what has been recorded since the last chunk to the
-// background goroutine now, without waiting for the disk. Append and
-// Checkpoint flush by themselves at least once a second of recorded time;
-// Flush is for a pause, or a test that follows the file.
+// background goroutine now, without waiting for the disk. Append hands a
+// chunk over by itself once its first tick is [FlushInterval] old, in
+// recorded or real time; Flush is for a pause, or a test that follows the
+// file.
 func (w *Writer) Flush() error {
 	if err := w.usable(); err != nil {
 		return err

@@ -34,8 +34,9 @@ type Options struct {
 	// --set does.
 	Sets []string
 	// Record, if set, is a file the session is recorded to, with world-hash
-	// checkpoints every 60 ticks; replay it with [NewReplay] (or the
-	// game's --replay). The recording is complete once the session ends.
+	// checkpoints every 60 ticks and after the last; replay it with
+	// [NewReplay] (or the game's --replay). The recording is complete once
+	// the session ends.
 	Record string
 	// RenderCost is the time each rendered frame takes on the platform's
 	// virtual clock. Zero renders instantly.
