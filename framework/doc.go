@@ -48,8 +48,10 @@
 //
 // # Closing the window
 //
-// The window's close button, a quit action and a tool are ordinary
-// shutdown requests, put to the session's one policy
+// The window's close button, a quit action, a tool and a stop signal of
+// the operating system (SIGINT from Ctrl+C, SIGTERM, SIGHUP: reason
+// [ReasonSignal]) are ordinary shutdown requests, put to the session's one
+// policy
 // ([runtime.ShutdownEndpoint]). Without one a request ends the game at
 // once. A game that must ask first ("save first?") installs its policy
 // from Setup, which runs before the loop starts:
@@ -67,7 +69,10 @@
 // — a system's RequestStop, [runtime.GameRuntime.Stop], the --ticks,
 // --frames and --run-for limits, a failure — never asks. A quit action should go
 // through Shutdown().Request(runtime.ReasonQuit) so that it asks too. See
-// the Setup example.
+// the Setup example. A second signal stops at once, whatever the policy
+// says, and a third finds the default handling (the process ends); either
+// of the first two runs the whole shutdown, so the recording gets its end
+// marker and the screenshot is taken, and the game exits 0.
 //
 // # Threads
 //

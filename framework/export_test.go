@@ -14,3 +14,18 @@ func SetOpenDevice(open func(m *audio.Mixer, clock timing.Clock) (io.Closer, err
 	openDevice = open
 	return func() { openDevice = old }
 }
+
+// RecordingFile is what SetCreateRecording's function returns.
+type RecordingFile = recordingFile
+
+// SetCreateRecording puts create in the place of the recording file's
+// creation for a test and returns the function that puts the real one
+// back.
+func SetCreateRecording(create func(path string) (RecordingFile, error)) (restore func()) {
+	old := createRecording
+	createRecording = create
+	return func() { createRecording = old }
+}
+
+// SamePackage is samePackage, for a table test.
+var SamePackage = samePackage

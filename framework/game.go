@@ -131,11 +131,12 @@ func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
 	return &Session{App: app, game: g, lib: lib, cfg: cfg, source: source}, nil
 }
 
-// InitPlatform runs the game's Setup, then applies the configured
-// bindings: the bindings an action is registered with are its defaults, and
-// a config file overrides them (a player's file or --set for any action;
-// the game's own config.toml only for actions registered without any, so
-// that each key is written in one place).
+// InitPlatform runs the game's Setup, checks the configured bindings
+// against the actions it registered (before any upload or other platform
+// work), then applies them: the bindings an action is registered with are
+// its defaults, and a config file overrides them (a player's file or --set
+// for any action; the game's own config.toml only for actions registered
+// without any, so that each key is written in one place).
 func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: rt.Actions(), Runtime: rt, Sound: &s.sound, Config: s.cfg, ConfigSource: s.source}
 	if s.game.Setup != nil {
@@ -143,9 +144,8 @@ func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 			return fmt.Errorf("framework: game setup: %w", err)
 		}
 	}
-	if err := s.setup.Upload(); err != nil {
-		return fmt.Errorf("framework: uploading assets after setup: %w", err)
-	}
+	// The configuration's bindings are checked against the actions Setup
+	// registered before anything else happens on the platform.
 	if err := s.cfg.CheckBindings(rt.Actions()); err != nil {
 		return err
 	}
@@ -153,6 +153,9 @@ func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 		if err := s.cfg.CheckOwnBindings(rt.Actions()); err != nil {
 			return err
 		}
+	}
+	if err := s.setup.Upload(); err != nil {
+		return fmt.Errorf("framework: uploading assets after setup: %w", err)
 	}
 	if len(s.cfg.Bindings) > 0 {
 		if err := rt.Actions().Configure(s.cfg.Bindings); err != nil {

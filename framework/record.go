@@ -3,9 +3,11 @@ package framework
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	goruntime "runtime"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
@@ -22,7 +24,7 @@ const frameworkModule = "github.com/metronome-go/metronome"
 
 // BuildVersions returns the framework module's version and the game's
 // module path from the build information: what a recording's header keeps
-// so that a replay can refuse another game or say which framework made it.
+// so that a replay can say which framework made it.
 func BuildVersions() (framework, game string) {
 	framework, game = "(unknown)", "(unknown)"
 	bi, ok := debug.ReadBuildInfo()
@@ -44,38 +46,119 @@ func BuildVersions() (framework, game string) {
 	return framework, game
 }
 
+// mainPackage returns the import path of the program's main package; a
+// test binary's is its package's path and ".test".
+func mainPackage() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || bi.Path == "" {
+		return "(unknown)"
+	}
+	return bi.Path
+}
+
+// samePackage reports whether a recording made by main package rec may be
+// replayed by main package play. A test binary (a path ending in ".test")
+// matches any package of the module: a game's tests live in whichever
+// package holds its logic, and replay what its binary recorded (a bug
+// report become a test) as the binary replays what a test recorded; the
+// title still tells games apart.
+func samePackage(rec, play string) bool {
+	return rec == "" || rec == play || strings.HasSuffix(rec, ".test") || strings.HasSuffix(play, ".test")
+}
+
+// RecordingHeader is the header of a recording of g: the framework's
+// version, the game's module, main package and title, cfg as TOML, the
+// seed and the runtime mode. A replay refuses a recording whose module,
+// package or title differ from the replaying game's.
+func RecordingHeader(g Game, cfg config.Config, mode runtime.Mode) recording.Header {
+	fw, game := BuildVersions()
+	return recording.Header{
+		Framework: fw, Game: game, Package: mainPackage(), Title: g.Title,
+		Config: cfg.EffectiveTOML(), Seed: g.Seed, Mode: mode.String(),
+		CheckpointEvery: recording.DefaultCheckpointEvery,
+	}
+}
+
+// identity describes a game for messages: its title and main package.
+func identity(title, pkg, module string) string {
+	if pkg == "" { // a recording older than format 4 names the module only
+		pkg = module
+	}
+	if title == "" {
+		return pkg
+	}
+	return fmt.Sprintf("%q (%s)", title, pkg)
+}
+
+// recordingFile is where a session's recording goes: an *os.File, or in
+// the package's tests one that fails as a full disk does.
+type recordingFile interface {
+	io.Writer
+	Sync() error
+	Close() error
+}
+
+// createRecording creates a recording's file. It is a variable so that
+// the package's tests can put a failing file in its place; nothing else
+// changes it.
+var createRecording = func(path string) (recordingFile, error) { return os.Create(path) }
+
+// sessionRecording is the recording a session writes, with its file.
+type sessionRecording struct {
+	path string
+	w    *recording.Writer
+	f    recordingFile
+}
+
 // openRecording creates the recording file of a session and writes its
 // header, so that an unwritable path or a full disk fails the session
 // before it starts.
-func openRecording(path string, g Game, cfg config.Config, mode runtime.Mode) (*recording.Writer, *os.File, error) {
-	f, err := os.Create(path)
+func openRecording(path string, g Game, cfg config.Config, mode runtime.Mode) (*sessionRecording, error) {
+	f, err := createRecording(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("framework: --record: %w", err)
+		return nil, fmt.Errorf("framework: --record: %w", err)
 	}
-	fw, game := BuildVersions()
-	w, err := recording.NewWriter(f, path, recording.Header{
-		Framework: fw, Game: game, Config: cfg.EffectiveTOML(), Seed: g.Seed, Mode: mode.String(),
-		CheckpointEvery: recording.DefaultCheckpointEvery,
-	})
+	w, err := recording.NewWriter(f, path, RecordingHeader(g, cfg, mode))
 	if err != nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("framework: --record: %w", err)
+		return nil, fmt.Errorf("framework: --record: %w", err)
 	}
-	return w, f, nil
+	return &sessionRecording{path: path, w: w, f: f}, nil
 }
 
-// closeRecording ends a recording with the session's outcome and reports
-// every problem: a recording that could not be kept in full is never lost
+// close ends the recording with the session's outcome and reports every
+// problem: a recording that could not be kept in full is never lost
 // silently.
-func closeRecording(w *recording.Writer, f *os.File, outcome error) error {
-	err := w.Close(outcome)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+func (r *sessionRecording) close(o recording.Outcome, msg string) error {
+	err := r.w.Finish(o, msg)
+	if e := r.f.Sync(); e != nil && err == nil {
+		err = e
+	}
+	if e := r.f.Close(); e != nil && err == nil {
+		err = e
 	}
 	if err != nil {
-		return fmt.Errorf("framework: the recording %s is incomplete: %w", f.Name(), err)
+		return fmt.Errorf("framework: the recording %s is incomplete: %w", r.path, err)
 	}
 	return nil
+}
+
+// outcome says how a session ended, for its recording's end marker: p is
+// a panic that escaped Run (nil for none), err Run's error, signal the
+// signal that stopped the session (nil for none).
+func outcome(p any, err error, signal os.Signal) (recording.Outcome, string) {
+	var pe *runtime.PanicError
+	switch {
+	case p != nil:
+		return recording.Panicked, fmt.Sprint(p)
+	case errors.As(err, &pe):
+		return recording.Panicked, err.Error()
+	case err != nil:
+		return recording.Failed, err.Error()
+	case signal != nil:
+		return recording.Signal, signal.String()
+	}
+	return recording.Clean, ""
 }
 
 // ReplayOptions say how [Replay] plays a recording back.
@@ -111,7 +194,8 @@ type ReplayResult struct {
 // format version, or whose configuration no longer validates, each with an
 // error naming the file; a state that differs from the recording's stops
 // the replay with a [*runtime.DivergenceError] naming the tick and the
-// component types. Call it where [Run] would be called.
+// component types. A stop signal (Ctrl+C) ends it in order. Call it where
+// [Run] would be called.
 func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 	if opts.Screenshot != "" && !opts.Window {
 		return ReplayResult{}, errors.New("framework: a replay's screenshot needs a GL context: add --window (with --headless on a machine without a display)")
@@ -127,6 +211,15 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 	}
 	sess.screenshot = opts.Screenshot
 	sess.stopAfter = opts.Until
+	// A stop signal ends a replay in order (its screenshot is taken):
+	// there is no game to ask, the recording holds the game's answers.
+	sigs := newSignals()
+	sigs.replay = true
+	defer sigs.stop()
+	sess.started = func(rt *runtime.GameRuntime) error {
+		sigs.attach(rt)
+		return nil
+	}
 
 	var ctx *runtime.Context
 	if opts.Window {
@@ -193,8 +286,11 @@ func NewReplaySession(g Game, path string) (*Session, runtime.Options, *recordin
 		return nil, runtime.Options{}, nil, err
 	}
 	h := r.Header()
-	if _, game := BuildVersions(); h.Game != game {
-		return fail(fmt.Errorf("framework: --replay %s: the recording is of %s, not of this game (%s)", path, h.Game, game))
+	_, game := BuildVersions()
+	pkg := mainPackage()
+	if h.Game != game || !samePackage(h.Package, pkg) || (h.Package != "" && h.Title != g.Title) {
+		return fail(fmt.Errorf("framework: --replay %s: the recording is of %s, not of this game, %s", path,
+			identity(h.Title, h.Package, h.Game), identity(g.Title, pkg, game)))
 	}
 	source := path + " (recorded configuration)"
 	cfg, err := config.Build(config.Layers{Game: g.Settings, Embedded: h.Config, EmbeddedName: source})

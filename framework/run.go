@@ -44,17 +44,25 @@ type RunOptions struct {
 	Screenshot string
 	// Record, if set, is a file the session is recorded to (package
 	// recording): everything the runtime hands the simulation, with
-	// world-hash checkpoints, flushed at least once a second, so a crash
-	// loses at most the last second. Replay it with [Replay].
+	// world-hash checkpoints (every second, after every stop or shutdown
+	// request and after the last update), handed to the disk every half
+	// second, so a crash loses less than the last second, and an end
+	// marker with the session's outcome. Replay it with [Replay].
 	Record string
 }
 
 // Run opens the window the configuration describes, builds the renderer and
 // input on it, and runs g until it stops: the window is closed, the game
-// requests a stop, or a RunOptions limit is reached. It blocks on the
-// calling goroutine, which must be the main thread locked in the program's
-// init (the framework's package init does this), and returns nil after a
-// clean stop or the session's failures.
+// requests a stop, a RunOptions limit is reached, or the process gets a
+// stop signal (SIGINT, SIGTERM, SIGHUP: a shutdown request with
+// [ReasonSignal], which the game's policy may defer once; a second signal
+// stops at once). Every way out runs the whole shutdown: the recording
+// gets its end marker, the screenshot is taken, the audio device and any
+// private X server close. It blocks on the calling goroutine, which must
+// be the main thread locked in the program's init (the framework's
+// package init does this), and returns nil after a clean stop or one by a
+// signal, otherwise the session's failures, including a recording that
+// could not be written in full.
 func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 	source := opts.Source
 	if source == "" {
@@ -74,7 +82,10 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 	if err != nil {
 		return err
 	}
+	sigs := newSignals()
+	defer sigs.stop()
 	sess.started = func(rt *runtime.GameRuntime) error {
+		sigs.attach(rt)
 		if err := attachLimits(rt, opts.Frames, opts.RunFor); err != nil {
 			return err
 		}
@@ -87,13 +98,20 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 	sess.stopAfter = opts.Ticks
 	sess.screenshot = opts.Screenshot
 	if opts.Record != "" {
-		w, f, err := openRecording(opts.Record, g, cfg, rtOpts.Mode)
-		if err != nil {
-			return err
+		rec, rerr := openRecording(opts.Record, g, cfg, rtOpts.Mode)
+		if rerr != nil {
+			return rerr
 		}
-		rtOpts.Record = runtime.RecordOptions{Writer: w, Hash: sess.HashWorld, Every: recording.DefaultCheckpointEvery}
-		sess.recording = w
-		defer func() { err = errors.Join(err, closeRecording(w, f, err)) }()
+		rtOpts.Record = runtime.RecordOptions{Writer: rec.w, Hash: sess.HashWorld, Every: recording.DefaultCheckpointEvery}
+		sess.recording = rec.w
+		defer func() {
+			p := recover()
+			o, msg := outcome(p, err, sigs.stopped())
+			err = errors.Join(err, rec.close(o, msg))
+			if p != nil {
+				panic(p)
+			}
+		}()
 	}
 	if cfg.Window.Headless && noDisplay() {
 		d, err := startXvfb()

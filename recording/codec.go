@@ -14,21 +14,39 @@ import (
 // magic opens every recording; the format version follows it as a uvarint.
 var magic = [4]byte{'M', 'T', 'R', 'C'}
 
-// frameLen is the size of a chunk's frame: the payload length and the
-// CRC-32C of those four bytes and the payload, both little-endian uint32.
-const frameLen = 8
+// frameLen is the size of a chunk's frame: the payload length, the
+// CRC-32C of those four bytes, and the CRC-32C of the payload continued
+// from the length's, each a little-endian uint32. The length has a
+// checksum of its own so that a damaged length is found at once, not
+// taken for a chunk still being written. In the header's chunk the
+// length's checksum starts with the magic number and the version, so
+// they are covered too.
+const frameLen = 12
+
+// oldFrameLen is the frame of versions 2 and 3: the length and the CRC-32C
+// of the length bytes and the payload.
+const oldFrameLen = 8
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// chunkSum is the checksum of a frame: its length bytes, then the payload.
-func chunkSum(lenBytes, payload []byte) uint32 {
+// oldChunkSum is the checksum of a version 2 or 3 frame: its length
+// bytes, then the payload.
+func oldChunkSum(lenBytes, payload []byte) uint32 {
 	return crc32.Update(crc32.Update(0, castagnoli, lenBytes), castagnoli, payload)
 }
 
+// lengthSum is the checksum of a frame's length bytes, after prefix (the
+// magic number and the version for the header's chunk, nothing after).
+func lengthSum(prefix, lenBytes []byte) uint32 {
+	return crc32.Update(crc32.Update(0, castagnoli, prefix), castagnoli, lenBytes)
+}
+
 // seal fills in the frame of a chunk laid out as frame then payload.
-func seal(c []byte) {
+func seal(c, prefix []byte) {
 	binary.LittleEndian.PutUint32(c[0:4], uint32(len(c)-frameLen))
-	binary.LittleEndian.PutUint32(c[4:8], chunkSum(c[0:4], c[frameLen:]))
+	ls := lengthSum(prefix, c[0:4])
+	binary.LittleEndian.PutUint32(c[4:8], ls)
+	binary.LittleEndian.PutUint32(c[8:12], crc32.Update(ls, castagnoli, c[frameLen:]))
 }
 
 // Item headers. A tick's header is its flags shifted left by one (low bit
@@ -496,10 +514,11 @@ func (s *stream) appendCheckpoint(b []byte, c *Checkpoint, index map[string]int)
 	return b
 }
 
-func (s *stream) appendEnd(b []byte, msg string) []byte {
+func (s *stream) appendEnd(b []byte, o Outcome, msg string) []byte {
 	b = binary.AppendUvarint(b, itemEnd)
 	b = binary.AppendUvarint(b, s.ticks)
 	b = binary.AppendUvarint(b, s.checks)
+	b = binary.AppendUvarint(b, uint64(o))
 	b = binary.AppendUvarint(b, uint64(len(msg)))
 	return append(b, msg...)
 }
@@ -862,12 +881,27 @@ func (s *stream) checkpoint(d *decoder, c *Checkpoint) {
 	}
 }
 
-func (s *stream) endMarker(d *decoder, e *End) {
+func (s *stream) endMarker(d *decoder, e *End, version uint64) {
 	ticks, checks := d.uvarint(), d.uvarint()
+	outcome := uint64(Clean)
+	if version >= 4 {
+		outcome = d.uvarint()
+		if d.err == nil && outcome >= uint64(numOutcomes) {
+			d.failf("the end marker's outcome %d is not defined (allowed: 0 to %d)", outcome, numOutcomes-1)
+		}
+	}
 	e.Error = d.string("outcome length", MaxErrorLen)
+	if version < 4 && e.Error != "" {
+		outcome = uint64(Failed)
+	}
+	e.Outcome = Outcome(outcome)
 	e.Ticks, e.Checkpoints = ticks, checks
 	switch {
 	case d.err != nil:
+	case e.Outcome == Clean && e.Error != "":
+		d.failf("the end marker says clean stop but carries a message (%d bytes)", len(e.Error))
+	case e.Outcome != Clean && e.Error == "":
+		d.failf("the end marker says %v without a message", e.Outcome)
 	case ticks != s.ticks:
 		d.failf("the end marker counts %d ticks, the recording holds %d", ticks, s.ticks)
 	case checks != s.checks:

@@ -29,7 +29,7 @@ func TestBadStart(t *testing.T) {
 		{"short other file", []byte("{}"), recording.ErrNotRecording, "...not a Metronome recording"},
 		{"other magic", []byte("MTRX\x01"), recording.ErrNotRecording, "...not a Metronome recording"},
 		{"version 9", []byte("MTRC\x09"), recording.ErrVersion,
-			"recording: game.rec: byte 4: format version 9 is not supported (this build reads 2 to 3)"},
+			"recording: game.rec: byte 4: format version 9 is not supported (this build reads 2 to 4)"},
 		{"version 0", []byte("MTRC\x00"), recording.ErrVersion, "...format version 0 is not supported"},
 		{"version 300", []byte("MTRC\xac\x02"), recording.ErrVersion, "...format version 300 is not supported"},
 		{"version not a varint", []byte("MTRC\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"), recording.ErrCorrupt,
@@ -56,11 +56,37 @@ func TestBadStart(t *testing.T) {
 }
 
 // frame makes a chunk with a correct frame around payload.
-func frame(payload ...[]byte) []byte {
+func frame(payload ...[]byte) []byte { return framed(nil, payload...) }
+
+// framed makes a chunk whose length checksum starts with prefix (the
+// magic number and the version for the header).
+func framed(prefix []byte, payload ...[]byte) []byte {
+	tab := crc32.MakeTable(crc32.Castagnoli)
 	p := bytes.Join(payload, nil)
 	b := binary.LittleEndian.AppendUint32(nil, uint32(len(p)))
-	sum := crc32.Update(crc32.Update(0, crc32.MakeTable(crc32.Castagnoli), b), crc32.MakeTable(crc32.Castagnoli), p)
-	b = binary.LittleEndian.AppendUint32(b, sum)
+	ls := crc32.Update(crc32.Update(0, tab, prefix), tab, b)
+	b = binary.LittleEndian.AppendUint32(b, ls)
+	b = binary.LittleEndian.AppendUint32(b, crc32.Update(ls, tab, p))
+	return append(b, p...)
+}
+
+// lengthOnly makes a frame whose length n passes its checksum, with no
+// payload after it.
+func lengthOnly(n uint32) []byte { return lengthOnlyAfter(nil, n) }
+
+func lengthOnlyAfter(prefix []byte, n uint32) []byte {
+	tab := crc32.MakeTable(crc32.Castagnoli)
+	b := binary.LittleEndian.AppendUint32(nil, n)
+	b = binary.LittleEndian.AppendUint32(b, crc32.Update(crc32.Update(0, tab, prefix), tab, b))
+	return append(b, 0, 0, 0, 0)
+}
+
+// oldFrame makes a version 2 or 3 chunk around payload.
+func oldFrame(payload ...[]byte) []byte {
+	tab := crc32.MakeTable(crc32.Castagnoli)
+	p := bytes.Join(payload, nil)
+	b := binary.LittleEndian.AppendUint32(nil, uint32(len(p)))
+	b = binary.LittleEndian.AppendUint32(b, crc32.Update(crc32.Update(0, tab, b), tab, p))
 	return append(b, p...)
 }
 
@@ -80,10 +106,10 @@ func TestCorruptChunks(t *testing.T) {
 	valid := write(t, testHeader, nil, nil)
 	start := valid[:chunkOffsets(t, valid)[1]] // magic, version, header
 	at := len(start)
-	payload := at + 8         // the first chunk's payload
+	payload := at + frameLen  // the first chunk's payload
 	item := itoa(payload + 1) // its first item, after the chunk number
 	var headerCase = func(fields ...[]byte) []byte {
-		return append([]byte("MTRC\x02"), frame(uv(0), bytes.Join(fields, nil))...)
+		return append([]byte("MTRC\x04"), framed([]byte("MTRC\x04"), uv(0), bytes.Join(fields, nil))...)
 	}
 	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 	for _, tc := range []struct {
@@ -112,16 +138,22 @@ func TestCorruptChunks(t *testing.T) {
 		{"undefined type name", cat(start, frame(uv(1, 1), uv(0), make([]byte, 8), uv(1, 3<<2))), "checkpoint type 0 refers to name 3, but only 0 are defined"},
 		{"type name too long", cat(start, frame(uv(1, 1), uv(0), make([]byte, 8), uv(1, 0, recording.MaxNameLen+1))), "type name length 1025 is out of range"},
 		{"negative count", cat(start, frame(uv(1, 1), uv(0), make([]byte, 8), uv(1, 2, 1), []byte("A"), uv(1))), `checkpoint type "A": count -1 is out of range`},
-		{"end counts", cat(start, frame(uv(1, 3, 5, 0, 0))), "the end marker counts 5 ticks, the recording holds 0"},
-		{"after the end in its chunk", cat(start, frame(uv(1, 3, 0, 0, 0, 0))), "byte " + itoa(payload+5) + ", before the first tick: the chunk goes on for 1 bytes after the end marker"},
-		{"after the end", cat(start, frame(uv(1, 3, 0, 0, 0)), []byte{0}), "byte " + itoa(payload+5) + ", before the first tick: data follows the end marker"},
+		{"end counts", cat(start, frame(uv(1, 3, 5, 0, 0, 0))), "the end marker counts 5 ticks, the recording holds 0"},
+		{"after the end in its chunk", cat(start, frame(uv(1, 3, 0, 0, 0, 0, 0))), "byte " + itoa(payload+6) + ", before the first tick: the chunk goes on for 1 bytes after the end marker"},
+		{"after the end", cat(start, frame(uv(1, 3, 0, 0, 0, 0)), []byte{0}), "byte " + itoa(payload+6) + ", before the first tick: data follows the end marker"},
 		{"chunk skipped", cat(start, frame(uv(2, 0))), "byte " + itoa(payload) + ", before the first tick: chunk number 2 where chunk 1 was expected"},
-		{"length 0", cat(start, []byte{0, 0, 0, 0, 0, 0, 0, 0}), "byte " + itoa(at) + ", before the first tick: chunk 1: length 0 is out of range (allowed: 1 to 67108864)"},
-		{"length past the limit", cat(start, binary.LittleEndian.AppendUint32(nil, recording.MaxChunk+1), make([]byte, 4)), "chunk 1: length 67108865 is out of range"},
-		{"header config limit", headerCase(uv(0, 0, 0, recording.MaxConfigLen+1)), "byte 17: Header.Config length 4194305 is out of range"},
-		{"header string limit", headerCase(uv(recording.MaxStringLen + 1)), "byte 14: Header.Framework length 1025 is out of range"},
-		{"header interval 0", headerCase(uv(0, 0, 0, 0), make([]byte, 8), uv(0)), "Header.CheckpointEvery 0 is out of range (allowed: 1 to 1048576)"},
-		{"header trailing", headerCase(uv(0, 0, 0, 0), make([]byte, 8), uv(60), []byte{7}), "the header's chunk goes on for 1 bytes after it"},
+		{"length 0", cat(start, lengthOnly(0)), "byte " + itoa(at) + ", before the first tick: chunk 1: length 0 is out of range (allowed: 1 to 67108864)"},
+		{"length past the limit", cat(start, lengthOnly(recording.MaxChunk+1)), "chunk 1: length 67108865 is out of range"},
+		{"length damaged", cat(start, []byte{0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), "byte " + itoa(at) + ", before the first tick: chunk 1: the length field (65535) fails its checksum"},
+		{"end outcome undefined", cat(start, frame(uv(1, 3, 0, 0, 4, 1), []byte("x"))), "the end marker's outcome 4 is not defined (allowed: 0 to 3)"},
+		{"clean end with a message", cat(start, frame(uv(1, 3, 0, 0, 0, 1), []byte("x"))), "the end marker says clean stop but carries a message"},
+		{"failed end without a message", cat(start, frame(uv(1, 3, 0, 0, 2, 0))), "the end marker says failed without a message"},
+		{"header chunk past its limit", append([]byte("MTRC\x04"), lengthOnlyAfter([]byte("MTRC\x04"), recording.MaxHeaderChunk+1)...), "byte 5: chunk 0: length 1053761 is out of range (allowed: 1 to 1053760)"},
+		{"header config limit", headerCase(uv(0, 0, 0, 0, 0, recording.MaxConfigLen+1)), "byte 23: Header.Config length 1048577 is out of range"},
+		{"header string limit", headerCase(uv(recording.MaxStringLen + 1)), "byte 18: Header.Framework length 1025 is out of range"},
+		{"header package limit", headerCase(uv(0, 0, 0, recording.MaxStringLen+1)), "byte 21: Header.Package length 1025 is out of range"},
+		{"header interval 0", headerCase(uv(0, 0, 0, 0, 0, 0), make([]byte, 8), uv(0)), "Header.CheckpointEvery 0 is out of range (allowed: 1 to 1048576)"},
+		{"header trailing", headerCase(uv(0, 0, 0, 0, 0, 0), make([]byte, 8), uv(60), []byte{7}), "the header's chunk goes on for 1 bytes after it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := recording.NewReader(bytes.NewReader(tc.data), "bad.rec")
@@ -156,7 +188,10 @@ func TestCorruptMiddle(t *testing.T) {
 	}{
 		{"payload", at + 20, "checksum"},
 		{"checksum", at + 5, "checksum"},
-		{"length", at + 1, ""},
+		{"length", at + 1, "the length field"},
+		// A length past the end of the file read as a chunk still being
+		// written before the length had a checksum of its own.
+		{"length past the end", at + 3, "the length field (268"},
 		{"last payload byte", offs[k+1] - 1, "checksum"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -215,29 +250,69 @@ type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
-// TestReadsVersion2: a version 2 recording (version 3 without shutdown
-// requests) reads as it did.
-func TestReadsVersion2(t *testing.T) {
-	evs := makeSession(t, sessionOptions{seed: 5, ticks: 500, input: true, every: 60})
-	for _, e := range evs {
-		if e.tick != nil {
-			e.tick.Shutdown = nil
-		}
+// TestReadsOldVersions: recordings written by the builds of versions 2
+// and 3 (testdata/v2.rec and v3.rec, made from the same session as
+// below) read as they did, with the outcome their message implies.
+func TestReadsOldVersions(t *testing.T) {
+	evs := makeSession(t, sessionOptions{seed: 5, ticks: 300, input: true, every: 60})
+	for _, tc := range []struct {
+		file     string
+		shutdown bool
+		outcome  recording.Outcome
+		msg      string
+	}{
+		{"testdata/v2.rec", false, recording.Clean, ""},
+		{"testdata/v3.rec", true, recording.Failed, "boom"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			r, err := recording.Open(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if h := r.Header(); h.Game != testHeader.Game || h.Package != "" || h.Title != "" {
+				t.Errorf("header: got game %q, package %q, title %q; want %q and none", h.Game, h.Package, h.Title, testHeader.Game)
+			}
+			got, end, err := readAll(r)
+			if err != io.EOF {
+				t.Fatalf("after the end marker: got %v, want io.EOF", err)
+			}
+			want := evs
+			if !tc.shutdown {
+				want = nil
+				for _, e := range evs {
+					if e.tick != nil {
+						c := *e.tick
+						c.Shutdown = nil
+						e = event{tick: &c}
+					}
+					want = append(want, e)
+				}
+			}
+			if d := diffEvents(got, want); d != "" {
+				t.Fatal(d)
+			}
+			if end.Outcome != tc.outcome || end.Error != tc.msg {
+				t.Errorf("end: got %v %q, want %v %q", end.Outcome, end.Error, tc.outcome, tc.msg)
+			}
+		})
 	}
-	data := write(t, testHeader, evs, nil)
-	if data[4] != recording.FormatVersion {
-		t.Fatalf("version byte %d, want %d", data[4], recording.FormatVersion)
+}
+
+// TestVersionByteDamaged: the version number is under the header's
+// checksum, so a damaged version byte reads as damage, not as a
+// recording of another version.
+func TestVersionByteDamaged(t *testing.T) {
+	data := write(t, testHeader, makeSession(t, sessionOptions{seed: 6, ticks: 30, every: 10}), nil)
+	for _, v := range []byte{2, 3, 5, 9, 0x7f} {
+		bad := bytes.Clone(data)
+		bad[4] = v
+		_, err := recording.NewReader(bytes.NewReader(bad), "v.rec")
+		errorIs(t, err, recording.ErrCorrupt, "recording: v.rec: byte 4: the format version reads "+itoa(int(v))+", but the header's checksum holds version 4: the version byte is damaged")
 	}
-	data[4] = 2
-	r, err := recording.NewReader(bytes.NewReader(data), "old.rec")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _, err := readAll(r)
-	if err != io.EOF {
-		t.Fatalf("after the end marker: got %v, want io.EOF", err)
-	}
-	if d := diffEvents(got, evs); d != "" {
-		t.Fatal(d)
-	}
+	// A recording of a version this build does not know, whose checksums
+	// agree with its version byte, is a version error as before.
+	other := append([]byte("MTRC\x05"), framed([]byte("MTRC\x05"), uv(0, 0, 0, 0, 0, 0, 0), make([]byte, 8), uv(60))...)
+	_, err := recording.NewReader(bytes.NewReader(other), "v.rec")
+	errorIs(t, err, recording.ErrVersion, "format version 5 is not supported")
 }

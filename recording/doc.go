@@ -15,10 +15,11 @@
 // [Writer.Append] encodes a tick into a reused buffer, allocating nothing
 // in steady state, and hands full chunks to a goroutine the Writer owns,
 // so the simulation never waits for the disk. A chunk is handed over when
-// the recorded time (the ticks' Update.End, not the wall clock, so chunk
-// boundaries are deterministic) passes a second since the chunk's first
-// tick, when it reaches 64 KiB, and on [Writer.Flush] and
-// [Writer.Close]: a crash loses at most the last second. The first
+// its first tick is [FlushInterval] (half a second) old, in recorded time
+// (the ticks' Update.End) or in real time (the writer's clock,
+// [Writer.SetClock]), when it reaches 64 KiB, and on [Writer.Flush] and
+// [Writer.Finish]: a process killed at any moment, from the first tick
+// on, loses less than a second of ticks. The first
 // problem (a failed write, a value the format cannot hold, a disk so slow
 // that 256 chunks wait) stops the recording and is returned by every later
 // call and by Close; nothing is lost silently.
@@ -28,14 +29,16 @@
 //	err = w.Append(&tick) // every update
 //	err = w.Checkpoint(&cp) // every CheckpointEvery ticks
 //	...
-//	err = w.Close(sessionErr)
+//	err = w.Finish(recording.Failed, sessionErr.Error()) // or w.Close(sessionErr)
 //
 // # Replaying
 //
 // [NewReader] (or [Open]) checks the magic number and format version and
 // reads the header; [Reader.Next] returns a *[Tick], a *[Checkpoint] or
 // the *[End] in order, decoding into storage it reuses, and io.EOF after
-// the end marker.
+// the end marker; data after the end marker is an error. The end marker
+// says how the session ended ([Outcome]: a clean stop, a signal, a
+// failure with its error, a panic).
 //
 // A reader can follow a recording still being written: when the data
 // stops inside a chunk, Next returns an error wrapping [ErrIncomplete],
@@ -45,14 +48,19 @@
 // [ErrCorrupt], [ErrNotRecording] or [ErrVersion], in an [*Error] that
 // names the file, the byte offset and how many ticks came before:
 //
-//	recording: game.rec: byte 4: format version 9 is not supported (this build reads 2 to 3)
+//	recording: game.rec: byte 4: format version 9 is not supported (this build reads 2 to 4)
 //	recording: game.rec: byte 81920, after 4800 ticks: chunk 80: checksum 0x1c2d3e4f does not match its contents (0x0a0b0c0d)
 //
-// A chunk whose checksum fails with nothing after it is taken for a torn
-// write (incomplete); one with data after it is damage (corrupt). Nothing
+// A chunk's length has a checksum of its own, so a damaged length is
+// damage (corrupt), never a chunk still being written; a chunk whose
+// payload fails its checksum with nothing after it is taken for a torn
+// write (incomplete), one with data after it is damage. The version
+// number is under the header's checksum: a damaged version byte is
+// damage, not another version. Nothing
 // in a file can make the reader panic or allocate without bound: every
-// length has a limit ([MaxChunk], [MaxRecords], [MaxTypes], [MaxNameLen],
-// [MaxStringLen], [MaxConfigLen], [MaxErrorLen]), the input buffer grows
+// length has a limit ([MaxChunk], [MaxHeaderChunk], [MaxRecords],
+// [MaxTypes], [MaxNameLen], [MaxStringLen], [MaxConfigLen] (1 MiB),
+// [MaxErrorLen]), the input buffer grows
 // only with data the source has delivered, and a count is believed only
 // if the rest of its chunk could hold that many entries.
 //
@@ -62,14 +70,17 @@
 // values are zigzag-encoded ("varint"); fixed-width values are
 // little-endian.
 //
-//	file   = magic "MTRC" (4 bytes), format version (uvarint, 3), chunk...
-//	chunk  = length L (uint32), CRC-32C (Castagnoli) of the 4 length bytes
-//	         and the payload (uint32), payload (L bytes, 1 to 64 MiB)
+//	file   = magic "MTRC" (4 bytes), format version (uvarint, 4), chunk...
+//	chunk  = length L (uint32), S = CRC-32C (Castagnoli) of the 4 length
+//	         bytes (uint32; for chunk 0 of the magic number, the version
+//	         and the length bytes), CRC-32C of the payload continued from
+//	         S (uint32), payload (L bytes: 1 to 64 MiB, chunk 0 at most
+//	         MaxHeaderChunk)
 //	payload = chunk number (uvarint: 0 for the header, then 1, 2, ...), items
 //
-// Chunk 0 holds the header only: Framework, Game and Mode (each a uvarint
-// length and bytes), Config (length and bytes), Seed (uint64) and
-// CheckpointEvery (uvarint). Every later chunk holds whole items, each
+// Chunk 0 holds the header only: Framework, Game, Mode, Package and Title
+// (each a uvarint length and bytes), Config (length and bytes), Seed
+// (uint64) and CheckpointEvery (uvarint). Every later chunk holds whole items, each
 // starting with a uvarint h: an even h is a tick with flags h>>1; h = 1 a
 // checkpoint; h = 3 the end marker, which is the last item of the file.
 //
@@ -95,7 +106,11 @@
 // (bit 20) is set, the shutdown requests put to the policy before the
 // update come after the records: a count, then per request its reason
 // (length and bytes), At as a varint from the update's Start and Seq.
-// Version 2 is version 3 without that flag; this build reads both.
+// Version 3 is version 4 with an 8-byte frame (the length, then one
+// CRC-32C of the length bytes and the payload; the version under no
+// checksum), without Package and Title in the header and without the end
+// marker's outcome; version 2 is version 3 without the shutdown flag.
+// This build reads all three.
 //
 // A checkpoint holds the tick number (varint from the last tick's), the
 // world hash (uint64) and a count of types; each type is a uvarint
@@ -103,8 +118,9 @@
 // when the index is the next new one, then the hash (uint64) and the
 // count (varint from the previous) when they changed since the type's
 // previous checkpoint. The end marker holds the tick and checkpoint
-// counts (uvarints), which a reader checks, and the outcome (length and
-// bytes, empty for a clean stop).
+// counts (uvarints), which a reader checks, the outcome (uvarint: 0 clean,
+// 1 signal, 2 failed, 3 panicked) and its message (length and bytes,
+// empty exactly for a clean stop).
 //
 // Every delta wraps around 64 bits, so any value round-trips exactly,
 // including floats' NaN payloads; a session at 60 Hz costs about 15 to 25

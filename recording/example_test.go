@@ -71,16 +71,16 @@ func Example() {
 			fmt.Printf("checkpoint after tick %d: %#x, %s %#x (%d entities)\n",
 				v.Tick, v.Hash, v.Types[0].Name, v.Types[0].Hash, v.Types[0].Count)
 		case *recording.End:
-			fmt.Printf("end: %d ticks, %d checkpoint, outcome %v\n", v.Ticks, v.Checkpoints, v.Err())
+			fmt.Printf("end: %d ticks, %d checkpoint, %v\n", v.Ticks, v.Checkpoints, v.Outcome)
 		}
 	}
 	// Output:
-	// 141 bytes
+	// 152 bytes
 	// example.com/game, seed 7, a checkpoint every 60 ticks
 	// tick 0: fixed 16.666667ms, 0 records
 	// tick 1: fixed 16.666667ms, 1 records
 	//   press Space
 	// tick 2: fixed 16.666667ms, 0 records
 	// checkpoint after tick 2: 0x5eed, example.com/game.Position 0xbeef (3 entities)
-	// end: 3 ticks, 1 checkpoint, outcome <nil>
+	// end: 3 ticks, 1 checkpoint, clean stop
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -30,6 +31,27 @@ func FuzzReader(f *testing.F) {
 	torn := write(f, testHeader, small, nil)
 	f.Add(torn[:len(torn)-3])
 	f.Add([]byte("MTRC\x01"))
+	// The older versions, a damaged version byte and length field, each
+	// outcome, a header's strings at their limits.
+	for _, name := range []string{"testdata/v2.rec", "testdata/v3.rec"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	damaged := write(f, testHeader, small, nil)
+	damaged[4] = 3
+	f.Add(damaged)
+	damaged = write(f, testHeader, small, nil)
+	damaged[chunkOffsets(f, damaged)[1]+1] ^= 0x40
+	f.Add(damaged)
+	for o := recording.Clean; o <= recording.Panicked; o++ {
+		f.Add(writeFinished(f, testHeader, small[:3], o, "interrupt"))
+	}
+	big := testHeader
+	big.Package, big.Title = strings.Repeat("p", recording.MaxStringLen), strings.Repeat("t", recording.MaxStringLen)
+	f.Add(write(f, big, nil, nil))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := recording.NewReader(bytes.NewReader(data), "fuzz.rec")
 		if err != nil {
@@ -69,11 +91,7 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 		// A complete recording: write it again and read it back.
-		var outcome error
-		if end.Error != "" {
-			outcome = errors.New(end.Error)
-		}
-		again := write(t, r.Header(), evs, outcome)
+		again := writeFinished(t, r.Header(), evs, end.Outcome, end.Error)
 		r2, err := recording.NewReader(bytes.NewReader(again), "again.rec")
 		if err != nil {
 			t.Fatal(err)

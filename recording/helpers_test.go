@@ -238,6 +238,21 @@ func write(t testing.TB, h recording.Header, evs []event, outcome error) []byte 
 	return buf.Bytes()
 }
 
+// writeFinished is write with an outcome of the writer's own terms.
+func writeFinished(t testing.TB, h recording.Header, evs []event, o recording.Outcome, msg string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := recording.NewWriter(&buf, "test.rec", h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendAll(t, w, evs)
+	if err := w.Finish(o, msg); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 func appendAll(t testing.TB, w *recording.Writer, evs []event) {
 	t.Helper()
 	for i, e := range evs {
@@ -434,6 +449,10 @@ func randomTick(rng *rand.Rand, records int) *recording.Tick {
 	return t
 }
 
+// frameLen is the size of a chunk's frame: length, its checksum, the
+// payload's checksum.
+const frameLen = 12
+
 // chunkOffsets lists where each chunk frame starts, after the magic
 // number and the version.
 func chunkOffsets(t testing.TB, data []byte) []int {
@@ -441,10 +460,10 @@ func chunkOffsets(t testing.TB, data []byte) []int {
 	var offs []int
 	for at := 5; at < len(data); {
 		offs = append(offs, at)
-		if at+8 > len(data) {
+		if at+frameLen > len(data) {
 			break
 		}
-		at += 8 + int(binary.LittleEndian.Uint32(data[at:]))
+		at += frameLen + int(binary.LittleEndian.Uint32(data[at:]))
 	}
 	return offs
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 
@@ -36,10 +37,12 @@ type Reader struct {
 	off  int
 	base int64 // file offset of in[0]
 
-	d      decoder // the current chunk's payload
-	at     int64   // file offset of the payload
-	seq    uint64  // the next chunk's number
-	header bool    // decoding the header: errors name no tick
+	d       decoder // the current chunk's payload
+	at      int64   // file offset of the payload
+	seq     uint64  // the next chunk's number
+	header  bool    // decoding the header: errors name no tick
+	version uint64  // the recording's format version
+	prefix  []byte  // the magic number and the version, under the header's checksum (version 4 on)
 
 	s      stream
 	timing timing.Stats
@@ -51,8 +54,13 @@ type Reader struct {
 }
 
 // Open opens the recording at path and reads its header. The reader's
-// Close closes the file.
+// Close closes the file. A path that is not a regular file (a FIFO, which
+// would block, a device, a directory) is refused unopened, with an error
+// wrapping [ErrNotRecording].
 func Open(path string) (*Reader, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, &Error{File: path, Offset: -1, Ticks: -1, Err: detail(ErrNotRecording, "not a regular file (%v): a recording is a file", st.Mode().Type())}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Offset: -1, Ticks: -1, Err: err}
@@ -183,10 +191,19 @@ func (r *Reader) readHeader() error {
 	if k <= 0 {
 		return r.corrupt(int64(len(magic)), ErrCorrupt, "the format version is not a valid varint")
 	}
+	// Checked before the version is believed, while r.in still starts
+	// at the file's first byte.
+	if v != FormatVersion && r.damagedVersion(n) {
+		return r.corrupt(int64(len(magic)), ErrCorrupt, "the format version reads %d, but the header's checksum holds version %d: the version byte is damaged", v, FormatVersion)
+	}
 	if v < OldestFormatVersion || v > FormatVersion {
 		return r.corrupt(int64(len(magic)), ErrVersion, "format version %d is not supported (this build reads %d to %d)", v, OldestFormatVersion, FormatVersion)
 	}
 	r.off = len(magic) + n
+	r.version = v
+	if v >= 4 {
+		r.prefix = append([]byte(nil), r.in[:r.off]...)
+	}
 	if err := r.loadChunk(); err != nil {
 		return err
 	}
@@ -195,6 +212,10 @@ func (r *Reader) readHeader() error {
 	h.Framework = d.string("Header.Framework length", MaxStringLen)
 	h.Game = d.string("Header.Game length", MaxStringLen)
 	h.Mode = d.string("Header.Mode length", MaxStringLen)
+	if v >= 4 {
+		h.Package = d.string("Header.Package length", MaxStringLen)
+		h.Title = d.string("Header.Title length", MaxStringLen)
+	}
 	if n := d.length("Header.Config length", MaxConfigLen, 1); d.err == nil {
 		h.Config = append([]byte(nil), d.bytes(n)...)
 	}
@@ -220,24 +241,78 @@ func (r *Reader) check() error {
 	return r.err
 }
 
+// damagedVersion reports whether the header's chunk, read as this
+// build's format with the version byte (n bytes after the magic number)
+// set to FormatVersion, passes its checksums: then the version byte, not
+// the format, is what is wrong. It reads no more than the header's chunk,
+// and only before anything is consumed.
+func (r *Reader) damagedVersion(n int) bool {
+	if n != 1 {
+		return false
+	}
+	at := len(magic) + n
+	if r.ensure(at+frameLen) != nil {
+		return false
+	}
+	prefix := append(append([]byte(nil), magic[:]...), byte(FormatVersion))
+	lenBytes := r.in[at : at+4]
+	ls := lengthSum(prefix, lenBytes)
+	if ls != binary.LittleEndian.Uint32(r.in[at+4:]) {
+		return false
+	}
+	size := frameLen + int(binary.LittleEndian.Uint32(lenBytes))
+	if size > frameLen+MaxHeaderChunk || r.ensure(at+size) != nil {
+		return false
+	}
+	return crc32.Update(ls, castagnoli, r.in[at+frameLen:at+size]) == binary.LittleEndian.Uint32(r.in[at+8:])
+}
+
 // loadChunk reads, checks and starts decoding the next chunk.
 func (r *Reader) loadChunk() error {
 	start := r.base + int64(r.off)
-	if err := r.ensure(frameLen); err != nil {
+	fl := frameLen
+	if r.version < 4 {
+		fl = oldFrameLen
+	}
+	if err := r.ensure(fl); err != nil {
 		return r.short(err, start, "the data ends inside the frame of chunk %d (%d of %d bytes)",
-			r.seq, len(r.in)-r.off, frameLen)
+			r.seq, len(r.in)-r.off, fl)
 	}
-	frame := r.in[r.off : r.off+frameLen]
-	n := binary.LittleEndian.Uint32(frame)
-	if n < 1 || n > MaxChunk {
-		return r.corrupt(start, ErrCorrupt, "chunk %d: length %d is out of range (allowed: 1 to %d)", r.seq, n, MaxChunk)
+	lenBytes := r.in[r.off : r.off+4]
+	n := binary.LittleEndian.Uint32(lenBytes)
+	var ls uint32
+	if r.version >= 4 {
+		var prefix []byte
+		if r.header {
+			prefix = r.prefix
+		}
+		ls = lengthSum(prefix, lenBytes)
+		if want := binary.LittleEndian.Uint32(r.in[r.off+4:]); ls != want {
+			// Written with its chunk in one piece, a frame is never
+			// torn apart from its length: this is damage.
+			return r.corrupt(start, ErrCorrupt, "chunk %d: the length field (%d) fails its checksum (%#08x, the frame says %#08x)", r.seq, n, ls, want)
+		}
 	}
-	size := frameLen + int(n)
+	limit := uint32(MaxChunk)
+	if r.header && r.version >= 4 {
+		limit = MaxHeaderChunk
+	}
+	if n < 1 || n > limit {
+		return r.corrupt(start, ErrCorrupt, "chunk %d: length %d is out of range (allowed: 1 to %d)", r.seq, n, limit)
+	}
+	size := fl + int(n)
 	if err := r.ensure(size); err != nil {
 		return r.short(err, start, "the data ends inside chunk %d (%d of %d bytes)", r.seq, len(r.in)-r.off, size)
 	}
-	sum := binary.LittleEndian.Uint32(r.in[r.off+4:])
-	if got := chunkSum(r.in[r.off:r.off+4], r.in[r.off+frameLen:r.off+size]); got != sum {
+	lenBytes = r.in[r.off : r.off+4] // ensure may have moved the buffer
+	payload := r.in[r.off+fl : r.off+size]
+	var sum, got uint32
+	if r.version >= 4 {
+		sum, got = binary.LittleEndian.Uint32(r.in[r.off+8:]), crc32.Update(ls, castagnoli, payload)
+	} else {
+		sum, got = binary.LittleEndian.Uint32(r.in[r.off+4:]), oldChunkSum(lenBytes, payload)
+	}
+	if got != sum {
 		// A torn write leaves a bad last chunk; a bad chunk with data
 		// after it is damage.
 		err := r.ensure(size + 1)
@@ -246,8 +321,8 @@ func (r *Reader) loadChunk() error {
 		}
 		return r.short(err, start, "chunk %d, the last, fails its checksum (a torn write)", r.seq)
 	}
-	r.d = decoder{b: r.in[r.off+frameLen : r.off+size]}
-	r.at = start + frameLen
+	r.d = decoder{b: r.in[r.off+fl : r.off+size]}
+	r.at = start + int64(fl)
 	r.off += size
 	if seq := r.d.uvarint(); r.d.err == nil && seq != r.seq {
 		r.d.failf("chunk number %d where chunk %d was expected", seq, r.seq)
@@ -286,7 +361,7 @@ func (r *Reader) Next() (Item, error) {
 		r.s.checkpoint(d, &r.cp)
 		it = &r.cp
 	case h == itemEnd:
-		r.s.endMarker(d, &r.end)
+		r.s.endMarker(d, &r.end, r.version)
 		r.ended = true
 		it = &r.end
 	default:

@@ -3,11 +3,13 @@ package recording_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -170,6 +172,45 @@ func TestOutcome(t *testing.T) {
 	}
 }
 
+// TestOutcomes: each way a session ends reads back as written, with the
+// header naming the game's main package and title.
+func TestOutcomes(t *testing.T) {
+	h := testHeader
+	h.Package, h.Title = "example.com/game/cmd/asteroids", "Asteroids"
+	for _, tc := range []struct {
+		o       recording.Outcome
+		msg     string
+		wantMsg string
+		wantErr string
+	}{
+		{recording.Clean, "ignored", "", ""},
+		{recording.Signal, "interrupt", "interrupt", ""},
+		{recording.Signal, "", "stopped by a signal", ""},
+		{recording.Failed, "update: boom", "update: boom", "update: boom"},
+		{recording.Panicked, "nil map", "nil map", "panic: nil map"},
+	} {
+		t.Run(tc.o.String(), func(t *testing.T) {
+			r, err := recording.NewReader(bytes.NewReader(writeFinished(t, h, nil, tc.o, tc.msg)), "x.rec")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Header(); got.Package != h.Package || got.Title != h.Title {
+				t.Errorf("header: got package %q, title %q; want %q, %q", got.Package, got.Title, h.Package, h.Title)
+			}
+			_, end, err := readAll(r)
+			if err != io.EOF {
+				t.Fatal(err)
+			}
+			if end.Outcome != tc.o || end.Error != tc.wantMsg {
+				t.Errorf("got %v %q, want %v %q", end.Outcome, end.Error, tc.o, tc.wantMsg)
+			}
+			if got := fmt.Sprint(end.Err()); (end.Err() == nil) != (tc.wantErr == "") || (tc.wantErr != "" && got != tc.wantErr) {
+				t.Errorf("Err() = %v, want %q", end.Err(), tc.wantErr)
+			}
+		})
+	}
+}
+
 func TestDefaultCheckpointEvery(t *testing.T) {
 	data := write(t, recording.Header{Game: "g"}, nil, nil)
 	r, err := recording.NewReader(bytes.NewReader(data), "x.rec")
@@ -229,17 +270,28 @@ func TestCreateOpen(t *testing.T) {
 	}
 }
 
-// TestChunksFlushedEverySecond checks the time bound, which follows the
-// ticks' recorded time: a chunk is handed over with the first tick that
-// ends a second or more after the chunk's first tick ended, so no tick but
-// the last of a chunk ends that late, and (these chunks being far below the
-// size bound) the last one does.
+// TestChunksFlushedEverySecond checks the recorded-time bound: a chunk is
+// handed over with the first tick that ends FlushInterval or more after
+// the chunk's first tick ended, so no tick but the last of a chunk ends
+// that late, and (these chunks being far below the size bound) the last
+// one does. The writer's clock stands still, so only recorded time counts.
 func TestChunksFlushedEverySecond(t *testing.T) {
 	evs := makeSession(t, sessionOptions{seed: 11, ticks: 3000, every: 60})
-	data := write(t, testHeader, evs, nil)
+	var buf bytes.Buffer
+	w, err := recording.NewWriter(&buf, "x.rec", testHeader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetClock(timing.NewManualClock(0))
+	appendAll(t, w, evs)
+	if err := w.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
 	offs := chunkOffsets(t, data)
-	if n := len(offs) - 1; n < 45 || n > 70 {
-		t.Errorf("got %d tick chunks for about 50 s of recorded time, want one a second", n)
+	perSecond := int(time.Second / recording.FlushInterval)
+	if n := len(offs) - 1; n < 45*perSecond || n > 70*perSecond {
+		t.Errorf("got %d tick chunks for about 50 s of recorded time, want %d a second", n, perSecond)
 	}
 	seen := 0
 	for i, off := range append(offs[2:], len(data)) {
@@ -259,11 +311,51 @@ func TestChunksFlushedEverySecond(t *testing.T) {
 			t.Fatalf("chunk %d holds no tick", i+1)
 		}
 		for j, end := range ends {
-			late := end-ends[0] >= timing.Instant(time.Second)
+			late := end-ends[0] >= timing.Instant(recording.FlushInterval)
 			if last := j == len(ends)-1; late != last && (!last || off != len(data)) {
 				t.Errorf("chunk %d: tick %d of %d ends %v after the first", i+1, j+1, len(ends),
 					time.Duration(end-ends[0]))
 			}
 		}
+	}
+}
+
+// TestChunksFlushedInRealTime checks the real-time bound: ticks whose
+// recorded time stands still (a burst of catch-up ticks, a slow start)
+// are handed over once FlushInterval of the writer's clock has passed
+// since the chunk's first tick, from the very first tick on.
+func TestChunksFlushedInRealTime(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := recording.NewWriter(&buf, "x.rec", testHeader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := timing.NewManualClock(0)
+	w.SetClock(clock)
+	tick := recording.Tick{Update: timing.Update{Kind: timing.FixedUpdate, Delta: time.Millisecond, End: timing.Instant(time.Millisecond)}}
+	for i := range 12 {
+		tick.Update.Number = uint64(i)
+		if err := w.Append(&tick); err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(recording.FlushInterval / 10)
+	}
+	if err := w.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	var readable []int
+	for _, off := range append(chunkOffsets(t, data)[2:], len(data)) {
+		r, err := recording.NewReader(bytes.NewReader(data[:off]), "x.rec")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := countItems(r)
+		readable = append(readable, n)
+	}
+	// Ticks 0 to 10 span the interval: the 11th hands them over; Close the
+	// last.
+	if want := []int{11, 12}; !slices.Equal(readable, want) {
+		t.Errorf("ticks readable after each chunk: got %v, want %v", readable, want)
 	}
 }

@@ -2,6 +2,7 @@ package recording
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/metronome-go/metronome/input"
@@ -11,8 +12,11 @@ import (
 // FormatVersion is the version of the byte layout this build writes. Any
 // change to the layout, including a new field in [Tick] or [Header], takes
 // a new version. A reader reads this version and [OldestFormatVersion] on:
-// version 2 is version 3 without shutdown requests in ticks.
-const FormatVersion = 3
+// version 3 is version 4 with 8-byte chunk frames (no checksum of the
+// length field of its own, the version outside every checksum), without
+// Header.Package and Header.Title and without End.Outcome; version 2 is
+// version 3 without shutdown requests in ticks.
+const FormatVersion = 4
 
 // OldestFormatVersion is the oldest layout this build still reads.
 const OldestFormatVersion = 2
@@ -28,8 +32,9 @@ const (
 	// MaxStringLen bounds Header.Framework, Header.Game and Header.Mode,
 	// in bytes.
 	MaxStringLen = 1024
-	// MaxConfigLen bounds Header.Config, in bytes.
-	MaxConfigLen = 4 << 20
+	// MaxConfigLen bounds Header.Config, in bytes: the size a
+	// configuration file may have (framework/config's MaxFileSize).
+	MaxConfigLen = 1 << 20
 	// MaxCheckpointEvery bounds Header.CheckpointEvery: about 4.8 hours
 	// of ticks at 60 Hz.
 	MaxCheckpointEvery = 1 << 20
@@ -46,18 +51,24 @@ const (
 	// writer cuts a longer message at a UTF-8 boundary.
 	MaxErrorLen = 64 << 10
 	// MaxChunk bounds a chunk's payload, in bytes. The writer cuts chunks
-	// at about 64 KiB; only a tick with a great many records or a large
-	// header makes a bigger one.
+	// at about 64 KiB; only a tick with a great many records makes a
+	// bigger one.
 	MaxChunk = 64 << 20
+	// MaxHeaderChunk bounds the header's chunk: every field at its
+	// limit.
+	MaxHeaderChunk = MaxConfigLen + 5*MaxStringLen + 64
 )
 
 // chunkTarget is the payload size at which the writer hands a chunk over,
-// and flushInterval the recorded time (Update.End) after which it does so
-// whatever the size: a crash loses at most that much.
-const (
-	chunkTarget   = 64 << 10
-	flushInterval = time.Second
-)
+// and FlushInterval the time after which it does so whatever the size.
+const chunkTarget = 64 << 10
+
+// FlushInterval is how old the oldest tick of the chunk being filled may
+// get, in recorded time (Update.End) or in real time (the writer's
+// clock), before the writer hands the chunk to the disk. A process killed
+// at any moment loses at most this much of its ticks, plus the tick being
+// appended: under the second the package promises.
+const FlushInterval = 500 * time.Millisecond
 
 // Header describes the session a recording comes from: enough to refuse a
 // replay of another game, another configuration or an unreadable format.
@@ -67,6 +78,13 @@ type Header struct {
 	Framework string
 	// Game is the game's module path.
 	Game string
+	// Package is the import path of the game's main package, such as
+	// "example.com/asteroids/cmd/asteroids": one module can hold
+	// several games. Empty in recordings older than version 4.
+	Package string
+	// Title is the game's title (framework.Game.Title). Empty in
+	// recordings older than version 4.
+	Title string
 	// Config is the full effective configuration as TOML text.
 	Config []byte
 	// Seed seeds the simulation's random source.
@@ -156,19 +174,60 @@ type Checkpoint struct {
 // End closes a recording: the session's outcome and what the recording
 // holds, so a reader can tell a complete recording from a cut one.
 type End struct {
-	// Error is the message of the error the session ended with; empty
-	// when it stopped cleanly.
+	// Outcome says how the session ended. A recording older than
+	// version 4 has Clean or Failed, from Error.
+	Outcome Outcome
+	// Error is the outcome's message: the error the session failed with,
+	// the value it panicked with, or the signal that stopped it; empty
+	// for a clean stop.
 	Error string
 	// Ticks and Checkpoints count what the writer appended.
 	Ticks, Checkpoints uint64
 }
 
-// Err returns the session's outcome as an error: nil for a clean stop.
+// Err returns the session's outcome as an error: nil for a clean stop or
+// a stop by a signal, the message for a failure or a panic.
 func (e *End) Err() error {
-	if e.Error == "" {
+	switch e.Outcome {
+	case Clean, Signal:
 		return nil
+	case Panicked:
+		return errors.New("panic: " + e.Error)
 	}
 	return errors.New(e.Error)
+}
+
+// Outcome is how a recorded session ended.
+type Outcome uint8
+
+const (
+	// Clean: the session stopped as asked (a stop, an accepted
+	// shutdown request, the end of a replay).
+	Clean Outcome = iota
+	// Signal: a signal of the operating system (an interrupt, a
+	// termination request, a hang-up) stopped the session in order;
+	// End.Error names it.
+	Signal
+	// Failed: the session ended with an error, End.Error.
+	Failed
+	// Panicked: the session ended in a panic that no hook recovered
+	// from; End.Error is the panic value.
+	Panicked
+	numOutcomes
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case Clean:
+		return "clean stop"
+	case Signal:
+		return "stopped by a signal"
+	case Failed:
+		return "failed"
+	case Panicked:
+		return "panicked"
+	}
+	return fmt.Sprintf("Outcome(%d)", uint8(o))
 }
 
 // Item is what [Reader.Next] returns: a *[Tick], a *[Checkpoint] or an

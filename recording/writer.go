@@ -39,16 +39,18 @@ type Writer struct {
 	dst  io.Writer
 	file *os.File // owned when built by Create
 
-	s      stream
-	index  map[string]int
-	buf    []byte // the current chunk: frame, then payload
-	items  int    // items in the current chunk
-	seq    uint64 // the current chunk's number
-	offset int64  // file offset of the current chunk
-	timed  bool   // the current chunk has a tick, begun at since
-	since  timing.Instant
-	broken bool // a problem on this side; err holds it
-	closed bool
+	s         stream
+	index     map[string]int
+	buf       []byte // the current chunk: frame, then payload
+	items     int    // items in the current chunk
+	seq       uint64 // the current chunk's number
+	offset    int64  // file offset of the current chunk
+	timed     bool   // the current chunk has a tick, begun at since (recorded) and sinceReal (clock)
+	since     timing.Instant
+	clock     timing.Clock
+	sinceReal timing.Instant
+	broken    bool // a problem on this side; err holds it
+	closed    bool
 
 	queue chan chunk
 	free  chan []byte
@@ -108,11 +110,13 @@ func NewWriter(w io.Writer, name string, h Header) (*Writer, error) {
 	head = appendString(head, h.Framework)
 	head = appendString(head, h.Game)
 	head = appendString(head, h.Mode)
+	head = appendString(head, h.Package)
+	head = appendString(head, h.Title)
 	head = binary.AppendUvarint(head, uint64(len(h.Config)))
 	head = append(head, h.Config...)
 	head = binary.LittleEndian.AppendUint64(head, h.Seed)
 	head = binary.AppendUvarint(head, uint64(h.CheckpointEvery))
-	seal(head[at:])
+	seal(head[at:], head[:at])
 	if _, err := w.Write(head); err != nil {
 		return nil, &Error{File: name, Offset: 0, Ticks: -1, Err: fmt.Errorf("writing the header: %w", err)}
 	}
@@ -126,6 +130,7 @@ func NewWriter(w io.Writer, name string, h Header) (*Writer, error) {
 		queue:  make(chan chunk, maxQueued),
 		free:   make(chan []byte, maxQueued+2),
 		done:   make(chan struct{}),
+		clock:  timing.SystemClock{},
 	}
 	// Buffers circulate between the owner and the background goroutine;
 	// a few to start with cover a goroutine that is slow to run.
@@ -148,6 +153,8 @@ func (h *Header) validate() error {
 	str("Header.Framework", len(h.Framework), MaxStringLen)
 	str("Header.Game", len(h.Game), MaxStringLen)
 	str("Header.Mode", len(h.Mode), MaxStringLen)
+	str("Header.Package", len(h.Package), MaxStringLen)
+	str("Header.Title", len(h.Title), MaxStringLen)
 	str("Header.Config", len(h.Config), MaxConfigLen)
 	if h.CheckpointEvery < 0 || h.CheckpointEvery > MaxCheckpointEvery {
 		errs = append(errs, &FieldError{Field: "Header.CheckpointEvery", Value: h.CheckpointEvery,
@@ -179,20 +186,33 @@ func (w *Writer) Append(t *Tick) error {
 	}
 	w.buf = w.s.appendTick(w.buf, t)
 	w.items++
+	now := w.clock.Now()
 	if !w.timed {
-		w.timed, w.since = true, t.Update.End
+		w.timed, w.since, w.sinceReal = true, t.Update.End, now
 	}
 	if len(w.buf) >= chunkTarget+frameLen {
 		return w.flush(false)
 	}
-	// The time is the recorded one, not the wall clock's, so chunk
-	// boundaries are deterministic. While the disk is behind, handing it
-	// another small chunk would save nothing sooner: the time bound waits
-	// and the size bound still applies.
-	if d := int64(t.Update.End - w.since); (d >= int64(flushInterval) || d < 0) && len(w.queue) < maxQueued/2 {
+	// Recorded time bounds what a kill loses of the session's timeline,
+	// real time what it loses when updates run faster or slower than
+	// real time (a catch-up, a slow start). While the disk is behind,
+	// handing it another small chunk would save nothing sooner: the time
+	// bound waits and the size bound still applies.
+	d, r := int64(t.Update.End-w.since), int64(now-w.sinceReal)
+	if (d >= int64(FlushInterval) || d < 0 || r >= int64(FlushInterval) || r < 0) && len(w.queue) < maxQueued/2 {
 		return w.flush(false)
 	}
 	return nil
+}
+
+// SetClock sets the clock whose time bounds how long a tick waits in the
+// chunk being filled ([FlushInterval]): by default [timing.SystemClock], a
+// test's virtual clock makes chunk boundaries exact. Call it before the
+// first Append.
+func (w *Writer) SetClock(c timing.Clock) {
+	if c != nil {
+		w.clock = c
+	}
 }
 
 // Checkpoint records a world hash taken after the latest tick. It
@@ -214,9 +234,10 @@ func (w *Writer) Checkpoint(c *Checkpoint) error {
 }
 
 // Flush hands what has been recorded since the last chunk to the
-// background goroutine now, without waiting for the disk. Append and
-// Checkpoint flush by themselves at least once a second of recorded time;
-// Flush is for a pause, or a test that follows the file.
+// background goroutine now, without waiting for the disk. Append hands a
+// chunk over by itself once its first tick is [FlushInterval] old, in
+// recorded or real time; Flush is for a pause, or a test that follows the
+// file.
 func (w *Writer) Flush() error {
 	if err := w.usable(); err != nil {
 		return err
@@ -230,27 +251,42 @@ func (w *Writer) Ticks() uint64 { return w.s.ticks }
 // Checkpoints returns the number of checkpoints appended.
 func (w *Writer) Checkpoints() uint64 { return w.s.checks }
 
-// Close ends the recording: it writes the end marker with the session's
-// outcome (nil for a clean stop; a longer message than [MaxErrorLen] is
-// cut), flushes, waits for the background goroutine to write everything
-// and, for a writer from [Create], syncs and closes the file. It returns
-// the first problem of the whole recording, joined with any from closing
-// the file. A second Close returns [ErrClosed].
+// Close ends the recording with the session's error: [Clean] for nil,
+// [Failed] with the error's message otherwise. See [Writer.Finish].
 func (w *Writer) Close(outcome error) error {
+	if outcome == nil {
+		return w.Finish(Clean, "")
+	}
+	msg := outcome.Error()
+	if msg == "" {
+		msg = fmt.Sprintf("%T with an empty message", outcome)
+	}
+	return w.Finish(Failed, msg)
+}
+
+// Finish ends the recording: it writes the end marker with the session's
+// outcome and its message (dropped for [Clean]; for another outcome an
+// empty message becomes the outcome's name, a longer one than
+// [MaxErrorLen] is cut), flushes, waits for the background goroutine to
+// write everything and, for a writer from [Create], syncs and closes the
+// file. It returns the first problem of the whole recording, joined with
+// any from closing the file. A second Finish or Close returns [ErrClosed].
+func (w *Writer) Finish(o Outcome, msg string) error {
 	if w.closed {
 		return w.fail(-1, detail(ErrClosed, "the writer is closed"))
 	}
 	w.closed = true
+	if o >= numOutcomes {
+		w.breakWith(w.fail(-1, detail(ErrInvalid, "outcome %d is not an Outcome (allowed: 0 to %d)", o, numOutcomes-1)))
+	}
 	if !w.broken && !w.writeFailed.Load() {
-		msg := ""
-		if outcome != nil {
-			msg = outcome.Error()
-			if msg == "" {
-				msg = fmt.Sprintf("%T with an empty message", outcome)
-			}
-			msg = cut(msg, MaxErrorLen)
+		switch {
+		case o == Clean:
+			msg = ""
+		case msg == "":
+			msg = o.String()
 		}
-		w.buf = w.s.appendEnd(w.buf, msg)
+		w.buf = w.s.appendEnd(w.buf, o, cut(msg, MaxErrorLen))
 		w.items++
 	}
 	if !w.writeFailed.Load() {
@@ -407,7 +443,7 @@ func (w *Writer) run() {
 	defer close(w.done)
 	for c := range w.queue {
 		if !w.writeFailed.Load() {
-			seal(c.buf)
+			seal(c.buf, nil)
 			if _, err := w.dst.Write(c.buf); err != nil {
 				w.keep(&Error{File: w.name, Offset: c.off, Ticks: int64(c.ticks),
 					Err: fmt.Errorf("writing chunk %d: %w", c.seq, err)})

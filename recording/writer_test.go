@@ -225,6 +225,8 @@ func TestInvalidHeader(t *testing.T) {
 		Framework:       strings.Repeat("v", recording.MaxStringLen+1),
 		Game:            strings.Repeat("g", recording.MaxStringLen+2),
 		Mode:            strings.Repeat("m", recording.MaxStringLen+3),
+		Package:         strings.Repeat("p", recording.MaxStringLen+1),
+		Title:           strings.Repeat("t", recording.MaxStringLen+1),
 		Config:          make([]byte, recording.MaxConfigLen+1),
 		CheckpointEvery: -1,
 	}
@@ -240,12 +242,13 @@ func TestInvalidHeader(t *testing.T) {
 		}
 		fields = append(fields, fe.Field)
 	}
-	want := []string{"Header.Framework", "Header.Game", "Header.Mode", "Header.Config", "Header.CheckpointEvery"}
+	want := []string{"Header.Framework", "Header.Game", "Header.Mode", "Header.Package", "Header.Title", "Header.Config", "Header.CheckpointEvery"}
 	if strings.Join(fields, ",") != strings.Join(want, ",") {
 		t.Errorf("got problems with %v, want %v", fields, want)
 	}
 	for _, frag := range []string{
 		"recording: Header.Game 1026 bytes is too long; allowed: 0 to 1024 bytes",
+		"recording: Header.Config 1048577 bytes is too long; allowed: 0 to 1048576 bytes",
 		"recording: Header.CheckpointEvery -1 is out of range; allowed: 0 (meaning 60) to 1048576 ticks",
 	} {
 		if !strings.Contains(err.Error(), frag) {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -168,6 +169,8 @@ func (s *simulation) record(drained int, futures uint64) error {
 	}
 	e.decided = e.decided[:0]
 	s.play.recTicks.Add(1)
+	s.unchecked = s.rec.Hash != nil
+	s.checkNow = o.Stop || len(o.Shutdown) > 0
 	return s.rec.Writer.Append(o)
 }
 
@@ -180,6 +183,7 @@ func (s *simulation) checkpoint() error {
 		return err
 	}
 	s.play.recChecks.Add(1)
+	s.unchecked, s.checkNow = false, false
 	return s.rec.Writer.Checkpoint(c)
 }
 
@@ -210,6 +214,43 @@ func (r *GameRuntime) replayLoop() {
 			r.stop.Request()
 		}
 	}
+	if !s.play.done && !r.fails.any() && s.play.ticks > 0 {
+		// Stopped before the end marker (the replayed game stopped
+		// itself, or a limit or the window did): the checkpoints right
+		// after the last update replayed hold its state, so they are
+		// checked too.
+		if err := s.verifyTail(); err != nil {
+			r.fail(PhaseReplay, err)
+		}
+	}
+}
+
+// verifyTail checks the checkpoints that follow the last update replayed,
+// and that nothing follows an end marker after them.
+func (s *simulation) verifyTail() error {
+	for {
+		item, err := s.rec.Reader.Next()
+		if errors.Is(err, recording.ErrIncomplete) {
+			return nil // a cut recording: nothing more to check
+		}
+		if err != nil {
+			return err
+		}
+		switch it := item.(type) {
+		case *recording.Checkpoint:
+			if err := s.verify(it); err != nil {
+				return err
+			}
+		case *recording.End:
+			s.play.done = true
+			if _, err := s.rec.Reader.Next(); err != io.EOF {
+				return err
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
 }
 
 // replayBatch runs the recorded updates up to and including the next one
@@ -226,6 +267,10 @@ func (s *simulation) replayBatch() (int, error) {
 		switch it := item.(type) {
 		case *recording.End:
 			s.play.done = true
+			// Nothing may follow the end marker.
+			if _, err := s.rec.Reader.Next(); err != io.EOF {
+				return ran, err
+			}
 		case *recording.Checkpoint:
 			if err := s.verify(it); err != nil {
 				return ran, err

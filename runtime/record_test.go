@@ -25,6 +25,7 @@ type ledgerGame struct {
 	rt      *runtime.GameRuntime
 	sum     uint64
 	confirm bool // install a "save first?" policy (see policy)
+	accept  bool // the policy accepts, after changing the state
 	asking  bool
 	upload  *runtime.Future[int]
 	posted  bool
@@ -46,6 +47,9 @@ func (g *ledgerGame) InitPlatform(rt *runtime.GameRuntime) error {
 // few ticks later; the state records every question.
 func (g *ledgerGame) policy(req runtime.ShutdownRequest) runtime.ShutdownDecision {
 	g.sum = g.sum*131 + req.Seq*17 + uint64(len(req.Reason)) + uint64(req.At)%1000
+	if g.accept {
+		return runtime.ShutdownAccept
+	}
 	g.asking = true
 	return runtime.ShutdownDefer
 }
@@ -269,6 +273,53 @@ func TestReplayReportsDivergence(t *testing.T) {
 	}
 }
 
+// TestReplayChecksTheLastTicks: the ticks after the last periodic
+// checkpoint, and a whole recording shorter than the interval, are
+// checked by the checkpoint the session writes when it stops.
+func TestReplayChecksTheLastTicks(t *testing.T) {
+	for _, tc := range []struct {
+		ticks, corrupt uint64
+	}{
+		{5, 3},    // shorter than the interval of 7
+		{100, 98}, // after the last periodic checkpoint (97)
+	} {
+		rec, _ := recordSession(t, runtime.Sequential, tc.ticks)
+		if _, err := replaySession(t, rec, 0); err != nil {
+			t.Fatalf("%d ticks: replay: %v", tc.ticks, err)
+		}
+		_, err := replaySession(t, rec, tc.corrupt)
+		var div *runtime.DivergenceError
+		if !errors.As(err, &div) {
+			t.Fatalf("%d ticks, diverging at %d: got %v, want a DivergenceError", tc.ticks, tc.corrupt, err)
+		}
+		if div.Tick != tc.ticks-1 {
+			t.Errorf("%d ticks: diverged at tick %d, want %d (the last)", tc.ticks, div.Tick, tc.ticks-1)
+		}
+	}
+}
+
+// TestReplayRefusesDataAfterTheEnd: a recording goes on after its end
+// marker only when it is damaged; the replay says so.
+func TestReplayRefusesDataAfterTheEnd(t *testing.T) {
+	rec, _ := recordSession(t, runtime.Sequential, 20)
+	_, err := replaySession(t, append(rec, 0), 0)
+	if !errors.Is(err, recording.ErrCorrupt) || !strings.Contains(err.Error(), "data follows the end marker") {
+		t.Errorf("replay with a byte after the end: got %v, want the corruption named", err)
+	}
+}
+
+// TestReplayAfterAnAcceptedShutdownRequest: a policy that changes the
+// state and accepts ends the recorded session before an update, and a
+// replay (which asks no policy about a request that was never followed by
+// an update) ends after the same last update: the last checkpoint holds
+// the state before the policy ran, so the replay matches it.
+func TestReplayAfterAnAcceptedShutdownRequest(t *testing.T) {
+	rec, _ := recordGame(t, runtime.Sequential, &ledgerGame{stopAt: 1 << 62, confirm: true, accept: true})
+	if _, err := replayGame(t, rec, &ledgerGame{stopAt: 1 << 62, confirm: true, accept: true}, 0); err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+}
+
 func TestRecordStats(t *testing.T) {
 	rec, _ := recordSession(t, runtime.Sequential, 100)
 	r, err := recording.NewReader(bytes.NewReader(rec), "test.rec")
@@ -288,8 +339,8 @@ func TestRecordStats(t *testing.T) {
 	if err := rt.Run(); err != nil {
 		t.Fatal(err)
 	}
-	// Checkpoints after ticks 6, 13, ..., 97: 14 of them.
-	if got, want := rt.RecordStats(), (runtime.RecordStats{Replaying: true, Ticks: 100, Checkpoints: 14}); got != want {
+	// Checkpoints after ticks 6, 13, ..., 97 and after the last, 99: 15.
+	if got, want := rt.RecordStats(), (runtime.RecordStats{Replaying: true, Ticks: 100, Checkpoints: 15}); got != want {
 		t.Errorf("RecordStats after the replay: %+v, want %+v", got, want)
 	}
 }

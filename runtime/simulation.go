@@ -32,6 +32,10 @@ type simulation struct {
 	out   recording.Tick
 	check recording.Checkpoint
 	play  replayState
+	// unchecked: the latest recorded tick has no checkpoint after it yet;
+	// checkNow: it gets one whatever the interval (a stop or a shutdown
+	// request reached it).
+	unchecked, checkNow bool
 
 	// Which game init hook was attempted; its cleanup hook pairs with it.
 	tried bool
@@ -109,6 +113,16 @@ func (s *simulation) runBatch(now timing.Instant) int {
 			break
 		}
 		futures := r.dispatcher.revealSettled()
+		if s.unchecked && r.endpoint.pending.Load() > 0 {
+			// A policy about to decide may change game state; the
+			// recording's state after the last tick is hashed first, as
+			// a replay, which asks no policy for an accepted request,
+			// will have it.
+			if err := s.checkpoint(); err != nil {
+				r.fail(PhaseRecord, err)
+				break
+			}
+		}
 		if r.endpoint.negotiate() {
 			break // an ordinary shutdown request was accepted
 		}
@@ -158,7 +172,7 @@ func (s *simulation) update() bool {
 		r.fail(PhaseUpdate, err)
 		return false
 	}
-	if s.rec.Writer != nil && s.rec.Hash != nil && (t.Number+1)%uint64(s.every) == 0 {
+	if s.rec.Writer != nil && s.rec.Hash != nil && ((t.Number+1)%uint64(s.every) == 0 || s.checkNow || t.StopRequested()) {
 		if err := s.checkpoint(); err != nil {
 			r.fail(PhaseRecord, err)
 			return false
@@ -279,6 +293,12 @@ func (s *simulation) loop() {
 // owner.
 func (s *simulation) stop() {
 	r := s.rt
+	if s.unchecked && !r.fails.any() {
+		// The last ticks are verified on replay too.
+		if err := s.checkpoint(); err != nil {
+			r.fail(PhaseRecord, err)
+		}
+	}
 	r.mailbox.close()
 	if s.tried {
 		if err := guard(r.game.DeinitSimulation); err != nil {

@@ -108,7 +108,8 @@ type Device struct {
 
 // Open starts playing m on the default output device. It waits until the
 // device is ready (so the first buffer's instant really is when output
-// begins) and returns an error wrapping ErrNoDevice when there is none.
+// begins), at most 2 s, and returns an error wrapping ErrNoDevice when
+// there is none or it does not become ready in time.
 // The mixer must not have been started: the device starts it, with the
 // instant of the first buffer as the timeline's origin.
 func Open(m *audio.Mixer, o Options) (*Device, error) {
@@ -140,21 +141,38 @@ func context(rate int, buffer time.Duration) (*oto.Context, error) {
 	}
 	if ctx == nil && ctxErr == nil {
 		silenceLibrary()
-		c, ready, err := oto.NewContext(&oto.NewContextOptions{
-			SampleRate:   rate,
-			ChannelCount: 2,
-			Format:       oto.FormatFloat32LE,
-			BufferSize:   buffer,
-		})
-		if err != nil {
-			ctxErr = err
-		} else {
-			<-ready
-			if err := c.Err(); err != nil {
-				ctxErr = err
-			} else {
-				ctx, ctxRate = c, rate
+		// A sound server that accepts the connection and then never
+		// answers (a frozen PulseAudio) keeps oto waiting for ever. The
+		// wait is bounded; after it the process's output is given up
+		// (a later Open reports the same), and the goroutine stays
+		// blocked in the system's call, which nothing can interrupt.
+		type made struct {
+			c   *oto.Context
+			err error
+		}
+		res := make(chan made, 1)
+		go func() {
+			c, ready, err := oto.NewContext(&oto.NewContextOptions{
+				SampleRate:   rate,
+				ChannelCount: 2,
+				Format:       oto.FormatFloat32LE,
+				BufferSize:   buffer,
+			})
+			if err == nil {
+				<-ready
+				err = c.Err()
 			}
+			res <- made{c, err}
+		}()
+		select {
+		case m := <-res:
+			if m.err != nil {
+				ctxErr = m.err
+			} else {
+				ctx, ctxRate = m.c, rate
+			}
+		case <-time.After(openBound):
+			ctxErr = fmt.Errorf("the output device did not become ready within %v (a sound server that does not answer?)", openBound)
 		}
 	}
 	if ctxErr != nil {
@@ -225,6 +243,10 @@ func (d *Device) Close() error {
 	})
 	return err
 }
+
+// openBound is how long Open waits for the output to become ready. A
+// working device is ready in tens of milliseconds.
+var openBound = 2 * time.Second
 
 // closeBound is how long Close waits for the system to take oto's last
 // write. A working device takes a period (tens of milliseconds).

@@ -19,6 +19,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv("OTOAUDIO_NO_SERVER") != "" {
+		os.Exit(m.Run())
+	}
 	s, err := soundserver.Start()
 	server, serverErr = s, err
 	code := m.Run()
@@ -223,5 +226,97 @@ func TestCloseIsBoundedWhenTheDeviceStopsTakingAudio(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Open after a stalled Close still blocks after 5 s; want ErrNoDevice at once")
+	}
+}
+
+// TestOpenIsBoundedWhenTheServerIsFrozen: a sound server that stops
+// answering before the first Open (a frozen PulseAudio) costs the game
+// openBound, then ErrNoDevice with the reason; it never hangs. oto's
+// context is made once per process, so the test runs in a child process
+// of its own.
+func TestOpenIsBoundedWhenTheServerIsFrozen(t *testing.T) {
+	if os.Getenv("OTOAUDIO_FROZEN_CHILD") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestOpenIsBoundedWhenTheServerIsFrozen$", "-test.v")
+		cmd.Env = append(os.Environ(), "OTOAUDIO_FROZEN_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		if strings.Contains(string(out), "--- SKIP") {
+			t.Skipf("child skipped:\n%s", out)
+		}
+		t.Logf("child:\n%s", out)
+		return
+	}
+	if serverErr != nil {
+		if soundserver.InCI() {
+			t.Fatalf("a sound server is required in CI: %v", serverErr)
+		}
+		t.Skipf("no sound server: %v", serverErr)
+	}
+	if err := server.Freeze(); err != nil {
+		t.Fatal(err)
+	}
+	defer server.Thaw()
+	m, _ := audio.NewMixer(audio.DefaultOptions())
+	opened := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		d, err := Open(m, Options{})
+		if err == nil {
+			d.Close()
+		}
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		took := time.Since(start)
+		if !errors.Is(err, ErrNoDevice) || !strings.Contains(err.Error(), "did not become ready within 2s") {
+			t.Errorf("Open with a frozen server: %v, want ErrNoDevice saying it did not become ready", err)
+		}
+		if took < openBound/2 {
+			t.Errorf("Open returned after %v; the server should have kept it waiting for its bound %v", took, openBound)
+		}
+		t.Logf("Open after %v: %v", took, err)
+	case <-time.After(openBound + 10*time.Second):
+		t.Fatalf("Open with a frozen server still blocks after %v", openBound+10*time.Second)
+	}
+}
+
+// TestNoDeviceIsQuiet: without a device, Open returns ErrNoDevice and
+// nothing else reaches stderr: alsa-lib's lines and the JACK plugin's
+// libjack lines are silenced. It runs in a child process pointed at no
+// sound server.
+func TestNoDeviceIsQuiet(t *testing.T) {
+	if os.Getenv("OTOAUDIO_NODEVICE_CHILD") == "" {
+		dir := t.TempDir()
+		cmd := exec.Command(os.Args[0], "-test.run=^TestNoDeviceIsQuiet$")
+		var env []string
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "PULSE_SERVER=") && !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_") {
+				env = append(env, kv)
+			}
+		}
+		cmd.Env = append(env, "OTOAUDIO_NODEVICE_CHILD=1", "OTOAUDIO_NO_SERVER=1", "HOME="+dir, "XDG_RUNTIME_DIR="+dir, "XDG_CONFIG_HOME="+dir, "PULSE_SERVER=unix:"+dir+"/none")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("child: %v\n%s%s", err, out, stderr.String())
+		}
+		if stderr.Len() > 0 {
+			t.Errorf("Open without a device wrote to stderr:\n%s", stderr.String())
+		}
+		t.Logf("child:\n%s", out)
+		return
+	}
+	m, _ := audio.NewMixer(audio.DefaultOptions())
+	d, err := Open(m, Options{})
+	if err == nil {
+		d.Close()
+		t.Skip("a device opened")
+	}
+	if !errors.Is(err, ErrNoDevice) {
+		t.Fatalf("Open without a device: %v, want ErrNoDevice", err)
 	}
 }

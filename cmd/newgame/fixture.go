@@ -21,22 +21,26 @@ func fixtureInfo(fsys fs.FS, path string) (ticks, hash uint64, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	_, ticks, hash, err = rewriteRecording(data, path, "")
+	_, ticks, hash, err = rewriteRecording(data, path, "", "")
 	return ticks, hash, err
 }
 
-// rewriteRecording copies a recording with its header's game module set to
-// game ("" keeps it), so a recording made from the template replays as the
-// new project's own. It returns the copy, the number of ticks and the hash
-// of the last checkpoint.
-func rewriteRecording(src []byte, name, game string) (out []byte, ticks, hash uint64, err error) {
+// rewriteRecording copies a recording with its header's game module and
+// main package set to game and its title to title ("" keeps them), so a
+// recording made from the template replays as the new project's own (the
+// template's test, at its module's root, recorded it). It returns the copy, the
+// number of ticks and the hash of the last checkpoint.
+func rewriteRecording(src []byte, name, game, title string) (out []byte, ticks, hash uint64, err error) {
 	r, err := recording.NewReader(bytes.NewReader(src), name)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("newgame: template recording: %w", err)
 	}
 	h := r.Header()
 	if game != "" {
-		h.Game = game
+		h.Game, h.Package = game, game+".test" // recorded by the template's test
+	}
+	if title != "" {
+		h.Title = title
 	}
 	var buf bytes.Buffer
 	w, err := recording.NewWriter(&buf, name, h)
@@ -59,7 +63,7 @@ func rewriteRecording(src []byte, name, game string) (out []byte, ticks, hash ui
 			hash = it.Hash
 			err = w.Checkpoint(it)
 		case *recording.End:
-			err = w.Close(it.Err())
+			err = w.Finish(it.Outcome, it.Error)
 			if err == nil {
 				return buf.Bytes(), ticks, hash, nil
 			}

@@ -56,7 +56,7 @@ func plan(fsys fs.FS, root string, data templates.Data) (map[string][]byte, erro
 			return err
 		}
 		if strings.HasSuffix(rel, ".rec") {
-			out, _, _, err := rewriteRecording(src, rel, data.Module)
+			out, _, _, err := rewriteRecording(src, rel, data.Module, data.Title)
 			if err != nil {
 				return err
 			}

@@ -224,7 +224,7 @@ func TestFixtureRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, ticks, hash, err := rewriteRecording(data, "session.rec", "example.com/template")
+	out, ticks, hash, err := rewriteRecording(data, "session.rec", "example.com/template", "Template")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -383,6 +384,18 @@ func FuzzParse(f *testing.F) {
 	f.Add("x = [1, {a = 2}]\n[[window]]\n")
 	f.Add("[game]\nlives = 3\ndifficulty = \"hard\"\n[game.audio]\nvolume = 0.5\n")
 	f.Add("[timing]\nrate = 120.5\nrecovery_prefix = 2\nmax_fixed_updates = 2\n[polling]\ndelivery = \"timestamped\"\n")
+	// Each limit: nesting at and past MaxDepth in each way, problems past
+	// MaxProblems, strings and comments that look nested.
+	f.Add("x = " + strings.Repeat("{a = ", 20) + "1" + strings.Repeat("}", 20) + "\n")
+	f.Add("x = " + strings.Repeat("[", 20) + strings.Repeat("]", 20) + "\n")
+	f.Add(strings.Repeat("a.", 20) + "a = 1\n")
+	f.Add("[[" + strings.Repeat("a.", 20) + "a]]\n")
+	var unknown strings.Builder
+	for i := range config.MaxProblems + 5 {
+		fmt.Fprintf(&unknown, "k%d = %d\n", i, i)
+	}
+	f.Add(unknown.String())
+	f.Add(`a = """[[["""  # {{{` + "\nb = '''x.y.z'''\nc = \"\\\"[[\"\n")
 	f.Fuzz(func(t *testing.T, doc string) {
 		for _, base := range []config.Config{config.Default(), withGame(t)} {
 			c, err := config.Parse("fuzz.toml", []byte(doc), base)

@@ -52,8 +52,8 @@ func Build(l Layers) (Config, error) {
 		last = src.Name
 	}
 	if l.File != "" {
-		if data, err := os.ReadFile(l.File); err != nil {
-			errs = append(errs, &Error{File: l.File, Problem: fmt.Sprintf("cannot read the file: %v", errors.Unwrap(err))})
+		if data, err := readFile(l.File); err != nil {
+			errs = append(errs, &Error{File: l.File, Problem: fmt.Sprintf("cannot read the file: %v", err)})
 		} else {
 			errs = append(errs, c.apply(Source{Origin: FromFile, Name: l.File}, data)...)
 			last = l.File
@@ -75,7 +75,7 @@ func Build(l Layers) (Config, error) {
 	}
 	errs = append(errs, c.relations(name, keysOf(errs))...)
 	if len(errs) > 0 {
-		return Config{}, errors.Join(errs...)
+		return Config{}, errors.Join(capProblems(errs)...)
 	}
 	return c, nil
 }

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -72,9 +71,9 @@ func Default() Config { return defaults().clone() }
 // an error; use [Default] when there is no file, and [Build] for the whole
 // stack of a game's configuration.
 func Load(path string) (Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
-		return Config{}, fmt.Errorf("config: %w", err)
+		return Config{}, &Error{File: path, Problem: "cannot read the file: " + err.Error()}
 	}
 	return Parse(path, data, Default())
 }
@@ -97,7 +96,7 @@ func ParseFrom(src Source, data []byte, base Config) (Config, error) {
 	skip := keysOf(errs)
 	errs = append(errs, c.relations(func(string) string { return src.Name }, skip)...)
 	if len(errs) > 0 {
-		return Config{}, errors.Join(errs...)
+		return Config{}, errors.Join(capProblems(errs)...)
 	}
 	return c, nil
 }
@@ -118,6 +117,9 @@ func keysOf(errs []error) map[string]bool {
 // apply overlays one document on c, keeping every valid value and
 // returning a problem for each other one. It does not check relations.
 func (c *Config) apply(src Source, data []byte) []error {
+	if err := checkShape(src.Name, data); err != nil {
+		return []error{err}
+	}
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		var pe toml.ParseError

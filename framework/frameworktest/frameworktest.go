@@ -34,8 +34,9 @@ type Options struct {
 	// --set does.
 	Sets []string
 	// Record, if set, is a file the session is recorded to, with world-hash
-	// checkpoints every 60 ticks; replay it with [NewReplay] (or the
-	// game's --replay). The recording is complete once the session ends.
+	// checkpoints every 60 ticks and after the last; replay it with
+	// [NewReplay] (or the game's --replay). The recording is complete once
+	// the session ends.
 	Record string
 	// RenderCost is the time each rendered frame takes on the platform's
 	// virtual clock. Zero renders instantly. The clock stands still while
@@ -98,7 +99,12 @@ type Sim struct {
 // has ended (the game stopped itself, or Close was called).
 var ErrEnded = errors.New("frameworktest: the session has ended")
 
-// New prepares a headless session of g.
+// New prepares a headless session of g and runs its initialisation: the
+// game's Setup, then the checks a real session makes after it (a binding
+// in the configuration for an action Setup never registered is an error
+// here, not at the first Step). The session then waits, before its first
+// poll and update, for [Sim.Step], [Sim.RunTicks] or [Sim.Close]. A Setup
+// that fails fails New, after the session's cleanup.
 func New(g framework.Game, opts Options) (*Sim, error) {
 	var cfg config.Config
 	if opts.Config != nil {
@@ -132,11 +138,11 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 	rtOpts.Clock = clock
 	var rec *recording.Writer
 	if opts.Record != "" {
-		fw, game := framework.BuildVersions()
-		rec, err = recording.Create(opts.Record, recording.Header{Framework: fw, Game: game, Config: cfg.EffectiveTOML(), Seed: g.Seed, Mode: rtOpts.Mode.String()})
+		rec, err = recording.Create(opts.Record, framework.RecordingHeader(g, cfg, rtOpts.Mode))
 		if err != nil {
 			return nil, err
 		}
+		rec.SetClock(clock) // chunks follow the virtual clock: exact
 		rtOpts.Record = runtime.RecordOptions{Writer: rec, Hash: sess.HashWorld}
 	}
 	s := newSim(sess, clock, fakes, cfg)
@@ -149,7 +155,33 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 	if s.Runtime, err = runtime.New(s.step, ctx, rtOpts); err != nil {
 		return nil, err
 	}
+	// The game's Setup runs now, and a configuration it contradicts (a
+	// binding for an action it never registered) fails New, as it fails
+	// a real session before its first update.
+	if err := s.start(); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// start runs the session's initialisation (the game's Setup and the
+// checks after it) and pauses before its loop starts, or returns the error
+// of a session that ended there. Nothing has been polled or updated yet,
+// so input scripted from instant 0 on reaches the first updates as
+// before.
+func (s *Sim) start() error {
+	s.started = true
+	go func() { s.done <- s.Runtime.Run() }()
+	select {
+	case <-s.step.paused:
+		return nil
+	case err := <-s.done:
+		s.finish(err)
+		if err == nil {
+			err = ErrEnded
+		}
+		return err
+	}
 }
 
 // At returns the instant offset after the session's clock starts, for
@@ -217,9 +249,6 @@ func (s *Sim) run(n int, stop bool) error {
 	s.step.limit += uint64(n)
 	s.step.stopAtLimit = stop
 	switch {
-	case !s.started:
-		s.started = true
-		go func() { s.done <- s.Runtime.Run() }()
 	case s.hold != nil:
 		timing.ReleaseWaiter(s.hold) // the clock moves on
 		s.hold = nil
@@ -247,8 +276,8 @@ func (s *Sim) run(n int, stop bool) error {
 
 // Close ends the session: a paused session stops before its next update
 // runs (the game never sees it) and shuts down in order. It returns the
-// session's error, and the same error on later calls. A Sim that never ran
-// has nothing to stop.
+// session's error, and the same error on later calls. A Sim that never
+// stepped stops before its first update.
 func (s *Sim) Close() error {
 	if s.ended || !s.started {
 		s.finish(s.err)
@@ -347,6 +376,19 @@ type stepper struct {
 	resume       chan bool // true: stop instead of running the update
 }
 
+// InitSimulation pauses the session before its loop starts, for [New]
+// and [NewReplay] to return; a Close then stops it there, after the app's
+// own InitSimulation so that its DeinitSimulation pairs with it.
+func (s *stepper) InitSimulation(rt *runtime.GameRuntime) error {
+	s.paused <- struct{}{}
+	stop := <-s.resume
+	err := s.Session.InitSimulation(rt)
+	if stop {
+		rt.Stop()
+	}
+	return err
+}
+
 func (s *stepper) Update(t *runtime.TickContext) error {
 	if s.ticks >= s.limit {
 		s.paused <- struct{}{}
@@ -396,6 +438,9 @@ func NewReplay(g framework.Game, path string) (*Sim, error) {
 	s.closer = r
 	if s.Runtime, err = runtime.New(s.step, ctx, rtOpts); err != nil {
 		r.Close()
+		return nil, err
+	}
+	if err := s.start(); err != nil {
 		return nil, err
 	}
 	return s, nil

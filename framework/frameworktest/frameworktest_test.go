@@ -140,21 +140,24 @@ func TestSimulationMovesAndCoolsDown(t *testing.T) {
 	}
 }
 
+// TestSimulationSetupErrorStillCleansUp: a Setup that fails fails New,
+// as it fails a real session before its first update, and the session's
+// cleanup runs.
 func TestSimulationSetupErrorStillCleansUp(t *testing.T) {
-	g := framework.Game{Setup: func(s *framework.Setup) error {
-		_, err := s.Actions.RegisterNames("jump", "Spcae")
-		return err
-	}}
+	cleaned := false
+	g := framework.Game{
+		Setup: func(s *framework.Setup) error {
+			_, err := s.Actions.RegisterNames("jump", "Spcae")
+			return err
+		},
+		Shutdown: func(*framework.Setup) error { cleaned = true; return nil },
+	}
 	sim, err := frameworktest.New(g, frameworktest.Options{})
-	if err != nil {
-		t.Fatal(err)
+	if sim != nil || err == nil || !strings.Contains(err.Error(), `unknown button name "Spcae"`) {
+		t.Fatalf("New with a failing Setup: got %v, %v; want no Sim and the Setup's error", sim, err)
 	}
-	err = sim.RunTicks(5)
-	if err == nil {
-		t.Fatal("a setup error did not fail the session")
-	}
-	if sim.Ticks() != 0 {
-		t.Errorf("ticks after a failed setup: %d", sim.Ticks())
+	if !cleaned {
+		t.Error("the game's Shutdown did not run after its Setup failed")
 	}
 }
 
@@ -688,5 +691,28 @@ func TestHUDChangeKeepsRecording(t *testing.T) {
 	var div *runtime.DivergenceError
 	if !errors.As(err, &div) || !strings.Contains(err.Error(), "player") {
 		t.Errorf("replay with another speed: got %v, want a divergence naming the player", err)
+	}
+}
+
+// TestCloseBeforeAnyStep: a Sim closed before it stepped ran its Setup in
+// New and shuts down in order without an update.
+func TestCloseBeforeAnyStep(t *testing.T) {
+	setups, shutdowns := 0, 0
+	g := framework.Game{
+		Setup:    func(*framework.Setup) error { setups++; return nil },
+		Shutdown: func(*framework.Setup) error { shutdowns++; return nil },
+	}
+	sim, err := frameworktest.New(g, frameworktest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if setups != 1 {
+		t.Errorf("Setup ran %d times by the end of New, want 1", setups)
+	}
+	if err := sim.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if shutdowns != 1 || sim.Ticks() != 0 {
+		t.Errorf("after Close: %d shutdowns, %d ticks; want 1 and 0", shutdowns, sim.Ticks())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -24,15 +25,35 @@ type Display struct {
 // Started reports whether the display is a private Xvfb server.
 func (d *Display) Started() bool { return d != nil && d.cmd != nil }
 
-// Close stops a private server; for an existing display it does nothing.
+// Close stops a private server and waits for it; for an existing display
+// it does nothing. The server gets SIGTERM, so that it removes its lock
+// file and socket, and SIGKILL if it has not gone within a second.
 func (d *Display) Close() error {
 	if d == nil || d.cmd == nil {
 		return nil
 	}
-	_ = d.cmd.Process.Kill()
-	_ = d.cmd.Wait()
+	done := make(chan struct{})
+	go func() {
+		_ = d.cmd.Wait()
+		close(done)
+	}()
+	_ = d.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		_ = d.cmd.Process.Kill()
+		<-done
+	}
 	d.cmd = nil
 	return nil
+}
+
+// Pid returns the process id of a private server, or 0.
+func (d *Display) Pid() int {
+	if d == nil || d.cmd == nil {
+		return 0
+	}
+	return d.cmd.Process.Pid
 }
 
 // Start returns a usable display and sets DISPLAY to it. An existing DISPLAY
@@ -54,6 +75,7 @@ func Start() (*Display, error) {
 	defer r.Close()
 	cmd := exec.Command(path, "-displayfd", "3", "-screen", "0", "1920x1080x24", "-nolisten", "tcp", "-noreset")
 	cmd.ExtraFiles = []*os.File{w}
+	cmd.SysProcAttr = procAttr()
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
