@@ -45,7 +45,7 @@
 // [ErrCorrupt], [ErrNotRecording] or [ErrVersion], in an [*Error] that
 // names the file, the byte offset and how many ticks came before:
 //
-//	recording: game.rec: byte 4: format version 9 is not supported (this build reads 2 to 3)
+//	recording: game.rec: byte 4: format version 9 is not supported (this build reads 2 to 4)
 //	recording: game.rec: byte 81920, after 4800 ticks: chunk 80: checksum 0x1c2d3e4f does not match its contents (0x0a0b0c0d)
 //
 // A chunk whose checksum fails with nothing after it is taken for a torn

@@ -41,13 +41,15 @@ type Reader struct {
 	seq    uint64  // the next chunk's number
 	header bool    // decoding the header: errors name no tick
 
-	s      stream
-	timing timing.Stats
-	tick   Tick
-	cp     Checkpoint
-	end    End
-	ended  bool
-	err    error // sticky: anything but ErrIncomplete
+	s       stream
+	timing  timing.Stats
+	tick    Tick
+	cp      Checkpoint
+	hook    Hook
+	end     End
+	ended   bool
+	version uint64 // the format version read
+	err     error  // sticky: anything but ErrIncomplete
 }
 
 // Open opens the recording at path and reads its header. The reader's
@@ -187,6 +189,7 @@ func (r *Reader) readHeader() error {
 		return r.corrupt(int64(len(magic)), ErrVersion, "format version %d is not supported (this build reads %d to %d)", v, OldestFormatVersion, FormatVersion)
 	}
 	r.off = len(magic) + n
+	r.version = v
 	if err := r.loadChunk(); err != nil {
 		return err
 	}
@@ -256,7 +259,8 @@ func (r *Reader) loadChunk() error {
 	return r.check()
 }
 
-// Next returns the next item: a *[Tick], a *[Checkpoint] or an *[End].
+// Next returns the next item: a *[Tick], a *[Checkpoint], a *[Hook] or an
+// *[End].
 // The value is reused by the next call; copy what must outlive it. After
 // the end marker Next returns io.EOF. When the data stops before the end
 // marker it returns an error wrapping [ErrIncomplete]: call again when the
@@ -285,12 +289,15 @@ func (r *Reader) Next() (Item, error) {
 	case h == itemCheckpoint:
 		r.s.checkpoint(d, &r.cp)
 		it = &r.cp
+	case h == itemHook && r.version >= 4:
+		hookItem(d, &r.hook)
+		it = &r.hook
 	case h == itemEnd:
 		r.s.endMarker(d, &r.end)
 		r.ended = true
 		it = &r.end
 	default:
-		d.failf("item type %d is not defined (allowed: tick, checkpoint, end)", h)
+		d.failf("item type %d is not defined in format version %d (allowed: tick, checkpoint, hook from version 4, end)", h, r.version)
 	}
 	if err := r.check(); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package recording
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/metronome-go/metronome/input"
@@ -11,8 +12,9 @@ import (
 // FormatVersion is the version of the byte layout this build writes. Any
 // change to the layout, including a new field in [Tick] or [Header], takes
 // a new version. A reader reads this version and [OldestFormatVersion] on:
-// version 2 is version 3 without shutdown requests in ticks.
-const FormatVersion = 3
+// version 3 is version 4 without hook items, version 2 is version 3
+// without shutdown requests in ticks.
+const FormatVersion = 4
 
 // OldestFormatVersion is the oldest layout this build still reads.
 const OldestFormatVersion = 2
@@ -171,10 +173,46 @@ func (e *End) Err() error {
 	return errors.New(e.Error)
 }
 
-// Item is what [Reader.Next] returns: a *[Tick], a *[Checkpoint] or an
-// *[End]. Switch on the type.
+// HookName names a simulation hook that runs outside the updates.
+type HookName uint8
+
+const (
+	// HookInitSimulation is the game's InitSimulation, before the first
+	// tick.
+	HookInitSimulation HookName = iota
+	// HookDeinitSimulation is the game's DeinitSimulation, after the last
+	// tick.
+	HookDeinitSimulation
+)
+
+func (n HookName) String() string {
+	switch n {
+	case HookInitSimulation:
+		return "InitSimulation"
+	case HookDeinitSimulation:
+		return "DeinitSimulation"
+	}
+	return fmt.Sprintf("HookName(%d)", uint8(n))
+}
+
+// Hook is what a simulation hook outside the updates saw of the
+// nondeterministic world: such a hook may wait for platform work, so the
+// results it could read are a fact of the session, as they are for a
+// [Tick]. An InitSimulation hook comes before the first tick, a
+// DeinitSimulation hook after the last one.
+type Hook struct {
+	// Name says which hook ran.
+	Name HookName
+	// Futures is a watermark: how many platform-dispatcher results were
+	// visible to the hook when it returned.
+	Futures uint64
+}
+
+// Item is what [Reader.Next] returns: a *[Tick], a *[Checkpoint], a
+// *[Hook] or an *[End]. Switch on the type.
 type Item interface{ item() }
 
 func (*Tick) item()       {}
 func (*Checkpoint) item() {}
+func (*Hook) item()       {}
 func (*End) item()        {}
