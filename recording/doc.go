@@ -62,7 +62,7 @@
 // values are zigzag-encoded ("varint"); fixed-width values are
 // little-endian.
 //
-//	file   = magic "MTRC" (4 bytes), format version (uvarint, 3), chunk...
+//	file   = magic "MTRC" (4 bytes), format version (uvarint, 4), chunk...
 //	chunk  = length L (uint32), CRC-32C (Castagnoli) of the 4 length bytes
 //	         and the payload (uint32), payload (L bytes, 1 to 64 MiB)
 //	payload = chunk number (uvarint: 0 for the header, then 1, 2, ...), items
@@ -71,7 +71,8 @@
 // length and bytes), Config (length and bytes), Seed (uint64) and
 // CheckpointEvery (uvarint). Every later chunk holds whole items, each
 // starting with a uvarint h: an even h is a tick with flags h>>1; h = 1 a
-// checkpoint; h = 3 the end marker, which is the last item of the file.
+// checkpoint; h = 5 a hook; h = 3 the end marker, which is the last item
+// of the file.
 //
 // A tick's flags hold the update Kind (bits 0-1) and Final, Quiet, Coarse
 // and Stop as bits, and mark each field that differs from its prediction;
@@ -95,7 +96,11 @@
 // (bit 20) is set, the shutdown requests put to the policy before the
 // update come after the records: a count, then per request its reason
 // (length and bytes), At as a varint from the update's Start and Seq.
-// Version 2 is version 3 without that flag; this build reads both.
+// Version 2 is version 3 without that flag.
+//
+// A hook holds the hook's name (one byte: 0 InitSimulation, 1
+// DeinitSimulation) and its Futures watermark (uvarint). Version 3 is
+// version 4 without hooks; this build reads versions 2 to 4.
 //
 // A checkpoint holds the tick number (varint from the last tick's), the
 // world hash (uint64) and a count of types; each type is a uvarint
