@@ -59,9 +59,8 @@ func (r *GameRuntime) initialize() bool {
 		return false
 	}
 	r.sim.tried = true
-	r.dispatcher.revealSettled()
 	if !r.sim.own {
-		if err := guard(func() error { return r.game.InitSimulation(r) }); err != nil {
+		if err := r.sim.initHook(); err != nil {
 			r.fail(PhaseInitSimulation, err)
 			return false
 		}

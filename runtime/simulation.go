@@ -199,7 +199,7 @@ func (s *simulation) main() {
 		// on while this goroutine is still on its way out.
 		timing.ReleaseWaiter(s.waiter)
 	}()
-	err := guard(func() error { return r.game.InitSimulation(r) })
+	err := s.initHook()
 	if err != nil {
 		r.fail(PhaseInitSimulation, err)
 	}
@@ -252,13 +252,40 @@ func (s *simulation) loop() {
 	}
 }
 
+// initHook runs InitSimulation (see runHook).
+func (s *simulation) initHook() error {
+	return s.runHook(recording.HookInitSimulation, func() error { return s.rt.game.InitSimulation(s.rt) })
+}
+
+// runHook runs a simulation hook outside the updates on the simulation
+// owner. Such a hook may wait for platform work (in concurrent mode the
+// platform thread services it meanwhile), so a result is visible to it as
+// soon as it is settled; a recording keeps how many results it saw by its
+// end, and a replay shows its hook the same.
+func (s *simulation) runHook(name recording.HookName, hook func() error) error {
+	if s.rec.Reader != nil {
+		return s.replayHook(name, hook)
+	}
+	d := &s.rt.dispatcher
+	d.revealSettled()
+	d.revealing.Store(revealWhenSettled)
+	err := guard(hook)
+	d.revealing.Store(revealAtUpdates)
+	if s.rec.Writer != nil {
+		if werr := s.rec.Writer.Hook(&recording.Hook{Name: name, Futures: d.visible.Load()}); werr != nil {
+			s.rt.fail(PhaseRecord, werr)
+		}
+	}
+	return err
+}
+
 // stop closes the mailbox and runs DeinitSimulation on the simulation
 // owner.
 func (s *simulation) stop() {
 	r := s.rt
 	r.mailbox.close()
 	if s.tried {
-		if err := guard(r.game.DeinitSimulation); err != nil {
+		if err := s.runHook(recording.HookDeinitSimulation, r.game.DeinitSimulation); err != nil {
 			r.fail(PhaseDeinitSimulation, err)
 		}
 	}
