@@ -87,7 +87,8 @@ func (r *GameRuntime) sequentialLoop() {
 		}
 		s.applyTimingOptions()
 		s.applyFocus()
-		if now = r.clock.Now(); now >= s.sched.NextUpdateAt() {
+		if now = r.clock.Now(); now >= s.batchAt() {
+			s.lastBatch = now
 			if n := s.runBatch(now); n > 0 && !r.fails.any() {
 				s.prepare()
 			}

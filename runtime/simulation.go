@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"time"
+
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
@@ -187,6 +189,27 @@ func (s *simulation) prepare() bool {
 	return true
 }
 
+// batchAt returns when the next batch may run: when the scheduler says it
+// is due, but while the window is hidden (or throttled) only at the
+// platform's cycles, which come every HiddenInterval on the grid the
+// platform anchored. Both run modes therefore run the same batches at the
+// same instants, each after the same polls.
+func (s *simulation) batchAt() timing.Instant {
+	due := s.sched.NextUpdateAt()
+	r := s.rt
+	if !r.x.hidden.Load() || due == timing.MaxInstant {
+		return due
+	}
+	anchor := timing.Instant(r.x.hiddenAt.Load())
+	lo := max(due, anchor)
+	if s.lastBatch >= lo {
+		lo = s.lastBatch + 1 // one batch per cycle
+	}
+	iv := r.opts.HiddenInterval
+	k := (time.Duration(lo-anchor) + iv - 1) / iv
+	return anchor.AddSaturating(k * iv)
+}
+
 // main is the simulation goroutine of concurrent mode.
 func (s *simulation) main() {
 	r := s.rt
@@ -222,10 +245,7 @@ func (s *simulation) loop() {
 	for !r.stop.Requested() {
 		s.applyTimingOptions()
 		s.applyFocus()
-		next := s.sched.NextUpdateAt()
-		if r.x.hidden.Load() {
-			next = max(next, s.lastBatch.AddSaturating(r.opts.HiddenInterval))
-		}
+		next := s.batchAt()
 		// Wait even when next has passed: on a timing.ManualClock that is
 		// where the platform finishes its work at this instant (its poll)
 		// first, so which polls an update sees does not depend on the
