@@ -518,13 +518,29 @@ func (ld *Load) deliver(i int, r loadResult) {
 		return
 	}
 	ld.state = uploading
-	w, lib := ld.work, ld.lib
-	if err := w.exec.Graphics(func(u Uploader) {
-		err := lib.Upload(u)
-		_ = w.exec.Post(func() { ld.finish(err) })
-	}); err != nil {
-		ld.finish(&Error{Op: "upload", Path: "background load", Err: fmt.Errorf("the executor refused the graphics work: %w", err)})
+	if err := ld.work.exec.Graphics(ld.uploadStep); err != nil {
+		ld.finish(refusedUpload(err))
 	}
+}
+
+func refusedUpload(err error) error {
+	return &Error{Op: "upload", Path: "background load", Err: fmt.Errorf("the executor refused the graphics work: %w", err)}
+}
+
+// uploadStep is the final upload, on the graphics thread: one
+// [Library.UploadStep] per call, within the library's budget, queued
+// again until nothing is left, so that the load's pages reach the GPU
+// across frames instead of in one long one.
+func (ld *Load) uploadStep(u Uploader) {
+	w := ld.work
+	pending, err := ld.lib.UploadStep(u)
+	if pending && err == nil {
+		if err = w.exec.Graphics(ld.uploadStep); err == nil {
+			return
+		}
+		err = refusedUpload(err)
+	}
+	_ = w.exec.Post(func() { ld.finish(err) })
 }
 
 // finish ends the load once the final upload has run.

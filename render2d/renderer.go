@@ -17,8 +17,9 @@ type Renderer interface {
 	// CreateTexture uploads img (premultiplied, as image.RGBA is) and
 	// returns its handle. Images wider or taller than MaxTextureSize, or
 	// empty, are refused. An img with no Pix (only its Rect set) creates a
-	// texture of that size and uploads nothing, for a caller that fills it
-	// later with UpdateTexture: its texels are undefined until then.
+	// transparent texture of that size without sending texels, for a
+	// caller that fills it later with UpdateTexture (an atlas page sent in
+	// bands).
 	CreateTexture(img *image.RGBA, opts TextureOptions) (TextureHandle, error)
 	// UpdateTexture replaces the texels of h in the rectangle of img's
 	// size at (x, y). The rectangle must lie inside the texture.
