@@ -163,10 +163,19 @@ type UploadStats struct {
 	// Bytes counts the texel bytes sent to the renderer.
 	Bytes uint64 `json:"bytes"`
 	// Time is the time spent in the calls, waiting for the library's lock
-	// included; Longest the longest call.
+	// included; Longest the longest call (since [Library.ResetUploadPeak]).
 	Time    time.Duration `json:"time_ns"`
 	Longest time.Duration `json:"longest_ns"`
 }
+
+// Options returns the options the library was made with, defaults
+// filled in. Safe from any goroutine.
+func (l *Library) Options() Options { return l.opts }
+
+// ResetUploadPeak starts UploadStats.Longest again from zero, to find the
+// longest upload of a stretch of the session (a background load). Safe from
+// any goroutine.
+func (l *Library) ResetUploadPeak() { l.stats.longest.Store(0) }
 
 // UploadStats returns the upload statistics. Safe from any goroutine.
 func (l *Library) UploadStats() UploadStats {
