@@ -1,6 +1,7 @@
 package assets_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -116,4 +117,66 @@ func TestUploadStepSpreadsWithinBudget(t *testing.T) {
 			t.Errorf("stats %+v after %d steps: want %d calls, %d deferred, none longer than %v", st, steps, steps, steps-1, budget+band)
 		}
 	})
+}
+
+// TestLoadUploadsWithinBudget: a background load of twelve generated
+// 200x200 images finishes its upload in several graphics steps, none longer
+// than the budget and one band, and is done only once every image is on
+// the GPU.
+func TestLoadUploadsWithinBudget(t *testing.T) {
+	const (
+		budget  = 2 * time.Millisecond
+		perByte = 10 * time.Nanosecond
+		band    = 64 << 10 * perByte
+	)
+	clock := timing.NewManualClock(0)
+	opts := assets.DefaultOptions()
+	opts.PageSize = 512
+	opts.UploadBudget = budget
+	opts.Clock = clock
+	lib := newLib(t, opts)
+	u := &costlyUploader{Recorder: rendertest.NewRecorder(8, 8, 4096), clock: clock, perByte: perByte}
+	var files []assets.File
+	for i := range 12 {
+		files = append(files, assets.GeneratedImage(fmt.Sprint("tile", i), func(context.Context) (image.Image, error) {
+			return pattern(200, 200, uint8(i)), nil
+		}))
+	}
+	e := newFakeExec()
+	ld, err := lib.StartLoad(e, nil, files, assets.LoadOptions{Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	for !ld.Done() {
+		start := clock.Now()
+		n := e.step(u)
+		if d := time.Duration(clock.Now() - start); d > budget+band {
+			t.Fatalf("graphics step %d took %v, want at most %v", steps, d, budget+band)
+		}
+		if n == 0 {
+			e.await(t)
+		}
+		steps++
+	}
+	e.finish(u)
+	if err := ld.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if st := lib.UploadStats(); st.Deferred < 4 || st.Longest > budget+band {
+		t.Errorf("upload stats %+v: want the load's upload spread over at least 5 steps, none longer than %v", st, budget+band)
+	}
+	for i := range files {
+		img, err := ld.Image(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := lib.Region(img)
+		if err != nil {
+			t.Fatalf("image %d after the load: %v", i, err)
+		}
+		if !samePixels(regionPixels(t, u.Recorder, r), pattern(200, 200, uint8(i))) {
+			t.Errorf("image %d: texels on the GPU differ", i)
+		}
+	}
 }
