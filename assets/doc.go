@@ -128,8 +128,8 @@
 // A large upload in one frame makes that frame late: a background load's
 // atlas pages are megabytes. [Library.UploadStep] therefore sends at most
 // [Options.UploadBudget] of texels per frame (default 2 ms): small changes
-// such as new glyphs go whole, new pages are created transparent on the
-// GPU and what was placed in them follows in 64 KiB bands. Texels not yet
+// such as new glyphs go whole, new pages are created without texels and
+// what was placed in them follows in 64 KiB bands. Texels not yet
 // sent are pending: [Library.Region] reports [ErrPending] for an image
 // there and text layout leaves such glyphs out, so nothing is drawn from
 // texels the GPU lacks; a [Load] is done only once its pages are all sent.

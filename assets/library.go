@@ -202,6 +202,15 @@ type page struct {
 	deferred bool
 }
 
+// markDirty notes that the texels of r changed, with a ring of one texel
+// around them: a page created without pixels (see createLocked) has
+// undefined texels where nothing was sent, and linear filtering at an
+// entry's edge samples up to half a texel beyond it, where the page holds
+// padding (transparent) that must be on the GPU too.
+func (p *page) markDirty(r image.Rectangle) {
+	p.dirty = p.dirty.Union(r.Inset(-1).Intersect(p.img.Rect))
+}
+
 // pendingLocked reports whether the texels of r in p are not on the GPU
 // yet: the page has no texture, or a budgeted upload has not sent them.
 func (p *page) pendingLocked(r image.Rectangle) bool {
@@ -350,7 +359,7 @@ func (l *Library) fillLocked(pi int, at image.Point, src image.Image, b image.Re
 	blit(p.img, r, src, b, extrude)
 	p.used = true
 	p.refs++
-	p.dirty = p.dirty.Union(r.Inset(-extrude))
+	p.markDirty(r.Inset(-extrude))
 	if l.opts.UploadBudget > 0 && 4*p.dirty.Dx()*p.dirty.Dy() > uploadBand {
 		p.deferred = true // more than a step sends whole: pending until sent
 	}
@@ -651,7 +660,7 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 }
 
 // createLocked makes the texture of page i: with its pixels, or, in bands
-// (a budgeted step), transparent with what was placed left to send.
+// (a budgeted step), without any, what was placed left to send.
 func (l *Library) createLocked(r Uploader, i int, p *page, bands bool) error {
 	if p.img.Rect.Dx() > l.maxTex || p.img.Rect.Dy() > l.maxTex {
 		return &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i),
@@ -659,8 +668,9 @@ func (l *Library) createLocked(r Uploader, i int, p *page, bands bool) error {
 	}
 	src := p.img
 	if bands {
-		// Transparent, as the page is where nothing was placed; what was
-		// placed (its dirty rectangle) follows in bands.
+		// No texels: what was placed (the dirty rectangle, with the
+		// padding around it) follows in bands, and nothing draws from the
+		// rest of the page before something is placed and sent there.
 		src = &image.RGBA{Rect: p.img.Rect}
 	}
 	h, err := r.CreateTexture(src, l.opts.Texture)

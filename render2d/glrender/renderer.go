@@ -241,40 +241,19 @@ func unpack(img *image.RGBA) unsafe.Pointer {
 func (r *Renderer) CreateTexture(img *image.RGBA, opts render2d.TextureOptions) (render2d.TextureHandle, error) {
 	return r.res.CreateTexture(img, opts, func() (texture, error) {
 		b := img.Bounds()
-		var pix unsafe.Pointer // none: cleared on the GPU below
+		var pix unsafe.Pointer // none: allocated only, filled later
 		if len(img.Pix) > 0 {
 			pix = unpack(img)
 		}
 		id := newGLTexture(b.Dx(), b.Dy(), opts, pix)
 		gl.PixelStorei(gl.UNPACK_ROW_LENGTH, 0)
 		r.curTexture = id
-		if pix == nil {
-			r.clearTexture(id)
-		}
 		if err := glError("CreateTexture"); err != nil {
 			r.deleteTexture(id)
 			return texture{}, err
 		}
 		return texture{id: id}, nil
 	})
-}
-
-// clearTexture makes every texel of texture id transparent on the GPU,
-// through a framebuffer object made for the purpose: no texels cross from
-// the CPU.
-func (r *Renderer) clearTexture(id uint32) {
-	var fbo uint32
-	gl.GenFramebuffers(1, &fbo)
-	gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
-	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, id, 0)
-	if gl.CheckFramebufferStatus(gl.FRAMEBUFFER) == gl.FRAMEBUFFER_COMPLETE {
-		gl.Disable(gl.SCISSOR_TEST)
-		gl.ClearColor(0, 0, 0, 0)
-		gl.Clear(gl.COLOR_BUFFER_BIT)
-	}
-	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
-	r.curFBO = 0
-	gl.DeleteFramebuffers(1, &fbo)
 }
 
 // UpdateTexture implements [render2d.Renderer].

@@ -139,19 +139,6 @@ func testTextureWithoutPixels(t *testing.T, r render2d.Renderer) {
 	if w, ht, err := r.TextureSize(h); err != nil || w != 16 || ht != 8 {
 		t.Errorf("TextureSize: %dx%d, %v; want 16x8", w, ht, err)
 	}
-	if rd, ok := r.(interface {
-		Texels(render2d.TextureHandle) (*image.RGBA, error)
-	}); ok {
-		img, err := rd.Texels(h)
-		if err != nil {
-			t.Fatalf("Texels: %v", err)
-		}
-		for i, v := range img.Pix {
-			if v != 0 {
-				t.Fatalf("texel byte %d of a texture created without pixels is %d, want transparent", i, v)
-			}
-		}
-	}
 	for y := 0; y < 8; y += 4 {
 		if err := r.UpdateTexture(h, 0, y, solid(16, 4, color.RGBA{0, 255, 0, 255})); err != nil {
 			t.Errorf("UpdateTexture of band %d: %v", y/4, err)
