@@ -58,6 +58,8 @@ func rewriteRecording(src []byte, name, game string) (out []byte, ticks, hash ui
 		case *recording.Checkpoint:
 			hash = it.Hash
 			err = w.Checkpoint(it)
+		case *recording.Hook:
+			err = w.Hook(it)
 		case *recording.End:
 			err = w.Close(it.Err())
 			if err == nil {
