@@ -50,6 +50,8 @@ func TestSteadyStateAllocations(t *testing.T) {
 		{"Region", func() { _, _ = lib.Region(frame0) }},
 		{"Sprite", func() { _, _ = lib.Sprite(frame0, render2d.Vec2{X: 1, Y: 2}) }},
 		{"Upload with nothing new", func() { _ = lib.Upload(rec) }},
+		{"UploadStep with nothing new", func() { _, _ = lib.UploadStep(rec) }},
+		{"UploadStats", func() { _ = lib.UploadStats() }},
 	}
 	// A CFF-outline font shares the caches: cached layout allocates
 	// nothing either.

@@ -120,8 +120,22 @@
 // batch is not tied to the frame about to be drawn, so for glyphs
 // rasterised on demand the upload must come right before Render.
 // [UploadingRenderer] packages that rule: it wraps the renderer the runtime
-// drives and runs Upload inside every Render, and ReleaseTextures inside
-// Close, so a game needs no hook of its own.
+// drives and runs [Library.UploadStep] inside every Render, and
+// ReleaseTextures inside Close, so a game needs no hook of its own.
+//
+// # Upload budget
+//
+// A large upload in one frame makes that frame late: a background load's
+// atlas pages are megabytes. [Library.UploadStep] therefore sends at most
+// [Options.UploadBudget] of texels per frame (default 2 ms): small changes
+// such as new glyphs go whole, new pages are created without texels and
+// what was placed in them follows in 64 KiB bands. Texels not yet
+// sent are pending: [Library.Region] reports [ErrPending] for an image
+// there and text layout leaves such glyphs out, so nothing is drawn from
+// texels the GPU lacks; a [Load] is done only once its pages are all sent.
+// [Library.Upload] sends everything at once, for a game's setup.
+// [Library.UploadStats] says what the uploads cost, measured where they
+// run, and [Load.Stats] what the workers spent decoding and packing.
 //
 //	lib, _ := assets.NewLibrary(assets.DefaultOptions())
 //	hero, err := lib.LoadImage(gameFS, "sprites/hero.png") // simulation or init

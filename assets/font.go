@@ -364,7 +364,7 @@ func (l *Library) rasterLocked(fe *fontEntry, r rune) glyph {
 	}
 	p.used = true
 	p.refs++
-	p.dirty = p.dirty.Union(dst)
+	p.markDirty(dst)
 	fe.pages[pi]++
 	g.page, g.src = int32(pi), dst
 	g.srcF = rectOf(dst)

@@ -6,11 +6,14 @@ import (
 	"image"
 	"io/fs"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"golang.org/x/image/vector"
 
 	"github.com/metronome-go/metronome/assets/internal/ttf"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // Options configure a [Library]. Start from [DefaultOptions]: in a zero
@@ -39,12 +42,36 @@ type Options struct {
 	// The zero value is linear filtering; a framework game picks the
 	// filter with the render.filter configuration key.
 	Texture render2d.TextureOptions
+	// UploadBudget is the most time one [Library.UploadStep] spends
+	// sending texels to the renderer: a new page or a large change (a
+	// background load placing images) is sent in bands across several
+	// steps, one per presented frame, so that it never makes a frame
+	// late. Small changes (new glyphs, a sprite) are sent whole at every
+	// step. Zero sends everything at every step, as [Library.Upload] does.
+	// [DefaultOptions] sets [DefaultUploadBudget]; 0 to [MaxUploadBudget].
+	UploadBudget time.Duration
+	// Clock measures UploadBudget and the upload statistics; nil is
+	// [timing.SystemClock].
+	Clock timing.Clock
 }
 
+// DefaultUploadBudget is [DefaultOptions]' UploadBudget: an eighth of a
+// 60 Hz frame. MaxUploadBudget bounds it.
+const (
+	DefaultUploadBudget = 2 * time.Millisecond
+	MaxUploadBudget     = time.Second
+)
+
+// uploadBand is the most bytes of texels one band of a budgeted upload
+// sends, and the largest change a budgeted step sends whole whatever its
+// budget: 64 KiB is 16 rows of a 1024-texel page.
+const uploadBand = 64 << 10
+
 // DefaultOptions returns 1024-texel pages, a 4096 limit, one texel of
-// padding and one of extrusion, linear filtering ([render2d.FilterLinear]).
+// padding and one of extrusion, linear filtering ([render2d.FilterLinear]),
+// and uploads spread across frames within [DefaultUploadBudget].
 func DefaultOptions() Options {
-	return Options{PageSize: 1024, MaxTextureSize: DefaultMaxTextureSize, Padding: 1, Extrude: 1}
+	return Options{PageSize: 1024, MaxTextureSize: DefaultMaxTextureSize, Padding: 1, Extrude: 1, UploadBudget: DefaultUploadBudget}
 }
 
 func (o Options) withDefaults() Options {
@@ -75,6 +102,9 @@ func (o Options) Validate() error {
 	}
 	if err := o.Texture.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("assets: Options.Texture: %w", err))
+	}
+	if o.UploadBudget < 0 || o.UploadBudget > MaxUploadBudget {
+		errs = append(errs, fmt.Errorf("assets: Options.UploadBudget is %v, want [0, %v]", o.UploadBudget, MaxUploadBudget))
 	}
 	return errors.Join(errs...)
 }
@@ -113,6 +143,46 @@ type Library struct {
 	scratch []render2d.DrawPacket2D
 	line    []placed               // the line being laid out
 	gofonts map[string]*parsedFont // parsed embedded fonts, by name
+
+	clock timing.Clock
+	stats uploadCounters
+}
+
+// uploadCounters are the upload statistics, written on the graphics
+// thread and read from anywhere.
+type uploadCounters struct {
+	calls, deferred, bytes atomic.Uint64
+	time, longest          atomic.Int64
+}
+
+// UploadStats say what the uploads of a library have cost so far: the
+// work a background load puts on the graphics thread, measured where it
+// runs.
+type UploadStats struct {
+	// Calls counts Upload and UploadStep calls; Deferred those that left
+	// work for the next step because the budget was spent.
+	Calls    uint64 `json:"calls"`
+	Deferred uint64 `json:"deferred"`
+	// Bytes counts the texel bytes sent to the renderer.
+	Bytes uint64 `json:"bytes"`
+	// Time is the time spent in the calls, waiting for the library's lock
+	// included; Longest the longest call (since [Library.ResetUploadPeak]).
+	Time    time.Duration `json:"time_ns"`
+	Longest time.Duration `json:"longest_ns"`
+}
+
+// ResetUploadPeak starts UploadStats.Longest again from zero, to find the
+// longest upload of a stretch of the session (a background load). Safe from
+// any goroutine.
+func (l *Library) ResetUploadPeak() { l.stats.longest.Store(0) }
+
+// UploadStats returns the upload statistics. Safe from any goroutine.
+func (l *Library) UploadStats() UploadStats {
+	c := &l.stats
+	return UploadStats{
+		Calls: c.calls.Load(), Deferred: c.deferred.Load(), Bytes: c.bytes.Load(),
+		Time: time.Duration(c.time.Load()), Longest: time.Duration(c.longest.Load()),
+	}
 }
 
 // page is one atlas texture: its CPU pixels, the packer that places entries
@@ -126,6 +196,24 @@ type page struct {
 	used      bool            // something was ever placed here
 	retired   bool            // every entry released: texture goes at next upload
 	dedicated bool
+	// deferred: a budgeted step left texels of dirty unsent; what lies
+	// there is not drawable yet.
+	deferred bool
+}
+
+// markDirty notes that the texels of r changed, with a ring of one texel
+// around them: a page created without pixels (see createLocked) has
+// undefined texels where nothing was sent, and linear filtering at an
+// entry's edge samples up to half a texel beyond it, where the page holds
+// padding (transparent) that must be on the GPU too.
+func (p *page) markDirty(r image.Rectangle) {
+	p.dirty = p.dirty.Union(r.Inset(-1).Intersect(p.img.Rect))
+}
+
+// pendingLocked reports whether the texels of r in p are not on the GPU
+// yet: the page has no texture, or a budgeted upload has not sent them.
+func (p *page) pendingLocked(r image.Rectangle) bool {
+	return p.tex.IsZero() || (p.deferred && r.Overlaps(p.dirty))
 }
 
 type imageEntry struct {
@@ -170,7 +258,11 @@ func NewLibrary(opts Options) (*Library, error) {
 		return nil, err
 	}
 	opts = opts.withDefaults()
-	return &Library{opts: opts, maxTex: opts.MaxTextureSize}, nil
+	l := &Library{opts: opts, maxTex: opts.MaxTextureSize, clock: opts.Clock}
+	if l.clock == nil {
+		l.clock = timing.SystemClock{}
+	}
+	return l, nil
 }
 
 // Options returns the options the library was made with, defaults filled
@@ -270,7 +362,10 @@ func (l *Library) fillLocked(pi int, at image.Point, src image.Image, b image.Re
 	blit(p.img, r, src, b, extrude)
 	p.used = true
 	p.refs++
-	p.dirty = p.dirty.Union(r.Inset(-extrude))
+	p.markDirty(r.Inset(-extrude))
+	if l.opts.UploadBudget > 0 && 4*p.dirty.Dx()*p.dirty.Dy() > uploadBand {
+		p.deferred = true // more than a step sends whole: pending until sent
+	}
 	return r
 }
 
@@ -338,8 +433,8 @@ func (l *Library) regionLocked(img Image) (Region, error) {
 		return Region{}, staleErr("image", img.id, img.gen, l.images.current(img.id))
 	}
 	p := l.pages[e.page]
-	if p.tex.IsZero() {
-		return Region{}, &Error{Op: "draw image", Path: e.name, Err: detail(ErrPending, "page %d has no texture yet: call Upload on the graphics thread", e.page)}
+	if p.pendingLocked(e.rect.Inset(-l.opts.Extrude)) {
+		return Region{}, &Error{Op: "draw image", Path: e.name, Err: detail(ErrPending, "page %d has no texture or not these texels yet: call Upload or UploadStep on the graphics thread", e.page)}
 	}
 	return Region{Texture: p.tex, Source: rectOf(e.rect)}, nil
 }
@@ -441,6 +536,8 @@ func (l *Library) Reload(img Image) (Image, error) {
 // the last call (new images, glyphs rasterised by text layout), frees the
 // textures of retired pages, and keeps one empty page ready so that text
 // laid out on the simulation side rarely has to wait for a new texture.
+// It sends everything at once, whatever [Options.UploadBudget] says: call
+// it where every asset must be drawable right after (a game's setup).
 //
 // Call it on the graphics thread after taking the frame to render and
 // before [render2d.Renderer.Render]: everything the simulation rasterised
@@ -450,13 +547,37 @@ func (l *Library) Reload(img Image) (Image, error) {
 // Failures are joined; pages that failed stay pending and are retried by
 // the next call.
 func (l *Library) Upload(r Uploader) error {
+	_, err := l.upload(r, 0)
+	return err
+}
+
+// UploadStep is [Library.Upload] within [Options.UploadBudget], for every
+// presented frame ([UploadingRenderer] calls it): changes of up to 64 KiB
+// (glyphs, a sprite) are sent whole, then new pages and large changes in
+// bands of up to 64 KiB until the budget is spent, at least one band per
+// step. It reports whether work is left for the next step. Until a band
+// has been sent, the images and glyphs in it are pending ([Library.Region]
+// returns [ErrPending], text layout leaves them out), so nothing is drawn
+// from texels the GPU does not have. Graphics thread only.
+func (l *Library) UploadStep(r Uploader) (pending bool, err error) {
+	return l.upload(r, l.opts.UploadBudget)
+}
+
+// upload sends what changed, within budget (zero: everything).
+func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err error) {
+	start := l.clock.Now()
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	var sent uint64
+	defer func() {
+		l.mu.Unlock()
+		l.count(start, sent, pending && budget > 0)
+	}()
 	if m := r.MaxTextureSize(); m > 0 && m < l.maxTex {
 		l.maxTex = m
 	}
 	var errs []error
-	spare := false
+	// Retired pages go, and small changes to pages on the GPU are sent
+	// whole: new glyphs must be drawable in the frame that lays them out.
 	for i, p := range l.pages {
 		switch {
 		case p.retired:
@@ -466,48 +587,128 @@ func (l *Library) Upload(r Uploader) error {
 				}
 				p.tex = render2d.TextureHandle{}
 			}
+		case !p.tex.IsZero() && !p.dirty.Empty() && (budget == 0 || 4*p.dirty.Dx()*p.dirty.Dy() <= uploadBand):
+			if err := r.UpdateTexture(p.tex, p.dirty.Min.X, p.dirty.Min.Y, l.stageLocked(p, p.dirty)); err != nil {
+				errs = append(errs, &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
+				continue
+			}
+			sent += uint64(4 * p.dirty.Dx() * p.dirty.Dy())
+			p.dirty, p.deferred = image.Rectangle{}, false
+		}
+	}
+	// New pages and large changes, band by band while the budget lasts.
+	bands := 0
+	spent := func() bool {
+		return budget > 0 && bands > 0 && time.Duration(l.clock.Now()-start) >= budget
+	}
+	spare := false
+	for i := 0; i < len(l.pages); i++ {
+		p := l.pages[i]
+		if p.retired {
 			continue
-		case p.tex.IsZero():
-			if p.img.Rect.Dx() > l.maxTex || p.img.Rect.Dy() > l.maxTex {
-				errs = append(errs, &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i),
-					Err: detail(ErrTooLarge, "page is %dx%d, the renderer's maximum texture size is %d", p.img.Rect.Dx(), p.img.Rect.Dy(), l.maxTex)})
+		}
+		if p.tex.IsZero() {
+			if spent() {
+				pending = true
+				break
+			}
+			if err := l.createLocked(r, i, p, budget > 0); err != nil {
+				errs = append(errs, err)
 				continue
 			}
-			h, err := r.CreateTexture(p.img, l.opts.Texture)
-			if err != nil {
+			bands++
+		}
+		for !p.dirty.Empty() && !pending {
+			if spent() {
+				pending = true
+				break
+			}
+			band := p.dirty
+			if budget > 0 {
+				band.Max.Y = min(band.Max.Y, band.Min.Y+max(1, uploadBand/(4*band.Dx())))
+			}
+			if err := r.UpdateTexture(p.tex, band.Min.X, band.Min.Y, l.stageLocked(p, band)); err != nil {
 				errs = append(errs, &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
-				continue
+				break
 			}
-			p.tex = h
-			p.dirty = image.Rectangle{}
-		case !p.dirty.Empty():
-			if err := r.UpdateTexture(p.tex, p.dirty.Min.X, p.dirty.Min.Y, l.stageLocked(p)); err != nil {
-				errs = append(errs, &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
-				continue
+			sent += uint64(4 * band.Dx() * band.Dy())
+			bands++
+			if p.dirty.Min.Y = band.Max.Y; p.dirty.Empty() {
+				p.dirty, p.deferred = image.Rectangle{}, false
 			}
-			p.dirty = image.Rectangle{}
+		}
+		if pending {
+			break
 		}
 		if !p.used && !p.dedicated {
 			spare = true
 		}
 	}
-	if !spare && (len(l.pages) > 0 || l.fonts.len() > 0) {
+	if !pending && !spare && (len(l.pages) > 0 || l.fonts.len() > 0) {
 		p := l.newPage()
-		h, err := r.CreateTexture(p.img, l.opts.Texture)
-		if err != nil {
+		l.pages = append(l.pages, p)
+		if err := l.createLocked(r, len(l.pages)-1, p, budget > 0); err != nil {
+			l.pages = l.pages[:len(l.pages)-1]
 			errs = append(errs, &Error{Op: "upload", Path: "spare atlas page", Err: err})
-		} else {
-			p.tex = h
-			l.pages = append(l.pages, p)
+		}
+		pending = p.deferred
+	}
+	for _, p := range l.pages {
+		if !p.retired && !p.dirty.Empty() {
+			p.deferred = budget > 0 // left for the next step
+			pending = pending || budget > 0
 		}
 	}
-	return errors.Join(errs...)
+	return pending, errors.Join(errs...)
 }
 
-// stageLocked copies a page's dirty rectangle into a tightly packed image
-// at the origin, which every renderer accepts.
-func (l *Library) stageLocked(p *page) *image.RGBA {
-	d := p.dirty
+// createLocked makes the texture of page i: with its pixels, or, in bands
+// (a budgeted step), without any, what was placed left to send.
+func (l *Library) createLocked(r Uploader, i int, p *page, bands bool) error {
+	if p.img.Rect.Dx() > l.maxTex || p.img.Rect.Dy() > l.maxTex {
+		return &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i),
+			Err: detail(ErrTooLarge, "page is %dx%d, the renderer's maximum texture size is %d", p.img.Rect.Dx(), p.img.Rect.Dy(), l.maxTex)}
+	}
+	src := p.img
+	if bands {
+		// No texels: what was placed (the dirty rectangle, with the
+		// padding around it) follows in bands, and nothing draws from the
+		// rest of the page before something is placed and sent there.
+		src = &image.RGBA{Rect: p.img.Rect}
+	}
+	h, err := r.CreateTexture(src, l.opts.Texture)
+	if err != nil {
+		return &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err}
+	}
+	p.tex = h
+	if !bands {
+		p.dirty = image.Rectangle{}
+	}
+	p.deferred = !p.dirty.Empty()
+	return nil
+}
+
+// count adds one upload call to the statistics.
+func (l *Library) count(start timing.Instant, sent uint64, deferred bool) {
+	c := &l.stats
+	d := int64(l.clock.Now() - start)
+	c.calls.Add(1)
+	c.bytes.Add(sent)
+	c.time.Add(d)
+	if deferred {
+		c.deferred.Add(1)
+	}
+	for {
+		m := c.longest.Load()
+		if d <= m || c.longest.CompareAndSwap(m, d) {
+			return
+		}
+	}
+}
+
+// stageLocked copies the rectangle d of a page into a tightly packed
+// image at the origin, which every renderer accepts.
+func (l *Library) stageLocked(p *page, d image.Rectangle) *image.RGBA {
 	n := 4 * d.Dx() * d.Dy()
 	if l.stage == nil || cap(l.stage.Pix) < n {
 		l.stage = &image.RGBA{Pix: make([]uint8, n)}

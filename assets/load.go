@@ -9,6 +9,7 @@ import (
 	goruntime "runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Executor runs the work of a background [Load] where it belongs. Package
@@ -192,6 +193,24 @@ type loadWork struct {
 	cancel context.CancelCauseFunc
 	place  placer
 	sim    *Load
+	// Worker time, summed over the workers: reading and decoding (or
+	// drawing) files, and placing them in the atlas under the library's
+	// lock. Measured on the library's clock.
+	decodeNS, placeNS atomic.Int64
+}
+
+// LoadStats say where a background load's worker time went.
+type LoadStats struct {
+	// Decode is the time workers spent reading and decoding (or drawing)
+	// files, Place the time they spent placing them in atlas pages, both
+	// summed over the workers.
+	Decode time.Duration `json:"decode_ns"`
+	Place  time.Duration `json:"place_ns"`
+}
+
+// Stats returns the load's worker time so far. Safe from any goroutine.
+func (ld *Load) Stats() LoadStats {
+	return LoadStats{Decode: time.Duration(ld.work.decodeNS.Load()), Place: time.Duration(ld.work.placeNS.Load())}
 }
 
 // placer puts decoded files into the library in file order, whichever
@@ -328,7 +347,9 @@ func (w *loadWork) run(ctx context.Context, i int) {
 		_ = w.exec.Post(func() { w.sim.abort(cause) })
 		panic(v)
 	}()
+	t0 := w.lib.clock.Now()
 	d := w.decode(i)
+	w.decodeNS.Add(int64(w.lib.clock.Now() - t0))
 	stop()
 	if d.abort != nil {
 		ok = true
@@ -462,7 +483,9 @@ func (w *loadWork) offer(i int, d decoded) {
 		p.ready[j] = decoded{}
 		p.next++
 		p.mu.Unlock()
+		t0 := w.lib.clock.Now()
 		r := w.placeFile(j, dj)
+		w.placeNS.Add(int64(w.lib.clock.Now() - t0))
 		if err := w.exec.Post(func() { w.sim.deliver(j, r) }); err != nil {
 			r.release(w.lib) // nobody is left to deliver to
 			w.cancel(err)
@@ -518,13 +541,29 @@ func (ld *Load) deliver(i int, r loadResult) {
 		return
 	}
 	ld.state = uploading
-	w, lib := ld.work, ld.lib
-	if err := w.exec.Graphics(func(u Uploader) {
-		err := lib.Upload(u)
-		_ = w.exec.Post(func() { ld.finish(err) })
-	}); err != nil {
-		ld.finish(&Error{Op: "upload", Path: "background load", Err: fmt.Errorf("the executor refused the graphics work: %w", err)})
+	if err := ld.work.exec.Graphics(ld.uploadStep); err != nil {
+		ld.finish(refusedUpload(err))
 	}
+}
+
+func refusedUpload(err error) error {
+	return &Error{Op: "upload", Path: "background load", Err: fmt.Errorf("the executor refused the graphics work: %w", err)}
+}
+
+// uploadStep is the final upload, on the graphics thread: one
+// [Library.UploadStep] per call, within the library's budget, queued
+// again until nothing is left, so that the load's pages reach the GPU
+// across frames instead of in one long one.
+func (ld *Load) uploadStep(u Uploader) {
+	w := ld.work
+	pending, err := ld.lib.UploadStep(u)
+	if pending && err == nil {
+		if err = w.exec.Graphics(ld.uploadStep); err == nil {
+			return
+		}
+		err = refusedUpload(err)
+	}
+	_ = w.exec.Post(func() { ld.finish(err) })
 }
 
 // finish ends the load once the final upload has run.

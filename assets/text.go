@@ -276,8 +276,9 @@ func (l *Library) layoutLocked(dst []render2d.DrawPacket2D, fe *fontEntry, text 
 				if g.page < 0 {
 					continue
 				}
-				tex := l.pages[g.page].tex
-				if tex.IsZero() {
+				pg := l.pages[g.page]
+				tex := pg.tex
+				if pg.pendingLocked(g.src) {
 					b.Pending++
 					continue
 				}

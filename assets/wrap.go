@@ -7,8 +7,9 @@ import (
 )
 
 // UploadingRenderer is a [render2d.Renderer] that keeps a [Library]'s
-// textures current by itself: Render first runs [Library.Upload] and then
-// draws, and Close releases the library's textures before closing. Give it
+// textures current by itself: Render first runs [Library.UploadStep] (so a
+// large upload is spread across frames within [Options.UploadBudget]) and
+// then draws, and Close releases the library's textures before closing. Give it
 // to the runtime in place of the renderer it wraps and the upload happens
 // on the graphics thread exactly where it must, after the frame to draw was
 // taken and before it is drawn, with no hook in the game.
@@ -29,7 +30,7 @@ func NewUploadingRenderer(lib *Library, r render2d.Renderer) *UploadingRenderer 
 // stays pending and its packets are refused by the renderer's validation),
 // and reports both errors.
 func (u *UploadingRenderer) Render(f *render2d.Frame) error {
-	uerr := u.Library.Upload(u.Renderer)
+	_, uerr := u.Library.UploadStep(u.Renderer)
 	return errors.Join(uerr, u.Renderer.Render(f))
 }
 

@@ -54,6 +54,7 @@ func seal(c, prefix []byte) {
 const (
 	itemCheckpoint = 1 | 0<<1
 	itemEnd        = 1 | 1<<1
+	itemHook       = 1 | 2<<1
 )
 
 // Tick flags. The ones set on most ticks come first so that a steady
@@ -521,6 +522,21 @@ func (s *stream) appendEnd(b []byte, o Outcome, msg string) []byte {
 	b = binary.AppendUvarint(b, uint64(o))
 	b = binary.AppendUvarint(b, uint64(len(msg)))
 	return append(b, msg...)
+}
+
+func appendHook(b []byte, h *Hook) []byte {
+	b = binary.AppendUvarint(b, itemHook)
+	b = append(b, byte(h.Name))
+	return binary.AppendUvarint(b, h.Futures)
+}
+
+func hookItem(d *decoder, h *Hook) {
+	name := HookName(d.byte())
+	h.Futures = d.uvarint()
+	if d.err == nil && name > HookDeinitSimulation {
+		d.failf("hook name %d is not defined (allowed: 0 InitSimulation, 1 DeinitSimulation)", uint8(name))
+	}
+	h.Name = name
 }
 
 func appendString(b []byte, s string) []byte {

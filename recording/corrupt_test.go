@@ -6,10 +6,13 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/timing"
 )
 
 func TestBadStart(t *testing.T) {
@@ -117,7 +120,7 @@ func TestCorruptChunks(t *testing.T) {
 		data []byte
 		msg  string
 	}{
-		{"unknown item", cat(start, frame(uv(1, 5))), "byte " + item + ", before the first tick: item type 5 is not defined"},
+		{"unknown item", cat(start, frame(uv(1, 7))), "byte " + item + ", before the first tick: item type 7 is not defined"},
 		{"unknown tick flags", cat(start, frame(uv(1, 1<<22))), "byte " + item + ", before the first tick: tick flags 0x200000 are not defined"},
 		{"update kind 3", cat(start, frame(uv(1, 3<<1))), "update kind 3 is not a timing.Kind (allowed: 0 to 2)"},
 		{"bad varint", cat(start, frame(uv(1, 1<<5), bytes.Repeat([]byte{0xff}, 11))), "byte " + itoa(payload+2) + ", before the first tick: a varint overflows 64 bits"},
@@ -315,4 +318,73 @@ func TestVersionByteDamaged(t *testing.T) {
 	other := append([]byte("MTRC\x05"), framed([]byte("MTRC\x05"), uv(0, 0, 0, 0, 0, 0, 0), make([]byte, 8), uv(60))...)
 	_, err := recording.NewReader(bytes.NewReader(other), "v.rec")
 	errorIs(t, err, recording.ErrVersion, "format version 5 is not supported")
+}
+
+// TestHookItems: hook items round-trip between ticks, a writer refuses a
+// hook name the format does not define, and a version 3 recording, which
+// has no hook items, refuses one.
+func TestHookItems(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := recording.NewWriter(&buf, "hooks.rec", testHeader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := []recording.Hook{{Name: recording.HookInitSimulation, Futures: 3}, {Name: recording.HookDeinitSimulation, Futures: 1 << 40}}
+	tick := &recording.Tick{Update: timing.Update{Kind: timing.FixedUpdate, Delta: time.Millisecond, End: timing.Instant(time.Millisecond), Steps: 1, Final: true}}
+	for _, err := range []error{w.Hook(&hooks[0]), w.Append(tick), w.Hook(&hooks[1])} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	data := slices.Clone(buf.Bytes())
+	r, err := recording.NewReader(bytes.NewReader(data), "hooks.rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []recording.Hook
+	ticks := 0
+	for {
+		it, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch it := it.(type) {
+		case *recording.Hook:
+			got = append(got, *it)
+		case *recording.Tick:
+			if len(got) != 1 {
+				t.Errorf("tick read after %d hooks, want 1", len(got))
+			}
+			ticks++
+		}
+	}
+	if !slices.Equal(got, hooks) || ticks != 1 {
+		t.Errorf("read hooks %v and %d ticks, want %v and 1", got, ticks, hooks)
+	}
+
+	// A version 3 file (old frames, no Package or Title) with a hook item.
+	old := append([]byte("MTRC\x03"), oldFrame(uv(0, 0, 0, 0, 0), make([]byte, 8), uv(60))...)
+	old = append(old, oldFrame(uv(1, 5), []byte{0}, uv(3))...)
+	r, err = recording.NewReader(bytes.NewReader(old), "old.rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); !errors.Is(err, recording.ErrCorrupt) || !strings.Contains(err.Error(), "format version 3") {
+		t.Errorf("a hook item in version 3: got %v, want ErrCorrupt naming the version", err)
+	}
+
+	w, err = recording.NewWriter(io.Discard, "bad.rec", testHeader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Hook(&recording.Hook{Name: 9}); !errors.Is(err, recording.ErrInvalid) || !strings.Contains(err.Error(), "Hook.Name") {
+		t.Errorf("hook name 9: got %v, want ErrInvalid naming Hook.Name", err)
+	}
+	_ = w.Close(nil)
 }

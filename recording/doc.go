@@ -82,7 +82,8 @@
 // (each a uvarint length and bytes), Config (length and bytes), Seed
 // (uint64) and CheckpointEvery (uvarint). Every later chunk holds whole items, each
 // starting with a uvarint h: an even h is a tick with flags h>>1; h = 1 a
-// checkpoint; h = 3 the end marker, which is the last item of the file.
+// checkpoint; h = 5 a hook; h = 3 the end marker, which is the last item
+// of the file.
 //
 // A tick's flags hold the update Kind (bits 0-1) and Final, Quiet, Coarse
 // and Stop as bits, and mark each field that differs from its prediction;
@@ -106,11 +107,15 @@
 // (bit 20) is set, the shutdown requests put to the policy before the
 // update come after the records: a count, then per request its reason
 // (length and bytes), At as a varint from the update's Start and Seq.
+//
+// A hook holds the hook's name (one byte: 0 InitSimulation, 1
+// DeinitSimulation) and its Futures watermark (uvarint).
+//
 // Version 3 is version 4 with an 8-byte frame (the length, then one
 // CRC-32C of the length bytes and the payload; the version under no
-// checksum), without Package and Title in the header and without the end
-// marker's outcome; version 2 is version 3 without the shutdown flag.
-// This build reads all three.
+// checksum), without Package and Title in the header, without the end
+// marker's outcome and without hooks; version 2 is version 3 without the
+// shutdown flag. This build reads all three.
 //
 // A checkpoint holds the tick number (varint from the last tick's), the
 // world hash (uint64) and a count of types; each type is a uvarint

@@ -48,6 +48,7 @@ type Reader struct {
 	timing timing.Stats
 	tick   Tick
 	cp     Checkpoint
+	hook   Hook
 	end    End
 	ended  bool
 	err    error // sticky: anything but ErrIncomplete
@@ -331,7 +332,8 @@ func (r *Reader) loadChunk() error {
 	return r.check()
 }
 
-// Next returns the next item: a *[Tick], a *[Checkpoint] or an *[End].
+// Next returns the next item: a *[Tick], a *[Checkpoint], a *[Hook] or an
+// *[End].
 // The value is reused by the next call; copy what must outlive it. After
 // the end marker Next returns io.EOF. When the data stops before the end
 // marker it returns an error wrapping [ErrIncomplete]: call again when the
@@ -360,12 +362,15 @@ func (r *Reader) Next() (Item, error) {
 	case h == itemCheckpoint:
 		r.s.checkpoint(d, &r.cp)
 		it = &r.cp
+	case h == itemHook && r.version >= 4:
+		hookItem(d, &r.hook)
+		it = &r.hook
 	case h == itemEnd:
 		r.s.endMarker(d, &r.end, r.version)
 		r.ended = true
 		it = &r.end
 	default:
-		d.failf("item type %d is not defined (allowed: tick, checkpoint, end)", h)
+		d.failf("item type %d is not defined in format version %d (allowed: tick, checkpoint, hook from version 4, end)", h, r.version)
 	}
 	if err := r.check(); err != nil {
 		return nil, err

@@ -14,8 +14,8 @@ import (
 // a new version. A reader reads this version and [OldestFormatVersion] on:
 // version 3 is version 4 with 8-byte chunk frames (no checksum of the
 // length field of its own, the version outside every checksum), without
-// Header.Package and Header.Title and without End.Outcome; version 2 is
-// version 3 without shutdown requests in ticks.
+// Header.Package and Header.Title, without End.Outcome and without hook
+// items; version 2 is version 3 without shutdown requests in ticks.
 const FormatVersion = 4
 
 // OldestFormatVersion is the oldest layout this build still reads.
@@ -230,10 +230,46 @@ func (o Outcome) String() string {
 	return fmt.Sprintf("Outcome(%d)", uint8(o))
 }
 
-// Item is what [Reader.Next] returns: a *[Tick], a *[Checkpoint] or an
-// *[End]. Switch on the type.
+// HookName names a simulation hook that runs outside the updates.
+type HookName uint8
+
+const (
+	// HookInitSimulation is the game's InitSimulation, before the first
+	// tick.
+	HookInitSimulation HookName = iota
+	// HookDeinitSimulation is the game's DeinitSimulation, after the last
+	// tick.
+	HookDeinitSimulation
+)
+
+func (n HookName) String() string {
+	switch n {
+	case HookInitSimulation:
+		return "InitSimulation"
+	case HookDeinitSimulation:
+		return "DeinitSimulation"
+	}
+	return fmt.Sprintf("HookName(%d)", uint8(n))
+}
+
+// Hook is what a simulation hook outside the updates saw of the
+// nondeterministic world: such a hook may wait for platform work, so the
+// results it could read are a fact of the session, as they are for a
+// [Tick]. An InitSimulation hook comes before the first tick, a
+// DeinitSimulation hook after the last one.
+type Hook struct {
+	// Name says which hook ran.
+	Name HookName
+	// Futures is a watermark: how many platform-dispatcher results were
+	// visible to the hook when it returned.
+	Futures uint64
+}
+
+// Item is what [Reader.Next] returns: a *[Tick], a *[Checkpoint], a
+// *[Hook] or an *[End]. Switch on the type.
 type Item interface{ item() }
 
 func (*Tick) item()       {}
 func (*Checkpoint) item() {}
+func (*Hook) item()       {}
 func (*End) item()        {}

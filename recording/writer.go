@@ -233,6 +233,26 @@ func (w *Writer) Checkpoint(c *Checkpoint) error {
 	return nil
 }
 
+// Hook records what a simulation hook outside the updates saw: call it
+// when InitSimulation has returned, before the first tick, and when
+// DeinitSimulation has returned, after the last one. Errors are as for
+// [Writer.Append]; a hook name the format does not define wraps
+// [ErrInvalid].
+func (w *Writer) Hook(h *Hook) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if h.Name > HookDeinitSimulation {
+		return w.breakWith(w.fail(-1, &FieldError{Field: "Hook.Name", Value: h.Name, Problem: "is not defined", Allowed: "HookInitSimulation or HookDeinitSimulation"}))
+	}
+	w.buf = appendHook(w.buf, h)
+	w.items++
+	if len(w.buf) >= chunkTarget+frameLen {
+		return w.flush(false)
+	}
+	return nil
+}
+
 // Flush hands what has been recorded since the last chunk to the
 // background goroutine now, without waiting for the disk. Append hands a
 // chunk over by itself once its first tick is [FlushInterval] old, in

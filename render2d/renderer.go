@@ -16,7 +16,12 @@ import (
 type Renderer interface {
 	// CreateTexture uploads img (premultiplied, as image.RGBA is) and
 	// returns its handle. Images wider or taller than MaxTextureSize, or
-	// empty, are refused.
+	// empty, are refused. An img with no Pix (only its Rect set) creates a
+	// texture of that size without sending texels, for a caller that fills
+	// it later with UpdateTexture (an atlas page sent in bands); its
+	// texels are undefined until then. (A clear on the GPU would do, but
+	// switching framebuffers for it stalls software GL for tens of
+	// milliseconds on a busy machine.)
 	CreateTexture(img *image.RGBA, opts TextureOptions) (TextureHandle, error)
 	// UpdateTexture replaces the texels of h in the rectangle of img's
 	// size at (x, y). The rectangle must lie inside the texture.

@@ -33,6 +33,9 @@ type PlatformDispatcher struct {
 	// during a replay), so which results an update sees is a fact of the
 	// session that a recording can keep.
 	queued, completed, visible atomic.Uint64
+	// revealing says how visible moves; a simulation hook outside the
+	// updates (InitSimulation, DeinitSimulation) changes it while it runs.
+	revealing atomic.Uint32
 	// arrived is signalled by every submission, for a replay waiting for
 	// work the recording says came.
 	arrived signal
@@ -62,6 +65,19 @@ type platformJob interface {
 	cancel(error)
 }
 
+// How results become visible to the simulation (PlatformDispatcher.revealing).
+const (
+	// revealAtUpdates: visible moves at the start of each update, so one
+	// update sees the same results from its start to its end.
+	revealAtUpdates uint32 = iota
+	// revealWhenSettled: a simulation hook runs, and may wait for
+	// platform work; a result is visible as soon as it is settled.
+	revealWhenSettled
+	// revealRecorded: a replayed hook runs; the results the recorded hook
+	// saw (below visible) are visible, each once it is settled.
+	revealRecorded
+)
+
 // Future is the result of work submitted to a [PlatformDispatcher]. Inspect
 // it without blocking from an update ([Future.Ready], [Future.Result]); a
 // simulation must not block on it.
@@ -78,13 +94,37 @@ type Future[T any] struct {
 func (f *Future[T]) Done() <-chan struct{} { return f.done }
 
 // Ready reports whether the result is available. Results become available
-// to the simulation at the start of an update (during Init hooks and the
-// shutdown, as soon as they are settled), so every update of a session, and
-// of its replay, sees the same results.
+// to the simulation at the start of an update, and during InitSimulation
+// and DeinitSimulation as soon as they are settled (such a hook in
+// concurrent mode may wait for Done). A recording keeps what each update
+// and hook saw, so a session and its replay see the same results.
 func (f *Future[T]) Ready() bool {
+	d := f.d
+	if d != nil {
+		switch d.revealing.Load() {
+		case revealWhenSettled:
+			select {
+			case <-f.done:
+				// Requests settle in order: every earlier one is
+				// settled too.
+				d.revealAtLeast(f.seq + 1)
+				return true
+			default:
+				return false
+			}
+		case revealRecorded:
+			if f.seq >= d.visible.Load() {
+				return false
+			}
+			// The recorded hook saw it: the platform thread, which runs
+			// beside a replayed hook that may wait, is settling it.
+			<-f.done
+			return true
+		}
+	}
 	select {
 	case <-f.done:
-		return f.d == nil || f.seq < f.d.visible.Load()
+		return d == nil || f.seq < d.visible.Load()
 	default:
 		return false
 	}
@@ -190,6 +230,16 @@ func (d *PlatformDispatcher) close() {
 
 // reveal makes the first n settled requests visible to the simulation.
 func (d *PlatformDispatcher) reveal(n uint64) { d.visible.Store(n) }
+
+// revealAtLeast makes at least the first n settled requests visible.
+func (d *PlatformDispatcher) revealAtLeast(n uint64) {
+	for {
+		v := d.visible.Load()
+		if v >= n || d.visible.CompareAndSwap(v, n) {
+			return
+		}
+	}
+}
 
 // revealSettled makes every settled request visible and returns how many
 // that is.

@@ -66,7 +66,8 @@
 // throttles to the hidden rate, as [Options.FocusPolicy] says. A
 // hidden or minimised window slows every cycle to [Options.HiddenInterval],
 // on absolute targets that a wake (a stop, dispatcher work) does not move,
-// and presents nothing. Every change of visibility drops the pacing
+// and presents nothing; updates then run only at those cycles, in both
+// modes, so a hidden window gives the same ticks in each. Every change of visibility drops the pacing
 // schedules: the first hidden cycle, and the first frame once the window is
 // shown again, start at once instead of waiting out the old phase.
 //
@@ -159,8 +160,9 @@
 // fast as its clock lets it, and fails at the first checkpoint whose hash
 // differs with a [*DivergenceError] naming the tick and the component
 // types. Platform results ([Future.Ready]) become visible to the
-// simulation at the start of an update, so a recording can say which ones
-// each update saw. The shutdown requests put to the policy before an
+// simulation at the start of an update, and to InitSimulation and
+// DeinitSimulation as soon as they are settled; a recording says which
+// ones each update and each of those hooks saw. The shutdown requests put to the policy before an
 // update are recorded with it (a policy may change game state, such as
 // opening a confirm dialog) and put to the replayed game's policy before
 // the same update; the replayed game's own requests are the recording's,

@@ -18,6 +18,11 @@ type exchange struct {
 	// the hidden interval while the window is hidden (or unfocused under
 	// FocusThrottle).
 	hidden atomic.Bool
+	// hiddenAt: platform -> simulation. While hidden, the platform cycles
+	// every HiddenInterval on a grid through this instant (the cycle that
+	// found the window hidden, moved when the hidden pacer re-anchors);
+	// the simulation runs its batches on the same grid.
+	hiddenAt atomic.Int64
 
 	// focus: the focus policy (any goroutine -> platform) and the pause it
 	// decides (platform -> simulation); see focus.go.

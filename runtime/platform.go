@@ -98,7 +98,12 @@ func (p *platform) sample() error {
 	c := p.rt.ctx
 	w := c.Display.State()
 	p.window = w
-	if slow := p.applyFocusPolicy(w.Window); p.rt.x.hidden.Swap(slow) != slow {
+	if slow := p.applyFocusPolicy(w.Window); slow != p.rt.x.hidden.Load() {
+		if slow {
+			// The first hidden cycle is this one: the pacer's baseline.
+			p.rt.x.hiddenAt.Store(int64(p.rt.clock.Now()))
+		}
+		p.rt.x.hidden.Store(slow)
 		p.visibilityChanged()
 	}
 	if w.Framebuffer != p.lastFB {
@@ -330,6 +335,15 @@ func (p *platform) wait(nextUpdate timing.Instant, haveUpdate bool) {
 		// when the window was hidden); an interrupted wait keeps its target.
 		res := p.hiddenPacer.Pace()
 		p.slowFrame = res.Outcome.Started()
+		switch res.Outcome {
+		case timing.PaceRescheduled, timing.PaceClockRegression, timing.PaceOverflow:
+			// A new grid (the real clock fell behind): the simulation
+			// follows it.
+			r.x.hiddenAt.Store(int64(res.Target))
+			if r.sim.own {
+				r.wakeSimulation()
+			}
+		}
 		if maintenanceOnly && res.Outcome.Started() && res.Outcome != timing.PaceBaseline {
 			r.counters.maintenanceWakes.Add(1)
 		}

@@ -139,6 +139,14 @@ type replayState struct {
 	started bool
 	done    bool
 	ticks   uint64
+
+	// held is an item read ahead, looking for a hook's, and not yet
+	// replayed; heldErr the error reading it.
+	held    recording.Item
+	heldErr error
+	// deinit is the DeinitSimulation hook's watermark, once read.
+	deinit     uint64
+	haveDeinit bool
 }
 
 func (s *simulation) initRecord(o RecordOptions) error {
@@ -260,7 +268,7 @@ func (s *simulation) replayBatch() (int, error) {
 	r := s.rt
 	ran := 0
 	for !s.play.done {
-		item, err := s.rec.Reader.Next()
+		item, err := s.next()
 		if err != nil {
 			return ran, err
 		}
@@ -271,6 +279,11 @@ func (s *simulation) replayBatch() (int, error) {
 			if _, err := s.rec.Reader.Next(); err != io.EOF {
 				return ran, err
 			}
+		case *recording.Hook:
+			if it.Name != recording.HookDeinitSimulation {
+				return ran, fmt.Errorf("runtime: replay: a %v hook after tick %d", it.Name, s.play.ticks)
+			}
+			s.play.deinit, s.play.haveDeinit = it.Futures, true
 		case *recording.Checkpoint:
 			if err := s.verify(it); err != nil {
 				return ran, err
@@ -328,14 +341,15 @@ func (s *simulation) replayTick(t *recording.Tick) error {
 			_ = s.waiter.WaitUntil(at)
 		}
 	}
-	if err := s.await(t.Update.Number, "mailbox item", func() bool { return r.mailbox.Pending() >= t.Mailbox }); err != nil {
+	at := fmt.Sprintf("tick %d", t.Update.Number)
+	if err := s.await(at, "mailbox item", func() bool { return r.mailbox.Pending() >= t.Mailbox }); err != nil {
 		return err
 	}
 	if _, err := r.mailbox.drainN(t.Mailbox); err != nil {
 		r.fail(PhaseMailbox, err)
 		return nil
 	}
-	if err := s.await(t.Update.Number, "platform result", func() bool { return r.dispatcher.completed.Load() >= t.Futures }); err != nil {
+	if err := s.await(at, "platform result", func() bool { return r.dispatcher.completed.Load() >= t.Futures }); err != nil {
 		return err
 	}
 	r.dispatcher.reveal(t.Futures)
@@ -361,7 +375,7 @@ func (s *simulation) replayTick(t *recording.Tick) error {
 // sequential); mailbox work comes from the game's other goroutines, which
 // are not on the session's clock, so the wait is for their posts, and gives
 // up after stallTimeout of real time without one.
-func (s *simulation) await(tick uint64, what string, ready func() bool) error {
+func (s *simulation) await(where, what string, ready func() bool) error {
 	r := s.rt
 	var timer *time.Timer
 	for {
@@ -377,9 +391,76 @@ func (s *simulation) await(tick uint64, what string, ready func() bool) error {
 		case <-r.mailbox.arrived.ch():
 		case <-r.dispatcher.arrived.ch():
 		case <-timer.C:
-			return fmt.Errorf("%w: tick %d waits for a %s that the recording had and the replay does not produce", ErrReplayStalled, tick, what)
+			return fmt.Errorf("%w: %s waits for a %s that the recording had and the replay does not produce", ErrReplayStalled, where, what)
 		}
 	}
+}
+
+// next returns the next recorded item, the one read ahead first.
+func (s *simulation) next() (recording.Item, error) {
+	if s.play.held != nil || s.play.heldErr != nil {
+		it, err := s.play.held, s.play.heldErr
+		s.play.held, s.play.heldErr = nil, nil
+		return it, err
+	}
+	return s.rec.Reader.Next()
+}
+
+// recordedHook returns the watermark the recording holds for the hook
+// name, reading ahead when it comes next: the InitSimulation hook's before
+// the first tick, the DeinitSimulation hook's after the last one (a
+// replay that stops with the game's own request has not read it). ok is
+// false for a recording without it (format 3 and older, or a replay that
+// stopped before the recording did).
+func (s *simulation) recordedHook(name recording.HookName) (futures uint64, ok bool) {
+	if name == recording.HookDeinitSimulation && s.play.haveDeinit {
+		return s.play.deinit, true
+	}
+	if s.play.done || s.play.held != nil || s.play.heldErr != nil {
+		return 0, false
+	}
+	it, err := s.rec.Reader.Next()
+	if h, isHook := it.(*recording.Hook); err == nil && isHook && h.Name == name {
+		return h.Futures, true
+	}
+	s.play.held, s.play.heldErr = it, err
+	return 0, false
+}
+
+// replayHook runs a simulation hook of a replay with the platform results
+// its recorded run saw. A hook recorded in concurrent mode ran beside the
+// platform thread and may have waited for platform work, so it runs beside
+// it again; a sequential one ran on the platform thread after the work it
+// saw had run.
+func (s *simulation) replayHook(name recording.HookName, hook func() error) error {
+	r := s.rt
+	d := &r.dispatcher
+	w, ok := s.recordedHook(name)
+	if !ok {
+		w = d.revealSettled() // what an older recording's hook saw
+	}
+	if r.opts.Mode == Concurrent {
+		d.reveal(w)
+		d.revealing.Store(revealRecorded)
+		done := make(chan struct{})
+		var err error
+		go func() {
+			defer close(done)
+			err = guard(hook)
+		}()
+		r.plat.pumpUntil(done)
+		d.revealing.Store(revealAtUpdates)
+		return err
+	}
+	if err := s.await(name.String(), "platform result", func() bool { return d.completed.Load() >= w }); err != nil {
+		r.fail(PhaseReplay, err)
+		return nil
+	}
+	d.reveal(w)
+	d.revealing.Store(revealRecorded)
+	err := guard(hook)
+	d.revealing.Store(revealAtUpdates)
+	return err
 }
 
 // stallTimeout is how long a replayed update waits for work that does not

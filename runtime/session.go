@@ -63,9 +63,8 @@ func (r *GameRuntime) initialize() bool {
 		return false
 	}
 	r.sim.tried = true
-	r.dispatcher.revealSettled()
 	if !r.sim.own {
-		if err := guard(func() error { return r.game.InitSimulation(r) }); err != nil {
+		if err := r.sim.initHook(); err != nil {
 			r.fail(PhaseInitSimulation, err)
 			return false
 		}
@@ -92,7 +91,8 @@ func (r *GameRuntime) sequentialLoop() {
 		}
 		s.applyTimingOptions()
 		s.applyFocus()
-		if now = r.clock.Now(); now >= s.sched.NextUpdateAt() {
+		if now = r.clock.Now(); now >= s.batchAt() {
+			s.lastBatch = now
 			if n := s.runBatch(now); n > 0 && !r.fails.any() {
 				s.prepare()
 			}

@@ -224,6 +224,27 @@ func (s *simulation) prepare() bool {
 	return true
 }
 
+// batchAt returns when the next batch may run: when the scheduler says it
+// is due, but while the window is hidden (or throttled) only at the
+// platform's cycles, which come every HiddenInterval on the grid the
+// platform anchored. Both run modes therefore run the same batches at the
+// same instants, each after the same polls.
+func (s *simulation) batchAt() timing.Instant {
+	due := s.sched.NextUpdateAt()
+	r := s.rt
+	if !r.x.hidden.Load() || due == timing.MaxInstant {
+		return due
+	}
+	anchor := timing.Instant(r.x.hiddenAt.Load())
+	lo := max(due, anchor)
+	if s.lastBatch >= lo {
+		lo = s.lastBatch + 1 // one batch per cycle
+	}
+	iv := r.opts.HiddenInterval
+	k := (time.Duration(lo-anchor) + iv - 1) / iv
+	return anchor.AddSaturating(k * iv)
+}
+
 // main is the simulation goroutine of concurrent mode.
 func (s *simulation) main() {
 	r := s.rt
@@ -236,7 +257,7 @@ func (s *simulation) main() {
 		// on while this goroutine is still on its way out.
 		timing.ReleaseWaiter(s.waiter)
 	}()
-	err := guard(func() error { return r.game.InitSimulation(r) })
+	err := s.initHook()
 	if err != nil {
 		r.fail(PhaseInitSimulation, err)
 	}
@@ -259,10 +280,7 @@ func (s *simulation) loop() {
 	for !r.stop.Requested() {
 		s.applyTimingOptions()
 		s.applyFocus()
-		next := s.sched.NextUpdateAt()
-		if r.x.hidden.Load() {
-			next = max(next, s.lastBatch.AddSaturating(r.opts.HiddenInterval))
-		}
+		next := s.batchAt()
 		// Wait even when next has passed: on a timing.ManualClock that is
 		// where the platform finishes its work at this instant (its poll)
 		// first, so which polls an update sees does not depend on the
@@ -289,6 +307,33 @@ func (s *simulation) loop() {
 	}
 }
 
+// initHook runs InitSimulation (see runHook).
+func (s *simulation) initHook() error {
+	return s.runHook(recording.HookInitSimulation, func() error { return s.rt.game.InitSimulation(s.rt) })
+}
+
+// runHook runs a simulation hook outside the updates on the simulation
+// owner. Such a hook may wait for platform work (in concurrent mode the
+// platform thread services it meanwhile), so a result is visible to it as
+// soon as it is settled; a recording keeps how many results it saw by its
+// end, and a replay shows its hook the same.
+func (s *simulation) runHook(name recording.HookName, hook func() error) error {
+	if s.rec.Reader != nil {
+		return s.replayHook(name, hook)
+	}
+	d := &s.rt.dispatcher
+	d.revealSettled()
+	d.revealing.Store(revealWhenSettled)
+	err := guard(hook)
+	d.revealing.Store(revealAtUpdates)
+	if s.rec.Writer != nil {
+		if werr := s.rec.Writer.Hook(&recording.Hook{Name: name, Futures: d.visible.Load()}); werr != nil {
+			s.rt.fail(PhaseRecord, werr)
+		}
+	}
+	return err
+}
+
 // stop closes the mailbox and runs DeinitSimulation on the simulation
 // owner.
 func (s *simulation) stop() {
@@ -301,7 +346,7 @@ func (s *simulation) stop() {
 	}
 	r.mailbox.close()
 	if s.tried {
-		if err := guard(r.game.DeinitSimulation); err != nil {
+		if err := s.runHook(recording.HookDeinitSimulation, r.game.DeinitSimulation); err != nil {
 			r.fail(PhaseDeinitSimulation, err)
 		}
 	}

@@ -62,6 +62,8 @@ func rewriteRecording(src []byte, name, game, title string) (out []byte, ticks, 
 		case *recording.Checkpoint:
 			hash = it.Hash
 			err = w.Checkpoint(it)
+		case *recording.Hook:
+			err = w.Hook(it)
 		case *recording.End:
 			err = w.Finish(it.Outcome, it.Error)
 			if err == nil {

@@ -258,7 +258,11 @@ func unpack(img *image.RGBA) unsafe.Pointer {
 func (r *Renderer) CreateTexture(img *image.RGBA, opts render2d.TextureOptions) (render2d.TextureHandle, error) {
 	return r.res.CreateTexture(img, opts, func() (texture, error) {
 		b := img.Bounds()
-		id := newGLTexture(b.Dx(), b.Dy(), opts, unpack(img))
+		var pix unsafe.Pointer // none: allocated only, filled later
+		if len(img.Pix) > 0 {
+			pix = unpack(img)
+		}
+		id := newGLTexture(b.Dx(), b.Dy(), opts, pix)
 		gl.PixelStorei(gl.UNPACK_ROW_LENGTH, 0)
 		r.curTexture = id
 		if err := glError("CreateTexture"); err != nil {

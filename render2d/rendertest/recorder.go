@@ -86,7 +86,9 @@ func (r *Recorder) CreateTexture(img *image.RGBA, opts render2d.TextureOptions) 
 	return r.res.CreateTexture(img, opts, func() (recTexture, error) {
 		b := img.Bounds()
 		cp := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-		draw.Draw(cp, cp.Bounds(), img, b.Min, draw.Src)
+		if len(img.Pix) > 0 {
+			draw.Draw(cp, cp.Bounds(), img, b.Min, draw.Src)
+		}
 		return recTexture{img: cp, opts: opts}, nil
 	})
 }

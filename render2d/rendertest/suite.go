@@ -36,6 +36,7 @@ func TestRenderer(t *testing.T, newRenderer func(t *testing.T) render2d.Renderer
 	run("Textures", testTextures)
 	run("TextureValidation", testTextureValidation)
 	run("UpdateTexture", testUpdateTexture)
+	run("TextureWithoutPixels", testTextureWithoutPixels)
 	run("Materials", testMaterials)
 	run("FrameValidation", testFrameValidation)
 	run("Targets", testTargets)
@@ -125,6 +126,28 @@ func testTextureValidation(t *testing.T, r render2d.Renderer) {
 		if err == nil {
 			t.Errorf("%s: CreateTexture = %v, nil; want an error", tt.name, h)
 		}
+	}
+}
+
+// testTextureWithoutPixels creates a texture from bounds alone (an atlas
+// page whose texels come later, in bands), fills it with UpdateTexture and
+// refuses an image with too few pixels for its bounds.
+func testTextureWithoutPixels(t *testing.T, r render2d.Renderer) {
+	h, err := r.CreateTexture(&image.RGBA{Rect: image.Rect(0, 0, 16, 8)}, render2d.TextureOptions{})
+	if err != nil {
+		t.Fatalf("CreateTexture without pixels: %v", err)
+	}
+	if w, ht, err := r.TextureSize(h); err != nil || w != 16 || ht != 8 {
+		t.Errorf("TextureSize: %dx%d, %v; want 16x8", w, ht, err)
+	}
+	for y := 0; y < 8; y += 4 {
+		if err := r.UpdateTexture(h, 0, y, solid(16, 4, color.RGBA{0, 255, 0, 255})); err != nil {
+			t.Errorf("UpdateTexture of band %d: %v", y/4, err)
+		}
+	}
+	short := &image.RGBA{Rect: image.Rect(0, 0, 4, 4), Stride: 16, Pix: make([]uint8, 20)}
+	if _, err := r.CreateTexture(short, render2d.TextureOptions{}); err == nil {
+		t.Error("CreateTexture with 20 bytes of pixels for 4x4 texels succeeded")
 	}
 }
 

@@ -78,7 +78,11 @@ func (r *Resources[T, G, M]) checkCreate(img *image.RGBA, opts render2d.TextureO
 		return fmt.Errorf("%s: %s: image is nil", r.Prefix, op)
 	}
 	b := img.Bounds()
-	return errors.Join(r.checkSize(op, b.Dx(), b.Dy()), opts.Validate())
+	var short error
+	if n := len(img.Pix); n > 0 && !b.Empty() && n < img.PixOffset(b.Max.X-1, b.Max.Y-1)+4 {
+		short = fmt.Errorf("%s: %s: image has %d bytes of pixels, too few for its %v bounds with stride %d", r.Prefix, op, n, b, img.Stride)
+	}
+	return errors.Join(r.checkSize(op, b.Dx(), b.Dy()), short, opts.Validate())
 }
 
 // checkCreateTarget is the whole argument check of CreateRenderTarget.

@@ -70,8 +70,34 @@ type LoadReport struct {
 	// load is judged against on the same machine in the same run.
 	AfterFrames      int   `json:"after_frames"`
 	AfterMaxInterval int64 `json:"after_max_interval_ns"`
+	// SlowFrames and AfterSlowFrames count the frames during and after
+	// the load whose interval was longer than 1.5 times the frame cap.
+	SlowFrames      int `json:"slow_frames"`
+	AfterSlowFrames int `json:"after_slow_frames"`
+	// Split says where the load's time went, to tell a long frame's
+	// cause: the graphics thread's texel uploads, or the workers'
+	// decoding and packing (whose CPU the platform thread shares).
+	Split LoadSplit `json:"split"`
 	// Err is the load's error, "" when every image loaded.
 	Err string `json:"error,omitempty"`
+}
+
+// LoadSplit is the load's time by where it was spent.
+type LoadSplit struct {
+	// Upload is what the graphics thread spent uploading texels during
+	// the load (every present's step and the load's final steps, within
+	// UploadBudgetNS each): calls, calls that left work for the next
+	// present, bytes, total time and the longest call.
+	UploadCalls     uint64 `json:"upload_calls"`
+	UploadDeferred  uint64 `json:"upload_deferred"`
+	UploadBytes     uint64 `json:"upload_bytes"`
+	UploadNS        int64  `json:"upload_ns"`
+	UploadLongestNS int64  `json:"upload_longest_ns"`
+	UploadBudgetNS  int64  `json:"upload_budget_ns"`
+	// DecodeNS and PlaceNS are the workers' time drawing the images and
+	// packing them into atlas pages, summed over the workers.
+	DecodeNS int64 `json:"decode_ns"`
+	PlaceNS  int64 `json:"place_ns"`
 }
 
 // atlasLoad is the background load and its screen. The load and the
@@ -87,6 +113,7 @@ type atlasLoad struct {
 	finished    bool
 	startAt     timing.Instant
 	startFrames uint64
+	startUpload assets.UploadStats
 	text        []byte
 	frames      []timing.TelemetryFrame
 	doneFrames  uint64 // telemetry frames measured when the load finished
@@ -171,6 +198,8 @@ func (g *Game) loadingSystem(ctx *ecs.Context) {
 	if !a.started {
 		a.started, a.startAt = true, ctx.Time.Start
 		a.startFrames = g.rt.Telemetry().Frames
+		g.lib.ResetUploadPeak()
+		a.startUpload = g.lib.UploadStats()
 	}
 	done, total := a.load.Progress()
 	w, h := g.arena(ctx)
@@ -234,6 +263,16 @@ func (a *atlasLoad) finish(g *Game, ctx *ecs.Context, w, h float32) {
 	rep.Frames = n
 	for _, f := range a.frames[len(a.frames)-n:] {
 		rep.MaxInterval = max(rep.MaxInterval, int64(f.Interval))
+		if rep.slow(f) {
+			rep.SlowFrames++
+		}
+	}
+	up, ls := g.lib.UploadStats(), a.load.Stats()
+	rep.Split = LoadSplit{
+		UploadCalls: up.Calls - a.startUpload.Calls, UploadDeferred: up.Deferred - a.startUpload.Deferred,
+		UploadBytes: up.Bytes - a.startUpload.Bytes, UploadNS: int64(up.Time - a.startUpload.Time),
+		UploadLongestNS: int64(up.Longest), UploadBudgetNS: int64(g.lib.Options().UploadBudget),
+		DecodeNS: int64(ls.Decode), PlaceNS: int64(ls.Place),
 	}
 	a.mu.Lock()
 	a.report, a.doneFrames = rep, measured
@@ -305,8 +344,16 @@ func (a *atlasLoad) reportWith(measured uint64, window []timing.TelemetryFrame) 
 	r.AfterFrames = n
 	for _, f := range window[len(window)-n:] {
 		r.AfterMaxInterval = max(r.AfterMaxInterval, int64(f.Interval))
+		if r.slow(f) {
+			r.AfterSlowFrames++
+		}
 	}
 	return r
+}
+
+// slow reports a frame longer than 1.5 times the frame cap.
+func (r *LoadReport) slow(f timing.TelemetryFrame) bool {
+	return r.FrameCapNS > 0 && 2*int64(f.Interval) > 3*r.FrameCapNS
 }
 
 // String is the report's line for the command's output.
@@ -326,6 +373,13 @@ func (r LoadReport) String() string {
 			s += " (during/after " + strconv.FormatFloat(float64(r.MaxInterval)/float64(r.AfterMaxInterval), 'f', 2, 64) + ")"
 		}
 	}
+	if r.FrameCapNS > 0 {
+		s += "; frames over 1.5x the cap: " + strconv.Itoa(r.SlowFrames) + " during, " + strconv.Itoa(r.AfterSlowFrames) + " after"
+	}
+	p := r.Split
+	s += "; split: uploads " + ms(p.UploadNS) + " in " + strconv.FormatUint(p.UploadCalls, 10) + " presents (" +
+		strconv.FormatFloat(float64(p.UploadBytes)/1e6, 'f', 1, 64) + " MB, longest " + ms(p.UploadLongestNS) + ", budget " + ms(p.UploadBudgetNS) +
+		", " + strconv.FormatUint(p.UploadDeferred, 10) + " left work for the next), workers drawing " + ms(p.DecodeNS) + ", packing " + ms(p.PlaceNS)
 	if r.Err != "" {
 		s += "; error: " + r.Err
 	}

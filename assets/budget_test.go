@@ -1,0 +1,182 @@
+package assets_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/rendertest"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// costlyUploader is a recorder whose texel transfers take time on a
+// manual clock: perByte for every byte sent.
+type costlyUploader struct {
+	*rendertest.Recorder
+	clock   *timing.ManualClock
+	perByte time.Duration
+}
+
+func (u *costlyUploader) CreateTexture(img *image.RGBA, opts render2d.TextureOptions) (render2d.TextureHandle, error) {
+	if len(img.Pix) > 0 {
+		u.clock.Advance(time.Duration(4*img.Rect.Dx()*img.Rect.Dy()) * u.perByte)
+	}
+	return u.Recorder.CreateTexture(img, opts)
+}
+
+func (u *costlyUploader) UpdateTexture(h render2d.TextureHandle, x, y int, img *image.RGBA) error {
+	u.clock.Advance(time.Duration(4*img.Rect.Dx()*img.Rect.Dy()) * u.perByte)
+	return u.Recorder.UpdateTexture(h, x, y, img)
+}
+
+// TestUploadStepSpreadsWithinBudget places twelve 200x200 images (1.9 MB
+// of texels) on a graphics link of 100 MB/s: Upload sends them in one
+// call of about 19 ms, UploadStep in steps that each stay within the 2 ms
+// budget plus one band, with the images pending until their texels are
+// sent, and in the end the same texels on the GPU (issue 22, item 6: a
+// background load uploaded its whole atlas in one frame).
+func TestUploadStepSpreadsWithinBudget(t *testing.T) {
+	const (
+		budget  = 2 * time.Millisecond
+		perByte = 10 * time.Nanosecond
+		band    = 64 << 10 * perByte // the cost of one band
+	)
+	setup := func(t *testing.T) (*assets.Library, *costlyUploader, []assets.Image) {
+		clock := timing.NewManualClock(0)
+		opts := assets.DefaultOptions()
+		opts.PageSize = 512
+		opts.UploadBudget = budget
+		opts.Clock = clock
+		lib := newLib(t, opts)
+		var imgs []assets.Image
+		for i := range 12 {
+			img, err := lib.AddImage(fmt.Sprint("tile", i), pattern(200, 200, uint8(i)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			imgs = append(imgs, img)
+		}
+		return lib, &costlyUploader{Recorder: rendertest.NewRecorder(8, 8, 4096), clock: clock, perByte: perByte}, imgs
+	}
+
+	t.Run("Upload", func(t *testing.T) {
+		lib, u, _ := setup(t)
+		if err := lib.Upload(u); err != nil {
+			t.Fatal(err)
+		}
+		if got := lib.UploadStats().Longest; got < 10*time.Millisecond {
+			t.Errorf("Upload took %v: want it all at once, over 10ms", got)
+		}
+	})
+	t.Run("UploadStep", func(t *testing.T) {
+		lib, u, imgs := setup(t)
+		steps, pendingSeen := 0, false
+		for {
+			start := u.clock.Now()
+			pending, err := lib.UploadStep(u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps++
+			if d := time.Duration(u.clock.Now() - start); d > budget+band {
+				t.Fatalf("step %d took %v, want at most the %v budget and one band (%v)", steps, d, budget, band)
+			}
+			if !pending {
+				break
+			}
+			for _, img := range imgs {
+				if _, err := lib.Region(img); errors.Is(err, assets.ErrPending) {
+					pendingSeen = true
+				} else if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if steps > 100 {
+				t.Fatal("still pending after 100 steps")
+			}
+		}
+		if steps < 5 || !pendingSeen {
+			t.Errorf("%d steps, an image seen pending: %v; want the upload spread over at least 5 steps", steps, pendingSeen)
+		}
+		for i, img := range imgs {
+			r, err := lib.Region(img)
+			if err != nil {
+				t.Fatalf("image %d after the last step: %v", i, err)
+			}
+			if !samePixels(regionPixels(t, u.Recorder, r), pattern(200, 200, uint8(i))) {
+				t.Errorf("image %d: texels on the GPU differ from the image", i)
+			}
+		}
+		st := lib.UploadStats()
+		if st.Calls != uint64(steps) || st.Deferred != uint64(steps-1) || st.Longest > budget+band {
+			t.Errorf("stats %+v after %d steps: want %d calls, %d deferred, none longer than %v", st, steps, steps, steps-1, budget+band)
+		}
+	})
+}
+
+// TestLoadUploadsWithinBudget: a background load of twelve generated
+// 200x200 images finishes its upload in several graphics steps, none longer
+// than the budget and one band, and is done only once every image is on
+// the GPU.
+func TestLoadUploadsWithinBudget(t *testing.T) {
+	const (
+		budget  = 2 * time.Millisecond
+		perByte = 10 * time.Nanosecond
+		band    = 64 << 10 * perByte
+	)
+	clock := timing.NewManualClock(0)
+	opts := assets.DefaultOptions()
+	opts.PageSize = 512
+	opts.UploadBudget = budget
+	opts.Clock = clock
+	lib := newLib(t, opts)
+	u := &costlyUploader{Recorder: rendertest.NewRecorder(8, 8, 4096), clock: clock, perByte: perByte}
+	var files []assets.File
+	for i := range 12 {
+		files = append(files, assets.GeneratedImage(fmt.Sprint("tile", i), func(context.Context) (image.Image, error) {
+			return pattern(200, 200, uint8(i)), nil
+		}))
+	}
+	e := newFakeExec()
+	ld, err := lib.StartLoad(e, nil, files, assets.LoadOptions{Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	for !ld.Done() {
+		start := clock.Now()
+		n := e.step(u)
+		if d := time.Duration(clock.Now() - start); d > budget+band {
+			t.Fatalf("graphics step %d took %v, want at most %v", steps, d, budget+band)
+		}
+		if n == 0 {
+			e.await(t)
+		}
+		steps++
+	}
+	e.finish(u)
+	if err := ld.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if st := lib.UploadStats(); st.Deferred < 4 || st.Longest > budget+band {
+		t.Errorf("upload stats %+v: want the load's upload spread over at least 5 steps, none longer than %v", st, budget+band)
+	}
+	for i := range files {
+		img, err := ld.Image(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := lib.Region(img)
+		if err != nil {
+			t.Fatalf("image %d after the load: %v", i, err)
+		}
+		if !samePixels(regionPixels(t, u.Recorder, r), pattern(200, 200, uint8(i))) {
+			t.Errorf("image %d: texels on the GPU differ", i)
+		}
+	}
+}
