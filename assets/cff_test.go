@@ -13,7 +13,7 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"github.com/metronome-go/metronome/assets"
-	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/geom"
 )
 
 // CFFTest.otf (from golang.org/x/image, see testdata/README.md) has CFF
@@ -109,7 +109,7 @@ func TestCFFFontAtTwoSizes(t *testing.T) {
 			if mb.Rect.W != want || math.Abs(float64(want)-tt.units*size/1000) > 0.5 {
 				t.Errorf("size %v %q: advance %v, want %v (sfnt) = %v units", size, tt.r, mb.Rect.W, want, tt.units)
 			}
-			ps, b := layout(t, lib, f, s, assets.TextOptions{Position: render2d.Vec2{X: 10, Y: 5}})
+			ps, b := layout(t, lib, f, s, assets.TextOptions{Position: geom.Vec2{X: 10, Y: 5}})
 			if len(ps) != 1 || b.Glyphs != 1 || b.Pending != 0 {
 				t.Fatalf("size %v %q: %d packets, bounds %+v, want one glyph", size, tt.r, len(ps), b)
 			}
@@ -117,8 +117,8 @@ func TestCFFFontAtTwoSizes(t *testing.T) {
 			// pen (x 10) and the baseline (y 5 + ascent).
 			x0, y0, x1, y1 := ref.bounds(t, tt.r, size)
 			p := ps[0]
-			wantPos := render2d.Vec2{X: 10 + float32(math.Floor(x0)), Y: 5 + m.Ascent + float32(math.Floor(y0))}
-			wantSize := render2d.Vec2{X: float32(math.Ceil(x1) - math.Floor(x0)), Y: float32(math.Ceil(y1) - math.Floor(y0))}
+			wantPos := geom.Vec2{X: 10 + float32(math.Floor(x0)), Y: 5 + m.Ascent + float32(math.Floor(y0))}
+			wantSize := geom.Vec2{X: float32(math.Ceil(x1) - math.Floor(x0)), Y: float32(math.Ceil(y1) - math.Floor(y0))}
 			if p.Transform.Position != wantPos || p.Size != wantSize || p.Source.W != wantSize.X || p.Source.H != wantSize.Y {
 				t.Errorf("size %v %q: quad at %v size %v (source %v), want at %v size %v", size, tt.r, p.Transform.Position, p.Size, p.Source, wantPos, wantSize)
 			}
@@ -225,7 +225,7 @@ func TestCFFTextLayout(t *testing.T) {
 		{"1010", 100, assets.AlignRight, 4, 1},
 	}
 	for _, tt := range tests {
-		o := assets.TextOptions{Width: tt.width, Align: tt.align, Position: render2d.Vec2{X: 7, Y: 3}}
+		o := assets.TextOptions{Width: tt.width, Align: tt.align, Position: geom.Vec2{X: 7, Y: 3}}
 		ps, b := layout(t, lib, f, tt.text, o)
 		if len(ps) != tt.glyphs || b.Lines != tt.lines || b.Rect.H != float32(tt.lines)*m.LineHeight {
 			t.Errorf("%q: %d packets, %+v; want %d glyphs on %d lines", tt.text, len(ps), b, tt.glyphs, tt.lines)

@@ -141,7 +141,7 @@
 //	hero, err := lib.LoadImage(gameFS, "sprites/hero.png") // simulation or init
 //	font, _ := lib.DefaultFont(16)
 //	_ = lib.Upload(renderer)                              // graphics thread
-//	p, err := lib.Sprite(hero, render2d.Vec2{X: 10, Y: 20})
+//	p, err := lib.Sprite(hero, geom.Vec2{X: 10, Y: 20})
 //	pass.Draw(p)
 //	lib.DrawText(pass, font, "Score: 10", assets.TextOptions{})
 package assets

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/image/vector"
 
 	"github.com/metronome-go/metronome/assets/internal/ttf"
-	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/geom"
 )
 
 // Font is a handle to a font face (a font file at one size) in a
@@ -81,7 +81,7 @@ type glyph struct {
 	advance int32           // whole pixels: advances are rounded so glyphs sit on the pixel grid
 	page    int32           // -1: nothing to draw (space)
 	src     image.Rectangle // in page texels
-	srcF    render2d.Rect   // src, ready for a packet
+	srcF    geom.Rect       // src, ready for a packet
 	// offX, offY place the top-left of src relative to the pen on the
 	// baseline, in pixels.
 	offX, offY float32

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/metronome-go/metronome/assets"
-	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
 
@@ -119,7 +119,7 @@ func FuzzLayout(f *testing.F) {
 		if len(text) > 2000 || math.IsNaN(float64(width)) || width < 0 || width > 1e6 {
 			return
 		}
-		o := assets.TextOptions{Width: width, Align: assets.Align(align % 3), Position: render2d.Vec2{X: 10, Y: 20}}
+		o := assets.TextOptions{Width: width, Align: assets.Align(align % 3), Position: geom.Vec2{X: 10, Y: 20}}
 		ps, b, err := lib.AppendText(nil, font, text, o)
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/image/vector"
 
 	"github.com/metronome-go/metronome/assets/internal/ttf"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -238,16 +239,16 @@ func (h Image) String() string { return fmt.Sprintf("image %d gen %d", h.id, h.g
 // packet needs.
 type Region struct {
 	Texture render2d.TextureHandle
-	Source  render2d.Rect
+	Source  geom.Rect
 }
 
 // Size returns the region's size in texels, the natural size to draw it.
-func (r Region) Size() render2d.Vec2 { return render2d.Vec2{X: r.Source.W, Y: r.Source.H} }
+func (r Region) Size() geom.Vec2 { return geom.Vec2{X: r.Source.W, Y: r.Source.H} }
 
 // Sprite returns a packet drawing the region untinted at its natural size
 // with its top-left corner at pos. Adjust the packet's fields for anything
 // else.
-func (r Region) Sprite(pos render2d.Vec2) render2d.DrawPacket2D {
+func (r Region) Sprite(pos geom.Vec2) render2d.DrawPacket2D {
 	return render2d.Sprite(r.Texture, r.Source, pos, r.Size())
 }
 
@@ -439,13 +440,13 @@ func (l *Library) regionLocked(img Image) (Region, error) {
 	return Region{Texture: p.tex, Source: rectOf(e.rect)}, nil
 }
 
-func rectOf(r image.Rectangle) render2d.Rect {
-	return render2d.Rect{X: float32(r.Min.X), Y: float32(r.Min.Y), W: float32(r.Dx()), H: float32(r.Dy())}
+func rectOf(r image.Rectangle) geom.Rect {
+	return geom.Rect{X: float32(r.Min.X), Y: float32(r.Min.Y), W: float32(r.Dx()), H: float32(r.Dy())}
 }
 
 // Sprite returns a packet drawing img at its natural size with its top-left
 // corner at pos; see [Library.Region] for the errors.
-func (l *Library) Sprite(img Image, pos render2d.Vec2) (render2d.DrawPacket2D, error) {
+func (l *Library) Sprite(img Image, pos geom.Vec2) (render2d.DrawPacket2D, error) {
 	r, err := l.Region(img)
 	if err != nil {
 		return render2d.DrawPacket2D{}, err

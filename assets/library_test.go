@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
@@ -172,7 +173,7 @@ func TestStaleHandles(t *testing.T) {
 	}
 	for name, call := range map[string]func() error{
 		"Region":    func() error { _, err := lib.Region(a); return err },
-		"Sprite":    func() error { _, err := lib.Sprite(a, render2d.Vec2{}); return err },
+		"Sprite":    func() error { _, err := lib.Sprite(a, geom.Vec2{}); return err },
 		"Release":   func() error { return lib.Release(a) },
 		"ImageSize": func() error { _, _, err := lib.ImageSize(a); return err },
 		"zero":      func() error { _, err := lib.Region(assets.Image{}); return err },

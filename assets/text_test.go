@@ -8,10 +8,12 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"golang.org/x/image/font/gofont/goregular"
+
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
-	"golang.org/x/image/font/gofont/goregular"
 )
 
 // uploaded returns a library with a 16px Go Regular face, uploaded.
@@ -81,7 +83,7 @@ func TestTextWrapKeepsWordsWhole(t *testing.T) {
 	lib, f, _ := uploaded(t)
 	text := "the quick brown fox jumps over the lazy dog"
 	for _, width := range []float32{60, 90, 150, 1000} {
-		ps, b := layout(t, lib, f, text, assets.TextOptions{Width: width, Position: render2d.Vec2{X: 100, Y: 50}})
+		ps, b := layout(t, lib, f, text, assets.TextOptions{Width: width, Position: geom.Vec2{X: 100, Y: 50}})
 		for i, p := range ps {
 			if right := p.Transform.Position.X + p.Size.X; right > 100+width+1 {
 				t.Errorf("width %v: glyph %d ends at %v, past the box edge %v", width, i, right, 100+width)
@@ -118,13 +120,13 @@ func TestTextAlignment(t *testing.T) {
 		{assets.AlignRight, 0, x - lw},
 	}
 	for _, tt := range tests {
-		_, b := layout(t, lib, f, "centre me", assets.TextOptions{Position: render2d.Vec2{X: x, Y: 10}, Width: tt.width, Align: tt.align})
+		_, b := layout(t, lib, f, "centre me", assets.TextOptions{Position: geom.Vec2{X: x, Y: 10}, Width: tt.width, Align: tt.align})
 		if math.Abs(float64(b.Rect.X-tt.wantX0)) > 0.5 || b.Rect.W != lw {
 			t.Errorf("align %d width %v: line at %v wide %v, want %v wide %v", tt.align, tt.width, b.Rect.X, b.Rect.W, tt.wantX0, lw)
 		}
 	}
 	// Lines of a right-aligned paragraph end at the same x.
-	ps, _ := layout(t, lib, f, "short\na much longer line", assets.TextOptions{Position: render2d.Vec2{X: x}, Width: w, Align: assets.AlignRight})
+	ps, _ := layout(t, lib, f, "short\na much longer line", assets.TextOptions{Position: geom.Vec2{X: x}, Width: w, Align: assets.AlignRight})
 	ends := map[float32]float32{}
 	for _, p := range ps {
 		y := p.Transform.Position.Y
@@ -142,12 +144,12 @@ func TestTextAlignment(t *testing.T) {
 
 func TestTextPacketsAreReadyToDraw(t *testing.T) {
 	lib, f, rec := uploaded(t)
-	ps, _ := layout(t, lib, f, "Grüße Ωμέγα", assets.TextOptions{Color: render2d.RGBA8(255, 0, 0, 255), Layer: 3, Position: render2d.Vec2{X: 5, Y: 7}})
+	ps, _ := layout(t, lib, f, "Grüße Ωμέγα", assets.TextOptions{Color: render2d.RGBA8(255, 0, 0, 255), Layer: 3, Position: geom.Vec2{X: 5, Y: 7}})
 	if err := lib.Upload(rec); err != nil {
 		t.Fatal(err)
 	}
 	for i, p := range ps {
-		if p.Tint != render2d.RGBA8(255, 0, 0, 255) || p.Layer != 3 || p.Transform.Scale != (render2d.Vec2{X: 1, Y: 1}) {
+		if p.Tint != render2d.RGBA8(255, 0, 0, 255) || p.Layer != 3 || p.Transform.Scale != (geom.Vec2{X: 1, Y: 1}) {
 			t.Errorf("packet %d: tint %v layer %d scale %v", i, p.Tint, p.Layer, p.Transform.Scale)
 		}
 		if p.Transform.Position.X != float32(math.Round(float64(p.Transform.Position.X))) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
@@ -85,7 +86,7 @@ func TestConcurrentLayoutAndUpload(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if p, err := lib.Sprite(img, render2d.Vec2{}); err == nil {
+				if p, err := lib.Sprite(img, geom.Vec2{}); err == nil {
 					ps = append(ps, p)
 				}
 			}

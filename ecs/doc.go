@@ -113,7 +113,7 @@
 // like a sprite; shapes are not culled. [Context.Draw] draws debug lines,
 // circles and shapes on top of everything until the next tick starts:
 //
-//	ctx.Draw.Line(t.Position, ecs.Vec2{X: t.Position.X + v.X, Y: t.Position.Y + v.Y}, 1, red)
+//	ctx.Draw.Line(t.Position, t.Position.Add(v), 1, red)
 //
 // See ExampleShape for an Asteroids-like ship.
 //
@@ -131,7 +131,7 @@
 // a camera, or through the default view for a HUD:
 //
 //	x, y := ctx.Input.Cursor()
-//	at, ok := ctx.ScreenToWorld(camera, ecs.Vec2{X: float32(x), Y: float32(y)})
+//	at, ok := ctx.ScreenToWorld(camera, geom.Vec2{X: float32(x), Y: float32(y)})
 //
 // # Interpolation
 //

@@ -9,6 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
+
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
 )
@@ -120,16 +122,16 @@ func (rb *rendererBench) frame(dt float32) {
 	}
 	pos := rb.b.pos
 	ps := w.BeginPass(render2d.PassDesc{Clear: true, ClearColor: render2d.Color{R: 0.1, G: 0.1, B: 0.15, A: 1}}).Append(len(pos) / 2)
-	size := render2d.Vec2{X: rb.b.size, Y: rb.b.size}
+	size := geom.Vec2{X: rb.b.size, Y: rb.b.size}
 	for i := range ps {
 		p := &ps[i]
 		p.Texture = rb.tex
-		p.Transform.Position = render2d.Vec2{X: pos[2*i], Y: pos[2*i+1]}
-		p.Transform.Scale = render2d.Vec2{X: 1, Y: 1}
+		p.Transform.Position = geom.Vec2{X: pos[2*i], Y: pos[2*i+1]}
+		p.Transform.Scale = geom.Vec2{X: 1, Y: 1}
 		p.Size = size
 		p.Tint = render2d.White
 		if rb.interp {
-			p.Prev = render2d.Placement{Position: render2d.Vec2{X: rb.prev[2*i], Y: rb.prev[2*i+1]}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
+			p.Prev = render2d.Placement{Position: geom.Vec2{X: rb.prev[2*i], Y: rb.prev[2*i+1]}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
 		}
 	}
 	rb.slots.Publish(w)
