@@ -14,6 +14,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
 )
 
 // CFFTest.otf (from golang.org/x/image, see testdata/README.md) has CFF
@@ -256,8 +257,8 @@ func TestCFFCorruptNeverPanics(t *testing.T) {
 	try := func(what string, d []byte) {
 		f, err := lib.ParseFont("bad.otf", d, 24)
 		if err != nil {
-			var ae *assets.Error
-			if !errors.As(err, &ae) || ae.Path != "bad.otf" || !(errors.Is(err, assets.ErrCorrupt) || errors.Is(err, assets.ErrUnsupported)) {
+			var ae *media.Error
+			if !errors.As(err, &ae) || ae.Path != "bad.otf" || !(errors.Is(err, media.ErrCorrupt) || errors.Is(err, media.ErrUnsupported)) {
 				t.Fatalf("%s: got %v, want ErrCorrupt or ErrUnsupported naming bad.otf", what, err)
 			}
 			return
@@ -281,7 +282,7 @@ func TestCFFCorruptNeverPanics(t *testing.T) {
 		try("flipped", buf)
 	}
 	for _, d := range []string{"OTTO", "OTTO\x00\x00\x00\x00\x00\x00\x00\x00", "OTTO\x00\x01" + string(data[6:100])} {
-		if _, err := lib.ParseFont("bad.otf", []byte(d), 24); !errors.Is(err, assets.ErrCorrupt) {
+		if _, err := lib.ParseFont("bad.otf", []byte(d), 24); !errors.Is(err, media.ErrCorrupt) {
 			t.Errorf("%q: got %v, want ErrCorrupt", d, err)
 		}
 	}
@@ -303,8 +304,8 @@ func TestCFFLoadErrors(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{"trunc.otf", 16, assets.ErrCorrupt, "not a readable OpenType (CFF) font"},
-		{"head.otf", 16, assets.ErrCorrupt, "not a readable OpenType (CFF) font"},
+		{"trunc.otf", 16, media.ErrCorrupt, "not a readable OpenType (CFF) font"},
+		{"head.otf", 16, media.ErrCorrupt, "not a readable OpenType (CFF) font"},
 		{"gone.otf", 16, os.ErrNotExist, "does not exist"},
 	} {
 		_, err := lib.LoadFont(fsys, tt.file, tt.size)
@@ -312,7 +313,7 @@ func TestCFFLoadErrors(t *testing.T) {
 			t.Errorf("LoadFont(%s): got %v, want %v naming the file and %q", tt.file, err, tt.want, tt.msg)
 		}
 	}
-	if _, err := lib.ParseFont("ok.otf", data, 200); !errors.Is(err, assets.ErrInvalid) || !containsAll(err.Error(), "ok.otf", "size is 200") {
+	if _, err := lib.ParseFont("ok.otf", data, 200); !errors.Is(err, media.ErrInvalid) || !containsAll(err.Error(), "ok.otf", "size is 200") {
 		t.Errorf("CFF font at size 200 with 256 pages: got %v, want ErrInvalid naming the size", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
 
@@ -87,7 +88,7 @@ func fuzzFont(t *testing.T, data []byte) {
 		if _, _, err := lib.AppendText(nil, font, "Aé Ω\tx\nyz01Q中", assets.TextOptions{Width: 30}); err != nil {
 			t.Fatalf("layout with a font that loaded: %v", err)
 		}
-	} else if !errors.Is(err, assets.ErrCorrupt) && !errors.Is(err, assets.ErrUnsupported) {
+	} else if !errors.Is(err, media.ErrCorrupt) && !errors.Is(err, media.ErrUnsupported) {
 		t.Fatalf("font refused with %v, want ErrCorrupt or ErrUnsupported", err)
 	}
 	if err := lib.Upload(rec); err != nil {

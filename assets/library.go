@@ -13,6 +13,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets/internal/ttf"
 	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -288,7 +289,7 @@ func (l *Library) LoadImage(fsys fs.FS, name string) (Image, error) {
 // copied. Safe from any goroutine.
 func (l *Library) AddImage(name string, img image.Image) (Image, error) {
 	if img == nil {
-		return Image{}, &Error{Op: "add image", Path: name, Err: detail(ErrInvalid, "image is nil")}
+		return Image{}, &media.Error{Pkg: "assets", Op: "add image", Path: name, Err: media.Detail(media.ErrInvalid, "image is nil")}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -303,10 +304,10 @@ func (l *Library) maxTextureSize() int {
 
 func (l *Library) checkSize(op, name string, w, h int) error {
 	if w <= 0 || h <= 0 {
-		return &Error{Op: op, Path: name, Err: detail(ErrEmpty, "image is %dx%d, both sides must be at least 1", w, h)}
+		return &media.Error{Pkg: "assets", Op: op, Path: name, Err: media.Detail(ErrEmpty, "image is %dx%d, both sides must be at least 1", w, h)}
 	}
 	if w > l.maxTex || h > l.maxTex {
-		return &Error{Op: op, Path: name, Err: detail(ErrTooLarge, "image is %dx%d, the maximum texture size is %d", w, h, l.maxTex)}
+		return &media.Error{Pkg: "assets", Op: op, Path: name, Err: media.Detail(media.ErrTooLarge, "image is %dx%d, the maximum texture size is %d", w, h, l.maxTex)}
 	}
 	return nil
 }
@@ -413,9 +414,9 @@ func blit(dst *image.RGBA, r image.Rectangle, src image.Image, sb image.Rectangl
 // staleErr describes a handle that no longer names a live asset.
 func staleErr(kind string, id, gen, current uint32) error {
 	if current == 0 {
-		return detail(ErrStale, "assets: %s %d gen %d is stale: it was released or never issued", kind, id, gen)
+		return media.Detail(ErrStale, "assets: %s %d gen %d is stale: it was released or never issued", kind, id, gen)
 	}
-	return detail(ErrStale, "assets: %s %d gen %d is stale: released or reloaded, the live generation is %d", kind, id, gen, current)
+	return media.Detail(ErrStale, "assets: %s %d gen %d is stale: released or reloaded, the live generation is %d", kind, id, gen, current)
 }
 
 // Region returns where img is on the GPU. It fails with [ErrStale] for a
@@ -435,7 +436,7 @@ func (l *Library) regionLocked(img Image) (Region, error) {
 	}
 	p := l.pages[e.page]
 	if p.pendingLocked(e.rect.Inset(-l.opts.Extrude)) {
-		return Region{}, &Error{Op: "draw image", Path: e.name, Err: detail(ErrPending, "page %d has no texture or not these texels yet: call Upload or UploadStep on the graphics thread", e.page)}
+		return Region{}, &media.Error{Pkg: "assets", Op: "draw image", Path: e.name, Err: media.Detail(ErrPending, "page %d has no texture or not these texels yet: call Upload or UploadStep on the graphics thread", e.page)}
 	}
 	return Region{Texture: p.tex, Source: rectOf(e.rect)}, nil
 }
@@ -510,7 +511,7 @@ func (l *Library) Reload(img Image) (Image, error) {
 	fsys, name, maxTex := e.fsys, e.name, l.maxTex
 	l.mu.Unlock()
 	if fsys == nil {
-		return img, &Error{Op: "reload image", Path: name, Err: detail(ErrInvalid, "image has no file of its own to reload (added from memory or cut from a sheet)")}
+		return img, &media.Error{Pkg: "assets", Op: "reload image", Path: name, Err: media.Detail(media.ErrInvalid, "image has no file of its own to reload (added from memory or cut from a sheet)")}
 	}
 	pix, err := DecodePNG(fsys, name, maxTex)
 	if err != nil {
@@ -584,13 +585,13 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 		case p.retired:
 			if !p.tex.IsZero() {
 				if err := r.ReleaseTexture(p.tex); err != nil {
-					errs = append(errs, &Error{Op: "release", Path: fmt.Sprintf("atlas page %d", i), Err: err})
+					errs = append(errs, &media.Error{Pkg: "assets", Op: "release", Path: fmt.Sprintf("atlas page %d", i), Err: err})
 				}
 				p.tex = render2d.TextureHandle{}
 			}
 		case !p.tex.IsZero() && !p.dirty.Empty() && (budget == 0 || 4*p.dirty.Dx()*p.dirty.Dy() <= uploadBand):
 			if err := r.UpdateTexture(p.tex, p.dirty.Min.X, p.dirty.Min.Y, l.stageLocked(p, p.dirty)); err != nil {
-				errs = append(errs, &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
+				errs = append(errs, &media.Error{Pkg: "assets", Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
 				continue
 			}
 			sent += uint64(4 * p.dirty.Dx() * p.dirty.Dy())
@@ -629,7 +630,7 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 				band.Max.Y = min(band.Max.Y, band.Min.Y+max(1, uploadBand/(4*band.Dx())))
 			}
 			if err := r.UpdateTexture(p.tex, band.Min.X, band.Min.Y, l.stageLocked(p, band)); err != nil {
-				errs = append(errs, &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
+				errs = append(errs, &media.Error{Pkg: "assets", Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
 				break
 			}
 			sent += uint64(4 * band.Dx() * band.Dy())
@@ -650,7 +651,7 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 		l.pages = append(l.pages, p)
 		if err := l.createLocked(r, len(l.pages)-1, p, budget > 0); err != nil {
 			l.pages = l.pages[:len(l.pages)-1]
-			errs = append(errs, &Error{Op: "upload", Path: "spare atlas page", Err: err})
+			errs = append(errs, &media.Error{Pkg: "assets", Op: "upload", Path: "spare atlas page", Err: err})
 		}
 		pending = p.deferred
 	}
@@ -667,8 +668,8 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 // (a budgeted step), without any, what was placed left to send.
 func (l *Library) createLocked(r Uploader, i int, p *page, bands bool) error {
 	if p.img.Rect.Dx() > l.maxTex || p.img.Rect.Dy() > l.maxTex {
-		return &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i),
-			Err: detail(ErrTooLarge, "page is %dx%d, the renderer's maximum texture size is %d", p.img.Rect.Dx(), p.img.Rect.Dy(), l.maxTex)}
+		return &media.Error{Pkg: "assets", Op: "upload", Path: fmt.Sprintf("atlas page %d", i),
+			Err: media.Detail(media.ErrTooLarge, "page is %dx%d, the renderer's maximum texture size is %d", p.img.Rect.Dx(), p.img.Rect.Dy(), l.maxTex)}
 	}
 	src := p.img
 	if bands {
@@ -679,7 +680,7 @@ func (l *Library) createLocked(r Uploader, i int, p *page, bands bool) error {
 	}
 	h, err := r.CreateTexture(src, l.opts.Texture)
 	if err != nil {
-		return &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err}
+		return &media.Error{Pkg: "assets", Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err}
 	}
 	p.tex = h
 	if !bands {
@@ -738,7 +739,7 @@ func (l *Library) ReleaseTextures(r Uploader) error {
 			continue
 		}
 		if err := r.ReleaseTexture(p.tex); err != nil {
-			errs = append(errs, &Error{Op: "release", Path: fmt.Sprintf("atlas page %d", i), Err: err})
+			errs = append(errs, &media.Error{Pkg: "assets", Op: "release", Path: fmt.Sprintf("atlas page %d", i), Err: err})
 		}
 		p.tex = render2d.TextureHandle{}
 		if !p.retired && p.img != nil {

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -141,7 +142,7 @@ func (o TextOptions) validate() error {
 	default:
 		return nil
 	}
-	return detail(ErrInvalid, "assets: %s", msg)
+	return media.Detail(media.ErrInvalid, "assets: %s", msg)
 }
 
 func isBreakSpace(r rune) bool {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
@@ -194,7 +195,7 @@ func TestTextErrors(t *testing.T) {
 		{Blend: render2d.BlendModeCount},
 	}
 	for _, o := range bad {
-		if _, _, err := lib.AppendText(nil, f, "x", o); !errors.Is(err, assets.ErrInvalid) {
+		if _, _, err := lib.AppendText(nil, f, "x", o); !errors.Is(err, media.ErrInvalid) {
 			t.Errorf("options %+v: got %v, want ErrInvalid", o, err)
 		}
 	}
@@ -230,13 +231,13 @@ func TestFontLoading(t *testing.T) {
 		msg  string
 	}{
 		{"go.ttf", 24, nil, ""},
-		{"go.ttf", 0, assets.ErrInvalid, "size is 0"},
-		{"go.ttf", math.NaN(), assets.ErrInvalid, "size is NaN"},
-		{"go.ttf", 1000, assets.ErrInvalid, "want [1, 128]"}, // half the 256 page
-		{"trunc.ttf", 16, assets.ErrCorrupt, "not a readable TrueType font"},
-		{"garbage.ttf", 16, assets.ErrCorrupt, "unknown signature"},
-		{"cff.otf", 16, assets.ErrCorrupt, "not a readable OpenType (CFF) font"},
-		{"fonts.ttc", 16, assets.ErrUnsupported, "font collection"},
+		{"go.ttf", 0, media.ErrInvalid, "size is 0"},
+		{"go.ttf", math.NaN(), media.ErrInvalid, "size is NaN"},
+		{"go.ttf", 1000, media.ErrInvalid, "want [1, 128]"}, // half the 256 page
+		{"trunc.ttf", 16, media.ErrCorrupt, "not a readable TrueType font"},
+		{"garbage.ttf", 16, media.ErrCorrupt, "unknown signature"},
+		{"cff.otf", 16, media.ErrCorrupt, "not a readable OpenType (CFF) font"},
+		{"fonts.ttc", 16, media.ErrUnsupported, "font collection"},
 		{"missing.ttf", 16, fs.ErrNotExist, "does not exist"},
 	}
 	for _, tt := range tests {
@@ -253,7 +254,7 @@ func TestFontLoading(t *testing.T) {
 			t.Errorf("LoadFont(%s, %v): got %v, want %v naming the file and %q", tt.file, tt.size, err, tt.want, tt.msg)
 		}
 	}
-	if _, err := lib.GoFont("comic", 12); !errors.Is(err, assets.ErrInvalid) {
+	if _, err := lib.GoFont("comic", 12); !errors.Is(err, media.ErrInvalid) {
 		t.Errorf("GoFont(comic): got %v, want ErrInvalid", err)
 	}
 	// The default font still works after every failure.
