@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 
 	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/internal/glshader"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -66,12 +67,12 @@ const shapeStride = int32(unsafe.Sizeof(shapeVertex{}))
 type shapeRange struct{ first, count int32 }
 
 func (r *Renderer) compileShapes() error {
-	vs, err := compileShader(gl.VERTEX_SHADER, shapeVertexSource, "shape vertex shader")
+	vs, err := glshader.Compile(gl.VERTEX_SHADER, shapeVertexSource, "shape vertex shader")
 	if err != nil {
 		return err
 	}
 	defer gl.DeleteShader(vs)
-	fs, err := compileShader(gl.FRAGMENT_SHADER, shapeFragmentSource, "shape fragment shader")
+	fs, err := glshader.Compile(gl.FRAGMENT_SHADER, shapeFragmentSource, "shape fragment shader")
 	if err != nil {
 		return err
 	}
