@@ -107,6 +107,11 @@
 // plays a sprite-sheet animation on its entity's Sprite from a built-in
 // cosmetic system.
 //
+// Positions, sizes and offsets in these components are [geom.Vec2], the
+// vector of package geom that draw packets and collision tests use too, so
+// a game moves an entity with t.Position = t.Position.Add(v.Scale(dt)) and
+// no conversion.
+//
 // A [Shape] draws a vector shape (package render2d/shape: lines,
 // polylines, polygons, circles, ellipses, arcs, rectangles, filled or
 // stroked, antialiased) at its entity's Transform, sorted and interpolated
