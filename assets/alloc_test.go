@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -48,7 +49,7 @@ func TestSteadyStateAllocations(t *testing.T) {
 		{"AnimationFrame", func() { elapsed += time.Millisecond; _, _ = lib.AnimationFrame(sheet, "a", elapsed) }},
 		{"Frame", func() { _, _ = lib.Frame(sheet, 1) }},
 		{"Region", func() { _, _ = lib.Region(frame0) }},
-		{"Sprite", func() { _, _ = lib.Sprite(frame0, render2d.Vec2{X: 1, Y: 2}) }},
+		{"Sprite", func() { _, _ = lib.Sprite(frame0, geom.Vec2{X: 1, Y: 2}) }},
 		{"Upload with nothing new", func() { _ = lib.Upload(rec) }},
 		{"UploadStep with nothing new", func() { _, _ = lib.UploadStep(rec) }},
 		{"UploadStats", func() { _ = lib.UploadStats() }},

@@ -7,6 +7,8 @@ import (
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
+
+	"github.com/metronome-go/metronome/media"
 )
 
 // cffFont is an OpenType font with CFF (PostScript) outlines, read through
@@ -39,14 +41,14 @@ func isCFF(data []byte) bool { return len(data) >= 4 && string(data[:4]) == "OTT
 func parseCFF(data []byte) (*cffFont, error) {
 	f, err := sfnt.Parse(data)
 	if err != nil {
-		return nil, detail(ErrCorrupt, "not a readable OpenType (CFF) font: %v", err)
+		return nil, media.Detail(media.ErrCorrupt, "not a readable OpenType (CFF) font: %v", err)
 	}
 	upem := int(f.UnitsPerEm())
 	if upem < 16 || upem > 16384 {
-		return nil, detail(ErrCorrupt, "unitsPerEm is %d, want [16, 16384]", upem)
+		return nil, media.Detail(media.ErrCorrupt, "unitsPerEm is %d, want [16, 16384]", upem)
 	}
 	if n := f.NumGlyphs(); n < 1 {
-		return nil, detail(ErrCorrupt, "font has no glyphs")
+		return nil, media.Detail(media.ErrCorrupt, "font has no glyphs")
 	}
 	// sfnt does not say whether a font kerns; without a table that can,
 	// layout skips the pair lookups altogether.
@@ -54,14 +56,14 @@ func parseCFF(data []byte) (*cffFont, error) {
 	for _, r := range []rune{0, 'a'} {
 		g := c.index(r)
 		if _, err := f.LoadGlyph(&c.buf, sfnt.GlyphIndex(g), c.units, nil); err != nil {
-			return nil, detail(ErrCorrupt, "glyph %d: %v", g, err)
+			return nil, media.Detail(media.ErrCorrupt, "glyph %d: %v", g, err)
 		}
 		if _, err := f.GlyphAdvance(&c.buf, sfnt.GlyphIndex(g), c.units, font.HintingNone); err != nil {
-			return nil, detail(ErrCorrupt, "advance of glyph %d: %v", g, err)
+			return nil, media.Detail(media.ErrCorrupt, "advance of glyph %d: %v", g, err)
 		}
 	}
 	if _, err := f.Metrics(&c.buf, c.units, font.HintingNone); err != nil {
-		return nil, detail(ErrCorrupt, "metrics: %v", err)
+		return nil, media.Detail(media.ErrCorrupt, "metrics: %v", err)
 	}
 	return c, nil
 }

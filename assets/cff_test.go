@@ -13,7 +13,8 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"github.com/metronome-go/metronome/assets"
-	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
 )
 
 // CFFTest.otf (from golang.org/x/image, see testdata/README.md) has CFF
@@ -109,7 +110,7 @@ func TestCFFFontAtTwoSizes(t *testing.T) {
 			if mb.Rect.W != want || math.Abs(float64(want)-tt.units*size/1000) > 0.5 {
 				t.Errorf("size %v %q: advance %v, want %v (sfnt) = %v units", size, tt.r, mb.Rect.W, want, tt.units)
 			}
-			ps, b := layout(t, lib, f, s, assets.TextOptions{Position: render2d.Vec2{X: 10, Y: 5}})
+			ps, b := layout(t, lib, f, s, assets.TextOptions{Position: geom.Vec2{X: 10, Y: 5}})
 			if len(ps) != 1 || b.Glyphs != 1 || b.Pending != 0 {
 				t.Fatalf("size %v %q: %d packets, bounds %+v, want one glyph", size, tt.r, len(ps), b)
 			}
@@ -117,8 +118,8 @@ func TestCFFFontAtTwoSizes(t *testing.T) {
 			// pen (x 10) and the baseline (y 5 + ascent).
 			x0, y0, x1, y1 := ref.bounds(t, tt.r, size)
 			p := ps[0]
-			wantPos := render2d.Vec2{X: 10 + float32(math.Floor(x0)), Y: 5 + m.Ascent + float32(math.Floor(y0))}
-			wantSize := render2d.Vec2{X: float32(math.Ceil(x1) - math.Floor(x0)), Y: float32(math.Ceil(y1) - math.Floor(y0))}
+			wantPos := geom.Vec2{X: 10 + float32(math.Floor(x0)), Y: 5 + m.Ascent + float32(math.Floor(y0))}
+			wantSize := geom.Vec2{X: float32(math.Ceil(x1) - math.Floor(x0)), Y: float32(math.Ceil(y1) - math.Floor(y0))}
 			if p.Transform.Position != wantPos || p.Size != wantSize || p.Source.W != wantSize.X || p.Source.H != wantSize.Y {
 				t.Errorf("size %v %q: quad at %v size %v (source %v), want at %v size %v", size, tt.r, p.Transform.Position, p.Size, p.Source, wantPos, wantSize)
 			}
@@ -225,7 +226,7 @@ func TestCFFTextLayout(t *testing.T) {
 		{"1010", 100, assets.AlignRight, 4, 1},
 	}
 	for _, tt := range tests {
-		o := assets.TextOptions{Width: tt.width, Align: tt.align, Position: render2d.Vec2{X: 7, Y: 3}}
+		o := assets.TextOptions{Width: tt.width, Align: tt.align, Position: geom.Vec2{X: 7, Y: 3}}
 		ps, b := layout(t, lib, f, tt.text, o)
 		if len(ps) != tt.glyphs || b.Lines != tt.lines || b.Rect.H != float32(tt.lines)*m.LineHeight {
 			t.Errorf("%q: %d packets, %+v; want %d glyphs on %d lines", tt.text, len(ps), b, tt.glyphs, tt.lines)
@@ -256,8 +257,8 @@ func TestCFFCorruptNeverPanics(t *testing.T) {
 	try := func(what string, d []byte) {
 		f, err := lib.ParseFont("bad.otf", d, 24)
 		if err != nil {
-			var ae *assets.Error
-			if !errors.As(err, &ae) || ae.Path != "bad.otf" || !(errors.Is(err, assets.ErrCorrupt) || errors.Is(err, assets.ErrUnsupported)) {
+			var ae *media.Error
+			if !errors.As(err, &ae) || ae.Path != "bad.otf" || !(errors.Is(err, media.ErrCorrupt) || errors.Is(err, media.ErrUnsupported)) {
 				t.Fatalf("%s: got %v, want ErrCorrupt or ErrUnsupported naming bad.otf", what, err)
 			}
 			return
@@ -281,7 +282,7 @@ func TestCFFCorruptNeverPanics(t *testing.T) {
 		try("flipped", buf)
 	}
 	for _, d := range []string{"OTTO", "OTTO\x00\x00\x00\x00\x00\x00\x00\x00", "OTTO\x00\x01" + string(data[6:100])} {
-		if _, err := lib.ParseFont("bad.otf", []byte(d), 24); !errors.Is(err, assets.ErrCorrupt) {
+		if _, err := lib.ParseFont("bad.otf", []byte(d), 24); !errors.Is(err, media.ErrCorrupt) {
 			t.Errorf("%q: got %v, want ErrCorrupt", d, err)
 		}
 	}
@@ -303,8 +304,8 @@ func TestCFFLoadErrors(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{"trunc.otf", 16, assets.ErrCorrupt, "not a readable OpenType (CFF) font"},
-		{"head.otf", 16, assets.ErrCorrupt, "not a readable OpenType (CFF) font"},
+		{"trunc.otf", 16, media.ErrCorrupt, "not a readable OpenType (CFF) font"},
+		{"head.otf", 16, media.ErrCorrupt, "not a readable OpenType (CFF) font"},
 		{"gone.otf", 16, os.ErrNotExist, "does not exist"},
 	} {
 		_, err := lib.LoadFont(fsys, tt.file, tt.size)
@@ -312,7 +313,7 @@ func TestCFFLoadErrors(t *testing.T) {
 			t.Errorf("LoadFont(%s): got %v, want %v naming the file and %q", tt.file, err, tt.want, tt.msg)
 		}
 	}
-	if _, err := lib.ParseFont("ok.otf", data, 200); !errors.Is(err, assets.ErrInvalid) || !containsAll(err.Error(), "ok.otf", "size is 200") {
+	if _, err := lib.ParseFont("ok.otf", data, 200); !errors.Is(err, media.ErrInvalid) || !containsAll(err.Error(), "ok.otf", "size is 200") {
 		t.Errorf("CFF font at size 200 with 256 pages: got %v, want ErrInvalid naming the size", err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"image/draw"
 	"image/png"
 	"io/fs"
+
+	"github.com/metronome-go/metronome/media"
 )
 
 // DefaultMaxTextureSize is the largest texture side accepted when neither
@@ -20,8 +22,8 @@ const DefaultMaxTextureSize = 4096
 // maxSize are refused from their header, before any pixel is decoded; a
 // maxSize of zero or less means [DefaultMaxTextureSize].
 //
-// Every error is an [*Error] naming the file and wraps [fs.ErrNotExist] (or
-// the file system's own error), [ErrCorrupt], [ErrEmpty] or [ErrTooLarge].
+// Every error is a [*media.Error] naming the file and wraps [fs.ErrNotExist] (or
+// the file system's own error), [media.ErrCorrupt], [ErrEmpty] or [media.ErrTooLarge].
 // It is safe to call from any goroutine.
 func DecodePNG(fsys fs.FS, name string, maxSize int) (*image.RGBA, error) {
 	data, err := fs.ReadFile(fsys, name)
@@ -30,11 +32,11 @@ func DecodePNG(fsys fs.FS, name string, maxSize int) (*image.RGBA, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, &Error{Op: "load image", Path: name, Err: err}
+		return nil, &media.Error{Pkg: "assets", Op: "load image", Path: name, Err: err}
 	}
 	img, err := decodePNGBytes(data, maxSize)
 	if err != nil {
-		return nil, &Error{Op: "load image", Path: name, Err: err}
+		return nil, &media.Error{Pkg: "assets", Op: "load image", Path: name, Err: err}
 	}
 	return img, nil
 }
@@ -48,22 +50,22 @@ func decodePNGBytes(data []byte, maxSize int) (*image.RGBA, error) {
 	if len(data) >= 24 && string(data[:8]) == pngSignature && string(data[12:16]) == "IHDR" {
 		w, h := binary.BigEndian.Uint32(data[16:]), binary.BigEndian.Uint32(data[20:])
 		if w == 0 || h == 0 {
-			return nil, detail(ErrEmpty, "image is %dx%d, both sides must be at least 1", w, h)
+			return nil, media.Detail(ErrEmpty, "image is %dx%d, both sides must be at least 1", w, h)
 		}
 	}
 	cfg, err := png.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
-		return nil, detail(ErrCorrupt, "not a valid PNG: %v", err)
+		return nil, media.Detail(media.ErrCorrupt, "not a valid PNG: %v", err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return nil, detail(ErrEmpty, "image is %dx%d, both sides must be at least 1", cfg.Width, cfg.Height)
+		return nil, media.Detail(ErrEmpty, "image is %dx%d, both sides must be at least 1", cfg.Width, cfg.Height)
 	}
 	if cfg.Width > maxSize || cfg.Height > maxSize {
-		return nil, detail(ErrTooLarge, "image is %dx%d, the maximum texture size is %d", cfg.Width, cfg.Height, maxSize)
+		return nil, media.Detail(media.ErrTooLarge, "image is %dx%d, the maximum texture size is %d", cfg.Width, cfg.Height, maxSize)
 	}
 	src, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
-		return nil, detail(ErrCorrupt, "not a valid PNG: %v", err)
+		return nil, media.Detail(media.ErrCorrupt, "not a valid PNG: %v", err)
 	}
 	return toRGBA(src), nil
 }

@@ -6,8 +6,8 @@
 //
 // Everything loads from an [fs.FS]: an embed.FS in a game, an
 // [testing/fstest.MapFS] in a test, os.DirFS for a directory on disk. Errors are
-// [*Error] values naming the file and the problem, wrapping a sentinel
-// ([ErrCorrupt], [ErrEmpty], [ErrTooLarge], [fs.ErrNotExist], ...). A
+// [*media.Error] values naming the file and the problem, wrapping a sentinel
+// ([media.ErrCorrupt], [ErrEmpty], [media.ErrTooLarge], [fs.ErrNotExist], ...). A
 // failed load changes nothing, so assets already loaded stay usable.
 //
 // # Background loading
@@ -68,8 +68,8 @@
 // kerning caches and the layout code, so every text feature works the same
 // with either. Kerning comes from the kern table for TrueType fonts, and
 // from the GPOS pair adjustments or the kern table for CFF fonts. Font
-// collections (.ttc, .otc) are refused with [ErrUnsupported]; a damaged font
-// of either kind fails to load with [ErrCorrupt] and the file's name.
+// collections (.ttc, .otc) are refused with [media.ErrUnsupported]; a damaged font
+// of either kind fails to load with [media.ErrCorrupt] and the file's name.
 //
 //	font, err := lib.LoadFont(gameFS, "fonts/title.otf", 32)
 //
@@ -85,10 +85,10 @@
 // is resolved when it is played, with [Library.AudioSound]; a released or
 // reloaded handle ([Library.ReleaseSound], [Library.ReloadSound]) fails
 // there with [ErrStale], while voices already playing the old samples
-// finish with them. Decoding errors are [*Error] values naming the file
-// and wrapping both this package's sentinel ([ErrCorrupt],
-// [ErrUnsupported], [ErrTooLarge]) and the audio package's, so errors.Is
-// works with either; a failed load leaves the library as it was. Decoding
+// finish with them. Decoding errors are [*media.Error] values naming the file
+// and wrapping the sentinel the audio package found ([media.ErrCorrupt],
+// [media.ErrUnsupported], [media.ErrTooLarge]: package media's, which both
+// packages share); a failed load leaves the library as it was. Decoding
 // runs outside the library's lock, so a worker can load sounds while the
 // graphics thread uploads. Music too long to decode whole (the audio
 // package caps a sound at audio.MaxSoundFrames) is streamed with
@@ -141,7 +141,7 @@
 //	hero, err := lib.LoadImage(gameFS, "sprites/hero.png") // simulation or init
 //	font, _ := lib.DefaultFont(16)
 //	_ = lib.Upload(renderer)                              // graphics thread
-//	p, err := lib.Sprite(hero, render2d.Vec2{X: 10, Y: 20})
+//	p, err := lib.Sprite(hero, geom.Vec2{X: 10, Y: 20})
 //	pass.Draw(p)
 //	lib.DrawText(pass, font, "Score: 10", assets.TextOptions{})
 package assets

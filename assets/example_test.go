@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
@@ -58,7 +59,7 @@ func ExampleLibrary_LoadSheet() {
 		fmt.Println(err)
 		return
 	}
-	pass.Draw(region.Sprite(render2d.Vec2{X: 40, Y: 30}))
+	pass.Draw(region.Sprite(geom.Vec2{X: 40, Y: 30}))
 
 	// Graphics thread again: upload anything new, then render.
 	_ = lib.Upload(renderer)
@@ -85,7 +86,7 @@ func ExampleLibrary_DrawText() {
 	var frame render2d.Frame
 	pass := render2d.NewFrameWriter(&frame).BeginPass(render2d.PassDesc{})
 	bounds, err := lib.DrawText(pass, font, "Grüße, naïve café! The quick brown fox jumps over the lazy dog.", assets.TextOptions{
-		Position: render2d.Vec2{X: 10, Y: 10},
+		Position: geom.Vec2{X: 10, Y: 10},
 		Width:    150,
 		Align:    assets.AlignCenter,
 		Color:    render2d.RGBA8(255, 220, 120, 255),

@@ -1,5 +1,7 @@
 package assets
 
+import "github.com/metronome-go/metronome/media"
+
 // ParseFontSfnt is [Library.ParseFont] forced through the sfnt reader that
 // CFF-outline fonts use, whatever the outlines. sfnt reads TrueType fonts
 // too, so tests run one TrueType font (with a kern table they build) through
@@ -8,7 +10,7 @@ package assets
 func (l *Library) ParseFontSfnt(name string, data []byte, size float64) (Font, error) {
 	c, err := parseCFF(data)
 	if err != nil {
-		return Font{}, &Error{Op: "load font", Path: name, Err: err}
+		return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: err}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -14,7 +14,8 @@ import (
 	"golang.org/x/image/vector"
 
 	"github.com/metronome-go/metronome/assets/internal/ttf"
-	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
 )
 
 // Font is a handle to a font face (a font file at one size) in a
@@ -81,7 +82,7 @@ type glyph struct {
 	advance int32           // whole pixels: advances are rounded so glyphs sit on the pixel grid
 	page    int32           // -1: nothing to draw (space)
 	src     image.Rectangle // in page texels
-	srcF    render2d.Rect   // src, ready for a packet
+	srcF    geom.Rect       // src, ready for a packet
 	// offX, offY place the top-left of src relative to the pen on the
 	// baseline, in pixels.
 	offX, offY float32
@@ -108,7 +109,7 @@ func (l *Library) DefaultFont(size float64) (Font, error) { return l.GoFont(GoRe
 func (l *Library) GoFont(name string, size float64) (Font, error) {
 	data, ok := goFontData[name]
 	if !ok {
-		return Font{}, &Error{Op: "load font", Path: name, Err: detail(ErrInvalid, "no embedded Go font named %q, want %q, %q or %q", name, GoRegular, GoBold, GoMono)}
+		return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: media.Detail(media.ErrInvalid, "no embedded Go font named %q, want %q, %q or %q", name, GoRegular, GoBold, GoMono)}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -116,7 +117,7 @@ func (l *Library) GoFont(name string, size float64) (Font, error) {
 	if pf == nil {
 		var err error
 		if pf, err = parseFont(name, data); err != nil { // cannot happen with the embedded files
-			return Font{}, &Error{Op: "load font", Path: name, Err: err}
+			return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: err}
 		}
 		if l.gofonts == nil {
 			l.gofonts = make(map[string]*parsedFont)
@@ -136,7 +137,7 @@ func (l *Library) LoadFont(fsys fs.FS, name string, size float64) (Font, error) 
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return Font{}, &Error{Op: "load font", Path: name, Err: err}
+		return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: err}
 	}
 	return l.ParseFont(name, data, size)
 }
@@ -146,7 +147,7 @@ func (l *Library) LoadFont(fsys fs.FS, name string, size float64) (Font, error) 
 func (l *Library) ParseFont(name string, data []byte, size float64) (Font, error) {
 	pf, err := parseFont(name, data)
 	if err != nil {
-		return Font{}, &Error{Op: "load font", Path: name, Err: err}
+		return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: err}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -175,16 +176,16 @@ func parseFont(name string, data []byte) (*parsedFont, error) {
 func parseTrueType(data []byte) (*ttf.Font, error) {
 	tf, err := ttf.Parse(data)
 	if errors.Is(err, ttf.ErrUnsupported) {
-		return nil, detail(ErrUnsupported, "%v", err)
+		return nil, media.Detail(media.ErrUnsupported, "%v", err)
 	}
 	if err != nil {
-		return nil, detail(ErrCorrupt, "not a readable TrueType font: %v", err)
+		return nil, media.Detail(media.ErrCorrupt, "not a readable TrueType font: %v", err)
 	}
 	var o ttf.Outline
 	for _, r := range []rune{0, 'a'} {
 		g := tf.Index(r)
 		if err := tf.LoadOutline(g, &o); err != nil {
-			return nil, detail(ErrCorrupt, "glyph %d: %v", g, err)
+			return nil, media.Detail(media.ErrCorrupt, "glyph %d: %v", g, err)
 		}
 	}
 	return tf, nil
@@ -193,7 +194,7 @@ func parseTrueType(data []byte) (*ttf.Font, error) {
 func (l *Library) addFontLocked(pf *parsedFont, size float64) (Font, error) {
 	limit := min(MaxFontSize, float64(l.opts.PageSize)/2)
 	if !(size >= MinFontSize && size <= limit) { // also refuses NaN
-		return Font{}, &Error{Op: "load font", Path: pf.name, Err: detail(ErrInvalid, "size is %v, want [%d, %v] pixels per em", size, MinFontSize, limit)}
+		return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: pf.name, Err: media.Detail(media.ErrInvalid, "size is %v, want [%d, %v] pixels per em", size, MinFontSize, limit)}
 	}
 	fe := &fontEntry{name: pf.name, pf: pf, size: size,
 		runes: make(map[rune]int32), pages: make(map[int]int), kern: make(map[uint32]int32)}

@@ -10,7 +10,8 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/metronome-go/metronome/assets"
-	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
 
@@ -87,7 +88,7 @@ func fuzzFont(t *testing.T, data []byte) {
 		if _, _, err := lib.AppendText(nil, font, "Aé Ω\tx\nyz01Q中", assets.TextOptions{Width: 30}); err != nil {
 			t.Fatalf("layout with a font that loaded: %v", err)
 		}
-	} else if !errors.Is(err, assets.ErrCorrupt) && !errors.Is(err, assets.ErrUnsupported) {
+	} else if !errors.Is(err, media.ErrCorrupt) && !errors.Is(err, media.ErrUnsupported) {
 		t.Fatalf("font refused with %v, want ErrCorrupt or ErrUnsupported", err)
 	}
 	if err := lib.Upload(rec); err != nil {
@@ -119,7 +120,7 @@ func FuzzLayout(f *testing.F) {
 		if len(text) > 2000 || math.IsNaN(float64(width)) || width < 0 || width > 1e6 {
 			return
 		}
-		o := assets.TextOptions{Width: width, Align: assets.Align(align % 3), Position: render2d.Vec2{X: 10, Y: 20}}
+		o := assets.TextOptions{Width: width, Align: assets.Align(align % 3), Position: geom.Vec2{X: 10, Y: 20}}
 		ps, b, err := lib.AppendText(nil, font, text, o)
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"golang.org/x/image/vector"
 
 	"github.com/metronome-go/metronome/assets/internal/ttf"
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -238,16 +240,16 @@ func (h Image) String() string { return fmt.Sprintf("image %d gen %d", h.id, h.g
 // packet needs.
 type Region struct {
 	Texture render2d.TextureHandle
-	Source  render2d.Rect
+	Source  geom.Rect
 }
 
 // Size returns the region's size in texels, the natural size to draw it.
-func (r Region) Size() render2d.Vec2 { return render2d.Vec2{X: r.Source.W, Y: r.Source.H} }
+func (r Region) Size() geom.Vec2 { return geom.Vec2{X: r.Source.W, Y: r.Source.H} }
 
 // Sprite returns a packet drawing the region untinted at its natural size
 // with its top-left corner at pos. Adjust the packet's fields for anything
 // else.
-func (r Region) Sprite(pos render2d.Vec2) render2d.DrawPacket2D {
+func (r Region) Sprite(pos geom.Vec2) render2d.DrawPacket2D {
 	return render2d.Sprite(r.Texture, r.Source, pos, r.Size())
 }
 
@@ -287,7 +289,7 @@ func (l *Library) LoadImage(fsys fs.FS, name string) (Image, error) {
 // copied. Safe from any goroutine.
 func (l *Library) AddImage(name string, img image.Image) (Image, error) {
 	if img == nil {
-		return Image{}, &Error{Op: "add image", Path: name, Err: detail(ErrInvalid, "image is nil")}
+		return Image{}, &media.Error{Pkg: "assets", Op: "add image", Path: name, Err: media.Detail(media.ErrInvalid, "image is nil")}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -302,10 +304,10 @@ func (l *Library) maxTextureSize() int {
 
 func (l *Library) checkSize(op, name string, w, h int) error {
 	if w <= 0 || h <= 0 {
-		return &Error{Op: op, Path: name, Err: detail(ErrEmpty, "image is %dx%d, both sides must be at least 1", w, h)}
+		return &media.Error{Pkg: "assets", Op: op, Path: name, Err: media.Detail(ErrEmpty, "image is %dx%d, both sides must be at least 1", w, h)}
 	}
 	if w > l.maxTex || h > l.maxTex {
-		return &Error{Op: op, Path: name, Err: detail(ErrTooLarge, "image is %dx%d, the maximum texture size is %d", w, h, l.maxTex)}
+		return &media.Error{Pkg: "assets", Op: op, Path: name, Err: media.Detail(media.ErrTooLarge, "image is %dx%d, the maximum texture size is %d", w, h, l.maxTex)}
 	}
 	return nil
 }
@@ -412,9 +414,9 @@ func blit(dst *image.RGBA, r image.Rectangle, src image.Image, sb image.Rectangl
 // staleErr describes a handle that no longer names a live asset.
 func staleErr(kind string, id, gen, current uint32) error {
 	if current == 0 {
-		return detail(ErrStale, "assets: %s %d gen %d is stale: it was released or never issued", kind, id, gen)
+		return media.Detail(ErrStale, "assets: %s %d gen %d is stale: it was released or never issued", kind, id, gen)
 	}
-	return detail(ErrStale, "assets: %s %d gen %d is stale: released or reloaded, the live generation is %d", kind, id, gen, current)
+	return media.Detail(ErrStale, "assets: %s %d gen %d is stale: released or reloaded, the live generation is %d", kind, id, gen, current)
 }
 
 // Region returns where img is on the GPU. It fails with [ErrStale] for a
@@ -434,18 +436,18 @@ func (l *Library) regionLocked(img Image) (Region, error) {
 	}
 	p := l.pages[e.page]
 	if p.pendingLocked(e.rect.Inset(-l.opts.Extrude)) {
-		return Region{}, &Error{Op: "draw image", Path: e.name, Err: detail(ErrPending, "page %d has no texture or not these texels yet: call Upload or UploadStep on the graphics thread", e.page)}
+		return Region{}, &media.Error{Pkg: "assets", Op: "draw image", Path: e.name, Err: media.Detail(ErrPending, "page %d has no texture or not these texels yet: call Upload or UploadStep on the graphics thread", e.page)}
 	}
 	return Region{Texture: p.tex, Source: rectOf(e.rect)}, nil
 }
 
-func rectOf(r image.Rectangle) render2d.Rect {
-	return render2d.Rect{X: float32(r.Min.X), Y: float32(r.Min.Y), W: float32(r.Dx()), H: float32(r.Dy())}
+func rectOf(r image.Rectangle) geom.Rect {
+	return geom.Rect{X: float32(r.Min.X), Y: float32(r.Min.Y), W: float32(r.Dx()), H: float32(r.Dy())}
 }
 
 // Sprite returns a packet drawing img at its natural size with its top-left
 // corner at pos; see [Library.Region] for the errors.
-func (l *Library) Sprite(img Image, pos render2d.Vec2) (render2d.DrawPacket2D, error) {
+func (l *Library) Sprite(img Image, pos geom.Vec2) (render2d.DrawPacket2D, error) {
 	r, err := l.Region(img)
 	if err != nil {
 		return render2d.DrawPacket2D{}, err
@@ -509,7 +511,7 @@ func (l *Library) Reload(img Image) (Image, error) {
 	fsys, name, maxTex := e.fsys, e.name, l.maxTex
 	l.mu.Unlock()
 	if fsys == nil {
-		return img, &Error{Op: "reload image", Path: name, Err: detail(ErrInvalid, "image has no file of its own to reload (added from memory or cut from a sheet)")}
+		return img, &media.Error{Pkg: "assets", Op: "reload image", Path: name, Err: media.Detail(media.ErrInvalid, "image has no file of its own to reload (added from memory or cut from a sheet)")}
 	}
 	pix, err := DecodePNG(fsys, name, maxTex)
 	if err != nil {
@@ -583,13 +585,13 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 		case p.retired:
 			if !p.tex.IsZero() {
 				if err := r.ReleaseTexture(p.tex); err != nil {
-					errs = append(errs, &Error{Op: "release", Path: fmt.Sprintf("atlas page %d", i), Err: err})
+					errs = append(errs, &media.Error{Pkg: "assets", Op: "release", Path: fmt.Sprintf("atlas page %d", i), Err: err})
 				}
 				p.tex = render2d.TextureHandle{}
 			}
 		case !p.tex.IsZero() && !p.dirty.Empty() && (budget == 0 || 4*p.dirty.Dx()*p.dirty.Dy() <= uploadBand):
 			if err := r.UpdateTexture(p.tex, p.dirty.Min.X, p.dirty.Min.Y, l.stageLocked(p, p.dirty)); err != nil {
-				errs = append(errs, &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
+				errs = append(errs, &media.Error{Pkg: "assets", Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
 				continue
 			}
 			sent += uint64(4 * p.dirty.Dx() * p.dirty.Dy())
@@ -628,7 +630,7 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 				band.Max.Y = min(band.Max.Y, band.Min.Y+max(1, uploadBand/(4*band.Dx())))
 			}
 			if err := r.UpdateTexture(p.tex, band.Min.X, band.Min.Y, l.stageLocked(p, band)); err != nil {
-				errs = append(errs, &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
+				errs = append(errs, &media.Error{Pkg: "assets", Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
 				break
 			}
 			sent += uint64(4 * band.Dx() * band.Dy())
@@ -649,7 +651,7 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 		l.pages = append(l.pages, p)
 		if err := l.createLocked(r, len(l.pages)-1, p, budget > 0); err != nil {
 			l.pages = l.pages[:len(l.pages)-1]
-			errs = append(errs, &Error{Op: "upload", Path: "spare atlas page", Err: err})
+			errs = append(errs, &media.Error{Pkg: "assets", Op: "upload", Path: "spare atlas page", Err: err})
 		}
 		pending = p.deferred
 	}
@@ -666,8 +668,8 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 // (a budgeted step), without any, what was placed left to send.
 func (l *Library) createLocked(r Uploader, i int, p *page, bands bool) error {
 	if p.img.Rect.Dx() > l.maxTex || p.img.Rect.Dy() > l.maxTex {
-		return &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i),
-			Err: detail(ErrTooLarge, "page is %dx%d, the renderer's maximum texture size is %d", p.img.Rect.Dx(), p.img.Rect.Dy(), l.maxTex)}
+		return &media.Error{Pkg: "assets", Op: "upload", Path: fmt.Sprintf("atlas page %d", i),
+			Err: media.Detail(media.ErrTooLarge, "page is %dx%d, the renderer's maximum texture size is %d", p.img.Rect.Dx(), p.img.Rect.Dy(), l.maxTex)}
 	}
 	src := p.img
 	if bands {
@@ -678,7 +680,7 @@ func (l *Library) createLocked(r Uploader, i int, p *page, bands bool) error {
 	}
 	h, err := r.CreateTexture(src, l.opts.Texture)
 	if err != nil {
-		return &Error{Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err}
+		return &media.Error{Pkg: "assets", Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err}
 	}
 	p.tex = h
 	if !bands {
@@ -737,7 +739,7 @@ func (l *Library) ReleaseTextures(r Uploader) error {
 			continue
 		}
 		if err := r.ReleaseTexture(p.tex); err != nil {
-			errs = append(errs, &Error{Op: "release", Path: fmt.Sprintf("atlas page %d", i), Err: err})
+			errs = append(errs, &media.Error{Pkg: "assets", Op: "release", Path: fmt.Sprintf("atlas page %d", i), Err: err})
 		}
 		p.tex = render2d.TextureHandle{}
 		if !p.retired && p.img != nil {

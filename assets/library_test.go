@@ -10,6 +10,8 @@ import (
 	"testing/fstest"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
@@ -111,11 +113,11 @@ func TestBadInput(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{"truncated.png", assets.ErrCorrupt, "not a valid PNG"},
-		{"corrupt.png", assets.ErrCorrupt, "not a valid PNG"},
-		{"empty.png", assets.ErrCorrupt, "not a valid PNG"},
+		{"truncated.png", media.ErrCorrupt, "not a valid PNG"},
+		{"corrupt.png", media.ErrCorrupt, "not a valid PNG"},
+		{"empty.png", media.ErrCorrupt, "not a valid PNG"},
 		{"zero.png", assets.ErrEmpty, "0x8"},
-		{"huge.png", assets.ErrTooLarge, "65x2, the maximum texture size is 64"},
+		{"huge.png", media.ErrTooLarge, "65x2, the maximum texture size is 64"},
 		{"missing.png", fs.ErrNotExist, "does not exist"},
 	}
 	lib := newLib(t, opts)
@@ -130,9 +132,9 @@ func TestBadInput(t *testing.T) {
 	before := lib.Stats()
 	for _, tt := range tests {
 		_, err := lib.LoadImage(fsys, tt.file)
-		var ae *assets.Error
+		var ae *media.Error
 		if !errors.Is(err, tt.want) || !errors.As(err, &ae) || ae.Path != tt.file {
-			t.Errorf("LoadImage(%s): got %v, want an *assets.Error for the file wrapping %v", tt.file, err, tt.want)
+			t.Errorf("LoadImage(%s): got %v, want a *media.Error for the file wrapping %v", tt.file, err, tt.want)
 			continue
 		}
 		if msg := err.Error(); !strings.HasPrefix(msg, "assets: load image "+tt.file+": ") || !strings.Contains(msg, tt.msg) {
@@ -172,7 +174,7 @@ func TestStaleHandles(t *testing.T) {
 	}
 	for name, call := range map[string]func() error{
 		"Region":    func() error { _, err := lib.Region(a); return err },
-		"Sprite":    func() error { _, err := lib.Sprite(a, render2d.Vec2{}); return err },
+		"Sprite":    func() error { _, err := lib.Sprite(a, geom.Vec2{}); return err },
 		"Release":   func() error { return lib.Release(a) },
 		"ImageSize": func() error { _, _, err := lib.ImageSize(a); return err },
 		"zero":      func() error { _, err := lib.Region(assets.Image{}); return err },
@@ -207,7 +209,7 @@ func TestStaleHandles(t *testing.T) {
 	// A failed reload keeps the handle valid.
 	fsys["b.png"] = &fstest.MapFile{Data: []byte("broken")}
 	b3, err := lib.Reload(b2)
-	if !errors.Is(err, assets.ErrCorrupt) || b3 != b2 {
+	if !errors.Is(err, media.ErrCorrupt) || b3 != b2 {
 		t.Errorf("Reload of a broken file: got %v, %v; want ErrCorrupt and the same handle", b3, err)
 	}
 	if _, err := lib.Region(b2); err != nil {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/metronome-go/metronome/media"
 )
 
 // Executor runs the work of a background [Load] where it belongs. Package
@@ -239,7 +241,7 @@ type placer struct {
 // done. The simulation owner's share of the work is taking the handles.
 //
 // A file that cannot be loaded does not stop the others: its result and
-// [Load.Err] report an [*Error] naming it. A load that is canceled
+// [Load.Err] report a [*media.Error] naming it. A load that is canceled
 // ([Load.Cancel], or exec's job context done) or whose job panics ends as a
 // whole and releases what it placed, so it changes nothing; a panic goes on
 // to exec afterwards (a runtime group fails with it).
@@ -321,7 +323,7 @@ func (w *loadWork) start() (bool, error) {
 	}
 	if err := w.exec.Go(func(ctx context.Context) { w.run(ctx, i) }); err != nil {
 		f := w.files[i]
-		cause := &Error{Op: f.op(), Path: f.name, Err: fmt.Errorf("%w: the executor refused the job: %w", ErrCanceled, err)}
+		cause := &media.Error{Pkg: "assets", Op: f.op(), Path: f.name, Err: fmt.Errorf("%w: the executor refused the job: %w", ErrCanceled, err)}
 		w.cancel(cause)
 		return false, cause
 	}
@@ -342,7 +344,7 @@ func (w *loadWork) run(ctx context.Context, i int) {
 		}
 		v := recover()
 		f := w.files[i]
-		cause := &Error{Op: f.op(), Path: f.name, Err: detail(ErrPanicked, "panic: %v", v)}
+		cause := &media.Error{Pkg: "assets", Op: f.op(), Path: f.name, Err: media.Detail(ErrPanicked, "panic: %v", v)}
 		w.cancel(cause)
 		_ = w.exec.Post(func() { w.sim.abort(cause) })
 		panic(v)
@@ -392,14 +394,14 @@ func (w *loadWork) decode(i int) decoded {
 			if w.ctx.Err() != nil {
 				return decoded{abort: canceledErr(context.Cause(w.ctx))}
 			}
-			return decoded{err: &Error{Op: op, Path: f.name, Err: err}}
+			return decoded{err: &media.Error{Pkg: "assets", Op: op, Path: f.name, Err: err}}
 		}
 		if img == nil {
-			return decoded{err: &Error{Op: op, Path: f.name, Err: detail(ErrInvalid, "the draw function returned a nil image and no error")}}
+			return decoded{err: &media.Error{Pkg: "assets", Op: op, Path: f.name, Err: media.Detail(media.ErrInvalid, "the draw function returned a nil image and no error")}}
 		}
 		b := img.Bounds()
 		if err := checkSide(b.Dx(), b.Dy(), w.maxTex); err != nil {
-			return decoded{err: &Error{Op: op, Path: f.name, Err: err}}
+			return decoded{err: &media.Error{Pkg: "assets", Op: op, Path: f.name, Err: err}}
 		}
 		return decoded{img: toRGBA(img)}
 	}
@@ -409,7 +411,7 @@ func (w *loadWork) decode(i int) decoded {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return decoded{err: &Error{Op: op, Path: f.name, Err: err}}
+		return decoded{err: &media.Error{Pkg: "assets", Op: op, Path: f.name, Err: err}}
 	}
 	if err := w.ctx.Err(); err != nil {
 		return decoded{abort: canceledErr(context.Cause(w.ctx))}
@@ -422,12 +424,12 @@ func (w *loadWork) decode(i int) decoded {
 		d.img, err = decodePNGBytes(data, w.maxTex)
 		if err == nil && f.kind == kindSheet {
 			if verr := f.spec.Validate(d.img.Rect.Dx(), d.img.Rect.Dy()); verr != nil {
-				err = fmt.Errorf("%w: %w", ErrInvalid, verr)
+				err = fmt.Errorf("%w: %w", media.ErrInvalid, verr)
 			}
 		}
 	}
 	if err != nil {
-		return decoded{bytes: d.bytes, err: &Error{Op: op, Path: f.name, Err: err}}
+		return decoded{bytes: d.bytes, err: &media.Error{Pkg: "assets", Op: op, Path: f.name, Err: err}}
 	}
 	return d
 }
@@ -446,17 +448,17 @@ func (f File) op() string {
 
 func checkSide(w, h, maxTex int) error {
 	if w <= 0 || h <= 0 {
-		return detail(ErrEmpty, "image is %dx%d, both sides must be at least 1", w, h)
+		return media.Detail(ErrEmpty, "image is %dx%d, both sides must be at least 1", w, h)
 	}
 	if w > maxTex || h > maxTex {
-		return detail(ErrTooLarge, "image is %dx%d, the maximum texture size is %d", w, h, maxTex)
+		return media.Detail(media.ErrTooLarge, "image is %dx%d, the maximum texture size is %d", w, h, maxTex)
 	}
 	return nil
 }
 
 // canceledErr is the error of a load stopped from outside with cause.
 func canceledErr(cause error) error {
-	var e *Error
+	var e *media.Error
 	if errors.As(cause, &e) && errors.Is(cause, ErrCanceled) {
 		return cause // already says which file and why
 	}
@@ -547,7 +549,7 @@ func (ld *Load) deliver(i int, r loadResult) {
 }
 
 func refusedUpload(err error) error {
-	return &Error{Op: "upload", Path: "background load", Err: fmt.Errorf("the executor refused the graphics work: %w", err)}
+	return &media.Error{Pkg: "assets", Op: "upload", Path: "background load", Err: fmt.Errorf("the executor refused the graphics work: %w", err)}
 }
 
 // uploadStep is the final upload, on the graphics thread: one
@@ -618,7 +620,7 @@ func (ld *Load) Bytes() int64 { return ld.bytes }
 func (ld *Load) Done() bool { return ld.state == finished || ld.state == aborted }
 
 // Err returns the load's problems: nil while all is well; the failed
-// files' errors in file order, each an [*Error] naming its file, joined
+// files' errors in file order, each a [*media.Error] naming its file, joined
 // with the final upload's; or, for a load that ended as a whole, why
 // ([ErrCanceled], a panic as [ErrPanicked]). It may be non-nil before the
 // load is done. Simulation owner only.
@@ -647,7 +649,7 @@ func (ld *Load) Err() error {
 // result checks that file i exists, is of kind want and has a result.
 func (ld *Load) result(i int, want fileKind) (*loadResult, error) {
 	if i < 0 || i >= len(ld.slots) {
-		return nil, &Error{Op: "load result", Path: fmt.Sprintf("file %d", i), Err: detail(ErrInvalid, "the load has %d files, want an index in [0, %d)", len(ld.slots), len(ld.slots))}
+		return nil, &media.Error{Pkg: "assets", Op: "load result", Path: fmt.Sprintf("file %d", i), Err: media.Detail(media.ErrInvalid, "the load has %d files, want an index in [0, %d)", len(ld.slots), len(ld.slots))}
 	}
 	f := ld.work.files[i]
 	kind := f.kind
@@ -655,13 +657,13 @@ func (ld *Load) result(i int, want fileKind) (*loadResult, error) {
 		kind = kindImage
 	}
 	if kind != want {
-		return nil, &Error{Op: f.op(), Path: f.name, Err: detail(ErrInvalid, "file %d is %s, not %s", i, f.kind, want)}
+		return nil, &media.Error{Pkg: "assets", Op: f.op(), Path: f.name, Err: media.Detail(media.ErrInvalid, "file %d is %s, not %s", i, f.kind, want)}
 	}
 	switch ld.state {
 	case aborted:
-		return nil, &Error{Op: f.op(), Path: f.name, Err: ld.failure}
+		return nil, &media.Error{Pkg: "assets", Op: f.op(), Path: f.name, Err: ld.failure}
 	case loading, uploading:
-		return nil, &Error{Op: f.op(), Path: f.name, Err: detail(ErrPending, "the load is still running: %d of %d files done", ld.delivered, len(ld.slots))}
+		return nil, &media.Error{Pkg: "assets", Op: f.op(), Path: f.name, Err: media.Detail(ErrPending, "the load is still running: %d of %d files done", ld.delivered, len(ld.slots))}
 	}
 	s := &ld.slots[i]
 	if s.err != nil {
@@ -672,7 +674,7 @@ func (ld *Load) result(i int, want fileKind) (*loadResult, error) {
 
 // Image returns the handle of files[i], an [ImageFile] or a
 // [GeneratedImage], once the load is done: [ErrPending] before, the file's
-// own error if it failed, [ErrCanceled] if the load was, [ErrInvalid] for
+// own error if it failed, [ErrCanceled] if the load was, [media.ErrInvalid] for
 // an index out of range or a file of another kind. Simulation owner only;
 // allocation-free on success.
 func (ld *Load) Image(i int) (Image, error) {

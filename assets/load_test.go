@@ -16,6 +16,7 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
 
@@ -357,12 +358,12 @@ func TestBackgroundLoadFileErrors(t *testing.T) {
 		name string
 		want error
 	}{
-		{1, "corrupt.png", assets.ErrCorrupt},
+		{1, "corrupt.png", media.ErrCorrupt},
 		{2, "missing.png", fs.ErrNotExist},
-		{3, "sheet.png", assets.ErrInvalid},
-		{4, "font.ttf", assets.ErrCorrupt},
+		{3, "sheet.png", media.ErrInvalid},
+		{4, "font.ttf", media.ErrCorrupt},
 		{5, "empty", assets.ErrEmpty},
-		{6, "nil", assets.ErrInvalid},
+		{6, "nil", media.ErrInvalid},
 	}
 	all := ld.Err()
 	for _, tt := range tests {
@@ -375,9 +376,9 @@ func TestBackgroundLoadFileErrors(t *testing.T) {
 		default:
 			_, err = ld.Image(tt.i)
 		}
-		var ae *assets.Error
+		var ae *media.Error
 		if !errors.As(err, &ae) || ae.Path != tt.name || !errors.Is(err, tt.want) {
-			t.Errorf("file %d: error %v; want an *assets.Error for %q wrapping %v", tt.i, err, tt.name, tt.want)
+			t.Errorf("file %d: error %v; want a *media.Error for %q wrapping %v", tt.i, err, tt.name, tt.want)
 		}
 		if all == nil || !strings.Contains(all.Error(), tt.name) {
 			t.Errorf("Err() = %v; want it to name %q", all, tt.name)
@@ -528,7 +529,7 @@ func TestBackgroundLoadPanic(t *testing.T) {
 	}
 	runLoad(t, e, ld, rec)
 	err = ld.Err()
-	var ae *assets.Error
+	var ae *media.Error
 	if !errors.Is(err, assets.ErrPanicked) || !errors.As(err, &ae) || ae.Path != "boom" || !strings.Contains(err.Error(), "generator broke") {
 		t.Errorf("Err = %v; want ErrPanicked naming boom and the panic value", err)
 	}
@@ -624,7 +625,7 @@ func TestBackgroundLoadResults(t *testing.T) {
 		{"negative", second(ld.Font(-1)), "want an index in [0, 2)"},
 	}
 	for _, tt := range tests {
-		if !errors.Is(tt.err, assets.ErrInvalid) || !strings.Contains(fmt.Sprint(tt.err), tt.want) {
+		if !errors.Is(tt.err, media.ErrInvalid) || !strings.Contains(fmt.Sprint(tt.err), tt.want) {
 			t.Errorf("%s: %v; want ErrInvalid saying %q", tt.name, tt.err, tt.want)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image"
 	"math"
+
+	"github.com/metronome-go/metronome/media"
 )
 
 // PatternFiles returns n [GeneratedImage] files of w x h pixels, named
@@ -34,7 +36,7 @@ func Pattern(i, w, h int) *image.RGBA {
 
 func drawPattern(ctx context.Context, i, w, h int) (*image.RGBA, error) {
 	if w <= 0 || h <= 0 {
-		return nil, detail(ErrEmpty, "pattern is %dx%d, both sides must be at least 1", w, h)
+		return nil, media.Detail(ErrEmpty, "pattern is %dx%d, both sides must be at least 1", w, h)
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	// The golden ratio spreads consecutive hues around the circle.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/media"
 )
 
 // A mistyped region name suggests the closest region the sheet has.
@@ -39,7 +40,7 @@ func TestNamedRegionSuggests(t *testing.T) {
 		if err == nil {
 			t.Fatalf("NamedRegion(%q) found a region", tt.name)
 		}
-		if !errors.Is(err, assets.ErrInvalid) {
+		if !errors.Is(err, media.ErrInvalid) {
 			t.Errorf("NamedRegion(%q) = %v, want ErrInvalid", tt.name, err)
 		}
 		if got := err.Error(); !strings.Contains(got, tt.want) {

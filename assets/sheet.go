@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/internal/suggest"
+	"github.com/metronome-go/metronome/media"
 )
 
 // SheetSpec describes how a sprite sheet image is cut up: an optional grid
@@ -228,7 +229,7 @@ func (l *Library) LoadSheet(fsys fs.FS, name string, spec SheetSpec) (Sheet, err
 func (l *Library) AddSheet(name string, img image.Image, spec SheetSpec) (Sheet, error) {
 	b := img.Bounds()
 	if err := spec.Validate(b.Dx(), b.Dy()); err != nil {
-		return Sheet{}, &Error{Op: "load sheet", Path: name, Err: fmt.Errorf("%w: %w", ErrInvalid, err)}
+		return Sheet{}, &media.Error{Pkg: "assets", Op: "load sheet", Path: name, Err: fmt.Errorf("%w: %w", media.ErrInvalid, err)}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -292,7 +293,7 @@ func (l *Library) Frame(s Sheet, i int) (Region, error) {
 		return Region{}, err
 	}
 	if i < 0 || i >= len(e.frames) {
-		return Region{}, &Error{Op: "draw frame", Path: e.name, Err: detail(ErrInvalid, "frame %d, want [0, %d)", i, len(e.frames))}
+		return Region{}, &media.Error{Pkg: "assets", Op: "draw frame", Path: e.name, Err: media.Detail(media.ErrInvalid, "frame %d, want [0, %d)", i, len(e.frames))}
 	}
 	return l.regionLocked(e.frames[i])
 }
@@ -307,7 +308,7 @@ func (l *Library) FrameImage(s Sheet, i int) (Image, error) {
 		return Image{}, err
 	}
 	if i < 0 || i >= len(e.frames) {
-		return Image{}, &Error{Op: "frame", Path: e.name, Err: detail(ErrInvalid, "frame %d, want [0, %d)", i, len(e.frames))}
+		return Image{}, &media.Error{Pkg: "assets", Op: "frame", Path: e.name, Err: media.Detail(media.ErrInvalid, "frame %d, want [0, %d)", i, len(e.frames))}
 	}
 	return e.frames[i], nil
 }
@@ -322,7 +323,7 @@ func (l *Library) NamedRegion(s Sheet, name string) (Region, error) {
 	}
 	img, ok := e.regions[name]
 	if !ok {
-		return Region{}, &Error{Op: "draw region", Path: e.name, Err: regionNotFound(e, name)}
+		return Region{}, &media.Error{Pkg: "assets", Op: "draw region", Path: e.name, Err: regionNotFound(e, name)}
 	}
 	return l.regionLocked(img)
 }
@@ -332,15 +333,15 @@ func (l *Library) NamedRegion(s Sheet, name string) (Region, error) {
 func regionNotFound(e *sheetEntry, name string) error {
 	names := sortedKeys(e.regions)
 	if hint := suggest.Hint(name, names, true); hint != "" {
-		return detail(ErrInvalid, "no region named %q%s", name, hint)
+		return media.Detail(media.ErrInvalid, "no region named %q%s", name, hint)
 	}
 	if len(names) == 0 {
-		return detail(ErrInvalid, "no region named %q (the sheet has no named regions)", name)
+		return media.Detail(media.ErrInvalid, "no region named %q (the sheet has no named regions)", name)
 	}
 	if len(names) > 8 {
 		names = append(names[:8:8], "...")
 	}
-	return detail(ErrInvalid, "no region named %q (the sheet has %s)", name, strings.Join(names, ", "))
+	return media.Detail(media.ErrInvalid, "no region named %q (the sheet has %s)", name, strings.Join(names, ", "))
 }
 
 // Animation returns the animation called name in s. The returned value
@@ -354,7 +355,7 @@ func (l *Library) Animation(s Sheet, name string) (Animation, error) {
 	}
 	a, ok := e.anims[name]
 	if !ok {
-		return Animation{}, &Error{Op: "animation", Path: e.name, Err: detail(ErrInvalid, "no animation named %q", name)}
+		return Animation{}, &media.Error{Pkg: "assets", Op: "animation", Path: e.name, Err: media.Detail(media.ErrInvalid, "no animation named %q", name)}
 	}
 	return a, nil
 }
@@ -371,7 +372,7 @@ func (l *Library) AnimationFrame(s Sheet, name string, elapsed time.Duration) (R
 	}
 	a, ok := e.anims[name]
 	if !ok {
-		return Region{}, &Error{Op: "animation", Path: e.name, Err: detail(ErrInvalid, "no animation named %q", name)}
+		return Region{}, &media.Error{Pkg: "assets", Op: "animation", Path: e.name, Err: media.Detail(media.ErrInvalid, "no animation named %q", name)}
 	}
 	return l.regionLocked(e.frames[a.Frame(elapsed)])
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
 
@@ -89,7 +90,7 @@ func TestSheetFramesRegionsAnimations(t *testing.T) {
 		"frame 8":           func() error { _, err := lib.Frame(s, 8); return err },
 		"frame -1":          func() error { _, err := lib.Frame(s, -1); return err },
 	} {
-		if err := call(); !errors.Is(err, assets.ErrInvalid) || !strings.Contains(err.Error(), "hero.png") {
+		if err := call(); !errors.Is(err, media.ErrInvalid) || !strings.Contains(err.Error(), "hero.png") {
 			t.Errorf("%s: got %v, want ErrInvalid naming the sheet", name, err)
 		}
 	}
@@ -123,7 +124,7 @@ func TestSheetSpecValidate(t *testing.T) {
 	}
 	lib := newLib(t, small())
 	before := lib.Stats()
-	if _, err := lib.AddSheet("s.png", solid(32, 16, color.RGBA{}), spec); !errors.Is(err, assets.ErrInvalid) || !strings.Contains(err.Error(), "s.png") {
+	if _, err := lib.AddSheet("s.png", solid(32, 16, color.RGBA{}), spec); !errors.Is(err, media.ErrInvalid) || !strings.Contains(err.Error(), "s.png") {
 		t.Errorf("AddSheet with a bad spec: got %v, want ErrInvalid naming the file", err)
 	}
 	if got := lib.Stats(); got != before {

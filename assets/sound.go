@@ -6,6 +6,7 @@ import (
 	"io/fs"
 
 	"github.com/metronome-go/metronome/audio"
+	"github.com/metronome-go/metronome/media"
 )
 
 // Sound is a handle to a sound in a [Library]: a generation-checked id,
@@ -29,9 +30,9 @@ type soundEntry struct {
 // LoadSound reads the WAV, Ogg Vorbis or MP3 file name from fsys, decodes
 // it whole (with [audio.LoadSound]: the format is sniffed from the content)
 // and keeps it under a new handle. A file that cannot be read or decoded
-// fails with an [*Error] naming it, which wraps both the audio package's
-// sentinel and this package's ([ErrCorrupt], [ErrUnsupported],
-// [ErrTooLarge], or an error from io/fs such as [fs.ErrNotExist]); a failed
+// fails with a [*media.Error] naming it, which wraps the sentinel the audio
+// package found ([media.ErrCorrupt], [media.ErrUnsupported],
+// [media.ErrTooLarge], or an error from io/fs such as [fs.ErrNotExist]); a failed
 // load leaves the library as it was. Decoding runs outside the library's
 // lock, so loading sounds on a worker never holds up the graphics thread.
 // Music too long to hold in memory is streamed instead, with
@@ -51,7 +52,7 @@ func (l *Library) LoadSound(fsys fs.FS, name string) (Sound, error) {
 // goroutine.
 func (l *Library) AddSound(s *audio.Sound) (Sound, error) {
 	if s == nil {
-		return Sound{}, &Error{Op: "add sound", Path: "", Err: detail(ErrInvalid, "sound is nil")}
+		return Sound{}, &media.Error{Pkg: "assets", Op: "add sound", Path: "", Err: media.Detail(media.ErrInvalid, "sound is nil")}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -119,7 +120,7 @@ func (l *Library) ReloadSound(h Sound) (Sound, error) {
 	fsys, name := e.fsys, e.name
 	l.mu.Unlock()
 	if fsys == nil {
-		return h, &Error{Op: "reload sound", Path: name, Err: detail(ErrInvalid, "sound has no file of its own to reload (added from memory)")}
+		return h, &media.Error{Pkg: "assets", Op: "reload sound", Path: name, Err: media.Detail(media.ErrInvalid, "sound has no file of its own to reload (added from memory)")}
 	}
 	s, err := audio.LoadSound(fsys, name)
 	if err != nil {
@@ -141,37 +142,12 @@ func (l *Library) SoundCount() int {
 	return l.sounds.len()
 }
 
-// soundError turns the audio package's error into this package's, naming
-// the file once: the cause keeps the audio sentinel (audio.ErrCorrupt) and
-// adds the matching one of this package, so errors.Is works with either.
+// soundError names the file once: the audio package's *media.Error for it
+// becomes this package's, with the same cause and so the same sentinel.
 func soundError(op, name string, err error) error {
-	cause := err
-	var ae *audio.Error
+	var ae *media.Error
 	if errors.As(err, &ae) {
-		cause = ae.Err
+		err = ae.Err
 	}
-	var sentinel error
-	switch {
-	case errors.Is(err, audio.ErrCorrupt):
-		sentinel = ErrCorrupt
-	case errors.Is(err, audio.ErrUnsupported):
-		sentinel = ErrUnsupported
-	case errors.Is(err, audio.ErrTooLarge):
-		sentinel = ErrTooLarge
-	case errors.Is(err, audio.ErrInvalid):
-		sentinel = ErrInvalid
-	}
-	if sentinel != nil {
-		cause = &soundCause{err: cause, sentinel: sentinel}
-	}
-	return &Error{Op: op, Path: name, Err: cause}
+	return &media.Error{Pkg: "assets", Op: op, Path: name, Err: err}
 }
-
-// soundCause reads as the audio package's description and matches both
-// its sentinel and this package's.
-type soundCause struct {
-	err, sentinel error
-}
-
-func (e *soundCause) Error() string   { return e.err.Error() }
-func (e *soundCause) Unwrap() []error { return []error{e.err, e.sentinel} }

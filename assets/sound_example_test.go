@@ -9,6 +9,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/audio"
+	"github.com/metronome-go/metronome/media"
 )
 
 // Sounds load from any fs.FS into generation-checked handles; a damaged
@@ -32,8 +33,8 @@ func ExampleLibrary_LoadSound() {
 	fmt.Println(h, s.Name(), s.Duration())
 
 	_, err = lib.LoadSound(gameFS, "sfx/broken.wav")
-	var e *assets.Error
-	fmt.Println(errors.As(err, &e), e.Path, errors.Is(err, assets.ErrCorrupt))
+	var e *media.Error
+	fmt.Println(errors.As(err, &e), e.Path, errors.Is(err, media.ErrCorrupt))
 	// Output:
 	// sound 1 gen 1 sfx/blip.wav 50ms
 	// true sfx/broken.wav true

@@ -11,6 +11,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/audio"
+	"github.com/metronome-go/metronome/media"
 )
 
 // beep makes a short generated sound.
@@ -68,8 +69,9 @@ func TestLoadSound(t *testing.T) {
 	}
 }
 
-// A file that cannot be loaded fails with an *assets.Error naming it and
-// matching both packages' sentinels; the library is left as it was.
+// A file that cannot be loaded fails with a *media.Error of this package
+// naming it and wrapping the sentinel the audio package found; the library
+// is left as it was.
 func TestLoadSoundErrorsNameTheFile(t *testing.T) {
 	good := wavOf(t, beep(t, "good", 440))
 	fsys := fstest.MapFS{
@@ -80,16 +82,15 @@ func TestLoadSoundErrorsNameTheFile(t *testing.T) {
 		"sfx/dir/x.wav":     {Data: good},
 	}
 	tests := []struct {
-		name       string
-		sentinel   error // this package's
-		audioError error // the audio package's
+		name     string
+		sentinel error
 	}{
-		{"sfx/garbage.wav", assets.ErrUnsupported, audio.ErrUnsupported},
-		{"sfx/truncated.wav", assets.ErrCorrupt, audio.ErrCorrupt},
-		{"sfx/tiny.ogg", assets.ErrCorrupt, audio.ErrCorrupt},
-		{"sfx/fake.ogg", assets.ErrCorrupt, audio.ErrCorrupt},
-		{"sfx/missing.wav", fs.ErrNotExist, fs.ErrNotExist},
-		{"sfx/dir", assets.ErrInvalid, audio.ErrInvalid},
+		{"sfx/garbage.wav", media.ErrUnsupported},
+		{"sfx/truncated.wav", media.ErrCorrupt},
+		{"sfx/tiny.ogg", media.ErrCorrupt},
+		{"sfx/fake.ogg", media.ErrCorrupt},
+		{"sfx/missing.wav", fs.ErrNotExist},
+		{"sfx/dir", media.ErrInvalid},
 	}
 	lib := newLibrary(t)
 	for _, tt := range tests {
@@ -98,12 +99,12 @@ func TestLoadSoundErrorsNameTheFile(t *testing.T) {
 			if err == nil {
 				t.Fatalf("LoadSound(%s) = %v, want an error", tt.name, h)
 			}
-			var e *assets.Error
-			if !errors.As(err, &e) || e.Path != tt.name || e.Op != "load sound" {
-				t.Fatalf("error %v (%T), want an *assets.Error for load sound %s", err, err, tt.name)
+			var e *media.Error
+			if !errors.As(err, &e) || e.Pkg != "assets" || e.Path != tt.name || e.Op != "load sound" {
+				t.Fatalf("error %v (%T), want an assets *media.Error for load sound %s", err, err, tt.name)
 			}
-			if !errors.Is(err, tt.sentinel) || !errors.Is(err, tt.audioError) {
-				t.Errorf("error %v: errors.Is %v = %v, %v = %v; want both", err, tt.sentinel, errors.Is(err, tt.sentinel), tt.audioError, errors.Is(err, tt.audioError))
+			if !errors.Is(err, tt.sentinel) {
+				t.Errorf("error %v: errors.Is %v = false, want true", err, tt.sentinel)
 			}
 			msg := err.Error()
 			if !strings.HasPrefix(msg, "assets: load sound "+tt.name+": ") {
@@ -156,7 +157,7 @@ func TestSoundHandles(t *testing.T) {
 
 	// A failed reload keeps the handle.
 	fsys["a.wav"] = &fstest.MapFile{Data: []byte("RIFF\x00\x00\x00\x00WAVEjunk")}
-	if got, err := lib.ReloadSound(a2); !errors.Is(err, assets.ErrCorrupt) || got != a2 {
+	if got, err := lib.ReloadSound(a2); !errors.Is(err, media.ErrCorrupt) || got != a2 {
 		t.Errorf("failed reload = %v, %v; want the same handle and ErrCorrupt", got, err)
 	}
 	if _, err := lib.AudioSound(a2); err != nil {
@@ -164,7 +165,7 @@ func TestSoundHandles(t *testing.T) {
 	}
 
 	// In-memory sounds have no file.
-	if got, err := lib.ReloadSound(made); !errors.Is(err, assets.ErrInvalid) || got != made || !strings.Contains(err.Error(), "synth/blip") {
+	if got, err := lib.ReloadSound(made); !errors.Is(err, media.ErrInvalid) || got != made || !strings.Contains(err.Error(), "synth/blip") {
 		t.Errorf("reload of an added sound = %v, %v; want the same handle and ErrInvalid naming synth/blip", got, err)
 	}
 
@@ -189,7 +190,7 @@ func TestSoundHandles(t *testing.T) {
 	if _, err := lib.AudioSound(assets.Sound{}); !errors.Is(err, assets.ErrStale) {
 		t.Errorf("zero handle: %v, want ErrStale", err)
 	}
-	if _, err := lib.AddSound(nil); !errors.Is(err, assets.ErrInvalid) {
+	if _, err := lib.AddSound(nil); !errors.Is(err, media.ErrInvalid) {
 		t.Errorf("AddSound(nil): %v, want ErrInvalid", err)
 	}
 	if got := lib.SoundCount(); got != 2 {
@@ -220,7 +221,7 @@ func FuzzLoadSound(f *testing.F) {
 		lib := newLibrary(t)
 		h, err := lib.LoadSound(fstest.MapFS{"f.snd": {Data: data}}, "f.snd")
 		if err != nil {
-			var e *assets.Error
+			var e *media.Error
 			if !errors.As(err, &e) || e.Path != "f.snd" {
 				t.Fatalf("error %v does not name the file", err)
 			}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -24,7 +26,7 @@ const (
 // white, left-aligned, unwrapped text whose first line's top is at (0, 0).
 type TextOptions struct {
 	// Position is the top-left corner of the text box, in world units.
-	Position render2d.Vec2
+	Position geom.Vec2
 	// Width is the width of the text box. Lines longer than a positive
 	// Width wrap at spaces (or inside a word that alone is too long) and
 	// align within it. With Width zero nothing wraps and lines align about
@@ -50,7 +52,7 @@ type TextBounds struct {
 	// right of the widest, from the top of the first line to the bottom of
 	// the last (line count times line height), in world units. Widths are
 	// advance widths: trailing spaces at a wrap are not counted.
-	Rect render2d.Rect
+	Rect geom.Rect
 	// Lines is the number of lines, at least 1 for any text (an empty
 	// string has one empty line of zero width).
 	Lines int
@@ -140,7 +142,7 @@ func (o TextOptions) validate() error {
 	default:
 		return nil
 	}
-	return detail(ErrInvalid, "assets: %s", msg)
+	return media.Detail(media.ErrInvalid, "assets: %s", msg)
 }
 
 func isBreakSpace(r rune) bool {
@@ -286,10 +288,10 @@ func (l *Library) layoutLocked(dst []render2d.DrawPacket2D, fe *fontEntry, text 
 					Texture: tex,
 					Source:  g.srcF,
 					Transform: render2d.Transform{
-						Position: render2d.Vec2{X: x + (float32(e.x)+g.offX)*scale, Y: baseline + g.offY*scale},
-						Scale:    render2d.Vec2{X: 1, Y: 1},
+						Position: geom.Vec2{X: x + (float32(e.x)+g.offX)*scale, Y: baseline + g.offY*scale},
+						Scale:    geom.Vec2{X: 1, Y: 1},
 					},
-					Size:  render2d.Vec2{X: g.srcF.W * scale, Y: g.srcF.H * scale},
+					Size:  geom.Vec2{X: g.srcF.W * scale, Y: g.srcF.H * scale},
 					Tint:  tint,
 					Blend: o.Blend,
 					Layer: o.Layer,
@@ -308,6 +310,6 @@ func (l *Library) layoutLocked(dst []render2d.DrawPacket2D, fe *fontEntry, text 
 		}
 		start = next
 	}
-	b.Rect = render2d.Rect{X: minX, Y: o.Position.Y, W: maxX - minX, H: float32(b.Lines) * lineH}
+	b.Rect = geom.Rect{X: minX, Y: o.Position.Y, W: maxX - minX, H: float32(b.Lines) * lineH}
 	return dst, b, nil
 }

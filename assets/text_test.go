@@ -8,10 +8,13 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"golang.org/x/image/font/gofont/goregular"
+
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
-	"golang.org/x/image/font/gofont/goregular"
 )
 
 // uploaded returns a library with a 16px Go Regular face, uploaded.
@@ -81,7 +84,7 @@ func TestTextWrapKeepsWordsWhole(t *testing.T) {
 	lib, f, _ := uploaded(t)
 	text := "the quick brown fox jumps over the lazy dog"
 	for _, width := range []float32{60, 90, 150, 1000} {
-		ps, b := layout(t, lib, f, text, assets.TextOptions{Width: width, Position: render2d.Vec2{X: 100, Y: 50}})
+		ps, b := layout(t, lib, f, text, assets.TextOptions{Width: width, Position: geom.Vec2{X: 100, Y: 50}})
 		for i, p := range ps {
 			if right := p.Transform.Position.X + p.Size.X; right > 100+width+1 {
 				t.Errorf("width %v: glyph %d ends at %v, past the box edge %v", width, i, right, 100+width)
@@ -118,13 +121,13 @@ func TestTextAlignment(t *testing.T) {
 		{assets.AlignRight, 0, x - lw},
 	}
 	for _, tt := range tests {
-		_, b := layout(t, lib, f, "centre me", assets.TextOptions{Position: render2d.Vec2{X: x, Y: 10}, Width: tt.width, Align: tt.align})
+		_, b := layout(t, lib, f, "centre me", assets.TextOptions{Position: geom.Vec2{X: x, Y: 10}, Width: tt.width, Align: tt.align})
 		if math.Abs(float64(b.Rect.X-tt.wantX0)) > 0.5 || b.Rect.W != lw {
 			t.Errorf("align %d width %v: line at %v wide %v, want %v wide %v", tt.align, tt.width, b.Rect.X, b.Rect.W, tt.wantX0, lw)
 		}
 	}
 	// Lines of a right-aligned paragraph end at the same x.
-	ps, _ := layout(t, lib, f, "short\na much longer line", assets.TextOptions{Position: render2d.Vec2{X: x}, Width: w, Align: assets.AlignRight})
+	ps, _ := layout(t, lib, f, "short\na much longer line", assets.TextOptions{Position: geom.Vec2{X: x}, Width: w, Align: assets.AlignRight})
 	ends := map[float32]float32{}
 	for _, p := range ps {
 		y := p.Transform.Position.Y
@@ -142,12 +145,12 @@ func TestTextAlignment(t *testing.T) {
 
 func TestTextPacketsAreReadyToDraw(t *testing.T) {
 	lib, f, rec := uploaded(t)
-	ps, _ := layout(t, lib, f, "Grüße Ωμέγα", assets.TextOptions{Color: render2d.RGBA8(255, 0, 0, 255), Layer: 3, Position: render2d.Vec2{X: 5, Y: 7}})
+	ps, _ := layout(t, lib, f, "Grüße Ωμέγα", assets.TextOptions{Color: render2d.RGBA8(255, 0, 0, 255), Layer: 3, Position: geom.Vec2{X: 5, Y: 7}})
 	if err := lib.Upload(rec); err != nil {
 		t.Fatal(err)
 	}
 	for i, p := range ps {
-		if p.Tint != render2d.RGBA8(255, 0, 0, 255) || p.Layer != 3 || p.Transform.Scale != (render2d.Vec2{X: 1, Y: 1}) {
+		if p.Tint != render2d.RGBA8(255, 0, 0, 255) || p.Layer != 3 || p.Transform.Scale != (geom.Vec2{X: 1, Y: 1}) {
 			t.Errorf("packet %d: tint %v layer %d scale %v", i, p.Tint, p.Layer, p.Transform.Scale)
 		}
 		if p.Transform.Position.X != float32(math.Round(float64(p.Transform.Position.X))) {
@@ -192,7 +195,7 @@ func TestTextErrors(t *testing.T) {
 		{Blend: render2d.BlendModeCount},
 	}
 	for _, o := range bad {
-		if _, _, err := lib.AppendText(nil, f, "x", o); !errors.Is(err, assets.ErrInvalid) {
+		if _, _, err := lib.AppendText(nil, f, "x", o); !errors.Is(err, media.ErrInvalid) {
 			t.Errorf("options %+v: got %v, want ErrInvalid", o, err)
 		}
 	}
@@ -228,13 +231,13 @@ func TestFontLoading(t *testing.T) {
 		msg  string
 	}{
 		{"go.ttf", 24, nil, ""},
-		{"go.ttf", 0, assets.ErrInvalid, "size is 0"},
-		{"go.ttf", math.NaN(), assets.ErrInvalid, "size is NaN"},
-		{"go.ttf", 1000, assets.ErrInvalid, "want [1, 128]"}, // half the 256 page
-		{"trunc.ttf", 16, assets.ErrCorrupt, "not a readable TrueType font"},
-		{"garbage.ttf", 16, assets.ErrCorrupt, "unknown signature"},
-		{"cff.otf", 16, assets.ErrCorrupt, "not a readable OpenType (CFF) font"},
-		{"fonts.ttc", 16, assets.ErrUnsupported, "font collection"},
+		{"go.ttf", 0, media.ErrInvalid, "size is 0"},
+		{"go.ttf", math.NaN(), media.ErrInvalid, "size is NaN"},
+		{"go.ttf", 1000, media.ErrInvalid, "want [1, 128]"}, // half the 256 page
+		{"trunc.ttf", 16, media.ErrCorrupt, "not a readable TrueType font"},
+		{"garbage.ttf", 16, media.ErrCorrupt, "unknown signature"},
+		{"cff.otf", 16, media.ErrCorrupt, "not a readable OpenType (CFF) font"},
+		{"fonts.ttc", 16, media.ErrUnsupported, "font collection"},
 		{"missing.ttf", 16, fs.ErrNotExist, "does not exist"},
 	}
 	for _, tt := range tests {
@@ -251,7 +254,7 @@ func TestFontLoading(t *testing.T) {
 			t.Errorf("LoadFont(%s, %v): got %v, want %v naming the file and %q", tt.file, tt.size, err, tt.want, tt.msg)
 		}
 	}
-	if _, err := lib.GoFont("comic", 12); !errors.Is(err, assets.ErrInvalid) {
+	if _, err := lib.GoFont("comic", 12); !errors.Is(err, media.ErrInvalid) {
 		t.Errorf("GoFont(comic): got %v, want ErrInvalid", err)
 	}
 	// The default font still works after every failure.

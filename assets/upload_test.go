@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
@@ -85,7 +87,7 @@ func TestConcurrentLayoutAndUpload(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if p, err := lib.Sprite(img, render2d.Vec2{}); err == nil {
+				if p, err := lib.Sprite(img, geom.Vec2{}); err == nil {
 					ps = append(ps, p)
 				}
 			}
@@ -167,10 +169,10 @@ func TestRendererLimit(t *testing.T) {
 	}
 	rec := rendertest.NewRecorder(8, 8, 200)
 	err := lib.Upload(rec)
-	if !errors.Is(err, assets.ErrTooLarge) || !strings.Contains(err.Error(), "maximum texture size is 200") {
+	if !errors.Is(err, media.ErrTooLarge) || !strings.Contains(err.Error(), "maximum texture size is 200") {
 		t.Errorf("Upload of a 300-texel page to a 200 limit: got %v, want ErrTooLarge naming the limit", err)
 	}
-	if _, err := lib.AddImage("next", pattern(201, 2, 1)); !errors.Is(err, assets.ErrTooLarge) {
+	if _, err := lib.AddImage("next", pattern(201, 2, 1)); !errors.Is(err, media.ErrTooLarge) {
 		t.Errorf("AddImage wider than the renderer's limit: got %v, want ErrTooLarge", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+
+	"github.com/metronome-go/metronome/media"
 )
 
 // decoder yields interleaved float32 samples of a file, in order. It is
@@ -60,31 +62,31 @@ func Sniff(head []byte) Kind {
 func LoadSound(fsys fs.FS, name string) (*Sound, error) {
 	data, err := readFile(fsys, name)
 	if err != nil {
-		return nil, &Error{Op: "load sound", Path: name, Err: err}
+		return nil, &media.Error{Pkg: "audio", Op: "load sound", Path: name, Err: err}
 	}
 	s, err := decodeSound(name, data)
 	if err != nil {
-		return nil, &Error{Op: "load sound", Path: name, Err: err}
+		return nil, &media.Error{Pkg: "audio", Op: "load sound", Path: name, Err: err}
 	}
 	return s, nil
 }
 
 // DecodeSound decodes a WAV, Ogg Vorbis or MP3 file held in data into a
 // [Sound] named name. The format is sniffed from the content. Damaged or
-// truncated data fails with an [*Error] naming the file and wrapping
-// ErrCorrupt (or ErrUnsupported, ErrTooLarge); it never panics, and what
+// truncated data fails with a [*media.Error] naming the file and wrapping
+// media.ErrCorrupt (or media.ErrUnsupported, media.ErrTooLarge); it never panics, and what
 // it allocates is bounded by the file's size and MaxSoundFrames.
 func DecodeSound(name string, data []byte) (*Sound, error) {
 	s, err := decodeSound(name, data)
 	if err != nil {
-		return nil, &Error{Op: "decode sound", Path: name, Err: err}
+		return nil, &media.Error{Pkg: "audio", Op: "decode sound", Path: name, Err: err}
 	}
 	return s, nil
 }
 
 func decodeSound(name string, data []byte) (*Sound, error) {
 	if len(data) > MaxFileBytes {
-		return nil, detail(ErrTooLarge, "%d bytes (at most %d)", len(data), MaxFileBytes)
+		return nil, media.Detail(media.ErrTooLarge, "%d bytes (at most %d)", len(data), MaxFileBytes)
 	}
 	dec, err := newDecoder(bytes.NewReader(data), int64(len(data)), nopCloser{})
 	if err != nil {
@@ -101,7 +103,7 @@ func decodeSound(name string, data []byte) (*Sound, error) {
 	for {
 		n, err := dec.read(buf)
 		if len(out)/ch+n/ch > MaxSoundFrames {
-			return nil, detail(ErrTooLarge, "more than %d frames decoded (stream it instead)", MaxSoundFrames)
+			return nil, media.Detail(media.ErrTooLarge, "more than %d frames decoded (stream it instead)", MaxSoundFrames)
 		}
 		out = append(out, buf[:n]...)
 		if errors.Is(err, io.EOF) {
@@ -112,14 +114,14 @@ func decodeSound(name string, data []byte) (*Sound, error) {
 		}
 		if n == 0 {
 			if empty++; empty > maxEmptyReads {
-				return nil, detail(ErrCorrupt, "decoder made no progress in %d reads", maxEmptyReads)
+				return nil, media.Detail(media.ErrCorrupt, "decoder made no progress in %d reads", maxEmptyReads)
 			}
 		} else {
 			empty = 0
 		}
 	}
 	if len(out) == 0 {
-		return nil, detail(ErrCorrupt, "no audio frames")
+		return nil, media.Detail(media.ErrCorrupt, "no audio frames")
 	}
 	return &Sound{name: name, rate: rate, channels: ch, data: out}, nil
 }
@@ -129,7 +131,7 @@ func decodeSound(name string, data []byte) (*Sound, error) {
 func newDecoder(r io.ReadSeeker, size int64, closer io.Closer) (dec decoder, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			dec, err = nil, detail(ErrCorrupt, "decoder failed: %v", p)
+			dec, err = nil, media.Detail(media.ErrCorrupt, "decoder failed: %v", p)
 		}
 	}()
 	var head [12]byte
@@ -146,9 +148,9 @@ func newDecoder(r io.ReadSeeker, size int64, closer io.Closer) (dec decoder, err
 		return newMP3Decoder(r, size, closer)
 	default:
 		if n < 4 {
-			return nil, detail(ErrCorrupt, "%d bytes is too short for a sound file", size)
+			return nil, media.Detail(media.ErrCorrupt, "%d bytes is too short for a sound file", size)
 		}
-		return nil, detail(ErrUnsupported, "not a WAV, Ogg Vorbis or MP3 file (starts % x)", head[:4])
+		return nil, media.Detail(media.ErrUnsupported, "not a WAV, Ogg Vorbis or MP3 file (starts % x)", head[:4])
 	}
 }
 
@@ -166,7 +168,7 @@ func openFileDecoder(fsys fs.FS, name string) (decoder, error) {
 	}
 	if info.IsDir() {
 		f.Close()
-		return nil, detail(ErrInvalid, "is a directory")
+		return nil, media.Detail(media.ErrInvalid, "is a directory")
 	}
 	if rs, ok := f.(io.ReadSeeker); ok && info.Size() > 0 {
 		dec, err := newDecoder(rs, info.Size(), f)
@@ -192,10 +194,10 @@ func readFile(fsys fs.FS, name string) ([]byte, error) {
 	defer f.Close()
 	if info, err := f.Stat(); err == nil {
 		if info.IsDir() {
-			return nil, detail(ErrInvalid, "is a directory")
+			return nil, media.Detail(media.ErrInvalid, "is a directory")
 		}
 		if info.Size() > MaxFileBytes {
-			return nil, detail(ErrTooLarge, "%d bytes (at most %d)", info.Size(), MaxFileBytes)
+			return nil, media.Detail(media.ErrTooLarge, "%d bytes (at most %d)", info.Size(), MaxFileBytes)
 		}
 	}
 	return readLimited(f)
@@ -207,7 +209,7 @@ func readLimited(r io.Reader) ([]byte, error) {
 		return nil, err
 	}
 	if len(data) > MaxFileBytes {
-		return nil, detail(ErrTooLarge, "more than %d bytes", MaxFileBytes)
+		return nil, media.Detail(media.ErrTooLarge, "more than %d bytes", MaxFileBytes)
 	}
 	return data, nil
 }
@@ -216,10 +218,10 @@ type nopCloser struct{}
 
 func (nopCloser) Close() error { return nil }
 
-// guard turns a panic inside a decoding library into ErrCorrupt, so a
+// guard turns a panic inside a decoding library into media.ErrCorrupt, so a
 // damaged file is an error naming it rather than a crash of the game.
 func guard(err *error) {
 	if p := recover(); p != nil {
-		*err = detail(ErrCorrupt, "decoder failed: %v", p)
+		*err = media.Detail(media.ErrCorrupt, "decoder failed: %v", p)
 	}
 }

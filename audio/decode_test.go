@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/audio"
+	"github.com/metronome-go/metronome/media"
 )
 
 func tone(t testing.TB, rate int, d time.Duration) *audio.Sound {
@@ -126,24 +127,24 @@ func TestDecodeErrorsNameTheFile(t *testing.T) {
 		data []byte
 		want error
 	}{
-		{"empty", nil, audio.ErrCorrupt},
-		{"text", []byte("hello, this is not a sound"), audio.ErrUnsupported},
-		{"truncated wav header", good[:30], audio.ErrCorrupt},
-		{"truncated wav data", good[:len(good)-10], audio.ErrCorrupt},
-		{"wav data size beyond the file", hugeData, audio.ErrCorrupt},
-		{"5 channels", rawWAV(1, 5, 16, 8000, make([]byte, 10)), audio.ErrUnsupported},
-		{"adpcm", rawWAV(2, 1, 4, 8000, make([]byte, 10)), audio.ErrUnsupported},
-		{"rate 1 Hz", rawWAV(1, 1, 16, 1, make([]byte, 10)), audio.ErrUnsupported},
-		{"truncated ogg", ogg[:200], audio.ErrCorrupt},
+		{"empty", nil, media.ErrCorrupt},
+		{"text", []byte("hello, this is not a sound"), media.ErrUnsupported},
+		{"truncated wav header", good[:30], media.ErrCorrupt},
+		{"truncated wav data", good[:len(good)-10], media.ErrCorrupt},
+		{"wav data size beyond the file", hugeData, media.ErrCorrupt},
+		{"5 channels", rawWAV(1, 5, 16, 8000, make([]byte, 10)), media.ErrUnsupported},
+		{"adpcm", rawWAV(2, 1, 4, 8000, make([]byte, 10)), media.ErrUnsupported},
+		{"rate 1 Hz", rawWAV(1, 1, 16, 1, make([]byte, 10)), media.ErrUnsupported},
+		{"truncated ogg", ogg[:200], media.ErrCorrupt},
 		{"ogg cut mid-stream", ogg[:len(ogg)/2], nil}, // decodes what is there
-		{"ID3 tag larger than the file", id3, audio.ErrCorrupt},
-		{"ogg comment count overruns", corruptComments(comments), audio.ErrCorrupt},
+		{"ID3 tag larger than the file", id3, media.ErrCorrupt},
+		{"ogg comment count overruns", corruptComments(comments), media.ErrCorrupt},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := audio.DecodeSound("sfx/boom.wav", tt.data)
 			if tt.want == nil {
-				if err != nil && !errors.Is(err, audio.ErrCorrupt) {
+				if err != nil && !errors.Is(err, media.ErrCorrupt) {
 					t.Errorf("err = %v, want nil or ErrCorrupt", err)
 				}
 				return
@@ -151,9 +152,9 @@ func TestDecodeErrorsNameTheFile(t *testing.T) {
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
-			var ae *audio.Error
+			var ae *media.Error
 			if !errors.As(err, &ae) || ae.Path != "sfx/boom.wav" || !strings.Contains(err.Error(), "sfx/boom.wav") {
-				t.Errorf("err = %v, want an *audio.Error naming sfx/boom.wav", err)
+				t.Errorf("err = %v, want a *media.Error naming sfx/boom.wav", err)
 			}
 		})
 	}
@@ -215,7 +216,7 @@ func TestLoadSoundFromFS(t *testing.T) {
 	if _, err := audio.LoadSound(fsys, "missing.wav"); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "missing.wav") {
 		t.Errorf("missing file: %v, want ErrNotExist naming it", err)
 	}
-	if _, err := audio.LoadSound(fsys, "bad.ogg"); !errors.Is(err, audio.ErrCorrupt) || !strings.Contains(err.Error(), "bad.ogg") {
+	if _, err := audio.LoadSound(fsys, "bad.ogg"); !errors.Is(err, media.ErrCorrupt) || !strings.Contains(err.Error(), "bad.ogg") {
 		t.Errorf("bad.ogg: %v, want ErrCorrupt naming it", err)
 	}
 }
@@ -257,9 +258,9 @@ func TestVorbisHeaderCountsAreCapped(t *testing.T) {
 		file []byte
 		want error
 	}{
-		{"huge codebook", oggPage(id, comments, setup), audio.ErrTooLarge},
-		{"comment count beyond the header", oggPage(id, []byte("\x03vorbis\x00\x00\x00\x00\xff\xff\xff\xff"), setup), audio.ErrCorrupt},
-		{"six channels", oggPage(append(append([]byte(nil), id[:11]...), append([]byte{6}, id[12:]...)...), comments, setup), audio.ErrUnsupported},
+		{"huge codebook", oggPage(id, comments, setup), media.ErrTooLarge},
+		{"comment count beyond the header", oggPage(id, []byte("\x03vorbis\x00\x00\x00\x00\xff\xff\xff\xff"), setup), media.ErrCorrupt},
+		{"six channels", oggPage(append(append([]byte(nil), id[:11]...), append([]byte{6}, id[12:]...)...), comments, setup), media.ErrUnsupported},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -57,7 +57,7 @@
 // (github.com/hajimehoshi/go-mp3), sniffed from the content.
 // [Player.OpenStream] streams the same formats from any fs.FS; a pump
 // goroutine ([Mixer.Pump], run by the device) decodes ahead so the mixer
-// only copies. Damaged files fail with an [*Error] naming the file; header
+// only copies. Damaged files fail with a [*media.Error] naming the file; header
 // counts are checked against the file before anything is allocated, and
 // decoded sounds are capped at [MaxSoundFrames]. [Synth] makes sounds in
 // code, so tests and demos need no binary asset.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/audio"
+	"github.com/metronome-go/metronome/media"
 )
 
 func fuzzSeeds(f *testing.F) {
@@ -24,17 +25,17 @@ func fuzzSeeds(f *testing.F) {
 	f.Add([]byte("ID3\x04\x00\x00\x00\x00\x00\x10\xff\xfb"))
 }
 
-// checkErr requires a decoding failure to be an *audio.Error that names
+// checkErr requires a decoding failure to be a *media.Error that names
 // the file and wraps one of the package's sentinels.
 func checkErr(t *testing.T, err error, name string) {
 	if err == nil {
 		return
 	}
-	var ae *audio.Error
+	var ae *media.Error
 	if !errors.As(err, &ae) || ae.Path != name || !strings.Contains(err.Error(), name) {
 		t.Fatalf("error %v does not name %s", err, name)
 	}
-	if !errors.Is(err, audio.ErrCorrupt) && !errors.Is(err, audio.ErrUnsupported) && !errors.Is(err, audio.ErrTooLarge) {
+	if !errors.Is(err, media.ErrCorrupt) && !errors.Is(err, media.ErrUnsupported) && !errors.Is(err, media.ErrTooLarge) {
 		t.Fatalf("error %v wraps no audio sentinel", err)
 	}
 }

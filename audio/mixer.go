@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -58,13 +59,13 @@ func DefaultOptions() Options {
 }
 
 // Validate reports every field outside its range, all at once. Each
-// problem is an *[option.Error] (package "audio", wrapping [ErrInvalid]),
+// problem is an *[option.Error] (package "audio", wrapping [media.ErrInvalid]),
 // so a configuration loader can name its own key for the field and repeat
 // the allowed range stated here.
 func (o Options) Validate() error {
 	var errs []error
 	bad := func(field string, value any, allowed string) {
-		errs = append(errs, &option.Error{Pkg: "audio", Field: field, Value: value, Problem: "is out of range", Allowed: allowed, Err: ErrInvalid})
+		errs = append(errs, &option.Error{Pkg: "audio", Field: field, Value: value, Problem: "is out of range", Allowed: allowed, Err: media.ErrInvalid})
 	}
 	if o.Rate < MinRate || o.Rate > MaxRate {
 		bad("Options.Rate", o.Rate, fmt.Sprintf("%d to %d", MinRate, MaxRate))

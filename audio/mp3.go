@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/hajimehoshi/go-mp3"
+
+	"github.com/metronome-go/metronome/media"
 )
 
 // MP3 goes through github.com/hajimehoshi/go-mp3, which always yields
@@ -23,11 +25,11 @@ func newMP3Decoder(rs io.ReadSeeker, size int64, closer io.Closer) (_ decoder, e
 	n, _ := io.ReadFull(rs, h[:])
 	if n >= 3 && string(h[:3]) == "ID3" {
 		if n < 10 {
-			return nil, detail(ErrCorrupt, "truncated ID3 header")
+			return nil, media.Detail(media.ErrCorrupt, "truncated ID3 header")
 		}
 		tag := int64(h[6]&0x7f)<<21 | int64(h[7]&0x7f)<<14 | int64(h[8]&0x7f)<<7 | int64(h[9]&0x7f)
 		if tag > size-10 {
-			return nil, detail(ErrCorrupt, "ID3 tag of %d bytes in a %d-byte file", tag, size)
+			return nil, media.Detail(media.ErrCorrupt, "ID3 tag of %d bytes in a %d-byte file", tag, size)
 		}
 	}
 	if _, err := rs.Seek(0, io.SeekStart); err != nil {
@@ -36,11 +38,11 @@ func newMP3Decoder(rs io.ReadSeeker, size int64, closer io.Closer) (_ decoder, e
 	defer guard(&err)
 	d, err := mp3.NewDecoder(rs)
 	if err != nil {
-		return nil, detail(ErrCorrupt, "%v", err)
+		return nil, media.Detail(media.ErrCorrupt, "%v", err)
 	}
 	rate := d.SampleRate()
 	if rate < MinRate || rate > MaxRate {
-		return nil, detail(ErrUnsupported, "sample rate %d outside [%d, %d]", rate, MinRate, MaxRate)
+		return nil, media.Detail(media.ErrUnsupported, "sample rate %d outside [%d, %d]", rate, MinRate, MaxRate)
 	}
 	return &mp3Decoder{d: d, closer: closer, rate: rate, scratch: make([]byte, 4096*4)}, nil
 }
@@ -67,7 +69,7 @@ func (d *mp3Decoder) read(dst []float32) (n int, err error) {
 	}
 	d.fill = copy(d.scratch, d.scratch[whole:d.fill])
 	if err != nil && err != io.EOF {
-		err = detail(ErrCorrupt, "%v", err)
+		err = media.Detail(media.ErrCorrupt, "%v", err)
 	}
 	return n, err
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/audio"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/option"
 )
 
@@ -56,7 +57,7 @@ func TestValidateReportsOptionErrors(t *testing.T) {
 			if fe.Pkg != "audio" || fe.Field != tt.field || fe.Allowed != tt.allow || fe.Error() != tt.msg {
 				t.Errorf("got {%q, %q, %q, %q}, want {audio, %q, %q, %q}", fe.Pkg, fe.Field, fe.Allowed, fe.Error(), tt.field, tt.allow, tt.msg)
 			}
-			if !errors.Is(err, audio.ErrInvalid) {
+			if !errors.Is(err, media.ErrInvalid) {
 				t.Errorf("Validate() = %v, want it to wrap ErrInvalid", err)
 			}
 		})

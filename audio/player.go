@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -110,23 +111,23 @@ func DefaultParams() Params { return Params{Volume: 1, Speed: 1} }
 func (p Params) validate(stream bool) error {
 	var errs []error
 	if p.Bus >= Master {
-		errs = append(errs, detail(ErrInvalid, "Params.Bus %v: a voice plays on effects, music or ui", p.Bus))
+		errs = append(errs, media.Detail(media.ErrInvalid, "Params.Bus %v: a voice plays on effects, music or ui", p.Bus))
 	}
 	if !(p.Volume >= 0 && p.Volume <= MaxVolume) {
-		errs = append(errs, detail(ErrInvalid, "Params.Volume %g outside [0, %d]", p.Volume, MaxVolume))
+		errs = append(errs, media.Detail(media.ErrInvalid, "Params.Volume %g outside [0, %d]", p.Volume, MaxVolume))
 	}
 	if !(p.Pan >= -1 && p.Pan <= 1) {
-		errs = append(errs, detail(ErrInvalid, "Params.Pan %g outside [-1, 1]", p.Pan))
+		errs = append(errs, media.Detail(media.ErrInvalid, "Params.Pan %g outside [-1, 1]", p.Pan))
 	}
 	if stream {
 		if p.Speed != 1 {
-			errs = append(errs, detail(ErrInvalid, "Params.Speed %g: streams play at speed 1 only", p.Speed))
+			errs = append(errs, media.Detail(media.ErrInvalid, "Params.Speed %g: streams play at speed 1 only", p.Speed))
 		}
 	} else if !(p.Speed >= MinSpeed && p.Speed <= MaxSpeed) {
-		errs = append(errs, detail(ErrInvalid, "Params.Speed %g outside [%g, %d]", p.Speed, MinSpeed, MaxSpeed))
+		errs = append(errs, media.Detail(media.ErrInvalid, "Params.Speed %g outside [%g, %d]", p.Speed, MinSpeed, MaxSpeed))
 	}
 	if p.FadeIn < 0 {
-		errs = append(errs, detail(ErrInvalid, "Params.FadeIn %v is negative", p.FadeIn))
+		errs = append(errs, media.Detail(media.ErrInvalid, "Params.FadeIn %v is negative", p.FadeIn))
 	}
 	return errors.Join(errs...)
 }
@@ -171,7 +172,7 @@ func (p *Player) Play(s *Sound, at At, params Params) (Voice, error) {
 		return Voice{}, nil
 	}
 	if s == nil {
-		return Voice{}, detail(ErrInvalid, "audio: Play: nil sound")
+		return Voice{}, media.Detail(media.ErrInvalid, "audio: Play: nil sound")
 	}
 	if err := params.validate(false); err != nil {
 		return Voice{}, err
@@ -185,19 +186,19 @@ func (p *Player) Play(s *Sound, at At, params Params) (Voice, error) {
 
 // PlayStream schedules a stream opened with [Player.OpenStream], like
 // Play. A stream plays once: a second PlayStream of the same stream fails
-// with ErrInvalid.
+// with media.ErrInvalid.
 func (p *Player) PlayStream(st *Stream, at At, params Params) (Voice, error) {
 	if p == nil {
 		return Voice{}, nil
 	}
 	if st == nil || st.m != p.m {
-		return Voice{}, detail(ErrInvalid, "audio: PlayStream: stream is nil or from another mixer")
+		return Voice{}, media.Detail(media.ErrInvalid, "audio: PlayStream: stream is nil or from another mixer")
 	}
 	if err := params.validate(true); err != nil {
 		return Voice{}, err
 	}
 	if !st.played.CompareAndSwap(false, true) {
-		return Voice{}, detail(ErrInvalid, "audio: PlayStream %s: the stream was already played", st.name)
+		return Voice{}, media.Detail(media.ErrInvalid, "audio: PlayStream %s: the stream was already played", st.name)
 	}
 	st.loop.Store(params.Loop)
 	st.armed.Store(true)
@@ -216,7 +217,7 @@ func (p *Player) Stop(v Voice, at At, fade time.Duration) error {
 		return nil
 	}
 	if fade < 0 {
-		return detail(ErrInvalid, "audio: Stop: fade %v is negative", fade)
+		return media.Detail(media.ErrInvalid, "audio: Stop: fade %v is negative", fade)
 	}
 	return p.send(&command{kind: cmdStop, id: v.id, at: at.Instant(), fade: fade})
 }
@@ -228,7 +229,7 @@ func (p *Player) SetVolume(v Voice, volume float32, fade time.Duration) error {
 		return nil
 	}
 	if !(volume >= 0 && volume <= MaxVolume) || fade < 0 {
-		return detail(ErrInvalid, "audio: SetVolume: volume %g outside [0, %d] or fade %v negative", volume, MaxVolume, fade)
+		return media.Detail(media.ErrInvalid, "audio: SetVolume: volume %g outside [0, %d] or fade %v negative", volume, MaxVolume, fade)
 	}
 	return p.send(&command{kind: cmdVolume, id: v.id, value: volume, fade: fade})
 }
@@ -239,7 +240,7 @@ func (p *Player) SetPan(v Voice, pan float32) error {
 		return nil
 	}
 	if !(pan >= -1 && pan <= 1) {
-		return detail(ErrInvalid, "audio: SetPan: pan %g outside [-1, 1]", pan)
+		return media.Detail(media.ErrInvalid, "audio: SetPan: pan %g outside [-1, 1]", pan)
 	}
 	return p.send(&command{kind: cmdPan, id: v.id, value: pan})
 }
@@ -251,7 +252,7 @@ func (p *Player) SetSpeed(v Voice, speed float32) error {
 		return nil
 	}
 	if !(speed >= MinSpeed && speed <= MaxSpeed) {
-		return detail(ErrInvalid, "audio: SetSpeed: speed %g outside [%g, %d]", speed, MinSpeed, MaxSpeed)
+		return media.Detail(media.ErrInvalid, "audio: SetSpeed: speed %g outside [%g, %d]", speed, MinSpeed, MaxSpeed)
 	}
 	return p.send(&command{kind: cmdSpeed, id: v.id, value: speed})
 }
@@ -263,7 +264,7 @@ func (p *Player) SetBusVolume(b Bus, volume float32, fade time.Duration) error {
 		return nil
 	}
 	if b >= NumBuses || !(volume >= 0 && volume <= MaxVolume) || fade < 0 {
-		return detail(ErrInvalid, "audio: SetBusVolume: bus %v, volume %g outside [0, %d] or fade %v negative", b, volume, MaxVolume, fade)
+		return media.Detail(media.ErrInvalid, "audio: SetBusVolume: bus %v, volume %g outside [0, %d] or fade %v negative", b, volume, MaxVolume, fade)
 	}
 	return p.send(&command{kind: cmdBusVolume, bus: b, value: volume, fade: fade})
 }
@@ -274,7 +275,7 @@ func (p *Player) SetBusMute(b Bus, muted bool) error {
 		return nil
 	}
 	if b >= NumBuses {
-		return detail(ErrInvalid, "audio: SetBusMute: bus %v does not exist", b)
+		return media.Detail(media.ErrInvalid, "audio: SetBusMute: bus %v does not exist", b)
 	}
 	return p.send(&command{kind: cmdBusMute, bus: b, flag: muted})
 }

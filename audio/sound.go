@@ -4,11 +4,13 @@ import (
 	"errors"
 	"math"
 	"time"
+
+	"github.com/metronome-go/metronome/media"
 )
 
 // Limits that keep a damaged or hostile file from taking unbounded memory.
 // A header that declares more is refused before anything is allocated, and
-// a decoder that produces more stops with [ErrTooLarge].
+// a decoder that produces more stops with [media.ErrTooLarge].
 const (
 	// MaxFileBytes is the largest sound file LoadSound reads into memory.
 	MaxFileBytes = 64 << 20
@@ -38,17 +40,17 @@ type Sound struct {
 func NewSound(name string, rate, channels int, samples []float32) (*Sound, error) {
 	var errs []error
 	if rate < MinRate || rate > MaxRate {
-		errs = append(errs, detail(ErrInvalid, "rate %d outside [%d, %d]", rate, MinRate, MaxRate))
+		errs = append(errs, media.Detail(media.ErrInvalid, "rate %d outside [%d, %d]", rate, MinRate, MaxRate))
 	}
 	if channels != 1 && channels != 2 {
-		errs = append(errs, detail(ErrUnsupported, "%d channels (allowed: 1 or 2)", channels))
+		errs = append(errs, media.Detail(media.ErrUnsupported, "%d channels (allowed: 1 or 2)", channels))
 	} else if len(samples)%channels != 0 {
-		errs = append(errs, detail(ErrInvalid, "%d samples is not a whole number of %d-channel frames", len(samples), channels))
+		errs = append(errs, media.Detail(media.ErrInvalid, "%d samples is not a whole number of %d-channel frames", len(samples), channels))
 	} else if len(samples)/channels > MaxSoundFrames {
-		errs = append(errs, detail(ErrTooLarge, "%d frames (at most %d)", len(samples)/channels, MaxSoundFrames))
+		errs = append(errs, media.Detail(media.ErrTooLarge, "%d frames (at most %d)", len(samples)/channels, MaxSoundFrames))
 	}
 	if len(errs) > 0 {
-		return nil, &Error{Op: "make sound", Path: name, Err: errors.Join(errs...)}
+		return nil, &media.Error{Pkg: "audio", Op: "make sound", Path: name, Err: errors.Join(errs...)}
 	}
 	return &Sound{name: name, rate: rate, channels: channels, data: samples}, nil
 }

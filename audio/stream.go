@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"sync"
 	"sync/atomic"
+
+	"github.com/metronome-go/metronome/media"
 )
 
 // Stream is music played from its file as it goes: never decoded whole.
@@ -35,7 +37,7 @@ type Stream struct {
 	empty    int // consecutive reads that returned nothing
 
 	ring ring
-	err  atomic.Pointer[Error]
+	err  atomic.Pointer[media.Error]
 
 	played, loop atomic.Bool
 	armed        atomic.Bool // set after loop: the end of the file may be handled
@@ -100,7 +102,7 @@ func (p *Player) OpenStream(fsys fs.FS, name string) (*Stream, error) {
 	open := func() (decoder, error) { return openFileDecoder(fsys, name) }
 	dec, err := open()
 	if err != nil {
-		return nil, &Error{Op: "open stream", Path: name, Err: err}
+		return nil, &media.Error{Pkg: "audio", Op: "open stream", Path: name, Err: err}
 	}
 	rate, ch := dec.format()
 	st := &Stream{
@@ -223,7 +225,7 @@ func (st *Stream) more() bool {
 	}
 	if n == 0 && err == nil {
 		if st.empty++; st.empty > maxEmptyReads {
-			return st.fail(detail(ErrCorrupt, "decoder made no progress in %d reads", maxEmptyReads))
+			return st.fail(media.Detail(media.ErrCorrupt, "decoder made no progress in %d reads", maxEmptyReads))
 		}
 	} else {
 		st.empty = 0
@@ -248,7 +250,7 @@ func (st *Stream) more() bool {
 		st.dec = dec
 		if frames == 0 && len(st.win) == 0 {
 			// A file that decodes to nothing would loop forever.
-			return st.fail(detail(ErrCorrupt, "stream has no audio to loop"))
+			return st.fail(media.Detail(media.ErrCorrupt, "stream has no audio to loop"))
 		}
 	default:
 		return st.fail(err)
@@ -261,7 +263,7 @@ func (st *Stream) more() bool {
 const maxEmptyReads = 64
 
 func (st *Stream) fail(err error) bool {
-	st.err.Store(&Error{Op: "stream", Path: st.name, Err: err})
+	st.err.Store(&media.Error{Pkg: "audio", Op: "stream", Path: st.name, Err: err})
 	st.eof.Store(true)
 	return false
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/audio"
+	"github.com/metronome-go/metronome/media"
 )
 
 func TestStreamPlaysTheFileExactly(t *testing.T) {
@@ -32,7 +33,7 @@ func TestStreamPlaysTheFileExactly(t *testing.T) {
 		if _, err := p.PlayStream(st, atFrame(100), params); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := p.PlayStream(st, atFrame(100), params); !errors.Is(err, audio.ErrInvalid) {
+		if _, err := p.PlayStream(st, atFrame(100), params); !errors.Is(err, media.ErrInvalid) {
 			t.Errorf("second PlayStream: %v, want ErrInvalid", err)
 		}
 		left, right := render(m, 100+3*3000, 256)
@@ -100,8 +101,8 @@ func TestStreamResamplesAndStarves(t *testing.T) {
 func TestStreamOpenErrors(t *testing.T) {
 	m := newMixer(t, options())
 	_, err := m.Player().OpenStream(fstest.MapFS{"x.ogg": {Data: []byte("OggS\x00garbage")}}, "x.ogg")
-	var ae *audio.Error
-	if !errors.As(err, &ae) || ae.Path != "x.ogg" || !errors.Is(err, audio.ErrCorrupt) {
+	var ae *media.Error
+	if !errors.As(err, &ae) || ae.Path != "x.ogg" || !errors.Is(err, media.ErrCorrupt) {
 		t.Errorf("OpenStream of garbage: %v, want ErrCorrupt naming x.ogg", err)
 	}
 	_, err = m.Player().OpenStream(fstest.MapFS{}, "none.ogg")

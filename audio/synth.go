@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"time"
+
+	"github.com/metronome-go/metronome/media"
 )
 
 // Wave is the oscillator of a [Synth].
@@ -62,30 +64,30 @@ type Synth struct {
 func (s Synth) Validate() error {
 	var errs []error
 	if s.Rate < MinRate || s.Rate > MaxRate {
-		errs = append(errs, detail(ErrInvalid, "Synth.Rate %d outside [%d, %d]", s.Rate, MinRate, MaxRate))
+		errs = append(errs, media.Detail(media.ErrInvalid, "Synth.Rate %d outside [%d, %d]", s.Rate, MinRate, MaxRate))
 	}
 	nyquist := float64(s.Rate) / 2
 	if s.Wave != Noise {
 		if !(s.Freq > 0 && s.Freq <= nyquist) {
-			errs = append(errs, detail(ErrInvalid, "Synth.Freq %g outside (0, %g]", s.Freq, nyquist))
+			errs = append(errs, media.Detail(media.ErrInvalid, "Synth.Freq %g outside (0, %g]", s.Freq, nyquist))
 		}
 		if s.EndFreq != 0 && !(s.EndFreq > 0 && s.EndFreq <= nyquist) {
-			errs = append(errs, detail(ErrInvalid, "Synth.EndFreq %g outside (0, %g] (or 0 for no sweep)", s.EndFreq, nyquist))
+			errs = append(errs, media.Detail(media.ErrInvalid, "Synth.EndFreq %g outside (0, %g] (or 0 for no sweep)", s.EndFreq, nyquist))
 		}
 	}
 	if s.Wave > Noise {
-		errs = append(errs, detail(ErrInvalid, "Synth.Wave %d unknown", s.Wave))
+		errs = append(errs, media.Detail(media.ErrInvalid, "Synth.Wave %d unknown", s.Wave))
 	}
 	if !(s.Amplitude > 0 && s.Amplitude <= 1) {
-		errs = append(errs, detail(ErrInvalid, "Synth.Amplitude %g outside (0, 1]", s.Amplitude))
+		errs = append(errs, media.Detail(media.ErrInvalid, "Synth.Amplitude %g outside (0, 1]", s.Amplitude))
 	}
 	if s.Duration <= 0 {
-		errs = append(errs, detail(ErrInvalid, "Synth.Duration %v must be positive", s.Duration))
+		errs = append(errs, media.Detail(media.ErrInvalid, "Synth.Duration %v must be positive", s.Duration))
 	} else if s.Rate > 0 && int64(s.Duration.Seconds()*float64(s.Rate)) > MaxSoundFrames {
-		errs = append(errs, detail(ErrTooLarge, "Synth.Duration %v is more than %d frames", s.Duration, MaxSoundFrames))
+		errs = append(errs, media.Detail(media.ErrTooLarge, "Synth.Duration %v is more than %d frames", s.Duration, MaxSoundFrames))
 	}
 	if s.Attack < 0 || s.Release < 0 || s.Attack+s.Release > s.Duration {
-		errs = append(errs, detail(ErrInvalid, "Synth.Attack %v and Release %v must be non-negative and fit in Duration %v", s.Attack, s.Release, s.Duration))
+		errs = append(errs, media.Detail(media.ErrInvalid, "Synth.Attack %v and Release %v must be non-negative and fit in Duration %v", s.Attack, s.Release, s.Duration))
 	}
 	return errors.Join(errs...)
 }
@@ -93,7 +95,7 @@ func (s Synth) Validate() error {
 // Sound renders the synth into a mono [Sound] named name.
 func (s Synth) Sound(name string) (*Sound, error) {
 	if err := s.Validate(); err != nil {
-		return nil, &Error{Op: "synthesise", Path: name, Err: err}
+		return nil, &media.Error{Pkg: "audio", Op: "synthesise", Path: name, Err: err}
 	}
 	frames := int(int64(s.Duration) * int64(s.Rate) / int64(time.Second))
 	data := make([]float32, frames)

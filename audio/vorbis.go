@@ -7,6 +7,8 @@ import (
 	"math"
 
 	"github.com/jfreymuth/oggvorbis"
+
+	"github.com/metronome-go/metronome/media"
 )
 
 // Ogg Vorbis goes through github.com/jfreymuth/oggvorbis. That library
@@ -37,7 +39,7 @@ func newVorbisDecoder(rs io.ReadSeeker, size int64, closer io.Closer) (_ decoder
 	defer guard(&err)
 	r, err := oggvorbis.NewReader(rs)
 	if err != nil {
-		return nil, detail(ErrCorrupt, "%v", err)
+		return nil, media.Detail(media.ErrCorrupt, "%v", err)
 	}
 	return &vorbisDecoder{r: r, closer: closer, rate: r.SampleRate(), ch: r.Channels()}, nil
 }
@@ -49,7 +51,7 @@ func (d *vorbisDecoder) read(dst []float32) (n int, err error) {
 	defer guard(&err)
 	n, err = d.r.Read(dst[:len(dst)/d.ch*d.ch])
 	if err != nil && err != io.EOF {
-		err = detail(ErrCorrupt, "%v", err)
+		err = media.Detail(media.ErrCorrupt, "%v", err)
 	}
 	for i, v := range dst[:n] {
 		if v != v { // the library clamps, but NaN passes a clamp
@@ -68,25 +70,25 @@ func vorbisPrecheck(r io.Reader) error {
 	for k < 3 {
 		var h [27]byte
 		if _, err := io.ReadFull(r, h[:]); err != nil {
-			return detail(ErrCorrupt, "truncated Ogg page header")
+			return media.Detail(media.ErrCorrupt, "truncated Ogg page header")
 		}
 		if string(h[:4]) != "OggS" || h[4] != 0 {
-			return detail(ErrCorrupt, "bad Ogg page (capture %q, version %d)", h[:4], h[4])
+			return media.Detail(media.ErrCorrupt, "bad Ogg page (capture %q, version %d)", h[:4], h[4])
 		}
 		nseg := int(h[26])
 		if _, err := io.ReadFull(r, seg[:nseg]); err != nil {
-			return detail(ErrCorrupt, "truncated Ogg segment table")
+			return media.Detail(media.ErrCorrupt, "truncated Ogg segment table")
 		}
 		for _, s := range seg[:nseg] {
 			if k >= 3 {
 				break
 			}
 			if total += int(s); total > maxVorbisHeaderBytes {
-				return detail(ErrTooLarge, "Vorbis headers larger than %d bytes", maxVorbisHeaderBytes)
+				return media.Detail(media.ErrTooLarge, "Vorbis headers larger than %d bytes", maxVorbisHeaderBytes)
 			}
 			b := make([]byte, s)
 			if _, err := io.ReadFull(r, b); err != nil {
-				return detail(ErrCorrupt, "truncated Ogg page")
+				return media.Detail(media.ErrCorrupt, "truncated Ogg page")
 			}
 			packets[k] = append(packets[k], b...)
 			if s < 255 {
@@ -97,7 +99,7 @@ func vorbisPrecheck(r io.Reader) error {
 	for i, typ := range [3]byte{1, 3, 5} {
 		p := packets[i]
 		if len(p) < 7 || p[0] != typ || string(p[1:7]) != "vorbis" {
-			return detail(ErrCorrupt, "Vorbis header packet %d is not a type-%d header", i+1, typ)
+			return media.Detail(media.ErrCorrupt, "Vorbis header packet %d is not a type-%d header", i+1, typ)
 		}
 		packets[i] = p[7:]
 	}
@@ -112,20 +114,20 @@ func vorbisPrecheck(r io.Reader) error {
 
 func checkVorbisID(p []byte) error {
 	if len(p) < 23 {
-		return detail(ErrCorrupt, "Vorbis identification header of %d bytes", len(p))
+		return media.Detail(media.ErrCorrupt, "Vorbis identification header of %d bytes", len(p))
 	}
 	le := binary.LittleEndian
 	ch, rate := int(p[4]), le.Uint32(p[5:])
 	b0, b1 := p[21]&15, p[21]>>4
 	switch {
 	case le.Uint32(p) != 0:
-		return detail(ErrUnsupported, "Vorbis version %d", le.Uint32(p))
+		return media.Detail(media.ErrUnsupported, "Vorbis version %d", le.Uint32(p))
 	case ch != 1 && ch != 2:
-		return detail(ErrUnsupported, "%d channels (allowed: 1 or 2)", ch)
+		return media.Detail(media.ErrUnsupported, "%d channels (allowed: 1 or 2)", ch)
 	case rate < MinRate || rate > MaxRate:
-		return detail(ErrUnsupported, "sample rate %d outside [%d, %d]", rate, MinRate, MaxRate)
+		return media.Detail(media.ErrUnsupported, "sample rate %d outside [%d, %d]", rate, MinRate, MaxRate)
 	case b0 < 6 || b1 > 13 || b0 > b1:
-		return detail(ErrCorrupt, "Vorbis block sizes 2^%d and 2^%d", b0, b1)
+		return media.Detail(media.ErrCorrupt, "Vorbis block sizes 2^%d and 2^%d", b0, b1)
 	}
 	return nil
 }
@@ -142,17 +144,17 @@ func checkVorbisComments(p []byte) error {
 	}
 	vendor, ok := take()
 	if !ok || vendor > uint64(len(p)) {
-		return detail(ErrCorrupt, "Vorbis vendor string overruns its header")
+		return media.Detail(media.ErrCorrupt, "Vorbis vendor string overruns its header")
 	}
 	p = p[vendor:]
 	count, ok := take()
 	if !ok || count > uint64(len(p)/4) {
-		return detail(ErrCorrupt, "Vorbis comment count %d overruns its header", count)
+		return media.Detail(media.ErrCorrupt, "Vorbis comment count %d overruns its header", count)
 	}
 	for range count {
 		n, _ := take()
 		if n > uint64(len(p)) {
-			return detail(ErrCorrupt, "Vorbis comment overruns its header")
+			return media.Detail(media.ErrCorrupt, "Vorbis comment overruns its header")
 		}
 		p = p[n:]
 	}
@@ -195,17 +197,17 @@ func checkVorbisCodebooks(p []byte) error {
 	var values, entriesTotal uint64
 	for i := range count {
 		if b.read(24) != 0x564342 {
-			return detail(ErrCorrupt, "Vorbis codebook %d has no sync pattern", i)
+			return media.Detail(media.ErrCorrupt, "Vorbis codebook %d has no sync pattern", i)
 		}
 		dims, entries := b.read(16), b.read(24)
 		if dims == 0 || entries == 0 {
-			return detail(ErrCorrupt, "Vorbis codebook %d has %d dimensions and %d entries", i, dims, entries)
+			return media.Detail(media.ErrCorrupt, "Vorbis codebook %d has %d dimensions and %d entries", i, dims, entries)
 		}
 		if dims*entries > maxCodebookValues {
-			return detail(ErrTooLarge, "Vorbis codebook %d: %d entries of %d dimensions (at most %d values)", i, entries, dims, maxCodebookValues)
+			return media.Detail(media.ErrTooLarge, "Vorbis codebook %d: %d entries of %d dimensions (at most %d values)", i, entries, dims, maxCodebookValues)
 		}
 		if values += dims * entries; values > maxTotalCodebookValues {
-			return detail(ErrTooLarge, "Vorbis codebooks hold more than %d values", maxTotalCodebookValues)
+			return media.Detail(media.ErrTooLarge, "Vorbis codebooks hold more than %d values", maxTotalCodebookValues)
 		}
 		entriesTotal += entries
 		if b.read(1) == 0 { // not ordered
@@ -222,11 +224,11 @@ func checkVorbisCodebooks(p []byte) error {
 			length := b.read(5) + 1
 			for cur := uint64(0); cur < entries && !b.eof; length++ {
 				if length > 32 {
-					return detail(ErrCorrupt, "Vorbis codebook %d has codewords longer than 32 bits", i)
+					return media.Detail(media.ErrCorrupt, "Vorbis codebook %d has codewords longer than 32 bits", i)
 				}
 				cur += b.read(uint(bitsLen(entries - cur)))
 				if cur > entries {
-					return detail(ErrCorrupt, "Vorbis codebook %d lists more lengths than entries", i)
+					return media.Detail(media.ErrCorrupt, "Vorbis codebook %d lists more lengths than entries", i)
 				}
 			}
 		}
@@ -242,10 +244,10 @@ func checkVorbisCodebooks(p []byte) error {
 			}
 			b.skip(mult * valueBits)
 		default:
-			return detail(ErrCorrupt, "Vorbis codebook %d has lookup type %d", i, lookup)
+			return media.Detail(media.ErrCorrupt, "Vorbis codebook %d has lookup type %d", i, lookup)
 		}
 		if b.eof {
-			return detail(ErrCorrupt, "Vorbis setup header truncated in codebook %d", i)
+			return media.Detail(media.ErrCorrupt, "Vorbis setup header truncated in codebook %d", i)
 		}
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+
+	"github.com/metronome-go/metronome/media"
 )
 
 // wavDecoder reads PCM (8-bit unsigned, 16/24/32-bit signed) and IEEE
@@ -32,7 +34,7 @@ const (
 func newWAVDecoder(r io.Reader, size int64, closer io.Closer) (*wavDecoder, error) {
 	var hdr [12]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return nil, detail(ErrCorrupt, "truncated RIFF header")
+		return nil, media.Detail(media.ErrCorrupt, "truncated RIFF header")
 	}
 	le := binary.LittleEndian
 	left := size - 12
@@ -42,18 +44,18 @@ func newWAVDecoder(r io.Reader, size int64, closer io.Closer) (*wavDecoder, erro
 		var ch [8]byte
 		if _, err := io.ReadFull(r, ch[:]); err != nil {
 			if !haveFmt {
-				return nil, detail(ErrCorrupt, "no fmt chunk")
+				return nil, media.Detail(media.ErrCorrupt, "no fmt chunk")
 			}
-			return nil, detail(ErrCorrupt, "no data chunk")
+			return nil, media.Detail(media.ErrCorrupt, "no data chunk")
 		}
 		left -= 8
 		id, n := string(ch[:4]), int64(le.Uint32(ch[4:]))
 		if id == "data" {
 			if !haveFmt {
-				return nil, detail(ErrCorrupt, "data chunk before fmt chunk")
+				return nil, media.Detail(media.ErrCorrupt, "data chunk before fmt chunk")
 			}
 			if n > left {
-				return nil, detail(ErrCorrupt, "data chunk of %d bytes but only %d left in the file (truncated?)", n, left)
+				return nil, media.Detail(media.ErrCorrupt, "data chunk of %d bytes but only %d left in the file (truncated?)", n, left)
 			}
 			n -= n % int64(d.blockAlign)
 			d.remaining = n
@@ -61,23 +63,23 @@ func newWAVDecoder(r io.Reader, size int64, closer io.Closer) (*wavDecoder, erro
 			return d, nil
 		}
 		if n > left {
-			return nil, detail(ErrCorrupt, "%q chunk of %d bytes but only %d left in the file", id, n, left)
+			return nil, media.Detail(media.ErrCorrupt, "%q chunk of %d bytes but only %d left in the file", id, n, left)
 		}
 		padded := n + n&1
 		if id == "fmt " {
 			if n < 16 || n > 1<<10 {
-				return nil, detail(ErrCorrupt, "fmt chunk of %d bytes (expected 16 to 1024)", n)
+				return nil, media.Detail(media.ErrCorrupt, "fmt chunk of %d bytes (expected 16 to 1024)", n)
 			}
 			b := make([]byte, padded)
 			if _, err := io.ReadFull(r, b[:min(padded, left)]); err != nil {
-				return nil, detail(ErrCorrupt, "truncated fmt chunk")
+				return nil, media.Detail(media.ErrCorrupt, "truncated fmt chunk")
 			}
 			if err := d.parseFmt(b[:n]); err != nil {
 				return nil, err
 			}
 			haveFmt = true
 		} else if _, err := io.CopyN(io.Discard, r, min(padded, left)); err != nil {
-			return nil, detail(ErrCorrupt, "truncated %q chunk", id)
+			return nil, media.Detail(media.ErrCorrupt, "truncated %q chunk", id)
 		}
 		left -= min(padded, left)
 	}
@@ -92,32 +94,32 @@ func (d *wavDecoder) parseFmt(b []byte) error {
 	d.bits = int(le.Uint16(b[14:]))
 	if tag == wavFormatExtensible {
 		if len(b) < 40 {
-			return detail(ErrCorrupt, "extensible fmt chunk of %d bytes (expected 40)", len(b))
+			return media.Detail(media.ErrCorrupt, "extensible fmt chunk of %d bytes (expected 40)", len(b))
 		}
 		tag = le.Uint16(b[24:]) // first two bytes of the sub-format GUID
 	}
 	switch tag {
 	case wavFormatPCM:
 		if d.bits != 8 && d.bits != 16 && d.bits != 24 && d.bits != 32 {
-			return detail(ErrUnsupported, "%d-bit PCM (allowed: 8, 16, 24, 32)", d.bits)
+			return media.Detail(media.ErrUnsupported, "%d-bit PCM (allowed: 8, 16, 24, 32)", d.bits)
 		}
 	case wavFormatFloat:
 		d.float = true
 		if d.bits != 32 && d.bits != 64 {
-			return detail(ErrUnsupported, "%d-bit float (allowed: 32, 64)", d.bits)
+			return media.Detail(media.ErrUnsupported, "%d-bit float (allowed: 32, 64)", d.bits)
 		}
 	default:
-		return detail(ErrUnsupported, "WAV format tag %#x (allowed: PCM, IEEE float)", tag)
+		return media.Detail(media.ErrUnsupported, "WAV format tag %#x (allowed: PCM, IEEE float)", tag)
 	}
 	if d.channels != 1 && d.channels != 2 {
-		return detail(ErrUnsupported, "%d channels (allowed: 1 or 2)", d.channels)
+		return media.Detail(media.ErrUnsupported, "%d channels (allowed: 1 or 2)", d.channels)
 	}
 	if rate < MinRate || rate > MaxRate {
-		return detail(ErrUnsupported, "sample rate %d outside [%d, %d]", rate, MinRate, MaxRate)
+		return media.Detail(media.ErrUnsupported, "sample rate %d outside [%d, %d]", rate, MinRate, MaxRate)
 	}
 	d.rate = int(rate)
 	if want := d.channels * d.bits / 8; d.blockAlign != want {
-		return detail(ErrCorrupt, "block align %d, expected %d for %d channels of %d bits", d.blockAlign, want, d.channels, d.bits)
+		return media.Detail(media.ErrCorrupt, "block align %d, expected %d for %d channels of %d bits", d.blockAlign, want, d.channels, d.bits)
 	}
 	return nil
 }
@@ -134,7 +136,7 @@ func (d *wavDecoder) read(dst []float32) (int, error) {
 	b := d.scratch[:frames*int64(d.blockAlign)]
 	if _, err := io.ReadFull(d.r, b); err != nil {
 		d.remaining = 0
-		return 0, detail(ErrCorrupt, "truncated sample data")
+		return 0, media.Detail(media.ErrCorrupt, "truncated sample data")
 	}
 	d.remaining -= int64(len(b))
 	n := int(frames) * d.channels

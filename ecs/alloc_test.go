@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/shape"
@@ -36,7 +37,7 @@ func busyApp(t testing.TB, n int) *ecs.App {
 		for i := range n {
 			p := ctx.Commands.Spawn()
 			ecs.With(p, ecs.At(float32(i%320), float32(i/320)))
-			ecs.With(p, ecs.Sprite{Size: ecs.Vec2{X: 2, Y: 2}, Layer: int16(i % 3)})
+			ecs.With(p, ecs.Sprite{Size: geom.Vec2{X: 2, Y: 2}, Layer: int16(i % 3)})
 			ecs.With(p, speed{X: 1, Y: 1})
 		}
 	}})
@@ -127,10 +128,10 @@ func TestScreenAllocations(t *testing.T) {
 		ecs.With(leader, speed{X: 1})
 		p := ctx.Commands.Spawn()
 		ecs.With(p, ecs.At(0, 0))
-		ecs.With(p, ecs.Camera{Anchor: ecs.Vec2{X: 0.5, Y: 0.5}, Zoom: 2, Follow: leader.Entity()})
+		ecs.With(p, ecs.Camera{Anchor: geom.Vec2{X: 0.5, Y: 0.5}, Zoom: 2, Follow: leader.Entity()})
 		m := ctx.Commands.Spawn()
 		ecs.With(m, ecs.At(0, 0))
-		ecs.With(m, ecs.Camera{Viewport: render2d.Rect{X: 240, W: 80, H: 45}, Zoom: 0.25, Order: 1})
+		ecs.With(m, ecs.Camera{Viewport: geom.Rect{X: 240, W: 80, H: 45}, Zoom: 0.25, Order: 1})
 	}})
 	a.AddSystem(ecs.Startup, ecs.System{Name: "find", Run: func(ctx *ecs.Context) {
 		q := ecs.NewFilter1[ecs.Camera](ctx.World).Query()
@@ -140,10 +141,10 @@ func TestScreenAllocations(t *testing.T) {
 			}
 		}
 	}})
-	var picked ecs.Vec2
+	var picked geom.Vec2
 	a.AddSystem(ecs.Update, ecs.System{Name: "pick", Run: func(ctx *ecs.Context) {
 		x, y := ctx.Input.Cursor()
-		w, ok := ctx.ScreenToWorld(cam, ecs.Vec2{X: float32(x), Y: float32(y)})
+		w, ok := ctx.ScreenToWorld(cam, geom.Vec2{X: float32(x), Y: float32(y)})
 		if !ok {
 			ctx.Fail(errors.New("ScreenToWorld failed"))
 		}
@@ -158,7 +159,7 @@ func TestScreenAllocations(t *testing.T) {
 	if len(frame.Passes) != 2 {
 		t.Fatalf("frame: %d passes, want two laid-out passes", len(frame.Passes))
 	}
-	if frame.Passes[0].Camera.Size != (ecs.Vec2{X: 320, Y: 180}) || !frame.Clear {
+	if frame.Passes[0].Camera.Size != (geom.Vec2{X: 320, Y: 180}) || !frame.Clear {
 		t.Errorf("frame: first view %v, clear %v; want 320x180 and a clear", frame.Passes[0].Camera.Size, frame.Clear)
 	}
 	_ = picked
@@ -202,7 +203,7 @@ func TestShapesSteadyStateAllocations(t *testing.T) {
 	a := newApp(t, ecs.Options{Seed: 3})
 	kinds := []shape.Shape{
 		shape.Circle(6), shape.Circle(6).Stroked(1), shape.Rect(8, 4), shape.RoundRect(10, 6, 2).Stroked(1),
-		shape.Polygon(ecs.Vec2{X: 0, Y: 0}, ecs.Vec2{X: 8, Y: 0}, ecs.Vec2{X: 8, Y: 8}, ecs.Vec2{X: 4, Y: 3}, ecs.Vec2{X: 0, Y: 8}),
+		shape.Polygon(geom.Vec2{X: 0, Y: 0}, geom.Vec2{X: 8, Y: 0}, geom.Vec2{X: 8, Y: 8}, geom.Vec2{X: 4, Y: 3}, geom.Vec2{X: 0, Y: 8}),
 		shape.Arc(5, 0, 2, 1),
 	}
 	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
@@ -216,9 +217,9 @@ func TestShapesSteadyStateAllocations(t *testing.T) {
 	a.AddSystem(ecs.Update, moveSystem())
 	a.AddSystem(ecs.Update, ecs.System{Name: "gizmos", Run: func(ctx *ecs.Context) {
 		for i := range 100 {
-			ctx.Draw.Line(ecs.Vec2{X: float32(i)}, ecs.Vec2{X: float32(i), Y: 50}, 1, render2d.White)
+			ctx.Draw.Line(geom.Vec2{X: float32(i)}, geom.Vec2{X: float32(i), Y: 50}, 1, render2d.White)
 		}
-		ctx.Draw.Circle(ecs.Vec2{X: 10, Y: 10}, 5, 0, render2d.White)
+		ctx.Draw.Circle(geom.Vec2{X: 10, Y: 10}, 5, 0, render2d.White)
 	}})
 	if err := a.InitSimulation(nil); err != nil {
 		t.Fatal(err)

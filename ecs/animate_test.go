@@ -8,6 +8,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
 
@@ -86,7 +87,7 @@ func TestAnimatorWithoutLibrary(t *testing.T) {
 	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
 		p := ctx.Commands.Spawn()
 		ecs.With(p, ecs.At(10, 10))
-		ecs.With(p, ecs.Sprite{Size: ecs.Vec2{X: 4, Y: 4}})
+		ecs.With(p, ecs.Sprite{Size: geom.Vec2{X: 4, Y: 4}})
 		ecs.With(p, ecs.Animator{Animation: assets.Animation{Frames: []int{0, 1}, FrameTime: time.Millisecond}})
 	}})
 	if err := a.InitSimulation(nil); err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
@@ -58,7 +59,7 @@ func tick(n uint64, alpha float64) *runtime.TickContext {
 func spawnSprite(cmd *ecs.Commands, x, y float32, layer int16, v speed, tint render2d.Color) {
 	p := cmd.Spawn()
 	ecs.With(p, ecs.At(x, y))
-	ecs.With(p, ecs.Sprite{Size: ecs.Vec2{X: 4, Y: 4}, Origin: ecs.Vec2{X: 2, Y: 2}, Layer: layer, Tint: tint})
+	ecs.With(p, ecs.Sprite{Size: geom.Vec2{X: 4, Y: 4}, Origin: geom.Vec2{X: 2, Y: 2}, Layer: layer, Tint: tint})
 	ecs.With(p, v)
 }
 
@@ -103,7 +104,7 @@ func TestAppHeadlessGame(t *testing.T) {
 		spawnSprite(ctx.Commands, 100, 100, 1, speed{X: -50}, yellow) // same layer as green, spawned later
 		h := ctx.Commands.Spawn()
 		ecs.With(h, ecs.At(50, 50))
-		ecs.With(h, ecs.Sprite{Size: ecs.Vec2{X: 4, Y: 4}, Hidden: true})
+		ecs.With(h, ecs.Sprite{Size: geom.Vec2{X: 4, Y: 4}, Hidden: true})
 	}})
 	a.AddSystem(ecs.Update, moveSystem())
 	if err := a.InitSimulation(nil); err != nil {
@@ -126,7 +127,7 @@ func TestAppHeadlessGame(t *testing.T) {
 	if got, want := tm.Elapsed, 5*step; got != want {
 		t.Errorf("Time.Elapsed: got %v, want %v", got, want)
 	}
-	positions := map[render2d.Color]ecs.Vec2{}
+	positions := map[render2d.Color]geom.Vec2{}
 	q := ecs.NewFilter2[ecs.Transform, ecs.Sprite](a.World()).Query()
 	for q.Next() {
 		tr, s := q.Get()
@@ -134,8 +135,8 @@ func TestAppHeadlessGame(t *testing.T) {
 	}
 	for _, c := range []struct {
 		tint render2d.Color
-		want ecs.Vec2
-	}{{red, ecs.Vec2{X: 15, Y: 10}}, {green, ecs.Vec2{X: 20, Y: 25}}, {yellow, ecs.Vec2{X: 95, Y: 100}}} {
+		want geom.Vec2
+	}{{red, geom.Vec2{X: 15, Y: 10}}, {green, geom.Vec2{X: 20, Y: 25}}, {yellow, geom.Vec2{X: 95, Y: 100}}} {
 		if got := positions[c.tint]; !near2(got, c.want) {
 			t.Errorf("position of %v: got %+v, want %+v", c.tint, got, c.want)
 		}
@@ -152,11 +153,11 @@ func TestAppHeadlessGame(t *testing.T) {
 	want := []struct {
 		tint  render2d.Color
 		layer int16
-		pos   ecs.Vec2
+		pos   geom.Vec2
 	}{
-		{green, 1, ecs.Vec2{X: 20, Y: 24.25}},
-		{yellow, 1, ecs.Vec2{X: 95.75, Y: 100}},
-		{red, 2, ecs.Vec2{X: 14.25, Y: 10}},
+		{green, 1, geom.Vec2{X: 20, Y: 24.25}},
+		{yellow, 1, geom.Vec2{X: 95.75, Y: 100}},
+		{red, 2, geom.Vec2{X: 14.25, Y: 10}},
 	}
 	ps := f.Passes[0].Packets
 	if len(ps) != len(want) {
@@ -171,10 +172,10 @@ func TestAppHeadlessGame(t *testing.T) {
 			t.Errorf("packet %d: got tint %v layer %d at %+v, want tint %v layer %d at %+v",
 				i, p.Tint, p.Layer, p.Transform.Position, w.tint, w.layer, w.pos)
 		}
-		if got, want := p.Size, (ecs.Vec2{X: 4, Y: 4}); got != want {
+		if got, want := p.Size, (geom.Vec2{X: 4, Y: 4}); got != want {
 			t.Errorf("packet %d size: got %+v, want %+v", i, got, want)
 		}
-		if got, want := p.Transform.Origin, (ecs.Vec2{X: 2, Y: 2}); got != want {
+		if got, want := p.Transform.Origin, (geom.Vec2{X: 2, Y: 2}); got != want {
 			t.Errorf("packet %d origin: got %+v, want %+v", i, got, want)
 		}
 	}
@@ -187,7 +188,7 @@ func TestAppHeadlessGame(t *testing.T) {
 	}
 }
 
-func near2(a, b ecs.Vec2) bool {
+func near2(a, b geom.Vec2) bool {
 	return math.Abs(float64(a.X-b.X)) < 1e-3 && math.Abs(float64(a.Y-b.Y)) < 1e-3
 }
 
@@ -197,7 +198,7 @@ func TestAppLayerOrderIsStableAcrossArchetypes(t *testing.T) {
 		for i := range 40 {
 			p := ctx.Commands.Spawn()
 			ecs.With(p, ecs.At(float32(i), 10))
-			ecs.With(p, ecs.Sprite{Size: ecs.Vec2{X: 1, Y: 1}, Layer: int16(3 - i%4)})
+			ecs.With(p, ecs.Sprite{Size: geom.Vec2{X: 1, Y: 1}, Layer: int16(3 - i%4)})
 			if i%3 == 0 { // a second archetype interleaves the query order
 				ecs.With(p, speed{})
 			}
@@ -250,7 +251,7 @@ func TestAppCameras(t *testing.T) {
 				tr := ecs.At(1000, 1000)
 				tr.Rotation = tt.rotation
 				ecs.With(cam, tr)
-				ecs.With(cam, ecs.Camera{Anchor: ecs.Vec2{X: 0.5, Y: 0.5}, Zoom: 2, Order: 1, Clear: true})
+				ecs.With(cam, ecs.Camera{Anchor: geom.Vec2{X: 0.5, Y: 0.5}, Zoom: 2, Order: 1, Clear: true})
 				// A second camera ordered first, and a disabled one.
 				hud := ctx.Commands.Spawn()
 				ecs.With(hud, ecs.At(0, 0))
@@ -272,14 +273,14 @@ func TestAppCameras(t *testing.T) {
 			if got, want := len(f.Passes), 2; got != want {
 				t.Fatalf("passes: got %d, want %d", got, want)
 			}
-			if got := f.Passes[0].Camera.Position; got != (ecs.Vec2{}) {
+			if got := f.Passes[0].Camera.Position; got != (geom.Vec2{}) {
 				t.Errorf("first pass camera: got %+v, want the Order -1 camera at the origin", got)
 			}
 			if len(f.Passes[0].Packets) != 0 {
 				t.Errorf("first pass: got %d packets, want 0 (all sprites are near 1000,1000)", len(f.Passes[0].Packets))
 			}
 			p := f.Passes[1]
-			if !p.Clear || p.Camera.Zoom != 2 || p.Camera.Rotation != tt.rotation || p.Camera.Position != (ecs.Vec2{X: 1000, Y: 1000}) {
+			if !p.Clear || p.Camera.Zoom != 2 || p.Camera.Rotation != tt.rotation || p.Camera.Position != (geom.Vec2{X: 1000, Y: 1000}) {
 				t.Errorf("second pass: got %+v, want the main camera's values", p.PassDesc)
 			}
 			var got []float32
@@ -349,7 +350,7 @@ func TestAppTeleportIsNotSmeared(t *testing.T) {
 		q := tr.Query()
 		for q.Next() {
 			t := q.Get()
-			t.Position = ecs.Vec2{X: 200, Y: 200}
+			t.Position = geom.Vec2{X: 200, Y: 200}
 			t.Teleport()
 		}
 	}})
@@ -363,7 +364,7 @@ func TestAppTeleportIsNotSmeared(t *testing.T) {
 		}
 	}
 	p := prepare(t, a).Passes[0].Packets[0]
-	if got, want := p.Resolved(0).Transform.Position, (ecs.Vec2{X: 200, Y: 200}); got != want || p.Prev.Set {
+	if got, want := p.Resolved(0).Transform.Position, (geom.Vec2{X: 200, Y: 200}); got != want || p.Prev.Set {
 		t.Errorf("teleported sprite drawn at %+v at alpha 0 (previous %+v), want %+v with no previous placement", got, p.Prev, want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mlange-42/arche/generic"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
@@ -63,9 +64,9 @@ func movementCases(tb testing.TB) []movementCase {
 	// motion word (20 bytes) and the size Transform had when it carried a
 	// per-tick snapshot (44 bytes): what Transform's own size costs a loop.
 	type pose20 struct {
-		Position ecs.Vec2
+		Position geom.Vec2
 		Rotation float32
-		Scale    ecs.Vec2
+		Scale    geom.Vec2
 	}
 	type pose44 struct {
 		pose20
@@ -77,7 +78,7 @@ func movementCases(tb testing.TB) []movementCase {
 	aw44 := arche.NewWorld()
 	m44 := generic.NewMap2[pose44, vel](&aw44)
 	for i := range benchEntities {
-		p := pose20{Position: ecs.Vec2{X: float32(i)}, Scale: ecs.Vec2{X: 1, Y: 1}}
+		p := pose20{Position: geom.Vec2{X: float32(i)}, Scale: geom.Vec2{X: 1, Y: 1}}
 		m20.NewWith(&p, &vel{1, 2})
 		m44.NewWith(&pose44{pose20: p}, &vel{1, 2})
 	}
@@ -205,7 +206,7 @@ func BenchmarkExtract(b *testing.B) {
 						x = -1000
 					}
 					ecs.With(p, ecs.At(x, float32(i/100*4)))
-					ecs.With(p, ecs.Sprite{Size: ecs.Vec2{X: 4, Y: 4}, Layer: int16((i * 7) % layers)})
+					ecs.With(p, ecs.Sprite{Size: geom.Vec2{X: 4, Y: 4}, Layer: int16((i * 7) % layers)})
 				}
 				a.World().Apply()
 				var frame render2d.Frame

@@ -2,12 +2,9 @@ package ecs
 
 import (
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 )
-
-// Vec2 is a 2D vector in world units (render2d's type, so values cross into
-// draw packets without conversion).
-type Vec2 = render2d.Vec2
 
 // Transform places an entity in the world: Position, Rotation (radians,
 // clockwise on screen because y points down) and Scale.
@@ -27,9 +24,9 @@ type Vec2 = render2d.Vec2
 // A zero Scale draws nothing, as in render2d; [At] builds a Transform with a
 // scale of one.
 type Transform struct {
-	Position Vec2
+	Position geom.Vec2
 	Rotation float32
-	Scale    Vec2
+	Scale    geom.Vec2
 
 	// motion holds the teleport count in its low 31 bits and the opt-out
 	// of interpolation in the top bit. Extraction remembers the value it
@@ -45,7 +42,7 @@ const (
 
 // At returns a Transform at (x, y) with no rotation and a scale of one.
 func At(x, y float32) Transform {
-	return Transform{Position: Vec2{X: x, Y: y}, Scale: Vec2{X: 1, Y: 1}}
+	return Transform{Position: geom.Vec2{X: x, Y: y}, Scale: geom.Vec2{X: 1, Y: 1}}
 }
 
 // Teleport marks the current value as a jump: the next frame draws the
@@ -83,14 +80,14 @@ func (t *Transform) placement(tint render2d.Color) render2d.Placement {
 type Sprite struct {
 	Texture render2d.TextureHandle
 	// Source is the texture region in texels; zero is the whole texture.
-	Source render2d.Rect
+	Source geom.Rect
 	// Size is the quad's unscaled size in world units. Zero takes the size of
 	// Source.
-	Size Vec2
+	Size geom.Vec2
 	// Origin is the pivot in the quad's own units from its top-left corner:
 	// it sits at the Transform's Position, and rotation and scale turn about
 	// it.
-	Origin Vec2
+	Origin geom.Vec2
 	Tint   render2d.Color
 	// Layer orders drawing: lower layers first. Inside a layer, sprites
 	// keep the world's query order, which holds from frame to frame but
@@ -122,14 +119,14 @@ type Sprite struct {
 type Camera struct {
 	// Anchor is where the camera's position appears, as a fraction of the
 	// viewport ({0.5, 0.5} is the centre).
-	Anchor Vec2
+	Anchor geom.Vec2
 	// Zoom is view units (framebuffer pixels, or logical units under a
 	// logical screen) per world unit; zero means 1.
 	Zoom float32
 	// Viewport is the region of the target drawn into, in its pixels
 	// (logical units for the window under a logical screen); zero is all
 	// of it.
-	Viewport render2d.Rect
+	Viewport geom.Rect
 	// Target is where the pass draws; zero is the window.
 	Target render2d.TargetHandle
 	// Clear and ClearColor clear the viewport before drawing. The whole

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 )
 
 func TestTransformInterpolationSwitch(t *testing.T) {
@@ -21,7 +22,7 @@ func TestTransformInterpolationSwitch(t *testing.T) {
 	if !tr.Interpolates() {
 		t.Error("after SetInterpolation(true): Interpolates() = false, want true")
 	}
-	if tr.Position != (ecs.Vec2{X: 5, Y: 5}) || tr.Scale != (ecs.Vec2{X: 1, Y: 1}) {
+	if tr.Position != (geom.Vec2{X: 5, Y: 5}) || tr.Scale != (geom.Vec2{X: 1, Y: 1}) {
 		t.Errorf("the switches changed the placement: %+v", tr)
 	}
 }

@@ -107,13 +107,18 @@
 // plays a sprite-sheet animation on its entity's Sprite from a built-in
 // cosmetic system.
 //
+// Positions, sizes and offsets in these components are [geom.Vec2], the
+// vector of package geom that draw packets and collision tests use too, so
+// a game moves an entity with t.Position = t.Position.Add(v.Scale(dt)) and
+// no conversion.
+//
 // A [Shape] draws a vector shape (package render2d/shape: lines,
 // polylines, polygons, circles, ellipses, arcs, rectangles, filled or
 // stroked, antialiased) at its entity's Transform, sorted and interpolated
 // like a sprite; shapes are not culled. [Context.Draw] draws debug lines,
 // circles and shapes on top of everything until the next tick starts:
 //
-//	ctx.Draw.Line(t.Position, ecs.Vec2{X: t.Position.X + v.X, Y: t.Position.Y + v.Y}, 1, red)
+//	ctx.Draw.Line(t.Position, t.Position.Add(v), 1, red)
 //
 // See ExampleShape for an Asteroids-like ship.
 //
@@ -131,7 +136,7 @@
 // a camera, or through the default view for a HUD:
 //
 //	x, y := ctx.Input.Cursor()
-//	at, ok := ctx.ScreenToWorld(camera, ecs.Vec2{X: float32(x), Y: float32(y)})
+//	at, ok := ctx.ScreenToWorld(camera, geom.Vec2{X: float32(x), Y: float32(y)})
 //
 // # Interpolation
 //

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 
 	"github.com/metronome-go/metronome/ecs"
@@ -32,7 +33,7 @@ func Example() {
 		ecs.With(ball, ecs.At(float32(ctx.Rand.IntN(300)), 0))
 		ecs.With(ball, Velocity{})
 		ecs.With(ball, Bounces{})
-		ecs.With(ball, ecs.Sprite{Size: ecs.Vec2{X: 8, Y: 8}, Layer: 1})
+		ecs.With(ball, ecs.Sprite{Size: geom.Vec2{X: 8, Y: 8}, Layer: 1})
 	}
 	app.AddSystem(ecs.Startup, ecs.System{Name: "rain", Run: func(ctx *ecs.Context) {
 		ctx.Queue.Every(1, 4, schedule.Skip(), ecs.Event{Run: drop})

@@ -3,15 +3,18 @@ package ecs
 import (
 	"cmp"
 	"errors"
-	"github.com/metronome-go/metronome/input"
 	"math"
 	"slices"
+
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/input"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/shape"
-	arche "github.com/mlange-42/arche/ecs"
-	"github.com/mlange-42/arche/generic"
 )
 
 // ExtractStats describes the latest frame extraction.
@@ -87,9 +90,9 @@ type placed struct {
 
 // pose is a placement without its set flag.
 type pose struct {
-	pos   Vec2
+	pos   geom.Vec2
 	rot   float32
-	scale Vec2
+	scale geom.Vec2
 	tint  render2d.Color // the sprite's; texts and cameras leave it alone
 }
 
@@ -216,7 +219,7 @@ func (x *extractor) cameraOf(t *Transform, c *Camera) (render2d.Camera, *Transfo
 	var target *Transform
 	if f := c.Follow.e; !f.IsZero() && x.w.w.Alive(f) && x.transforms.Has(f) {
 		target = x.transforms.Get(f)
-		cam.Position = Vec2{X: target.Position.X + t.Position.X, Y: target.Position.Y + t.Position.Y}
+		cam.Position = geom.Vec2{X: target.Position.X + t.Position.X, Y: target.Position.Y + t.Position.Y}
 	}
 	return cam, target
 }
@@ -238,7 +241,7 @@ func placeView(cam *render2d.Camera, target render2d.TargetHandle, l *render2d.L
 		return true
 	}
 	v := cam.Viewport
-	cam.Size = Vec2{X: v.W, Y: v.H}
+	cam.Size = geom.Vec2{X: v.W, Y: v.H}
 	if v.IsZero() {
 		cam.Size = l.Size
 	}
@@ -262,7 +265,7 @@ func (x *extractor) prevCamera(e arche.Entity, t *Transform, c *Camera, target *
 		if !tp.Set {
 			tp.Position = target.Position
 		}
-		pos = Vec2{X: tp.Position.X + pos.X, Y: tp.Position.Y + pos.Y}
+		pos = geom.Vec2{X: tp.Position.X + pos.X, Y: tp.Position.Y + pos.Y}
 	}
 	cur := &x.cams[x.epoch&1]
 	*cur = append(*cur, camZoom{e: e, zoom: c.Zoom})
@@ -292,7 +295,7 @@ func makeView(desc render2d.PassDesc, order int16, win *input.Window) view {
 	if c.Viewport.IsZero() {
 		w, h = float32(win.Framebuffer.Width), float32(win.Framebuffer.Height)
 	}
-	if c.Size != (Vec2{}) { // a logical view: its size in view units
+	if c.Size != (geom.Vec2{}) { // a logical view: its size in view units
 		w, h = c.Size.X, c.Size.Y
 	}
 	if w <= 0 || h <= 0 {
@@ -314,7 +317,7 @@ func makeView(desc render2d.PassDesc, order int16, win *input.Window) view {
 
 // cover grows the view's box to hold what a camera at pos, turned by rot
 // at zoom z, shows in a view of w x h view units.
-func (v *view) cover(pos Vec2, rot, z float32, anchor Vec2, w, h float32) {
+func (v *view) cover(pos geom.Vec2, rot, z float32, anchor geom.Vec2, w, h float32) {
 	// Screen offsets from the anchor, in world units, turned back by the
 	// camera's rotation (a positive rotation turns the world
 	// counter-clockwise on screen, so the view turns clockwise in the world).
@@ -322,7 +325,7 @@ func (v *view) cover(pos Vec2, rot, z float32, anchor Vec2, w, h float32) {
 	s, co := float32(sin), float32(cos)
 	x0, x1 := -anchor.X*w/z, (1-anchor.X)*w/z
 	y0, y1 := -anchor.Y*h/z, (1-anchor.Y)*h/z
-	for _, p := range [4]Vec2{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}} {
+	for _, p := range [4]geom.Vec2{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}} {
 		wx := pos.X + co*p.X - s*p.Y
 		wy := pos.Y + s*p.X + co*p.Y
 		v.minX, v.maxX = min(v.minX, wx), max(v.maxX, wx)
@@ -370,7 +373,7 @@ func (x *extractor) drawSprites(pass *render2d.Pass, v *view) (sorted bool) {
 		}
 		size := s.Size
 		if size.X == 0 && size.Y == 0 {
-			size = Vec2{X: s.Source.W, Y: s.Source.H}
+			size = geom.Vec2{X: s.Source.W, Y: s.Source.H}
 		}
 		if s.Hidden || size.X == 0 || size.Y == 0 {
 			x.stats.Culled++
@@ -445,13 +448,13 @@ func (x *extractor) drawTexts(pass *render2d.Pass, v *view) (sorted bool) {
 		r := b.Rect
 		ex := max(abs32(r.X), abs32(r.X+r.W))
 		ey := max(abs32(r.Y), abs32(r.Y+r.H))
-		one := Vec2{X: 1, Y: 1}
-		if v.cull && outside(v, pos, one, Vec2{X: ex, Y: ey}, Vec2{}) {
+		one := geom.Vec2{X: 1, Y: 1}
+		if v.cull && outside(v, pos, one, geom.Vec2{X: ex, Y: ey}, geom.Vec2{}) {
 			k := float32(0)
 			if prev.Set {
 				k = textScale(prev.Scale) / s
 			}
-			if !prev.Set || outside(v, prev.Position, one, Vec2{X: ex * k, Y: ey * k}, Vec2{}) {
+			if !prev.Set || outside(v, prev.Position, one, geom.Vec2{X: ex * k, Y: ey * k}, geom.Vec2{}) {
 				pass.Packets = pass.Packets[:n0]
 				x.stats.Culled++
 				continue
@@ -470,7 +473,7 @@ func (x *extractor) drawTexts(pass *render2d.Pass, v *view) (sorted bool) {
 }
 
 // textScale is a Text's scale: its Transform's Scale.X, zero meaning 1.
-func textScale(s Vec2) float32 {
+func textScale(s geom.Vec2) float32 {
 	if s.X == 0 {
 		return 1
 	}
@@ -481,7 +484,7 @@ func textScale(s Vec2) float32 {
 // corner pos, turned by rot, and gives each the placement it had in the
 // previous frame when prev is set: the same layout about prev's corner,
 // turned by its rotation and scaled by its scale over s.
-func place(glyphs []render2d.DrawPacket2D, pos Vec2, rot float32, prev render2d.Placement, s float32) {
+func place(glyphs []render2d.DrawPacket2D, pos geom.Vec2, rot float32, prev render2d.Placement, s float32) {
 	sin, cos := math.Sincos(float64(rot))
 	sn, cs := float32(sin), float32(cos)
 	var psn, pcs, k float32
@@ -494,14 +497,14 @@ func place(glyphs []render2d.DrawPacket2D, pos Vec2, rot float32, prev render2d.
 		g := &glyphs[i]
 		p := &g.Transform
 		o, r0 := p.Position, p.Rotation
-		p.Position = Vec2{X: pos.X + cs*o.X - sn*o.Y, Y: pos.Y + sn*o.X + cs*o.Y}
+		p.Position = geom.Vec2{X: pos.X + cs*o.X - sn*o.Y, Y: pos.Y + sn*o.X + cs*o.Y}
 		p.Rotation = r0 + rot
 		if prev.Set {
 			ox, oy := o.X*k, o.Y*k
 			g.Prev = render2d.Placement{
-				Position: Vec2{X: prev.Position.X + pcs*ox - psn*oy, Y: prev.Position.Y + psn*ox + pcs*oy},
+				Position: geom.Vec2{X: prev.Position.X + pcs*ox - psn*oy, Y: prev.Position.Y + psn*ox + pcs*oy},
 				Rotation: r0 + prev.Rotation,
-				Scale:    Vec2{X: p.Scale.X * k, Y: p.Scale.Y * k},
+				Scale:    geom.Vec2{X: p.Scale.X * k, Y: p.Scale.Y * k},
 				Tint:     g.Tint,
 				Set:      true,
 			}
@@ -518,7 +521,7 @@ func (x *extractor) textError(err error) {
 
 // outside reports whether a quad, bounded by the circle around its pivot
 // that holds every corner, lies entirely outside the view.
-func outside(v *view, pos, scale, size, origin Vec2) bool {
+func outside(v *view, pos, scale, size, origin geom.Vec2) bool {
 	ex := max(abs32(origin.X), abs32(size.X-origin.X)) * scale.X
 	ey := max(abs32(origin.Y), abs32(size.Y-origin.Y)) * scale.Y
 	var dx, dy float32

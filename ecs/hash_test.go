@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/shape"
 )
@@ -397,7 +398,7 @@ func TestHashLeavesOutPresentation(t *testing.T) {
 	base := func(cmd *ecs.Commands, e ecs.Pending, i int) {
 		ecs.With(e, ecs.At(float32(i), 0))
 		ecs.With(e, health{10})
-		ecs.With(e, ecs.Sprite{Size: ecs.Vec2{X: 4, Y: 4}})
+		ecs.With(e, ecs.Sprite{Size: geom.Vec2{X: 4, Y: 4}})
 		ecs.With(e, ecs.Text{Content: "score 10"})
 		ecs.With(e, ecs.Shape{Shape: shape.Circle(3)})
 		ecs.With(e, ecs.Camera{Zoom: 1})
@@ -413,7 +414,7 @@ func TestHashLeavesOutPresentation(t *testing.T) {
 		{"sprite, text, shape, camera, animator, HUD layout", func(cmd *ecs.Commands, e ecs.Pending, i int) {
 			ecs.With(e, ecs.At(float32(i), 0))
 			ecs.With(e, health{10})
-			ecs.With(e, ecs.Sprite{Size: ecs.Vec2{X: 8, Y: 8}, Layer: 3})
+			ecs.With(e, ecs.Sprite{Size: geom.Vec2{X: 8, Y: 8}, Layer: 3})
 			ecs.With(e, ecs.Text{Content: "SCORE: 10", Width: 100})
 			ecs.With(e, ecs.Shape{Shape: shape.Rect(2, 2), Color: render2d.Color{R: 1, A: 1}})
 			ecs.With(e, ecs.Camera{Zoom: 2})

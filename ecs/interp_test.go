@@ -7,6 +7,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
@@ -53,7 +54,7 @@ func packetByTint(t *testing.T, f *render2d.Frame, pass int, c render2d.Color) r
 func TestExtractionInterpolation(t *testing.T) {
 	unset := render2d.Placement{}
 	at := func(x, y float32) render2d.Placement {
-		return render2d.Placement{Position: ecs.Vec2{X: x, Y: y}, Scale: ecs.Vec2{X: 1, Y: 1}, Tint: red, Set: true}
+		return render2d.Placement{Position: geom.Vec2{X: x, Y: y}, Scale: geom.Vec2{X: 1, Y: 1}, Tint: red, Set: true}
 	}
 	// transforms calls fn on the moving (red) sprite.
 	transforms := func(ctx *ecs.Context, fn func(e ecs.Entity, tr *ecs.Transform)) {
@@ -165,10 +166,10 @@ func TestExtractionInterpolation(t *testing.T) {
 				if p.Prev != tt.want {
 					t.Errorf("pass %d: previous placement %+v, want %+v", pass, p.Prev, tt.want)
 				}
-				if got := p.Transform.Position; !near2(got, ecs.Vec2{X: tt.wantX, Y: 20}) {
+				if got := p.Transform.Position; !near2(got, geom.Vec2{X: tt.wantX, Y: 20}) {
 					t.Errorf("pass %d: current position %+v, want x=%v", pass, got, tt.wantX)
 				}
-				if b := packetByTint(t, last, pass, blue); len(frames) > 1 && !strings.HasPrefix(tt.script, "T") && b.Prev != (render2d.Placement{Position: ecs.Vec2{X: 100, Y: 100}, Scale: ecs.Vec2{X: 1, Y: 1}, Tint: blue, Set: true}) {
+				if b := packetByTint(t, last, pass, blue); len(frames) > 1 && !strings.HasPrefix(tt.script, "T") && b.Prev != (render2d.Placement{Position: geom.Vec2{X: 100, Y: 100}, Scale: geom.Vec2{X: 1, Y: 1}, Tint: blue, Set: true}) {
 					t.Errorf("pass %d: the still sprite's previous placement %+v, want where it stands", pass, b.Prev)
 				}
 			}
@@ -220,7 +221,7 @@ func TestExtractionAcrossArchetypes(t *testing.T) {
 			p := ctx.Commands.Spawn()
 			ecs.With(p, ecs.At(float32(i%100), float32(i/100)))
 			ecs.With(p, speed{X: 50, Y: float32(i % 7)})
-			ecs.With(p, ecs.Sprite{Size: ecs.Vec2{X: 1, Y: 1}, Tint: render2d.Color{R: float32(i) / 300, A: 1}})
+			ecs.With(p, ecs.Sprite{Size: geom.Vec2{X: 1, Y: 1}, Tint: render2d.Color{R: float32(i) / 300, A: 1}})
 			switch i % 4 {
 			case 1:
 				ecs.With(p, health{i})
@@ -252,8 +253,8 @@ func TestExtractionAcrossArchetypes(t *testing.T) {
 	}
 	for _, p := range ps {
 		i := int(math.Round(float64(p.Tint.R * 300)))
-		want := ecs.Vec2{X: float32(i%100) + 1, Y: float32(i/100) + float32(i%7)*0.02}
-		prev := ecs.Vec2{X: float32(i % 100), Y: float32(i / 100)}
+		want := geom.Vec2{X: float32(i%100) + 1, Y: float32(i/100) + float32(i%7)*0.02}
+		prev := geom.Vec2{X: float32(i % 100), Y: float32(i / 100)}
 		if !near2(p.Transform.Position, want) || !p.Prev.Set || !near2(p.Prev.Position, prev) {
 			t.Fatalf("sprite %d: at %+v from %+v, want at %+v from %+v", i, p.Transform.Position, p.Prev, want, prev)
 		}
@@ -270,9 +271,9 @@ func TestExtractionCameras(t *testing.T) {
 		follow   bool
 		tick     tickFn
 		wantPrev render2d.CameraPlacement
-		wantPos  ecs.Vec2
+		wantPos  geom.Vec2
 	}{
-		{"still", false, nil, render2d.CameraPlacement{Position: ecs.Vec2{X: 5, Y: 5}, Zoom: 2, Set: true}, ecs.Vec2{X: 5, Y: 5}},
+		{"still", false, nil, render2d.CameraPlacement{Position: geom.Vec2{X: 5, Y: 5}, Zoom: 2, Set: true}, geom.Vec2{X: 5, Y: 5}},
 		{"panned, turned and zoomed", false, func(ctx *ecs.Context, cam, _ ecs.Entity) {
 			m := ecs.NewMap[ecs.Transform](ctx.World)
 			tr := m.Get(cam)
@@ -280,21 +281,21 @@ func TestExtractionCameras(t *testing.T) {
 			tr.Rotation = 0.5
 			cams := ecs.NewMap[ecs.Camera](ctx.World)
 			cams.Get(cam).Zoom = 4
-		}, render2d.CameraPlacement{Position: ecs.Vec2{X: 5, Y: 5}, Zoom: 2, Set: true}, ecs.Vec2{X: 15, Y: 5}},
+		}, render2d.CameraPlacement{Position: geom.Vec2{X: 5, Y: 5}, Zoom: 2, Set: true}, geom.Vec2{X: 15, Y: 5}},
 		{"teleported", false, func(ctx *ecs.Context, cam, _ ecs.Entity) {
 			m := ecs.NewMap[ecs.Transform](ctx.World)
 			tr := m.Get(cam)
 			tr.Position.X += 10
 			tr.Teleport()
-		}, render2d.CameraPlacement{}, ecs.Vec2{X: 15, Y: 5}},
+		}, render2d.CameraPlacement{}, geom.Vec2{X: 15, Y: 5}},
 		// The target moves by 1 a tick from (100, 50); the camera sits 5, 5 off it.
-		{"following", true, nil, render2d.CameraPlacement{Position: ecs.Vec2{X: 105, Y: 55}, Zoom: 2, Set: true}, ecs.Vec2{X: 106, Y: 55}},
+		{"following", true, nil, render2d.CameraPlacement{Position: geom.Vec2{X: 105, Y: 55}, Zoom: 2, Set: true}, geom.Vec2{X: 106, Y: 55}},
 		{"following a teleported target", true, func(ctx *ecs.Context, _, target ecs.Entity) {
 			m := ecs.NewMap[ecs.Transform](ctx.World)
 			tr := m.Get(target)
 			tr.Position.Y += 100
 			tr.Teleport()
-		}, render2d.CameraPlacement{Position: ecs.Vec2{X: 106, Y: 155}, Zoom: 2, Set: true}, ecs.Vec2{X: 106, Y: 155}},
+		}, render2d.CameraPlacement{Position: geom.Vec2{X: 106, Y: 155}, Zoom: 2, Set: true}, geom.Vec2{X: 106, Y: 155}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -304,7 +305,7 @@ func TestExtractionCameras(t *testing.T) {
 			a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
 				pendTarget = ctx.Commands.Spawn()
 				ecs.With(pendTarget, ecs.At(100, 50))
-				ecs.With(pendTarget, ecs.Sprite{Size: ecs.Vec2{X: 4, Y: 4}, Tint: red})
+				ecs.With(pendTarget, ecs.Sprite{Size: geom.Vec2{X: 4, Y: 4}, Tint: red})
 				ecs.With(pendTarget, speed{X: 50})
 				pendCam = ctx.Commands.Spawn()
 				ecs.With(pendCam, ecs.At(5, 5))
@@ -312,7 +313,7 @@ func TestExtractionCameras(t *testing.T) {
 			a.AddSystem(ecs.Startup, ecs.System{Name: "camera", Run: func(ctx *ecs.Context) {
 				cam, _ = ctx.Commands.Resolve(pendCam)
 				target, _ = ctx.Commands.Resolve(pendTarget)
-				c := ecs.Camera{Anchor: ecs.Vec2{X: 0.5, Y: 0.5}, Zoom: 2}
+				c := ecs.Camera{Anchor: geom.Vec2{X: 0.5, Y: 0.5}, Zoom: 2}
 				if tt.follow {
 					c.Follow = target
 				}
@@ -339,11 +340,11 @@ func TestExtractionCameras(t *testing.T) {
 			// The followed sprite is at the same screen point at every alpha:
 			// its world position minus the camera's.
 			s := packetByTint(t, frames[1], 0, red)
-			var first ecs.Vec2
+			var first geom.Vec2
 			for i, alpha := range []float32{0, 0.3, 0.7, 1} {
 				c := p.ResolvedCamera(alpha).Position
 				w := s.Resolved(alpha).Transform.Position
-				d := ecs.Vec2{X: w.X - c.X, Y: w.Y - c.Y}
+				d := geom.Vec2{X: w.X - c.X, Y: w.Y - c.Y}
 				if i == 0 {
 					first = d
 				} else if !near2(d, first) {
@@ -405,7 +406,7 @@ func TestExtractionTextMovesAsOne(t *testing.T) {
 		g := after[i].Resolved(0)
 		b := before[i]
 		if !near2(g.Transform.Position, b.Transform.Position) || math.Abs(float64(g.Transform.Rotation-b.Transform.Rotation)) > 1e-5 ||
-			!near2(ecs.Vec2{X: g.Size.X * g.Transform.Scale.X, Y: g.Size.Y * g.Transform.Scale.Y}, ecs.Vec2{X: b.Size.X * b.Transform.Scale.X, Y: b.Size.Y * b.Transform.Scale.Y}) {
+			!near2(geom.Vec2{X: g.Size.X * g.Transform.Scale.X, Y: g.Size.Y * g.Transform.Scale.Y}, geom.Vec2{X: b.Size.X * b.Transform.Scale.X, Y: b.Size.Y * b.Transform.Scale.Y}) {
 			t.Errorf("glyph %d at alpha 0: %+v size %+v, want where the previous frame drew it: %+v size %+v", i, g.Transform, g.Size, b.Transform, b.Size)
 		}
 		if r := after[i].Resolved(1); r.Transform != after[i].Transform {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 )
 
 // parent relates an entity to another one.
@@ -77,7 +78,7 @@ func TestPendingEntityReference(t *testing.T) {
 			return []ecs.Pending{p}
 		}, func(t *testing.T, w *ecs.World, _ ecs.Entity, made []ecs.Entity) {
 			tr, hp, par := ecs.NewMap[ecs.Transform](w), ecs.NewMap[health](w), ecs.NewMap[parent](w)
-			if !tr.Has(made[0]) || tr.Get(made[0]).Position != (ecs.Vec2{X: 1, Y: 2}) || hp.Has(made[0]) || !par.Has(made[0]) {
+			if !tr.Has(made[0]) || tr.Get(made[0]).Position != (geom.Vec2{X: 1, Y: 2}) || hp.Has(made[0]) || !par.Has(made[0]) {
 				t.Errorf("components: transform %v, health %v, parent %v; want a transform at (1, 2), no health, a parent", tr.Has(made[0]), hp.Has(made[0]), par.Has(made[0]))
 			}
 		}},

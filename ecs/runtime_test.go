@@ -6,6 +6,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
 
@@ -100,7 +101,7 @@ func TestAppUnderRuntime(t *testing.T) {
 					if tm.Kind == timing.FixedUpdate {
 						fixed = 1
 					}
-					pw.Draw(render2d.DrawPacket2D{Size: ecs.Vec2{X: 1, Y: 1}, Transform: render2d.Transform{Scale: ecs.Vec2{X: 1, Y: 1}},
+					pw.Draw(render2d.DrawPacket2D{Size: geom.Vec2{X: 1, Y: 1}, Transform: render2d.Transform{Scale: geom.Vec2{X: 1, Y: 1}},
 						Params: [render2d.ParamCount]float32{elapsed, prevElapsed, fixed}})
 					prevElapsed = elapsed
 					prepared++

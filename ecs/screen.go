@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 )
@@ -70,24 +71,24 @@ func (c *Context) Layout() render2d.Layout {
 // [Context.WorldToScreen] or [Context.Layout] to tell. It reports false
 // when cam is not a live camera entity with a Transform, draws into an
 // offscreen target, or the window has no area. It allocates nothing.
-func (c *Context) ScreenToWorld(cam Entity, p Vec2) (Vec2, bool) {
+func (c *Context) ScreenToWorld(cam Entity, p geom.Vec2) (geom.Vec2, bool) {
 	v, fbW, fbH, sx, sy, ok := c.app.extract.windowView(cam, &c.app.window)
 	if !ok {
-		return Vec2{}, false
+		return geom.Vec2{}, false
 	}
-	return v.TargetToWorld(Vec2{X: p.X * sx, Y: p.Y * sy}, fbW, fbH), true
+	return v.TargetToWorld(geom.Vec2{X: p.X * sx, Y: p.Y * sy}, fbW, fbH), true
 }
 
 // WorldToScreen is the inverse of [Context.ScreenToWorld]: where the world
 // point p appears in the window, in window coordinates, through camera
 // cam (zero: the default view).
-func (c *Context) WorldToScreen(cam Entity, p Vec2) (Vec2, bool) {
+func (c *Context) WorldToScreen(cam Entity, p geom.Vec2) (geom.Vec2, bool) {
 	v, fbW, fbH, sx, sy, ok := c.app.extract.windowView(cam, &c.app.window)
 	if !ok {
-		return Vec2{}, false
+		return geom.Vec2{}, false
 	}
 	q := v.WorldToTarget(p, fbW, fbH)
-	return Vec2{X: q.X / sx, Y: q.Y / sy}, true
+	return geom.Vec2{X: q.X / sx, Y: q.Y / sy}, true
 }
 
 // windowView returns the view through which camera cam (zero: the default

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -28,9 +29,9 @@ func BenchmarkExtractScreen(b *testing.B) {
 			for i := range benchEntities {
 				p := cmd.Spawn()
 				ecs.With(p, ecs.At(float32(i%100*4), float32(i/100*4)))
-				ecs.With(p, ecs.Sprite{Size: ecs.Vec2{X: 4, Y: 4}})
+				ecs.With(p, ecs.Sprite{Size: geom.Vec2{X: 4, Y: 4}})
 			}
-			for _, c := range []ecs.Camera{{}, {Viewport: render2d.Rect{X: 240, W: 80, H: 60}, Zoom: 0.25, Order: 1}} {
+			for _, c := range []ecs.Camera{{}, {Viewport: geom.Rect{X: 240, W: 80, H: 60}, Zoom: 0.25, Order: 1}} {
 				p := cmd.Spawn()
 				ecs.With(p, ecs.At(0, 0))
 				ecs.With(p, c)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
@@ -28,7 +29,7 @@ func ExampleContext_ScreenToWorld() {
 	app.AddSystem(ecs.Startup, ecs.System{Name: "camera", Run: func(ctx *ecs.Context) {
 		p := ctx.Commands.Spawn()
 		ecs.With(p, ecs.At(1000, 500))
-		ecs.With(p, ecs.Camera{Anchor: ecs.Vec2{X: 0.5, Y: 0.5}, Zoom: 2})
+		ecs.With(p, ecs.Camera{Anchor: geom.Vec2{X: 0.5, Y: 0.5}, Zoom: 2})
 	}})
 	app.AddSystem(ecs.Startup, ecs.System{Name: "find camera", Run: func(ctx *ecs.Context) {
 		q := ecs.NewFilter1[ecs.Camera](ctx.World).Query()
@@ -39,7 +40,7 @@ func ExampleContext_ScreenToWorld() {
 	app.AddSystem(ecs.Update, ecs.System{Name: "pick", Run: func(ctx *ecs.Context) {
 		l := ctx.Layout()
 		fmt.Printf("logical screen at %v, %v framebuffer pixels per logical unit\n", l.Viewport, l.Scale.X)
-		for _, cursor := range []ecs.Vec2{{X: 400, Y: 180}, {X: 80, Y: 0}, {X: 40, Y: 10}} {
+		for _, cursor := range []geom.Vec2{{X: 400, Y: 180}, {X: 80, Y: 0}, {X: 40, Y: 10}} {
 			world, _ := ctx.ScreenToWorld(camera, cursor)
 			hud, _ := ctx.ScreenToWorld(ecs.Entity{}, cursor)
 			fmt.Printf("cursor %v: world %v, HUD %v\n", cursor, world, hud)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
@@ -27,7 +28,7 @@ func windowTick(win, fb input.Size) *runtime.TickContext {
 
 func sz(w, h int) input.Size { return input.Size{Width: w, Height: h} }
 
-func rect(x, y, w, h float32) render2d.Rect { return render2d.Rect{X: x, Y: y, W: w, H: h} }
+func rect(x, y, w, h float32) geom.Rect { return geom.Rect{X: x, Y: y, W: w, H: h} }
 
 // screenApp is an App on screen s with a world camera over the whole
 // logical screen, a minimap camera in its top-right corner and, when
@@ -69,24 +70,24 @@ func TestScreenLaysOutCameras(t *testing.T) {
 		name            string
 		screen          render2d.Screen
 		win, fb         input.Size
-		world, mini     render2d.Rect
-		worldSz, miniSz render2d.Vec2
+		world, mini     geom.Rect
+		worldSz, miniSz geom.Vec2
 		noLogicalScreen bool
 	}{
 		{"letterbox, exact", logical(render2d.ScaleLetterbox), sz(1280, 720), sz(1280, 720),
-			rect(0, 0, 1280, 720), rect(960, 0, 320, 180), ecs.Vec2{X: 320, Y: 180}, ecs.Vec2{X: 80, Y: 45}, false},
+			rect(0, 0, 1280, 720), rect(960, 0, 320, 180), geom.Vec2{X: 320, Y: 180}, geom.Vec2{X: 80, Y: 45}, false},
 		{"letterbox, bars left and right", logical(render2d.ScaleLetterbox), sz(1600, 720), sz(1600, 720),
-			rect(160, 0, 1280, 720), rect(1120, 0, 320, 180), ecs.Vec2{X: 320, Y: 180}, ecs.Vec2{X: 80, Y: 45}, false},
+			rect(160, 0, 1280, 720), rect(1120, 0, 320, 180), geom.Vec2{X: 320, Y: 180}, geom.Vec2{X: 80, Y: 45}, false},
 		{"letterbox, odd width", logical(render2d.ScaleLetterbox), sz(1001, 720), sz(1001, 720),
-			rect(0, 78, 1001, 563), rect(751, 78, 250, 141), ecs.Vec2{X: 320, Y: 180}, ecs.Vec2{X: 80, Y: 45}, false},
+			rect(0, 78, 1001, 563), rect(751, 78, 250, 141), geom.Vec2{X: 320, Y: 180}, geom.Vec2{X: 80, Y: 45}, false},
 		{"integer, factor 3 in a window one pixel short of 4", logical(render2d.ScaleInteger), sz(1279, 720), sz(1279, 720),
-			rect(159, 90, 960, 540), rect(879, 90, 240, 135), ecs.Vec2{X: 320, Y: 180}, ecs.Vec2{X: 80, Y: 45}, false},
+			rect(159, 90, 960, 540), rect(879, 90, 240, 135), geom.Vec2{X: 320, Y: 180}, geom.Vec2{X: 80, Y: 45}, false},
 		{"stretch", logical(render2d.ScaleStretch), sz(1000, 1000), sz(1000, 1000),
-			rect(0, 0, 1000, 1000), rect(750, 0, 250, 250), ecs.Vec2{X: 320, Y: 180}, ecs.Vec2{X: 80, Y: 45}, false},
+			rect(0, 0, 1000, 1000), rect(750, 0, 250, 250), geom.Vec2{X: 320, Y: 180}, geom.Vec2{X: 80, Y: 45}, false},
 		{"resize, high density", render2d.Screen{Scaling: render2d.ScaleResize, ClearColor: bars}, sz(640, 360), sz(1280, 720),
-			rect(0, 0, 1280, 720), rect(480, 0, 160, 90), ecs.Vec2{X: 640, Y: 360}, ecs.Vec2{X: 80, Y: 45}, false},
+			rect(0, 0, 1280, 720), rect(480, 0, 160, 90), geom.Vec2{X: 640, Y: 360}, geom.Vec2{X: 80, Y: 45}, false},
 		{"no logical screen: as given, in framebuffer pixels", render2d.Screen{ClearColor: bars}, sz(640, 360), sz(1280, 720),
-			render2d.Rect{}, rect(240, 0, 80, 45), ecs.Vec2{}, ecs.Vec2{}, true},
+			geom.Rect{}, rect(240, 0, 80, 45), geom.Vec2{}, geom.Vec2{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,9 +108,9 @@ func TestScreenLaysOutCameras(t *testing.T) {
 				t.Fatalf("%d passes, want the world, the minimap and the offscreen camera", len(f.Passes))
 			}
 			for i, want := range []struct {
-				viewport render2d.Rect
-				size     render2d.Vec2
-			}{{tt.world, tt.worldSz}, {tt.mini, tt.miniSz}, {rect(0, 0, 16, 16), ecs.Vec2{}}} {
+				viewport geom.Rect
+				size     geom.Vec2
+			}{{tt.world, tt.worldSz}, {tt.mini, tt.miniSz}, {rect(0, 0, 16, 16), geom.Vec2{}}} {
 				c := f.Passes[i].Camera
 				if c.Viewport != want.viewport || c.Size != want.size {
 					t.Errorf("pass %d: viewport %+v size %v, want %+v size %v", i, c.Viewport, c.Size, want.viewport, want.size)
@@ -152,7 +153,7 @@ func TestScreenCullsInLogicalUnits(t *testing.T) {
 	if len(f.Passes) != 1 || len(f.Passes[0].Packets) != 1 || f.Passes[0].Packets[0].Tint != red {
 		t.Fatalf("frame %+v, want one default pass with the red sprite only", f.Passes)
 	}
-	if got := f.Passes[0].Camera; got.Viewport != rect(0, 0, 1600, 900) || got.Size != (ecs.Vec2{X: 320, Y: 180}) {
+	if got := f.Passes[0].Camera; got.Viewport != rect(0, 0, 1600, 900) || got.Size != (geom.Vec2{X: 320, Y: 180}) {
 		t.Errorf("default view %+v, want the whole 1600x900 framebuffer showing 320x180", got)
 	}
 	if got := a.Stats().Extract.Culled; got != 2 {
@@ -204,8 +205,8 @@ func TestScreenToWorld(t *testing.T) {
 		cam  ecs.Camera
 	}{
 		{"default view", ecs.Transform{}, ecs.Camera{}},
-		{"centred, zoomed and turned", ecs.Transform{Position: ecs.Vec2{X: 100, Y: -20}, Rotation: 0.6, Scale: ecs.Vec2{X: 1, Y: 1}}, ecs.Camera{Anchor: ecs.Vec2{X: 0.5, Y: 0.5}, Zoom: 2.5}},
-		{"in a logical viewport, following", ecs.Transform{Position: ecs.Vec2{X: 3, Y: 4}, Rotation: -2, Scale: ecs.Vec2{X: 1, Y: 1}}, ecs.Camera{Anchor: ecs.Vec2{X: 0.25, Y: 1}, Zoom: 0.5, Viewport: rect(160, 20, 150, 100)}},
+		{"centred, zoomed and turned", ecs.Transform{Position: geom.Vec2{X: 100, Y: -20}, Rotation: 0.6, Scale: geom.Vec2{X: 1, Y: 1}}, ecs.Camera{Anchor: geom.Vec2{X: 0.5, Y: 0.5}, Zoom: 2.5}},
+		{"in a logical viewport, following", ecs.Transform{Position: geom.Vec2{X: 3, Y: 4}, Rotation: -2, Scale: geom.Vec2{X: 1, Y: 1}}, ecs.Camera{Anchor: geom.Vec2{X: 0.25, Y: 1}, Zoom: 0.5, Viewport: rect(160, 20, 150, 100)}},
 	}
 	screens := []struct {
 		name    string
@@ -245,8 +246,8 @@ func TestScreenToWorld(t *testing.T) {
 						}
 					}})
 				}
-				points := []ecs.Vec2{{X: 0, Y: 0}, {X: float32(sc.win.Width) / 2, Y: float32(sc.win.Height) / 2}, {X: 123.25, Y: 77.5}, {X: float32(sc.win.Width), Y: float32(sc.win.Height)}}
-				worlds := make([]ecs.Vec2, len(points))
+				points := []geom.Vec2{{X: 0, Y: 0}, {X: float32(sc.win.Width) / 2, Y: float32(sc.win.Height) / 2}, {X: 123.25, Y: 77.5}, {X: float32(sc.win.Width), Y: float32(sc.win.Height)}}
+				worlds := make([]geom.Vec2, len(points))
 				a.AddSystem(ecs.Update, ecs.System{Name: "pick", Run: func(ctx *ecs.Context) {
 					for i, p := range points {
 						w, ok := ctx.ScreenToWorld(cam, p)
@@ -271,7 +272,7 @@ func TestScreenToWorld(t *testing.T) {
 				sx, sy := float32(sc.fb.Width)/float32(sc.win.Width), float32(sc.fb.Height)/float32(sc.win.Height)
 				for i, p := range points {
 					got := drawn.WorldToTarget(worlds[i], sc.fb.Width, sc.fb.Height)
-					if want := (ecs.Vec2{X: p.X * sx, Y: p.Y * sy}); !near(got, want, 5e-3) {
+					if want := (geom.Vec2{X: p.X * sx, Y: p.Y * sy}); !near(got, want, 5e-3) {
 						t.Errorf("window point %v: world %v is drawn at framebuffer %v, want %v", p, worlds[i], got, want)
 					}
 				}
@@ -280,7 +281,7 @@ func TestScreenToWorld(t *testing.T) {
 	}
 }
 
-func near(a, b ecs.Vec2, tol float64) bool {
+func near(a, b geom.Vec2, tol float64) bool {
 	return math.Abs(float64(a.X-b.X)) <= tol*math.Max(1, math.Abs(float64(b.X))) &&
 		math.Abs(float64(a.Y-b.Y)) <= tol*math.Max(1, math.Abs(float64(b.Y)))
 }
@@ -295,8 +296,8 @@ func TestScreenToWorldValues(t *testing.T) {
 	var centred, offscreen, dead ecs.Entity
 	a.AddSystem(ecs.Startup, ecs.System{Name: "cameras", Run: func(ctx *ecs.Context) {
 		p := ctx.Commands.Spawn()
-		ecs.With(p, ecs.Transform{Position: ecs.Vec2{X: 500, Y: 500}, Rotation: math.Pi / 2, Scale: ecs.Vec2{X: 1, Y: 1}})
-		ecs.With(p, ecs.Camera{Anchor: ecs.Vec2{X: 0.5, Y: 0.5}, Zoom: 2})
+		ecs.With(p, ecs.Transform{Position: geom.Vec2{X: 500, Y: 500}, Rotation: math.Pi / 2, Scale: geom.Vec2{X: 1, Y: 1}})
+		ecs.With(p, ecs.Camera{Anchor: geom.Vec2{X: 0.5, Y: 0.5}, Zoom: 2})
 		o := ctx.Commands.Spawn()
 		ecs.With(o, ecs.At(0, 0))
 		ecs.With(o, ecs.Camera{Target: render2d.TargetHandle{ID: 1, Gen: 1}, Disabled: true})
@@ -320,8 +321,8 @@ func TestScreenToWorldValues(t *testing.T) {
 	type conv struct {
 		name     string
 		cam      *ecs.Entity
-		window   ecs.Vec2
-		world    ecs.Vec2
+		window   geom.Vec2
+		world    geom.Vec2
 		ok       bool
 		inverted bool // WorldToScreen(world) = window
 	}
@@ -329,17 +330,17 @@ func TestScreenToWorldValues(t *testing.T) {
 	tests := []conv{
 		// An 800x360 window of 1600x720 pixels: the 320x180 screen is
 		// 1280x720 pixels at 160 from the left, 80 window units.
-		{"HUD: the logical screen's corner", &zero, ecs.Vec2{X: 80, Y: 0}, ecs.Vec2{X: 0, Y: 0}, true, true},
-		{"HUD: its far corner", &zero, ecs.Vec2{X: 720, Y: 360}, ecs.Vec2{X: 320, Y: 180}, true, true},
-		{"HUD: in the left bar", &zero, ecs.Vec2{X: 40, Y: 180}, ecs.Vec2{X: -20, Y: 90}, true, true},
-		{"the window's centre is the camera", &centred, ecs.Vec2{X: 400, Y: 180}, ecs.Vec2{X: 500, Y: 500}, true, true},
+		{"HUD: the logical screen's corner", &zero, geom.Vec2{X: 80, Y: 0}, geom.Vec2{X: 0, Y: 0}, true, true},
+		{"HUD: its far corner", &zero, geom.Vec2{X: 720, Y: 360}, geom.Vec2{X: 320, Y: 180}, true, true},
+		{"HUD: in the left bar", &zero, geom.Vec2{X: 40, Y: 180}, geom.Vec2{X: -20, Y: 90}, true, true},
+		{"the window's centre is the camera", &centred, geom.Vec2{X: 400, Y: 180}, geom.Vec2{X: 500, Y: 500}, true, true},
 		// 10 window units right of the centre: 5 logical units, 2.5 world
 		// units at zoom 2. Turned a quarter, the camera shows the world
 		// counter-clockwise: what lies at +y in the world appears right of
 		// the centre.
-		{"turned a quarter", &centred, ecs.Vec2{X: 410, Y: 180}, ecs.Vec2{X: 500, Y: 502.5}, true, true},
-		{"an offscreen camera", &offscreen, ecs.Vec2{}, ecs.Vec2{}, false, false},
-		{"an entity that is no camera", &dead, ecs.Vec2{}, ecs.Vec2{}, false, false},
+		{"turned a quarter", &centred, geom.Vec2{X: 410, Y: 180}, geom.Vec2{X: 500, Y: 502.5}, true, true},
+		{"an offscreen camera", &offscreen, geom.Vec2{}, geom.Vec2{}, false, false},
+		{"an entity that is no camera", &dead, geom.Vec2{}, geom.Vec2{}, false, false},
 	}
 	var pendingOK, converted bool
 	a.AddSystem(ecs.Update, ecs.System{Name: "convert", Run: func(ctx *ecs.Context) {
@@ -360,7 +361,7 @@ func TestScreenToWorldValues(t *testing.T) {
 		}
 		p := ctx.Commands.Spawn()
 		ecs.With(p, ecs.Camera{})
-		_, pendingOK = ctx.ScreenToWorld(p.Entity(), ecs.Vec2{})
+		_, pendingOK = ctx.ScreenToWorld(p.Entity(), geom.Vec2{})
 		if l := ctx.Layout(); l.Viewport != rect(160, 0, 1280, 720) {
 			t.Errorf("Layout() viewport %+v, want 160, 0, 1280x720", l.Viewport)
 		}
@@ -376,7 +377,7 @@ func TestScreenToWorldValues(t *testing.T) {
 	}
 	var minimised bool
 	a.AddSystem(ecs.Update, ecs.System{Name: "minimised", Run: func(ctx *ecs.Context) {
-		_, minimised = ctx.ScreenToWorld(ecs.Entity{}, ecs.Vec2{})
+		_, minimised = ctx.ScreenToWorld(ecs.Entity{}, geom.Vec2{})
 	}})
 	if err := a.Update(windowTick(sz(0, 0), sz(0, 0))); err != nil {
 		t.Fatal(err)
@@ -428,13 +429,13 @@ func TestScreenFollowsResizes(t *testing.T) {
 				if err := rt.Run(); err != nil {
 					t.Fatalf("Run: %v", err)
 				}
-				want := []render2d.Rect{rect(0, 0, 1280, 720), rect(160, 0, 1280, 720), rect(0, 168, 1001, 563), rect(0, 0, 1280, 720)}
-				var seen []render2d.Rect
+				want := []geom.Rect{rect(0, 0, 1280, 720), rect(160, 0, 1280, 720), rect(0, 168, 1001, 563), rect(0, 0, 1280, 720)}
+				var seen []geom.Rect
 				for i, f := range fakes.Renderer.Frames {
 					if !f.Clear || f.ClearColor != bars || len(f.Passes) != 1 {
 						t.Fatalf("frame %d: clear %v %v, %d passes; want the bars' colour and one pass", i, f.Clear, f.ClearColor, len(f.Passes))
 					}
-					if c := f.Passes[0].Camera; c.Size != (ecs.Vec2{X: 320, Y: 180}) {
+					if c := f.Passes[0].Camera; c.Size != (geom.Vec2{X: 320, Y: 180}) {
 						t.Fatalf("frame %d: view size %v, want 320x180", i, c.Size)
 					}
 					if v := f.Passes[0].Camera.Viewport; len(seen) == 0 || seen[len(seen)-1] != v {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/shape"
 )
@@ -15,15 +16,15 @@ import (
 func ExampleShape() {
 	app, _ := ecs.NewApp(ecs.Options{})
 	app.AddSystem(ecs.Startup, ecs.System{Name: "ship", Run: func(ctx *ecs.Context) {
-		hull := shape.Polygon(ecs.Vec2{X: 12, Y: 0}, ecs.Vec2{X: -8, Y: -7}, ecs.Vec2{X: -4, Y: 0}, ecs.Vec2{X: -8, Y: 7}).Stroked(2)
+		hull := shape.Polygon(geom.Vec2{X: 12, Y: 0}, geom.Vec2{X: -8, Y: -7}, geom.Vec2{X: -4, Y: 0}, geom.Vec2{X: -8, Y: 7}).Stroked(2)
 		hull.Join = shape.JoinRound
 		ship := ctx.Commands.Spawn()
-		ecs.With(ship, ecs.Transform{Position: ecs.Vec2{X: 160, Y: 90}, Rotation: -math.Pi / 2, Scale: ecs.Vec2{X: 1, Y: 1}})
+		ecs.With(ship, ecs.Transform{Position: geom.Vec2{X: 160, Y: 90}, Rotation: -math.Pi / 2, Scale: geom.Vec2{X: 1, Y: 1}})
 		ecs.With(ship, ecs.Shape{Shape: hull, Color: render2d.White, Layer: 1})
 		flame := ctx.Commands.Spawn()
-		ecs.With(flame, ecs.Transform{Position: ecs.Vec2{X: 160, Y: 96}, Rotation: -math.Pi / 2, Scale: ecs.Vec2{X: 1, Y: 1}})
-		ecs.With(flame, ecs.Shape{Shape: shape.Polygon(ecs.Vec2{X: -5, Y: -3}, ecs.Vec2{X: -13, Y: 0}, ecs.Vec2{X: -5, Y: 3}), Color: render2d.RGBA8(255, 140, 0, 255)})
-		ctx.Draw.Circle(ecs.Vec2{X: 160, Y: 90}, 10, 1, render2d.RGBA8(0, 255, 0, 128))
+		ecs.With(flame, ecs.Transform{Position: geom.Vec2{X: 160, Y: 96}, Rotation: -math.Pi / 2, Scale: geom.Vec2{X: 1, Y: 1}})
+		ecs.With(flame, ecs.Shape{Shape: shape.Polygon(geom.Vec2{X: -5, Y: -3}, geom.Vec2{X: -13, Y: 0}, geom.Vec2{X: -5, Y: 3}), Color: render2d.RGBA8(255, 140, 0, 255)})
+		ctx.Draw.Circle(geom.Vec2{X: 160, Y: 90}, 10, 1, render2d.RGBA8(0, 255, 0, 128))
 	}})
 	if err := app.InitSimulation(nil); err != nil {
 		fmt.Println(err)

@@ -3,6 +3,7 @@ package ecs
 import (
 	"math"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/shape"
 )
@@ -99,14 +100,14 @@ type Draw struct {
 	verts   []render2d.Vertex
 	idx     []uint32
 	packets []render2d.DrawPacket2D
-	pts     [2]render2d.Vec2
+	pts     [2]geom.Vec2
 	x       *extractor
 }
 
 func (d *Draw) reset() { d.verts, d.idx, d.packets = d.verts[:0], d.idx[:0], d.packets[:0] }
 
 // Shape draws s with its origin at pos, in colour c.
-func (d *Draw) Shape(s *shape.Shape, pos Vec2, c render2d.Color) {
+func (d *Draw) Shape(s *shape.Shape, pos geom.Vec2, c render2d.Color) {
 	m, err := d.tess.Append(&d.verts, &d.idx, s)
 	if err != nil {
 		d.x.shapeError(err)
@@ -121,23 +122,23 @@ func (d *Draw) Shape(s *shape.Shape, pos Vec2, c render2d.Color) {
 }
 
 // Line draws the segment from a to b, width wide.
-func (d *Draw) Line(a, b Vec2, width float32, c render2d.Color) {
-	d.pts = [2]render2d.Vec2{a, b}
+func (d *Draw) Line(a, b geom.Vec2, width float32, c render2d.Color) {
+	d.pts = [2]geom.Vec2{a, b}
 	s := shape.Shape{Kind: shape.KindLine, Points: d.pts[:], Width: width}
-	d.Shape(&s, Vec2{}, c)
+	d.Shape(&s, geom.Vec2{}, c)
 }
 
 // Circle draws the circle of radius r about centre: stroked width wide,
 // or filled for a zero width.
-func (d *Draw) Circle(centre Vec2, r, width float32, c render2d.Color) {
+func (d *Draw) Circle(centre geom.Vec2, r, width float32, c render2d.Color) {
 	s := shape.Shape{Kind: shape.KindCircle, Radius: r, Width: width}
 	d.Shape(&s, centre, c)
 }
 
 // Rect draws rectangle r: stroked width wide, or filled for a zero width.
-func (d *Draw) Rect(r render2d.Rect, width float32, c render2d.Color) {
-	s := shape.Shape{Kind: shape.KindRect, Size: Vec2{X: r.W, Y: r.H}, Width: width}
-	d.Shape(&s, Vec2{X: r.X, Y: r.Y}, c)
+func (d *Draw) Rect(r geom.Rect, width float32, c render2d.Color) {
+	s := shape.Shape{Kind: shape.KindRect, Size: geom.Vec2{X: r.W, Y: r.H}, Width: width}
+	d.Shape(&s, geom.Vec2{X: r.X, Y: r.Y}, c)
 }
 
 // Len returns the number of shapes drawn since the tick started.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/shape"
 )
@@ -25,7 +26,7 @@ func TestShapes(t *testing.T) {
 	a.AddSystem(ecs.Update, moveSystem())
 	a.AddSystem(ecs.Update, ecs.System{Name: "gizmo", Run: func(ctx *ecs.Context) {
 		if drawLine {
-			ctx.Draw.Line(ecs.Vec2{X: 0, Y: 0}, ecs.Vec2{X: 10, Y: 10}, 1, yellow)
+			ctx.Draw.Line(geom.Vec2{X: 0, Y: 0}, geom.Vec2{X: 10, Y: 10}, 1, yellow)
 		}
 	}})
 	if err := a.InitSimulation(nil); err != nil {
@@ -54,10 +55,10 @@ func TestShapes(t *testing.T) {
 		}
 	}
 	circle := ps[1]
-	if !circle.IsShape() || circle.Transform.Position != (ecs.Vec2{X: 102, Y: 50}) {
+	if !circle.IsShape() || circle.Transform.Position != (geom.Vec2{X: 102, Y: 50}) {
 		t.Errorf("circle packet: shape %v at %v, want a shape at (102, 50)", circle.IsShape(), circle.Transform.Position)
 	}
-	if !circle.Prev.Set || circle.Prev.Position != (ecs.Vec2{X: 101, Y: 50}) {
+	if !circle.Prev.Set || circle.Prev.Position != (geom.Vec2{X: 101, Y: 50}) {
 		t.Errorf("circle's previous placement: got %+v, want (101, 50)", circle.Prev)
 	}
 	if line := ps[3]; !line.IsShape() || line.Layer != ecs.GizmoLayer {
@@ -80,7 +81,7 @@ func TestShapeErrors(t *testing.T) {
 		s := ctx.Commands.Spawn()
 		ecs.With(s, ecs.At(1, 1))
 		ecs.With(s, ecs.Shape{Shape: shape.Circle(-1)})
-		ctx.Draw.Circle(ecs.Vec2{}, 4, -1, red)
+		ctx.Draw.Circle(geom.Vec2{}, 4, -1, red)
 	}})
 	if err := a.InitSimulation(nil); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
@@ -74,7 +75,7 @@ func TestAppText(t *testing.T) {
 			sin, cos := math.Sincos(float64(tt.rotation))
 			for i, g := range ps[1:3] {
 				o := want[i].Transform.Position
-				wantPos := ecs.Vec2{X: 100 + float32(cos)*o.X - float32(sin)*o.Y, Y: 50 + float32(sin)*o.X + float32(cos)*o.Y}
+				wantPos := geom.Vec2{X: 100 + float32(cos)*o.X - float32(sin)*o.Y, Y: 50 + float32(sin)*o.X + float32(cos)*o.Y}
 				if !near2(g.Transform.Position, wantPos) || g.Transform.Rotation != tt.rotation || g.Layer != 5 || g.Source != want[i].Source {
 					t.Errorf("glyph %d: got %+v at rotation %v layer %d, want %+v at rotation %v layer 5",
 						i, g.Transform.Position, g.Transform.Rotation, g.Layer, wantPos, tt.rotation)
@@ -109,14 +110,14 @@ func TestAppTextWithoutLibrary(t *testing.T) {
 }
 
 func TestSpriteOfRegion(t *testing.T) {
-	r := assets.Region{Texture: render2d.TextureHandle{ID: 3, Gen: 1}, Source: render2d.Rect{X: 16, Y: 0, W: 16, H: 24}}
+	r := assets.Region{Texture: render2d.TextureHandle{ID: 3, Gen: 1}, Source: geom.Rect{X: 16, Y: 0, W: 16, H: 24}}
 	s := ecs.SpriteOf(r)
-	if s.Texture != r.Texture || s.Source != r.Source || s.Size != (ecs.Vec2{X: 16, Y: 24}) {
+	if s.Texture != r.Texture || s.Source != r.Source || s.Size != (geom.Vec2{X: 16, Y: 24}) {
 		t.Errorf("SpriteOf: got %+v, want the region's texture, source and a 16x24 size", s)
 	}
-	next := assets.Region{Texture: r.Texture, Source: render2d.Rect{X: 32, W: 16, H: 24}}
+	next := assets.Region{Texture: r.Texture, Source: geom.Rect{X: 32, W: 16, H: 24}}
 	s.SetRegion(next)
-	if s.Source != next.Source || s.Size != (ecs.Vec2{X: 16, Y: 24}) {
+	if s.Source != next.Source || s.Size != (geom.Vec2{X: 16, Y: 24}) {
 		t.Errorf("SetRegion: got %+v, want the new source and the old size", s)
 	}
 }

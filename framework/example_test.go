@@ -9,6 +9,7 @@ import (
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/runtime"
 )
@@ -31,7 +32,7 @@ func Example() {
 			s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
 				b := ctx.Commands.Spawn()
 				ecs.With(b, ecs.At(0, 0))
-				ecs.With(b, ecs.Sprite{Size: ecs.Vec2{X: 8, Y: 8}})
+				ecs.With(b, ecs.Sprite{Size: geom.Vec2{X: 8, Y: 8}})
 				ecs.With(b, velocity{X: 30})
 			}})
 			s.App.AddSystem(ecs.Update, ecs.System{Name: "move", Run: func(ctx *ecs.Context) {

@@ -16,6 +16,7 @@ import (
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/internal/testdisplay"
 	"github.com/metronome-go/metronome/runtime"
 )
@@ -116,7 +117,7 @@ func spriteGame() framework.Game {
 		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
 			e := ctx.Commands.Spawn()
 			ecs.With(e, ecs.At(10, 10))
-			ecs.With(e, ecs.Sprite{Size: ecs.Vec2{X: 8, Y: 8}})
+			ecs.With(e, ecs.Sprite{Size: geom.Vec2{X: 8, Y: 8}})
 		}})
 		return nil
 	}}

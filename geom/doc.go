@@ -6,14 +6,25 @@
 //
 // [Vec2] is a float32 point or vector with the usual methods ([Vec2.Add],
 // [Vec2.Sub], [Vec2.Scale], [Vec2.Dot], [Vec2.Len], [Vec2.Normalize],
-// [Vec2.Lerp], [Vec2.Reflect], ...). It has the layout of render2d.Vec2,
-// so positions convert between the two with a type conversion, and
-// [Vec2.Mgl], [FromMgl] and [Vec2.Transform] connect it to mathgl's mgl32
-// matrices for rotations, scales and camera transforms.
+// [Vec2.Lerp], [Vec2.Reflect], ...). [Vec2.Mgl], [FromMgl] and
+// [Vec2.Transform] connect it to mathgl's mgl32 matrices for rotations,
+// scales and camera transforms.
+//
+// # One vector, one rectangle
+//
+// [Vec2] and [Rect] are the framework's only vector and rectangle: render2d's
+// draw packets and cameras, render2d/shape's vertices, ecs's components and
+// the games all hold these two types, so a position computed here goes into
+// a packet or a component as it is, with no conversion. They live here
+// because geom is the lowest of those packages: it imports only the standard
+// library and mathgl (pure Go), while render2d, shape and ecs sit above it.
+// A type's methods can only be declared in its own package, so the package
+// with the methods (this one) owns the type, and render2d imports it rather
+// than the other way round.
 //
 // # Shapes and overlap
 //
-// [Rect] is an axis-aligned box (corner and size, like render2d.Rect) and
+// [Rect] is an axis-aligned box (corner and size) and
 // [Circle] a disk. Overlap tests ([Rect.Intersects], [Circle.Intersects],
 // [Circle.IntersectsRect]) count touching as not overlapping, so a ball
 // resting on a paddle, or bricks laid edge to edge, are not in collision. A

@@ -1,9 +1,8 @@
 package geom
 
 // Rect is an axis-aligned box: the corner with the smallest coordinates
-// (the top-left on a y-down screen) and a size. It has the same fields, in
-// the same order, as render2d.Rect, so render2d.Rect(r) and geom.Rect(s)
-// convert for free.
+// (the top-left on a y-down screen) and a size. It is the one rectangle of
+// the framework: texture source rectangles, viewports and collision boxes.
 //
 // Sizes are expected to be non-negative; [Rect.Canon] repairs a box built
 // from two corners in either order. A box of zero width or height is a
@@ -48,6 +47,11 @@ func (r Rect) Size() Vec2 { return Vec2{r.W, r.H} }
 
 // Center returns the centre point.
 func (r Rect) Center() Vec2 { return Vec2{r.X + r.W/2, r.Y + r.H/2} }
+
+// IsZero reports whether every field of r is zero: in a draw packet, "the
+// whole texture"; in a camera, "the whole target". A zero box at another
+// corner is not zero; see [Rect.Empty] for "no area".
+func (r Rect) IsZero() bool { return r == Rect{} }
 
 // Empty reports whether r has no area.
 func (r Rect) Empty() bool { return r.W <= 0 || r.H <= 0 }

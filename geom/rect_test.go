@@ -157,3 +157,20 @@ func TestRectPenetration(t *testing.T) {
 		}
 	}
 }
+
+func TestRectIsZero(t *testing.T) {
+	tests := []struct {
+		r    geom.Rect
+		want bool
+	}{
+		{geom.Rect{}, true},
+		{geom.R(0, 0, 0, 1), false},
+		{geom.R(3, 4, 0, 0), false}, // empty, but not the zero value
+		{geom.R(0, 0, 2, 2), false},
+	}
+	for _, tt := range tests {
+		if got := tt.r.IsZero(); got != tt.want {
+			t.Errorf("%v.IsZero() = %v, want %v", tt.r, got, tt.want)
+		}
+	}
+}

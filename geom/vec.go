@@ -6,9 +6,9 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Vec2 is a 2D vector or point. It has the same fields, in the same order,
-// as render2d.Vec2, so the two convert into each other with a plain type
-// conversion that costs nothing: render2d.Vec2(v) and geom.Vec2(p).
+// Vec2 is a 2D vector or point: in world units, texels or pixels depending
+// on use. It is the one vector type of the framework: draw packets, cameras,
+// ECS components and shapes all hold it.
 //
 // The methods return new values and never modify the receiver.
 type Vec2 struct{ X, Y float32 }

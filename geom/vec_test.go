@@ -7,7 +7,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/metronome-go/metronome/geom"
-	"github.com/metronome-go/metronome/render2d"
 )
 
 func TestVec2Arithmetic(t *testing.T) {
@@ -91,22 +90,5 @@ func TestApproxEqual(t *testing.T) {
 		if got := tc.a.ApproxEqual(tc.b, tc.eps); got != tc.want {
 			t.Errorf("%v.ApproxEqual(%v, %g) = %v, want %v", tc.a, tc.b, tc.eps, got, tc.want)
 		}
-	}
-}
-
-// TestRender2dConversion: geom and render2d values convert with a plain
-// type conversion, in both directions.
-func TestRender2dConversion(t *testing.T) {
-	p := render2d.Vec2{X: 1, Y: 2}
-	v := geom.Vec2(p).Add(geom.V(1, 1))
-	if got, want := render2d.Vec2(v), (render2d.Vec2{X: 2, Y: 3}); got != want {
-		t.Errorf("render2d.Vec2(v) = %v, want %v", got, want)
-	}
-	src := render2d.Rect{X: 1, Y: 2, W: 3, H: 4}
-	if got := geom.Rect(src).Center(); got != geom.V(2.5, 4) {
-		t.Errorf("geom.Rect(src).Center() = %v, want (2.5, 4)", got)
-	}
-	if got := render2d.Rect(geom.R(1, 2, 3, 4)); got != src {
-		t.Errorf("render2d.Rect(r) = %v, want %v", got, src)
 	}
 }

@@ -5,6 +5,7 @@ package render2d_test
 import (
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -60,13 +61,13 @@ func TestScreenMathAllocatesNothing(t *testing.T) {
 	var f render2d.Frame
 	w := render2d.NewFrameWriter(&f)
 	s := render2d.Screen{Width: 320, Height: 180, Scaling: render2d.ScaleInteger}
-	var sink render2d.Vec2
+	var sink geom.Vec2
 	got := testing.AllocsPerRun(100, func() {
 		f.Reset()
 		w.SetClear(render2d.Black)
 		l := s.Layout(1001, 720, 1001, 720)
-		c := render2d.Camera{Viewport: l.Place(render2d.Rect{}), Size: l.Size, Zoom: 2, Rotation: 0.5, Anchor: render2d.Vec2{X: 0.5, Y: 0.5}}
-		p := c.WorldToTarget(render2d.Vec2{X: 3, Y: 4}, 1001, 720)
+		c := render2d.Camera{Viewport: l.Place(geom.Rect{}), Size: l.Size, Zoom: 2, Rotation: 0.5, Anchor: geom.Vec2{X: 0.5, Y: 0.5}}
+		p := c.WorldToTarget(geom.Vec2{X: 3, Y: 4}, 1001, 720)
 		sink = c.TargetToWorld(p, 1001, 720)
 		sink = l.ToLogical(l.FromLogical(sink))
 	})

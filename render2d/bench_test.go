@@ -3,6 +3,7 @@ package render2d_test
 import (
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/internal/cputime"
 	"github.com/metronome-go/metronome/render2d"
 )
@@ -26,8 +27,8 @@ func report(b *testing.B, cpu0 int64) {
 func benchPacket(i int) render2d.DrawPacket2D {
 	return render2d.DrawPacket2D{
 		Texture:   render2d.TextureHandle{ID: uint32(1 + i/2500%2), Gen: 1},
-		Transform: render2d.Transform{Position: render2d.Vec2{X: float32(i), Y: float32(i)}, Scale: render2d.Vec2{X: 1, Y: 1}},
-		Size:      render2d.Vec2{X: 2, Y: 2},
+		Transform: render2d.Transform{Position: geom.Vec2{X: float32(i), Y: float32(i)}, Scale: geom.Vec2{X: 1, Y: 1}},
+		Size:      geom.Vec2{X: 2, Y: 2},
 		Tint:      render2d.White,
 	}
 }

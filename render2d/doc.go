@@ -10,6 +10,9 @@
 // texture handle and generation, source rectangle, [Transform], size, tint,
 // [BlendMode], material and layer. Nothing in a frame points into game
 // state, so the renderer can draw it while the simulation moves on.
+// Positions, sizes and rectangles are package geom's [geom.Vec2] and
+// [geom.Rect], the same values the game computes with: geom sits below
+// render2d and owns them because it owns their methods.
 //
 // A packet whose [DrawPacket2D.Mesh] is set is a shape instead of a quad:
 // it names triangles of its pass's [Pass.Vertices] and [Pass.Indices], in
@@ -29,7 +32,7 @@
 //	w, ok := slots.Begin()
 //	if ok {
 //		pw := w.BeginPass(render2d.PassDesc{Clear: true, ClearColor: render2d.Black})
-//		pw.Draw(render2d.Sprite(tex, render2d.Rect{}, render2d.Vec2{X: 10, Y: 20}, render2d.Vec2{X: 32, Y: 32}))
+//		pw.Draw(render2d.Sprite(tex, geom.Rect{}, geom.Vec2{X: 10, Y: 20}, geom.Vec2{X: 32, Y: 32}))
 //		slots.Publish(w)
 //	}
 //
@@ -55,7 +58,7 @@
 // where the packet or camera is now, at every alpha: hand-built frames and
 // games that never interpolate are unaffected.
 //
-//	p := render2d.Sprite(tex, render2d.Rect{}, now, size)
+//	p := render2d.Sprite(tex, geom.Rect{}, now, size)
 //	p.Prev = render2d.Placement{Position: before, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
 //	pw.Draw(p)
 //	// runtime, at publication:  w.Frame().Span = render2d.Span{Start: u.Start, End: u.End, Step: step}
@@ -74,7 +77,7 @@
 //
 //	l := render2d.Screen{Width: 320, Height: 180, Scaling: render2d.ScaleInteger}.Layout(fbW, fbH, winW, winH)
 //	w.SetClear(barColour) // the whole window, before the passes
-//	w.BeginPass(render2d.PassDesc{Camera: render2d.Camera{Viewport: l.Place(render2d.Rect{}), Size: l.Size}})
+//	w.BeginPass(render2d.PassDesc{Camera: render2d.Camera{Viewport: l.Place(geom.Rect{}), Size: l.Size}})
 //
 // A pass's own clear covers its viewport only; [Frame.Clear] covers the
 // whole window, so the bars have a colour.

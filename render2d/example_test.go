@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -21,7 +22,7 @@ func ExampleSlots() {
 			continue
 		}
 		pw := w.BeginPass(render2d.PassDesc{Clear: true, ClearColor: render2d.Black})
-		pw.Draw(render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: float32(10 * i)}, render2d.Vec2{X: 8, Y: 8}))
+		pw.Draw(render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: float32(10 * i)}, geom.Vec2{X: 8, Y: 8}))
 		slots.Publish(w)
 	}
 	f, fresh := slots.Acquire() // graphics thread
@@ -54,8 +55,8 @@ func ExampleAppendBatches() {
 // packet's Prev says where its quad was when the update began.
 func ExampleFrame_PresentAt() {
 	var f render2d.Frame
-	p := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: 100}, render2d.Vec2{X: 8, Y: 8})
-	p.Prev = render2d.Placement{Position: render2d.Vec2{X: 80}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
+	p := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: 100}, geom.Vec2{X: 8, Y: 8})
+	p.Prev = render2d.Placement{Position: geom.Vec2{X: 80}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
 	render2d.NewFrameWriter(&f).BeginPass(render2d.PassDesc{}).Draw(p)
 	ms := timing.Instant(time.Millisecond)
 	f.Span = render2d.Span{Start: 1000 * ms, End: 1020 * ms, Step: 20 * time.Millisecond} // set by the runtime
@@ -79,9 +80,9 @@ func ExampleScreen_Layout() {
 	for _, scaling := range []render2d.Scaling{render2d.ScaleLetterbox, render2d.ScaleInteger} {
 		s := render2d.Screen{Width: 320, Height: 180, Scaling: scaling, ClearColor: render2d.RGBA8(0x20, 0x20, 0x28, 0xff)}
 		l := s.Layout(1000, 700, 1000, 700)
-		cam := render2d.Camera{Viewport: l.Place(render2d.Rect{}), Size: l.Size}
+		cam := render2d.Camera{Viewport: l.Place(geom.Rect{}), Size: l.Size}
 		fmt.Printf("%s: viewport %v, scale %v, logical (160, 90) at %v\n",
-			scaling, l.Viewport, l.Scale.X, cam.WorldToTarget(render2d.Vec2{X: 160, Y: 90}, 1000, 700))
+			scaling, l.Viewport, l.Scale.X, cam.WorldToTarget(geom.Vec2{X: 160, Y: 90}, 1000, 700))
 	}
 	// Output:
 	// letterbox: viewport {0 68 1000 563}, scale 3.125, logical (160, 90) at {500 349.5}

@@ -3,6 +3,8 @@ package render2d
 import (
 	"cmp"
 	"slices"
+
+	"github.com/metronome-go/metronome/geom"
 )
 
 // Camera maps world coordinates to a pass's viewport. The zero Camera
@@ -14,9 +16,9 @@ import (
 // the centre); zoom and rotation turn about that point.
 type Camera struct {
 	// Position is the world point shown at the anchor.
-	Position Vec2
+	Position geom.Vec2
 	// Anchor is where Position appears, as a fraction of the viewport.
-	Anchor Vec2
+	Anchor geom.Vec2
 	// Zoom is the number of view units per world unit; zero means 1.
 	// View units are target pixels unless Size is set. Negative, infinite
 	// or NaN zooms make [Renderer.Render] fail.
@@ -28,14 +30,14 @@ type Camera struct {
 	// Viewport is the region of the target drawn into, in target pixels
 	// from its top-left corner. A zero Viewport is the whole target.
 	// Renderers draw into whole pixels: give whole numbers.
-	Viewport Rect
+	Viewport geom.Rect
 	// Size, when not zero, is the size of the view in view units,
 	// stretched over the viewport: a logical resolution (320x180 shown in
 	// a 1280x720 viewport is scaled by 4). Zoom, Anchor and the world are
 	// then measured in those units. The zero Size is the viewport's own
 	// size in target pixels. Both sides must be positive and finite.
 	// [Layout] computes viewports and sizes for a logical screen.
-	Size Vec2
+	Size geom.Vec2
 }
 
 // EffectiveZoom returns Zoom, with zero meaning 1.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -135,7 +136,7 @@ func TestValidateFrame(t *testing.T) {
 		{"feedback loop", render2d.Frame{Passes: []render2d.Pass{{PassDesc: render2d.PassDesc{Target: target}, Packets: []render2d.DrawPacket2D{{Texture: targetTex}}}}},
 			[]string{"cannot sample what it draws into"}},
 		{"everything at once", render2d.Frame{Passes: []render2d.Pass{
-			{PassDesc: render2d.PassDesc{Camera: render2d.Camera{Zoom: -2, Viewport: render2d.Rect{W: -1}}, Target: render2d.TargetHandle{ID: 5, Gen: 1}}},
+			{PassDesc: render2d.PassDesc{Camera: render2d.Camera{Zoom: -2, Viewport: geom.Rect{W: -1}}, Target: render2d.TargetHandle{ID: 5, Gen: 1}}},
 			{Packets: []render2d.DrawPacket2D{{Blend: 200}, {Material: render2d.MaterialHandle{ID: 9, Gen: 9}}}},
 		}}, []string{"pass 0: render2d: stale", "zoom is -2", "viewport size is -1x0", "blend mode 200, want 0 to 4", "pass 1 packet 1: render2d: stale"}},
 		{"interpolation", render2d.Frame{Present: render2d.Presentation{Alpha: 1.25}, Passes: []render2d.Pass{

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -77,9 +78,9 @@ func (f *Frame) PresentAt(at timing.Instant) {
 // all zeros: an invisible quad at the origin) is a placement a game may
 // mean.
 type Placement struct {
-	Position Vec2
+	Position geom.Vec2
 	Rotation float32
-	Scale    Vec2
+	Scale    geom.Vec2
 	Tint     Color
 	// Set marks the placement as given.
 	Set bool
@@ -96,7 +97,7 @@ func (p *DrawPacket2D) Placement() Placement {
 // the next. Anchor and Viewport do not interpolate. As with [Placement]
 // the zero value is unset: the camera is drawn where it is now.
 type CameraPlacement struct {
-	Position Vec2
+	Position geom.Vec2
 	// Zoom is the previous zoom; zero means 1, as in [Camera].
 	Zoom     float32
 	Rotation float32
@@ -135,9 +136,9 @@ func (p *DrawPacket2D) Resolved(alpha float32) DrawPacket2D {
 		return q
 	}
 	pr, t := &p.Prev, &q.Transform
-	t.Position = Vec2{Lerp(pr.Position.X, t.Position.X, alpha), Lerp(pr.Position.Y, t.Position.Y, alpha)}
+	t.Position = geom.Vec2{X: Lerp(pr.Position.X, t.Position.X, alpha), Y: Lerp(pr.Position.Y, t.Position.Y, alpha)}
 	t.Rotation = LerpAngle(pr.Rotation, t.Rotation, alpha)
-	t.Scale = Vec2{Lerp(pr.Scale.X, t.Scale.X, alpha), Lerp(pr.Scale.Y, t.Scale.Y, alpha)}
+	t.Scale = geom.Vec2{X: Lerp(pr.Scale.X, t.Scale.X, alpha), Y: Lerp(pr.Scale.Y, t.Scale.Y, alpha)}
 	c := &q.Tint
 	*c = Color{Lerp(pr.Tint.R, c.R, alpha), Lerp(pr.Tint.G, c.G, alpha), Lerp(pr.Tint.B, c.B, alpha), Lerp(pr.Tint.A, c.A, alpha)}
 	return q
@@ -152,7 +153,7 @@ func (d *PassDesc) ResolvedCamera(alpha float32) Camera {
 	if !pc.Set {
 		return c
 	}
-	c.Position = Vec2{Lerp(pc.Position.X, c.Position.X, alpha), Lerp(pc.Position.Y, c.Position.Y, alpha)}
+	c.Position = geom.Vec2{X: Lerp(pc.Position.X, c.Position.X, alpha), Y: Lerp(pc.Position.Y, c.Position.Y, alpha)}
 	pz := pc.Zoom
 	if pz == 0 {
 		pz = 1

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -59,12 +60,12 @@ func TestLerpAngle(t *testing.T) {
 }
 
 func movingPacket() render2d.DrawPacket2D {
-	p := render2d.Sprite(render2d.TextureHandle{ID: 1, Gen: 1}, render2d.Rect{W: 4, H: 4}, render2d.Vec2{X: 10, Y: 20}, render2d.Vec2{X: 8, Y: 8})
+	p := render2d.Sprite(render2d.TextureHandle{ID: 1, Gen: 1}, geom.Rect{W: 4, H: 4}, geom.Vec2{X: 10, Y: 20}, geom.Vec2{X: 8, Y: 8})
 	p.Transform.Rotation = 1
-	p.Transform.Scale = render2d.Vec2{X: 2, Y: 4}
-	p.Transform.Origin = render2d.Vec2{X: 4, Y: 4}
+	p.Transform.Scale = geom.Vec2{X: 2, Y: 4}
+	p.Transform.Origin = geom.Vec2{X: 4, Y: 4}
 	p.Tint = render2d.Color{R: 1, G: 1, B: 1, A: 1}
-	p.Prev = render2d.Placement{Position: render2d.Vec2{X: 2, Y: 0}, Rotation: 0, Scale: render2d.Vec2{X: 1, Y: 1}, Tint: render2d.Color{A: 0}, Set: true}
+	p.Prev = render2d.Placement{Position: geom.Vec2{X: 2, Y: 0}, Rotation: 0, Scale: geom.Vec2{X: 1, Y: 1}, Tint: render2d.Color{A: 0}, Set: true}
 	return p
 }
 
@@ -76,17 +77,17 @@ func TestResolved(t *testing.T) {
 		name   string
 		p      render2d.DrawPacket2D
 		alpha  float32
-		pos    render2d.Vec2
+		pos    geom.Vec2
 		rot    float32
-		scale  render2d.Vec2
+		scale  geom.Vec2
 		tint   render2d.Color
-		origin render2d.Vec2
+		origin geom.Vec2
 	}{
-		{"moving at 0: previous", p, 0, render2d.Vec2{X: 2}, 0, render2d.Vec2{X: 1, Y: 1}, render2d.Color{}, render2d.Vec2{X: 4, Y: 4}},
-		{"moving at 0.25", p, 0.25, render2d.Vec2{X: 4, Y: 5}, 0.25, render2d.Vec2{X: 1.25, Y: 1.75}, render2d.Color{R: 0.25, G: 0.25, B: 0.25, A: 0.25}, render2d.Vec2{X: 4, Y: 4}},
-		{"moving at 1: current", p, 1, render2d.Vec2{X: 10, Y: 20}, 1, render2d.Vec2{X: 2, Y: 4}, render2d.White, render2d.Vec2{X: 4, Y: 4}},
-		{"unset Prev at 0: current", still, 0, render2d.Vec2{X: 10, Y: 20}, 1, render2d.Vec2{X: 2, Y: 4}, render2d.White, render2d.Vec2{X: 4, Y: 4}},
-		{"unset Prev at 0.5: current", still, 0.5, render2d.Vec2{X: 10, Y: 20}, 1, render2d.Vec2{X: 2, Y: 4}, render2d.White, render2d.Vec2{X: 4, Y: 4}},
+		{"moving at 0: previous", p, 0, geom.Vec2{X: 2}, 0, geom.Vec2{X: 1, Y: 1}, render2d.Color{}, geom.Vec2{X: 4, Y: 4}},
+		{"moving at 0.25", p, 0.25, geom.Vec2{X: 4, Y: 5}, 0.25, geom.Vec2{X: 1.25, Y: 1.75}, render2d.Color{R: 0.25, G: 0.25, B: 0.25, A: 0.25}, geom.Vec2{X: 4, Y: 4}},
+		{"moving at 1: current", p, 1, geom.Vec2{X: 10, Y: 20}, 1, geom.Vec2{X: 2, Y: 4}, render2d.White, geom.Vec2{X: 4, Y: 4}},
+		{"unset Prev at 0: current", still, 0, geom.Vec2{X: 10, Y: 20}, 1, geom.Vec2{X: 2, Y: 4}, render2d.White, geom.Vec2{X: 4, Y: 4}},
+		{"unset Prev at 0.5: current", still, 0.5, geom.Vec2{X: 10, Y: 20}, 1, geom.Vec2{X: 2, Y: 4}, render2d.White, geom.Vec2{X: 4, Y: 4}},
 	}
 	for _, tt := range tests {
 		got := tt.p.Resolved(tt.alpha)
@@ -104,14 +105,14 @@ func TestResolved(t *testing.T) {
 }
 
 func TestResolvedCamera(t *testing.T) {
-	d := render2d.PassDesc{Camera: render2d.Camera{Position: render2d.Vec2{X: 10}, Anchor: render2d.Vec2{X: 0.5, Y: 0.5}, Zoom: 3, Rotation: 1, Viewport: render2d.Rect{W: 8, H: 8}}}
+	d := render2d.PassDesc{Camera: render2d.Camera{Position: geom.Vec2{X: 10}, Anchor: geom.Vec2{X: 0.5, Y: 0.5}, Zoom: 3, Rotation: 1, Viewport: geom.Rect{W: 8, H: 8}}}
 	if got := d.ResolvedCamera(0.5); got != d.Camera {
 		t.Errorf("unset PrevCamera: ResolvedCamera(0.5) = %+v, want the camera %+v", got, d.Camera)
 	}
-	d.PrevCamera = render2d.CameraPlacement{Position: render2d.Vec2{X: 2, Y: 4}, Set: true} // zoom 0 means 1
+	d.PrevCamera = render2d.CameraPlacement{Position: geom.Vec2{X: 2, Y: 4}, Set: true} // zoom 0 means 1
 	got := d.ResolvedCamera(0.5)
 	want := d.Camera
-	want.Position, want.Zoom, want.Rotation = render2d.Vec2{X: 6, Y: 2}, 2, 0.5
+	want.Position, want.Zoom, want.Rotation = geom.Vec2{X: 6, Y: 2}, 2, 0.5
 	if got != want {
 		t.Errorf("ResolvedCamera(0.5) = %+v, want %+v (anchor and viewport unchanged)", got, want)
 	}
@@ -124,7 +125,7 @@ func TestResolvedCamera(t *testing.T) {
 func TestFrameResolvedAndReset(t *testing.T) {
 	var f render2d.Frame
 	w := render2d.NewFrameWriter(&f)
-	pw := w.BeginPass(render2d.PassDesc{PrevCamera: render2d.CameraPlacement{Position: render2d.Vec2{X: -8}, Set: true}})
+	pw := w.BeginPass(render2d.PassDesc{PrevCamera: render2d.CameraPlacement{Position: geom.Vec2{X: -8}, Set: true}})
 	pw.Draw(movingPacket())
 	f.Span = render2d.Span{Start: 1, End: 2, Step: 1}
 	f.Present = render2d.Presentation{At: 7, Alpha: 0.25}
@@ -167,9 +168,9 @@ func FuzzInterpolation(f *testing.F) {
 			return
 		}
 		p := render2d.DrawPacket2D{
-			Transform: render2d.Transform{Position: render2d.Vec2{X: cx, Y: cy}, Rotation: crot, Scale: render2d.Vec2{X: cscale, Y: cscale}},
+			Transform: render2d.Transform{Position: geom.Vec2{X: cx, Y: cy}, Rotation: crot, Scale: geom.Vec2{X: cscale, Y: cscale}},
 			Tint:      render2d.Color{R: 1, G: 0.5, A: 1},
-			Prev:      render2d.Placement{Position: render2d.Vec2{X: px, Y: py}, Rotation: prot, Scale: render2d.Vec2{X: pscale, Y: pscale}, Tint: render2d.Color{B: 1, A: 0.5}, Set: set},
+			Prev:      render2d.Placement{Position: geom.Vec2{X: px, Y: py}, Rotation: prot, Scale: geom.Vec2{X: pscale, Y: pscale}, Tint: render2d.Color{B: 1, A: 0.5}, Set: set},
 		}
 		cur := p
 		cur.Prev = render2d.Placement{}
@@ -207,7 +208,7 @@ func FuzzInterpolation(f *testing.F) {
 
 func TestFrameMoves(t *testing.T) {
 	still := func() render2d.DrawPacket2D {
-		p := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: 3, Y: 4}, render2d.Vec2{X: 8, Y: 8})
+		p := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: 3, Y: 4}, geom.Vec2{X: 8, Y: 8})
 		p.Prev = p.Placement()
 		return p
 	}
@@ -226,7 +227,7 @@ func TestFrameMoves(t *testing.T) {
 			f.Passes[0].PrevCamera = render2d.CameraPlacement{Zoom: 1, Set: true}
 		}, false},
 		{"camera moved", func(f *render2d.Frame) {
-			f.Passes[0].PrevCamera = render2d.CameraPlacement{Position: render2d.Vec2{X: 1}, Set: true}
+			f.Passes[0].PrevCamera = render2d.CameraPlacement{Position: geom.Vec2{X: 1}, Set: true}
 		}, true},
 		{"camera zoomed", func(f *render2d.Frame) {
 			f.Passes[1].PrevCamera = render2d.CameraPlacement{Zoom: 2, Set: true}
@@ -255,7 +256,7 @@ func TestFrameMoves(t *testing.T) {
 func BenchmarkFrameMovesStill(b *testing.B) {
 	ps := make([]render2d.DrawPacket2D, 10000)
 	for i := range ps {
-		ps[i] = render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: float32(i)}, render2d.Vec2{X: 8, Y: 8})
+		ps[i] = render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: float32(i)}, geom.Vec2{X: 8, Y: 8})
 		ps[i].Prev = ps[i].Placement()
 	}
 	f := &render2d.Frame{Passes: []render2d.Pass{{Packets: ps}}}

@@ -1,6 +1,10 @@
 package render2d
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/metronome-go/metronome/geom"
+)
 
 // TextureHandle names a texture owned by a [Renderer]. It is a plain
 // comparable value: an index plus the generation of that index, so a handle
@@ -45,15 +49,6 @@ func (h TargetHandle) IsZero() bool { return h == TargetHandle{} }
 
 func (h TargetHandle) String() string { return fmt.Sprintf("target %d gen %d", h.ID, h.Gen) }
 
-// Vec2 is a 2D vector in world units, texels or pixels depending on use.
-type Vec2 struct{ X, Y float32 }
-
-// Rect is an axis-aligned rectangle: top-left corner and size.
-type Rect struct{ X, Y, W, H float32 }
-
-// IsZero reports whether every field of r is zero.
-func (r Rect) IsZero() bool { return r == Rect{} }
-
 // Color is a straight (not premultiplied) RGBA colour, each channel in
 // [0, 1]. Renderers premultiply it themselves.
 type Color struct{ R, G, B, A float32 }
@@ -79,10 +74,10 @@ func RGBA8(r, g, b, a uint8) Color {
 // Scale is a plain factor: a zero Scale draws nothing. [Sprite] fills in a
 // scale of one.
 type Transform struct {
-	Position Vec2
+	Position geom.Vec2
 	Rotation float32
-	Scale    Vec2
-	Origin   Vec2
+	Scale    geom.Vec2
+	Origin   geom.Vec2
 }
 
 // BlendMode says how a packet's colour combines with what is already in the
@@ -138,11 +133,11 @@ type DrawPacket2D struct {
 	Texture TextureHandle
 	// Source is the region of the texture in texels, from its top-left
 	// corner. A zero Source means the whole texture.
-	Source Rect
+	Source geom.Rect
 	// Transform places the quad.
 	Transform Transform
 	// Size is the unscaled size of the quad in world units.
-	Size Vec2
+	Size geom.Vec2
 	// Tint multiplies the texel colour (straight alpha). Use White to draw
 	// the texture unchanged; the zero Tint draws nothing visible.
 	Tint Color
@@ -179,11 +174,11 @@ type DrawPacket2D struct {
 // Sprite returns a packet that draws the src region of tex (zero src: the
 // whole texture) as a quad of the given size with its top-left corner at
 // pos, untinted, unrotated, at scale one, alpha-blended.
-func Sprite(tex TextureHandle, src Rect, pos, size Vec2) DrawPacket2D {
+func Sprite(tex TextureHandle, src geom.Rect, pos, size geom.Vec2) DrawPacket2D {
 	return DrawPacket2D{
 		Texture:   tex,
 		Source:    src,
-		Transform: Transform{Position: pos, Scale: Vec2{1, 1}},
+		Transform: Transform{Position: pos, Scale: geom.Vec2{X: 1, Y: 1}},
 		Size:      size,
 		Tint:      White,
 	}
@@ -218,9 +213,9 @@ func (p *DrawPacket2D) IsShape() bool { return p.Mesh.IndexCount != 0 }
 // A vertex's Disc includes its Offset: renderers add Offset divided by the
 // radius in pixels.
 type Vertex struct {
-	Position Vec2
+	Position geom.Vec2
 	// Offset moves the vertex by this many target pixels.
-	Offset Vec2
+	Offset geom.Vec2
 	// Coverage, in [0, 1], multiplies the packet's tint.
 	Coverage float32
 	// Edge is the vertex's distance inside its triangle's antialiased
@@ -230,7 +225,7 @@ type Vertex struct {
 	// radius (shape units); Disc is the vertex's position from the disc's
 	// centre, in radii.
 	Radius float32
-	Disc   Vec2
+	Disc   geom.Vec2
 }
 
 // NoEdge is the [Vertex.Edge] of a vertex whose triangles have no

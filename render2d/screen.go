@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/option"
 )
 
@@ -138,14 +139,14 @@ func (s Screen) Validate() error {
 // Layout is where a logical screen lies in the framebuffer.
 type Layout struct {
 	// Size is the logical screen's size in logical units.
-	Size Vec2
+	Size geom.Vec2
 	// Viewport is the logical screen's rectangle in the framebuffer, in
 	// whole pixels from its top-left corner.
-	Viewport Rect
+	Viewport geom.Rect
 	// Scale is framebuffer pixels per logical unit along each axis: the
 	// viewport's size over Size. Both are equal unless the screen is
 	// stretched.
-	Scale Vec2
+	Scale geom.Vec2
 }
 
 // Layout places s in a framebuffer of fbW x fbH pixels belonging to a
@@ -159,16 +160,16 @@ func (s Screen) Layout(fbW, fbH, winW, winH int) Layout {
 	if fbW <= 0 || fbH <= 0 {
 		return Layout{}
 	}
-	whole := Rect{W: float32(fbW), H: float32(fbH)}
+	whole := geom.Rect{W: float32(fbW), H: float32(fbH)}
 	if !s.Logical() {
-		return Layout{Size: Vec2{X: float32(fbW), Y: float32(fbH)}, Viewport: whole, Scale: Vec2{X: 1, Y: 1}}
+		return Layout{Size: geom.Vec2{X: float32(fbW), Y: float32(fbH)}, Viewport: whole, Scale: geom.Vec2{X: 1, Y: 1}}
 	}
 	if s.Scaling == ScaleResize {
 		if winW <= 0 || winH <= 0 {
 			winW, winH = fbW, fbH
 		}
-		return Layout{Size: Vec2{X: float32(winW), Y: float32(winH)}, Viewport: whole,
-			Scale: Vec2{X: float32(fbW) / float32(winW), Y: float32(fbH) / float32(winH)}}
+		return Layout{Size: geom.Vec2{X: float32(winW), Y: float32(winH)}, Viewport: whole,
+			Scale: geom.Vec2{X: float32(fbW) / float32(winW), Y: float32(fbH) / float32(winH)}}
 	}
 	w, h := s.Width, s.Height
 	var vw, vh int
@@ -187,25 +188,25 @@ func (s Screen) Layout(fbW, fbH, winW, winH int) Layout {
 		vh = min(int(math.Round(float64(h)*f)), fbH)
 	}
 	return Layout{
-		Size:     Vec2{X: float32(w), Y: float32(h)},
-		Viewport: Rect{X: float32((fbW - vw) / 2), Y: float32((fbH - vh) / 2), W: float32(vw), H: float32(vh)},
-		Scale:    Vec2{X: float32(vw) / float32(w), Y: float32(vh) / float32(h)},
+		Size:     geom.Vec2{X: float32(w), Y: float32(h)},
+		Viewport: geom.Rect{X: float32((fbW - vw) / 2), Y: float32((fbH - vh) / 2), W: float32(vw), H: float32(vh)},
+		Scale:    geom.Vec2{X: float32(vw) / float32(w), Y: float32(vh) / float32(h)},
 	}
 }
 
 // ToLogical converts a point in framebuffer pixels to logical units (a
 // point in a bar lies outside 0 to Size). A layout of no area maps every
 // point to the origin.
-func (l Layout) ToLogical(p Vec2) Vec2 {
+func (l Layout) ToLogical(p geom.Vec2) geom.Vec2 {
 	if l.Scale.X == 0 || l.Scale.Y == 0 {
-		return Vec2{}
+		return geom.Vec2{}
 	}
-	return Vec2{X: (p.X - l.Viewport.X) / l.Scale.X, Y: (p.Y - l.Viewport.Y) / l.Scale.Y}
+	return geom.Vec2{X: (p.X - l.Viewport.X) / l.Scale.X, Y: (p.Y - l.Viewport.Y) / l.Scale.Y}
 }
 
 // FromLogical converts a point in logical units to framebuffer pixels.
-func (l Layout) FromLogical(p Vec2) Vec2 {
-	return Vec2{X: l.Viewport.X + p.X*l.Scale.X, Y: l.Viewport.Y + p.Y*l.Scale.Y}
+func (l Layout) FromLogical(p geom.Vec2) geom.Vec2 {
+	return geom.Vec2{X: l.Viewport.X + p.X*l.Scale.X, Y: l.Viewport.Y + p.Y*l.Scale.Y}
 }
 
 // Place converts a rectangle of the logical screen (a camera's viewport in
@@ -213,12 +214,12 @@ func (l Layout) FromLogical(p Vec2) Vec2 {
 // edge rounded to the nearest whole pixel, so that neighbouring viewports
 // share their edges exactly. On the zero Layout every rectangle has no
 // area.
-func (l Layout) Place(r Rect) Rect {
+func (l Layout) Place(r geom.Rect) geom.Rect {
 	if r.IsZero() {
-		r = Rect{W: l.Size.X, H: l.Size.Y}
+		r = geom.Rect{W: l.Size.X, H: l.Size.Y}
 	}
 	round := func(v float32) float32 { return float32(math.Round(float64(v))) }
 	x0, y0 := round(l.Viewport.X+r.X*l.Scale.X), round(l.Viewport.Y+r.Y*l.Scale.Y)
 	x1, y1 := round(l.Viewport.X+(r.X+r.W)*l.Scale.X), round(l.Viewport.Y+(r.Y+r.H)*l.Scale.Y)
-	return Rect{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
+	return geom.Rect{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
 }

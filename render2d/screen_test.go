@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/render2d"
 )
@@ -61,14 +62,14 @@ func TestScreenLayout(t *testing.T) {
 	}
 }
 
-func v(x, y float32) render2d.Vec2       { return render2d.Vec2{X: x, Y: y} }
-func r(x, y, w, h float32) render2d.Rect { return render2d.Rect{X: x, Y: y, W: w, H: h} }
-func lb(w, h int) render2d.Screen        { return render2d.Screen{Width: w, Height: h} }
+func v(x, y float32) geom.Vec2       { return geom.Vec2{X: x, Y: y} }
+func r(x, y, w, h float32) geom.Rect { return geom.Rect{X: x, Y: y, W: w, H: h} }
+func lb(w, h int) render2d.Screen    { return render2d.Screen{Width: w, Height: h} }
 func is(w, h int) render2d.Screen {
 	return render2d.Screen{Width: w, Height: h, Scaling: render2d.ScaleInteger}
 }
 func near32(a, b, tol float32) bool { return float32(math.Abs(float64(a-b))) <= tol }
-func nearVec(a, b render2d.Vec2, tol float32) bool {
+func nearVec(a, b geom.Vec2, tol float32) bool {
 	return near32(a.X, b.X, tol) && near32(a.Y, b.Y, tol)
 }
 
@@ -136,7 +137,7 @@ func itoa(n int) string {
 func TestLayoutConversions(t *testing.T) {
 	l := lb(320, 180).Layout(1600, 720, 0, 0) // 160-pixel bars left and right, scale 4
 	tests := []struct {
-		fb, logical render2d.Vec2
+		fb, logical geom.Vec2
 	}{
 		{v(160, 0), v(0, 0)},
 		{v(1440, 720), v(320, 180)},
@@ -151,7 +152,7 @@ func TestLayoutConversions(t *testing.T) {
 			t.Errorf("FromLogical(%v) = %v, want %v", tt.logical, got, tt.fb)
 		}
 	}
-	if got := (render2d.Layout{}).ToLogical(v(3, 4)); got != (render2d.Vec2{}) {
+	if got := (render2d.Layout{}).ToLogical(v(3, 4)); got != (geom.Vec2{}) {
 		t.Errorf("ToLogical on a layout of no area = %v, want the origin", got)
 	}
 	if got := (render2d.Layout{}).Place(r(240, 0, 80, 45)); got.W != 0 || got.H != 0 {
@@ -159,9 +160,9 @@ func TestLayoutConversions(t *testing.T) {
 	}
 	odd := lb(320, 180).Layout(1001, 720, 0, 0)
 	places := []struct {
-		logical, want render2d.Rect
+		logical, want geom.Rect
 	}{
-		{render2d.Rect{}, r(0, 78, 1001, 563)},
+		{geom.Rect{}, r(0, 78, 1001, 563)},
 		{r(0, 0, 100, 180), r(0, 78, 313, 563)},
 		{r(100, 0, 220, 180), r(313, 78, 688, 563)}, // shares the edge at 313 with its neighbour
 		{r(10, 10, 20, 20), r(31, 109, 63, 63)},

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/metronome-go/metronome/geom"
 )
 
 // Resources answers which handles a renderer knows. Renderers pass
@@ -62,7 +64,7 @@ func ValidateFrame(f *Frame, res Resources) error {
 		if v := p.Camera.Viewport; v.W < 0 || v.H < 0 {
 			add(&PassError{Pass: pi, Err: fmt.Errorf("camera viewport size is %vx%v, want both >= 0", v.W, v.H)})
 		}
-		if s := p.Camera.Size; s != (Vec2{}) && (badSide(s.X) || badSide(s.Y)) {
+		if s := p.Camera.Size; s != (geom.Vec2{}) && (badSide(s.X) || badSide(s.Y)) {
 			add(&PassError{Pass: pi, Err: fmt.Errorf("camera size is %vx%v, want both finite and > 0, or both 0 (the viewport's size)", s.X, s.Y)})
 		}
 		var last BatchKey

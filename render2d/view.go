@@ -1,12 +1,16 @@
 package render2d
 
-import "math"
+import (
+	"math"
+
+	"github.com/metronome-go/metronome/geom"
+)
 
 // ViewportIn returns the camera's viewport in a target of tw x th pixels:
 // Viewport, or the whole target when Viewport is zero.
-func (c Camera) ViewportIn(tw, th int) Rect {
+func (c Camera) ViewportIn(tw, th int) geom.Rect {
 	if c.Viewport.IsZero() {
-		return Rect{W: float32(tw), H: float32(th)}
+		return geom.Rect{W: float32(tw), H: float32(th)}
 	}
 	return c.Viewport
 }
@@ -14,12 +18,12 @@ func (c Camera) ViewportIn(tw, th int) Rect {
 // ViewSize returns the size of the camera's view in view units in a target
 // of tw x th pixels: Size when set, otherwise the viewport's size in
 // pixels.
-func (c Camera) ViewSize(tw, th int) Vec2 {
-	if c.Size != (Vec2{}) {
+func (c Camera) ViewSize(tw, th int) geom.Vec2 {
+	if c.Size != (geom.Vec2{}) {
 		return c.Size
 	}
 	v := c.ViewportIn(tw, th)
-	return Vec2{X: v.W, Y: v.H}
+	return geom.Vec2{X: v.W, Y: v.H}
 }
 
 // WorldToTarget returns where the world point p is drawn through c in a
@@ -28,7 +32,7 @@ func (c Camera) ViewSize(tw, th int) Vec2 {
 // It is the mapping every renderer draws with: offset from Position, turned
 // by -Rotation, scaled by the zoom, placed at the anchor of the view, and
 // the view stretched over the viewport.
-func (c Camera) WorldToTarget(p Vec2, tw, th int) Vec2 {
+func (c Camera) WorldToTarget(p geom.Vec2, tw, th int) geom.Vec2 {
 	vp, size := c.ViewportIn(tw, th), c.ViewSize(tw, th)
 	z := float64(c.EffectiveZoom())
 	s, co := math.Sincos(float64(c.Rotation))
@@ -37,7 +41,7 @@ func (c Camera) WorldToTarget(p Vec2, tw, th int) Vec2 {
 	// turn by -Rotation in these coordinates.
 	vx := float64(c.Anchor.X*size.X) + co*dx + s*dy
 	vy := float64(c.Anchor.Y*size.Y) - s*dx + co*dy
-	return Vec2{
+	return geom.Vec2{
 		X: float32(float64(vp.X) + vx*float64(vp.W)/float64(size.X)),
 		Y: float32(float64(vp.Y) + vy*float64(vp.H)/float64(size.Y)),
 	}
@@ -47,7 +51,7 @@ func (c Camera) WorldToTarget(p Vec2, tw, th int) Vec2 {
 // drawn at pixel position p of a tw x th target. Points outside the
 // viewport map to world points outside the view. A view or viewport of no
 // area shows no world, and every point maps to Position.
-func (c Camera) TargetToWorld(p Vec2, tw, th int) Vec2 {
+func (c Camera) TargetToWorld(p geom.Vec2, tw, th int) geom.Vec2 {
 	vp, size := c.ViewportIn(tw, th), c.ViewSize(tw, th)
 	if vp.W == 0 || vp.H == 0 || size.X == 0 || size.Y == 0 {
 		return c.Position
@@ -56,7 +60,7 @@ func (c Camera) TargetToWorld(p Vec2, tw, th int) Vec2 {
 	vy := float64(p.Y-vp.Y)*float64(size.Y)/float64(vp.H) - float64(c.Anchor.Y*size.Y)
 	z := float64(c.EffectiveZoom())
 	s, co := math.Sincos(float64(c.Rotation))
-	return Vec2{
+	return geom.Vec2{
 		X: c.Position.X + float32((co*vx-s*vy)/z),
 		Y: c.Position.Y + float32((s*vx+co*vy)/z),
 	}

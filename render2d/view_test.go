@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -12,8 +13,8 @@ func TestCameraWorldToTarget(t *testing.T) {
 	tests := []struct {
 		name   string
 		cam    render2d.Camera
-		world  render2d.Vec2
-		target render2d.Vec2
+		world  geom.Vec2
+		target geom.Vec2
 	}{
 		{"zero camera: world units are pixels", render2d.Camera{}, v(12, 34), v(12, 34)},
 		{"position at the anchor", centred, v(50, 50), v(64, 64)},
@@ -42,14 +43,14 @@ func TestCameraRoundTrip(t *testing.T) {
 	layout := render2d.Screen{Width: 320, Height: 180}.Layout(1001, 720, 0, 0)
 	for _, rot := range []float32{0, 0.3, -1.2, math.Pi, 5} {
 		for _, zoom := range []float32{0, 0.25, 1, 3.5} {
-			for _, anchor := range []render2d.Vec2{v(0, 0), v(0.5, 0.5), v(1, 0.25)} {
+			for _, anchor := range []geom.Vec2{v(0, 0), v(0.5, 0.5), v(1, 0.25)} {
 				cams := []render2d.Camera{
 					{Position: v(17, -40), Anchor: anchor, Zoom: zoom, Rotation: rot},
 					{Position: v(17, -40), Anchor: anchor, Zoom: zoom, Rotation: rot, Viewport: r(10, 20, 300, 100)},
 					{Position: v(-3, 8), Anchor: anchor, Zoom: zoom, Rotation: rot, Viewport: layout.Viewport, Size: layout.Size},
 				}
 				for _, c := range cams {
-					for _, p := range []render2d.Vec2{v(0, 0), v(17, -40), v(100.5, 3.25), v(-250, 800)} {
+					for _, p := range []geom.Vec2{v(0, 0), v(17, -40), v(100.5, 3.25), v(-250, 800)} {
 						tp := c.WorldToTarget(p, 1001, 720)
 						back := c.TargetToWorld(tp, 1001, 720)
 						if !nearVec(back, p, 2e-3*max(1, float32(math.Hypot(float64(p.X), float64(p.Y))))) {
@@ -68,7 +69,7 @@ func TestCameraRoundTrip(t *testing.T) {
 
 func TestValidateCameraSize(t *testing.T) {
 	for _, tt := range []struct {
-		size render2d.Vec2
+		size geom.Vec2
 		ok   bool
 	}{
 		{v(0, 0), true},

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
@@ -34,9 +35,9 @@ func (g *glider) Update(t *runtime.TickContext) error {
 }
 
 func (g *glider) PrepareFrame(w *render2d.FrameWriter) error {
-	p := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: float32(g.x)}, render2d.Vec2{X: 4, Y: 4})
+	p := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: float32(g.x)}, geom.Vec2{X: 4, Y: 4})
 	if g.interpolate {
-		p.Prev = render2d.Placement{Position: render2d.Vec2{X: float32(g.prevX)}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
+		p.Prev = render2d.Placement{Position: geom.Vec2{X: float32(g.prevX)}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
 	} else {
 		w.Frame().Span.Step = 0 // nothing moves between placements
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/assets/assetsrt"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
@@ -116,7 +117,7 @@ func (g *loadingGame) Update(t *runtime.TickContext) error {
 func (g *loadingGame) PrepareFrame(w *render2d.FrameWriter) error {
 	pass := w.BeginPass(render2d.PassDesc{Clear: true})
 	for i, r := range g.regions {
-		pass.Draw(r.Sprite(render2d.Vec2{X: float32(i % 40 * 16), Y: float32(i / 40 * 16)}))
+		pass.Draw(r.Sprite(geom.Vec2{X: float32(i % 40 * 16), Y: float32(i / 40 * 16)}))
 	}
 	return nil
 }

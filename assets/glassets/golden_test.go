@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender/gltest"
 )
@@ -127,21 +128,21 @@ var scenes = []scene{
 		return func(pass *render2d.PassWriter) {
 			x := float32(8)
 			for _, img := range imgs { // natural size
-				p := must[render2d.DrawPacket2D](t)(lib.Sprite(img, render2d.Vec2{X: x, Y: 8}))
+				p := must[render2d.DrawPacket2D](t)(lib.Sprite(img, geom.Vec2{X: x, Y: 8}))
 				pass.Draw(p)
 				x += p.Size.X + 6
 			}
 			x = 8
 			for _, img := range imgs[:4] { // magnified 3x with linear filtering: edges must not bleed
-				p := must[render2d.DrawPacket2D](t)(lib.Sprite(img, render2d.Vec2{X: x, Y: 56}))
-				p.Transform.Scale = render2d.Vec2{X: 2.5, Y: 2.5}
+				p := must[render2d.DrawPacket2D](t)(lib.Sprite(img, geom.Vec2{X: x, Y: 56}))
+				p.Transform.Scale = geom.Vec2{X: 2.5, Y: 2.5}
 				pass.Draw(p)
 				x += p.Size.X*2.5 + 6
 			}
-			rot := must[render2d.DrawPacket2D](t)(lib.Sprite(imgs[4], render2d.Vec2{X: 128, Y: 160}))
-			rot.Transform.Origin = render2d.Vec2{X: 20, Y: 5}
+			rot := must[render2d.DrawPacket2D](t)(lib.Sprite(imgs[4], geom.Vec2{X: 128, Y: 160}))
+			rot.Transform.Origin = geom.Vec2{X: 20, Y: 5}
 			rot.Transform.Rotation = math.Pi / 8
-			rot.Transform.Scale = render2d.Vec2{X: 2, Y: 2}
+			rot.Transform.Scale = geom.Vec2{X: 2, Y: 2}
 			pass.Draw(rot)
 		}
 	}},
@@ -159,13 +160,13 @@ var scenes = []scene{
 				for i := 0; i < 6; i++ {
 					elapsed := time.Duration(i) * 100 * time.Millisecond
 					r := must[assets.Region](t)(lib.AnimationFrame(s, anim, elapsed+50*time.Millisecond))
-					p := r.Sprite(render2d.Vec2{X: float32(8 + i*40), Y: float32(16 + row*64)})
-					p.Transform.Scale = render2d.Vec2{X: 2, Y: 2}
+					p := r.Sprite(geom.Vec2{X: float32(8 + i*40), Y: float32(16 + row*64)})
+					p.Transform.Scale = geom.Vec2{X: 2, Y: 2}
 					pass.Draw(p)
 				}
 			}
 			r := must[assets.Region](t)(lib.Frame(s, 2))
-			pass.Draw(r.Sprite(render2d.Vec2{X: 8, Y: 160}))
+			pass.Draw(r.Sprite(geom.Vec2{X: 8, Y: 160}))
 		}
 	}},
 	{"text-sizes", func(t *testing.T, lib *assets.Library) func(*render2d.PassWriter) {
@@ -179,36 +180,36 @@ var scenes = []scene{
 		return func(pass *render2d.PassWriter) {
 			y := float32(4)
 			for i, f := range fonts {
-				b := must[assets.TextBounds](t)(lib.DrawText(pass, f, fmt.Sprintf("%vpx Metronome Ag", sizes[i]), assets.TextOptions{Position: render2d.Vec2{X: 6, Y: y}}))
+				b := must[assets.TextBounds](t)(lib.DrawText(pass, f, fmt.Sprintf("%vpx Metronome Ag", sizes[i]), assets.TextOptions{Position: geom.Vec2{X: 6, Y: y}}))
 				y += b.Rect.H
 			}
-			b := must[assets.TextBounds](t)(lib.DrawText(pass, mono, "mono 0123456789", assets.TextOptions{Position: render2d.Vec2{X: 6, Y: y}, Color: render2d.RGBA8(120, 230, 140, 255)}))
+			b := must[assets.TextBounds](t)(lib.DrawText(pass, mono, "mono 0123456789", assets.TextOptions{Position: geom.Vec2{X: 6, Y: y}, Color: render2d.RGBA8(120, 230, 140, 255)}))
 			y += b.Rect.H
-			must[assets.TextBounds](t)(lib.DrawText(pass, bold, "Bold AVWA", assets.TextOptions{Position: render2d.Vec2{X: 6, Y: y}, Color: render2d.RGBA8(255, 190, 90, 255)}))
+			must[assets.TextBounds](t)(lib.DrawText(pass, bold, "Bold AVWA", assets.TextOptions{Position: geom.Vec2{X: 6, Y: y}, Color: render2d.RGBA8(255, 190, 90, 255)}))
 		}
 	}},
 	{"text-align", func(t *testing.T, lib *assets.Library) func(*render2d.PassWriter) {
 		f := must[assets.Font](t)(lib.DefaultFont(15))
 		return func(pass *render2d.PassWriter) {
-			box := render2d.Rect{X: 28, Y: 8, W: 200, H: 176}
+			box := geom.Rect{X: 28, Y: 8, W: 200, H: 176}
 			edge := render2d.Color{R: 0.4, G: 0.4, B: 0.5, A: 1}
 			for _, p := range []render2d.DrawPacket2D{
-				render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: box.X - 1, Y: box.Y}, render2d.Vec2{X: 1, Y: box.H}),
-				render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: box.X + box.W, Y: box.Y}, render2d.Vec2{X: 1, Y: box.H}),
+				render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: box.X - 1, Y: box.Y}, geom.Vec2{X: 1, Y: box.H}),
+				render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: box.X + box.W, Y: box.Y}, geom.Vec2{X: 1, Y: box.H}),
 			} {
 				p.Tint = edge
 				pass.Draw(p)
 			}
 			y := box.Y
 			for _, a := range []assets.Align{assets.AlignLeft, assets.AlignCenter, assets.AlignRight} {
-				b := must[assets.TextBounds](t)(lib.DrawText(pass, f, "one line\nand a longer one", assets.TextOptions{Position: render2d.Vec2{X: box.X, Y: y}, Width: box.W, Align: a}))
+				b := must[assets.TextBounds](t)(lib.DrawText(pass, f, "one line\nand a longer one", assets.TextOptions{Position: geom.Vec2{X: box.X, Y: y}, Width: box.W, Align: a}))
 				y += b.Rect.H + 6
 			}
 			// Unboxed: aligned about the window's centre line.
 			fbW, _ := gltest.FramebufferSize()
 			mid := float32(fbW / 2)
 			for i, a := range []assets.Align{assets.AlignLeft, assets.AlignCenter, assets.AlignRight} {
-				must[assets.TextBounds](t)(lib.DrawText(pass, f, "|pivot", assets.TextOptions{Position: render2d.Vec2{X: mid, Y: 130 + float32(i)*18}, Align: a, Color: render2d.RGBA8(140, 200, 255, 255)}))
+				must[assets.TextBounds](t)(lib.DrawText(pass, f, "|pivot", assets.TextOptions{Position: geom.Vec2{X: mid, Y: 130 + float32(i)*18}, Align: a, Color: render2d.RGBA8(140, 200, 255, 255)}))
 			}
 		}
 	}},
@@ -226,11 +227,11 @@ var scenes = []scene{
 		return func(pass *render2d.PassWriter) {
 			y := float32(4)
 			for _, f := range fonts {
-				b := must[assets.TextBounds](t)(lib.DrawText(pass, f, "01Q中 10", assets.TextOptions{Position: render2d.Vec2{X: 6, Y: y}}))
+				b := must[assets.TextBounds](t)(lib.DrawText(pass, f, "01Q中 10", assets.TextOptions{Position: geom.Vec2{X: 6, Y: y}}))
 				y += b.Rect.H
 			}
-			must[assets.TextBounds](t)(lib.DrawText(pass, fonts[1], "QQ 0110 中中", assets.TextOptions{Position: render2d.Vec2{X: 150, Y: 4}, Width: 100, Align: assets.AlignRight, Color: render2d.RGBA8(140, 200, 255, 255)}))
-			must[assets.TextBounds](t)(lib.DrawText(pass, goFont, "01Q 10", assets.TextOptions{Position: render2d.Vec2{X: 6, Y: y}, Color: render2d.RGBA8(255, 190, 90, 255)}))
+			must[assets.TextBounds](t)(lib.DrawText(pass, fonts[1], "QQ 0110 中中", assets.TextOptions{Position: geom.Vec2{X: 150, Y: 4}, Width: 100, Align: assets.AlignRight, Color: render2d.RGBA8(140, 200, 255, 255)}))
+			must[assets.TextBounds](t)(lib.DrawText(pass, goFont, "01Q 10", assets.TextOptions{Position: geom.Vec2{X: 6, Y: y}, Color: render2d.RGBA8(255, 190, 90, 255)}))
 		}
 	}},
 	{"paragraph", func(t *testing.T, lib *assets.Library) func(*render2d.PassWriter) {
@@ -238,8 +239,8 @@ var scenes = []scene{
 		text := "Grüße, naïve café, Ωμέγα! Text is laid out on the simulation side into plain glyph packets; " +
 			"the renderer needs no font. Ελληνικά, кириллица, Æsir, ñandú, œuvre: all wrap to the box."
 		return func(pass *render2d.PassWriter) {
-			must[assets.TextBounds](t)(lib.DrawText(pass, f, text, assets.TextOptions{Position: render2d.Vec2{X: 10, Y: 8}, Width: 236, Color: render2d.RGBA8(235, 235, 225, 255)}))
-			must[assets.TextBounds](t)(lib.DrawText(pass, f, "scaled ×2", assets.TextOptions{Position: render2d.Vec2{X: 10, Y: 140}, Scale: 2, Color: render2d.RGBA8(255, 150, 150, 255)}))
+			must[assets.TextBounds](t)(lib.DrawText(pass, f, text, assets.TextOptions{Position: geom.Vec2{X: 10, Y: 8}, Width: 236, Color: render2d.RGBA8(235, 235, 225, 255)}))
+			must[assets.TextBounds](t)(lib.DrawText(pass, f, "scaled ×2", assets.TextOptions{Position: geom.Vec2{X: 10, Y: 140}, Scale: 2, Color: render2d.RGBA8(255, 150, 150, 255)}))
 		}
 	}},
 }
@@ -295,7 +296,7 @@ func TestStaleTextureAfterRelease(t *testing.T) {
 	if err := lib.Upload(r); err != nil {
 		t.Fatal(err)
 	}
-	p := must[render2d.DrawPacket2D](t)(lib.Sprite(a, render2d.Vec2{}))
+	p := must[render2d.DrawPacket2D](t)(lib.Sprite(a, geom.Vec2{}))
 	old := &render2d.Frame{Passes: []render2d.Pass{{Packets: []render2d.DrawPacket2D{p}}}}
 	if err := lib.Release(a); err != nil {
 		t.Fatal(err)
@@ -307,7 +308,7 @@ func TestStaleTextureAfterRelease(t *testing.T) {
 	if err := r.Render(old); err == nil {
 		t.Errorf("a frame using a released page rendered without error")
 	}
-	pb := must[render2d.DrawPacket2D](t)(lib.Sprite(b, render2d.Vec2{}))
+	pb := must[render2d.DrawPacket2D](t)(lib.Sprite(b, geom.Vec2{}))
 	if pb.Texture == p.Texture {
 		t.Errorf("new image got the released page's texture handle %v", p.Texture)
 	}

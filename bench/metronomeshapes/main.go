@@ -21,7 +21,9 @@ import (
 	"time"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
+
 	"github.com/metronome-go/metronome/bench/internal/scene"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
 	"github.com/metronome-go/metronome/render2d/shape"
@@ -94,7 +96,7 @@ func run(kind string, n, frames int) (scene.Result, error) {
 	var f render2d.Frame
 	fw := render2d.NewFrameWriter(&f)
 	var tess shape.Tessellator
-	line := shape.Line(render2d.Vec2{}, render2d.Vec2{X: scene.LineDX, Y: scene.LineDY}, scene.LineWidth)
+	line := shape.Line(geom.Vec2{}, geom.Vec2{X: scene.LineDX, Y: scene.LineDY}, scene.LineWidth)
 	circle := shape.Circle(scene.Radius)
 	angle := float32(math.Atan2(scene.LineDY, scene.LineDX))
 	length := float32(math.Hypot(scene.LineDX, scene.LineDY))
@@ -110,20 +112,20 @@ func run(kind string, n, frames int) (scene.Result, error) {
 			x, y := scene.At(i, fr)
 			cr, cg, cb, ca := scene.Color(i)
 			c := render2d.RGBA8(cr, cg, cb, ca)
-			pos := render2d.Vec2{X: x, Y: y}
+			pos := geom.Vec2{X: x, Y: y}
 			switch kind {
 			case "lines":
 				err = tess.Draw(pw, &line, shape.Packet(pos, c))
 			case "circles":
 				err = tess.Draw(pw, &circle, shape.Packet(pos, c))
 			case "line-sprites":
-				p := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, pos, render2d.Vec2{X: length, Y: scene.LineWidth})
-				p.Transform.Origin = render2d.Vec2{Y: scene.LineWidth / 2}
+				p := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, pos, geom.Vec2{X: length, Y: scene.LineWidth})
+				p.Transform.Origin = geom.Vec2{Y: scene.LineWidth / 2}
 				p.Transform.Rotation, p.Tint = angle, c
 				pw.Draw(p)
 			case "circle-sprites":
-				p := render2d.Sprite(disc, render2d.Rect{}, pos, render2d.Vec2{X: 2 * scene.Radius, Y: 2 * scene.Radius})
-				p.Transform.Origin = render2d.Vec2{X: scene.Radius, Y: scene.Radius}
+				p := render2d.Sprite(disc, geom.Rect{}, pos, geom.Vec2{X: 2 * scene.Radius, Y: 2 * scene.Radius})
+				p.Transform.Origin = geom.Vec2{X: scene.Radius, Y: scene.Radius}
 				p.Tint = c
 				pw.Draw(p)
 			}

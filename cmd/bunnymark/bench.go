@@ -5,10 +5,12 @@ import (
 	"image"
 	"image/color"
 	"math/rand/v2"
-	"strings"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
+
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/internal/glshader"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
 )
@@ -120,16 +122,16 @@ func (rb *rendererBench) frame(dt float32) {
 	}
 	pos := rb.b.pos
 	ps := w.BeginPass(render2d.PassDesc{Clear: true, ClearColor: render2d.Color{R: 0.1, G: 0.1, B: 0.15, A: 1}}).Append(len(pos) / 2)
-	size := render2d.Vec2{X: rb.b.size, Y: rb.b.size}
+	size := geom.Vec2{X: rb.b.size, Y: rb.b.size}
 	for i := range ps {
 		p := &ps[i]
 		p.Texture = rb.tex
-		p.Transform.Position = render2d.Vec2{X: pos[2*i], Y: pos[2*i+1]}
-		p.Transform.Scale = render2d.Vec2{X: 1, Y: 1}
+		p.Transform.Position = geom.Vec2{X: pos[2*i], Y: pos[2*i+1]}
+		p.Transform.Scale = geom.Vec2{X: 1, Y: 1}
 		p.Size = size
 		p.Tint = render2d.White
 		if rb.interp {
-			p.Prev = render2d.Placement{Position: render2d.Vec2{X: rb.prev[2*i], Y: rb.prev[2*i+1]}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
+			p.Prev = render2d.Placement{Position: geom.Vec2{X: rb.prev[2*i], Y: rb.prev[2*i+1]}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
 		}
 	}
 	rb.slots.Publish(w)
@@ -176,40 +178,21 @@ out vec4 o_color;
 void main() { o_color = texture(u_tex, v_uv); }
 `
 
-func compile(kind uint32, src string) (uint32, error) {
-	sh := gl.CreateShader(kind)
-	cs, free := gl.Strs(src + "\x00")
-	gl.ShaderSource(sh, 1, cs, nil)
-	free()
-	gl.CompileShader(sh)
-	var ok int32
-	gl.GetShaderiv(sh, gl.COMPILE_STATUS, &ok)
-	if ok == gl.FALSE {
-		var n int32
-		gl.GetShaderiv(sh, gl.INFO_LOG_LENGTH, &n)
-		log := strings.Repeat("\x00", int(n)+1)
-		gl.GetShaderInfoLog(sh, n, nil, gl.Str(log))
-		return 0, fmt.Errorf("plain loop shader: %s", log)
-	}
-	return sh, nil
-}
-
 func newPlainBench(img *image.RGBA, filter render2d.Filter, w, h int) (*plainBench, error) {
-	vs, err := compile(gl.VERTEX_SHADER, plainVS)
+	vs, err := glshader.Compile(gl.VERTEX_SHADER, plainVS, "plain loop vertex shader")
 	if err != nil {
 		return nil, err
 	}
-	fs, err := compile(gl.FRAGMENT_SHADER, plainFS)
+	defer gl.DeleteShader(vs)
+	fs, err := glshader.Compile(gl.FRAGMENT_SHADER, plainFS, "plain loop fragment shader")
 	if err != nil {
 		return nil, err
 	}
+	defer gl.DeleteShader(fs)
 	pb := &plainBench{w: float32(w), h: float32(h)}
-	pb.prog = gl.CreateProgram()
-	gl.AttachShader(pb.prog, vs)
-	gl.AttachShader(pb.prog, fs)
-	gl.LinkProgram(pb.prog)
-	gl.DeleteShader(vs)
-	gl.DeleteShader(fs)
+	if pb.prog, err = glshader.Link(vs, fs, "plain loop program"); err != nil {
+		return nil, err
+	}
 	pb.uSize = gl.GetUniformLocation(pb.prog, gl.Str("u_size\x00"))
 	pb.uScreen = gl.GetUniformLocation(pb.prog, gl.Str("u_screen\x00"))
 	gl.GenVertexArrays(1, &pb.vao)

@@ -74,7 +74,7 @@ func (g *game) restBall(jump bool) {
 	q := g.balls.Query()
 	for q.Next() {
 		t, _, b := q.Get()
-		t.Position = ecs.Vec2{X: on.Center().X - ballSize/2, Y: on.Y - ballSize}
+		t.Position = geom.Vec2{X: on.Center().X - ballSize/2, Y: on.Y - ballSize}
 		if jump {
 			t.Teleport()
 			b.Vel = geom.Vec2{}
@@ -168,7 +168,7 @@ func (g *game) fly(ctx *ecs.Context, t *ecs.Transform, body *Body, ball *Ball, d
 			}
 		}
 		if first < 0 { // a free flight to the end of the tick
-			t.Position = ecs.Vec2(geom.Vec2(t.Position).Add(move))
+			t.Position = t.Position.Add(move)
 			return
 		}
 		tg := &g.targets[first]
@@ -176,12 +176,12 @@ func (g *game) fly(ctx *ecs.Context, t *ecs.Transform, body *Body, ball *Ball, d
 			// Already inside: the paddle moved into the ball. Step out the
 			// shortest way; bounce only if the ball was heading in.
 			out, _ := r.Penetration(tg.box)
-			t.Position = ecs.Vec2(geom.Vec2(t.Position).Add(out))
+			t.Position = t.Position.Add(out)
 			if ball.Vel.Dot(hit.Normal) >= 0 {
 				continue
 			}
 		} else {
-			t.Position = ecs.Vec2(geom.Vec2(t.Position).Add(move.Scale(hit.Time)))
+			t.Position = t.Position.Add(move.Scale(hit.Time))
 			left *= 1 - hit.Time
 		}
 		g.bounce(ctx, ball, tg, hit.Normal, box(t, body))

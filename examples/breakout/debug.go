@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -21,13 +22,13 @@ func (g *game) drawDebug(ctx *ecs.Context) {
 	for q.Next() {
 		t, b := q.Get()
 		r := box(t, b)
-		ctx.Draw.Rect(render2d.Rect{X: r.X, Y: r.Y, W: r.W, H: r.H}, 1, boxColour)
+		ctx.Draw.Rect(geom.Rect{X: r.X, Y: r.Y, W: r.W, H: r.H}, 1, boxColour)
 	}
 	bq := g.balls.Query()
 	for bq.Next() {
 		t, b, ball := bq.Get()
-		c := ecs.Vec2{X: t.Position.X + b.Size.X/2, Y: t.Position.Y + b.Size.Y/2}
+		c := geom.Vec2{X: t.Position.X + b.Size.X/2, Y: t.Position.Y + b.Size.Y/2}
 		ctx.Draw.Circle(c, b.Size.X/2+2, 1, boxColour)
-		ctx.Draw.Line(c, ecs.Vec2{X: c.X + ball.Vel.X/10, Y: c.Y + ball.Vel.Y/10}, 1, velocityColour)
+		ctx.Draw.Line(c, geom.Vec2{X: c.X + ball.Vel.X/10, Y: c.Y + ball.Vel.Y/10}, 1, velocityColour)
 	}
 }

@@ -120,7 +120,7 @@ func serve(t *testing.T, sim *frameworktest.Sim) {
 func aim(t *testing.T, sim *frameworktest.Sim, x, y float32, v geom.Vec2) {
 	t.Helper()
 	tr, _, b := ball(t, sim)
-	tr.Position = ecs.Vec2{X: x, Y: y}
+	tr.Position = geom.Vec2{X: x, Y: y}
 	b.Vel = v
 }
 

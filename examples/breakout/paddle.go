@@ -66,7 +66,7 @@ func (g *game) setPaddleWidth(w float32) {
 		t, b, _, s := q.Get()
 		centre := t.Position.X + b.Size.X/2
 		b.Size.X = w
-		s.Size = ecs.Vec2(b.Size)
+		s.Size = b.Size
 		t.Position.X = geom.Clamp(centre-w/2, 0, fieldW-w)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
@@ -269,7 +270,7 @@ func logGame(log *[]tickLog) framework.Game {
 		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
 			e := ctx.Commands.Spawn()
 			ecs.With(e, ecs.At(1, 1))
-			ecs.With(e, ecs.Sprite{Size: ecs.Vec2{X: 4, Y: 4}})
+			ecs.With(e, ecs.Sprite{Size: geom.Vec2{X: 4, Y: 4}})
 		}})
 		s.App.AddSystem(ecs.Update, ecs.System{Name: "log", Run: func(ctx *ecs.Context) {
 			*log = append(*log, tickLog{
@@ -652,7 +653,7 @@ func hudGame(speed float32, format string, margin float32) framework.Game {
 			r := ctx.Commands.Spawn()
 			ecs.With(r, ecs.At(0, 0))
 			ecs.With(r, player{Speed: speed})
-			ecs.With(r, ecs.Sprite{Size: ecs.Vec2{X: 8, Y: 8}})
+			ecs.With(r, ecs.Sprite{Size: geom.Vec2{X: 8, Y: 8}})
 			h := ctx.Commands.Spawn()
 			ecs.With(h, ecs.At(0, 0))
 			ecs.With(h, ecs.Text{})

@@ -6,6 +6,7 @@ import (
 	"image"
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender/gltest"
 )
@@ -34,8 +35,8 @@ func TestRenderAllocatesNothing(t *testing.T) {
 		pw.Draw(sprite(q, float32(i%64), float32(i/4), 4, 4))
 	}
 	w.SetClear(render2d.Color{R: 0.5, B: 0.5, A: 1})
-	pw = w.BeginPass(render2d.PassDesc{Clear: true, ClearColor: grey, Camera: render2d.Camera{Zoom: 1.5, Rotation: 0.1, Viewport: render2d.Rect{X: 4, Y: 19, W: 120, H: 90}, Size: render2d.Vec2{X: 40, Y: 30}},
-		PrevCamera: render2d.CameraPlacement{Position: render2d.Vec2{X: 3}, Zoom: 1.25, Set: true}})
+	pw = w.BeginPass(render2d.PassDesc{Clear: true, ClearColor: grey, Camera: render2d.Camera{Zoom: 1.5, Rotation: 0.1, Viewport: geom.Rect{X: 4, Y: 19, W: 120, H: 90}, Size: geom.Vec2{X: 40, Y: 30}},
+		PrevCamera: render2d.CameraPlacement{Position: geom.Vec2{X: 3}, Zoom: 1.25, Set: true}})
 	for i := range 1000 {
 		p := sprite(d, float32(i%100), float32(i%77), 8, 8)
 		p.Blend = render2d.BlendMode(i / 200)

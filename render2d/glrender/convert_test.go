@@ -3,6 +3,7 @@ package glrender
 import (
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/internal/cputime"
 	"github.com/metronome-go/metronome/render2d"
 )
@@ -50,12 +51,12 @@ func cpuFrame(b *testing.B, moving bool) {
 		for i := range ps {
 			p := &ps[i]
 			p.Texture = tex
-			p.Transform.Position = render2d.Vec2{X: float32(i % 1280), Y: float32(i % 720)}
-			p.Transform.Scale = render2d.Vec2{X: 1, Y: 1}
-			p.Size = render2d.Vec2{X: 2, Y: 2}
+			p.Transform.Position = geom.Vec2{X: float32(i % 1280), Y: float32(i % 720)}
+			p.Transform.Scale = geom.Vec2{X: 1, Y: 1}
+			p.Size = geom.Vec2{X: 2, Y: 2}
 			p.Tint = render2d.White
 			if moving {
-				p.Prev = render2d.Placement{Position: render2d.Vec2{X: float32(i%1280) - 1, Y: float32(i % 720)}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
+				p.Prev = render2d.Placement{Position: geom.Vec2{X: float32(i%1280) - 1, Y: float32(i % 720)}, Scale: p.Transform.Scale, Tint: p.Tint, Set: true}
 			}
 		}
 		s.Publish(w)
@@ -104,8 +105,8 @@ func (oneTexture) TargetTexture(render2d.TargetHandle) (render2d.TextureHandle, 
 
 func TestConvert(t *testing.T) {
 	ps := []render2d.DrawPacket2D{
-		{Transform: render2d.Transform{Position: render2d.Vec2{X: 10, Y: 20}, Scale: render2d.Vec2{X: 2, Y: -1}, Origin: render2d.Vec2{X: 1, Y: 2}, Rotation: 0.5},
-			Size: render2d.Vec2{X: 4, Y: 8}, Tint: render2d.Color{R: 1, G: 0.5, B: 0, A: 2}, Source: render2d.Rect{X: 2, Y: 4, W: 4, H: 2}, Params: [4]float32{1, 2, 3, 4}},
+		{Transform: render2d.Transform{Position: geom.Vec2{X: 10, Y: 20}, Scale: geom.Vec2{X: 2, Y: -1}, Origin: geom.Vec2{X: 1, Y: 2}, Rotation: 0.5},
+			Size: geom.Vec2{X: 4, Y: 8}, Tint: render2d.Color{R: 1, G: 0.5, B: 0, A: 2}, Source: geom.Rect{X: 2, Y: 4, W: 4, H: 2}, Params: [4]float32{1, 2, 3, 4}},
 		{Tint: render2d.White},
 	}
 	got := make([]instance, 2)
@@ -126,9 +127,9 @@ func TestConvert(t *testing.T) {
 
 func TestConvertPrev(t *testing.T) {
 	moved := render2d.DrawPacket2D{
-		Transform: render2d.Transform{Position: render2d.Vec2{X: 10, Y: 20}, Scale: render2d.Vec2{X: 2, Y: 2}, Origin: render2d.Vec2{X: 1, Y: 2}, Rotation: 0.5},
-		Size:      render2d.Vec2{X: 4, Y: 8}, Tint: render2d.White,
-		Prev: render2d.Placement{Position: render2d.Vec2{X: 1, Y: 2}, Rotation: -1, Scale: render2d.Vec2{X: 1, Y: -3}, Tint: render2d.Color{R: 1, A: 1}, Set: true},
+		Transform: render2d.Transform{Position: geom.Vec2{X: 10, Y: 20}, Scale: geom.Vec2{X: 2, Y: 2}, Origin: geom.Vec2{X: 1, Y: 2}, Rotation: 0.5},
+		Size:      geom.Vec2{X: 4, Y: 8}, Tint: render2d.White,
+		Prev: render2d.Placement{Position: geom.Vec2{X: 1, Y: 2}, Rotation: -1, Scale: geom.Vec2{X: 1, Y: -3}, Tint: render2d.Color{R: 1, A: 1}, Set: true},
 	}
 	still := moved
 	still.Prev = render2d.Placement{}
@@ -154,7 +155,7 @@ func TestConvertPrev(t *testing.T) {
 	// positions alone.
 	slid := still
 	slid.Prev = slid.Placement()
-	slid.Prev.Position = render2d.Vec2{X: -5, Y: 7}
+	slid.Prev.Position = geom.Vec2{X: -5, Y: 7}
 	ps = []render2d.DrawPacket2D{slid, still}
 	if _, motion := convert(cur, ps, 4, 4, false); motion != slide {
 		t.Fatalf("convert of a batch that only moves: motion %d, want slide", motion)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender/gltest"
 )
@@ -20,7 +21,7 @@ func TestMaterialCompileErrorNamesMaterialAndLog(t *testing.T) {
 		}
 	}
 	// The renderer stays usable.
-	if err := r.Render(&render2d.Frame{Passes: []render2d.Pass{{Packets: []render2d.DrawPacket2D{render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{}, render2d.Vec2{X: 4, Y: 4})}}}}); err != nil {
+	if err := r.Render(&render2d.Frame{Passes: []render2d.Pass{{Packets: []render2d.DrawPacket2D{render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{}, geom.Vec2{X: 4, Y: 4})}}}}); err != nil {
 		t.Errorf("Render after a failed material: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
 	"github.com/metronome-go/metronome/render2d/glrender/gltest"
@@ -57,7 +58,7 @@ type scene struct {
 }
 
 func sprite(tex render2d.TextureHandle, x, y, w, h float32) render2d.DrawPacket2D {
-	return render2d.Sprite(tex, render2d.Rect{}, render2d.Vec2{X: x, Y: y}, render2d.Vec2{X: w, Y: h})
+	return render2d.Sprite(tex, geom.Rect{}, geom.Vec2{X: x, Y: y}, geom.Vec2{X: w, Y: h})
 }
 
 func solidQuad(x, y, w, h float32, c render2d.Color) render2d.DrawPacket2D {
@@ -85,7 +86,7 @@ var scenes = []scene{
 	{"sprites", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
 		q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
 		sub := sprite(q, 72, 8, 48, 48)
-		sub.Source = render2d.Rect{X: 4, Y: 0, W: 4, H: 8} // right half: green over white
+		sub.Source = geom.Rect{X: 4, Y: 0, W: 4, H: 8} // right half: green over white
 		return onePass(render2d.PassDesc{Clear: true, ClearColor: grey},
 			sprite(q, 8, 8, 48, 48),
 			sub,
@@ -97,13 +98,13 @@ var scenes = []scene{
 	{"transform", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
 		q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
 		rot := sprite(q, 32, 32, 32, 32)
-		rot.Transform.Origin = render2d.Vec2{X: 16, Y: 16}
+		rot.Transform.Origin = geom.Vec2{X: 16, Y: 16}
 		rot.Transform.Rotation = math.Pi / 4
 		scaled := sprite(q, 72, 8, 16, 16)
-		scaled.Transform.Scale = render2d.Vec2{X: 3, Y: 2}
+		scaled.Transform.Scale = geom.Vec2{X: 3, Y: 2}
 		flipped := sprite(q, 40, 72, 32, 32)
-		flipped.Transform.Origin = render2d.Vec2{X: 16, Y: 16}
-		flipped.Transform.Scale = render2d.Vec2{X: -1, Y: 1}
+		flipped.Transform.Origin = geom.Vec2{X: 16, Y: 16}
+		flipped.Transform.Scale = geom.Vec2{X: -1, Y: 1}
 		quarter := sprite(q, 96, 96, 24, 24)
 		quarter.Transform.Rotation = math.Pi / 2 // about its top-left corner
 		return onePass(render2d.PassDesc{Clear: true, ClearColor: grey}, rot, scaled, flipped, quarter)
@@ -138,7 +139,7 @@ var scenes = []scene{
 	}},
 	{"camera", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
 		q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
-		cam := render2d.Camera{Position: render2d.Vec2{X: 50, Y: 50}, Anchor: render2d.Vec2{X: 0.5, Y: 0.5}, Zoom: 2, Rotation: math.Pi / 6}
+		cam := render2d.Camera{Position: geom.Vec2{X: 50, Y: 50}, Anchor: geom.Vec2{X: 0.5, Y: 0.5}, Zoom: 2, Rotation: math.Pi / 6}
 		return onePass(render2d.PassDesc{Clear: true, ClearColor: grey, Camera: cam},
 			sprite(q, 30, 30, 20, 20),
 			solidQuad(50, 50, 10, 2, render2d.Color{R: 1, G: 1, B: 0, A: 1}),
@@ -147,8 +148,8 @@ var scenes = []scene{
 	}},
 	{"passes", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
 		q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
-		left := render2d.PassDesc{Clear: true, ClearColor: render2d.Color{R: 0.1, G: 0.1, B: 0.3, A: 1}, Camera: render2d.Camera{Viewport: render2d.Rect{W: 64, H: 128}}}
-		right := render2d.PassDesc{Clear: true, ClearColor: render2d.Color{R: 0.3, G: 0.1, B: 0.1, A: 1}, Camera: render2d.Camera{Viewport: render2d.Rect{X: 64, Y: 32, W: 64, H: 64}, Zoom: 0.5}}
+		left := render2d.PassDesc{Clear: true, ClearColor: render2d.Color{R: 0.1, G: 0.1, B: 0.3, A: 1}, Camera: render2d.Camera{Viewport: geom.Rect{W: 64, H: 128}}}
+		right := render2d.PassDesc{Clear: true, ClearColor: render2d.Color{R: 0.3, G: 0.1, B: 0.1, A: 1}, Camera: render2d.Camera{Viewport: geom.Rect{X: 64, Y: 32, W: 64, H: 64}, Zoom: 0.5}}
 		overlay := render2d.PassDesc{}
 		return &render2d.Frame{Passes: []render2d.Pass{
 			{PassDesc: left, Packets: []render2d.DrawPacket2D{sprite(q, 8, 8, 48, 48), sprite(q, 40, 100, 48, 48)}},
@@ -166,7 +167,7 @@ var scenes = []scene{
 		bar := solidQuad(0, 24, 32, 8, render2d.Color{R: 1, G: 1, B: 0, A: 1})
 		big := sprite(tex, 8, 8, 64, 64)
 		turned := sprite(tex, 96, 96, 48, 48)
-		turned.Transform.Origin = render2d.Vec2{X: 16, Y: 16}
+		turned.Transform.Origin = geom.Vec2{X: 16, Y: 16}
 		turned.Transform.Rotation = math.Pi / 8
 		return &render2d.Frame{Passes: []render2d.Pass{
 			{PassDesc: render2d.PassDesc{Target: target, Clear: true, ClearColor: render2d.Color{R: 0, G: 0.5, B: 0.5, A: 1}}, Packets: []render2d.DrawPacket2D{small, bar}},
@@ -204,11 +205,11 @@ var scenes = []scene{
 		s := render2d.Screen{Width: 40, Height: 30, Scaling: render2d.ScaleInteger, ClearColor: render2d.Color{R: 0.5, G: 0.1, B: 0.6, A: 1}}
 		w, h := gltest.FramebufferSize()
 		l := s.Layout(w, h, w, h)
-		world := render2d.Camera{Viewport: l.Place(render2d.Rect{}), Size: l.Size}
+		world := render2d.Camera{Viewport: l.Place(geom.Rect{}), Size: l.Size}
 		turned := sprite(q, 20, 15, 8, 8)
-		turned.Transform.Origin = render2d.Vec2{X: 4, Y: 4}
+		turned.Transform.Origin = geom.Vec2{X: 4, Y: 4}
 		turned.Transform.Rotation = math.Pi / 6
-		inset := render2d.Camera{Viewport: l.Place(render2d.Rect{X: 28, Y: 2, W: 10, H: 8}), Size: render2d.Vec2{X: 10, Y: 8}, Position: render2d.Vec2{X: 2, Y: 2}, Zoom: 0.5}
+		inset := render2d.Camera{Viewport: l.Place(geom.Rect{X: 28, Y: 2, W: 10, H: 8}), Size: geom.Vec2{X: 10, Y: 8}, Position: geom.Vec2{X: 2, Y: 2}, Zoom: 0.5}
 		return &render2d.Frame{Clear: true, ClearColor: s.ClearColor, Passes: []render2d.Pass{
 			{PassDesc: render2d.PassDesc{Camera: world, Clear: true, ClearColor: grey}, Packets: []render2d.DrawPacket2D{
 				sprite(q, 2, 2, 12, 12),
@@ -225,7 +226,7 @@ var scenes = []scene{
 // interpScene is drawn at alpha 0.5: every placement halfway.
 var interpScene = scene{"interp", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
 	q := mustTexture(t, r, quadrants(), render2d.TextureOptions{Filter: render2d.FilterNearest})
-	moved := func(p render2d.DrawPacket2D, from render2d.Vec2) render2d.DrawPacket2D {
+	moved := func(p render2d.DrawPacket2D, from geom.Vec2) render2d.DrawPacket2D {
 		p.Prev = p.Placement()
 		p.Prev.Position = from
 		return p
@@ -233,18 +234,18 @@ var interpScene = scene{"interp", func(t *testing.T, r *glrender.Renderer) *rend
 	var ps []render2d.DrawPacket2D
 	for i := range 4 { // from x 8, sliding right by 16, 32, 48 and 64: shown 8 to 32 along
 		p := sprite(q, float32(8+16*(i+1)), float32(4+14*i), 12, 12)
-		ps = append(ps, moved(p, render2d.Vec2{X: 8, Y: p.Transform.Position.Y}))
+		ps = append(ps, moved(p, geom.Vec2{X: 8, Y: p.Transform.Position.Y}))
 	}
 	// Turning a quarter and growing from 1 to 2 about its centre: shown
 	// an eighth turned at 1.5.
 	spin := sprite(q, 96, 32, 16, 16)
-	spin.Transform.Origin = render2d.Vec2{X: 8, Y: 8}
+	spin.Transform.Origin = geom.Vec2{X: 8, Y: 8}
 	spin.Prev = spin.Placement()
-	spin.Transform.Rotation, spin.Transform.Scale = math.Pi/2, render2d.Vec2{X: 2, Y: 2}
+	spin.Transform.Rotation, spin.Transform.Scale = math.Pi/2, geom.Vec2{X: 2, Y: 2}
 	// From a little left of upright to a little right, the short way:
 	// shown upright, not half a turn round.
 	short := sprite(q, 96, 80, 16, 16)
-	short.Transform.Origin = render2d.Vec2{X: 8, Y: 8}
+	short.Transform.Origin = geom.Vec2{X: 8, Y: 8}
 	short.Transform.Rotation = 2*math.Pi - 0.3
 	short.Prev = short.Placement()
 	short.Prev.Rotation = 0.3
@@ -252,13 +253,13 @@ var interpScene = scene{"interp", func(t *testing.T, r *glrender.Renderer) *rend
 	fade := solidQuad(8, 100, 16, 16, render2d.Color{R: 1, A: 1})
 	fade.Prev = fade.Placement()
 	fade.Prev.Tint = render2d.Color{R: 1, G: 1, B: 1}
-	fade.Transform.Scale = render2d.Vec2{X: 3, Y: 1}
+	fade.Transform.Scale = geom.Vec2{X: 3, Y: 1}
 	still := sprite(q, 100, 108, 16, 16) // no Prev: where it is at every alpha
 	// The row alone in its batch only slides; the fade between keeps the
 	// batches apart.
 	ps = append(ps, fade, spin, short, still)
 	f := onePass(render2d.PassDesc{Clear: true, ClearColor: grey,
-		PrevCamera: render2d.CameraPlacement{Position: render2d.Vec2{X: 8, Y: -8}, Set: true}}, ps...)
+		PrevCamera: render2d.CameraPlacement{Position: geom.Vec2{X: 8, Y: -8}, Set: true}}, ps...)
 	f.Present.Alpha = 0.5
 	return f
 }}
@@ -294,7 +295,7 @@ func displaced(pl render2d.Placement) render2d.Placement {
 	pl.Position.X += 17
 	pl.Position.Y -= 9
 	pl.Rotation += 1
-	pl.Scale = render2d.Vec2{X: pl.Scale.X * 0.5, Y: pl.Scale.Y * 1.5}
+	pl.Scale = geom.Vec2{X: pl.Scale.X * 0.5, Y: pl.Scale.Y * 1.5}
 	pl.Tint = render2d.Color{R: 1 - pl.Tint.R, G: 1 - pl.Tint.G, B: pl.Tint.B, A: 1 - pl.Tint.A/2}
 	return pl
 }

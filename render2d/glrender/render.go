@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
+
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -101,7 +103,7 @@ func (r *Renderer) pass(p *render2d.Pass) {
 	// moved to the heap on every pass.
 	cam := p.ResolvedCamera(r.alpha)
 	sw, sh := float32(vw), float32(vh)
-	if cam.Size != (render2d.Vec2{}) {
+	if cam.Size != (geom.Vec2{}) {
 		sw, sh = cam.Size.X, cam.Size.Y // a logical view, stretched over the viewport
 	}
 	r.view = viewMatrix(cam, sw, sh, fbo != 0)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/metronome-go/metronome/internal/glshader"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/internal/handles"
 )
@@ -101,7 +103,7 @@ func (r *Renderer) compileBuiltins() error {
 				continue // a slide's previous position takes the parameter slot
 			}
 			var err error
-			if r.vs[k][m], err = compileShader(gl.VERTEX_SHADER, vsHeaders[k]+motionDefines[m]+vertexSource, motionNames[m]+names[k]+" vertex shader"); err != nil {
+			if r.vs[k][m], err = glshader.Compile(gl.VERTEX_SHADER, vsHeaders[k]+motionDefines[m]+vertexSource, motionNames[m]+names[k]+" vertex shader"); err != nil {
 				return err
 			}
 		}

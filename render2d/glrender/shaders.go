@@ -1,10 +1,9 @@
 package glrender
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/go-gl/gl/v4.1-core/gl"
+
+	"github.com/metronome-go/metronome/internal/glshader"
 )
 
 // The vertex shader reads one compact instance per sprite (see instance in
@@ -177,47 +176,12 @@ type program struct {
 // programs are the motion variants of one material.
 type programs [numMotions]program
 
-func compileShader(kind uint32, src, what string) (uint32, error) {
-	sh := gl.CreateShader(kind)
-	cs, free := gl.Strs(src + "\x00")
-	gl.ShaderSource(sh, 1, cs, nil)
-	free()
-	gl.CompileShader(sh)
-	var ok int32
-	gl.GetShaderiv(sh, gl.COMPILE_STATUS, &ok)
-	if ok == gl.FALSE {
-		log := shaderLog(sh, false)
-		gl.DeleteShader(sh)
-		return 0, fmt.Errorf("compiling %s: %s", what, log)
-	}
-	return sh, nil
-}
-
-func shaderLog(id uint32, isProgram bool) string {
-	var n int32
-	if isProgram {
-		gl.GetProgramiv(id, gl.INFO_LOG_LENGTH, &n)
-	} else {
-		gl.GetShaderiv(id, gl.INFO_LOG_LENGTH, &n)
-	}
-	if n <= 0 {
-		return "(no log)"
-	}
-	buf := make([]byte, n)
-	if isProgram {
-		gl.GetProgramInfoLog(id, n, nil, &buf[0])
-	} else {
-		gl.GetShaderInfoLog(id, n, nil, &buf[0])
-	}
-	return strings.TrimRight(string(buf), "\x00\n ")
-}
-
 // linkPrograms builds the sprite programs of every motion variant whose
 // shade function has the given body, from the compiled vertex shaders vs
 // of the matching kind. The fragment shader is compiled once and linked
 // into all of them.
 func linkPrograms(vs [numMotions]uint32, header, shade, what string) (programs, error) {
-	fs, err := compileShader(gl.FRAGMENT_SHADER, header+fragmentHead+shade+fragmentTail, what+" fragment shader")
+	fs, err := glshader.Compile(gl.FRAGMENT_SHADER, header+fragmentHead+shade+fragmentTail, what+" fragment shader")
 	if err != nil {
 		return programs{}, err
 	}
@@ -237,19 +201,11 @@ func linkPrograms(vs [numMotions]uint32, header, shade, what string) (programs, 
 	return ps, nil
 }
 
+// link links vs and fs and looks up the sprite uniforms.
 func link(vs, fs uint32, what string) (program, error) {
-	id := gl.CreateProgram()
-	gl.AttachShader(id, vs)
-	gl.AttachShader(id, fs)
-	gl.LinkProgram(id)
-	gl.DetachShader(id, vs)
-	gl.DetachShader(id, fs)
-	var ok int32
-	gl.GetProgramiv(id, gl.LINK_STATUS, &ok)
-	if ok == gl.FALSE {
-		log := shaderLog(id, true)
-		gl.DeleteProgram(id)
-		return program{}, fmt.Errorf("linking %s: %s", what, log)
+	id, err := glshader.Link(vs, fs, what)
+	if err != nil {
+		return program{}, err
 	}
 	p := program{
 		id:    id,

@@ -5,6 +5,9 @@ import (
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
+
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/internal/glshader"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -64,12 +67,12 @@ const shapeStride = int32(unsafe.Sizeof(shapeVertex{}))
 type shapeRange struct{ first, count int32 }
 
 func (r *Renderer) compileShapes() error {
-	vs, err := compileShader(gl.VERTEX_SHADER, shapeVertexSource, "shape vertex shader")
+	vs, err := glshader.Compile(gl.VERTEX_SHADER, shapeVertexSource, "shape vertex shader")
 	if err != nil {
 		return err
 	}
 	defer gl.DeleteShader(vs)
-	fs, err := compileShader(gl.FRAGMENT_SHADER, shapeFragmentSource, "shape fragment shader")
+	fs, err := glshader.Compile(gl.FRAGMENT_SHADER, shapeFragmentSource, "shape fragment shader")
 	if err != nil {
 		return err
 	}
@@ -150,7 +153,7 @@ func (r *Renderer) convertShapes(p *render2d.Pass, b *render2d.Batch, px float32
 			e := v.Edge * k
 			if v.Edge == render2d.NoEdge {
 				e = 1 // no edge of its own: covered
-			} else if v.Offset != (render2d.Vec2{}) {
+			} else if v.Offset != (geom.Vec2{}) {
 				e -= 0.5 // pushed half a pixel out of its edge
 			}
 			sv := shapeVertex{x: t.Position.X + lx*c - ly*s, y: t.Position.Y + lx*s + ly*c, edge: e, rgba: col}

@@ -7,13 +7,15 @@ import (
 	"time"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
+
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
 	"github.com/metronome-go/metronome/render2d/glrender/gltest"
 	"github.com/metronome-go/metronome/render2d/shape"
 )
 
-func xy(x, y float32) render2d.Vec2 { return render2d.Vec2{X: x, Y: y} }
+func xy(x, y float32) geom.Vec2 { return geom.Vec2{X: x, Y: y} }
 
 // shapeFrame builds a one-pass frame cleared grey whose packets draw
 // writes, through a tessellator.
@@ -53,16 +55,16 @@ var shapeScenes = []scene{
 	{"shape-joins", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
 		return shapeFrame(t, func(d func(shape.Shape, float32, float32, render2d.Color), _ *render2d.PassWriter) {
 			for i, j := range []shape.Join{shape.JoinMiter, shape.JoinBevel, shape.JoinRound} {
-				s := shape.Polyline([]render2d.Vec2{xy(0, 30), xy(16, 0), xy(32, 30)}, 8)
+				s := shape.Polyline([]geom.Vec2{xy(0, 30), xy(16, 0), xy(32, 30)}, 8)
 				s.Join = j
 				d(s, float32(8+i*40), 14, orange)
 			}
 			// A translucent zigzag: its joins must not darken where they meet.
-			z := shape.Polyline([]render2d.Vec2{xy(0, 20), xy(20, 0), xy(40, 20), xy(60, 0), xy(80, 20), xy(100, 0)}, 10)
+			z := shape.Polyline([]geom.Vec2{xy(0, 20), xy(20, 0), xy(40, 20), xy(60, 0), xy(80, 20), xy(100, 0)}, 10)
 			z.Join = shape.JoinBevel
 			d(z, 14, 70, render2d.Color{R: 1, G: 1, B: 1, A: 0.5})
 			// A hairpin past the miter limit becomes a bevel.
-			d(shape.Polyline([]render2d.Vec2{xy(0, 0), xy(100, 6), xy(0, 12)}, 4), 14, 104, cyan)
+			d(shape.Polyline([]geom.Vec2{xy(0, 0), xy(100, 6), xy(0, 12)}, 4), 14, 104, cyan)
 		})
 	}},
 	{"shape-fills", func(t *testing.T, r *glrender.Renderer) *render2d.Frame {
@@ -74,7 +76,7 @@ var shapeScenes = []scene{
 			d(shape.RoundRect(36, 24, 8), 44, 46, render2d.White)
 			d(shape.Polygon(xy(0, 0), xy(30, 0), xy(30, 30), xy(15, 10), xy(0, 30)), 90, 46, orange) // concave
 			holed := shape.Polygon(xy(0, 0), xy(40, 0), xy(40, 40), xy(0, 40))
-			holed.Holes = [][]render2d.Vec2{{xy(10, 10), xy(10, 30), xy(30, 30), xy(30, 10)}}
+			holed.Holes = [][]geom.Vec2{{xy(10, 10), xy(10, 30), xy(30, 30), xy(30, 10)}}
 			d(holed, 6, 82, pink)
 			star := shape.Polygon(xy(20, 0), xy(31.8, 36.2), xy(1, 13.8), xy(39, 13.8), xy(8.2, 36.2))
 			d(star, 50, 84, render2d.White)
@@ -155,7 +157,7 @@ func BenchmarkShapesVsSprites(b *testing.B) {
 				var tess shape.Tessellator
 				circle := shape.Circle(6)
 				line := shape.Line(xy(0, 0), xy(24, 10), 2)
-				at := func(i int) render2d.Vec2 { return xy(float32(i*37%128), float32(i*53%128)) }
+				at := func(i int) geom.Vec2 { return xy(float32(i*37%128), float32(i*53%128)) }
 				pw := render2d.NewFrameWriter(&sprites).BeginPass(render2d.PassDesc{Clear: true, ClearColor: grey})
 				for i := range n {
 					if kind == "circles" {

@@ -5,6 +5,7 @@ import (
 	"image"
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/nullrender"
 )
@@ -21,7 +22,7 @@ func TestHandlesAndFrames(t *testing.T) {
 		t.Errorf("TextureSize: %d, %d, %v; want 8, 4", w, h, err)
 	}
 	var f render2d.Frame
-	render2d.NewFrameWriter(&f).BeginPass(render2d.PassDesc{}).Draw(render2d.Sprite(tex, render2d.Rect{}, render2d.Vec2{}, render2d.Vec2{X: 8, Y: 4}))
+	render2d.NewFrameWriter(&f).BeginPass(render2d.PassDesc{}).Draw(render2d.Sprite(tex, geom.Rect{}, geom.Vec2{}, geom.Vec2{X: 8, Y: 4}))
 	if err := r.Render(&f); err != nil {
 		t.Fatalf("Render: %v", err)
 	}

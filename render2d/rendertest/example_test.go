@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 	"github.com/metronome-go/metronome/timing"
@@ -17,7 +18,7 @@ func ExampleRecorder() {
 
 	var f render2d.Frame
 	pw := render2d.NewFrameWriter(&f).BeginPass(render2d.PassDesc{Clear: true, ClearColor: render2d.Black})
-	pw.Draw(render2d.Sprite(tex, render2d.Rect{}, render2d.Vec2{X: 1, Y: 2}, render2d.Vec2{X: 16, Y: 16}))
+	pw.Draw(render2d.Sprite(tex, geom.Rect{}, geom.Vec2{X: 1, Y: 2}, geom.Vec2{X: 16, Y: 16}))
 	if err := r.Render(&f); err != nil {
 		fmt.Println(err)
 	}
@@ -35,7 +36,7 @@ func ExampleRecorder() {
 func ExampleRecorder_ShownAt() {
 	r := rendertest.NewRecorder(64, 64, 4096)
 	var f render2d.Frame
-	p := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: 40}, render2d.Vec2{X: 4, Y: 4})
+	p := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: 40}, geom.Vec2{X: 4, Y: 4})
 	p.Prev = p.Placement()
 	p.Prev.Position.X = 20
 	render2d.NewFrameWriter(&f).BeginPass(render2d.PassDesc{}).Draw(p)

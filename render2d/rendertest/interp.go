@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -17,26 +18,26 @@ import (
 // that only slides (drawn additively, so that it is a batch of its own, on
 // black), and a still quad without a previous placement.
 func movingFrame() *render2d.Frame {
-	mover := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: 12, Y: 2}, render2d.Vec2{X: 4, Y: 4})
+	mover := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: 12, Y: 2}, geom.Vec2{X: 4, Y: 4})
 	mover.Tint = render2d.Color{R: 1, A: 1}
-	mover.Prev = render2d.Placement{Position: render2d.Vec2{X: 2, Y: 2}, Scale: render2d.Vec2{X: 1, Y: 1}, Tint: render2d.Color{B: 1, A: 1}, Set: true}
-	bar := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: 4, Y: 20}, render2d.Vec2{X: 8, Y: 3})
+	mover.Prev = render2d.Placement{Position: geom.Vec2{X: 2, Y: 2}, Scale: geom.Vec2{X: 1, Y: 1}, Tint: render2d.Color{B: 1, A: 1}, Set: true}
+	bar := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: 4, Y: 20}, geom.Vec2{X: 8, Y: 3})
 	bar.Tint = render2d.Color{R: 1, G: 1, A: 1}
-	bar.Transform.Origin = render2d.Vec2{Y: 1.5}
+	bar.Transform.Origin = geom.Vec2{Y: 1.5}
 	bar.Transform.Rotation = 3 * math.Pi / 2 // the same as -π/2: up, a quarter turn from the previous angle
-	bar.Transform.Scale = render2d.Vec2{X: 1.5, Y: 1}
-	bar.Prev = render2d.Placement{Position: bar.Transform.Position, Scale: render2d.Vec2{X: 1, Y: 1}, Tint: bar.Tint, Set: true}
-	slider := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: 14, Y: 14}, render2d.Vec2{X: 3, Y: 3})
+	bar.Transform.Scale = geom.Vec2{X: 1.5, Y: 1}
+	bar.Prev = render2d.Placement{Position: bar.Transform.Position, Scale: geom.Vec2{X: 1, Y: 1}, Tint: bar.Tint, Set: true}
+	slider := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: 14, Y: 14}, geom.Vec2{X: 3, Y: 3})
 	slider.Tint = render2d.Color{R: 1, B: 1, A: 1}
 	slider.Blend = render2d.BlendAdditive
 	slider.Prev = slider.Placement()
-	slider.Prev.Position = render2d.Vec2{X: 20, Y: 12}
-	still := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{X: 20, Y: 6}, render2d.Vec2{X: 3, Y: 3})
+	slider.Prev.Position = geom.Vec2{X: 20, Y: 12}
+	still := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: 20, Y: 6}, geom.Vec2{X: 3, Y: 3})
 	still.Tint = render2d.Color{G: 1, A: 1}
 	desc := render2d.PassDesc{
 		Clear: true, ClearColor: render2d.Black,
 		Camera:     render2d.Camera{Zoom: 1.25},
-		PrevCamera: render2d.CameraPlacement{Position: render2d.Vec2{X: -4, Y: -2}, Set: true},
+		PrevCamera: render2d.CameraPlacement{Position: geom.Vec2{X: -4, Y: -2}, Set: true},
 	}
 	return &render2d.Frame{Passes: []render2d.Pass{{PassDesc: desc, Packets: []render2d.DrawPacket2D{mover, bar, slider, still}}}}
 }
@@ -45,14 +46,14 @@ func movingFrame() *render2d.Frame {
 // centre), where the test expects the packet's colour.
 type probe struct {
 	packet int
-	at     render2d.Vec2
+	at     geom.Vec2
 }
 
-var movingProbes = []probe{{0, render2d.Vec2{X: 0.5, Y: 0.5}}, {1, render2d.Vec2{X: 0.3, Y: 0.5}}, {1, render2d.Vec2{X: 0.8, Y: 0.5}}, {2, render2d.Vec2{X: 0.5, Y: 0.5}}, {3, render2d.Vec2{X: 0.5, Y: 0.5}}}
+var movingProbes = []probe{{0, geom.Vec2{X: 0.5, Y: 0.5}}, {1, geom.Vec2{X: 0.3, Y: 0.5}}, {1, geom.Vec2{X: 0.8, Y: 0.5}}, {2, geom.Vec2{X: 0.5, Y: 0.5}}, {3, geom.Vec2{X: 0.5, Y: 0.5}}}
 
 // screenPoint maps a point of packet p (resolved) in its unit square to
 // target pixels through camera c (viewport at the origin, anchor zero).
-func screenPoint(c render2d.Camera, p render2d.DrawPacket2D, u render2d.Vec2) (float64, float64) {
+func screenPoint(c render2d.Camera, p render2d.DrawPacket2D, u geom.Vec2) (float64, float64) {
 	t := p.Transform
 	lx := float64((u.X*p.Size.X - t.Origin.X) * t.Scale.X)
 	ly := float64((u.Y*p.Size.Y - t.Origin.Y) * t.Scale.Y)
@@ -98,7 +99,7 @@ func testInterpolation(t *testing.T, r render2d.Renderer) {
 			other.Present.Alpha = 0
 		}
 		o := other.Resolved()
-		x, y := screenPoint(o.Passes[0].Camera, o.Passes[0].Packets[0], render2d.Vec2{X: 0.5, Y: 0.5})
+		x, y := screenPoint(o.Passes[0].Camera, o.Passes[0].Packets[0], geom.Vec2{X: 0.5, Y: 0.5})
 		if got := img.RGBAAt(int(x), int(y)); !near(got, color.RGBA{0, 0, 0, 255}) {
 			t.Errorf("alpha %v: pixel (%.1f, %.1f), where the moving quad is at alpha %v, = %v, want the clear colour", alpha, x, y, other.Present.Alpha, got)
 		}

@@ -6,6 +6,7 @@ import (
 	"image/draw"
 	"slices"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/internal/handles"
 	"github.com/metronome-go/metronome/timing"
@@ -193,7 +194,7 @@ func (r *Recorder) ShownAt(at timing.Instant) (render2d.Frame, bool) {
 	return render2d.Frame{}, false
 }
 
-func viewportRect(v render2d.Rect, b image.Rectangle) image.Rectangle {
+func viewportRect(v geom.Rect, b image.Rectangle) image.Rectangle {
 	if v.W == 0 || v.H == 0 {
 		return b
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/shape"
 )
@@ -17,10 +18,10 @@ func shapeFrame(t *testing.T, alpha float32) *render2d.Frame {
 	t.Helper()
 	f := &render2d.Frame{}
 	w := render2d.NewFrameWriter(f)
-	pw := w.BeginPass(render2d.PassDesc{Clear: true, ClearColor: render2d.Black, Camera: render2d.Camera{Viewport: render2d.Rect{W: 32, H: 32}}})
+	pw := w.BeginPass(render2d.PassDesc{Clear: true, ClearColor: render2d.Black, Camera: render2d.Camera{Viewport: geom.Rect{W: 32, H: 32}}})
 	var tess shape.Tessellator
 	sq := shape.Rect(8, 8)
-	p := shape.Packet(render2d.Vec2{X: 22, Y: 4}, render2d.Color{R: 1, G: 0.5, A: 1})
+	p := shape.Packet(geom.Vec2{X: 22, Y: 4}, render2d.Color{R: 1, G: 0.5, A: 1})
 	p.Prev = p.Placement()
 	p.Prev.Position.X = 2
 	if err := tess.Draw(pw, &sq, p); err != nil {
@@ -44,7 +45,7 @@ func testShapes(t *testing.T, r render2d.Renderer) {
 			t.Error("the recorded pass does not keep the shape's vertices and indices")
 		}
 		shown := got.Resolved()
-		if pos := shown.Passes[0].Packets[0].Transform.Position; pos != (render2d.Vec2{X: 12, Y: 4}) {
+		if pos := shown.Passes[0].Packets[0].Transform.Position; pos != (geom.Vec2{X: 12, Y: 4}) {
 			t.Errorf("shape shown at %v, want (12, 4) halfway", pos)
 		}
 	} else {

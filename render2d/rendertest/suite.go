@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -100,10 +101,10 @@ func testTextures(t *testing.T, r render2d.Renderer) {
 	if c == a {
 		t.Errorf("a new texture reused released handle %v, want a new generation", a)
 	}
-	if err := r.Render(frameWith(render2d.Sprite(a, render2d.Rect{}, render2d.Vec2{}, render2d.Vec2{X: 1, Y: 1}))); !errors.Is(err, render2d.ErrStaleHandle) {
+	if err := r.Render(frameWith(render2d.Sprite(a, geom.Rect{}, geom.Vec2{}, geom.Vec2{X: 1, Y: 1}))); !errors.Is(err, render2d.ErrStaleHandle) {
 		t.Errorf("Render with a released texture: got %v, want ErrStaleHandle", err)
 	}
-	if err := r.Render(frameWith(render2d.Sprite(c, render2d.Rect{}, render2d.Vec2{}, render2d.Vec2{X: 1, Y: 1}))); err != nil {
+	if err := r.Render(frameWith(render2d.Sprite(c, geom.Rect{}, geom.Vec2{}, geom.Vec2{X: 1, Y: 1}))); err != nil {
 		t.Errorf("Render with a live texture: %v", err)
 	}
 }
@@ -187,7 +188,7 @@ func testMaterials(t *testing.T, r render2d.Renderer) {
 	if err != nil {
 		t.Fatalf("CreateMaterial: %v", err)
 	}
-	p := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{}, render2d.Vec2{X: 4, Y: 4})
+	p := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{}, geom.Vec2{X: 4, Y: 4})
 	p.Material = m
 	p.Params = [4]float32{1, 2, 3, 4}
 	if err := r.Render(frameWith(p)); err != nil {
@@ -215,7 +216,7 @@ func testFrameValidation(t *testing.T, r render2d.Renderer) {
 	if err := r.Render(&render2d.Frame{}); err != nil {
 		t.Errorf("Render of an empty frame: %v", err)
 	}
-	good := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{}, render2d.Vec2{X: 2, Y: 2})
+	good := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{}, geom.Vec2{X: 2, Y: 2})
 	badTex := good
 	badTex.Texture = render2d.TextureHandle{ID: 1 << 30, Gen: 3}
 	badBlend := good
@@ -268,8 +269,8 @@ func testTargets(t *testing.T, r render2d.Renderer) {
 	if err := r.ReleaseTexture(tex); err == nil {
 		t.Error("ReleaseTexture of a target's texture succeeded; it belongs to the target")
 	}
-	draw := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, render2d.Vec2{}, render2d.Vec2{X: 4, Y: 4})
-	use := render2d.Sprite(tex, render2d.Rect{}, render2d.Vec2{}, render2d.Vec2{X: 16, Y: 8})
+	draw := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{}, geom.Vec2{X: 4, Y: 4})
+	use := render2d.Sprite(tex, geom.Rect{}, geom.Vec2{}, geom.Vec2{X: 16, Y: 8})
 	ok := &render2d.Frame{Passes: []render2d.Pass{
 		{PassDesc: render2d.PassDesc{Target: target, Clear: true}, Packets: []render2d.DrawPacket2D{draw}},
 		{Packets: []render2d.DrawPacket2D{use}},
@@ -311,7 +312,7 @@ func testClearReadBack(t *testing.T, r render2d.Renderer) {
 	}
 	f := &render2d.Frame{Passes: []render2d.Pass{
 		{PassDesc: render2d.PassDesc{Clear: true, ClearColor: render2d.Color{R: 1, G: 0.5, B: 0, A: 1}}},
-		{PassDesc: render2d.PassDesc{Clear: true, ClearColor: render2d.Color{R: 0, G: 0, B: 1, A: 1}, Camera: render2d.Camera{Viewport: render2d.Rect{X: 8, Y: 0, W: 8, H: 8}}}},
+		{PassDesc: render2d.PassDesc{Clear: true, ClearColor: render2d.Color{R: 0, G: 0, B: 1, A: 1}, Camera: render2d.Camera{Viewport: geom.Rect{X: 8, Y: 0, W: 8, H: 8}}}},
 		{PassDesc: render2d.PassDesc{Target: target, Clear: true, ClearColor: render2d.Color{R: 0, G: 1, B: 0, A: 0.5}}},
 	}}
 	if err := r.Render(f); err != nil {

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -20,7 +21,7 @@ func testFrameClear(t *testing.T, r render2d.Renderer) {
 	bar := render2d.Color{R: 0.5, G: 0.25, B: 0, A: 1}
 	f := &render2d.Frame{Clear: true, ClearColor: bar, Passes: []render2d.Pass{
 		{PassDesc: render2d.PassDesc{Target: target, Clear: true, ClearColor: render2d.Color{G: 1, A: 1}}},
-		{PassDesc: render2d.PassDesc{Clear: true, ClearColor: render2d.Color{B: 1, A: 1}, Camera: render2d.Camera{Viewport: render2d.Rect{X: 8, Y: 8, W: 8, H: 8}}}},
+		{PassDesc: render2d.PassDesc{Clear: true, ClearColor: render2d.Color{B: 1, A: 1}, Camera: render2d.Camera{Viewport: geom.Rect{X: 8, Y: 8, W: 8, H: 8}}}},
 	}}
 	if err := r.Render(f); err != nil {
 		t.Fatalf("Render: %v", err)
@@ -74,9 +75,9 @@ var mappingCameras = []struct {
 	cam    render2d.Camera
 	sx, sy float32
 }{
-	{"turned and zoomed about the centre", render2d.Camera{Position: render2d.Vec2{X: 10, Y: 10}, Anchor: render2d.Vec2{X: 0.5, Y: 0.5}, Zoom: 2, Rotation: 0.7, Viewport: render2d.Rect{W: 32, H: 32}}, 2, 2},
-	{"logical size in an offset viewport, turned", render2d.Camera{Viewport: render2d.Rect{X: 4, Y: 8, W: 24, H: 16}, Size: render2d.Vec2{X: 12, Y: 8}, Anchor: render2d.Vec2{X: 0.25, Y: 0.5}, Rotation: -0.4}, 2, 2},
-	{"stretched unevenly", render2d.Camera{Viewport: render2d.Rect{W: 32, H: 16}, Size: render2d.Vec2{X: 16, Y: 16}, Position: render2d.Vec2{X: 2, Y: 1}, Anchor: render2d.Vec2{X: 0.5, Y: 0.5}}, 2, 1},
+	{"turned and zoomed about the centre", render2d.Camera{Position: geom.Vec2{X: 10, Y: 10}, Anchor: geom.Vec2{X: 0.5, Y: 0.5}, Zoom: 2, Rotation: 0.7, Viewport: geom.Rect{W: 32, H: 32}}, 2, 2},
+	{"logical size in an offset viewport, turned", render2d.Camera{Viewport: geom.Rect{X: 4, Y: 8, W: 24, H: 16}, Size: geom.Vec2{X: 12, Y: 8}, Anchor: geom.Vec2{X: 0.25, Y: 0.5}, Rotation: -0.4}, 2, 2},
+	{"stretched unevenly", render2d.Camera{Viewport: geom.Rect{W: 32, H: 16}, Size: geom.Vec2{X: 16, Y: 16}, Position: geom.Vec2{X: 2, Y: 1}, Anchor: geom.Vec2{X: 0.5, Y: 0.5}}, 2, 1},
 }
 
 // testCameraMapping draws a small quad about a world point through each
@@ -89,11 +90,11 @@ func testCameraMapping(t *testing.T, r render2d.Renderer) {
 	red := render2d.Color{R: 1, A: 1}
 	for _, tt := range mappingCameras {
 		c := tt.cam
-		for _, at := range []render2d.Vec2{c.Position, {X: c.Position.X + 2, Y: c.Position.Y - 1.5}} {
+		for _, at := range []geom.Vec2{c.Position, {X: c.Position.X + 2, Y: c.Position.Y - 1.5}} {
 			// A quad about 4 pixels across wherever it lands.
-			size := render2d.Vec2{X: 4 / tt.sx, Y: 4 / tt.sy}
-			q := render2d.Sprite(render2d.TextureHandle{}, render2d.Rect{}, at, size)
-			q.Transform.Origin = render2d.Vec2{X: size.X / 2, Y: size.Y / 2}
+			size := geom.Vec2{X: 4 / tt.sx, Y: 4 / tt.sy}
+			q := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, at, size)
+			q.Transform.Origin = geom.Vec2{X: size.X / 2, Y: size.Y / 2}
 			q.Tint = red
 			f := &render2d.Frame{Clear: true, ClearColor: render2d.Black, Passes: []render2d.Pass{{PassDesc: render2d.PassDesc{Camera: c}, Packets: []render2d.DrawPacket2D{q}}}}
 			if err := r.Render(f); err != nil {
@@ -109,8 +110,8 @@ func testCameraMapping(t *testing.T, r render2d.Renderer) {
 			p := c.WorldToTarget(at, 32, 32)
 			ps := []pixel{{fmt.Sprintf("world point %v", at), render2d.TargetHandle{}, image.Pt(int(p.X), int(p.Y)), color.RGBA{255, 0, 0, 255}}}
 			// A quad and a half away diagonally, on the framebuffer.
-			for _, d := range [4]render2d.Vec2{{X: 1, Y: 1}, {X: -1, Y: 1}, {X: 1, Y: -1}, {X: -1, Y: -1}} {
-				a := c.WorldToTarget(render2d.Vec2{X: at.X + 1.5*d.X*size.X, Y: at.Y + 1.5*d.Y*size.Y}, 32, 32)
+			for _, d := range [4]geom.Vec2{{X: 1, Y: 1}, {X: -1, Y: 1}, {X: 1, Y: -1}, {X: -1, Y: -1}} {
+				a := c.WorldToTarget(geom.Vec2{X: at.X + 1.5*d.X*size.X, Y: at.Y + 1.5*d.Y*size.Y}, 32, 32)
 				if a.X >= 0 && a.X < 32 && a.Y >= 0 && a.Y < 32 {
 					ps = append(ps, pixel{fmt.Sprintf("next to world point %v", at), render2d.TargetHandle{}, image.Pt(int(a.X), int(a.Y)), color.RGBA{0, 0, 0, 255}})
 					break

@@ -19,7 +19,7 @@
 //	var tess shape.Tessellator // keep it: its scratch is reused
 //	pw := w.BeginPass(render2d.PassDesc{})
 //	ring := shape.Circle(20).Stroked(3)
-//	p := shape.Packet(render2d.Vec2{X: 100, Y: 80}, render2d.RGBA8(255, 200, 0, 255))
+//	p := shape.Packet(geom.Vec2{X: 100, Y: 80}, render2d.RGBA8(255, 200, 0, 255))
 //	if err := tess.Draw(pw, &ring, p); err != nil { ... }
 //
 // In an ECS game the [ecs.Shape] component draws a shape at its entity's

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/shape"
 )
@@ -18,21 +19,21 @@ func FuzzTessellate(f *testing.F) {
 	f.Add(uint8(4), uint8(2), []byte{}, float32(3), float32(50), float32(0), uint8(2))
 	f.Add(uint8(6), uint8(1), []byte{}, float32(0), float32(20), float32(7), uint8(0))
 	f.Fuzz(func(t *testing.T, kind, style uint8, raw []byte, width, radius, sweep float32, segs uint8) {
-		var pts []render2d.Vec2
+		var pts []geom.Vec2
 		for len(raw) >= 8 && len(pts) < 200 {
 			x := math.Float32frombits(binary.LittleEndian.Uint32(raw))
 			y := math.Float32frombits(binary.LittleEndian.Uint32(raw[4:]))
-			pts = append(pts, render2d.Vec2{X: x, Y: y})
+			pts = append(pts, geom.Vec2{X: x, Y: y})
 			raw = raw[8:]
 		}
 		s := shape.Shape{
 			Kind: shape.Kind(kind % 10), Points: pts, Width: width, Radius: radius,
-			Size: render2d.Vec2{X: radius, Y: width}, Start: sweep / 3, Sweep: sweep,
+			Size: geom.Vec2{X: radius, Y: width}, Start: sweep / 3, Sweep: sweep,
 			Cap: shape.Cap(style & 3), Join: shape.Join(style >> 2 & 3), Rule: shape.FillRule(style >> 4 & 1),
 			MiterLimit: float32(style>>5) * 0.7, Segments: int(segs),
 		}
 		if len(pts) > 6 && style&0x80 != 0 {
-			s.Holes = [][]render2d.Vec2{pts[len(pts)/2:]}
+			s.Holes = [][]geom.Vec2{pts[len(pts)/2:]}
 			s.Points = pts[:len(pts)/2]
 		}
 		var tess shape.Tessellator

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -118,11 +119,11 @@ type Shape struct {
 	Kind Kind
 	// Points are the vertices of a line (two), polyline (two or more) or
 	// polygon (three or more).
-	Points []render2d.Vec2
+	Points []geom.Vec2
 	// Holes are outlines cut out of a filled polygon, by Rule.
-	Holes [][]render2d.Vec2
+	Holes [][]geom.Vec2
 	// Size is a rectangle's width and height, or an ellipse's radii.
-	Size render2d.Vec2
+	Size geom.Vec2
 	// Radius is a circle's or arc's radius, or a rounded rectangle's
 	// corner radius (at most half its shorter side: larger is clamped).
 	Radius float32
@@ -147,19 +148,19 @@ type Shape struct {
 }
 
 // Line is the segment from a to b, stroked width wide with butt caps.
-func Line(a, b render2d.Vec2, width float32) Shape {
-	return Shape{Kind: KindLine, Points: []render2d.Vec2{a, b}, Width: width}
+func Line(a, b geom.Vec2, width float32) Shape {
+	return Shape{Kind: KindLine, Points: []geom.Vec2{a, b}, Width: width}
 }
 
 // Polyline is the open path through pts, stroked width wide with butt caps
 // and miter joins. It keeps pts.
-func Polyline(pts []render2d.Vec2, width float32) Shape {
+func Polyline(pts []geom.Vec2, width float32) Shape {
 	return Shape{Kind: KindPolyline, Points: pts, Width: width}
 }
 
 // Polygon is the filled polygon through pts (closed back to the first),
 // by the non-zero rule. It keeps pts.
-func Polygon(pts ...render2d.Vec2) Shape {
+func Polygon(pts ...geom.Vec2) Shape {
 	return Shape{Kind: KindPolygon, Points: pts}
 }
 
@@ -168,7 +169,7 @@ func Circle(r float32) Shape { return Shape{Kind: KindCircle, Radius: r} }
 
 // Ellipse is the filled ellipse of radii rx and ry about the origin.
 func Ellipse(rx, ry float32) Shape {
-	return Shape{Kind: KindEllipse, Size: render2d.Vec2{X: rx, Y: ry}}
+	return Shape{Kind: KindEllipse, Size: geom.Vec2{X: rx, Y: ry}}
 }
 
 // Arc is the arc of radius r about the origin from angle start turning by
@@ -185,11 +186,11 @@ func Pie(r, start, sweep float32) Shape {
 
 // Rect is the filled w x h rectangle with its top-left corner at the
 // origin.
-func Rect(w, h float32) Shape { return Shape{Kind: KindRect, Size: render2d.Vec2{X: w, Y: h}} }
+func Rect(w, h float32) Shape { return Shape{Kind: KindRect, Size: geom.Vec2{X: w, Y: h}} }
 
 // RoundRect is the filled w x h rectangle with corners of radius r.
 func RoundRect(w, h, r float32) Shape {
-	return Shape{Kind: KindRoundRect, Size: render2d.Vec2{X: w, Y: h}, Radius: r}
+	return Shape{Kind: KindRoundRect, Size: geom.Vec2{X: w, Y: h}, Radius: r}
 }
 
 // Stroked returns s stroked width wide instead of filled.
@@ -197,8 +198,8 @@ func (s Shape) Stroked(width float32) Shape { s.Width = width; return s }
 
 // Packet returns a shape packet at pos in colour c: scale one, unrotated,
 // alpha-blended. [Tessellator.Draw] fills in its mesh.
-func Packet(pos render2d.Vec2, c render2d.Color) render2d.DrawPacket2D {
-	return render2d.DrawPacket2D{Transform: render2d.Transform{Position: pos, Scale: render2d.Vec2{X: 1, Y: 1}}, Tint: c}
+func Packet(pos geom.Vec2, c render2d.Color) render2d.DrawPacket2D {
+	return render2d.DrawPacket2D{Transform: render2d.Transform{Position: pos, Scale: geom.Vec2{X: 1, Y: 1}}, Tint: c}
 }
 
 // Validate reports every problem with s, each naming the field and what
@@ -228,7 +229,7 @@ func (s *Shape) Validate() error {
 	if s.Segments != 0 && (s.Segments < 3 || s.Segments > MaxSegments) {
 		bad("%v: Segments is %d, want 0 (from the radius) or 3 to %d", s.Kind, s.Segments, MaxSegments)
 	}
-	points := func(pts []render2d.Vec2, hole, least int) int {
+	points := func(pts []geom.Vec2, hole, least int) int {
 		what := "Points"
 		if hole >= 0 && (len(pts) < least || !allFinite(pts)) {
 			what = fmt.Sprintf("Holes[%d]", hole) // formatted only when reported
@@ -290,7 +291,7 @@ func finite(v float32, limit float64) bool {
 	return !math.IsNaN(f) && f >= -limit && f <= limit
 }
 
-func allFinite(pts []render2d.Vec2) bool {
+func allFinite(pts []geom.Vec2) bool {
 	for _, p := range pts {
 		if !finite(p.X, MaxCoordinate) || !finite(p.Y, MaxCoordinate) {
 			return false

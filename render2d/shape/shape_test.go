@@ -5,11 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/shape"
 )
 
-type v2 = render2d.Vec2
+type v2 = geom.Vec2
 
 // coreArea sums the areas of the triangles of m where their vertices are
 // before the offsets that antialias them: what the shape covers. (A

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -48,7 +49,7 @@ func (a pt) cross(b pt) float64      { return a.x*b.y - a.y*b.x }
 func (a pt) perp() pt                { return pt{-a.y, a.x} }
 func (a pt) length() float64         { return math.Sqrt(a.x*a.x + a.y*a.y) } // bounded coordinates: no overflow
 func (a pt) unit() pt                { return a.mul(1 / a.length()) }
-func vec(v render2d.Vec2) pt         { return pt{float64(v.X), float64(v.Y)} }
+func vec(v geom.Vec2) pt             { return pt{float64(v.X), float64(v.Y)} }
 func (a pt) eq(b pt, e float64) bool { return math.Abs(a.x-b.x) <= e && math.Abs(a.y-b.y) <= e }
 
 type edge struct {
@@ -243,8 +244,8 @@ func (t *Tessellator) vertex(p pt, off pt, coverage float32) uint32 {
 // antialiased edge.
 func (t *Tessellator) edgeVertex(p pt, off pt, coverage, edge float32) uint32 {
 	*t.v = append(*t.v, render2d.Vertex{
-		Position: render2d.Vec2{X: float32(p.x), Y: float32(p.y)},
-		Offset:   render2d.Vec2{X: float32(off.x), Y: float32(off.y)},
+		Position: geom.Vec2{X: float32(p.x), Y: float32(p.y)},
+		Offset:   geom.Vec2{X: float32(off.x), Y: float32(off.y)},
 		Coverage: coverage,
 		Edge:     edge,
 	})
@@ -265,7 +266,7 @@ func (t *Tessellator) pushOut(sign float64) {
 	at := func(i int) pt { p := vs[ring[(i+n)%n]].Position; return pt{float64(p.X), float64(p.Y)} }
 	for i := range n {
 		m := miter(at(i-1), at(i), at(i+1)).mul(0.5 * sign)
-		vs[ring[i]].Offset = render2d.Vec2{X: float32(m.x), Y: float32(m.y)}
+		vs[ring[i]].Offset = geom.Vec2{X: float32(m.x), Y: float32(m.y)}
 	}
 }
 
@@ -606,8 +607,8 @@ func (t *Tessellator) stroke(raw []pt, closed bool, hw float64, cp Cap, jn Join,
 func (t *Tessellator) endFringe(j *joint, d pt, out float64) {
 	vs := (*t.v)[t.base:]
 	n := d.perp().mul(0.5)
-	vs[j.lf].Offset = render2d.Vec2{X: float32(n.x), Y: float32(n.y)}
-	vs[j.rf].Offset = render2d.Vec2{X: float32(-n.x), Y: float32(-n.y)}
+	vs[j.lf].Offset = geom.Vec2{X: float32(n.x), Y: float32(n.y)}
+	vs[j.rf].Offset = geom.Vec2{X: float32(-n.x), Y: float32(-n.y)}
 	o := d.mul(out)
 	var in, edge [3]uint32
 	for k, v := range [3]uint32{j.lf, j.c, j.rf} {
@@ -741,10 +742,10 @@ func (t *Tessellator) disc(r float64) {
 	base := uint32(len(*t.v) - t.base)
 	for _, c := range [4]pt{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
 		*t.v = append(*t.v, render2d.Vertex{
-			Position: render2d.Vec2{X: float32(c.x * r), Y: float32(c.y * r)},
-			Offset:   render2d.Vec2{X: float32(c.x), Y: float32(c.y)},
+			Position: geom.Vec2{X: float32(c.x * r), Y: float32(c.y * r)},
+			Offset:   geom.Vec2{X: float32(c.x), Y: float32(c.y)},
 			Coverage: 1, Edge: render2d.NoEdge,
-			Radius: float32(r), Disc: render2d.Vec2{X: float32(c.x), Y: float32(c.y)},
+			Radius: float32(r), Disc: geom.Vec2{X: float32(c.x), Y: float32(c.y)},
 		})
 	}
 	t.tri(base, base+1, base+2)

@@ -10,6 +10,7 @@ import (
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
@@ -586,12 +587,12 @@ var clearColor = render2d.Color{R: 0.16, G: 0.2, B: 0.28, A: 1}
 
 // solid is a sprite without a texture: a quad of one colour.
 func solid(c render2d.Color, w, h float32, layer int16) ecs.Sprite {
-	return ecs.Sprite{Size: ecs.Vec2{X: w, Y: h}, Tint: c, Layer: layer}
+	return ecs.Sprite{Size: geom.Vec2{X: w, Y: h}, Tint: c, Layer: layer}
 }
 
 // PlayerState returns the player's position and state, false when there
 // is no player. Simulation owner only (or after the session).
-func (g *Game) PlayerState() (pos ecs.Vec2, p Player, ok bool) {
+func (g *Game) PlayerState() (pos geom.Vec2, p Player, ok bool) {
 	if g.players == nil {
 		return pos, p, false
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/assets/assetsrt"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -213,11 +214,11 @@ func (g *Game) loadingSystem(ctx *ecs.Context) {
 		t, s, part := q.Get()
 		switch part.Role {
 		case partBack:
-			t.Position, s.Size = ecs.Vec2{}, ecs.Vec2{X: w, Y: h}
+			t.Position, s.Size = geom.Vec2{}, geom.Vec2{X: w, Y: h}
 		case partBar:
-			t.Position, s.Size = ecs.Vec2{X: x0 - 3, Y: y0 - 3}, ecs.Vec2{X: loadBarWidth + 6, Y: loadBarHeight + 6}
+			t.Position, s.Size = geom.Vec2{X: x0 - 3, Y: y0 - 3}, geom.Vec2{X: loadBarWidth + 6, Y: loadBarHeight + 6}
 		case partFill:
-			t.Position, s.Size = ecs.Vec2{X: x0, Y: y0}, ecs.Vec2{X: loadBarWidth * share, Y: loadBarHeight}
+			t.Position, s.Size = geom.Vec2{X: x0, Y: y0}, geom.Vec2{X: loadBarWidth * share, Y: loadBarHeight}
 			s.Hidden = share == 0
 		}
 		t.Teleport()
@@ -234,7 +235,7 @@ func (g *Game) loadingSystem(ctx *ecs.Context) {
 		for tq.Next() {
 			t, text, _ := tq.Get()
 			text.Content = string(a.text)
-			t.Position = ecs.Vec2{X: x0, Y: y0 - 30}
+			t.Position = geom.Vec2{X: x0, Y: y0 - 30}
 			t.Teleport()
 		}
 	}
@@ -304,8 +305,8 @@ func (a *atlasLoad) finish(g *Game, ctx *ecs.Context, w, h float32) {
 			continue
 		}
 		s.SetRegion(r)
-		s.Size, s.Hidden = ecs.Vec2{X: tw, Y: th}, false
-		t.Position = ecs.Vec2{X: float32(tile.Index%cols) * tw, Y: float32(tile.Index/cols) * th}
+		s.Size, s.Hidden = geom.Vec2{X: tw, Y: th}, false
+		t.Position = geom.Vec2{X: float32(tile.Index%cols) * tw, Y: float32(tile.Index/cols) * th}
 		t.Teleport()
 	}
 	g.overlay.dirty = true

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
@@ -136,7 +137,7 @@ func (ov *overlay) spawn(ctx *ecs.Context) {
 	probe := ctx.Commands.Spawn()
 	ecs.With(probe, ecs.At(ov.probeX, ov.probeY))
 	s := solid(probeColor, probeSize, probeSize, layerProbe)
-	s.Origin = ecs.Vec2{X: probeSize / 2, Y: probeSize / 2}
+	s.Origin = geom.Vec2{X: probeSize / 2, Y: probeSize / 2}
 	ecs.With(probe, s)
 	ecs.With(probe, probeMarker{})
 	// The overlay shows what only the platform knows (frame telemetry), so
@@ -603,9 +604,9 @@ func (ov *overlay) layoutGraphs(fbh float32) {
 				}
 			}
 		}
-		t.Position = ecs.Vec2{X: x, Y: y}
+		t.Position = geom.Vec2{X: x, Y: y}
 		t.Teleport()
-		s.Size = ecs.Vec2{X: barWidth - 1, Y: h}
+		s.Size = geom.Vec2{X: barWidth - 1, Y: h}
 		s.Tint = c
 		s.Hidden = h == 0
 	}
@@ -626,13 +627,13 @@ func (ov *overlay) layoutTexts(fbw, fbh float32) {
 		text.Content = string(ov.buf[role.Role])
 		switch role.Role {
 		case textStats:
-			t.Position = ecs.Vec2{X: 14, Y: 12}
+			t.Position = geom.Vec2{X: 14, Y: 12}
 		case textPanel:
-			t.Position = ecs.Vec2{X: ov.panelX + 8, Y: ov.panelY + 6}
+			t.Position = geom.Vec2{X: ov.panelX + 8, Y: ov.panelY + 6}
 		case textIntervals:
-			t.Position = ecs.Vec2{X: x0, Y: ib - intervalHeight - lh - 2}
+			t.Position = geom.Vec2{X: x0, Y: ib - intervalHeight - lh - 2}
 		case textDebt:
-			t.Position = ecs.Vec2{X: x0, Y: lb + 2}
+			t.Position = geom.Vec2{X: x0, Y: lb + 2}
 		}
 		t.Teleport()
 	}
@@ -641,22 +642,22 @@ func (ov *overlay) layoutTexts(fbw, fbh float32) {
 		t, s, st := sq.Get()
 		switch st.Role {
 		case staticStatsBack:
-			t.Position, s.Size = ecs.Vec2{X: 6, Y: 6}, ecs.Vec2{X: 760, Y: statsLines*lh + 14}
+			t.Position, s.Size = geom.Vec2{X: 6, Y: 6}, geom.Vec2{X: 760, Y: statsLines*lh + 14}
 		case staticPanelBack:
-			t.Position, s.Size = ecs.Vec2{X: ov.panelX, Y: ov.panelY}, ecs.Vec2{X: ov.panelW, Y: panelLines*lh + 14}
+			t.Position, s.Size = geom.Vec2{X: ov.panelX, Y: ov.panelY}, geom.Vec2{X: ov.panelW, Y: panelLines*lh + 14}
 		case staticGraphBack:
 			top := ib - intervalHeight - lh - 8
-			t.Position, s.Size = ecs.Vec2{X: 6, Y: top}, ecs.Vec2{X: 560, Y: dz + debtHalf + 6 - top}
+			t.Position, s.Size = geom.Vec2{X: 6, Y: top}, geom.Vec2{X: 560, Y: dz + debtHalf + 6 - top}
 		case staticFrameLine:
-			t.Position = ecs.Vec2{X: x0, Y: ib - barHeight(16_666_667, intervalScale, intervalHeight)}
-			s.Size = ecs.Vec2{X: graphWidth, Y: 1}
+			t.Position = geom.Vec2{X: x0, Y: ib - barHeight(16_666_667, intervalScale, intervalHeight)}
+			s.Size = geom.Vec2{X: graphWidth, Y: 1}
 		case staticFrameLine2:
-			t.Position = ecs.Vec2{X: x0, Y: ib - barHeight(33_333_333, intervalScale, intervalHeight)}
-			s.Size = ecs.Vec2{X: graphWidth, Y: 1}
+			t.Position = geom.Vec2{X: x0, Y: ib - barHeight(33_333_333, intervalScale, intervalHeight)}
+			s.Size = geom.Vec2{X: graphWidth, Y: 1}
 		case staticDebtZero:
-			t.Position, s.Size = ecs.Vec2{X: x0, Y: dz}, ecs.Vec2{X: graphWidth, Y: 1}
+			t.Position, s.Size = geom.Vec2{X: x0, Y: dz}, geom.Vec2{X: graphWidth, Y: 1}
 		case staticProbeHub:
-			t.Position, s.Size = ecs.Vec2{X: ov.probeX - 1, Y: ov.probeY - 1}, ecs.Vec2{X: 2, Y: 2}
+			t.Position, s.Size = geom.Vec2{X: ov.probeX - 1, Y: ov.probeY - 1}, geom.Vec2{X: 2, Y: 2}
 		}
 		t.Teleport()
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -39,7 +40,7 @@ func (g *Game) probeSystem() ecs.System {
 			t, _, m := q.Get()
 			m.Angle = math.Mod(m.Angle+probeSpeed/probeRadius*ctx.DeltaSeconds(), 2*math.Pi)
 			sin, cos := math.Sincos(m.Angle)
-			t.Position = ecs.Vec2{X: ov.probeX + float32(probeRadius*cos), Y: ov.probeY + float32(probeRadius*sin)}
+			t.Position = geom.Vec2{X: ov.probeX + float32(probeRadius*cos), Y: ov.probeY + float32(probeRadius*sin)}
 		}
 	}}
 }
@@ -75,7 +76,7 @@ type presentProbe struct {
 	// give probeWindow steps, and cover probeWindow frame slots when
 	// presents are at most one a slot.
 	at     [probeWindow + 1]timing.Instant
-	pos    [probeWindow + 1]render2d.Vec2
+	pos    [probeWindow + 1]geom.Vec2
 	next   int
 	filled int
 	alpha  float32
@@ -92,7 +93,7 @@ func (p *presentProbe) Render(f *render2d.Frame) error {
 	if f.Present.At == 0 {
 		return p.Renderer.Render(f)
 	}
-	pos := render2d.Vec2{X: float32(math.NaN())}
+	pos := geom.Vec2{X: float32(math.NaN())}
 	if n := len(f.Passes); n > 0 {
 		pk := f.Passes[n-1].Packets
 		for i := len(pk) - 1; i >= 0 && pk[i].Layer >= layerProbe; i-- {
@@ -173,7 +174,7 @@ func (p *presentProbe) Summary(slot time.Duration) PresentSummary {
 	// i counts back from the latest present: 0 is the newest.
 	idx := func(i int) int { return (p.next - 1 - i + 2*n) % n }
 	var sum, sumSq float64
-	add := func(a, b render2d.Vec2) {
+	add := func(a, b geom.Vec2) {
 		if a.X != a.X || b.X != b.X {
 			return // a present without the probe
 		}
@@ -192,7 +193,7 @@ func (p *presentProbe) Summary(slot time.Duration) PresentSummary {
 		// late or early for its slot shows is still its slot's picture.
 		at := p.at[idx(0)].AddSaturating(slot / 2)
 		i := 0 // the present on screen at the sample
-		var prev render2d.Vec2
+		var prev geom.Vec2
 		for k := 0; k <= probeWindow; k++ {
 			for i < p.filled && p.at[idx(i)] > at {
 				i++

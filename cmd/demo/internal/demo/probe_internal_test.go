@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -22,7 +23,7 @@ func probeFrame(x float32, alpha float32) *render2d.Frame {
 	f := &render2d.Frame{Present: render2d.Presentation{At: probeClock, Alpha: alpha}}
 	pass := render2d.Pass{Packets: []render2d.DrawPacket2D{{Layer: layerText}}}
 	if x == x {
-		pass.Packets = append(pass.Packets, render2d.DrawPacket2D{Layer: layerProbe, Transform: render2d.Transform{Position: render2d.Vec2{X: x}}})
+		pass.Packets = append(pass.Packets, render2d.DrawPacket2D{Layer: layerProbe, Transform: render2d.Transform{Position: geom.Vec2{X: x}}})
 	}
 	f.Passes = []render2d.Pass{pass}
 	return f
@@ -109,8 +110,8 @@ func TestPresentProbeResolvesAlpha(t *testing.T) {
 	for i, alpha := range []float32{0, 0.25, 0.5, 0.75} {
 		f := probeFrame(10, alpha)
 		pk := &f.Passes[0].Packets[1]
-		pk.Transform.Scale = render2d.Vec2{X: 1, Y: 1}
-		pk.Prev = render2d.Placement{Position: render2d.Vec2{X: 6}, Scale: pk.Transform.Scale, Set: true}
+		pk.Transform.Scale = geom.Vec2{X: 1, Y: 1}
+		pk.Prev = render2d.Placement{Position: geom.Vec2{X: 6}, Scale: pk.Transform.Scale, Set: true}
 		if err := p.Render(f); err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
@@ -138,13 +139,13 @@ func (g *Game) layoutConfirm(ctx *ecs.Context) {
 	bq := g.quit.backs.Query()
 	for bq.Next() {
 		t, s := bq.Get()
-		t.Position, s.Hidden = ecs.Vec2{X: x, Y: y}, hidden
+		t.Position, s.Hidden = geom.Vec2{X: x, Y: y}, hidden
 		t.Teleport()
 	}
 	tq := g.quit.texts.Query()
 	for tq.Next() {
 		t, text := tq.Get()
-		t.Position, text.Hidden = ecs.Vec2{X: x + 14, Y: y + 10}, hidden
+		t.Position, text.Hidden = geom.Vec2{X: x + 14, Y: y + 10}, hidden
 		t.Teleport()
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/schedule"
 )
@@ -55,7 +56,7 @@ type Player struct {
 	Dash, Fire schedule.Cooldown
 	DashReady  bool
 	Dashing    bool
-	Facing     ecs.Vec2
+	Facing     geom.Vec2
 	// Dashes and Shots count what the player did, for tests and the overlay.
 	Dashes, Shots int
 }
@@ -123,7 +124,7 @@ func (g *Game) spawnBunnies(ctx *ecs.Context, n int, x, y float32) {
 	w, h := g.arena(ctx)
 	size := float32(g.opts.SpriteSize)
 	sprite := ecs.SpriteOf(g.bunnyRegion)
-	sprite.Size = ecs.Vec2{X: size, Y: size}
+	sprite.Size = geom.Vec2{X: size, Y: size}
 	sprite.Layer = layerBunny
 	for range n {
 		px, py := x, y
@@ -153,13 +154,13 @@ func (g *Game) despawnBunnies(ctx *ecs.Context, n int) {
 func (g *Game) spawnPlayer(ctx *ecs.Context) {
 	w, h := g.arena(ctx)
 	s := ecs.SpriteOf(g.playerRegion)
-	s.Size = ecs.Vec2{X: 40, Y: 40}
-	s.Origin = ecs.Vec2{X: 20, Y: 20}
+	s.Size = geom.Vec2{X: 40, Y: 40}
+	s.Origin = geom.Vec2{X: 20, Y: 20}
 	s.Layer = layerPlayer
 	p := ctx.Commands.Spawn()
 	ecs.With(p, ecs.At(w/2, h/2))
 	ecs.With(p, s)
-	ecs.With(p, Player{Facing: ecs.Vec2{X: 1}, DashReady: true})
+	ecs.With(p, Player{Facing: geom.Vec2{X: 1}, DashReady: true})
 }
 
 // playerSystem moves the player by the share of the tick each direction
@@ -201,7 +202,7 @@ func (g *Game) playerSystem() ecs.System {
 				}
 			}
 			if l := math.Hypot(dx, dy); l > 0 {
-				p.Facing = ecs.Vec2{X: float32(dx / l), Y: float32(dy / l)}
+				p.Facing = geom.Vec2{X: float32(dx / l), Y: float32(dy / l)}
 				t.Rotation = float32(math.Atan2(dy, dx))
 			}
 			speed := float64(playerSpeed)
@@ -234,8 +235,8 @@ func (g *Game) dashReady(ctx *ecs.Context, d ecs.EventDelivery) {
 
 // fire queues a shot leaving pos in direction dir and an event that removes
 // it when its life is over.
-func (g *Game) fire(ctx *ecs.Context, pos, dir ecs.Vec2, step time.Duration) {
-	s := ecs.Sprite{Size: ecs.Vec2{X: 8, Y: 8}, Origin: ecs.Vec2{X: 4, Y: 4}, Tint: render2d.Color{R: 1, G: 0.5, B: 0.2, A: 1}, Layer: layerPlayer}
+func (g *Game) fire(ctx *ecs.Context, pos, dir geom.Vec2, step time.Duration) {
+	s := ecs.Sprite{Size: geom.Vec2{X: 8, Y: 8}, Origin: geom.Vec2{X: 4, Y: 4}, Tint: render2d.Color{R: 1, G: 0.5, B: 0.2, A: 1}, Layer: layerPlayer}
 	p := ctx.Commands.Spawn()
 	ecs.With(p, ecs.At(pos.X, pos.Y))
 	ecs.With(p, Velocity{X: dir.X * shotSpeed, Y: dir.Y * shotSpeed})
@@ -258,7 +259,7 @@ func (g *Game) pulseSystem() ecs.System {
 		q := g.players.Query()
 		for q.Next() {
 			t, _, _ := q.Get()
-			t.Scale = ecs.Vec2{X: scale, Y: scale}
+			t.Scale = geom.Vec2{X: scale, Y: scale}
 		}
 	}}
 }
