@@ -54,7 +54,7 @@ func (p *platform) init(r *GameRuntime) error {
 	}
 	var err error
 	p.hiddenPacer, err = timing.NewFramePacer(timing.PacingPolicy{Interval: r.opts.HiddenInterval, MaxLateness: 4 * r.opts.HiddenInterval},
-		timing.PacingOn(r.clock, p.waiter))
+		r.clock, p.waiter)
 	return err
 }
 
@@ -63,7 +63,7 @@ func (p *platform) setPacer(cap time.Duration) error {
 		p.pacer = nil
 		return nil
 	}
-	pc, err := timing.NewFramePacer(timing.PacingPolicy{Interval: cap, MaxLateness: 4 * cap}, timing.PacingOn(p.rt.clock, p.waiter))
+	pc, err := timing.NewFramePacer(timing.PacingPolicy{Interval: cap, MaxLateness: 4 * cap}, p.rt.clock, p.waiter)
 	if err != nil {
 		return err
 	}

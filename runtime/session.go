@@ -1,7 +1,5 @@
 package runtime
 
-import "github.com/metronome-go/metronome/timing"
-
 // Run runs the session on the calling thread and returns when it has shut
 // down: nil after a clean stop (a stop request or the window's close
 // intent), otherwise the first failure joined with later ones, each a
@@ -25,7 +23,7 @@ func (r *GameRuntime) Run() error {
 		}
 	}
 	r.shutdown()
-	timing.ReleaseWaiter(r.plat.waiter)
+	r.plat.waiter.Release()
 	err := r.fails.err()
 	r.life.finish(err)
 	return err

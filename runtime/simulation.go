@@ -255,7 +255,7 @@ func (s *simulation) main() {
 		// not wait for it. Released only after done is closed, so that
 		// the platform, which waits for done, never sees the clock run
 		// on while this goroutine is still on its way out.
-		timing.ReleaseWaiter(s.waiter)
+		s.waiter.Release()
 	}()
 	err := s.initHook()
 	if err != nil {

@@ -269,7 +269,7 @@ func TestTelemetryReset(t *testing.T) {
 func ExampleTelemetry() {
 	var tel timing.Telemetry
 	clock := &fixedClock{}
-	pacer, _ := timing.NewFramePacer(timing.PacingForRate(60), clock)
+	pacer, _ := timing.NewFramePacer(timing.PacingForRate(60), clock, clock)
 	prev := timing.Instant(0)
 	for frame := range 30 {
 		r := pacer.Pace()

@@ -30,6 +30,9 @@ func (w *OSWaiter) wake() {
 	}
 }
 
+// release has nothing to give back: see [OSWaiter.Release].
+func (w *OSWaiter) release() {}
+
 // LowerTimerSlack sets the calling OS thread's timer slack to 1 ns, so the
 // kernel does not defer its timer wake-ups by the default 50 µs to batch
 // them with others. It affects only the current thread: call it from a

@@ -75,6 +75,9 @@ func (w *OSWaiter) wake() {
 	}
 }
 
+// release has nothing to give back: see [OSWaiter.Release].
+func (w *OSWaiter) release() {}
+
 // LowerTimerSlack does nothing outside Linux and returns nil.
 func LowerTimerSlack() error { return nil }
 
