@@ -80,16 +80,10 @@ func (r *GameRuntime) initialize() bool {
 func (r *GameRuntime) sequentialLoop() {
 	p, s := &r.plat, &r.sim
 	s.startTiming()
-	for !r.stop.Requested() {
-		now := r.clock.Now()
-		p.cycleStart = now
-		p.chores(now)
-		if r.stop.Requested() {
-			break
-		}
+	for p.beginCycle() {
 		s.applyTimingOptions()
 		s.applyFocus()
-		if now = r.clock.Now(); now >= s.batchAt() {
+		if now := r.clock.Now(); now >= s.batchAt() {
 			s.lastBatch = now
 			if n := s.runBatch(now); n > 0 && !r.fails.any() {
 				s.prepare()
