@@ -307,18 +307,8 @@ func (p *platform) present(now timing.Instant) {
 
 // record adds one presented frame to the telemetry.
 func (p *platform) record(now timing.Instant, pace timing.PaceResult) {
-	a := p.rt.x.takeAccum()
-	fr := timing.FrameRecord{
-		Pace:               pace,
-		VariableTicks:      a.variable,
-		FixedTicks:         a.fixed,
-		CatchUpTicks:       a.catchUp,
-		Dropped:            a.dropped,
-		Suspended:          a.suspended,
-		Debt:               a.debt,
-		Rate:               a.rate,
-		PublicationSkipped: a.skipped,
-	}
+	fr := p.rt.x.takeAccum()
+	fr.Pace = pace
 	fr.SetSample(p.frames.Sample(now))
 	p.rt.x.record(fr)
 }

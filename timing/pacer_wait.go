@@ -33,7 +33,7 @@ const DefaultWaitSlice = 4 * time.Millisecond
 // futex wake in microseconds where slices take about half a slice.
 //
 // On Linux each WaitUntil first lowers the calling thread's timer slack to
-// 1 ns (see [LowerTimerSlack]): call it from a goroutine locked to its OS
+// 1 ns (prctl PR_SET_TIMERSLACK): call it from a goroutine locked to its OS
 // thread, as the runtime's platform thread is, so that the lowered slack
 // stays on that thread. A signal (EINTR) resumes the same absolute sleep;
 // after [MaxEarlyWakes] of them WaitUntil returns early and leaves the

@@ -12,7 +12,7 @@ import (
 func TestTelemetryAllocs(t *testing.T) {
 	var tel timing.Telemetry
 	rec := pacedFrame(16*ms, 200*time.Microsecond, timing.PaceWaited)
-	rec.FixedTicks = 2
+	rec.Ticks[timing.FixedUpdate] = 2
 	if n := testing.AllocsPerRun(1000, func() { tel.Record(rec) }); n != 0 {
 		t.Errorf("Record allocates %v times per call, want 0", n)
 	}

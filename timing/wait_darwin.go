@@ -60,8 +60,8 @@ func (w *OSWaiter) wake() {
 // release has nothing to give back: see [OSWaiter.Release].
 func (w *OSWaiter) release() {}
 
-// LowerTimerSlack does nothing outside Linux and returns nil.
-func LowerTimerSlack() error { return nil }
+// lowerTimerSlack does nothing outside Linux and returns nil.
+func lowerTimerSlack() error { return nil }
 
 func (w *OSWaiter) waitUntil(target Instant) error {
 	if w.err != nil {

@@ -16,8 +16,8 @@ func (w *OSWaiter) wake() { w.timer.Wake() }
 
 func (w *OSWaiter) release() { w.timer.Release() }
 
-// LowerTimerSlack does nothing outside Linux and returns nil.
-func LowerTimerSlack() error { return nil }
+// lowerTimerSlack does nothing outside Linux and returns nil.
+func lowerTimerSlack() error { return nil }
 
 func (w *OSWaiter) waitUntil(target Instant) error {
 	w.takeWake()
