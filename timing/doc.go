@@ -86,10 +86,13 @@
 // futex with the timer slack lowered on Linux, a high-resolution waitable
 // timer on Windows, a kevent timer without coalescing leeway on macOS, and
 // elsewhere a [TimerWaiter], a Go timer raced against the wake; [OSWaiter]
-// says why each, and the pacer reports the lateness of whichever it gets. [Telemetry] records
-// each frame start and the updates it ran in a fixed ring with saturating
-// totals and computes its statistics on request. Their doc comments hold the
-// details and the usage snippets.
+// says why each, and the pacer reports the lateness of whichever it gets.
+// [Telemetry] records each frame start in a fixed ring with saturating
+// totals and computes its statistics on request. A [FrameRecord] is one
+// frame: its [FrameClock] sample, its pacing, and the [Work] of the batches
+// it ran, each [Batch] carrying its own, so the update totals have one
+// home, the scheduler's [Stats]. Their doc comments hold the details and
+// the usage snippets.
 //
 // # Example
 //
