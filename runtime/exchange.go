@@ -43,7 +43,9 @@ type exchange struct {
 	// accumulation, taken once per presented frame) and readers (stats).
 	pubMu sync.Mutex
 	stats timing.Stats
-	acc   frameAccum
+	// acc is what the simulation did since the previous presented frame:
+	// its batches' work, and the debt and rate after the latest.
+	acc timing.FrameRecord
 
 	// Telemetry: platform -> readers.
 	telMu        sync.Mutex
@@ -54,15 +56,6 @@ type exchange struct {
 	// set while running.
 	cadence atomic.Int64
 	follow  atomic.Bool
-}
-
-// frameAccum is what the simulation did since the previous presented frame.
-type frameAccum struct {
-	variable, fixed, catchUp int
-	dropped, suspended       time.Duration
-	skipped                  bool
-	debt                     time.Duration
-	rate                     float64
 }
 
 func (x *exchange) init(o Options) {
@@ -141,26 +134,14 @@ func (x *exchange) setStats(s timing.Stats) {
 	x.pubMu.Unlock()
 }
 
-// addBatch stores the statistics of a batch and adds its work to the
-// accumulation for the next presented frame.
-func (x *exchange) addBatch(s timing.Stats, kinds *[timing.NumKinds]int, b *timing.Batch) {
+// addBatch stores the statistics after a batch and adds the work of the
+// updates that ran to the accumulation for the next presented frame.
+func (x *exchange) addBatch(s timing.Stats, w timing.Work) {
 	x.pubMu.Lock()
 	x.stats = s
-	a := &x.acc
-	a.variable += kinds[timing.VariableUpdate]
-	a.fixed += kinds[timing.FixedUpdate]
-	a.catchUp += kinds[timing.CatchUpUpdate]
-	a.dropped += b.Dropped
-	a.suspended += b.Suspended
-	a.debt = s.DebtTime
-	a.rate = s.Rate
-	x.pubMu.Unlock()
-}
-
-// markSkipped notes a publication skipped for want of a free slot.
-func (x *exchange) markSkipped() {
-	x.pubMu.Lock()
-	x.acc.skipped = true
+	x.acc.Add(w)
+	x.acc.Debt = s.DebtTime
+	x.acc.Rate = s.Rate
 	x.pubMu.Unlock()
 }
 
@@ -170,12 +151,13 @@ func (x *exchange) timingStats() timing.Stats {
 	return x.stats
 }
 
-// takeAccum returns and clears the accumulation.
-func (x *exchange) takeAccum() frameAccum {
+// takeAccum returns and clears the accumulation: a frame record to
+// complete with the frame's sample and pacing.
+func (x *exchange) takeAccum() timing.FrameRecord {
 	x.pubMu.Lock()
 	defer x.pubMu.Unlock()
 	a := x.acc
-	x.acc = frameAccum{}
+	x.acc = timing.FrameRecord{}
 	return a
 }
 

@@ -167,9 +167,6 @@ func TestFocusPolicies(t *testing.T) {
 						break
 					}
 				}
-				if tel := rt.Telemetry(); tel.Suspended < back-lost {
-					t.Errorf("telemetry suspended total %v, want at least %v", tel.Suspended, back-lost)
-				}
 			})
 			t.Run("throttle", func(t *testing.T) {
 				g, rt, presents, pacing := focusRun(t, mode, runtime.FocusThrottle)

@@ -33,9 +33,8 @@ type platform struct {
 	shownAlpha   float32
 	frameAllowed bool // the pacer has started a frame not yet used
 	paceResult   timing.PaceResult
-	lastFrame    timing.Instant
-	framed       bool
-	lastFB       input.Size // the framebuffer size the renderer was given
+	frames       timing.FrameClock // measures the interval between presented frames
+	lastFB       input.Size        // the framebuffer size the renderer was given
 	cycleStart   timing.Instant
 
 	// Which game init hook was attempted; its cleanup hooks pair with it.
@@ -45,6 +44,13 @@ type platform struct {
 func (p *platform) init(r *GameRuntime) error {
 	p.rt = r
 	p.waiter = r.clock.NewWaiter()
+	// Every interval is accepted whole: the telemetry reports what the
+	// frames took, and nothing downstream is driven by it.
+	fc, err := timing.NewFrameClock(time.Duration(timing.MaxInstant))
+	if err != nil {
+		return err
+	}
+	p.frames = *fc
 	p.frameCap = r.opts.FrameCap
 	if r.ctx.Input != nil {
 		p.poll.input = r.ctx.Input
@@ -52,9 +58,8 @@ func (p *platform) init(r *GameRuntime) error {
 	if err := p.setPacer(r.opts.FrameCap); err != nil {
 		return err
 	}
-	var err error
 	p.hiddenPacer, err = timing.NewFramePacer(timing.PacingPolicy{Interval: r.opts.HiddenInterval, MaxLateness: 4 * r.opts.HiddenInterval},
-		timing.PacingOn(r.clock, p.waiter))
+		r.clock, p.waiter)
 	return err
 }
 
@@ -63,7 +68,7 @@ func (p *platform) setPacer(cap time.Duration) error {
 		p.pacer = nil
 		return nil
 	}
-	pc, err := timing.NewFramePacer(timing.PacingPolicy{Interval: cap, MaxLateness: 4 * cap}, timing.PacingOn(p.rt.clock, p.waiter))
+	pc, err := timing.NewFramePacer(timing.PacingPolicy{Interval: cap, MaxLateness: 4 * cap}, p.rt.clock, p.waiter)
 	if err != nil {
 		return err
 	}
@@ -135,8 +140,23 @@ func (p *platform) pollNow(now timing.Instant) error {
 	})
 }
 
-// chores runs the start of every platform cycle: the dispatcher batch,
-// maintenance services and, when due, a poll.
+// beginCycle opens a cycle of every loop on the platform thread (the
+// sequential, concurrent and replay loops): it notes the cycle's start and
+// runs the dispatcher batch, maintenance services and, when due, a poll. It
+// reports whether the cycle goes on: false once a stop is requested, before
+// the cycle or by its chores.
+func (p *platform) beginCycle() bool {
+	r := p.rt
+	if r.stop.Requested() {
+		return false
+	}
+	now := r.clock.Now()
+	p.cycleStart = now
+	p.chores(now)
+	return !r.stop.Requested()
+}
+
+// chores is the work of [platform.beginCycle].
 func (p *platform) chores(now timing.Instant) {
 	r := p.rt
 	r.counters.cycles.Add(1)
@@ -287,27 +307,9 @@ func (p *platform) present(now timing.Instant) {
 
 // record adds one presented frame to the telemetry.
 func (p *platform) record(now timing.Instant, pace timing.PaceResult) {
-	a := p.rt.x.takeAccum()
-	fr := timing.FrameRecord{
-		Pace:               pace,
-		VariableTicks:      a.variable,
-		FixedTicks:         a.fixed,
-		CatchUpTicks:       a.catchUp,
-		Dropped:            a.dropped,
-		Suspended:          a.suspended,
-		Debt:               a.debt,
-		Rate:               a.rate,
-		PublicationSkipped: a.skipped,
-	}
-	switch {
-	case !p.framed:
-		fr.Baseline = true
-	case now < p.lastFrame:
-		fr.Regression = true
-	default:
-		fr.Accepted = time.Duration(now - p.lastFrame)
-	}
-	p.lastFrame, p.framed = now, true
+	fr := p.rt.x.takeAccum()
+	fr.Pace = pace
+	fr.SetSample(p.frames.Sample(now))
 	p.rt.x.record(fr)
 }
 
@@ -379,13 +381,7 @@ func (p *platform) wait(nextUpdate timing.Instant, haveUpdate bool) {
 // wait.
 func (p *platform) loop() {
 	r := p.rt
-	for !r.stop.Requested() {
-		now := r.clock.Now()
-		p.cycleStart = now
-		p.chores(now)
-		if r.stop.Requested() {
-			break
-		}
+	for p.beginCycle() {
 		p.present(r.clock.Now())
 		if r.stop.Requested() {
 			break

@@ -200,13 +200,7 @@ func (s *simulation) checkpoint() error {
 func (r *GameRuntime) replayLoop() {
 	p, s := &r.plat, &r.sim
 	s.startTiming()
-	for !r.stop.Requested() {
-		now := r.clock.Now()
-		p.cycleStart = now
-		p.chores(now)
-		if r.stop.Requested() {
-			break
-		}
+	for p.beginCycle() {
 		n, err := s.replayBatch()
 		if err != nil {
 			r.fail(PhaseReplay, err)

@@ -1,7 +1,5 @@
 package runtime
 
-import "github.com/metronome-go/metronome/timing"
-
 // Run runs the session on the calling thread and returns when it has shut
 // down: nil after a clean stop (a stop request or the window's close
 // intent), otherwise the first failure joined with later ones, each a
@@ -25,7 +23,7 @@ func (r *GameRuntime) Run() error {
 		}
 	}
 	r.shutdown()
-	timing.ReleaseWaiter(r.plat.waiter)
+	r.plat.waiter.Release()
 	err := r.fails.err()
 	r.life.finish(err)
 	return err
@@ -82,16 +80,10 @@ func (r *GameRuntime) initialize() bool {
 func (r *GameRuntime) sequentialLoop() {
 	p, s := &r.plat, &r.sim
 	s.startTiming()
-	for !r.stop.Requested() {
-		now := r.clock.Now()
-		p.cycleStart = now
-		p.chores(now)
-		if r.stop.Requested() {
-			break
-		}
+	for p.beginCycle() {
 		s.applyTimingOptions()
 		s.applyFocus()
-		if now = r.clock.Now(); now >= s.batchAt() {
+		if now := r.clock.Now(); now >= s.batchAt() {
 			s.lastBatch = now
 			if n := s.runBatch(now); n > 0 && !r.fails.any() {
 				s.prepare()

@@ -101,7 +101,6 @@ func (s *simulation) runBatch(now timing.Instant) int {
 	}
 	stats := s.sched.Stats()
 	ran := 0
-	var kinds [timing.NumKinds]int
 	for i := range batch.Updates {
 		if i > 0 && r.stop.Requested() {
 			break
@@ -148,9 +147,6 @@ func (s *simulation) runBatch(now timing.Instant) int {
 		}
 		ok := s.update()
 		ran++
-		if int(u.Kind) < len(kinds) {
-			kinds[u.Kind]++
-		}
 		if !ok {
 			break
 		}
@@ -159,7 +155,11 @@ func (s *simulation) runBatch(now timing.Instant) int {
 		r.counters.batches.Add(1)
 		r.counters.updates.Add(uint64(ran))
 	}
-	r.x.addBatch(stats, &kinds, &batch)
+	// The updates a stop left unrun are not the frame's work.
+	for _, u := range batch.Updates[ran:] {
+		batch.Ticks[u.Kind]--
+	}
+	r.x.addBatch(stats, batch.Work)
 	return ran
 }
 
@@ -188,7 +188,6 @@ func (s *simulation) prepare() bool {
 	w, ok := r.slots.Begin()
 	if !ok {
 		r.counters.skipped.Add(1)
-		r.x.markSkipped()
 		return false
 	}
 	// The frame shows the batch's last update: its span of real time, over
@@ -255,7 +254,7 @@ func (s *simulation) main() {
 		// not wait for it. Released only after done is closed, so that
 		// the platform, which waits for done, never sees the clock run
 		// on while this goroutine is still on its way out.
-		timing.ReleaseWaiter(s.waiter)
+		s.waiter.Release()
 	}()
 	err := s.initHook()
 	if err != nil {

@@ -38,46 +38,21 @@ type Clock interface {
 
 // Waiter blocks one goroutine until an instant of its [Clock]. Wake may be
 // called from any goroutine: it makes the current wait, or the next one if
-// none is running, return [ErrWaitInterrupted] at once. Joined with its
-// clock's Now, a waiter is a [PacingClock].
+// none is running, return [ErrWaitInterrupted] at once.
 //
-// A waiter of virtual time counts its goroutine as running until it waits;
-// such a waiter also has the [Releaser] method, which the owner of a
-// goroutine calls once the goroutine has stopped waiting for good.
+// The goroutine that owns a waiter calls Release once it has stopped
+// waiting for good. A waiter of virtual time ([ManualClock]) counts its
+// goroutine as running until it waits, so an unreleased one would hold that
+// clock back; the waiters of real time have nothing to give back and their
+// Release only stops what they hold. A released waiter must not wait again.
 type Waiter interface {
 	WaitUntil(target Instant) error
 	Wake()
-}
-
-// Releaser is the optional method of a [Waiter] that must be released when
-// its goroutine finishes ([ManualClock]'s waiters have it). Use
-// [ReleaseWaiter].
-type Releaser interface {
 	Release()
-}
-
-// ReleaseWaiter releases w if it is a [Releaser] and does nothing
-// otherwise.
-func ReleaseWaiter(w Waiter) {
-	if r, ok := w.(Releaser); ok {
-		r.Release()
-	}
 }
 
 // NewWaiter returns a futex waiter ([NewFutexWaiter]): on Linux one sleep
 // per wait with an absolute CLOCK_MONOTONIC timeout, which a Wake from any
-// goroutine ends within microseconds and never misses; elsewhere a Go timer
-// raced against the wake.
+// goroutine ends within microseconds and never misses; on Windows and macOS
+// their native timers, and elsewhere a [TimerWaiter] (see [OSWaiter]).
 func (SystemClock) NewWaiter() Waiter { return NewFutexWaiter() }
-
-// PacingOn joins a clock's reading with one of its waiters into the
-// [PacingClock] a [FramePacer] needs.
-func PacingOn(c Clock, w Waiter) PacingClock { return pacingClock{c, w} }
-
-type pacingClock struct {
-	clock  Clock
-	waiter Waiter
-}
-
-func (p pacingClock) Now() Instant                   { return p.clock.Now() }
-func (p pacingClock) WaitUntil(target Instant) error { return p.waiter.WaitUntil(target) }

@@ -80,15 +80,19 @@
 // # Frame pacing and telemetry
 //
 // A [FramePacer] decides when a native frame loop starts its next frame,
-// waiting toward absolute targets through a [PacingClock] such as the
-// native [OSWaiter], never spinning and never bursting. The native wait is
-// per system: clock_nanosleep or a futex with the timer slack lowered on
-// Linux, a high-resolution waitable timer on Windows, a kevent timer
-// without coalescing leeway on macOS, a Go timer elsewhere; [OSWaiter]
-// says why each, and the pacer reports the lateness of whichever it gets. [Telemetry] records
-// each frame start and the updates it ran in a fixed ring with saturating
-// totals and computes its statistics on request. Their doc comments hold the
-// details and the usage snippets.
+// reading a [Clock] and waiting toward absolute targets on one of its
+// [Waiter]s, never spinning and never bursting. [SystemClock]'s waiter is
+// the native [OSWaiter], whose wait is per system: clock_nanosleep or a
+// futex with the timer slack lowered on Linux, a high-resolution waitable
+// timer on Windows, a kevent timer without coalescing leeway on macOS, and
+// elsewhere a [TimerWaiter], a Go timer raced against the wake; [OSWaiter]
+// says why each, and the pacer reports the lateness of whichever it gets.
+// [Telemetry] records each frame start in a fixed ring with saturating
+// totals and computes its statistics on request. A [FrameRecord] is one
+// frame: its [FrameClock] sample, its pacing, and the [Work] of the batches
+// it ran, each [Batch] carrying its own, so the update totals have one
+// home, the scheduler's [Stats]. Their doc comments hold the details and
+// the usage snippets.
 //
 // # Example
 //

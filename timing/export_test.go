@@ -63,3 +63,6 @@ func (s *Scheduler) CheckLedger() error {
 // SleepUntil exposes the fallback wait of Windows and macOS so that it is
 // tested on every system.
 func (w *OSWaiter) SleepUntil(target Instant) error { return w.sleepUntil(target) }
+
+// LowerTimerSlack lets the tests lower the calling thread's timer slack.
+var LowerTimerSlack = lowerTimerSlack

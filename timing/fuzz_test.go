@@ -191,7 +191,9 @@ func checkLedgerRun(t *testing.T, data []byte) {
 			t.Fatalf("%d updates in one batch, more than MaxFixedUpdates+1", n)
 		}
 		l := s.Ledger()
+		var kinds [timing.NumKinds]int
 		for i, u := range b.Updates {
+			kinds[u.Kind]++
 			sim += u.Delta
 			updates++
 			if u.End < u.Start || u.Delta < 0 {
@@ -203,6 +205,9 @@ func checkLedgerRun(t *testing.T, data []byte) {
 			if (i == len(b.Updates)-1) != u.Final {
 				t.Fatalf("update %d of %d has Final=%v", i, len(b.Updates), u.Final)
 			}
+		}
+		if b.Ticks != kinds {
+			t.Fatalf("batch totals %v, want %v: its updates by kind", b.Ticks, kinds)
 		}
 		if len(b.Updates) > 0 {
 			if haveEnd {

@@ -416,7 +416,7 @@ func TestManualClockRelease(t *testing.T) {
 		t.Fatalf("wait returned (%v) while an earlier waiter was running", err)
 	default:
 	}
-	timing.ReleaseWaiter(first)
+	first.Release()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

@@ -60,18 +60,6 @@ func (p PacingPolicy) Validate() error {
 	return errors.Join(errs...)
 }
 
-// PacingClock is what a [FramePacer] reads and waits on. [OSWaiter] is the
-// operating system's; tests supply synthetic time.
-type PacingClock interface {
-	// Now reads the monotonic clock.
-	Now() Instant
-	// WaitUntil blocks until about target. It may return early (the pacer
-	// reads the clock again and counts an early wake), return
-	// ErrWaitInterrupted (or an error wrapping it) when woken on purpose, or
-	// fail with any other error (the pacer starts the frame at once).
-	WaitUntil(target Instant) error
-}
-
 // PaceOutcome says how one call to [FramePacer.Pace] or
 // [FramePacer.PaceUntil] ended.
 type PaceOutcome uint8
@@ -180,7 +168,7 @@ type PaceResult struct {
 //
 //	runtime.LockOSThread() // the waiter lowers this thread's timer slack
 //	w, _ := timing.NewOSWaiter(timing.DefaultWaitSlice)
-//	pacer, err := timing.NewFramePacer(timing.PacingForRate(60), w)
+//	pacer, err := timing.NewFramePacer(timing.PacingForRate(60), timing.SystemClock{}, w)
 //	if err != nil {
 //		return err
 //	}
@@ -196,24 +184,34 @@ type PaceResult struct {
 // nothing per call.
 type FramePacer struct {
 	policy   PacingPolicy
-	clock    PacingClock
+	clock    Clock
+	waiter   Waiter
 	anchored bool
 	target   Instant
 	seen     bool
 	last     Instant
 }
 
-// NewFramePacer validates policy and returns a pacer that reads and waits on
-// clock. The first call to Pace anchors the schedule.
-func NewFramePacer(policy PacingPolicy, clock PacingClock) (*FramePacer, error) {
+// NewFramePacer validates policy and returns a pacer that reads clock and
+// waits on waiter, one of clock's waiters. The first call to Pace anchors
+// the schedule.
+//
+// A wait may return early (the pacer reads the clock again and counts an
+// early wake), return [ErrWaitInterrupted] (or an error wrapping it) when
+// woken on purpose, or fail with any other error (the pacer starts the
+// frame at once).
+func NewFramePacer(policy PacingPolicy, clock Clock, waiter Waiter) (*FramePacer, error) {
 	err := policy.Validate()
 	if clock == nil {
 		err = errors.Join(err, errors.New("timing: pacing clock is nil"))
 	}
+	if waiter == nil {
+		err = errors.Join(err, errors.New("timing: pacing waiter is nil"))
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &FramePacer{policy: policy, clock: clock}, nil
+	return &FramePacer{policy: policy, clock: clock, waiter: waiter}, nil
 }
 
 // Policy returns the policy in force.
@@ -281,7 +279,7 @@ func (p *FramePacer) PaceUntil(deadline Instant) PaceResult {
 		}
 		until := min(p.target, deadline)
 		r.Waits++
-		err := p.clock.WaitUntil(until)
+		err := p.waiter.WaitUntil(until)
 		next := p.clock.Now()
 		if next < now {
 			return p.anchor(next, PaceClockRegression, r)

@@ -10,7 +10,8 @@ import (
 // BenchmarkPace measures one pacing decision with a synthetic clock whose
 // waits return at once.
 func BenchmarkPace(b *testing.B) {
-	p, err := timing.NewFramePacer(timing.DefaultPacingPolicy(), &fixedClock{})
+	fc := &fixedClock{}
+	p, err := timing.NewFramePacer(timing.DefaultPacingPolicy(), fc, fc)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -30,9 +31,10 @@ func BenchmarkWaitOverhead(b *testing.B) {
 			_ = timing.Now()
 		}
 	})
-	for name, w := range map[string]*timing.OSWaiter{
+	for name, w := range map[string]timing.Waiter{
 		"nanosleep": mustWaiter(b, timing.DefaultWaitSlice),
 		"futex":     timing.NewFutexWaiter(),
+		"timer":     timing.NewTimerWaiter(nil),
 	} {
 		b.Run(name+"/passed", func(b *testing.B) {
 			b.ReportAllocs()

@@ -25,7 +25,7 @@ func FuzzPacer(f *testing.F) {
 		}
 		iv := policy.Interval
 		c := &scriptClock{now: at(time.Hour)}
-		p, err := timing.NewFramePacer(policy, c)
+		p, err := timing.NewFramePacer(policy, c, c)
 		if err != nil {
 			t.Fatal(err)
 		}

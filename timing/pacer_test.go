@@ -19,15 +19,19 @@ type wakeRule struct {
 	err    error
 }
 
-// scriptClock is a synthetic PacingClock. Each WaitUntil consumes one rule;
-// with no rule left it wakes exactly at the asked time.
+// scriptClock is a synthetic clock that is its own only waiter. Each
+// WaitUntil consumes one rule; with no rule left it wakes exactly at the
+// asked time.
 type scriptClock struct {
 	now   timing.Instant
 	rules []wakeRule
 	asked []timing.Instant
 }
 
-func (c *scriptClock) Now() timing.Instant { return c.now }
+func (c *scriptClock) Now() timing.Instant      { return c.now }
+func (c *scriptClock) NewWaiter() timing.Waiter { return c }
+func (c *scriptClock) Wake()                    {}
+func (c *scriptClock) Release()                 {}
 
 func (c *scriptClock) WaitUntil(t timing.Instant) error {
 	c.asked = append(c.asked, t)
@@ -55,7 +59,7 @@ var testPolicy = timing.PacingPolicy{Interval: 10 * ms, MaxLateness: 40 * ms}
 
 func newTestPacer(t *testing.T, c *scriptClock) *timing.FramePacer {
 	t.Helper()
-	p, err := timing.NewFramePacer(testPolicy, c)
+	p, err := timing.NewFramePacer(testPolicy, c, c)
 	if err != nil {
 		t.Fatalf("NewFramePacer: %v", err)
 	}
@@ -399,8 +403,8 @@ func TestPacingPolicyValidate(t *testing.T) {
 			}
 		})
 	}
-	if _, err := timing.NewFramePacer(timing.PacingPolicy{}, nil); err == nil || !strings.Contains(err.Error(), "clock is nil") || !strings.Contains(err.Error(), "Interval") {
-		t.Errorf("NewFramePacer(zero, nil) = %v, want both problems", err)
+	if _, err := timing.NewFramePacer(timing.PacingPolicy{}, nil, nil); err == nil || !strings.Contains(err.Error(), "clock is nil") || !strings.Contains(err.Error(), "waiter is nil") || !strings.Contains(err.Error(), "Interval") {
+		t.Errorf("NewFramePacer(zero, nil, nil) = %v, want all three problems", err)
 	}
 }
 
@@ -447,7 +451,7 @@ func TestPaceOutcomeString(t *testing.T) {
 // poll, maintenance) or the frame target.
 func ExampleFramePacer_PaceUntil() {
 	clock := &fixedClock{}
-	pacer, _ := timing.NewFramePacer(timing.PacingForRate(60), clock)
+	pacer, _ := timing.NewFramePacer(timing.PacingForRate(60), clock, clock)
 	pacer.Pace() // baseline at 0
 	poll := timing.Instant(0)
 	for range 6 {
@@ -469,10 +473,14 @@ func ExampleFramePacer_PaceUntil() {
 	// poll input at 27.266667ms
 }
 
-// fixedClock is the smallest PacingClock: a counter the wait moves.
+// fixedClock is the smallest clock with its waiter: a counter the wait
+// moves.
 type fixedClock struct{ now timing.Instant }
 
-func (c *fixedClock) Now() timing.Instant { return c.now }
+func (c *fixedClock) Now() timing.Instant      { return c.now }
+func (c *fixedClock) NewWaiter() timing.Waiter { return c }
+func (c *fixedClock) Wake()                    {}
+func (c *fixedClock) Release()                 {}
 func (c *fixedClock) WaitUntil(t timing.Instant) error {
 	c.now = t + timing.Instant(300*time.Microsecond) // every wake is 0.3 ms late
 	return nil
@@ -480,7 +488,7 @@ func (c *fixedClock) WaitUntil(t timing.Instant) error {
 
 func ExampleFramePacer() {
 	clock := &fixedClock{}
-	pacer, err := timing.NewFramePacer(timing.PacingForRate(100), clock)
+	pacer, err := timing.NewFramePacer(timing.PacingForRate(100), clock, clock)
 	if err != nil {
 		panic(err)
 	}

@@ -13,8 +13,8 @@ import (
 // slice still sleeps to the absolute target.
 const DefaultWaitSlice = 4 * time.Millisecond
 
-// OSWaiter is the operating system's [PacingClock]: it reads [Now] and sleeps
-// until absolute targets, and another goroutine can cut a sleep short with
+// OSWaiter is the operating system's [Waiter], the one [SystemClock] makes:
+// it sleeps until absolute targets of [Now], and another goroutine can cut a sleep short with
 // [OSWaiter.Wake]. Its two Linux sleeps share the same clock, the same
 // absolute targets and the same lowered timer slack, and wake as late as
 // each other; they differ in how a Wake reaches them.
@@ -33,7 +33,7 @@ const DefaultWaitSlice = 4 * time.Millisecond
 // futex wake in microseconds where slices take about half a slice.
 //
 // On Linux each WaitUntil first lowers the calling thread's timer slack to
-// 1 ns (see [LowerTimerSlack]): call it from a goroutine locked to its OS
+// 1 ns (prctl PR_SET_TIMERSLACK): call it from a goroutine locked to its OS
 // thread, as the runtime's platform thread is, so that the lowered slack
 // stays on that thread. A signal (EINTR) resumes the same absolute sleep;
 // after [MaxEarlyWakes] of them WaitUntil returns early and leaves the
@@ -52,8 +52,8 @@ const DefaultWaitSlice = 4 * time.Millisecond
 //
 // Both are relative timers recomputed from a fresh [Now] reading at every
 // slice, so the target stays absolute and wake errors do not accumulate.
-// On other systems both constructors give a Go timer raced against Wake on
-// a channel: time.Sleep's precision. Whatever the wait, the [FramePacer]
+// On other systems both constructors give a [TimerWaiter]: time.Sleep's
+// precision. Whatever the wait, the [FramePacer]
 // reads the clock after it and reports the frame's real lateness, so a
 // coarse wait shows in the telemetry instead of being hidden.
 //
@@ -90,9 +90,6 @@ func NewFutexWaiter() *OSWaiter {
 	return w
 }
 
-// Now returns [Now].
-func (w *OSWaiter) Now() Instant { return Now() }
-
 // WaitUntil sleeps until target and returns nil, or returns
 // [ErrWaitInterrupted] when [OSWaiter.Wake] was called since the last
 // interrupted wait (a Wake before the call counts), or an error from the
@@ -107,6 +104,11 @@ func (w *OSWaiter) Wake() {
 	atomic.StoreUint32(&w.woken, 1)
 	w.wake()
 }
+
+// Release stops the timer of a [TimerWaiter] where the OSWaiter is one;
+// elsewhere it does nothing, as the handles of the native waits live as
+// long as the process.
+func (w *OSWaiter) Release() { w.release() }
 
 // takeWake consumes a pending Wake.
 func (w *OSWaiter) takeWake() bool { return atomic.SwapUint32(&w.woken, 0) != 0 }

@@ -29,14 +29,15 @@ func TestNewWaiterValidates(t *testing.T) {
 
 func TestWaiterPastTargetReturnsAtOnce(t *testing.T) {
 	w := newWaiter(t, timing.DefaultWaitSlice)
-	if err := w.WaitUntil(w.Now() - 1); err != nil {
+	if err := w.WaitUntil(timing.Now() - 1); err != nil {
 		t.Fatalf("WaitUntil(past) = %v, want nil", err)
 	}
 }
 
 // waiters returns one Waiter of each kind, by name.
-func waiters(t *testing.T) map[string]*timing.OSWaiter {
-	return map[string]*timing.OSWaiter{
+func waiters(t *testing.T) map[string]timing.Waiter {
+	return map[string]timing.Waiter{
+		"timer":    timing.NewTimerWaiter(nil),
 		"unsliced": newWaiter(t, 0),
 		"sliced":   newWaiter(t, 200*time.Microsecond),
 		"default":  newWaiter(t, timing.DefaultWaitSlice),
@@ -46,13 +47,13 @@ func waiters(t *testing.T) map[string]*timing.OSWaiter {
 
 func TestWaiterReachesTarget(t *testing.T) {
 	for name, w := range waiters(t) {
-		target := w.Now() + timing.Instant(time.Millisecond)
+		target := timing.Now() + timing.Instant(time.Millisecond)
 		if err := w.WaitUntil(target); err != nil {
 			t.Fatalf("%s: WaitUntil = %v", name, err)
 		}
 		// An absolute sleep on the same clock cannot wake before its target
 		// unless signals cut it short MaxEarlyWakes times in a row.
-		if now := w.Now(); now < target {
+		if now := timing.Now(); now < target {
 			t.Logf("%s: woke %v early (interrupted by signals)", name, time.Duration(target-now))
 		}
 	}
@@ -62,11 +63,11 @@ func TestWakeBeforeWaitInterruptsOnce(t *testing.T) {
 	for name, w := range waiters(t) {
 		w.Wake()
 		w.Wake()
-		far := w.Now() + timing.Instant(time.Hour)
+		far := timing.Now() + timing.Instant(time.Hour)
 		if err := w.WaitUntil(far); !errors.Is(err, timing.ErrWaitInterrupted) {
 			t.Fatalf("%s: WaitUntil after Wake = %v, want ErrWaitInterrupted", name, err)
 		}
-		if err := w.WaitUntil(w.Now() - 1); err != nil {
+		if err := w.WaitUntil(timing.Now() - 1); err != nil {
 			t.Fatalf("%s: second WaitUntil = %v, want nil: repeated wakes count once", name, err)
 		}
 	}
@@ -81,7 +82,7 @@ func TestWakeFromAnotherGoroutine(t *testing.T) {
 		}
 		for range 20 {
 			done := make(chan error, 1)
-			go func() { done <- w.WaitUntil(w.Now() + timing.Instant(time.Hour)) }()
+			go func() { done <- w.WaitUntil(timing.Now() + timing.Instant(time.Hour)) }()
 			w.Wake()
 			if err := <-done; !errors.Is(err, timing.ErrWaitInterrupted) {
 				t.Fatalf("%s: got %v, want ErrWaitInterrupted", name, err)
@@ -92,7 +93,7 @@ func TestWakeFromAnotherGoroutine(t *testing.T) {
 
 func TestPacerOnWaiter(t *testing.T) {
 	w := newWaiter(t, timing.DefaultWaitSlice)
-	p, err := timing.NewFramePacer(timing.PacingForRate(1000), w)
+	p, err := timing.NewFramePacer(timing.PacingForRate(1000), timing.SystemClock{}, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,15 +117,15 @@ func TestPacerOnWaiter(t *testing.T) {
 // not be made) reaches its target, and a Wake ends it.
 func TestSleepFallback(t *testing.T) {
 	w := newWaiter(t, timing.DefaultWaitSlice)
-	target := w.Now() + timing.Instant(time.Millisecond)
+	target := timing.Now() + timing.Instant(time.Millisecond)
 	if err := w.SleepUntil(target); err != nil {
 		t.Fatalf("SleepUntil = %v, want nil", err)
 	}
-	if now := w.Now(); now < target {
+	if now := timing.Now(); now < target {
 		t.Fatalf("SleepUntil returned %v before its target", time.Duration(target-now))
 	}
 	w.Wake()
-	if err := w.SleepUntil(w.Now() + timing.Instant(time.Hour)); !errors.Is(err, timing.ErrWaitInterrupted) {
+	if err := w.SleepUntil(timing.Now() + timing.Instant(time.Hour)); !errors.Is(err, timing.ErrWaitInterrupted) {
 		t.Fatalf("SleepUntil after Wake = %v, want ErrWaitInterrupted", err)
 	}
 }

@@ -99,14 +99,36 @@ type Batch struct {
 	// Updates is a view into storage owned by the scheduler, valid until the
 	// next call to Advance, Start or SetOptions. Copy what must outlive it.
 	Updates []Update
-	// Dropped is the real time dropped and reported by this batch (also on
-	// its last update). Time dropped by a batch without updates is carried
-	// to the next batch that has one.
-	Dropped time.Duration
-	// Suspended is the real time this Advance recorded as suspended, with
-	// what [Scheduler.Suspend] and [Scheduler.Resume] recorded since the
-	// previous Advance.
-	Suspended time.Duration
+	// Work holds the batch's totals. Its Dropped is the real time dropped
+	// and reported by this batch (also on its last update); time dropped
+	// by a batch without updates is carried to the next batch that has
+	// one. Its Suspended is the real time this Advance recorded as
+	// suspended, with what [Scheduler.Suspend] and [Scheduler.Resume]
+	// recorded since the previous Advance.
+	Work
+}
+
+// Work is what one or more scheduler batches did: their updates by kind and
+// the real time they dropped and set aside as suspended. A [Batch] carries
+// its own; a [FrameRecord] adds up those of the batches run for its frame.
+type Work struct {
+	// Ticks counts updates by [Kind].
+	Ticks              [NumKinds]int
+	Dropped, Suspended time.Duration
+}
+
+// Add adds the totals of o to w.
+func (w *Work) Add(o Work) {
+	for k := range w.Ticks {
+		w.Ticks[k] += o.Ticks[k]
+	}
+	w.Dropped += o.Dropped
+	w.Suspended += o.Suspended
+}
+
+// updates returns the number of updates, of every kind.
+func (w Work) updates() int {
+	return w.Ticks[VariableUpdate] + w.Ticks[FixedUpdate] + w.Ticks[CatchUpUpdate]
 }
 
 type dropCause uint8
@@ -339,7 +361,11 @@ func (s *Scheduler) Advance(now Instant) (Batch, error) {
 		n, suspended = s.advanceRepay(e, suspend)
 	}
 
-	b := Batch{Updates: s.buf[:n:n], Suspended: time.Duration(suspended + s.takeUnreported())}
+	b := Batch{Updates: s.buf[:n:n]}
+	b.Suspended = time.Duration(suspended + s.takeUnreported())
+	for i := range b.Updates {
+		b.Ticks[b.Updates[i].Kind]++
+	}
 	if n > 0 {
 		var total int64
 		for i := range s.dropped {

@@ -102,7 +102,7 @@ func (s *Scheduler) advanceSuspended(now Instant) Batch {
 	s.acting = 0
 	e := s.suspendUntil(now) + s.takeUnreported()
 	s.schedule()
-	return Batch{Updates: s.buf[:0:0], Suspended: time.Duration(e)}
+	return Batch{Updates: s.buf[:0:0], Work: Work{Suspended: time.Duration(e)}}
 }
 
 // takeUnreported returns the suspended time not yet reported by a batch

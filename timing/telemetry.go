@@ -32,11 +32,9 @@ type FrameRecord struct {
 	// means the frame was not paced. Results that start no frame
 	// (PaceDeadline, PaceInterrupted) are counted as unpaced.
 	Pace PaceResult
-	// Simulation updates run for this frame, by kind.
-	VariableTicks, FixedTicks, CatchUpTicks int
-	// Dropped and Suspended are the real time the scheduler dropped or
-	// set aside as suspended during this frame.
-	Dropped, Suspended time.Duration
+	// Work is what the scheduler's batches did for this frame: add each
+	// batch's with Add.
+	Work
 	// Debt is the simulation's debt after the frame (negative when
 	// ahead), and Rate its speed relative to real time (1 is real time).
 	// Both are gauges: the latest value is reported, except that a Rate
@@ -44,32 +42,12 @@ type FrameRecord struct {
 	// previous one.
 	Debt time.Duration
 	Rate float64
-	// PublicationSkipped is set when the prepared frame could not be
-	// published because no slot was free.
-	PublicationSkipped bool
 }
 
 // SetSample copies a [FrameClock] sample into the record.
 func (r *FrameRecord) SetSample(s FrameSample) {
 	r.Accepted, r.Discarded = s.Elapsed, s.Discarded
 	r.Baseline, r.Regression = s.Baseline, s.Regression
-}
-
-// AddBatch adds a scheduler batch to the record: its updates by kind and the
-// time it dropped and suspended. A frame that ran several batches adds each.
-func (r *FrameRecord) AddBatch(b Batch) {
-	for _, u := range b.Updates {
-		switch u.Kind {
-		case VariableUpdate:
-			r.VariableTicks++
-		case FixedUpdate:
-			r.FixedTicks++
-		case CatchUpUpdate:
-			r.CatchUpTicks++
-		}
-	}
-	r.Dropped += b.Dropped
-	r.Suspended += b.Suspended
 }
 
 // TelemetryFrame is one measured frame in the window. It encodes to JSON
@@ -105,7 +83,7 @@ func (f TelemetryFrame) Paced() bool { return f.Outcome.Started() }
 //	// each frame:
 //	rec := timing.FrameRecord{Pace: paceResult}
 //	rec.SetSample(frameClock.Sample(now))
-//	rec.AddBatch(batch)
+//	rec.Add(batch.Work)
 //	tel.Record(rec)
 //	// when asked:
 //	report, _ := json.Marshal(tel.Stats())
@@ -113,17 +91,16 @@ func (f TelemetryFrame) Paced() bool { return f.Outcome.Started() }
 // The zero value is ready to use. A Telemetry is not safe for concurrent
 // use: its owner records and reads it, or guards it with a mutex.
 type Telemetry struct {
-	frames, baselines, regressions          uint64
-	accepted, discarded, dropped, suspended uint64
-	variable, fixed, catchUp, pubSkipped    uint64
-	skipped, earlyWakes                     uint64
-	outcomes                                [numPaceOutcomes]uint64
-	last                                    PaceOutcome
-	interval                                time.Duration
-	debt                                    time.Duration
-	rate                                    float64
-	ring                                    [TelemetryWindow]TelemetryFrame
-	head, n                                 int
+	frames, baselines, regressions uint64
+	accepted, discarded            uint64
+	skipped, earlyWakes            uint64
+	outcomes                       [numPaceOutcomes]uint64
+	last                           PaceOutcome
+	interval                       time.Duration
+	debt                           time.Duration
+	rate                           float64
+	ring                           [TelemetryWindow]TelemetryFrame
+	head, n                        int
 }
 
 func telAdd(a, b uint64) uint64 {
@@ -146,15 +123,6 @@ func (t *Telemetry) Record(f FrameRecord) {
 	t.frames = telAdd(t.frames, 1)
 	t.accepted = telAdd(t.accepted, telNonNeg(f.Accepted))
 	t.discarded = telAdd(t.discarded, telNonNeg(f.Discarded))
-	t.dropped = telAdd(t.dropped, telNonNeg(f.Dropped))
-	t.suspended = telAdd(t.suspended, telNonNeg(f.Suspended))
-	v, x, c := telNonNeg(f.VariableTicks), telNonNeg(f.FixedTicks), telNonNeg(f.CatchUpTicks)
-	t.variable = telAdd(t.variable, v)
-	t.fixed = telAdd(t.fixed, x)
-	t.catchUp = telAdd(t.catchUp, c)
-	if f.PublicationSkipped {
-		t.pubSkipped = telAdd(t.pubSkipped, 1)
-	}
 	t.debt = f.Debt
 	if f.Rate > 0 && !math.IsInf(f.Rate, 0) {
 		t.rate = f.Rate
@@ -182,10 +150,14 @@ func (t *Telemetry) Record(f FrameRecord) {
 		t.regressions = telAdd(t.regressions, 1)
 		return
 	}
+	var ticks uint64
+	for _, n := range f.Ticks {
+		ticks = telAdd(ticks, telNonNeg(n))
+	}
 	fr := TelemetryFrame{
 		Interval: time.Duration(min(telAdd(telNonNeg(f.Accepted), telNonNeg(f.Discarded)), math.MaxInt64)),
 		Outcome:  o,
-		Ticks:    int(min(telAdd(telAdd(v, x), c), math.MaxInt32)),
+		Ticks:    int(min(ticks, math.MaxInt32)),
 		Debt:     f.Debt,
 	}
 	if o != PaceNone {
@@ -216,18 +188,13 @@ func (t *Telemetry) AppendWindow(dst []TelemetryFrame) []TelemetryFrame {
 	return append(dst, t.ring[:t.head]...)
 }
 
-// OutcomeCount returns how many recorded frames started with outcome o.
-// Frames recorded without pacing count as PaceNone.
-func (t *Telemetry) OutcomeCount(o PaceOutcome) uint64 {
-	if o >= numPaceOutcomes {
-		return 0
-	}
-	return t.outcomes[o]
-}
-
 // TelemetryStats is a snapshot of [Telemetry], computed on request. It
 // encodes to JSON with snake_case names; durations are integer nanoseconds
 // (the _ns fields) and every count is at most [MaxTelemetryCount].
+//
+// The simulation's totals (updates by kind, time dropped and suspended)
+// are the scheduler's, in [Stats]; the telemetry keeps only each frame's
+// count of updates, in its window.
 //
 // Window statistics cover the measured frames in the window; lateness
 // statistics only those of them a pacing call started. Median and
@@ -238,14 +205,6 @@ type TelemetryStats struct {
 	ClockRegressions uint64        `json:"clock_regressions"`
 	Accepted         time.Duration `json:"accepted_ns"`
 	Discarded        time.Duration `json:"discarded_ns"`
-	Dropped          time.Duration `json:"dropped_ns"`
-	Suspended        time.Duration `json:"suspended_ns"`
-
-	SimulationTicks     uint64 `json:"simulation_ticks"`
-	VariableTicks       uint64 `json:"variable_ticks"`
-	FixedTicks          uint64 `json:"fixed_ticks"`
-	CatchUpTicks        uint64 `json:"catch_up_ticks"`
-	PublicationsSkipped uint64 `json:"publications_skipped"`
 
 	Debt time.Duration `json:"debt_ns"`
 	Rate float64       `json:"rate"`
@@ -300,13 +259,6 @@ func (t *Telemetry) Stats() TelemetryStats {
 		ClockRegressions:    t.regressions,
 		Accepted:            time.Duration(t.accepted),
 		Discarded:           time.Duration(t.discarded),
-		Dropped:             time.Duration(t.dropped),
-		Suspended:           time.Duration(t.suspended),
-		SimulationTicks:     telAdd(telAdd(t.variable, t.fixed), t.catchUp),
-		VariableTicks:       t.variable,
-		FixedTicks:          t.fixed,
-		CatchUpTicks:        t.catchUp,
-		PublicationsSkipped: t.pubSkipped,
 		Debt:                t.debt,
 		Rate:                t.rate,
 		PacingInterval:      t.interval,

@@ -11,7 +11,7 @@ import (
 // on-request cost over a full window, and with copying the window out.
 func BenchmarkTelemetry(b *testing.B) {
 	rec := pacedFrame(16*ms, 150*time.Microsecond, timing.PaceWaited)
-	rec.FixedTicks = 1
+	rec.Ticks[timing.FixedUpdate] = 1
 	b.Run("Record", func(b *testing.B) {
 		var tel timing.Telemetry
 		b.ReportAllocs()

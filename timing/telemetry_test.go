@@ -90,13 +90,13 @@ func TestTelemetryBaselinesStayOutOfWindow(t *testing.T) {
 func TestTelemetryTotals(t *testing.T) {
 	var tel timing.Telemetry
 	tel.Record(timing.FrameRecord{
-		Accepted: 10 * ms, Discarded: 5 * ms, Dropped: 3 * ms, Suspended: 7 * ms,
-		VariableTicks: 1, FixedTicks: 2, CatchUpTicks: 3, PublicationSkipped: true,
+		Accepted: 10 * ms, Discarded: 5 * ms,
+		Work: timing.Work{Ticks: [timing.NumKinds]int{1, 2, 3}, Dropped: 3 * ms, Suspended: 7 * ms},
 		Debt: 40 * ms, Rate: 1.25,
 		Pace: timing.PaceResult{Outcome: timing.PaceLate, Skipped: 2, EarlyWakes: 0, Lateness: 25 * ms, Interval: 10 * ms},
 	})
 	tel.Record(timing.FrameRecord{
-		Accepted: -5 * ms, FixedTicks: -4, Debt: -2 * ms, Rate: math.NaN(),
+		Accepted: -5 * ms, Work: timing.Work{Ticks: [timing.NumKinds]int{timing.FixedUpdate: -4}}, Debt: -2 * ms, Rate: math.NaN(),
 		Pace: timing.PaceResult{Outcome: timing.PaceWaitLimit, EarlyWakes: 8, Lateness: -ms, Interval: 10 * ms},
 	})
 	tel.Record(timing.FrameRecord{Accepted: 10 * ms, Debt: -2 * ms, Pace: timing.PaceResult{Outcome: timing.PaceDeadline, Lateness: -3 * ms}})
@@ -107,13 +107,6 @@ func TestTelemetryTotals(t *testing.T) {
 	}{
 		{"accepted", s.Accepted, 20 * ms},
 		{"discarded", s.Discarded, 5 * ms},
-		{"dropped", s.Dropped, 3 * ms},
-		{"suspended", s.Suspended, 7 * ms},
-		{"simulation ticks", s.SimulationTicks, uint64(6)},
-		{"variable ticks", s.VariableTicks, uint64(1)},
-		{"fixed ticks", s.FixedTicks, uint64(2)},
-		{"catch-up ticks", s.CatchUpTicks, uint64(3)},
-		{"publications skipped", s.PublicationsSkipped, uint64(1)},
 		{"debt is the latest", s.Debt, -2 * ms},
 		{"NaN rate keeps the last rate", s.Rate, 1.25},
 		{"skipped targets", s.SkippedTargets, uint64(2)},
@@ -133,14 +126,12 @@ func TestTelemetryTotals(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", c.name, c.got, c.want)
 		}
 	}
-	if got := tel.OutcomeCount(timing.PaceWaitLimit); got != 1 {
-		t.Errorf("OutcomeCount(wait limit) = %d, want 1", got)
-	}
-	if got := tel.OutcomeCount(timing.PaceOutcome(99)); got != 0 {
-		t.Errorf("OutcomeCount(99) = %d, want 0", got)
-	}
-	if w := tel.AppendWindow(nil); w[2].Lateness != 0 || w[2].Paced() {
+	w := tel.AppendWindow(nil)
+	if w[2].Lateness != 0 || w[2].Paced() {
 		t.Errorf("unpaced frame in window: %+v, want zero lateness and not paced", w[2])
+	}
+	if w[0].Ticks != 6 || w[1].Ticks != 0 {
+		t.Errorf("window ticks %d and %d, want 6 (every kind) and 0 (negative counts are zero)", w[0].Ticks, w[1].Ticks)
 	}
 }
 
@@ -149,13 +140,13 @@ func TestTelemetrySaturates(t *testing.T) {
 	huge := time.Duration(1 << 52)
 	for range 3 {
 		tel.Record(timing.FrameRecord{
-			Accepted: huge, Discarded: math.MaxInt64, FixedTicks: math.MaxInt,
+			Accepted: huge, Discarded: math.MaxInt64, Work: timing.Work{Ticks: [timing.NumKinds]int{math.MaxInt, math.MaxInt, 1}},
 			Pace: timing.PaceResult{Outcome: timing.PaceLate, Skipped: math.MaxInt64, Interval: 1},
 		})
 	}
 	s := tel.Stats()
 	const max = timing.MaxTelemetryCount
-	if s.Accepted != max || s.Discarded != max || s.FixedTicks != max || s.SimulationTicks != max || s.SkippedTargets != max {
+	if s.Accepted != max || s.Discarded != max || s.SkippedTargets != max {
 		t.Errorf("totals did not saturate at 2^53-1: %+v", s)
 	}
 	if s.Frames != 3 {
@@ -241,8 +232,8 @@ func TestTelemetryStatsJSON(t *testing.T) {
 			t.Errorf("%s = %v, want %v", k, m[k], v)
 		}
 	}
-	if len(m) != 38 {
-		t.Errorf("JSON has %d fields, want 38: %s", len(m), b)
+	if len(m) != 31 {
+		t.Errorf("JSON has %d fields, want 31: %s", len(m), b)
 	}
 	var back timing.TelemetryStats
 	if err := json.Unmarshal(b, &back); err != nil {
@@ -269,11 +260,12 @@ func TestTelemetryReset(t *testing.T) {
 func ExampleTelemetry() {
 	var tel timing.Telemetry
 	clock := &fixedClock{}
-	pacer, _ := timing.NewFramePacer(timing.PacingForRate(60), clock)
+	pacer, _ := timing.NewFramePacer(timing.PacingForRate(60), clock, clock)
 	prev := timing.Instant(0)
 	for frame := range 30 {
 		r := pacer.Pace()
-		rec := timing.FrameRecord{Pace: r, FixedTicks: 1}
+		rec := timing.FrameRecord{Pace: r}
+		rec.Ticks[timing.FixedUpdate] = 1
 		if frame == 0 {
 			rec.Baseline = true
 		} else {
@@ -284,11 +276,15 @@ func ExampleTelemetry() {
 		clock.now += timing.Instant(5 * time.Millisecond) // the frame's work
 	}
 	s := tel.Stats()
-	fmt.Printf("%d frames, %d in the window, %d ticks\n", s.Frames, s.WindowFrames, s.SimulationTicks)
+	ticks := 0
+	for _, f := range tel.AppendWindow(nil) {
+		ticks += f.Ticks
+	}
+	fmt.Printf("%d frames, %d in the window, %d ticks in it\n", s.Frames, s.WindowFrames, ticks)
 	fmt.Printf("interval min %v max %v\n", s.WindowIntervalMin, s.WindowIntervalMax)
 	fmt.Printf("lateness median %v p99 %v\n", s.WindowLatenessMedian, s.WindowLatenessP99)
 	// Output:
-	// 30 frames, 29 in the window, 30 ticks
+	// 30 frames, 29 in the window, 29 ticks in it
 	// interval min 16.666667ms max 16.966667ms
 	// lateness median 300µs p99 300µs
 }
@@ -296,13 +292,9 @@ func ExampleTelemetry() {
 func TestFrameRecordHelpers(t *testing.T) {
 	var r timing.FrameRecord
 	r.SetSample(timing.FrameSample{Elapsed: 250 * ms, Discarded: 50 * ms})
-	r.AddBatch(timing.Batch{
-		Updates:   []timing.Update{{Kind: timing.FixedUpdate}, {Kind: timing.FixedUpdate}, {Kind: timing.CatchUpUpdate}},
-		Dropped:   3 * ms,
-		Suspended: ms,
-	})
-	r.AddBatch(timing.Batch{Updates: []timing.Update{{Kind: timing.VariableUpdate}}, Dropped: ms})
-	want := timing.FrameRecord{Accepted: 250 * ms, Discarded: 50 * ms, VariableTicks: 1, FixedTicks: 2, CatchUpTicks: 1, Dropped: 4 * ms, Suspended: ms}
+	r.Add(timing.Work{Ticks: [timing.NumKinds]int{0, 2, 1}, Dropped: 3 * ms, Suspended: ms})
+	r.Add(timing.Work{Ticks: [timing.NumKinds]int{1, 0, 0}, Dropped: ms})
+	want := timing.FrameRecord{Accepted: 250 * ms, Discarded: 50 * ms, Work: timing.Work{Ticks: [timing.NumKinds]int{1, 2, 1}, Dropped: 4 * ms, Suspended: ms}}
 	if r != want {
 		t.Errorf("got  %+v\nwant %+v", r, want)
 	}

@@ -14,7 +14,7 @@ import (
 func TestWaitUntilAllocatesNothing(t *testing.T) {
 	for name, w := range waiters(t) {
 		allocs := testing.AllocsPerRun(50, func() {
-			if err := w.WaitUntil(w.Now() + timing.Instant(50*time.Microsecond)); err != nil {
+			if err := w.WaitUntil(timing.Now() + timing.Instant(50*time.Microsecond)); err != nil {
 				t.Fatalf("%s: WaitUntil: %v", name, err)
 			}
 		})
@@ -23,7 +23,7 @@ func TestWaitUntilAllocatesNothing(t *testing.T) {
 		}
 		allocs = testing.AllocsPerRun(50, func() {
 			w.Wake()
-			if err := w.WaitUntil(w.Now() + timing.Instant(time.Second)); err != timing.ErrWaitInterrupted {
+			if err := w.WaitUntil(timing.Now() + timing.Instant(time.Second)); err != timing.ErrWaitInterrupted {
 				t.Fatalf("%s: WaitUntil after Wake = %v, want ErrWaitInterrupted", name, err)
 			}
 		})

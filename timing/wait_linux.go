@@ -30,12 +30,15 @@ func (w *OSWaiter) wake() {
 	}
 }
 
-// LowerTimerSlack sets the calling OS thread's timer slack to 1 ns, so the
+// release has nothing to give back: see [OSWaiter.Release].
+func (w *OSWaiter) release() {}
+
+// lowerTimerSlack sets the calling OS thread's timer slack to 1 ns, so the
 // kernel does not defer its timer wake-ups by the default 50 µs to batch
 // them with others. It affects only the current thread: call it from a
 // goroutine locked to its thread (runtime.LockOSThread). [OSWaiter.WaitUntil]
-// calls it on every wait that sleeps.
-func LowerTimerSlack() error {
+// calls it on the first sleep of every wait.
+func lowerTimerSlack() error {
 	if err := unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("timing: prctl(PR_SET_TIMERSLACK, 1): %w", err)
 	}
@@ -56,7 +59,7 @@ func (w *OSWaiter) waitUntil(target Instant) error {
 			// A failure leaves the default slack: the wait still works,
 			// only later. Skipped when no sleep is needed: the syscall
 			// costs microseconds on some virtual machines.
-			_ = LowerTimerSlack()
+			_ = lowerTimerSlack()
 			slack = true
 		}
 		end := target

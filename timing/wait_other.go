@@ -2,48 +2,24 @@
 
 package timing
 
-import "time"
-
 // On the systems without a native wait of their own (the BSDs, js/wasm,
-// plan9) OSWaiter sleeps on a Go timer raced against Wake: time.Sleep's
+// plan9) OSWaiter is a [TimerWaiter] on the system clock: time.Sleep's
 // precision. The pacer measures every frame's lateness from its own clock
-// reading after the wait, so a late wake is reported, never hidden.
-type waitState struct {
-	ch    chan struct{}
-	timer *time.Timer
-}
+// reading after the wait, so a late wake is reported, never hidden. The
+// wake flag of OSWaiter is not used: the timer waiter's channel keeps the
+// pending Wake.
+type waitState struct{ timer *TimerWaiter }
 
-func (s *waitState) init() { s.ch = make(chan struct{}, 1) }
+func (s *waitState) init() { s.timer = NewTimerWaiter(SystemClock{}) }
 
-func (w *OSWaiter) wake() {
-	select {
-	case w.ch <- struct{}{}:
-	default:
-	}
-}
+func (w *OSWaiter) wake() { w.timer.Wake() }
 
-// LowerTimerSlack does nothing outside Linux and returns nil.
-func LowerTimerSlack() error { return nil }
+func (w *OSWaiter) release() { w.timer.Release() }
+
+// lowerTimerSlack does nothing outside Linux and returns nil.
+func lowerTimerSlack() error { return nil }
 
 func (w *OSWaiter) waitUntil(target Instant) error {
-	for {
-		if w.takeWake() {
-			return ErrWaitInterrupted
-		}
-		now := Now()
-		if now >= target {
-			return nil
-		}
-		d := time.Duration(target - now)
-		if w.timer == nil {
-			w.timer = time.NewTimer(d)
-		} else {
-			w.timer.Reset(d)
-		}
-		select {
-		case <-w.timer.C:
-		case <-w.ch:
-			w.timer.Stop()
-		}
-	}
+	w.takeWake()
+	return w.timer.WaitUntil(target)
 }

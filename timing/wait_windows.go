@@ -75,8 +75,11 @@ func (w *OSWaiter) wake() {
 	}
 }
 
-// LowerTimerSlack does nothing outside Linux and returns nil.
-func LowerTimerSlack() error { return nil }
+// release has nothing to give back: see [OSWaiter.Release].
+func (w *OSWaiter) release() {}
+
+// lowerTimerSlack does nothing outside Linux and returns nil.
+func lowerTimerSlack() error { return nil }
 
 func (w *OSWaiter) waitUntil(target Instant) error {
 	if w.err != nil {

@@ -10,10 +10,7 @@ import (
 // interruptible is a wait another goroutine can cut short.
 type interruptible struct {
 	name string
-	w    interface {
-		WaitUntil(timing.Instant) error
-		Wake()
-	}
+	w    timing.Waiter
 }
 
 func interruptibles() ([]interruptible, error) {
@@ -26,7 +23,7 @@ func interruptibles() ([]interruptible, error) {
 		out = append(out, interruptible{name: "native/" + slice.String(), w: w})
 	}
 	out = append(out, interruptible{name: "futex", w: timing.NewFutexWaiter()})
-	return append(out, interruptible{name: "timer+channel", w: newTimerWaiter()}), nil
+	return append(out, interruptible{name: "timer+channel", w: timing.NewTimerWaiter(nil)}), nil
 }
 
 // measureWakes waits on the main goroutine for a far target while another
@@ -47,38 +44,4 @@ func measureWakes(it interruptible, n int) []time.Duration {
 		out = append(out, time.Duration(back-<-woke))
 	}
 	return out
-}
-
-// timerWaiter is the portable interruptible wait: a reused Go timer raced
-// against a wake channel.
-type timerWaiter struct {
-	t  *time.Timer
-	ch chan struct{}
-}
-
-func newTimerWaiter() *timerWaiter {
-	t := time.NewTimer(time.Hour)
-	t.Stop()
-	return &timerWaiter{t: t, ch: make(chan struct{}, 1)}
-}
-
-func (w *timerWaiter) WaitUntil(target timing.Instant) error {
-	d := time.Duration(target - timing.Now())
-	if d <= 0 {
-		return nil
-	}
-	w.t.Reset(d)
-	select {
-	case <-w.t.C:
-	case <-w.ch:
-		w.t.Stop()
-	}
-	return nil
-}
-
-func (w *timerWaiter) Wake() {
-	select {
-	case w.ch <- struct{}{}:
-	default:
-	}
 }

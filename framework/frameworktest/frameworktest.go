@@ -250,7 +250,7 @@ func (s *Sim) run(n int, stop bool) error {
 	s.step.stopAtLimit = stop
 	switch {
 	case s.hold != nil:
-		timing.ReleaseWaiter(s.hold) // the clock moves on
+		s.hold.Release() // the clock moves on
 		s.hold = nil
 	default:
 		s.step.resume <- false
@@ -286,7 +286,7 @@ func (s *Sim) Close() error {
 	if s.hold != nil {
 		// Stop before the clock moves, so that no update starts.
 		s.Runtime.Stop()
-		timing.ReleaseWaiter(s.hold)
+		s.hold.Release()
 		s.hold = nil
 	} else {
 		s.step.resume <- true

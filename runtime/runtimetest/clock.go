@@ -28,45 +28,9 @@ func (c *BubbleClock) Now() timing.Instant { return Start + timing.Instant(time.
 // At returns the instant d after the clock was made.
 func (c *BubbleClock) At(d time.Duration) timing.Instant { return Start.AddSaturating(d) }
 
-// NewWaiter returns a waiter on one reusable timer.
-func (c *BubbleClock) NewWaiter() timing.Waiter {
-	t := time.NewTimer(time.Hour)
-	t.Stop()
-	return &timerWaiter{clock: c, timer: t, wake: make(chan struct{}, 1)}
-}
-
-type timerWaiter struct {
-	clock timing.Clock
-	timer *time.Timer
-	wake  chan struct{}
-}
-
-func (w *timerWaiter) WaitUntil(target timing.Instant) error {
-	d := time.Duration(target - w.clock.Now())
-	if d <= 0 {
-		select {
-		case <-w.wake:
-			return timing.ErrWaitInterrupted
-		default:
-			return nil
-		}
-	}
-	w.timer.Reset(d)
-	select {
-	case <-w.timer.C:
-		return nil
-	case <-w.wake:
-		w.timer.Stop()
-		return timing.ErrWaitInterrupted
-	}
-}
-
-func (w *timerWaiter) Wake() {
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-}
+// NewWaiter returns a [timing.TimerWaiter] on the clock: its Go timer
+// follows the bubble's fake time.
+func (c *BubbleClock) NewWaiter() timing.Waiter { return timing.NewTimerWaiter(c) }
 
 // Owner names a goroutine that waits: the platform thread, or the
 // simulation goroutine of concurrent mode.

@@ -1,0 +1,66 @@
+package timing
+
+import "time"
+
+// TimerWaiter is the portable [Waiter]: one reused Go timer raced against a
+// wake channel. It waits with time.Sleep's precision on real time, and on
+// the fake time of a testing/synctest bubble, which Go timers follow. It is
+// the [OSWaiter] of the systems without a native wait of their own, and the
+// waiter of a clock whose reading Go timers follow. Its clock must be one
+// of those: Go timers do not follow a [ManualClock].
+//
+// One goroutine at a time may wait on a TimerWaiter; Wake may be called
+// from any goroutine. It allocates nothing per wait.
+type TimerWaiter struct {
+	clock Clock
+	timer *time.Timer
+	wake  chan struct{}
+}
+
+// NewTimerWaiter returns a waiter on a timer measured against clock's
+// reading; a nil clock is [SystemClock].
+func NewTimerWaiter(clock Clock) *TimerWaiter {
+	if clock == nil {
+		clock = SystemClock{}
+	}
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return &TimerWaiter{clock: clock, timer: t, wake: make(chan struct{}, 1)}
+}
+
+// WaitUntil sleeps until the clock reads target and returns nil, or
+// returns [ErrWaitInterrupted] when [TimerWaiter.Wake] was called since the
+// last interrupted wait (a Wake before the call counts). A target already
+// passed returns at once.
+func (w *TimerWaiter) WaitUntil(target Instant) error {
+	for {
+		select {
+		case <-w.wake:
+			return ErrWaitInterrupted
+		default:
+		}
+		d := time.Duration(target - w.clock.Now())
+		if d <= 0 {
+			return nil
+		}
+		w.timer.Reset(d)
+		select {
+		case <-w.timer.C:
+		case <-w.wake:
+			w.timer.Stop()
+			return ErrWaitInterrupted
+		}
+	}
+}
+
+// Wake interrupts the current wait, or the next one if none is in progress.
+// Wakes that arrive before a wait notices them count once.
+func (w *TimerWaiter) Wake() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Release stops the timer.
+func (w *TimerWaiter) Release() { w.timer.Stop() }
