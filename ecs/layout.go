@@ -272,7 +272,9 @@ func (l *layout) hash(h uint64, p unsafe.Pointer) uint64 {
 			h = mix(h, uint64(*(*uint8)(q)))
 		case leaf16:
 			h = mix(h, uint64(*(*uint16)(q)))
-		case leaf32, leafIndex, leafGen:
+		case leaf32:
+			h = mix(h, uint64(*(*uint32)(q)))
+		case leafIndex, leafGen:
 			h = mix(h, uint64(read32(f.kind, q)))
 		case leaf32x2:
 			h = mix(h, uint64(*(*uint32)(q))|uint64(*(*uint32)(unsafe.Add(q, 4)))<<32)
