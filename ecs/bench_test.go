@@ -305,14 +305,7 @@ func BenchmarkWorldHash(b *testing.B) {
 		ecs.With(p, health{i})
 	}
 	w.Apply()
-	var h ecs.Hash
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := w.HashInto(&h); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchEntities, "ns/entity")
+	benchHash(b, w)
 }
 
 // linked is a component that holds an entity between two floats, so that
@@ -361,14 +354,7 @@ func BenchmarkWorldHashLinked(b *testing.B) {
 		ecs.With(p, linked{Weight: float32(i), Spin: 2})
 	}
 	w.Apply()
-	var h ecs.Hash
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := w.HashInto(&h); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchEntities, "ns/entity")
+	benchHash(b, w)
 }
 
 type benchState struct{ Level, Phase int32 }
@@ -395,4 +381,17 @@ func BenchmarkStateChange(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// benchHash hashes w, of benchEntities entities, and reports the cost per
+// entity.
+func benchHash(b *testing.B, w *ecs.World) {
+	var h ecs.Hash
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := w.HashInto(&h); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchEntities, "ns/entity")
 }
