@@ -31,10 +31,16 @@ import (
 // collector's view is never bypassed. An [Entity] is read through Arche's
 // own methods, never by the layout of Arche's struct.
 //
-// The cost, measured by BenchmarkWorldHash (three small components per
-// entity) and BenchmarkCommandsSetLinked: a few nanoseconds per component
-// value, no allocation once a type's layout is compiled, and nothing at all
-// for a component that holds no Entity when a command writes it.
+// The cost (benchmarks in bench_test.go and layout_internal_test.go, on a
+// shared 2-core machine): compiling a layout is a one-time reflect walk of
+// tens of microseconds per type (BenchmarkLayoutCompile); hashing a value
+// through it is a few mixing rounds, about 35 ns for a Transform with no
+// allocation (BenchmarkLayoutHash), where the same reading through
+// reflect.Value, the tests' reference, takes microseconds and allocates
+// (BenchmarkReflectHash); a command writing a value with no Entity in it
+// pays nothing, one with entities a load and a compare per reference
+// (BenchmarkCommandsSetLinked). TestLayoutHashMatchesReflect checks the
+// memory reads against that reference on random values.
 
 // ComponentType names a component type for filter options such as
 // [Filter1.With]. Build one with [TypeOf].

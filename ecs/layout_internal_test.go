@@ -218,3 +218,38 @@ func TestLayoutHashMatchesReflect(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLayoutCompile is the one-time cost of meeting a type: the
+// reflect walk that builds its layout.
+func BenchmarkLayoutCompile(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		w := &World{}
+		w.layoutOf(TypeOf[layoutMixed]())
+	}
+}
+
+// BenchmarkLayoutHash is the per-value cost of the hash through a layout,
+// against the same hash read through reflect.Value (BenchmarkReflectHash),
+// the safe way without unsafe.
+func BenchmarkLayoutHash(b *testing.B) {
+	w := NewWorld()
+	l := w.layoutOf(TypeOf[Transform]())
+	v := At(1, 2)
+	var h uint64
+	b.ReportAllocs()
+	for b.Loop() {
+		h = hashValue(l, h, &v)
+	}
+}
+
+// BenchmarkReflectHash reads the value through reflect.Value instead, with
+// the tests' reference (written to be obviously right, not fast).
+func BenchmarkReflectHash(b *testing.B) {
+	v := At(1, 2)
+	var h uint64
+	b.ReportAllocs()
+	for b.Loop() {
+		h = refHash(h, reflect.ValueOf(&v).Elem())
+	}
+}
