@@ -22,14 +22,14 @@ import (
 //     hash covers; a layout says whether a value can be copied as it is.
 //
 // Reflection runs once per type and world, when the type is first met: it
-// compiles a [layout], the list of the value's leaves (numbers, strings,
-// slices, entities) at their offsets. Per value, only that list is read,
+// compiles a layout, the list of the value's leaves (numbers, strings,
+// slices, entities) at their offsets. Per value, only that list is used,
 // each leaf as its own Go type at an offset reflect reported for the very
-// type the pointer points to, so every read is of a live, correctly typed
-// field. Only plain data is read (a type holding a pointer, map, interface,
-// channel or function is refused before any read), so the garbage
-// collector's view is never bypassed. An [Entity] is read through Arche's
-// own methods, never by the layout of Arche's struct.
+// type the pointer points to, so every load or store is of a live,
+// correctly typed field. The hash reads only plain data (a type holding a
+// pointer, map, interface, channel or function is refused before any
+// read); the command buffer stores only Entity values. An [Entity] is read
+// through Arche's own methods, never by the layout of Arche's struct.
 //
 // The cost (benchmarks in bench_test.go and layout_internal_test.go, on a
 // shared 2-core machine): compiling a layout is a one-time reflect walk of
