@@ -53,10 +53,12 @@ const EntitiesName = "ecs.entities"
 //     declaration order, by value: integers, booleans and floats by their
 //     bits (so 0 and -0 differ, as they may in a simulation), strings by
 //     their bytes, arrays element by element and slices by length and
-//     elements; padding is never read. Pointers, maps, channels,
+//     elements; padding is never read. An Entity counts as its index,
+//     generation and pending-spawn reference. Pointers, maps, channels,
 //     functions, interfaces and unsafe pointers are not game state that
 //     can be compared across runs, so a type holding one is reported as an
 //     error naming the field. Unexported fields count like exported ones.
+//     (layout.go does the reading.)
 //   - Resources registered with [HashResource], by the same rule, but for
 //     presentation-only and excluded types.
 //
