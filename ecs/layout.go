@@ -87,18 +87,21 @@ const (
 	leafIndex
 	leafGen
 	// Two 32-bit leaves 4 bytes apart, mixed as one word: both in memory,
-	// an Entity's index and generation, or any other two (lo and hi).
+	// an Entity's index and generation, a word in memory and the index of
+	// the Entity after it, or a generation and the word after it (an
+	// Entity's index is always followed by its generation, and that by the
+	// Entity's ref, so no other pair occurs). off is the first's offset and
+	// off2 the second's.
 	leaf32x2
 	leafEntity
-	leafPair
+	leafMemIndex
+	leafGenMem
 )
 
 type leaf struct {
 	off  uintptr
 	kind leafKind
-	// For leafPair: the kinds of the two halves, and the second's offset.
-	lo, hi leafKind
-	off2   uintptr
+	off2 uintptr
 	// pos orders the leaves for pairing: the offset of the 32 bits it
 	// stands for, which for an Entity's generation is 4 past its index.
 	pos  uintptr
@@ -225,6 +228,14 @@ func article(k reflect.Kind) string {
 // is32 reports whether k is a single 32-bit leaf.
 func is32(k leafKind) bool { return k == leaf32 || k == leafIndex || k == leafGen }
 
+// pairs names the leaf that mixes two 32-bit leaves as one word.
+var pairs = map[[2]leafKind]leafKind{
+	{leaf32, leaf32}:     leaf32x2,
+	{leafIndex, leafGen}: leafEntity,
+	{leaf32, leafIndex}:  leafMemIndex,
+	{leafGen, leaf32}:    leafGenMem,
+}
+
 // pairUp merges two 32-bit leaves 4 bytes apart into one, halving the
 // mixing rounds of float32-heavy components such as Transform.
 func pairUp(ls []leaf) []leaf {
@@ -232,16 +243,12 @@ func pairUp(ls []leaf) []leaf {
 	for i := 0; i < len(ls); i++ {
 		a := ls[i]
 		if i+1 < len(ls) && is32(a.kind) && is32(ls[i+1].kind) && ls[i+1].pos == a.pos+4 {
-			b := ls[i+1]
-			i++
-			switch {
-			case a.kind == leaf32 && b.kind == leaf32:
-				out = append(out, leaf{off: a.off, kind: leaf32x2})
-			case a.kind == leafIndex && b.kind == leafGen && a.off == b.off:
-				out = append(out, leaf{off: a.off, kind: leafEntity})
-			default:
-				out = append(out, leaf{off: a.off, kind: leafPair, lo: a.kind, hi: b.kind, off2: b.off})
+			k, ok := pairs[[2]leafKind{a.kind, ls[i+1].kind}]
+			if !ok {
+				panic("ecs: layout: no pair of leaf kinds " + fmt.Sprint(a.kind, ls[i+1].kind))
 			}
+			out = append(out, leaf{off: a.off, kind: k, off2: ls[i+1].off})
+			i++
 			continue
 		}
 		out = append(out, a)
@@ -253,17 +260,6 @@ func pairUp(ls []leaf) []leaf {
 type sliceHeader struct {
 	data     unsafe.Pointer
 	len, cap int
-}
-
-// read32 reads the 32-bit leaf of kind k at q.
-func read32(k leafKind, q unsafe.Pointer) uint32 {
-	switch k {
-	case leafIndex:
-		return (*arche.Entity)(q).ID()
-	case leafGen:
-		return (*arche.Entity)(q).Generation()
-	}
-	return *(*uint32)(q)
 }
 
 // hash mixes the value at p, of l's type, into h. Every load is of a
@@ -280,15 +276,19 @@ func (l *layout) hash(h uint64, p unsafe.Pointer) uint64 {
 			h = mix(h, uint64(*(*uint16)(q)))
 		case leaf32:
 			h = mix(h, uint64(*(*uint32)(q)))
-		case leafIndex, leafGen:
-			h = mix(h, uint64(read32(f.kind, q)))
+		case leafIndex:
+			h = mix(h, uint64((*arche.Entity)(q).ID()))
+		case leafGen:
+			h = mix(h, uint64((*arche.Entity)(q).Generation()))
 		case leaf32x2:
 			h = mix(h, uint64(*(*uint32)(q))|uint64(*(*uint32)(unsafe.Add(q, 4)))<<32)
 		case leafEntity:
 			e := (*arche.Entity)(q)
 			h = mix(h, uint64(e.ID())|uint64(e.Generation())<<32)
-		case leafPair:
-			h = mix(h, uint64(read32(f.lo, q))|uint64(read32(f.hi, unsafe.Add(p, f.off2)))<<32)
+		case leafMemIndex:
+			h = mix(h, uint64(*(*uint32)(q))|uint64((*arche.Entity)(unsafe.Add(p, f.off2)).ID())<<32)
+		case leafGenMem:
+			h = mix(h, uint64((*arche.Entity)(q).Generation())|uint64(*(*uint32)(unsafe.Add(p, f.off2)))<<32)
 		case leaf64:
 			h = mix(h, *(*uint64)(q))
 		case leafString:
