@@ -306,6 +306,87 @@ func BenchmarkWorldHash(b *testing.B) {
 		ecs.With(p, health{i})
 	}
 	w.Apply()
+	benchHash(b, w)
+}
+
+// linked is a component that holds an entity between two floats, so that
+// writing it through the command buffer patches a reference and hashing it
+// walks an Entity.
+type linked struct {
+	Weight float32
+	Target ecs.Entity
+	Spin   float32
+}
+
+// BenchmarkCommandsSetLinked measures 1,000 Set commands of a component
+// holding an Entity, applied at one sync point, per entity.
+func BenchmarkCommandsSetLinked(b *testing.B) {
+	w := ecs.NewWorld()
+	cmd := w.Commands()
+	ents := make([]ecs.Entity, 0, 1000)
+	ps := make([]ecs.Pending, 0, 1000)
+	for range 1000 {
+		p := cmd.Spawn()
+		ecs.With(p, linked{})
+		ps = append(ps, p)
+	}
+	w.Apply()
+	for _, p := range ps {
+		e, _ := cmd.Resolve(p)
+		ents = append(ents, e)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, e := range ents {
+			ecs.Set(cmd, e, linked{Weight: float32(i), Target: ents[(i+1)%len(ents)], Spin: 1})
+		}
+		w.Apply()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/command")
+}
+
+// BenchmarkWorldHashLinked hashes 10,000 entities holding a linked
+// component (an Entity among floats), per entity.
+func BenchmarkWorldHashLinked(b *testing.B) {
+	w := ecs.NewWorld()
+	cmd := w.Commands()
+	for i := range benchEntities {
+		p := cmd.Spawn()
+		ecs.With(p, linked{Weight: float32(i), Spin: 2})
+	}
+	w.Apply()
+	benchHash(b, w)
+}
+
+type benchState struct{ Level, Phase int32 }
+
+// BenchmarkStateChange is a tick that changes state (an OnExit and an
+// OnEnter system run) followed by the App's hash, which covers the state
+// machine.
+func BenchmarkStateChange(b *testing.B) {
+	a := newApp(b, ecs.Options{})
+	s := ecs.AddStates(a, benchState{})
+	noop := ecs.System{Name: "noop", Run: func(*ecs.Context) {}}
+	s.OnEnter(benchState{Level: 1}, noop).OnExit(benchState{Level: 1}, noop)
+	s.OnEnter(benchState{}, noop).OnExit(benchState{}, noop)
+	tk := tick(0, 0)
+	var h ecs.Hash
+	b.ReportAllocs()
+	for b.Loop() {
+		tk.Number++
+		s.Set(benchState{Level: int32(tk.Number & 1)})
+		if err := a.Update(tk); err != nil {
+			b.Fatal(err)
+		}
+		if err := a.HashInto(&h); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchHash hashes w, of benchEntities entities, and reports the cost per
+// entity.
+func benchHash(b *testing.B, w *ecs.World) {
 	var h ecs.Hash
 	b.ReportAllocs()
 	for b.Loop() {

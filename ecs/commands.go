@@ -2,8 +2,6 @@ package ecs
 
 import (
 	"fmt"
-	"reflect"
-	"unsafe"
 
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
@@ -151,7 +149,7 @@ func With[T any](p Pending, v T) {
 	}
 	slot, s := storeOf[T](c.world)
 	if p.epoch != c.epoch {
-		c.fail(CommandError{Op: opNames[opSpawn], Component: ComponentType{s.t}, Reason: "pending entity is from an earlier batch"}, &c.stats.StalePending)
+		c.fail(CommandError{Op: opNames[opSpawn], Component: s.ct, Reason: "pending entity is from an earlier batch"}, &c.stats.StalePending)
 		return
 	}
 	s.vals = append(s.vals, v)
@@ -282,7 +280,7 @@ func (c *Commands) apply() {
 		}
 		s := w.stores[o.slot]
 		if o.e.IsZero() || !aw.Alive(o.e) {
-			c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{e: o.e}, Component: ComponentType{s.typ()}, Reason: "entity is dead"}, &c.stats.DeadEntity)
+			c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{e: o.e}, Component: s.typ(), Reason: "entity is dead"}, &c.stats.DeadEntity)
 			continue
 		}
 		id := s.id(aw)
@@ -296,13 +294,13 @@ func (c *Commands) apply() {
 			s.write(c, slotOf(o), o.e, o.idx)
 		case opSet:
 			if !has {
-				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{e: o.e}, Component: ComponentType{s.typ()}, Reason: "component is missing"}, &c.stats.MissingComponent)
+				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{e: o.e}, Component: s.typ(), Reason: "component is missing"}, &c.stats.MissingComponent)
 				continue
 			}
 			s.write(c, slotOf(o), o.e, o.idx)
 		case opRemove:
 			if !has {
-				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{e: o.e}, Component: ComponentType{s.typ()}, Reason: "component is missing"}, &c.stats.MissingComponent)
+				c.fail(CommandError{Op: opNames[o.kind], Entity: Entity{e: o.e}, Component: s.typ(), Reason: "component is missing"}, &c.stats.MissingComponent)
 				continue
 			}
 			c.ids = append(c.ids[:0], id)
@@ -354,7 +352,7 @@ func slotOf(o op) int32 { return o.slot }
 
 // store holds queued values of one component type between sync points.
 type store interface {
-	typ() reflect.Type
+	typ() ComponentType
 	id(w *arche.World) arche.ID
 	// write writes queued value idx into e's component, replacing the
 	// pending-spawn references in it (c's batch being applied; slot is
@@ -367,18 +365,18 @@ type store interface {
 }
 
 type typedStore[T any] struct {
-	t     reflect.Type
+	ct    ComponentType
 	vals  []T
 	m     generic.Map[T]
 	ready bool
 	// assign, when set, writes a queued value over the world's (for
 	// Transform, which counts the write as a teleport).
 	assign func(dst, src *T)
-	// refs are the offsets of the Entity values inside a T.
+	// refs are the offsets of the Entity values inside a T (its layout's).
 	refs []uintptr
 }
 
-func (s *typedStore[T]) typ() reflect.Type { return s.t }
+func (s *typedStore[T]) typ() ComponentType { return s.ct }
 
 // id resolves the Arche component ID lazily: registering a new type is only
 // allowed while the world is unlocked, which is the case at a sync point.
@@ -407,7 +405,7 @@ func (s *typedStore[T]) write(c *Commands, slot int32, e arche.Entity, idx int32
 // reports whether some are of spawns not applied yet.
 func (s *typedStore[T]) patch(c *Commands, v *T) (later bool) {
 	for _, off := range s.refs {
-		r := (*Entity)(unsafe.Add(unsafe.Pointer(v), off))
+		r := entityAt(v, off)
 		if r.ref == 0 {
 			continue
 		}
@@ -416,7 +414,7 @@ func (s *typedStore[T]) patch(c *Commands, v *T) (later bool) {
 		case notYet:
 			later = true
 		case stale:
-			c.fail(CommandError{Op: "resolve", Entity: *r, Component: ComponentType{s.t}, Reason: "pending entity is from an earlier batch"}, &c.stats.StalePending)
+			c.fail(CommandError{Op: "resolve", Entity: *r, Component: s.ct, Reason: "pending entity is from an earlier batch"}, &c.stats.StalePending)
 			*r = Entity{}
 		default:
 			*r = Entity{e: e}
@@ -429,29 +427,6 @@ func (s *typedStore[T]) fix(c *Commands, w *arche.World, e arche.Entity) {
 	if s.m.Has(e) {
 		s.patch(c, s.m.Get(e))
 	}
-}
-
-// entityOffsets lists where Entity values sit inside a value of type t,
-// through structs and arrays (not slices, maps or pointers, which a
-// component should not hold anyway).
-func entityOffsets(dst []uintptr, t reflect.Type, off uintptr) []uintptr {
-	switch t.Kind() {
-	case reflect.Struct:
-		if t == reflect.TypeFor[Entity]() {
-			return append(dst, off)
-		}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			dst = entityOffsets(dst, f.Type, off+f.Offset)
-		}
-	case reflect.Array:
-		if n := len(entityOffsets(nil, t.Elem(), 0)); n > 0 {
-			for i := range t.Len() {
-				dst = entityOffsets(dst, t.Elem(), off+uintptr(i)*t.Elem().Size())
-			}
-		}
-	}
-	return dst
 }
 
 // assignTransform writes src over dst as a jump: the entity is drawn where
@@ -471,11 +446,11 @@ func (s *typedStore[T]) reset() {
 type storeSlot = int32
 
 func storeOf[T any](w *World) (int32, *typedStore[T]) {
-	t := reflect.TypeFor[T]()
+	t := TypeOf[T]()
 	if slot, ok := w.registry[t]; ok {
 		return slot, w.stores[slot].(*typedStore[T])
 	}
-	s := &typedStore[T]{t: t, refs: entityOffsets(nil, t, 0)}
+	s := &typedStore[T]{ct: t, refs: w.layoutOf(t).refs}
 	if ts, ok := any(s).(*typedStore[Transform]); ok {
 		ts.assign = assignTransform
 	}

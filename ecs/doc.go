@@ -211,8 +211,8 @@
 // each checkpoint, that it reached the world the recorded session did:
 // the live entities (IDs and generations), every component value of every
 // entity but for presentation-only types, and the resources registered
-// with [HashResource]; [App.Hash]
-// adds the random source and the gameplay queue's clock. Values are hashed
+// with [HashResource]; [App.Hash] adds the random source, the gameplay
+// queue and its clock, the timers and every [States]. Values are hashed
 // field by field by value, so components must be plain data (numbers,
 // booleans, strings, and arrays, slices and structs of them); a type
 // holding a pointer, map, interface, channel or function is reported with
@@ -228,6 +228,19 @@
 // above [Unhashed]. [ExcludeFromHash] leaves out other cosmetic state
 // (particles, screen shake). [World.HashInto]
 // reuses its result and allocates nothing in steady state.
+//
+// # Reflection
+//
+// Go's generics cannot list a type's fields, so the package reads the
+// game's types with reflect and their values with unsafe in one file,
+// layout.go, which gives the reasons and the measured cost. Each type is
+// walked once per world, when first met, into a layout that the world
+// hash, the command buffer (replacing [Pending.Entity] references inside
+// queued values) and the state machines' hash share; afterwards a value
+// costs a few loads at known offsets and allocates nothing. Only plain
+// data is read, and an Entity inside a component is read through Arche's
+// public methods. Everything else, queries, maps, resources and filters,
+// goes through Arche's public API.
 //
 // # Threads
 //

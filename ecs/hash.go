@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"reflect"
 	"slices"
-	"strings"
-	"unsafe"
 
 	arche "github.com/mlange-42/arche/ecs"
 )
@@ -56,10 +53,12 @@ const EntitiesName = "ecs.entities"
 //     declaration order, by value: integers, booleans and floats by their
 //     bits (so 0 and -0 differ, as they may in a simulation), strings by
 //     their bytes, arrays element by element and slices by length and
-//     elements; padding is never read. Pointers, maps, channels,
+//     elements; padding is never read. An Entity counts as its index,
+//     generation and pending-spawn reference. Pointers, maps, channels,
 //     functions, interfaces and unsafe pointers are not game state that
 //     can be compared across runs, so a type holding one is reported as an
 //     error naming the field. Unexported fields count like exported ones.
+//     (layout.go does the reading.)
 //   - Resources registered with [HashResource], by the same rule, but for
 //     presentation-only and excluded types.
 //
@@ -101,26 +100,27 @@ func (PresentationOnly) presentationOnly() {}
 // presentational is what presentation-only types have.
 type presentational interface{ presentationOnly() }
 
-var presentationalType = reflect.TypeFor[presentational]()
-
 func (Sprite) presentationOnly()   {}
 func (Text) presentationOnly()     {}
 func (Shape) presentationOnly()    {}
 func (Animator) presentationOnly() {}
 func (Camera) presentationOnly()   {}
 
-// hashes reports whether the world hash covers type t.
-func (w *World) hashes(t reflect.Type) bool {
-	return !w.hashExcluded[t] && t != unhashedType && !t.Implements(presentationalType)
+// isState is the rule above as code: it reports whether type t, a
+// component, resource or state type, is game state, which the world hash
+// covers (and a snapshot of the world will). Whether a value of t can be
+// read at all is its layout's err.
+func (w *World) isState(t ComponentType) bool {
+	return !w.hashExcluded[t] && !w.layoutOf(t).presentation
 }
 
 // ExcludeFromHash leaves component or resource type T out of the world's
 // hash: for cosmetic state that a replay need not reproduce (particles,
 // screen shake) or for types that are not plain data.
 func ExcludeFromHash[T any](w *World) {
-	t := reflect.TypeFor[T]()
+	t := TypeOf[T]()
 	if w.hashExcluded == nil {
-		w.hashExcluded = map[reflect.Type]bool{}
+		w.hashExcluded = map[ComponentType]bool{}
 	}
 	w.hashExcluded[t] = true
 	w.hashSorted = false
@@ -130,7 +130,7 @@ func ExcludeFromHash[T any](w *World) {
 // (resources are not, unless registered: most hold tools, not state). A
 // registered resource that is absent counts as an entry with Count 0.
 func HashResource[T any](w *World) {
-	t := reflect.TypeFor[T]()
+	t := TypeOf[T]()
 	for _, r := range w.hashRes {
 		if r.t == t {
 			return
@@ -140,15 +140,23 @@ func HashResource[T any](w *World) {
 	w.hashRes = append(w.hashRes, hashedResource{
 		t:    t,
 		name: "resource " + t.String(),
-		get:  func() unsafe.Pointer { return unsafe.Pointer(res.Get()) },
+		hash: func(l *layout, seed uint64) (uint64, bool) {
+			v := res.Get()
+			if v == nil {
+				return 0, false
+			}
+			return hashValue(l, seed, v), true
+		},
 	})
 	w.hashSorted = false
 }
 
 type hashedResource struct {
-	t    reflect.Type
+	t    ComponentType
 	name string
-	get  func() unsafe.Pointer
+	// hash mixes the resource into seed by its layout l, reporting false
+	// when the world has none.
+	hash func(l *layout, seed uint64) (uint64, bool)
 }
 
 // hashPart is one entry of the hash, in name order.
@@ -161,7 +169,7 @@ type hashPart struct {
 
 // hashedType is what the world keeps per component type for hashing.
 type hashedType struct {
-	h      *typeHasher
+	l      *layout
 	id     arche.ID
 	filter arche.CachedFilter
 	ready  bool
@@ -213,13 +221,13 @@ func (w *World) hashInto(h *Hash, extras []extraPart) error {
 			}
 		case p.res >= 0:
 			r := &w.hashRes[p.res]
-			th := w.hasherOf(r.t)
-			if th.err != nil {
-				errs = append(errs, fmt.Errorf("ecs: world hash: resource %v: %w", r.t, th.err))
+			l := w.layoutOf(r.t)
+			if l.err != nil {
+				errs = append(errs, fmt.Errorf("ecs: world hash: resource %v: %w", r.t, l.err))
 				continue
 			}
-			if ptr := r.get(); ptr != nil {
-				e.Hash, e.Count = finish(th.hash(seedOf(r.name), ptr)), 1
+			if v, ok := r.hash(l, seedOf(r.name)); ok {
+				e.Hash, e.Count = finish(v), 1
 			}
 		default:
 			e.Hash, e.Count = extras[p.extra].fn()
@@ -247,12 +255,12 @@ func (w *World) sortHashParts(extras []extraPart) {
 	}
 	w.hashParts = append(w.hashParts[:0], hashPart{name: EntitiesName, store: -1, res: -1, extra: -1})
 	for i, s := range w.stores {
-		if w.hashes(s.typ()) {
+		if w.isState(s.typ()) {
 			w.hashParts = append(w.hashParts, hashPart{name: s.typ().String(), store: i, res: -1, extra: -1})
 		}
 	}
 	for i, r := range w.hashRes {
-		if w.hashes(r.t) {
+		if w.isState(r.t) {
 			w.hashParts = append(w.hashParts, hashPart{name: r.name, store: -1, res: i, extra: -1})
 		}
 	}
@@ -273,14 +281,12 @@ func (w *World) sortHashParts(extras []extraPart) {
 func (w *World) partPath(p hashPart) string {
 	switch {
 	case p.store >= 0:
-		return w.stores[p.store].typ().PkgPath()
+		return w.stores[p.store].typ().pkgPath()
 	case p.res >= 0:
-		return w.hashRes[p.res].t.PkgPath()
+		return w.hashRes[p.res].t.pkgPath()
 	}
 	return ""
 }
-
-var unhashedType = reflect.TypeFor[Unhashed]()
 
 // unhashedID is the Arche ID of [Unhashed], registered on first use.
 func (w *World) unhashedID() arche.ID { return arche.ComponentID[Unhashed](&w.w) }
@@ -307,11 +313,11 @@ func (w *World) hashEntities() (uint64, int) {
 func (w *World) hashStore(i int, each func(Entity, uint64)) (sum uint64, n int, err error) {
 	s := w.stores[i]
 	ht := &w.hashTypes[i]
-	if ht.h == nil {
-		ht.h = w.hasherOf(s.typ())
+	if ht.l == nil {
+		ht.l = w.layoutOf(s.typ())
 	}
-	if ht.h.err != nil {
-		return 0, 0, fmt.Errorf("ecs: world hash: component type %v: %w", s.typ(), ht.h.err)
+	if ht.l.err != nil {
+		return 0, 0, fmt.Errorf("ecs: world hash: component type %v: %w", s.typ(), ht.l.err)
 	}
 	if !ht.ready {
 		ht.id = s.id(&w.w)
@@ -320,11 +326,11 @@ func (w *World) hashStore(i int, each func(Entity, uint64)) (sum uint64, n int, 
 		ht.ready = true
 	}
 	seed := seedOf(s.typ().String())
-	th, id := ht.h, ht.id
+	l, id := ht.l, ht.id
 	q := w.w.Query(&ht.filter)
 	for q.Next() {
 		e := q.Entity()
-		v := finish(th.hash(mix(seed, uint64(e.ID())<<32|uint64(e.Generation())), q.Get(id)))
+		v := finish(l.hash(mix(seed, uint64(e.ID())<<32|uint64(e.Generation())), q.Get(id)))
 		sum += v
 		n++
 		if each != nil {
@@ -342,7 +348,7 @@ func (w *World) EntityHashes(t ComponentType) ([]EntityHash, error) {
 	if w.w.IsLocked() {
 		return nil, errors.New("ecs: world hash: the world is locked by an open query")
 	}
-	slot, ok := w.registry[t.t]
+	slot, ok := w.registry[t]
 	if !ok {
 		return nil, nil
 	}
@@ -440,171 +446,4 @@ func hashString(h uint64, s string) uint64 {
 		tail |= uint64(s[i]) << (8 * i)
 	}
 	return mix(h, tail)
-}
-
-// A typeHasher hashes values of one type from memory, by a list of leaves
-// compiled once from the type by reflection.
-type typeHasher struct {
-	size   uintptr
-	leaves []leaf
-	err    error
-}
-
-type leafKind uint8
-
-const (
-	leaf8 leafKind = iota
-	leaf16
-	leaf32
-	leaf32x2 // two 4-byte values 4 bytes apart, mixed as one word
-	leaf64
-	leafString
-	leafSlice
-)
-
-type leaf struct {
-	off  uintptr
-	kind leafKind
-	elem *typeHasher // of a slice's elements
-}
-
-// hasherOf returns the compiled hasher of t, compiling it on first use.
-// Each world keeps its own, so worlds on different goroutines share
-// nothing.
-func (w *World) hasherOf(t reflect.Type) *typeHasher {
-	if th, ok := w.hashers[t]; ok {
-		return th
-	}
-	if w.hashers == nil {
-		w.hashers = map[reflect.Type]*typeHasher{}
-	}
-	th := &typeHasher{size: t.Size()}
-	w.hashers[t] = th // before compiling, for types that hold slices of themselves
-	th.leaves, th.err = w.compile(nil, t, 0, t.String())
-	th.leaves = pairUp(th.leaves)
-	return th
-}
-
-// compile appends the leaves of a value of type t at offset off; path names
-// the value in errors.
-func (w *World) compile(dst []leaf, t reflect.Type, off uintptr, path string) ([]leaf, error) {
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int8, reflect.Uint8:
-		return append(dst, leaf{off: off, kind: leaf8}), nil
-	case reflect.Int16, reflect.Uint16:
-		return append(dst, leaf{off: off, kind: leaf16}), nil
-	case reflect.Int32, reflect.Uint32, reflect.Float32:
-		return append(dst, leaf{off: off, kind: leaf32}), nil
-	case reflect.Int64, reflect.Uint64, reflect.Float64, reflect.Complex64:
-		if t.Kind() == reflect.Complex64 {
-			return append(dst, leaf{off: off, kind: leaf32}, leaf{off: off + 4, kind: leaf32}), nil
-		}
-		return append(dst, leaf{off: off, kind: leaf64}), nil
-	case reflect.Complex128:
-		return append(dst, leaf{off: off, kind: leaf64}, leaf{off: off + 8, kind: leaf64}), nil
-	case reflect.Int, reflect.Uint, reflect.Uintptr:
-		if t.Size() == 4 {
-			return append(dst, leaf{off: off, kind: leaf32}), nil
-		}
-		return append(dst, leaf{off: off, kind: leaf64}), nil
-	case reflect.String:
-		return append(dst, leaf{off: off, kind: leafString}), nil
-	case reflect.Array:
-		var err error
-		for i := range t.Len() {
-			if dst, err = w.compile(dst, t.Elem(), off+uintptr(i)*t.Elem().Size(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return dst, err
-			}
-		}
-		return dst, nil
-	case reflect.Slice:
-		elem := w.hasherOf(t.Elem())
-		if elem.err != nil {
-			return dst, elem.err
-		}
-		return append(dst, leaf{off: off, kind: leafSlice, elem: elem}), nil
-	case reflect.Struct:
-		var err error
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if f.Name == "_" {
-				continue // blank fields are padding by intent
-			}
-			if dst, err = w.compile(dst, f.Type, off+f.Offset, path+"."+f.Name); err != nil {
-				return dst, err
-			}
-		}
-		return dst, nil
-	}
-	return dst, fmt.Errorf("%s is %s (%v), not plain data: a hashed type may hold booleans, numbers, strings, and arrays, slices and structs of them; leave it out with ExcludeFromHash if it is not game state",
-		path, article(t.Kind()), t)
-}
-
-func article(k reflect.Kind) string {
-	s := k.String()
-	switch k {
-	case reflect.Ptr:
-		s = "pointer"
-	case reflect.UnsafePointer:
-		s = "unsafe pointer"
-	case reflect.Func:
-		s = "function"
-	case reflect.Chan:
-		s = "channel"
-	}
-	if strings.ContainsRune("aeiou", rune(s[0])) {
-		return "an " + s
-	}
-	return "a " + s
-}
-
-// pairUp merges two 4-byte leaves 4 bytes apart into one, halving the
-// mixing rounds of float32-heavy components such as Transform.
-func pairUp(ls []leaf) []leaf {
-	out := ls[:0]
-	for i := 0; i < len(ls); i++ {
-		if ls[i].kind == leaf32 && i+1 < len(ls) && ls[i+1].kind == leaf32 && ls[i+1].off == ls[i].off+4 {
-			out = append(out, leaf{off: ls[i].off, kind: leaf32x2})
-			i++
-			continue
-		}
-		out = append(out, ls[i])
-	}
-	return out
-}
-
-// sliceHeader is the layout of a Go slice, which the language fixes.
-type sliceHeader struct {
-	data     unsafe.Pointer
-	len, cap int
-}
-
-// hash mixes the value at p into h. Every load is of a field's own type,
-// so the result does not depend on the machine's byte order.
-func (th *typeHasher) hash(h uint64, p unsafe.Pointer) uint64 {
-	for i := range th.leaves {
-		l := &th.leaves[i]
-		q := unsafe.Add(p, l.off)
-		switch l.kind {
-		case leaf8:
-			h = mix(h, uint64(*(*uint8)(q)))
-		case leaf16:
-			h = mix(h, uint64(*(*uint16)(q)))
-		case leaf32:
-			h = mix(h, uint64(*(*uint32)(q)))
-		case leaf32x2:
-			h = mix(h, uint64(*(*uint32)(q))|uint64(*(*uint32)(unsafe.Add(q, 4)))<<32)
-		case leaf64:
-			h = mix(h, *(*uint64)(q))
-		case leafString:
-			h = hashString(h, *(*string)(q))
-		case leafSlice:
-			s := (*sliceHeader)(q)
-			h = mix(h, uint64(s.len))
-			for k := range s.len {
-				h = l.elem.hash(h, unsafe.Add(s.data, uintptr(k)*l.elem.size))
-			}
-		}
-	}
-	return h
 }

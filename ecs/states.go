@@ -2,8 +2,6 @@ package ecs
 
 import (
 	"fmt"
-	"reflect"
-	"unsafe"
 )
 
 // States is a state machine of the game's own: menu, play, pause, game
@@ -67,12 +65,12 @@ func AddStates[S comparable](a *App, initial S) *States[S] {
 // App.Hash; a state type that is not plain data hashes as its transition
 // count only.
 func (s *States[S]) hashState() (uint64, int) {
-	th := s.app.world.hasherOf(reflect.TypeFor[S]())
+	l := s.app.world.layoutOf(TypeOf[S]())
 	h := mix(0x7374_6174, s.transitions)
-	if th.err == nil {
-		h = th.hash(h, unsafe.Pointer(&s.current))
+	if l.err == nil {
+		h = hashValue(l, h, &s.current)
 		if s.pending {
-			h = th.hash(mix(h, 1), unsafe.Pointer(&s.next))
+			h = hashValue(l, mix(h, 1), &s.next)
 		}
 	}
 	return finish(h), 1

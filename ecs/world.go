@@ -2,7 +2,6 @@ package ecs
 
 import (
 	"fmt"
-	"reflect"
 
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
@@ -46,16 +45,6 @@ func (e Entity) String() string {
 	return fmt.Sprintf("entity(%d.%d)", e.e.ID(), e.e.Generation())
 }
 
-// ComponentType names a component type for filter options such as
-// [Filter1.With]. Build one with [TypeOf].
-type ComponentType struct{ t reflect.Type }
-
-// TypeOf returns the [ComponentType] of T.
-func TypeOf[T any]() ComponentType { return ComponentType{reflect.TypeFor[T]()} }
-
-// String returns the Go name of the type.
-func (c ComponentType) String() string { return c.t.String() }
-
 // comps converts types for Arche's filters, registering them while the
 // world is unlocked (see register).
 func (w *World) comps(types []ComponentType) []generic.Comp {
@@ -83,14 +72,14 @@ type World struct {
 	cmds     Commands
 	issued   []issuedQuery // queries handed out and possibly open; see locks.go
 	tickets  uint64
-	registry map[reflect.Type]storeSlot
+	registry map[ComponentType]storeSlot
 	stores   []store
 
 	// The world hash's registrations and caches; see hash.go.
-	hashExcluded map[reflect.Type]bool
+	hashExcluded map[ComponentType]bool
 	hashRes      []hashedResource
-	hashers      map[reflect.Type]*typeHasher
-	hashTypes    []hashedType // by store index
+	layouts      map[ComponentType]*layout // see layout.go
+	hashTypes    []hashedType              // by store index
 	hashParts    []hashPart
 	hashSorted   bool
 	hashExtras   int
@@ -102,7 +91,7 @@ type World struct {
 func NewWorld() *World {
 	// Room for the queries of a few nested loops, so that the first tick
 	// does not allocate.
-	w := &World{w: arche.NewWorld(), registry: map[reflect.Type]storeSlot{}, issued: make([]issuedQuery, 0, 8)}
+	w := &World{w: arche.NewWorld(), registry: map[ComponentType]storeSlot{}, issued: make([]issuedQuery, 0, 8)}
 	w.cmds.world = w
 	return w
 }

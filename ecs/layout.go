@@ -1,0 +1,314 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"unsafe"
+
+	arche "github.com/mlange-42/arche/ecs"
+)
+
+// This is the one file of the package that looks inside the game's types,
+// with reflect, and reads their values from memory, with unsafe. Three
+// things need it, and Go's generics give no other way to see a type's
+// fields:
+//
+//   - The world hash (hash.go) reads every hashed component, resource and
+//     state value field by field, by the rule stated above [Unhashed].
+//   - The command buffer (commands.go) replaces the references to pending
+//     spawns ([Pending.Entity]) inside queued values.
+//   - A snapshot of the world (for rollback) will copy the same values the
+//     hash covers; a layout says whether a value can be copied as it is.
+//
+// Reflection runs once per type and world, when the type is first met: it
+// compiles a layout, the list of the value's leaves (numbers, strings,
+// slices, entities) at their offsets. Per value, only that list is used,
+// each leaf as its own Go type at an offset reflect reported for the very
+// type the pointer points to, so every load or store is of a live,
+// correctly typed field. The hash reads only plain data (a type holding a
+// pointer, map, interface, channel or function is refused before any
+// read); the command buffer stores only Entity values. An [Entity] is read
+// through Arche's own methods, never by the layout of Arche's struct.
+//
+// The cost (benchmarks in bench_test.go and layout_internal_test.go, on a
+// shared 2-core machine): compiling a layout is a one-time reflect walk of
+// tens of microseconds per type (BenchmarkLayoutCompile); hashing a value
+// through it is a few mixing rounds, about 35 ns for a Transform with no
+// allocation (BenchmarkLayoutHash), where the same reading through
+// reflect.Value, the tests' reference, takes microseconds and allocates
+// (BenchmarkReflectHash); a command writing a value with no Entity in it
+// pays nothing, one with entities a load and a compare per reference
+// (BenchmarkCommandsSetLinked). TestLayoutHashMatchesReflect checks the
+// memory reads against that reference on random values.
+
+// ComponentType names a component type for filter options such as
+// [Filter1.With]. Build one with [TypeOf].
+type ComponentType struct{ t reflect.Type }
+
+// TypeOf returns the [ComponentType] of T.
+func TypeOf[T any]() ComponentType { return ComponentType{reflect.TypeFor[T]()} }
+
+// String returns the Go name of the type.
+func (c ComponentType) String() string { return c.t.String() }
+
+// pkgPath returns the import path of the type's package.
+func (c ComponentType) pkgPath() string { return c.t.PkgPath() }
+
+// A layout is what the package knows of the inside of one type.
+type layout struct {
+	size uintptr
+	// presentation: the type is presentation only (see the rule above
+	// Unhashed), or is the Unhashed marker itself.
+	presentation bool
+	// err says why a value is not plain data (it holds a pointer, map,
+	// interface, channel or function), naming the field; nil when it is.
+	err error
+	// deep: the value holds slices, so a copy by assignment shares their
+	// arrays and a snapshot must copy them too.
+	deep   bool
+	leaves []leaf
+	// refs are the offsets of the Entity values inside the value, through
+	// structs and arrays (not slices).
+	refs []uintptr
+}
+
+type leafKind uint8
+
+const (
+	leaf8 leafKind = iota
+	leaf16
+	leaf32
+	leaf64
+	leafString
+	leafSlice
+	// An Entity's index and generation, each a 32-bit leaf read through
+	// Arche's methods (off is the arche.Entity's offset).
+	leafIndex
+	leafGen
+	// Two 32-bit leaves 4 bytes apart, mixed as one word: both in memory,
+	// an Entity's index and generation, a word in memory and the index of
+	// the Entity after it, or a generation and the word after it (an
+	// Entity's index is always followed by its generation, and that by the
+	// Entity's ref, so no other pair occurs). off is the first's offset and
+	// off2 the second's.
+	leaf32x2
+	leafEntity
+	leafMemIndex
+	leafGenMem
+)
+
+type leaf struct {
+	off  uintptr
+	kind leafKind
+	off2 uintptr
+	// pos orders the leaves for pairing: the offset of the 32 bits it
+	// stands for, which for an Entity's generation is 4 past its index.
+	pos  uintptr
+	elem *layout // of a slice's elements
+}
+
+var (
+	entityType        = reflect.TypeFor[Entity]()
+	entityArcheOffset = fieldOffset(entityType, "e")
+	entityRefOffset   = fieldOffset(entityType, "ref")
+	unhashedType      = reflect.TypeFor[Unhashed]()
+	presentationType  = reflect.TypeFor[presentational]()
+)
+
+func fieldOffset(t reflect.Type, name string) uintptr {
+	f, ok := t.FieldByName(name)
+	if !ok {
+		panic("ecs: Entity has no field " + name)
+	}
+	return f.Offset
+}
+
+// layoutOf returns the layout of t, compiling it on first use. Each world
+// keeps its own, so worlds on different goroutines share nothing.
+func (w *World) layoutOf(t ComponentType) *layout {
+	if l, ok := w.layouts[t]; ok {
+		return l
+	}
+	if w.layouts == nil {
+		w.layouts = map[ComponentType]*layout{}
+	}
+	l := &layout{
+		size:         t.t.Size(),
+		presentation: t.t == unhashedType || t.t.Implements(presentationType),
+	}
+	w.layouts[t] = l // before compiling, for types that hold slices of themselves
+	w.compile(l, t.t, 0, t.t.String())
+	l.leaves = pairUp(l.leaves)
+	return l
+}
+
+// compile adds the leaves and entity offsets of a value of type t at offset
+// off to l; path names the value in errors. After the first error it goes
+// on collecting entity offsets only.
+func (w *World) compile(l *layout, t reflect.Type, off uintptr, path string) {
+	add := func(k leafKind, at uintptr) {
+		l.leaves = append(l.leaves, leaf{off: at, kind: k, pos: at})
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int8, reflect.Uint8:
+		add(leaf8, off)
+	case reflect.Int16, reflect.Uint16:
+		add(leaf16, off)
+	case reflect.Int32, reflect.Uint32, reflect.Float32:
+		add(leaf32, off)
+	case reflect.Int64, reflect.Uint64, reflect.Float64:
+		add(leaf64, off)
+	case reflect.Complex64:
+		add(leaf32, off)
+		add(leaf32, off+4)
+	case reflect.Complex128:
+		add(leaf64, off)
+		add(leaf64, off+8)
+	case reflect.Int, reflect.Uint, reflect.Uintptr:
+		if t.Size() == 4 {
+			add(leaf32, off)
+		} else {
+			add(leaf64, off)
+		}
+	case reflect.String:
+		add(leafString, off)
+	case reflect.Array:
+		for i := range t.Len() {
+			w.compile(l, t.Elem(), off+uintptr(i)*t.Elem().Size(), fmt.Sprintf("%s[%d]", path, i))
+		}
+	case reflect.Slice:
+		l.deep = true
+		elem := w.layoutOf(ComponentType{t.Elem()})
+		if elem.err != nil && l.err == nil {
+			l.err = elem.err
+		}
+		l.leaves = append(l.leaves, leaf{off: off, kind: leafSlice, pos: off, elem: elem})
+	case reflect.Struct:
+		if t == entityType {
+			e := off + entityArcheOffset
+			l.leaves = append(l.leaves, leaf{off: e, kind: leafIndex, pos: e}, leaf{off: e, kind: leafGen, pos: e + 4})
+			add(leaf32, off+entityRefOffset)
+			l.refs = append(l.refs, off)
+			return
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if f.Name == "_" {
+				continue // blank fields are padding by intent
+			}
+			w.compile(l, f.Type, off+f.Offset, path+"."+f.Name)
+		}
+	default:
+		if l.err == nil {
+			l.err = fmt.Errorf("%s is %s (%v), not plain data: a hashed type may hold booleans, numbers, strings, and arrays, slices and structs of them; leave it out with ExcludeFromHash if it is not game state",
+				path, article(t.Kind()), t)
+		}
+	}
+}
+
+func article(k reflect.Kind) string {
+	s := k.String()
+	switch k {
+	case reflect.Ptr:
+		s = "pointer"
+	case reflect.UnsafePointer:
+		s = "unsafe pointer"
+	case reflect.Func:
+		s = "function"
+	case reflect.Chan:
+		s = "channel"
+	}
+	if strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
+}
+
+// is32 reports whether k is a single 32-bit leaf.
+func is32(k leafKind) bool { return k == leaf32 || k == leafIndex || k == leafGen }
+
+// pairs names the leaf that mixes two 32-bit leaves as one word.
+var pairs = map[[2]leafKind]leafKind{
+	{leaf32, leaf32}:     leaf32x2,
+	{leafIndex, leafGen}: leafEntity,
+	{leaf32, leafIndex}:  leafMemIndex,
+	{leafGen, leaf32}:    leafGenMem,
+}
+
+// pairUp merges two 32-bit leaves 4 bytes apart into one, halving the
+// mixing rounds of float32-heavy components such as Transform.
+func pairUp(ls []leaf) []leaf {
+	out := ls[:0]
+	for i := 0; i < len(ls); i++ {
+		a := ls[i]
+		if i+1 < len(ls) && is32(a.kind) && is32(ls[i+1].kind) && ls[i+1].pos == a.pos+4 {
+			k, ok := pairs[[2]leafKind{a.kind, ls[i+1].kind}]
+			if !ok {
+				panic("ecs: layout: no pair of leaf kinds " + fmt.Sprint(a.kind, ls[i+1].kind))
+			}
+			out = append(out, leaf{off: a.off, kind: k, off2: ls[i+1].off})
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// sliceHeader is the layout of a Go slice, which the language fixes.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// hash mixes the value at p, of l's type, into h. Every load is of a
+// field's own type, so the result does not depend on the machine's byte
+// order. l must have no error.
+func (l *layout) hash(h uint64, p unsafe.Pointer) uint64 {
+	for i := range l.leaves {
+		f := &l.leaves[i]
+		q := unsafe.Add(p, f.off)
+		switch f.kind {
+		case leaf8:
+			h = mix(h, uint64(*(*uint8)(q)))
+		case leaf16:
+			h = mix(h, uint64(*(*uint16)(q)))
+		case leaf32:
+			h = mix(h, uint64(*(*uint32)(q)))
+		case leafIndex:
+			h = mix(h, uint64((*arche.Entity)(q).ID()))
+		case leafGen:
+			h = mix(h, uint64((*arche.Entity)(q).Generation()))
+		case leaf32x2:
+			h = mix(h, uint64(*(*uint32)(q))|uint64(*(*uint32)(unsafe.Add(q, 4)))<<32)
+		case leafEntity:
+			e := (*arche.Entity)(q)
+			h = mix(h, uint64(e.ID())|uint64(e.Generation())<<32)
+		case leafMemIndex:
+			h = mix(h, uint64(*(*uint32)(q))|uint64((*arche.Entity)(unsafe.Add(p, f.off2)).ID())<<32)
+		case leafGenMem:
+			h = mix(h, uint64((*arche.Entity)(q).Generation())|uint64(*(*uint32)(unsafe.Add(p, f.off2)))<<32)
+		case leaf64:
+			h = mix(h, *(*uint64)(q))
+		case leafString:
+			h = hashString(h, *(*string)(q))
+		case leafSlice:
+			s := (*sliceHeader)(q)
+			h = mix(h, uint64(s.len))
+			for k := range s.len {
+				h = f.elem.hash(h, unsafe.Add(s.data, uintptr(k)*f.elem.size))
+			}
+		}
+	}
+	return h
+}
+
+// hashValue mixes *v into h by l, the layout of T.
+func hashValue[T any](l *layout, h uint64, v *T) uint64 { return l.hash(h, unsafe.Pointer(v)) }
+
+// entityAt returns the Entity at offset off inside *v, one of the offsets
+// in the layout of T.
+func entityAt[T any](v *T, off uintptr) *Entity {
+	return (*Entity)(unsafe.Add(unsafe.Pointer(v), off))
+}
