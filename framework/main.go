@@ -172,7 +172,7 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 	if f.Replay != "" {
 		res, err := Replay(g, f.Replay, ReplayOptions{Window: f.Window, Headless: f.Headless, Until: f.ReplayUntil, Screenshot: f.Screenshot})
 		if res.Ticks > 0 {
-			fmt.Fprintf(stdout, "replayed %d ticks in %v (%.0f ticks/s)\n", res.Ticks, res.Elapsed.Round(time.Millisecond), float64(res.Ticks)/max(res.Elapsed.Seconds(), 1e-9))
+			fmt.Fprintln(stdout, res)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", programName(), err)

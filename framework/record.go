@@ -137,7 +137,11 @@ func (r *sessionRecording) close(o recording.Outcome, msg string) error {
 	if e := r.f.Close(); e != nil && err == nil {
 		err = e
 	}
-	if err != nil {
+	var named *recording.Error
+	switch {
+	case errors.As(err, &named) && named.File == r.path: // it names the file
+		return fmt.Errorf("framework: the recording is incomplete: %w", err)
+	case err != nil:
 		return fmt.Errorf("framework: the recording %s is incomplete: %w", r.path, err)
 	}
 	return nil
@@ -183,10 +187,21 @@ type ReplayOptions struct {
 // ReplayResult says how far a replay went.
 type ReplayResult struct {
 	// Ticks is the number of updates replayed, Checkpoints the number of
-	// world hashes that matched.
-	Ticks uint64
+	// recorded world hashes that matched.
+	Ticks, Checkpoints uint64
 	// Elapsed is the real time the replay took.
 	Elapsed time.Duration
+}
+
+// String is the replay's result line: "replayed 130 ticks in 2ms (65000
+// ticks/s), 3 checkpoints matched".
+func (r ReplayResult) String() string {
+	checks := fmt.Sprintf("%d checkpoints", r.Checkpoints)
+	if r.Checkpoints == 1 {
+		checks = "1 checkpoint"
+	}
+	return fmt.Sprintf("replayed %d ticks in %v (%.0f ticks/s), %s matched", r.Ticks, r.Elapsed.Round(time.Millisecond),
+		float64(r.Ticks)/max(r.Elapsed.Seconds(), 1e-9), checks)
 }
 
 // Replay runs g's simulation from the recording at path and checks every
@@ -263,7 +278,7 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 	}
 	start := timing.Now()
 	err = rt.Run()
-	res := ReplayResult{Ticks: rt.Stats().Updates, Elapsed: time.Duration(timing.Now() - start)}
+	res := ReplayResult{Ticks: rt.Stats().Updates, Checkpoints: rt.RecordStats().Checkpoints, Elapsed: time.Duration(timing.Now() - start)}
 	return res, err
 }
 
