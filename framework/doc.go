@@ -31,7 +31,9 @@
 // ticks: a headless window presents as fast as it can), --run-for D,
 // --screenshot FILE and --print-config (each value with its source); and
 // for bug reports --record FILE and --replay FILE (with --window,
-// --replay-until N). An invalid file or flag stops the program before any
+// --replay-until N; --set and --config may change only how a replay is
+// shown or heard, config.PresentationKeys, and any other key is refused).
+// An invalid file or flag stops the program before any
 // window opens, with a message naming the file, the key and what is
 // allowed.
 //

@@ -182,6 +182,14 @@ type ReplayOptions struct {
 	// Screenshot, if set, is a PNG file the final state is drawn into
 	// (needs Window).
 	Screenshot string
+	// Config, if set, is a configuration file and Sets are "key=value"
+	// overrides (--config and --set) for the replay. The replay runs with
+	// the recorded configuration: a key they change must be one of
+	// [config.PresentationKeys] (the window, the texture filter, audio on
+	// or off, the volumes), applied with Window; any other key is refused
+	// (see [config.Config.Override]).
+	Config string
+	Sets   []string
 }
 
 // ReplayResult says how far a replay went.
@@ -215,7 +223,7 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 	if opts.Screenshot != "" && !opts.Window {
 		return ReplayResult{}, errors.New("framework: a replay's screenshot needs a GL context: add --window (with --headless on a machine without a display)")
 	}
-	sess, rtOpts, r, err := NewReplaySession(g, path)
+	sess, rtOpts, r, err := newReplaySession(g, path, opts)
 	if err != nil {
 		return ReplayResult{}, err
 	}
@@ -292,6 +300,13 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 // test can step through a recorded session. Set the options' Clock and a
 // context of your own.
 func NewReplaySession(g Game, path string) (*Session, runtime.Options, *recording.Reader, error) {
+	return newReplaySession(g, path, ReplayOptions{})
+}
+
+// newReplaySession is NewReplaySession with a replay's --config and --set
+// (opts.Config, opts.Sets): checked against the recorded configuration,
+// and their presentation keys applied when opts.Window.
+func newReplaySession(g Game, path string, opts ReplayOptions) (*Session, runtime.Options, *recording.Reader, error) {
 	r, err := recording.Open(path)
 	if err != nil {
 		return nil, runtime.Options{}, nil, fmt.Errorf("framework: --replay: %w", err)
@@ -311,6 +326,15 @@ func NewReplaySession(g Game, path string) (*Session, runtime.Options, *recordin
 	cfg, err := config.Build(config.Layers{Game: g.Settings, Embedded: h.Config, EmbeddedName: source})
 	if err != nil {
 		return fail(fmt.Errorf("framework: --replay %s: the recorded configuration no longer validates: %w", path, err))
+	}
+	if opts.Config != "" || len(opts.Sets) > 0 {
+		watched, err := cfg.Override(opts.Config, opts.Sets)
+		if err != nil {
+			return fail(fmt.Errorf("framework: --replay %s: %w", path, err))
+		}
+		if opts.Window {
+			cfg = watched
+		}
 	}
 	if g.Settings != nil {
 		if err := cfg.DecodeGame(g.Settings); err != nil {
