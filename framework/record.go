@@ -246,13 +246,6 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 
 	var ctx *runtime.Context
 	if opts.Window {
-		if cfg.Window.Headless && noDisplay() {
-			d, err := startXvfb()
-			if err != nil {
-				return ReplayResult{}, err
-			}
-			defer d.Close()
-		}
 		// The recorded sound requests play as they did, at recorded speed:
 		// the device's timeline is this session's clock, so the first
 		// tick moves the recorded spans onto it (Session.Update).
@@ -262,11 +255,11 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 		}
 		defer closeAudio()
 		sess.shiftAudio = true
-		if ctx, err = openWindow(cfg); err != nil {
-			return ReplayResult{}, err
-		}
-		ctx.Input = nil // input comes from the recording
-		ctx.Renderer = assets.NewUploadingRenderer(sess.lib, ctx.Renderer)
+		// The window opens after the game's Setup (setUpAndOpen); the
+		// input comes from the recording.
+		sess.window = newWindow(cfg, sess.lib, false)
+		defer sess.window.close()
+		ctx = sess.window.ctx
 	} else {
 		// A pure simulation: no device, the game gets the silent Audio
 		// resource a session without one has.
@@ -283,6 +276,9 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 	rt, err := runtime.New(sess, ctx, rtOpts)
 	if err != nil {
 		return ReplayResult{}, errors.Join(err, ctx.Close())
+	}
+	if sess.window != nil {
+		sess.setUpAndOpen(rt)
 	}
 	start := timing.Now()
 	err = rt.Run()

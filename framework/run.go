@@ -12,7 +12,6 @@ import (
 	"github.com/metronome-go/metronome/internal/xvfb"
 	"github.com/metronome-go/metronome/recording"
 
-	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/glfwplatform"
@@ -51,8 +50,10 @@ type RunOptions struct {
 	Record string
 }
 
-// Run opens the window the configuration describes, builds the renderer and
-// input on it, and runs g until it stops: the window is closed, the game
+// Run runs g's Setup, checks the configuration against it (a binding for
+// an action Setup never registered is an error before any window opens),
+// then opens the window the configuration describes, with its renderer and
+// input, and runs g until it stops: the window is closed, the game
 // requests a stop, a RunOptions limit is reached, or the process gets a
 // stop signal (SIGINT, SIGTERM, SIGHUP: a shutdown request with
 // [ReasonSignal], which the game's policy may defer once; a second signal
@@ -113,27 +114,21 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 			}
 		}()
 	}
-	if cfg.Window.Headless && noDisplay() {
-		d, err := startXvfb()
-		if err != nil {
-			return err
-		}
-		defer d.Close()
-	}
 	closeAudio, err := openAudio(sess, cfg)
 	if err != nil {
 		return err
 	}
 	defer closeAudio()
-	ctx, err := openWindow(cfg)
+	// The runtime is built on the window's stand-ins: the game's Setup and
+	// the checks of the configuration against it run before the window
+	// (and any X server) opens.
+	sess.window = newWindow(cfg, sess.lib, true)
+	defer sess.window.close()
+	rt, err := runtime.New(sess, sess.window.ctx, rtOpts)
 	if err != nil {
 		return err
 	}
-	ctx.Renderer = assets.NewUploadingRenderer(sess.lib, ctx.Renderer)
-	rt, err := runtime.New(sess, ctx, rtOpts)
-	if err != nil {
-		return errors.Join(err, ctx.Close())
-	}
+	sess.setUpAndOpen(rt)
 	return rt.Run()
 }
 
