@@ -80,7 +80,9 @@
 //
 // GLFW needs the main thread. The package's init locks the main goroutine to
 // it, and [Run] and [Main] must be called from main. Setup runs there too,
-// with the graphics context current; systems run on the simulation owner
+// before the window opens (the configuration's bindings are checked
+// against it with no display needed); the window and its graphics context
+// open after it, or at [Setup.Upload]. Systems run on the simulation owner
 // (the same thread in sequential mode, a dedicated goroutine in concurrent
 // mode).
 //
