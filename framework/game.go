@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"os"
 	"time"
 
+	"github.com/metronome-go/metronome/audio"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
 
@@ -123,6 +125,11 @@ type Session struct {
 	// window, set by Run and a windowed replay, opens after the game's
 	// Setup; nil when the context is there from the start.
 	window *window
+	// device is the mixer prepareAudio made, for startAudio to put on the
+	// output device after Setup; closeAudio is the device, which
+	// closePlatform closes.
+	device     *audio.Mixer
+	closeAudio io.Closer
 	// setUp says the game's Setup ran, with early its error or that of
 	// opening the window, which InitPlatform returns.
 	setUp bool
@@ -161,7 +168,25 @@ func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
 func (s *Session) setUpAndOpen(rt *runtime.GameRuntime) {
 	s.early = s.setUpGame(rt)
 	if s.early == nil {
-		s.early = s.window.openOnce()
+		s.early = s.openPlatform()
+	}
+}
+
+// openPlatform opens the sound device and the window, once: after the
+// game's Setup, or at Setup.Upload.
+func (s *Session) openPlatform() error {
+	s.startAudio()
+	return s.window.openOnce()
+}
+
+// closePlatform closes the sound device and any private X server, after
+// the runtime has run (it closes the window).
+func (s *Session) closePlatform() {
+	if s.closeAudio != nil {
+		_ = s.closeAudio.Close()
+	}
+	if s.window != nil {
+		s.window.close()
 	}
 }
 
@@ -173,7 +198,7 @@ func (s *Session) setUpGame(rt *runtime.GameRuntime) error {
 	s.setUp = true
 	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: rt.Actions(), Runtime: rt, Sound: &s.sound, Config: s.cfg, ConfigSource: s.source}
 	if s.window != nil {
-		s.setup.open = s.window.openOnce
+		s.setup.open = s.openPlatform
 	}
 	if s.game.Setup != nil {
 		if err := s.game.Setup(s.setup); err != nil {

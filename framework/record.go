@@ -249,16 +249,14 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 		// The recorded sound requests play as they did, at recorded speed:
 		// the device's timeline is this session's clock, so the first
 		// tick moves the recorded spans onto it (Session.Update).
-		closeAudio, err := openAudio(sess, cfg)
-		if err != nil {
+		if err := prepareAudio(sess, cfg); err != nil {
 			return ReplayResult{}, err
 		}
-		defer closeAudio()
 		sess.shiftAudio = true
 		// The window opens after the game's Setup (setUpAndOpen); the
 		// input comes from the recording.
 		sess.window = newWindow(cfg, sess.lib, false)
-		defer sess.window.close()
+		defer sess.closePlatform()
 		ctx = sess.window.ctx
 	} else {
 		// A pure simulation: no device, the game gets the silent Audio

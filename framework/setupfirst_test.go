@@ -70,17 +70,25 @@ func TestBindingCheckedBeforeTheWindow(t *testing.T) {
 }
 
 // TestSetupRunsBeforeTheWindow: Run runs the game's Setup on the window's
-// stand-ins, opens the window after it (the first tick sees GLFW's
-// display), and Setup.Upload opens it early for a game that resolves its
-// regions in Setup.
+// stand-ins, opens the sound device and the window after it (the first
+// tick sees GLFW's display), and Setup.Upload opens them early for a game
+// that resolves its regions in Setup.
 func TestSetupRunsBeforeTheWindow(t *testing.T) {
 	testdisplay.Require(t)
+	cfg := headlessConfig(t)
+	if err := cfg.Set("audio.enabled=true"); err != nil {
+		t.Fatal(err)
+	}
 	for _, upload := range []bool{false, true} {
+		var dev fakeDevice
+		restore := framework.SetOpenDevice(dev.open)
 		var inSetup, afterUpload, atFirstTick bool
+		var devInSetup int
 		g := countingGame(1)
 		setup := g.Setup
 		g.Setup = func(s *framework.Setup) error {
 			_, inSetup = s.Runtime.Context().Display.(*glfwplatform.Display)
+			devInSetup = dev.opened
 			if upload {
 				if err := s.Upload(); err != nil {
 					return err
@@ -95,8 +103,12 @@ func TestSetupRunsBeforeTheWindow(t *testing.T) {
 		}
 		var err error
 		testdisplay.OnMain(func() {
-			err = framework.Run(g, headlessConfig(t), framework.RunOptions{Ticks: 2})
+			err = framework.Run(g, cfg, framework.RunOptions{Ticks: 2})
 		})
+		restore()
+		if devInSetup != 0 || dev.opened != 1 {
+			t.Errorf("upload %v: the sound device was opened %d times when Setup began and %d in all; want 0 and 1", upload, devInSetup, dev.opened)
+		}
 		if err != nil {
 			t.Fatalf("upload %v: %v", upload, err)
 		}
