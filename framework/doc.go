@@ -31,7 +31,9 @@
 // ticks: a headless window presents as fast as it can), --run-for D,
 // --screenshot FILE and --print-config (each value with its source); and
 // for bug reports --record FILE and --replay FILE (with --window,
-// --replay-until N). An invalid file or flag stops the program before any
+// --replay-until N; --set and --config may change only how a replay is
+// shown or heard, config.PresentationKeys, and any other key is refused).
+// An invalid file or flag stops the program before any
 // window opens, with a message naming the file, the key and what is
 // allowed.
 //
@@ -78,7 +80,9 @@
 //
 // GLFW needs the main thread. The package's init locks the main goroutine to
 // it, and [Run] and [Main] must be called from main. Setup runs there too,
-// with the graphics context current; systems run on the simulation owner
+// before the window opens (the configuration's bindings are checked
+// against it with no display needed); the window and its graphics context
+// open after it, or at [Setup.Upload]. Systems run on the simulation owner
 // (the same thread in sequential mode, a dedicated goroutine in concurrent
 // mode).
 //

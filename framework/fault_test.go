@@ -16,7 +16,7 @@ import (
 const faultChildEnv = "METRONOME_FAULT_CHILD"
 
 // faultGame is the game the fault tests run in a process of its own: it
-// prints the pid of its private X server once, then a line per tick with
+// prints the pid of its private X server once (at its first tick), then a line per tick with
 // the tick's number and recorded end, so the test knows how far the game
 // got when it was killed.
 func faultGame() framework.Game {
@@ -30,7 +30,11 @@ func faultGame() framework.Game {
 		if os.Getenv(faultChildEnv) == "" {
 			return nil // the test's own replay
 		}
-		fmt.Printf("xvfb %d\n", childNamed("Xvfb"))
+		// Setup runs before the window and its X server: the server is
+		// there from the first tick.
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "xvfb", Run: func(*ecs.Context) {
+			fmt.Printf("xvfb %d\n", childNamed("Xvfb"))
+		}})
 		s.App.AddSystem(ecs.Update, ecs.System{Name: "report", Run: func(ctx *ecs.Context) {
 			fmt.Printf("tick %d %d\n", ctx.Time.Number, ctx.Time.End)
 		}})

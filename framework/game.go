@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"os"
 	"time"
 
+	"github.com/metronome-go/metronome/audio"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
 
@@ -29,11 +31,14 @@ type Game struct {
 	Seed uint64
 	// Setup builds the game: register input actions, load assets, add
 	// systems (spawning the first entities from a Startup system). It runs
-	// once, on the platform thread with the graphics context current, after
-	// the window opens and before the first update. Loaded images reach the
-	// GPU when Setup returns, so resolve their regions in a Startup system
-	// (or call [Setup.Upload] first). An error stops the game before it
-	// starts; cleanup still runs. Setup is also where a game installs its
+	// once, on the platform thread, before the window opens (so that the
+	// configuration's bindings are checked against the actions it
+	// registers with no window or display) and before the first update.
+	// Loaded images reach the GPU once the window is open, after Setup, so
+	// resolve their regions in a Startup system, or call [Setup.Upload],
+	// which opens the window first. Until then [runtime.GameRuntime.Context]
+	// holds stand-ins that create nothing. An error stops the game before
+	// it starts; cleanup still runs. Setup is also where a game installs its
 	// shutdown policy (s.Runtime.Shutdown().SetPolicy), which a close
 	// request meets from the first update on; see the package doc.
 	Setup func(s *Setup) error
@@ -71,12 +76,24 @@ type Setup struct {
 	Config config.Config
 	// ConfigSource names where the configuration came from, for messages.
 	ConfigSource string
+
+	// open opens the window when it is not open yet; nil for a session
+	// whose context is there from the start.
+	open func() error
 }
 
 // Upload sends every image and glyph loaded so far to the GPU, so that
-// [assets.Library.Region] resolves them inside Setup. The framework uploads
-// after Setup and before every frame by itself.
+// [assets.Library.Region] resolves them inside Setup. It opens the window
+// first when Setup runs before it ([Run], a replay with a window): the
+// configuration's bindings are then checked only after the window opened,
+// so a game that can resolve its regions in a Startup system should. The
+// framework uploads after Setup and before every frame by itself.
 func (s *Setup) Upload() error {
+	if s.open != nil {
+		if err := s.open(); err != nil {
+			return err
+		}
+	}
 	return s.Assets.Upload(s.Runtime.Context().Renderer)
 }
 
@@ -105,6 +122,18 @@ type Session struct {
 	// requests the stop.
 	stopAfter uint64
 	hashed    ecs.Hash
+	// window, set by Run and a windowed replay, opens after the game's
+	// Setup; nil when the context is there from the start.
+	window *window
+	// device is the mixer prepareAudio made, for startAudio to put on the
+	// output device after Setup; closeAudio is the device, which
+	// closePlatform closes.
+	device     *audio.Mixer
+	closeAudio io.Closer
+	// setUp says the game's Setup ran, with early its error or that of
+	// opening the window, which InitPlatform returns.
+	setUp bool
+	early error
 	// shiftAudio, in a replay at recorded speed with a device, moves the
 	// recorded spans of sound requests onto this session's clock at the
 	// first tick (ecs.Audio.Shift). Simulation owner.
@@ -131,21 +160,51 @@ func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
 	return &Session{App: app, game: g, lib: lib, cfg: cfg, source: source}, nil
 }
 
-// InitPlatform runs the game's Setup, checks the configured bindings
-// against the actions it registered (before any upload or other platform
-// work), then applies them: the bindings an action is registered with are
-// its defaults, and a config file overrides them (a player's file or --set
-// for any action; the game's own config.toml only for actions registered
-// without any, so that each key is written in one place).
-func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
+// setUpAndOpen runs the game's Setup and the checks that depend on it
+// (setUpGame), then opens the session's window: the order [Run] and a
+// windowed replay follow, before the runtime runs. A failure is kept for
+// InitPlatform, so the session fails through the runtime and every
+// cleanup runs. Platform thread.
+func (s *Session) setUpAndOpen(rt *runtime.GameRuntime) {
+	s.early = s.setUpGame(rt)
+	if s.early == nil {
+		s.early = s.openPlatform()
+	}
+}
+
+// openPlatform opens the sound device and the window, once: after the
+// game's Setup, or at Setup.Upload.
+func (s *Session) openPlatform() error {
+	s.startAudio()
+	return s.window.openOnce()
+}
+
+// closePlatform closes the sound device and any private X server, after
+// the runtime has run (it closes the window).
+func (s *Session) closePlatform() {
+	if s.closeAudio != nil {
+		_ = s.closeAudio.Close()
+	}
+	if s.window != nil {
+		s.window.close()
+	}
+}
+
+// setUpGame runs the game's Setup and checks the configured bindings
+// against the actions it registered, before any upload or other platform
+// work: a binding for an action the game never registered is reported
+// with no window open.
+func (s *Session) setUpGame(rt *runtime.GameRuntime) error {
+	s.setUp = true
 	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: rt.Actions(), Runtime: rt, Sound: &s.sound, Config: s.cfg, ConfigSource: s.source}
+	if s.window != nil {
+		s.setup.open = s.openPlatform
+	}
 	if s.game.Setup != nil {
 		if err := s.game.Setup(s.setup); err != nil {
 			return fmt.Errorf("framework: game setup: %w", err)
 		}
 	}
-	// The configuration's bindings are checked against the actions Setup
-	// registered before anything else happens on the platform.
 	if err := s.cfg.CheckBindings(rt.Actions()); err != nil {
 		return err
 	}
@@ -153,6 +212,22 @@ func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 		if err := s.cfg.CheckOwnBindings(rt.Actions()); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// InitPlatform runs the game's Setup and its checks unless they ran
+// already (setUpAndOpen), uploads the assets, then applies the
+// configuration's bindings: the bindings an action is registered with are
+// its defaults, and a config file overrides them (a player's file or --set
+// for any action; the game's own config.toml only for actions registered
+// without any, so that each key is written in one place).
+func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
+	if !s.setUp {
+		s.early = s.setUpGame(rt)
+	}
+	if s.early != nil {
+		return s.early
 	}
 	if err := s.setup.Upload(); err != nil {
 		return fmt.Errorf("framework: uploading assets after setup: %w", err)
@@ -213,7 +288,7 @@ func (s *Session) Config() config.Config { return s.cfg }
 // DeinitPlatform runs the game's Shutdown and the app's platform cleanup.
 func (s *Session) DeinitPlatform() error {
 	var errs []error
-	if s.screenshot != "" && s.setup != nil {
+	if s.screenshot != "" && s.setup != nil && s.early == nil {
 		if err := s.takeScreenshot(); err != nil {
 			errs = append(errs, err)
 		}

@@ -39,7 +39,8 @@ type Flags struct {
 	// Record is a file to record the session to; "" records nothing.
 	Record string
 	// Replay is a recording to replay instead of playing; Window,
-	// ReplayUntil and Screenshot say how (see [ReplayOptions]).
+	// ReplayUntil and Screenshot say how, Config and Sets may change how
+	// it is shown (see [ReplayOptions]).
 	Replay      string
 	Window      bool
 	ReplayUntil uint64
@@ -62,7 +63,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Screenshot, "screenshot", "", "draw the final state into this PNG `file` when the game ends")
 	fs.BoolVar(&f.PrintConfig, "print-config", false, "print the effective configuration, each value with its source, and exit")
 	fs.StringVar(&f.Record, "record", "", "record the session to this `file` (replay it with --replay)")
-	fs.StringVar(&f.Replay, "replay", "", "replay the recording in this `file`, headless and as fast as possible, checking every world hash")
+	fs.StringVar(&f.Replay, "replay", "", "replay the recording in this `file`, headless and as fast as possible, checking every world hash (with the recorded configuration: --set and --config may change only the window, render.filter, audio.enabled and the volumes)")
 	fs.BoolVar(&f.Window, "window", false, "with --replay: replay in a window at recorded speed, with sound")
 	fs.Uint64Var(&f.ReplayUntil, "replay-until", 0, "with --replay: stop after `N` ticks, ticks 0 to N-1 (with --window and --screenshot: a picture of the state after them)")
 }
@@ -170,9 +171,10 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if f.Replay != "" {
-		res, err := Replay(g, f.Replay, ReplayOptions{Window: f.Window, Headless: f.Headless, Until: f.ReplayUntil, Screenshot: f.Screenshot})
+		res, err := Replay(g, f.Replay, ReplayOptions{Window: f.Window, Headless: f.Headless, Until: f.ReplayUntil, Screenshot: f.Screenshot,
+			Config: f.Config, Sets: f.Sets})
 		if res.Ticks > 0 {
-			fmt.Fprintf(stdout, "replayed %d ticks in %v (%.0f ticks/s)\n", res.Ticks, res.Elapsed.Round(time.Millisecond), float64(res.Ticks)/max(res.Elapsed.Seconds(), 1e-9))
+			fmt.Fprintln(stdout, res)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", programName(), err)

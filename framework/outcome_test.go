@@ -90,7 +90,8 @@ func TestRecordingFailureAtCloseIsAnError(t *testing.T) {
 	testdisplay.OnMain(func() {
 		err = framework.Run(spriteGame(), cfg, framework.RunOptions{Frames: 120, Record: path})
 	})
-	if err == nil || !strings.Contains(err.Error(), "the recording "+path+" is incomplete") || !strings.Contains(err.Error(), "no space left on device") {
+	if err == nil || !strings.Contains(err.Error(), "framework: the recording is incomplete: recording: "+path+": byte ") ||
+		strings.Contains(err.Error(), path+" is incomplete") || !strings.Contains(err.Error(), "no space left on device") {
 		t.Fatalf("Run with a disk that fills up: got %v, want the recording's failure", err)
 	}
 	var stderr bytes.Buffer

@@ -137,7 +137,11 @@ func (r *sessionRecording) close(o recording.Outcome, msg string) error {
 	if e := r.f.Close(); e != nil && err == nil {
 		err = e
 	}
-	if err != nil {
+	var named *recording.Error
+	switch {
+	case errors.As(err, &named) && named.File == r.path: // it names the file
+		return fmt.Errorf("framework: the recording is incomplete: %w", err)
+	case err != nil:
 		return fmt.Errorf("framework: the recording %s is incomplete: %w", r.path, err)
 	}
 	return nil
@@ -178,15 +182,34 @@ type ReplayOptions struct {
 	// Screenshot, if set, is a PNG file the final state is drawn into
 	// (needs Window).
 	Screenshot string
+	// Config, if set, is a configuration file and Sets are "key=value"
+	// overrides (--config and --set) for the replay. The replay runs with
+	// the recorded configuration: a key they change must be one of
+	// [config.PresentationKeys] (the window, the texture filter, audio on
+	// or off, the volumes), applied with Window; any other key is refused
+	// (see [config.Config.Override]).
+	Config string
+	Sets   []string
 }
 
 // ReplayResult says how far a replay went.
 type ReplayResult struct {
 	// Ticks is the number of updates replayed, Checkpoints the number of
-	// world hashes that matched.
-	Ticks uint64
+	// recorded world hashes that matched.
+	Ticks, Checkpoints uint64
 	// Elapsed is the real time the replay took.
 	Elapsed time.Duration
+}
+
+// String is the replay's result line: "replayed 130 ticks in 2ms (65000
+// ticks/s), 3 checkpoints matched".
+func (r ReplayResult) String() string {
+	checks := fmt.Sprintf("%d checkpoints", r.Checkpoints)
+	if r.Checkpoints == 1 {
+		checks = "1 checkpoint"
+	}
+	return fmt.Sprintf("replayed %d ticks in %v (%.0f ticks/s), %s matched", r.Ticks, r.Elapsed.Round(time.Millisecond),
+		float64(r.Ticks)/max(r.Elapsed.Seconds(), 1e-9), checks)
 }
 
 // Replay runs g's simulation from the recording at path and checks every
@@ -200,7 +223,7 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 	if opts.Screenshot != "" && !opts.Window {
 		return ReplayResult{}, errors.New("framework: a replay's screenshot needs a GL context: add --window (with --headless on a machine without a display)")
 	}
-	sess, rtOpts, r, err := NewReplaySession(g, path)
+	sess, rtOpts, r, err := newReplaySession(g, path, opts)
 	if err != nil {
 		return ReplayResult{}, err
 	}
@@ -223,27 +246,18 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 
 	var ctx *runtime.Context
 	if opts.Window {
-		if cfg.Window.Headless && noDisplay() {
-			d, err := startXvfb()
-			if err != nil {
-				return ReplayResult{}, err
-			}
-			defer d.Close()
-		}
 		// The recorded sound requests play as they did, at recorded speed:
 		// the device's timeline is this session's clock, so the first
 		// tick moves the recorded spans onto it (Session.Update).
-		closeAudio, err := openAudio(sess, cfg)
-		if err != nil {
+		if err := prepareAudio(sess, cfg); err != nil {
 			return ReplayResult{}, err
 		}
-		defer closeAudio()
 		sess.shiftAudio = true
-		if ctx, err = openWindow(cfg); err != nil {
-			return ReplayResult{}, err
-		}
-		ctx.Input = nil // input comes from the recording
-		ctx.Renderer = assets.NewUploadingRenderer(sess.lib, ctx.Renderer)
+		// The window opens after the game's Setup (setUpAndOpen); the
+		// input comes from the recording.
+		sess.window = newWindow(cfg, sess.lib, false)
+		defer sess.closePlatform()
+		ctx = sess.window.ctx
 	} else {
 		// A pure simulation: no device, the game gets the silent Audio
 		// resource a session without one has.
@@ -261,9 +275,12 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 	if err != nil {
 		return ReplayResult{}, errors.Join(err, ctx.Close())
 	}
+	if sess.window != nil {
+		sess.setUpAndOpen(rt)
+	}
 	start := timing.Now()
 	err = rt.Run()
-	res := ReplayResult{Ticks: rt.Stats().Updates, Elapsed: time.Duration(timing.Now() - start)}
+	res := ReplayResult{Ticks: rt.Stats().Updates, Checkpoints: rt.RecordStats().Checkpoints, Elapsed: time.Duration(timing.Now() - start)}
 	return res, err
 }
 
@@ -277,6 +294,13 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 // test can step through a recorded session. Set the options' Clock and a
 // context of your own.
 func NewReplaySession(g Game, path string) (*Session, runtime.Options, *recording.Reader, error) {
+	return newReplaySession(g, path, ReplayOptions{})
+}
+
+// newReplaySession is NewReplaySession with a replay's --config and --set
+// (opts.Config, opts.Sets): checked against the recorded configuration,
+// and their presentation keys applied when opts.Window.
+func newReplaySession(g Game, path string, opts ReplayOptions) (*Session, runtime.Options, *recording.Reader, error) {
 	r, err := recording.Open(path)
 	if err != nil {
 		return nil, runtime.Options{}, nil, fmt.Errorf("framework: --replay: %w", err)
@@ -296,6 +320,15 @@ func NewReplaySession(g Game, path string) (*Session, runtime.Options, *recordin
 	cfg, err := config.Build(config.Layers{Game: g.Settings, Embedded: h.Config, EmbeddedName: source})
 	if err != nil {
 		return fail(fmt.Errorf("framework: --replay %s: the recorded configuration no longer validates: %w", path, err))
+	}
+	if opts.Config != "" || len(opts.Sets) > 0 {
+		watched, err := cfg.Override(opts.Config, opts.Sets)
+		if err != nil {
+			return fail(fmt.Errorf("framework: --replay %s: %w", path, err))
+		}
+		if opts.Window {
+			cfg = watched
+		}
 	}
 	if g.Settings != nil {
 		if err := cfg.DecodeGame(g.Settings); err != nil {

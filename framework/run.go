@@ -12,7 +12,6 @@ import (
 	"github.com/metronome-go/metronome/internal/xvfb"
 	"github.com/metronome-go/metronome/recording"
 
-	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/glfwplatform"
@@ -51,8 +50,10 @@ type RunOptions struct {
 	Record string
 }
 
-// Run opens the window the configuration describes, builds the renderer and
-// input on it, and runs g until it stops: the window is closed, the game
+// Run runs g's Setup, checks the configuration against it (a binding for
+// an action Setup never registered is an error before any window opens),
+// then opens the window the configuration describes, with its renderer and
+// input, and runs g until it stops: the window is closed, the game
 // requests a stop, a RunOptions limit is reached, or the process gets a
 // stop signal (SIGINT, SIGTERM, SIGHUP: a shutdown request with
 // [ReasonSignal], which the game's policy may defer once; a second signal
@@ -113,27 +114,19 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 			}
 		}()
 	}
-	if cfg.Window.Headless && noDisplay() {
-		d, err := startXvfb()
-		if err != nil {
-			return err
-		}
-		defer d.Close()
+	if err := prepareAudio(sess, cfg); err != nil {
+		return err
 	}
-	closeAudio, err := openAudio(sess, cfg)
+	// The runtime is built on the window's stand-ins: the game's Setup and
+	// the checks of the configuration against it run before the sound
+	// device, the window and any X server open.
+	sess.window = newWindow(cfg, sess.lib, true)
+	defer sess.closePlatform()
+	rt, err := runtime.New(sess, sess.window.ctx, rtOpts)
 	if err != nil {
 		return err
 	}
-	defer closeAudio()
-	ctx, err := openWindow(cfg)
-	if err != nil {
-		return err
-	}
-	ctx.Renderer = assets.NewUploadingRenderer(sess.lib, ctx.Renderer)
-	rt, err := runtime.New(sess, ctx, rtOpts)
-	if err != nil {
-		return errors.Join(err, ctx.Close())
-	}
+	sess.setUpAndOpen(rt)
 	return rt.Run()
 }
 
@@ -187,31 +180,45 @@ func attachLimits(rt *runtime.GameRuntime, frames int, runFor time.Duration) err
 	return err
 }
 
-// openAudio gives the session's ECS app its sound: a mixer on the default
-// output device, on the real clock the session runs on. With audio
-// disabled, or with no device, the game runs silently (every sound request
-// goes nowhere) and one line on stderr says why; a sound system never stops
-// a game. It returns the function that closes the device.
-func openAudio(sess *Session, cfg config.Config) (func(), error) {
+// prepareAudio gives the session's ECS app its sound before the game's
+// Setup: a mixer, which startAudio puts on the default output device after
+// Setup. With audio disabled the game runs silently (every sound request
+// goes nowhere).
+func prepareAudio(sess *Session, cfg config.Config) error {
 	if !cfg.Audio.Enabled {
 		sess.silence("disabled in the configuration (audio.enabled = false)")
-		return func() {}, nil
+		return nil
 	}
 	m, err := audio.NewMixer(cfg.AudioOptions())
 	if err != nil {
-		return nil, fmt.Errorf("framework: [audio]: %w", err)
+		return fmt.Errorf("framework: [audio]: %w", err)
 	}
+	sess.UseMixer(m)
+	sess.device = m
+	return nil
+}
+
+// startAudio opens the default output device for the mixer prepareAudio
+// made, on the real clock the session runs on; closePlatform closes it.
+// With no device the game runs silently and one line on stderr says why: a
+// sound system never stops a game. Platform thread, after the game's
+// Setup.
+func (s *Session) startAudio() {
+	m := s.device
+	if m == nil {
+		return
+	}
+	s.device = nil
 	dev, err := openDevice(m, timing.SystemClock{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: sound is off: %v (set audio.enabled = false to skip the device)\n", programName(), err)
-		sess.silence("no audio device: " + err.Error())
-		return func() {}, nil
+		s.mute("no audio device: " + err.Error())
+		return
 	}
-	sess.UseMixer(m)
 	if d, ok := dev.(deviceStats); ok {
-		sess.sound.dev = d
+		s.sound.dev = d
 	}
-	return func() { _ = dev.Close() }, nil
+	s.closeAudio = dev
 }
 
 // openDevice starts m on the default output device, its timeline on

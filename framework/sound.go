@@ -75,6 +75,16 @@ func (s *Session) UseMixer(m *audio.Mixer) {
 	ecs.AddAudio(s.App, m.Player())
 }
 
+// mute silences a session whose mixer has no device, after the game's
+// Setup: the app's Audio resource plays nothing from now on, and
+// Setup.Sound says why. Before the runtime runs.
+func (s *Session) mute(reason string) {
+	s.sound = Sound{off: reason}
+	if a := ecs.GetResource[ecs.Audio](s.App.World()); a != nil {
+		a.Player = nil
+	}
+}
+
 // silence gives the session's app the silent Audio resource (every sound
 // request succeeds and plays nothing), and Setup.Sound the reason; ""
 // says the session has no sound output.

@@ -3,6 +3,7 @@ package recording
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 )
@@ -78,6 +79,14 @@ func (e *Error) Error() string {
 		b.WriteString(" ticks")
 	}
 	b.WriteString(": ")
+	// The file is named once: an *fs.PathError of the same file says
+	// only what failed ("open: no such file or directory").
+	if pe, ok := e.Err.(*fs.PathError); ok && pe.Path == e.File {
+		b.WriteString(pe.Op)
+		b.WriteString(": ")
+		b.WriteString(pe.Err.Error())
+		return b.String()
+	}
 	b.WriteString(e.Err.Error())
 	return b.String()
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 var (
@@ -59,7 +60,19 @@ type PhaseError struct {
 	Err   error
 }
 
-func (e *PhaseError) Error() string { return fmt.Sprintf("runtime: %s: %v", e.Phase, e.Err) }
+// Error names the phase once: a failure of this package's own already
+// carries its "runtime: " prefix, which is not repeated, and one that
+// already names the phase ("runtime: replay diverged ...") stands as it is.
+func (e *PhaseError) Error() string {
+	msg := fmt.Sprint(e.Err)
+	if inner, ok := strings.CutPrefix(msg, "runtime: "); ok {
+		if strings.HasPrefix(inner, string(e.Phase)) {
+			return msg
+		}
+		msg = inner
+	}
+	return "runtime: " + string(e.Phase) + ": " + msg
+}
 
 // Unwrap returns the underlying failure.
 func (e *PhaseError) Unwrap() error { return e.Err }

@@ -84,6 +84,14 @@
 // ([Config.CheckOwnBindings] reports a second copy, which would win over
 // the registration and make a key changed in the code do nothing).
 //
+// # Replays
+//
+// A replay runs with the configuration it was recorded with. A player's
+// file and --set for a replay go through [Config.Override], which accepts
+// a key they leave at its recorded value and the [PresentationKeys] (the
+// window, the texture filter, audio on or off, the volumes) and refuses
+// any other key, naming it: it may change what the game simulates.
+//
 // # Goroutines
 //
 // A Config is a value: copies share nothing, and one copy is used by one

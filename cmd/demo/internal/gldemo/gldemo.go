@@ -8,7 +8,6 @@ import (
 	goruntime "runtime"
 	"runtime/pprof"
 	"strings"
-	"time"
 
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
 	"github.com/metronome-go/metronome/framework"
@@ -102,7 +101,7 @@ func Run(s demo.Settings, stdout, stderr io.Writer) error {
 		res, err := framework.Replay(g.Framework(), s.Flags.Replay, framework.ReplayOptions{
 			Window: s.Flags.Window, Headless: s.Flags.Headless, Until: s.Flags.ReplayUntil, Screenshot: s.Flags.Screenshot})
 		if res.Ticks > 0 {
-			fmt.Fprintf(stdout, "replayed %d ticks in %v (%.0f ticks/s)\n", res.Ticks, res.Elapsed.Round(time.Millisecond), float64(res.Ticks)/max(res.Elapsed.Seconds(), 1e-9))
+			fmt.Fprintln(stdout, res)
 		}
 		if err != nil {
 			return fmt.Errorf("demo: %w", err)

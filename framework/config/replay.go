@@ -1,0 +1,110 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// presentationKeys are the keys that change only how a session is shown
+// or heard, never what it simulates: a replay applies them.
+var presentationKeys = []string{
+	"window.title", "window.width", "window.height", "window.resizable",
+	"window.min_size", "window.max_size", "window.aspect_ratio",
+	"window.fullscreen", "window.vsync", "window.headless", "window.clear_color",
+	"render.filter",
+	"audio.enabled", "audio.master_volume", "audio.music_volume",
+	"audio.effects_volume", "audio.ui_volume",
+}
+
+// PresentationKeys returns the keys that change only how a session is
+// shown or heard (the window's size, title and mode, vsync, the texture
+// filter, audio on or off and the volumes): the ones a replay takes from
+// --config and --set ([Config.Override]). Every other key, the [game]
+// table and the bindings included, may change what the game simulates.
+func PresentationKeys() []string { return slices.Clone(presentationKeys) }
+
+// Override applies a player's layers to a recorded configuration c, for a
+// replay: a configuration file (path, "" for none) and then sets
+// ("key=value", --set). A key these set to the value it has in c changes
+// nothing and is accepted. Any other key must be one of
+// [PresentationKeys]: a key that would change the simulation is refused
+// with its source, since a replay must run with the configuration it was
+// recorded with. A file that cannot be read or does not parse, and a value
+// out of its range, are errors as in [Build]. It reports every problem at
+// once and returns c with the presentation keys applied.
+func (c Config) Override(path string, sets []string) (Config, error) {
+	next := c.clone()
+	var errs []error
+	if path != "" {
+		if data, err := readFile(path); err != nil {
+			errs = append(errs, &Error{File: path, Problem: fmt.Sprintf("cannot read the file: %v", err)})
+		} else {
+			errs = append(errs, next.apply(Source{Origin: FromFile, Name: path}, data)...)
+		}
+	}
+	for _, s := range sets {
+		if err := next.Set(s); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return Config{}, errors.Join(capProblems(errs)...)
+	}
+	keys := make([]string, 0, len(next.sources))
+	for k, s := range next.sources {
+		if (s.Origin == FromFile || s.Origin == FromCommandLine) && c.sources[k] != s {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if slices.Contains(presentationKeys, k) || reflect.DeepEqual(c.value(k), next.value(k)) {
+			continue
+		}
+		errs = append(errs, &Error{File: next.sources[k].Name, Key: k, Value: c.show(k, next.value(k)),
+			Problem: fmt.Sprintf("a replay runs with the recorded configuration (%s), and this key may change what the game simulates", c.show(k, c.value(k))),
+			Allowed: "the keys that only change how the replay is shown or heard: " + strings.Join(presentationKeys, ", ")})
+	}
+	if len(errs) > 0 {
+		return Config{}, errors.Join(capProblems(errs)...)
+	}
+	name := func(key string) string { return next.Source(key).Name }
+	if err := errors.Join(next.relations(name, map[string]bool{})...); err != nil {
+		return Config{}, err
+	}
+	return next, nil
+}
+
+// value returns key's value: a framework key's, a [game] key's or an
+// action's bindings (nil for none).
+func (c Config) value(key string) any {
+	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok {
+		if b, ok := c.Bindings[action]; ok {
+			return b
+		}
+		return nil
+	}
+	if f := fieldIndex[key]; f != nil {
+		return f.get(&c)
+	}
+	if f := c.game.field(key); f != nil {
+		return f.get(c.game)
+	}
+	return nil
+}
+
+// show writes key's value v for a message.
+func (c Config) show(key string, v any) string {
+	switch f := fieldIndex[key]; {
+	case f != nil:
+		return formatValue(f.kind, v)
+	case c.game.field(key) != nil:
+		return formatValue(c.game.field(key).kind, v)
+	case v == nil:
+		return "none"
+	}
+	return render(v)
+}
