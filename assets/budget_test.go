@@ -180,3 +180,96 @@ func TestLoadUploadsWithinBudget(t *testing.T) {
 		}
 	}
 }
+
+// allocUploader is a costlyUploader whose textures also cost create to
+// allocate, as a new page does on software GL (llvmpipe touches its fresh
+// memory), and that counts what each step did.
+type allocUploader struct {
+	costlyUploader
+	create          time.Duration
+	creates, bands  int // in the current step
+	stepsWithCreate int
+}
+
+func (u *allocUploader) CreateTexture(img *image.RGBA, opts render2d.TextureOptions) (render2d.TextureHandle, error) {
+	u.clock.Advance(u.create)
+	u.creates++
+	return u.costlyUploader.CreateTexture(img, opts)
+}
+
+func (u *allocUploader) UpdateTexture(h render2d.TextureHandle, x, y int, img *image.RGBA) error {
+	if 4*img.Rect.Dx()*img.Rect.Dy() > 16<<10 {
+		u.bands++
+	}
+	return u.costlyUploader.UpdateTexture(h, x, y, img)
+}
+
+// TestUploadStepCreatesPagesAlone: a texture costs 12 ms to create, six
+// budgets' worth. Images added between steps, as a background load adds
+// them, fill page after page; every step creates at most one texture and
+// sends no band with it, so a step costs a band's budget or one creation,
+// never both (the demo's load created its spare page after a full budget
+// of bands, and presents took both). The spare page is made on a step
+// with nothing else to send; until then the step reports work pending.
+func TestUploadStepCreatesPagesAlone(t *testing.T) {
+	const (
+		budget  = 2 * time.Millisecond
+		perByte = 10 * time.Nanosecond
+		band    = 64 << 10 * perByte
+		create  = 12 * time.Millisecond
+	)
+	clock := timing.NewManualClock(0)
+	opts := assets.DefaultOptions()
+	opts.PageSize = 512
+	opts.UploadBudget = budget
+	opts.Clock = clock
+	lib := newLib(t, opts)
+	u := &allocUploader{costlyUploader: costlyUploader{Recorder: rendertest.NewRecorder(8, 8, 4096), clock: clock, perByte: perByte}, create: create}
+	var imgs []assets.Image
+	step := func() bool {
+		u.creates, u.bands = 0, 0
+		start := clock.Now()
+		pending, err := lib.UploadStep(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := time.Duration(clock.Now() - start)
+		switch {
+		case u.creates > 1:
+			t.Fatalf("step %d created %d textures, want at most one", lib.UploadStats().Calls, u.creates)
+		case u.creates == 1 && u.bands > 0:
+			t.Fatalf("step %d created a texture and sent %d bands (%v), want the creation alone", lib.UploadStats().Calls, u.bands, d)
+		case u.creates == 0 && d > budget+band:
+			t.Fatalf("step %d took %v, want at most %v", lib.UploadStats().Calls, d, budget+band)
+		}
+		if u.creates == 1 {
+			u.stepsWithCreate++
+		}
+		return pending
+	}
+	for i := range 16 { // four 200x200 images a 512 page: four pages
+		img, err := lib.AddImage(fmt.Sprint("tile", i), pattern(200, 200, uint8(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		imgs = append(imgs, img)
+		step()
+	}
+	for n := 0; step(); n++ {
+		if n > 200 {
+			t.Fatal("still pending after 200 steps")
+		}
+	}
+	if st := lib.Stats(); st.Pages != 5 || st.Textures != 5 || u.stepsWithCreate != 5 {
+		t.Errorf("after the steps: %d pages, %d textures, %d steps that created one; want 5, 5, 5 (four filled, one spare)", st.Pages, st.Textures, u.stepsWithCreate)
+	}
+	for i, img := range imgs {
+		r, err := lib.Region(img)
+		if err != nil {
+			t.Fatalf("image %d: %v", i, err)
+		}
+		if !samePixels(regionPixels(t, u.Recorder, r), pattern(200, 200, uint8(i))) {
+			t.Errorf("image %d: texels on the GPU differ from the image", i)
+		}
+	}
+}

@@ -608,7 +608,11 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 			continue
 		}
 		if p.tex.IsZero() {
-			if spent() {
+			// A new texture costs far more than a band on software GL
+			// (llvmpipe touches the page's fresh memory: about 12 ms for
+			// 1024x1024, see glrender's BenchmarkTextureAlloc), so a
+			// budgeted step creates one only before it has sent a band.
+			if spent() || (budget > 0 && bands > 0) {
 				pending = true
 				break
 			}
@@ -644,7 +648,12 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 			spare = true
 		}
 	}
-	if !pending && !spare && (len(l.pages) > 0 || l.fonts.len() > 0) {
+	// The spare page is made ahead of need, on a budgeted step that had
+	// nothing else to send (an idle present), so that a load filling a
+	// page never waits for a texture in the middle of its bands.
+	if !pending && !spare && budget > 0 && bands > 0 {
+		pending = true // the spare on the next step
+	} else if !pending && !spare && (len(l.pages) > 0 || l.fonts.len() > 0) {
 		p := l.newPage()
 		l.pages = append(l.pages, p)
 		if err := l.createLocked(r, len(l.pages)-1, p, budget > 0); err != nil {
