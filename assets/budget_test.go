@@ -273,3 +273,84 @@ func TestUploadStepCreatesPagesAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestReserveCreatesPagesAhead: with room reserved for sixteen 200x200
+// images (four to a 512 page) before the setup's Upload, images added
+// between budgeted steps, as a background load adds them, never make a
+// step create a texture, and a spare page is left after them.
+func TestReserveCreatesPagesAhead(t *testing.T) {
+	const (
+		budget  = 2 * time.Millisecond
+		perByte = 10 * time.Nanosecond
+		band    = 64 << 10 * perByte
+	)
+	clock := timing.NewManualClock(0)
+	opts := assets.DefaultOptions()
+	opts.PageSize = 512
+	opts.UploadBudget = budget
+	opts.Clock = clock
+	lib := newLib(t, opts)
+	u := &allocUploader{costlyUploader: costlyUploader{Recorder: rendertest.NewRecorder(8, 8, 4096), clock: clock, perByte: perByte}, create: 12 * time.Millisecond}
+	if err := lib.Reserve(16, 200, 200); err != nil {
+		t.Fatal(err)
+	}
+	if err := lib.Upload(u); err != nil {
+		t.Fatal(err)
+	}
+	if st := lib.Stats(); st.Pages != 5 || st.Textures != 5 {
+		t.Fatalf("after Reserve and Upload: %d pages, %d textures; want 5 and 5 (four for the images, one spare)", st.Pages, st.Textures)
+	}
+	u.creates = 0
+	step := func() bool {
+		start := clock.Now()
+		pending, err := lib.UploadStep(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Duration(clock.Now() - start); u.creates > 0 || d > budget+band {
+			t.Fatalf("step %d took %v and created %d textures, want none and at most %v", lib.UploadStats().Calls, d, u.creates, budget+band)
+		}
+		return pending
+	}
+	for i := range 16 {
+		if _, err := lib.AddImage(fmt.Sprint("tile", i), pattern(200, 200, uint8(i))); err != nil {
+			t.Fatal(err)
+		}
+		step()
+	}
+	for n := 0; step(); n++ {
+		if n > 200 {
+			t.Fatal("still pending after 200 steps")
+		}
+	}
+	if st := lib.Stats(); st.Pages != 5 || st.Textures != 5 {
+		t.Errorf("after the images: %d pages, %d textures; want 5 and 5", st.Pages, st.Textures)
+	}
+}
+
+func TestReserveErrors(t *testing.T) {
+	opts := assets.DefaultOptions()
+	opts.PageSize = 512
+	lib := newLib(t, opts)
+	for _, c := range []struct {
+		count, w, h int
+		want        error
+	}{
+		{-1, 10, 10, assets.ErrInvalid},
+		{assets.MaxReserve + 1, 10, 10, assets.ErrInvalid},
+		{1, 0, 10, assets.ErrEmpty},
+		{1, 10, 1 << 20, assets.ErrTooLarge},
+		{1, 511, 10, assets.ErrInvalid}, // with extrusion and padding, wider than a page
+	} {
+		err := lib.Reserve(c.count, c.w, c.h)
+		if !errors.Is(err, c.want) {
+			t.Errorf("Reserve(%d, %d, %d) = %v, want %v", c.count, c.w, c.h, err, c.want)
+		}
+	}
+	if st := lib.Stats(); st.Pages != 0 {
+		t.Errorf("%d pages after refused reservations, want 0", st.Pages)
+	}
+	if err := lib.Reserve(0, 10, 10); err != nil {
+		t.Errorf("Reserve(0, 10, 10) = %v, want nil", err)
+	}
+}
