@@ -294,8 +294,12 @@ func TestReserveCreatesPagesAhead(t *testing.T) {
 	if err := lib.Reserve(16, 200, 200); err != nil {
 		t.Fatal(err)
 	}
+	start := clock.Now()
 	if err := lib.Upload(u); err != nil {
 		t.Fatal(err)
+	}
+	if d := time.Duration(clock.Now() - start); d != 5*u.create {
+		t.Errorf("Upload of the reserved pages took %v, want %v: five creations and no texels (nothing is placed in them)", d, 5*u.create)
 	}
 	if st := lib.Stats(); st.Pages != 5 || st.Textures != 5 {
 		t.Fatalf("after Reserve and Upload: %d pages, %d textures; want 5 and 5 (four for the images, one spare)", st.Pages, st.Textures)

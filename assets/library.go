@@ -729,10 +729,11 @@ func (l *Library) createLocked(r Uploader, i int, p *page, bands bool) error {
 			Err: detail(ErrTooLarge, "page is %dx%d, the renderer's maximum texture size is %d", p.img.Rect.Dx(), p.img.Rect.Dy(), l.maxTex)}
 	}
 	src := p.img
-	if bands {
+	if bands || !p.used {
 		// No texels: what was placed (the dirty rectangle, with the
 		// padding around it) follows in bands, and nothing draws from the
-		// rest of the page before something is placed and sent there.
+		// rest of the page before something is placed and sent there. A
+		// page with nothing placed (spare, reserved) has nothing to send.
 		src = &image.RGBA{Rect: p.img.Rect}
 	}
 	h, err := r.CreateTexture(src, l.opts.Texture)
