@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/metronome-go/metronome/media"
 	"image"
 	"testing"
 	"time"
@@ -178,5 +179,183 @@ func TestLoadUploadsWithinBudget(t *testing.T) {
 		if !samePixels(regionPixels(t, u.Recorder, r), pattern(200, 200, uint8(i))) {
 			t.Errorf("image %d: texels on the GPU differ", i)
 		}
+	}
+}
+
+// allocUploader is a costlyUploader whose textures also cost create to
+// allocate, as a new page does on software GL (llvmpipe touches its fresh
+// memory), and that counts what each step did.
+type allocUploader struct {
+	costlyUploader
+	create          time.Duration
+	creates, bands  int // in the current step
+	stepsWithCreate int
+}
+
+func (u *allocUploader) CreateTexture(img *image.RGBA, opts render2d.TextureOptions) (render2d.TextureHandle, error) {
+	u.clock.Advance(u.create)
+	u.creates++
+	return u.costlyUploader.CreateTexture(img, opts)
+}
+
+func (u *allocUploader) UpdateTexture(h render2d.TextureHandle, x, y int, img *image.RGBA) error {
+	if 4*img.Rect.Dx()*img.Rect.Dy() > 16<<10 {
+		u.bands++
+	}
+	return u.costlyUploader.UpdateTexture(h, x, y, img)
+}
+
+// TestUploadStepCreatesPagesAlone: a texture costs 12 ms to create, six
+// budgets' worth. Images added between steps, as a background load adds
+// them, fill page after page; every step creates at most one texture and
+// sends no band with it, so a step costs a band's budget or one creation,
+// never both (the demo's load created its spare page after a full budget
+// of bands, and presents took both). The spare page is made on a step
+// with nothing else to send; until then the step reports work pending.
+func TestUploadStepCreatesPagesAlone(t *testing.T) {
+	const (
+		budget  = 2 * time.Millisecond
+		perByte = 10 * time.Nanosecond
+		band    = 64 << 10 * perByte
+		create  = 12 * time.Millisecond
+	)
+	clock := timing.NewManualClock(0)
+	opts := assets.DefaultOptions()
+	opts.PageSize = 512
+	opts.UploadBudget = budget
+	opts.Clock = clock
+	lib := newLib(t, opts)
+	u := &allocUploader{costlyUploader: costlyUploader{Recorder: rendertest.NewRecorder(8, 8, 4096), clock: clock, perByte: perByte}, create: create}
+	var imgs []assets.Image
+	step := func() bool {
+		u.creates, u.bands = 0, 0
+		start := clock.Now()
+		pending, err := lib.UploadStep(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := time.Duration(clock.Now() - start)
+		switch {
+		case u.creates > 1:
+			t.Fatalf("step %d created %d textures, want at most one", lib.UploadStats().Calls, u.creates)
+		case u.creates == 1 && u.bands > 0:
+			t.Fatalf("step %d created a texture and sent %d bands (%v), want the creation alone", lib.UploadStats().Calls, u.bands, d)
+		case u.creates == 0 && d > budget+band:
+			t.Fatalf("step %d took %v, want at most %v", lib.UploadStats().Calls, d, budget+band)
+		}
+		if u.creates == 1 {
+			u.stepsWithCreate++
+		}
+		return pending
+	}
+	for i := range 16 { // four 200x200 images a 512 page: four pages
+		img, err := lib.AddImage(fmt.Sprint("tile", i), pattern(200, 200, uint8(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		imgs = append(imgs, img)
+		step()
+	}
+	for n := 0; step(); n++ {
+		if n > 200 {
+			t.Fatal("still pending after 200 steps")
+		}
+	}
+	if st := lib.Stats(); st.Pages != 5 || st.Textures != 5 || u.stepsWithCreate != 5 {
+		t.Errorf("after the steps: %d pages, %d textures, %d steps that created one; want 5, 5, 5 (four filled, one spare)", st.Pages, st.Textures, u.stepsWithCreate)
+	}
+	for i, img := range imgs {
+		r, err := lib.Region(img)
+		if err != nil {
+			t.Fatalf("image %d: %v", i, err)
+		}
+		if !samePixels(regionPixels(t, u.Recorder, r), pattern(200, 200, uint8(i))) {
+			t.Errorf("image %d: texels on the GPU differ from the image", i)
+		}
+	}
+}
+
+// TestReserveCreatesPagesAhead: with room reserved for sixteen 200x200
+// images (four to a 512 page) before the setup's Upload, images added
+// between budgeted steps, as a background load adds them, never make a
+// step create a texture, and a spare page is left after them.
+func TestReserveCreatesPagesAhead(t *testing.T) {
+	const (
+		budget  = 2 * time.Millisecond
+		perByte = 10 * time.Nanosecond
+		band    = 64 << 10 * perByte
+	)
+	clock := timing.NewManualClock(0)
+	opts := assets.DefaultOptions()
+	opts.PageSize = 512
+	opts.UploadBudget = budget
+	opts.Clock = clock
+	lib := newLib(t, opts)
+	u := &allocUploader{costlyUploader: costlyUploader{Recorder: rendertest.NewRecorder(8, 8, 4096), clock: clock, perByte: perByte}, create: 12 * time.Millisecond}
+	if err := lib.Reserve(16, 200, 200); err != nil {
+		t.Fatal(err)
+	}
+	start := clock.Now()
+	if err := lib.Upload(u); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Duration(clock.Now() - start); d != 5*u.create {
+		t.Errorf("Upload of the reserved pages took %v, want %v: five creations and no texels (nothing is placed in them)", d, 5*u.create)
+	}
+	if st := lib.Stats(); st.Pages != 5 || st.Textures != 5 {
+		t.Fatalf("after Reserve and Upload: %d pages, %d textures; want 5 and 5 (four for the images, one spare)", st.Pages, st.Textures)
+	}
+	u.creates = 0
+	step := func() bool {
+		start := clock.Now()
+		pending, err := lib.UploadStep(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Duration(clock.Now() - start); u.creates > 0 || d > budget+band {
+			t.Fatalf("step %d took %v and created %d textures, want none and at most %v", lib.UploadStats().Calls, d, u.creates, budget+band)
+		}
+		return pending
+	}
+	for i := range 16 {
+		if _, err := lib.AddImage(fmt.Sprint("tile", i), pattern(200, 200, uint8(i))); err != nil {
+			t.Fatal(err)
+		}
+		step()
+	}
+	for n := 0; step(); n++ {
+		if n > 200 {
+			t.Fatal("still pending after 200 steps")
+		}
+	}
+	if st := lib.Stats(); st.Pages != 5 || st.Textures != 5 {
+		t.Errorf("after the images: %d pages, %d textures; want 5 and 5", st.Pages, st.Textures)
+	}
+}
+
+func TestReserveErrors(t *testing.T) {
+	opts := assets.DefaultOptions()
+	opts.PageSize = 512
+	lib := newLib(t, opts)
+	for _, c := range []struct {
+		count, w, h int
+		want        error
+	}{
+		{-1, 10, 10, media.ErrInvalid},
+		{assets.MaxReserve + 1, 10, 10, media.ErrInvalid},
+		{1, 0, 10, assets.ErrEmpty},
+		{1, 10, 1 << 20, media.ErrTooLarge},
+		{1, 511, 10, media.ErrInvalid}, // with extrusion and padding, wider than a page
+	} {
+		err := lib.Reserve(c.count, c.w, c.h)
+		if !errors.Is(err, c.want) {
+			t.Errorf("Reserve(%d, %d, %d) = %v, want %v", c.count, c.w, c.h, err, c.want)
+		}
+	}
+	if st := lib.Stats(); st.Pages != 0 {
+		t.Errorf("%d pages after refused reservations, want 0", st.Pages)
+	}
+	if err := lib.Reserve(0, 10, 10); err != nil {
+		t.Errorf("Reserve(0, 10, 10) = %v, want nil", err)
 	}
 }

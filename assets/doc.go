@@ -134,6 +134,11 @@
 // there and text layout leaves such glyphs out, so nothing is drawn from
 // texels the GPU lacks; a [Load] is done only once its pages are all sent.
 // [Library.Upload] sends everything at once, for a game's setup.
+// Creating a page's texture costs software GL a page of fresh memory (12-30
+// ms for 1024x1024 on llvmpipe), so a step creates one only before it sends
+// a band, and the spare page on a step with nothing else to send; a game
+// that knows what a load will place calls [Library.Reserve] in its setup,
+// and the setup's Upload creates those pages before the first frame.
 // [Library.UploadStats] says what the uploads cost, measured where they
 // run, and [Load.Stats] what the workers spent decoding and packing.
 //

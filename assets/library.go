@@ -371,6 +371,56 @@ func (l *Library) fillLocked(pi int, at image.Point, src image.Image, b image.Re
 	return r
 }
 
+// MaxReserve bounds the count of [Library.Reserve].
+const MaxReserve = 1 << 16
+
+// Reserve makes room ahead of need for count images of width x height
+// texels: it adds empty atlas pages until the empty pages hold count such
+// images side by side with one page to spare. A background load that will
+// place them then fills pages whose textures exist already, instead of
+// creating a texture in the middle of its frames (a new page texture costs
+// software GL, llvmpipe, one page of fresh memory: 12-30 ms for a
+// 1024x1024 page, most of a frame). The textures are created by the next
+// [Library.Upload], all at once, so call Reserve in a game's setup, before
+// the upload that follows it; [Library.UploadStep] creates them one per
+// step, on steps that have nothing else to send.
+//
+// Space left in pages already in use is not counted, so Reserve may add a
+// page more than a load needs. Images too large for a page get textures of
+// their own, which cannot be made ahead: Reserve refuses them, as it does
+// a count outside [0, MaxReserve] and a size outside [1, the maximum
+// texture size]. Safe from any goroutine.
+func (l *Library) Reserve(count, width, height int) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	const op = "reserve"
+	name := fmt.Sprintf("%d images of %dx%d", count, width, height)
+	if count < 0 || count > MaxReserve {
+		return &media.Error{Pkg: "assets", Op: op, Path: name, Err: media.Detail(media.ErrInvalid, "count is %d, want 0 to %d", count, MaxReserve)}
+	}
+	if err := l.checkSize(op, name, width, height); err != nil {
+		return err
+	}
+	e, s := l.opts.Extrude, l.opts.PageSize
+	cw, ch := width+2*e+l.opts.Padding, height+2*e+l.opts.Padding
+	if cw > s || ch > s {
+		return &media.Error{Pkg: "assets", Op: op, Path: name, Err: media.Detail(media.ErrInvalid, "with extrusion and padding each takes %dx%d texels, more than the %d page size: such images get textures of their own, which cannot be reserved", cw, ch, s)}
+	}
+	if count == 0 {
+		return nil
+	}
+	need := (count+(s/cw)*(s/ch)-1)/((s/cw)*(s/ch)) + 1 // and the spare
+	for _, p := range l.pages {
+		if !p.used && !p.dedicated && !p.retired {
+			need--
+		}
+	}
+	for ; need > 0; need-- {
+		l.pages = append(l.pages, l.newPage())
+	}
+	return nil
+}
+
 // blit copies the sb part of src into dst at r, then repeats its edge
 // texels extrude times outward.
 func blit(dst *image.RGBA, r image.Rectangle, src image.Image, sb image.Rectangle, extrude int) {
@@ -610,7 +660,11 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 			continue
 		}
 		if p.tex.IsZero() {
-			if spent() {
+			// A new texture costs far more than a band on software GL
+			// (llvmpipe touches the page's fresh memory: about 12 ms for
+			// 1024x1024, see glrender's BenchmarkTextureAlloc), so a
+			// budgeted step creates one only before it has sent a band.
+			if spent() || (budget > 0 && bands > 0) {
 				pending = true
 				break
 			}
@@ -646,7 +700,12 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 			spare = true
 		}
 	}
-	if !pending && !spare && (len(l.pages) > 0 || l.fonts.len() > 0) {
+	// The spare page is made ahead of need, on a budgeted step that had
+	// nothing else to send (an idle present), so that a load filling a
+	// page never waits for a texture in the middle of its bands.
+	if !pending && !spare && budget > 0 && bands > 0 {
+		pending = true // the spare on the next step
+	} else if !pending && !spare && (len(l.pages) > 0 || l.fonts.len() > 0) {
 		p := l.newPage()
 		l.pages = append(l.pages, p)
 		if err := l.createLocked(r, len(l.pages)-1, p, budget > 0); err != nil {
@@ -672,10 +731,11 @@ func (l *Library) createLocked(r Uploader, i int, p *page, bands bool) error {
 			Err: media.Detail(media.ErrTooLarge, "page is %dx%d, the renderer's maximum texture size is %d", p.img.Rect.Dx(), p.img.Rect.Dy(), l.maxTex)}
 	}
 	src := p.img
-	if bands {
+	if bands || !p.used {
 		// No texels: what was placed (the dirty rectangle, with the
 		// padding around it) follows in bands, and nothing draws from the
-		// rest of the page before something is placed and sent there.
+		// rest of the page before something is placed and sent there. A
+		// page with nothing placed (spare, reserved) has nothing to send.
 		src = &image.RGBA{Rect: p.img.Rect}
 	}
 	h, err := r.CreateTexture(src, l.opts.Texture)

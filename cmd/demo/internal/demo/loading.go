@@ -129,6 +129,16 @@ type atlasLoad struct {
 // Platform thread, in Setup, before the simulation starts.
 func (g *Game) startAtlasLoad() error {
 	n, size := g.opts.AtlasImages, g.opts.AtlasSize
+	// The atlas pages' textures are made by the setup's upload, before the
+	// first present: a new 1024 page costs software GL 12-30 ms of fresh
+	// memory, which would otherwise land in the load's frames. Images too
+	// large for a page get textures of their own, which cannot be made
+	// ahead.
+	if o := g.lib.Options(); size+2*o.Extrude+o.Padding <= o.PageSize {
+		if err := g.lib.Reserve(n, size, size); err != nil {
+			return err
+		}
+	}
 	exec := assetsrt.New(g.rt, g.rt.Workers().Group("assets"))
 	// Leave one processor to the platform thread: with every processor
 	// drawing images, the loop waits for the Go scheduler to preempt a
