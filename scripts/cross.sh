@@ -35,10 +35,10 @@ for os in windows darwin; do
   names=$linux_only
   [ "$os" = windows ] && names="$linux_only|$unix_only"
   # Every Go file the go command would compile for $os (with cgo, so cgo
-  # files count too), tests included.
-  mapfile -t files < <(GOOS=$os CGO_ENABLED=1 go list -e -f \
+  # files count too), tests included, in this module and in bench/'s.
+  mapfile -t files < <(for m in . bench; do (cd "$m" && GOOS=$os CGO_ENABLED=1 go list -e -f \
     '{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{range .CgoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{range .TestGoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{range .XTestGoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}' \
-    ./... | sed '/^$/d')
+    ./...); done | sed '/^$/d')
   # Comment lines are prose; a cgo preamble is a block comment and counts.
   hits=$(grep -nE "$names" "${files[@]}" | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' || true)
   if [ -n "$hits" ]; then

@@ -6,8 +6,9 @@ package scene
 
 import (
 	"fmt"
-	"syscall"
 	"time"
+
+	"github.com/metronome-go/metronome/internal/cputime"
 )
 
 // Window size of both programs.
@@ -46,9 +47,8 @@ func (r Result) String() string {
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 
 // CPU returns the process's CPU time so far (the software rasteriser's
-// threads included).
+// threads included), through the framework's per-system reader.
 func CPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := cputime.Process()
+	return d
 }
