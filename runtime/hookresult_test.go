@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"bytes"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,7 +23,8 @@ type hookGame struct {
 	wait bool
 	// late is submitted by the last update and settled by the platform's
 	// next cycle, which then stops the session before another update.
-	late    *runtime.Future[int]
+	// It crosses from the simulation to the platform, so it is atomic.
+	late    atomic.Pointer[runtime.Future[int]]
 	stopAt  uint64
 	sum     uint64
 	initErr error
@@ -32,9 +34,9 @@ type hookGame struct {
 func (g *hookGame) InitPlatform(rt *runtime.GameRuntime) error {
 	g.rt = rt
 	_, err := rt.Services().Attach(runtime.Maintenance, func(timing.Instant) error {
-		if g.late != nil {
+		if late := g.late.Load(); late != nil {
 			select {
-			case <-g.late.Done():
+			case <-late.Done():
 				rt.Stop() // settled in this cycle's batch; no update has seen it
 			default:
 			}
@@ -58,17 +60,17 @@ func (g *hookGame) InitSimulation(rt *runtime.GameRuntime) error {
 
 func (g *hookGame) Update(t *runtime.TickContext) error {
 	g.sum = g.sum*31 + uint64(t.Delta)
-	if t.Number == g.stopAt && g.late == nil {
-		g.late = runtime.Submit(g.rt.Dispatcher(), func() (int, error) { return 1000, nil })
+	if t.Number == g.stopAt && g.late.Load() == nil {
+		g.late.Store(runtime.Submit(g.rt.Dispatcher(), func() (int, error) { return 1000, nil }))
 	}
 	return nil
 }
 
 func (g *hookGame) DeinitSimulation() error {
-	if g.late == nil {
+	if g.late.Load() == nil {
 		return nil
 	}
-	v, err := g.late.Result()
+	v, err := g.late.Load().Result()
 	g.deinit = err
 	g.sum += uint64(v)
 	return nil
