@@ -8,6 +8,7 @@ import (
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
+	"github.com/metronome-go/metronome/window"
 )
 
 // Config is a game's whole configuration: the [window], [runtime],
@@ -49,33 +50,20 @@ type Config struct {
 	sources map[string]Source
 }
 
-// Window configures the game window. Its ranges belong to the
-// configuration itself, since no pure package owns a window; FocusPolicy
-// is the runtime's option.
+// Window is the [window] table: the window's own options, whose ranges
+// are [window.Options.Validate]'s (a rejection is reported under the key),
+// the runtime's FocusPolicy, Headless, and the screen render2d owns.
 type Window struct {
-	// Title is at most 256 bytes.
-	Title string
-	// Width and Height are the logical size in screen coordinates, 64 to
-	// 16384 each, within MinSize and MaxSize.
-	Width     int
-	Height    int
-	Resizable bool
-	// MinSize and MaxSize bound the size the player can resize the window
-	// to: each side 64 to 16384, or 0 for no bound on that side; a minimum
-	// at most its maximum.
-	MinSize, MaxSize input.Size
-	// AspectRatio keeps the window's width:height while the player
-	// resizes it (16:9); the zero Size leaves it free. Each side 1 to
-	// 16384, or both 0.
-	AspectRatio input.Size
-	// Fullscreen opens the window fullscreen on its monitor; the game
-	// switches while running with runtime.GameRuntime.SetFullscreen.
-	Fullscreen bool
+	// Options are window.title, window.width, window.height,
+	// window.resizable, window.min_size, window.max_size,
+	// window.aspect_ratio, window.fullscreen and window.vsync. The game
+	// switches fullscreen while running with
+	// runtime.GameRuntime.SetFullscreen.
+	window.Options
 	// FocusPolicy is what the game does while the window is unfocused
 	// (runtime.Options.FocusPolicy). A headless window never has focus,
 	// so headless runs keep running whatever it says.
 	FocusPolicy runtime.FocusPolicy
-	VSync       bool
 	// Headless renders into an invisible window, for tests and servers.
 	Headless bool
 	// Screen is window.clear_color, window.logical_size and

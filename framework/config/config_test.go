@@ -134,7 +134,7 @@ func TestInvalidValueMessages(t *testing.T) {
 		key, value string
 		want       string
 	}{
-		{"window.width", "10", "config: test.toml: window.width = 10: out of range; allowed: 64 to 16384"},
+		{"window.width", "0", "config: test.toml: window.width = 0: out of range; allowed: 1 to 16384"},
 		{"window.width", `"wide"`, `config: test.toml: window.width = "wide": want an integer, got the string "wide"`},
 		{"window.title", `"` + strings.Repeat("t", 257) + `"`, "window.title = \"" + strings.Repeat("t", 257) + "\": too long (257 bytes); allowed: at most 256 bytes"},
 		{"window.vsync", "1", "config: test.toml: window.vsync = 1: want a boolean (true or false), got an integer"},
@@ -219,7 +219,7 @@ func TestUnknownKeys(t *testing.T) {
 }
 
 func TestEveryProblemAtOnce(t *testing.T) {
-	doc := "[window]\nwidth = 1\n[timing]\nmode = \"fixd\"\nmax_fixed_updates = 0\nbogus = 1\n[timing.debt]\ngain = 0\n[input.bindings]\njump = [\"Spcae\"]\n"
+	doc := "[window]\nwidth = 0\n[timing]\nmode = \"fixd\"\nmax_fixed_updates = 0\nbogus = 1\n[timing.debt]\ngain = 0\n[input.bindings]\njump = [\"Spcae\"]\n"
 	_, err := config.Parse("game.toml", []byte(doc), config.Default())
 	if err == nil {
 		t.Fatal("Parse accepted a bad file")
@@ -368,9 +368,9 @@ func TestRuntimeOptionsMapping(t *testing.T) {
 	// A Config changed in code is checked as thoroughly as a file.
 	c = config.Default()
 	c.Timing.Debt.Gain = -1
-	c.Window.Width = 5
+	c.Window.Width = 0
 	_, err = c.RuntimeOptions("code")
-	for _, w := range []string{"config: code: timing.debt.gain = -1.0: out of range; allowed: above 0 up to 10", "config: code: window.width = 5: out of range"} {
+	for _, w := range []string{"config: code: timing.debt.gain = -1.0: out of range; allowed: above 0 up to 10", "config: code: window.width = 0: out of range"} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("RuntimeOptions = %v, want it to contain %q", err, w)
 		}

@@ -16,8 +16,9 @@
 // A key that sets a package's option has that option's range: the config
 // stores typed values ([Config.Timing] is a [timing.Options]) and asks the
 // owning package's Validate, which reports *option.Error values; the message names the key
-// instead of the Go field and repeats what the package allows. Only what no
-// package owns, such as the window's size, is ranged here. A value is
+// instead of the Go field and repeats what the package allows. The window's
+// keys are package window's [window.Options], so a window opens with
+// exactly the sizes the configuration accepts. A value is
 // checked on its own when it is read, whatever other keys say (the debt
 // policy's values are checked even while another policy is selected);
 // relations between keys are checked once all layers are in.

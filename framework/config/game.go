@@ -38,6 +38,8 @@ type gameField struct {
 
 var durationType = reflect.TypeFor[time.Duration]()
 
+var errOutOfRange = errors.New("out of range")
+
 // WithGame returns c with a [game] table made from the game's settings:
 // settings points to a struct whose exported fields become the table's
 // keys, their current values its defaults. Files and --set then fill the

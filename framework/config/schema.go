@@ -15,10 +15,10 @@ import (
 // Config. The same table serves files, command-line overrides, messages
 // and the printed configuration.
 //
-// A key either belongs to an owning package (owner and goFields set): its
-// range is whatever that package's Validate accepts, and a rejection is
-// reported under the key with the package's own statement of what is
-// allowed. Or it belongs to the configuration (own set), as the window does.
+// A key that sets an option (owner and goFields set) has whatever range the
+// owning package's Validate accepts, and a rejection is reported under the
+// key with the package's own statement of what is allowed; a key without an
+// owner (a boolean) has no range.
 type field struct {
 	key   string
 	kind  kind
@@ -30,12 +30,8 @@ type field struct {
 	// allowed, when set, replaces the owner's statement: for a key whose
 	// unit differs from the option's (frames per second for an interval).
 	allowed string
-	// own checks a range that belongs to the configuration; nil for none.
-	own func(v any) error
-	// ownAllowed states that range.
-	ownAllowed string
-	get        func(c *Config) any
-	set        func(c *Config, v any)
+	get     func(c *Config) any
+	set     func(c *Config, v any)
 }
 
 func boolField(key, owner, goField string, p func(*Config) *bool) field {
@@ -106,49 +102,11 @@ func clampInt(n int64) int {
 	return int(min(max(n, minInt), maxInt))
 }
 
-// Ranges that belong to the configuration itself.
-const (
-	maxTitle  = 256
-	minWindow = 64
-	maxWindow = 16384
-)
-
-func windowSize(key string, p func(*Config) *int) field {
-	f := intField(key, "", "", p)
-	f.ownAllowed = fmt.Sprintf("%d to %d", minWindow, maxWindow)
-	f.own = func(v any) error {
-		if n := v.(int64); n < minWindow || n > maxWindow {
-			return errOutOfRange
-		}
-		return nil
-	}
-	return f
-}
-
-var errOutOfRange = fmt.Errorf("out of range")
-
-// pairField is a key holding two whole numbers, "WxH" or "W:H".
-func pairField(key string, k kind, p func(*Config) *input.Size) field {
-	return field{key: key, kind: k,
+// pairField is a window key holding two whole numbers, "WxH" or "W:H".
+func pairField(key string, k kind, goField string, p func(*Config) *input.Size) field {
+	return field{key: key, kind: k, owner: "window", goFields: goFields("window", goField),
 		get: func(c *Config) any { return *p(c) },
 		set: func(c *Config, v any) { *p(c) = v.(input.Size) }}
-}
-
-// sizeBound is a window size limit: each side within the window's range,
-// or 0 for no bound on that side.
-func sizeBound(key string, p func(*Config) *input.Size) field {
-	f := pairField(key, kindSize, p)
-	f.ownAllowed = fmt.Sprintf("each side %d to %d, or 0 (no bound on that side)", minWindow, maxWindow)
-	f.own = func(v any) error {
-		s := v.(input.Size)
-		for _, n := range []int{s.Width, s.Height} {
-			if n != 0 && (n < minWindow || n > maxWindow) {
-				return errOutOfRange
-			}
-		}
-		return nil
-	}
-	return f
 }
 
 // perSecond turns a rate in Hz into the runtime's interval. Zero stays zero
@@ -174,38 +132,15 @@ func rateRange(minInterval, maxInterval time.Duration) (lo, hi int) {
 
 // fields lists the framework's keys in file order ([audio] is in audio.go).
 var fields = append([]field{
-	func() field {
-		f := field{key: "window.title", kind: kindString, ownAllowed: fmt.Sprintf("at most %d bytes", maxTitle),
-			get: func(c *Config) any { return c.Window.Title },
-			set: func(c *Config, v any) { c.Window.Title = v.(string) }}
-		f.own = func(v any) error {
-			if len(v.(string)) > maxTitle {
-				return fmt.Errorf("too long (%d bytes)", len(v.(string)))
-			}
-			return nil
-		}
-		return f
-	}(),
-	windowSize("window.width", func(c *Config) *int { return &c.Window.Width }),
-	windowSize("window.height", func(c *Config) *int { return &c.Window.Height }),
+	{key: "window.title", kind: kindString, owner: "window", goFields: goFields("window", "Options.Title"),
+		get: func(c *Config) any { return c.Window.Title },
+		set: func(c *Config, v any) { c.Window.Title = v.(string) }},
+	intField("window.width", "window", "Options.Width", func(c *Config) *int { return &c.Window.Width }),
+	intField("window.height", "window", "Options.Height", func(c *Config) *int { return &c.Window.Height }),
 	boolField("window.resizable", "", "", func(c *Config) *bool { return &c.Window.Resizable }),
-	sizeBound("window.min_size", func(c *Config) *input.Size { return &c.Window.MinSize }),
-	sizeBound("window.max_size", func(c *Config) *input.Size { return &c.Window.MaxSize }),
-	func() field {
-		f := pairField("window.aspect_ratio", kindRatio, func(c *Config) *input.Size { return &c.Window.AspectRatio })
-		f.ownAllowed = fmt.Sprintf(`each side 1 to %d, or "0:0" (free)`, maxWindow)
-		f.own = func(v any) error {
-			s := v.(input.Size)
-			if s == (input.Size{}) {
-				return nil
-			}
-			if s.Width < 1 || s.Width > maxWindow || s.Height < 1 || s.Height > maxWindow {
-				return errOutOfRange
-			}
-			return nil
-		}
-		return f
-	}(),
+	pairField("window.min_size", kindSize, "Options.MinSize", func(c *Config) *input.Size { return &c.Window.MinSize }),
+	pairField("window.max_size", kindSize, "Options.MaxSize", func(c *Config) *input.Size { return &c.Window.MaxSize }),
+	pairField("window.aspect_ratio", kindRatio, "Options.AspectRatio", func(c *Config) *input.Size { return &c.Window.AspectRatio }),
 	boolField("window.fullscreen", "", "", func(c *Config) *bool { return &c.Window.Fullscreen }),
 	enumField("window.focus_policy", "runtime", "Options.FocusPolicy", runtime.ParseFocusPolicy, func(c *Config) *runtime.FocusPolicy { return &c.Window.FocusPolicy }),
 	boolField("window.vsync", "", "", func(c *Config) *bool { return &c.Window.VSync }),

@@ -23,7 +23,7 @@ func TestWindowHints(t *testing.T) {
 		cfg := glfwplatform.DefaultConfig()
 		cfg.Width, cfg.Height, cfg.Hidden = 400, 300, true
 		cfg.MinSize, cfg.MaxSize = input.Size{Width: 160, Height: 120}, input.Size{Width: 800, Height: 600}
-		cfg.AspectWidth, cfg.AspectHeight = 4, 3
+		cfg.AspectRatio = input.Size{Width: 4, Height: 3}
 		ctx, err := glfwplatform.New(cfg)
 		if err != nil {
 			ctxErr = err
