@@ -33,17 +33,20 @@ type Options struct {
 	// side; a minimum at most its maximum. Default unbounded.
 	MinSize, MaxSize input.Size
 	// AspectRatio keeps the window's width:height while the player
-	// resizes it (16:9): both sides 1 to MaxSide, or the zero Size
+	// resizes it (16:9): both sides 1 to MaxSide, or the zero Ratio
 	// (default) for a free ratio.
-	AspectRatio input.Size
+	AspectRatio Ratio
 	// Fullscreen opens the window fullscreen on its monitor, in the
 	// monitor's current video mode; the window returns to Width x Height
 	// when it leaves fullscreen. Default false.
 	Fullscreen bool
 	// VSync makes each present wait for the display's refresh. Default
 	// false: the runtime paces frames itself.
-	VSync bool
+	VSync bool `toml:"vsync"`
 }
+
+// Ratio is a width:height aspect ratio such as 16:9.
+type Ratio struct{ Width, Height int }
 
 // DefaultOptions returns a resizable 1280 x 720 window titled "Metronome",
 // without size limits, aspect ratio, fullscreen or vsync.
@@ -97,7 +100,7 @@ func (o Options) Validate() error {
 			}
 		}
 	}
-	if a := o.AspectRatio; a != (input.Size{}) && (a.Width < 1 || a.Width > MaxSide || a.Height < 1 || a.Height > MaxSide) {
+	if a := o.AspectRatio; a != (Ratio{}) && (a.Width < 1 || a.Width > MaxSide || a.Height < 1 || a.Height > MaxSide) {
 		bad("Options.AspectRatio", a, "is out of range", fmt.Sprintf("each side 1 to %d, or both 0 (free)", MaxSide))
 	}
 	return errors.Join(errs...)

@@ -25,7 +25,7 @@ func TestValidate(t *testing.T) {
 			[]string{"window: Options.Title is too long (257 bytes); allowed: at most 256 bytes"}},
 		{"limits and ratio", func(o *window.Options) {
 			o.MinSize, o.MaxSize = input.Size{Width: 640, Height: 360}, input.Size{Width: 1920, Height: 1080}
-			o.AspectRatio = input.Size{Width: 16, Height: 9}
+			o.AspectRatio = window.Ratio{Width: 16, Height: 9}
 		}, nil},
 		{"one side bounded", func(o *window.Options) { o.MinSize = input.Size{Width: 320} }, nil},
 		{"limits out of range", func(o *window.Options) {
@@ -39,9 +39,9 @@ func TestValidate(t *testing.T) {
 			o.MinSize, o.MaxSize = input.Size{Width: 1600}, input.Size{Height: 480}
 		}, []string{"window: Options.Width 1280 is below Options.MinSize's width 1600; allowed: Options.MinSize to Options.MaxSize",
 			"window: Options.Height 720 is above Options.MaxSize's height 480"}},
-		{"half a ratio", func(o *window.Options) { o.AspectRatio = input.Size{Width: 16} },
+		{"half a ratio", func(o *window.Options) { o.AspectRatio = window.Ratio{Width: 16} },
 			[]string{"window: Options.AspectRatio {16 0} is out of range; allowed: each side 1 to 16384, or both 0 (free)"}},
-		{"ratio out of range", func(o *window.Options) { o.AspectRatio = input.Size{Width: -4, Height: 3} },
+		{"ratio out of range", func(o *window.Options) { o.AspectRatio = window.Ratio{Width: -4, Height: 3} },
 			[]string{"window: Options.AspectRatio {-4 3} is out of range"}},
 	}
 	for _, tc := range tests {

@@ -13,6 +13,7 @@ import (
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
+	"github.com/metronome-go/metronome/window"
 )
 
 // asTOML writes key = value inside the key's table.
@@ -56,7 +57,7 @@ func TestEveryKeyParses(t *testing.T) {
 		"window.resizable":                  {"false", func(c config.Config) bool { return !c.Window.Resizable }},
 		"window.min_size":                   {`"640x0"`, func(c config.Config) bool { return c.Window.MinSize == input.Size{Width: 640} }},
 		"window.max_size":                   {`"1920x1080"`, func(c config.Config) bool { return c.Window.MaxSize == input.Size{Width: 1920, Height: 1080} }},
-		"window.aspect_ratio":               {`"16:9"`, func(c config.Config) bool { return c.Window.AspectRatio == input.Size{Width: 16, Height: 9} }},
+		"window.aspect_ratio":               {`"16:9"`, func(c config.Config) bool { return c.Window.AspectRatio == window.Ratio{Width: 16, Height: 9} }},
 		"window.fullscreen":                 {"true", func(c config.Config) bool { return c.Window.Fullscreen }},
 		"window.focus_policy":               {`"pause"`, func(c config.Config) bool { return c.Window.FocusPolicy == runtime.FocusPause }},
 		"window.vsync":                      {"false", func(c config.Config) bool { return !c.Window.VSync }},
@@ -89,7 +90,7 @@ func TestEveryKeyParses(t *testing.T) {
 		"timing.debt.coarse_cosmetic_every": {"3", func(c config.Config) bool { return c.Timing.Debt.CosmeticEvery == 3 }},
 		"timing.debt.variable_step":         {"true", func(c config.Config) bool { return c.Timing.Debt.VariableStep }},
 		"timing.debt.max_step_scale":        {"4", func(c config.Config) bool { return c.Timing.Debt.MaxStepScale == 4 }},
-		"timing.debt.rollback":              {"true", func(c config.Config) bool { return c.Timing.Rollback }},
+		"timing.rollback":                   {"true", func(c config.Config) bool { return c.Timing.Rollback }},
 		"timing.debt.cutoff":                {`"1s"`, func(c config.Config) bool { return c.Timing.Debt.Cutoff == time.Second }},
 		"timing.debt.suspend_after":         {`"10s"`, func(c config.Config) bool { return c.Timing.Debt.SuspendAfter == 10*time.Second }},
 		"timing.debt.past_cutoff":           {`"drop-time"`, func(c config.Config) bool { return c.Timing.Debt.PastCutoff == timing.DropTime }},
@@ -242,8 +243,8 @@ func TestRelations(t *testing.T) {
 	tests := []struct{ doc, want string }{
 		{"[timing]\nmax_fixed_updates = 2\nrecovery_prefix = 3\n", "config: game.toml: timing.recovery_prefix = 3: out of range; allowed: 0 to timing.max_fixed_updates (2)"},
 		{"[polling]\ndelivery = \"timestamped\"\n", `config: game.toml: polling.delivery = "timestamped": needs fixed steps, but timing.mode is "variable"; allowed: "timestamped" with timing.mode = "fixed", or "backlog"`},
-		{"[timing]\nrecovery = \"repay-debt\"\n[timing.debt]\nvariable_step = true\nrollback = true\n",
-			"config: game.toml: timing.debt.variable_step = true: refused because timing.debt.rollback is set: resimulation needs identical fixed steps"},
+		{"[timing]\nrecovery = \"repay-debt\"\nrollback = true\n[timing.debt]\nvariable_step = true\n",
+			"config: game.toml: timing.debt.variable_step = true: refused because timing.rollback is set: resimulation needs identical fixed steps"},
 		{"[timing]\nmode = \"fixed\"\nrecovery = \"repay-debt\"\nstep = \"100ms\"\n[timing.debt]\ncutoff = \"50ms\"\n",
 			`config: game.toml: timing.debt.cutoff = "50ms": out of range; allowed: one step (100ms) to 1h0m0s`},
 		{"[timing]\nrecovery_prefix = 65\n", "config: game.toml: timing.recovery_prefix = 65: out of range; allowed: 0 to timing.max_fixed_updates (1)"},

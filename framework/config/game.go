@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/metronome-go/metronome/internal/suggest"
 )
@@ -35,8 +34,6 @@ type gameField struct {
 	choices []string
 	lo, hi  any
 }
-
-var durationType = reflect.TypeFor[time.Duration]()
 
 var errOutOfRange = errors.New("out of range")
 
@@ -161,22 +158,6 @@ func validKey(k string) bool {
 		}
 	}
 	return true
-}
-
-// snakeCase turns MaxLives into max_lives and HTTPPort into http_port.
-func snakeCase(s string) string {
-	rs := []rune(s)
-	var b strings.Builder
-	for i, r := range rs {
-		if unicode.IsUpper(r) {
-			if i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
-				b.WriteByte('_')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 func newGameField(sf reflect.StructField, key, goName string, index []int) (*gameField, error) {

@@ -7,6 +7,7 @@ import (
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/window"
 )
 
 func TestWindowKeys(t *testing.T) {
@@ -67,7 +68,7 @@ func TestWindowKeysInEffect(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if c.Window.MinSize != (input.Size{Width: 640, Height: 360}) || c.Window.AspectRatio != (input.Size{Width: 4, Height: 3}) {
+	if c.Window.MinSize != (input.Size{Width: 640, Height: 360}) || c.Window.AspectRatio != (window.Ratio{Width: 4, Height: 3}) {
 		t.Errorf("window %+v", c.Window)
 	}
 	o, err := c.RuntimeOptions("test")
