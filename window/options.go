@@ -3,6 +3,8 @@ package window
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/option"
@@ -109,4 +111,22 @@ func (o Options) Validate() error {
 // inBound reports whether each side of a size limit is 0 or 1 to MaxSide.
 func inBound(s input.Size) bool {
 	return s.Width >= 0 && s.Width <= MaxSide && s.Height >= 0 && s.Height <= MaxSide
+}
+
+// MarshalText writes r as "W:H", such as "16:9".
+func (r Ratio) MarshalText() ([]byte, error) {
+	return fmt.Appendf(nil, "%d:%d", r.Width, r.Height), nil
+}
+
+// UnmarshalText reads "W:H", such as "16:9" ("0:0" is a free ratio). The
+// range is [Options.Validate]'s.
+func (r *Ratio) UnmarshalText(b []byte) error {
+	w, h, ok := strings.Cut(strings.TrimSpace(string(b)), ":")
+	x, err1 := strconv.Atoi(strings.TrimSpace(w))
+	y, err2 := strconv.Atoi(strings.TrimSpace(h))
+	if !ok || err1 != nil || err2 != nil {
+		return fmt.Errorf(`window: want a ratio string "W:H" such as "16:9"`)
+	}
+	*r = Ratio{Width: x, Height: y}
+	return nil
 }

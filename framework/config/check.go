@@ -200,7 +200,7 @@ func (c *Config) relations(name func(key string) string, skip map[string]bool) [
 			continue
 		}
 		skip[p.field.key] = true
-		errs = append(errs, &Error{File: name(p.field.key), Key: p.field.key, Value: formatValue(p.field.kind, p.field.get(c)),
+		errs = append(errs, &Error{File: name(p.field.key), Key: p.field.key, Value: formatValue(p.field.get(c)),
 			Problem: p.problem, Allowed: p.allowed})
 	}
 	return errs

@@ -11,8 +11,6 @@ import (
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
-	"github.com/metronome-go/metronome/timing"
-	"github.com/metronome-go/metronome/window"
 )
 
 // The framework's keys are not listed anywhere: they are the fields of
@@ -34,9 +32,8 @@ import (
 // field is one framework key.
 type field struct {
 	key   string
-	kind  kind
-	typ   reflect.Type
-	words []string // the allowed words of kindEnum, from the owning package
+	typ   reflect.Type // the value's type; input.Size for a pair
+	words []string     // an enumeration's names, from the owning package
 	// owner is the package whose Validate ranges the key ("timing"), ""
 	// for none; goFields are the option.Error Field names it answers to.
 	owner    string
@@ -49,50 +46,24 @@ type field struct {
 }
 
 var (
-	durationType = reflect.TypeFor[time.Duration]()
-	rateType     = reflect.TypeFor[timing.Rate]()
-	sizeType     = reflect.TypeFor[input.Size]()
-	ratioType    = reflect.TypeFor[window.Ratio]()
-	colorType    = reflect.TypeFor[render2d.Color]()
-	textType     = reflect.TypeFor[encoding.TextUnmarshaler]()
-	configPkg    = reflect.TypeFor[Config]().PkgPath()
+	sizeType  = reflect.TypeFor[input.Size]()
+	configPkg = reflect.TypeFor[Config]().PkgPath()
 )
 
-// leafKind returns the kind of a key of type t, or false when t is a
-// table.
-func leafKind(t reflect.Type) (kind, bool) {
-	switch t {
-	case durationType:
-		return kindDuration, true
-	case rateType:
-		return kindRate, true
-	case sizeType:
-		return kindSize, true
-	case ratioType:
-		return kindRatio, true
-	case colorType:
-		return kindColor, true
-	}
+// isLeaf reports whether a field of type t is a key rather than a table.
+func isLeaf(t reflect.Type) bool {
 	switch t.Kind() {
-	case reflect.Bool:
-		return kindBool, true
-	case reflect.Int, reflect.Int64:
-		return kindInt, true
-	case reflect.Float64:
-		return kindFloat, true
-	case reflect.String:
-		return kindString, true
-	case reflect.Uint8:
-		if reflect.PointerTo(t).Implements(textType) {
-			return kindEnum, true
-		}
+	case reflect.Bool, reflect.Int, reflect.Int64, reflect.Float64, reflect.String:
+		return true
 	case reflect.Slice:
-		if t.Elem().Kind() == reflect.String {
-			return kindStringList, true
-		}
+		return t.Elem().Kind() == reflect.String
 	}
-	return 0, false
+	return isText(t)
 }
+
+// isEnum reports whether t is an enumeration: a small integer that reads
+// its own names.
+func isEnum(t reflect.Type) bool { return t.Kind() == reflect.Uint8 && isText(t) }
 
 // walkFields lists the keys of struct type t under table, in field order;
 // a table's own keys come before its nested tables.
@@ -108,7 +79,7 @@ func walkFields(t reflect.Type, index []int, table string, out []field) []field 
 		if name == "" {
 			name = snakeCase(sf.Name)
 		}
-		k, leaf := leafKind(sf.Type)
+		leaf := isLeaf(sf.Type)
 		switch {
 		case !leaf && sf.Type.Kind() == reflect.Struct && (sf.Anonymous || opts == "inline"):
 			out = walkFields(sf.Type, idx, table, out)
@@ -121,12 +92,12 @@ func walkFields(t reflect.Type, index []int, table string, out []field) []field 
 			panic(fmt.Sprintf("config: %v.%s: type %v has no form in a file", t, sf.Name, sf.Type))
 		}
 		key := table + "." + name
-		if n := len(out); k == kindInt && n > 0 && out[n-1].key == key {
-			out[n-1].kind, out[n-1].pair = kindSize, idx // Width, Height int `toml:"size"`
+		if n := len(out); sf.Type.Kind() == reflect.Int && n > 0 && out[n-1].key == key {
+			out[n-1].typ, out[n-1].pair = sizeType, idx // Width, Height int `toml:"size"`
 			out[n-1].goFields = append(out[n-1].goFields, ownerField(t, sf)...)
 			continue
 		}
-		f := field{key: key, kind: k, typ: sf.Type, index: idx}
+		f := field{key: key, typ: sf.Type, index: idx}
 		if tag, ok := sf.Tag.Lookup("option"); ok {
 			f.owner, _, _ = strings.Cut(tag, " ")
 			f.goFields = []string{strings.ReplaceAll(tag, " ", ".")}
@@ -136,7 +107,7 @@ func walkFields(t reflect.Type, index []int, table string, out []field) []field 
 				f.owner, _, _ = strings.Cut(f.goFields[0], ".")
 			}
 		}
-		if k == kindEnum {
+		if isEnum(sf.Type) {
 			f.words = enumWords(sf.Type)
 		}
 		// A rejection of a part of a value (Options.Rate.Num) is the key's.
@@ -198,52 +169,43 @@ func snakeCase(s string) string {
 	return b.String()
 }
 
-// get returns the key's value in c in its kind's form: int64 for an int,
-// the word for an enum, an input.Size for a pair.
+// get returns the key's value in c, of type f.typ.
 func (f *field) get(c *Config) any {
 	v := reflect.ValueOf(c).Elem().FieldByIndex(f.index)
-	switch {
-	case f.pair != nil:
+	if f.pair != nil {
 		w := reflect.ValueOf(c).Elem().FieldByIndex(f.pair)
 		return input.Size{Width: int(v.Int()), Height: int(w.Int())}
-	case f.kind == kindInt:
-		return v.Int()
-	case f.kind == kindEnum:
-		return fmt.Sprint(v.Interface())
-	case f.kind == kindRatio:
-		r := v.Interface().(window.Ratio)
-		return input.Size{Width: r.Width, Height: r.Height}
 	}
 	return v.Interface()
 }
 
-// set stores a value converted for the key's kind.
+// set stores a value of type f.typ in c.
 func (f *field) set(c *Config, x any) {
 	v := reflect.ValueOf(c).Elem().FieldByIndex(f.index)
-	switch {
-	case f.pair != nil:
+	if f.pair != nil {
 		s := x.(input.Size)
 		v.SetInt(int64(s.Width))
 		reflect.ValueOf(c).Elem().FieldByIndex(f.pair).SetInt(int64(s.Height))
-	case f.kind == kindInt:
-		v.SetInt(int64(clampInt(x.(int64))))
-	case f.kind == kindEnum:
-		if err := v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(x.(string))); err != nil {
-			panic("config: " + f.key + ": a word the owner listed does not parse: " + err.Error())
-		}
-	case f.kind == kindRatio:
-		s := x.(input.Size)
-		v.Set(reflect.ValueOf(window.Ratio{Width: s.Width, Height: s.Height}))
-	default:
-		v.Set(reflect.ValueOf(x))
+		return
 	}
+	v.Set(reflect.ValueOf(x))
 }
 
-// clampInt keeps an int64 from wrapping on a 32-bit int: a clamped value is
-// still out of every range, so it is reported rather than misread.
-func clampInt(n int64) int {
-	const maxInt, minInt = int64(^uint(0) >> 1), -int64(^uint(0)>>1) - 1
-	return int(min(max(n, minInt), maxInt))
+// decode reads a value of the key from TOML or, with fromText, from text.
+func (f *field) decode(v any, fromText bool) (any, error) {
+	x, err := decode(f.typ, v, fromText, f.words)
+	if err != nil {
+		return nil, err
+	}
+	return x.Interface(), nil
+}
+
+// allowedWords states an enumeration's names, "" for another key.
+func (f *field) allowedWords() string {
+	if f.words == nil {
+		return ""
+	}
+	return quoteList(f.words)
 }
 
 // perSecond turns a rate in Hz into the runtime's interval. Zero stays zero

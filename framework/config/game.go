@@ -3,10 +3,8 @@ package config
 import (
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -27,7 +25,6 @@ type gameField struct {
 	key    string // "game.lives"
 	goName string // "Settings.Lives", for messages about the struct
 	index  []int
-	kind   kind
 	typ    reflect.Type
 	// choices are the allowed strings (choice tag); lo and hi the inclusive
 	// range (range tag), nil for none.
@@ -77,7 +74,7 @@ func (c Config) WithGame(settings any) (Config, error) {
 		}
 		seen[f.key] = true
 		if err := f.check(f.get(g)); err != nil {
-			errs = append(errs, fmt.Errorf("config: game settings %s: the default %s: %v; allowed: %s", f.goName, formatValue(f.kind, f.get(g)), err, f.allowed()))
+			errs = append(errs, fmt.Errorf("config: game settings %s: the default %s: %v; allowed: %s", f.goName, formatValue(f.get(g)), err, f.allowed()))
 		}
 	}
 	if len(errs) > 0 {
@@ -162,24 +159,14 @@ func validKey(k string) bool {
 
 func newGameField(sf reflect.StructField, key, goName string, index []int) (*gameField, error) {
 	f := &gameField{key: key, goName: goName, index: index, typ: sf.Type}
-	switch k := sf.Type.Kind(); {
-	case sf.Type == durationType:
-		f.kind = kindDuration
-	case k == reflect.Bool:
-		f.kind = kindBool
-	case k >= reflect.Int && k <= reflect.Int64, k >= reflect.Uint && k <= reflect.Uint64:
-		f.kind = kindInt
-	case k == reflect.Float32 || k == reflect.Float64:
-		f.kind = kindFloat
-	case k == reflect.String:
-		f.kind = kindString
-	case k == reflect.Slice && sf.Type.Elem().Kind() == reflect.String:
-		f.kind = kindStringList
-	default:
+	k := sf.Type.Kind()
+	isList := k == reflect.Slice && sf.Type.Elem().Kind() == reflect.String
+	isNumber := k >= reflect.Int && k <= reflect.Uint64 || k == reflect.Float32 || k == reflect.Float64
+	if !isNumber && !isList && k != reflect.Bool && k != reflect.String {
 		return nil, fmt.Errorf("type %v is not supported (bool, integers, floats, string, []string, time.Duration, structs)", sf.Type)
 	}
 	if choice, ok := sf.Tag.Lookup("choice"); ok {
-		if f.kind != kindString && f.kind != kindStringList {
+		if k != reflect.String && !isList {
 			return nil, fmt.Errorf("choice is for string fields, not %v", sf.Type)
 		}
 		for _, c := range strings.Split(choice, ",") {
@@ -190,7 +177,7 @@ func newGameField(sf reflect.StructField, key, goName string, index []int) (*gam
 		}
 	}
 	if r, ok := sf.Tag.Lookup("range"); ok {
-		if f.kind != kindInt && f.kind != kindFloat && f.kind != kindDuration {
+		if !isNumber {
 			return nil, fmt.Errorf("range is for numbers and durations, not %v", sf.Type)
 		}
 		los, his, ok := strings.Cut(r, ",")
@@ -217,65 +204,50 @@ func (f *gameField) bound(s string) (any, error) {
 	if s == "" {
 		return nil, nil
 	}
-	v, err := convert(f.kind, s, true, nil)
+	v, err := decode(f.typ, s, true, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%q: %v", s, err)
 	}
-	return v, nil
+	return v.Interface(), nil
 }
 
+// less compares two numbers of one type.
 func less(a, b any) bool {
-	switch a := a.(type) {
-	case int64:
-		return a < b.(int64)
-	case float64:
-		return a < b.(float64)
-	case time.Duration:
-		return a < b.(time.Duration)
+	x, y := reflect.ValueOf(a), reflect.ValueOf(b)
+	switch {
+	case x.CanInt():
+		return x.Int() < y.Int()
+	case x.CanUint():
+		return x.Uint() < y.Uint()
 	}
-	return false
+	return x.Float() < y.Float()
 }
 
 // convert reads a value of the field from TOML or from text.
 func (f *gameField) convert(v any, fromText bool) (any, error) {
-	if f.kind == kindStringList && fromText {
-		v, _ := convert(kindStringList, v, true, nil)
-		return v, nil
+	x, err := decode(f.typ, v, fromText, nil)
+	if err != nil {
+		return nil, err
 	}
-	return convert(f.kind, v, fromText, nil)
+	return x.Interface(), nil
 }
 
-// check reports what is wrong with a converted value: outside the range,
-// not a choice, or too large for the Go type.
+// check reports what is wrong with a converted value: outside the range
+// or not a choice.
 func (f *gameField) check(v any) error {
 	if f.lo != nil && less(v, f.lo) || f.hi != nil && less(f.hi, v) {
 		return errOutOfRange
 	}
-	switch f.kind {
-	case kindInt:
-		n := v.(int64)
-		z := reflect.New(f.typ).Elem()
-		if z.CanUint() {
-			if n < 0 || z.OverflowUint(uint64(n)) {
-				return fmt.Errorf("out of range for %v", f.typ)
-			}
-		} else if z.OverflowInt(n) {
-			return fmt.Errorf("out of range for %v", f.typ)
-		}
-	case kindFloat:
-		if x := v.(float64); f.typ.Kind() == reflect.Float32 && math.Abs(x) > math.MaxFloat32 {
-			return fmt.Errorf("out of range for %v", f.typ)
-		}
-	case kindString:
-		if f.choices != nil && !slices.Contains(f.choices, v.(string)) {
-			return fmt.Errorf("unknown value%s", suggest.Hint(v.(string), f.choices, true))
-		}
-	case kindStringList:
-		if f.choices != nil {
-			for _, s := range v.([]string) {
-				if !slices.Contains(f.choices, s) {
-					return fmt.Errorf("unknown value %q%s", s, suggest.Hint(s, f.choices, true))
-				}
+	if f.choices == nil {
+		return nil
+	}
+	if s, ok := v.(string); ok && !slices.Contains(f.choices, s) {
+		return fmt.Errorf("unknown value%s", suggest.Hint(s, f.choices, true))
+	}
+	if list := reflect.ValueOf(v); list.Kind() == reflect.Slice {
+		for i := range list.Len() {
+			if s := list.Index(i).String(); !slices.Contains(f.choices, s) {
+				return fmt.Errorf("unknown value %q%s", s, suggest.Hint(s, f.choices, true))
 			}
 		}
 	}
@@ -285,86 +257,45 @@ func (f *gameField) check(v any) error {
 // allowed states the field's range or choices for messages.
 func (f *gameField) allowed() string {
 	switch {
-	case f.choices != nil && f.kind == kindStringList:
+	case f.choices != nil && f.typ.Kind() == reflect.Slice:
 		return "a list of " + quoteList(f.choices)
 	case f.choices != nil:
 		return quoteList(f.choices)
 	case f.lo != nil && f.hi != nil:
-		return fmt.Sprintf("%s to %s", formatBound(f.kind, f.lo), formatBound(f.kind, f.hi))
+		return fmt.Sprintf("%s to %s", formatBound(f.lo), formatBound(f.hi))
 	case f.lo != nil:
-		return fmt.Sprintf("%s or more", formatBound(f.kind, f.lo))
+		return fmt.Sprintf("%s or more", formatBound(f.lo))
 	case f.hi != nil:
-		return fmt.Sprintf("at most %s", formatBound(f.kind, f.hi))
-	case f.kind == kindInt:
-		z := reflect.New(f.typ).Elem()
-		if z.CanUint() {
-			return fmt.Sprintf("an integer from 0 to %d", uint64(1)<<(f.typ.Bits())-1)
-		}
+		return fmt.Sprintf("at most %s", formatBound(f.hi))
+	case f.typ != durationType && f.typ.Kind() >= reflect.Int && f.typ.Kind() <= reflect.Int64:
 		return fmt.Sprintf("an integer from %d to %d", int64(-1)<<(f.typ.Bits()-1), uint64(1)<<(f.typ.Bits()-1)-1)
+	case f.typ.Kind() >= reflect.Uint && f.typ.Kind() <= reflect.Uint64:
+		return fmt.Sprintf("an integer from 0 to %d", uint64(1)<<(f.typ.Bits())-1)
 	}
 	return ""
 }
 
-func formatBound(k kind, v any) string {
-	if k == kindDuration {
-		return v.(time.Duration).String()
+// formatBound writes a range's end as a range tag states it.
+func formatBound(v any) string {
+	if d, ok := v.(time.Duration); ok {
+		return d.String()
 	}
-	if k == kindFloat {
-		return strconv.FormatFloat(v.(float64), 'g', -1, 64)
-	}
-	return fmt.Sprint(v)
+	return strings.TrimSuffix(formatValue(v), ".0")
 }
 
-// get returns the field's value in the converted form (int64 for every
-// integer type).
+// get returns the field's value (a copy, for a list).
 func (f *gameField) get(g *gameTable) any {
 	v := g.val.FieldByIndex(f.index)
-	switch f.kind {
-	case kindBool:
-		return v.Bool()
-	case kindInt:
-		if v.CanUint() {
-			return int64(v.Uint())
-		}
-		return v.Int()
-	case kindFloat:
-		return v.Float()
-	case kindString:
-		return v.String()
-	case kindDuration:
-		return time.Duration(v.Int())
-	case kindStringList:
-		return slices.Clone(v.Interface().([]string))
+	if v.Kind() == reflect.Slice {
+		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		reflect.Copy(c, v)
+		return c.Interface()
 	}
-	panic("config: game field of unknown kind")
+	return v.Interface()
 }
 
 // set stores a checked value.
-func (f *gameField) set(g *gameTable, x any) {
-	v := g.val.FieldByIndex(f.index)
-	switch f.kind {
-	case kindBool:
-		v.SetBool(x.(bool))
-	case kindInt:
-		if v.CanUint() {
-			v.SetUint(uint64(x.(int64)))
-		} else {
-			v.SetInt(x.(int64))
-		}
-	case kindFloat:
-		v.SetFloat(x.(float64))
-	case kindString:
-		v.SetString(x.(string))
-	case kindDuration:
-		v.SetInt(int64(x.(time.Duration)))
-	case kindStringList:
-		s := reflect.MakeSlice(f.typ, 0, len(x.([]string)))
-		for _, e := range x.([]string) {
-			s = reflect.Append(s, reflect.ValueOf(e).Convert(f.typ.Elem()))
-		}
-		v.Set(s)
-	}
-}
+func (f *gameField) set(g *gameTable, x any) { g.val.FieldByIndex(f.index).Set(reflect.ValueOf(x)) }
 
 // field returns the [game] key, or nil; g may be nil.
 func (g *gameTable) field(key string) *gameField {
@@ -397,7 +328,7 @@ func (g *gameTable) clone() *gameTable {
 	c.val = reflect.New(g.typ).Elem()
 	c.val.Set(g.val)
 	for _, f := range g.fields { // a list must not share its array with the original
-		if f.kind == kindStringList {
+		if f.typ.Kind() == reflect.Slice {
 			f.set(&c, f.get(g))
 		}
 	}

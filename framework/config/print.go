@@ -28,18 +28,18 @@ func (c Config) EffectiveTOML() []byte {
 		f := &fields[i]
 		t, name := splitKey(f.key)
 		open(t)
-		line(f.key, name, formatValue(f.kind, f.get(&c)))
+		line(f.key, name, formatValue(f.get(&c)))
 	}
 	open(bindingsTable)
 	for _, action := range sortedActions(c.Bindings) {
-		line(bindingsTable+"."+action, action, formatValue(kindStringList, c.Bindings[action]))
+		line(bindingsTable+"."+action, action, formatValue(c.Bindings[action]))
 	}
 	if c.game != nil {
 		open(gameTableName)
 		for _, f := range c.game.fields {
 			t, name := splitKey(f.key)
 			open(t)
-			line(f.key, name, formatValue(f.kind, f.get(c.game)))
+			line(f.key, name, formatValue(f.get(c.game)))
 		}
 	}
 	return []byte(b.String())
