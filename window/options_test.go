@@ -73,3 +73,16 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+func TestRatioText(t *testing.T) {
+	var r window.Ratio
+	if err := r.UnmarshalText([]byte("16:9")); err != nil || r != (window.Ratio{Width: 16, Height: 9}) {
+		t.Errorf("UnmarshalText = %v, %v", r, err)
+	}
+	if b, _ := r.MarshalText(); string(b) != "16:9" {
+		t.Errorf("MarshalText = %q, want 16:9", b)
+	}
+	if err := r.UnmarshalText([]byte("16x9")); err == nil || err.Error() != `window: want a ratio string "W:H" such as "16:9"` {
+		t.Errorf("UnmarshalText(16x9) = %v", err)
+	}
+}
