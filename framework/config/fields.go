@@ -28,8 +28,11 @@ import (
 // ("DebtOptions.Gain"); a field of the configuration's own tables names
 // the owner's field it becomes in an option tag
 // (`option:"runtime Options.FrameCap"`).
+//
+// The [game] table is the same walk over the game's settings struct
+// ([Config.WithGame]), whose fields may also carry range and choice tags.
 
-// field is one framework key.
+// field is one key: a framework key, or a [game] key.
 type field struct {
 	key   string
 	typ   reflect.Type // the value's type; input.Size for a pair
@@ -43,6 +46,12 @@ type field struct {
 	allowed string
 	index   []int
 	pair    []int // the second int of a "WxH" pair, nil for none
+	// A [game] key has the Go name of its field, for messages about the
+	// struct, and the ranges of its tags: choices are the allowed strings
+	// (choice), lo and hi the inclusive range (range), nil for none.
+	goName  string
+	choices []string
+	lo, hi  any
 }
 
 var (
@@ -52,10 +61,10 @@ var (
 
 // isLeaf reports whether a field of type t is a key rather than a table.
 func isLeaf(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int64, reflect.Float64, reflect.String:
+	switch k := t.Kind(); {
+	case k == reflect.Bool, k >= reflect.Int && k <= reflect.Uint64, k == reflect.Float32, k == reflect.Float64, k == reflect.String:
 		return true
-	case reflect.Slice:
+	case k == reflect.Slice:
 		return t.Elem().Kind() == reflect.String
 	}
 	return isText(t)
@@ -65,43 +74,73 @@ func isLeaf(t reflect.Type) bool {
 // its own names.
 func isEnum(t reflect.Type) bool { return t.Kind() == reflect.Uint8 && isText(t) }
 
-// walkFields lists the keys of struct type t under table, in field order;
-// a table's own keys come before its nested tables.
-func walkFields(t reflect.Type, index []int, table string, out []field) []field {
-	var later []func([]field) []field
+// walker lists the keys of a tree of structs: Config's tables, or a
+// game's settings. In a game's settings a field the walk cannot use is an
+// error naming it; in Config it is a programming error.
+type walker struct {
+	game   bool
+	fields []field
+	tables []string // the tables met, in order ("game", "game.audio")
+	errs   []error
+}
+
+func (w *walker) fail(goName, format string, args ...any) {
+	if !w.game {
+		panic(fmt.Sprintf("config: Config.%s: %s", goName, fmt.Sprintf(format, args...)))
+	}
+	w.errs = append(w.errs, fmt.Errorf("config: game settings %s: %s", goName, fmt.Sprintf(format, args...)))
+}
+
+// walk adds the keys of struct type t, reached by index, under table, in
+// field order; a table's own keys come before its nested tables, so the
+// printed configuration is valid TOML.
+func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
+	var later []func()
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
-		name, opts, _ := strings.Cut(sf.Tag.Get("toml"), ",")
-		if name == "-" || !sf.IsExported() {
+		name, hasName := sf.Tag.Lookup("toml")
+		name, opts, _ := strings.Cut(name, ",")
+		inline := sf.Type.Kind() == reflect.Struct && !isLeaf(sf.Type) && (sf.Anonymous && !hasName || opts == "inline")
+		if name == "-" || !sf.IsExported() && !inline {
 			continue
 		}
 		idx := append(append([]int(nil), index...), i)
+		goName := sf.Name
+		if goPath != "" {
+			goName = goPath + "." + sf.Name
+		}
+		if inline {
+			w.walk(sf.Type, idx, table, goPath) // embedded: its fields are ours
+			continue
+		}
 		if name == "" {
 			name = snakeCase(sf.Name)
 		}
-		leaf := isLeaf(sf.Type)
-		switch {
-		case !leaf && sf.Type.Kind() == reflect.Struct && (sf.Anonymous || opts == "inline"):
-			out = walkFields(sf.Type, idx, table, out)
+		if !validKey(name) {
+			w.fail(goName, "key %q: use letters, digits, _ and - only", name)
 			continue
-		case !leaf && sf.Type.Kind() == reflect.Struct:
-			sub := table + "." + name
-			later = append(later, func(out []field) []field { return walkFields(sf.Type, idx, sub, out) })
-			continue
-		case !leaf:
-			panic(fmt.Sprintf("config: %v.%s: type %v has no form in a file", t, sf.Name, sf.Type))
 		}
 		key := table + "." + name
-		if n := len(out); sf.Type.Kind() == reflect.Int && n > 0 && out[n-1].key == key {
-			out[n-1].typ, out[n-1].pair = sizeType, idx // Width, Height int `toml:"size"`
-			out[n-1].goFields = append(out[n-1].goFields, ownerField(t, sf)...)
+		switch {
+		case sf.Type.Kind() == reflect.Struct && !isLeaf(sf.Type):
+			w.tables = append(w.tables, key)
+			later = append(later, func() { w.walk(sf.Type, idx, key, goName) })
+			continue
+		case !isLeaf(sf.Type):
+			w.fail(goName, "type %v is not supported (bool, integers, floats, string, []string, time.Duration, structs)", sf.Type)
 			continue
 		}
-		f := field{key: key, typ: sf.Type, index: idx}
+		if n := len(w.fields); !w.game && sf.Type.Kind() == reflect.Int && n > 0 && w.fields[n-1].key == key {
+			prev := &w.fields[n-1]
+			prev.typ, prev.pair = sizeType, idx // Width, Height int `toml:"size"`
+			prev.goFields = append(prev.goFields, ownerField(t, sf)...)
+			continue
+		}
+		f := field{key: key, typ: sf.Type, index: idx, goName: goName}
 		if tag, ok := sf.Tag.Lookup("option"); ok {
 			f.owner, _, _ = strings.Cut(tag, " ")
 			f.goFields = []string{strings.ReplaceAll(tag, " ", ".")}
-		} else {
+		} else if !w.game {
 			f.goFields = ownerField(t, sf)
 			if len(f.goFields) > 0 {
 				f.owner, _, _ = strings.Cut(f.goFields[0], ".")
@@ -111,19 +150,32 @@ func walkFields(t reflect.Type, index []int, table string, out []field) []field 
 			f.words = enumWords(sf.Type)
 		}
 		// A rejection of a part of a value (Options.Rate.Num) is the key's.
-		if sf.Type.Kind() == reflect.Struct {
+		if sf.Type.Kind() == reflect.Struct && len(f.goFields) > 0 {
 			for j := 0; j < sf.Type.NumField(); j++ {
-				for _, g := range f.goFields[:min(1, len(f.goFields))] {
-					f.goFields = append(f.goFields, g+"."+sf.Type.Field(j).Name)
-				}
+				f.goFields = append(f.goFields, f.goFields[0]+"."+sf.Type.Field(j).Name)
 			}
 		}
-		out = append(out, f)
+		if err := f.rangeTags(sf); err != nil {
+			w.fail(goName, "%v", err)
+			continue
+		}
+		w.fields = append(w.fields, f)
 	}
 	for _, l := range later {
-		out = l(out)
+		l()
 	}
-	return out
+}
+
+func validKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // ownerField names the option.Error Field of a field of an owner's struct
@@ -169,27 +221,38 @@ func snakeCase(s string) string {
 	return b.String()
 }
 
-// get returns the key's value in c, of type f.typ.
-func (f *field) get(c *Config) any {
-	v := reflect.ValueOf(c).Elem().FieldByIndex(f.index)
-	if f.pair != nil {
-		w := reflect.ValueOf(c).Elem().FieldByIndex(f.pair)
-		return input.Size{Width: int(v.Int()), Height: int(w.Int())}
+// load returns the key's value in the struct root, of type f.typ (a copy,
+// for a list).
+func (f *field) load(root reflect.Value) any {
+	v := root.FieldByIndex(f.index)
+	switch {
+	case f.pair != nil:
+		return input.Size{Width: int(v.Int()), Height: int(root.FieldByIndex(f.pair).Int())}
+	case v.Kind() == reflect.Slice:
+		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		reflect.Copy(c, v)
+		return c.Interface()
 	}
 	return v.Interface()
 }
 
-// set stores a value of type f.typ in c.
-func (f *field) set(c *Config, x any) {
-	v := reflect.ValueOf(c).Elem().FieldByIndex(f.index)
+// store puts a value of type f.typ into the struct root.
+func (f *field) store(root reflect.Value, x any) {
+	v := root.FieldByIndex(f.index)
 	if f.pair != nil {
 		s := x.(input.Size)
 		v.SetInt(int64(s.Width))
-		reflect.ValueOf(c).Elem().FieldByIndex(f.pair).SetInt(int64(s.Height))
+		root.FieldByIndex(f.pair).SetInt(int64(s.Height))
 		return
 	}
 	v.Set(reflect.ValueOf(x))
 }
+
+// get returns a framework key's value in c.
+func (f *field) get(c *Config) any { return f.load(reflect.ValueOf(c).Elem()) }
+
+// set stores a framework key's value in c.
+func (f *field) set(c *Config, x any) { f.store(reflect.ValueOf(c).Elem(), x) }
 
 // decode reads a value of the key from TOML or, with fromText, from text.
 func (f *field) decode(v any, fromText bool) (any, error) {
@@ -231,14 +294,15 @@ func rateRange(minInterval, maxInterval time.Duration) (lo, hi int) {
 
 // fields lists the framework's keys in file order.
 var fields = func() []field {
-	var out []field
+	var w walker
 	t := reflect.TypeFor[Config]()
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		if name, ok := sf.Tag.Lookup("toml"); ok && name != "-" {
-			out = walkFields(sf.Type, []int{i}, name, out)
+			w.walk(sf.Type, []int{i}, name, sf.Name)
 		}
 	}
+	out := w.fields
 	// Keys in frames per second state the runtime's interval ranges in
 	// their own unit.
 	for i := range out {

@@ -11,25 +11,13 @@ import (
 	"github.com/metronome-go/metronome/internal/suggest"
 )
 
-// gameTable is the [game] table: the fields of the game's settings struct,
+// gameTable is the [game] table: the keys of the game's settings struct,
 // and a private copy of the struct holding the current values.
 type gameTable struct {
 	typ    reflect.Type
-	fields []*gameField
+	fields []field
 	tables []string // "game" and the nested tables, such as "game.audio"
 	val    reflect.Value
-}
-
-// gameField is one key of the [game] table.
-type gameField struct {
-	key    string // "game.lives"
-	goName string // "Settings.Lives", for messages about the struct
-	index  []int
-	typ    reflect.Type
-	// choices are the allowed strings (choice tag); lo and hi the inclusive
-	// range (range tag), nil for none.
-	choices []string
-	lo, hi  any
 }
 
 var errOutOfRange = errors.New("out of range")
@@ -65,16 +53,20 @@ func (c Config) WithGame(settings any) (Config, error) {
 	t := v.Elem().Type()
 	g := &gameTable{typ: t, tables: []string{gameTableName}, val: reflect.New(t).Elem()}
 	g.val.Set(v.Elem())
-	var errs []error
-	g.collect(t, nil, gameTableName, t.Name(), &errs)
+	w := walker{game: true}
+	w.walk(t, nil, gameTableName, t.Name())
+	g.fields = w.fields
+	errs := w.errs
+	g.tables = append(g.tables, w.tables...)
 	seen := map[string]bool{}
-	for _, f := range g.fields {
+	for i := range g.fields {
+		f := &g.fields[i]
 		if seen[f.key] || slices.Contains(g.tables, f.key) {
 			errs = append(errs, fmt.Errorf("config: game settings %s: key %s is used twice", f.goName, f.key))
 		}
 		seen[f.key] = true
-		if err := f.check(f.get(g)); err != nil {
-			errs = append(errs, fmt.Errorf("config: game settings %s: the default %s: %v; allowed: %s", f.goName, formatValue(f.get(g)), err, f.allowed()))
+		if err := f.check(g.get(f)); err != nil {
+			errs = append(errs, fmt.Errorf("config: game settings %s: the default %s: %v; allowed: %s", f.goName, formatValue(g.get(f)), err, f.allowedRange()))
 		}
 	}
 	if len(errs) > 0 {
@@ -90,116 +82,46 @@ func (c Config) WithGame(settings any) (Config, error) {
 	return c, nil
 }
 
-// collect adds the fields of struct type t, reached by index, under table.
-// A table's own keys come before its nested tables, so the printed
-// configuration is valid TOML.
-func (g *gameTable) collect(t reflect.Type, index []int, table, goPath string, errs *[]error) {
-	type nested struct {
-		t      reflect.Type
-		index  []int
-		table  string
-		goPath string
-	}
-	var later []nested
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		if !sf.IsExported() && !(sf.Anonymous && sf.Type.Kind() == reflect.Struct) {
-			continue
-		}
-		name, hasName := sf.Tag.Lookup("toml")
-		name, _, _ = strings.Cut(name, ",")
-		if name == "-" {
-			continue
-		}
-		idx := append(slices.Clone(index), i)
-		goName := sf.Name
-		if goPath != "" {
-			goName = goPath + "." + sf.Name
-		}
-		if sf.Anonymous && !hasName && sf.Type.Kind() == reflect.Struct {
-			g.collect(sf.Type, idx, table, goPath, errs) // embedded: its fields are ours
-			continue
-		}
-		if name == "" {
-			name = snakeCase(sf.Name)
-		}
-		if !validKey(name) {
-			*errs = append(*errs, fmt.Errorf("config: game settings %s: key %q: use letters, digits, _ and - only", goName, name))
-			continue
-		}
-		key := table + "." + name
-		if sf.Type.Kind() == reflect.Struct && sf.Type != durationType {
-			g.tables = append(g.tables, key)
-			later = append(later, nested{sf.Type, idx, key, goName})
-			continue
-		}
-		f, err := newGameField(sf, key, goName, idx)
-		if err != nil {
-			*errs = append(*errs, fmt.Errorf("config: game settings %s: %w", goName, err))
-			continue
-		}
-		g.fields = append(g.fields, f)
-	}
-	for _, n := range later {
-		g.collect(n.t, n.index, n.table, n.goPath, errs)
-	}
-}
-
-func validKey(k string) bool {
-	if k == "" {
-		return false
-	}
-	for _, r := range k {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-func newGameField(sf reflect.StructField, key, goName string, index []int) (*gameField, error) {
-	f := &gameField{key: key, goName: goName, index: index, typ: sf.Type}
+// rangeTags reads a [game] field's range and choice tags.
+func (f *field) rangeTags(sf reflect.StructField) error {
 	k := sf.Type.Kind()
-	isList := k == reflect.Slice && sf.Type.Elem().Kind() == reflect.String
+	isList := k == reflect.Slice
 	isNumber := k >= reflect.Int && k <= reflect.Uint64 || k == reflect.Float32 || k == reflect.Float64
-	if !isNumber && !isList && k != reflect.Bool && k != reflect.String {
-		return nil, fmt.Errorf("type %v is not supported (bool, integers, floats, string, []string, time.Duration, structs)", sf.Type)
-	}
 	if choice, ok := sf.Tag.Lookup("choice"); ok {
 		if k != reflect.String && !isList {
-			return nil, fmt.Errorf("choice is for string fields, not %v", sf.Type)
+			return fmt.Errorf("choice is for string fields, not %v", sf.Type)
 		}
 		for _, c := range strings.Split(choice, ",") {
 			if c = strings.TrimSpace(c); c == "" || slices.Contains(f.choices, c) {
-				return nil, fmt.Errorf("choice %q lists an empty or repeated word", choice)
+				return fmt.Errorf("choice %q lists an empty or repeated word", choice)
 			}
 			f.choices = append(f.choices, strings.TrimSpace(c))
 		}
 	}
 	if r, ok := sf.Tag.Lookup("range"); ok {
 		if !isNumber {
-			return nil, fmt.Errorf("range is for numbers and durations, not %v", sf.Type)
+			return fmt.Errorf("range is for numbers and durations, not %v", sf.Type)
 		}
 		los, his, ok := strings.Cut(r, ",")
 		if !ok {
-			return nil, fmt.Errorf("range %q: want \"lo,hi\" (either may be empty)", r)
+			return fmt.Errorf("range %q: want \"lo,hi\" (either may be empty)", r)
 		}
 		var err error
 		if f.lo, err = f.bound(los); err != nil {
-			return nil, fmt.Errorf("range %q: %v", r, err)
+			return fmt.Errorf("range %q: %v", r, err)
 		}
 		if f.hi, err = f.bound(his); err != nil {
-			return nil, fmt.Errorf("range %q: %v", r, err)
+			return fmt.Errorf("range %q: %v", r, err)
 		}
 		if f.lo != nil && f.hi != nil && less(f.hi, f.lo) {
-			return nil, fmt.Errorf("range %q: lo is above hi", r)
+			return fmt.Errorf("range %q: lo is above hi", r)
 		}
 	}
-	return f, nil
+	return nil
 }
 
 // bound parses one end of a range tag; "" is no bound.
-func (f *gameField) bound(s string) (any, error) {
+func (f *field) bound(s string) (any, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil, nil
@@ -224,7 +146,7 @@ func less(a, b any) bool {
 }
 
 // convert reads a value of the field from TOML or from text.
-func (f *gameField) convert(v any, fromText bool) (any, error) {
+func (f *field) convert(v any, fromText bool) (any, error) {
 	x, err := decode(f.typ, v, fromText, nil)
 	if err != nil {
 		return nil, err
@@ -234,7 +156,7 @@ func (f *gameField) convert(v any, fromText bool) (any, error) {
 
 // check reports what is wrong with a converted value: outside the range
 // or not a choice.
-func (f *gameField) check(v any) error {
+func (f *field) check(v any) error {
 	if f.lo != nil && less(v, f.lo) || f.hi != nil && less(f.hi, v) {
 		return errOutOfRange
 	}
@@ -255,7 +177,7 @@ func (f *gameField) check(v any) error {
 }
 
 // allowed states the field's range or choices for messages.
-func (f *gameField) allowed() string {
+func (f *field) allowedRange() string {
 	switch {
 	case f.choices != nil && f.typ.Kind() == reflect.Slice:
 		return "a list of " + quoteList(f.choices)
@@ -283,28 +205,20 @@ func formatBound(v any) string {
 	return strings.TrimSuffix(formatValue(v), ".0")
 }
 
-// get returns the field's value (a copy, for a list).
-func (f *gameField) get(g *gameTable) any {
-	v := g.val.FieldByIndex(f.index)
-	if v.Kind() == reflect.Slice {
-		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		reflect.Copy(c, v)
-		return c.Interface()
-	}
-	return v.Interface()
-}
+// get returns a [game] key's value.
+func (g *gameTable) get(f *field) any { return f.load(g.val) }
 
-// set stores a checked value.
-func (f *gameField) set(g *gameTable, x any) { g.val.FieldByIndex(f.index).Set(reflect.ValueOf(x)) }
+// set stores a checked value of a [game] key.
+func (g *gameTable) set(f *field, x any) { f.store(g.val, x) }
 
 // field returns the [game] key, or nil; g may be nil.
-func (g *gameTable) field(key string) *gameField {
+func (g *gameTable) field(key string) *field {
 	if g == nil {
 		return nil
 	}
-	for _, f := range g.fields {
-		if f.key == key {
-			return f
+	for i := range g.fields {
+		if g.fields[i].key == key {
+			return &g.fields[i]
 		}
 	}
 	return nil
@@ -327,24 +241,24 @@ func (g *gameTable) clone() *gameTable {
 	c := *g
 	c.val = reflect.New(g.typ).Elem()
 	c.val.Set(g.val)
-	for _, f := range g.fields { // a list must not share its array with the original
-		if f.typ.Kind() == reflect.Slice {
-			f.set(&c, f.get(g))
+	for i := range g.fields { // a list must not share its array with the original
+		if f := &g.fields[i]; f.typ.Kind() == reflect.Slice {
+			c.set(f, g.get(f))
 		}
 	}
 	return &c
 }
 
-func (l *layer) gameValue(f *gameField, v any) {
+func (l *layer) gameValue(f *field, v any) {
 	conv, err := f.convert(v, false)
 	if err == nil {
 		err = f.check(conv)
 	}
 	if err != nil {
-		l.fail(f.key, render(v), err.Error(), f.allowed())
+		l.fail(f.key, render(v), err.Error(), f.allowedRange())
 		return
 	}
-	f.set(l.c.game, conv)
+	l.c.game.set(f, conv)
 	l.c.setSource(f.key, l.src)
 }
 

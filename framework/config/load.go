@@ -262,9 +262,9 @@ func (c *Config) SetKey(key, value string) error {
 			err = g.check(v)
 		}
 		if err != nil {
-			return fail(err.Error(), g.allowed())
+			return fail(err.Error(), g.allowedRange())
 		}
-		g.set(next.game, v)
+		next.game.set(g, v)
 	} else {
 		return c.unknownKey(commandLine.Name, key)
 	}

@@ -36,10 +36,11 @@ func (c Config) EffectiveTOML() []byte {
 	}
 	if c.game != nil {
 		open(gameTableName)
-		for _, f := range c.game.fields {
+		for i := range c.game.fields {
+			f := &c.game.fields[i]
 			t, name := splitKey(f.key)
 			open(t)
-			line(f.key, name, formatValue(f.get(c.game)))
+			line(f.key, name, formatValue(c.game.get(f)))
 		}
 	}
 	return []byte(b.String())

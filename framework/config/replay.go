@@ -91,7 +91,7 @@ func (c Config) value(key string) any {
 		return f.get(&c)
 	}
 	if f := c.game.field(key); f != nil {
-		return f.get(c.game)
+		return c.game.get(f)
 	}
 	return nil
 }
