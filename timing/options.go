@@ -222,7 +222,7 @@ type Options struct {
 	RecoveryCap time.Duration
 	// Rollback declares that the game resimulates past ticks, which needs
 	// identical steps: DebtOptions.VariableStep is then refused.
-	Rollback bool
+	Rollback bool `toml:"debt.rollback"`
 	// Debt tunes RepayDebt. It is validated only when Recovery is RepayDebt.
 	Debt DebtOptions
 }

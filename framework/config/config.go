@@ -29,9 +29,9 @@ type Config struct {
 	Runtime Runtime `toml:"runtime"`
 	Render  Render  `toml:"render"`
 	// Timing is the [timing] and [timing.debt] tables. timing.step is
-	// FixedStep and timing.debt.coarse_cosmetic_every is Debt.CosmeticEvery
-	// (their toml tags); every other key is its field's name in
-	// snake_case. Debt.Hook has no key: a networked game sets it in code.
+	// FixedStep, timing.debt.coarse_cosmetic_every is Debt.CosmeticEvery
+	// and timing.debt.rollback is Rollback (their toml tags); every other
+	// key is its field's name in snake_case. Debt.Hook has no key: a networked game sets it in code.
 	Timing timing.Options `toml:"timing"`
 	// Polling is the [polling] table.
 	Polling input.PollingOptions `toml:"polling"`

@@ -116,7 +116,7 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 		if name == "" {
 			name = snakeCase(sf.Name)
 		}
-		if !validKey(name) {
+		if !validKey(name) && (w.game || !validDotted(name)) {
 			w.fail(goName, "key %q: use letters, digits, _ and - only", name)
 			continue
 		}
@@ -164,6 +164,18 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 	for _, l := range later {
 		l()
 	}
+}
+
+// validDotted reports whether k is keys joined by dots: a framework field
+// whose key lives in a nested table (timing.Options.Rollback is
+// timing.debt.rollback, beside the debt policy it constrains).
+func validDotted(k string) bool {
+	for _, part := range strings.Split(k, ".") {
+		if !validKey(part) {
+			return false
+		}
+	}
+	return true
 }
 
 func validKey(k string) bool {
