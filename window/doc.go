@@ -1,7 +1,7 @@
 // Package window holds the options of a game's window and the one
 // statement of their ranges. Every platform that opens a window
 // (runtime/glfwplatform) takes an [Options], and the configuration's
-// [window] table is one; both ask [Options.Validate], which reports each
+// window table is one; both ask [Options.Validate], which reports each
 // invalid field as an *option.Error with its allowed range, all at once.
 //
 //	o := window.DefaultOptions()
