@@ -144,13 +144,8 @@ func startXvfb() (*xvfb.Display, error) {
 // presentation. Main thread only.
 func openWindow(cfg config.Config) (*runtime.Context, error) {
 	pc := glfwplatform.DefaultConfig()
-	pc.Title = cfg.Window.Title
-	pc.Width, pc.Height = cfg.Window.Width, cfg.Window.Height
-	pc.Resizable = cfg.Window.Resizable
-	pc.MinSize, pc.MaxSize = cfg.Window.MinSize, cfg.Window.MaxSize
-	pc.AspectWidth, pc.AspectHeight = cfg.Window.AspectRatio.Width, cfg.Window.AspectRatio.Height
+	pc.Options = cfg.Window.Options
 	pc.Fullscreen = cfg.Window.Fullscreen && !cfg.Window.Headless // a headless window stays invisible
-	pc.VSync = cfg.Window.VSync
 	pc.Hidden = cfg.Window.Headless
 	ctx, err := glfwplatform.New(pc)
 	if err != nil {

@@ -108,6 +108,18 @@ func ParseFilter(s string) (Filter, error) {
 	return 0, fmt.Errorf("render2d: unknown filter %q, want \"linear\" or \"nearest\"", s)
 }
 
+// MarshalText implements encoding.TextMarshaler.
+func (f Filter) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler with [ParseFilter].
+func (f *Filter) UnmarshalText(b []byte) error {
+	v, err := ParseFilter(string(b))
+	if err == nil {
+		*f = v
+	}
+	return err
+}
+
 // Wrap selects what a texture shows outside its edges.
 type Wrap uint8
 

@@ -59,6 +59,18 @@ func ParseScaling(s string) (Scaling, error) {
 	return 0, fmt.Errorf("render2d: unknown scaling %q, want %s", s, quoteNames(scalingNames[:]))
 }
 
+// MarshalText implements encoding.TextMarshaler.
+func (s Scaling) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler with [ParseScaling].
+func (s *Scaling) UnmarshalText(b []byte) error {
+	v, err := ParseScaling(string(b))
+	if err == nil {
+		*s = v
+	}
+	return err
+}
+
 // quoteNames lists names as "a", "b" or "c".
 func quoteNames(names []string) string {
 	var b strings.Builder
@@ -93,7 +105,7 @@ type Screen struct {
 	// Width and Height are the logical resolution, 1 to [MaxScreenSize]
 	// each, or both zero for none. ScaleResize takes them from the window
 	// and needs both zero.
-	Width, Height int
+	Width, Height int `toml:"logical_size"`
 	// Scaling says how the logical screen fills the framebuffer.
 	Scaling Scaling
 	// ClearColor fills the whole window, bars included, before the passes

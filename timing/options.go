@@ -148,7 +148,7 @@ type DebtOptions struct {
 	// while in debt. Default off.
 	CoarseCosmetic bool
 	// CosmeticEvery is k for CoarseCosmetic, 2 to 60. Default 4.
-	CosmeticEvery int
+	CosmeticEvery int `toml:"coarse_cosmetic_every"`
 
 	// VariableStep merges up to MaxStepScale owed steps into one larger
 	// update. Refused when Options.Rollback is set. Default off.
@@ -168,7 +168,7 @@ type DebtOptions struct {
 	// SlowDown (default) or DropTime; Resync and SharedSlowdown need Hook.
 	PastCutoff PastCutoff
 	// Hook serves Resync and SharedSlowdown. Nil for a solo game.
-	Hook DebtHook
+	Hook DebtHook `toml:"-"`
 }
 
 // DefaultDebtOptions returns the settings of the debt policy's design:
@@ -205,7 +205,7 @@ type Options struct {
 	Interval time.Duration
 	// FixedStep is the fixed-mode step when Rate is zero, 1 ns to 1 h.
 	// Default 16,666,667 ns.
-	FixedStep time.Duration
+	FixedStep time.Duration `toml:"step"`
 	// Rate, when non-zero, overrides FixedStep with an exact rational rate,
 	// so that Hz(60) runs exactly 60 steps per simulated second.
 	Rate Rate
@@ -222,7 +222,7 @@ type Options struct {
 	RecoveryCap time.Duration
 	// Rollback declares that the game resimulates past ticks, which needs
 	// identical steps: DebtOptions.VariableStep is then refused.
-	Rollback bool
+	Rollback bool `toml:"debt.rollback"`
 	// Debt tunes RepayDebt. It is validated only when Recovery is RepayDebt.
 	Debt DebtOptions
 }

@@ -48,3 +48,35 @@ func TestStatsJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestRateText(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want timing.Rate
+		back string
+	}{
+		{"60", timing.Hz(60), "60"},
+		{"0", timing.Rate{}, "0"},
+		{"30000/1001", timing.Rate{Num: 30000, Den: 1001}, "30000/1001"},
+		{" 120 / 2 ", timing.Rate{Num: 120, Den: 2}, "120/2"},
+	} {
+		var r timing.Rate
+		if err := r.UnmarshalText([]byte(tc.text)); err != nil || r != tc.want {
+			t.Errorf("UnmarshalText(%q) = %v, %v; want %v", tc.text, r, err, tc.want)
+		}
+		if b, _ := r.MarshalText(); string(b) != tc.back {
+			t.Errorf("MarshalText(%v) = %q, want %q", r, b, tc.back)
+		}
+	}
+	for text, want := range map[string]string{
+		"120.5": `timing: a rate is exact, so it is a whole number of Hz or a fraction string "N/D": write 120.5 Hz as "241/2"`,
+		"-3":    "timing: a rate is not negative",
+		"60/0":  "timing: the fraction's denominator is 0",
+		"fast":  `timing: want a rate in Hz: a whole number such as 60, or a fraction string "N/D" such as "30000/1001"`,
+	} {
+		var r timing.Rate
+		if err := r.UnmarshalText([]byte(text)); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("UnmarshalText(%q) = %v, want %q", text, err, want)
+		}
+	}
+}

@@ -19,15 +19,18 @@ type Audio struct {
 	// Latency is the fixed output latency added to every sound's place on
 	// the device timeline (audio.Options.Latency): it must cover the
 	// device's buffering and how late updates run, or sounds come out late.
-	Latency time.Duration
+	Latency time.Duration `option:"audio Options.Latency"`
 	// Tolerance is how late a sound may start and still play
 	// (audio.Options.Tolerance); later ones are dropped unless essential.
-	Tolerance time.Duration
+	Tolerance time.Duration `option:"audio Options.Tolerance"`
 	// MaxVoices limits the sounds playing at once (audio.Options.MaxVoices).
-	MaxVoices int
+	MaxVoices int `option:"audio Options.MaxVoices"`
 	// Master, Music, Effects and UI are the buses' volumes at start, linear
 	// gains (audio.Options.Volumes).
-	Master, Music, Effects, UI float64
+	Master  float64 `toml:"master_volume" option:"audio Options.Volumes[Master]"`
+	Music   float64 `toml:"music_volume" option:"audio Options.Volumes[Music]"`
+	Effects float64 `toml:"effects_volume" option:"audio Options.Volumes[Effects]"`
+	UI      float64 `toml:"ui_volume" option:"audio Options.Volumes[UI]"`
 }
 
 // AudioOptions turns the [audio] table into mixer options, starting from
@@ -60,21 +63,4 @@ func gain(v float64) float32 {
 		return math.Nextafter32(0, -1)
 	}
 	return f
-}
-
-// volumeField is an [audio] key setting the start volume of one bus.
-func volumeField(key, bus string, p func(*Config) *float64) field {
-	return floatField(key, "audio", "Options.Volumes["+bus+"]", p)
-}
-
-// audioFields are the [audio] table's keys, in file order.
-var audioFields = []field{
-	boolField("audio.enabled", "", "", func(c *Config) *bool { return &c.Audio.Enabled }),
-	durationField("audio.latency", "audio", "Options.Latency", func(c *Config) *time.Duration { return &c.Audio.Latency }),
-	durationField("audio.tolerance", "audio", "Options.Tolerance", func(c *Config) *time.Duration { return &c.Audio.Tolerance }),
-	intField("audio.max_voices", "audio", "Options.MaxVoices", func(c *Config) *int { return &c.Audio.MaxVoices }),
-	volumeField("audio.master_volume", "Master", func(c *Config) *float64 { return &c.Audio.Master }),
-	volumeField("audio.music_volume", "Music", func(c *Config) *float64 { return &c.Audio.Music }),
-	volumeField("audio.effects_volume", "Effects", func(c *Config) *float64 { return &c.Audio.Effects }),
-	volumeField("audio.ui_volume", "UI", func(c *Config) *float64 { return &c.Audio.UI }),
 }

@@ -12,12 +12,13 @@ import (
 
 func (l *layer) binding(action string, v any) {
 	key := bindingsTable + "." + action
-	list, err := convert(kindStringList, v, false, nil)
+	rv, err := decode(stringsType, v, false, nil)
 	if err != nil {
 		l.fail(key, render(v), err.Error(), "")
 		return
 	}
-	if problems := checkBinding(action, list.([]string)); len(problems) > 0 {
+	list := rv.Interface().([]string)
+	if problems := checkBinding(action, list); len(problems) > 0 {
 		for _, p := range problems {
 			l.fail(key, render(v), p, "")
 		}
@@ -26,7 +27,7 @@ func (l *layer) binding(action string, v any) {
 	if l.c.Bindings == nil {
 		l.c.Bindings = map[string][]string{}
 	}
-	l.c.Bindings[action] = list.([]string)
+	l.c.Bindings[action] = list
 	l.c.setSource(key, l.src)
 }
 
@@ -83,7 +84,7 @@ func (c *Config) checkBindings(name func(key string) string) []error {
 	for _, action := range sortedActions(c.Bindings) {
 		key := bindingsTable + "." + action
 		for _, p := range checkBinding(action, c.Bindings[action]) {
-			errs = append(errs, &Error{File: name(key), Key: key, Value: formatValue(kindStringList, c.Bindings[action]), Problem: p})
+			errs = append(errs, &Error{File: name(key), Key: key, Value: formatValue(c.Bindings[action]), Problem: p})
 		}
 	}
 	return errs
@@ -119,7 +120,7 @@ func (c Config) CheckBindings(actions *input.Actions) error {
 	for _, action := range sortedActions(c.Bindings) {
 		key := bindingsTable + "." + action
 		fail := func(problem, allowed string) {
-			errs = append(errs, &Error{File: c.Source(key).Name, Key: key, Value: formatValue(kindStringList, c.Bindings[action]),
+			errs = append(errs, &Error{File: c.Source(key).Name, Key: key, Value: formatValue(c.Bindings[action]),
 				Problem: problem, Allowed: allowed})
 		}
 		act, ok := actions.Lookup(action)
@@ -180,7 +181,7 @@ func (c Config) CheckOwnBindings(actions *input.Actions) error {
 		if len(defaults) == 0 {
 			continue
 		}
-		errs = append(errs, &Error{File: src.Name, Key: key, Value: formatValue(kindStringList, c.Bindings[action]),
+		errs = append(errs, &Error{File: src.Name, Key: key, Value: formatValue(c.Bindings[action]),
 			Problem: fmt.Sprintf("the game registers %q with bindings of its own (%s), so this is a second place for its keys, and the one that wins", action, quoteList(defaults)),
 			Allowed: "in the game's config.toml, bindings for actions registered without any; change a registered action's keys where it is registered (a player's config.toml and --set still rebind it)"})
 	}

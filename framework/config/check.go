@@ -10,6 +10,7 @@ import (
 	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
+	"github.com/metronome-go/metronome/window"
 )
 
 // A problem is one owner's rejection translated to a key.
@@ -68,6 +69,7 @@ func (c *Config) ownerProblems() []problem {
 		}
 	}
 	walk(c.runtimeOptions().Validate())
+	walk(c.Window.Options.Validate())
 	walk(c.Window.Screen.Validate())
 	walk(c.AudioOptions().Validate())
 	return out
@@ -120,6 +122,7 @@ func isWord(b byte) bool {
 // is fixed for timestamped delivery.
 var relaxed = func() Config {
 	var c Config
+	c.Window.Options = window.DefaultOptions()
 	c.Runtime = Runtime{Mode: runtime.Sequential, HiddenRate: 10}
 	c.Timing = timing.DefaultOptions()
 	c.Timing.Mode = timing.FixedMode
@@ -153,11 +156,6 @@ func inEffect(c Config, f *field) Config {
 // come in any order. When the value is wrong on its own, the message is
 // written against c, so a relative range names the current limit.
 func (c *Config) checkValue(f *field, v any) []problem {
-	if f.own != nil {
-		if err := f.own(v); err != nil {
-			return []problem{{field: f, problem: err.Error(), allowed: f.ownAllowed}}
-		}
-	}
 	if f.owner == "" {
 		return nil
 	}
@@ -193,7 +191,7 @@ func only(ps []problem, f *field) []problem {
 // skip already have a message.
 func (c *Config) relations(name func(key string) string, skip map[string]bool) []error {
 	var errs []error
-	for _, p := range append(c.ownerProblems(), c.windowProblems()...) {
+	for _, p := range c.ownerProblems() {
 		if p.field == nil {
 			errs = append(errs, &Error{File: name(""), Problem: p.problem, Allowed: p.allowed})
 			continue
@@ -202,7 +200,7 @@ func (c *Config) relations(name func(key string) string, skip map[string]bool) [
 			continue
 		}
 		skip[p.field.key] = true
-		errs = append(errs, &Error{File: name(p.field.key), Key: p.field.key, Value: formatValue(p.field.kind, p.field.get(c)),
+		errs = append(errs, &Error{File: name(p.field.key), Key: p.field.key, Value: formatValue(p.field.get(c)),
 			Problem: p.problem, Allowed: p.allowed})
 	}
 	return errs

@@ -8,6 +8,7 @@ import (
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
+	"github.com/metronome-go/metronome/window"
 )
 
 // Config is a game's whole configuration: the [window], [runtime],
@@ -24,19 +25,19 @@ import (
 // A Config also remembers where each key's value came from ([Config.Source])
 // and, after [Config.WithGame], holds the game's own settings.
 type Config struct {
-	Window  Window
-	Runtime Runtime
-	Render  Render
+	Window  Window  `toml:"window"`
+	Runtime Runtime `toml:"runtime"`
+	Render  Render  `toml:"render"`
 	// Timing is the [timing] and [timing.debt] tables. timing.step is
-	// FixedStep, timing.debt.coarse_cosmetic_every is Debt.CosmeticEvery and
-	// timing.debt.rollback is Rollback; every other key is the field of the
-	// same name. Debt.Hook has no key: a networked game sets it in code.
-	Timing timing.Options
+	// FixedStep, timing.debt.coarse_cosmetic_every is Debt.CosmeticEvery
+	// and timing.debt.rollback is Rollback (their toml tags); every other
+	// key is its field's name in snake_case. Debt.Hook has no key: a networked game sets it in code.
+	Timing timing.Options `toml:"timing"`
 	// Polling is the [polling] table.
-	Polling input.PollingOptions
+	Polling input.PollingOptions `toml:"polling"`
 	// Audio is the [audio] table; [Config.AudioOptions] makes the mixer's
 	// options of it.
-	Audio Audio
+	Audio Audio `toml:"audio"`
 	// Bindings maps action names to key and button names, or axis
 	// bindings for an analog action ([input.bindings]). The game registers
 	// the actions; the configuration rebinds them (see
@@ -49,41 +50,29 @@ type Config struct {
 	sources map[string]Source
 }
 
-// Window configures the game window. Its ranges belong to the
-// configuration itself, since no pure package owns a window; FocusPolicy
-// is the runtime's option.
+// Window is the [window] table: the window's own options, whose ranges
+// are [window.Options.Validate]'s (a rejection is reported under the key),
+// the runtime's FocusPolicy, Headless, and the screen render2d owns.
 type Window struct {
-	// Title is at most 256 bytes.
-	Title string
-	// Width and Height are the logical size in screen coordinates, 64 to
-	// 16384 each, within MinSize and MaxSize.
-	Width     int
-	Height    int
-	Resizable bool
-	// MinSize and MaxSize bound the size the player can resize the window
-	// to: each side 64 to 16384, or 0 for no bound on that side; a minimum
-	// at most its maximum.
-	MinSize, MaxSize input.Size
-	// AspectRatio keeps the window's width:height while the player
-	// resizes it (16:9); the zero Size leaves it free. Each side 1 to
-	// 16384, or both 0.
-	AspectRatio input.Size
-	// Fullscreen opens the window fullscreen on its monitor; the game
-	// switches while running with runtime.GameRuntime.SetFullscreen.
-	Fullscreen bool
+	// Options are window.title, window.width, window.height,
+	// window.resizable, window.min_size, window.max_size,
+	// window.aspect_ratio, window.fullscreen and window.vsync. The game
+	// switches fullscreen while running with
+	// runtime.GameRuntime.SetFullscreen.
+	window.Options
 	// FocusPolicy is what the game does while the window is unfocused
 	// (runtime.Options.FocusPolicy). A headless window never has focus,
 	// so headless runs keep running whatever it says.
-	FocusPolicy runtime.FocusPolicy
-	VSync       bool
+	FocusPolicy runtime.FocusPolicy `option:"runtime Options.FocusPolicy"`
 	// Headless renders into an invisible window, for tests and servers.
 	Headless bool
-	// Screen is window.clear_color, window.logical_size and
-	// window.scaling: the colour of the whole window before anything is
+	// Screen is window.logical_size, window.scaling and
+	// window.clear_color
+	// (inline: its keys are the [window] table's): the colour of the whole window before anything is
 	// drawn and the logical resolution the game draws in. render2d owns
 	// their ranges ([render2d.Screen.Validate]); the framework hands the
 	// value whole to the ECS app (ecs.App.SetScreen).
-	Screen render2d.Screen
+	Screen render2d.Screen `toml:",inline"`
 }
 
 // Runtime is the [runtime] table. Its rates are frames per second, which
@@ -93,21 +82,21 @@ type Window struct {
 // with its ranges.
 type Runtime struct {
 	// Mode is runtime.Sequential or runtime.Concurrent.
-	Mode runtime.Mode
+	Mode runtime.Mode `option:"runtime Options.Mode"`
 	// FrameCap limits frames per second (runtime.Options.FrameCap); 0
 	// leaves pacing to vsync.
-	FrameCap int
+	FrameCap int `option:"runtime Options.FrameCap"`
 	// HiddenRate is the frame rate while the window is hidden or minimised
 	// (runtime.Options.HiddenInterval).
-	HiddenRate int
+	HiddenRate int `option:"runtime Options.HiddenInterval"`
 	// Workers is the capacity of the worker pool the runtime owns for the
 	// session's background jobs (runtime.ExecutionOptions.Workers): 0 is
 	// GOMAXPROCS. A player on a shared machine lowers it.
-	Workers int
+	Workers int `option:"runtime Options.Execution.Workers"`
 	// SettleTimeout bounds how long a shutdown waits for accepted worker
 	// jobs (runtime.ExecutionOptions.SettleTimeout); 0 waits for all of
 	// them, so cleanup never frees what a job still uses.
-	SettleTimeout time.Duration
+	SettleTimeout time.Duration `option:"runtime Options.Execution.SettleTimeout"`
 	// BackgroundWorkers runs the pool's workers at a lower OS priority
 	// (runtime.ExecutionOptions.Background): a long load yields the CPU
 	// to the loop and the renderer.
@@ -128,7 +117,7 @@ type Render struct {
 	// Filter is how the assets library's atlas pages, and so every image,
 	// sprite sheet and glyph loaded through it, are sampled: linear (the
 	// default) or nearest, for pixel art.
-	Filter render2d.Filter
+	Filter render2d.Filter `option:"render2d TextureOptions.Filter"`
 }
 
 // clone returns a copy of c that shares no map or game value with it, so a

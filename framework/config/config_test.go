@@ -13,6 +13,7 @@ import (
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
+	"github.com/metronome-go/metronome/window"
 )
 
 // asTOML writes key = value inside the key's table.
@@ -56,7 +57,7 @@ func TestEveryKeyParses(t *testing.T) {
 		"window.resizable":                  {"false", func(c config.Config) bool { return !c.Window.Resizable }},
 		"window.min_size":                   {`"640x0"`, func(c config.Config) bool { return c.Window.MinSize == input.Size{Width: 640} }},
 		"window.max_size":                   {`"1920x1080"`, func(c config.Config) bool { return c.Window.MaxSize == input.Size{Width: 1920, Height: 1080} }},
-		"window.aspect_ratio":               {`"16:9"`, func(c config.Config) bool { return c.Window.AspectRatio == input.Size{Width: 16, Height: 9} }},
+		"window.aspect_ratio":               {`"16:9"`, func(c config.Config) bool { return c.Window.AspectRatio == window.Ratio{Width: 16, Height: 9} }},
 		"window.fullscreen":                 {"true", func(c config.Config) bool { return c.Window.Fullscreen }},
 		"window.focus_policy":               {`"pause"`, func(c config.Config) bool { return c.Window.FocusPolicy == runtime.FocusPause }},
 		"window.vsync":                      {"false", func(c config.Config) bool { return !c.Window.VSync }},
@@ -134,7 +135,7 @@ func TestInvalidValueMessages(t *testing.T) {
 		key, value string
 		want       string
 	}{
-		{"window.width", "10", "config: test.toml: window.width = 10: out of range; allowed: 64 to 16384"},
+		{"window.width", "0", "config: test.toml: window.width = 0: out of range; allowed: 1 to 16384"},
 		{"window.width", `"wide"`, `config: test.toml: window.width = "wide": want an integer, got the string "wide"`},
 		{"window.title", `"` + strings.Repeat("t", 257) + `"`, "window.title = \"" + strings.Repeat("t", 257) + "\": too long (257 bytes); allowed: at most 256 bytes"},
 		{"window.vsync", "1", "config: test.toml: window.vsync = 1: want a boolean (true or false), got an integer"},
@@ -219,7 +220,7 @@ func TestUnknownKeys(t *testing.T) {
 }
 
 func TestEveryProblemAtOnce(t *testing.T) {
-	doc := "[window]\nwidth = 1\n[timing]\nmode = \"fixd\"\nmax_fixed_updates = 0\nbogus = 1\n[timing.debt]\ngain = 0\n[input.bindings]\njump = [\"Spcae\"]\n"
+	doc := "[window]\nwidth = 0\n[timing]\nmode = \"fixd\"\nmax_fixed_updates = 0\nbogus = 1\n[timing.debt]\ngain = 0\n[input.bindings]\njump = [\"Spcae\"]\n"
 	_, err := config.Parse("game.toml", []byte(doc), config.Default())
 	if err == nil {
 		t.Fatal("Parse accepted a bad file")
@@ -368,9 +369,9 @@ func TestRuntimeOptionsMapping(t *testing.T) {
 	// A Config changed in code is checked as thoroughly as a file.
 	c = config.Default()
 	c.Timing.Debt.Gain = -1
-	c.Window.Width = 5
+	c.Window.Width = 0
 	_, err = c.RuntimeOptions("code")
-	for _, w := range []string{"config: code: timing.debt.gain = -1.0: out of range; allowed: above 0 up to 10", "config: code: window.width = 5: out of range"} {
+	for _, w := range []string{"config: code: timing.debt.gain = -1.0: out of range; allowed: above 0 up to 10", "config: code: window.width = 0: out of range"} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("RuntimeOptions = %v, want it to contain %q", err, w)
 		}

@@ -13,11 +13,14 @@
 //
 // # One range, stated once
 //
-// A key that sets a package's option has that option's range: the config
-// stores typed values ([Config.Timing] is a [timing.Options]) and asks the
-// owning package's Validate, which reports *option.Error values; the message names the key
-// instead of the Go field and repeats what the package allows. Only what no
-// package owns, such as the window's size, is ranged here. A value is
+// The keys are the fields of [Config]'s tables, and those tables are the
+// owning packages' option structs ([Config.Timing] is a [timing.Options],
+// [Window] embeds a [window.Options]): a key is its field's toml tag, or
+// its name in snake_case. A value has its field's type, whose package
+// reads and writes its text (a [timing.Rate], an [input.Size]). Ranges
+// are the owners': the config asks each owning package's Validate, which
+// reports *option.Error values, and the message names the key instead of
+// the Go field and repeats what the package allows. A value is
 // checked on its own when it is read, whatever other keys say (the debt
 // policy's values are checked even while another policy is selected);
 // relations between keys are checked once all layers are in.

@@ -64,14 +64,14 @@ func TestDocumentedRanges(t *testing.T) {
 	context := map[string][]string{
 		// A size bound holds the window's own size: make room for it.
 		"window.min_size":        {"window.width=16384", "window.height=16384"},
-		"window.max_size":        {"window.width=64", "window.height=64"},
+		"window.max_size":        {"window.width=1", "window.height=1"},
 		"timing.recovery_prefix": {"timing.max_fixed_updates=5"},
 		"timing.debt.cutoff":     {"timing.step=10ms", "timing.recovery=repay-debt"},
 		"polling.delivery":       {"timing.mode=fixed"},
 	}
 	symbols := map[string]string{"max_fixed_updates": "5", "step": "10ms"}
 	// Values outside the range that keep a meaning of their own.
-	special := map[string]string{"runtime.frame_cap": "0", "window.aspect_ratio": `"0:0"`, "window.logical_size": `"0x0"`}
+	special := map[string]string{"runtime.frame_cap": "0", "window.min_size": `"0x0"`, "window.max_size": `"0x0"`, "window.aspect_ratio": `"0:0"`, "window.logical_size": `"0x0"`}
 
 	kinds := kindsOfKeys(t)
 	for _, key := range config.Keys() {

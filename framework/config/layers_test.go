@@ -63,7 +63,7 @@ func TestBuildLayersAndSources(t *testing.T) {
 // Every problem in every layer is reported at once, each naming its layer.
 func TestBuildReportsEveryLayer(t *testing.T) {
 	s := defaultSettings()
-	file := writeFile(t, "config.toml", "[window]\nwidth = 1\n[game]\nlifes = 3\n")
+	file := writeFile(t, "config.toml", "[window]\nwidth = 0\n[game]\nlifes = 3\n")
 	_, err := config.Build(config.Layers{
 		Game:         &s,
 		Embedded:     []byte("[timing]\nmode = \"fixd\"\n"),
@@ -77,7 +77,7 @@ func TestBuildReportsEveryLayer(t *testing.T) {
 	want := []string{
 		`config: mygame/config.toml: timing.mode = "fixd": unknown value (did you mean "fixed"?)`,
 		"config: " + file + ": game.lifes: unknown key (did you mean game.lives?)",
-		"config: " + file + ": window.width = 1: out of range",
+		"config: " + file + ": window.width = 0: out of range",
 		"config: command line: timing.max_fixed_updates = 0: out of range; allowed: 1 to 64",
 		"config: command line: timing.recovery_prefix = 3: out of range; allowed: 0 to timing.max_fixed_updates (1)",
 	}

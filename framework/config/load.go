@@ -178,9 +178,9 @@ func (l *layer) walk(prefix string, table map[string]any) {
 }
 
 func (l *layer) value(f *field, v any) {
-	conv, err := convert(f.kind, v, false, f.words)
+	conv, err := f.decode(v, false)
 	if err != nil {
-		l.fail(f.key, render(v), err.Error(), enumAllowed(f.kind, f.words))
+		l.fail(f.key, render(v), err.Error(), f.allowedWords())
 		return
 	}
 	if ps := l.c.checkValue(f, conv); len(ps) > 0 {
@@ -191,13 +191,6 @@ func (l *layer) value(f *field, v any) {
 	}
 	f.set(l.c, conv)
 	l.c.setSource(f.key, l.src)
-}
-
-func enumAllowed(k kind, words []string) string {
-	if k == kindEnum {
-		return quoteList(words)
-	}
-	return ""
 }
 
 func isTable(key string) bool { return slices.Contains(tables, key) }
@@ -244,16 +237,16 @@ func (c *Config) SetKey(key, value string) error {
 	}
 	next := c.clone()
 	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok && action != "" {
-		v, _ := convert(kindStringList, value, true, nil)
-		list := v.([]string)
+		v, _ := decode(stringsType, value, true, nil)
+		list := v.Interface().([]string)
 		if problems := checkBinding(action, list); len(problems) > 0 {
 			return fail(strings.Join(problems, "; "), "")
 		}
 		next.Bindings[action] = list
 	} else if f := fieldIndex[key]; f != nil {
-		v, err := convert(f.kind, value, true, f.words)
+		v, err := f.decode(value, true)
 		if err != nil {
-			return fail(err.Error(), enumAllowed(f.kind, f.words))
+			return fail(err.Error(), f.allowedWords())
 		}
 		if ps := c.checkValue(f, v); len(ps) > 0 {
 			errs := make([]error, len(ps))
@@ -269,9 +262,9 @@ func (c *Config) SetKey(key, value string) error {
 			err = g.check(v)
 		}
 		if err != nil {
-			return fail(err.Error(), g.allowed())
+			return fail(err.Error(), g.allowedRange())
 		}
-		g.set(next.game, v)
+		next.game.set(g, v)
 	} else {
 		return c.unknownKey(commandLine.Name, key)
 	}
@@ -294,7 +287,7 @@ func (c *Config) Validate(source string) error {
 	for i := range fields {
 		f := &fields[i]
 		for _, p := range c.checkValue(f, f.get(c)) {
-			errs = append(errs, &Error{File: name(f.key), Key: f.key, Value: formatValue(f.kind, f.get(c)), Problem: p.problem, Allowed: p.allowed})
+			errs = append(errs, &Error{File: name(f.key), Key: f.key, Value: formatValue(f.get(c)), Problem: p.problem, Allowed: p.allowed})
 		}
 	}
 	errs = append(errs, c.checkBindings(name)...)

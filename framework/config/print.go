@@ -28,18 +28,19 @@ func (c Config) EffectiveTOML() []byte {
 		f := &fields[i]
 		t, name := splitKey(f.key)
 		open(t)
-		line(f.key, name, formatValue(f.kind, f.get(&c)))
+		line(f.key, name, formatValue(f.get(&c)))
 	}
 	open(bindingsTable)
 	for _, action := range sortedActions(c.Bindings) {
-		line(bindingsTable+"."+action, action, formatValue(kindStringList, c.Bindings[action]))
+		line(bindingsTable+"."+action, action, formatValue(c.Bindings[action]))
 	}
 	if c.game != nil {
 		open(gameTableName)
-		for _, f := range c.game.fields {
+		for i := range c.game.fields {
+			f := &c.game.fields[i]
 			t, name := splitKey(f.key)
 			open(t)
-			line(f.key, name, formatValue(f.kind, f.get(c.game)))
+			line(f.key, name, formatValue(c.game.get(f)))
 		}
 	}
 	return []byte(b.String())

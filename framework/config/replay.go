@@ -64,8 +64,8 @@ func (c Config) Override(path string, sets []string) (Config, error) {
 		if slices.Contains(presentationKeys, k) || reflect.DeepEqual(c.value(k), next.value(k)) {
 			continue
 		}
-		errs = append(errs, &Error{File: next.sources[k].Name, Key: k, Value: c.show(k, next.value(k)),
-			Problem: fmt.Sprintf("a replay runs with the recorded configuration (%s), and this key may change what the game simulates", c.show(k, c.value(k))),
+		errs = append(errs, &Error{File: next.sources[k].Name, Key: k, Value: formatValue(next.value(k)),
+			Problem: fmt.Sprintf("a replay runs with the recorded configuration (%s), and this key may change what the game simulates", formatValue(c.value(k))),
 			Allowed: "the keys that only change how the replay is shown or heard: " + strings.Join(presentationKeys, ", ")})
 	}
 	if len(errs) > 0 {
@@ -91,20 +91,7 @@ func (c Config) value(key string) any {
 		return f.get(&c)
 	}
 	if f := c.game.field(key); f != nil {
-		return f.get(c.game)
+		return c.game.get(f)
 	}
 	return nil
-}
-
-// show writes key's value v for a message.
-func (c Config) show(key string, v any) string {
-	switch f := fieldIndex[key]; {
-	case f != nil:
-		return formatValue(f.kind, v)
-	case c.game.field(key) != nil:
-		return formatValue(c.game.field(key).kind, v)
-	case v == nil:
-		return "none"
-	}
-	return render(v)
 }

@@ -1,277 +1,258 @@
 package config
 
 import (
+	"encoding"
+	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/internal/suggest"
-	"github.com/metronome-go/metronome/render2d"
-	"github.com/metronome-go/metronome/timing"
 )
 
-// kind is the type a key takes, in TOML and on the command line.
-type kind int
+// A key's value is a value of its field's Go type: the owners' types read
+// and write their own text (timing.Rate, input.Size, render2d.Color, the
+// enumerations), durations are time.ParseDuration's, and the rest are
+// TOML's booleans, numbers, strings and lists of strings.
 
-const (
-	kindBool kind = iota
-	kindInt
-	kindFloat
-	kindString
-	kindDuration
-	kindEnum
-	kindRate
-	kindStringList
-	kindSize  // input.Size written "WxH"
-	kindRatio // input.Size written "W:H"
-	kindColor // render2d.Color written "#RRGGBB" or "#RRGGBBAA"
+var (
+	durationType  = reflect.TypeFor[time.Duration]()
+	textType      = reflect.TypeFor[encoding.TextUnmarshaler]()
+	stringsType   = reflect.TypeFor[[]string]()
+	stringListMsg = `a list of strings such as ["Space", "MouseLeft"]`
 )
 
-func (k kind) String() string {
-	switch k {
-	case kindBool:
-		return "a boolean (true or false)"
-	case kindInt:
-		return "an integer"
-	case kindFloat:
-		return "a number"
-	case kindString:
-		return "a string"
-	case kindDuration:
+// isText reports whether t reads its own text.
+func isText(t reflect.Type) bool {
+	return t != durationType && reflect.PointerTo(t).Implements(textType)
+}
+
+// want says what a value of type t is written as.
+func want(t reflect.Type) string {
+	switch k := t.Kind(); {
+	case t == durationType:
 		return `a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h)`
-	case kindEnum:
+	case isText(t):
 		return "a string"
-	case kindRate:
-		return rateForms
-	case kindStringList:
-		return `a list of strings such as ["Space", "MouseLeft"]`
-	case kindSize:
-		return `a size string "WxH" such as "1280x720"`
-	case kindRatio:
-		return `a ratio string "W:H" such as "16:9"`
-	case kindColor:
-		return `a colour string "#RRGGBB" or "#RRGGBBAA" (hexadecimal, alpha last) such as "#202028"`
+	case k == reflect.Bool:
+		return "a boolean (true or false)"
+	case k >= reflect.Int && k <= reflect.Uint64:
+		return "an integer"
+	case k == reflect.Float32 || k == reflect.Float64:
+		return "a number"
+	case k == reflect.String:
+		return "a string"
+	case k == reflect.Slice:
+		return stringListMsg
 	}
 	return "a value"
 }
 
-// rateForms says what a rate may be written as.
-const rateForms = `a rate in Hz: a whole number such as 60, or a fraction string "N/D" such as "30000/1001"`
-
-// convert turns a decoded TOML value (or, with fromText, a command-line
-// string) into the Go value of the kind: bool, int64, float64, string,
-// time.Duration, timing.Rate or []string. An enum's value is returned as
-// the allowed word it matches. The error says what was expected.
-func convert(k kind, v any, fromText bool, words []string) (any, error) {
-	if fromText {
-		s := v.(string)
-		switch k {
-		case kindBool:
-			b, err := strconv.ParseBool(s)
-			if err != nil {
-				return nil, fmt.Errorf("want %s", k)
-			}
-			return b, nil
-		case kindInt:
-			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("want %s", k)
-			}
-			return n, nil
-		case kindFloat:
-			f, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return nil, fmt.Errorf("want %s", k)
-			}
-			v = f
-		case kindStringList:
-			if s == "" {
-				return []string{}, nil
-			}
-			parts := strings.Split(s, ",")
-			for i := range parts {
-				parts[i] = strings.TrimSpace(parts[i])
-			}
-			return parts, nil
-		case kindRate:
-			if f, err := strconv.ParseFloat(s, 64); err == nil && !strings.Contains(s, "/") && f != math.Trunc(f) {
-				return nil, fractionalRate(f)
-			}
-			return parseRate(s)
+// decode turns a decoded TOML value (or, with fromText, a command-line
+// string) into a value of type t; words, when set, are an enumeration's
+// names, matched ignoring case. The error says what was expected.
+func decode(t reflect.Type, v any, fromText bool, words []string) (reflect.Value, error) {
+	out := reflect.New(t).Elem()
+	s, isString := v.(string)
+	fail := func() (reflect.Value, error) {
+		w := "want " + want(t)
+		if isText(t) && words == nil {
+			// The owner says what its text looks like.
+			w = ownerText(reflect.New(t).Interface().(encoding.TextUnmarshaler).UnmarshalText(nil)).Error()
 		}
-		// strings, durations and enums are text either way
+		if fromText {
+			return out, errors.New(w)
+		}
+		return out, fmt.Errorf("%s, got %s", w, describe(v))
 	}
-	switch k {
-	case kindBool:
-		if b, ok := v.(bool); ok {
-			return b, nil
+	switch k := t.Kind(); {
+	case t == durationType:
+		if !isString {
+			return fail()
 		}
-	case kindInt:
-		if n, ok := v.(int64); ok {
-			return n, nil
-		}
-	case kindFloat:
-		switch n := v.(type) {
-		case float64:
-			if math.IsNaN(n) || math.IsInf(n, 0) {
-				return nil, fmt.Errorf("want a finite number")
-			}
-			return n, nil
-		case int64:
-			return float64(n), nil
-		}
-	case kindString:
-		if s, ok := v.(string); ok {
-			return s, nil
-		}
-	case kindDuration:
-		if s, ok := v.(string); ok {
-			d, err := time.ParseDuration(s)
-			if err != nil {
-				return nil, fmt.Errorf("want %s", k)
-			}
-			return d, nil
-		}
-	case kindEnum:
-		if s, ok := v.(string); ok {
-			for _, w := range words {
-				if strings.EqualFold(s, w) {
-					return w, nil
-				}
-			}
-			return nil, fmt.Errorf("unknown value%s", suggest.Hint(s, words, true))
-		}
-	case kindRate:
-		switch n := v.(type) {
-		case int64:
-			if n < 0 {
-				return nil, fmt.Errorf("a rate is not negative; want %s, or 0 to use timing.step", rateForms)
-			}
-			if n == 0 {
-				return timing.Rate{}, nil
-			}
-			return timing.Hz(n), nil
-		case float64:
-			if n == math.Trunc(n) && n >= 0 && n <= math.MaxInt64/2 {
-				return convert(k, int64(n), false, nil)
-			}
-			return nil, fractionalRate(n)
-		case string:
-			return parseRate(n)
-		}
-	case kindSize, kindRatio:
-		if s, ok := v.(string); ok {
-			return parsePair(k, s)
-		}
-	case kindColor:
-		if s, ok := v.(string); ok {
-			return parseColor(s)
-		}
-	case kindStringList:
-		if list, ok := v.([]any); ok {
-			out := make([]string, 0, len(list))
-			for _, e := range list {
-				s, ok := e.(string)
-				if !ok {
-					return nil, fmt.Errorf("want %s, but an element is %s", k, describe(e))
-				}
-				out = append(out, s)
-			}
-			return out, nil
-		}
-	}
-	return nil, fmt.Errorf("want %s, got %s", k, describe(v))
-}
-
-// fractionalRate explains why a rate cannot be a decimal number: the
-// scheduler runs exact fractions, and a decimal is rarely the rate meant
-// (29.97 is not NTSC's 30000/1001). It offers the fraction when a small one
-// is exact.
-func fractionalRate(f float64) error {
-	msg := "a rate is exact, so it is a whole number of Hz or a fraction string \"N/D\""
-	if f > 0 && f < 1e9 && !math.IsInf(f, 0) {
-		for den := int64(2); den <= 1000; den++ {
-			num := f * float64(den)
-			if math.Abs(num-math.Round(num)) < 1e-9*num {
-				return fmt.Errorf("%s: write %v Hz as \"%d/%d\"", msg, f, int64(math.Round(num)), den)
-			}
-		}
-	}
-	return fmt.Errorf("%s such as \"30000/1001\"", msg)
-}
-
-func parseRate(s string) (any, error) {
-	num, den, frac := strings.Cut(strings.TrimSpace(s), "/")
-	n, err1 := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
-	d := int64(1)
-	var err2 error
-	if frac {
-		d, err2 = strconv.ParseInt(strings.TrimSpace(den), 10, 64)
-	}
-	switch {
-	case err1 != nil || err2 != nil:
-		return nil, fmt.Errorf("want %s", rateForms)
-	case n < 0 || d < 0:
-		return nil, fmt.Errorf("a rate is not negative; want %s", rateForms)
-	case d == 0:
-		return nil, fmt.Errorf("the fraction's denominator is 0; want %s", rateForms)
-	case n == 0:
-		return timing.Rate{}, nil
-	}
-	return timing.Rate{Num: n, Den: d}, nil
-}
-
-// pairSep is the separator of a kind's "AxB" form.
-func pairSep(k kind) string {
-	if k == kindRatio {
-		return ":"
-	}
-	return "x"
-}
-
-// parsePair reads "WxH" (kindSize) or "W:H" (kindRatio) into an
-// input.Size; the range is the key's own check.
-func parsePair(k kind, s string) (any, error) {
-	a, b, ok := strings.Cut(strings.TrimSpace(s), pairSep(k))
-	w, err1 := strconv.Atoi(strings.TrimSpace(a))
-	h, err2 := strconv.Atoi(strings.TrimSpace(b))
-	if !ok || err1 != nil || err2 != nil {
-		return nil, fmt.Errorf("want %s", k)
-	}
-	return input.Size{Width: w, Height: h}, nil
-}
-
-// parseColor reads "#RRGGBB" (opaque) or "#RRGGBBAA", straight alpha,
-// into a render2d.Color.
-func parseColor(s string) (any, error) {
-	hex, ok := strings.CutPrefix(strings.TrimSpace(s), "#")
-	if !ok || len(hex) != 6 && len(hex) != 8 {
-		return nil, fmt.Errorf("want %s", kindColor)
-	}
-	var ch [4]uint8
-	ch[3] = 255
-	for i := 0; i < len(hex); i += 2 {
-		n, err := strconv.ParseUint(hex[i:i+2], 16, 8)
+		d, err := time.ParseDuration(s)
 		if err != nil {
-			return nil, fmt.Errorf("want %s", kindColor)
+			return out, fmt.Errorf("want %s", want(t))
 		}
-		ch[i/2] = uint8(n)
+		out.SetInt(int64(d))
+	case isText(t):
+		switch n := v.(type) {
+		case int64:
+			s = strconv.FormatInt(n, 10) // a rate of whole Hz
+		case float64:
+			s = strconv.FormatFloat(n, 'g', -1, 64)
+		case string:
+		default:
+			return fail()
+		}
+		if words != nil && !isString {
+			return fail()
+		}
+		if words != nil {
+			i := indexFold(words, s)
+			if i < 0 {
+				return out, fmt.Errorf("unknown value%s", suggest.Hint(s, words, true))
+			}
+			s = words[i]
+		}
+		if err := out.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); err != nil {
+			return out, ownerText(err)
+		}
+	case k == reflect.Bool:
+		b, ok := v.(bool)
+		if fromText {
+			var err error
+			b, err = strconv.ParseBool(s)
+			ok = err == nil
+		}
+		if !ok {
+			return fail()
+		}
+		out.SetBool(b)
+	case k >= reflect.Int && k <= reflect.Uint64:
+		n, ok := v.(int64)
+		if fromText {
+			var err error
+			n, err = strconv.ParseInt(s, 10, 64)
+			ok = err == nil
+		}
+		if !ok {
+			return fail()
+		}
+		if out.CanUint() {
+			if n < 0 || out.OverflowUint(uint64(n)) {
+				return out, fmt.Errorf("out of range for %v", t)
+			}
+			out.SetUint(uint64(n))
+		} else {
+			if out.OverflowInt(n) {
+				return out, fmt.Errorf("out of range for %v", t)
+			}
+			out.SetInt(n)
+		}
+	case k == reflect.Float32 || k == reflect.Float64:
+		var f float64
+		switch n := v.(type) {
+		case float64:
+			f = n
+		case int64:
+			f = float64(n)
+		case string:
+			var err error
+			if f, err = strconv.ParseFloat(n, 64); !fromText || err != nil {
+				return fail()
+			}
+		default:
+			return fail()
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return out, fmt.Errorf("want a finite number")
+		}
+		if out.OverflowFloat(f) {
+			return out, fmt.Errorf("out of range for %v", t)
+		}
+		out.SetFloat(f)
+	case k == reflect.String:
+		if !isString {
+			return fail()
+		}
+		out.SetString(s)
+	case k == reflect.Slice && t.Elem().Kind() == reflect.String:
+		var list []string
+		switch {
+		case fromText && s != "":
+			list = strings.Split(s, ",")
+			for i := range list {
+				list[i] = strings.TrimSpace(list[i])
+			}
+		case fromText:
+			list = []string{}
+		default:
+			elems, ok := v.([]any)
+			if !ok {
+				return fail()
+			}
+			list = make([]string, 0, len(elems))
+			for _, e := range elems {
+				str, ok := e.(string)
+				if !ok {
+					return out, fmt.Errorf("want %s, but an element is %s", stringListMsg, describe(e))
+				}
+				list = append(list, str)
+			}
+		}
+		out.Set(reflect.MakeSlice(t, len(list), len(list)))
+		for i, e := range list {
+			out.Index(i).SetString(e)
+		}
+	default:
+		return fail()
 	}
-	return render2d.RGBA8(ch[0], ch[1], ch[2], ch[3]), nil
+	return out, nil
 }
 
-// formatColor writes c as parseColor reads it, without the alpha when it
-// is opaque.
-func formatColor(c render2d.Color) string {
-	q := func(v float32) uint8 { return uint8(min(max(v, 0), 1)*255 + 0.5) }
-	if a := q(c.A); a != 255 {
-		return fmt.Sprintf("#%02x%02x%02x%02x", q(c.R), q(c.G), q(c.B), a)
+// ownerText is an owner's parse error without its package prefix, which
+// the key in front of it replaces.
+func ownerText(err error) error {
+	msg := err.Error()
+	if pkg, rest, ok := strings.Cut(msg, ": "); ok && !strings.ContainsAny(pkg, " \"") {
+		msg = rest
 	}
-	return fmt.Sprintf("#%02x%02x%02x", q(c.R), q(c.G), q(c.B))
+	return fmt.Errorf("%s", msg)
+}
+
+func indexFold(words []string, s string) int {
+	for i, w := range words {
+		if strings.EqualFold(w, s) {
+			return i
+		}
+	}
+	return -1
+}
+
+// formatValue writes a key's value in TOML, as decode reads it.
+func formatValue(v any) string {
+	rv := reflect.ValueOf(v)
+	switch k := rv.Kind(); {
+	case !rv.IsValid():
+		return "none"
+	case rv.Type() == durationType:
+		return tomlString(time.Duration(rv.Int()).String())
+	case isText(rv.Type()):
+		b, err := v.(encoding.TextMarshaler).MarshalText()
+		if err != nil {
+			return fmt.Sprint(v)
+		}
+		if _, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+			return string(b) // a rate of whole Hz is a number
+		}
+		return tomlString(string(b))
+	case k == reflect.Bool:
+		return strconv.FormatBool(rv.Bool())
+	case k >= reflect.Int && k <= reflect.Int64:
+		return strconv.FormatInt(rv.Int(), 10)
+	case k >= reflect.Uint && k <= reflect.Uint64:
+		return strconv.FormatUint(rv.Uint(), 10)
+	case k == reflect.Float32 || k == reflect.Float64:
+		s := strconv.FormatFloat(rv.Float(), 'g', -1, rv.Type().Bits())
+		if !strings.ContainsAny(s, ".eIN") {
+			s += ".0"
+		}
+		return s
+	case k == reflect.String:
+		return tomlString(rv.String())
+	case k == reflect.Slice:
+		parts := make([]string, rv.Len())
+		for i := range parts {
+			parts[i] = tomlString(rv.Index(i).String())
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return fmt.Sprint(v)
 }
 
 func describe(v any) string {
@@ -360,48 +341,6 @@ func render(v any) string {
 		return "[" + strings.Join(parts, ", ") + "]"
 	case []string:
 		return "[" + quoteList(v) + "]"
-	}
-	return fmt.Sprint(v)
-}
-
-// formatValue writes a stored value of kind k in TOML.
-func formatValue(k kind, v any) string {
-	switch k {
-	case kindBool:
-		return strconv.FormatBool(v.(bool))
-	case kindInt:
-		return strconv.FormatInt(v.(int64), 10)
-	case kindFloat:
-		s := strconv.FormatFloat(v.(float64), 'g', -1, 64)
-		if !strings.ContainsAny(s, ".eIN") {
-			s += ".0"
-		}
-		return s
-	case kindString, kindEnum:
-		return tomlString(v.(string))
-	case kindDuration:
-		return tomlString(v.(time.Duration).String())
-	case kindRate:
-		r := v.(timing.Rate)
-		switch {
-		case r.IsZero():
-			return "0"
-		case r.Den == 1:
-			return strconv.FormatInt(r.Num, 10)
-		}
-		return tomlString(fmt.Sprintf("%d/%d", r.Num, r.Den))
-	case kindSize, kindRatio:
-		s := v.(input.Size)
-		return tomlString(fmt.Sprintf("%d%s%d", s.Width, pairSep(k), s.Height))
-	case kindColor:
-		return tomlString(formatColor(v.(render2d.Color)))
-	case kindStringList:
-		list := v.([]string)
-		parts := make([]string, len(list))
-		for i, s := range list {
-			parts[i] = tomlString(s)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
 	}
 	return fmt.Sprint(v)
 }

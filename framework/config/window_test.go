@@ -7,6 +7,7 @@ import (
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/window"
 )
 
 func TestWindowKeys(t *testing.T) {
@@ -21,14 +22,14 @@ func TestWindowKeys(t *testing.T) {
 		{"size above its maximum", "[window]\nmax_size = \"1920x600\"\n",
 			[]string{"config: test.toml: window.height = 720: above window.max_size's height 600; allowed: window.min_size to window.max_size"}},
 		{"minimum above maximum", "[window]\nwidth = 800\nmin_size = \"900x0\"\nmax_size = \"850x0\"\n",
-			[]string{`config: test.toml: window.min_size = "900x0": its width 900 is above window.max_size's 850; allowed: a minimum at most the maximum on each side`}},
-		{"bound out of range", "[window]\nmin_size = \"32x32\"\nmax_size = \"640x20000\"\n",
-			[]string{`window.min_size = "32x32": out of range; allowed: each side 64 to 16384, or 0 (no bound on that side)`,
+			[]string{`config: test.toml: window.min_size = "900x0": has its width 900 above window.max_size's 850; allowed: a minimum at most the maximum on each side`}},
+		{"bound out of range", "[window]\nmin_size = \"-1x32\"\nmax_size = \"640x20000\"\n",
+			[]string{`window.min_size = "-1x32": out of range; allowed: each side 1 to 16384, or 0 (no bound on that side)`,
 				`window.max_size = "640x20000": out of range`}},
 		{"not a size", "[window]\nmin_size = \"640\"\n",
 			[]string{`window.min_size = "640": want a size string "WxH" such as "1280x720"`}},
 		{"half a ratio", "[window]\naspect_ratio = \"16:0\"\n",
-			[]string{`window.aspect_ratio = "16:0": out of range; allowed: each side 1 to 16384, or "0:0" (free)`}},
+			[]string{`window.aspect_ratio = "16:0": out of range; allowed: each side 1 to 16384, or both 0 (free)`}},
 		{"not a ratio", "[window]\naspect_ratio = \"16x9\"\n",
 			[]string{`window.aspect_ratio = "16x9": want a ratio string "W:H" such as "16:9"`}},
 		{"unknown focus policy", "[window]\nfocus_policy = \"pasue\"\n",
@@ -67,7 +68,7 @@ func TestWindowKeysInEffect(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if c.Window.MinSize != (input.Size{Width: 640, Height: 360}) || c.Window.AspectRatio != (input.Size{Width: 4, Height: 3}) {
+	if c.Window.MinSize != (input.Size{Width: 640, Height: 360}) || c.Window.AspectRatio != (window.Ratio{Width: 4, Height: 3}) {
 		t.Errorf("window %+v", c.Window)
 	}
 	o, err := c.RuntimeOptions("test")

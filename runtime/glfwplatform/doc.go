@@ -36,7 +36,7 @@
 // runtime slows to its hidden rate; what it does without focus is the
 // session's [runtime.FocusPolicy].
 //
-// [Config] bounds the size the user can resize the window to and may fix
+// [Config] (its [window.Options]) bounds the size the user can resize the window to and may fix
 // its aspect ratio (hints the window manager enforces); [Display.SetSizeLimits]
 // and [Display.SetAspectRatio] change them later. [Display.SetFullscreen]
 // switches between fullscreen on the window's monitor and a window, on the

@@ -11,39 +11,15 @@ import (
 	"github.com/metronome-go/metronome/input/glfwinput"
 	"github.com/metronome-go/metronome/render2d/glrender"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/window"
 )
 
-// Limits of a [Config].
-const (
-	MaxWindowSize = 16384
-)
-
-// Config describes the window. Use [DefaultConfig]: a zero size is invalid.
+// Config describes the window: the platform-independent [window.Options],
+// whose Validate is the one statement of their ranges (Config.Validate is
+// it), and what only this platform has. Use [DefaultConfig]: a zero size is
+// invalid.
 type Config struct {
-	// Title is the window title.
-	Title string
-	// Width and Height are the logical window size, 1 to MaxWindowSize.
-	// Default 1280 x 720.
-	Width, Height int
-	// Resizable lets the user resize the window. Default true.
-	Resizable bool
-	// MinSize and MaxSize bound the logical size the user can resize the
-	// window to: each side 1 to MaxWindowSize, or 0 for no bound on that
-	// side; a minimum at most its maximum, and Width and Height within
-	// them. Default unbounded.
-	MinSize, MaxSize input.Size
-	// AspectWidth and AspectHeight, when both are set, keep the window's
-	// width:height ratio (16 and 9) while the user resizes it. Both 0
-	// (default, free) or both 1 to MaxWindowSize.
-	AspectWidth, AspectHeight int
-	// Fullscreen opens the window fullscreen on the primary monitor, in
-	// its current video mode; [Display.SetFullscreen] switches while
-	// running. The window returns to Width x Height when it leaves
-	// fullscreen. Default false.
-	Fullscreen bool
-	// VSync sets a swap interval of 1 so each Present waits for the
-	// display's refresh. Default false: the runtime paces frames itself.
-	VSync bool
+	window.Options
 	// Hidden creates the window invisible for headless runs and tools: it
 	// still renders at the full rate into its framebuffer. (A window the
 	// user minimises, or one hidden later with [Display.Hide], is what the
@@ -54,62 +30,10 @@ type Config struct {
 	Input glfwinput.Options
 }
 
-// DefaultConfig returns a resizable 1280 x 720 window titled "Metronome"
-// without vsync.
+// DefaultConfig returns [window.DefaultOptions]: a resizable 1280 x 720
+// window titled "Metronome" without vsync.
 func DefaultConfig() Config {
-	return Config{Title: "Metronome", Width: 1280, Height: 720, Resizable: true}
-}
-
-// Validate reports every invalid field at once.
-func (c Config) Validate() error {
-	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("glfwplatform: Config."+format, args...))
-	}
-	if c.Width < 1 || c.Width > MaxWindowSize {
-		bad("Width %d is out of range (allowed: 1 to %d)", c.Width, MaxWindowSize)
-	}
-	if c.Height < 1 || c.Height > MaxWindowSize {
-		bad("Height %d is out of range (allowed: 1 to %d)", c.Height, MaxWindowSize)
-	}
-	sides := []struct {
-		name           string
-		size, min, max int
-	}{
-		{"Width", c.Width, c.MinSize.Width, c.MaxSize.Width},
-		{"Height", c.Height, c.MinSize.Height, c.MaxSize.Height},
-	}
-	for _, sd := range sides {
-		okMin := sd.min >= 0 && sd.min <= MaxWindowSize
-		okMax := sd.max >= 0 && sd.max <= MaxWindowSize
-		if !okMin {
-			bad("MinSize.%s %d is out of range (allowed: 0 for no bound, or 1 to %d)", sd.name, sd.min, MaxWindowSize)
-		}
-		if !okMax {
-			bad("MaxSize.%s %d is out of range (allowed: 0 for no bound, or 1 to %d)", sd.name, sd.max, MaxWindowSize)
-		}
-		switch {
-		case !okMin || !okMax:
-		case sd.min > 0 && sd.max > 0 && sd.min > sd.max:
-			bad("MinSize.%s %d is above MaxSize.%s %d (allowed: at most the maximum)", sd.name, sd.min, sd.name, sd.max)
-		case sd.min > 0 && sd.size < sd.min:
-			bad("%s %d is below MinSize.%s %d (allowed: MinSize.%s to MaxSize.%s)", sd.name, sd.size, sd.name, sd.min, sd.name, sd.name)
-		case sd.max > 0 && sd.size > sd.max:
-			bad("%s %d is above MaxSize.%s %d (allowed: MinSize.%s to MaxSize.%s)", sd.name, sd.size, sd.name, sd.max, sd.name, sd.name)
-		}
-	}
-	for _, a := range []struct {
-		name string
-		v    int
-	}{{"AspectWidth", c.AspectWidth}, {"AspectHeight", c.AspectHeight}} {
-		if a.v < 0 || a.v > MaxWindowSize {
-			bad("%s %d is out of range (allowed: 0 for a free ratio, or 1 to %d)", a.name, a.v, MaxWindowSize)
-		}
-	}
-	if (c.AspectWidth == 0) != (c.AspectHeight == 0) {
-		bad("AspectWidth %d and AspectHeight %d: set both for a fixed ratio, or neither", c.AspectWidth, c.AspectHeight)
-	}
-	return errors.Join(errs...)
+	return Config{Options: window.DefaultOptions()}
 }
 
 // New initialises GLFW, opens the window with an OpenGL 4.1 core context,
@@ -136,7 +60,7 @@ func New(cfg Config) (*runtime.Context, error) {
 	}
 	d := newDisplay(win)
 	d.SetSizeLimits(cfg.MinSize, cfg.MaxSize)
-	d.SetAspectRatio(cfg.AspectWidth, cfg.AspectHeight)
+	d.SetAspectRatio(cfg.AspectRatio.Width, cfg.AspectRatio.Height)
 	if cfg.Fullscreen {
 		if err := d.SetFullscreen(true); err != nil {
 			d.Close()
@@ -322,7 +246,7 @@ func (d *Display) monitor() *glfw.Monitor {
 // only.
 func (d *Display) SetSizeLimits(minSize, maxSize input.Size) {
 	// The window system takes each bound as a pair: an open side of a
-	// bound that is set becomes 1 (minimum) or MaxWindowSize (maximum).
+	// bound that is set becomes 1 (minimum) or window.MaxSide (maximum).
 	pair := func(s input.Size, open int) (int, int) {
 		switch {
 		case s.Width <= 0 && s.Height <= 0:
@@ -335,7 +259,7 @@ func (d *Display) SetSizeLimits(minSize, maxSize input.Size) {
 		return s.Width, s.Height
 	}
 	minW, minH := pair(minSize, 1)
-	maxW, maxH := pair(maxSize, MaxWindowSize)
+	maxW, maxH := pair(maxSize, window.MaxSide)
 	d.win.SetSizeLimits(minW, minH, maxW, maxH)
 }
 

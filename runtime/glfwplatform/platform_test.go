@@ -1,7 +1,6 @@
 package glfwplatform_test
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -11,56 +10,21 @@ import (
 	"github.com/metronome-go/metronome/internal/testdisplay"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/glfwplatform"
+	"github.com/metronome-go/metronome/window"
 )
 
-func TestConfigValidate(t *testing.T) {
-	tests := []struct {
-		name string
-		edit func(*glfwplatform.Config)
-		want []string
-	}{
-		{"default", func(*glfwplatform.Config) {}, nil},
-		{"zero size", func(c *glfwplatform.Config) { c.Width, c.Height = 0, 0 }, []string{"Config.Width 0", "Config.Height 0"}},
-		{"too wide", func(c *glfwplatform.Config) { c.Width = glfwplatform.MaxWindowSize + 1 }, []string{"Config.Width 16385 is out of range (allowed: 1 to 16384)"}},
-		{"limits and ratio", func(c *glfwplatform.Config) {
-			c.MinSize, c.MaxSize = input.Size{Width: 640, Height: 360}, input.Size{Width: 1920, Height: 1080}
-			c.AspectWidth, c.AspectHeight = 16, 9
-		}, nil},
-		{"one side bounded", func(c *glfwplatform.Config) { c.MinSize = input.Size{Width: 320} }, nil},
-		{"limits out of range", func(c *glfwplatform.Config) {
-			c.MinSize, c.MaxSize = input.Size{Width: -1}, input.Size{Height: glfwplatform.MaxWindowSize + 1}
-		}, []string{"Config.MinSize.Width -1 is out of range (allowed: 0 for no bound, or 1 to 16384)",
-			"Config.MaxSize.Height 16385 is out of range"}},
-		{"minimum above maximum", func(c *glfwplatform.Config) {
-			c.MinSize, c.MaxSize = input.Size{Width: 900}, input.Size{Width: 800}
-		}, []string{"Config.MinSize.Width 900 is above MaxSize.Width 800"}},
-		{"size outside its limits", func(c *glfwplatform.Config) {
-			c.MinSize, c.MaxSize = input.Size{Width: 1600}, input.Size{Height: 480}
-		}, []string{"Config.Width 1280 is below MinSize.Width 1600", "Config.Height 720 is above MaxSize.Height 480"}},
-		{"half a ratio", func(c *glfwplatform.Config) { c.AspectWidth = 16 }, []string{"AspectWidth 16 and AspectHeight 0: set both"}},
-		{"ratio out of range", func(c *glfwplatform.Config) { c.AspectWidth, c.AspectHeight = -4, 3 },
-			[]string{"Config.AspectWidth -4 is out of range (allowed: 0 for a free ratio, or 1 to 16384)"}},
+// The window's ranges are window.Options.Validate's (tested there); New
+// refuses what it refuses before GLFW starts.
+func TestNewValidatesFirst(t *testing.T) {
+	cfg := glfwplatform.DefaultConfig()
+	cfg.Width = window.MaxSide + 1
+	ctx, err := glfwplatform.New(cfg)
+	if err == nil {
+		ctx.Close()
+		t.Fatal("New: got nil, want the window's range error")
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			c := glfwplatform.DefaultConfig()
-			tc.edit(&c)
-			err := c.Validate()
-			if len(tc.want) == 0 {
-				if err != nil {
-					t.Fatalf("Validate: got %v, want nil", err)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("Validate: got nil, want %v", tc.want)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("Validate: got %q, want it to contain %q", err, w)
-				}
-			}
-		})
+	if want := "window: Options.Width 16385 is out of range; allowed: 1 to 16384"; err.Error() != want {
+		t.Errorf("New: got %q, want %q", err, want)
 	}
 }
 

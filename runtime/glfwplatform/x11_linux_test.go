@@ -9,6 +9,7 @@ import (
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/glfwplatform"
 	"github.com/metronome-go/metronome/runtime/glfwplatform/internal/xwin"
+	"github.com/metronome-go/metronome/window"
 )
 
 // The tests in this file read the X server's view of a window: Linux only.
@@ -23,7 +24,7 @@ func TestWindowHints(t *testing.T) {
 		cfg := glfwplatform.DefaultConfig()
 		cfg.Width, cfg.Height, cfg.Hidden = 400, 300, true
 		cfg.MinSize, cfg.MaxSize = input.Size{Width: 160, Height: 120}, input.Size{Width: 800, Height: 600}
-		cfg.AspectWidth, cfg.AspectHeight = 4, 3
+		cfg.AspectRatio = window.Ratio{Width: 4, Height: 3}
 		ctx, err := glfwplatform.New(cfg)
 		if err != nil {
 			ctxErr = err

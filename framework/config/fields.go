@@ -1,0 +1,406 @@
+package config
+
+import (
+	"encoding"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/runtime"
+)
+
+// The framework's keys are not listed anywhere: they are the fields of
+// Config's tables, which are the owners' option structs (timing.Options,
+// input.PollingOptions, window.Options, render2d.Screen) and the few
+// tables the configuration translates (runtime rates, audio volumes). One
+// walk over those structs finds every key, its type and the owner's field
+// it sets, and serves files, --set, messages and --print-config.
+//
+// A field's key is its toml tag, or its name in snake_case; "-" leaves it
+// out, a struct is a table, and an embedded struct's fields (or a struct
+// tagged ",inline") are its parent's. Two int fields under one tag are one "WxH" key
+// (render2d.Screen's logical_size). A field of an owner's struct is
+// reported under its key when the owner's Validate names it
+// ("DebtOptions.Gain"); a field of the configuration's own tables names
+// the owner's field it becomes in an option tag
+// (`option:"runtime Options.FrameCap"`).
+//
+// The [game] table is the same walk over the game's settings struct
+// ([Config.WithGame]), whose fields may also carry range and choice tags.
+
+// field is one key: a framework key, or a [game] key.
+type field struct {
+	key   string
+	typ   reflect.Type // the value's type; input.Size for a pair
+	words []string     // an enumeration's names, from the owning package
+	// owner is the package whose Validate ranges the key ("timing"), ""
+	// for none; goFields are the option.Error Field names it answers to.
+	owner    string
+	goFields []string
+	// allowed, when set, replaces the owner's statement: for a key whose
+	// unit differs from the option's (frames per second for an interval).
+	allowed string
+	index   []int
+	pair    []int // the second int of a "WxH" pair, nil for none
+	// A [game] key has the Go name of its field, for messages about the
+	// struct, and the ranges of its tags: choices are the allowed strings
+	// (choice), lo and hi the inclusive range (range), nil for none.
+	goName  string
+	choices []string
+	lo, hi  any
+}
+
+var (
+	sizeType  = reflect.TypeFor[input.Size]()
+	configPkg = reflect.TypeFor[Config]().PkgPath()
+)
+
+// isLeaf reports whether a field of type t is a key rather than a table.
+func isLeaf(t reflect.Type) bool {
+	switch k := t.Kind(); {
+	case k == reflect.Bool, k >= reflect.Int && k <= reflect.Uint64, k == reflect.Float32, k == reflect.Float64, k == reflect.String:
+		return true
+	case k == reflect.Slice:
+		return t.Elem().Kind() == reflect.String
+	}
+	return isText(t)
+}
+
+// isEnum reports whether t is an enumeration: a small integer that reads
+// its own names.
+func isEnum(t reflect.Type) bool { return t.Kind() == reflect.Uint8 && isText(t) }
+
+// walker lists the keys of a tree of structs: Config's tables, or a
+// game's settings. In a game's settings a field the walk cannot use is an
+// error naming it; in Config it is a programming error.
+type walker struct {
+	game   bool
+	fields []field
+	tables []string // the tables met, in order ("game", "game.audio")
+	errs   []error
+}
+
+func (w *walker) fail(goName, format string, args ...any) {
+	if !w.game {
+		panic(fmt.Sprintf("config: Config.%s: %s", goName, fmt.Sprintf(format, args...)))
+	}
+	w.errs = append(w.errs, fmt.Errorf("config: game settings %s: %s", goName, fmt.Sprintf(format, args...)))
+}
+
+// walk adds the keys of struct type t, reached by index, under table, in
+// field order; a table's own keys come before its nested tables, so the
+// printed configuration is valid TOML.
+func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
+	var later []func()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		name, hasName := sf.Tag.Lookup("toml")
+		name, opts, _ := strings.Cut(name, ",")
+		inline := sf.Type.Kind() == reflect.Struct && !isLeaf(sf.Type) && (sf.Anonymous && !hasName || opts == "inline")
+		if name == "-" || !sf.IsExported() && !inline {
+			continue
+		}
+		idx := append(append([]int(nil), index...), i)
+		goName := sf.Name
+		if goPath != "" {
+			goName = goPath + "." + sf.Name
+		}
+		if inline {
+			w.walk(sf.Type, idx, table, goPath) // embedded: its fields are ours
+			continue
+		}
+		if name == "" {
+			name = snakeCase(sf.Name)
+		}
+		if !validKey(name) && (w.game || !validDotted(name)) {
+			w.fail(goName, "key %q: use letters, digits, _ and - only", name)
+			continue
+		}
+		key := table + "." + name
+		switch {
+		case sf.Type.Kind() == reflect.Struct && !isLeaf(sf.Type):
+			w.tables = append(w.tables, key)
+			later = append(later, func() { w.walk(sf.Type, idx, key, goName) })
+			continue
+		case !isLeaf(sf.Type):
+			w.fail(goName, "type %v is not supported (bool, integers, floats, string, []string, time.Duration, structs)", sf.Type)
+			continue
+		}
+		if n := len(w.fields); !w.game && sf.Type.Kind() == reflect.Int && n > 0 && w.fields[n-1].key == key {
+			prev := &w.fields[n-1]
+			prev.typ, prev.pair = sizeType, idx // Width, Height int `toml:"size"`
+			prev.goFields = append(prev.goFields, ownerField(t, sf)...)
+			continue
+		}
+		f := field{key: key, typ: sf.Type, index: idx, goName: goName}
+		if tag, ok := sf.Tag.Lookup("option"); ok {
+			f.owner, _, _ = strings.Cut(tag, " ")
+			f.goFields = []string{strings.ReplaceAll(tag, " ", ".")}
+		} else if !w.game {
+			f.goFields = ownerField(t, sf)
+			if len(f.goFields) > 0 {
+				f.owner, _, _ = strings.Cut(f.goFields[0], ".")
+			}
+		}
+		if isEnum(sf.Type) {
+			f.words = enumWords(sf.Type)
+		}
+		// A rejection of a part of a value (Options.Rate.Num) is the key's.
+		if sf.Type.Kind() == reflect.Struct && len(f.goFields) > 0 {
+			for j := 0; j < sf.Type.NumField(); j++ {
+				f.goFields = append(f.goFields, f.goFields[0]+"."+sf.Type.Field(j).Name)
+			}
+		}
+		if err := f.rangeTags(sf); err != nil {
+			w.fail(goName, "%v", err)
+			continue
+		}
+		w.fields = append(w.fields, f)
+	}
+	for _, l := range later {
+		l()
+	}
+}
+
+// validDotted reports whether k is keys joined by dots: a framework field
+// whose key lives in a nested table (timing.Options.Rollback is
+// timing.debt.rollback, beside the debt policy it constrains).
+func validDotted(k string) bool {
+	for _, part := range strings.Split(k, ".") {
+		if !validKey(part) {
+			return false
+		}
+	}
+	return true
+}
+
+func validKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// ownerField names the option.Error Field of a field of an owner's struct
+// t ("timing.DebtOptions.Gain"); none for the configuration's own structs.
+func ownerField(t reflect.Type, sf reflect.StructField) []string {
+	if t.PkgPath() == configPkg {
+		return nil
+	}
+	pkg := t.PkgPath()[strings.LastIndexByte(t.PkgPath(), '/')+1:]
+	return []string{pkg + "." + t.Name() + "." + sf.Name}
+}
+
+// enumWords lists the words of an enumeration: every value whose String
+// form its UnmarshalText reads back, from zero up.
+func enumWords(t reflect.Type) []string {
+	var words []string
+	for i := range 256 {
+		v := reflect.New(t)
+		v.Elem().SetUint(uint64(i))
+		w := fmt.Sprint(v.Elem().Interface())
+		back := reflect.New(t)
+		if err := back.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(w)); err != nil || back.Elem().Uint() != uint64(i) {
+			break
+		}
+		words = append(words, w)
+	}
+	return words
+}
+
+// snakeCase turns MaxLives into max_lives and HTTPPort into http_port.
+func snakeCase(s string) string {
+	rs := []rune(s)
+	var b strings.Builder
+	for i, r := range rs {
+		if unicode.IsUpper(r) {
+			if i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// load returns the key's value in the struct root, of type f.typ (a copy,
+// for a list).
+func (f *field) load(root reflect.Value) any {
+	v := root.FieldByIndex(f.index)
+	switch {
+	case f.pair != nil:
+		return input.Size{Width: int(v.Int()), Height: int(root.FieldByIndex(f.pair).Int())}
+	case v.Kind() == reflect.Slice:
+		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		reflect.Copy(c, v)
+		return c.Interface()
+	}
+	return v.Interface()
+}
+
+// store puts a value of type f.typ into the struct root.
+func (f *field) store(root reflect.Value, x any) {
+	v := root.FieldByIndex(f.index)
+	if f.pair != nil {
+		s := x.(input.Size)
+		v.SetInt(int64(s.Width))
+		root.FieldByIndex(f.pair).SetInt(int64(s.Height))
+		return
+	}
+	v.Set(reflect.ValueOf(x))
+}
+
+// get returns a framework key's value in c.
+func (f *field) get(c *Config) any { return f.load(reflect.ValueOf(c).Elem()) }
+
+// set stores a framework key's value in c.
+func (f *field) set(c *Config, x any) { f.store(reflect.ValueOf(c).Elem(), x) }
+
+// decode reads a value of the key from TOML or, with fromText, from text.
+func (f *field) decode(v any, fromText bool) (any, error) {
+	x, err := decode(f.typ, v, fromText, f.words)
+	if err != nil {
+		return nil, err
+	}
+	return x.Interface(), nil
+}
+
+// allowedWords states an enumeration's names, "" for another key.
+func (f *field) allowedWords() string {
+	if f.words == nil {
+		return ""
+	}
+	return quoteList(f.words)
+}
+
+// perSecond turns a rate in Hz into the runtime's interval. Zero stays zero
+// (no cap), and a rate too fast for a nanosecond interval becomes -1 so the
+// runtime rejects it rather than reading "no cap".
+func perSecond(hz int) time.Duration {
+	if hz == 0 {
+		return 0
+	}
+	d := time.Second / time.Duration(hz)
+	if d == 0 {
+		return -1
+	}
+	return d
+}
+
+// rateRange states an interval range of the runtime as frames per second.
+func rateRange(minInterval, maxInterval time.Duration) (lo, hi int) {
+	lo = int((time.Second + maxInterval - 1) / maxInterval)
+	hi = int(time.Second / minInterval)
+	return lo, hi
+}
+
+// fields lists the framework's keys in file order.
+var fields = func() []field {
+	var w walker
+	t := reflect.TypeFor[Config]()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if name, ok := sf.Tag.Lookup("toml"); ok && name != "-" {
+			w.walk(sf.Type, []int{i}, name, sf.Name)
+		}
+	}
+	out := w.fields
+	// Keys in frames per second state the runtime's interval ranges in
+	// their own unit.
+	for i := range out {
+		switch out[i].key {
+		case "runtime.frame_cap":
+			lo, hi := rateRange(time.Nanosecond, runtime.MaxFrameCap)
+			out[i].allowed = fmt.Sprintf("0 (no cap) or %d to %d frames per second", lo, hi)
+		case "runtime.hidden_rate":
+			lo, hi := rateRange(runtime.MinIdleInterval, runtime.MaxIdleInterval)
+			out[i].allowed = fmt.Sprintf("%d to %d frames per second", lo, hi)
+		case "window.logical_size":
+			out[i].allowed = fmt.Sprintf(`each side 1 to %d, or "0x0" (no logical resolution)`, render2d.MaxScreenSize)
+		}
+	}
+	return out
+}()
+
+// Tables of the framework's keys, and the table whose keys are action
+// names chosen by the game.
+const (
+	bindingsTable = "input.bindings"
+	gameTableName = "game"
+)
+
+// tables are the framework's names that hold keys, in file order.
+var tables = func() []string {
+	var out []string
+	for _, f := range fields {
+		if t := f.key[:strings.LastIndexByte(f.key, '.')]; len(out) == 0 || out[len(out)-1] != t {
+			out = append(out, t)
+		}
+	}
+	return append(out, "input", bindingsTable)
+}()
+
+var fieldIndex = func() map[string]*field {
+	m := make(map[string]*field, len(fields))
+	for i := range fields {
+		m[fields[i].key] = &fields[i]
+	}
+	return m
+}()
+
+// byGoField finds the key of an owner's field ("timing.DebtOptions.Gain").
+var byGoField = func() map[string]*field {
+	m := map[string]*field{}
+	for i := range fields {
+		for _, g := range fields[i].goFields {
+			m[g] = &fields[i]
+		}
+	}
+	return m
+}()
+
+// goNames maps the Go names an owner's messages use (qualified, and bare
+// where that is unambiguous) to keys, so "0 to MaxFixedUpdates (2)" reads
+// "0 to timing.max_fixed_updates (2)". It is derived from the same walk.
+var goNames = func() map[string]map[string]string {
+	m := map[string]map[string]string{}
+	bare := map[string]map[string]int{}
+	for _, f := range fields {
+		for _, g := range f.goFields {
+			owner, name, _ := strings.Cut(g, ".")
+			if m[owner] == nil {
+				m[owner], bare[owner] = map[string]string{}, map[string]int{}
+			}
+			m[owner][name] = f.key
+			if _, short, ok := strings.Cut(name, "."); ok && !strings.Contains(short, ".") {
+				bare[owner][short]++
+				if bare[owner][short] == 1 {
+					m[owner][short] = f.key
+				} else {
+					delete(m[owner], short)
+				}
+			}
+		}
+	}
+	return m
+}()
+
+// Keys lists every framework key in file order (without the game-defined
+// input.bindings.ACTION and game.* keys).
+func Keys() []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.key
+	}
+	return out
+}
