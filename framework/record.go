@@ -16,6 +16,7 @@ import (
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d/nullrender"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -151,7 +152,7 @@ func (r *sessionRecording) close(o recording.Outcome, msg string) error {
 // a panic that escaped Run (nil for none), err Run's error, signal the
 // signal that stopped the session (nil for none).
 func outcome(p any, err error, signal os.Signal) (recording.Outcome, string) {
-	var pe *runtime.PanicError
+	var pe *work.PanicError
 	switch {
 	case p != nil:
 		return recording.Panicked, fmt.Sprint(p)

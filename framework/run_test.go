@@ -19,6 +19,7 @@ import (
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/internal/testdisplay"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/work"
 )
 
 func TestRunHeadlessWindow(t *testing.T) {
@@ -266,7 +267,7 @@ func TestWorkerKeys(t *testing.T) {
 	g := framework.Game{Setup: func(s *framework.Setup) error {
 		// A job on the session's pool, so the pool is the one in use.
 		done := make(chan struct{})
-		if err := s.Runtime.Workers().Group("probe").Submit(runtime.JobFunc(func(context.Context) { close(done) })); err != nil {
+		if err := s.Runtime.Workers().Group("probe").Submit(work.JobFunc(func(context.Context) { close(done) })); err != nil {
 			return err
 		}
 		<-done

@@ -11,6 +11,7 @@ import (
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/input/inputtest"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -82,7 +83,7 @@ func TestDispatcherBatchesInOrder(t *testing.T) {
 				if _, err := nested.Result(); err != nil {
 					t.Errorf("nested future: %v", err)
 				}
-				var pe *runtime.PanicError
+				var pe *work.PanicError
 				if _, err := panicked.Result(); !errors.As(err, &pe) || pe.Value != "boom" {
 					t.Errorf("panicking work: got %v, want a PanicError with the value", err)
 				}
@@ -108,7 +109,7 @@ func TestDispatcherShutdown(t *testing.T) {
 				}
 				r.game.onDeinit = func(g *fakeGame) {
 					late = g.rt.Dispatcher().Do(func() error { return nil })
-					if err := g.rt.Mailbox().Post(func() {}); !errors.Is(err, runtime.ErrClosed) {
+					if err := g.rt.Mailbox().Post(func() {}); !errors.Is(err, work.ErrClosed) {
 						t.Errorf("Post after the simulation stopped: got %v, want ErrClosed", err)
 					}
 				}
@@ -121,7 +122,7 @@ func TestDispatcherShutdown(t *testing.T) {
 				if _, err := canceled.Result(); !errors.Is(err, runtime.ErrCanceled) {
 					t.Errorf("work still queued at shutdown: got %v, want ErrCanceled", err)
 				}
-				if _, err := late.Result(); !errors.Is(err, runtime.ErrClosed) {
+				if _, err := late.Result(); !errors.Is(err, work.ErrClosed) {
 					t.Errorf("work submitted after shutdown: got %v, want ErrClosed", err)
 				}
 				events := without(r.j.list(), loopEvents...)

@@ -89,41 +89,41 @@
 // cancel the rest, recycle retained frames on the graphics thread,
 // DeinitPlatform, then close input and graphics. Cleanup hooks run only when their init was attempted. Run
 // returns the first failure joined with later ones, each a [*PhaseError]
-// naming its phase; panics arrive as [*PanicError]. The [Lifecycle] keeps
+// naming its phase; panics arrive as [*work.PanicError]. The [Lifecycle] keeps
 // the outcome for observers on other goroutines.
 //
 // # Worker groups
 //
 // CPU work that would stall updates (decoding a level, building a
 // navigation mesh, generating a chunk) runs on worker goroutines in a
-// [Group] from [GameRuntime.Workers]. The pool is the session's own, of
-// [ExecutionOptions.Workers] goroutines started as jobs arrive, or an
-// application pool ([ExecutionOptions.Pool]) that outlives the session.
-// With [ExecutionOptions.Background] the owned pool's workers run at a
+// [work.Group] from [GameRuntime.Workers] (package runtime/work). The pool is the session's own, of
+// [work.Options].Workers goroutines started as jobs arrive, or an
+// application pool (its Pool) that outlives the session.
+// With Background the owned pool's workers run at a
 // lower OS priority, so a long load yields the CPU to the loop (a
 // loading screen keeps its frame rate; the load takes longer).
-// A job never touches simulation state: [Go] delivers its result on the
-// simulation owner through the [Mailbox], before an update; [GoPlatform]
+// A job never touches simulation state: [work.Go] delivers its result on the
+// simulation owner through the [Mailbox], before an update; [work.GoPlatform]
 // first hands it to the platform thread (a decoded image becomes a
-// texture there) and delivers what that made the same way. A [Job] type the caller reuses is submitted and completed
+// texture there) and delivers what that made the same way. A [work.Job] type the caller reuses is submitted and completed
 // without allocating.
 //
-// A job's context is done when its group is canceled ([Group.Cancel]) or
+// A job's context is done when its group is canceled ([work.Group.Cancel]) or
 // fails, or when the session stops. A panicking job fails its group, not
-// the session: [Group.Err] reports the [*PanicError], the group's other
+// the session: [work.Group.Err] reports the [*work.PanicError], the group's other
 // jobs see their context done, and Go and GoPlatform pass the panic to
-// whoever waits for the result. Progress is [Group.Stats]: Finished out
+// whoever waits for the result. Progress is [work.Group.Stats]: Finished out
 // of Accepted.
 //
 // At shutdown the session's groups refuse new jobs first. After Quiesce
-// the platform waits for the accepted ones in waits of at most 1 ms on its
+// the platform settles them ([work.Session.Settle]) in waits of at most 1 ms on its
 // clock (so virtual time works; the last job's completion and dispatcher
 // submissions end a wait early), running dispatcher batches in between, so
 // a job that waits on platform work finishes instead of stranding the
 // shutdown; the simulation's join services the dispatcher the same way.
 // The owned pool then joins, before DeinitPlatform frees what jobs may
 // use; an application pool and its other groups stay open.
-// [ExecutionOptions.SettleTimeout] bounds the wait.
+// Its SettleTimeout bounds the wait.
 //
 // # Negotiated shutdown
 //

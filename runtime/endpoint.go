@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/metronome-go/metronome/runtime/work"
+
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -165,12 +167,12 @@ func (e *ShutdownEndpoint) SetPolicy(p ShutdownPolicy) error {
 
 // Request asks the session to end for reason. Without a policy the session
 // stops at once; with one the request is decided before the next update.
-// It returns [ErrClosed] when the session is already stopping.
+// It returns [work.ErrClosed] when the session is already stopping.
 func (e *ShutdownEndpoint) Request(reason ShutdownReason) error {
 	e.mu.Lock()
 	if e.closed || e.rt.stop.Requested() {
 		e.mu.Unlock()
-		return ErrClosed
+		return work.ErrClosed
 	}
 	if e.replaying && e.replayingSim.Load() {
 		// Made by the replayed game: the recording holds the request
@@ -251,7 +253,7 @@ func (e *ShutdownEndpoint) Stats() ShutdownStats {
 // asked again only by pressing again. Platform thread only.
 func (e *ShutdownEndpoint) observeClose(intent bool) {
 	if intent && !e.closeLevel {
-		_ = e.Request(ReasonWindowClose) // ErrClosed: already stopping
+		_ = e.Request(ReasonWindowClose) // work.ErrClosed: already stopping
 	}
 	e.closeLevel = intent
 }

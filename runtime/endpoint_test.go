@@ -11,6 +11,7 @@ import (
 
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -261,7 +262,7 @@ func TestStopsBypassNegotiation(t *testing.T) {
 					if len(r.asks) != 2 {
 						t.Errorf("policy asked %d times, want 2 (the close and the tool's request, never the stop)", len(r.asks))
 					}
-					if err := rt.Shutdown().Request(runtime.ReasonTool); !errors.Is(err, runtime.ErrClosed) {
+					if err := rt.Shutdown().Request(runtime.ReasonTool); !errors.Is(err, work.ErrClosed) {
 						t.Errorf("Request after the session: got %v, want ErrClosed", err)
 					}
 				})

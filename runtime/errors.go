@@ -10,9 +10,6 @@ var (
 	// ErrAlreadyRun is returned by a second [GameRuntime.Run]: a runtime and
 	// its context serve one session.
 	ErrAlreadyRun = errors.New("runtime: a runtime runs one session; Run was already called")
-	// ErrClosed is returned when work is submitted to a dispatcher, mailbox or
-	// service registry whose session has shut down.
-	ErrClosed = errors.New("runtime: session is shutting down or over")
 	// ErrCanceled completes a platform request that was still queued when
 	// the session shut down.
 	ErrCanceled = errors.New("runtime: request canceled at shutdown")
@@ -50,6 +47,9 @@ const (
 	PhaseDeinitPlatform   Phase = "deinit platform"
 	PhaseCloseInput       Phase = "close input"
 	PhaseCloseGraphics    Phase = "close graphics"
+	// PhaseWorkers is where a shutdown reports jobs that did not settle
+	// within the Execution options' SettleTimeout.
+	PhaseWorkers Phase = "settle workers"
 )
 
 // PhaseError is a failure with the phase it happened in. [GameRuntime.Run]
@@ -76,21 +76,3 @@ func (e *PhaseError) Error() string {
 
 // Unwrap returns the underlying failure.
 func (e *PhaseError) Unwrap() error { return e.Err }
-
-// PanicError is a panic recovered from a game hook or other work the runtime
-// ran on the game's behalf. The session treats it as a failure and still runs
-// every cleanup.
-type PanicError struct {
-	Value any
-	Stack []byte
-}
-
-func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
-
-// Unwrap returns the panic value when it is an error.
-func (e *PanicError) Unwrap() error {
-	if err, ok := e.Value.(error); ok {
-		return err
-	}
-	return nil
-}

@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+
+	"github.com/metronome-go/metronome/runtime/work"
 )
 
 // State is a lifecycle milestone of a session.
@@ -137,11 +139,11 @@ func (f *failures) err() error {
 	return errors.Join(f.list...)
 }
 
-// guard runs fn and turns a panic into a [PanicError].
+// guard runs fn and turns a panic into a [work.PanicError].
 func guard(fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &PanicError{Value: r, Stack: debug.Stack()}
+			err = &work.PanicError{Value: r, Stack: debug.Stack()}
 		}
 	}()
 	return fn()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -133,7 +134,7 @@ type Options struct {
 	// Execution chooses the worker pool of the session's groups
 	// ([GameRuntime.Workers]): an owned one of a given capacity (default
 	// GOMAXPROCS, started lazily) or an application pool.
-	Execution ExecutionOptions
+	Execution work.Options
 	// ShutdownPolicy decides ordinary shutdown requests (the window's
 	// close button, quit actions, tools; see [ShutdownEndpoint]). Nil
 	// accepts each at once. It can also be installed once with
@@ -192,7 +193,9 @@ func (o Options) Validate() error {
 	if o.Maintenance < MinIdleInterval || o.Maintenance > MaxIdleInterval {
 		bad("Options.Maintenance", o.Maintenance, "is out of range", fmt.Sprintf("%v to %v", MinIdleInterval, MaxIdleInterval))
 	}
-	o.Execution.validate(bad)
+	if err := o.Execution.Validate(); err != nil {
+		errs = append(errs, err)
+	}
 	o.Record.validate(bad)
 	return errors.Join(errs...)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/metronome-go/metronome/input/inputtest"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -118,7 +119,7 @@ func TestPanicsOutsideHooksStillCleanUp(t *testing.T) {
 					tc.setup(r)
 					_, err := r.run()
 					var pe *runtime.PhaseError
-					var pan *runtime.PanicError
+					var pan *work.PanicError
 					if !errors.As(err, &pe) || pe.Phase != tc.phase || !errors.As(err, &pan) || !errors.Is(err, errInjected) {
 						t.Fatalf("Run: got %v, want a PanicError of the injected value in phase %q", err, tc.phase)
 					}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -45,7 +46,7 @@ type GameRuntime struct {
 	mailbox    Mailbox
 	services   Services
 	counters   counters
-	workers    Workers
+	workers    *work.Session
 	endpoint   ShutdownEndpoint
 
 	plat platform
@@ -131,7 +132,11 @@ func New(game Game, ctx *Context, opts Options) (*GameRuntime, error) {
 	r.stop.wake = r.wakeAll
 	r.sim.tick.Stop = r.stop
 	r.dispatcher.wake = r.plat.waiter.Wake
-	if err := r.workers.init(r); err != nil {
+	toPlatform := func(f func()) error {
+		r.dispatcher.Do(func() error { f(); return nil })
+		return nil // refused at shutdown: the future says so, and nobody waits
+	}
+	if r.workers, err = work.NewSession(opts.Execution, r.mailbox.Post, toPlatform, r.plat.waiter.Wake); err != nil {
 		return nil, err
 	}
 	r.endpoint.init(r)
@@ -183,8 +188,9 @@ func (r *GameRuntime) Dispatcher() *PlatformDispatcher { return &r.dispatcher }
 func (r *GameRuntime) Mailbox() *Mailbox { return &r.mailbox }
 
 // Workers returns the session's worker groups, for CPU jobs whose
-// results go to the simulation or the platform thread.
-func (r *GameRuntime) Workers() *Workers { return &r.workers }
+// results go to the simulation or the platform thread ([work.Go],
+// [work.GoPlatform]).
+func (r *GameRuntime) Workers() *work.Session { return r.workers }
 
 // Shutdown returns the endpoint for ordinary shutdown requests, which the
 // session's [ShutdownPolicy] may accept, refuse or defer.

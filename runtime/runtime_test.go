@@ -11,6 +11,7 @@ import (
 	"github.com/metronome-go/metronome/input/inputtest"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -106,7 +107,7 @@ func TestFailureInEveryHook(t *testing.T) {
 						if !errors.As(err, &pe) || pe.Phase != tc.phase {
 							t.Fatalf("Run: got %v, want a PhaseError in phase %q", err, tc.phase)
 						}
-						var pan *runtime.PanicError
+						var pan *work.PanicError
 						if got := errors.As(err, &pan); got != panics {
 							t.Errorf("error %v is a PanicError: got %v, want %v", err, got, panics)
 						}

@@ -108,7 +108,7 @@ func (r *GameRuntime) shutdown() {
 	// Ordinary requests are moot now; the session's worker groups refuse
 	// new jobs and their jobs' contexts are done.
 	r.endpoint.close()
-	r.workers.closeAcceptance()
+	r.workers.Close()
 	// Stop the simulation and join it, servicing platform work meanwhile
 	// (a job may be waiting on some).
 	if r.sim.own && r.sim.done != nil {
@@ -123,7 +123,13 @@ func (r *GameRuntime) shutdown() {
 	}
 	// Accepted jobs settle while the platform keeps servicing their
 	// dispatcher work; then the owned pool joins.
-	r.settleWorkers()
+	if err := r.workers.Settle(r.clock, r.plat.waiter, r.opts.Execution.SettleTimeout, func() {
+		if err := guard(func() error { r.plat.drainDispatcher(); return nil }); err != nil {
+			r.fail(PhaseSettle, err)
+		}
+	}); err != nil {
+		r.fail(PhaseWorkers, err)
+	}
 	// Settle the work accepted so far, then cancel what remains.
 	if err := guard(func() error { r.plat.drainDispatcher(); return nil }); err != nil {
 		r.fail(PhaseSettle, err)

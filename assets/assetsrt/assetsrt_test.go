@@ -21,6 +21,7 @@ import (
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -268,8 +269,8 @@ func TestCancelGroupDuringLoad(t *testing.T) {
 				if err := rt.Run(); err != nil {
 					t.Fatalf("Run: %v", err)
 				}
-				if !errors.Is(g.loadErr, assets.ErrCanceled) || !errors.Is(g.loadErr, runtime.ErrGroupCanceled) {
-					t.Errorf("load error %v, want ErrCanceled wrapping runtime.ErrGroupCanceled", g.loadErr)
+				if !errors.Is(g.loadErr, assets.ErrCanceled) || !errors.Is(g.loadErr, work.ErrGroupCanceled) {
+					t.Errorf("load error %v, want ErrCanceled wrapping work.ErrGroupCanceled", g.loadErr)
 				}
 				if s := g.lib.Stats(); s.Images+s.Sheets+s.Fonts != 0 {
 					t.Errorf("library holds %+v, want nothing", s)
@@ -289,14 +290,14 @@ func TestGraphicsAfterShutdown(t *testing.T) {
 			t.Fatal(err)
 		}
 		ran := false
-		if err := g.exec.Graphics(func(assets.Uploader) { ran = true }); !errors.Is(err, runtime.ErrClosed) {
-			t.Errorf("Graphics after shutdown: %v, want runtime.ErrClosed", err)
+		if err := g.exec.Graphics(func(assets.Uploader) { ran = true }); !errors.Is(err, work.ErrClosed) {
+			t.Errorf("Graphics after shutdown: %v, want work.ErrClosed", err)
 		}
-		if err := g.exec.Post(func() { ran = true }); !errors.Is(err, runtime.ErrClosed) {
-			t.Errorf("Post after shutdown: %v, want runtime.ErrClosed", err)
+		if err := g.exec.Post(func() { ran = true }); !errors.Is(err, work.ErrClosed) {
+			t.Errorf("Post after shutdown: %v, want work.ErrClosed", err)
 		}
-		if err := g.exec.Go(func(context.Context) { ran = true }); !errors.Is(err, runtime.ErrClosed) {
-			t.Errorf("Go after shutdown: %v, want runtime.ErrClosed", err)
+		if err := g.exec.Go(func(context.Context) { ran = true }); !errors.Is(err, work.ErrClosed) {
+			t.Errorf("Go after shutdown: %v, want work.ErrClosed", err)
 		}
 		if ran {
 			t.Error("refused work ran")

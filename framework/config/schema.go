@@ -235,8 +235,8 @@ var fields = append([]field{
 		f.allowed = fmt.Sprintf("%d to %d frames per second", lo, hi)
 		return f
 	}(),
-	intField("runtime.workers", "runtime", "Options.Execution.Workers", func(c *Config) *int { return &c.Runtime.Workers }),
-	durationField("runtime.settle_timeout", "runtime", "Options.Execution.SettleTimeout", func(c *Config) *time.Duration { return &c.Runtime.SettleTimeout }),
+	intField("runtime.workers", "work", "Options.Workers", func(c *Config) *int { return &c.Runtime.Workers }),
+	durationField("runtime.settle_timeout", "work", "Options.SettleTimeout", func(c *Config) *time.Duration { return &c.Runtime.SettleTimeout }),
 	boolField("runtime.background_workers", "", "", func(c *Config) *bool { return &c.Runtime.BackgroundWorkers }),
 
 	boolField("render.interpolation", "", "", func(c *Config) *bool { return &c.Render.Interpolation }),
