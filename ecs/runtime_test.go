@@ -140,7 +140,7 @@ func TestAppUnderRuntime(t *testing.T) {
 				opts.Clock = clock
 				// Some frames take (bubble) time to render, so the scheduler
 				// has to catch up and the frames land between steps.
-				ctx, fakes := runtimetest.NewContext(clock)
+				ctx, fakes := runtimetest.NewAdapters(clock)
 				ctx.Input = nil
 				size := input.Size{Width: 320, Height: 240}
 				fakes.Display.Set(func(s *runtime.WindowState) { s.Size, s.Framebuffer = size, size })

@@ -415,7 +415,7 @@ func TestScreenFollowsResizes(t *testing.T) {
 				opts.Clock = clock
 				opts.Timing.Mode = timing.FixedMode
 				opts.Timing.FixedStep = 20 * time.Millisecond
-				ctx, fakes := runtimetest.NewContext(clock)
+				ctx, fakes := runtimetest.NewAdapters(clock)
 				ctx.Input = nil
 				fakes.Display.Set(func(s *runtime.WindowState) { s.Size, s.Framebuffer = sz(1280, 720), sz(1280, 720) })
 				fakes.Display.

@@ -245,7 +245,7 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 		return nil
 	}
 
-	var ctx *runtime.Context
+	var ctx *runtime.Adapters
 	if opts.Window {
 		// The recorded sound requests play as they did, at recorded speed:
 		// the device's timeline is this session's clock, so the first
@@ -266,18 +266,22 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 		clock := timing.NewManualClock(0)
 		rtOpts.Clock = clock
 		size := input.Size{Width: cfg.Window.Width, Height: cfg.Window.Height}
-		ctx = &runtime.Context{
+		ctx = &runtime.Adapters{
 			Display:   &headlessDisplay{state: runtime.WindowState{Window: input.Window{Size: size, Framebuffer: size, Focused: true}}},
 			Presenter: headlessPresenter{},
 			Renderer:  assets.NewUploadingRenderer(sess.lib, nullrender.New()),
 		}
 	}
+	if rtOpts.Actions == nil {
+		rtOpts.Actions = input.NewActions()
+	}
 	rt, err := runtime.New(sess, ctx, rtOpts)
 	if err != nil {
 		return ReplayResult{}, errors.Join(err, ctx.Close())
 	}
+	sess.Bind(rt)
 	if sess.window != nil {
-		sess.setUpAndOpen(rt)
+		sess.setUpAndOpen(rt, ctx, rtOpts.Actions)
 	}
 	start := timing.Now()
 	err = rt.Run()

@@ -264,13 +264,18 @@ func TestRecordInWindowReplayHeadless(t *testing.T) {
 // --print-config with their source, and are refused outside the runtime's
 // own ranges (issue 19).
 func TestWorkerKeys(t *testing.T) {
+	var workers *work.Session
 	g := framework.Game{Setup: func(s *framework.Setup) error {
-		// A job on the session's pool, so the pool is the one in use.
-		done := make(chan struct{})
-		if err := s.Runtime.Workers().Group("probe").Submit(work.JobFunc(func(context.Context) { close(done) })); err != nil {
-			return err
-		}
-		<-done
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "probe", Run: func(c *ecs.Context) {
+			// A job on the session's pool, so the pool is the one in use.
+			workers = s.Simulation().Workers
+			done := make(chan struct{})
+			if err := workers.Group("probe").Submit(work.JobFunc(func(context.Context) { close(done) })); err != nil {
+				c.Fail(err)
+				return
+			}
+			<-done
+		}})
 		return nil
 	}}
 	sim, err := frameworktest.New(g, frameworktest.Options{Sets: []string{"runtime.workers=3", "runtime.settle_timeout=2s"}})
@@ -280,7 +285,7 @@ func TestWorkerKeys(t *testing.T) {
 	if err := sim.RunTicks(2); err != nil {
 		t.Fatal(err)
 	}
-	if got := sim.Runtime.Workers().Pool().Capacity(); got != 3 {
+	if got := workers.Pool().Capacity(); got != 3 {
 		t.Errorf("worker pool capacity %d, want runtime.workers = 3", got)
 	}
 	if got := sim.Runtime.Options().Execution.SettleTimeout; got != 2*time.Second {

@@ -4,7 +4,7 @@
 //
 // # Sessions
 //
-// A [Game] supplies hooks; a [Context] owns the adapters (display and
+// A [Game] supplies hooks; a [Adapters] owns the adapters (display and
 // window, input, renderer, presentation, resources); [New] joins them with
 // [Options] into a [GameRuntime], and [GameRuntime.Run] blocks on the
 // caller's thread, which owns polling and the graphics context:
@@ -172,7 +172,7 @@
 // # Testing
 //
 // Package runtime/runtimetest is the test kit: fake display, presenter,
-// renderer and input adapters assembled by runtimetest.NewContext, and
+// renderer and input adapters assembled by runtimetest.NewAdapters, and
 // virtual clocks, so a whole session runs headless, exactly and without
 // sleeping (the project's own tests use it). The GLFW/OpenGL context
 // factory lives in runtime/glfwplatform; this package is pure Go.

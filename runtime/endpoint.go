@@ -111,7 +111,14 @@ type ShutdownStats struct {
 // depends only on the instant it was made (the window's close is made at
 // the platform's poll, which precedes the updates of its instant).
 type ShutdownEndpoint struct {
-	rt *GameRuntime
+	// The session's handles: its clock, its stop, its failures and
+	// lifecycle; recording says that decided requests are kept for the
+	// recording.
+	clock     timing.Clock
+	stop      *StopSignal
+	fails     *failures
+	life      *Lifecycle
+	recording bool
 
 	mu       sync.Mutex
 	policy   ShutdownPolicy
@@ -142,7 +149,8 @@ type ShutdownEndpoint struct {
 }
 
 func (e *ShutdownEndpoint) init(r *GameRuntime) {
-	e.rt = r
+	e.clock, e.stop, e.fails, e.life = r.clock, r.stop, &r.fails, r.life
+	e.recording = r.opts.Record.Writer != nil
 	e.policy = r.opts.ShutdownPolicy
 	e.replaying = r.opts.Record.Reader != nil
 }
@@ -158,7 +166,7 @@ func (e *ShutdownEndpoint) SetPolicy(p ShutdownPolicy) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.policy != nil || e.rt.life.State() >= StateRunning {
+	if e.policy != nil || e.life.State() >= StateRunning {
 		return ErrPolicyInstalled
 	}
 	e.policy = p
@@ -170,7 +178,7 @@ func (e *ShutdownEndpoint) SetPolicy(p ShutdownPolicy) error {
 // It returns [work.ErrClosed] when the session is already stopping.
 func (e *ShutdownEndpoint) Request(reason ShutdownReason) error {
 	e.mu.Lock()
-	if e.closed || e.rt.stop.Requested() {
+	if e.closed || e.stop.Requested() {
 		e.mu.Unlock()
 		return work.ErrClosed
 	}
@@ -182,12 +190,12 @@ func (e *ShutdownEndpoint) Request(reason ShutdownReason) error {
 	}
 	e.seq++
 	e.stats.Requests++
-	req := ShutdownRequest{Reason: reason, At: e.rt.clock.Now(), Seq: e.seq}
+	req := ShutdownRequest{Reason: reason, At: e.clock.Now(), Seq: e.seq}
 	if e.policy == nil || e.replaying {
 		e.stats.Accepted++
 		e.accepted, e.hasEnded = req, true
 		e.mu.Unlock()
-		e.rt.stop.Request()
+		e.stop.Request()
 		return nil
 	}
 	e.staged = append(e.staged, req)
@@ -216,7 +224,7 @@ func (e *ShutdownEndpoint) Accept() error {
 	e.stats.Accepted++
 	e.accepted, e.hasEnded = e.open, true
 	e.mu.Unlock()
-	e.rt.stop.Request()
+	e.stop.Request()
 	return nil
 }
 
@@ -276,7 +284,7 @@ func (e *ShutdownEndpoint) negotiate() bool {
 		if stop {
 			break
 		}
-		if e.rt.sim.rec.Writer != nil {
+		if e.recording {
 			e.decided = append(e.decided, batch[i])
 		}
 		stop = e.decide(policy, batch[i])
@@ -307,7 +315,7 @@ func (e *ShutdownEndpoint) replay(tick uint64, reqs []recording.ShutdownRequest)
 		e.stats.Requests++
 		e.mu.Unlock()
 		if e.decide(policy, req) {
-			if e.rt.fails.any() {
+			if e.fails.any() {
 				return nil // the policy failed: that is the session's error
 			}
 			return fmt.Errorf("runtime: replay: the shutdown policy accepted request %d (%s) before tick %d, where the recorded session went on", q.Seq, q.Reason, tick)
@@ -318,7 +326,6 @@ func (e *ShutdownEndpoint) replay(tick uint64, reqs []recording.ShutdownRequest)
 
 // decide asks the policy about one request and applies its answer.
 func (e *ShutdownEndpoint) decide(policy ShutdownPolicy, req ShutdownRequest) bool {
-	r := e.rt
 	e.mu.Lock()
 	if e.hasOpen {
 		req.Repeats = e.open.Repeats + 1
@@ -326,7 +333,7 @@ func (e *ShutdownEndpoint) decide(policy ShutdownPolicy, req ShutdownRequest) bo
 	e.mu.Unlock()
 	var d ShutdownDecision
 	if err := guard(func() error { d = policy(req); return nil }); err != nil {
-		r.fail(PhaseShutdownPolicy, err)
+		e.fails.fail(PhaseShutdownPolicy, err)
 		return true
 	}
 	e.mu.Lock()
@@ -343,12 +350,12 @@ func (e *ShutdownEndpoint) decide(policy ShutdownPolicy, req ShutdownRequest) bo
 		e.stats.Deferred++
 	default:
 		e.mu.Unlock()
-		r.fail(PhaseShutdownPolicy, fmt.Errorf("policy answered %v for request %d (%s), want accept, refuse or defer", d, req.Seq, req.Reason))
+		e.fails.fail(PhaseShutdownPolicy, fmt.Errorf("policy answered %v for request %d (%s), want accept, refuse or defer", d, req.Seq, req.Reason))
 		return true
 	}
 	e.mu.Unlock()
 	if d == ShutdownAccept {
-		r.stop.Request()
+		e.stop.Request()
 		return true
 	}
 	return false

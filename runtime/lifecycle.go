@@ -111,6 +111,19 @@ type failures struct {
 	mu    sync.Mutex
 	list  []error
 	count atomic.Int32
+
+	life *Lifecycle
+	stop *StopSignal
+}
+
+// fail records a failure and stops the session.
+func (f *failures) fail(phase Phase, err error) {
+	if err == nil {
+		return
+	}
+	f.add(phase, err)
+	f.life.advance(StateStopping)
+	f.stop.Request()
 }
 
 func (f *failures) add(phase Phase, err error) {

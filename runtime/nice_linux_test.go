@@ -37,7 +37,7 @@ func TestWorkersRunAtBackgroundPriority(t *testing.T) {
 				nice.Store(-100)
 				r.game.onUpdate = func(fg *fakeGame, _ *runtime.TickContext) {
 					if fg.updates.Load() == 1 {
-						_ = fg.rt.Workers().Group("probe").Submit(work.JobFunc(func(context.Context) { nice.Store(int64(threadNice())) }))
+						_ = fg.sim.Workers.Group("probe").Submit(work.JobFunc(func(context.Context) { nice.Store(int64(threadNice())) }))
 					}
 				}
 				rt, err := runtime.New(r.game, r.ctx, r.opts)

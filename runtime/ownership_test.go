@@ -100,11 +100,11 @@ func TestPanicsOutsideHooksStillCleanUp(t *testing.T) {
 		}, runtime.PhaseRecycle},
 		{"framebuffer resize", func(r *rig) {
 			r.f["renderer.SetFramebufferSize"] = fault{err: errInjected, panics: true}
-			r.game.onPlatform = func(*fakeGame, *runtime.GameRuntime) error { return errors.New("InitPlatform must not run") }
+			r.game.onPlatform = func(*fakeGame, *runtime.Platform) error { return errors.New("InitPlatform must not run") }
 		}, runtime.PhaseInitGraphics},
 		{"resize while running", func(r *rig) {
 			r.display.Resize(r.clock.At(50*time.Millisecond), input.Size{Width: 100, Height: 100}, input.Size{Width: 200, Height: 200})
-			r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
+			r.game.onPlatform = func(g *fakeGame, plat *runtime.Platform) error {
 				r.f["renderer.SetFramebufferSize"] = fault{err: errInjected, panics: true}
 				return nil
 			}

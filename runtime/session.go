@@ -32,7 +32,7 @@ func (r *GameRuntime) Run() error {
 // initialize runs the init steps in order and reports whether the loop
 // should start.
 func (r *GameRuntime) initialize() bool {
-	c := r.ctx
+	c := r.adapters
 	if c.Input != nil {
 		if err := guard(c.Input.Init); err != nil {
 			r.fail(PhaseInitInput, err)
@@ -53,7 +53,9 @@ func (r *GameRuntime) initialize() bool {
 	}
 	r.endpoint.observeClose(r.plat.window.CloseRequested)
 	r.plat.tried = true
-	if err := guard(func() error { return r.game.InitPlatform(r) }); err != nil {
+	if err := guard(func() error {
+		return r.game.InitPlatform(&Platform{Adapters: r.adapters, Actions: r.actions})
+	}); err != nil {
 		r.fail(PhaseInitPlatform, err)
 		return false
 	}
@@ -114,7 +116,7 @@ func (r *GameRuntime) shutdown() {
 	if r.sim.own && r.sim.done != nil {
 		r.plat.pumpUntil(r.sim.done)
 	} else {
-		r.sim.stop()
+		r.sim.deinit()
 	}
 	if r.plat.tried {
 		if err := guard(r.game.Quiesce); err != nil {
@@ -144,7 +146,7 @@ func (r *GameRuntime) shutdown() {
 			r.fail(PhaseDeinitPlatform, err)
 		}
 	}
-	c := r.ctx
+	c := r.adapters
 	if c.Input != nil {
 		if err := guard(c.Input.Close); err != nil {
 			r.fail(PhaseCloseInput, err)

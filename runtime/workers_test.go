@@ -78,8 +78,8 @@ func TestGoDeliversOnTheSimulation(t *testing.T) {
 				r := newRig(mode, nil)
 				var g *work.Group
 				var results, uploads []string // simulation owner only: the race detector checks it
-				r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
-					g = rt.Workers().Group("level")
+				r.game.onSim = func(fg *fakeGame, sim *runtime.Simulation) error {
+					g = sim.Workers.Group("level")
 					if err := work.Go(g, func(ctx context.Context) (int, error) {
 						time.Sleep(30 * time.Millisecond) // a decode of 30 ms
 						return 42, nil
@@ -101,7 +101,7 @@ func TestGoDeliversOnTheSimulation(t *testing.T) {
 				r.game.onUpdate = func(fg *fakeGame, tick *runtime.TickContext) {
 					switch fg.updates.Load() {
 					case 10:
-						doomed := fg.rt.Workers().Group("doomed")
+						doomed := fg.sim.Workers.Group("doomed")
 						_ = work.Go(doomed, func(context.Context) (int, error) { panic("bad level") },
 							func(v int, err error) {
 								var pe *work.PanicError
@@ -186,8 +186,8 @@ func TestWorkersShutdownOrder(t *testing.T) {
 				var ws *work.Session
 				var stopCause error
 				sawStop := make(chan struct{})
-				r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
-					ws = rt.Workers()
+				r.game.onSim = func(fg *fakeGame, sim *runtime.Simulation) error {
+					ws = sim.Workers
 					g = ws.Group("jobs")
 					return nil
 				}
@@ -195,7 +195,6 @@ func TestWorkersShutdownOrder(t *testing.T) {
 					if fg.updates.Load() != 5 {
 						return
 					}
-					rt := fg.rt
 					// A slow job that ignores its context.
 					_ = g.Submit(work.JobFunc(func(context.Context) {
 						time.Sleep(50 * time.Millisecond)
@@ -211,7 +210,7 @@ func TestWorkersShutdownOrder(t *testing.T) {
 					// has joined.
 					_ = g.Submit(work.JobFunc(func(context.Context) {
 						time.Sleep(20 * time.Millisecond)
-						f := rt.Dispatcher().Do(func() error { r.j.add("platform work for a job"); return nil })
+						f := fg.sim.Dispatcher.Do(func() error { r.j.add("platform work for a job"); return nil })
 						<-f.Done()
 						r.j.add("job after platform work")
 					}))
@@ -262,18 +261,17 @@ func TestJobWaitsOnPlatformDuringJoin(t *testing.T) {
 		r := newRig(runtime.Concurrent, nil)
 		r.game.stopAfter = 3
 		var g *work.Group
-		r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
-			g = rt.Workers().Group("save")
+		r.game.onSim = func(fg *fakeGame, sim *runtime.Simulation) error {
+			g = sim.Workers.Group("save")
 			return nil
 		}
 		r.game.onUpdate = func(fg *fakeGame, _ *runtime.TickContext) {
 			if fg.updates.Load() != 3 {
 				return
 			}
-			rt := fg.rt
 			_ = g.Submit(work.JobFunc(func(context.Context) {
 				time.Sleep(5 * time.Millisecond) // the simulation is joining by now
-				f := rt.Dispatcher().Do(func() error { r.j.add("platform work"); return nil })
+				f := fg.sim.Dispatcher.Do(func() error { r.j.add("platform work"); return nil })
 				<-f.Done()
 				r.j.add("job done")
 			}))
@@ -335,11 +333,11 @@ func TestInjectedPool(t *testing.T) {
 				r.game.stopAfter = 4
 				var sess *work.Group
 				var sessDone atomic.Bool
-				r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
-					if rt.Workers().Pool() != pool {
+				r.game.onSim = func(fg *fakeGame, sim *runtime.Simulation) error {
+					if sim.Workers.Pool() != pool {
 						t.Error("Workers().Pool(): want the injected pool")
 					}
-					sess = rt.Workers().Group("session")
+					sess = sim.Workers.Group("session")
 					return sess.Submit(work.JobFunc(func(context.Context) {
 						time.Sleep(40 * time.Millisecond)
 						sessDone.Store(true)
@@ -390,8 +388,8 @@ func TestSettleTimeout(t *testing.T) {
 		r.opts.Execution.SettleTimeout = 25 * time.Millisecond
 		r.game.stopAfter = 2
 		stuck := make(chan struct{})
-		r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
-			return rt.Workers().Group("stuck").Submit(work.JobFunc(func(context.Context) { <-stuck }))
+		r.game.onSim = func(fg *fakeGame, sim *runtime.Simulation) error {
+			return sim.Workers.Group("stuck").Submit(work.JobFunc(func(context.Context) { <-stuck }))
 		}
 		var quiesced, deinit time.Duration
 		r.game.onQuiesce = func(*fakeGame) { quiesced = time.Duration(r.clock.Now()) }
@@ -422,21 +420,21 @@ func TestSettleOnVirtualTime(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			clock := runtimetest.NewClock()
 			g := &leanGame{stopAfter: 3}
-			ctx, fakes := runtimetest.NewContext(clock)
+			ctx, fakes := runtimetest.NewAdapters(clock)
 			fakes.Discard()
 			rt, err := runtime.New(g, ctx, runtimetest.Options(clock, mode))
 			if err != nil {
 				t.Fatal(err)
 			}
-			group := rt.Workers().Group("virtual")
 			var steps atomic.Int64
 			g.onUpdate = func(n int) {
 				if n != 3 {
 					return
 				}
-				_ = group.Submit(work.JobFunc(func(context.Context) {
+				sim := g.sim
+				_ = sim.Workers.Group("virtual").Submit(work.JobFunc(func(context.Context) {
 					for range 5 { // five round trips to the platform
-						<-rt.Dispatcher().Do(func() error { steps.Add(1); return nil }).Done()
+						<-sim.Dispatcher.Do(func() error { steps.Add(1); return nil }).Done()
 					}
 				}))
 			}
@@ -464,8 +462,8 @@ type loadGame struct {
 	level []int
 }
 
-func (g *loadGame) InitSimulation(rt *runtime.GameRuntime) error {
-	return work.Go(rt.Workers().Group("level"), func(ctx context.Context) ([]int, error) {
+func (g *loadGame) InitSimulation(sim *runtime.Simulation) error {
+	return work.Go(sim.Workers.Group("level"), func(ctx context.Context) ([]int, error) {
 		level := make([]int, 64) // on a worker: no simulation state here
 		for i := range level {
 			if ctx.Err() != nil {

@@ -14,7 +14,8 @@
 //
 // A game polls the load from its updates:
 //
-//	exec := assetsrt.New(rt, rt.Workers().Group("assets"))
+//	// InitPlatform kept p.Adapters.Renderer in g.renderer; in InitSimulation:
+//	exec := assetsrt.New(sim, g.renderer, sim.Workers.Group("assets"))
 //	load, err := lib.StartLoad(exec, gameFS, files, assets.LoadOptions{})
 //	// each update:
 //	done, total := load.Progress() // draw the bar
@@ -33,17 +34,20 @@ import (
 // Executor is an [assets.Executor] on a runtime session. Its methods are
 // safe from any goroutine.
 type Executor struct {
-	rt    *runtime.GameRuntime
+	sim   *runtime.Simulation
+	up    assets.Uploader
 	group *work.Group
 }
 
-// New returns an executor whose jobs run in g, a group of rt's
-// ([work.Session.Group]); its results go to rt's simulation owner and
-// its graphics work to rt's platform thread, with the renderer of rt's
-// context (the framework's is an [assets.UploadingRenderer]). Cancel g to
-// cancel every load started on it; its Stats count the loads' files.
-func New(rt *runtime.GameRuntime, g *work.Group) *Executor {
-	return &Executor{rt: rt, group: g}
+// New returns an executor whose jobs run in g, a group of the session's
+// ([work.Session.Group]); its results go to the simulation owner through
+// sim's mailbox and its graphics work to the platform thread through sim's
+// dispatcher, where it runs with up: the session's renderer, which
+// InitPlatform finds in [runtime.Platform.Adapters] (the framework's is an
+// [assets.UploadingRenderer]). Cancel g to cancel every load started on
+// it; its Stats count the loads' files.
+func New(sim *runtime.Simulation, up assets.Uploader, g *work.Group) *Executor {
+	return &Executor{sim: sim, up: up, group: g}
 }
 
 // Group returns the executor's worker group.
@@ -57,14 +61,14 @@ func (e *Executor) Go(job func(ctx context.Context)) error {
 
 // Post queues fn on the session's mailbox: it runs on the simulation owner
 // before the next update; [work.ErrClosed] once the simulation stopped.
-func (e *Executor) Post(fn func()) error { return e.rt.Mailbox().Post(fn) }
+func (e *Executor) Post(fn func()) error { return e.sim.Mailbox.Post(fn) }
 
 // Graphics queues fn on the platform dispatcher, which runs it on the
-// platform thread with the context's renderer; [work.ErrClosed] once
+// platform thread with the executor's uploader; [work.ErrClosed] once
 // the dispatcher is closed.
 func (e *Executor) Graphics(fn func(assets.Uploader)) error {
-	r := e.rt.Context().Renderer
-	f := e.rt.Dispatcher().Do(func() error { fn(r); return nil })
+	up := e.up
+	f := e.sim.Dispatcher.Do(func() error { fn(up); return nil })
 	select {
 	case <-f.Done():
 		// Settled at once: refused (the platform runs queued work later,

@@ -32,12 +32,13 @@ import (
 // stops at that update whatever the load is doing).
 type loadingGame struct {
 	runtime.Base
-	clock  timing.Clock
-	lib    *assets.Library
-	fsys   fs.FS
-	files  []assets.File
-	stopAt uint64
-	cancel func(*loadingGame)
+	renderer render2d.Renderer // the session\'s, from InitPlatform
+	clock    timing.Clock
+	lib      *assets.Library
+	fsys     fs.FS
+	files    []assets.File
+	stopAt   uint64
+	cancel   func(*loadingGame)
 
 	exec *assetsrt.Executor
 	load *assets.Load
@@ -52,8 +53,13 @@ type loadingGame struct {
 	loadErr        error
 }
 
-func (g *loadingGame) InitSimulation(rt *runtime.GameRuntime) error {
-	g.exec = assetsrt.New(rt, rt.Workers().Group("assets"))
+func (g *loadingGame) InitPlatform(plat *runtime.Platform) error {
+	g.renderer = plat.Adapters.Renderer
+	return nil
+}
+
+func (g *loadingGame) InitSimulation(sim *runtime.Simulation) error {
+	g.exec = assetsrt.New(sim, g.renderer, sim.Workers.Group("assets"))
 	var err error
 	g.load, err = g.lib.StartLoad(g.exec, g.fsys, g.files, assets.LoadOptions{})
 	return err
@@ -166,7 +172,7 @@ func session(t *testing.T, mode runtime.Mode, fsys fs.FS, files []assets.File) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	ctx.Renderer = assets.NewUploadingRenderer(lib, fakes.Renderer)
 	opts := runtimetest.Options(clock, mode)
 	opts.FrameCap = time.Second / 60

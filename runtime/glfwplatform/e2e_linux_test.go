@@ -30,12 +30,12 @@ type e2eGame struct {
 	readyOnce, pOnce  sync.Once
 }
 
-func (g *e2eGame) InitPlatform(rt *runtime.GameRuntime) error {
+func (g *e2eGame) InitPlatform(plat *runtime.Platform) error {
 	var err error
-	if g.jump, err = rt.Actions().Register("jump", input.KeySpace); err != nil {
+	if g.jump, err = plat.Actions.Register("jump", input.KeySpace); err != nil {
 		return err
 	}
-	g.fire, err = rt.Actions().Register("fire", input.MouseLeft)
+	g.fire, err = plat.Actions.Register("fire", input.MouseLeft)
 	return err
 }
 

@@ -87,7 +87,11 @@ type Game struct {
 	lib  *assets.Library
 	opts Options
 	rt   *runtime.GameRuntime
-	act  actions
+	// sim is the session's simulation handles, from its Startup on;
+	// read from any goroutine (Inject).
+	sim     atomic.Pointer[runtime.Simulation]
+	actions *input.Actions
+	act     actions
 
 	bunnyImg, playerImg       assets.Image
 	bunnyRegion, playerRegion assets.Region
@@ -210,7 +214,7 @@ func frameworkGame() framework.Game { return framework.Game{Title: "Metronome de
 // systems and the platform service that serves the run limits and the
 // slow-render load. Platform thread.
 func (g *Game) setupGame(s *framework.Setup) error {
-	g.app, g.lib, g.rt = s.App, s.Assets, s.Runtime
+	g.app, g.lib, g.rt, g.actions = s.App, s.Assets, s.Runtime, s.Actions
 	g.interp.Store(s.Config.Render.Interpolation)
 	if err := g.registerActions(s.Actions); err != nil {
 		return err
@@ -247,9 +251,14 @@ func (g *Game) setupGame(s *framework.Setup) error {
 		return err
 	}
 	if !g.opts.Bench && g.opts.AtlasImages > 0 {
-		if err := g.startAtlasLoad(); err != nil {
-			return err
-		}
+		// The load's jobs hand their results to the simulation owner,
+		// whose handles exist from InitSimulation on: start it there.
+		g.app.AddSystem(ecs.Startup, ecs.System{Name: "atlas load", Run: func(c *ecs.Context) {
+			g.sim.Store(s.Simulation())
+			c.Fail(g.startAtlasLoad(s.Adapters.Renderer))
+		}})
+	} else {
+		g.app.AddSystem(ecs.Startup, ecs.System{Name: "simulation handles", Run: func(*ecs.Context) { g.sim.Store(s.Simulation()) }})
 	}
 
 	w := g.app.World()
@@ -280,7 +289,7 @@ func (g *Game) setupGame(s *framework.Setup) error {
 	// Watch every present. The runtime draws through the context's
 	// renderer at each present, so wrapping it here, on the platform
 	// thread before the first frame, sees them all.
-	ctx := g.rt.Context()
+	ctx := s.Adapters
 	g.probe = &presentProbe{Renderer: ctx.Renderer}
 	ctx.Renderer = g.probe
 
@@ -519,9 +528,9 @@ func (g *Game) Inject(k int) error {
 		g.load.pendingStall.Store(int64(Stalls[k-1]))
 	case 4:
 		g.load.pendingStall.Store(int64(SuspensionLength))
-		if g.rt != nil && g.rt.Mode() == runtime.Concurrent {
+		if sim := g.sim.Load(); sim != nil && g.rt.Mode() == runtime.Concurrent {
 			// Everything sleeps, the platform thread too.
-			g.rt.Dispatcher().Do(func() error { g.opts.Sleep(SuspensionLength); return nil })
+			sim.Dispatcher.Do(func() error { g.opts.Sleep(SuspensionLength); return nil })
 		}
 	case 5:
 		g.load.slowUpdate.Store(!g.load.slowUpdate.Load())

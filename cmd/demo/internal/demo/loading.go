@@ -127,7 +127,7 @@ type atlasLoad struct {
 // through the session's machinery: a worker group for the drawing, the
 // mailbox for the handles, the dispatcher for the upload (assetsrt).
 // Platform thread, in Setup, before the simulation starts.
-func (g *Game) startAtlasLoad() error {
+func (g *Game) startAtlasLoad(up assets.Uploader) error {
 	n, size := g.opts.AtlasImages, g.opts.AtlasSize
 	// The atlas pages' textures are made by the setup's upload, before the
 	// first present: a new 1024 page costs software GL 12-30 ms of fresh
@@ -139,7 +139,8 @@ func (g *Game) startAtlasLoad() error {
 			return err
 		}
 	}
-	exec := assetsrt.New(g.rt, g.rt.Workers().Group("assets"))
+	sim := g.sim.Load()
+	exec := assetsrt.New(sim, up, sim.Workers.Group("assets"))
 	// Leave one processor to the platform thread: with every processor
 	// drawing images, the loop waits for the Go scheduler to preempt a
 	// worker, and frames come late by a time slice.

@@ -450,7 +450,7 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 // registerActions, or a player's [input.bindings] override. It also
 // returns the save action's key.
 func (g *Game) keysLine() ([]byte, string) {
-	a := g.rt.Actions()
+	a := g.actions
 	key := func(act input.Action) string {
 		if names := a.BindingNames(act, false); len(names) > 0 {
 			return names[0]
