@@ -24,7 +24,6 @@ type fullscreenGame struct {
 	updates int
 }
 
-
 func (g *fullscreenGame) Update(t *runtime.TickContext) error {
 	g.updates++
 	w := t.Window
