@@ -52,8 +52,8 @@ func TestRunHeadlessWindow(t *testing.T) {
 			if st.FramesPresented < 60 || st.Updates == 0 {
 				t.Errorf("stats after the run: %+v, want at least 60 frames presented and some updates", st)
 			}
-			if snap := rt.Lifecycle().Snapshot(); snap.Err != nil {
-				t.Errorf("lifecycle outcome: %+v", snap)
+			if err, _ := rt.Lifecycle().Outcome(); err != nil {
+				t.Errorf("lifecycle outcome: %v", err)
 			}
 			// The screenshot shows the white 8x8 sprite at (10, 10) on the
 			// window's background.

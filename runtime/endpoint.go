@@ -12,9 +12,9 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-// PhaseShutdownPolicy is where a panic in, or an invalid answer from, the
+// phaseShutdownPolicy is where a panic in, or an invalid answer from, the
 // [ShutdownPolicy] fails the session.
-const PhaseShutdownPolicy Phase = "shutdown policy"
+const phaseShutdownPolicy Phase = "shutdown policy"
 
 var (
 	// ErrNothingDeferred is returned by [ShutdownEndpoint.Accept] and
@@ -86,7 +86,7 @@ func (d ShutdownDecision) String() string {
 // read game state ("is there anything unsaved?") and set some (open a
 // confirm dialog) without locks. It must not call the endpoint's Accept or
 // Refuse: its return value is the answer. A panic or an answer other than
-// the three decisions fails the session in [PhaseShutdownPolicy].
+// the three decisions fails the session in the phase "shutdown policy".
 type ShutdownPolicy func(req ShutdownRequest) ShutdownDecision
 
 // ShutdownStats count a session's ordinary shutdown requests and their
@@ -333,7 +333,7 @@ func (e *ShutdownEndpoint) decide(policy ShutdownPolicy, req ShutdownRequest) bo
 	e.mu.Unlock()
 	var d ShutdownDecision
 	if err := guard(func() error { d = policy(req); return nil }); err != nil {
-		e.fails.fail(PhaseShutdownPolicy, err)
+		e.fails.fail(phaseShutdownPolicy, err)
 		return true
 	}
 	e.mu.Lock()
@@ -350,7 +350,7 @@ func (e *ShutdownEndpoint) decide(policy ShutdownPolicy, req ShutdownRequest) bo
 		e.stats.Deferred++
 	default:
 		e.mu.Unlock()
-		e.fails.fail(PhaseShutdownPolicy, fmt.Errorf("policy answered %v for request %d (%s), want accept, refuse or defer", d, req.Seq, req.Reason))
+		e.fails.fail(phaseShutdownPolicy, fmt.Errorf("policy answered %v for request %d (%s), want accept, refuse or defer", d, req.Seq, req.Reason))
 		return true
 	}
 	e.mu.Unlock()

@@ -48,29 +48,15 @@ type Lifecycle struct {
 
 func newLifecycle() *Lifecycle { return &Lifecycle{done: make(chan struct{})} }
 
-// LifecycleSnapshot is a consistent reading of a [Lifecycle].
-type LifecycleSnapshot struct {
-	State State
-	// Err is the session's outcome once State is terminal: nil for a clean
-	// stop, the same error Run returned otherwise.
-	Err error
-}
-
 // State returns the current milestone.
 func (l *Lifecycle) State() State { return State(l.state.Load()) }
-
-// Snapshot returns the state and, once terminal, the retained outcome.
-func (l *Lifecycle) Snapshot() LifecycleSnapshot {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return LifecycleSnapshot{State: l.State(), Err: l.err}
-}
 
 // Done returns a channel closed when the session reaches a terminal state.
 func (l *Lifecycle) Done() <-chan struct{} { return l.done }
 
-// Outcome returns the terminal error and true once the session has ended, or
-// nil and false while it is still running.
+// Outcome returns the terminal error and true once the session has ended
+// (nil for a clean stop, the same error Run returned otherwise), or nil
+// and false while it is still running.
 func (l *Lifecycle) Outcome() (error, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

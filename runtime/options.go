@@ -72,7 +72,7 @@ const (
 	MaxFrameCap           = time.Second
 	MinIdleInterval       = time.Millisecond
 	MaxIdleInterval       = time.Second
-	DefaultMaintenance    = 10 * time.Millisecond
+	defaultMaintenance    = 10 * time.Millisecond
 	DefaultHiddenInterval = 100 * time.Millisecond // 10 Hz
 )
 
@@ -155,7 +155,7 @@ func DefaultOptions() Options {
 		Timing:             timing.DefaultOptions(),
 		Polling:            input.DefaultPollingOptions(),
 		HiddenInterval:     DefaultHiddenInterval,
-		Maintenance:        DefaultMaintenance,
+		Maintenance:        defaultMaintenance,
 		FollowPresentation: true,
 	}
 }

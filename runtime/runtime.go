@@ -155,7 +155,7 @@ func (r *GameRuntime) releaseFrame(f *render2d.Frame) {
 		return
 	}
 	if err := guard(func() error { r.opts.FrameRelease(f); return nil }); err != nil {
-		r.fail(PhaseRecycle, err)
+		r.fail(phaseRecycle, err)
 	}
 }
 

@@ -123,9 +123,10 @@ func TestFailureInEveryHook(t *testing.T) {
 						if ran := r.game.updates.Load() > 0; ran != tc.updates {
 							t.Errorf("updates ran: got %v, want %v", ran, tc.updates)
 						}
-						snap := rt.Lifecycle().Snapshot()
-						if snap.State != runtime.StateFailed || !errors.Is(snap.Err, errInjected) {
-							t.Errorf("lifecycle: got %v %v, want failed with the injected error", snap.State, snap.Err)
+						state := rt.Lifecycle().State()
+						outcome, _ := rt.Lifecycle().Outcome()
+						if state != runtime.StateFailed || !errors.Is(outcome, errInjected) {
+							t.Errorf("lifecycle: got %v %v, want failed with the injected error", state, outcome)
 						}
 					})
 				})

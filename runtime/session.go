@@ -35,20 +35,20 @@ func (r *GameRuntime) initialize() bool {
 	c := r.adapters
 	if c.Input != nil {
 		if err := guard(c.Input.Init); err != nil {
-			r.fail(PhaseInitInput, err)
+			r.fail(phaseInitInput, err)
 			return false
 		}
 	}
 	if err := guard(c.Presenter.Init); err != nil {
-		r.fail(PhaseInitGraphics, err)
+		r.fail(phaseInitGraphics, err)
 		return false
 	}
 	if err := guard(func() error { r.plat.readRefresh(); return nil }); err != nil {
-		r.fail(PhaseInitGraphics, err)
+		r.fail(phaseInitGraphics, err)
 		return false
 	}
 	if err := guard(func() error { c.Display.PollEvents(); return r.plat.sample() }); err != nil {
-		r.fail(PhaseInitGraphics, err)
+		r.fail(phaseInitGraphics, err)
 		return false
 	}
 	r.endpoint.observeClose(r.plat.window.CloseRequested)
@@ -56,7 +56,7 @@ func (r *GameRuntime) initialize() bool {
 	if err := guard(func() error {
 		return r.game.InitPlatform(&Platform{Adapters: r.adapters, Actions: r.actions})
 	}); err != nil {
-		r.fail(PhaseInitPlatform, err)
+		r.fail(phaseInitPlatform, err)
 		return false
 	}
 	if r.stop.Requested() {
@@ -65,7 +65,7 @@ func (r *GameRuntime) initialize() bool {
 	r.sim.tried = true
 	if !r.sim.own {
 		if err := r.sim.initHook(); err != nil {
-			r.fail(PhaseInitSimulation, err)
+			r.fail(phaseInitSimulation, err)
 			return false
 		}
 		return !r.stop.Requested()
@@ -120,50 +120,50 @@ func (r *GameRuntime) shutdown() {
 	}
 	if r.plat.tried {
 		if err := guard(r.game.Quiesce); err != nil {
-			r.fail(PhaseQuiesce, err)
+			r.fail(phaseQuiesce, err)
 		}
 	}
 	// Accepted jobs settle while the platform keeps servicing their
 	// dispatcher work; then the owned pool joins.
 	if err := r.workers.Settle(r.clock, r.plat.waiter, r.opts.Execution.SettleTimeout, func() {
 		if err := guard(func() error { r.plat.drainDispatcher(); return nil }); err != nil {
-			r.fail(PhaseSettle, err)
+			r.fail(phaseSettle, err)
 		}
 	}); err != nil {
-		r.fail(PhaseWorkers, err)
+		r.fail(phaseWorkers, err)
 	}
 	// Settle the work accepted so far, then cancel what remains.
 	if err := guard(func() error { r.plat.drainDispatcher(); return nil }); err != nil {
-		r.fail(PhaseSettle, err)
+		r.fail(phaseSettle, err)
 	}
 	r.dispatcher.close()
 	if err := guard(func() error { r.slots.RecycleAll(); return nil }); err != nil {
-		r.fail(PhaseRecycle, err)
+		r.fail(phaseRecycle, err)
 	}
 	r.plat.current = nil
 	if r.plat.tried {
 		if err := guard(r.game.DeinitPlatform); err != nil {
-			r.fail(PhaseDeinitPlatform, err)
+			r.fail(phaseDeinitPlatform, err)
 		}
 	}
 	c := r.adapters
 	if c.Input != nil {
 		if err := guard(c.Input.Close); err != nil {
-			r.fail(PhaseCloseInput, err)
+			r.fail(phaseCloseInput, err)
 		}
 	}
 	if c.Resources != nil {
 		if err := guard(c.Resources.Close); err != nil {
-			r.fail(PhaseCloseGraphics, err)
+			r.fail(phaseCloseGraphics, err)
 		}
 	}
 	if err := guard(c.Renderer.Close); err != nil {
-		r.fail(PhaseCloseGraphics, err)
+		r.fail(phaseCloseGraphics, err)
 	}
 	if err := guard(c.Presenter.Close); err != nil {
-		r.fail(PhaseCloseGraphics, err)
+		r.fail(phaseCloseGraphics, err)
 	}
 	if err := guard(c.Display.Close); err != nil {
-		r.fail(PhaseCloseGraphics, err)
+		r.fail(phaseCloseGraphics, err)
 	}
 }

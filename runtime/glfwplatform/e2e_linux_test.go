@@ -126,8 +126,8 @@ func endToEnd(t *testing.T, mode runtime.Mode) {
 	if st.FramesPresented < frames {
 		t.Errorf("frames presented: got %d, want at least %d", st.FramesPresented, frames)
 	}
-	if s := rt.Lifecycle().Snapshot(); s.State != runtime.StateStopped || s.Err != nil {
-		t.Errorf("lifecycle: got %v %v, want stopped without error", s.State, s.Err)
+	if s, err := rt.Lifecycle().State(), runtimeOutcome(rt); s != runtime.StateStopped || err != nil {
+		t.Errorf("lifecycle: got %v %v, want stopped without error", s, err)
 	}
 	tel := rt.Telemetry()
 	t.Logf("%v: %d frames, %d updates, %d polls, frame interval min/mean/max %v/%v/%v, publications skipped %d",
@@ -214,4 +214,10 @@ func TestCloseButtonNegotiated(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runtimeOutcome is the session's terminal error (nil while it runs).
+func runtimeOutcome(rt *runtime.GameRuntime) error {
+	err, _ := rt.Lifecycle().Outcome()
+	return err
 }
