@@ -345,7 +345,7 @@ func newReplaySession(g Game, path string, opts ReplayOptions) (*Session, runtim
 	if err != nil {
 		return fail(err)
 	}
-	if rtOpts.Mode, err = runtime.ParseMode(h.Mode); err != nil {
+	if err = rtOpts.Mode.UnmarshalText([]byte(h.Mode)); err != nil {
 		return fail(fmt.Errorf("framework: --replay %s: the header's mode: %w", path, err))
 	}
 	sess, err := NewSession(g, cfg, source)

@@ -41,8 +41,8 @@ func (p FocusPolicy) String() string {
 	return fmt.Sprintf("FocusPolicy(%d)", uint8(p))
 }
 
-// ParseFocusPolicy reads "run", "pause" or "throttle" (case ignored).
-func ParseFocusPolicy(s string) (FocusPolicy, error) {
+// parseFocusPolicy reads "run", "pause" or "throttle" (case ignored).
+func parseFocusPolicy(s string) (FocusPolicy, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "run":
 		return FocusRun, nil
@@ -62,9 +62,9 @@ func (p FocusPolicy) MarshalText() ([]byte, error) {
 	return []byte(p.String()), nil
 }
 
-// UnmarshalText implements encoding.TextUnmarshaler with [ParseFocusPolicy].
+// UnmarshalText reads "run", "pause" or "throttle" (case ignored).
 func (p *FocusPolicy) UnmarshalText(b []byte) error {
-	v, err := ParseFocusPolicy(string(b))
+	v, err := parseFocusPolicy(string(b))
 	if err != nil {
 		return err
 	}

@@ -263,8 +263,9 @@ func TestFocusPolicyText(t *testing.T) {
 			t.Errorf("%v: round trip gave %v, %v", p, back, err)
 		}
 	}
-	if _, err := runtime.ParseFocusPolicy("sleep"); err == nil || !strings.Contains(err.Error(), `"run", "pause", "throttle"`) {
-		t.Errorf("ParseFocusPolicy(sleep): %v, want the valid words", err)
+	var p runtime.FocusPolicy
+	if err := p.UnmarshalText([]byte("sleep")); err == nil || !strings.Contains(err.Error(), `"run", "pause", "throttle"`) {
+		t.Errorf("UnmarshalText(sleep): %v, want the valid words", err)
 	}
 	if _, err := runtime.FocusPolicy(3).MarshalText(); err == nil {
 		t.Error("FocusPolicy(3).MarshalText: no error")

@@ -38,8 +38,8 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", uint8(m))
 }
 
-// ParseMode reads "sequential" or "concurrent" (case ignored).
-func ParseMode(s string) (Mode, error) {
+// parseMode reads "sequential" or "concurrent" (case ignored).
+func parseMode(s string) (Mode, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "sequential":
 		return Sequential, nil
@@ -57,9 +57,9 @@ func (m Mode) MarshalText() ([]byte, error) {
 	return []byte(m.String()), nil
 }
 
-// UnmarshalText implements encoding.TextUnmarshaler with [ParseMode].
+// UnmarshalText reads "sequential" or "concurrent" (case ignored).
 func (m *Mode) UnmarshalText(b []byte) error {
-	v, err := ParseMode(string(b))
+	v, err := parseMode(string(b))
 	if err != nil {
 		return err
 	}

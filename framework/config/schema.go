@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding"
 	"fmt"
 	"strings"
 	"time"
@@ -64,6 +65,17 @@ func durationField(key, owner, goField string, p func(*Config) *time.Duration) f
 
 // enumField is a key whose words are the owning package's names for T:
 // every value whose String form its parse function reads back.
+// word parses an owner's enumeration word through its UnmarshalText, the
+// one parser of each word.
+func word[T any, PT interface {
+	*T
+	encoding.TextUnmarshaler
+}](s string) (T, error) {
+	var v T
+	err := PT(&v).UnmarshalText([]byte(s))
+	return v, err
+}
+
 func enumField[T interface {
 	~uint8
 	fmt.Stringer
@@ -207,7 +219,7 @@ var fields = append([]field{
 		return f
 	}(),
 	boolField("window.fullscreen", "", "", func(c *Config) *bool { return &c.Window.Fullscreen }),
-	enumField("window.focus_policy", "runtime", "Options.FocusPolicy", runtime.ParseFocusPolicy, func(c *Config) *runtime.FocusPolicy { return &c.Window.FocusPolicy }),
+	enumField("window.focus_policy", "runtime", "Options.FocusPolicy", word[runtime.FocusPolicy], func(c *Config) *runtime.FocusPolicy { return &c.Window.FocusPolicy }),
 	boolField("window.vsync", "", "", func(c *Config) *bool { return &c.Window.VSync }),
 	boolField("window.headless", "", "", func(c *Config) *bool { return &c.Window.Headless }),
 	{key: "window.clear_color", kind: kindColor, owner: "render2d", goFields: goFields("render2d", "Screen.ClearColor"),
@@ -222,7 +234,7 @@ var fields = append([]field{
 		allowed: fmt.Sprintf(`each side 1 to %d, or "0x0" (no logical resolution)`, render2d.MaxScreenSize)},
 	enumField("window.scaling", "render2d", "Screen.Scaling", render2d.ParseScaling, func(c *Config) *render2d.Scaling { return &c.Window.Screen.Scaling }),
 
-	enumField("runtime.mode", "runtime", "Options.Mode", runtime.ParseMode, func(c *Config) *runtime.Mode { return &c.Runtime.Mode }),
+	enumField("runtime.mode", "runtime", "Options.Mode", word[runtime.Mode], func(c *Config) *runtime.Mode { return &c.Runtime.Mode }),
 	func() field {
 		f := intField("runtime.frame_cap", "runtime", "Options.FrameCap", func(c *Config) *int { return &c.Runtime.FrameCap })
 		lo, hi := rateRange(time.Nanosecond, runtime.MaxFrameCap)
@@ -242,14 +254,14 @@ var fields = append([]field{
 	boolField("render.interpolation", "", "", func(c *Config) *bool { return &c.Render.Interpolation }),
 	enumField("render.filter", "render2d", "TextureOptions.Filter", render2d.ParseFilter, func(c *Config) *render2d.Filter { return &c.Render.Filter }),
 
-	enumField("timing.mode", "timing", "Options.Mode", timing.ParseMode, func(c *Config) *timing.Mode { return &c.Timing.Mode }),
+	enumField("timing.mode", "timing", "Options.Mode", word[timing.Mode], func(c *Config) *timing.Mode { return &c.Timing.Mode }),
 	durationField("timing.interval", "timing", "Options.Interval", func(c *Config) *time.Duration { return &c.Timing.Interval }),
 	durationField("timing.step", "timing", "Options.FixedStep", func(c *Config) *time.Duration { return &c.Timing.FixedStep }),
 	{key: "timing.rate", kind: kindRate, owner: "timing", goFields: goFields("timing", "Options.Rate", "Options.Rate.Num", "Options.Rate.Den"),
 		get: func(c *Config) any { return c.Timing.Rate },
 		set: func(c *Config, v any) { c.Timing.Rate = v.(timing.Rate) }},
 	intField("timing.max_fixed_updates", "timing", "Options.MaxFixedUpdates", func(c *Config) *int { return &c.Timing.MaxFixedUpdates }),
-	enumField("timing.recovery", "timing", "Options.Recovery", timing.ParseRecovery, func(c *Config) *timing.Recovery { return &c.Timing.Recovery }),
+	enumField("timing.recovery", "timing", "Options.Recovery", word[timing.Recovery], func(c *Config) *timing.Recovery { return &c.Timing.Recovery }),
 	intField("timing.recovery_prefix", "timing", "Options.RecoveryPrefix", func(c *Config) *int { return &c.Timing.RecoveryPrefix }),
 	durationField("timing.recovery_cap", "timing", "Options.RecoveryCap", func(c *Config) *time.Duration { return &c.Timing.RecoveryCap }),
 
@@ -265,7 +277,7 @@ var fields = append([]field{
 	boolField("timing.debt.rollback", "timing", "Options.Rollback", func(c *Config) *bool { return &c.Timing.Rollback }),
 	durationField("timing.debt.cutoff", "timing", "DebtOptions.Cutoff", func(c *Config) *time.Duration { return &c.Timing.Debt.Cutoff }),
 	durationField("timing.debt.suspend_after", "timing", "DebtOptions.SuspendAfter", func(c *Config) *time.Duration { return &c.Timing.Debt.SuspendAfter }),
-	enumField("timing.debt.past_cutoff", "timing", "DebtOptions.PastCutoff", timing.ParsePastCutoff, func(c *Config) *timing.PastCutoff { return &c.Timing.Debt.PastCutoff }),
+	enumField("timing.debt.past_cutoff", "timing", "DebtOptions.PastCutoff", word[timing.PastCutoff], func(c *Config) *timing.PastCutoff { return &c.Timing.Debt.PastCutoff }),
 
 	durationField("polling.spacing", "input", "PollingOptions.Spacing", func(c *Config) *time.Duration { return &c.Polling.Spacing }),
 	intField("polling.capacity", "input", "PollingOptions.Capacity", func(c *Config) *int { return &c.Polling.Capacity }),
