@@ -18,7 +18,7 @@ func (a *App) InitSimulation(*runtime.Simulation) error { return a.startup() }
 // [input.Window] resources and runs the [PreUpdate], [Update] and
 // [PostUpdate] systems, applying queued commands after each. It does
 // nothing per entity of its own: interpolation is extraction's business. It returns the first failure a system reported with
-// [Context.Fail].
+// [Sys.Fail].
 func (a *App) Update(tick *runtime.TickContext) error {
 	a.time.Update = tick.Update
 	a.time.Timing = tick.Timing

@@ -88,7 +88,7 @@ func TestTicksFlag(t *testing.T) {
 			g := spriteGame()
 			setup := g.Setup
 			g.Setup = func(s *framework.Setup) error {
-				s.App.AddSystem(ecs.Update, ecs.System{Name: "count", Run: func(ctx *ecs.Context) {
+				s.App.AddSystem(ecs.Update, ecs.System{Name: "count", Run: func(ctx *ecs.Sys) {
 					updates++
 					last = ctx.Time.Number
 				}})
@@ -115,7 +115,7 @@ func spriteGame() framework.Game {
 		if _, err := s.Actions.RegisterNames("fire", "Space"); err != nil {
 			return err
 		}
-		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 			e := ctx.Commands.Spawn()
 			ecs.With(e, ecs.At(10, 10))
 			ecs.With(e, ecs.Sprite{Size: geom.Vec2{X: 8, Y: 8}})
@@ -266,7 +266,7 @@ func TestRecordInWindowReplayHeadless(t *testing.T) {
 func TestWorkerKeys(t *testing.T) {
 	var workers *work.Session
 	g := framework.Game{Setup: func(s *framework.Setup) error {
-		s.App.AddSystem(ecs.Startup, ecs.System{Name: "probe", Run: func(c *ecs.Context) {
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "probe", Run: func(c *ecs.Sys) {
 			// A job on the session's pool, so the pool is the one in use.
 			workers = s.Simulation().Workers
 			done := make(chan struct{})

@@ -96,7 +96,7 @@ func TestSetupRunsBeforeTheWindow(t *testing.T) {
 				_, afterUpload = s.Adapters.Display.(*glfwplatform.Display)
 			}
 			adapters := s.Adapters
-			s.App.AddSystem(ecs.Startup, ecs.System{Name: "look", Run: func(*ecs.Context) {
+			s.App.AddSystem(ecs.Startup, ecs.System{Name: "look", Run: func(*ecs.Sys) {
 				_, atFirstTick = adapters.Display.(*glfwplatform.Display)
 			}})
 			return setup(s)

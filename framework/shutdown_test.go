@@ -37,7 +37,7 @@ func (g *saveFirst) game() framework.Game {
 			}
 			return runtime.ShutdownAccept
 		})
-		s.App.AddSystem(ecs.Update, ecs.System{Name: "save", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "save", Run: func(ctx *ecs.Sys) {
 			if ctx.Input.Pressed(save) {
 				unsaved = false
 			}

@@ -121,7 +121,7 @@ type Options struct {
 	Maintenance time.Duration
 	// Actions is the action set input ticks are summarised with. Nil
 	// makes the runtime create an empty one; the game registers its
-	// actions through [GameRuntime.Actions] in InitPlatform.
+	// actions through [Platform.Actions] in InitPlatform.
 	Actions *input.Actions
 	// FrameRelease, when set, sees every frame about to be recycled, on
 	// the graphics thread (see [render2d.SlotOptions]).
@@ -132,7 +132,7 @@ type Options struct {
 	// the platform goes first at every instant.
 	Clock timing.Clock
 	// Execution chooses the worker pool of the session's groups
-	// ([GameRuntime.Workers]): an owned one of a given capacity (default
+	// ([Simulation.Workers]): an owned one of a given capacity (default
 	// GOMAXPROCS, started lazily) or an application pool.
 	Execution work.Options
 	// ShutdownPolicy decides ordinary shutdown requests (the window's

@@ -25,7 +25,9 @@ import (
 // simulation owner touches, and an [exchange] of the few values that cross
 // between them or out to other goroutines. Input and the window sampled
 // with it cross inside the input queue's snapshots; frames cross through
-// the render slots.
+// the render slots. Each part is given the handles it uses when the
+// runtime is built and keeps no pointer back to it; the hooks get views of
+// their owner's part ([Platform], [Simulation]).
 type GameRuntime struct {
 	game     Game
 	adapters *Adapters

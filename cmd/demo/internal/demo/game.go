@@ -105,9 +105,9 @@ type Game struct {
 
 	shotSerial   uint64
 	pulse        float64 // seconds of the player's cosmetic pulse
-	endDashFn    func(*ecs.Context, ecs.EventDelivery)
-	dashReadyFn  func(*ecs.Context, ecs.EventDelivery)
-	expireShotFn func(*ecs.Context, ecs.EventDelivery)
+	endDashFn    func(*ecs.Sys, ecs.EventDelivery)
+	dashReadyFn  func(*ecs.Sys, ecs.EventDelivery)
+	expireShotFn func(*ecs.Sys, ecs.EventDelivery)
 
 	sound  soundState
 	sounds gameSounds
@@ -253,12 +253,12 @@ func (g *Game) setupGame(s *framework.Setup) error {
 	if !g.opts.Bench && g.opts.AtlasImages > 0 {
 		// The load's jobs hand their results to the simulation owner,
 		// whose handles exist from InitSimulation on: start it there.
-		g.app.AddSystem(ecs.Startup, ecs.System{Name: "atlas load", Run: func(c *ecs.Context) {
+		g.app.AddSystem(ecs.Startup, ecs.System{Name: "atlas load", Run: func(c *ecs.Sys) {
 			g.sim.Store(s.Simulation())
 			c.Fail(g.startAtlasLoad(s.Adapters.Renderer))
 		}})
 	} else {
-		g.app.AddSystem(ecs.Startup, ecs.System{Name: "simulation handles", Run: func(*ecs.Context) { g.sim.Store(s.Simulation()) }})
+		g.app.AddSystem(ecs.Startup, ecs.System{Name: "simulation handles", Run: func(*ecs.Sys) { g.sim.Store(s.Simulation()) }})
 	}
 
 	w := g.app.World()
@@ -308,7 +308,7 @@ func (g *Game) setupGame(s *framework.Setup) error {
 // app, whose switch belongs to the simulation owner, before the tick's
 // frame is prepared. Off, the app gives frames no previous placements and
 // no step, so the platform presents each frame once, as it is.
-func (g *Game) interpolationSwitch(*ecs.Context) {
+func (g *Game) interpolationSwitch(*ecs.Sys) {
 	if want := g.interp.Load(); g.app.Interpolation() != want {
 		g.app.SetInterpolation(want)
 	}
@@ -357,7 +357,7 @@ func (c gameControls) SoundOff() string               { return c.g.SoundOff() }
 // switch is on its way. The answer is never waited for: a later tick
 // finds it ready and a refusal shows on the panel's status line.
 // Simulation owner.
-func (g *Game) fullscreenControls(ctx *ecs.Context, in *input.Tick) {
+func (g *Game) fullscreenControls(ctx *ecs.Sys, in *input.Tick) {
 	if f := g.fsPending; f != nil && f.Ready() {
 		g.fsPending = nil
 		if _, err := f.Result(); err != nil && g.panel != nil {
@@ -489,7 +489,7 @@ func (g *Game) registerActions(a *input.Actions) error {
 
 // spawnScene builds the scene: bunnies, the player and the overlay's
 // entities.
-func (g *Game) spawnScene(ctx *ecs.Context) {
+func (g *Game) spawnScene(ctx *ecs.Sys) {
 	// A camera at the origin anchored at the top-left corner: world units
 	// are framebuffer pixels, and the pass starts with a clear.
 	cam := ctx.Commands.Spawn()
@@ -509,7 +509,7 @@ func (g *Game) spawnScene(ctx *ecs.Context) {
 // injectLoad serves the injected update load: a pending one-off stall and
 // the persistent slow update. It blocks the simulation owner, which is
 // what a slow update does.
-func (g *Game) injectLoad(ctx *ecs.Context) {
+func (g *Game) injectLoad(ctx *ecs.Sys) {
 	if d := time.Duration(g.load.pendingStall.Swap(0)); d > 0 {
 		g.load.stalls.Add(1)
 		g.opts.Sleep(d)
@@ -543,7 +543,7 @@ func (g *Game) Inject(k int) error {
 }
 
 // controls turns the tick's input into scene, panel and load changes.
-func (g *Game) controls(ctx *ecs.Context) {
+func (g *Game) controls(ctx *ecs.Sys) {
 	in := ctx.Input
 	if in == nil {
 		return
@@ -582,7 +582,7 @@ func (g *Game) controls(ctx *ecs.Context) {
 }
 
 // cursor returns the cursor in framebuffer pixels (world units).
-func (g *Game) cursor(ctx *ecs.Context) (x, y float32) {
+func (g *Game) cursor(ctx *ecs.Sys) (x, y float32) {
 	cx, cy := ctx.Input.Cursor()
 	if ww, fw := ctx.Window.Size.Width, ctx.Window.Framebuffer.Width; ww > 0 && fw > 0 {
 		cx *= float64(fw) / float64(ww)

@@ -166,7 +166,7 @@ func (g *Game) startAtlasLoad(up assets.Uploader) error {
 // the world hash, because when the load finishes is up to the machine,
 // not the simulation (a replay's load may finish on another tick).
 // Gameplay itself never waits for the load, so a recording replays alike.
-func (g *Game) spawnLoading(ctx *ecs.Context) {
+func (g *Game) spawnLoading(ctx *ecs.Sys) {
 	a := g.atlas
 	if a == nil {
 		return
@@ -202,7 +202,7 @@ func (g *Game) spawnLoading(ctx *ecs.Context) {
 // loadingSystem polls the load once per tick, draws its progress and, when
 // it is done, takes the loading screen away and shows the loaded images
 // as the scene's background. Simulation owner.
-func (g *Game) loadingSystem(ctx *ecs.Context) {
+func (g *Game) loadingSystem(ctx *ecs.Sys) {
 	a := g.atlas
 	if a == nil || a.finished {
 		return
@@ -258,7 +258,7 @@ func (g *Game) loadingSystem(ctx *ecs.Context) {
 
 // finish notes the report, hides the loading screen and lays the loaded
 // images out as a grid of tiles over the arena.
-func (a *atlasLoad) finish(g *Game, ctx *ecs.Context, w, h float32) {
+func (a *atlasLoad) finish(g *Game, ctx *ecs.Sys, w, h float32) {
 	a.finished = true
 	rep := a.report
 	rep.Done = true
