@@ -42,8 +42,9 @@ func (s State) Terminal() bool { return s == StateStopped || s == StateFailed }
 type Lifecycle struct {
 	state atomic.Int32
 	done  chan struct{}
-	mu    sync.Mutex
-	err   error
+	// err is written once, before the terminal state is stored: a reader
+	// that loads a terminal state sees it, so it needs no lock.
+	err error
 }
 
 func newLifecycle() *Lifecycle { return &Lifecycle{done: make(chan struct{})} }
@@ -58,8 +59,6 @@ func (l *Lifecycle) Done() <-chan struct{} { return l.done }
 // (nil for a clean stop, the same error Run returned otherwise), or nil
 // and false while it is still running.
 func (l *Lifecycle) Outcome() (error, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	if !l.State().Terminal() {
 		return nil, false
 	}
@@ -80,14 +79,12 @@ func (l *Lifecycle) advance(s State) {
 }
 
 func (l *Lifecycle) finish(err error) {
-	l.mu.Lock()
 	l.err = err
 	if err != nil {
 		l.state.Store(int32(StateFailed))
 	} else {
 		l.state.Store(int32(StateStopped))
 	}
-	l.mu.Unlock()
 	close(l.done)
 }
 

@@ -327,10 +327,7 @@ func (p *platform) present(now timing.Instant) {
 
 // record adds one presented frame to the telemetry.
 func (p *platform) record(now timing.Instant, pace timing.PaceResult) {
-	fr := p.x.takeAccum()
-	fr.Pace = pace
-	fr.SetSample(p.frames.Sample(now))
-	p.x.record(fr)
+	p.x.present(pace, p.frames.Sample(now))
 }
 
 // wait waits until the earliest of the maintenance wake, the next poll,
