@@ -66,9 +66,11 @@ type Setup struct {
 	// Actions registers the game's input actions. Bindings from the
 	// configuration's [input.bindings] table are applied after Setup.
 	Actions *input.Actions
-	// Runtime is the session: telemetry, timing changes, the dispatchers,
-	// the worker groups, and the shutdown endpoint whose policy decides
-	// the window's close requests (install it here, before the loop runs).
+	// Runtime is the session's control surface: telemetry, timing
+	// changes, services, stop, and the shutdown endpoint whose policy
+	// decides the window's close requests (install it here, before the
+	// loop runs). The dispatcher, mailbox and worker groups are the
+	// simulation's ([Setup.Simulation]).
 	Runtime *runtime.GameRuntime
 	// Sound is the session's sound output, to show its state and
 	// counters; sounds play through the app's ecs.Audio resource.
