@@ -92,7 +92,7 @@
 //
 // A cosmetic system ([System.Cosmetic]) skips the quiet ticks of a catch-up
 // burst and the ticks the timing policy's coarse cosmetic rate leaves out;
-// when it runs, [Sys.Delta] covers every tick it skipped, so animations
+// when it runs, [Sys.RunDelta] covers every tick it skipped, so animations
 // keep time.
 //
 // # Drawing

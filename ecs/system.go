@@ -54,7 +54,7 @@ type System struct {
 	// Cosmetic systems do work nobody would miss for a tick (particles,
 	// animation, screen shake): they skip quiet ticks and, while the
 	// simulation repays time debt with coarse cosmetic steps, run only on
-	// the ticks the timing policy marks. When they run, [Sys.Delta] is
+	// the ticks the timing policy marks. When they run, [Sys.RunDelta] is
 	// the simulation time since they last ran, so they stay in step.
 	// Sounds are not cosmetic: play them from ordinary systems, on every
 	// tick's own span, so none of a burst's is lost and a replay plays
