@@ -33,7 +33,7 @@ type churn struct{}
 
 func busyApp(t testing.TB, n int) *ecs.App {
 	a := newApp(t, ecs.Options{Seed: 3})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		for i := range n {
 			p := ctx.Commands.Spawn()
 			ecs.With(p, ecs.At(float32(i%320), float32(i/320)))
@@ -43,7 +43,7 @@ func busyApp(t testing.TB, n int) *ecs.App {
 	}})
 	a.AddSystem(ecs.Update, moveSystem())
 	churned := ecs.NewFilter1[churn](a.World())
-	a.AddSystem(ecs.Update, ecs.System{Name: "churn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "churn", Run: func(ctx *ecs.Sys) {
 		q := churned.Query()
 		for q.Next() {
 			ctx.Commands.Despawn(q.Entity())
@@ -53,14 +53,14 @@ func busyApp(t testing.TB, n int) *ecs.App {
 			ecs.With(p, churn{})
 			ecs.With(p, ecs.At(ctx.Rand.Float32()*320, 0))
 		}
-		if _, err := ctx.Queue.After(1, ecs.Event{Kind: 1, Run: func(ctx *ecs.Context, d ecs.EventDelivery) {
+		if _, err := ctx.Queue.After(1, ecs.Event{Kind: 1, Run: func(ctx *ecs.Sys, d ecs.EventDelivery) {
 			ecs.With(ctx.Commands.Spawn(), churn{})
 		}}); err != nil {
 			ctx.Fail(err)
 		}
 	}})
-	a.AddSystem(ecs.PostUpdate, ecs.System{Name: "sparkle", Cosmetic: true, Run: func(ctx *ecs.Context) {
-		_ = ctx.Delta()
+	a.AddSystem(ecs.PostUpdate, ecs.System{Name: "sparkle", Cosmetic: true, Run: func(ctx *ecs.Sys) {
+		_ = ctx.RunDelta()
 	}})
 	if err := a.InitSimulation(nil); err != nil {
 		t.Fatal(err)
@@ -122,7 +122,7 @@ func TestScreenAllocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cam ecs.Entity
-	a.AddSystem(ecs.Startup, ecs.System{Name: "cameras", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "cameras", Run: func(ctx *ecs.Sys) {
 		leader := ctx.Commands.Spawn()
 		ecs.With(leader, ecs.At(100, 50))
 		ecs.With(leader, speed{X: 1})
@@ -133,7 +133,7 @@ func TestScreenAllocations(t *testing.T) {
 		ecs.With(m, ecs.At(0, 0))
 		ecs.With(m, ecs.Camera{Viewport: geom.Rect{X: 240, W: 80, H: 45}, Zoom: 0.25, Order: 1})
 	}})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "find", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "find", Run: func(ctx *ecs.Sys) {
 		q := ecs.NewFilter1[ecs.Camera](ctx.World).Query()
 		for q.Next() {
 			if q.Get().Order == 0 {
@@ -142,7 +142,7 @@ func TestScreenAllocations(t *testing.T) {
 		}
 	}})
 	var picked geom.Vec2
-	a.AddSystem(ecs.Update, ecs.System{Name: "pick", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "pick", Run: func(ctx *ecs.Sys) {
 		x, y := ctx.Input.Cursor()
 		w, ok := ctx.ScreenToWorld(cam, geom.Vec2{X: float32(x), Y: float32(y)})
 		if !ok {
@@ -206,7 +206,7 @@ func TestShapesSteadyStateAllocations(t *testing.T) {
 		shape.Polygon(geom.Vec2{X: 0, Y: 0}, geom.Vec2{X: 8, Y: 0}, geom.Vec2{X: 8, Y: 8}, geom.Vec2{X: 4, Y: 3}, geom.Vec2{X: 0, Y: 8}),
 		shape.Arc(5, 0, 2, 1),
 	}
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		for i := range 1000 {
 			p := ctx.Commands.Spawn()
 			ecs.With(p, ecs.At(float32(i%320), float32(i/320)))
@@ -215,7 +215,7 @@ func TestShapesSteadyStateAllocations(t *testing.T) {
 		}
 	}})
 	a.AddSystem(ecs.Update, moveSystem())
-	a.AddSystem(ecs.Update, ecs.System{Name: "gizmos", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "gizmos", Run: func(ctx *ecs.Sys) {
 		for i := range 100 {
 			ctx.Draw.Line(geom.Vec2{X: float32(i)}, geom.Vec2{X: float32(i), Y: 50}, 1, render2d.White)
 		}

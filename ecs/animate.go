@@ -34,7 +34,7 @@ type AnimationStats struct {
 
 var errNoLibraryAnim = errors.New("ecs: an Animator needs an assets.Library: set Options.Assets")
 
-func (a *App) animate(ctx *Context) {
+func (a *App) animate(ctx *Sys) {
 	lib := a.extract.lib
 	q := a.animators.Query(&a.world.w)
 	for q.Next() {

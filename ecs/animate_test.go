@@ -49,7 +49,7 @@ func TestAnimator(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newApp(t, ecs.Options{Assets: lib})
-			a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+			a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 				p := ctx.Commands.Spawn()
 				ecs.With(p, ecs.At(10, 10))
 				ecs.With(p, ecs.SpriteOf(frame(t, 0)))
@@ -84,7 +84,7 @@ func TestAnimator(t *testing.T) {
 
 func TestAnimatorWithoutLibrary(t *testing.T) {
 	a := newApp(t, ecs.Options{})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		p := ctx.Commands.Spawn()
 		ecs.With(p, ecs.At(10, 10))
 		ecs.With(p, ecs.Sprite{Size: geom.Vec2{X: 4, Y: 4}})

@@ -17,7 +17,7 @@ import (
 // error handler, a queue of [DefaultQueueCapacity], interpolation on, no
 // text.
 type Options struct {
-	// Seed seeds the App's random source ([Context.Rand]). The same seed and
+	// Seed seeds the App's random source ([Sys.Rand]). The same seed and
 	// the same ticks give the same sequence.
 	Seed uint64
 	// OnCommandError, if set, receives every queued operation that could not
@@ -45,7 +45,7 @@ type App struct {
 	world  *World
 	stages [stageCount][]*systemEntry
 
-	ctx    Context
+	ctx    Sys
 	time   Time
 	window input.Window
 	rand   *rand.Rand
@@ -113,7 +113,7 @@ func NewApp(opts Options) (*App, error) {
 		{name: "ecs.clock", fn: a.hashClock},
 	}
 	a.world.cmds.OnError(opts.OnCommandError)
-	a.ctx = Context{World: a.world, Commands: &a.world.cmds, Time: &a.time, Window: &a.window, Rand: a.rand, Queue: queue, Timers: timers, app: a}
+	a.ctx = Sys{World: a.world, Commands: &a.world.cmds, Time: &a.time, Window: &a.window, Rand: a.rand, Queue: queue, Timers: timers, app: a}
 	AddResource(a.world, &a.time)
 	AddResource(a.world, &a.window)
 	AddResource(a.world, a.rand)
@@ -369,8 +369,8 @@ func (a *App) hashClock() (uint64, int) {
 
 // SetPaused pauses the game or resumes it from the start of the next tick.
 // While the game is paused, [System.Gameplay] systems do not run, and game
-// time ([Time.Game]), the gameplay queue ([Context.Queue]) and the timers
-// ([Context.AfterTime]) stand still, so a serve delay or a power-up's
+// time ([Time.Game]), the gameplay queue ([Sys.Queue]) and the timers
+// ([Sys.AfterTime]) stand still, so a serve delay or a power-up's
 // remaining time is where it was when play resumes; every other system
 // (menus, the overlay, input handling) runs as usual, and simulation time
 // ([Time.Elapsed]) goes on. A [States] machine can pause the game too
@@ -387,5 +387,5 @@ func (a *App) requestStop() {
 	}
 }
 
-// StopRequested reports whether a system has called [Context.RequestStop].
+// StopRequested reports whether a system has called [Sys.RequestStop].
 func (a *App) StopRequested() bool { return a.stopped }

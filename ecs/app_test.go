@@ -33,11 +33,11 @@ func newApp(t testing.TB, opts ecs.Options) *ecs.App {
 
 func moveSystem() ecs.System {
 	var f *ecs.Filter2[ecs.Transform, speed]
-	return ecs.System{Name: "move", Run: func(ctx *ecs.Context) {
+	return ecs.System{Name: "move", Run: func(ctx *ecs.Sys) {
 		if f == nil {
 			f = ecs.NewFilter2[ecs.Transform, speed](ctx.World)
 		}
-		dt := float32(ctx.DeltaSeconds())
+		dt := float32(ctx.RunDeltaSeconds())
 		q := f.Query()
 		for q.Next() {
 			t, v := q.Get()
@@ -97,7 +97,7 @@ func prepareWith(t *testing.T, a *ecs.App, rec *rendertest.Recorder) *render2d.F
 
 func TestAppHeadlessGame(t *testing.T) {
 	a := newApp(t, ecs.Options{Seed: 1})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		spawnSprite(ctx.Commands, 10, 10, 2, speed{X: 50}, red)       // moves 1 unit per tick
 		spawnSprite(ctx.Commands, 20, 20, 1, speed{Y: 50}, green)     // lower layer: drawn first
 		spawnSprite(ctx.Commands, -500, -500, 0, speed{}, blue)       // off screen: culled
@@ -194,7 +194,7 @@ func near2(a, b geom.Vec2) bool {
 
 func TestAppLayerOrderIsStableAcrossArchetypes(t *testing.T) {
 	a := newApp(t, ecs.Options{})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		for i := range 40 {
 			p := ctx.Commands.Spawn()
 			ecs.With(p, ecs.At(float32(i), 10))
@@ -246,7 +246,7 @@ func TestAppCameras(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newApp(t, ecs.Options{})
-			a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+			a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 				cam := ctx.Commands.Spawn()
 				tr := ecs.At(1000, 1000)
 				tr.Rotation = tt.rotation
@@ -311,7 +311,7 @@ func equalFloats(a, b []float32) bool {
 // second-to-last tick.
 func TestAppInterpolatesAcrossQuietBurst(t *testing.T) {
 	a := newApp(t, ecs.Options{})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		spawnSprite(ctx.Commands, 0, 0, 0, speed{X: 50}, red)
 	}})
 	a.AddSystem(ecs.Update, moveSystem())
@@ -339,11 +339,11 @@ func TestAppInterpolatesAcrossQuietBurst(t *testing.T) {
 
 func TestAppTeleportIsNotSmeared(t *testing.T) {
 	a := newApp(t, ecs.Options{})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		spawnSprite(ctx.Commands, 10, 10, 0, speed{}, red)
 	}})
 	tr := ecs.NewFilter1[ecs.Transform](a.World())
-	a.AddSystem(ecs.Update, ecs.System{Name: "jump", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "jump", Run: func(ctx *ecs.Sys) {
 		if ctx.Time.Number != 2 {
 			return
 		}
@@ -385,10 +385,10 @@ func TestAppCosmeticSystems(t *testing.T) {
 			a := newApp(t, ecs.Options{})
 			var deltas []time.Duration
 			plain := 0
-			a.AddSystem(ecs.Update, ecs.System{Name: "particles", Cosmetic: true, Run: func(ctx *ecs.Context) {
-				deltas = append(deltas, ctx.Delta())
+			a.AddSystem(ecs.Update, ecs.System{Name: "particles", Cosmetic: true, Run: func(ctx *ecs.Sys) {
+				deltas = append(deltas, ctx.RunDelta())
 			}})
-			a.AddSystem(ecs.Update, ecs.System{Name: "physics", Run: func(*ecs.Context) { plain++ }})
+			a.AddSystem(ecs.Update, ecs.System{Name: "physics", Run: func(*ecs.Sys) { plain++ }})
 			for i, tk := range tt.ticks {
 				tc := tick(uint64(i+1), 0)
 				tc.Quiet, tc.Coarse, tc.Final = tk.quiet, !tk.cosmetic, !tk.quiet
@@ -419,7 +419,7 @@ func TestAppStagesRunInOrderWithSyncPoints(t *testing.T) {
 	a := newApp(t, ecs.Options{})
 	var log []string
 	rec := func(name string) ecs.System {
-		return ecs.System{Name: name, Run: func(ctx *ecs.Context) {
+		return ecs.System{Name: name, Run: func(ctx *ecs.Sys) {
 			log = append(log, name+":"+itoa(ecs.NewFilter1[speed](ctx.World).Count()))
 			ecs.With(ctx.Commands.Spawn(), speed{})
 		}}
@@ -460,13 +460,13 @@ func itoa(n int) string {
 func TestAppStructuralChangesInsideQueries(t *testing.T) {
 	var errs []ecs.CommandError
 	a := newApp(t, ecs.Options{OnCommandError: func(e ecs.CommandError) { errs = append(errs, e) }})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		for i := range 10 {
 			spawnSprite(ctx.Commands, float32(i), 0, 0, speed{X: 1}, red)
 		}
 	}})
 	f := ecs.NewFilter2[ecs.Transform, speed](a.World())
-	a.AddSystem(ecs.Update, ecs.System{Name: "reaper", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "reaper", Run: func(ctx *ecs.Sys) {
 		q := f.Query()
 		for q.Next() {
 			e := q.Entity()
@@ -475,7 +475,7 @@ func TestAppStructuralChangesInsideQueries(t *testing.T) {
 			ecs.With(ctx.Commands.Spawn(), ecs.At(0, 0))
 		}
 	}})
-	a.AddSystem(ecs.Update, ecs.System{Name: "leaky", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "leaky", Run: func(ctx *ecs.Sys) {
 		q := ecs.NewFilter1[ecs.Transform](ctx.World).Query()
 		q.Next() // leaves the loop without Close
 	}})
@@ -511,8 +511,8 @@ func TestAppFailStopsTheHook(t *testing.T) {
 	a := newApp(t, ecs.Options{})
 	boom := errors.New("boom")
 	after := 0
-	a.AddSystem(ecs.Update, ecs.System{Name: "fails", Run: func(ctx *ecs.Context) { ctx.Fail(boom) }})
-	a.AddSystem(ecs.PostUpdate, ecs.System{Name: "after", Run: func(*ecs.Context) { after++ }})
+	a.AddSystem(ecs.Update, ecs.System{Name: "fails", Run: func(ctx *ecs.Sys) { ctx.Fail(boom) }})
+	a.AddSystem(ecs.PostUpdate, ecs.System{Name: "after", Run: func(*ecs.Sys) { after++ }})
 	err := a.Update(tick(1, 0))
 	if !errors.Is(err, boom) {
 		t.Fatalf("Update: got %v, want an error wrapping %v", err, boom)
@@ -527,7 +527,7 @@ func TestAppFailStopsTheHook(t *testing.T) {
 
 func TestAppRequestStop(t *testing.T) {
 	a := newApp(t, ecs.Options{})
-	a.AddSystem(ecs.Update, ecs.System{Name: "quit", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "quit", Run: func(ctx *ecs.Sys) {
 		if ctx.Time.Number == 2 {
 			ctx.RequestStop()
 		}
@@ -552,7 +552,7 @@ func TestAppRandomIsSeeded(t *testing.T) {
 	draw := func(seed uint64) []uint64 {
 		a := newApp(t, ecs.Options{Seed: seed})
 		var out []uint64
-		a.AddSystem(ecs.Update, ecs.System{Name: "roll", Run: func(ctx *ecs.Context) {
+		a.AddSystem(ecs.Update, ecs.System{Name: "roll", Run: func(ctx *ecs.Sys) {
 			out = append(out, ctx.Rand.Uint64())
 		}})
 		for n := uint64(1); n <= 3; n++ {
@@ -581,7 +581,7 @@ func TestAddSystemPanicsOnProgrammerErrors(t *testing.T) {
 		want  string
 	}{
 		{"nil run", ecs.Update, ecs.System{Name: "x"}, `ecs: AddSystem: system "x" has a nil Run`},
-		{"bad stage", ecs.Stage(99), ecs.System{Name: "y", Run: func(*ecs.Context) {}}, `ecs: AddSystem: system "y": stage 99 is out of range [0, 5]`},
+		{"bad stage", ecs.Stage(99), ecs.System{Name: "y", Run: func(*ecs.Sys) {}}, `ecs: AddSystem: system "y": stage 99 is out of range [0, 5]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -603,7 +603,7 @@ func recoverString(v any) string {
 
 func TestAppVariableTicksDrawCurrentState(t *testing.T) {
 	a := newApp(t, ecs.Options{})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		spawnSprite(ctx.Commands, 0, 0, 0, speed{X: 50}, red)
 	}})
 	a.AddSystem(ecs.Update, moveSystem())
@@ -630,7 +630,7 @@ func TestAppInputReachesSystems(t *testing.T) {
 	jump := actions.MustRegister("jump", input.KeySpace)
 	a := newApp(t, ecs.Options{})
 	var log []string
-	a.AddSystem(ecs.Update, ecs.System{Name: "player", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "player", Run: func(ctx *ecs.Sys) {
 		res := ecs.GetResource[ecs.Input](ctx.World)
 		switch {
 		case ctx.Input == nil:
@@ -665,7 +665,7 @@ func TestAppInputReachesSystems(t *testing.T) {
 
 func TestAppNoInterpolation(t *testing.T) {
 	a := newApp(t, ecs.Options{NoInterpolation: true})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		spawnSprite(ctx.Commands, 0, 0, 0, speed{X: 50}, red)
 	}})
 	a.AddSystem(ecs.Update, moveSystem())
@@ -723,7 +723,7 @@ func TestAppNoInterpolation(t *testing.T) {
 // to the left of and below the camera.
 func TestCameraCullingFollowsTheRenderersRotation(t *testing.T) {
 	a := newApp(t, ecs.Options{})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		cam := ctx.Commands.Spawn()
 		tr := ecs.At(1000, 1000)
 		tr.Rotation = math.Pi / 2

@@ -15,8 +15,8 @@ import (
 
 // Audio is the world resource that connects an App to an audio mixer
 // ([audio.Player]): [AddAudio] stores it and adds the system that runs the
-// [SoundSource] components. Systems play sounds with [Context.Play] and
-// [Context.PlaySound].
+// [SoundSource] components. Systems play sounds with [Sys.Play] and
+// [Sys.PlaySound].
 //
 // # Timing
 //
@@ -46,7 +46,7 @@ type Audio struct {
 	// headless replay).
 	Player *audio.Player
 	// Sounds resolves the [assets.Sound] handles of [SoundSource]
-	// components and [Context.PlaySound]; nil uses the App's
+	// components and [Sys.PlaySound]; nil uses the App's
 	// [Options.Assets].
 	Sounds *assets.Library
 	// Listener is the entity that hears: positional sources are panned and
@@ -92,7 +92,7 @@ type AudioStats struct {
 	Sources int
 	// Started and Stopped count the voices of SoundSource components.
 	Started, Stopped uint64
-	// Played counts Context.Play and Context.PlaySound requests.
+	// Played counts Sys.Play and Sys.PlaySound requests.
 	Played uint64
 	// Errors counts requests that failed (a stale handle, parameters out
 	// of range, a full queue); LastError is the latest.
@@ -219,7 +219,7 @@ func (a *Audio) fail(err error) {
 // Play plays s with p, placed on the span of the current tick (see
 // [Audio]). Without an [Audio] resource, or with a nil Player, it plays
 // nothing and reports no error. It allocates nothing.
-func (c *Context) Play(s *audio.Sound, p audio.Params) (audio.Voice, error) {
+func (c *Sys) Play(s *audio.Sound, p audio.Params) (audio.Voice, error) {
 	a := GetResource[Audio](c.World)
 	if a == nil {
 		return audio.Voice{}, nil
@@ -232,10 +232,10 @@ func (c *Context) Play(s *audio.Sound, p audio.Params) (audio.Voice, error) {
 	return v, err
 }
 
-// PlaySound is [Context.Play] for a sound of the [assets.Library]; a stale
+// PlaySound is [Sys.Play] for a sound of the [assets.Library]; a stale
 // handle is an error (wrapping [assets.ErrStale]) even when the player is
 // silent, so a headless test catches it.
-func (c *Context) PlaySound(h assets.Sound, p audio.Params) (audio.Voice, error) {
+func (c *Sys) PlaySound(h assets.Sound, p audio.Params) (audio.Voice, error) {
 	a := GetResource[Audio](c.World)
 	if a == nil {
 		return audio.Voice{}, nil
@@ -251,7 +251,7 @@ func (c *Context) PlaySound(h assets.Sound, p audio.Params) (audio.Voice, error)
 
 // listener returns the point positional sources are heard from and the
 // half-width that pans a source fully to one side (0 when unknown).
-func (a *Audio) listener(ctx *Context) (x, y, half float32) {
+func (a *Audio) listener(ctx *Sys) (x, y, half float32) {
 	win := ctx.Window
 	fbW, fbH := float32(win.Framebuffer.Width), float32(win.Framebuffer.Height)
 	x, y, half = fbW/2, fbH/2, fbW/2
@@ -319,7 +319,7 @@ func (a *Audio) place(e arche.Entity, s *SoundSource, lx, ly, half float32) (pan
 const panStep = 1.0 / 512
 
 // sync starts, updates and stops the voices of SoundSource components.
-func (a *Audio) sync(ctx *Context) {
+func (a *Audio) sync(ctx *Sys) {
 	if a.Player == nil {
 		// Silent: nothing to start, pan or stop. Sources start on the
 		// first tick with a player.
@@ -438,7 +438,7 @@ func (a *Audio) stop(r *sourceVoice, at audio.At) {
 }
 
 // stopAll stops every source's voice when the simulation ends.
-func (a *Audio) stopAll(ctx *Context) {
+func (a *Audio) stopAll(ctx *Sys) {
 	at := a.At(ctx.Time.Update).AtEnd()
 	for i := range a.sources {
 		a.stop(&a.sources[i], at)

@@ -25,7 +25,7 @@ func moving(tb testing.TB, n int, withAudio bool) *audioRig {
 		if r.au != nil {
 			r.au.PanWidth = 100
 		}
-		r.app.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		r.app.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 			for i := range n {
 				p := ctx.Commands.Spawn()
 				ecs.With(p, ecs.At(float32(i%200), 0))
@@ -34,11 +34,11 @@ func moving(tb testing.TB, n int, withAudio bool) *audioRig {
 			}
 		}})
 		var f *ecs.Filter2[ecs.Transform, drift]
-		r.app.AddSystem(ecs.Update, ecs.System{Name: "move and shoot", Run: func(ctx *ecs.Context) {
+		r.app.AddSystem(ecs.Update, ecs.System{Name: "move and shoot", Run: func(ctx *ecs.Sys) {
 			if f == nil {
 				f = ecs.NewFilter2[ecs.Transform, drift](ctx.World)
 			}
-			dt := float32(ctx.DeltaSeconds())
+			dt := float32(ctx.RunDeltaSeconds())
 			q := f.Query()
 			for q.Next() {
 				tr, d := q.Get()

@@ -23,7 +23,7 @@ func ExampleAddAudio() {
 
 	app, _ := ecs.NewApp(ecs.Options{Assets: lib})
 	ecs.AddAudio(app, m.Player())
-	app.AddSystem(ecs.Update, ecs.System{Name: "walk", Run: func(ctx *ecs.Context) {
+	app.AddSystem(ecs.Update, ecs.System{Name: "walk", Run: func(ctx *ecs.Sys) {
 		ctx.PlaySound(step, audio.DefaultParams())
 	}})
 	app.InitSimulation(nil)

@@ -143,7 +143,7 @@ func TestPlayStartsAtTheUpdatesSpan(t *testing.T) {
 		var blip assets.Sound
 		r := newAudioRig(t, func(r *audioRig) {
 			blip = r.sound("blip", 40, 0.5)
-			r.app.AddSystem(ecs.Update, ecs.System{Name: "shoot", Run: func(ctx *ecs.Context) {
+			r.app.AddSystem(ecs.Update, ecs.System{Name: "shoot", Run: func(ctx *ecs.Sys) {
 				if ctx.Time.Number == at {
 					if _, err := ctx.PlaySound(blip, audio.DefaultParams()); err != nil {
 						ctx.Fail(err)
@@ -181,7 +181,7 @@ func TestCatchUpBurstPlacesSoundsAStepApart(t *testing.T) {
 		var step assets.Sound
 		r := newAudioRig(t, func(r *audioRig) {
 			step = r.sound("step", 10, 0.25)
-			r.app.AddSystem(ecs.Update, ecs.System{Name: "footsteps", Cosmetic: cosmetic, Run: func(ctx *ecs.Context) {
+			r.app.AddSystem(ecs.Update, ecs.System{Name: "footsteps", Cosmetic: cosmetic, Run: func(ctx *ecs.Sys) {
 				if _, err := ctx.PlaySound(step, audio.DefaultParams()); err != nil {
 					ctx.Fail(err)
 				}
@@ -232,7 +232,7 @@ func TestLoopingSourceStopsWithItsEntity(t *testing.T) {
 			r := newAudioRig(t, func(r *audioRig) {
 				hum = r.sound("hum", 100, 0.5) // loops many times across buffers
 				buzz = r.sound("buzz", 100, 0.125)
-				r.app.AddSystem(ecs.Update, ecs.System{Name: "life", Run: func(ctx *ecs.Context) {
+				r.app.AddSystem(ecs.Update, ecs.System{Name: "life", Run: func(ctx *ecs.Sys) {
 					switch ctx.Time.Number {
 					case 2:
 						pending = ctx.Commands.Spawn()
@@ -292,7 +292,7 @@ func TestRecycledEntityIDGetsItsOwnVoice(t *testing.T) {
 		hum = r.sound("hum", 100, 0.5)
 		buzz = r.sound("buzz", 100, 0.25)
 		f := ecs.NewFilter1[ecs.SoundSource](r.app.World())
-		r.app.AddSystem(ecs.Update, ecs.System{Name: "swap", Run: func(ctx *ecs.Context) {
+		r.app.AddSystem(ecs.Update, ecs.System{Name: "swap", Run: func(ctx *ecs.Sys) {
 			switch ctx.Time.Number {
 			case 0:
 				ecs.With(ctx.Commands.Spawn(), ecs.LoopingSource(hum))
@@ -336,7 +336,7 @@ func TestPositionalSourceFollowsTransform(t *testing.T) {
 	r := newAudioRig(t, func(r *audioRig) {
 		hum = r.sound("hum", 100, 0.5)
 		r.au.PanWidth = 100
-		r.app.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		r.app.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 			ecs.With(ctx.Commands.Spawn(), ecs.At(1000, 0)) // the listener
 			p := ctx.Commands.Spawn()
 			ecs.With(p, ecs.At(1050, 0)) // half the pan width to the right
@@ -344,7 +344,7 @@ func TestPositionalSourceFollowsTransform(t *testing.T) {
 			s.Range = 200
 			ecs.With(p, s)
 		}})
-		r.app.AddSystem(ecs.Startup, ecs.System{Name: "resolve", Run: func(ctx *ecs.Context) {
+		r.app.AddSystem(ecs.Startup, ecs.System{Name: "resolve", Run: func(ctx *ecs.Sys) {
 			f := ecs.NewFilter1[ecs.SoundSource](ctx.World)
 			q := f.Query()
 			for q.Next() {
@@ -356,7 +356,7 @@ func TestPositionalSourceFollowsTransform(t *testing.T) {
 				r.au.Listener = ql.Entity()
 			}
 		}})
-		r.app.AddSystem(ecs.Update, ecs.System{Name: "move", Run: func(ctx *ecs.Context) {
+		r.app.AddSystem(ecs.Update, ecs.System{Name: "move", Run: func(ctx *ecs.Sys) {
 			if ctx.Time.Number == 5 {
 				m := ecs.NewMap[ecs.Transform](ctx.World)
 				m.Get(src).Position.X = 900 // the whole width to the left
@@ -397,7 +397,7 @@ func TestSilentAudio(t *testing.T) {
 	au := ecs.AddAudio(app, nil)
 	au.Sounds = lib
 	var errs []error
-	app.AddSystem(ecs.Update, ecs.System{Name: "play", Run: func(ctx *ecs.Context) {
+	app.AddSystem(ecs.Update, ecs.System{Name: "play", Run: func(ctx *ecs.Sys) {
 		if ctx.Time.Number == 0 {
 			ecs.With(ctx.Commands.Spawn(), ecs.LoopingSource(h))
 		}
@@ -426,7 +426,7 @@ func TestSilentAudio(t *testing.T) {
 	// Without any Audio resource, Play is silent too.
 	bare := newApp(t, ecs.Options{})
 	var err error
-	bare.AddSystem(ecs.Update, ecs.System{Name: "play", Run: func(ctx *ecs.Context) { _, err = ctx.Play(s, audio.DefaultParams()) }})
+	bare.AddSystem(ecs.Update, ecs.System{Name: "play", Run: func(ctx *ecs.Sys) { _, err = ctx.Play(s, audio.DefaultParams()) }})
 	if err := bare.Update(tick(0, 1)); err != nil {
 		t.Fatal(err)
 	}
@@ -447,7 +447,7 @@ func scriptedAudioGame(r *audioRig) {
 	type mover struct{ VX float32 }
 	var movers *ecs.Filter2[ecs.Transform, mover]
 	var sources *ecs.Filter1[ecs.SoundSource]
-	r.app.AddSystem(ecs.Update, ecs.System{Name: "game", Run: func(ctx *ecs.Context) {
+	r.app.AddSystem(ecs.Update, ecs.System{Name: "game", Run: func(ctx *ecs.Sys) {
 		if movers == nil {
 			movers = ecs.NewFilter2[ecs.Transform, mover](ctx.World)
 			sources = ecs.NewFilter1[ecs.SoundSource](ctx.World)
@@ -468,7 +468,7 @@ func scriptedAudioGame(r *audioRig) {
 		q := movers.Query()
 		for q.Next() {
 			tr, m := q.Get()
-			tr.Position.X += m.VX * float32(ctx.DeltaSeconds())
+			tr.Position.X += m.VX * float32(ctx.RunDeltaSeconds())
 		}
 		if ctx.Time.Number%11 == 5 {
 			q := sources.Query()
@@ -577,7 +577,7 @@ func firstDiff(a, b []float32) int {
 func TestSoundSourcesHashAlikeWithAndWithoutSound(t *testing.T) {
 	spawn := func(r *audioRig) {
 		h := r.sound("hum", 10, 0.1)
-		r.app.AddSystem(ecs.Update, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		r.app.AddSystem(ecs.Update, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 			if ctx.Time.Number%2 == 0 {
 				ecs.With(ctx.Commands.Spawn(), ecs.LoopingSource(h))
 			}
@@ -618,7 +618,7 @@ func TestAddAudioTwiceKeepsOne(t *testing.T) {
 	r := newAudioRig(t, func(r *audioRig) {
 		second = ecs.AddAudio(r.app, r.m.Player())
 		hum = r.sound("hum", 100, 0.5)
-		r.app.AddSystem(ecs.Update, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		r.app.AddSystem(ecs.Update, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 			if ctx.Time.Number == 1 {
 				p := ctx.Commands.Spawn()
 				ecs.With(p, ecs.LoopingSource(hum))
@@ -648,7 +648,7 @@ func TestLateLoopingSourceStillPlays(t *testing.T) {
 	r := newAudioRig(t, func(r *audioRig) {
 		hum = r.sound("hum", 100, 0.5)
 		blip = r.sound("blip", 100, 0.25)
-		r.app.AddSystem(ecs.Update, ecs.System{Name: "late", Run: func(ctx *ecs.Context) {
+		r.app.AddSystem(ecs.Update, ecs.System{Name: "late", Run: func(ctx *ecs.Sys) {
 			if ctx.Time.Number == 2 {
 				p := ctx.Commands.Spawn()
 				ecs.With(p, ecs.LoopingSource(hum))

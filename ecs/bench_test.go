@@ -109,7 +109,7 @@ func movementCases(tb testing.TB) []movementCase {
 		a := newApp(tb, ecs.Options{})
 		spawnMovers(a.World(), benchEntities)
 		af := ecs.NewFilter2[ecs.Transform, vel](a.World())
-		a.AddSystem(ecs.Update, ecs.System{Name: "move", Run: func(ctx *ecs.Context) {
+		a.AddSystem(ecs.Update, ecs.System{Name: "move", Run: func(ctx *ecs.Sys) {
 			q := af.Query()
 			for q.Next() {
 				t, v := q.Get()
@@ -282,7 +282,7 @@ func spawnMovers(w *ecs.World, n int) {
 // system: resources, the gameplay queue, the sync point.
 func BenchmarkTickOverhead(b *testing.B) {
 	a := newApp(b, ecs.Options{})
-	a.AddSystem(ecs.Update, ecs.System{Name: "empty", Run: func(*ecs.Context) {}})
+	a.AddSystem(ecs.Update, ecs.System{Name: "empty", Run: func(*ecs.Sys) {}})
 	tk := tick(0, 0)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -366,7 +366,7 @@ type benchState struct{ Level, Phase int32 }
 func BenchmarkStateChange(b *testing.B) {
 	a := newApp(b, ecs.Options{})
 	s := ecs.AddStates(a, benchState{})
-	noop := ecs.System{Name: "noop", Run: func(*ecs.Context) {}}
+	noop := ecs.System{Name: "noop", Run: func(*ecs.Sys) {}}
 	s.OnEnter(benchState{Level: 1}, noop).OnExit(benchState{Level: 1}, noop)
 	s.OnEnter(benchState{}, noop).OnExit(benchState{}, noop)
 	tk := tick(0, 0)

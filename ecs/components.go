@@ -114,7 +114,7 @@ type Sprite struct {
 // Under a logical screen, a camera drawing into the window is measured in
 // logical units: its Viewport is a rectangle of the logical screen and its
 // Zoom counts logical units per world unit; extraction turns them into
-// framebuffer pixels for the window of each frame. [Context.ScreenToWorld]
+// framebuffer pixels for the window of each frame. [Sys.ScreenToWorld]
 // finds the world point under the cursor through a camera.
 type Camera struct {
 	// Anchor is where the camera's position appears, as a fraction of the

@@ -8,8 +8,8 @@
 //
 //	app, _ := ecs.NewApp(ecs.Options{Seed: 1})
 //	movers := ecs.NewFilter2[ecs.Transform, Velocity](app.World())
-//	app.AddSystem(ecs.Update, ecs.System{Name: "move", Run: func(ctx *ecs.Context) {
-//		dt := float32(ctx.DeltaSeconds())
+//	app.AddSystem(ecs.Update, ecs.System{Name: "move", Run: func(ctx *ecs.Sys) {
+//		dt := float32(ctx.RunDeltaSeconds())
 //		q := movers.Query()
 //		for q.Next() {
 //			t, v := q.Get()
@@ -48,24 +48,24 @@
 //
 // # Stages and systems
 //
-// A [System] is a named function of a [Context]. Systems run in the stage
+// A [System] is a named function of a [Sys]. Systems run in the stage
 // they were added to and in the order they were added: [Startup] once in
 // InitSimulation; [PreUpdate], [Update] and [PostUpdate] on every tick;
 // [Extract] in PrepareFrame, after the built-in extraction; [Shutdown] once
 // in DeinitSimulation.
 //
-// The Context carries what a tick provides, also stored as world
+// The Sys carries what a tick provides, also stored as world
 // resources: [Time] (delta, kind, steps, quiet and final flags, alpha, tick
 // number and the scheduler's debt statistics), the tick's input
 // ([input.Tick]), the window sizes and focus ([input.Window]), the deterministic random
 // source seeded by [Options.Seed], and the gameplay queue
 // ([schedule.Queue] of [Event]), which advances once per tick before
-// PreUpdate and hands its deliveries to [Event.Run] and [Context.Events].
+// PreUpdate and hands its deliveries to [Event.Run] and [Sys.Events].
 //
-// Delays in seconds: [Context.TicksFor] converts one to ticks of the
+// Delays in seconds: [Sys.TicksFor] converts one to ticks of the
 // gameplay queue (exact up to whole steps in fixed mode, an estimate from
-// the current tick in variable mode), and [Context.AfterTime] and
-// [Context.EveryTime] schedule by game time on [Context.Timers], which
+// the current tick in variable mode), and [Sys.AfterTime] and
+// [Sys.EveryTime] schedule by game time on [Sys.Timers], which
 // means the same in every mode.
 //
 // Which count of ticks to use for what:
@@ -74,7 +74,7 @@
 //     while the game is paused): cooldowns ([schedule.Cooldown],
 //     [schedule.Repeat]), the gameplay queue, anything a pause must freeze.
 //   - [Time.Game], game time (also frozen by a pause): delays in seconds,
-//     with [Context.AfterTime] and [Context.EveryTime]; a zero delay is the
+//     with [Sys.AfterTime] and [Sys.EveryTime]; a zero delay is the
 //     next tick.
 //   - ctx.Time.Number ([timing.Update.Number]), the runtime's count of
 //     every update, paused or not: logs, recordings and replays (a replay's
@@ -92,7 +92,7 @@
 //
 // A cosmetic system ([System.Cosmetic]) skips the quiet ticks of a catch-up
 // burst and the ticks the timing policy's coarse cosmetic rate leaves out;
-// when it runs, [Context.Delta] covers every tick it skipped, so animations
+// when it runs, [Sys.RunDelta] covers every tick it skipped, so animations
 // keep time.
 //
 // # Drawing
@@ -115,7 +115,7 @@
 // A [Shape] draws a vector shape (package render2d/shape: lines,
 // polylines, polygons, circles, ellipses, arcs, rectangles, filled or
 // stroked, antialiased) at its entity's Transform, sorted and interpolated
-// like a sprite; shapes are not culled. [Context.Draw] draws debug lines,
+// like a sprite; shapes are not culled. [Sys.Draw] draws debug lines,
 // circles and shapes on top of everything until the next tick starts:
 //
 //	ctx.Draw.Line(t.Position, t.Position.Add(v), 1, red)
@@ -131,7 +131,7 @@
 // screen out in the framebuffer of the latest tick's window, so it follows
 // resizes, and window cameras work in logical units: a Camera's Viewport
 // is a rectangle of the logical screen and its Zoom counts logical units
-// per world unit. [Context.ScreenToWorld] and [Context.WorldToScreen]
+// per world unit. [Sys.ScreenToWorld] and [Sys.WorldToScreen]
 // convert between window coordinates (the cursor's) and the world through
 // a camera, or through the default view for a HUD:
 //
@@ -175,7 +175,7 @@
 // does it for every game, with the output device's player, or nil when the
 // game runs silently): it stores the [Audio] resource and adds the system
 // that runs [SoundSource] components. A system plays a sound with
-// [Context.PlaySound] (an [assets.Sound] handle) or [Context.Play] (an
+// [Sys.PlaySound] (an [assets.Sound] handle) or [Sys.Play] (an
 // *audio.Sound); a SoundSource component plays from its entity, starting
 // when it appears, panned and faded by the entity's [Transform] relative
 // to the listener ([Audio.Listener]), and stopping when it is removed or
@@ -199,7 +199,7 @@
 // where each sound landed (placed, late, dropped).
 //
 //	shot, _ := lib.LoadSound(gameFS, "sfx/shot.wav")
-//	app.AddSystem(ecs.Update, ecs.System{Name: "fire", Run: func(ctx *ecs.Context) {
+//	app.AddSystem(ecs.Update, ecs.System{Name: "fire", Run: func(ctx *ecs.Sys) {
 //		if ctx.Input.Pressed(fire) {
 //			_, _ = ctx.PlaySound(shot, audio.DefaultParams())
 //		}
@@ -244,6 +244,6 @@
 //
 // # Threads
 //
-// An App, its World and everything borrowed from a Context belong to the
+// An App, its World and everything borrowed from a Sys belong to the
 // runtime's simulation owner: the goroutine that calls the Update hook.
 package ecs

@@ -28,20 +28,20 @@ func Example() {
 		return
 	}
 	type Bounces struct{ N int }
-	drop := func(ctx *ecs.Context, _ ecs.EventDelivery) {
+	drop := func(ctx *ecs.Sys, _ ecs.EventDelivery) {
 		ball := ctx.Commands.Spawn()
 		ecs.With(ball, ecs.At(float32(ctx.Rand.IntN(300)), 0))
 		ecs.With(ball, Velocity{})
 		ecs.With(ball, Bounces{})
 		ecs.With(ball, ecs.Sprite{Size: geom.Vec2{X: 8, Y: 8}, Layer: 1})
 	}
-	app.AddSystem(ecs.Startup, ecs.System{Name: "rain", Run: func(ctx *ecs.Context) {
+	app.AddSystem(ecs.Startup, ecs.System{Name: "rain", Run: func(ctx *ecs.Sys) {
 		ctx.Queue.Every(1, 4, schedule.Skip(), ecs.Event{Run: drop})
 	}})
 
 	balls := ecs.NewFilter3[ecs.Transform, Velocity, Bounces](app.World())
-	app.AddSystem(ecs.Update, ecs.System{Name: "physics", Run: func(ctx *ecs.Context) {
-		dt := float32(ctx.DeltaSeconds())
+	app.AddSystem(ecs.Update, ecs.System{Name: "physics", Run: func(ctx *ecs.Sys) {
+		dt := float32(ctx.RunDeltaSeconds())
 		q := balls.Query()
 		for q.Next() {
 			t, v, b := q.Get()
@@ -180,22 +180,22 @@ func ExampleAddStates() {
 	app, _ := ecs.NewApp(ecs.Options{})
 	screens := ecs.AddStates(app, Title).PauseIn(Pause)
 	served := false
-	screens.OnEnter(Playing, ecs.System{Name: "serve", Run: func(ctx *ecs.Context) {
+	screens.OnEnter(Playing, ecs.System{Name: "serve", Run: func(ctx *ecs.Sys) {
 		if served {
 			return // back from the pause: the serve is still pending
 		}
 		served = true
-		ctx.AfterTime(150*time.Millisecond, ecs.Event{Run: func(ctx *ecs.Context, _ ecs.EventDelivery) {
+		ctx.AfterTime(150*time.Millisecond, ecs.Event{Run: func(ctx *ecs.Sys, _ ecs.EventDelivery) {
 			fmt.Printf("tick %d: serve, at %v of game time\n", ctx.Time.Number, ctx.Time.Game-ctx.Time.Delta)
 		}})
 	}})
-	screens.OnEnter(GameOver, ecs.System{Name: "final score", Run: func(ctx *ecs.Context) {
+	screens.OnEnter(GameOver, ecs.System{Name: "final score", Run: func(ctx *ecs.Sys) {
 		fmt.Printf("tick %d: game over at %v of game time, %v in all\n", ctx.Time.Number, ctx.Time.Game-ctx.Time.Delta, ctx.Time.Elapsed-ctx.Time.Delta)
 	}})
-	app.AddSystem(ecs.Update, ecs.System{Name: "ball", Gameplay: true, When: ecs.InState(screens, Playing), Run: func(ctx *ecs.Context) {}})
+	app.AddSystem(ecs.Update, ecs.System{Name: "ball", Gameplay: true, When: ecs.InState(screens, Playing), Run: func(ctx *ecs.Sys) {}})
 	// The player's key presses, by tick.
 	presses := map[uint64]Screen{1: Playing, 3: Pause, 8: Playing, 12: GameOver}
-	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "keys", Run: func(ctx *ecs.Context) {
+	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "keys", Run: func(ctx *ecs.Sys) {
 		if s, ok := presses[ctx.Time.Number]; ok {
 			screens.Set(s)
 			fmt.Printf("tick %d: %v -> %v\n", ctx.Time.Number, screens.Current(), s)

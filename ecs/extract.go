@@ -28,7 +28,7 @@ type ExtractStats struct {
 	TextErrors    int
 	LastTextError error
 	// ShapeErrors counts the shapes that could not be tessellated so far
-	// (a [Shape] once per frame, a [Context.Draw] call once);
+	// (a [Shape] once per frame, a [Sys.Draw] call once);
 	// LastShapeError says why for the latest one.
 	ShapeErrors    int
 	LastShapeError error

@@ -297,7 +297,7 @@ func TestWorldHashWhileLocked(t *testing.T) {
 func TestAppHashCoversTheRandomSourceAndQueue(t *testing.T) {
 	run := func(draws, events int) ecs.Hash {
 		a := newApp(t, ecs.Options{Seed: 5})
-		a.AddSystem(ecs.Update, ecs.System{Name: "play", Run: func(ctx *ecs.Context) {
+		a.AddSystem(ecs.Update, ecs.System{Name: "play", Run: func(ctx *ecs.Sys) {
 			for range draws {
 				ctx.Rand.Uint64()
 			}

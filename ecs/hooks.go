@@ -9,16 +9,16 @@ var _ runtime.Game = (*App)(nil)
 
 // InitPlatform does nothing. A game that uploads textures or binds input
 // embeds *App in its own type and defines InitPlatform there.
-func (a *App) InitPlatform(*runtime.GameRuntime) error { return nil }
+func (a *App) InitPlatform(*runtime.Platform) error { return nil }
 
 // InitSimulation runs the [Startup] systems on the simulation owner.
-func (a *App) InitSimulation(*runtime.GameRuntime) error { return a.startup() }
+func (a *App) InitSimulation(*runtime.Simulation) error { return a.startup() }
 
 // Update runs one simulation tick: it copies the tick into the [Time] and
 // [input.Window] resources and runs the [PreUpdate], [Update] and
 // [PostUpdate] systems, applying queued commands after each. It does
 // nothing per entity of its own: interpolation is extraction's business. It returns the first failure a system reported with
-// [Context.Fail].
+// [Sys.Fail].
 func (a *App) Update(tick *runtime.TickContext) error {
 	a.time.Update = tick.Update
 	a.time.Timing = tick.Timing

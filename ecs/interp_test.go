@@ -57,7 +57,7 @@ func TestExtractionInterpolation(t *testing.T) {
 		return render2d.Placement{Position: geom.Vec2{X: x, Y: y}, Scale: geom.Vec2{X: 1, Y: 1}, Tint: red, Set: true}
 	}
 	// transforms calls fn on the moving (red) sprite.
-	transforms := func(ctx *ecs.Context, fn func(e ecs.Entity, tr *ecs.Transform)) {
+	transforms := func(ctx *ecs.Sys, fn func(e ecs.Entity, tr *ecs.Transform)) {
 		q := ecs.NewFilter2[ecs.Transform, speed](ctx.World).Query()
 		for q.Next() {
 			if tr, v := q.Get(); v.X != 0 {
@@ -69,7 +69,7 @@ func TestExtractionInterpolation(t *testing.T) {
 		name   string
 		script string
 		// tick runs in every tick; n is the tick's number.
-		tick func(ctx *ecs.Context, n uint64)
+		tick func(ctx *ecs.Sys, n uint64)
 		// want is the red packet's previous placement in the last frame
 		// and the x it is drawn at; pass is the pass it is read from.
 		want    render2d.Placement
@@ -81,26 +81,26 @@ func TestExtractionInterpolation(t *testing.T) {
 		{name: "no frame between ticks: from the last frame extracted", script: "F T T T F", want: at(10, 20), wantX: 13},
 		{name: "from the frame just before, not an older one", script: "F T F T F", want: at(11, 20), wantX: 12},
 		{name: "two frames without a tick", script: "F T F F", want: at(11, 20), wantX: 11},
-		{name: "teleported", script: "F T F", tick: func(ctx *ecs.Context, n uint64) {
+		{name: "teleported", script: "F T F", tick: func(ctx *ecs.Sys, n uint64) {
 			transforms(ctx, func(_ ecs.Entity, tr *ecs.Transform) { tr.Teleport() })
 		}, want: unset, wantX: 11},
-		{name: "teleported a frame earlier", script: "F T F T F", tick: func(ctx *ecs.Context, n uint64) {
+		{name: "teleported a frame earlier", script: "F T F T F", tick: func(ctx *ecs.Sys, n uint64) {
 			if n == 1 {
 				transforms(ctx, func(_ ecs.Entity, tr *ecs.Transform) { tr.Teleport() })
 			}
 		}, want: at(11, 20), wantX: 12},
-		{name: "teleported, no frame in between", script: "F T T F", tick: func(ctx *ecs.Context, n uint64) {
+		{name: "teleported, no frame in between", script: "F T T F", tick: func(ctx *ecs.Sys, n uint64) {
 			if n == 1 {
 				transforms(ctx, func(_ ecs.Entity, tr *ecs.Transform) { tr.Teleport() })
 			}
 		}, want: unset, wantX: 12},
-		{name: "not interpolated", script: "F T F", tick: func(ctx *ecs.Context, n uint64) {
+		{name: "not interpolated", script: "F T F", tick: func(ctx *ecs.Sys, n uint64) {
 			transforms(ctx, func(_ ecs.Entity, tr *ecs.Transform) { tr.SetInterpolation(false) })
 		}, want: unset, wantX: 11},
-		{name: "written whole with Set", script: "F T F", tick: func(ctx *ecs.Context, n uint64) {
+		{name: "written whole with Set", script: "F T F", tick: func(ctx *ecs.Sys, n uint64) {
 			transforms(ctx, func(e ecs.Entity, tr *ecs.Transform) { ecs.Set(ctx.Commands, e, ecs.At(50, 20)) })
 		}, want: unset, wantX: 50},
-		{name: "tint changed", script: "F T F", tick: func(ctx *ecs.Context, n uint64) {
+		{name: "tint changed", script: "F T F", tick: func(ctx *ecs.Sys, n uint64) {
 			q := ecs.NewFilter1[ecs.Sprite](ctx.World).Query()
 			for q.Next() {
 				if s := q.Get(); s.Tint == red {
@@ -108,10 +108,10 @@ func TestExtractionInterpolation(t *testing.T) {
 				}
 			}
 		}, want: at(10, 20), wantX: 11},
-		{name: "off screen at the previous frame", script: "F T F", tick: func(ctx *ecs.Context, n uint64) {
+		{name: "off screen at the previous frame", script: "F T F", tick: func(ctx *ecs.Sys, n uint64) {
 			transforms(ctx, func(_ ecs.Entity, tr *ecs.Transform) { tr.Position.X += 1000 })
 		}, want: at(-990, 20), wantX: 11},
-		{name: "hidden at the previous frame", script: "F T F", tick: func(ctx *ecs.Context, n uint64) {
+		{name: "hidden at the previous frame", script: "F T F", tick: func(ctx *ecs.Sys, n uint64) {
 			q := ecs.NewFilter1[ecs.Sprite](ctx.World).Query()
 			for q.Next() {
 				q.Get().Hidden = false
@@ -122,7 +122,7 @@ func TestExtractionInterpolation(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newApp(t, ecs.Options{})
-			a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+			a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 				x := float32(10)
 				switch tt.name {
 				case "off screen at the previous frame":
@@ -137,7 +137,7 @@ func TestExtractionInterpolation(t *testing.T) {
 				}
 			}})
 			if tt.name == "hidden at the previous frame" {
-				a.AddSystem(ecs.Startup, ecs.System{Name: "hide", Run: func(ctx *ecs.Context) {
+				a.AddSystem(ecs.Startup, ecs.System{Name: "hide", Run: func(ctx *ecs.Sys) {
 					q := ecs.NewFilter1[ecs.Sprite](ctx.World).Query()
 					for q.Next() {
 						q.Get().Hidden = true
@@ -146,7 +146,7 @@ func TestExtractionInterpolation(t *testing.T) {
 			}
 			a.AddSystem(ecs.Update, moveSystem())
 			if tt.tick != nil {
-				a.AddSystem(ecs.Update, ecs.System{Name: "case", Run: func(ctx *ecs.Context) { tt.tick(ctx, ctx.Time.Number) }})
+				a.AddSystem(ecs.Update, ecs.System{Name: "case", Run: func(ctx *ecs.Sys) { tt.tick(ctx, ctx.Time.Number) }})
 			}
 			if err := a.InitSimulation(nil); err != nil {
 				t.Fatal(err)
@@ -182,11 +182,11 @@ func TestExtractionInterpolation(t *testing.T) {
 func TestExtractionRecycledEntity(t *testing.T) {
 	a := newApp(t, ecs.Options{})
 	var first ecs.Entity
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		spawnSprite(ctx.Commands, 10, 10, 0, speed{}, red)
 	}})
 	sprites := ecs.NewFilter1[ecs.Sprite](a.World())
-	a.AddSystem(ecs.Update, ecs.System{Name: "replace", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "replace", Run: func(ctx *ecs.Sys) {
 		q := sprites.Query()
 		for q.Next() {
 			first = q.Entity()
@@ -216,7 +216,7 @@ func TestExtractionRecycledEntity(t *testing.T) {
 // around them, keep theirs.
 func TestExtractionAcrossArchetypes(t *testing.T) {
 	a := newApp(t, ecs.Options{})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		for i := range 300 {
 			p := ctx.Commands.Spawn()
 			ecs.With(p, ecs.At(float32(i%100), float32(i/100)))
@@ -233,7 +233,7 @@ func TestExtractionAcrossArchetypes(t *testing.T) {
 	a.AddSystem(ecs.Update, moveSystem())
 	doomed := ecs.NewFilter1[position](a.World())
 	healthy := ecs.NewFilter1[health](a.World())
-	a.AddSystem(ecs.PostUpdate, ecs.System{Name: "reshuffle", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.PostUpdate, ecs.System{Name: "reshuffle", Run: func(ctx *ecs.Sys) {
 		q := doomed.Query()
 		for q.Next() {
 			ctx.Commands.Despawn(q.Entity())
@@ -265,7 +265,7 @@ func TestExtractionAcrossArchetypes(t *testing.T) {
 // zoom included; a following camera moves exactly as its target, so the
 // target holds still on screen at every alpha, and jumps with it.
 func TestExtractionCameras(t *testing.T) {
-	type tickFn func(ctx *ecs.Context, cam, target ecs.Entity)
+	type tickFn func(ctx *ecs.Sys, cam, target ecs.Entity)
 	tests := []struct {
 		name     string
 		follow   bool
@@ -274,7 +274,7 @@ func TestExtractionCameras(t *testing.T) {
 		wantPos  geom.Vec2
 	}{
 		{"still", false, nil, render2d.CameraPlacement{Position: geom.Vec2{X: 5, Y: 5}, Zoom: 2, Set: true}, geom.Vec2{X: 5, Y: 5}},
-		{"panned, turned and zoomed", false, func(ctx *ecs.Context, cam, _ ecs.Entity) {
+		{"panned, turned and zoomed", false, func(ctx *ecs.Sys, cam, _ ecs.Entity) {
 			m := ecs.NewMap[ecs.Transform](ctx.World)
 			tr := m.Get(cam)
 			tr.Position.X += 10
@@ -282,7 +282,7 @@ func TestExtractionCameras(t *testing.T) {
 			cams := ecs.NewMap[ecs.Camera](ctx.World)
 			cams.Get(cam).Zoom = 4
 		}, render2d.CameraPlacement{Position: geom.Vec2{X: 5, Y: 5}, Zoom: 2, Set: true}, geom.Vec2{X: 15, Y: 5}},
-		{"teleported", false, func(ctx *ecs.Context, cam, _ ecs.Entity) {
+		{"teleported", false, func(ctx *ecs.Sys, cam, _ ecs.Entity) {
 			m := ecs.NewMap[ecs.Transform](ctx.World)
 			tr := m.Get(cam)
 			tr.Position.X += 10
@@ -290,7 +290,7 @@ func TestExtractionCameras(t *testing.T) {
 		}, render2d.CameraPlacement{}, geom.Vec2{X: 15, Y: 5}},
 		// The target moves by 1 a tick from (100, 50); the camera sits 5, 5 off it.
 		{"following", true, nil, render2d.CameraPlacement{Position: geom.Vec2{X: 105, Y: 55}, Zoom: 2, Set: true}, geom.Vec2{X: 106, Y: 55}},
-		{"following a teleported target", true, func(ctx *ecs.Context, _, target ecs.Entity) {
+		{"following a teleported target", true, func(ctx *ecs.Sys, _, target ecs.Entity) {
 			m := ecs.NewMap[ecs.Transform](ctx.World)
 			tr := m.Get(target)
 			tr.Position.Y += 100
@@ -302,7 +302,7 @@ func TestExtractionCameras(t *testing.T) {
 			a := newApp(t, ecs.Options{})
 			var cam, target ecs.Entity
 			var pendCam, pendTarget ecs.Pending
-			a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+			a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 				pendTarget = ctx.Commands.Spawn()
 				ecs.With(pendTarget, ecs.At(100, 50))
 				ecs.With(pendTarget, ecs.Sprite{Size: geom.Vec2{X: 4, Y: 4}, Tint: red})
@@ -310,7 +310,7 @@ func TestExtractionCameras(t *testing.T) {
 				pendCam = ctx.Commands.Spawn()
 				ecs.With(pendCam, ecs.At(5, 5))
 			}})
-			a.AddSystem(ecs.Startup, ecs.System{Name: "camera", Run: func(ctx *ecs.Context) {
+			a.AddSystem(ecs.Startup, ecs.System{Name: "camera", Run: func(ctx *ecs.Sys) {
 				cam, _ = ctx.Commands.Resolve(pendCam)
 				target, _ = ctx.Commands.Resolve(pendTarget)
 				c := ecs.Camera{Anchor: geom.Vec2{X: 0.5, Y: 0.5}, Zoom: 2}
@@ -321,7 +321,7 @@ func TestExtractionCameras(t *testing.T) {
 			}})
 			a.AddSystem(ecs.Update, moveSystem())
 			if tt.tick != nil {
-				a.AddSystem(ecs.Update, ecs.System{Name: "case", Run: func(ctx *ecs.Context) { tt.tick(ctx, cam, target) }})
+				a.AddSystem(ecs.Update, ecs.System{Name: "case", Run: func(ctx *ecs.Sys) { tt.tick(ctx, cam, target) }})
 			}
 			if err := a.InitSimulation(nil); err != nil {
 				t.Fatal(err)
@@ -369,13 +369,13 @@ func TestExtractionTextMovesAsOne(t *testing.T) {
 	}
 	rec := rendertest.NewRecorder(320, 240, 4096)
 	a := newApp(t, ecs.Options{Assets: lib})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		p := ctx.Commands.Spawn()
 		ecs.With(p, ecs.At(100, 50))
 		ecs.With(p, ecs.Text{Font: font, Content: "Hi there", Color: green})
 	}})
 	texts := ecs.NewFilter1[ecs.Text](a.World())
-	a.AddSystem(ecs.Update, ecs.System{Name: "swing", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "swing", Run: func(ctx *ecs.Sys) {
 		q := ecs.NewFilter1[ecs.Transform](ctx.World).Query()
 		for q.Next() {
 			tr := q.Get()

@@ -26,12 +26,12 @@ func TestPendingEntityReference(t *testing.T) {
 	tests := []struct {
 		name string
 		// queue runs in one system; it returns the spawns to resolve.
-		queue func(ctx *ecs.Context, existing ecs.Entity) []ecs.Pending
+		queue func(ctx *ecs.Sys, existing ecs.Entity) []ecs.Pending
 		// check looks at the world after the sync point; made are the
 		// resolved spawns.
 		check func(t *testing.T, w *ecs.World, existing ecs.Entity, made []ecs.Entity)
 	}{
-		{"a camera following a new player", func(ctx *ecs.Context, _ ecs.Entity) []ecs.Pending {
+		{"a camera following a new player", func(ctx *ecs.Sys, _ ecs.Entity) []ecs.Pending {
 			player := ctx.Commands.Spawn()
 			ecs.With(player, ecs.At(10, 10))
 			cam := ctx.Commands.Spawn()
@@ -44,7 +44,7 @@ func TestPendingEntityReference(t *testing.T) {
 				t.Errorf("camera follows %v, want the player %v", got, made[0])
 			}
 		}},
-		{"a reference to a spawn queued later", func(ctx *ecs.Context, _ ecs.Entity) []ecs.Pending {
+		{"a reference to a spawn queued later", func(ctx *ecs.Sys, _ ecs.Entity) []ecs.Pending {
 			child := ctx.Commands.Spawn()
 			root := ctx.Commands.Spawn()
 			ecs.With(child, parent{Of: root.Entity()})
@@ -56,7 +56,7 @@ func TestPendingEntityReference(t *testing.T) {
 				t.Errorf("child's parent is %v, want the root %v", got, made[1])
 			}
 		}},
-		{"references in an array and to itself", func(ctx *ecs.Context, _ ecs.Entity) []ecs.Pending {
+		{"references in an array and to itself", func(ctx *ecs.Sys, _ ecs.Entity) []ecs.Pending {
 			a, b := ctx.Commands.Spawn(), ctx.Commands.Spawn()
 			ecs.With(a, squad{Lead: a.Entity(), Members: [2]ecs.Entity{b.Entity(), a.Entity()}, Size: 2})
 			return []ecs.Pending{a, b}
@@ -67,7 +67,7 @@ func TestPendingEntityReference(t *testing.T) {
 				t.Errorf("squad: got %+v, want %+v", got, want)
 			}
 		}},
-		{"commands on the new entity", func(ctx *ecs.Context, _ ecs.Entity) []ecs.Pending {
+		{"commands on the new entity", func(ctx *ecs.Sys, _ ecs.Entity) []ecs.Pending {
 			p := ctx.Commands.Spawn()
 			ecs.With(p, health{1})
 			e := p.Entity()
@@ -82,7 +82,7 @@ func TestPendingEntityReference(t *testing.T) {
 				t.Errorf("components: transform %v, health %v, parent %v; want a transform at (1, 2), no health, a parent", tr.Has(made[0]), hp.Has(made[0]), par.Has(made[0]))
 			}
 		}},
-		{"a despawn of the new entity", func(ctx *ecs.Context, _ ecs.Entity) []ecs.Pending {
+		{"a despawn of the new entity", func(ctx *ecs.Sys, _ ecs.Entity) []ecs.Pending {
 			p := ctx.Commands.Spawn()
 			ecs.With(p, health{1})
 			ctx.Commands.Despawn(p.Entity())
@@ -92,7 +92,7 @@ func TestPendingEntityReference(t *testing.T) {
 				t.Errorf("%v is alive, want despawned", made[0])
 			}
 		}},
-		{"a relation from an existing entity", func(ctx *ecs.Context, existing ecs.Entity) []ecs.Pending {
+		{"a relation from an existing entity", func(ctx *ecs.Sys, existing ecs.Entity) []ecs.Pending {
 			p := ctx.Commands.Spawn()
 			ecs.With(p, health{1})
 			ecs.Add(ctx.Commands, existing, parent{Of: p.Entity()})
@@ -111,16 +111,16 @@ func TestPendingEntityReference(t *testing.T) {
 			var existing ecs.Entity
 			var pend []ecs.Pending
 			var sawDead bool
-			a.AddSystem(ecs.Startup, ecs.System{Name: "existing", Run: func(ctx *ecs.Context) {
+			a.AddSystem(ecs.Startup, ecs.System{Name: "existing", Run: func(ctx *ecs.Sys) {
 				ecs.With(ctx.Commands.Spawn(), position{})
 			}})
-			a.AddSystem(ecs.Startup, ecs.System{Name: "find", Run: func(ctx *ecs.Context) {
+			a.AddSystem(ecs.Startup, ecs.System{Name: "find", Run: func(ctx *ecs.Sys) {
 				q := ecs.NewFilter1[position](ctx.World).Query()
 				for q.Next() {
 					existing = q.Entity()
 				}
 			}})
-			a.AddSystem(ecs.Update, ecs.System{Name: "spawner", Run: func(ctx *ecs.Context) {
+			a.AddSystem(ecs.Update, ecs.System{Name: "spawner", Run: func(ctx *ecs.Sys) {
 				q := ecs.NewFilter1[position](ctx.World).Query() // inside a query: the world is locked
 				for q.Next() {
 					pend = tt.queue(ctx, existing)

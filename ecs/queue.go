@@ -9,8 +9,8 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-// Event is the payload of the App's gameplay queue ([Context.Queue]) and
-// timers ([Context.Timers]): a delayed effect, a timer, a repeating spawn.
+// Event is the payload of the App's gameplay queue ([Sys.Queue]) and
+// timers ([Sys.Timers]): a delayed effect, a timer, a repeating spawn.
 // Kind and Entity say what it is about; Run, when set, is called as the
 // event is delivered.
 //
@@ -18,18 +18,18 @@ import (
 // is the number of unpaused ticks run so far (1 during the first),
 // independent of the runtime's numbering in [timing.Update.Number] (as
 // Time.Number), so schedule with After or Every, or At relative to Now;
-// [Context.TicksFor] turns seconds into ticks. The timers count game time
-// in nanoseconds ([Context.AfterTime]). Events are delivered at the start
+// [Sys.TicksFor] turns seconds into ticks. The timers count game time
+// in nanoseconds ([Sys.AfterTime]). Events are delivered at the start
 // of each tick of play, before the [PreUpdate] systems: timers first, then
 // the gameplay queue, each in (due, scheduling order). Their commands are
 // applied right after each dispatch. Systems of the tick can also read
-// every delivery of the tick with [Context.Events] and
-// [Context.TimerEvents]. Neither queue moves while the game is paused.
+// every delivery of the tick with [Sys.Events] and
+// [Sys.TimerEvents]. Neither queue moves while the game is paused.
 type Event struct {
 	Kind   int
 	Entity Entity
 	Value  float64
-	Run    func(ctx *Context, d EventDelivery)
+	Run    func(ctx *Sys, d EventDelivery)
 }
 
 // EventDelivery is one delivery of the gameplay queue.
@@ -41,7 +41,7 @@ const DefaultQueueCapacity = 1024
 
 // Events returns the gameplay events delivered at the start of this tick.
 // The slice is reused next tick; copy what must outlive it.
-func (c *Context) Events() []EventDelivery { return c.app.delivered }
+func (c *Sys) Events() []EventDelivery { return c.app.delivered }
 
 // advanceQueue moves the gameplay queue to the App's next tick of play and
 // collects what is due; the tick dispatches it after the state changes.
@@ -89,22 +89,22 @@ func (a *App) advanceTimers(now uint64) error {
 	return err
 }
 
-// TimerEvents returns the timer events ([Context.AfterTime]) delivered at
+// TimerEvents returns the timer events ([Sys.AfterTime]) delivered at
 // the start of this tick; their Due and Tick are nanoseconds of game time.
 // The slice is reused next tick.
-func (c *Context) TimerEvents() []EventDelivery { return c.app.timed }
+func (c *Sys) TimerEvents() []EventDelivery { return c.app.timed }
 
 // AfterTime schedules ev on the timers, to be delivered at the start of the
 // first tick that begins at least d of game time ([Time.Game]) after the
 // start of this one: a delay in seconds that means the same in fixed and
 // variable mode, under merged catch-up steps, and across a pause (game time
 // stands still while paused). In fixed mode it is the tick
-// [Context.TicksFor](d) ticks on; in variable mode, the first tick to
+// [Sys.TicksFor](d) ticks on; in variable mode, the first tick to
 // start at or after that time, so the event comes less than one tick
 // late. A zero d means the next tick: the first tick after this one
 // that moves game time on (a config range that allows "0s" can be passed
 // straight through). d must not be negative.
-func (c *Context) AfterTime(d time.Duration, ev Event) (schedule.Handle, error) {
+func (c *Sys) AfterTime(d time.Duration, ev Event) (schedule.Handle, error) {
 	if d < 0 {
 		return schedule.Handle{}, fmt.Errorf("ecs: AfterTime delay %v, allowed 0 (the next tick) or above", d)
 	}
@@ -117,7 +117,7 @@ func (c *Context) AfterTime(d time.Duration, ev Event) (schedule.Handle, error) 
 // EveryTime schedules ev on the timers every period of game time, first
 // after first (both positive); late says what happens to occurrences a
 // long tick skips over, as for [schedule.Queue.Every].
-func (c *Context) EveryTime(first, period time.Duration, late schedule.LatePolicy, ev Event) (schedule.Handle, error) {
+func (c *Sys) EveryTime(first, period time.Duration, late schedule.LatePolicy, ev Event) (schedule.Handle, error) {
 	var errs []error
 	if first <= 0 {
 		errs = append(errs, fmt.Errorf("ecs: EveryTime first %v, allowed above 0", first))
@@ -144,8 +144,8 @@ func (c *Context) EveryTime(first, period time.Duration, late schedule.LatePolic
 // variable mode ticks are as long as the frames happen to be: TicksFor
 // divides by the current tick's Delta, an estimate that holds only as long
 // as the frame rate does. Where a delay must be d of game time in every
-// mode, schedule it with [Context.AfterTime] instead.
-func (c *Context) TicksFor(d time.Duration) uint64 {
+// mode, schedule it with [Sys.AfterTime] instead.
+func (c *Sys) TicksFor(d time.Duration) uint64 {
 	step := c.Time.Delta
 	if s := c.Time.Steps; s > 1 {
 		step /= time.Duration(s)

@@ -16,20 +16,20 @@ func TestAppGameplayQueue(t *testing.T) {
 	)
 	a := newApp(t, ecs.Options{QueueCapacity: 4})
 	movers := ecs.NewFilter2[ecs.Transform, speed](a.World())
-	a.AddSystem(ecs.Startup, ecs.System{Name: "setup", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "setup", Run: func(ctx *ecs.Sys) {
 		spawnSprite(ctx.Commands, 0, 0, 0, speed{}, red)
 		if _, err := ctx.Queue.Every(2, 2, schedule.Skip(), ecs.Event{Kind: kindWave}); err != nil {
 			ctx.Fail(err)
 		}
 	}})
 	var log []string
-	a.AddSystem(ecs.Update, ecs.System{Name: "fuse", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "fuse", Run: func(ctx *ecs.Sys) {
 		if ctx.Time.Number != 1 {
 			return
 		}
 		q := movers.Query()
 		for q.Next() {
-			_, err := ctx.Queue.After(2, ecs.Event{Kind: kindExplode, Entity: q.Entity(), Run: func(ctx *ecs.Context, d ecs.EventDelivery) {
+			_, err := ctx.Queue.After(2, ecs.Event{Kind: kindExplode, Entity: q.Entity(), Run: func(ctx *ecs.Sys, d ecs.EventDelivery) {
 				ctx.Commands.Despawn(d.Payload.Entity)
 			}})
 			if err != nil {
@@ -37,7 +37,7 @@ func TestAppGameplayQueue(t *testing.T) {
 			}
 		}
 	}})
-	a.AddSystem(ecs.Update, ecs.System{Name: "observe", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "observe", Run: func(ctx *ecs.Sys) {
 		var kinds []string
 		for _, d := range ctx.Events() {
 			kinds = append(kinds, fmt.Sprint(d.Payload.Kind))

@@ -77,7 +77,7 @@ func TestAppUnderRuntime(t *testing.T) {
 				}
 
 				app := newApp(t, ecs.Options{Seed: 9})
-				app.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+				app.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 					spawnSprite(ctx.Commands, 0, 120, 0, speed{X: speedX}, red)
 					spawnSprite(ctx.Commands, 500, 120, -1, speed{}, blue) // off screen: culled
 					spawnSprite(ctx.Commands, 160, 60, -1, speed{}, green) // a lower layer: drawn first
@@ -85,7 +85,7 @@ func TestAppUnderRuntime(t *testing.T) {
 				app.AddSystem(ecs.Update, moveSystem())
 				if tt.slowSim {
 					n := 0
-					app.AddSystem(ecs.Update, ecs.System{Name: "heavy", Run: func(*ecs.Context) {
+					app.AddSystem(ecs.Update, ecs.System{Name: "heavy", Run: func(*ecs.Sys) {
 						time.Sleep(cost(n)) // simulated work in the bubble
 						n++
 					}})
@@ -93,7 +93,7 @@ func TestAppUnderRuntime(t *testing.T) {
 				prepared := 0
 				var lastElapsed time.Duration
 				prevElapsed := float32(-1) // no frame before the first
-				app.AddSystem(ecs.Extract, ecs.System{Name: "marker", Run: func(ctx *ecs.Context) {
+				app.AddSystem(ecs.Extract, ecs.System{Name: "marker", Run: func(ctx *ecs.Sys) {
 					tm := ctx.Time
 					pw := ctx.Frame.BeginPass(render2d.PassDesc{})
 					elapsed := float32(tm.Elapsed.Seconds())
@@ -112,7 +112,7 @@ func TestAppUnderRuntime(t *testing.T) {
 				}})
 				var kinds [timing.NumKinds]int
 				wantCosmetic, quiet := 0, 0
-				app.AddSystem(ecs.PostUpdate, ecs.System{Name: "kinds", Run: func(ctx *ecs.Context) {
+				app.AddSystem(ecs.PostUpdate, ecs.System{Name: "kinds", Run: func(ctx *ecs.Sys) {
 					kinds[ctx.Time.Kind]++
 					if ctx.Time.RunCosmetic() {
 						wantCosmetic++
@@ -126,9 +126,9 @@ func TestAppUnderRuntime(t *testing.T) {
 				}})
 				cosmetic := 0
 				var cosmeticTime time.Duration
-				app.AddSystem(ecs.Update, ecs.System{Name: "sparkle", Cosmetic: true, Run: func(ctx *ecs.Context) {
+				app.AddSystem(ecs.Update, ecs.System{Name: "sparkle", Cosmetic: true, Run: func(ctx *ecs.Sys) {
 					cosmetic++
-					cosmeticTime += ctx.Delta()
+					cosmeticTime += ctx.RunDelta()
 				}})
 
 				opts := runtime.DefaultOptions()
@@ -140,7 +140,7 @@ func TestAppUnderRuntime(t *testing.T) {
 				opts.Clock = clock
 				// Some frames take (bubble) time to render, so the scheduler
 				// has to catch up and the frames land between steps.
-				ctx, fakes := runtimetest.NewContext(clock)
+				ctx, fakes := runtimetest.NewAdapters(clock)
 				ctx.Input = nil
 				size := input.Size{Width: 320, Height: 240}
 				fakes.Display.Set(func(s *runtime.WindowState) { s.Size, s.Framebuffer = size, size })

@@ -27,7 +27,7 @@ import (
 // ([render2d.Screen.Validate]). The zero Screen, the default, has no
 // logical resolution and clears to transparent black. The App's screen is
 // not part of the world's hash: it changes what is drawn, and through
-// [Context.ScreenToWorld] how the cursor is read, not the world. Call it
+// [Sys.ScreenToWorld] how the cursor is read, not the world. Call it
 // from the simulation goroutine, or before the session starts.
 func (a *App) SetScreen(s render2d.Screen) error {
 	if err := s.Validate(); err != nil {
@@ -43,15 +43,15 @@ func (a *App) Screen() render2d.Screen { return a.extract.screen }
 // SetScreen changes the App's screen from a system (a settings menu that
 // switches to integer scaling, say); see [App.SetScreen]. The next frame
 // prepared draws with it.
-func (c *Context) SetScreen(s render2d.Screen) error { return c.app.SetScreen(s) }
+func (c *Sys) SetScreen(s render2d.Screen) error { return c.app.SetScreen(s) }
 
 // Screen returns the App's screen.
-func (c *Context) Screen() render2d.Screen { return c.app.extract.screen }
+func (c *Sys) Screen() render2d.Screen { return c.app.extract.screen }
 
 // Layout returns where the App's screen lies in the framebuffer of this
 // tick's window ([render2d.Screen.Layout]): the logical size, the
 // viewport with the bars around it, and the scale.
-func (c *Context) Layout() render2d.Layout {
+func (c *Sys) Layout() render2d.Layout {
 	w := c.app.window
 	return c.app.extract.screen.Layout(w.Framebuffer.Width, w.Framebuffer.Height, w.Size.Width, w.Size.Height)
 }
@@ -68,10 +68,10 @@ func (c *Context) Layout() render2d.Layout {
 // It reads the camera's placement as this tick leaves it, not as a frame
 // interpolated between ticks draws it. A point in a bar or outside the
 // camera's viewport maps to a world point outside the view; use
-// [Context.WorldToScreen] or [Context.Layout] to tell. It reports false
+// [Sys.WorldToScreen] or [Sys.Layout] to tell. It reports false
 // when cam is not a live camera entity with a Transform, draws into an
 // offscreen target, or the window has no area. It allocates nothing.
-func (c *Context) ScreenToWorld(cam Entity, p geom.Vec2) (geom.Vec2, bool) {
+func (c *Sys) ScreenToWorld(cam Entity, p geom.Vec2) (geom.Vec2, bool) {
 	v, fbW, fbH, sx, sy, ok := c.app.extract.windowView(cam, &c.app.window)
 	if !ok {
 		return geom.Vec2{}, false
@@ -79,10 +79,10 @@ func (c *Context) ScreenToWorld(cam Entity, p geom.Vec2) (geom.Vec2, bool) {
 	return v.TargetToWorld(geom.Vec2{X: p.X * sx, Y: p.Y * sy}, fbW, fbH), true
 }
 
-// WorldToScreen is the inverse of [Context.ScreenToWorld]: where the world
+// WorldToScreen is the inverse of [Sys.ScreenToWorld]: where the world
 // point p appears in the window, in window coordinates, through camera
 // cam (zero: the default view).
-func (c *Context) WorldToScreen(cam Entity, p geom.Vec2) (geom.Vec2, bool) {
+func (c *Sys) WorldToScreen(cam Entity, p geom.Vec2) (geom.Vec2, bool) {
 	v, fbW, fbH, sx, sy, ok := c.app.extract.windowView(cam, &c.app.window)
 	if !ok {
 		return geom.Vec2{}, false

@@ -15,7 +15,7 @@ import (
 // pixels on a high-density screen), picks the world point under the cursor
 // through a camera centred on (1000, 500) at zoom 2, and reads the HUD's
 // logical coordinates through the default view.
-func ExampleContext_ScreenToWorld() {
+func ExampleSys_ScreenToWorld() {
 	app, err := ecs.NewApp(ecs.Options{})
 	if err != nil {
 		fmt.Println(err)
@@ -26,18 +26,18 @@ func ExampleContext_ScreenToWorld() {
 		return
 	}
 	var camera ecs.Entity
-	app.AddSystem(ecs.Startup, ecs.System{Name: "camera", Run: func(ctx *ecs.Context) {
+	app.AddSystem(ecs.Startup, ecs.System{Name: "camera", Run: func(ctx *ecs.Sys) {
 		p := ctx.Commands.Spawn()
 		ecs.With(p, ecs.At(1000, 500))
 		ecs.With(p, ecs.Camera{Anchor: geom.Vec2{X: 0.5, Y: 0.5}, Zoom: 2})
 	}})
-	app.AddSystem(ecs.Startup, ecs.System{Name: "find camera", Run: func(ctx *ecs.Context) {
+	app.AddSystem(ecs.Startup, ecs.System{Name: "find camera", Run: func(ctx *ecs.Sys) {
 		q := ecs.NewFilter1[ecs.Camera](ctx.World).Query()
 		for q.Next() {
 			camera = q.Entity()
 		}
 	}})
-	app.AddSystem(ecs.Update, ecs.System{Name: "pick", Run: func(ctx *ecs.Context) {
+	app.AddSystem(ecs.Update, ecs.System{Name: "pick", Run: func(ctx *ecs.Sys) {
 		l := ctx.Layout()
 		fmt.Printf("logical screen at %v, %v framebuffer pixels per logical unit\n", l.Viewport, l.Scale.X)
 		for _, cursor := range []geom.Vec2{{X: 400, Y: 180}, {X: 80, Y: 0}, {X: 40, Y: 10}} {

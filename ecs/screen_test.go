@@ -39,7 +39,7 @@ func screenApp(t *testing.T, s render2d.Screen, target render2d.TargetHandle) *e
 	if err := a.SetScreen(s); err != nil {
 		t.Fatalf("SetScreen: %v", err)
 	}
-	a.AddSystem(ecs.Startup, ecs.System{Name: "cameras", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "cameras", Run: func(ctx *ecs.Sys) {
 		world := ctx.Commands.Spawn()
 		ecs.With(world, ecs.At(0, 0))
 		ecs.With(world, ecs.Camera{})
@@ -138,7 +138,7 @@ func TestScreenCullsInLogicalUnits(t *testing.T) {
 	if err := a.SetScreen(render2d.Screen{Width: 320, Height: 180}); err != nil {
 		t.Fatal(err)
 	}
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		spawnSprite(ctx.Commands, 316, 176, 0, speed{}, red)   // in the bottom-right corner
 		spawnSprite(ctx.Commands, 330, 90, 0, speed{}, blue)   // right of the logical screen, though inside the framebuffer's 1600 pixels
 		spawnSprite(ctx.Commands, 100, 200, 0, speed{}, green) // below it
@@ -228,7 +228,7 @@ func TestScreenToWorld(t *testing.T) {
 				}
 				var cam ecs.Entity
 				if ci > 0 {
-					a.AddSystem(ecs.Startup, ecs.System{Name: "camera", Run: func(ctx *ecs.Context) {
+					a.AddSystem(ecs.Startup, ecs.System{Name: "camera", Run: func(ctx *ecs.Sys) {
 						leader := ctx.Commands.Spawn()
 						ecs.With(leader, ecs.At(40, 30))
 						p := ctx.Commands.Spawn()
@@ -239,7 +239,7 @@ func TestScreenToWorld(t *testing.T) {
 						}
 						ecs.With(p, c)
 					}})
-					a.AddSystem(ecs.Startup, ecs.System{Name: "find", Run: func(ctx *ecs.Context) {
+					a.AddSystem(ecs.Startup, ecs.System{Name: "find", Run: func(ctx *ecs.Sys) {
 						q := ecs.NewFilter1[ecs.Camera](ctx.World).Query()
 						for q.Next() {
 							cam = q.Entity()
@@ -248,7 +248,7 @@ func TestScreenToWorld(t *testing.T) {
 				}
 				points := []geom.Vec2{{X: 0, Y: 0}, {X: float32(sc.win.Width) / 2, Y: float32(sc.win.Height) / 2}, {X: 123.25, Y: 77.5}, {X: float32(sc.win.Width), Y: float32(sc.win.Height)}}
 				worlds := make([]geom.Vec2, len(points))
-				a.AddSystem(ecs.Update, ecs.System{Name: "pick", Run: func(ctx *ecs.Context) {
+				a.AddSystem(ecs.Update, ecs.System{Name: "pick", Run: func(ctx *ecs.Sys) {
 					for i, p := range points {
 						w, ok := ctx.ScreenToWorld(cam, p)
 						if !ok {
@@ -294,7 +294,7 @@ func TestScreenToWorldValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	var centred, offscreen, dead ecs.Entity
-	a.AddSystem(ecs.Startup, ecs.System{Name: "cameras", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "cameras", Run: func(ctx *ecs.Sys) {
 		p := ctx.Commands.Spawn()
 		ecs.With(p, ecs.Transform{Position: geom.Vec2{X: 500, Y: 500}, Rotation: math.Pi / 2, Scale: geom.Vec2{X: 1, Y: 1}})
 		ecs.With(p, ecs.Camera{Anchor: geom.Vec2{X: 0.5, Y: 0.5}, Zoom: 2})
@@ -304,7 +304,7 @@ func TestScreenToWorldValues(t *testing.T) {
 		d := ctx.Commands.Spawn()
 		ecs.With(d, ecs.At(0, 0))
 	}})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "find", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "find", Run: func(ctx *ecs.Sys) {
 		q := ecs.NewFilter2[ecs.Transform, ecs.Camera](ctx.World).Query()
 		for q.Next() {
 			if _, c := q.Get(); c.Target.IsZero() {
@@ -343,7 +343,7 @@ func TestScreenToWorldValues(t *testing.T) {
 		{"an entity that is no camera", &dead, geom.Vec2{}, geom.Vec2{}, false, false},
 	}
 	var pendingOK, converted bool
-	a.AddSystem(ecs.Update, ecs.System{Name: "convert", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "convert", Run: func(ctx *ecs.Sys) {
 		if converted {
 			return // the first tick's window only
 		}
@@ -376,7 +376,7 @@ func TestScreenToWorldValues(t *testing.T) {
 		t.Error("ScreenToWorld through a camera still to be spawned succeeded")
 	}
 	var minimised bool
-	a.AddSystem(ecs.Update, ecs.System{Name: "minimised", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "minimised", Run: func(ctx *ecs.Sys) {
 		_, minimised = ctx.ScreenToWorld(ecs.Entity{}, geom.Vec2{})
 	}})
 	if err := a.Update(windowTick(sz(0, 0), sz(0, 0))); err != nil {
@@ -399,12 +399,12 @@ func TestScreenFollowsResizes(t *testing.T) {
 				if err := a.SetScreen(render2d.Screen{Width: 320, Height: 180, ClearColor: bars}); err != nil {
 					t.Fatal(err)
 				}
-				a.AddSystem(ecs.Startup, ecs.System{Name: "camera", Run: func(ctx *ecs.Context) {
+				a.AddSystem(ecs.Startup, ecs.System{Name: "camera", Run: func(ctx *ecs.Sys) {
 					p := ctx.Commands.Spawn()
 					ecs.With(p, ecs.At(0, 0))
 					ecs.With(p, ecs.Camera{})
 				}})
-				a.AddSystem(ecs.Update, ecs.System{Name: "stop", Run: func(ctx *ecs.Context) {
+				a.AddSystem(ecs.Update, ecs.System{Name: "stop", Run: func(ctx *ecs.Sys) {
 					if ctx.Time.Elapsed >= 400*time.Millisecond {
 						ctx.RequestStop()
 					}
@@ -415,7 +415,7 @@ func TestScreenFollowsResizes(t *testing.T) {
 				opts.Clock = clock
 				opts.Timing.Mode = timing.FixedMode
 				opts.Timing.FixedStep = 20 * time.Millisecond
-				ctx, fakes := runtimetest.NewContext(clock)
+				ctx, fakes := runtimetest.NewAdapters(clock)
 				ctx.Input = nil
 				fakes.Display.Set(func(s *runtime.WindowState) { s.Size, s.Framebuffer = sz(1280, 720), sz(1280, 720) })
 				fakes.Display.

@@ -15,7 +15,7 @@ import (
 // circle for its hit radius.
 func ExampleShape() {
 	app, _ := ecs.NewApp(ecs.Options{})
-	app.AddSystem(ecs.Startup, ecs.System{Name: "ship", Run: func(ctx *ecs.Context) {
+	app.AddSystem(ecs.Startup, ecs.System{Name: "ship", Run: func(ctx *ecs.Sys) {
 		hull := shape.Polygon(geom.Vec2{X: 12, Y: 0}, geom.Vec2{X: -8, Y: -7}, geom.Vec2{X: -4, Y: 0}, geom.Vec2{X: -8, Y: 7}).Stroked(2)
 		hull.Join = shape.JoinRound
 		ship := ctx.Commands.Spawn()

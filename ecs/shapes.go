@@ -78,11 +78,11 @@ func (x *extractor) shapeError(err error) {
 	x.stats.LastShapeError = err
 }
 
-// GizmoLayer is the layer of [Context.Draw]'s shapes: above everything
+// GizmoLayer is the layer of [Sys.Draw]'s shapes: above everything
 // else.
 const GizmoLayer = math.MaxInt16
 
-// Draw is the immediate drawing of [Context.Draw]: debug lines, circles
+// Draw is the immediate drawing of [Sys.Draw]: debug lines, circles
 // and shapes in world units, drawn on top of the scene (at [GizmoLayer])
 // by every camera, that last until the next tick starts. Drawings of a
 // catch-up burst's earlier ticks are gone by the time a frame is

@@ -15,7 +15,7 @@ import (
 func TestShapes(t *testing.T) {
 	a := newApp(t, ecs.Options{})
 	drawLine := true
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		spawnSprite(ctx.Commands, 10, 10, 1, speed{}, red)
 		s := ctx.Commands.Spawn()
 		ecs.With(s, ecs.At(100, 50))
@@ -24,7 +24,7 @@ func TestShapes(t *testing.T) {
 		spawnSprite(ctx.Commands, 30, 10, -1, speed{}, blue)
 	}})
 	a.AddSystem(ecs.Update, moveSystem())
-	a.AddSystem(ecs.Update, ecs.System{Name: "gizmo", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "gizmo", Run: func(ctx *ecs.Sys) {
 		if drawLine {
 			ctx.Draw.Line(geom.Vec2{X: 0, Y: 0}, geom.Vec2{X: 10, Y: 10}, 1, yellow)
 		}
@@ -76,7 +76,7 @@ func TestShapes(t *testing.T) {
 // TestShapeErrors: a shape that cannot be drawn is counted and skipped.
 func TestShapeErrors(t *testing.T) {
 	a := newApp(t, ecs.Options{})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		ecs.With(ctx.Commands.Spawn(), ecs.At(1, 1))
 		s := ctx.Commands.Spawn()
 		ecs.With(s, ecs.At(1, 1))

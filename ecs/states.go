@@ -148,8 +148,8 @@ func (s *States[S]) In(states ...S) bool {
 
 // InState returns a [System.When] condition that holds while s is in one
 // of states.
-func InState[S comparable](s *States[S], states ...S) func(*Context) bool {
-	return func(*Context) bool { return s.In(states...) }
+func InState[S comparable](s *States[S], states ...S) func(*Sys) bool {
+	return func(*Sys) bool { return s.In(states...) }
 }
 
 func (s *States[S]) enterInitial() { s.run(s.enter, s.current) }

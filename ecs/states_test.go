@@ -41,7 +41,7 @@ func TestTicksFor(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newApp(t, ecs.Options{})
 			var got uint64
-			a.AddSystem(ecs.Update, ecs.System{Name: "convert", Run: func(ctx *ecs.Context) { got = ctx.TicksFor(tt.d) }})
+			a.AddSystem(ecs.Update, ecs.System{Name: "convert", Run: func(ctx *ecs.Sys) { got = ctx.TicksFor(tt.d) }})
 			tk := tick(1, 0)
 			tk.Kind, tk.Delta, tk.Steps = tt.kind, tt.delta, tt.steps
 			if tt.kind != timing.VariableUpdate {
@@ -84,15 +84,15 @@ func TestAfterTime(t *testing.T) {
 			a := newApp(t, ecs.Options{})
 			byTime, byTicks := uint64(0), uint64(0)
 			var startGame []time.Duration // game time at the start of each tick
-			a.AddSystem(ecs.PreUpdate, ecs.System{Name: "schedule", Run: func(ctx *ecs.Context) {
+			a.AddSystem(ecs.PreUpdate, ecs.System{Name: "schedule", Run: func(ctx *ecs.Sys) {
 				startGame = append(startGame, ctx.Time.Game-ctx.Time.Delta)
 				if ctx.Time.Number != 1 {
 					return
 				}
-				if _, err := ctx.AfterTime(tt.d, ecs.Event{Run: func(ctx *ecs.Context, _ ecs.EventDelivery) { byTime = ctx.Time.Number }}); err != nil {
+				if _, err := ctx.AfterTime(tt.d, ecs.Event{Run: func(ctx *ecs.Sys, _ ecs.EventDelivery) { byTime = ctx.Time.Number }}); err != nil {
 					ctx.Fail(err)
 				}
-				if _, err := ctx.Queue.After(ctx.TicksFor(tt.d), ecs.Event{Run: func(ctx *ecs.Context, _ ecs.EventDelivery) { byTicks = ctx.Time.Number }}); err != nil {
+				if _, err := ctx.Queue.After(ctx.TicksFor(tt.d), ecs.Event{Run: func(ctx *ecs.Sys, _ ecs.EventDelivery) { byTicks = ctx.Time.Number }}); err != nil {
 					ctx.Fail(err)
 				}
 			}})
@@ -122,7 +122,7 @@ func TestAfterTime(t *testing.T) {
 			}
 		})
 	}
-	if _, err := (&ecs.Context{}).AfterTime(-time.Nanosecond, ecs.Event{}); err == nil || !strings.Contains(err.Error(), "allowed 0 (the next tick) or above") {
+	if _, err := (&ecs.Sys{}).AfterTime(-time.Nanosecond, ecs.Event{}); err == nil || !strings.Contains(err.Error(), "allowed 0 (the next tick) or above") {
 		t.Errorf("AfterTime(-1ns): got %v, want an error giving the allowed range", err)
 	}
 }
@@ -148,13 +148,13 @@ func TestStatesAndPause(t *testing.T) {
 	var log []string
 	note := func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) }
 	for _, s := range []screen{menu, play, paused, over} {
-		st.OnEnter(s, ecs.System{Name: "enter", Run: func(ctx *ecs.Context) { note("enter %v", s) }})
-		st.OnExit(s, ecs.System{Name: "exit", Run: func(ctx *ecs.Context) { note("exit %v", s) }})
+		st.OnEnter(s, ecs.System{Name: "enter", Run: func(ctx *ecs.Sys) { note("enter %v", s) }})
+		st.OnExit(s, ecs.System{Name: "exit", Run: func(ctx *ecs.Sys) { note("exit %v", s) }})
 	}
 	// The script: what the input asks for on each tick.
 	script := map[uint64]screen{2: play, 5: paused, 9: play, 13: over, 14: over}
 	moved, menus := 0, 0
-	a.AddSystem(ecs.PreUpdate, ecs.System{Name: "input", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.PreUpdate, ecs.System{Name: "input", Run: func(ctx *ecs.Sys) {
 		if next, ok := script[ctx.Time.Number]; ok {
 			st.Set(next)
 			if st.Current() == next {
@@ -162,25 +162,25 @@ func TestStatesAndPause(t *testing.T) {
 			}
 		}
 	}})
-	a.AddSystem(ecs.Update, ecs.System{Name: "serve", Gameplay: true, When: ecs.InState(st, play), Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "serve", Gameplay: true, When: ecs.InState(st, play), Run: func(ctx *ecs.Sys) {
 		moved++
 		if moved == 1 {
 			// Due after 5 ticks of play, and after 5 steps of game time.
-			if _, err := ctx.Queue.After(5, ecs.Event{Run: func(ctx *ecs.Context, _ ecs.EventDelivery) {
+			if _, err := ctx.Queue.After(5, ecs.Event{Run: func(ctx *ecs.Sys, _ ecs.EventDelivery) {
 				note("tick %d: serve (queue, game time %v)", ctx.Time.Number, ctx.Time.Game)
 			}}); err != nil {
 				ctx.Fail(err)
 			}
-			if _, err := ctx.AfterTime(5*step, ecs.Event{Run: func(ctx *ecs.Context, _ ecs.EventDelivery) {
+			if _, err := ctx.AfterTime(5*step, ecs.Event{Run: func(ctx *ecs.Sys, _ ecs.EventDelivery) {
 				note("tick %d: serve (timer)", ctx.Time.Number)
 			}}); err != nil {
 				ctx.Fail(err)
 			}
 		}
 	}})
-	a.AddSystem(ecs.Update, ecs.System{Name: "menu", When: ecs.InState(st, menu, paused, over), Run: func(*ecs.Context) { menus++ }})
+	a.AddSystem(ecs.Update, ecs.System{Name: "menu", When: ecs.InState(st, menu, paused, over), Run: func(*ecs.Sys) { menus++ }})
 	var games, elapsed []time.Duration
-	a.AddSystem(ecs.PostUpdate, ecs.System{Name: "clock", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.PostUpdate, ecs.System{Name: "clock", Run: func(ctx *ecs.Sys) {
 		games = append(games, ctx.Time.Game)
 		elapsed = append(elapsed, ctx.Time.Elapsed)
 		if ctx.Time.Paused != (st.Current() == paused) || a.Paused() != ctx.Time.Paused {
@@ -230,7 +230,7 @@ func TestStatesTransitionAtTheStartOfTheNextTick(t *testing.T) {
 	a := newApp(t, ecs.Options{})
 	st := ecs.AddStates(a, menu)
 	var seen []string
-	a.AddSystem(ecs.Update, ecs.System{Name: "a", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "a", Run: func(ctx *ecs.Sys) {
 		if ctx.Time.Number == 1 {
 			st.Set(play)
 			st.Set(over) // the last asked wins
@@ -241,7 +241,7 @@ func TestStatesTransitionAtTheStartOfTheNextTick(t *testing.T) {
 		}
 		seen = append(seen, "a:"+st.Current().String())
 	}})
-	a.AddSystem(ecs.Update, ecs.System{Name: "b", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "b", Run: func(ctx *ecs.Sys) {
 		next, ok := st.Next()
 		seen = append(seen, fmt.Sprintf("b:%v(next %v %v)", st.Current(), next, ok))
 	}})
@@ -270,7 +270,7 @@ func TestStatesTransitionAtTheStartOfTheNextTick(t *testing.T) {
 func TestSetPausedWithoutStates(t *testing.T) {
 	a := newApp(t, ecs.Options{})
 	var deltas []time.Duration
-	a.AddSystem(ecs.Update, ecs.System{Name: "pause", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "pause", Run: func(ctx *ecs.Sys) {
 		switch ctx.Time.Number {
 		case 2:
 			ctx.SetPaused(true)
@@ -278,8 +278,8 @@ func TestSetPausedWithoutStates(t *testing.T) {
 			ctx.SetPaused(false)
 		}
 	}})
-	a.AddSystem(ecs.Update, ecs.System{Name: "sparks", Gameplay: true, Cosmetic: true, Run: func(ctx *ecs.Context) {
-		deltas = append(deltas, ctx.Delta())
+	a.AddSystem(ecs.Update, ecs.System{Name: "sparks", Gameplay: true, Cosmetic: true, Run: func(ctx *ecs.Sys) {
+		deltas = append(deltas, ctx.RunDelta())
 	}})
 	for n := uint64(1); n <= 6; n++ {
 		tc := tick(n, 0)
@@ -308,18 +308,18 @@ func TestQueueAfterInEnterSystems(t *testing.T) {
 	st := ecs.AddStates(a, menu)
 	var got []string
 	note := func(f string, args ...any) { got = append(got, fmt.Sprintf(f, args...)) }
-	st.OnEnter(play, ecs.System{Name: "enter", Run: func(ctx *ecs.Context) {
+	st.OnEnter(play, ecs.System{Name: "enter", Run: func(ctx *ecs.Sys) {
 		note("enter at %d", ctx.Time.Number)
-		if _, err := ctx.Queue.After(3, ecs.Event{Run: func(ctx *ecs.Context, _ ecs.EventDelivery) {
+		if _, err := ctx.Queue.After(3, ecs.Event{Run: func(ctx *ecs.Sys, _ ecs.EventDelivery) {
 			note("enter's event at %d", ctx.Time.Number)
 		}}); err != nil {
 			ctx.Fail(err)
 		}
 	}})
-	a.AddSystem(ecs.Update, ecs.System{Name: "update", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Update, ecs.System{Name: "update", Run: func(ctx *ecs.Sys) {
 		if ctx.Time.Number == 2 {
 			st.Set(play) // entered at the start of tick 3
-			if _, err := ctx.Queue.After(1, ecs.Event{Run: func(ctx *ecs.Context, _ ecs.EventDelivery) {
+			if _, err := ctx.Queue.After(1, ecs.Event{Run: func(ctx *ecs.Sys, _ ecs.EventDelivery) {
 				note("update's event at %d in %v", ctx.Time.Number, st.Current())
 			}}); err != nil {
 				ctx.Fail(err)

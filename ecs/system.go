@@ -24,7 +24,7 @@ const (
 	Update
 	PostUpdate
 	// Extract systems run in the PrepareFrame hook, after the built-in
-	// extraction of sprites, text and cameras: through [Context.Frame] they
+	// extraction of sprites, text and cameras: through [Sys.Frame] they
 	// may add passes drawn on top (a HUD, debug overlays) or append to the
 	// passes already there. Frame preparation can be skipped when no frame
 	// slot is free, so Extract systems must not change game state.
@@ -50,11 +50,11 @@ type System struct {
 	Name string
 	// Run does the work. It must not keep ctx or anything borrowed from it
 	// past its return.
-	Run func(ctx *Context)
+	Run func(ctx *Sys)
 	// Cosmetic systems do work nobody would miss for a tick (particles,
 	// animation, screen shake): they skip quiet ticks and, while the
 	// simulation repays time debt with coarse cosmetic steps, run only on
-	// the ticks the timing policy marks. When they run, [Context.Delta] is
+	// the ticks the timing policy marks. When they run, [Sys.RunDelta] is
 	// the simulation time since they last ran, so they stay in step.
 	// Sounds are not cosmetic: play them from ordinary systems, on every
 	// tick's own span, so none of a burst's is lost and a replay plays
@@ -69,7 +69,7 @@ type System struct {
 	// When, if set, is asked before each run whether the system runs now
 	// (for instance [InState]); a system it turns away does not run and no
 	// time passes for it. It must not change state.
-	When func(ctx *Context) bool
+	When func(ctx *Sys) bool
 }
 
 type systemEntry struct {
@@ -91,9 +91,10 @@ type SystemStats struct {
 	Skipped  uint64
 }
 
-// Context is what a system sees while it runs. It is valid only during the
+// Sys is what a system sees while it runs (its world, commands, tick, input
+// and queues); the name keeps it apart from context.Context. It is valid only during the
 // call to [System.Run].
-type Context struct {
+type Sys struct {
 	// World holds the entities. Queries are safe; structural changes go
 	// through Commands.
 	World *World
@@ -113,13 +114,13 @@ type Context struct {
 	// sequence.
 	Rand *rand.Rand
 	// Queue is the gameplay queue: schedule [Event] values some ticks ahead
-	// ([Context.TicksFor] converts a delay in seconds). It advances once
+	// ([Sys.TicksFor] converts a delay in seconds). It advances once
 	// per tick of play, before the PreUpdate systems, and stands still
 	// while the game is paused.
 	Queue *schedule.Queue[Event]
 	// Timers is the queue of events due by game time, in nanoseconds of
-	// [Time.Game]: schedule with [Context.AfterTime] and
-	// [Context.EveryTime]; cancel with its Cancel. It advances at the
+	// [Time.Game]: schedule with [Sys.AfterTime] and
+	// [Sys.EveryTime]; cancel with its Cancel. It advances at the
 	// start of each tick of play, before the gameplay queue.
 	Timers *schedule.Queue[Event]
 	// Frame is the frame being prepared; non-nil only in the Extract stage.
@@ -133,20 +134,21 @@ type Context struct {
 	delta time.Duration
 }
 
-// Delta returns the simulation time this run of the system stands for: the
-// tick's delta, or for a cosmetic system the total since it last ran.
-func (c *Context) Delta() time.Duration { return c.delta }
+// RunDelta returns the simulation time this run of the system stands for:
+// the tick's delta ([Time].Delta), or for a cosmetic system that skips
+// ticks the total since it last ran.
+func (c *Sys) RunDelta() time.Duration { return c.delta }
 
-// DeltaSeconds returns [Context.Delta] in seconds.
-func (c *Context) DeltaSeconds() float64 { return c.delta.Seconds() }
+// RunDeltaSeconds returns [Sys.RunDelta] in seconds.
+func (c *Sys) RunDeltaSeconds() float64 { return c.delta.Seconds() }
 
 // System returns the name of the running system.
-func (c *Context) System() string { return c.entry.Name }
+func (c *Sys) System() string { return c.entry.Name }
 
 // Fail records err as the failure of the current hook: the remaining systems
 // of the hook are skipped and the hook returns err (wrapped with the
 // system's name), which stops the session. Only the first failure is kept.
-func (c *Context) Fail(err error) {
+func (c *Sys) Fail(err error) {
 	if err != nil && c.app.failure == nil {
 		c.app.failure = fmt.Errorf("ecs: system %q in %v: %w", c.entry.Name, c.entry.stage, err)
 	}
@@ -154,14 +156,14 @@ func (c *Context) Fail(err error) {
 
 // SetPaused pauses or resumes the game from the next tick
 // ([App.SetPaused]).
-func (c *Context) SetPaused(paused bool) { c.app.SetPaused(paused) }
+func (c *Sys) SetPaused(paused bool) { c.app.SetPaused(paused) }
 
 // RequestStop asks the runtime to end the session after the current tick.
 // It is safe to call more than once.
-func (c *Context) RequestStop() { c.app.requestStop() }
+func (c *Sys) RequestStop() { c.app.requestStop() }
 
 // Time describes the current simulation tick. The App stores it as a world
-// resource and in [Context.Time]; it is rewritten at the start of each tick.
+// resource and in [Sys.Time]; it is rewritten at the start of each tick.
 //
 // The embedded [timing.Update] is the runtime's update under its own names:
 // Kind, Delta, the real span [Start, End), Number, Steps, Dropped (on the
@@ -183,7 +185,7 @@ type Time struct {
 }
 
 // Input is the world resource that holds the current tick's input, the
-// same value as [Context.Input]; its Tick is nil between ticks.
+// same value as [Sys.Input]; its Tick is nil between ticks.
 type Input struct {
 	Tick *input.Tick
 }

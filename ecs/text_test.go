@@ -29,7 +29,7 @@ func TestAppText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newApp(t, ecs.Options{Assets: lib})
-			a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+			a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 				label := ctx.Commands.Spawn()
 				tr := ecs.At(100, 50)
 				tr.Rotation = tt.rotation
@@ -91,7 +91,7 @@ func TestAppText(t *testing.T) {
 
 func TestAppTextWithoutLibrary(t *testing.T) {
 	a := newApp(t, ecs.Options{})
-	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 		p := ctx.Commands.Spawn()
 		ecs.With(p, ecs.At(0, 0))
 		ecs.With(p, ecs.Text{Content: "no font"})

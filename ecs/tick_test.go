@@ -31,7 +31,7 @@ func TestHandBuiltTickIsOrdinary(t *testing.T) {
 				t.Fatal(err)
 			}
 			ran := false
-			app.AddSystem(ecs.Update, ecs.System{Name: "sparkle", Cosmetic: true, Run: func(*ecs.Context) { ran = true }})
+			app.AddSystem(ecs.Update, ecs.System{Name: "sparkle", Cosmetic: true, Run: func(*ecs.Sys) { ran = true }})
 			if err := app.InitSimulation(nil); err != nil {
 				t.Fatal(err)
 			}

@@ -29,15 +29,15 @@ func Example() {
 				return err
 			}
 			balls := ecs.NewFilter2[ecs.Transform, velocity](s.App.World())
-			s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+			s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 				b := ctx.Commands.Spawn()
 				ecs.With(b, ecs.At(0, 0))
 				ecs.With(b, ecs.Sprite{Size: geom.Vec2{X: 8, Y: 8}})
 				ecs.With(b, velocity{X: 30})
 			}})
-			s.App.AddSystem(ecs.Update, ecs.System{Name: "move", Run: func(ctx *ecs.Context) {
-				dt := float32(ctx.DeltaSeconds())
-				extra := float32(ctx.Input.SimulationSeconds(boost, ctx.Delta()))
+			s.App.AddSystem(ecs.Update, ecs.System{Name: "move", Run: func(ctx *ecs.Sys) {
+				dt := float32(ctx.RunDeltaSeconds())
+				extra := float32(ctx.Input.SimulationSeconds(boost, ctx.RunDelta()))
 				q := balls.Query()
 				for q.Next() {
 					t, v := q.Get()
@@ -104,7 +104,7 @@ func ExampleSetup_shutdownPolicy() {
 			if err != nil {
 				return err
 			}
-			s.App.AddSystem(ecs.Update, ecs.System{Name: "prompt", Run: func(ctx *ecs.Context) {
+			s.App.AddSystem(ecs.Update, ecs.System{Name: "prompt", Run: func(ctx *ecs.Sys) {
 				if ctx.Input.Pressed(save) {
 					unsaved = false
 					fmt.Println("saved")

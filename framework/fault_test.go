@@ -32,10 +32,10 @@ func faultGame() framework.Game {
 		}
 		// Setup runs before the window and its X server: the server is
 		// there from the first tick.
-		s.App.AddSystem(ecs.Startup, ecs.System{Name: "xvfb", Run: func(*ecs.Context) {
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "xvfb", Run: func(*ecs.Sys) {
 			fmt.Printf("xvfb %d\n", childNamed("Xvfb"))
 		}})
-		s.App.AddSystem(ecs.Update, ecs.System{Name: "report", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "report", Run: func(ctx *ecs.Sys) {
 			fmt.Printf("tick %d %d\n", ctx.Time.Number, ctx.Time.End)
 		}})
 		if os.Getenv(faultChildEnv) == "defer" {

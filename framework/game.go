@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/metronome-go/metronome/audio"
@@ -36,8 +37,8 @@ type Game struct {
 	// registers with no window or display) and before the first update.
 	// Loaded images reach the GPU once the window is open, after Setup, so
 	// resolve their regions in a Startup system, or call [Setup.Upload],
-	// which opens the window first. Until then [runtime.GameRuntime.Context]
-	// holds stand-ins that create nothing. An error stops the game before
+	// which opens the window first. Until then the session's adapters
+	// ([runtime.Platform.Adapters]) are stand-ins that create nothing. An error stops the game before
 	// it starts; cleanup still runs. Setup is also where a game installs its
 	// shutdown policy (s.Runtime.Shutdown().SetPolicy), which a close
 	// request meets from the first update on; see the package doc.
@@ -65,9 +66,11 @@ type Setup struct {
 	// Actions registers the game's input actions. Bindings from the
 	// configuration's [input.bindings] table are applied after Setup.
 	Actions *input.Actions
-	// Runtime is the session: telemetry, timing changes, the dispatchers,
-	// the worker groups, and the shutdown endpoint whose policy decides
-	// the window's close requests (install it here, before the loop runs).
+	// Runtime is the session's control surface: telemetry, timing
+	// changes, services, stop, and the shutdown endpoint whose policy
+	// decides the window's close requests (install it here, before the
+	// loop runs). The dispatcher, mailbox and worker groups are the
+	// simulation's ([Setup.Simulation]).
 	Runtime *runtime.GameRuntime
 	// Sound is the session's sound output, to show its state and
 	// counters; sounds play through the app's ecs.Audio resource.
@@ -77,10 +80,22 @@ type Setup struct {
 	// ConfigSource names where the configuration came from, for messages.
 	ConfigSource string
 
+	// Adapters are the session's display, input, renderer, presenter and
+	// resources ([runtime.Platform.Adapters]): stand-ins that create
+	// nothing until the window opens. Platform thread only.
+	Adapters *runtime.Adapters
+
 	// open opens the window when it is not open yet; nil for a session
 	// whose context is there from the start.
 	open func() error
+	sim  *atomic.Pointer[runtime.Simulation]
 }
+
+// Simulation returns the session's simulation handles (mailbox,
+// dispatcher, worker groups) once InitSimulation has run, and nil before
+// (Setup itself runs before it): take them in a Startup system. Safe from
+// any goroutine.
+func (s *Setup) Simulation() *runtime.Simulation { return s.sim.Load() }
 
 // Upload sends every image and glyph loaded so far to the GPU, so that
 // [assets.Library.Region] resolves them inside Setup. It opens the window
@@ -94,7 +109,7 @@ func (s *Setup) Upload() error {
 			return err
 		}
 	}
-	return s.Assets.Upload(s.Runtime.Context().Renderer)
+	return s.Assets.Upload(s.Adapters.Renderer)
 }
 
 // Session is a [Game] made ready to run: its ECS app (embedded, so a
@@ -113,6 +128,12 @@ type Session struct {
 	sound  Sound
 	// started runs after Setup; Run uses it for its limits.
 	started func(rt *runtime.GameRuntime) error
+	// rt runs the session (Bind); adapters and actions are its, from
+	// setUpAndOpen or the InitPlatform view.
+	rt       *runtime.GameRuntime
+	adapters *runtime.Adapters
+	actions  *input.Actions
+	sim      atomic.Pointer[runtime.Simulation] // from InitSimulation
 	// screenshot is a PNG file for the final state; "" takes none.
 	screenshot string
 	// recording, when recording.
@@ -160,13 +181,19 @@ func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
 	return &Session{App: app, game: g, lib: lib, cfg: cfg, source: source}, nil
 }
 
+// Bind tells the session which runtime runs it: call it after
+// [runtime.New] and before Run when building the runtime yourself
+// (package frameworktest does). [Run] and [Replay] bind their own.
+func (s *Session) Bind(rt *runtime.GameRuntime) { s.rt = rt }
+
 // setUpAndOpen runs the game's Setup and the checks that depend on it
 // (setUpGame), then opens the session's window: the order [Run] and a
 // windowed replay follow, before the runtime runs. A failure is kept for
 // InitPlatform, so the session fails through the runtime and every
 // cleanup runs. Platform thread.
-func (s *Session) setUpAndOpen(rt *runtime.GameRuntime) {
-	s.early = s.setUpGame(rt)
+func (s *Session) setUpAndOpen(rt *runtime.GameRuntime, adapters *runtime.Adapters, actions *input.Actions) {
+	s.rt, s.adapters, s.actions = rt, adapters, actions
+	s.early = s.setUpGame()
 	if s.early == nil {
 		s.early = s.openPlatform()
 	}
@@ -194,9 +221,13 @@ func (s *Session) closePlatform() {
 // against the actions it registered, before any upload or other platform
 // work: a binding for an action the game never registered is reported
 // with no window open.
-func (s *Session) setUpGame(rt *runtime.GameRuntime) error {
+func (s *Session) setUpGame() error {
 	s.setUp = true
-	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: rt.Actions(), Runtime: rt, Sound: &s.sound, Config: s.cfg, ConfigSource: s.source}
+	rt := s.rt
+	if rt == nil {
+		return errors.New("framework: the session runs on no runtime: call Session.Bind after runtime.New")
+	}
+	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: s.actions, Runtime: rt, Sound: &s.sound, Config: s.cfg, ConfigSource: s.source, Adapters: s.adapters, sim: &s.sim}
 	if s.window != nil {
 		s.setup.open = s.openPlatform
 	}
@@ -205,11 +236,11 @@ func (s *Session) setUpGame(rt *runtime.GameRuntime) error {
 			return fmt.Errorf("framework: game setup: %w", err)
 		}
 	}
-	if err := s.cfg.CheckBindings(rt.Actions()); err != nil {
+	if err := s.cfg.CheckBindings(s.actions); err != nil {
 		return err
 	}
 	if rt.Options().Record.Reader == nil { // a replay's configuration is the recorded one
-		if err := s.cfg.CheckOwnBindings(rt.Actions()); err != nil {
+		if err := s.cfg.CheckOwnBindings(s.actions); err != nil {
 			return err
 		}
 	}
@@ -222,9 +253,10 @@ func (s *Session) setUpGame(rt *runtime.GameRuntime) error {
 // its defaults, and a config file overrides them (a player's file or --set
 // for any action; the game's own config.toml only for actions registered
 // without any, so that each key is written in one place).
-func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
+func (s *Session) InitPlatform(p *runtime.Platform) error {
 	if !s.setUp {
-		s.early = s.setUpGame(rt)
+		s.adapters, s.actions = p.Adapters, p.Actions
+		s.early = s.setUpGame()
 	}
 	if s.early != nil {
 		return s.early
@@ -233,16 +265,23 @@ func (s *Session) InitPlatform(rt *runtime.GameRuntime) error {
 		return fmt.Errorf("framework: uploading assets after setup: %w", err)
 	}
 	if len(s.cfg.Bindings) > 0 {
-		if err := rt.Actions().Configure(s.cfg.Bindings); err != nil {
+		if err := s.actions.Configure(s.cfg.Bindings); err != nil {
 			return fmt.Errorf("framework: %s: [input.bindings]: %w", s.source, err)
 		}
 	}
 	if s.started != nil {
-		if err := s.started(rt); err != nil {
+		if err := s.started(s.rt); err != nil {
 			return err
 		}
 	}
-	return s.App.InitPlatform(rt)
+	return s.App.InitPlatform(p)
+}
+
+// InitSimulation keeps the simulation handles for [Setup.Simulation] and
+// runs the app's Startup systems.
+func (s *Session) InitSimulation(sim *runtime.Simulation) error {
+	s.sim.Store(sim)
+	return s.App.InitSimulation(sim)
 }
 
 // Update runs the game's tick, and stops the session at its tick limit.
@@ -313,7 +352,7 @@ func (s *Session) takeScreenshot() error {
 		return fmt.Errorf("framework: screenshot: %w", err)
 	}
 	f.Present.Alpha = 1 // the final placements
-	ctx := s.setup.Runtime.Context()
+	ctx := s.adapters
 	fb := ctx.Display.State().Framebuffer
 	if fb.Width <= 0 || fb.Height <= 0 {
 		return fmt.Errorf("framework: screenshot: the framebuffer is %dx%d", fb.Width, fb.Height)

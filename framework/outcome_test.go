@@ -112,7 +112,7 @@ func TestRecordingEndSaysPanicked(t *testing.T) {
 	g := spriteGame()
 	g.Setup = func(s *framework.Setup) error {
 		n := 0
-		s.App.AddSystem(ecs.Update, ecs.System{Name: "boom", Run: func(*ecs.Context) {
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "boom", Run: func(*ecs.Sys) {
 			if n++; n == 30 {
 				panic("the game's own bug")
 			}

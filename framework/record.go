@@ -16,6 +16,7 @@ import (
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d/nullrender"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -151,7 +152,7 @@ func (r *sessionRecording) close(o recording.Outcome, msg string) error {
 // a panic that escaped Run (nil for none), err Run's error, signal the
 // signal that stopped the session (nil for none).
 func outcome(p any, err error, signal os.Signal) (recording.Outcome, string) {
-	var pe *runtime.PanicError
+	var pe *work.PanicError
 	switch {
 	case p != nil:
 		return recording.Panicked, fmt.Sprint(p)
@@ -244,7 +245,7 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 		return nil
 	}
 
-	var ctx *runtime.Context
+	var ctx *runtime.Adapters
 	if opts.Window {
 		// The recorded sound requests play as they did, at recorded speed:
 		// the device's timeline is this session's clock, so the first
@@ -265,18 +266,22 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 		clock := timing.NewManualClock(0)
 		rtOpts.Clock = clock
 		size := input.Size{Width: cfg.Window.Width, Height: cfg.Window.Height}
-		ctx = &runtime.Context{
+		ctx = &runtime.Adapters{
 			Display:   &headlessDisplay{state: runtime.WindowState{Window: input.Window{Size: size, Framebuffer: size, Focused: true}}},
 			Presenter: headlessPresenter{},
 			Renderer:  assets.NewUploadingRenderer(sess.lib, nullrender.New()),
 		}
 	}
+	if rtOpts.Actions == nil {
+		rtOpts.Actions = input.NewActions()
+	}
 	rt, err := runtime.New(sess, ctx, rtOpts)
 	if err != nil {
 		return ReplayResult{}, errors.Join(err, ctx.Close())
 	}
+	sess.Bind(rt)
 	if sess.window != nil {
-		sess.setUpAndOpen(rt)
+		sess.setUpAndOpen(rt, ctx, rtOpts.Actions)
 	}
 	start := timing.Now()
 	err = rt.Run()
@@ -340,7 +345,7 @@ func newReplaySession(g Game, path string, opts ReplayOptions) (*Session, runtim
 	if err != nil {
 		return fail(err)
 	}
-	if rtOpts.Mode, err = runtime.ParseMode(h.Mode); err != nil {
+	if err = rtOpts.Mode.UnmarshalText([]byte(h.Mode)); err != nil {
 		return fail(fmt.Errorf("framework: --replay %s: the header's mode: %w", path, err))
 	}
 	sess, err := NewSession(g, cfg, source)

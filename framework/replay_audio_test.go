@@ -44,7 +44,7 @@ func beepGameSound(t *testing.T, starts *[]timing.Instant, sound **framework.Sou
 		if err != nil {
 			return err
 		}
-		s.App.AddSystem(ecs.Update, ecs.System{Name: "beep", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "beep", Run: func(ctx *ecs.Sys) {
 			if ctx.Time.Number%10 == 5 || ctx.Input.Pressed(fire) {
 				if _, err := ctx.PlaySound(beep, audio.DefaultParams()); err != nil {
 					ctx.Fail(err)

@@ -17,11 +17,11 @@ type counter struct{ N int }
 // another step diverges at the first checkpoint.
 func countingGame(step int) framework.Game {
 	return framework.Game{Title: "counting", Setup: func(s *framework.Setup) error {
-		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 			ecs.With(ctx.Commands.Spawn(), counter{})
 		}})
 		f := ecs.NewFilter1[counter](s.App.World())
-		s.App.AddSystem(ecs.Update, ecs.System{Name: "count", Run: func(*ecs.Context) {
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "count", Run: func(*ecs.Sys) {
 			q := f.Query()
 			for q.Next() {
 				q.Get().N += step

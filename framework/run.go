@@ -9,6 +9,7 @@ import (
 
 	"github.com/metronome-go/metronome/audio"
 	"github.com/metronome-go/metronome/audio/otoaudio"
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/internal/xvfb"
 	"github.com/metronome-go/metronome/recording"
 
@@ -122,11 +123,14 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 	// device, the window and any X server open.
 	sess.window = newWindow(cfg, sess.lib, true)
 	defer sess.closePlatform()
+	if rtOpts.Actions == nil {
+		rtOpts.Actions = input.NewActions()
+	}
 	rt, err := runtime.New(sess, sess.window.ctx, rtOpts)
 	if err != nil {
 		return err
 	}
-	sess.setUpAndOpen(rt)
+	sess.setUpAndOpen(rt, sess.window.ctx, rtOpts.Actions)
 	return rt.Run()
 }
 
@@ -142,7 +146,7 @@ func startXvfb() (*xvfb.Display, error) {
 
 // openWindow opens the window cfg describes, with its renderer, input and
 // presentation. Main thread only.
-func openWindow(cfg config.Config) (*runtime.Context, error) {
+func openWindow(cfg config.Config) (*runtime.Adapters, error) {
 	pc := glfwplatform.DefaultConfig()
 	pc.Options = cfg.Window.Options
 	pc.Fullscreen = cfg.Window.Fullscreen && !cfg.Window.Headless // a headless window stays invisible

@@ -19,6 +19,7 @@ import (
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/internal/testdisplay"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/work"
 )
 
 func TestRunHeadlessWindow(t *testing.T) {
@@ -51,8 +52,8 @@ func TestRunHeadlessWindow(t *testing.T) {
 			if st.FramesPresented < 60 || st.Updates == 0 {
 				t.Errorf("stats after the run: %+v, want at least 60 frames presented and some updates", st)
 			}
-			if snap := rt.Lifecycle().Snapshot(); snap.Err != nil {
-				t.Errorf("lifecycle outcome: %+v", snap)
+			if err, _ := rt.Lifecycle().Outcome(); err != nil {
+				t.Errorf("lifecycle outcome: %v", err)
 			}
 			// The screenshot shows the white 8x8 sprite at (10, 10) on the
 			// window's background.
@@ -87,7 +88,7 @@ func TestTicksFlag(t *testing.T) {
 			g := spriteGame()
 			setup := g.Setup
 			g.Setup = func(s *framework.Setup) error {
-				s.App.AddSystem(ecs.Update, ecs.System{Name: "count", Run: func(ctx *ecs.Context) {
+				s.App.AddSystem(ecs.Update, ecs.System{Name: "count", Run: func(ctx *ecs.Sys) {
 					updates++
 					last = ctx.Time.Number
 				}})
@@ -114,7 +115,7 @@ func spriteGame() framework.Game {
 		if _, err := s.Actions.RegisterNames("fire", "Space"); err != nil {
 			return err
 		}
-		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 			e := ctx.Commands.Spawn()
 			ecs.With(e, ecs.At(10, 10))
 			ecs.With(e, ecs.Sprite{Size: geom.Vec2{X: 8, Y: 8}})
@@ -263,13 +264,18 @@ func TestRecordInWindowReplayHeadless(t *testing.T) {
 // --print-config with their source, and are refused outside the runtime's
 // own ranges (issue 19).
 func TestWorkerKeys(t *testing.T) {
+	var workers *work.Session
 	g := framework.Game{Setup: func(s *framework.Setup) error {
-		// A job on the session's pool, so the pool is the one in use.
-		done := make(chan struct{})
-		if err := s.Runtime.Workers().Group("probe").Submit(runtime.JobFunc(func(context.Context) { close(done) })); err != nil {
-			return err
-		}
-		<-done
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "probe", Run: func(c *ecs.Sys) {
+			// A job on the session's pool, so the pool is the one in use.
+			workers = s.Simulation().Workers
+			done := make(chan struct{})
+			if err := workers.Group("probe").Submit(work.JobFunc(func(context.Context) { close(done) })); err != nil {
+				c.Fail(err)
+				return
+			}
+			<-done
+		}})
 		return nil
 	}}
 	sim, err := frameworktest.New(g, frameworktest.Options{Sets: []string{"runtime.workers=3", "runtime.settle_timeout=2s"}})
@@ -279,7 +285,7 @@ func TestWorkerKeys(t *testing.T) {
 	if err := sim.RunTicks(2); err != nil {
 		t.Fatal(err)
 	}
-	if got := sim.Runtime.Workers().Pool().Capacity(); got != 3 {
+	if got := workers.Pool().Capacity(); got != 3 {
 		t.Errorf("worker pool capacity %d, want runtime.workers = 3", got)
 	}
 	if got := sim.Runtime.Options().Execution.SettleTimeout; got != 2*time.Second {

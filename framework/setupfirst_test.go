@@ -87,17 +87,17 @@ func TestSetupRunsBeforeTheWindow(t *testing.T) {
 		g := countingGame(1)
 		setup := g.Setup
 		g.Setup = func(s *framework.Setup) error {
-			_, inSetup = s.Runtime.Context().Display.(*glfwplatform.Display)
+			_, inSetup = s.Adapters.Display.(*glfwplatform.Display)
 			devInSetup = dev.opened
 			if upload {
 				if err := s.Upload(); err != nil {
 					return err
 				}
-				_, afterUpload = s.Runtime.Context().Display.(*glfwplatform.Display)
+				_, afterUpload = s.Adapters.Display.(*glfwplatform.Display)
 			}
-			rt := s.Runtime
-			s.App.AddSystem(ecs.Startup, ecs.System{Name: "look", Run: func(*ecs.Context) {
-				_, atFirstTick = rt.Context().Display.(*glfwplatform.Display)
+			adapters := s.Adapters
+			s.App.AddSystem(ecs.Startup, ecs.System{Name: "look", Run: func(*ecs.Sys) {
+				_, atFirstTick = adapters.Display.(*glfwplatform.Display)
 			}})
 			return setup(s)
 		}

@@ -37,7 +37,7 @@ func (g *saveFirst) game() framework.Game {
 			}
 			return runtime.ShutdownAccept
 		})
-		s.App.AddSystem(ecs.Update, ecs.System{Name: "save", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "save", Run: func(ctx *ecs.Sys) {
 			if ctx.Input.Pressed(save) {
 				unsaved = false
 			}
@@ -147,7 +147,9 @@ func TestShutdownPolicyThroughRun(t *testing.T) {
 	}
 	var policyErr error
 	var asked []runtime.ShutdownRequest
+	var adapters *runtime.Adapters
 	game := framework.Game{Setup: func(s *framework.Setup) error {
+		adapters = s.Adapters
 		policyErr = s.Runtime.Shutdown().SetPolicy(func(req runtime.ShutdownRequest) runtime.ShutdownDecision {
 			asked = append(asked, req)
 			if req.Seq == 1 {
@@ -163,7 +165,7 @@ func TestShutdownPolicyThroughRun(t *testing.T) {
 	testdisplay.OnMain(func() {
 		err = framework.Run(game, cfg, framework.RunOptions{RunFor: 30 * time.Second, Started: func(r *runtime.GameRuntime) error {
 			rt = r
-			win := r.Context().Display.(*glfwplatform.Display).Window()
+			win := adapters.Display.(*glfwplatform.Display).Window()
 			win.SetShouldClose(true) // the first press, seen at the first poll
 			_, err := r.Services().Attach(runtime.Maintenance, func(timing.Instant) error {
 				if st := r.Shutdown().Stats(); st.Refused == 1 && st.Requests == 1 {

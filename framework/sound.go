@@ -11,7 +11,7 @@ import (
 // Sound is the session's sound output as a game can watch it: whether it
 // plays, why not, and the counters of its mixer and device, for an
 // overlay or a settings screen. Games play sounds through the ECS Audio
-// resource ([ecs.Context.Play]); this is only the view from outside.
+// resource ([ecs.Sys.Play]); this is only the view from outside.
 // Its methods are safe from any goroutine.
 type Sound struct {
 	mixer *audio.Mixer

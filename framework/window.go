@@ -25,8 +25,8 @@ var errNoWindow = errors.New("framework: the window is not open yet (it opens af
 type window struct {
 	cfg   config.Config
 	lib   *assets.Library
-	ctx   *runtime.Context // the runtime's context
-	input *lateInput       // nil: the input comes from a recording
+	ctx   *runtime.Adapters // the runtime's context
+	input *lateInput        // nil: the input comes from a recording
 	xvfb  *xvfb.Display
 	open  bool
 }
@@ -36,7 +36,7 @@ type window struct {
 // reads the window's input (a replay reads the recording's).
 func newWindow(cfg config.Config, lib *assets.Library, withInput bool) *window {
 	w := &window{cfg: cfg, lib: lib}
-	w.ctx = &runtime.Context{Display: notOpenDisplay{}, Presenter: notOpenPresenter{}, Renderer: notOpenRenderer{nullrender.New()}}
+	w.ctx = &runtime.Adapters{Display: notOpenDisplay{}, Presenter: notOpenPresenter{}, Renderer: notOpenRenderer{nullrender.New()}}
 	if withInput {
 		w.input = &lateInput{}
 		w.ctx.Input = w.input

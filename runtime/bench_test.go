@@ -20,6 +20,12 @@ type leanGame struct {
 	// onUpdate, when set, is called at the start of every update with the
 	// update's number (1 for the first).
 	onUpdate func(n int)
+	sim      *runtime.Simulation
+}
+
+func (g *leanGame) InitSimulation(sim *runtime.Simulation) error {
+	g.sim = sim
+	return nil
 }
 
 func (g *leanGame) Update(t *runtime.TickContext) error {
@@ -50,7 +56,7 @@ func leanRuntime(tb testing.TB, mode runtime.Mode, updates int, clock timing.Clo
 	if clock == nil {
 		clock = runtimetest.NewClock()
 	}
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	fakes.Discard()
 	rt, err := runtime.New(g, ctx, runtimetest.Options(clock, mode))
 	if err != nil {

@@ -89,14 +89,14 @@ type Resources interface {
 	Close() error
 }
 
-// Context owns the adapters of one session: display and window, input,
+// Adapters are the adapters of one session: display and window, input,
 // renderer, presentation and resources. Display, Presenter and Renderer
 // are required; Input and Resources may be nil (no input, no backend).
 //
 // A context serves one session: the runtime that runs it closes every
 // adapter when Run returns. A context that never ran is released with
-// [Context.Close].
-type Context struct {
+// [Adapters.Close].
+type Adapters struct {
 	Display   Display
 	Input     Input
 	Renderer  render2d.Renderer
@@ -106,35 +106,35 @@ type Context struct {
 	claimed atomic.Bool
 }
 
-// ErrContextUsed is returned when a context is given to a second runtime or
-// closed twice.
-var ErrContextUsed = errors.New("runtime: context already served a session")
+// ErrAdaptersUsed is returned when adapters are given to a second runtime
+// or closed twice.
+var ErrAdaptersUsed = errors.New("runtime: adapters already served a session")
 
 // validate reports every missing required adapter.
-func (c *Context) validate() error {
+func (c *Adapters) validate() error {
 	if c == nil {
 		return errors.New("runtime: context is nil")
 	}
 	var errs []error
 	if c.Display == nil {
-		errs = append(errs, errors.New("runtime: Context.Display is nil, want a display adapter"))
+		errs = append(errs, errors.New("runtime: Adapters.Display is nil, want a display adapter"))
 	}
 	if c.Presenter == nil {
-		errs = append(errs, errors.New("runtime: Context.Presenter is nil, want a presentation adapter"))
+		errs = append(errs, errors.New("runtime: Adapters.Presenter is nil, want a presentation adapter"))
 	}
 	if c.Renderer == nil {
-		errs = append(errs, errors.New("runtime: Context.Renderer is nil, want a renderer"))
+		errs = append(errs, errors.New("runtime: Adapters.Renderer is nil, want a renderer"))
 	}
 	return errors.Join(errs...)
 }
 
 // Close releases a context that no runtime has run: input, resources,
 // renderer, presenter and display, in that order, joining their errors. It
-// returns [ErrContextUsed] if a runtime claimed the context (the runtime
+// returns [ErrAdaptersUsed] if a runtime claimed the context (the runtime
 // closes it) and does nothing on a second call. Platform thread only.
-func (c *Context) Close() error {
+func (c *Adapters) Close() error {
 	if !c.claimed.CompareAndSwap(false, true) {
-		return ErrContextUsed
+		return ErrAdaptersUsed
 	}
 	var errs []error
 	if c.Input != nil {

@@ -34,7 +34,7 @@ func (w windowTick) String() string {
 func windowSession(t *testing.T, mode runtime.Mode, recovery timing.Recovery, delivery input.Delivery, focus runtime.FocusPolicy, script func(d *runtimetest.Display, at func(time.Duration) timing.Instant)) []windowTick {
 	t.Helper()
 	clock := runtimetest.NewClock()
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	script(fakes.Display, clock.At)
 	fakes.Input.Press(clock.At(100*time.Millisecond), input.KeyH)
 	fakes.Input.Release(clock.At(700*time.Millisecond), input.KeyH)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+
+	"github.com/metronome-go/metronome/runtime/work"
 )
 
 // PlatformDispatcher carries work to the platform thread, which owns the
@@ -13,7 +15,7 @@ import (
 // runs (a nested submission) waits for the next batch, so one cycle's batch is
 // bounded. At shutdown the runtime settles the batch accepted so far and
 // cancels whatever is still queued with [ErrCanceled]; later submissions fail
-// at once with [ErrClosed].
+// at once with [work.ErrClosed].
 //
 // Work must leave the graphics context current and must not capture live
 // simulation objects: pass owned values in, and publish the result (a texture
@@ -132,7 +134,7 @@ func (f *Future[T]) Ready() bool {
 
 // Result returns the work's value and error once ready. Before that it
 // returns the zero value and [ErrPending]. A canceled request reports
-// [ErrCanceled] or [ErrClosed]; a panic in the work is a [PanicError].
+// [ErrCanceled] or [work.ErrClosed]; a panic in the work is a [work.PanicError].
 func (f *Future[T]) Result() (T, error) {
 	if !f.Ready() {
 		var zero T
@@ -160,12 +162,12 @@ func (f *Future[T]) cancel(err error) {
 // Submit queues work for the platform thread of d and returns its future. It
 // is safe to call from any goroutine, including from platform work itself
 // (the nested work runs in the next batch).
-func Submit[T any](d *PlatformDispatcher, work func() (T, error)) *Future[T] {
-	f := &Future[T]{done: make(chan struct{}), work: work}
+func Submit[T any](d *PlatformDispatcher, fn func() (T, error)) *Future[T] {
+	f := &Future[T]{done: make(chan struct{}), work: fn}
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
-		f.cancel(ErrClosed)
+		f.cancel(work.ErrClosed)
 		return f
 	}
 	f.d, f.seq = d, d.queued.Load()
@@ -181,8 +183,8 @@ func Submit[T any](d *PlatformDispatcher, work func() (T, error)) *Future[T] {
 }
 
 // Do queues work that has no value; see [Submit].
-func (d *PlatformDispatcher) Do(work func() error) *Future[struct{}] {
-	return Submit(d, func() (struct{}, error) { return struct{}{}, work() })
+func (d *PlatformDispatcher) Do(fn func() error) *Future[struct{}] {
+	return Submit(d, func() (struct{}, error) { return struct{}{}, fn() })
 }
 
 // Pending returns the number of queued requests that have not run.
@@ -264,14 +266,14 @@ type Mailbox struct {
 }
 
 // Post queues work for the simulation owner. It is safe from any goroutine
-// and returns [ErrClosed] once the session's simulation has stopped.
-func (m *Mailbox) Post(work func()) error {
+// and returns [work.ErrClosed] once the session's simulation has stopped.
+func (m *Mailbox) Post(fn func()) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return ErrClosed
+		return work.ErrClosed
 	}
-	m.queue = append(m.queue, work)
+	m.queue = append(m.queue, fn)
 	m.pending.Add(1)
 	m.arrived.notify()
 	return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/input/inputtest"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -38,7 +39,7 @@ func TestDispatcherBatchesInOrder(t *testing.T) {
 						return
 					}
 					rt := g.rt
-					d := rt.Dispatcher()
+					d := g.sim.Dispatcher
 					for i := range 3 {
 						futures = append(futures, runtime.Submit(d, func() (int, error) {
 							note(rt, string(rune('a'+i)))
@@ -82,7 +83,7 @@ func TestDispatcherBatchesInOrder(t *testing.T) {
 				if _, err := nested.Result(); err != nil {
 					t.Errorf("nested future: %v", err)
 				}
-				var pe *runtime.PanicError
+				var pe *work.PanicError
 				if _, err := panicked.Result(); !errors.As(err, &pe) || pe.Value != "boom" {
 					t.Errorf("panicking work: got %v, want a PanicError with the value", err)
 				}
@@ -99,7 +100,7 @@ func TestDispatcherShutdown(t *testing.T) {
 				r.game.stopAfter = 2
 				var settled, canceled, late *runtime.Future[struct{}]
 				r.game.onQuiesce = func(g *fakeGame) {
-					d := g.rt.Dispatcher()
+					d := g.sim.Dispatcher
 					settled = d.Do(func() error {
 						g.j.add("settled")
 						canceled = d.Do(func() error { g.j.add("canceled ran"); return nil })
@@ -107,8 +108,8 @@ func TestDispatcherShutdown(t *testing.T) {
 					})
 				}
 				r.game.onDeinit = func(g *fakeGame) {
-					late = g.rt.Dispatcher().Do(func() error { return nil })
-					if err := g.rt.Mailbox().Post(func() {}); !errors.Is(err, runtime.ErrClosed) {
+					late = g.sim.Dispatcher.Do(func() error { return nil })
+					if err := g.sim.Mailbox.Post(func() {}); !errors.Is(err, work.ErrClosed) {
 						t.Errorf("Post after the simulation stopped: got %v, want ErrClosed", err)
 					}
 				}
@@ -121,7 +122,7 @@ func TestDispatcherShutdown(t *testing.T) {
 				if _, err := canceled.Result(); !errors.Is(err, runtime.ErrCanceled) {
 					t.Errorf("work still queued at shutdown: got %v, want ErrCanceled", err)
 				}
-				if _, err := late.Result(); !errors.Is(err, runtime.ErrClosed) {
+				if _, err := late.Result(); !errors.Is(err, work.ErrClosed) {
 					t.Errorf("work submitted after shutdown: got %v, want ErrClosed", err)
 				}
 				events := without(r.j.list(), loopEvents...)
@@ -150,12 +151,13 @@ func TestDispatcherDrainsWithFullBacklog(t *testing.T) {
 			script.Cursor(at, float64(i), 0)
 		}
 		var latency []time.Duration
-		r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
+		r.game.onSim = func(g *fakeGame, sim *runtime.Simulation) error {
+			rt := g.rt
 			go func() {
 				for range 10 {
 					spend(37 * time.Millisecond)
 					t0 := r.clock.Now()
-					f := rt.Dispatcher().Do(func() error { return nil })
+					f := sim.Dispatcher.Do(func() error { return nil })
 					<-f.Done()
 					latency = append(latency, time.Duration(r.clock.Now()-t0))
 				}
@@ -192,7 +194,7 @@ func TestMailboxDrainsBeforeEachUpdate(t *testing.T) {
 				ranAt := map[string]int64{}
 				r.game.onUpdate = func(g *fakeGame, tick *runtime.TickContext) {
 					n := g.updates.Load()
-					mb := g.rt.Mailbox()
+					mb := g.sim.Mailbox
 					switch n {
 					case 2:
 						_ = mb.Post(func() {
@@ -231,7 +233,7 @@ func TestMailboxPanicFailsSession(t *testing.T) {
 		r := newRig(runtime.Sequential, nil)
 		r.game.onUpdate = func(g *fakeGame, tick *runtime.TickContext) {
 			if g.updates.Load() == 2 {
-				_ = g.rt.Mailbox().Post(func() { panic(errInjected) })
+				_ = g.sim.Mailbox.Post(func() { panic(errInjected) })
 			}
 		}
 		_, err := r.run()

@@ -4,19 +4,24 @@
 //
 // # Sessions
 //
-// A [Game] supplies hooks; a [Context] owns the adapters (display and
-// window, input, renderer, presentation, resources); [New] joins them with
-// [Options] into a [GameRuntime], and [GameRuntime.Run] blocks on the
+// A [Game] supplies hooks; [Adapters] are the session's display and
+// window, input, renderer, presentation and resources; [New] joins them
+// with [Options] into a [GameRuntime], and [GameRuntime.Run] blocks on the
 // caller's thread, which owns polling and the graphics context:
 //
-//	rt, err := runtime.New(game, ctx, runtime.DefaultOptions())
+//	rt, err := runtime.New(game, adapters, runtime.DefaultOptions())
 //	if err != nil {
 //		return err
 //	}
 //	return rt.Run() // nil after a stop request or a closed window
 //
-// A runtime and its context serve one session; a second Run returns
-// [ErrAlreadyRun].
+// A runtime and its adapters serve one session; a second Run returns
+// [ErrAlreadyRun]. The hooks get views of their own owner's part, not the
+// runtime: InitPlatform a [Platform] (the adapters and the action set, for
+// the platform thread), InitSimulation a [Simulation] (the mailbox, the
+// platform dispatcher and the worker groups). The [GameRuntime] itself is
+// the session's control and observation surface for any goroutine (stop,
+// shutdown requests, timing changes, statistics).
 //
 // # Modes
 //
@@ -35,7 +40,9 @@
 // display reported at that poll (so a tick's [TickContext.Window] always
 // belongs to the input it consumed), and frames travel through the slots.
 // The few remaining values that cross (visibility, timing options, the
-// frame cap, statistics) each have their own guard.
+// frame cap, statistics) each have their own guard. Each part holds the
+// handles it uses (the input queue, the frame slots, the exchange, the
+// stop signal, the other owner's wake), never the runtime.
 //
 // The tick an update gets embeds the scheduler's [timing.Update], so a
 // field has one name from the scheduler through the runtime to the ECS.
@@ -89,41 +96,41 @@
 // cancel the rest, recycle retained frames on the graphics thread,
 // DeinitPlatform, then close input and graphics. Cleanup hooks run only when their init was attempted. Run
 // returns the first failure joined with later ones, each a [*PhaseError]
-// naming its phase; panics arrive as [*PanicError]. The [Lifecycle] keeps
+// naming its [Phase]; panics arrive as [*work.PanicError]. The [Lifecycle] keeps
 // the outcome for observers on other goroutines.
 //
 // # Worker groups
 //
 // CPU work that would stall updates (decoding a level, building a
 // navigation mesh, generating a chunk) runs on worker goroutines in a
-// [Group] from [GameRuntime.Workers]. The pool is the session's own, of
-// [ExecutionOptions.Workers] goroutines started as jobs arrive, or an
-// application pool ([ExecutionOptions.Pool]) that outlives the session.
-// With [ExecutionOptions.Background] the owned pool's workers run at a
-// lower OS priority, so a long load yields the CPU to the loop (a
-// loading screen keeps its frame rate; the load takes longer).
-// A job never touches simulation state: [Go] delivers its result on the
-// simulation owner through the [Mailbox], before an update; [GoPlatform]
-// first hands it to the platform thread (a decoded image becomes a
-// texture there) and delivers what that made the same way. A [Job] type the caller reuses is submitted and completed
-// without allocating.
+// [work.Group] from [Simulation.Workers] (package runtime/work). The pool
+// is the session's own, of [work.Options].Workers goroutines started as
+// jobs arrive, or an application pool (its Pool) that outlives the
+// session. With Background the owned pool's workers run at a lower OS
+// priority, so a long load yields the CPU to the loop (a loading screen
+// keeps its frame rate; the load takes longer). A job never touches
+// simulation state: [work.Go] delivers its result on the simulation owner
+// through the [Mailbox], before an update; [work.GoPlatform] first hands
+// it to the platform thread (a decoded image becomes a texture there) and
+// delivers what that made the same way. A [work.Job] type the caller
+// reuses is submitted and completed without allocating.
 //
-// A job's context is done when its group is canceled ([Group.Cancel]) or
-// fails, or when the session stops. A panicking job fails its group, not
-// the session: [Group.Err] reports the [*PanicError], the group's other
-// jobs see their context done, and Go and GoPlatform pass the panic to
-// whoever waits for the result. Progress is [Group.Stats]: Finished out
-// of Accepted.
+// A job's context is done when its group is canceled ([work.Group.Cancel])
+// or fails, or when the session stops. A panicking job fails its group,
+// not the session: [work.Group.Err] reports the [*work.PanicError], the
+// group's other jobs see their context done, and Go and GoPlatform pass
+// the panic to whoever waits for the result. Progress is
+// [work.Group.Stats]: Finished out of Accepted.
 //
 // At shutdown the session's groups refuse new jobs first. After Quiesce
-// the platform waits for the accepted ones in waits of at most 1 ms on its
-// clock (so virtual time works; the last job's completion and dispatcher
+// the platform settles them ([work.Session.Settle]) in waits of at most
+// 1 ms on its clock (so virtual time works; the last job's completion and dispatcher
 // submissions end a wait early), running dispatcher batches in between, so
 // a job that waits on platform work finishes instead of stranding the
 // shutdown; the simulation's join services the dispatcher the same way.
 // The owned pool then joins, before DeinitPlatform frees what jobs may
 // use; an application pool and its other groups stay open.
-// [ExecutionOptions.SettleTimeout] bounds the wait.
+// Its SettleTimeout bounds the wait.
 //
 // # Negotiated shutdown
 //
@@ -172,7 +179,7 @@
 // # Testing
 //
 // Package runtime/runtimetest is the test kit: fake display, presenter,
-// renderer and input adapters assembled by runtimetest.NewContext, and
+// renderer and input adapters assembled by runtimetest.NewAdapters, and
 // virtual clocks, so a whole session runs headless, exactly and without
 // sleeping (the project's own tests use it). The GLFW/OpenGL context
 // factory lives in runtime/glfwplatform; this package is pure Go.

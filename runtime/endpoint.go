@@ -6,13 +6,15 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/metronome-go/metronome/runtime/work"
+
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/timing"
 )
 
-// PhaseShutdownPolicy is where a panic in, or an invalid answer from, the
+// phaseShutdownPolicy is where a panic in, or an invalid answer from, the
 // [ShutdownPolicy] fails the session.
-const PhaseShutdownPolicy Phase = "shutdown policy"
+const phaseShutdownPolicy Phase = "shutdown policy"
 
 var (
 	// ErrNothingDeferred is returned by [ShutdownEndpoint.Accept] and
@@ -84,7 +86,7 @@ func (d ShutdownDecision) String() string {
 // read game state ("is there anything unsaved?") and set some (open a
 // confirm dialog) without locks. It must not call the endpoint's Accept or
 // Refuse: its return value is the answer. A panic or an answer other than
-// the three decisions fails the session in [PhaseShutdownPolicy].
+// the three decisions fails the session in the phase "shutdown policy".
 type ShutdownPolicy func(req ShutdownRequest) ShutdownDecision
 
 // ShutdownStats count a session's ordinary shutdown requests and their
@@ -109,7 +111,14 @@ type ShutdownStats struct {
 // depends only on the instant it was made (the window's close is made at
 // the platform's poll, which precedes the updates of its instant).
 type ShutdownEndpoint struct {
-	rt *GameRuntime
+	// The session's handles: its clock, its stop, its failures and
+	// lifecycle; recording says that decided requests are kept for the
+	// recording.
+	clock     timing.Clock
+	stop      *StopSignal
+	fails     *failures
+	life      *Lifecycle
+	recording bool
 
 	mu       sync.Mutex
 	policy   ShutdownPolicy
@@ -140,7 +149,8 @@ type ShutdownEndpoint struct {
 }
 
 func (e *ShutdownEndpoint) init(r *GameRuntime) {
-	e.rt = r
+	e.clock, e.stop, e.fails, e.life = r.clock, r.stop, &r.fails, r.life
+	e.recording = r.opts.Record.Writer != nil
 	e.policy = r.opts.ShutdownPolicy
 	e.replaying = r.opts.Record.Reader != nil
 }
@@ -156,7 +166,7 @@ func (e *ShutdownEndpoint) SetPolicy(p ShutdownPolicy) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.policy != nil || e.rt.life.State() >= StateRunning {
+	if e.policy != nil || e.life.State() >= StateRunning {
 		return ErrPolicyInstalled
 	}
 	e.policy = p
@@ -165,12 +175,12 @@ func (e *ShutdownEndpoint) SetPolicy(p ShutdownPolicy) error {
 
 // Request asks the session to end for reason. Without a policy the session
 // stops at once; with one the request is decided before the next update.
-// It returns [ErrClosed] when the session is already stopping.
+// It returns [work.ErrClosed] when the session is already stopping.
 func (e *ShutdownEndpoint) Request(reason ShutdownReason) error {
 	e.mu.Lock()
-	if e.closed || e.rt.stop.Requested() {
+	if e.closed || e.stop.Requested() {
 		e.mu.Unlock()
-		return ErrClosed
+		return work.ErrClosed
 	}
 	if e.replaying && e.replayingSim.Load() {
 		// Made by the replayed game: the recording holds the request
@@ -180,12 +190,12 @@ func (e *ShutdownEndpoint) Request(reason ShutdownReason) error {
 	}
 	e.seq++
 	e.stats.Requests++
-	req := ShutdownRequest{Reason: reason, At: e.rt.clock.Now(), Seq: e.seq}
+	req := ShutdownRequest{Reason: reason, At: e.clock.Now(), Seq: e.seq}
 	if e.policy == nil || e.replaying {
 		e.stats.Accepted++
 		e.accepted, e.hasEnded = req, true
 		e.mu.Unlock()
-		e.rt.stop.Request()
+		e.stop.Request()
 		return nil
 	}
 	e.staged = append(e.staged, req)
@@ -214,7 +224,7 @@ func (e *ShutdownEndpoint) Accept() error {
 	e.stats.Accepted++
 	e.accepted, e.hasEnded = e.open, true
 	e.mu.Unlock()
-	e.rt.stop.Request()
+	e.stop.Request()
 	return nil
 }
 
@@ -251,7 +261,7 @@ func (e *ShutdownEndpoint) Stats() ShutdownStats {
 // asked again only by pressing again. Platform thread only.
 func (e *ShutdownEndpoint) observeClose(intent bool) {
 	if intent && !e.closeLevel {
-		_ = e.Request(ReasonWindowClose) // ErrClosed: already stopping
+		_ = e.Request(ReasonWindowClose) // work.ErrClosed: already stopping
 	}
 	e.closeLevel = intent
 }
@@ -274,7 +284,7 @@ func (e *ShutdownEndpoint) negotiate() bool {
 		if stop {
 			break
 		}
-		if e.rt.sim.rec.Writer != nil {
+		if e.recording {
 			e.decided = append(e.decided, batch[i])
 		}
 		stop = e.decide(policy, batch[i])
@@ -305,7 +315,7 @@ func (e *ShutdownEndpoint) replay(tick uint64, reqs []recording.ShutdownRequest)
 		e.stats.Requests++
 		e.mu.Unlock()
 		if e.decide(policy, req) {
-			if e.rt.fails.any() {
+			if e.fails.any() {
 				return nil // the policy failed: that is the session's error
 			}
 			return fmt.Errorf("runtime: replay: the shutdown policy accepted request %d (%s) before tick %d, where the recorded session went on", q.Seq, q.Reason, tick)
@@ -316,7 +326,6 @@ func (e *ShutdownEndpoint) replay(tick uint64, reqs []recording.ShutdownRequest)
 
 // decide asks the policy about one request and applies its answer.
 func (e *ShutdownEndpoint) decide(policy ShutdownPolicy, req ShutdownRequest) bool {
-	r := e.rt
 	e.mu.Lock()
 	if e.hasOpen {
 		req.Repeats = e.open.Repeats + 1
@@ -324,7 +333,7 @@ func (e *ShutdownEndpoint) decide(policy ShutdownPolicy, req ShutdownRequest) bo
 	e.mu.Unlock()
 	var d ShutdownDecision
 	if err := guard(func() error { d = policy(req); return nil }); err != nil {
-		r.fail(PhaseShutdownPolicy, err)
+		e.fails.fail(phaseShutdownPolicy, err)
 		return true
 	}
 	e.mu.Lock()
@@ -341,12 +350,12 @@ func (e *ShutdownEndpoint) decide(policy ShutdownPolicy, req ShutdownRequest) bo
 		e.stats.Deferred++
 	default:
 		e.mu.Unlock()
-		r.fail(PhaseShutdownPolicy, fmt.Errorf("policy answered %v for request %d (%s), want accept, refuse or defer", d, req.Seq, req.Reason))
+		e.fails.fail(phaseShutdownPolicy, fmt.Errorf("policy answered %v for request %d (%s), want accept, refuse or defer", d, req.Seq, req.Reason))
 		return true
 	}
 	e.mu.Unlock()
 	if d == ShutdownAccept {
-		r.stop.Request()
+		e.stop.Request()
 		return true
 	}
 	return false

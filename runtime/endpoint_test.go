@@ -11,6 +11,7 @@ import (
 
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -261,7 +262,7 @@ func TestStopsBypassNegotiation(t *testing.T) {
 					if len(r.asks) != 2 {
 						t.Errorf("policy asked %d times, want 2 (the close and the tool's request, never the stop)", len(r.asks))
 					}
-					if err := rt.Shutdown().Request(runtime.ReasonTool); !errors.Is(err, runtime.ErrClosed) {
+					if err := rt.Shutdown().Request(runtime.ReasonTool); !errors.Is(err, work.ErrClosed) {
 						t.Errorf("Request after the session: got %v, want ErrClosed", err)
 					}
 				})
@@ -363,7 +364,8 @@ func TestSetPolicy(t *testing.T) {
 		r2.game.stopAfter = 30
 		var lateErr error
 		calls := 0
-		r2.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
+		r2.game.onPlatform = func(g *fakeGame, plat *runtime.Platform) error {
+			rt := g.rt
 			return rt.Shutdown().SetPolicy(func(runtime.ShutdownRequest) runtime.ShutdownDecision {
 				calls++
 				return runtime.ShutdownRefuse
@@ -408,7 +410,7 @@ func TestShutdownRequestsOnVirtualTime(t *testing.T) {
 	}
 	run := func(t *testing.T, mode runtime.Mode) ([]outcome, []timing.Instant) {
 		clock := runtimetest.NewClock()
-		ctx, fakes := runtimetest.NewContext(clock)
+		ctx, fakes := runtimetest.NewAdapters(clock)
 		fakes.Discard()
 		g := &leanGame{stopAfter: 60}
 		var got []outcome
@@ -469,8 +471,7 @@ type saveGame struct {
 	asking  int // updates the question has been shown
 }
 
-func (g *saveGame) InitSimulation(rt *runtime.GameRuntime) error {
-	g.rt = rt
+func (g *saveGame) InitSimulation(sim *runtime.Simulation) error {
 	return nil
 }
 
@@ -496,12 +497,13 @@ func (g *saveGame) Update(tick *runtime.TickContext) error {
 
 func ExampleShutdownEndpoint() {
 	clock := timing.NewManualClock(0)
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	fakes.Display.RequestClose(50 * timing.Instant(time.Millisecond))
 	game := &saveGame{unsaved: true}
 	opts := runtimetest.Options(clock, runtime.Concurrent)
 	opts.ShutdownPolicy = game.policy
 	rt, err := runtime.New(game, ctx, opts)
+	game.rt = rt
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -10,9 +10,6 @@ var (
 	// ErrAlreadyRun is returned by a second [GameRuntime.Run]: a runtime and
 	// its context serve one session.
 	ErrAlreadyRun = errors.New("runtime: a runtime runs one session; Run was already called")
-	// ErrClosed is returned when work is submitted to a dispatcher, mailbox or
-	// service registry whose session has shut down.
-	ErrClosed = errors.New("runtime: session is shutting down or over")
 	// ErrCanceled completes a platform request that was still queued when
 	// the session shut down.
 	ErrCanceled = errors.New("runtime: request canceled at shutdown")
@@ -23,33 +20,43 @@ var (
 	ErrNoStopSource = errors.New("runtime: tick has no stop source")
 )
 
-// Phase names a step of a session, used to say where a failure happened.
+// Phase names a step of a session, used to say where a failure happened:
+// in the order they normally run, "validate", "init input", "init
+// graphics", "init platform", "init simulation", "poll", "schedule",
+// "mailbox", "service", "shutdown policy", "update", "prepare frame",
+// "render", "present", "deinit simulation", "quiesce", "settle workers",
+// "settle", "recycle frames", "record", "replay", "deinit platform",
+// "close input" and "close graphics". A [PhaseError] carries one; its
+// message starts with it.
 type Phase string
 
 // The phases of a session, in the order they normally run.
 const (
-	PhaseValidate         Phase = "validate"
-	PhaseInitInput        Phase = "init input"
-	PhaseInitGraphics     Phase = "init graphics"
-	PhaseInitPlatform     Phase = "init platform"
-	PhaseInitSimulation   Phase = "init simulation"
-	PhasePoll             Phase = "poll"
-	PhaseSchedule         Phase = "schedule"
-	PhaseMailbox          Phase = "mailbox"
-	PhaseService          Phase = "service"
-	PhaseUpdate           Phase = "update"
-	PhasePrepareFrame     Phase = "prepare frame"
-	PhaseRender           Phase = "render"
-	PhasePresent          Phase = "present"
-	PhaseDeinitSimulation Phase = "deinit simulation"
-	PhaseQuiesce          Phase = "quiesce"
-	PhaseSettle           Phase = "settle"
-	PhaseRecycle          Phase = "recycle frames"
-	PhaseRecord           Phase = "record"
-	PhaseReplay           Phase = "replay"
-	PhaseDeinitPlatform   Phase = "deinit platform"
-	PhaseCloseInput       Phase = "close input"
-	PhaseCloseGraphics    Phase = "close graphics"
+	phaseValidate         Phase = "validate"
+	phaseInitInput        Phase = "init input"
+	phaseInitGraphics     Phase = "init graphics"
+	phaseInitPlatform     Phase = "init platform"
+	phaseInitSimulation   Phase = "init simulation"
+	phasePoll             Phase = "poll"
+	phaseSchedule         Phase = "schedule"
+	phaseMailbox          Phase = "mailbox"
+	phaseService          Phase = "service"
+	phaseUpdate           Phase = "update"
+	phasePrepareFrame     Phase = "prepare frame"
+	phaseRender           Phase = "render"
+	phasePresent          Phase = "present"
+	phaseDeinitSimulation Phase = "deinit simulation"
+	phaseQuiesce          Phase = "quiesce"
+	phaseSettle           Phase = "settle"
+	phaseRecycle          Phase = "recycle frames"
+	phaseRecord           Phase = "record"
+	phaseReplay           Phase = "replay"
+	phaseDeinitPlatform   Phase = "deinit platform"
+	phaseCloseInput       Phase = "close input"
+	phaseCloseGraphics    Phase = "close graphics"
+	// phaseWorkers is where a shutdown reports jobs that did not settle
+	// within the Execution options' SettleTimeout.
+	phaseWorkers Phase = "settle workers"
 )
 
 // PhaseError is a failure with the phase it happened in. [GameRuntime.Run]
@@ -76,21 +83,3 @@ func (e *PhaseError) Error() string {
 
 // Unwrap returns the underlying failure.
 func (e *PhaseError) Unwrap() error { return e.Err }
-
-// PanicError is a panic recovered from a game hook or other work the runtime
-// ran on the game's behalf. The session treats it as a failure and still runs
-// every cleanup.
-type PanicError struct {
-	Value any
-	Stack []byte
-}
-
-func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
-
-// Unwrap returns the panic value when it is an error.
-func (e *PanicError) Unwrap() error {
-	if err, ok := e.Value.(error); ok {
-		return err
-	}
-	return nil
-}

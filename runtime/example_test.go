@@ -13,8 +13,8 @@ import (
 
 // exampleContext returns the test kit's fakes, standing in for
 // glfwplatform.New in examples that must run anywhere.
-func exampleContext() *runtime.Context {
-	ctx, _ := runtimetest.NewContext(timing.NewManualClock(0))
+func exampleContext() *runtime.Adapters {
+	ctx, _ := runtimetest.NewAdapters(timing.NewManualClock(0))
 	return ctx
 }
 
@@ -80,19 +80,19 @@ func ExampleTickContext_RequestStop() {
 // up the result in a later one, without ever blocking the simulation.
 type uploadGame struct {
 	runtime.Base
-	rt     *runtime.GameRuntime
+	sim    *runtime.Simulation
 	upload *runtime.Future[int]
 }
 
-func (g *uploadGame) InitSimulation(rt *runtime.GameRuntime) error {
-	g.rt = rt
+func (g *uploadGame) InitSimulation(sim *runtime.Simulation) error {
+	g.sim = sim
 	return nil
 }
 
 func (g *uploadGame) Update(tick *runtime.TickContext) error {
 	switch {
 	case g.upload == nil:
-		g.upload = runtime.Submit(g.rt.Dispatcher(), func() (int, error) {
+		g.upload = runtime.Submit(g.sim.Dispatcher, func() (int, error) {
 			return 42, nil // runs on the platform thread, graphics context current
 		})
 		fmt.Println("tick", tick.Number, "submitted")

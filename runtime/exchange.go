@@ -40,15 +40,16 @@ type exchange struct {
 	capDirty atomic.Bool
 
 	// Published after each batch: simulation -> platform (the frame
-	// accumulation, taken once per presented frame) and readers (stats).
+	// accumulation, taken once per presented frame into the telemetry)
+	// and readers (stats, telemetry). One lock: a presented frame takes the
+	// accumulation and records it in one step.
 	pubMu sync.Mutex
 	stats timing.Stats
 	// acc is what the simulation did since the previous presented frame:
 	// its batches' work, and the debt and rate after the latest.
 	acc timing.FrameRecord
 
-	// Telemetry: platform -> readers.
-	telMu        sync.Mutex
+	// Telemetry: platform -> readers, under pubMu.
 	telemetry    timing.Telemetry
 	paceInterval atomic.Int64
 	// cadence is the presentation cadence in force (zero when unknown):
@@ -151,32 +152,29 @@ func (x *exchange) timingStats() timing.Stats {
 	return x.stats
 }
 
-// takeAccum returns and clears the accumulation: a frame record to
-// complete with the frame's sample and pacing.
-func (x *exchange) takeAccum() timing.FrameRecord {
+// present completes the accumulation since the previous presented frame
+// with the frame's pacing and sample, records it in the telemetry and
+// starts a new one.
+func (x *exchange) present(pace timing.PaceResult, sample timing.FrameSample) {
 	x.pubMu.Lock()
-	defer x.pubMu.Unlock()
-	a := x.acc
+	fr := x.acc
 	x.acc = timing.FrameRecord{}
-	return a
-}
-
-func (x *exchange) record(fr timing.FrameRecord) {
-	x.telMu.Lock()
+	fr.Pace = pace
+	fr.SetSample(sample)
 	x.telemetry.Record(fr)
-	x.telMu.Unlock()
+	x.pubMu.Unlock()
 }
 
 func (x *exchange) telemetryStats() timing.TelemetryStats {
-	x.telMu.Lock()
+	x.pubMu.Lock()
 	s := x.telemetry.Stats()
-	x.telMu.Unlock()
+	x.pubMu.Unlock()
 	s.PacingInterval = time.Duration(x.paceInterval.Load())
 	return s
 }
 
 func (x *exchange) telemetryFrames(dst []timing.TelemetryFrame) []timing.TelemetryFrame {
-	x.telMu.Lock()
-	defer x.telMu.Unlock()
+	x.pubMu.Lock()
+	defer x.pubMu.Unlock()
 	return x.telemetry.AppendWindow(dst)
 }

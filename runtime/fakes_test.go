@@ -140,33 +140,36 @@ type fakeGame struct {
 	prepareCost time.Duration
 	watch       input.Button
 	onUpdate    func(g *fakeGame, t *runtime.TickContext)
-	onPlatform  func(g *fakeGame, rt *runtime.GameRuntime) error
-	onSim       func(g *fakeGame, rt *runtime.GameRuntime) error
+	onPlatform  func(g *fakeGame, plat *runtime.Platform) error
+	onSim       func(g *fakeGame, sim *runtime.Simulation) error
 	onQuiesce   func(g *fakeGame)
 	onDeinit    func(g *fakeGame)
 
-	rt       *runtime.GameRuntime
+	rt       *runtime.GameRuntime // set by the rig
+	plat     *runtime.Platform
+	sim      *runtime.Simulation
 	mu       sync.Mutex
 	ticks    []tickRecord
 	updates  atomic.Int64
 	prepared atomic.Int64
 }
 
-func (g *fakeGame) InitPlatform(rt *runtime.GameRuntime) error {
+func (g *fakeGame) InitPlatform(plat *runtime.Platform) error {
 	g.j.add("InitPlatform")
-	g.rt = rt
+	g.plat = plat
 	if g.onPlatform != nil {
-		if err := g.onPlatform(g, rt); err != nil {
+		if err := g.onPlatform(g, plat); err != nil {
 			return err
 		}
 	}
 	return g.f.hit("InitPlatform")
 }
 
-func (g *fakeGame) InitSimulation(rt *runtime.GameRuntime) error {
+func (g *fakeGame) InitSimulation(sim *runtime.Simulation) error {
 	g.j.add("InitSimulation")
+	g.sim = sim
 	if g.onSim != nil {
-		if err := g.onSim(g, rt); err != nil {
+		if err := g.onSim(g, sim); err != nil {
 			return err
 		}
 	}
@@ -245,7 +248,7 @@ type rig struct {
 	presenter *runtimetest.Presenter
 	renderer  *runtimetest.Renderer
 	input     *runtimetest.Input
-	ctx       *runtime.Context
+	ctx       *runtime.Adapters
 	clock     *bubbleClock
 	opts      runtime.Options
 	// onRender, when set, is called by Render on the platform thread.
@@ -260,7 +263,7 @@ func newRig(mode runtime.Mode, f faults) *rig {
 	r := &rig{j: j, f: f}
 	r.game = &fakeGame{j: j, f: f}
 	r.clock = newBubbleClock()
-	ctx, fakes := runtimetest.NewContext(r.clock)
+	ctx, fakes := runtimetest.NewAdapters(r.clock)
 	r.ctx, r.display, r.presenter, r.renderer = ctx, fakes.Display, fakes.Presenter, fakes.Renderer
 	r.display.Set(func(s *runtime.WindowState) { s.Framebuffer = input.Size{Width: 1280, Height: 720} })
 	r.display.Hook = r.hook("display", "PollEvents")
@@ -279,7 +282,9 @@ func (r *rig) withInput(script *inputtest.Script) *rig {
 }
 
 func (r *rig) build() (*runtime.GameRuntime, error) {
-	return runtime.New(r.game, r.ctx, r.opts)
+	rt, err := runtime.New(r.game, r.ctx, r.opts)
+	r.game.rt = rt
+	return rt, err
 }
 
 // run builds and runs the session, returning Run's error.

@@ -41,8 +41,8 @@ func (p FocusPolicy) String() string {
 	return fmt.Sprintf("FocusPolicy(%d)", uint8(p))
 }
 
-// ParseFocusPolicy reads "run", "pause" or "throttle" (case ignored).
-func ParseFocusPolicy(s string) (FocusPolicy, error) {
+// parseFocusPolicy reads "run", "pause" or "throttle" (case ignored).
+func parseFocusPolicy(s string) (FocusPolicy, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "run":
 		return FocusRun, nil
@@ -62,9 +62,9 @@ func (p FocusPolicy) MarshalText() ([]byte, error) {
 	return []byte(p.String()), nil
 }
 
-// UnmarshalText implements encoding.TextUnmarshaler with [ParseFocusPolicy].
+// UnmarshalText reads "run", "pause" or "throttle" (case ignored).
 func (p *FocusPolicy) UnmarshalText(b []byte) error {
-	v, err := ParseFocusPolicy(string(b))
+	v, err := parseFocusPolicy(string(b))
 	if err != nil {
 		return err
 	}
@@ -113,22 +113,21 @@ func (g *focusGate) init(p FocusPolicy) {
 // visible, or unfocused under FocusThrottle. A replay ignores the policy:
 // its updates come from the recording.
 func (p *platform) applyFocusPolicy(w input.Window) (slow bool) {
-	r := p.rt
-	policy := FocusPolicy(r.x.focus.policy.Load())
-	if r.sim.rec.Reader != nil {
+	policy := FocusPolicy(p.x.focus.policy.Load())
+	if p.replay {
 		policy = FocusRun
 	}
 	unfocused := !w.Focused
 	pause := policy == FocusPause && unfocused
-	g := &r.x.focus
+	g := &p.x.focus
 	if paused := g.pausedAt.Load() != notPaused; pause != paused {
 		at := int64(notPaused)
 		if pause {
-			at = int64(r.clock.Now())
+			at = int64(p.clock.Now())
 		}
 		g.pausedAt.Store(at)
-		if r.sim.own {
-			r.wakeSimulation()
+		if p.wakeSim != nil {
+			p.wakeSim()
 		}
 	}
 	return !w.Visible() || (policy == FocusThrottle && unfocused)
@@ -139,7 +138,7 @@ func (p *platform) applyFocusPolicy(w input.Window) (slow bool) {
 // The suspension starts at the poll that found the window unfocused and
 // ends now, when the simulation learns that focus came back.
 func (s *simulation) applyFocus() {
-	at := s.rt.x.focus.pausedAt.Load()
+	at := s.x.focus.pausedAt.Load()
 	want := at != notPaused
 	if want == s.sched.Suspended() {
 		return
@@ -148,9 +147,9 @@ func (s *simulation) applyFocus() {
 	if want {
 		err = s.sched.Suspend(timing.Instant(at))
 	} else {
-		err = s.sched.Resume(s.rt.clock.Now())
+		err = s.sched.Resume(s.clock.Now())
 	}
 	if err != nil {
-		s.rt.fail(PhaseSchedule, err)
+		s.fails.fail(phaseSchedule, err)
 	}
 }

@@ -33,8 +33,7 @@ type windowUpdate struct {
 	window input.Window
 }
 
-func (g *windowGame) InitSimulation(rt *runtime.GameRuntime) error {
-	g.rt = rt
+func (g *windowGame) InitSimulation(sim *runtime.Simulation) error {
 	return nil
 }
 
@@ -76,7 +75,7 @@ func between(us []windowUpdate, from, to time.Duration) []windowUpdate {
 func focusRun(t *testing.T, mode runtime.Mode, policy runtime.FocusPolicy) (*windowGame, *runtime.GameRuntime, []time.Duration, time.Duration) {
 	t.Helper()
 	clock := runtimetest.NewClock()
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	fakes.Display.Focus(clock.At(200*time.Millisecond), false).Focus(clock.At(700*time.Millisecond), true)
 	opts := runtimetest.Options(clock, mode)
 	opts.Timing.Mode = timing.FixedMode
@@ -84,6 +83,7 @@ func focusRun(t *testing.T, mode runtime.Mode, policy runtime.FocusPolicy) (*win
 	opts.FocusPolicy = policy
 	g := &windowGame{clock: clock, stopAt: time.Second}
 	rt, err := runtime.New(g, ctx, opts)
+	g.rt = rt
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,11 +203,12 @@ func TestSetFocusPolicy(t *testing.T) {
 	for _, mode := range modes {
 		t.Run(mode.String(), func(t *testing.T) {
 			clock := runtimetest.NewClock()
-			ctx, fakes := runtimetest.NewContext(clock)
+			ctx, fakes := runtimetest.NewAdapters(clock)
 			fakes.Display.Focus(clock.At(100*time.Millisecond), false)
 			g := &windowGame{clock: clock, stopAt: 800 * time.Millisecond}
 			opts := runtimetest.Options(clock, mode)
 			rt, err := runtime.New(g, ctx, opts)
+			g.rt = rt
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -262,8 +263,9 @@ func TestFocusPolicyText(t *testing.T) {
 			t.Errorf("%v: round trip gave %v, %v", p, back, err)
 		}
 	}
-	if _, err := runtime.ParseFocusPolicy("sleep"); err == nil || !strings.Contains(err.Error(), `"run", "pause", "throttle"`) {
-		t.Errorf("ParseFocusPolicy(sleep): %v, want the valid words", err)
+	var p runtime.FocusPolicy
+	if err := p.UnmarshalText([]byte("sleep")); err == nil || !strings.Contains(err.Error(), `"run", "pause", "throttle"`) {
+		t.Errorf("UnmarshalText(sleep): %v, want the valid words", err)
 	}
 	if _, err := runtime.FocusPolicy(3).MarshalText(); err == nil {
 		t.Error("FocusPolicy(3).MarshalText: no error")
@@ -287,7 +289,7 @@ func TestWindowFacts(t *testing.T) {
 	for _, mode := range modes {
 		t.Run(mode.String(), func(t *testing.T) {
 			clock := runtimetest.NewClock()
-			ctx, fakes := runtimetest.NewContext(clock)
+			ctx, fakes := runtimetest.NewAdapters(clock)
 			fakes.Display.ContentScale(clock.At(100*time.Millisecond), input.Scale{X: 2, Y: 2}).
 				Minimize(clock.At(300*time.Millisecond), true).Minimize(clock.At(600*time.Millisecond), false)
 			var future *runtime.Future[struct{}]
@@ -306,6 +308,7 @@ func TestWindowFacts(t *testing.T) {
 				}
 			}
 			rt, err := runtime.New(g, ctx, runtimetest.Options(clock, mode))
+			g.rt = rt
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -346,7 +349,7 @@ func TestWindowFacts(t *testing.T) {
 
 func TestSetFullscreenUnsupported(t *testing.T) {
 	clock := runtimetest.NewClock()
-	ctx, _ := runtimetest.NewContext(clock)
+	ctx, _ := runtimetest.NewAdapters(clock)
 	ctx.Display = noFullscreen{ctx.Display}
 	var got error = errors.New("never ready")
 	g := &windowGame{clock: clock, stopAt: 100 * time.Millisecond}
@@ -359,6 +362,7 @@ func TestSetFullscreenUnsupported(t *testing.T) {
 		}
 	}
 	rt, err := runtime.New(g, ctx, runtimetest.Options(clock, runtime.Sequential))
+	g.rt = rt
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +378,7 @@ func TestSetFullscreenUnsupported(t *testing.T) {
 // time away is suspended, not simulated and not dropped.
 func ExampleFocusPolicy() {
 	clock := runtimetest.NewClock()
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	fakes.Display.Focus(clock.At(100*time.Millisecond), false).Focus(clock.At(1100*time.Millisecond), true)
 	opts := runtimetest.Options(clock, runtime.Sequential)
 	opts.Timing.Mode = timing.FixedMode
@@ -382,6 +386,7 @@ func ExampleFocusPolicy() {
 	opts.FocusPolicy = runtime.FocusPause
 	g := &windowGame{clock: clock, stopAt: 1200 * time.Millisecond}
 	rt, err := runtime.New(g, ctx, opts)
+	g.rt = rt
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,6 +1,10 @@
 package runtime
 
-import "github.com/metronome-go/metronome/render2d"
+import (
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/runtime/work"
+)
 
 // Game is the set of hooks a session runs. Each hook runs on one owner:
 //
@@ -21,11 +25,13 @@ import "github.com/metronome-go/metronome/render2d"
 //
 // Embed [Base] to make every hook but Update optional.
 type Game interface {
-	// InitPlatform runs once, after input and graphics are initialized.
-	InitPlatform(rt *GameRuntime) error
+	// InitPlatform runs once, after input and graphics are initialized,
+	// with what the platform thread owns.
+	InitPlatform(p *Platform) error
 	// InitSimulation runs once on the simulation owner, before timing
-	// starts and before the first update.
-	InitSimulation(rt *GameRuntime) error
+	// starts and before the first update, with what the simulation owner
+	// uses.
+	InitSimulation(s *Simulation) error
 	// Update advances the game by tick.Delta. The tick and everything it
 	// lends are valid only until Update returns.
 	Update(tick *TickContext) error
@@ -51,6 +57,35 @@ type Game interface {
 	DeinitPlatform() error
 }
 
+// Platform is what [Game.InitPlatform] gets: the parts of a session that
+// belong to the platform thread. Its fields stay valid for the session;
+// everything they hold is for the platform thread unless its own
+// documentation says otherwise.
+type Platform struct {
+	// Adapters are the session's display, input, renderer, presenter and
+	// resources.
+	Adapters *Adapters
+	// Actions is the action set input ticks are summarised with: register
+	// the game's actions here.
+	Actions *input.Actions
+}
+
+// Simulation is what [Game.InitSimulation] gets: the queues through which
+// the simulation owner hands work to others and gets their results. Its
+// fields stay valid for the session; each queue's methods say which
+// goroutines may call them.
+type Simulation struct {
+	// Mailbox carries work to the simulation owner, run before an update.
+	Mailbox *Mailbox
+	// Dispatcher carries work to the platform thread; its futures are
+	// inspected from updates, never waited for.
+	Dispatcher *PlatformDispatcher
+	// Workers hands out the session's worker groups, for CPU jobs whose
+	// results come back through the mailbox ([work.Go]) or the
+	// dispatcher ([work.GoPlatform]).
+	Workers *work.Session
+}
+
 // Base implements every [Game] hook but Update as a no-op. Embed it:
 //
 //	type game struct{ runtime.Base }
@@ -59,10 +94,10 @@ type Game interface {
 type Base struct{}
 
 // InitPlatform does nothing.
-func (Base) InitPlatform(*GameRuntime) error { return nil }
+func (Base) InitPlatform(*Platform) error { return nil }
 
 // InitSimulation does nothing.
-func (Base) InitSimulation(*GameRuntime) error { return nil }
+func (Base) InitSimulation(*Simulation) error { return nil }
 
 // PrepareFrame writes nothing: the frame stays empty.
 func (Base) PrepareFrame(*render2d.FrameWriter) error { return nil }

@@ -17,7 +17,8 @@ import (
 // its state.
 type hookGame struct {
 	runtime.Base
-	rt *runtime.GameRuntime
+	rt  *runtime.GameRuntime
+	sim *runtime.Simulation
 	// wait makes InitSimulation submit work and wait for it (concurrent
 	// mode only: in sequential mode nothing drains during the hook).
 	wait bool
@@ -31,8 +32,8 @@ type hookGame struct {
 	deinit  error
 }
 
-func (g *hookGame) InitPlatform(rt *runtime.GameRuntime) error {
-	g.rt = rt
+func (g *hookGame) InitPlatform(plat *runtime.Platform) error {
+	rt := g.rt
 	_, err := rt.Services().Attach(runtime.Maintenance, func(timing.Instant) error {
 		if late := g.late.Load(); late != nil {
 			select {
@@ -46,11 +47,12 @@ func (g *hookGame) InitPlatform(rt *runtime.GameRuntime) error {
 	return err
 }
 
-func (g *hookGame) InitSimulation(rt *runtime.GameRuntime) error {
+func (g *hookGame) InitSimulation(sim *runtime.Simulation) error {
+	g.sim = sim
 	if !g.wait {
 		return nil
 	}
-	f := runtime.Submit(rt.Dispatcher(), func() (int, error) { return 7, nil })
+	f := runtime.Submit(sim.Dispatcher, func() (int, error) { return 7, nil })
 	<-f.Done()
 	v, err := f.Result()
 	g.initErr = err
@@ -61,7 +63,7 @@ func (g *hookGame) InitSimulation(rt *runtime.GameRuntime) error {
 func (g *hookGame) Update(t *runtime.TickContext) error {
 	g.sum = g.sum*31 + uint64(t.Delta)
 	if t.Number == g.stopAt && g.late.Load() == nil {
-		g.late.Store(runtime.Submit(g.rt.Dispatcher(), func() (int, error) { return 1000, nil }))
+		g.late.Store(runtime.Submit(g.sim.Dispatcher, func() (int, error) { return 1000, nil }))
 	}
 	return nil
 }
@@ -92,7 +94,7 @@ func TestSimulationHooksSeeSettledResults(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			g := &hookGame{wait: mode == runtime.Concurrent, stopAt: 20}
 			clock := runtimetest.NewClock()
-			ctx, _ := runtimetest.NewContext(clock)
+			ctx, _ := runtimetest.NewAdapters(clock)
 			var buf bytes.Buffer
 			w, err := recording.NewWriter(&buf, "hooks.rec", recording.Header{Game: "test", Mode: mode.String(), CheckpointEvery: 5})
 			if err != nil {
@@ -103,6 +105,7 @@ func TestSimulationHooksSeeSettledResults(t *testing.T) {
 			opts.Timing.FixedStep = 10 * time.Millisecond
 			opts.Record = runtime.RecordOptions{Writer: w, Hash: g.hash, Every: 5}
 			rt, err := runtime.New(g, ctx, opts)
+			g.rt = rt
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,10 +133,11 @@ func TestSimulationHooksSeeSettledResults(t *testing.T) {
 			}
 			rg := &hookGame{wait: g.wait, stopAt: g.stopAt}
 			rclock := timing.NewManualClock(0)
-			rctx, _ := runtimetest.NewContext(rclock)
+			rctx, _ := runtimetest.NewAdapters(rclock)
 			ropts := runtimetest.Options(rclock, mode)
 			ropts.Record = runtime.RecordOptions{Reader: r, Hash: rg.hash}
 			rrt, err := runtime.New(rg, rctx, ropts)
+			rg.rt = rrt
 			if err != nil {
 				t.Fatal(err)
 			}

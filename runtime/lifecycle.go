@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+
+	"github.com/metronome-go/metronome/runtime/work"
 )
 
 // State is a lifecycle milestone of a session.
@@ -40,38 +42,23 @@ func (s State) Terminal() bool { return s == StateStopped || s == StateFailed }
 type Lifecycle struct {
 	state atomic.Int32
 	done  chan struct{}
-	mu    sync.Mutex
-	err   error
+	// err is written once, before the terminal state is stored: a reader
+	// that loads a terminal state sees it, so it needs no lock.
+	err error
 }
 
 func newLifecycle() *Lifecycle { return &Lifecycle{done: make(chan struct{})} }
 
-// LifecycleSnapshot is a consistent reading of a [Lifecycle].
-type LifecycleSnapshot struct {
-	State State
-	// Err is the session's outcome once State is terminal: nil for a clean
-	// stop, the same error Run returned otherwise.
-	Err error
-}
-
 // State returns the current milestone.
 func (l *Lifecycle) State() State { return State(l.state.Load()) }
-
-// Snapshot returns the state and, once terminal, the retained outcome.
-func (l *Lifecycle) Snapshot() LifecycleSnapshot {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return LifecycleSnapshot{State: l.State(), Err: l.err}
-}
 
 // Done returns a channel closed when the session reaches a terminal state.
 func (l *Lifecycle) Done() <-chan struct{} { return l.done }
 
-// Outcome returns the terminal error and true once the session has ended, or
-// nil and false while it is still running.
+// Outcome returns the terminal error and true once the session has ended
+// (nil for a clean stop, the same error Run returned otherwise), or nil
+// and false while it is still running.
 func (l *Lifecycle) Outcome() (error, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	if !l.State().Terminal() {
 		return nil, false
 	}
@@ -92,14 +79,12 @@ func (l *Lifecycle) advance(s State) {
 }
 
 func (l *Lifecycle) finish(err error) {
-	l.mu.Lock()
 	l.err = err
 	if err != nil {
 		l.state.Store(int32(StateFailed))
 	} else {
 		l.state.Store(int32(StateStopped))
 	}
-	l.mu.Unlock()
 	close(l.done)
 }
 
@@ -109,6 +94,19 @@ type failures struct {
 	mu    sync.Mutex
 	list  []error
 	count atomic.Int32
+
+	life *Lifecycle
+	stop *StopSignal
+}
+
+// fail records a failure and stops the session.
+func (f *failures) fail(phase Phase, err error) {
+	if err == nil {
+		return
+	}
+	f.add(phase, err)
+	f.life.advance(StateStopping)
+	f.stop.Request()
 }
 
 func (f *failures) add(phase Phase, err error) {
@@ -137,11 +135,11 @@ func (f *failures) err() error {
 	return errors.Join(f.list...)
 }
 
-// guard runs fn and turns a panic into a [PanicError].
+// guard runs fn and turns a panic into a [work.PanicError].
 func guard(fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &PanicError{Value: r, Stack: debug.Stack()}
+			err = &work.PanicError{Value: r, Stack: debug.Stack()}
 		}
 	}()
 	return fn()

@@ -16,8 +16,9 @@ import (
 )
 
 // stopAt stops the runtime after d of bubble time.
-func stopAt(d time.Duration) func(g *fakeGame, rt *runtime.GameRuntime) error {
-	return func(g *fakeGame, rt *runtime.GameRuntime) error {
+func stopAt(d time.Duration) func(g *fakeGame, plat *runtime.Platform) error {
+	return func(g *fakeGame, plat *runtime.Platform) error {
+		rt := g.rt
 		go func() {
 			spend(d)
 			rt.Stop()
@@ -235,7 +236,8 @@ func TestHiddenWindowSlowsToHiddenRate(t *testing.T) {
 				r := newRig(mode, nil)
 				r.setHidden(true)
 				r.opts.Polling.Spacing = 0
-				r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
+				r.game.onPlatform = func(g *fakeGame, plat *runtime.Platform) error {
+					rt := g.rt
 					go func() {
 						spend(time.Second)
 						r.setHidden(false)
@@ -431,7 +433,8 @@ func TestServices(t *testing.T) {
 				var mu sync.Mutex
 				maint, pre, preAtUpdate := 0, 0, []int64{}
 				var preHandle *runtime.ServiceAttachment
-				r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
+				r.game.onPlatform = func(g *fakeGame, plat *runtime.Platform) error {
+					rt := g.rt
 					if _, err := rt.Services().Attach(runtime.ServicePhase(9), func(timing.Instant) error { return nil }); err == nil {
 						t.Error("Attach with an unknown phase: got nil, want an error")
 					}
@@ -443,7 +446,8 @@ func TestServices(t *testing.T) {
 					})
 					return err
 				}
-				r.game.onSim = func(g *fakeGame, rt *runtime.GameRuntime) error {
+				r.game.onSim = func(g *fakeGame, sim *runtime.Simulation) error {
+					rt := g.rt
 					var err error
 					preHandle, err = rt.Services().Attach(runtime.PreUpdate, func(timing.Instant) error {
 						pre++
@@ -481,7 +485,8 @@ func TestServices(t *testing.T) {
 func TestServiceFailureStopsSession(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newRig(runtime.Concurrent, nil)
-		r.game.onSim = func(g *fakeGame, rt *runtime.GameRuntime) error {
+		r.game.onSim = func(g *fakeGame, sim *runtime.Simulation) error {
+			rt := g.rt
 			_, err := rt.Services().Attach(runtime.PreUpdate, func(timing.Instant) error {
 				if g.updates.Load() == 3 {
 					return errInjected
@@ -508,7 +513,8 @@ func TestResizeRedrawsCurrentFrame(t *testing.T) {
 				r := newRig(mode, nil)
 				r.opts.Timing.Mode = timing.FixedMode
 				r.opts.Timing.FixedStep = 100 * time.Millisecond
-				r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
+				r.game.onPlatform = func(g *fakeGame, plat *runtime.Platform) error {
+					rt := g.rt
 					go func() {
 						spend(150 * time.Millisecond) // between two updates
 						r.display.Set(func(s *runtime.WindowState) { s.Framebuffer = input.Size{Width: 800, Height: 600} })

@@ -10,6 +10,7 @@ import (
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -37,8 +38,8 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", uint8(m))
 }
 
-// ParseMode reads "sequential" or "concurrent" (case ignored).
-func ParseMode(s string) (Mode, error) {
+// parseMode reads "sequential" or "concurrent" (case ignored).
+func parseMode(s string) (Mode, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "sequential":
 		return Sequential, nil
@@ -56,9 +57,9 @@ func (m Mode) MarshalText() ([]byte, error) {
 	return []byte(m.String()), nil
 }
 
-// UnmarshalText implements encoding.TextUnmarshaler with [ParseMode].
+// UnmarshalText reads "sequential" or "concurrent" (case ignored).
 func (m *Mode) UnmarshalText(b []byte) error {
-	v, err := ParseMode(string(b))
+	v, err := parseMode(string(b))
 	if err != nil {
 		return err
 	}
@@ -71,7 +72,7 @@ const (
 	MaxFrameCap           = time.Second
 	MinIdleInterval       = time.Millisecond
 	MaxIdleInterval       = time.Second
-	DefaultMaintenance    = 10 * time.Millisecond
+	defaultMaintenance    = 10 * time.Millisecond
 	DefaultHiddenInterval = 100 * time.Millisecond // 10 Hz
 )
 
@@ -120,7 +121,7 @@ type Options struct {
 	Maintenance time.Duration
 	// Actions is the action set input ticks are summarised with. Nil
 	// makes the runtime create an empty one; the game registers its
-	// actions through [GameRuntime.Actions] in InitPlatform.
+	// actions through [Platform.Actions] in InitPlatform.
 	Actions *input.Actions
 	// FrameRelease, when set, sees every frame about to be recycled, on
 	// the graphics thread (see [render2d.SlotOptions]).
@@ -131,9 +132,9 @@ type Options struct {
 	// the platform goes first at every instant.
 	Clock timing.Clock
 	// Execution chooses the worker pool of the session's groups
-	// ([GameRuntime.Workers]): an owned one of a given capacity (default
+	// ([Simulation.Workers]): an owned one of a given capacity (default
 	// GOMAXPROCS, started lazily) or an application pool.
-	Execution ExecutionOptions
+	Execution work.Options
 	// ShutdownPolicy decides ordinary shutdown requests (the window's
 	// close button, quit actions, tools; see [ShutdownEndpoint]). Nil
 	// accepts each at once. It can also be installed once with
@@ -154,7 +155,7 @@ func DefaultOptions() Options {
 		Timing:             timing.DefaultOptions(),
 		Polling:            input.DefaultPollingOptions(),
 		HiddenInterval:     DefaultHiddenInterval,
-		Maintenance:        DefaultMaintenance,
+		Maintenance:        defaultMaintenance,
 		FollowPresentation: true,
 	}
 }
@@ -192,7 +193,9 @@ func (o Options) Validate() error {
 	if o.Maintenance < MinIdleInterval || o.Maintenance > MaxIdleInterval {
 		bad("Options.Maintenance", o.Maintenance, "is out of range", fmt.Sprintf("%v to %v", MinIdleInterval, MaxIdleInterval))
 	}
-	o.Execution.validate(bad)
+	if err := o.Execution.Validate(); err != nil {
+		errs = append(errs, err)
+	}
 	o.Record.validate(bad)
 	return errors.Join(errs...)
 }

@@ -31,7 +31,7 @@ func (g *costGame) Update(*runtime.TickContext) error {
 // on clock and returns presented frames per second.
 func overlapRun(tb testing.TB, mode runtime.Mode, clock timing.Clock, update, render, d time.Duration) float64 {
 	tb.Helper()
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	fakes.Discard()
 	fakes.Renderer.Cost = render
 	opts := runtimetest.Options(clock, mode)

@@ -11,6 +11,7 @@ import (
 	"github.com/metronome-go/metronome/input/inputtest"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -99,11 +100,11 @@ func TestPanicsOutsideHooksStillCleanUp(t *testing.T) {
 		}, runtime.PhaseRecycle},
 		{"framebuffer resize", func(r *rig) {
 			r.f["renderer.SetFramebufferSize"] = fault{err: errInjected, panics: true}
-			r.game.onPlatform = func(*fakeGame, *runtime.GameRuntime) error { return errors.New("InitPlatform must not run") }
+			r.game.onPlatform = func(*fakeGame, *runtime.Platform) error { return errors.New("InitPlatform must not run") }
 		}, runtime.PhaseInitGraphics},
 		{"resize while running", func(r *rig) {
 			r.display.Resize(r.clock.At(50*time.Millisecond), input.Size{Width: 100, Height: 100}, input.Size{Width: 200, Height: 200})
-			r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
+			r.game.onPlatform = func(g *fakeGame, plat *runtime.Platform) error {
 				r.f["renderer.SetFramebufferSize"] = fault{err: errInjected, panics: true}
 				return nil
 			}
@@ -118,7 +119,7 @@ func TestPanicsOutsideHooksStillCleanUp(t *testing.T) {
 					tc.setup(r)
 					_, err := r.run()
 					var pe *runtime.PhaseError
-					var pan *runtime.PanicError
+					var pan *work.PanicError
 					if !errors.As(err, &pe) || pe.Phase != tc.phase || !errors.As(err, &pan) || !errors.Is(err, errInjected) {
 						t.Fatalf("Run: got %v, want a PanicError of the injected value in phase %q", err, tc.phase)
 					}

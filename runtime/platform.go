@@ -12,8 +12,28 @@ import (
 // window as last sampled, the pacers, the frame on screen and the
 // presentation bookkeeping. Nothing else touches it.
 type platform struct {
-	rt     *GameRuntime
 	waiter timing.Waiter
+
+	// The handles the platform uses, each shared with its other user only
+	// (see GameRuntime).
+	clock      timing.Clock
+	adapters   *Adapters
+	queue      *input.Queue    // pushes polls
+	slots      *render2d.Slots // acquires frames
+	x          *exchange
+	stop       *StopSignal
+	fails      *failures
+	dispatcher *PlatformDispatcher // drains its batches
+	services   *Services
+	endpoint   *ShutdownEndpoint // observes the window's close intent
+	counters   *counters
+	// wakeSim ends the simulation goroutine's wait; nil when the platform
+	// thread is also the simulation owner (sequential mode, a replay).
+	wakeSim func()
+	// replay: the session replays a recording (the focus policy is moot).
+	replay bool
+
+	hiddenInterval, maintenance, pollSpacing time.Duration
 
 	pacer *timing.FramePacer // the frame cap's; nil without a cap
 	// hiddenPacer spaces platform cycles at the hidden interval while the
@@ -42,7 +62,11 @@ type platform struct {
 }
 
 func (p *platform) init(r *GameRuntime) error {
-	p.rt = r
+	p.clock, p.adapters, p.queue, p.slots, p.x = r.clock, r.adapters, r.queue, r.slots, &r.x
+	p.stop, p.fails, p.dispatcher, p.services = r.stop, &r.fails, &r.dispatcher, &r.services
+	p.endpoint, p.counters = &r.endpoint, &r.counters
+	p.replay = r.opts.Record.Reader != nil
+	p.hiddenInterval, p.maintenance, p.pollSpacing = r.opts.HiddenInterval, r.opts.Maintenance, r.opts.Polling.Spacing
 	p.waiter = r.clock.NewWaiter()
 	// Every interval is accepted whole: the telemetry reports what the
 	// frames took, and nothing downstream is driven by it.
@@ -52,14 +76,14 @@ func (p *platform) init(r *GameRuntime) error {
 	}
 	p.frames = *fc
 	p.frameCap = r.opts.FrameCap
-	if r.ctx.Input != nil {
-		p.poll.input = r.ctx.Input
+	if p.adapters.Input != nil {
+		p.poll.input = p.adapters.Input
 	}
 	if err := p.setPacer(r.opts.FrameCap); err != nil {
 		return err
 	}
-	p.hiddenPacer, err = timing.NewFramePacer(timing.PacingPolicy{Interval: r.opts.HiddenInterval, MaxLateness: 4 * r.opts.HiddenInterval},
-		r.clock, p.waiter)
+	p.hiddenPacer, err = timing.NewFramePacer(timing.PacingPolicy{Interval: p.hiddenInterval, MaxLateness: 4 * p.hiddenInterval},
+		p.clock, p.waiter)
 	return err
 }
 
@@ -68,7 +92,7 @@ func (p *platform) setPacer(cap time.Duration) error {
 		p.pacer = nil
 		return nil
 	}
-	pc, err := timing.NewFramePacer(timing.PacingPolicy{Interval: cap, MaxLateness: 4 * cap}, p.rt.clock, p.waiter)
+	pc, err := timing.NewFramePacer(timing.PacingPolicy{Interval: cap, MaxLateness: 4 * cap}, p.clock, p.waiter)
 	if err != nil {
 		return err
 	}
@@ -100,15 +124,15 @@ func (s *pollSource) Poll(now timing.Instant, dst *input.Snapshot) {
 // policy, slows down while the window is not visible (or unfocused under
 // FocusThrottle) and tells the renderer about a new framebuffer size.
 func (p *platform) sample() error {
-	c := p.rt.ctx
+	c := p.adapters
 	w := c.Display.State()
 	p.window = w
-	if slow := p.applyFocusPolicy(w.Window); slow != p.rt.x.hidden.Load() {
+	if slow := p.applyFocusPolicy(w.Window); slow != p.x.hidden.Load() {
 		if slow {
 			// The first hidden cycle is this one: the pacer's baseline.
-			p.rt.x.hiddenAt.Store(int64(p.rt.clock.Now()))
+			p.x.hiddenAt.Store(int64(p.clock.Now()))
 		}
-		p.rt.x.hidden.Store(slow)
+		p.x.hidden.Store(slow)
 		p.visibilityChanged()
 	}
 	if w.Framebuffer != p.lastFB {
@@ -127,15 +151,14 @@ func (p *platform) sample() error {
 // pollNow processes window events, samples the window and pushes one poll
 // of input with it into the backlog.
 func (p *platform) pollNow(now timing.Instant) error {
-	r := p.rt
 	return guard(func() error {
-		r.ctx.Display.PollEvents()
+		p.adapters.Display.PollEvents()
 		if err := p.sample(); err != nil {
 			return err
 		}
 		p.poll.window = p.window.Window
-		r.queue.Poll(&p.poll, now)
-		r.endpoint.observeClose(p.window.CloseRequested)
+		p.queue.Poll(&p.poll, now)
+		p.endpoint.observeClose(p.window.CloseRequested)
 		return nil
 	})
 }
@@ -146,39 +169,37 @@ func (p *platform) pollNow(now timing.Instant) error {
 // reports whether the cycle goes on: false once a stop is requested, before
 // the cycle or by its chores.
 func (p *platform) beginCycle() bool {
-	r := p.rt
-	if r.stop.Requested() {
+	if p.stop.Requested() {
 		return false
 	}
-	now := r.clock.Now()
+	now := p.clock.Now()
 	p.cycleStart = now
 	p.chores(now)
-	return !r.stop.Requested()
+	return !p.stop.Requested()
 }
 
 // chores is the work of [platform.beginCycle].
 func (p *platform) chores(now timing.Instant) {
-	r := p.rt
-	r.counters.cycles.Add(1)
+	p.counters.cycles.Add(1)
 	p.drainDispatcher()
-	if err := r.services.run(Maintenance, now); err != nil {
-		r.fail(PhaseService, err)
+	if err := p.services.run(Maintenance, now); err != nil {
+		p.fails.fail(phaseService, err)
 		return
 	}
 	p.applyFrameCap()
-	if !r.queue.PollDue(now) {
+	if !p.queue.PollDue(now) {
 		return
 	}
 	if err := p.pollNow(now); err != nil {
-		r.fail(PhasePoll, err)
+		p.fails.fail(phasePoll, err)
 		return
 	}
-	r.counters.polls.Add(1)
+	p.counters.polls.Add(1)
 }
 
 func (p *platform) drainDispatcher() {
-	if n := p.rt.dispatcher.drain(); n > 0 {
-		p.rt.counters.dispatched.Add(uint64(n))
+	if n := p.dispatcher.drain(); n > 0 {
+		p.counters.dispatched.Add(uint64(n))
 	}
 }
 
@@ -192,19 +213,19 @@ func (p *platform) pumpUntil(done <-chan struct{}) {
 			return
 		default:
 		}
-		_ = p.waiter.WaitUntil(p.rt.clock.Now().AddSaturating(p.rt.opts.Maintenance))
+		_ = p.waiter.WaitUntil(p.clock.Now().AddSaturating(p.maintenance))
 	}
 }
 
 // applyFrameCap installs a pending frame cap.
 func (p *platform) applyFrameCap() {
-	d, ok := p.rt.x.takeFrameCap()
+	d, ok := p.x.takeFrameCap()
 	if !ok || d == p.frameCap {
 		return
 	}
 	p.frameCap = d
 	if err := p.setPacer(d); err != nil {
-		p.rt.fail(PhasePresent, err)
+		p.fails.fail(phasePresent, err)
 	}
 	p.frameAllowed = false
 	p.storePaceInterval()
@@ -214,8 +235,8 @@ func (p *platform) applyFrameCap() {
 // or hidden (or throttled), so that the first cycle or frame in the new
 // state starts at once and never waits out a target of the old one.
 func (p *platform) visibilityChanged() {
-	if p.rt.sim.own {
-		p.rt.wakeSimulation() // the simulation's wait depends on visibility
+	if p.wakeSim != nil {
+		p.wakeSim() // the simulation's wait depends on visibility
 	}
 	if p.pacer != nil {
 		p.pacer.Reset()
@@ -232,23 +253,23 @@ func (p *platform) visibilityChanged() {
 // interval on top would miss each wake that comes a little early.
 func (p *platform) storePaceInterval() {
 	iv := p.frameCap
-	if p.rt.x.hidden.Load() {
-		iv = p.rt.opts.HiddenInterval
+	if p.x.hidden.Load() {
+		iv = p.hiddenInterval
 	}
-	p.rt.x.paceInterval.Store(int64(iv))
+	p.x.paceInterval.Store(int64(iv))
 	c := p.frameCap
 	if c == 0 {
 		c = p.refresh
 	}
-	if old := p.rt.x.cadence.Swap(int64(c)); old != int64(c) && p.rt.sim.own && p.rt.x.follow.Load() {
-		p.rt.wakeSimulation() // its variable interval follows the cadence
+	if old := p.x.cadence.Swap(int64(c)); old != int64(c) && p.wakeSim != nil && p.x.follow.Load() {
+		p.wakeSim() // its variable interval follows the cadence
 	}
 }
 
 // readRefresh asks a RefreshPresenter for the refresh its presents wait
 // for, after the presenter's Init.
 func (p *platform) readRefresh() {
-	if rp, ok := p.rt.ctx.Presenter.(RefreshPresenter); ok {
+	if rp, ok := p.adapters.Presenter.(RefreshPresenter); ok {
 		p.refresh = max(rp.RefreshInterval(), 0)
 	}
 	p.storePaceInterval()
@@ -266,14 +287,13 @@ func (p *platform) due(now timing.Instant) bool {
 // instant, so motion is smooth at any ratio of display rate to tick rate,
 // and a frame that has come to rest is not drawn again.
 func (p *platform) present(now timing.Instant) {
-	r := p.rt
-	if f, fresh := r.slots.Acquire(); fresh {
+	if f, fresh := p.slots.Acquire(); fresh {
 		p.current, p.shown = f, false
 	}
 	if !p.window.Visible() || !p.due(now) {
 		return
 	}
-	if r.x.hidden.Load() {
+	if p.x.hidden.Load() {
 		if !p.slowFrame {
 			return
 		}
@@ -289,28 +309,25 @@ func (p *platform) present(now timing.Instant) {
 	pace := p.paceResult
 	p.frameAllowed, p.paceResult = false, timing.PaceResult{}
 	if p.pacer != nil {
-		now = r.clock.Now() // the pacer may have waited
+		now = p.clock.Now() // the pacer may have waited
 	}
 	p.current.PresentAt(now)
-	if err := guard(func() error { return r.ctx.Renderer.Render(p.current) }); err != nil {
-		r.fail(PhaseRender, err)
+	if err := guard(func() error { return p.adapters.Renderer.Render(p.current) }); err != nil {
+		p.fails.fail(phaseRender, err)
 		return
 	}
-	if err := guard(r.ctx.Presenter.Present); err != nil {
-		r.fail(PhasePresent, err)
+	if err := guard(p.adapters.Presenter.Present); err != nil {
+		p.fails.fail(phasePresent, err)
 		return
 	}
 	p.shown, p.shownAlpha = true, p.current.Present.Alpha
-	r.counters.presented.Add(1)
-	p.record(r.clock.Now(), pace)
+	p.counters.presented.Add(1)
+	p.record(p.clock.Now(), pace)
 }
 
 // record adds one presented frame to the telemetry.
 func (p *platform) record(now timing.Instant, pace timing.PaceResult) {
-	fr := p.rt.x.takeAccum()
-	fr.Pace = pace
-	fr.SetSample(p.frames.Sample(now))
-	p.rt.x.record(fr)
+	p.x.present(pace, p.frames.Sample(now))
 }
 
 // wait waits until the earliest of the maintenance wake, the next poll,
@@ -320,19 +337,18 @@ func (p *platform) record(now timing.Instant, pace timing.PaceResult) {
 // throttled) the hidden pacer spaces the cycles instead, on absolute
 // targets one hidden interval apart.
 func (p *platform) wait(nextUpdate timing.Instant, haveUpdate bool) {
-	r := p.rt
-	now := r.clock.Now()
-	deadline := p.cycleStart.AddSaturating(r.opts.Maintenance)
+	now := p.clock.Now()
+	deadline := p.cycleStart.AddSaturating(p.maintenance)
 	maintenanceOnly := true
-	if r.opts.Polling.Spacing > 0 {
-		if at := r.queue.NextPollAt(); at < deadline {
+	if p.pollSpacing > 0 {
+		if at := p.queue.NextPollAt(); at < deadline {
 			deadline, maintenanceOnly = at, false
 		}
 	}
 	if haveUpdate && nextUpdate > p.cycleStart && nextUpdate < deadline {
 		deadline, maintenanceOnly = nextUpdate, false
 	}
-	if r.x.hidden.Load() {
+	if p.x.hidden.Load() {
 		// The first hidden cycle starts at once (the schedule was dropped
 		// when the window was hidden); an interrupted wait keeps its target.
 		res := p.hiddenPacer.Pace()
@@ -341,13 +357,13 @@ func (p *platform) wait(nextUpdate timing.Instant, haveUpdate bool) {
 		case timing.PaceRescheduled, timing.PaceClockRegression, timing.PaceOverflow:
 			// A new grid (the real clock fell behind): the simulation
 			// follows it.
-			r.x.hiddenAt.Store(int64(res.Target))
-			if r.sim.own {
-				r.wakeSimulation()
+			p.x.hiddenAt.Store(int64(res.Target))
+			if p.wakeSim != nil {
+				p.wakeSim()
 			}
 		}
 		if maintenanceOnly && res.Outcome.Started() && res.Outcome != timing.PaceBaseline {
-			r.counters.maintenanceWakes.Add(1)
+			p.counters.maintenanceWakes.Add(1)
 		}
 		return
 	}
@@ -372,18 +388,17 @@ func (p *platform) wait(nextUpdate timing.Instant, haveUpdate bool) {
 	} else if err := p.waiter.WaitUntil(deadline); err != nil {
 		return
 	}
-	if maintenanceOnly && r.clock.Now() >= deadline {
-		r.counters.maintenanceWakes.Add(1)
+	if maintenanceOnly && p.clock.Now() >= deadline {
+		p.counters.maintenanceWakes.Add(1)
 	}
 }
 
 // loop is the platform side of concurrent mode: poll, render, present,
 // wait.
 func (p *platform) loop() {
-	r := p.rt
 	for p.beginCycle() {
-		p.present(r.clock.Now())
-		if r.stop.Requested() {
+		p.present(p.clock.Now())
+		if p.stop.Requested() {
 			break
 		}
 		p.wait(0, false)

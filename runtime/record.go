@@ -167,10 +167,10 @@ func (s *simulation) record(drained int, futures uint64) error {
 	o.InputStart, o.InputEnd = s.in.Start(), s.in.End()
 	o.Polls = s.in.Polls()
 	o.Records = s.in.Records()
-	o.Stop = s.rt.stop.Requested()
+	o.Stop = s.stop.Requested()
 	o.Mailbox = drained
 	o.Futures = futures
-	e := &s.rt.endpoint
+	e := s.endpoint
 	o.Shutdown = o.Shutdown[:0]
 	for _, q := range e.decided {
 		o.Shutdown = append(o.Shutdown, recording.ShutdownRequest{Reason: string(q.Reason), At: q.At, Seq: q.Seq})
@@ -203,7 +203,7 @@ func (r *GameRuntime) replayLoop() {
 	for p.beginCycle() {
 		n, err := s.replayBatch()
 		if err != nil {
-			r.fail(PhaseReplay, err)
+			r.fail(phaseReplay, err)
 			break
 		}
 		if n > 0 && !r.fails.any() {
@@ -222,7 +222,7 @@ func (r *GameRuntime) replayLoop() {
 		// after the last update replayed hold its state, so they are
 		// checked too.
 		if err := s.verifyTail(); err != nil {
-			r.fail(PhaseReplay, err)
+			r.fail(phaseReplay, err)
 		}
 	}
 }
@@ -259,7 +259,6 @@ func (s *simulation) verifyTail() error {
 // that ends a batch, and the checkpoints between them. It returns how many
 // updates ran.
 func (s *simulation) replayBatch() (int, error) {
-	r := s.rt
 	ran := 0
 	for !s.play.done {
 		item, err := s.next()
@@ -292,7 +291,7 @@ func (s *simulation) replayBatch() (int, error) {
 				return ran, nil
 			}
 			if it.Update.Final {
-				r.counters.batches.Add(1)
+				s.counters.batches.Add(1)
 				return ran, nil
 			}
 		}
@@ -305,14 +304,13 @@ func (s *simulation) replayBatch() (int, error) {
 // recording, which holds them. ok is false when the update ended the
 // session.
 func (s *simulation) replayUpdate(t *recording.Tick) (ok bool, err error) {
-	r := s.rt
-	r.endpoint.replayingSim.Store(true)
-	defer r.endpoint.replayingSim.Store(false)
+	s.endpoint.replayingSim.Store(true)
+	defer s.endpoint.replayingSim.Store(false)
 	if err := s.replayTick(t); err != nil {
 		return false, err
 	}
 	s.play.recTicks.Add(1)
-	r.counters.updates.Add(1)
+	s.counters.updates.Add(1)
 	return s.update(), nil
 }
 
@@ -321,41 +319,40 @@ func (s *simulation) replayUpdate(t *recording.Tick) (ok bool, err error) {
 // time), runs the mailbox items and reveals the platform results the
 // recorded update had, and rebuilds its input.
 func (s *simulation) replayTick(t *recording.Tick) error {
-	r := s.rt
 	if want := s.play.ticks; t.Update.Number != want {
 		return fmt.Errorf("runtime: replay: the recording jumps from tick %d to tick %d", want, t.Update.Number)
 	}
 	s.play.ticks++
 	if !s.play.started {
 		s.play.started = true
-		s.play.base, s.play.origin = r.clock.Now(), t.Update.End
+		s.play.base, s.play.origin = s.clock.Now(), t.Update.End
 	}
-	if at := s.play.base.AddSaturating(time.Duration(t.Update.End - s.play.origin)); at > r.clock.Now() {
-		for r.clock.Now() < at && !r.stop.Requested() {
+	if at := s.play.base.AddSaturating(time.Duration(t.Update.End - s.play.origin)); at > s.clock.Now() {
+		for s.clock.Now() < at && !s.stop.Requested() {
 			_ = s.waiter.WaitUntil(at)
 		}
 	}
 	at := fmt.Sprintf("tick %d", t.Update.Number)
-	if err := s.await(at, "mailbox item", func() bool { return r.mailbox.Pending() >= t.Mailbox }); err != nil {
+	if err := s.await(at, "mailbox item", func() bool { return s.mailbox.Pending() >= t.Mailbox }); err != nil {
 		return err
 	}
-	if _, err := r.mailbox.drainN(t.Mailbox); err != nil {
-		r.fail(PhaseMailbox, err)
+	if _, err := s.mailbox.drainN(t.Mailbox); err != nil {
+		s.fails.fail(phaseMailbox, err)
 		return nil
 	}
-	if err := s.await(at, "platform result", func() bool { return r.dispatcher.completed.Load() >= t.Futures }); err != nil {
+	if err := s.await(at, "platform result", func() bool { return s.dispatcher.completed.Load() >= t.Futures }); err != nil {
 		return err
 	}
-	r.dispatcher.reveal(t.Futures)
+	s.dispatcher.reveal(t.Futures)
 	if t.Stop {
-		r.stop.Request()
+		s.stop.Request()
 	}
 	if len(t.Shutdown) > 0 {
-		if err := r.endpoint.replay(t.Update.Number, t.Shutdown); err != nil {
+		if err := s.endpoint.replay(t.Update.Number, t.Shutdown); err != nil {
 			return err
 		}
 	}
-	s.in.Fill(r.actions, t.InputStart, t.InputEnd, s.in.State(), t.Records)
+	s.in.Fill(s.actions, t.InputStart, t.InputEnd, s.in.State(), t.Records)
 	s.in.SetPolls(t.Polls)
 	tk := &s.tick
 	tk.Update = t.Update
@@ -370,10 +367,9 @@ func (s *simulation) replayTick(t *recording.Tick) error {
 // are not on the session's clock, so the wait is for their posts, and gives
 // up after stallTimeout of real time without one.
 func (s *simulation) await(where, what string, ready func() bool) error {
-	r := s.rt
 	var timer *time.Timer
 	for {
-		r.plat.drainDispatcher()
+		s.drainPlatform()
 		if ready() {
 			return nil
 		}
@@ -382,8 +378,8 @@ func (s *simulation) await(where, what string, ready func() bool) error {
 			defer timer.Stop()
 		}
 		select {
-		case <-r.mailbox.arrived.ch():
-		case <-r.dispatcher.arrived.ch():
+		case <-s.mailbox.arrived.ch():
+		case <-s.dispatcher.arrived.ch():
 		case <-timer.C:
 			return fmt.Errorf("%w: %s waits for a %s that the recording had and the replay does not produce", ErrReplayStalled, where, what)
 		}
@@ -427,13 +423,12 @@ func (s *simulation) recordedHook(name recording.HookName) (futures uint64, ok b
 // it again; a sequential one ran on the platform thread after the work it
 // saw had run.
 func (s *simulation) replayHook(name recording.HookName, hook func() error) error {
-	r := s.rt
-	d := &r.dispatcher
+	d := s.dispatcher
 	w, ok := s.recordedHook(name)
 	if !ok {
 		w = d.revealSettled() // what an older recording's hook saw
 	}
-	if r.opts.Mode == Concurrent {
+	if s.mode == Concurrent {
 		d.reveal(w)
 		d.revealing.Store(revealRecorded)
 		done := make(chan struct{})
@@ -442,12 +437,12 @@ func (s *simulation) replayHook(name recording.HookName, hook func() error) erro
 			defer close(done)
 			err = guard(hook)
 		}()
-		r.plat.pumpUntil(done)
+		s.pumpPlatform(done)
 		d.revealing.Store(revealAtUpdates)
 		return err
 	}
 	if err := s.await(name.String(), "platform result", func() bool { return d.completed.Load() >= w }); err != nil {
-		r.fail(PhaseReplay, err)
+		s.fails.fail(phaseReplay, err)
 		return nil
 	}
 	d.reveal(w)

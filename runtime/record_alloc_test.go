@@ -30,7 +30,7 @@ func TestRecordingAllocatesNothing(t *testing.T) {
 	const from, to = 1000, 3000
 	measure := func() (int64, []string) {
 		clock := runtimetest.NewClock()
-		ctx, fakes := runtimetest.NewContext(clock)
+		ctx, fakes := runtimetest.NewAdapters(clock)
 		fakes.Discard()
 		for i := range 400 {
 			fakes.Input.Tap(clock.At(time.Duration(i)*90*time.Millisecond), 1, 20*time.Millisecond)

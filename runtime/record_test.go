@@ -23,6 +23,7 @@ type ledgerGame struct {
 	runtime.Base
 	jump    input.Action
 	rt      *runtime.GameRuntime
+	sim     *runtime.Simulation
 	sum     uint64
 	confirm bool // install a "save first?" policy (see policy)
 	accept  bool // the policy accepts, after changing the state
@@ -33,10 +34,10 @@ type ledgerGame struct {
 	corrupt uint64 // when non-zero, the state goes wrong after this tick
 }
 
-func (g *ledgerGame) InitPlatform(rt *runtime.GameRuntime) error {
-	g.rt = rt
+func (g *ledgerGame) InitPlatform(plat *runtime.Platform) error {
+	rt := g.rt
 	var err error
-	g.jump, err = rt.Actions().RegisterNames("jump", "Space")
+	g.jump, err = plat.Actions.RegisterNames("jump", "Space")
 	if err == nil && g.confirm {
 		err = rt.Shutdown().SetPolicy(g.policy)
 	}
@@ -54,10 +55,15 @@ func (g *ledgerGame) policy(req runtime.ShutdownRequest) runtime.ShutdownDecisio
 	return runtime.ShutdownDefer
 }
 
+func (g *ledgerGame) InitSimulation(sim *runtime.Simulation) error {
+	g.sim = sim
+	return nil
+}
+
 func (g *ledgerGame) Update(t *runtime.TickContext) error {
 	g.sum = g.sum*31 + uint64(t.Delta) + uint64(t.Input.Presses(g.jump))*1000 + uint64(t.Input.Held(g.jump)) + uint64(t.Input.Polls())<<20 + uint64(t.Window.Size.Width)
 	if t.Number == 10 {
-		g.upload = runtime.Submit(g.rt.Dispatcher(), func() (int, error) { return 42, nil })
+		g.upload = runtime.Submit(g.sim.Dispatcher, func() (int, error) { return 42, nil })
 	}
 	if g.upload != nil && g.upload.Ready() {
 		v, _ := g.upload.Result()
@@ -66,7 +72,7 @@ func (g *ledgerGame) Update(t *runtime.TickContext) error {
 	}
 	if t.Number == 20 && !g.posted {
 		g.posted = true
-		go func() { _ = g.rt.Mailbox().Post(func() { g.sum ^= 0xfeed }) }()
+		go func() { _ = g.sim.Mailbox.Post(func() { g.sum ^= 0xfeed }) }()
 	}
 	if g.confirm {
 		if g.asking {
@@ -117,7 +123,7 @@ func recordSession(t *testing.T, mode runtime.Mode, ticks uint64) ([]byte, uint6
 func recordGame(t *testing.T, mode runtime.Mode, g *ledgerGame) ([]byte, uint64) {
 	t.Helper()
 	clock := runtimetest.NewClock()
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	fakes.Input.Tap(clock.At(105*time.Millisecond), input.KeySpace, 3*time.Millisecond)
 	fakes.Input.Press(clock.At(400*time.Millisecond), input.KeySpace)
 	fakes.Input.Release(clock.At(730*time.Millisecond), input.KeySpace)
@@ -135,6 +141,7 @@ func recordGame(t *testing.T, mode runtime.Mode, g *ledgerGame) ([]byte, uint64)
 	opts.Timing.FixedStep = 10 * time.Millisecond
 	opts.Record = runtime.RecordOptions{Writer: w, Hash: g.hash, Every: 7}
 	rt, err := runtime.New(g, ctx, opts)
+	g.rt = rt
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +171,7 @@ func replayGame(t *testing.T, rec []byte, g *ledgerGame, closeAt time.Duration) 
 		t.Fatal(err)
 	}
 	clock := timing.NewManualClock(0)
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	ctx.Input = nil // input comes from the recording
 	if closeAt > 0 {
 		fakes.Display.RequestClose(timing.Instant(closeAt))
@@ -172,6 +179,7 @@ func replayGame(t *testing.T, rec []byte, g *ledgerGame, closeAt time.Duration) 
 	opts := runtimetest.Options(clock, runtime.Sequential)
 	opts.Record = runtime.RecordOptions{Reader: r, Hash: g.hash}
 	rt, err := runtime.New(g, ctx, opts)
+	g.rt = rt
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,12 +335,13 @@ func TestRecordStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := timing.NewManualClock(0)
-	ctx, _ := runtimetest.NewContext(clock)
+	ctx, _ := runtimetest.NewAdapters(clock)
 	ctx.Input = nil
 	g := &ledgerGame{stopAt: 1 << 62}
 	opts := runtimetest.Options(clock, runtime.Sequential)
 	opts.Record = runtime.RecordOptions{Reader: r, Hash: g.hash}
 	rt, err := runtime.New(g, ctx, opts)
+	g.rt = rt
 	if err != nil {
 		t.Fatal(err)
 	}

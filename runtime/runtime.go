@@ -8,10 +8,11 @@ import (
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
-// GameRuntime runs one session of a [Game] on a [Context]: it polls input,
+// GameRuntime runs one session of a [Game] on a [Adapters]: it polls input,
 // schedules updates, hands complete frames to the renderer, paces frames and
 // shuts down in order.
 //
@@ -24,12 +25,14 @@ import (
 // simulation owner touches, and an [exchange] of the few values that cross
 // between them or out to other goroutines. Input and the window sampled
 // with it cross inside the input queue's snapshots; frames cross through
-// the render slots.
+// the render slots. Each part is given the handles it uses when the
+// runtime is built and keeps no pointer back to it; the hooks get views of
+// their owner's part ([Platform], [Simulation]).
 type GameRuntime struct {
-	game  Game
-	ctx   *Context
-	opts  Options
-	clock timing.Clock
+	game     Game
+	adapters *Adapters
+	opts     Options
+	clock    timing.Clock
 
 	// Shared by both owners, each synchronised inside: the input backlog
 	// (the platform pushes polls, the simulation takes ticks) and the frame
@@ -45,7 +48,7 @@ type GameRuntime struct {
 	mailbox    Mailbox
 	services   Services
 	counters   counters
-	workers    Workers
+	workers    *work.Session
 	endpoint   ShutdownEndpoint
 
 	plat platform
@@ -83,14 +86,14 @@ type Stats struct {
 }
 
 // New validates its arguments and returns a runtime for one session of game
-// on ctx. It claims ctx: no other runtime may use it, and the runtime closes
+// on adapters. It claims adapters: no other runtime may use it, and the runtime closes
 // it when Run returns. Every problem is reported at once.
-func New(game Game, ctx *Context, opts Options) (*GameRuntime, error) {
+func New(game Game, adapters *Adapters, opts Options) (*GameRuntime, error) {
 	var errs []error
 	if game == nil {
 		errs = append(errs, errors.New("runtime: game is nil"))
 	}
-	if err := ctx.validate(); err != nil {
+	if err := adapters.validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := opts.Validate(); err != nil {
@@ -99,7 +102,7 @@ func New(game Game, ctx *Context, opts Options) (*GameRuntime, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	r := &GameRuntime{game: game, ctx: ctx, opts: opts, clock: opts.Clock}
+	r := &GameRuntime{game: game, adapters: adapters, opts: opts, clock: opts.Clock}
 	if r.clock == nil {
 		r.clock = timing.SystemClock{}
 	}
@@ -116,6 +119,9 @@ func New(game Game, ctx *Context, opts Options) (*GameRuntime, error) {
 		mode = render2d.Concurrent
 	}
 	r.slots = render2d.NewSlots(mode, render2d.SlotOptions{Release: r.releaseFrame})
+	r.life = newLifecycle()
+	r.stop = NewStopSignal()
+	r.fails.life, r.fails.stop = r.life, r.stop
 	// The platform's waiter first: on a timing.ManualClock that makes the
 	// platform go first at every instant (see Options.Clock).
 	if err := r.plat.init(r); err != nil {
@@ -126,17 +132,19 @@ func New(game Game, ctx *Context, opts Options) (*GameRuntime, error) {
 	}
 	r.x.init(opts)
 	r.x.setStats(r.sim.sched.Stats())
-	r.life = newLifecycle()
-	r.stop = NewStopSignal()
 	r.stop.wake = r.wakeAll
-	r.sim.tick.Stop = r.stop
 	r.dispatcher.wake = r.plat.waiter.Wake
-	if err := r.workers.init(r); err != nil {
+	toPlatform := func(f func()) error {
+		r.dispatcher.Do(func() error { f(); return nil })
+		return nil // refused at shutdown: the future says so, and nobody waits
+	}
+	if r.workers, err = work.NewSession(opts.Execution, r.mailbox.Post, toPlatform, r.plat.waiter.Wake); err != nil {
 		return nil, err
 	}
+	r.sim.view = Simulation{Mailbox: &r.mailbox, Dispatcher: &r.dispatcher, Workers: r.workers}
 	r.endpoint.init(r)
-	if !ctx.claimed.CompareAndSwap(false, true) {
-		return nil, ErrContextUsed
+	if !adapters.claimed.CompareAndSwap(false, true) {
+		return nil, ErrAdaptersUsed
 	}
 	return r, nil
 }
@@ -149,7 +157,7 @@ func (r *GameRuntime) releaseFrame(f *render2d.Frame) {
 		return
 	}
 	if err := guard(func() error { r.opts.FrameRelease(f); return nil }); err != nil {
-		r.fail(PhaseRecycle, err)
+		r.fail(phaseRecycle, err)
 	}
 }
 
@@ -168,37 +176,13 @@ func (r *GameRuntime) wakeSimulation() { r.sim.waiter.Wake() }
 // [TickContext.RequestStop], is safe to repeat and wakes any wait.
 func (r *GameRuntime) Stop() { r.stop.Request() }
 
-// StopSignal returns the session's stop state. It stays valid after the
-// runtime is gone.
-func (r *GameRuntime) StopSignal() *StopSignal { return r.stop }
-
 // Lifecycle returns the session's lifecycle, readable from any goroutine
 // during and after the session.
 func (r *GameRuntime) Lifecycle() *Lifecycle { return r.life }
 
-// Dispatcher returns the queue of work for the platform thread.
-func (r *GameRuntime) Dispatcher() *PlatformDispatcher { return &r.dispatcher }
-
-// Mailbox returns the queue of work for the simulation owner.
-func (r *GameRuntime) Mailbox() *Mailbox { return &r.mailbox }
-
-// Workers returns the session's worker groups, for CPU jobs whose
-// results go to the simulation or the platform thread.
-func (r *GameRuntime) Workers() *Workers { return &r.workers }
-
 // Shutdown returns the endpoint for ordinary shutdown requests, which the
 // session's [ShutdownPolicy] may accept, refuse or defer.
 func (r *GameRuntime) Shutdown() *ShutdownEndpoint { return &r.endpoint }
-
-// Services returns the session's recurring service registry.
-func (r *GameRuntime) Services() *Services { return &r.services }
-
-// Context returns the adapters. Their methods belong to the platform thread.
-func (r *GameRuntime) Context() *Context { return r.ctx }
-
-// Actions returns the action set input ticks are summarised with; register
-// actions on it during InitPlatform.
-func (r *GameRuntime) Actions() *input.Actions { return r.actions }
 
 // Mode returns the run mode.
 //
@@ -287,6 +271,10 @@ func (r *GameRuntime) SetFrameCap(d time.Duration) error {
 	return nil
 }
 
+// Services returns the session's recurring service registry. Attach and
+// detach from any goroutine.
+func (r *GameRuntime) Services() *Services { return &r.services }
+
 // Stats returns the session's counters.
 func (r *GameRuntime) Stats() Stats {
 	c := &r.counters
@@ -346,11 +334,4 @@ func (r *GameRuntime) Report() Report {
 }
 
 // fail records a failure and stops the session.
-func (r *GameRuntime) fail(phase Phase, err error) {
-	if err == nil {
-		return
-	}
-	r.fails.add(phase, err)
-	r.life.advance(StateStopping)
-	r.stop.Request()
-}
+func (r *GameRuntime) fail(phase Phase, err error) { r.fails.fail(phase, err) }

@@ -11,6 +11,7 @@ import (
 	"github.com/metronome-go/metronome/input/inputtest"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -106,7 +107,7 @@ func TestFailureInEveryHook(t *testing.T) {
 						if !errors.As(err, &pe) || pe.Phase != tc.phase {
 							t.Fatalf("Run: got %v, want a PhaseError in phase %q", err, tc.phase)
 						}
-						var pan *runtime.PanicError
+						var pan *work.PanicError
 						if got := errors.As(err, &pan); got != panics {
 							t.Errorf("error %v is a PanicError: got %v, want %v", err, got, panics)
 						}
@@ -122,9 +123,10 @@ func TestFailureInEveryHook(t *testing.T) {
 						if ran := r.game.updates.Load() > 0; ran != tc.updates {
 							t.Errorf("updates ran: got %v, want %v", ran, tc.updates)
 						}
-						snap := rt.Lifecycle().Snapshot()
-						if snap.State != runtime.StateFailed || !errors.Is(snap.Err, errInjected) {
-							t.Errorf("lifecycle: got %v %v, want failed with the injected error", snap.State, snap.Err)
+						state := rt.Lifecycle().State()
+						outcome, _ := rt.Lifecycle().Outcome()
+						if state != runtime.StateFailed || !errors.Is(outcome, errInjected) {
+							t.Errorf("lifecycle: got %v %v, want failed with the injected error", state, outcome)
 						}
 					})
 				})
@@ -243,7 +245,8 @@ func TestStop(t *testing.T) {
 		{
 			name: "from another goroutine",
 			setup: func(r *rig) {
-				r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
+				r.game.onPlatform = func(g *fakeGame, plat *runtime.Platform) error {
+					rt := g.rt
 					go func() {
 						spend(500 * time.Millisecond)
 						rt.Stop()
@@ -259,7 +262,7 @@ func TestStop(t *testing.T) {
 		{
 			name: "during platform init",
 			setup: func(r *rig) {
-				r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error { rt.Stop(); return nil }
+				r.game.onPlatform = func(g *fakeGame, plat *runtime.Platform) error { g.rt.Stop(); return nil }
 			},
 			wantUpdates: func(n int64) bool { return n == 0 },
 			wantSim:     false,
@@ -267,7 +270,7 @@ func TestStop(t *testing.T) {
 		{
 			name: "during simulation init",
 			setup: func(r *rig) {
-				r.game.onSim = func(g *fakeGame, rt *runtime.GameRuntime) error { rt.Stop(); return nil }
+				r.game.onSim = func(g *fakeGame, sim *runtime.Simulation) error { g.rt.Stop(); return nil }
 			},
 			wantUpdates: func(n int64) bool { return n == 0 },
 			wantSim:     true,
@@ -303,9 +306,6 @@ func TestStop(t *testing.T) {
 							t.Errorf("%s did not run", e)
 						}
 					}
-					if !rt.StopSignal().Requested() {
-						t.Error("stop signal not set after a stop")
-					}
 					if got := rt.Lifecycle().State(); got != runtime.StateStopped {
 						t.Errorf("state: got %v, want stopped", got)
 					}
@@ -326,11 +326,11 @@ func TestSecondRunAndContextReuse(t *testing.T) {
 		if err := rt.Run(); !errors.Is(err, runtime.ErrAlreadyRun) {
 			t.Errorf("second Run: got %v, want ErrAlreadyRun", err)
 		}
-		if _, err := runtime.New(r.game, r.ctx, r.opts); !errors.Is(err, runtime.ErrContextUsed) {
-			t.Errorf("New on a used context: got %v, want ErrContextUsed", err)
+		if _, err := runtime.New(r.game, r.ctx, r.opts); !errors.Is(err, runtime.ErrAdaptersUsed) {
+			t.Errorf("New on a used context: got %v, want ErrAdaptersUsed", err)
 		}
-		if err := r.ctx.Close(); !errors.Is(err, runtime.ErrContextUsed) {
-			t.Errorf("Close on a used context: got %v, want ErrContextUsed", err)
+		if err := r.ctx.Close(); !errors.Is(err, runtime.ErrAdaptersUsed) {
+			t.Errorf("Close on a used context: got %v, want ErrAdaptersUsed", err)
 		}
 	})
 }
@@ -341,12 +341,12 @@ func TestNewReportsEveryProblem(t *testing.T) {
 	opts.FrameCap = -time.Millisecond
 	opts.Maintenance = 0
 	opts.Timing.Interval = -1
-	_, err := runtime.New(nil, &runtime.Context{}, opts)
+	_, err := runtime.New(nil, &runtime.Adapters{}, opts)
 	if err == nil {
 		t.Fatal("New: got nil, want errors")
 	}
 	for _, want := range []string{
-		"game is nil", "Context.Display", "Context.Presenter", "Context.Renderer",
+		"game is nil", "Adapters.Display", "Adapters.Presenter", "Adapters.Renderer",
 		"Options.Mode 7", "Options.FrameCap -1ms", "Options.Maintenance 0s", "Interval",
 	} {
 		if !strings.Contains(err.Error(), want) {
@@ -356,7 +356,7 @@ func TestNewReportsEveryProblem(t *testing.T) {
 	// Timestamped delivery needs fixed steps.
 	opts = runtime.DefaultOptions()
 	opts.Polling.Delivery = 1
-	if _, err := runtime.New(&fakeGame{}, &runtime.Context{Display: runtimetest.NewDisplay(timing.NewManualClock(0)), Presenter: runtimetest.NewPresenter(timing.NewManualClock(0)), Renderer: runtimetest.NewRenderer(timing.NewManualClock(0))}, opts); err == nil {
+	if _, err := runtime.New(&fakeGame{}, &runtime.Adapters{Display: runtimetest.NewDisplay(timing.NewManualClock(0)), Presenter: runtimetest.NewPresenter(timing.NewManualClock(0)), Renderer: runtimetest.NewRenderer(timing.NewManualClock(0))}, opts); err == nil {
 		t.Error("New with timestamped delivery and variable steps: got nil, want an error")
 	}
 }
@@ -371,8 +371,8 @@ func TestUnusedContextClose(t *testing.T) {
 	if got := j.list(); !slices.Equal(got, want) {
 		t.Errorf("close order: got %v, want %v", got, want)
 	}
-	if err := ctx.Close(); !errors.Is(err, runtime.ErrContextUsed) {
-		t.Errorf("second Close: got %v, want ErrContextUsed", err)
+	if err := ctx.Close(); !errors.Is(err, runtime.ErrAdaptersUsed) {
+		t.Errorf("second Close: got %v, want ErrAdaptersUsed", err)
 	}
 }
 
@@ -422,7 +422,7 @@ func TestTimingStartsAfterInit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newRig(runtime.Sequential, nil)
 		r.opts.Timing.Mode = timing.FixedMode
-		r.game.onSim = func(g *fakeGame, rt *runtime.GameRuntime) error {
+		r.game.onSim = func(g *fakeGame, sim *runtime.Simulation) error {
 			spend(time.Second) // a slow init is not lag
 			return nil
 		}

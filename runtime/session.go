@@ -32,29 +32,31 @@ func (r *GameRuntime) Run() error {
 // initialize runs the init steps in order and reports whether the loop
 // should start.
 func (r *GameRuntime) initialize() bool {
-	c := r.ctx
+	c := r.adapters
 	if c.Input != nil {
 		if err := guard(c.Input.Init); err != nil {
-			r.fail(PhaseInitInput, err)
+			r.fail(phaseInitInput, err)
 			return false
 		}
 	}
 	if err := guard(c.Presenter.Init); err != nil {
-		r.fail(PhaseInitGraphics, err)
+		r.fail(phaseInitGraphics, err)
 		return false
 	}
 	if err := guard(func() error { r.plat.readRefresh(); return nil }); err != nil {
-		r.fail(PhaseInitGraphics, err)
+		r.fail(phaseInitGraphics, err)
 		return false
 	}
 	if err := guard(func() error { c.Display.PollEvents(); return r.plat.sample() }); err != nil {
-		r.fail(PhaseInitGraphics, err)
+		r.fail(phaseInitGraphics, err)
 		return false
 	}
 	r.endpoint.observeClose(r.plat.window.CloseRequested)
 	r.plat.tried = true
-	if err := guard(func() error { return r.game.InitPlatform(r) }); err != nil {
-		r.fail(PhaseInitPlatform, err)
+	if err := guard(func() error {
+		return r.game.InitPlatform(&Platform{Adapters: r.adapters, Actions: r.actions})
+	}); err != nil {
+		r.fail(phaseInitPlatform, err)
 		return false
 	}
 	if r.stop.Requested() {
@@ -63,7 +65,7 @@ func (r *GameRuntime) initialize() bool {
 	r.sim.tried = true
 	if !r.sim.own {
 		if err := r.sim.initHook(); err != nil {
-			r.fail(PhaseInitSimulation, err)
+			r.fail(phaseInitSimulation, err)
 			return false
 		}
 		return !r.stop.Requested()
@@ -108,54 +110,60 @@ func (r *GameRuntime) shutdown() {
 	// Ordinary requests are moot now; the session's worker groups refuse
 	// new jobs and their jobs' contexts are done.
 	r.endpoint.close()
-	r.workers.closeAcceptance()
+	r.workers.Close()
 	// Stop the simulation and join it, servicing platform work meanwhile
 	// (a job may be waiting on some).
 	if r.sim.own && r.sim.done != nil {
 		r.plat.pumpUntil(r.sim.done)
 	} else {
-		r.sim.stop()
+		r.sim.deinit()
 	}
 	if r.plat.tried {
 		if err := guard(r.game.Quiesce); err != nil {
-			r.fail(PhaseQuiesce, err)
+			r.fail(phaseQuiesce, err)
 		}
 	}
 	// Accepted jobs settle while the platform keeps servicing their
 	// dispatcher work; then the owned pool joins.
-	r.settleWorkers()
+	if err := r.workers.Settle(r.clock, r.plat.waiter, r.opts.Execution.SettleTimeout, func() {
+		if err := guard(func() error { r.plat.drainDispatcher(); return nil }); err != nil {
+			r.fail(phaseSettle, err)
+		}
+	}); err != nil {
+		r.fail(phaseWorkers, err)
+	}
 	// Settle the work accepted so far, then cancel what remains.
 	if err := guard(func() error { r.plat.drainDispatcher(); return nil }); err != nil {
-		r.fail(PhaseSettle, err)
+		r.fail(phaseSettle, err)
 	}
 	r.dispatcher.close()
 	if err := guard(func() error { r.slots.RecycleAll(); return nil }); err != nil {
-		r.fail(PhaseRecycle, err)
+		r.fail(phaseRecycle, err)
 	}
 	r.plat.current = nil
 	if r.plat.tried {
 		if err := guard(r.game.DeinitPlatform); err != nil {
-			r.fail(PhaseDeinitPlatform, err)
+			r.fail(phaseDeinitPlatform, err)
 		}
 	}
-	c := r.ctx
+	c := r.adapters
 	if c.Input != nil {
 		if err := guard(c.Input.Close); err != nil {
-			r.fail(PhaseCloseInput, err)
+			r.fail(phaseCloseInput, err)
 		}
 	}
 	if c.Resources != nil {
 		if err := guard(c.Resources.Close); err != nil {
-			r.fail(PhaseCloseGraphics, err)
+			r.fail(phaseCloseGraphics, err)
 		}
 	}
 	if err := guard(c.Renderer.Close); err != nil {
-		r.fail(PhaseCloseGraphics, err)
+		r.fail(phaseCloseGraphics, err)
 	}
 	if err := guard(c.Presenter.Close); err != nil {
-		r.fail(PhaseCloseGraphics, err)
+		r.fail(phaseCloseGraphics, err)
 	}
 	if err := guard(c.Display.Close); err != nil {
-		r.fail(PhaseCloseGraphics, err)
+		r.fail(phaseCloseGraphics, err)
 	}
 }

@@ -14,7 +14,33 @@ import (
 // platform thread is the owner; in concurrent mode a goroutine the runtime
 // starts and joins. Nothing else touches it.
 type simulation struct {
-	rt *GameRuntime
+	game Game
+	view Simulation // what InitSimulation gets
+
+	// The handles the simulation uses, each shared with its other user
+	// only (see GameRuntime).
+	clock      timing.Clock
+	queue      *input.Queue    // takes ticks
+	slots      *render2d.Slots // publishes frames
+	x          *exchange
+	stop       *StopSignal
+	fails      *failures
+	mailbox    *Mailbox            // drains it before each update
+	dispatcher *PlatformDispatcher // reveals settled results to updates
+	services   *Services
+	endpoint   *ShutdownEndpoint // negotiates staged requests
+	counters   *counters
+	// wakePlatform ends the platform thread's wait; drainPlatform runs its
+	// dispatcher batch and pumpPlatform runs batches until done closes,
+	// for a replay, which services the platform's work from its own
+	// waits on the one thread.
+	wakePlatform  func()
+	drainPlatform func()
+	pumpPlatform  func(done <-chan struct{})
+
+	hiddenInterval time.Duration
+	mode           Mode           // as recorded, for a replayed hook
+	actions        *input.Actions // a replay summarises recorded input with it
 	// own reports a goroutine of its own (concurrent mode); then waiter is
 	// that goroutine's, otherwise it is the platform's.
 	own    bool
@@ -44,7 +70,12 @@ type simulation struct {
 }
 
 func (s *simulation) init(r *GameRuntime) error {
-	s.rt = r
+	s.game, s.clock, s.queue, s.slots, s.x = r.game, r.clock, r.queue, r.slots, &r.x
+	s.stop, s.fails, s.mailbox, s.dispatcher = r.stop, &r.fails, &r.mailbox, &r.dispatcher
+	s.services, s.endpoint, s.counters = &r.services, &r.endpoint, &r.counters
+	s.hiddenInterval, s.mode, s.actions = r.opts.HiddenInterval, r.opts.Mode, r.actions
+	p := &r.plat
+	s.wakePlatform, s.drainPlatform, s.pumpPlatform = p.waiter.Wake, p.drainDispatcher, p.pumpUntil
 	var err error
 	if s.sched, err = timing.NewScheduler(r.opts.Timing); err != nil {
 		return err
@@ -53,87 +84,87 @@ func (s *simulation) init(r *GameRuntime) error {
 	s.own = r.opts.Mode == Concurrent && r.opts.Record.Reader == nil // a replay runs on one thread
 	if s.own {
 		s.waiter = r.clock.NewWaiter()
+		p.wakeSim = s.waiter.Wake
 	} else {
-		s.waiter = r.plat.waiter
+		s.waiter = p.waiter
 	}
 	s.tick.Input = &s.in
+	s.tick.Stop = r.stop
 	return s.initRecord(r.opts.Record)
 }
 
 // startTiming starts the scheduler and the input intervals together.
 func (s *simulation) startTiming() {
-	r := s.rt
-	now := r.clock.Now()
+	now := s.clock.Now()
 	s.sched.Start(now)
-	r.queue.Start(now)
+	s.queue.Start(now)
 	s.lastBatch = now
-	r.x.setStats(s.sched.Stats())
+	s.x.setStats(s.sched.Stats())
 }
 
 // applyTimingOptions installs options set since the last batch and, under
 // Options.FollowPresentation, a variable interval that follows the
 // presentation cadence.
 func (s *simulation) applyTimingOptions() {
-	o, set := s.rt.x.takeTimingOptions()
+	o, set := s.x.takeTimingOptions()
 	if set {
 		s.timing = o
 	}
 	want := s.timing
-	if c := time.Duration(s.rt.x.cadence.Load()); c > 0 && want.Mode == timing.VariableMode && s.rt.x.follow.Load() {
+	if c := time.Duration(s.x.cadence.Load()); c > 0 && want.Mode == timing.VariableMode && s.x.follow.Load() {
 		want.Interval = c
 	}
 	if !set && want.Interval == s.sched.Options().Interval {
 		return
 	}
 	if err := s.sched.SetOptions(want); err != nil {
-		s.rt.fail(PhaseSchedule, err)
+		s.fails.fail(phaseSchedule, err)
 	}
 }
 
 // runBatch advances the scheduler to now and runs the selected updates. It
 // returns how many ran.
 func (s *simulation) runBatch(now timing.Instant) int {
-	r := s.rt
 	batch, err := s.sched.Advance(now)
 	if err != nil {
-		r.fail(PhaseSchedule, err)
+		s.fails.fail(phaseSchedule, err)
 		return 0
 	}
 	stats := s.sched.Stats()
 	ran := 0
 	for i := range batch.Updates {
-		if i > 0 && r.stop.Requested() {
+		if i > 0 && s.stop.Requested() {
 			break
 		}
 		u := &batch.Updates[i]
-		drained, err := r.mailbox.drainN(-1)
+		drained, err := s.mailbox.drainN(-1)
 		if err != nil {
-			r.fail(PhaseMailbox, err)
+			s.fails.fail(phaseMailbox, err)
 			break
 		}
-		futures := r.dispatcher.revealSettled()
-		if s.unchecked && r.endpoint.pending.Load() > 0 {
+		futures := s.dispatcher.revealSettled()
+		if s.unchecked && s.endpoint.pending.Load() > 0 {
 			// A policy about to decide may change game state; the
 			// recording's state after the last tick is hashed first, as
 			// a replay, which asks no policy for an accepted request,
 			// will have it.
 			if err := s.checkpoint(); err != nil {
-				r.fail(PhaseRecord, err)
+				s.fails.fail(phaseRecord, err)
 				break
 			}
 		}
-		if r.endpoint.negotiate() {
+		if s.endpoint.negotiate() {
 			break // an ordinary shutdown request was accepted
 		}
-		at := r.clock.Now()
-		if err := r.services.run(PreUpdate, at); err != nil {
-			r.fail(PhaseService, err)
+		at := s.clock.Now()
+		if err := s.services.run(PreUpdate, at); err != nil {
+			s.fails.fail(phaseService, err)
 			break
 		}
-		if r.Delivery() == input.Timestamped {
-			r.queue.TakeSpan(u.Start, u.End, &s.in)
+		if s.x.delivery() == input.Timestamped {
+			s.queue.TakeSpan(u.Start, u.End, &s.in)
 		} else {
-			r.queue.TakeAll(at, &s.in)
+			s.queue.TakeAll(at, &s.in)
 		}
 		t := &s.tick
 		t.Update = *u
@@ -141,7 +172,7 @@ func (s *simulation) runBatch(now timing.Instant) int {
 		t.Window = s.in.Window()
 		if s.rec.Writer != nil {
 			if err := s.record(drained, futures); err != nil {
-				r.fail(PhaseRecord, err)
+				s.fails.fail(phaseRecord, err)
 				break
 			}
 		}
@@ -152,29 +183,28 @@ func (s *simulation) runBatch(now timing.Instant) int {
 		}
 	}
 	if ran > 0 {
-		r.counters.batches.Add(1)
-		r.counters.updates.Add(uint64(ran))
+		s.counters.batches.Add(1)
+		s.counters.updates.Add(uint64(ran))
 	}
 	// The updates a stop left unrun are not the frame's work.
 	for _, u := range batch.Updates[ran:] {
 		batch.Ticks[u.Kind]--
 	}
-	r.x.addBatch(stats, batch.Work)
+	s.x.addBatch(stats, batch.Work)
 	return ran
 }
 
 // update runs the game's Update on the tick in s.tick, then the
 // checkpoint that falls after it, and reports whether the session goes on.
 func (s *simulation) update() bool {
-	r := s.rt
 	t := &s.tick
-	if err := guard(func() error { return r.game.Update(t) }); err != nil {
-		r.fail(PhaseUpdate, err)
+	if err := guard(func() error { return s.game.Update(t) }); err != nil {
+		s.fails.fail(phaseUpdate, err)
 		return false
 	}
 	if s.rec.Writer != nil && s.rec.Hash != nil && ((t.Number+1)%uint64(s.every) == 0 || s.checkNow || t.StopRequested()) {
 		if err := s.checkpoint(); err != nil {
-			r.fail(PhaseRecord, err)
+			s.fails.fail(phaseRecord, err)
 			return false
 		}
 	}
@@ -184,10 +214,9 @@ func (s *simulation) update() bool {
 // prepare lends a free slot to PrepareFrame and publishes the frame, or
 // counts a skipped publication when no slot is free.
 func (s *simulation) prepare() bool {
-	r := s.rt
-	w, ok := r.slots.Begin()
+	w, ok := s.slots.Begin()
 	if !ok {
-		r.counters.skipped.Add(1)
+		s.counters.skipped.Add(1)
 		return false
 	}
 	// The frame shows the batch's last update: its span of real time, over
@@ -210,16 +239,16 @@ func (s *simulation) prepare() bool {
 		}
 	}
 	w.Frame().Span = span
-	if err := guard(func() error { return r.game.PrepareFrame(w) }); err != nil {
-		r.slots.Discard(w)
-		r.fail(PhasePrepareFrame, err)
+	if err := guard(func() error { return s.game.PrepareFrame(w) }); err != nil {
+		s.slots.Discard(w)
+		s.fails.fail(phasePrepareFrame, err)
 		return false
 	}
 	if f := w.Frame(); f.Span.Step > 0 && !f.Moves() {
 		f.Span.Step = 0 // nothing moves: one present shows it all
 	}
-	r.slots.Publish(w)
-	r.counters.prepared.Add(1)
+	s.slots.Publish(w)
+	s.counters.prepared.Add(1)
 	return true
 }
 
@@ -230,26 +259,24 @@ func (s *simulation) prepare() bool {
 // same instants, each after the same polls.
 func (s *simulation) batchAt() timing.Instant {
 	due := s.sched.NextUpdateAt()
-	r := s.rt
-	if !r.x.hidden.Load() || due == timing.MaxInstant {
+	if !s.x.hidden.Load() || due == timing.MaxInstant {
 		return due
 	}
-	anchor := timing.Instant(r.x.hiddenAt.Load())
+	anchor := timing.Instant(s.x.hiddenAt.Load())
 	lo := max(due, anchor)
 	if s.lastBatch >= lo {
 		lo = s.lastBatch + 1 // one batch per cycle
 	}
-	iv := r.opts.HiddenInterval
+	iv := s.hiddenInterval
 	k := (time.Duration(lo-anchor) + iv - 1) / iv
 	return anchor.AddSaturating(k * iv)
 }
 
 // main is the simulation goroutine of concurrent mode.
 func (s *simulation) main() {
-	r := s.rt
 	defer func() {
 		close(s.done)
-		r.plat.waiter.Wake()
+		s.wakePlatform()
 		// This goroutine waits no more: on virtual time the clock must
 		// not wait for it. Released only after done is closed, so that
 		// the platform, which waits for done, never sees the clock run
@@ -258,25 +285,24 @@ func (s *simulation) main() {
 	}()
 	err := s.initHook()
 	if err != nil {
-		r.fail(PhaseInitSimulation, err)
+		s.fails.fail(phaseInitSimulation, err)
 	}
 	close(s.initDone)
-	r.plat.waiter.Wake()
+	s.wakePlatform()
 	if err == nil {
 		select {
 		case <-s.begin:
 			s.loop()
-		case <-r.stop.Done():
+		case <-s.stop.Done():
 		}
 	}
-	s.stop()
+	s.deinit()
 }
 
 // loop waits for each due batch, runs it and publishes a frame.
 func (s *simulation) loop() {
-	r := s.rt
 	s.startTiming()
-	for !r.stop.Requested() {
+	for !s.stop.Requested() {
 		s.applyTimingOptions()
 		s.applyFocus()
 		next := s.batchAt()
@@ -287,7 +313,7 @@ func (s *simulation) loop() {
 		if err := s.waiter.WaitUntil(next); err != nil {
 			continue
 		}
-		now := r.clock.Now()
+		now := s.clock.Now()
 		if now < next {
 			continue
 		}
@@ -297,18 +323,18 @@ func (s *simulation) loop() {
 			// NextUpdateAt in the future): wait for it.
 			continue
 		}
-		if r.fails.any() || r.stop.Requested() {
+		if s.fails.any() || s.stop.Requested() {
 			break
 		}
 		if s.prepare() {
-			r.plat.waiter.Wake()
+			s.wakePlatform()
 		}
 	}
 }
 
 // initHook runs InitSimulation (see runHook).
 func (s *simulation) initHook() error {
-	return s.runHook(recording.HookInitSimulation, func() error { return s.rt.game.InitSimulation(s.rt) })
+	return s.runHook(recording.HookInitSimulation, func() error { return s.game.InitSimulation(&s.view) })
 }
 
 // runHook runs a simulation hook outside the updates on the simulation
@@ -320,14 +346,14 @@ func (s *simulation) runHook(name recording.HookName, hook func() error) error {
 	if s.rec.Reader != nil {
 		return s.replayHook(name, hook)
 	}
-	d := &s.rt.dispatcher
+	d := s.dispatcher
 	d.revealSettled()
 	d.revealing.Store(revealWhenSettled)
 	err := guard(hook)
 	d.revealing.Store(revealAtUpdates)
 	if s.rec.Writer != nil {
 		if werr := s.rec.Writer.Hook(&recording.Hook{Name: name, Futures: d.visible.Load()}); werr != nil {
-			s.rt.fail(PhaseRecord, werr)
+			s.fails.fail(phaseRecord, werr)
 		}
 	}
 	return err
@@ -335,18 +361,17 @@ func (s *simulation) runHook(name recording.HookName, hook func() error) error {
 
 // stop closes the mailbox and runs DeinitSimulation on the simulation
 // owner.
-func (s *simulation) stop() {
-	r := s.rt
-	if s.unchecked && !r.fails.any() {
+func (s *simulation) deinit() {
+	if s.unchecked && !s.fails.any() {
 		// The last ticks are verified on replay too.
 		if err := s.checkpoint(); err != nil {
-			r.fail(PhaseRecord, err)
+			s.fails.fail(phaseRecord, err)
 		}
 	}
-	r.mailbox.close()
+	s.mailbox.close()
 	if s.tried {
-		if err := s.runHook(recording.HookDeinitSimulation, r.game.DeinitSimulation); err != nil {
-			r.fail(PhaseDeinitSimulation, err)
+		if err := s.runHook(recording.HookDeinitSimulation, s.game.DeinitSimulation); err != nil {
+			s.fails.fail(phaseDeinitSimulation, err)
 		}
 	}
 }

@@ -47,7 +47,7 @@ func (g *glider) PrepareFrame(w *render2d.FrameWriter) error {
 
 // runFor runs g on ctx for d of opts.Clock's time and returns the instant
 // it started at.
-func runFor(t *testing.T, g runtime.Game, ctx *runtime.Context, opts runtime.Options, d time.Duration) timing.Instant {
+func runFor(t *testing.T, g runtime.Game, ctx *runtime.Adapters, opts runtime.Options, d time.Duration) timing.Instant {
 	t.Helper()
 	rt, err := runtime.New(g, ctx, opts)
 	if err != nil {
@@ -131,7 +131,7 @@ type watched struct {
 func watch(t *testing.T, c motion) watched {
 	t.Helper()
 	clock := runtimetest.NewClock()
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	opts := runtimetest.Options(clock, c.mode)
 	if c.tickHz > 0 {
 		opts.Timing.Mode = timing.FixedMode
@@ -288,7 +288,7 @@ func TestUncappedPresentsAsFastAsAllowed(t *testing.T) {
 		for _, c := range cases {
 			t.Run(mode.String()+"/"+c.name, func(t *testing.T) {
 				clock := runtimetest.NewClock()
-				ctx, fakes := runtimetest.NewContext(clock)
+				ctx, fakes := runtimetest.NewAdapters(clock)
 				fakes.Presenter.Cost = time.Millisecond
 				opts := runtimetest.Options(clock, mode)
 				opts.Timing.Mode = timing.FixedMode

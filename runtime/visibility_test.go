@@ -38,7 +38,8 @@ func TestVisibilityPacing(t *testing.T) {
 				var renders []time.Duration
 				since := func(now timing.Instant) time.Duration { return time.Duration(now - r.clock.At(0)) }
 				r.onRender = func() { renders = append(renders, since(r.clock.Now())) }
-				r.game.onPlatform = func(g *fakeGame, rt *runtime.GameRuntime) error {
+				r.game.onPlatform = func(g *fakeGame, plat *runtime.Platform) error {
+					rt := g.rt
 					_, err := rt.Services().Attach(runtime.Maintenance, func(now timing.Instant) error {
 						cycles = append(cycles, cycle{since(now), rt.Telemetry().PacingInterval})
 						return nil

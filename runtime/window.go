@@ -28,7 +28,7 @@ var ErrNoFullscreen = errors.New("runtime: the display cannot switch between ful
 // [Future]).
 func (r *GameRuntime) SetFullscreen(on bool) *Future[struct{}] {
 	return r.dispatcher.Do(func() error {
-		d, ok := r.ctx.Display.(FullscreenDisplay)
+		d, ok := r.adapters.Display.(FullscreenDisplay)
 		if !ok {
 			return ErrNoFullscreen
 		}

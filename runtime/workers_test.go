@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	goruntime "runtime"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -17,26 +15,27 @@ import (
 
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
+	"github.com/metronome-go/metronome/runtime/work"
 )
 
 func TestExecutionOptionsValidate(t *testing.T) {
-	pool, err := runtime.NewWorkerPool(2)
+	pool, err := work.NewPool(2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer pool.Close()
 	tests := []struct {
 		name string
-		exec runtime.ExecutionOptions
+		exec work.Options
 		want []string // fields named in the error; none for a valid value
 	}{
-		{"defaults", runtime.ExecutionOptions{}, nil},
-		{"capacity", runtime.ExecutionOptions{Workers: 8, SettleTimeout: time.Second}, nil},
-		{"pool", runtime.ExecutionOptions{Pool: pool}, nil},
-		{"negative workers", runtime.ExecutionOptions{Workers: -1}, []string{"Options.Execution.Workers -1 is out of range; allowed: 0 (GOMAXPROCS) to 1024"}},
-		{"too many workers", runtime.ExecutionOptions{Workers: runtime.MaxWorkers + 1}, []string{"Options.Execution.Workers 1025 is out of range"}},
-		{"workers and pool", runtime.ExecutionOptions{Workers: 2, Pool: pool}, []string{"Options.Execution.Workers 2 is set together with Options.Execution.Pool; allowed: 0 when a pool is supplied"}},
-		{"both wrong", runtime.ExecutionOptions{Workers: -3, SettleTimeout: 2 * time.Minute}, []string{"Options.Execution.Workers -3", "Options.Execution.SettleTimeout 2m0s is out of range; allowed: 0 (no limit) to 1m0s"}},
+		{"defaults", work.Options{}, nil},
+		{"capacity", work.Options{Workers: 8, SettleTimeout: time.Second}, nil},
+		{"pool", work.Options{Pool: pool}, nil},
+		{"negative workers", work.Options{Workers: -1}, []string{"work: Options.Workers -1 is out of range; allowed: 0 (GOMAXPROCS) to 1024"}},
+		{"too many workers", work.Options{Workers: work.MaxWorkers + 1}, []string{"work: Options.Workers 1025 is out of range"}},
+		{"workers and pool", work.Options{Workers: 2, Pool: pool}, []string{"work: Options.Workers 2 is set together with Options.Pool; allowed: 0 when a pool is supplied"}},
+		{"both wrong", work.Options{Workers: -3, SettleTimeout: 2 * time.Minute}, []string{"work: Options.Workers -3", "work: Options.SettleTimeout 2m0s is out of range; allowed: 0 (no limit) to 1m0s"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,152 +62,9 @@ func TestExecutionOptionsValidate(t *testing.T) {
 			}
 		})
 	}
-	if _, err := runtime.NewWorkerPool(-1); err == nil || !strings.Contains(err.Error(), "workers -1 is out of range") {
+	if _, err := work.NewPool(-1); err == nil || !strings.Contains(err.Error(), "workers -1 is out of range") {
 		t.Errorf("NewWorkerPool(-1): got %v, want an out-of-range error", err)
 	}
-}
-
-// TestWorkerPoolRunsEveryJob: the goroutines start as work arrives, never
-// more than the capacity, and every accepted job runs once.
-func TestWorkerPoolRunsEveryJob(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		pool, err := runtime.NewWorkerPool(3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := pool.Running(); got != 0 {
-			t.Errorf("before any job: got %d goroutines, want 0 (started lazily)", got)
-		}
-		g := pool.Group("count")
-		var ran, running, peak atomic.Int64
-		const jobs = 50
-		for range jobs {
-			if err := g.Submit(runtime.JobFunc(func(context.Context) {
-				n := running.Add(1)
-				for {
-					p := peak.Load()
-					if n <= p || peak.CompareAndSwap(p, n) {
-						break
-					}
-				}
-				time.Sleep(time.Millisecond)
-				running.Add(-1)
-				ran.Add(1)
-			})); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := g.Wait(); err != nil {
-			t.Fatalf("Wait: %v", err)
-		}
-		if got := ran.Load(); got != jobs {
-			t.Errorf("ran %d jobs, want %d", got, jobs)
-		}
-		if got := peak.Load(); got != 3 {
-			t.Errorf("at most %d jobs ran at once, want the capacity 3", got)
-		}
-		if got, want := g.Stats(), (runtime.GroupStats{Accepted: jobs, Finished: jobs}); got != want {
-			t.Errorf("Stats: got %+v, want %+v", got, want)
-		}
-		if !g.Idle() {
-			t.Error("Idle after Wait: got false, want true")
-		}
-		pool.Close()
-		if got := pool.Running(); got != 0 {
-			t.Errorf("after Close: got %d goroutines, want 0 (joined)", got)
-		}
-		if err := g.Submit(runtime.JobFunc(func(context.Context) {})); !errors.Is(err, runtime.ErrClosed) {
-			t.Errorf("Submit to a closed pool: got %v, want ErrClosed", err)
-		}
-		if err := g.Submit(nil); err == nil || !strings.Contains(err.Error(), `"count"`) {
-			t.Errorf("Submit(nil): got %v, want an error naming the group", err)
-		}
-	})
-}
-
-// TestGroupPanicFailsTheGroup: a panicking job fails its group (Err,
-// Wait, the others' contexts and acceptance), not the process, and the
-// other groups of the pool go on.
-func TestGroupPanicFailsTheGroup(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		pool, _ := runtime.NewWorkerPool(2)
-		defer pool.Close()
-		g, other := pool.Group("doomed"), pool.Group("other")
-		var cause error
-		sawDone := make(chan struct{})
-		if err := g.Submit(runtime.JobFunc(func(ctx context.Context) {
-			<-ctx.Done()
-			cause = context.Cause(ctx)
-			close(sawDone)
-		})); err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Submit(runtime.JobFunc(func(context.Context) { panic("decoder exploded") })); err != nil {
-			t.Fatal(err)
-		}
-		err := g.Wait()
-		var pe *runtime.PanicError
-		if !errors.As(err, &pe) || pe.Value != "decoder exploded" || len(pe.Stack) == 0 {
-			t.Fatalf("Wait: got %v, want a PanicError with the value and a stack", err)
-		}
-		<-sawDone
-		if cause != err {
-			t.Errorf("the other job's context cause: got %v, want the panic %v", cause, err)
-		}
-		if g.Err() != err {
-			t.Errorf("Err: got %v, want %v", g.Err(), err)
-		}
-		if got := g.Stats(); got.Panicked != 1 || got.Finished != 2 || got.Active != 0 {
-			t.Errorf("Stats: got %+v, want 1 panicked, 2 finished, none active", got)
-		}
-		if err := g.Submit(runtime.JobFunc(func(context.Context) {})); !errors.Is(err, runtime.ErrClosed) {
-			t.Errorf("Submit to a failed group: got %v, want ErrClosed", err)
-		}
-		ran := false
-		if err := other.Submit(runtime.JobFunc(func(context.Context) { ran = true })); err != nil {
-			t.Fatalf("Submit to another group: %v", err)
-		}
-		if err := other.Wait(); err != nil || !ran {
-			t.Errorf("other group: got ran=%v err=%v, want its job run and no error", ran, err)
-		}
-	})
-}
-
-// TestGroupCancel: Cancel makes every accepted job's context done, also
-// of jobs still queued (which run once, so pooled jobs come back), and
-// refuses new ones.
-func TestGroupCancel(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		pool, _ := runtime.NewWorkerPool(1)
-		defer pool.Close()
-		g := pool.Group("load")
-		started := make(chan struct{})
-		var causes []error
-		var mu sync.Mutex
-		record := func(ctx context.Context) {
-			mu.Lock()
-			causes = append(causes, context.Cause(ctx))
-			mu.Unlock()
-		}
-		_ = g.Submit(runtime.JobFunc(func(ctx context.Context) {
-			close(started)
-			<-ctx.Done()
-			record(ctx)
-		}))
-		_ = g.Submit(runtime.JobFunc(record)) // queued behind the first: one worker
-		<-started
-		g.Cancel()
-		if err := g.Submit(runtime.JobFunc(record)); !errors.Is(err, runtime.ErrClosed) {
-			t.Errorf("Submit after Cancel: got %v, want ErrClosed", err)
-		}
-		if err := g.Wait(); err != nil {
-			t.Errorf("Wait after Cancel: got %v, want nil (canceling is not failing)", err)
-		}
-		want := []error{runtime.ErrGroupCanceled, runtime.ErrGroupCanceled}
-		if !slices.Equal(causes, want) {
-			t.Errorf("job context causes: got %v, want %v (the running and the queued job)", causes, want)
-		}
-	})
 }
 
 // TestGoDeliversOnTheSimulation: Go's result reaches the simulation
@@ -220,11 +76,11 @@ func TestGoDeliversOnTheSimulation(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				r := newRig(mode, nil)
-				var g *runtime.Group
+				var g *work.Group
 				var results, uploads []string // simulation owner only: the race detector checks it
-				r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
-					g = rt.Workers().Group("level")
-					if err := runtime.Go(g, func(ctx context.Context) (int, error) {
+				r.game.onSim = func(fg *fakeGame, sim *runtime.Simulation) error {
+					g = sim.Workers.Group("level")
+					if err := work.Go(g, func(ctx context.Context) (int, error) {
 						time.Sleep(30 * time.Millisecond) // a decode of 30 ms
 						return 42, nil
 					}, func(v int, err error) {
@@ -233,7 +89,7 @@ func TestGoDeliversOnTheSimulation(t *testing.T) {
 					}); err != nil {
 						return err
 					}
-					return runtime.GoPlatform(g, func(context.Context) ([]byte, error) {
+					return work.GoPlatform(g, func(context.Context) ([]byte, error) {
 						return []byte("pixels"), nil
 					}, func(b []byte) (string, error) {
 						r.j.add("upload")
@@ -245,13 +101,13 @@ func TestGoDeliversOnTheSimulation(t *testing.T) {
 				r.game.onUpdate = func(fg *fakeGame, tick *runtime.TickContext) {
 					switch fg.updates.Load() {
 					case 10:
-						doomed := fg.rt.Workers().Group("doomed")
-						_ = runtime.Go(doomed, func(context.Context) (int, error) { panic("bad level") },
+						doomed := fg.sim.Workers.Group("doomed")
+						_ = work.Go(doomed, func(context.Context) (int, error) { panic("bad level") },
 							func(v int, err error) {
-								var pe *runtime.PanicError
+								var pe *work.PanicError
 								results = append(results, fmt.Sprint(v, errors.As(err, &pe) && pe.Value == "bad level"))
 							})
-						_ = runtime.GoPlatform(g, func(context.Context) (string, error) {
+						_ = work.GoPlatform(g, func(context.Context) (string, error) {
 							return "", errors.New("no such file")
 						}, func(s string) (string, error) {
 							r.j.add("upload after an error")
@@ -260,10 +116,10 @@ func TestGoDeliversOnTheSimulation(t *testing.T) {
 							uploads = append(uploads, fmt.Sprintf("%q %v", s, err))
 						})
 					case 12:
-						_ = runtime.GoPlatform(g, func(context.Context) (int, error) { return 1, nil },
+						_ = work.GoPlatform(g, func(context.Context) (int, error) { return 1, nil },
 							func(int) (int, error) { panic("GL error") },
 							func(_ int, err error) {
-								var pe *runtime.PanicError
+								var pe *work.PanicError
 								uploads = append(uploads, fmt.Sprint("upload panic ", errors.As(err, &pe) && pe.Value == "GL error"))
 							})
 					case 20:
@@ -303,14 +159,14 @@ func TestGoDeliversOnTheSimulation(t *testing.T) {
 
 // TestNoSession: Go and GoPlatform need a session's group.
 func TestNoSession(t *testing.T) {
-	pool, _ := runtime.NewWorkerPool(1)
+	pool, _ := work.NewPool(1)
 	defer pool.Close()
 	g := pool.Group("app")
-	if err := runtime.Go(g, func(context.Context) (int, error) { return 1, nil }, nil); !errors.Is(err, runtime.ErrNoSession) {
+	if err := work.Go(g, func(context.Context) (int, error) { return 1, nil }, nil); !errors.Is(err, work.ErrNoSession) {
 		t.Errorf("Go on an application group: got %v, want ErrNoSession", err)
 	}
-	err := runtime.GoPlatform(g, func(context.Context) (int, error) { return 1, nil }, func(int) (int, error) { return 1, nil }, nil)
-	if !errors.Is(err, runtime.ErrNoSession) {
+	err := work.GoPlatform(g, func(context.Context) (int, error) { return 1, nil }, func(int) (int, error) { return 1, nil }, nil)
+	if !errors.Is(err, work.ErrNoSession) {
 		t.Errorf("GoPlatform on an application group: got %v, want ErrNoSession", err)
 	}
 }
@@ -326,12 +182,12 @@ func TestWorkersShutdownOrder(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				r := newRig(mode, nil)
 				r.game.stopAfter = 5
-				var g *runtime.Group
-				var ws *runtime.Workers
+				var g *work.Group
+				var ws *work.Session
 				var stopCause error
 				sawStop := make(chan struct{})
-				r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
-					ws = rt.Workers()
+				r.game.onSim = func(fg *fakeGame, sim *runtime.Simulation) error {
+					ws = sim.Workers
 					g = ws.Group("jobs")
 					return nil
 				}
@@ -339,23 +195,22 @@ func TestWorkersShutdownOrder(t *testing.T) {
 					if fg.updates.Load() != 5 {
 						return
 					}
-					rt := fg.rt
 					// A slow job that ignores its context.
-					_ = g.Submit(runtime.JobFunc(func(context.Context) {
+					_ = g.Submit(work.JobFunc(func(context.Context) {
 						time.Sleep(50 * time.Millisecond)
 						r.j.add("slow job done")
 					}))
 					// A job that sees the stop.
-					_ = g.Submit(runtime.JobFunc(func(ctx context.Context) {
+					_ = g.Submit(work.JobFunc(func(ctx context.Context) {
 						<-ctx.Done()
 						stopCause = context.Cause(ctx)
 						close(sawStop)
 					}))
 					// A job that needs platform work after the simulation
 					// has joined.
-					_ = g.Submit(runtime.JobFunc(func(context.Context) {
+					_ = g.Submit(work.JobFunc(func(context.Context) {
 						time.Sleep(20 * time.Millisecond)
-						f := rt.Dispatcher().Do(func() error { r.j.add("platform work for a job"); return nil })
+						f := fg.sim.Dispatcher.Do(func() error { r.j.add("platform work for a job"); return nil })
 						<-f.Done()
 						r.j.add("job after platform work")
 					}))
@@ -363,10 +218,10 @@ func TestWorkersShutdownOrder(t *testing.T) {
 				r.game.onQuiesce = func(*fakeGame) {
 					<-sawStop // done at the stop: the job does not wait for its own end
 					r.j.add("context done: " + stopCause.Error())
-					if err := g.Submit(runtime.JobFunc(func(context.Context) {})); errors.Is(err, runtime.ErrClosed) {
+					if err := g.Submit(work.JobFunc(func(context.Context) {})); errors.Is(err, work.ErrClosed) {
 						r.j.add("refused")
 					}
-					if ws.Group("late").Submit(runtime.JobFunc(func(context.Context) {})) != nil {
+					if ws.Group("late").Submit(work.JobFunc(func(context.Context) {})) != nil {
 						r.j.add("late group refused")
 					}
 				}
@@ -380,7 +235,7 @@ func TestWorkersShutdownOrder(t *testing.T) {
 				want := []string{
 					"DeinitSimulation",
 					"Quiesce",
-					"context done: " + runtime.ErrClosed.Error(),
+					"context done: " + work.ErrClosed.Error(),
 					"refused",
 					"late group refused",
 					"platform work for a job",
@@ -405,19 +260,18 @@ func TestJobWaitsOnPlatformDuringJoin(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newRig(runtime.Concurrent, nil)
 		r.game.stopAfter = 3
-		var g *runtime.Group
-		r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
-			g = rt.Workers().Group("save")
+		var g *work.Group
+		r.game.onSim = func(fg *fakeGame, sim *runtime.Simulation) error {
+			g = sim.Workers.Group("save")
 			return nil
 		}
 		r.game.onUpdate = func(fg *fakeGame, _ *runtime.TickContext) {
 			if fg.updates.Load() != 3 {
 				return
 			}
-			rt := fg.rt
-			_ = g.Submit(runtime.JobFunc(func(context.Context) {
+			_ = g.Submit(work.JobFunc(func(context.Context) {
 				time.Sleep(5 * time.Millisecond) // the simulation is joining by now
-				f := rt.Dispatcher().Do(func() error { r.j.add("platform work"); return nil })
+				f := fg.sim.Dispatcher.Do(func() error { r.j.add("platform work"); return nil })
 				<-f.Done()
 				r.j.add("job done")
 			}))
@@ -465,26 +319,26 @@ func TestInjectedPool(t *testing.T) {
 	for _, mode := range modes {
 		t.Run(mode.String(), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				pool, _ := runtime.NewWorkerPool(2)
+				pool, _ := work.NewPool(2)
 				defer pool.Close()
 				app := pool.Group("app")
 				release := make(chan struct{})
 				var appCtxDone atomic.Bool
-				_ = app.Submit(runtime.JobFunc(func(ctx context.Context) {
+				_ = app.Submit(work.JobFunc(func(ctx context.Context) {
 					<-release // runs across the whole session
 					appCtxDone.Store(ctx.Err() != nil)
 				}))
 				r := newRig(mode, nil)
 				r.opts.Execution.Pool = pool
 				r.game.stopAfter = 4
-				var sess *runtime.Group
+				var sess *work.Group
 				var sessDone atomic.Bool
-				r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
-					if rt.Workers().Pool() != pool {
+				r.game.onSim = func(fg *fakeGame, sim *runtime.Simulation) error {
+					if sim.Workers.Pool() != pool {
 						t.Error("Workers().Pool(): want the injected pool")
 					}
-					sess = rt.Workers().Group("session")
-					return sess.Submit(runtime.JobFunc(func(context.Context) {
+					sess = sim.Workers.Group("session")
+					return sess.Submit(work.JobFunc(func(context.Context) {
 						time.Sleep(40 * time.Millisecond)
 						sessDone.Store(true)
 					}))
@@ -497,18 +351,18 @@ func TestInjectedPool(t *testing.T) {
 				if _, err := r.run(); err != nil {
 					t.Fatal(err)
 				}
-				if err := sess.Submit(runtime.JobFunc(func(context.Context) {})); !errors.Is(err, runtime.ErrClosed) {
+				if err := sess.Submit(work.JobFunc(func(context.Context) {})); !errors.Is(err, work.ErrClosed) {
 					t.Errorf("session group after the session: got %v, want ErrClosed", err)
 				}
 				if app.Idle() {
 					t.Error("the application's long job was settled by the session: want it still running")
 				}
 				ran := false
-				if err := app.Submit(runtime.JobFunc(func(context.Context) { ran = true })); err != nil {
+				if err := app.Submit(work.JobFunc(func(context.Context) { ran = true })); err != nil {
 					t.Fatalf("application group after the session: %v", err)
 				}
 				fresh := pool.Group("after")
-				if err := fresh.Submit(runtime.JobFunc(func(context.Context) {})); err != nil {
+				if err := fresh.Submit(work.JobFunc(func(context.Context) {})); err != nil {
 					t.Fatalf("new application group after the session: %v", err)
 				}
 				close(release)
@@ -534,8 +388,8 @@ func TestSettleTimeout(t *testing.T) {
 		r.opts.Execution.SettleTimeout = 25 * time.Millisecond
 		r.game.stopAfter = 2
 		stuck := make(chan struct{})
-		r.game.onSim = func(_ *fakeGame, rt *runtime.GameRuntime) error {
-			return rt.Workers().Group("stuck").Submit(runtime.JobFunc(func(context.Context) { <-stuck }))
+		r.game.onSim = func(fg *fakeGame, sim *runtime.Simulation) error {
+			return sim.Workers.Group("stuck").Submit(work.JobFunc(func(context.Context) { <-stuck }))
 		}
 		var quiesced, deinit time.Duration
 		r.game.onQuiesce = func(*fakeGame) { quiesced = time.Duration(r.clock.Now()) }
@@ -543,7 +397,7 @@ func TestSettleTimeout(t *testing.T) {
 		_, err := r.run()
 		close(stuck)
 		var pe *runtime.PhaseError
-		if !errors.Is(err, runtime.ErrSettleTimeout) || !errors.As(err, &pe) || pe.Phase != runtime.PhaseWorkers {
+		if !errors.Is(err, work.ErrSettleTimeout) || !errors.As(err, &pe) || pe.Phase != runtime.PhaseWorkers {
 			t.Fatalf("Run: got %v, want ErrSettleTimeout in phase %q", err, runtime.PhaseWorkers)
 		}
 		if !strings.Contains(err.Error(), "1 still running after 25ms") {
@@ -566,21 +420,21 @@ func TestSettleOnVirtualTime(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			clock := runtimetest.NewClock()
 			g := &leanGame{stopAfter: 3}
-			ctx, fakes := runtimetest.NewContext(clock)
+			ctx, fakes := runtimetest.NewAdapters(clock)
 			fakes.Discard()
 			rt, err := runtime.New(g, ctx, runtimetest.Options(clock, mode))
 			if err != nil {
 				t.Fatal(err)
 			}
-			group := rt.Workers().Group("virtual")
 			var steps atomic.Int64
 			g.onUpdate = func(n int) {
 				if n != 3 {
 					return
 				}
-				_ = group.Submit(runtime.JobFunc(func(context.Context) {
+				sim := g.sim
+				_ = sim.Workers.Group("virtual").Submit(work.JobFunc(func(context.Context) {
 					for range 5 { // five round trips to the platform
-						<-rt.Dispatcher().Do(func() error { steps.Add(1); return nil }).Done()
+						<-sim.Dispatcher.Do(func() error { steps.Add(1); return nil }).Done()
 					}
 				}))
 			}
@@ -601,74 +455,6 @@ func TestSettleOnVirtualTime(t *testing.T) {
 	}
 }
 
-// countJob is a pooled job type: the caller keeps and resubmits it.
-type countJob struct{ n atomic.Int64 }
-
-func (j *countJob) Run(context.Context) { j.n.Add(1) }
-
-// BenchmarkWorkerJob measures a job's submission and completion on a pool
-// of GOMAXPROCS workers: "stream" submits b.N jobs and then waits for the
-// group (the overhead per job when the workers are busy), "round trip"
-// submits one job and waits for it each time (adding a worker's wake-up).
-func BenchmarkWorkerJob(b *testing.B) {
-	pool, _ := runtime.NewWorkerPool(0)
-	defer pool.Close()
-	g := pool.Group("bench")
-	job := &countJob{}
-	b.Run("stream", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if err := g.Submit(job); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if err := g.Wait(); err != nil {
-			b.Fatal(err)
-		}
-	})
-	b.Run("round trip", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			_ = g.Submit(job)
-			_ = g.Wait()
-		}
-	})
-}
-
-// BenchmarkWorkerJobBaseline is the same work without the pool: a
-// goroutine per job, and GOMAXPROCS goroutines over a buffered channel.
-func BenchmarkWorkerJobBaseline(b *testing.B) {
-	job := &countJob{}
-	b.Run("goroutine per job", func(b *testing.B) {
-		b.ReportAllocs()
-		var wg sync.WaitGroup
-		for b.Loop() {
-			wg.Go(func() { job.Run(context.Background()) })
-		}
-		wg.Wait()
-	})
-	b.Run("channel", func(b *testing.B) {
-		b.ReportAllocs()
-		jobs := make(chan runtime.Job, 1024)
-		var done, workers sync.WaitGroup
-		for range goruntime.GOMAXPROCS(0) {
-			workers.Go(func() {
-				for j := range jobs {
-					j.Run(context.Background())
-					done.Done()
-				}
-			})
-		}
-		for b.Loop() {
-			done.Add(1)
-			jobs <- job
-		}
-		done.Wait()
-		close(jobs)
-		workers.Wait()
-	})
-}
-
 // loadGame generates its level on a worker and receives it on the
 // simulation owner, through the mailbox, while its updates go on.
 type loadGame struct {
@@ -676,8 +462,8 @@ type loadGame struct {
 	level []int
 }
 
-func (g *loadGame) InitSimulation(rt *runtime.GameRuntime) error {
-	return runtime.Go(rt.Workers().Group("level"), func(ctx context.Context) ([]int, error) {
+func (g *loadGame) InitSimulation(sim *runtime.Simulation) error {
+	return work.Go(sim.Workers.Group("level"), func(ctx context.Context) ([]int, error) {
 		level := make([]int, 64) // on a worker: no simulation state here
 		for i := range level {
 			if ctx.Err() != nil {
@@ -703,7 +489,7 @@ func (g *loadGame) Update(tick *runtime.TickContext) error {
 	return tick.RequestStop()
 }
 
-func ExampleGo() {
+func Example_workers() {
 	rt, err := runtime.New(&loadGame{}, exampleContext(), exampleOptions())
 	if err != nil {
 		fmt.Println(err)

@@ -54,5 +54,5 @@ type Waiter interface {
 // NewWaiter returns a futex waiter ([NewFutexWaiter]): on Linux one sleep
 // per wait with an absolute CLOCK_MONOTONIC timeout, which a Wake from any
 // goroutine ends within microseconds and never misses; on Windows and macOS
-// their native timers, and elsewhere a [TimerWaiter] (see [OSWaiter]).
+// their native timers, and elsewhere a [NewTimerWaiter]'s waiter (see [NewOSWaiter]).
 func (SystemClock) NewWaiter() Waiter { return NewFutexWaiter() }

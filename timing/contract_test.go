@@ -123,7 +123,7 @@ func TestRepayPaceMatchesRate(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				o := schFixed(step, limit, timing.RepayDebt)
-				o.Debt = timing.DefaultDebtOptions()
+				o.Debt = timing.DefaultOptions().Debt
 				s := schStart(t, o)
 				clock := timing.NewManualClock(schEpoch)
 				w := clock.NewWaiter()

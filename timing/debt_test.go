@@ -14,7 +14,7 @@ import (
 // room for two updates per cycle, so pacing can run above one step per frame.
 func repayOpts() timing.Options {
 	o := schFixed(timing.DefaultInterval, 2, timing.RepayDebt)
-	o.Debt = timing.DefaultDebtOptions()
+	o.Debt = timing.DefaultOptions().Debt
 	return o
 }
 
@@ -498,7 +498,7 @@ func TestNextUpdateAtSaturates(t *testing.T) {
 // that instant, and the drop is reported once, on that update.
 func TestDropTimeRunsTheOwedStep(t *testing.T) {
 	o := schFixed(8*msec, 4, timing.RepayDebt)
-	o.Debt = timing.DefaultDebtOptions()
+	o.Debt = timing.DefaultOptions().Debt
 	o.Debt.PastCutoff = timing.DropTime
 	s := schStart(t, o)
 	b := schAdvance(t, s, schAt(3503*msec))

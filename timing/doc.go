@@ -82,10 +82,10 @@
 // A [FramePacer] decides when a native frame loop starts its next frame,
 // reading a [Clock] and waiting toward absolute targets on one of its
 // [Waiter]s, never spinning and never bursting. [SystemClock]'s waiter is
-// the native [OSWaiter], whose wait is per system: clock_nanosleep or a
+// the native [NewOSWaiter]'s waiter, whose wait is per system: clock_nanosleep or a
 // futex with the timer slack lowered on Linux, a high-resolution waitable
 // timer on Windows, a kevent timer without coalescing leeway on macOS, and
-// elsewhere a [TimerWaiter], a Go timer raced against the wake; [OSWaiter]
+// elsewhere a [NewTimerWaiter]'s waiter, a Go timer raced against the wake; [NewOSWaiter]'s waiter
 // says why each, and the pacer reports the lateness of whichever it gets.
 // [Telemetry] records each frame start in a fixed ring with saturating
 // totals and computes its statistics on request. A [FrameRecord] is one

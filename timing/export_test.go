@@ -62,7 +62,19 @@ func (s *Scheduler) CheckLedger() error {
 
 // SleepUntil exposes the fallback wait of Windows and macOS so that it is
 // tested on every system.
-func (w *OSWaiter) SleepUntil(target Instant) error { return w.sleepUntil(target) }
+func (w *osWaiter) SleepUntil(target Instant) error { return w.sleepUntil(target) }
 
 // LowerTimerSlack lets the tests lower the calling thread's timer slack.
 var LowerTimerSlack = lowerTimerSlack
+
+// OSWaiter is the native waiter's type, for tests that reach its fallback.
+type OSWaiter = osWaiter
+
+// Bounds the tests check against.
+const (
+	MaxEarlyWakes     = maxEarlyWakes
+	MaxTelemetryCount = maxTelemetryCount
+)
+
+// Policy returns the pacer's policy in force.
+func (p *FramePacer) Policy() PacingPolicy { return p.policy }

@@ -48,9 +48,6 @@ func NewFrameClock(maxDelta time.Duration) (*FrameClock, error) {
 	return &FrameClock{maxDelta: maxDelta}, nil
 }
 
-// MaxDelta returns the maximum accepted interval.
-func (c *FrameClock) MaxDelta() time.Duration { return c.maxDelta }
-
 // Sample records the reading now. Equal readings are valid and report zero.
 func (c *FrameClock) Sample(now Instant) FrameSample {
 	if c.seen && now < c.highWater {

@@ -113,7 +113,7 @@ func (f DebtHookFunc) PastCutoff(policy PastCutoff, debt time.Duration) time.Dur
 }
 
 // DebtOptions tune the [RepayDebt] policy. Every mechanism can be switched
-// off on its own. Start from [DefaultDebtOptions]: several zero values are
+// off on its own. Start from DefaultOptions().Debt: several zero values are
 // out of range.
 //
 // RepayDebt still runs at most Options.MaxFixedUpdates updates per Advance
@@ -171,11 +171,11 @@ type DebtOptions struct {
 	Hook DebtHook `toml:"-"`
 }
 
-// DefaultDebtOptions returns the settings of the debt policy's design:
+// defaultDebtOptions returns the settings of the debt policy's design:
 // pacing on (0.90 to 1.25, gain 0.5), quiet ticks on, coarse cosmetic off
 // (every 4th tick when on), variable step off (8 steps when on), cutoff 2 s,
 // suspension after 5 s, SlowDown past the cutoff.
-func DefaultDebtOptions() DebtOptions {
+func defaultDebtOptions() DebtOptions {
 	return DebtOptions{
 		Pacing:        true,
 		MaxSpeedUp:    1.25,
@@ -238,7 +238,7 @@ const maxSpan = time.Hour
 
 // DefaultOptions returns the defaults: variable mode paced at 1/60 s, fixed
 // step 16,666,667 ns, one fixed update per cycle, DropExcessLag, no prefix,
-// a 100 ms recovery cap and [DefaultDebtOptions].
+// a 100 ms recovery cap and the debt policy's design defaults (see [DebtOptions]).
 func DefaultOptions() Options {
 	return Options{
 		Mode:            VariableMode,
@@ -248,7 +248,7 @@ func DefaultOptions() Options {
 		Recovery:        DropExcessLag,
 		RecoveryPrefix:  0,
 		RecoveryCap:     100 * time.Millisecond,
-		Debt:            DefaultDebtOptions(),
+		Debt:            defaultDebtOptions(),
 	}
 }
 

@@ -8,17 +8,17 @@ import (
 
 // Bounds of a [PacingPolicy].
 const (
-	MinPacingInterval = time.Nanosecond
-	MaxPacingInterval = time.Second
-	// MaxPacingLateness bounds PacingPolicy.MaxLateness. Past a minute a
+	minPacingInterval = time.Nanosecond
+	maxPacingInterval = time.Second
+	// maxPacingLateness bounds PacingPolicy.MaxLateness. Past a minute a
 	// stall is never worth catching up with the old phase.
-	MaxPacingLateness = time.Minute
-	// MaxEarlyWakes is how many times one call waits and wakes before its
+	maxPacingLateness = time.Minute
+	// maxEarlyWakes is how many times one call waits and wakes before its
 	// target before it starts the frame anyway (outcome [PaceWaitLimit]).
-	MaxEarlyWakes = 8
+	maxEarlyWakes = 8
 )
 
-// ErrWaitInterrupted is returned by a wait that [OSWaiter.Wake] cut short. A
+// ErrWaitInterrupted is returned by a wait that [osWaiter.Wake] cut short. A
 // [FramePacer] answers it with [PaceInterrupted] and keeps its target.
 var ErrWaitInterrupted = errors.New("timing: wait interrupted")
 
@@ -32,9 +32,6 @@ type PacingPolicy struct {
 	// re-anchors on every late frame.
 	MaxLateness time.Duration
 }
-
-// DefaultPacingPolicy returns 60 Hz with a four-interval lateness bound.
-func DefaultPacingPolicy() PacingPolicy { return PacingForRate(60) }
 
 // PacingForRate returns the policy for hz frames per second: the interval
 // rounded to whole nanoseconds (60 Hz is 16,666,667 ns) and a lateness bound
@@ -51,11 +48,11 @@ func PacingForRate(hz int) PacingPolicy {
 // Validate reports every out-of-range field at once.
 func (p PacingPolicy) Validate() error {
 	var errs []error
-	if p.Interval < MinPacingInterval || p.Interval > MaxPacingInterval {
-		errs = append(errs, fmt.Errorf("timing: pacing Interval %v is out of range [%v, %v]", p.Interval, MinPacingInterval, MaxPacingInterval))
+	if p.Interval < minPacingInterval || p.Interval > maxPacingInterval {
+		errs = append(errs, fmt.Errorf("timing: pacing Interval %v is out of range [%v, %v]", p.Interval, minPacingInterval, maxPacingInterval))
 	}
-	if p.MaxLateness < 0 || p.MaxLateness > MaxPacingLateness {
-		errs = append(errs, fmt.Errorf("timing: pacing MaxLateness %v is out of range [0s, %v]", p.MaxLateness, MaxPacingLateness))
+	if p.MaxLateness < 0 || p.MaxLateness > maxPacingLateness {
+		errs = append(errs, fmt.Errorf("timing: pacing MaxLateness %v is out of range [0s, %v]", p.MaxLateness, maxPacingLateness))
 	}
 	return errors.Join(errs...)
 }
@@ -82,7 +79,7 @@ const (
 	// PaceWaitFailed: the wait returned an error; the frame starts at once,
 	// possibly early, and the schedule keeps its phase.
 	PaceWaitFailed
-	// PaceWaitLimit: the wait returned early MaxEarlyWakes times; the frame
+	// PaceWaitLimit: the wait returned early maxEarlyWakes times; the frame
 	// starts anyway, possibly early, and the schedule keeps its phase.
 	PaceWaitLimit
 	// PaceClockRegression: a reading went below the previous one, or the
@@ -158,7 +155,7 @@ type PaceResult struct {
 // becomes a run of back-to-back frames.
 //
 // Each call waits at most until its target, rereading the clock after every
-// return of the wait; after [MaxEarlyWakes] early returns it starts the
+// return of the wait; after eight early returns it starts the
 // frame anyway, and a failed wait starts it at once, so no call spins. A
 // reading below the previous one, or a target more than two intervals
 // ahead of the clock, cannot come from a monotonic clock: the pacer
@@ -213,9 +210,6 @@ func NewFramePacer(policy PacingPolicy, clock Clock, waiter Waiter) (*FramePacer
 	}
 	return &FramePacer{policy: policy, clock: clock, waiter: waiter}, nil
 }
-
-// Policy returns the policy in force.
-func (p *FramePacer) Policy() PacingPolicy { return p.policy }
 
 // SetPolicy validates and installs a new policy and drops the schedule, so
 // the next frame starts at once (as when a window is hidden or shown and the
@@ -300,7 +294,7 @@ func (p *FramePacer) PaceUntil(deadline Instant) PaceResult {
 		}
 		if now < until {
 			r.EarlyWakes++
-			if r.EarlyWakes >= MaxEarlyWakes {
+			if r.EarlyWakes >= maxEarlyWakes {
 				r.Outcome = PaceWaitLimit
 				return p.start(now, r)
 			}

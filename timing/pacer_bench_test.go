@@ -11,7 +11,7 @@ import (
 // waits return at once.
 func BenchmarkPace(b *testing.B) {
 	fc := &fixedClock{}
-	p, err := timing.NewFramePacer(timing.DefaultPacingPolicy(), fc, fc)
+	p, err := timing.NewFramePacer(timing.PacingForRate(60), fc, fc)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,5 +58,5 @@ func mustWaiter(b *testing.B, slice time.Duration) *timing.OSWaiter {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return w
+	return w.(*timing.OSWaiter)
 }

@@ -383,7 +383,7 @@ func TestPacingPolicyValidate(t *testing.T) {
 		p      timing.PacingPolicy
 		errHas []string
 	}{
-		{"60 Hz", timing.DefaultPacingPolicy(), nil},
+		{"60 Hz", timing.PacingForRate(60), nil},
 		{"bounds", timing.PacingPolicy{Interval: time.Nanosecond, MaxLateness: 0}, nil},
 		{"upper bounds", timing.PacingPolicy{Interval: time.Second, MaxLateness: time.Minute}, nil},
 		{"zero interval", timing.PacingPolicy{}, []string{"Interval 0s", "[1ns, 1s]"}},

@@ -6,16 +6,16 @@ import (
 	"time"
 )
 
-// DefaultWaitSlice is the longest single sleep of an [OSWaiter] made with it
-// by [NewOSWaiter], and so the longest a [OSWaiter.Wake] can go unnoticed on
+// DefaultWaitSlice is the longest single sleep of an [NewOSWaiter]'s waiter made with it
+// by [NewOSWaiter], and so the longest a [osWaiter.Wake] can go unnoticed on
 // Linux. It is well under the runtime's 10 ms maintenance period and costs
 // a few extra wake-ups per 60 Hz frame, which add no lateness: the last
 // slice still sleeps to the absolute target.
 const DefaultWaitSlice = 4 * time.Millisecond
 
-// OSWaiter is the operating system's [Waiter], the one [SystemClock] makes:
+// osWaiter is the operating system's [Waiter], the one [SystemClock] makes:
 // it sleeps until absolute targets of [Now], and another goroutine can cut a sleep short with
-// [OSWaiter.Wake]. Its two Linux sleeps share the same clock, the same
+// [osWaiter.Wake]. Its two Linux sleeps share the same clock, the same
 // absolute targets and the same lowered timer slack, and wake as late as
 // each other; they differ in how a Wake reaches them.
 //
@@ -36,7 +36,7 @@ const DefaultWaitSlice = 4 * time.Millisecond
 // 1 ns (prctl PR_SET_TIMERSLACK): call it from a goroutine locked to its OS
 // thread, as the runtime's platform thread is, so that the lowered slack
 // stays on that thread. A signal (EINTR) resumes the same absolute sleep;
-// after [MaxEarlyWakes] of them WaitUntil returns early and leaves the
+// after eight of them WaitUntil returns early and leaves the
 // decision to the caller.
 //
 // Windows and macOS have waits of their own, and there both constructors
@@ -52,7 +52,7 @@ const DefaultWaitSlice = 4 * time.Millisecond
 //
 // Both are relative timers recomputed from a fresh [Now] reading at every
 // slice, so the target stays absolute and wake errors do not accumulate.
-// On other systems both constructors give a [TimerWaiter]: time.Sleep's
+// On other systems both constructors give a [NewTimerWaiter]'s waiter: time.Sleep's
 // precision. Whatever the wait, the [FramePacer]
 // reads the clock after it and reports the frame's real lateness, so a
 // coarse wait shows in the telemetry instead of being hidden.
@@ -60,7 +60,7 @@ const DefaultWaitSlice = 4 * time.Millisecond
 // Only the Linux waits have been measured on this project's machines
 // (cmd/pacecheck); the Windows and macOS waits are built and vetted by
 // make test but have not run here.
-type OSWaiter struct {
+type osWaiter struct {
 	slice time.Duration
 	futex bool
 	// woken is the wake flag, and on Linux with futex the futex word:
@@ -69,46 +69,46 @@ type OSWaiter struct {
 	waitState
 }
 
-// NewOSWaiter returns an OSWaiter that sleeps at most slice at a time
+// NewOSWaiter returns an osWaiter that sleeps at most slice at a time
 // ([DefaultWaitSlice] suits a loop that must notice a Wake within a few
 // milliseconds). A zero slice sleeps in one piece, so on Linux a Wake is
 // seen only by the next WaitUntil. The slice must be 0 to 1 s.
-func NewOSWaiter(slice time.Duration) (*OSWaiter, error) {
+func NewOSWaiter(slice time.Duration) (Waiter, error) {
 	if slice < 0 || slice > time.Second {
 		return nil, fmt.Errorf("timing: wait slice %v is out of range [0s, 1s]", slice)
 	}
-	w := &OSWaiter{slice: slice}
+	w := &osWaiter{slice: slice}
 	w.waitState.init()
 	return w, nil
 }
 
-// NewFutexWaiter returns an OSWaiter that sleeps in one piece and that a Wake
+// NewFutexWaiter returns an osWaiter that sleeps in one piece and that a Wake
 // interrupts at once: on Linux with a futex, elsewhere as [NewOSWaiter].
-func NewFutexWaiter() *OSWaiter {
-	w := &OSWaiter{futex: true}
+func NewFutexWaiter() Waiter {
+	w := &osWaiter{futex: true}
 	w.waitState.init()
 	return w
 }
 
 // WaitUntil sleeps until target and returns nil, or returns
-// [ErrWaitInterrupted] when [OSWaiter.Wake] was called since the last
+// [ErrWaitInterrupted] when [osWaiter.Wake] was called since the last
 // interrupted wait (a Wake before the call counts), or an error from the
 // operating system. It may return early, and a target already passed returns
-// at once. One goroutine at a time may wait on an OSWaiter.
-func (w *OSWaiter) WaitUntil(target Instant) error { return w.waitUntil(target) }
+// at once. One goroutine at a time may wait on an osWaiter.
+func (w *osWaiter) WaitUntil(target Instant) error { return w.waitUntil(target) }
 
 // Wake interrupts the current wait, or the next one if none is in progress.
 // It is safe to call from any goroutine, any number of times; wakes that
 // arrive before a wait notices them count once.
-func (w *OSWaiter) Wake() {
+func (w *osWaiter) Wake() {
 	atomic.StoreUint32(&w.woken, 1)
 	w.wake()
 }
 
-// Release stops the timer of a [TimerWaiter] where the OSWaiter is one;
+// Release stops the timer of a [NewTimerWaiter]'s waiter where the osWaiter is one;
 // elsewhere it does nothing, as the handles of the native waits live as
 // long as the process.
-func (w *OSWaiter) Release() { w.release() }
+func (w *osWaiter) Release() { w.release() }
 
 // takeWake consumes a pending Wake.
-func (w *OSWaiter) takeWake() bool { return atomic.SwapUint32(&w.woken, 0) != 0 }
+func (w *osWaiter) takeWake() bool { return atomic.SwapUint32(&w.woken, 0) != 0 }

@@ -15,7 +15,7 @@ func newWaiter(t *testing.T, slice time.Duration) *timing.OSWaiter {
 	if err != nil {
 		t.Fatalf("NewWaiter(%v): %v", slice, err)
 	}
-	return w
+	return w.(*timing.OSWaiter)
 }
 
 func TestNewWaiterValidates(t *testing.T) {

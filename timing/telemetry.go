@@ -11,10 +11,10 @@ import (
 // seconds at 60 Hz, twelve at the 10 Hz hidden-window rate.
 const TelemetryWindow = 120
 
-// MaxTelemetryCount is where telemetry totals stop: 2^53-1, the largest
+// maxTelemetryCount is where telemetry totals stop: 2^53-1, the largest
 // integer a JSON reader using binary64 numbers represents exactly. Totals
 // saturate there instead of wrapping or losing precision.
-const MaxTelemetryCount = 1<<53 - 1
+const maxTelemetryCount = 1<<53 - 1
 
 // FrameRecord is what the runtime knows about one frame start. It is plain
 // values, so any loop can fill it; negative durations and counts where only
@@ -104,8 +104,8 @@ type Telemetry struct {
 }
 
 func telAdd(a, b uint64) uint64 {
-	if b > MaxTelemetryCount-a {
-		return MaxTelemetryCount
+	if b > maxTelemetryCount-a {
+		return maxTelemetryCount
 	}
 	return a + b
 }
@@ -190,7 +190,7 @@ func (t *Telemetry) AppendWindow(dst []TelemetryFrame) []TelemetryFrame {
 
 // TelemetryStats is a snapshot of [Telemetry], computed on request. It
 // encodes to JSON with snake_case names; durations are integer nanoseconds
-// (the _ns fields) and every count is at most [MaxTelemetryCount].
+// (the _ns fields) and every count is at most 2^53-1 (exact in a float64).
 //
 // The simulation's totals (updates by kind, time dropped and suspended)
 // are the scheduler's, in [Stats]; the telemetry keeps only each frame's

@@ -27,7 +27,7 @@ func TestTelemetryAllocs(t *testing.T) {
 
 func TestPacerAllocs(t *testing.T) {
 	fc := &fixedClock{}
-	p, err := timing.NewFramePacer(timing.DefaultPacingPolicy(), fc, fc)
+	p, err := timing.NewFramePacer(timing.PacingForRate(60), fc, fc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,23 +22,23 @@ func parseName[T ~uint8](what, s string, n int, name func(T) string) (T, error) 
 	return 0, fmt.Errorf("timing: unknown %s %q; allowed %s", what, s, strings.Join(names, ", "))
 }
 
-// ParseMode parses "variable" or "fixed".
-func ParseMode(s string) (Mode, error) { return parseName("mode", s, 2, Mode.String) }
+// parseMode parses "variable" or "fixed".
+func parseMode(s string) (Mode, error) { return parseName("mode", s, 2, Mode.String) }
 
-// ParseRecovery parses "drop-excess-lag", "variable-catch-up" or "repay-debt".
-func ParseRecovery(s string) (Recovery, error) { return parseName("recovery", s, 3, Recovery.String) }
+// parseRecovery parses "drop-excess-lag", "variable-catch-up" or "repay-debt".
+func parseRecovery(s string) (Recovery, error) { return parseName("recovery", s, 3, Recovery.String) }
 
-// ParsePastCutoff parses "slow-down", "drop-time", "resync" or "shared-slowdown".
-func ParsePastCutoff(s string) (PastCutoff, error) {
+// parsePastCutoff parses "slow-down", "drop-time", "resync" or "shared-slowdown".
+func parsePastCutoff(s string) (PastCutoff, error) {
 	return parseName("past-cutoff policy", s, 4, PastCutoff.String)
 }
 
 // MarshalText implements encoding.TextMarshaler.
 func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
-// UnmarshalText implements encoding.TextUnmarshaler with [ParseMode].
+// UnmarshalText reads "variable" or "fixed".
 func (m *Mode) UnmarshalText(b []byte) error {
-	v, err := ParseMode(string(b))
+	v, err := parseMode(string(b))
 	if err == nil {
 		*m = v
 	}
@@ -48,9 +48,9 @@ func (m *Mode) UnmarshalText(b []byte) error {
 // MarshalText implements encoding.TextMarshaler.
 func (r Recovery) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
-// UnmarshalText implements encoding.TextUnmarshaler with [ParseRecovery].
+// UnmarshalText reads "drop-excess-lag", "variable-catch-up" or "repay-debt".
 func (r *Recovery) UnmarshalText(b []byte) error {
-	v, err := ParseRecovery(string(b))
+	v, err := parseRecovery(string(b))
 	if err == nil {
 		*r = v
 	}
@@ -60,9 +60,9 @@ func (r *Recovery) UnmarshalText(b []byte) error {
 // MarshalText implements encoding.TextMarshaler.
 func (p PastCutoff) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
-// UnmarshalText implements encoding.TextUnmarshaler with [ParsePastCutoff].
+// UnmarshalText reads "slow-down", "drop-time", "resync" or "shared-slowdown".
 func (p *PastCutoff) UnmarshalText(b []byte) error {
-	v, err := ParsePastCutoff(string(b))
+	v, err := parsePastCutoff(string(b))
 	if err == nil {
 		*p = v
 	}

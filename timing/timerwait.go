@@ -2,16 +2,16 @@ package timing
 
 import "time"
 
-// TimerWaiter is the portable [Waiter]: one reused Go timer raced against a
+// timerWaiter is the portable [Waiter]: one reused Go timer raced against a
 // wake channel. It waits with time.Sleep's precision on real time, and on
 // the fake time of a testing/synctest bubble, which Go timers follow. It is
-// the [OSWaiter] of the systems without a native wait of their own, and the
+// the native waiter ([NewOSWaiter]) of the systems without a native wait of their own, and the
 // waiter of a clock whose reading Go timers follow. Its clock must be one
 // of those: Go timers do not follow a [ManualClock].
 //
-// One goroutine at a time may wait on a TimerWaiter; Wake may be called
+// One goroutine at a time may wait on a timerWaiter; Wake may be called
 // from any goroutine. It allocates nothing per wait.
-type TimerWaiter struct {
+type timerWaiter struct {
 	clock Clock
 	timer *time.Timer
 	wake  chan struct{}
@@ -19,20 +19,22 @@ type TimerWaiter struct {
 
 // NewTimerWaiter returns a waiter on a timer measured against clock's
 // reading; a nil clock is [SystemClock].
-func NewTimerWaiter(clock Clock) *TimerWaiter {
+func NewTimerWaiter(clock Clock) Waiter { return newTimerWaiter(clock) }
+
+func newTimerWaiter(clock Clock) *timerWaiter {
 	if clock == nil {
 		clock = SystemClock{}
 	}
 	t := time.NewTimer(time.Hour)
 	t.Stop()
-	return &TimerWaiter{clock: clock, timer: t, wake: make(chan struct{}, 1)}
+	return &timerWaiter{clock: clock, timer: t, wake: make(chan struct{}, 1)}
 }
 
 // WaitUntil sleeps until the clock reads target and returns nil, or
-// returns [ErrWaitInterrupted] when [TimerWaiter.Wake] was called since the
+// returns [ErrWaitInterrupted] when [timerWaiter.Wake] was called since the
 // last interrupted wait (a Wake before the call counts). A target already
 // passed returns at once.
-func (w *TimerWaiter) WaitUntil(target Instant) error {
+func (w *timerWaiter) WaitUntil(target Instant) error {
 	for {
 		select {
 		case <-w.wake:
@@ -55,7 +57,7 @@ func (w *TimerWaiter) WaitUntil(target Instant) error {
 
 // Wake interrupts the current wait, or the next one if none is in progress.
 // Wakes that arrive before a wait notices them count once.
-func (w *TimerWaiter) Wake() {
+func (w *timerWaiter) Wake() {
 	select {
 	case w.wake <- struct{}{}:
 	default:
@@ -63,4 +65,4 @@ func (w *TimerWaiter) Wake() {
 }
 
 // Release stops the timer.
-func (w *TimerWaiter) Release() { w.timer.Stop() }
+func (w *timerWaiter) Release() { w.timer.Stop() }

@@ -8,7 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// On macOS OSWaiter sleeps in kevent on a one-shot relative timer with
+// On macOS osWaiter sleeps in kevent on a one-shot relative timer with
 // NOTE_CRITICAL. An ordinary timer gets the kernel's coalescing leeway (an
 // eighth of the interval, up to 1 ms, for an ordinary thread), so a 60 Hz
 // frame wakes about 1 ms late; NOTE_CRITICAL asks for none (seed 003
@@ -53,19 +53,19 @@ func (s *waitState) init() {
 	s.kq = kq
 }
 
-func (w *OSWaiter) wake() {
+func (w *osWaiter) wake() {
 	if w.err == nil {
 		_, _ = unix.Kevent(w.kq, kqTrigger[:], nil, nil) // cannot fail for a registered event
 	}
 }
 
-// release has nothing to give back: see [OSWaiter.Release].
-func (w *OSWaiter) release() {}
+// release has nothing to give back: see [osWaiter.Release].
+func (w *osWaiter) release() {}
 
 // lowerTimerSlack does nothing outside Linux and returns nil.
 func lowerTimerSlack() error { return nil }
 
-func (w *OSWaiter) waitUntil(target Instant) error {
+func (w *osWaiter) waitUntil(target Instant) error {
 	if w.err != nil {
 		return w.sleepUntil(target)
 	}
@@ -92,7 +92,7 @@ func (w *OSWaiter) waitUntil(target Instant) error {
 		case nil:
 		case unix.EINTR:
 			interrupted++
-			if interrupted >= MaxEarlyWakes {
+			if interrupted >= maxEarlyWakes {
 				return nil
 			}
 		default:

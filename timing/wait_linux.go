@@ -23,20 +23,20 @@ const (
 	futexMatchAny   = 0xffffffff
 )
 
-func (w *OSWaiter) wake() {
+func (w *osWaiter) wake() {
 	if w.futex {
 		// Errors cannot happen for a valid private word; nothing to do.
 		_, _, _ = unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&w.woken)), futexWake|futexPrivate, 1, 0, 0, 0)
 	}
 }
 
-// release has nothing to give back: see [OSWaiter.Release].
-func (w *OSWaiter) release() {}
+// release has nothing to give back: see [osWaiter.Release].
+func (w *osWaiter) release() {}
 
 // lowerTimerSlack sets the calling OS thread's timer slack to 1 ns, so the
 // kernel does not defer its timer wake-ups by the default 50 µs to batch
 // them with others. It affects only the current thread: call it from a
-// goroutine locked to its thread (runtime.LockOSThread). [OSWaiter.WaitUntil]
+// goroutine locked to its thread (runtime.LockOSThread). [osWaiter.WaitUntil]
 // calls it on the first sleep of every wait.
 func lowerTimerSlack() error {
 	if err := unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0); err != nil {
@@ -45,7 +45,7 @@ func lowerTimerSlack() error {
 	return nil
 }
 
-func (w *OSWaiter) waitUntil(target Instant) error {
+func (w *osWaiter) waitUntil(target Instant) error {
 	interrupted, slack := 0, false
 	for {
 		if w.takeWake() {
@@ -85,7 +85,7 @@ func (w *OSWaiter) waitUntil(target Instant) error {
 		case nil:
 		case unix.EINTR:
 			interrupted++
-			if interrupted >= MaxEarlyWakes {
+			if interrupted >= maxEarlyWakes {
 				return nil
 			}
 		default:

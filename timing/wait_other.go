@@ -3,23 +3,23 @@
 package timing
 
 // On the systems without a native wait of their own (the BSDs, js/wasm,
-// plan9) OSWaiter is a [TimerWaiter] on the system clock: time.Sleep's
+// plan9) osWaiter is a [NewTimerWaiter]'s waiter on the system clock: time.Sleep's
 // precision. The pacer measures every frame's lateness from its own clock
 // reading after the wait, so a late wake is reported, never hidden. The
-// wake flag of OSWaiter is not used: the timer waiter's channel keeps the
+// wake flag of osWaiter is not used: the timer waiter's channel keeps the
 // pending Wake.
-type waitState struct{ timer *TimerWaiter }
+type waitState struct{ timer *timerWaiter }
 
-func (s *waitState) init() { s.timer = NewTimerWaiter(SystemClock{}) }
+func (s *waitState) init() { s.timer = newTimerWaiter(SystemClock{}) }
 
-func (w *OSWaiter) wake() { w.timer.Wake() }
+func (w *osWaiter) wake() { w.timer.Wake() }
 
-func (w *OSWaiter) release() { w.timer.Release() }
+func (w *osWaiter) release() { w.timer.Release() }
 
 // lowerTimerSlack does nothing outside Linux and returns nil.
 func lowerTimerSlack() error { return nil }
 
-func (w *OSWaiter) waitUntil(target Instant) error {
+func (w *osWaiter) waitUntil(target Instant) error {
 	w.takeWake()
 	return w.timer.WaitUntil(target)
 }

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// On Windows OSWaiter sleeps on a waitable timer, raced against an event
+// On Windows osWaiter sleeps on a waitable timer, raced against an event
 // that Wake sets (WaitForMultipleObjects), so a Wake ends a wait at once
 // and the wait slice does not matter. The timer is created with
 // CREATE_WAITABLE_TIMER_HIGH_RESOLUTION (Windows 10 1803 and later), which
@@ -69,19 +69,19 @@ func createTimer(flags uintptr) (windows.Handle, error) {
 	return windows.Handle(h), nil
 }
 
-func (w *OSWaiter) wake() {
+func (w *osWaiter) wake() {
 	if w.err == nil {
 		_ = windows.SetEvent(w.handles[1]) // cannot fail for a valid event
 	}
 }
 
-// release has nothing to give back: see [OSWaiter.Release].
-func (w *OSWaiter) release() {}
+// release has nothing to give back: see [osWaiter.Release].
+func (w *osWaiter) release() {}
 
 // lowerTimerSlack does nothing outside Linux and returns nil.
 func lowerTimerSlack() error { return nil }
 
-func (w *OSWaiter) waitUntil(target Instant) error {
+func (w *osWaiter) waitUntil(target Instant) error {
 	if w.err != nil {
 		return w.sleepUntil(target)
 	}

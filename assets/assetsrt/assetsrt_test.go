@@ -21,6 +21,7 @@ import (
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -31,12 +32,13 @@ import (
 // stops at that update whatever the load is doing).
 type loadingGame struct {
 	runtime.Base
-	clock  timing.Clock
-	lib    *assets.Library
-	fsys   fs.FS
-	files  []assets.File
-	stopAt uint64
-	cancel func(*loadingGame)
+	renderer render2d.Renderer // the session\'s, from InitPlatform
+	clock    timing.Clock
+	lib      *assets.Library
+	fsys     fs.FS
+	files    []assets.File
+	stopAt   uint64
+	cancel   func(*loadingGame)
 
 	exec *assetsrt.Executor
 	load *assets.Load
@@ -51,8 +53,13 @@ type loadingGame struct {
 	loadErr        error
 }
 
-func (g *loadingGame) InitSimulation(rt *runtime.GameRuntime) error {
-	g.exec = assetsrt.New(rt, rt.Workers().Group("assets"))
+func (g *loadingGame) InitPlatform(plat *runtime.Platform) error {
+	g.renderer = plat.Adapters.Renderer
+	return nil
+}
+
+func (g *loadingGame) InitSimulation(sim *runtime.Simulation) error {
+	g.exec = assetsrt.New(sim, g.renderer, sim.Workers.Group("assets"))
 	var err error
 	g.load, err = g.lib.StartLoad(g.exec, g.fsys, g.files, assets.LoadOptions{})
 	return err
@@ -165,7 +172,7 @@ func session(t *testing.T, mode runtime.Mode, fsys fs.FS, files []assets.File) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	ctx.Renderer = assets.NewUploadingRenderer(lib, fakes.Renderer)
 	opts := runtimetest.Options(clock, mode)
 	opts.FrameCap = time.Second / 60
@@ -268,8 +275,8 @@ func TestCancelGroupDuringLoad(t *testing.T) {
 				if err := rt.Run(); err != nil {
 					t.Fatalf("Run: %v", err)
 				}
-				if !errors.Is(g.loadErr, assets.ErrCanceled) || !errors.Is(g.loadErr, runtime.ErrGroupCanceled) {
-					t.Errorf("load error %v, want ErrCanceled wrapping runtime.ErrGroupCanceled", g.loadErr)
+				if !errors.Is(g.loadErr, assets.ErrCanceled) || !errors.Is(g.loadErr, work.ErrGroupCanceled) {
+					t.Errorf("load error %v, want ErrCanceled wrapping work.ErrGroupCanceled", g.loadErr)
 				}
 				if s := g.lib.Stats(); s.Images+s.Sheets+s.Fonts != 0 {
 					t.Errorf("library holds %+v, want nothing", s)
@@ -289,14 +296,14 @@ func TestGraphicsAfterShutdown(t *testing.T) {
 			t.Fatal(err)
 		}
 		ran := false
-		if err := g.exec.Graphics(func(assets.Uploader) { ran = true }); !errors.Is(err, runtime.ErrClosed) {
-			t.Errorf("Graphics after shutdown: %v, want runtime.ErrClosed", err)
+		if err := g.exec.Graphics(func(assets.Uploader) { ran = true }); !errors.Is(err, work.ErrClosed) {
+			t.Errorf("Graphics after shutdown: %v, want work.ErrClosed", err)
 		}
-		if err := g.exec.Post(func() { ran = true }); !errors.Is(err, runtime.ErrClosed) {
-			t.Errorf("Post after shutdown: %v, want runtime.ErrClosed", err)
+		if err := g.exec.Post(func() { ran = true }); !errors.Is(err, work.ErrClosed) {
+			t.Errorf("Post after shutdown: %v, want work.ErrClosed", err)
 		}
-		if err := g.exec.Go(func(context.Context) { ran = true }); !errors.Is(err, runtime.ErrClosed) {
-			t.Errorf("Go after shutdown: %v, want runtime.ErrClosed", err)
+		if err := g.exec.Go(func(context.Context) { ran = true }); !errors.Is(err, work.ErrClosed) {
+			t.Errorf("Go after shutdown: %v, want work.ErrClosed", err)
 		}
 		if ran {
 			t.Error("refused work ran")

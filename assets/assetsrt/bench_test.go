@@ -9,6 +9,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/assets/assetsrt"
+	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
 	"github.com/metronome-go/metronome/timing"
@@ -20,10 +21,11 @@ import (
 // have passed, otherwise for updates updates.
 type gapGame struct {
 	runtime.Base
-	lib     *assets.Library
-	fsys    fstest.MapFS
-	files   []assets.File
-	updates uint64
+	renderer render2d.Renderer // the session\'s, from InitPlatform
+	lib      *assets.Library
+	fsys     fstest.MapFS
+	files    []assets.File
+	updates  uint64
 
 	exec      *assetsrt.Executor
 	load      *assets.Load
@@ -36,8 +38,13 @@ type gapGame struct {
 	failedErr error
 }
 
-func (g *gapGame) InitSimulation(rt *runtime.GameRuntime) error {
-	g.exec = assetsrt.New(rt, rt.Workers().Group("assets"))
+func (g *gapGame) InitPlatform(plat *runtime.Platform) error {
+	g.renderer = plat.Adapters.Renderer
+	return nil
+}
+
+func (g *gapGame) InitSimulation(sim *runtime.Simulation) error {
+	g.exec = assetsrt.New(sim, g.renderer, sim.Workers.Group("assets"))
 	return nil
 }
 
@@ -84,7 +91,7 @@ func runGap(b *testing.B, mode runtime.Mode, g *gapGame) {
 		b.Fatal(err)
 	}
 	g.lib = lib
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	fakes.Discard()
 	ctx.Renderer = assets.NewUploadingRenderer(lib, fakes.Renderer)
 	opts := runtimetest.Options(clock, mode)

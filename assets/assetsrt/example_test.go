@@ -5,6 +5,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/assets/assetsrt"
+	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
 )
@@ -13,12 +14,18 @@ import (
 // update, as a loading screen would, until it is done.
 type loadScreen struct {
 	runtime.Base
-	lib  *assets.Library
-	load *assets.Load
+	renderer render2d.Renderer // the session\'s, from InitPlatform
+	lib      *assets.Library
+	load     *assets.Load
 }
 
-func (g *loadScreen) InitSimulation(rt *runtime.GameRuntime) error {
-	exec := assetsrt.New(rt, rt.Workers().Group("assets"))
+func (g *loadScreen) InitPlatform(plat *runtime.Platform) error {
+	g.renderer = plat.Adapters.Renderer
+	return nil
+}
+
+func (g *loadScreen) InitSimulation(sim *runtime.Simulation) error {
+	exec := assetsrt.New(sim, g.renderer, sim.Workers.Group("assets"))
 	var err error
 	g.load, err = g.lib.StartLoad(exec, nil, assets.PatternFiles("gen/", 200, 32, 32), assets.LoadOptions{})
 	return err
@@ -38,7 +45,7 @@ func (g *loadScreen) Update(t *runtime.TickContext) error {
 func ExampleNew() {
 	lib, _ := assets.NewLibrary(assets.DefaultOptions())
 	clock := runtimetest.NewClock()
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	ctx.Renderer = assets.NewUploadingRenderer(lib, fakes.Renderer) // as the framework does
 	rt, _ := runtime.New(&loadScreen{lib: lib}, ctx, runtimetest.Options(clock, runtime.Concurrent))
 	fmt.Println("run:", rt.Run())

@@ -49,7 +49,7 @@ var walls = [...]geom.Rect{
 	{X: -200, Y: -200, W: fieldW + 400, H: fieldTop + 200},
 }
 
-func (g *game) spawnBall(ctx *ecs.Context) {
+func (g *game) spawnBall(ctx *ecs.Sys) {
 	e := ctx.Commands.Spawn()
 	ecs.With(e, ecs.At((fieldW-ballSize)/2, paddleY-ballSize))
 	ecs.With(e, Body{Size: geom.V(ballSize, ballSize)})
@@ -94,7 +94,7 @@ func (g *game) showBall(show bool) {
 // launch is the serve, delivered by the gameplay queue when the serve
 // delay is up: the ball leaves upwards at a random angle of up to 30
 // degrees (ctx.Rand is seeded by Game.Seed, so a replay serves the same).
-func (g *game) launch(ctx *ecs.Context, _ ecs.EventDelivery) {
+func (g *game) launch(ctx *ecs.Sys, _ ecs.EventDelivery) {
 	if g.screens.Current() != Serve {
 		return
 	}
@@ -117,13 +117,13 @@ func velocity(speed float32, angle float64) geom.Vec2 {
 // each step finds the first box in its way over the whole move
 // (geom.Rect.Sweep), stops there, bounces and goes on with what is left of
 // the move. However fast the ball, it cannot skip a brick between ticks.
-func (g *game) moveBall(ctx *ecs.Context) {
+func (g *game) moveBall(ctx *ecs.Sys) {
 	g.collectTargets()
 	lost := false
 	q := g.balls.Query()
 	for q.Next() {
 		t, body, ball := q.Get()
-		g.fly(ctx, t, body, ball, float32(ctx.DeltaSeconds()))
+		g.fly(ctx, t, body, ball, float32(ctx.RunDeltaSeconds()))
 		lost = lost || t.Position.Y > fieldH
 	}
 	switch {
@@ -153,7 +153,7 @@ func (g *game) collectTargets() {
 }
 
 // fly moves one ball through dt seconds, bouncing off what it meets.
-func (g *game) fly(ctx *ecs.Context, t *ecs.Transform, body *Body, ball *Ball, dt float32) {
+func (g *game) fly(ctx *ecs.Sys, t *ecs.Transform, body *Body, ball *Ball, dt float32) {
 	left := dt // seconds of the move still to go
 	for range maxBounces {
 		move := ball.Vel.Scale(left)
@@ -189,7 +189,7 @@ func (g *game) fly(ctx *ecs.Context, t *ecs.Transform, body *Body, ball *Ball, d
 }
 
 // bounce turns the ball off what it hit and scores a brick.
-func (g *game) bounce(ctx *ecs.Context, ball *Ball, tg *target, normal geom.Vec2, at geom.Rect) {
+func (g *game) bounce(ctx *ecs.Sys, ball *Ball, tg *target, normal geom.Vec2, at geom.Rect) {
 	switch tg.kind {
 	case wall:
 		ball.Vel = ball.Vel.Reflect(normal)

@@ -17,7 +17,7 @@ var (
 	velocityColour = render2d.RGBA8(255, 80, 80, 255)
 )
 
-func (g *game) drawDebug(ctx *ecs.Context) {
+func (g *game) drawDebug(ctx *ecs.Sys) {
 	q := g.bodies.Query()
 	for q.Next() {
 		t, b := q.Get()

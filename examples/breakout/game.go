@@ -133,8 +133,8 @@ func setup(s *framework.Setup, settings *Settings) error {
 	// gameplay queue: the ball, the serve countdown, the wide paddle's end.
 	g.screens = ecs.AddStates(s.App, Title).PauseIn(Paused)
 	g.screens.OnEnter(Serve, ecs.System{Name: "serve", Run: g.enterServe})
-	g.screens.OnEnter(Paused, ecs.System{Name: "dim", Run: func(*ecs.Context) { g.tint(dimmed) }})
-	g.screens.OnExit(Paused, ecs.System{Name: "undim", Run: func(*ecs.Context) { g.tint(render2d.Color{}) }})
+	g.screens.OnEnter(Paused, ecs.System{Name: "dim", Run: func(*ecs.Sys) { g.tint(dimmed) }})
+	g.screens.OnExit(Paused, ecs.System{Name: "undim", Run: func(*ecs.Sys) { g.tint(render2d.Color{}) }})
 	g.screens.OnEnter(GameOver, ecs.System{Name: "game over", Run: g.endGame})
 	g.screens.OnEnter(Won, ecs.System{Name: "won", Run: g.endGame})
 	play := ecs.InState(g.screens, Serve, Playing)
@@ -154,7 +154,7 @@ func setup(s *framework.Setup, settings *Settings) error {
 
 // spawn resolves the sheet's regions (the sheet is on the GPU once Setup
 // has returned) and spawns the paddle, the ball, the HUD and the bricks.
-func (g *game) spawn(ctx *ecs.Context) {
+func (g *game) spawn(ctx *ecs.Sys) {
 	g.regions = map[string]assets.Region{}
 	for name := range sheetSpec.Regions {
 		r, err := g.lib.NamedRegion(g.sheet, name)
@@ -179,7 +179,7 @@ func (g *game) sprite(region string, layer int16) ecs.Sprite {
 
 // controls reads the buttons that change screens. It is not a Gameplay
 // system, so it runs while paused too: that is how P resumes.
-func (g *game) controls(ctx *ecs.Context) {
+func (g *game) controls(ctx *ecs.Sys) {
 	in := ctx.Input
 	if in == nil {
 		return
@@ -203,7 +203,7 @@ func (g *game) controls(ctx *ecs.Context) {
 }
 
 // newGame resets the score, the lives, the paddle and the wall.
-func (g *game) newGame(ctx *ecs.Context) {
+func (g *game) newGame(ctx *ecs.Sys) {
 	p := g.progress
 	ctx.Queue.Cancel(p.Narrow)
 	ctx.Timers.Cancel(p.Launch)
@@ -218,7 +218,7 @@ func (g *game) newGame(ctx *ecs.Context) {
 // holds the countdown, and a replay launches on the same tick. Coming back
 // from a pause the launch is still pending, and stays as it is. (The
 // power-up uses the other kind of delay, ticks on the gameplay queue.)
-func (g *game) enterServe(ctx *ecs.Context) {
+func (g *game) enterServe(ctx *ecs.Sys) {
 	if ctx.Timers.Pending(g.progress.Launch) {
 		return
 	}
@@ -232,7 +232,7 @@ func (g *game) enterServe(ctx *ecs.Context) {
 }
 
 // lostBall takes a life, and ends the game with the last one.
-func (g *game) lostBall(ctx *ecs.Context) {
+func (g *game) lostBall(ctx *ecs.Sys) {
 	g.progress.Lives--
 	g.play(ctx, g.sounds.lost)
 	q := g.capsules.Query()
@@ -259,7 +259,7 @@ func (g *game) tint(c render2d.Color) {
 
 // endGame hides the ball when the game is over or won, and cancels a
 // serve still pending.
-func (g *game) endGame(ctx *ecs.Context) {
+func (g *game) endGame(ctx *ecs.Sys) {
 	ctx.Timers.Cancel(g.progress.Launch)
 	g.showBall(false)
 	if g.screens.Current() == Won {

@@ -26,7 +26,7 @@ const hudLayer = 10
 
 // spawnHUD spawns the three texts: score on the left, lives on the right
 // of the top line, and the banner in the middle of the field.
-func (g *game) spawnHUD(ctx *ecs.Context) {
+func (g *game) spawnHUD(ctx *ecs.Sys) {
 	add := func(x, y float32, font assets.Font, width float32, align assets.Align, shows labelKind) {
 		e := ctx.Commands.Spawn()
 		ecs.With(e, ecs.At(x, y))
@@ -64,7 +64,7 @@ func (g *game) makeBanners() {
 
 // updateHUD writes the score, the lives and the banner. It is cosmetic:
 // in a burst of catch-up ticks only the last one runs it.
-func (g *game) updateHUD(ctx *ecs.Context) {
+func (g *game) updateHUD(ctx *ecs.Sys) {
 	p := g.progress
 	q := g.texts.Query()
 	for q.Next() {

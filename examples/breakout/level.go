@@ -70,7 +70,7 @@ func box(t *ecs.Transform, b *Body) geom.Rect {
 
 // spawnLevel queues a fresh wall of rows x columns bricks, centred, top
 // rows worth most, and returns how many it spawned.
-func (g *game) spawnLevel(ctx *ecs.Context) int {
+func (g *game) spawnLevel(ctx *ecs.Sys) int {
 	rows, cols := g.settings.Rows, g.settings.Columns
 	width := cols*(brickW+brickGap) - brickGap
 	left := float32(fieldW-width) / 2
@@ -90,7 +90,7 @@ func (g *game) spawnLevel(ctx *ecs.Context) int {
 }
 
 // clearLevel queues the despawn of every brick and falling capsule.
-func (g *game) clearLevel(ctx *ecs.Context) {
+func (g *game) clearLevel(ctx *ecs.Sys) {
 	q := g.bricks.Query()
 	for q.Next() {
 		ctx.Commands.Despawn(q.Entity())

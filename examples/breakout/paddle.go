@@ -15,7 +15,7 @@ const (
 // sprite stretches to it.
 type Paddle struct{}
 
-func (g *game) spawnPaddle(ctx *ecs.Context) {
+func (g *game) spawnPaddle(ctx *ecs.Sys) {
 	e := ctx.Commands.Spawn()
 	ecs.With(e, ecs.At((fieldW-paddleW)/2, paddleY))
 	ecs.With(e, Body{Size: geom.V(paddleW, paddleH)})
@@ -26,9 +26,9 @@ func (g *game) spawnPaddle(ctx *ecs.Context) {
 // movePaddle steers by the "move" axis: its integral over the tick, so a
 // stick half over moves at half speed and a key tap shorter than a tick
 // still moves a little. In demo mode the computer steers instead.
-func (g *game) movePaddle(ctx *ecs.Context) {
-	dt := ctx.Delta()
-	step := float32(g.settings.PaddleSpeed * ctx.DeltaSeconds())
+func (g *game) movePaddle(ctx *ecs.Sys) {
+	dt := ctx.RunDelta()
+	step := float32(g.settings.PaddleSpeed * ctx.RunDeltaSeconds())
 	var ball geom.Rect
 	if q := g.balls.Query(); q.Next() {
 		t, b, _ := q.Get()

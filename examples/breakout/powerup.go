@@ -18,7 +18,7 @@ const (
 type Capsule struct{}
 
 // dropCapsule queues a capsule falling from a broken brick's centre.
-func (g *game) dropCapsule(ctx *ecs.Context, from geom.Vec2) {
+func (g *game) dropCapsule(ctx *ecs.Sys, from geom.Vec2) {
 	e := ctx.Commands.Spawn()
 	ecs.With(e, ecs.At(from.X-capsuleW/2, from.Y-capsuleH/2))
 	ecs.With(e, Body{Size: geom.V(capsuleW, capsuleH)})
@@ -28,14 +28,14 @@ func (g *game) dropCapsule(ctx *ecs.Context, from geom.Vec2) {
 
 // moveCapsules lets capsules fall; the paddle catches one by touching it,
 // and one that leaves the field is gone.
-func (g *game) moveCapsules(ctx *ecs.Context) {
+func (g *game) moveCapsules(ctx *ecs.Sys) {
 	var bat geom.Rect
 	p := g.paddles.Query()
 	for p.Next() {
 		t, b, _, _ := p.Get()
 		bat = box(t, b)
 	}
-	fall := float32(capsuleSpeed * ctx.DeltaSeconds())
+	fall := float32(capsuleSpeed * ctx.RunDeltaSeconds())
 	caught := false
 	q := g.capsules.Query()
 	for q.Next() {
@@ -60,11 +60,11 @@ func (g *game) moveCapsules(ctx *ecs.Context) {
 // 120 Hz). The queue counts only ticks of play, so a pause holds it, and a
 // replay narrows the paddle on the same tick. A second capsule while wide
 // starts the time again.
-func (g *game) widen(ctx *ecs.Context) {
+func (g *game) widen(ctx *ecs.Sys) {
 	g.play(ctx, g.sounds.powerUp)
 	g.setPaddleWidth(paddleW * wideFactor)
 	ctx.Queue.Cancel(g.progress.Narrow)
-	h, err := ctx.Queue.After(ctx.TicksFor(g.settings.WideTime), ecs.Event{Run: func(*ecs.Context, ecs.EventDelivery) {
+	h, err := ctx.Queue.After(ctx.TicksFor(g.settings.WideTime), ecs.Event{Run: func(*ecs.Sys, ecs.EventDelivery) {
 		g.setPaddleWidth(paddleW)
 	}})
 	if err != nil {

@@ -38,6 +38,6 @@ func makeSounds(lib *assets.Library) (sounds, error) {
 // play starts an effect at the current tick's moment. A sound that cannot
 // play (no device, too many voices) never stops the game: the ECS Audio
 // resource counts it in its Stats.
-func (g *game) play(ctx *ecs.Context, s assets.Sound) {
+func (g *game) play(ctx *ecs.Sys, s assets.Sound) {
 	_, _ = ctx.PlaySound(s, audio.DefaultParams())
 }

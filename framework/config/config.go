@@ -78,7 +78,7 @@ type Window struct {
 // Runtime is the [runtime] table. Its rates are frames per second, which
 // [Config.RuntimeOptions] turns into the runtime's intervals; the ranges
 // are the runtime's intervals expressed as rates. Workers and
-// SettleTimeout are the runtime's [runtime.ExecutionOptions] as they are,
+// SettleTimeout are the runtime's [work.Options] as they are,
 // with its ranges.
 type Runtime struct {
 	// Mode is runtime.Sequential or runtime.Concurrent.
@@ -90,15 +90,15 @@ type Runtime struct {
 	// (runtime.Options.HiddenInterval).
 	HiddenRate int `option:"runtime Options.HiddenInterval"`
 	// Workers is the capacity of the worker pool the runtime owns for the
-	// session's background jobs (runtime.ExecutionOptions.Workers): 0 is
+	// session's background jobs (work.Options.Workers): 0 is
 	// GOMAXPROCS. A player on a shared machine lowers it.
-	Workers int `option:"runtime Options.Execution.Workers"`
+	Workers int `option:"work Options.Workers"`
 	// SettleTimeout bounds how long a shutdown waits for accepted worker
-	// jobs (runtime.ExecutionOptions.SettleTimeout); 0 waits for all of
+	// jobs (work.Options.SettleTimeout); 0 waits for all of
 	// them, so cleanup never frees what a job still uses.
-	SettleTimeout time.Duration `option:"runtime Options.Execution.SettleTimeout"`
+	SettleTimeout time.Duration `option:"work Options.SettleTimeout"`
 	// BackgroundWorkers runs the pool's workers at a lower OS priority
-	// (runtime.ExecutionOptions.Background): a long load yields the CPU
+	// (work.Options.Background): a long load yields the CPU
 	// to the loop and the renderer.
 	BackgroundWorkers bool
 }

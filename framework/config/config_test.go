@@ -12,6 +12,7 @@ import (
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
 	"github.com/metronome-go/metronome/window"
 )
@@ -357,7 +358,7 @@ func TestRuntimeOptionsMapping(t *testing.T) {
 	if o.Mode != runtime.Concurrent || o.FrameCap != 20*time.Millisecond || o.HiddenInterval != 250*time.Millisecond {
 		t.Errorf("runtime options = %+v", o)
 	}
-	if want := (runtime.ExecutionOptions{Workers: 2, SettleTimeout: 3 * time.Second, Background: true}); o.Execution != want {
+	if want := (work.Options{Workers: 2, SettleTimeout: 3 * time.Second, Background: true}); o.Execution != want {
 		t.Errorf("execution options = %+v, want %+v", o.Execution, want)
 	}
 	if !reflect.DeepEqual(o.Timing, c.Timing) || o.Polling != c.Polling {

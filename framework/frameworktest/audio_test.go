@@ -70,7 +70,7 @@ func soundGame(t *testing.T, log *soundLog) framework.Game {
 			hum := constantSound(t, s.Assets, "hum", 64, 0.015625)
 			var humming ecs.Entity
 			hums := ecs.NewFilter1[ecs.SoundSource](s.App.World())
-			s.App.AddSystem(ecs.Update, ecs.System{Name: "sounds", Run: func(ctx *ecs.Context) {
+			s.App.AddSystem(ecs.Update, ecs.System{Name: "sounds", Run: func(ctx *ecs.Sys) {
 				n := ctx.Time.Number
 				if ctx.Input.Pressed(fire) {
 					if _, err := ctx.PlaySound(shot, audio.DefaultParams()); err != nil {

@@ -32,10 +32,10 @@ func ExampleSim_Step() {
 			return err
 		}
 		counters := ecs.NewFilter1[counter](s.App.World())
-		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 			ecs.With(ctx.Commands.Spawn(), counter{})
 		}})
-		s.App.AddSystem(ecs.Update, ecs.System{Name: "push", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "push", Run: func(ctx *ecs.Sys) {
 			n := ctx.Input.Presses(push)
 			for q := counters.Query(); q.Next(); {
 				if c := q.Get(); n > 0 {
@@ -94,7 +94,7 @@ func ExampleSim_Samples() {
 		if err != nil {
 			return err
 		}
-		s.App.AddSystem(ecs.Update, ecs.System{Name: "jump", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "jump", Run: func(ctx *ecs.Sys) {
 			if ctx.Time.Number == 25 { // the update whose span starts at 250 ms
 				if _, err := ctx.PlaySound(jump, audio.DefaultParams()); err != nil {
 					ctx.Fail(err)

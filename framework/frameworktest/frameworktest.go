@@ -129,7 +129,7 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 		return nil, err
 	}
 	clock := runtimetest.NewClock()
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	size := input.Size{Width: cfg.Window.Width, Height: cfg.Window.Height}
 	fakes.Display.Set(func(s *runtime.WindowState) { s.Size, s.Framebuffer = size, size })
 	fakes.Renderer.SetFramebufferSize(size.Width, size.Height)
@@ -155,6 +155,8 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 	if s.Runtime, err = runtime.New(s.step, ctx, rtOpts); err != nil {
 		return nil, err
 	}
+	sess.Bind(s.Runtime)
+	s.step.rt = s.Runtime
 	// The game's Setup runs now, and a configuration it contradicts (a
 	// binding for an action it never registered) fails New, as it fails
 	// a real session before its first update.
@@ -366,6 +368,7 @@ func (s *Sim) Samples(d time.Duration) []float32 {
 // of the next update instead, until the test resumes it.
 type stepper struct {
 	*framework.Session
+	rt           *runtime.GameRuntime
 	clock        *timing.ManualClock
 	sound        offlineSound
 	ticks, limit uint64
@@ -379,12 +382,12 @@ type stepper struct {
 // InitSimulation pauses the session before its loop starts, for [New]
 // and [NewReplay] to return; a Close then stops it there, after the app's
 // own InitSimulation so that its DeinitSimulation pairs with it.
-func (s *stepper) InitSimulation(rt *runtime.GameRuntime) error {
+func (s *stepper) InitSimulation(sim *runtime.Simulation) error {
 	s.paused <- struct{}{}
 	stop := <-s.resume
-	err := s.Session.InitSimulation(rt)
+	err := s.Session.InitSimulation(sim)
 	if stop {
-		rt.Stop()
+		s.rt.Stop()
 	}
 	return err
 }
@@ -427,7 +430,7 @@ func NewReplay(g framework.Game, path string) (*Sim, error) {
 	}
 	cfg := sess.Config()
 	clock := runtimetest.NewClock()
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	ctx.Input = nil // input comes from the recording
 	size := input.Size{Width: cfg.Window.Width, Height: cfg.Window.Height}
 	fakes.Display.Set(func(s *runtime.WindowState) { s.Size, s.Framebuffer = size, size })
@@ -440,6 +443,8 @@ func NewReplay(g framework.Game, path string) (*Sim, error) {
 		r.Close()
 		return nil, err
 	}
+	sess.Bind(s.Runtime)
+	s.step.rt = s.Runtime
 	if err := s.start(); err != nil {
 		return nil, err
 	}

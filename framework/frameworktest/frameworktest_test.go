@@ -64,20 +64,20 @@ func testGame(right, fire *input.Action) framework.Game {
 				return err
 			}
 			players := ecs.NewFilter2[ecs.Transform, player](s.App.World())
-			s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+			s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 				p := ctx.Commands.Spawn()
 				ecs.With(p, ecs.At(100, 100))
 				ecs.With(p, ecs.SpriteOf(region))
 				ecs.With(p, player{Speed: 60})
 			}})
-			s.App.AddSystem(ecs.Update, ecs.System{Name: "control", Run: func(ctx *ecs.Context) {
+			s.App.AddSystem(ecs.Update, ecs.System{Name: "control", Run: func(ctx *ecs.Sys) {
 				q := players.Query()
 				for q.Next() {
 					t, pl := q.Get()
 					if ctx.Input == nil {
 						continue
 					}
-					t.Position.X += pl.Speed * float32(ctx.Input.SimulationSeconds(*right, ctx.Delta()))
+					t.Position.X += pl.Speed * float32(ctx.Input.SimulationSeconds(*right, ctx.RunDelta()))
 					if ctx.Input.Pressed(*fire) && pl.Cooldown.Use(ctx.Time.Number, 30) {
 						pl.Shots++
 					}
@@ -267,12 +267,12 @@ func logGame(log *[]tickLog) framework.Game {
 		if hold, err = s.Actions.RegisterNames("hold", "H"); err != nil {
 			return err
 		}
-		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 			e := ctx.Commands.Spawn()
 			ecs.With(e, ecs.At(1, 1))
 			ecs.With(e, ecs.Sprite{Size: geom.Vec2{X: 4, Y: 4}})
 		}})
-		s.App.AddSystem(ecs.Update, ecs.System{Name: "log", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "log", Run: func(ctx *ecs.Sys) {
 			*log = append(*log, tickLog{
 				number: ctx.Time.Number,
 				taps:   ctx.Input.Presses(tap), pushes: ctx.Input.Presses(hold),
@@ -532,7 +532,7 @@ func TestRecordThenReplay(t *testing.T) {
 			if err := setup(s); err != nil {
 				return err
 			}
-			s.App.AddSystem(ecs.Update, ecs.System{Name: "drift", Run: func(ctx *ecs.Context) {
+			s.App.AddSystem(ecs.Update, ecs.System{Name: "drift", Run: func(ctx *ecs.Sys) {
 				if ctx.Time.Number == 70 {
 					ecs.With(ctx.Commands.Spawn(), player{Speed: 1})
 				}
@@ -649,7 +649,7 @@ func hudGame(speed float32, format string, margin float32) framework.Game {
 	return framework.Game{Title: "hud", Seed: 3, Setup: func(s *framework.Setup) error {
 		runners := ecs.NewFilter2[ecs.Transform, player](s.App.World())
 		huds := ecs.NewFilter3[ecs.Transform, ecs.Text, hudLayout](s.App.World())
-		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 			r := ctx.Commands.Spawn()
 			ecs.With(r, ecs.At(0, 0))
 			ecs.With(r, player{Speed: speed})
@@ -659,13 +659,13 @@ func hudGame(speed float32, format string, margin float32) framework.Game {
 			ecs.With(h, ecs.Text{})
 			ecs.With(h, hudLayout{})
 		}})
-		s.App.AddSystem(ecs.Update, ecs.System{Name: "run", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "run", Run: func(ctx *ecs.Sys) {
 			for q := runners.Query(); q.Next(); {
 				t, p := q.Get()
-				t.Position.X += p.Speed * float32(ctx.DeltaSeconds())
+				t.Position.X += p.Speed * float32(ctx.RunDeltaSeconds())
 			}
 		}})
-		s.App.AddSystem(ecs.PostUpdate, ecs.System{Name: "hud", Run: func(ctx *ecs.Context) {
+		s.App.AddSystem(ecs.PostUpdate, ecs.System{Name: "hud", Run: func(ctx *ecs.Sys) {
 			x := float32(0)
 			for q := runners.Query(); q.Next(); {
 				t, _ := q.Get()

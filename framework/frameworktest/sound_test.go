@@ -27,7 +27,7 @@ func beepGame(t *testing.T, starts *[]timing.Instant, sound **framework.Sound) f
 				return err
 			}
 			beep := constantSound(t, s.Assets, "beep", 20, 0.5)
-			s.App.AddSystem(ecs.Update, ecs.System{Name: "beep", Run: func(ctx *ecs.Context) {
+			s.App.AddSystem(ecs.Update, ecs.System{Name: "beep", Run: func(ctx *ecs.Sys) {
 				if !ctx.Input.Pressed(fire) {
 					return
 				}

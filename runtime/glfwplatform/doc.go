@@ -1,4 +1,4 @@
-// Package glfwplatform builds a [runtime.Context] on GLFW and OpenGL 4.1:
+// Package glfwplatform builds a [runtime.Adapters] on GLFW and OpenGL 4.1:
 // the display (GLFW's lifetime and the window), the input adapter
 // ([glfwinput.Source]), the renderer ([glrender.Renderer]) and presentation
 // by buffer swap with an optional swap interval.

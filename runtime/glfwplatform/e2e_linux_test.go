@@ -30,12 +30,12 @@ type e2eGame struct {
 	readyOnce, pOnce  sync.Once
 }
 
-func (g *e2eGame) InitPlatform(rt *runtime.GameRuntime) error {
+func (g *e2eGame) InitPlatform(plat *runtime.Platform) error {
 	var err error
-	if g.jump, err = rt.Actions().Register("jump", input.KeySpace); err != nil {
+	if g.jump, err = plat.Actions.Register("jump", input.KeySpace); err != nil {
 		return err
 	}
-	g.fire, err = rt.Actions().Register("fire", input.MouseLeft)
+	g.fire, err = plat.Actions.Register("fire", input.MouseLeft)
 	return err
 }
 
@@ -126,8 +126,8 @@ func endToEnd(t *testing.T, mode runtime.Mode) {
 	if st.FramesPresented < frames {
 		t.Errorf("frames presented: got %d, want at least %d", st.FramesPresented, frames)
 	}
-	if s := rt.Lifecycle().Snapshot(); s.State != runtime.StateStopped || s.Err != nil {
-		t.Errorf("lifecycle: got %v %v, want stopped without error", s.State, s.Err)
+	if s, err := rt.Lifecycle().State(), runtimeOutcome(rt); s != runtime.StateStopped || err != nil {
+		t.Errorf("lifecycle: got %v %v, want stopped without error", s, err)
 	}
 	tel := rt.Telemetry()
 	t.Logf("%v: %d frames, %d updates, %d polls, frame interval min/mean/max %v/%v/%v, publications skipped %d",
@@ -214,4 +214,10 @@ func TestCloseButtonNegotiated(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runtimeOutcome is the session's terminal error (nil while it runs).
+func runtimeOutcome(rt *runtime.GameRuntime) error {
+	err, _ := rt.Lifecycle().Outcome()
+	return err
 }

@@ -24,11 +24,6 @@ type fullscreenGame struct {
 	updates int
 }
 
-func (g *fullscreenGame) InitSimulation(rt *runtime.GameRuntime) error {
-	g.rt = rt
-	return nil
-}
-
 func (g *fullscreenGame) Update(t *runtime.TickContext) error {
 	g.updates++
 	w := t.Window
@@ -61,6 +56,7 @@ func TestFullscreenFromTheSimulation(t *testing.T) {
 			opts := runtime.DefaultOptions()
 			opts.Mode = mode
 			rt, _ := startWindow(t, "metronome fullscreen", 160, 120, g, opts)
+			g.rt = rt
 			var runErr error
 			testdisplay.OnMain(func() { runErr = rt.Run() })
 			if runErr != nil || len(g.errs) > 0 {
@@ -91,7 +87,8 @@ func startWindow(t *testing.T, title string, w, h int, g runtime.Game, opts runt
 			return
 		}
 		display = ctx.Display.(*glfwplatform.Display)
-		if rt, runtimeErr = runtime.New(g, ctx, opts); runtimeErr != nil {
+		rt, runtimeErr = runtime.New(g, ctx, opts)
+		if runtimeErr != nil {
 			ctx.Close()
 		}
 	})

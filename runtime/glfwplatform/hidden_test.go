@@ -26,10 +26,11 @@ type hiddenGame struct {
 	// pacing is the telemetry's pacing interval at the end of the hidden
 	// second.
 	pacing time.Duration
+	sim    *runtime.Simulation
 }
 
-func (g *hiddenGame) InitSimulation(rt *runtime.GameRuntime) error {
-	g.rt = rt
+func (g *hiddenGame) InitSimulation(sim *runtime.Simulation) error {
+	g.sim = sim
 	return nil
 }
 
@@ -38,7 +39,7 @@ func (g *hiddenGame) Update(t *runtime.TickContext) error {
 	now := timing.Now()
 	switch {
 	case g.updates == 20:
-		g.rt.Dispatcher().Do(func() error {
+		g.sim.Dispatcher.Do(func() error {
 			g.display.Hide()
 			g.hidden.Store(int64(timing.Now()))
 			return nil
@@ -70,6 +71,7 @@ func TestHiddenWindowRate(t *testing.T) {
 			opts.Mode = mode
 			opts.FrameCap = time.Second / 60
 			rt, display := startWindow(t, "metronome hidden", 160, 120, g, opts)
+			g.rt = rt
 			g.display = display
 			var runErr error
 			testdisplay.OnMain(func() { runErr = rt.Run() })

@@ -40,7 +40,7 @@ func DefaultConfig() Config {
 // makes it current, and returns a context holding the display, the input
 // source, the renderer and the presenter. On error everything already
 // created is released. Main thread only.
-func New(cfg Config) (*runtime.Context, error) {
+func New(cfg Config) (*runtime.Adapters, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ func New(cfg Config) (*runtime.Context, error) {
 	}
 	opts := cfg.Input
 	opts.ManualPump = true
-	return &runtime.Context{
+	return &runtime.Adapters{
 		Display:   d,
 		Input:     glfwinput.New(win, opts),
 		Renderer:  rend,

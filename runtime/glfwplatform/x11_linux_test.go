@@ -63,7 +63,7 @@ func TestNewWithoutDisplay(t *testing.T) {
 	t.Setenv("DISPLAY", "")
 	var err error
 	testdisplay.OnMain(func() {
-		var ctx *runtime.Context
+		var ctx *runtime.Adapters
 		ctx, err = glfwplatform.New(glfwplatform.DefaultConfig())
 		if ctx != nil {
 			ctx.Close()

@@ -28,7 +28,7 @@ func (c *BubbleClock) Now() timing.Instant { return Start + timing.Instant(time.
 // At returns the instant d after the clock was made.
 func (c *BubbleClock) At(d time.Duration) timing.Instant { return Start.AddSaturating(d) }
 
-// NewWaiter returns a [timing.TimerWaiter] on the clock: its Go timer
+// NewWaiter returns a timer waiter ([timing.NewTimerWaiter]) on the clock: its Go timer
 // follows the bubble's fake time.
 func (c *BubbleClock) NewWaiter() timing.Waiter { return timing.NewTimerWaiter(c) }
 

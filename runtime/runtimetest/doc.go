@@ -16,7 +16,7 @@
 //
 // # Fakes
 //
-// [NewContext] assembles a [runtime.Context] of fakes on a clock:
+// [NewAdapters] assembles a [runtime.Adapters] of fakes on a clock:
 //
 //   - [Display]: a window whose resizes, focus, hiding and close requests
 //     are scripted at instants ([Display.Resize], [Display.Hide],
@@ -33,7 +33,7 @@
 // charged to the platform's clock.
 //
 //	clock := runtimetest.NewClock()
-//	ctx, fakes := runtimetest.NewContext(clock)
+//	ctx, fakes := runtimetest.NewAdapters(clock)
 //	fakes.Input.Tap(clock.At(100*time.Millisecond), input.KeySpace, 20*time.Millisecond)
 //	rt, _ := runtime.New(game, ctx, runtimetest.Options(clock, runtime.Concurrent))
 //	err := rt.Run() // until the game stops itself

@@ -17,9 +17,9 @@ type jumper struct {
 	jumps int
 }
 
-func (g *jumper) InitPlatform(rt *runtime.GameRuntime) error {
+func (g *jumper) InitPlatform(plat *runtime.Platform) error {
 	var err error
-	g.jump, err = rt.Actions().RegisterNames("jump", "Space")
+	g.jump, err = plat.Actions.RegisterNames("jump", "Space")
 	return err
 }
 
@@ -33,9 +33,9 @@ func (g *jumper) Update(t *runtime.TickContext) error {
 
 // A whole session on fakes and virtual time, in concurrent mode: scripted
 // taps reach the game, frames are presented, and the run takes no real time.
-func ExampleNewContext() {
+func ExampleNewAdapters() {
 	clock := runtimetest.NewClock()
-	ctx, fakes := runtimetest.NewContext(clock)
+	ctx, fakes := runtimetest.NewAdapters(clock)
 	for _, at := range []time.Duration{100, 350, 720} {
 		fakes.Input.Tap(clock.At(at*time.Millisecond), input.KeySpace, 30*time.Millisecond)
 	}

@@ -411,7 +411,7 @@ func (i *Input) Init() error { return i.Hook.call("Init") }
 // Close implements [runtime.Input].
 func (i *Input) Close() error { return i.Hook.call("Close") }
 
-// Fakes are the adapters of a context made by [NewContext].
+// Fakes are the adapters of a context made by [NewAdapters].
 type Fakes struct {
 	Clock     timing.Clock
 	Display   *Display
@@ -427,10 +427,10 @@ func (f *Fakes) Discard() {
 	f.Renderer.Discard = true
 }
 
-// NewContext assembles a [runtime.Context] of fakes on clock: a
+// NewAdapters assembles a [runtime.Adapters] of fakes on clock: a
 // [Display] showing [DefaultWindow], a [Presenter], a [Renderer] and an
 // [Input] over an empty script. Pass the same clock in runtime.Options.
-func NewContext(clock timing.Clock) (*runtime.Context, *Fakes) {
+func NewAdapters(clock timing.Clock) (*runtime.Adapters, *Fakes) {
 	f := &Fakes{
 		Clock:     clock,
 		Display:   NewDisplay(clock),
@@ -438,7 +438,7 @@ func NewContext(clock timing.Clock) (*runtime.Context, *Fakes) {
 		Renderer:  NewRenderer(clock),
 		Input:     NewInput(),
 	}
-	return &runtime.Context{Display: f.Display, Input: f.Input, Renderer: f.Renderer, Presenter: f.Presenter}, f
+	return &runtime.Adapters{Display: f.Display, Input: f.Input, Renderer: f.Renderer, Presenter: f.Presenter}, f
 }
 
 // Options returns [runtime.DefaultOptions] on clock in mode.

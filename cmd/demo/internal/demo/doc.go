@@ -20,7 +20,7 @@
 //
 // The dash, the shot and a four-second music loop are generated in code
 // (audio.Synth and a small arpeggio generator) into the asset library. The
-// player system plays the effects with [ecs.Context.PlaySound], so each is
+// player system plays the effects with [ecs.Sys.PlaySound], so each is
 // placed on the span of the tick that made it plus the mixer's latency (a
 // catch-up burst spaces them a step apart); the music is a looping
 // [ecs.SoundSource] on the music bus, spawned with the scene, so it is game

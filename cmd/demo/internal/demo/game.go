@@ -87,7 +87,11 @@ type Game struct {
 	lib  *assets.Library
 	opts Options
 	rt   *runtime.GameRuntime
-	act  actions
+	// sim is the session's simulation handles, from its Startup on;
+	// read from any goroutine (Inject).
+	sim     atomic.Pointer[runtime.Simulation]
+	actions *input.Actions
+	act     actions
 
 	bunnyImg, playerImg       assets.Image
 	bunnyRegion, playerRegion assets.Region
@@ -101,9 +105,9 @@ type Game struct {
 
 	shotSerial   uint64
 	pulse        float64 // seconds of the player's cosmetic pulse
-	endDashFn    func(*ecs.Context, ecs.EventDelivery)
-	dashReadyFn  func(*ecs.Context, ecs.EventDelivery)
-	expireShotFn func(*ecs.Context, ecs.EventDelivery)
+	endDashFn    func(*ecs.Sys, ecs.EventDelivery)
+	dashReadyFn  func(*ecs.Sys, ecs.EventDelivery)
+	expireShotFn func(*ecs.Sys, ecs.EventDelivery)
 
 	sound  soundState
 	sounds gameSounds
@@ -210,7 +214,7 @@ func frameworkGame() framework.Game { return framework.Game{Title: "Metronome de
 // systems and the platform service that serves the run limits and the
 // slow-render load. Platform thread.
 func (g *Game) setupGame(s *framework.Setup) error {
-	g.app, g.lib, g.rt = s.App, s.Assets, s.Runtime
+	g.app, g.lib, g.rt, g.actions = s.App, s.Assets, s.Runtime, s.Actions
 	g.interp.Store(s.Config.Render.Interpolation)
 	if err := g.registerActions(s.Actions); err != nil {
 		return err
@@ -247,9 +251,14 @@ func (g *Game) setupGame(s *framework.Setup) error {
 		return err
 	}
 	if !g.opts.Bench && g.opts.AtlasImages > 0 {
-		if err := g.startAtlasLoad(); err != nil {
-			return err
-		}
+		// The load's jobs hand their results to the simulation owner,
+		// whose handles exist from InitSimulation on: start it there.
+		g.app.AddSystem(ecs.Startup, ecs.System{Name: "atlas load", Run: func(c *ecs.Sys) {
+			g.sim.Store(s.Simulation())
+			c.Fail(g.startAtlasLoad(s.Adapters.Renderer))
+		}})
+	} else {
+		g.app.AddSystem(ecs.Startup, ecs.System{Name: "simulation handles", Run: func(*ecs.Sys) { g.sim.Store(s.Simulation()) }})
 	}
 
 	w := g.app.World()
@@ -280,7 +289,7 @@ func (g *Game) setupGame(s *framework.Setup) error {
 	// Watch every present. The runtime draws through the context's
 	// renderer at each present, so wrapping it here, on the platform
 	// thread before the first frame, sees them all.
-	ctx := g.rt.Context()
+	ctx := s.Adapters
 	g.probe = &presentProbe{Renderer: ctx.Renderer}
 	ctx.Renderer = g.probe
 
@@ -299,7 +308,7 @@ func (g *Game) setupGame(s *framework.Setup) error {
 // app, whose switch belongs to the simulation owner, before the tick's
 // frame is prepared. Off, the app gives frames no previous placements and
 // no step, so the platform presents each frame once, as it is.
-func (g *Game) interpolationSwitch(*ecs.Context) {
+func (g *Game) interpolationSwitch(*ecs.Sys) {
 	if want := g.interp.Load(); g.app.Interpolation() != want {
 		g.app.SetInterpolation(want)
 	}
@@ -348,7 +357,7 @@ func (c gameControls) SoundOff() string               { return c.g.SoundOff() }
 // switch is on its way. The answer is never waited for: a later tick
 // finds it ready and a refusal shows on the panel's status line.
 // Simulation owner.
-func (g *Game) fullscreenControls(ctx *ecs.Context, in *input.Tick) {
+func (g *Game) fullscreenControls(ctx *ecs.Sys, in *input.Tick) {
 	if f := g.fsPending; f != nil && f.Ready() {
 		g.fsPending = nil
 		if _, err := f.Result(); err != nil && g.panel != nil {
@@ -480,7 +489,7 @@ func (g *Game) registerActions(a *input.Actions) error {
 
 // spawnScene builds the scene: bunnies, the player and the overlay's
 // entities.
-func (g *Game) spawnScene(ctx *ecs.Context) {
+func (g *Game) spawnScene(ctx *ecs.Sys) {
 	// A camera at the origin anchored at the top-left corner: world units
 	// are framebuffer pixels, and the pass starts with a clear.
 	cam := ctx.Commands.Spawn()
@@ -500,7 +509,7 @@ func (g *Game) spawnScene(ctx *ecs.Context) {
 // injectLoad serves the injected update load: a pending one-off stall and
 // the persistent slow update. It blocks the simulation owner, which is
 // what a slow update does.
-func (g *Game) injectLoad(ctx *ecs.Context) {
+func (g *Game) injectLoad(ctx *ecs.Sys) {
 	if d := time.Duration(g.load.pendingStall.Swap(0)); d > 0 {
 		g.load.stalls.Add(1)
 		g.opts.Sleep(d)
@@ -519,9 +528,9 @@ func (g *Game) Inject(k int) error {
 		g.load.pendingStall.Store(int64(Stalls[k-1]))
 	case 4:
 		g.load.pendingStall.Store(int64(SuspensionLength))
-		if g.rt != nil && g.rt.Mode() == runtime.Concurrent {
+		if sim := g.sim.Load(); sim != nil && g.rt.Mode() == runtime.Concurrent {
 			// Everything sleeps, the platform thread too.
-			g.rt.Dispatcher().Do(func() error { g.opts.Sleep(SuspensionLength); return nil })
+			sim.Dispatcher.Do(func() error { g.opts.Sleep(SuspensionLength); return nil })
 		}
 	case 5:
 		g.load.slowUpdate.Store(!g.load.slowUpdate.Load())
@@ -534,7 +543,7 @@ func (g *Game) Inject(k int) error {
 }
 
 // controls turns the tick's input into scene, panel and load changes.
-func (g *Game) controls(ctx *ecs.Context) {
+func (g *Game) controls(ctx *ecs.Sys) {
 	in := ctx.Input
 	if in == nil {
 		return
@@ -573,7 +582,7 @@ func (g *Game) controls(ctx *ecs.Context) {
 }
 
 // cursor returns the cursor in framebuffer pixels (world units).
-func (g *Game) cursor(ctx *ecs.Context) (x, y float32) {
+func (g *Game) cursor(ctx *ecs.Sys) (x, y float32) {
 	cx, cy := ctx.Input.Cursor()
 	if ww, fw := ctx.Window.Size.Width, ctx.Window.Framebuffer.Width; ww > 0 && fw > 0 {
 		cx *= float64(fw) / float64(ww)

@@ -127,7 +127,7 @@ type atlasLoad struct {
 // through the session's machinery: a worker group for the drawing, the
 // mailbox for the handles, the dispatcher for the upload (assetsrt).
 // Platform thread, in Setup, before the simulation starts.
-func (g *Game) startAtlasLoad() error {
+func (g *Game) startAtlasLoad(up assets.Uploader) error {
 	n, size := g.opts.AtlasImages, g.opts.AtlasSize
 	// The atlas pages' textures are made by the setup's upload, before the
 	// first present: a new 1024 page costs software GL 12-30 ms of fresh
@@ -139,7 +139,8 @@ func (g *Game) startAtlasLoad() error {
 			return err
 		}
 	}
-	exec := assetsrt.New(g.rt, g.rt.Workers().Group("assets"))
+	sim := g.sim.Load()
+	exec := assetsrt.New(sim, up, sim.Workers.Group("assets"))
 	// Leave one processor to the platform thread: with every processor
 	// drawing images, the loop waits for the Go scheduler to preempt a
 	// worker, and frames come late by a time slice.
@@ -165,7 +166,7 @@ func (g *Game) startAtlasLoad() error {
 // the world hash, because when the load finishes is up to the machine,
 // not the simulation (a replay's load may finish on another tick).
 // Gameplay itself never waits for the load, so a recording replays alike.
-func (g *Game) spawnLoading(ctx *ecs.Context) {
+func (g *Game) spawnLoading(ctx *ecs.Sys) {
 	a := g.atlas
 	if a == nil {
 		return
@@ -201,7 +202,7 @@ func (g *Game) spawnLoading(ctx *ecs.Context) {
 // loadingSystem polls the load once per tick, draws its progress and, when
 // it is done, takes the loading screen away and shows the loaded images
 // as the scene's background. Simulation owner.
-func (g *Game) loadingSystem(ctx *ecs.Context) {
+func (g *Game) loadingSystem(ctx *ecs.Sys) {
 	a := g.atlas
 	if a == nil || a.finished {
 		return
@@ -257,7 +258,7 @@ func (g *Game) loadingSystem(ctx *ecs.Context) {
 
 // finish notes the report, hides the loading screen and lays the loaded
 // images out as a grid of tiles over the arena.
-func (a *atlasLoad) finish(g *Game, ctx *ecs.Context, w, h float32) {
+func (a *atlasLoad) finish(g *Game, ctx *ecs.Sys, w, h float32) {
 	a.finished = true
 	rep := a.report
 	rep.Done = true

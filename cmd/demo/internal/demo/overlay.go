@@ -128,7 +128,7 @@ var (
 
 // spawn queues the overlay's entities; positions and sizes come with the
 // first refresh.
-func (ov *overlay) spawn(ctx *ecs.Context) {
+func (ov *overlay) spawn(ctx *ecs.Sys) {
 	if m, err := ov.g.lib.Metrics(ov.g.font); err == nil {
 		ov.lineH = m.LineHeight
 	}
@@ -176,7 +176,7 @@ func (ov *overlay) spawn(ctx *ecs.Context) {
 // update runs after every tick: it notes the tick's input, and on the last
 // tick of a batch refreshes the graphs and, four times a second or after a
 // change, the text.
-func (ov *overlay) update(ctx *ecs.Context) {
+func (ov *overlay) update(ctx *ecs.Sys) {
 	ov.noteInput(ctx)
 	ov.sinceRefresh += ctx.Input.Observed()
 	if !ctx.Time.Final {
@@ -237,7 +237,7 @@ func (ov *overlay) update(ctx *ecs.Context) {
 
 // noteInput keeps a line describing the latest tick that had key or button
 // presses: each button with its press count, and the buttons held down.
-func (ov *overlay) noteInput(ctx *ecs.Context) {
+func (ov *overlay) noteInput(ctx *ecs.Sys) {
 	in := ctx.Input
 	if in == nil {
 		return
@@ -450,7 +450,7 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 // registerActions, or a player's [input.bindings] override. It also
 // returns the save action's key.
 func (g *Game) keysLine() ([]byte, string) {
-	a := g.rt.Actions()
+	a := g.actions
 	key := func(act input.Action) string {
 		if names := a.BindingNames(act, false); len(names) > 0 {
 			return names[0]

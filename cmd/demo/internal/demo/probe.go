@@ -33,12 +33,12 @@ type probeMarker struct{ Angle float64 }
 
 // probeSystem moves the probe by the tick's simulation delta.
 func (g *Game) probeSystem() ecs.System {
-	return ecs.System{Name: "motion probe", Run: func(ctx *ecs.Context) {
+	return ecs.System{Name: "motion probe", Run: func(ctx *ecs.Sys) {
 		ov := g.overlay
 		q := ov.probes.Query()
 		for q.Next() {
 			t, _, m := q.Get()
-			m.Angle = math.Mod(m.Angle+probeSpeed/probeRadius*ctx.DeltaSeconds(), 2*math.Pi)
+			m.Angle = math.Mod(m.Angle+probeSpeed/probeRadius*ctx.RunDeltaSeconds(), 2*math.Pi)
 			sin, cos := math.Sincos(m.Angle)
 			t.Position = geom.Vec2{X: ov.probeX + float32(probeRadius*cos), Y: ov.probeY + float32(probeRadius*sin)}
 		}

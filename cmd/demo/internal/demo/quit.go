@@ -80,7 +80,7 @@ func (g *Game) shutdownPolicy(req runtime.ShutdownRequest) runtime.ShutdownDecis
 // decides, as for the close button), and while the confirm is up any other
 // key or button press refuses the request. Simulation owner, from the
 // controls system.
-func (g *Game) quitControls(ctx *ecs.Context, in *input.Tick) {
+func (g *Game) quitControls(ctx *ecs.Sys, in *input.Tick) {
 	q := &g.quit
 	ep := g.rt.Shutdown()
 	if q.asking {
@@ -116,7 +116,7 @@ func otherPresses(in *input.Tick) int {
 // spawnConfirm queues the confirm's backdrop and text, hidden. They show
 // what the platform asked (a close), which a replay does not repeat, so
 // they stay out of the world hash.
-func (g *Game) spawnConfirm(ctx *ecs.Context) {
+func (g *Game) spawnConfirm(ctx *ecs.Sys) {
 	back := ctx.Commands.Spawn()
 	ecs.With(back, ecs.At(0, 0))
 	s := solid(render2d.Color{R: 0.35, G: 0.08, B: 0.08, A: 0.95}, confirmW, confirmH, layerConfirmBack)
@@ -132,7 +132,7 @@ func (g *Game) spawnConfirm(ctx *ecs.Context) {
 }
 
 // layoutConfirm shows the confirm, centred, while it is up.
-func (g *Game) layoutConfirm(ctx *ecs.Context) {
+func (g *Game) layoutConfirm(ctx *ecs.Sys) {
 	w, h := g.arena(ctx)
 	x, y := (w-confirmW)/2, (h-confirmH)/2
 	hidden := !g.quit.asking

@@ -80,11 +80,11 @@ func ticksFor(d, step time.Duration) uint64 {
 // bunnyMover moves every bunny by the tick's simulation delta, under gravity,
 // bouncing off the edges of the framebuffer.
 func (g *Game) bunnyMover() ecs.System {
-	return ecs.System{Name: "bunnies", Run: func(ctx *ecs.Context) {
+	return ecs.System{Name: "bunnies", Run: func(ctx *ecs.Sys) {
 		if g.opts.Still {
 			return
 		}
-		dt := float32(ctx.DeltaSeconds())
+		dt := float32(ctx.RunDeltaSeconds())
 		w, h := g.arena(ctx)
 		size := float32(g.opts.SpriteSize)
 		maxX, maxY := w-size, h-size
@@ -110,7 +110,7 @@ func (g *Game) bunnyMover() ecs.System {
 
 // arena is the area bunnies live in: the framebuffer, or a default before
 // the first window size arrives.
-func (g *Game) arena(ctx *ecs.Context) (w, h float32) {
+func (g *Game) arena(ctx *ecs.Sys) (w, h float32) {
 	w, h = float32(ctx.Window.Framebuffer.Width), float32(ctx.Window.Framebuffer.Height)
 	if w <= 0 || h <= 0 {
 		return 1280, 720
@@ -119,7 +119,7 @@ func (g *Game) arena(ctx *ecs.Context) (w, h float32) {
 }
 
 // spawnBunnies queues n bunnies at (x, y), or at random places when x < 0.
-func (g *Game) spawnBunnies(ctx *ecs.Context, n int, x, y float32) {
+func (g *Game) spawnBunnies(ctx *ecs.Sys, n int, x, y float32) {
 	n = min(n, MaxSprites-g.bunnies.Count())
 	w, h := g.arena(ctx)
 	size := float32(g.opts.SpriteSize)
@@ -141,7 +141,7 @@ func (g *Game) spawnBunnies(ctx *ecs.Context, n int, x, y float32) {
 }
 
 // despawnBunnies queues the removal of up to n bunnies.
-func (g *Game) despawnBunnies(ctx *ecs.Context, n int) {
+func (g *Game) despawnBunnies(ctx *ecs.Sys, n int) {
 	q := g.bunnies.Query()
 	for n > 0 && q.Next() {
 		ctx.Commands.Despawn(q.Entity())
@@ -151,7 +151,7 @@ func (g *Game) despawnBunnies(ctx *ecs.Context, n int) {
 }
 
 // spawnPlayer queues the player in the middle of the arena.
-func (g *Game) spawnPlayer(ctx *ecs.Context) {
+func (g *Game) spawnPlayer(ctx *ecs.Sys) {
 	w, h := g.arena(ctx)
 	s := ecs.SpriteOf(g.playerRegion)
 	s.Size = geom.Vec2{X: 40, Y: 40}
@@ -167,7 +167,7 @@ func (g *Game) spawnPlayer(ctx *ecs.Context) {
 // key was held (TickContext's SimulationSeconds policy), starts dashes and
 // fires shots when their cooldowns allow.
 func (g *Game) playerSystem() ecs.System {
-	return ecs.System{Name: "player", Run: func(ctx *ecs.Context) {
+	return ecs.System{Name: "player", Run: func(ctx *ecs.Sys) {
 		in := ctx.Input
 		now := ctx.Queue.Now()
 		step := ctx.Time.Timing.Step
@@ -221,13 +221,13 @@ func (g *Game) playerSystem() ecs.System {
 	}}
 }
 
-func (g *Game) endDash(ctx *ecs.Context, d ecs.EventDelivery) {
+func (g *Game) endDash(ctx *ecs.Sys, d ecs.EventDelivery) {
 	if p := g.playerMap.Get(d.Payload.Entity); p != nil {
 		p.Dashing = false
 	}
 }
 
-func (g *Game) dashReady(ctx *ecs.Context, d ecs.EventDelivery) {
+func (g *Game) dashReady(ctx *ecs.Sys, d ecs.EventDelivery) {
 	if p := g.playerMap.Get(d.Payload.Entity); p != nil {
 		p.DashReady = true
 	}
@@ -235,7 +235,7 @@ func (g *Game) dashReady(ctx *ecs.Context, d ecs.EventDelivery) {
 
 // fire queues a shot leaving pos in direction dir and an event that removes
 // it when its life is over.
-func (g *Game) fire(ctx *ecs.Context, pos, dir geom.Vec2, step time.Duration) {
+func (g *Game) fire(ctx *ecs.Sys, pos, dir geom.Vec2, step time.Duration) {
 	s := ecs.Sprite{Size: geom.Vec2{X: 8, Y: 8}, Origin: geom.Vec2{X: 4, Y: 4}, Tint: render2d.Color{R: 1, G: 0.5, B: 0.2, A: 1}, Layer: layerPlayer}
 	p := ctx.Commands.Spawn()
 	ecs.With(p, ecs.At(pos.X, pos.Y))
@@ -253,8 +253,8 @@ func (g *Game) fire(ctx *ecs.Context, pos, dir geom.Vec2, step time.Duration) {
 // delta then covers every tick it skipped, so the pulse keeps time. The
 // overlay shows how often it ran and was skipped.
 func (g *Game) pulseSystem() ecs.System {
-	return ecs.System{Name: "pulse", Cosmetic: true, Run: func(ctx *ecs.Context) {
-		g.pulse += ctx.DeltaSeconds()
+	return ecs.System{Name: "pulse", Cosmetic: true, Run: func(ctx *ecs.Sys) {
+		g.pulse += ctx.RunDeltaSeconds()
 		scale := float32(1 + 0.08*math.Sin(2*math.Pi*1.5*g.pulse))
 		q := g.players.Query()
 		for q.Next() {
@@ -266,8 +266,8 @@ func (g *Game) pulseSystem() ecs.System {
 
 // shotSystem moves shots; expiry comes from the gameplay queue.
 func (g *Game) shotSystem() ecs.System {
-	return ecs.System{Name: "shots", Run: func(ctx *ecs.Context) {
-		dt := float32(ctx.DeltaSeconds())
+	return ecs.System{Name: "shots", Run: func(ctx *ecs.Sys) {
+		dt := float32(ctx.RunDeltaSeconds())
 		q := g.shots.Query()
 		for q.Next() {
 			t, v := q.Get()
@@ -278,7 +278,7 @@ func (g *Game) shotSystem() ecs.System {
 }
 
 // expireShot removes the shot whose serial number the event carries.
-func (g *Game) expireShot(ctx *ecs.Context, d ecs.EventDelivery) {
+func (g *Game) expireShot(ctx *ecs.Sys, d ecs.EventDelivery) {
 	serial := uint64(d.Payload.Value)
 	q := g.shots.Query()
 	for q.Next() {

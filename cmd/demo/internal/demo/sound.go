@@ -178,7 +178,7 @@ func (g *Game) setupSound(s *framework.Setup) error {
 // spawnMusic queues the music: a looping, non-positional source on the
 // music bus. The component is game state like any other (it is in the
 // world hash, so a replay starts the same music on the same tick).
-func (g *Game) spawnMusic(ctx *ecs.Context) {
+func (g *Game) spawnMusic(ctx *ecs.Sys) {
 	p := audio.DefaultParams()
 	p.Bus, p.Volume, p.Loop = audio.Music, musicVolume, true
 	e := ctx.Commands.Spawn()
@@ -186,10 +186,10 @@ func (g *Game) spawnMusic(ctx *ecs.Context) {
 }
 
 // playEffect plays one of the demo's effects from a simulation system, on
-// the span of the tick (ecs.Context.PlaySound), panned by where it
+// the span of the tick (ecs.Sys.PlaySound), panned by where it
 // happens across the arena. A sound never stops the game: a failed
 // request is counted by the Audio resource and shown on the overlay.
-func (g *Game) playEffect(ctx *ecs.Context, s assets.Sound, volume float32, x, width float32) {
+func (g *Game) playEffect(ctx *ecs.Sys, s assets.Sound, volume float32, x, width float32) {
 	p := audio.DefaultParams()
 	p.Volume = volume
 	if width > 0 {

@@ -23,7 +23,7 @@ func TestDashAndFireSounds(t *testing.T) {
 	// Note the span start of the ticks that dashed and fired.
 	var dashes, shots []timing.Instant
 	var seen demo.Player
-	sim.App.AddSystem(ecs.PostUpdate, ecs.System{Name: "watch", Run: func(ctx *ecs.Context) {
+	sim.App.AddSystem(ecs.PostUpdate, ecs.System{Name: "watch", Run: func(ctx *ecs.Sys) {
 		_, p, ok := g.PlayerState()
 		if !ok {
 			return

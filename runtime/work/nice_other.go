@@ -1,6 +1,6 @@
 //go:build !linux
 
-package runtime
+package work
 
 // setThreadNice does nothing where a priority belongs to the process,
 // not to a thread.

@@ -1,4 +1,4 @@
-package runtime
+package work
 
 import "golang.org/x/sys/unix"
 

@@ -1,4 +1,4 @@
-package runtime
+package work
 
 import (
 	"context"
@@ -13,50 +13,47 @@ import (
 	"github.com/metronome-go/metronome/option"
 )
 
-// Bounds of [ExecutionOptions].
+// Bounds of [Options].
 const (
 	MaxWorkers       = 1024
 	MaxSettleTimeout = time.Minute
 )
 
-// settleWait bounds each of the platform's waits while accepted jobs
-// settle at shutdown: short enough that the dispatcher work a job waits
-// on runs promptly, and a bound that holds even when no wake arrives.
-const settleWait = time.Millisecond
-
-// PhaseWorkers is where a shutdown reports jobs that did not settle within
-// [ExecutionOptions.SettleTimeout].
-const PhaseWorkers Phase = "settle workers"
-
 var (
+	// ErrClosed is returned when work is handed to a group, a pool or a
+	// game session's queues once they no longer accept it: closed,
+	// canceled, failed or shutting down.
+	ErrClosed = errors.New("work: no longer accepting work (closed or shutting down)")
 	// ErrGroupCanceled is the cause a job's context reports after
 	// [Group.Cancel].
-	ErrGroupCanceled = errors.New("runtime: worker group canceled")
+	ErrGroupCanceled = errors.New("work: worker group canceled")
 	// ErrNoSession is returned by [Go] and [GoPlatform] for a group that
-	// no session created: only a session's groups know its mailbox and
-	// dispatcher.
-	ErrNoSession = errors.New("runtime: worker group belongs to no session; get it from GameRuntime.Workers")
-	// ErrSettleTimeout is the failure of a shutdown whose accepted jobs
-	// were still running after [ExecutionOptions.SettleTimeout].
-	ErrSettleTimeout = errors.New("runtime: accepted worker jobs did not settle in time")
+	// no session created: only a session's groups know where its results
+	// go.
+	ErrNoSession = errors.New("work: worker group belongs to no session; get it from a Session")
+	// ErrSettleTimeout is the failure of a settle whose accepted jobs were
+	// still running after [Options.SettleTimeout].
+	ErrSettleTimeout = errors.New("work: accepted worker jobs did not settle in time")
 )
 
-// ExecutionOptions choose the worker pool a session's groups run on.
-type ExecutionOptions struct {
-	// Workers is the capacity of the pool the runtime owns: at most this
+// Options choose the worker pool a session's groups run on. The zero
+// value is an owned pool of GOMAXPROCS workers that waits for every job
+// at shutdown.
+type Options struct {
+	// Workers is the capacity of the pool the session owns: at most this
 	// many jobs run at once. Its goroutines start one by one as jobs
 	// arrive, so a session that never submits a job starts none. 0 is
-	// GOMAXPROCS when the runtime is built; 0 to 1024. Must be 0 when Pool
+	// GOMAXPROCS when the session is made; 0 to 1024. Must be 0 when Pool
 	// is set.
 	Workers int
 	// Pool, when set, is an application pool the session borrows instead
-	// of owning one: the runtime creates its groups on it, settles only
+	// of owning one: the session creates its groups on it, settles only
 	// those at shutdown and leaves the pool and its other groups open.
 	// The application closes it.
-	Pool *WorkerPool
+	Pool *Pool
 	// SettleTimeout bounds how long a shutdown waits for accepted jobs to
 	// finish. Past it the session fails with [ErrSettleTimeout] in
-	// [PhaseWorkers] and cleanup goes on without them (an owned pool is
+	// the runtime's settle phase and cleanup goes on without them (an owned pool is
 	// then closed but not joined). 0 (the default) waits for every job:
 	// cleanup frees resources those jobs may still use. 0 to 1 min.
 	SettleTimeout time.Duration
@@ -76,24 +73,30 @@ type ExecutionOptions struct {
 // threads, above idle work. Elsewhere workers keep the process's priority.
 const BackgroundNice = 10
 
-// validate appends the options' problems to errs.
-func (o ExecutionOptions) validate(bad func(field string, value any, problem, allowed string)) {
+// Validate reports every invalid field at once, each an *[option.Error],
+// joined with errors.Join.
+func (o Options) Validate() error {
+	var errs []error
+	bad := func(field string, value any, problem, allowed string) {
+		errs = append(errs, &option.Error{Pkg: "work", Field: field, Value: value, Problem: problem, Allowed: allowed})
+	}
 	if o.Workers < 0 || o.Workers > MaxWorkers {
-		bad("Options.Execution.Workers", o.Workers, "is out of range", fmt.Sprintf("0 (GOMAXPROCS) to %d", MaxWorkers))
+		bad("Options.Workers", o.Workers, "is out of range", fmt.Sprintf("0 (GOMAXPROCS) to %d", MaxWorkers))
 	} else if o.Workers != 0 && o.Pool != nil {
-		bad("Options.Execution.Workers", o.Workers, "is set together with Options.Execution.Pool", "0 when a pool is supplied")
+		bad("Options.Workers", o.Workers, "is set together with Options.Pool", "0 when a pool is supplied")
 	}
 	if o.SettleTimeout < 0 || o.SettleTimeout > MaxSettleTimeout {
-		bad("Options.Execution.SettleTimeout", o.SettleTimeout, "is out of range", fmt.Sprintf("0 (no limit) to %v", MaxSettleTimeout))
+		bad("Options.SettleTimeout", o.SettleTimeout, "is out of range", fmt.Sprintf("0 (no limit) to %v", MaxSettleTimeout))
 	}
+	return errors.Join(errs...)
 }
 
-// Job is CPU work for a [WorkerPool]: decode a level, build a navigation
+// Job is CPU work for a [Pool]: decode a level, build a navigation
 // mesh, generate a chunk. Run gets the context of its group, done when the
 // group is canceled or fails, or when its session stops; a long job
 // should check it and return early. A job must not touch simulation
-// state: it hands its result over through the [Mailbox] or the
-// [PlatformDispatcher] (see [Go] and [GoPlatform]).
+// state: it hands its result over to the simulation owner or the platform
+// thread (see [Go] and [GoPlatform]).
 //
 // Submitting a pointer to a job the caller reuses (a pooled job type)
 // allocates nothing on submission or completion. Every accepted job runs
@@ -109,12 +112,12 @@ type JobFunc func(ctx context.Context)
 // Run calls f.
 func (f JobFunc) Run(ctx context.Context) { f(ctx) }
 
-// WorkerPool runs jobs on at most a fixed number of goroutines, started
+// Pool runs jobs on at most a fixed number of goroutines, started
 // one by one as work arrives. Jobs are submitted through groups
-// ([WorkerPool.Group]), which track and cancel them. A runtime owns one
-// unless [ExecutionOptions.Pool] lends it an application pool; an
+// ([Pool.Group]), which track and cancel them. A [Session] owns one
+// unless [Options.Pool] lends it an application pool; an
 // application pool outlives sessions and is closed by its owner.
-type WorkerPool struct {
+type Pool struct {
 	capacity int
 	nice     int // the workers' nice value; 0 keeps the process's
 
@@ -133,31 +136,31 @@ type task struct {
 	group *Group
 }
 
-// NewWorkerPool returns a pool of at most workers goroutines (0 is
+// NewPool returns a pool of at most workers goroutines (0 is
 // GOMAXPROCS; 0 to [MaxWorkers]) at the process's priority. No goroutine
 // starts before the first job.
-func NewWorkerPool(workers int) (*WorkerPool, error) {
-	return newWorkerPool(workers, 0)
+func NewPool(workers int) (*Pool, error) {
+	return newPool(workers, 0)
 }
 
-func newWorkerPool(workers, nice int) (*WorkerPool, error) {
+func newPool(workers, nice int) (*Pool, error) {
 	if workers < 0 || workers > MaxWorkers {
-		return nil, &option.Error{Pkg: "runtime", Field: "workers", Value: workers, Problem: "is out of range", Allowed: fmt.Sprintf("0 (GOMAXPROCS) to %d", MaxWorkers)}
+		return nil, &option.Error{Pkg: "work", Field: "workers", Value: workers, Problem: "is out of range", Allowed: fmt.Sprintf("0 (GOMAXPROCS) to %d", MaxWorkers)}
 	}
 	if workers == 0 {
 		workers = goruntime.GOMAXPROCS(0)
 	}
-	p := &WorkerPool{capacity: workers, nice: nice}
+	p := &Pool{capacity: workers, nice: nice}
 	p.cond.L = &p.mu
 	return p, nil
 }
 
 // Capacity returns the most jobs that run at once.
-func (p *WorkerPool) Capacity() int { return p.capacity }
+func (p *Pool) Capacity() int { return p.capacity }
 
 // Running returns how many worker goroutines are alive: 0 before the first
-// job and after [WorkerPool.Close] returns.
-func (p *WorkerPool) Running() int {
+// job and after [Pool.Close] returns.
+func (p *Pool) Running() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.started
@@ -165,25 +168,30 @@ func (p *WorkerPool) Running() int {
 
 // Group returns a new group of the pool named name (for diagnostics). Its
 // jobs' contexts are done only when the group is canceled or fails. Use
-// [Workers.Group] instead for work whose results go to a session.
-func (p *WorkerPool) Group(name string) *Group {
-	return p.newGroup(name, context.Background(), nil, nil)
+// [Session.Group] instead for work whose results go to a session.
+func (p *Pool) Group(name string) *Group {
+	return p.newGroup(name, context.Background(), nil)
 }
 
 // Close refuses further jobs in every group, lets the queued and running
 // ones finish and waits for the worker goroutines to end. It is safe to
 // repeat; do not call it from a job (it would wait for itself).
-func (p *WorkerPool) Close() {
+func (p *Pool) Close() {
+	p.refuse()
+	p.wg.Wait()
+}
+
+// refuse refuses further jobs and lets idle workers end, without waiting.
+func (p *Pool) refuse() {
 	p.mu.Lock()
 	p.closed = true
 	p.idle = 0
 	p.cond.Broadcast()
 	p.mu.Unlock()
-	p.wg.Wait()
 }
 
 // push queues t and makes sure a worker will take it.
-func (p *WorkerPool) push(t task) error {
+func (p *Pool) push(t task) error {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -209,7 +217,7 @@ func (p *WorkerPool) push(t task) error {
 	return nil
 }
 
-func (p *WorkerPool) grow() {
+func (p *Pool) grow() {
 	next := make([]task, max(16, 2*len(p.queue)))
 	for i := range p.n {
 		next[i] = p.queue[(p.head+i)%len(p.queue)]
@@ -219,7 +227,7 @@ func (p *WorkerPool) grow() {
 
 // work is a worker goroutine: it takes tasks in order until the pool is
 // closed and empty.
-func (p *WorkerPool) work() {
+func (p *Pool) work() {
 	defer p.wg.Done()
 	if p.nice > 0 {
 		// The worker keeps its thread for life, so the thread's priority
@@ -277,9 +285,9 @@ func (t *tracker) release() {
 	}
 }
 
-// GroupStats are a group's counts, read with [Group.Stats]: progress is
+// Stats are a group's counts, read with [Group.Stats]: progress is
 // Finished out of Accepted.
-type GroupStats struct {
+type Stats struct {
 	// Accepted counts jobs the group took; Finished those that have run
 	// (a panicking job included); Panicked those that panicked.
 	Accepted, Finished, Panicked uint64
@@ -287,7 +295,7 @@ type GroupStats struct {
 	Active int
 }
 
-// Group tracks a set of jobs on a [WorkerPool]: it accepts them until it is
+// Group tracks a set of jobs on a [Pool]: it accepts them until it is
 // closed, canceled or fails, gives them one context, counts them and
 // reports the first panic. Its methods are safe from any goroutine; the
 // simulation reads it without blocking ([Group.Idle], [Group.Stats],
@@ -299,12 +307,12 @@ type GroupStats struct {
 // and [GoPlatform] also hand the panic to whoever waits for the result,
 // so it is not lost when nobody reads Err.
 type Group struct {
-	pool   *WorkerPool
+	pool   *Pool
 	name   string
 	ctx    context.Context
 	cancel context.CancelCauseFunc
-	track  *tracker     // the session's; nil for an application group
-	sess   *GameRuntime // the session whose mailbox and dispatcher results go to
+	track  *tracker // the session's; nil for an application group
+	sess   *Session // where results go (Go, GoPlatform); nil for an application group
 
 	mu                           sync.Mutex
 	cond                         sync.Cond // Wait waits here
@@ -315,8 +323,11 @@ type Group struct {
 	err                          error
 }
 
-func (p *WorkerPool) newGroup(name string, parent context.Context, t *tracker, sess *GameRuntime) *Group {
-	g := &Group{pool: p, name: name, track: t, sess: sess}
+func (p *Pool) newGroup(name string, parent context.Context, sess *Session) *Group {
+	g := &Group{pool: p, name: name, sess: sess}
+	if sess != nil {
+		g.track = &sess.track
+	}
 	g.ctx, g.cancel = context.WithCancelCause(parent)
 	g.cond.L = &g.mu
 	return g
@@ -330,7 +341,7 @@ func (g *Group) Name() string { return g.name }
 // closed) and an error for a nil job; an accepted job runs exactly once.
 func (g *Group) Submit(j Job) error {
 	if j == nil {
-		return fmt.Errorf("runtime: nil job submitted to worker group %q", g.name)
+		return fmt.Errorf("work: nil job submitted to worker group %q", g.name)
 	}
 	if g.track != nil && !g.track.admit() {
 		return ErrClosed
@@ -394,10 +405,10 @@ func (g *Group) Idle() bool {
 }
 
 // Stats returns the group's counts.
-func (g *Group) Stats() GroupStats {
+func (g *Group) Stats() Stats {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return GroupStats{Accepted: g.accepted, Finished: g.finished, Panicked: g.panicked, Active: g.active}
+	return Stats{Accepted: g.accepted, Finished: g.finished, Panicked: g.panicked, Active: g.active}
 }
 
 // Wait blocks until every accepted job has run and returns [Group.Err].
@@ -458,188 +469,4 @@ func (g *Group) done() {
 	if g.track != nil {
 		g.track.release()
 	}
-}
-
-// Workers hands out a session's worker groups, returned by
-// [GameRuntime.Workers]. Its groups' job contexts are also done once the
-// session stops, and the shutdown settles their accepted jobs (see the
-// package documentation).
-type Workers struct {
-	rt     *GameRuntime
-	pool   *WorkerPool
-	owned  bool
-	track  tracker
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-}
-
-func (w *Workers) init(r *GameRuntime) error {
-	w.rt = r
-	w.pool, w.owned = r.opts.Execution.Pool, false
-	if w.pool == nil {
-		nice := 0
-		if r.opts.Execution.Background {
-			nice = BackgroundNice
-		}
-		p, err := newWorkerPool(r.opts.Execution.Workers, nice)
-		if err != nil {
-			return err
-		}
-		w.pool, w.owned = p, true
-	}
-	w.ctx, w.cancel = context.WithCancelCause(context.Background())
-	w.track.wake = r.plat.waiter.Wake
-	return nil
-}
-
-// Group returns a new group of the session named name. Its results reach
-// the session through [Go] and [GoPlatform]. Once the session is
-// stopping, the group accepts nothing ([Group.Submit] returns
-// [ErrClosed]).
-func (w *Workers) Group(name string) *Group {
-	return w.pool.newGroup(name, w.ctx, &w.track, w.rt)
-}
-
-// Pool returns the pool the session's groups run on: its own, or the one
-// from [ExecutionOptions.Pool].
-func (w *Workers) Pool() *WorkerPool { return w.pool }
-
-// Active returns how many jobs of the session's groups are queued or
-// running.
-func (w *Workers) Active() int { return int(w.track.active.Load()) }
-
-// closeAcceptance is the first step of a shutdown: the session's groups
-// refuse new jobs and their jobs' contexts are done.
-func (w *Workers) closeAcceptance() {
-	w.track.closed.Store(true)
-	w.cancel(ErrClosed)
-}
-
-// settleWorkers waits, on the platform thread, until the session's
-// accepted jobs have finished, running dispatcher batches meanwhile so that
-// a job waiting on platform work finishes too. Each wait is bounded by
-// settleWait, and the last job's completion or a dispatcher submission
-// ends it early, so virtual time works too. Then the owned pool joins.
-func (r *GameRuntime) settleWorkers() {
-	w := &r.workers
-	limit := r.opts.Execution.SettleTimeout
-	start := r.clock.Now()
-	settled := true
-	for w.track.active.Load() > 0 {
-		if err := guard(func() error { r.plat.drainDispatcher(); return nil }); err != nil {
-			r.fail(PhaseSettle, err)
-		}
-		n := w.track.active.Load()
-		if n == 0 {
-			break
-		}
-		now := r.clock.Now()
-		if limit > 0 && now >= start.AddSaturating(limit) {
-			r.fail(PhaseWorkers, fmt.Errorf("%w: %d still running after %v", ErrSettleTimeout, n, limit))
-			settled = false
-			break
-		}
-		_ = r.plat.waiter.WaitUntil(now.AddSaturating(settleWait))
-	}
-	if !w.owned {
-		return
-	}
-	if settled {
-		w.pool.Close()
-		return
-	}
-	// Refuse further work but leave the stuck jobs' goroutines behind.
-	w.pool.mu.Lock()
-	w.pool.closed = true
-	w.pool.idle = 0
-	w.pool.cond.Broadcast()
-	w.pool.mu.Unlock()
-}
-
-// resultJob is the job [Go] and [GoPlatform] submit: it runs fn, turns a
-// panic into a *PanicError (failing the group as any panicking job does)
-// and hands the outcome to finish.
-type resultJob[T any] struct {
-	g      *Group
-	fn     func(ctx context.Context) (T, error)
-	finish func(T, error)
-}
-
-func (j *resultJob[T]) Run(ctx context.Context) {
-	var v T
-	var err error
-	ok := false
-	func() {
-		defer func() {
-			if !ok {
-				pe := &PanicError{Value: recover(), Stack: debug.Stack()}
-				j.g.fail(pe)
-				err = pe
-			}
-		}()
-		v, err = j.fn(ctx)
-		ok = true
-	}()
-	j.finish(v, err)
-}
-
-// Go runs job on a worker of g and delivers its result to deliver on the
-// simulation owner, through the session's [Mailbox]: deliver runs before
-// the first update that starts after the job finished, so it may touch
-// simulation state. A panic in job reaches deliver as a *[PanicError] (and
-// fails g). A result that arrives after the simulation stopped is dropped.
-// Go returns [Group.Submit]'s error, or [ErrNoSession] for a group that no
-// session created. It allocates; submit a pooled [Job] where that
-// matters.
-func Go[T any](g *Group, job func(ctx context.Context) (T, error), deliver func(T, error)) error {
-	if g.sess == nil {
-		return ErrNoSession
-	}
-	mb := &g.sess.mailbox
-	return g.Submit(&resultJob[T]{g: g, fn: job, finish: func(v T, err error) {
-		if deliver != nil {
-			_ = mb.Post(func() { deliver(v, err) }) // ErrClosed: nobody is left to deliver to
-		}
-	}})
-}
-
-// GoPlatform runs job on a worker of g, then, when it succeeded, upload
-// on the platform thread with its value (through the session's
-// [PlatformDispatcher]: a decoded image becomes a texture there), then
-// deliver on the simulation owner with upload's result (through the
-// [Mailbox], before an update). A job that fails skips upload and delivers
-// its error (a panic as a *[PanicError], failing g as well); a panic in
-// upload is delivered as a *[PanicError]. A result that arrives after the
-// simulation or the dispatcher stopped is dropped. GoPlatform returns
-// [Group.Submit]'s error, or [ErrNoSession] for a group that no session
-// created.
-func GoPlatform[T, U any](g *Group, job func(ctx context.Context) (T, error), upload func(T) (U, error), deliver func(U, error)) error {
-	if g.sess == nil {
-		return ErrNoSession
-	}
-	r := g.sess
-	post := func(u U, err error) {
-		if deliver != nil {
-			_ = r.mailbox.Post(func() { deliver(u, err) }) // ErrClosed: nobody is left to deliver to
-		}
-	}
-	return g.Submit(&resultJob[T]{g: g, fn: job, finish: func(v T, err error) {
-		if err != nil {
-			var zero U
-			post(zero, err)
-			return
-		}
-		// Canceled at shutdown (the future's error): the simulation has
-		// stopped by then, so there is nobody to tell.
-		Submit(&r.dispatcher, func() (U, error) {
-			var u U
-			err := guard(func() error {
-				var err error
-				u, err = upload(v)
-				return err
-			})
-			post(u, err)
-			return u, err
-		})
-	}})
 }

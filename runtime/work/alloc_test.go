@@ -1,18 +1,18 @@
 //go:build !race
 
-package runtime_test
+package work_test
 
 import (
 	"testing"
 
-	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/work"
 )
 
 // TestWorkerJobAllocs: submitting and completing a pooled job allocates
 // nothing, once the pool's goroutines have started and its queue has
 // grown.
 func TestWorkerJobAllocs(t *testing.T) {
-	pool, _ := runtime.NewWorkerPool(2)
+	pool, _ := work.NewPool(2)
 	defer pool.Close()
 	g := pool.Group("allocs")
 	job := &countJob{}
