@@ -36,3 +36,7 @@ func (l *Library) HoldLock() (unlock func()) {
 // OnContended makes every wait for the library's lock call f first (nil:
 // nothing). Set it before the goroutines that take the lock start.
 func OnContended(f func()) { testHookContended = f }
+
+// OnWaitWriters makes every upload that waits for an image's copy into a
+// page call f first (nil: nothing).
+func OnWaitWriters(f func()) { testHookWaitWriters = f }

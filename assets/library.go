@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"io/fs"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -201,8 +202,9 @@ func (l *Library) UploadStats() UploadStats {
 }
 
 // testHookContended, when set by a test, runs when [Library.lockTimed]
-// finds the lock held, before it waits.
-var testHookContended func()
+// finds the lock held, before it waits; testHookWaitWriters when an upload
+// is about to wait for a copy into a page.
+var testHookContended, testHookWaitWriters func()
 
 // lockTimed takes the library's lock and returns how long it waited for
 // it: zero, without reading the clock, when the lock was free.
@@ -243,8 +245,20 @@ type page struct {
 	// there is not drawable yet.
 	deferred bool
 	// writers counts goroutines copying pixels into the page outside the
-	// lock (see Library.add): no upload reads the page meanwhile.
+	// lock (see Library.add), into the cells in writing: no upload reads
+	// those texels meanwhile.
 	writers int
+	writing []image.Rectangle
+}
+
+// writingOver reports whether an image is being copied into r.
+func (p *page) writingOver(r image.Rectangle) bool {
+	for _, w := range p.writing {
+		if w.Overlaps(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // markDirty notes that the texels of r changed, with a ring of one texel
@@ -416,6 +430,7 @@ func (l *Library) add(e imageEntry, img image.Image, op string, t *placeTimes) (
 		p.used = true
 		p.refs++ // so that the page cannot retire while the pixels are copied
 		p.writers++
+		p.writing = append(p.writing, r.Inset(-extrude))
 		l.mu.Unlock()
 		t.add(wait, time.Duration(l.clock.Now()-t0), 0)
 		break
@@ -429,9 +444,10 @@ func (l *Library) add(e imageEntry, img image.Image, op string, t *placeTimes) (
 	t2 := l.clock.Now()
 	defer l.mu.Unlock()
 	p.writers--
-	if p.writers == 0 {
-		l.written.Broadcast()
+	if i := slices.Index(p.writing, r.Inset(-extrude)); i >= 0 {
+		p.writing = slices.Delete(p.writing, i, i+1)
 	}
+	l.written.Broadcast()
 	l.markFilledLocked(p, r.Inset(-extrude))
 	e.page, e.rect = pi, r
 	id, gen := l.images.add(e)
@@ -793,10 +809,14 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 			}
 		case !p.tex.IsZero() && !p.dirty.Empty() && (budget == 0 || 4*p.dirty.Dx()*p.dirty.Dy() <= uploadBand):
 			// A small change may be a glyph the frame about to be
-			// drawn uses, so it cannot wait for the next step; should
-			// a worker be copying an image into the page (rare, and
-			// short: no lock is held while it copies), wait for it.
-			for p.writers > 0 {
+			// drawn uses, so it cannot wait for the next step. A
+			// worker copying an image into another part of the page is
+			// no obstacle; should its cell lie in the change's
+			// rectangle (rare), wait for the copy.
+			for p.writingOver(p.dirty) {
+				if h := testHookWaitWriters; h != nil {
+					h()
+				}
 				l.written.Wait()
 			}
 			if p.retired || p.dirty.Empty() {
@@ -836,9 +856,9 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 			}
 			bands++
 		}
-		// A page a worker is copying into waits for the next step: its
-		// large change is pending (deferred) until sent.
-		for !p.dirty.Empty() && !pending && p.writers == 0 {
+		// A change over a cell a worker is copying into waits for the
+		// next step: it is pending (deferred) until sent.
+		for !p.dirty.Empty() && !pending && !p.writingOver(p.dirty) {
 			if spent() {
 				pending = true
 				break

@@ -69,8 +69,32 @@ func TestPlacingCopiesOutsideTheLock(t *testing.T) {
 		if _, err := lib.Region(first); err != nil {
 			t.Errorf("a neighbour of the image being copied: %v, want it drawable", err)
 		}
+		// A small change elsewhere in the page (a glyph, a sprite) is
+		// sent at once, without waiting for the copy.
+		small, err := lib.AddImage("small", pattern(8, 8, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		assets.OnWaitWriters(func() {
+			t.Error("the upload waited for a copy into another part of the page")
+			close(g.open) // or it would wait for good
+		})
+		_, err = lib.UploadStep(rec)
+		assets.OnWaitWriters(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, err := lib.Region(small); err != nil {
+			t.Errorf("a small image placed during the copy: %v, want it drawable", err)
+		} else if !samePixels(regionPixels(t, rec, r), pattern(8, 8, 3)) {
+			t.Error("a small image placed during the copy: its texels on the GPU differ")
+		}
 	}
-	close(g.open)
+	select {
+	case <-g.open: // closed by the hook
+	default:
+		close(g.open)
+	}
 	a := <-done
 	if a.err != nil {
 		t.Fatal(a.err)
