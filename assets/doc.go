@@ -145,7 +145,7 @@
 //
 // Placing an image holds the library's lock only to claim its space and
 // to register it: the pixels are copied into the page outside the lock,
-// and an upload leaves a page alone while a copy into it runs. A worker
+// and an upload leaves the image's cell alone while the copy runs. A worker
 // whose thread is preempted in the middle of a copy (a background pool's
 // threads run at a lower priority) then never keeps the graphics thread
 // or the simulation's text layout waiting.
