@@ -386,7 +386,7 @@ func (l *Library) add(e imageEntry, img image.Image, op string, t *placeTimes) (
 	cw, ch := w+2*extrude+l.opts.Padding, h+2*extrude+l.opts.Padding
 	dedicated := cw > l.opts.PageSize || ch > l.opts.PageSize
 	var fresh *page
-	if dedicated && w > 0 && h > 0 && w <= l.maxTextureSize() && h <= l.maxTextureSize() {
+	if dedicated && w > 0 && h > 0 && max(w, h) <= l.maxTextureSize() {
 		// Too big for a page: a texture of its own, exactly its size,
 		// whose clamped edges do what extrusion would.
 		fresh = &page{img: image.NewRGBA(image.Rect(0, 0, w, h)), used: true, dedicated: true}
