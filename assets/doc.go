@@ -140,7 +140,15 @@
 // that knows what a load will place calls [Library.Reserve] in its setup,
 // and the setup's Upload creates those pages before the first frame.
 // [Library.UploadStats] says what the uploads cost, measured where they
-// run, and [Load.Stats] what the workers spent decoding and packing.
+// run (the waits for the library's lock apart), and [Load.Stats] what the
+// workers spent decoding, waiting for the lock, and packing.
+//
+// Placing an image holds the library's lock only to claim its space and
+// to register it: the pixels are copied into the page outside the lock,
+// and an upload leaves the image's cell alone while the copy runs. A worker
+// whose thread is preempted in the middle of a copy (a background pool's
+// threads run at a lower priority) then never keeps the graphics thread
+// or the simulation's text layout waiting.
 //
 //	lib, _ := assets.NewLibrary(assets.DefaultOptions())
 //	hero, err := lib.LoadImage(gameFS, "sprites/hero.png") // simulation or init

@@ -16,3 +16,27 @@ func (l *Library) ParseFontSfnt(name string, data []byte, size float64) (Font, e
 	defer l.mu.Unlock()
 	return l.addFontLocked(&parsedFont{name: name, cff: c}, size)
 }
+
+// LockFree reports whether the library's lock is free at this instant.
+func (l *Library) LockFree() bool {
+	if !l.mu.TryLock() {
+		return false
+	}
+	l.mu.Unlock()
+	return true
+}
+
+// HoldLock takes the library's lock, as a goroutine placing an image
+// would, and returns the function that lets it go.
+func (l *Library) HoldLock() (unlock func()) {
+	l.mu.Lock()
+	return l.mu.Unlock
+}
+
+// OnContended makes every wait for the library's lock call f first (nil:
+// nothing). Set it before the goroutines that take the lock start.
+func OnContended(f func()) { testHookContended = f }
+
+// OnWaitWriters makes every upload that waits for an image's copy into a
+// page call f first (nil: nothing).
+func OnWaitWriters(f func()) { testHookWaitWriters = f }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"io/fs"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -148,6 +149,8 @@ type Library struct {
 
 	clock timing.Clock
 	stats uploadCounters
+	// written is signalled, on mu, when a page's last writer is done.
+	written sync.Cond
 }
 
 // uploadCounters are the upload statistics, written on the graphics
@@ -155,6 +158,7 @@ type Library struct {
 type uploadCounters struct {
 	calls, deferred, bytes atomic.Uint64
 	time, longest          atomic.Int64
+	lockWait, longestWait  atomic.Int64
 }
 
 // UploadStats say what the uploads of a library have cost so far: the
@@ -171,12 +175,21 @@ type UploadStats struct {
 	// included; Longest the longest call (since [Library.ResetUploadPeak]).
 	Time    time.Duration `json:"time_ns"`
 	Longest time.Duration `json:"longest_ns"`
+	// LockWait is the part of Time the calls spent waiting for the
+	// library's lock, held by another goroutine (a worker placing an
+	// image, the simulation laying out text); LongestLockWait the longest
+	// such wait (since [Library.ResetUploadPeak]).
+	LockWait        time.Duration `json:"lock_wait_ns"`
+	LongestLockWait time.Duration `json:"longest_lock_wait_ns"`
 }
 
-// ResetUploadPeak starts UploadStats.Longest again from zero, to find the
-// longest upload of a stretch of the session (a background load). Safe from
-// any goroutine.
-func (l *Library) ResetUploadPeak() { l.stats.longest.Store(0) }
+// ResetUploadPeak starts UploadStats.Longest and LongestLockWait again
+// from zero, to find the longest upload of a stretch of the session (a
+// background load). Safe from any goroutine.
+func (l *Library) ResetUploadPeak() {
+	l.stats.longest.Store(0)
+	l.stats.longestWait.Store(0)
+}
 
 // UploadStats returns the upload statistics. Safe from any goroutine.
 func (l *Library) UploadStats() UploadStats {
@@ -184,6 +197,36 @@ func (l *Library) UploadStats() UploadStats {
 	return UploadStats{
 		Calls: c.calls.Load(), Deferred: c.deferred.Load(), Bytes: c.bytes.Load(),
 		Time: time.Duration(c.time.Load()), Longest: time.Duration(c.longest.Load()),
+		LockWait: time.Duration(c.lockWait.Load()), LongestLockWait: time.Duration(c.longestWait.Load()),
+	}
+}
+
+// testHookContended, when set by a test, runs when [Library.lockTimed]
+// finds the lock held, before it waits; testHookWaitWriters when an upload
+// is about to wait for a copy into a page.
+var testHookContended, testHookWaitWriters func()
+
+// lockTimed takes the library's lock and returns how long it waited for
+// it: zero, without reading the clock, when the lock was free.
+func (l *Library) lockTimed() time.Duration {
+	if l.mu.TryLock() {
+		return 0
+	}
+	if h := testHookContended; h != nil {
+		h()
+	}
+	t0 := l.clock.Now()
+	l.mu.Lock()
+	return time.Duration(l.clock.Now() - t0)
+}
+
+// raise sets m to d if d is larger.
+func raise(m *atomic.Int64, d int64) {
+	for {
+		v := m.Load()
+		if d <= v || m.CompareAndSwap(v, d) {
+			return
+		}
 	}
 }
 
@@ -201,6 +244,21 @@ type page struct {
 	// deferred: a budgeted step left texels of dirty unsent; what lies
 	// there is not drawable yet.
 	deferred bool
+	// writers counts goroutines copying pixels into the page outside the
+	// lock (see Library.add), into the cells in writing: no upload reads
+	// those texels meanwhile.
+	writers int
+	writing []image.Rectangle
+}
+
+// writingOver reports whether an image is being copied into r.
+func (p *page) writingOver(r image.Rectangle) bool {
+	for _, w := range p.writing {
+		if w.Overlaps(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // markDirty notes that the texels of r changed, with a ring of one texel
@@ -261,6 +319,7 @@ func NewLibrary(opts Options) (*Library, error) {
 	}
 	opts = opts.withDefaults()
 	l := &Library{opts: opts, maxTex: opts.MaxTextureSize, clock: opts.Clock}
+	l.written.L = &l.mu
 	if l.clock == nil {
 		l.clock = timing.SystemClock{}
 	}
@@ -279,9 +338,7 @@ func (l *Library) LoadImage(fsys fs.FS, name string) (Image, error) {
 	if err != nil {
 		return Image{}, err
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.addLocked(imageEntry{name: name, fsys: fsys}, img, "load image")
+	return l.add(imageEntry{name: name, fsys: fsys}, img, "load image", nil)
 }
 
 // AddImage places an image made in memory (procedural textures, tests) in
@@ -291,9 +348,7 @@ func (l *Library) AddImage(name string, img image.Image) (Image, error) {
 	if img == nil {
 		return Image{}, &media.Error{Pkg: "assets", Op: "add image", Path: name, Err: media.Detail(media.ErrInvalid, "image is nil")}
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.addLocked(imageEntry{name: name}, img, "add image")
+	return l.add(imageEntry{name: name}, img, "add image", nil)
 }
 
 func (l *Library) maxTextureSize() int {
@@ -312,15 +367,117 @@ func (l *Library) checkSize(op, name string, w, h int) error {
 	return nil
 }
 
-func (l *Library) addLocked(e imageEntry, img image.Image, op string) (Image, error) {
+// placeTimes is where the placing of one image spent its time: waiting
+// for the library's lock, holding it, and copying pixels outside it.
+type placeTimes struct{ wait, hold, copy time.Duration }
+
+// add places img in an atlas page and registers it as e. The pixels are
+// copied outside the library's lock, which is held only to claim the
+// space and to register the image once copied: a goroutine that places
+// images (a background load's worker, whose thread may run at a lower
+// priority and be preempted anywhere) then never keeps the graphics thread
+// or the simulation waiting for the lock through a copy of its pixels. A
+// new page's memory is also allocated outside the lock. t, when not nil,
+// receives the times.
+func (l *Library) add(e imageEntry, img image.Image, op string, t *placeTimes) (Image, error) {
 	b := img.Bounds()
-	if err := l.checkSize(op, e.name, b.Dx(), b.Dy()); err != nil {
-		return Image{}, err
+	extrude := l.opts.Extrude
+	w, h := b.Dx(), b.Dy()
+	cw, ch := w+2*extrude+l.opts.Padding, h+2*extrude+l.opts.Padding
+	dedicated := cw > l.opts.PageSize || ch > l.opts.PageSize
+	var fresh *page
+	if dedicated && w > 0 && h > 0 && max(w, h) <= l.maxTextureSize() {
+		// Too big for a page: a texture of its own, exactly its size,
+		// whose clamped edges do what extrusion would.
+		fresh = &page{img: image.NewRGBA(image.Rect(0, 0, w, h)), used: true, dedicated: true}
 	}
-	pi, r := l.placeLocked(img, b, l.opts.Extrude)
+	var (
+		p  *page
+		pi int
+		r  image.Rectangle
+	)
+	for {
+		wait := l.lockTimed()
+		t0 := l.clock.Now()
+		if err := l.checkSize(op, e.name, w, h); err != nil {
+			l.mu.Unlock()
+			return Image{}, err
+		}
+		switch {
+		case dedicated:
+			pi, r = len(l.pages), image.Rect(0, 0, w, h)
+			l.pages = append(l.pages, fresh)
+			extrude = 0
+		case fresh != nil:
+			// The page allocated on the last pass, unless another
+			// goroutine made room meanwhile.
+			var ok bool
+			if pi, r, ok = l.claimLocked(cw, ch, extrude, w, h); !ok {
+				l.pages = append(l.pages, fresh)
+				pi, r, _ = l.claimLocked(cw, ch, extrude, w, h)
+			}
+		default:
+			var ok bool
+			pi, r, ok = l.claimLocked(cw, ch, extrude, w, h)
+			if !ok {
+				l.mu.Unlock()
+				t.add(wait, time.Duration(l.clock.Now()-t0), 0)
+				fresh = l.newPage()
+				continue
+			}
+		}
+		p = l.pages[pi]
+		p.used = true
+		p.refs++ // so that the page cannot retire while the pixels are copied
+		p.writers++
+		p.writing = append(p.writing, r.Inset(-extrude))
+		l.mu.Unlock()
+		t.add(wait, time.Duration(l.clock.Now()-t0), 0)
+		break
+	}
+	// These texels are this goroutine's alone: space is never handed out
+	// twice, and no upload reads a page with a writer (see upload).
+	t0 := l.clock.Now()
+	blit(p.img, r, img, b, extrude)
+	t1 := l.clock.Now()
+	wait := l.lockTimed()
+	t2 := l.clock.Now()
+	defer l.mu.Unlock()
+	p.writers--
+	if i := slices.Index(p.writing, r.Inset(-extrude)); i >= 0 {
+		p.writing = slices.Delete(p.writing, i, i+1)
+	}
+	l.written.Broadcast()
+	l.markFilledLocked(p, r.Inset(-extrude))
 	e.page, e.rect = pi, r
 	id, gen := l.images.add(e)
+	t.add(wait, time.Duration(l.clock.Now()-t2), time.Duration(t1-t0))
 	return Image{id, gen}, nil
+}
+
+// add sums times into t, if t is not nil.
+func (t *placeTimes) add(wait, hold, copy time.Duration) {
+	if t != nil {
+		t.wait += wait
+		t.hold += hold
+		t.copy += copy
+	}
+}
+
+// claimLocked takes room for a cw x ch cell in a shared page and returns
+// the page and the rectangle of the w x h image in it, inside extrude
+// texels of border; false when no page has room.
+func (l *Library) claimLocked(cw, ch, extrude, w, h int) (int, image.Rectangle, bool) {
+	for i, p := range l.pages {
+		if p.dedicated || p.retired {
+			continue
+		}
+		if at, ok := p.packer.Pack(cw, ch); ok {
+			min := at.Add(image.Pt(extrude, extrude))
+			return i, image.Rectangle{Min: min, Max: min.Add(image.Pt(w, h))}, true
+		}
+	}
+	return 0, image.Rectangle{}, false
 }
 
 // placeLocked copies the b part of src into a page with extrude texels of
@@ -364,11 +521,16 @@ func (l *Library) fillLocked(pi int, at image.Point, src image.Image, b image.Re
 	blit(p.img, r, src, b, extrude)
 	p.used = true
 	p.refs++
-	p.markDirty(r.Inset(-extrude))
+	l.markFilledLocked(p, r.Inset(-extrude))
+	return r
+}
+
+// markFilledLocked marks the texels of r, newly filled, for upload.
+func (l *Library) markFilledLocked(p *page, r image.Rectangle) {
+	p.markDirty(r)
 	if l.opts.UploadBudget > 0 && 4*p.dirty.Dx()*p.dirty.Dy() > uploadBand {
 		p.deferred = true // more than a step sends whole: pending until sent
 	}
-	return r
 }
 
 // MaxReserve bounds the count of [Library.Reserve].
@@ -618,14 +780,20 @@ func (l *Library) UploadStep(r Uploader) (pending bool, err error) {
 // upload sends what changed, within budget (zero: everything).
 func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err error) {
 	start := l.clock.Now()
-	l.mu.Lock()
+	waited := l.lockTimed()
 	var sent uint64
 	defer func() {
 		l.mu.Unlock()
-		l.count(start, sent, pending && budget > 0)
+		l.count(start, waited, sent, pending && budget > 0)
 	}()
 	if m := r.MaxTextureSize(); m > 0 && m < l.maxTex {
 		l.maxTex = m
+	}
+	if budget == 0 {
+		// Everything now: wait for the pixels being copied in.
+		for l.writingLocked() {
+			l.written.Wait()
+		}
 	}
 	var errs []error
 	// Retired pages go, and small changes to pages on the GPU are sent
@@ -640,6 +808,20 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 				p.tex = render2d.TextureHandle{}
 			}
 		case !p.tex.IsZero() && !p.dirty.Empty() && (budget == 0 || 4*p.dirty.Dx()*p.dirty.Dy() <= uploadBand):
+			// A small change may be a glyph the frame about to be
+			// drawn uses, so it cannot wait for the next step. A
+			// worker copying an image into another part of the page is
+			// no obstacle; should its cell lie in the change's
+			// rectangle (rare), wait for the copy.
+			for p.writingOver(p.dirty) {
+				if h := testHookWaitWriters; h != nil {
+					h()
+				}
+				l.written.Wait()
+			}
+			if p.retired || p.dirty.Empty() {
+				continue
+			}
 			if err := r.UpdateTexture(p.tex, p.dirty.Min.X, p.dirty.Min.Y, l.stageLocked(p, p.dirty)); err != nil {
 				errs = append(errs, &media.Error{Pkg: "assets", Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
 				continue
@@ -674,7 +856,9 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 			}
 			bands++
 		}
-		for !p.dirty.Empty() && !pending {
+		// A change over a cell a worker is copying into waits for the
+		// next step: it is pending (deferred) until sent.
+		for !p.dirty.Empty() && !pending && !p.writingOver(p.dirty) {
 			if spent() {
 				pending = true
 				break
@@ -723,6 +907,16 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 	return pending, errors.Join(errs...)
 }
 
+// writingLocked reports whether pixels are being copied into a page.
+func (l *Library) writingLocked() bool {
+	for _, p := range l.pages {
+		if p.writers > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // createLocked makes the texture of page i: with its pixels, or, in bands
 // (a budgeted step), without any, what was placed left to send.
 func (l *Library) createLocked(r Uploader, i int, p *page, bands bool) error {
@@ -750,8 +944,8 @@ func (l *Library) createLocked(r Uploader, i int, p *page, bands bool) error {
 	return nil
 }
 
-// count adds one upload call to the statistics.
-func (l *Library) count(start timing.Instant, sent uint64, deferred bool) {
+// count adds one upload call, which waited for the lock, to the statistics.
+func (l *Library) count(start timing.Instant, waited time.Duration, sent uint64, deferred bool) {
 	c := &l.stats
 	d := int64(l.clock.Now() - start)
 	c.calls.Add(1)
@@ -760,11 +954,10 @@ func (l *Library) count(start timing.Instant, sent uint64, deferred bool) {
 	if deferred {
 		c.deferred.Add(1)
 	}
-	for {
-		m := c.longest.Load()
-		if d <= m || c.longest.CompareAndSwap(m, d) {
-			return
-		}
+	raise(&c.longest, d)
+	if waited > 0 {
+		c.lockWait.Add(int64(waited))
+		raise(&c.longestWait, int64(waited))
 	}
 }
 

@@ -196,23 +196,31 @@ type loadWork struct {
 	place  placer
 	sim    *Load
 	// Worker time, summed over the workers: reading and decoding (or
-	// drawing) files, and placing them in the atlas under the library's
-	// lock. Measured on the library's clock.
-	decodeNS, placeNS atomic.Int64
+	// drawing) files, waiting for the library's lock, placing them in
+	// the atlas under it and copying their pixels outside it. Measured on
+	// the library's clock.
+	decodeNS, waitNS, placeNS, copyNS atomic.Int64
 }
 
 // LoadStats say where a background load's worker time went.
 type LoadStats struct {
 	// Decode is the time workers spent reading and decoding (or drawing)
-	// files, Place the time they spent placing them in atlas pages, both
+	// files; PlaceWait the time they waited for the library's lock to
+	// place them, Place the time they held it placing them in atlas pages
+	// (the most they can have kept others waiting), and Copy the time
+	// they spent copying images' pixels into pages outside the lock; all
 	// summed over the workers.
-	Decode time.Duration `json:"decode_ns"`
-	Place  time.Duration `json:"place_ns"`
+	Decode    time.Duration `json:"decode_ns"`
+	PlaceWait time.Duration `json:"place_wait_ns"`
+	Place     time.Duration `json:"place_ns"`
+	Copy      time.Duration `json:"copy_ns"`
 }
 
 // Stats returns the load's worker time so far. Safe from any goroutine.
 func (ld *Load) Stats() LoadStats {
-	return LoadStats{Decode: time.Duration(ld.work.decodeNS.Load()), Place: time.Duration(ld.work.placeNS.Load())}
+	w := ld.work
+	return LoadStats{Decode: time.Duration(w.decodeNS.Load()), PlaceWait: time.Duration(w.waitNS.Load()),
+		Place: time.Duration(w.placeNS.Load()), Copy: time.Duration(w.copyNS.Load())}
 }
 
 // placer puts decoded files into the library in file order, whichever
@@ -485,9 +493,7 @@ func (w *loadWork) offer(i int, d decoded) {
 		p.ready[j] = decoded{}
 		p.next++
 		p.mu.Unlock()
-		t0 := w.lib.clock.Now()
 		r := w.placeFile(j, dj)
-		w.placeNS.Add(int64(w.lib.clock.Now() - t0))
 		if err := w.exec.Post(func() { w.sim.deliver(j, r) }); err != nil {
 			r.release(w.lib) // nobody is left to deliver to
 			w.cancel(err)
@@ -506,22 +512,27 @@ func (w *loadWork) placeFile(i int, d decoded) loadResult {
 		return r
 	}
 	l, f := w.lib, w.files[i]
-	switch f.kind {
-	case kindImage, kindGenerated:
+	var t placeTimes
+	if f.kind == kindImage || f.kind == kindGenerated {
 		e := imageEntry{name: f.name}
 		if f.kind == kindImage {
 			e.fsys = w.fsys
 		}
-		l.mu.Lock()
-		r.image, r.err = l.addLocked(e, d.img, f.op())
-		l.mu.Unlock()
-	case kindSheet:
-		r.sheet, r.err = l.AddSheet(f.name, d.img, f.spec)
-	case kindFont:
-		l.mu.Lock()
-		r.font, r.err = l.addFontLocked(d.font, f.size)
+		r.image, r.err = l.add(e, d.img, f.op(), &t)
+	} else {
+		t.wait = l.lockTimed()
+		t0 := l.clock.Now()
+		if f.kind == kindSheet { // the spec was validated with the decoding
+			r.sheet, r.err = l.addSheetLocked(f.name, d.img, f.spec)
+		} else {
+			r.font, r.err = l.addFontLocked(d.font, f.size)
+		}
+		t.hold = time.Duration(l.clock.Now() - t0)
 		l.mu.Unlock()
 	}
+	w.waitNS.Add(int64(t.wait))
+	w.placeNS.Add(int64(t.hold))
+	w.copyNS.Add(int64(t.copy))
 	return r
 }
 

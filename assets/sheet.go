@@ -233,6 +233,12 @@ func (l *Library) AddSheet(name string, img image.Image, spec SheetSpec) (Sheet,
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.addSheetLocked(name, img, spec)
+}
+
+// addSheetLocked is [Library.AddSheet] after the spec was validated.
+func (l *Library) addSheetLocked(name string, img image.Image, spec SheetSpec) (Sheet, error) {
+	b := img.Bounds()
 	if err := l.checkSize("load sheet", name, b.Dx(), b.Dy()); err != nil {
 		return Sheet{}, err
 	}

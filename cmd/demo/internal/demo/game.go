@@ -64,6 +64,10 @@ type Options struct {
 	// start, behind a loading screen, and then shows as the scene's
 	// background; zero loads nothing and shows no loading screen.
 	AtlasImages, AtlasSize int
+	// AtlasGate, when not nil, runs on the worker before each atlas
+	// image i is drawn: a test holds the load there to see its progress
+	// tick by tick, whatever the speed of the machine.
+	AtlasGate func(i int)
 }
 
 // WarmupFrames are presented before a benchmark starts measuring (shader

@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"context"
+	"image"
 	"math"
 	goruntime "runtime"
 	"strconv"
@@ -76,9 +78,16 @@ type LoadReport struct {
 	SlowFrames      int `json:"slow_frames"`
 	AfterSlowFrames int `json:"after_slow_frames"`
 	// Split says where the load's time went, to tell a long frame's
-	// cause: the graphics thread's texel uploads, or the workers'
-	// decoding and packing (whose CPU the platform thread shares).
+	// cause: the graphics thread's texel uploads and its waits for the
+	// library's lock, the workers' decoding and packing, and the time
+	// the platform thread waited for a processor (whose CPU the workers
+	// share).
 	Split LoadSplit `json:"split"`
+	// After is the platform thread's contention over the SinceFrames
+	// frames from the load's end to the report, the baseline of
+	// Split.Contention.
+	After       Contention `json:"after_contention"`
+	SinceFrames int        `json:"since_frames"`
 	// Err is the load's error, "" when every image loaded.
 	Err string `json:"error,omitempty"`
 }
@@ -95,10 +104,20 @@ type LoadSplit struct {
 	UploadNS        int64  `json:"upload_ns"`
 	UploadLongestNS int64  `json:"upload_longest_ns"`
 	UploadBudgetNS  int64  `json:"upload_budget_ns"`
-	// DecodeNS and PlaceNS are the workers' time drawing the images and
-	// packing them into atlas pages, summed over the workers.
-	DecodeNS int64 `json:"decode_ns"`
-	PlaceNS  int64 `json:"place_ns"`
+	// UploadLockWaitNS is the part of UploadNS spent waiting for the
+	// library's lock (held by a worker placing an image or by the
+	// simulation), UploadLongestLockWaitNS the longest such wait.
+	UploadLockWaitNS        int64 `json:"upload_lock_wait_ns"`
+	UploadLongestLockWaitNS int64 `json:"upload_longest_lock_wait_ns"`
+	// DecodeNS, PlaceWaitNS and PlaceNS are the workers' time drawing the
+	// images, waiting for the library's lock, and packing the images into
+	// atlas pages under it, summed over the workers.
+	DecodeNS    int64 `json:"decode_ns"`
+	PlaceWaitNS int64 `json:"place_wait_ns"`
+	PlaceNS     int64 `json:"place_ns"`
+	// Contention is what kept the platform thread from running during
+	// the load.
+	Contention Contention `json:"contention"`
 }
 
 // atlasLoad is the background load and its screen. The load and the
@@ -115,9 +134,11 @@ type atlasLoad struct {
 	startAt     timing.Instant
 	startFrames uint64
 	startUpload assets.UploadStats
+	startCont   contentionSample
 	text        []byte
 	frames      []timing.TelemetryFrame
 	doneFrames  uint64 // telemetry frames measured when the load finished
+	doneCont    contentionSample
 
 	mu     sync.Mutex
 	report LoadReport
@@ -145,7 +166,16 @@ func (g *Game) startAtlasLoad(up assets.Uploader) error {
 	// drawing images, the loop waits for the Go scheduler to preempt a
 	// worker, and frames come late by a time slice.
 	parallel := max(1, goruntime.GOMAXPROCS(0)-1)
-	load, err := g.lib.StartLoad(exec, nil, assets.PatternFiles("atlas/", n, size, size), assets.LoadOptions{Parallel: parallel})
+	files := assets.PatternFiles("atlas/", n, size, size)
+	if gate := g.opts.AtlasGate; gate != nil {
+		for i, f := range files {
+			files[i] = assets.GeneratedImage(f.Name(), func(ctx context.Context) (image.Image, error) {
+				gate(i)
+				return assets.Pattern(i, size, size), nil
+			})
+		}
+	}
+	load, err := g.lib.StartLoad(exec, nil, files, assets.LoadOptions{Parallel: parallel})
 	if err != nil {
 		return err
 	}
@@ -212,6 +242,7 @@ func (g *Game) loadingSystem(ctx *ecs.Sys) {
 		a.startFrames = g.rt.Telemetry().Frames
 		g.lib.ResetUploadPeak()
 		a.startUpload = g.lib.UploadStats()
+		a.startCont = sampleContention()
 	}
 	done, total := a.load.Progress()
 	w, h := g.arena(ctx)
@@ -279,15 +310,17 @@ func (a *atlasLoad) finish(g *Game, ctx *ecs.Sys, w, h float32) {
 			rep.SlowFrames++
 		}
 	}
-	up, ls := g.lib.UploadStats(), a.load.Stats()
+	up, ls, cont := g.lib.UploadStats(), a.load.Stats(), sampleContention()
 	rep.Split = LoadSplit{
 		UploadCalls: up.Calls - a.startUpload.Calls, UploadDeferred: up.Deferred - a.startUpload.Deferred,
 		UploadBytes: up.Bytes - a.startUpload.Bytes, UploadNS: int64(up.Time - a.startUpload.Time),
 		UploadLongestNS: int64(up.Longest), UploadBudgetNS: int64(g.lib.Options().UploadBudget),
-		DecodeNS: int64(ls.Decode), PlaceNS: int64(ls.Place),
+		UploadLockWaitNS: int64(up.LockWait - a.startUpload.LockWait), UploadLongestLockWaitNS: int64(up.LongestLockWait),
+		DecodeNS: int64(ls.Decode), PlaceWaitNS: int64(ls.PlaceWait), PlaceNS: int64(ls.Place),
+		Contention: cont.since(a.startCont),
 	}
 	a.mu.Lock()
-	a.report, a.doneFrames = rep, measured
+	a.report, a.doneFrames, a.doneCont = rep, measured, cont
 	a.mu.Unlock()
 
 	q := a.parts.Query()
@@ -340,7 +373,13 @@ func (g *Game) LoadReport() (LoadReport, bool) {
 	if g.atlas == nil {
 		return LoadReport{}, false
 	}
-	return g.atlas.reportWith(g.rt.Telemetry().Frames, g.rt.TelemetryFrames(nil)), true
+	r := g.atlas.reportWith(g.rt.Telemetry().Frames, g.rt.TelemetryFrames(nil))
+	if r.Done {
+		g.atlas.mu.Lock()
+		r.After = sampleContention().since(g.atlas.doneCont)
+		g.atlas.mu.Unlock()
+	}
+	return r, true
 }
 
 // reportWith completes the report with the frames measured after the
@@ -352,7 +391,8 @@ func (a *atlasLoad) reportWith(measured uint64, window []timing.TelemetryFrame) 
 	if !r.Done {
 		return r
 	}
-	n := min(int(measured-done), len(window))
+	r.SinceFrames = int(measured - done)
+	n := min(r.SinceFrames, len(window))
 	r.AfterFrames = n
 	for _, f := range window[len(window)-n:] {
 		r.AfterMaxInterval = max(r.AfterMaxInterval, int64(f.Interval))
@@ -391,9 +431,23 @@ func (r LoadReport) String() string {
 	p := r.Split
 	s += "; split: uploads " + ms(p.UploadNS) + " in " + strconv.FormatUint(p.UploadCalls, 10) + " presents (" +
 		strconv.FormatFloat(float64(p.UploadBytes)/1e6, 'f', 1, 64) + " MB, longest " + ms(p.UploadLongestNS) + ", budget " + ms(p.UploadBudgetNS) +
-		", " + strconv.FormatUint(p.UploadDeferred, 10) + " left work for the next), workers drawing " + ms(p.DecodeNS) + ", packing " + ms(p.PlaceNS)
+		", " + strconv.FormatUint(p.UploadDeferred, 10) + " left work for the next, waiting for the lock " + ms(p.UploadLockWaitNS) + ", longest " + ms(p.UploadLongestLockWaitNS) +
+		"), workers drawing " + ms(p.DecodeNS) + ", waiting for the lock " + ms(p.PlaceWaitNS) + ", packing " + ms(p.PlaceNS)
+	s += "; platform thread waiting for a processor " + p.Contention.perFrame(r.Frames, ms)
+	if r.SinceFrames > 0 {
+		s += " during, " + r.After.perFrame(r.SinceFrames, ms) + " after"
+	}
 	if r.Err != "" {
 		s += "; error: " + r.Err
 	}
 	return s
+}
+
+// perFrame says the contention per frame over frames frames.
+func (c Contention) perFrame(frames int, ms func(int64) string) string {
+	s := ""
+	if c.RunDelayMeasured && frames > 0 {
+		s = ms(c.RunDelayNS/int64(frames)) + "/frame in the run queue, "
+	}
+	return s + strconv.FormatUint(c.SchedWaits, 10) + " Go scheduler waits over 1 ms (longest " + ms(c.SchedLongestNS) + ")"
 }

@@ -53,9 +53,21 @@ func fillWidth(f *render2d.Frame) (float32, bool) {
 // to every file; then the screen goes and the loaded images show as the
 // scene's background. The scene itself runs from the first tick.
 func TestLoadingScreen(t *testing.T) {
-	const images, size = 16, 128 // about a millisecond of drawing each
-	g, sim := newSim(t, demo.Options{Sprites: 20, Seed: 4, AtlasImages: images, AtlasSize: size})
+	const images, size = 16, 128
+	// The test lets the workers draw one image at a time, the next once
+	// the last has arrived, so that the bar's steps do not depend on how
+	// fast the machine draws.
+	release, stop := make(chan struct{}, images), make(chan struct{})
+	gate := func(int) {
+		select {
+		case <-release:
+		case <-stop:
+		}
+	}
+	g, sim := newSim(t, demo.Options{Sprites: 20, Seed: 4, AtlasImages: images, AtlasSize: size, AtlasGate: gate})
 	defer sim.Close()
+	defer close(stop)
+	released := 0
 	var progress []int
 	sawScreen := false
 	presentsWhileLoading := 0
@@ -63,6 +75,10 @@ func TestLoadingScreen(t *testing.T) {
 	for step := 0; ; step++ {
 		if step == 5000 {
 			t.Fatalf("the load did not finish in %d ticks; progress %v", step, progress)
+		}
+		if d, _, _ := g.Loading(); d == released && released < images {
+			release <- struct{}{}
+			released++
 		}
 		before := sim.Presents()
 		if err := sim.Step(1); err != nil {
