@@ -260,6 +260,14 @@
 // a restore across structural changes, cost a few allocations for Arche's
 // entity pool. Take snapshots between ticks, with no command queued.
 //
+// [SyncTest] runs an App in sync-test mode: after every tick it restores
+// the snapshot of a few ticks back ([DefaultSyncTestDepth]), runs those
+// ticks again with their input and compares the hashes. State a system
+// keeps outside the world makes them differ, and the first mismatch stops
+// the game with a [SyncTestError]: the tick, the replay divergence report
+// (component types and entity counts) and the field of each component
+// value that differs. The framework's --synctest K runs any game this way.
+//
 // # Reflection
 //
 // Go's generics cannot list a type's fields, so the package reads the
