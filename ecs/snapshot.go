@@ -439,7 +439,11 @@ func (c *componentValues[T]) diff(w *World, fn func(Entity, string)) {
 		return
 	}
 	m := &c.st.m
+	unhashed := w.unhashedID()
 	for i, e := range c.ents {
+		if w.w.Alive(e) && w.w.Has(e, unhashed) {
+			continue // the hash leaves it out, and so does the comparison
+		}
 		if !w.w.Alive(e) || !m.Has(e) {
 			fn(Entity{e: e}, "(missing)")
 			continue

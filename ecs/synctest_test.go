@@ -40,14 +40,23 @@ func TestSyncTestCatchesStateOutsideTheWorld(t *testing.T) {
 	a := newApp(t, ecs.Options{})
 	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Context) {
 		ecs.With(ctx.Commands.Spawn(), wander{})
+		// Left out of the hash, an entity is left out of the report too.
+		u := ctx.Commands.Spawn()
+		ecs.With(u, wander{})
+		ecs.With(u, ecs.Unhashed{})
 	}})
 	outside := 0 // not in the world: a restore does not bring it back
 	wanders := ecs.NewFilter1[wander](a.World())
+	marks := ecs.NewMap[ecs.Unhashed](a.World())
 	a.AddSystem(ecs.Update, ecs.System{Name: "leak", Run: func(ctx *ecs.Context) {
 		outside++
 		for q := wanders.Query(); q.Next(); {
 			d := q.Get()
 			d.X += 1
+			if marks.Has(q.Entity()) {
+				d.X = float32(outside) // from the first tick, but unhashed
+				continue
+			}
 			if ctx.Time.Number >= 5 {
 				d.Y = float32(outside)
 			}
