@@ -348,3 +348,37 @@ func panicOf(f func()) (msg string) {
 	f()
 	return ""
 }
+
+// BenchmarkRollbackChurn is a rollback of 8 ticks across spawns,
+// despawns and archetype moves (churnGame), where a restore rebuilds the
+// world's entities through Arche's LoadEntities.
+func BenchmarkRollbackChurn(b *testing.B) {
+	a := churnGame(b)
+	ring, err := ecs.NewSnapshots(a, 10)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for n := range uint64(20) {
+		if err := a.Update(tick(n, 0)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := ring.Save(0); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := ring.Restore(0); err != nil {
+			b.Fatal(err)
+		}
+		for n := range uint64(8) {
+			if err := a.Update(tick(20+n, 0)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := ring.Save(8); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(ring.Get(0).Entities()), "entities")
+}
