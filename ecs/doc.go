@@ -13,7 +13,7 @@
 //		q := movers.Query()
 //		for q.Next() {
 //			t, v := q.Get()
-//			t.Position.X += v.X * dt
+//			t.Position.X += float32(v.X * dt) // rounded: see Determinism
 //		}
 //	}})
 //	rt, _ := runtime.New(app, platform, runtime.DefaultOptions())
@@ -267,6 +267,34 @@
 // the game with a [SyncTestError]: the tick, the replay divergence report
 // (component types and entity counts) and the field of each component
 // value that differs. The framework's --synctest K runs any game this way.
+//
+// # Determinism across machines
+//
+// A replay, a sync-test and a networked match all expect the same ticks
+// to give the same world on every machine. Integers, the random source
+// and the gameplay queue do; floating-point arithmetic does too, with one
+// exception the Go specification allows: a compiler may fuse a multiply
+// and an add into one instruction (FMA) that rounds once instead of
+// twice, unless an explicit conversion rounds the product first. The Go
+// compiler for arm64 (and for amd64 at GOAMD64=v3 and above) fuses; for
+// amd64 at the default level it does not. So the same code gives results
+// a bit apart, and a recording made on one machine diverges on the other.
+// In simulation code, round every product that is added to or subtracted
+// from something with an explicit conversion to its own type:
+//
+//	t.Position.X += float32(v.X * dt)                 // not t.Position.X += v.X * dt
+//	v.Y = float32(v.Y*drag) + float32(gravity*dt)     // not v.Y*drag + gravity*dt
+//	e := float64(0.5*vx*vx) + float64(m*g*h)          // the same in float64
+//
+// or keep the state in fixed-point integers. Division, square roots and
+// products that are not added to anything need nothing. The methods of
+// [geom.Vec2] follow the rule (Scale, Dot, Lerp, Reflect...), so
+// t.Position.Add(v.Scale(dt)) is safe; mathgl's matrices are not, so keep
+// them to drawing. The package's own systems follow it too, and so does
+// examples/breakout. TestReplayAcrossMachines replays a session recorded
+// on amd64 (testdata/amd64.rec) and checks every hash; scripts/cross.sh
+// runs it under GOARCH=arm64 with qemu, where it fails if the rule is
+// broken.
 //
 // # Reflection
 //
