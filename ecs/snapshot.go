@@ -29,8 +29,17 @@ import (
 // last saved or restored; a save after spawns or despawns copies the
 // entity pool, and a restore across a structural change rebuilds the
 // world's entities, each with a few allocations (Arche's public API
-// offers the pool's contents only as fresh slices). Use a [Snapshots] ring
-// to keep the last few ticks.
+// offers the pool's contents only as fresh slices), plus one per slice in
+// a rebuilt entity's components. Use a [Snapshots] ring to keep the last
+// few ticks.
+//
+// Two things are kept as they are rather than copied: an [Event]'s Run
+// function (a closure must keep its state in the world, not in captured
+// variables, or a restore cannot bring it back; sync-test shows where it
+// does not), and the values of presentation-only and excluded component
+// types, copied by assignment. Commands cannot be pending between ticks
+// (the App applies them after every system), and a save or restore with
+// commands queued is refused.
 //
 // The zero Snapshot is empty and ready to use. It belongs to the
 // simulation goroutine, like its App.
