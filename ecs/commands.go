@@ -381,7 +381,7 @@ type typedStore[T any] struct {
 	// refs are the offsets of the Entity values inside a T (its layout's).
 	refs []uintptr
 	// snapFilter selects every entity with a T, for snapshots.
-	snapFilter arche.CachedFilter
+	snapFilter *generic.Filter1[T]
 	snapReady  bool
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/schedule"
 	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 )
 
 // Snapshot is a copy of an App's whole simulation state, for rollback and
@@ -405,15 +406,15 @@ func (s *typedStore[T]) snapshot(w *World) componentSnapshot {
 func (c *componentValues[T]) save(w *World) {
 	aw := &w.w
 	st := c.st
-	id := st.id(aw)
+	st.id(aw) // registers T while the world is unlocked
 	if !st.snapReady {
-		f := arche.All(id)
-		st.snapFilter = aw.Cache().Register(&f)
+		st.snapFilter = generic.NewFilter1[T]()
+		st.snapFilter.Register(aw)
 		st.snapReady = true
 	}
 	c.ents = c.ents[:0]
 	n := 0
-	q := aw.Query(&st.snapFilter)
+	q := st.snapFilter.Query(aw)
 	for q.Next() {
 		c.ents = append(c.ents, q.Entity())
 		if n < cap(c.vals) {
@@ -422,7 +423,7 @@ func (c *componentValues[T]) save(w *World) {
 			var zero T
 			c.vals = append(c.vals, zero)
 		}
-		c.copy(&c.vals[n], (*T)(q.Get(id)))
+		c.copy(&c.vals[n], q.Get())
 		n++
 	}
 	c.vals = c.vals[:n]
