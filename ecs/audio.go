@@ -308,7 +308,7 @@ func (a *Audio) place(e arche.Entity, s *SoundSource, lx, ly, half float32) (pan
 		pan = min(1, max(-1, pan+dx/half))
 	}
 	if s.Range > 0 {
-		d := float32(math.Sqrt(float64(dx*dx + dy*dy)))
+		d := float32(math.Sqrt(float64(float32(dx*dx) + float32(dy*dy))))
 		volume *= max(0, 1-d/s.Range)
 	}
 	return pan, volume

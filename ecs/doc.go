@@ -13,7 +13,7 @@
 //		q := movers.Query()
 //		for q.Next() {
 //			t, v := q.Get()
-//			t.Position.X += v.X * dt
+//			t.Position.X += float32(v.X * dt) // rounded: see Determinism
 //		}
 //	}})
 //	rt, _ := runtime.New(app, platform, runtime.DefaultOptions())
@@ -228,6 +228,73 @@
 // above [Unhashed]. [ExcludeFromHash] leaves out other cosmetic state
 // (particles, screen shake). [World.HashInto]
 // reuses its result and allocates nothing in steady state.
+//
+// # Snapshots
+//
+// [App.Save] copies the whole simulation state into a [Snapshot] and
+// [App.Restore] puts it back, so the ticks run after a restore do exactly
+// what they did the first time: the entities with their generations (an
+// [Entity] kept in a component still names the same entity, and the next
+// spawn gets the entity it got before), every component, the resources
+// registered with [HashResource], the random source, the gameplay queue
+// and timers with their pending events and handles, game time, the pause
+// and every [States]. The snapshot and the world hash cover the same
+// state, stated once in hash.go, so a sync-test that compares hashes sees
+// everything a restore brings back. A game writes no save or load code;
+// [NewSnapshots] keeps the last n ticks in a ring reused in place:
+//
+//	ring, err := ecs.NewSnapshots(app, 8)
+//	...
+//	err = ring.Save(n)    // before tick n
+//	...                   // ticks n, n+1, ... run
+//	err = ring.Restore(n) // back to just before tick n
+//
+// A state type a snapshot could not copy (one holding a pointer, map,
+// interface, channel or function) is refused when snapshots are enabled
+// ([App.EnableSnapshots], called by NewSnapshots): an error for the types
+// known then, a panic naming the type and field for one registered later.
+// Mark cosmetic types [PresentationOnly] or leave them out with
+// [ExcludeFromHash]; snapshots carry them along by assignment. Saving and
+// restoring allocate nothing once the ring's slots have been used, as long
+// as the world's structure is steady; a save after spawns or despawns, and
+// a restore across structural changes, cost a few allocations for Arche's
+// entity pool. Take snapshots between ticks, with no command queued.
+//
+// [SyncTest] runs an App in sync-test mode: after every tick it restores
+// the snapshot of a few ticks back ([DefaultSyncTestDepth]), runs those
+// ticks again with their input and compares the hashes. State a system
+// keeps outside the world makes them differ, and the first mismatch stops
+// the game with a [SyncTestError]: the tick, the replay divergence report
+// (component types and entity counts) and the field of each component
+// value that differs. The framework's --synctest K runs any game this way.
+//
+// # Determinism across machines
+//
+// A replay, a sync-test and a networked match all expect the same ticks
+// to give the same world on every machine. Integers, the random source
+// and the gameplay queue do; floating-point arithmetic does too, with one
+// exception the Go specification allows: a compiler may fuse a multiply
+// and an add into one instruction (FMA) that rounds once instead of
+// twice, unless an explicit conversion rounds the product first. The Go
+// compiler for arm64 (and for amd64 at GOAMD64=v3 and above) fuses; for
+// amd64 at the default level it does not. So the same code gives results
+// a bit apart, and a recording made on one machine diverges on the other.
+// In simulation code, round every product that is added to or subtracted
+// from something with an explicit conversion to its own type:
+//
+//	t.Position.X += float32(v.X * dt)                 // not t.Position.X += v.X * dt
+//	v.Y = float32(v.Y*drag) + float32(gravity*dt)     // not v.Y*drag + gravity*dt
+//	e := float64(0.5*vx*vx) + float64(m*g*h)          // the same in float64
+//
+// or keep the state in fixed-point integers. Division, square roots and
+// products that are not added to anything need nothing. The methods of
+// [geom.Vec2] follow the rule (Scale, Dot, Lerp, Reflect...), so
+// t.Position.Add(v.Scale(dt)) is safe; mathgl's matrices are not, so keep
+// them to drawing. The package's own systems follow it too, and so does
+// examples/breakout. TestReplayAcrossMachines replays a session recorded
+// on amd64 (testdata/amd64.rec) and checks every hash; scripts/cross.sh
+// runs it under GOARCH=arm64 with qemu, where it fails if the rule is
+// broken.
 //
 // # Reflection
 //

@@ -32,7 +32,11 @@
 // --screenshot FILE and --print-config (each value with its source); and
 // for bug reports --record FILE and --replay FILE (with --window,
 // --replay-until N; --set and --config may change only how a replay is
-// shown or heard, config.PresentationKeys, and any other key is refused).
+// shown or heard, config.PresentationKeys, and any other key is refused);
+// and --synctest K, which after every tick goes back K ticks from a
+// snapshot, runs them again and stops the game at the first whose world
+// hash differs, naming the tick, the component types and the fields
+// ([ecs.SyncTest]; [Session.UseSyncTest]).
 // An invalid file or flag stops the program before any
 // window opens, with a message naming the file, the key and what is
 // allowed.

@@ -10,7 +10,12 @@ import (
 // on use. It is the one vector type of the framework: draw packets, cameras,
 // ECS components and shapes all hold it.
 //
-// The methods return new values and never modify the receiver.
+// The methods return new values and never modify the receiver. They give
+// the same results on every machine: each product is rounded by an
+// explicit conversion before it is added to anything, so no compiler
+// fuses the two into one multiply-add (see the ecs package's section on
+// determinism). Transform goes through mathgl, which does not promise
+// that: use it for drawing, not in simulation code.
 type Vec2 struct{ X, Y float32 }
 
 // V returns the vector (x, y); it saves spelling out field names, which go
@@ -40,31 +45,31 @@ func (v Vec2) Add(w Vec2) Vec2 { return Vec2{v.X + w.X, v.Y + w.Y} }
 func (v Vec2) Sub(w Vec2) Vec2 { return Vec2{v.X - w.X, v.Y - w.Y} }
 
 // Scale returns v * s.
-func (v Vec2) Scale(s float32) Vec2 { return Vec2{v.X * s, v.Y * s} }
+func (v Vec2) Scale(s float32) Vec2 { return Vec2{float32(v.X * s), float32(v.Y * s)} }
 
 // Mul returns the component-wise product (v.X*w.X, v.Y*w.Y).
-func (v Vec2) Mul(w Vec2) Vec2 { return Vec2{v.X * w.X, v.Y * w.Y} }
+func (v Vec2) Mul(w Vec2) Vec2 { return Vec2{float32(v.X * w.X), float32(v.Y * w.Y)} }
 
 // Neg returns -v.
 func (v Vec2) Neg() Vec2 { return Vec2{-v.X, -v.Y} }
 
 // Dot returns the dot product of v and w.
-func (v Vec2) Dot(w Vec2) float32 { return v.X*w.X + v.Y*w.Y }
+func (v Vec2) Dot(w Vec2) float32 { return float32(v.X*w.X) + float32(v.Y*w.Y) }
 
 // Cross returns the z component of the 3D cross product of v and w: positive
 // when w is counter-clockwise from v in a y-up frame (clockwise on a y-down
 // screen).
-func (v Vec2) Cross(w Vec2) float32 { return v.X*w.Y - v.Y*w.X }
+func (v Vec2) Cross(w Vec2) float32 { return float32(v.X*w.Y) - float32(v.Y*w.X) }
 
 // LenSqr returns the squared length of v, cheaper than [Vec2.Len] for
 // comparisons.
-func (v Vec2) LenSqr() float32 { return v.X*v.X + v.Y*v.Y }
+func (v Vec2) LenSqr() float32 { return float32(v.X*v.X) + float32(v.Y*v.Y) }
 
 // Len returns the length of v. It squares in float64, so it neither
 // overflows nor loses the small component for any finite float32 input.
 func (v Vec2) Len() float32 {
 	x, y := float64(v.X), float64(v.Y)
-	return float32(math.Sqrt(x*x + y*y))
+	return float32(math.Sqrt(float64(x*x) + float64(y*y)))
 }
 
 // Dist returns the distance between the points v and w.
@@ -83,7 +88,7 @@ func (v Vec2) Normalize() Vec2 {
 // Lerp returns the point a fraction t of the way from v to w: v at t = 0, w
 // at t = 1, extrapolating outside [0, 1].
 func (v Vec2) Lerp(w Vec2, t float32) Vec2 {
-	return Vec2{v.X + (w.X-v.X)*t, v.Y + (w.Y-v.Y)*t}
+	return Vec2{v.X + float32((w.X-v.X)*t), v.Y + float32((w.Y-v.Y)*t)}
 }
 
 // Perp returns v rotated a quarter turn: (-Y, X).
@@ -94,7 +99,7 @@ func (v Vec2) Perp() Vec2 { return Vec2{-v.Y, v.X} }
 // [Hit.Normal].
 func (v Vec2) Reflect(n Vec2) Vec2 {
 	d := 2 * v.Dot(n)
-	return Vec2{v.X - d*n.X, v.Y - d*n.Y}
+	return Vec2{v.X - float32(d*n.X), v.Y - float32(d*n.Y)}
 }
 
 // Min returns the component-wise minimum of v and w.

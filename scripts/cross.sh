@@ -14,7 +14,11 @@
 #      out/windows/ (sizes printed);
 #   4. the pure packages' tests built for linux/arm64 and run under
 #      qemu-user-static (binfmt need not be registered: -exec runs them),
-#      all but the allocation tests.
+#      all but the allocation tests. Among them ecs's
+#      TestReplayAcrossMachines replays a session recorded on amd64 to the
+#      same world hashes, where arm64's fused multiply-adds would break it;
+#   5. the same replay built for GOAMD64=v3, which fuses them on amd64
+#      too, when this CPU can run it.
 #
 # What needs a Windows or macOS machine (running those executables, macOS
 # cgo builds) is out of reach here; README.md says how to build on each.
@@ -109,4 +113,11 @@ mapfile -t pure < <(scripts/pure-packages.sh)
 # runtime's allocation probe, which goes by call stack, charges that to the
 # module's frame that waited.
 GOARCH=arm64 CGO_ENABLED=0 go test -count=1 -skip Alloc -exec qemu-aarch64-static "${pure[@]}"
+
+step "cross: the amd64 recording replayed by a GOAMD64=v3 build (fused multiply-adds)"
+if grep -qw fma /proc/cpuinfo && grep -qw avx2 /proc/cpuinfo; then
+  GOAMD64=v3 CGO_ENABLED=0 go test -count=1 -run TestReplayAcrossMachines ./ecs
+else
+  echo "skipped: this CPU cannot run GOAMD64=v3 code"
+fi
 echo "cross: done in ${SECONDS}s"

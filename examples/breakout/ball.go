@@ -98,7 +98,7 @@ func (g *game) launch(ctx *ecs.Sys, _ ecs.EventDelivery) {
 	if g.screens.Current() != Serve {
 		return
 	}
-	angle := (ctx.Rand.Float64()*2 - 1) * math.Pi / 6
+	angle := (float64(ctx.Rand.Float64()*2) - 1) * math.Pi / 6
 	q := g.balls.Query()
 	for q.Next() {
 		_, _, b := q.Get()

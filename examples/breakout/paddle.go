@@ -44,8 +44,8 @@ func (g *game) movePaddle(ctx *ecs.Sys) {
 			// other (by the bricks left), for returns at ±30 degrees.
 			// While serving, the ball rides on the paddle: nothing to chase.
 			if g.screens.Current() == Playing {
-				at := 0.25 + 0.5*float32(g.progress.Bricks%2)
-				want := ball.Center().X - (t.Position.X + b.Size.X*at)
+				at := 0.25 + float32(0.5*float32(g.progress.Bricks%2))
+				want := ball.Center().X - (t.Position.X + float32(b.Size.X*at))
 				dx = geom.Clamp(want, -step, step)
 			}
 		} else if ctx.Input != nil {

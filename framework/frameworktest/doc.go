@@ -48,4 +48,9 @@
 // virtual clock: [Sim.Mixer] has the counters (placed, late, dropped) and
 // [Sim.Samples] the output, sample for sample, so a test can check that a
 // footstep starts where its update's span says it should.
+//
+// With [Options.SyncTest] the game runs in sync-test mode, as under
+// --synctest: every tick is run again from a snapshot, and a tick whose
+// world hash differs ends the session with an ecs.SyncTestError naming it
+// ([Sim.SyncTestStats] counts the checks).
 package frameworktest
