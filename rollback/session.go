@@ -229,6 +229,7 @@ type Session struct {
 
 	remotePeers []int
 	scratch     []input.Stats // one decoded input
+	in          Inputs        // lent to Step
 
 	stats Stats
 }
@@ -405,8 +406,8 @@ func (s *Session) step(k int64, resim bool) error {
 			s.stats.Predicted++
 		}
 	}
-	in := Inputs{s: s, tick: k}
-	if err := s.sim.Step(&in, resim); err != nil {
+	s.in = Inputs{s: s, tick: k}
+	if err := s.sim.Step(&s.in, resim); err != nil {
 		return fmt.Errorf("rollback: tick %d: %w", k, err)
 	}
 	if err := s.sim.Save(k + 1); err != nil {

@@ -2,7 +2,6 @@ package rollback_test
 
 import (
 	"fmt"
-	"hash/fnv"
 	"testing"
 	"time"
 
@@ -58,16 +57,22 @@ func (t *toy) Step(in *rollback.Inputs, resim bool) error {
 	t.steps++
 	if resim {
 		t.resims++
-	} else {
+	} else if t.present != nil {
 		t.present[in.Tick()]++
 	}
 	return nil
 }
 
 func (t *toy) Hash() uint64 {
-	h := fnv.New64a()
-	fmt.Fprint(h, t.pos, t.steps)
-	return h.Sum64()
+	h := uint64(14695981039346656037)
+	vals := [5]int64{t.pos[0], t.pos[1], t.pos[2], t.pos[3], int64(t.steps)}
+	for _, v := range vals {
+		for range 8 {
+			h = (h ^ uint64(v&0xff)) * 1099511628211
+			v >>= 8
+		}
+	}
+	return h
 }
 
 // script is player p's input at tick k: held down in runs that change
