@@ -44,6 +44,9 @@ type Options struct {
 type App struct {
 	world  *World
 	stages [stageCount][]*systemEntry
+	// entries holds every system, of the stages and the states, in the
+	// order added (for snapshots of the cosmetic systems' skipped time).
+	entries []*systemEntry
 
 	ctx    Context
 	time   Time
@@ -144,7 +147,9 @@ func (a *App) AddSystem(stage Stage, s System) *App {
 	if stage >= stageCount {
 		panic(fmt.Sprintf("ecs: AddSystem: system %q: stage %d is out of range [0, %d]", s.Name, stage, stageCount-1))
 	}
-	a.stages[stage] = append(a.stages[stage], &systemEntry{System: s, stage: stage})
+	e := &systemEntry{System: s, stage: stage}
+	a.stages[stage] = append(a.stages[stage], e)
+	a.entries = append(a.entries, e)
 	return a
 }
 

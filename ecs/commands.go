@@ -274,6 +274,7 @@ func (c *Commands) apply() {
 				continue
 			}
 			aw.RemoveEntity(o.e)
+			w.changed(true)
 			c.stats.Despawned++
 			c.stats.Applied++
 			continue
@@ -290,6 +291,7 @@ func (c *Commands) apply() {
 			if !has {
 				c.ids = append(c.ids[:0], id)
 				aw.Add(o.e, c.ids...)
+				w.changed(false)
 			}
 			s.write(c, slotOf(o), o.e, o.idx)
 		case opSet:
@@ -305,6 +307,7 @@ func (c *Commands) apply() {
 			}
 			c.ids = append(c.ids[:0], id)
 			aw.Remove(o.e, c.ids...)
+			w.changed(false)
 		}
 		c.stats.Applied++
 	}
@@ -340,6 +343,7 @@ func (c *Commands) applySpawn(i int32) {
 		}
 	}
 	e := aw.NewEntity(c.ids...)
+	w.changed(true)
 	c.made = append(c.made, e) // spawns are applied in index order
 	for p := c.spawns[i].head; p >= 0; p = c.parts[p].next {
 		w.stores[c.parts[p].slot].write(c, c.parts[p].slot, e, c.parts[p].idx)
@@ -362,6 +366,8 @@ type store interface {
 	// applied.
 	fix(c *Commands, w *arche.World, e arche.Entity)
 	reset()
+	// snapshot returns a holder for this type's values in a Snapshot.
+	snapshot(w *World) componentSnapshot
 }
 
 type typedStore[T any] struct {
@@ -374,6 +380,9 @@ type typedStore[T any] struct {
 	assign func(dst, src *T)
 	// refs are the offsets of the Entity values inside a T (its layout's).
 	refs []uintptr
+	// snapFilter selects every entity with a T, for snapshots.
+	snapFilter arche.CachedFilter
+	snapReady  bool
 }
 
 func (s *typedStore[T]) typ() ComponentType { return s.ct }
@@ -457,5 +466,6 @@ func storeOf[T any](w *World) (int32, *typedStore[T]) {
 	w.stores = append(w.stores, s)
 	slot := int32(len(w.stores) - 1)
 	w.registry[t] = slot
+	w.registered(t, "component")
 	return slot, s
 }

@@ -229,6 +229,45 @@
 // (particles, screen shake). [World.HashInto]
 // reuses its result and allocates nothing in steady state.
 //
+// # Snapshots
+//
+// [App.Save] copies the whole simulation state into a [Snapshot] and
+// [App.Restore] puts it back, so the ticks run after a restore do exactly
+// what they did the first time: the entities with their generations (an
+// [Entity] kept in a component still names the same entity, and the next
+// spawn gets the entity it got before), every component, the resources
+// registered with [HashResource], the random source, the gameplay queue
+// and timers with their pending events and handles, game time, the pause
+// and every [States]. The snapshot and the world hash cover the same
+// state, stated once in hash.go, so a sync-test that compares hashes sees
+// everything a restore brings back. A game writes no save or load code;
+// [NewSnapshots] keeps the last n ticks in a ring reused in place:
+//
+//	ring, err := ecs.NewSnapshots(app, 8)
+//	...
+//	err = ring.Save(n)    // before tick n
+//	...                   // ticks n, n+1, ... run
+//	err = ring.Restore(n) // back to just before tick n
+//
+// A state type a snapshot could not copy (one holding a pointer, map,
+// interface, channel or function) is refused when snapshots are enabled
+// ([App.EnableSnapshots], called by NewSnapshots): an error for the types
+// known then, a panic naming the type and field for one registered later.
+// Mark cosmetic types [PresentationOnly] or leave them out with
+// [ExcludeFromHash]; snapshots carry them along by assignment. Saving and
+// restoring allocate nothing once the ring's slots have been used, as long
+// as the world's structure is steady; a save after spawns or despawns, and
+// a restore across structural changes, cost a few allocations for Arche's
+// entity pool. Take snapshots between ticks, with no command queued.
+//
+// [SyncTest] runs an App in sync-test mode: after every tick it restores
+// the snapshot of a few ticks back ([DefaultSyncTestDepth]), runs those
+// ticks again with their input and compares the hashes. State a system
+// keeps outside the world makes them differ, and the first mismatch stops
+// the game with a [SyncTestError]: the tick, the replay divergence report
+// (component types and entity counts) and the field of each component
+// value that differs. The framework's --synctest K runs any game this way.
+//
 // # Reflection
 //
 // Go's generics cannot list a type's fields, so the package reads the

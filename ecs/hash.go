@@ -71,6 +71,21 @@ const EntitiesName = "ecs.entities"
 // type and acts on it makes the game's behaviour depend on something the
 // hash does not see: keep such state in a type of its own.
 //
+// A snapshot ([Snapshot], for rollback and sync-testing) copies exactly
+// this state, by the same [World.isState] predicate, so that what the hash
+// compares is what a restore brings back, and a state type that a snapshot
+// could not copy is refused when snapshots are enabled
+// ([App.EnableSnapshots]). Beyond it, a snapshot carries two things the
+// hash only counts or leaves out: the whole contents of the gameplay queue
+// and the timers (the hash covers their clocks and lengths; their payloads
+// may hold functions, copied by assignment), and the values of
+// presentation-only, excluded and [Unhashed] components, copied by
+// assignment so that a restored entity still looks as it did. The same
+// applies to the entity set: a snapshot also keeps the entity pool's
+// generations and recycling order, so an [Entity] saved in a component
+// stays valid and the spawns after a restore get the entities they got
+// before.
+//
 // Triples are combined per type by addition of a strong per-entity hash,
 // which does not depend on the order Arche stores or visits entities (that
 // order changes with archetype creation order, despawns and moves between
@@ -108,7 +123,7 @@ func (Camera) presentationOnly()   {}
 
 // isState is the rule above as code: it reports whether type t, a
 // component, resource or state type, is game state, which the world hash
-// covers (and a snapshot of the world will). Whether a value of t can be
+// covers and a snapshot copies field by field. Whether a value of t can be
 // read at all is its layout's err.
 func (w *World) isState(t ComponentType) bool {
 	return !w.hashExcluded[t] && !w.layoutOf(t).presentation
@@ -136,10 +151,14 @@ func HashResource[T any](w *World) {
 			return
 		}
 	}
+	w.registered(t, "resource")
 	res := NewResource[T](w)
 	w.hashRes = append(w.hashRes, hashedResource{
 		t:    t,
 		name: "resource " + t.String(),
+		snapshot: func() valueSnapshot {
+			return &resourceValue[T]{res: res, l: w.layoutOf(t)}
+		},
 		hash: func(l *layout, seed uint64) (uint64, bool) {
 			v := res.Get()
 			if v == nil {
@@ -157,6 +176,8 @@ type hashedResource struct {
 	// hash mixes the resource into seed by its layout l, reporting false
 	// when the world has none.
 	hash func(l *layout, seed uint64) (uint64, bool)
+	// snapshot returns a holder for the resource's value in a Snapshot.
+	snapshot func() valueSnapshot
 }
 
 // hashPart is one entry of the hash, in name order.

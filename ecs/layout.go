@@ -18,8 +18,9 @@ import (
 //     state value field by field, by the rule stated above [Unhashed].
 //   - The command buffer (commands.go) replaces the references to pending
 //     spawns ([Pending.Entity]) inside queued values.
-//   - A snapshot of the world (for rollback) will copy the same values the
-//     hash covers; a layout says whether a value can be copied as it is.
+//   - A snapshot of the world (snapshot.go, for rollback) copies the
+//     values the hash covers; a layout says whether a value can be copied
+//     by assignment or holds slices whose arrays must be copied too.
 //
 // Reflection runs once per type and world, when the type is first met: it
 // compiles a layout, the list of the value's leaves (numbers, strings,
@@ -71,6 +72,9 @@ type layout struct {
 	// refs are the offsets of the Entity values inside the value, through
 	// structs and arrays (not slices).
 	refs []uintptr
+	// named are the leaves before pairing, each with its field's path, for
+	// naming the fields in which two values differ.
+	named []leaf
 }
 
 type leafKind uint8
@@ -106,6 +110,10 @@ type leaf struct {
 	// stands for, which for an Entity's generation is 4 past its index.
 	pos  uintptr
 	elem *layout // of a slice's elements
+	// typ is a slice's own type, for copying its elements.
+	typ reflect.Type
+	// name is the field's path, for naming what differs (in named only).
+	name string
 }
 
 var (
@@ -139,6 +147,7 @@ func (w *World) layoutOf(t ComponentType) *layout {
 	}
 	w.layouts[t] = l // before compiling, for types that hold slices of themselves
 	w.compile(l, t.t, 0, t.t.String())
+	l.named = append([]leaf(nil), l.leaves...)
 	l.leaves = pairUp(l.leaves)
 	return l
 }
@@ -148,7 +157,7 @@ func (w *World) layoutOf(t ComponentType) *layout {
 // on collecting entity offsets only.
 func (w *World) compile(l *layout, t reflect.Type, off uintptr, path string) {
 	add := func(k leafKind, at uintptr) {
-		l.leaves = append(l.leaves, leaf{off: at, kind: k, pos: at})
+		l.leaves = append(l.leaves, leaf{off: at, kind: k, pos: at, name: path})
 	}
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int8, reflect.Uint8:
@@ -183,11 +192,11 @@ func (w *World) compile(l *layout, t reflect.Type, off uintptr, path string) {
 		if elem.err != nil && l.err == nil {
 			l.err = elem.err
 		}
-		l.leaves = append(l.leaves, leaf{off: off, kind: leafSlice, pos: off, elem: elem})
+		l.leaves = append(l.leaves, leaf{off: off, kind: leafSlice, pos: off, elem: elem, typ: t, name: path})
 	case reflect.Struct:
 		if t == entityType {
 			e := off + entityArcheOffset
-			l.leaves = append(l.leaves, leaf{off: e, kind: leafIndex, pos: e}, leaf{off: e, kind: leafGen, pos: e + 4})
+			l.leaves = append(l.leaves, leaf{off: e, kind: leafIndex, pos: e, name: path}, leaf{off: e, kind: leafGen, pos: e + 4, name: path})
 			add(leaf32, off+entityRefOffset)
 			l.refs = append(l.refs, off)
 			return
@@ -304,6 +313,23 @@ func (l *layout) hash(h uint64, p unsafe.Pointer) uint64 {
 	return h
 }
 
+// firstDiff returns the path of the first field, in declaration order,
+// in which *a and *b, values of l's type, differ by the hash's rule, or ""
+// when they do not. It is for reports, not for every tick.
+func (l *layout) firstDiff(a, b any) string {
+	pa, pb := pointerOf(a), pointerOf(b)
+	for i := range l.named {
+		one := layout{leaves: l.named[i : i+1]}
+		if one.hash(0, pa) != one.hash(0, pb) {
+			return l.named[i].name
+		}
+	}
+	return ""
+}
+
+// pointerOf returns the address a pointer held in an interface points to.
+func pointerOf(p any) unsafe.Pointer { return reflect.ValueOf(p).UnsafePointer() }
+
 // hashValue mixes *v into h by l, the layout of T.
 func hashValue[T any](l *layout, h uint64, v *T) uint64 { return l.hash(h, unsafe.Pointer(v)) }
 
@@ -311,4 +337,65 @@ func hashValue[T any](l *layout, h uint64, v *T) uint64 { return l.hash(h, unsaf
 // in the layout of T.
 func entityAt[T any](v *T, off uintptr) *Entity {
 	return (*Entity)(unsafe.Add(unsafe.Pointer(v), off))
+}
+
+// copyValue copies *src over *dst as a snapshot does, by l, the layout of
+// T: by assignment, and for a value that holds slices with the slices'
+// elements copied into arrays of dst's own, reusing the ones dst held
+// before when they are large enough. scratch is a value of the caller's
+// (not escaping per call) that holds dst's previous contents meanwhile.
+func copyValue[T any](l *layout, dst, src, scratch *T) {
+	if !l.deep {
+		*dst = *src
+		return
+	}
+	*scratch = *dst
+	*dst = *src
+	l.ownSlices(unsafe.Pointer(dst), unsafe.Pointer(scratch))
+	var zero T
+	*scratch = zero
+}
+
+// ownSlices gives every slice at the top level of the value at p (through
+// structs and arrays) an array of its own holding the same elements, taking
+// the array of the slice at the same offset in old when it is large enough
+// and not the one p shares; old may be nil, for a fresh array every time.
+// Slices inside slice elements always get fresh arrays.
+//
+// The slices are handled as reflect.Values made at the field's address with
+// the slice's own type, so each array is copied with the write barriers
+// the garbage collector needs.
+func (l *layout) ownSlices(p, old unsafe.Pointer) {
+	for i := range l.leaves {
+		f := &l.leaves[i]
+		if f.kind != leafSlice {
+			continue
+		}
+		dv := reflect.NewAt(f.typ, unsafe.Add(p, f.off)).Elem()
+		if dv.IsNil() {
+			continue
+		}
+		n := dv.Len()
+		var nv reflect.Value
+		if old != nil {
+			// The old slice, addressable in old's memory: resliced and set
+			// in place, it needs no new header (Value.Slice would make one).
+			ov := reflect.NewAt(f.typ, unsafe.Add(old, f.off)).Elem()
+			if ov.Cap() >= n && ov.Cap() > 0 && ov.UnsafePointer() != dv.UnsafePointer() {
+				ov.SetLen(n)
+				nv = ov
+			}
+		}
+		if !nv.IsValid() {
+			nv = reflect.MakeSlice(f.typ, n, n)
+		}
+		reflect.Copy(nv, dv)
+		dv.Set(nv)
+		if f.elem.deep {
+			base := dv.UnsafePointer()
+			for k := range n {
+				f.elem.ownSlices(unsafe.Add(base, uintptr(k)*f.elem.size), nil)
+			}
+		}
+	}
 }

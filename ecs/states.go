@@ -43,6 +43,7 @@ type stateMachine interface {
 	transition()
 	pausedNext() bool
 	hashState() (uint64, int)
+	snapshot() stateSnapshot
 }
 
 // AddStates adds a state machine that starts in initial to a and stores it
@@ -103,21 +104,22 @@ func (s *States[S]) Transitions() uint64 { return s.transitions }
 // OnEnter adds sys to the systems run on entering state, in the order
 // added. It returns s for chaining; a nil Run panics.
 func (s *States[S]) OnEnter(state S, sys System) *States[S] {
-	s.enter = addStateSystem(s.enter, state, sys, "OnEnter")
+	s.enter = addStateSystem(s.app, s.enter, state, sys, "OnEnter")
 	return s
 }
 
 // OnExit adds sys to the systems run on leaving state, in the order added.
 func (s *States[S]) OnExit(state S, sys System) *States[S] {
-	s.exit = addStateSystem(s.exit, state, sys, "OnExit")
+	s.exit = addStateSystem(s.app, s.exit, state, sys, "OnExit")
 	return s
 }
 
-func addStateSystem[S comparable](list []stateSystems[S], state S, sys System, what string) []stateSystems[S] {
+func addStateSystem[S comparable](a *App, list []stateSystems[S], state S, sys System, what string) []stateSystems[S] {
 	if sys.Run == nil {
 		panic(fmt.Sprintf("ecs: %s(%v): system %q has a nil Run", what, state, sys.Name))
 	}
 	e := &systemEntry{System: sys, stage: PreUpdate}
+	a.entries = append(a.entries, e)
 	for i := range list {
 		if list[i].state == state {
 			list[i].systems = append(list[i].systems, e)

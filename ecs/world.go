@@ -85,6 +85,18 @@ type World struct {
 	hashExtras   int
 	all          arche.CachedFilter
 	allReady     bool
+
+	// Structural versions, for snapshots (snapshot.go): structVer changes
+	// with every structural change (spawn, despawn, a component added or
+	// removed), poolVer with every spawn and despawn. Each new version is a
+	// number never used before, so equal versions mean equal structure.
+	versions     uint64
+	structVer    uint64
+	poolVer      uint64
+	snapshots    bool // a snapshot was taken: new component types are checked at registration
+	snapAll      arche.CachedFilter
+	snapAllReady bool
+	resScratch   []any
 }
 
 // NewWorld returns an empty world.
@@ -174,4 +186,14 @@ func (r *Resource[T]) Get() *T {
 		return nil
 	}
 	return r.r.Get()
+}
+
+// changed records a structural change; pool says it changed the entity
+// pool (a spawn or despawn).
+func (w *World) changed(pool bool) {
+	w.versions++
+	w.structVer = w.versions
+	if pool {
+		w.poolVer = w.versions
+	}
 }

@@ -138,6 +138,9 @@ type Session struct {
 	// recorded spans of sound requests onto this session's clock at the
 	// first tick (ecs.Audio.Shift). Simulation owner.
 	shiftAudio bool
+	// syncDepth and syncTest run the game in sync-test mode (synctest.go).
+	syncDepth int
+	syncTest  *ecs.SyncTest
 }
 
 // NewSession prepares g with cfg; source names where cfg came from, for
@@ -213,7 +216,7 @@ func (s *Session) setUpGame(rt *runtime.GameRuntime) error {
 			return err
 		}
 	}
-	return nil
+	return s.startSyncTest()
 }
 
 // InitPlatform runs the game's Setup and its checks unless they ran
@@ -256,7 +259,7 @@ func (s *Session) Update(t *runtime.TickContext) error {
 			a.Shift = time.Duration(timing.Now() - t.End)
 		}
 	}
-	if err := s.App.Update(t); err != nil {
+	if err := s.updateApp(t); err != nil {
 		return err
 	}
 	if s.stopAfter > 0 && t.Number+1 >= s.stopAfter && !t.StopRequested() {

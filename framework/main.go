@@ -44,6 +44,9 @@ type Flags struct {
 	Replay      string
 	Window      bool
 	ReplayUntil uint64
+	// SyncTest runs the game in sync-test mode going back this many
+	// ticks after each (see [Session.UseSyncTest]); 0 is off.
+	SyncTest int
 }
 
 // Register adds the flags to fs: --config, --set (repeatable), --headless,
@@ -66,6 +69,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Replay, "replay", "", "replay the recording in this `file`, headless and as fast as possible, checking every world hash (with the recorded configuration: --set and --config may change only the window, render.filter, audio.enabled and the volumes)")
 	fs.BoolVar(&f.Window, "window", false, "with --replay: replay in a window at recorded speed, with sound")
 	fs.Uint64Var(&f.ReplayUntil, "replay-until", 0, "with --replay: stop after `N` ticks, ticks 0 to N-1 (with --window and --screenshot: a picture of the state after them)")
+	f.registerSyncTest(fs)
 }
 
 // Validate checks values that the flag package cannot.
@@ -86,6 +90,7 @@ func (f *Flags) Validate() error {
 	if f.RunFor < 0 {
 		errs = append(errs, fmt.Errorf("framework: --run-for %v: want 0 (no limit) or a positive duration", f.RunFor))
 	}
+	errs = append(errs, f.validateSyncTest())
 	return errors.Join(errs...)
 }
 
@@ -191,7 +196,7 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		stdout.Write(cfg.EffectiveTOML())
 		return 0
 	}
-	if err := Run(g, cfg, RunOptions{Source: source, Ticks: f.Ticks, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record}); err != nil {
+	if err := Run(g, cfg, RunOptions{Source: source, Ticks: f.Ticks, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record, SyncTest: f.SyncTest}); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
 		return 1
 	}

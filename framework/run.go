@@ -48,6 +48,9 @@ type RunOptions struct {
 	// second, so a crash loses less than the last second, and an end
 	// marker with the session's outcome. Replay it with [Replay].
 	Record string
+	// SyncTest runs the game in sync-test mode going back this many ticks
+	// after each ([Session.UseSyncTest]); 0 is off.
+	SyncTest int
 }
 
 // Run runs g's Setup, checks the configuration against it (a binding for
@@ -97,6 +100,9 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 	}
 
 	sess.stopAfter = opts.Ticks
+	if err := sess.UseSyncTest(opts.SyncTest); err != nil {
+		return err
+	}
 	sess.screenshot = opts.Screenshot
 	if opts.Record != "" {
 		rec, rerr := openRecording(opts.Record, g, cfg, rtOpts.Mode)

@@ -143,6 +143,9 @@ func TestMainFlagsAndConfigErrors(t *testing.T) {
 		{[]string{"--config", bad}, 1, `bad.toml: timing.mode = "fixd"`},
 		{[]string{"--set", "timing.step=soon"}, 1, "command line: timing.step = soon"},
 		{[]string{"--set", "polling.delivery=timestamped"}, 1, "needs fixed steps"},
+		{[]string{"--synctest=-1"}, 2, "--synctest -1: want 0 (off) or 1..64"},
+		{[]string{"--synctest=65"}, 2, "--synctest 65"},
+		{[]string{"--synctest=2", "--replay", "x.rec"}, 2, "a sync-test runs the game, not a replay"},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer

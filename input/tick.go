@@ -96,6 +96,15 @@ func (t *Tick) Fill(actions *Actions, start, end timing.Instant, from State, rec
 	t.finish(actions, start, end, from, 0)
 }
 
+// CopyFrom makes t a copy of src that stays valid after src is filled
+// again: the same interval, states, records, polls and bindings. It reuses
+// t's buffers, so once they have grown it allocates nothing; a rollback or
+// sync-test keeps the input of past ticks this way to run them again.
+func (t *Tick) CopyFrom(src *Tick) {
+	t.records = append(t.records[:0], src.records...)
+	t.finish(src.actions, src.start, src.end, src.from, src.polls)
+}
+
 // finish computes everything derived from t.records.
 func (t *Tick) finish(actions *Actions, start, end timing.Instant, from State, polls int) {
 	if end < start {

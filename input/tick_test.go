@@ -77,3 +77,26 @@ func TestSimulationTimeZeroInterval(t *testing.T) {
 		})
 	}
 }
+
+// A copy answers like the original after the original is filled again.
+func TestTickCopyFrom(t *testing.T) {
+	actions := input.NewActions()
+	fire := actions.MustRegister("fire", input.KeySpace)
+	var src, dst input.Tick
+	src.Fill(actions, 1000*ms, 1500*ms, input.State{}, []input.Record{
+		press(1200*ms, input.KeySpace), release(1250*ms, input.KeySpace), {Time: 1300 * ms, Kind: input.RecordText, Rune: 'x'},
+	})
+	src.SetPolls(3)
+	want := src.Action(fire)
+	dst.CopyFrom(&src)
+	src.Fill(actions, 1500*ms, 1600*ms, input.State{}, nil)
+	if got := dst.Action(fire); got != want {
+		t.Errorf("copied action: got %+v, want %+v", got, want)
+	}
+	if got, want := dst.Text(), "x"; got != want {
+		t.Errorf("copied text: got %q, want %q", got, want)
+	}
+	if dst.Start() != 1000*ms || dst.End() != 1500*ms || dst.Polls() != 3 || len(dst.Records()) != 3 {
+		t.Errorf("copied interval, polls, records: %v %v %d %d", dst.Start(), dst.End(), dst.Polls(), len(dst.Records()))
+	}
+}

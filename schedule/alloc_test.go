@@ -77,3 +77,32 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		}
 	})
 }
+
+// Saving and restoring a queue reuses the snapshot's storage.
+func TestSnapshotAllocatesNothing(t *testing.T) {
+	forEachStructure(t, func(t *testing.T, s schedule.Structure) {
+		q, err := schedule.New[int](schedule.Options{Capacity: 256, Structure: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 100 {
+			if _, err := q.After(uint64(1+i%7), i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var snap schedule.Snapshot[int]
+		q.Save(&snap)
+		tick := uint64(0)
+		allocs := testing.AllocsPerRun(100, func() {
+			q.Save(&snap)
+			tick++
+			_ = q.Advance(tick, func(schedule.Delivery[int]) {})
+			if err := q.Restore(&snap); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Fatalf("save, advance and restore allocate %v times, want 0", allocs)
+		}
+	})
+}

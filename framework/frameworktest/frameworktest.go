@@ -53,6 +53,12 @@ type Options struct {
 	// Setup returns it), and Setup.Sound reports the mixer. The Sim keeps every mixed frame: about 384 KB per
 	// second of virtual time at 48 kHz.
 	Sound bool
+	// SyncTest runs the game in sync-test mode, as --synctest does: after
+	// every tick the session goes back this many ticks and runs them
+	// again, and the first tick whose world hash differs ends the session
+	// with an ecs.SyncTestError naming the tick, the types and the fields.
+	// 0 is off. See [Sim.SyncTestStats].
+	SyncTest int
 }
 
 // Sim runs a game headless, through the real runtime loop, on virtual time
@@ -126,6 +132,9 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 	}
 	sess, err := framework.NewSession(g, cfg, "test config")
 	if err != nil {
+		return nil, err
+	}
+	if err := sess.UseSyncTest(opts.SyncTest); err != nil {
 		return nil, err
 	}
 	clock := runtimetest.NewClock()
@@ -307,6 +316,11 @@ func (s *Sim) finish(err error) {
 		s.closer = nil
 	}
 }
+
+// SyncTestStats returns the counters of the session's sync-test
+// ([Options.SyncTest]), and false without one. Call it between steps or
+// after the session.
+func (s *Sim) SyncTestStats() (ecs.SyncTestStats, bool) { return s.step.Session.SyncTestStats() }
 
 // Ticks reports how many updates the game ran, which is also the number
 // of the next one: tick numbers count from 0 (see [Sim.Step]).

@@ -99,8 +99,9 @@ type Game struct {
 	playerMap ecs.Map[Player]
 	shotMap   ecs.Map[Shot]
 
-	shotSerial   uint64
-	pulse        float64 // seconds of the player's cosmetic pulse
+	// scene is the scene's state outside its entities (a hashed
+	// resource, so replays and sync-test see it).
+	scene        *sceneState
 	endDashFn    func(*ecs.Context, ecs.EventDelivery)
 	dashReadyFn  func(*ecs.Context, ecs.EventDelivery)
 	expireShotFn func(*ecs.Context, ecs.EventDelivery)
@@ -258,6 +259,9 @@ func (g *Game) setupGame(s *framework.Setup) error {
 	g.players = ecs.NewFilter3[ecs.Transform, ecs.Sprite, Player](w)
 	g.playerMap = ecs.NewMap[Player](w)
 	g.shotMap = ecs.NewMap[Shot](w)
+	g.scene = &sceneState{}
+	ecs.AddResource(w, g.scene)
+	ecs.HashResource[sceneState](w)
 	g.endDashFn, g.dashReadyFn, g.expireShotFn = g.endDash, g.dashReady, g.expireShot
 
 	app := g.app

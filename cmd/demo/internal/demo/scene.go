@@ -61,6 +61,16 @@ type Player struct {
 	Dashes, Shots int
 }
 
+// sceneState is the scene's state that belongs to no entity. It is a
+// world resource registered with ecs.HashResource, so that snapshots
+// restore it and the world hash covers it: kept in a field of Game, a
+// replay or a sync-test would run the pulse and the shots' serial numbers
+// on from where the first run left them.
+type sceneState struct {
+	ShotSerial uint64
+	Pulse      float64 // seconds of the player's cosmetic pulse
+}
+
 // Gameplay event kinds on the App's queue.
 const (
 	eventDashEnd = iota + 1
@@ -241,9 +251,9 @@ func (g *Game) fire(ctx *ecs.Context, pos, dir geom.Vec2, step time.Duration) {
 	ecs.With(p, ecs.At(pos.X, pos.Y))
 	ecs.With(p, Velocity{X: dir.X * shotSpeed, Y: dir.Y * shotSpeed})
 	ecs.With(p, s)
-	g.shotSerial++
-	ecs.With(p, Shot{Serial: g.shotSerial})
-	if _, err := ctx.Queue.After(ticksFor(shotLife, step), ecs.Event{Kind: eventShotExpire, Value: float64(g.shotSerial), Run: g.expireShotFn}); err != nil {
+	g.scene.ShotSerial++
+	ecs.With(p, Shot{Serial: g.scene.ShotSerial})
+	if _, err := ctx.Queue.After(ticksFor(shotLife, step), ecs.Event{Kind: eventShotExpire, Value: float64(g.scene.ShotSerial), Run: g.expireShotFn}); err != nil {
 		ctx.Fail(err)
 	}
 }
@@ -254,8 +264,8 @@ func (g *Game) fire(ctx *ecs.Context, pos, dir geom.Vec2, step time.Duration) {
 // overlay shows how often it ran and was skipped.
 func (g *Game) pulseSystem() ecs.System {
 	return ecs.System{Name: "pulse", Cosmetic: true, Run: func(ctx *ecs.Context) {
-		g.pulse += ctx.DeltaSeconds()
-		scale := float32(1 + 0.08*math.Sin(2*math.Pi*1.5*g.pulse))
+		g.scene.Pulse += ctx.DeltaSeconds()
+		scale := float32(1 + float64(0.08*math.Sin(2*math.Pi*1.5*g.scene.Pulse)))
 		q := g.players.Query()
 		for q.Next() {
 			t, _, _ := q.Get()
