@@ -72,6 +72,7 @@ type Audio struct {
 
 	app     *App
 	stats   AudioStats
+	replay  playLog // rollback: the requests of recent ticks (audio_rollback.go)
 	sources []sourceVoice
 	slots   []int32 // by entity ID: index in sources + 1, 0 for none
 	seen    uint32
@@ -94,6 +95,11 @@ type AudioStats struct {
 	Started, Stopped uint64
 	// Played counts Sys.Play and Sys.PlaySound requests.
 	Played uint64
+	// Matched counts requests of ticks run again after a rollback that
+	// were matched to the voice the first run started, and Unmade the
+	// voices of rolled-back ticks that the ticks run again did not make,
+	// stopped with RollbackFade (see [Audio.BeginRollback]).
+	Matched, Unmade uint64
 	// Errors counts requests that failed (a stale handle, parameters out
 	// of range, a full queue); LastError is the latest.
 	Errors    uint64
@@ -225,11 +231,18 @@ func (c *Sys) Play(s *audio.Sound, p audio.Params) (audio.Voice, error) {
 		return audio.Voice{}, nil
 	}
 	a.stats.Played++
+	tick := c.Time.Number
+	if v, ok := a.replay.match(tick, s); ok {
+		a.stats.Matched++
+		return v, nil
+	}
 	v, err := a.Player.Play(s, a.At(c.Time.Update), p)
 	if err != nil {
 		a.fail(err)
+		return v, err
 	}
-	return v, err
+	a.replay.record(tick, s, v)
+	return v, nil
 }
 
 // PlaySound is [Sys.Play] for a sound of the [assets.Library]; a stale

@@ -47,6 +47,9 @@ type Flags struct {
 	// SyncTest runs the game in sync-test mode going back this many
 	// ticks after each (see [Session.UseSyncTest]); 0 is off.
 	SyncTest int
+	// Compare, with Replay, is a second recording to compare the first
+	// with instead of replaying (see [Compare]).
+	Compare string
 }
 
 // Register adds the flags to fs: --config, --set (repeatable), --headless,
@@ -70,11 +73,15 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.Window, "window", false, "with --replay: replay in a window at recorded speed, with sound")
 	fs.Uint64Var(&f.ReplayUntil, "replay-until", 0, "with --replay: stop after `N` ticks, ticks 0 to N-1 (with --window and --screenshot: a picture of the state after them)")
 	f.registerSyncTest(fs)
+	f.registerCompare(fs)
 }
 
 // Validate checks values that the flag package cannot.
 func (f *Flags) Validate() error {
 	var errs []error
+	if f.Compare != "" && f.Replay == "" {
+		errs = append(errs, errors.New("framework: --compare B goes with --replay A: it compares recording A with B"))
+	}
 	if f.Replay != "" && f.Record != "" {
 		errs = append(errs, errors.New("framework: --record and --replay: a session records or replays, not both"))
 	}
@@ -174,6 +181,9 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 	if err := f.Validate(); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
+	}
+	if f.Replay != "" && f.Compare != "" {
+		return compareMain(&f, stdout, stderr)
 	}
 	if f.Replay != "" {
 		res, err := Replay(g, f.Replay, ReplayOptions{Window: f.Window, Headless: f.Headless, Until: f.ReplayUntil, Screenshot: f.Screenshot,

@@ -129,7 +129,12 @@ func b2i(b bool) int {
 // Timing, so they cost nothing when the scheduler computed them the usual
 // way: Ledger.PendingRemainder from the ledger's identity, and Alpha as
 // remainder / step. Their values follow the others'.
-const nStats = 29
+const nStats = 32
+
+// nStatsV4 is the number of words before version 5, which added
+// Stats.Resimulated, Ledger.Resimulation and Ledger.Advantage as the last
+// three: an older recording's mask never names them, and they read as 0.
+const nStatsV4 = 29
 
 const (
 	wordAlpha     = 0
@@ -151,6 +156,7 @@ var statsKinds = [nStats]wordKind{
 	wSecond, wSecond, wFirst, wFirst, wFirst, wFloat, wFirst, wFirst, // Ticks[variable] .. MergedSteps
 	wFirst, wFirst, wFirst, wFirst, wFirst, wFirst, wFirst, wFirst, wFirst, // Dropped .. Ledger.Adjusted
 	wFirst, wByte, wByte, wByte, // Step, Mode, Recovery, Enabled
+	wFirst, wFirst, wFirst, // Resimulated, Ledger.Resimulation, Ledger.Advantage (version 5)
 }
 
 // predictRemainder is Real + Adjusted - Simulated - Dropped - Suspended -
@@ -179,6 +185,7 @@ func statsWords(s *timing.Stats, w *[nStats]uint64) {
 		uint64(s.Dropped), uint64(s.Suspended), uint64(l.DroppedExcessLag), uint64(l.DroppedCatchUpCap),
 		uint64(l.DroppedCutoff), uint64(l.DroppedDropTime), uint64(l.DroppedByHook), uint64(l.Suspended),
 		uint64(l.Adjusted), uint64(s.Step), uint64(s.Mode), uint64(s.Recovery), uint64(s.Enabled),
+		s.Resimulated, uint64(l.Resimulation), uint64(l.Advantage),
 	}
 }
 
@@ -189,12 +196,13 @@ func wordsStats(w *[nStats]uint64, s *timing.Stats) {
 		Debt: int64(w[10]), DebtTime: d(11), Rate: math.Float64frombits(w[13]),
 		Enabled: timing.Mechanism(w[28]), Acting: timing.Mechanism(w[7]),
 		Dropped: d(16), Suspended: d(17),
-		Steps: w[6], QuietTicks: w[14], MergedSteps: w[15],
+		Steps: w[6], QuietTicks: w[14], MergedSteps: w[15], Resimulated: w[29],
 		Alpha: math.Float64frombits(w[0]), NextUpdateAt: timing.Instant(w[3]),
 		Ledger: timing.Ledger{
 			Real: d(1), Simulated: d(4), DroppedExcessLag: d(18), DroppedCatchUpCap: d(19),
 			DroppedCutoff: d(20), DroppedDropTime: d(21), DroppedByHook: d(22), Suspended: d(23),
 			Adjusted: d(24), PendingDebt: d(12), PendingRemainder: d(2),
+			Resimulation: d(30), Advantage: d(31),
 		},
 	}
 	s.Ticks[timing.VariableUpdate] = w[8]
@@ -214,6 +222,7 @@ type stream struct {
 	polls     int64
 	futures   uint64
 	stats     [nStats]uint64
+	oldStats  bool           // a recording before version 5: nStatsV4 words
 	slope     [nStats]uint64 // stats[i] minus the value before it, for wSecond
 	types     []typeState
 	ticks     uint64
@@ -756,8 +765,12 @@ func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
 
 func (s *stream) decodeStats(d *decoder) {
 	mask := d.uvarint()
-	if mask >= 1<<nStats {
-		d.failf("timing mask %#x names fields that do not exist (allowed: bits 0 to %d)", mask, nStats-1)
+	words := nStats
+	if s.oldStats {
+		words = nStatsV4
+	}
+	if mask >= 1<<words {
+		d.failf("timing mask %#x names fields that do not exist (allowed: bits 0 to %d)", mask, words-1)
 		return
 	}
 	var vals [nStats]uint64

@@ -202,6 +202,7 @@ func (r *Reader) readHeader() error {
 	}
 	r.off = len(magic) + n
 	r.version = v
+	r.s.oldStats = v < 5
 	if v >= 4 {
 		r.prefix = append([]byte(nil), r.in[:r.off]...)
 	}

@@ -114,8 +114,8 @@ func TestFieldsCovered(t *testing.T) {
 		want int
 	}{
 		{reflect.TypeFor[timing.Update](), 10},
-		{reflect.TypeFor[timing.Stats](), 17},
-		{reflect.TypeFor[timing.Ledger](), 11},
+		{reflect.TypeFor[timing.Stats](), 18},
+		{reflect.TypeFor[timing.Ledger](), 13},
 		{reflect.TypeFor[input.Record](), 15},
 		{reflect.TypeFor[recording.Tick](), 10},
 		{reflect.TypeFor[recording.ShutdownRequest](), 3},

@@ -12,11 +12,13 @@ import (
 // FormatVersion is the version of the byte layout this build writes. Any
 // change to the layout, including a new field in [Tick] or [Header], takes
 // a new version. A reader reads this version and [OldestFormatVersion] on:
+// version 4 is version 5 without the rollback statistics in Tick.Timing
+// (Stats.Resimulated, Ledger.Resimulation and Ledger.Advantage read as 0);
 // version 3 is version 4 with 8-byte chunk frames (no checksum of the
 // length field of its own, the version outside every checksum), without
 // Header.Package and Header.Title, without End.Outcome and without hook
 // items; version 2 is version 3 without shutdown requests in ticks.
-const FormatVersion = 4
+const FormatVersion = 5
 
 // OldestFormatVersion is the oldest layout this build still reads.
 const OldestFormatVersion = 2

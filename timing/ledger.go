@@ -35,8 +35,14 @@ type Ledger struct {
 	DroppedByHook time.Duration
 	// Suspended is the total of gaps longer than DebtOptions.SuspendAfter.
 	Suspended time.Duration
-	// Adjusted is the net debt added by AdjustDebt (negative: removed).
+	// Adjusted is the net debt added by AdjustDebt (negative: removed),
+	// AddResimulation and AdjustAdvantage included.
 	Adjusted time.Duration
+	// Resimulation is the part of Adjusted that is real time spent
+	// resimulating after rollbacks ([Scheduler.AddResimulation]), and
+	// Advantage the part that is frame advantage over remote peers
+	// ([Scheduler.AdjustAdvantage]; ahead is negative).
+	Resimulation, Advantage time.Duration
 	// PendingDebt is the time owed in whole steps, negative when the
 	// simulation is ahead; zero in variable mode.
 	PendingDebt time.Duration
@@ -134,6 +140,8 @@ func (s *Scheduler) Ledger() Ledger {
 		DroppedByHook:     time.Duration(s.dropped[dropHook].ns),
 		Suspended:         time.Duration(s.suspended),
 		Adjusted:          time.Duration(s.adjusted),
+		Resimulation:      time.Duration(s.resimTime),
+		Advantage:         time.Duration(s.advantage),
 		PendingDebt:       s.stepsDuration(s.owed()),
 	}
 	l.PendingRemainder = l.Real + l.Adjusted - l.Simulated - l.Dropped() - l.Suspended - l.PendingDebt
@@ -213,6 +221,10 @@ type Stats struct {
 	QuietTicks uint64
 	// MergedSteps counts steps simulated inside merged updates.
 	MergedSteps uint64
+	// Resimulated counts the ticks run again after rollbacks, as reported
+	// by [Scheduler.AddResimulation]; the time they took is
+	// Ledger.Resimulation.
+	Resimulated uint64
 	// Alpha is the interpolation factor, as [Scheduler.Alpha].
 	Alpha float64
 	// NextUpdateAt is as [Scheduler.NextUpdateAt].
@@ -269,6 +281,7 @@ func (s *Scheduler) Stats() Stats {
 		Steps:        s.steps,
 		QuietTicks:   s.quietTicks,
 		MergedSteps:  s.mergedSteps,
+		Resimulated:  s.resimTicks,
 		Alpha:        s.alpha,
 		NextUpdateAt: s.nextDue,
 		Ledger:       l,

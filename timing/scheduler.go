@@ -173,6 +173,9 @@ type Scheduler struct {
 	suspended       int64
 	pause           suspension // Suspend and Resume (suspend.go)
 	adjusted        int64
+	resimTime       int64 // the parts of adjusted by cause (rollback.go)
+	advantage       int64
+	resimTicks      uint64
 	droppedReported int64 // whole ns of dropped time already put on an update
 
 	ticksByKind [NumKinds]uint64

@@ -390,6 +390,16 @@ func appendStats(dst []byte, in *overlayInput) []byte {
 		dst = strconv.AppendInt(dst, int64(off), 10)
 		dst = append(dst, " ns"...)
 	}
+	if ts.Resimulated > 0 || ts.Ledger.Advantage != 0 {
+		// Rollback's share of the debt: time spent resimulating, and the
+		// frame advantage over the peers (ahead is negative).
+		dst = append(dst, "\nrollback: resimulated "...)
+		dst = strconv.AppendUint(dst, ts.Resimulated, 10)
+		dst = append(dst, " ticks ("...)
+		dst = appendMS(dst, ts.Ledger.Resimulation)
+		dst = append(dst, ")   advantage debt "...)
+		dst = appendMS(dst, ts.Ledger.Advantage)
+	}
 	switch r := in.Record; {
 	case r.Recording:
 		dst = append(dst, "   recording, checkpoints "...)

@@ -53,8 +53,14 @@ type LedgerReport struct {
 	SuspendedNS int64 `json:"suspended_ns"`
 	PendingNS   int64 `json:"pending_ns"`
 	AdjustedNS  int64 `json:"adjusted_ns"`
-	Balanced    bool  `json:"balanced"`
-	ImbalanceNS int64 `json:"imbalance_ns"`
+	// ResimulationNS and AdvantageNS are the parts of AdjustedNS that
+	// rollback owed: real time spent resimulating ResimulatedTicks ticks,
+	// and frame advantage over remote peers (ahead is negative).
+	ResimulationNS   int64  `json:"resimulation_ns,omitempty"`
+	AdvantageNS      int64  `json:"advantage_ns,omitempty"`
+	ResimulatedTicks uint64 `json:"resimulated_ticks,omitempty"`
+	Balanced         bool   `json:"balanced"`
+	ImbalanceNS      int64  `json:"imbalance_ns"`
 }
 
 // ReportSettings are the settings a run ended with.
@@ -109,6 +115,7 @@ func MakeReport(r runtime.Report, o runtime.Options) Report {
 		Ledger: LedgerReport{
 			RealNS: int64(l.Real), SimulatedNS: int64(l.Simulated), DroppedNS: int64(l.Dropped()),
 			SuspendedNS: int64(l.Suspended), PendingNS: int64(l.Pending()), AdjustedNS: int64(l.Adjusted),
+			ResimulationNS: int64(l.Resimulation), AdvantageNS: int64(l.Advantage), ResimulatedTicks: r.Timing.Resimulated,
 			Balanced: off == 0, ImbalanceNS: int64(off),
 		},
 		Presentation: pr,

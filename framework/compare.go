@@ -1,0 +1,266 @@
+package framework
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/metronome-go/metronome/recording"
+)
+
+// The desync bisection (--replay A --compare B): two peers of a match
+// each keep the recording of their session; after a desync, comparing
+// the two finds where they part, without running either.
+
+// CompareResult says where two recordings of one match part.
+type CompareResult struct {
+	// Ticks and Checkpoints count the ticks and world hashes both
+	// recordings hold and that were compared.
+	Ticks, Checkpoints uint64
+	// InputDiffers reports that the recorded input of some tick differs
+	// (a peer simulated with other confirmed input), InputTick the first
+	// such tick's Update.Number.
+	InputDiffers bool
+	InputTick    uint64
+	// HashDiffers reports that a world hash differs: HashTick is the
+	// first checkpoint's tick that differs and LastSame the tick of the
+	// last checkpoint before it that matched (the state parted in
+	// between: record with a hash every tick to bisect to the tick).
+	// Types lists the component types whose hash or count differ there.
+	HashDiffers    bool
+	HashTick       uint64
+	LastSame       uint64
+	HasLastSame    bool
+	Types          []TypeDifference
+	LengthsDiffer  bool // one recording holds ticks the other does not
+	TicksA, TicksB uint64
+}
+
+// TypeDifference is one component type that differs at a checkpoint:
+// its hash and entity count in each recording (a count of -1: the type
+// is missing from that side).
+type TypeDifference struct {
+	Name           string
+	HashA, HashB   uint64
+	CountA, CountB int
+}
+
+// Same reports whether the recordings agree on everything both hold.
+func (r CompareResult) Same() bool { return !r.InputDiffers && !r.HashDiffers }
+
+// String is the result in a few lines: where the input and the state part,
+// and which component types differ.
+func (r CompareResult) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "compared %d ticks and %d checkpoints", r.Ticks, r.Checkpoints)
+	if r.Same() {
+		b.WriteString(": no difference")
+	}
+	if r.LengthsDiffer {
+		fmt.Fprintf(&b, " (the recordings hold %d and %d ticks)", r.TicksA, r.TicksB)
+	}
+	if r.InputDiffers {
+		fmt.Fprintf(&b, "\ninput differs first at tick %d", r.InputTick)
+	}
+	if r.HashDiffers {
+		fmt.Fprintf(&b, "\nworld hash differs first at tick %d", r.HashTick)
+		if r.HasLastSame {
+			fmt.Fprintf(&b, " (same at tick %d)", r.LastSame)
+		}
+		for _, t := range r.Types {
+			fmt.Fprintf(&b, "\n  %s: hash %#016x vs %#016x, %d vs %d entities", t.Name, t.HashA, t.HashB, t.CountA, t.CountB)
+		}
+	}
+	return b.String()
+}
+
+// Compare reads the recordings at a and b side by side: the ticks (their
+// updates and input) and the world-hash checkpoints, and returns where
+// they first differ. It refuses recordings of different games or seeds,
+// naming both. It runs no game: it is the first step after a desync (see
+// rollback's doc), and a recording with a checkpoint every tick
+// (recording every tick, or a session hashing every tick) bisects to the
+// tick and the component types.
+func Compare(a, b string) (CompareResult, error) {
+	ra, err := recording.Open(a)
+	if err != nil {
+		return CompareResult{}, fmt.Errorf("framework: --compare: %w", err)
+	}
+	defer ra.Close()
+	rb, err := recording.Open(b)
+	if err != nil {
+		return CompareResult{}, fmt.Errorf("framework: --compare: %w", err)
+	}
+	defer rb.Close()
+	ha, hb := ra.Header(), rb.Header()
+	if ha.Game != hb.Game || ha.Seed != hb.Seed {
+		return CompareResult{}, fmt.Errorf("framework: --compare: %s is of %s with seed %d, %s of %s with seed %d: not two sides of one session", a, ha.Game, ha.Seed, b, hb.Game, hb.Seed)
+	}
+	var res CompareResult
+	var sa, sb side
+	for {
+		errA := sa.next(ra)
+		errB := sb.next(rb)
+		if errA != nil || errB != nil {
+			if err := errors.Join(endErr(a, errA), endErr(b, errB)); err != nil {
+				return res, err
+			}
+			if (errA == nil) != (errB == nil) {
+				res.LengthsDiffer = true
+				res.TicksA, res.TicksB = sa.ticks, sb.ticks
+				for errA == nil {
+					errA = sa.next(ra)
+				}
+				for errB == nil {
+					errB = sb.next(rb)
+				}
+				res.TicksA, res.TicksB = sa.ticks, sb.ticks
+			}
+			return res, nil
+		}
+		res.Ticks++
+		if !res.InputDiffers && !sameTick(&sa.tick, &sb.tick) {
+			res.InputDiffers, res.InputTick = true, sa.tick.Update.Number
+		}
+		if sa.hasCheck && sb.hasCheck && sa.check.Tick == sb.check.Tick {
+			res.Checkpoints++
+			if !res.HashDiffers {
+				if sa.check.Hash == sb.check.Hash {
+					res.LastSame, res.HasLastSame = sa.check.Tick, true
+				} else {
+					res.HashDiffers, res.HashTick = true, sa.check.Tick
+					res.Types = typeDifferences(sa.check.Types, sb.check.Types)
+				}
+			}
+		}
+		if res.HashDiffers && res.InputDiffers {
+			return res, nil
+		}
+	}
+}
+
+// side is one recording's position: its latest tick, and the checkpoint
+// that followed it, if any.
+type side struct {
+	tick     recording.Tick
+	check    recording.Checkpoint
+	hasCheck bool
+	ticks    uint64
+	pending  recording.Item
+}
+
+// next moves to the next tick and the checkpoint after it; io.EOF at the
+// end marker.
+func (s *side) next(r *recording.Reader) error {
+	s.hasCheck = false
+	got := false
+	for {
+		it := s.pending
+		s.pending = nil
+		if it == nil {
+			var err error
+			if it, err = r.Next(); err != nil {
+				if err == io.EOF && got {
+					return nil
+				}
+				return err
+			}
+		}
+		switch v := it.(type) {
+		case *recording.Tick:
+			if got {
+				s.pending = it // kept for the next call
+				s.keep()
+				return nil
+			}
+			s.tick = *v
+			s.tick.Records = slices.Clone(v.Records)
+			s.ticks++
+			got = true
+		case *recording.Checkpoint:
+			if got {
+				s.check = *v
+				s.check.Types = slices.Clone(v.Types)
+				s.hasCheck = true
+			}
+		case *recording.End:
+			if got {
+				return nil
+			}
+			return io.EOF
+		}
+	}
+}
+
+// keep copies the pending tick out of the reader's reused storage.
+func (s *side) keep() {
+	if t, ok := s.pending.(*recording.Tick); ok {
+		c := *t
+		c.Records = slices.Clone(t.Records)
+		c.Shutdown = slices.Clone(t.Shutdown)
+		s.pending = &c
+	}
+}
+
+func endErr(path string, err error) error {
+	if err == nil || err == io.EOF {
+		return nil
+	}
+	return fmt.Errorf("framework: --compare %s: %w", path, err)
+}
+
+// sameTick compares what the simulation consumed: the update's number and
+// delta, and the input records.
+func sameTick(a, b *recording.Tick) bool {
+	return a.Update.Number == b.Update.Number && a.Update.Delta == b.Update.Delta && a.Update.Kind == b.Update.Kind &&
+		slices.Equal(a.Records, b.Records)
+}
+
+func typeDifferences(a, b []recording.TypeHash) []TypeDifference {
+	var out []TypeDifference
+	find := func(ts []recording.TypeHash, name string) (recording.TypeHash, bool) {
+		for _, t := range ts {
+			if t.Name == name {
+				return t, true
+			}
+		}
+		return recording.TypeHash{}, false
+	}
+	for _, ta := range a {
+		tb, ok := find(b, ta.Name)
+		switch {
+		case !ok:
+			out = append(out, TypeDifference{Name: ta.Name, HashA: ta.Hash, CountA: ta.Count, CountB: -1})
+		case ta.Hash != tb.Hash || ta.Count != tb.Count:
+			out = append(out, TypeDifference{Name: ta.Name, HashA: ta.Hash, HashB: tb.Hash, CountA: ta.Count, CountB: tb.Count})
+		}
+	}
+	for _, tb := range b {
+		if _, ok := find(a, tb.Name); !ok {
+			out = append(out, TypeDifference{Name: tb.Name, HashB: tb.Hash, CountA: -1, CountB: tb.Count})
+		}
+	}
+	return out
+}
+
+func (f *Flags) registerCompare(fs *flag.FlagSet) {
+	fs.StringVar(&f.Compare, "compare", "", "with --replay A: compare recording A with the recording in this `file` (the other peer's, after a desync) and print the first tick whose input or world hash differs, with the component types that differ")
+}
+
+// compareMain runs --replay A --compare B and returns the exit status: 0
+// when the recordings agree, 1 when they differ or cannot be read.
+func compareMain(f *Flags, stdout, stderr io.Writer) int {
+	res, err := Compare(f.Replay, f.Compare)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
+		return 1
+	}
+	fmt.Fprintln(stdout, res)
+	if !res.Same() {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,149 @@
+package rollback_test
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/metronome-go/metronome/option"
+	"github.com/metronome-go/metronome/rollback"
+)
+
+func pair(t testing.TB, hashEvery int) (a, b *rollback.Session) {
+	t.Helper()
+	players := []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 1, Delay: 2}}
+	var ss [2]*rollback.Session
+	for i := range ss {
+		s, err := rollback.NewSession(newToy(8), rollback.Options{Self: i, Players: players, Actions: 2, Window: 8, HashEvery: hashEvery})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss[i] = s
+	}
+	return ss[0], ss[1]
+}
+
+// message builds peer 1's message by hand: inputs of player 1 from first,
+// count ticks, all zero, and the given hashes.
+func message(first, count uint64, hashes ...[2]uint64) []byte {
+	m := []byte{'M', 'R', 1}
+	m = binary.AppendUvarint(m, 1) // sender
+	m = binary.AppendUvarint(m, first)
+	m = binary.LittleEndian.AppendUint64(m, math.Float64bits(0))
+	m = binary.AppendUvarint(m, 2)
+	m = binary.AppendUvarint(m, 0)
+	m = binary.AppendUvarint(m, first+count)
+	m = binary.AppendUvarint(m, 1)
+	m = binary.AppendUvarint(m, 1)
+	m = binary.AppendUvarint(m, first)
+	m = binary.AppendUvarint(m, count)
+	for range count * 2 {
+		m = append(m, 0, 0, 0, 0)
+		m = append(m, make([]byte, 16)...)
+	}
+	m = binary.AppendUvarint(m, uint64(len(hashes)))
+	for _, h := range hashes {
+		m = binary.AppendUvarint(m, h[0])
+		m = binary.LittleEndian.AppendUint64(m, h[1])
+	}
+	return m
+}
+
+func TestInputBeyondTheWindowIsRefusedAndCounted(t *testing.T) {
+	a, _ := pair(t, 0)
+	if err := a.Receive(message(1000, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Receive(message(2, 3)); err != nil {
+		t.Fatal(err)
+	}
+	st := a.Stats()
+	if st.Refused != 1 {
+		t.Errorf("refused %d inputs, want the one for tick 1000", st.Refused)
+	}
+	if err := a.Receive(message(2, 3)); err != nil {
+		t.Fatal(err)
+	}
+	if st := a.Stats(); st.Duplicates != 3 {
+		t.Errorf("%d duplicates, want 3", st.Duplicates)
+	}
+}
+
+func TestStaleHashIsReported(t *testing.T) {
+	a, _ := pair(t, 1)
+	for range 100 {
+		if _, err := a.Advance(); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Receive(message(uint64(a.Tick()), 1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Receive(message(100, 0, [2]uint64{3, 42})); err != nil {
+		t.Fatal(err)
+	}
+	if st := a.Stats(); st.StaleHashes != 1 || st.StaleHashTick != 3 {
+		t.Errorf("stale hashes %d (latest tick %d), want 1 for tick 3", st.StaleHashes, st.StaleHashTick)
+	}
+}
+
+func TestDesyncNamesTheTick(t *testing.T) {
+	a, _ := pair(t, 1)
+	for range 20 {
+		if _, err := a.Advance(); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Receive(message(uint64(a.Tick()), 1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := a.Advance(); err != nil { // finalises the hashes confirmed since
+		t.Fatal(err)
+	}
+	if err := a.Receive(message(20, 0, [2]uint64{10, 42})); err != nil {
+		t.Fatal(err)
+	}
+	d, ok := a.Desync()
+	if !ok || d.Tick != 10 || d.Peer != 1 || d.Remote != 42 {
+		t.Fatalf("desync %+v (%v), want one at tick 10 with peer 1's hash 42", d, ok)
+	}
+	if !strings.Contains(d.Error(), "tick 10") {
+		t.Errorf("%q does not name the tick", d.Error())
+	}
+}
+
+func TestMalformedMessagesAreRefusedWhole(t *testing.T) {
+	good := message(2, 2)
+	cut := good[:len(good)-3]
+	wrongPlayer := append([]byte(nil), good...)
+	own := append([]byte(nil), good...)
+	own[3] = 0 // sender peer 0: the receiver's own
+	bad := [][]byte{nil, []byte("XX1"), {'M', 'R', 9}, cut, own, append(append([]byte(nil), good...), 0), wrongPlayer[:0]}
+	for i, m := range bad {
+		a, _ := pair(t, 0)
+		err := a.Receive(m)
+		if !errors.Is(err, rollback.ErrMalformed) {
+			t.Errorf("message %d: error %v, want ErrMalformed", i, err)
+		}
+		if st := a.Stats(); st.Malformed != 1 || st.Confirmed != 2 {
+			t.Errorf("message %d: malformed %d, confirmed up to %d; want 1 and nothing taken", i, st.Malformed, st.Confirmed)
+		}
+	}
+}
+
+func TestOptionsNameEveryBadField(t *testing.T) {
+	err := rollback.Options{Self: -1, Players: []rollback.Player{{Peer: 99, Delay: -1}}, Actions: 0, Window: 0, HashEvery: -1}.Validate()
+	var fields []string
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		var oe *option.Error
+		if errors.As(e, &oe) {
+			fields = append(fields, oe.Field)
+		}
+	}
+	want := "Options.Self Options.Players[0].Peer Options.Players[0].Delay Options.Actions Options.Window Options.HashEvery"
+	if got := strings.Join(fields, " "); got != want {
+		t.Errorf("fields %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,58 @@
+// Package rollback runs a match between peers with rollback netcode: each
+// session simulates every tick at once with the inputs it has, predicts a
+// remote player's missing input by repeating that player's last
+// confirmed one, and when a confirmed input turns out to differ from its
+// prediction restores the state of that tick and runs the ticks since
+// again, within the same update.
+//
+// # Inputs
+//
+// A player's input for a tick is one [input.Stats] per action, the same
+// action states the game's systems read from an [input.Tick]: not raw
+// device records, which differ between machines. A local player's input
+// is given through [Session.Local] before [Session.Advance] and becomes
+// the input of the tick Delay ticks ahead ([Player.Delay], default 2), so
+// that it usually reaches the peers before they need it.
+//
+// # The window, and time owed
+//
+// A session runs at most [Options.Window] ticks (default 8) past the last
+// tick whose inputs are all confirmed. At the window's end it does not
+// predict further and never drops a rollback: [Session.Advance] holds
+// the simulation ([Step.Held], counted in [Stats.Held]) and the time not
+// simulated is owed, as any other debt of the scheduler. The real time
+// spent resimulating ([Step.ResimulationTime]) is owed the same way, and
+// so is the frame advantage over the peers ([Session.AdvantageDebt]:
+// ahead is negative debt), which timing's pacing repays by running a few
+// percent slow or fast, never by waiting whole frames.
+//
+// # Desyncs
+//
+// Every [Options.HashEvery] ticks (default 60; 1 while developing) a
+// session hashes the state of a tick once all inputs before it are
+// confirmed and sends the hash; a peer whose hash of the same tick
+// differs is a desync ([Session.Desync], naming the tick). A hash for a
+// tick the session no longer holds is counted, not ignored
+// ([Stats.StaleHashes]). After a desync the simulations have diverged for
+// good: stop the match, keep both peers' recordings of confirmed inputs
+// and replay them side by side to find the first tick and component that
+// differ.
+//
+// # Transport
+//
+// A session knows nothing of sockets. [Session.AppendMessage] writes what
+// it sends after each update and [Session.Receive] takes what arrives;
+// messages repeat the inputs not yet confirmed by the peers, so losing
+// some costs only delay. Package netsim (rollback/netsim) simulates the network between
+// sessions of one process, seeded and on virtual time.
+//
+//	s, err := rollback.NewSession(sim, opts)
+//	// every update:
+//	copy(s.Local(me), actionStates)
+//	step, err := s.Advance()
+//	msg = s.AppendMessage(msg[:0])
+//	send(msg)
+//	for each message m received: s.Receive(m)
+//
+// A Session and its [Simulation] belong to the simulation goroutine.
+package rollback

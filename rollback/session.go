@@ -1,0 +1,579 @@
+package rollback
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/option"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// DefaultDelay is the input delay [DefaultOptions] gives a player, and
+// DefaultWindow and DefaultHashEvery its prediction window and hash
+// interval.
+const (
+	DefaultDelay     = 2
+	DefaultWindow    = 8
+	DefaultHashEvery = 60
+)
+
+// Player is one player of a match.
+type Player struct {
+	// Peer is the session whose game reads this player's devices; the
+	// player is local to that session and remote to the others.
+	Peer int
+	// Delay is the input delay in ticks, 0 to 16: an input given during
+	// tick t is this player's input for tick t+Delay, so peers usually
+	// have it before they need it. Zero is no delay.
+	Delay int
+}
+
+// Options configures a [Session]. Zero fields keep their zero meaning, as
+// documented per field; [DefaultOptions] returns the defaults.
+type Options struct {
+	// Self is this session's peer number, 0 to 63.
+	Self int
+	// Players lists every player of the match, 1 to 16, in the order every
+	// peer uses; the index is the player number.
+	Players []Player
+	// Actions is the number of action states in one player's input for
+	// one tick, 1 to 64: the game's [input.Action] values 0 to Actions-1.
+	Actions int
+	// Window is the prediction window, 1 to 64 ticks: how far the session
+	// simulates past the last tick whose inputs are all confirmed. Past it
+	// the session holds the simulation back (see [Step.Held]).
+	Window int
+	// HashEvery is the hash interval in confirmed ticks, 0 to 3600; zero
+	// sends no hashes and detects no desync. 1 is for development.
+	HashEvery int
+	// Clock measures the real time spent resimulating; nil is
+	// [timing.SystemClock].
+	Clock timing.Clock
+}
+
+// DefaultOptions returns the defaults: a window of 8 ticks and a hash
+// every 60 ticks. Add the players with [DefaultDelay] (2 ticks) or a
+// delay of their own.
+func DefaultOptions() Options {
+	return Options{Window: DefaultWindow, HashEvery: DefaultHashEvery}
+}
+
+// Validate reports every invalid field at once, each as an *option.Error.
+func (o Options) Validate() error {
+	var errs []error
+	bad := func(field string, v any, allowed string) {
+		errs = append(errs, &option.Error{Pkg: "rollback", Field: "Options." + field, Value: v, Problem: "is out of range", Allowed: allowed})
+	}
+	if o.Self < 0 || o.Self > maxPeers-1 {
+		bad("Self", o.Self, "0 to 63")
+	}
+	if len(o.Players) < 1 || len(o.Players) > maxPlayers {
+		bad("Players", len(o.Players), "1 to 16 players")
+	}
+	for i, p := range o.Players {
+		if p.Peer < 0 || p.Peer > maxPeers-1 {
+			bad(fmt.Sprintf("Players[%d].Peer", i), p.Peer, "0 to 63")
+		}
+		if p.Delay < 0 || p.Delay > maxDelay {
+			bad(fmt.Sprintf("Players[%d].Delay", i), p.Delay, "0 to 16 ticks")
+		}
+	}
+	if o.Actions < 1 || o.Actions > maxActions {
+		bad("Actions", o.Actions, "1 to 64")
+	}
+	if o.Window < 1 || o.Window > maxWindow {
+		bad("Window", o.Window, "1 to 64 ticks")
+	}
+	if o.HashEvery < 0 || o.HashEvery > 3600 {
+		bad("HashEvery", o.HashEvery, "0 (no hashes) to 3600 ticks")
+	}
+	return errors.Join(errs...)
+}
+
+const (
+	maxPeers   = 64
+	maxPlayers = 16
+	maxDelay   = 16
+	maxActions = 64
+	maxWindow  = 64
+	hashSlots  = 32
+)
+
+// Simulation is what a session drives: the game's deterministic state,
+// which it saves, restores and steps. The ECS offers one for an ecs.App;
+// a game writes none of these itself.
+type Simulation interface {
+	// Save keeps the current state as the state before tick. The session
+	// restores only the last Window+1 ticks it saved.
+	Save(tick int64) error
+	// Restore puts back the state saved for tick.
+	Restore(tick int64) error
+	// Step runs one tick with the inputs of every player. resim is true
+	// while the session resimulates ticks it already ran once: extract no
+	// frame then and match side effects to those already made.
+	Step(in *Inputs, resim bool) error
+	// Hash returns the hash of the current state.
+	Hash() uint64
+}
+
+// Inputs is every player's input for one tick, lent to [Simulation.Step].
+type Inputs struct {
+	s    *Session
+	tick int64
+}
+
+// Tick returns the tick these inputs are for.
+func (in *Inputs) Tick() int64 { return in.tick }
+
+// Players returns the number of players.
+func (in *Inputs) Players() int { return in.s.players }
+
+// Player returns player p's action states for the tick, indexed by
+// [input.Action]. The slice is valid during Step only.
+func (in *Inputs) Player(p int) []input.Stats { return in.s.used(in.tick, p) }
+
+// Predicted reports whether player p's input is a prediction (the
+// player's last confirmed input repeated) rather than confirmed.
+func (in *Inputs) Predicted(p int) bool { return !in.s.confirmed(p, in.tick) }
+
+// Step is what one [Session.Advance] did.
+type Step struct {
+	// Tick is the tick simulated, or the tick held back.
+	Tick int64
+	// Held reports that the session did not simulate: the tick would be
+	// more than Window ticks past the last fully confirmed one.
+	Held bool
+	// Resimulated is the number of ticks run again after a rollback, and
+	// ResimulationTime the real time that took.
+	Resimulated      int
+	ResimulationTime time.Duration
+}
+
+// Desync is a peer's hash of a confirmed tick that differs from ours.
+type Desync struct {
+	Tick          int64
+	Peer          int
+	Local, Remote uint64
+}
+
+// Error reads "rollback: desync at tick 600 with peer 1: local hash ..., peer's ...".
+func (d Desync) Error() string {
+	return fmt.Sprintf("rollback: desync at tick %d with peer %d: local hash %#016x, peer's %#016x", d.Tick, d.Peer, d.Local, d.Remote)
+}
+
+// Stats are a session's counts since it started.
+type Stats struct {
+	// Tick is the next tick to simulate; Confirmed the first tick whose
+	// inputs are not all confirmed yet.
+	Tick, Confirmed int64
+	// Rollbacks counts restores; Resimulated the ticks run again, and
+	// MaxDepth the most ticks one rollback ran again (never more than
+	// Window). ResimulationTime is the real time resimulating took.
+	Rollbacks, Resimulated uint64
+	MaxDepth               int
+	ResimulationTime       time.Duration
+	// Held counts calls of Advance that held the simulation back at the
+	// window's end instead of predicting further (a rollback past the
+	// window is never dropped).
+	Held uint64
+	// Predicted counts the player-ticks simulated on a prediction, and
+	// Mispredicted those whose confirmed input differed.
+	Predicted, Mispredicted uint64
+	// Refused counts remote inputs refused for a tick beyond what the
+	// window lets the session hold, or for a player that is not the
+	// sender's; Duplicates inputs received again; Malformed messages that
+	// did not decode.
+	Refused, Duplicates, Malformed uint64
+	// Hashes counts peer hashes compared; StaleHashes peer hashes for a
+	// tick this session no longer holds (reported, never ignored), the
+	// latest in StaleHashTick; Desyncs the hashes that differed.
+	Hashes, StaleHashes, Desyncs uint64
+	StaleHashTick                int64
+	// Advantage is how many ticks this session is ahead of its peers
+	// (negative when behind), half the difference of both sides' views so
+	// that latency cancels out; see [Session.AdvantageDebt].
+	Advantage float64
+}
+
+// Session runs one peer's side of a rollback match. It belongs to the
+// simulation goroutine: every method must be called from it.
+type Session struct {
+	opts    Options
+	sim     Simulation
+	clock   timing.Clock
+	players int
+	actions int
+	window  int
+	ringLen int // input ring, per player
+
+	tick     int64
+	started  bool
+	frontier []int64 // per player: every tick below it is confirmed
+	pending  int64   // earliest tick to resimulate, -1 for none
+
+	inputs []input.Stats // ringLen × players × actions, confirmed
+	stamps []int64       // ringLen × players: tick held in the slot, -1 none
+	usedIn []input.Stats // (window+1) × players × actions
+	local  []input.Stats // players × actions: next local input
+	zero   []input.Stats
+
+	peerTick []int64   // per peer: latest tick it reported
+	peerAdv  []float64 // per peer: the advantage it reported
+	peerAck  []int64   // peers × players: the peer's frontier
+	peerSeen []bool
+
+	hashes [hashSlots]hashEntry
+	desync Desync
+
+	remotePeers []int
+	scratch     []input.Stats // one decoded input
+	in          Inputs        // lent to Step
+
+	stats Stats
+}
+
+type hashEntry struct {
+	tick          int64 // -1 for none
+	local, remote uint64
+	hasLocal      bool
+	final         bool
+	hasRemote     bool
+	remotePeer    int
+	checked       bool
+}
+
+// NewSession validates opts and returns a session driving sim, at tick 0.
+func NewSession(sim Simulation, opts Options) (*Session, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if sim == nil {
+		return nil, errors.New("rollback: NewSession needs a Simulation, have nil")
+	}
+	s := &Session{opts: opts, sim: sim, clock: opts.Clock, players: len(opts.Players), actions: opts.Actions, window: opts.Window, pending: -1}
+	if s.clock == nil {
+		s.clock = timing.SystemClock{}
+	}
+	md := 0
+	for _, p := range opts.Players {
+		md = max(md, p.Delay)
+	}
+	// A peer runs at most Window past its own confirmed tick, which is at
+	// most Delay past ours: its inputs reach at most 2(Window+Delay) past
+	// what we last confirmed of it.
+	s.ringLen = 2*(s.window+md) + 2
+	s.inputs = make([]input.Stats, s.ringLen*s.players*s.actions)
+	s.stamps = make([]int64, s.ringLen*s.players)
+	for i := range s.stamps {
+		s.stamps[i] = -1
+	}
+	s.usedIn = make([]input.Stats, (s.window+1)*s.players*s.actions)
+	s.local = make([]input.Stats, s.players*s.actions)
+	s.zero = make([]input.Stats, s.actions)
+	s.frontier = make([]int64, s.players)
+	for p, pl := range opts.Players {
+		// Ticks before a player's delay have no input: zero, confirmed.
+		for k := range int64(pl.Delay) {
+			s.stamps[s.slot(k)*s.players+p] = k
+		}
+		s.frontier[p] = int64(pl.Delay)
+	}
+	s.peerTick = make([]int64, maxPeers)
+	s.peerAdv = make([]float64, maxPeers)
+	s.peerAck = make([]int64, maxPeers*s.players)
+	s.peerSeen = make([]bool, maxPeers)
+	for i := range s.hashes {
+		s.hashes[i].tick = -1
+	}
+	s.stats.StaleHashTick = -1
+	s.scratch = make([]input.Stats, s.actions)
+	for _, pl := range opts.Players {
+		if pl.Peer != opts.Self && !s.isPeer(pl.Peer) {
+			s.remotePeers = append(s.remotePeers, pl.Peer)
+		}
+	}
+	return s, nil
+}
+
+func (s *Session) slot(k int64) int { return int(k % int64(s.ringLen)) }
+
+func (s *Session) confirmed(p int, k int64) bool {
+	return k >= 0 && s.stamps[s.slot(k)*s.players+p] == k
+}
+
+func (s *Session) stored(p int, k int64) []input.Stats {
+	i := (s.slot(k)*s.players + p) * s.actions
+	return s.inputs[i : i+s.actions]
+}
+
+func (s *Session) used(k int64, p int) []input.Stats {
+	i := (int(k%int64(s.window+1))*s.players + p) * s.actions
+	return s.usedIn[i : i+s.actions]
+}
+
+// best is the input to simulate player p's tick k with: the confirmed one,
+// or the player's last confirmed input repeated.
+func (s *Session) best(p int, k int64) []input.Stats {
+	if s.confirmed(p, k) {
+		return s.stored(p, k)
+	}
+	if last := s.frontier[p] - 1; last >= 0 && s.confirmed(p, last) {
+		return s.stored(p, last)
+	}
+	return s.zero
+}
+
+func (s *Session) isLocal(p int) bool { return s.opts.Players[p].Peer == s.opts.Self }
+
+func (s *Session) minFrontier() int64 {
+	m := s.frontier[0]
+	for _, f := range s.frontier[1:] {
+		m = min(m, f)
+	}
+	return m
+}
+
+// Tick returns the next tick the session simulates.
+func (s *Session) Tick() int64 { return s.tick }
+
+// Local returns the buffer for local player p's next input, indexed by
+// [input.Action]: fill it before each [Session.Advance]. The session takes
+// it as the player's input for tick Tick()+Delay when Advance simulates;
+// when Advance holds, it stays, and the next fill replaces it. It panics
+// when p is not a local player.
+func (s *Session) Local(p int) []input.Stats {
+	if p < 0 || p >= s.players || !s.isLocal(p) {
+		panic(fmt.Sprintf("rollback: Session.Local(%d): not a local player of peer %d", p, s.opts.Self))
+	}
+	return s.local[p*s.actions : (p+1)*s.actions]
+}
+
+// Advance runs one update: first, if a confirmed input differed from its
+// prediction, it restores the state of that tick and resimulates up to the
+// present; then it simulates the present tick, unless that would take the
+// simulation more than Window ticks past the last fully confirmed tick, in
+// which case it holds (see [Step.Held]) and the caller owes the time, as
+// debt. An error of the Simulation stops the session's progress and is
+// returned wrapped.
+func (s *Session) Advance() (Step, error) {
+	if !s.started {
+		if err := s.sim.Save(0); err != nil {
+			return Step{}, fmt.Errorf("rollback: saving tick 0: %w", err)
+		}
+		s.started = true
+		s.hashState(0)
+	}
+	var st Step
+	if s.pending >= 0 {
+		n, d, err := s.resimulate()
+		st.Resimulated, st.ResimulationTime = n, d
+		if err != nil {
+			return st, err
+		}
+	}
+	mf := s.minFrontier()
+	st.Tick = s.tick
+	if s.tick-mf >= int64(s.window) {
+		s.stats.Held++
+		st.Held = true
+		s.finishHashes(mf)
+		return st, nil
+	}
+	for p := range s.players {
+		if !s.isLocal(p) {
+			continue
+		}
+		k := s.tick + int64(s.opts.Players[p].Delay)
+		copy(s.stored(p, k), s.local[p*s.actions:(p+1)*s.actions])
+		s.stamps[s.slot(k)*s.players+p] = k
+		s.frontier[p] = k + 1
+	}
+	if err := s.step(s.tick, false); err != nil {
+		return st, err
+	}
+	s.finishHashes(s.minFrontier())
+	return st, nil
+}
+
+// step simulates tick k with the best inputs, saves the state after it and
+// hashes it when due.
+func (s *Session) step(k int64, resim bool) error {
+	for p := range s.players {
+		copy(s.used(k, p), s.best(p, k))
+		if !s.confirmed(p, k) && !resim {
+			s.stats.Predicted++
+		}
+	}
+	s.in = Inputs{s: s, tick: k}
+	if err := s.sim.Step(&s.in, resim); err != nil {
+		return fmt.Errorf("rollback: tick %d: %w", k, err)
+	}
+	if err := s.sim.Save(k + 1); err != nil {
+		return fmt.Errorf("rollback: saving tick %d: %w", k+1, err)
+	}
+	s.tick = k + 1
+	s.hashState(k + 1)
+	return nil
+}
+
+func (s *Session) resimulate() (int, time.Duration, error) {
+	from, to := s.pending, s.tick
+	s.pending = -1
+	start := s.clock.Now()
+	if err := s.sim.Restore(from); err != nil {
+		return 0, 0, fmt.Errorf("rollback: restoring tick %d: %w", from, err)
+	}
+	s.tick = from
+	for k := from; k < to; k++ {
+		if err := s.step(k, true); err != nil {
+			return int(k - from), 0, err
+		}
+	}
+	d := time.Duration(max(s.clock.Now()-start, 0))
+	n := int(to - from)
+	s.stats.Rollbacks++
+	s.stats.Resimulated += uint64(n)
+	s.stats.MaxDepth = max(s.stats.MaxDepth, n)
+	s.stats.ResimulationTime += d
+	return n, d, nil
+}
+
+// confirm stores remote player p's input for tick k and moves the
+// player's frontier over every contiguous confirmed tick, marking the
+// earliest simulated tick whose prediction was wrong.
+func (s *Session) confirm(p int, k int64, in []input.Stats) {
+	f := s.frontier[p]
+	if k < f || s.confirmed(p, k) {
+		s.stats.Duplicates++
+		return
+	}
+	if k >= f-1+int64(s.ringLen) {
+		s.stats.Refused++
+		return
+	}
+	copy(s.stored(p, k), in)
+	s.stamps[s.slot(k)*s.players+p] = k
+	for s.confirmed(p, f) {
+		if f < s.tick && !equal(s.used(f, p), s.stored(p, f)) {
+			s.stats.Mispredicted++
+			if s.pending < 0 || f < s.pending {
+				s.pending = f
+			}
+		}
+		f++
+	}
+	s.frontier[p] = f
+}
+
+func equal(a, b []input.Stats) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Session) hashState(k int64) {
+	if s.opts.HashEvery == 0 || k%int64(s.opts.HashEvery) != 0 {
+		return
+	}
+	e := &s.hashes[(k/int64(s.opts.HashEvery))%hashSlots]
+	if e.tick != k {
+		*e = hashEntry{tick: k}
+	}
+	e.local, e.hasLocal, e.final = s.sim.Hash(), true, false
+}
+
+// finishHashes marks final the hashes of every tick up to mf, all of whose
+// inputs are confirmed and were simulated with, and compares them with
+// the peers' hashes that came first.
+func (s *Session) finishHashes(mf int64) {
+	for i := range s.hashes {
+		e := &s.hashes[i]
+		if e.hasLocal && !e.final && e.tick <= mf {
+			e.final = true
+			if e.hasRemote {
+				s.compare(e)
+			}
+		}
+	}
+}
+
+func (s *Session) compare(e *hashEntry) {
+	if e.checked {
+		return
+	}
+	e.checked = true
+	s.stats.Hashes++
+	if e.local != e.remote {
+		s.stats.Desyncs++
+		if s.stats.Desyncs == 1 {
+			s.desync = Desync{Tick: e.tick, Peer: e.remotePeer, Local: e.local, Remote: e.remote}
+		}
+	}
+}
+
+// remoteHash takes a peer's hash of its confirmed tick k.
+func (s *Session) remoteHash(peer int, k int64, h uint64) {
+	n := int64(s.opts.HashEvery)
+	if n == 0 || k%n != 0 {
+		s.stats.Malformed++
+		return
+	}
+	e := &s.hashes[(k/n)%hashSlots]
+	switch {
+	case e.tick > k:
+		s.stats.StaleHashes++
+		s.stats.StaleHashTick = k
+		return
+	case e.tick < k:
+		*e = hashEntry{tick: k}
+	}
+	if e.hasRemote {
+		return // a repeat
+	}
+	e.remote, e.hasRemote, e.remotePeer = h, true, peer
+	if e.final {
+		s.compare(e)
+	}
+}
+
+// Desync returns the first desync found, and whether there was one.
+func (s *Session) Desync() (Desync, bool) { return s.desync, s.stats.Desyncs > 0 }
+
+// Stats returns the session's counts.
+func (s *Session) Stats() Stats {
+	st := s.stats
+	st.Tick, st.Confirmed = s.tick, s.minFrontier()
+	st.Advantage = s.advantage()
+	return st
+}
+
+// advantage is the largest of the ticks this session is ahead of each
+// peer: each side's view (its tick minus the peer's latest reported one)
+// includes the one-way latency, and half their difference cancels it.
+func (s *Session) advantage() float64 {
+	adv, any := 0.0, false
+	for peer, seen := range s.peerSeen {
+		if !seen {
+			continue
+		}
+		a := (float64(s.tick-s.peerTick[peer]) - s.peerAdv[peer]) / 2
+		if !any || a > adv {
+			adv, any = a, true
+		}
+	}
+	return adv
+}
+
+// AdvantageDebt is the frame advantage as time owed at the given step:
+// ahead is negative debt, so a scheduler that repays debt by pacing
+// (timing's RepayDebt) slows this peer down by a few percent until its
+// peers catch up, and speeds a peer that is behind up, never by waiting
+// whole frames.
+func (s *Session) AdvantageDebt(step time.Duration) time.Duration {
+	return -time.Duration(s.advantage() * float64(step))
+}
