@@ -46,7 +46,8 @@ type Source struct {
 	rec      input.Recorder
 	perf     js.Value
 	attached bool
-	keyed    int // how many key and mouse records the page delivered
+	keyed    int            // how many key and mouse records the page delivered
+	lastPoll timing.Instant // the previous poll's instant
 }
 
 func newSource(d *Display) *Source { return &Source{d: d, perf: js.Global().Get("performance")} }
@@ -166,10 +167,11 @@ func (s *Source) onMouse(down bool) func(js.Value) {
 func (s *Source) Poll(now timing.Instant, dst *input.Snapshot) {
 	for i := range s.d.events {
 		e := &s.d.events[i]
-		at := e.at
-		if at == 0 || at > now {
-			at = now
-		}
+		// An event the browser dispatched after the previous poll but
+		// stamped before it (its timeStamp is when the browser saw it,
+		// up to a frame earlier) is recorded at the previous poll: the
+		// updates before it have already run with that poll's input.
+		at := min(max(e.at, s.lastPoll), now)
 		switch e.kind {
 		case evPress:
 			s.rec.Press(at, e.button)
@@ -192,6 +194,7 @@ func (s *Source) Poll(now timing.Instant, dst *input.Snapshot) {
 		}
 	}
 	s.d.events = s.d.events[:0]
+	s.lastPoll = now
 	s.rec.Flush(now, dst)
 }
 
