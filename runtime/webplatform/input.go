@@ -46,8 +46,7 @@ type Source struct {
 	rec      input.Recorder
 	perf     js.Value
 	attached bool
-	keyed    int            // how many key and mouse records the page delivered
-	lastPoll timing.Instant // the previous poll's instant
+	keyed    int // how many key and mouse records the page delivered
 }
 
 func newSource(d *Display) *Source { return &Source{d: d, perf: js.Global().Get("performance")} }
@@ -167,11 +166,15 @@ func (s *Source) onMouse(down bool) func(js.Value) {
 func (s *Source) Poll(now timing.Instant, dst *input.Snapshot) {
 	for i := range s.d.events {
 		e := &s.d.events[i]
-		// An event the browser dispatched after the previous poll but
-		// stamped before it (its timeStamp is when the browser saw it,
-		// up to a frame earlier) is recorded at the previous poll: the
-		// updates before it have already run with that poll's input.
-		at := min(max(e.at, s.lastPoll), now)
+		// An event keeps its own instant, which may precede the previous
+		// poll (the browser stamps it when it sees it, up to a frame
+		// before it dispatches it): the input queue counts such a record
+		// from the start of the next update, and latency figures see
+		// the real delay.
+		at := e.at
+		if at == 0 || at > now {
+			at = now
+		}
 		switch e.kind {
 		case evPress:
 			s.rec.Press(at, e.button)
@@ -194,7 +197,6 @@ func (s *Source) Poll(now timing.Instant, dst *input.Snapshot) {
 		}
 	}
 	s.d.events = s.d.events[:0]
-	s.lastPoll = now
 	s.rec.Flush(now, dst)
 }
 

@@ -285,7 +285,7 @@ type Presenter struct {
 const hiddenWait = 250 * time.Millisecond
 
 // Init measures the interval between animation frames (the display's
-// refresh as the browser paces it) over a few frames.
+// refresh as the browser paces it): the shortest of six.
 func (p *Presenter) Init() error {
 	p.frames = make(chan float64, 1)
 	p.raf = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -300,17 +300,20 @@ func (p *Presenter) Init() error {
 		return nil
 	})
 	p.timer = time.NewTimer(hiddenWait)
-	var first float64
-	const n = 5
-	for i := range n {
-		t, ok := p.next()
+	// The shortest of a few intervals: a busy page (still compiling,
+	// loading) makes some intervals longer than the refresh, never
+	// shorter.
+	prev, ok := p.next()
+	for range 6 {
 		if !ok {
 			break // hidden: the refresh stays unknown
 		}
-		if i == 0 {
-			first = t
-		} else if i == n-1 {
-			p.refresh = time.Duration((t - first) / (n - 1) * float64(time.Millisecond))
+		var t float64
+		if t, ok = p.next(); ok {
+			if d := time.Duration((t - prev) * float64(time.Millisecond)); d > 0 && (p.refresh == 0 || d < p.refresh) {
+				p.refresh = d
+			}
+			prev = t
 		}
 	}
 	p.hook.setRefresh(p.refresh)
