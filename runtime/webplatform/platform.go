@@ -323,6 +323,12 @@ func (p *Presenter) Init() error {
 // next waits for the next animation frame and returns its timestamp, or
 // false after hiddenWait without one.
 func (p *Presenter) next() (float64, bool) {
+	// A frame that came after an earlier wait gave up is stale: without
+	// dropping it this present would not wait at all.
+	select {
+	case <-p.frames:
+	default:
+	}
 	js.Global().Call("requestAnimationFrame", p.raf)
 	if !p.timer.Stop() {
 		select {
