@@ -15,7 +15,6 @@ import (
 
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/runtime"
-	"github.com/metronome-go/metronome/runtime/glfwplatform"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -75,6 +74,9 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 	}
 	rtOpts, err := cfg.RuntimeOptions(source)
 	if err != nil {
+		return err
+	}
+	if err := platformAllows(rtOpts, source); err != nil {
 		return err
 	}
 	if opts.Frames < 0 || opts.RunFor < 0 {
@@ -148,20 +150,6 @@ func startXvfb() (*xvfb.Display, error) {
 		return nil, fmt.Errorf("framework: headless run without a display: %w", err)
 	}
 	return d, nil
-}
-
-// openWindow opens the window cfg describes, with its renderer, input and
-// presentation. Main thread only.
-func openWindow(cfg config.Config) (*runtime.Adapters, error) {
-	pc := glfwplatform.DefaultConfig()
-	pc.Options = cfg.Window.Options
-	pc.Fullscreen = cfg.Window.Fullscreen && !cfg.Window.Headless // a headless window stays invisible
-	pc.Hidden = cfg.Window.Headless
-	ctx, err := glfwplatform.New(pc)
-	if err != nil {
-		return nil, fmt.Errorf("framework: opening the window: %w", err)
-	}
-	return ctx, nil
 }
 
 // attachLimits stops the session after a number of frames or a duration,

@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/signal"
 	"sync"
-	"syscall"
 
 	"github.com/metronome-go/metronome/runtime"
 )
@@ -14,9 +13,6 @@ import (
 // from a service manager or a CI runner, a hang-up): a game's shutdown
 // policy sees it as it sees the window's close button.
 const ReasonSignal runtime.ShutdownReason = "signal"
-
-// stopSignals are the signals a session turns into shutdown requests.
-var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 // signals turns the operating system's stop signals into an ordinary
 // shutdown request (the policy may defer it: "save first?"), and a second

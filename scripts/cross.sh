@@ -18,7 +18,11 @@
 #      TestReplayAcrossMachines replays a session recorded on amd64 to the
 #      same world hashes, where arm64's fused multiply-adds would break it;
 #   5. the same replay built for GOAMD64=v3, which fuses them on amd64
-#      too, when this CPU can run it.
+#      too, when this CPU can run it;
+#   6. the browser build (GOOS=js GOARCH=wasm): go vet over every package
+#      whose tests build there, and every example and the demo built, with
+#      no cgo and no GLFW linked (the browser tests themselves are
+#      cmd/webgame's, in the race step of scripts/test.sh).
 #
 # What needs a Windows or macOS machine (running those executables, macOS
 # cgo builds) is out of reach here; README.md says how to build on each.
@@ -120,4 +124,20 @@ if grep -qw fma /proc/cpuinfo && grep -qw avx2 /proc/cpuinfo; then
 else
   echo "skipped: this CPU cannot run GOAMD64=v3 code"
 fi
+
+step "cross: the browser build (js/wasm)"
+# Every package whose tests build for js (the GL and GLFW packages, and
+# those whose tests open a desktop window, do not), then the programs.
+mapfile -t web < <(GOOS=js GOARCH=wasm go list -e -test -f '{{.ImportPath}} {{join .Deps " "}} {{if or .Error .DepsErrors}}BAD{{end}}' ./... |
+  awk '$1 !~ /\.test$/ { p = $1; sub(/_test$/, "", p); if ($NF == "BAD" || / github\.com\/go-gl\/gl/) bad[p] = 1; else ok[p] = 1 }
+    END { for (p in ok) if (!bad[p]) print p }' | sort)
+GOOS=js GOARCH=wasm CGO_ENABLED=0 go vet "${web[@]}"
+GOOS=js GOARCH=wasm CGO_ENABLED=0 go build -o /dev/null ./framework ./runtime/webplatform ./render2d/webglrender
+for prog in ./examples/* ./cmd/demo; do
+  GOOS=js GOARCH=wasm CGO_ENABLED=0 go build -o /dev/null "$prog"
+  if GOOS=js GOARCH=wasm go list -deps "$prog" | grep -qE 'go-gl/|runtime/cgo'; then
+    echo "$prog links GL, GLFW or cgo in its browser build"; exit 1
+  fi
+done
+echo "js/wasm: ${#web[@]} packages vetted; the examples and the demo build for the browser"
 echo "cross: done in ${SECONDS}s"

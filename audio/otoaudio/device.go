@@ -159,7 +159,7 @@ func context(rate int, buffer time.Duration) (*oto.Context, error) {
 				BufferSize:   buffer,
 			})
 			if err == nil {
-				<-ready
+				awaitReady(ready)
 				err = c.Err()
 			}
 			res <- made{c, err}

@@ -1,0 +1,262 @@
+// Command webgame builds a Metronome game for the browser and serves it on
+// this machine, or writes the files to publish it.
+//
+//	go run ./cmd/webgame ./examples/breakout              # build, serve on http://127.0.0.1:8080
+//	go run ./cmd/webgame --out web/ ./examples/breakout   # write index.html, wasm_exec.js, game.wasm
+//	go run ./cmd/webgame --zip breakout.zip ./examples/breakout  # the archive a game store takes
+//
+// It builds the game's package with GOOS=js GOARCH=wasm (no cgo, no GLFW:
+// the framework picks runtime/webplatform by build constraint), copies
+// wasm_exec.js from the Go installation that built it, and writes an
+// index.html that runs the game in a full-page canvas, with a message on
+// the page when the browser has no WebGL2 or the .wasm file cannot load.
+// It reports the .wasm size, raw and gzip-compressed.
+//
+// The server listens on the loopback interface only. It sends the .wasm
+// file as application/wasm, and every file with the COOP and COEP headers
+// that make the page cross-origin isolated, which gives performance.now()
+// (the game's clock) its finest resolution.
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"context"
+	_ "embed"
+	"errors"
+	"flag"
+	"fmt"
+	"html/template"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+)
+
+//go:embed index.html
+var indexHTML string
+
+// wasmName is the game's file in the page.
+const wasmName = "game.wasm"
+
+// site is a built game: the files of its page, by name.
+type site struct {
+	files map[string][]byte
+	order []string
+}
+
+// buildOptions say how to build a game for the browser.
+type buildOptions struct {
+	Dir   string // the game's package directory
+	Title string // the page's title until the game sets its own
+	Go    string // the go command; default "go"
+}
+
+// build compiles the game in o.Dir to WebAssembly and returns its page.
+func build(ctx context.Context, o buildOptions, stderr io.Writer) (*site, error) {
+	goCmd := o.Go
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	if st, err := os.Stat(o.Dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("webgame: %s is not a directory (allowed: the directory of a game's main package, such as ./examples/breakout)", o.Dir)
+	}
+	tmp, err := os.MkdirTemp("", "webgame-")
+	if err != nil {
+		return nil, fmt.Errorf("webgame: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, wasmName)
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return nil, err
+	}
+	// -s -w: no symbol table or DWARF, which the browser never reads.
+	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", abs, ".")
+	cmd.Dir = o.Dir
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("webgame: building %s for the browser (GOOS=js GOARCH=wasm): %w", o.Dir, err)
+	}
+	wasm, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Errorf("webgame: %w", err)
+	}
+	root, err := exec.CommandContext(ctx, goCmd, "env", "GOROOT").Output()
+	if err != nil {
+		return nil, fmt.Errorf("webgame: asking %s for GOROOT: %w", goCmd, err)
+	}
+	execJS, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		return nil, fmt.Errorf("webgame: the Go installation has no wasm_exec.js: %w", err)
+	}
+	title := o.Title
+	if title == "" {
+		title = filepath.Base(filepath.Clean(o.Dir))
+	}
+	var page bytes.Buffer
+	t := template.Must(template.New("index").Parse(indexHTML))
+	if err := t.Execute(&page, struct{ Title, Wasm string }{title, wasmName}); err != nil {
+		return nil, err
+	}
+	s := &site{files: map[string][]byte{"index.html": page.Bytes(), "wasm_exec.js": execJS, wasmName: wasm}}
+	s.order = []string{"index.html", "wasm_exec.js", wasmName}
+	return s, nil
+}
+
+// gzipSize is the size of b compressed as a web server would send it.
+func gzipSize(b []byte) int {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	w.Write(b)
+	w.Close()
+	return buf.Len()
+}
+
+// write puts the site's files into dir, creating it.
+func (s *site) write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("webgame: --out: %w", err)
+	}
+	for _, name := range s.order {
+		if err := os.WriteFile(filepath.Join(dir, name), s.files[name], 0o644); err != nil {
+			return fmt.Errorf("webgame: --out: %w", err)
+		}
+	}
+	return nil
+}
+
+// zip writes the site as an archive with index.html at its root, the
+// layout game stores (itch.io's HTML games) take.
+func (s *site) zip(file string) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return fmt.Errorf("webgame: --zip: %w", err)
+	}
+	zw := zip.NewWriter(f)
+	for _, name := range s.order {
+		w, err := zw.Create(name)
+		if err == nil {
+			_, err = w.Write(s.files[name])
+		}
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("webgame: --zip: %w", err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		f.Close()
+		return fmt.Errorf("webgame: --zip: %w", err)
+	}
+	return f.Close()
+}
+
+// handler serves the site: the .wasm file as application/wasm, every
+// response cross-origin isolated and never cached (a rebuilt game must
+// not meet an old wasm_exec.js).
+func (s *site) handler() http.Handler {
+	types := map[string]string{"index.html": "text/html; charset=utf-8", "wasm_exec.js": "text/javascript; charset=utf-8", wasmName: "application/wasm"}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if name == "" {
+			name = "index.html"
+		}
+		b, ok := s.files[name]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", types[name])
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Embedder-Policy", "require-corp")
+		h.Set("Cache-Control", "no-store")
+		w.Write(b)
+	})
+}
+
+// listen opens a listener on addr, which must be a loopback address: the
+// development server is for this machine only.
+func listen(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("webgame: --addr %q: %v (allowed: a loopback host:port such as 127.0.0.1:8080)", addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("webgame: --addr %q is not a loopback address (allowed: 127.0.0.1, ::1 or localhost, any port); publish with --out or --zip instead", addr)
+	}
+	return net.Listen("tcp", addr)
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("webgame", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	out := fl.String("out", "", "write index.html, wasm_exec.js and "+wasmName+" into this directory instead of serving")
+	zipFile := fl.String("zip", "", "write the page as a zip archive with index.html at its root (for a game store) instead of serving")
+	addr := fl.String("addr", "127.0.0.1:8080", "serve on this loopback address")
+	title := fl.String("title", "", "the page's title until the game sets its own (default: the directory's name)")
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, "usage: webgame [--out DIR] [--zip FILE] [--addr 127.0.0.1:8080] GAMEDIR")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fl.NArg() != 1 {
+		fmt.Fprintln(stderr, "webgame: want one argument, the game's directory, such as ./examples/breakout")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	s, err := build(ctx, buildOptions{Dir: fl.Arg(0), Title: *title}, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	wasm := s.files[wasmName]
+	fmt.Fprintf(stdout, "%s: %.2f MB, %.2f MB gzip\n", wasmName, float64(len(wasm))/1e6, float64(gzipSize(wasm))/1e6)
+	if *out != "" {
+		if err := s.write(*out); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", *out)
+	}
+	if *zipFile != "" {
+		if err := s.zip(*zipFile); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", *zipFile)
+	}
+	if *out != "" || *zipFile != "" {
+		return 0
+	}
+	ln, err := listen(*addr)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	srv := &http.Server{Handler: s.handler()}
+	go func() {
+		<-ctx.Done()
+		srv.Close()
+	}()
+	fmt.Fprintf(stdout, "serving on http://%s/ (Ctrl+C stops)\n", ln.Addr())
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintln(stderr, "webgame:", err)
+		return 1
+	}
+	return 0
+}

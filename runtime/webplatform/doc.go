@@ -1,0 +1,48 @@
+// Package webplatform runs a Metronome game in a web page: the platform
+// adapters of [runtime.Adapters] for GOOS=js GOARCH=wasm, through
+// syscall/js, drawing with render2d/webglrender (WebGL2).
+//
+// # The page as a window
+//
+// The canvas is the window. Its CSS size is the window size and its
+// framebuffer that size times devicePixelRatio, followed at every poll, so
+// a canvas the page's style stretches resizes the game as a window would.
+// A hidden tab (document.visibilityState) is a hidden window: the runtime
+// slows to its hidden rate and presents nothing, and the long gap when the
+// tab comes back is a suspension, as on the desktop. The page's focus is
+// the window's focus. [Display.SetFullscreen] goes through the Fullscreen
+// API, which browsers grant only during a user gesture: a request made
+// outside one is made again at the next key or click.
+//
+// # Presents
+//
+// [Presenter.Present] hands the browser its event loop back until the
+// next requestAnimationFrame, which paces presents as vsync does a
+// desktop window (the runtime's frame pacer still reports each frame's
+// outcome); the interval between animation frames, measured at start, is
+// the refresh the runtime follows.
+//
+// # Input and time
+//
+// Keyboard (by KeyboardEvent.code: the physical key, as GLFW's key codes),
+// mouse buttons, cursor, wheel, text and touch (the first touch as the left
+// button) become the same records as the desktop's input/glfwinput makes,
+// each at the instant of its event's timeStamp on timing's clock: in a
+// wasm program timing.Now reads performance.now(), the clock event
+// timestamps are taken on. Browsers coarsen performance.now() (to 100 µs
+// in Chromium, 1 ms or more in other browsers and with privacy settings);
+// a cross-origin isolated page (COOP and COEP headers, which cmd/webgame's
+// server sends) gets the finer resolution. Gamepads are not read yet.
+//
+// # Threads
+//
+// A wasm program has one thread. Every method runs on the program's main
+// goroutine, which the framework runs the game on; the page's event
+// listeners run while it waits and only queue what they saw.
+//
+// # Test hook
+//
+// The page's global metronome object counts presents and input records,
+// says when the first present happened and lists the last frame's sprites,
+// for browser tests (cmd/webgame's).
+package webplatform

@@ -1,0 +1,75 @@
+//go:build js && wasm
+
+package webplatform
+
+import (
+	"syscall/js"
+	"time"
+
+	"github.com/metronome-go/metronome/render2d"
+)
+
+// hook is the page's view of the session, the JavaScript global
+// metronome, for browser tests and measurements:
+//
+//	metronome.presents        frames presented so far
+//	metronome.firstPresentMs  performance.now() at the first present (page load is 0)
+//	metronome.refreshMs       the animation frame interval measured at start
+//	metronome.inputs          key and mouse button records delivered
+//	metronome.sprites()       the last drawn frame's sprites: [x, y, w, h, ...]
+//	                          (position, and size times scale, in world units)
+//
+// It is written at every present (two property stores) and read only when
+// a page asks.
+type hook struct {
+	obj      js.Value
+	d        *Display
+	src      *Source
+	frame    *render2d.Frame
+	presents int
+	sprites  js.Func
+}
+
+func newHook(d *Display) *hook {
+	h := &hook{obj: js.Global().Get("Object").New(), d: d}
+	h.obj.Set("presents", 0)
+	h.sprites = js.FuncOf(func(js.Value, []js.Value) any { return h.spriteList() })
+	h.obj.Set("sprites", h.sprites)
+	js.Global().Set("metronome", h.obj)
+	return h
+}
+
+func (h *hook) setRefresh(d time.Duration) {
+	h.obj.Set("refreshMs", float64(d)/float64(time.Millisecond))
+}
+
+func (h *hook) presented() {
+	h.presents++
+	if h.presents == 1 {
+		h.obj.Set("firstPresentMs", js.Global().Get("performance").Call("now"))
+	}
+	h.obj.Set("presents", h.presents)
+	if h.src != nil {
+		h.obj.Set("inputs", h.src.keyed)
+	}
+}
+
+// spriteList lists the last drawn frame's sprites. The frame is still
+// whole when a page reads it: the browser runs the page's code only while
+// the program waits, never while it builds a frame.
+func (h *hook) spriteList() any {
+	var out []any
+	if f := h.frame; f != nil {
+		for i := range f.Passes {
+			for j := range f.Passes[i].Packets {
+				p := &f.Passes[i].Packets[j]
+				if p.IsShape() {
+					continue
+				}
+				t := &p.Transform
+				out = append(out, t.Position.X, t.Position.Y, p.Size.X*t.Scale.X, p.Size.Y*t.Scale.Y)
+			}
+		}
+	}
+	return js.ValueOf(out)
+}
