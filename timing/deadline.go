@@ -29,14 +29,8 @@ func (d *Deadline) Arm(now Instant, delay time.Duration) error {
 	return nil
 }
 
-// ArmAt sets the deadline to the instant at.
-func (d *Deadline) ArmAt(at Instant) { d.at, d.armed = at, true }
-
 // Cancel disarms the deadline.
 func (d *Deadline) Cancel() { d.armed = false }
-
-// Armed reports whether the deadline is set.
-func (d *Deadline) Armed() bool { return d.armed }
 
 // At returns the deadline and whether it is armed.
 func (d *Deadline) At() (Instant, bool) { return d.at, d.armed }

@@ -33,9 +33,6 @@ type FrameClock struct {
 	highWater Instant
 	seen      bool // highWater is valid
 	baseline  bool // prev is valid
-
-	accepted, discarded time.Duration
-	regressions         uint64
 }
 
 // NewFrameClock returns a frame clock that accepts at most maxDelta per
@@ -51,7 +48,6 @@ func NewFrameClock(maxDelta time.Duration) (*FrameClock, error) {
 // Sample records the reading now. Equal readings are valid and report zero.
 func (c *FrameClock) Sample(now Instant) FrameSample {
 	if c.seen && now < c.highWater {
-		c.regressions++
 		return FrameSample{Regression: true}
 	}
 	c.highWater, c.seen = now, true
@@ -68,24 +64,9 @@ func (c *FrameClock) Sample(now Instant) FrameSample {
 		s.Elapsed = min(d, c.maxDelta)
 		s.Discarded = d - s.Elapsed
 	}
-	c.accepted = saturatingAdd(c.accepted, s.Elapsed)
-	c.discarded = saturatingAdd(c.discarded, s.Discarded)
 	return s
 }
 
 // Reset drops the baseline (after a suspension or at startup) so the next
 // sample is a baseline again. The highest reading is kept.
 func (c *FrameClock) Reset() { c.baseline = false }
-
-// Totals returns the accepted and discarded time since construction and the
-// number of regressed readings. Totals saturate instead of wrapping.
-func (c *FrameClock) Totals() (accepted, discarded time.Duration, regressions uint64) {
-	return c.accepted, c.discarded, c.regressions
-}
-
-func saturatingAdd(a, b time.Duration) time.Duration {
-	if s := a + b; s >= a {
-		return s
-	}
-	return time.Duration(MaxInstant)
-}

@@ -64,7 +64,7 @@ func TestStopwatch(t *testing.T) {
 
 func TestDeadline(t *testing.T) {
 	var d timing.Deadline
-	if d.Due(0) || d.Armed() {
+	if d.Due(0) || armed(&d) {
 		t.Fatal("zero deadline is due or armed")
 	}
 	tests := []struct {
@@ -98,7 +98,7 @@ func TestDeadline(t *testing.T) {
 		t.Errorf("Remaining = %v, want 6ns", got)
 	}
 	d.Cancel()
-	if d.Due(1000) || d.Armed() || d.Remaining(0) != 0 {
+	if d.Due(1000) || armed(&d) || d.Remaining(0) != 0 {
 		t.Error("cancelled deadline is still due or armed")
 	}
 }
@@ -150,7 +150,6 @@ func TestFrameClock(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var acc, disc time.Duration
 			for i, s := range tt.samples {
 				if i == tt.reset {
 					c.Reset()
@@ -159,15 +158,16 @@ func TestFrameClock(t *testing.T) {
 				if got != s.want {
 					t.Errorf("sample %d at %d = %+v, want %+v", i, s.now, got, s.want)
 				}
-				acc += got.Elapsed
-				disc += got.Discarded
-			}
-			if a, d, _ := c.Totals(); a != acc || d != disc {
-				t.Errorf("totals = %v, %v; want %v, %v", a, d, acc, disc)
 			}
 		})
 	}
 	if _, err := timing.NewFrameClock(-1); err == nil {
 		t.Error("NewFrameClock(-1) accepted a negative maximum")
 	}
+}
+
+// armed reports whether d is set, through At.
+func armed(d *timing.Deadline) bool {
+	_, ok := d.At()
+	return ok
 }
