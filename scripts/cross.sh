@@ -135,7 +135,7 @@ GOOS=js GOARCH=wasm CGO_ENABLED=0 go vet "${web[@]}"
 GOOS=js GOARCH=wasm CGO_ENABLED=0 go build -o /dev/null ./framework ./runtime/webplatform ./render2d/webglrender
 for prog in ./examples/* ./cmd/demo; do
   GOOS=js GOARCH=wasm CGO_ENABLED=0 go build -o /dev/null "$prog"
-  if GOOS=js GOARCH=wasm go list -deps "$prog" | grep -qE 'go-gl/|runtime/cgo'; then
+  if GOOS=js GOARCH=wasm go list -deps "$prog" | grep -qE 'go-gl/(gl|glfw)/|runtime/cgo'; then
     echo "$prog links GL, GLFW or cgo in its browser build"; exit 1
   fi
 done
