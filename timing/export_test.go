@@ -64,9 +64,6 @@ func (s *Scheduler) CheckLedger() error {
 // tested on every system.
 func (w *osWaiter) SleepUntil(target Instant) error { return w.sleepUntil(target) }
 
-// LowerTimerSlack lets the tests lower the calling thread's timer slack.
-var LowerTimerSlack = lowerTimerSlack
-
 // OSWaiter is the native waiter's type, for tests that reach its fallback.
 type OSWaiter = osWaiter
 

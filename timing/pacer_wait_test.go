@@ -108,9 +108,6 @@ func TestPacerOnWaiter(t *testing.T) {
 		}
 		prev = r.Target
 	}
-	if err := timing.LowerTimerSlack(); err != nil {
-		t.Errorf("LowerTimerSlack: %v", err)
-	}
 }
 
 // The fallback wait of Windows and macOS (used when the native timer could

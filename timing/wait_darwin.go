@@ -62,9 +62,6 @@ func (w *osWaiter) wake() {
 // release has nothing to give back: see [osWaiter.Release].
 func (w *osWaiter) release() {}
 
-// lowerTimerSlack does nothing outside Linux and returns nil.
-func lowerTimerSlack() error { return nil }
-
 func (w *osWaiter) waitUntil(target Instant) error {
 	if w.err != nil {
 		return w.sleepUntil(target)

@@ -16,9 +16,6 @@ func (w *osWaiter) wake() { w.timer.Wake() }
 
 func (w *osWaiter) release() { w.timer.Release() }
 
-// lowerTimerSlack does nothing outside Linux and returns nil.
-func lowerTimerSlack() error { return nil }
-
 func (w *osWaiter) waitUntil(target Instant) error {
 	w.takeWake()
 	return w.timer.WaitUntil(target)
