@@ -1,0 +1,38 @@
+package rollback
+
+import "errors"
+
+// Transport carries a match's messages between its peers: the messages of
+// [Session.AppendMessage] and whatever else the match layer above a
+// session sends (joins, snapshots, pings). Delivery is best effort, as
+// over UDP: a message may be lost, duplicated or reordered, never
+// corrupted (a transport drops what fails its checks and counts it), and
+// never larger than [MaxMessage]. Peers are numbered as in
+// [Options.Players]'s Peer fields; a transport knows which address or
+// connection is which peer once the match layer has said so.
+//
+// Send and Receive never block: a transport buffers what arrives and
+// Receive returns it at the next call. A Transport belongs to one
+// goroutine (the simulation's) unless the implementation says otherwise.
+type Transport interface {
+	// Send sends msg to peer. It does not keep msg after it returns.
+	// An error means the message was not sent (an unknown peer, a closed
+	// transport, a message over MaxMessage); a lost message is not an
+	// error.
+	Send(peer int, msg []byte) error
+	// Receive copies the next message that has arrived into buf and
+	// returns its length and sender; ok is false when none is waiting.
+	// A message longer than buf is dropped and counted, not cut.
+	Receive(buf []byte) (n, peer int, ok bool)
+	// Close stops the transport and releases its sockets; Send and
+	// Receive fail or return nothing after it. Close is idempotent.
+	Close() error
+}
+
+// MaxMessage is the largest message a Transport carries: it fits one UDP
+// datagram on every path a game is likely to meet (1200 bytes is QUIC's
+// minimum datagram path size, less its overhead).
+const MaxMessage = 1100
+
+// ErrClosed is returned by a Transport's Send after Close.
+var ErrClosed = errors.New("rollback: transport closed")
