@@ -5,8 +5,12 @@
 //
 //   - gl_desktop.go (every GOOS but js) delegates each function to
 //     github.com/go-gl/gl/v4.1-core/gl, the cgo binding. The functions are
-//     one-line wrappers the compiler inlines, so the desktop renderer makes
-//     exactly the calls it made to go-gl directly.
+//     one-line wrappers, and the compiler inlines all that a frame calls
+//     often, so the desktop renderer makes the calls it made to go-gl
+//     directly; the few it does not inline (VertexAttribPointerWithOffset,
+//     a few times a batch; the texture uploads and read-back;
+//     GetUniformLocation at setup) add one plain Go call in front of the
+//     cgo call. No interface stands between the renderer and GL.
 //   - gl_js.go (GOOS=js GOARCH=wasm) calls a WebGL2 context through
 //     syscall/js. Object names are uint32, as in GL (a table maps them to
 //     the context's WebGL objects), and data behind an unsafe.Pointer is

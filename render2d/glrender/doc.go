@@ -15,9 +15,10 @@
 // current on the calling thread and checks for 4.1 or later; in a browser
 // New(canvas) asks the canvas element for a WebGL2 context, and a browser
 // without one gets ErrNoWebGL2. Package functions, not an interface, carry
-// the calls: on the desktop they are one-line wrappers the compiler
-// inlines, so the renderer makes the calls it would make to go-gl
-// directly and costs nothing more. In a browser every call crosses
+// the calls: on the desktop they are one-line wrappers over go-gl that the
+// compiler inlines (all but a few, which add one plain Go call in front
+// of the cgo call), so the renderer costs what it cost calling go-gl
+// directly. In a browser every call crosses
 // syscall/js, which boxes its arguments, so a frame there allocates a
 // little (per batch, never per sprite); on the desktop it allocates
 // nothing.
