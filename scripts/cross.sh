@@ -132,7 +132,7 @@ mapfile -t web < <(GOOS=js GOARCH=wasm go list -e -test -f '{{.ImportPath}} {{jo
   awk '$1 !~ /\.test$/ { p = $1; sub(/_test$/, "", p); if ($NF == "BAD" || / github\.com\/go-gl\/gl/) bad[p] = 1; else ok[p] = 1 }
     END { for (p in ok) if (!bad[p]) print p }' | sort)
 GOOS=js GOARCH=wasm CGO_ENABLED=0 go vet "${web[@]}"
-GOOS=js GOARCH=wasm CGO_ENABLED=0 go build -o /dev/null ./framework ./runtime/webplatform ./render2d/webglrender
+GOOS=js GOARCH=wasm CGO_ENABLED=0 go build -o /dev/null ./framework ./runtime/webplatform ./render2d/glrender
 for prog in ./examples/* ./cmd/demo; do
   GOOS=js GOARCH=wasm CGO_ENABLED=0 go build -o /dev/null "$prog"
   if GOOS=js GOARCH=wasm go list -deps "$prog" | grep -qE 'go-gl/(gl|glfw)/|runtime/cgo'; then

@@ -10,7 +10,7 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 
 	"github.com/metronome-go/metronome/geom"
-	"github.com/metronome-go/metronome/internal/glshader"
+	glx "github.com/metronome-go/metronome/internal/gl"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
 )
@@ -179,18 +179,18 @@ void main() { o_color = texture(u_tex, v_uv); }
 `
 
 func newPlainBench(img *image.RGBA, filter render2d.Filter, w, h int) (*plainBench, error) {
-	vs, err := glshader.Compile(gl.VERTEX_SHADER, plainVS, "plain loop vertex shader")
+	vs, err := glx.Compile(gl.VERTEX_SHADER, plainVS, "plain loop vertex shader")
 	if err != nil {
 		return nil, err
 	}
 	defer gl.DeleteShader(vs)
-	fs, err := glshader.Compile(gl.FRAGMENT_SHADER, plainFS, "plain loop fragment shader")
+	fs, err := glx.Compile(gl.FRAGMENT_SHADER, plainFS, "plain loop fragment shader")
 	if err != nil {
 		return nil, err
 	}
 	defer gl.DeleteShader(fs)
 	pb := &plainBench{w: float32(w), h: float32(h)}
-	if pb.prog, err = glshader.Link(vs, fs, "plain loop program"); err != nil {
+	if pb.prog, err = glx.Link(vs, fs, "plain loop program"); err != nil {
 		return nil, err
 	}
 	pb.uSize = gl.GetUniformLocation(pb.prog, gl.Str("u_size\x00"))

@@ -1,12 +1,35 @@
-// Package glrender is the OpenGL 4.1 core implementation of
-// [render2d.Renderer].
+// Package glrender is the OpenGL implementation of [render2d.Renderer]:
+// OpenGL 4.1 core on the desktop, WebGL2 in a web page (GOOS=js
+// GOARCH=wasm).
+//
+// # Targets
+//
+// One renderer serves both: every line that draws is shared, written
+// against internal/gl, a package with the same functions on both targets
+// chosen by build constraint (go-gl's cgo binding on the desktop, the
+// canvas's WebGL2 context through syscall/js in a browser). The shaders
+// are written once too; each starts with the target's prelude (the
+// version line, and for GLSL ES 3.00 default precisions and the two
+// packing functions it lacks). Only getting a context differs, so only
+// [New] does, in a pair of files: on the desktop New() takes the context
+// current on the calling thread and checks for 4.1 or later; in a browser
+// New(canvas) asks the canvas element for a WebGL2 context, and a browser
+// without one gets ErrNoWebGL2. Package functions, not an interface, carry
+// the calls: on the desktop they are one-line wrappers over go-gl that the
+// compiler inlines (all but a few, which add one plain Go call in front
+// of the cgo call), so the renderer costs what it cost calling go-gl
+// directly. In a browser every call crosses
+// syscall/js, which boxes its arguments, so a frame there allocates a
+// little (per batch, never per sprite); on the desktop it allocates
+// nothing.
 //
 // # Threading
 //
 // Create the renderer with [New] on the graphics thread after the
-// platform has made a 4.1 core context current, and call every method
-// there. The renderer draws; the platform presents (glfw SwapBuffers) and
-// owns the context.
+// platform has made a 4.1 core context current (in a browser: on the
+// goroutine that runs the platform), and call every method there. The
+// renderer draws; the platform presents (glfw SwapBuffers, or returning
+// to the browser's event loop) and owns the context.
 //
 // # Drawing
 //
@@ -70,5 +93,7 @@
 // The tests open a window under Xvfb (internal/testdisplay), run the
 // render2d/rendertest conformance suite, and compare scenes read back with
 // glReadPixels against golden PNGs in testdata/ with a small per-channel
-// tolerance; go test -update rewrites them.
+// tolerance; go test -update rewrites them. They run on the desktop
+// build; the browser build is exercised by cmd/webgame's tests in headless
+// Chromium.
 package glrender

@@ -1,3 +1,5 @@
+//go:build !js
+
 package glrender
 
 import "github.com/metronome-go/metronome/render2d"

@@ -3,7 +3,7 @@ package glrender
 import (
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/metronome-go/metronome/internal/gl"
 	"github.com/metronome-go/metronome/render2d"
 )
 

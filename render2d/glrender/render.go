@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.1-core/gl"
-
 	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/internal/gl"
 	"github.com/metronome-go/metronome/render2d"
 )
 

@@ -6,20 +6,22 @@ import (
 	"image"
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/metronome-go/metronome/internal/glshader"
+	"github.com/metronome-go/metronome/internal/gl"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/internal/handles"
 )
 
-// Renderer is the OpenGL 4.1 core [render2d.Renderer]. It draws into the
-// current context's default framebuffer and into offscreen targets it
-// creates; it never presents (swapping buffers is the platform's job).
+// Renderer is the OpenGL [render2d.Renderer]: OpenGL 4.1 core on the
+// desktop, WebGL2 in a browser. It draws into the context's default
+// framebuffer and into offscreen targets it creates; it never presents
+// (swapping buffers, or handing the canvas back to the browser, is the
+// platform's job).
 //
 // Every method must be called on the thread where the context is current,
-// with that context current.
+// with that context current (in a browser: the goroutine that runs the
+// platform).
 type Renderer struct {
 	// vertex shaders by kind (vsPlain: no tint or parameters, vsTint,
 	// vsParams: custom materials) and motion (still, slide, turn; custom
@@ -103,7 +105,7 @@ func (r *Renderer) compileBuiltins() error {
 				continue // a slide's previous position takes the parameter slot
 			}
 			var err error
-			if r.vs[k][m], err = glshader.Compile(gl.VERTEX_SHADER, vsHeaders[k]+motionDefines[m]+vertexSource, motionNames[m]+names[k]+" vertex shader"); err != nil {
+			if r.vs[k][m], err = gl.Compile(gl.VERTEX_SHADER, vsHeaders[k]+motionDefines[m]+vertexSource, motionNames[m]+names[k]+" vertex shader"); err != nil {
 				return err
 			}
 		}
@@ -131,20 +133,11 @@ func (r *Renderer) deleteBuiltins() {
 	}
 }
 
-// New returns a renderer for the context current on the calling thread.
-// It loads the GL entry points, checks for OpenGL 4.1 or later, and takes
-// the initial framebuffer size from the current viewport (the window size
-// for a fresh context); call SetFramebufferSize on resize.
-func New() (*Renderer, error) {
-	if err := gl.Init(); err != nil {
-		return nil, fmt.Errorf("glrender: loading OpenGL entry points (is a 4.1 core context current?): %w", err)
-	}
-	var major, minor int32
-	gl.GetIntegerv(gl.MAJOR_VERSION, &major)
-	gl.GetIntegerv(gl.MINOR_VERSION, &minor)
-	if major < 4 || (major == 4 && minor < 1) {
-		return nil, fmt.Errorf("glrender: OpenGL %d.%d context, want 4.1 or later", major, minor)
-	}
+// newRenderer builds the renderer's programs, buffers and vertex arrays in
+// the context the target's New has bound the gl package to, and takes the
+// initial framebuffer size from the current viewport (the window or canvas
+// size for a fresh context).
+func newRenderer() (*Renderer, error) {
 	r := &Renderer{curBlend: -1, curVAO: -1, res: handles.Resources[texture, target, material]{Prefix: "glrender"}}
 	if err := r.compileBuiltins(); err != nil {
 		r.deleteBuiltins()

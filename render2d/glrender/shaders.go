@@ -1,10 +1,6 @@
 package glrender
 
-import (
-	"github.com/go-gl/gl/v4.1-core/gl"
-
-	"github.com/metronome-go/metronome/internal/glshader"
-)
+import "github.com/metronome-go/metronome/internal/gl"
 
 // The vertex shader reads one compact instance per sprite (see instance in
 // instances.go): three vec4 attributes for the built-in material, four
@@ -104,9 +100,9 @@ void main() {
 // tint alone). Custom materials always get both. Each comes plain,
 // sliding and turning (see vertexSource).
 const (
-	headerPlain  = "#version 410 core\n"
-	headerTint   = "#version 410 core\n#define TINT 1\n"
-	headerParams = "#version 410 core\n#define TINT 1\n#define PARAMS 1\n"
+	headerPlain  = gl.ShaderPrelude
+	headerTint   = gl.ShaderPrelude + "#define TINT 1\n"
+	headerParams = gl.ShaderPrelude + "#define TINT 1\n#define PARAMS 1\n"
 )
 
 // motion variants: index into Renderer.vs[kind], programs and vao
@@ -181,7 +177,7 @@ type programs [numMotions]program
 // of the matching kind. The fragment shader is compiled once and linked
 // into all of them.
 func linkPrograms(vs [numMotions]uint32, header, shade, what string) (programs, error) {
-	fs, err := glshader.Compile(gl.FRAGMENT_SHADER, header+fragmentHead+shade+fragmentTail, what+" fragment shader")
+	fs, err := gl.Compile(gl.FRAGMENT_SHADER, header+fragmentHead+shade+fragmentTail, what+" fragment shader")
 	if err != nil {
 		return programs{}, err
 	}
@@ -203,16 +199,16 @@ func linkPrograms(vs [numMotions]uint32, header, shade, what string) (programs, 
 
 // link links vs and fs and looks up the sprite uniforms.
 func link(vs, fs uint32, what string) (program, error) {
-	id, err := glshader.Link(vs, fs, what)
+	id, err := gl.Link(vs, fs, what)
 	if err != nil {
 		return program{}, err
 	}
 	p := program{
 		id:    id,
-		view:  gl.GetUniformLocation(id, gl.Str("u_view\x00")),
-		tex:   gl.GetUniformLocation(id, gl.Str("u_tex\x00")),
-		pass:  gl.GetUniformLocation(id, gl.Str("u_pass\x00")),
-		alpha: gl.GetUniformLocation(id, gl.Str("u_alpha\x00")),
+		view:  gl.GetUniformLocation(id, "u_view"),
+		tex:   gl.GetUniformLocation(id, "u_tex"),
+		pass:  gl.GetUniformLocation(id, "u_pass"),
+		alpha: gl.GetUniformLocation(id, "u_alpha"),
 	}
 	gl.UseProgram(id)
 	gl.Uniform1i(p.tex, 0)

@@ -4,10 +4,8 @@ import (
 	"math"
 	"unsafe"
 
-	"github.com/go-gl/gl/v4.1-core/gl"
-
 	"github.com/metronome-go/metronome/geom"
-	"github.com/metronome-go/metronome/internal/glshader"
+	"github.com/metronome-go/metronome/internal/gl"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -22,8 +20,7 @@ import (
 // The vertices of a pass go up in one streamed buffer and its indices in
 // another; each batch of consecutive shape packets with one blend mode is
 // one glDrawElements.
-const shapeVertexSource = `#version 410 core
-layout(location = 0) in vec3 a_pos;   // world position, distance inside the edge in pixels
+const shapeVertexSource = gl.ShaderPrelude + `layout(location = 0) in vec3 a_pos;   // world position, distance inside the edge in pixels
 layout(location = 1) in vec4 a_color; // premultiplied, coverage applied
 layout(location = 2) in vec3 a_disc;  // position from a disc's centre in radii, the radius in pixels (0: no disc)
 uniform mat4 u_view;
@@ -38,8 +35,7 @@ void main() {
 }
 `
 
-const shapeFragmentSource = `#version 410 core
-in vec4 v_color;
+const shapeFragmentSource = gl.ShaderPrelude + `in vec4 v_color;
 in float v_edge;
 in vec3 v_disc;
 out vec4 o_color;
@@ -67,12 +63,12 @@ const shapeStride = int32(unsafe.Sizeof(shapeVertex{}))
 type shapeRange struct{ first, count int32 }
 
 func (r *Renderer) compileShapes() error {
-	vs, err := glshader.Compile(gl.VERTEX_SHADER, shapeVertexSource, "shape vertex shader")
+	vs, err := gl.Compile(gl.VERTEX_SHADER, shapeVertexSource, "shape vertex shader")
 	if err != nil {
 		return err
 	}
 	defer gl.DeleteShader(vs)
-	fs, err := glshader.Compile(gl.FRAGMENT_SHADER, shapeFragmentSource, "shape fragment shader")
+	fs, err := gl.Compile(gl.FRAGMENT_SHADER, shapeFragmentSource, "shape fragment shader")
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,6 @@
 // Package webplatform runs a Metronome game in a web page: the platform
 // adapters of [runtime.Adapters] for GOOS=js GOARCH=wasm, through
-// syscall/js, drawing with render2d/webglrender (WebGL2).
+// syscall/js, drawing with render2d/glrender (its WebGL2 build).
 //
 // # The page as a window
 //

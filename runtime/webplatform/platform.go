@@ -10,7 +10,7 @@ import (
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
-	"github.com/metronome-go/metronome/render2d/webglrender"
+	"github.com/metronome-go/metronome/render2d/glrender"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -56,7 +56,7 @@ func (c Config) Validate() error {
 // New finds (or makes) the canvas, opens a WebGL2 renderer on it and
 // returns a context holding the display, the input source, the renderer
 // and the presenter. A browser without WebGL2 gets an error wrapping
-// [webglrender.ErrNoWebGL2], also written on the page. Platform goroutine
+// [glrender.ErrNoWebGL2], also written on the page. Platform goroutine
 // (the program's main goroutine) only.
 func New(cfg Config) (*runtime.Adapters, error) {
 	if err := cfg.Validate(); err != nil {
@@ -79,9 +79,9 @@ func New(cfg Config) (*runtime.Adapters, error) {
 	}
 	canvas.Set("tabIndex", 0) // focusable, so that it gets the keys
 	d := newDisplay(canvas, cfg.Fullscreen)
-	rend, err := webglrender.New(canvas)
+	rend, err := glrender.New(canvas)
 	if err != nil {
-		if errors.Is(err, webglrender.ErrNoWebGL2) {
+		if errors.Is(err, glrender.ErrNoWebGL2) {
 			showMessage(err.Error())
 		}
 		d.Close()

@@ -1,3 +1,5 @@
+//go:build !js
+
 // Package gltest is the shared harness for tests that draw with OpenGL:
 // one hidden window per test binary, lent to each test in turn, and golden
 // image comparison with a tolerance.

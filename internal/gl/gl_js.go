@@ -1,15 +1,5 @@
 //go:build js && wasm
 
-// Package gl is the subset of OpenGL that render2d/webglrender draws with,
-// spelled as go-gl's v4.1-core package spells it, over a WebGL2 context
-// reached through syscall/js. The renderer's code then reads as glrender's
-// does: object names are uint32 (a table maps them to the context's
-// WebGL objects), and data behind an unsafe.Pointer is copied into one
-// reused JavaScript byte array before the call that reads it.
-//
-// One context per program: [Init] binds the package to it. Every function
-// must be called on the goroutine that runs the renderer (wasm has one
-// thread).
 package gl
 
 import (
@@ -18,60 +8,24 @@ import (
 	"unsafe"
 )
 
-// The enums used by the renderer: the values of the OpenGL headers, which
-// WebGL2 shares.
-const (
-	NO_ERROR                      = 0
-	FALSE                         = 0
-	ONE                           = 1
-	TRIANGLES                     = 0x0004
-	TRIANGLE_STRIP                = 0x0005
-	DST_COLOR                     = 0x0306
-	ONE_MINUS_SRC_COLOR           = 0x0301
-	ONE_MINUS_SRC_ALPHA           = 0x0303
-	BACK                          = 0x0405
-	INVALID_ENUM                  = 0x0500
-	INVALID_VALUE                 = 0x0501
-	INVALID_OPERATION             = 0x0502
-	OUT_OF_MEMORY                 = 0x0505
-	INVALID_FRAMEBUFFER_OPERATION = 0x0506
-	CULL_FACE                     = 0x0B44
-	DEPTH_TEST                    = 0x0B71
-	VIEWPORT                      = 0x0BA2
-	BLEND                         = 0x0BE2
-	SCISSOR_TEST                  = 0x0C11
-	UNPACK_ROW_LENGTH             = 0x0CF2
-	UNPACK_ALIGNMENT              = 0x0CF5
-	PACK_ROW_LENGTH               = 0x0D02
-	PACK_ALIGNMENT                = 0x0D05
-	MAX_TEXTURE_SIZE              = 0x0D33
-	TEXTURE_2D                    = 0x0DE1
-	UNSIGNED_BYTE                 = 0x1401
-	UNSIGNED_INT                  = 0x1405
-	FLOAT                         = 0x1406
-	RGBA                          = 0x1908
-	NEAREST                       = 0x2600
-	LINEAR                        = 0x2601
-	TEXTURE_MAG_FILTER            = 0x2800
-	TEXTURE_MIN_FILTER            = 0x2801
-	TEXTURE_WRAP_S                = 0x2802
-	TEXTURE_WRAP_T                = 0x2803
-	REPEAT                        = 0x2901
-	CLAMP_TO_EDGE                 = 0x812F
-	RGBA8                         = 0x8058
-	TEXTURE0                      = 0x84C0
-	ARRAY_BUFFER                  = 0x8892
-	ELEMENT_ARRAY_BUFFER          = 0x8893
-	STREAM_DRAW                   = 0x88E0
-	FRAGMENT_SHADER               = 0x8B30
-	VERTEX_SHADER                 = 0x8B31
-	COMPILE_STATUS                = 0x8B81
-	LINK_STATUS                   = 0x8B82
-	FRAMEBUFFER_COMPLETE          = 0x8CD5
-	COLOR_ATTACHMENT0             = 0x8CE0
-	FRAMEBUFFER                   = 0x8D40
-	COLOR_BUFFER_BIT              = 0x00004000
-)
+// ShaderPrelude is the start of every shader: GLSL ES 3.00 with high
+// precision by default, and the packUnorm4x8 and unpackUnorm4x8 of GLSL
+// 4.10 (ES has them only from 3.10), with the same rounding, so that
+// shader bodies are the desktop's.
+const ShaderPrelude = `#version 300 es
+precision highp float;
+precision highp int;
+precision highp sampler2D;
+vec4 unpack4x8(uint v) {
+	return vec4(float(v & 255u), float((v >> 8) & 255u), float((v >> 16) & 255u), float(v >> 24)) / 255.0;
+}
+uint pack4x8(vec4 c) {
+	uvec4 u = uvec4(round(clamp(c, 0.0, 1.0) * 255.0));
+	return u.x | (u.y << 8) | (u.z << 16) | (u.w << 24);
+}
+#define unpackUnorm4x8 unpack4x8
+#define packUnorm4x8 pack4x8
+`
 
 var (
 	ctx     js.Value
@@ -85,7 +39,9 @@ var (
 	unpackRL int32    // UNPACK_ROW_LENGTH, to size texture uploads
 )
 
-// Init binds the package to a WebGL2 rendering context.
+// Init binds the package to a WebGL2 rendering context (the value
+// canvas.getContext("webgl2") returned). It forgets every object name a
+// previous context had.
 func Init(c js.Value) error {
 	if c.IsUndefined() || c.IsNull() {
 		return errors.New("gl: no WebGL2 context")
@@ -95,9 +51,6 @@ func Init(c js.Value) error {
 	grow(1 << 16)
 	return nil
 }
-
-// Context returns the context Init bound.
-func Context() js.Value { return ctx }
 
 func grow(n int) {
 	if !scratch.IsUndefined() && scratch.Get("length").Int() >= n {
@@ -298,10 +251,10 @@ func AttachShader(p, s uint32)           { ctx.Call("attachShader", obj(p), obj(
 func DetachShader(p, s uint32)           { ctx.Call("detachShader", obj(p), obj(s)) }
 func LinkProgram(p uint32)               { ctx.Call("linkProgram", obj(p)) }
 func UseProgram(p uint32)                { ctx.Call("useProgram", obj(p)) }
-func ShaderOK(id uint32) bool            { return ctx.Call("getShaderParameter", obj(id), COMPILE_STATUS).Bool() }
-func ProgramOK(id uint32) bool           { return ctx.Call("getProgramParameter", obj(id), LINK_STATUS).Bool() }
-func ShaderLog(id uint32) string         { return ctx.Call("getShaderInfoLog", obj(id)).String() }
-func ProgramLog(id uint32) string        { return ctx.Call("getProgramInfoLog", obj(id)).String() }
+func shaderOK(id uint32) bool            { return ctx.Call("getShaderParameter", obj(id), COMPILE_STATUS).Bool() }
+func programOK(id uint32) bool           { return ctx.Call("getProgramParameter", obj(id), LINK_STATUS).Bool() }
+func shaderLog(id uint32) string         { return ctx.Call("getShaderInfoLog", obj(id)).String() }
+func programLog(id uint32) string        { return ctx.Call("getProgramInfoLog", obj(id)).String() }
 
 // GetUniformLocation returns the location of name in program p, -1 when
 // the program has no such active uniform.
