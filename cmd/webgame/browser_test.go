@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -232,4 +234,78 @@ func TestNoWebGL2Message(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, `document.getElementById("message").textContent.includes("WebGL2")`, "the no-WebGL2 message")
+}
+
+// beforeLoad runs script in every page the context loads, before the
+// page's own scripts (so before the game starts).
+func beforeLoad(script string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+		return err
+	})
+}
+
+// focused makes the page behave as the focused page of the active window.
+func focused() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+		return err
+	})
+}
+
+// fakePad replaces navigator.getGamepads with one standard-mapped pad that
+// the test moves through testPad.button(i, pressed) and testPad.axis(i,
+// v); each change moves the pad's timestamp, as a real pad's does.
+const fakePad = `(() => {
+	const pad = { id: "metronome test pad", index: 0, connected: true, mapping: "standard", timestamp: performance.now(),
+		buttons: Array.from({ length: 17 }, () => ({ pressed: false, touched: false, value: 0 })), axes: [0, 0, 0, 0] };
+	globalThis.testPad = {
+		button(i, pressed) { pad.buttons[i] = { pressed, touched: pressed, value: pressed ? 1 : 0 }; pad.timestamp = performance.now(); },
+		axis(i, v) { pad.axes[i] = v; pad.timestamp = performance.now(); },
+	};
+	Object.defineProperty(Navigator.prototype, "getGamepads", { configurable: true, value: () => [pad, null, null, null] });
+})();`
+
+// TestGamepadInBrowser plugs a pad in through the page (the protocol has
+// no gamepads to offer): its A button starts Breakout and its left stick
+// moves the paddle, through the same records as a desktop gamepad.
+func TestGamepadInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Breakout for the browser")
+	}
+	ctx := browser(t)
+	s, err := breakoutSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serve(t, s.handler())
+	// A headless page has no focus of its own, and the platform reads a
+	// pad, as glfwinput does, only while the window has focus.
+	if err := chromedp.Do(ctx, focused(), beforeLoad(fakePad), chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `globalThis.metronome !== undefined && metronome.presents >= 30`, "30 presents")
+	waitFor(t, ctx, `metronome.gamepadRecords >= 1`, "the pad's connection")
+	if !eval[bool](t, ctx, `document.hasFocus()`) {
+		t.Fatal("document.hasFocus() is false with focus emulation on")
+	}
+	before := len(eval[[]float64](t, ctx, `metronome.sprites()`))
+	eval[any](t, ctx, `testPad.button(0, true)`)
+	waitFor(t, ctx, `metronome.sprites().length != `+strconv.Itoa(before), "the game to start after the pad's A button")
+	eval[any](t, ctx, `testPad.button(0, false)`)
+	x0 := paddleX(t, ctx)
+	held := eval[int](t, ctx, `metronome.presents`)
+	eval[any](t, ctx, `testPad.axis(0, 1)`)
+	waitFor(t, ctx, `metronome.presents >= `+strconv.Itoa(held+30), "30 presents with the left stick pushed right")
+	x1 := paddleX(t, ctx)
+	if !(x1 > x0) {
+		t.Errorf("paddle x %v after 30 presents with the left stick right, want more than %v", x1, x0)
+	}
+	if n := eval[int](t, ctx, `metronome.inputs`); n != 0 {
+		t.Errorf("metronome.inputs = %d, want 0: no key or mouse button was used", n)
+	}
+	// Connection, A down, A up, the stick's move.
+	if n := eval[int](t, ctx, `metronome.gamepadRecords`); n < 4 {
+		t.Errorf("metronome.gamepadRecords = %d, want at least 4 (connect, A down and up, the stick)", n)
+	}
 }

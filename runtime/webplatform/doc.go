@@ -42,7 +42,7 @@
 //
 // # Test hook
 //
-// The page's global metronome object counts presents and input records,
-// says when the first present happened and lists the last frame's sprites,
-// for browser tests (cmd/webgame's).
+// The page's global metronome object counts presents, key and mouse
+// records and gamepad records, says when the first present happened and
+// lists the last frame's sprites, for browser tests (cmd/webgame's).
 package webplatform

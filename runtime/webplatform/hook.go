@@ -16,6 +16,7 @@ import (
 //	metronome.firstPresentMs  performance.now() at the first present (page load is 0)
 //	metronome.refreshMs       the animation frame interval measured at start
 //	metronome.inputs          key and mouse button records delivered
+//	metronome.gamepadRecords  gamepad records (connection, buttons, axes)
 //	metronome.sprites()       the last drawn frame's sprites: [x, y, w, h, ...]
 //	                          (position, and size times scale, in world units)
 //
@@ -51,6 +52,7 @@ func (h *hook) presented() {
 	h.obj.Set("presents", h.presents)
 	if h.src != nil {
 		h.obj.Set("inputs", h.src.keyed)
+		h.obj.Set("gamepadRecords", h.src.padded)
 	}
 }
 
