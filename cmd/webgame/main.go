@@ -12,6 +12,18 @@
 // the page when the browser has no WebGL2 or the .wasm file cannot load.
 // It reports the .wasm size, raw and gzip-compressed.
 //
+// The page's address is the game's command line, one argument per arg
+// parameter:
+//
+//	http://127.0.0.1:8080/?arg=--record&arg=session.rec&arg=--ticks=3600
+//	http://127.0.0.1:8080/?arg=--bench=10000          # the demo's bunnymark
+//	http://127.0.0.1:8080/?replay=session.rec         # fetch a recording and replay it
+//
+// Files the game writes (a recording, a timing report) live in the page's
+// memory and are offered as downloads when the game closes them; a
+// recording named by ?replay= is fetched (from the same server, or any
+// address that allows it) and replayed with --replay FILE --window.
+//
 // The server listens on the loopback interface only. It sends the .wasm
 // file as application/wasm, and every file with the COOP and COEP headers
 // that make the page cross-origin isolated, which gives performance.now()
@@ -102,7 +114,8 @@ func build(ctx context.Context, o buildOptions, stderr io.Writer) (*site, error)
 	}
 	var page bytes.Buffer
 	t := template.Must(template.New("index").Parse(indexHTML))
-	if err := t.Execute(&page, struct{ Title, Wasm string }{title, wasmName}); err != nil {
+	name := filepath.Base(filepath.Clean(o.Dir))
+	if err := t.Execute(&page, struct{ Title, Name, Wasm string }{title, name, wasmName}); err != nil {
 		return nil, err
 	}
 	s := &site{files: map[string][]byte{"index.html": page.Bytes(), "wasm_exec.js": execJS, wasmName: wasm}}
