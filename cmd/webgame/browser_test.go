@@ -581,3 +581,63 @@ func BenchmarkInputLatencyInBrowser(b *testing.B) {
 	b.ReportMetric(lat[len(lat)-1], "max-ms")
 	b.ReportMetric(eval[float64](b, ctx, `metronome.refreshMs`), "frame-ms")
 }
+
+// benchLine parses the demo's --bench result line for fps and frame_ms.
+func benchLine(tb testing.TB, line string) (fps, frameMS float64) {
+	tb.Helper()
+	m := regexp.MustCompile(`fps=([0-9.]+) frame_ms=([0-9.]+)`).FindStringSubmatch(line)
+	if m == nil {
+		tb.Fatalf("the demo's --bench printed %q, want its result line (\"... fps=F frame_ms=M\")", line)
+	}
+	fps, _ = strconv.ParseFloat(m[1], 64)
+	frameMS, _ = strconv.ParseFloat(m[2], 64)
+	return fps, frameMS
+}
+
+// BenchmarkBunnymarkInBrowser runs the demo's bunnymark (--bench=N: N
+// bunnies, fixed 1 kHz steps, 5 s) in headless chromium and natively
+// under Xvfb, one after the other, at 10,000 and 50,000 bunnies, and
+// reports frames per second of each and their ratio. Both draw in
+// software: chromium's WebGL2 on SwiftShader, the native renderer on
+// Mesa's llvmpipe. The browser's presents wait for animation frames
+// (60 Hz headless), so its fps is at most that.
+//
+//	go test ./cmd/webgame -run '^$' -bench Bunnymark -benchtime=1x
+func BenchmarkBunnymarkInBrowser(b *testing.B) {
+	ctx := browser(b)
+	s, err := demoSite()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	exe := dir + "/demo"
+	if out, err := exec.Command("go", "build", "-o", exe, "../demo").CombinedOutput(); err != nil {
+		b.Fatalf("building the demo natively: %v\n%s", err, out)
+	}
+	url := serve(b, s.handler())
+	for b.Loop() {
+		for _, n := range []int{10000, 50000} {
+			if err := chromedp.Do(ctx, focused(), chromedp.Navigate(url+"?arg=--bench="+strconv.Itoa(n))); err != nil {
+				b.Fatal(err)
+			}
+			waitFor(b, ctx, `typeof exitCode !== "undefined" && exitCode !== null`, "the bunnymark to end")
+			if code := eval[int](b, ctx, `exitCode`); code != 0 {
+				b.Fatalf("--bench=%d in the browser exited with %d: %s", n, code, eval[string](b, ctx, `stderr`))
+			}
+			webFPS, webMS := benchLine(b, eval[string](b, ctx, `stdout`))
+			cmd := exec.Command(exe, "--headless", "--bench="+strconv.Itoa(n))
+			cmd.Env = append(os.Environ(), "DISPLAY=") // a private Xvfb server
+			cmd.Dir = dir
+			out, err := cmd.Output()
+			if err != nil {
+				b.Fatalf("--bench=%d natively: %v\n%s", n, err, out)
+			}
+			natFPS, natMS := benchLine(b, string(out))
+			k := strconv.Itoa(n/1000) + "k-"
+			b.ReportMetric(webFPS, k+"browser-fps")
+			b.ReportMetric(natFPS, k+"native-fps")
+			b.ReportMetric(webFPS/natFPS, k+"browser/native")
+			b.Logf("%d bunnies: browser %.1f fps (%.2f ms a frame), native %.1f fps (%.2f ms), ratio %.3f", n, webFPS, webMS, natFPS, natMS, webFPS/natFPS)
+		}
+	}
+}
