@@ -43,6 +43,8 @@
 // # Test hook
 //
 // The page's global metronome object counts presents, key and mouse
-// records and gamepad records, says when the first present happened and
-// lists the last frame's sprites, for browser tests (cmd/webgame's).
+// records and gamepad records, says when the first present happened,
+// lists the last frame's sprites and calls the page's metronome.onpresent
+// after each present with the timestamp of the animation frame that
+// composites it, for browser tests and measurements (cmd/webgame's).
 package webplatform
