@@ -578,6 +578,7 @@ func BenchmarkInputLatencyInBrowser(b *testing.B) {
 		lat = eval[[]float64](b, ctx, `lat.out`)
 	}
 	slices.Sort(lat)
+	b.Logf("latencies, ms, sorted: %.1f", lat)
 	q := func(f float64) float64 { return lat[min(len(lat)-1, int(f*float64(len(lat))))] }
 	b.ReportMetric(q(0.5), "median-ms")
 	b.ReportMetric(q(0.95), "p95-ms")
