@@ -139,5 +139,14 @@ for prog in ./examples/* ./cmd/demo; do
     echo "$prog links GL, GLFW or cgo in its browser build"; exit 1
   fi
 done
+# The web platform's own tests (the gamepad's records and allocations) run
+# under Node.js with a fake navigator; the page-level ones are cmd/webgame's.
+if command -v node >/dev/null; then
+  PATH="$(go env GOROOT)/lib/wasm:$PATH" GOOS=js GOARCH=wasm CGO_ENABLED=0 go test -count=1 ./runtime/webplatform
+elif [ "${CI:-}" = true ]; then
+  echo "CI=true and no node on PATH (scripts/setup.sh installs nodejs) for runtime/webplatform's tests"; exit 1
+else
+  echo "no node on PATH: runtime/webplatform's tests skipped"
+fi
 echo "js/wasm: ${#web[@]} packages vetted; the examples and the demo build for the browser"
 echo "cross: done in ${SECONDS}s"

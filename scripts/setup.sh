@@ -12,14 +12,15 @@ cd "$(dirname "$0")/.."
 # cross-platform checks: MinGW to cross-compile the programs for Windows
 # (their cgo half is C), and qemu's user-mode emulator to run the pure
 # packages' tests built for arm64. For the browser tests (cmd/webgame):
-# Debian's chromium, run headless.
+# Debian's chromium, run headless; for runtime/webplatform's own tests,
+# Node.js, which runs GOOS=js test binaries (scripts/cross.sh).
 packages=(
   xvfb xauth xdotool pkg-config gcc
   libgl1-mesa-dev libgl1-mesa-dri libx11-dev libxcursor-dev libxi-dev
   libxinerama-dev libxrandr-dev libxxf86vm-dev
   libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins
   gcc-mingw-w64-x86-64 qemu-user-static
-  chromium
+  chromium nodejs
 )
 missing=()
 for p in "${packages[@]}"; do

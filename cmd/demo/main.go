@@ -13,6 +13,8 @@
 //	go run ./cmd/demo --set timing.rate=60 --frame-cap=144 --print-config
 //	go run ./cmd/demo --headless --frames=120 --set runtime.frame_cap=60 --atlas=48
 //
+//	go run ./cmd/webgame ./cmd/demo   # in a browser tab; flags go in the address: ?arg=--bench=10000
+//
 // Keys: WASD move, Space dash, F fire, = and - add and remove 100 bunnies
 // (left and right click: 10), Up/Down select a panel row, Left/Right change
 // it (or click the row), 1-3 stall the next update for 100 ms, 500 ms or 3 s,

@@ -4,9 +4,13 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,7 +18,9 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -27,7 +33,7 @@ var breakoutSite = sync.OnceValues(func() (*site, error) {
 })
 
 // browser starts headless chromium and returns its context.
-func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
+func browser(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {
@@ -71,7 +77,7 @@ func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Contex
 }
 
 // serve serves h on a loopback port and returns its URL.
-func serve(t *testing.T, h http.Handler) string {
+func serve(t testing.TB, h http.Handler) string {
 	t.Helper()
 	ln, err := listen("127.0.0.1:0")
 	if err != nil {
@@ -84,7 +90,7 @@ func serve(t *testing.T, h http.Handler) string {
 }
 
 // waitFor evaluates the expression until it is true.
-func waitFor(t *testing.T, ctx context.Context, expr, what string) {
+func waitFor(t testing.TB, ctx context.Context, expr, what string) {
 	t.Helper()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(90*time.Second))); err != nil {
 		msg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("message").textContent`))
@@ -94,7 +100,7 @@ func waitFor(t *testing.T, ctx context.Context, expr, what string) {
 
 // paddleX finds Breakout's paddle among the last frame's sprites (the one
 // 104 x 16 units) and returns its x.
-func paddleX(t *testing.T, ctx context.Context) float64 {
+func paddleX(t testing.TB, ctx context.Context) float64 {
 	t.Helper()
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`metronome.sprites()`))
 	if err != nil {
@@ -118,7 +124,7 @@ func key(typ input.DispatchKeyEventType, code string, vk int64) chromedp.Action[
 }
 
 // eval evaluates a JavaScript expression.
-func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+func eval[T any](t testing.TB, ctx context.Context, expr string) T {
 	t.Helper()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
 	if err != nil {
@@ -232,4 +238,420 @@ func TestNoWebGL2Message(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, `document.getElementById("message").textContent.includes("WebGL2")`, "the no-WebGL2 message")
+}
+
+// beforeLoad runs script in every page the context loads, before the
+// page's own scripts (so before the game starts).
+func beforeLoad(script string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+		return err
+	})
+}
+
+// focused makes the page behave as the focused page of the active window.
+func focused() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+		return err
+	})
+}
+
+// fakePad replaces navigator.getGamepads with one standard-mapped pad that
+// the test moves through testPad.button(i, pressed) and testPad.axis(i,
+// v); each change moves the pad's timestamp, as a real pad's does.
+const fakePad = `(() => {
+	const pad = { id: "metronome test pad", index: 0, connected: true, mapping: "standard", timestamp: performance.now(),
+		buttons: Array.from({ length: 17 }, () => ({ pressed: false, touched: false, value: 0 })), axes: [0, 0, 0, 0] };
+	globalThis.testPad = {
+		button(i, pressed) { pad.buttons[i] = { pressed, touched: pressed, value: pressed ? 1 : 0 }; pad.timestamp = performance.now(); },
+		axis(i, v) { pad.axes[i] = v; pad.timestamp = performance.now(); },
+	};
+	Object.defineProperty(Navigator.prototype, "getGamepads", { configurable: true, value: () => [pad, null, null, null] });
+})();`
+
+// TestGamepadInBrowser plugs a pad in through the page (the protocol has
+// no gamepads to offer): its A button starts Breakout and its left stick
+// moves the paddle, through the same records as a desktop gamepad.
+func TestGamepadInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Breakout for the browser")
+	}
+	ctx := browser(t)
+	s, err := breakoutSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serve(t, s.handler())
+	// A headless page has no focus of its own, and the platform reads a
+	// pad, as glfwinput does, only while the window has focus.
+	if err := chromedp.Do(ctx, focused(), beforeLoad(fakePad), chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `globalThis.metronome !== undefined && metronome.presents >= 30`, "30 presents")
+	waitFor(t, ctx, `metronome.gamepadRecords >= 1`, "the pad's connection")
+	if !eval[bool](t, ctx, `document.hasFocus()`) {
+		t.Fatal("document.hasFocus() is false with focus emulation on")
+	}
+	before := len(eval[[]float64](t, ctx, `metronome.sprites()`))
+	eval[any](t, ctx, `testPad.button(0, true)`)
+	waitFor(t, ctx, `metronome.sprites().length != `+strconv.Itoa(before), "the game to start after the pad's A button")
+	eval[any](t, ctx, `testPad.button(0, false)`)
+	x0 := paddleX(t, ctx)
+	held := eval[int](t, ctx, `metronome.presents`)
+	eval[any](t, ctx, `testPad.axis(0, 1)`)
+	waitFor(t, ctx, `metronome.presents >= `+strconv.Itoa(held+30), "30 presents with the left stick pushed right")
+	x1 := paddleX(t, ctx)
+	if !(x1 > x0) {
+		t.Errorf("paddle x %v after 30 presents with the left stick right, want more than %v", x1, x0)
+	}
+	if n := eval[int](t, ctx, `metronome.inputs`); n != 0 {
+		t.Errorf("metronome.inputs = %d, want 0: no key or mouse button was used", n)
+	}
+	// Connection, A down, A up, the stick's move.
+	if n := eval[int](t, ctx, `metronome.gamepadRecords`); n < 4 {
+		t.Errorf("metronome.gamepadRecords = %d, want at least 4 (connect, A down and up, the stick)", n)
+	}
+}
+
+// start serves s, loads its page with the query q (the game's command
+// line) and waits for n presents.
+func start(t testing.TB, ctx context.Context, s *site, q string, n int) {
+	t.Helper()
+	url := serve(t, s.handler())
+	if err := chromedp.Do(ctx, focused(), chromedp.Navigate(url+q)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `globalThis.metronome !== undefined && metronome.presents >= `+strconv.Itoa(n), strconv.Itoa(n)+" presents")
+}
+
+var demoSite = sync.OnceValues(func() (*site, error) {
+	return build(context.Background(), buildOptions{Dir: "../demo"}, os.Stderr)
+})
+
+// TestDemoInBrowser runs the demo with its embedded configuration: it
+// presents, its overlay's text is drawn (H hides it: hundreds of glyph
+// sprites go), and its keys work (= adds 100 bunnies).
+func TestDemoInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo for the browser")
+	}
+	ctx := browser(t)
+	s, err := demoSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, ctx, s, "", 60)
+	// The loading screen ends when the generated atlas is in.
+	sprites := func() int { return len(eval[[]float64](t, ctx, `metronome.sprites()`)) / 4 }
+	press := func(code string, vk int64) {
+		t.Helper()
+		if err := chromedp.Do(ctx, key(input.DispatchKeyEventTypeKeyDown, code, vk), key(input.DispatchKeyEventTypeKeyUp, code, vk)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	afterPresents := func(n int) {
+		t.Helper()
+		p := eval[int](t, ctx, `metronome.presents`)
+		waitFor(t, ctx, `metronome.presents >= `+strconv.Itoa(p+n), strconv.Itoa(n)+" more presents")
+	}
+	p0, t0 := eval[int](t, ctx, `metronome.presents`), eval[float64](t, ctx, `performance.now()`)
+	afterPresents(60)
+	p1, t1 := eval[int](t, ctx, `metronome.presents`), eval[float64](t, ctx, `performance.now()`)
+	shown := sprites()
+	press("KeyH", 72)
+	afterPresents(10)
+	hidden := sprites()
+	if shown-hidden < 100 {
+		t.Errorf("%d sprites with the overlay, %d after H hid it: want the overlay's text (over 100 glyphs) gone", shown, hidden)
+	}
+	press("Equal", 187)
+	afterPresents(10)
+	if more := sprites(); more-hidden < 100 {
+		t.Errorf("%d sprites after = (add 100 bunnies), %d before: want 100 more", more, hidden)
+	}
+	if e := eval[string](t, ctx, `stderr`); strings.Contains(e, "panic") || eval[any](t, ctx, `exitCode`) != nil {
+		t.Errorf("the demo stopped or panicked: %q", e)
+	}
+	w := s.files[wasmName]
+	t.Logf("demo: %.1f presents/s at its default scene (animation frames every %.2f ms); %d sprites with the overlay, %d without; %.2f MB .wasm (%.2f MB gzip)",
+		float64(p1-p0)/(t1-t0)*1000, eval[float64](t, ctx, `metronome.refreshMs`), shown, hidden, float64(len(w))/1e6, float64(gzipSize(w))/1e6)
+}
+
+// TestScaffoldInBrowser makes a game with cmd/newgame in a temporary
+// directory, builds it for the browser and sees it present.
+func TestScaffoldInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scaffolds a game and builds it for the browser")
+	}
+	ctx := browser(t)
+	root, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir() + "/mygame"
+	cmd := exec.Command("go", "run", "./cmd/newgame", "-replace", root+"/../..", dir)
+	cmd.Dir = root + "/../.."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("newgame: %v\n%s", err, out)
+	}
+	s, err := build(context.Background(), buildOptions{Dir: dir}, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, ctx, s, "", 30)
+	if n := len(eval[[]float64](t, ctx, `metronome.sprites()`)); n == 0 {
+		t.Errorf("the scaffolded game's frame has no sprites")
+	}
+	if code := eval[any](t, ctx, `exitCode`); code != nil {
+		t.Errorf("the scaffolded game exited with %v: %s", code, eval[string](t, ctx, `stderr`))
+	}
+}
+
+// nativeBreakout builds Breakout for this machine, once.
+var nativeBreakout = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "webgame-native-")
+	if err != nil {
+		return "", err
+	}
+	exe := dir + "/breakout"
+	out, err := exec.Command("go", "build", "-o", exe, "../../examples/breakout").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("building Breakout natively: %v\n%s", err, out)
+	}
+	return exe, nil
+})
+
+// matched is the number in a replay's "N checkpoints matched".
+func matched(t *testing.T, result string) int {
+	t.Helper()
+	m := regexp.MustCompile(`(\d+) checkpoints? matched`).FindStringSubmatch(result)
+	if m == nil {
+		t.Fatalf("replay printed %q, want its result line (\"replayed N ticks ..., M checkpoints matched\")", result)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// TestRecordingAcrossPlatforms records Breakout in the browser, with keys
+// pressed, and replays the recording natively to the same world hashes;
+// then records Breakout natively (attract mode) and replays that in the
+// browser. Either replay stops with an error at the first hash that
+// differs.
+func TestRecordingAcrossPlatforms(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Breakout for the browser and natively")
+	}
+	ctx := browser(t)
+	s, err := breakoutSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := nativeBreakout()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+
+	// Browser to native.
+	start(t, ctx, s, "?arg=--record&arg=session.rec&arg=--ticks=900", 20)
+	tap := func(code string, vk int64, presents int) {
+		t.Helper()
+		if err := chromedp.Do(ctx, key(input.DispatchKeyEventTypeKeyDown, code, vk)); err != nil {
+			t.Fatal(err)
+		}
+		p := eval[int](t, ctx, `metronome.presents`)
+		waitFor(t, ctx, `exitCode !== null || metronome.presents >= `+strconv.Itoa(p+presents), "presents with a key held")
+		if err := chromedp.Do(ctx, key(input.DispatchKeyEventTypeKeyUp, code, vk)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tap("Space", 32, 2)
+	tap("ArrowRight", 39, 20)
+	tap("ArrowLeft", 37, 40)
+	waitFor(t, ctx, `exitCode !== null`, "the game to stop after 900 ticks")
+	if code := eval[int](t, ctx, `exitCode`); code != 0 {
+		t.Fatalf("the recording session exited with %d: %s", code, eval[string](t, ctx, `stderr`))
+	}
+	b64 := eval[string](t, ctx, `metronomePage.file("session.rec") ?? ""`)
+	rec, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil || len(rec) == 0 {
+		t.Fatalf("metronomePage.file(\"session.rec\"): %d bytes, %v", len(rec), err)
+	}
+	if !eval[bool](t, ctx, `[...document.querySelectorAll("#files a")].some((a) => a.download === "session.rec")`) {
+		t.Errorf("the page offers no download of session.rec")
+	}
+	browserRec := dir + "/browser.rec"
+	if err := os.WriteFile(browserRec, rec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(exe, "--replay", browserRec).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the browser's recording does not replay natively: %v\n%s", err, out)
+	}
+	if n := matched(t, string(out)); n < 2 {
+		t.Errorf("native replay of the browser's recording: %s; want at least 2 checkpoints", out)
+	}
+	t.Logf("browser recording (%d bytes) replayed natively: %s", len(rec), strings.TrimSpace(string(out)))
+
+	// Native to browser.
+	nativeRec := dir + "/native.rec"
+	out, err = exec.Command(exe, "--headless", "--ticks=900", "--set", "game.demo=true", "--record", nativeRec).CombinedOutput()
+	if err != nil {
+		t.Fatalf("recording natively: %v\n%s", err, out)
+	}
+	nrec, err := os.ReadFile(nativeRec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", s.handler())
+	mux.HandleFunc("/native.rec", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cross-Origin-Resource-Policy", "same-origin")
+		w.Write(nrec)
+	})
+	url := serve(t, mux)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?replay=native.rec")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `exitCode !== null`, "the replay in the browser to end")
+	if code := eval[int](t, ctx, `exitCode`); code != 0 {
+		t.Fatalf("the native recording does not replay in the browser (exit %d): %s", code, eval[string](t, ctx, `stderr`))
+	}
+	res := eval[string](t, ctx, `stdout`)
+	if n := matched(t, res); n < 2 {
+		t.Errorf("browser replay of the native recording: %s; want at least 2 checkpoints", res)
+	}
+	t.Logf("native recording (%d bytes) replayed in the browser: %s", len(nrec), strings.TrimSpace(res))
+}
+
+// latencyProbe measures, in the page, the time from each arrow key's
+// timeStamp to the animation frame that composites the first frame in
+// which Breakout's paddle has moved: lat.out lists the latencies in ms.
+const latencyProbe = `(() => {
+	const paddle = () => { const s = metronome.sprites(); for (let i = 0; i + 3 < s.length; i += 4) { if (s[i + 2] === 104 && s[i + 3] === 16) { return s[i]; } } return NaN; };
+	globalThis.lat = { t0: null, x0: null, out: [] };
+	addEventListener("keydown", (e) => { if (!e.repeat && (e.code === "ArrowRight" || e.code === "ArrowLeft")) { lat.t0 = e.timeStamp; lat.x0 = paddle(); } }, true);
+	metronome.onpresent = (at) => {
+		const x = paddle();
+		if (lat.t0 !== null && !Number.isNaN(x) && x !== lat.x0) { lat.out.push(at - lat.t0); lat.t0 = null; }
+	};
+})()`
+
+// BenchmarkInputLatencyInBrowser presses the arrows of Breakout 40 times
+// in headless chromium (SwiftShader WebGL2, the protocol's key events) and
+// reports the median, p95 and max time from a key event's timeStamp to the
+// animation frame that composites the paddle's first move.
+//
+//	go test ./cmd/webgame -run '^$' -bench InputLatency -benchtime=1x
+func BenchmarkInputLatencyInBrowser(b *testing.B) {
+	ctx := browser(b)
+	s, err := breakoutSite()
+	if err != nil {
+		b.Fatal(err)
+	}
+	// A slow ball and nine lives: the game lasts the whole measurement.
+	start(b, ctx, s, "?arg=--set&arg=game.lives=9&arg=--set&arg=game.ball_speed=100", 30)
+	if err := chromedp.Do(ctx, key(input.DispatchKeyEventTypeKeyDown, "Space", 32), key(input.DispatchKeyEventTypeKeyUp, "Space", 32)); err != nil {
+		b.Fatal(err)
+	}
+	eval[any](b, ctx, latencyProbe)
+	const presses = 40
+	var lat []float64
+	for b.Loop() {
+		eval[any](b, ctx, `lat.out = []`)
+		for i := range presses {
+			code, vk := "ArrowRight", int64(39)
+			if i%2 == 1 {
+				code, vk = "ArrowLeft", 37
+			}
+			if err := chromedp.Do(ctx, key(input.DispatchKeyEventTypeKeyDown, code, vk)); err != nil {
+				b.Fatal(err)
+			}
+			waitFor(b, ctx, `lat.t0 === null && lat.out.length === `+strconv.Itoa(i+1), "the paddle to move after press "+strconv.Itoa(i+1))
+			if err := chromedp.Do(ctx, key(input.DispatchKeyEventTypeKeyUp, code, vk)); err != nil {
+				b.Fatal(err)
+			}
+			p := eval[int](b, ctx, `metronome.presents`)
+			waitFor(b, ctx, `metronome.presents >= `+strconv.Itoa(p+15), "the paddle to settle")
+		}
+		lat = eval[[]float64](b, ctx, `lat.out`)
+	}
+	slices.Sort(lat)
+	b.Logf("latencies, ms, sorted: %.1f", lat)
+	q := func(f float64) float64 { return lat[min(len(lat)-1, int(f*float64(len(lat))))] }
+	b.ReportMetric(q(0.5), "median-ms")
+	b.ReportMetric(q(0.95), "p95-ms")
+	b.ReportMetric(lat[len(lat)-1], "max-ms")
+	b.ReportMetric(eval[float64](b, ctx, `metronome.refreshMs`), "frame-ms")
+}
+
+// benchLine parses the demo's --bench result line for fps and frame_ms.
+func benchLine(tb testing.TB, line string) (fps, frameMS float64) {
+	tb.Helper()
+	m := regexp.MustCompile(`fps=([0-9.]+) frame_ms=([0-9.]+)`).FindStringSubmatch(line)
+	if m == nil {
+		tb.Fatalf("the demo's --bench printed %q, want its result line (\"... fps=F frame_ms=M\")", line)
+	}
+	fps, _ = strconv.ParseFloat(m[1], 64)
+	frameMS, _ = strconv.ParseFloat(m[2], 64)
+	return fps, frameMS
+}
+
+// BenchmarkBunnymarkInBrowser runs the demo's bunnymark (--bench=N: N
+// bunnies, one fixed 1 kHz step a frame, 10 s, 30 s at 50,000) in headless chromium and natively
+// under Xvfb, one after the other, at 10,000 and 50,000 bunnies, and
+// reports frames per second of each and their ratio. Both draw in
+// software: chromium's WebGL2 on SwiftShader, the native renderer on
+// Mesa's llvmpipe. The browser's presents wait for animation frames
+// (60 Hz headless), so its fps is at most that.
+//
+//	go test ./cmd/webgame -run '^$' -bench Bunnymark -benchtime=1x
+func BenchmarkBunnymarkInBrowser(b *testing.B) {
+	ctx := browser(b)
+	s, err := demoSite()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	exe := dir + "/demo"
+	if out, err := exec.Command("go", "build", "-o", exe, "../demo").CombinedOutput(); err != nil {
+		b.Fatalf("building the demo natively: %v\n%s", err, out)
+	}
+	url := serve(b, s.handler())
+	for b.Loop() {
+		// 50,000 bunnies take seconds a frame in the browser: measure
+		// longer, for frames enough to count.
+		for _, run := range []struct {
+			n    int
+			span string
+		}{{10000, "10s"}, {50000, "30s"}} {
+			n, args := run.n, "--bench="+strconv.Itoa(run.n)+" --run-for="+run.span
+			q := "?arg=--bench=" + strconv.Itoa(n) + "&arg=--run-for=" + run.span
+			if err := chromedp.Do(ctx, focused(), chromedp.Navigate(url+q)); err != nil {
+				b.Fatal(err)
+			}
+			waitFor(b, ctx, `typeof exitCode !== "undefined" && exitCode !== null`, "the bunnymark to end")
+			if code := eval[int](b, ctx, `exitCode`); code != 0 {
+				b.Fatalf("--bench=%d in the browser exited with %d: %s", n, code, eval[string](b, ctx, `stderr`))
+			}
+			webLine := eval[string](b, ctx, `stdout`)
+			webFPS, webMS := benchLine(b, webLine)
+			cmd := exec.Command(exe, append([]string{"--headless"}, strings.Fields(args)...)...)
+			cmd.Env = append(os.Environ(), "DISPLAY=") // a private Xvfb server
+			cmd.Dir = dir
+			out, err := cmd.Output()
+			if err != nil {
+				b.Fatalf("--bench=%d natively: %v\n%s", n, err, out)
+			}
+			natFPS, natMS := benchLine(b, string(out))
+			b.Logf("browser: %s", strings.TrimSpace(webLine))
+			b.Logf("native:  %s", strings.TrimSpace(string(out)))
+			k := strconv.Itoa(n/1000) + "k-"
+			b.ReportMetric(webFPS, k+"browser-fps")
+			b.ReportMetric(natFPS, k+"native-fps")
+			b.ReportMetric(webFPS/natFPS, k+"browser/native")
+			b.Logf("%d bunnies: browser %.1f fps (%.2f ms a frame), native %.1f fps (%.2f ms), ratio %.3f", n, webFPS, webMS, natFPS, natMS, webFPS/natFPS)
+		}
+	}
 }

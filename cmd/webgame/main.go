@@ -12,6 +12,20 @@
 // the page when the browser has no WebGL2 or the .wasm file cannot load.
 // It reports the .wasm size, raw and gzip-compressed.
 //
+// The page's address is the game's command line, one argument per arg
+// parameter:
+//
+//	http://127.0.0.1:8080/?arg=--record&arg=session.rec&arg=--ticks=3600
+//	http://127.0.0.1:8080/?arg=--bench=10000          # the demo's bunnymark
+//	http://127.0.0.1:8080/?replay=session.rec         # fetch a recording and replay it
+//
+// (serve the recording with the game: --file session.rec).
+//
+// Files the game writes (a recording, a timing report) live in the page's
+// memory and are offered as downloads when the game closes them; a
+// recording named by ?replay= is fetched (from the same server, or any
+// address that allows it) and replayed with --replay FILE --window.
+//
 // The server listens on the loopback interface only. It sends the .wasm
 // file as application/wasm, and every file with the COOP and COEP headers
 // that make the page cross-origin isolated, which gives performance.now()
@@ -102,12 +116,30 @@ func build(ctx context.Context, o buildOptions, stderr io.Writer) (*site, error)
 	}
 	var page bytes.Buffer
 	t := template.Must(template.New("index").Parse(indexHTML))
-	if err := t.Execute(&page, struct{ Title, Wasm string }{title, wasmName}); err != nil {
+	name := filepath.Base(filepath.Clean(o.Dir))
+	if err := t.Execute(&page, struct{ Title, Name, Wasm string }{title, name, wasmName}); err != nil {
 		return nil, err
 	}
 	s := &site{files: map[string][]byte{"index.html": page.Bytes(), "wasm_exec.js": execJS, wasmName: wasm}}
 	s.order = []string{"index.html", "wasm_exec.js", wasmName}
 	return s, nil
+}
+
+// add puts the file at path into the site under its base name, beside
+// the game (a recording for ?replay=, say). It refuses a name the page
+// already has.
+func (s *site) add(path string) error {
+	name := filepath.Base(path)
+	if _, ok := s.files[name]; ok {
+		return fmt.Errorf("webgame: --file %s: the page already has a file named %s (allowed: any other name; index.html, wasm_exec.js and %s are the page's)", path, name, wasmName)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("webgame: --file: %w", err)
+	}
+	s.files[name] = b
+	s.order = append(s.order, name)
+	return nil
 }
 
 // gzipSize is the size of b compressed as a web server would send it.
@@ -162,6 +194,8 @@ func (s *site) zip(file string) error {
 // not meet an old wasm_exec.js).
 func (s *site) handler() http.Handler {
 	types := map[string]string{"index.html": "text/html; charset=utf-8", "wasm_exec.js": "text/javascript; charset=utf-8", wasmName: "application/wasm"}
+	// Files added with --file go as bytes.
+	const other = "application/octet-stream"
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/")
 		if name == "" {
@@ -173,7 +207,11 @@ func (s *site) handler() http.Handler {
 			return
 		}
 		h := w.Header()
-		h.Set("Content-Type", types[name])
+		ct, ok := types[name]
+		if !ok {
+			ct = other
+		}
+		h.Set("Content-Type", ct)
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Cross-Origin-Embedder-Policy", "require-corp")
 		h.Set("Cache-Control", "no-store")
@@ -203,8 +241,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	zipFile := fl.String("zip", "", "write the page as a zip archive with index.html at its root (for a game store) instead of serving")
 	addr := fl.String("addr", "127.0.0.1:8080", "serve on this loopback address")
 	title := fl.String("title", "", "the page's title until the game sets its own (default: the directory's name)")
+	var extra []string
+	fl.Func("file", "serve (or write, or zip) this `file` beside the game under its own name, such as a recording to open with ?replay=NAME (repeatable)", func(v string) error {
+		extra = append(extra, v)
+		return nil
+	})
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: webgame [--out DIR] [--zip FILE] [--addr 127.0.0.1:8080] GAMEDIR")
+		fmt.Fprintln(stderr, "usage: webgame [--out DIR] [--zip FILE] [--addr 127.0.0.1:8080] [--file FILE]... GAMEDIR")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -223,6 +266,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
+	}
+	for _, f := range extra {
+		if err := s.add(f); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
 	}
 	wasm := s.files[wasmName]
 	fmt.Fprintf(stdout, "%s: %.2f MB, %.2f MB gzip\n", wasmName, float64(len(wasm))/1e6, float64(gzipSize(wasm))/1e6)

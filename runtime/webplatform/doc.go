@@ -32,7 +32,17 @@
 // timestamps are taken on. Browsers coarsen performance.now() (to 100 µs
 // in Chromium, 1 ms or more in other browsers and with privacy settings);
 // a cross-origin isolated page (COOP and COEP headers, which cmd/webgame's
-// server sends) gets the finer resolution. Gamepads are not read yet.
+// server sends) gets the finer resolution.
+//
+// The Gamepad API has no events for a pad's buttons and axes: at every
+// poll (once per animation frame) the source reads the first pad with the
+// standard mapping and, when the pad's timestamp has moved, records its
+// button edges and axis motion at the instant of that timestamp, mapped as
+// input/glfwinput maps a GLFW gamepad (buttons 6 and 7, the triggers,
+// become the trigger axes, 0 to 1). As on the desktop, a pad is read only
+// while the page has focus, and a pad that goes away releases its buttons.
+// Browsers show a page its pads only after a button press on one, and
+// only in a secure context (https, or localhost as cmd/webgame serves).
 //
 // # Threads
 //
@@ -42,7 +52,9 @@
 //
 // # Test hook
 //
-// The page's global metronome object counts presents and input records,
-// says when the first present happened and lists the last frame's sprites,
-// for browser tests (cmd/webgame's).
+// The page's global metronome object counts presents, key and mouse
+// records and gamepad records, says when the first present happened,
+// lists the last frame's sprites and calls the page's metronome.onpresent
+// after each present with the timestamp of the animation frame that
+// composites it, for browser tests and measurements (cmd/webgame's).
 package webplatform

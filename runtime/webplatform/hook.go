@@ -16,11 +16,15 @@ import (
 //	metronome.firstPresentMs  performance.now() at the first present (page load is 0)
 //	metronome.refreshMs       the animation frame interval measured at start
 //	metronome.inputs          key and mouse button records delivered
+//	metronome.gamepadRecords  gamepad records (connection, buttons, axes)
 //	metronome.sprites()       the last drawn frame's sprites: [x, y, w, h, ...]
 //	                          (position, and size times scale, in world units)
+//	metronome.onpresent       when the page sets it, a function called after
+//	                          each present with the timestamp of the animation
+//	                          frame that composites it (for latency figures)
 //
-// It is written at every present (two property stores) and read only when
-// a page asks.
+// It is written at every present (a few property stores) and read only
+// when a page asks.
 type hook struct {
 	obj      js.Value
 	d        *Display
@@ -43,7 +47,9 @@ func (h *hook) setRefresh(d time.Duration) {
 	h.obj.Set("refreshMs", float64(d)/float64(time.Millisecond))
 }
 
-func (h *hook) presented() {
+// presented counts a present, whose frame the animation frame of
+// timestamp at (performance.now() time) composites.
+func (h *hook) presented(at float64) {
 	h.presents++
 	if h.presents == 1 {
 		h.obj.Set("firstPresentMs", js.Global().Get("performance").Call("now"))
@@ -51,6 +57,10 @@ func (h *hook) presented() {
 	h.obj.Set("presents", h.presents)
 	if h.src != nil {
 		h.obj.Set("inputs", h.src.keyed)
+		h.obj.Set("gamepadRecords", h.src.padded)
+	}
+	if f := h.obj.Get("onpresent"); f.Type() == js.TypeFunction {
+		f.Invoke(at)
 	}
 }
 

@@ -40,16 +40,21 @@ type event struct {
 // runtime's input adapter; its methods run on the platform goroutine.
 //
 // A touch is the left mouse button at the touch's place (the first touch
-// only).
+// only). The gamepad is the first pad with the Gamepad API's standard
+// mapping, read at every poll and stamped with the pad's own timestamp.
 type Source struct {
 	d        *Display
 	rec      input.Recorder
 	perf     js.Value
+	pad      *gamepad
 	attached bool
-	keyed    int // how many key and mouse records the page delivered
+	keyed    int // how many key and mouse button records the page delivered
+	padded   int // how many gamepad records (connection, buttons, axes)
 }
 
-func newSource(d *Display) *Source { return &Source{d: d, perf: js.Global().Get("performance")} }
+func newSource(d *Display) *Source {
+	return &Source{d: d, perf: js.Global().Get("performance"), pad: newGamepad()}
+}
 
 // Init describes the page's state (sizes, focus) and installs the
 // listeners.
@@ -197,6 +202,9 @@ func (s *Source) Poll(now timing.Instant, dst *input.Snapshot) {
 		}
 	}
 	s.d.events = s.d.events[:0]
+	before := s.rec.Pending()
+	s.pad.poll(&s.rec, now, s.perf.Call("now").Float(), s.d.state.Focused)
+	s.padded += s.rec.Pending() - before
 	s.rec.Flush(now, dst)
 }
 

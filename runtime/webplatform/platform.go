@@ -354,7 +354,7 @@ func (p *Presenter) RefreshInterval() time.Duration { return p.refresh }
 // canvas the renderer drew before it.
 func (p *Presenter) Present() error {
 	p.next()
-	p.hook.presented()
+	p.hook.presented(p.last)
 	return nil
 }
 
