@@ -369,32 +369,6 @@ var byGoField = func() map[string]*field {
 	return m
 }()
 
-// goNames maps the Go names an owner's messages use (qualified, and bare
-// where that is unambiguous) to keys, so "0 to MaxFixedUpdates (2)" reads
-// "0 to timing.max_fixed_updates (2)". It is derived from the same walk.
-var goNames = func() map[string]map[string]string {
-	m := map[string]map[string]string{}
-	bare := map[string]map[string]int{}
-	for _, f := range fields {
-		for _, g := range f.goFields {
-			owner, name, _ := strings.Cut(g, ".")
-			if m[owner] == nil {
-				m[owner], bare[owner] = map[string]string{}, map[string]int{}
-			}
-			m[owner][name] = f.key
-			if _, short, ok := strings.Cut(name, "."); ok && !strings.Contains(short, ".") {
-				bare[owner][short]++
-				if bare[owner][short] == 1 {
-					m[owner][short] = f.key
-				} else {
-					delete(m[owner], short)
-				}
-			}
-		}
-	}
-	return m
-}()
-
 // Keys lists every framework key in file order (without the game-defined
 // input.bindings.ACTION and game.* keys).
 func Keys() []string {
