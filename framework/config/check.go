@@ -40,9 +40,10 @@ func (c *Config) runtimeOptions() runtime.Options {
 	return o
 }
 
-// ownerProblems validates c with the owning packages and translates every
-// rejection to the key that sets the option.
-func (c *Config) ownerProblems() []problem {
+// ownerProblems validates c with the owning packages, or only with owner
+// when it is not "", and translates every rejection to the key that sets
+// the option.
+func (c *Config) ownerProblems(owner string) []problem {
 	var out []problem
 	var walk func(err error)
 	walk = func(err error) {
@@ -59,10 +60,19 @@ func (c *Config) ownerProblems() []problem {
 			out = append(out, problem{problem: err.Error()})
 		}
 	}
-	walk(c.runtimeOptions().Validate())
-	walk(c.Window.Options.Validate())
-	walk(c.Window.Screen.Validate())
-	walk(c.AudioOptions().Validate())
+	asks := func(owners ...string) bool { return owner == "" || slices.Contains(owners, owner) }
+	if asks("runtime", "timing", "input", "work") { // the runtime's Validate asks the other three
+		walk(c.runtimeOptions().Validate())
+	}
+	if asks("window") {
+		walk(c.Window.Options.Validate())
+	}
+	if asks("render2d") {
+		walk(c.Window.Screen.Validate())
+	}
+	if asks("audio") {
+		walk(c.AudioOptions().Validate())
+	}
 	return out
 }
 
@@ -98,7 +108,7 @@ func (c *Config) checkValue(f *field, v any) []problem {
 	probe := *c
 	f.set(&probe, v)
 	var out []problem
-	for _, p := range probe.ownerProblems() {
+	for _, p := range probe.ownerProblems(f.owner) {
 		// A key that sets two options (window.logical_size) may be refused
 		// twice in the same words: say it once.
 		if p.field == f && !p.relative && !slices.Contains(out, p) {
@@ -114,7 +124,18 @@ func (c *Config) checkValue(f *field, v any) []problem {
 // skip already have a message.
 func (c *Config) relations(name func(key string) string, skip map[string]bool) []error {
 	var errs []error
-	for _, p := range c.ownerProblems() {
+	ps := c.ownerProblems("")
+	// A value wrong on its own is named before one wrong against others.
+	slices.SortStableFunc(ps, func(a, b problem) int {
+		if a.relative == b.relative {
+			return 0
+		}
+		if a.relative {
+			return 1
+		}
+		return -1
+	})
+	for _, p := range ps {
 		if p.field == nil {
 			errs = append(errs, &Error{File: name(""), Problem: p.problem, Allowed: p.allowed})
 			continue

@@ -283,14 +283,5 @@ func (c *Config) Validate(source string) error {
 		}
 		return c.Source(key).Name
 	}
-	var errs []error
-	for i := range fields {
-		f := &fields[i]
-		for _, p := range c.checkValue(f, f.get(c)) {
-			errs = append(errs, &Error{File: name(f.key), Key: f.key, Value: formatValue(f.get(c)), Problem: p.problem, Allowed: p.allowed})
-		}
-	}
-	errs = append(errs, c.checkBindings(name)...)
-	errs = append(errs, c.relations(name, keysOf(errs))...)
-	return errors.Join(errs...)
+	return errors.Join(append(c.relations(name, map[string]bool{}), c.checkBindings(name)...)...)
 }
