@@ -3,6 +3,7 @@ package config
 import (
 	"cmp"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -64,14 +65,14 @@ func (c *Config) ownerProblems(owner string) []problem {
 	if asks("runtime", "timing", "input", "work") { // the runtime's Validate asks the other three
 		walk(c.runtimeOptions().Validate())
 	}
-	if asks("window") {
-		walk(c.Window.Options.Validate())
-	}
-	if asks("render2d") {
-		walk(c.Window.Screen.Validate())
-	}
 	if asks("audio") {
 		walk(c.AudioOptions().Validate())
+	}
+	root := reflect.ValueOf(c).Elem()
+	for _, v := range validators {
+		if asks(v.owner) {
+			walk(root.FieldByIndex(v.index).Interface().(interface{ Validate() error }).Validate())
+		}
 	}
 	return out
 }
