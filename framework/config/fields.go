@@ -34,17 +34,20 @@ import (
 // it: the runtime's Validate checks timing.Options and input.PollingOptions
 // with the relations between them.
 //
-// Adding a table is one field of Config: `Net netplay.Options
-// `toml:"net"“, where the owner's struct has toml tags where a key is not
-// its field's snake_case name, a doc line per field for defaults.toml, and
-// a Validate that reports *option.Error values (marking Relative the
-// problems that depend on another field). The keys, --set, the messages and
-// --print-config follow; defaults.toml gets the table's lines (a test
-// compares it with the walk), and the framework hands the struct to its
-// owner. A table the configuration translates (the runtime's rates, the
-// audio volumes) is a struct of its own in this package whose fields name
-// the owner's field in an option tag, and its translation goes beside
-// runtimeOptions and AudioOptions.
+// Adding a table is one field of Config, such as
+//
+//	Net netplay.Options `toml:"net"`
+//
+// where the owner's struct has a toml tag on each field whose key is not
+// its snake_case name and a Validate that reports *option.Error values,
+// marking Relative the problems that depend on another field. The keys,
+// --set, the messages and --print-config follow from the walk; the table's
+// lines go in defaults.toml, saying what each key does and allows (a test
+// finds every key there and checks each stated range), and the framework
+// hands the struct to its owner. A table the configuration translates (the
+// runtime's rates, the audio volumes) is a struct of its own in this
+// package whose fields name the owner's field in an option tag, with its
+// translation beside runtimeOptions and AudioOptions.
 //
 // The [game] table is the same walk over the game's settings struct
 // ([Config.WithGame]), whose fields may also carry range and choice tags.
