@@ -4,7 +4,10 @@
 // values joined with errors.Join, so a configuration loader can find them
 // with errors.As (or walk the joined error), name its own key for the
 // field and repeat the allowed range, which is stated only by the package
-// that owns the option.
+// that owns the option. The owner also says which problems are relations
+// ([Error.Relative]) and which other options they name ([Error.Names]), so
+// the loader needs no copy of the owner's rules: it checks a value alone
+// when it reads it and the relations once every value is in.
 //
 //	err := opts.Validate()
 //	var e *option.Error
