@@ -66,22 +66,26 @@ func (d *Delivery) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// ErrTimestampedNeedsFixedSteps is returned by [ValidateDelivery] when the
-// Timestamped policy is combined with variable steps.
+// ErrTimestampedNeedsFixedSteps is what [ValidateDelivery]'s error wraps
+// when the Timestamped policy is combined with variable steps.
 var ErrTimestampedNeedsFixedSteps = errors.New("input: delivery \"timestamped\" requires the fixed timing mode (variable updates stand for all elapsed time, so there are no spans to place input in); use delivery \"backlog\" or timing mode \"fixed\"")
 
 // ValidateDelivery checks a delivery policy against the timing mode. fixed
 // reports whether the scheduler runs fixed steps (with any recovery policy;
 // a catch-up update still has its own span). Timestamped with variable steps
-// is [ErrTimestampedNeedsFixedSteps]. The runtime and the config loader call
-// this before anything runs.
+// is a relative *[option.Error] on PollingOptions.Delivery that names
+// timing.Options.Mode and wraps [ErrTimestampedNeedsFixedSteps]. The
+// runtime calls this before anything runs.
 func ValidateDelivery(d Delivery, fixed bool) error {
 	switch d {
 	case Backlog:
 		return nil
 	case Timestamped:
 		if !fixed {
-			return ErrTimestampedNeedsFixedSteps
+			return &option.Error{Pkg: "input", Field: "PollingOptions.Delivery", Value: d,
+				Problem: `needs fixed steps, but timing.Options.Mode is "variable"`,
+				Allowed: `"timestamped" with timing.Options.Mode = "fixed", or "backlog"`,
+				Names:   []string{"timing.Options.Mode"}, Relative: true, Err: ErrTimestampedNeedsFixedSteps}
 		}
 		return nil
 	}

@@ -2,6 +2,7 @@ package option_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -90,5 +91,29 @@ func TestErrorWrapsSentinel(t *testing.T) {
 	}
 	if got, want := e.Error(), "x: F is wrong"; got != want {
 		t.Errorf("message %q, want %q", got, want)
+	}
+}
+
+// TestRelationsAreMarked: a problem that depends on another option, in any
+// package, is marked Relative and names that option, so a configuration
+// loader can check it once every value is in.
+func TestRelationsAreMarked(t *testing.T) {
+	timed := timing.DefaultOptions()
+	timed.MaxFixedUpdates, timed.RecoveryPrefix = 2, 3
+	for _, tt := range []struct {
+		err   error
+		field string
+		names []string
+	}{
+		{timed.Validate(), "Options.RecoveryPrefix", []string{"Options.MaxFixedUpdates"}},
+		{input.ValidateDelivery(input.Timestamped, false), "PollingOptions.Delivery", []string{"timing.Options.Mode"}},
+	} {
+		got := fieldErrors(tt.err)
+		if len(got) != 1 || got[0].Field != tt.field || !got[0].Relative || !slices.Equal(got[0].Names, tt.names) {
+			t.Errorf("%v: want one relative error on %s naming %v", tt.err, tt.field, tt.names)
+		}
+	}
+	if err := input.ValidateDelivery(input.Timestamped, false); !errors.Is(err, input.ErrTimestampedNeedsFixedSteps) {
+		t.Errorf("%v does not wrap ErrTimestampedNeedsFixedSteps", err)
 	}
 }

@@ -135,8 +135,10 @@ func (s Screen) Validate() error {
 	if s.Scaling >= ScalingCount {
 		bad("Screen.Scaling", s.Scaling, "is out of range", quoteNames(scalingNames[:]))
 	} else if s.Scaling == ScaleResize && (s.Width != 0 || s.Height != 0) {
-		bad("Screen.Scaling", s.Scaling, fmt.Sprintf("takes the logical size from the window, but a logical size of %dx%d is set", s.Width, s.Height),
-			fmt.Sprintf("%q with no logical size, or %s", ScaleResize, quoteNames(scalingNames[:ScaleResize])))
+		errs = append(errs, &option.Error{Pkg: "render2d", Field: "Screen.Scaling", Value: s.Scaling,
+			Problem: fmt.Sprintf("takes the logical size from the window, but a logical size of %dx%d is set", s.Width, s.Height),
+			Allowed: fmt.Sprintf("%q with no logical size, or %s", ScaleResize, quoteNames(scalingNames[:ScaleResize])),
+			Names:   []string{"Screen.Width", "Screen.Height"}, Relative: true})
 	}
 	c := s.ClearColor
 	for _, ch := range [4]float32{c.R, c.G, c.B, c.A} {

@@ -203,7 +203,8 @@ type Options struct {
 	// (every Advance with elapsed time runs an update). 0 to 1 h. Default
 	// 1/60 s (16,666,667 ns).
 	Interval time.Duration
-	// FixedStep is the fixed-mode step when Rate is zero, 1 ns to 1 h.
+	// FixedStep is the fixed-mode step when Rate is zero, 1 ns to 1 h. A
+	// Rate replaces it, and then it is not checked.
 	// Default 16,666,667 ns.
 	FixedStep time.Duration `toml:"step"`
 	// Rate, when non-zero, overrides FixedStep with an exact rational rate,
@@ -223,7 +224,7 @@ type Options struct {
 	// Rollback declares that the game resimulates past ticks, which needs
 	// identical steps: DebtOptions.VariableStep is then refused.
 	Rollback bool `toml:"debt.rollback"`
-	// Debt tunes RepayDebt. It is validated only when Recovery is RepayDebt.
+	// Debt tunes RepayDebt. Its ranges are checked under every policy.
 	Debt DebtOptions
 }
 
@@ -254,8 +255,14 @@ func DefaultOptions() Options {
 
 // Validate reports every problem with o at once, joined with errors.Join.
 // Each is a *[option.Error] naming the option, its value and the allowed
-// range. Debt is checked only when Recovery is RepayDebt, and its
-// CosmeticEvery and MaxStepScale only when their mechanism is on.
+// range. Every field is held to its own range whatever the others say
+// (Debt under every Recovery policy, CosmeticEvery and MaxStepScale with
+// their mechanism off), except FixedStep, which is not checked while a
+// Rate replaces it; so a loader can check a value when it reads it. A
+// problem that depends on another field is marked [option.Error.Relative]:
+// a prefix above the update limit, a PastCutoff that needs a Hook, and
+// under RepayDebt, the only policy they matter to, a cutoff shorter than
+// one step and a variable step with Rollback.
 func (o Options) Validate() error {
 	var errs []error
 	bad := func(field string, value any, problem, allowed string) {
@@ -289,16 +296,15 @@ func (o Options) Validate() error {
 	if o.Recovery > RepayDebt {
 		bad("Options.Recovery", uint8(o.Recovery), "is unknown", "DropExcessLag, VariableCatchUp, RepayDebt")
 	}
-	if o.RecoveryPrefix < 0 || o.RecoveryPrefix > o.MaxFixedUpdates {
-		bad("Options.RecoveryPrefix", o.RecoveryPrefix, outOfRange, fmt.Sprintf("0 to MaxFixedUpdates (%d)", o.MaxFixedUpdates))
+	if o.RecoveryPrefix < 0 || o.RecoveryPrefix > max(o.MaxFixedUpdates, 0) {
+		errs = append(errs, &option.Error{Pkg: "timing", Field: "Options.RecoveryPrefix", Value: o.RecoveryPrefix,
+			Problem: outOfRange, Allowed: fmt.Sprintf("0 to Options.MaxFixedUpdates (%d)", o.MaxFixedUpdates),
+			Names: []string{"Options.MaxFixedUpdates"}, Relative: o.RecoveryPrefix >= 0 && o.RecoveryPrefix <= MaxBatch})
 	}
 	if o.RecoveryCap < 0 {
 		bad("Options.RecoveryCap", o.RecoveryCap, "is negative", "0 (no cap) or more")
 	}
-	if o.Recovery == RepayDebt {
-		errs = append(errs, o.Debt.validate(o)...)
-	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, o.Debt.validate(o)...)...)
 }
 
 // maxRateTerm bounds a Rate's numerator and denominator, so a step is at
@@ -321,14 +327,16 @@ func (d DebtOptions) validate(o Options) []error {
 	if !inRange(d.Gain, 0, 10) || d.Gain == 0 {
 		bad("DebtOptions.Gain", d.Gain, outOfRange, "above 0 up to 10")
 	}
-	if d.CoarseCosmetic && (d.CosmeticEvery < 2 || d.CosmeticEvery > 60) {
+	if d.CosmeticEvery < 2 || d.CosmeticEvery > 60 {
 		bad("DebtOptions.CosmeticEvery", d.CosmeticEvery, outOfRange, "2 to 60")
 	}
-	if d.VariableStep && (d.MaxStepScale < 2 || d.MaxStepScale > 64) {
+	if d.MaxStepScale < 2 || d.MaxStepScale > 64 {
 		bad("DebtOptions.MaxStepScale", d.MaxStepScale, outOfRange, "2 to 64")
 	}
-	if d.VariableStep && o.Rollback {
-		bad("DebtOptions.VariableStep", nil, "is refused because Options.Rollback is set: resimulation needs identical fixed steps", "")
+	if o.Recovery == RepayDebt && d.VariableStep && o.Rollback {
+		errs = append(errs, &option.Error{Pkg: "timing", Field: "DebtOptions.VariableStep",
+			Problem: "is refused because Options.Rollback is set: resimulation needs identical fixed steps",
+			Names:   []string{"Options.Rollback"}, Relative: true})
 	}
 	// The cutoff must hold at least one whole step, compared exactly: a
 	// rate's step is rounded up to the next nanosecond.
@@ -340,8 +348,10 @@ func (d DebtOptions) validate(o Options) []error {
 			step = time.Duration(ceilNanos(u128{0, ph.t}, ph.p))
 		}
 	}
-	if d.Cutoff < step || d.Cutoff > maxSpan || d.Cutoff <= 0 {
-		bad("DebtOptions.Cutoff", d.Cutoff, outOfRange, fmt.Sprintf("one step (%v) to %v", step, maxSpan))
+	if d.Cutoff > maxSpan || d.Cutoff <= 0 || o.Recovery == RepayDebt && d.Cutoff < step {
+		errs = append(errs, &option.Error{Pkg: "timing", Field: "DebtOptions.Cutoff", Value: d.Cutoff, Problem: outOfRange,
+			Allowed: fmt.Sprintf("one step (%v) to %v", step, maxSpan),
+			Names:   []string{"Options.FixedStep", "Options.Rate"}, Relative: d.Cutoff > 0 && d.Cutoff <= maxSpan})
 	}
 	if d.SuspendAfter < 0 {
 		bad("DebtOptions.SuspendAfter", d.SuspendAfter, "is negative", "0 (never) or more")
@@ -350,8 +360,9 @@ func (d DebtOptions) validate(o Options) []error {
 	case SlowDown, DropTime:
 	case Resync, SharedSlowdown:
 		if d.Hook == nil {
-			bad("DebtOptions.PastCutoff", d.PastCutoff, "needs DebtOptions.Hook (a networked role)",
-				fmt.Sprintf("%v or %v for a solo game", SlowDown, DropTime))
+			errs = append(errs, &option.Error{Pkg: "timing", Field: "DebtOptions.PastCutoff", Value: d.PastCutoff,
+				Problem: "needs DebtOptions.Hook (a networked role)", Allowed: fmt.Sprintf("%v or %v for a solo game", SlowDown, DropTime),
+				Names: []string{"DebtOptions.Hook"}, Relative: true})
 		}
 	default:
 		bad("DebtOptions.PastCutoff", uint8(d.PastCutoff), "is unknown", "SlowDown, DropTime, Resync, SharedSlowdown")

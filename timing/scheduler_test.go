@@ -3,10 +3,12 @@ package timing_test
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -352,7 +354,7 @@ func TestValidation(t *testing.T) {
 		{"zero step", func(o *timing.Options) { o.FixedStep = 0 }, []string{"Options.FixedStep 0s", "1ns to 1h0m0s"}},
 		{"negative step", func(o *timing.Options) { o.FixedStep = -msec }, []string{"Options.FixedStep -1ms"}},
 		{"zero update limit", func(o *timing.Options) { o.MaxFixedUpdates = 0; o.RecoveryPrefix = 0 }, []string{"Options.MaxFixedUpdates 0", "1 to 64"}},
-		{"prefix above the limit", func(o *timing.Options) { o.MaxFixedUpdates = 2; o.RecoveryPrefix = 3 }, []string{"Options.RecoveryPrefix 3", "0 to MaxFixedUpdates (2)"}},
+		{"prefix above the limit", func(o *timing.Options) { o.MaxFixedUpdates = 2; o.RecoveryPrefix = 3 }, []string{"Options.RecoveryPrefix 3", "0 to Options.MaxFixedUpdates (2)"}},
 		{"rate numerator", func(o *timing.Options) { o.Rate = timing.Rate{Num: 0, Den: 1} }, []string{"Options.Rate.Num 0", "1 to 1e9"}},
 		{"rate denominator", func(o *timing.Options) { o.Rate = timing.Rate{Num: 60, Den: -1} }, []string{"Options.Rate.Den -1", "1 to 1e9"}},
 		{"rate too fast", func(o *timing.Options) { o.Rate = timing.Hz(2e9) }, []string{"Options.Rate.Num 2000000000"}},
@@ -363,12 +365,13 @@ func TestValidation(t *testing.T) {
 		{"every problem at once", func(o *timing.Options) {
 			o.Interval, o.RecoveryCap, o.FixedStep, o.MaxFixedUpdates, o.RecoveryPrefix = -1, -1, 0, 0, 1
 		}, []string{"Options.Interval", "Options.RecoveryCap", "Options.FixedStep", "Options.MaxFixedUpdates", "Options.RecoveryPrefix"}},
-		{"debt options ignored by other policies", func(o *timing.Options) { o.Debt = timing.DebtOptions{} }, nil},
+		{"cutoff against the step only under repay-debt", func(o *timing.Options) { o.FixedStep = 3 * time.Second }, nil},
+		{"debt ranges under every policy", func(o *timing.Options) { o.Debt = timing.DebtOptions{} }, []string{"DebtOptions.MaxSpeedUp 0",
+			"DebtOptions.MaxSlowDown 0", "DebtOptions.Gain 0", "DebtOptions.CosmeticEvery 0", "DebtOptions.MaxStepScale 0", "DebtOptions.Cutoff 0s"}},
 		{"debt ranges", func(o *timing.Options) {
 			o.Recovery = timing.RepayDebt
 			o.Debt.MaxSpeedUp, o.Debt.MaxSlowDown, o.Debt.Gain = 0.5, 1.5, 0
-			o.Debt.CoarseCosmetic, o.Debt.CosmeticEvery = true, 1
-			o.Debt.VariableStep, o.Debt.MaxStepScale = true, 1
+			o.Debt.CosmeticEvery, o.Debt.MaxStepScale = 1, 1 // with their mechanisms off
 			o.Debt.Cutoff, o.Debt.SuspendAfter = msec, -1
 		}, []string{"DebtOptions.MaxSpeedUp 0.5", "DebtOptions.MaxSlowDown 1.5", "DebtOptions.Gain 0", "DebtOptions.CosmeticEvery 1",
 			"DebtOptions.MaxStepScale 1", "DebtOptions.Cutoff 1ms", "DebtOptions.SuspendAfter -1ns"}},
@@ -385,7 +388,7 @@ func TestValidation(t *testing.T) {
 			o.Recovery, o.Debt.VariableStep = timing.RepayDebt, true
 		}, nil},
 		{"resync without hook", func(o *timing.Options) {
-			o.Recovery, o.Debt.PastCutoff = timing.RepayDebt, timing.Resync
+			o.Debt.PastCutoff = timing.Resync
 		}, []string{"DebtOptions.PastCutoff resync needs DebtOptions.Hook"}},
 		{"shared slowdown without hook", func(o *timing.Options) {
 			o.Recovery, o.Debt.PastCutoff = timing.RepayDebt, timing.SharedSlowdown
@@ -545,5 +548,39 @@ func TestHugeGapDoesNotOverflow(t *testing.T) {
 	l := s.Ledger()
 	if len(b.Updates) != 1 || l.Real != time.Duration(timing.MaxInstant) || l.Simulated+l.Dropped()+l.Pending() != l.Real {
 		t.Errorf("%d updates, ledger %+v; want 1 update and a balanced ledger", len(b.Updates), l)
+	}
+}
+
+// TestValidateMarksRelations: a value wrong only against another field is
+// marked Relative and names that field, so a loader that reads one key at
+// a time can wait for the rest; a value out of its own range is not.
+func TestValidateMarksRelations(t *testing.T) {
+	tests := []struct {
+		name     string
+		edit     func(*timing.Options)
+		field    string
+		relative bool
+		names    []string
+	}{
+		{"prefix above the limit", func(o *timing.Options) { o.MaxFixedUpdates, o.RecoveryPrefix = 2, 3 }, "Options.RecoveryPrefix", true, []string{"Options.MaxFixedUpdates"}},
+		{"prefix above any limit", func(o *timing.Options) { o.RecoveryPrefix = timing.MaxBatch + 1 }, "Options.RecoveryPrefix", false, []string{"Options.MaxFixedUpdates"}},
+		{"cutoff below the step", func(o *timing.Options) { o.Recovery, o.FixedStep, o.Debt.Cutoff = timing.RepayDebt, 100*msec, 50*msec }, "DebtOptions.Cutoff", true, []string{"Options.FixedStep", "Options.Rate"}},
+		{"cutoff of zero", func(o *timing.Options) { o.Debt.Cutoff = 0 }, "DebtOptions.Cutoff", false, []string{"Options.FixedStep", "Options.Rate"}},
+		{"variable step with rollback", func(o *timing.Options) { o.Recovery, o.Rollback, o.Debt.VariableStep = timing.RepayDebt, true, true }, "DebtOptions.VariableStep", true, []string{"Options.Rollback"}},
+		{"resync without hook", func(o *timing.Options) { o.Debt.PastCutoff = timing.Resync }, "DebtOptions.PastCutoff", true, []string{"DebtOptions.Hook"}},
+		{"gain", func(o *timing.Options) { o.Debt.Gain = 0 }, "DebtOptions.Gain", false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := timing.DefaultOptions()
+			tt.edit(&o)
+			var fe *option.Error
+			if !errors.As(o.Validate(), &fe) {
+				t.Fatalf("Validate = %v, want an *option.Error", o.Validate())
+			}
+			if fe.Field != tt.field || fe.Relative != tt.relative || !slices.Equal(fe.Names, tt.names) {
+				t.Errorf("got %s relative=%v names=%v, want %s relative=%v names=%v", fe.Field, fe.Relative, fe.Names, tt.field, tt.relative, tt.names)
+			}
+		})
 	}
 }

@@ -90,15 +90,20 @@ func (o Options) Validate() error {
 			{"width", "Options.Width", o.Width, o.MinSize.Width, o.MaxSize.Width},
 			{"height", "Options.Height", o.Height, o.MinSize.Height, o.MaxSize.Height},
 		}
+		// Each is wrong only against the other bound or the size.
+		relative := func(field string, value any, problem, allowed string) {
+			errs = append(errs, &option.Error{Pkg: "window", Field: field, Value: value, Problem: problem, Allowed: allowed,
+				Names: []string{"Options.MinSize", "Options.MaxSize"}, Relative: true})
+		}
 		for _, s := range sides {
 			switch {
 			case s.min > 0 && s.max > 0 && s.min > s.max:
-				bad("Options.MinSize", o.MinSize, fmt.Sprintf("has its %s %d above Options.MaxSize's %d", s.name, s.min, s.max),
+				relative("Options.MinSize", o.MinSize, fmt.Sprintf("has its %s %d above Options.MaxSize's %d", s.name, s.min, s.max),
 					"a minimum at most the maximum on each side")
 			case s.min > 0 && s.size < s.min:
-				bad(s.field, s.size, fmt.Sprintf("is below Options.MinSize's %s %d", s.name, s.min), "Options.MinSize to Options.MaxSize")
+				relative(s.field, s.size, fmt.Sprintf("is below Options.MinSize's %s %d", s.name, s.min), "Options.MinSize to Options.MaxSize")
 			case s.max > 0 && s.size > s.max:
-				bad(s.field, s.size, fmt.Sprintf("is above Options.MaxSize's %s %d", s.name, s.max), "Options.MinSize to Options.MaxSize")
+				relative(s.field, s.size, fmt.Sprintf("is above Options.MaxSize's %s %d", s.name, s.max), "Options.MinSize to Options.MaxSize")
 			}
 		}
 	}

@@ -1,23 +1,23 @@
 package config
 
 import (
+	"cmp"
 	"errors"
-	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
-	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/runtime"
-	"github.com/metronome-go/metronome/timing"
-	"github.com/metronome-go/metronome/window"
 )
 
-// A problem is one owner's rejection translated to a key.
+// A problem is one owner's rejection translated to a key. A relative
+// one ([option.Error.Relative]) is wrong only against other keys.
 type problem struct {
-	field   *field // nil when no key sets the option
-	problem string
-	allowed string
+	field    *field // nil when no key sets the option
+	problem  string
+	allowed  string
+	relative bool
 }
 
 // runtimeOptions builds the runtime's options from c without checking them.
@@ -41,15 +41,13 @@ func (c *Config) runtimeOptions() runtime.Options {
 	return o
 }
 
-// ownerProblems validates c with the owning packages and translates every
-// rejection to the key that sets the option.
-func (c *Config) ownerProblems() []problem {
+// ownerProblems validates c with the owning packages, or only with owner
+// when it is not "", and translates every rejection to the key that sets
+// the option.
+func (c *Config) ownerProblems(owner string) []problem {
 	var out []problem
 	var walk func(err error)
 	walk = func(err error) {
-		if err == nil {
-			return
-		}
 		if j, ok := err.(interface{ Unwrap() []error }); ok {
 			for _, e := range j.Unwrap() {
 				walk(e)
@@ -57,128 +55,64 @@ func (c *Config) ownerProblems() []problem {
 			return
 		}
 		var fe *option.Error
-		switch {
-		case errors.As(err, &fe):
-			out = append(out, translate(fe.Pkg, fe.Field, fe.Problem, fe.Allowed))
-		case errors.Is(err, input.ErrTimestampedNeedsFixedSteps):
-			out = append(out, problem{field: fieldIndex["polling.delivery"],
-				problem: fmt.Sprintf("needs fixed steps, but timing.mode is %q", c.Timing.Mode),
-				allowed: `"timestamped" with timing.mode = "fixed", or "backlog"`})
-		default:
+		if errors.As(err, &fe) {
+			out = append(out, translate(fe))
+		} else if err != nil {
 			out = append(out, problem{problem: err.Error()})
 		}
 	}
-	walk(c.runtimeOptions().Validate())
-	walk(c.Window.Options.Validate())
-	walk(c.Window.Screen.Validate())
-	walk(c.AudioOptions().Validate())
+	asks := func(owners ...string) bool { return owner == "" || slices.Contains(owners, owner) }
+	if asks("runtime", "timing", "input", "work") { // the runtime's Validate asks the other three
+		walk(c.runtimeOptions().Validate())
+	}
+	if asks("audio") {
+		walk(c.AudioOptions().Validate())
+	}
+	root := reflect.ValueOf(c).Elem()
+	for _, v := range validators {
+		if asks(v.owner) {
+			walk(root.FieldByIndex(v.index).Interface().(interface{ Validate() error }).Validate())
+		}
+	}
 	return out
 }
 
-func translate(owner, goField, prob, allowed string) problem {
-	f := byGoField[owner+"."+goField]
-	p := problem{field: f, problem: goToKeys(owner, strings.TrimPrefix(prob, "is ")), allowed: goToKeys(owner, allowed)}
-	if f == nil {
-		p.problem = owner + ": " + goField + " " + p.problem
-	} else if f.allowed != "" {
-		p.allowed = f.allowed
+// translate turns an owner's rejection into a problem of the key that
+// sets the option, with the keys of the other options it names in place
+// of their Go names.
+func translate(e *option.Error) problem {
+	p := problem{field: byGoField[e.Pkg+"."+e.Field], problem: strings.TrimPrefix(e.Problem, "is "),
+		allowed: e.Allowed, relative: e.Relative}
+	for _, n := range e.Names {
+		if f := cmp.Or(byGoField[e.Pkg+"."+n], byGoField[n]); f != nil {
+			p.problem = strings.ReplaceAll(p.problem, n, f.key)
+			p.allowed = strings.ReplaceAll(p.allowed, n, f.key)
+		}
+	}
+	switch {
+	case p.field == nil:
+		p.problem = e.Pkg + ": " + e.Field + " " + p.problem
+	case p.field.allowed != "":
+		p.allowed = p.field.allowed
 	}
 	return p
 }
 
-// goToKeys replaces the Go option names in an owner's message with keys.
-func goToKeys(owner, s string) string {
-	names := goNames[owner]
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if !isUpper(s[i]) || i > 0 && isWord(s[i-1]) {
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && (isWord(s[j]) || s[j] == '.' && j+1 < len(s) && isWord(s[j+1])) {
-			j++
-		}
-		if key, ok := names[s[i:j]]; ok {
-			b.WriteString(key)
-		} else {
-			b.WriteString(s[i:j])
-		}
-		i = j
-	}
-	return b.String()
-}
-
-func isUpper(b byte) bool { return b >= 'A' && b <= 'Z' }
-func isWord(b byte) bool {
-	return b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_'
-}
-
-// relaxed is a configuration in which every mechanism is in effect, so the
-// owners check every option, and every option another depends on is at its
-// most permissive, so a value is judged on its own: the step is 1 ns for
-// the cutoff, the update limit is the largest for the prefix, and the mode
-// is fixed for timestamped delivery.
-var relaxed = func() Config {
-	var c Config
-	c.Window.Options = window.DefaultOptions()
-	c.Runtime = Runtime{Mode: runtime.Sequential, HiddenRate: 10}
-	c.Timing = timing.DefaultOptions()
-	c.Timing.Mode = timing.FixedMode
-	c.Timing.FixedStep = 1
-	c.Timing.MaxFixedUpdates = timing.MaxBatch
-	c.Timing.Recovery = timing.RepayDebt
-	c.Timing.Debt.CoarseCosmetic = true
-	c.Timing.Debt.VariableStep = true
-	c.Polling = input.DefaultPollingOptions()
-	return c
-}()
-
-// inEffect returns c with every mechanism switched on, so that the owners
-// check options the current choices leave unused; f's own option is made
-// the one in use (the step rather than a rate).
-func inEffect(c Config, f *field) Config {
-	c.Timing.Recovery = timing.RepayDebt
-	c.Timing.Debt.CoarseCosmetic = true
-	c.Timing.Debt.VariableStep = true
-	c.Timing.Rollback = false
-	c.Timing.Mode = timing.FixedMode
-	if f.key == "timing.step" {
-		c.Timing.Rate = timing.Rate{}
-	}
-	return c
-}
-
 // checkValue reports what is wrong with v (already converted) as the value
-// of f, on its own: a range that other keys cannot make right. Problems
-// that depend on other keys wait for [Config.relations], so overrides can
-// come in any order. When the value is wrong on its own, the message is
-// written against c, so a relative range names the current limit.
+// of f on its own. The owners judge c with v in place; what they find
+// wrong only against other keys waits for [Config.relations], so keys and
+// overrides can come in any order.
 func (c *Config) checkValue(f *field, v any) []problem {
 	if f.owner == "" {
 		return nil
 	}
-	probe := relaxed
+	probe := *c
 	f.set(&probe, v)
-	alone := only(probe.ownerProblems(), f)
-	if len(alone) == 0 {
-		return nil
-	}
-	ctx := inEffect(*c, f)
-	f.set(&ctx, v)
-	if here := only(ctx.ownerProblems(), f); len(here) > 0 {
-		return here
-	}
-	return alone
-}
-
-func only(ps []problem, f *field) []problem {
 	var out []problem
-	for _, p := range ps {
+	for _, p := range probe.ownerProblems(f.owner) {
 		// A key that sets two options (window.logical_size) may be refused
 		// twice in the same words: say it once.
-		if p.field == f && !slices.Contains(out, p) {
+		if p.field == f && !p.relative && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
@@ -191,7 +125,18 @@ func only(ps []problem, f *field) []problem {
 // skip already have a message.
 func (c *Config) relations(name func(key string) string, skip map[string]bool) []error {
 	var errs []error
-	for _, p := range c.ownerProblems() {
+	ps := c.ownerProblems("")
+	// A value wrong on its own is named before one wrong against others.
+	slices.SortStableFunc(ps, func(a, b problem) int {
+		if a.relative == b.relative {
+			return 0
+		}
+		if a.relative {
+			return 1
+		}
+		return -1
+	})
+	for _, p := range ps {
 		if p.field == nil {
 			errs = append(errs, &Error{File: name(""), Problem: p.problem, Allowed: p.allowed})
 			continue

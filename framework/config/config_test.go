@@ -261,6 +261,11 @@ func TestRelations(t *testing.T) {
 		{"timing.recovery_prefix=2", "timing.max_fixed_updates=2"},
 		{"timing.max_fixed_updates=2", "timing.recovery_prefix=2"},
 		{"polling.delivery=timestamped", "timing.mode=fixed"},
+		// window and render2d mark their relations for the owner too.
+		{"window.min_size=2000x1500", "window.width=2000", "window.height=1500"},
+		{"window.logical_size=320x240", "window.scaling=resize", "window.logical_size=0x0"},
+		{"timing.debt.cutoff=10ms", "timing.step=10ms", "timing.recovery=repay-debt"},
+		{"timing.debt.variable_step=true", "timing.recovery=repay-debt"},
 	} {
 		c := config.Default()
 		for _, a := range order {

@@ -20,10 +20,13 @@
 // reads and writes its text (a [timing.Rate], an [input.Size]). Ranges
 // are the owners': the config asks each owning package's Validate, which
 // reports *option.Error values, and the message names the key instead of
-// the Go field and repeats what the package allows. A value is
-// checked on its own when it is read, whatever other keys say (the debt
-// policy's values are checked even while another policy is selected);
-// relations between keys are checked once all layers are in.
+// the Go field (and the keys of the other options the owner names) and
+// repeats what the package allows. A value is checked when it is read,
+// whatever other keys say: the owners hold every value to its own range
+// (timing checks the debt policy's values under every policy). A problem
+// the owner marks relative, wrong only against another option (a prefix
+// above the update limit), is checked once all layers are in, so keys and
+// --set overrides may come in any order.
 //
 // # Errors
 //

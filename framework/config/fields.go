@@ -29,6 +29,26 @@ import (
 // the owner's field it becomes in an option tag
 // (`option:"runtime Options.FrameCap"`).
 //
+// An owner's struct met on the walk that has a Validate method is checked
+// with it (window.Options, render2d.Screen), unless runtime.Options holds
+// it: the runtime's Validate checks timing.Options and input.PollingOptions
+// with the relations between them.
+//
+// Adding a table is one field of Config, such as
+//
+//	Net netplay.Options `toml:"net"`
+//
+// where the owner's struct has a toml tag on each field whose key is not
+// its snake_case name and a Validate that reports *option.Error values,
+// marking Relative the problems that depend on another field. The keys,
+// --set, the messages and --print-config follow from the walk; the table's
+// lines go in defaults.toml, saying what each key does and allows (a test
+// finds every key there and checks each stated range), and the framework
+// hands the struct to its owner. A table the configuration translates (the
+// runtime's rates, the audio volumes) is a struct of its own in this
+// package whose fields name the owner's field in an option tag, with its
+// translation beside runtimeOptions and AudioOptions.
+//
 // The [game] table is the same walk over the game's settings struct
 // ([Config.WithGame]), whose fields may also carry range and choice tags.
 
@@ -78,11 +98,33 @@ func isEnum(t reflect.Type) bool { return t.Kind() == reflect.Uint8 && isText(t)
 // game's settings. In a game's settings a field the walk cannot use is an
 // error naming it; in Config it is a programming error.
 type walker struct {
-	game   bool
-	fields []field
-	tables []string // the tables met, in order ("game", "game.audio")
-	errs   []error
+	game       bool
+	fields     []field
+	tables     []string    // the tables met, in order ("game", "game.audio")
+	validators []validator // the owners' structs that check themselves
+	errs       []error
 }
+
+// validator is an owner's struct inside Config with a Validate method: its
+// place, and the package that owns it ("window").
+type validator struct {
+	index []int
+	owner string
+}
+
+var validatorType = reflect.TypeFor[interface{ Validate() error }]()
+
+// byRuntime holds the types runtime.Options holds, which the runtime's
+// Validate checks together with their relations (timing.Options,
+// input.PollingOptions).
+var byRuntime = func() map[reflect.Type]bool {
+	m := map[reflect.Type]bool{}
+	t := reflect.TypeFor[runtime.Options]()
+	for i := range t.NumField() {
+		m[t.Field(i).Type] = true
+	}
+	return m
+}()
 
 func (w *walker) fail(goName, format string, args ...any) {
 	if !w.game {
@@ -95,6 +137,9 @@ func (w *walker) fail(goName, format string, args ...any) {
 // field order; a table's own keys come before its nested tables, so the
 // printed configuration is valid TOML.
 func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
+	if !w.game && t.PkgPath() != configPkg && t.Implements(validatorType) && !byRuntime[t] {
+		w.validators = append(w.validators, validator{index: index, owner: pkgName(t)})
+	}
 	var later []func()
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
@@ -196,9 +241,10 @@ func ownerField(t reflect.Type, sf reflect.StructField) []string {
 	if t.PkgPath() == configPkg {
 		return nil
 	}
-	pkg := t.PkgPath()[strings.LastIndexByte(t.PkgPath(), '/')+1:]
-	return []string{pkg + "." + t.Name() + "." + sf.Name}
+	return []string{pkgName(t) + "." + t.Name() + "." + sf.Name}
 }
+
+func pkgName(t reflect.Type) string { return t.PkgPath()[strings.LastIndexByte(t.PkgPath(), '/')+1:] }
 
 // enumWords lists the words of an enumeration: every value whose String
 // form its UnmarshalText reads back, from zero up.
@@ -304,8 +350,9 @@ func rateRange(minInterval, maxInterval time.Duration) (lo, hi int) {
 	return lo, hi
 }
 
-// fields lists the framework's keys in file order.
-var fields = func() []field {
+// fields lists the framework's keys in file order; validators are the
+// owners' structs among them that check themselves.
+var fields, validators = func() ([]field, []validator) {
 	var w walker
 	t := reflect.TypeFor[Config]()
 	for i := 0; i < t.NumField(); i++ {
@@ -329,7 +376,7 @@ var fields = func() []field {
 			out[i].allowed = fmt.Sprintf(`each side 1 to %d, or "0x0" (no logical resolution)`, render2d.MaxScreenSize)
 		}
 	}
-	return out
+	return out, w.validators
 }()
 
 // Tables of the framework's keys, and the table whose keys are action
@@ -364,32 +411,6 @@ var byGoField = func() map[string]*field {
 	for i := range fields {
 		for _, g := range fields[i].goFields {
 			m[g] = &fields[i]
-		}
-	}
-	return m
-}()
-
-// goNames maps the Go names an owner's messages use (qualified, and bare
-// where that is unambiguous) to keys, so "0 to MaxFixedUpdates (2)" reads
-// "0 to timing.max_fixed_updates (2)". It is derived from the same walk.
-var goNames = func() map[string]map[string]string {
-	m := map[string]map[string]string{}
-	bare := map[string]map[string]int{}
-	for _, f := range fields {
-		for _, g := range f.goFields {
-			owner, name, _ := strings.Cut(g, ".")
-			if m[owner] == nil {
-				m[owner], bare[owner] = map[string]string{}, map[string]int{}
-			}
-			m[owner][name] = f.key
-			if _, short, ok := strings.Cut(name, "."); ok && !strings.Contains(short, ".") {
-				bare[owner][short]++
-				if bare[owner][short] == 1 {
-					m[owner][short] = f.key
-				} else {
-					delete(m[owner], short)
-				}
-			}
 		}
 	}
 	return m

@@ -145,15 +145,6 @@ func less(a, b any) bool {
 	return x.Float() < y.Float()
 }
 
-// convert reads a value of the field from TOML or from text.
-func (f *field) convert(v any, fromText bool) (any, error) {
-	x, err := decode(f.typ, v, fromText, nil)
-	if err != nil {
-		return nil, err
-	}
-	return x.Interface(), nil
-}
-
 // check reports what is wrong with a converted value: outside the range
 // or not a choice.
 func (f *field) check(v any) error {
@@ -250,7 +241,7 @@ func (g *gameTable) clone() *gameTable {
 }
 
 func (l *layer) gameValue(f *field, v any) {
-	conv, err := f.convert(v, false)
+	conv, err := f.decode(v, false)
 	if err == nil {
 		err = f.check(conv)
 	}

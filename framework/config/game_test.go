@@ -253,3 +253,21 @@ func TestDecodeGame(t *testing.T) {
 		t.Errorf("Set changed the struct given to WithGame: lives = %d", orig.Lives)
 	}
 }
+
+// TestPrintedEmptyList: a list the settings leave nil prints as [] and
+// reads back, so --print-config's output is always a valid file.
+func TestPrintedEmptyList(t *testing.T) {
+	s := defaultSettings()
+	s.Levels = nil
+	c, err := config.Default().WithGame(&s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	printed := c.EffectiveTOML()
+	if !strings.Contains(string(printed), "levels = []") {
+		t.Errorf("EffectiveTOML lacks levels = []:\n%s", printed)
+	}
+	if _, err := config.Parse("printed.toml", printed, c); err != nil {
+		t.Errorf("the printed configuration does not parse: %v", err)
+	}
+}

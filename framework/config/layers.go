@@ -2,7 +2,6 @@ package config
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -52,12 +51,8 @@ func Build(l Layers) (Config, error) {
 		last = src.Name
 	}
 	if l.File != "" {
-		if data, err := readFile(l.File); err != nil {
-			errs = append(errs, &Error{File: l.File, Problem: fmt.Sprintf("cannot read the file: %v", err)})
-		} else {
-			errs = append(errs, c.apply(Source{Origin: FromFile, Name: l.File}, data)...)
-			last = l.File
-		}
+		errs = append(errs, c.applyFile(l.File)...)
+		last = l.File
 	}
 	for _, s := range l.Sets {
 		if err := c.Set(s); err != nil {

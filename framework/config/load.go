@@ -73,9 +73,22 @@ func Default() Config { return defaults().clone() }
 func Load(path string) (Config, error) {
 	data, err := readFile(path)
 	if err != nil {
-		return Config{}, &Error{File: path, Problem: "cannot read the file: " + err.Error()}
+		return Config{}, fileError(path, err)
 	}
 	return Parse(path, data, Default())
+}
+
+func fileError(path string, err error) error {
+	return &Error{File: path, Problem: "cannot read the file: " + err.Error()}
+}
+
+// applyFile overlays the file at path on c, as [Config.apply] does.
+func (c *Config) applyFile(path string) []error {
+	data, err := readFile(path)
+	if err != nil {
+		return []error{fileError(path, err)}
+	}
+	return c.apply(Source{Origin: FromFile, Name: path}, data)
 }
 
 // Parse overlays the TOML document data, read from the file called name,
@@ -257,7 +270,7 @@ func (c *Config) SetKey(key, value string) error {
 		}
 		f.set(&next, v)
 	} else if g := c.game.field(key); g != nil {
-		v, err := g.convert(value, true)
+		v, err := g.decode(value, true)
 		if err == nil {
 			err = g.check(v)
 		}
@@ -283,14 +296,5 @@ func (c *Config) Validate(source string) error {
 		}
 		return c.Source(key).Name
 	}
-	var errs []error
-	for i := range fields {
-		f := &fields[i]
-		for _, p := range c.checkValue(f, f.get(c)) {
-			errs = append(errs, &Error{File: name(f.key), Key: f.key, Value: formatValue(f.get(c)), Problem: p.problem, Allowed: p.allowed})
-		}
-	}
-	errs = append(errs, c.checkBindings(name)...)
-	errs = append(errs, c.relations(name, keysOf(errs))...)
-	return errors.Join(errs...)
+	return errors.Join(append(c.relations(name, map[string]bool{}), c.checkBindings(name)...)...)
 }

@@ -20,19 +20,19 @@ func (c Config) EffectiveTOML() []byte {
 			table = t
 		}
 	}
-	line := func(key, name, value string) {
-		assignment := tomlKey(name) + " = " + value
-		fmt.Fprintf(&b, "%-36s # %s%s\n", assignment, c.Source(key), c.note(key))
+	var a assigner
+	line := func(key, name string, value any) {
+		fmt.Fprintf(&b, "%-36s # %s%s\n", a.assign(name, value), c.Source(key), c.note(key))
 	}
 	for i := range fields {
 		f := &fields[i]
 		t, name := splitKey(f.key)
 		open(t)
-		line(f.key, name, formatValue(f.get(&c)))
+		line(f.key, name, f.get(&c))
 	}
 	open(bindingsTable)
 	for _, action := range sortedActions(c.Bindings) {
-		line(bindingsTable+"."+action, action, formatValue(c.Bindings[action]))
+		line(bindingsTable+"."+action, action, c.Bindings[action])
 	}
 	if c.game != nil {
 		open(gameTableName)
@@ -40,7 +40,7 @@ func (c Config) EffectiveTOML() []byte {
 			f := &c.game.fields[i]
 			t, name := splitKey(f.key)
 			open(t)
-			line(f.key, name, formatValue(c.game.get(f)))
+			line(f.key, name, c.game.get(f))
 		}
 	}
 	return []byte(b.String())

@@ -39,11 +39,7 @@ func (c Config) Override(path string, sets []string) (Config, error) {
 	next := c.clone()
 	var errs []error
 	if path != "" {
-		if data, err := readFile(path); err != nil {
-			errs = append(errs, &Error{File: path, Problem: fmt.Sprintf("cannot read the file: %v", err)})
-		} else {
-			errs = append(errs, next.apply(Source{Origin: FromFile, Name: path}, data)...)
-		}
+		errs = append(errs, next.applyFile(path)...)
 	}
 	for _, s := range sets {
 		if err := next.Set(s); err != nil {

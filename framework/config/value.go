@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/metronome-go/metronome/internal/suggest"
 )
@@ -214,45 +215,39 @@ func indexFold(words []string, s string) int {
 	return -1
 }
 
-// formatValue writes a key's value in TOML, as decode reads it.
+// formatValue writes a key's value as the file would hold it.
 func formatValue(v any) string {
-	rv := reflect.ValueOf(v)
-	switch k := rv.Kind(); {
-	case !rv.IsValid():
+	if v == nil {
 		return "none"
-	case rv.Type() == durationType:
-		return tomlString(time.Duration(rv.Int()).String())
-	case isText(rv.Type()):
-		b, err := v.(encoding.TextMarshaler).MarshalText()
-		if err != nil {
-			return fmt.Sprint(v)
-		}
-		if _, err := strconv.ParseInt(string(b), 10, 64); err == nil {
-			return string(b) // a rate of whole Hz is a number
-		}
-		return tomlString(string(b))
-	case k == reflect.Bool:
-		return strconv.FormatBool(rv.Bool())
-	case k >= reflect.Int && k <= reflect.Int64:
-		return strconv.FormatInt(rv.Int(), 10)
-	case k >= reflect.Uint && k <= reflect.Uint64:
-		return strconv.FormatUint(rv.Uint(), 10)
-	case k == reflect.Float32 || k == reflect.Float64:
-		s := strconv.FormatFloat(rv.Float(), 'g', -1, rv.Type().Bits())
-		if !strings.ContainsAny(s, ".eIN") {
-			s += ".0"
-		}
-		return s
-	case k == reflect.String:
-		return tomlString(rv.String())
-	case k == reflect.Slice:
-		parts := make([]string, rv.Len())
-		for i := range parts {
-			parts[i] = tomlString(rv.Index(i).String())
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
 	}
-	return fmt.Sprint(v)
+	return strings.TrimPrefix(new(assigner).assign("v", v), "v = ")
+}
+
+// assigner writes TOML assignments with BurntSushi's encoder, one reused
+// for a whole document: the owners' types write their own text, and a rate
+// of whole Hz is a number, as defaults.toml writes it.
+type assigner struct {
+	buf strings.Builder
+	enc *toml.Encoder
+}
+
+// assign writes key = v, without a newline.
+func (a *assigner) assign(key string, v any) string {
+	if m, ok := v.(encoding.TextMarshaler); ok {
+		if b, err := m.MarshalText(); err == nil {
+			if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+				v = n
+			}
+		}
+	}
+	if a.enc == nil {
+		a.enc = toml.NewEncoder(&a.buf)
+	}
+	a.buf.Reset()
+	if err := a.enc.Encode(map[string]any{key: v}); err != nil {
+		return key + " = " + fmt.Sprint(v) // an enumeration out of range, set in code
+	}
+	return strings.TrimSuffix(a.buf.String(), "\n")
 }
 
 func describe(v any) string {
@@ -283,45 +278,6 @@ func quoteList(words []string) string {
 		q[i] = strconv.Quote(w)
 	}
 	return strings.Join(q, ", ")
-}
-
-// tomlString writes s as a TOML basic string. Go's %q is close but escapes
-// with \x, which TOML lacks.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r) // an invalid byte becomes U+FFFD
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-// tomlKey writes one key segment, bare when TOML allows it.
-func tomlKey(k string) string {
-	if k == "" {
-		return `""`
-	}
-	for _, r := range k {
-		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return tomlString(k)
-		}
-	}
-	return k
 }
 
 // render writes a value as the user wrote it, for messages.
