@@ -3,7 +3,6 @@ package rollback_test
 import (
 	"encoding/binary"
 	"errors"
-	"math"
 	"strings"
 	"testing"
 
@@ -28,24 +27,21 @@ func pair(t testing.TB, hashEvery int) (a, b *rollback.Session) {
 // message builds peer 1's message by hand: inputs of player 1 from first,
 // count ticks, all zero, and the given hashes.
 func message(first, count uint64, hashes ...[2]uint64) []byte {
-	m := []byte{'M', 'R', 1}
+	m := []byte{'M', 'R', 2}
 	m = binary.AppendUvarint(m, 1) // sender
 	m = binary.AppendUvarint(m, first)
-	m = binary.LittleEndian.AppendUint64(m, math.Float64bits(0))
+	m = binary.AppendUvarint(m, 0) // advantage 0
 	m = binary.AppendUvarint(m, 2)
-	m = binary.AppendUvarint(m, 0)
-	m = binary.AppendUvarint(m, first+count)
-	m = binary.AppendUvarint(m, 1)
-	m = binary.AppendUvarint(m, 1)
-	m = binary.AppendUvarint(m, first)
-	m = binary.AppendUvarint(m, count)
-	for range count * 2 {
-		m = append(m, 0, 0, 0, 0)
-		m = append(m, make([]byte, 16)...)
-	}
+	m = binary.AppendVarint(m, -int64(first)) // player 0's frontier: 0
+	m = binary.AppendVarint(m, int64(count))  // player 1's: first+count
+	m = binary.AppendUvarint(m, 1)            // one block
+	m = binary.AppendUvarint(m, 1)            // of player 1
+	m = binary.AppendUvarint(m, count)        // starting count ticks back
+	m = append(m, byte(count))                // count ticks
+	m = append(m, make([]byte, count)...)     // each unchanged: all zero
 	m = binary.AppendUvarint(m, uint64(len(hashes)))
 	for _, h := range hashes {
-		m = binary.AppendUvarint(m, h[0])
+		m = binary.AppendVarint(m, int64(first)-int64(h[0]))
 		m = binary.LittleEndian.AppendUint64(m, h[1])
 	}
 	return m

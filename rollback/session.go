@@ -242,6 +242,7 @@ type hashEntry struct {
 	hasRemote     bool
 	remotePeer    int
 	checked       bool
+	sent          int // messages that carried it once final
 }
 
 // NewSession validates opts and returns a session driving sim, at tick 0.
@@ -484,7 +485,7 @@ func (s *Session) hashState(k int64) {
 	if e.tick != k {
 		*e = hashEntry{tick: k}
 	}
-	e.local, e.hasLocal, e.final = s.sim.Hash(), true, false
+	e.local, e.hasLocal, e.final, e.sent = s.sim.Hash(), true, false, 0
 }
 
 // finishHashes marks final the hashes of every tick up to mf, all of whose
