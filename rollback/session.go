@@ -182,8 +182,9 @@ type Stats struct {
 	// Mispredicted those whose confirmed input differed.
 	Predicted, Mispredicted uint64
 	// Refused counts remote inputs refused for a tick beyond what the
-	// window lets the session hold, or for a player that is not the
-	// sender's; Duplicates inputs received again; Malformed messages that
+	// window lets the session hold, for a player that is not the
+	// sender's, or coded against a tick the session does not hold;
+	// Duplicates inputs received again; Malformed messages that
 	// did not decode.
 	Refused, Duplicates, Malformed uint64
 	// Hashes counts peer hashes compared; StaleHashes peer hashes for a

@@ -1,6 +1,7 @@
 package rollback_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -208,10 +209,17 @@ func (d *duelInput) next(dst []input.Stats) {
 }
 
 // BenchmarkWireBytesPerTick plays two peers of a duel-like game, six
-// button actions each and the default hash interval, their messages arriving four updates late (a 133 ms
-// round trip at 60 Hz), and reports the mean message size per tick and
-// what that makes per second each way at 60 Hz.
+// button actions each and the default hash interval, their messages
+// arriving d updates late each way (a round trip of 2d/60 s at 60 Hz),
+// and reports the mean message size per tick and what that makes per
+// second each way at 60 Hz.
 func BenchmarkWireBytesPerTick(b *testing.B) {
+	for _, d := range []int{1, 2, 4, 6} {
+		b.Run(fmt.Sprintf("rtt=%dms", d*2000/60), func(b *testing.B) { benchWire(b, d) })
+	}
+}
+
+func benchWire(b *testing.B, delay int) {
 	players := []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 1, Delay: 2}}
 	var ss [2]*rollback.Session
 	for i := range ss {
@@ -224,8 +232,9 @@ func BenchmarkWireBytesPerTick(b *testing.B) {
 		ss[i] = s
 	}
 	in := [2]duelInput{{rng: rand.New(rand.NewPCG(7, 1))}, {rng: rand.New(rand.NewPCG(7, 2))}}
-	var inflight [2][4][]byte
+	inflight := make([][][]byte, 2)
 	for i := range inflight {
+		inflight[i] = make([][]byte, delay)
 		for j := range inflight[i] {
 			inflight[i][j] = make([]byte, 0, rollback.MaxMessage)
 		}
@@ -237,7 +246,7 @@ func BenchmarkWireBytesPerTick(b *testing.B) {
 			if _, err := s.Advance(); err != nil {
 				b.Fatal(err)
 			}
-			slot := n % 4
+			slot := n % delay
 			if old := inflight[i][slot]; len(old) > 0 {
 				if err := ss[1-i].Receive(old); err != nil {
 					b.Fatal(err)

@@ -159,6 +159,8 @@ type Match struct {
 	closeErr  error
 }
 
+var _ rollback.Transport = (*Match)(nil)
+
 func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Match {
 	m := &Match{
 		c: c, key: key, opts: opts, id: id, host: host, t0: time.Now(),

@@ -385,3 +385,17 @@ func TestCloseReleasesThePort(t *testing.T) {
 		})
 	}
 }
+
+// A packet is its message and 27 bytes: a 10-byte header, the peer byte
+// and a 16-byte MAC.
+func TestPacketOverhead(t *testing.T) {
+	ms := open(t, netplay.UDP, 2, netplay.Options{Timeout: 10 * time.Minute}) // pings once a second
+	before := ms[1].Stats().Peers[0].Sent
+	if err := ms[1].Send(0, make([]byte, 60)); err != nil {
+		t.Fatal(err)
+	}
+	after := ms[1].Stats().Peers[0].Sent
+	if p, b := after.Packets-before.Packets, after.Bytes-before.Bytes; p != 1 || b != 87 {
+		t.Errorf("%d packets of %d bytes in all for a 60-byte message, want 1 of 87", p, b)
+	}
+}

@@ -161,7 +161,9 @@ func TestBadPacketsAreDroppedAndCounted(t *testing.T) {
 		{"malformed", func() { p.toHost([]byte{0x14, 1, 2}) }, func(d netplay.Drops) uint64 { return d.Malformed }},
 		{"another's slot", func() { p.toHost(packet(secret, kindData, 2, seq+1, []byte{0, 'x'})) }, func(d netplay.Drops) uint64 { return d.Slot }},
 		{"far in the future", func() { p.toHost(packet(secret, kindData, 1, seq+1<<30, []byte{0, 'x'})) }, func(d netplay.Drops) uint64 { return d.Future }},
-		{"unknown address", func() { stranger.WriteToUDP(packet(secret, kindData, 1, seq+2, []byte{0, 'x'}), h.Addr().(*net.UDPAddr)) }, func(d netplay.Drops) uint64 { return d.Unknown }},
+		{"unknown address", func() {
+			stranger.WriteToUDP(packet(secret, kindData, 1, seq+2, []byte{0, 'x'}), h.Addr().(*net.UDPAddr))
+		}, func(d netplay.Drops) uint64 { return d.Unknown }},
 	}
 	for _, c := range cases {
 		before := c.count(host.Stats().Dropped)
