@@ -143,3 +143,17 @@ func TestOptionsNameEveryBadField(t *testing.T) {
 		t.Errorf("fields %q, want %q", got, want)
 	}
 }
+
+func TestReceiveFromRefusesAnotherSender(t *testing.T) {
+	a, _ := pair(t, 0)
+	m := message(2, 2) // from peer 1
+	if err := a.ReceiveFrom(2, m); !errors.Is(err, rollback.ErrMalformed) || !strings.Contains(err.Error(), "came from peer 2") {
+		t.Errorf("error %v, want ErrMalformed naming both peers", err)
+	}
+	if st := a.Stats(); st.Malformed != 1 || st.Confirmed != 2 {
+		t.Errorf("malformed %d, confirmed up to %d; want 1 and nothing taken", st.Malformed, st.Confirmed)
+	}
+	if err := a.ReceiveFrom(1, m); err != nil {
+		t.Errorf("from its own sender: %v", err)
+	}
+}

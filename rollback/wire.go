@@ -73,7 +73,8 @@ var ErrMalformed = errors.New("rollback: malformed message")
 // earliest and leaves the rest to the next messages. (Only one tick of a
 // player that alone exceeds the budget, possible with dozens of analog
 // actions all changing at once, makes a longer message.) Steady use with
-// a reused dst allocates nothing.
+// a reused dst allocates nothing. Call it once per update and send the
+// message to every peer: each call counts towards a hash's repeats.
 func (s *Session) AppendMessage(dst []byte) []byte {
 	base := len(dst)
 	dst = append(dst, 'M', 'R', wireVersion)
@@ -267,6 +268,21 @@ func (s *Session) Receive(msg []byte) error {
 		return err
 	}
 	return s.decode(msg, true)
+}
+
+// ReceiveFrom is Receive for a message its transport says came from
+// peer: one that names another sender is refused whole with an error
+// wrapping [ErrMalformed] and counted in Stats.Malformed, so that a peer
+// cannot give inputs for another peer's players. Use it whenever the
+// transport knows the sender (a [Transport] does).
+func (s *Session) ReceiveFrom(peer int, msg []byte) error {
+	if len(msg) > headerLength {
+		if v, n := binary.Uvarint(msg[headerLength:]); n > 0 && v != uint64(peer) {
+			s.stats.Malformed++
+			return fmt.Errorf("%w: a message naming sender peer %d came from peer %d", ErrMalformed, v, peer)
+		}
+	}
+	return s.Receive(msg)
 }
 
 type reader struct {

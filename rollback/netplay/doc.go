@@ -13,8 +13,8 @@
 //
 //	// Either end, on the simulation goroutine, every update:
 //	m.Send(peer, s.AppendMessage(msg[:0]))
-//	for n, _, ok := m.Receive(buf); ok; n, _, ok = m.Receive(buf) {
-//		s.Receive(buf[:n])
+//	for n, from, ok := m.Receive(buf); ok; n, from, ok = m.Receive(buf) {
+//		s.ReceiveFrom(from, buf[:n]) // refuses a peer speaking for another
 //	}
 //	for e, ok := m.Event(); ok; e, ok = m.Event() { /* pause, resume */ }
 //

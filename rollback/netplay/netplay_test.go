@@ -159,7 +159,7 @@ func play(t *testing.T, ms []*netplay.Match, ticks int64) {
 				if !ok {
 					break
 				}
-				if err := s.Receive(buf[:k]); err != nil {
+				if err := s.ReceiveFrom(from, buf[:k]); err != nil {
 					t.Fatalf("peer %d: message from %d: %v", i, from, err)
 				}
 			}

@@ -65,7 +65,7 @@ func quicConfig(opts Options) *quic.Config {
 		// The match notices silence itself (Options.Timeout); the
 		// connection outlives it so that a link that comes back is the
 		// same connection.
-		MaxIdleTimeout:       3 * opts.Timeout,
+		MaxIdleTimeout:       max(3*opts.Timeout, 30*time.Second),
 		KeepAlivePeriod:      opts.pingEvery(),
 		HandshakeIdleTimeout: opts.Timeout,
 	}

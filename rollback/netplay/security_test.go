@@ -103,7 +103,7 @@ func (p *proxy) setCut(cut bool) {
 // toHost sends b to the host from the proxy: from the joiner's address.
 func (p *proxy) toHost(b []byte) { p.c.WriteToUDP(b, p.host) }
 
-// hostThroughProxy hosts a UDP match of two and joins it through a proxy.
+// hostThroughProxy hosts a match of two and joins it through a proxy.
 func hostThroughProxy(t *testing.T, opts netplay.Options) (*netplay.Lobby, *proxy, *netplay.Match, *netplay.Match) {
 	t.Helper()
 	h, err := netplay.Host("127.0.0.1:0", opts, game)
@@ -216,17 +216,21 @@ func wantEvent(t *testing.T, m *netplay.Match, peer int, kind netplay.EventKind)
 }
 
 func TestSilenceIsADisconnectAndTheLinkComesBack(t *testing.T) {
-	opts := netplay.Options{Timeout: 200 * time.Millisecond}
-	_, p, host, joiner := hostThroughProxy(t, opts)
-	p.setCut(true)
-	wantEvent(t, host, 1, netplay.Disconnected)
-	wantEvent(t, joiner, 0, netplay.Disconnected)
-	if host.Stats().Peers[1].Connected {
-		t.Error("host still sees peer 1 connected")
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) {
+			opts := netplay.Options{Transport: tr, Timeout: 200 * time.Millisecond}
+			_, p, host, joiner := hostThroughProxy(t, opts)
+			p.setCut(true)
+			wantEvent(t, host, 1, netplay.Disconnected)
+			wantEvent(t, joiner, 0, netplay.Disconnected)
+			if host.Stats().Peers[1].Connected {
+				t.Error("host still sees peer 1 connected")
+			}
+			p.setCut(false)
+			wantEvent(t, host, 1, netplay.Reconnected)
+			wantEvent(t, joiner, 0, netplay.Reconnected)
+		})
 	}
-	p.setCut(false)
-	wantEvent(t, host, 1, netplay.Reconnected)
-	wantEvent(t, joiner, 0, netplay.Reconnected)
 }
 
 func TestADroppedPlayerJoinsAgain(t *testing.T) {
