@@ -38,7 +38,9 @@ func message(first, count uint64, hashes ...[2]uint64) []byte {
 	m = binary.AppendUvarint(m, 1)            // of player 1
 	m = binary.AppendUvarint(m, count)        // starting count ticks back
 	m = append(m, byte(count))                // count ticks
-	m = append(m, make([]byte, count)...)     // each unchanged: all zero
+	if count > 0 {
+		m = binary.AppendUvarint(m, count) // every tick as predicted: zero
+	}
 	m = binary.AppendUvarint(m, uint64(len(hashes)))
 	for _, h := range hashes {
 		m = binary.AppendVarint(m, int64(first)-int64(h[0]))

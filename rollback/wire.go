@@ -20,18 +20,19 @@ import (
 //	    first tick, count (1 byte), then count ticks from the first
 //	uvarint hashes, then per hash: varint sender tick − hash tick, 8 bytes hash
 //
-// A tick is coded against a prediction from the tick before it (for a
-// block's first tick, the tick before the block, which every peer the
+// A block's ticks are coded against a prediction from the tick before
+// each (for the first, the tick before the block, which every peer the
 // block is for has confirmed): the action held as it was or left up, its
-// value unchanged. It is a uvarint bitmap of the actions that differ from
-// their prediction, then per such action a uvarint field mask (see
-// fieldDown) and the fields it names, each a uvarint. An action held or
-// left alone for many ticks costs nothing on the ticks between its press
-// and its release, so most ticks of a game with a few actions are one
-// byte. A float travels as the uvarint of its bits with their bytes
-// reversed, so the common values (0, ±1, ±0.5) take one to three bytes;
-// every value arrives bit for bit. Integers are varints, hashes
-// little-endian.
+// value unchanged. They come as runs: a uvarint count of ticks that are
+// exactly as predicted, then (unless the block ends there) one tick that
+// is not: a uvarint bitmap of the actions that differ from their
+// prediction, then per such action a uvarint field mask (see fieldDown)
+// and the fields it names, each a uvarint. An action held or left alone
+// costs nothing between its press and its release, so a block of a game
+// with a few actions is mostly its presses and releases. A float travels
+// as the uvarint of its bits reversed, so values with a short mantissa
+// (0, ±1, ±0.5) take one or two bytes; every value arrives bit for bit.
+// Integers are varints, hashes little-endian.
 const (
 	wireVersion  = 2
 	maxSendHash  = 4
@@ -116,16 +117,25 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 		if start > 0 {
 			prev = s.stored(p, start-1)
 		}
-		k := start
+		k, run := start, 0
 		for ; k < f; k++ {
-			mark := len(dst)
 			cur := s.stored(p, k)
+			if unchanged(prev, cur) {
+				run++
+				prev = cur
+				continue
+			}
+			mark := len(dst)
+			dst = binary.AppendUvarint(dst, uint64(run))
 			dst = appendTick(dst, prev, cur)
 			if len(dst) > budget && k > start {
 				dst = dst[:mark]
 				break
 			}
-			prev = cur
+			run, prev = 0, cur
+		}
+		if run > 0 {
+			dst = binary.AppendUvarint(dst, uint64(run))
 		}
 		dst[at] = byte(k - start)
 	}
@@ -215,7 +225,17 @@ func fieldMask(q, cur *input.Stats) uint64 {
 	return m
 }
 
-func floatWire(f float32) uint64 { return uint64(bits.ReverseBytes32(math.Float32bits(f))) }
+func floatWire(f float32) uint64 { return uint64(bits.Reverse32(math.Float32bits(f))) }
+
+// unchanged reports whether every action of cur is as predicted from prev.
+func unchanged(prev, cur []input.Stats) bool {
+	for a := range cur {
+		if q := predict(&prev[a]); fieldMask(&q, &cur[a]) != 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // appendTick appends cur coded against the tick before it, prev.
 func appendTick(dst []byte, prev, cur []input.Stats) []byte {
@@ -391,7 +411,7 @@ func (r *reader) stats(a *input.Stats) {
 	}
 }
 
-func float32frombits(b uint32) float32 { return math.Float32frombits(bits.ReverseBytes32(b)) }
+func float32frombits(b uint32) float32 { return math.Float32frombits(bits.Reverse32(b)) }
 
 // decode checks msg whole (apply false) or applies it (apply true, only
 // after a check passed).
@@ -454,19 +474,27 @@ func (s *Session) decode(msg []byte, apply bool) error {
 		} else {
 			clear(s.scratch)
 		}
-		for k := first; k < first+count; k++ {
-			r.tick(s.scratch)
+		end := first + count
+		for k := first; k < end; {
+			// A run of ticks as predicted, then one that is not.
+			run := int64(r.uvarint("unchanged ticks", uint64(end-k)))
 			if r.err != nil {
 				return r.err
 			}
-			switch {
-			case !apply:
-			case based:
-				s.confirm(p, k, s.scratch)
-			case k < s.frontier[p] || s.confirmed(p, k):
-				s.stats.Duplicates++
-			default:
-				s.stats.Refused++
+			for range run {
+				for a := range s.scratch {
+					s.scratch[a] = predict(&s.scratch[a])
+				}
+				s.take(apply, based, p, k)
+				k++
+			}
+			if k < end {
+				r.tick(s.scratch)
+				if r.err != nil {
+					return r.err
+				}
+				s.take(apply, based, p, k)
+				k++
 			}
 		}
 	}
@@ -498,6 +526,20 @@ func (s *Session) decode(msg []byte, apply bool) error {
 		s.peerSeen[peer] = true
 	}
 	return nil
+}
+
+// take confirms a decoded input (in s.scratch) of player p for tick k, if
+// applying a block the session has the base of.
+func (s *Session) take(apply, based bool, p int, k int64) {
+	switch {
+	case !apply:
+	case based:
+		s.confirm(p, k, s.scratch)
+	case k < s.frontier[p] || s.confirmed(p, k):
+		s.stats.Duplicates++
+	default:
+		s.stats.Refused++
+	}
 }
 
 func (s *Session) isPeer(peer int) bool {
