@@ -399,3 +399,28 @@ func TestPacketOverhead(t *testing.T) {
 		t.Errorf("%d packets of %d bytes in all for a 60-byte message, want 1 of 87", p, b)
 	}
 }
+
+func TestIPv6Loopback(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) {
+			opts := netplay.Options{Transport: tr}
+			h, err := netplay.Host("[::1]:0", opts, game)
+			if err != nil {
+				t.Skipf("no IPv6 loopback: %v", err)
+			}
+			defer h.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), within)
+			defer cancel()
+			j, err := netplay.Join(ctx, h.Addr().String(), h.Token(), opts, game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer j.Close()
+			m, err := h.Wait(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			play(t, []*netplay.Match{m, j}, 100)
+		})
+	}
+}
