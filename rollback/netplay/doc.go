@@ -87,9 +87,11 @@
 // link comes back the peer is [Reconnected], and a player whose process
 // ended joins again with [Options.Slot] set to its old peer number and
 // takes the slot back (sequence numbers start from the wall clock, so the
-// old run's packets stay replays). Catching the rejoined peer's
-// simulation up (a snapshot and the inputs since) is the session's
-// business, not the transport's. Join itself never hangs: it fails when
+// old run's packets stay replays). A joiner hears of the other joiners
+// through the host, whose pings say which peers it hears: their drops and
+// returns reach it as Disconnected and Reconnected within a ping
+// interval. Catching a rejoined peer's simulation up (a snapshot and the
+// inputs since) is the session's business, not the transport's. Join itself never hangs: it fails when
 // the host does not answer within Timeout.
 //
 // # A dedicated host

@@ -405,6 +405,39 @@ func (m *Match) run() {
 	}
 }
 
+// connectedBits is the host's view of its peers: bit i set when peer i
+// is connected (the host itself always).
+func (m *Match) connectedBits() byte {
+	bits := byte(1)
+	for i := 1; i < m.players; i++ {
+		if m.peers[i].connected {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}
+
+// others takes the host's view of the other joiners at a joiner, turning
+// each change into an event. A joiner hears them only through the host.
+func (m *Match) others(bits byte) {
+	if !m.full {
+		return
+	}
+	for i := 1; i < m.players; i++ {
+		if i == m.self {
+			continue
+		}
+		if c := bits&(1<<i) != 0; c != m.peers[i].connected {
+			m.peers[i].connected = c
+			kind := Disconnected
+			if c {
+				kind = Reconnected
+			}
+			m.event(Event{Peer: i, Kind: kind})
+		}
+	}
+}
+
 // gone takes the end of a peer's QUIC connection as its bye.
 func (m *Match) gone(from netip.AddrPort) {
 	m.mu.Lock()
@@ -442,6 +475,9 @@ func (m *Match) tick(now time.Duration) {
 		m.mu.Unlock()
 		b := m.loop.begin(kindPing, self, seq)
 		b = binary.LittleEndian.AppendUint64(b, uint64(now))
+		if m.host {
+			b = append(b, m.connectedBits())
+		}
 		_ = m.write(m.loop, i, addr, b)
 	}
 	if !m.host {
@@ -568,15 +604,20 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 		}
 		m.deliver(peer, msg)
 	case kindPing:
-		if len(payload) != 8 {
+		// A joiner's ping is the clock reading; the host's adds which
+		// peers it hears, so joiners learn of each other's drops.
+		if len(payload) != 8 && (m.host || len(payload) != 9) {
 			m.stats.Dropped.Malformed++
 			return
 		}
 		seq := p.seq
 		p.seq++
 		b := m.loop.begin(kindPong, m.self, seq)
-		b = append(b, payload...)
+		b = append(b, payload[:8]...)
 		m.writeLocked(slot, p.addr, b)
+		if len(payload) == 9 {
+			m.others(payload[8])
+		}
 	case kindPong:
 		if len(payload) != 8 {
 			m.stats.Dropped.Malformed++
@@ -719,6 +760,9 @@ func (m *Match) accepted(payload []byte) {
 	if full && !m.full {
 		m.full = true
 		close(m.fullc)
+		for i := 1; i < m.players; i++ {
+			m.peers[i].connected = true // the match is full: everyone joined
+		}
 	}
 }
 

@@ -24,7 +24,8 @@ import (
 // number of players and whether the match is full; refuse is a reason
 // byte and a uvarint-prefixed message; data is one byte (the peer it is
 // for, from a joiner; the peer it is from, from the host) and a message;
-// ping and pong are the pinger's 8-byte clock reading; bye is empty.
+// ping and pong are the pinger's 8-byte clock reading (a host's ping adds
+// a byte, bit i set when it hears peer i); bye is empty.
 const (
 	packetVersion = 1
 	headerLen     = 10

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
 	"net"
 	"strings"
 	"sync"
@@ -275,4 +276,48 @@ func TestADroppedPlayerJoinsAgain(t *testing.T) {
 			})
 		})
 	}
+}
+
+// In a match of three, a joiner learns through the host that the other
+// joiner dropped and came back.
+func TestJoinersLearnOfEachOthersDrops(t *testing.T) {
+	opts := netplay.Options{Players: 3, Timeout: 300 * time.Millisecond}
+	h, err := netplay.Host("127.0.0.1:0", opts, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	join := func(slot int) (*netplay.Match, error) {
+		o := opts
+		o.Slot = slot
+		return netplay.Join(ctx, h.Addr().String(), h.Token(), o, game)
+	}
+	// Join returns once the match is full: both at once.
+	var a, b *netplay.Match
+	var errA, errB error
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); a, errA = join(1) }()
+	go func() { defer wg.Done(); b, errB = join(2) }()
+	wg.Wait()
+	if err := errors.Join(errA, errB); err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	host, err := h.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	wantEvent(t, host, 2, netplay.Left)
+	wantEvent(t, a, 2, netplay.Disconnected)
+	b, err = join(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	wantEvent(t, host, 2, netplay.Reconnected)
+	wantEvent(t, a, 2, netplay.Reconnected)
 }
