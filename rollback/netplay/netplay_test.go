@@ -424,3 +424,24 @@ func TestIPv6Loopback(t *testing.T) {
 		})
 	}
 }
+
+// A QUIC joiner accepts only the certificate its token names.
+func TestQUICPinsTheCertificate(t *testing.T) {
+	opts := netplay.Options{Transport: netplay.QUIC, Timeout: 2 * time.Second}
+	h, err := netplay.Host("127.0.0.1:0", opts, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	other, err := netplay.Host("127.0.0.1:0", opts, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	_, err = netplay.Join(ctx, h.Addr().String(), other.Token(), opts, game)
+	if err == nil || !strings.Contains(err.Error(), "certificate is not the token's") {
+		t.Errorf("joining with another host's token: %v, want the certificate refused", err)
+	}
+}
