@@ -526,7 +526,7 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 			// The host could not check our MAC, so its answer is not
 			// authenticated either: believed only for that reason.
 			if why, _, ok := parseRefuse(payload); ok && why == refuseToken {
-				m.refused(errors.New("netplay: the host refused the join: wrong join token (the token is not this host's current one)"))
+				m.refused(fmt.Errorf("%w: wrong join token (not this host's current one)", ErrRefused))
 			}
 		}
 		return

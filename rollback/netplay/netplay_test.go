@@ -290,7 +290,7 @@ func TestJoinsAreRefusedWithAReason(t *testing.T) {
 			for _, c := range cases {
 				before := c.count(h.Stats().Refused)
 				_, err := netplay.Join(ctx, h.Addr().String(), c.token, opts, c.id)
-				if err == nil || !strings.Contains(err.Error(), c.want) {
+				if !errors.Is(err, netplay.ErrRefused) || !strings.Contains(err.Error(), c.want) {
 					t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
 				}
 				if got := c.count(h.Stats().Refused); got != before+1 {
