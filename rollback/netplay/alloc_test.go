@@ -38,3 +38,25 @@ func TestSteadyUDPMessagesAllocateNothing(t *testing.T) {
 		t.Errorf("%v allocations per message, want 0", a)
 	}
 }
+
+// BenchmarkUDPMessage sends a 60-byte message from a joiner to the host
+// over loopback and waits until the host has received it.
+func BenchmarkUDPMessage(b *testing.B) {
+	ms := open(b, netplay.UDP, 2, netplay.Options{})
+	msg := make([]byte, 60)
+	buf := make([]byte, 1200)
+	tick := time.NewTicker(20 * time.Microsecond)
+	defer tick.Stop()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := ms[1].Send(0, msg); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, _, ok := ms[0].Receive(buf); ok {
+				break
+			}
+			<-tick.C
+		}
+	}
+}

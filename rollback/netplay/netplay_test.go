@@ -26,7 +26,7 @@ const within = 20 * time.Second
 
 // open hosts a match of n players and joins it n-1 times, all on
 // loopback; it returns the host's match first.
-func open(t *testing.T, transport string, n int, opts netplay.Options) []*netplay.Match {
+func open(t testing.TB, transport string, n int, opts netplay.Options) []*netplay.Match {
 	t.Helper()
 	opts.Transport, opts.Players = transport, n
 	h, err := netplay.Host("127.0.0.1:0", opts, game)
