@@ -57,7 +57,7 @@ type Drops struct {
 	Unknown   uint64 // from an address that holds no slot
 	Slot      uint64 // claims a peer number its address does not hold
 	Malformed uint64 // does not decode
-	Replayed  uint64 // a sequence number seen before, or too old to tell
+	Replayed  uint64 // a sequence number seen before (a duplicate or a replay), or too old to tell
 	Future    uint64 // a sequence number too far ahead of the last
 	Oversized uint64 // longer than any valid packet, or than Receive's buffer
 	Queue     uint64 // arrived while the receive queue was full, or could not be queued to send
