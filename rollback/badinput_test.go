@@ -3,7 +3,6 @@ package rollback_test
 import (
 	"encoding/binary"
 	"errors"
-	"math"
 	"strings"
 	"testing"
 
@@ -28,24 +27,23 @@ func pair(t testing.TB, hashEvery int) (a, b *rollback.Session) {
 // message builds peer 1's message by hand: inputs of player 1 from first,
 // count ticks, all zero, and the given hashes.
 func message(first, count uint64, hashes ...[2]uint64) []byte {
-	m := []byte{'M', 'R', 1}
+	m := []byte{'M', 'R', 2}
 	m = binary.AppendUvarint(m, 1) // sender
 	m = binary.AppendUvarint(m, first)
-	m = binary.LittleEndian.AppendUint64(m, math.Float64bits(0))
+	m = binary.AppendUvarint(m, 0) // advantage 0
 	m = binary.AppendUvarint(m, 2)
-	m = binary.AppendUvarint(m, 0)
-	m = binary.AppendUvarint(m, first+count)
-	m = binary.AppendUvarint(m, 1)
-	m = binary.AppendUvarint(m, 1)
-	m = binary.AppendUvarint(m, first)
-	m = binary.AppendUvarint(m, count)
-	for range count * 2 {
-		m = append(m, 0, 0, 0, 0)
-		m = append(m, make([]byte, 16)...)
+	m = binary.AppendVarint(m, -int64(first)) // player 0's frontier: 0
+	m = binary.AppendVarint(m, int64(count))  // player 1's: first+count
+	m = binary.AppendUvarint(m, 1)            // one block
+	m = binary.AppendUvarint(m, 1)            // of player 1
+	m = binary.AppendUvarint(m, count)        // starting count ticks back
+	m = append(m, byte(count))                // count ticks
+	if count > 0 {
+		m = binary.AppendUvarint(m, count) // every tick as predicted: zero
 	}
 	m = binary.AppendUvarint(m, uint64(len(hashes)))
 	for _, h := range hashes {
-		m = binary.AppendUvarint(m, h[0])
+		m = binary.AppendVarint(m, int64(first)-int64(h[0]))
 		m = binary.LittleEndian.AppendUint64(m, h[1])
 	}
 	return m
@@ -145,5 +143,19 @@ func TestOptionsNameEveryBadField(t *testing.T) {
 	want := "Options.Self Options.Players[0].Peer Options.Players[0].Delay Options.Actions Options.Window Options.HashEvery"
 	if got := strings.Join(fields, " "); got != want {
 		t.Errorf("fields %q, want %q", got, want)
+	}
+}
+
+func TestReceiveFromRefusesAnotherSender(t *testing.T) {
+	a, _ := pair(t, 0)
+	m := message(2, 2) // from peer 1
+	if err := a.ReceiveFrom(2, m); !errors.Is(err, rollback.ErrMalformed) || !strings.Contains(err.Error(), "came from peer 2") {
+		t.Errorf("error %v, want ErrMalformed naming both peers", err)
+	}
+	if st := a.Stats(); st.Malformed != 1 || st.Confirmed != 2 {
+		t.Errorf("malformed %d, confirmed up to %d; want 1 and nothing taken", st.Malformed, st.Confirmed)
+	}
+	if err := a.ReceiveFrom(1, m); err != nil {
+		t.Errorf("from its own sender: %v", err)
 	}
 }

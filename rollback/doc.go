@@ -44,7 +44,10 @@
 // it sends after each update and [Session.Receive] takes what arrives;
 // messages repeat the inputs not yet confirmed by the peers, so losing
 // some costs only delay. Package netsim (rollback/netsim) simulates the network between
-// sessions of one process, seeded and on virtual time.
+// sessions of one process, seeded and on virtual time; package netplay
+// (rollback/netplay) carries them between processes over UDP or QUIC, as a
+// [Transport]. Take a message with [Session.ReceiveFrom] when the
+// transport names its sender, so that no peer speaks for another.
 //
 //	s, err := rollback.NewSession(sim, opts)
 //	// every update:
@@ -52,7 +55,7 @@
 //	step, err := s.Advance()
 //	msg = s.AppendMessage(msg[:0])
 //	send(msg)
-//	for each message m received: s.Receive(m)
+//	for each message m received from peer p: s.ReceiveFrom(p, m)
 //
 // A Session and its [Simulation] belong to the simulation goroutine.
 package rollback

@@ -182,8 +182,9 @@ type Stats struct {
 	// Mispredicted those whose confirmed input differed.
 	Predicted, Mispredicted uint64
 	// Refused counts remote inputs refused for a tick beyond what the
-	// window lets the session hold, or for a player that is not the
-	// sender's; Duplicates inputs received again; Malformed messages that
+	// window lets the session hold, for a player that is not the
+	// sender's, or coded against a tick the session does not hold;
+	// Duplicates inputs received again; Malformed messages that
 	// did not decode.
 	Refused, Duplicates, Malformed uint64
 	// Hashes counts peer hashes compared; StaleHashes peer hashes for a
@@ -242,6 +243,7 @@ type hashEntry struct {
 	hasRemote     bool
 	remotePeer    int
 	checked       bool
+	sent          int // messages that carried it once final
 }
 
 // NewSession validates opts and returns a session driving sim, at tick 0.
@@ -484,7 +486,7 @@ func (s *Session) hashState(k int64) {
 	if e.tick != k {
 		*e = hashEntry{tick: k}
 	}
-	e.local, e.hasLocal, e.final = s.sim.Hash(), true, false
+	e.local, e.hasLocal, e.final, e.sent = s.sim.Hash(), true, false, 0
 }
 
 // finishHashes marks final the hashes of every tick up to mf, all of whose

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"time"
 
 	"github.com/metronome-go/metronome/input"
@@ -13,20 +14,51 @@ import (
 // The message a session sends its peers after each update:
 //
 //	"MR" version(1)
-//	uvarint sender peer, uvarint sender tick, 8 bytes advantage (float64 bits)
-//	uvarint players, then per player uvarint frontier (what the sender has)
-//	uvarint blocks, then per block: uvarint player, uvarint first tick,
-//	    uvarint count, count × Actions action states
-//	uvarint hashes, then per hash: uvarint tick, 8 bytes hash
+//	uvarint sender peer, uvarint sender tick, uvarint advantage (float64)
+//	uvarint players, then per player varint frontier − sender tick
+//	uvarint blocks, then per block: uvarint player, uvarint frontier −
+//	    first tick, count (1 byte), then count ticks from the first
+//	uvarint hashes, then per hash: varint sender tick − hash tick, 8 bytes hash
 //
-// An action state is a flags byte (bit 0 Down, bit 1 WasDown), uvarint
-// presses and releases, uvarint held nanoseconds and four float32 bits
-// (Value, StartValue, Mean, Peak). Integers are little-endian.
+// A block's ticks are coded against a prediction from the tick before
+// each (for the first, the tick before the block, which every peer the
+// block is for has confirmed): the action held as it was or left up, its
+// value unchanged. They come as runs: a uvarint count of ticks that are
+// exactly as predicted, then (unless the block ends there) one tick that
+// is not: a uvarint bitmap of the actions that differ from their
+// prediction, then per such action a uvarint field mask (see fieldDown)
+// and the fields it names, each a uvarint. An action held or left alone
+// costs nothing between its press and its release, so a block of a game
+// with a few actions is mostly its presses and releases. A float travels
+// as the uvarint of its bits reversed, so values with a short mantissa
+// (0, ±1, ±0.5) take one or two bytes; every value arrives bit for bit.
+// Integers are varints, hashes little-endian.
 const (
-	wireVersion  = 1
+	wireVersion  = 2
 	maxSendHash  = 4
+	hashRepeats  = 8 // messages that carry a final hash, against loss
 	maxCount     = 1 << 20
+	maxBlock     = 255 // ticks per block: the count is one byte
 	headerLength = 3
+	// hashReserve is what the hashes may take at a message's end.
+	hashReserve = 1 + maxSendHash*(binary.MaxVarintLen64+8)
+)
+
+// The field mask of a changed action: bits 0 and 7 flip Down and WasDown
+// from the prediction, the others say the field follows. The fields that
+// change together on a press or a release fit the first seven bits, one
+// byte.
+const (
+	fieldDown = 1 << iota
+	fieldPresses
+	fieldReleases
+	fieldHeld
+	fieldValue
+	fieldMean
+	fieldPeak
+	fieldWasDown
+	fieldStartValue
+	fieldAll = 1<<9 - 1
 )
 
 // ErrMalformed is wrapped by the errors of [Session.Receive] for a message
@@ -37,15 +69,22 @@ var ErrMalformed = errors.New("rollback: malformed message")
 // local players' inputs its peers have not confirmed yet (sent again until
 // they have, so a lost message costs nothing but delay), what it has
 // received of theirs, its tick and advantage, and its latest confirmed
-// hashes. Steady use with a reused dst allocates nothing.
+// hashes, each in a few messages. The message it appends stays within
+// [MaxMessage]: when the unconfirmed inputs do not all fit, it carries the
+// earliest and leaves the rest to the next messages. (Only one tick of a
+// player that alone exceeds the budget, possible with dozens of analog
+// actions all changing at once, makes a longer message.) Steady use with
+// a reused dst allocates nothing. Call it once per update and send the
+// message to every peer: each call counts towards a hash's repeats.
 func (s *Session) AppendMessage(dst []byte) []byte {
+	base := len(dst)
 	dst = append(dst, 'M', 'R', wireVersion)
 	dst = binary.AppendUvarint(dst, uint64(s.opts.Self))
 	dst = binary.AppendUvarint(dst, uint64(s.tick))
-	dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(s.localView()))
+	dst = binary.AppendUvarint(dst, bits.ReverseBytes64(math.Float64bits(s.localView())))
 	dst = binary.AppendUvarint(dst, uint64(s.players))
 	for _, f := range s.frontier {
-		dst = binary.AppendUvarint(dst, uint64(f))
+		dst = binary.AppendVarint(dst, f-s.tick)
 	}
 	blocks := 0
 	for p := range s.players {
@@ -54,6 +93,7 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 		}
 	}
 	dst = binary.AppendUvarint(dst, uint64(blocks))
+	budget := base + MaxMessage - hashReserve
 	for p := range s.players {
 		if !s.isLocal(p) {
 			continue
@@ -63,21 +103,47 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 		for _, peer := range s.remotePeers {
 			start = min(start, s.peerAck[peer*s.players+p])
 		}
-		start = max(start, f-int64(s.ringLen)+1, 0)
+		start = max(start, f-int64(s.ringLen)+1, f-maxBlock, 0)
+		// The earliest ticks the peers lack come first: a peer moves its
+		// frontier only over ticks it has contiguously. What the budget
+		// leaves out goes in the next messages.
 		dst = binary.AppendUvarint(dst, uint64(p))
-		dst = binary.AppendUvarint(dst, uint64(start))
 		dst = binary.AppendUvarint(dst, uint64(f-start))
-		for k := start; k < f; k++ {
-			for _, a := range s.stored(p, k) {
-				dst = appendStats(dst, a)
-			}
+		at := len(dst)
+		dst = append(dst, 0)
+		// The first tick is coded against the one before it, which
+		// every peer that needs this block has confirmed.
+		prev := s.zero
+		if start > 0 {
+			prev = s.stored(p, start-1)
 		}
+		k, run := start, 0
+		for ; k < f; k++ {
+			cur := s.stored(p, k)
+			if unchanged(prev, cur) {
+				run++
+				prev = cur
+				continue
+			}
+			mark := len(dst)
+			dst = binary.AppendUvarint(dst, uint64(run))
+			dst = appendTick(dst, prev, cur)
+			if len(dst) > budget && k > start {
+				dst = dst[:mark]
+				break
+			}
+			run, prev = 0, cur
+		}
+		if run > 0 {
+			dst = binary.AppendUvarint(dst, uint64(run))
+		}
+		dst[at] = byte(k - start)
 	}
 	var send [maxSendHash]*hashEntry
 	n := 0
 	for i := range s.hashes {
 		e := &s.hashes[i]
-		if !e.final {
+		if !e.final || e.sent >= hashRepeats {
 			continue
 		}
 		if n < maxSendHash {
@@ -98,7 +164,8 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 	}
 	dst = binary.AppendUvarint(dst, uint64(n))
 	for _, e := range send[:n] {
-		dst = binary.AppendUvarint(dst, uint64(e.tick))
+		e.sent++
+		dst = binary.AppendVarint(dst, s.tick-e.tick)
 		dst = binary.LittleEndian.AppendUint64(dst, e.local)
 	}
 	return dst
@@ -119,20 +186,92 @@ func (s *Session) localView() float64 {
 	return v
 }
 
-func appendStats(dst []byte, a input.Stats) []byte {
-	var flags byte
-	if a.Down {
-		flags |= 1
+// predict is the state an action is expected to have the tick after
+// prev: unchanged since, held down or left up, its value kept.
+func predict(prev *input.Stats) input.Stats {
+	q := input.Stats{Down: prev.Down, WasDown: prev.Down, Value: prev.Value, StartValue: prev.Value, Mean: prev.Value, Peak: prev.Value}
+	if prev.Down {
+		q.Held = prev.Held
 	}
-	if a.WasDown {
-		flags |= 2
+	return q
+}
+
+// fieldMask says which fields of cur differ from the prediction q.
+func fieldMask(q, cur *input.Stats) uint64 {
+	var m uint64
+	if q.Down != cur.Down {
+		m |= fieldDown
 	}
-	dst = append(dst, flags)
-	dst = binary.AppendUvarint(dst, uint64(a.Presses))
-	dst = binary.AppendUvarint(dst, uint64(a.Releases))
-	dst = binary.AppendUvarint(dst, uint64(a.Held))
-	for _, f := range [4]float32{a.Value, a.StartValue, a.Mean, a.Peak} {
-		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(f))
+	if q.WasDown != cur.WasDown {
+		m |= fieldWasDown
+	}
+	if q.Presses != cur.Presses {
+		m |= fieldPresses
+	}
+	if q.Releases != cur.Releases {
+		m |= fieldReleases
+	}
+	if q.Held != cur.Held {
+		m |= fieldHeld
+	}
+	for _, f := range [4]struct {
+		q, c float32
+		bit  uint64
+	}{{q.Value, cur.Value, fieldValue}, {q.Mean, cur.Mean, fieldMean}, {q.Peak, cur.Peak, fieldPeak}, {q.StartValue, cur.StartValue, fieldStartValue}} {
+		if math.Float32bits(f.q) != math.Float32bits(f.c) {
+			m |= f.bit
+		}
+	}
+	return m
+}
+
+func floatWire(f float32) uint64 { return uint64(bits.Reverse32(math.Float32bits(f))) }
+
+// unchanged reports whether every action of cur is as predicted from prev.
+func unchanged(prev, cur []input.Stats) bool {
+	for a := range cur {
+		if q := predict(&prev[a]); fieldMask(&q, &cur[a]) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// appendTick appends cur coded against the tick before it, prev.
+func appendTick(dst []byte, prev, cur []input.Stats) []byte {
+	var c uint64
+	var masks [maxActions]uint64
+	for a := range cur {
+		q := predict(&prev[a])
+		if masks[a] = fieldMask(&q, &cur[a]); masks[a] != 0 {
+			c |= 1 << a
+		}
+	}
+	dst = binary.AppendUvarint(dst, c)
+	for a := range cur {
+		m := masks[a]
+		if m == 0 {
+			continue
+		}
+		q := &cur[a]
+		dst = binary.AppendUvarint(dst, m)
+		if m&fieldPresses != 0 {
+			dst = binary.AppendUvarint(dst, uint64(q.Presses))
+		}
+		if m&fieldReleases != 0 {
+			dst = binary.AppendUvarint(dst, uint64(q.Releases))
+		}
+		if m&fieldHeld != 0 {
+			dst = binary.AppendUvarint(dst, uint64(q.Held))
+		}
+		for _, f := range [4]struct {
+			v   float32
+			bit uint64
+		}{{q.Value, fieldValue}, {q.Mean, fieldMean}, {q.Peak, fieldPeak}, {q.StartValue, fieldStartValue}} {
+			if m&f.bit != 0 {
+				dst = binary.AppendUvarint(dst, floatWire(f.v))
+			}
+		}
 	}
 	return dst
 }
@@ -149,6 +288,21 @@ func (s *Session) Receive(msg []byte) error {
 		return err
 	}
 	return s.decode(msg, true)
+}
+
+// ReceiveFrom is Receive for a message its transport says came from
+// peer: one that names another sender is refused whole with an error
+// wrapping [ErrMalformed] and counted in Stats.Malformed, so that a peer
+// cannot give inputs for another peer's players. Use it whenever the
+// transport knows the sender (a [Transport] does).
+func (s *Session) ReceiveFrom(peer int, msg []byte) error {
+	if len(msg) > headerLength {
+		if v, n := binary.Uvarint(msg[headerLength:]); n > 0 && v != uint64(peer) {
+			s.stats.Malformed++
+			return fmt.Errorf("%w: a message naming sender peer %d came from peer %d", ErrMalformed, v, peer)
+		}
+	}
+	return s.Receive(msg)
 }
 
 type reader struct {
@@ -186,31 +340,78 @@ func (r *reader) fixed(what string, n int) []byte {
 	return b
 }
 
-func (r *reader) stats(a *input.Stats) {
-	flags := r.fixed("action state flags", 1)
+func (r *reader) varint(what string, lo, hi int64) int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = fmt.Errorf("%w: %s is cut off or too long", ErrMalformed, what)
+		return 0
+	}
+	r.b = r.b[n:]
+	if v < lo || v > hi {
+		r.err = fmt.Errorf("%w: %s %d is out of range; allowed: %d to %d", ErrMalformed, what, v, lo, hi)
+		return 0
+	}
+	return v
+}
+
+// tick decodes one tick's action states into in, which holds the tick
+// before it: only what differs from the prediction arrives.
+func (r *reader) tick(in []input.Stats) {
+	c := r.uvarint("changed actions", math.MaxUint64)
 	if r.err != nil {
 		return
 	}
-	if flags[0]&^3 != 0 {
-		r.err = fmt.Errorf("%w: action state flags %#x have unknown bits; allowed: bits 0 (down) and 1 (was down)", ErrMalformed, flags[0])
+	if len(in) < 64 && c>>len(in) != 0 {
+		r.err = fmt.Errorf("%w: changed-action bitmap %#x names an action past the match's %d", ErrMalformed, c, len(in))
 		return
 	}
-	a.Down, a.WasDown = flags[0]&1 != 0, flags[0]&2 != 0
-	a.Presses = int(r.uvarint("presses", maxCount))
-	a.Releases = int(r.uvarint("releases", maxCount))
-	a.Held = time.Duration(r.uvarint("held", math.MaxInt64))
-	for _, f := range [4]*float32{&a.Value, &a.StartValue, &a.Mean, &a.Peak} {
-		b := r.fixed("action value", 4)
-		if r.err != nil {
-			return
-		}
-		*f = math.Float32frombits(binary.LittleEndian.Uint32(b))
-		if !(*f >= -1 && *f <= 1) {
-			r.err = fmt.Errorf("%w: action value %v is out of range; allowed: -1 to 1", ErrMalformed, *f)
-			return
+	for a := range in {
+		in[a] = predict(&in[a])
+		if c&(1<<a) != 0 {
+			r.stats(&in[a])
 		}
 	}
 }
+
+func (r *reader) stats(a *input.Stats) {
+	m := r.uvarint("field mask", fieldAll)
+	if r.err != nil {
+		return
+	}
+	a.Down = a.Down != (m&fieldDown != 0)
+	a.WasDown = a.WasDown != (m&fieldWasDown != 0)
+	if m&fieldPresses != 0 {
+		a.Presses = int(r.uvarint("presses", maxCount))
+	}
+	if m&fieldReleases != 0 {
+		a.Releases = int(r.uvarint("releases", maxCount))
+	}
+	if m&fieldHeld != 0 {
+		a.Held = time.Duration(r.uvarint("held", math.MaxInt64))
+	}
+	for _, f := range [4]struct {
+		p   *float32
+		bit uint64
+	}{{&a.Value, fieldValue}, {&a.Mean, fieldMean}, {&a.Peak, fieldPeak}, {&a.StartValue, fieldStartValue}} {
+		if m&f.bit == 0 {
+			continue
+		}
+		v := float32frombits(uint32(r.uvarint("action value", math.MaxUint32)))
+		if r.err != nil {
+			return
+		}
+		if !(v >= -1 && v <= 1) {
+			r.err = fmt.Errorf("%w: action value %v is out of range; allowed: -1 to 1", ErrMalformed, v)
+			return
+		}
+		*f.p = v
+	}
+}
+
+func float32frombits(b uint32) float32 { return math.Float32frombits(bits.Reverse32(b)) }
 
 // decode checks msg whole (apply false) or applies it (apply true, only
 // after a check passed).
@@ -221,15 +422,15 @@ func (s *Session) decode(msg []byte, apply bool) error {
 	if msg[2] != wireVersion {
 		return fmt.Errorf("%w: version %d; allowed: %d", ErrMalformed, msg[2], wireVersion)
 	}
+	const maxTick = math.MaxInt64 / 4
 	r := reader{b: msg[headerLength:]}
 	peer := int(r.uvarint("sender peer", maxPeers-1))
-	tick := int64(r.uvarint("sender tick", math.MaxInt64/2))
-	advb := r.fixed("advantage", 8)
+	tick := int64(r.uvarint("sender tick", maxTick))
+	adv := math.Float64frombits(bits.ReverseBytes64(r.uvarint("advantage", math.MaxUint64)))
 	players := r.uvarint("players", maxPlayers)
 	if r.err != nil {
 		return r.err
 	}
-	adv := math.Float64frombits(binary.LittleEndian.Uint64(advb))
 	switch {
 	case peer == s.opts.Self:
 		return fmt.Errorf("%w: sender peer %d is this session's own", ErrMalformed, peer)
@@ -240,8 +441,10 @@ func (s *Session) decode(msg []byte, apply bool) error {
 	case math.IsNaN(adv) || math.IsInf(adv, 0):
 		return fmt.Errorf("%w: advantage %v is not a finite number", ErrMalformed, adv)
 	}
+	var frontier [maxPlayers]int64
 	for p := range s.players {
-		f := int64(r.uvarint("frontier", math.MaxInt64/2))
+		f := tick + r.varint("frontier", -tick, maxTick)
+		frontier[p] = f
 		if apply {
 			i := peer*s.players + p
 			s.peerAck[i] = max(s.peerAck[i], f)
@@ -250,31 +453,54 @@ func (s *Session) decode(msg []byte, apply bool) error {
 	blocks := r.uvarint("blocks", maxPlayers)
 	for range blocks {
 		p := int(r.uvarint("player", uint64(s.players-1)))
-		first := int64(r.uvarint("first tick", math.MaxInt64/4))
-		count := int64(r.uvarint("count", uint64(maxCount)))
+		back := int64(r.uvarint("block start", maxBlock))
+		cb := r.fixed("count", 1)
 		if r.err != nil {
 			return r.err
 		}
-		if s.opts.Players[p].Peer != peer {
-			if !apply {
-				return fmt.Errorf("%w: peer %d sent inputs of player %d, who belongs to peer %d", ErrMalformed, peer, p, s.opts.Players[p].Peer)
-			}
+		count := int64(cb[0])
+		switch {
+		case s.opts.Players[p].Peer != peer:
+			return fmt.Errorf("%w: peer %d sent inputs of player %d, who belongs to peer %d", ErrMalformed, peer, p, s.opts.Players[p].Peer)
+		case back > frontier[p] || count > back:
+			return fmt.Errorf("%w: block of player %d starts %d ticks before frontier %d with %d ticks; allowed: a start at or after tick 0 and at most that many ticks", ErrMalformed, p, back, frontier[p], count)
 		}
-		for k := first; k < first+count; k++ {
-			for a := range s.actions {
-				r.stats(&s.scratch[a])
-			}
+		first := frontier[p] - back
+		// The block is coded against the tick before it; a session that
+		// lacks that tick reads the block but takes nothing from it.
+		based := first == 0 || s.confirmed(p, first-1)
+		if based && first > 0 {
+			copy(s.scratch, s.stored(p, first-1))
+		} else {
+			clear(s.scratch)
+		}
+		end := first + count
+		for k := first; k < end; {
+			// A run of ticks as predicted, then one that is not.
+			run := int64(r.uvarint("unchanged ticks", uint64(end-k)))
 			if r.err != nil {
 				return r.err
 			}
-			if apply {
-				s.confirm(p, k, s.scratch)
+			for range run {
+				for a := range s.scratch {
+					s.scratch[a] = predict(&s.scratch[a])
+				}
+				s.take(apply, based, p, k)
+				k++
+			}
+			if k < end {
+				r.tick(s.scratch)
+				if r.err != nil {
+					return r.err
+				}
+				s.take(apply, based, p, k)
+				k++
 			}
 		}
 	}
 	hashes := r.uvarint("hashes", maxSendHash)
 	for range hashes {
-		k := int64(r.uvarint("hash tick", math.MaxInt64/2))
+		k := tick - r.varint("hash tick", tick-maxTick, tick)
 		b := r.fixed("hash", 8)
 		if r.err != nil {
 			return r.err
@@ -300,6 +526,20 @@ func (s *Session) decode(msg []byte, apply bool) error {
 		s.peerSeen[peer] = true
 	}
 	return nil
+}
+
+// take confirms a decoded input (in s.scratch) of player p for tick k, if
+// applying a block the session has the base of.
+func (s *Session) take(apply, based bool, p int, k int64) {
+	switch {
+	case !apply:
+	case based:
+		s.confirm(p, k, s.scratch)
+	case k < s.frontier[p] || s.confirmed(p, k):
+		s.stats.Duplicates++
+	default:
+		s.stats.Refused++
+	}
 }
 
 func (s *Session) isPeer(peer int) bool {

@@ -1,0 +1,110 @@
+// Package netplay carries a rollback match between processes: a host
+// listens, joiners join with the token it prints, and each end gets a
+// [Match], a [rollback.Transport] for its session's messages, with events
+// for peers that drop and come back.
+//
+//	// The host (peer 0):
+//	h, err := netplay.Host(":7777", netplay.Options{Players: 2}, id)
+//	fmt.Println("join with --token", h.Token())
+//	m, err := h.Wait(ctx) // until every player has joined
+//
+//	// A joiner:
+//	m, err := netplay.Join(ctx, "192.0.2.1:7777", token, netplay.Options{}, id)
+//
+//	// Either end, on the simulation goroutine, every update:
+//	m.Send(peer, s.AppendMessage(msg[:0]))
+//	for n, from, ok := m.Receive(buf); ok; n, from, ok = m.Receive(buf) {
+//		s.ReceiveFrom(from, buf[:n]) // refuses a peer speaking for another
+//	}
+//	for e, ok := m.Event(); ok; e, ok = m.Event() { /* pause, resume */ }
+//
+// Peers are numbered 0 (the host) to Players-1 in the order the host
+// accepts them; [Match.Self] says which one an end is. The match is a
+// star: a joiner sends everything to the host, which relays what is for
+// another joiner, so only the host's port must be reachable.
+//
+// # Transports
+//
+// [UDP], the default, sends each message in one UDP datagram
+// ([net.UDPConn]) with a 10-byte header and a 16-byte MAC: nothing more
+// on the wire, nothing between the simulation and the socket but one
+// queue, no allocation per message, and nothing to go wrong in a
+// handshake. It is authenticated, not encrypted: an observer on the path
+// reads the inputs (which the peers' screens show anyway) but cannot
+// forge, alter or replay a packet.
+//
+// [QUIC] sends the same packets as unreliable QUIC datagrams (RFC 9221,
+// through quic-go) inside a TLS 1.3 connection: encrypted as well as
+// authenticated, at the cost of about 25 more bytes a packet (QUIC's
+// header, frame and AEAD tag), an allocation per datagram in quic-go and
+// a handshake. The host makes a
+// self-signed certificate for each session; its SHA-256 fingerprint
+// travels in the token and the joiner accepts no other certificate, so
+// no certificate authority is involved. Choose it when the inputs must
+// not be read on the way.
+//
+// Either way a match uses one UDP port at the host (the addr given to
+// [Host]; open it in a firewall) and an ephemeral one at each joiner.
+//
+// # The join token
+//
+// The token is the transport's name, a colon and, in unpadded base64url,
+// a version byte, the session's 16-byte random join secret and, for
+// QUIC, the certificate's 32-byte fingerprint ("udp:AQx3..." or
+// "quic:AQx3..."). It is a credential: anyone who has it can join, so
+// give it only to the players. A new Host makes a new one.
+//
+// # What is checked
+//
+// Every packet, over both transports, carries a sequence number and an
+// HMAC-SHA256 over all of it keyed by the join secret, truncated to 16
+// bytes. A packet is dropped and counted in [Stats] (never queued, never
+// answered beyond a bounded rate) when its MAC is wrong, when it comes
+// from an address that holds no slot or claims a slot its address does
+// not hold, when it does not decode, when its sequence number was seen
+// before or is older than the last 64, or when it is more than 2^20
+// ahead. Queues are bounded (256 messages waiting for Receive, 64
+// events), so a flood costs drops, not memory.
+//
+// A join is refused, with a message the joiner's error carries
+// ([ErrRefused]) and the host counts ([Stats].Refused) and logs
+// ([Options.Log]), for a wrong token, a full match, a different
+// [Identity] (game, version or configuration hash) or a taken slot. An
+// answer to a join with a wrong token cannot be authenticated (the two
+// sides share no key); the joiner believes it only as that refusal.
+//
+// Nothing checks that the peers play fairly: every peer holds the secret
+// and its own inputs. The host trusts no joiner to speak for another
+// (each is bound to its address), but all of them are trusted with the
+// match.
+//
+// # Disconnects and reconnection
+//
+// Each end pings the others ten times per [Options.Timeout] (default 5s)
+// for the round-trip time ([PeerStats].RTT). A peer silent for Timeout
+// is [Disconnected]; one that closes its match is [Left] (it says bye, or
+// its QUIC connection ends). A dropped player's slot stays its: when its
+// link comes back the peer is [Reconnected], and a player whose process
+// ended joins again with [Options.Slot] set to its old peer number and
+// takes the slot back (sequence numbers start from the wall clock, so the
+// old run's packets stay replays). A joiner hears of the other joiners
+// through the host, whose pings say which peers it hears: their drops and
+// returns reach it as Disconnected and Reconnected within a ping
+// interval. Catching a rejoined peer's simulation up (a snapshot and the
+// inputs since) is the session's business, not the transport's. Join itself never hangs: it fails when
+// the host does not answer within Timeout.
+//
+// # A dedicated host
+//
+// A host needs nothing but this package and the rollback session: no
+// window, GPU or audio device. It can run as a service on any machine
+// with the port open.
+//
+// # Goroutines
+//
+// A match owns one goroutine reading its socket (over QUIC, two more per
+// connection and one accepting them); [Match.Close] stops them all and
+// waits for them. Send, Receive and Event belong to the simulation
+// goroutine and never block; the other methods may be called from any
+// goroutine.
+package netplay

@@ -1,0 +1,110 @@
+package netplay
+
+import (
+	"net"
+	"net/netip"
+	"testing"
+	"time"
+)
+
+// FuzzToken: any string parses or is refused with an error, and a token
+// that parses prints back as itself.
+func FuzzToken(f *testing.F) {
+	for _, tr := range []string{UDP, QUIC} {
+		t := token{transport: tr}
+		for i := range t.secret {
+			t.secret[i] = byte(i)
+		}
+		f.Add(t.String())
+	}
+	f.Add("udp:")
+	f.Add("quic:AAAA")
+	f.Add("tcp:AQ")
+	f.Fuzz(func(t *testing.T, s string) {
+		tok, err := parseToken(s)
+		if err != nil {
+			return
+		}
+		again, err := parseToken(tok.String())
+		if err != nil || again != tok {
+			t.Fatalf("%q parsed as %+v, which prints %q and parses as %+v, %v", s, tok, tok.String(), again, err)
+		}
+	})
+}
+
+// fakeConduit records what a match writes and never delivers anything by
+// itself.
+type fakeConduit struct{ sent int }
+
+func (f *fakeConduit) read(buf []byte, wait time.Duration) (int, netip.AddrPort, bool, error) {
+	return 0, netip.AddrPort{}, false, net.ErrClosed
+}
+func (f *fakeConduit) write(to netip.AddrPort, b []byte) error { f.sent++; return nil }
+func (f *fakeConduit) addr() net.Addr                          { return &net.UDPAddr{} }
+func (f *fakeConduit) close() error                            { return nil }
+
+// FuzzPacket feeds arbitrary packets to a host with one joiner and to
+// that joiner, from the peer's address and from a stranger's, sealed with
+// the right key or not: nothing panics, the queues stay bounded, and a
+// packet that is not a sealed one of the right shape is counted as
+// dropped.
+func FuzzPacket(f *testing.F) {
+	key := []byte("0123456789abcdef")
+	s := newSealer(key)
+	seed := func(k kind, from int, payload ...byte) []byte {
+		b := s.begin(k, from, 1<<40)
+		return append([]byte(nil), s.seal(append(b, payload...))...)
+	}
+	f.Add(seed(kindData, 1, 0, 'x'), true, false)
+	f.Add(seed(kindJoin, noSlot, appendJoin(nil, Identity{Game: "g"}, 0)...), true, true)
+	f.Add(seed(kindPing, 1, 1, 2, 3, 4, 5, 6, 7, 8), false, false)
+	f.Add(seed(kindAccept, 0, 1, 2, 1), true, false)
+	f.Add(seed(kindRefuse, 0, refuseFull, 2, 'n', 'o'), false, true)
+	f.Add([]byte{0x17, 0}, true, false)
+	f.Fuzz(func(t *testing.T, pkt []byte, reseal, stranger bool) {
+		if reseal && len(pkt) >= headerLen+macLen && len(pkt) <= maxPacket {
+			// Give the fuzzer packets that pass the MAC.
+			pkt = append(append([]byte(nil), pkt[:len(pkt)-macLen]...), make([]byte, macLen)...)
+			s.mac.Reset()
+			s.mac.Write(pkt[:len(pkt)-macLen])
+			copy(pkt[len(pkt)-macLen:], s.mac.Sum(nil))
+		}
+		peerAddr := netip.MustParseAddrPort("127.0.0.1:1000")
+		hostAddr := netip.MustParseAddrPort("127.0.0.1:2000")
+		from := peerAddr
+		if stranger {
+			from = netip.MustParseAddrPort("127.0.0.1:3000")
+		}
+		opts := Options{Players: 2}.withDefaults()
+		host := newMatch(&fakeConduit{}, key, opts, Identity{Game: "g"}, true)
+		host.peers[1] = peer{addr: peerAddr, joined: true, connected: true}
+		joiner := newMatch(&fakeConduit{}, key, opts, Identity{Game: "g"}, false)
+		joiner.peers[0] = peer{addr: hostAddr, joined: true}
+		joiner.self = 1
+		for i := range 3 {
+			host.handle(pkt, from, time.Duration(i))
+			jf := hostAddr
+			if stranger {
+				jf = from
+			}
+			joiner.handle(pkt, jf, time.Duration(i))
+		}
+		for _, m := range []*Match{host, joiner} {
+			st := m.Stats()
+			if len(m.inbox) > queueLen || len(m.events) > eventLen {
+				t.Fatalf("queues %d and %d, over their bounds", len(m.inbox), len(m.events))
+			}
+			if st.Received.Packets != 3 {
+				t.Fatalf("%d packets counted, want 3", st.Received.Packets)
+			}
+			if !reseal && len(pkt) > 0 {
+				if _, _, r := m.loop.parse(pkt); r != okPacket {
+					d := st.Dropped
+					if d.Auth+d.Malformed+d.Oversized != 3 {
+						t.Fatalf("a packet that does not parse (%d) was not dropped 3 times: %+v", r, d)
+					}
+				}
+			}
+		}
+	})
+}

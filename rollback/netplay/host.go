@@ -1,0 +1,166 @@
+package netplay
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"time"
+
+	"github.com/metronome-go/metronome/rollback"
+)
+
+// Lobby is a match being hosted, as [Host] returns it: it listens for
+// joiners until the match is full and goes on answering them (a dropped
+// player rejoining) for as long as the match lives. (The function is
+// Host; Go does not let a type share its name.)
+type Lobby struct {
+	m   *Match
+	tok token
+}
+
+// Host validates opts and id, listens on addr (":7777" for every
+// interface, "127.0.0.1:0" for an ephemeral loopback port) and starts
+// taking joins: a joiner passes [Lobby.Token]. Call [Lobby.Wait] for the
+// match, or [Lobby.Close] to give up.
+func Host(addr string, opts Options, id Identity) (*Lobby, error) {
+	if err := errors.Join(opts.Validate(), id.validate()); err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults()
+	var t token
+	t.transport = opts.Transport
+	if _, err := rand.Read(t.secret[:]); err != nil {
+		return nil, fmt.Errorf("netplay: no join secret: %w", err)
+	}
+	var c conduit
+	var err error
+	switch opts.Transport {
+	case QUIC:
+		var qc *quicConduit
+		qc, err = listenQUIC(addr, opts)
+		if err == nil {
+			t.fingerprint = qc.fingerprint
+			c = qc
+		}
+	default:
+		c, err = listenUDP(addr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("netplay: host on %s: %w", addr, err)
+	}
+	m := newMatch(c, t.secret[:], opts, id, true)
+	go m.run()
+	return &Lobby{m: m, tok: t}, nil
+}
+
+// Addr returns the address the host listens on.
+func (h *Lobby) Addr() net.Addr { return h.m.Addr() }
+
+// Token returns the join token to give the joiners (print it): the
+// transport, the join secret and, for QUIC, the host certificate's
+// fingerprint. Whoever has it can join.
+func (h *Lobby) Token() string { return h.tok.String() }
+
+// Stats returns the host's counters, refusals included, before and after
+// the match is full.
+func (h *Lobby) Stats() Stats { return h.m.Stats() }
+
+// Wait returns the match once Players-1 joiners have joined, or ctx's
+// error. The match keeps the host's socket: closing it closes the host.
+func (h *Lobby) Wait(ctx context.Context) (*Match, error) {
+	select {
+	case <-h.m.fullc:
+		return h.m, nil
+	case <-h.m.closing:
+		return nil, rollback.ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Close stops hosting: it closes the match, if Wait returned one.
+func (h *Lobby) Close() error { return h.m.Close() }
+
+// Join joins the match hosted at addr ("192.0.2.1:7777") with the token
+// the host printed, and returns the match once it is full. It fails if
+// the token does not parse or names another transport than
+// opts.Transport, if the host refuses (the error wraps [ErrRefused] and
+// says why: a wrong token, a full match, another game, version or
+// configuration, a taken slot), if the host does not answer within
+// opts.Timeout, or with ctx's error. Joining again with opts.Slot set to
+// the old peer number takes a dropped player's slot back.
+func Join(ctx context.Context, addr, tok string, opts Options, id Identity) (*Match, error) {
+	if err := errors.Join(opts.Validate(), id.validate()); err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults()
+	t, err := parseToken(tok)
+	if err != nil {
+		return nil, err
+	}
+	if t.transport != opts.Transport {
+		return nil, fmt.Errorf("netplay: the token is for a %s host; Options.Transport is %q (set it to %q)", t.transport, opts.Transport, t.transport)
+	}
+	ua, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("netplay: join %s: %w", addr, err)
+	}
+	hostAddr := canonical(ua.AddrPort())
+	if !hostAddr.IsValid() || hostAddr.Port() == 0 {
+		return nil, fmt.Errorf("netplay: join %q: needs a host address with a port, such as 192.0.2.1:7777", addr)
+	}
+	var c conduit
+	switch opts.Transport {
+	case QUIC:
+		var qc *quicConduit
+		qc, err = dialQUIC(ctx, addr, t.fingerprint, opts)
+		if err == nil {
+			hostAddr = qc.hostAddr
+			c = qc
+		}
+	default:
+		c, err = listenUDP(udpAny(hostAddr))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("netplay: join %s: %w", addr, err)
+	}
+	m := newMatch(c, t.secret[:], opts, id, false)
+	m.peers[0].addr, m.peers[0].joined = hostAddr, true
+	go m.run()
+	answered := m.answered
+	first := time.NewTimer(opts.Timeout)
+	defer first.Stop()
+	fail := func(err error) (*Match, error) {
+		m.Close()
+		return nil, err
+	}
+	for {
+		select {
+		case <-m.fullc:
+			return m, nil
+		case <-m.refusedc:
+			m.mu.Lock()
+			err := m.refusal
+			m.mu.Unlock()
+			return fail(err)
+		case <-answered:
+			first.Stop()
+			answered = nil // accepted: wait for the match to fill
+		case <-first.C:
+			return fail(fmt.Errorf("netplay: join %s: no answer from the host within %v (Options.Timeout)", addr, opts.Timeout))
+		case <-ctx.Done():
+			return fail(ctx.Err())
+		}
+	}
+}
+
+// udpAny is the wildcard address of the host address's family, port 0.
+func udpAny(host netip.AddrPort) string {
+	if host.Addr().Is4() {
+		return "0.0.0.0:0"
+	}
+	return "[::]:0"
+}

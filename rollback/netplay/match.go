@@ -1,0 +1,910 @@
+package netplay
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/metronome-go/metronome/rollback"
+)
+
+// EventKind says what happened to a peer.
+type EventKind uint8
+
+const (
+	// Disconnected: nothing authenticated came from the peer for
+	// Options.Timeout. Its slot stays its: it may come back.
+	Disconnected EventKind = iota + 1
+	// Left: the peer closed its match (it said bye).
+	Left
+	// Reconnected: a disconnected peer is heard again, on its old
+	// address or by joining again with the token.
+	Reconnected
+)
+
+func (k EventKind) String() string {
+	switch k {
+	case Disconnected:
+		return "disconnected"
+	case Left:
+		return "left"
+	case Reconnected:
+		return "reconnected"
+	}
+	return fmt.Sprintf("EventKind(%d)", uint8(k))
+}
+
+// Event is a change in a peer's connection, for the simulation goroutine
+// to react to (pause, show a message, resume).
+type Event struct {
+	Peer int
+	Kind EventKind
+}
+
+// Traffic counts packets and their bytes (UDP payload bytes; the IP and
+// UDP headers, 28 bytes a packet over IPv4, are not counted).
+type Traffic struct {
+	Packets, Bytes uint64
+}
+
+// Drops counts the packets dropped, by reason.
+type Drops struct {
+	Auth      uint64 // the MAC is wrong (another session's token, or forged)
+	Unknown   uint64 // from an address that holds no slot
+	Slot      uint64 // claims a peer number its address does not hold
+	Malformed uint64 // does not decode
+	Replayed  uint64 // a sequence number seen before (a duplicate or a replay), or too old to tell
+	Future    uint64 // a sequence number too far ahead of the last
+	Oversized uint64 // longer than any valid packet, or than Receive's buffer
+	Queue     uint64 // arrived while the receive queue was full, or could not be queued to send
+	Events    uint64 // events dropped because 64 were waiting unread
+}
+
+// Refusals counts the joins a host refused, by reason.
+type Refusals struct {
+	Token, Full, Game, Version, Config, Slot uint64
+}
+
+// PeerStats is the state of one peer as this end sees it.
+type PeerStats struct {
+	// Connected: heard within Options.Timeout.
+	Connected bool
+	// RTT is the round-trip time, smoothed over pings (an eighth of each
+	// new sample). A joiner measures only its round trip to the host,
+	// which relays the other joiners' messages: it is RTT[0].
+	RTT time.Duration
+	// Sent and Received count this peer's packets.
+	Sent, Received Traffic
+}
+
+// Stats is a snapshot of a match's counters.
+type Stats struct {
+	Peers          [MaxPlayers]PeerStats
+	Sent, Received Traffic
+	Dropped        Drops
+	Refused        Refusals
+}
+
+const (
+	queueLen = 256 // messages waiting for Receive
+	eventLen = 64
+	// future is how far ahead of the last seen a sequence number may be:
+	// a few hours of packets at 60 Hz.
+	future = 1 << 20
+	// refusalsPerSecond bounds answers to joins that fail
+	// authentication, which anyone can send.
+	refusalsPerSecond = 10
+)
+
+type inMsg struct {
+	n, peer int
+	b       [rollback.MaxMessage]byte
+}
+
+type peer struct {
+	addr      netip.AddrPort
+	joined    bool // the slot is taken (its player may be disconnected)
+	connected bool
+	heard     time.Duration // last authenticated packet
+	high      uint64        // replay window: highest sequence number seen
+	seen      uint64        // bit i: high-i seen
+	any       bool
+	seq       uint64 // next sequence number to it
+	pinged    time.Duration
+	stats     PeerStats
+}
+
+// Match is one end of a match: the host's (peer 0) or a joiner's. It
+// implements [rollback.Transport]: Send, Receive and Event belong to the
+// simulation goroutine; Stats, Self, Players and Close may be called from
+// any goroutine. A match owns one goroutine, which reads the socket, answers
+// pings and joins and notices silent peers; Close stops it and waits for it.
+type Match struct {
+	c    conduit
+	key  []byte
+	opts Options
+	id   Identity
+	host bool
+	t0   time.Time
+
+	mu      sync.Mutex
+	self    int
+	players int
+	peers   [MaxPlayers]peer
+	stats   Stats
+	full    bool
+	refusal error
+	credit  float64 // refusals to unauthenticated joins it may still send
+	credAt  time.Duration
+
+	fullc    chan struct{} // closed when the match is full (joiner: accepted into a full match)
+	answered chan struct{} // joiner: closed at the host's first answer
+	refusedc chan struct{} // joiner: closed when the host refused
+	answer   bool          // answered is closed
+	base     uint64        // sequence numbers of refusals
+	inbox    chan *inMsg
+	free     chan *inMsg
+	events   chan Event
+
+	send *sealer // Send's (simulation goroutine)
+	loop *sealer // the goroutine's
+
+	closing   chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ rollback.Transport = (*Match)(nil)
+
+func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Match {
+	m := &Match{
+		c: c, key: key, opts: opts, id: id, host: host, t0: time.Now(),
+		players:  opts.Players,
+		credit:   refusalsPerSecond,
+		fullc:    make(chan struct{}),
+		answered: make(chan struct{}),
+		refusedc: make(chan struct{}),
+		inbox:    make(chan *inMsg, queueLen),
+		free:     make(chan *inMsg, queueLen),
+		events:   make(chan Event, eventLen),
+		send:     newSealer(key),
+		loop:     newSealer(key),
+		closing:  make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	for range queueLen {
+		m.free <- new(inMsg)
+	}
+	// Sequence numbers start at the wall clock's nanoseconds, so a joiner
+	// that restarts continues above every number its last run used and a
+	// replay of that run's packets stays a replay.
+	base := uint64(time.Now().UnixNano())
+	for i := range m.peers {
+		m.peers[i].seq = base
+	}
+	m.base = base
+	if host {
+		m.self = 0
+	} else {
+		m.self = noSlot
+	}
+	return m
+}
+
+func (m *Match) now() time.Duration { return time.Since(m.t0) }
+
+// Self returns this end's peer number: 0 for the host, 1 to Players-1 for
+// a joiner.
+func (m *Match) Self() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.self
+}
+
+// Players returns the number of players in the match (a joiner's is the
+// host's).
+func (m *Match) Players() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.players
+}
+
+// Addr returns the local address of this end's socket.
+func (m *Match) Addr() net.Addr { return m.c.addr() }
+
+// Stats returns a snapshot of the match's counters.
+func (m *Match) Stats() Stats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := m.stats
+	for i := range m.peers {
+		st.Peers[i] = m.peers[i].stats
+		st.Peers[i].Connected = m.peers[i].connected
+	}
+	return st
+}
+
+// Event returns the next change in a peer's connection, if one is
+// waiting; it never blocks. At most 64 wait: more are dropped and counted
+// in Stats.Dropped.Events.
+func (m *Match) Event() (Event, bool) {
+	select {
+	case e := <-m.events:
+		return e, true
+	default:
+		return Event{}, false
+	}
+}
+
+// Send sends msg to peer: a joiner's message to another joiner goes
+// through the host, which relays it. It never blocks. It fails for a
+// peer number outside the match or this end's own, a message over
+// rollback.MaxMessage, and after Close (rollback.ErrClosed); a message
+// lost on the way is not an error. Steady use allocates nothing over UDP.
+func (m *Match) Send(to int, msg []byte) error {
+	select {
+	case <-m.closing:
+		return rollback.ErrClosed
+	default:
+	}
+	if len(msg) > rollback.MaxMessage {
+		return fmt.Errorf("netplay: message of %d bytes; allowed: up to %d (rollback.MaxMessage)", len(msg), rollback.MaxMessage)
+	}
+	m.mu.Lock()
+	self, players := m.self, m.players
+	if to < 0 || to >= players || to == self {
+		m.mu.Unlock()
+		return fmt.Errorf("netplay: no peer %d to send to; allowed: 0 to %d but %d (this end)", to, players-1, self)
+	}
+	via := to
+	if !m.host {
+		via = 0
+	}
+	p := &m.peers[via]
+	if m.host && !p.joined {
+		m.mu.Unlock()
+		return nil // not joined yet: lost, as over a network
+	}
+	addr, seq := p.addr, p.seq
+	p.seq++
+	m.mu.Unlock()
+	b := m.send.begin(kindData, self, seq)
+	if m.host {
+		b = append(b, byte(self))
+	} else {
+		b = append(b, byte(to))
+	}
+	b = append(b, msg...)
+	return m.write(m.send, via, addr, b)
+}
+
+// write seals b and sends it to peer p at addr, counting it.
+func (m *Match) write(s *sealer, p int, addr netip.AddrPort, b []byte) error {
+	b = s.seal(b)
+	err := m.c.write(addr, b)
+	if err != nil {
+		if errors.Is(err, net.ErrClosed) {
+			return rollback.ErrClosed
+		}
+		m.mu.Lock()
+		m.stats.Dropped.Queue++
+		m.mu.Unlock()
+		return nil
+	}
+	m.mu.Lock()
+	m.stats.Sent.Packets++
+	m.stats.Sent.Bytes += uint64(len(b))
+	if p >= 0 && p < MaxPlayers {
+		m.peers[p].stats.Sent.Packets++
+		m.peers[p].stats.Sent.Bytes += uint64(len(b))
+	}
+	m.mu.Unlock()
+	return nil
+}
+
+// Receive copies the next message that has arrived into buf and returns
+// its length and sender; ok is false when none is waiting. It never
+// blocks and allocates nothing. A message longer than buf is dropped and
+// counted in Stats.Dropped.Oversized.
+func (m *Match) Receive(buf []byte) (n, from int, ok bool) {
+	select {
+	case <-m.closing:
+		return 0, 0, false
+	default:
+	}
+	for {
+		select {
+		case in := <-m.inbox:
+			n, from = in.n, in.peer
+			fits := n <= len(buf)
+			if fits {
+				copy(buf, in.b[:n])
+			}
+			m.free <- in
+			if fits {
+				return n, from, true
+			}
+			m.mu.Lock()
+			m.stats.Dropped.Oversized++
+			m.mu.Unlock()
+		default:
+			return 0, 0, false
+		}
+	}
+}
+
+// Close says bye to the peers, stops the match's goroutine and releases
+// its socket; it waits for the goroutine. Send and Receive fail or return
+// nothing after it. Close is idempotent.
+func (m *Match) Close() error {
+	m.closeOnce.Do(func() {
+		m.bye()
+		close(m.closing)
+		m.closeErr = m.c.close()
+		<-m.done
+	})
+	return m.closeErr
+}
+
+func (m *Match) bye() {
+	s := newSealer(m.key)
+	for i := range MaxPlayers {
+		m.mu.Lock()
+		p := &m.peers[i]
+		if i == m.self || !p.joined || (m.host && i == 0) {
+			m.mu.Unlock()
+			continue
+		}
+		self, addr, seq := m.self, p.addr, p.seq
+		p.seq++
+		m.mu.Unlock()
+		_ = m.write(s, i, addr, s.begin(kindBye, self, seq))
+	}
+}
+
+func (m *Match) event(e Event) {
+	select {
+	case m.events <- e:
+	default:
+		m.stats.Dropped.Events++
+	}
+	if m.opts.Log != nil {
+		m.opts.Log.Info("netplay: peer "+e.Kind.String(), "peer", e.Peer)
+	}
+}
+
+// run is the match's goroutine: it reads packets until Close and, between
+// them, pings the peers, notices silent ones and (a joiner) repeats its
+// join until the match is full.
+func (m *Match) run() {
+	defer close(m.done)
+	buf := make([]byte, maxPacket+1)
+	every := m.opts.pingEvery()
+	var last time.Duration
+	for {
+		n, from, ok, err := m.c.read(buf, every/2)
+		if err != nil {
+			return
+		}
+		now := m.now()
+		switch {
+		case ok && n == connectionGone:
+			m.gone(from)
+		case ok:
+			m.handle(buf[:n], from, now)
+		}
+		if now-last >= every/2 {
+			last = now
+			m.tick(now)
+		}
+	}
+}
+
+// connectedBits is the host's view of its peers: bit i set when peer i
+// is connected (the host itself always).
+func (m *Match) connectedBits() byte {
+	bits := byte(1)
+	for i := 1; i < m.players; i++ {
+		if m.peers[i].connected {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}
+
+// others takes the host's view of the other joiners at a joiner, turning
+// each change into an event. A joiner hears them only through the host.
+func (m *Match) others(bits byte) {
+	if !m.full {
+		return
+	}
+	for i := 1; i < m.players; i++ {
+		if i == m.self {
+			continue
+		}
+		if c := bits&(1<<i) != 0; c != m.peers[i].connected {
+			m.peers[i].connected = c
+			kind := Disconnected
+			if c {
+				kind = Reconnected
+			}
+			m.event(Event{Peer: i, Kind: kind})
+		}
+	}
+}
+
+// gone takes the end of a peer's QUIC connection as its bye.
+func (m *Match) gone(from netip.AddrPort) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.slotOf(from)
+	if !m.host && from == m.peers[0].addr {
+		s = 0
+	}
+	if s < 0 || !m.peers[s].connected {
+		return
+	}
+	m.peers[s].connected = false
+	m.event(Event{Peer: s, Kind: Left})
+}
+
+// tick pings every peer that holds a slot (connected or not, so a link
+// that comes back is noticed), disconnects the silent and repeats a
+// joiner's join.
+func (m *Match) tick(now time.Duration) {
+	every := m.opts.pingEvery()
+	for i := range MaxPlayers {
+		m.mu.Lock()
+		p := &m.peers[i]
+		if i == m.self || m.self == noSlot || !p.joined || now-p.pinged < every {
+			m.mu.Unlock()
+			continue
+		}
+		if p.connected && now-p.heard > m.opts.Timeout {
+			p.connected = false
+			m.event(Event{Peer: i, Kind: Disconnected})
+		}
+		p.pinged = now
+		self, addr, seq := m.self, p.addr, p.seq
+		p.seq++
+		m.mu.Unlock()
+		b := m.loop.begin(kindPing, self, seq)
+		b = binary.LittleEndian.AppendUint64(b, uint64(now))
+		if m.host {
+			b = append(b, m.connectedBits())
+		}
+		_ = m.write(m.loop, i, addr, b)
+	}
+	if !m.host {
+		m.mu.Lock()
+		full := m.full
+		m.mu.Unlock()
+		if !full {
+			m.sendJoin()
+		}
+	}
+}
+
+func (m *Match) sendJoin() {
+	m.mu.Lock()
+	p := &m.peers[0]
+	addr, seq := p.addr, p.seq
+	p.seq++
+	m.mu.Unlock()
+	b := m.loop.begin(kindJoin, noSlot, seq)
+	b = appendJoin(b, m.id, m.opts.Slot)
+	_ = m.write(m.loop, -1, addr, b)
+}
+
+// handle takes one datagram from the conduit.
+func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
+	h, payload, r := m.loop.parse(pkt)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stats.Received.Packets++
+	m.stats.Received.Bytes += uint64(len(pkt))
+	switch r {
+	case dropOversized:
+		m.stats.Dropped.Oversized++
+		return
+	case dropMalformed:
+		m.stats.Dropped.Malformed++
+		return
+	case dropAuth:
+		m.stats.Dropped.Auth++
+		switch {
+		case m.host && h.kind == kindJoin:
+			if _, _, ok := parseJoin(payload); ok {
+				m.refuse(from, refuseToken, "wrong join token: ask the host for the token it printed", now)
+			}
+		case !m.host && h.kind == kindRefuse && from == m.peers[0].addr:
+			// The host could not check our MAC, so its answer is not
+			// authenticated either: believed only for that reason.
+			if why, _, ok := parseRefuse(payload); ok && why == refuseToken {
+				m.refused(fmt.Errorf("%w: wrong join token (not this host's current one)", ErrRefused))
+			}
+		}
+		return
+	}
+	if m.host && h.kind == kindJoin {
+		m.join(h, payload, from, now)
+		return
+	}
+	// Everything else comes from a peer that holds a slot, at its address.
+	slot := h.from
+	if !m.host {
+		if from != m.peers[0].addr {
+			m.stats.Dropped.Unknown++
+			return
+		}
+		if slot != 0 {
+			m.stats.Dropped.Slot++
+			return
+		}
+	} else {
+		if slot <= 0 || slot >= m.players || !m.peers[slot].joined || m.peers[slot].addr != from {
+			if m.slotOf(from) >= 0 {
+				m.stats.Dropped.Slot++
+			} else {
+				m.stats.Dropped.Unknown++
+			}
+			return
+		}
+	}
+	p := &m.peers[slot]
+	if !m.fresh(p, h.seq) {
+		return
+	}
+	p.heard = now
+	p.stats.Received.Packets++
+	p.stats.Received.Bytes += uint64(len(pkt))
+	if !p.connected && p.joined && h.kind != kindBye {
+		p.connected = true
+		if m.host || m.full {
+			m.event(Event{Peer: slot, Kind: Reconnected})
+		}
+	}
+	switch h.kind {
+	case kindAccept:
+		m.accepted(payload)
+	case kindRefuse:
+		why, msg, ok := parseRefuse(payload)
+		if !ok {
+			m.stats.Dropped.Malformed++
+			return
+		}
+		_ = why
+		m.refused(fmt.Errorf("%w: %s", ErrRefused, msg))
+	case kindData:
+		if len(payload) < 1 {
+			m.stats.Dropped.Malformed++
+			return
+		}
+		peer, msg := int(payload[0]), payload[1:]
+		if m.host {
+			// The peer it is for: the host, or a joiner to relay to.
+			if peer >= m.players || peer == slot {
+				m.stats.Dropped.Malformed++
+				return
+			}
+			if peer != 0 {
+				m.relay(slot, peer, msg)
+				return
+			}
+			peer = slot
+		} else if peer >= m.players || peer == m.self {
+			// The peer it is from: the host or a joiner it relayed.
+			m.stats.Dropped.Malformed++
+			return
+		}
+		m.deliver(peer, msg)
+	case kindPing:
+		// A joiner's ping is the clock reading; the host's adds which
+		// peers it hears, so joiners learn of each other's drops.
+		if len(payload) != 8 && (m.host || len(payload) != 9) {
+			m.stats.Dropped.Malformed++
+			return
+		}
+		seq := p.seq
+		p.seq++
+		b := m.loop.begin(kindPong, m.self, seq)
+		b = append(b, payload[:8]...)
+		m.writeLocked(slot, p.addr, b)
+		if len(payload) == 9 {
+			m.others(payload[8])
+		}
+	case kindPong:
+		if len(payload) != 8 {
+			m.stats.Dropped.Malformed++
+			return
+		}
+		rtt := now - time.Duration(binary.LittleEndian.Uint64(payload))
+		if rtt < 0 || rtt > time.Minute {
+			m.stats.Dropped.Malformed++
+			return
+		}
+		if p.stats.RTT == 0 {
+			p.stats.RTT = rtt
+		} else {
+			p.stats.RTT += (rtt - p.stats.RTT) / 8
+		}
+	case kindBye:
+		if p.connected {
+			p.connected = false
+			m.event(Event{Peer: slot, Kind: Left})
+		}
+	default: // a join to a joiner
+		m.stats.Dropped.Malformed++
+	}
+}
+
+// writeLocked sends from the goroutine while m.mu is held: the counters
+// are updated here rather than in write.
+func (m *Match) writeLocked(p int, addr netip.AddrPort, b []byte) {
+	b = m.loop.seal(b)
+	if err := m.c.write(addr, b); err != nil {
+		m.stats.Dropped.Queue++
+		return
+	}
+	m.stats.Sent.Packets++
+	m.stats.Sent.Bytes += uint64(len(b))
+	if p >= 0 {
+		m.peers[p].stats.Sent.Packets++
+		m.peers[p].stats.Sent.Bytes += uint64(len(b))
+	}
+}
+
+// fresh checks a sequence number against the peer's replay window (the
+// last 64 numbers) and records it.
+func (m *Match) fresh(p *peer, seq uint64) bool {
+	switch {
+	case !p.any:
+		p.high, p.seen, p.any = seq, 1, true
+	case seq > p.high:
+		d := seq - p.high
+		if d > future {
+			m.stats.Dropped.Future++
+			return false
+		}
+		if d >= 64 {
+			p.seen = 1
+		} else {
+			p.seen = p.seen<<d | 1
+		}
+		p.high = seq
+	default:
+		d := p.high - seq
+		if d >= 64 || p.seen&(1<<d) != 0 {
+			m.stats.Dropped.Replayed++
+			return false
+		}
+		p.seen |= 1 << d
+	}
+	return true
+}
+
+func (m *Match) slotOf(addr netip.AddrPort) int {
+	for i := range m.players {
+		if m.peers[i].joined && m.peers[i].addr == addr && (i != 0 || !m.host) {
+			return i
+		}
+	}
+	return -1
+}
+
+// deliver queues a message for Receive, dropping it when the queue is
+// full.
+func (m *Match) deliver(peer int, msg []byte) {
+	select {
+	case in := <-m.free:
+		in.n, in.peer = copy(in.b[:], msg), peer
+		m.inbox <- in
+	default:
+		m.stats.Dropped.Queue++
+	}
+}
+
+// relay forwards a joiner's message to another joiner.
+func (m *Match) relay(from, to int, msg []byte) {
+	p := &m.peers[to]
+	if !p.joined {
+		return
+	}
+	seq := p.seq
+	p.seq++
+	b := m.loop.begin(kindData, 0, seq)
+	b = append(b, byte(from))
+	b = append(b, msg...)
+	m.writeLocked(to, p.addr, b)
+}
+
+// ErrRefused is wrapped by Join's error when the host refused the join;
+// the message says why.
+var ErrRefused = errors.New("netplay: the host refused the join")
+
+// refused ends a joiner's wait for the host with err.
+func (m *Match) refused(err error) {
+	if m.host || m.refusal != nil || m.full {
+		return
+	}
+	m.refusal = err
+	close(m.refusedc)
+	if !m.answer {
+		m.answer = true
+		close(m.answered)
+	}
+}
+
+// accepted takes the host's accept: the slot, the players and whether the
+// match is full.
+func (m *Match) accepted(payload []byte) {
+	if m.host || len(payload) != 3 || m.refusal != nil {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	slot, players, full := int(payload[0]), int(payload[1]), payload[2] == 1
+	if players < 2 || players > MaxPlayers || slot < 1 || slot >= players || (m.self != noSlot && slot != m.self) {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	if m.self == noSlot {
+		m.self, m.players = slot, players
+		m.answer = true
+		close(m.answered)
+	}
+	if full && !m.full {
+		m.full = true
+		close(m.fullc)
+		for i := 1; i < m.players; i++ {
+			m.peers[i].connected = true // the match is full: everyone joined
+		}
+	}
+}
+
+// refuse answers a join with a refusal and counts it; an unauthenticated
+// join (a wrong token) is answered at most refusalsPerSecond times a
+// second, so the host cannot be made to flood an address.
+func (m *Match) refuse(to netip.AddrPort, why byte, msg string, now time.Duration) {
+	switch why {
+	case refuseToken:
+		m.stats.Refused.Token++
+		m.credit = min(refusalsPerSecond, m.credit+float64(now-m.credAt)/float64(time.Second)*refusalsPerSecond)
+		m.credAt = now
+		if m.credit < 1 {
+			return
+		}
+		m.credit--
+	case refuseFull:
+		m.stats.Refused.Full++
+	case refuseGame:
+		m.stats.Refused.Game++
+	case refuseVersion:
+		m.stats.Refused.Version++
+	case refuseConfig:
+		m.stats.Refused.Config++
+	case refuseSlot:
+		m.stats.Refused.Slot++
+	}
+	if m.opts.Log != nil {
+		m.opts.Log.Warn("netplay: join refused", "from", to.String(), "reason", msg)
+	}
+	m.base++
+	b := m.loop.begin(kindRefuse, 0, m.base)
+	b = append(b, why)
+	b = appendString(b, msg)
+	m.writeLocked(-1, to, b)
+}
+
+// join takes a join at the host.
+func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Duration) {
+	id, want, ok := parseJoin(payload)
+	if !ok {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	if s := m.slotOf(from); s > 0 {
+		// A join repeated from a peer's own address: answer again.
+		p := &m.peers[s]
+		if !m.fresh(p, h.seq) {
+			return
+		}
+		p.heard = now
+		if !p.connected {
+			p.connected = true
+			m.event(Event{Peer: s, Kind: Reconnected})
+		}
+		m.accept(s)
+		return
+	}
+	switch {
+	case id.Game != m.id.Game:
+		m.refuse(from, refuseGame, fmt.Sprintf("different game: the host plays %q, the joiner %q", m.id.Game, id.Game), now)
+		return
+	case id.Version != m.id.Version:
+		m.refuse(from, refuseVersion, fmt.Sprintf("different version of %s: the host runs %q, the joiner %q", m.id.Game, m.id.Version, id.Version), now)
+		return
+	case id.Config != m.id.Config:
+		m.refuse(from, refuseConfig, fmt.Sprintf("different configuration: the host's hash is %#016x, the joiner's %#016x (compare the [net] and game settings)", m.id.Config, id.Config), now)
+		return
+	case want >= m.players:
+		m.refuse(from, refuseSlot, fmt.Sprintf("slot %d asked for; this match has slots 1 to %d", want, m.players-1), now)
+		return
+	}
+	slot, back := -1, false
+	if want > 0 {
+		p := &m.peers[want]
+		switch {
+		case !p.joined:
+			slot = want
+		case !p.connected:
+			slot, back = want, true
+		default:
+			m.refuse(from, refuseSlot, fmt.Sprintf("slot %d is taken by a connected player", want), now)
+			return
+		}
+	} else {
+		for i := 1; i < m.players && slot < 0; i++ {
+			if !m.peers[i].joined {
+				slot = i
+			}
+		}
+		for i := 1; i < m.players && slot < 0; i++ {
+			if !m.peers[i].connected {
+				slot, back = i, true
+			}
+		}
+		if slot < 0 {
+			m.refuse(from, refuseFull, fmt.Sprintf("the match is full: %d of %d players, all connected", m.players, m.players), now)
+			return
+		}
+	}
+	p := &m.peers[slot]
+	if back && p.any && h.seq <= p.high {
+		// An old join of the dropped player's, replayed: a new run of
+		// the joiner numbers above everything its last run sent.
+		m.stats.Dropped.Replayed++
+		return
+	}
+	p.addr, p.joined, p.connected, p.heard = from, true, true, now
+	p.high, p.seen, p.any = h.seq, 1, true
+	p.stats.RTT = 0
+	if back {
+		m.event(Event{Peer: slot, Kind: Reconnected})
+	}
+	if !m.full {
+		n := 0
+		for i := 1; i < m.players; i++ {
+			if m.peers[i].joined {
+				n++
+			}
+		}
+		if n == m.players-1 {
+			m.full = true
+			close(m.fullc)
+			for i := 1; i < m.players; i++ {
+				if i != slot {
+					m.accept(i)
+				}
+			}
+		}
+	}
+	m.accept(slot)
+}
+
+func (m *Match) accept(slot int) {
+	p := &m.peers[slot]
+	seq := p.seq
+	p.seq++
+	b := m.loop.begin(kindAccept, 0, seq)
+	full := byte(0)
+	if m.full {
+		full = 1
+	}
+	b = append(b, byte(slot), byte(m.players), full)
+	m.writeLocked(slot, p.addr, b)
+}

@@ -1,0 +1,447 @@
+package netplay_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/option"
+	"github.com/metronome-go/metronome/rollback"
+	"github.com/metronome-go/metronome/rollback/netplay"
+)
+
+var transports = []string{netplay.UDP, netplay.QUIC}
+
+var game = netplay.Identity{Game: "toy", Version: "1.0", Config: 42}
+
+// within is how long any test waits for anything: far longer than any
+// loopback exchange takes, so it fails only when something hangs.
+const within = 20 * time.Second
+
+// open hosts a match of n players and joins it n-1 times, all on
+// loopback; it returns the host's match first.
+func open(t testing.TB, transport string, n int, opts netplay.Options) []*netplay.Match {
+	t.Helper()
+	opts.Transport, opts.Players = transport, n
+	h, err := netplay.Host("127.0.0.1:0", opts, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	ms := make([]*netplay.Match, n)
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := 1; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ms[i], errs[i] = netplay.Join(ctx, h.Addr().String(), h.Token(), opts, game)
+		}()
+	}
+	ms[0], errs[0] = h.Wait(ctx)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms[1:] {
+		t.Cleanup(func() { m.Close() })
+	}
+	// Joiners take the slots in any order: index by peer number.
+	byPeer := make([]*netplay.Match, n)
+	for _, m := range ms {
+		if m.Players() != n {
+			t.Fatalf("a match of %d players, want %d", m.Players(), n)
+		}
+		if byPeer[m.Self()] != nil {
+			t.Fatalf("two ends are peer %d", m.Self())
+		}
+		byPeer[m.Self()] = m
+	}
+	return byPeer
+}
+
+// toy is a deterministic simulation: each player's counter moves by its
+// input every tick.
+type toy struct {
+	pos   [netplay.MaxPlayers]int64
+	saves [9]struct {
+		tick int64
+		pos  [netplay.MaxPlayers]int64
+	}
+}
+
+func (s *toy) Save(k int64) error {
+	s.saves[k%9].tick, s.saves[k%9].pos = k, s.pos
+	return nil
+}
+
+func (s *toy) Restore(k int64) error {
+	if s.saves[k%9].tick != k {
+		return fmt.Errorf("toy: no save of tick %d", k)
+	}
+	s.pos = s.saves[k%9].pos
+	return nil
+}
+
+func (s *toy) Step(in *rollback.Inputs, _ bool) error {
+	for p := range in.Players() {
+		st := in.Player(p)
+		if st[0].Down {
+			s.pos[p] += in.Tick()%5 + 1
+		}
+		s.pos[p] = s.pos[p]*3 + int64(st[1].Presses)
+	}
+	return nil
+}
+
+func (s *toy) Hash() uint64 {
+	h := uint64(1469598103934665603)
+	for _, v := range s.pos {
+		h = (h ^ uint64(v)) * 1099511628211
+	}
+	return h
+}
+
+// script is player p's input for tick k: held in runs, a press now and
+// then.
+func script(p int, k int64, dst []input.Stats) {
+	x := uint64(k/7)*0x9e3779b97f4a7c15 ^ uint64(p+1)*0xbf58476d1ce4e5b9
+	x ^= x >> 31
+	down := x&1 == 0
+	dst[0] = input.Stats{Down: down, WasDown: down}
+	dst[1] = input.Stats{}
+	if k%13 == int64(p) {
+		dst[1] = input.Stats{Presses: 1, Releases: 1}
+	}
+}
+
+// play runs a rollback session on every match, all on the test's
+// goroutine, for ticks ticks, exchanging their messages over the
+// matches, and checks that their confirmed hashes agree.
+func play(t *testing.T, ms []*netplay.Match, ticks int64) {
+	t.Helper()
+	n := len(ms)
+	players := make([]rollback.Player, n)
+	for i := range players {
+		players[i] = rollback.Player{Peer: i, Delay: 2}
+	}
+	ss := make([]*rollback.Session, n)
+	for i := range ss {
+		s, err := rollback.NewSession(&toy{}, rollback.Options{Self: i, Players: players, Actions: 2, Window: 8, HashEvery: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss[i] = s
+	}
+	var msg []byte
+	buf := make([]byte, rollback.MaxMessage)
+	pace := time.NewTicker(time.Millisecond)
+	defer pace.Stop()
+	deadline := time.Now().Add(within)
+	for done := false; !done; {
+		if time.Now().After(deadline) {
+			t.Fatalf("no end within %v: ticks %v", within, ticksOf(ss))
+		}
+		<-pace.C
+		done = true
+		for i, s := range ss {
+			m := ms[i]
+			for {
+				k, from, ok := m.Receive(buf)
+				if !ok {
+					break
+				}
+				if err := s.ReceiveFrom(from, buf[:k]); err != nil {
+					t.Fatalf("peer %d: message from %d: %v", i, from, err)
+				}
+			}
+			if s.Tick() < ticks {
+				script(i, s.Tick()+2, s.Local(i))
+				if _, err := s.Advance(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			msg = s.AppendMessage(msg[:0])
+			for j := range n {
+				if j != i {
+					if err := m.Send(j, msg); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if st := s.Stats(); st.Confirmed < ticks-10 || st.Hashes < uint64(ticks/10) {
+				done = false
+			}
+		}
+	}
+	for i, s := range ss {
+		st := s.Stats()
+		if st.Desyncs != 0 {
+			d, _ := s.Desync()
+			t.Errorf("peer %d: %v", i, d)
+		}
+		if st.Hashes == 0 {
+			t.Errorf("peer %d compared no hash", i)
+		}
+	}
+}
+
+func ticksOf(ss []*rollback.Session) []string {
+	var out []string
+	for _, s := range ss {
+		st := s.Stats()
+		out = append(out, fmt.Sprintf("tick %d confirmed %d hashes %d", st.Tick, st.Confirmed, st.Hashes))
+	}
+	return out
+}
+
+func TestPeersPlayToTheSameHashes(t *testing.T) {
+	for _, tr := range transports {
+		for _, n := range []int{2, 3} {
+			t.Run(fmt.Sprintf("%s/%d", tr, n), func(t *testing.T) {
+				ms := open(t, tr, n, netplay.Options{})
+				play(t, ms, 300)
+				for _, m := range ms {
+					st := m.Stats()
+					if st.Sent.Packets == 0 || st.Received.Packets == 0 {
+						t.Errorf("peer %d: sent %d packets, received %d", m.Self(), st.Sent.Packets, st.Received.Packets)
+					}
+					if d := st.Dropped; d != (netplay.Drops{}) {
+						t.Errorf("peer %d dropped packets on a clean loopback: %+v", m.Self(), d)
+					}
+				}
+			})
+		}
+	}
+}
+
+// eventually waits, at most within, until cond holds.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(within)
+	for !cond() {
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("no %s within %v", what, within)
+		}
+	}
+}
+
+func TestRTTIsMeasured(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) {
+			ms := open(t, tr, 2, netplay.Options{Timeout: 200 * time.Millisecond})
+			eventually(t, "round-trip time", func() bool {
+				return ms[0].Stats().Peers[1].RTT > 0 && ms[1].Stats().Peers[0].RTT > 0
+			})
+		})
+	}
+}
+
+func TestJoinsAreRefusedWithAReason(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) {
+			opts := netplay.Options{Transport: tr, Timeout: 2 * time.Second}
+			h, err := netplay.Host("127.0.0.1:0", opts, game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), within)
+			defer cancel()
+			// Fill h's match first.
+			first, err := netplay.Join(ctx, h.Addr().String(), h.Token(), opts, game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer first.Close()
+			other, err := netplay.Host("127.0.0.1:0", opts, game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer other.Close()
+			wrongToken := other.Token()
+			if tr == netplay.QUIC {
+				wrongToken = swapSecret(t, h.Token(), other.Token())
+			}
+			cases := []struct {
+				name, token string
+				id          netplay.Identity
+				want        string
+				count       func(netplay.Refusals) uint64
+			}{
+				{"token", wrongToken, game, "wrong join token", func(r netplay.Refusals) uint64 { return r.Token }},
+				{"full", h.Token(), game, "the match is full", func(r netplay.Refusals) uint64 { return r.Full }},
+				{"game", h.Token(), netplay.Identity{Game: "other", Version: "1.0", Config: 42}, `different game: the host plays "toy", the joiner "other"`, func(r netplay.Refusals) uint64 { return r.Game }},
+				{"version", h.Token(), netplay.Identity{Game: "toy", Version: "2.0", Config: 42}, `the host runs "1.0", the joiner "2.0"`, func(r netplay.Refusals) uint64 { return r.Version }},
+				{"config", h.Token(), netplay.Identity{Game: "toy", Version: "1.0", Config: 43}, "different configuration", func(r netplay.Refusals) uint64 { return r.Config }},
+			}
+			for _, c := range cases {
+				before := c.count(h.Stats().Refused)
+				_, err := netplay.Join(ctx, h.Addr().String(), c.token, opts, c.id)
+				if !errors.Is(err, netplay.ErrRefused) || !strings.Contains(err.Error(), c.want) {
+					t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
+				}
+				if got := c.count(h.Stats().Refused); got != before+1 {
+					t.Errorf("%s: host counted %d refusals of the kind, want %d", c.name, got, before+1)
+				}
+			}
+		})
+	}
+}
+
+// swapSecret is QUIC token a with b's join secret: the right certificate,
+// the wrong secret.
+func swapSecret(t *testing.T, a, b string) string {
+	t.Helper()
+	ra, rb := decode(t, a), decode(t, b)
+	copy(ra[1:17], rb[1:17])
+	return "quic:" + encode(ra)
+}
+
+func TestJoinNeedsTheTokensTransport(t *testing.T) {
+	h, err := netplay.Host("127.0.0.1:0", netplay.Options{}, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	_, err = netplay.Join(context.Background(), h.Addr().String(), h.Token(), netplay.Options{Transport: netplay.QUIC}, game)
+	if err == nil || !strings.Contains(err.Error(), `set it to "udp"`) {
+		t.Errorf("error %v, want one naming the token's transport", err)
+	}
+}
+
+func TestJoinWithoutAnAnswerEnds(t *testing.T) {
+	// A socket that never answers.
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	h, err := netplay.Host("127.0.0.1:0", netplay.Options{}, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := h.Token()
+	h.Close()
+	_, err = netplay.Join(context.Background(), c.LocalAddr().String(), tok, netplay.Options{Timeout: 200 * time.Millisecond}, game)
+	if err == nil || !strings.Contains(err.Error(), "no answer from the host within 200ms") {
+		t.Errorf("error %v, want no answer within the timeout", err)
+	}
+}
+
+func TestOptionsNameEveryBadField(t *testing.T) {
+	err := netplay.Options{Players: 5, Transport: "tcp", Timeout: time.Millisecond, Slot: 9}.Validate()
+	var fields []string
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		var oe *option.Error
+		if errors.As(e, &oe) {
+			fields = append(fields, oe.Field)
+		}
+	}
+	if got, want := strings.Join(fields, " "), "Options.Players Options.Transport Options.Timeout Options.Slot"; got != want {
+		t.Errorf("fields %q, want %q", got, want)
+	}
+	if err := (netplay.Options{}).Validate(); err != nil {
+		t.Errorf("zero options: %v", err)
+	}
+	if _, err := netplay.Host("127.0.0.1:0", netplay.Options{}, netplay.Identity{Game: strings.Repeat("x", 65)}); err == nil || !strings.Contains(err.Error(), "Identity.Game") {
+		t.Errorf("a 65-byte game name: %v, want an error naming Identity.Game", err)
+	}
+}
+
+func TestCloseReleasesThePort(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) {
+			ms := open(t, tr, 2, netplay.Options{})
+			addr := ms[0].Addr().String()
+			for _, m := range ms {
+				if err := m.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if err := m.Close(); err != nil {
+					t.Fatalf("second close: %v", err)
+				}
+				if err := m.Send(1-m.Self(), []byte("x")); !errors.Is(err, rollback.ErrClosed) {
+					t.Errorf("send after close: %v, want rollback.ErrClosed", err)
+				}
+			}
+			c, err := net.ListenPacket("udp", addr)
+			if err != nil {
+				t.Fatalf("the host's port is still bound after Close: %v", err)
+			}
+			c.Close()
+		})
+	}
+}
+
+// A packet is its message and 27 bytes: a 10-byte header, the peer byte
+// and a 16-byte MAC.
+func TestPacketOverhead(t *testing.T) {
+	ms := open(t, netplay.UDP, 2, netplay.Options{Timeout: 10 * time.Minute}) // pings once a second
+	before := ms[1].Stats().Peers[0].Sent
+	if err := ms[1].Send(0, make([]byte, 60)); err != nil {
+		t.Fatal(err)
+	}
+	after := ms[1].Stats().Peers[0].Sent
+	if p, b := after.Packets-before.Packets, after.Bytes-before.Bytes; p != 1 || b != 87 {
+		t.Errorf("%d packets of %d bytes in all for a 60-byte message, want 1 of 87", p, b)
+	}
+}
+
+func TestIPv6Loopback(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) {
+			opts := netplay.Options{Transport: tr}
+			h, err := netplay.Host("[::1]:0", opts, game)
+			if err != nil {
+				t.Skipf("no IPv6 loopback: %v", err)
+			}
+			defer h.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), within)
+			defer cancel()
+			j, err := netplay.Join(ctx, h.Addr().String(), h.Token(), opts, game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer j.Close()
+			m, err := h.Wait(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			play(t, []*netplay.Match{m, j}, 100)
+		})
+	}
+}
+
+// A QUIC joiner accepts only the certificate its token names.
+func TestQUICPinsTheCertificate(t *testing.T) {
+	opts := netplay.Options{Transport: netplay.QUIC, Timeout: 2 * time.Second}
+	h, err := netplay.Host("127.0.0.1:0", opts, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	other, err := netplay.Host("127.0.0.1:0", opts, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	_, err = netplay.Join(ctx, h.Addr().String(), other.Token(), opts, game)
+	if err == nil || !strings.Contains(err.Error(), "certificate is not the token's") {
+		t.Errorf("joining with another host's token: %v, want the certificate refused", err)
+	}
+}

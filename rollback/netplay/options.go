@@ -1,0 +1,118 @@
+package netplay
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/metronome-go/metronome/option"
+)
+
+// Transports a match can run over.
+const (
+	UDP  = "udp"
+	QUIC = "quic"
+)
+
+// Defaults of the zero Options.
+const (
+	DefaultPlayers = 2
+	DefaultTimeout = 5 * time.Second
+)
+
+// MaxPlayers is the most players a match holds.
+const MaxPlayers = 4
+
+// Options configures a host or a joiner. A zero Options consists entirely
+// of default values.
+type Options struct {
+	// Players is the number of players in the match, 2 to 4, the host's
+	// included; zero is 2. Only the host's counts: a joiner learns it when
+	// accepted, and its own is checked only for range.
+	Players int
+	// Transport is UDP ("udp", the default; zero is "udp") or QUIC
+	// ("quic"). A joiner's must be the transport its token names.
+	Transport string
+	// Timeout is how long a peer may stay silent before it is
+	// disconnected, 100ms to 10 minutes; zero is 5 seconds. It also
+	// bounds how long Join waits for the host's first answer. Pings go
+	// out ten times per Timeout (at most once every 10ms, at least once a
+	// second), so a live peer is never silent that long.
+	Timeout time.Duration
+	// Slot is, for a joiner, the peer number it asks for: zero takes any
+	// free slot; 1 to Players-1 takes that slot, or takes it back after
+	// this joiner was dropped (a reconnection). A host ignores it.
+	Slot int
+	// Log receives the host's refusals and each disconnect and
+	// reconnection; nil logs nothing (they are counted in Stats either
+	// way).
+	Log *slog.Logger
+}
+
+// Validate reports every invalid field at once, each as an *option.Error.
+func (o Options) Validate() error {
+	var errs []error
+	bad := func(field string, v any, allowed string) {
+		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Options." + field, Value: v, Problem: "is out of range", Allowed: allowed})
+	}
+	if o.Players != 0 && (o.Players < 2 || o.Players > MaxPlayers) {
+		bad("Players", o.Players, fmt.Sprintf("2 to %d (0 is %d)", MaxPlayers, DefaultPlayers))
+	}
+	if o.Transport != "" && o.Transport != UDP && o.Transport != QUIC {
+		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Options.Transport", Value: o.Transport, Problem: "is not a transport", Allowed: `"udp" (the default) or "quic"`})
+	}
+	if o.Timeout != 0 && (o.Timeout < 100*time.Millisecond || o.Timeout > 10*time.Minute) {
+		bad("Timeout", o.Timeout, "100ms to 10m (0 is 5s)")
+	}
+	if o.Slot < 0 || o.Slot > MaxPlayers-1 {
+		bad("Slot", o.Slot, fmt.Sprintf("0 (any) to %d", MaxPlayers-1))
+	}
+	return errors.Join(errs...)
+}
+
+// withDefaults returns o with its zero fields set to their defaults.
+func (o Options) withDefaults() Options {
+	if o.Players == 0 {
+		o.Players = DefaultPlayers
+	}
+	if o.Transport == "" {
+		o.Transport = UDP
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
+	}
+	return o
+}
+
+// pingEvery is how often a peer is pinged: ten times per timeout, between
+// 10ms and a second.
+func (o Options) pingEvery() time.Duration {
+	return min(max(o.Timeout/10, 10*time.Millisecond), time.Second)
+}
+
+// Identity names the game a match plays. A joiner whose Identity differs
+// from the host's in any field is refused, with the field named on both
+// sides: peers of different games, versions or configurations would
+// desync at once.
+type Identity struct {
+	// Game and Version name the game and its version, each up to 64
+	// bytes.
+	Game, Version string
+	// Config is a hash of the configuration that must agree between peers
+	// (tick rate, players' delays, the game's own rules).
+	Config uint64
+}
+
+const maxName = 64
+
+func (id Identity) validate() error {
+	var errs []error
+	if len(id.Game) > maxName {
+		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Identity.Game", Value: len(id.Game), Problem: "is too long", Allowed: "up to 64 bytes"})
+	}
+	if len(id.Version) > maxName {
+		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Identity.Version", Value: len(id.Version), Problem: "is too long", Allowed: "up to 64 bytes"})
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,208 @@
+package netplay
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"hash"
+
+	"github.com/metronome-go/metronome/rollback"
+)
+
+// A packet, over either transport:
+//
+//	byte 0     version (high 4 bits, 1) and kind (low 4 bits)
+//	byte 1     sender's peer number (0 the host; 255 a joiner not yet accepted)
+//	bytes 2-9  sequence number, little-endian: one counter per receiver
+//	payload    by kind (below)
+//	16 bytes   HMAC-SHA256 of everything before it, keyed by the join
+//	           secret, truncated to 16 bytes (128 bits, as in RFC 4868's
+//	           truncated tags: forging one takes about 2^128 tries)
+//
+// Payloads: join is the Identity (uvarint-prefixed game and version, 8
+// bytes config) and the slot asked for; accept is the slot given, the
+// number of players and whether the match is full; refuse is a reason
+// byte and a uvarint-prefixed message; data is one byte (the peer it is
+// for, from a joiner; the peer it is from, from the host) and a message;
+// ping and pong are the pinger's 8-byte clock reading (a host's ping adds
+// a byte, bit i set when it hears peer i); bye is empty.
+const (
+	packetVersion = 1
+	headerLen     = 10
+	macLen        = 16
+	maxPayload    = 1 + rollback.MaxMessage
+	maxPacket     = headerLen + maxPayload + macLen
+	noSlot        = 255
+)
+
+type kind byte
+
+const (
+	kindJoin kind = iota + 1
+	kindAccept
+	kindRefuse
+	kindData
+	kindPing
+	kindPong
+	kindBye
+	kindLast = kindBye
+)
+
+// sealer writes and checks packets with one MAC state; each goroutine
+// that sends or reads has its own.
+type sealer struct {
+	mac hash.Hash
+	sum [32]byte
+	buf []byte
+}
+
+func newSealer(key []byte) *sealer {
+	return &sealer{mac: hmac.New(sha256.New, key), buf: make([]byte, 0, maxPacket)}
+}
+
+// begin starts a packet in s.buf; append the payload to the result and
+// pass it to seal.
+func (s *sealer) begin(k kind, from int, seq uint64) []byte {
+	b := append(s.buf[:0], packetVersion<<4|byte(k), byte(from))
+	return binary.LittleEndian.AppendUint64(b, seq)
+}
+
+// seal appends the MAC to a packet begun with begin.
+func (s *sealer) seal(b []byte) []byte {
+	s.mac.Reset()
+	s.mac.Write(b)
+	sum := s.mac.Sum(s.sum[:0])
+	b = append(b, sum[:macLen]...)
+	s.buf = b[:0]
+	return b
+}
+
+type header struct {
+	kind kind
+	from int
+	seq  uint64
+}
+
+// drop reasons of parse.
+type reason int
+
+const (
+	okPacket reason = iota
+	dropMalformed
+	dropOversized
+	dropAuth
+)
+
+// parse splits a packet into its header and payload, checking its shape,
+// and reports whether its MAC is right (it checks the MAC in constant
+// time). A packet of the right shape whose MAC is wrong is dropAuth, with
+// the header still parsed, so that a join with a wrong token can be
+// answered.
+func (s *sealer) parse(p []byte) (h header, payload []byte, r reason) {
+	if len(p) > maxPacket {
+		return h, nil, dropOversized
+	}
+	if len(p) < headerLen+macLen || p[0]>>4 != packetVersion {
+		return h, nil, dropMalformed
+	}
+	h.kind = kind(p[0] & 15)
+	h.from = int(p[1])
+	h.seq = binary.LittleEndian.Uint64(p[2:])
+	if h.kind < kindJoin || h.kind > kindLast {
+		return h, nil, dropMalformed
+	}
+	body := p[:len(p)-macLen]
+	s.mac.Reset()
+	s.mac.Write(body)
+	sum := s.mac.Sum(s.sum[:0])
+	payload = body[headerLen:]
+	if !hmac.Equal(sum[:macLen], p[len(p)-macLen:]) {
+		return h, payload, dropAuth
+	}
+	return h, payload, okPacket
+}
+
+// Payload coding.
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+type payloadReader struct {
+	b  []byte
+	ok bool
+}
+
+func (r *payloadReader) byte() byte {
+	if !r.ok || len(r.b) < 1 {
+		r.ok = false
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+func (r *payloadReader) uint64() uint64 {
+	if !r.ok || len(r.b) < 8 {
+		r.ok = false
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return v
+}
+
+func (r *payloadReader) string(limit int) string {
+	if !r.ok {
+		return ""
+	}
+	n, k := binary.Uvarint(r.b)
+	if k <= 0 || n > uint64(limit) || uint64(len(r.b)-k) < n {
+		r.ok = false
+		return ""
+	}
+	s := string(r.b[k : k+int(n)])
+	r.b = r.b[k+int(n):]
+	return s
+}
+
+// end reports whether the payload was read whole and nothing is left.
+func (r *payloadReader) end() bool { return r.ok && len(r.b) == 0 }
+
+func appendJoin(b []byte, id Identity, slot int) []byte {
+	b = appendString(b, id.Game)
+	b = appendString(b, id.Version)
+	b = binary.LittleEndian.AppendUint64(b, id.Config)
+	return append(b, byte(slot))
+}
+
+func parseJoin(p []byte) (id Identity, slot int, ok bool) {
+	r := payloadReader{b: p, ok: true}
+	id.Game = r.string(maxName)
+	id.Version = r.string(maxName)
+	id.Config = r.uint64()
+	slot = int(r.byte())
+	return id, slot, r.end()
+}
+
+// Refusal reasons.
+const (
+	refuseToken byte = iota + 1
+	refuseFull
+	refuseGame
+	refuseVersion
+	refuseConfig
+	refuseSlot
+	refuseLast = refuseSlot
+)
+
+const maxRefusal = 200
+
+func parseRefuse(p []byte) (why byte, msg string, ok bool) {
+	r := payloadReader{b: p, ok: true}
+	why = r.byte()
+	msg = r.string(maxRefusal)
+	return why, msg, r.end() && why >= refuseToken && why <= refuseLast
+}

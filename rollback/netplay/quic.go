@@ -1,0 +1,311 @@
+package netplay
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"errors"
+	"fmt"
+	"math/big"
+	"net"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/quic-go/quic-go"
+)
+
+const (
+	alpn       = "metronome-netplay/1"
+	serverName = "metronome-netplay"
+	rxLen      = 256 // datagrams read from every connection, waiting for the match
+	txLen      = 64  // datagrams per connection waiting for quic-go
+)
+
+type datagram struct {
+	from netip.AddrPort
+	b    []byte
+}
+
+// quicConduit carries packets in QUIC datagrams (RFC 9221): the host's
+// end has a listener and a connection per joiner, a joiner's one
+// connection. Each connection has a reader and a writer goroutine (quic-go's
+// SendDatagram blocks when 32 datagrams wait), all owned by the conduit
+// and joined by close.
+type quicConduit struct {
+	udp         *net.UDPConn
+	tr          *quic.Transport
+	ln          *quic.Listener // host only
+	fingerprint [printLen]byte // host: of its certificate
+	hostAddr    netip.AddrPort // joiner: the host's address
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	rx     chan datagram
+
+	mu    sync.Mutex
+	conns map[netip.AddrPort]*quicConn
+	local net.Addr
+}
+
+type quicConn struct {
+	c  *quic.Conn
+	tx chan []byte
+}
+
+func quicConfig(opts Options) *quic.Config {
+	return &quic.Config{
+		EnableDatagrams: true,
+		// The match notices silence itself (Options.Timeout); the
+		// connection outlives it so that a link that comes back is the
+		// same connection.
+		MaxIdleTimeout:       max(3*opts.Timeout, 30*time.Second),
+		KeepAlivePeriod:      opts.pingEvery(),
+		HandshakeIdleTimeout: opts.Timeout,
+	}
+}
+
+// newTransport opens the UDP socket a QUIC endpoint runs on: the
+// conduit owns it, so that closing the conduit frees the port at once.
+func newTransport(addr string) (*quicConduit, error) {
+	ua, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		return nil, err
+	}
+	c, err := net.ListenUDP("udp", ua)
+	if err != nil {
+		return nil, err
+	}
+	q := &quicConduit{udp: c, tr: &quic.Transport{Conn: c}, rx: make(chan datagram, rxLen), conns: map[netip.AddrPort]*quicConn{}, local: c.LocalAddr()}
+	q.ctx, q.cancel = context.WithCancel(context.Background())
+	return q, nil
+}
+
+// selfSigned makes the session's certificate: a new P-256 key, valid for
+// a month, trusted by its SHA-256 fingerprint alone.
+func selfSigned() (tls.Certificate, [printLen]byte, error) {
+	var fp [printLen]byte
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, fp, err
+	}
+	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 120))
+	if err != nil {
+		return tls.Certificate{}, fp, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: serial,
+		Subject:      pkix.Name{CommonName: serverName},
+		DNSNames:     []string{serverName},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(30 * 24 * time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, fp, err
+	}
+	fp = sha256.Sum256(der)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, fp, nil
+}
+
+func listenQUIC(addr string, opts Options) (*quicConduit, error) {
+	cert, fp, err := selfSigned()
+	if err != nil {
+		return nil, fmt.Errorf("certificate: %w", err)
+	}
+	tc := &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{alpn}, MinVersion: tls.VersionTLS13}
+	q, err := newTransport(addr)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := q.tr.Listen(tc, quicConfig(opts))
+	if err != nil {
+		q.tr.Close()
+		q.udp.Close()
+		return nil, err
+	}
+	q.ln, q.fingerprint = ln, fp
+	q.wg.Add(1)
+	go q.accept()
+	return q, nil
+}
+
+func dialQUIC(ctx context.Context, addr string, fp [printLen]byte, opts Options) (*quicConduit, error) {
+	tc := &tls.Config{
+		NextProtos: []string{alpn},
+		ServerName: serverName,
+		MinVersion: tls.VersionTLS13,
+		// The certificate is self-signed: it is trusted because its
+		// fingerprint is the token's, checked below, not by a CA.
+		InsecureSkipVerify: true,
+		VerifyPeerCertificate: func(raw [][]byte, _ [][]*x509.Certificate) error {
+			if len(raw) == 0 {
+				return errors.New("netplay: the host sent no certificate")
+			}
+			if sha256.Sum256(raw[0]) != fp {
+				return errors.New("netplay: the host's certificate is not the token's (another host, or someone in between)")
+			}
+			return nil
+		},
+	}
+	ua, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		return nil, err
+	}
+	q, err := newTransport(udpAny(canonical(ua.AddrPort())))
+	if err != nil {
+		return nil, err
+	}
+	dctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	c, err := q.tr.Dial(dctx, ua, tc, quicConfig(opts))
+	if err != nil {
+		q.close()
+		return nil, err
+	}
+	q.hostAddr = q.add(c)
+	return q, nil
+}
+
+// accept takes the host's connections until close.
+func (q *quicConduit) accept() {
+	defer q.wg.Done()
+	for {
+		c, err := q.ln.Accept(q.ctx)
+		if err != nil {
+			return
+		}
+		q.add(c)
+	}
+}
+
+// add starts a connection's reader and writer and returns its address.
+func (q *quicConduit) add(c *quic.Conn) netip.AddrPort {
+	var addr netip.AddrPort
+	if ua, ok := c.RemoteAddr().(*net.UDPAddr); ok {
+		addr = canonical(ua.AddrPort())
+	}
+	qc := &quicConn{c: c, tx: make(chan []byte, txLen)}
+	q.mu.Lock()
+	if old := q.conns[addr]; old != nil {
+		old.c.CloseWithError(0, "replaced")
+	}
+	q.conns[addr] = qc
+	q.mu.Unlock()
+	q.wg.Add(2)
+	go func() { // reader
+		defer q.wg.Done()
+		defer func() {
+			q.mu.Lock()
+			if q.conns[addr] == qc {
+				delete(q.conns, addr)
+			}
+			q.mu.Unlock()
+			c.CloseWithError(0, "")
+		}()
+		for {
+			b, err := c.ReceiveDatagram(q.ctx)
+			if err != nil {
+				if q.ctx.Err() == nil {
+					select {
+					case q.rx <- datagram{addr, nil}:
+					case <-q.ctx.Done():
+					}
+				}
+				return
+			}
+			select {
+			case q.rx <- datagram{addr, b}:
+			default: // the match is behind: lost, as over UDP
+			}
+		}
+	}()
+	go func() { // writer
+		defer q.wg.Done()
+		for {
+			select {
+			case b := <-qc.tx:
+				if c.SendDatagram(b) != nil {
+					return
+				}
+			case <-c.Context().Done():
+				return
+			case <-q.ctx.Done():
+				return
+			}
+		}
+	}()
+	return addr
+}
+
+func (q *quicConduit) read(buf []byte, wait time.Duration) (int, netip.AddrPort, bool, error) {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case d := <-q.rx:
+		if d.b == nil {
+			return connectionGone, d.from, true, nil
+		}
+		return copy(buf, d.b), d.from, true, nil
+	case <-t.C:
+		return 0, netip.AddrPort{}, false, nil
+	case <-q.ctx.Done():
+		return 0, netip.AddrPort{}, false, net.ErrClosed
+	}
+}
+
+func (q *quicConduit) write(to netip.AddrPort, b []byte) error {
+	if q.ctx.Err() != nil {
+		return net.ErrClosed
+	}
+	q.mu.Lock()
+	qc := q.conns[to]
+	q.mu.Unlock()
+	if qc == nil {
+		return nil // no connection from there (any more): lost
+	}
+	select {
+	case qc.tx <- append([]byte(nil), b...):
+		return nil
+	default:
+		return errQueueFull
+	}
+}
+
+var errQueueFull = errors.New("netplay: send queue full")
+
+func (q *quicConduit) addr() net.Addr { return q.local }
+
+func (q *quicConduit) close() error {
+	q.mu.Lock()
+	conns := make([]*quicConn, 0, len(q.conns))
+	for _, c := range q.conns {
+		conns = append(conns, c)
+	}
+	q.mu.Unlock()
+	// Let the byes already queued leave before the connections close
+	// (at most 100ms).
+	for _, c := range conns {
+		for i := 0; i < 100 && len(c.tx) > 0; i++ {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	q.cancel()
+	var err error
+	for _, c := range conns {
+		c.c.CloseWithError(0, "closed")
+	}
+	if q.ln != nil {
+		err = q.ln.Close()
+	}
+	q.wg.Wait()
+	return errors.Join(err, q.tr.Close(), q.udp.Close())
+}

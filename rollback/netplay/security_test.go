@@ -1,0 +1,323 @@
+package netplay_test
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/rollback/netplay"
+)
+
+func decode(t *testing.T, tok string) []byte {
+	t.Helper()
+	_, body, _ := strings.Cut(tok, ":")
+	b, err := base64.RawURLEncoding.DecodeString(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func encode(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+
+// packet builds a packet by the documented layout, sealed with secret.
+func packet(secret []byte, kind, from byte, seq uint64, payload []byte) []byte {
+	b := []byte{1<<4 | kind, from}
+	b = binary.LittleEndian.AppendUint64(b, seq)
+	b = append(b, payload...)
+	mac := hmac.New(sha256.New, secret)
+	mac.Write(b)
+	return append(b, mac.Sum(nil)[:16]...)
+}
+
+const (
+	kindData = 4
+	kindPing = 5
+)
+
+// proxy forwards UDP datagrams between one joiner and the host, so a test
+// can cut the link, replay what passed and send from the joiner's
+// address.
+type proxy struct {
+	c        *net.UDPConn
+	host     *net.UDPAddr
+	mu       sync.Mutex
+	joiner   *net.UDPAddr
+	cut      bool
+	lastData []byte // the last data packet from the joiner
+	done     chan struct{}
+}
+
+func newProxy(t *testing.T, host net.Addr) *proxy {
+	t.Helper()
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{c: c, host: host.(*net.UDPAddr), done: make(chan struct{})}
+	go p.run()
+	t.Cleanup(func() { c.Close(); <-p.done })
+	return p
+}
+
+func (p *proxy) run() {
+	defer close(p.done)
+	buf := make([]byte, 2048)
+	for {
+		n, from, err := p.c.ReadFromUDP(buf)
+		if err != nil {
+			return
+		}
+		pkt := append([]byte(nil), buf[:n]...)
+		p.mu.Lock()
+		cut := p.cut
+		var to *net.UDPAddr
+		if from.Port == p.host.Port && from.IP.Equal(p.host.IP) {
+			to = p.joiner
+		} else {
+			p.joiner, to = from, p.host
+			if pkt[0]&15 == kindData {
+				p.lastData = pkt
+			}
+		}
+		p.mu.Unlock()
+		if !cut && to != nil {
+			p.c.WriteToUDP(pkt, to)
+		}
+	}
+}
+
+func (p *proxy) setCut(cut bool) {
+	p.mu.Lock()
+	p.cut = cut
+	p.mu.Unlock()
+}
+
+// toHost sends b to the host from the proxy: from the joiner's address.
+func (p *proxy) toHost(b []byte) { p.c.WriteToUDP(b, p.host) }
+
+// hostThroughProxy hosts a match of two and joins it through a proxy.
+func hostThroughProxy(t *testing.T, opts netplay.Options) (*netplay.Lobby, *proxy, *netplay.Match, *netplay.Match) {
+	t.Helper()
+	h, err := netplay.Host("127.0.0.1:0", opts, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	p := newProxy(t, h.Addr())
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	j, err := netplay.Join(ctx, p.c.LocalAddr().String(), h.Token(), opts, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	m, err := h.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, p, m, j
+}
+
+func TestBadPacketsAreDroppedAndCounted(t *testing.T) {
+	h, p, host, joiner := hostThroughProxy(t, netplay.Options{})
+	secret := decode(t, h.Token())[1:17]
+	// A message through, so the proxy holds a genuine data packet.
+	if err := joiner.Send(0, []byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 1200)
+	eventually(t, "message", func() bool {
+		n, from, ok := host.Receive(buf)
+		return ok && from == 1 && string(buf[:n]) == "hello"
+	})
+	p.mu.Lock()
+	genuine := p.lastData
+	p.mu.Unlock()
+	seq := binary.LittleEndian.Uint64(genuine[2:])
+
+	stranger, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stranger.Close()
+	forged := append([]byte(nil), genuine...)
+	forged[len(forged)-1] ^= 1
+	cases := []struct {
+		name  string
+		send  func()
+		count func(netplay.Drops) uint64
+	}{
+		{"forged MAC", func() { p.toHost(forged) }, func(d netplay.Drops) uint64 { return d.Auth }},
+		{"replayed", func() { p.toHost(genuine) }, func(d netplay.Drops) uint64 { return d.Replayed }},
+		{"oversized", func() { p.toHost(make([]byte, 1500)) }, func(d netplay.Drops) uint64 { return d.Oversized }},
+		{"malformed", func() { p.toHost([]byte{0x14, 1, 2}) }, func(d netplay.Drops) uint64 { return d.Malformed }},
+		{"another's slot", func() { p.toHost(packet(secret, kindData, 2, seq+1, []byte{0, 'x'})) }, func(d netplay.Drops) uint64 { return d.Slot }},
+		{"far in the future", func() { p.toHost(packet(secret, kindData, 1, seq+1<<30, []byte{0, 'x'})) }, func(d netplay.Drops) uint64 { return d.Future }},
+		{"unknown address", func() {
+			stranger.WriteToUDP(packet(secret, kindData, 1, seq+2, []byte{0, 'x'}), h.Addr().(*net.UDPAddr))
+		}, func(d netplay.Drops) uint64 { return d.Unknown }},
+	}
+	for _, c := range cases {
+		before := c.count(host.Stats().Dropped)
+		c.send()
+		eventually(t, c.name+" counted", func() bool { return c.count(host.Stats().Dropped) == before+1 })
+	}
+	if _, _, ok := host.Receive(buf); ok {
+		t.Error("a dropped packet reached Receive")
+	}
+	// The match still works.
+	if err := joiner.Send(0, []byte("again")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "message after the bad ones", func() bool {
+		n, _, ok := host.Receive(buf)
+		return ok && string(buf[:n]) == "again"
+	})
+}
+
+// A flood of authenticated messages nobody reads: the queue stays bounded
+// and the rest are counted.
+func TestAFullQueueDropsAndCounts(t *testing.T) {
+	ms := open(t, netplay.UDP, 2, netplay.Options{})
+	msg := make([]byte, 100)
+	for range 1000 {
+		if err := ms[1].Send(0, msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eventually(t, "drops", func() bool {
+		st := ms[0].Stats()
+		return st.Dropped.Queue > 0 // the kernel may drop some as well
+	})
+	n := 0
+	buf := make([]byte, 1200)
+	for _, _, ok := ms[0].Receive(buf); ok; _, _, ok = ms[0].Receive(buf) {
+		n++
+	}
+	if n > 256 {
+		t.Errorf("%d messages queued, want at most 256", n)
+	}
+}
+
+func wantEvent(t *testing.T, m *netplay.Match, peer int, kind netplay.EventKind) {
+	t.Helper()
+	eventually(t, kind.String()+" event", func() bool {
+		e, ok := m.Event()
+		return ok && e.Peer == peer && e.Kind == kind
+	})
+}
+
+func TestSilenceIsADisconnectAndTheLinkComesBack(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) {
+			opts := netplay.Options{Transport: tr, Timeout: 200 * time.Millisecond}
+			_, p, host, joiner := hostThroughProxy(t, opts)
+			p.setCut(true)
+			wantEvent(t, host, 1, netplay.Disconnected)
+			wantEvent(t, joiner, 0, netplay.Disconnected)
+			if host.Stats().Peers[1].Connected {
+				t.Error("host still sees peer 1 connected")
+			}
+			p.setCut(false)
+			wantEvent(t, host, 1, netplay.Reconnected)
+			wantEvent(t, joiner, 0, netplay.Reconnected)
+		})
+	}
+}
+
+func TestADroppedPlayerJoinsAgain(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) {
+			opts := netplay.Options{Transport: tr, Timeout: 300 * time.Millisecond}
+			h, err := netplay.Host("127.0.0.1:0", opts, game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), within)
+			defer cancel()
+			j, err := netplay.Join(ctx, h.Addr().String(), h.Token(), opts, game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			host, err := h.Wait(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j.Close()
+			wantEvent(t, host, 1, netplay.Left)
+			again := opts
+			again.Slot = 1
+			j2, err := netplay.Join(ctx, h.Addr().String(), h.Token(), again, game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer j2.Close()
+			if j2.Self() != 1 {
+				t.Errorf("rejoined as peer %d, want 1", j2.Self())
+			}
+			wantEvent(t, host, 1, netplay.Reconnected)
+			buf := make([]byte, 1200)
+			if err := host.Send(1, []byte("welcome back")); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "message to the rejoined player", func() bool {
+				n, from, ok := j2.Receive(buf)
+				return ok && from == 0 && string(buf[:n]) == "welcome back"
+			})
+		})
+	}
+}
+
+// In a match of three, a joiner learns through the host that the other
+// joiner dropped and came back.
+func TestJoinersLearnOfEachOthersDrops(t *testing.T) {
+	opts := netplay.Options{Players: 3, Timeout: 300 * time.Millisecond}
+	h, err := netplay.Host("127.0.0.1:0", opts, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	join := func(slot int) (*netplay.Match, error) {
+		o := opts
+		o.Slot = slot
+		return netplay.Join(ctx, h.Addr().String(), h.Token(), o, game)
+	}
+	// Join returns once the match is full: both at once.
+	var a, b *netplay.Match
+	var errA, errB error
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); a, errA = join(1) }()
+	go func() { defer wg.Done(); b, errB = join(2) }()
+	wg.Wait()
+	if err := errors.Join(errA, errB); err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	host, err := h.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	wantEvent(t, host, 2, netplay.Left)
+	wantEvent(t, a, 2, netplay.Disconnected)
+	b, err = join(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	wantEvent(t, host, 2, netplay.Reconnected)
+	wantEvent(t, a, 2, netplay.Reconnected)
+}

@@ -1,0 +1,53 @@
+package netplay
+
+import (
+	"errors"
+	"net"
+	"net/netip"
+	"time"
+)
+
+// udpConduit is a plain UDP socket.
+type udpConduit struct {
+	c *net.UDPConn
+}
+
+func listenUDP(addr string) (*udpConduit, error) {
+	ua, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		return nil, err
+	}
+	c, err := net.ListenUDP("udp", ua)
+	if err != nil {
+		return nil, err
+	}
+	return &udpConduit{c: c}, nil
+}
+
+func (u *udpConduit) read(buf []byte, wait time.Duration) (int, netip.AddrPort, bool, error) {
+	if err := u.c.SetReadDeadline(time.Now().Add(wait)); err != nil {
+		return 0, netip.AddrPort{}, false, err
+	}
+	n, from, err := u.c.ReadFromUDPAddrPort(buf)
+	if err != nil {
+		if errors.Is(err, net.ErrClosed) {
+			return 0, netip.AddrPort{}, false, err
+		}
+		// A deadline, or an ICMP error from an earlier send (a closed
+		// port on the other side, reported on Linux as a read error):
+		// the socket is fine.
+		return 0, netip.AddrPort{}, false, nil
+	}
+	return n, canonical(from), true, nil
+}
+
+func (u *udpConduit) write(to netip.AddrPort, b []byte) error {
+	_, err := u.c.WriteToUDPAddrPort(b, to)
+	if err != nil && !errors.Is(err, net.ErrClosed) {
+		return nil // a full buffer or an unreachable peer: lost, as UDP is
+	}
+	return err
+}
+
+func (u *udpConduit) addr() net.Addr { return u.c.LocalAddr() }
+func (u *udpConduit) close() error   { return u.c.Close() }
