@@ -95,9 +95,12 @@ type componentSnapshot interface {
 	// restore writes the saved values into the world's entities, which
 	// have the component.
 	restore(w *World)
-	// diff calls fn for every entity whose value differs from the world's,
-	// with the name of the first field that differs.
+	// diff calls fn for every entity whose value differs from the world's
+	// (w may be the world of another App of the same game), with the name
+	// of the first field that differs.
 	diff(w *World, fn func(e Entity, field string))
+	// typ is the component type.
+	typ() ComponentType
 	// collect appends the arrays the world's values of the type hold to
 	// held, before a rebuild drops the values; restore then reuses them.
 	collect(w *World, held *[]heldArray)
@@ -483,11 +486,17 @@ func (c *componentValues[T]) collect(w *World, held *[]heldArray) {
 
 func (c *componentValues[T]) dropSpares() { c.spare.drop() }
 
+func (c *componentValues[T]) typ() ComponentType { return c.st.ct }
+
 func (c *componentValues[T]) diff(w *World, fn func(Entity, string)) {
 	if c.l == nil || c.l.err != nil {
 		return
 	}
-	m := &c.st.m
+	st, ok := w.storeOf(c.st.ct).(*typedStore[T])
+	if !ok {
+		return // the world never had the type: the hash names it
+	}
+	m := &st.m
 	unhashed := w.unhashedID()
 	for i, e := range c.ents {
 		if w.w.Alive(e) && w.w.Has(e, unhashed) {
