@@ -78,6 +78,7 @@ type Audio struct {
 	seen    uint32
 
 	filter     *generic.Filter1[SoundSource]
+	sourceMap  generic.Map[SoundSource]
 	cameras    *generic.Filter2[Transform, Camera]
 	transforms generic.Map[Transform]
 }
@@ -151,6 +152,9 @@ type sourceVoice struct {
 	sound              assets.Sound
 	pan, volume, speed float32 // as last sent
 	seen               uint32
+	// pending: during a rollback, the source wants a voice of another
+	// sound than sound (or a first one); [Audio.EndRollback] starts it.
+	pending bool
 }
 
 // AddAudio stores a new [Audio] resource playing through player (nil for a
@@ -176,7 +180,7 @@ func AddAudio(app *App, player *audio.Player) *Audio {
 		cameras:    generic.NewFilter2[Transform, Camera](),
 		transforms: generic.NewMap[Transform](&w.w),
 	}
-	generic.NewMap[SoundSource](&w.w) // register the type while the world is unlocked
+	a.sourceMap = generic.NewMap[SoundSource](&w.w) // registers the type while the world is unlocked
 	AddResource(w, a)
 	app.AddSystem(PostUpdate, System{Name: "ecs.audio", Run: a.sync})
 	app.AddSystem(Shutdown, System{Name: "ecs.audio", Run: a.stopAll})
@@ -344,6 +348,11 @@ func (a *Audio) sync(ctx *Sys) {
 		a.seen = 1
 	}
 	at := a.At(ctx.Time.Update)
+	// While a rollback runs ticks again, voices are neither started nor
+	// stopped: EndRollback settles them on the state the last tick left,
+	// so a loop both runs play keeps its voice, and one only the first
+	// run stopped or started is started or stopped once.
+	rolling := a.replay.rollback
 	lx, ly, half := a.listener(ctx)
 	q := a.filter.Query(&a.app.world.w)
 	for q.Next() {
@@ -357,7 +366,13 @@ func (a *Audio) sync(ctx *Sys) {
 		}
 		r := &a.sources[i]
 		r.seen = a.seen
-		if !ok || r.sound != s.Sound {
+		if rolling {
+			r.pending = !ok || r.sound != s.Sound
+			if r.pending {
+				r.pan, r.volume = pan, volume
+				continue
+			}
+		} else if !ok || r.sound != s.Sound {
 			a.stop(r, at) // nothing for a new source
 			r.sound = s.Sound
 			a.start(r, s, at, pan, volume)
@@ -385,14 +400,22 @@ func (a *Audio) sync(ctx *Sys) {
 			r.speed = s.Params.Speed
 		}
 	}
-	// Sources not seen this tick were removed or despawned.
+	if !rolling {
+		a.sweep(at, a.StopFade)
+	}
+	a.countSources()
+}
+
+// sweep stops, with fade, the voices of the sources the last tick did not
+// see (removed or despawned), and forgets them.
+func (a *Audio) sweep(at audio.At, fade time.Duration) {
 	for i := 0; i < len(a.sources); {
 		r := &a.sources[i]
 		if r.seen == a.seen {
 			i++
 			continue
 		}
-		a.stop(r, at)
+		a.stopWith(r, at, fade)
 		// The slot may already hold a newer entity with the same ID.
 		if id := r.e.ID(); a.slots[id] == int32(i)+1 {
 			a.slots[id] = 0
@@ -407,12 +430,42 @@ func (a *Audio) sync(ctx *Sys) {
 		}
 		a.sources = a.sources[:last]
 	}
+}
+
+func (a *Audio) countSources() {
 	a.stats.Sources = 0
 	for i := range a.sources {
 		if !a.sources[i].voice.IsZero() {
 			a.stats.Sources++
 		}
 	}
+}
+
+// settleSources ends a rollback for the sources' voices: the sources the
+// last tick run did not see stop, fading over fade, and those that want
+// another voice than the one playing (or none played) start, at at.
+func (a *Audio) settleSources(at audio.At, fade time.Duration) {
+	if a.Player == nil {
+		return
+	}
+	w := &a.app.world.w
+	for i := range a.sources {
+		r := &a.sources[i]
+		if !r.pending || r.seen != a.seen {
+			continue
+		}
+		r.pending = false
+		if !w.Alive(r.e) || !a.sourceMap.Has(r.e) {
+			r.seen-- // removed after the audio system saw it: the sweep stops it
+			continue
+		}
+		s := a.sourceMap.Get(r.e)
+		a.stopWith(r, at, fade)
+		r.sound = s.Sound
+		a.start(r, s, at, r.pan, r.volume)
+	}
+	a.sweep(at, fade)
+	a.countSources()
 }
 
 func (a *Audio) start(r *sourceVoice, s *SoundSource, at audio.At, pan, volume float32) {
@@ -439,11 +492,13 @@ func (a *Audio) start(r *sourceVoice, s *SoundSource, at audio.At, pan, volume f
 	}
 }
 
-func (a *Audio) stop(r *sourceVoice, at audio.At) {
+func (a *Audio) stop(r *sourceVoice, at audio.At) { a.stopWith(r, at, a.StopFade) }
+
+func (a *Audio) stopWith(r *sourceVoice, at audio.At, fade time.Duration) {
 	if r.voice.IsZero() {
 		return
 	}
-	if err := a.Player.Stop(r.voice, at, a.StopFade); err != nil {
+	if err := a.Player.Stop(r.voice, at, fade); err != nil {
 		a.fail(err)
 	}
 	r.voice = audio.Voice{}

@@ -89,6 +89,13 @@ func (a *Audio) BeginRollback(tick uint64) {
 // rolled-back tick started and that the ticks run again did not request
 // (a sound of a prediction the confirmed inputs did not bear out) is
 // stopped at at, fading out over fade (0 means [DefaultRollbackFade]).
+//
+// The voices of [SoundSource] components are settled on the state the
+// last tick run left (the ticks run again start and stop none): a source
+// that has its voice keeps it, so a loop both runs play goes on
+// unbroken; a voice whose source is gone stops at at with fade; and a
+// source with no voice yet (one the rolled-back ticks had stopped, or
+// one they did not start) starts at at.
 func (a *Audio) EndRollback(at audio.At, fade time.Duration) {
 	l := &a.replay
 	if !l.rollback {
@@ -97,6 +104,7 @@ func (a *Audio) EndRollback(at audio.At, fade time.Duration) {
 	if fade <= 0 {
 		fade = DefaultRollbackFade
 	}
+	a.settleSources(at, fade)
 	for i := range l.entries {
 		e := &l.entries[i]
 		if !e.used || e.tick < l.from || e.pass == l.pass {

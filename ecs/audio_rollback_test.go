@@ -1,6 +1,7 @@
 package ecs_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -58,5 +59,99 @@ func TestRollbackMatchesSoundsAndStopsUnmadeOnes(t *testing.T) {
 	}
 	if got, want := left[len(left)-1], float32(0.375); got != want {
 		t.Errorf("at 400 ms: %g, want tick 2's shot and the blip (%g): tick 3's shot faded out", got, want)
+	}
+}
+
+// loopTag names a looping source in TestRollbackSettlesLoopingSources.
+type loopTag struct{ N int }
+
+// Ticks 2-5 run on a prediction, then a rollback runs them again on the
+// confirmed input, and tick 6 is the present. Loops B and D play from
+// tick 1 on; on tick 3 both runs start loop C and stop loop D, the
+// prediction also starts loop A and stops loop B, which the confirmed
+// run does not. After the rollback B and C play, once each; A fades out;
+// D, stopped by both runs, never plays again; and the ticks run again
+// start no second copy of a loop already playing.
+func TestRollbackSettlesLoopingSources(t *testing.T) {
+	var loops [5]assets.Sound
+	predicted := true
+	r := newAudioRig(t, func(r *audioRig) {
+		for n, v := range map[int]float32{1: 1.0 / 16, 2: 1.0 / 8, 3: 1.0 / 4, 4: 1.0 / 2} {
+			loops[n] = r.sound(fmt.Sprintf("loop%d", n), 100, v)
+		}
+		tags := ecs.NewFilter1[loopTag](r.app.World())
+		spawn := func(ctx *ecs.Sys, n int) {
+			p := ctx.Commands.Spawn()
+			ecs.With(p, loopTag{n})
+			s := ecs.LoopingSource(loops[n])
+			s.Positional = false
+			ecs.With(p, s)
+		}
+		despawn := func(ctx *ecs.Sys, n int) {
+			for q := tags.Query(); q.Next(); {
+				if q.Get().N == n {
+					ctx.Commands.Despawn(q.Entity())
+				}
+			}
+		}
+		r.app.AddSystem(ecs.Update, ecs.System{Name: "loops", Run: func(ctx *ecs.Sys) {
+			switch ctx.Time.Number {
+			case 1:
+				spawn(ctx, 2) // B
+				spawn(ctx, 4) // D
+			case 3:
+				spawn(ctx, 3) // C
+				despawn(ctx, 4)
+				if predicted {
+					spawn(ctx, 1) // A
+					despawn(ctx, 2)
+				}
+			}
+		}})
+	})
+	for n := range 2 {
+		r.tick(time.Duration(n)*audioStep, false)
+	}
+	var s ecs.Snapshot
+	if err := r.app.Save(&s); err != nil {
+		t.Fatal(err)
+	}
+	for n := 2; n < 6; n++ {
+		r.tick(time.Duration(n)*audioStep, false)
+	}
+	if err := r.app.Restore(&s); err != nil {
+		t.Fatal(err)
+	}
+	predicted = false
+	r.au.BeginRollback(2)
+	r.next = 2
+	for n := 2; n < 7; n++ {
+		r.tick(time.Duration(n)*audioStep, false)
+	}
+	present := 6 * audioStep
+	r.au.EndRollback(audio.AtInstant(audioOrigin+timing.Instant(present)), 0)
+	for n := 7; n < 12; n++ {
+		r.tick(time.Duration(n)*audioStep, false)
+	}
+
+	fade := int(int64(ecs.DefaultRollbackFade) * audioRate / int64(time.Second))
+	left, right := r.render(frameAt(12 * audioStep))
+	for _, c := range []struct {
+		from, to int
+		want     float32
+		what     string
+	}{
+		{frameAt(audioStep), frameAt(3 * audioStep), 0.625, "B and D, once each"},
+		{frameAt(3 * audioStep), frameAt(present), 0.3125, "A and C, as the prediction played them before the rollback"},
+		{frameAt(present) + fade + 1, frameAt(12 * audioStep), 0.375, "B and C, once each, as the confirmed run says"},
+	} {
+		for i := c.from; i < c.to; i++ {
+			if left[i] != c.want || right[i] != c.want {
+				t.Fatalf("frame %d = (%g, %g), want %g: %s (ticks at %d, %d, present at %d)", i, left[i], right[i], c.want, c.what, frameAt(audioStep), frameAt(3*audioStep), frameAt(present))
+			}
+		}
+	}
+	if st := r.au.Stats(); st.Sources != 2 {
+		t.Errorf("%d sources with a voice after the rollback, want 2 (B and C)", st.Sources)
 	}
 }

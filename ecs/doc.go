@@ -258,7 +258,9 @@
 // restoring allocate nothing once the ring's slots have been used, as long
 // as the world's structure is steady; a save after spawns or despawns, and
 // a restore across structural changes, cost a few allocations for Arche's
-// entity pool. Take snapshots between ticks, with no command queued.
+// entity pool, whatever the number of entities (the slices in the rebuilt
+// components reuse the arrays the world held). Take snapshots between
+// ticks, with no command queued.
 //
 // [SyncTest] runs an App in sync-test mode: after every tick it restores
 // the snapshot of a few ticks back ([DefaultSyncTestDepth]), runs those
@@ -267,6 +269,9 @@
 // the game with a [SyncTestError]: the tick, the replay divergence report
 // (component types and entity counts) and the field of each component
 // value that differs. The framework's --synctest K runs any game this way.
+// [App.FieldDiffs] gives the same field report between an App and a
+// snapshot of another App of the same game (two replays of one match,
+// which --replay A --compare B runs after a desync).
 //
 // # Determinism across machines
 //

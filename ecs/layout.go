@@ -1,8 +1,10 @@
 package ecs
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -356,6 +358,118 @@ func copyValue[T any](l *layout, dst, src, scratch *T) {
 	*scratch = zero
 }
 
+// copyValueSpare is copyValue for a value whose previous arrays are gone
+// (a restore rebuilt its entity): a slice that does not fit in dst's own
+// array takes one from sp when it holds one large enough.
+func copyValueSpare[T any](l *layout, dst, src, scratch *T, sp *spareArrays) {
+	if !l.deep {
+		*dst = *src
+		return
+	}
+	*scratch = *dst
+	*dst = *src
+	l.ownSlicesSpare(unsafe.Pointer(dst), unsafe.Pointer(scratch), sp)
+	var zero T
+	*scratch = zero
+}
+
+// spareArrays holds, for one component type, the arrays of the slices
+// its values held before a restore rebuilt the world's entities (Arche
+// drops the values with the entities), by leaf of the type's layout, so
+// that the rebuilt values take them instead of new ones.
+type spareArrays struct {
+	leaves int            // of the type's layout
+	free   [][]spareArray // by index in layout.leaves
+}
+
+type spareArray struct {
+	data unsafe.Pointer
+	cap  int
+}
+
+// heldArray is an array a world value's slice holds, found before a
+// rebuild: [start, end) is its memory, owner and leaf where it goes.
+type heldArray struct {
+	start, end uintptr
+	arr        spareArray
+	owner      *spareArrays
+	leaf       int
+}
+
+// collectValueArrays is collectArrays for *v, of type T.
+func collectValueArrays[T any](l *layout, v *T, held *[]heldArray, owner *spareArrays) {
+	l.collectArrays(unsafe.Pointer(v), held, owner)
+}
+
+// collectArrays appends the arrays of the top-level slices of the value
+// at p, of l's type, to held, for owner.
+func (l *layout) collectArrays(p unsafe.Pointer, held *[]heldArray, owner *spareArrays) {
+	for i := range l.leaves {
+		f := &l.leaves[i]
+		if f.kind != leafSlice {
+			continue
+		}
+		h := (*sliceHeader)(unsafe.Add(p, f.off))
+		if h.data == nil || h.cap == 0 || f.elem.size == 0 {
+			continue
+		}
+		start := uintptr(h.data)
+		*held = append(*held, heldArray{start: start, end: start + uintptr(h.cap)*f.elem.size, arr: spareArray{h.data, h.cap}, owner: owner, leaf: i})
+	}
+}
+
+// spareDistinct hands each array of held to its owner, except one that
+// overlaps an array handed out before it: values a game made share an
+// array (or parts of one) must not end up writing into each other after
+// the restore. held is sorted in place and cleared.
+func spareDistinct(held []heldArray) {
+	slices.SortFunc(held, func(a, b heldArray) int { return cmp.Compare(a.start, b.start) })
+	var end uintptr
+	for _, h := range held {
+		if h.start < end {
+			continue
+		}
+		end = h.end
+		if len(h.owner.free) == 0 {
+			h.owner.free = make([][]spareArray, h.owner.leaves)
+		}
+		h.owner.free[h.leaf] = append(h.owner.free[h.leaf], h.arr)
+	}
+	clear(held)
+}
+
+// take removes and returns an array of leaf i that holds n elements,
+// looking at the last few added; ok is false when none does.
+func (sp *spareArrays) take(i, n int) (a spareArray, ok bool) {
+	if sp == nil || i >= len(sp.free) {
+		return a, false
+	}
+	free := sp.free[i]
+	for k := len(free) - 1; k >= 0 && k >= len(free)-spareLook; k-- {
+		if free[k].cap >= n {
+			a = free[k]
+			last := len(free) - 1
+			free[k] = free[last]
+			free[last] = spareArray{}
+			sp.free[i] = free[:last]
+			return a, true
+		}
+	}
+	return a, false
+}
+
+// spareLook is how many spare arrays take looks at: a bound on the cost,
+// since the arrays of a type's values mostly have the sizes they need.
+const spareLook = 16
+
+// drop forgets the arrays left over.
+func (sp *spareArrays) drop() {
+	for i := range sp.free {
+		clear(sp.free[i])
+		sp.free[i] = sp.free[i][:0]
+	}
+}
+
 // ownSlices gives every slice at the top level of the value at p (through
 // structs and arrays) an array of its own holding the same elements, taking
 // the array of the slice at the same offset in old when it is large enough
@@ -365,7 +479,12 @@ func copyValue[T any](l *layout, dst, src, scratch *T) {
 // The slices are handled as reflect.Values made at the field's address with
 // the slice's own type, so each array is copied with the write barriers
 // the garbage collector needs.
-func (l *layout) ownSlices(p, old unsafe.Pointer) {
+func (l *layout) ownSlices(p, old unsafe.Pointer) { l.ownSlicesSpare(p, old, nil) }
+
+// ownSlicesSpare is ownSlices taking, where old's array is too small, a
+// spare array of sp (which may be nil) before making one. old must not be
+// nil when sp is not.
+func (l *layout) ownSlicesSpare(p, old unsafe.Pointer, sp *spareArrays) {
 	for i := range l.leaves {
 		f := &l.leaves[i]
 		if f.kind != leafSlice {
@@ -384,6 +503,13 @@ func (l *layout) ownSlices(p, old unsafe.Pointer) {
 			if ov.Cap() >= n && ov.Cap() > 0 && ov.UnsafePointer() != dv.UnsafePointer() {
 				ov.SetLen(n)
 				nv = ov
+			}
+		}
+		if !nv.IsValid() && old != nil && n > 0 {
+			if a, ok := sp.take(i, n); ok {
+				// Put in old's field, addressable, like the old slice above.
+				*(*sliceHeader)(unsafe.Add(old, f.off)) = sliceHeader{data: a.data, len: n, cap: a.cap}
+				nv = reflect.NewAt(f.typ, unsafe.Add(old, f.off)).Elem()
 			}
 		}
 		if !nv.IsValid() {

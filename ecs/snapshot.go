@@ -27,12 +27,14 @@ import (
 // A Snapshot reuses its storage: saving an App again into a Snapshot that
 // held it allocates nothing, as long as the world's structure (entities,
 // and which components they have) did not change since that Snapshot was
-// last saved or restored; a save after spawns or despawns copies the
-// entity pool, and a restore across a structural change rebuilds the
-// world's entities, each with a few allocations (Arche's public API
-// offers the pool's contents only as fresh slices), plus one per slice in
-// a rebuilt entity's components. Use a [Snapshots] ring to keep the last
-// few ticks.
+// last saved or restored. Across spawns and despawns, a save copies the
+// entity pool and a restore rebuilds the world's entities, each with a
+// few allocations of Arche's, whatever the number of entities (its public
+// API offers the pool's contents only as fresh slices, and takes them
+// back only into an emptied world); the slices in the components of the
+// rebuilt entities reuse the arrays the world's values held, so only a
+// value whose entity was despawned since the save needs new ones. Use a
+// [Snapshots] ring to keep the last few ticks.
 //
 // Two things are kept as they are rather than copied: an [Event]'s Run
 // function (a closure must keep its state in the world, not in captured
@@ -93,9 +95,17 @@ type componentSnapshot interface {
 	// restore writes the saved values into the world's entities, which
 	// have the component.
 	restore(w *World)
-	// diff calls fn for every entity whose value differs from the world's,
-	// with the name of the first field that differs.
+	// diff calls fn for every entity whose value differs from the world's
+	// (w may be the world of another App of the same game), with the name
+	// of the first field that differs.
 	diff(w *World, fn func(e Entity, field string))
+	// typ is the component type.
+	typ() ComponentType
+	// collect appends the arrays the world's values of the type hold to
+	// held, before a rebuild drops the values; restore then reuses them.
+	collect(w *World, held *[]heldArray)
+	// dropSpares forgets the arrays collect found that restore left.
+	dropSpares()
 }
 
 // valueSnapshot holds one value outside the entities: a resource or a
@@ -304,11 +314,15 @@ func (w *World) save(s *worldSnapshot) {
 
 // restore puts the world back as saved in s.
 func (w *World) restore(s *worldSnapshot) {
-	if w.structVer != s.structVer {
+	rebuilt := w.structVer != s.structVer
+	if rebuilt {
 		w.rebuild(s)
 	}
 	for _, c := range s.comps {
 		c.restore(w)
+		if rebuilt {
+			c.dropSpares()
+		}
 	}
 	for _, r := range s.res {
 		if r != nil {
@@ -330,8 +344,17 @@ func (w *World) restore(s *worldSnapshot) {
 // the last place: so the ones that stay there go first, in their order,
 // and the rest follow in reverse, so that each one moved is the last and
 // moving it disturbs no other.
+//
+// The arrays of the slices in the values Arche drops are kept for the
+// values written afterwards, so that a restore across spawns and
+// despawns does not allocate one per slice.
 func (w *World) rebuild(s *worldSnapshot) {
 	aw := &w.w
+	for _, c := range s.comps {
+		c.collect(w, &w.held)
+	}
+	spareDistinct(w.held)
+	w.held = w.held[:0]
 	resIDs := arche.ResourceIDs(aw)
 	w.resScratch = w.resScratch[:0]
 	for _, id := range resIDs {
@@ -393,6 +416,7 @@ type componentValues[T any] struct {
 	ents    []arche.Entity
 	vals    []T
 	scratch T
+	spare   spareArrays
 }
 
 func (s *typedStore[T]) snapshot(w *World) componentSnapshot {
@@ -439,16 +463,40 @@ func (c *componentValues[T]) copy(dst, src *T) {
 
 func (c *componentValues[T]) restore(w *World) {
 	m := &c.st.m
+	if c.l == nil {
+		for i, e := range c.ents {
+			*m.Get(e) = c.vals[i]
+		}
+		return
+	}
 	for i, e := range c.ents {
-		c.copy(m.Get(e), &c.vals[i])
+		copyValueSpare(c.l, m.Get(e), &c.vals[i], &c.scratch, &c.spare)
 	}
 }
+
+func (c *componentValues[T]) collect(w *World, held *[]heldArray) {
+	if c.l == nil || !c.l.deep || !c.st.snapReady {
+		return
+	}
+	c.spare.leaves = len(c.l.leaves)
+	for q := c.st.snapFilter.Query(&w.w); q.Next(); {
+		collectValueArrays(c.l, q.Get(), held, &c.spare)
+	}
+}
+
+func (c *componentValues[T]) dropSpares() { c.spare.drop() }
+
+func (c *componentValues[T]) typ() ComponentType { return c.st.ct }
 
 func (c *componentValues[T]) diff(w *World, fn func(Entity, string)) {
 	if c.l == nil || c.l.err != nil {
 		return
 	}
-	m := &c.st.m
+	st, ok := w.storeOf(c.st.ct).(*typedStore[T])
+	if !ok {
+		return // the world never had the type: the hash names it
+	}
+	m := &st.m
 	unhashed := w.unhashedID()
 	for i, e := range c.ents {
 		if w.w.Alive(e) && w.w.Has(e, unhashed) {

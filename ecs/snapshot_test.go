@@ -382,3 +382,52 @@ func BenchmarkRollbackChurn(b *testing.B) {
 	}
 	b.ReportMetric(float64(ring.Get(0).Entities()), "entities")
 }
+
+// Values that share an array in the world (a game may alias slices) get
+// arrays of their own when a restore across a structural change reuses
+// the dropped values' arrays, each with the saved elements.
+func TestRestoreAcrossChurnSharedArrays(t *testing.T) {
+	a := newApp(t, ecs.Options{Seed: 1})
+	w := a.World()
+	for i := range 6 {
+		ecs.With(w.Commands().Spawn(), body{Trail: []int32{int32(i), int32(10 + i)}})
+	}
+	w.Apply()
+	var s ecs.Snapshot
+	if err := a.Save(&s); err != nil {
+		t.Fatal(err)
+	}
+	want := mustAppHash(t, a).Total
+	bodies := ecs.NewFilter1[body](w)
+	shared := []int32{7, 7, 7, 7}
+	var ents []ecs.Entity
+	for q := bodies.Query(); q.Next(); {
+		q.Get().Trail = shared[:2+len(ents)%3] // all alias one array
+		ents = append(ents, q.Entity())
+	}
+	w.Commands().Despawn(ents[0])
+	ecs.With(w.Commands().Spawn(), body{})
+	w.Apply()
+	if err := a.Restore(&s); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustAppHash(t, a).Total; got != want {
+		t.Fatalf("hash after restore %016x, want the saved %016x", got, want)
+	}
+	n := int32(0)
+	for q := bodies.Query(); q.Next(); {
+		tr := q.Get().Trail
+		tr[0] = 100 + n // must change this entity's trail only
+		n++
+	}
+	n = 0
+	for q := bodies.Query(); q.Next(); {
+		if tr := q.Get().Trail; len(tr) != 2 || tr[0] != 100+n {
+			t.Errorf("entity %v's trail %v after each was written, want [%d ...]: its array is shared", q.Entity(), tr, 100+n)
+		}
+		n++
+	}
+	if n != 6 {
+		t.Fatalf("%d bodies after restore, want 6", n)
+	}
+}

@@ -211,13 +211,37 @@ func (e *SyncTestError) Unwrap() error { return &e.Divergence }
 
 var _ error = (*SyncTestError)(nil)
 
+// FieldDiffs compares a's components of the types named in types (as
+// [DiffHashes] names them) with those saved in s, which may be a
+// snapshot of another App of the same game (two replays of one match, to
+// explain a desync), and names, entity by entity, the first field of each
+// value that differs, or "(missing)" for an entity or component s has and
+// a lacks. A [SyncTestError] carries the same report. Call it between
+// ticks.
+func (a *App) FieldDiffs(s *Snapshot, types []string) []FieldDiff {
+	if !s.valid {
+		return nil
+	}
+	return a.world.diffFields(&s.world, types)
+}
+
+// storeOf returns the world's store of component type t, or nil.
+func (w *World) storeOf(t ComponentType) store {
+	for _, s := range w.stores {
+		if s.typ() == t {
+			return s
+		}
+	}
+	return nil
+}
+
 // diffFields compares the world's components of the named types with
 // those saved in s.
 func (w *World) diffFields(s *worldSnapshot, names []string) []FieldDiff {
 	var out []FieldDiff
 	for _, name := range names {
-		for i, c := range s.comps {
-			if w.stores[i].typ().String() != name {
+		for _, c := range s.comps {
+			if c.typ().String() != name {
 				continue
 			}
 			c.diff(w, func(e Entity, field string) {

@@ -97,6 +97,7 @@ type World struct {
 	snapAll      arche.CachedFilter
 	snapAllReady bool
 	resScratch   []any
+	held         []heldArray // scratch for a rebuild
 }
 
 // NewWorld returns an empty world.

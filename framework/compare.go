@@ -8,12 +8,17 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/runtime"
 )
 
 // The desync bisection (--replay A --compare B): two peers of a match
 // each keep the recording of their session; after a desync, comparing
-// the two finds where they part, without running either.
+// the two finds where they part: first without running either (Compare),
+// then by replaying both from the last checkpoint they agree on, tick by
+// tick (Bisect).
 
 // CompareResult says where two recordings of one match part.
 type CompareResult struct {
@@ -37,6 +42,18 @@ type CompareResult struct {
 	Types          []TypeDifference
 	LengthsDiffer  bool // one recording holds ticks the other does not
 	TicksA, TicksB uint64
+
+	// Replayed reports that [Bisect] replayed both recordings up to
+	// HashTick. Tick, when HasTick, is then the first update after which
+	// the replayed states differ, and Fields names the fields that differ
+	// after it, entity by entity (A's values against B's). Replayed
+	// without HasTick: the replays agree, so the recordings' difference
+	// does not come from what they recorded (the input) but from the
+	// machines that ran them.
+	Replayed bool
+	Tick     uint64
+	HasTick  bool
+	Fields   []ecs.FieldDiff
 }
 
 // TypeDifference is one component type that differs at a checkpoint:
@@ -74,6 +91,19 @@ func (r CompareResult) String() string {
 			fmt.Fprintf(&b, "\n  %s: hash %#016x vs %#016x, %d vs %d entities", t.Name, t.HashA, t.HashB, t.CountA, t.CountB)
 		}
 	}
+	switch {
+	case r.HasTick:
+		fmt.Fprintf(&b, "\nreplayed: the state differs first after tick %d", r.Tick)
+		for i, f := range r.Fields {
+			if i == ecs.MaxReportedFields {
+				fmt.Fprintf(&b, "\n  and %d more", len(r.Fields)-i)
+				break
+			}
+			fmt.Fprintf(&b, "\n  %s of %v", f.Field, f.Entity)
+		}
+	case r.Replayed:
+		fmt.Fprintf(&b, "\nreplayed: both recordings replay to the same state up to tick %d; the recorded hashes differ because the machines ran the same input differently", r.HashTick)
+	}
 	return b.String()
 }
 
@@ -81,9 +111,8 @@ func (r CompareResult) String() string {
 // updates and input) and the world-hash checkpoints, and returns where
 // they first differ. It refuses recordings of different games or seeds,
 // naming both. It runs no game: it is the first step after a desync (see
-// rollback's doc), and a recording with a checkpoint every tick
-// (recording every tick, or a session hashing every tick) bisects to the
-// tick and the component types.
+// rollback's doc); [Bisect] replays both recordings to find the tick and
+// the fields.
 func Compare(a, b string) (CompareResult, error) {
 	ra, err := recording.Open(a)
 	if err != nil {
@@ -246,14 +275,126 @@ func typeDifferences(a, b []recording.TypeHash) []TypeDifference {
 	return out
 }
 
+// Bisect is [Compare], followed, when a world hash differs, by replays of
+// both recordings with g (headless, as [Replay] runs them) up to that
+// checkpoint, hashing the world after every tick from the last checkpoint
+// they agree on: it finds the first tick after which the states differ
+// and the fields that differ there (see [CompareResult.Replayed]). A
+// recording that does not replay to its own hashes is an error naming
+// it. --replay A --compare B runs it.
+func Bisect(g Game, a, b string) (CompareResult, error) {
+	res, err := Compare(a, b)
+	if err != nil || !res.HashDiffers {
+		return res, err
+	}
+	from, to := uint64(0), res.HashTick
+	if res.HasLastSame {
+		from = res.LastSame + 1
+	}
+	hashes := make([]uint64, to-from+1)
+	var h ecs.Hash
+	err = replayTicks(g, b, to, func(s *Session, t *runtime.TickContext) error {
+		if t.Number < from || t.Number > to {
+			return nil
+		}
+		if err := s.App.HashInto(&h); err != nil {
+			return err
+		}
+		hashes[t.Number-from] = h.Total
+		return nil
+	})
+	if err != nil {
+		return res, fmt.Errorf("framework: --compare: replaying %s: %w", b, err)
+	}
+	var first ecs.Snapshot
+	var hashA ecs.Hash
+	err = replayTicks(g, a, to, func(s *Session, t *runtime.TickContext) error {
+		if t.Number < from || t.Number > to || res.HasTick {
+			return nil
+		}
+		if err := s.App.HashInto(&hashA); err != nil {
+			return err
+		}
+		if hashA.Total == hashes[t.Number-from] {
+			return nil
+		}
+		res.Tick, res.HasTick = t.Number, true
+		if err := s.App.Save(&first); err != nil {
+			return err
+		}
+		return t.RequestStop()
+	})
+	if err != nil {
+		return res, fmt.Errorf("framework: --compare: replaying %s: %w", a, err)
+	}
+	res.Replayed = true
+	if !res.HasTick {
+		return res, nil
+	}
+	err = replayTicks(g, b, res.Tick, func(s *Session, t *runtime.TickContext) error {
+		if t.Number != res.Tick {
+			return nil
+		}
+		if err := s.App.HashInto(&h); err != nil {
+			return err
+		}
+		res.Fields = s.App.FieldDiffs(&first, ecs.DiffHashes(hashA, h))
+		return nil
+	})
+	if err != nil {
+		return res, fmt.Errorf("framework: --compare: replaying %s: %w", b, err)
+	}
+	return res, nil
+}
+
+// replayTicks replays the recording at path with g, headless, up to and
+// including update number last, checking its checkpoints, and calls after
+// with the session after every update.
+func replayTicks(g Game, path string, last uint64, after func(*Session, *runtime.TickContext) error) error {
+	sess, rtOpts, r, err := newReplaySession(g, path, ReplayOptions{})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	sess.stopAfter = last + 1
+	ctx := sess.headless(&rtOpts)
+	if rtOpts.Actions == nil {
+		rtOpts.Actions = input.NewActions()
+	}
+	rt, err := runtime.New(&tickHook{Session: sess, after: after}, ctx, rtOpts)
+	if err != nil {
+		return errors.Join(err, ctx.Close())
+	}
+	sess.Bind(rt)
+	return rt.Run()
+}
+
+// tickHook is a session that calls after once each update is done.
+type tickHook struct {
+	*Session
+	after func(*Session, *runtime.TickContext) error
+}
+
+func (h *tickHook) Update(t *runtime.TickContext) error {
+	if err := h.Session.Update(t); err != nil {
+		return err
+	}
+	return h.after(h.Session, t)
+}
+
 func (f *Flags) registerCompare(fs *flag.FlagSet) {
-	fs.StringVar(&f.Compare, "compare", "", "with --replay A: compare recording A with the recording in this `file` (the other peer's, after a desync) and print the first tick whose input or world hash differs, with the component types that differ")
+	fs.StringVar(&f.Compare, "compare", "", "with --replay A: compare recording A with the recording in this `file` (the other peer's, after a desync), print the first tick whose input or world hash differs, with the component types that differ, then replay both to name the first tick and the fields whose state differs")
 }
 
 // compareMain runs --replay A --compare B and returns the exit status: 0
-// when the recordings agree, 1 when they differ or cannot be read.
-func compareMain(f *Flags, stdout, stderr io.Writer) int {
-	res, err := Compare(f.Replay, f.Compare)
+// when the recordings agree, 1 when they differ or cannot be read. With a
+// game (g has a Setup) it bisects by replay ([Bisect]).
+func compareMain(g Game, f *Flags, stdout, stderr io.Writer) int {
+	compare := func() (CompareResult, error) { return Compare(f.Replay, f.Compare) }
+	if g.Setup != nil {
+		compare = func() (CompareResult, error) { return Bisect(g, f.Replay, f.Compare) }
+	}
+	res, err := compare()
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
 		return 1

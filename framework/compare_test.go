@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/timing"
@@ -86,4 +88,93 @@ func TestCompareFindsTheFirstDifferingTickAndType(t *testing.T) {
 
 func recordingPress(at timing.Instant) input.Record {
 	return input.Record{Time: at, Kind: input.RecordPress, Button: input.KeySpace}
+}
+
+type charge struct{ Ticks, Shots int }
+
+// chargingGame counts every tick, and every tenth tick with the fire key
+// down, in a charge: its state parts from a run without the key only at
+// the first such tick, after the input does.
+func chargingGame() framework.Game {
+	return framework.Game{Title: "charging", Setup: func(s *framework.Setup) error {
+		fire, err := s.Actions.RegisterNames("fire", "Space")
+		if err != nil {
+			return err
+		}
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
+			ecs.With(ctx.Commands.Spawn(), charge{})
+		}})
+		f := ecs.NewFilter1[charge](s.App.World())
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "charge", Run: func(ctx *ecs.Sys) {
+			for q := f.Query(); q.Next(); {
+				c := q.Get()
+				c.Ticks++
+				if ctx.Time.Number%10 == 0 && ctx.Input.Down(fire) {
+					c.Shots++
+				}
+			}
+		}})
+		return nil
+	}}
+}
+
+// recordCharging records 150 ticks of chargingGame (checkpoints after
+// ticks 59, 119 and 149), holding the fire key from holdAt on when
+// holdAt > 0.
+func recordCharging(t *testing.T, path string, holdAt time.Duration) {
+	t.Helper()
+	sim, err := frameworktest.New(chargingGame(), frameworktest.Options{Record: path, Sets: []string{"timing.mode=fixed", "timing.rate=60"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if holdAt > 0 {
+		sim.Input.Press(sim.At(holdAt), input.KeySpace)
+	}
+	if err := sim.RunTicks(150); err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Two recordings whose input parts at about tick 64 and whose state parts
+// at tick 70, between the checkpoints of ticks 59 and 119: Bisect
+// replays both and names tick 70 and the field that differs.
+func TestBisectFindsTheTickAndFields(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.rec"), filepath.Join(dir, "b.rec")
+	recordCharging(t, a, 0)
+	recordCharging(t, b, 64*time.Second/60+time.Millisecond)
+
+	res, err := framework.Bisect(chargingGame(), a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.InputDiffers || res.InputTick <= 60 || res.InputTick >= 70 {
+		t.Fatalf("got %v; want input differing between ticks 60 and 70", res)
+	}
+	if !res.HashDiffers || res.HashTick != 119 || res.LastSame != 59 {
+		t.Fatalf("got %v; want hashes differing at the checkpoint of tick 119, same at 59", res)
+	}
+	if !res.Replayed || !res.HasTick || res.Tick != 70 {
+		t.Fatalf("got %v; want the replays to part after tick 70", res)
+	}
+	if len(res.Fields) != 1 || res.Fields[0].Field != "framework_test.charge.Shots" {
+		t.Fatalf("fields %+v, want charge.Shots alone", res.Fields)
+	}
+	var out, errOut bytes.Buffer
+	if got := framework.MainStatus(chargingGame(), []string{"--replay", a, "--compare", b}, &out, &errOut); got != 1 {
+		t.Errorf("exit status %d, want 1 for differing recordings (stderr %q)", got, errOut.String())
+	}
+	t.Logf("--replay a --compare b:\n%s", out.String())
+	if s := out.String(); !strings.Contains(s, "the state differs first after tick 70") || !strings.Contains(s, "framework_test.charge.Shots of ") {
+		t.Errorf("output %q does not name tick 70 and the field", s)
+	}
+
+	// Replayed by another game, a recording does not reach its own
+	// hashes: an error naming the file, not a bisection.
+	if _, err := framework.Bisect(countingGame(1), a, b); err == nil || !strings.Contains(err.Error(), "b.rec") {
+		t.Errorf("Bisect with another game: %v, want an error naming b.rec", err)
+	}
 }

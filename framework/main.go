@@ -183,7 +183,7 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if f.Replay != "" && f.Compare != "" {
-		return compareMain(&f, stdout, stderr)
+		return compareMain(g, &f, stdout, stderr)
 	}
 	if f.Replay != "" {
 		res, err := Replay(g, f.Replay, ReplayOptions{Window: f.Window, Headless: f.Headless, Until: f.ReplayUntil, Screenshot: f.Screenshot,

@@ -260,17 +260,7 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 		defer sess.closePlatform()
 		ctx = sess.window.ctx
 	} else {
-		// A pure simulation: no device, the game gets the silent Audio
-		// resource a session without one has.
-		sess.silence("")
-		clock := timing.NewManualClock(0)
-		rtOpts.Clock = clock
-		size := input.Size{Width: cfg.Window.Width, Height: cfg.Window.Height}
-		ctx = &runtime.Adapters{
-			Display:   &headlessDisplay{state: runtime.WindowState{Window: input.Window{Size: size, Framebuffer: size, Focused: true}}},
-			Presenter: headlessPresenter{},
-			Renderer:  assets.NewUploadingRenderer(sess.lib, nullrender.New()),
-		}
+		ctx = sess.headless(&rtOpts)
 	}
 	if rtOpts.Actions == nil {
 		rtOpts.Actions = input.NewActions()
@@ -354,6 +344,21 @@ func newReplaySession(g Game, path string, opts ReplayOptions) (*Session, runtim
 	}
 	rtOpts.Record = runtime.RecordOptions{Reader: r, Hash: sess.HashWorld}
 	return sess, rtOpts, r, nil
+}
+
+// headless returns the context of a replay without a window, a pure
+// simulation, and gives rtOpts a manual clock: no device (the game gets
+// the silent Audio resource a session without one has), a display that
+// never changes and a renderer that draws nothing.
+func (s *Session) headless(rtOpts *runtime.Options) *runtime.Adapters {
+	s.silence("")
+	rtOpts.Clock = timing.NewManualClock(0)
+	size := input.Size{Width: s.cfg.Window.Width, Height: s.cfg.Window.Height}
+	return &runtime.Adapters{
+		Display:   &headlessDisplay{state: runtime.WindowState{Window: input.Window{Size: size, Framebuffer: size, Focused: true}}},
+		Presenter: headlessPresenter{},
+		Renderer:  assets.NewUploadingRenderer(s.lib, nullrender.New()),
+	}
 }
 
 // headlessDisplay is the window of a headless replay: it never changes and

@@ -218,7 +218,11 @@ type Session struct {
 	stamps []int64       // ringLen × players: tick held in the slot, -1 none
 	usedIn []input.Stats // (window+1) × players × actions
 	local  []input.Stats // players × actions: next local input
-	zero   []input.Stats
+	// carry holds, per local player, the input of the updates held since
+	// the last simulated one, merged, and carried how many there were.
+	carry   []input.Stats
+	carried []int
+	zero    []input.Stats
 
 	peerTick []int64   // per peer: latest tick it reported
 	peerAdv  []float64 // per peer: the advantage it reported
@@ -273,6 +277,8 @@ func NewSession(sim Simulation, opts Options) (*Session, error) {
 	}
 	s.usedIn = make([]input.Stats, (s.window+1)*s.players*s.actions)
 	s.local = make([]input.Stats, s.players*s.actions)
+	s.carry = make([]input.Stats, s.players*s.actions)
+	s.carried = make([]int, s.players)
 	s.zero = make([]input.Stats, s.actions)
 	s.frontier = make([]int64, s.players)
 	for p, pl := range opts.Players {
@@ -341,9 +347,14 @@ func (s *Session) minFrontier() int64 {
 func (s *Session) Tick() int64 { return s.tick }
 
 // Local returns the buffer for local player p's next input, indexed by
-// [input.Action]: fill it before each [Session.Advance]. The session takes
-// it as the player's input for tick Tick()+Delay when Advance simulates;
-// when Advance holds, it stays, and the next fill replaces it. It panics
+// [input.Action]: fill it before each [Session.Advance] with the input
+// of the interval since the last one. The session takes it as the
+// player's input for tick Tick()+Delay when Advance simulates; when
+// Advance holds, it keeps it and merges it with the next fill, so that
+// the tick takes the input of every interval since the last simulated
+// update: presses, releases and held time add up, WasDown, StartValue
+// come from the first, Down and Value from the last, Peak is the largest
+// and Mean the average (each interval counting as one update). It panics
 // when p is not a local player.
 func (s *Session) Local(p int) []input.Stats {
 	if p < 0 || p >= s.players || !s.isLocal(p) {
@@ -380,6 +391,11 @@ func (s *Session) Advance() (Step, error) {
 	if s.tick-mf >= int64(s.window) {
 		s.stats.Held++
 		st.Held = true
+		for p := range s.players {
+			if s.isLocal(p) {
+				s.carryLocal(p)
+			}
+		}
 		s.finishHashes(mf)
 		return st, nil
 	}
@@ -388,7 +404,13 @@ func (s *Session) Advance() (Step, error) {
 			continue
 		}
 		k := s.tick + int64(s.opts.Players[p].Delay)
-		copy(s.stored(p, k), s.local[p*s.actions:(p+1)*s.actions])
+		if s.carried[p] > 0 {
+			s.carryLocal(p)
+			s.carried[p] = 0
+			copy(s.stored(p, k), s.carry[p*s.actions:(p+1)*s.actions])
+		} else {
+			copy(s.stored(p, k), s.local[p*s.actions:(p+1)*s.actions])
+		}
 		s.stamps[s.slot(k)*s.players+p] = k
 		s.frontier[p] = k + 1
 	}
@@ -397,6 +419,43 @@ func (s *Session) Advance() (Step, error) {
 	}
 	s.finishHashes(s.minFrontier())
 	return st, nil
+}
+
+// carryLocal merges local player p's input into what the updates held
+// since the last simulated one carry.
+func (s *Session) carryLocal(p int) {
+	c, l := s.carry[p*s.actions:(p+1)*s.actions], s.local[p*s.actions:(p+1)*s.actions]
+	n := s.carried[p]
+	s.carried[p]++
+	if n == 0 {
+		copy(c, l)
+		return
+	}
+	for a := range c {
+		c[a] = followedBy(c[a], l[a], n)
+	}
+}
+
+// followedBy returns the input of an interval made of n intervals whose
+// merged input is a and then one more whose input is b.
+func followedBy(a, b input.Stats, n int) input.Stats {
+	m := a
+	m.Down, m.Value = b.Down, b.Value
+	m.Presses += b.Presses
+	m.Releases += b.Releases
+	m.Held += b.Held
+	m.Mean = (a.Mean*float32(n) + b.Mean) / float32(n+1)
+	if abs32(b.Peak) > abs32(a.Peak) {
+		m.Peak = b.Peak
+	}
+	return m
+}
+
+func abs32(v float32) float32 {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
 
 // step simulates tick k with the best inputs, saves the state after it and

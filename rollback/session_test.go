@@ -231,3 +231,93 @@ func TestThreePeers(t *testing.T) {
 		}
 	}
 }
+
+// seen is a toy that also keeps the input each tick ran with.
+type seen struct {
+	*toy
+	used map[int64][2]input.Stats // player 0's, by tick
+}
+
+func (s *seen) Step(in *rollback.Inputs, resim bool) error {
+	st := in.Player(0)
+	s.used[in.Tick()] = [2]input.Stats{st[0], st[1]}
+	return s.toy.Step(in, resim)
+}
+
+// While Advance holds at the window's end, the local input filled before
+// each held update is kept: a press made and released during the hold
+// reaches the tick the next simulated update takes the input for, with
+// the held time added, WasDown from the first fill and Down from the last.
+func TestHeldUpdatesKeepTheLocalInput(t *testing.T) {
+	players := []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 1, Delay: 2}}
+	sim0 := &seen{toy: newToy(8), used: map[int64][2]input.Stats{}}
+	s0, err := rollback.NewSession(sim0, rollback.Options{Self: 0, Players: players, Actions: 2, Window: 8, HashEvery: 1, Clock: timing.NewManualClock(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1, err := rollback.NewSession(newToy(8), rollback.Options{Self: 1, Players: players, Actions: 2, Window: 8, HashEvery: 1, Clock: timing.NewManualClock(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	advance := func(s *rollback.Session, p int, in ...input.Stats) rollback.Step {
+		t.Helper()
+		l := s.Local(p)
+		clear(l)
+		copy(l, in)
+		st, err := s.Advance()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	// Peer 1 is silent: peer 0 runs to its window (8 ticks past peer 1's
+	// delay of 2) and then holds.
+	for s0.Tick() < 10 {
+		if advance(s0, 0).Held {
+			t.Fatalf("held at tick %d, before the window's end", s0.Tick())
+		}
+	}
+	held := s0.Tick() + 2 // the tick the local input is taken for
+	steps := sim0.steps
+	down := input.Stats{Down: true, Held: 3 * time.Millisecond}
+	for _, in := range [][]input.Stats{
+		{{WasDown: true, Held: 5 * time.Millisecond}, {Presses: 1, Releases: 1, Held: 2 * time.Millisecond}},
+		{{}, {Presses: 1, Down: true, Held: 4 * time.Millisecond}},
+		{down, {WasDown: true, Releases: 1, Held: time.Millisecond}},
+	} {
+		if st := advance(s0, 0, in...); !st.Held {
+			t.Fatalf("update at tick %d simulated, want it held (peer 1 silent)", st.Tick)
+		}
+	}
+	if sim0.steps != steps {
+		t.Fatalf("held updates ran %d steps", sim0.steps-steps)
+	}
+	// Peer 1 catches up; peer 0 then simulates again.
+	if err := s1.Receive(s0.AppendMessage(nil)); err != nil {
+		t.Fatal(err)
+	}
+	for s1.Tick() < held+4 {
+		if advance(s1, 1).Held {
+			break
+		}
+		if err := s0.Receive(s1.AppendMessage(nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := advance(s0, 0, input.Stats{WasDown: true, Down: true, Held: time.Millisecond}); st.Held {
+		t.Fatal("peer 0 still holds after peer 1's input arrived")
+	}
+	for s0.Tick() <= held {
+		advance(s0, 0)
+	}
+	got := sim0.used[held]
+	want := [2]input.Stats{
+		{WasDown: true, Down: true, Held: 9 * time.Millisecond},
+		{Presses: 2, Releases: 2, Held: 7 * time.Millisecond},
+	}
+	for a := range want {
+		if got[a].Down != want[a].Down || got[a].WasDown != want[a].WasDown || got[a].Presses != want[a].Presses || got[a].Releases != want[a].Releases || got[a].Held != want[a].Held {
+			t.Errorf("tick %d ran with action %d %+v, want the held fills and the next merged: %+v", held, a, got[a], want[a])
+		}
+	}
+}

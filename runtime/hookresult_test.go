@@ -1,10 +1,8 @@
 package runtime_test
 
 import (
-	"bytes"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/runtime"
@@ -95,53 +93,20 @@ func TestSimulationHooksSeeSettledResults(t *testing.T) {
 			g := &hookGame{wait: mode == runtime.Concurrent, stopAt: 20}
 			clock := runtimetest.NewClock()
 			ctx, _ := runtimetest.NewAdapters(clock)
-			var buf bytes.Buffer
-			w, err := recording.NewWriter(&buf, "hooks.rec", recording.Header{Game: "test", Mode: mode.String(), CheckpointEvery: 5})
-			if err != nil {
-				t.Fatal(err)
-			}
-			opts := runtimetest.Options(clock, mode)
-			opts.Timing.Mode = timing.FixedMode
-			opts.Timing.FixedStep = 10 * time.Millisecond
-			opts.Record = runtime.RecordOptions{Writer: w, Hash: g.hash, Every: 5}
-			rt, err := runtime.New(g, ctx, opts)
-			g.rt = rt
-			if err != nil {
-				t.Fatal(err)
-			}
-			runErr := rt.Run()
-			if err := w.Close(runErr); err != nil {
-				t.Fatal(err)
-			}
-			if runErr != nil {
-				t.Fatal(runErr)
-			}
+			rec := recordRun(t, recorded{g, g.hash, func(rt *runtime.GameRuntime) { g.rt = rt }}, clock, ctx, mode, 5)
 			if g.initErr != nil {
 				t.Errorf("InitSimulation: Result after Done: %v", g.initErr)
 			}
 			if g.deinit != nil {
 				t.Errorf("DeinitSimulation: Result of work settled after the last update: %v", g.deinit)
 			}
-			if n := rt.Stats().Updates; n != g.stopAt+1 {
+			if n := g.rt.Stats().Updates; n != g.stopAt+1 {
 				t.Errorf("%d updates, want %d (the platform stops the session in the cycle that settles the late work)", n, g.stopAt+1)
 			}
 
 			// The replay runs the same hooks and must read the same.
-			r, err := recording.NewReader(bytes.NewReader(buf.Bytes()), "hooks.rec")
-			if err != nil {
-				t.Fatal(err)
-			}
 			rg := &hookGame{wait: g.wait, stopAt: g.stopAt}
-			rclock := timing.NewManualClock(0)
-			rctx, _ := runtimetest.NewAdapters(rclock)
-			ropts := runtimetest.Options(rclock, mode)
-			ropts.Record = runtime.RecordOptions{Reader: r, Hash: rg.hash}
-			rrt, err := runtime.New(rg, rctx, ropts)
-			rg.rt = rrt
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := rrt.Run(); err != nil {
+			if err := replayRun(t, rec, recorded{rg, rg.hash, func(rt *runtime.GameRuntime) { rg.rt = rt }}, mode, nil); err != nil {
 				t.Fatalf("replay: %v", err)
 			}
 			if rg.initErr != nil || rg.deinit != nil {

@@ -131,17 +131,34 @@ func recordGame(t *testing.T, mode runtime.Mode, g *ledgerGame) ([]byte, uint64)
 	if g.confirm {
 		fakes.Display.RequestClose(clock.At(155 * time.Millisecond))
 	}
+	rec := recordRun(t, recorded{g, g.hash, func(rt *runtime.GameRuntime) { g.rt = rt }}, clock, ctx, mode, 7)
+	return rec, g.sum
+}
+
+// recorded is a game for recordRun and replayRun: the hash of its
+// checkpoints, and where it keeps its runtime.
+type recorded struct {
+	game  runtime.Game
+	hash  func(*recording.Checkpoint) error
+	setRT func(*runtime.GameRuntime)
+}
+
+// recordRun runs g on ctx in mode with fixed 10 ms steps, recording the
+// session with a checkpoint every every updates, and returns the
+// recording. A failure of the run or of the recording fails the test.
+func recordRun(t *testing.T, g recorded, clock timing.Clock, ctx *runtime.Adapters, mode runtime.Mode, every int) []byte {
+	t.Helper()
 	var buf bytes.Buffer
-	w, err := recording.NewWriter(&buf, "test.rec", recording.Header{Game: "test", Mode: mode.String(), CheckpointEvery: 7})
+	w, err := recording.NewWriter(&buf, "test.rec", recording.Header{Game: "test", Mode: mode.String(), CheckpointEvery: every})
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts := runtimetest.Options(clock, mode)
 	opts.Timing.Mode = timing.FixedMode
 	opts.Timing.FixedStep = 10 * time.Millisecond
-	opts.Record = runtime.RecordOptions{Writer: w, Hash: g.hash, Every: 7}
-	rt, err := runtime.New(g, ctx, opts)
-	g.rt = rt
+	opts.Record = runtime.RecordOptions{Writer: w, Hash: g.hash, Every: every}
+	rt, err := runtime.New(g.game, ctx, opts)
+	g.setRT(rt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +169,31 @@ func recordGame(t *testing.T, mode runtime.Mode, g *ledgerGame) ([]byte, uint64)
 	if runErr != nil {
 		t.Fatal(runErr)
 	}
-	return buf.Bytes(), g.sum
+	return buf.Bytes()
+}
+
+// replayRun replays rec into g in mode on a manual clock from 0, with the
+// fakes set up by prepare (nil for none), and returns Run's error.
+func replayRun(t *testing.T, rec []byte, g recorded, mode runtime.Mode, prepare func(*runtimetest.Fakes)) error {
+	t.Helper()
+	r, err := recording.NewReader(bytes.NewReader(rec), "test.rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := timing.NewManualClock(0)
+	ctx, fakes := runtimetest.NewAdapters(clock)
+	ctx.Input = nil // input comes from the recording
+	if prepare != nil {
+		prepare(fakes)
+	}
+	opts := runtimetest.Options(clock, mode)
+	opts.Record = runtime.RecordOptions{Reader: r, Hash: g.hash}
+	rt, err := runtime.New(g.game, ctx, opts)
+	g.setRT(rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rt.Run()
 }
 
 // replaySession replays rec into a fresh ledgerGame and returns its state
@@ -166,24 +207,11 @@ func replaySession(t *testing.T, rec []byte, corrupt uint64) (uint64, error) {
 // window at that instant of its clock.
 func replayGame(t *testing.T, rec []byte, g *ledgerGame, closeAt time.Duration) (uint64, error) {
 	t.Helper()
-	r, err := recording.NewReader(bytes.NewReader(rec), "test.rec")
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := timing.NewManualClock(0)
-	ctx, fakes := runtimetest.NewAdapters(clock)
-	ctx.Input = nil // input comes from the recording
-	if closeAt > 0 {
-		fakes.Display.RequestClose(timing.Instant(closeAt))
-	}
-	opts := runtimetest.Options(clock, runtime.Sequential)
-	opts.Record = runtime.RecordOptions{Reader: r, Hash: g.hash}
-	rt, err := runtime.New(g, ctx, opts)
-	g.rt = rt
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = rt.Run()
+	err := replayRun(t, rec, recorded{g, g.hash, func(rt *runtime.GameRuntime) { g.rt = rt }}, runtime.Sequential, func(fakes *runtimetest.Fakes) {
+		if closeAt > 0 {
+			fakes.Display.RequestClose(timing.Instant(closeAt))
+		}
+	})
 	return g.sum, err
 }
 

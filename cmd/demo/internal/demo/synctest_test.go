@@ -25,6 +25,9 @@ func TestSyncTest(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, sim := newSimWith(t, demo.Options{Sprites: defaults.Sprites, Seed: 9}, frameworktest.Options{SyncTest: depth}, "timing.mode=fixed")
+	// The recording renderer would keep a copy of every frame: over
+	// 100,000 ticks, gigabytes, which is what made the long run slow.
+	sim.Fakes.Renderer.Discard = true
 	n := *syncTicks
 	r := rand.New(rand.NewPCG(25, 2))
 	keys := []input.Button{input.KeyW, input.KeyA, input.KeyS, input.KeyD, input.KeySpace, input.KeyF}
