@@ -50,7 +50,7 @@ func (n *Net) validate(actions *input.Actions) error {
 			errs = append(errs, fmt.Errorf("framework: Game.Net.Seats[%d] has %d actions, Seats[0] %d: want the same in every seat", i, len(s), len(n.Seats[0])))
 		}
 		for j, a := range s {
-			if actions != nil && (a < 0 || int(a) >= actions.Len()) {
+			if a == input.NoAction || (actions != nil && int(a) > actions.Len()) {
 				errs = append(errs, fmt.Errorf("framework: Game.Net.Seats[%d][%d] is action %d, which Setup never registered", i, j, a))
 			}
 		}
@@ -220,6 +220,10 @@ func (s *Session) startNet() error {
 	opts := rollback.Options{Self: m.Self, Actions: len(n.Seats[0]), Window: window, HashEvery: every, Clock: s.rt.Options().Clock}
 	r := &netRun{app: app, tr: m.Transport, self: m.Self, seats: n.Seats,
 		msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage), step: s.cfg.Timing.FixedStep}
+	if rate := s.cfg.Timing.Rate; !rate.IsZero() {
+		r.step = rate.Step()
+	}
+	app.SetDelta(r.step)
 	seen := map[int]bool{m.Self: true}
 	for p, peer := range m.Peers {
 		opts.Players = append(opts.Players, rollback.Player{Peer: peer, Delay: delay})

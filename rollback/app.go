@@ -2,6 +2,7 @@ package rollback
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/metronome-go/metronome/audio"
 	"github.com/metronome-go/metronome/ecs"
@@ -74,6 +75,8 @@ type App struct {
 	// are confirmed, since a rollback before it saves and hashes it again.
 	saved  int64
 	hashes [hashRing]tickHash
+	// delta, when set, is every tick's simulation delta (SetDelta).
+	delta time.Duration
 }
 
 // hashRing is how many of the session's hashes an App keeps for
@@ -100,6 +103,21 @@ func NewApp(app *ecs.App, window int) (*App, error) {
 	a := &App{app: app, ring: ring}
 	ecs.AddResource(app.World(), &a.players)
 	return a, nil
+}
+
+// SetDelta makes every tick the session runs, first run or run again,
+// advance game time by d, whatever the update it runs in. Without it a
+// tick takes the delta of the present update, which under an exact rate
+// (timing.Hz(60): 16,666,666 ns and 16,666,667 ns in turn) differs
+// between a tick's first run and its run again after a rollback, and
+// between peers, so that their game time and the world hash drift apart.
+// A framework match sets the configured step. d must be positive; call it
+// before the session's first tick.
+func (a *App) SetDelta(d time.Duration) {
+	if d <= 0 {
+		panic(fmt.Sprintf("rollback: App.SetDelta(%v): want a positive step", d))
+	}
+	a.delta = d
 }
 
 // Update runs one update of s, whose Simulation must be a, with the
@@ -141,6 +159,9 @@ func (a *App) Step(in *Inputs, resim bool) error {
 		a.tick = *a.present
 	}
 	a.tick.Number = uint64(in.Tick())
+	if a.delta > 0 {
+		a.tick.Delta = a.delta
+	}
 	a.tick.Input = nil
 	a.players.in = in
 	err := a.app.Update(&a.tick)
