@@ -126,9 +126,6 @@ func (s *Session) UseMatch(m *Match) error {
 func MatchTiming(o timing.Options) timing.Options {
 	o.Recovery, o.Rollback = timing.RepayDebt, true
 	o.Debt.VariableStep = false
-	if o.MaxFixedUpdates < 2 {
-		o.MaxFixedUpdates = 2 // room to catch up a held tick
-	}
 	return o
 }
 
@@ -153,6 +150,16 @@ func (s *Session) ConfirmedHash() (tick int64, hash uint64, ok bool) {
 	return s.net.app.ConfirmedHash(s.net.sess)
 }
 
+// ConfirmedHashAt returns the world hash of the confirmed timeline at
+// tick, when the networked session hashed it, it is confirmed and still
+// held (rollback.App.HashAt). Simulation owner, or after the session.
+func (s *Session) ConfirmedHashAt(tick int64) (uint64, bool) {
+	if s.net == nil {
+		return 0, false
+	}
+	return s.net.app.HashAt(s.net.sess, tick)
+}
+
 // ConfirmedLine is the line a headless networked run ends with, for a
 // script to compare two processes: "confirmed tick 1199 hash
 // 0123456789abcdef".
@@ -174,6 +181,7 @@ type netRun struct {
 	received  [2]uint64
 	ticks     uint64
 	step      time.Duration
+	advantage float64 // the session's advantage estimate, smoothed
 	malformed error // the first message refused, kept for the stats
 }
 
@@ -304,11 +312,16 @@ func (r *netRun) update(t *runtime.TickContext) error {
 	if st.Held {
 		t.Owed.Held = r.step
 	}
-	if t.Final && r.sess.Tick()%30 == 0 {
+	if !st.Held {
+		// The advantage estimate moves with each message's jitter; its
+		// mean over about half a second is what pacing is pushed by.
+		r.advantage += (r.sess.Stats().Advantage - r.advantage) / 16
+	}
+	if !st.Held && r.sess.Tick()%30 == 0 {
 		// The advantage replaces the advantage debt pacing has not repaid
 		// yet; a difference under half a step is left alone, so pacing
-		// is not pushed about by the estimate's noise.
-		want := r.sess.AdvantageDebt(r.step)
+		// is not pushed about by what noise is left.
+		want := -time.Duration(r.advantage * float64(r.step))
 		if diff := want - t.Timing.DebtTime; diff > r.step/2 || diff < -r.step/2 {
 			t.Owed.Advantage = diff
 		}

@@ -408,6 +408,7 @@ type stepper struct {
 	end     timing.Instant
 	stopAll func()
 	delay   time.Duration
+	trace   []TickAt
 }
 
 // InitSimulation pauses the session before its loop starts, for [New]
@@ -442,6 +443,11 @@ func (s *stepper) Update(t *runtime.TickContext) error {
 		return err
 	}
 	s.ticks++
+	if s.stopAll != nil {
+		if ns, ok := s.Session.NetStats(); ok {
+			s.trace = append(s.trace, TickAt{At: s.clock.Now(), Tick: ns.Tick})
+		}
+	}
 	if s.ticks < s.limit || t.StopRequested() {
 		return nil
 	}

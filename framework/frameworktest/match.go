@@ -51,6 +51,36 @@ type Peer struct {
 	Tick    int64
 	Hash    uint64
 	HasHash bool
+	// Trace is the peer's rollback tick after each of its updates, with
+	// the update's instant: two peers' traces give their frame
+	// difference at any instant.
+	Trace []TickAt
+}
+
+// TickAt is a peer's next rollback tick (rollback.Stats.Tick) as of an
+// instant.
+type TickAt struct {
+	At   timing.Instant
+	Tick int64
+}
+
+// TickAt returns the peer's rollback tick as of instant at: that after
+// its last update at or before at (0 before its first).
+func (p *Peer) TickAt(at timing.Instant) int64 {
+	tr := p.Trace
+	lo, hi := 0, len(tr)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if tr[m].At <= at {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == 0 {
+		return 0
+	}
+	return tr[lo-1].Tick
 }
 
 // Match plays a networked match of the game between opts.Peers sessions in one
@@ -115,6 +145,7 @@ func Match(game func() framework.Game, opts MatchOptions) ([]*Peer, error) {
 			return nil, fmt.Errorf("frameworktest: Match: peer %d: %w", i, err)
 		}
 		s.step.limit = ^uint64(0)
+		s.step.trace = make([]TickAt, 0, int(opts.For/time.Millisecond)/4)
 		s.step.end, s.step.stopAll, s.step.delay = end, stop, start
 		sims[i] = s
 		if opts.Script != nil {
@@ -132,7 +163,7 @@ func Match(game func() framework.Game, opts MatchOptions) ([]*Peer, error) {
 		if s.err != nil {
 			errs = append(errs, fmt.Errorf("peer %d: %w", i, s.err))
 		}
-		p := &Peer{Sim: s}
+		p := &Peer{Sim: s, Trace: s.step.trace}
 		p.Stats, _ = s.step.NetStats()
 		p.Tick, p.Hash, p.HasHash = s.step.ConfirmedHash()
 		out[i] = p
@@ -143,3 +174,8 @@ func Match(game func() framework.Game, opts MatchOptions) ([]*Peer, error) {
 // NetStats returns the session's networked figures (framework.NetStats),
 // and false when it plays no match. Between steps or after the session.
 func (s *Sim) NetStats() (framework.NetStats, bool) { return s.step.NetStats() }
+
+// ConfirmedHashAt returns the world hash of a networked session's
+// confirmed timeline at tick (framework.Session.ConfirmedHashAt). Between
+// steps or after the session.
+func (s *Sim) ConfirmedHashAt(tick int64) (uint64, bool) { return s.step.ConfirmedHashAt(tick) }
