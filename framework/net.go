@@ -182,7 +182,7 @@ type netRun struct {
 	ticks     uint64
 	step      time.Duration
 	advantage float64 // the session's advantage estimate, smoothed
-	malformed error // the first message refused, kept for the stats
+	malformed error   // the first message refused, kept for the stats
 }
 
 // localSeats is a local game's input: one buffer per player, filled from

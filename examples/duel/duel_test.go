@@ -110,8 +110,8 @@ type matchResult struct {
 	// longestTick is the longest real time between two ticks of one peer
 	// (a figure: issue 26 asks for no whole-frame waits), and when.
 	longestTick, longestTickAt time.Duration
-	problems              []string
-	late                  []string
+	problems                   []string
+	late                       []string
 }
 
 // playMatch plays d of seeded random input between two peers through the
