@@ -60,7 +60,9 @@ func (n *Net) validate(actions *input.Actions) error {
 
 // Match is this machine's side of a networked match: the transport its
 // messages travel through, its peer number and the peer each player plays
-// at. The match layer that connects the peers (a host and those who join)
+// at. The match's input delay, prediction window and hash interval are
+// the configuration's [net] table (config.Config.Net), which every peer
+// must share. The match layer that connects the peers (a host and those who join)
 // makes one; tests make one over a simulated network
 // (rollbacktest.NewTransports).
 type Match struct {
@@ -70,11 +72,6 @@ type Match struct {
 	// Peers[p] is the peer player p plays at; one per player of the
 	// game's [Net]. The players at Self read the seats in order.
 	Peers []int
-	// Delay is every player's input delay in ticks, Window the
-	// prediction window and HashEvery the hash interval, with
-	// [rollback.Options]'s ranges; 0 takes rollback's defaults (2, 8,
-	// 60). Every peer must use the same values.
-	Delay, Window, HashEvery int
 }
 
 // NetStats are a networked session's figures for an overlay or a report.
@@ -211,16 +208,8 @@ func (s *Session) startNet() error {
 		return nil
 	}
 	m := s.match
-	delay, window, every := m.Delay, m.Window, m.HashEvery
-	if delay == 0 {
-		delay = rollback.DefaultDelay
-	}
-	if window == 0 {
-		window = rollback.DefaultWindow
-	}
-	if every == 0 {
-		every = rollback.DefaultHashEvery
-	}
+	// The [net] table: the same on every peer.
+	delay, window, every := s.cfg.Net.Delay, s.cfg.Net.Window, s.cfg.Net.HashEvery
 	app, err := rollback.NewApp(s.App, window)
 	if err != nil {
 		return fmt.Errorf("framework: networked match: %w", err)

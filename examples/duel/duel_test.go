@@ -123,8 +123,8 @@ type matchResult struct {
 func playMatch(t testing.TB, d time.Duration, sets ...string) matchResult {
 	t.Helper()
 	peers, err := frameworktest.Match(newGame, frameworktest.MatchOptions{
-		Options: frameworktest.Options{Sets: append([]string{"runtime.frame_cap=60", "window.vsync=false"}, sets...)},
-		Net:     issueNet, For: d, Delay: 2, Start: []time.Duration{0, lateStart},
+		Options: frameworktest.Options{Sets: append([]string{"runtime.frame_cap=60", "window.vsync=false", "net.delay=2"}, sets...)},
+		Net:     issueNet, For: d, Start: []time.Duration{0, lateStart},
 		Script: func(peer int, sim *frameworktest.Sim) { randomSeat(sim, 0, int(d/tick), uint64(10+peer)) },
 	})
 	if err != nil {

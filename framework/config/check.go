@@ -72,6 +72,7 @@ func (c *Config) ownerProblems() []problem {
 	walk(c.Window.Options.Validate())
 	walk(c.Window.Screen.Validate())
 	walk(c.AudioOptions().Validate())
+	walk(c.Net.Validate())
 	return out
 }
 

@@ -23,9 +23,8 @@ type MatchOptions struct {
 	Peers int
 	// Net is the simulated network between every two peers.
 	Net netsim.Options
-	// Delay, Window and HashEvery are the match's rollback settings (0:
-	// rollback's defaults), as in framework.Match.
-	Delay, Window, HashEvery int
+	// The match's input delay, prediction window and hash interval are
+	// the [net] table's: set them with Sets ("net.delay=2").
 	// For is how long the match plays, in virtual time from the start;
 	// every peer stops at the first update at or after it.
 	For time.Duration
@@ -132,7 +131,7 @@ func Match(game func() framework.Game, opts MatchOptions) ([]*Peer, error) {
 	for i := range sims {
 		// Each peer is a game of its own, whose Setup fills its seats.
 		gi := game()
-		m := &framework.Match{Transport: trs[i], Self: i, Peers: peers, Delay: opts.Delay, Window: opts.Window, HashEvery: opts.HashEvery}
+		m := &framework.Match{Transport: trs[i], Self: i, Peers: peers}
 		var start time.Duration
 		if i < len(opts.Start) {
 			start = opts.Start[i]
