@@ -10,8 +10,8 @@ import (
 
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
-	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
