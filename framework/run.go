@@ -114,6 +114,9 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		return err
 	}
 	if opts.Match != nil {
+		if opts.Record != "" {
+			return errors.New("framework: --record and a networked match: recording a match's confirmed inputs is not built yet (a recording holds this machine's device input, which would not replay the remote players)")
+		}
 		if err := sess.UseMatch(opts.Match); err != nil {
 			return err
 		}
