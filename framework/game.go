@@ -94,8 +94,9 @@ type Setup struct {
 
 	// open opens the window when it is not open yet; nil for a session
 	// whose context is there from the start.
-	open func() error
-	sim  *atomic.Pointer[runtime.Simulation]
+	open    func() error
+	sim     *atomic.Pointer[runtime.Simulation]
+	session *Session
 }
 
 // Simulation returns the session's simulation handles (mailbox,
@@ -249,7 +250,7 @@ func (s *Session) setUpGame() error {
 	if rt == nil {
 		return errors.New("framework: the session runs on no runtime: call Session.Bind after runtime.New")
 	}
-	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: s.actions, Runtime: rt, Sound: &s.sound, Config: s.cfg, ConfigSource: s.source, Adapters: s.adapters, sim: &s.sim}
+	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: s.actions, Runtime: rt, Sound: &s.sound, Config: s.cfg, ConfigSource: s.source, Adapters: s.adapters, sim: &s.sim, session: s}
 	if s.window != nil {
 		s.setup.open = s.openPlatform
 	}

@@ -77,7 +77,9 @@ type Match struct {
 // NetStats are a networked session's figures for an overlay or a report.
 type NetStats struct {
 	// Stats are the rollback session's counts: rollbacks, resimulated
-	// ticks and their depth, frame advantage, confirmed tick.
+	// ticks and their depth, frame advantage, confirmed tick. Its
+	// Advantage is the estimate pacing follows: the session's, averaged
+	// over about half a second, as each message's jitter moves it.
 	rollback.Stats
 	// BytesSent and BytesReceived count the messages' bytes; Sent and
 	// Received the messages.
@@ -134,6 +136,16 @@ func (s *Session) NetStats() (NetStats, bool) {
 		return NetStats{}, false
 	}
 	return s.net.stats(), true
+}
+
+// NetStats returns the match's figures for the game's own display (see
+// [Session.NetStats]), and false when the session plays no match. Call it
+// from a system: it belongs to the simulation owner.
+func (s *Setup) NetStats() (NetStats, bool) {
+	if s.session == nil {
+		return NetStats{}, false
+	}
+	return s.session.NetStats()
 }
 
 // ConfirmedHash returns the last confirmed tick of a networked session
@@ -335,6 +347,7 @@ func (r *netRun) update(t *runtime.TickContext) error {
 func (r *netRun) stats() NetStats {
 	ns := NetStats{Stats: r.sess.Stats(), Sent: r.sent[0], BytesSent: r.sent[1], Received: r.received[0], BytesReceived: r.received[1],
 		Seconds: float64(r.ticks) * r.step.Seconds()}
+	ns.Advantage = r.advantage
 	if rt, ok := r.tr.(rtter); ok {
 		ns.RTT = rt.RTT()
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -203,6 +204,18 @@ func TestNetworkedMatch(t *testing.T) {
 	for _, p := range r.problems {
 		t.Error(p)
 	}
+	// The HUD shows the match's figures.
+	q := ecs.NewFilter2[ecs.Text, Label](r.peers[0].App.World()).Query()
+	line := ""
+	for q.Next() {
+		if text, l := q.Get(); l.Shows == netLabel {
+			line = text.Content
+		}
+	}
+	if !strings.Contains(line, "rollbacks") || !strings.Contains(line, "B/s") {
+		t.Errorf("the HUD's net line reads %q, want the rollbacks and bytes per second", line)
+	}
+	t.Logf("HUD: %s", line)
 }
 
 // With pacing off the late peer is evened out by stalls: a present waits

@@ -43,6 +43,7 @@ var seatKeys = [2]struct {
 // input resource. Systems are closures over it.
 type game struct {
 	settings *Settings
+	setup    *framework.Setup // for the match's figures (NetStats)
 	round    *Round
 	players  *rollback.Players
 
@@ -51,7 +52,7 @@ type game struct {
 	reloadTicks        int32
 	roundTicks         int32
 
-	hudFont assets.Font
+	hudFont, netFont assets.Font
 	sounds  sounds
 
 	ships *ecs.Filter2[ecs.Transform, Ship]
@@ -68,7 +69,7 @@ type game struct {
 // setup registers both seats' actions, the round resource and the
 // systems.
 func setup(s *framework.Setup, settings *Settings, net *framework.Net) error {
-	g := &game{settings: settings}
+	g := &game{settings: settings, setup: s}
 	var errs []error
 	net.Seats = make([][]input.Action, 2)
 	for p, k := range seatKeys {
@@ -82,6 +83,8 @@ func setup(s *framework.Setup, settings *Settings, net *framework.Net) error {
 	}
 	var err error
 	g.hudFont, err = s.Assets.GoFont(assets.GoBold, 22)
+	errs = append(errs, err)
+	g.netFont, err = s.Assets.GoFont(assets.GoRegular, 14)
 	errs = append(errs, err)
 	g.sounds, err = makeSounds(s.Assets)
 	errs = append(errs, err)

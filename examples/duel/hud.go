@@ -5,6 +5,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/render2d"
 )
 
 // Label says what a HUD text shows.
@@ -16,6 +17,7 @@ const (
 	leftLabel int32 = iota // player 1's points and rounds
 	rightLabel
 	clockLabel
+	netLabel // a match's round trip, advantage, rollbacks and bandwidth
 )
 
 const hudLayer = 10
@@ -33,6 +35,45 @@ func (g *game) spawnHUD(ctx *ecs.Sys) {
 	add(16, assets.AlignLeft, leftLabel)
 	add(arenaW-316, assets.AlignRight, rightLabel)
 	add(arenaW/2-150, assets.AlignCenter, clockLabel)
+	if _, ok := g.setup.NetStats(); ok {
+		e := ctx.Commands.Spawn()
+		t := ecs.At(16, arenaH-30)
+		t.SetInterpolation(false)
+		ecs.With(e, t)
+		ecs.With(e, ecs.Text{Font: g.netFont, Width: arenaW - 32, Align: assets.AlignLeft, Layer: hudLayer, Color: netColor})
+		ecs.With(e, Label{Shows: netLabel})
+		// What only this machine measured: left out of the world hash.
+		ecs.With(e, ecs.Unhashed{})
+	}
+}
+
+var netColor = render2d.Color{R: 0.6, G: 0.6, B: 0.7, A: 1}
+
+// netLine writes the match's figures, refreshed twice a second.
+func (g *game) netLine(old string) string {
+	ns, ok := g.setup.NetStats()
+	if !ok || g.round.Left%30 != 0 || ns.Seconds == 0 {
+		return old
+	}
+	var buf [160]byte
+	b := buf[:0]
+	if ns.RTT > 0 {
+		b = append(b, "rtt "...)
+		b = strconv.AppendInt(b, ns.RTT.Milliseconds(), 10)
+		b = append(b, " ms   "...)
+	}
+	b = append(b, "advantage "...)
+	b = strconv.AppendFloat(b, ns.Advantage, 'f', 1, 64)
+	b = append(b, " ticks   rollbacks "...)
+	b = strconv.AppendFloat(b, float64(ns.Rollbacks)/ns.Seconds, 'f', 1, 64)
+	b = append(b, "/s, mean depth "...)
+	b = strconv.AppendFloat(b, float64(ns.Resimulated)/max(1, float64(ns.Rollbacks)), 'f', 1, 64)
+	b = append(b, "   "...)
+	b = strconv.AppendInt(b, int64(float64(ns.BytesSent)/ns.Seconds), 10)
+	b = append(b, " B/s out, "...)
+	b = strconv.AppendInt(b, int64(float64(ns.BytesReceived)/ns.Seconds), 10)
+	b = append(b, " B/s in"...)
+	return string(b)
 }
 
 // updateHUD writes the points, the rounds won and the round's clock, and
@@ -55,6 +96,9 @@ func (g *game) updateHUD(ctx *ecs.Sys) {
 			b = strconv.AppendInt(b, int64(r.Score[p]), 10)
 			b = append(b, "   rounds "...)
 			b = strconv.AppendInt(b, int64(r.Wins[p]), 10)
+		case netLabel:
+			text.Content = g.netLine(text.Content)
+			continue
 		case clockLabel:
 			secs := (int64(r.Left) + 59) / 60
 			b = append(b, "ROUND "...)
