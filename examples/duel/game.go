@@ -53,7 +53,7 @@ type game struct {
 	roundTicks         int32
 
 	hudFont, netFont assets.Font
-	sounds  sounds
+	sounds           sounds
 
 	ships *ecs.Filter2[ecs.Transform, Ship]
 	shots *ecs.Filter2[ecs.Transform, Shot]
