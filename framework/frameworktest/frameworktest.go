@@ -440,6 +440,11 @@ func (s *stepper) Update(t *runtime.TickContext) error {
 	}
 	s.sound.mixUntil(t.Start)
 	if err := s.Session.Update(t); err != nil {
+		if s.stopAll != nil {
+			// A peer that ends alone would hold the match's clock for
+			// good: the others stop with it.
+			s.stopAll()
+		}
 		return err
 	}
 	s.ticks++
