@@ -210,7 +210,7 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		stdout.Write(cfg.EffectiveTOML())
 		return 0
 	}
-	match, err := connectMatch(&f, g)
+	match, err := connectMatch(&f, g, cfg, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
 		return 1

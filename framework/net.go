@@ -4,9 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/runtime"
@@ -381,13 +383,16 @@ func (f *Flags) validateNet() error {
 
 // connectMatch turns the network flags into this machine's side of a
 // match; nil without --host or --join. It is the one place the match layer
-// plugs in.
-var connectMatch = func(f *Flags, g Game) (*Match, error) {
+// plugs in: with package rollback/netplay, --host calls netplay.Host on
+// f.Host with cfg.Net, prints the host's Token to stdout and waits for the
+// match (h.Wait), --join calls netplay.Join with f.Join and f.Token, and
+// either returns &Match{Transport: m, Self: m.Self(), Peers: m.Players()}.
+var connectMatch = func(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match, error) {
 	if f.Host == "" && f.Join == "" {
 		return nil, nil
 	}
 	if g.Net == nil {
 		return nil, errors.New("framework: --host and --join need a game that declares its players (Game.Net)")
 	}
-	return nil, errors.New("framework: --host and --join: the network transports (package rollback/netplay) are not wired into the framework yet; play locally, or run matches in-process with frameworktest")
+	return nil, errors.New("framework: --host and --join: the network transports (package rollback/netplay) are not wired into the framework yet; play locally, or run matches in-process with frameworktest.Match")
 }
