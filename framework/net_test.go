@@ -106,3 +106,9 @@ func TestNetFlags(t *testing.T) {
 		t.Errorf("--host: status %d, stderr %q; want 1 and a message that networking is not wired yet", st, errs.String())
 	}
 }
+
+func TestConfirmedLine(t *testing.T) {
+	if got, want := framework.ConfirmedLine(1199, 0x0123456789abcdef), "confirmed tick 1199 hash 0123456789abcdef"; got != want {
+		t.Errorf("ConfirmedLine = %q, want %q", got, want)
+	}
+}
