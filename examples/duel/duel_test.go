@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -256,5 +257,31 @@ func BenchmarkNetworkedMatch(b *testing.B) {
 			b.ReportMetric(float64(bytes)/secs, "bytes/s/peer")
 			b.ReportMetric(float64(len(r.problems)), "problems")
 		})
+	}
+}
+
+// A game at one keyboard records and replays like any other: the seats'
+// input is the devices', and the replay checks every world hash.
+func TestRecordingReplays(t *testing.T) {
+	path := t.TempDir() + "/duel.rec"
+	sim, err := frameworktest.New(newGame(), frameworktest.Options{Record: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	randomSeat(sim, 0, 600, 3)
+	randomSeat(sim, 1, 600, 4)
+	if err := sim.RunTicks(600); err != nil {
+		t.Fatal(err)
+	}
+	want := roundOf(sim)
+	rep, err := frameworktest.NewReplay(newGame(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.RunTicks(600); err != nil && !errors.Is(err, frameworktest.ErrEnded) {
+		t.Fatal(err)
+	}
+	if got := roundOf(rep); got != want {
+		t.Errorf("replayed round %+v, want %+v", got, want)
 	}
 }
