@@ -80,6 +80,33 @@
 // of the first two runs the whole shutdown, so the recording gets its end
 // marker and the screenshot is taken, and the game exits 0.
 //
+// # Several players
+//
+// A game played by several players declares them in [Game.Net]: how many,
+// and per seat the actions that make one player's input (Setup registers
+// the actions and fills the seats). Its systems read every player's input
+// from the rollback.Players resource, Input(p)[i] being the i-th action of
+// player p's seat, in every mode:
+//
+//   - with no match, every player is at this machine and player p reads
+//     seat p from the devices (two players at one keyboard);
+//   - in a match ([Session.UseMatch], [RunOptions.Match]) this machine's
+//     player reads seat 0, the others' inputs arrive over the match's
+//     rollback.Transport, and a rollback.Session predicts them and rolls
+//     back when they differ. Resimulation, held ticks and the frame
+//     advantage are owed to the scheduler through runtime.TickContext.Owed
+//     and repaid by pacing; a match needs timing.mode = "fixed" and turns
+//     on repay-debt with rollback declared ([MatchTiming]). The input
+//     delay, prediction window and hash interval are the [net] table's.
+//     [Session.NetStats] has the match's figures (rollbacks, depth,
+//     advantage, bytes); a desync stops the session with a
+//     rollback.Desync; a headless match prints [ConfirmedLine] at its end.
+//
+// --host ADDR, --join ADDR and --token name a match on the command line;
+// until the transports of package rollback/netplay are wired in they stop
+// with a message saying so. frameworktest.Match plays a match between
+// sessions of one process over a simulated network.
+//
 // # Threads
 //
 // GLFW needs the main thread. The package's init locks the main goroutine to

@@ -50,6 +50,13 @@ type Game struct {
 	// //go:embed: it overrides the framework's defaults, and a file beside
 	// the executable (or --config) and --set override it. Nil for none.
 	Config []byte
+	// Net, if set, declares the game playable by several players: how
+	// many, and the actions of each one's seat. Its systems then read
+	// every player's input from the rollback.Players resource, on one
+	// machine (two players at one keyboard) or in a networked match
+	// ([Session.UseMatch]) alike. Nil for a game of one player that reads
+	// its input directly.
+	Net *Net
 	// Settings, if not nil, points to the game's settings struct: its
 	// fields become the [game] table, with the same strictness as the
 	// framework's keys (see config.Config.WithGame for the field tags).
@@ -87,8 +94,9 @@ type Setup struct {
 
 	// open opens the window when it is not open yet; nil for a session
 	// whose context is there from the start.
-	open func() error
-	sim  *atomic.Pointer[runtime.Simulation]
+	open    func() error
+	sim     *atomic.Pointer[runtime.Simulation]
+	session *Session
 }
 
 // Simulation returns the session's simulation handles (mailbox,
@@ -162,6 +170,11 @@ type Session struct {
 	// syncDepth and syncTest run the game in sync-test mode (synctest.go).
 	syncDepth int
 	syncTest  *ecs.SyncTest
+	// A game with Net: its seats at this machine (no match), or its match
+	// and the networked session playing it (net.go).
+	seats *localSeats
+	match *Match
+	net   *netRun
 }
 
 // NewSession prepares g with cfg; source names where cfg came from, for
@@ -181,7 +194,14 @@ func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
 	if err := app.SetScreen(cfg.Window.Screen); err != nil {
 		return nil, fmt.Errorf("framework: %s: %w", source, err)
 	}
-	return &Session{App: app, game: g, lib: lib, cfg: cfg, source: source}, nil
+	s := &Session{App: app, game: g, lib: lib, cfg: cfg, source: source}
+	if g.Net != nil {
+		// The first system of every tick: the local seats' input, from
+		// the tick's own, so that a sync-test's ticks run again read
+		// theirs.
+		app.AddSystem(ecs.PreUpdate, ecs.System{Name: "framework seats", Run: s.fillSeats})
+	}
+	return s, nil
 }
 
 // Bind tells the session which runtime runs it: call it after
@@ -230,7 +250,7 @@ func (s *Session) setUpGame() error {
 	if rt == nil {
 		return errors.New("framework: the session runs on no runtime: call Session.Bind after runtime.New")
 	}
-	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: s.actions, Runtime: rt, Sound: &s.sound, Config: s.cfg, ConfigSource: s.source, Adapters: s.adapters, sim: &s.sim}
+	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: s.actions, Runtime: rt, Sound: &s.sound, Config: s.cfg, ConfigSource: s.source, Adapters: s.adapters, sim: &s.sim, session: s}
 	if s.window != nil {
 		s.setup.open = s.openPlatform
 	}
@@ -247,7 +267,10 @@ func (s *Session) setUpGame() error {
 			return err
 		}
 	}
-	return s.startSyncTest()
+	if err := s.startSyncTest(); err != nil {
+		return err
+	}
+	return s.startNet()
 }
 
 // InitPlatform runs the game's Setup and its checks unless they ran
@@ -298,7 +321,7 @@ func (s *Session) Update(t *runtime.TickContext) error {
 			a.Shift = time.Duration(timing.Now() - t.End)
 		}
 	}
-	if err := s.updateApp(t); err != nil {
+	if err := s.updateNet(t); err != nil {
 		return err
 	}
 	if s.stopAfter > 0 && t.Number+1 >= s.stopAfter && !t.StopRequested() {

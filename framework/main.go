@@ -50,6 +50,9 @@ type Flags struct {
 	// Compare, with Replay, is a second recording to compare the first
 	// with instead of replaying (see [Compare]).
 	Compare string
+	// Host and Join name a networked match to host or to join (with
+	// Token, the host's join token), for a game with [Game.Net].
+	Host, Join, Token string
 }
 
 // Register adds the flags to fs: --config, --set (repeatable), --headless,
@@ -74,6 +77,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.ReplayUntil, "replay-until", 0, "with --replay: stop after `N` ticks, ticks 0 to N-1 (with --window and --screenshot: a picture of the state after them)")
 	f.registerSyncTest(fs)
 	f.registerCompare(fs)
+	f.registerNet(fs)
 }
 
 // Validate checks values that the flag package cannot.
@@ -97,7 +101,7 @@ func (f *Flags) Validate() error {
 	if f.RunFor < 0 {
 		errs = append(errs, fmt.Errorf("framework: --run-for %v: want 0 (no limit) or a positive duration", f.RunFor))
 	}
-	errs = append(errs, f.validateSyncTest())
+	errs = append(errs, f.validateSyncTest(), f.validateNet())
 	return errors.Join(errs...)
 }
 
@@ -206,7 +210,12 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		stdout.Write(cfg.EffectiveTOML())
 		return 0
 	}
-	if err := Run(g, cfg, RunOptions{Source: source, Ticks: f.Ticks, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record, SyncTest: f.SyncTest}); err != nil {
+	match, err := connectMatch(&f, g, cfg, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
+		return 1
+	}
+	if err := Run(g, cfg, RunOptions{Source: source, Ticks: f.Ticks, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record, SyncTest: f.SyncTest, Match: match, Stdout: stdout}); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
 		return 1
 	}

@@ -51,6 +51,13 @@ type RunOptions struct {
 	// SyncTest runs the game in sync-test mode going back this many ticks
 	// after each ([Session.UseSyncTest]); 0 is off.
 	SyncTest int
+	// Match, if set, plays this machine's side of a networked match
+	// ([Session.UseMatch]) instead of a local game. A headless match ends
+	// with one line on Stdout giving its last confirmed tick and world
+	// hash ([ConfirmedLine]).
+	Match *Match
+	// Stdout receives that line; nil is os.Stdout.
+	Stdout io.Writer
 }
 
 // Run runs g's Setup, checks the configuration against it (a binding for
@@ -105,6 +112,27 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 	sess.stopAfter = opts.Ticks
 	if err := sess.UseSyncTest(opts.SyncTest); err != nil {
 		return err
+	}
+	if opts.Match != nil {
+		if opts.Record != "" {
+			return errors.New("framework: --record and a networked match: recording a match's confirmed inputs is not built yet (a recording holds this machine's device input, which would not replay the remote players)")
+		}
+		if err := sess.UseMatch(opts.Match); err != nil {
+			return err
+		}
+		rtOpts.Timing = MatchTiming(rtOpts.Timing)
+		defer opts.Match.Transport.Close()
+		if cfg.Window.Headless {
+			defer func() {
+				if tick, hash, ok := sess.ConfirmedHash(); ok {
+					out := opts.Stdout
+					if out == nil {
+						out = os.Stdout
+					}
+					fmt.Fprintln(out, ConfirmedLine(tick, hash))
+				}
+			}()
+		}
 	}
 	sess.screenshot = opts.Screenshot
 	if opts.Record != "" {

@@ -57,5 +57,15 @@
 //	send(msg)
 //	for each message m received from peer p: s.ReceiveFrom(p, m)
 //
+// A framework game does none of this itself: it declares its players and
+// seats (framework.Game.Net), and the framework runs its ticks through an
+// [App] and a Session over a [Transport], fills [Session.Local] from the
+// seats, owes [Step.Resimulated], held ticks and [Session.AdvantageDebt]
+// to the scheduler (runtime.TickContext.Owed) and sends each message. The
+// match's settings are [MatchOptions], the configuration's [net] table.
+// An [App] of a framework match runs every tick with the configured step
+// ([App.SetDelta]), so that an exact rate's alternating deltas cannot
+// make game time differ between a tick's runs or between peers.
+//
 // A Session and its [Simulation] belong to the simulation goroutine.
 package rollback

@@ -198,9 +198,16 @@ func (s *simulation) runBatch(now timing.Instant) int {
 // checkpoint that falls after it, and reports whether the session goes on.
 func (s *simulation) update() bool {
 	t := &s.tick
+	t.Owed = Owed{}
 	if err := guard(func() error { return s.game.Update(t) }); err != nil {
 		s.fails.fail(phaseUpdate, err)
 		return false
+	}
+	if t.Owed != (Owed{}) {
+		if err := t.Owed.owe(s.sched); err != nil {
+			s.fails.fail(phaseSchedule, err)
+			return false
+		}
 	}
 	if s.rec.Writer != nil && s.rec.Hash != nil && ((t.Number+1)%uint64(s.every) == 0 || s.checkNow || t.StopRequested()) {
 		if err := s.checkpoint(); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 	"github.com/metronome-go/metronome/window"
@@ -38,6 +39,9 @@ type Config struct {
 	// Audio is the [audio] table; [Config.AudioOptions] makes the mixer's
 	// options of it.
 	Audio Audio `toml:"audio"`
+	// Net is the [net] table, a networked match's settings: rollback's
+	// own options, with their ranges (rollback.MatchOptions.Validate).
+	Net rollback.MatchOptions `toml:"net"`
 	// Bindings maps action names to key and button names, or axis
 	// bindings for an analog action ([input.bindings]). The game registers
 	// the actions; the configuration rebinds them (see

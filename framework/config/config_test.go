@@ -11,6 +11,7 @@ import (
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
@@ -106,6 +107,13 @@ func TestEveryKeyParses(t *testing.T) {
 		"audio.music_volume":                {"0.25", func(c config.Config) bool { return c.Audio.Music == 0.25 }},
 		"audio.effects_volume":              {"2.0", func(c config.Config) bool { return c.Audio.Effects == 2 }},
 		"audio.ui_volume":                   {"0", func(c config.Config) bool { return c.Audio.UI == 0 }},
+		"net.players":                       {"4", func(c config.Config) bool { return c.Net.Players == 4 }},
+		"net.delay":                         {"3", func(c config.Config) bool { return c.Net.Delay == 3 }},
+		"net.window":                        {"12", func(c config.Config) bool { return c.Net.Window == 12 }},
+		"net.hash_every":                    {"1", func(c config.Config) bool { return c.Net.HashEvery == 1 }},
+		"net.timeout":                       {`"10s"`, func(c config.Config) bool { return c.Net.Timeout == 10*time.Second }},
+		"net.join_timeout":                  {`"2m"`, func(c config.Config) bool { return c.Net.JoinTimeout == 2*time.Minute }},
+		"net.transport":                     {`"quic"`, func(c config.Config) bool { return c.Net.Transport == rollback.QUIC }},
 	}
 	for _, key := range config.Keys() {
 		tt, ok := tests[key]
@@ -206,7 +214,7 @@ func TestUnknownKeys(t *testing.T) {
 		{"[timing]\nrecovry = \"repay-debt\"\n", "config: game.toml: timing.recovry: unknown key (did you mean timing.recovery?)"},
 		{"[timming]\nmode = \"fixed\"\n", "timming: unknown key (did you mean timing?)"},
 		{"[timing.debt]\ngian = 1.0\n", "timing.debt.gian: unknown key (did you mean timing.debt.gain?)"},
-		{"volume = 3\n", "volume: unknown key; the tables are [window], [runtime], [render], [timing], [timing.debt], [polling], [audio], [input], [input.bindings]"},
+		{"volume = 3\n", "volume: unknown key; the tables are [window], [runtime], [render], [timing], [timing.debt], [polling], [audio], [net], [input], [input.bindings]"},
 		{"[window]\nsize = 3\n", "window.size: unknown key"},
 		{"[[window]]\nwidth = 3\n", "window = [{...}]: want a table ([window]), got a list of tables"},
 		{"timing = 3\n", "timing = 3: want a table ([timing]), got an integer"},

@@ -53,4 +53,21 @@
 // --synctest: every tick is run again from a snapshot, and a tick whose
 // world hash differs ends the session with an ecs.SyncTestError naming it
 // ([Sim.SyncTestStats] counts the checks).
+//
+// # Networked matches
+//
+// [Match] plays a game with framework.Game.Net between two or more
+// sessions in one process, each through the real runtime loop on the
+// fakes, all on one virtual clock, their messages carried over a simulated
+// network (rollback/netsim, through rollbacktest.NewTransports):
+//
+//	peers, err := frameworktest.Match(newGame, frameworktest.MatchOptions{
+//		Net: netsim.Options{Latency: 75 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.05, Seed: 1},
+//		For: 20 * time.Second,
+//		Script: func(peer int, sim *frameworktest.Sim) { /* each peer's input on sim.Input */ },
+//	})
+//	// peers[i].Stats (rollbacks, depth, advantage, bytes), .Trace (ticks
+//	// over time), .Fakes.Presenter.Instants(), .Tick and .Hash
+//
+// A desync ends the match with the rollback.Desync of each peer.
 package frameworktest

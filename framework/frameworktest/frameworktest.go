@@ -112,6 +112,11 @@ var ErrEnded = errors.New("frameworktest: the session has ended")
 // poll and update, for [Sim.Step], [Sim.RunTicks] or [Sim.Close]. A Setup
 // that fails fails New, after the session's cleanup.
 func New(g framework.Game, opts Options) (*Sim, error) {
+	return newSession(g, opts, runtimetest.NewClock(), nil)
+}
+
+// newSession is New on clock, playing match when it is not nil.
+func newSession(g framework.Game, opts Options, clock *runtimetest.Clock, match *framework.Match) (*Sim, error) {
 	var cfg config.Config
 	if opts.Config != nil {
 		cfg = *opts.Config
@@ -137,7 +142,12 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 	if err := sess.UseSyncTest(opts.SyncTest); err != nil {
 		return nil, err
 	}
-	clock := runtimetest.NewClock()
+	if match != nil {
+		if err := sess.UseMatch(match); err != nil {
+			return nil, err
+		}
+		rtOpts.Timing = framework.MatchTiming(rtOpts.Timing)
+	}
 	ctx, fakes := runtimetest.NewAdapters(clock)
 	size := input.Size{Width: cfg.Window.Width, Height: cfg.Window.Height}
 	fakes.Display.Set(func(s *runtime.WindowState) { s.Size, s.Framebuffer = size, size })
@@ -155,6 +165,7 @@ func New(g framework.Game, opts Options) (*Sim, error) {
 		rtOpts.Record = runtime.RecordOptions{Writer: rec, Hash: sess.HashWorld}
 	}
 	s := newSim(sess, clock, fakes, cfg)
+	s.step.vclock = clock
 	s.rec = rec
 	if opts.Sound && cfg.Audio.Enabled {
 		if err := s.step.sound.open(sess, cfg, clock.At(0)); err != nil {
@@ -391,6 +402,13 @@ type stepper struct {
 	held         chan timing.Waiter
 	paused       chan struct{}
 	resume       chan bool // true: stop instead of running the update
+	// In a Match: the virtual clock, the instant every peer stops at,
+	// the stop of them all, and the time this peer starts late by.
+	vclock  *runtimetest.Clock
+	end     timing.Instant
+	stopAll func()
+	delay   time.Duration
+	trace   []TickAt
 }
 
 // InitSimulation pauses the session before its loop starts, for [New]
@@ -399,6 +417,9 @@ type stepper struct {
 func (s *stepper) InitSimulation(sim *runtime.Simulation) error {
 	s.paused <- struct{}{}
 	stop := <-s.resume
+	if s.delay > 0 && !stop {
+		s.vclock.Spend(runtimetest.Simulation, s.delay)
+	}
 	err := s.Session.InitSimulation(sim)
 	if stop {
 		s.rt.Stop()
@@ -413,11 +434,25 @@ func (s *stepper) Update(t *runtime.TickContext) error {
 			return t.RequestStop()
 		}
 	}
+	if s.stopAll != nil && s.clock.Now() >= s.end {
+		s.stopAll()
+		return t.RequestStop()
+	}
 	s.sound.mixUntil(t.Start)
 	if err := s.Session.Update(t); err != nil {
+		if s.stopAll != nil {
+			// A peer that ends alone would hold the match's clock for
+			// good: the others stop with it.
+			s.stopAll()
+		}
 		return err
 	}
 	s.ticks++
+	if s.stopAll != nil {
+		if ns, ok := s.Session.NetStats(); ok {
+			s.trace = append(s.trace, TickAt{At: s.clock.Now(), Tick: ns.Tick})
+		}
+	}
 	if s.ticks < s.limit || t.StopRequested() {
 		return nil
 	}

@@ -1,0 +1,398 @@
+package framework
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/rollback"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// Net declares that a game is played by several players, and which of its
+// actions make one player's input. Its systems read every player's input
+// from the [rollback.Players] resource the same way in every mode:
+// Input(p)[i] is the state of the i-th action of player p's seat.
+//
+// Without a [Match] (no network) all players sit at this machine: player p
+// reads Seats[p] from the devices, so two players share one keyboard; no
+// tick is predicted or run again. In a match each machine's own player
+// reads Seats[0], the others' inputs arrive over the match's transport,
+// and a rollback session predicts and corrects them.
+type Net struct {
+	// Players is the number of players, 1 to 16.
+	Players int
+	// Seats lists, per player on one machine, the actions that make that
+	// player's input, in the order the systems index them. Every seat has
+	// the same number of actions (1 to 64); there is one seat per player.
+	// Setup registers the actions, so it fills Seats (Game.Net is a
+	// pointer for that); they are checked after it.
+	Seats [][]input.Action
+}
+
+// validate checks n against the actions registered.
+func (n *Net) validate(actions *input.Actions) error {
+	var errs []error
+	if n.Players < 1 || n.Players > 16 {
+		errs = append(errs, fmt.Errorf("framework: Game.Net.Players %d: want 1 to 16", n.Players))
+	}
+	if len(n.Seats) != n.Players {
+		errs = append(errs, fmt.Errorf("framework: Game.Net.Seats has %d seats for %d players: want one per player", len(n.Seats), n.Players))
+	}
+	for i, s := range n.Seats {
+		if len(s) < 1 || len(s) > 64 {
+			errs = append(errs, fmt.Errorf("framework: Game.Net.Seats[%d] has %d actions: want 1 to 64", i, len(s)))
+		} else if len(s) != len(n.Seats[0]) {
+			errs = append(errs, fmt.Errorf("framework: Game.Net.Seats[%d] has %d actions, Seats[0] %d: want the same in every seat", i, len(s), len(n.Seats[0])))
+		}
+		for j, a := range s {
+			if a == input.NoAction || (actions != nil && int(a) > actions.Len()) {
+				errs = append(errs, fmt.Errorf("framework: Game.Net.Seats[%d][%d] is action %d, which Setup never registered", i, j, a))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Match is this machine's side of a networked match: the transport its
+// messages travel through, its peer number and the peer each player plays
+// at. The match's input delay, prediction window and hash interval are
+// the configuration's [net] table (config.Config.Net), which every peer
+// must share. The match layer that connects the peers (a host and those who join)
+// makes one; tests make one over a simulated network
+// (rollbacktest.NewTransports).
+type Match struct {
+	Transport rollback.Transport
+	// Self is this machine's peer number.
+	Self int
+	// Peers[p] is the peer player p plays at; one per player of the
+	// game's [Net]. The players at Self read the seats in order.
+	Peers []int
+}
+
+// NetStats are a networked session's figures for an overlay or a report.
+type NetStats struct {
+	// Stats are the rollback session's counts: rollbacks, resimulated
+	// ticks and their depth, frame advantage, confirmed tick. Its
+	// Advantage is the estimate pacing follows: the session's, averaged
+	// over about half a second, as each message's jitter moves it.
+	rollback.Stats
+	// BytesSent and BytesReceived count the messages' bytes; Sent and
+	// Received the messages.
+	BytesSent, BytesReceived uint64
+	Sent, Received           uint64
+	// RTT is the transport's round-trip time, 0 when it gives none.
+	RTT time.Duration
+	// Seconds is the simulated time the match has run, for rates.
+	Seconds float64
+}
+
+// rtter is what a transport that measures its round-trip time offers.
+type rtter interface{ RTT() time.Duration }
+
+// UseMatch makes the session play m instead of a local game: it needs a
+// game with [Game.Net] and fixed timing (timing.mode = "fixed"), and it
+// turns on the scheduler's repay-debt policy with rollback declared, so
+// that resimulation, held ticks and frame advantage are repaid by pacing.
+// Call it before the session runs; the transport is the session's to
+// close once it ends.
+func (s *Session) UseMatch(m *Match) error {
+	if s.game.Net == nil {
+		return errors.New("framework: a networked match needs a game that declares its players (Game.Net)")
+	}
+	if m.Transport == nil {
+		return errors.New("framework: Match.Transport is nil")
+	}
+	if len(m.Peers) != s.game.Net.Players {
+		return fmt.Errorf("framework: Match.Peers has %d peers for the game's %d players: want one per player", len(m.Peers), s.game.Net.Players)
+	}
+	if s.cfg.Timing.Mode != timing.FixedMode {
+		return fmt.Errorf("framework: %s: a networked match needs timing.mode = \"fixed\" (rollback runs identical fixed steps), not %q", s.source, s.cfg.Timing.Mode)
+	}
+	if s.syncDepth != 0 {
+		return errors.New("framework: --synctest and a networked match: a sync-test runs one machine alone")
+	}
+	s.match = m
+	return nil
+}
+
+// MatchTiming returns o as a networked match runs it: repay-debt recovery
+// with rollback declared, so that the session's debts reach pacing.
+func MatchTiming(o timing.Options) timing.Options {
+	o.Recovery, o.Rollback = timing.RepayDebt, true
+	o.Debt.VariableStep = false
+	return o
+}
+
+// NetStats returns the networked session's figures, and false when the
+// session plays no match. Simulation owner (a system), or after the
+// session.
+func (s *Session) NetStats() (NetStats, bool) {
+	if s.net == nil {
+		return NetStats{}, false
+	}
+	return s.net.stats(), true
+}
+
+// NetStats returns the match's figures for the game's own display (see
+// [Session.NetStats]), and false when the session plays no match. Call it
+// from a system: it belongs to the simulation owner.
+func (s *Setup) NetStats() (NetStats, bool) {
+	if s.session == nil {
+		return NetStats{}, false
+	}
+	return s.session.NetStats()
+}
+
+// ConfirmedHash returns the last confirmed tick of a networked session
+// that the session hashed, with its world hash (see
+// rollback.App.ConfirmedHash): the same on every peer of a match in sync.
+// Simulation owner, or after the session.
+func (s *Session) ConfirmedHash() (tick int64, hash uint64, ok bool) {
+	if s.net == nil {
+		return 0, 0, false
+	}
+	return s.net.app.ConfirmedHash(s.net.sess)
+}
+
+// ConfirmedHashAt returns the world hash of the confirmed timeline at
+// tick, when the networked session hashed it, it is confirmed and still
+// held (rollback.App.HashAt). Simulation owner, or after the session.
+func (s *Session) ConfirmedHashAt(tick int64) (uint64, bool) {
+	if s.net == nil {
+		return 0, false
+	}
+	return s.net.app.HashAt(s.net.sess, tick)
+}
+
+// ConfirmedLine is the line a headless networked run ends with, for a
+// script to compare two processes: "confirmed tick 1199 hash
+// 0123456789abcdef".
+func ConfirmedLine(tick int64, hash uint64) string {
+	return fmt.Sprintf("confirmed tick %d hash %016x", tick, hash)
+}
+
+// netRun is a networked session's state on the simulation side.
+type netRun struct {
+	app       *rollback.App
+	sess      *rollback.Session
+	tr        rollback.Transport
+	self      int
+	peers     []int // the other peers, once each
+	local     []int // the players at self, in seat order
+	seats     [][]input.Action
+	msg, buf  []byte
+	sent      [2]uint64 // messages, bytes
+	received  [2]uint64
+	ticks     uint64
+	step      time.Duration
+	advantage float64 // the session's advantage estimate, smoothed
+	malformed error   // the first message refused, kept for the stats
+}
+
+// localSeats is a local game's input: one buffer per player, filled from
+// its seat before every tick.
+type localSeats struct {
+	players rollback.Players
+	in      [][]input.Stats
+}
+
+// startNet builds the local seats or the match after the game's Setup,
+// once its actions and state types are registered.
+func (s *Session) startNet() error {
+	n := s.game.Net
+	if n == nil {
+		return nil
+	}
+	if err := n.validate(s.actions); err != nil {
+		return err
+	}
+	if s.match == nil {
+		s.seats = &localSeats{in: make([][]input.Stats, n.Players)}
+		for p := range s.seats.in {
+			s.seats.in[p] = make([]input.Stats, len(n.Seats[p]))
+		}
+		ecs.AddResource(s.App.World(), &s.seats.players)
+		return nil
+	}
+	m := s.match
+	// The [net] table: the same on every peer.
+	delay, window, every := s.cfg.Net.Delay, s.cfg.Net.Window, s.cfg.Net.HashEvery
+	app, err := rollback.NewApp(s.App, window)
+	if err != nil {
+		return fmt.Errorf("framework: networked match: %w", err)
+	}
+	opts := rollback.Options{Self: m.Self, Actions: len(n.Seats[0]), Window: window, HashEvery: every, Clock: s.rt.Options().Clock}
+	r := &netRun{app: app, tr: m.Transport, self: m.Self, seats: n.Seats,
+		msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage), step: s.cfg.Timing.FixedStep}
+	if rate := s.cfg.Timing.Rate; !rate.IsZero() {
+		r.step = rate.Step()
+	}
+	app.SetDelta(r.step)
+	seen := map[int]bool{m.Self: true}
+	for p, peer := range m.Peers {
+		opts.Players = append(opts.Players, rollback.Player{Peer: peer, Delay: delay})
+		if peer == m.Self {
+			r.local = append(r.local, p)
+		} else if !seen[peer] {
+			seen[peer] = true
+			r.peers = append(r.peers, peer)
+		}
+	}
+	if len(r.local) == 0 {
+		return fmt.Errorf("framework: Match.Peers gives no player to this machine, peer %d", m.Self)
+	}
+	if r.sess, err = rollback.NewSession(app, opts); err != nil {
+		return fmt.Errorf("framework: networked match: %w", err)
+	}
+	s.net = r
+	return nil
+}
+
+// updateNet runs one update: through the match of a networked session,
+// else as any game's.
+func (s *Session) updateNet(t *runtime.TickContext) error {
+	if s.net != nil {
+		return s.net.update(t)
+	}
+	return s.updateApp(t)
+}
+
+// fillSeats is the system that gives a local game's players the input of
+// their seats for the tick (a networked session's come from its match).
+func (s *Session) fillSeats(ctx *ecs.Sys) {
+	ls := s.seats
+	if ls == nil {
+		return
+	}
+	for p, seat := range s.game.Net.Seats {
+		for i, a := range seat {
+			ls.in[p][i] = ctx.Input.Action(a)
+		}
+	}
+	ls.players.SetLocal(ls.in)
+}
+
+// update takes what arrived, gives the local players' input, advances the
+// session, owes its resimulation, held ticks and advantage to the
+// scheduler, and sends this peer's message. A desync stops the session.
+func (r *netRun) update(t *runtime.TickContext) error {
+	for {
+		n, _, ok := r.tr.Receive(r.buf)
+		if !ok {
+			break
+		}
+		r.received[0]++
+		r.received[1] += uint64(n)
+		if err := r.sess.Receive(r.buf[:n]); err != nil && r.malformed == nil {
+			r.malformed = err // counted in Stats.Malformed; a peer's bad message stops nothing
+		}
+	}
+	for k, p := range r.local {
+		dst := r.sess.Local(p)
+		for i, a := range r.seats[k] {
+			if t.Input != nil {
+				dst[i] = t.Input.Action(a)
+			} else {
+				dst[i] = input.Stats{}
+			}
+		}
+	}
+	st, err := r.app.Update(r.sess, t)
+	if err != nil {
+		return err
+	}
+	if !st.Held {
+		r.ticks++
+	}
+	t.Owed.Resimulated, t.Owed.ResimulationTime = st.Resimulated, st.ResimulationTime
+	if st.Held {
+		t.Owed.Held = r.step
+	}
+	if !st.Held {
+		// The advantage estimate moves with each message's jitter; its
+		// mean over about half a second is what pacing is pushed by.
+		r.advantage += (r.sess.Stats().Advantage - r.advantage) / 16
+	}
+	if !st.Held && r.sess.Tick()%30 == 0 {
+		// The advantage replaces the advantage debt pacing has not repaid
+		// yet; a difference under half a step is left alone, so pacing
+		// is not pushed about by what noise is left.
+		want := -time.Duration(r.advantage * float64(r.step))
+		if diff := want - t.Timing.DebtTime; diff > r.step/2 || diff < -r.step/2 {
+			t.Owed.Advantage = diff
+		}
+	}
+	r.msg = r.sess.AppendMessage(r.msg[:0])
+	for _, p := range r.peers {
+		if err := r.tr.Send(p, r.msg); err != nil {
+			if errors.Is(err, rollback.ErrClosed) {
+				return fmt.Errorf("framework: networked match: %w", err)
+			}
+			continue // not sent: the next message repeats what it held
+		}
+		r.sent[0]++
+		r.sent[1] += uint64(len(r.msg))
+	}
+	if d, ok := r.sess.Desync(); ok {
+		return d
+	}
+	return nil
+}
+
+func (r *netRun) stats() NetStats {
+	ns := NetStats{Stats: r.sess.Stats(), Sent: r.sent[0], BytesSent: r.sent[1], Received: r.received[0], BytesReceived: r.received[1],
+		Seconds: float64(r.ticks) * r.step.Seconds()}
+	ns.Advantage = r.advantage
+	if rt, ok := r.tr.(rtter); ok {
+		ns.RTT = rt.RTT()
+	}
+	return ns
+}
+
+// The network flags: --host and --join name the match to play; until the
+// transports are wired (package rollback/netplay), connectMatch says so.
+func (f *Flags) registerNet(fs *flag.FlagSet) {
+	fs.StringVar(&f.Host, "host", "", "host a networked match on this `address`, such as :7777 (needs a game with Game.Net)")
+	fs.StringVar(&f.Join, "join", "", "join the networked match hosted at this `address`, such as 127.0.0.1:7777, with --token")
+	fs.StringVar(&f.Token, "token", "", "with --join: the join `token` the host printed")
+}
+
+func (f *Flags) validateNet() error {
+	var errs []error
+	if f.Host != "" && f.Join != "" {
+		errs = append(errs, errors.New("framework: --host and --join: a session hosts a match or joins one"))
+	}
+	if f.Join != "" && f.Token == "" {
+		errs = append(errs, errors.New("framework: --join needs --token, the join token the host printed"))
+	}
+	if f.Token != "" && f.Join == "" {
+		errs = append(errs, errors.New("framework: --token goes with --join ADDR"))
+	}
+	if (f.Host != "" || f.Join != "") && (f.Replay != "" || f.SyncTest != 0) {
+		errs = append(errs, errors.New("framework: --host and --join play a match: not with --replay or --synctest"))
+	}
+	return errors.Join(errs...)
+}
+
+// connectMatch turns the network flags into this machine's side of a
+// match; nil without --host or --join. It is the one place the match layer
+// plugs in: with package rollback/netplay, --host calls netplay.Host on
+// f.Host with cfg.Net, prints the host's Token to stdout and waits for the
+// match (h.Wait), --join calls netplay.Join with f.Join and f.Token, and
+// either returns &Match{Transport: m, Self: m.Self(), Peers: m.Players()}.
+var connectMatch = func(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match, error) {
+	if f.Host == "" && f.Join == "" {
+		return nil, nil
+	}
+	if g.Net == nil {
+		return nil, errors.New("framework: --host and --join need a game that declares its players (Game.Net)")
+	}
+	return nil, errors.New("framework: --host and --join: the network transports (package rollback/netplay) are not wired into the framework yet; play locally, or run matches in-process with frameworktest.Match")
+}

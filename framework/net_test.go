@@ -1,0 +1,114 @@
+package framework_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/rollback/netsim"
+	"github.com/metronome-go/metronome/rollback/rollbacktest"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// The [net] table is checked by rollback's Validate, each key named with
+// what it allows, all at once.
+func TestNetTableRefusesBadValues(t *testing.T) {
+	_, err := config.Build(config.Layers{Sets: []string{"net.window=0", "net.delay=17", "net.players=1", "net.timeout=10ms"}})
+	if err == nil {
+		t.Fatal("bad [net] values accepted")
+	}
+	for _, want := range []string{"net.window", "1 to 64", "net.delay", "0 to 16", "net.players", "2 to 16", "net.timeout", "1s to 5m"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	_, err = config.Build(config.Layers{Sets: []string{`net.transport="tcp"`}})
+	if err == nil || !strings.Contains(err.Error(), "net.transport") || !strings.Contains(err.Error(), "quic") {
+		t.Errorf("transport tcp: got %v, want an error naming net.transport and the transports", err)
+	}
+}
+
+func netGame() framework.Game {
+	net := &framework.Net{Players: 2}
+	return framework.Game{Net: net, Setup: func(s *framework.Setup) error {
+		for _, name := range []string{"a", "b"} {
+			a, err := s.Actions.Register(name, input.KeySpace)
+			if err != nil {
+				return err
+			}
+			net.Seats = append(net.Seats, []input.Action{a})
+		}
+		return nil
+	}}
+}
+
+func match(t *testing.T) *framework.Match {
+	nw, err := netsim.NewNetwork(2, netsim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &framework.Match{Transport: rollbacktest.NewTransports(nw, timing.NewManualClock(0))[0], Self: 0, Peers: []int{0, 1}}
+}
+
+// A match is refused for what it cannot play, with the reason.
+func TestUseMatchRefuses(t *testing.T) {
+	variable := config.Default()
+	fixed := config.Default()
+	if err := fixed.Set("timing.mode=fixed"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		g    framework.Game
+		cfg  config.Config
+		m    func() *framework.Match
+		want string
+	}{
+		{"no Net", framework.Game{}, fixed, func() *framework.Match { return match(t) }, "Game.Net"},
+		{"variable timing", netGame(), variable, func() *framework.Match { return match(t) }, `timing.mode = "fixed"`},
+		{"peers", netGame(), fixed, func() *framework.Match { m := match(t); m.Peers = []int{0}; return m }, "one per player"},
+		{"no transport", netGame(), fixed, func() *framework.Match { m := match(t); m.Transport = nil; return m }, "Transport is nil"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := framework.NewSession(c.g, c.cfg, "test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = s.UseMatch(c.m())
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("UseMatch = %v, want an error saying %q", err, c.want)
+			}
+		})
+	}
+}
+
+// The network flags go together as they must, and until the transports
+// are wired --host says so instead of starting a local game.
+func TestNetFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--host", ":7777", "--join", "127.0.0.1:7777", "--token", "x"}, "--host and --join"},
+		{[]string{"--join", "127.0.0.1:7777"}, "--join needs --token"},
+		{[]string{"--token", "x"}, "--token goes with --join"},
+		{[]string{"--host", ":7777", "--synctest", "2"}, "not with --replay or --synctest"},
+	} {
+		var out, errs strings.Builder
+		if st := framework.MainStatus(netGame(), c.args, &out, &errs); st != 2 || !strings.Contains(errs.String(), c.want) {
+			t.Errorf("%q: status %d, stderr %q; want 2 and %q", c.args, st, errs.String(), c.want)
+		}
+	}
+	var out, errs strings.Builder
+	if st := framework.MainStatus(netGame(), []string{"--host", ":7777", "--set", "timing.mode=fixed"}, &out, &errs); st != 1 || !strings.Contains(errs.String(), "not wired") {
+		t.Errorf("--host: status %d, stderr %q; want 1 and a message that networking is not wired yet", st, errs.String())
+	}
+}
+
+func TestConfirmedLine(t *testing.T) {
+	if got, want := framework.ConfirmedLine(1199, 0x0123456789abcdef), "confirmed tick 1199 hash 0123456789abcdef"; got != want {
+		t.Errorf("ConfirmedLine = %q, want %q", got, want)
+	}
+}

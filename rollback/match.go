@@ -1,0 +1,105 @@
+package rollback
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/metronome-go/metronome/option"
+)
+
+// MatchOptions are a networked match's settings, the same on every peer:
+// the [net] table of a framework game's configuration. The zero value is
+// not useful; DefaultMatchOptions returns the defaults.
+type MatchOptions struct {
+	// Players is the number of players of a match, 2 to 16.
+	Players int
+	// Delay is every player's input delay in ticks, 0 to 16 ([Player.Delay]).
+	Delay int
+	// Window is the prediction window, 1 to 64 ticks ([Options.Window]).
+	Window int
+	// HashEvery is the hash interval in confirmed ticks, 0 to 3600; 0
+	// detects no desync ([Options.HashEvery]).
+	HashEvery int `toml:"hash_every"`
+	// Timeout is how long a peer may stay silent before it counts as
+	// disconnected, 1s to 5m.
+	Timeout time.Duration
+	// JoinTimeout is how long a host waits for its players and a joining
+	// peer for the host's answer, 1s to 1h.
+	JoinTimeout time.Duration `toml:"join_timeout"`
+	// Transport is the transport a match's messages travel over.
+	Transport TransportKind
+}
+
+// TransportKind names a transport of package rollback/netplay.
+type TransportKind uint8
+
+const (
+	// UDP is plain UDP datagrams, each with an HMAC keyed by the join
+	// secret.
+	UDP TransportKind = iota
+	// QUIC is QUIC datagrams (RFC 9221).
+	QUIC
+)
+
+var transportNames = [...]string{"udp", "quic"}
+
+// String returns "udp" or "quic".
+func (k TransportKind) String() string {
+	if int(k) < len(transportNames) {
+		return transportNames[k]
+	}
+	return fmt.Sprintf("TransportKind(%d)", uint8(k))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (k TransportKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads "udp" or "quic".
+func (k *TransportKind) UnmarshalText(b []byte) error {
+	for i, n := range transportNames {
+		if string(b) == n {
+			*k = TransportKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("rollback: transport %q: want \"udp\" or \"quic\"", b)
+}
+
+// DefaultMatchOptions returns the defaults: 2 players, an input delay of 2
+// ticks, a window of 8, a hash every 60 ticks, a 5 s disconnect timeout, a
+// minute to join, over UDP.
+func DefaultMatchOptions() MatchOptions {
+	return MatchOptions{Players: 2, Delay: DefaultDelay, Window: DefaultWindow, HashEvery: DefaultHashEvery,
+		Timeout: 5 * time.Second, JoinTimeout: time.Minute, Transport: UDP}
+}
+
+// Validate reports every invalid field at once, each as an *option.Error.
+func (o MatchOptions) Validate() error {
+	var errs []error
+	bad := func(field string, v any, allowed string) {
+		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions." + field, Value: v, Problem: "is out of range", Allowed: allowed})
+	}
+	if o.Players < 2 || o.Players > maxPlayers {
+		bad("Players", o.Players, "2 to 16")
+	}
+	if o.Delay < 0 || o.Delay > maxDelay {
+		bad("Delay", o.Delay, "0 to 16")
+	}
+	if o.Window < 1 || o.Window > maxWindow {
+		bad("Window", o.Window, "1 to 64")
+	}
+	if o.HashEvery < 0 || o.HashEvery > 3600 {
+		bad("HashEvery", o.HashEvery, "0 to 3600")
+	}
+	if o.Timeout < time.Second || o.Timeout > 5*time.Minute {
+		bad("Timeout", o.Timeout, "1s to 5m")
+	}
+	if o.JoinTimeout < time.Second || o.JoinTimeout > time.Hour {
+		bad("JoinTimeout", o.JoinTimeout, "1s to 1h")
+	}
+	if int(o.Transport) >= len(transportNames) {
+		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.Transport", Value: o.Transport, Problem: "is not a transport", Allowed: `"udp" or "quic"`})
+	}
+	return errors.Join(errs...)
+}
