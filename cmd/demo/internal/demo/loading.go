@@ -374,24 +374,20 @@ func (g *Game) LoadReport() (LoadReport, bool) {
 	if g.atlas == nil {
 		return LoadReport{}, false
 	}
-	r := g.atlas.reportWith(g.rt.Telemetry().Frames, g.rt.TelemetryFrames(nil))
-	if r.Done {
-		g.atlas.mu.Lock()
-		r.After = sampleContention().since(g.atlas.doneCont)
-		g.atlas.mu.Unlock()
-	}
-	return r, true
+	return g.atlas.reportWith(g.rt.Telemetry().Frames, g.rt.TelemetryFrames(nil)), true
 }
 
 // reportWith completes the report with the frames measured after the
-// load: measured is the telemetry's frame count, window its latest frames.
+// load, measured the telemetry's frame count and window its latest frames,
+// and the platform thread's contention since the load's end.
 func (a *atlasLoad) reportWith(measured uint64, window []timing.TelemetryFrame) LoadReport {
 	a.mu.Lock()
-	r, done := a.report, a.doneFrames
+	r, done, cont := a.report, a.doneFrames, a.doneCont
 	a.mu.Unlock()
 	if !r.Done {
 		return r
 	}
+	r.After = sampleContention().since(cont)
 	r.SinceFrames = int(measured - done)
 	n := min(r.SinceFrames, len(window))
 	r.AfterFrames = n

@@ -1,6 +1,7 @@
 package demo_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
@@ -195,5 +196,18 @@ func TestLoadCreatesNoTextureInItsFrames(t *testing.T) {
 	}
 	if u.Creates != 0 || u.CreateTime != 0 {
 		t.Errorf("textures created during the load: got %d in %v, want none (made by the setup's upload)", u.Creates, u.CreateTime)
+	}
+	// The timing report's load section is the same report, with the
+	// platform thread's contention after the load measured where the one
+	// during it is (it was left out of the file).
+	if err := sim.Step(2); err != nil {
+		t.Fatal(err)
+	}
+	lr := g.Report().Load
+	if lr == nil || lr.SinceFrames == 0 || lr.After.RunDelayMeasured != lr.Split.Contention.RunDelayMeasured {
+		t.Errorf("timing report's load section %+v: want frames since the load and the contention after it measured as during it", lr)
+	}
+	if lr != nil && lr.FrameCapNS > 0 && lr.DuringToCap != math.Round(100*float64(lr.MaxInterval)/float64(lr.FrameCapNS))/100 {
+		t.Errorf("during_to_cap %v, want %d / %d ns", lr.DuringToCap, lr.MaxInterval, lr.FrameCapNS)
 	}
 }
