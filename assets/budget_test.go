@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/metronome-go/metronome/media"
 	"image"
 	"testing"
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 	"github.com/metronome-go/metronome/timing"
@@ -35,6 +35,43 @@ func (u *costlyUploader) UpdateTexture(h render2d.TextureHandle, x, y int, img *
 	return u.Recorder.UpdateTexture(h, x, y, img)
 }
 
+// The budget tests' graphics link: 100 MB/s, so that one band costs a
+// third of the 2 ms budget.
+const (
+	budget  = 2 * time.Millisecond
+	perByte = 10 * time.Nanosecond
+	band    = 64 << 10 * perByte // the cost of one band
+)
+
+// newBudgetLib returns a library of 512-texel pages with the 2 ms upload
+// budget, measured on a manual clock, and an uploader on that clock whose
+// texels cost perByte each and whose textures cost create to make.
+func newBudgetLib(t *testing.T, create time.Duration) (*assets.Library, *allocUploader) {
+	t.Helper()
+	clock := timing.NewManualClock(0)
+	opts := assets.DefaultOptions()
+	opts.PageSize = 512
+	opts.UploadBudget = budget
+	opts.Clock = clock
+	u := &allocUploader{costlyUploader: costlyUploader{Recorder: rendertest.NewRecorder(8, 8, 4096), clock: clock, perByte: perByte}, create: create}
+	return newLib(t, opts), u
+}
+
+// checkOnGPU checks that image i of imgs, pattern i of 200x200, is drawable
+// and that its texels on u's GPU are the image's.
+func checkOnGPU(t *testing.T, lib *assets.Library, u *allocUploader, imgs []assets.Image) {
+	t.Helper()
+	for i, img := range imgs {
+		r, err := lib.Region(img)
+		if err != nil {
+			t.Fatalf("image %d after the upload: %v", i, err)
+		}
+		if !samePixels(regionPixels(t, u.Recorder, r), pattern(200, 200, uint8(i))) {
+			t.Errorf("image %d: texels on the GPU differ from the image", i)
+		}
+	}
+}
+
 // TestUploadStepSpreadsWithinBudget places twelve 200x200 images (1.9 MB
 // of texels) on a graphics link of 100 MB/s: Upload sends them in one
 // call of about 19 ms, UploadStep in steps that each stay within the 2 ms
@@ -42,18 +79,8 @@ func (u *costlyUploader) UpdateTexture(h render2d.TextureHandle, x, y int, img *
 // sent, and in the end the same texels on the GPU (issue 22, item 6: a
 // background load uploaded its whole atlas in one frame).
 func TestUploadStepSpreadsWithinBudget(t *testing.T) {
-	const (
-		budget  = 2 * time.Millisecond
-		perByte = 10 * time.Nanosecond
-		band    = 64 << 10 * perByte // the cost of one band
-	)
-	setup := func(t *testing.T) (*assets.Library, *costlyUploader, []assets.Image) {
-		clock := timing.NewManualClock(0)
-		opts := assets.DefaultOptions()
-		opts.PageSize = 512
-		opts.UploadBudget = budget
-		opts.Clock = clock
-		lib := newLib(t, opts)
+	setup := func(t *testing.T) (*assets.Library, *allocUploader, []assets.Image) {
+		lib, u := newBudgetLib(t, 0)
 		var imgs []assets.Image
 		for i := range 12 {
 			img, err := lib.AddImage(fmt.Sprint("tile", i), pattern(200, 200, uint8(i)))
@@ -62,7 +89,7 @@ func TestUploadStepSpreadsWithinBudget(t *testing.T) {
 			}
 			imgs = append(imgs, img)
 		}
-		return lib, &costlyUploader{Recorder: rendertest.NewRecorder(8, 8, 4096), clock: clock, perByte: perByte}, imgs
+		return lib, u, imgs
 	}
 
 	t.Run("Upload", func(t *testing.T) {
@@ -104,15 +131,7 @@ func TestUploadStepSpreadsWithinBudget(t *testing.T) {
 		if steps < 5 || !pendingSeen {
 			t.Errorf("%d steps, an image seen pending: %v; want the upload spread over at least 5 steps", steps, pendingSeen)
 		}
-		for i, img := range imgs {
-			r, err := lib.Region(img)
-			if err != nil {
-				t.Fatalf("image %d after the last step: %v", i, err)
-			}
-			if !samePixels(regionPixels(t, u.Recorder, r), pattern(200, 200, uint8(i))) {
-				t.Errorf("image %d: texels on the GPU differ from the image", i)
-			}
-		}
+		checkOnGPU(t, lib, u, imgs)
 		st := lib.UploadStats()
 		if st.Calls != uint64(steps) || st.Deferred != uint64(steps-1) || st.Longest > budget+band {
 			t.Errorf("stats %+v after %d steps: want %d calls, %d deferred, none longer than %v", st, steps, steps, steps-1, budget+band)
@@ -125,18 +144,8 @@ func TestUploadStepSpreadsWithinBudget(t *testing.T) {
 // than the budget and one band, and is done only once every image is on
 // the GPU.
 func TestLoadUploadsWithinBudget(t *testing.T) {
-	const (
-		budget  = 2 * time.Millisecond
-		perByte = 10 * time.Nanosecond
-		band    = 64 << 10 * perByte
-	)
-	clock := timing.NewManualClock(0)
-	opts := assets.DefaultOptions()
-	opts.PageSize = 512
-	opts.UploadBudget = budget
-	opts.Clock = clock
-	lib := newLib(t, opts)
-	u := &costlyUploader{Recorder: rendertest.NewRecorder(8, 8, 4096), clock: clock, perByte: perByte}
+	lib, u := newBudgetLib(t, 0)
+	clock := u.clock
 	var files []assets.File
 	for i := range 12 {
 		files = append(files, assets.GeneratedImage(fmt.Sprint("tile", i), func(context.Context) (image.Image, error) {
@@ -167,19 +176,13 @@ func TestLoadUploadsWithinBudget(t *testing.T) {
 	if st := lib.UploadStats(); st.Deferred < 4 || st.Longest > budget+band {
 		t.Errorf("upload stats %+v: want the load's upload spread over at least 5 steps, none longer than %v", st, budget+band)
 	}
+	imgs := make([]assets.Image, len(files))
 	for i := range files {
-		img, err := ld.Image(i)
-		if err != nil {
+		if imgs[i], err = ld.Image(i); err != nil {
 			t.Fatal(err)
 		}
-		r, err := lib.Region(img)
-		if err != nil {
-			t.Fatalf("image %d after the load: %v", i, err)
-		}
-		if !samePixels(regionPixels(t, u.Recorder, r), pattern(200, 200, uint8(i))) {
-			t.Errorf("image %d: texels on the GPU differ", i)
-		}
 	}
+	checkOnGPU(t, lib, u, imgs)
 }
 
 // allocUploader is a costlyUploader whose textures also cost create to
@@ -213,19 +216,9 @@ func (u *allocUploader) UpdateTexture(h render2d.TextureHandle, x, y int, img *i
 // of bands, and presents took both). The spare page is made on a step
 // with nothing else to send; until then the step reports work pending.
 func TestUploadStepCreatesPagesAlone(t *testing.T) {
-	const (
-		budget  = 2 * time.Millisecond
-		perByte = 10 * time.Nanosecond
-		band    = 64 << 10 * perByte
-		create  = 12 * time.Millisecond
-	)
-	clock := timing.NewManualClock(0)
-	opts := assets.DefaultOptions()
-	opts.PageSize = 512
-	opts.UploadBudget = budget
-	opts.Clock = clock
-	lib := newLib(t, opts)
-	u := &allocUploader{costlyUploader: costlyUploader{Recorder: rendertest.NewRecorder(8, 8, 4096), clock: clock, perByte: perByte}, create: create}
+	const create = 12 * time.Millisecond
+	lib, u := newBudgetLib(t, create)
+	clock := u.clock
 	var imgs []assets.Image
 	step := func() bool {
 		u.creates, u.bands = 0, 0
@@ -264,15 +257,23 @@ func TestUploadStepCreatesPagesAlone(t *testing.T) {
 	if st := lib.Stats(); st.Pages != 5 || st.Textures != 5 || u.stepsWithCreate != 5 {
 		t.Errorf("after the steps: %d pages, %d textures, %d steps that created one; want 5, 5, 5 (four filled, one spare)", st.Pages, st.Textures, u.stepsWithCreate)
 	}
-	for i, img := range imgs {
-		r, err := lib.Region(img)
-		if err != nil {
-			t.Fatalf("image %d: %v", i, err)
-		}
-		if !samePixels(regionPixels(t, u.Recorder, r), pattern(200, 200, uint8(i))) {
-			t.Errorf("image %d: texels on the GPU differ from the image", i)
-		}
+	// The statistics split the steps' time: the creations (made without
+	// texels, so costing create alone) and the sends (perByte a byte).
+	st := lib.UploadStats()
+	if st.Creates != 5 || st.CreateTime != 5*create || st.LongestCreate != create {
+		t.Errorf("creations: %d in %v, longest %v; want 5 in %v, longest %v", st.Creates, st.CreateTime, st.LongestCreate, 5*create, create)
 	}
+	if st.Sends == 0 || st.SendTime != time.Duration(st.Bytes)*perByte || st.LongestSend > band {
+		t.Errorf("sends: %d of %d bytes in %v, longest %v; want %v (%v a byte), none longer than a band (%v)", st.Sends, st.Bytes, st.SendTime, st.LongestSend, time.Duration(st.Bytes)*perByte, perByte, band)
+	}
+	if st.Time != st.CreateTime+st.SendTime {
+		t.Errorf("upload time %v, want the creations' and sends' %v (staging costs nothing on the manual clock)", st.Time, st.CreateTime+st.SendTime)
+	}
+	lib.ResetUploadPeak()
+	if st := lib.UploadStats(); st.LongestCreate != 0 || st.LongestSend != 0 || st.Creates != 5 {
+		t.Errorf("after ResetUploadPeak: longest creation %v, send %v, %d creations; want 0, 0 and the count kept", st.LongestCreate, st.LongestSend, st.Creates)
+	}
+	checkOnGPU(t, lib, u, imgs)
 }
 
 // TestReserveCreatesPagesAhead: with room reserved for sixteen 200x200
@@ -280,18 +281,8 @@ func TestUploadStepCreatesPagesAlone(t *testing.T) {
 // between budgeted steps, as a background load adds them, never make a
 // step create a texture, and a spare page is left after them.
 func TestReserveCreatesPagesAhead(t *testing.T) {
-	const (
-		budget  = 2 * time.Millisecond
-		perByte = 10 * time.Nanosecond
-		band    = 64 << 10 * perByte
-	)
-	clock := timing.NewManualClock(0)
-	opts := assets.DefaultOptions()
-	opts.PageSize = 512
-	opts.UploadBudget = budget
-	opts.Clock = clock
-	lib := newLib(t, opts)
-	u := &allocUploader{costlyUploader: costlyUploader{Recorder: rendertest.NewRecorder(8, 8, 4096), clock: clock, perByte: perByte}, create: 12 * time.Millisecond}
+	lib, u := newBudgetLib(t, 12*time.Millisecond)
+	clock := u.clock
 	if err := lib.Reserve(16, 200, 200); err != nil {
 		t.Fatal(err)
 	}
@@ -306,6 +297,7 @@ func TestReserveCreatesPagesAhead(t *testing.T) {
 		t.Fatalf("after Reserve and Upload: %d pages, %d textures; want 5 and 5 (four for the images, one spare)", st.Pages, st.Textures)
 	}
 	u.creates = 0
+	before := lib.UploadStats()
 	step := func() bool {
 		start := clock.Now()
 		pending, err := lib.UploadStep(u)
@@ -330,6 +322,9 @@ func TestReserveCreatesPagesAhead(t *testing.T) {
 	}
 	if st := lib.Stats(); st.Pages != 5 || st.Textures != 5 {
 		t.Errorf("after the images: %d pages, %d textures; want 5 and 5", st.Pages, st.Textures)
+	}
+	if st := lib.UploadStats().Since(before); st.Creates != 0 || st.CreateTime != 0 || st.Bytes < 16*200*200*4 || st.Calls == 0 {
+		t.Errorf("stats of the steps after the setup's Upload: %+v; want no creation and at least %d bytes", st, 16*200*200*4)
 	}
 }
 

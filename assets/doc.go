@@ -139,9 +139,12 @@
 // a band, and the spare page on a step with nothing else to send; a game
 // that knows what a load will place calls [Library.Reserve] in its setup,
 // and the setup's Upload creates those pages before the first frame.
+// A page reserved after that upload gets its texture from a budgeted step
+// in the middle of the load, and that frame pays the creation.
 // [Library.UploadStats] says what the uploads cost, measured where they
-// run (the waits for the library's lock apart), and [Load.Stats] what the
-// workers spent decoding, waiting for the lock, and packing.
+// run: the texture creations, the texel sends and the waits for the
+// library's lock apart. [Load.Stats] says what the workers spent decoding,
+// waiting for the lock, packing and copying.
 //
 // Placing an image holds the library's lock only to claim its space and
 // to register it: the pixels are copied into the page outside the lock,

@@ -156,9 +156,12 @@ type Library struct {
 // uploadCounters are the upload statistics, written on the graphics
 // thread and read from anywhere.
 type uploadCounters struct {
-	calls, deferred, bytes atomic.Uint64
-	time, longest          atomic.Int64
-	lockWait, longestWait  atomic.Int64
+	calls, deferred, bytes    atomic.Uint64
+	time, longest             atomic.Int64
+	lockWait, longestWait     atomic.Int64
+	creates, sends            atomic.Uint64
+	createTime, longestCreate atomic.Int64
+	sendTime, longestSend     atomic.Int64
 }
 
 // UploadStats say what the uploads of a library have cost so far: the
@@ -181,14 +184,55 @@ type UploadStats struct {
 	// such wait (since [Library.ResetUploadPeak]).
 	LockWait        time.Duration `json:"lock_wait_ns"`
 	LongestLockWait time.Duration `json:"longest_lock_wait_ns"`
+	// Creates counts the textures the calls created (new atlas pages),
+	// CreateTime the part of Time spent in the renderer's CreateTexture,
+	// LongestCreate the longest one (since [Library.ResetUploadPeak]). A
+	// creation is one call that no budget can split: software GL
+	// (llvmpipe) takes 15-35 ms for a 1024-texel page, so a creation
+	// among a load's frames makes one of them that late ([Library.Reserve]
+	// makes them ahead).
+	Creates       uint64        `json:"creates"`
+	CreateTime    time.Duration `json:"create_ns"`
+	LongestCreate time.Duration `json:"longest_create_ns"`
+	// Sends counts the texel copies handed to the renderer's
+	// UpdateTexture (the bands of a large change, small changes whole),
+	// SendTime the part of Time spent in them and LongestSend the longest
+	// one (since [Library.ResetUploadPeak]): a driver that waits for the
+	// draws reading a texture, or copies slowly, shows here. The rest of
+	// Time, less LockWait, is the library's own: staging the texels,
+	// waiting for a worker's copy into a page, and whatever kept the
+	// thread from running between the calls.
+	Sends       uint64        `json:"sends"`
+	SendTime    time.Duration `json:"send_ns"`
+	LongestSend time.Duration `json:"longest_send_ns"`
 }
 
-// ResetUploadPeak starts UploadStats.Longest and LongestLockWait again
-// from zero, to find the longest upload of a stretch of the session (a
-// background load). Safe from any goroutine.
+// Since returns the statistics of the calls made after s0 was read: the
+// counts and times less s0's. The longest values are kept as they are:
+// they run from the latest [Library.ResetUploadPeak], so reset the peaks
+// where s0 is read. Any goroutine.
+func (s UploadStats) Since(s0 UploadStats) UploadStats {
+	s.Calls -= s0.Calls
+	s.Deferred -= s0.Deferred
+	s.Bytes -= s0.Bytes
+	s.Time -= s0.Time
+	s.LockWait -= s0.LockWait
+	s.Creates -= s0.Creates
+	s.CreateTime -= s0.CreateTime
+	s.Sends -= s0.Sends
+	s.SendTime -= s0.SendTime
+	return s
+}
+
+// ResetUploadPeak starts the longest values of [UploadStats] (Longest,
+// LongestLockWait, LongestCreate, LongestSend) again from zero, to find
+// the longest upload of a stretch of the session (a background load).
+// Safe from any goroutine.
 func (l *Library) ResetUploadPeak() {
 	l.stats.longest.Store(0)
 	l.stats.longestWait.Store(0)
+	l.stats.longestCreate.Store(0)
+	l.stats.longestSend.Store(0)
 }
 
 // UploadStats returns the upload statistics. Safe from any goroutine.
@@ -198,6 +242,8 @@ func (l *Library) UploadStats() UploadStats {
 		Calls: c.calls.Load(), Deferred: c.deferred.Load(), Bytes: c.bytes.Load(),
 		Time: time.Duration(c.time.Load()), Longest: time.Duration(c.longest.Load()),
 		LockWait: time.Duration(c.lockWait.Load()), LongestLockWait: time.Duration(c.longestWait.Load()),
+		Creates: c.creates.Load(), CreateTime: time.Duration(c.createTime.Load()), LongestCreate: time.Duration(c.longestCreate.Load()),
+		Sends: c.sends.Load(), SendTime: time.Duration(c.sendTime.Load()), LongestSend: time.Duration(c.longestSend.Load()),
 	}
 }
 
@@ -822,7 +868,7 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 			if p.retired || p.dirty.Empty() {
 				continue
 			}
-			if err := r.UpdateTexture(p.tex, p.dirty.Min.X, p.dirty.Min.Y, l.stageLocked(p, p.dirty)); err != nil {
+			if err := l.sendLocked(r, p, p.dirty); err != nil {
 				errs = append(errs, &media.Error{Pkg: "assets", Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
 				continue
 			}
@@ -867,7 +913,7 @@ func (l *Library) upload(r Uploader, budget time.Duration) (pending bool, err er
 			if budget > 0 {
 				band.Max.Y = min(band.Max.Y, band.Min.Y+max(1, uploadBand/(4*band.Dx())))
 			}
-			if err := r.UpdateTexture(p.tex, band.Min.X, band.Min.Y, l.stageLocked(p, band)); err != nil {
+			if err := l.sendLocked(r, p, band); err != nil {
 				errs = append(errs, &media.Error{Pkg: "assets", Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err})
 				break
 			}
@@ -932,7 +978,13 @@ func (l *Library) createLocked(r Uploader, i int, p *page, bands bool) error {
 		// page with nothing placed (spare, reserved) has nothing to send.
 		src = &image.RGBA{Rect: p.img.Rect}
 	}
+	t0 := l.clock.Now()
 	h, err := r.CreateTexture(src, l.opts.Texture)
+	d := int64(l.clock.Now() - t0)
+	c := &l.stats
+	c.creates.Add(1)
+	c.createTime.Add(d)
+	raise(&c.longestCreate, d)
 	if err != nil {
 		return &media.Error{Pkg: "assets", Op: "upload", Path: fmt.Sprintf("atlas page %d", i), Err: err}
 	}
@@ -959,6 +1011,19 @@ func (l *Library) count(start timing.Instant, waited time.Duration, sent uint64,
 		c.lockWait.Add(int64(waited))
 		raise(&c.longestWait, int64(waited))
 	}
+}
+
+// sendLocked hands the texels of d in p to the renderer, timing the call.
+func (l *Library) sendLocked(r Uploader, p *page, d image.Rectangle) error {
+	img := l.stageLocked(p, d)
+	t0 := l.clock.Now()
+	err := r.UpdateTexture(p.tex, d.Min.X, d.Min.Y, img)
+	t := int64(l.clock.Now() - t0)
+	c := &l.stats
+	c.sends.Add(1)
+	c.sendTime.Add(t)
+	raise(&c.longestSend, t)
+	return err
 }
 
 // stageLocked copies the rectangle d of a page into a tightly packed

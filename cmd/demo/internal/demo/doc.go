@@ -35,14 +35,17 @@
 // With [Options].AtlasImages set (the command's --atlas, 48 by default),
 // Setup starts loading that many generated images in the background
 // (assets.PatternFiles through assetsrt on a worker group of the session,
-// one processor left to the loop). A loading screen with a progress bar
+// one processor left to the loop), with the atlas pages it fills reserved
+// before Setup's upload, so that no texture is made in the load's frames.
+// A loading screen with a progress bar
 // from [assets.Load.Progress] covers the scene while the game keeps
 // presenting; when the load is done the images become the scene's
 // background. Gameplay never waits for the load, and the loading screen and
 // the tiles stay out of the world hash, so a recording replays to the same
 // hashes however fast the replaying machine loads. [LoadReport] says how
-// long the load took and the longest frame interval during it, next to the
-// same figure after it.
+// long the load took and the longest frame interval during it, against the
+// frame cap and the same figure after it, and [LoadSplit] where the load's
+// time went.
 //
 // # Quitting
 //

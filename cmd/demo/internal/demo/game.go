@@ -245,7 +245,13 @@ func (g *Game) setupGame(s *framework.Setup) error {
 			return err
 		}
 	}
-	// Upload now, so the sprites' regions resolve when the scene is built.
+	if !g.opts.Bench && g.opts.AtlasImages > 0 {
+		if err := g.reserveAtlas(); err != nil {
+			return err
+		}
+	}
+	// Upload now, so the sprites' regions resolve when the scene is built
+	// (and the reserved pages get their textures before the first present).
 	if err := s.Upload(); err != nil {
 		return err
 	}

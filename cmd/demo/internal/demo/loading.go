@@ -7,6 +7,7 @@ import (
 	goruntime "runtime"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/assets/assetsrt"
@@ -67,6 +68,13 @@ type LoadReport struct {
 	Frames      int   `json:"frames"`
 	MaxInterval int64 `json:"max_interval_ns"`
 	FrameCapNS  int64 `json:"frame_cap_ns"`
+	// DuringToCap is MaxInterval over the frame cap's interval and
+	// DuringToAfter over AfterMaxInterval: what a background load costs
+	// the frames, against the cap and against the same run's frames after
+	// it (0 where there is no cap or no frame after).
+	DuringToCap   float64 `json:"during_to_cap"`
+	DuringToAfter float64 `json:"during_to_after"`
+	AfterToCap    float64 `json:"after_to_cap"`
 	// AfterFrames and AfterMaxInterval are the same measure over the
 	// frames presented after the load, to the end of the telemetry window
 	// (the latest 120 frames) when the report was made: the baseline the
@@ -92,29 +100,20 @@ type LoadReport struct {
 	Err string `json:"error,omitempty"`
 }
 
-// LoadSplit is the load's time by where it was spent.
+// LoadSplit is the load's time by where it was spent, as its owners
+// measure it.
 type LoadSplit struct {
 	// Upload is what the graphics thread spent uploading texels during
-	// the load (every present's step and the load's final steps, within
-	// UploadBudgetNS each): calls, calls that left work for the next
-	// present, bytes, total time and the longest call.
-	UploadCalls     uint64 `json:"upload_calls"`
-	UploadDeferred  uint64 `json:"upload_deferred"`
-	UploadBytes     uint64 `json:"upload_bytes"`
-	UploadNS        int64  `json:"upload_ns"`
-	UploadLongestNS int64  `json:"upload_longest_ns"`
-	UploadBudgetNS  int64  `json:"upload_budget_ns"`
-	// UploadLockWaitNS is the part of UploadNS spent waiting for the
-	// library's lock (held by a worker placing an image or by the
-	// simulation), UploadLongestLockWaitNS the longest such wait.
-	UploadLockWaitNS        int64 `json:"upload_lock_wait_ns"`
-	UploadLongestLockWaitNS int64 `json:"upload_longest_lock_wait_ns"`
-	// DecodeNS, PlaceWaitNS and PlaceNS are the workers' time drawing the
-	// images, waiting for the library's lock, and packing the images into
-	// atlas pages under it, summed over the workers.
-	DecodeNS    int64 `json:"decode_ns"`
-	PlaceWaitNS int64 `json:"place_wait_ns"`
-	PlaceNS     int64 `json:"place_ns"`
+	// the load (every present's step and the load's final steps), split
+	// into texture creations, texel sends and lock waits; its longest
+	// values are the load's. UploadBudgetNS is the library's budget for
+	// one step.
+	Upload         assets.UploadStats `json:"upload"`
+	UploadBudgetNS int64              `json:"upload_budget_ns"`
+	// Workers is the workers' time drawing the images, waiting for the
+	// library's lock, packing the images into atlas pages under it and
+	// copying their pixels, summed over the workers.
+	Workers assets.LoadStats `json:"workers"`
 	// Contention is what kept the platform thread from running during
 	// the load.
 	Contention Contention `json:"contention"`
@@ -150,16 +149,6 @@ type atlasLoad struct {
 // Platform thread, in Setup, before the simulation starts.
 func (g *Game) startAtlasLoad(up assets.Uploader) error {
 	n, size := g.opts.AtlasImages, g.opts.AtlasSize
-	// The atlas pages' textures are made by the setup's upload, before the
-	// first present: a new 1024 page costs software GL 12-30 ms of fresh
-	// memory, which would otherwise land in the load's frames. Images too
-	// large for a page get textures of their own, which cannot be made
-	// ahead.
-	if o := g.lib.Options(); size+2*o.Extrude+o.Padding <= o.PageSize {
-		if err := g.lib.Reserve(n, size, size); err != nil {
-			return err
-		}
-	}
 	sim := g.sim.Load()
 	exec := assetsrt.New(sim, up, sim.Workers.Group("assets"))
 	// Leave one processor to the platform thread: with every processor
@@ -187,6 +176,21 @@ func (g *Game) startAtlasLoad(up assets.Uploader) error {
 		tiles: ecs.NewFilter3[ecs.Transform, ecs.Sprite, atlasTile](w),
 	}
 	g.atlas.report = LoadReport{Images: n, PixelBytes: int64(n) * int64(size) * int64(size) * 4, FrameCapNS: int64(g.rt.Options().FrameCap)}
+	return nil
+}
+
+// reserveAtlas makes room for the background load's images in empty atlas
+// pages, in Setup before its upload, so that the upload creates their
+// textures before the first present: a new 1024 page costs software GL
+// (llvmpipe) 15-35 ms, which in the load's frames makes a present that
+// late (reserved after the upload, the pages were created one per step in
+// the middle of the load). Images too large for a page get textures of
+// their own, which cannot be made ahead.
+func (g *Game) reserveAtlas() error {
+	n, size := g.opts.AtlasImages, g.opts.AtlasSize
+	if o := g.lib.Options(); size+2*o.Extrude+o.Padding <= o.PageSize {
+		return g.lib.Reserve(n, size, size)
+	}
 	return nil
 }
 
@@ -310,15 +314,12 @@ func (a *atlasLoad) finish(g *Game, ctx *ecs.Sys, w, h float32) {
 			rep.SlowFrames++
 		}
 	}
-	up, ls, cont := g.lib.UploadStats(), a.load.Stats(), sampleContention()
+	cont := sampleContention()
 	rep.Split = LoadSplit{
-		UploadCalls: up.Calls - a.startUpload.Calls, UploadDeferred: up.Deferred - a.startUpload.Deferred,
-		UploadBytes: up.Bytes - a.startUpload.Bytes, UploadNS: int64(up.Time - a.startUpload.Time),
-		UploadLongestNS: int64(up.Longest), UploadBudgetNS: int64(g.lib.Options().UploadBudget),
-		UploadLockWaitNS: int64(up.LockWait - a.startUpload.LockWait), UploadLongestLockWaitNS: int64(up.LongestLockWait),
-		DecodeNS: int64(ls.Decode), PlaceWaitNS: int64(ls.PlaceWait), PlaceNS: int64(ls.Place),
-		Contention: cont.since(a.startCont),
+		Upload: g.lib.UploadStats().Since(a.startUpload), UploadBudgetNS: int64(g.lib.Options().UploadBudget),
+		Workers: a.load.Stats(), Contention: cont.since(a.startCont),
 	}
+	rep.DuringToCap = ratio(rep.MaxInterval, rep.FrameCapNS)
 	a.mu.Lock()
 	a.report, a.doneFrames, a.doneCont = rep, measured, cont
 	a.mu.Unlock()
@@ -373,24 +374,20 @@ func (g *Game) LoadReport() (LoadReport, bool) {
 	if g.atlas == nil {
 		return LoadReport{}, false
 	}
-	r := g.atlas.reportWith(g.rt.Telemetry().Frames, g.rt.TelemetryFrames(nil))
-	if r.Done {
-		g.atlas.mu.Lock()
-		r.After = sampleContention().since(g.atlas.doneCont)
-		g.atlas.mu.Unlock()
-	}
-	return r, true
+	return g.atlas.reportWith(g.rt.Telemetry().Frames, g.rt.TelemetryFrames(nil)), true
 }
 
 // reportWith completes the report with the frames measured after the
-// load: measured is the telemetry's frame count, window its latest frames.
+// load, measured the telemetry's frame count and window its latest frames,
+// and the platform thread's contention since the load's end.
 func (a *atlasLoad) reportWith(measured uint64, window []timing.TelemetryFrame) LoadReport {
 	a.mu.Lock()
-	r, done := a.report, a.doneFrames
+	r, done, cont := a.report, a.doneFrames, a.doneCont
 	a.mu.Unlock()
 	if !r.Done {
 		return r
 	}
+	r.After = sampleContention().since(cont)
 	r.SinceFrames = int(measured - done)
 	n := min(r.SinceFrames, len(window))
 	r.AfterFrames = n
@@ -400,7 +397,17 @@ func (a *atlasLoad) reportWith(measured uint64, window []timing.TelemetryFrame) 
 			r.AfterSlowFrames++
 		}
 	}
+	r.DuringToAfter = ratio(r.MaxInterval, r.AfterMaxInterval)
+	r.AfterToCap = ratio(r.AfterMaxInterval, r.FrameCapNS)
 	return r
+}
+
+// ratio is a / b, rounded to hundredths; 0 when b is not positive.
+func ratio(a, b int64) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return math.Round(100*float64(a)/float64(b)) / 100
 }
 
 // slow reports a frame longer than 1.5 times the frame cap.
@@ -416,24 +423,31 @@ func (r LoadReport) String() string {
 	ms := func(ns int64) string { return strconv.FormatFloat(float64(ns)/1e6, 'f', 1, 64) + " ms" }
 	s := "background load: " + strconv.Itoa(r.Images) + " images (" + strconv.FormatFloat(float64(r.PixelBytes)/1e6, 'f', 1, 64) + " MB of pixels) in " +
 		ms(r.DurationNS) + "; " + strconv.Itoa(r.Frames) + " frames meanwhile, longest interval " + ms(r.MaxInterval)
+	x := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 	if r.FrameCapNS > 0 {
-		s += " = " + strconv.FormatFloat(float64(r.MaxInterval)/float64(r.FrameCapNS), 'f', 2, 64) + "x the frame cap's " + ms(r.FrameCapNS)
+		s += " = " + x(r.DuringToCap) + "x the frame cap's " + ms(r.FrameCapNS)
 	}
 	if r.AfterFrames > 0 {
 		s += "; after it, over " + strconv.Itoa(r.AfterFrames) + " frames, " + ms(r.AfterMaxInterval)
+		if r.FrameCapNS > 0 {
+			s += " = " + x(r.AfterToCap) + "x the cap"
+		}
 		if r.AfterMaxInterval > 0 {
-			s += " (during/after " + strconv.FormatFloat(float64(r.MaxInterval)/float64(r.AfterMaxInterval), 'f', 2, 64) + ")"
+			s += " (during/after " + x(r.DuringToAfter) + ")"
 		}
 	}
 	if r.FrameCapNS > 0 {
 		s += "; frames over 1.5x the cap: " + strconv.Itoa(r.SlowFrames) + " during, " + strconv.Itoa(r.AfterSlowFrames) + " after"
 	}
-	p := r.Split
-	s += "; split: uploads " + ms(p.UploadNS) + " in " + strconv.FormatUint(p.UploadCalls, 10) + " presents (" +
-		strconv.FormatFloat(float64(p.UploadBytes)/1e6, 'f', 1, 64) + " MB, longest " + ms(p.UploadLongestNS) + ", budget " + ms(p.UploadBudgetNS) +
-		", " + strconv.FormatUint(p.UploadDeferred, 10) + " left work for the next, waiting for the lock " + ms(p.UploadLockWaitNS) + ", longest " + ms(p.UploadLongestLockWaitNS) +
-		"), workers drawing " + ms(p.DecodeNS) + ", waiting for the lock " + ms(p.PlaceWaitNS) + ", packing " + ms(p.PlaceNS)
-	s += "; platform thread waiting for a processor " + p.Contention.perFrame(r.Frames, ms)
+	u, wk, d := r.Split.Upload, r.Split.Workers, func(t time.Duration) string { return ms(int64(t)) }
+	n := func(v uint64) string { return strconv.FormatUint(v, 10) }
+	s += "; split: uploads " + d(u.Time) + " in " + n(u.Calls) + " steps (" +
+		strconv.FormatFloat(float64(u.Bytes)/1e6, 'f', 1, 64) + " MB, longest " + d(u.Longest) + ", budget " + ms(r.Split.UploadBudgetNS) +
+		", " + n(u.Deferred) + " left work for the next; " + n(u.Creates) + " textures created in " + d(u.CreateTime) + ", longest " + d(u.LongestCreate) +
+		"; " + n(u.Sends) + " sends in " + d(u.SendTime) + ", longest " + d(u.LongestSend) +
+		"; waiting for the lock " + d(u.LockWait) + ", longest " + d(u.LongestLockWait) +
+		"), workers drawing " + d(wk.Decode) + ", waiting for the lock " + d(wk.PlaceWait) + ", packing " + d(wk.Place) + ", copying " + d(wk.Copy)
+	s += "; platform thread waiting for a processor " + r.Split.Contention.perFrame(r.Frames, ms)
 	if r.SinceFrames > 0 {
 		s += " during, " + r.After.perFrame(r.SinceFrames, ms) + " after"
 	}
