@@ -102,9 +102,13 @@
 //     advantage, bytes); a desync stops the session with a
 //     rollback.Desync; a headless match prints [ConfirmedLine] at its end.
 //
-// --host ADDR, --join ADDR and --token name a match on the command line;
-// until the transports of package rollback/netplay are wired in they stop
-// with a message saying so. frameworktest.Match plays a match between
+// --host ADDR and --join ADDR --token TOKEN play a match between
+// processes over package rollback/netplay (UDP with an HMAC, or QUIC
+// datagrams with net.transport = "quic"): the host prints the join command
+// and waits for its players; peers of another game, build or match
+// configuration are refused. --bot SEED plays this machine's players with
+// seeded random input; with --ticks N a match stops once N ticks are
+// confirmed on every peer. frameworktest.Match plays a match between
 // sessions of one process over a simulated network.
 //
 // # Threads

@@ -324,10 +324,30 @@ func (s *Session) Update(t *runtime.TickContext) error {
 	if err := s.updateNet(t); err != nil {
 		return err
 	}
-	if s.stopAfter > 0 && t.Number+1 >= s.stopAfter && !t.StopRequested() {
+	if s.stopAfter > 0 && !t.StopRequested() && s.ranAll(t) {
 		return t.RequestStop()
 	}
 	return nil
+}
+
+// matchLinger is how many updates a networked session goes on sending
+// after its last tick is confirmed, so that its peers get the inputs they
+// still lack even if a message is lost: a quarter of a second at 60 Hz.
+const matchLinger = 15
+
+// ranAll reports whether the session has run what stopAfter asks: that
+// many updates, or in a networked match that many ticks confirmed on
+// every peer (held updates do not count, and the peers stop on the same
+// tick) and matchLinger more updates.
+func (s *Session) ranAll(t *runtime.TickContext) bool {
+	if s.net == nil {
+		return t.Number+1 >= s.stopAfter
+	}
+	if s.net.sess.Stats().Confirmed < int64(s.stopAfter) {
+		return false
+	}
+	s.net.linger++
+	return s.net.linger > matchLinger
 }
 
 // HashWorld fills c with the hash of the game's state (the ECS world, its

@@ -53,6 +53,9 @@ type Flags struct {
 	// Host and Join name a networked match to host or to join (with
 	// Token, the host's join token), for a game with [Game.Net].
 	Host, Join, Token string
+	// Bot seeds the random input a match's local players play with
+	// instead of the devices ([Match.Bot]); 0 is off.
+	Bot uint64
 }
 
 // Register adds the flags to fs: --config, --set (repeatable), --headless,

@@ -4,11 +4,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
+	"os"
+
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
-	"github.com/metronome-go/metronome/framework/config"
+
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/runtime"
@@ -74,6 +75,10 @@ type Match struct {
 	// Peers[p] is the peer player p plays at; one per player of the
 	// game's [Net]. The players at Self read the seats in order.
 	Peers []int
+	// Bot, if not zero, plays this machine's players with input drawn
+	// from this seed instead of the devices (--bot SEED), for soak runs
+	// and tests of two processes against each other.
+	Bot uint64
 }
 
 // NetStats are a networked session's figures for an overlay or a report.
@@ -92,9 +97,6 @@ type NetStats struct {
 	// Seconds is the simulated time the match has run, for rates.
 	Seconds float64
 }
-
-// rtter is what a transport that measures its round-trip time offers.
-type rtter interface{ RTT() time.Duration }
 
 // UseMatch makes the session play m instead of a local game: it needs a
 // game with [Game.Net] and fixed timing (timing.mode = "fixed"), and it
@@ -194,6 +196,8 @@ type netRun struct {
 	step      time.Duration
 	advantage float64 // the session's advantage estimate, smoothed
 	malformed error   // the first message refused, kept for the stats
+	bot       *bot    // Match.Bot's input, or nil
+	linger    int     // updates run since the last tick asked for was confirmed
 }
 
 // localSeats is a local game's input: one buffer per player, filled from
@@ -248,6 +252,9 @@ func (s *Session) startNet() error {
 	if len(r.local) == 0 {
 		return fmt.Errorf("framework: Match.Peers gives no player to this machine, peer %d", m.Self)
 	}
+	if m.Bot != 0 {
+		r.bot = newBot(m.Bot, len(r.local), len(n.Seats[0]))
+	}
 	if r.sess, err = rollback.NewSession(app, opts); err != nil {
 		return fmt.Errorf("framework: networked match: %w", err)
 	}
@@ -259,7 +266,13 @@ func (s *Session) startNet() error {
 // else as any game's.
 func (s *Session) updateNet(t *runtime.TickContext) error {
 	if s.net != nil {
-		return s.net.update(t)
+		err := s.net.update(t)
+		if errors.Is(err, errPeerLeft) {
+			fmt.Fprintf(os.Stderr, "%s: %v: the match ends\n", programName(), err)
+			s.rt.Stop()
+			return nil
+		}
+		return err
 	}
 	return s.updateApp(t)
 }
@@ -283,19 +296,26 @@ func (s *Session) fillSeats(ctx *ecs.Sys) {
 // session, owes its resimulation, held ticks and advantage to the
 // scheduler, and sends this peer's message. A desync stops the session.
 func (r *netRun) update(t *runtime.TickContext) error {
+	if err := r.netEvents(); err != nil {
+		return err
+	}
 	for {
-		n, _, ok := r.tr.Receive(r.buf)
+		n, from, ok := r.tr.Receive(r.buf)
 		if !ok {
 			break
 		}
 		r.received[0]++
 		r.received[1] += uint64(n)
-		if err := r.sess.Receive(r.buf[:n]); err != nil && r.malformed == nil {
+		if err := r.sess.ReceiveFrom(from, r.buf[:n]); err != nil && r.malformed == nil {
 			r.malformed = err // counted in Stats.Malformed; a peer's bad message stops nothing
 		}
 	}
 	for k, p := range r.local {
 		dst := r.sess.Local(p)
+		if r.bot != nil {
+			r.bot.fill(k, r.sess.Tick(), r.step, dst)
+			continue
+		}
 		for i, a := range r.seats[k] {
 			if t.Input != nil {
 				dst[i] = t.Input.Action(a)
@@ -350,18 +370,17 @@ func (r *netRun) stats() NetStats {
 	ns := NetStats{Stats: r.sess.Stats(), Sent: r.sent[0], BytesSent: r.sent[1], Received: r.received[0], BytesReceived: r.received[1],
 		Seconds: float64(r.ticks) * r.step.Seconds()}
 	ns.Advantage = r.advantage
-	if rt, ok := r.tr.(rtter); ok {
-		ns.RTT = rt.RTT()
-	}
+	ns.RTT = transportRTT(r.tr)
 	return ns
 }
 
-// The network flags: --host and --join name the match to play; until the
-// transports are wired (package rollback/netplay), connectMatch says so.
+// The network flags: --host and --join name the match to play
+// (connectMatch, netplay.go).
 func (f *Flags) registerNet(fs *flag.FlagSet) {
 	fs.StringVar(&f.Host, "host", "", "host a networked match on this `address`, such as :7777 (needs a game with Game.Net)")
 	fs.StringVar(&f.Join, "join", "", "join the networked match hosted at this `address`, such as 127.0.0.1:7777, with --token")
 	fs.StringVar(&f.Token, "token", "", "with --join: the join `token` the host printed")
+	fs.Uint64Var(&f.Bot, "bot", 0, "with --host or --join: this machine's players play seeded random input from this `seed` instead of the keyboard (soak runs, tests of two processes; 0 = off)")
 }
 
 func (f *Flags) validateNet() error {
@@ -372,6 +391,9 @@ func (f *Flags) validateNet() error {
 	if f.Join != "" && f.Token == "" {
 		errs = append(errs, errors.New("framework: --join needs --token, the join token the host printed"))
 	}
+	if f.Bot != 0 && f.Host == "" && f.Join == "" {
+		errs = append(errs, errors.New("framework: --bot plays a match's local players: use it with --host or --join"))
+	}
 	if f.Token != "" && f.Join == "" {
 		errs = append(errs, errors.New("framework: --token goes with --join ADDR"))
 	}
@@ -379,20 +401,4 @@ func (f *Flags) validateNet() error {
 		errs = append(errs, errors.New("framework: --host and --join play a match: not with --replay or --synctest"))
 	}
 	return errors.Join(errs...)
-}
-
-// connectMatch turns the network flags into this machine's side of a
-// match; nil without --host or --join. It is the one place the match layer
-// plugs in: with package rollback/netplay, --host calls netplay.Host on
-// f.Host with cfg.Net, prints the host's Token to stdout and waits for the
-// match (h.Wait), --join calls netplay.Join with f.Join and f.Token, and
-// either returns &Match{Transport: m, Self: m.Self(), Peers: m.Players()}.
-var connectMatch = func(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match, error) {
-	if f.Host == "" && f.Join == "" {
-		return nil, nil
-	}
-	if g.Net == nil {
-		return nil, errors.New("framework: --host and --join need a game that declares its players (Game.Net)")
-	}
-	return nil, errors.New("framework: --host and --join: the network transports (package rollback/netplay) are not wired into the framework yet; play locally, or run matches in-process with frameworktest.Match")
 }

@@ -1,6 +1,8 @@
 package framework_test
 
 import (
+	"bufio"
+	"io"
 	"strings"
 	"testing"
 
@@ -102,8 +104,43 @@ func TestNetFlags(t *testing.T) {
 		}
 	}
 	var out, errs strings.Builder
-	if st := framework.MainStatus(netGame(), []string{"--host", ":7777", "--set", "timing.mode=fixed"}, &out, &errs); st != 1 || !strings.Contains(errs.String(), "not wired") {
-		t.Errorf("--host: status %d, stderr %q; want 1 and a message that networking is not wired yet", st, errs.String())
+	if st := framework.MainStatus(netGame(), []string{"--bot", "3"}, &out, &errs); st != 2 || !strings.Contains(errs.String(), "--bot plays a match") {
+		t.Errorf("--bot alone: status %d, stderr %q; want 2 and a message that it goes with --host or --join", st, errs.String())
+	}
+}
+
+// A peer whose match configuration differs is refused on both sides,
+// naming the configuration, over the loopback; the host gives up after
+// net.join_timeout.
+func TestJoinWithAnotherConfigurationIsRefused(t *testing.T) {
+	common := []string{"--headless", "--ticks", "60", "--set", "timing.mode=fixed", "--set", "audio.enabled=false", "--set", "net.join_timeout=2s"}
+	hostOut, hostW := io.Pipe()
+	hostDone := make(chan string, 1)
+	go func() {
+		var errs strings.Builder
+		framework.MainStatus(netGame(), append(common, "--host", "127.0.0.1:0"), hostW, &errs)
+		hostW.Close()
+		hostDone <- errs.String()
+	}()
+	lines := bufio.NewScanner(hostOut)
+	var join []string
+	for lines.Scan() {
+		if f := strings.Fields(lines.Text()); len(f) == 4 && f[0] == "--join" {
+			join = []string{"--join", f[1], "--token", f[3]}
+			break
+		}
+	}
+	go io.Copy(io.Discard, hostOut)
+	if join == nil {
+		t.Fatalf("the host printed no join command; stderr %q", <-hostDone)
+	}
+	var out, errs strings.Builder
+	st := framework.MainStatus(netGame(), append(append(common, "--set", "timing.rate=30"), join...), &out, &errs)
+	if st != 1 || !strings.Contains(errs.String(), "config") {
+		t.Errorf("joiner: status %d, stderr %q; want 1 and a refusal naming the configuration", st, errs.String())
+	}
+	if herr := <-hostDone; !strings.Contains(herr, "players") {
+		t.Errorf("host stderr %q: want it to give up waiting for its players", herr)
 	}
 }
 

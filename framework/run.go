@@ -25,7 +25,9 @@ type RunOptions struct {
 	Source string
 	// Ticks stops the game after this many simulation ticks: the update
 	// numbered Ticks-1 (tick numbers count from 0) requests the stop, so
-	// exactly Ticks updates run. 0 = no limit.
+	// exactly Ticks updates run. In a networked match it counts ticks
+	// confirmed on every peer instead, so peers stop on the same tick
+	// (held updates do not count). 0 = no limit.
 	Ticks uint64
 	// Frames stops the game after this many presented frames; 0 = no
 	// limit. Presents are not ticks: an uncapped (headless) window
@@ -124,7 +126,7 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		defer opts.Match.Transport.Close()
 		if cfg.Window.Headless {
 			defer func() {
-				if tick, hash, ok := sess.ConfirmedHash(); ok {
+				if tick, hash, ok := sess.finalHash(); ok {
 					out := opts.Stdout
 					if out == nil {
 						out = os.Stdout

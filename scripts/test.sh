@@ -60,6 +60,9 @@ go test -count=1 -run 'Alloc' "${platform[@]}"
 # Windows executables built with MinGW, the pure packages on arm64 (qemu).
 scripts/cross.sh
 
+step "two processes play a networked match on the loopback (60 s over UDP; TestTwoProcesses plays 20 s over each transport)"
+scripts/netmatch.sh 60s udp
+
 step "everything with the race detector"
 go test -race -count=1 -timeout 30m ./...
 

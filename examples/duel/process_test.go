@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var (
+	joinLine      = regexp.MustCompile(`--join (\S+) --token (\S+)`)
+	confirmedLine = regexp.MustCompile(`confirmed tick (\d+) hash ([0-9a-f]{16})`)
+)
+
+// Two real processes of the duel play 20 s against each other over the
+// loopback, each with seeded random input (--bot), over UDP and over QUIC,
+// and end on the same confirmed tick with the same world hash.
+func TestTwoProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two processes for 20 s of play each transport")
+	}
+	bin := filepath.Join(t.TempDir(), "duel")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		t.Fatalf("go build: %v", err)
+	}
+	for _, tr := range []string{"udp", "quic"} {
+		t.Run(tr, func(t *testing.T) {
+			host, join := playProcesses(t, bin, tr, 1230)
+			if host != join {
+				t.Fatalf("the peers end apart:\nhost: %s\njoin: %s", host, join)
+			}
+			t.Logf("both peers: %s", host)
+		})
+	}
+}
+
+// playProcesses runs a host and a joiner of bin for ticks headless ticks over
+// transport tr on 127.0.0.1 and returns each one's confirmed line. Both
+// processes are killed after two minutes whatever happens.
+func playProcesses(t *testing.T, bin, tr string, ticks int) (host, join string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	args := func(extra ...string) []string {
+		return append([]string{"--headless", "--ticks", fmt.Sprint(ticks), "--set", "net.transport=" + tr,
+			"--set", "audio.enabled=false", "--set", "net.join_timeout=30s"}, extra...)
+	}
+	h := exec.CommandContext(ctx, bin, args("--host", "127.0.0.1:0", "--bot", "1")...)
+	out, err := h.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var herr strings.Builder
+	h.Stderr = &herr
+	if err := h.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	var addr, token string
+	for lines.Scan() {
+		if m := joinLine.FindStringSubmatch(lines.Text()); m != nil {
+			addr, token = m[1], m[2]
+			break
+		}
+	}
+	if addr == "" {
+		h.Wait()
+		t.Fatalf("the host printed no join line; its errors: %s", herr.String())
+	}
+	var rest strings.Builder
+	done := make(chan struct{})
+	go func() { io.Copy(&rest, out); close(done) }()
+	j := exec.CommandContext(ctx, bin, args("--join", addr, "--token", token, "--bot", "2")...)
+	var jerr strings.Builder
+	j.Stderr = &jerr
+	jout, err := j.Output()
+	if err != nil {
+		t.Fatalf("joiner: %v\n%s", err, jerr.String())
+	}
+	<-done
+	if err := h.Wait(); err != nil {
+		t.Fatalf("host: %v\n%s", err, herr.String())
+	}
+	host = confirmedLine.FindString(rest.String())
+	join = confirmedLine.FindString(string(jout))
+	if host == "" || join == "" {
+		t.Fatalf("a peer printed no confirmed line:\nhost: %q %s\njoin: %q %s", rest.String(), herr.String(), jout, jerr.String())
+	}
+	return host, join
+}

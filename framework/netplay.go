@@ -1,0 +1,179 @@
+package framework
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/rollback/netplay"
+)
+
+// connectMatch turns --host and --join into this machine's side of a
+// match over package rollback/netplay; nil without them. --host listens on
+// f.Host, prints the address and the join command with its token to
+// stdout and waits (up to net.join_timeout) for every player; --join
+// joins the match at f.Join with f.Token. Both sides must play the same
+// game, version and match-relevant configuration (see matchIdentity), or
+// the join is refused with the reason on both sides.
+func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match, error) {
+	if f.Host == "" && f.Join == "" {
+		return nil, nil
+	}
+	if g.Net == nil {
+		return nil, errors.New("framework: --host and --join need a game that declares its players (Game.Net)")
+	}
+	n := cfg.Net
+	opts := netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout}
+	id := matchIdentity(g, cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), n.JoinTimeout)
+	defer cancel()
+	var m *netplay.Match
+	if f.Host != "" {
+		lobby, err := netplay.Host(f.Host, opts, id)
+		if err != nil {
+			return nil, fmt.Errorf("framework: --host %s: %w", f.Host, err)
+		}
+		fmt.Fprintf(stdout, "hosting a %d-player match on %s over %s; join with:\n  --join %s --token %s\n",
+			n.Players, lobby.Addr(), opts.Transport, joinAddr(f.Host, lobby.Addr().String()), lobby.Token())
+		if m, err = lobby.Wait(ctx); err != nil {
+			lobby.Close()
+			return nil, fmt.Errorf("framework: --host %s: waiting %v for %d players: %w", f.Host, n.JoinTimeout, n.Players, err)
+		}
+	} else {
+		var err error
+		if m, err = netplay.Join(ctx, f.Join, f.Token, opts, id); err != nil {
+			return nil, fmt.Errorf("framework: --join %s: %w", f.Join, err)
+		}
+	}
+	fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", m.Players(), m.Self())
+	peers := make([]int, m.Players())
+	for p := range peers {
+		peers[p] = p // player p plays at peer p: the host is player 0
+	}
+	return &Match{Transport: m, Self: m.Self(), Peers: peers, Bot: f.Bot}, nil
+}
+
+// joinAddr is the address a joiner on this machine passes: the host's
+// listening address, with a loopback host when it listens on every
+// interface (":7777"), since the token names no address.
+func joinAddr(flag, bound string) string {
+	if strings.HasPrefix(flag, ":") || strings.HasPrefix(bound, "[::]:") || strings.HasPrefix(bound, "0.0.0.0:") {
+		if i := strings.LastIndex(bound, ":"); i >= 0 {
+			return "127.0.0.1" + bound[i:]
+		}
+	}
+	return bound
+}
+
+// matchIdentity names what every peer of a match must share: the game
+// (its title, or the program's name), its build (the main module's
+// version and VCS revision, when the binary records them) and a hash of
+// the configuration that decides the simulation: the [timing] table's
+// own keys (step, rate, mode), [net] and [game]. Window, sound, input
+// bindings and pacing may differ between players.
+func matchIdentity(g Game, cfg config.Config) netplay.Identity {
+	id := netplay.Identity{Game: g.Title, Version: "devel"}
+	if id.Game == "" {
+		id.Game = programName()
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		id.Version = bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				id.Version += " " + s.Value
+			}
+		}
+	}
+	if len(id.Game) > 64 {
+		id.Game = id.Game[:64]
+	}
+	if len(id.Version) > 64 {
+		id.Version = id.Version[:64]
+	}
+	h := fnv.New64a()
+	section := ""
+	for _, line := range strings.Split(string(cfg.EffectiveTOML()), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			section = line
+			continue
+		}
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		switch section {
+		case "[timing]", "[net]", "[game]":
+			if section == "[net]" && (strings.HasPrefix(line, "timeout") || strings.HasPrefix(line, "join_timeout")) {
+				continue // a peer's patience is its own
+			}
+			fmt.Fprintf(h, "%s %s\n", section, line)
+		}
+	}
+	id.Config = h.Sum64()
+	return id
+}
+
+// errPeerLeft ends a match whose peer closed its side: the session stops
+// as at its end, and a headless run still prints its confirmed line.
+var errPeerLeft = errors.New("framework: networked match: a peer left")
+
+// netEvents reports the match's connection changes: a peer that stops
+// answering is shown (the session holds at its window until the peer's
+// input comes back, owing the time), one that comes back too, and one
+// that left for good ends the match.
+func (r *netRun) netEvents() error {
+	m, ok := r.tr.(*netplay.Match)
+	if !ok {
+		return nil
+	}
+	for {
+		ev, ok := m.Event()
+		if !ok {
+			return nil
+		}
+		switch ev.Kind {
+		case netplay.Left:
+			return fmt.Errorf("%w: peer %d", errPeerLeft, ev.Peer)
+		default:
+			fmt.Fprintf(os.Stderr, "%s: peer %d %s\n", programName(), ev.Peer, ev.Kind)
+		}
+	}
+}
+
+// transportRTT is the round trip a transport measures, 0 for one that
+// measures none: over netplay the longest to any peer (a joiner measures
+// only its round trip to the host).
+func transportRTT(tr any) time.Duration {
+	m, ok := tr.(*netplay.Match)
+	if !ok {
+		return 0
+	}
+	st := m.Stats()
+	var rtt time.Duration
+	for p := range m.Players() {
+		if p != m.Self() && st.Peers[p].RTT > rtt {
+			rtt = st.Peers[p].RTT
+		}
+	}
+	return rtt
+}
+
+// finalHash is what a headless match's last line gives: with --ticks N,
+// the last hashed tick below N, which every peer confirmed before it
+// stopped (see ranAll); without, the last confirmed tick hashed.
+func (s *Session) finalHash() (tick int64, hash uint64, ok bool) {
+	if every := int64(s.cfg.Net.HashEvery); s.stopAfter > 0 && every > 0 && s.net != nil {
+		tick = (int64(s.stopAfter) - 1) / every * every
+		if hash, ok = s.ConfirmedHashAt(tick); ok {
+			return tick, hash, true
+		}
+	}
+	return s.ConfirmedHash()
+}
