@@ -132,6 +132,11 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 						out = os.Stdout
 					}
 					fmt.Fprintln(out, ConfirmedLine(tick, hash))
+					if ns, ok := sess.NetStats(); ok && ns.Seconds > 0 {
+						fmt.Fprintf(out, "net: %d ticks in %.1f s, %.0f B/s sent and %.0f B/s received in %.1f and %.1f messages a second, %.2f rollbacks a second, round trip %v\n",
+							ns.Tick, ns.Seconds, float64(ns.BytesSent)/ns.Seconds, float64(ns.BytesReceived)/ns.Seconds,
+							float64(ns.Sent)/ns.Seconds, float64(ns.Received)/ns.Seconds, float64(ns.Rollbacks)/ns.Seconds, ns.RTT)
+					}
 				}
 			}()
 		}

@@ -46,6 +46,7 @@ wait "$host" || hrc=$?
 if [ $hrc -ne 0 ] || [ $jrc -ne 0 ]; then
   echo "netmatch: host exited $hrc, joiner $jrc"; cat "$dir/host.err" "$dir/join.err"; exit 1
 fi
+grep -h "^net:" "$dir/host.out" "$dir/join.out" || true
 h=$(grep -o 'confirmed tick [0-9]* hash [0-9a-f]*' "$dir/host.out" || true)
 j=$(grep -o 'confirmed tick [0-9]* hash [0-9a-f]*' "$dir/join.out" || true)
 echo "netmatch: $duration over $transport in $(( $(date +%s) - start )) s: host: $h; joiner: $j"
