@@ -133,14 +133,19 @@ func decode(t reflect.Type, v any, words []string) (reflect.Value, error) {
 		}
 		out.SetInt(int64(d))
 	case isText(t):
-		if words != nil {
+		switch {
+		case isInt:
+			s = strconv.FormatInt(n, 10)
+		case isFloat:
+			s = strconv.FormatFloat(f, 'g', -1, 64)
+		case words != nil:
 			i := indexFold(words, s)
 			if i < 0 {
 				return out, fmt.Errorf("unknown value%s", suggest.Hint(s, words, true))
 			}
-			v = words[i]
+			s = words[i]
 		}
-		if err := out.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText(fmt.Append(nil, v)); err != nil {
+		if err := out.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); err != nil {
 			return out, ownerText(err)
 		}
 	case out.CanUint() && (n < 0 || out.OverflowUint(uint64(n))), out.CanInt() && out.OverflowInt(n):
@@ -160,8 +165,14 @@ func decode(t reflect.Type, v any, words []string) (reflect.Value, error) {
 			}
 			out.Index(i).SetString(str)
 		}
-	default: // a boolean, an integer in range or a string
-		out.Set(reflect.ValueOf(v).Convert(t))
+	case out.CanInt():
+		out.SetInt(n)
+	case out.CanUint():
+		out.SetUint(uint64(n))
+	case k == reflect.Bool:
+		out.SetBool(v.(bool))
+	default:
+		out.SetString(s)
 	}
 	return out, nil
 }
