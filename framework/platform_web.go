@@ -17,9 +17,7 @@ import (
 // the canvas follows its element, and requestAnimationFrame paces presents.
 func openWindow(cfg config.Config) (*runtime.Adapters, error) {
 	pc := webplatform.DefaultConfig()
-	pc.Title = cfg.Window.Title
-	pc.Width, pc.Height = cfg.Window.Width, cfg.Window.Height
-	pc.Fullscreen = cfg.Window.Fullscreen
+	pc.Options = cfg.Window.Options
 	ctx, err := webplatform.New(pc)
 	if err != nil {
 		return nil, fmt.Errorf("framework: opening the page's canvas: %w", err)

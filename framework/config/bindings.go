@@ -12,7 +12,7 @@ import (
 
 func (l *layer) binding(action string, v any) {
 	key := bindingsTable + "." + action
-	rv, err := decode(stringsType, v, false, nil)
+	rv, err := decode(stringsType, v, nil)
 	if err != nil {
 		l.fail(key, render(v), err.Error(), "")
 		return

@@ -312,13 +312,22 @@ func (f *field) get(c *Config) any { return f.load(reflect.ValueOf(c).Elem()) }
 // set stores a framework key's value in c.
 func (f *field) set(c *Config, x any) { f.store(reflect.ValueOf(c).Elem(), x) }
 
-// decode reads a value of the key from TOML or, with fromText, from text.
-func (f *field) decode(v any, fromText bool) (any, error) {
-	x, err := decode(f.typ, v, fromText, f.words)
+// decode reads a value of the key as TOML holds it.
+func (f *field) decode(v any) (any, error) {
+	x, err := decode(f.typ, v, f.words)
 	if err != nil {
 		return nil, err
 	}
 	return x.Interface(), nil
+}
+
+// decodeText reads a value of the key from a command line's text.
+func (f *field) decodeText(s string) (any, error) {
+	v, err := fromText(f.typ, s)
+	if err != nil {
+		return nil, err
+	}
+	return f.decode(v)
 }
 
 // allowedWords states an enumeration's names, "" for another key.

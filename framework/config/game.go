@@ -126,11 +126,11 @@ func (f *field) bound(s string) (any, error) {
 	if s == "" {
 		return nil, nil
 	}
-	v, err := decode(f.typ, s, true, nil)
+	v, err := f.decodeText(s)
 	if err != nil {
 		return nil, fmt.Errorf("%q: %v", s, err)
 	}
-	return v.Interface(), nil
+	return v, nil
 }
 
 // less compares two numbers of one type.
@@ -241,7 +241,7 @@ func (g *gameTable) clone() *gameTable {
 }
 
 func (l *layer) gameValue(f *field, v any) {
-	conv, err := f.decode(v, false)
+	conv, err := f.decode(v)
 	if err == nil {
 		err = f.check(conv)
 	}

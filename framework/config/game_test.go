@@ -118,6 +118,8 @@ func TestGameTableErrors(t *testing.T) {
 		{"[game]\nrespawn = 3\n", `game.respawn = 3: want a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h), got an integer; allowed: 0s to 10s`},
 		{"[game]\nspeed = 0.1\n", "config: game.toml: game.speed = 0.1: out of range; allowed: 0.5 or more"},
 		{"[game]\nseed = 256\n", "config: game.toml: game.seed = 256: out of range for uint8; allowed: an integer from 0 to 255"},
+		// A negative number does not wrap into an unsigned field.
+		{"[game]\nseed = -1\n", "config: game.toml: game.seed = -1: out of range for uint8; allowed: an integer from 0 to 255"},
 		{"[game]\nlevels = [\"forest\", \"cavern\"]\n", `game.levels = ["forest", "cavern"]: unknown value "cavern" (did you mean "cave"?); allowed: a list of "forest", "cave", "castle"`},
 		{"[game.audio]\nvolume = 2.0\n", "config: game.toml: game.audio.volume = 2: out of range; allowed: 0 to 1"},
 		{"[game.audo]\nvolume = 1.0\n", "game.audo: unknown key (did you mean game.audio?)"},

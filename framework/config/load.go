@@ -191,7 +191,7 @@ func (l *layer) walk(prefix string, table map[string]any) {
 }
 
 func (l *layer) value(f *field, v any) {
-	conv, err := f.decode(v, false)
+	conv, err := f.decode(v)
 	if err != nil {
 		l.fail(f.key, render(v), err.Error(), f.allowedWords())
 		return
@@ -250,14 +250,15 @@ func (c *Config) SetKey(key, value string) error {
 	}
 	next := c.clone()
 	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok && action != "" {
-		v, _ := decode(stringsType, value, true, nil)
-		list := v.Interface().([]string)
+		v, _ := fromText(stringsType, value)
+		rv, _ := decode(stringsType, v, nil)
+		list := rv.Interface().([]string)
 		if problems := checkBinding(action, list); len(problems) > 0 {
 			return fail(strings.Join(problems, "; "), "")
 		}
 		next.Bindings[action] = list
 	} else if f := fieldIndex[key]; f != nil {
-		v, err := f.decode(value, true)
+		v, err := f.decodeText(value)
 		if err != nil {
 			return fail(err.Error(), f.allowedWords())
 		}
@@ -270,7 +271,7 @@ func (c *Config) SetKey(key, value string) error {
 		}
 		f.set(&next, v)
 	} else if g := c.game.field(key); g != nil {
-		v, err := g.decode(value, true)
+		v, err := g.decodeText(value)
 		if err == nil {
 			err = g.check(v)
 		}

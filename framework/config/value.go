@@ -53,47 +53,92 @@ func want(t reflect.Type) string {
 	return "a value"
 }
 
-// decode turns a decoded TOML value (or, with fromText, a command-line
-// string) into a value of type t; words, when set, are an enumeration's
-// names, matched ignoring case. The error says what was expected.
-func decode(t reflect.Type, v any, fromText bool, words []string) (reflect.Value, error) {
+// fromText turns a command-line value into the value a file would hold
+// for a key of type t, for [decode]: the text itself for a string,
+// duration or owner's type, a boolean or number parsed, and a list split
+// at its commas.
+func fromText(t reflect.Type, s string) (any, error) {
+	var v any
+	var err error
+	switch k := t.Kind(); {
+	case t == durationType || isText(t) || k == reflect.String:
+		return s, nil
+	case k == reflect.Bool:
+		v, err = strconv.ParseBool(s)
+	case k >= reflect.Int && k <= reflect.Uint64:
+		v, err = strconv.ParseInt(s, 10, 64)
+	case k == reflect.Float32 || k == reflect.Float64:
+		v, err = strconv.ParseFloat(s, 64)
+	case k == reflect.Slice:
+		list := []any{}
+		if s != "" {
+			for _, e := range strings.Split(s, ",") {
+				list = append(list, strings.TrimSpace(e))
+			}
+		}
+		return list, nil
+	}
+	if err != nil {
+		return nil, errors.New("want " + want(t))
+	}
+	return v, nil
+}
+
+// decode turns a value as TOML holds it (a string, int64, float64, bool
+// or []any) into a value of type t; words, when set, are an enumeration's
+// names, matched ignoring case. The owners' types parse their own text
+// (time.ParseDuration, UnmarshalText). What decode checks first, and a
+// plain TOML decoder would not, is the value's kind and the Go type's
+// range: an integer for a duration would be nanoseconds, a negative
+// number would wrap into an unsigned field. The error says what was
+// expected.
+func decode(t reflect.Type, v any, words []string) (reflect.Value, error) {
 	out := reflect.New(t).Elem()
 	s, isString := v.(string)
-	fail := func() (reflect.Value, error) {
-		w := "want " + want(t)
-		if isText(t) && words == nil {
-			// The owner says what its text looks like.
-			w = ownerText(reflect.New(t).Interface().(encoding.TextUnmarshaler).UnmarshalText(nil)).Error()
+	n, isInt := v.(int64)
+	f, isFloat := v.(float64)
+	list, isList := v.([]any)
+	var ok bool
+	switch k := t.Kind(); {
+	case t == durationType, words != nil:
+		ok = isString
+	case isText(t):
+		ok = isString || isInt || isFloat // a rate of whole or fractional Hz
+	case k == reflect.String:
+		ok = isString
+	case k == reflect.Bool:
+		_, ok = v.(bool)
+	case k >= reflect.Int && k <= reflect.Uint64:
+		ok = isInt
+	case k == reflect.Float32 || k == reflect.Float64:
+		ok = isFloat || isInt
+		if isInt {
+			f = float64(n)
 		}
-		if fromText {
-			return out, errors.New(w)
+	case k == reflect.Slice:
+		ok = isList
+	}
+	if !ok {
+		w := "want " + want(t)
+		if isText(t) && words == nil { // the owner says what its text looks like
+			w = ownerText(reflect.New(t).Interface().(encoding.TextUnmarshaler).UnmarshalText(nil)).Error()
 		}
 		return out, fmt.Errorf("%s, got %s", w, describe(v))
 	}
 	switch k := t.Kind(); {
 	case t == durationType:
-		if !isString {
-			return fail()
-		}
 		d, err := time.ParseDuration(s)
 		if err != nil {
 			return out, fmt.Errorf("want %s", want(t))
 		}
 		out.SetInt(int64(d))
 	case isText(t):
-		switch n := v.(type) {
-		case int64:
-			s = strconv.FormatInt(n, 10) // a rate of whole Hz
-		case float64:
-			s = strconv.FormatFloat(n, 'g', -1, 64)
-		case string:
-		default:
-			return fail()
-		}
-		if words != nil && !isString {
-			return fail()
-		}
-		if words != nil {
+		switch {
+		case isInt:
+			s = strconv.FormatInt(n, 10)
+		case isFloat:
+			s = strconv.FormatFloat(f, 'g', -1, 64)
+		case words != nil:
 			i := indexFold(words, s)
 			if i < 0 {
 				return out, fmt.Errorf("unknown value%s", suggest.Hint(s, words, true))
@@ -103,95 +148,31 @@ func decode(t reflect.Type, v any, fromText bool, words []string) (reflect.Value
 		if err := out.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); err != nil {
 			return out, ownerText(err)
 		}
-	case k == reflect.Bool:
-		b, ok := v.(bool)
-		if fromText {
-			var err error
-			b, err = strconv.ParseBool(s)
-			ok = err == nil
-		}
-		if !ok {
-			return fail()
-		}
-		out.SetBool(b)
-	case k >= reflect.Int && k <= reflect.Uint64:
-		n, ok := v.(int64)
-		if fromText {
-			var err error
-			n, err = strconv.ParseInt(s, 10, 64)
-			ok = err == nil
-		}
-		if !ok {
-			return fail()
-		}
-		if out.CanUint() {
-			if n < 0 || out.OverflowUint(uint64(n)) {
-				return out, fmt.Errorf("out of range for %v", t)
-			}
-			out.SetUint(uint64(n))
-		} else {
-			if out.OverflowInt(n) {
-				return out, fmt.Errorf("out of range for %v", t)
-			}
-			out.SetInt(n)
-		}
-	case k == reflect.Float32 || k == reflect.Float64:
-		var f float64
-		switch n := v.(type) {
-		case float64:
-			f = n
-		case int64:
-			f = float64(n)
-		case string:
-			var err error
-			if f, err = strconv.ParseFloat(n, 64); !fromText || err != nil {
-				return fail()
-			}
-		default:
-			return fail()
-		}
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return out, fmt.Errorf("want a finite number")
-		}
-		if out.OverflowFloat(f) {
-			return out, fmt.Errorf("out of range for %v", t)
-		}
+	case out.CanUint() && (n < 0 || out.OverflowUint(uint64(n))), out.CanInt() && out.OverflowInt(n):
+		return out, fmt.Errorf("out of range for %v", t)
+	case out.CanFloat() && (math.IsNaN(f) || math.IsInf(f, 0)):
+		return out, fmt.Errorf("want a finite number")
+	case out.CanFloat() && out.OverflowFloat(f):
+		return out, fmt.Errorf("out of range for %v", t)
+	case out.CanFloat():
 		out.SetFloat(f)
-	case k == reflect.String:
-		if !isString {
-			return fail()
-		}
-		out.SetString(s)
-	case k == reflect.Slice && t.Elem().Kind() == reflect.String:
-		var list []string
-		switch {
-		case fromText && s != "":
-			list = strings.Split(s, ",")
-			for i := range list {
-				list[i] = strings.TrimSpace(list[i])
-			}
-		case fromText:
-			list = []string{}
-		default:
-			elems, ok := v.([]any)
-			if !ok {
-				return fail()
-			}
-			list = make([]string, 0, len(elems))
-			for _, e := range elems {
-				str, ok := e.(string)
-				if !ok {
-					return out, fmt.Errorf("want %s, but an element is %s", stringListMsg, describe(e))
-				}
-				list = append(list, str)
-			}
-		}
+	case k == reflect.Slice:
 		out.Set(reflect.MakeSlice(t, len(list), len(list)))
 		for i, e := range list {
-			out.Index(i).SetString(e)
+			str, ok := e.(string)
+			if !ok {
+				return out, fmt.Errorf("want %s, but an element is %s", stringListMsg, describe(e))
+			}
+			out.Index(i).SetString(str)
 		}
+	case out.CanInt():
+		out.SetInt(n)
+	case out.CanUint():
+		out.SetUint(uint64(n))
+	case k == reflect.Bool:
+		out.SetBool(v.(bool))
 	default:
-		return fail()
+		out.SetString(s)
 	}
 	return out, nil
 }

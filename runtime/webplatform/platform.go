@@ -9,46 +9,46 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
+	"github.com/metronome-go/metronome/window"
 )
 
-// Config describes the page's canvas. The zero value is not valid: use
-// [DefaultConfig].
+// Config describes the page's canvas: the platform-independent
+// [window.Options], whose Validate is the one statement of their ranges,
+// and the canvas's id. The canvas's CSS size is the window's logical size
+// (Width x Height, in CSS pixels, which are the page's screen
+// coordinates), so [window.MaxSide] bounds it as it bounds a desktop
+// window. Of the rest a page uses Title (the document's title) and
+// Fullscreen (asked for at the first user gesture: browsers refuse it
+// without one); Resizable, MinSize, MaxSize, AspectRatio and VSync are the
+// page's style and the browser's (the canvas follows its element, and
+// requestAnimationFrame paces presents), and are still validated. Use
+// [DefaultConfig]: a zero size is invalid.
 type Config struct {
+	// Options are the window's. Width and Height are the canvas's CSS
+	// size when the page gives it none (a canvas the page's style sizes
+	// keeps that size and follows it). Default 1280 x 720.
+	window.Options
 	// Canvas is the id of the canvas element to draw into. When the page
 	// has none, New appends one to the body. Default "metronome".
 	Canvas string
-	// Title becomes the document's title when set.
-	Title string
-	// Width and Height are the canvas's CSS size in pixels when the page
-	// gives it none (a canvas the page's style sizes keeps that size and
-	// follows it). 1 to MaxCanvasSize; default 1280 x 720.
-	Width, Height int
-	// Fullscreen asks for fullscreen at the first user gesture (browsers
-	// refuse it without one).
-	Fullscreen bool
 }
 
-// MaxCanvasSize bounds Config.Width and Config.Height.
-const MaxCanvasSize = 16384
+// DefaultConfig returns [window.DefaultOptions] on a canvas with the id
+// "metronome".
+func DefaultConfig() Config { return Config{Options: window.DefaultOptions(), Canvas: "metronome"} }
 
-// DefaultConfig returns a 1280 x 720 canvas with the id "metronome".
-func DefaultConfig() Config { return Config{Canvas: "metronome", Width: 1280, Height: 720} }
-
-// Validate reports every invalid field at once.
+// Validate reports every invalid field at once: the window's
+// ([window.Options.Validate], *option.Error values) and an empty Canvas.
 func (c Config) Validate() error {
-	var errs []error
+	errs := []error{c.Options.Validate()}
 	if c.Canvas == "" {
-		errs = append(errs, errors.New(`webplatform: Config.Canvas is empty (allowed: the id of a canvas element, such as "metronome")`))
-	}
-	if c.Width < 1 || c.Width > MaxCanvasSize {
-		errs = append(errs, fmt.Errorf("webplatform: Config.Width %d is out of range (allowed: 1 to %d)", c.Width, MaxCanvasSize))
-	}
-	if c.Height < 1 || c.Height > MaxCanvasSize {
-		errs = append(errs, fmt.Errorf("webplatform: Config.Height %d is out of range (allowed: 1 to %d)", c.Height, MaxCanvasSize))
+		errs = append(errs, &option.Error{Pkg: "webplatform", Field: "Config.Canvas", Value: "", Problem: "is empty",
+			Allowed: `the id of a canvas element, such as "metronome"`})
 	}
 	return errors.Join(errs...)
 }
