@@ -18,13 +18,13 @@ import (
 // consecutive packets sharing texture, material and blend mode. The number
 // of GL calls depends on the number of batches, never on the number of
 // packets, and a frame allocates nothing once the renderer's scratch
-// slices have grown to the frame's size. In the first frames after the
-// renderer is made and after each change to its targets, materials or
-// framebuffer size (three frames), Render asks GL for errors after the
-// clear and after each pass, and a GL error stops the frame and is
-// reported with the pass it happened in; other frames do not ask, since
-// in a browser every glGetError is a synchronous round trip to the GPU
-// process. Built with -tags gldebug it asks in every frame. (Texture
+// slices have grown to the frame's size. In the three frames after the
+// renderer is made and after each change to its targets or materials, a
+// released texture or a new framebuffer size, Render asks GL for errors
+// after the clear and after each pass, and a GL error stops the frame and
+// is reported with the pass it happened in; other frames do not ask,
+// since in a browser every glGetError is a synchronous round trip to the
+// GPU process. Built with -tags gldebug it asks in every frame. (Texture
 // creation and updates check their own errors when they happen.)
 //
 // Interpolation happens on the GPU: a pass with previous placements also
@@ -86,7 +86,7 @@ func (r *Renderer) Render(f *render2d.Frame) error {
 // size: a fault in the renderer's state shows in the first frame that
 // uses it. Frames after those do not ask, because asking costs a round
 // trip: in a browser glGetError waits for the GPU process to run every
-// command queued before it, which serialises the page with the drawing.
+// command queued before it.
 // Build with -tags gldebug to check every frame (debugChecks).
 const checkFrames = 3
 
