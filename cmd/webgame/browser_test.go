@@ -3,9 +3,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"net/http"
 	"os"
 	"os/exec"
@@ -22,71 +26,30 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/metronome-go/metronome/internal/browsertest"
 )
 
-// The browser tests run Breakout in Debian's chromium, headless, driven
-// through the DevTools protocol. Without chromium they skip, except in CI
-// (CI=true), where a browser that cannot start fails the test.
+// The browser tests run the games in Debian's chromium, headless, driven
+// through the DevTools protocol (internal/browsertest starts it). Without
+// chromium they skip, except in CI (CI=true), where a browser that cannot
+// start fails the test.
 
 var breakoutSite = sync.OnceValues(func() (*site, error) {
 	return build(context.Background(), buildOptions{Dir: "../../examples/breakout"}, os.Stderr)
 })
 
-// browser starts headless chromium and returns its context.
+// browser starts headless chromium (internal/browsertest) for a test of
+// three minutes at most.
 func browser(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and no chromium on PATH (scripts/setup.sh installs it): %v", err)
-		}
-		t.Skipf("no chromium on PATH (scripts/setup.sh installs it): %v", err)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true), // the tests may run as root
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("use-angle", "swiftshader"), // WebGL2 on the CPU
-		chromedp.Flag("enable-unsafe-swiftshader", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		// A test page keeps its animation frames when headless.
-		chromedp.Flag("disable-background-timer-throttling", true),
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(960, 540),
-	}
-	opts = append(opts, extra...)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	ctx, cancel2 := chromedp.NewContext(actx)
-	t.Cleanup(cancel2)
-	if err := chromedp.Do(ctx); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and chromium %s does not start: %v", path, err)
-		}
-		t.Skipf("chromium %s does not start: %v", path, err)
-	}
-	ctx, cancel3 := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(cancel3)
-	return ctx
+	return browsertest.Start(t, 3*time.Minute, extra...)
 }
 
 // serve serves h on a loopback port and returns its URL.
 func serve(t testing.TB, h http.Handler) string {
 	t.Helper()
-	ln, err := listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return "http://" + ln.Addr().String() + "/"
+	return browsertest.Serve(t, h)
 }
 
 // waitFor evaluates the expression until it is true.
@@ -433,12 +396,10 @@ func matched(t *testing.T, result string) int {
 	return n
 }
 
-// TestRecordingAcrossPlatforms records Breakout in the browser, with keys
-// pressed, and replays the recording natively to the same world hashes;
-// then records Breakout natively (attract mode) and replays that in the
-// browser. Either replay stops with an error at the first hash that
-// differs.
-func TestRecordingAcrossPlatforms(t *testing.T) {
+// bothBreakouts starts chromium and returns it with Breakout built for
+// the browser and natively; with -short it skips.
+func bothBreakouts(t *testing.T) (context.Context, *site, string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds Breakout for the browser and natively")
 	}
@@ -451,6 +412,43 @@ func TestRecordingAcrossPlatforms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ctx, s, exe
+}
+
+// withFile serves s with data beside it at /name, readable by the
+// cross-origin-isolated page, and returns the URL.
+func withFile(t *testing.T, s *site, name string, data []byte) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle("/", s.handler())
+	mux.HandleFunc("/"+name, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cross-Origin-Resource-Policy", "same-origin")
+		w.Write(data)
+	})
+	return serve(t, mux)
+}
+
+// recordNatively records 900 ticks of Breakout's attract mode with the
+// native build exe into path and returns the recording.
+func recordNatively(t *testing.T, exe, path string) []byte {
+	t.Helper()
+	if out, err := exec.Command(exe, "--headless", "--ticks=900", "--set", "game.demo=true", "--record", path).CombinedOutput(); err != nil {
+		t.Fatalf("recording natively: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestRecordingAcrossPlatforms records Breakout in the browser, with keys
+// pressed, and replays the recording natively to the same world hashes;
+// then records Breakout natively (attract mode) and replays that in the
+// browser. Either replay stops with an error at the first hash that
+// differs.
+func TestRecordingAcrossPlatforms(t *testing.T) {
+	ctx, s, exe := bothBreakouts(t)
 	dir := t.TempDir()
 
 	// Browser to native.
@@ -495,22 +493,8 @@ func TestRecordingAcrossPlatforms(t *testing.T) {
 	t.Logf("browser recording (%d bytes) replayed natively: %s", len(rec), strings.TrimSpace(string(out)))
 
 	// Native to browser.
-	nativeRec := dir + "/native.rec"
-	out, err = exec.Command(exe, "--headless", "--ticks=900", "--set", "game.demo=true", "--record", nativeRec).CombinedOutput()
-	if err != nil {
-		t.Fatalf("recording natively: %v\n%s", err, out)
-	}
-	nrec, err := os.ReadFile(nativeRec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/", s.handler())
-	mux.HandleFunc("/native.rec", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cross-Origin-Resource-Policy", "same-origin")
-		w.Write(nrec)
-	})
-	url := serve(t, mux)
+	nrec := recordNatively(t, exe, dir+"/native.rec")
+	url := withFile(t, s, "native.rec", nrec)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?replay=native.rec")); err != nil {
 		t.Fatal(err)
 	}
@@ -654,4 +638,208 @@ func BenchmarkBunnymarkInBrowser(b *testing.B) {
 			b.Logf("%d bunnies: browser %.1f fps (%.2f ms a frame), native %.1f fps (%.2f ms), ratio %.3f", n, webFPS, webMS, natFPS, natMS, webFPS/natFPS)
 		}
 	}
+}
+
+// presentRate loads the page at url, waits for warm presents (the demo's
+// atlas is generated during its first frames), then returns the page's
+// presents per second over span (countRate).
+func presentRate(b *testing.B, ctx context.Context, url string, warm int, span time.Duration) float64 {
+	b.Helper()
+	if err := chromedp.Do(ctx, focused(), chromedp.Navigate(url)); err != nil {
+		b.Fatal(err)
+	}
+	waitFor(b, ctx, `globalThis.metronome !== undefined && metronome.presents >= `+strconv.Itoa(warm), strconv.Itoa(warm)+" presents")
+	return countRate(b, ctx, span)
+}
+
+// countRate counts the loaded page's presents over span of its own clock
+// and returns presents per second.
+func countRate(b *testing.B, ctx context.Context, span time.Duration) float64 {
+	b.Helper()
+	p0, t0 := eval[int](b, ctx, `metronome.presents`), eval[float64](b, ctx, `performance.now()`)
+	waitFor(b, ctx, `performance.now() >= `+strconv.FormatFloat(t0+float64(span.Milliseconds()), 'f', 0, 64), span.String()+" of presents")
+	p1, t1 := eval[int](b, ctx, `metronome.presents`), eval[float64](b, ctx, `performance.now()`)
+	return float64(p1-p0) / (t1 - t0) * 1000
+}
+
+// BenchmarkPresentsInBrowser measures presents per second of the demo at
+// its default scene and of Breakout in headless chromium, each game built
+// twice: as shipped, and with -tags gldebug, under which the renderer asks
+// WebGL for errors after the clear and every pass of every frame (what
+// every build did before). The two builds take turns, three rounds of 5 s
+// each, so both see the same machine; it reports the median rate of each
+// and their ratio. Then it logs the shipped demo's rate at its default
+// scene, with the overlay hidden, and with 500 bunnies fewer: where the
+// rate follows the number of sprites, the cost is the browser's per
+// sprite, not the page's per call.
+//
+//	go test ./cmd/webgame -run '^$' -bench PresentsInBrowser -benchtime=1x
+func BenchmarkPresentsInBrowser(b *testing.B) {
+	games := []struct{ name, dir string }{{"demo", "../demo"}, {"breakout", "../../examples/breakout"}}
+	type variant struct {
+		name string
+		url  string
+	}
+	urls := make([][2]variant, len(games))
+	for i, g := range games {
+		for j, tags := range []string{"gldebug", ""} {
+			s, err := build(context.Background(), buildOptions{Dir: g.dir, Tags: tags}, os.Stderr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			name := "shipped"
+			if tags != "" {
+				name = "checked"
+			}
+			urls[i][j] = variant{name, serve(b, s.handler())}
+		}
+	}
+	const rounds = 3
+	ctx := browsertest.Start(b, 15*time.Minute)
+	for b.Loop() {
+		for i, g := range games {
+			var rates [2][]float64
+			for range rounds {
+				for j, v := range urls[i] {
+					r := presentRate(b, ctx, v.url, 60, 5*time.Second)
+					rates[j] = append(rates[j], r)
+					b.Logf("%s %s: %.1f presents/s", g.name, v.name, r)
+				}
+			}
+			med := func(s []float64) float64 { slices.Sort(s); return s[len(s)/2] }
+			checked, shipped := med(rates[0]), med(rates[1])
+			b.ReportMetric(checked, g.name+"-checked-presents/s")
+			b.ReportMetric(shipped, g.name+"-presents/s")
+			b.ReportMetric(shipped/checked, g.name+"-ratio")
+			b.Logf("%s: %.1f presents/s checking every frame, %.1f as shipped, ratio %.2f", g.name, checked, shipped, shipped/checked)
+		}
+		// Where the demo's time goes: the same page with fewer sprites
+		// (H hides the overlay's glyphs, each - removes 100 bunnies).
+		rate := presentRate(b, ctx, urls[0][1].url, 60, 5*time.Second)
+		for _, step := range []struct {
+			what    string
+			code    string
+			vk      int64
+			presses int
+		}{{"default scene", "", 0, 0}, {"overlay hidden", "KeyH", 72, 1}, {"overlay hidden, 500 bunnies fewer", "Minus", 189, 5}} {
+			for range step.presses {
+				if err := chromedp.Do(ctx, key(input.DispatchKeyEventTypeKeyDown, step.code, step.vk), key(input.DispatchKeyEventTypeKeyUp, step.code, step.vk)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if step.presses > 0 {
+				p := eval[int](b, ctx, `metronome.presents`)
+				waitFor(b, ctx, `metronome.presents >= `+strconv.Itoa(p+10), "10 presents after the keys")
+				rate = countRate(b, ctx, 5*time.Second)
+			}
+			b.Logf("demo, %s: %d sprites, %.1f presents/s", step.what, len(eval[[]float64](b, ctx, `metronome.sprites()`))/4, rate)
+		}
+	}
+}
+
+// The screenshot tolerance between the browser (chromium's WebGL2 on
+// SwiftShader) and the desktop (OpenGL on Mesa's llvmpipe): a pixel
+// differs when one of its channels differs by more than shotChannel (of
+// 255), and at most shotPixels of all pixels may differ. Both rasterise
+// the same triangles with the same shaders; they may round differently
+// where an edge or a filtered texel falls between pixels. Measured: the
+// same tick differs by 7 at most, in no pixel by more than 16; tick 300
+// against tick 480 differs in 1% of the pixels.
+const (
+	shotChannel = 16
+	shotPixels  = 0.001
+)
+
+// shotDiff compares two screenshots: the largest channel difference, and
+// how many pixels have a channel that differs by more than tol.
+func shotDiff(a, b image.Image, tol int) (maxDiff, over int) {
+	r := a.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c1, c2 := color.RGBAModel.Convert(a.At(x, y)).(color.RGBA), color.RGBAModel.Convert(b.At(x, y)).(color.RGBA)
+			d := max(absDiff(c1.R, c2.R), absDiff(c1.G, c2.G), absDiff(c1.B, c2.B))
+			maxDiff = max(maxDiff, d)
+			if d > tol {
+				over++
+			}
+		}
+	}
+	return maxDiff, over
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
+
+// TestScreenshotAcrossPlatforms records Breakout natively (attract mode),
+// replays it to tick 480 natively and in the browser, each with
+// --screenshot, and compares the two pictures of that tick within the
+// tolerance above (shotChannel, shotPixels). The page is 960 x 540 CSS
+// pixels at a device pixel ratio of 1, the size of the native window.
+func TestScreenshotAcrossPlatforms(t *testing.T) {
+	ctx, s, exe := bothBreakouts(t)
+	dir := t.TempDir()
+	rec, nativeShot := dir+"/native.rec", dir+"/native.png"
+	data := recordNatively(t, exe, rec)
+	replay := exec.Command(exe, "--replay", rec, "--window", "--headless", "--replay-until=480", "--screenshot", nativeShot)
+	replay.Env = append(os.Environ(), "DISPLAY=") // a private Xvfb server
+	if out, err := replay.CombinedOutput(); err != nil {
+		t.Fatalf("replaying natively with --screenshot: %v\n%s", err, out)
+	}
+	want := readPNG(t, nativeShot)
+	url := withFile(t, s, "native.rec", data)
+	b := want.Bounds()
+	metrics := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: int64(b.Dx()), Height: int64(b.Dy()), DeviceScaleFactor: 1})
+		return err
+	})
+	if err := chromedp.Do(ctx, metrics, chromedp.Navigate(url+"?replay=native.rec&arg=--replay-until=480&arg=--screenshot=shot.png")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `exitCode !== null`, "the replay in the browser to end")
+	if code := eval[int](t, ctx, `exitCode`); code != 0 {
+		t.Fatalf("the replay with --screenshot in the browser exited with %d: %s", code, eval[string](t, ctx, `stderr`))
+	}
+	shot, err := base64.StdEncoding.DecodeString(eval[string](t, ctx, `metronomePage.file("shot.png") ?? ""`))
+	if err != nil || len(shot) == 0 {
+		t.Fatalf("metronomePage.file(\"shot.png\"): %d bytes, %v", len(shot), err)
+	}
+	got, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatalf("the browser's screenshot: %v", err)
+	}
+	if got.Bounds().Size() != b.Size() {
+		t.Fatalf("the browser's screenshot is %v, the native one %v", got.Bounds().Size(), b.Size())
+	}
+	maxDiff, over := shotDiff(got, want, shotChannel)
+	total := b.Dx() * b.Dy()
+	t.Logf("tick 480 in the browser against the native screenshot: largest channel difference %d of 255; %d of %d pixels (%.3f%%) differ by more than %d",
+		maxDiff, over, total, 100*float64(over)/float64(total), shotChannel)
+	if float64(over) > shotPixels*float64(total) {
+		// Keep both for a look: the test's own directory goes with it.
+		keep, _ := os.MkdirTemp("", "webgame-shot-")
+		os.WriteFile(keep+"/browser.png", shot, 0o644)
+		if n, err := os.ReadFile(nativeShot); err == nil {
+			os.WriteFile(keep+"/native.png", n, 0o644)
+		}
+		t.Errorf("%d pixels differ by more than %d of 255 between the browser's and the native screenshot of tick 480, want at most %.2f%% of %d (both kept in %s)",
+			over, shotChannel, 100*shotPixels, total, keep)
+	}
+}
+
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
 }

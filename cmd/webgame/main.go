@@ -69,6 +69,7 @@ type buildOptions struct {
 	Dir   string // the game's package directory
 	Title string // the page's title until the game sets its own
 	Go    string // the go command; default "go"
+	Tags  string // build tags, comma-separated (go build -tags); default none
 }
 
 // build compiles the game in o.Dir to WebAssembly and returns its page.
@@ -91,7 +92,11 @@ func build(ctx context.Context, o buildOptions, stderr io.Writer) (*site, error)
 		return nil, err
 	}
 	// -s -w: no symbol table or DWARF, which the browser never reads.
-	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", abs, ".")
+	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", abs}
+	if o.Tags != "" {
+		args = append(args, "-tags", o.Tags)
+	}
+	cmd := exec.CommandContext(ctx, goCmd, append(args, ".")...)
 	cmd.Dir = o.Dir
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
 	cmd.Stdout, cmd.Stderr = stderr, stderr
@@ -241,6 +246,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	zipFile := fl.String("zip", "", "write the page as a zip archive with index.html at its root (for a game store) instead of serving")
 	addr := fl.String("addr", "127.0.0.1:8080", "serve on this loopback address")
 	title := fl.String("title", "", "the page's title until the game sets its own (default: the directory's name)")
+	tags := fl.String("tags", "", "build `tags`, comma-separated, passed to go build (gldebug: the renderer checks for GL errors in every frame)")
 	var extra []string
 	fl.Func("file", "serve (or write, or zip) this `file` beside the game under its own name, such as a recording to open with ?replay=NAME (repeatable)", func(v string) error {
 		extra = append(extra, v)
@@ -262,7 +268,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	s, err := build(ctx, buildOptions{Dir: fl.Arg(0), Title: *title}, stderr)
+	s, err := build(ctx, buildOptions{Dir: fl.Arg(0), Title: *title, Tags: *tags}, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

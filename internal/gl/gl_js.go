@@ -35,6 +35,7 @@ var (
 	// -1 is "not found", as in GL.
 	uniforms []js.Value
 	scratch  js.Value // a Uint8Array reused for every copy
+	scratchN int      // scratch's length, kept here: asking JavaScript costs a call
 	f32      js.Value // a Float32Array over scratch's buffer
 	unpackRL int32    // UNPACK_ROW_LENGTH, to size texture uploads
 )
@@ -53,11 +54,11 @@ func Init(c js.Value) error {
 }
 
 func grow(n int) {
-	if !scratch.IsUndefined() && scratch.Get("length").Int() >= n {
+	if scratchN >= n {
 		return
 	}
 	n = (n + 3) &^ 3
-	scratch = js.Global().Get("Uint8Array").New(n)
+	scratch, scratchN = js.Global().Get("Uint8Array").New(n), n
 	f32 = js.Global().Get("Float32Array").New(scratch.Get("buffer"))
 }
 

@@ -3,9 +3,6 @@
 package glrender_test
 
 import (
-	"context"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/metronome-go/metronome/internal/browsertest"
 )
 
 // conformancePage runs the js/wasm test binary glrender.test.wasm with
@@ -41,18 +40,14 @@ WebAssembly.instantiateStreaming(fetch("glrender.test.wasm"), go.importObject)
 // suite on the WebGL2 build of the renderer. Without chromium it skips,
 // except in CI (CI=true), where it fails. (cmd/webgame's tests drive
 // chromium the same way; this is the smallest harness that runs a test
-// binary rather than a game.)
+// binary rather than a game; internal/browsertest starts chromium and
+// serves the page for both.)
 func TestConformanceInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the tests for js/wasm and starts chromium")
 	}
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and no chromium on PATH (scripts/setup.sh installs it): %v", err)
-		}
-		t.Skipf("no chromium on PATH (scripts/setup.sh installs it): %v", err)
-	}
+	// First, so that a machine without chromium skips before building.
+	ctx := browsertest.Start(t, 8*time.Minute)
 	dir := t.TempDir()
 	build := exec.Command("go", "test", "-c", "-o", filepath.Join(dir, "glrender.test.wasm"), ".")
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
@@ -68,32 +63,8 @@ func TestConformanceInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir))) // loopback
-	t.Cleanup(srv.Close)
-
-	actx, cancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromium),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true), // the tests may run as root
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("use-angle", "swiftshader"), // WebGL2 on the CPU
-		chromedp.Flag("enable-unsafe-swiftshader", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	t.Cleanup(cancel)
-	ctx, cancel2 := chromedp.NewContext(actx)
-	t.Cleanup(cancel2)
-	if err := chromedp.Do(ctx); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and chromium %s does not start: %v", chromium, err)
-		}
-		t.Skipf("chromium %s does not start: %v", chromium, err)
-	}
-	ctx, cancel3 := context.WithTimeout(ctx, 5*time.Minute)
-	t.Cleanup(cancel3)
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/index.html")); err != nil {
+	url := browsertest.ServeDir(t, dir)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"index.html")); err != nil {
 		t.Fatal(err)
 	}
 	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`window.testExit !== undefined`,

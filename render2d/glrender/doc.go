@@ -69,6 +69,23 @@
 // mode works on premultiplied colour. Offscreen targets are drawn with y
 // flipped so that their texture reads the right way up in later passes.
 //
+// # Errors
+//
+// [Renderer.Render] asks GL for errors (glGetError, after the clear and
+// after each pass) in the first three frames after [New] and after each
+// change the next frames depend on: a new or released render target or
+// material, a released texture, or a new framebuffer size. A fault in the
+// renderer's state shows in the first frame that uses it, and is reported
+// with the pass it happened in. Later frames do not ask: in a browser
+// every getError is a synchronous round trip to the GPU process, which
+// has to run every command queued before it while the page waits. (In
+// headless chromium on SwiftShader this made no measurable difference to
+// the presents per second, whose limit there is the cost of each sprite
+// instance; with a GPU it saves a wait per pass, not measured here.)
+// Building with
+// -tags gldebug makes every frame ask, on both targets. Creating and
+// updating textures checks its own errors when it happens.
+//
 // # Materials
 //
 // [Renderer.CreateMaterial] compiles a [render2d.MaterialDesc] body into the
@@ -94,6 +111,7 @@
 // render2d/rendertest conformance suite, and compare scenes read back with
 // glReadPixels against golden PNGs in testdata/ with a small per-channel
 // tolerance; go test -update rewrites them. They run on the desktop
-// build; the browser build is exercised by cmd/webgame's tests in headless
-// Chromium.
+// build; TestConformanceInBrowser runs the conformance suite on the
+// WebGL2 build in headless chromium (internal/browsertest), and
+// cmd/webgame's tests run whole games there.
 package glrender

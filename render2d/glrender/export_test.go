@@ -16,3 +16,14 @@ func GLTexture(r *Renderer, h render2d.TextureHandle) uint32 {
 // CPUNanos is the process CPU time the benchmarks of both test packages
 // report.
 var CPUNanos = cpuNanos
+
+// SetGetError replaces the renderer's glGetError with f until the test
+// ends, for tests that count or fake its questions.
+func SetGetError(t interface{ Cleanup(func()) }, f func() uint32) {
+	old := getError
+	getError = f
+	t.Cleanup(func() { getError = old })
+}
+
+// CheckFrames is how many frames Render checks after a change.
+const CheckFrames = checkFrames

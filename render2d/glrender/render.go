@@ -18,8 +18,14 @@ import (
 // consecutive packets sharing texture, material and blend mode. The number
 // of GL calls depends on the number of batches, never on the number of
 // packets, and a frame allocates nothing once the renderer's scratch
-// slices have grown to the frame's size. A GL error stops the frame and is
-// reported with the pass it happened in.
+// slices have grown to the frame's size. In the three frames after the
+// renderer is made and after each change to its targets or materials, a
+// released texture or a new framebuffer size, Render asks GL for errors
+// after the clear and after each pass, and a GL error stops the frame and
+// is reported with the pass it happened in; other frames do not ask,
+// since in a browser every glGetError is a synchronous round trip to the
+// GPU process. Built with -tags gldebug it asks in every frame. (Texture
+// creation and updates check their own errors when they happen.)
 //
 // Interpolation happens on the GPU: a pass with previous placements also
 // streams them, and the batches that have one draw with the interpolating
@@ -42,6 +48,10 @@ func (r *Renderer) Render(f *render2d.Frame) error {
 	gl.Disable(gl.SCISSOR_TEST)
 	r.curProgram, r.curTexture, r.curBlend, r.curFBO, r.curArray, r.curVAO = 0, 0, -1, ^uint32(0), ^uint32(0), -1
 	r.alpha = f.Present.Alpha
+	check := debugChecks || r.checks > 0
+	if r.checks > 0 {
+		r.checks--
+	}
 	if f.Clear {
 		// The whole window, before any pass: scissor is off, and clears
 		// ignore the viewport.
@@ -50,14 +60,19 @@ func (r *Renderer) Render(f *render2d.Frame) error {
 		r.curFBO = 0
 		gl.ClearColor(c.R*c.A, c.G*c.A, c.B*c.A, c.A)
 		gl.Clear(gl.COLOR_BUFFER_BIT)
-		if e := gl.GetError(); e != gl.NO_ERROR {
-			return errors.Join(fmt.Errorf("glrender: Render: frame clear: GL error %s", glErrorName(e)), glError("Render"))
+		if check {
+			if e := getError(); e != gl.NO_ERROR {
+				return errors.Join(fmt.Errorf("glrender: Render: frame clear: GL error %s", glErrorName(e)), glError("Render"))
+			}
 		}
 	}
 	for i := range f.Passes {
 		p := &f.Passes[i]
 		r.pass(p)
-		if e := gl.GetError(); e != gl.NO_ERROR {
+		if !check {
+			continue
+		}
+		if e := getError(); e != gl.NO_ERROR {
 			return errors.Join(
 				fmt.Errorf("glrender: Render: pass %d (%v, %d packets): GL error %s", i, p.Target, len(p.Packets), glErrorName(e)),
 				glError("Render"))
@@ -65,6 +80,22 @@ func (r *Renderer) Render(f *render2d.Frame) error {
 	}
 	return nil
 }
+
+// checkFrames is how many frames Render checks for GL errors after the
+// renderer is made and after each change to its resources or framebuffer
+// size: a fault in the renderer's state shows in the first frame that
+// uses it. Frames after those do not ask, because asking costs a round
+// trip: in a browser glGetError waits for the GPU process to run every
+// command queued before it.
+// Build with -tags gldebug to check every frame (debugChecks).
+const checkFrames = 3
+
+// getError is gl.GetError, a variable so the tests can count and fake
+// the renderer's questions.
+var getError = gl.GetError
+
+// resourcesChanged makes the next checkFrames frames check for GL errors.
+func (r *Renderer) resourcesChanged() { r.checks = checkFrames }
 
 func (r *Renderer) pass(p *render2d.Pass) {
 	fbo, tw, th := uint32(0), r.fbW, r.fbH

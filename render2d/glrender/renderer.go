@@ -67,6 +67,8 @@ type Renderer struct {
 	curFBO     uint32
 	curArray   uint32 // buffer bound to GL_ARRAY_BUFFER
 	curVAO     int    // index into vao, vaoShapes, or -1 unknown
+
+	checks int // frames left that Render checks for GL errors (checkFrames)
 }
 
 // batchFlags say which program variant a batch needs: the motion in the
@@ -138,7 +140,7 @@ func (r *Renderer) deleteBuiltins() {
 // initial framebuffer size from the current viewport (the window or canvas
 // size for a fresh context).
 func newRenderer() (*Renderer, error) {
-	r := &Renderer{curBlend: -1, curVAO: -1, res: handles.Resources[texture, target, material]{Prefix: "glrender"}}
+	r := &Renderer{curBlend: -1, curVAO: -1, checks: checkFrames, res: handles.Resources[texture, target, material]{Prefix: "glrender"}}
 	if err := r.compileBuiltins(); err != nil {
 		r.deleteBuiltins()
 		return nil, fmt.Errorf("glrender: %w", err)
@@ -184,7 +186,7 @@ func newRenderer() (*Renderer, error) {
 func glError(op string) error {
 	var errs []error
 	for i := 0; i < 8; i++ {
-		e := gl.GetError()
+		e := getError()
 		if e == gl.NO_ERROR {
 			break
 		}
@@ -282,7 +284,10 @@ func (r *Renderer) UpdateTexture(h render2d.TextureHandle, x, y int, img *image.
 
 // ReleaseTexture implements [render2d.Renderer].
 func (r *Renderer) ReleaseTexture(h render2d.TextureHandle) error {
-	return r.res.ReleaseTexture(h, func(t *texture) { r.deleteTexture(t.id) })
+	return r.res.ReleaseTexture(h, func(t *texture) {
+		r.resourcesChanged()
+		r.deleteTexture(t.id)
+	})
 }
 
 func (r *Renderer) deleteTexture(id uint32) {
@@ -318,6 +323,7 @@ func (r *Renderer) CreateRenderTarget(width, height int, opts render2d.TextureOp
 		}
 		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 		r.curFBO = 0
+		r.resourcesChanged()
 		err := glError("CreateRenderTarget")
 		if status != gl.FRAMEBUFFER_COMPLETE {
 			err = fmt.Errorf("glrender: CreateRenderTarget: %dx%d framebuffer incomplete (status 0x%x)", width, height, status)
@@ -334,6 +340,7 @@ func (r *Renderer) CreateRenderTarget(width, height int, opts render2d.TextureOp
 // ReleaseRenderTarget implements [render2d.Renderer].
 func (r *Renderer) ReleaseRenderTarget(h render2d.TargetHandle) error {
 	return r.res.ReleaseTarget(h, func(t *target, tx *texture) {
+		r.resourcesChanged()
 		if r.curFBO == t.fbo {
 			gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 			r.curFBO = 0
@@ -349,6 +356,7 @@ func (r *Renderer) CreateMaterial(desc render2d.MaterialDesc) (render2d.Material
 	return r.res.CreateMaterial(desc, func() (material, error) {
 		p, err := linkPrograms(r.vs[vsParams], headerParams, desc.Shade, fmt.Sprintf("material %q", desc.Name))
 		r.curProgram = 0
+		r.resourcesChanged()
 		if err != nil {
 			return material{}, fmt.Errorf("glrender: CreateMaterial: %w", err)
 		}
@@ -360,13 +368,18 @@ func (r *Renderer) CreateMaterial(desc render2d.MaterialDesc) (render2d.Material
 func (r *Renderer) ReleaseMaterial(h render2d.MaterialHandle) error {
 	return r.res.ReleaseMaterial(h, func(m *material) {
 		r.curProgram = 0
+		r.resourcesChanged()
 		m.prog.delete()
 	})
 }
 
 // SetFramebufferSize implements [render2d.Renderer].
 func (r *Renderer) SetFramebufferSize(width, height int) {
-	r.fbW, r.fbH = max(width, 0), max(height, 0)
+	w, h := max(width, 0), max(height, 0)
+	if w != r.fbW || h != r.fbH {
+		r.resourcesChanged()
+	}
+	r.fbW, r.fbH = w, h
 }
 
 // ReadPixels implements [render2d.Renderer] with glReadPixels; rows of the
