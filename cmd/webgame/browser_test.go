@@ -843,3 +843,81 @@ func readPNG(t *testing.T, path string) image.Image {
 	}
 	return img
 }
+
+// shipsX finds the duel's two ships on a screenshot of the page by their
+// colours (player 1 light blue, player 2 orange) and returns the mean x
+// of each colour's pixels, -1 for one that does not show.
+func shipsX(t testing.TB, ctx context.Context) [2]float64 {
+	t.Helper()
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	colors := [2][3]int{{77, 204, 255}, {255, 153, 51}}
+	var sum, n [2]float64
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			for p, c := range colors {
+				if absDiff(uint8(r>>8), uint8(c[0])) < 40 && absDiff(uint8(g>>8), uint8(c[1])) < 40 && absDiff(uint8(bl>>8), uint8(c[2])) < 40 {
+					sum[p] += float64(x)
+					n[p]++
+				}
+			}
+		}
+	}
+	xs := [2]float64{-1, -1}
+	for p := range xs {
+		if n[p] > 0 {
+			xs[p] = sum[p] / n[p]
+		}
+	}
+	return xs
+}
+
+// TestDuelInBrowser plays the duel at one keyboard in the page: player 1's
+// D moves the blue ship right and player 2's left arrow the orange one
+// left, each seat read from its own keys.
+func TestDuelInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the duel for the browser")
+	}
+	ctx := browser(t)
+	s, err := build(context.Background(), buildOptions{Dir: "../../examples/duel"}, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, ctx, s, "", 30)
+	before := shipsX(t, ctx)
+	if before[0] < 0 || before[1] < 0 {
+		t.Fatalf("the ships are not on the page's screenshot (x %v)", before)
+	}
+	// hold presses a key until the ship it moves has gone 40 pixels, or
+	// gives up after 20 screenshots.
+	hold := func(code string, vk int64, p int, dir float64, what string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, key(input.DispatchKeyEventTypeKeyDown, code, vk)); err != nil {
+			t.Fatal(err)
+		}
+		defer chromedp.Do(ctx, key(input.DispatchKeyEventTypeKeyUp, code, vk))
+		for range 20 {
+			if x := shipsX(t, ctx)[p]; (x-before[p])*dir > 40 {
+				return
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+		t.Errorf("%s: the ship stayed near x %.0f", what, before[p])
+	}
+	hold("KeyD", 68, 0, 1, "player 1's D")
+	hold("ArrowLeft", 37, 1, -1, "player 2's left arrow")
+	after := shipsX(t, ctx)
+	t.Logf("ships' x: %.0f, %.0f before; %.0f, %.0f after", before[0], before[1], after[0], after[1])
+	if code := eval[any](t, ctx, `exitCode`); code != nil {
+		t.Errorf("the duel exited with %v: %s", code, eval[string](t, ctx, `stderr`))
+	}
+}
