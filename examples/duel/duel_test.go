@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -16,6 +17,8 @@ import (
 )
 
 const tick = time.Second / 60
+
+var syncTicks = flag.Int("synctest-ticks", 1500, "ticks of seeded random input TestSyncTest plays (the issue's figure is 100000)")
 
 // randomSeat scripts n ticks of seeded random play on one seat's keys:
 // holds of the direction keys and taps of fire.
@@ -77,12 +80,16 @@ func TestLocalTwoPlayers(t *testing.T) {
 
 // The duel is deterministic under --synctest 2: every tick is run again
 // from a snapshot two ticks back, with the same hash.
+//
+// make test plays 1,500 ticks; the figure is
+// go test ./examples/duel -run '^TestSyncTest$' -synctest-ticks=100000 -v
 func TestSyncTest(t *testing.T) {
 	sim, err := frameworktest.New(newGame(), frameworktest.Options{SyncTest: 2, Sets: []string{"game.round=10s"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 1500
+	sim.Fakes.Renderer.Discard = true // a copy of every frame is what makes a long run slow
+	n := *syncTicks
 	randomSeat(sim, 0, n, 1)
 	randomSeat(sim, 1, n, 2)
 	if err := sim.RunTicks(n); err != nil {
