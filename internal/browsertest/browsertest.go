@@ -1,3 +1,5 @@
+//go:build !js
+
 // Package browsertest starts headless chromium for the tests that run
 // Metronome in a web page (render2d/glrender's conformance suite,
 // cmd/webgame's games) and serves their pages on loopback. It is test
