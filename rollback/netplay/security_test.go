@@ -198,6 +198,20 @@ func TestAFullQueueDropsAndCounts(t *testing.T) {
 		st := ms[0].Stats()
 		return st.Dropped.Queue > 0 // the kernel may drop some as well
 	})
+	// The reader may still be taking packets off the socket (slowly under
+	// the race detector): drain only once its counts have stood still for
+	// 25 polls, or packets that arrive while draining refill the queue.
+	var last uint64
+	still := 0
+	eventually(t, "the reader to take every packet off the socket", func() bool {
+		st := ms[0].Stats()
+		if seen := st.Received.Packets + st.Dropped.Queue; seen != last {
+			last, still = seen, 0
+			return false
+		}
+		still++
+		return still >= 25
+	})
 	n := 0
 	buf := make([]byte, 1200)
 	for _, _, ok := ms[0].Receive(buf); ok; _, _, ok = ms[0].Receive(buf) {
