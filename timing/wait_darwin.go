@@ -12,12 +12,11 @@ import (
 // NOTE_CRITICAL. An ordinary timer gets the kernel's coalescing leeway (an
 // eighth of the interval, up to 1 ms, for an ordinary thread), so a 60 Hz
 // frame wakes about 1 ms late; NOTE_CRITICAL asks for none (seed 003
-// measured a median wake 0.03 ms late with it). macOS has no
-// clock_nanosleep, and its absolute Mach waits count a different clock
-// from [Now], so the timer is relative and every slice recomputes the
-// remaining time from a fresh reading: the target stays absolute. Wake
-// triggers an EVFILT_USER event on the same kqueue, so it ends a wait at
-// once. There is no timer slack to lower.
+// measured a median wake 0.03 ms late with it). macOS has no absolute
+// sleep on [Now]'s clock (its absolute Mach waits count a different one),
+// so the timer is relative and every slice recomputes the remaining time
+// from a fresh reading: the target stays absolute. Wake triggers an
+// EVFILT_USER event on the same kqueue, so it ends a wait at once.
 type waitState struct {
 	kq      int
 	changes [1]unix.Kevent_t
