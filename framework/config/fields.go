@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/BurntSushi/toml"
+
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
@@ -312,30 +314,10 @@ func (f *field) get(c *Config) any { return f.load(reflect.ValueOf(c).Elem()) }
 // set stores a framework key's value in c.
 func (f *field) set(c *Config, x any) { f.store(reflect.ValueOf(c).Elem(), x) }
 
-// decode reads a value of the key as TOML holds it.
-func (f *field) decode(v any) (any, error) {
-	x, err := decode(f.typ, v, f.words)
-	if err != nil {
-		return nil, err
-	}
-	return x.Interface(), nil
-}
-
-// decodeText reads a value of the key from a command line's text.
-func (f *field) decodeText(s string) (any, error) {
-	v, err := fromText(f.typ, s)
-	if err != nil {
-		return nil, err
-	}
-	return f.decode(v)
-}
-
-// allowedWords states an enumeration's names, "" for another key.
-func (f *field) allowedWords() string {
-	if f.words == nil {
-		return ""
-	}
-	return quoteList(f.words)
+// decode reads the key's value p of the document md; raw is the value as
+// TOML holds it.
+func (f *field) decode(md toml.MetaData, p toml.Primitive) (v, raw any, err error) {
+	return decode(md, p, f.typ, f.words)
 }
 
 // perSecond turns a rate in Hz into the runtime's interval. Zero stays zero

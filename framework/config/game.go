@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/BurntSushi/toml"
+
 	"github.com/metronome-go/metronome/internal/suggest"
 )
 
@@ -126,7 +128,7 @@ func (f *field) bound(s string) (any, error) {
 	if s == "" {
 		return nil, nil
 	}
-	v, err := f.decodeText(s)
+	v, err := fromText(f.typ, s)
 	if err != nil {
 		return nil, fmt.Errorf("%q: %v", s, err)
 	}
@@ -240,8 +242,8 @@ func (g *gameTable) clone() *gameTable {
 	return &c
 }
 
-func (l *layer) gameValue(f *field, v any) {
-	conv, err := f.decode(v)
+func (l *layer) gameValue(f *field, p toml.Primitive) {
+	conv, v, err := f.decode(l.md, p)
 	if err == nil {
 		err = f.check(conv)
 	}

@@ -1,10 +1,13 @@
 package config
 
 import (
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -133,15 +136,16 @@ func (c *Config) apply(src Source, data []byte) []error {
 	if err := checkShape(src.Name, data); err != nil {
 		return []error{err}
 	}
-	var doc map[string]any
-	if _, err := toml.Decode(string(data), &doc); err != nil {
+	var doc map[string]toml.Primitive
+	md, err := toml.Decode(string(data), &doc)
+	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			return []error{&Error{File: fmt.Sprintf("%s:%d:%d", src.Name, pe.Position.Line, pe.Position.Col), Problem: "invalid TOML: " + pe.Message}}
 		}
 		return []error{&Error{File: src.Name, Problem: "invalid TOML: " + err.Error()}}
 	}
-	l := layer{c: c, src: src}
+	l := layer{c: c, src: src, md: md}
 	l.walk("", doc)
 	return l.errs
 }
@@ -150,6 +154,7 @@ func (c *Config) apply(src Source, data []byte) []error {
 type layer struct {
 	c    *Config
 	src  Source
+	md   toml.MetaData
 	errs []error
 }
 
@@ -157,7 +162,7 @@ func (l *layer) fail(key, value, problem, allowed string) {
 	l.errs = append(l.errs, &Error{File: l.src.Name, Key: key, Value: value, Problem: problem, Allowed: allowed})
 }
 
-func (l *layer) walk(prefix string, table map[string]any) {
+func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
 	keys := make([]string, 0, len(table))
 	for k := range table {
 		keys = append(keys, k)
@@ -177,10 +182,12 @@ func (l *layer) walk(prefix string, table map[string]any) {
 		case l.c.game.field(key) != nil:
 			l.gameValue(l.c.game.field(key), v)
 		case isTable(key) || l.c.game.isTable(key):
-			if sub, ok := v.(map[string]any); ok {
-				l.walk(key, sub)
+			var raw any
+			var sub map[string]toml.Primitive
+			if _ = l.md.PrimitiveDecode(v, &raw); !isMap(raw) || l.md.PrimitiveDecode(v, &sub) != nil {
+				l.fail(key, render(raw), fmt.Sprintf("want a table ([%s])", key), "")
 			} else {
-				l.fail(key, render(v), fmt.Sprintf("want a table ([%s]), got %s", key, describe(v)), "")
+				l.walk(key, sub)
 			}
 		case key == gameTableName:
 			l.fail(key, "", "the game declares no settings, so there is no [game] table (a game declares them with Config.WithGame)", "")
@@ -190,10 +197,10 @@ func (l *layer) walk(prefix string, table map[string]any) {
 	}
 }
 
-func (l *layer) value(f *field, v any) {
-	conv, err := f.decode(v)
+func (l *layer) value(f *field, p toml.Primitive) {
+	conv, v, err := f.decode(l.md, p)
 	if err != nil {
-		l.fail(f.key, render(v), err.Error(), f.allowedWords())
+		l.fail(f.key, render(v), err.Error(), quoteList(f.words))
 		return
 	}
 	if ps := l.c.checkValue(f, conv); len(ps) > 0 {
@@ -205,6 +212,8 @@ func (l *layer) value(f *field, v any) {
 	f.set(l.c, conv)
 	l.c.setSource(f.key, l.src)
 }
+
+func isMap(v any) bool { _, ok := v.(map[string]any); return ok }
 
 func isTable(key string) bool { return slices.Contains(tables, key) }
 
@@ -244,45 +253,24 @@ func (c *Config) Set(assignment string) error {
 // the relations between keys, so overrides can come in any order: call
 // [Config.Validate] after the last one. On error c is unchanged. It never
 // changes a Config that c was copied from.
+//
+// The override is read as a one-key document: the value is written as the
+// key's type is in TOML ([literal]) and goes through the file's checks.
 func (c *Config) SetKey(key, value string) error {
-	fail := func(problem, allowed string) error {
-		return &Error{File: commandLine.Name, Key: key, Value: value, Problem: problem, Allowed: allowed}
+	parts := strings.Split(key, ".")
+	t := reflect.TypeFor[string]()
+	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok {
+		parts, t = append(strings.Split(bindingsTable, "."), action), stringsType
+	} else if f := cmp.Or(fieldIndex[key], c.game.field(key)); f != nil {
+		t = f.typ
+	}
+	for i, p := range parts {
+		parts[i] = strconv.Quote(p)
 	}
 	next := c.clone()
-	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok && action != "" {
-		v, _ := fromText(stringsType, value)
-		rv, _ := decode(stringsType, v, nil)
-		list := rv.Interface().([]string)
-		if problems := checkBinding(action, list); len(problems) > 0 {
-			return fail(strings.Join(problems, "; "), "")
-		}
-		next.Bindings[action] = list
-	} else if f := fieldIndex[key]; f != nil {
-		v, err := f.decodeText(value)
-		if err != nil {
-			return fail(err.Error(), f.allowedWords())
-		}
-		if ps := c.checkValue(f, v); len(ps) > 0 {
-			errs := make([]error, len(ps))
-			for i, p := range ps {
-				errs[i] = fail(p.problem, p.allowed)
-			}
-			return errors.Join(errs...)
-		}
-		f.set(&next, v)
-	} else if g := c.game.field(key); g != nil {
-		v, err := g.decodeText(value)
-		if err == nil {
-			err = g.check(v)
-		}
-		if err != nil {
-			return fail(err.Error(), g.allowedRange())
-		}
-		next.game.set(g, v)
-	} else {
-		return c.unknownKey(commandLine.Name, key)
+	if errs := next.apply(commandLine, []byte(strings.Join(parts, ".")+" = "+literal(t, value))); len(errs) > 0 {
+		return errors.Join(errs...)
 	}
-	next.setSource(key, commandLine)
 	*c = next
 	return nil
 }
