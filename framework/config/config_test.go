@@ -320,12 +320,12 @@ func TestSet(t *testing.T) {
 	for _, bad := range []struct{ a, want string }{
 		{"timing.mode", "config: command line: timing.mode: want key=value, such as timing.mode=fixed"},
 		{"timing.mod=fixed", "config: command line: timing.mod: unknown key (did you mean timing.mode?)"},
-		{"timing.step=fast", `config: command line: timing.step = "fast": want a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h)`},
-		{"window.vsync=maybe", `config: command line: window.vsync = "maybe": incompatible types: TOML value has type string; destination has type boolean`},
+		{"timing.step=fast", `config: command line: timing.step = fast: want a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h)`},
+		{"window.vsync=maybe", `config: command line: window.vsync = maybe: incompatible types: TOML value has type string; destination has type boolean`},
 		{"timing.max_fixed_updates=0", "config: command line: timing.max_fixed_updates = 0: out of range; allowed: 1 to 64"},
-		{"timing.rate=120.5", `config: command line: timing.rate = "120.5": a rate is exact, so it is a whole number of Hz or a fraction string "N/D": write 120.5 Hz as "241/2"`},
-		{"timing.mode=fxed", `config: command line: timing.mode = "fxed": unknown value (did you mean "fixed"?); allowed: "variable", "fixed"`},
-		{"input.bindings.fire=Spcae", `config: command line: input.bindings.fire = ["Spcae"]: unknown button name "Spcae" (did you mean "Space"?)`},
+		{"timing.rate=120.5", `config: command line: timing.rate = 120.5: a rate is exact, so it is a whole number of Hz or a fraction string "N/D": write 120.5 Hz as "241/2"`},
+		{"timing.mode=fxed", `config: command line: timing.mode = fxed: unknown value (did you mean "fixed"?); allowed: "variable", "fixed"`},
+		{"input.bindings.fire=Spcae", `config: command line: input.bindings.fire = Spcae: unknown button name "Spcae" (did you mean "Space"?)`},
 	} {
 		before := c
 		if err := c.Set(bad.a); err == nil || err.Error() != bad.want {

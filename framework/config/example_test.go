@@ -84,7 +84,7 @@ func ExampleConfig_WithGame() {
 	}
 	fmt.Printf("%+v\n", settings)
 	// Output:
-	// config: command line: game.difficulty = "hrad": unknown value (did you mean "hard"?); allowed: "easy", "normal", "hard"
+	// config: command line: game.difficulty = hrad: unknown value (did you mean "hard"?); allowed: "easy", "normal", "hard"
 	// {Lives:5 Difficulty:normal Respawn:2.5s}
 }
 

@@ -155,8 +155,8 @@ func TestGameSet(t *testing.T) {
 	for _, bad := range []struct{ a, want string }{
 		{"game.lives=12", "config: command line: game.lives = 12: out of range; allowed: 1 to 9"},
 		{"game.lifes=2", "config: command line: game.lifes: unknown key (did you mean game.lives?)"},
-		{"game.difficulty=nightmare", `config: command line: game.difficulty = "nightmare": unknown value; allowed: "easy", "normal", "hard"`},
-		{"game.respawn=soon", `config: command line: game.respawn = "soon": want a duration string`},
+		{"game.difficulty=nightmare", `config: command line: game.difficulty = nightmare: unknown value; allowed: "easy", "normal", "hard"`},
+		{"game.respawn=soon", `config: command line: game.respawn = soon: want a duration string`},
 	} {
 		if err := c.Set(bad.a); err == nil || !strings.HasPrefix(err.Error(), bad.want) {
 			t.Errorf("Set(%q)\ngot  %v\nwant %s", bad.a, err, bad.want)

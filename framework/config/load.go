@@ -269,6 +269,11 @@ func (c *Config) SetKey(key, value string) error {
 	}
 	next := c.clone()
 	if errs := next.apply(commandLine, []byte(strings.Join(parts, ".")+" = "+literal(t, value))); len(errs) > 0 {
+		for _, err := range errs {
+			if e, ok := err.(*Error); ok && e.Key == key && e.Value != "" {
+				e.Value = value // as typed, not as the document wrote it
+			}
+		}
 		return errors.Join(errs...)
 	}
 	*c = next
