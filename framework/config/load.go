@@ -95,22 +95,15 @@ func (c *Config) applyFile(path string) []error {
 }
 
 // Parse overlays the TOML document data, read from the file called name,
-// onto base and validates the result. It is [ParseFrom] with a [FromFile]
-// source.
+// onto base and validates the result; every key it sets remembers the file
+// as its [FromFile] source. Errors name the file. On any error it returns
+// the zero Config and every problem found, joined: a half-valid
+// configuration is never returned, and base is never changed.
 func Parse(name string, data []byte, base Config) (Config, error) {
-	return ParseFrom(Source{Origin: FromFile, Name: name}, data, base)
-}
-
-// ParseFrom overlays the TOML document data onto base, records src as the
-// source of every key it sets, and validates the result. Errors name
-// src.Name as their file. On any error it returns the zero Config and every
-// problem found, joined: a half-valid configuration is never returned, and
-// base is never changed.
-func ParseFrom(src Source, data []byte, base Config) (Config, error) {
+	src := Source{Origin: FromFile, Name: name}
 	c := base.clone()
 	errs := c.apply(src, data)
-	skip := keysOf(errs)
-	errs = append(errs, c.relations(func(string) string { return src.Name }, skip)...)
+	errs = append(errs, c.relations(func(string) string { return src.Name }, keysOf(errs))...)
 	if len(errs) > 0 {
 		return Config{}, errors.Join(capProblems(errs)...)
 	}
@@ -238,25 +231,20 @@ func (c *Config) unknownKey(file, key string) error {
 }
 
 // Set applies one command-line override, "key=value" with the TOML key and
-// the value as text (durations as "16ms", lists comma-separated). See
-// [Config.SetKey].
+// the value as text (durations as "16ms", lists comma-separated), and
+// records it as coming from the command line. It checks the key and the
+// value's own range, but not the relations between keys, so overrides can
+// come in any order: call [Config.Validate] after the last one. On error c
+// is unchanged. It never changes a Config that c was copied from.
+//
+// The override is read as a one-key document: the value is written as the
+// key's type is in TOML ([literal]) and goes through the file's checks.
 func (c *Config) Set(assignment string) error {
 	key, value, ok := strings.Cut(assignment, "=")
 	if !ok {
 		return &Error{File: commandLine.Name, Key: assignment, Problem: "want key=value, such as timing.mode=fixed"}
 	}
-	return c.SetKey(strings.TrimSpace(key), strings.TrimSpace(value))
-}
-
-// SetKey applies one override given as text and records it as coming from
-// the command line. It checks the key and the value's own range, but not
-// the relations between keys, so overrides can come in any order: call
-// [Config.Validate] after the last one. On error c is unchanged. It never
-// changes a Config that c was copied from.
-//
-// The override is read as a one-key document: the value is written as the
-// key's type is in TOML ([literal]) and goes through the file's checks.
-func (c *Config) SetKey(key, value string) error {
+	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 	parts := strings.Split(key, ".")
 	t := reflect.TypeFor[string]()
 	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok {

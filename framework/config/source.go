@@ -50,7 +50,7 @@ func (s Source) String() string {
 // defaultSource is the source of every key nobody set.
 var defaultSource = Source{Origin: FromDefaults, Name: "default"}
 
-// commandLine is the source of [Config.Set] and [Config.SetKey].
+// commandLine is the source of [Config.Set].
 var commandLine = Source{Origin: FromCommandLine, Name: "command line"}
 
 // Source returns where the value of key came from. A key nobody set, and a
