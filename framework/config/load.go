@@ -1,7 +1,6 @@
 package config
 
 import (
-	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -170,10 +169,8 @@ func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
 		switch {
 		case prefix == bindingsTable:
 			l.binding(k, v)
-		case fieldIndex[key] != nil:
-			l.value(fieldIndex[key], v)
-		case l.c.game.field(key) != nil:
-			l.gameValue(l.c.game.field(key), v)
+		case l.c.field(key) != nil:
+			l.value(l.c.field(key), v)
 		case isTable(key) || l.c.game.isTable(key):
 			var raw any
 			var sub map[string]toml.Primitive
@@ -192,18 +189,26 @@ func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
 
 func (l *layer) value(f *field, p toml.Primitive) {
 	conv, v, err := f.decode(l.md, p)
-	if err != nil {
-		l.fail(f.key, render(v), err.Error(), quoteList(f.words))
-		return
-	}
-	if ps := l.c.checkValue(f, conv); len(ps) > 0 {
-		for _, p := range ps {
-			l.fail(f.key, render(v), p.problem, p.allowed)
+	var ps []problem
+	switch {
+	case err != nil && f.game:
+		ps = []problem{{problem: err.Error(), allowed: f.allowedRange()}}
+	case err != nil:
+		ps = []problem{{problem: err.Error(), allowed: quoteList(f.words)}}
+	case f.game:
+		if err := f.check(conv); err != nil {
+			ps = []problem{{problem: err.Error(), allowed: f.allowedRange()}}
 		}
-		return
+	default:
+		ps = l.c.checkValue(f, conv)
 	}
-	f.set(l.c, conv)
-	l.c.setSource(f.key, l.src)
+	for _, p := range ps {
+		l.fail(f.key, render(v), p.problem, p.allowed)
+	}
+	if len(ps) == 0 {
+		f.set(l.c, conv)
+		l.c.setSource(f.key, l.src)
+	}
 }
 
 func isMap(v any) bool { _, ok := v.(map[string]any); return ok }
@@ -249,7 +254,7 @@ func (c *Config) Set(assignment string) error {
 	t := reflect.TypeFor[string]()
 	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok {
 		parts, t = append(strings.Split(bindingsTable, "."), action), stringsType
-	} else if f := cmp.Or(fieldIndex[key], c.game.field(key)); f != nil {
+	} else if f := c.field(key); f != nil {
 		t = f.typ
 	}
 	for i, p := range parts {
