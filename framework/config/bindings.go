@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -92,14 +93,7 @@ func (c *Config) checkBindings(name func(key string) string) []error {
 	return errs
 }
 
-func sortedActions(b map[string][]string) []string {
-	out := make([]string, 0, len(b))
-	for a := range b {
-		out = append(out, a)
-	}
-	slices.Sort(out)
-	return out
-}
+func sortedActions(b map[string][]string) []string { return slices.Sorted(maps.Keys(b)) }
 
 // CheckBindings checks every [input.bindings] entry against the actions
 // the game registered: a binding for an action that does not exist is an

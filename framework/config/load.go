@@ -29,24 +29,18 @@ type Error struct {
 
 // Error reads "config: FILE: KEY = VALUE: PROBLEM; allowed: ALLOWED".
 func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString("config: ")
-	b.WriteString(e.File)
+	s := "config: " + e.File
 	if e.Key != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Key)
+		s += ": " + e.Key
 	}
 	if e.Value != "" {
-		b.WriteString(" = ")
-		b.WriteString(e.Value)
+		s += " = " + e.Value
 	}
-	b.WriteString(": ")
-	b.WriteString(e.Problem)
+	s += ": " + e.Problem
 	if e.Allowed != "" {
-		b.WriteString("; allowed: ")
-		b.WriteString(e.Allowed)
+		s += "; allowed: " + e.Allowed
 	}
-	return b.String()
+	return s
 }
 
 //go:embed defaults.toml

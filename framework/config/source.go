@@ -17,16 +17,11 @@ const (
 	FromCommandLine
 )
 
+var originNames = [...]string{"defaults", "embedded", "file", "command line"}
+
 func (o Origin) String() string {
-	switch o {
-	case FromDefaults:
-		return "defaults"
-	case FromEmbedded:
-		return "embedded"
-	case FromFile:
-		return "file"
-	case FromCommandLine:
-		return "command line"
+	if int(o) < len(originNames) {
+		return originNames[o]
 	}
 	return fmt.Sprintf("Origin(%d)", uint8(o))
 }
