@@ -93,7 +93,11 @@ func (c *Config) checkBindings(name func(key string) string) []error {
 	return errs
 }
 
-func sortedActions(b map[string][]string) []string { return slices.Sorted(maps.Keys(b)) }
+func sortedActions(b map[string][]string) []string {
+	out := slices.AppendSeq(make([]string, 0, len(b)), maps.Keys(b))
+	slices.Sort(out)
+	return out
+}
 
 // CheckBindings checks every [input.bindings] entry against the actions
 // the game registered: a binding for an action that does not exist is an
