@@ -166,12 +166,14 @@ func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
 		case l.c.field(key) != nil:
 			l.value(l.c.field(key), v)
 		case isTable(key) || l.c.game.isTable(key):
-			var raw any
-			var sub map[string]toml.Primitive
-			if _ = l.md.PrimitiveDecode(v, &raw); !isMap(raw) || l.md.PrimitiveDecode(v, &sub) != nil {
-				l.fail(key, render(raw), fmt.Sprintf("want a table ([%s])", key), "")
-			} else {
+			// BurntSushi leaves the map nil, with no error, for a value
+			// that is not a table.
+			if sub := map[string]toml.Primitive(nil); l.md.PrimitiveDecode(v, &sub) == nil && sub != nil {
 				l.walk(key, sub)
+			} else {
+				var raw any
+				_ = l.md.PrimitiveDecode(v, &raw)
+				l.fail(key, render(raw), fmt.Sprintf("want a table ([%s])", key), "")
 			}
 		case key == gameTableName:
 			l.fail(key, "", "the game declares no settings, so there is no [game] table (a game declares them with Config.WithGame)", "")
@@ -204,8 +206,6 @@ func (l *layer) value(f *field, p toml.Primitive) {
 		l.c.setSource(f.key, l.src)
 	}
 }
-
-func isMap(v any) bool { _, ok := v.(map[string]any); return ok }
 
 func isTable(key string) bool { return slices.Contains(tables, key) }
 
