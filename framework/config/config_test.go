@@ -483,3 +483,15 @@ func TestIntervalFollowsPresentation(t *testing.T) {
 		})
 	}
 }
+
+// An enumeration's name is read in any case, from a file and from --set.
+func TestEnumerationsIgnoreCase(t *testing.T) {
+	c, err := config.Parse("test.toml", []byte(asTOML("timing.mode", `"Fixed"`)), config.Default())
+	if err != nil || c.Timing.Mode != timing.FixedMode {
+		t.Errorf("file: mode %v, err %v; want fixed", c.Timing.Mode, err)
+	}
+	c = config.Default()
+	if err := c.Set("render.filter=NEAREST"); err != nil || c.Render.Filter != render2d.FilterNearest {
+		t.Errorf("--set: filter %v, err %v; want nearest", c.Render.Filter, err)
+	}
+}

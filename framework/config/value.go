@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,8 +34,8 @@ func isText(t reflect.Type) bool {
 
 // decode reads the value p of a document md into a new value of type t,
 // returning it and the value as TOML holds it (for messages); words, when
-// set, are an enumeration's names, for a suggestion. Before BurntSushi
-// decodes, decode refuses what it would take and a key must not: an
+// set, are an enumeration's names, matched in any case and offered as a
+// suggestion. Before BurntSushi decodes, decode refuses what it would take and a key must not: an
 // integer for a duration (nanoseconds), a negative number for an unsigned
 // field (it would wrap), NaN and infinities. An owner's type reads the
 // text of any value (a rate of 120.5 Hz reads "120.5", which it refuses
@@ -56,6 +57,9 @@ func decode(md toml.MetaData, p toml.Primitive, t reflect.Type, words []string) 
 		out.Elem().SetInt(int64(d))
 	case isText(t):
 		s := fmt.Sprint(raw)
+		if i := slices.IndexFunc(words, func(w string) bool { return strings.EqualFold(w, s) }); i >= 0 {
+			s = words[i] // an enumeration's name in any case
+		}
 		switch err := out.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); {
 		case err != nil && words != nil: // the message's allowed list is the words
 			return nil, raw, fmt.Errorf("unknown value%s", suggest.Hint(s, words, true))
