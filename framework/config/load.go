@@ -237,7 +237,7 @@ func (c *Config) unknownKey(file, key string) error {
 // is unchanged. It never changes a Config that c was copied from.
 //
 // The override is read as a one-key document: the value is written as the
-// key's type is in TOML ([literal]) and goes through the file's checks.
+// key's type is in TOML and goes through the file's checks.
 func (c *Config) Set(assignment string) error {
 	key, value, ok := strings.Cut(assignment, "=")
 	if !ok {
