@@ -88,7 +88,7 @@ ui_volume = -1
 	}
 
 	c := config.Default()
-	if err := c.SetKey("audio.music_volume", "5"); err == nil || err.Error() != "config: command line: audio.music_volume = 5: out of range; allowed: 0 to 4" {
+	if err := c.Set("audio.music_volume=5"); err == nil || err.Error() != "config: command line: audio.music_volume = 5: out of range; allowed: 0 to 4" {
 		t.Errorf("--set audio.music_volume=5: %v", err)
 	}
 	c = config.Default()

@@ -3,21 +3,24 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/internal/suggest"
 )
 
-func (l *layer) binding(action string, v any) {
+func (l *layer) binding(action string, p toml.Primitive) {
 	key := bindingsTable + "." + action
-	rv, err := decode(stringsType, v, nil)
+	x, v, err := decode(l.md, p, stringsType, nil)
 	if err != nil {
-		l.fail(key, render(v), err.Error(), "")
+		l.fail(key, render(v), err.Error(), `a list of key and button names or axis bindings, such as ["Space", "MouseLeft"]`)
 		return
 	}
-	list := rv.Interface().([]string)
+	list := x.([]string)
 	if problems := checkBinding(action, list); len(problems) > 0 {
 		for _, p := range problems {
 			l.fail(key, render(v), p, "")
@@ -91,10 +94,7 @@ func (c *Config) checkBindings(name func(key string) string) []error {
 }
 
 func sortedActions(b map[string][]string) []string {
-	out := make([]string, 0, len(b))
-	for a := range b {
-		out = append(out, a)
-	}
+	out := slices.AppendSeq(make([]string, 0, len(b)), maps.Keys(b))
 	slices.Sort(out)
 	return out
 }

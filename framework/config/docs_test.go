@@ -177,7 +177,7 @@ func accepted(t *testing.T, key, value string, context []string) bool {
 	if s, err := strconv.Unquote(value); err == nil {
 		text = s
 	}
-	setErr := c.SetKey(key, text)
+	setErr := c.Set(key + "=" + text)
 	if setErr == nil {
 		setErr = c.Validate("")
 	}

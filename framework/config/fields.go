@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/BurntSushi/toml"
+
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
@@ -69,6 +71,7 @@ type field struct {
 	// A [game] key has the Go name of its field, for messages about the
 	// struct, and the ranges of its tags: choices are the allowed strings
 	// (choice), lo and hi the inclusive range (range), nil for none.
+	game    bool
 	goName  string
 	choices []string
 	lo, hi  any
@@ -181,7 +184,7 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 			prev.goFields = append(prev.goFields, ownerField(t, sf)...)
 			continue
 		}
-		f := field{key: key, typ: sf.Type, index: idx, goName: goName}
+		f := field{key: key, typ: sf.Type, index: idx, game: w.game, goName: goName}
 		if tag, ok := sf.Tag.Lookup("option"); ok {
 			f.owner, _, _ = strings.Cut(tag, " ")
 			f.goFields = []string{strings.ReplaceAll(tag, " ", ".")}
@@ -306,36 +309,33 @@ func (f *field) store(root reflect.Value, x any) {
 	v.Set(reflect.ValueOf(x))
 }
 
-// get returns a framework key's value in c.
-func (f *field) get(c *Config) any { return f.load(reflect.ValueOf(c).Elem()) }
-
-// set stores a framework key's value in c.
-func (f *field) set(c *Config, x any) { f.store(reflect.ValueOf(c).Elem(), x) }
-
-// decode reads a value of the key as TOML holds it.
-func (f *field) decode(v any) (any, error) {
-	x, err := decode(f.typ, v, f.words)
-	if err != nil {
-		return nil, err
+// root is the struct holding the key in c: c itself, or the game's
+// settings for a [game] key.
+func (f *field) root(c *Config) reflect.Value {
+	if f.game {
+		return c.game.val
 	}
-	return x.Interface(), nil
+	return reflect.ValueOf(c).Elem()
 }
 
-// decodeText reads a value of the key from a command line's text.
-func (f *field) decodeText(s string) (any, error) {
-	v, err := fromText(f.typ, s)
-	if err != nil {
-		return nil, err
+// get returns the key's value in c.
+func (f *field) get(c *Config) any { return f.load(f.root(c)) }
+
+// set stores the key's value in c.
+func (f *field) set(c *Config, x any) { f.store(f.root(c), x) }
+
+// field returns the framework or [game] key, or nil.
+func (c *Config) field(key string) *field {
+	if f := fieldIndex[key]; f != nil {
+		return f
 	}
-	return f.decode(v)
+	return c.game.field(key)
 }
 
-// allowedWords states an enumeration's names, "" for another key.
-func (f *field) allowedWords() string {
-	if f.words == nil {
-		return ""
-	}
-	return quoteList(f.words)
+// decode reads the key's value p of the document md; raw is the value as
+// TOML holds it.
+func (f *field) decode(md toml.MetaData, p toml.Primitive) (v, raw any, err error) {
+	return decode(md, p, f.typ, f.words)
 }
 
 // perSecond turns a rate in Hz into the runtime's interval. Zero stays zero

@@ -65,8 +65,8 @@ func (c Config) WithGame(settings any) (Config, error) {
 			errs = append(errs, fmt.Errorf("config: game settings %s: key %s is used twice", f.goName, f.key))
 		}
 		seen[f.key] = true
-		if err := f.check(g.get(f)); err != nil {
-			errs = append(errs, fmt.Errorf("config: game settings %s: the default %s: %v; allowed: %s", f.goName, formatValue(g.get(f)), err, f.allowedRange()))
+		if err := f.check(f.load(g.val)); err != nil {
+			errs = append(errs, fmt.Errorf("config: game settings %s: the default %s: %v; allowed: %s", f.goName, formatValue(f.load(g.val)), err, f.allowedRange()))
 		}
 	}
 	if len(errs) > 0 {
@@ -126,7 +126,7 @@ func (f *field) bound(s string) (any, error) {
 	if s == "" {
 		return nil, nil
 	}
-	v, err := f.decodeText(s)
+	v, err := fromText(f.typ, s)
 	if err != nil {
 		return nil, fmt.Errorf("%q: %v", s, err)
 	}
@@ -196,12 +196,6 @@ func formatBound(v any) string {
 	return strings.TrimSuffix(formatValue(v), ".0")
 }
 
-// get returns a [game] key's value.
-func (g *gameTable) get(f *field) any { return f.load(g.val) }
-
-// set stores a checked value of a [game] key.
-func (g *gameTable) set(f *field, x any) { f.store(g.val, x) }
-
 // field returns the [game] key, or nil; g may be nil.
 func (g *gameTable) field(key string) *field {
 	if g == nil {
@@ -234,23 +228,10 @@ func (g *gameTable) clone() *gameTable {
 	c.val.Set(g.val)
 	for i := range g.fields { // a list must not share its array with the original
 		if f := &g.fields[i]; f.typ.Kind() == reflect.Slice {
-			c.set(f, g.get(f))
+			f.store(c.val, f.load(g.val))
 		}
 	}
 	return &c
-}
-
-func (l *layer) gameValue(f *field, v any) {
-	conv, err := f.decode(v)
-	if err == nil {
-		err = f.check(conv)
-	}
-	if err != nil {
-		l.fail(f.key, render(v), err.Error(), f.allowedRange())
-		return
-	}
-	l.c.game.set(f, conv)
-	l.c.setSource(f.key, l.src)
 }
 
 // DecodeGame copies the [game] table into the struct dst points to, which

@@ -111,19 +111,19 @@ func TestGameTableErrors(t *testing.T) {
 	tests := []struct{ doc, want string }{
 		{"[game]\nlives = 0\n", "config: game.toml: game.lives = 0: out of range; allowed: 1 to 9"},
 		{"[game]\nlives = 10\n", "config: game.toml: game.lives = 10: out of range; allowed: 1 to 9"},
-		{"[game]\nlives = \"three\"\n", `config: game.toml: game.lives = "three": want an integer, got the string "three"; allowed: 1 to 9`},
+		{"[game]\nlives = \"three\"\n", `config: game.toml: game.lives = "three": incompatible types: TOML value has type string; destination has type integer; allowed: 1 to 9`},
 		{"[game]\nlifes = 3\n", "config: game.toml: game.lifes: unknown key (did you mean game.lives?)"},
 		{"[game]\ndifficulty = \"hrad\"\n", `config: game.toml: game.difficulty = "hrad": unknown value (did you mean "hard"?); allowed: "easy", "normal", "hard"`},
 		{"[game]\nrespawn = \"11s\"\n", `config: game.toml: game.respawn = "11s": out of range; allowed: 0s to 10s`},
-		{"[game]\nrespawn = 3\n", `game.respawn = 3: want a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h), got an integer; allowed: 0s to 10s`},
+		{"[game]\nrespawn = 3\n", `config: game.toml: game.respawn = 3: want a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h); allowed: 0s to 10s`},
 		{"[game]\nspeed = 0.1\n", "config: game.toml: game.speed = 0.1: out of range; allowed: 0.5 or more"},
-		{"[game]\nseed = 256\n", "config: game.toml: game.seed = 256: out of range for uint8; allowed: an integer from 0 to 255"},
+		{"[game]\nseed = 256\n", "config: game.toml: game.seed = 256: 256 is out of range for uint8; allowed: an integer from 0 to 255"},
 		// A negative number does not wrap into an unsigned field.
-		{"[game]\nseed = -1\n", "config: game.toml: game.seed = -1: out of range for uint8; allowed: an integer from 0 to 255"},
+		{"[game]\nseed = -1\n", "config: game.toml: game.seed = -1: -1 is out of range for uint8; allowed: an integer from 0 to 255"},
 		{"[game]\nlevels = [\"forest\", \"cavern\"]\n", `game.levels = ["forest", "cavern"]: unknown value "cavern" (did you mean "cave"?); allowed: a list of "forest", "cave", "castle"`},
 		{"[game.audio]\nvolume = 2.0\n", "config: game.toml: game.audio.volume = 2: out of range; allowed: 0 to 1"},
 		{"[game.audo]\nvolume = 1.0\n", "game.audo: unknown key (did you mean game.audio?)"},
-		{"[game]\naudio = 3\n", "game.audio = 3: want a table ([game.audio]), got an integer"},
+		{"[game]\naudio = 3\n", "config: game.toml: game.audio = 3: want a table ([game.audio])"},
 		{"[game]\nskip = 3\n", "game.skip: unknown key"},
 		{"[game]\nlives = 0\ndifficulty = \"x\"\n[game.audio]\nvolume = -1.0\n",
 			"config: game.toml: game.audio.volume = -1: out of range; allowed: 0 to 1\n" +
@@ -178,7 +178,7 @@ func TestWithGameRefusesBadDeclarations(t *testing.T) {
 		}{N: 3}, `range "5,1": lo is above hi`},
 		{&struct {
 			N int `range:"x,1"`
-		}{}, `range "x,1": "x": want an integer`},
+		}{}, `range "x,1": "x": incompatible types: TOML value has type string; destination has type integer`},
 		{&struct {
 			N int `range:"1,9"`
 		}{N: 0}, "config: game settings N: the default 0: out of range; allowed: 1 to 9"},

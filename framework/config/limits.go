@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -71,177 +72,123 @@ func describeMode(m fs.FileMode) string {
 	return "not a regular file (mode " + m.String() + ")"
 }
 
-// checkShape checks a document's size and nesting before it is parsed. It
-// follows TOML's lexical structure only as far as nesting needs: strings
-// and comments are skipped, keys are counted by their dotted parts, and
-// arrays and inline tables by their brackets. A document it lets through
-// may still be invalid TOML; the parser says so. BurntSushi/toml v1.6.0
-// sets no bound of its own: inline tables nested 2^15 deep (x = {a={a=...,
-// 160 KiB) were still being parsed when a test timed out after 4m40s.
+// checkShape checks a document's size and nesting before it is parsed.
+// BurntSushi/toml v1.6.0 bounds no depth: inline tables nested 2^15 deep
+// (x = {a={a=..., 160 KiB) were still being parsed when a test timed out
+// after 4m40s. A document it lets through may still be invalid TOML; the
+// parser says so.
 func checkShape(name string, data []byte) error {
 	if len(data) > MaxFileSize {
 		return &Error{File: name, Problem: fmt.Sprintf("the configuration has %d bytes; allowed: at most %d (config.MaxFileSize)", len(data), MaxFileSize)}
 	}
-	s := shape{data: data, line: 1}
-	if line, ok := s.scan(); !ok {
+	if line, deep := tooDeep(data); deep {
 		return &Error{File: fmt.Sprintf("%s:%d", name, line), Problem: fmt.Sprintf("nested deeper than %d levels (each table of a header, part of a key and array counts one; config.MaxDepth)", MaxDepth)}
 	}
 	return nil
 }
 
-// shape is checkShape's scanner.
-type shape struct {
-	data []byte
-	i    int
-	line int
-}
-
-// scan reports false, with the line, at the first place nested deeper than
-// MaxDepth.
-func (s *shape) scan() (int, bool) {
-	base := 0 // the current table header's depth
-	level := 0
-	var open []int // the level at each open array or inline table
-	inTable := func() bool { return len(open) > 0 && open[len(open)-1] < 0 }
-	expectKey := true
-	for s.i < len(s.data) {
-		c := s.data[s.i]
+// tooDeep reports the line of the first place nested deeper than MaxDepth.
+// It follows TOML's lexical structure only as far as nesting needs:
+// strings and comments are skipped, a key counts its dotted parts (inside
+// an inline table from the depth of the key holding the table, so
+// x = {a = 1} is x.a) and an array counts one.
+func tooDeep(data []byte) (line int, deep bool) {
+	const (
+		wantKey = iota
+		inKey
+		inValue
+	)
+	line, state := 1, wantKey
+	base, level := 0, 0 // the current header's depth; the depth here
+	header := false
+	var open []int // at each open bracket, the depth to return to; ^depth for an inline table
+	for i := 0; i < len(data); i++ {
+		c := data[i]
 		switch {
-		case c == '\n':
-			s.line++
-			s.i++
-			if len(open) == 0 {
-				expectKey, level = true, base
-			}
 		case c == ' ' || c == '\t' || c == '\r':
-			s.i++
-		case c == '#':
-			for s.i < len(s.data) && s.data[s.i] != '\n' {
-				s.i++
-			}
-		case expectKey && len(open) == 0 && c == '[':
-			// A table header: [a.b] or [[a.b]].
-			s.i++
-			if s.i < len(s.data) && s.data[s.i] == '[' {
-				s.i++
-			}
-			base = s.key(']')
-			level = base
-			if base > MaxDepth {
-				return s.line, false
-			}
-			for s.i < len(s.data) && s.data[s.i] == ']' {
-				s.i++
-			}
-		case expectKey:
-			parts := s.key('=')
-			if s.i < len(s.data) && s.data[s.i] == '=' {
-				s.i++
-			}
-			expectKey = false
-			if inTable() {
-				level = -open[len(open)-1] - 1 + parts
-			} else {
-				level += parts
-			}
-			if level > MaxDepth {
-				return s.line, false
-			}
-		case c == '"' || c == '\'':
-			s.str()
-		case c == '{':
-			// x = {a = 1} is x.a = 1: the keys inside count, not the
-			// braces.
-			s.i++
-			open = append(open, -level-1) // negative: an inline table
-			expectKey = true
-		case c == '[':
-			s.i++
-			level++
-			if level > MaxDepth {
-				return s.line, false
-			}
-			open = append(open, level)
-		case c == ']' || c == '}':
-			s.i++
-			if len(open) > 0 {
-				top := open[len(open)-1]
-				open = open[:len(open)-1]
-				if top < 0 {
-					level = -top - 1
-				} else {
-					level = top - 1
-				}
-			}
-			expectKey = false
-		case c == ',':
-			s.i++
-			if inTable() {
-				expectKey = true
-			}
-		default:
-			s.i++
-		}
-	}
-	return s.line, true
-}
-
-// key skips a key up to the byte end ('=' for a key, ']' for a header) or
-// the end of the line and returns its number of dotted parts.
-func (s *shape) key(end byte) int {
-	parts := 1
-	for s.i < len(s.data) {
-		switch c := s.data[s.i]; c {
-		case end, '\n':
-			return parts
-		case '"', '\'':
-			s.str()
-		case '.':
-			parts++
-			s.i++
-		default:
-			s.i++
-		}
-	}
-	return parts
-}
-
-// str skips a string of any of TOML's four kinds, counting its lines.
-func (s *shape) str() {
-	q := s.data[s.i]
-	triple := s.i+2 < len(s.data) && s.data[s.i+1] == q && s.data[s.i+2] == q
-	if triple {
-		s.i += 3
-	} else {
-		s.i++
-	}
-	for s.i < len(s.data) {
-		c := s.data[s.i]
-		switch {
-		case c == '\\' && q == '"':
-			s.i += 2
 			continue
 		case c == '\n':
-			s.line++
-			if !triple {
-				s.i++
-				return // unterminated: the parser reports it
+			line++
+			if len(open) == 0 {
+				state, level = wantKey, base
 			}
-		case c == q:
-			if !triple {
-				s.i++
-				return
+			continue
+		case c == '#':
+			for i+1 < len(data) && data[i+1] != '\n' {
+				i++
 			}
-			if s.i+2 < len(s.data) && s.data[s.i+1] == q && s.data[s.i+2] == q {
-				s.i += 3
-				for s.i < len(s.data) && s.data[s.i] == q { // """a"""" ends with quotes
-					s.i++
-				}
-				return
+			continue
+		case state == wantKey && c == '[' && len(open) == 0: // [a.b] or [[a.b]]
+			if i+1 < len(data) && data[i+1] == '[' {
+				i++
 			}
+			state, level, header = inKey, 1, true
+			continue
+		case state == wantKey && c != '}':
+			state = inKey
+			level++
 		}
-		s.i++
+		switch {
+		case c == '"' || c == '\'':
+			i, line = skipString(data, i, line)
+		case state == inKey && c == '.':
+			level++
+		case state == inKey && c == '=':
+			state = inValue
+		case state == inKey && header && c == ']':
+			state, base, header = inValue, level, false
+			if i+1 < len(data) && data[i+1] == ']' {
+				i++
+			}
+		case c == '{':
+			open = append(open, ^level)
+			state = wantKey
+		case c == '[':
+			level++
+			open = append(open, level)
+		case (c == ']' || c == '}') && len(open) > 0:
+			top := open[len(open)-1]
+			open = open[:len(open)-1]
+			level, state = top-1, inValue
+			if top < 0 {
+				level = ^top
+			}
+		case c == ',' && len(open) > 0 && open[len(open)-1] < 0:
+			level, state = ^open[len(open)-1], wantKey
+		}
+		if level > MaxDepth {
+			return line, true
+		}
 	}
+	return line, false
+}
+
+// skipString skips the string of any of TOML's four kinds that starts at
+// i, returning the index of its last byte and the line it ends on. An
+// unterminated one ends before its line's end: the parser reports it.
+func skipString(data []byte, i, line int) (int, int) {
+	q := data[i]
+	triple := bytes.HasPrefix(data[i:], []byte{q, q, q})
+	if triple {
+		i += 2
+	}
+	for i++; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '\\' && q == '"':
+			i++
+		case c == '\n' && !triple:
+			return i - 1, line
+		case c == '\n':
+			line++
+		case c == q && !triple:
+			return i, line
+		case c == q && bytes.HasPrefix(data[i:], []byte{q, q, q}):
+			for i += 2; i+1 < len(data) && data[i+1] == q; i++ { // """a"""" ends with quotes
+			}
+			return i, line
+		}
+	}
+	return i, line
 }
 
 // capProblems keeps the first MaxProblems problems and counts the rest in

@@ -4,7 +4,9 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -27,24 +29,18 @@ type Error struct {
 
 // Error reads "config: FILE: KEY = VALUE: PROBLEM; allowed: ALLOWED".
 func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString("config: ")
-	b.WriteString(e.File)
+	s := "config: " + e.File
 	if e.Key != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Key)
+		s += ": " + e.Key
 	}
 	if e.Value != "" {
-		b.WriteString(" = ")
-		b.WriteString(e.Value)
+		s += " = " + e.Value
 	}
-	b.WriteString(": ")
-	b.WriteString(e.Problem)
+	s += ": " + e.Problem
 	if e.Allowed != "" {
-		b.WriteString("; allowed: ")
-		b.WriteString(e.Allowed)
+		s += "; allowed: " + e.Allowed
 	}
-	return b.String()
+	return s
 }
 
 //go:embed defaults.toml
@@ -92,22 +88,15 @@ func (c *Config) applyFile(path string) []error {
 }
 
 // Parse overlays the TOML document data, read from the file called name,
-// onto base and validates the result. It is [ParseFrom] with a [FromFile]
-// source.
+// onto base and validates the result; every key it sets remembers the file
+// as its [FromFile] source. Errors name the file. On any error it returns
+// the zero Config and every problem found, joined: a half-valid
+// configuration is never returned, and base is never changed.
 func Parse(name string, data []byte, base Config) (Config, error) {
-	return ParseFrom(Source{Origin: FromFile, Name: name}, data, base)
-}
-
-// ParseFrom overlays the TOML document data onto base, records src as the
-// source of every key it sets, and validates the result. Errors name
-// src.Name as their file. On any error it returns the zero Config and every
-// problem found, joined: a half-valid configuration is never returned, and
-// base is never changed.
-func ParseFrom(src Source, data []byte, base Config) (Config, error) {
+	src := Source{Origin: FromFile, Name: name}
 	c := base.clone()
 	errs := c.apply(src, data)
-	skip := keysOf(errs)
-	errs = append(errs, c.relations(func(string) string { return src.Name }, skip)...)
+	errs = append(errs, c.relations(func(string) string { return src.Name }, keysOf(errs))...)
 	if len(errs) > 0 {
 		return Config{}, errors.Join(capProblems(errs)...)
 	}
@@ -133,15 +122,16 @@ func (c *Config) apply(src Source, data []byte) []error {
 	if err := checkShape(src.Name, data); err != nil {
 		return []error{err}
 	}
-	var doc map[string]any
-	if _, err := toml.Decode(string(data), &doc); err != nil {
+	var doc map[string]toml.Primitive
+	md, err := toml.Decode(string(data), &doc)
+	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			return []error{&Error{File: fmt.Sprintf("%s:%d:%d", src.Name, pe.Position.Line, pe.Position.Col), Problem: "invalid TOML: " + pe.Message}}
 		}
 		return []error{&Error{File: src.Name, Problem: "invalid TOML: " + err.Error()}}
 	}
-	l := layer{c: c, src: src}
+	l := layer{c: c, src: src, md: md}
 	l.walk("", doc)
 	return l.errs
 }
@@ -150,6 +140,7 @@ func (c *Config) apply(src Source, data []byte) []error {
 type layer struct {
 	c    *Config
 	src  Source
+	md   toml.MetaData
 	errs []error
 }
 
@@ -157,7 +148,7 @@ func (l *layer) fail(key, value, problem, allowed string) {
 	l.errs = append(l.errs, &Error{File: l.src.Name, Key: key, Value: value, Problem: problem, Allowed: allowed})
 }
 
-func (l *layer) walk(prefix string, table map[string]any) {
+func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
 	keys := make([]string, 0, len(table))
 	for k := range table {
 		keys = append(keys, k)
@@ -172,15 +163,17 @@ func (l *layer) walk(prefix string, table map[string]any) {
 		switch {
 		case prefix == bindingsTable:
 			l.binding(k, v)
-		case fieldIndex[key] != nil:
-			l.value(fieldIndex[key], v)
-		case l.c.game.field(key) != nil:
-			l.gameValue(l.c.game.field(key), v)
+		case l.c.field(key) != nil:
+			l.value(l.c.field(key), v)
 		case isTable(key) || l.c.game.isTable(key):
-			if sub, ok := v.(map[string]any); ok {
+			// BurntSushi leaves the map nil, with no error, for a value
+			// that is not a table.
+			if sub := map[string]toml.Primitive(nil); l.md.PrimitiveDecode(v, &sub) == nil && sub != nil {
 				l.walk(key, sub)
 			} else {
-				l.fail(key, render(v), fmt.Sprintf("want a table ([%s]), got %s", key, describe(v)), "")
+				var raw any
+				_ = l.md.PrimitiveDecode(v, &raw)
+				l.fail(key, render(raw), fmt.Sprintf("want a table ([%s])", key), "")
 			}
 		case key == gameTableName:
 			l.fail(key, "", "the game declares no settings, so there is no [game] table (a game declares them with Config.WithGame)", "")
@@ -190,20 +183,28 @@ func (l *layer) walk(prefix string, table map[string]any) {
 	}
 }
 
-func (l *layer) value(f *field, v any) {
-	conv, err := f.decode(v)
-	if err != nil {
-		l.fail(f.key, render(v), err.Error(), f.allowedWords())
-		return
-	}
-	if ps := l.c.checkValue(f, conv); len(ps) > 0 {
-		for _, p := range ps {
-			l.fail(f.key, render(v), p.problem, p.allowed)
+func (l *layer) value(f *field, p toml.Primitive) {
+	conv, v, err := f.decode(l.md, p)
+	var ps []problem
+	switch {
+	case err != nil && f.game:
+		ps = []problem{{problem: err.Error(), allowed: f.allowedRange()}}
+	case err != nil:
+		ps = []problem{{problem: err.Error(), allowed: quoteList(f.words)}}
+	case f.game:
+		if err := f.check(conv); err != nil {
+			ps = []problem{{problem: err.Error(), allowed: f.allowedRange()}}
 		}
-		return
+	default:
+		ps = l.c.checkValue(f, conv)
 	}
-	f.set(l.c, conv)
-	l.c.setSource(f.key, l.src)
+	for _, p := range ps {
+		l.fail(f.key, render(v), p.problem, p.allowed)
+	}
+	if len(ps) == 0 {
+		f.set(l.c, conv)
+		l.c.setSource(f.key, l.src)
+	}
 }
 
 func isTable(key string) bool { return slices.Contains(tables, key) }
@@ -229,60 +230,39 @@ func (c *Config) unknownKey(file, key string) error {
 }
 
 // Set applies one command-line override, "key=value" with the TOML key and
-// the value as text (durations as "16ms", lists comma-separated). See
-// [Config.SetKey].
+// the value as text (durations as "16ms", lists comma-separated), and
+// records it as coming from the command line. It checks the key and the
+// value's own range, but not the relations between keys, so overrides can
+// come in any order: call [Config.Validate] after the last one. On error c
+// is unchanged. It never changes a Config that c was copied from.
+//
+// The override is read as a one-key document: the value is written as the
+// key's type is in TOML and goes through the file's checks.
 func (c *Config) Set(assignment string) error {
 	key, value, ok := strings.Cut(assignment, "=")
 	if !ok {
 		return &Error{File: commandLine.Name, Key: assignment, Problem: "want key=value, such as timing.mode=fixed"}
 	}
-	return c.SetKey(strings.TrimSpace(key), strings.TrimSpace(value))
-}
-
-// SetKey applies one override given as text and records it as coming from
-// the command line. It checks the key and the value's own range, but not
-// the relations between keys, so overrides can come in any order: call
-// [Config.Validate] after the last one. On error c is unchanged. It never
-// changes a Config that c was copied from.
-func (c *Config) SetKey(key, value string) error {
-	fail := func(problem, allowed string) error {
-		return &Error{File: commandLine.Name, Key: key, Value: value, Problem: problem, Allowed: allowed}
+	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+	parts := strings.Split(key, ".")
+	t := reflect.TypeFor[string]()
+	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok {
+		parts, t = append(strings.Split(bindingsTable, "."), action), stringsType
+	} else if f := c.field(key); f != nil {
+		t = f.typ
+	}
+	for i, p := range parts {
+		parts[i] = strconv.Quote(p)
 	}
 	next := c.clone()
-	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok && action != "" {
-		v, _ := fromText(stringsType, value)
-		rv, _ := decode(stringsType, v, nil)
-		list := rv.Interface().([]string)
-		if problems := checkBinding(action, list); len(problems) > 0 {
-			return fail(strings.Join(problems, "; "), "")
-		}
-		next.Bindings[action] = list
-	} else if f := fieldIndex[key]; f != nil {
-		v, err := f.decodeText(value)
-		if err != nil {
-			return fail(err.Error(), f.allowedWords())
-		}
-		if ps := c.checkValue(f, v); len(ps) > 0 {
-			errs := make([]error, len(ps))
-			for i, p := range ps {
-				errs[i] = fail(p.problem, p.allowed)
+	if errs := next.apply(commandLine, []byte(strings.Join(parts, ".")+" = "+literal(t, value))); len(errs) > 0 {
+		for _, err := range errs {
+			if e, ok := err.(*Error); ok && e.Key == key && e.Value != "" {
+				e.Value = value // as typed, not as the document wrote it
 			}
-			return errors.Join(errs...)
 		}
-		f.set(&next, v)
-	} else if g := c.game.field(key); g != nil {
-		v, err := g.decodeText(value)
-		if err == nil {
-			err = g.check(v)
-		}
-		if err != nil {
-			return fail(err.Error(), g.allowedRange())
-		}
-		next.game.set(g, v)
-	} else {
-		return c.unknownKey(commandLine.Name, key)
+		return errors.Join(errs...)
 	}
-	next.setSource(key, commandLine)
 	*c = next
 	return nil
 }

@@ -40,7 +40,7 @@ func (c Config) EffectiveTOML() []byte {
 			f := &c.game.fields[i]
 			t, name := splitKey(f.key)
 			open(t)
-			line(f.key, name, c.game.get(f))
+			line(f.key, name, f.get(&c))
 		}
 	}
 	return []byte(b.String())

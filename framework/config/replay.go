@@ -83,11 +83,8 @@ func (c Config) value(key string) any {
 		}
 		return nil
 	}
-	if f := fieldIndex[key]; f != nil {
+	if f := c.field(key); f != nil {
 		return f.get(&c)
-	}
-	if f := c.game.field(key); f != nil {
-		return c.game.get(f)
 	}
 	return nil
 }

@@ -17,16 +17,11 @@ const (
 	FromCommandLine
 )
 
+var originNames = [...]string{"defaults", "embedded", "file", "command line"}
+
 func (o Origin) String() string {
-	switch o {
-	case FromDefaults:
-		return "defaults"
-	case FromEmbedded:
-		return "embedded"
-	case FromFile:
-		return "file"
-	case FromCommandLine:
-		return "command line"
+	if int(o) < len(originNames) {
+		return originNames[o]
 	}
 	return fmt.Sprintf("Origin(%d)", uint8(o))
 }
@@ -50,7 +45,7 @@ func (s Source) String() string {
 // defaultSource is the source of every key nobody set.
 var defaultSource = Source{Origin: FromDefaults, Name: "default"}
 
-// commandLine is the source of [Config.Set] and [Config.SetKey].
+// commandLine is the source of [Config.Set].
 var commandLine = Source{Origin: FromCommandLine, Name: "command line"}
 
 // Source returns where the value of key came from. A key nobody set, and a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,16 +16,15 @@ import (
 	"github.com/metronome-go/metronome/internal/suggest"
 )
 
-// A key's value is a value of its field's Go type: the owners' types read
-// and write their own text (timing.Rate, input.Size, render2d.Color, the
-// enumerations), durations are time.ParseDuration's, and the rest are
-// TOML's booleans, numbers, strings and lists of strings.
+// A key's value is a value of its field's Go type, which BurntSushi/toml
+// reads: the owners' types read their own text (timing.Rate, input.Size,
+// render2d.Color, the enumerations), durations are time.ParseDuration's,
+// and the rest are TOML's booleans, numbers, strings and lists of strings.
 
 var (
-	durationType  = reflect.TypeFor[time.Duration]()
-	textType      = reflect.TypeFor[encoding.TextUnmarshaler]()
-	stringsType   = reflect.TypeFor[[]string]()
-	stringListMsg = `a list of strings such as ["Space", "MouseLeft"]`
+	durationType = reflect.TypeFor[time.Duration]()
+	textType     = reflect.TypeFor[encoding.TextUnmarshaler]()
+	stringsType  = reflect.TypeFor[[]string]()
 )
 
 // isText reports whether t reads its own text.
@@ -32,149 +32,106 @@ func isText(t reflect.Type) bool {
 	return t != durationType && reflect.PointerTo(t).Implements(textType)
 }
 
-// want says what a value of type t is written as.
-func want(t reflect.Type) string {
-	switch k := t.Kind(); {
-	case t == durationType:
-		return `a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h)`
-	case isText(t):
-		return "a string"
-	case k == reflect.Bool:
-		return "a boolean (true or false)"
-	case k >= reflect.Int && k <= reflect.Uint64:
-		return "an integer"
-	case k == reflect.Float32 || k == reflect.Float64:
-		return "a number"
-	case k == reflect.String:
-		return "a string"
-	case k == reflect.Slice:
-		return stringListMsg
+// decode reads the value p of a document md into a new value of type t,
+// returning it and the value as TOML holds it (for messages); words, when
+// set, are an enumeration's names, matched in any case and offered as a
+// suggestion. Before BurntSushi decodes, decode refuses what it would take and a key must not: an
+// integer for a duration (nanoseconds), a negative number for an unsigned
+// field (it would wrap), NaN and infinities. An owner's type reads the
+// text of any value (a rate of 120.5 Hz reads "120.5", which it refuses
+// with the fraction to write).
+func decode(md toml.MetaData, p toml.Primitive, t reflect.Type, words []string) (v, raw any, err error) {
+	if err := md.PrimitiveDecode(p, &raw); err != nil {
+		return nil, nil, tomlText(err)
 	}
-	return "a value"
+	out := reflect.New(t)
+	n, isInt := raw.(int64)
+	f, isFloat := raw.(float64)
+	switch {
+	case t == durationType:
+		s, ok := raw.(string)
+		d, perr := time.ParseDuration(s)
+		if !ok || perr != nil {
+			return nil, raw, errors.New(`want a duration string such as "16ms" or "2s" (units ns, us, ms, s, m, h)`)
+		}
+		out.Elem().SetInt(int64(d))
+	case isText(t):
+		s := fmt.Sprint(raw)
+		if i := slices.IndexFunc(words, func(w string) bool { return strings.EqualFold(w, s) }); i >= 0 {
+			s = words[i] // an enumeration's name in any case
+		}
+		switch err := out.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); {
+		case err != nil && words != nil: // the message's allowed list is the words
+			return nil, raw, fmt.Errorf("unknown value%s", suggest.Hint(s, words, true))
+		case err != nil:
+			return nil, raw, ownerText(err)
+		}
+	case isInt && n < 0 && out.Elem().CanUint():
+		return nil, raw, fmt.Errorf("%d is out of range for %v", n, t)
+	case isFloat && (math.IsNaN(f) || math.IsInf(f, 0)):
+		return nil, raw, errors.New("want a finite number")
+	default:
+		if err := md.PrimitiveDecode(p, out.Interface()); err != nil {
+			return nil, raw, tomlText(err)
+		}
+	}
+	return out.Elem().Interface(), raw, nil
 }
 
-// fromText turns a command-line value into the value a file would hold
-// for a key of type t, for [decode]: the text itself for a string,
-// duration or owner's type, a boolean or number parsed, and a list split
-// at its commas.
+// fromText reads a value of type t from text as a command line or a range
+// tag writes it, through a one-line document and [decode].
 func fromText(t reflect.Type, s string) (any, error) {
-	var v any
-	var err error
+	var doc map[string]toml.Primitive
+	md, err := toml.Decode("v = "+literal(t, s), &doc)
+	if err != nil {
+		return nil, tomlText(err)
+	}
+	v, _, err := decode(md, doc["v"], t, nil)
+	return v, err
+}
+
+// literal writes command-line text as the TOML value of a key of type t: a
+// boolean or a number as it is, a list split at its commas, anything else
+// (or a boolean or number that does not read as one) a string, so the
+// decoder's message names the value.
+func literal(t reflect.Type, s string) string {
+	var a assigner
 	switch k := t.Kind(); {
-	case t == durationType || isText(t) || k == reflect.String:
-		return s, nil
-	case k == reflect.Bool:
-		v, err = strconv.ParseBool(s)
-	case k >= reflect.Int && k <= reflect.Uint64:
-		v, err = strconv.ParseInt(s, 10, 64)
-	case k == reflect.Float32 || k == reflect.Float64:
-		v, err = strconv.ParseFloat(s, 64)
 	case k == reflect.Slice:
-		list := []any{}
+		list := []string{}
 		if s != "" {
 			for _, e := range strings.Split(s, ",") {
 				list = append(list, strings.TrimSpace(e))
 			}
 		}
-		return list, nil
+		return a.value(list)
+	case t != durationType && !isText(t) && (k == reflect.Bool || k >= reflect.Int && k <= reflect.Float64):
+		var doc map[string]any
+		if _, err := toml.Decode("v = "+s, &doc); err == nil && len(doc) == 1 {
+			switch doc["v"].(type) {
+			case bool, int64, float64:
+				return s
+			}
+		}
 	}
-	if err != nil {
-		return nil, errors.New("want " + want(t))
-	}
-	return v, nil
+	return a.value(s)
 }
 
-// decode turns a value as TOML holds it (a string, int64, float64, bool
-// or []any) into a value of type t; words, when set, are an enumeration's
-// names, matched ignoring case. The owners' types parse their own text
-// (time.ParseDuration, UnmarshalText). What decode checks first, and a
-// plain TOML decoder would not, is the value's kind and the Go type's
-// range: an integer for a duration would be nanoseconds, a negative
-// number would wrap into an unsigned field. The error says what was
-// expected.
-func decode(t reflect.Type, v any, words []string) (reflect.Value, error) {
-	out := reflect.New(t).Elem()
-	s, isString := v.(string)
-	n, isInt := v.(int64)
-	f, isFloat := v.(float64)
-	list, isList := v.([]any)
-	var ok bool
-	switch k := t.Kind(); {
-	case t == durationType, words != nil:
-		ok = isString
-	case isText(t):
-		ok = isString || isInt || isFloat // a rate of whole or fractional Hz
-	case k == reflect.String:
-		ok = isString
-	case k == reflect.Bool:
-		_, ok = v.(bool)
-	case k >= reflect.Int && k <= reflect.Uint64:
-		ok = isInt
-	case k == reflect.Float32 || k == reflect.Float64:
-		ok = isFloat || isInt
-		if isInt {
-			f = float64(n)
-		}
-	case k == reflect.Slice:
-		ok = isList
+// tomlText is a BurntSushi message without its "toml: line N (last key
+// ...): " prefix: the key in front of it says where.
+func tomlText(err error) error {
+	if err == nil {
+		return nil
 	}
-	if !ok {
-		w := "want " + want(t)
-		if isText(t) && words == nil { // the owner says what its text looks like
-			w = ownerText(reflect.New(t).Interface().(encoding.TextUnmarshaler).UnmarshalText(nil)).Error()
-		}
-		return out, fmt.Errorf("%s, got %s", w, describe(v))
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return errors.New(pe.Message)
 	}
-	switch k := t.Kind(); {
-	case t == durationType:
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			return out, fmt.Errorf("want %s", want(t))
-		}
-		out.SetInt(int64(d))
-	case isText(t):
-		switch {
-		case isInt:
-			s = strconv.FormatInt(n, 10)
-		case isFloat:
-			s = strconv.FormatFloat(f, 'g', -1, 64)
-		case words != nil:
-			i := indexFold(words, s)
-			if i < 0 {
-				return out, fmt.Errorf("unknown value%s", suggest.Hint(s, words, true))
-			}
-			s = words[i]
-		}
-		if err := out.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); err != nil {
-			return out, ownerText(err)
-		}
-	case out.CanUint() && (n < 0 || out.OverflowUint(uint64(n))), out.CanInt() && out.OverflowInt(n):
-		return out, fmt.Errorf("out of range for %v", t)
-	case out.CanFloat() && (math.IsNaN(f) || math.IsInf(f, 0)):
-		return out, fmt.Errorf("want a finite number")
-	case out.CanFloat() && out.OverflowFloat(f):
-		return out, fmt.Errorf("out of range for %v", t)
-	case out.CanFloat():
-		out.SetFloat(f)
-	case k == reflect.Slice:
-		out.Set(reflect.MakeSlice(t, len(list), len(list)))
-		for i, e := range list {
-			str, ok := e.(string)
-			if !ok {
-				return out, fmt.Errorf("want %s, but an element is %s", stringListMsg, describe(e))
-			}
-			out.Index(i).SetString(str)
-		}
-	case out.CanInt():
-		out.SetInt(n)
-	case out.CanUint():
-		out.SetUint(uint64(n))
-	case k == reflect.Bool:
-		out.SetBool(v.(bool))
-	default:
-		out.SetString(s)
+	msg := strings.TrimPrefix(err.Error(), "toml: ")
+	if _, rest, ok := strings.Cut(msg, "): "); ok && strings.Contains(msg, "(last key") {
+		msg = rest
 	}
-	return out, nil
+	return errors.New(msg)
 }
 
 // ownerText is an owner's parse error without its package prefix, which
@@ -187,21 +144,12 @@ func ownerText(err error) error {
 	return fmt.Errorf("%s", msg)
 }
 
-func indexFold(words []string, s string) int {
-	for i, w := range words {
-		if strings.EqualFold(w, s) {
-			return i
-		}
-	}
-	return -1
-}
-
 // formatValue writes a key's value as the file would hold it.
 func formatValue(v any) string {
 	if v == nil {
 		return "none"
 	}
-	return strings.TrimPrefix(new(assigner).assign("v", v), "v = ")
+	return new(assigner).value(v)
 }
 
 // assigner writes TOML assignments with BurntSushi's encoder, one reused
@@ -211,6 +159,9 @@ type assigner struct {
 	buf strings.Builder
 	enc *toml.Encoder
 }
+
+// value writes v alone.
+func (a *assigner) value(v any) string { return strings.TrimPrefix(a.assign("v", v), "v = ") }
 
 // assign writes key = v, without a newline.
 func (a *assigner) assign(key string, v any) string {
@@ -229,28 +180,6 @@ func (a *assigner) assign(key string, v any) string {
 		return key + " = " + fmt.Sprint(v) // an enumeration out of range, set in code
 	}
 	return strings.TrimSuffix(a.buf.String(), "\n")
-}
-
-func describe(v any) string {
-	switch v := v.(type) {
-	case bool:
-		return "a boolean"
-	case int64:
-		return "an integer"
-	case float64:
-		return "a number with a fraction"
-	case string:
-		return fmt.Sprintf("the string %q", v)
-	case []any:
-		return "a list"
-	case []map[string]any:
-		return "a list of tables"
-	case map[string]any:
-		return "a table"
-	case time.Time:
-		return "a date"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 func quoteList(words []string) string {
