@@ -92,6 +92,13 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	return rd, nil
 }
 
+// Current returns the storage of the ticks Next returns: after Next
+// returned a *Tick, the tick; it stays the same pointer for the reader's
+// life. A replay's simulation reads the tick being replayed through it
+// (the players' confirmed input of a match) while the runtime drives the
+// reader.
+func (r *Reader) Current() *Tick { return &r.tick }
+
 // Header returns the recording's header.
 func (r *Reader) Header() Header { return r.h }
 
