@@ -99,10 +99,16 @@ func (s *Session) startMatchRecording() error {
 	}
 	w.SetClock(s.rt.Options().Clock)
 	m.rec = &sessionRecording{path: m.path, w: w, f: f}
-	m.tick.Players = make([]input.Stats, n.Players*len(n.Seats[0]))
+	m.prepare(n.Players * len(n.Seats[0]))
+	return nil
+}
+
+// prepare readies the tick written for each confirmed tick: states action
+// states of every player, on the step's timeline.
+func (m *matchRecording) prepare(states int) {
+	m.tick.Players = make([]input.Stats, states)
 	m.tick.Update = timing.Update{Kind: timing.FixedUpdate, Delta: m.step, Steps: 1, Final: true}
 	m.tick.Timing.Step = m.step
-	return nil
 }
 
 // close ends the recording; nothing when the match never started.
