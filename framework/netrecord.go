@@ -27,7 +27,7 @@ import (
 // session's outcome.
 type matchRecording struct {
 	path string
-	stop uint64 // --ticks: the match's agreed end, or 0
+	stop int64 // --ticks: the match's agreed end (ticks below it are written), or -1
 	rec  *sessionRecording
 
 	next   int64 // the next confirmed tick to write
@@ -81,12 +81,13 @@ func (s *Session) startMatchRecording() error {
 		header.CheckpointEvery = int(m.every)
 	}
 	m.step = s.net.step
+	m.stop = -1
 	if s.stopAfter > 0 && m.every > 0 {
 		// Every peer stops on the same confirmed tick but runs on a
 		// little (matchLinger); the recording ends where the match's
 		// last line does, at the last hashed tick below the limit, so
 		// both peers' recordings hold the same ticks.
-		m.stop = uint64((int64(s.stopAfter) - 1) / m.every * m.every)
+		m.stop = (int64(s.stopAfter) - 1) / m.every * m.every
 	}
 	f, err := createRecording(m.path)
 	if err != nil {
@@ -128,8 +129,8 @@ func (r *netRun) recordConfirmed(t *runtime.TickContext) error {
 		return nil
 	}
 	settled := r.sess.Settled()
-	if m.stop > 0 {
-		settled = min(settled, int64(m.stop))
+	if m.stop >= 0 {
+		settled = min(settled, m.stop)
 	}
 	for ; m.next < settled; m.next++ {
 		k := m.next

@@ -81,7 +81,7 @@ func TestNetRecordingAllocatesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		w.SetClock(clock)
-		m := &matchRecording{path: "match.rec", rec: &sessionRecording{path: "match.rec", w: w, f: discardFile{}}, every: 1, step: step}
+		m := &matchRecording{path: "match.rec", rec: &sessionRecording{path: "match.rec", w: w, f: discardFile{}}, every: 1, step: step, stop: -1}
 		m.prepare(2)
 		defer m.close(recording.Clean, "")
 		runs[i] = &netRun{app: app, sess: sess, tr: trs[i], self: i, peers: []int{1 - i}, local: []int{i},
