@@ -132,6 +132,24 @@ func TestMatchRecordsAndReplays(t *testing.T) {
 		t.Errorf("the doctored comparison: %v; want the input to differ first at tick %d", cmp, at)
 	}
 	t.Logf("doctored: %v", cmp)
+
+	// A damaged recording is an error naming the file, never a panic.
+	data, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []int{len(data) / 2, len(data) - 3, 40} {
+		broken := dir + "/broken.rec"
+		b := bytes.Clone(data)
+		b[at] ^= 0x5a
+		if err := os.WriteFile(broken, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := framework.Replay(newGame(), broken, framework.ReplayOptions{})
+		if err == nil || !strings.Contains(err.Error(), broken) {
+			t.Errorf("replaying a recording damaged at byte %d: got %v, want an error naming %s", at, err, broken)
+		}
+	}
 }
 
 // doctor copies the match recording at from to to with player 1's fire
