@@ -88,7 +88,12 @@ func TestMatchRecordsAndReplays(t *testing.T) {
 		if pacing == 0 || resim == 0 {
 			t.Errorf("peer %d: %d pacing items with %d ticks resimulated: the match's rollbacks are not recorded", i, pacing, resim)
 		}
-		t.Logf("peer %d: %d confirmed ticks, %d checkpoints, %d pacing items (%d ticks resimulated); last confirmed hash at tick %d", i, ticks, checks, pacing, resim, p.Tick)
+		st, err := os.Stat(paths[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("peer %d: %d confirmed ticks, %d checkpoints, %d pacing items (%d ticks resimulated) in %d bytes (%.1f a tick); last confirmed hash at tick %d",
+			i, ticks, checks, pacing, resim, st.Size(), float64(st.Size())/float64(ticks), p.Tick)
 
 		res, err := framework.Replay(newGame(), paths[i], framework.ReplayOptions{})
 		if err != nil {
