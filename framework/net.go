@@ -197,11 +197,13 @@ type netRun struct {
 	received  [2]uint64
 	ticks     uint64
 	step      time.Duration
-	advantage float64         // the session's advantage estimate, smoothed
-	malformed error           // the first message refused, kept for the stats
-	bot       *bot            // Match.Bot's input, or nil
-	linger    int             // updates run since the last tick asked for was confirmed
-	rec       *matchRecording // --record: the confirmed timeline (netrecord.go), or nil
+	advantage float64 // the session's advantage estimate, smoothed
+	malformed error   // the first message refused, kept for the stats
+	bot       *bot    // Match.Bot's input, or nil
+	linger    int     // updates run since the last tick asked for was confirmed
+
+	// rec records the confirmed timeline (--record, netrecord.go), or nil.
+	rec *matchRecording
 }
 
 // localSeats is a local game's input: one buffer per player, filled from
