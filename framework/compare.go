@@ -207,6 +207,7 @@ func (s *side) next(r *recording.Reader) error {
 			}
 			s.tick = *v
 			s.tick.Records = slices.Clone(v.Records)
+			s.tick.Players = slices.Clone(v.Players)
 			s.ticks++
 			got = true
 		case *recording.Checkpoint:
@@ -230,6 +231,7 @@ func (s *side) keep() {
 		c := *t
 		c.Records = slices.Clone(t.Records)
 		c.Shutdown = slices.Clone(t.Shutdown)
+		c.Players = slices.Clone(t.Players)
 		s.pending = &c
 	}
 }
@@ -242,10 +244,11 @@ func endErr(path string, err error) error {
 }
 
 // sameTick compares what the simulation consumed: the update's number and
-// delta, and the input records.
+// delta, the input records and, for a networked match, every player's
+// confirmed input.
 func sameTick(a, b *recording.Tick) bool {
 	return a.Update.Number == b.Update.Number && a.Update.Delta == b.Update.Delta && a.Update.Kind == b.Update.Kind &&
-		slices.Equal(a.Records, b.Records)
+		slices.Equal(a.Records, b.Records) && slices.Equal(a.Players, b.Players)
 }
 
 func typeDifferences(a, b []recording.TypeHash) []TypeDifference {

@@ -111,6 +111,19 @@
 // confirmed on every peer. frameworktest.Match plays a match between
 // sessions of one process over a simulated network.
 //
+// --record FILE in a match records its confirmed timeline, not this
+// machine's devices ([Session.RecordMatch]; recording.Net): each tick
+// once it is settled (all its inputs confirmed and simulated with), with
+// every player's confirmed input, the confirmed world hashes at
+// net.hash_every and what pacing did (resimulated ticks, held time,
+// advantage owed). With --ticks N it ends where the match's last line
+// does, so both peers' recordings hold the same ticks. --replay FILE
+// replays it like any recording, headless or with --window, with no
+// network: the players' input comes from the file through the same
+// rollback.Players resource, every hash is checked, and the result ends
+// with the match's [ConfirmedLine]. --replay A --compare B compares two
+// peers' recordings ([Bisect]).
+//
 // # Threads
 //
 // GLFW needs the main thread. The package's init locks the main goroutine to

@@ -175,6 +175,10 @@ type Session struct {
 	seats *localSeats
 	match *Match
 	net   *netRun
+	// matchRec records a match (--record), replayNet replays one's
+	// recording (netrecord.go).
+	matchRec  *matchRecording
+	replayNet *netReplay
 }
 
 // NewSession prepares g with cfg; source names where cfg came from, for

@@ -136,6 +136,9 @@ func MatchTiming(o timing.Options) timing.Options {
 // session plays no match. Simulation owner (a system), or after the
 // session.
 func (s *Session) NetStats() (NetStats, bool) {
+	if s.replayNet != nil {
+		return s.replayNet.stats(), true // a match's replay is the match, with no network
+	}
 	if s.net == nil {
 		return NetStats{}, false
 	}
@@ -198,6 +201,9 @@ type netRun struct {
 	malformed error   // the first message refused, kept for the stats
 	bot       *bot    // Match.Bot's input, or nil
 	linger    int     // updates run since the last tick asked for was confirmed
+
+	// rec records the confirmed timeline (--record, netrecord.go), or nil.
+	rec *matchRecording
 }
 
 // localSeats is a local game's input: one buffer per player, filled from
@@ -223,6 +229,9 @@ func (s *Session) startNet() error {
 			s.seats.in[p] = make([]input.Stats, len(n.Seats[p]))
 		}
 		ecs.AddResource(s.App.World(), &s.seats.players)
+		if s.replayNet != nil {
+			return s.replayNet.checkSeats(n)
+		}
 		return nil
 	}
 	m := s.match
@@ -259,7 +268,8 @@ func (s *Session) startNet() error {
 		return fmt.Errorf("framework: networked match: %w", err)
 	}
 	s.net = r
-	return nil
+	r.rec = s.matchRec
+	return s.startMatchRecording()
 }
 
 // updateNet runs one update: through the match of a networked session,
@@ -284,9 +294,13 @@ func (s *Session) fillSeats(ctx *ecs.Sys) {
 	if ls == nil {
 		return
 	}
-	for p, seat := range s.game.Net.Seats {
-		for i, a := range seat {
-			ls.in[p][i] = ctx.Input.Action(a)
+	if s.replayNet != nil {
+		s.replayNet.fill(ls.in) // a match's replay: the recorded confirmed input
+	} else {
+		for p, seat := range s.game.Net.Seats {
+			for i, a := range seat {
+				ls.in[p][i] = ctx.Input.Action(a)
+			}
 		}
 	}
 	ls.players.SetLocal(ls.in)
@@ -348,6 +362,9 @@ func (r *netRun) update(t *runtime.TickContext) error {
 		if diff := want - t.Timing.DebtTime; diff > r.step/2 || diff < -r.step/2 {
 			t.Owed.Advantage = diff
 		}
+	}
+	if err := r.recordConfirmed(t); err != nil {
+		return err
 	}
 	r.msg = r.sess.AppendMessage(r.msg[:0])
 	for _, p := range r.peers {

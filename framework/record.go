@@ -200,6 +200,13 @@ type ReplayResult struct {
 	Ticks, Checkpoints uint64
 	// Elapsed is the real time the replay took.
 	Elapsed time.Duration
+	// Match reports a recording of a networked match; ConfirmedTick and
+	// ConfirmedHash are then the tick of its last checkpoint replayed
+	// and its world hash, as the match's last line gave them
+	// ([ConfirmedLine]), when Confirmed.
+	Match, Confirmed bool
+	ConfirmedTick    int64
+	ConfirmedHash    uint64
 }
 
 // String is the replay's result line: "replayed 130 ticks in 2ms (65000
@@ -209,8 +216,12 @@ func (r ReplayResult) String() string {
 	if r.Checkpoints == 1 {
 		checks = "1 checkpoint"
 	}
-	return fmt.Sprintf("replayed %d ticks in %v (%.0f ticks/s), %s matched", r.Ticks, r.Elapsed.Round(time.Millisecond),
+	line := fmt.Sprintf("replayed %d ticks in %v (%.0f ticks/s), %s matched", r.Ticks, r.Elapsed.Round(time.Millisecond),
 		float64(r.Ticks)/max(r.Elapsed.Seconds(), 1e-9), checks)
+	if r.Confirmed {
+		line += "\n" + ConfirmedLine(r.ConfirmedTick, r.ConfirmedHash)
+	}
+	return line
 }
 
 // Replay runs g's simulation from the recording at path and checks every
@@ -276,6 +287,10 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 	start := timing.Now()
 	err = rt.Run()
 	res := ReplayResult{Ticks: rt.Stats().Updates, Checkpoints: rt.RecordStats().Checkpoints, Elapsed: time.Duration(timing.Now() - start)}
+	if nr := sess.replayNet; nr != nil {
+		res.Match = true
+		res.ConfirmedTick, res.ConfirmedHash, res.Confirmed = nr.confirmed()
+	}
 	return res, err
 }
 
@@ -343,6 +358,11 @@ func newReplaySession(g Game, path string, opts ReplayOptions) (*Session, runtim
 		return fail(err)
 	}
 	rtOpts.Record = runtime.RecordOptions{Reader: r, Hash: sess.HashWorld}
+	if h.Net != nil {
+		if err := sess.useNetReplay(path, r, &rtOpts); err != nil {
+			return fail(err)
+		}
+	}
 	return sess, rtOpts, r, nil
 }
 

@@ -116,9 +116,6 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		return err
 	}
 	if opts.Match != nil {
-		if opts.Record != "" {
-			return errors.New("framework: --record and a networked match: recording a match's confirmed inputs is not built yet (a recording holds this machine's device input, which would not replay the remote players)")
-		}
 		if err := sess.UseMatch(opts.Match); err != nil {
 			return err
 		}
@@ -142,7 +139,21 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		}
 	}
 	sess.screenshot = opts.Screenshot
-	if opts.Record != "" {
+	if opts.Record != "" && opts.Match != nil {
+		// A match records its confirmed timeline once Setup has declared
+		// the seats (netrecord.go), not this machine's devices.
+		if err := sess.RecordMatch(opts.Record); err != nil {
+			return err
+		}
+		defer func() {
+			p := recover()
+			o, msg := outcome(p, err, sigs.stopped())
+			err = errors.Join(err, sess.matchRec.close(o, msg))
+			if p != nil {
+				panic(p)
+			}
+		}()
+	} else if opts.Record != "" {
 		rec, rerr := openRecording(opts.Record, g, cfg, rtOpts.Mode)
 		if rerr != nil {
 			return rerr

@@ -55,6 +55,7 @@ const (
 	itemCheckpoint = 1 | 0<<1
 	itemEnd        = 1 | 1<<1
 	itemHook       = 1 | 2<<1
+	itemPacing     = 1 | 3<<1
 )
 
 // Tick flags. The ones set on most ticks come first so that a steady
@@ -83,7 +84,24 @@ const (
 	fDropped    = 1 << 18 // Dropped is not 0
 	fStop       = 1 << 19
 	fShutdown   = 1 << 20 // at least one shutdown request
-	fAll        = 1<<21 - 1
+	fPlayers    = 1 << 21 // a player's confirmed input differs from the previous tick's (format 6)
+	fAllV5      = 1<<21 - 1
+	fAll        = 1<<22 - 1
+)
+
+// Bits of a confirmed action state's header: which of its fields follow
+// (the booleans are the values themselves).
+const (
+	sDown = 1 << iota
+	sWasDown
+	sPresses
+	sReleases
+	sHeld
+	sValue
+	sStartValue
+	sMean
+	sPeak
+	sAll = 1<<9 - 1
 )
 
 // Record header bits: the kind in the low four, then these. The short form
@@ -227,6 +245,12 @@ type stream struct {
 	types     []typeState
 	ticks     uint64
 	checks    uint64
+	// players is the previous tick's confirmed input of every player in
+	// the recording of a match (Header.Net), actions per player; nil
+	// otherwise.
+	players []input.Stats
+	actions int
+	v6      bool // format 6 on: tick flag fPlayers and pacing items exist
 }
 
 // typeState is a component type name seen in a checkpoint, with the values
@@ -273,6 +297,7 @@ func (s *stream) appendTick(b []byte, t *Tick) []byte {
 	set(w != s.stats, fTiming)
 	set(len(t.Records) > 0, fRecords)
 	set(len(t.Shutdown) > 0, fShutdown)
+	set(len(s.players) > 0 && !equalStats(t.Players, s.players), fPlayers)
 
 	b = binary.AppendUvarint(b, f<<1)
 	if f&fDelta != 0 {
@@ -323,11 +348,193 @@ func (s *stream) appendTick(b []byte, t *Tick) []byte {
 			b = binary.AppendUvarint(b, q.Seq)
 		}
 	}
+	if f&fPlayers != 0 {
+		b = s.appendPlayers(b, t.Players)
+	}
 	s.delta, s.end, s.number = u.Delta, u.End, u.Number
 	s.inputEnd, s.inputLen, s.inputSpan = t.InputEnd, inLen, span
 	s.polls, s.futures = int64(t.Polls), t.Futures
 	s.ticks++
 	return b
+}
+
+func equalStats(a, b []input.Stats) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// appendPlayers encodes the confirmed input in against the previous
+// tick's: a mask of the players whose input changed, then for each a mask
+// of its actions that changed and each of those action states. It makes
+// in the previous input.
+func (s *stream) appendPlayers(b []byte, in []input.Stats) []byte {
+	n := s.actions
+	var players uint64
+	for p := range len(in) / n {
+		if !equalStats(in[p*n:(p+1)*n], s.players[p*n:(p+1)*n]) {
+			players |= 1 << p
+		}
+	}
+	b = binary.AppendUvarint(b, players)
+	for p := range len(in) / n {
+		if players&(1<<p) == 0 {
+			continue
+		}
+		var actions uint64
+		for a := range n {
+			if in[p*n+a] != s.players[p*n+a] {
+				actions |= 1 << a
+			}
+		}
+		b = binary.AppendUvarint(b, actions)
+		for a := range n {
+			if actions&(1<<a) != 0 {
+				b = appendAction(b, &in[p*n+a])
+			}
+		}
+	}
+	copy(s.players, in)
+	return b
+}
+
+// f32Word is a float32's bits byte-reversed, short for whole numbers.
+func f32Word(f float32) uint64 { return uint64(bits.ReverseBytes32(math.Float32bits(f))) }
+
+func appendAction(b []byte, st *input.Stats) []byte {
+	var h uint64
+	if st.Down {
+		h |= sDown
+	}
+	if st.WasDown {
+		h |= sWasDown
+	}
+	if st.Presses != 0 {
+		h |= sPresses
+	}
+	if st.Releases != 0 {
+		h |= sReleases
+	}
+	if st.Held != 0 {
+		h |= sHeld
+	}
+	if math.Float32bits(st.Value) != 0 {
+		h |= sValue
+	}
+	if math.Float32bits(st.StartValue) != 0 {
+		h |= sStartValue
+	}
+	if math.Float32bits(st.Mean) != 0 {
+		h |= sMean
+	}
+	if math.Float32bits(st.Peak) != 0 {
+		h |= sPeak
+	}
+	b = binary.AppendUvarint(b, h)
+	if h&sPresses != 0 {
+		b = binary.AppendUvarint(b, zz(int64(st.Presses)))
+	}
+	if h&sReleases != 0 {
+		b = binary.AppendUvarint(b, zz(int64(st.Releases)))
+	}
+	if h&sHeld != 0 {
+		b = binary.AppendUvarint(b, zz(int64(st.Held)))
+	}
+	for _, v := range [...]struct {
+		bit uint64
+		f   float32
+	}{{sValue, st.Value}, {sStartValue, st.StartValue}, {sMean, st.Mean}, {sPeak, st.Peak}} {
+		if h&v.bit != 0 {
+			b = binary.AppendUvarint(b, f32Word(v.f))
+		}
+	}
+	return b
+}
+
+// players decodes the confirmed input of a tick flagged fPlayers into
+// s.players.
+func (s *stream) decodePlayers(d *decoder) {
+	n := s.actions
+	count := len(s.players) / n
+	players := d.uvarint()
+	if d.err == nil && players >= 1<<count {
+		d.failf("the mask of players whose input changed, %#x, names players that do not exist (allowed: bits 0 to %d)", players, count-1)
+		return
+	}
+	if d.err == nil && players == 0 {
+		d.failf("tick flags say a player's input changed, but the mask names none")
+		return
+	}
+	for p := 0; p < count && d.err == nil; p++ {
+		if players&(1<<p) == 0 {
+			continue
+		}
+		actions := d.uvarint()
+		if d.err == nil && (actions == 0 || (n < 64 && actions >= 1<<n)) {
+			d.failf("player %d: the mask of actions that changed, %#x, is not one of 1 to %#x", p, actions, uint64(1)<<n-1)
+			return
+		}
+		for a := 0; a < n && d.err == nil; a++ {
+			if actions&(1<<a) != 0 {
+				decodeAction(d, &s.players[p*n+a])
+			}
+		}
+	}
+}
+
+func decodeAction(d *decoder, st *input.Stats) {
+	h := d.uvarint()
+	if d.err == nil && h > sAll {
+		d.failf("action state header %#x names fields that do not exist (allowed: bits 0 to 8)", h)
+		return
+	}
+	*st = input.Stats{Down: h&sDown != 0, WasDown: h&sWasDown != 0}
+	if h&sPresses != 0 {
+		st.Presses = d.toInt("action presses", d.varint())
+	}
+	if h&sReleases != 0 {
+		st.Releases = d.toInt("action releases", d.varint())
+	}
+	if h&sHeld != 0 {
+		st.Held = time.Duration(d.varint())
+	}
+	for _, v := range [...]struct {
+		bit uint64
+		f   *float32
+	}{{sValue, &st.Value}, {sStartValue, &st.StartValue}, {sMean, &st.Mean}, {sPeak, &st.Peak}} {
+		if h&v.bit != 0 {
+			w := d.uvarint()
+			if w > math.MaxUint32 {
+				d.failf("an action's value %#x does not fit a float32", w)
+			}
+			*v.f = math.Float32frombits(bits.ReverseBytes32(uint32(w)))
+		}
+	}
+}
+
+func appendPacing(b []byte, p *Pacing) []byte {
+	b = binary.AppendUvarint(b, itemPacing)
+	b = binary.AppendUvarint(b, p.Update)
+	b = binary.AppendUvarint(b, zz(p.Tick))
+	b = binary.AppendUvarint(b, zz(int64(p.Resimulated)))
+	b = binary.AppendUvarint(b, zz(int64(p.ResimulationTime)))
+	b = binary.AppendUvarint(b, zz(int64(p.Held)))
+	return binary.AppendUvarint(b, zz(int64(p.Advantage)))
+}
+
+func pacingItem(d *decoder, p *Pacing) {
+	p.Update = d.uvarint()
+	p.Tick = d.varint()
+	p.Resimulated = d.toInt("Pacing.Resimulated", d.varint())
+	p.ResimulationTime = time.Duration(d.varint())
+	p.Held = time.Duration(d.varint())
+	p.Advantage = time.Duration(d.varint())
 }
 
 func (s *stream) appendStats(b []byte, w *[nStats]uint64) []byte {
@@ -665,8 +872,15 @@ func (d *decoder) int32(what string) int32 {
 
 // tick decodes a tick with flags f into t, updating s.
 func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
-	if f > fAll {
-		d.failf("tick flags %#x are not defined (allowed: bits 0 to 20)", f)
+	switch {
+	case !s.v6 && f > fAllV5:
+		d.failf("tick flags %#x are not defined (allowed: bits 0 to 20 before format 6)", f)
+		return
+	case f > fAll:
+		d.failf("tick flags %#x are not defined (allowed: bits 0 to 21)", f)
+		return
+	case f&fPlayers != 0 && len(s.players) == 0:
+		d.failf("tick flags %#x give players' input, but the recording is not of a networked match", f)
 		return
 	}
 	u := &t.Update
@@ -754,6 +968,10 @@ func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
 			t.Shutdown = append(t.Shutdown, q)
 		}
 	}
+	if f&fPlayers != 0 {
+		s.decodePlayers(d)
+	}
+	t.Players = append(t.Players[:0], s.players...)
 	if d.err != nil {
 		return
 	}

@@ -8,6 +8,21 @@
 // [Header.CheckpointEvery] ticks; a replay reads them back and checks its
 // own hashes against the recorded ones.
 //
+// # A networked match
+//
+// A recording whose header has [Header.Net] is one machine's side of a
+// networked match, and holds the match's confirmed timeline instead of
+// that machine's devices: one [Tick] per confirmed tick, numbered from 0
+// on the step's timeline, whose Players are every player's confirmed
+// action states; the checkpoints are the confirmed world hashes at the
+// match's hash interval; [Pacing] items say what the match's timing did
+// (ticks run again after a rollback, time held at the prediction window,
+// advantage owed); the end marker's tick count makes Ticks-1 the last
+// confirmed tick. Every peer of a match in sync, and a spectator fed the
+// confirmed stream, records the same ticks and hashes; only Net.Peer
+// differs. [Writer.Pacing] and Append of such ticks allocate nothing in
+// steady state.
+//
 // # Recording
 //
 // [NewWriter] (or [Create] for a file) writes the header at once, so a
@@ -48,7 +63,7 @@
 // [ErrCorrupt], [ErrNotRecording] or [ErrVersion], in an [*Error] that
 // names the file, the byte offset and how many ticks came before:
 //
-//	recording: game.rec: byte 4: format version 9 is not supported (this build reads 2 to 4)
+//	recording: game.rec: byte 4: format version 9 is not supported (this build reads 2 to 6)
 //	recording: game.rec: byte 81920, after 4800 ticks: chunk 80: checksum 0x1c2d3e4f does not match its contents (0x0a0b0c0d)
 //
 // A chunk's length has a checksum of its own, so a damaged length is
@@ -80,10 +95,12 @@
 //
 // Chunk 0 holds the header only: Framework, Game, Mode, Package and Title
 // (each a uvarint length and bytes), Config (length and bytes), Seed
-// (uint64) and CheckpointEvery (uvarint). Every later chunk holds whole items, each
-// starting with a uvarint h: an even h is a tick with flags h>>1; h = 1 a
-// checkpoint; h = 5 a hook; h = 3 the end marker, which is the last item
-// of the file.
+// (uint64), CheckpointEvery (uvarint) and Net: Players (uvarint, 0 for no
+// match), then when not 0 Actions (uvarint) and Peer (varint). Every later
+// chunk holds whole items, each starting with a uvarint h: an even h is a
+// tick with flags h>>1; h = 1 a checkpoint; h = 5 a hook; h = 7 a pacing
+// item (a match's recording only); h = 3 the end marker, which is the
+// last item of the file.
 //
 // A tick's flags hold the update Kind (bits 0-1) and Final, Quiet, Coarse
 // and Stop as bits, and mark each field that differs from its prediction;
@@ -108,14 +125,27 @@
 // update come after the records: a count, then per request its reason
 // (length and bytes), At as a varint from the update's Start and Seq.
 //
+// In a match's recording, flag bit 21 marks a tick whose players' input
+// differs from the previous tick's (all zero before the first tick); it
+// follows the shutdown requests: a uvarint mask of the players whose input
+// changed, then per such player a uvarint mask of its actions that
+// changed, then per such action a uvarint of the fields that are not zero
+// (bit 0 Down and bit 1 WasDown are the values; then Presses, Releases,
+// Held as varints, Value, StartValue, Mean and Peak as byte-reversed
+// float32 bits) and those fields in that order. A pacing item holds the
+// update (uvarint), the tick, Resimulated, ResimulationTime, Held and
+// Advantage (varints).
+//
 // A hook holds the hook's name (one byte: 0 InitSimulation, 1
 // DeinitSimulation) and its Futures watermark (uvarint).
 //
-// Version 3 is version 4 with an 8-byte frame (the length, then one
-// CRC-32C of the length bytes and the payload; the version under no
-// checksum), without Package and Title in the header, without the end
-// marker's outcome and without hooks; version 2 is version 3 without the
-// shutdown flag. This build reads all three.
+// Version 5 is version 6 without the header's Net, tick flag bit 21 and
+// pacing items. Version 4 is version 5 without the rollback statistics in
+// the Timing (its mask has 29 bits). Version 3 is version 4 with an
+// 8-byte frame (the length, then one CRC-32C of the length bytes and the
+// payload; the version under no checksum), without Package and Title in
+// the header, without the end marker's outcome and without hooks; version
+// 2 is version 3 without the shutdown flag. This build reads all five.
 //
 // A checkpoint holds the tick number (varint from the last tick's), the
 // world hash (uint64) and a count of types; each type is a uvarint

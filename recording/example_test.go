@@ -75,7 +75,7 @@ func Example() {
 		}
 	}
 	// Output:
-	// 152 bytes
+	// 153 bytes
 	// example.com/game, seed 7, a checkpoint every 60 ticks
 	// tick 0: fixed 16.666667ms, 0 records
 	// tick 1: fixed 16.666667ms, 1 records

@@ -33,7 +33,11 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte("MTRC\x01"))
 	// The older versions, a damaged version byte and length field, each
 	// outcome, a header's strings at their limits.
-	for _, name := range []string{"testdata/v2.rec", "testdata/v3.rec"} {
+	// A networked match's recording, whole and cut.
+	match := write(f, matchHeader, makeMatch(74, 50, 10, *matchHeader.Net), nil)
+	f.Add(match)
+	f.Add(match[:len(match)-5])
+	for _, name := range []string{"testdata/v2.rec", "testdata/v3.rec", "testdata/v5.rec"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
@@ -77,7 +81,11 @@ func FuzzReader(f *testing.F) {
 				c := *v
 				c.Records = append(c.Records[:0:0], v.Records...)
 				c.Shutdown = append(c.Shutdown[:0:0], v.Shutdown...)
+				c.Players = append(c.Players[:0:0], v.Players...)
 				evs = append(evs, event{tick: &c})
+			case *recording.Pacing:
+				c := *v
+				evs = append(evs, event{pacing: &c})
 			case *recording.Checkpoint:
 				c := *v
 				c.Types = append(c.Types[:0:0], v.Types...)

@@ -22,8 +22,9 @@ import (
 
 // event is one thing a session appends: a tick or a checkpoint.
 type event struct {
-	tick *recording.Tick
-	cp   *recording.Checkpoint
+	tick   *recording.Tick
+	cp     *recording.Checkpoint
+	pacing *recording.Pacing
 }
 
 type sessionOptions struct {
@@ -257,9 +258,12 @@ func appendAll(t testing.TB, w *recording.Writer, evs []event) {
 	t.Helper()
 	for i, e := range evs {
 		var err error
-		if e.tick != nil {
+		switch {
+		case e.tick != nil:
 			err = w.Append(e.tick)
-		} else {
+		case e.pacing != nil:
+			err = w.Pacing(e.pacing)
+		default:
 			err = w.Checkpoint(e.cp)
 		}
 		if err != nil {
@@ -281,11 +285,15 @@ func readAll(r *recording.Reader) ([]event, *recording.End, error) {
 			c := *v
 			c.Records = slices.Clone(v.Records)
 			c.Shutdown = slices.Clone(v.Shutdown)
+			c.Players = slices.Clone(v.Players)
 			evs = append(evs, event{tick: &c})
 		case *recording.Checkpoint:
 			c := *v
 			c.Types = slices.Clone(v.Types)
 			evs = append(evs, event{cp: &c})
+		case *recording.Pacing:
+			c := *v
+			evs = append(evs, event{pacing: &c})
 		case *recording.End:
 			e := *v
 			_, err := r.Next()
@@ -321,9 +329,13 @@ func diffEvents(got, want []event) string {
 			if p := diff(reflect.ValueOf(*g.cp), reflect.ValueOf(*w.cp), "Checkpoint"); p != "" {
 				return fmt.Sprintf("event %d: %s", i, p)
 			}
+		case w.pacing != nil && g.pacing != nil:
+			if *g.pacing != *w.pacing {
+				return fmt.Sprintf("event %d: pacing %+v, want %+v", i, *g.pacing, *w.pacing)
+			}
 		default:
-			return fmt.Sprintf("event %d: got tick %v checkpoint %v, want tick %v checkpoint %v",
-				i, g.tick != nil, g.cp != nil, w.tick != nil, w.cp != nil)
+			return fmt.Sprintf("event %d: got tick %v checkpoint %v pacing %v, want tick %v checkpoint %v pacing %v",
+				i, g.tick != nil, g.cp != nil, g.pacing != nil, w.tick != nil, w.cp != nil, w.pacing != nil)
 		}
 	}
 	if len(got) != len(want) {
@@ -351,6 +363,14 @@ func diff(g, w reflect.Value, path string) string {
 				return p
 			}
 		}
+	case reflect.Pointer:
+		if g.IsNil() || w.IsNil() {
+			if g.IsNil() != w.IsNil() {
+				return fmt.Sprintf("%s: nil %v, want nil %v", path, g.IsNil(), w.IsNil())
+			}
+			return ""
+		}
+		return diff(g.Elem(), w.Elem(), path)
 	case reflect.Float32, reflect.Float64:
 		if math.Float64bits(g.Float()) != math.Float64bits(w.Float()) {
 			return fmt.Sprintf("%s: got %v (%#x), want %v (%#x)", path, g.Float(), math.Float64bits(g.Float()),
@@ -541,3 +561,62 @@ func (r *pipeReader) reveal(n int) bool {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// matchHeader is the header of a networked match's recording: two
+// players of five actions, recorded by peer 1.
+var matchHeader = func() recording.Header {
+	h := testHeader
+	h.Net = &recording.Net{Players: 2, Actions: 5, Peer: 1}
+	return h
+}()
+
+// makeMatch makes the confirmed timeline of a match as a framework
+// records it: a tick per confirmed tick on the step's timeline, whose
+// players' action states change now and then (presses, held time,
+// analog values, some whole and some not), a checkpoint every `every`
+// ticks and a pacing item now and then.
+func makeMatch(seed uint64, ticks, every int, net recording.Net) []event {
+	rng := rand.New(rand.NewPCG(seed, 9))
+	step := time.Second / 60
+	in := make([]input.Stats, net.Players*net.Actions)
+	var evs []event
+	for k := range ticks {
+		for i := range in {
+			if rng.IntN(8) != 0 {
+				continue
+			}
+			st := &in[i]
+			st.WasDown = st.Down
+			st.Down = rng.IntN(2) == 0
+			st.Presses, st.Releases = rng.IntN(2), rng.IntN(2)
+			st.Held = time.Duration(rng.Int64N(int64(step)))
+			st.StartValue = st.Value
+			switch rng.IntN(3) {
+			case 0:
+				st.Value = 0
+			case 1:
+				st.Value = 1
+			default:
+				st.Value = rng.Float32()*2 - 1
+			}
+			st.Mean, st.Peak = st.Value/2, -st.Value
+		}
+		t := &recording.Tick{
+			Update: timing.Update{Kind: timing.FixedUpdate, Number: uint64(k), Delta: step, Steps: 1, Final: true,
+				Start: timing.Instant(k) * timing.Instant(step), End: timing.Instant(k+1) * timing.Instant(step)},
+			Players: slices.Clone(in),
+		}
+		t.Timing.Step = step
+		t.InputStart, t.InputEnd = t.Update.Start, t.Update.End
+		evs = append(evs, event{tick: t})
+		if every > 0 && (k+1)%every == 0 {
+			evs = append(evs, event{cp: &recording.Checkpoint{Tick: uint64(k), Hash: rng.Uint64()}})
+		}
+		if rng.IntN(10) == 0 {
+			evs = append(evs, event{pacing: &recording.Pacing{Update: uint64(k + 3), Tick: int64(k + 2),
+				Resimulated: rng.IntN(9), ResimulationTime: time.Duration(rng.Int64N(1e6)),
+				Held: step * time.Duration(rng.IntN(2)), Advantage: time.Duration(rng.Int64N(2e7) - 1e7)}})
+		}
+	}
+	return evs
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -49,6 +50,7 @@ type Reader struct {
 	tick   Tick
 	cp     Checkpoint
 	hook   Hook
+	pacing Pacing
 	end    End
 	ended  bool
 	err    error // sticky: anything but ErrIncomplete
@@ -89,6 +91,13 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	rd.seq = 1
 	return rd, nil
 }
+
+// Current returns the storage of the ticks Next returns: after Next
+// returned a *Tick, the tick; it stays the same pointer for the reader's
+// life. A replay's simulation reads the tick being replayed through it
+// (the players' confirmed input of a match) while the runtime drives the
+// reader.
+func (r *Reader) Current() *Tick { return &r.tick }
 
 // Header returns the recording's header.
 func (r *Reader) Header() Header { return r.h }
@@ -203,6 +212,7 @@ func (r *Reader) readHeader() error {
 	r.off = len(magic) + n
 	r.version = v
 	r.s.oldStats = v < 5
+	r.s.v6 = v >= 6
 	if v >= 4 {
 		r.prefix = append([]byte(nil), r.in[:r.off]...)
 	}
@@ -227,6 +237,24 @@ func (r *Reader) readHeader() error {
 		d.failf("Header.CheckpointEvery %d is out of range (allowed: 1 to %d)", every, MaxCheckpointEvery)
 	}
 	h.CheckpointEvery = int(every)
+	if v >= 6 {
+		if players := d.uvarint(); players != 0 && d.err == nil {
+			actions, peer := d.uvarint(), d.varint()
+			switch {
+			case d.err != nil:
+			case players > MaxPlayers:
+				d.failf("Header.Net.Players %d is out of range (allowed: 1 to %d)", players, MaxPlayers)
+			case actions < 1 || actions > MaxActions:
+				d.failf("Header.Net.Actions %d is out of range (allowed: 1 to %d)", actions, MaxActions)
+			case peer < -1 || peer > MaxPeer:
+				d.failf("Header.Net.Peer %d is out of range (allowed: -1 for a spectator, 0 to %d)", peer, MaxPeer)
+			default:
+				h.Net = &Net{Players: int(players), Actions: int(actions), Peer: int(peer)}
+				r.s.actions = int(actions)
+				r.s.players = make([]input.Stats, players*actions)
+			}
+		}
+	}
 	if d.err == nil && d.left() != 0 {
 		d.mark = d.pos
 		d.failf("the header's chunk goes on for %d bytes after it", d.left())
@@ -366,12 +394,15 @@ func (r *Reader) Next() (Item, error) {
 	case h == itemHook && r.version >= 4:
 		hookItem(d, &r.hook)
 		it = &r.hook
+	case h == itemPacing && r.version >= 6 && r.h.Net != nil:
+		pacingItem(d, &r.pacing)
+		it = &r.pacing
 	case h == itemEnd:
 		r.s.endMarker(d, &r.end, r.version)
 		r.ended = true
 		it = &r.end
 	default:
-		d.failf("item type %d is not defined in format version %d (allowed: tick, checkpoint, hook from version 4, end)", h, r.version)
+		d.failf("item type %d is not defined in format version %d (allowed: tick, checkpoint, hook from version 4, pacing from version 6 in a match's recording, end)", h, r.version)
 	}
 	if err := r.check(); err != nil {
 		return nil, err

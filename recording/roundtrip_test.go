@@ -117,7 +117,10 @@ func TestFieldsCovered(t *testing.T) {
 		{reflect.TypeFor[timing.Stats](), 18},
 		{reflect.TypeFor[timing.Ledger](), 13},
 		{reflect.TypeFor[input.Record](), 15},
-		{reflect.TypeFor[recording.Tick](), 10},
+		{reflect.TypeFor[recording.Tick](), 11},
+		{reflect.TypeFor[input.Stats](), 9},
+		{reflect.TypeFor[recording.Net](), 3},
+		{reflect.TypeFor[recording.Pacing](), 6},
 		{reflect.TypeFor[recording.ShutdownRequest](), 3},
 	} {
 		if got := tc.typ.NumField(); got != tc.want {

@@ -12,13 +12,14 @@ import (
 // FormatVersion is the version of the byte layout this build writes. Any
 // change to the layout, including a new field in [Tick] or [Header], takes
 // a new version. A reader reads this version and [OldestFormatVersion] on:
-// version 4 is version 5 without the rollback statistics in Tick.Timing
+// version 5 is version 6 without networked matches (no Header.Net, no
+// Tick.Players, no [Pacing] items); version 4 is version 5 without the rollback statistics in Tick.Timing
 // (Stats.Resimulated, Ledger.Resimulation and Ledger.Advantage read as 0);
 // version 3 is version 4 with 8-byte chunk frames (no checksum of the
 // length field of its own, the version outside every checksum), without
 // Header.Package and Header.Title, without End.Outcome and without hook
 // items; version 2 is version 3 without shutdown requests in ticks.
-const FormatVersion = 5
+const FormatVersion = 6
 
 // OldestFormatVersion is the oldest layout this build still reads.
 const OldestFormatVersion = 2
@@ -59,6 +60,12 @@ const (
 	// MaxHeaderChunk bounds the header's chunk: every field at its
 	// limit.
 	MaxHeaderChunk = MaxConfigLen + 5*MaxStringLen + 64
+	// MaxPlayers bounds Net.Players and MaxActions Net.Actions: the
+	// players of a match and the action states of one player's input.
+	MaxPlayers = 16
+	MaxActions = 64
+	// MaxPeer bounds Net.Peer.
+	MaxPeer = 63
 )
 
 // chunkTarget is the payload size at which the writer hands a chunk over,
@@ -99,6 +106,28 @@ type Header struct {
 	// checkpoints. Zero means [DefaultCheckpointEvery]; a reader always
 	// returns the interval in force.
 	CheckpointEvery int
+	// Net, when set, makes this the recording of one machine's side of
+	// a networked match (format 6 on); nil otherwise.
+	Net *Net
+}
+
+// Net describes the networked match a recording comes from. Such a
+// recording holds the match's confirmed timeline, not this machine's
+// devices: one [Tick] per confirmed tick, numbered from 0, whose Players
+// hold every player's confirmed action states; the checkpoints are the
+// confirmed world hashes at the match's hash interval, and [Pacing]
+// items say what the match's timing did. Every peer of a match in sync
+// (and a spectator fed its confirmed stream) records the same ticks and
+// hashes; only Peer differs. The match's [net] and [timing] values are in
+// Header.Config with the rest of the configuration.
+type Net struct {
+	// Players is the number of players, 1 to [MaxPlayers], and Actions
+	// the action states of one player's input for one tick, 1 to
+	// [MaxActions].
+	Players, Actions int
+	// Peer is the peer number of the machine that recorded, 0 to
+	// [MaxPeer]; -1 for a spectator.
+	Peer int
 }
 
 // Tick is one update as the runtime handed it to the simulation, with
@@ -129,6 +158,36 @@ type Tick struct {
 	// on the simulation owner and may change game state, such as opening
 	// a "save first?" dialog). A reader reuses the slice from tick to tick.
 	Shutdown []ShutdownRequest
+	// Players, in the recording of a networked match (Header.Net), are
+	// every player's confirmed action states for the tick:
+	// Players[p*Actions+a] is player p's action a. Empty otherwise. A
+	// reader reuses the slice from tick to tick.
+	Players []input.Stats
+}
+
+// Pacing is what a networked match's timing did in one update of the
+// machine that recorded it: the ticks it ran again after a rollback and
+// the real time that took, the time it held the simulation back at the
+// prediction window, and the frame advantage it handed to the scheduler
+// as debt. It is written for every update in which any is not zero,
+// after the confirmed ticks known by then. A replay runs the confirmed
+// timeline and needs none of it; it is there so a reader sees how the
+// match was paced.
+type Pacing struct {
+	// Update is the number of this machine's update, and Tick the
+	// match's next tick to simulate after it.
+	Update uint64
+	Tick   int64
+	// Resimulated is the number of ticks run again, ResimulationTime
+	// the real time they took.
+	Resimulated      int
+	ResimulationTime time.Duration
+	// Held is the time the update held the simulation back (one step
+	// when it held, else 0).
+	Held time.Duration
+	// Advantage is the frame advantage handed to the scheduler as debt
+	// (negative: this machine was ahead).
+	Advantage time.Duration
 }
 
 // ShutdownRequest is one ordinary shutdown request as the policy saw it
@@ -183,7 +242,9 @@ type End struct {
 	// the value it panicked with, or the signal that stopped it; empty
 	// for a clean stop.
 	Error string
-	// Ticks and Checkpoints count what the writer appended.
+	// Ticks and Checkpoints count what the writer appended. In the
+	// recording of a networked match the ticks are the confirmed ticks 0
+	// to Ticks-1, so Ticks-1 is the last confirmed tick.
 	Ticks, Checkpoints uint64
 }
 
@@ -268,10 +329,11 @@ type Hook struct {
 }
 
 // Item is what [Reader.Next] returns: a *[Tick], a *[Checkpoint], a
-// *[Hook] or an *[End]. Switch on the type.
+// *[Hook], a *[Pacing] or an *[End]. Switch on the type.
 type Item interface{ item() }
 
 func (*Tick) item()       {}
 func (*Checkpoint) item() {}
 func (*Hook) item()       {}
 func (*End) item()        {}
+func (*Pacing) item()     {}

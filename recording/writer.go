@@ -116,6 +116,13 @@ func NewWriter(w io.Writer, name string, h Header) (*Writer, error) {
 	head = append(head, h.Config...)
 	head = binary.LittleEndian.AppendUint64(head, h.Seed)
 	head = binary.AppendUvarint(head, uint64(h.CheckpointEvery))
+	if h.Net == nil {
+		head = binary.AppendUvarint(head, 0)
+	} else {
+		head = binary.AppendUvarint(head, uint64(h.Net.Players))
+		head = binary.AppendUvarint(head, uint64(h.Net.Actions))
+		head = binary.AppendUvarint(head, zz(int64(h.Net.Peer)))
+	}
 	seal(head[at:], head[:at])
 	if _, err := w.Write(head); err != nil {
 		return nil, &Error{File: name, Offset: 0, Ticks: -1, Err: fmt.Errorf("writing the header: %w", err)}
@@ -137,6 +144,10 @@ func NewWriter(w io.Writer, name string, h Header) (*Writer, error) {
 	for range 4 {
 		wr.free <- make([]byte, 0, initialChunkCap)
 	}
+	if h.Net != nil {
+		wr.s.actions = h.Net.Actions
+		wr.s.players = make([]input.Stats, h.Net.Players*h.Net.Actions)
+	}
 	wr.buf = wr.begin(make([]byte, 0, initialChunkCap))
 	go wr.run()
 	return wr, nil
@@ -156,6 +167,20 @@ func (h *Header) validate() error {
 	str("Header.Package", len(h.Package), MaxStringLen)
 	str("Header.Title", len(h.Title), MaxStringLen)
 	str("Header.Config", len(h.Config), MaxConfigLen)
+	if n := h.Net; n != nil {
+		if n.Players < 1 || n.Players > MaxPlayers {
+			errs = append(errs, &FieldError{Field: "Header.Net.Players", Value: n.Players, Problem: "is out of range",
+				Allowed: fmt.Sprintf("1 to %d", MaxPlayers)})
+		}
+		if n.Actions < 1 || n.Actions > MaxActions {
+			errs = append(errs, &FieldError{Field: "Header.Net.Actions", Value: n.Actions, Problem: "is out of range",
+				Allowed: fmt.Sprintf("1 to %d", MaxActions)})
+		}
+		if n.Peer < -1 || n.Peer > MaxPeer {
+			errs = append(errs, &FieldError{Field: "Header.Net.Peer", Value: n.Peer, Problem: "is out of range",
+				Allowed: fmt.Sprintf("-1 (a spectator) or 0 to %d", MaxPeer)})
+		}
+	}
 	if h.CheckpointEvery < 0 || h.CheckpointEvery > MaxCheckpointEvery {
 		errs = append(errs, &FieldError{Field: "Header.CheckpointEvery", Value: h.CheckpointEvery,
 			Problem: "is out of range",
@@ -246,6 +271,25 @@ func (w *Writer) Hook(h *Hook) error {
 		return w.breakWith(w.fail(-1, &FieldError{Field: "Hook.Name", Value: h.Name, Problem: "is not defined", Allowed: "HookInitSimulation or HookDeinitSimulation"}))
 	}
 	w.buf = appendHook(w.buf, h)
+	w.items++
+	if len(w.buf) >= chunkTarget+frameLen {
+		return w.flush(false)
+	}
+	return nil
+}
+
+// Pacing records what a networked match's timing did in one update (see
+// [Pacing]). It allocates nothing. Errors are as for [Writer.Append]; a
+// recording that is not of a match (no Header.Net) refuses it, wrapping
+// [ErrInvalid].
+func (w *Writer) Pacing(p *Pacing) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if len(w.s.players) == 0 {
+		return w.breakWith(w.fail(-1, detail(ErrInvalid, "a pacing item in a recording that is not of a networked match (Header.Net is nil)")))
+	}
+	w.buf = appendPacing(w.buf, p)
 	w.items++
 	if len(w.buf) >= chunkTarget+frameLen {
 		return w.flush(false)
@@ -387,6 +431,14 @@ func (w *Writer) checkTick(t *Tick) error {
 			return w.fail(-1, detail(ErrInvalid, "record %d: kind %d is not an input record kind (allowed: %d to %d)",
 				i, k, input.RecordPress, lastRecordKind))
 		}
+	}
+	if len(t.Players) != len(w.s.players) {
+		if len(w.s.players) == 0 {
+			return w.fail(-1, detail(ErrInvalid, "tick %d has %d players' action states, but the recording is not of a networked match (allowed: none)",
+				t.Update.Number, len(t.Players)))
+		}
+		return w.fail(-1, detail(ErrInvalid, "tick %d has %d players' action states (allowed: exactly %d, Players × Actions of Header.Net)",
+			t.Update.Number, len(t.Players), len(w.s.players)))
 	}
 	if len(t.Shutdown) > MaxShutdownRequests {
 		return w.fail(-1, detail(ErrInvalid, "%d shutdown requests in one tick (allowed: at most %d)",

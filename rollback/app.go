@@ -84,9 +84,10 @@ type App struct {
 const hashRing = 64
 
 type tickHash struct {
-	tick int64
-	hash uint64
-	ok   bool
+	tick  int64
+	hash  uint64
+	ok    bool
+	types []ecs.TypeHash // the hash's breakdown, reused (HashTypesAt)
 }
 
 // NewApp prepares app for a session with the given prediction window:
@@ -174,7 +175,9 @@ func (a *App) Hash() uint64 {
 	if err := a.app.HashInto(&a.hash); err != nil && a.err == nil {
 		a.err = err
 	}
-	a.hashes[a.slot(a.saved)] = tickHash{tick: a.saved, hash: a.hash.Total, ok: true}
+	h := &a.hashes[a.slot(a.saved)]
+	h.tick, h.hash, h.ok = a.saved, a.hash.Total, true
+	h.types = append(h.types[:0], a.hash.Types...)
 	return a.hash.Total
 }
 

@@ -34,7 +34,7 @@ func TestTwoProcesses(t *testing.T) {
 	}
 	for _, tr := range []string{"udp", "quic"} {
 		t.Run(tr, func(t *testing.T) {
-			host, join := playProcesses(t, bin, tr, 1230)
+			host, join := playProcesses(t, bin, tr, 1230, nil, nil)
 			if host != join {
 				t.Fatalf("the peers end apart:\nhost: %s\njoin: %s", host, join)
 			}
@@ -44,9 +44,10 @@ func TestTwoProcesses(t *testing.T) {
 }
 
 // playProcesses runs a host and a joiner of bin for ticks headless ticks over
-// transport tr on 127.0.0.1 and returns each one's confirmed line. Both
-// processes are killed after two minutes whatever happens.
-func playProcesses(t *testing.T, bin, tr string, ticks int) (host, join string) {
+// transport tr on 127.0.0.1, with hostArgs and joinArgs added to each
+// one's flags, and returns each one's confirmed line. Both processes are
+// killed after two minutes whatever happens.
+func playProcesses(t *testing.T, bin, tr string, ticks int, hostArgs, joinArgs []string) (host, join string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -54,7 +55,7 @@ func playProcesses(t *testing.T, bin, tr string, ticks int) (host, join string) 
 		return append([]string{"--headless", "--ticks", fmt.Sprint(ticks), "--set", "net.transport=" + tr,
 			"--set", "audio.enabled=false", "--set", "net.join_timeout=30s"}, extra...)
 	}
-	h := exec.CommandContext(ctx, bin, args("--host", "127.0.0.1:0", "--bot", "1")...)
+	h := exec.CommandContext(ctx, bin, args(append([]string{"--host", "127.0.0.1:0", "--bot", "1"}, hostArgs...)...)...)
 	out, err := h.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +80,7 @@ func playProcesses(t *testing.T, bin, tr string, ticks int) (host, join string) 
 	var rest strings.Builder
 	done := make(chan struct{})
 	go func() { io.Copy(&rest, out); close(done) }()
-	j := exec.CommandContext(ctx, bin, args("--join", addr, "--token", token, "--bot", "2")...)
+	j := exec.CommandContext(ctx, bin, args(append([]string{"--join", addr, "--token", token, "--bot", "2"}, joinArgs...)...)...)
 	var jerr strings.Builder
 	j.Stderr = &jerr
 	jout, err := j.Output()
@@ -96,4 +97,47 @@ func playProcesses(t *testing.T, bin, tr string, ticks int) (host, join string) 
 		t.Fatalf("a peer printed no confirmed line:\nhost: %q %s\njoin: %q %s", rest.String(), herr.String(), jout, jerr.String())
 	}
 	return host, join
+}
+
+// Two real processes play 10 s over loopback UDP, each recording with
+// --record; each recording then replays with --replay, no network, to
+// the confirmed line its live run ended with, and --replay A --compare B
+// finds no difference.
+func TestTwoProcessesRecord(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two processes for 10 s of play")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "duel")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		t.Fatalf("go build: %v", err)
+	}
+	hostRec, joinRec := filepath.Join(dir, "host.rec"), filepath.Join(dir, "join.rec")
+	host, join := playProcesses(t, bin, "udp", 600, []string{"--record", hostRec}, []string{"--record", joinRec})
+	if host != join {
+		t.Fatalf("the peers end apart:\nhost: %s\njoin: %s", host, join)
+	}
+	run := func(args ...string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput()
+		return string(out), err
+	}
+	for _, c := range []struct{ rec, live string }{{hostRec, host}, {joinRec, join}} {
+		out, err := run("--replay", c.rec)
+		if err != nil {
+			t.Fatalf("--replay %s: %v\n%s", c.rec, err, out)
+		}
+		if got := confirmedLine.FindString(out); got != c.live {
+			t.Errorf("--replay %s ends with %q, the live run with %q\n%s", filepath.Base(c.rec), got, c.live, out)
+		}
+		t.Logf("%s", strings.TrimSpace(out))
+	}
+	out, err := run("--replay", hostRec, "--compare", joinRec)
+	if err != nil || !strings.Contains(out, "no difference") {
+		t.Errorf("--replay host --compare joiner: %v\n%s", err, out)
+	}
+	t.Logf("compare: %s", strings.TrimSpace(out))
 }

@@ -156,7 +156,12 @@ func newSession(g framework.Game, opts Options, clock *runtimetest.Clock, match 
 	ctx.Renderer = assets.NewUploadingRenderer(sess.Assets(), fakes.Renderer)
 	rtOpts.Clock = clock
 	var rec *recording.Writer
-	if opts.Record != "" {
+	if opts.Record != "" && match != nil {
+		// A match records its confirmed timeline (MatchOptions.Records).
+		if err := sess.RecordMatch(opts.Record); err != nil {
+			return nil, err
+		}
+	} else if opts.Record != "" {
 		rec, err = recording.Create(opts.Record, framework.RecordingHeader(g, cfg, rtOpts.Mode))
 		if err != nil {
 			return nil, err
@@ -320,6 +325,9 @@ func (s *Sim) Close() error {
 // finish records the session's end and closes a replay's recording.
 func (s *Sim) finish(err error) {
 	s.ended, s.err = true, err
+	if s.step != nil && s.step.Session != nil {
+		s.err = errors.Join(s.err, s.step.Session.FinishMatchRecording(err))
+	}
 	if s.rec != nil {
 		s.err = errors.Join(s.err, s.rec.Close(err))
 		s.rec = nil

@@ -31,6 +31,11 @@ type MatchOptions struct {
 	// Start delays each peer's session by Start[i] of virtual time (a
 	// peer that starts late); missing entries are 0.
 	Start []time.Duration
+	// Records, if set, are files each peer records its match to, as
+	// --record does in a match (framework.Session.RecordMatch):
+	// Records[i] is peer i's, "" or missing records nothing. Replay one
+	// with [NewReplay] or framework.Replay.
+	Records []string
 	// Script, if set, scripts each peer's input (on sim.Input, at
 	// sim.At(...)) before the match starts. Every peer's own player reads
 	// the game's first seat.
@@ -136,7 +141,11 @@ func Match(game func() framework.Game, opts MatchOptions) ([]*Peer, error) {
 		if i < len(opts.Start) {
 			start = opts.Start[i]
 		}
-		s, err := newSession(gi, opts.Options, &runtimetest.Clock{ManualClock: shared}, m)
+		o := opts.Options
+		if i < len(opts.Records) {
+			o.Record = opts.Records[i]
+		}
+		s, err := newSession(gi, o, &runtimetest.Clock{ManualClock: shared}, m)
 		if err != nil {
 			for _, o := range sims[:i] {
 				o.Close()
