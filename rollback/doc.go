@@ -26,6 +26,18 @@
 // ahead is negative debt), which timing's pacing repays by running a few
 // percent slow or fast, never by waiting whole frames.
 //
+// # Lockstep
+//
+// A window of 0 ([Options.Window], the [net] table's window) is
+// lockstep: the session never predicts and never rolls back; a tick is
+// simulated only once every player's input for it is confirmed, and the
+// update holds (owing its time) until then. Each update's local input is
+// given at once, held or not, so lockstep works with no input delay. The
+// round trip then shows as held ticks wherever it exceeds the input
+// delay: choose lockstep for a game whose ticks are too costly to run
+// again, or for players on a local network; otherwise prediction hides
+// the latency.
+//
 // # Desyncs
 //
 // Every [Options.HashEvery] ticks (default 60; 1 while developing) a

@@ -41,9 +41,12 @@ type Options struct {
 	// Actions is the number of action states in one player's input for
 	// one tick, 1 to 64: the game's [input.Action] values 0 to Actions-1.
 	Actions int
-	// Window is the prediction window, 1 to 64 ticks: how far the session
+	// Window is the prediction window, 0 to 64 ticks: how far the session
 	// simulates past the last tick whose inputs are all confirmed. Past it
-	// the session holds the simulation back (see [Step.Held]).
+	// the session holds the simulation back (see [Step.Held]). Zero is
+	// lockstep: the session never predicts and never rolls back; it
+	// simulates a tick only once every player's input for it is
+	// confirmed, and holds until then.
 	Window int
 	// HashEvery is the hash interval in confirmed ticks, 0 to 3600; zero
 	// sends no hashes and detects no desync. 1 is for development.
@@ -83,8 +86,8 @@ func (o Options) Validate() error {
 	if o.Actions < 1 || o.Actions > maxActions {
 		bad("Actions", o.Actions, "1 to 64")
 	}
-	if o.Window < 1 || o.Window > maxWindow {
-		bad("Window", o.Window, "1 to 64 ticks")
+	if o.Window < 0 || o.Window > maxWindow {
+		bad("Window", o.Window, "0 (lockstep) to 64 ticks")
 	}
 	if o.HashEvery < 0 || o.HashEvery > 3600 {
 		bad("HashEvery", o.HashEvery, "0 (no hashes) to 3600 ticks")
@@ -270,6 +273,11 @@ func NewSession(sim Simulation, opts Options) (*Session, error) {
 	// most Delay past ours: its inputs reach at most 2(Window+Delay) past
 	// what we last confirmed of it.
 	s.ringLen = 2*(s.window+md) + 2
+	if s.window == 0 {
+		// In lockstep a local input is given one tick sooner, before the
+		// tick before it is simulated: the peers may lack one tick more.
+		s.ringLen += 2
+	}
 	s.inputs = make([]input.Stats, s.ringLen*s.players*s.actions)
 	s.stamps = make([]int64, s.ringLen*s.players)
 	for i := range s.stamps {
@@ -386,13 +394,27 @@ func (s *Session) Advance() (Step, error) {
 			return st, err
 		}
 	}
+	if s.window == 0 {
+		// Lockstep: every peer needs this update's input before any can
+		// simulate the tick it is for, so it is given now, held or not.
+		for p := range s.players {
+			if !s.isLocal(p) {
+				continue
+			}
+			if k := s.tick + int64(s.opts.Players[p].Delay); s.confirmed(p, k) {
+				s.carryLocal(p)
+			} else {
+				s.commitLocal(p, k)
+			}
+		}
+	}
 	mf := s.minFrontier()
 	st.Tick = s.tick
 	if s.tick-mf >= int64(s.window) {
 		s.stats.Held++
 		st.Held = true
 		for p := range s.players {
-			if s.isLocal(p) {
+			if s.isLocal(p) && s.window > 0 {
 				s.carryLocal(p)
 			}
 		}
@@ -400,25 +422,29 @@ func (s *Session) Advance() (Step, error) {
 		return st, nil
 	}
 	for p := range s.players {
-		if !s.isLocal(p) {
-			continue
+		if s.isLocal(p) && s.window > 0 {
+			s.commitLocal(p, s.tick+int64(s.opts.Players[p].Delay))
 		}
-		k := s.tick + int64(s.opts.Players[p].Delay)
-		if s.carried[p] > 0 {
-			s.carryLocal(p)
-			s.carried[p] = 0
-			copy(s.stored(p, k), s.carry[p*s.actions:(p+1)*s.actions])
-		} else {
-			copy(s.stored(p, k), s.local[p*s.actions:(p+1)*s.actions])
-		}
-		s.stamps[s.slot(k)*s.players+p] = k
-		s.frontier[p] = k + 1
 	}
 	if err := s.step(s.tick, false); err != nil {
 		return st, err
 	}
 	s.finishHashes(s.minFrontier())
 	return st, nil
+}
+
+// commitLocal makes local player p's input, with what held updates
+// carried, its confirmed input for tick k.
+func (s *Session) commitLocal(p int, k int64) {
+	if s.carried[p] > 0 {
+		s.carryLocal(p)
+		s.carried[p] = 0
+		copy(s.stored(p, k), s.carry[p*s.actions:(p+1)*s.actions])
+	} else {
+		copy(s.stored(p, k), s.local[p*s.actions:(p+1)*s.actions])
+	}
+	s.stamps[s.slot(k)*s.players+p] = k
+	s.frontier[p] = k + 1
 }
 
 // carryLocal merges local player p's input into what the updates held
