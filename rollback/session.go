@@ -54,6 +54,14 @@ type Options struct {
 	// Clock measures the real time spent resimulating; nil is
 	// [timing.SystemClock].
 	Clock timing.Clock
+	// LogBytes bounds the confirmed input log, 0 to [MaxLogBytes]: the
+	// session keeps every player's confirmed input of every tick, from
+	// tick 0, in at most LogBytes bytes (reserved at once, touched as it
+	// fills), so that a [Feed] can stream them to a spectator or a peer
+	// catching up. At one to a few bytes a tick, [DefaultLogBytes] holds
+	// tens of hours at 60 Hz; a full log stops logging and a feed asked
+	// past its end fails with [ErrLogFull]. Zero keeps no log.
+	LogBytes int
 }
 
 // DefaultOptions returns the defaults: a window of 8 ticks and a hash
@@ -92,6 +100,9 @@ func (o Options) Validate() error {
 	if o.HashEvery < 0 || o.HashEvery > 3600 {
 		bad("HashEvery", o.HashEvery, "0 (no hashes) to 3600 ticks")
 	}
+	if o.LogBytes < 0 || o.LogBytes > MaxLogBytes {
+		bad("LogBytes", o.LogBytes, "0 (no log) to 1 GiB")
+	}
 	return errors.Join(errs...)
 }
 
@@ -124,6 +135,7 @@ type Simulation interface {
 // Inputs is every player's input for one tick, lent to [Simulation.Step].
 type Inputs struct {
 	s    *Session
+	f    *Follower
 	tick int64
 }
 
@@ -131,15 +143,25 @@ type Inputs struct {
 func (in *Inputs) Tick() int64 { return in.tick }
 
 // Players returns the number of players.
-func (in *Inputs) Players() int { return in.s.players }
+func (in *Inputs) Players() int {
+	if in.f != nil {
+		return in.f.players
+	}
+	return in.s.players
+}
 
 // Player returns player p's action states for the tick, indexed by
 // [input.Action]. The slice is valid during Step only.
-func (in *Inputs) Player(p int) []input.Stats { return in.s.used(in.tick, p) }
+func (in *Inputs) Player(p int) []input.Stats {
+	if in.f != nil {
+		return in.f.row(in.tick, p)
+	}
+	return in.s.used(in.tick, p)
+}
 
 // Predicted reports whether player p's input is a prediction (the
 // player's last confirmed input repeated) rather than confirmed.
-func (in *Inputs) Predicted(p int) bool { return !in.s.confirmed(p, in.tick) }
+func (in *Inputs) Predicted(p int) bool { return in.f == nil && !in.s.confirmed(p, in.tick) }
 
 // Step is what one [Session.Advance] did.
 type Step struct {
@@ -237,7 +259,9 @@ type Session struct {
 
 	remotePeers []int
 	scratch     []input.Stats // one decoded input
-	in          Inputs        // lent to Step
+	scratchRows []input.Stats // every player's input of one tick
+	log         *inputLog
+	in          Inputs // lent to Step
 
 	stats Stats
 }
@@ -305,6 +329,10 @@ func NewSession(sim Simulation, opts Options) (*Session, error) {
 	}
 	s.stats.StaleHashTick = -1
 	s.scratch = make([]input.Stats, s.actions)
+	if opts.LogBytes > 0 {
+		s.log = newInputLog(0, opts.LogBytes, s.players, s.actions)
+		s.scratchRows = make([]input.Stats, s.players*s.actions)
+	}
 	for _, pl := range opts.Players {
 		if pl.Peer != opts.Self && !s.isPeer(pl.Peer) {
 			s.remotePeers = append(s.remotePeers, pl.Peer)
@@ -445,6 +473,7 @@ func (s *Session) commitLocal(p int, k int64) {
 	}
 	s.stamps[s.slot(k)*s.players+p] = k
 	s.frontier[p] = k + 1
+	s.logConfirmed()
 }
 
 // carryLocal merges local player p's input into what the updates held
@@ -552,6 +581,7 @@ func (s *Session) confirm(p int, k int64, in []input.Stats) {
 		f++
 	}
 	s.frontier[p] = f
+	s.logConfirmed()
 }
 
 func equal(a, b []input.Stats) bool {
