@@ -94,7 +94,7 @@ type tickHash struct {
 // ecs.App.EnableSnapshots) and adds the [Players] resource.
 func NewApp(app *ecs.App, window int) (*App, error) {
 	if window < 0 || window > maxWindow {
-		return nil, fmt.Errorf("rollback: NewApp window %d is out of range; allowed: 0 (lockstep) to %d", window, maxWindow)
+		return nil, fmt.Errorf("rollback: NewApp window %d is out of range; allowed: 0 to %d (0 is lockstep)", window, maxWindow)
 	}
 	ring, err := ecs.NewSnapshots(app, window+2)
 	if err != nil {

@@ -470,3 +470,60 @@ func (f *Follower) Advance(budget time.Duration, limit int) (int, error) {
 	}
 	return n, nil
 }
+
+// NewSessionAfter returns a session that plays on from where fol has
+// caught up: at tick fol.Tick(), driving the simulation fol drove (which
+// holds the state before that tick), every tick before it confirmed with
+// the inputs fol ran. A player who rejoins, or resynchronises past what
+// the messages repeat, catches up through a [Feed] and a [Follower] and
+// then plays on with this session; the host calls [Session.Rejoined] for
+// its peer. Like tick 0, the ticks a local player's delay skips from the
+// start tick carry no input of that player. opts is as for [NewSession]
+// and must have fol's players and actions.
+func NewSessionAfter(fol *Follower, opts Options) (*Session, error) {
+	if len(opts.Players) != fol.players || opts.Actions != fol.actions {
+		return nil, fmt.Errorf("rollback: NewSessionAfter: %d players of %d actions; the follower has %d of %d", len(opts.Players), opts.Actions, fol.players, fol.actions)
+	}
+	s, err := NewSession(fol.sim, opts)
+	if err != nil {
+		return nil, err
+	}
+	t := fol.tick
+	s.tick = t
+	for p, pl := range opts.Players {
+		for i := range s.ringLen {
+			s.stamps[i*s.players+p] = -1
+		}
+		if t > 0 {
+			copy(s.stored(p, t-1), fol.row(t-1, p))
+			s.stamps[s.slot(t-1)*s.players+p] = t - 1
+		}
+		s.frontier[p] = t
+		if pl.Peer == opts.Self {
+			for k := t; k < t+int64(pl.Delay); k++ {
+				clear(s.stored(p, k))
+				s.stamps[s.slot(k)*s.players+p] = k
+			}
+			s.frontier[p] = t + int64(pl.Delay)
+		}
+	}
+	if s.log != nil {
+		s.log.start = t
+		clear(s.log.prev)
+	}
+	return s, nil
+}
+
+// Rejoined forgets what peer had acknowledged and reported, for a peer
+// whose process started again (netplay's Reconnected event): it sends
+// the peer every input it holds that the peer's new messages do not
+// acknowledge, from where the peer caught up.
+func (s *Session) Rejoined(peer int) {
+	if peer < 0 || peer >= maxPeers {
+		return
+	}
+	for p := range s.players {
+		s.peerAck[peer*s.players+p] = 0
+	}
+	s.peerSeen[peer], s.peerTick[peer], s.peerAdv[peer] = false, 0, 0
+}

@@ -92,7 +92,7 @@ func (o MatchOptions) Validate() error {
 		bad("Delay", o.Delay, "0 to 16")
 	}
 	if o.Window < 0 || o.Window > maxWindow {
-		bad("Window", o.Window, "0 (lockstep) to 64")
+		bad("Window", o.Window, "0 to 64 (0 is lockstep)")
 	}
 	if o.HashEvery < 0 || o.HashEvery > 3600 {
 		bad("HashEvery", o.HashEvery, "0 to 3600")

@@ -95,7 +95,7 @@ func (o Options) Validate() error {
 		bad("Actions", o.Actions, "1 to 64")
 	}
 	if o.Window < 0 || o.Window > maxWindow {
-		bad("Window", o.Window, "0 (lockstep) to 64 ticks")
+		bad("Window", o.Window, "0 to 64 ticks (0 is lockstep)")
 	}
 	if o.HashEvery < 0 || o.HashEvery > 3600 {
 		bad("HashEvery", o.HashEvery, "0 (no hashes) to 3600 ticks")
@@ -408,11 +408,11 @@ func (s *Session) Local(p int) []input.Stats {
 // returned wrapped.
 func (s *Session) Advance() (Step, error) {
 	if !s.started {
-		if err := s.sim.Save(0); err != nil {
-			return Step{}, fmt.Errorf("rollback: saving tick 0: %w", err)
+		if err := s.sim.Save(s.tick); err != nil {
+			return Step{}, fmt.Errorf("rollback: saving tick %d: %w", s.tick, err)
 		}
 		s.started = true
-		s.hashState(0)
+		s.hashState(s.tick)
 	}
 	var st Step
 	if s.pending >= 0 {
