@@ -67,7 +67,9 @@
 // A follower starts from the state before its start tick: tick 0, the
 // initial world every peer builds the same from the same game and
 // configuration ([NewFollower]'s start is the seam for a transferred
-// snapshot at a later tick).
+// snapshot at a later tick). A player who catches up (a restarted
+// process rejoining its slot) then plays on with [NewSessionAfter], from
+// the tick the follower reached; the host calls [Session.Rejoined] for it.
 //
 // # Desyncs
 //
