@@ -94,8 +94,8 @@ type tickHash struct {
 // it enables snapshots (failing with their refusals, see
 // ecs.App.EnableSnapshots) and adds the [Players] resource.
 func NewApp(app *ecs.App, window int) (*App, error) {
-	if window < 1 || window > maxWindow {
-		return nil, fmt.Errorf("rollback: NewApp window %d is out of range; allowed: 1 to %d", window, maxWindow)
+	if window < 0 || window > maxWindow {
+		return nil, fmt.Errorf("rollback: NewApp window %d is out of range; allowed: 0 to %d (0 is lockstep)", window, maxWindow)
 	}
 	ring, err := ecs.NewSnapshots(app, window+2)
 	if err != nil {

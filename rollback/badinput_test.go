@@ -132,7 +132,7 @@ func TestMalformedMessagesAreRefusedWhole(t *testing.T) {
 }
 
 func TestOptionsNameEveryBadField(t *testing.T) {
-	err := rollback.Options{Self: -1, Players: []rollback.Player{{Peer: 99, Delay: -1}}, Actions: 0, Window: 0, HashEvery: -1}.Validate()
+	err := rollback.Options{Self: -1, Players: []rollback.Player{{Peer: 99, Delay: -1}}, Actions: 0, Window: -1, HashEvery: -1}.Validate()
 	var fields []string
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		var oe *option.Error

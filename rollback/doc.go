@@ -26,6 +26,51 @@
 // ahead is negative debt), which timing's pacing repays by running a few
 // percent slow or fast, never by waiting whole frames.
 //
+// # Lockstep
+//
+// A window of 0 ([Options.Window], the [net] table's window) is
+// lockstep: the session never predicts and never rolls back; a tick is
+// simulated only once every player's input for it is confirmed, and the
+// update holds (owing its time) until then. Each update's local input is
+// given at once, held or not, so lockstep works with no input delay. The
+// round trip then shows as held ticks wherever it exceeds the input
+// delay: choose lockstep for a game whose ticks are too costly to run
+// again, or for players on a local network; otherwise prediction hides
+// the latency.
+//
+// # Catching up on the confirmed inputs
+//
+// A session with [Options.LogBytes] keeps the match's confirmed input
+// log: every player's confirmed action states of every tick from tick 0,
+// coded as the messages code a block (one byte for a tick on which no one
+// changed anything), within the bound it is given ([DefaultLogBytes],
+// 8 MiB, holds tens of hours at 60 Hz; a full log stops logging and the
+// match goes on). A [Feed] streams the log from the tick a receiver asks
+// for, over the same [Transport], in checksummed messages of at most
+// [MaxMessage], a few ahead of the receiver's acknowledgement and
+// sending again from it when no progress comes, optionally holding back
+// the last few confirmed ticks (a spectator's delay). A [Follower] takes
+// them and runs its [Simulation] on confirmed inputs only, never
+// predicting, as many ticks an update as a time budget allows, so a
+// window stays responsive while a new process catches up:
+//
+//	// the host, per receiver, every update:
+//	feed.Receive(ack) // the receiver's request and acknowledgement
+//	for range 4 { m, ok, err := feed.Append(msg[:0]); if !ok { break }; send(m) }
+//	feed.Update()
+//
+//	// the receiver, every update:
+//	fol.Receive(m) // each catch-up message
+//	fol.Advance(budget, limit)
+//	send(fol.AppendAck(ack[:0]))
+//
+// A follower starts from the state before its start tick: tick 0, the
+// initial world every peer builds the same from the same game and
+// configuration ([NewFollower]'s start is the seam for a transferred
+// snapshot at a later tick). A player who catches up (a restarted
+// process rejoining its slot) then plays on with [NewSessionAfter], from
+// the tick the follower reached; the host calls [Session.Rejoined] for it.
+//
 // # Desyncs
 //
 // Every [Options.HashEvery] ticks (default 60; 1 while developing) a

@@ -2,6 +2,9 @@ package rollback_test
 
 import (
 	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/rollback"
 )
 
 // FuzzReceive feeds arbitrary messages to a session between updates: a
@@ -33,6 +36,44 @@ func FuzzReceive(f *testing.F) {
 			st := a.Stats()
 			if st.MaxDepth > 8 || st.Tick-st.Confirmed > 8 {
 				t.Fatalf("depth %d, %d ticks past confirmed; window 8", st.MaxDepth, st.Tick-st.Confirmed)
+			}
+		}
+	})
+}
+
+// FuzzCatchUp feeds arbitrary catch-up messages and acknowledgements to a
+// follower and a feed: each is taken whole or refused, and a follower
+// never runs past what it received.
+func FuzzCatchUp(f *testing.F) {
+	f.Add(catchUpMessage(f))
+	f.Add([]byte("MA\x01\x05"))
+	f.Fuzz(func(t *testing.T, m []byte) {
+		fol, err := rollback.NewFollower(newToy(0), 2, 2, 10, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = fol.Receive(m)
+		if _, err := fol.Advance(time.Second, 10000); err != nil {
+			t.Fatal(err)
+		}
+		if st := fol.Stats(); st.Tick > st.Received {
+			t.Fatalf("follower at tick %d past the %d received", st.Tick, st.Received)
+		}
+		players := []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 0, Delay: 2}}
+		s, err := rollback.NewSession(newToy(8), rollback.Options{Players: players, Actions: 2, Window: 8, LogBytes: 1 << 12})
+		if err != nil {
+			t.Fatal(err)
+		}
+		feed := s.NewFeed(0)
+		_ = feed.Receive(m)
+		for range 3 {
+			if _, err := s.Advance(); err != nil {
+				t.Fatal(err)
+			}
+			if msg, ok, err := feed.Append(nil); err != nil {
+				t.Fatal(err)
+			} else if ok && len(msg) > rollback.MaxMessage {
+				t.Fatalf("message of %d bytes", len(msg))
 			}
 		}
 	})

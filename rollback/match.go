@@ -16,7 +16,12 @@ type MatchOptions struct {
 	Players int
 	// Delay is every player's input delay in ticks, 0 to 16 ([Player.Delay]).
 	Delay int
-	// Window is the prediction window, 1 to 64 ticks ([Options.Window]).
+	// Window is the prediction window, 0 to 64 ticks ([Options.Window]).
+	// Zero is lockstep: no prediction and no rollback, every tick waits
+	// for every player's input, so the round trip shows as input lag
+	// (or as held ticks past the input delay). Choose it for a game whose
+	// ticks are too costly to run again, or whose players are on a
+	// fast local network; otherwise prediction hides the latency.
 	Window int
 	// HashEvery is the hash interval in confirmed ticks, 0 to 3600; 0
 	// detects no desync ([Options.HashEvery]).
@@ -86,8 +91,8 @@ func (o MatchOptions) Validate() error {
 	if o.Delay < 0 || o.Delay > maxDelay {
 		bad("Delay", o.Delay, "0 to 16")
 	}
-	if o.Window < 1 || o.Window > maxWindow {
-		bad("Window", o.Window, "1 to 64")
+	if o.Window < 0 || o.Window > maxWindow {
+		bad("Window", o.Window, "0 to 64 (0 is lockstep)")
 	}
 	if o.HashEvery < 0 || o.HashEvery > 3600 {
 		bad("HashEvery", o.HashEvery, "0 to 3600")

@@ -41,9 +41,12 @@ type Options struct {
 	// Actions is the number of action states in one player's input for
 	// one tick, 1 to 64: the game's [input.Action] values 0 to Actions-1.
 	Actions int
-	// Window is the prediction window, 1 to 64 ticks: how far the session
+	// Window is the prediction window, 0 to 64 ticks: how far the session
 	// simulates past the last tick whose inputs are all confirmed. Past it
-	// the session holds the simulation back (see [Step.Held]).
+	// the session holds the simulation back (see [Step.Held]). Zero is
+	// lockstep: the session never predicts and never rolls back; it
+	// simulates a tick only once every player's input for it is
+	// confirmed, and holds until then.
 	Window int
 	// HashEvery is the hash interval in confirmed ticks, 0 to 3600; zero
 	// sends no hashes and detects no desync. 1 is for development.
@@ -51,6 +54,14 @@ type Options struct {
 	// Clock measures the real time spent resimulating; nil is
 	// [timing.SystemClock].
 	Clock timing.Clock
+	// LogBytes bounds the confirmed input log, 0 to [MaxLogBytes]: the
+	// session keeps every player's confirmed input of every tick, from
+	// tick 0, in at most LogBytes bytes (reserved at once, touched as it
+	// fills), so that a [Feed] can stream them to a spectator or a peer
+	// catching up. At one to a few bytes a tick, [DefaultLogBytes] holds
+	// tens of hours at 60 Hz; a full log stops logging and a feed asked
+	// past its end fails with [ErrLogFull]. Zero keeps no log.
+	LogBytes int
 }
 
 // DefaultOptions returns the defaults: a window of 8 ticks and a hash
@@ -83,11 +94,14 @@ func (o Options) Validate() error {
 	if o.Actions < 1 || o.Actions > maxActions {
 		bad("Actions", o.Actions, "1 to 64")
 	}
-	if o.Window < 1 || o.Window > maxWindow {
-		bad("Window", o.Window, "1 to 64 ticks")
+	if o.Window < 0 || o.Window > maxWindow {
+		bad("Window", o.Window, "0 to 64 ticks (0 is lockstep)")
 	}
 	if o.HashEvery < 0 || o.HashEvery > 3600 {
 		bad("HashEvery", o.HashEvery, "0 (no hashes) to 3600 ticks")
+	}
+	if o.LogBytes < 0 || o.LogBytes > MaxLogBytes {
+		bad("LogBytes", o.LogBytes, "0 (no log) to 1 GiB")
 	}
 	return errors.Join(errs...)
 }
@@ -121,6 +135,7 @@ type Simulation interface {
 // Inputs is every player's input for one tick, lent to [Simulation.Step].
 type Inputs struct {
 	s    *Session
+	f    *Follower
 	tick int64
 }
 
@@ -128,15 +143,25 @@ type Inputs struct {
 func (in *Inputs) Tick() int64 { return in.tick }
 
 // Players returns the number of players.
-func (in *Inputs) Players() int { return in.s.players }
+func (in *Inputs) Players() int {
+	if in.f != nil {
+		return in.f.players
+	}
+	return in.s.players
+}
 
 // Player returns player p's action states for the tick, indexed by
 // [input.Action]. The slice is valid during Step only.
-func (in *Inputs) Player(p int) []input.Stats { return in.s.used(in.tick, p) }
+func (in *Inputs) Player(p int) []input.Stats {
+	if in.f != nil {
+		return in.f.row(in.tick, p)
+	}
+	return in.s.used(in.tick, p)
+}
 
 // Predicted reports whether player p's input is a prediction (the
 // player's last confirmed input repeated) rather than confirmed.
-func (in *Inputs) Predicted(p int) bool { return !in.s.confirmed(p, in.tick) }
+func (in *Inputs) Predicted(p int) bool { return in.f == nil && !in.s.confirmed(p, in.tick) }
 
 // Step is what one [Session.Advance] did.
 type Step struct {
@@ -234,7 +259,9 @@ type Session struct {
 
 	remotePeers []int
 	scratch     []input.Stats // one decoded input
-	in          Inputs        // lent to Step
+	scratchRows []input.Stats // every player's input of one tick
+	log         *inputLog
+	in          Inputs // lent to Step
 
 	stats Stats
 }
@@ -270,6 +297,11 @@ func NewSession(sim Simulation, opts Options) (*Session, error) {
 	// most Delay past ours: its inputs reach at most 2(Window+Delay) past
 	// what we last confirmed of it.
 	s.ringLen = 2*(s.window+md) + 2
+	if s.window == 0 {
+		// In lockstep a local input is given one tick sooner, before the
+		// tick before it is simulated: the peers may lack one tick more.
+		s.ringLen += 2
+	}
 	s.inputs = make([]input.Stats, s.ringLen*s.players*s.actions)
 	s.stamps = make([]int64, s.ringLen*s.players)
 	for i := range s.stamps {
@@ -297,6 +329,10 @@ func NewSession(sim Simulation, opts Options) (*Session, error) {
 	}
 	s.stats.StaleHashTick = -1
 	s.scratch = make([]input.Stats, s.actions)
+	if opts.LogBytes > 0 {
+		s.log = newInputLog(0, opts.LogBytes, s.players, s.actions)
+		s.scratchRows = make([]input.Stats, s.players*s.actions)
+	}
 	for _, pl := range opts.Players {
 		if pl.Peer != opts.Self && !s.isPeer(pl.Peer) {
 			s.remotePeers = append(s.remotePeers, pl.Peer)
@@ -372,11 +408,11 @@ func (s *Session) Local(p int) []input.Stats {
 // returned wrapped.
 func (s *Session) Advance() (Step, error) {
 	if !s.started {
-		if err := s.sim.Save(0); err != nil {
-			return Step{}, fmt.Errorf("rollback: saving tick 0: %w", err)
+		if err := s.sim.Save(s.tick); err != nil {
+			return Step{}, fmt.Errorf("rollback: saving tick %d: %w", s.tick, err)
 		}
 		s.started = true
-		s.hashState(0)
+		s.hashState(s.tick)
 	}
 	var st Step
 	if s.pending >= 0 {
@@ -386,13 +422,27 @@ func (s *Session) Advance() (Step, error) {
 			return st, err
 		}
 	}
+	if s.window == 0 {
+		// Lockstep: every peer needs this update's input before any can
+		// simulate the tick it is for, so it is given now, held or not.
+		for p := range s.players {
+			if !s.isLocal(p) {
+				continue
+			}
+			if k := s.tick + int64(s.opts.Players[p].Delay); s.confirmed(p, k) {
+				s.carryLocal(p)
+			} else {
+				s.commitLocal(p, k)
+			}
+		}
+	}
 	mf := s.minFrontier()
 	st.Tick = s.tick
 	if s.tick-mf >= int64(s.window) {
 		s.stats.Held++
 		st.Held = true
 		for p := range s.players {
-			if s.isLocal(p) {
+			if s.isLocal(p) && s.window > 0 {
 				s.carryLocal(p)
 			}
 		}
@@ -400,25 +450,30 @@ func (s *Session) Advance() (Step, error) {
 		return st, nil
 	}
 	for p := range s.players {
-		if !s.isLocal(p) {
-			continue
+		if s.isLocal(p) && s.window > 0 {
+			s.commitLocal(p, s.tick+int64(s.opts.Players[p].Delay))
 		}
-		k := s.tick + int64(s.opts.Players[p].Delay)
-		if s.carried[p] > 0 {
-			s.carryLocal(p)
-			s.carried[p] = 0
-			copy(s.stored(p, k), s.carry[p*s.actions:(p+1)*s.actions])
-		} else {
-			copy(s.stored(p, k), s.local[p*s.actions:(p+1)*s.actions])
-		}
-		s.stamps[s.slot(k)*s.players+p] = k
-		s.frontier[p] = k + 1
 	}
 	if err := s.step(s.tick, false); err != nil {
 		return st, err
 	}
 	s.finishHashes(s.minFrontier())
 	return st, nil
+}
+
+// commitLocal makes local player p's input, with what held updates
+// carried, its confirmed input for tick k.
+func (s *Session) commitLocal(p int, k int64) {
+	if s.carried[p] > 0 {
+		s.carryLocal(p)
+		s.carried[p] = 0
+		copy(s.stored(p, k), s.carry[p*s.actions:(p+1)*s.actions])
+	} else {
+		copy(s.stored(p, k), s.local[p*s.actions:(p+1)*s.actions])
+	}
+	s.stamps[s.slot(k)*s.players+p] = k
+	s.frontier[p] = k + 1
+	s.logConfirmed()
 }
 
 // carryLocal merges local player p's input into what the updates held
@@ -526,6 +581,7 @@ func (s *Session) confirm(p int, k int64, in []input.Stats) {
 		f++
 	}
 	s.frontier[p] = f
+	s.logConfirmed()
 }
 
 func equal(a, b []input.Stats) bool {

@@ -292,3 +292,34 @@ func TestRecordingReplays(t *testing.T) {
 		t.Errorf("replayed round %+v, want %+v", got, want)
 	}
 }
+
+// With net.window = 0 the match is lockstep: over issue 25's network the
+// peers never predict or roll back and end on the same confirmed world.
+func TestLockstepMatch(t *testing.T) {
+	const d = 10 * time.Second
+	peers, err := frameworktest.Match(newGame, frameworktest.MatchOptions{
+		Options: frameworktest.Options{Sets: []string{"runtime.frame_cap=60", "window.vsync=false", "net.delay=2", "net.window=0"}},
+		Net:     issueNet, For: d,
+		Script: func(peer int, sim *frameworktest.Sim) { randomSeat(sim, 0, int(d/tick), uint64(20+peer)) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := peers[0], peers[1]
+	for i, p := range peers {
+		st := p.Stats
+		if st.Rollbacks != 0 || st.Predicted != 0 {
+			t.Errorf("peer %d: %d rollbacks, %d predicted player-ticks; lockstep wants none", i, st.Rollbacks, st.Predicted)
+		}
+		if st.Desyncs != 0 || st.Hashes == 0 {
+			t.Errorf("peer %d: %d desyncs in %d hashes compared", i, st.Desyncs, st.Hashes)
+		}
+		t.Logf("peer %d: tick %d, confirmed %d, %d held; last confirmed tick %d hash %016x", i, st.Tick, st.Confirmed, st.Held, p.Tick, p.Hash)
+	}
+	k := min(a.Tick, b.Tick)
+	ha, oka := a.Sim.ConfirmedHashAt(k)
+	hb, okb := b.Sim.ConfirmedHashAt(k)
+	if !oka || !okb || ha != hb {
+		t.Errorf("confirmed tick %d: hashes %016x (%v) and %016x (%v)", k, ha, oka, hb, okb)
+	}
+}

@@ -1,0 +1,155 @@
+package rollback_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/rollback"
+	"github.com/metronome-go/metronome/rollback/netsim"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// Peer 1's process dies 5 s into a match over a lossy network and starts
+// again a second later: it catches up on the host's confirmed inputs from
+// tick 0 with a new simulation, plays on from where it caught up, and both
+// peers end on the same states at the ticks both confirmed.
+func TestARestartedPeerRejoins(t *testing.T) {
+	nw, err := netsim.NewNetwork(2, netsim.Options{Latency: 30 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 1, Delay: 2}}
+	opts := func(self, logBytes int) rollback.Options {
+		return rollback.Options{Self: self, Players: players, Actions: 2, Window: 8, HashEvery: 10, LogBytes: logBytes, Clock: timing.NewManualClock(0)}
+	}
+	hostSim := &hashed{newToy(8), map[int64]uint64{}}
+	host, err := rollback.NewSession(hostSim, opts(0, 1<<16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	joinSim := &hashed{newToy(8), map[int64]uint64{}}
+	joiner, err := rollback.NewSession(joinSim, opts(1, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var feed *rollback.Feed
+	var fol *rollback.Follower
+	const die, restart, end = 5 * time.Second, 6 * time.Second, 15 * time.Second
+	const step = time.Second / 60
+	msg, buf := make([]byte, 0, 4096), make([]byte, 64<<10)
+	var next [2]time.Duration
+	startTick := int64(-1)
+	for now := time.Duration(0); now < end; now += time.Millisecond {
+		at := timing.Instant(now)
+		for n, ok := nw.Link(1, 0).Receive(at, buf); ok; n, ok = nw.Link(1, 0).Receive(at, buf) {
+			m := buf[:n]
+			if m[1] == 'A' {
+				if err := feed.Receive(m); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := host.Receive(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for n, ok := nw.Link(0, 1).Receive(at, buf); ok; n, ok = nw.Link(0, 1).Receive(at, buf) {
+			m := buf[:n]
+			switch {
+			case now >= die && now < restart:
+				// nobody listens
+			case m[1] == 'K':
+				if fol != nil {
+					if err := fol.Receive(m); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case joiner != nil:
+				if err := joiner.Receive(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if now >= next[0] {
+			next[0] += step
+			script(1, 0, host.Tick()+2, host.Local(0))
+			if _, err := host.Advance(); err != nil {
+				t.Fatal(err)
+			}
+			nw.Link(0, 1).Send(at, host.AppendMessage(msg[:0]))
+			if feed != nil {
+				for range 4 {
+					m, ok, err := feed.Append(msg[:0])
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !ok {
+						break
+					}
+					nw.Link(0, 1).Send(at, m)
+				}
+				feed.Update()
+			}
+		}
+		if now == die {
+			joiner = nil
+		}
+		if now == restart {
+			// The new process: a new simulation from tick 0, asking the
+			// host for the confirmed inputs; the host sees it back.
+			host.Rejoined(1)
+			feed = host.NewFeed(0)
+			joinSim = &hashed{newToy(8), map[int64]uint64{}}
+			if fol, err = rollback.NewFollower(joinSim, 2, 2, 10, 0, timing.NewManualClock(0)); err != nil {
+				t.Fatal(err)
+			}
+			next[1] = now
+		}
+		if now < next[1] || now >= die && now < restart {
+			continue
+		}
+		next[1] += step
+		if fol != nil {
+			if _, err := fol.Advance(time.Second, 1<<20); err != nil {
+				t.Fatal(err)
+			}
+			nw.Link(1, 0).Send(at, fol.AppendAck(msg[:0]))
+			// Caught up: the host's log ends where it waits for this
+			// peer's inputs.
+			if _, logged, _, _ := host.Logged(); fol.Tick() == logged {
+				startTick = logged
+				if joiner, err = rollback.NewSessionAfter(fol, opts(1, 0)); err != nil {
+					t.Fatal(err)
+				}
+				fol = nil
+			}
+			continue
+		}
+		script(1, 1, joiner.Tick()+2, joiner.Local(1))
+		if _, err := joiner.Advance(); err != nil {
+			t.Fatal(err)
+		}
+		nw.Link(1, 0).Send(at, joiner.AppendMessage(msg[:0]))
+	}
+	if startTick < 0 {
+		t.Fatal("the restarted peer never caught up")
+	}
+	hs, js := host.Stats(), joiner.Stats()
+	t.Logf("rejoined at tick %d; host %+v; joiner %+v", startTick, hs, js)
+	if hs.Confirmed < startTick+300 || js.Confirmed < startTick+300 {
+		t.Errorf("confirmed %d and %d after rejoining at %d: the match did not go on", hs.Confirmed, js.Confirmed, startTick)
+	}
+	if hs.Desyncs != 0 || js.Desyncs != 0 || js.Hashes == 0 {
+		t.Errorf("%d and %d desyncs, %d hashes compared by the joiner", hs.Desyncs, js.Desyncs, js.Hashes)
+	}
+	common := 0
+	for k := startTick; k <= min(hs.Confirmed, js.Confirmed); k++ {
+		if h, ok := joinSim.at[k]; ok {
+			common++
+			if h != hostSim.at[k] {
+				t.Fatalf("tick %d: joiner's state %016x, host's %016x", k, h, hostSim.at[k])
+			}
+		}
+	}
+	if common < 300 {
+		t.Errorf("%d ticks compared, want 300 or more", common)
+	}
+}
