@@ -175,6 +175,9 @@ type Session struct {
 	seats *localSeats
 	match *Match
 	net   *netRun
+	// report, in a headless match, gathers the figures of its pacing
+	// line (netreport.go).
+	report *matchReport
 }
 
 // NewSession prepares g with cfg; source names where cfg came from, for
@@ -323,6 +326,9 @@ func (s *Session) Update(t *runtime.TickContext) error {
 	}
 	if err := s.updateNet(t); err != nil {
 		return err
+	}
+	if s.report != nil {
+		s.report.ticks.tick(t, s.net)
 	}
 	if s.stopAfter > 0 && !t.StopRequested() && s.ranAll(t) {
 		return t.RequestStop()
