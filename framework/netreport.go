@@ -56,7 +56,7 @@ type tickReport struct {
 // presentReport is the platform side, read from the runtime's frame
 // telemetry once per loop cycle.
 type presentReport struct {
-	rt     *runtime.GameRuntime
+	rt     frameSource
 	cap    time.Duration
 	seen   uint64 // FramesPresented at the latest look
 	frames []timing.TelemetryFrame
@@ -64,6 +64,13 @@ type presentReport struct {
 	// match began to tick.
 	longest time.Duration
 	counted uint64
+}
+
+// frameSource is where presentReport reads the presents: a
+// *runtime.GameRuntime.
+type frameSource interface {
+	Stats() runtime.Stats
+	TelemetryFrames(dst []timing.TelemetryFrame) []timing.TelemetryFrame
 }
 
 // reportMatch starts the report of a headless match: the presents are
