@@ -48,6 +48,10 @@ type tickReport struct {
 	// after settleAfter, in ticks either way.
 	outside time.Duration
 	worst   float64
+	// until ends the advantage's figures a second before the last tick
+	// asked for (--ticks): the peers stop at slightly different instants,
+	// and the one still running sees the other's tick stand still.
+	until time.Duration
 	// started tells the platform side that the match ticks, so presents
 	// before it (the window opening, the join) are not counted.
 	started atomic.Bool
@@ -79,6 +83,10 @@ type frameSource interface {
 func (s *Session) reportMatch(rt *runtime.GameRuntime) error {
 	r := &matchReport{}
 	r.ticks.clock, r.ticks.step = rt.Options().Clock, s.net.step
+	r.ticks.until = time.Duration(math.MaxInt64)
+	if s.stopAfter > 0 {
+		r.ticks.until = time.Duration(s.stopAfter)*s.net.step - time.Second
+	}
 	if r.ticks.clock == nil {
 		r.ticks.clock = timing.SystemClock{} // the runtime's default
 	}
@@ -118,6 +126,9 @@ func (r *tickReport) tick(t *runtime.TickContext, n *netRun) {
 	}
 	r.last, r.ran = now, true
 	r.started.Store(true)
+	if at >= r.until {
+		return
+	}
 	if a := math.Abs(n.advantage); a > 1 {
 		r.outside = at
 	}

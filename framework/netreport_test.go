@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +33,7 @@ func (f *fakeFrames) present(d time.Duration) {
 func newTestReport(clock *timing.ManualClock, frames frameSource) *matchReport {
 	r := &matchReport{}
 	r.ticks.clock, r.ticks.step = clock, 10*time.Millisecond
+	r.ticks.until = time.Duration(math.MaxInt64)
 	r.presents.rt, r.presents.cap = frames, 10*time.Millisecond
 	r.presents.frames = make([]timing.TelemetryFrame, 0, timing.TelemetryWindow)
 	return r
@@ -39,13 +41,14 @@ func newTestReport(clock *timing.ManualClock, frames frameSource) *matchReport {
 
 // The pacing line gives what the ticks and presents showed: presents
 // before the match ticks are not counted, the advantage settles at the
-// last tick it was over one tick, a gap of two steps is a whole-frame
+// last tick it was over one tick (up to a second before the end), a gap of two steps is a whole-frame
 // wait (a held update leaves one), and held updates count apart after 2 s.
 func TestMatchReportLine(t *testing.T) {
 	clock := timing.NewManualClock(0)
 	frames := &fakeFrames{}
 	r := newTestReport(clock, frames)
-	frames.present(500 * time.Millisecond) // the window opening: before the match
+	r.ticks.until = 3500 * time.Millisecond // --ticks 450: the last second is left out
+	frames.present(500 * time.Millisecond)  // the window opening: before the match
 	r.presents.look(r.ticks.started.Load())
 	n := &netRun{}
 	var tc runtime.TickContext
@@ -56,6 +59,9 @@ func TestMatchReportLine(t *testing.T) {
 		}
 		clock.Advance(gap)
 		n.advantage = 0.5
+		if i >= 360 {
+			n.advantage = 4 // the other peer has stopped
+		}
 		if i < 150 {
 			n.advantage = -1.5 // behind until 1.5 s
 		}
