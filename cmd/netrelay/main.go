@@ -88,8 +88,31 @@ func run(args []string) error {
 	}
 	defer back.Close()
 
-	// Two readers, owned by run: they stop when the sockets close, and run
-	// waits for them before it returns.
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(stop)
+	quit := make(chan struct{})
+	go func() { <-stop; close(quit) }()
+	st := relay(front, back, up, down, quit)
+	fmt.Fprintf(os.Stderr, "netrelay: to the server %d sent, %d lost, %d delivered; back %d sent, %d lost, %d delivered; %d from other addresses dropped\n",
+		st.up.Sent, st.up.Lost, st.up.Delivered, st.down.Sent, st.down.Lost, st.down.Delivered, st.strangers)
+	return nil
+}
+
+// relayStats are a relay's counts: each link's, and the datagrams from
+// addresses other than the client's.
+type relayStats struct {
+	up, down  netsim.Stats
+	strangers uint64
+}
+
+// relay forwards what the first address to send to front sends to back,
+// through up, and what back receives to that address, through down, until
+// quit closes; then it closes both sockets, waits for its readers and
+// returns the counts. The links are relay's until it returns.
+func relay(front, back *net.UDPConn, up, down *netsim.Link, quit <-chan struct{}) relayStats {
+	// Two readers, owned by relay: they stop when the sockets close, and
+	// relay waits for them before it returns.
 	in := make(chan datagram, 256)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -117,10 +140,6 @@ func run(args []string) error {
 		back.Close()
 		wg.Wait()
 	}()
-
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(stop)
 
 	clock := timing.SystemClock{}
 	var client netip.AddrPort // none until the first datagram
@@ -155,11 +174,8 @@ func run(args []string) error {
 				strangers++
 			}
 		case <-wake.C:
-		case <-stop:
-			us, ds := up.Stats(), down.Stats()
-			fmt.Fprintf(os.Stderr, "netrelay: to the server %d sent, %d lost, %d delivered; back %d sent, %d lost, %d delivered; %d from other addresses dropped\n",
-				us.Sent, us.Lost, us.Delivered, ds.Sent, ds.Lost, ds.Delivered, strangers)
-			return nil
+		case <-quit:
+			return relayStats{up: up.Stats(), down: down.Stats(), strangers: strangers}
 		}
 	}
 }
