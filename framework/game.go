@@ -179,6 +179,9 @@ type Session struct {
 	// recording (netrecord.go).
 	matchRec  *matchRecording
 	replayNet *netReplay
+	// report, in a headless match, gathers the figures of its pacing
+	// line (netreport.go).
+	report *matchReport
 }
 
 // NewSession prepares g with cfg; source names where cfg came from, for
@@ -327,6 +330,9 @@ func (s *Session) Update(t *runtime.TickContext) error {
 	}
 	if err := s.updateNet(t); err != nil {
 		return err
+	}
+	if s.report != nil {
+		s.report.ticks.tick(t, s.net)
 	}
 	if s.stopAfter > 0 && !t.StopRequested() && s.ranAll(t) {
 		return t.RequestStop()

@@ -359,7 +359,7 @@ func (r *netRun) update(t *runtime.TickContext) error {
 		// yet; a difference under half a step is left alone, so pacing
 		// is not pushed about by what noise is left.
 		want := -time.Duration(r.advantage * float64(r.step))
-		if diff := want - t.Timing.DebtTime; diff > r.step/2 || diff < -r.step/2 {
+		if diff := want - min(t.Timing.DebtTime, t.Timing.Ledger.Pending()); diff > r.step/2 || diff < -r.step/2 {
 			t.Owed.Advantage = diff
 		}
 	}

@@ -105,6 +105,11 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		if err := attachLimits(rt, opts.Frames, opts.RunFor); err != nil {
 			return err
 		}
+		if opts.Match != nil && cfg.Window.Headless {
+			if err := sess.reportMatch(rt); err != nil {
+				return err
+			}
+		}
 		if opts.Started != nil {
 			return opts.Started(rt)
 		}
@@ -134,6 +139,7 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 							ns.Tick, ns.Seconds, float64(ns.BytesSent)/ns.Seconds, float64(ns.BytesReceived)/ns.Seconds,
 							float64(ns.Sent)/ns.Seconds, float64(ns.Received)/ns.Seconds, float64(ns.Rollbacks)/ns.Seconds, ns.RTT)
 					}
+					sess.report.write(out)
 				}
 			}()
 		}

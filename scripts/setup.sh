@@ -13,7 +13,10 @@ cd "$(dirname "$0")/.."
 # (their cgo half is C), and qemu's user-mode emulator to run the pure
 # packages' tests built for arm64. For the browser tests (cmd/webgame):
 # Debian's chromium, run headless; for runtime/webplatform's own tests,
-# Node.js, which runs GOOS=js test binaries (scripts/cross.sh).
+# Node.js, which runs GOOS=js test binaries (scripts/cross.sh). For
+# scripts/netem.sh: iproute2 (ip netns, veth, tc); netem itself is the
+# kernel's (CONFIG_NET_SCH_NETEM, module sch_netem, shipped with Debian's
+# kernels), and where a kernel lacks it the script uses cmd/netrelay.
 packages=(
   xvfb xauth xdotool pkg-config gcc
   libgl1-mesa-dev libgl1-mesa-dri libx11-dev libxcursor-dev libxi-dev
@@ -21,6 +24,7 @@ packages=(
   libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins
   gcc-mingw-w64-x86-64 qemu-user-static
   chromium nodejs
+  iproute2
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -53,7 +53,17 @@ func (s *Scheduler) advanceRepay(e time.Duration, suspend bool) (n int, suspende
 	var want int64
 	if d.Pacing {
 		want = int64(min(s.credit/s.ph.t, math.MaxInt64))
-		if s.debt >= 0 {
+		switch {
+		case s.debt >= 0 && s.rate < 1:
+			// The simulation was ahead when this interval began and
+			// pacing slowed it down: real time caught up during the
+			// interval, but credit, which accrued slower than real
+			// time, still decides the step, so the rest of the lead
+			// is repaid at the slow pace rather than by waiting for a
+			// whole step owed (an update up to a step late). It ends
+			// less than a step ahead, and pace goes on repaying that.
+			want = min(want, s.debt+1)
+		case s.debt >= 0:
 			// Pacing may repay debt faster, never overtake real time.
 			want = min(want, s.debt)
 		}
@@ -147,7 +157,9 @@ func (s *Scheduler) pace() {
 }
 
 // lagSteps returns the debt that pacing repays, in whole steps. Ahead, it
-// is the debt. Otherwise it is the time pending beyond the credit, rounded
+// is the debt, rounded away from zero: a lead of a fraction of a step
+// counts as one, so pacing repays it a few percent a tick instead of the
+// next update waiting it out at once. Otherwise it is the time pending beyond the credit, rounded
 // up: the updates run when the credit buys a step, so the simulation lags
 // real time by that much more than the remainder of the step in progress.
 // A fraction of a step counts as one, so pacing repays the last of a stall
@@ -155,7 +167,7 @@ func (s *Scheduler) pace() {
 // the remainder) rather than up to a step behind with no whole step owed.
 func (s *Scheduler) lagSteps() int64 {
 	if s.debt < 0 {
-		return s.debtSteps()
+		return s.debt
 	}
 	pending, credit := s.pendingUnits(), u128{0, s.credit}
 	if pending.cmp(credit) <= 0 {

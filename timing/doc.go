@@ -71,7 +71,9 @@
 // which the [PastCutoff] policy drops time or asks the game's [DebtHook].
 // [Scheduler.AdjustDebt] adds or removes debt from outside: time spent
 // resimulating after a rollback, or an authority's clock saying the game is
-// behind or ahead. [Scheduler.Stats] reports the debt, the pace, the
+// behind or ahead; a simulation ahead, even by a fraction of a step, is
+// slowed by pacing, and its updates never wait out the lead at once.
+// [Scheduler.Stats] reports the debt, the pace, the
 // mechanisms enabled and acting and the totals, computed on request.
 //
 // [Scheduler.SetOptions] changes any setting while running, validated like

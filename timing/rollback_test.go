@@ -34,3 +34,44 @@ func TestResimulationAndAdvantageAreNamedDebt(t *testing.T) {
 		t.Errorf("rate %v while ahead, want in [0.9, 1)", r)
 	}
 }
+
+// A lead of less than a step (the frame advantage a networked peer is
+// handed in small corrections) is repaid by pacing, a few percent slower a
+// tick, never by one update that comes a whole step late: the runtime
+// waits until NextUpdateAt, as here, and every interval between two
+// updates stays within the step at MaxSlowDown.
+func TestALeadUnderAStepIsPacedNotWaited(t *testing.T) {
+	for _, lead := range []time.Duration{2 * msec, 8 * msec, 12 * msec, 16 * msec, 20 * msec, 40 * msec} {
+		o := repayOpts()
+		o.MaxFixedUpdates = 1
+		s := schStart(t, o)
+		now := schEpoch
+		var last timing.Instant
+		var longest time.Duration
+		ticks := 0
+		for i := 0; i < 600; i++ {
+			now = max(s.NextUpdateAt(), now+1)
+			b := schAdvance(t, s, now)
+			if len(b.Updates) == 0 {
+				continue
+			}
+			if ticks > 0 {
+				longest = max(longest, time.Duration(now-last))
+			}
+			last = now
+			ticks++
+			if ticks == 60 {
+				if err := s.AdjustAdvantage(-lead); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		step := timing.DefaultInterval
+		if limit := time.Duration(float64(step)/o.Debt.MaxSlowDown) + 1; longest > limit {
+			t.Errorf("lead %v: longest interval between updates %v, want at most %v (the step at MaxSlowDown %v)", lead, longest, limit, o.Debt.MaxSlowDown)
+		}
+		if st := s.Stats(); st.Debt < 0 || !st.Ledger.Balanced() {
+			t.Errorf("lead %v: after %d ticks debt %v (balanced %v), want the lead repaid, in balance", lead, ticks, st.Debt, st.Ledger.Balanced())
+		}
+	}
+}

@@ -552,7 +552,11 @@ func (s *Scheduler) scheduleDue() {
 		if s.credit < t {
 			wc = s.creditWait(t - s.credit)
 		}
-		if s.debt < 0 {
+		if s.debt < 0 && s.rate < 1 {
+			// Ahead and slowed down: credit alone decides, even once
+			// real time has caught up (see advanceRepay).
+			wait = wc
+		} else if s.debt < 0 {
 			// Units until the simulation stops being ahead.
 			ahead := mul64(uint64(-s.debt), t).sub(u128{0, s.rem})
 			if mul64(uint64(wc), s.ph.p).cmp(ahead) < 0 {

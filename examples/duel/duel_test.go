@@ -261,6 +261,7 @@ func BenchmarkNetworkedMatch(b *testing.B) {
 			b.ReportMetric(float64(resim)/max(1, float64(rb)), "mean-depth-ticks")
 			b.ReportMetric(float64(r.worstAfter), "max-advantage-after-2s-ticks")
 			b.ReportMetric(float64(r.longestPresent)/float64(time.Millisecond), "longest-present-ms")
+			b.ReportMetric(float64(r.longestTick)/float64(time.Millisecond), "longest-tick-ms")
 			b.ReportMetric(float64(bytes)/secs, "bytes/s/peer")
 			b.ReportMetric(float64(len(r.problems)), "problems")
 		})
