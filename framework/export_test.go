@@ -29,3 +29,6 @@ func SetCreateRecording(create func(path string) (RecordingFile, error)) (restor
 
 // SamePackage is samePackage, for a table test.
 var SamePackage = samePackage
+
+// ConfigHash is the configuration hash of a match's identity.
+var ConfigHash = configHash

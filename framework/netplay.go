@@ -75,9 +75,9 @@ func joinAddr(flag, bound string) string {
 // matchIdentity names what every peer of a match must share: the game
 // (its title, or the program's name), its build (the main module's
 // version and VCS revision, when the binary records them) and a hash of
-// the configuration that decides the simulation: the [timing] table's
-// own keys (step, rate, mode), [net] and [game]. Window, sound, input
-// bindings and pacing may differ between players.
+// the configuration that decides the simulation (configHash). Window,
+// sound, input bindings, pacing and each peer's patience may differ
+// between players.
 func matchIdentity(g Game, cfg config.Config) netplay.Identity {
 	id := netplay.Identity{Game: g.Title, Version: "devel"}
 	if id.Game == "" {
@@ -97,27 +97,26 @@ func matchIdentity(g Game, cfg config.Config) netplay.Identity {
 	if len(id.Version) > 64 {
 		id.Version = id.Version[:64]
 	}
-	h := fnv.New64a()
-	section := ""
-	for _, line := range strings.Split(string(cfg.EffectiveTOML()), "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "[") {
-			section = line
-			continue
-		}
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		switch section {
-		case "[timing]", "[net]", "[game]":
-			if section == "[net]" && (strings.HasPrefix(line, "timeout") || strings.HasPrefix(line, "join_timeout")) {
-				continue // a peer's patience is its own
-			}
-			fmt.Fprintf(h, "%s %s\n", section, line)
-		}
-	}
-	id.Config = h.Sum64()
+	id.Config = configHash(g, cfg)
 	return id
+}
+
+// configHash hashes, in a fixed order, the owners' values that decide a
+// match's simulation: the timing's mode, step and rate; the [net] table's
+// players, input delay, prediction window, hash interval and transport
+// (not its timeouts, which are each peer's own); and the game's decoded
+// settings struct, the [game] table, field by field in declaration order
+// (fmt's %#v). Every peer's game is the same build (the identity's
+// version), so the same struct type.
+func configHash(g Game, cfg config.Config) uint64 {
+	h := fnv.New64a()
+	t, n := cfg.Timing, cfg.Net
+	fmt.Fprintf(h, "timing %v %d %d/%d\n", t.Mode, t.FixedStep, t.Rate.Num, t.Rate.Den)
+	fmt.Fprintf(h, "net %d %d %d %d %v\n", n.Players, n.Delay, n.Window, n.HashEvery, n.Transport)
+	if g.Settings != nil {
+		fmt.Fprintf(h, "game %#v\n", g.Settings)
+	}
+	return h.Sum64()
 }
 
 // errPeerLeft ends a match whose peer closed its side: the session stops
