@@ -8,8 +8,8 @@ import (
 )
 
 type identitySettings struct {
-	Rounds int     `range:"1,9"`
-	Speed  float64 `range:"0,10"`
+	Rounds int           `range:"1,9"`
+	Speed  float64       `range:"0,10"`
 	Rules  identityRules // the table [game.rules]
 }
 
