@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/metronome-go/metronome/audio"
+	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -32,3 +33,7 @@ var SamePackage = samePackage
 
 // ConfigHash is the configuration hash of a match's identity.
 var ConfigHash = configHash
+
+// NetEvent reports a match's connection event on w, as a networked
+// session does on RunOptions.Stderr.
+func NetEvent(w io.Writer, ev netplay.Event) error { return (&netRun{log: w}).event(ev) }

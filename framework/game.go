@@ -175,6 +175,8 @@ type Session struct {
 	seats *localSeats
 	match *Match
 	net   *netRun
+	// stderr receives a match's connection messages; nil is os.Stderr.
+	stderr io.Writer
 }
 
 // NewSession prepares g with cfg; source names where cfg came from, for

@@ -1,10 +1,12 @@
 package framework_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/rollback/netplay"
 )
 
 type identitySettings struct {
@@ -57,5 +59,22 @@ func TestConfigHashCoversTheSimulationOnly(t *testing.T) {
 		if got := hash(sets...); got == base {
 			t.Errorf("--set %q: hash %#x, the same as without (it decides the simulation)", sets, got)
 		}
+	}
+}
+
+// A match's connection messages go to the writer the session's messages
+// go to (MainStatus's stderr), not to the process's own stderr.
+func TestNetEventsGoToTheSessionsWriter(t *testing.T) {
+	var w strings.Builder
+	for _, ev := range []netplay.Event{{Peer: 1, Kind: netplay.Disconnected}, {Peer: 1, Kind: netplay.Reconnected}} {
+		if err := framework.NetEvent(&w, ev); err != nil {
+			t.Fatalf("%v: %v", ev, err)
+		}
+	}
+	if got := w.String(); !strings.Contains(got, "peer 1 disconnected") || !strings.Contains(got, "peer 1 reconnected") {
+		t.Errorf("written: %q, want the disconnect and the reconnection of peer 1", got)
+	}
+	if err := framework.NetEvent(&w, netplay.Event{Peer: 1, Kind: netplay.Left}); err == nil || !strings.Contains(err.Error(), "peer 1") {
+		t.Errorf("a peer that left: got %v, want the error ending the match, naming peer 1", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"time"
@@ -198,6 +199,7 @@ type netRun struct {
 	malformed error   // the first message refused, kept for the stats
 	bot       *bot    // Match.Bot's input, or nil
 	linger    int     // updates run since the last tick asked for was confirmed
+	log       io.Writer // the match's connection messages (RunOptions.Stderr)
 }
 
 // localSeats is a local game's input: one buffer per player, filled from
@@ -234,7 +236,10 @@ func (s *Session) startNet() error {
 	}
 	opts := rollback.Options{Self: m.Self, Actions: len(n.Seats[0]), Window: window, HashEvery: every, Clock: s.rt.Options().Clock}
 	r := &netRun{app: app, tr: m.Transport, self: m.Self, seats: n.Seats,
-		msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage), step: s.cfg.Timing.FixedStep}
+		msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage), step: s.cfg.Timing.FixedStep, log: s.stderr}
+	if r.log == nil {
+		r.log = os.Stderr
+	}
 	if rate := s.cfg.Timing.Rate; !rate.IsZero() {
 		r.step = rate.Step()
 	}
@@ -268,7 +273,7 @@ func (s *Session) updateNet(t *runtime.TickContext) error {
 	if s.net != nil {
 		err := s.net.update(t)
 		if errors.Is(err, errPeerLeft) {
-			fmt.Fprintf(os.Stderr, "%s: %v: the match ends\n", programName(), err)
+			fmt.Fprintf(s.net.log, "%s: %v: the match ends\n", programName(), err)
 			s.rt.Stop()
 			return nil
 		}

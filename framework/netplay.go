@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"os"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -137,13 +136,20 @@ func (r *netRun) netEvents() error {
 		if !ok {
 			return nil
 		}
-		switch ev.Kind {
-		case netplay.Left:
-			return fmt.Errorf("%w: peer %d", errPeerLeft, ev.Peer)
-		default:
-			fmt.Fprintf(os.Stderr, "%s: peer %d %s\n", programName(), ev.Peer, ev.Kind)
+		if err := r.event(ev); err != nil {
+			return err
 		}
 	}
+}
+
+// event reports one connection change on r.log, the writer the session's
+// messages go to; a peer that left is errPeerLeft.
+func (r *netRun) event(ev netplay.Event) error {
+	if ev.Kind == netplay.Left {
+		return fmt.Errorf("%w: peer %d", errPeerLeft, ev.Peer)
+	}
+	fmt.Fprintf(r.log, "%s: peer %d %s\n", programName(), ev.Peer, ev.Kind)
+	return nil
 }
 
 // transportRTT is the round trip a transport measures, 0 for one that

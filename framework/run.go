@@ -60,6 +60,9 @@ type RunOptions struct {
 	Match *Match
 	// Stdout receives that line; nil is os.Stdout.
 	Stdout io.Writer
+	// Stderr receives a match's connection messages (a peer disconnected,
+	// reconnected, left); nil is os.Stderr.
+	Stderr io.Writer
 }
 
 // Run runs g's Setup, checks the configuration against it (a binding for
@@ -112,6 +115,7 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 	}
 
 	sess.stopAfter = opts.Ticks
+	sess.stderr = opts.Stderr
 	if err := sess.UseSyncTest(opts.SyncTest); err != nil {
 		return err
 	}
