@@ -195,10 +195,10 @@ type netRun struct {
 	received  [2]uint64
 	ticks     uint64
 	step      time.Duration
-	advantage float64 // the session's advantage estimate, smoothed
-	malformed error   // the first message refused, kept for the stats
-	bot       *bot    // Match.Bot's input, or nil
-	linger    int     // updates run since the last tick asked for was confirmed
+	advantage float64   // the session's advantage estimate, smoothed
+	malformed error     // the first message refused, kept for the stats
+	bot       *bot      // Match.Bot's input, or nil
+	linger    int       // updates run since the last tick asked for was confirmed
 	log       io.Writer // the match's connection messages (RunOptions.Stderr)
 }
 
