@@ -21,6 +21,11 @@ import (
 // joins the match at f.Join with f.Token. Both sides must play the same
 // game, version and match-relevant configuration (see matchIdentity), or
 // the join is refused with the reason on both sides.
+//
+// With --dedicated the host plays no seat: the match has one peer more
+// than players, the host (peer 0), which relays and checks it, and every
+// player joins (player p plays at peer p+1). A joiner knows a dedicated
+// host by that peer count.
 func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match, error) {
 	if f.Host == "" && f.Join == "" {
 		return nil, nil
@@ -30,6 +35,13 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 	}
 	n := cfg.Net
 	opts := netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout}
+	if f.Dedicated {
+		opts.Players++
+		if opts.Players > netplay.MaxPlayers {
+			return nil, fmt.Errorf("framework: --dedicated: a dedicated host serves up to %d players (a match holds %d peers, the host's included); net.players is %d",
+				netplay.MaxPlayers-1, netplay.MaxPlayers, n.Players)
+		}
+	}
 	id := matchIdentity(g, cfg)
 	ctx, cancel := context.WithTimeout(context.Background(), n.JoinTimeout)
 	defer cancel()
@@ -39,8 +51,12 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 		if err != nil {
 			return nil, fmt.Errorf("framework: --host %s: %w", f.Host, err)
 		}
-		fmt.Fprintf(stdout, "hosting a %d-player match on %s over %s; join with:\n  --join %s --token %s\n",
-			n.Players, lobby.Addr(), opts.Transport, joinAddr(f.Host, lobby.Addr().String()), lobby.Token())
+		what := fmt.Sprintf("a %d-player match", n.Players)
+		if f.Dedicated {
+			what = fmt.Sprintf("a %d-player match as a dedicated host (no seat here: every player joins)", n.Players)
+		}
+		fmt.Fprintf(stdout, "hosting %s on %s over %s; join with:\n  --join %s --token %s\n",
+			what, lobby.Addr(), opts.Transport, joinAddr(f.Host, lobby.Addr().String()), lobby.Token())
 		if m, err = lobby.Wait(ctx); err != nil {
 			lobby.Close()
 			return nil, fmt.Errorf("framework: --host %s: waiting %v for %d players: %w", f.Host, n.JoinTimeout, n.Players, err)
@@ -51,12 +67,19 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 			return nil, fmt.Errorf("framework: --join %s: %w", f.Join, err)
 		}
 	}
-	fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", m.Players(), m.Self())
-	peers := make([]int, m.Players())
-	for p := range peers {
-		peers[p] = p // player p plays at peer p: the host is player 0
+	fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", n.Players, m.Self())
+	match := &Match{Transport: m, Self: m.Self(), Peers: make([]int, n.Players), Bot: f.Bot}
+	first := 0 // the host is player 0
+	if m.Players() == n.Players+1 {
+		first = 1 // a dedicated host, peer 0, plays no seat
+		if m.Self() != 0 {
+			match.Seatless = []int{0}
+		}
 	}
-	return &Match{Transport: m, Self: m.Self(), Peers: peers, Bot: f.Bot}, nil
+	for p := range match.Peers {
+		match.Peers[p] = p + first
+	}
+	return match, nil
 }
 
 // joinAddr is the address a joiner on this machine passes: the host's

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# How many matches one core serves at 60 Hz: N dedicated hosts of a
+# networked game (--dedicated) run pinned to core 0 (taskset -c 0), each
+# with its players as --no-window --bot joiners pinned to core 1, for
+# SECONDS of real time, for N = 1, 2, 4, ... up to MAXN, until a host
+# misses its 60 Hz (fewer than 97% of the ticks that real time allows:
+# ticks fall behind real time). It prints one line per N and a last line
+# with the largest N that held and the CPU one host takes per match.
+#
+#   scripts/hostpercore.sh [SECONDS] [MAXN] [GAME]
+#
+# SECONDS defaults to 20, MAXN to 64, GAME to ./examples/duel. Only
+# 127.0.0.1 is used; every process is killed when the script ends. Not
+# part of make test: it needs two cores and takes a minute or more. On a
+# shared machine other work on core 0 takes from the hosts; the CPU per
+# match (user + system time of each host process over its real time) is
+# the figure that does not depend on it. When the joiners are what fell
+# behind (core 1 is full before core 0 is), the line says so and the limit
+# found is the joiners', not the hosts'.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
+secs=${1:-20}
+maxn=${2:-64}
+game=${3:-./examples/duel}
+[ "$(nproc)" -ge 2 ] || { echo "hostpercore: needs two cores (hosts on 0, joiners on 1); have $(nproc)"; exit 1; }
+
+dir=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$dir"' EXIT
+go build -o "$dir/game" "$game"
+common=(--set net.join_timeout=60s --set audio.enabled=false)
+players=$("$dir/game" --print-config | awk -F'[ =]+' '/^\[net\]/{t=1} t && $1=="players"{print $2; exit}')
+players=${players:-2}
+
+# round N: prints "ok|host|join CPU_MS_PER_S SLOWEST_HOST_RATIO SLOWEST_JOINER_RATIO"
+round() {
+  local n=$1 i p
+  rm -f "$dir"/h* "$dir"/j*
+  for i in $(seq "$n"); do
+    timeout $((secs + 90)) taskset -c 0 /usr/bin/time -f '%U %S %e' -o "$dir/h$i.time" \
+      "$dir/game" "${common[@]}" --dedicated --host 127.0.0.1:0 --run-for "${secs}s" >"$dir/h$i.out" 2>"$dir/h$i.err" &
+  done
+  for i in $(seq "$n"); do
+    local addr="" token=""
+    for _ in $(seq 300); do
+      grep -q -- '--token' "$dir/h$i.out" 2>/dev/null && break
+      sleep 0.1
+    done
+    read -r addr token < <(grep -o -- '--join [^ ]* --token [^ ]*' "$dir/h$i.out" | awk '{print $2, $4}') || {
+      echo "hostpercore: host $i printed no join line:"; cat "$dir/h$i.out" "$dir/h$i.err"; exit 1; }
+    for p in $(seq "$players"); do
+      # The joiners outlast the host: its end (a peer left) ends theirs.
+      timeout $((secs + 90)) taskset -c 1 "$dir/game" "${common[@]}" --no-window --join "$addr" --token "$token" \
+        --bot $((i * 10 + p)) --run-for "$((secs + 30))s" >"$dir/j$i-$p.out" 2>"$dir/j$i-$p.err" &
+    done
+  done
+  wait || true
+  python3 - "$dir" "$n" "$secs" <<'PY'
+import glob, re, sys
+d, n, secs = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+def ratio(path):
+    m = re.search(r'net: (\d+) ticks in', open(path).read())
+    return int(m[1]) / (60 * secs) if m else 0.0
+hosts = [ratio(f'{d}/h{i}.out') for i in range(1, n + 1)]
+joins = [ratio(p) for p in glob.glob(f'{d}/j*.out')]
+cpu = []
+for i in range(1, n + 1):
+    u, s, e = map(float, open(f'{d}/h{i}.time').read().split()[-3:])
+    cpu.append((u + s) / secs * 1000)
+verdict = 'ok' if min(hosts) >= 0.97 else ('join' if min(joins) < min(hosts) else 'host')
+print(verdict, f'{sum(cpu) / len(cpu):.1f}', f'{min(hosts):.3f}', f'{min(joins):.3f}')
+PY
+}
+
+held=0 heldcpu=""
+n=1
+while [ "$n" -le "$maxn" ]; do
+  read -r verdict cpu hmin jmin < <(round "$n")
+  echo "hostpercore: $n matches: slowest host at $hmin of 60 Hz, slowest joiner at $jmin, each host ${cpu} ms of CPU a second"
+  if [ "$verdict" != ok ]; then
+    why="a host fell behind real time"
+    [ "$verdict" = join ] && why="the joiners on core 1 fell behind first: the limit found is theirs, not the hosts'"
+    echo "hostpercore: $held matches per core held 60 Hz (${heldcpu} ms of CPU a second per match, $(python3 -c "print(f'{1000/${heldcpu:-1e9}:.0f}')") matches a core by CPU); $n did not: $why"
+    exit 0
+  fi
+  held=$n heldcpu=$cpu
+  n=$((n * 2))
+done
+echo "hostpercore: $held matches per core held 60 Hz (${heldcpu} ms of CPU a second per match, $(python3 -c "print(f'{1000/${heldcpu}:.0f}')") matches a core by CPU); MAXN $maxn reached"
