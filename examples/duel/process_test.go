@@ -38,10 +38,13 @@ func TestTwoProcesses(t *testing.T) {
 	}
 }
 
-func buildDuel(t *testing.T) string {
+// buildDuel builds the duel with env added to the go command's
+// environment (CGO_ENABLED=0 for a build with no window or sound).
+func buildDuel(t *testing.T, env ...string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "duel")
 	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), env...)
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		t.Fatalf("go build: %v", err)
@@ -50,18 +53,19 @@ func buildDuel(t *testing.T) string {
 }
 
 // A dedicated host (--dedicated) serves a match it plays no seat in, with
-// no display, no X server to start (no Xvfb on its PATH) and no sound
-// device tried: two headless joiners play 10 s of seeded random input
+// no display, no X server to start (no Xvfb on its PATH), no sound device
+// tried, and built without cgo (so without GLFW, OpenGL or ALSA): two
+// headless joiners of the ordinary build play 10 s of seeded random input
 // through it, and all three end on the same confirmed tick and hash.
 func TestDedicatedHost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts three processes for 10 s of play")
 	}
-	bin := buildDuel(t)
+	bin, server := buildDuel(t), buildDuel(t, "CGO_ENABLED=0")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	common := []string{"--ticks", "630", "--set", "net.join_timeout=30s"}
-	h := exec.CommandContext(ctx, bin, append([]string{"--dedicated", "--host", "127.0.0.1:0"}, common...)...)
+	h := exec.CommandContext(ctx, server, append([]string{"--dedicated", "--host", "127.0.0.1:0"}, common...)...)
 	h.Env = append(os.Environ(), "DISPLAY=", "WAYLAND_DISPLAY=", "PATH="+t.TempDir())
 	out, err := h.StdoutPipe()
 	if err != nil {
