@@ -3,13 +3,15 @@
 # networked game (--dedicated) run pinned to core 0 (taskset -c 0), each
 # with its players as --no-window --bot joiners pinned to core 1, for
 # SECONDS of real time, for N = 1, 2, 4, ... up to MAXN, until a host
-# misses its 60 Hz (fewer than 97% of the ticks that real time allows:
-# ticks fall behind real time). It prints one line per N and a last line
-# with the largest N that held and the CPU one host takes per match.
+# misses its 60 Hz: its ticks fall behind real time by more than half a
+# second at the end (a host that keeps up stays a few ticks behind, what
+# its first updates held while the joiners started; one that does not
+# falls further behind every second). It prints one line per N and a last
+# line with the largest N that held and the CPU one host takes per match.
 #
 #   scripts/hostpercore.sh [SECONDS] [MAXN] [GAME]
 #
-# SECONDS defaults to 20, MAXN to 64, GAME to ./examples/duel; the
+# SECONDS defaults to 30, MAXN to 64, GAME to ./examples/duel; the
 # environment's JOINER_CPUS (default 1) lists the cores the joiners run on
 # (taskset -c), "1-7" on a larger machine, so that they are not the limit.
 # Only
@@ -23,20 +25,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
-secs=${1:-20}
+secs=${1:-30}
 maxn=${2:-64}
 game=${3:-./examples/duel}
 joiner_cpus=${JOINER_CPUS:-1}
 [ "$(nproc)" -ge 2 ] || { echo "hostpercore: needs two cores (hosts on 0, joiners on 1); have $(nproc)"; exit 1; }
 
-dir=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$dir"' EXIT
+dir=$(mktemp -d /tmp/hostpercore.XXXX)
+trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${HOSTPERCORE_KEEP:-}" ] || rm -rf "$dir"' EXIT
 go build -o "$dir/game" "$game"
 common=(--set net.join_timeout=60s --set audio.enabled=false)
 players=$("$dir/game" --print-config | awk -F'[ =]+' '/^\[net\]/{t=1} t && $1=="players"{print $2; exit}')
 players=${players:-2}
 
-# round N: prints "ok|host|join CPU_MS_PER_S SLOWEST_HOST_RATIO SLOWEST_JOINER_RATIO"
+# round N: prints "ok|host CPU_MS_PER_S_PER_HOST LARGEST_HOST_LAG_TICKS CPU_MS_PER_S_ALL_HOSTS
+# LARGEST_JOINER_LAG_TICKS" (a joiner's ticks up to its host's end)
 round() {
   local n=$1 i p
   rm -f "$dir"/h* "$dir"/j*
@@ -62,28 +65,27 @@ round() {
   python3 - "$dir" "$n" "$secs" <<'PY'
 import glob, re, sys
 d, n, secs = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-def ratio(path):
+def lag(path):
     m = re.search(r'net: (\d+) ticks in', open(path).read())
-    return int(m[1]) / (60 * secs) if m else 0.0
-hosts = [ratio(f'{d}/h{i}.out') for i in range(1, n + 1)]
-joins = [ratio(p) for p in glob.glob(f'{d}/j*.out')]
+    return 60 * secs - int(m[1]) if m else 60 * secs
+hosts = [lag(f'{d}/h{i}.out') for i in range(1, n + 1)]
+joins = [lag(p) for p in glob.glob(f'{d}/j*.out')]
 cpu = []
 for i in range(1, n + 1):
     u, s, e = map(float, open(f'{d}/h{i}.time').read().split()[-3:])
     cpu.append((u + s) / secs * 1000)
-verdict = 'ok' if min(hosts) >= 0.97 else ('join' if min(joins) < min(hosts) else 'host')
-print(verdict, f'{sum(cpu) / len(cpu):.1f}', f'{min(hosts):.3f}', f'{min(joins):.3f}')
+verdict = 'ok' if max(hosts) <= 30 else 'host'
+print(verdict, f'{sum(cpu) / len(cpu):.1f}', max(hosts), f'{sum(cpu):.0f}', max(joins, default=-1))
 PY
 }
 
 held=0 heldcpu=""
 n=1
 while [ "$n" -le "$maxn" ]; do
-  read -r verdict cpu hmin jmin < <(round "$n")
-  echo "hostpercore: $n matches: slowest host at $hmin of 60 Hz, slowest joiner at $jmin, each host ${cpu} ms of CPU a second"
+  read -r verdict cpu hlag total jlag < <(round "$n")
+  echo "hostpercore: $n matches: the slowest host $hlag ticks behind real time after ${secs} s (joiner $jlag), each host ${cpu} ms of CPU a second (all ${total})"
   if [ "$verdict" != ok ]; then
-    why="a host fell behind real time"
-    [ "$verdict" = join ] && why="the joiners (cores $joiner_cpus) fell behind first: the limit found is theirs, not the hosts'"
+    why="a host fell behind real time (its joiners on cores $joiner_cpus may be what held it back: a host waits for their inputs)"
     echo "hostpercore: $held matches per core held 60 Hz (${heldcpu} ms of CPU a second per match, $(python3 -c "print(f'{1000/${heldcpu:-1e9}:.0f}')") matches a core by CPU); $n did not: $why"
     exit 0
   fi
