@@ -39,7 +39,8 @@ players=$("$dir/game" --print-config | awk -F'[ =]+' '/^\[net\]/{t=1} t && $1=="
 players=${players:-2}
 
 # round N: prints "ok|host CPU_MS_PER_S_PER_HOST LARGEST_HOST_LAG_TICKS CPU_MS_PER_S_ALL_HOSTS
-# LARGEST_JOINER_LAG_TICKS" (a joiner's ticks up to its host's end)
+# LARGEST_JOINER_LAG_TICKS JOINER_CPU_MS_PER_S" (a joiner's ticks up to its
+# host's end; its CPU over its whole run)
 round() {
   local n=$1 i p
   rm -f "$dir"/h* "$dir"/j*
@@ -57,7 +58,7 @@ round() {
       echo "hostpercore: host $i printed no join line:"; cat "$dir/h$i.out" "$dir/h$i.err"; exit 1; }
     for p in $(seq "$players"); do
       # The joiners outlast the host: its end (a peer left) ends theirs.
-      timeout $((secs + 90)) taskset -c "$joiner_cpus" "$dir/game" "${common[@]}" --no-window --join "$addr" --token "$token" \
+      timeout $((secs + 90)) taskset -c "$joiner_cpus" /usr/bin/time -f '%U %S %e' -o "$dir/j$i-$p.time" "$dir/game" "${common[@]}" --no-window --join "$addr" --token "$token" \
         --bot $((i * 10 + p)) --run-for "$((secs + 30))s" >"$dir/j$i-$p.out" 2>"$dir/j$i-$p.err" &
     done
   done
@@ -74,16 +75,22 @@ cpu = []
 for i in range(1, n + 1):
     u, s, e = map(float, open(f'{d}/h{i}.time').read().split()[-3:])
     cpu.append((u + s) / secs * 1000)
+# A joiner's CPU a second of the match, the baseline: a player's side of
+# the same match, which simulates as the host does and predicts one player.
+jcpu = []
+for p in glob.glob(f'{d}/j*.time'):
+    u, s, e = map(float, open(p).read().split()[-3:])
+    jcpu.append((u + s) / secs * 1000)
 verdict = 'ok' if max(hosts) <= 30 else 'host'
-print(verdict, f'{sum(cpu) / len(cpu):.1f}', max(hosts), f'{sum(cpu):.0f}', max(joins, default=-1))
+print(verdict, f'{sum(cpu) / len(cpu):.1f}', max(hosts), f'{sum(cpu):.0f}', max(joins, default=-1), f'{sum(jcpu) / max(len(jcpu), 1):.1f}')
 PY
 }
 
 held=0 heldcpu=""
 n=1
 while [ "$n" -le "$maxn" ]; do
-  read -r verdict cpu hlag total jlag < <(round "$n")
-  echo "hostpercore: $n matches: the slowest host $hlag ticks behind real time after ${secs} s (joiner $jlag), each host ${cpu} ms of CPU a second (all ${total})"
+  read -r verdict cpu hlag total jlag jcpu < <(round "$n")
+  echo "hostpercore: $n matches: the slowest host $hlag ticks behind real time after ${secs} s (joiner $jlag), each host ${cpu} ms of CPU a second (all ${total}), each player ${jcpu}"
   if [ "$verdict" != ok ]; then
     why="a host fell behind real time (its joiners on cores $joiner_cpus may be what held it back: a host waits for their inputs)"
     echo "hostpercore: $held matches per core held 60 Hz (${heldcpu} ms of CPU a second per match, $(python3 -c "print(f'{1000/${heldcpu:-1e9}:.0f}')") matches a core by CPU); $n did not: $why"
