@@ -106,10 +106,28 @@
 // processes over package rollback/netplay (UDP with an HMAC, or QUIC
 // datagrams with net.transport = "quic"): the host prints the join command
 // and waits for its players; peers of another game, build or match
-// configuration are refused. --bot SEED plays this machine's players with
-// seeded random input; with --ticks N a match stops once N ticks are
-// confirmed on every peer. frameworktest.Match plays a match between
-// sessions of one process over a simulated network.
+// configuration are refused (the identity hashes the timing's step, rate
+// and mode, [net]'s players, delay, window, hash interval and transport,
+// and the game's decoded settings). --bot SEED plays this machine's
+// players with seeded random input; with --ticks N a match stops once N
+// ticks are confirmed on every peer. The match's connection messages (a
+// peer disconnected, came back, left) go to [RunOptions.Stderr].
+// frameworktest.Match plays a match between sessions of one process over
+// a simulated network.
+//
+// # A dedicated host
+//
+// --host ADDR --dedicated serves a match without a seat: every player
+// joins, and the host relays the match, acknowledges the inputs and
+// compares hashes ([Match.Seatless]; rollback.Session.AddPeer). A session
+// whose machine plays no player runs the simulation only, like a headless
+// replay but on the real clock, paced at the tick rate: no window, GPU, X
+// server, sound device or input. --no-window plays a --bot's side of a
+// match the same way (load tests). A desktop build without cgo
+// (CGO_ENABLED=0 go build) links no GLFW, OpenGL or ALSA, so its binary is
+// static; it hosts --dedicated, plays --no-window and replays headless,
+// and says so when asked for a window. examples/duel's README shows a
+// systemd unit.
 //
 // --record FILE in a match records its confirmed timeline, not this
 // machine's devices ([Session.RecordMatch]; recording.Net): each tick

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/metronome-go/metronome/audio"
+	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -29,3 +30,10 @@ func SetCreateRecording(create func(path string) (RecordingFile, error)) (restor
 
 // SamePackage is samePackage, for a table test.
 var SamePackage = samePackage
+
+// ConfigHash is the configuration hash of a match's identity.
+var ConfigHash = configHash
+
+// NetEvent reports a match's connection event on w, as a networked
+// session does on RunOptions.Stderr.
+func NetEvent(w io.Writer, ev netplay.Event) error { return (&netRun{log: w}).event(ev) }

@@ -182,6 +182,8 @@ type Session struct {
 	// report, in a headless match, gathers the figures of its pacing
 	// line (netreport.go).
 	report *matchReport
+	// stderr receives a match's connection messages; nil is os.Stderr.
+	stderr io.Writer
 }
 
 // NewSession prepares g with cfg; source names where cfg came from, for

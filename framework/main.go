@@ -53,6 +53,14 @@ type Flags struct {
 	// Host and Join name a networked match to host or to join (with
 	// Token, the host's join token), for a game with [Game.Net].
 	Host, Join, Token string
+	// Dedicated, with Host, serves the match without a seat here: every
+	// player joins, and the host runs the simulation only, with no
+	// window, GPU, X server or sound device.
+	Dedicated bool
+	// NoWindow plays a match with no window, GPU, X server or sound
+	// device, the simulation only, as a dedicated host does: for a
+	// machine whose players are all --bot (soak runs, load tests).
+	NoWindow bool
 	// Bot seeds the random input a match's local players play with
 	// instead of the devices ([Match.Bot]); 0 is off.
 	Bot uint64
@@ -218,7 +226,7 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
 		return 1
 	}
-	if err := Run(g, cfg, RunOptions{Source: source, Ticks: f.Ticks, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record, SyncTest: f.SyncTest, Match: match, Stdout: stdout}); err != nil {
+	if err := Run(g, cfg, RunOptions{Source: source, Ticks: f.Ticks, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record, SyncTest: f.SyncTest, Match: match, NoWindow: f.NoWindow, Stdout: stdout, Stderr: stderr}); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
 		return 1
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"time"
@@ -75,10 +76,28 @@ type Match struct {
 	// Peers[p] is the peer player p plays at; one per player of the
 	// game's [Net]. The players at Self read the seats in order.
 	Peers []int
+	// Seatless lists the peers of the match that play no player, such as
+	// a dedicated host (--dedicated), which relays the match and compares
+	// its hashes: this machine sends them its messages too and accepts
+	// theirs (rollback.Session.AddPeer). A machine whose Self plays no
+	// player is itself seat-less: it runs the simulation only, with no
+	// window, sound or input (see [RunOptions.Match]).
+	Seatless []int
 	// Bot, if not zero, plays this machine's players with input drawn
 	// from this seed instead of the devices (--bot SEED), for soak runs
 	// and tests of two processes against each other.
 	Bot uint64
+}
+
+// seatless reports whether m gives this machine no player: a dedicated
+// host's side of a match.
+func (m *Match) seatless() bool {
+	for _, peer := range m.Peers {
+		if peer == m.Self {
+			return false
+		}
+	}
+	return true
 }
 
 // NetStats are a networked session's figures for an overlay or a report.
@@ -197,10 +216,12 @@ type netRun struct {
 	received  [2]uint64
 	ticks     uint64
 	step      time.Duration
-	advantage float64 // the session's advantage estimate, smoothed
-	malformed error   // the first message refused, kept for the stats
-	bot       *bot    // Match.Bot's input, or nil
-	linger    int     // updates run since the last tick asked for was confirmed
+	advantage float64       // the session's advantage estimate, smoothed
+	malformed error         // the first message refused, kept for the stats
+	bot       *bot          // Match.Bot's input, or nil
+	linger    int           // updates run since the last tick asked for was confirmed
+	log       io.Writer     // the match's connection messages (RunOptions.Stderr)
+	cutoff    time.Duration // the largest debt adjustment the scheduler takes (timing.debt.cutoff)
 
 	// rec records the confirmed timeline (--record, netrecord.go), or nil.
 	rec *matchRecording
@@ -243,7 +264,11 @@ func (s *Session) startNet() error {
 	}
 	opts := rollback.Options{Self: m.Self, Actions: len(n.Seats[0]), Window: window, HashEvery: every, Clock: s.rt.Options().Clock}
 	r := &netRun{app: app, tr: m.Transport, self: m.Self, seats: n.Seats,
-		msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage), step: s.cfg.Timing.FixedStep}
+		msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage), step: s.cfg.Timing.FixedStep, log: s.stderr,
+		cutoff: s.cfg.Timing.Debt.Cutoff}
+	if r.log == nil {
+		r.log = os.Stderr
+	}
 	if rate := s.cfg.Timing.Rate; !rate.IsZero() {
 		r.step = rate.Step()
 	}
@@ -258,14 +283,23 @@ func (s *Session) startNet() error {
 			r.peers = append(r.peers, peer)
 		}
 	}
-	if len(r.local) == 0 {
-		return fmt.Errorf("framework: Match.Peers gives no player to this machine, peer %d", m.Self)
+	for _, peer := range m.Seatless {
+		if peer == m.Self || seen[peer] {
+			return fmt.Errorf("framework: Match.Seatless lists peer %d, which is this machine or plays a player: want the peers that play none", peer)
+		}
+		seen[peer] = true
+		r.peers = append(r.peers, peer)
 	}
-	if m.Bot != 0 {
+	if m.Bot != 0 && len(r.local) > 0 {
 		r.bot = newBot(m.Bot, len(r.local), len(n.Seats[0]))
 	}
 	if r.sess, err = rollback.NewSession(app, opts); err != nil {
 		return fmt.Errorf("framework: networked match: %w", err)
+	}
+	for _, peer := range m.Seatless {
+		if err := r.sess.AddPeer(peer); err != nil {
+			return fmt.Errorf("framework: networked match: %w", err)
+		}
 	}
 	s.net = r
 	r.rec = s.matchRec
@@ -278,7 +312,7 @@ func (s *Session) updateNet(t *runtime.TickContext) error {
 	if s.net != nil {
 		err := s.net.update(t)
 		if errors.Is(err, errPeerLeft) {
-			fmt.Fprintf(os.Stderr, "%s: %v: the match ends\n", programName(), err)
+			fmt.Fprintf(s.net.log, "%s: %v: the match ends\n", programName(), err)
 			s.rt.Stop()
 			return nil
 		}
@@ -358,9 +392,14 @@ func (r *netRun) update(t *runtime.TickContext) error {
 		// The advantage replaces the advantage debt pacing has not repaid
 		// yet; a difference under half a step is left alone, so pacing
 		// is not pushed about by what noise is left.
+		// The debt it replaces includes held time: a peer that held
+		// while its peers were still starting (a dedicated host waits for
+		// joiners that open windows) owes more than the cutoff the
+		// scheduler accepts in one adjustment, so the adjustment is
+		// bounded by it; pacing repays the rest.
 		want := -time.Duration(r.advantage * float64(r.step))
 		if diff := want - min(t.Timing.DebtTime, t.Timing.Ledger.Pending()); diff > r.step/2 || diff < -r.step/2 {
-			t.Owed.Advantage = diff
+			t.Owed.Advantage = min(max(diff, -r.cutoff), r.cutoff)
 		}
 	}
 	if err := r.recordConfirmed(t); err != nil {
@@ -396,6 +435,8 @@ func (r *netRun) stats() NetStats {
 func (f *Flags) registerNet(fs *flag.FlagSet) {
 	fs.StringVar(&f.Host, "host", "", "host a networked match on this `address`, such as :7777 (needs a game with Game.Net)")
 	fs.StringVar(&f.Join, "join", "", "join the networked match hosted at this `address`, such as 127.0.0.1:7777, with --token")
+	fs.BoolVar(&f.Dedicated, "dedicated", false, "with --host: serve the match without a seat here (every player joins), with no window, GPU, X server or sound device")
+	fs.BoolVar(&f.NoWindow, "no-window", false, "with --join or --host and --bot: play the match with no window, GPU, X server or sound device, the simulation only (load tests)")
 	fs.StringVar(&f.Token, "token", "", "with --join: the join `token` the host printed")
 	fs.Uint64Var(&f.Bot, "bot", 0, "with --host or --join: this machine's players play seeded random input from this `seed` instead of the keyboard (soak runs, tests of two processes; 0 = off)")
 }
@@ -410,6 +451,15 @@ func (f *Flags) validateNet() error {
 	}
 	if f.Bot != 0 && f.Host == "" && f.Join == "" {
 		errs = append(errs, errors.New("framework: --bot plays a match's local players: use it with --host or --join"))
+	}
+	if f.Dedicated && f.Host == "" {
+		errs = append(errs, errors.New("framework: --dedicated goes with --host ADDR: a dedicated host serves a match it plays no seat in"))
+	}
+	if f.Dedicated && f.Bot != 0 {
+		errs = append(errs, errors.New("framework: --dedicated and --bot: a dedicated host has no player for the bot to play"))
+	}
+	if f.NoWindow && (f.Bot == 0 || (f.Host == "" && f.Join == "")) {
+		errs = append(errs, errors.New("framework: --no-window plays a match whose players here are bots: use it with --host or --join and --bot SEED (a dedicated host, --dedicated, has none and needs no window anyway)"))
 	}
 	if f.Token != "" && f.Join == "" {
 		errs = append(errs, errors.New("framework: --token goes with --join ADDR"))

@@ -97,6 +97,10 @@ func TestNetFlags(t *testing.T) {
 		{[]string{"--join", "127.0.0.1:7777"}, "--join needs --token"},
 		{[]string{"--token", "x"}, "--token goes with --join"},
 		{[]string{"--host", ":7777", "--synctest", "2"}, "not with --replay or --synctest"},
+		{[]string{"--dedicated"}, "--dedicated goes with --host"},
+		{[]string{"--host", ":7777", "--dedicated", "--bot", "1"}, "no player for the bot"},
+		{[]string{"--join", "127.0.0.1:7777", "--token", "x", "--no-window"}, "--no-window plays a match whose players here are bots"},
+		{[]string{"--no-window", "--bot", "1"}, "--no-window plays a match whose players here are bots"},
 	} {
 		var out, errs strings.Builder
 		if st := framework.MainStatus(netGame(), c.args, &out, &errs); st != 2 || !strings.Contains(errs.String(), c.want) {
@@ -106,6 +110,13 @@ func TestNetFlags(t *testing.T) {
 	var out, errs strings.Builder
 	if st := framework.MainStatus(netGame(), []string{"--bot", "3"}, &out, &errs); st != 2 || !strings.Contains(errs.String(), "--bot plays a match") {
 		t.Errorf("--bot alone: status %d, stderr %q; want 2 and a message that it goes with --host or --join", st, errs.String())
+	}
+	// A match holds four peers: a dedicated host, one of them, serves up
+	// to three players.
+	errs.Reset()
+	args := []string{"--set", "timing.mode=fixed", "--set", "net.players=4", "--set", "audio.enabled=false", "--dedicated", "--host", "127.0.0.1:0"}
+	if st := framework.MainStatus(netGame(), args, &out, &errs); st != 1 || !strings.Contains(errs.String(), "up to 3 players") {
+		t.Errorf("--dedicated with 4 players: status %d, stderr %q; want 1 and a message that it serves up to 3", st, errs.String())
 	}
 }
 

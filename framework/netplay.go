@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"os"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -22,6 +21,11 @@ import (
 // joins the match at f.Join with f.Token. Both sides must play the same
 // game, version and match-relevant configuration (see matchIdentity), or
 // the join is refused with the reason on both sides.
+//
+// With --dedicated the host plays no seat: the match has one peer more
+// than players, the host (peer 0), which relays and checks it, and every
+// player joins (player p plays at peer p+1). A joiner knows a dedicated
+// host by that peer count.
 func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match, error) {
 	if f.Host == "" && f.Join == "" {
 		return nil, nil
@@ -31,6 +35,13 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 	}
 	n := cfg.Net
 	opts := netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout}
+	if f.Dedicated {
+		opts.Players++
+		if opts.Players > netplay.MaxPlayers {
+			return nil, fmt.Errorf("framework: --dedicated: a dedicated host serves up to %d players (a match holds %d peers, the host's included); net.players is %d",
+				netplay.MaxPlayers-1, netplay.MaxPlayers, n.Players)
+		}
+	}
 	id := matchIdentity(g, cfg)
 	ctx, cancel := context.WithTimeout(context.Background(), n.JoinTimeout)
 	defer cancel()
@@ -40,8 +51,12 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 		if err != nil {
 			return nil, fmt.Errorf("framework: --host %s: %w", f.Host, err)
 		}
-		fmt.Fprintf(stdout, "hosting a %d-player match on %s over %s; join with:\n  --join %s --token %s\n",
-			n.Players, lobby.Addr(), opts.Transport, joinAddr(f.Host, lobby.Addr().String()), lobby.Token())
+		what := fmt.Sprintf("a %d-player match", n.Players)
+		if f.Dedicated {
+			what = fmt.Sprintf("a %d-player match as a dedicated host (no seat here: every player joins)", n.Players)
+		}
+		fmt.Fprintf(stdout, "hosting %s on %s over %s; join with:\n  --join %s --token %s\n",
+			what, lobby.Addr(), opts.Transport, joinAddr(f.Host, lobby.Addr().String()), lobby.Token())
 		if m, err = lobby.Wait(ctx); err != nil {
 			lobby.Close()
 			return nil, fmt.Errorf("framework: --host %s: waiting %v for %d players: %w", f.Host, n.JoinTimeout, n.Players, err)
@@ -52,12 +67,19 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 			return nil, fmt.Errorf("framework: --join %s: %w", f.Join, err)
 		}
 	}
-	fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", m.Players(), m.Self())
-	peers := make([]int, m.Players())
-	for p := range peers {
-		peers[p] = p // player p plays at peer p: the host is player 0
+	fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", n.Players, m.Self())
+	match := &Match{Transport: m, Self: m.Self(), Peers: make([]int, n.Players), Bot: f.Bot}
+	first := 0 // the host is player 0
+	if m.Players() == n.Players+1 {
+		first = 1 // a dedicated host, peer 0, plays no seat
+		if m.Self() != 0 {
+			match.Seatless = []int{0}
+		}
 	}
-	return &Match{Transport: m, Self: m.Self(), Peers: peers, Bot: f.Bot}, nil
+	for p := range match.Peers {
+		match.Peers[p] = p + first
+	}
+	return match, nil
 }
 
 // joinAddr is the address a joiner on this machine passes: the host's
@@ -75,9 +97,9 @@ func joinAddr(flag, bound string) string {
 // matchIdentity names what every peer of a match must share: the game
 // (its title, or the program's name), its build (the main module's
 // version and VCS revision, when the binary records them) and a hash of
-// the configuration that decides the simulation: the [timing] table's
-// own keys (step, rate, mode), [net] and [game]. Window, sound, input
-// bindings and pacing may differ between players.
+// the configuration that decides the simulation (configHash). Window,
+// sound, input bindings, pacing and each peer's patience may differ
+// between players.
 func matchIdentity(g Game, cfg config.Config) netplay.Identity {
 	id := netplay.Identity{Game: g.Title, Version: "devel"}
 	if id.Game == "" {
@@ -97,27 +119,26 @@ func matchIdentity(g Game, cfg config.Config) netplay.Identity {
 	if len(id.Version) > 64 {
 		id.Version = id.Version[:64]
 	}
-	h := fnv.New64a()
-	section := ""
-	for _, line := range strings.Split(string(cfg.EffectiveTOML()), "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "[") {
-			section = line
-			continue
-		}
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		switch section {
-		case "[timing]", "[net]", "[game]":
-			if section == "[net]" && (strings.HasPrefix(line, "timeout") || strings.HasPrefix(line, "join_timeout")) {
-				continue // a peer's patience is its own
-			}
-			fmt.Fprintf(h, "%s %s\n", section, line)
-		}
-	}
-	id.Config = h.Sum64()
+	id.Config = configHash(g, cfg)
 	return id
+}
+
+// configHash hashes, in a fixed order, the owners' values that decide a
+// match's simulation: the timing's mode, step and rate; the [net] table's
+// players, input delay, prediction window, hash interval and transport
+// (not its timeouts, which are each peer's own); and the game's decoded
+// settings struct, the [game] table, field by field in declaration order
+// (fmt's %#v). Every peer's game is the same build (the identity's
+// version), so the same struct type.
+func configHash(g Game, cfg config.Config) uint64 {
+	h := fnv.New64a()
+	t, n := cfg.Timing, cfg.Net
+	fmt.Fprintf(h, "timing %v %d %d/%d\n", t.Mode, t.FixedStep, t.Rate.Num, t.Rate.Den)
+	fmt.Fprintf(h, "net %d %d %d %d %v\n", n.Players, n.Delay, n.Window, n.HashEvery, n.Transport)
+	if g.Settings != nil {
+		fmt.Fprintf(h, "game %#v\n", g.Settings)
+	}
+	return h.Sum64()
 }
 
 // errPeerLeft ends a match whose peer closed its side: the session stops
@@ -138,13 +159,20 @@ func (r *netRun) netEvents() error {
 		if !ok {
 			return nil
 		}
-		switch ev.Kind {
-		case netplay.Left:
-			return fmt.Errorf("%w: peer %d", errPeerLeft, ev.Peer)
-		default:
-			fmt.Fprintf(os.Stderr, "%s: peer %d %s\n", programName(), ev.Peer, ev.Kind)
+		if err := r.event(ev); err != nil {
+			return err
 		}
 	}
+}
+
+// event reports one connection change on r.log, the writer the session's
+// messages go to; a peer that left is errPeerLeft.
+func (r *netRun) event(ev netplay.Event) error {
+	if ev.Kind == netplay.Left {
+		return fmt.Errorf("%w: peer %d", errPeerLeft, ev.Peer)
+	}
+	fmt.Fprintf(r.log, "%s: peer %d %s\n", programName(), ev.Peer, ev.Kind)
+	return nil
 }
 
 // transportRTT is the round trip a transport measures, 0 for one that

@@ -367,12 +367,18 @@ func newReplaySession(g Game, path string, opts ReplayOptions) (*Session, runtim
 }
 
 // headless returns the context of a replay without a window, a pure
-// simulation, and gives rtOpts a manual clock: no device (the game gets
-// the silent Audio resource a session without one has), a display that
-// never changes and a renderer that draws nothing.
+// simulation (windowless), and gives rtOpts a manual clock.
 func (s *Session) headless(rtOpts *runtime.Options) *runtime.Adapters {
-	s.silence("")
 	rtOpts.Clock = timing.NewManualClock(0)
+	return s.windowless("")
+}
+
+// windowless returns the context of a session that runs the simulation
+// only: no device (the game gets the silent Audio resource a session
+// without one has, muted for why), a display that never changes, no
+// input and a renderer that draws nothing.
+func (s *Session) windowless(why string) *runtime.Adapters {
+	s.silence(why)
 	size := input.Size{Width: s.cfg.Window.Width, Height: s.cfg.Window.Height}
 	return &runtime.Adapters{
 		Display:   &headlessDisplay{state: runtime.WindowState{Window: input.Window{Size: size, Framebuffer: size, Focused: true}}},

@@ -58,8 +58,16 @@ type RunOptions struct {
 	// with one line on Stdout giving its last confirmed tick and world
 	// hash ([ConfirmedLine]).
 	Match *Match
+	// NoWindow plays the Match with no window, GPU, X server, sound
+	// device or input, the simulation only (--no-window): for a machine
+	// whose players are all Match.Bot. A Match that gives this machine
+	// no player (a dedicated host) always plays so.
+	NoWindow bool
 	// Stdout receives that line; nil is os.Stdout.
 	Stdout io.Writer
+	// Stderr receives a match's connection messages (a peer disconnected,
+	// reconnected, left); nil is os.Stderr.
+	Stderr io.Writer
 }
 
 // Run runs g's Setup, checks the configuration against it (a binding for
@@ -117,6 +125,7 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 	}
 
 	sess.stopAfter = opts.Ticks
+	sess.stderr = opts.Stderr
 	if err := sess.UseSyncTest(opts.SyncTest); err != nil {
 		return err
 	}
@@ -126,7 +135,7 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		}
 		rtOpts.Timing = MatchTiming(rtOpts.Timing)
 		defer opts.Match.Transport.Close()
-		if cfg.Window.Headless {
+		if cfg.Window.Headless || opts.Match.seatless() || opts.NoWindow {
 			defer func() {
 				if tick, hash, ok := sess.finalHash(); ok {
 					out := opts.Stdout
@@ -143,6 +152,9 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 				}
 			}()
 		}
+	}
+	if opts.Match != nil && (opts.Match.seatless() || opts.NoWindow) {
+		return sess.runWindowless(rtOpts, opts.Screenshot)
 	}
 	sess.screenshot = opts.Screenshot
 	if opts.Record != "" && opts.Match != nil {
@@ -191,6 +203,34 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		return err
 	}
 	sess.setUpAndOpen(rt, sess.window.ctx, rtOpts.Actions)
+	return rt.Run()
+}
+
+// runWindowless runs a match with the simulation only, on the real
+// clock, with no window, GPU, X server, sound device or input: a match
+// this machine plays no seat in (a dedicated host), or one whose players
+// here are bots (--no-window). With no frame cap configured the loop is
+// paced at the tick rate, so it waits between ticks instead of spinning.
+func (s *Session) runWindowless(rtOpts runtime.Options, screenshot string) error {
+	if screenshot != "" {
+		return errors.New("framework: --screenshot and a match with no window (--dedicated, --no-window): nothing is drawn")
+	}
+	ctx := s.windowless("a match with no window plays no sound")
+	if rtOpts.FrameCap == 0 {
+		step := rtOpts.Timing.FixedStep
+		if r := rtOpts.Timing.Rate; !r.IsZero() {
+			step = r.Step()
+		}
+		rtOpts.FrameCap = min(step, runtime.MaxFrameCap)
+	}
+	if rtOpts.Actions == nil {
+		rtOpts.Actions = input.NewActions()
+	}
+	rt, err := runtime.New(s, ctx, rtOpts)
+	if err != nil {
+		return errors.Join(err, ctx.Close())
+	}
+	s.Bind(rt)
 	return rt.Run()
 }
 

@@ -438,7 +438,7 @@ func (s *Session) Advance() (Step, error) {
 	}
 	mf := s.minFrontier()
 	st.Tick = s.tick
-	if s.tick-mf >= int64(s.window) {
+	if s.tick-mf >= int64(s.window) || s.outrunsAddedPeer() {
 		s.stats.Held++
 		st.Held = true
 		for p := range s.players {
@@ -565,7 +565,10 @@ func (s *Session) confirm(p int, k int64, in []input.Stats) {
 		s.stats.Duplicates++
 		return
 	}
-	if k >= f-1+int64(s.ringLen) {
+	// The ring keeps every tick from the last one simulated or the first
+	// unconfirmed, whichever is earlier, on; a peer that plays no player
+	// can see confirmations run far past its tick (see AddPeer).
+	if k >= min(f, s.tick, s.minFrontier())-1+int64(s.ringLen) {
 		s.stats.Refused++
 		return
 	}

@@ -26,12 +26,7 @@ func TestTwoProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two processes for 20 s of play each transport")
 	}
-	bin := filepath.Join(t.TempDir(), "duel")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		t.Fatalf("go build: %v", err)
-	}
+	bin := buildDuel(t)
 	for _, tr := range []string{"udp", "quic"} {
 		t.Run(tr, func(t *testing.T) {
 			host, join := playProcesses(t, bin, tr, 1230, nil, nil)
@@ -41,6 +36,95 @@ func TestTwoProcesses(t *testing.T) {
 			t.Logf("both peers: %s", host)
 		})
 	}
+}
+
+// buildDuel builds the duel with env added to the go command's
+// environment (CGO_ENABLED=0 for a build with no window or sound).
+func buildDuel(t *testing.T, env ...string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "duel")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), env...)
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		t.Fatalf("go build: %v", err)
+	}
+	return bin
+}
+
+// A dedicated host (--dedicated) serves a match it plays no seat in, with
+// no display, no X server to start (no Xvfb on its PATH), no sound device
+// tried, and built without cgo (so without GLFW, OpenGL or ALSA): two
+// headless joiners of the ordinary build play 10 s of seeded random input
+// through it, and all three end on the same confirmed tick and hash.
+func TestDedicatedHost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three processes for 10 s of play")
+	}
+	bin, server := buildDuel(t), buildDuel(t, "CGO_ENABLED=0")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	common := []string{"--ticks", "630", "--set", "net.join_timeout=30s"}
+	h := exec.CommandContext(ctx, server, append([]string{"--dedicated", "--host", "127.0.0.1:0"}, common...)...)
+	h.Env = append(os.Environ(), "DISPLAY=", "WAYLAND_DISPLAY=", "PATH="+t.TempDir())
+	out, err := h.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var herr strings.Builder
+	h.Stderr = &herr
+	if err := h.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	var addr, token string
+	for lines.Scan() {
+		if m := joinLine.FindStringSubmatch(lines.Text()); m != nil {
+			addr, token = m[1], m[2]
+			break
+		}
+	}
+	if addr == "" {
+		h.Wait()
+		t.Fatalf("the host printed no join line; its errors: %s", herr.String())
+	}
+	var rest strings.Builder
+	done := make(chan struct{})
+	go func() { io.Copy(&rest, out); close(done) }()
+	type result struct {
+		out, err string
+		fail     error
+	}
+	results := make(chan result, 2)
+	for bot := range 2 {
+		j := exec.CommandContext(ctx, bin, append([]string{"--headless", "--set", "audio.enabled=false", "--join", addr, "--token", token, "--bot", fmt.Sprint(bot + 1)}, common...)...)
+		go func() {
+			var jerr strings.Builder
+			j.Stderr = &jerr
+			jout, err := j.Output()
+			results <- result{string(jout), jerr.String(), err}
+		}()
+	}
+	var joined []string
+	for range 2 {
+		r := <-results
+		if r.fail != nil {
+			t.Fatalf("joiner: %v\n%s", r.fail, r.err)
+		}
+		joined = append(joined, confirmedLine.FindString(r.out))
+	}
+	<-done
+	if err := h.Wait(); err != nil {
+		t.Fatalf("host: %v\n%s", err, herr.String())
+	}
+	if strings.Contains(herr.String(), "sound") {
+		t.Errorf("the host tried a sound device: %s", herr.String())
+	}
+	host := confirmedLine.FindString(rest.String())
+	if host == "" || host != joined[0] || host != joined[1] {
+		t.Fatalf("the peers end apart:\nhost:    %q %s\njoiners: %q", host, herr.String(), joined)
+	}
+	t.Logf("all three peers: %s", host)
 }
 
 // playProcesses runs a host and a joiner of bin for ticks headless ticks over

@@ -97,8 +97,11 @@
 // # A dedicated host
 //
 // A host needs nothing but this package and the rollback session: no
-// window, GPU or audio device. It can run as a service on any machine
-// with the port open.
+// window, GPU or audio device. A host that plays no seat listens for one
+// peer more than the game has players and gives its session no player
+// (rollback.Session.AddPeer on the players' side makes it their peer);
+// package framework's --dedicated does this. It can run as a service on
+// any machine with the port open.
 //
 // # Goroutines
 //
