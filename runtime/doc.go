@@ -107,8 +107,11 @@
 // is the session's own, of [work.Options].Workers goroutines started as
 // jobs arrive, or an application pool (its Pool) that outlives the
 // session. With Background the owned pool's workers run at a lower OS
-// priority, so a long load yields the CPU to the loop (a loading screen
-// keeps its frame rate; the load takes longer). A job never touches
+// priority, on Go processors of their own (GOMAXPROCS rises by the
+// pool's capacity until it is closed), so a
+// long load yields the CPU to the loop and never holds a processor the
+// platform thread waits for (a loading screen keeps its frame rate; the
+// load takes longer). A job never touches
 // simulation state: [work.Go] delivers its result on the simulation owner
 // through the [Mailbox], before an update; [work.GoPlatform] first hands
 // it to the platform thread (a decoded image becomes a texture there) and

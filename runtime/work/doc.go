@@ -21,6 +21,12 @@
 //		game.level = l // on the simulation owner, before an update
 //	})
 //
+// With [Options.Background] the owned pool's workers run at a lower OS
+// priority, on Go processors of their own (GOMAXPROCS rises by the pool's
+// capacity from its first job until it is closed), so a long load yields
+// the CPU to the game's threads without ever holding a processor the
+// platform thread waits for.
+//
 // [GoPlatform] first hands the job's value to the platform thread (a
 // decoded image becomes a texture there). A [Job] type the caller reuses
 // is submitted and completed without allocating.

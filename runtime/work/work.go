@@ -65,6 +65,15 @@ type Options struct {
 	// microseconds more (about 0.07 ms against 0.7 µs for a job's round
 	// trip here), which matters for many small jobs waited on within a
 	// frame, not for loading.
+	//
+	// Background workers also bring Go processors of their own: from the
+	// first job until the pool is closed, GOMAXPROCS is raised by the
+	// pool's capacity, so that a worker whose thread the operating system
+	// leaves waiting never holds a processor the platform thread needs
+	// (it would wait for the Go scheduler to preempt the worker: up to a
+	// 10 ms time slice, tens of milliseconds on a loaded machine). Like
+	// any call to runtime.GOMAXPROCS, this ends the Go runtime's own
+	// updates of GOMAXPROCS from the CPU limit.
 	Background bool
 }
 
@@ -128,6 +137,7 @@ type Pool struct {
 	started int // live worker goroutines
 	idle    int // workers waiting on cond and not yet signalled
 	closed  bool
+	lent    int // processors added to GOMAXPROCS for the workers (background)
 	wg      sync.WaitGroup
 }
 
@@ -179,6 +189,13 @@ func (p *Pool) Group(name string) *Group {
 func (p *Pool) Close() {
 	p.refuse()
 	p.wg.Wait()
+	p.mu.Lock()
+	lent := p.lent
+	p.lent = 0
+	p.mu.Unlock()
+	if lent > 0 {
+		extraProcs.add(-lent) // no worker of the pool is left
+	}
 }
 
 // refuse refuses further jobs and lets idle workers end, without waiting.
@@ -209,6 +226,11 @@ func (p *Pool) push(t task) error {
 		p.idle--
 		p.cond.Signal()
 	case p.started < p.capacity:
+		if p.nice > 0 && p.started == 0 && p.lent == 0 {
+			// Before any worker of the pool runs (see procLender).
+			p.lent = p.capacity
+			extraProcs.add(p.lent)
+		}
 		p.started++
 		p.wg.Add(1)
 		go p.work()
@@ -256,6 +278,35 @@ func (p *Pool) work() {
 		t.group.run(t.job)
 		p.mu.Lock()
 	}
+}
+
+// procLender raises GOMAXPROCS by a background pool's capacity while its
+// workers may run, so that they never hold a Go processor the game's
+// goroutines need. A background worker's thread runs at a lower priority,
+// and the operating system may leave it waiting while it holds a
+// processor; had it taken one of the game's, the platform thread coming
+// back from a graphics call would find every processor held and wait for
+// the Go scheduler to preempt a worker (up to a 10 ms time slice, and
+// tens of milliseconds on a loaded machine, in which the worker's thread
+// waits for the CPU too). With processors of their own the workers
+// compete with the game's threads only in the operating system's
+// scheduler, where their priority is lower.
+//
+// GOMAXPROCS changes only while none of the pool's workers exist: before
+// the first starts and after they have all ended. Changing it stops the
+// world, which waits for every running goroutine, a low-priority worker
+// the operating system has left waiting among them (measured: pauses of
+// 50 ms on a loaded machine when it changed around each job).
+var extraProcs procLender
+
+type procLender struct{ mu sync.Mutex }
+
+// add raises GOMAXPROCS by d (lowers it for d < 0) from its present
+// value, so that a change the game makes meanwhile is kept.
+func (l *procLender) add(d int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	goruntime.GOMAXPROCS(max(1, goruntime.GOMAXPROCS(0)+d))
 }
 
 // tracker counts a session's accepted jobs across all its groups and

@@ -87,9 +87,9 @@ type LoadReport struct {
 	AfterSlowFrames int `json:"after_slow_frames"`
 	// Split says where the load's time went, to tell a long frame's
 	// cause: the graphics thread's texel uploads and its waits for the
-	// library's lock, the workers' decoding and packing, and the time
-	// the platform thread waited for a processor (whose CPU the workers
-	// share).
+	// library's lock, the workers' decoding and packing, the time the
+	// platform thread waited for a processor (whose CPU the workers
+	// share) and the Go runtime's collections and pauses meanwhile.
 	Split LoadSplit `json:"split"`
 	// After is the platform thread's contention over the SinceFrames
 	// frames from the load's end to the report, the baseline of
@@ -115,7 +115,8 @@ type LoadSplit struct {
 	// copying their pixels, summed over the workers.
 	Workers assets.LoadStats `json:"workers"`
 	// Contention is what kept the platform thread from running during
-	// the load.
+	// the load: the kernel's run queue, the Go scheduler's waits for a
+	// processor, collections and other stop-the-world pauses.
 	Contention Contention `json:"contention"`
 }
 
@@ -463,5 +464,9 @@ func (c Contention) perFrame(frames int, ms func(int64) string) string {
 	if c.RunDelayMeasured && frames > 0 {
 		s = ms(c.RunDelayNS/int64(frames)) + "/frame in the run queue, "
 	}
-	return s + strconv.FormatUint(c.SchedWaits, 10) + " Go scheduler waits over 1 ms (longest " + ms(c.SchedLongestNS) + ")"
+	n := func(v uint64) string { return strconv.FormatUint(v, 10) }
+	return s + n(c.SchedWaits) + " Go scheduler waits over 1 ms (longest " + ms(c.SchedLongestNS) + "), " +
+		n(c.GCCycles) + " collections (" + n(c.GCPauses) + " pauses, longest " + ms(c.GCPauseLongestNS) + "; assists " + ms(c.GCAssistNS) +
+		", collector CPU " + ms(c.GCCPUNS) + ", " + strconv.FormatFloat(float64(c.AllocBytes)/1e6, 'f', 1, 64) + " MB allocated), " +
+		n(c.OtherPauses) + " other pauses (longest " + ms(c.OtherPauseLongestNS) + ")"
 }
