@@ -98,6 +98,8 @@ type World struct {
 	snapAllReady bool
 	resScratch   []any
 	held         []heldArray // scratch for a rebuild
+	// The payload writers of a snapshot's binary form (snapshot_wire.go).
+	wireQueue, wireTimers func([]byte, *Event) ([]byte, error)
 }
 
 // NewWorld returns an empty world.

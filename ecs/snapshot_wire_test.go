@@ -1,0 +1,106 @@
+package ecs_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/metronome-go/metronome/ecs"
+)
+
+// sendSnapshot saves a, encodes the snapshot, decodes it into a snapshot
+// of b and restores b from it, returning the bytes.
+func sendSnapshot(t testing.TB, a, b *ecs.App) []byte {
+	t.Helper()
+	var s, r ecs.Snapshot
+	if err := a.Save(&s); err != nil {
+		t.Fatal(err)
+	}
+	data, err := s.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.DecodeSnapshot(&r, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Restore(&r); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// A snapshot sent to a fresh App of the same game gives it the sender's
+// hash, and both then run the same ticks to the same hashes, through
+// spawns, despawns, archetype moves, entity references, slices, events,
+// timers and states.
+func TestSnapshotTravels(t *testing.T) {
+	a := churnGame(t)
+	for n := range uint64(200) {
+		if err := a.Update(tick(n+1, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := churnGame(t)
+	if mustAppHash(t, a).Total == mustAppHash(t, b).Total {
+		t.Fatal("the fresh App already has the sender's hash: the test would prove nothing")
+	}
+	data := sendSnapshot(t, a, b)
+	t.Logf("%d entities in %d bytes", a.World().Commands().Stats().Spawned-a.World().Commands().Stats().Despawned, len(data))
+	if d := ecs.DiffHashes(mustAppHash(t, a), mustAppHash(t, b)); len(d) > 0 {
+		t.Fatalf("after the restore the hashes differ in %v", d)
+	}
+	for n := uint64(201); n <= 600; n++ {
+		if err := a.Update(tick(n, 0)); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Update(tick(n, 0)); err != nil {
+			t.Fatal(err)
+		}
+		if ha, hb := mustAppHash(t, a), mustAppHash(t, b); ha.Total != hb.Total {
+			t.Fatalf("tick %d: hashes differ in %v", n, ecs.DiffHashes(ha, hb))
+		}
+	}
+}
+
+// A snapshot that is cut short, has a byte changed, or comes from another
+// game is refused with an error saying so.
+func TestSnapshotDecodeRefuses(t *testing.T) {
+	a := churnGame(t)
+	for n := range uint64(30) {
+		if err := a.Update(tick(n+1, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var s ecs.Snapshot
+	if err := a.Save(&s); err != nil {
+		t.Fatal(err)
+	}
+	data, err := s.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := churnGame(t)
+	other := newApp(t, ecs.Options{Seed: 7, QueueCapacity: 64})
+	flipped := append([]byte(nil), data...)
+	flipped[len(flipped)/2] ^= 0x10
+	for _, c := range []struct {
+		name string
+		app  *ecs.App
+		data []byte
+		want string
+	}{
+		{"truncated", b, data[:len(data)-1], "truncated"},
+		{"header only", b, data[:10], "not a snapshot"},
+		{"flipped byte", b, flipped, "checksum"},
+		{"other game", other, data, "which this App does not have"},
+	} {
+		var r ecs.Snapshot
+		err := c.app.DecodeSnapshot(&r, c.data)
+		if !errors.Is(err, ecs.ErrSnapshot) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an ErrSnapshot saying %q", c.name, err, c.want)
+		}
+		if r.Valid() {
+			t.Errorf("%s: the refused snapshot is valid", c.name)
+		}
+	}
+}
