@@ -42,4 +42,3 @@ func (a *App) LoadState(tick int64, b []byte) error {
 	a.saved = tick
 	return nil
 }
-
