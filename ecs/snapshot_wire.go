@@ -481,7 +481,14 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 		d.failf("this App has %s %v, which the snapshot does not hold (another game or build)", roleNames[wantRoles[k]], want[k])
 		return
 	}
-	// The component types, by name among a's.
+	// The component types, by name among a's, made for those a has met
+	// only in filters and maps.
+	for _, t := range comps {
+		if mk, ok := w.known[t.name]; ok {
+			mk(w)
+			delete(w.known, t.name)
+		}
+	}
 	byName := make(map[string]int, len(w.stores))
 	for i, st := range w.stores {
 		byName[st.typ().String()] = i
@@ -494,7 +501,7 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	for i, t := range comps {
 		j, ok := byName[t.name]
 		if !ok {
-			d.failf("the snapshot holds component type %s, which this App has not met: another game or build, or a type this App's set-up has not used yet (make a filter or map of it at set-up)", t.name)
+			d.failf("the snapshot holds component type %s, which this App has not met: another game or build, or a type this App's set-up has not used yet (make a filter or map of it at set-up, ecs.NewFilter1 or ecs.NewMap)", t.name)
 			return
 		}
 		if seen[j] {

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/input"
+
+	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework/frameworktest"
+)
+
+// TestSnapshotTravels plays seeded random input on both seats, sends the
+// world's snapshot at tick 1,200 (ecs.Snapshot.AppendBinary) to a second
+// game that sat idle until then, which decodes and restores it: both
+// have the same hash, and keep it through 600 more ticks of the same
+// input.
+func TestSnapshotTravels(t *testing.T) {
+	const at, more = 1200, 600
+	sender, receiver := newPair(t)
+	for seat := range seatKeys {
+		randomSeat(sender, seat, at-60, 31)
+	}
+	if err := sender.Step(at); err != nil {
+		t.Fatal(err)
+	}
+	if err := receiver.Step(at); err != nil {
+		t.Fatal(err)
+	}
+	sent := at
+	for ; !sendable(sender.App); sent++ {
+		if sent == at+more/2 {
+			t.Fatalf("no tick from %d to %d without an event with a Run function pending", at, sent)
+		}
+		stepBoth(t, sender, receiver)
+	}
+	n := travel(t, sender.App, receiver.App)
+	t.Logf("tick %d: %d bytes (%d chunks of 1,000 bytes)", sent, n, (n+999)/1000)
+	// The same input from here on, for both.
+	for _, sim := range []*frameworktest.Sim{sender, receiver} {
+		for seat := range seatKeys {
+			randomSeatFrom(sim, seat, sent+1, sent+more, 47)
+		}
+	}
+	for k := range more {
+		stepBoth(t, sender, receiver)
+		sameHash(t, sender.App, receiver.App, sent+1+k)
+	}
+}
+
+func newPair(t testing.TB) (a, b *frameworktest.Sim) {
+	t.Helper()
+	var err error
+	if a, err = frameworktest.New(newGame(), frameworktest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	if b, err = frameworktest.New(newGame(), frameworktest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return a, b
+}
+
+// randomSeatFrom is randomSeat for ticks from..to, each hold ending before to.
+func randomSeatFrom(sim *frameworktest.Sim, seat, from, to int, seed uint64) {
+	r := newRand(seed, seat)
+	k := seatKeys[seat]
+	keys := []input.Button{k.left, k.right, k.up, k.down, k.fire}
+	for at := from; ; {
+		at += 1 + r.IntN(12)
+		hold := 1 + r.IntN(30)
+		if at+hold >= to {
+			return
+		}
+		sim.Input.Tap(sim.At(time.Duration(at)*tick), keys[r.IntN(len(keys))], time.Duration(hold)*tick)
+	}
+}
+
+func newRand(seed uint64, seat int) *rand.Rand { return rand.New(rand.NewPCG(seed, uint64(seat)+7)) }
+
+// BenchmarkSnapshotWire encodes and decodes the duel's snapshot after
+// 1,200 ticks of seeded play.
+//
+//	go test -run '^$' -bench SnapshotWire ./examples/duel
+func BenchmarkSnapshotWire(b *testing.B) {
+	a, to := newPair(b)
+	for seat := range seatKeys {
+		randomSeat(a, seat, 1200, 31)
+	}
+	if err := a.Step(1200); err != nil {
+		b.Fatal(err)
+	}
+	if err := to.Step(1); err != nil {
+		b.Fatal(err)
+	}
+	benchSnapshot(b, a.App, to.App)
+}
+
+// sendable reports whether a's state can be encoded now.
+func sendable(a *ecs.App) bool {
+	var s ecs.Snapshot
+	if err := a.Save(&s); err != nil {
+		return false
+	}
+	_, err := s.AppendBinary(nil)
+	return err == nil
+}
+
+// travel sends a's state to b: saved, encoded, decoded and restored. It
+// checks that b's hash differed before and equals a's after, and returns
+// the size of the snapshot.
+func travel(t testing.TB, a, b *ecs.App) int {
+	t.Helper()
+	if mustHash(t, a).Total == mustHash(t, b).Total {
+		t.Fatal("the receiver already has the sender's hash: the test would prove nothing")
+	}
+	var s, r ecs.Snapshot
+	if err := a.Save(&s); err != nil {
+		t.Fatal(err)
+	}
+	data, err := s.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.DecodeSnapshot(&r, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Restore(&r); err != nil {
+		t.Fatal(err)
+	}
+	sameHash(t, a, b, -1)
+	return len(data)
+}
+
+func sameHash(t testing.TB, a, b *ecs.App, tick int) {
+	t.Helper()
+	ha, hb := mustHash(t, a), mustHash(t, b)
+	if ha.Total != hb.Total {
+		t.Fatalf("tick %d: hashes differ in %v", tick, ecs.DiffHashes(ha, hb))
+	}
+}
+
+func mustHash(t testing.TB, a *ecs.App) ecs.Hash {
+	t.Helper()
+	h, err := a.Hash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// stepBoth steps every sim by one tick.
+func stepBoth(t testing.TB, sims ...*frameworktest.Sim) {
+	t.Helper()
+	for _, sim := range sims {
+		if err := sim.Step(1); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// benchSnapshot measures encoding a's snapshot into a reused buffer and
+// decoding it into a snapshot of b, per snapshot and per entity.
+func benchSnapshot(b *testing.B, a, to *ecs.App) {
+	var s, r ecs.Snapshot
+	if err := a.Save(&s); err != nil {
+		b.Fatal(err)
+	}
+	buf, err := s.AppendBinary(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := float64(s.Entities())
+	b.Run("encode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if buf, err = s.AppendBinary(buf[:0]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(buf)), "bytes")
+		b.ReportMetric(n, "entities")
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/entity")
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := to.DecodeSnapshot(&r, buf); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(buf)), "bytes")
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/entity")
+	})
+}
