@@ -730,7 +730,7 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 		return d.b, d.err
 	}
 	var err error
-	if d.b, err = s.queue.DecodeBinary(d.b, get); err != nil {
+	if d.b, err = s.queue.DecodeBinary(d.b, a.queue.Cap(), get); err != nil {
 		d.fail(fmt.Errorf("%w: gameplay queue: %w", ErrSnapshot, err))
 		return
 	}
@@ -738,7 +738,7 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 		d.failf("the gameplay queue is at tick %d and the App at %d", s.queue.Now(), s.ticks)
 		return
 	}
-	if d.b, err = s.timers.DecodeBinary(d.b, get); err != nil {
+	if d.b, err = s.timers.DecodeBinary(d.b, a.timers.Cap(), get); err != nil {
 		d.fail(fmt.Errorf("%w: timers: %w", ErrSnapshot, err))
 		return
 	}

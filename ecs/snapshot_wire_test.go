@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/schedule"
 )
 
 // sendSnapshot saves a, encodes the snapshot, decodes it into a snapshot
@@ -102,5 +103,68 @@ func TestSnapshotDecodeRefuses(t *testing.T) {
 		if r.Valid() {
 			t.Errorf("%s: the refused snapshot is valid", c.name)
 		}
+	}
+}
+
+type wireMark struct{ A, B int32 }
+
+// wireMarkGame is a game of a few entities with a wireMark each.
+func wireMarkGame(t testing.TB, spawn func(c *ecs.Commands)) *ecs.App {
+	t.Helper()
+	a := newApp(t, ecs.Options{Seed: 1})
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
+		for range 3 {
+			spawn(ctx.Commands)
+		}
+	}})
+	if err := a.InitSimulation(nil); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// A snapshot of a build whose component type changed (the same name,
+// other fields) is refused, naming the type.
+func TestSnapshotDecodeRefusesChangedType(t *testing.T) {
+	a := wireMarkGame(t, func(c *ecs.Commands) { ecs.With(c.Spawn(), wireMark{A: 1}) })
+	var s ecs.Snapshot
+	if err := a.Save(&s); err != nil {
+		t.Fatal(err)
+	}
+	data, err := s.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	{
+		type wireMark struct{ A, B float32 } // the same name in another build
+		b := wireMarkGame(t, func(c *ecs.Commands) { ecs.With(c.Spawn(), wireMark{A: 1}) })
+		var r ecs.Snapshot
+		err := b.DecodeSnapshot(&r, data)
+		if !errors.Is(err, ecs.ErrSnapshot) || !strings.Contains(err.Error(), "component type ecs_test.wireMark differs") {
+			t.Errorf("decode into a build with another wireMark: %v, want it refused naming ecs_test.wireMark", err)
+		}
+	}
+	b := wireMarkGame(t, func(c *ecs.Commands) { ecs.With(c.Spawn(), wireMark{A: 2}) })
+	var r ecs.Snapshot
+	if err := b.DecodeSnapshot(&r, data); err != nil {
+		t.Errorf("decode into the same build: %v", err)
+	}
+}
+
+// An event with a Run function cannot travel: encoding fails, naming its
+// Kind.
+func TestSnapshotEncodeRefusesRunEvents(t *testing.T) {
+	a := wireMarkGame(t, func(c *ecs.Commands) {})
+	q := ecs.GetResource[schedule.Queue[ecs.Event]](a.World())
+	if _, err := q.After(5, ecs.Event{Kind: 42, Run: func(*ecs.Sys, ecs.EventDelivery) {}}); err != nil {
+		t.Fatal(err)
+	}
+	var s ecs.Snapshot
+	if err := a.Save(&s); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.AppendBinary(nil)
+	if !errors.Is(err, ecs.ErrSnapshot) || !strings.Contains(err.Error(), "Kind 42") || !strings.Contains(err.Error(), "without Run") {
+		t.Errorf("encode with a Run event pending: %v, want it refused naming Kind 42 and what to do", err)
 	}
 }

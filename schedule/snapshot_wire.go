@@ -16,9 +16,12 @@ import (
 //	stats: Scheduled, Refused, Cancelled, Delivered, Dropped, Coalesced,
 //	       Peak, each u64,
 //	free: count u32, then each slot index u32 (the stack, bottom first),
-//	then per slot: generation u32, live u8, and for a live slot due u64,
-//	seq u64, period u64, late mode u8, late limit u64, count u64,
-//	dropped u64 and the payload as the caller's put writes it.
+//	then the slots in order, in groups: 0 u8, a count n u32 and a
+//	generation u32 for n slots in a row with nothing pending that share
+//	that generation (a queue that never filled is mostly one such
+//	group); or 1 u8, the generation u32, due u64, seq u64, period u64,
+//	late mode u8, late limit u64, count u64, dropped u64 and the payload
+//	as the caller's put writes it, for one slot with an entry pending.
 //
 // The ordering structure's arrays are not sent: a decoded snapshot has
 // them rebuilt from the live entries, sorted by (due, sequence), which is
@@ -27,8 +30,6 @@ import (
 
 var le = binary.LittleEndian
 
-// slotMinBytes is the fewest bytes a slot takes in the binary form.
-const slotMinBytes = 5
 
 // AppendBinary appends the binary form of s to b, each live entry's
 // payload written by put, and returns the extended slice; put's error is
@@ -50,14 +51,22 @@ func (s *Snapshot[T]) AppendBinary(b []byte, put func(b []byte, p *T) ([]byte, e
 	for _, f := range s.free {
 		b = le.AppendUint32(b, uint32(f))
 	}
-	for i := range s.slots {
+	for i := 0; i < len(s.slots); {
 		e := &s.slots[i]
-		b = le.AppendUint32(b, e.gen)
 		if !e.live {
+			n := 1
+			for i+n < len(s.slots) && !s.slots[i+n].live && s.slots[i+n].gen == e.gen {
+				n++
+			}
 			b = append(b, 0)
+			b = le.AppendUint32(b, uint32(n))
+			b = le.AppendUint32(b, e.gen)
+			i += n
 			continue
 		}
+		i++
 		b = append(b, 1)
+		b = le.AppendUint32(b, e.gen)
 		b = le.AppendUint64(b, e.due)
 		b = le.AppendUint64(b, e.seq)
 		b = le.AppendUint64(b, e.period)
@@ -74,15 +83,16 @@ func (s *Snapshot[T]) AppendBinary(b []byte, put func(b []byte, p *T) ([]byte, e
 }
 
 // DecodeBinary sets s to the snapshot in the binary form at the start of
-// b, each live entry's payload read by get (which returns what follows
-// the payload), and returns the rest of b. It checks that the form is
+// b, of a queue of the given capacity (that of the queue it is for,
+// which [Queue.Restore] requires), each live entry's payload read by get
+// (which returns what follows the payload), and returns the rest of b. It checks that the form is
 // whole and consistent (every slot either pending, free or retired, the
 // free stack without repeats, every pending entry due after the current
 // tick with its own sequence number below the next one), so that
 // [Queue.Restore] of the result cannot break the queue; a failure wraps
-// [ErrInvalid] and leaves s empty. What it allocates is bounded by the
-// length of b.
-func (s *Snapshot[T]) DecodeBinary(b []byte, get func(b []byte, p *T) ([]byte, error)) ([]byte, error) {
+// [ErrInvalid] and leaves s empty. Apart from the payloads, it allocates
+// no more than the queue it is for holds already.
+func (s *Snapshot[T]) DecodeBinary(b []byte, capacity int, get func(b []byte, p *T) ([]byte, error)) ([]byte, error) {
 	s.valid = false
 	d := decoder{b: b}
 	n := d.u32()
@@ -97,10 +107,8 @@ func (s *Snapshot[T]) DecodeBinary(b []byte, get func(b []byte, p *T) ([]byte, e
 	switch {
 	case d.short:
 		return b, d.fail("header")
-	case n < 1 || n > MaxCapacity:
-		return b, fmt.Errorf("%w: snapshot of capacity %d, allowed 1..%d", ErrInvalid, n, MaxCapacity)
-	case uint64(n)*slotMinBytes > uint64(len(d.b)):
-		return b, d.fail(fmt.Sprintf("%d slots", n))
+	case int64(n) != int64(capacity):
+		return b, fmt.Errorf("%w: snapshot of a queue of capacity %d, for one of capacity %d", ErrInvalid, n, capacity)
 	case structure != Heap && structure != Scan:
 		return b, fmt.Errorf("%w: snapshot of structure %d, allowed Heap or Scan", ErrInvalid, structure)
 	case nfree > n || uint64(retired) > uint64(n)-uint64(nfree):
@@ -128,28 +136,39 @@ func (s *Snapshot[T]) DecodeBinary(b []byte, get func(b []byte, p *T) ([]byte, e
 	}
 	s.keys = s.keys[:0]
 	var unused uint32
-	for i := range s.slots {
+	for i := 0; i < len(s.slots); {
+		group := d.u8()
+		switch {
+		case d.short:
+			return b, d.fail(fmt.Sprintf("slot %d", i))
+		case group > 1:
+			return b, fmt.Errorf("%w: snapshot's slot %d starts a group of kind %d, allowed 0 or 1", ErrInvalid, i, group)
+		case group == 0:
+			cnt, gen := d.u32(), d.u32()
+			if d.short {
+				return b, d.fail(fmt.Sprintf("slot %d", i))
+			}
+			if cnt < 1 || uint64(i)+uint64(cnt) > uint64(n) {
+				return b, fmt.Errorf("%w: snapshot's slot %d starts a group of %d slots, allowed 1..%d", ErrInvalid, i, cnt, int(n)-i)
+			}
+			for k := i; k < i+int(cnt); k++ {
+				s.slots[k].gen = gen
+				switch {
+				case inFree[k] != 0 && gen == 0:
+					return b, fmt.Errorf("%w: snapshot's slot %d is free and retired", ErrInvalid, k)
+				case inFree[k] == 0 && gen != 0:
+					return b, fmt.Errorf("%w: snapshot's slot %d is neither pending, free nor retired", ErrInvalid, k)
+				case inFree[k] == 0:
+					unused++
+				}
+			}
+			i += int(cnt)
+			continue
+		}
 		e := &s.slots[i]
 		e.gen = d.u32()
-		live := d.u8()
-		if d.short {
-			return b, d.fail(fmt.Sprintf("slot %d", i))
-		}
-		switch {
-		case live > 1:
-			return b, fmt.Errorf("%w: snapshot's slot %d has live flag %d, allowed 0 or 1", ErrInvalid, i, live)
-		case live == 0 && inFree[i] != 0 && e.gen == 0:
-			return b, fmt.Errorf("%w: snapshot's slot %d is free and retired", ErrInvalid, i)
-		case live == 1 && (inFree[i] != 0 || e.gen == 0):
+		if inFree[i] != 0 || e.gen == 0 {
 			return b, fmt.Errorf("%w: snapshot's slot %d is pending and free or retired", ErrInvalid, i)
-		case live == 0 && inFree[i] == 0:
-			if e.gen != 0 {
-				return b, fmt.Errorf("%w: snapshot's slot %d is neither pending, free nor retired", ErrInvalid, i)
-			}
-			unused++
-		}
-		if live == 0 {
-			continue
 		}
 		e.live = true
 		e.due, e.seq, e.period = d.u64(), d.u64(), d.u64()
@@ -170,6 +189,7 @@ func (s *Snapshot[T]) DecodeBinary(b []byte, get func(b []byte, p *T) ([]byte, e
 		}
 		d.b = rest
 		s.keys = append(s.keys, key{due: e.due, seq: e.seq, slot: int32(i)})
+		i++
 	}
 	if unused != retired {
 		return b, fmt.Errorf("%w: snapshot counts %d retired slots and has %d", ErrInvalid, retired, unused)
