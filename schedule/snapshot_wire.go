@@ -30,7 +30,6 @@ import (
 
 var le = binary.LittleEndian
 
-
 // AppendBinary appends the binary form of s to b, each live entry's
 // payload written by put, and returns the extended slice; put's error is
 // returned as it is. It fails for an empty snapshot.
