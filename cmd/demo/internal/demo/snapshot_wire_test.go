@@ -181,7 +181,8 @@ func stepBoth(t testing.TB, sims ...*frameworktest.Sim) {
 }
 
 // benchSnapshot measures encoding a's snapshot into a reused buffer and
-// decoding it into a snapshot of b, per snapshot and per entity.
+// decoding it into a snapshot of b, per snapshot and per entity, beside
+// the in-memory save (App.Save into a used snapshot) as the baseline.
 func benchSnapshot(b *testing.B, a, to *ecs.App) {
 	var s, r ecs.Snapshot
 	if err := a.Save(&s); err != nil {
@@ -192,6 +193,15 @@ func benchSnapshot(b *testing.B, a, to *ecs.App) {
 		b.Fatal(err)
 	}
 	n := float64(s.Entities())
+	b.Run("save", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := a.Save(&s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/entity")
+	})
 	b.Run("encode", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
