@@ -10,7 +10,9 @@ import (
 	"github.com/metronome-go/metronome/schedule"
 )
 
-func putInt(b []byte, p *int) ([]byte, error) { return binary.LittleEndian.AppendUint64(b, uint64(*p)), nil }
+func putInt(b []byte, p *int) ([]byte, error) {
+	return binary.LittleEndian.AppendUint64(b, uint64(*p)), nil
+}
 
 func getInt(b []byte, p *int) ([]byte, error) {
 	if len(b) < 8 {
