@@ -375,6 +375,11 @@ func (a *App) DecodeSnapshot(s *Snapshot, b []byte) error {
 	if err := a.EnableSnapshots(); err != nil {
 		return err
 	}
+	// Decoding registers the snapshot's component types with Arche, which
+	// an open query forbids.
+	if err := a.snapshotMoment("DecodeSnapshot"); err != nil {
+		return err
+	}
 	if s.app != a {
 		*s = Snapshot{app: a}
 	}

@@ -168,3 +168,21 @@ func TestSnapshotEncodeRefusesRunEvents(t *testing.T) {
 		t.Errorf("encode with a Run event pending: %v, want it refused naming Kind 42 and what to do", err)
 	}
 }
+
+// Decoding while a query is open (it registers component types with
+// Arche) is refused instead of panicking.
+func TestSnapshotDecodeRefusesOpenQuery(t *testing.T) {
+	a := wireMarkGame(t, func(c *ecs.Commands) { ecs.With(c.Spawn(), wireMark{A: 1}) })
+	data := snapshotOf(t, a)
+	b := newApp(t, ecs.Options{Seed: 1})
+	if err := b.InitSimulation(nil); err != nil {
+		t.Fatal(err)
+	}
+	ecs.NewMap[wireMark](b.World())
+	q := ecs.NewFilter1[ecs.Transform](b.World()).Query()
+	defer q.Close()
+	var r ecs.Snapshot
+	if err := b.DecodeSnapshot(&r, data); !errors.Is(err, ecs.ErrSnapshot) || !strings.Contains(err.Error(), "query is open") {
+		t.Errorf("decode with a query open: %v, want it refused", err)
+	}
+}
