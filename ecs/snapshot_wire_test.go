@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/schedule"
 )
 
@@ -184,5 +185,56 @@ func TestSnapshotDecodeRefusesOpenQuery(t *testing.T) {
 	var r ecs.Snapshot
 	if err := b.DecodeSnapshot(&r, data); !errors.Is(err, ecs.ErrSnapshot) || !strings.Contains(err.Error(), "query is open") {
 		t.Errorf("decode with a query open: %v, want it refused", err)
+	}
+}
+
+// wireLook is presentation that is not plain data.
+type wireLook struct {
+	ecs.PresentationOnly
+	P *int
+}
+
+// Presentation-only values travel when they are plain data, so the
+// receiver's entities look as the sender's; one that is not plain data
+// arrives zero.
+func TestSnapshotPresentationTravels(t *testing.T) {
+	n := 5
+	spawn := func(c *ecs.Commands) {
+		p := c.Spawn()
+		ecs.With(p, wireMark{A: 1})
+		ecs.With(p, ecs.Sprite{Size: geom.Vec2{X: 3, Y: 4}, Layer: 2})
+		ecs.With(p, wireLook{P: &n})
+	}
+	a := wireMarkGame(t, spawn)
+	b := wireMarkGame(t, func(c *ecs.Commands) {
+		p := c.Spawn()
+		ecs.With(p, wireMark{A: 1})
+		ecs.With(p, ecs.Sprite{})
+		ecs.With(p, wireLook{})
+	})
+	if mustAppHash(t, a).Total != mustAppHash(t, b).Total {
+		t.Fatal("presentation changed the hash: the test is wrong")
+	}
+	if err := b.Restore(func() *ecs.Snapshot {
+		var r ecs.Snapshot
+		if err := b.DecodeSnapshot(&r, snapshotOf(t, a)); err != nil {
+			t.Fatal(err)
+		}
+		return &r
+	}()); err != nil {
+		t.Fatal(err)
+	}
+	sprites, looks := 0, 0
+	for q := ecs.NewFilter2[ecs.Sprite, wireLook](b.World()).Query(); q.Next(); {
+		s, l := q.Get()
+		if s.Size == (geom.Vec2{X: 3, Y: 4}) && s.Layer == 2 {
+			sprites++
+		}
+		if l.P == nil {
+			looks++
+		}
+	}
+	if sprites != 3 || looks != 3 {
+		t.Errorf("after the transfer %d of 3 sprites are the sender's and %d of 3 wireLook values are zero", sprites, looks)
 	}
 }
