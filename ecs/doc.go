@@ -262,6 +262,30 @@
 // components reuse the arrays the world held). Take snapshots between
 // ticks, with no command queued.
 //
+// A snapshot also travels, to bring another process of the same game to
+// the same tick (a peer that fell too far behind, a player rejoining, a
+// spectator arriving late): [Snapshot.AppendBinary] encodes one and
+// [App.DecodeSnapshot] decodes it into a Snapshot of another App, which
+// [App.Restore] then puts in the sender's state, with the sender's hash;
+// [Snapshots.Load] decodes into a ring's slot. The form is versioned,
+// checksummed (CRC-64) and little-endian at fixed widths, so it is the
+// same on amd64, arm64 and wasm (Go's int is 64 bits on all three), and
+// it describes its types by name and a fingerprint of their fields, so a
+// snapshot of another game or build is refused, naming the first type
+// that differs. A truncated or corrupt input is an error, never a panic,
+// and a decode allocates at most a bound of its length. Presentation-only
+// and excluded component values travel too, so the receiver's entities
+// look as the sender's did (one of such a type that is not plain data
+// arrives zero). Two things cannot travel: an [Event] pending with a Run
+// function (encoding fails, naming its Kind: schedule plain events and
+// act on their Kind in a system with [Sys.Events]), and a component type
+// the receiving App has not met (decoding fails, naming it; a filter or
+// map of it made at set-up is enough).
+//
+//	b, err := snap.AppendBinary(buf[:0])      // sender
+//	err = other.DecodeSnapshot(&recv, b)      // receiver, between ticks
+//	err = other.Restore(&recv)
+//
 // [SyncTest] runs an App in sync-test mode: after every tick it restores
 // the snapshot of a few ticks back ([DefaultSyncTestDepth]), runs those
 // ticks again with their input and compares the hashes. State a system

@@ -34,6 +34,12 @@ import (
 // read); the command buffer stores only Entity values. An [Entity] is read
 // through Arche's own methods, never by the layout of Arche's struct.
 //
+//   - A snapshot's binary form (snapshot_wire.go, for sending one to
+//     another process) writes and reads the same leaves one by one, in
+//     declaration order, each little-endian at its own width, and
+//     describes each type by a fingerprint of its fields' names and types
+//     (typeFingerprint), so that a snapshot from another build is refused.
+//
 // The cost (benchmarks in bench_test.go and layout_internal_test.go, on a
 // shared 2-core machine): compiling a layout is a one-time reflect walk of
 // tens of microseconds per type (BenchmarkLayoutCompile); hashing a value
@@ -43,7 +49,11 @@ import (
 // (BenchmarkReflectHash); a command writing a value with no Entity in it
 // pays nothing, one with entities a load and a compare per reference
 // (BenchmarkCommandsSetLinked). TestLayoutHashMatchesReflect checks the
-// memory reads against that reference on random values.
+// memory reads against that reference on random values. The binary form
+// costs a switch and a store per leaf, about as much as hashing it
+// (BenchmarkSnapshotEncode and BenchmarkSnapshotDecode in
+// snapshot_wire_test.go); decoding a slice makes its array with
+// reflect.MakeSlice, and a string is copied out of the input.
 
 // ComponentType names a component type for filter options such as
 // [Filter1.With]. Build one with [TypeOf].
@@ -75,8 +85,13 @@ type layout struct {
 	// structs and arrays (not slices).
 	refs []uintptr
 	// named are the leaves before pairing, each with its field's path, for
-	// naming the fields in which two values differ.
+	// naming the fields in which two values differ, and for a snapshot's
+	// binary form (snapshot_wire.go), which writes them one by one.
 	named []leaf
+	// wireMin is the fewest bytes a value takes in the binary form;
+	// fingerprint digests the type's description (typeFingerprint).
+	wireMin     int
+	fingerprint uint64
 }
 
 type leafKind uint8
@@ -116,6 +131,8 @@ type leaf struct {
 	typ reflect.Type
 	// name is the field's path, for naming what differs (in named only).
 	name string
+	// boolean: a leaf8 that is a bool, which may hold only 0 or 1.
+	boolean bool
 }
 
 var (
@@ -151,6 +168,10 @@ func (w *World) layoutOf(t ComponentType) *layout {
 	w.compile(l, t.t, 0, t.t.String())
 	l.named = append([]leaf(nil), l.leaves...)
 	l.leaves = pairUp(l.leaves)
+	l.fingerprint = typeFingerprint(t.t)
+	for _, f := range l.named {
+		l.wireMin += wireBytes[f.kind]
+	}
 	return l
 }
 
@@ -162,7 +183,10 @@ func (w *World) compile(l *layout, t reflect.Type, off uintptr, path string) {
 		l.leaves = append(l.leaves, leaf{off: at, kind: k, pos: at, name: path})
 	}
 	switch t.Kind() {
-	case reflect.Bool, reflect.Int8, reflect.Uint8:
+	case reflect.Bool:
+		add(leaf8, off)
+		l.leaves[len(l.leaves)-1].boolean = true
+	case reflect.Int8, reflect.Uint8:
 		add(leaf8, off)
 	case reflect.Int16, reflect.Uint16:
 		add(leaf16, off)
@@ -524,4 +548,154 @@ func (l *layout) ownSlicesSpare(p, old unsafe.Pointer, sp *spareArrays) {
 			}
 		}
 	}
+}
+
+// wireBytes is how many bytes a leaf of each kind takes in a snapshot's
+// binary form, at least (a string or slice adds its contents).
+var wireBytes = [...]int{leaf8: 1, leaf16: 2, leaf32: 4, leaf64: 8, leafString: 4, leafSlice: 4, leafIndex: 4, leafGen: 4}
+
+// typeFingerprint digests a description of t: its name, kind and size,
+// and through structs, arrays and slices every field's name and type, so
+// that two builds whose types differ in any of these give different
+// fingerprints (FNV-1a, 64 bits).
+func typeFingerprint(t reflect.Type) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range describeType(nil, t, nil) {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+func describeType(b []byte, t reflect.Type, seen []reflect.Type) []byte {
+	b = fmt.Appendf(b, "%s:%s:%d", t.String(), t.Kind(), t.Size())
+	switch t.Kind() {
+	case reflect.Array:
+		b = fmt.Appendf(b, "[%d]", t.Len())
+		b = describeType(b, t.Elem(), seen)
+	case reflect.Slice:
+		b = append(b, "[]"...)
+		b = describeType(b, t.Elem(), seen)
+	case reflect.Struct:
+		if slices.Contains(seen, t) {
+			return b
+		}
+		seen = append(seen, t)
+		b = append(b, '{')
+		for i := range t.NumField() {
+			f := t.Field(i)
+			b = append(b, f.Name...)
+			b = append(b, ' ')
+			b = describeType(b, f.Type, seen)
+			b = append(b, ';')
+		}
+		b = append(b, '}')
+	}
+	return b
+}
+
+// appendWire appends the value at p, of l's type, to b in a snapshot's
+// binary form: each leaf in declaration order, little-endian at its own
+// width; an Entity as its index and generation (its pending-spawn
+// reference follows as a 32-bit leaf); a string as its length (32 bits)
+// and bytes; a slice as 0 when nil, else its length plus one (32 bits),
+// then its elements. l must have no error.
+func (l *layout) appendWire(b []byte, p unsafe.Pointer) []byte {
+	for i := range l.named {
+		f := &l.named[i]
+		q := unsafe.Add(p, f.off)
+		switch f.kind {
+		case leaf8:
+			b = append(b, *(*uint8)(q))
+		case leaf16:
+			b = le.AppendUint16(b, *(*uint16)(q))
+		case leaf32:
+			b = le.AppendUint32(b, *(*uint32)(q))
+		case leaf64:
+			b = le.AppendUint64(b, *(*uint64)(q))
+		case leafIndex:
+			b = le.AppendUint32(b, (*arche.Entity)(q).ID())
+		case leafGen:
+			b = le.AppendUint32(b, (*arche.Entity)(q).Generation())
+		case leafString:
+			s := *(*string)(q)
+			b = le.AppendUint32(b, uint32(len(s)))
+			b = append(b, s...)
+		case leafSlice:
+			h := (*sliceHeader)(q)
+			if h.data == nil {
+				b = le.AppendUint32(b, 0)
+				continue
+			}
+			b = le.AppendUint32(b, uint32(h.len)+1)
+			for k := range h.len {
+				b = f.elem.appendWire(b, unsafe.Add(h.data, uintptr(k)*f.elem.size))
+			}
+		}
+	}
+	return b
+}
+
+// decodeWire reads a value of l's type in the binary form of appendWire
+// from d into the value at p, which must be zero. A bool other than 0 or
+// 1, an Entity that the decoded entity pool cannot hold and a string or
+// slice longer than what is left of the input fail d; a slice's array
+// takes at most its elements' size over their least wire size times what
+// is left (both are fixed by the type), so what a decode allocates is
+// bounded by its input. Slices are made with reflect and set through a
+// reflect.Value of their own type, so the garbage collector sees every
+// pointer written.
+func (l *layout) decodeWire(d *wireDecoder, p unsafe.Pointer) {
+	for i := 0; i < len(l.named) && d.err == nil; i++ {
+		f := &l.named[i]
+		q := unsafe.Add(p, f.off)
+		switch f.kind {
+		case leaf8:
+			v := d.u8()
+			if f.boolean && v > 1 {
+				d.failf("%s is a bool holding %d, allowed 0 or 1", f.name, v)
+			}
+			*(*uint8)(q) = v
+		case leaf16:
+			*(*uint16)(q) = d.u16()
+		case leaf32:
+			*(*uint32)(q) = d.u32()
+		case leaf64:
+			*(*uint64)(q) = d.u64()
+		case leafIndex:
+			id := d.u32()
+			i++ // the generation, next in every layout
+			*(*arche.Entity)(q) = d.entity(id, d.u32(), f.name)
+		case leafString:
+			n := d.u32()
+			*(*string)(q) = string(d.take(int(n), f.name))
+		case leafSlice:
+			n := d.u32()
+			if n == 0 {
+				continue
+			}
+			n--
+			least := max(f.elem.wireMin, 1)
+			if uint64(n)*uint64(least) > uint64(len(d.b)) {
+				d.failf("%s is a slice of %d elements, more than the %d bytes left could hold", f.name, n, len(d.b))
+				return
+			}
+			nv := reflect.MakeSlice(f.typ, int(n), int(n))
+			reflect.NewAt(f.typ, q).Elem().Set(nv)
+			base := nv.UnsafePointer()
+			for k := 0; k < int(n) && d.err == nil; k++ {
+				f.elem.decodeWire(d, unsafe.Add(base, uintptr(k)*f.elem.size))
+			}
+		}
+	}
+}
+
+// appendWireOf is appendWire for *v, of type T.
+func appendWireOf[T any](l *layout, b []byte, v *T) []byte { return l.appendWire(b, unsafe.Pointer(v)) }
+
+// decodeWireOf is decodeWire into *v, of type T, which it zeroes first.
+func decodeWireOf[T any](l *layout, d *wireDecoder, v *T) {
+	var zero T
+	*v = zero
+	l.decodeWire(d, unsafe.Pointer(v))
 }

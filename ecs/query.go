@@ -14,7 +14,26 @@ func register[T any](w *World) {
 	if !w.w.IsLocked() {
 		arche.ComponentID[T](&w.w)
 	}
+	know[T](w)
 }
+
+// know records that w has met component type T in a filter or map, so
+// that a snapshot decoded into w (snapshot_wire.go) can hold values of T
+// before any command of w has used it.
+func know[T any](w *World) {
+	t := TypeOf[T]()
+	if _, ok := w.registry[t]; ok {
+		return
+	}
+	if w.known == nil {
+		w.known = map[string]func(*World){}
+	}
+	if _, ok := w.known[t.String()]; !ok {
+		w.known[t.String()] = makeStore[T]
+	}
+}
+
+func makeStore[T any](w *World) { storeOf[T](w) }
 
 // Filter1 selects the entities that have one component (plus the constraints
 // added with With and Without) and hands out [Query1] iterators.

@@ -44,6 +44,9 @@ import (
 // (the App applies them after every system), and a save or restore with
 // commands queued is refused.
 //
+// [Snapshot.AppendBinary] encodes a Snapshot for another process of the
+// same game and [App.DecodeSnapshot] decodes one (snapshot_wire.go).
+//
 // The zero Snapshot is empty and ready to use. It belongs to the
 // simulation goroutine, like its App.
 type Snapshot struct {

@@ -98,6 +98,11 @@ type World struct {
 	snapAllReady bool
 	resScratch   []any
 	held         []heldArray // scratch for a rebuild
+	// The payload writers of a snapshot's binary form (snapshot_wire.go).
+	wireQueue, wireTimers func([]byte, *Event) ([]byte, error)
+	// known holds, by name, the component types met in filters and maps
+	// that no command has used yet (query.go's know).
+	known map[string]func(*World)
 }
 
 // NewWorld returns an empty world.
@@ -141,7 +146,10 @@ type Map[T any] struct {
 
 // NewMap returns a [Map] for component type T.
 // It panics if called while a query is open and T is new to the world.
-func NewMap[T any](w *World) Map[T] { return Map[T]{w: w, m: generic.NewMap[T](&w.w)} }
+func NewMap[T any](w *World) Map[T] {
+	know[T](w)
+	return Map[T]{w: w, m: generic.NewMap[T](&w.w)}
+}
 
 // Get returns a pointer to e's T, or nil when e is dead or has no T. The
 // pointer is valid until the next sync point; do not keep it.

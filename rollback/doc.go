@@ -83,6 +83,16 @@
 // and replay them side by side to find the first tick and component that
 // differ.
 //
+// # State that travels
+//
+// A peer past the cutoff, a player rejoining or a spectator arriving late
+// catches up from a recent tick instead of tick 0: [App.AppendState]
+// encodes the state an App holds for a tick (ecs's binary snapshot:
+// versioned, checksummed, the same bytes on every platform) and
+// [App.LoadState] puts a fresh App of the same game in that state, from
+// which the confirmed inputs since carry it on. The bytes are one slice;
+// cutting them into packets is the transport's business.
+//
 // # Transport
 //
 // A session knows nothing of sockets. [Session.AppendMessage] writes what
