@@ -3,7 +3,7 @@
 # in a network namespace of its own, and must end on the same confirmed
 # hash with pacing a player would not notice:
 #
-#   scripts/netem.sh [DURATION] [udp|quic] [--delay 75ms] [--jitter 20ms] [--loss 5%] [--impair auto|netem|relay]
+#   scripts/netem.sh [DURATION] [udp|quic] [--delay 75ms] [--jitter 20ms] [--loss 5%] [--impair auto|netem|relay] [--checks all|hash]
 #
 # Defaults are the in-process tests' conditions (examples/duel
 # TestNetworkedMatch): 75 ms each way ±20 ms of jitter and 5% loss in each
@@ -30,11 +30,16 @@
 #   advantage the frame advantage within 1 tick from 2 s on
 #   waits     no whole-frame wait: no two ticks two steps or more apart,
 #             no tick held at the prediction window's end after 2 s
+# --checks hash (make test) fails on the hash only and prints the other
+# three as figures: they measure time, and a loaded machine (a CI runner
+# shared with other jobs) stretches presents and waits whatever the
+# network does. --checks all (the default) is for a machine with cores to
+# spare, where they measure the network and pacing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
 
-duration=20s transport=udp delay=75ms jitter=20ms loss=5% impair=auto
+duration=20s transport=udp delay=75ms jitter=20ms loss=5% impair=auto checks=all
 positional=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -42,8 +47,9 @@ while [ $# -gt 0 ]; do
   --jitter) jitter=$2; shift 2 ;;
   --loss) loss=$2; shift 2 ;;
   --impair) impair=$2; shift 2 ;;
-  -h | --help) sed -n '2,30p' "$0"; exit 0 ;;
-  -*) echo "netem: unknown option $1 (want --delay, --jitter, --loss or --impair)" >&2; exit 2 ;;
+  --checks) checks=$2; shift 2 ;;
+  -h | --help) sed -n '2,37p' "$0"; exit 0 ;;
+  -*) echo "netem: unknown option $1 (want --delay, --jitter, --loss, --impair or --checks)" >&2; exit 2 ;;
   *) positional+=("$1"); shift ;;
   esac
 done
@@ -51,6 +57,7 @@ done
 [ ${#positional[@]} -gt 1 ] && transport=${positional[1]}
 case $transport in udp | quic) ;; *) echo "netem: transport $transport: want udp or quic" >&2; exit 2 ;; esac
 case $impair in auto | netem | relay) ;; *) echo "netem: --impair $impair: want auto, netem or relay" >&2; exit 2 ;; esac
+case $checks in all | hash) ;; *) echo "netem: --checks $checks: want all or hash" >&2; exit 2 ;; esac
 
 # unavailable says why the script cannot run here: a failure under CI, a
 # skip elsewhere.
@@ -146,15 +153,19 @@ fi
 echo "netem: played in $(( $(date +%s) - start )) s"
 for p in host join; do sed -n "s/^\(net\|pacing\): /$p \1: /p" "$dir/$p.out"; done
 
-python3 - "$dir/host.out" "$dir/join.out" <<'EOF'
+python3 - "$checks" "$dir/host.out" "$dir/join.out" <<'EOF'
 import re, sys
 fail = False
+checks = sys.argv[1]
 def result(name, ok, text):
     global fail
-    fail |= not ok
-    print(f"netem: {name}: {'ok' if ok else 'FAIL'}: {text}")
+    if checks == "all" or name == "hash":
+        fail |= not ok
+        print(f"netem: {name}: {'ok' if ok else 'FAIL'}: {text}")
+    else:
+        print(f"netem: {name} (figure, not checked with --checks hash): {'within' if ok else 'over'} the bound: {text}")
 peers = []
-for path in sys.argv[1:]:
+for path in sys.argv[2:]:
     out = open(path).read()
     h = re.search(r'confirmed tick (\d+) hash ([0-9a-f]+)', out)
     p = re.search(r'pacing: presents (\d+), longest (\S+) of cap (\S+) \(([\d.]+)x\); advantage within 1 tick from ([\d.]+)s, worst after 2s ([\d.]+) ticks; '

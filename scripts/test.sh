@@ -63,8 +63,8 @@ scripts/cross.sh
 step "two processes play a networked match on the loopback (60 s over UDP; TestTwoProcesses plays 20 s over each transport)"
 scripts/netmatch.sh 60s udp
 
-step "the same between two network namespaces under 150 ms round trip, ±20 ms jitter and 5% loss (20 s over UDP; root, skipped without it outside CI)"
-scripts/netem.sh 20s udp
+step "the same between two network namespaces under 150 ms round trip, ±20 ms jitter and 5% loss (20 s over UDP; root, skipped without it outside CI; the hash is checked, the pacing figures printed)"
+scripts/netem.sh 20s udp --checks hash
 
 step "everything with the race detector"
 go test -race -count=1 -timeout 30m ./...
