@@ -32,6 +32,9 @@ import (
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return // the usage was printed: asking for help is not an error
+		}
 		fmt.Fprintln(os.Stderr, "netrelay:", err)
 		os.Exit(1)
 	}
