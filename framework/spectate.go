@@ -41,7 +41,7 @@ type runStep struct {
 
 // startSpectator builds the follower of a spectator's match in place of
 // a player's session.
-func (s *Session) startSpectator(app *rollback.App, actions int) error {
+func (s *Session) startSpectator(actions int) error {
 	m := s.match
 	sim := &specSim{app: s.App, players: ecs.GetResource[rollback.Players](s.App.World()), rows: make([][]input.Stats, len(m.Peers))}
 	fol, err := rollback.NewFollower(sim, len(m.Peers), actions, s.cfg.Net.HashEvery, 0, s.rt.Options().Clock)
