@@ -115,6 +115,16 @@
 // frameworktest.Match plays a match between sessions of one process over
 // a simulated network.
 //
+// --spectate ADDR --token TOKEN watches a match: the spectator joins at
+// any time (netplay.Options.Spectate), the host streams it the confirmed
+// inputs from its input log (rollback.Session.NewFeed, held back
+// net.spectator_delay ticks) and it runs them on a rollback.Follower,
+// catching up from tick 0 and then following live. It shows the match in
+// a window, or with --headless or --no-window ends with the players'
+// [ConfirmedLine] (with --ticks N, the same tick as theirs). It sends the
+// host nothing but acknowledgements, so the players never wait for it;
+// --record is not supported on a spectator yet.
+//
 // # A dedicated host
 //
 // --host ADDR --dedicated serves a match without a seat: every player

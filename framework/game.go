@@ -182,6 +182,8 @@ type Session struct {
 	// report, in a headless match, gathers the figures of its pacing
 	// line (netreport.go).
 	report *matchReport
+	// spec is a spectator's follower (--spectate, spectate.go), or nil.
+	spec *specRun
 	// stderr receives a match's connection messages; nil is os.Stderr.
 	stderr io.Writer
 }
@@ -352,12 +354,16 @@ const matchLinger = 15
 // every peer (held updates do not count, and the peers stop on the same
 // tick) and matchLinger more updates.
 func (s *Session) ranAll(t *runtime.TickContext) bool {
+	if s.spec != nil {
+		return s.spec.fol.Tick() >= s.specTarget()
+	}
 	if s.net == nil {
 		return t.Number+1 >= s.stopAfter
 	}
 	if s.net.sess.Stats().Confirmed < int64(s.stopAfter) {
 		return false
 	}
+	s.net.flushFeeds() // the spectators get the ticks their delay held back
 	s.net.linger++
 	return s.net.linger > matchLinger
 }

@@ -53,6 +53,8 @@ type Flags struct {
 	// Host and Join name a networked match to host or to join (with
 	// Token, the host's join token), for a game with [Game.Net].
 	Host, Join, Token string
+	// Spectate names a match to watch as a spectator (with Token).
+	Spectate string
 	// Dedicated, with Host, serves the match without a seat here: every
 	// player joins, and the host runs the simulation only, with no
 	// window, GPU, X server or sound device.

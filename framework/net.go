@@ -83,6 +83,11 @@ type Match struct {
 	// player is itself seat-less: it runs the simulation only, with no
 	// window, sound or input (see [RunOptions.Match]).
 	Seatless []int
+	// Spectator makes this machine a spectator of the match (Self is
+	// then no player's peer, and Peers are the players' peers as on
+	// every machine): it follows the confirmed inputs the host streams
+	// instead of playing (--spectate).
+	Spectator bool
 	// Bot, if not zero, plays this machine's players with input drawn
 	// from this seed instead of the devices (--bot SEED), for soak runs
 	// and tests of two processes against each other.
@@ -92,6 +97,9 @@ type Match struct {
 // seatless reports whether m gives this machine no player: a dedicated
 // host's side of a match.
 func (m *Match) seatless() bool {
+	if m.Spectator {
+		return false // it shows the match in a window unless told not to
+	}
 	for _, peer := range m.Peers {
 		if peer == m.Self {
 			return false
@@ -225,6 +233,10 @@ type netRun struct {
 
 	// rec records the confirmed timeline (--record, netrecord.go), or nil.
 	rec *matchRecording
+	// feeds[peer] streams the confirmed inputs to the spectator at that
+	// peer number (the host's), or is nil; spectatorDelay is their delay.
+	feeds          []*rollback.Feed
+	spectatorDelay int
 }
 
 // localSeats is a local game's input: one buffer per player, filled from
@@ -262,8 +274,14 @@ func (s *Session) startNet() error {
 	if err != nil {
 		return fmt.Errorf("framework: networked match: %w", err)
 	}
+	if m.Spectator {
+		return s.startSpectator(len(n.Seats[0])) // the App made above registered the Players resource it fills
+	}
 	opts := rollback.Options{Self: m.Self, Actions: len(n.Seats[0]), Window: window, HashEvery: every, Clock: s.rt.Options().Clock}
-	r := &netRun{app: app, tr: m.Transport, self: m.Self, seats: n.Seats,
+	if m.Self == 0 {
+		opts.LogBytes = rollback.DefaultLogBytes // the host feeds its spectators
+	}
+	r := &netRun{app: app, tr: m.Transport, self: m.Self, seats: n.Seats, spectatorDelay: s.cfg.Net.SpectatorDelay,
 		msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage), step: s.cfg.Timing.FixedStep, log: s.stderr,
 		cutoff: s.cfg.Timing.Debt.Cutoff}
 	if r.log == nil {
@@ -309,6 +327,9 @@ func (s *Session) startNet() error {
 // updateNet runs one update: through the match of a networked session,
 // else as any game's.
 func (s *Session) updateNet(t *runtime.TickContext) error {
+	if s.spec != nil {
+		return s.updateSpectator(t)
+	}
 	if s.net != nil {
 		err := s.net.update(t)
 		if errors.Is(err, errPeerLeft) {
@@ -354,6 +375,12 @@ func (r *netRun) update(t *runtime.TickContext) error {
 		}
 		r.received[0]++
 		r.received[1] += uint64(n)
+		if from >= 0 && from < len(r.feeds) && r.feeds[from] != nil {
+			if err := r.feeds[from].Receive(r.buf[:n]); err != nil && r.malformed == nil {
+				r.malformed = err
+			}
+			continue
+		}
 		if err := r.sess.ReceiveFrom(from, r.buf[:n]); err != nil && r.malformed == nil {
 			r.malformed = err // counted in Stats.Malformed; a peer's bad message stops nothing
 		}
@@ -416,6 +443,9 @@ func (r *netRun) update(t *runtime.TickContext) error {
 		r.sent[0]++
 		r.sent[1] += uint64(len(r.msg))
 	}
+	if err := r.feedSpectators(); err != nil {
+		return err
+	}
 	if d, ok := r.sess.Desync(); ok {
 		return d
 	}
@@ -437,7 +467,8 @@ func (f *Flags) registerNet(fs *flag.FlagSet) {
 	fs.StringVar(&f.Join, "join", "", "join the networked match hosted at this `address`, such as 127.0.0.1:7777, with --token")
 	fs.BoolVar(&f.Dedicated, "dedicated", false, "with --host: serve the match without a seat here (every player joins), with no window, GPU, X server or sound device")
 	fs.BoolVar(&f.NoWindow, "no-window", false, "with --join or --host and --bot: play the match with no window, GPU, X server or sound device, the simulation only (load tests)")
-	fs.StringVar(&f.Token, "token", "", "with --join: the join `token` the host printed")
+	fs.StringVar(&f.Spectate, "spectate", "", "watch the networked match hosted at this `address` as a spectator, with --token: it catches up from the start and follows live")
+	fs.StringVar(&f.Token, "token", "", "with --join or --spectate: the join `token` the host printed")
 	fs.Uint64Var(&f.Bot, "bot", 0, "with --host or --join: this machine's players play seeded random input from this `seed` instead of the keyboard (soak runs, tests of two processes; 0 = off)")
 }
 
@@ -449,6 +480,23 @@ func (f *Flags) validateNet() error {
 	if f.Join != "" && f.Token == "" {
 		errs = append(errs, errors.New("framework: --join needs --token, the join token the host printed"))
 	}
+	if f.Spectate != "" {
+		if f.Host != "" || f.Join != "" {
+			errs = append(errs, errors.New("framework: --spectate and --host or --join: a session watches a match or plays in one"))
+		}
+		if f.Token == "" {
+			errs = append(errs, errors.New("framework: --spectate needs --token, the join token the host printed"))
+		}
+		if f.Bot != 0 || f.Dedicated {
+			errs = append(errs, errors.New("framework: --spectate with --bot or --dedicated: a spectator plays no player and hosts nothing"))
+		}
+		if f.Record != "" {
+			errs = append(errs, errors.New("framework: --spectate and --record: a spectator does not record yet; record on a player or the host"))
+		}
+		if f.Replay != "" || f.SyncTest != 0 {
+			errs = append(errs, errors.New("framework: --spectate watches a match: not with --replay or --synctest"))
+		}
+	}
 	if f.Bot != 0 && f.Host == "" && f.Join == "" {
 		errs = append(errs, errors.New("framework: --bot plays a match's local players: use it with --host or --join"))
 	}
@@ -458,11 +506,11 @@ func (f *Flags) validateNet() error {
 	if f.Dedicated && f.Bot != 0 {
 		errs = append(errs, errors.New("framework: --dedicated and --bot: a dedicated host has no player for the bot to play"))
 	}
-	if f.NoWindow && (f.Bot == 0 || (f.Host == "" && f.Join == "")) {
+	if f.NoWindow && f.Spectate == "" && (f.Bot == 0 || (f.Host == "" && f.Join == "")) {
 		errs = append(errs, errors.New("framework: --no-window plays a match whose players here are bots: use it with --host or --join and --bot SEED (a dedicated host, --dedicated, has none and needs no window anyway)"))
 	}
-	if f.Token != "" && f.Join == "" {
-		errs = append(errs, errors.New("framework: --token goes with --join ADDR"))
+	if f.Token != "" && f.Join == "" && f.Spectate == "" {
+		errs = append(errs, errors.New("framework: --token goes with --join ADDR or --spectate ADDR"))
 	}
 	if (f.Host != "" || f.Join != "") && (f.Replay != "" || f.SyncTest != 0) {
 		errs = append(errs, errors.New("framework: --host and --join play a match: not with --replay or --synctest"))

@@ -101,6 +101,10 @@ func TestNetFlags(t *testing.T) {
 		{[]string{"--host", ":7777", "--dedicated", "--bot", "1"}, "no player for the bot"},
 		{[]string{"--join", "127.0.0.1:7777", "--token", "x", "--no-window"}, "--no-window plays a match whose players here are bots"},
 		{[]string{"--no-window", "--bot", "1"}, "--no-window plays a match whose players here are bots"},
+		{[]string{"--spectate", "127.0.0.1:7777"}, "--spectate needs --token"},
+		{[]string{"--spectate", "127.0.0.1:7777", "--token", "x", "--join", "127.0.0.1:7777"}, "a session watches a match or plays in one"},
+		{[]string{"--spectate", "127.0.0.1:7777", "--token", "x", "--bot", "1"}, "a spectator plays no player"},
+		{[]string{"--spectate", "127.0.0.1:7777", "--token", "x", "--record", "m.rec"}, "a spectator does not record yet"},
 	} {
 		var out, errs strings.Builder
 		if st := framework.MainStatus(netGame(), c.args, &out, &errs); st != 2 || !strings.Contains(errs.String(), c.want) {

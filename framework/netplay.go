@@ -27,11 +27,11 @@ import (
 // player joins (player p plays at peer p+1). A joiner knows a dedicated
 // host by that peer count.
 func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match, error) {
-	if f.Host == "" && f.Join == "" {
+	if f.Host == "" && f.Join == "" && f.Spectate == "" {
 		return nil, nil
 	}
 	if g.Net == nil {
-		return nil, errors.New("framework: --host and --join need a game that declares its players (Game.Net)")
+		return nil, errors.New("framework: --host, --join and --spectate need a game that declares its players (Game.Net)")
 	}
 	n := cfg.Net
 	opts := netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout}
@@ -61,18 +61,28 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 			lobby.Close()
 			return nil, fmt.Errorf("framework: --host %s: waiting %v for %d players: %w", f.Host, n.JoinTimeout, n.Players, err)
 		}
+	} else if f.Spectate != "" {
+		opts.Spectate = true
+		var err error
+		if m, err = netplay.Join(ctx, f.Spectate, f.Token, opts, id); err != nil {
+			return nil, fmt.Errorf("framework: --spectate %s: %w", f.Spectate, err)
+		}
 	} else {
 		var err error
 		if m, err = netplay.Join(ctx, f.Join, f.Token, opts, id); err != nil {
 			return nil, fmt.Errorf("framework: --join %s: %w", f.Join, err)
 		}
 	}
-	fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", n.Players, m.Self())
-	match := &Match{Transport: m, Self: m.Self(), Peers: make([]int, n.Players), Bot: f.Bot}
+	if f.Spectate != "" {
+		fmt.Fprintf(stdout, "watching: %d players, this machine is spectator peer %d\n", n.Players, m.Self())
+	} else {
+		fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", n.Players, m.Self())
+	}
+	match := &Match{Transport: m, Self: m.Self(), Peers: make([]int, n.Players), Bot: f.Bot, Spectator: f.Spectate != ""}
 	first := 0 // the host is player 0
 	if m.Players() == n.Players+1 {
 		first = 1 // a dedicated host, peer 0, plays no seat
-		if m.Self() != 0 {
+		if m.Self() != 0 && !match.Spectator {
 			match.Seatless = []int{0}
 		}
 	}
@@ -168,6 +178,11 @@ func (r *netRun) netEvents() error {
 // event reports one connection change on r.log, the writer the session's
 // messages go to; a peer that left is errPeerLeft.
 func (r *netRun) event(ev netplay.Event) error {
+	if ev.Spectator {
+		r.spectatorEvent(ev)
+		fmt.Fprintf(r.log, "%s: spectator (peer %d) %s\n", programName(), ev.Peer, ev.Kind)
+		return nil
+	}
 	if ev.Kind == netplay.Left {
 		return fmt.Errorf("%w: peer %d", errPeerLeft, ev.Peer)
 	}
@@ -197,6 +212,9 @@ func transportRTT(tr any) time.Duration {
 // the last hashed tick below N, which every peer confirmed before it
 // stopped (see ranAll); without, the last confirmed tick hashed.
 func (s *Session) finalHash() (tick int64, hash uint64, ok bool) {
+	if s.spec != nil {
+		return s.spec.fol.LastHash() // stopped on specTarget with --ticks
+	}
 	if every := int64(s.cfg.Net.HashEvery); s.stopAfter > 0 && every > 0 && s.net != nil {
 		tick = (int64(s.stopAfter) - 1) / every * every
 		if hash, ok = s.ConfirmedHashAt(tick); ok {

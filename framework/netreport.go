@@ -81,6 +81,9 @@ type frameSource interface {
 // read on every platform cycle of rt. Platform thread, before the session
 // runs.
 func (s *Session) reportMatch(rt *runtime.GameRuntime) error {
+	if s.net == nil {
+		return nil // a spectator: no session to pace
+	}
 	r := &matchReport{}
 	r.ticks.clock, r.ticks.step = rt.Options().Clock, s.net.step
 	r.ticks.until = time.Duration(math.MaxInt64)

@@ -277,6 +277,10 @@ func (f *Feed) inFlightCount() int {
 	return c
 }
 
+// Flush lets the held-back ticks through: at the end of a match, so the
+// receiver reaches the last confirmed tick.
+func (f *Feed) Flush() { f.delay = 0 }
+
 // Update ends the feed's update: after a while without progress it sends
 // again from the receiver's acknowledgement.
 func (f *Feed) Update() {

@@ -34,7 +34,16 @@ type MatchOptions struct {
 	JoinTimeout time.Duration `toml:"join_timeout"`
 	// Transport is the transport a match's messages travel over.
 	Transport TransportKind
+	// SpectatorDelay is how many confirmed ticks a host holds back from
+	// its spectators, 0 to 600 ([Session.NewFeed]): a buffer that lets a
+	// spectator follow at an even pace over a jittery link. Only the
+	// host's counts; it is not part of what the peers must share.
+	SpectatorDelay int `toml:"spectator_delay"`
 }
+
+// DefaultSpectatorDelay is MatchOptions.SpectatorDelay's default: 10
+// ticks, a sixth of a second at 60 Hz.
+const DefaultSpectatorDelay = 10
 
 // TransportKind names a transport of package rollback/netplay.
 type TransportKind uint8
@@ -73,10 +82,10 @@ func (k *TransportKind) UnmarshalText(b []byte) error {
 
 // DefaultMatchOptions returns the defaults: 2 players, an input delay of 2
 // ticks, a window of 8, a hash every 60 ticks, a 5 s disconnect timeout, a
-// minute to join, over UDP.
+// minute to join, over UDP, spectators 10 ticks behind.
 func DefaultMatchOptions() MatchOptions {
 	return MatchOptions{Players: 2, Delay: DefaultDelay, Window: DefaultWindow, HashEvery: DefaultHashEvery,
-		Timeout: 5 * time.Second, JoinTimeout: time.Minute, Transport: UDP}
+		Timeout: 5 * time.Second, JoinTimeout: time.Minute, Transport: UDP, SpectatorDelay: DefaultSpectatorDelay}
 }
 
 // Validate reports every invalid field at once, each as an *option.Error.
@@ -102,6 +111,9 @@ func (o MatchOptions) Validate() error {
 	}
 	if o.JoinTimeout < time.Second || o.JoinTimeout > time.Hour {
 		bad("JoinTimeout", o.JoinTimeout, "1s to 1h")
+	}
+	if o.SpectatorDelay < 0 || o.SpectatorDelay > 600 {
+		bad("SpectatorDelay", o.SpectatorDelay, "0 to 600 ticks")
 	}
 	if int(o.Transport) >= len(transportNames) {
 		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.Transport", Value: o.Transport, Problem: "is not a transport", Allowed: `"udp" or "quic"`})

@@ -4,6 +4,9 @@
 # confirmed tick with the same world hash (0 desyncs: a desync stops both).
 #
 #   scripts/netmatch.sh [DURATION] [TRANSPORT] [GAME]
+#   SPECTATE=1 scripts/netmatch.sh ...   # and a spectator (--spectate) joins
+#                                       # a few seconds in; it must end on the
+#                                       # same line
 #
 # DURATION is game time at 60 ticks a second (default 60s; 10m for the
 # soak run), TRANSPORT udp (default) or quic, GAME the package
@@ -40,6 +43,10 @@ read -r addr token < <(grep -o -- '--join [^ ]* --token [^ ]*' "$dir/host.out" |
 
 start=$(date +%s)
 jrc=0
+if [ "${SPECTATE:-0}" = 1 ]; then
+  (sleep 3; timeout "$limit" "$dir/game" "${common[@]/--headless/--no-window}" --spectate "$addr" --token "$token" >"$dir/spec.out" 2>"$dir/spec.err") &
+  spec=$!
+fi
 timeout "$limit" "$dir/game" "${common[@]}" --join "$addr" --token "$token" --bot 2 >"$dir/join.out" 2>"$dir/join.err" || jrc=$?
 hrc=0
 wait "$host" || hrc=$?
@@ -52,4 +59,13 @@ j=$(grep -o 'confirmed tick [0-9]* hash [0-9a-f]*' "$dir/join.out" || true)
 echo "netmatch: $duration over $transport in $(( $(date +%s) - start )) s: host: $h; joiner: $j"
 if [ -z "$h" ] || [ "$h" != "$j" ]; then
   echo "netmatch: the peers end apart"; cat "$dir/host.err" "$dir/join.err"; exit 1
+fi
+if [ "${SPECTATE:-0}" = 1 ]; then
+  src=0
+  wait "$spec" || src=$?
+  s=$(grep -o 'confirmed tick [0-9]* hash [0-9a-f]*' "$dir/spec.out" || true)
+  echo "netmatch: spectator: $s"
+  if [ $src -ne 0 ] || [ "$s" != "$h" ]; then
+    echo "netmatch: the spectator exited $src and ends apart"; cat "$dir/spec.out" "$dir/spec.err"; exit 1
+  fi
 fi

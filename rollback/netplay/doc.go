@@ -69,7 +69,8 @@
 // A join is refused, with a message the joiner's error carries
 // ([ErrRefused]) and the host counts ([Stats].Refused) and logs
 // ([Options.Log]), for a wrong token, a full match, a different
-// [Identity] (game, version or configuration hash) or a taken slot. An
+// [Identity] (game, version or configuration hash), a taken slot or, for
+// a spectator, as many spectators as the host takes. An
 // answer to a join with a wrong token cannot be authenticated (the two
 // sides share no key); the joiner believes it only as that refusal.
 //
@@ -93,6 +94,21 @@
 // interval. Catching a rejoined peer's simulation up (a snapshot and the
 // inputs since) is the session's business, not the transport's. Join itself never hangs: it fails when
 // the host does not answer within Timeout.
+//
+// # Spectators
+//
+// A joiner with [Options.Spectate] watches instead of playing: it joins
+// with the same token, at any time during the match (in the lobby or
+// long after it filled), takes the lowest free peer number from Players
+// up ([Match.Spectator] tells them apart), and exchanges messages with
+// the host only: nothing a player sends is relayed to it, and it can
+// send to no player. The host takes up to [Options.Spectators] (default
+// 16, at most 64) and refuses the next as it refuses a join to a full
+// match. Its events carry Spectator set: [Joined] when one arrives, then
+// [Disconnected] (silent for Timeout) or [Left]; either way its peer
+// number is free again and the players hear nothing of it. What the host
+// sends a spectator (the confirmed inputs, rollback.Session.NewFeed) is
+// the host's business.
 //
 // # A dedicated host
 //

@@ -56,7 +56,8 @@ func FuzzPacket(f *testing.F) {
 		return append([]byte(nil), s.seal(append(b, payload...))...)
 	}
 	f.Add(seed(kindData, 1, 0, 'x'), true, false)
-	f.Add(seed(kindJoin, noSlot, appendJoin(nil, Identity{Game: "g"}, 0)...), true, true)
+	f.Add(seed(kindJoin, noSlot, appendJoin(nil, Identity{Game: "g"}, 0, rolePlayer)...), true, true)
+	f.Add(seed(kindJoin, noSlot, appendJoin(nil, Identity{Game: "g"}, 0, roleSpectator)...), true, true)
 	f.Add(seed(kindPing, 1, 1, 2, 3, 4, 5, 6, 7, 8), false, false)
 	f.Add(seed(kindAccept, 0, 1, 2, 1), true, false)
 	f.Add(seed(kindRefuse, 0, refuseFull, 2, 'n', 'o'), false, true)
@@ -105,6 +106,27 @@ func FuzzPacket(f *testing.F) {
 					}
 				}
 			}
+		}
+	})
+}
+
+// FuzzJoin decodes arbitrary join payloads: nothing panics, and what
+// decodes codes back to a payload that decodes to the same join.
+func FuzzJoin(f *testing.F) {
+	f.Add(appendJoin(nil, Identity{Game: "g", Version: "1", Config: 7}, 1, rolePlayer))
+	f.Add(appendJoin(nil, Identity{Game: "g"}, 0, roleSpectator))
+	f.Add(appendJoin(nil, Identity{Game: "g"}, 2, roleSpectator))
+	f.Fuzz(func(t *testing.T, p []byte) {
+		id, slot, role, ok := parseJoin(p)
+		if !ok {
+			return
+		}
+		if role == roleSpectator && slot != 0 {
+			t.Fatalf("a spectator's join asking for slot %d decoded", slot)
+		}
+		id2, slot2, role2, ok2 := parseJoin(appendJoin(nil, id, slot, role))
+		if !ok2 || id2 != id || slot2 != slot || role2 != role {
+			t.Fatalf("join %+v slot %d role %d codes back to %+v slot %d role %d (ok %v)", id, slot, role, id2, slot2, role2, ok2)
 		}
 	})
 }

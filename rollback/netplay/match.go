@@ -24,6 +24,9 @@ const (
 	// Reconnected: a disconnected peer is heard again, on its old
 	// address or by joining again with the token.
 	Reconnected
+	// Joined: a spectator joined (the host's events only; players join
+	// before the match starts, so Wait returning says they did).
+	Joined
 )
 
 func (k EventKind) String() string {
@@ -34,15 +37,21 @@ func (k EventKind) String() string {
 		return "left"
 	case Reconnected:
 		return "reconnected"
+	case Joined:
+		return "joined"
 	}
 	return fmt.Sprintf("EventKind(%d)", uint8(k))
 }
 
 // Event is a change in a peer's connection, for the simulation goroutine
-// to react to (pause, show a message, resume).
+// to react to (pause, show a message, resume). A spectator's events
+// (Spectator set, at the host only) are Joined, then Disconnected or
+// Left, after which its peer number is free for another spectator: a
+// spectator never holds up the match.
 type Event struct {
-	Peer int
-	Kind EventKind
+	Peer      int
+	Kind      EventKind
+	Spectator bool
 }
 
 // Traffic counts packets and their bytes (UDP payload bytes; the IP and
@@ -67,6 +76,9 @@ type Drops struct {
 // Refusals counts the joins a host refused, by reason.
 type Refusals struct {
 	Token, Full, Game, Version, Config, Slot uint64
+	// Spectators counts spectators refused because Options.Spectators
+	// were watching.
+	Spectators uint64
 }
 
 // PeerStats is the state of one peer as this end sees it.
@@ -83,7 +95,9 @@ type PeerStats struct {
 
 // Stats is a snapshot of a match's counters.
 type Stats struct {
-	Peers          [MaxPlayers]PeerStats
+	Peers [MaxPlayers]PeerStats
+	// Spectators is the number of spectators connected (at the host).
+	Spectators     int
 	Sent, Received Traffic
 	Dropped        Drops
 	Refused        Refusals
@@ -134,7 +148,7 @@ type Match struct {
 	mu      sync.Mutex
 	self    int
 	players int
-	peers   [MaxPlayers]peer
+	peers   []peer // the players', then the spectators' (MaxPlayers+MaxSpectators)
 	stats   Stats
 	full    bool
 	refusal error
@@ -172,6 +186,7 @@ func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Matc
 		inbox:    make(chan *inMsg, queueLen),
 		free:     make(chan *inMsg, queueLen),
 		events:   make(chan Event, eventLen),
+		peers:    make([]peer, MaxPlayers+MaxSpectators),
 		send:     newSealer(key),
 		loop:     newSealer(key),
 		closing:  make(chan struct{}),
@@ -199,7 +214,7 @@ func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Matc
 func (m *Match) now() time.Duration { return time.Since(m.t0) }
 
 // Self returns this end's peer number: 0 for the host, 1 to Players-1 for
-// a joiner.
+// a player who joined, Players or above for a spectator.
 func (m *Match) Self() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -222,11 +237,32 @@ func (m *Match) Stats() Stats {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st := m.stats
-	for i := range m.peers {
+	for i := range MaxPlayers {
 		st.Peers[i] = m.peers[i].stats
 		st.Peers[i].Connected = m.peers[i].connected
 	}
+	for i := m.players; i < len(m.peers); i++ {
+		if m.spectatorLocked(i) && m.peers[i].connected {
+			st.Spectators++
+		}
+	}
 	return st
+}
+
+// Spectator reports whether peer is a spectator's peer number in this
+// match: Players to Players+Options.Spectators-1 at the host, Players up
+// at a joiner.
+func (m *Match) Spectator(peer int) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.spectatorLocked(peer)
+}
+
+func (m *Match) spectatorLocked(peer int) bool {
+	if m.host {
+		return peer >= m.players && peer < m.players+m.opts.Spectators
+	}
+	return peer >= m.players && peer < m.players+MaxSpectators
 }
 
 // Event returns the next change in a peer's connection, if one is
@@ -242,8 +278,10 @@ func (m *Match) Event() (Event, bool) {
 }
 
 // Send sends msg to peer: a joiner's message to another joiner goes
-// through the host, which relays it. It never blocks. It fails for a
-// peer number outside the match or this end's own, a message over
+// through the host, which relays it. The host sends to a spectator at
+// its peer number; a spectator sends to the host only. It never blocks.
+// It fails for a peer number outside the match or this end's own, a
+// message over
 // rollback.MaxMessage, and after Close (rollback.ErrClosed); a message
 // lost on the way is not an error. Steady use allocates nothing over UDP.
 func (m *Match) Send(to int, msg []byte) error {
@@ -257,7 +295,14 @@ func (m *Match) Send(to int, msg []byte) error {
 	}
 	m.mu.Lock()
 	self, players := m.self, m.players
-	if to < 0 || to >= players || to == self {
+	switch {
+	case m.host && m.spectatorLocked(to):
+	case !m.host && m.spectatorLocked(self):
+		if to != 0 {
+			m.mu.Unlock()
+			return fmt.Errorf("netplay: a spectator sends to the host only; peer %d asked for (allowed: 0)", to)
+		}
+	case to < 0 || to >= players || to == self:
 		m.mu.Unlock()
 		return fmt.Errorf("netplay: no peer %d to send to; allowed: 0 to %d but %d (this end)", to, players-1, self)
 	}
@@ -299,7 +344,7 @@ func (m *Match) write(s *sealer, p int, addr netip.AddrPort, b []byte) error {
 	m.mu.Lock()
 	m.stats.Sent.Packets++
 	m.stats.Sent.Bytes += uint64(len(b))
-	if p >= 0 && p < MaxPlayers {
+	if p >= 0 && p < len(m.peers) {
 		m.peers[p].stats.Sent.Packets++
 		m.peers[p].stats.Sent.Bytes += uint64(len(b))
 	}
@@ -353,7 +398,7 @@ func (m *Match) Close() error {
 
 func (m *Match) bye() {
 	s := newSealer(m.key)
-	for i := range MaxPlayers {
+	for i := range m.peers {
 		m.mu.Lock()
 		p := &m.peers[i]
 		if i == m.self || !p.joined || (m.host && i == 0) {
@@ -368,13 +413,14 @@ func (m *Match) bye() {
 }
 
 func (m *Match) event(e Event) {
+	e.Spectator = m.host && m.spectatorLocked(e.Peer)
 	select {
 	case m.events <- e:
 	default:
 		m.stats.Dropped.Events++
 	}
 	if m.opts.Log != nil {
-		m.opts.Log.Info("netplay: peer "+e.Kind.String(), "peer", e.Peer)
+		m.opts.Log.Info("netplay: peer "+e.Kind.String(), "peer", e.Peer, "spectator", e.Spectator)
 	}
 }
 
@@ -451,6 +497,7 @@ func (m *Match) gone(from netip.AddrPort) {
 	}
 	m.peers[s].connected = false
 	m.event(Event{Peer: s, Kind: Left})
+	m.freeSpectator(s)
 }
 
 // tick pings every peer that holds a slot (connected or not, so a link
@@ -458,7 +505,7 @@ func (m *Match) gone(from netip.AddrPort) {
 // joiner's join.
 func (m *Match) tick(now time.Duration) {
 	every := m.opts.pingEvery()
-	for i := range MaxPlayers {
+	for i := range m.peers {
 		m.mu.Lock()
 		p := &m.peers[i]
 		if i == m.self || m.self == noSlot || !p.joined || now-p.pinged < every {
@@ -468,6 +515,11 @@ func (m *Match) tick(now time.Duration) {
 		if p.connected && now-p.heard > m.opts.Timeout {
 			p.connected = false
 			m.event(Event{Peer: i, Kind: Disconnected})
+			if m.host && m.spectatorLocked(i) {
+				m.freeSpectator(i) // a silent spectator is gone: no slot to keep
+				m.mu.Unlock()
+				continue
+			}
 		}
 		p.pinged = now
 		self, addr, seq := m.self, p.addr, p.seq
@@ -497,7 +549,11 @@ func (m *Match) sendJoin() {
 	p.seq++
 	m.mu.Unlock()
 	b := m.loop.begin(kindJoin, noSlot, seq)
-	b = appendJoin(b, m.id, m.opts.Slot)
+	role := rolePlayer
+	if m.opts.Spectate {
+		role = roleSpectator
+	}
+	b = appendJoin(b, m.id, m.opts.Slot, role)
 	_ = m.write(m.loop, -1, addr, b)
 }
 
@@ -519,7 +575,7 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 		m.stats.Dropped.Auth++
 		switch {
 		case m.host && h.kind == kindJoin:
-			if _, _, ok := parseJoin(payload); ok {
+			if _, _, _, ok := parseJoin(payload); ok {
 				m.refuse(from, refuseToken, "wrong join token: ask the host for the token it printed", now)
 			}
 		case !m.host && h.kind == kindRefuse && from == m.peers[0].addr:
@@ -547,7 +603,7 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 			return
 		}
 	} else {
-		if slot <= 0 || slot >= m.players || !m.peers[slot].joined || m.peers[slot].addr != from {
+		if slot <= 0 || slot >= len(m.peers) || !m.peers[slot].joined || m.peers[slot].addr != from {
 			if m.slotOf(from) >= 0 {
 				m.stats.Dropped.Slot++
 			} else {
@@ -569,6 +625,7 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 			m.event(Event{Peer: slot, Kind: Reconnected})
 		}
 	}
+	spectator := m.host && m.spectatorLocked(slot)
 	switch h.kind {
 	case kindAccept:
 		m.accepted(payload)
@@ -587,8 +644,9 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 		}
 		peer, msg := int(payload[0]), payload[1:]
 		if m.host {
-			// The peer it is for: the host, or a joiner to relay to.
-			if peer >= m.players || peer == slot {
+			// The peer it is for: the host, or a joiner to relay to; a
+			// spectator's are for the host only.
+			if peer >= m.players || peer == slot || (spectator && peer != 0) {
 				m.stats.Dropped.Malformed++
 				return
 			}
@@ -637,6 +695,9 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 		if p.connected {
 			p.connected = false
 			m.event(Event{Peer: slot, Kind: Left})
+		}
+		if spectator {
+			m.freeSpectator(slot)
 		}
 	default: // a join to a joiner
 		m.stats.Dropped.Malformed++
@@ -689,7 +750,7 @@ func (m *Match) fresh(p *peer, seq uint64) bool {
 }
 
 func (m *Match) slotOf(addr netip.AddrPort) int {
-	for i := range m.players {
+	for i := range m.peers {
 		if m.peers[i].joined && m.peers[i].addr == addr && (i != 0 || !m.host) {
 			return i
 		}
@@ -748,7 +809,11 @@ func (m *Match) accepted(payload []byte) {
 		return
 	}
 	slot, players, full := int(payload[0]), int(payload[1]), payload[2] == 1
-	if players < 2 || players > MaxPlayers || slot < 1 || slot >= players || (m.self != noSlot && slot != m.self) {
+	lo, hi := 1, players // a player's slots
+	if m.opts.Spectate {
+		lo, hi = players, players+MaxSpectators
+	}
+	if players < 2 || players > MaxPlayers || slot < lo || slot >= hi || (m.self != noSlot && slot != m.self) {
 		m.stats.Dropped.Malformed++
 		return
 	}
@@ -789,6 +854,8 @@ func (m *Match) refuse(to netip.AddrPort, why byte, msg string, now time.Duratio
 		m.stats.Refused.Config++
 	case refuseSlot:
 		m.stats.Refused.Slot++
+	case refuseSpectators:
+		m.stats.Refused.Spectators++
 	}
 	if m.opts.Log != nil {
 		m.opts.Log.Warn("netplay: join refused", "from", to.String(), "reason", msg)
@@ -802,7 +869,7 @@ func (m *Match) refuse(to netip.AddrPort, why byte, msg string, now time.Duratio
 
 // join takes a join at the host.
 func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Duration) {
-	id, want, ok := parseJoin(payload)
+	id, want, role, ok := parseJoin(payload)
 	if !ok {
 		m.stats.Dropped.Malformed++
 		return
@@ -833,6 +900,9 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 		return
 	case want >= m.players:
 		m.refuse(from, refuseSlot, fmt.Sprintf("slot %d asked for; this match has slots 1 to %d", want, m.players-1), now)
+		return
+	case role == roleSpectator:
+		m.joinSpectator(h, from, now)
 		return
 	}
 	slot, back := -1, false
@@ -907,4 +977,33 @@ func (m *Match) accept(slot int) {
 	}
 	b = append(b, byte(slot), byte(m.players), full)
 	m.writeLocked(slot, p.addr, b)
+}
+
+// joinSpectator gives a spectator's join the lowest free spectator peer
+// number, at any time during the match, or refuses it when
+// Options.Spectators are watching.
+func (m *Match) joinSpectator(h header, from netip.AddrPort, now time.Duration) {
+	slot := -1
+	for i := m.players; i < m.players+m.opts.Spectators && slot < 0; i++ {
+		if !m.peers[i].joined {
+			slot = i
+		}
+	}
+	if slot < 0 {
+		m.refuse(from, refuseSpectators, fmt.Sprintf("the match has all the spectators it takes: %d watching (the host's Options.Spectators)", m.opts.Spectators), now)
+		return
+	}
+	p := &m.peers[slot]
+	*p = peer{addr: from, joined: true, connected: true, heard: now, high: h.seq, seen: 1, any: true, seq: p.seq}
+	m.event(Event{Peer: slot, Kind: Joined})
+	m.accept(slot)
+}
+
+// freeSpectator gives a gone spectator's peer number back; a player's
+// slot stays its own.
+func (m *Match) freeSpectator(slot int) {
+	if m.host && m.spectatorLocked(slot) {
+		p := &m.peers[slot]
+		*p = peer{seq: p.seq}
+	}
 }

@@ -342,7 +342,7 @@ func TestJoinWithoutAnAnswerEnds(t *testing.T) {
 }
 
 func TestOptionsNameEveryBadField(t *testing.T) {
-	err := netplay.Options{Players: 5, Transport: "tcp", Timeout: time.Millisecond, Slot: 9}.Validate()
+	err := netplay.Options{Players: 5, Transport: "tcp", Timeout: time.Millisecond, Slot: 9, Spectators: 65, Spectate: true}.Validate()
 	var fields []string
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		var oe *option.Error
@@ -350,7 +350,7 @@ func TestOptionsNameEveryBadField(t *testing.T) {
 			fields = append(fields, oe.Field)
 		}
 	}
-	if got, want := strings.Join(fields, " "), "Options.Players Options.Transport Options.Timeout Options.Slot"; got != want {
+	if got, want := strings.Join(fields, " "), "Options.Players Options.Transport Options.Timeout Options.Slot Options.Spectators Options.Slot"; got != want {
 		t.Errorf("fields %q, want %q", got, want)
 	}
 	if err := (netplay.Options{}).Validate(); err != nil {

@@ -17,12 +17,16 @@ const (
 
 // Defaults of the zero Options.
 const (
-	DefaultPlayers = 2
-	DefaultTimeout = 5 * time.Second
+	DefaultPlayers    = 2
+	DefaultTimeout    = 5 * time.Second
+	DefaultSpectators = 16
 )
 
 // MaxPlayers is the most players a match holds.
 const MaxPlayers = 4
+
+// MaxSpectators bounds Options.Spectators.
+const MaxSpectators = 64
 
 // Options configures a host or a joiner. A zero Options consists entirely
 // of default values.
@@ -44,6 +48,15 @@ type Options struct {
 	// free slot; 1 to Players-1 takes that slot, or takes it back after
 	// this joiner was dropped (a reconnection). A host ignores it.
 	Slot int
+	// Spectators is, for a host, how many spectators may watch at once,
+	// 1 to 64; zero is 16. A spectator past it is refused, as a joiner of
+	// a full match is. A joiner ignores it.
+	Spectators int
+	// Spectate makes a joiner a spectator: it takes no player's slot but
+	// a peer number from Players up (see [Match.Spectator]), exchanges
+	// messages with the host only, and may join at any time during the
+	// match. Slot must be zero with it.
+	Spectate bool
 	// Log receives the host's refusals and each disconnect and
 	// reconnection; nil logs nothing (they are counted in Stats either
 	// way).
@@ -68,6 +81,12 @@ func (o Options) Validate() error {
 	if o.Slot < 0 || o.Slot > MaxPlayers-1 {
 		bad("Slot", o.Slot, fmt.Sprintf("0 (any) to %d", MaxPlayers-1))
 	}
+	if o.Spectators < 0 || o.Spectators > MaxSpectators {
+		bad("Spectators", o.Spectators, fmt.Sprintf("1 to %d (0 is %d)", MaxSpectators, DefaultSpectators))
+	}
+	if o.Spectate && o.Slot != 0 {
+		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Options.Slot", Value: o.Slot, Problem: "is set with Options.Spectate", Allowed: "0: a spectator takes no player's slot"})
+	}
 	return errors.Join(errs...)
 }
 
@@ -81,6 +100,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.Spectators == 0 {
+		o.Spectators = DefaultSpectators
 	}
 	return o
 }

@@ -20,7 +20,8 @@ import (
 //	           truncated tags: forging one takes about 2^128 tries)
 //
 // Payloads: join is the Identity (uvarint-prefixed game and version, 8
-// bytes config) and the slot asked for; accept is the slot given, the
+// bytes config), the slot asked for and the role (0 a player, 1 a
+// spectator); accept is the slot given, the
 // number of players and whether the match is full; refuse is a reason
 // byte and a uvarint-prefixed message; data is one byte (the peer it is
 // for, from a joiner; the peer it is from, from the host) and a message;
@@ -171,20 +172,27 @@ func (r *payloadReader) string(limit int) string {
 // end reports whether the payload was read whole and nothing is left.
 func (r *payloadReader) end() bool { return r.ok && len(r.b) == 0 }
 
-func appendJoin(b []byte, id Identity, slot int) []byte {
+// Join roles.
+const (
+	rolePlayer byte = iota
+	roleSpectator
+)
+
+func appendJoin(b []byte, id Identity, slot int, role byte) []byte {
 	b = appendString(b, id.Game)
 	b = appendString(b, id.Version)
 	b = binary.LittleEndian.AppendUint64(b, id.Config)
-	return append(b, byte(slot))
+	return append(b, byte(slot), role)
 }
 
-func parseJoin(p []byte) (id Identity, slot int, ok bool) {
+func parseJoin(p []byte) (id Identity, slot int, role byte, ok bool) {
 	r := payloadReader{b: p, ok: true}
 	id.Game = r.string(maxName)
 	id.Version = r.string(maxName)
 	id.Config = r.uint64()
 	slot = int(r.byte())
-	return id, slot, r.end()
+	role = r.byte()
+	return id, slot, role, r.end() && role <= roleSpectator && (role == rolePlayer || slot == 0)
 }
 
 // Refusal reasons.
@@ -195,7 +203,8 @@ const (
 	refuseVersion
 	refuseConfig
 	refuseSlot
-	refuseLast = refuseSlot
+	refuseSpectators
+	refuseLast = refuseSpectators
 )
 
 const maxRefusal = 200

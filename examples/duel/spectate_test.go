@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A host and a joiner play 15 s of seeded random input over loopback
+// UDP; a spectator (--spectate, with no window) joins about 3 s into the
+// match, catches up from tick 0 and follows live; all three end on the
+// same confirmed line.
+func TestSpectatorWatchesTwoProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three processes for 15 s of play")
+	}
+	bin := buildDuel(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	common := []string{"--ticks", "900", "--set", "audio.enabled=false", "--set", "net.join_timeout=30s"}
+	h := exec.CommandContext(ctx, bin, append([]string{"--headless", "--host", "127.0.0.1:0", "--bot", "1"}, common...)...)
+	out, err := h.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var herr strings.Builder
+	h.Stderr = &herr
+	if err := h.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	var addr, token string
+	for lines.Scan() {
+		if m := joinLine.FindStringSubmatch(lines.Text()); m != nil {
+			addr, token = m[1], m[2]
+			break
+		}
+	}
+	if addr == "" {
+		h.Wait()
+		t.Fatalf("the host printed no join line; its errors: %s", herr.String())
+	}
+	var rest strings.Builder
+	done := make(chan struct{})
+	go func() { io.Copy(&rest, out); close(done) }()
+
+	j := exec.CommandContext(ctx, bin, append([]string{"--headless", "--join", addr, "--token", token, "--bot", "2"}, common...)...)
+	var jout, jerr strings.Builder
+	j.Stdout, j.Stderr = &jout, &jerr
+	if err := j.Start(); err != nil {
+		t.Fatal(err)
+	}
+	<-time.After(3 * time.Second) // the match is under way
+	s := exec.CommandContext(ctx, bin, append([]string{"--no-window", "--spectate", addr, "--token", token}, common...)...)
+	var serr strings.Builder
+	s.Stderr = &serr
+	sout, err := s.Output()
+	if err != nil {
+		t.Fatalf("spectator: %v\n%s", err, serr.String())
+	}
+	if err := j.Wait(); err != nil {
+		t.Fatalf("joiner: %v\n%s", err, jerr.String())
+	}
+	<-done
+	if err := h.Wait(); err != nil {
+		t.Fatalf("host: %v\n%s", err, herr.String())
+	}
+	host, join, spec := confirmedLine.FindString(rest.String()), confirmedLine.FindString(jout.String()), confirmedLine.FindString(string(sout))
+	if host == "" || host != join || host != spec {
+		t.Fatalf("the three end apart:\nhost: %q\njoin: %q\nspectator: %q\nhost's errors: %s\nspectator's output: %s %s", host, join, spec, herr.String(), sout, serr.String())
+	}
+	if !strings.Contains(herr.String(), "spectator (peer 2) joined") {
+		t.Errorf("the host did not report the spectator's arrival:\n%s", herr.String())
+	}
+	t.Logf("all three: %s", host)
+}
