@@ -62,6 +62,27 @@
 // ([schedule.Queue] of [Event]), which advances once per tick before
 // PreUpdate and hands its deliveries to [Event.Run] and [Sys.Events].
 //
+// An [Event] says what falls due by its Kind (Entity and Value say what
+// about), and a system of the game acts on it. Make that system the first
+// of PreUpdate, and the effect comes exactly where the delivery does:
+//
+//	const serve = 1 // the game's event kinds
+//	ctx.AfterTime(time.Second, ecs.Event{Kind: serve}) // in the system that starts the countdown
+//	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "events", Gameplay: true, Run: func(ctx *ecs.Sys) {
+//		for _, d := range ctx.TimerEvents() { // ctx.Events() for the gameplay queue
+//			if d.Payload.Kind == serve {
+//				launch(ctx)
+//			}
+//		}
+//	}})
+//
+// Such an event is plain data, so a snapshot holding it can be encoded and
+// sent to another process (see Snapshots below). An event with Run set
+// calls that function instead as it is delivered; it saves and restores
+// in memory, so a single-process game may use it, but a snapshot with one
+// pending cannot travel. Use Kind for every event of state that must roll
+// back over a network, reach a rejoining player or a spectator.
+//
 // Delays in seconds: [Sys.TicksFor] converts one to ticks of the
 // gameplay queue (exact up to whole steps in fixed mode, an estimate from
 // the current tick in variable mode), and [Sys.AfterTime] and

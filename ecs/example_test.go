@@ -19,8 +19,10 @@ type Velocity struct{ X, Y float32 }
 
 // A small game: balls fall under gravity, bounce off the floor and, once
 // bounced three times, are despawned; a gameplay event drops a new ball
-// every few ticks. The runtime would call the hooks; here the example
-// drives them with hand-built ticks of 50 ms.
+// every few ticks. The event is plain data (a Kind the rain system acts
+// on), so a snapshot with it pending can travel to another process. The
+// runtime would call the hooks; here the example drives them with
+// hand-built ticks of 50 ms.
 func Example() {
 	app, err := ecs.NewApp(ecs.Options{Seed: 1})
 	if err != nil {
@@ -28,15 +30,20 @@ func Example() {
 		return
 	}
 	type Bounces struct{ N int }
-	drop := func(ctx *ecs.Sys, _ ecs.EventDelivery) {
-		ball := ctx.Commands.Spawn()
-		ecs.With(ball, ecs.At(float32(ctx.Rand.IntN(300)), 0))
-		ecs.With(ball, Velocity{})
-		ecs.With(ball, Bounces{})
-		ecs.With(ball, ecs.Sprite{Size: geom.Vec2{X: 8, Y: 8}, Layer: 1})
-	}
-	app.AddSystem(ecs.Startup, ecs.System{Name: "rain", Run: func(ctx *ecs.Sys) {
-		ctx.Queue.Every(1, 4, schedule.Skip(), ecs.Event{Run: drop})
+	const dropBall = 1 // the Kind of the event that drops a ball
+	app.AddSystem(ecs.Startup, ecs.System{Name: "clouds", Run: func(ctx *ecs.Sys) {
+		ctx.Queue.Every(1, 4, schedule.Skip(), ecs.Event{Kind: dropBall})
+	}})
+	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "rain", Run: func(ctx *ecs.Sys) {
+		for _, d := range ctx.Events() {
+			if d.Payload.Kind == dropBall {
+				ball := ctx.Commands.Spawn()
+				ecs.With(ball, ecs.At(float32(ctx.Rand.IntN(300)), 0))
+				ecs.With(ball, Velocity{})
+				ecs.With(ball, Bounces{})
+				ecs.With(ball, ecs.Sprite{Size: geom.Vec2{X: 8, Y: 8}, Layer: 1})
+			}
+		}
 	}})
 
 	balls := ecs.NewFilter3[ecs.Transform, Velocity, Bounces](app.World())
@@ -175,24 +182,31 @@ func (s Screen) String() string { return [...]string{"title", "playing", "pause"
 
 // A game's screens as states: the ball moves only while playing, the pause
 // screen stops it and its game time, and the serve delay, scheduled in
-// seconds, waits out the pause.
+// seconds, waits out the pause. The serve is an event of a Kind that a
+// system acts on.
 func ExampleAddStates() {
 	app, _ := ecs.NewApp(ecs.Options{})
 	screens := ecs.AddStates(app, Title).PauseIn(Pause)
+	const serve = 1 // the Kind of the serve event
 	served := false
 	screens.OnEnter(Playing, ecs.System{Name: "serve", Run: func(ctx *ecs.Sys) {
 		if served {
 			return // back from the pause: the serve is still pending
 		}
 		served = true
-		ctx.AfterTime(150*time.Millisecond, ecs.Event{Run: func(ctx *ecs.Sys, _ ecs.EventDelivery) {
-			fmt.Printf("tick %d: serve, at %v of game time\n", ctx.Time.Number, ctx.Time.Game-ctx.Time.Delta)
-		}})
+		ctx.AfterTime(150*time.Millisecond, ecs.Event{Kind: serve})
 	}})
 	screens.OnEnter(GameOver, ecs.System{Name: "final score", Run: func(ctx *ecs.Sys) {
 		fmt.Printf("tick %d: game over at %v of game time, %v in all\n", ctx.Time.Number, ctx.Time.Game-ctx.Time.Delta, ctx.Time.Elapsed-ctx.Time.Delta)
 	}})
 	app.AddSystem(ecs.Update, ecs.System{Name: "ball", Gameplay: true, When: ecs.InState(screens, Playing), Run: func(ctx *ecs.Sys) {}})
+	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "events", Gameplay: true, Run: func(ctx *ecs.Sys) {
+		for _, d := range ctx.TimerEvents() {
+			if d.Payload.Kind == serve {
+				fmt.Printf("tick %d: serve, at %v of game time\n", ctx.Time.Number, ctx.Time.Game-ctx.Time.Delta)
+			}
+		}
+	}})
 	// The player's key presses, by tick.
 	presses := map[uint64]Screen{1: Playing, 3: Pause, 8: Playing, 12: GameOver}
 	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "keys", Run: func(ctx *ecs.Sys) {
@@ -204,7 +218,11 @@ func ExampleAddStates() {
 	for n := uint64(1); n <= 13; n++ {
 		app.Update(&runtime.TickContext{Update: timing.Update{Kind: timing.FixedUpdate, Steps: 1, Delta: 50 * time.Millisecond, Number: n}})
 	}
-	fmt.Println("ball moved on", app.Systems()[1].Runs, "ticks")
+	for _, st := range app.Systems() {
+		if st.Name == "ball" {
+			fmt.Println("ball moved on", st.Runs, "ticks")
+		}
+	}
 	// Output:
 	// tick 1: title -> playing
 	// tick 3: playing -> pause

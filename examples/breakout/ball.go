@@ -91,10 +91,10 @@ func (g *game) showBall(show bool) {
 	}
 }
 
-// launch is the serve, delivered by the gameplay queue when the serve
-// delay is up: the ball leaves upwards at a random angle of up to 30
+// launch is the serve, on the eventLaunch the timers deliver when the
+// serve delay is up: the ball leaves upwards at a random angle of up to 30
 // degrees (ctx.Rand is seeded by Game.Seed, so a replay serves the same).
-func (g *game) launch(ctx *ecs.Sys, _ ecs.EventDelivery) {
+func (g *game) launch(ctx *ecs.Sys) {
 	if g.screens.Current() != Serve {
 		return
 	}

@@ -141,6 +141,7 @@ func setup(s *framework.Setup, settings *Settings) error {
 
 	// Systems run in stage order, and in the order added within a stage.
 	s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: g.spawn})
+	s.App.AddSystem(ecs.PreUpdate, ecs.System{Name: "events", Gameplay: true, Run: g.events})
 	s.App.AddSystem(ecs.PreUpdate, ecs.System{Name: "controls", Run: g.controls})
 	s.App.AddSystem(ecs.Update, ecs.System{Name: "paddle", Gameplay: true, When: play, Run: g.movePaddle})
 	s.App.AddSystem(ecs.Update, ecs.System{Name: "ball", Gameplay: true, When: ecs.InState(g.screens, Playing), Run: g.moveBall})
@@ -223,12 +224,38 @@ func (g *game) enterServe(ctx *ecs.Sys) {
 		return
 	}
 	g.restBall(true)
-	h, err := ctx.AfterTime(g.settings.ServeDelay, ecs.Event{Run: g.launch})
+	h, err := ctx.AfterTime(g.settings.ServeDelay, ecs.Event{Kind: eventLaunch})
 	if err != nil {
 		ctx.Fail(err)
 		return
 	}
 	g.progress.Launch = h
+}
+
+// The kinds of Breakout's events. An event says what is due, and the
+// events system acts on it: a plain value like this is part of the state a
+// snapshot sends to another process (a peer rejoining, a spectator), where
+// an event carrying a Run function could not go.
+const (
+	eventLaunch = iota + 1 // the serve delay is up (the timers)
+	eventNarrow            // the wide paddle's time is up (the gameplay queue)
+)
+
+// events acts on the events delivered at the start of this tick, timers
+// first, then the gameplay queue, in the order they fell due. It is the
+// first system of the tick, so an event's effect comes before anything
+// else the tick does.
+func (g *game) events(ctx *ecs.Sys) {
+	for _, ds := range [...][]ecs.EventDelivery{ctx.TimerEvents(), ctx.Events()} {
+		for _, d := range ds {
+			switch d.Payload.Kind {
+			case eventLaunch:
+				g.launch(ctx)
+			case eventNarrow:
+				g.setPaddleWidth(paddleW)
+			}
+		}
+	}
 }
 
 // lostBall takes a life, and ends the game with the last one.

@@ -55,7 +55,7 @@ func (g *game) moveCapsules(ctx *ecs.Sys) {
 	}
 }
 
-// widen makes the paddle wide and schedules its return to normal on the
+// widen makes the paddle wide and schedules its return to normal (eventNarrow) on the
 // gameplay queue, WideTime from now in ticks (ctx.TicksFor: 120 a second at
 // 120 Hz). The queue counts only ticks of play, so a pause holds it, and a
 // replay narrows the paddle on the same tick. A second capsule while wide
@@ -64,9 +64,7 @@ func (g *game) widen(ctx *ecs.Sys) {
 	g.play(ctx, g.sounds.powerUp)
 	g.setPaddleWidth(paddleW * wideFactor)
 	ctx.Queue.Cancel(g.progress.Narrow)
-	h, err := ctx.Queue.After(ctx.TicksFor(g.settings.WideTime), ecs.Event{Run: func(*ecs.Sys, ecs.EventDelivery) {
-		g.setPaddleWidth(paddleW)
-	}})
+	h, err := ctx.Queue.After(ctx.TicksFor(g.settings.WideTime), ecs.Event{Kind: eventNarrow})
 	if err != nil {
 		ctx.Fail(err)
 		return

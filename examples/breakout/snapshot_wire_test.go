@@ -15,81 +15,111 @@ import (
 	"github.com/metronome-go/metronome/input"
 )
 
-// TestSnapshotTravels plays seeded random input, sends the world's
-// snapshot at tick 1,200 (ecs.Snapshot.AppendBinary) to a second game
-// that sat idle until then, which decodes and restores it: both have the
-// same hash, and keep it through 600 more ticks of the same input.
+// TestSnapshotTravels plays Breakout in its demo mode (the paddle
+// follows the ball), with seeded taps of the start and left keys, and
+// every 97th tick sends the world's snapshot (ecs.Snapshot.AppendBinary)
+// to a fresh game that played on its own until then with another seed,
+// which decodes and restores it: both have the same hash, and keep it
+// through the 97 ticks of the same input that follow. The ticks are
+// arbitrary, so the serve timer and the wide paddle's end are pending at
+// some of them (every brick drops a capsule, and the wide paddle lasts
+// 2 s, so that some end inside the test): the test checks that both were
+// sent at least once.
 func TestSnapshotTravels(t *testing.T) {
-	const at, more = 1200, 600
-	sender, err := frameworktest.New(newGame(), frameworktest.Options{Sets: slices.Clone(small)})
-	if err != nil {
+	const every, sends = 97, 12
+	sets := []string{"game.demo=true", "game.power_up_chance=1", "game.wide_time=2s"}
+	taps := scriptTaps(25, every*(sends+1), every, []input.Button{input.KeySpace, input.KeyLeft})
+	sender := seededSim(t, 17, sets...)
+	scheduleTaps(sender, taps, 0)
+	if err := sender.Step(every); err != nil {
 		t.Fatal(err)
 	}
-	defer sender.Close()
-	receiver, err := frameworktest.New(newGame(), frameworktest.Options{Sets: slices.Clone(small)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer receiver.Close()
-	keys := []input.Button{input.KeySpace, input.KeyLeft, input.KeyRight, input.KeyA, input.KeyD, input.KeyP}
-	tapKeys(sender, 25, 0, at-120, keys)
-	for _, sim := range []*frameworktest.Sim{sender, receiver} {
-		tapKeys(sim, 26, at, at+more, keys)
-	}
-	if err := sender.Step(at); err != nil {
-		t.Fatal(err)
-	}
-	if err := receiver.Step(at); err != nil {
-		t.Fatal(err)
-	}
-	// Breakout schedules its serve and its power-ups' end as events with
-	// a Run function, which cannot travel: send at the first tick none is
-	// pending.
-	sent := at
-	for ; !sendable(sender.App); sent++ {
-		if sent == at+more/2 {
-			t.Fatalf("no tick from %d to %d without an event with a Run function pending", at, sent)
+	var serves, narrows int
+	for at := every; at <= every*sends; at += every {
+		receiver := seededSim(t, 5, sets...)
+		scheduleTaps(receiver, taps, at)
+		if err := receiver.Step(at); err != nil {
+			t.Fatal(err)
 		}
-		for _, sim := range []*frameworktest.Sim{sender, receiver} {
-			if err := sim.Step(1); err != nil {
-				t.Fatal(err)
+		h := mustHash(t, sender.App)
+		serves += pending(h, "ecs.timers")
+		narrows += pending(h, "ecs.queue")
+		travel(t, sender.App, receiver.App)
+		for k := range every {
+			for _, sim := range []*frameworktest.Sim{sender, receiver} {
+				if err := sim.Step(1); err != nil {
+					t.Fatal(err)
+				}
 			}
+			sameHash(t, sender.App, receiver.App, at+1+k)
 		}
+		receiver.Close()
 	}
-	n := travel(t, sender.App, receiver.App)
-	t.Logf("tick %d: %d bytes (%d chunks of 1,000 bytes)", sent, n, (n+999)/1000)
-	for k := range at + more - sent {
-		for _, sim := range []*frameworktest.Sim{sender, receiver} {
-			if err := sim.Step(1); err != nil {
-				t.Fatal(err)
-			}
-		}
-		sameHash(t, sender.App, receiver.App, sent+1+k)
+	t.Logf("%d sends, %d with the serve pending, %d with the wide paddle's end pending", sends, serves, narrows)
+	if serves == 0 || narrows == 0 {
+		t.Errorf("sent %d times with the serve pending and %d with the wide paddle's end pending, want both at least once", serves, narrows)
 	}
 }
 
-// tapKeys scripts seeded taps of keys at ticks in [from, to), each
-// released before to.
-func tapKeys(sim *frameworktest.Sim, seed uint64, from, to int, keys []input.Button) {
+// seededSim is a headless Breakout whose random source starts at seed.
+func seededSim(t testing.TB, seed uint64, sets ...string) *frameworktest.Sim {
+	t.Helper()
+	g := newGame()
+	g.Seed = seed
+	sim, err := frameworktest.New(g, frameworktest.Options{Sets: slices.Concat(small, sets)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sim.Close() })
+	return sim
+}
+
+// pending returns 1 if the part of h named name counts pending events.
+func pending(h ecs.Hash, name string) int {
+	for _, p := range h.Types {
+		if p.Name == name && p.Count > 0 {
+			return 1
+		}
+	}
+	return 0
+}
+
+// tap is a scripted press of Key at tick At, held for Hold ticks.
+type tap struct {
+	At, Hold int
+	Key      input.Button
+}
+
+// scriptTaps scripts seeded taps of keys over ticks [0, to), none of
+// them held across a multiple of gap (give or take two ticks), so that a
+// game that starts taking the script there gets the same input as one
+// that had it all along.
+func scriptTaps(seed uint64, to, gap int, keys []input.Button) []tap {
 	r := rand.New(rand.NewPCG(seed, 3))
-	for at := from; ; {
+	var taps []tap
+	for at := 0; ; {
 		at += 1 + r.IntN(40)
 		hold := 1 + r.IntN(60)
 		if at+hold >= to {
-			return
+			return taps
 		}
-		sim.Input.Tap(sim.At(time.Duration(at)*tick), keys[r.IntN(len(keys))], time.Duration(hold)*tick)
+		key := keys[r.IntN(len(keys))]
+		// The first multiple of gap at or after at-2 must come after
+		// at+hold+2.
+		if m := (at - 2 + gap - 1) / gap * gap; m > 0 && m <= at+hold+2 {
+			continue
+		}
+		taps = append(taps, tap{At: at, Hold: hold, Key: key})
 	}
 }
 
-// sendable reports whether a's state can be encoded now.
-func sendable(a *ecs.App) bool {
-	var s ecs.Snapshot
-	if err := a.Save(&s); err != nil {
-		return false
+// scheduleTaps gives sim the taps of the script that start after tick from.
+func scheduleTaps(sim *frameworktest.Sim, taps []tap, from int) {
+	for _, p := range taps {
+		if p.At > from+2 || from == 0 {
+			sim.Input.Tap(sim.At(time.Duration(p.At)*tick), p.Key, time.Duration(p.Hold)*tick)
+		}
 	}
-	_, err := s.AppendBinary(nil)
-	return err == nil
 }
 
 // travel sends a's state to b: saved, encoded, decoded and restored. It
@@ -142,27 +172,14 @@ func mustHash(t *testing.T, a *ecs.App) ecs.Hash {
 //	go test -run '^$' -fuzz FuzzSnapshotDecode -fuzztime 30s -fuzzminimizetime 1x ./examples/breakout
 func FuzzSnapshotDecode(f *testing.F) {
 	sim := breakoutSim(f)
-	tapKeys(sim, 25, 0, 600, []input.Button{input.KeySpace, input.KeyLeft, input.KeyRight})
+	scheduleTaps(sim, scriptTaps(25, 600, 600, []input.Button{input.KeySpace, input.KeyLeft, input.KeyRight}), 0)
 	if err := sim.Step(600); err != nil {
 		f.Fatal(err)
-	}
-	for !sendable(sim.App) {
-		if err := sim.Step(1); err != nil {
-			f.Fatal(err)
-		}
 	}
 	fuzzSnapshotDecode(f, func(t testing.TB) *ecs.App { return breakoutSim(t).App }, snapshotOf(f, sim.App))
 }
 
-func breakoutSim(t testing.TB) *frameworktest.Sim {
-	t.Helper()
-	sim, err := frameworktest.New(newGame(), frameworktest.Options{Sets: slices.Clone(small)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sim.Close() })
-	return sim
-}
+func breakoutSim(t testing.TB) *frameworktest.Sim { return seededSim(t, newGame().Seed) }
 
 // fuzzSnapshotDecode fuzzes ecs.App.DecodeSnapshot on receiver, seeded
 // with seeds: half the inputs get a correct header (length and

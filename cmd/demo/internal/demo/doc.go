@@ -14,7 +14,10 @@
 // visibly speed up too. The player moves by the share of each tick its keys
 // were held ([input.Tick.SimulationSeconds]), dashes on Space with a cooldown
 // counted in ticks ([schedule.Cooldown]) and ends the dash with an event on
-// the gameplay queue; shots expire through queue events as well.
+// the gameplay queue; shots expire through queue events as well. The events
+// carry only a Kind (and the entity or shot they are about), which the first
+// PreUpdate system acts on, so a snapshot with any of them pending can be
+// sent to another process.
 //
 // # Sound
 //

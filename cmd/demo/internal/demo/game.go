@@ -109,10 +109,7 @@ type Game struct {
 
 	// scene is the scene's state outside its entities (a hashed
 	// resource, so replays and sync-test see it).
-	scene        *sceneState
-	endDashFn    func(*ecs.Sys, ecs.EventDelivery)
-	dashReadyFn  func(*ecs.Sys, ecs.EventDelivery)
-	expireShotFn func(*ecs.Sys, ecs.EventDelivery)
+	scene *sceneState
 
 	sound  soundState
 	sounds gameSounds
@@ -281,10 +278,10 @@ func (g *Game) setupGame(s *framework.Setup) error {
 	g.scene = &sceneState{}
 	ecs.AddResource(w, g.scene)
 	ecs.HashResource[sceneState](w)
-	g.endDashFn, g.dashReadyFn, g.expireShotFn = g.endDash, g.dashReady, g.expireShot
 
 	app := g.app
 	app.AddSystem(ecs.Startup, ecs.System{Name: "setup", Run: g.spawnScene})
+	app.AddSystem(ecs.PreUpdate, g.eventSystem())
 	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "load", Run: g.injectLoad})
 	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "interpolation switch", Run: g.interpolationSwitch})
 	if !g.opts.Bench {

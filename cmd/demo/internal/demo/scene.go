@@ -71,7 +71,9 @@ type sceneState struct {
 	Pulse      float64 // seconds of the player's cosmetic pulse
 }
 
-// Gameplay event kinds on the App's queue.
+// Gameplay event kinds on the App's queue. The events say what is due
+// and eventSystem acts on them: plain values, so a snapshot with events
+// pending can travel to another process, which a Run function could not.
 const (
 	eventDashEnd = iota + 1
 	eventDashReady
@@ -197,9 +199,9 @@ func (g *Game) playerSystem() ecs.System {
 					p.Dashes++
 					g.playEffect(ctx, g.sounds.dash, dashVolume, t.Position.X, w)
 					e := q.Entity()
-					_, err := ctx.Queue.After(ticksFor(dashDuration, step), ecs.Event{Kind: eventDashEnd, Entity: e, Run: g.endDashFn})
+					_, err := ctx.Queue.After(ticksFor(dashDuration, step), ecs.Event{Kind: eventDashEnd, Entity: e})
 					if err == nil {
-						_, err = ctx.Queue.After(cooldown, ecs.Event{Kind: eventDashReady, Entity: e, Run: g.dashReadyFn})
+						_, err = ctx.Queue.After(cooldown, ecs.Event{Kind: eventDashReady, Entity: e})
 					}
 					if err != nil {
 						ctx.Fail(err)
@@ -231,16 +233,26 @@ func (g *Game) playerSystem() ecs.System {
 	}}
 }
 
-func (g *Game) endDash(ctx *ecs.Sys, d ecs.EventDelivery) {
-	if p := g.playerMap.Get(d.Payload.Entity); p != nil {
-		p.Dashing = false
-	}
-}
-
-func (g *Game) dashReady(ctx *ecs.Sys, d ecs.EventDelivery) {
-	if p := g.playerMap.Get(d.Payload.Entity); p != nil {
-		p.DashReady = true
-	}
+// eventSystem acts on the gameplay events delivered at the start of the
+// tick, in the order they fell due. It is the first system of the tick,
+// so an event's effect comes before anything else the tick does.
+func (g *Game) eventSystem() ecs.System {
+	return ecs.System{Name: "events", Gameplay: true, Run: func(ctx *ecs.Sys) {
+		for _, d := range ctx.Events() {
+			switch d.Payload.Kind {
+			case eventDashEnd:
+				if p := g.playerMap.Get(d.Payload.Entity); p != nil {
+					p.Dashing = false
+				}
+			case eventDashReady:
+				if p := g.playerMap.Get(d.Payload.Entity); p != nil {
+					p.DashReady = true
+				}
+			case eventShotExpire:
+				g.expireShot(ctx, uint64(d.Payload.Value))
+			}
+		}
+	}}
 }
 
 // fire queues a shot leaving pos in direction dir and an event that removes
@@ -253,7 +265,7 @@ func (g *Game) fire(ctx *ecs.Sys, pos, dir geom.Vec2, step time.Duration) {
 	ecs.With(p, s)
 	g.scene.ShotSerial++
 	ecs.With(p, Shot{Serial: g.scene.ShotSerial})
-	if _, err := ctx.Queue.After(ticksFor(shotLife, step), ecs.Event{Kind: eventShotExpire, Value: float64(g.scene.ShotSerial), Run: g.expireShotFn}); err != nil {
+	if _, err := ctx.Queue.After(ticksFor(shotLife, step), ecs.Event{Kind: eventShotExpire, Value: float64(g.scene.ShotSerial)}); err != nil {
 		ctx.Fail(err)
 	}
 }
@@ -287,9 +299,9 @@ func (g *Game) shotSystem() ecs.System {
 	}}
 }
 
-// expireShot removes the shot whose serial number the event carries.
-func (g *Game) expireShot(ctx *ecs.Sys, d ecs.EventDelivery) {
-	serial := uint64(d.Payload.Value)
+// expireShot removes the shot with the serial number an eventShotExpire
+// carries.
+func (g *Game) expireShot(ctx *ecs.Sys, serial uint64) {
 	q := g.shots.Query()
 	for q.Next() {
 		if g.shotMap.Get(q.Entity()).Serial == serial {

@@ -17,38 +17,97 @@ import (
 )
 
 // TestSnapshotTravels plays the scene at its default bunny count with
-// seeded random input, sends the world's snapshot at tick 1,200
-// (ecs.Snapshot.AppendBinary) to a second demo that sat idle until then,
-// which decodes and restores it: both have the same hash, and keep it
-// through 600 more ticks of the same input. The demo schedules its dash
-// and shot events with Run functions, which cannot travel, so the
-// snapshot is sent at the first tick none is pending.
+// seeded random input and, every 97th tick, sends the world's snapshot
+// (ecs.Snapshot.AppendBinary) to a second demo, which decodes and
+// restores it: both have the same hash, and keep it through the 60 ticks
+// of the same input that follow. Between those windows only the sender
+// gets input, and it fires a shot, so each send finds the receiver in
+// another state. The
+// ticks are arbitrary, so dashes and shots are on their way at some of
+// them: the test checks that events were pending at a send.
 func TestSnapshotTravels(t *testing.T) {
-	const at, more = 1200, 600
-	sender, receiver := demoPair(t)
+	const every, window, sends = 97, 60, 12
 	step := time.Second / 60
-	tapDemo(sender, 25, 0, at-60, step)
-	if err := sender.Step(at); err != nil {
-		t.Fatal(err)
-	}
-	if err := receiver.Step(at); err != nil {
-		t.Fatal(err)
-	}
-	sent := at
-	for ; !sendable(sender.App); sent++ {
-		if sent == at+more/2 {
-			t.Fatalf("no tick from %d to %d without an event with a Run function pending", at, sent)
+	taps := scriptDemo(25, every*(sends+1), every, window)
+	sender, receiver := demoPair(t)
+	for _, p := range taps {
+		p.schedule(sender, step)
+		if p.At >= every && p.At%every < window {
+			p.schedule(receiver, step)
 		}
+	}
+	// A shot the sender alone fires before each send, so that the
+	// receiver's state differs there whatever the script did.
+	for k := 1; k <= sends; k++ {
+		demoTap{At: k*every - 20, Hold: 3, Key: input.KeyF}.schedule(sender, step)
+	}
+	for range every {
 		stepBoth(t, sender, receiver)
 	}
-	n := travel(t, sender.App, receiver.App)
-	t.Logf("tick %d: %d bytes, %.1f KB (%d chunks of 1,000 bytes)", sent, n, float64(n)/1024, (n+999)/1000)
-	for _, sim := range []*frameworktest.Sim{sender, receiver} {
-		tapDemo(sim, 26, sent+1, sent+more, step)
+	sent := 0
+	for at := every; at <= every*sends; at += every {
+		if h := mustHash(t, sender.App); pendingEvents(h) > 0 {
+			sent++
+		}
+		n := travel(t, sender.App, receiver.App)
+		if at == every {
+			t.Logf("%d bytes, %.1f KB (%d chunks of 1,000 bytes)", n, float64(n)/1024, (n+999)/1000)
+		}
+		for k := range window {
+			stepBoth(t, sender, receiver)
+			sameHash(t, sender.App, receiver.App, at+1+k)
+		}
+		for range every - window {
+			stepBoth(t, sender, receiver)
+		}
 	}
-	for k := range more {
-		stepBoth(t, sender, receiver)
-		sameHash(t, sender.App, receiver.App, sent+1+k)
+	t.Logf("%d sends, %d with events pending", sends, sent)
+	if sent == 0 {
+		t.Errorf("no send of %d had an event pending: the test proves nothing about them", sends)
+	}
+}
+
+// pendingEvents counts the events h says are pending.
+func pendingEvents(h ecs.Hash) int {
+	n := 0
+	for _, p := range h.Types {
+		if p.Name == "ecs.queue" || p.Name == "ecs.timers" {
+			n += p.Count
+		}
+	}
+	return n
+}
+
+// demoTap is a scripted press of Key at tick At, held for Hold ticks.
+type demoTap struct {
+	At, Hold int
+	Key      input.Button
+}
+
+func (p demoTap) schedule(sim *frameworktest.Sim, step time.Duration) {
+	sim.Input.Tap(sim.At(time.Duration(p.At)*step), p.Key, time.Duration(p.Hold)*step)
+}
+
+// scriptDemo scripts seeded taps of the demo's keys over ticks [0, to),
+// none of them within two ticks of a multiple of gap or of window past
+// one, so that every tap falls wholly inside or wholly outside the
+// windows [k*gap, k*gap+window).
+func scriptDemo(seed uint64, to, gap, window int) []demoTap {
+	r := rand.New(rand.NewPCG(seed, 2))
+	keys := []input.Button{input.KeyW, input.KeyA, input.KeyS, input.KeyD, input.KeySpace, input.KeyF}
+	var taps []demoTap
+	for at := 0; ; {
+		at += 1 + r.IntN(30)
+		hold := 1 + r.IntN(40)
+		if at+hold >= to {
+			return taps
+		}
+		key := keys[r.IntN(len(keys))]
+		from, end := at-2, at+hold+2
+		if from/gap != end/gap || from%gap <= window && end%gap >= window || from < 0 {
+			continue
+		}
+		taps = append(taps, demoTap{At: at, Hold: hold, Key: key})
 	}
 }
 
@@ -91,11 +150,6 @@ func BenchmarkSnapshotWire(b *testing.B) {
 	if err := a.Step(1200); err != nil {
 		b.Fatal(err)
 	}
-	for !sendable(a.App) {
-		if err := a.Step(1); err != nil {
-			b.Fatal(err)
-		}
-	}
 	if err := to.Step(1); err != nil {
 		b.Fatal(err)
 	}
@@ -115,16 +169,6 @@ func tapDemo(sim *frameworktest.Sim, seed uint64, from, to int, step time.Durati
 		}
 		sim.Input.Tap(sim.At(time.Duration(at)*step), keys[r.IntN(len(keys))], time.Duration(hold)*step)
 	}
-}
-
-// sendable reports whether a's state can be encoded now.
-func sendable(a *ecs.App) bool {
-	var s ecs.Snapshot
-	if err := a.Save(&s); err != nil {
-		return false
-	}
-	_, err := s.AppendBinary(nil)
-	return err == nil
 }
 
 // travel sends a's state to b: saved, encoded, decoded and restored. It
@@ -234,11 +278,6 @@ func FuzzSnapshotDecode(f *testing.F) {
 	tapDemo(sim, 25, 0, 300, time.Second/60)
 	if err := sim.Step(360); err != nil {
 		f.Fatal(err)
-	}
-	for !sendable(sim.App) {
-		if err := sim.Step(1); err != nil {
-			f.Fatal(err)
-		}
 	}
 	fuzzSnapshotDecode(f, func(t testing.TB) *ecs.App { return demoSim(t).App }, snapshotOf(f, sim.App))
 }
