@@ -12,7 +12,13 @@ import (
 // Event is the payload of the App's gameplay queue ([Sys.Queue]) and
 // timers ([Sys.Timers]): a delayed effect, a timer, a repeating spawn.
 // Kind and Entity say what it is about; Run, when set, is called as the
-// event is delivered.
+// event is delivered. Prefer Kind, acted on by a system that reads
+// [Sys.Events] and [Sys.TimerEvents] (the first PreUpdate system, to run
+// where Run would): a closure lives in this process only, so a snapshot
+// with a Run event pending cannot be encoded for a spectator, a rejoining
+// player or a peer resynchronising ([Snapshot.AppendBinary] refuses it,
+// naming the Kind), and a Run that keeps state in captured variables
+// cannot be rolled back.
 //
 // The gameplay queue counts the App's ticks of play: [schedule.Queue.Now]
 // is the number of unpaused ticks run so far (1 during the first),
