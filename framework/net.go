@@ -208,6 +208,11 @@ func ConfirmedLine(tick int64, hash uint64) string {
 const (
 	yieldOver  = 1.5
 	yieldEvery = 5
+	// yieldOwing is the debt that shows pacing cannot keep the rate:
+	// past a quarter of a second owed, pacing at its fastest has not
+	// repaid it. Under it the peer ahead is left to pacing, which slows
+	// it without whole-frame waits.
+	yieldOwing = 250 * time.Millisecond
 )
 
 // netRun is a networked session's state on the simulation side.
@@ -452,11 +457,11 @@ func (r *netRun) tick(t *runtime.TickContext) (rollback.Step, error) {
 // behind real time and ticks every cycle, while the peer behind cannot
 // tick faster either (one tick a cycle, timing.max_fixed_updates), so
 // the offset between them would never close. A peer more than
-// yieldOver ticks ahead, owing time rather than ahead of it, yields one
-// update in yieldEvery: it then runs no faster than its peers' cycles.
+// yieldOver ticks ahead that owes more than yieldOwing yields one update
+// in yieldEvery: it then runs slower than its peers' cycles.
 func (r *netRun) yield(t *runtime.TickContext) bool {
 	r.sinceYield++
-	if r.sinceYield < yieldEvery || t.Timing.DebtTime < 0 || r.sess.Stats().Advantage <= yieldOver {
+	if r.sinceYield < yieldEvery || t.Timing.DebtTime < yieldOwing || r.sess.Stats().Advantage <= yieldOver {
 		return false
 	}
 	r.sinceYield = 0
