@@ -95,7 +95,9 @@
 //     rollback.Transport, and a rollback.Session predicts them and rolls
 //     back when they differ. Resimulation, held ticks and the frame
 //     advantage are owed to the scheduler through runtime.TickContext.Owed
-//     and repaid by pacing; a match needs timing.mode = "fixed" and turns
+//     and repaid by pacing; a peer ahead on a machine too slow for pacing
+//     to slow it (it owes over 250 ms) yields one update in five, running
+//     no tick, until it is no longer ahead. A match needs timing.mode = "fixed" and turns
 //     on repay-debt with rollback declared ([MatchTiming]). The input
 //     delay, prediction window and hash interval are the [net] table's.
 //     [Session.NetStats] has the match's figures (rollbacks, depth,

@@ -210,6 +210,19 @@ func ConfirmedLine(tick int64, hash uint64) string {
 	return fmt.Sprintf("confirmed tick %d hash %016x", tick, hash)
 }
 
+// A peer more than yieldOver ticks ahead that pacing cannot slow yields
+// one update in yieldEvery (netRun.yield): a fifth, as far as pacing's
+// default slowest pace (timing.max_slow_down 1.25) would slow it.
+const (
+	yieldOver  = 1.5
+	yieldEvery = 5
+	// yieldOwing is the debt that shows pacing cannot keep the rate:
+	// past a quarter of a second owed, pacing at its fastest has not
+	// repaid it. Under it the peer ahead is left to pacing, which slows
+	// it without whole-frame waits.
+	yieldOwing = 250 * time.Millisecond
+)
+
 // netRun is a networked session's state on the simulation side.
 type netRun struct {
 	app       *rollback.App
@@ -230,6 +243,10 @@ type netRun struct {
 	linger    int           // updates run since the last tick asked for was confirmed
 	log       io.Writer     // the match's connection messages (RunOptions.Stderr)
 	cutoff    time.Duration // the largest debt adjustment the scheduler takes (timing.debt.cutoff)
+	// sinceYield counts updates since the last one yielded, yields those
+	// yielded (see yield).
+	sinceYield int
+	yields     uint64
 
 	// rec records the confirmed timeline (--record, netrecord.go), or nil.
 	rec *matchRecording
@@ -385,23 +402,14 @@ func (r *netRun) update(t *runtime.TickContext) error {
 			r.malformed = err // counted in Stats.Malformed; a peer's bad message stops nothing
 		}
 	}
-	for k, p := range r.local {
-		dst := r.sess.Local(p)
-		if r.bot != nil {
-			r.bot.fill(k, r.sess.Tick(), r.step, dst)
-			continue
+	var st rollback.Step
+	if r.yield(t) {
+		st.Held = true // stands aside one update, owed as a held one
+	} else {
+		var err error
+		if st, err = r.tick(t); err != nil {
+			return err
 		}
-		for i, a := range r.seats[k] {
-			if t.Input != nil {
-				dst[i] = t.Input.Action(a)
-			} else {
-				dst[i] = input.Stats{}
-			}
-		}
-	}
-	st, err := r.app.Update(r.sess, t)
-	if err != nil {
-		return err
 	}
 	if !st.Held {
 		r.ticks++
@@ -450,6 +458,45 @@ func (r *netRun) update(t *runtime.TickContext) error {
 		return d
 	}
 	return nil
+}
+
+// tick gives the local players' input and advances the session.
+func (r *netRun) tick(t *runtime.TickContext) (rollback.Step, error) {
+	for k, p := range r.local {
+		dst := r.sess.Local(p)
+		if r.bot != nil {
+			r.bot.fill(k, r.sess.Tick(), r.step, dst)
+			continue
+		}
+		for i, a := range r.seats[k] {
+			if t.Input != nil {
+				dst[i] = t.Input.Action(a)
+			} else {
+				dst[i] = input.Stats{}
+			}
+		}
+	}
+	return r.app.Update(r.sess, t)
+}
+
+// yield reports whether this update stands aside, running no tick, so
+// that a peer ahead of the others gives up ticks that pacing cannot take
+// from it. Pacing slows a peer ahead by waiting longer between ticks;
+// when the machine is too slow for even that pace (each cycle takes more
+// than MaxSlowDown steps, as under CPU starvation), the peer stays
+// behind real time and ticks every cycle, while the peer behind cannot
+// tick faster either (one tick a cycle, timing.max_fixed_updates), so
+// the offset between them would never close. A peer more than
+// yieldOver ticks ahead that owes more than yieldOwing yields one update
+// in yieldEvery: it then runs slower than its peers' cycles.
+func (r *netRun) yield(t *runtime.TickContext) bool {
+	r.sinceYield++
+	if r.sinceYield < yieldEvery || t.Timing.DebtTime < yieldOwing || r.sess.Stats().Advantage <= yieldOver {
+		return false
+	}
+	r.sinceYield = 0
+	r.yields++
+	return true
 }
 
 func (r *netRun) stats() NetStats {
