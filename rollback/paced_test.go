@@ -26,7 +26,10 @@ type pacedResult struct {
 // update the scheduler selects is one Session.Advance, a held update is
 // owed back to the scheduler, resimulation is owed with
 // AddResimulation, and every half second the frame advantage becomes
-// debt with AdjustAdvantage. Peer 1 starts late by lag.
+// debt with AdjustAdvantage. Peer 1 starts late by lag. The sessions
+// read the match's virtual clock, so resimulating takes no time and the
+// match is the same on every machine (the real time a rollback costs is
+// the runtime's to owe; on a loaded machine it would change the result).
 func pacedMatch(t testing.TB, netOpts netsim.Options, delay int, lag, d, settle time.Duration, pace bool) pacedResult {
 	t.Helper()
 	nw, err := netsim.NewNetwork(2, netOpts)
@@ -39,13 +42,14 @@ func pacedMatch(t testing.TB, netOpts netsim.Options, delay int, lag, d, settle 
 		sched *timing.Scheduler
 	}
 	var sides [2]side
+	clock := timing.NewManualClock(0)
 	o := timing.DefaultOptions()
 	o.Mode, o.Recovery, o.Rollback, o.MaxFixedUpdates = timing.FixedMode, timing.RepayDebt, true, 2
 	step := o.FixedStep
 	for i := range sides {
 		sim := newToy(rollback.DefaultWindow)
 		sim.present = nil
-		s, err := rollback.NewSession(sim, rollback.Options{Self: i, Players: players, Actions: 2, Window: rollback.DefaultWindow, HashEvery: rollback.DefaultHashEvery})
+		s, err := rollback.NewSession(sim, rollback.Options{Self: i, Players: players, Actions: 2, Window: rollback.DefaultWindow, HashEvery: rollback.DefaultHashEvery, Clock: clock})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,6 +65,7 @@ func pacedMatch(t testing.TB, netOpts netsim.Options, delay int, lag, d, settle 
 	const quantum = time.Millisecond
 	for now := time.Duration(0); now < d; now += quantum {
 		at := timing.Instant(now)
+		clock.Set(at)
 		for i := range sides {
 			sd := &sides[i]
 			for k, ok := nw.Link(1-i, i).Receive(at, buf); ok; k, ok = nw.Link(1-i, i).Receive(at, buf) {
