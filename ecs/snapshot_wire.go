@@ -315,7 +315,7 @@ func (c *componentValues[T]) decodeWire(w *World, d *wireDecoder, sent bool) {
 	}
 }
 
-func (r *resourceValue[T]) typ() ComponentType { return r.res.typ() }
+func (r *resourceValue[T]) typ() ComponentType { return TypeOf[T]() }
 
 func (r *resourceValue[T]) appendWire(w *World, b []byte) []byte {
 	b = appendBool(b, r.has)
@@ -331,8 +331,6 @@ func (r *resourceValue[T]) decodeWire(w *World, d *wireDecoder) {
 		decodeWireOf(r.l, d, &r.v)
 	}
 }
-
-func (r *Resource[T]) typ() ComponentType { return TypeOf[T]() }
 
 func (v *stateValues[S]) typ() ComponentType { return TypeOf[S]() }
 
@@ -452,21 +450,27 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	if d.err != nil {
 		return
 	}
-	var comps []wireType
-	// The built-in, resource and state types a has, in table order.
-	var want []ComponentType
-	var wantRoles []byte
-	for _, t := range builtinTypes {
-		want, wantRoles = append(want, t), append(wantRoles, roleBuiltin)
+	// The built-in, resource and state types a has, in table order (as
+	// appendBody writes them).
+	w.fitRes(ws)
+	a.fitStates(s)
+	type roleType struct {
+		role byte
+		t    ComponentType
 	}
-	for _, r := range w.hashRes {
-		if w.isState(r.t) {
-			want, wantRoles = append(want, r.t), append(wantRoles, roleResource)
+	var want []roleType
+	for _, t := range builtinTypes {
+		want = append(want, roleType{roleBuiltin, t})
+	}
+	for _, r := range ws.res {
+		if r != nil {
+			want = append(want, roleType{roleResource, r.(wireValue).typ()})
 		}
 	}
-	for _, st := range a.states {
-		want, wantRoles = append(want, st.snapshotType()), append(wantRoles, roleState)
+	for _, st := range s.states {
+		want = append(want, roleType{roleState, st.(wireValue).typ()})
 	}
+	var comps []wireType
 	k := 0
 	for _, t := range types {
 		if t.role == roleComponent {
@@ -477,13 +481,13 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 			d.failf("the snapshot holds %s %s, which this App does not have (another game or build)", roleNames[t.role], t.name)
 			return
 		}
-		if !a.sameType(d, t, wantRoles[k], want[k]) {
+		if !a.sameType(d, t, want[k].role, want[k].t) {
 			return
 		}
 		k++
 	}
 	if k < len(want) {
-		d.failf("this App has %s %v, which the snapshot does not hold (another game or build)", roleNames[wantRoles[k]], want[k])
+		d.failf("this App has %s %v, which the snapshot does not hold (another game or build)", roleNames[want[k].role], want[k].t)
 		return
 	}
 	// The component types, by name among a's, made for those a has met
@@ -498,9 +502,7 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	for i, st := range w.stores {
 		byName[st.typ().String()] = i
 	}
-	for len(ws.comps) < len(w.stores) {
-		ws.comps = append(ws.comps, w.stores[len(ws.comps)].snapshot(w))
-	}
+	w.fitComps(ws)
 	slot := make([]int, len(comps)) // wire component -> index in ws.comps
 	seen := make([]bool, len(w.stores))
 	for i, t := range comps {
@@ -677,21 +679,10 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	}
 
 	// Resources and states.
-	for len(ws.res) < len(w.hashRes) {
-		r := &w.hashRes[len(ws.res)]
-		var v valueSnapshot
-		if w.isState(r.t) {
-			v = r.snapshot()
-		}
-		ws.res = append(ws.res, v)
-	}
 	for _, r := range ws.res {
 		if r != nil && d.err == nil {
 			r.(wireValue).decodeWire(w, d)
 		}
-	}
-	for len(s.states) < len(a.states) {
-		s.states = append(s.states, a.states[len(s.states)].snapshot())
 	}
 	for _, st := range s.states {
 		if d.err == nil {
