@@ -212,10 +212,13 @@ func (s *Snapshot) appendBody(b []byte) ([]byte, error) {
 	for _, d := range s.cosmetic {
 		b = le.AppendUint64(b, uint64(d))
 	}
-	if b, err = s.queue.AppendBinary(b, w.appendEvent("gameplay queue")); err != nil {
+	if w.wireQueue == nil { // made once, so that encoding allocates nothing
+		w.wireQueue, w.wireTimers = w.eventWriter("gameplay queue"), w.eventWriter("timers")
+	}
+	if b, err = s.queue.AppendBinary(b, w.wireQueue); err != nil {
 		return b, err
 	}
-	if b, err = s.timers.AppendBinary(b, w.appendEvent("timers")); err != nil {
+	if b, err = s.timers.AppendBinary(b, w.wireTimers); err != nil {
 		return b, err
 	}
 	return b, nil
@@ -238,21 +241,8 @@ func appendBool(b []byte, v bool) []byte {
 	return append(b, 0)
 }
 
-// appendEvent returns the payload writer of the gameplay queue or the
+// eventWriter returns the payload writer of the gameplay queue or the
 // timers (named by where).
-func (w *World) appendEvent(where string) func([]byte, *Event) ([]byte, error) {
-	if where == "timers" {
-		if w.wireTimers == nil {
-			w.wireTimers = w.eventWriter(where)
-		}
-		return w.wireTimers
-	}
-	if w.wireQueue == nil {
-		w.wireQueue = w.eventWriter(where)
-	}
-	return w.wireQueue
-}
-
 func (w *World) eventWriter(where string) func([]byte, *Event) ([]byte, error) {
 	l := w.layoutOf(builtinTypes[2])
 	return func(b []byte, ev *Event) ([]byte, error) {
@@ -269,6 +259,8 @@ type wireComponent interface {
 	archeID(w *World) arche.ID
 	appendWire(w *World, b []byte) []byte
 	decodeWire(w *World, d *wireDecoder, sent bool)
+	// empty drops the values, for a type the snapshot does not hold.
+	empty()
 	wireEntities() []arche.Entity
 }
 
@@ -299,9 +291,7 @@ func (c *componentValues[T]) appendWire(w *World, b []byte) []byte {
 func (c *componentValues[T]) decodeWire(w *World, d *wireDecoder, sent bool) {
 	l := w.layoutOf(c.st.ct)
 	n := d.count(4, c.st.ct.String()+" entities")
-	c.ents = c.ents[:0]
-	clear(c.vals[:cap(c.vals)])
-	c.vals = c.vals[:0]
+	c.empty()
 	for range n {
 		if d.err != nil {
 			return
@@ -313,6 +303,12 @@ func (c *componentValues[T]) decodeWire(w *World, d *wireDecoder, sent bool) {
 			decodeWireOf(l, d, &c.vals[len(c.vals)-1])
 		}
 	}
+}
+
+func (c *componentValues[T]) empty() {
+	c.ents = c.ents[:0]
+	clear(c.vals[:cap(c.vals)])
+	c.vals = c.vals[:0]
 }
 
 func (r *resourceValue[T]) typ() ComponentType { return TypeOf[T]() }
@@ -645,10 +641,9 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	// The component values: each type on exactly the entities whose
 	// archetype has it.
 	d.stamp = make([]int32, np)
-	for i := range ws.comps {
+	for i, c := range ws.comps {
 		if !seen[i] {
-			c := ws.comps[i]
-			c.(wireComponent).decodeWire(w, &wireDecoder{}, false) // empties it
+			c.(wireComponent).empty()
 		}
 	}
 	for ci, t := range comps {
