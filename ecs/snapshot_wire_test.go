@@ -194,3 +194,30 @@ func TestSnapshotPresentationTravels(t *testing.T) {
 		t.Errorf("after the transfer %d of 3 sprites are the sender's and %d of 3 wireLook values are zero", sprites, looks)
 	}
 }
+
+// benchWireGame is an App of 10,000 entities with the components of
+// BenchmarkWorldHash (Transform, a velocity, a health).
+func benchWireGame(b *testing.B) *ecs.App {
+	a := newApp(b, ecs.Options{Seed: 1})
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
+		for i := range benchEntities {
+			p := ctx.Commands.Spawn()
+			ecs.With(p, ecs.At(float32(i), 0))
+			ecs.With(p, vel{1, 2})
+			ecs.With(p, health{i})
+		}
+	}})
+	if err := a.InitSimulation(nil); err != nil {
+		b.Fatal(err)
+	}
+	return a
+}
+
+// BenchmarkSnapshotWire encodes and decodes the snapshot of the world of
+// BenchmarkWorldHash, per entity, beside the in-memory save
+// (ecstest.BenchWire).
+//
+//	go test -run '^$' -bench 'SnapshotWire|WorldHash$' ./ecs
+func BenchmarkSnapshotWire(b *testing.B) {
+	ecstest.BenchWire(b, benchWireGame(b), benchWireGame(b))
+}
