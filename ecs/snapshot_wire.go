@@ -34,7 +34,8 @@ import (
 //	        the archetypes: count u32, each its entity count u32 and its
 //	        component types (u16 count, u16 index into the component
 //	        types above)
-//	        per component type: count u32, each entity index u32 and the
+//	        per component type: count u32, each entity index u32 and,
+//	        when the type table says its values are in the snapshot, the
 //	        value, leaf by leaf (layout.go's appendWire)
 //	        per state resource: present u8 and the value
 //	        per [States]: current and next state, pending u8,
