@@ -307,6 +307,9 @@
 //	err = other.DecodeSnapshot(&recv, b)      // receiver, between ticks
 //	err = other.Restore(&recv)
 //
+// Package ecs/ecstest checks this in a game's tests (ecstest.Travel,
+// ecstest.FuzzDecode).
+//
 // [SyncTest] runs an App in sync-test mode: after every tick it restores
 // the snapshot of a few ticks back ([DefaultSyncTestDepth]), runs those
 // ticks again with their input and compares the hashes. State a system

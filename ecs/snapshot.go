@@ -146,9 +146,7 @@ func (a *App) Save(s *Snapshot) error {
 	s.time, s.window = a.time, a.window
 	s.ticks, s.gameStart, s.paused, s.pauseReq = a.ticks, a.gameStart, a.paused, a.pauseReq
 	s.epoch = w.cmds.epoch
-	for len(s.states) < len(a.states) {
-		s.states = append(s.states, a.states[len(s.states)].snapshot())
-	}
+	a.fitStates(s)
 	for _, st := range s.states {
 		st.save()
 	}
@@ -293,12 +291,30 @@ func (w *World) save(s *worldSnapshot) {
 		s.runs[len(s.runs)-1].n++
 		s.ents = append(s.ents, q.Entity())
 	}
-	for len(s.comps) < len(w.stores) {
-		s.comps = append(s.comps, w.stores[len(s.comps)].snapshot(w))
-	}
+	w.fitComps(s)
 	for _, c := range s.comps {
 		c.save(w)
 	}
+	w.fitRes(s)
+	for _, r := range s.res {
+		if r != nil {
+			r.save()
+		}
+	}
+	s.structVer, s.poolVer = w.structVer, w.poolVer
+}
+
+// fitComps gives s a componentSnapshot for each of the world's component
+// types it has none for yet (the types met since s was last fitted).
+func (w *World) fitComps(s *worldSnapshot) {
+	for len(s.comps) < len(w.stores) {
+		s.comps = append(s.comps, w.stores[len(s.comps)].snapshot(w))
+	}
+}
+
+// fitRes gives s a valueSnapshot for each resource registered with
+// [HashResource] since s was last fitted: nil for one that is not state.
+func (w *World) fitRes(s *worldSnapshot) {
 	for len(s.res) < len(w.hashRes) {
 		r := &w.hashRes[len(s.res)]
 		var v valueSnapshot
@@ -307,12 +323,14 @@ func (w *World) save(s *worldSnapshot) {
 		}
 		s.res = append(s.res, v)
 	}
-	for _, r := range s.res {
-		if r != nil {
-			r.save()
-		}
+}
+
+// fitStates gives s a stateSnapshot for each [States] of a added since s
+// was last fitted.
+func (a *App) fitStates(s *Snapshot) {
+	for len(s.states) < len(a.states) {
+		s.states = append(s.states, a.states[len(s.states)].snapshot())
 	}
-	s.structVer, s.poolVer = w.structVer, w.poolVer
 }
 
 // restore puts the world back as saved in s.

@@ -2,7 +2,6 @@ package ecs
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"hash/crc64"
 	"math"
@@ -35,7 +34,8 @@ import (
 //	        the archetypes: count u32, each its entity count u32 and its
 //	        component types (u16 count, u16 index into the component
 //	        types above)
-//	        per component type: count u32, each entity index u32 and the
+//	        per component type: count u32, each entity index u32 and,
+//	        when the type table says its values are in the snapshot, the
 //	        value, leaf by leaf (layout.go's appendWire)
 //	        per state resource: present u8 and the value
 //	        per [States]: current and next state, pending u8,
@@ -212,10 +212,13 @@ func (s *Snapshot) appendBody(b []byte) ([]byte, error) {
 	for _, d := range s.cosmetic {
 		b = le.AppendUint64(b, uint64(d))
 	}
-	if b, err = s.queue.AppendBinary(b, w.appendEvent("gameplay queue")); err != nil {
+	if w.wireQueue == nil { // made once, so that encoding allocates nothing
+		w.wireQueue, w.wireTimers = w.eventWriter("gameplay queue"), w.eventWriter("timers")
+	}
+	if b, err = s.queue.AppendBinary(b, w.wireQueue); err != nil {
 		return b, err
 	}
-	if b, err = s.timers.AppendBinary(b, w.appendEvent("timers")); err != nil {
+	if b, err = s.timers.AppendBinary(b, w.wireTimers); err != nil {
 		return b, err
 	}
 	return b, nil
@@ -238,21 +241,8 @@ func appendBool(b []byte, v bool) []byte {
 	return append(b, 0)
 }
 
-// appendEvent returns the payload writer of the gameplay queue or the
+// eventWriter returns the payload writer of the gameplay queue or the
 // timers (named by where).
-func (w *World) appendEvent(where string) func([]byte, *Event) ([]byte, error) {
-	if where == "timers" {
-		if w.wireTimers == nil {
-			w.wireTimers = w.eventWriter(where)
-		}
-		return w.wireTimers
-	}
-	if w.wireQueue == nil {
-		w.wireQueue = w.eventWriter(where)
-	}
-	return w.wireQueue
-}
-
 func (w *World) eventWriter(where string) func([]byte, *Event) ([]byte, error) {
 	l := w.layoutOf(builtinTypes[2])
 	return func(b []byte, ev *Event) ([]byte, error) {
@@ -269,6 +259,8 @@ type wireComponent interface {
 	archeID(w *World) arche.ID
 	appendWire(w *World, b []byte) []byte
 	decodeWire(w *World, d *wireDecoder, sent bool)
+	// empty drops the values, for a type the snapshot does not hold.
+	empty()
 	wireEntities() []arche.Entity
 }
 
@@ -299,9 +291,7 @@ func (c *componentValues[T]) appendWire(w *World, b []byte) []byte {
 func (c *componentValues[T]) decodeWire(w *World, d *wireDecoder, sent bool) {
 	l := w.layoutOf(c.st.ct)
 	n := d.count(4, c.st.ct.String()+" entities")
-	c.ents = c.ents[:0]
-	clear(c.vals[:cap(c.vals)])
-	c.vals = c.vals[:0]
+	c.empty()
 	for range n {
 		if d.err != nil {
 			return
@@ -315,7 +305,13 @@ func (c *componentValues[T]) decodeWire(w *World, d *wireDecoder, sent bool) {
 	}
 }
 
-func (r *resourceValue[T]) typ() ComponentType { return r.res.typ() }
+func (c *componentValues[T]) empty() {
+	c.ents = c.ents[:0]
+	clear(c.vals[:cap(c.vals)])
+	c.vals = c.vals[:0]
+}
+
+func (r *resourceValue[T]) typ() ComponentType { return TypeOf[T]() }
 
 func (r *resourceValue[T]) appendWire(w *World, b []byte) []byte {
 	b = appendBool(b, r.has)
@@ -331,8 +327,6 @@ func (r *resourceValue[T]) decodeWire(w *World, d *wireDecoder) {
 		decodeWireOf(r.l, d, &r.v)
 	}
 }
-
-func (r *Resource[T]) typ() ComponentType { return TypeOf[T]() }
 
 func (v *stateValues[S]) typ() ComponentType { return TypeOf[S]() }
 
@@ -452,21 +446,27 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	if d.err != nil {
 		return
 	}
-	var comps []wireType
-	// The built-in, resource and state types a has, in table order.
-	var want []ComponentType
-	var wantRoles []byte
-	for _, t := range builtinTypes {
-		want, wantRoles = append(want, t), append(wantRoles, roleBuiltin)
+	// The built-in, resource and state types a has, in table order (as
+	// appendBody writes them).
+	w.fitRes(ws)
+	a.fitStates(s)
+	type roleType struct {
+		role byte
+		t    ComponentType
 	}
-	for _, r := range w.hashRes {
-		if w.isState(r.t) {
-			want, wantRoles = append(want, r.t), append(wantRoles, roleResource)
+	var want []roleType
+	for _, t := range builtinTypes {
+		want = append(want, roleType{roleBuiltin, t})
+	}
+	for _, r := range ws.res {
+		if r != nil {
+			want = append(want, roleType{roleResource, r.(wireValue).typ()})
 		}
 	}
-	for _, st := range a.states {
-		want, wantRoles = append(want, st.snapshotType()), append(wantRoles, roleState)
+	for _, st := range s.states {
+		want = append(want, roleType{roleState, st.(wireValue).typ()})
 	}
+	var comps []wireType
 	k := 0
 	for _, t := range types {
 		if t.role == roleComponent {
@@ -477,13 +477,13 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 			d.failf("the snapshot holds %s %s, which this App does not have (another game or build)", roleNames[t.role], t.name)
 			return
 		}
-		if !a.sameType(d, t, wantRoles[k], want[k]) {
+		if !a.sameType(d, t, want[k].role, want[k].t) {
 			return
 		}
 		k++
 	}
 	if k < len(want) {
-		d.failf("this App has %s %v, which the snapshot does not hold (another game or build)", roleNames[wantRoles[k]], want[k])
+		d.failf("this App has %s %v, which the snapshot does not hold (another game or build)", roleNames[want[k].role], want[k].t)
 		return
 	}
 	// The component types, by name among a's, made for those a has met
@@ -498,9 +498,7 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	for i, st := range w.stores {
 		byName[st.typ().String()] = i
 	}
-	for len(ws.comps) < len(w.stores) {
-		ws.comps = append(ws.comps, w.stores[len(ws.comps)].snapshot(w))
-	}
+	w.fitComps(ws)
 	slot := make([]int, len(comps)) // wire component -> index in ws.comps
 	seen := make([]bool, len(w.stores))
 	for i, t := range comps {
@@ -643,10 +641,9 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	// The component values: each type on exactly the entities whose
 	// archetype has it.
 	d.stamp = make([]int32, np)
-	for i := range ws.comps {
+	for i, c := range ws.comps {
 		if !seen[i] {
-			c := ws.comps[i]
-			c.(wireComponent).decodeWire(w, &wireDecoder{}, false) // empties it
+			c.(wireComponent).empty()
 		}
 	}
 	for ci, t := range comps {
@@ -677,21 +674,10 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	}
 
 	// Resources and states.
-	for len(ws.res) < len(w.hashRes) {
-		r := &w.hashRes[len(ws.res)]
-		var v valueSnapshot
-		if w.isState(r.t) {
-			v = r.snapshot()
-		}
-		ws.res = append(ws.res, v)
-	}
 	for _, r := range ws.res {
 		if r != nil && d.err == nil {
 			r.(wireValue).decodeWire(w, d)
 		}
-	}
-	for len(s.states) < len(a.states) {
-		s.states = append(s.states, a.states[len(s.states)].snapshot())
 	}
 	for _, st := range s.states {
 		if d.err == nil {
@@ -897,10 +883,12 @@ func (d *wireDecoder) entity(id, gen uint32, field string) arche.Entity {
 }
 
 // newEntity makes the Arche entity of index id and generation gen. Arche
-// makes one from its parts only through its JSON form (for its
-// serialisation module), which is slow but only decoding needs it, for
-// the pool's entries and the entities values keep that are no longer
-// live.
+// makes one from its parts only through its JSON form
+// (Entity.UnmarshalJSON, for its serialisation module), which is slow but
+// only decoding needs it, for the pool's entries and the entities values
+// keep that are no longer live. It calls UnmarshalJSON itself: through
+// json.Unmarshal the bytes, which it has just written, would be scanned
+// once more before the call, at twice the allocations.
 func (d *wireDecoder) newEntity(id, gen uint32) arche.Entity {
 	if d.err != nil {
 		return arche.Entity{}
@@ -911,7 +899,7 @@ func (d *wireDecoder) newEntity(id, gen uint32) arche.Entity {
 	d.json = strconv.AppendUint(d.json, uint64(gen), 10)
 	d.json = append(d.json, ']')
 	var e arche.Entity
-	if err := json.Unmarshal(d.json, &e); err != nil {
+	if err := e.UnmarshalJSON(d.json); err != nil {
 		d.failf("entity %d.%d: %v", id, gen, err)
 	}
 	return e

@@ -6,30 +6,10 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/ecstest"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/schedule"
 )
-
-// sendSnapshot saves a, encodes the snapshot, decodes it into a snapshot
-// of b and restores b from it, returning the bytes.
-func sendSnapshot(t testing.TB, a, b *ecs.App) []byte {
-	t.Helper()
-	var s, r ecs.Snapshot
-	if err := a.Save(&s); err != nil {
-		t.Fatal(err)
-	}
-	data, err := s.AppendBinary(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.DecodeSnapshot(&r, data); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Restore(&r); err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
 
 // A snapshot sent to a fresh App of the same game gives it the sender's
 // hash, and both then run the same ticks to the same hashes, through
@@ -43,14 +23,8 @@ func TestSnapshotTravels(t *testing.T) {
 		}
 	}
 	b := churnGame(t)
-	if mustAppHash(t, a).Total == mustAppHash(t, b).Total {
-		t.Fatal("the fresh App already has the sender's hash: the test would prove nothing")
-	}
-	data := sendSnapshot(t, a, b)
+	data := ecstest.Travel(t, a, b)
 	t.Logf("%d entities in %d bytes", a.World().Commands().Stats().Spawned-a.World().Commands().Stats().Despawned, len(data))
-	if d := ecs.DiffHashes(mustAppHash(t, a), mustAppHash(t, b)); len(d) > 0 {
-		t.Fatalf("after the restore the hashes differ in %v", d)
-	}
 	for n := uint64(201); n <= 600; n++ {
 		if err := a.Update(tick(n, 0)); err != nil {
 			t.Fatal(err)
@@ -58,9 +32,7 @@ func TestSnapshotTravels(t *testing.T) {
 		if err := b.Update(tick(n, 0)); err != nil {
 			t.Fatal(err)
 		}
-		if ha, hb := mustAppHash(t, a), mustAppHash(t, b); ha.Total != hb.Total {
-			t.Fatalf("tick %d: hashes differ in %v", n, ecs.DiffHashes(ha, hb))
-		}
+		ecstest.SameHash(t, a, b, int(n))
 	}
 }
 
@@ -73,14 +45,7 @@ func TestSnapshotDecodeRefuses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var s ecs.Snapshot
-	if err := a.Save(&s); err != nil {
-		t.Fatal(err)
-	}
-	data, err := s.AppendBinary(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := ecstest.Encode(t, a)
 	b := churnGame(t)
 	other := newApp(t, ecs.Options{Seed: 7, QueueCapacity: 64})
 	flipped := append([]byte(nil), data...)
@@ -128,14 +93,7 @@ func wireMarkGame(t testing.TB, spawn func(c *ecs.Commands)) *ecs.App {
 // other fields) is refused, naming the type.
 func TestSnapshotDecodeRefusesChangedType(t *testing.T) {
 	a := wireMarkGame(t, func(c *ecs.Commands) { ecs.With(c.Spawn(), wireMark{A: 1}) })
-	var s ecs.Snapshot
-	if err := a.Save(&s); err != nil {
-		t.Fatal(err)
-	}
-	data, err := s.AppendBinary(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := ecstest.Encode(t, a)
 	{
 		type wireMark struct{ A, B float32 } // the same name in another build
 		b := wireMarkGame(t, func(c *ecs.Commands) { ecs.With(c.Spawn(), wireMark{A: 1}) })
@@ -174,7 +132,7 @@ func TestSnapshotEncodeRefusesRunEvents(t *testing.T) {
 // Arche) is refused instead of panicking.
 func TestSnapshotDecodeRefusesOpenQuery(t *testing.T) {
 	a := wireMarkGame(t, func(c *ecs.Commands) { ecs.With(c.Spawn(), wireMark{A: 1}) })
-	data := snapshotOf(t, a)
+	data := ecstest.Encode(t, a)
 	b := newApp(t, ecs.Options{Seed: 1})
 	if err := b.InitSimulation(nil); err != nil {
 		t.Fatal(err)
@@ -215,13 +173,11 @@ func TestSnapshotPresentationTravels(t *testing.T) {
 	if mustAppHash(t, a).Total != mustAppHash(t, b).Total {
 		t.Fatal("presentation changed the hash: the test is wrong")
 	}
-	if err := b.Restore(func() *ecs.Snapshot {
-		var r ecs.Snapshot
-		if err := b.DecodeSnapshot(&r, snapshotOf(t, a)); err != nil {
-			t.Fatal(err)
-		}
-		return &r
-	}()); err != nil {
+	var r ecs.Snapshot
+	if err := b.DecodeSnapshot(&r, ecstest.Encode(t, a)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Restore(&r); err != nil {
 		t.Fatal(err)
 	}
 	sprites, looks := 0, 0
@@ -237,4 +193,31 @@ func TestSnapshotPresentationTravels(t *testing.T) {
 	if sprites != 3 || looks != 3 {
 		t.Errorf("after the transfer %d of 3 sprites are the sender's and %d of 3 wireLook values are zero", sprites, looks)
 	}
+}
+
+// benchWireGame is an App of 10,000 entities with the components of
+// BenchmarkWorldHash (Transform, a velocity, a health).
+func benchWireGame(b *testing.B) *ecs.App {
+	a := newApp(b, ecs.Options{Seed: 1})
+	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
+		for i := range benchEntities {
+			p := ctx.Commands.Spawn()
+			ecs.With(p, ecs.At(float32(i), 0))
+			ecs.With(p, vel{1, 2})
+			ecs.With(p, health{i})
+		}
+	}})
+	if err := a.InitSimulation(nil); err != nil {
+		b.Fatal(err)
+	}
+	return a
+}
+
+// BenchmarkSnapshotWire encodes and decodes the snapshot of the world of
+// BenchmarkWorldHash, per entity, beside the in-memory save
+// (ecstest.BenchWire).
+//
+//	go test -run '^$' -bench 'SnapshotWire|WorldHash$' ./ecs
+func BenchmarkSnapshotWire(b *testing.B) {
+	ecstest.BenchWire(b, benchWireGame(b), benchWireGame(b))
 }

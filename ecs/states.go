@@ -44,8 +44,6 @@ type stateMachine interface {
 	pausedNext() bool
 	hashState() (uint64, int)
 	snapshot() stateSnapshot
-	// snapshotType is S, for a snapshot's binary form.
-	snapshotType() ComponentType
 }
 
 // AddStates adds a state machine that starts in initial to a and stores it
@@ -191,5 +189,3 @@ func (s *States[S]) run(list []stateSystems[S], state S) {
 		}
 	}
 }
-
-func (s *States[S]) snapshotType() ComponentType { return TypeOf[S]() }

@@ -14,8 +14,11 @@ import (
 // as AppendBinary does (an event with a Run function pending). It
 // allocates nothing when b has room. Simulation goroutine.
 func (a *App) AppendState(b []byte, tick int64) ([]byte, error) {
+	if tick < 0 {
+		return b, fmt.Errorf("rollback: AppendState of tick %d; allowed: 0 and above", tick)
+	}
 	s := a.ring.Get(uint64(tick))
-	if tick < 0 || s == nil {
+	if s == nil {
 		return b, fmt.Errorf("rollback: AppendState of tick %d, which the App does not hold (it keeps the last %d saved ticks)", tick, a.ring.Len())
 	}
 	return s.AppendBinary(b)
@@ -25,9 +28,10 @@ func (a *App) AppendState(b []byte, tick int64) ([]byte, error) {
 // [App.AppendState] on a peer's App of the same game for tick: it decodes
 // it into the ring's slot for tick ([ecs.Snapshots.Load]) and restores it,
 // so the next tick the App runs is tick, with the world hash the sender
-// had. It fails, leaving the App as it was, for a snapshot of another
-// game or build, or one cut short or corrupt (see
-// [ecs.App.DecodeSnapshot]). Call it between updates. Simulation
+// had. It fails for a snapshot of another game or build, or one cut
+// short or corrupt (see [ecs.App.DecodeSnapshot]), leaving the App's
+// state as it was, though its ring drops the tick whose slot tick takes,
+// as a save does. Call it between updates. Simulation
 // goroutine.
 func (a *App) LoadState(tick int64, b []byte) error {
 	if tick < 0 {

@@ -2,6 +2,7 @@ package rollback_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,6 +43,9 @@ func TestStateTravels(t *testing.T) {
 	}
 	if _, err := sim.AppendState(nil, at-20); err == nil {
 		t.Error("AppendState of a tick the ring no longer holds succeeded")
+	}
+	if _, err := sim.AppendState(nil, -1); err == nil || !strings.Contains(err.Error(), "allowed: 0 and above") {
+		t.Errorf("AppendState of tick -1: %v, want it refused saying what is allowed", err)
 	}
 
 	fresh := paddleGame(t, 1)

@@ -84,13 +84,14 @@ func (s *Snapshot[T]) AppendBinary(b []byte, put func(b []byte, p *T) ([]byte, e
 // DecodeBinary sets s to the snapshot in the binary form at the start of
 // b, of a queue of the given capacity (that of the queue it is for,
 // which [Queue.Restore] requires), each live entry's payload read by get
-// (which returns what follows the payload), and returns the rest of b. It checks that the form is
-// whole and consistent (every slot either pending, free or retired, the
-// free stack without repeats, every pending entry due after the current
-// tick with its own sequence number below the next one), so that
-// [Queue.Restore] of the result cannot break the queue; a failure wraps
-// [ErrInvalid] and leaves s empty. Apart from the payloads, it allocates
-// no more than the queue it is for holds already.
+// (which returns what follows the payload), and returns the rest of b.
+// It checks that the form is whole and consistent (every slot either
+// pending, free or retired, the free stack without repeats, every pending
+// entry due after the current tick with its own sequence number below the
+// next one), so that [Queue.Restore] of the result cannot break the
+// queue; a failure wraps [ErrInvalid] (get's error is returned as it is)
+// and leaves s empty. Apart from the payloads, it allocates no more than
+// the queue it is for holds already.
 func (s *Snapshot[T]) DecodeBinary(b []byte, capacity int, get func(b []byte, p *T) ([]byte, error)) ([]byte, error) {
 	s.valid = false
 	d := decoder{b: b}

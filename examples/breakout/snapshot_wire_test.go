@@ -1,16 +1,13 @@
 package main
 
 import (
-	"encoding/binary"
-	"errors"
-	"hash/crc64"
 	"math/rand/v2"
-	goruntime "runtime"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/ecstest"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 )
@@ -41,17 +38,17 @@ func TestSnapshotTravels(t *testing.T) {
 		if err := receiver.Step(at); err != nil {
 			t.Fatal(err)
 		}
-		h := mustHash(t, sender.App)
+		h := ecstest.Hash(t, sender.App)
 		serves += pending(h, "ecs.timers")
 		narrows += pending(h, "ecs.queue")
-		travel(t, sender.App, receiver.App)
+		ecstest.Travel(t, sender.App, receiver.App)
 		for k := range every {
 			for _, sim := range []*frameworktest.Sim{sender, receiver} {
 				if err := sim.Step(1); err != nil {
 					t.Fatal(err)
 				}
 			}
-			sameHash(t, sender.App, receiver.App, at+1+k)
+			ecstest.SameHash(t, sender.App, receiver.App, at+1+k)
 		}
 		receiver.Close()
 	}
@@ -122,50 +119,6 @@ func scheduleTaps(sim *frameworktest.Sim, taps []tap, from int) {
 	}
 }
 
-// travel sends a's state to b: saved, encoded, decoded and restored. It
-// checks that b's hash differed before and equals a's after, and returns
-// the size of the snapshot.
-func travel(t *testing.T, a, b *ecs.App) int {
-	t.Helper()
-	ha, hb := mustHash(t, a), mustHash(t, b)
-	if ha.Total == hb.Total {
-		t.Fatal("the receiver already has the sender's hash: the test would prove nothing")
-	}
-	var s, r ecs.Snapshot
-	if err := a.Save(&s); err != nil {
-		t.Fatal(err)
-	}
-	data, err := s.AppendBinary(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.DecodeSnapshot(&r, data); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Restore(&r); err != nil {
-		t.Fatal(err)
-	}
-	sameHash(t, a, b, -1)
-	return len(data)
-}
-
-func sameHash(t *testing.T, a, b *ecs.App, tick int) {
-	t.Helper()
-	ha, hb := mustHash(t, a), mustHash(t, b)
-	if ha.Total != hb.Total {
-		t.Fatalf("tick %d: hashes differ in %v", tick, ecs.DiffHashes(ha, hb))
-	}
-}
-
-func mustHash(t *testing.T, a *ecs.App) ecs.Hash {
-	t.Helper()
-	h, err := a.Hash()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
-
 // FuzzSnapshotDecode decodes random and mutated snapshots of Breakout
 // into a fresh game, seeded with its snapshot after seeded play.
 //
@@ -176,71 +129,7 @@ func FuzzSnapshotDecode(f *testing.F) {
 	if err := sim.Step(600); err != nil {
 		f.Fatal(err)
 	}
-	fuzzSnapshotDecode(f, func(t testing.TB) *ecs.App { return breakoutSim(t).App }, snapshotOf(f, sim.App))
+	ecstest.FuzzDecode(f, func(t testing.TB) *ecs.App { return breakoutSim(t).App }, ecstest.Encode(f, sim.App))
 }
 
 func breakoutSim(t testing.TB) *frameworktest.Sim { return seededSim(t, newGame().Seed) }
-
-// fuzzSnapshotDecode fuzzes ecs.App.DecodeSnapshot on receiver, seeded
-// with seeds: half the inputs get a correct header (length and
-// checksum) so that the body's own checks are reached. A decode must
-// fail with an error or give a snapshot that restores and hashes, never
-// panic, and allocate no more than a bound of its input's length.
-func fuzzSnapshotDecode(f *testing.F, receiver func(testing.TB) *ecs.App, seeds ...[]byte) {
-	for _, s := range seeds {
-		f.Add(true, s[snapshotHeader:])
-		f.Add(false, s)
-	}
-	recv := receiver(f)
-	var snap ecs.Snapshot
-	f.Fuzz(func(t *testing.T, fix bool, data []byte) {
-		if fix {
-			data = withHeader(data)
-		}
-		var before, after goruntime.MemStats
-		goruntime.ReadMemStats(&before)
-		err := recv.DecodeSnapshot(&snap, data)
-		goruntime.ReadMemStats(&after)
-		if got, bound := after.TotalAlloc-before.TotalAlloc, uint64(256*len(data)+1<<20); got > bound {
-			t.Errorf("decoding %d bytes allocated %d bytes, over the bound of %d", len(data), got, bound)
-		}
-		if err != nil {
-			if !errors.Is(err, ecs.ErrSnapshot) {
-				t.Fatalf("decode failed with %v, not an ecs.ErrSnapshot", err)
-			}
-			return
-		}
-		if err := recv.Restore(&snap); err != nil {
-			t.Fatalf("restore of a decoded snapshot: %v", err)
-		}
-		if _, err := recv.Hash(); err != nil {
-			t.Fatalf("hash after restoring a decoded snapshot: %v", err)
-		}
-	})
-}
-
-const snapshotHeader = 8 + 4 + 8 + 8
-
-// withHeader puts a snapshot's header with the right length and checksum
-// before body.
-func withHeader(body []byte) []byte {
-	b := append([]byte("MTNMSNAP"), 0, 0, 0, 0)
-	binary.LittleEndian.PutUint32(b[8:], ecs.SnapshotVersion)
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(body)))
-	b = binary.LittleEndian.AppendUint64(b, crc64.Checksum(body, crc64.MakeTable(crc64.ECMA)))
-	return append(b, body...)
-}
-
-// snapshotOf returns the binary form of a's state.
-func snapshotOf(t testing.TB, a *ecs.App) []byte {
-	t.Helper()
-	var s ecs.Snapshot
-	if err := a.Save(&s); err != nil {
-		t.Fatal(err)
-	}
-	b, err := s.AppendBinary(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}

@@ -1,17 +1,14 @@
 package demo_test
 
 import (
-	"encoding/binary"
-	"errors"
-	"hash/crc64"
 	"io"
 	"math/rand/v2"
-	goruntime "runtime"
 	"testing"
 	"time"
 
 	"github.com/metronome-go/metronome/cmd/demo/internal/demo"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/ecstest"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 )
@@ -46,16 +43,16 @@ func TestSnapshotTravels(t *testing.T) {
 	}
 	sent := 0
 	for at := every; at <= every*sends; at += every {
-		if h := mustHash(t, sender.App); pendingEvents(h) > 0 {
+		if pendingEvents(ecstest.Hash(t, sender.App)) > 0 {
 			sent++
 		}
-		n := travel(t, sender.App, receiver.App)
+		n := len(ecstest.Travel(t, sender.App, receiver.App))
 		if at == every {
 			t.Logf("%d bytes, %.1f KB (%d chunks of 1,000 bytes)", n, float64(n)/1024, (n+999)/1000)
 		}
 		for k := range window {
 			stepBoth(t, sender, receiver)
-			sameHash(t, sender.App, receiver.App, at+1+k)
+			ecstest.SameHash(t, sender.App, receiver.App, at+1+k)
 		}
 		for range every - window {
 			stepBoth(t, sender, receiver)
@@ -78,6 +75,9 @@ func pendingEvents(h ecs.Hash) int {
 	return n
 }
 
+// demoKeys are the keys the scripts tap.
+var demoKeys = []input.Button{input.KeyW, input.KeyA, input.KeyS, input.KeyD, input.KeySpace, input.KeyF}
+
 // demoTap is a scripted press of Key at tick At, held for Hold ticks.
 type demoTap struct {
 	At, Hold int
@@ -94,7 +94,6 @@ func (p demoTap) schedule(sim *frameworktest.Sim, step time.Duration) {
 // windows [k*gap, k*gap+window).
 func scriptDemo(seed uint64, to, gap, window int) []demoTap {
 	r := rand.New(rand.NewPCG(seed, 2))
-	keys := []input.Button{input.KeyW, input.KeyA, input.KeyS, input.KeyD, input.KeySpace, input.KeyF}
 	var taps []demoTap
 	for at := 0; ; {
 		at += 1 + r.IntN(30)
@@ -102,7 +101,7 @@ func scriptDemo(seed uint64, to, gap, window int) []demoTap {
 		if at+hold >= to {
 			return taps
 		}
-		key := keys[r.IntN(len(keys))]
+		key := demoKeys[r.IntN(len(demoKeys))]
 		from, end := at-2, at+hold+2
 		if from/gap != end/gap || from%gap <= window && end%gap >= window || from < 0 {
 			continue
@@ -153,65 +152,21 @@ func BenchmarkSnapshotWire(b *testing.B) {
 	if err := to.Step(1); err != nil {
 		b.Fatal(err)
 	}
-	benchSnapshot(b, a.App, to.App)
+	ecstest.BenchWire(b, a.App, to.App)
 }
 
 // tapDemo scripts seeded taps of the demo's keys at ticks in [from, to),
 // each released before to.
 func tapDemo(sim *frameworktest.Sim, seed uint64, from, to int, step time.Duration) {
 	r := rand.New(rand.NewPCG(seed, 2))
-	keys := []input.Button{input.KeyW, input.KeyA, input.KeyS, input.KeyD, input.KeySpace, input.KeyF}
 	for at := from; ; {
 		at += 1 + r.IntN(30)
 		hold := 1 + r.IntN(40)
 		if at+hold >= to {
 			return
 		}
-		sim.Input.Tap(sim.At(time.Duration(at)*step), keys[r.IntN(len(keys))], time.Duration(hold)*step)
+		sim.Input.Tap(sim.At(time.Duration(at)*step), demoKeys[r.IntN(len(demoKeys))], time.Duration(hold)*step)
 	}
-}
-
-// travel sends a's state to b: saved, encoded, decoded and restored. It
-// checks that b's hash differed before and equals a's after, and returns
-// the size of the snapshot.
-func travel(t testing.TB, a, b *ecs.App) int {
-	t.Helper()
-	if mustHash(t, a).Total == mustHash(t, b).Total {
-		t.Fatal("the receiver already has the sender's hash: the test would prove nothing")
-	}
-	var s, r ecs.Snapshot
-	if err := a.Save(&s); err != nil {
-		t.Fatal(err)
-	}
-	data, err := s.AppendBinary(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.DecodeSnapshot(&r, data); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Restore(&r); err != nil {
-		t.Fatal(err)
-	}
-	sameHash(t, a, b, -1)
-	return len(data)
-}
-
-func sameHash(t testing.TB, a, b *ecs.App, tick int) {
-	t.Helper()
-	ha, hb := mustHash(t, a), mustHash(t, b)
-	if ha.Total != hb.Total {
-		t.Fatalf("tick %d: hashes differ in %v", tick, ecs.DiffHashes(ha, hb))
-	}
-}
-
-func mustHash(t testing.TB, a *ecs.App) ecs.Hash {
-	t.Helper()
-	h, err := a.Hash()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
 }
 
 // stepBoth steps every sim by one tick.
@@ -224,51 +179,6 @@ func stepBoth(t testing.TB, sims ...*frameworktest.Sim) {
 	}
 }
 
-// benchSnapshot measures encoding a's snapshot into a reused buffer and
-// decoding it into a snapshot of b, per snapshot and per entity, beside
-// the in-memory save (App.Save into a used snapshot) as the baseline.
-func benchSnapshot(b *testing.B, a, to *ecs.App) {
-	var s, r ecs.Snapshot
-	if err := a.Save(&s); err != nil {
-		b.Fatal(err)
-	}
-	buf, err := s.AppendBinary(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	n := float64(s.Entities())
-	b.Run("save", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if err := a.Save(&s); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/entity")
-	})
-	b.Run("encode", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if buf, err = s.AppendBinary(buf[:0]); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(len(buf)), "bytes")
-		b.ReportMetric(n, "entities")
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/entity")
-	})
-	b.Run("decode", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if err := to.DecodeSnapshot(&r, buf); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(len(buf)), "bytes")
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/entity")
-	})
-}
-
 // FuzzSnapshotDecode decodes random and mutated snapshots of the demo's
 // scene into a fresh one, seeded with its snapshot after seeded play.
 //
@@ -279,69 +189,5 @@ func FuzzSnapshotDecode(f *testing.F) {
 	if err := sim.Step(360); err != nil {
 		f.Fatal(err)
 	}
-	fuzzSnapshotDecode(f, func(t testing.TB) *ecs.App { return demoSim(t).App }, snapshotOf(f, sim.App))
-}
-
-// fuzzSnapshotDecode fuzzes ecs.App.DecodeSnapshot on receiver, seeded
-// with seeds: half the inputs get a correct header (length and
-// checksum) so that the body's own checks are reached. A decode must
-// fail with an error or give a snapshot that restores and hashes, never
-// panic, and allocate no more than a bound of its input's length.
-func fuzzSnapshotDecode(f *testing.F, receiver func(testing.TB) *ecs.App, seeds ...[]byte) {
-	for _, s := range seeds {
-		f.Add(true, s[snapshotHeader:])
-		f.Add(false, s)
-	}
-	recv := receiver(f)
-	var snap ecs.Snapshot
-	f.Fuzz(func(t *testing.T, fix bool, data []byte) {
-		if fix {
-			data = withHeader(data)
-		}
-		var before, after goruntime.MemStats
-		goruntime.ReadMemStats(&before)
-		err := recv.DecodeSnapshot(&snap, data)
-		goruntime.ReadMemStats(&after)
-		if got, bound := after.TotalAlloc-before.TotalAlloc, uint64(256*len(data)+1<<20); got > bound {
-			t.Errorf("decoding %d bytes allocated %d bytes, over the bound of %d", len(data), got, bound)
-		}
-		if err != nil {
-			if !errors.Is(err, ecs.ErrSnapshot) {
-				t.Fatalf("decode failed with %v, not an ecs.ErrSnapshot", err)
-			}
-			return
-		}
-		if err := recv.Restore(&snap); err != nil {
-			t.Fatalf("restore of a decoded snapshot: %v", err)
-		}
-		if _, err := recv.Hash(); err != nil {
-			t.Fatalf("hash after restoring a decoded snapshot: %v", err)
-		}
-	})
-}
-
-const snapshotHeader = 8 + 4 + 8 + 8
-
-// withHeader puts a snapshot's header with the right length and checksum
-// before body.
-func withHeader(body []byte) []byte {
-	b := append([]byte("MTNMSNAP"), 0, 0, 0, 0)
-	binary.LittleEndian.PutUint32(b[8:], ecs.SnapshotVersion)
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(body)))
-	b = binary.LittleEndian.AppendUint64(b, crc64.Checksum(body, crc64.MakeTable(crc64.ECMA)))
-	return append(b, body...)
-}
-
-// snapshotOf returns the binary form of a's state.
-func snapshotOf(t testing.TB, a *ecs.App) []byte {
-	t.Helper()
-	var s ecs.Snapshot
-	if err := a.Save(&s); err != nil {
-		t.Fatal(err)
-	}
-	b, err := s.AppendBinary(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	ecstest.FuzzDecode(f, func(t testing.TB) *ecs.App { return demoSim(t).App }, ecstest.Encode(f, sim.App))
 }
