@@ -258,6 +258,7 @@ type Session struct {
 	desync Desync
 
 	remotePeers []int
+	seatless    []int         // the remote peers that play no player (AddPeer)
 	scratch     []input.Stats // one decoded input
 	scratchRows []input.Stats // every player's input of one tick
 	log         *inputLog
@@ -565,10 +566,11 @@ func (s *Session) confirm(p int, k int64, in []input.Stats) {
 		s.stats.Duplicates++
 		return
 	}
-	// The ring keeps every tick from the last one simulated or the first
-	// unconfirmed, whichever is earlier, on; a peer that plays no player
-	// can see confirmations run far past its tick (see AddPeer).
-	if k >= min(f, s.tick, s.minFrontier())-1+int64(s.ringLen) {
+	// The ring keeps every tick from the first one not settled (the last
+	// simulated or the first unconfirmed, whichever is earlier) on; a
+	// peer that plays no player can see confirmations run far past its
+	// tick (see AddPeer).
+	if k >= s.Settled()-1+int64(s.ringLen) {
 		s.stats.Refused++
 		return
 	}
