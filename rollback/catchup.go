@@ -84,7 +84,7 @@ func appendLogTick(dst []byte, prev, rows []input.Stats, players, actions int) [
 	return dst
 }
 
-// readLogTick decodes one tick into rows, which holds the tick before it.
+// logTick decodes one tick into rows, which holds the tick before it.
 func (r *reader) logTick(rows []input.Stats, players, actions int) {
 	changed := r.uvarint("changed players", 1<<players-1)
 	for p := range players {
@@ -185,7 +185,7 @@ func (f *Feed) Receive(msg []byte) error {
 		return fmt.Errorf("%w: tick %d asked for is before the log's start %d", ErrMalformed, next, f.s.log.start)
 	}
 	if !f.asked || next < f.acked {
-		f.sent = next // a first request, or a new one from further back
+		f.rewind(next) // a first request, or a new one from further back
 	}
 	if next > f.acked {
 		f.idle = 0
@@ -193,6 +193,9 @@ func (f *Feed) Receive(msg []byte) error {
 	f.acked, f.asked, f.sent = next, true, max(f.sent, next)
 	return nil
 }
+
+// rewind sends again from tick k: nothing sent before is in flight.
+func (f *Feed) rewind(k int64) { f.sent, f.n = k, 0 }
 
 // Acked returns the tick the receiver asked for last: every tick before
 // it has reached it.
@@ -215,7 +218,7 @@ func (f *Feed) Append(dst []byte) ([]byte, bool, error) {
 		return dst, false, fmt.Errorf("%w at tick %d (%d bytes): the receiver asked for tick %d", ErrLogFull, end, len(l.buf), f.sent)
 	}
 	end = min(end, f.s.minFrontier()-f.delay)
-	if f.sent >= end || f.sent-f.acked > 0 && f.inFlightCount() >= feedInFlight {
+	if f.sent >= end || f.inFlightCount() >= feedInFlight {
 		return dst, false, nil
 	}
 	base := len(dst)
@@ -289,7 +292,8 @@ func (f *Feed) Update() {
 		return
 	}
 	if f.idle++; f.idle >= feedRetry {
-		f.sent, f.idle, f.n = f.acked, 0, 0
+		f.rewind(f.acked)
+		f.idle = 0
 	}
 }
 
