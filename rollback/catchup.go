@@ -517,7 +517,6 @@ func NewSessionAfter(fol *Follower, opts Options) (*Session, error) {
 	}
 	if s.log != nil {
 		s.log.start = t
-		clear(s.log.prev)
 	}
 	return s, nil
 }

@@ -55,9 +55,9 @@ type Options struct {
 	// [timing.SystemClock].
 	Clock timing.Clock
 	// LogBytes bounds the confirmed input log, 0 to [MaxLogBytes]: the
-	// session keeps every player's confirmed input of every tick, from
-	// tick 0, in at most LogBytes bytes (reserved at once, touched as it
-	// fills), so that a [Feed] can stream them to a spectator or a peer
+	// session keeps every player's confirmed input of every tick from its
+	// first (0, or [NewSessionAfter]'s) in at most LogBytes bytes
+	// (reserved at once, touched as it fills), so that a [Feed] can stream them to a spectator or a peer
 	// catching up. At one to a few bytes a tick, [DefaultLogBytes] holds
 	// tens of hours at 60 Hz; a full log stops logging and a feed asked
 	// past its end fails with [ErrLogFull]. Zero keeps no log.
