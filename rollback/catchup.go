@@ -215,7 +215,7 @@ func (f *Feed) Append(dst []byte) ([]byte, bool, error) {
 		return dst, false, nil
 	}
 	if l.full && f.sent >= end {
-		return dst, false, fmt.Errorf("%w at tick %d (%d bytes): the receiver asked for tick %d", ErrLogFull, end, len(l.buf), f.sent)
+		return dst, false, fmt.Errorf("%w at tick %d (%d bytes of Options.LogBytes %d): the receiver asked for tick %d; the log holds ticks %d to %d", ErrLogFull, end, len(l.buf), cap(l.buf), f.sent, l.start, end-1)
 	}
 	end = min(end, f.s.minFrontier()-f.delay)
 	if f.sent >= end || f.inFlightCount() >= feedInFlight {

@@ -3,6 +3,7 @@ package rollback_test
 import (
 	"encoding/binary"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -173,8 +174,8 @@ func TestAFullLogRefusesPastItsEnd(t *testing.T) {
 		}
 		m, ok, err := feed.Append(buf[:0])
 		if err != nil {
-			if !errors.Is(err, rollback.ErrLogFull) {
-				t.Fatalf("error %v, want ErrLogFull", err)
+			if !errors.Is(err, rollback.ErrLogFull) || !strings.Contains(err.Error(), "Options.LogBytes 64") {
+				t.Fatalf("error %v, want ErrLogFull naming the bound, Options.LogBytes 64", err)
 			}
 			if fol.Stats().Received != end {
 				t.Errorf("refused at tick %d, log ends at %d", fol.Stats().Received, end)
