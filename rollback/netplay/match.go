@@ -95,6 +95,8 @@ type PeerStats struct {
 
 // Stats is a snapshot of a match's counters.
 type Stats struct {
+	// Peers holds the players' peers by peer number, 0 to Players-1; a
+	// host's spectators, whose peer numbers follow, are only counted.
 	Peers [MaxPlayers]PeerStats
 	// Spectators is the number of spectators connected (at the host).
 	Spectators     int
@@ -238,6 +240,9 @@ func (m *Match) Stats() Stats {
 	defer m.mu.Unlock()
 	st := m.stats
 	for i := range MaxPlayers {
+		if m.host && m.spectatorLocked(i) {
+			break // the spectators are counted, not listed
+		}
 		st.Peers[i] = m.peers[i].stats
 		st.Peers[i].Connected = m.peers[i].connected
 	}

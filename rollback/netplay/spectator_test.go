@@ -41,8 +41,8 @@ func TestSpectatorsJoinAMatchUnderWay(t *testing.T) {
 				e, ok := host.Event()
 				return ok && e == netplay.Event{Peer: 2, Kind: netplay.Joined, Spectator: true}
 			})
-			if got := host.Stats().Spectators; got != 1 {
-				t.Errorf("host counts %d spectators, want 1", got)
+			if st := host.Stats(); st.Spectators != 1 || st.Peers[2] != (netplay.PeerStats{}) {
+				t.Errorf("host counts %d spectators and lists peer 2 as %+v; want 1, and no player at peer 2 of 2 players", st.Spectators, st.Peers[2])
 			}
 			if err := s.Send(1, []byte("to a player")); err == nil {
 				t.Error("a spectator sent to a player; want an error naming the host as the only peer")
