@@ -223,10 +223,10 @@ func (f *Feed) Append(dst []byte) ([]byte, bool, error) {
 	}
 	base := len(dst)
 	from := f.sent
-	// Decode the log from the checkpoint at or before from.
+	// Decode the log from the checkpoint at or before from (each
+	// checkpoint tick, this one first, starts f.rows from zero).
 	c := (from - l.start) / logCheckpoint
 	r := reader{b: l.buf[l.marks[c]:]}
-	clear(f.rows)
 	for k := l.start + c*logCheckpoint; k < from; k++ {
 		if (k-l.start)%logCheckpoint == 0 {
 			clear(f.rows)
