@@ -84,22 +84,7 @@ func TestSpectatorsJoinAMatchUnderWay(t *testing.T) {
 // hear nothing of it, and its peer number is free for the next.
 func TestASilentSpectatorIsDropped(t *testing.T) {
 	opts := netplay.Options{Timeout: 200 * time.Millisecond, Spectators: 1}
-	h, err := netplay.Host("127.0.0.1:0", opts, game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), within)
-	defer cancel()
-	joiner, err := netplay.Join(ctx, h.Addr().String(), h.Token(), opts, game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { joiner.Close() })
-	host, err := h.Wait(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, _, host, joiner := hostThroughProxy(t, opts)
 	p := newProxy(t, h.Addr())
 	if _, err := spectate(t, p.c.LocalAddr().String(), h, opts); err != nil {
 		t.Fatal(err)
