@@ -352,8 +352,8 @@ func NewFollower(sim Simulation, players, actions, hashEvery int, start int64, c
 	if actions < 1 || actions > maxActions {
 		errs = append(errs, fmt.Errorf("rollback: NewFollower actions %d is out of range; allowed: 1 to %d", actions, maxActions))
 	}
-	if hashEvery < 0 || hashEvery > 3600 {
-		errs = append(errs, fmt.Errorf("rollback: NewFollower hash interval %d is out of range; allowed: 0 to 3600", hashEvery))
+	if hashEvery < 0 || hashEvery > maxHashEvery {
+		errs = append(errs, fmt.Errorf("rollback: NewFollower hash interval %d is out of range; allowed: 0 to %d", hashEvery, maxHashEvery))
 	}
 	if start < 0 {
 		errs = append(errs, fmt.Errorf("rollback: NewFollower start tick %d is negative", start))

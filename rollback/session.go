@@ -97,8 +97,8 @@ func (o Options) Validate() error {
 	if o.Window < 0 || o.Window > maxWindow {
 		bad("Window", o.Window, "0 to 64 ticks (0 is lockstep)")
 	}
-	if o.HashEvery < 0 || o.HashEvery > 3600 {
-		bad("HashEvery", o.HashEvery, "0 (no hashes) to 3600 ticks")
+	if o.HashEvery < 0 || o.HashEvery > maxHashEvery {
+		bad("HashEvery", o.HashEvery, fmt.Sprintf("0 (no hashes) to %d ticks", maxHashEvery))
 	}
 	if o.LogBytes < 0 || o.LogBytes > MaxLogBytes {
 		bad("LogBytes", o.LogBytes, "0 (no log) to 1 GiB")
@@ -113,6 +113,8 @@ const (
 	maxActions = 64
 	maxWindow  = 64
 	hashSlots  = 32
+	// maxHashEvery bounds every hash interval: a minute at 60 Hz.
+	maxHashEvery = 3600
 )
 
 // Simulation is what a session drives: the game's deterministic state,
