@@ -84,7 +84,7 @@ func appendLogTick(dst []byte, prev, rows []input.Stats, players, actions int) [
 	return dst
 }
 
-// readLogTick decodes one tick into rows, which holds the tick before it.
+// logTick decodes one tick into rows, which holds the tick before it.
 func (r *reader) logTick(rows []input.Stats, players, actions int) {
 	changed := r.uvarint("changed players", 1<<players-1)
 	for p := range players {
@@ -185,7 +185,7 @@ func (f *Feed) Receive(msg []byte) error {
 		return fmt.Errorf("%w: tick %d asked for is before the log's start %d", ErrMalformed, next, f.s.log.start)
 	}
 	if !f.asked || next < f.acked {
-		f.sent = next // a first request, or a new one from further back
+		f.rewind(next) // a first request, or a new one from further back
 	}
 	if next > f.acked {
 		f.idle = 0
@@ -193,6 +193,9 @@ func (f *Feed) Receive(msg []byte) error {
 	f.acked, f.asked, f.sent = next, true, max(f.sent, next)
 	return nil
 }
+
+// rewind sends again from tick k: nothing sent before is in flight.
+func (f *Feed) rewind(k int64) { f.sent, f.n = k, 0 }
 
 // Acked returns the tick the receiver asked for last: every tick before
 // it has reached it.
@@ -212,18 +215,18 @@ func (f *Feed) Append(dst []byte) ([]byte, bool, error) {
 		return dst, false, nil
 	}
 	if l.full && f.sent >= end {
-		return dst, false, fmt.Errorf("%w at tick %d (%d bytes): the receiver asked for tick %d", ErrLogFull, end, len(l.buf), f.sent)
+		return dst, false, fmt.Errorf("%w at tick %d (%d bytes of Options.LogBytes %d): the receiver asked for tick %d; the log holds ticks %d to %d", ErrLogFull, end, len(l.buf), cap(l.buf), f.sent, l.start, end-1)
 	}
 	end = min(end, f.s.minFrontier()-f.delay)
-	if f.sent >= end || f.sent-f.acked > 0 && f.inFlightCount() >= feedInFlight {
+	if f.sent >= end || f.inFlightCount() >= feedInFlight {
 		return dst, false, nil
 	}
 	base := len(dst)
 	from := f.sent
-	// Decode the log from the checkpoint at or before from.
+	// Decode the log from the checkpoint at or before from (each
+	// checkpoint tick, this one first, starts f.rows from zero).
 	c := (from - l.start) / logCheckpoint
 	r := reader{b: l.buf[l.marks[c]:]}
-	clear(f.rows)
 	for k := l.start + c*logCheckpoint; k < from; k++ {
 		if (k-l.start)%logCheckpoint == 0 {
 			clear(f.rows)
@@ -289,7 +292,8 @@ func (f *Feed) Update() {
 		return
 	}
 	if f.idle++; f.idle >= feedRetry {
-		f.sent, f.idle, f.n = f.acked, 0, 0
+		f.rewind(f.acked)
+		f.idle = 0
 	}
 }
 
@@ -348,8 +352,8 @@ func NewFollower(sim Simulation, players, actions, hashEvery int, start int64, c
 	if actions < 1 || actions > maxActions {
 		errs = append(errs, fmt.Errorf("rollback: NewFollower actions %d is out of range; allowed: 1 to %d", actions, maxActions))
 	}
-	if hashEvery < 0 || hashEvery > 3600 {
-		errs = append(errs, fmt.Errorf("rollback: NewFollower hash interval %d is out of range; allowed: 0 to 3600", hashEvery))
+	if hashEvery < 0 || hashEvery > maxHashEvery {
+		errs = append(errs, fmt.Errorf("rollback: NewFollower hash interval %d is out of range; allowed: 0 to %d", hashEvery, maxHashEvery))
 	}
 	if start < 0 {
 		errs = append(errs, fmt.Errorf("rollback: NewFollower start tick %d is negative", start))
@@ -513,7 +517,6 @@ func NewSessionAfter(fol *Follower, opts Options) (*Session, error) {
 	}
 	if s.log != nil {
 		s.log.start = t
-		clear(s.log.prev)
 	}
 	return s, nil
 }

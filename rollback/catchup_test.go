@@ -1,7 +1,9 @@
 package rollback_test
 
 import (
+	"encoding/binary"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -172,8 +174,8 @@ func TestAFullLogRefusesPastItsEnd(t *testing.T) {
 		}
 		m, ok, err := feed.Append(buf[:0])
 		if err != nil {
-			if !errors.Is(err, rollback.ErrLogFull) {
-				t.Fatalf("error %v, want ErrLogFull", err)
+			if !errors.Is(err, rollback.ErrLogFull) || !strings.Contains(err.Error(), "Options.LogBytes 64") {
+				t.Fatalf("error %v, want ErrLogFull naming the bound, Options.LogBytes 64", err)
 			}
 			if fol.Stats().Received != end {
 				t.Errorf("refused at tick %d, log ends at %d", fol.Stats().Received, end)
@@ -237,4 +239,58 @@ func catchUpMessage(t testing.TB) []byte {
 		t.Fatalf("no first message: %v", err)
 	}
 	return m
+}
+
+// A receiver that asks again from further back than its last ack gets
+// the feed's whole allowance of messages ahead, not what the messages
+// sent before the rewind (which it will never acknowledge) left of it.
+func TestFeedRewindSendsAFullAllowance(t *testing.T) {
+	s, err := rollback.NewSession(newToy(8), rollback.Options{Players: []rollback.Player{{Peer: 0}}, Actions: 2, Window: 8, LogBytes: 1 << 20, Clock: timing.NewManualClock(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s.Tick() < 20000 {
+		script(5, 0, s.Tick(), s.Local(0))
+		if _, err := s.Advance(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	feed := s.NewFeed(0)
+	ack := func(next int64) {
+		t.Helper()
+		if err := feed.Receive(binary.AppendUvarint([]byte{'M', 'A', 1}, uint64(next))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// burst appends every message the feed sends now and returns the
+	// tick each ends before.
+	burst := func() []int64 {
+		t.Helper()
+		var ends []int64
+		for {
+			m, ok, err := feed.Append(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				return ends
+			}
+			first, n := binary.Uvarint(m[3:])
+			count, _ := binary.Uvarint(m[3+n:])
+			ends = append(ends, int64(first+count))
+		}
+	}
+	ack(0)
+	first := burst()
+	if len(first) < 2 {
+		t.Fatalf("first burst: %d messages, want a few", len(first))
+	}
+	ack(first[len(first)-1])
+	if second := burst(); len(second) != len(first) {
+		t.Fatalf("after an ack of the whole first burst: %d messages, want %d", len(second), len(first))
+	}
+	ack(first[0]) // the receiver lost what came after the first message
+	if got := burst(); len(got) != len(first) {
+		t.Errorf("after asking again from tick %d: %d messages, want %d", first[0], len(got), len(first))
+	}
 }

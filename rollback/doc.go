@@ -41,9 +41,9 @@
 // # Catching up on the confirmed inputs
 //
 // A session with [Options.LogBytes] keeps the match's confirmed input
-// log: every player's confirmed action states of every tick from tick 0,
-// coded as the messages code a block (one byte for a tick on which no one
-// changed anything), within the bound it is given ([DefaultLogBytes],
+// log: every player's confirmed action states of every tick from its
+// first (0, or [NewSessionAfter]'s), coded as the messages code a block
+// (one byte for a tick on which no one changed anything), within the bound it is given ([DefaultLogBytes],
 // 8 MiB, holds tens of hours at 60 Hz; a full log stops logging and the
 // match goes on). A [Feed] streams the log from the tick a receiver asks
 // for, over the same [Transport], in checksummed messages of at most

@@ -103,8 +103,8 @@ func (o MatchOptions) Validate() error {
 	if o.Window < 0 || o.Window > maxWindow {
 		bad("Window", o.Window, "0 to 64 (0 is lockstep)")
 	}
-	if o.HashEvery < 0 || o.HashEvery > 3600 {
-		bad("HashEvery", o.HashEvery, "0 to 3600")
+	if o.HashEvery < 0 || o.HashEvery > maxHashEvery {
+		bad("HashEvery", o.HashEvery, fmt.Sprintf("0 to %d", maxHashEvery))
 	}
 	if o.Timeout < time.Second || o.Timeout > 5*time.Minute {
 		bad("Timeout", o.Timeout, "1s to 5m")

@@ -26,6 +26,7 @@ func (s *Session) AddPeer(peer int) error {
 		return fmt.Errorf("rollback: AddPeer(%d): the session has started; add peers before the first Advance", peer)
 	}
 	s.remotePeers = append(s.remotePeers, peer)
+	s.seatless = append(s.seatless, peer)
 	return nil
 }
 
@@ -36,24 +37,11 @@ func (s *Session) AddPeer(peer int) error {
 // holds both sides back), but an added peer plays no player and holds
 // nobody back, so the session holds for it instead (see [Step.Held]).
 func (s *Session) outrunsAddedPeer() bool {
-	for _, peer := range s.remotePeers {
-		if s.playsAny(peer) {
-			continue
-		}
+	for _, peer := range s.seatless {
 		for p := range s.players {
 			if s.isLocal(p) && s.tick+int64(s.opts.Players[p].Delay) >= s.peerAck[peer*s.players+p]+int64(s.ringLen)-1 {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// playsAny reports whether peer plays a player of the match.
-func (s *Session) playsAny(peer int) bool {
-	for _, pl := range s.opts.Players {
-		if pl.Peer == peer {
-			return true
 		}
 	}
 	return false

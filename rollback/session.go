@@ -55,9 +55,9 @@ type Options struct {
 	// [timing.SystemClock].
 	Clock timing.Clock
 	// LogBytes bounds the confirmed input log, 0 to [MaxLogBytes]: the
-	// session keeps every player's confirmed input of every tick, from
-	// tick 0, in at most LogBytes bytes (reserved at once, touched as it
-	// fills), so that a [Feed] can stream them to a spectator or a peer
+	// session keeps every player's confirmed input of every tick from its
+	// first (0, or [NewSessionAfter]'s) in at most LogBytes bytes
+	// (reserved at once, touched as it fills), so that a [Feed] can stream them to a spectator or a peer
 	// catching up. At one to a few bytes a tick, [DefaultLogBytes] holds
 	// tens of hours at 60 Hz; a full log stops logging and a feed asked
 	// past its end fails with [ErrLogFull]. Zero keeps no log.
@@ -97,8 +97,8 @@ func (o Options) Validate() error {
 	if o.Window < 0 || o.Window > maxWindow {
 		bad("Window", o.Window, "0 to 64 ticks (0 is lockstep)")
 	}
-	if o.HashEvery < 0 || o.HashEvery > 3600 {
-		bad("HashEvery", o.HashEvery, "0 (no hashes) to 3600 ticks")
+	if o.HashEvery < 0 || o.HashEvery > maxHashEvery {
+		bad("HashEvery", o.HashEvery, fmt.Sprintf("0 (no hashes) to %d ticks", maxHashEvery))
 	}
 	if o.LogBytes < 0 || o.LogBytes > MaxLogBytes {
 		bad("LogBytes", o.LogBytes, "0 (no log) to 1 GiB")
@@ -113,6 +113,8 @@ const (
 	maxActions = 64
 	maxWindow  = 64
 	hashSlots  = 32
+	// maxHashEvery bounds every hash interval: a minute at 60 Hz.
+	maxHashEvery = 3600
 )
 
 // Simulation is what a session drives: the game's deterministic state,
@@ -258,6 +260,7 @@ type Session struct {
 	desync Desync
 
 	remotePeers []int
+	seatless    []int         // the remote peers that play no player (AddPeer)
 	scratch     []input.Stats // one decoded input
 	scratchRows []input.Stats // every player's input of one tick
 	log         *inputLog
@@ -565,10 +568,11 @@ func (s *Session) confirm(p int, k int64, in []input.Stats) {
 		s.stats.Duplicates++
 		return
 	}
-	// The ring keeps every tick from the last one simulated or the first
-	// unconfirmed, whichever is earlier, on; a peer that plays no player
-	// can see confirmations run far past its tick (see AddPeer).
-	if k >= min(f, s.tick, s.minFrontier())-1+int64(s.ringLen) {
+	// The ring keeps every tick from the first one not settled (the last
+	// simulated or the first unconfirmed, whichever is earlier) on; a
+	// peer that plays no player can see confirmations run far past its
+	// tick (see AddPeer).
+	if k >= s.Settled()-1+int64(s.ringLen) {
 		s.stats.Refused++
 		return
 	}

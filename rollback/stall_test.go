@@ -15,11 +15,16 @@ import (
 // two peers nothing confirmed leaves the messages during a stall, since
 // neither runs more than its window past the other's inputs.
 func TestAStalledPeerRecovers(t *testing.T) {
-	nw, _ := netsim.NewNetwork(2, netsim.Options{Latency: 30 * time.Millisecond, Loss: 0.05, Seed: 3})
+	nw, err := netsim.NewNetwork(2, netsim.Options{Latency: 30 * time.Millisecond, Loss: 0.05, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
 	players := []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 1, Delay: 2}}
 	var ss [2]*rollback.Session
 	for i := range ss {
-		ss[i], _ = rollback.NewSession(newToy(8), rollback.Options{Self: i, Players: players, Actions: 2, Window: 8, HashEvery: 10, Clock: timing.NewManualClock(0)})
+		if ss[i], err = rollback.NewSession(newToy(8), rollback.Options{Self: i, Players: players, Actions: 2, Window: 8, HashEvery: 10, Clock: timing.NewManualClock(0)}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	msg, buf := make([]byte, 0, 4096), make([]byte, 64<<10)
 	next := [2]time.Duration{}
@@ -31,7 +36,9 @@ func TestAStalledPeerRecovers(t *testing.T) {
 				continue
 			}
 			for n, ok := nw.Link(1-i, i).Receive(at, buf); ok; n, ok = nw.Link(1-i, i).Receive(at, buf) {
-				_ = s.Receive(buf[:n])
+				if err := s.Receive(buf[:n]); err != nil {
+					t.Fatalf("peer %d: %v", i, err)
+				}
 			}
 			for now >= next[i] {
 				next[i] += time.Second / 60
@@ -50,5 +57,9 @@ func TestAStalledPeerRecovers(t *testing.T) {
 			t.Errorf("peer %d: %d desyncs in %d hashes, confirmed up to %d; want none, most of 90 and 900", i, st.Desyncs, st.Hashes, st.Confirmed)
 		}
 		t.Logf("peer %d: %+v", i, st)
+	}
+	// Peer 0 held through most of the 5 s (300 updates) its peer stalled.
+	if held := ss[0].Stats().Held; held < 250 {
+		t.Errorf("peer 0 held %d updates while peer 1 stalled for 300; want at least 250", held)
 	}
 }

@@ -95,6 +95,8 @@ type PeerStats struct {
 
 // Stats is a snapshot of a match's counters.
 type Stats struct {
+	// Peers holds the players' peers by peer number, 0 to Players-1; a
+	// host's spectators, whose peer numbers follow, are only counted.
 	Peers [MaxPlayers]PeerStats
 	// Spectators is the number of spectators connected (at the host).
 	Spectators     int
@@ -238,6 +240,9 @@ func (m *Match) Stats() Stats {
 	defer m.mu.Unlock()
 	st := m.stats
 	for i := range MaxPlayers {
+		if m.host && m.spectatorLocked(i) {
+			break // the spectators are counted, not listed
+		}
 		st.Peers[i] = m.peers[i].stats
 		st.Peers[i].Connected = m.peers[i].connected
 	}
@@ -918,11 +923,7 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 			return
 		}
 	} else {
-		for i := 1; i < m.players && slot < 0; i++ {
-			if !m.peers[i].joined {
-				slot = i
-			}
-		}
+		slot = m.freeSlot(1, m.players)
 		for i := 1; i < m.players && slot < 0; i++ {
 			if !m.peers[i].connected {
 				slot, back = i, true
@@ -940,9 +941,7 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 		m.stats.Dropped.Replayed++
 		return
 	}
-	p.addr, p.joined, p.connected, p.heard = from, true, true, now
-	p.high, p.seen, p.any = h.seq, 1, true
-	p.stats.RTT = 0
+	p.admit(from, h.seq, now)
 	if back {
 		m.event(Event{Peer: slot, Kind: Reconnected})
 	}
@@ -983,20 +982,33 @@ func (m *Match) accept(slot int) {
 // number, at any time during the match, or refuses it when
 // Options.Spectators are watching.
 func (m *Match) joinSpectator(h header, from netip.AddrPort, now time.Duration) {
-	slot := -1
-	for i := m.players; i < m.players+m.opts.Spectators && slot < 0; i++ {
-		if !m.peers[i].joined {
-			slot = i
-		}
-	}
+	slot := m.freeSlot(m.players, m.players+m.opts.Spectators)
 	if slot < 0 {
 		m.refuse(from, refuseSpectators, fmt.Sprintf("the match has all the spectators it takes: %d watching (the host's Options.Spectators)", m.opts.Spectators), now)
 		return
 	}
-	p := &m.peers[slot]
-	*p = peer{addr: from, joined: true, connected: true, heard: now, high: h.seq, seen: 1, any: true, seq: p.seq}
+	m.peers[slot].admit(from, h.seq, now)
 	m.event(Event{Peer: slot, Kind: Joined})
 	m.accept(slot)
+}
+
+// freeSlot returns the lowest peer number from lo to hi-1 that no one
+// holds, or -1.
+func (m *Match) freeSlot(lo, hi int) int {
+	for i := lo; i < hi; i++ {
+		if !m.peers[i].joined {
+			return i
+		}
+	}
+	return -1
+}
+
+// admit gives p to the joiner at from, whose join had sequence number
+// seq: a player's slot, taken or taken back, or a spectator's.
+func (p *peer) admit(from netip.AddrPort, seq uint64, now time.Duration) {
+	p.addr, p.joined, p.connected, p.heard = from, true, true, now
+	p.high, p.seen, p.any = seq, 1, true
+	p.stats.RTT = 0
 }
 
 // freeSpectator gives a gone spectator's peer number back; a player's

@@ -41,8 +41,8 @@ func TestSpectatorsJoinAMatchUnderWay(t *testing.T) {
 				e, ok := host.Event()
 				return ok && e == netplay.Event{Peer: 2, Kind: netplay.Joined, Spectator: true}
 			})
-			if got := host.Stats().Spectators; got != 1 {
-				t.Errorf("host counts %d spectators, want 1", got)
+			if st := host.Stats(); st.Spectators != 1 || st.Peers[2] != (netplay.PeerStats{}) {
+				t.Errorf("host counts %d spectators and lists peer 2 as %+v; want 1, and no player at peer 2 of 2 players", st.Spectators, st.Peers[2])
 			}
 			if err := s.Send(1, []byte("to a player")); err == nil {
 				t.Error("a spectator sent to a player; want an error naming the host as the only peer")
@@ -84,22 +84,7 @@ func TestSpectatorsJoinAMatchUnderWay(t *testing.T) {
 // hear nothing of it, and its peer number is free for the next.
 func TestASilentSpectatorIsDropped(t *testing.T) {
 	opts := netplay.Options{Timeout: 200 * time.Millisecond, Spectators: 1}
-	h, err := netplay.Host("127.0.0.1:0", opts, game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), within)
-	defer cancel()
-	joiner, err := netplay.Join(ctx, h.Addr().String(), h.Token(), opts, game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { joiner.Close() })
-	host, err := h.Wait(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, _, host, joiner := hostThroughProxy(t, opts)
 	p := newProxy(t, h.Addr())
 	if _, err := spectate(t, p.c.LocalAddr().String(), h, opts); err != nil {
 		t.Fatal(err)
