@@ -5,6 +5,7 @@ import (
 	"hash/crc32"
 	"math"
 	"math/bits"
+	"slices"
 	"time"
 
 	"github.com/metronome-go/metronome/input"
@@ -297,7 +298,7 @@ func (s *stream) appendTick(b []byte, t *Tick) []byte {
 	set(w != s.stats, fTiming)
 	set(len(t.Records) > 0, fRecords)
 	set(len(t.Shutdown) > 0, fShutdown)
-	set(len(s.players) > 0 && !equalStats(t.Players, s.players), fPlayers)
+	set(len(s.players) > 0 && !slices.Equal(t.Players, s.players), fPlayers)
 
 	b = binary.AppendUvarint(b, f<<1)
 	if f&fDelta != 0 {
@@ -358,27 +359,15 @@ func (s *stream) appendTick(b []byte, t *Tick) []byte {
 	return b
 }
 
-func equalStats(a, b []input.Stats) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // appendPlayers encodes the confirmed input in against the previous
 // tick's: a mask of the players whose input changed, then for each a mask
-// of its actions that changed and each of those action states. It makes
-// in the previous input.
+// of its actions that changed and each of those action states. It then
+// copies in over s.players for the next tick to be compared with.
 func (s *stream) appendPlayers(b []byte, in []input.Stats) []byte {
 	n := s.actions
 	var players uint64
 	for p := range len(in) / n {
-		if !equalStats(in[p*n:(p+1)*n], s.players[p*n:(p+1)*n]) {
+		if !slices.Equal(in[p*n:(p+1)*n], s.players[p*n:(p+1)*n]) {
 			players |= 1 << p
 		}
 	}
@@ -457,8 +446,8 @@ func appendAction(b []byte, st *input.Stats) []byte {
 	return b
 }
 
-// players decodes the confirmed input of a tick flagged fPlayers into
-// s.players.
+// decodePlayers decodes the confirmed input of a tick flagged fPlayers
+// into s.players, changing only the action states the masks name.
 func (s *stream) decodePlayers(d *decoder) {
 	n := s.actions
 	count := len(s.players) / n

@@ -167,25 +167,18 @@ func (h *Header) validate() error {
 	str("Header.Package", len(h.Package), MaxStringLen)
 	str("Header.Title", len(h.Title), MaxStringLen)
 	str("Header.Config", len(h.Config), MaxConfigLen)
+	within := func(field string, v, lo, hi int, allowed string) {
+		if v < lo || v > hi {
+			errs = append(errs, &FieldError{Field: field, Value: v, Problem: "is out of range", Allowed: allowed})
+		}
+	}
 	if n := h.Net; n != nil {
-		if n.Players < 1 || n.Players > MaxPlayers {
-			errs = append(errs, &FieldError{Field: "Header.Net.Players", Value: n.Players, Problem: "is out of range",
-				Allowed: fmt.Sprintf("1 to %d", MaxPlayers)})
-		}
-		if n.Actions < 1 || n.Actions > MaxActions {
-			errs = append(errs, &FieldError{Field: "Header.Net.Actions", Value: n.Actions, Problem: "is out of range",
-				Allowed: fmt.Sprintf("1 to %d", MaxActions)})
-		}
-		if n.Peer < -1 || n.Peer > MaxPeer {
-			errs = append(errs, &FieldError{Field: "Header.Net.Peer", Value: n.Peer, Problem: "is out of range",
-				Allowed: fmt.Sprintf("-1 (a spectator) or 0 to %d", MaxPeer)})
-		}
+		within("Header.Net.Players", n.Players, 1, MaxPlayers, fmt.Sprintf("1 to %d", MaxPlayers))
+		within("Header.Net.Actions", n.Actions, 1, MaxActions, fmt.Sprintf("1 to %d", MaxActions))
+		within("Header.Net.Peer", n.Peer, -1, MaxPeer, fmt.Sprintf("-1 (a spectator) or 0 to %d", MaxPeer))
 	}
-	if h.CheckpointEvery < 0 || h.CheckpointEvery > MaxCheckpointEvery {
-		errs = append(errs, &FieldError{Field: "Header.CheckpointEvery", Value: h.CheckpointEvery,
-			Problem: "is out of range",
-			Allowed: fmt.Sprintf("0 (meaning %d) to %d ticks", DefaultCheckpointEvery, MaxCheckpointEvery)})
-	}
+	within("Header.CheckpointEvery", h.CheckpointEvery, 0, MaxCheckpointEvery,
+		fmt.Sprintf("0 (meaning %d) to %d ticks", DefaultCheckpointEvery, MaxCheckpointEvery))
 	return errors.Join(errs...)
 }
 

@@ -25,6 +25,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
+. scripts/netjoin.sh
 secs=${1:-30}
 maxn=${2:-64}
 game=${3:-./examples/duel}
@@ -50,11 +51,7 @@ round() {
   done
   for i in $(seq "$n"); do
     local addr="" token=""
-    for _ in $(seq 300); do
-      grep -q -- '--token' "$dir/h$i.out" 2>/dev/null && break
-      sleep 0.1
-    done
-    read -r addr token < <(grep -o -- '--join [^ ]* --token [^ ]*' "$dir/h$i.out" | awk '{print $2, $4}') || {
+    read -r addr token < <(join_line "$dir/h$i.out") || {
       echo "hostpercore: host $i printed no join line:"; cat "$dir/h$i.out" "$dir/h$i.err"; exit 1; }
     for p in $(seq "$players"); do
       # The joiners outlast the host: its end (a peer left) ends theirs.

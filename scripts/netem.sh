@@ -38,6 +38,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
+. scripts/netjoin.sh
 
 duration=20s transport=udp delay=75ms jitter=20ms loss=5% impair=auto checks=all
 positional=()
@@ -126,12 +127,7 @@ common=(--headless --ticks "$ticks" --set "net.transport=$transport" --set audio
 
 ip netns exec "$a" timeout "$limit" "$dir/game" "${common[@]}" --host "${net}1:7777" --bot 1 >"$dir/host.out" 2>"$dir/host.err" &
 host=$!
-for _ in $(seq 300); do
-  grep -q -- '--token' "$dir/host.out" 2>/dev/null && break
-  kill -0 "$host" 2>/dev/null || break
-  sleep 0.1
-done
-read -r addr token < <(grep -o -- '--join [^ ]* --token [^ ]*' "$dir/host.out" | awk '{print $2, $4}') || {
+read -r addr token < <(join_line "$dir/host.out" "$host") || {
   echo "netem: the host printed no join line:"; cat "$dir/host.out" "$dir/host.err"; exit 1; }
 if [ "$impair" = relay ]; then
   ip netns exec "$b" "$dir/relay" -listen "${net}2:7778" -to "$addr" -delay "${delay_ms}ms" -jitter "${jitter_ms}ms" -loss "$loss_frac" 2>"$dir/relay.err" &

@@ -15,6 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
+. scripts/netjoin.sh
 duration=${1:-60s}
 transport=${2:-udp}
 game=${3:-./examples/duel}
@@ -33,12 +34,7 @@ common=(--headless --ticks "$ticks" --set "net.transport=$transport" --set audio
 
 timeout "$limit" "$dir/game" "${common[@]}" --host 127.0.0.1:0 --bot 1 >"$dir/host.out" 2>"$dir/host.err" &
 host=$!
-for _ in $(seq 300); do
-  grep -q -- '--token' "$dir/host.out" 2>/dev/null && break
-  kill -0 "$host" 2>/dev/null || break
-  sleep 0.1
-done
-read -r addr token < <(grep -o -- '--join [^ ]* --token [^ ]*' "$dir/host.out" | awk '{print $2, $4}') || {
+read -r addr token < <(join_line "$dir/host.out" "$host") || {
   echo "netmatch: the host printed no join line:"; cat "$dir/host.out" "$dir/host.err"; exit 1; }
 
 start=$(date +%s)

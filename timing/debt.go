@@ -157,14 +157,15 @@ func (s *Scheduler) pace() {
 }
 
 // lagSteps returns the debt that pacing repays, in whole steps. Ahead, it
-// is the debt, rounded away from zero: a lead of a fraction of a step
-// counts as one, so pacing repays it a few percent a tick instead of the
-// next update waiting it out at once. Otherwise it is the time pending beyond the credit, rounded
-// up: the updates run when the credit buys a step, so the simulation lags
-// real time by that much more than the remainder of the step in progress.
-// A fraction of a step counts as one, so pacing repays the last of a stall
-// too, and the simulation ends up in step with real time (credit equal to
-// the remainder) rather than up to a step behind with no whole step owed.
+// is the debt (s.debt, the floor, so rounded away from zero): a lead of a
+// fraction of a step counts as one, so pacing repays it a few percent a
+// tick instead of the next update waiting it out at once. Otherwise it is
+// the time pending beyond the credit, rounded up: the updates run when the
+// credit buys a step, so the simulation lags real time by that much more
+// than the remainder of the step in progress. A fraction of a step counts
+// as one here too, so pacing repays the last of a stall, and the
+// simulation ends up in step with real time (credit equal to the
+// remainder) rather than up to a step behind with no whole step owed.
 func (s *Scheduler) lagSteps() int64 {
 	if s.debt < 0 {
 		return s.debt

@@ -121,14 +121,16 @@ func relay(front, back *net.UDPConn, up, down *netsim.Link, quit <-chan struct{}
 	var wg sync.WaitGroup
 	read := func(c *net.UDPConn, upward bool) {
 		defer wg.Done()
+		buf := make([]byte, 64<<10) // the largest UDP payload
 		for {
-			buf := make([]byte, 64<<10)
 			n, from, err := c.ReadFromUDPAddrPort(buf)
 			if err != nil {
 				return
 			}
+			// The link holds the datagram until it is due: a copy of
+			// its own, of its size.
 			select {
-			case in <- datagram{up: upward, from: from, buf: buf[:n]}:
+			case in <- datagram{up: upward, from: from, buf: append([]byte(nil), buf[:n]...)}:
 			case <-done:
 				return
 			}

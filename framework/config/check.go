@@ -99,11 +99,18 @@ func translate(e *option.Error) problem {
 }
 
 // checkValue reports what is wrong with v (already converted) as the value
-// of f on its own. The owners judge c with v in place; what they find
-// wrong only against other keys waits for [Config.relations], so keys and
+// of f on its own. A [game] key is checked against its range tags. For a
+// framework key the owners judge c with v in place; what they find wrong
+// only against other keys waits for [Config.relations], so keys and
 // overrides can come in any order.
 func (c *Config) checkValue(f *field, v any) []problem {
-	if f.owner == "" {
+	switch {
+	case f.game:
+		if err := f.check(v); err != nil {
+			return []problem{{problem: err.Error(), allowed: f.allowedValues()}}
+		}
+		return nil
+	case f.owner == "":
 		return nil
 	}
 	probe := *c

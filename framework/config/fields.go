@@ -332,6 +332,17 @@ func (c *Config) field(key string) *field {
 	return c.game.field(key)
 }
 
+// allowedValues states what the key's values may be, for a message about
+// one that did not decode or is out of its range: a [game] key's range
+// tags, a framework enumeration's names, "" for another framework key
+// (whose owner states its range).
+func (f *field) allowedValues() string {
+	if f.game {
+		return f.allowedRange()
+	}
+	return quoteList(f.words)
+}
+
 // decode reads the key's value p of the document md; raw is the value as
 // TOML holds it.
 func (f *field) decode(md toml.MetaData, p toml.Primitive) (v, raw any, err error) {

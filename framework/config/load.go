@@ -186,16 +186,9 @@ func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
 func (l *layer) value(f *field, p toml.Primitive) {
 	conv, v, err := f.decode(l.md, p)
 	var ps []problem
-	switch {
-	case err != nil && f.game:
-		ps = []problem{{problem: err.Error(), allowed: f.allowedRange()}}
-	case err != nil:
-		ps = []problem{{problem: err.Error(), allowed: quoteList(f.words)}}
-	case f.game:
-		if err := f.check(conv); err != nil {
-			ps = []problem{{problem: err.Error(), allowed: f.allowedRange()}}
-		}
-	default:
+	if err != nil {
+		ps = []problem{{problem: err.Error(), allowed: f.allowedValues()}}
+	} else {
 		ps = l.c.checkValue(f, conv)
 	}
 	for _, p := range ps {

@@ -35,11 +35,11 @@ func isText(t reflect.Type) bool {
 // decode reads the value p of a document md into a new value of type t,
 // returning it and the value as TOML holds it (for messages); words, when
 // set, are an enumeration's names, matched in any case and offered as a
-// suggestion. Before BurntSushi decodes, decode refuses what it would take and a key must not: an
-// integer for a duration (nanoseconds), a negative number for an unsigned
-// field (it would wrap), NaN and infinities. An owner's type reads the
-// text of any value (a rate of 120.5 Hz reads "120.5", which it refuses
-// with the fraction to write).
+// suggestion. Before BurntSushi decodes, decode refuses what BurntSushi
+// would take and a key must not: an integer for a duration (nanoseconds),
+// a negative number for an unsigned field (it would wrap), NaN and
+// infinities. An owner's type reads the text of any value (a rate of
+// 120.5 Hz reads "120.5", which it refuses with the fraction to write).
 func decode(md toml.MetaData, p toml.Primitive, t reflect.Type, words []string) (v, raw any, err error) {
 	if err := md.PrimitiveDecode(p, &raw); err != nil {
 		return nil, nil, tomlText(err)

@@ -226,8 +226,9 @@ func (p *Pool) push(t task) error {
 		p.idle--
 		p.cond.Signal()
 	case p.started < p.capacity:
-		if p.nice > 0 && p.started == 0 && p.lent == 0 {
-			// Before any worker of the pool runs (see procLender).
+		if p.nice > 0 && p.lent == 0 {
+			// The pool's first worker: processors come before any
+			// worker runs and stay until Close (see procLender).
 			p.lent = p.capacity
 			extraProcs.add(p.lent)
 		}
