@@ -292,7 +292,7 @@ func (s *Session) startNet() error {
 		return fmt.Errorf("framework: networked match: %w", err)
 	}
 	if m.Spectator {
-		return s.startSpectator(len(n.Seats[0])) // the App made above registered the Players resource it fills
+		return s.startSpectator(app, len(n.Seats[0]))
 	}
 	opts := rollback.Options{Self: m.Self, Actions: len(n.Seats[0]), Window: window, HashEvery: every, Clock: s.rt.Options().Clock}
 	if m.Self == 0 {

@@ -7,8 +7,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/metronome-go/metronome/ecs"
-	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/runtime"
@@ -24,7 +22,7 @@ import (
 
 // specRun is a spectator's state on the simulation side.
 type specRun struct {
-	sim      *specSim
+	app      *rollback.App
 	fol      *rollback.Follower
 	tr       rollback.Transport
 	msg, buf []byte
@@ -40,11 +38,11 @@ type runStep struct {
 }
 
 // startSpectator builds the follower of a spectator's match in place of
-// a player's session.
-func (s *Session) startSpectator(actions int) error {
+// a player's session: app, the game's world as a rollback.App, is its
+// Simulation.
+func (s *Session) startSpectator(app *rollback.App, actions int) error {
 	m := s.match
-	sim := &specSim{app: s.App, players: ecs.GetResource[rollback.Players](s.App.World()), rows: make([][]input.Stats, len(m.Peers))}
-	fol, err := rollback.NewFollower(sim, len(m.Peers), actions, s.cfg.Net.HashEvery, 0, s.rt.Options().Clock)
+	fol, err := rollback.NewFollower(app, len(m.Peers), actions, s.cfg.Net.HashEvery, 0, s.rt.Options().Clock)
 	if err != nil {
 		return fmt.Errorf("framework: spectating: %w", err)
 	}
@@ -52,8 +50,8 @@ func (s *Session) startSpectator(actions int) error {
 	if rate := s.cfg.Timing.Rate; !rate.IsZero() {
 		step = rate.Step()
 	}
-	sim.delta = step
-	s.spec = &specRun{sim: sim, fol: fol, tr: m.Transport, msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage),
+	app.SetDelta(step)
+	s.spec = &specRun{app: app, fol: fol, tr: m.Transport, msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage),
 		step: runStep{half: step / 2, delay: s.cfg.Net.SpectatorDelay}, log: s.stderr}
 	if s.spec.log == nil {
 		s.spec.log = os.Stderr
@@ -96,10 +94,7 @@ func (r *specRun) update(t *runtime.TickContext, target int64) error {
 		if limit > 2*r.step.delay+2 {
 			budget, most = r.step.half, limit
 		}
-		r.sim.present = t
-		_, err := r.fol.Advance(budget, most)
-		r.sim.present = nil
-		if err != nil {
+		if _, err := r.app.Follow(r.fol, t, budget, most); err != nil {
 			return err
 		}
 	}
@@ -187,44 +182,4 @@ func (r *netRun) flushFeeds() {
 			f.Flush()
 		}
 	}
-}
-
-// specSim runs the game's world on the follower's ticks, as a player's
-// rollback.App runs it on the session's: each tick in the present
-// update's context (its timing, so that ticks counted from durations
-// agree), with the configured step as its delta and the players' inputs
-// from the confirmed stream. It never saves or restores: a follower
-// never rolls back.
-type specSim struct {
-	app     *ecs.App
-	players *rollback.Players
-	rows    [][]input.Stats
-	present *runtime.TickContext
-	tick    runtime.TickContext
-	delta   time.Duration
-	hash    ecs.Hash
-}
-
-func (s *specSim) Save(int64) error    { return nil }
-func (s *specSim) Restore(int64) error { return nil }
-
-func (s *specSim) Step(in *rollback.Inputs, _ bool) error {
-	for p := range s.rows {
-		s.rows[p] = in.Player(p)
-	}
-	if s.present != nil {
-		s.tick = *s.present
-	}
-	s.tick.Number, s.tick.Delta, s.tick.Input = uint64(in.Tick()), s.delta, nil
-	s.players.SetLocal(s.rows)
-	err := s.app.Update(&s.tick)
-	s.players.SetLocal(nil)
-	return err
-}
-
-func (s *specSim) Hash() uint64 {
-	if err := s.app.HashInto(&s.hash); err != nil {
-		return 0 // a world that cannot hash: the players' Desync says why
-	}
-	return s.hash.Total
 }

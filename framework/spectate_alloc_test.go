@@ -80,15 +80,13 @@ func TestSpectatorUpdateAllocatesNothing(t *testing.T) {
 			msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage), step: step, spectatorDelay: 3}
 	}
 	// The spectator: its own world, fed by the host from the start.
-	specApp, _ := world() // its rollback.App registers the Players resource
+	_, specApp := world()
 	runs[0].spectatorEvent(netplay.Event{Peer: 2, Kind: netplay.Joined, Spectator: true})
-	sim := &specSim{delta: step, rows: make([][]input.Stats, 2)}
-	sim.app, sim.players = specApp, ecs.GetResource[rollback.Players](specApp.World())
-	fol, err := rollback.NewFollower(sim, 2, 1, 10, 0, clock)
+	fol, err := rollback.NewFollower(specApp, 2, 1, 10, 0, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := &specRun{sim: sim, fol: fol, tr: trs[2], msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage),
+	spec := &specRun{app: specApp, fol: fol, tr: trs[2], msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage),
 		step: runStep{half: step / 2, delay: 3}}
 	var ticks [2]input.Tick
 	var ctxs [3]runtime.TickContext

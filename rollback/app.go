@@ -139,6 +139,21 @@ func (a *App) Update(s *Session, ctx *runtime.TickContext) (Step, error) {
 	return st, err
 }
 
+// Follow runs what f may simulate this update ([Follower.Advance] with
+// budget and limit) with the runtime's tick ctx, as [App.Update] runs a
+// session's: every tick in the present update's timing, with the App's
+// delta ([App.SetDelta]) and the players' inputs from f's confirmed
+// stream. A spectator, or a player catching up before it plays on
+// ([NewSessionAfter]), drives its world through it; a's Simulation is f's.
+func (a *App) Follow(f *Follower, ctx *runtime.TickContext, budget time.Duration, limit int) (int, error) {
+	a.present = ctx
+	n, err := f.Advance(budget, limit)
+	if err == nil {
+		err, a.err = a.err, nil
+	}
+	return n, err
+}
+
 // Save implements [Simulation].
 func (a *App) Save(tick int64) error {
 	a.saved = tick

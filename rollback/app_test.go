@@ -110,3 +110,74 @@ func TestAppsOfTwoPeersStayInSync(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowRunsTicksInThePresentUpdate checks that a follower's ticks run
+// through App.Follow see the present update's timing, as a session's ticks
+// run through App.Update do, with the App's delta and the streamed input:
+// a spectator's systems read the same Time as the players'.
+func TestFollowRunsTicksInThePresentUpdate(t *testing.T) {
+	const step = time.Second / 60
+	// The host: one local player, so every tick it runs is confirmed.
+	host, err := rollback.NewApp(paddleGame(t, 1), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host.SetDelta(step)
+	hs, err := rollback.NewSession(host, rollback.Options{Self: 0, Players: []rollback.Player{{Peer: 0}}, Actions: 2, Window: 8, HashEvery: 10, LogBytes: 1 << 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ctx runtime.TickContext
+	for k := range 30 {
+		hs.Local(0)[0].Down = k%3 == 0
+		if _, err := host.Update(hs, &ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The follower's world records the Time each tick saw.
+	world := paddleGame(t, 1)
+	var seen []ecs.Time
+	world.AddSystem(ecs.Update, ecs.System{Name: "see", Run: func(ctx *ecs.Sys) { seen = append(seen, *ctx.Time) }})
+	app, err := rollback.NewApp(world, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app.SetDelta(step)
+	fol, err := rollback.NewFollower(app, 1, 2, 10, 0, timing.NewManualClock(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed := hs.NewFeed(0)
+	if err := feed.Receive(fol.AppendAck(nil)); err != nil { // asks from tick 0
+		t.Fatal(err)
+	}
+	for range 8 {
+		msg, more, err := feed.Append(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !more {
+			break
+		}
+		if err := fol.Receive(msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	present := runtime.TickContext{Update: timing.Update{Kind: timing.FixedUpdate, Steps: 1, Delta: step, Final: true}}
+	present.Timing.Rate = 1.1
+	n, err := app.Follow(fol, &present, time.Second, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 30 || len(seen) != 30 {
+		t.Fatalf("followed %d ticks, the system ran %d times; want 30", n, len(seen))
+	}
+	for k, tm := range seen {
+		if tm.Kind != timing.FixedUpdate || !tm.Final || tm.Timing.Rate != 1.1 || tm.Delta != step {
+			t.Fatalf("tick %d saw %+v; want the present update's kind, Final and rate, and the App's delta %v", k, tm.Update, step)
+		}
+	}
+	if got, want := app.Hash(), host.Hash(); got != want {
+		t.Errorf("the follower's world hash %#x, the host's %#x: want the same after the same confirmed ticks", got, want)
+	}
+}

@@ -61,8 +61,12 @@
 //
 //	// the receiver, every update:
 //	fol.Receive(m) // each catch-up message
-//	fol.Advance(budget, limit)
+//	app.Follow(fol, ctx, budget, limit) // fol.Advance, in the update's context
 //	send(fol.AppendAck(ack[:0]))
+//
+// A game's world follows as an [App] (the follower's Simulation):
+// [App.Follow] runs each tick in the present update's timing, as
+// [App.Update] runs a session's.
 //
 // A follower starts from the state before its start tick: tick 0, the
 // initial world every peer builds the same from the same game and
