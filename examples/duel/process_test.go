@@ -52,6 +52,55 @@ func buildDuel(t *testing.T, env ...string) string {
 	return bin
 }
 
+// hostRun is a started host process: the address and token of the join
+// line it printed, then what it writes after it.
+type hostRun struct {
+	cmd         *exec.Cmd
+	addr, token string
+	out, errs   strings.Builder
+	done        chan struct{}
+}
+
+// startHost starts the host command h and reads its standard output up to
+// the join line (failing the test when it prints none); the rest of the
+// output is kept for wait.
+func startHost(t *testing.T, h *exec.Cmd) *hostRun {
+	t.Helper()
+	r := &hostRun{cmd: h, done: make(chan struct{})}
+	out, err := h.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Stderr = &r.errs
+	if err := h.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	for lines.Scan() {
+		if m := joinLine.FindStringSubmatch(lines.Text()); m != nil {
+			r.addr, r.token = m[1], m[2]
+			break
+		}
+	}
+	if r.addr == "" {
+		h.Wait()
+		t.Fatalf("the host printed no join line; its errors: %s", r.errs.String())
+	}
+	go func() { io.Copy(&r.out, out); close(r.done) }()
+	return r
+}
+
+// wait waits for the host to end, failing the test when it fails, and
+// returns its confirmed line ("" when it printed none).
+func (r *hostRun) wait(t *testing.T) string {
+	t.Helper()
+	<-r.done
+	if err := r.cmd.Wait(); err != nil {
+		t.Fatalf("host: %v\n%s", err, r.errs.String())
+	}
+	return confirmedLine.FindString(r.out.String())
+}
+
 // A dedicated host (--dedicated) serves a match it plays no seat in, with
 // no display, no X server to start (no Xvfb on its PATH), no sound device
 // tried, and built without cgo (so without GLFW, OpenGL or ALSA): two
@@ -67,30 +116,8 @@ func TestDedicatedHost(t *testing.T) {
 	common := []string{"--ticks", "630", "--set", "net.join_timeout=30s"}
 	h := exec.CommandContext(ctx, server, append([]string{"--dedicated", "--host", "127.0.0.1:0"}, common...)...)
 	h.Env = append(os.Environ(), "DISPLAY=", "WAYLAND_DISPLAY=", "PATH="+t.TempDir())
-	out, err := h.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var herr strings.Builder
-	h.Stderr = &herr
-	if err := h.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(out)
-	var addr, token string
-	for lines.Scan() {
-		if m := joinLine.FindStringSubmatch(lines.Text()); m != nil {
-			addr, token = m[1], m[2]
-			break
-		}
-	}
-	if addr == "" {
-		h.Wait()
-		t.Fatalf("the host printed no join line; its errors: %s", herr.String())
-	}
-	var rest strings.Builder
-	done := make(chan struct{})
-	go func() { io.Copy(&rest, out); close(done) }()
+	hr := startHost(t, h)
+	addr, token := hr.addr, hr.token
 	type result struct {
 		out, err string
 		fail     error
@@ -113,16 +140,12 @@ func TestDedicatedHost(t *testing.T) {
 		}
 		joined = append(joined, confirmedLine.FindString(r.out))
 	}
-	<-done
-	if err := h.Wait(); err != nil {
-		t.Fatalf("host: %v\n%s", err, herr.String())
+	host := hr.wait(t)
+	if strings.Contains(hr.errs.String(), "sound") {
+		t.Errorf("the host tried a sound device: %s", hr.errs.String())
 	}
-	if strings.Contains(herr.String(), "sound") {
-		t.Errorf("the host tried a sound device: %s", herr.String())
-	}
-	host := confirmedLine.FindString(rest.String())
 	if host == "" || host != joined[0] || host != joined[1] {
-		t.Fatalf("the peers end apart:\nhost:    %q %s\njoiners: %q", host, herr.String(), joined)
+		t.Fatalf("the peers end apart:\nhost:    %q %s\njoiners: %q", host, hr.errs.String(), joined)
 	}
 	t.Logf("all three peers: %s", host)
 }
@@ -139,46 +162,18 @@ func playProcesses(t *testing.T, bin, tr string, ticks int, hostArgs, joinArgs [
 		return append([]string{"--headless", "--ticks", fmt.Sprint(ticks), "--set", "net.transport=" + tr,
 			"--set", "audio.enabled=false", "--set", "net.join_timeout=30s"}, extra...)
 	}
-	h := exec.CommandContext(ctx, bin, args(append([]string{"--host", "127.0.0.1:0", "--bot", "1"}, hostArgs...)...)...)
-	out, err := h.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var herr strings.Builder
-	h.Stderr = &herr
-	if err := h.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(out)
-	var addr, token string
-	for lines.Scan() {
-		if m := joinLine.FindStringSubmatch(lines.Text()); m != nil {
-			addr, token = m[1], m[2]
-			break
-		}
-	}
-	if addr == "" {
-		h.Wait()
-		t.Fatalf("the host printed no join line; its errors: %s", herr.String())
-	}
-	var rest strings.Builder
-	done := make(chan struct{})
-	go func() { io.Copy(&rest, out); close(done) }()
-	j := exec.CommandContext(ctx, bin, args(append([]string{"--join", addr, "--token", token, "--bot", "2"}, joinArgs...)...)...)
+	hr := startHost(t, exec.CommandContext(ctx, bin, args(append([]string{"--host", "127.0.0.1:0", "--bot", "1"}, hostArgs...)...)...))
+	j := exec.CommandContext(ctx, bin, args(append([]string{"--join", hr.addr, "--token", hr.token, "--bot", "2"}, joinArgs...)...)...)
 	var jerr strings.Builder
 	j.Stderr = &jerr
 	jout, err := j.Output()
 	if err != nil {
 		t.Fatalf("joiner: %v\n%s", err, jerr.String())
 	}
-	<-done
-	if err := h.Wait(); err != nil {
-		t.Fatalf("host: %v\n%s", err, herr.String())
-	}
-	host = confirmedLine.FindString(rest.String())
+	host = hr.wait(t)
 	join = confirmedLine.FindString(string(jout))
 	if host == "" || join == "" {
-		t.Fatalf("a peer printed no confirmed line:\nhost: %q %s\njoin: %q %s", rest.String(), herr.String(), jout, jerr.String())
+		t.Fatalf("a peer printed no confirmed line:\nhost: %q %s\njoin: %q %s", hr.out.String(), hr.errs.String(), jout, jerr.String())
 	}
 	return host, join
 }
@@ -191,13 +186,7 @@ func TestTwoProcessesRecord(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two processes for 10 s of play")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "duel")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		t.Fatalf("go build: %v", err)
-	}
+	dir, bin := t.TempDir(), buildDuel(t)
 	hostRec, joinRec := filepath.Join(dir, "host.rec"), filepath.Join(dir, "join.rec")
 	host, join := playProcesses(t, bin, "udp", 600, []string{"--record", hostRec}, []string{"--record", joinRec})
 	if host != join {

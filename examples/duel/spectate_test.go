@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"io"
 	"os/exec"
 	"strings"
 	"testing"
@@ -22,32 +20,8 @@ func TestSpectatorWatchesTwoProcesses(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	common := []string{"--ticks", "900", "--set", "audio.enabled=false", "--set", "net.join_timeout=30s"}
-	h := exec.CommandContext(ctx, bin, append([]string{"--headless", "--host", "127.0.0.1:0", "--bot", "1"}, common...)...)
-	out, err := h.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var herr strings.Builder
-	h.Stderr = &herr
-	if err := h.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(out)
-	var addr, token string
-	for lines.Scan() {
-		if m := joinLine.FindStringSubmatch(lines.Text()); m != nil {
-			addr, token = m[1], m[2]
-			break
-		}
-	}
-	if addr == "" {
-		h.Wait()
-		t.Fatalf("the host printed no join line; its errors: %s", herr.String())
-	}
-	var rest strings.Builder
-	done := make(chan struct{})
-	go func() { io.Copy(&rest, out); close(done) }()
-
+	hr := startHost(t, exec.CommandContext(ctx, bin, append([]string{"--headless", "--host", "127.0.0.1:0", "--bot", "1"}, common...)...))
+	addr, token := hr.addr, hr.token
 	j := exec.CommandContext(ctx, bin, append([]string{"--headless", "--join", addr, "--token", token, "--bot", "2"}, common...)...)
 	var jout, jerr strings.Builder
 	j.Stdout, j.Stderr = &jout, &jerr
@@ -65,16 +39,12 @@ func TestSpectatorWatchesTwoProcesses(t *testing.T) {
 	if err := j.Wait(); err != nil {
 		t.Fatalf("joiner: %v\n%s", err, jerr.String())
 	}
-	<-done
-	if err := h.Wait(); err != nil {
-		t.Fatalf("host: %v\n%s", err, herr.String())
-	}
-	host, join, spec := confirmedLine.FindString(rest.String()), confirmedLine.FindString(jout.String()), confirmedLine.FindString(string(sout))
+	host, join, spec := hr.wait(t), confirmedLine.FindString(jout.String()), confirmedLine.FindString(string(sout))
 	if host == "" || host != join || host != spec {
-		t.Fatalf("the three end apart:\nhost: %q\njoin: %q\nspectator: %q\nhost's errors: %s\nspectator's output: %s %s", host, join, spec, herr.String(), sout, serr.String())
+		t.Fatalf("the three end apart:\nhost: %q\njoin: %q\nspectator: %q\nhost's errors: %s\nspectator's output: %s %s", host, join, spec, hr.errs.String(), sout, serr.String())
 	}
-	if !strings.Contains(herr.String(), "spectator (peer 2) joined") {
-		t.Errorf("the host did not report the spectator's arrival:\n%s", herr.String())
+	if !strings.Contains(hr.errs.String(), "spectator (peer 2) joined") {
+		t.Errorf("the host did not report the spectator's arrival:\n%s", hr.errs.String())
 	}
 	t.Logf("all three: %s", host)
 }
