@@ -26,16 +26,21 @@ import (
 // rejoining player, a player resynchronising), in messages of at most
 // [MaxMessage]:
 //
-//	"MK" version(1) uvarint first tick, uvarint count,
+//	"MK" version(1) uvarint first tick, uvarint end, uvarint count,
 //	    count ticks coded as in the log, the first against zero,
 //	    CRC-32 (IEEE, little-endian) of everything before it
+//
+// where end is how far the feed could send when it sent the message:
+// every tick before it is confirmed (and past the feed's delay), so a
+// follower that reaches it with nothing more to come is caught up
+// ([Follower.CaughtUp]).
 //
 // and the receiver, a [Follower], answers each update with the next tick
 // it wants, which is its request as well as its acknowledgement:
 //
 //	"MA" version(1) uvarint next tick
 const (
-	catchUpVersion = 1
+	catchUpVersion = 2
 	logCheckpoint  = 256
 	// MaxLogBytes bounds Options.LogBytes: 1 GiB.
 	MaxLogBytes = 1 << 30
@@ -238,6 +243,7 @@ func (f *Feed) Append(dst []byte) ([]byte, bool, error) {
 	}
 	dst = append(dst, 'M', 'K', catchUpVersion)
 	dst = binary.AppendUvarint(dst, uint64(from))
+	dst = binary.AppendUvarint(dst, uint64(end))
 	at := len(dst)
 	dst = append(dst, 0, 0, 0) // the count, a 3-byte uvarint filled in below
 	clear(f.prev)
@@ -311,10 +317,12 @@ type Follower struct {
 	// next (exclusive), by tick modulo queueTicks.
 	queue []input.Stats
 	next  int64
-	rows  []input.Stats
-	in    Inputs
-	stats FollowerStats
-	hash  struct {
+	// confirmed is the largest confirmed end a message gave.
+	confirmed int64
+	rows      []input.Stats
+	in        Inputs
+	stats     FollowerStats
+	hash      struct {
 		tick int64
 		h    uint64
 		ok   bool
@@ -324,8 +332,9 @@ type Follower struct {
 // FollowerStats are a follower's counts.
 type FollowerStats struct {
 	// Tick is the next tick to simulate; Received the next tick to
-	// receive.
-	Tick, Received int64
+	// receive; Confirmed how far the feed could send when it sent its
+	// latest message (every tick before it was confirmed then).
+	Tick, Received, Confirmed int64
 	// Messages counts catch-up messages taken, Stale those that were not
 	// the next (repeats, or sent before an acknowledgement arrived),
 	// Malformed those that did not decode or failed their checksum.
@@ -381,7 +390,7 @@ func (f *Follower) Tick() int64 { return f.tick }
 // Stats returns the follower's counts.
 func (f *Follower) Stats() FollowerStats {
 	st := f.stats
-	st.Tick, st.Received = f.tick, f.next
+	st.Tick, st.Received, st.Confirmed = f.tick, f.next, f.confirmed
 	return st
 }
 
@@ -425,9 +434,13 @@ func (f *Follower) decode(msg []byte, apply bool) error {
 	}
 	r := reader{b: body[headerLength:]}
 	first := int64(r.uvarint("first tick", math.MaxInt64/4))
+	end := int64(r.uvarint("confirmed end", math.MaxInt64/4))
 	count := int64(r.uvarint("tick count", MaxMessage*8))
 	if r.err != nil {
 		return r.err
+	}
+	if end < first+count {
+		return fmt.Errorf("%w: ticks %d to %d sent with a confirmed end of %d", ErrMalformed, first, first+count-1, end)
 	}
 	if apply && (first != f.next || f.next+count-f.tick > followerQueue) {
 		f.stats.Stale++
@@ -450,9 +463,21 @@ func (f *Follower) decode(msg []byte, apply bool) error {
 	}
 	if apply {
 		f.next = first + count
+		f.confirmed = max(f.confirmed, end)
 		f.stats.Messages++
 	}
 	return nil
+}
+
+// CaughtUp reports whether the follower has simulated every tick the
+// feed could send with its latest message: a player catching up (a
+// restarted process rejoining its slot) then plays on with
+// [NewSessionAfter]. While it was away its peers could confirm no tick
+// past its last input, so the feed's confirmed end stays where it left
+// and the follower reaches it. A spectator is caught up whenever it has
+// run what has come.
+func (f *Follower) CaughtUp() bool {
+	return f.stats.Messages > 0 && f.tick == f.next && f.next == f.confirmed
 }
 
 // Advance simulates the ticks received, as many as budget allows (at

@@ -258,7 +258,7 @@ func TestFeedRewindSendsAFullAllowance(t *testing.T) {
 	feed := s.NewFeed(0)
 	ack := func(next int64) {
 		t.Helper()
-		if err := feed.Receive(binary.AppendUvarint([]byte{'M', 'A', 1}, uint64(next))); err != nil {
+		if err := feed.Receive(binary.AppendUvarint([]byte{'M', 'A', 2}, uint64(next))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -276,7 +276,8 @@ func TestFeedRewindSendsAFullAllowance(t *testing.T) {
 				return ends
 			}
 			first, n := binary.Uvarint(m[3:])
-			count, _ := binary.Uvarint(m[3+n:])
+			_, e := binary.Uvarint(m[3+n:]) // the confirmed end
+			count, _ := binary.Uvarint(m[3+n+e:])
 			ends = append(ends, int64(first+count))
 		}
 	}

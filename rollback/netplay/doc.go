@@ -91,9 +91,11 @@
 // old run's packets stay replays). A joiner hears of the other joiners
 // through the host, whose pings say which peers it hears: their drops and
 // returns reach it as Disconnected and Reconnected within a ping
-// interval. Catching a rejoined peer's simulation up (a snapshot and the
-// inputs since) is the session's business, not the transport's. Join itself never hangs: it fails when
-// the host does not answer within Timeout.
+// interval. A joiner that took a slot back in a match under way knows it
+// ([Match.Rejoining]): its simulation starts behind the others, and
+// catching it up (rollback.Session.NewFeed and a rollback.Follower) is
+// the session's business, not the transport's. Join itself never hangs:
+// it fails when the host does not answer within Timeout.
 //
 // # Spectators
 //

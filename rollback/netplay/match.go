@@ -132,6 +132,9 @@ type peer struct {
 	seq       uint64 // next sequence number to it
 	pinged    time.Duration
 	stats     PeerStats
+	// back: the slot was taken back by a new run of its player while
+	// the match was under way (its accept says so).
+	back bool
 }
 
 // Match is one end of a match: the host's (peer 0) or a joiner's. It
@@ -153,6 +156,9 @@ type Match struct {
 	peers   []peer // the players', then the spectators' (MaxPlayers+MaxSpectators)
 	stats   Stats
 	full    bool
+	// rejoining: this joiner took back a dropped player's slot in a
+	// match under way (Rejoining).
+	rejoining bool
 	refusal error
 	credit  float64 // refusals to unauthenticated joins it may still send
 	credAt  time.Duration
@@ -221,6 +227,16 @@ func (m *Match) Self() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.self
+}
+
+// Rejoining reports whether this joiner took back a dropped player's
+// slot in a match under way (a new run of a player whose process ended):
+// its simulation starts behind the others and catches up on the host's
+// confirmed inputs (rollback.Session.NewFeed) before it plays on.
+func (m *Match) Rejoining() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.rejoining
 }
 
 // Players returns the number of players in the match (a joiner's is the
@@ -806,14 +822,15 @@ func (m *Match) refused(err error) {
 	}
 }
 
-// accepted takes the host's accept: the slot, the players and whether the
-// match is full.
+// accepted takes the host's accept: the slot, the players, whether the
+// match is full and whether this joiner takes a slot back in a match
+// under way.
 func (m *Match) accepted(payload []byte) {
-	if m.host || len(payload) != 3 || m.refusal != nil {
+	if m.host || len(payload) != 3 || payload[2] > 3 || m.refusal != nil {
 		m.stats.Dropped.Malformed++
 		return
 	}
-	slot, players, full := int(payload[0]), int(payload[1]), payload[2] == 1
+	slot, players, full, back := int(payload[0]), int(payload[1]), payload[2]&1 != 0, payload[2]&2 != 0
 	lo, hi := 1, players // a player's slots
 	if m.opts.Spectate {
 		lo, hi = players, players+MaxSpectators
@@ -823,7 +840,7 @@ func (m *Match) accepted(payload []byte) {
 		return
 	}
 	if m.self == noSlot {
-		m.self, m.players = slot, players
+		m.self, m.players, m.rejoining = slot, players, back && full
 		m.answer = true
 		close(m.answered)
 	}
@@ -943,6 +960,7 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 	}
 	p.admit(from, h.seq, now)
 	if back {
+		p.back = m.full
 		m.event(Event{Peer: slot, Kind: Reconnected})
 	}
 	if !m.full {
@@ -970,11 +988,14 @@ func (m *Match) accept(slot int) {
 	seq := p.seq
 	p.seq++
 	b := m.loop.begin(kindAccept, 0, seq)
-	full := byte(0)
+	var state byte // bit 0: the match is full; bit 1: the slot is taken back in a match under way
 	if m.full {
-		full = 1
+		state |= 1
 	}
-	b = append(b, byte(slot), byte(m.players), full)
+	if p.back {
+		state |= 2
+	}
+	b = append(b, byte(slot), byte(m.players), state)
 	m.writeLocked(slot, p.addr, b)
 }
 

@@ -279,6 +279,9 @@ func TestADroppedPlayerJoinsAgain(t *testing.T) {
 			if j2.Self() != 1 {
 				t.Errorf("rejoined as peer %d, want 1", j2.Self())
 			}
+			if j.Rejoining() || !j2.Rejoining() {
+				t.Errorf("Rejoining: %v on the first join, %v on the second; want false, true", j.Rejoining(), j2.Rejoining())
+			}
 			wantEvent(t, host, 1, netplay.Reconnected)
 			buf := make([]byte, 1200)
 			if err := host.Send(1, []byte("welcome back")); err != nil {
