@@ -88,6 +88,12 @@ type Match struct {
 	// every machine): it follows the confirmed inputs the host streams
 	// instead of playing (--spectate).
 	Spectator bool
+	// Rejoining makes this machine take back its player's slot in a
+	// match under way, as a new run of a player whose process ended
+	// (netplay.Match.Rejoining): it first follows the host's confirmed
+	// inputs from tick 0, as a spectator does, and plays on from the
+	// tick it caught up on (rollback.NewSessionAfter).
+	Rejoining bool
 	// Bot, if not zero, plays this machine's players with input drawn
 	// from this seed instead of the devices (--bot SEED), for soak runs
 	// and tests of two processes against each other.
@@ -165,6 +171,9 @@ func MatchTiming(o timing.Options) timing.Options {
 func (s *Session) NetStats() (NetStats, bool) {
 	if s.replayNet != nil {
 		return s.replayNet.stats(), true // a match's replay is the match, with no network
+	}
+	if s.spec != nil {
+		return s.spec.stats(), true // a spectator, or a player rejoining, follows the match
 	}
 	if s.net == nil {
 		return NetStats{}, false
@@ -250,8 +259,9 @@ type netRun struct {
 
 	// rec records the confirmed timeline (--record, netrecord.go), or nil.
 	rec *matchRecording
-	// feeds[peer] streams the confirmed inputs to the spectator at that
-	// peer number (the host's), or is nil; spectatorDelay is their delay.
+	// feeds[peer] streams the confirmed inputs to the spectator, or the
+	// rejoining player catching up, at that peer number (the host's), or
+	// is nil; spectatorDelay is the spectators' delay.
 	feeds          []*rollback.Feed
 	spectatorDelay int
 }
@@ -328,17 +338,33 @@ func (s *Session) startNet() error {
 	if m.Bot != 0 && len(r.local) > 0 {
 		r.bot = newBot(m.Bot, len(r.local), len(n.Seats[0]))
 	}
-	if r.sess, err = rollback.NewSession(app, opts); err != nil {
+	if m.Rejoining {
+		if s.matchRec != nil {
+			return errors.New("framework: --record: this run takes back a dropped player's slot in a match under way, so its recording would lack the ticks before it caught up; record on the host")
+		}
+		return s.startRejoin(app, r, opts)
+	}
+	sess, err := rollback.NewSession(app, opts)
+	if err != nil {
 		return fmt.Errorf("framework: networked match: %w", err)
 	}
-	for _, peer := range m.Seatless {
-		if err := r.sess.AddPeer(peer); err != nil {
-			return fmt.Errorf("framework: networked match: %w", err)
-		}
+	if err := r.play(sess, m.Seatless); err != nil {
+		return err
 	}
 	s.net = r
 	r.rec = s.matchRec
 	return s.startMatchRecording()
+}
+
+// play gives r its session, which also talks to the seat-less peers.
+func (r *netRun) play(sess *rollback.Session, seatless []int) error {
+	for _, peer := range seatless {
+		if err := sess.AddPeer(peer); err != nil {
+			return fmt.Errorf("framework: networked match: %w", err)
+		}
+	}
+	r.sess = sess
+	return nil
 }
 
 // updateNet runs one update: through the match of a networked session,
@@ -392,10 +418,7 @@ func (r *netRun) update(t *runtime.TickContext) error {
 		}
 		r.received[0]++
 		r.received[1] += uint64(n)
-		if from >= 0 && from < len(r.feeds) && r.feeds[from] != nil {
-			if err := r.feeds[from].Receive(r.buf[:n]); err != nil && r.malformed == nil {
-				r.malformed = err
-			}
+		if r.feedMessage(from, r.buf[:n]) {
 			continue
 		}
 		if err := r.sess.ReceiveFrom(from, r.buf[:n]); err != nil && r.malformed == nil {

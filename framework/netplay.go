@@ -78,7 +78,7 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 	} else {
 		fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", n.Players, m.Self())
 	}
-	match := &Match{Transport: m, Self: m.Self(), Peers: make([]int, n.Players), Bot: f.Bot, Spectator: f.Spectate != ""}
+	match := &Match{Transport: m, Self: m.Self(), Peers: make([]int, n.Players), Bot: f.Bot, Spectator: f.Spectate != "", Rejoining: m.Rejoining()}
 	first := 0 // the host is player 0
 	if m.Players() == n.Players+1 {
 		first = 1 // a dedicated host, peer 0, plays no seat
@@ -185,6 +185,11 @@ func (r *netRun) event(ev netplay.Event) error {
 	}
 	if ev.Kind == netplay.Left {
 		return fmt.Errorf("%w: peer %d", errPeerLeft, ev.Peer)
+	}
+	if ev.Kind == netplay.Reconnected && r.sess != nil {
+		// Its link came back, or a new run of it took its slot back:
+		// either way, send it every input it does not acknowledge anew.
+		r.sess.Rejoined(ev.Peer)
 	}
 	fmt.Fprintf(r.log, "%s: peer %d %s\n", programName(), ev.Peer, ev.Kind)
 	return nil

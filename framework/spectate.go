@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/metronome-go/metronome/rollback"
@@ -19,6 +20,14 @@ import (
 // host's net.spectator_delay ticks behind. It never predicts, never rolls
 // back and sends nothing but its acknowledgements to the host, so the
 // players never wait for it.
+//
+// A player who rejoins (--join to a match under way, taking back the
+// slot its last run held: netplay.Match.Rejoining) catches up the same
+// way, with no delay: while it was away its peers confirmed no tick past
+// its last input, so the host's feed ends there (rollback.Follower.
+// CaughtUp), and it plays on from that tick with a session of its own
+// (rollback.NewSessionAfter). The host feeds it from its first
+// acknowledgement and stops when its first session message arrives.
 
 // specRun is a spectator's state on the simulation side.
 type specRun struct {
@@ -29,10 +38,22 @@ type specRun struct {
 	step     runStep
 	log      io.Writer
 	bad      error // the first catch-up message refused
+	// rejoin is, for a rejoining player, the match it plays on in once
+	// caught up; nil for a spectator.
+	rejoin *rejoin
+}
+
+// rejoin is a rejoining player's match to be: its run, with no session
+// yet, and the options its session plays on with.
+type rejoin struct {
+	run      *netRun
+	opts     rollback.Options
+	seatless []int
 }
 
 // runStep is the fixed step and the host's delay a spectator follows at.
 type runStep struct {
+	tick  time.Duration // the fixed step
 	half  time.Duration // the catch-up budget of an update
 	delay int           // ticks a live spectator keeps queued before it runs faster
 }
@@ -41,10 +62,27 @@ type runStep struct {
 // a player's session: app, the game's world as a rollback.App, is its
 // Simulation.
 func (s *Session) startSpectator(app *rollback.App, actions int) error {
+	return s.startFollower(app, actions, s.cfg.Net.SpectatorDelay)
+}
+
+// startRejoin builds the follower a rejoining player catches up with;
+// r, with opts, plays on once it has (playOn).
+func (s *Session) startRejoin(app *rollback.App, r *netRun, opts rollback.Options) error {
+	if err := s.startFollower(app, opts.Actions, 0); err != nil {
+		return err
+	}
+	s.spec.rejoin = &rejoin{run: r, opts: opts, seatless: s.match.Seatless}
+	fmt.Fprintf(s.spec.log, "%s: rejoining the match as peer %d: catching up on the host's confirmed inputs\n", programName(), s.match.Self)
+	return nil
+}
+
+// startFollower builds s.spec over app, following delay ticks behind
+// the host's confirmed end.
+func (s *Session) startFollower(app *rollback.App, actions, delay int) error {
 	m := s.match
 	fol, err := rollback.NewFollower(app, len(m.Peers), actions, s.cfg.Net.HashEvery, 0, s.rt.Options().Clock)
 	if err != nil {
-		return fmt.Errorf("framework: spectating: %w", err)
+		return fmt.Errorf("framework: following the match: %w", err)
 	}
 	step := s.cfg.Timing.FixedStep
 	if rate := s.cfg.Timing.Rate; !rate.IsZero() {
@@ -52,7 +90,7 @@ func (s *Session) startSpectator(app *rollback.App, actions int) error {
 	}
 	app.SetDelta(step)
 	s.spec = &specRun{app: app, fol: fol, tr: m.Transport, msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage),
-		step: runStep{half: step / 2, delay: s.cfg.Net.SpectatorDelay}, log: s.stderr}
+		step: runStep{tick: step, half: step / 2, delay: delay}, log: s.stderr}
 	if s.spec.log == nil {
 		s.spec.log = os.Stderr
 	}
@@ -64,6 +102,12 @@ func (s *Session) startSpectator(app *rollback.App, actions int) error {
 func (r *specRun) update(t *runtime.TickContext, target int64) error {
 	if m, ok := r.tr.(*netplay.Match); ok {
 		for ev, ok := m.Event(); ok; ev, ok = m.Event() {
+			if r.rejoin != nil {
+				if err := r.rejoin.run.event(ev); err != nil {
+					return err
+				}
+				continue
+			}
 			if ev.Peer == 0 && ev.Kind == netplay.Left {
 				return fmt.Errorf("%w: the host", errPeerLeft)
 			}
@@ -75,8 +119,8 @@ func (r *specRun) update(t *runtime.TickContext, target int64) error {
 		if !ok {
 			break
 		}
-		if from != 0 {
-			continue
+		if from != 0 || !rollback.IsCatchUp(r.buf[:n]) && r.rejoin != nil {
+			continue // a rejoining player's peers send to its session to be, which asks again
 		}
 		if err := r.fol.Receive(r.buf[:n]); err != nil && r.bad == nil {
 			r.bad = err // counted in the follower's stats; the feed sends again
@@ -105,7 +149,20 @@ func (r *specRun) update(t *runtime.TickContext, target int64) error {
 	return nil
 }
 
-// updateSpectator runs one update of a spectator.
+// stats are a follower's figures: the ticks it ran, all confirmed, and
+// the transport's traffic and round trip. Every peer's game sees a match
+// from its first tick, whether it plays, watches or catches up, so that
+// what a game spawns for a match's display spawns on every one of them.
+func (r *specRun) stats() NetStats {
+	st := r.fol.Stats()
+	ns := NetStats{RTT: transportRTT(r.tr), Seconds: float64(st.Tick) * r.step.tick.Seconds()}
+	ns.Tick, ns.Confirmed = st.Tick, st.Tick
+	ns.Received = st.Messages
+	return ns
+}
+
+// updateSpectator runs one update of a spectator, or of a rejoining
+// player catching up.
 func (s *Session) updateSpectator(t *runtime.TickContext) error {
 	err := s.spec.update(t, s.specTarget())
 	if errors.Is(err, errPeerLeft) {
@@ -113,7 +170,27 @@ func (s *Session) updateSpectator(t *runtime.TickContext) error {
 		s.rt.Stop()
 		return nil
 	}
+	if err == nil && s.spec.rejoin != nil && s.spec.fol.CaughtUp() {
+		return s.playOn()
+	}
 	return err
+}
+
+// playOn turns a rejoining player that caught up into a player: its
+// session starts on the tick its follower reached, and the next update
+// plays it.
+func (s *Session) playOn() error {
+	sp, j := s.spec, s.spec.rejoin
+	sess, err := rollback.NewSessionAfter(sp.fol, j.opts)
+	if err != nil {
+		return fmt.Errorf("framework: rejoining the match: %w", err)
+	}
+	if err := j.run.play(sess, j.seatless); err != nil {
+		return err
+	}
+	s.net, s.spec = j.run, nil
+	fmt.Fprintf(sp.log, "%s: caught up on the match at tick %d: playing on as peer %d\n", programName(), sess.Tick(), j.opts.Self)
+	return nil
 }
 
 // specTarget is the tick a spectator with --ticks N stops on: the last
@@ -144,9 +221,45 @@ func (r *netRun) spectatorEvent(ev netplay.Event) {
 	}
 }
 
-// feedSpectators sends each spectator the next few catch-up messages
-// its acknowledgement lets through. A full input log ends that
-// spectator's feed, not the match.
+// feedMessage takes msg, from peer from, when it is for a feed at the
+// host, and reports whether it was: a spectator's acknowledgement, or a
+// rejoining player's while it catches up. A player's first
+// acknowledgement starts its feed, and its first session message ends
+// it (it plays again).
+func (r *netRun) feedMessage(from int, msg []byte) bool {
+	if from < 0 || from >= netplay.MaxPlayers+netplay.MaxSpectators {
+		return false
+	}
+	player := slices.Contains(r.peers, from)
+	if !rollback.IsAck(msg) {
+		if player && r.feeds != nil && r.feeds[from] != nil {
+			r.feeds[from] = nil
+			fmt.Fprintf(r.log, "%s: peer %d caught up and plays on\n", programName(), from)
+		}
+		return false
+	}
+	if r.self != 0 {
+		return true // only the host feeds
+	}
+	if r.feeds == nil {
+		r.feeds = make([]*rollback.Feed, netplay.MaxPlayers+netplay.MaxSpectators)
+	}
+	if r.feeds[from] == nil {
+		if !player {
+			return true // a spectator that left
+		}
+		r.feeds[from] = r.sess.NewFeed(0)
+		fmt.Fprintf(r.log, "%s: peer %d rejoins: catching it up on the confirmed inputs\n", programName(), from)
+	}
+	if err := r.feeds[from].Receive(msg); err != nil && r.malformed == nil {
+		r.malformed = err
+	}
+	return true
+}
+
+// feedSpectators sends each spectator, and each rejoining player
+// catching up, the next few catch-up messages its acknowledgement lets
+// through. A full input log ends that feed, not the match.
 func (r *netRun) feedSpectators() error {
 	for peer, f := range r.feeds {
 		if f == nil {
@@ -155,7 +268,7 @@ func (r *netRun) feedSpectators() error {
 		for range 4 {
 			msg, more, err := f.Append(r.msg[:0])
 			if err != nil {
-				fmt.Fprintf(r.log, "%s: spectator (peer %d): %v: no more to send it\n", programName(), peer, err)
+				fmt.Fprintf(r.log, "%s: peer %d: %v: no more to send it\n", programName(), peer, err)
 				r.feeds[peer] = nil
 				break
 			}

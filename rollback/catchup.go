@@ -144,6 +144,16 @@ func (s *Session) Logged() (start, end int64, bytes int, full bool) {
 	return s.log.start, s.log.start + s.log.ticks, len(s.log.buf), s.log.full
 }
 
+// IsAck reports whether msg is a follower's acknowledgement
+// ([Follower.AppendAck]), for a [Feed], rather than a session's message
+// or a catch-up message: a host that feeds a player catching up takes
+// the two apart by it.
+func IsAck(msg []byte) bool { return len(msg) >= 2 && msg[0] == 'M' && msg[1] == 'A' }
+
+// IsCatchUp reports whether msg is a feed's catch-up message, for a
+// [Follower], rather than a session's message or an acknowledgement.
+func IsCatchUp(msg []byte) bool { return len(msg) >= 2 && msg[0] == 'M' && msg[1] == 'K' }
+
 // Feed streams a session's confirmed input log to one receiver, a
 // [Follower], from the tick it asks for: the receiver's acknowledgement
 // is its request. It belongs to the session's goroutine.
@@ -312,6 +322,7 @@ type Follower struct {
 	players, actions int
 	hashEvery        int
 	clock            timing.Clock
+	start            int64 // the tick it started at
 	tick             int64 // next tick to simulate
 	// queue holds the received ticks not yet simulated, from tick to
 	// next (exclusive), by tick modulo queueTicks.
@@ -373,7 +384,7 @@ func NewFollower(sim Simulation, players, actions, hashEvery int, start int64, c
 	if clock == nil {
 		clock = timing.SystemClock{}
 	}
-	f := &Follower{sim: sim, players: players, actions: actions, hashEvery: hashEvery, clock: clock, tick: start, next: start,
+	f := &Follower{sim: sim, players: players, actions: actions, hashEvery: hashEvery, clock: clock, start: start, tick: start, next: start,
 		queue: make([]input.Stats, followerQueue*players*actions), rows: make([]input.Stats, players*actions)}
 	f.in.f = f
 	return f, nil
@@ -527,9 +538,18 @@ func NewSessionAfter(fol *Follower, opts Options) (*Session, error) {
 		for i := range s.ringLen {
 			s.stamps[i*s.players+p] = -1
 		}
-		if t > 0 {
-			copy(s.stored(p, t-1), fol.row(t-1, p))
-			s.stamps[s.slot(t-1)*s.players+p] = t - 1
+		// The ring holds the confirmed inputs before t that fit (those a
+		// local player's delay leaves room for), so that the messages'
+		// blocks, each coded against the tick before it, start from the
+		// inputs the peers confirmed, and a peer still lacking some of
+		// this player's last inputs gets them again.
+		first := max(fol.start, t-int64(s.ringLen)+1)
+		if pl.Peer == opts.Self {
+			first = max(fol.start, t+int64(pl.Delay)-int64(s.ringLen))
+		}
+		for k := first; k < t; k++ {
+			copy(s.stored(p, k), fol.row(k, p))
+			s.stamps[s.slot(k)*s.players+p] = k
 		}
 		s.frontier[p] = t
 		if pl.Peer == opts.Self {

@@ -73,7 +73,12 @@
 // configuration ([NewFollower]'s start is the seam for a transferred
 // snapshot at a later tick). A player who catches up (a restarted
 // process rejoining its slot) then plays on with [NewSessionAfter], from
-// the tick the follower reached; the host calls [Session.Rejoined] for it.
+// the tick the follower reached once [Follower.CaughtUp]: every catch-up
+// message says how far the feed could send, and while the player was
+// away its peers confirmed nothing past its last input, so the feed ends
+// there. Its peers call [Session.Rejoined] for it. [IsAck] and
+// [IsCatchUp] tell these messages from a session's, for a host that
+// feeds a player on the same transport.
 //
 // # Desyncs
 //

@@ -1,6 +1,7 @@
 package rollback_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -9,11 +10,19 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-// Peer 1's process dies 5 s into a match over a lossy network and starts
-// again a second later: it catches up on the host's confirmed inputs from
-// tick 0 with a new simulation, plays on from where it caught up, and both
-// peers end on the same states at the ticks both confirmed.
+// Peer 1's process dies about 5 s into a match over a lossy network and
+// starts again a second later: it catches up on the host's confirmed
+// inputs from tick 0 with a new simulation, plays on from where it caught
+// up, and both peers end on the same states at the ticks both confirmed.
+// It dies at several instants, so that the inputs before the tick it
+// rejoins on (against which its first messages are coded) differ.
 func TestARestartedPeerRejoins(t *testing.T) {
+	for _, die := range []time.Duration{5000, 5017, 5034, 5051, 5068, 5085, 5102, 5119, 5136, 5153, 5170, 5187, 5204, 5221, 5238, 5255} {
+		t.Run(fmt.Sprint(die*time.Millisecond), func(t *testing.T) { rejoinAfter(t, die*time.Millisecond) })
+	}
+}
+
+func rejoinAfter(t *testing.T, die time.Duration) {
 	nw, err := netsim.NewNetwork(2, netsim.Options{Latency: 30 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Seed: 8})
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +43,7 @@ func TestARestartedPeerRejoins(t *testing.T) {
 	}
 	var feed *rollback.Feed
 	var fol *rollback.Follower
-	const die, restart, end = 5 * time.Second, 6 * time.Second, 15 * time.Second
+	restart, end := die+time.Second, 15*time.Second
 	const step = time.Second / 60
 	msg, buf := make([]byte, 0, 4096), make([]byte, 64<<10)
 	var next [2]time.Duration
@@ -123,8 +132,11 @@ func TestARestartedPeerRejoins(t *testing.T) {
 					t.Fatal(err)
 				}
 				fol = nil
+			} else {
+				continue
 			}
-			continue
+			// It plays on in the same update, so its first message goes
+			// before it hears the host's acknowledgement.
 		}
 		script(1, 1, joiner.Tick()+2, joiner.Local(1))
 		if _, err := joiner.Advance(); err != nil {
@@ -134,6 +146,14 @@ func TestARestartedPeerRejoins(t *testing.T) {
 	}
 	if startTick < 0 {
 		t.Fatal("the restarted peer never caught up")
+	}
+	// A confirmation taken in the last update is resimulated at the
+	// start of the next: run it, so every confirmed tick was saved with
+	// its confirmed inputs.
+	for _, s := range []*rollback.Session{host, joiner} {
+		if _, err := s.Advance(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	hs, js := host.Stats(), joiner.Stats()
 	t.Logf("rejoined at tick %d; host %+v; joiner %+v", startTick, hs, js)

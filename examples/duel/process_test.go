@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -57,8 +58,28 @@ func buildDuel(t *testing.T, env ...string) string {
 type hostRun struct {
 	cmd         *exec.Cmd
 	addr, token string
-	out, errs   strings.Builder
+	out         strings.Builder
+	errs        lockedText // read while the host runs
 	done        chan struct{}
+}
+
+// lockedText is a process's output that the test may read while the
+// process still writes it.
+type lockedText struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedText) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedText) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // startHost starts the host command h and reads its standard output up to

@@ -159,9 +159,9 @@ type Match struct {
 	// rejoining: this joiner took back a dropped player's slot in a
 	// match under way (Rejoining).
 	rejoining bool
-	refusal error
-	credit  float64 // refusals to unauthenticated joins it may still send
-	credAt  time.Duration
+	refusal   error
+	credit    float64 // refusals to unauthenticated joins it may still send
+	credAt    time.Duration
 
 	fullc    chan struct{} // closed when the match is full (joiner: accepted into a full match)
 	answered chan struct{} // joiner: closed at the host's first answer
