@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/rollback"
+	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -127,6 +129,11 @@ type NetStats struct {
 	Sent, Received           uint64
 	// RTT is the transport's round-trip time, 0 when it gives none.
 	RTT time.Duration
+	// Waiting counts the peers this machine hears nothing from (each
+	// reported disconnected): the match holds at its prediction window
+	// until they come back (a player whose process ended rejoins with its
+	// --join command) or net.join_timeout passes and the match ends.
+	Waiting int
 	// Seconds is the simulated time the match has run, for rates.
 	Seconds float64
 }
@@ -252,6 +259,13 @@ type netRun struct {
 	linger    int           // updates run since the last tick asked for was confirmed
 	log       io.Writer     // the match's connection messages (RunOptions.Stderr)
 	cutoff    time.Duration // the largest debt adjustment the scheduler takes (timing.debt.cutoff)
+	// away[peer] is when the player's peer was reported disconnected,
+	// for the peers whose bit awaySet holds; past patience
+	// (net.join_timeout) without it coming back the match ends.
+	away     [netplay.MaxPlayers]timing.Instant
+	awaySet  uint32
+	clock    timing.Clock
+	patience time.Duration
 	// sinceYield counts updates since the last one yielded, yields those
 	// yielded (see yield).
 	sinceYield int
@@ -310,7 +324,10 @@ func (s *Session) startNet() error {
 	}
 	r := &netRun{app: app, tr: m.Transport, self: m.Self, seats: n.Seats, spectatorDelay: s.cfg.Net.SpectatorDelay,
 		msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage), step: s.cfg.Timing.FixedStep, log: s.stderr,
-		cutoff: s.cfg.Timing.Debt.Cutoff}
+		cutoff: s.cfg.Timing.Debt.Cutoff, clock: s.rt.Options().Clock, patience: s.cfg.Net.JoinTimeout}
+	if r.clock == nil {
+		r.clock = timing.SystemClock{} // the runtime's default
+	}
 	if r.log == nil {
 		r.log = os.Stderr
 	}
@@ -409,6 +426,9 @@ func (s *Session) fillSeats(ctx *ecs.Sys) {
 // scheduler, and sends this peer's message. A desync stops the session.
 func (r *netRun) update(t *runtime.TickContext) error {
 	if err := r.netEvents(); err != nil {
+		return err
+	}
+	if err := r.waited(); err != nil {
 		return err
 	}
 	for {
@@ -527,6 +547,7 @@ func (r *netRun) stats() NetStats {
 		Seconds: float64(r.ticks) * r.step.Seconds()}
 	ns.Advantage = r.advantage
 	ns.RTT = transportRTT(r.tr)
+	ns.Waiting = bits.OnesCount32(r.awaySet)
 	return ns
 }
 

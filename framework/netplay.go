@@ -186,12 +186,39 @@ func (r *netRun) event(ev netplay.Event) error {
 	if ev.Kind == netplay.Left {
 		return fmt.Errorf("%w: peer %d", errPeerLeft, ev.Peer)
 	}
-	if ev.Kind == netplay.Reconnected && r.sess != nil {
-		// Its link came back, or a new run of it took its slot back:
-		// either way, send it every input it does not acknowledge anew.
-		r.sess.Rejoined(ev.Peer)
+	if ev.Peer < 0 || ev.Peer >= netplay.MaxPlayers {
+		return nil
+	}
+	switch ev.Kind {
+	case netplay.Disconnected:
+		r.away[ev.Peer] = r.clock.Now()
+		r.awaySet |= 1 << ev.Peer
+		fmt.Fprintf(r.log, "%s: peer %d disconnected: the match waits up to %v (net.join_timeout) for it to come back\n", programName(), ev.Peer, r.patience)
+		return nil
+	case netplay.Reconnected:
+		r.awaySet &^= 1 << ev.Peer
+		if r.sess != nil {
+			// Its link came back, or a new run of it took its slot back:
+			// either way, send it every input it does not acknowledge anew.
+			r.sess.Rejoined(ev.Peer)
+		}
 	}
 	fmt.Fprintf(r.log, "%s: peer %d %s\n", programName(), ev.Peer, ev.Kind)
+	return nil
+}
+
+// waited ends the match when a player's peer has been disconnected for
+// longer than net.join_timeout.
+func (r *netRun) waited() error {
+	if r.awaySet == 0 {
+		return nil
+	}
+	now := r.clock.Now()
+	for peer := range netplay.MaxPlayers {
+		if r.awaySet&(1<<peer) != 0 && time.Duration(now-r.away[peer]) > r.patience {
+			return fmt.Errorf("%w: peer %d did not come back within %v (net.join_timeout)", errPeerLeft, peer, r.patience)
+		}
+	}
 	return nil
 }
 

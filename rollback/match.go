@@ -29,8 +29,9 @@ type MatchOptions struct {
 	// Timeout is how long a peer may stay silent before it counts as
 	// disconnected, 1s to 5m.
 	Timeout time.Duration
-	// JoinTimeout is how long a host waits for its players and a joining
-	// peer for the host's answer, 1s to 1h.
+	// JoinTimeout is how long a host waits for its players, a joining
+	// peer for the host's answer, and a match for a disconnected peer to
+	// come back (a player whose process ended rejoins), 1s to 1h.
 	JoinTimeout time.Duration `toml:"join_timeout"`
 	// Transport is the transport a match's messages travel over.
 	Transport TransportKind
