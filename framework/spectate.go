@@ -15,9 +15,12 @@ import (
 
 // A spectator (--spectate ADDR --token T) joins a running match as a
 // netplay spectator and watches it: it runs a rollback.Follower on the
-// confirmed inputs the host's rollback.Feed streams it, from tick 0 (it
-// catches up within half a frame of work an update) and then live, the
-// host's net.spectator_delay ticks behind. It never predicts, never rolls
+// confirmed inputs the host's rollback.Feed streams it, from tick 0 or,
+// when it arrives more than a few seconds into the match, from a
+// snapshot of the host's world at a recent confirmed tick (the game's
+// world travels: rollback.App is a rollback.StateSimulation), catching
+// up within half a frame of work an update, and then live, the host's
+// net.spectator_delay ticks behind. It never predicts, never rolls
 // back and sends nothing but its acknowledgements to the host, so the
 // players never wait for it.
 //
@@ -31,13 +34,14 @@ import (
 
 // specRun is a spectator's state on the simulation side.
 type specRun struct {
-	app      *rollback.App
-	fol      *rollback.Follower
-	tr       rollback.Transport
-	msg, buf []byte
-	step     runStep
-	log      io.Writer
-	bad      error // the first catch-up message refused
+	app       *rollback.App
+	fol       *rollback.Follower
+	tr        rollback.Transport
+	msg, buf  []byte
+	step      runStep
+	log       io.Writer
+	bad       error // the first catch-up message refused
+	toldState bool  // the snapshot it started from was reported
 	// rejoin is, for a rejoining player, the match it plays on in once
 	// caught up; nil for a spectator.
 	rejoin *rejoin
@@ -127,6 +131,10 @@ func (r *specRun) update(t *runtime.TickContext, target int64) error {
 		}
 	}
 	st := r.fol.Stats()
+	if st.StateBytes > 0 && !r.toldState {
+		r.toldState = true
+		fmt.Fprintf(r.log, "%s: starting from the host's snapshot of tick %d (%d bytes)\n", programName(), st.StateTick, st.StateBytes)
+	}
 	limit := int(st.Received - st.Tick)
 	if target >= 0 {
 		limit = min(limit, int(target-st.Tick))

@@ -36,9 +36,24 @@ import (
 // ([Follower.CaughtUp]).
 //
 // and the receiver, a [Follower], answers each update with the next tick
-// it wants, which is its request as well as its acknowledgement:
+// it wants, which is its request as well as its acknowledgement, and
+// whether a snapshot will do instead (0: no; else 1 + the bytes of it
+// received so far):
 //
-//	"MA" version(1) uvarint next tick
+//	"MA" version(1) uvarint next tick, uvarint snapshot
+//
+// A receiver far behind (more than stateOver ticks) whose simulation's
+// state travels ([StateSimulation], such as an [App]) is sent the state of
+// a recent confirmed tick instead of every input since its start, in
+// chunks:
+//
+//	"MS" version(1) uvarint tick, uvarint total length, uvarint offset,
+//	    the bytes from offset, CRC-32 (IEEE, little-endian) of everything
+//	    before it
+//
+// and then the log from stateTail ticks before that tick (inputs it does
+// not run, but which a player catching up needs to play on: its first
+// messages are coded against them).
 const (
 	catchUpVersion = 2
 	logCheckpoint  = 256
@@ -48,8 +63,18 @@ const (
 	// to a few bytes a tick at 60 Hz tens of hours of play.
 	DefaultLogBytes = 8 << 20
 	feedInFlight    = 4  // messages a feed sends ahead of the receiver's ack
-	feedRetry       = 15 // updates without progress before a feed sends again from the ack
-	crcLength       = 4
+	stateInFlight   = 16 // snapshot chunks a feed sends ahead of the receiver's ack
+	// stateOver is how far behind the confirmed end a receiver must ask
+	// from to be sent a snapshot: below 5 s at 60 Hz running the inputs
+	// costs less than the snapshot's bytes.
+	stateOver = 300
+	// stateTail is how many ticks of confirmed inputs before a snapshot's
+	// tick the feed sends after it: more than a session's ring holds.
+	stateTail = 128
+	// MaxState bounds a snapshot a follower takes: 64 MiB.
+	MaxState  = 64 << 20
+	feedRetry = 15 // updates without progress before a feed sends again from the ack
+	crcLength = 4
 )
 
 // ErrLogFull is the error of a feed asked for ticks past the end of a log
@@ -144,15 +169,31 @@ func (s *Session) Logged() (start, end int64, bytes int, full bool) {
 	return s.log.start, s.log.start + s.log.ticks, len(s.log.buf), s.log.full
 }
 
+// A StateSimulation is a [Simulation] whose state travels ([App] is one):
+// a [Feed] sends a receiver far behind the encoded state of a recent
+// confirmed tick instead of every input since its start, and a
+// [Follower] loads it.
+type StateSimulation interface {
+	Simulation
+	// AppendState appends the state saved for tick, encoded, to b.
+	AppendState(b []byte, tick int64) ([]byte, error)
+	// LoadState puts the simulation in the state b holds for tick: the
+	// next tick it runs is tick.
+	LoadState(tick int64, b []byte) error
+}
+
 // IsAck reports whether msg is a follower's acknowledgement
 // ([Follower.AppendAck]), for a [Feed], rather than a session's message
 // or a catch-up message: a host that feeds a player catching up takes
 // the two apart by it.
 func IsAck(msg []byte) bool { return len(msg) >= 2 && msg[0] == 'M' && msg[1] == 'A' }
 
-// IsCatchUp reports whether msg is a feed's catch-up message, for a
-// [Follower], rather than a session's message or an acknowledgement.
-func IsCatchUp(msg []byte) bool { return len(msg) >= 2 && msg[0] == 'M' && msg[1] == 'K' }
+// IsCatchUp reports whether msg is a feed's catch-up message (inputs or
+// a snapshot's chunk), for a [Follower], rather than a session's message
+// or an acknowledgement.
+func IsCatchUp(msg []byte) bool {
+	return len(msg) >= 2 && msg[0] == 'M' && (msg[1] == 'K' || msg[1] == 'S')
+}
 
 // Feed streams a session's confirmed input log to one receiver, a
 // [Follower], from the tick it asks for: the receiver's acknowledgement
@@ -170,6 +211,13 @@ type Feed struct {
 	rows        []input.Stats
 	prev        []input.Stats
 	err         error
+	// The snapshot phase: wants is the receiver's latest ack asking for
+	// one (1 + the bytes it has, or 0); state the encoded state of tick
+	// stateTick once made, stateSent the bytes sent of it.
+	wants     uint64
+	state     []byte
+	stateTick int64
+	stateSent int
 }
 
 // NewFeed returns a feed of s's log that holds back the last delay
@@ -191,6 +239,7 @@ func (f *Feed) Receive(msg []byte) error {
 	}
 	r := reader{b: msg[headerLength:]}
 	next := int64(r.uvarint("next tick", math.MaxInt64/4))
+	wants := r.uvarint("snapshot bytes", MaxState+1)
 	switch {
 	case r.err != nil:
 		return r.err
@@ -198,6 +247,16 @@ func (f *Feed) Receive(msg []byte) error {
 		return fmt.Errorf("%w: %d bytes after the acknowledgement", ErrMalformed, len(r.b))
 	case next < f.s.log.start:
 		return fmt.Errorf("%w: tick %d asked for is before the log's start %d", ErrMalformed, next, f.s.log.start)
+	}
+	if wants > 0 && f.state != nil && int(wants-1) < f.stateSent && wants < f.wants {
+		f.stateSent = int(wants - 1) // a receiver that starts again
+	}
+	if wants > f.wants {
+		f.idle = 0
+	}
+	f.wants = wants
+	if wants == 0 {
+		f.state = nil // loaded, or never wanted: the log from next
 	}
 	if !f.asked || next < f.acked {
 		f.rewind(next) // a first request, or a new one from further back
@@ -228,6 +287,11 @@ func (f *Feed) Append(dst []byte) ([]byte, bool, error) {
 	end := l.start + l.ticks
 	if !f.asked {
 		return dst, false, nil
+	}
+	if f.wants > 0 {
+		if dst, ok, err, handled := f.appendState(dst); handled {
+			return dst, ok, err
+		}
 	}
 	if l.full && f.sent >= end {
 		return dst, false, fmt.Errorf("%w at tick %d (%d bytes of Options.LogBytes %d): the receiver asked for tick %d; the log holds ticks %d to %d", ErrLogFull, end, len(l.buf), cap(l.buf), f.sent, l.start, end-1)
@@ -286,6 +350,48 @@ func (f *Feed) Append(dst []byte) ([]byte, bool, error) {
 	return dst, true, nil
 }
 
+// appendState appends the next chunk of the snapshot the receiver is
+// sent, making the snapshot first; handled is false when the receiver is
+// not to get one (its simulation's state does not travel, or it is not
+// far enough behind), and the log is sent from where it asked.
+func (f *Feed) appendState(dst []byte) (out []byte, ok bool, err error, handled bool) {
+	s := f.s
+	if f.state == nil {
+		sim, travels := s.sim.(StateSimulation)
+		k := min(s.minFrontier(), s.tick)
+		if !travels || k-f.acked <= stateOver || s.pending >= 0 {
+			// Not worth it, or not possible; or a correction is not
+			// simulated yet, so the state saved for k may be predicted:
+			// after the next update.
+			return dst, false, nil, travels && k-f.acked > stateOver
+		}
+		if f.state, err = sim.AppendState(make([]byte, 0, 64<<10), k); err != nil {
+			f.state = nil
+			return dst, false, fmt.Errorf("rollback: the state of tick %d for a feed: %w", k, err), true
+		}
+		if len(f.state) > MaxState {
+			n := len(f.state)
+			f.state = nil
+			return dst, false, fmt.Errorf("rollback: the state of tick %d is %d bytes; a follower takes at most MaxState, %d", k, n, MaxState), true
+		}
+		f.stateTick, f.stateSent = k, int(f.wants-1)
+	}
+	have := int(f.wants - 1)
+	if f.stateSent >= len(f.state) || f.stateSent-have >= stateInFlight*(MaxMessage-32) {
+		return dst, false, nil, true
+	}
+	base := len(dst)
+	dst = append(dst, 'M', 'S', catchUpVersion)
+	dst = binary.AppendUvarint(dst, uint64(f.stateTick))
+	dst = binary.AppendUvarint(dst, uint64(len(f.state)))
+	dst = binary.AppendUvarint(dst, uint64(f.stateSent))
+	n := min(len(f.state)-f.stateSent, MaxMessage-(len(dst)-base)-crcLength)
+	dst = append(dst, f.state[f.stateSent:f.stateSent+n]...)
+	dst = binary.LittleEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[base:]))
+	f.stateSent += n
+	return dst, true, nil, true
+}
+
 func (f *Feed) inFlightCount() int {
 	c := 0
 	for i := range min(f.n, feedInFlight) {
@@ -303,6 +409,14 @@ func (f *Feed) Flush() { f.delay = 0 }
 // Update ends the feed's update: after a while without progress it sends
 // again from the receiver's acknowledgement.
 func (f *Feed) Update() {
+	if f.state != nil {
+		if f.stateSent == int(f.wants-1) {
+			f.idle = 0
+		} else if f.idle++; f.idle >= feedRetry {
+			f.stateSent, f.idle = int(f.wants-1), 0
+		}
+		return
+	}
 	if !f.asked || f.sent == f.acked {
 		f.idle = 0
 		return
@@ -331,6 +445,13 @@ type Follower struct {
 	// confirmed is the largest confirmed end a message gave.
 	confirmed int64
 	rows      []input.Stats
+	// A follower whose simulation's state travels may be sent a
+	// snapshot first: state holds the chunks of stateTick's received so
+	// far, loaded whether one was.
+	stateful  bool
+	loaded    bool
+	state     []byte
+	stateTick int64
 	in        Inputs
 	stats     FollowerStats
 	hash      struct {
@@ -346,6 +467,11 @@ type FollowerStats struct {
 	// receive; Confirmed how far the feed could send when it sent its
 	// latest message (every tick before it was confirmed then).
 	Tick, Received, Confirmed int64
+	// StateTick is the tick of the snapshot the follower started from
+	// and StateBytes its size; 0 and 0 when it ran every input from its
+	// start.
+	StateTick  int64
+	StateBytes int
 	// Messages counts catch-up messages taken, Stale those that were not
 	// the next (repeats, or sent before an acknowledgement arrived),
 	// Malformed those that did not decode or failed their checksum.
@@ -387,7 +513,15 @@ func NewFollower(sim Simulation, players, actions, hashEvery int, start int64, c
 	f := &Follower{sim: sim, players: players, actions: actions, hashEvery: hashEvery, clock: clock, start: start, tick: start, next: start,
 		queue: make([]input.Stats, followerQueue*players*actions), rows: make([]input.Stats, players*actions)}
 	f.in.f = f
+	_, f.stateful = sim.(StateSimulation)
 	return f, nil
+}
+
+// wantsState reports whether a snapshot will still do: the simulation's
+// state travels, and the follower has neither loaded one nor received or
+// run any tick.
+func (f *Follower) wantsState() bool {
+	return f.stateful && !f.loaded && f.tick == f.start && f.next == f.start
 }
 
 func (f *Follower) row(k int64, p int) []input.Stats {
@@ -401,7 +535,7 @@ func (f *Follower) Tick() int64 { return f.tick }
 // Stats returns the follower's counts.
 func (f *Follower) Stats() FollowerStats {
 	st := f.stats
-	st.Tick, st.Received, st.Confirmed = f.tick, f.next, f.confirmed
+	st.Tick, st.Received, st.Confirmed = f.tick, max(f.next, f.tick), f.confirmed
 	return st
 }
 
@@ -416,7 +550,12 @@ func (f *Follower) LastHash() (tick int64, hash uint64, ok bool) {
 // next tick it lacks. Send it every update.
 func (f *Follower) AppendAck(dst []byte) []byte {
 	dst = append(dst, 'M', 'A', catchUpVersion)
-	return binary.AppendUvarint(dst, uint64(f.next))
+	dst = binary.AppendUvarint(dst, uint64(f.next))
+	wants := uint64(0)
+	if f.wantsState() {
+		wants = 1 + uint64(len(f.state))
+	}
+	return binary.AppendUvarint(dst, wants)
 }
 
 // Receive takes a catch-up message. One that fails its checksum or does
@@ -433,8 +572,8 @@ func (f *Follower) Receive(msg []byte) error {
 }
 
 func (f *Follower) decode(msg []byte, apply bool) error {
-	if len(msg) < headerLength+crcLength || msg[0] != 'M' || msg[1] != 'K' {
-		return fmt.Errorf("%w: no \"MK\" header", ErrMalformed)
+	if len(msg) < headerLength+crcLength || msg[0] != 'M' || (msg[1] != 'K' && msg[1] != 'S') {
+		return fmt.Errorf("%w: no \"MK\" or \"MS\" header", ErrMalformed)
 	}
 	if msg[2] != catchUpVersion {
 		return fmt.Errorf("%w: catch-up version %d; allowed: %d", ErrMalformed, msg[2], catchUpVersion)
@@ -444,6 +583,9 @@ func (f *Follower) decode(msg []byte, apply bool) error {
 		return fmt.Errorf("%w: catch-up message fails its checksum", ErrMalformed)
 	}
 	r := reader{b: body[headerLength:]}
+	if msg[1] == 'S' {
+		return f.stateChunk(&r, apply)
+	}
 	first := int64(r.uvarint("first tick", math.MaxInt64/4))
 	end := int64(r.uvarint("confirmed end", math.MaxInt64/4))
 	count := int64(r.uvarint("tick count", MaxMessage*8))
@@ -480,6 +622,52 @@ func (f *Follower) decode(msg []byte, apply bool) error {
 	return nil
 }
 
+// stateChunk takes a snapshot's chunk; the last one loads it into the
+// simulation, which then runs on from its tick once the inputs since
+// (and stateTail ticks before it, not run) have come.
+func (f *Follower) stateChunk(r *reader, apply bool) error {
+	tick := int64(r.uvarint("snapshot tick", math.MaxInt64/4))
+	total := int(r.uvarint("snapshot length", MaxState))
+	off := int(r.uvarint("snapshot offset", MaxState))
+	switch {
+	case r.err != nil:
+		return r.err
+	case tick < f.start:
+		return fmt.Errorf("%w: snapshot of tick %d, before the follower's start %d", ErrMalformed, tick, f.start)
+	case off+len(r.b) > total || len(r.b) == 0:
+		return fmt.Errorf("%w: snapshot chunk of %d bytes at %d of %d", ErrMalformed, len(r.b), off, total)
+	}
+	if !apply {
+		return nil
+	}
+	if !f.wantsState() || (len(f.state) > 0 && (tick != f.stateTick || total != cap(f.state))) || off != len(f.state) {
+		f.stats.Stale++
+		return nil
+	}
+	if f.state == nil || cap(f.state) != total {
+		f.state = make([]byte, 0, total)
+	}
+	f.stateTick = tick
+	f.state = append(f.state, r.b...)
+	f.stats.Messages++
+	if len(f.state) < total {
+		return nil
+	}
+	if err := f.sim.(StateSimulation).LoadState(tick, f.state); err != nil {
+		f.state = f.state[:0]
+		f.stats.Malformed++
+		return fmt.Errorf("rollback: follower: loading the snapshot of tick %d: %w", tick, err)
+	}
+	// The inputs from stateTail ticks before the snapshot come next:
+	// held, not run.
+	f.stats.StateTick, f.stats.StateBytes = tick, len(f.state)
+	f.loaded, f.state = true, nil
+	f.start = max(f.start, tick-stateTail)
+	f.tick, f.next = tick, f.start
+	f.confirmed = max(f.confirmed, tick)
+	return nil
+}
+
 // CaughtUp reports whether the follower has simulated every tick the
 // feed could send with its latest message: a player catching up (a
 // restarted process rejoining its slot) then plays on with
@@ -488,7 +676,7 @@ func (f *Follower) decode(msg []byte, apply bool) error {
 // and the follower reaches it. A spectator is caught up whenever it has
 // run what has come.
 func (f *Follower) CaughtUp() bool {
-	return f.stats.Messages > 0 && f.tick == f.next && f.next == f.confirmed
+	return f.stats.Messages > 0 && len(f.state) == 0 && f.tick == f.next && f.next == f.confirmed
 }
 
 // Advance simulates the ticks received, as many as budget allows (at

@@ -3,6 +3,7 @@ package rollback_test
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,10 @@ func (h *hashed) Save(tick int64) error {
 // the log, and a spectator that asks peer 0 for the confirmed inputs
 // from tick 0 once the match is at joinAt, catches up and follows with
 // the given delay. It returns the host's hashes by tick and the spectator.
-func spectate(t *testing.T, net netsim.Options, ticks, joinAt int64, delay int) (map[int64]uint64, *rollback.Follower, *toy, *rollback.Session) {
+// With state, the host's and the spectator's simulations are
+// StateSimulations (travels), so a spectator far behind starts from a
+// snapshot.
+func spectate(t *testing.T, net netsim.Options, ticks, joinAt int64, delay int, state bool) (map[int64]uint64, *rollback.Follower, *toy, *rollback.Session) {
 	t.Helper()
 	nw, err := netsim.NewNetwork(3, net)
 	if err != nil {
@@ -42,6 +46,9 @@ func spectate(t *testing.T, net netsim.Options, ticks, joinAt int64, delay int) 
 		o := rollback.Options{Self: i, Players: players, Actions: 2, Window: 8, HashEvery: 10, Clock: timing.NewManualClock(0)}
 		if i == 0 {
 			sim, o.LogBytes = host, 1<<16
+			if state {
+				sim = travels{host, host.toy}
+			}
 		}
 		if ss[i], err = rollback.NewSession(sim, o); err != nil {
 			t.Fatal(err)
@@ -49,7 +56,11 @@ func spectate(t *testing.T, net netsim.Options, ticks, joinAt int64, delay int) 
 	}
 	feed := ss[0].NewFeed(delay)
 	spec := newToy(0)
-	fol, err := rollback.NewFollower(spec, 2, 2, 10, 0, timing.NewManualClock(0))
+	var specSim rollback.Simulation = spec
+	if state {
+		specSim = travels{spec, spec}
+	}
+	fol, err := rollback.NewFollower(specSim, 2, 2, 10, 0, timing.NewManualClock(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +133,7 @@ func spectate(t *testing.T, net netsim.Options, ticks, joinAt int64, delay int) 
 func TestSpectatorCatchesUpAndFollows(t *testing.T) {
 	net := netsim.Options{Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Duplicate: 0.02, Reorder: 0.05, Seed: 4}
 	for _, delay := range []int{0, 6} {
-		hashes, fol, spec, host := spectate(t, net, 1200, 600, delay)
+		hashes, fol, spec, host := spectate(t, net, 1200, 600, delay, false)
 		st := fol.Stats()
 		conf := host.Stats().Confirmed
 		if st.Tick != conf-int64(delay) {
@@ -142,6 +153,80 @@ func TestSpectatorCatchesUpAndFollows(t *testing.T) {
 		_, end, bytes, full := host.Logged()
 		t.Logf("delay %d: %+v; host log %d ticks in %d bytes (%.2f B/tick), full %v", delay, st, end, bytes, float64(bytes)/float64(end), full)
 	}
+}
+
+// A spectator joining 10 s into a match, whose simulation's state travels,
+// is sent the state of a recent confirmed tick instead of every input
+// since tick 0, in chunks over the same lossy network, and follows from
+// it to the host's state.
+func TestSpectatorCatchesUpFromASnapshot(t *testing.T) {
+	net := netsim.Options{Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Duplicate: 0.02, Reorder: 0.05, Seed: 5}
+	for _, delay := range []int{0, 6} {
+		hashes, fol, spec, host := spectate(t, net, 1200, 600, delay, true)
+		st := fol.Stats()
+		if st.StateBytes != toyStateBytes || st.StateTick < 600 {
+			t.Errorf("delay %d: started from a snapshot of %d bytes at tick %d; want %d bytes at tick 600 or later", delay, st.StateBytes, st.StateTick, toyStateBytes)
+		}
+		if conf := host.Stats().Confirmed; st.Tick != conf-int64(delay) {
+			t.Errorf("delay %d: spectator at tick %d, host confirmed %d", delay, st.Tick, conf)
+		}
+		if want, ok := hashes[st.Tick]; ok && spec.Hash() != want || !ok && st.Tick <= host.Tick() {
+			t.Errorf("delay %d: spectator's state at tick %d hashes %016x, host's %016x", delay, st.Tick, spec.Hash(), want)
+		}
+		if k, h, ok := fol.LastHash(); !ok || k <= st.StateTick || h != hashes[k] {
+			t.Errorf("delay %d: spectator's last hash at tick %d %016x, host's %016x (snapshot at %d)", delay, k, h, hashes[k], st.StateTick)
+		}
+		if st.Malformed != 0 {
+			t.Errorf("delay %d: %d malformed catch-up messages", delay, st.Malformed)
+		}
+		t.Logf("delay %d: %+v", delay, st)
+	}
+}
+
+// travels makes a toy's state travel (a rollback.StateSimulation): the
+// state saved for a tick encodes as its tick, positions and step count,
+// then statePadding bytes that depend on the tick, so that a snapshot
+// takes several messages.
+type travels struct {
+	rollback.Simulation // the toy, or a wrapper of it
+	toy                 *toy
+}
+
+const (
+	statePadding  = 3 * rollback.MaxMessage
+	toyStateBytes = 8*6 + statePadding
+)
+
+func (s travels) AppendState(b []byte, tick int64) ([]byte, error) {
+	st := s.toy.saves[tick%int64(len(s.toy.saves))]
+	if st.tick != tick {
+		return b, fmt.Errorf("toy: no save of tick %d", tick)
+	}
+	b = binary.LittleEndian.AppendUint64(b, uint64(tick))
+	for _, p := range st.pos {
+		b = binary.LittleEndian.AppendUint64(b, uint64(p))
+	}
+	b = binary.LittleEndian.AppendUint64(b, st.steps)
+	for i := range statePadding {
+		b = append(b, byte(tick)+byte(i))
+	}
+	return b, nil
+}
+
+func (s travels) LoadState(tick int64, b []byte) error {
+	if len(b) != toyStateBytes || int64(binary.LittleEndian.Uint64(b)) != tick {
+		return fmt.Errorf("toy: a state of %d bytes for tick %d", len(b), tick)
+	}
+	for i := range s.toy.pos {
+		s.toy.pos[i] = int64(binary.LittleEndian.Uint64(b[8+8*i:]))
+	}
+	s.toy.steps = binary.LittleEndian.Uint64(b[40:])
+	for i, c := range b[48:] {
+		if c != byte(tick)+byte(i) {
+			return fmt.Errorf("toy: byte %d of the state's padding is %d, want %d", 48+i, c, byte(tick)+byte(i))
+		}
+	}
+	return s.toy.Save(tick)
 }
 
 // A log that reaches its bound stops logging, and a feed asked past its
@@ -216,13 +301,23 @@ func flip(b []byte, i int) []byte {
 }
 
 // catchUpMessage returns a feed's first message of a short match.
-func catchUpMessage(t testing.TB) []byte {
+func catchUpMessage(t testing.TB) []byte { return firstFeedMessage(t, false) }
+
+// firstFeedMessage is the first message a feed sends a new follower: with
+// state, over simulations whose state travels, 400 ticks into the match,
+// the first chunk of a snapshot.
+func firstFeedMessage(t testing.TB, state bool) []byte {
 	players := []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 0, Delay: 2}}
-	s, err := rollback.NewSession(newToy(8), rollback.Options{Players: players, Actions: 2, Window: 8, LogBytes: 1 << 12, Clock: timing.NewManualClock(0)})
+	host, ticks := newToy(8), 100
+	var sim rollback.Simulation = host
+	if state {
+		sim, ticks = travels{host, host}, 400
+	}
+	s, err := rollback.NewSession(sim, rollback.Options{Players: players, Actions: 2, Window: 8, LogBytes: 1 << 12, Clock: timing.NewManualClock(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 100 {
+	for range ticks {
 		script(1, 0, s.Tick()+2, s.Local(0))
 		script(2, 1, s.Tick()+2, s.Local(1))
 		if _, err := s.Advance(); err != nil {
@@ -230,7 +325,12 @@ func catchUpMessage(t testing.TB) []byte {
 		}
 	}
 	feed := s.NewFeed(0)
-	fol, _ := rollback.NewFollower(newToy(0), 2, 2, 0, 0, nil)
+	spec := newToy(0)
+	var specSim rollback.Simulation = spec
+	if state {
+		specSim = travels{spec, spec}
+	}
+	fol, _ := rollback.NewFollower(specSim, 2, 2, 0, 0, nil)
 	if err := feed.Receive(fol.AppendAck(nil)); err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +358,7 @@ func TestFeedRewindSendsAFullAllowance(t *testing.T) {
 	feed := s.NewFeed(0)
 	ack := func(next int64) {
 		t.Helper()
-		if err := feed.Receive(binary.AppendUvarint([]byte{'M', 'A', 2}, uint64(next))); err != nil {
+		if err := feed.Receive(append(binary.AppendUvarint([]byte{'M', 'A', 2}, uint64(next)), 0)); err != nil {
 			t.Fatal(err)
 		}
 	}

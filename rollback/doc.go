@@ -70,8 +70,14 @@
 //
 // A follower starts from the state before its start tick: tick 0, the
 // initial world every peer builds the same from the same game and
-// configuration ([NewFollower]'s start is the seam for a transferred
-// snapshot at a later tick). A player who catches up (a restarted
+// configuration. When its simulation's state travels
+// ([StateSimulation]; an [App]'s does) and it asks from more than 300
+// ticks behind, the feed sends it the encoded state of the latest
+// confirmed tick instead, in checksummed chunks, then the inputs from a
+// little before that tick (held, not run: a player's first messages are
+// coded against them), so catching up costs the same however long the
+// match has run ([FollowerStats].StateTick and StateBytes say which it
+// got). A player who catches up (a restarted
 // process rejoining its slot) then plays on with [NewSessionAfter], from
 // the tick the follower reached once [Follower.CaughtUp]: every catch-up
 // message says how far the feed could send, and while the player was

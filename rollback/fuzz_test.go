@@ -41,23 +41,33 @@ func FuzzReceive(f *testing.F) {
 	})
 }
 
-// FuzzCatchUp feeds arbitrary catch-up messages and acknowledgements to a
-// follower and a feed: each is taken whole or refused, and a follower
-// never runs past what it received.
+// FuzzCatchUp feeds arbitrary catch-up messages (inputs, snapshot
+// chunks) and acknowledgements to followers and a feed: each is taken
+// whole or refused, a follower never runs past what it received, and
+// one whose state travels loads only a whole, genuine snapshot.
 func FuzzCatchUp(f *testing.F) {
 	f.Add(catchUpMessage(f))
-	f.Add([]byte("MA\x01\x05"))
+	f.Add(firstFeedMessage(f, true))
+	f.Add([]byte("MA\x02\x05\x00"))
+	f.Add([]byte("MA\x02\x00\x01"))
 	f.Fuzz(func(t *testing.T, m []byte) {
-		fol, err := rollback.NewFollower(newToy(0), 2, 2, 10, 0, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = fol.Receive(m)
-		if _, err := fol.Advance(time.Second, 10000); err != nil {
-			t.Fatal(err)
-		}
-		if st := fol.Stats(); st.Tick > st.Received {
-			t.Fatalf("follower at tick %d past the %d received", st.Tick, st.Received)
+		spec := newToy(0)
+		for _, sim := range []rollback.Simulation{newToy(0), travels{spec, spec}} {
+			fol, err := rollback.NewFollower(sim, 2, 2, 10, 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = fol.Receive(m)
+			if _, err := fol.Advance(time.Second, 10000); err != nil {
+				t.Fatal(err)
+			}
+			st := fol.Stats()
+			if st.Tick > st.Received {
+				t.Fatalf("follower at tick %d past the %d received", st.Tick, st.Received)
+			}
+			if st.StateBytes != 0 && st.StateBytes != toyStateBytes {
+				t.Fatalf("loaded a snapshot of %d bytes; the toy's are %d", st.StateBytes, toyStateBytes)
+			}
 		}
 		players := []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 0, Delay: 2}}
 		s, err := rollback.NewSession(newToy(8), rollback.Options{Players: players, Actions: 2, Window: 8, LogBytes: 1 << 12})

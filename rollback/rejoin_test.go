@@ -15,14 +15,19 @@ import (
 // inputs from tick 0 with a new simulation, plays on from where it caught
 // up, and both peers end on the same states at the ticks both confirmed.
 // It dies at several instants, so that the inputs before the tick it
-// rejoins on (against which its first messages are coded) differ.
+// rejoins on (against which its first messages are coded) differ. With
+// simulations whose state travels it starts from a snapshot of the
+// host's instead (dying past 5 s, more than the ticks a snapshot is
+// worth).
 func TestARestartedPeerRejoins(t *testing.T) {
-	for _, die := range []time.Duration{5000, 5017, 5034, 5051, 5068, 5085, 5102, 5119, 5136, 5153, 5170, 5187, 5204, 5221, 5238, 5255} {
-		t.Run(fmt.Sprint(die*time.Millisecond), func(t *testing.T) { rejoinAfter(t, die*time.Millisecond) })
+	for _, state := range []bool{false, true} {
+		for _, die := range []time.Duration{6000, 6017, 6034, 6051, 6068, 6085, 6102, 6119} {
+			t.Run(fmt.Sprintf("state=%v/%v", state, die*time.Millisecond), func(t *testing.T) { rejoinAfter(t, die*time.Millisecond, state) })
+		}
 	}
 }
 
-func rejoinAfter(t *testing.T, die time.Duration) {
+func rejoinAfter(t *testing.T, die time.Duration, state bool) {
 	nw, err := netsim.NewNetwork(2, netsim.Options{Latency: 30 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Seed: 8})
 	if err != nil {
 		t.Fatal(err)
@@ -31,8 +36,15 @@ func rejoinAfter(t *testing.T, die time.Duration) {
 	opts := func(self, logBytes int) rollback.Options {
 		return rollback.Options{Self: self, Players: players, Actions: 2, Window: 8, HashEvery: 10, LogBytes: logBytes, Clock: timing.NewManualClock(0)}
 	}
+	// sim is the simulation of a session over h.
+	sim := func(h *hashed) rollback.Simulation {
+		if state {
+			return travels{h, h.toy}
+		}
+		return h
+	}
 	hostSim := &hashed{newToy(8), map[int64]uint64{}}
-	host, err := rollback.NewSession(hostSim, opts(0, 1<<16))
+	host, err := rollback.NewSession(sim(hostSim), opts(0, 1<<16))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +60,12 @@ func rejoinAfter(t *testing.T, die time.Duration) {
 	msg, buf := make([]byte, 0, 4096), make([]byte, 64<<10)
 	var next [2]time.Duration
 	startTick := int64(-1)
+	var fol0 rollback.FollowerStats // the follower's, once caught up
 	for now := time.Duration(0); now < end; now += time.Millisecond {
 		at := timing.Instant(now)
 		for n, ok := nw.Link(1, 0).Receive(at, buf); ok; n, ok = nw.Link(1, 0).Receive(at, buf) {
 			m := buf[:n]
-			if m[1] == 'A' {
+			if rollback.IsAck(m) {
 				if err := feed.Receive(m); err != nil {
 					t.Fatal(err)
 				}
@@ -65,7 +78,7 @@ func rejoinAfter(t *testing.T, die time.Duration) {
 			switch {
 			case now >= die && now < restart:
 				// nobody listens
-			case m[1] == 'K':
+			case rollback.IsCatchUp(m):
 				if fol != nil {
 					if err := fol.Receive(m); err != nil {
 						t.Fatal(err)
@@ -107,7 +120,7 @@ func rejoinAfter(t *testing.T, die time.Duration) {
 			host.Rejoined(1)
 			feed = host.NewFeed(0)
 			joinSim = &hashed{newToy(8), map[int64]uint64{}}
-			if fol, err = rollback.NewFollower(joinSim, 2, 2, 10, 0, timing.NewManualClock(0)); err != nil {
+			if fol, err = rollback.NewFollower(sim(joinSim), 2, 2, 10, 0, timing.NewManualClock(0)); err != nil {
 				t.Fatal(err)
 			}
 			next[1] = now
@@ -127,7 +140,7 @@ func rejoinAfter(t *testing.T, die time.Duration) {
 				if _, logged, _, _ := host.Logged(); fol.Tick() != logged {
 					t.Fatalf("caught up at tick %d; the host's log ends at %d", fol.Tick(), logged)
 				}
-				startTick = fol.Tick()
+				startTick, fol0 = fol.Tick(), fol.Stats()
 				if joiner, err = rollback.NewSessionAfter(fol, opts(1, 0)); err != nil {
 					t.Fatal(err)
 				}
@@ -154,6 +167,9 @@ func rejoinAfter(t *testing.T, die time.Duration) {
 		if _, err := s.Advance(); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if state && fol0.StateBytes != toyStateBytes {
+		t.Errorf("caught up from a snapshot of %d bytes, want %d: %+v", fol0.StateBytes, toyStateBytes, fol0)
 	}
 	hs, js := host.Stats(), joiner.Stats()
 	t.Logf("rejoined at tick %d; host %+v; joiner %+v", startTick, hs, js)

@@ -9,8 +9,9 @@ import (
 )
 
 // A host and a joiner play 15 s of seeded random input over loopback
-// UDP; a spectator (--spectate, with no window) joins about 3 s into the
-// match, catches up from tick 0 and follows live; all three end on the
+// UDP; a spectator (--spectate, with no window) joins about 7 s into the
+// match, starts from the host's snapshot of a recent confirmed tick,
+// catches up on the inputs since and follows live; all three end on the
 // same confirmed line.
 func TestSpectatorWatchesTwoProcesses(t *testing.T) {
 	if testing.Short() {
@@ -28,7 +29,7 @@ func TestSpectatorWatchesTwoProcesses(t *testing.T) {
 	if err := j.Start(); err != nil {
 		t.Fatal(err)
 	}
-	<-time.After(3 * time.Second) // the match is under way
+	<-time.After(7 * time.Second) // the match is well under way: more than 300 ticks in
 	s := exec.CommandContext(ctx, bin, append([]string{"--no-window", "--spectate", addr, "--token", token}, common...)...)
 	var serr strings.Builder
 	s.Stderr = &serr
@@ -42,6 +43,9 @@ func TestSpectatorWatchesTwoProcesses(t *testing.T) {
 	host, join, spec := hr.wait(t), confirmedLine.FindString(jout.String()), confirmedLine.FindString(string(sout))
 	if host == "" || host != join || host != spec {
 		t.Fatalf("the three end apart:\nhost: %q\njoin: %q\nspectator: %q\nhost's errors: %s\nspectator's output: %s %s", host, join, spec, hr.errs.String(), sout, serr.String())
+	}
+	if !strings.Contains(serr.String(), "starting from the host's snapshot of tick") {
+		t.Errorf("the spectator did not start from a snapshot:\n%s", serr.String())
 	}
 	if !strings.Contains(hr.errs.String(), "spectator (peer 2) joined") {
 		t.Errorf("the host did not report the spectator's arrival:\n%s", hr.errs.String())
