@@ -316,7 +316,10 @@ func (s *Session) startNet() error {
 		return fmt.Errorf("framework: networked match: %w", err)
 	}
 	if m.Spectator {
-		return s.startSpectator(app, len(n.Seats[0]))
+		if err := s.startSpectator(app, len(n.Seats[0])); err != nil {
+			return err
+		}
+		return s.startMatchRecording()
 	}
 	opts := rollback.Options{Self: m.Self, Actions: len(n.Seats[0]), Window: window, HashEvery: every, Clock: s.rt.Options().Clock}
 	if m.Self == 0 {
@@ -356,10 +359,13 @@ func (s *Session) startNet() error {
 		r.bot = newBot(m.Bot, len(r.local), len(n.Seats[0]))
 	}
 	if m.Rejoining {
-		if s.matchRec != nil {
-			return errors.New("framework: --record: this run takes back a dropped player's slot in a match under way, so its recording would lack the ticks before it caught up; record on the host")
+		// It records what it catches up on, then what it plays, into the
+		// one recording (the follower runs every input from tick 0 then).
+		r.rec = s.matchRec
+		if err := s.startRejoin(app, r, opts); err != nil {
+			return err
 		}
-		return s.startRejoin(app, r, opts)
+		return s.startMatchRecording()
 	}
 	sess, err := rollback.NewSession(app, opts)
 	if err != nil {
@@ -580,9 +586,6 @@ func (f *Flags) validateNet() error {
 		}
 		if f.Bot != 0 || f.Dedicated {
 			errs = append(errs, errors.New("framework: --spectate with --bot or --dedicated: a spectator plays no player and hosts nothing"))
-		}
-		if f.Record != "" {
-			errs = append(errs, errors.New("framework: --spectate and --record: a spectator does not record yet; record on a player or the host"))
 		}
 		if f.Replay != "" || f.SyncTest != 0 {
 			errs = append(errs, errors.New("framework: --spectate watches a match: not with --replay or --synctest"))

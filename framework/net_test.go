@@ -104,7 +104,6 @@ func TestNetFlags(t *testing.T) {
 		{[]string{"--spectate", "127.0.0.1:7777"}, "--spectate needs --token"},
 		{[]string{"--spectate", "127.0.0.1:7777", "--token", "x", "--join", "127.0.0.1:7777"}, "a session watches a match or plays in one"},
 		{[]string{"--spectate", "127.0.0.1:7777", "--token", "x", "--bot", "1"}, "a spectator plays no player"},
-		{[]string{"--spectate", "127.0.0.1:7777", "--token", "x", "--record", "m.rec"}, "a spectator does not record yet"},
 	} {
 		var out, errs strings.Builder
 		if st := framework.MainStatus(netGame(), c.args, &out, &errs); st != 2 || !strings.Contains(errs.String(), c.want) {

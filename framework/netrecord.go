@@ -7,6 +7,7 @@ import (
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -66,21 +67,27 @@ func (s *Session) FinishMatchRecording(sessionErr error) error {
 }
 
 // startMatchRecording opens the recording of the match once startNet has
-// built it, so that the header holds the seats Setup declared. Nothing
-// to do without --record.
+// built it (a player's session, or a follower's), so that the header
+// holds the seats Setup declared. Nothing to do without --record.
 func (s *Session) startMatchRecording() error {
 	m := s.matchRec
-	if m == nil || s.net == nil {
+	if m == nil || (s.net == nil && s.spec == nil) {
 		return nil
 	}
 	n := s.game.Net
 	header := RecordingHeader(s.game, s.cfg, s.rt.Options().Mode)
 	header.Net = &recording.Net{Players: n.Players, Actions: len(n.Seats[0]), Peer: s.match.Self}
+	if s.match.Spectator {
+		header.Net.Peer = -1
+	}
 	m.every = int64(s.cfg.Net.HashEvery)
 	if m.every > 0 {
 		header.CheckpointEvery = int(m.every)
 	}
-	m.step = s.net.step
+	m.step = s.cfg.Timing.FixedStep
+	if rate := s.cfg.Timing.Rate; !rate.IsZero() {
+		m.step = rate.Step()
+	}
 	m.stop = -1
 	if s.stopAfter > 0 && m.every > 0 {
 		// Every peer stops on the same confirmed tick but runs on a
@@ -128,7 +135,28 @@ func (r *netRun) recordConfirmed(t *runtime.TickContext) error {
 	if m == nil {
 		return nil
 	}
-	settled := r.sess.Settled()
+	if err := m.record(r.sess, r.app, len(r.seats[0])); err != nil {
+		return err
+	}
+	o := &t.Owed
+	if o.Resimulated == 0 && o.ResimulationTime == 0 && o.Held == 0 && o.Advantage == 0 {
+		return nil
+	}
+	m.pacing = recording.Pacing{Update: t.Number, Tick: r.sess.Tick(), Resimulated: o.Resimulated,
+		ResimulationTime: o.ResimulationTime, Held: o.Held, Advantage: o.Advantage}
+	if err := m.rec.w.Pacing(&m.pacing); err != nil {
+		return fmt.Errorf("framework: --record: %w", err)
+	}
+	return nil
+}
+
+// record writes the ticks of tl that settled since the last call, each
+// with every player's confirmed input (actions each), and the hashes
+// app took of them. A player's session is one timeline; a follower's (a
+// spectator, or a player catching up before its session takes over the
+// same recording) is another. It allocates nothing.
+func (m *matchRecording) record(tl rollback.Timeline, app *rollback.App, actions int) error {
+	settled := tl.Settled()
 	if m.stop >= 0 {
 		settled = min(settled, m.stop)
 	}
@@ -139,9 +167,8 @@ func (r *netRun) recordConfirmed(t *runtime.TickContext) error {
 		tk.Update.Start = timing.Instant(k) * timing.Instant(m.step)
 		tk.Update.End = tk.Update.Start + timing.Instant(m.step)
 		tk.InputStart, tk.InputEnd = tk.Update.Start, tk.Update.End
-		actions := len(r.seats[0])
 		for p := range len(tk.Players) / actions {
-			in, ok := r.sess.ConfirmedInput(p, k)
+			in, ok := tl.ConfirmedInput(p, k)
 			if !ok {
 				return fmt.Errorf("framework: --record: player %d's confirmed input for tick %d is no longer held", p, k)
 			}
@@ -155,7 +182,7 @@ func (r *netRun) recordConfirmed(t *runtime.TickContext) error {
 		}
 		// The hash of the state after tick k, which the session took as
 		// the state before tick k+1.
-		hash, types, ok := r.app.HashTypesAt(r.sess, k+1)
+		hash, types, ok := app.HashTypesAt(tl, k+1)
 		if !ok {
 			return fmt.Errorf("framework: --record: the confirmed world hash of tick %d is no longer held", k+1)
 		}
@@ -167,15 +194,6 @@ func (r *netRun) recordConfirmed(t *runtime.TickContext) error {
 		if err := m.rec.w.Checkpoint(c); err != nil {
 			return fmt.Errorf("framework: --record: %w", err)
 		}
-	}
-	o := &t.Owed
-	if o.Resimulated == 0 && o.ResimulationTime == 0 && o.Held == 0 && o.Advantage == 0 {
-		return nil
-	}
-	m.pacing = recording.Pacing{Update: t.Number, Tick: r.sess.Tick(), Resimulated: o.Resimulated,
-		ResimulationTime: o.ResimulationTime, Held: o.Held, Advantage: o.Advantage}
-	if err := m.rec.w.Pacing(&m.pacing); err != nil {
-		return fmt.Errorf("framework: --record: %w", err)
 	}
 	return nil
 }

@@ -153,13 +153,11 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 			}()
 		}
 	}
-	if opts.Match != nil && (opts.Match.seatless() || opts.NoWindow) {
-		return sess.runWindowless(rtOpts, opts.Screenshot)
-	}
-	sess.screenshot = opts.Screenshot
 	if opts.Record != "" && opts.Match != nil {
 		// A match records its confirmed timeline once Setup has declared
-		// the seats (netrecord.go), not this machine's devices.
+		// the seats (netrecord.go), not this machine's devices: with a
+		// window or without (a dedicated host, a spectator or bots with
+		// --no-window).
 		if err := sess.RecordMatch(opts.Record); err != nil {
 			return err
 		}
@@ -171,7 +169,12 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 				panic(p)
 			}
 		}()
-	} else if opts.Record != "" {
+	}
+	if opts.Match != nil && (opts.Match.seatless() || opts.NoWindow) {
+		return sess.runWindowless(rtOpts, opts.Screenshot)
+	}
+	sess.screenshot = opts.Screenshot
+	if opts.Record != "" && opts.Match == nil {
 		rec, rerr := openRecording(opts.Record, g, cfg, rtOpts.Mode)
 		if rerr != nil {
 			return rerr

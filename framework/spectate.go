@@ -42,6 +42,10 @@ type specRun struct {
 	log       io.Writer
 	bad       error // the first catch-up message refused
 	toldState bool  // the snapshot it started from was reported
+	// rec records the confirmed timeline it follows (--record), or is
+	// nil; actions is each player's action count.
+	rec     *matchRecording
+	actions int
 	// rejoin is, for a rejoining player, the match it plays on in once
 	// caught up; nil for a spectator.
 	rejoin *rejoin
@@ -93,7 +97,10 @@ func (s *Session) startFollower(app *rollback.App, actions, delay int) error {
 		step = rate.Step()
 	}
 	app.SetDelta(step)
-	s.spec = &specRun{app: app, fol: fol, tr: m.Transport, msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage),
+	if s.matchRec != nil {
+		fol.FromStart() // its recording starts at tick 0, as a player's does
+	}
+	s.spec = &specRun{app: app, fol: fol, tr: m.Transport, rec: s.matchRec, actions: actions, msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage),
 		step: runStep{tick: step, half: step / 2, delay: delay}, log: s.stderr}
 	if s.spec.log == nil {
 		s.spec.log = os.Stderr
@@ -145,8 +152,18 @@ func (r *specRun) update(t *runtime.TickContext, target int64) error {
 		budget, most := time.Duration(0), 1
 		if limit > 2*r.step.delay+2 {
 			budget, most = r.step.half, limit
+			if r.rec != nil && r.rec.every > 0 {
+				// The App keeps its last 64 hashes: the recording reads
+				// them after the update, so an update runs fewer.
+				most = min(most, 32*int(r.rec.every))
+			}
 		}
 		if _, err := r.app.Follow(r.fol, t, budget, most); err != nil {
+			return err
+		}
+	}
+	if r.rec != nil {
+		if err := r.rec.record(r.fol, r.app, r.actions); err != nil {
 			return err
 		}
 	}

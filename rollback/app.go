@@ -69,7 +69,9 @@ type App struct {
 	hash    ecs.Hash
 	err     error
 	rolling bool
-	// saved is the tick of the latest Save; hashes the hash of each tick
+	// saved is the tick whose state the App holds (set by Save, Restore,
+	// LoadState and each Step: a follower steps without saving); hashes
+	// the hash of each tick
 	// the session hashed (every HashEvery), by the tick's slot: the latest
 	// hash of a tick is that of its confirmed timeline once its inputs
 	// are confirmed, since a rollback before it saves and hashes it again.
@@ -161,7 +163,10 @@ func (a *App) Save(tick int64) error {
 }
 
 // Restore implements [Simulation].
-func (a *App) Restore(tick int64) error { return a.ring.Restore(uint64(tick)) }
+func (a *App) Restore(tick int64) error {
+	a.saved = tick
+	return a.ring.Restore(uint64(tick))
+}
 
 // Step implements [Simulation].
 func (a *App) Step(in *Inputs, resim bool) error {
@@ -182,6 +187,7 @@ func (a *App) Step(in *Inputs, resim bool) error {
 	a.players.in = in
 	err := a.app.Update(&a.tick)
 	a.players.in = nil
+	a.saved = in.Tick() + 1 // the state before the next tick
 	return err
 }
 
@@ -214,12 +220,13 @@ func (a *App) ConfirmedHash(s *Session) (tick int64, hash uint64, ok bool) {
 	return tick, hash, ok
 }
 
-// HashAt returns the world hash of the confirmed timeline at tick, if s
-// hashed that tick ([Options.HashEvery]), its inputs are all confirmed and
-// the App still holds it: for comparing peers at one tick.
-func (a *App) HashAt(s *Session, tick int64) (uint64, bool) {
+// HashAt returns the world hash of the confirmed timeline s at tick (a
+// session's or a follower's), if s hashed that tick
+// ([Options.HashEvery]), it is settled and the App still holds it: for
+// comparing peers at one tick.
+func (a *App) HashAt(s Timeline, tick int64) (uint64, bool) {
 	h := a.hashes[a.slot(tick)]
-	if !h.ok || h.tick != tick || tick > s.Stats().Confirmed {
+	if !h.ok || h.tick != tick || tick > s.Settled() {
 		return 0, false
 	}
 	return h.hash, true

@@ -517,6 +517,12 @@ func NewFollower(sim Simulation, players, actions, hashEvery int, start int64, c
 	return f, nil
 }
 
+// FromStart makes the follower ask for every input from its start tick,
+// never a snapshot, whatever its simulation: for a receiver that records
+// the match from its first tick. Call it before its first
+// acknowledgement.
+func (f *Follower) FromStart() { f.stateful = false }
+
 // wantsState reports whether a snapshot will still do: the simulation's
 // state travels, and the follower has neither loaded one nor received or
 // run any tick.

@@ -126,7 +126,8 @@ func (r *hostRun) wait(t *testing.T) string {
 // no display, no X server to start (no Xvfb on its PATH), no sound device
 // tried, and built without cgo (so without GLFW, OpenGL or ALSA): two
 // headless joiners of the ordinary build play 10 s of seeded random input
-// through it, and all three end on the same confirmed tick and hash.
+// through it, and all three end on the same confirmed tick and hash, as
+// does the replay of the host's recording (--record).
 func TestDedicatedHost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts three processes for 10 s of play")
@@ -135,7 +136,8 @@ func TestDedicatedHost(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	common := []string{"--ticks", "630", "--set", "net.join_timeout=30s"}
-	h := exec.CommandContext(ctx, server, append([]string{"--dedicated", "--host", "127.0.0.1:0"}, common...)...)
+	rec := filepath.Join(t.TempDir(), "server.rec")
+	h := exec.CommandContext(ctx, server, append([]string{"--dedicated", "--host", "127.0.0.1:0", "--record", rec}, common...)...)
 	h.Env = append(os.Environ(), "DISPLAY=", "WAYLAND_DISPLAY=", "PATH="+t.TempDir())
 	hr := startHost(t, h)
 	addr, token := hr.addr, hr.token
@@ -168,7 +170,11 @@ func TestDedicatedHost(t *testing.T) {
 	if host == "" || host != joined[0] || host != joined[1] {
 		t.Fatalf("the peers end apart:\nhost:    %q %s\njoiners: %q", host, hr.errs.String(), joined)
 	}
-	t.Logf("all three peers: %s", host)
+	out, err := exec.CommandContext(ctx, bin, "--replay", rec).CombinedOutput()
+	if got := confirmedLine.FindString(string(out)); err != nil || got != host {
+		t.Errorf("--replay of the dedicated host's recording: %v, ends with %q, the match with %q\n%s", err, got, host, out)
+	}
+	t.Logf("all three peers and the replay of the host's recording: %s", host)
 }
 
 // playProcesses runs a host and a joiner of bin for ticks headless ticks over

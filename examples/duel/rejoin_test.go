@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +27,10 @@ func TestARestartedJoinerRejoins(t *testing.T) {
 	t.Run("quic", func(t *testing.T) { rejoin(t, bin, "quic", 600, 3*time.Second, false) })
 }
 
+// rejoin plays it over tr for ticks ticks, killing the joiner after kill;
+// the restarted joiner starts from the host's snapshot when snapshot is
+// set, and otherwise records the match (--record: every input from tick
+// 0, then what it plays) and its recording replays to the match's line.
 func rejoin(t *testing.T, bin, tr string, ticks int, kill time.Duration, snapshot bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -49,7 +54,12 @@ func rejoin(t *testing.T, bin, tr string, ticks int, kill time.Duration, snapsho
 			t.Fatalf("the host never reported the killed joiner disconnected:\n%s", hr.errs.String())
 		}
 	}
-	again := exec.CommandContext(ctx, bin, join...)
+	rec := filepath.Join(t.TempDir(), "rejoined.rec")
+	againArgs := join
+	if !snapshot {
+		againArgs = append(append([]string{}, join...), "--record", rec)
+	}
+	again := exec.CommandContext(ctx, bin, againArgs...)
 	var aerr strings.Builder
 	again.Stderr = &aerr
 	aout, err := again.Output()
@@ -59,6 +69,12 @@ func rejoin(t *testing.T, bin, tr string, ticks int, kill time.Duration, snapsho
 	host, rejoined := hr.wait(t), confirmedLine.FindString(string(aout))
 	if host == "" || host != rejoined {
 		t.Fatalf("the peers end apart:\nhost: %q\nrejoined: %q\nhost's errors: %s\nrejoined's output: %s %s", host, rejoined, hr.errs.String(), aout, aerr.String())
+	}
+	if !snapshot {
+		out, err := exec.CommandContext(ctx, bin, "--replay", rec).CombinedOutput()
+		if got := confirmedLine.FindString(string(out)); err != nil || got != host {
+			t.Errorf("--replay of the rejoined joiner's recording: %v, ends with %q, the match with %q\n%s", err, got, host, out)
+		}
 	}
 	if !strings.Contains(aerr.String(), "caught up on the match at tick") {
 		t.Errorf("the restarted joiner did not say it caught up:\n%s", aerr.String())

@@ -3,16 +3,19 @@ package main
 import (
 	"context"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
 // A host and a joiner play 15 s of seeded random input over loopback
-// UDP; a spectator (--spectate, with no window) joins about 7 s into the
-// match, starts from the host's snapshot of a recent confirmed tick,
-// catches up on the inputs since and follows live; all three end on the
-// same confirmed line.
+// UDP; a spectator (--spectate, with no window, recording with --record)
+// joins about 7 s into the match, catches up on every input from tick 0
+// (a recording starts there, so not from a snapshot) and follows live;
+// all three end on the same confirmed line, and so does the replay of the
+// spectator's recording. (TestARestartedJoinerRejoins starts a follower
+// from the host's snapshot.)
 func TestSpectatorWatchesTwoProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts three processes for 15 s of play")
@@ -30,7 +33,8 @@ func TestSpectatorWatchesTwoProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-time.After(7 * time.Second) // the match is well under way: more than 300 ticks in
-	s := exec.CommandContext(ctx, bin, append([]string{"--no-window", "--spectate", addr, "--token", token}, common...)...)
+	rec := filepath.Join(t.TempDir(), "spectator.rec")
+	s := exec.CommandContext(ctx, bin, append([]string{"--no-window", "--spectate", addr, "--token", token, "--record", rec}, common...)...)
 	var serr strings.Builder
 	s.Stderr = &serr
 	sout, err := s.Output()
@@ -44,8 +48,12 @@ func TestSpectatorWatchesTwoProcesses(t *testing.T) {
 	if host == "" || host != join || host != spec {
 		t.Fatalf("the three end apart:\nhost: %q\njoin: %q\nspectator: %q\nhost's errors: %s\nspectator's output: %s %s", host, join, spec, hr.errs.String(), sout, serr.String())
 	}
-	if !strings.Contains(serr.String(), "starting from the host's snapshot of tick") {
-		t.Errorf("the spectator did not start from a snapshot:\n%s", serr.String())
+	if strings.Contains(serr.String(), "starting from the host's snapshot of tick") {
+		t.Errorf("the spectator records, so it should run every input from tick 0, not start from a snapshot:\n%s", serr.String())
+	}
+	out, err := exec.CommandContext(ctx, bin, "--replay", rec).CombinedOutput()
+	if got := confirmedLine.FindString(string(out)); err != nil || got != host {
+		t.Errorf("--replay of the spectator's recording: %v, ends with %q, the match with %q\n%s", err, got, host, out)
 	}
 	if !strings.Contains(hr.errs.String(), "spectator (peer 2) joined") {
 		t.Errorf("the host did not report the spectator's arrival:\n%s", hr.errs.String())
