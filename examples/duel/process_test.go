@@ -170,11 +170,18 @@ func TestDedicatedHost(t *testing.T) {
 	if host == "" || host != joined[0] || host != joined[1] {
 		t.Fatalf("the peers end apart:\nhost:    %q %s\njoiners: %q", host, hr.errs.String(), joined)
 	}
-	out, err := exec.CommandContext(ctx, bin, "--replay", rec).CombinedOutput()
-	if got := confirmedLine.FindString(string(out)); err != nil || got != host {
-		t.Errorf("--replay of the dedicated host's recording: %v, ends with %q, the match with %q\n%s", err, got, host, out)
-	}
+	wantReplay(t, ctx, bin, rec, host, "the dedicated host's")
 	t.Logf("all three peers and the replay of the host's recording: %s", host)
+}
+
+// wantReplay replays the recording rec of whose with bin and fails the
+// test unless the replay ends on the match's confirmed line.
+func wantReplay(t *testing.T, ctx context.Context, bin, rec, line, whose string) {
+	t.Helper()
+	out, err := exec.CommandContext(ctx, bin, "--replay", rec).CombinedOutput()
+	if got := confirmedLine.FindString(string(out)); err != nil || got != line {
+		t.Errorf("--replay of %s recording: %v, ends with %q, the match with %q\n%s", whose, err, got, line, out)
+	}
 }
 
 // playProcesses runs a host and a joiner of bin for ticks headless ticks over

@@ -71,10 +71,7 @@ func rejoin(t *testing.T, bin, tr string, ticks int, kill time.Duration, snapsho
 		t.Fatalf("the peers end apart:\nhost: %q\nrejoined: %q\nhost's errors: %s\nrejoined's output: %s %s", host, rejoined, hr.errs.String(), aout, aerr.String())
 	}
 	if !snapshot {
-		out, err := exec.CommandContext(ctx, bin, "--replay", rec).CombinedOutput()
-		if got := confirmedLine.FindString(string(out)); err != nil || got != host {
-			t.Errorf("--replay of the rejoined joiner's recording: %v, ends with %q, the match with %q\n%s", err, got, host, out)
-		}
+		wantReplay(t, ctx, bin, rec, host, "the rejoined joiner's")
 	}
 	if !strings.Contains(aerr.String(), "caught up on the match at tick") {
 		t.Errorf("the restarted joiner did not say it caught up:\n%s", aerr.String())

@@ -51,10 +51,7 @@ func TestSpectatorWatchesTwoProcesses(t *testing.T) {
 	if strings.Contains(serr.String(), "starting from the host's snapshot of tick") {
 		t.Errorf("the spectator records, so it should run every input from tick 0, not start from a snapshot:\n%s", serr.String())
 	}
-	out, err := exec.CommandContext(ctx, bin, "--replay", rec).CombinedOutput()
-	if got := confirmedLine.FindString(string(out)); err != nil || got != host {
-		t.Errorf("--replay of the spectator's recording: %v, ends with %q, the match with %q\n%s", err, got, host, out)
-	}
+	wantReplay(t, ctx, bin, rec, host, "the spectator's")
 	if !strings.Contains(hr.errs.String(), "spectator (peer 2) joined") {
 		t.Errorf("the host did not report the spectator's arrival:\n%s", hr.errs.String())
 	}
