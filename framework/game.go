@@ -335,7 +335,7 @@ func (s *Session) Update(t *runtime.TickContext) error {
 	if err := s.updateNet(t); err != nil {
 		return err
 	}
-	if s.report != nil {
+	if s.report != nil && s.net != nil { // none while resynchronising
 		s.report.ticks.tick(t, s.net)
 	}
 	if s.stopAfter > 0 && !t.StopRequested() && s.ranAll(t) {

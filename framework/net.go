@@ -266,6 +266,12 @@ type netRun struct {
 	awaySet  uint32
 	clock    timing.Clock
 	patience time.Duration
+	// opts are the session's options, for a session that plays on after
+	// resynchronising; heldFor is how long the session has held in a
+	// row (a host past the cutoff plays on without the peer it waits
+	// for: fillPast).
+	opts    rollback.Options
+	heldFor time.Duration
 	// sinceYield counts updates since the last one yielded, yields those
 	// yielded (see yield).
 	sinceYield int
@@ -358,6 +364,7 @@ func (s *Session) startNet() error {
 	if m.Bot != 0 && len(r.local) > 0 {
 		r.bot = newBot(m.Bot, len(r.local), len(n.Seats[0]))
 	}
+	r.opts = opts
 	if m.Rejoining {
 		// It records what it catches up on, then what it plays, into the
 		// one recording (the follower runs every input from tick 0 then).
@@ -398,6 +405,9 @@ func (s *Session) updateNet(t *runtime.TickContext) error {
 	}
 	if s.net != nil {
 		err := s.net.update(t)
+		if errors.Is(err, rollback.ErrResync) {
+			return s.resync(err)
+		}
 		if errors.Is(err, errPeerLeft) {
 			fmt.Fprintf(s.net.log, "%s: %v: the match ends\n", programName(), err)
 			s.rt.Stop()
@@ -462,6 +472,10 @@ func (r *netRun) update(t *runtime.TickContext) error {
 	}
 	if !st.Held {
 		r.ticks++
+		r.heldFor = 0
+	} else {
+		r.heldFor += r.step
+		r.fillPast()
 	}
 	t.Owed.Resimulated, t.Owed.ResimulationTime = st.Resimulated, st.ResimulationTime
 	if st.Held {
@@ -507,6 +521,25 @@ func (r *netRun) update(t *runtime.TickContext) error {
 		return d
 	}
 	return nil
+}
+
+// fillPast makes a host that has held for one peer longer than the
+// scheduler's cutoff play on without it (rollback.Session.Fill): that
+// peer's players get neutral input until it asks to catch up on the
+// host's timeline (it resynchronises, see Session.resync). Only in a
+// match of two peers, and not for a peer reported disconnected, which
+// the match waits for (up to net.join_timeout) as a player may rejoin.
+func (r *netRun) fillPast() {
+	if r.self != 0 || len(r.peers) != 1 || r.heldFor <= r.cutoff || r.awaySet != 0 {
+		return
+	}
+	peer := r.peers[0]
+	if _, filling := r.sess.Filling(); filling || (r.feeds != nil && r.feeds[peer] != nil) {
+		return
+	}
+	if r.sess.Fill(peer) == nil {
+		fmt.Fprintf(r.log, "%s: peer %d held the match for %v (timing.debt.cutoff): playing on without it, its players' input neutral, until it resynchronises\n", programName(), peer, r.cutoff)
+	}
 }
 
 // tick gives the local players' input and advances the session.

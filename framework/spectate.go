@@ -84,6 +84,28 @@ func (s *Session) startRejoin(app *rollback.App, r *netRun, opts rollback.Option
 	return nil
 }
 
+// resync answers rollback.ErrResync: the host played on without this
+// machine (it held the match past the cutoff), so this session's
+// timeline is not the match's any more. It catches up as a rejoining
+// player does, from the host's snapshot (the world it holds is not the
+// state of any tick the host's timeline passed through), and plays on.
+// A recording ends with the error: what it kept is this machine's
+// timeline, which the match left.
+func (s *Session) resync(cause error) error {
+	r := s.net
+	if r.rec != nil {
+		return fmt.Errorf("framework: --record: %w; the recording keeps this machine's timeline up to where the match left it", cause)
+	}
+	s.net, r.sess = nil, nil
+	if err := s.startFollower(r.app, r.opts.Actions, 0); err != nil {
+		return err
+	}
+	s.spec.fol.NeedState()
+	s.spec.rejoin = &rejoin{run: r, opts: r.opts, seatless: s.match.Seatless}
+	fmt.Fprintf(s.spec.log, "%s: %v: resynchronising from the host's snapshot\n", programName(), cause)
+	return nil
+}
+
 // startFollower builds s.spec over app, following delay ticks behind
 // the host's confirmed end.
 func (s *Session) startFollower(app *rollback.App, actions, delay int) error {
@@ -273,8 +295,12 @@ func (r *netRun) feedMessage(from int, msg []byte) bool {
 		if !player {
 			return true // a spectator that left
 		}
+		if peer, filling := r.sess.Filling(); filling && peer == from {
+			r.sess.Unfill() // it resynchronises: its inputs are wanted from here
+		}
+		r.sess.Rejoined(from)
 		r.feeds[from] = r.sess.NewFeed(0)
-		fmt.Fprintf(r.log, "%s: peer %d rejoins: catching it up on the confirmed inputs\n", programName(), from)
+		fmt.Fprintf(r.log, "%s: peer %d is catching up: sending it the confirmed timeline\n", programName(), from)
 	}
 	if err := r.feeds[from].Receive(msg); err != nil && r.malformed == nil {
 		r.malformed = err

@@ -40,8 +40,9 @@ import (
 // whether a snapshot will do instead (0: no; else 1 + the bytes of it
 // received so far):
 //
-//	"MA" version(1) uvarint next tick, uvarint snapshot
+//	"MA" version(1) uvarint next tick, uvarint snapshot, uvarint needs
 //
+// (needs 1: only a snapshot will do, [Follower.NeedState]; else 0)
 // A receiver far behind (more than stateOver ticks) whose simulation's
 // state travels ([StateSimulation], such as an [App]) is sent the state of
 // a recent confirmed tick instead of every input since its start, in
@@ -215,6 +216,7 @@ type Feed struct {
 	// one (1 + the bytes it has, or 0); state the encoded state of tick
 	// stateTick once made, stateSent the bytes sent of it.
 	wants     uint64
+	needs     bool // only a snapshot will do
 	state     []byte
 	stateTick int64
 	stateSent int
@@ -240,6 +242,7 @@ func (f *Feed) Receive(msg []byte) error {
 	r := reader{b: msg[headerLength:]}
 	next := int64(r.uvarint("next tick", math.MaxInt64/4))
 	wants := r.uvarint("snapshot bytes", MaxState+1)
+	needs := r.uvarint("snapshot needed", 1)
 	switch {
 	case r.err != nil:
 		return r.err
@@ -254,7 +257,7 @@ func (f *Feed) Receive(msg []byte) error {
 	if wants > f.wants {
 		f.idle = 0
 	}
-	f.wants = wants
+	f.wants, f.needs = wants, needs == 1 && wants > 0
 	if wants == 0 {
 		f.state = nil // loaded, or never wanted: the log from next
 	}
@@ -359,11 +362,12 @@ func (f *Feed) appendState(dst []byte) (out []byte, ok bool, err error, handled 
 	if f.state == nil {
 		sim, travels := s.sim.(StateSimulation)
 		k := min(s.minFrontier(), s.tick)
-		if !travels || k-f.acked <= stateOver || s.pending >= 0 {
+		worth := k-f.acked > stateOver || f.needs
+		if !travels || !worth || s.pending >= 0 {
 			// Not worth it, or not possible; or a correction is not
 			// simulated yet, so the state saved for k may be predicted:
 			// after the next update.
-			return dst, false, nil, travels && k-f.acked > stateOver
+			return dst, false, nil, travels && worth
 		}
 		if f.state, err = sim.AppendState(make([]byte, 0, 64<<10), k); err != nil {
 			f.state = nil
@@ -449,6 +453,7 @@ type Follower struct {
 	// snapshot first: state holds the chunks of stateTick's received so
 	// far, loaded whether one was.
 	stateful  bool
+	needs     bool // NeedState
 	loaded    bool
 	state     []byte
 	stateTick int64
@@ -517,6 +522,17 @@ func NewFollower(sim Simulation, players, actions, hashEvery int, start int64, c
 	return f, nil
 }
 
+// NeedState makes the follower ask for a snapshot however little it is
+// behind: for a player resynchronising ([ErrResync]), whose simulation is
+// not in the state before the follower's start tick. It panics when the
+// simulation's state does not travel ([StateSimulation]).
+func (f *Follower) NeedState() {
+	if !f.stateful {
+		panic("rollback: Follower.NeedState: the follower's simulation is not a StateSimulation")
+	}
+	f.needs = true
+}
+
 // FromStart makes the follower ask for every input from its start tick,
 // never a snapshot, whatever its simulation: for a receiver that records
 // the match from its first tick. Call it before its first
@@ -557,11 +573,15 @@ func (f *Follower) LastHash() (tick int64, hash uint64, ok bool) {
 func (f *Follower) AppendAck(dst []byte) []byte {
 	dst = append(dst, 'M', 'A', catchUpVersion)
 	dst = binary.AppendUvarint(dst, uint64(f.next))
-	wants := uint64(0)
+	wants, needs := uint64(0), uint64(0)
 	if f.wantsState() {
 		wants = 1 + uint64(len(f.state))
+		if f.needs {
+			needs = 1
+		}
 	}
-	return binary.AppendUvarint(dst, wants)
+	dst = binary.AppendUvarint(dst, wants)
+	return binary.AppendUvarint(dst, needs)
 }
 
 // Receive takes a catch-up message. One that fails its checksum or does

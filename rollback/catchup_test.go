@@ -358,7 +358,7 @@ func TestFeedRewindSendsAFullAllowance(t *testing.T) {
 	feed := s.NewFeed(0)
 	ack := func(next int64) {
 		t.Helper()
-		if err := feed.Receive(append(binary.AppendUvarint([]byte{'M', 'A', 2}, uint64(next)), 0)); err != nil {
+		if err := feed.Receive(append(binary.AppendUvarint([]byte{'M', 'A', 2}, uint64(next)), 0, 0)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -86,6 +86,16 @@
 // [IsCatchUp] tell these messages from a session's, for a host that
 // feeds a player on the same transport.
 //
+// # A peer past the cutoff
+//
+// A host held for one peer longer than its scheduler can owe may play on
+// without it: [Session.Fill] confirms that peer's players' inputs as
+// neutral ones, and when the peer hears it its Advance fails with
+// [ErrResync]; it catches up from the host's snapshot
+// ([Follower.NeedState]) as a rejoining player does, and the host stops
+// filling ([Session.Unfill]) when it asks. Only a match of two peers
+// fills (see resync.go).
+//
 // # Desyncs
 //
 // Every [Options.HashEvery] ticks (default 60; 1 while developing) a

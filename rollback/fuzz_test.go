@@ -48,8 +48,8 @@ func FuzzReceive(f *testing.F) {
 func FuzzCatchUp(f *testing.F) {
 	f.Add(catchUpMessage(f))
 	f.Add(firstFeedMessage(f, true))
-	f.Add([]byte("MA\x02\x05\x00"))
-	f.Add([]byte("MA\x02\x00\x01"))
+	f.Add([]byte("MA\x02\x05\x00\x00"))
+	f.Add([]byte("MA\x02\x00\x01\x01"))
 	f.Fuzz(func(t *testing.T, m []byte) {
 		spec := newToy(0)
 		for _, sim := range []rollback.Simulation{newToy(0), travels{spec, spec}} {

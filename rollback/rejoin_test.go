@@ -1,6 +1,7 @@
 package rollback_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -27,7 +28,27 @@ func TestARestartedPeerRejoins(t *testing.T) {
 	}
 }
 
+// A peer that stalls (its process neither runs nor reads for 3 s) holds
+// the host at its window for 2 s, the cutoff; the host then plays on
+// without it (Session.Fill). When the peer runs again it hears that the
+// host confirmed its player's inputs past its own (ErrResync), catches
+// up from the host's snapshot (Follower.NeedState), and plays on; both
+// end on the same states at the ticks both confirmed.
+func TestAStalledPeerResynchronises(t *testing.T) {
+	for _, stall := range []time.Duration{3000, 3017, 3034, 3051} {
+		t.Run(fmt.Sprint(stall*time.Millisecond), func(t *testing.T) { catchUp(t, 5*time.Second, stall*time.Millisecond, true, true) })
+	}
+}
+
 func rejoinAfter(t *testing.T, die time.Duration, state bool) {
+	catchUp(t, die, time.Second, state, false)
+}
+
+// catchUp plays a match of two peers over a lossy network in which peer
+// 1 stops at die for gap: its process dies and starts again, or with
+// stall, it stalls and runs on. It then catches up on the host's
+// confirmed timeline, plays on, and the test compares the peers' states.
+func catchUp(t *testing.T, die, gap time.Duration, state, stall bool) {
 	nw, err := netsim.NewNetwork(2, netsim.Options{Latency: 30 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Seed: 8})
 	if err != nil {
 		t.Fatal(err)
@@ -49,13 +70,14 @@ func rejoinAfter(t *testing.T, die time.Duration, state bool) {
 		t.Fatal(err)
 	}
 	joinSim := &hashed{newToy(8), map[int64]uint64{}}
-	joiner, err := rollback.NewSession(joinSim, opts(1, 0))
+	joiner, err := rollback.NewSession(sim(joinSim), opts(1, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var feed *rollback.Feed
 	var fol *rollback.Follower
-	restart, end := die+time.Second, 15*time.Second
+	restart, end := die+gap, 15*time.Second
+	held := 0 // the host's updates held in a row
 	const step = time.Second / 60
 	msg, buf := make([]byte, 0, 4096), make([]byte, 64<<10)
 	var next [2]time.Duration
@@ -66,6 +88,13 @@ func rejoinAfter(t *testing.T, die time.Duration, state bool) {
 		for n, ok := nw.Link(1, 0).Receive(at, buf); ok; n, ok = nw.Link(1, 0).Receive(at, buf) {
 			m := buf[:n]
 			if rollback.IsAck(m) {
+				if feed == nil {
+					// It asks to catch up: stop playing for it, and
+					// feed it from where its inputs are wanted.
+					host.Unfill()
+					host.Rejoined(1)
+					feed = host.NewFeed(0)
+				}
 				if err := feed.Receive(m); err != nil {
 					t.Fatal(err)
 				}
@@ -73,7 +102,14 @@ func rejoinAfter(t *testing.T, die time.Duration, state bool) {
 				t.Fatal(err)
 			}
 		}
-		for n, ok := nw.Link(0, 1).Receive(at, buf); ok; n, ok = nw.Link(0, 1).Receive(at, buf) {
+		// A stalled process reads nothing: its messages wait.
+		recv := func() (int, bool) {
+			if stall && now >= die && now < restart {
+				return 0, false
+			}
+			return nw.Link(0, 1).Receive(at, buf)
+		}
+		for n, ok := recv(); ok; n, ok = recv() {
 			m := buf[:n]
 			switch {
 			case now >= die && now < restart:
@@ -93,8 +129,17 @@ func rejoinAfter(t *testing.T, die time.Duration, state bool) {
 		if now >= next[0] {
 			next[0] += step
 			script(1, 0, host.Tick()+2, host.Local(0))
-			if _, err := host.Advance(); err != nil {
+			st, err := host.Advance()
+			if err != nil {
 				t.Fatal(err)
+			}
+			if held++; !st.Held {
+				held = 0
+			}
+			if _, filling := host.Filling(); stall && held > 120 && feed == nil && !filling {
+				if err := host.Fill(1); err != nil {
+					t.Fatal(err)
+				}
 			}
 			nw.Link(0, 1).Send(at, host.AppendMessage(msg[:0]))
 			if feed != nil {
@@ -111,14 +156,13 @@ func rejoinAfter(t *testing.T, die time.Duration, state bool) {
 				feed.Update()
 			}
 		}
-		if now == die {
+		if now == die && !stall {
 			joiner = nil
 		}
-		if now == restart {
+		if now == restart && !stall {
 			// The new process: a new simulation from tick 0, asking the
 			// host for the confirmed inputs; the host sees it back.
 			host.Rejoined(1)
-			feed = host.NewFeed(0)
 			joinSim = &hashed{newToy(8), map[int64]uint64{}}
 			if fol, err = rollback.NewFollower(sim(joinSim), 2, 2, 10, 0, timing.NewManualClock(0)); err != nil {
 				t.Fatal(err)
@@ -152,7 +196,16 @@ func rejoinAfter(t *testing.T, die time.Duration, state bool) {
 			// before it hears the host's acknowledgement.
 		}
 		script(1, 1, joiner.Tick()+2, joiner.Local(1))
-		if _, err := joiner.Advance(); err != nil {
+		if _, err := joiner.Advance(); errors.Is(err, rollback.ErrResync) {
+			// The host played on without it: catch up on its timeline,
+			// from its snapshot, with the same simulation.
+			if fol, err = rollback.NewFollower(sim(joinSim), 2, 2, 10, 0, timing.NewManualClock(0)); err != nil {
+				t.Fatal(err)
+			}
+			fol.NeedState()
+			joiner = nil
+			continue
+		} else if err != nil {
 			t.Fatal(err)
 		}
 		nw.Link(1, 0).Send(at, joiner.AppendMessage(msg[:0]))
@@ -166,6 +219,11 @@ func rejoinAfter(t *testing.T, die time.Duration, state bool) {
 	for _, s := range []*rollback.Session{host, joiner} {
 		if _, err := s.Advance(); err != nil {
 			t.Fatal(err)
+		}
+	}
+	if stall {
+		if _, filling := host.Filling(); filling || startTick < 0 {
+			t.Errorf("still filling: %v, resynchronised at tick %d", filling, startTick)
 		}
 	}
 	if state && fol0.StateBytes != toyStateBytes {

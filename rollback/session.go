@@ -265,6 +265,11 @@ type Session struct {
 	scratchRows []input.Stats // every player's input of one tick
 	log         *inputLog
 	in          Inputs // lent to Step
+	// filling is the peer whose players' inputs the session confirms
+	// itself (Fill), -1 for none; resync is set once a peer confirmed
+	// this session's own inputs past its own frontier (ErrResync).
+	filling int
+	resync  bool
 
 	stats Stats
 }
@@ -288,7 +293,7 @@ func NewSession(sim Simulation, opts Options) (*Session, error) {
 	if sim == nil {
 		return nil, errors.New("rollback: NewSession needs a Simulation, have nil")
 	}
-	s := &Session{opts: opts, sim: sim, clock: opts.Clock, players: len(opts.Players), actions: opts.Actions, window: opts.Window, pending: -1}
+	s := &Session{opts: opts, sim: sim, clock: opts.Clock, players: len(opts.Players), actions: opts.Actions, window: opts.Window, pending: -1, filling: -1}
 	if s.clock == nil {
 		s.clock = timing.SystemClock{}
 	}
@@ -410,6 +415,10 @@ func (s *Session) Local(p int) []input.Stats {
 // debt. An error of the Simulation stops the session's progress and is
 // returned wrapped.
 func (s *Session) Advance() (Step, error) {
+	if s.resync {
+		return Step{}, fmt.Errorf("%w: it confirmed this peer's inputs past tick %d", ErrResync, s.tick)
+	}
+	s.fill()
 	if !s.started {
 		if err := s.sim.Save(s.tick); err != nil {
 			return Step{}, fmt.Errorf("rollback: saving tick %d: %w", s.tick, err)

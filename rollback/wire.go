@@ -445,6 +445,9 @@ func (s *Session) decode(msg []byte, apply bool) error {
 	for p := range s.players {
 		f := tick + r.varint("frontier", -tick, maxTick)
 		frontier[p] = f
+		if apply && peer == 0 && s.isLocal(p) && f > s.frontier[p] {
+			s.resync = true // the host filled this player's inputs (Fill)
+		}
 		if apply {
 			i := peer*s.players + p
 			s.peerAck[i] = max(s.peerAck[i], f)
