@@ -3,7 +3,6 @@ package config
 import (
 	"cmp"
 	"errors"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -68,11 +67,14 @@ func (c *Config) ownerProblems(owner string) []problem {
 	if asks("audio") {
 		walk(c.AudioOptions().Validate())
 	}
-	root := reflect.ValueOf(c).Elem()
-	for _, v := range validators {
-		if asks(v.owner) {
-			walk(root.FieldByIndex(v.index).Interface().(interface{ Validate() error }).Validate())
-		}
+	if asks("window") {
+		walk(c.Window.Options.Validate())
+	}
+	if asks("render2d") {
+		walk(c.Window.Screen.Validate())
+	}
+	if asks("rollback") {
+		walk(c.Net.Validate())
 	}
 	return out
 }

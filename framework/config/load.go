@@ -184,7 +184,7 @@ func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
 }
 
 func (l *layer) value(f *field, p toml.Primitive) {
-	conv, v, err := f.decode(l.md, p)
+	conv, v, err := decode(l.md, p, f.typ, f.words)
 	var ps []problem
 	if err != nil {
 		ps = []problem{{problem: err.Error(), allowed: f.allowedValues()}}
