@@ -63,17 +63,6 @@ var defaults = sync.OnceValue(func() Config {
 // which a test rules out. Safe from any goroutine.
 func Default() Config { return defaults().clone() }
 
-// Load returns the defaults overlaid with the file at path. A missing file is
-// an error; use [Default] when there is no file, and [Build] for the whole
-// stack of a game's configuration.
-func Load(path string) (Config, error) {
-	data, err := readFile(path)
-	if err != nil {
-		return Config{}, fileError(path, err)
-	}
-	return Parse(path, data, Default())
-}
-
 func fileError(path string, err error) error {
 	return &Error{File: path, Problem: "cannot read the file: " + err.Error()}
 }
