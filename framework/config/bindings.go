@@ -48,21 +48,14 @@ func checkBinding(action string, texts []string) []string {
 		problems = append(problems, `no key or button names; list at least one, such as ["Space"]`)
 	}
 	for _, t := range texts {
-		_, err := input.ParseButton(t)
-		if err == nil {
-			continue
-		}
-		if !strings.ContainsAny(strings.TrimSpace(t), "/ ") {
-			if _, aerr := input.ParseAxis(strings.TrimSpace(t)); aerr == nil {
-				continue
-			}
+		_, err := input.ParseAxisBinding(t) // a button, an axis, or buttons "A/D"
+		if err != nil && !strings.ContainsAny(strings.TrimSpace(t), "/ ") {
 			// A plain name that is neither: the button message, whose
 			// suggestions are the likely fix.
-			problems = append(problems, inputProblems(err)...)
-			continue
+			_, err = input.ParseButton(t)
 		}
-		if _, aerr := input.ParseAxisBinding(t); aerr != nil {
-			problems = append(problems, inputProblems(aerr)...)
+		if err != nil {
+			problems = append(problems, inputProblems(err)...)
 		}
 	}
 	return problems
@@ -72,13 +65,10 @@ func checkBinding(action string, texts []string) []string {
 // prefix, one per joined error.
 func inputProblems(err error) []string {
 	var out []string
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			out = append(out, inputProblems(e)...)
-		}
-		return out
+	for _, e := range flatten(err) {
+		out = append(out, strings.TrimPrefix(e.Error(), "input: "))
 	}
-	return []string{strings.TrimPrefix(err.Error(), "input: ")}
+	return out
 }
 
 // checkBindings checks every binding of c, for [Config.Validate].

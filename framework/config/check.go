@@ -40,41 +40,36 @@ func (c *Config) runtimeOptions() runtime.Options {
 	return o
 }
 
-// ownerProblems validates c with the owning packages, or only with owner
-// when it is not "", and translates every rejection to the key that sets
-// the option.
-func (c *Config) ownerProblems(owner string) []problem {
+// ownerProblems validates c with the owning packages (the runtime's
+// Validate checks the timing, polling and worker options it holds) and
+// translates every rejection to the key that sets the option.
+func (c *Config) ownerProblems() []problem {
 	var out []problem
-	var walk func(err error)
-	walk = func(err error) {
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				walk(e)
+	for _, err := range []error{c.runtimeOptions().Validate(), c.AudioOptions().Validate(),
+		c.Window.Options.Validate(), c.Window.Screen.Validate(), c.Net.Validate()} {
+		for _, err := range flatten(err) {
+			if fe := (*option.Error)(nil); errors.As(err, &fe) {
+				out = append(out, translate(fe))
+			} else {
+				out = append(out, problem{problem: err.Error()})
 			}
-			return
-		}
-		var fe *option.Error
-		if errors.As(err, &fe) {
-			out = append(out, translate(fe))
-		} else if err != nil {
-			out = append(out, problem{problem: err.Error()})
 		}
 	}
-	asks := func(owners ...string) bool { return owner == "" || slices.Contains(owners, owner) }
-	if asks("runtime", "timing", "input", "work") { // the runtime's Validate asks the other three
-		walk(c.runtimeOptions().Validate())
+	return out
+}
+
+// flatten lists the errors err joins, recursively; none for nil.
+func flatten(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		if err == nil {
+			return nil
+		}
+		return []error{err}
 	}
-	if asks("audio") {
-		walk(c.AudioOptions().Validate())
-	}
-	if asks("window") {
-		walk(c.Window.Options.Validate())
-	}
-	if asks("render2d") {
-		walk(c.Window.Screen.Validate())
-	}
-	if asks("rollback") {
-		walk(c.Net.Validate())
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, flatten(e)...)
 	}
 	return out
 }
@@ -112,13 +107,13 @@ func (c *Config) checkValue(f *field, v any) []problem {
 			return []problem{{problem: err.Error(), allowed: f.allowedValues()}}
 		}
 		return nil
-	case f.owner == "":
+	case len(f.goFields) == 0: // no owner checks it
 		return nil
 	}
 	probe := *c
 	f.set(&probe, v)
 	var out []problem
-	for _, p := range probe.ownerProblems(f.owner) {
+	for _, p := range probe.ownerProblems() {
 		// A key that sets two options (window.logical_size) may be refused
 		// twice in the same words: say it once.
 		if p.field == f && !p.relative && !slices.Contains(out, p) {
@@ -134,7 +129,7 @@ func (c *Config) checkValue(f *field, v any) []problem {
 // skip already have a message.
 func (c *Config) relations(name func(key string) string, skip map[string]bool) []error {
 	var errs []error
-	ps := c.ownerProblems("")
+	ps := c.ownerProblems()
 	// A value wrong on its own is named before one wrong against others.
 	slices.SortStableFunc(ps, func(a, b problem) int {
 		if a.relative == b.relative {

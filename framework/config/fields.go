@@ -33,9 +33,8 @@ type field struct {
 	key   string
 	typ   reflect.Type // the value's type; input.Size for a pair
 	words []string     // an enumeration's names, from the owning package
-	// owner is the package whose Validate ranges the key ("timing"), ""
-	// for none; goFields are the option.Error Field names it answers to.
-	owner    string
+	// goFields are the option.Error Field names the key answers to
+	// ("timing.Options.Mode"), none for a key no owner checks.
 	goFields []string
 	// allowed, when set, replaces the owner's statement: for a key whose
 	// unit differs from the option's (frames per second for an interval).
@@ -135,13 +134,9 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 		}
 		f := field{key: key, typ: sf.Type, index: idx, game: w.game, goName: goName}
 		if tag, ok := sf.Tag.Lookup("option"); ok {
-			f.owner, _, _ = strings.Cut(tag, " ")
 			f.goFields = []string{strings.ReplaceAll(tag, " ", ".")}
 		} else if !w.game {
 			f.goFields = ownerField(t, sf)
-			if len(f.goFields) > 0 {
-				f.owner, _, _ = strings.Cut(f.goFields[0], ".")
-			}
 		}
 		if isEnum(sf.Type) {
 			f.words = enumWords(sf.Type)
