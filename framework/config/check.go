@@ -131,15 +131,8 @@ func (c *Config) relations(name func(key string) string, skip map[string]bool) [
 	var errs []error
 	ps := c.ownerProblems()
 	// A value wrong on its own is named before one wrong against others.
-	slices.SortStableFunc(ps, func(a, b problem) int {
-		if a.relative == b.relative {
-			return 0
-		}
-		if a.relative {
-			return 1
-		}
-		return -1
-	})
+	ps = append(slices.DeleteFunc(slices.Clone(ps), func(p problem) bool { return p.relative }),
+		slices.DeleteFunc(ps, func(p problem) bool { return !p.relative })...)
 	for _, p := range ps {
 		if p.field == nil {
 			errs = append(errs, &Error{File: name(""), Problem: p.problem, Allowed: p.allowed})
