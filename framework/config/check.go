@@ -125,10 +125,16 @@ func (c *Config) checkValue(f *field, v any) []problem {
 
 // relations reports what the owners reject in c as it is: the relations
 // between keys (a prefix above the update limit, timestamped delivery with
-// variable steps) and, for a Config changed in code, any bad value. Keys in
-// skip already have a message.
-func (c *Config) relations(name func(key string) string, skip map[string]bool) []error {
-	var errs []error
+// variable steps) and, for a Config changed in code, any bad value, and
+// returns them after errs: a key errs already has a message for is not
+// reported again, so a relation never repeats a value's own refusal.
+func (c *Config) relations(name func(key string) string, errs []error) []error {
+	skip := map[string]bool{}
+	for _, err := range errs {
+		if e := (*Error)(nil); errors.As(err, &e) && e.Key != "" {
+			skip[e.Key] = true
+		}
+	}
 	ps := c.ownerProblems()
 	// A value wrong on its own is named before one wrong against others.
 	ps = append(slices.DeleteFunc(slices.Clone(ps), func(p problem) bool { return p.relative }),

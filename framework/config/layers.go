@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 )
@@ -68,11 +67,7 @@ func Build(l Layers) (Config, error) {
 		}
 		return last
 	}
-	errs = append(errs, c.relations(name, keysOf(errs))...)
-	if len(errs) > 0 {
-		return Config{}, errors.Join(capProblems(errs)...)
-	}
-	return c, nil
+	return checked(c, c.relations(name, errs))
 }
 
 // FileBesideExecutable returns the path of the file called name in the

@@ -63,15 +63,11 @@ var defaults = sync.OnceValue(func() Config {
 // which a test rules out. Safe from any goroutine.
 func Default() Config { return defaults().clone() }
 
-func fileError(path string, err error) error {
-	return &Error{File: path, Problem: "cannot read the file: " + err.Error()}
-}
-
 // applyFile overlays the file at path on c, as [Config.apply] does.
 func (c *Config) applyFile(path string) []error {
 	data, err := readFile(path)
 	if err != nil {
-		return []error{fileError(path, err)}
+		return []error{&Error{File: path, Problem: "cannot read the file: " + err.Error()}}
 	}
 	return c.apply(Source{Origin: FromFile, Name: path}, data)
 }
@@ -82,27 +78,9 @@ func (c *Config) applyFile(path string) []error {
 // the zero Config and every problem found, joined: a half-valid
 // configuration is never returned, and base is never changed.
 func Parse(name string, data []byte, base Config) (Config, error) {
-	src := Source{Origin: FromFile, Name: name}
 	c := base.clone()
-	errs := c.apply(src, data)
-	errs = append(errs, c.relations(func(string) string { return src.Name }, keysOf(errs))...)
-	if len(errs) > 0 {
-		return Config{}, errors.Join(capProblems(errs)...)
-	}
-	return c, nil
-}
-
-// keysOf lists the keys that already have a message, so a relation is not
-// reported against a key whose own value was refused.
-func keysOf(errs []error) map[string]bool {
-	m := map[string]bool{}
-	for _, err := range errs {
-		var e *Error
-		if errors.As(err, &e) && e.Key != "" {
-			m[e.Key] = true
-		}
-	}
-	return m
+	errs := c.apply(Source{Origin: FromFile, Name: name}, data)
+	return checked(c, c.relations(func(string) string { return name }, errs))
 }
 
 // apply overlays one document on c, keeping every valid value and
@@ -259,5 +237,5 @@ func (c *Config) Validate(source string) error {
 		}
 		return c.Source(key).Name
 	}
-	return errors.Join(append(c.relations(name, map[string]bool{}), c.checkBindings(name)...)...)
+	return errors.Join(append(c.relations(name, nil), c.checkBindings(name)...)...)
 }

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -47,7 +46,7 @@ func (c Config) Override(path string, sets []string) (Config, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return Config{}, errors.Join(capProblems(errs)...)
+		return checked(Config{}, errs)
 	}
 	keys := make([]string, 0, len(next.sources))
 	for k, s := range next.sources {
@@ -65,13 +64,9 @@ func (c Config) Override(path string, sets []string) (Config, error) {
 			Allowed: "the keys that only change how the replay is shown or heard: " + strings.Join(presentationKeys, ", ")})
 	}
 	if len(errs) > 0 {
-		return Config{}, errors.Join(capProblems(errs)...)
+		return checked(Config{}, errs)
 	}
-	name := func(key string) string { return next.Source(key).Name }
-	if err := errors.Join(next.relations(name, map[string]bool{})...); err != nil {
-		return Config{}, err
-	}
-	return next, nil
+	return checked(next, next.relations(func(key string) string { return next.Source(key).Name }, nil))
 }
 
 // value returns key's value: a framework key's, a [game] key's or an
