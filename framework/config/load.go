@@ -63,13 +63,23 @@ var defaults = sync.OnceValue(func() Config {
 // which a test rules out. Safe from any goroutine.
 func Default() Config { return defaults().clone() }
 
-// applyFile overlays the file at path on c, as [Config.apply] does.
-func (c *Config) applyFile(path string) []error {
-	data, err := readFile(path)
-	if err != nil {
-		return []error{&Error{File: path, Problem: "cannot read the file: " + err.Error()}}
+// applyPlayer overlays the file at path ("" for none), as [Config.apply]
+// does, and then the sets ("key=value", [Config.Set]).
+func (c *Config) applyPlayer(path string, sets []string) []error {
+	var errs []error
+	if path != "" {
+		if data, err := readFile(path); err != nil {
+			errs = append(errs, &Error{File: path, Problem: "cannot read the file: " + err.Error()})
+		} else {
+			errs = c.apply(Source{Origin: FromFile, Name: path}, data)
+		}
 	}
-	return c.apply(Source{Origin: FromFile, Name: path}, data)
+	for _, s := range sets {
+		if err := c.Set(s); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }
 
 // Parse overlays the TOML document data, read from the file called name,

@@ -36,16 +36,7 @@ func PresentationKeys() []string { return slices.Clone(presentationKeys) }
 // once and returns c with the presentation keys applied.
 func (c Config) Override(path string, sets []string) (Config, error) {
 	next := c.clone()
-	var errs []error
-	if path != "" {
-		errs = append(errs, next.applyFile(path)...)
-	}
-	for _, s := range sets {
-		if err := next.Set(s); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if len(errs) > 0 {
+	if errs := next.applyPlayer(path, sets); len(errs) > 0 {
 		return checked(Config{}, errs)
 	}
 	keys := make([]string, 0, len(next.sources))
@@ -55,6 +46,7 @@ func (c Config) Override(path string, sets []string) (Config, error) {
 		}
 	}
 	slices.Sort(keys)
+	var errs []error
 	for _, k := range keys {
 		if slices.Contains(presentationKeys, k) || reflect.DeepEqual(c.value(k), next.value(k)) {
 			continue
