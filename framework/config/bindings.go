@@ -74,19 +74,13 @@ func inputProblems(err error) []string {
 // checkBindings checks every binding of c, for [Config.Validate].
 func (c *Config) checkBindings(name func(key string) string) []error {
 	var errs []error
-	for _, action := range sortedActions(c.Bindings) {
+	for _, action := range slices.Sorted(maps.Keys(c.Bindings)) {
 		key := bindingsTable + "." + action
 		for _, p := range checkBinding(action, c.Bindings[action]) {
 			errs = append(errs, &Error{File: name(key), Key: key, Value: formatValue(c.Bindings[action]), Problem: p})
 		}
 	}
 	return errs
-}
-
-func sortedActions(b map[string][]string) []string {
-	out := slices.AppendSeq(make([]string, 0, len(b)), maps.Keys(b))
-	slices.Sort(out)
-	return out
 }
 
 // CheckBindings checks every [input.bindings] entry against the actions
@@ -107,7 +101,7 @@ func (c Config) CheckBindings(actions *input.Actions) error {
 	}
 	slices.Sort(known)
 	var errs []error
-	for _, action := range sortedActions(c.Bindings) {
+	for _, action := range slices.Sorted(maps.Keys(c.Bindings)) {
 		key := bindingsTable + "." + action
 		fail := func(problem, allowed string) {
 			errs = append(errs, &Error{File: c.Source(key).Name, Key: key, Value: formatValue(c.Bindings[action]),
@@ -157,7 +151,7 @@ func (c Config) CheckBindings(actions *input.Actions) error {
 // registered its actions. Safe while other goroutines use actions.
 func (c Config) CheckOwnBindings(actions *input.Actions) error {
 	var errs []error
-	for _, action := range sortedActions(c.Bindings) {
+	for _, action := range slices.Sorted(maps.Keys(c.Bindings)) {
 		key := bindingsTable + "." + action
 		src := c.Source(key)
 		if src.Origin != FromEmbedded {

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -126,12 +127,7 @@ func (l *layer) fail(key, value, problem, allowed string) {
 }
 
 func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
-	keys := make([]string, 0, len(table))
-	for k := range table {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(table)) {
 		v := table[k]
 		key := k
 		if prefix != "" {
@@ -142,7 +138,7 @@ func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
 			l.binding(k, v)
 		case l.c.field(key) != nil:
 			l.value(l.c.field(key), v)
-		case isTable(key) || l.c.game.isTable(key):
+		case slices.Contains(tables, key) || l.c.game.isTable(key):
 			// BurntSushi leaves the map nil, with no error, for a value
 			// that is not a table.
 			if sub := map[string]toml.Primitive(nil); l.md.PrimitiveDecode(v, &sub) == nil && sub != nil {
@@ -177,17 +173,11 @@ func (l *layer) value(f *field, p toml.Primitive) {
 	}
 }
 
-func isTable(key string) bool { return slices.Contains(tables, key) }
-
 // unknownKey suggests the nearest real keys and tables.
 func (c *Config) unknownKey(file, key string) error {
-	candidates := append(Keys(), tables...)
-	candidates = append(candidates, c.game.keys()...)
-	if c.game != nil {
-		candidates = append(candidates, gameTableName)
-	}
 	problem := "unknown key"
-	if m := suggest.Best(key, candidates); len(m) > 0 {
+	// The game's keys include its tables, [game] first.
+	if m := suggest.Best(key, slices.Concat(Keys(), tables, c.game.keys())); len(m) > 0 {
 		problem += " (" + suggest.DidYouMean(m, false) + ")"
 	} else {
 		names := slices.Clone(tables)

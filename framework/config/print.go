@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -34,7 +36,7 @@ func (c Config) EffectiveTOML() []byte {
 	}
 	keys(fields)
 	open(bindingsTable)
-	for _, action := range sortedActions(c.Bindings) {
+	for _, action := range slices.Sorted(maps.Keys(c.Bindings)) {
 		line(bindingsTable+"."+action, action, c.Bindings[action])
 	}
 	if c.game != nil {
