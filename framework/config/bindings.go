@@ -48,21 +48,14 @@ func checkBinding(action string, texts []string) []string {
 		problems = append(problems, `no key or button names; list at least one, such as ["Space"]`)
 	}
 	for _, t := range texts {
-		_, err := input.ParseButton(t)
-		if err == nil {
-			continue
-		}
-		if !strings.ContainsAny(strings.TrimSpace(t), "/ ") {
-			if _, aerr := input.ParseAxis(strings.TrimSpace(t)); aerr == nil {
-				continue
-			}
+		_, err := input.ParseAxisBinding(t) // a button, an axis, or buttons "A/D"
+		if err != nil && !strings.ContainsAny(strings.TrimSpace(t), "/ ") {
 			// A plain name that is neither: the button message, whose
 			// suggestions are the likely fix.
-			problems = append(problems, inputProblems(err)...)
-			continue
+			_, err = input.ParseButton(t)
 		}
-		if _, aerr := input.ParseAxisBinding(t); aerr != nil {
-			problems = append(problems, inputProblems(aerr)...)
+		if err != nil {
+			problems = append(problems, inputProblems(err)...)
 		}
 	}
 	return problems
@@ -72,31 +65,22 @@ func checkBinding(action string, texts []string) []string {
 // prefix, one per joined error.
 func inputProblems(err error) []string {
 	var out []string
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			out = append(out, inputProblems(e)...)
-		}
-		return out
+	for _, e := range flatten(err) {
+		out = append(out, strings.TrimPrefix(e.Error(), "input: "))
 	}
-	return []string{strings.TrimPrefix(err.Error(), "input: ")}
+	return out
 }
 
 // checkBindings checks every binding of c, for [Config.Validate].
 func (c *Config) checkBindings(name func(key string) string) []error {
 	var errs []error
-	for _, action := range sortedActions(c.Bindings) {
+	for _, action := range slices.Sorted(maps.Keys(c.Bindings)) {
 		key := bindingsTable + "." + action
 		for _, p := range checkBinding(action, c.Bindings[action]) {
 			errs = append(errs, &Error{File: name(key), Key: key, Value: formatValue(c.Bindings[action]), Problem: p})
 		}
 	}
 	return errs
-}
-
-func sortedActions(b map[string][]string) []string {
-	out := slices.AppendSeq(make([]string, 0, len(b)), maps.Keys(b))
-	slices.Sort(out)
-	return out
 }
 
 // CheckBindings checks every [input.bindings] entry against the actions
@@ -117,7 +101,7 @@ func (c Config) CheckBindings(actions *input.Actions) error {
 	}
 	slices.Sort(known)
 	var errs []error
-	for _, action := range sortedActions(c.Bindings) {
+	for _, action := range slices.Sorted(maps.Keys(c.Bindings)) {
 		key := bindingsTable + "." + action
 		fail := func(problem, allowed string) {
 			errs = append(errs, &Error{File: c.Source(key).Name, Key: key, Value: formatValue(c.Bindings[action]),
@@ -167,7 +151,7 @@ func (c Config) CheckBindings(actions *input.Actions) error {
 // registered its actions. Safe while other goroutines use actions.
 func (c Config) CheckOwnBindings(actions *input.Actions) error {
 	var errs []error
-	for _, action := range sortedActions(c.Bindings) {
+	for _, action := range slices.Sorted(maps.Keys(c.Bindings)) {
 		key := bindingsTable + "." + action
 		src := c.Source(key)
 		if src.Origin != FromEmbedded {

@@ -3,7 +3,6 @@ package config
 import (
 	"cmp"
 	"errors"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -41,38 +40,36 @@ func (c *Config) runtimeOptions() runtime.Options {
 	return o
 }
 
-// ownerProblems validates c with the owning packages, or only with owner
-// when it is not "", and translates every rejection to the key that sets
-// the option.
-func (c *Config) ownerProblems(owner string) []problem {
+// ownerProblems validates c with the owning packages (the runtime's
+// Validate checks the timing, polling and worker options it holds) and
+// translates every rejection to the key that sets the option.
+func (c *Config) ownerProblems() []problem {
 	var out []problem
-	var walk func(err error)
-	walk = func(err error) {
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				walk(e)
+	for _, err := range []error{c.runtimeOptions().Validate(), c.AudioOptions().Validate(),
+		c.Window.Options.Validate(), c.Window.Screen.Validate(), c.Net.Validate()} {
+		for _, err := range flatten(err) {
+			if fe := (*option.Error)(nil); errors.As(err, &fe) {
+				out = append(out, translate(fe))
+			} else {
+				out = append(out, problem{problem: err.Error()})
 			}
-			return
-		}
-		var fe *option.Error
-		if errors.As(err, &fe) {
-			out = append(out, translate(fe))
-		} else if err != nil {
-			out = append(out, problem{problem: err.Error()})
 		}
 	}
-	asks := func(owners ...string) bool { return owner == "" || slices.Contains(owners, owner) }
-	if asks("runtime", "timing", "input", "work") { // the runtime's Validate asks the other three
-		walk(c.runtimeOptions().Validate())
-	}
-	if asks("audio") {
-		walk(c.AudioOptions().Validate())
-	}
-	root := reflect.ValueOf(c).Elem()
-	for _, v := range validators {
-		if asks(v.owner) {
-			walk(root.FieldByIndex(v.index).Interface().(interface{ Validate() error }).Validate())
+	return out
+}
+
+// flatten lists the errors err joins, recursively; none for nil.
+func flatten(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		if err == nil {
+			return nil
 		}
+		return []error{err}
+	}
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, flatten(e)...)
 	}
 	return out
 }
@@ -110,13 +107,13 @@ func (c *Config) checkValue(f *field, v any) []problem {
 			return []problem{{problem: err.Error(), allowed: f.allowedValues()}}
 		}
 		return nil
-	case f.owner == "":
+	case len(f.goFields) == 0: // no owner checks it
 		return nil
 	}
 	probe := *c
 	f.set(&probe, v)
 	var out []problem
-	for _, p := range probe.ownerProblems(f.owner) {
+	for _, p := range probe.ownerProblems() {
 		// A key that sets two options (window.logical_size) may be refused
 		// twice in the same words: say it once.
 		if p.field == f && !p.relative && !slices.Contains(out, p) {
@@ -128,21 +125,20 @@ func (c *Config) checkValue(f *field, v any) []problem {
 
 // relations reports what the owners reject in c as it is: the relations
 // between keys (a prefix above the update limit, timestamped delivery with
-// variable steps) and, for a Config changed in code, any bad value. Keys in
-// skip already have a message.
-func (c *Config) relations(name func(key string) string, skip map[string]bool) []error {
-	var errs []error
-	ps := c.ownerProblems("")
+// variable steps) and, for a Config changed in code, any bad value, and
+// returns them after errs: a key errs already has a message for is not
+// reported again, so a relation never repeats a value's own refusal.
+func (c *Config) relations(name func(key string) string, errs []error) []error {
+	skip := map[string]bool{}
+	for _, err := range errs {
+		if e := (*Error)(nil); errors.As(err, &e) && e.Key != "" {
+			skip[e.Key] = true
+		}
+	}
+	ps := c.ownerProblems()
 	// A value wrong on its own is named before one wrong against others.
-	slices.SortStableFunc(ps, func(a, b problem) int {
-		if a.relative == b.relative {
-			return 0
-		}
-		if a.relative {
-			return 1
-		}
-		return -1
-	})
+	ps = append(slices.DeleteFunc(slices.Clone(ps), func(p problem) bool { return p.relative }),
+		slices.DeleteFunc(ps, func(p problem) bool { return !p.relative })...)
 	for _, p := range ps {
 		if p.field == nil {
 			errs = append(errs, &Error{File: name(""), Problem: p.problem, Allowed: p.allowed})

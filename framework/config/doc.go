@@ -30,9 +30,9 @@
 //
 // # Errors
 //
-// Nothing starts with a half-valid configuration: [Parse] and [Build]
-// report every problem at once (the first [MaxProblems], then a count of
-// the rest), each a [*Error] naming the file, the key, the value as written
+// Nothing starts with a half-valid configuration: [Parse], [Build] and
+// [Config.Override] report every problem at once (the first [MaxProblems],
+// then a count of the rest), each a [*Error] naming the file, the key, the value as written
 // and what is allowed. Before anything is parsed, a document is limited to
 // [MaxFileSize] bytes (1 MiB) and [MaxDepth] levels of nesting (16), and
 // a file must be a regular file: a FIFO or a device is refused unopened. An unknown key suggests the

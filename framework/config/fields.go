@@ -8,60 +8,33 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 )
 
-// The framework's keys are not listed anywhere: they are the fields of
-// Config's tables, which are the owners' option structs (timing.Options,
-// input.PollingOptions, window.Options, render2d.Screen) and the few
-// tables the configuration translates (runtime rates, audio volumes). One
-// walk over those structs finds every key, its type and the owner's field
-// it sets, and serves files, --set, messages and --print-config.
+// The framework's keys are the fields of Config's tables (see the
+// package doc): one walk over those structs finds every key, its type and
+// the owner's field it sets, and serves files, --set, messages and
+// --print-config. A struct field is a table; an embedded struct's fields,
+// or a struct tagged ",inline", are its parent's; two int fields under one
+// tag are one "WxH" key (render2d.Screen's logical_size). A field of the
+// configuration's own tables names the owner's field it becomes in an
+// option tag (`option:"runtime Options.FrameCap"`).
 //
-// A field's key is its toml tag, or its name in snake_case; "-" leaves it
-// out, a struct is a table, and an embedded struct's fields (or a struct
-// tagged ",inline") are its parent's. Two int fields under one tag are one "WxH" key
-// (render2d.Screen's logical_size). A field of an owner's struct is
-// reported under its key when the owner's Validate names it
-// ("DebtOptions.Gain"); a field of the configuration's own tables names
-// the owner's field it becomes in an option tag
-// (`option:"runtime Options.FrameCap"`).
-//
-// An owner's struct met on the walk that has a Validate method is checked
-// with it (window.Options, render2d.Screen), unless runtime.Options holds
-// it: the runtime's Validate checks timing.Options and input.PollingOptions
-// with the relations between them.
-//
-// Adding a table is one field of Config, such as
-//
-//	Net netplay.Options `toml:"net"`
-//
-// where the owner's struct has a toml tag on each field whose key is not
-// its snake_case name and a Validate that reports *option.Error values,
-// marking Relative the problems that depend on another field. The keys,
-// --set, the messages and --print-config follow from the walk; the table's
-// lines go in defaults.toml, saying what each key does and allows (a test
-// finds every key there and checks each stated range), and the framework
-// hands the struct to its owner. A table the configuration translates (the
-// runtime's rates, the audio volumes) is a struct of its own in this
-// package whose fields name the owner's field in an option tag, with its
-// translation beside runtimeOptions and AudioOptions.
-//
-// The [game] table is the same walk over the game's settings struct
-// ([Config.WithGame]), whose fields may also carry range and choice tags.
+// Adding a table is a field of Config whose struct has a toml tag on each
+// field not named in snake_case and a Validate reporting *option.Error
+// values (Relative for a problem that depends on another field), a call of
+// that Validate in ownerProblems, and the table's lines in defaults.toml,
+// saying what each key does and allows (a test checks each stated range).
 
 // field is one key: a framework key, or a [game] key.
 type field struct {
 	key   string
 	typ   reflect.Type // the value's type; input.Size for a pair
 	words []string     // an enumeration's names, from the owning package
-	// owner is the package whose Validate ranges the key ("timing"), ""
-	// for none; goFields are the option.Error Field names it answers to.
-	owner    string
+	// goFields are the option.Error Field names the key answers to
+	// ("timing.Options.Mode"), none for a key no owner checks.
 	goFields []string
 	// allowed, when set, replaces the owner's statement: for a key whose
 	// unit differs from the option's (frames per second for an interval).
@@ -101,33 +74,11 @@ func isEnum(t reflect.Type) bool { return t.Kind() == reflect.Uint8 && isText(t)
 // game's settings. In a game's settings a field the walk cannot use is an
 // error naming it; in Config it is a programming error.
 type walker struct {
-	game       bool
-	fields     []field
-	tables     []string    // the tables met, in order ("game", "game.audio")
-	validators []validator // the owners' structs that check themselves
-	errs       []error
+	game   bool
+	fields []field
+	tables []string // the tables met, in order ("game", "game.audio")
+	errs   []error
 }
-
-// validator is an owner's struct inside Config with a Validate method: its
-// place, and the package that owns it ("window").
-type validator struct {
-	index []int
-	owner string
-}
-
-var validatorType = reflect.TypeFor[interface{ Validate() error }]()
-
-// byRuntime holds the types runtime.Options holds, which the runtime's
-// Validate checks together with their relations (timing.Options,
-// input.PollingOptions).
-var byRuntime = func() map[reflect.Type]bool {
-	m := map[reflect.Type]bool{}
-	t := reflect.TypeFor[runtime.Options]()
-	for i := range t.NumField() {
-		m[t.Field(i).Type] = true
-	}
-	return m
-}()
 
 func (w *walker) fail(goName, format string, args ...any) {
 	if !w.game {
@@ -140,9 +91,6 @@ func (w *walker) fail(goName, format string, args ...any) {
 // field order; a table's own keys come before its nested tables, so the
 // printed configuration is valid TOML.
 func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
-	if !w.game && t.PkgPath() != configPkg && t.Implements(validatorType) && !byRuntime[t] {
-		w.validators = append(w.validators, validator{index: index, owner: pkgName(t)})
-	}
 	var later []func()
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
@@ -164,7 +112,7 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 		if name == "" {
 			name = snakeCase(sf.Name)
 		}
-		if !validKey(name) && (w.game || !validDotted(name)) {
+		if w.game && !validKey(name) { // a framework key may be dotted: timing.debt.rollback
 			w.fail(goName, "key %q: use letters, digits, _ and - only", name)
 			continue
 		}
@@ -186,13 +134,9 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 		}
 		f := field{key: key, typ: sf.Type, index: idx, game: w.game, goName: goName}
 		if tag, ok := sf.Tag.Lookup("option"); ok {
-			f.owner, _, _ = strings.Cut(tag, " ")
 			f.goFields = []string{strings.ReplaceAll(tag, " ", ".")}
 		} else if !w.game {
 			f.goFields = ownerField(t, sf)
-			if len(f.goFields) > 0 {
-				f.owner, _, _ = strings.Cut(f.goFields[0], ".")
-			}
 		}
 		if isEnum(sf.Type) {
 			f.words = enumWords(sf.Type)
@@ -212,18 +156,6 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 	for _, l := range later {
 		l()
 	}
-}
-
-// validDotted reports whether k is keys joined by dots: a framework field
-// whose key lives in a nested table (timing.Options.Rollback is
-// timing.debt.rollback, beside the debt policy it constrains).
-func validDotted(k string) bool {
-	for _, part := range strings.Split(k, ".") {
-		if !validKey(part) {
-			return false
-		}
-	}
-	return true
 }
 
 func validKey(k string) bool {
@@ -343,12 +275,6 @@ func (f *field) allowedValues() string {
 	return quoteList(f.words)
 }
 
-// decode reads the key's value p of the document md; raw is the value as
-// TOML holds it.
-func (f *field) decode(md toml.MetaData, p toml.Primitive) (v, raw any, err error) {
-	return decode(md, p, f.typ, f.words)
-}
-
 // perSecond turns a rate in Hz into the runtime's interval. Zero stays zero
 // (no cap), and a rate too fast for a nanosecond interval becomes -1 so the
 // runtime rejects it rather than reading "no cap".
@@ -370,9 +296,8 @@ func rateRange(minInterval, maxInterval time.Duration) (lo, hi int) {
 	return lo, hi
 }
 
-// fields lists the framework's keys in file order; validators are the
-// owners' structs among them that check themselves.
-var fields, validators = func() ([]field, []validator) {
+// fields lists the framework's keys in file order.
+var fields = func() []field {
 	var w walker
 	t := reflect.TypeFor[Config]()
 	for i := 0; i < t.NumField(); i++ {
@@ -396,7 +321,7 @@ var fields, validators = func() ([]field, []validator) {
 			out[i].allowed = fmt.Sprintf(`each side 1 to %d, or "0x0" (no logical resolution)`, render2d.MaxScreenSize)
 		}
 	}
-	return out, w.validators
+	return out
 }()
 
 // Tables of the framework's keys, and the table whose keys are action

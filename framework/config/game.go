@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -74,11 +75,7 @@ func (c Config) WithGame(settings any) (Config, error) {
 	}
 	c = c.clone()
 	c.game = g
-	for k := range c.sources {
-		if strings.HasPrefix(k, gameTableName+".") {
-			delete(c.sources, k)
-		}
-	}
+	maps.DeleteFunc(c.sources, func(k string, _ Source) bool { return strings.HasPrefix(k, gameTableName+".") })
 	return c, nil
 }
 

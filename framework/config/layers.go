@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 )
@@ -50,15 +49,12 @@ func Build(l Layers) (Config, error) {
 		errs = append(errs, c.apply(src, l.Embedded)...)
 		last = src.Name
 	}
-	if l.File != "" {
-		errs = append(errs, c.applyFile(l.File)...)
-		last = l.File
-	}
-	for _, s := range l.Sets {
-		if err := c.Set(s); err != nil {
-			errs = append(errs, err)
-		}
+	errs = append(errs, c.applyPlayer(l.File, l.Sets)...)
+	switch {
+	case len(l.Sets) > 0:
 		last = commandLine.Name
+	case l.File != "":
+		last = l.File
 	}
 	// A relation is reported against the source of the key it names, or
 	// the last layer when nobody set that key.
@@ -68,11 +64,7 @@ func Build(l Layers) (Config, error) {
 		}
 		return last
 	}
-	errs = append(errs, c.relations(name, keysOf(errs))...)
-	if len(errs) > 0 {
-		return Config{}, errors.Join(capProblems(errs)...)
-	}
-	return c, nil
+	return checked(c, c.relations(name, errs))
 }
 
 // FileBesideExecutable returns the path of the file called name in the

@@ -46,14 +46,9 @@ func readFile(path string) ([]byte, error) {
 		return nil, errors.Unwrap(err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileSize { // it grew since the Stat
-		return nil, fmt.Errorf("it has more than %d bytes; allowed: at most %d (config.MaxFileSize)", MaxFileSize, MaxFileSize)
-	}
-	return data, nil
+	// A file that grew since the Stat is cut one byte past the limit,
+	// which checkShape then refuses.
+	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 }
 
 func describeMode(m fs.FileMode) string {
@@ -191,12 +186,14 @@ func skipString(data []byte, i, line int) (int, int) {
 	return i, line
 }
 
-// capProblems keeps the first MaxProblems problems and counts the rest in
-// one more.
-func capProblems(errs []error) []error {
-	if len(errs) <= MaxProblems {
-		return errs
+// checked returns c, or on any problem the zero Config and the problems
+// joined: the first MaxProblems, then one line counting the rest.
+func checked(c Config, errs []error) (Config, error) {
+	if len(errs) == 0 {
+		return c, nil
 	}
-	rest := len(errs) - MaxProblems
-	return append(errs[:MaxProblems:MaxProblems], fmt.Errorf("config: and %d more problems (the first %d are listed)", rest, MaxProblems))
+	if rest := len(errs) - MaxProblems; rest > 0 {
+		errs = append(errs[:MaxProblems:MaxProblems], fmt.Errorf("config: and %d more problems (the first %d are listed)", rest, MaxProblems))
+	}
+	return Config{}, errors.Join(errs...)
 }

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -63,28 +64,23 @@ var defaults = sync.OnceValue(func() Config {
 // which a test rules out. Safe from any goroutine.
 func Default() Config { return defaults().clone() }
 
-// Load returns the defaults overlaid with the file at path. A missing file is
-// an error; use [Default] when there is no file, and [Build] for the whole
-// stack of a game's configuration.
-func Load(path string) (Config, error) {
-	data, err := readFile(path)
-	if err != nil {
-		return Config{}, fileError(path, err)
+// applyPlayer overlays the file at path ("" for none), as [Config.apply]
+// does, and then the sets ("key=value", [Config.Set]).
+func (c *Config) applyPlayer(path string, sets []string) []error {
+	var errs []error
+	if path != "" {
+		if data, err := readFile(path); err != nil {
+			errs = append(errs, &Error{File: path, Problem: "cannot read the file: " + err.Error()})
+		} else {
+			errs = c.apply(Source{Origin: FromFile, Name: path}, data)
+		}
 	}
-	return Parse(path, data, Default())
-}
-
-func fileError(path string, err error) error {
-	return &Error{File: path, Problem: "cannot read the file: " + err.Error()}
-}
-
-// applyFile overlays the file at path on c, as [Config.apply] does.
-func (c *Config) applyFile(path string) []error {
-	data, err := readFile(path)
-	if err != nil {
-		return []error{fileError(path, err)}
+	for _, s := range sets {
+		if err := c.Set(s); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	return c.apply(Source{Origin: FromFile, Name: path}, data)
+	return errs
 }
 
 // Parse overlays the TOML document data, read from the file called name,
@@ -93,27 +89,9 @@ func (c *Config) applyFile(path string) []error {
 // the zero Config and every problem found, joined: a half-valid
 // configuration is never returned, and base is never changed.
 func Parse(name string, data []byte, base Config) (Config, error) {
-	src := Source{Origin: FromFile, Name: name}
 	c := base.clone()
-	errs := c.apply(src, data)
-	errs = append(errs, c.relations(func(string) string { return src.Name }, keysOf(errs))...)
-	if len(errs) > 0 {
-		return Config{}, errors.Join(capProblems(errs)...)
-	}
-	return c, nil
-}
-
-// keysOf lists the keys that already have a message, so a relation is not
-// reported against a key whose own value was refused.
-func keysOf(errs []error) map[string]bool {
-	m := map[string]bool{}
-	for _, err := range errs {
-		var e *Error
-		if errors.As(err, &e) && e.Key != "" {
-			m[e.Key] = true
-		}
-	}
-	return m
+	errs := c.apply(Source{Origin: FromFile, Name: name}, data)
+	return checked(c, c.relations(func(string) string { return name }, errs))
 }
 
 // apply overlays one document on c, keeping every valid value and
@@ -149,12 +127,7 @@ func (l *layer) fail(key, value, problem, allowed string) {
 }
 
 func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
-	keys := make([]string, 0, len(table))
-	for k := range table {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(table)) {
 		v := table[k]
 		key := k
 		if prefix != "" {
@@ -165,7 +138,7 @@ func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
 			l.binding(k, v)
 		case l.c.field(key) != nil:
 			l.value(l.c.field(key), v)
-		case isTable(key) || l.c.game.isTable(key):
+		case slices.Contains(tables, key) || l.c.game.isTable(key):
 			// BurntSushi leaves the map nil, with no error, for a value
 			// that is not a table.
 			if sub := map[string]toml.Primitive(nil); l.md.PrimitiveDecode(v, &sub) == nil && sub != nil {
@@ -184,7 +157,7 @@ func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
 }
 
 func (l *layer) value(f *field, p toml.Primitive) {
-	conv, v, err := f.decode(l.md, p)
+	conv, v, err := decode(l.md, p, f.typ, f.words)
 	var ps []problem
 	if err != nil {
 		ps = []problem{{problem: err.Error(), allowed: f.allowedValues()}}
@@ -200,17 +173,11 @@ func (l *layer) value(f *field, p toml.Primitive) {
 	}
 }
 
-func isTable(key string) bool { return slices.Contains(tables, key) }
-
 // unknownKey suggests the nearest real keys and tables.
 func (c *Config) unknownKey(file, key string) error {
-	candidates := append(Keys(), tables...)
-	candidates = append(candidates, c.game.keys()...)
-	if c.game != nil {
-		candidates = append(candidates, gameTableName)
-	}
 	problem := "unknown key"
-	if m := suggest.Best(key, candidates); len(m) > 0 {
+	// The game's keys include its tables, [game] first.
+	if m := suggest.Best(key, slices.Concat(Keys(), tables, c.game.keys())); len(m) > 0 {
 		problem += " (" + suggest.DidYouMean(m, false) + ")"
 	} else {
 		names := slices.Clone(tables)
@@ -270,5 +237,5 @@ func (c *Config) Validate(source string) error {
 		}
 		return c.Source(key).Name
 	}
-	return errors.Join(append(c.relations(name, map[string]bool{}), c.checkBindings(name)...)...)
+	return errors.Join(append(c.relations(name, nil), c.checkBindings(name)...)...)
 }

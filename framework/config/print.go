@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -24,31 +26,24 @@ func (c Config) EffectiveTOML() []byte {
 	line := func(key, name string, value any) {
 		fmt.Fprintf(&b, "%-36s # %s%s\n", a.assign(name, value), c.Source(key), c.note(key))
 	}
-	for i := range fields {
-		f := &fields[i]
-		t, name := splitKey(f.key)
-		open(t)
-		line(f.key, name, f.get(&c))
+	keys := func(fs []field) {
+		for i := range fs {
+			f := &fs[i]
+			dot := strings.LastIndexByte(f.key, '.')
+			open(f.key[:dot])
+			line(f.key, f.key[dot+1:], f.get(&c))
+		}
 	}
+	keys(fields)
 	open(bindingsTable)
-	for _, action := range sortedActions(c.Bindings) {
+	for _, action := range slices.Sorted(maps.Keys(c.Bindings)) {
 		line(bindingsTable+"."+action, action, c.Bindings[action])
 	}
 	if c.game != nil {
 		open(gameTableName)
-		for i := range c.game.fields {
-			f := &c.game.fields[i]
-			t, name := splitKey(f.key)
-			open(t)
-			line(f.key, name, f.get(&c))
-		}
+		keys(c.game.fields)
 	}
 	return []byte(b.String())
-}
-
-func splitKey(key string) (table, name string) {
-	i := strings.LastIndexByte(key, '.')
-	return key[:i], key[i+1:]
 }
 
 // note returns what --print-config adds after the source of key: for

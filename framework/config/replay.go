@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -37,17 +36,8 @@ func PresentationKeys() []string { return slices.Clone(presentationKeys) }
 // once and returns c with the presentation keys applied.
 func (c Config) Override(path string, sets []string) (Config, error) {
 	next := c.clone()
-	var errs []error
-	if path != "" {
-		errs = append(errs, next.applyFile(path)...)
-	}
-	for _, s := range sets {
-		if err := next.Set(s); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if len(errs) > 0 {
-		return Config{}, errors.Join(capProblems(errs)...)
+	if errs := next.applyPlayer(path, sets); len(errs) > 0 {
+		return checked(Config{}, errs)
 	}
 	keys := make([]string, 0, len(next.sources))
 	for k, s := range next.sources {
@@ -56,6 +46,7 @@ func (c Config) Override(path string, sets []string) (Config, error) {
 		}
 	}
 	slices.Sort(keys)
+	var errs []error
 	for _, k := range keys {
 		if slices.Contains(presentationKeys, k) || reflect.DeepEqual(c.value(k), next.value(k)) {
 			continue
@@ -65,13 +56,9 @@ func (c Config) Override(path string, sets []string) (Config, error) {
 			Allowed: "the keys that only change how the replay is shown or heard: " + strings.Join(presentationKeys, ", ")})
 	}
 	if len(errs) > 0 {
-		return Config{}, errors.Join(capProblems(errs)...)
+		return checked(Config{}, errs)
 	}
-	name := func(key string) string { return next.Source(key).Name }
-	if err := errors.Join(next.relations(name, map[string]bool{})...); err != nil {
-		return Config{}, err
-	}
-	return next, nil
+	return checked(next, next.relations(func(key string) string { return next.Source(key).Name }, nil))
 }
 
 // value returns key's value: a framework key's, a [game] key's or an

@@ -190,7 +190,8 @@ func quoteList(words []string) string {
 	return strings.Join(q, ", ")
 }
 
-// render writes a value as the user wrote it, for messages.
+// render writes a value as the document held it (as TOML decodes into
+// any), for messages.
 func render(v any) string {
 	switch v := v.(type) {
 	case string:
@@ -205,8 +206,6 @@ func render(v any) string {
 			parts[i] = render(e)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
-	case []string:
-		return "[" + quoteList(v) + "]"
 	}
 	return fmt.Sprint(v)
 }
