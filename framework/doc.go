@@ -121,11 +121,20 @@
 // any time (netplay.Options.Spectate), the host streams it the confirmed
 // inputs from its input log (rollback.Session.NewFeed, held back
 // net.spectator_delay ticks) and it runs them on a rollback.Follower,
-// catching up from tick 0 and then following live. It shows the match in
-// a window, or with --headless or --no-window ends with the players'
-// [ConfirmedLine] (with --ticks N, the same tick as theirs). It sends the
-// host nothing but acknowledgements, so the players never wait for it;
-// --record is not supported on a spectator yet.
+// catching up from tick 0 (or, more than 300 ticks into the match, from
+// a snapshot of the host's world) and then following live. It shows the
+// match in a window, or with --headless or --no-window ends with the
+// players' [ConfirmedLine] (with --ticks N, the same tick as theirs). It
+// sends the host nothing but acknowledgements, so the players never wait
+// for it.
+//
+// A player whose process ended runs its --join command again once the
+// host has reported it disconnected ([Match.Rejoining]): it catches up
+// the same way and plays on. The match waits up to net.join_timeout for
+// a disconnected peer, then ends. In a match of two peers, a joiner that
+// holds the host at its window past timing.debt.cutoff (a frozen
+// process) is played without (its input neutral) and, when it runs
+// again, resynchronises from the host's snapshot (rollback.ErrResync).
 //
 // # A dedicated host
 //
@@ -146,8 +155,11 @@
 // once it is settled (all its inputs confirmed and simulated with), with
 // every player's confirmed input, the confirmed world hashes at
 // net.hash_every and what pacing did (resimulated ticks, held time,
-// advantage owed). With --ticks N it ends where the match's last line
-// does, so both peers' recordings hold the same ticks. --replay FILE
+// advantage owed), on any machine of the match: a player, the host
+// (dedicated too), a spectator or a rejoining player, which then catches
+// up from tick 0 so that its recording starts there. With --ticks N it
+// ends where the match's last line does, so every recording holds the
+// same ticks. --replay FILE
 // replays it like any recording, headless or with --window, with no
 // network: the players' input comes from the file through the same
 // rollback.Players resource, every hash is checked, and the result ends
