@@ -1,0 +1,59 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A joiner whose process stops (SIGSTOP) for 3.5 s, past the 2 s cutoff
+// but within net.timeout, holds the host at its window for 2 s; the host
+// then plays on without it. When the joiner runs again it learns that the
+// host played on, resynchronises from the host's snapshot and plays on,
+// and both end on the same confirmed line, every tick's hash compared.
+func TestAStalledJoinerResynchronises(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two processes for 15 s of play")
+	}
+	bin := buildDuel(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	common := []string{"--headless", "--ticks", "900", "--set", "audio.enabled=false", "--set", "net.join_timeout=30s", "--set", "net.hash_every=1"}
+	hr := startHost(t, exec.CommandContext(ctx, bin, append([]string{"--host", "127.0.0.1:0", "--bot", "1"}, common...)...))
+	j := exec.CommandContext(ctx, bin, append([]string{"--join", hr.addr, "--token", hr.token, "--bot", "2"}, common...)...)
+	var jout strings.Builder
+	var jerr lockedText
+	j.Stdout, j.Stderr = &jout, &jerr
+	if err := j.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(4 * time.Second) // the match is under way
+	if err := j.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3500 * time.Millisecond)
+	if err := j.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Wait(); err != nil {
+		t.Fatalf("joiner: %v\n%s", err, jerr.String())
+	}
+	host, join := hr.wait(t), confirmedLine.FindString(jout.String())
+	if host == "" || host != join {
+		t.Fatalf("the peers end apart:\nhost: %q\njoin: %q\nhost's errors: %s\njoiner's: %s", host, join, hr.errs.String(), jerr.String())
+	}
+	for _, want := range []string{"resynchronising from the host's snapshot", "starting from the host's snapshot", "caught up on the match at tick"} {
+		if !strings.Contains(jerr.String(), want) {
+			t.Errorf("the joiner did not say %q:\n%s", want, jerr.String())
+		}
+	}
+	if !strings.Contains(hr.errs.String(), "playing on without it") {
+		t.Errorf("the host did not say it played on without the joiner:\n%s", hr.errs.String())
+	}
+	t.Logf("both: %s\nhost: %s\njoiner: %s", host, strings.TrimSpace(hr.errs.String()), strings.TrimSpace(jerr.String()))
+}
