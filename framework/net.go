@@ -164,6 +164,16 @@ func (s *Session) UseMatch(m *Match) error {
 	return nil
 }
 
+// matchStep is the step every tick of a match runs with: the fixed step,
+// or an exact rate's step rounded to whole nanoseconds, as the scheduler
+// gives it (timing.Scheduler.Step).
+func matchStep(o timing.Options) time.Duration {
+	if o.Rate.IsZero() {
+		return o.FixedStep
+	}
+	return o.Rate.Step()
+}
+
 // MatchTiming returns o as a networked match runs it: repay-debt recovery
 // with rollback declared, so that the session's debts reach pacing.
 func MatchTiming(o timing.Options) timing.Options {
@@ -332,16 +342,13 @@ func (s *Session) startNet() error {
 		opts.LogBytes = rollback.DefaultLogBytes // the host feeds its spectators
 	}
 	r := &netRun{app: app, tr: m.Transport, self: m.Self, seats: n.Seats, spectatorDelay: s.cfg.Net.SpectatorDelay,
-		msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage), step: s.cfg.Timing.FixedStep, log: s.stderr,
+		msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage), step: matchStep(s.cfg.Timing), log: s.stderr,
 		cutoff: s.cfg.Timing.Debt.Cutoff, clock: s.rt.Options().Clock, patience: s.cfg.Net.JoinTimeout}
 	if r.clock == nil {
 		r.clock = timing.SystemClock{} // the runtime's default
 	}
 	if r.log == nil {
 		r.log = os.Stderr
-	}
-	if rate := s.cfg.Timing.Rate; !rate.IsZero() {
-		r.step = rate.Step()
 	}
 	app.SetDelta(r.step)
 	seen := map[int]bool{m.Self: true}
@@ -369,7 +376,7 @@ func (s *Session) startNet() error {
 		// It records what it catches up on, then what it plays, into the
 		// one recording (the follower runs every input from tick 0 then).
 		r.rec = s.matchRec
-		if err := s.startRejoin(app, r, opts); err != nil {
+		if err := s.startRejoin(r); err != nil {
 			return err
 		}
 		return s.startMatchRecording()
@@ -514,7 +521,7 @@ func (r *netRun) update(t *runtime.TickContext) error {
 		r.sent[0]++
 		r.sent[1] += uint64(len(r.msg))
 	}
-	if err := r.feedSpectators(); err != nil {
+	if err := r.sendFeeds(); err != nil {
 		return err
 	}
 	if d, ok := r.sess.Desync(); ok {

@@ -84,10 +84,7 @@ func (s *Session) startMatchRecording() error {
 	if m.every > 0 {
 		header.CheckpointEvery = int(m.every)
 	}
-	m.step = s.cfg.Timing.FixedStep
-	if rate := s.cfg.Timing.Rate; !rate.IsZero() {
-		m.step = rate.Step()
-	}
+	m.step = matchStep(s.cfg.Timing)
 	m.stop = -1
 	if s.stopAfter > 0 && m.every > 0 {
 		// Every peer stops on the same confirmed tick but runs on a

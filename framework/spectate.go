@@ -46,17 +46,10 @@ type specRun struct {
 	// nil; actions is each player's action count.
 	rec     *matchRecording
 	actions int
-	// rejoin is, for a rejoining player, the match it plays on in once
-	// caught up; nil for a spectator.
-	rejoin *rejoin
-}
-
-// rejoin is a rejoining player's match to be: its run, with no session
-// yet, and the options its session plays on with.
-type rejoin struct {
-	run      *netRun
-	opts     rollback.Options
-	seatless []int
+	// rejoin is, for a player catching up (rejoining or
+	// resynchronising), its run, which gets a session with its options
+	// once caught up (playOn); nil for a spectator.
+	rejoin *netRun
 }
 
 // runStep is the fixed step and the host's delay a spectator follows at.
@@ -74,12 +67,12 @@ func (s *Session) startSpectator(app *rollback.App, actions int) error {
 }
 
 // startRejoin builds the follower a rejoining player catches up with;
-// r, with opts, plays on once it has (playOn).
-func (s *Session) startRejoin(app *rollback.App, r *netRun, opts rollback.Options) error {
-	if err := s.startFollower(app, opts.Actions, 0); err != nil {
+// r plays on once it has (playOn).
+func (s *Session) startRejoin(r *netRun) error {
+	if err := s.startFollower(r.app, r.opts.Actions, 0); err != nil {
 		return err
 	}
-	s.spec.rejoin = &rejoin{run: r, opts: opts, seatless: s.match.Seatless}
+	s.spec.rejoin = r
 	fmt.Fprintf(s.spec.log, "%s: rejoining the match as peer %d: catching up on the host's confirmed inputs\n", programName(), s.match.Self)
 	return nil
 }
@@ -101,7 +94,7 @@ func (s *Session) resync(cause error) error {
 		return err
 	}
 	s.spec.fol.NeedState()
-	s.spec.rejoin = &rejoin{run: r, opts: r.opts, seatless: s.match.Seatless}
+	s.spec.rejoin = r
 	fmt.Fprintf(s.spec.log, "%s: %v: resynchronising from the host's snapshot\n", programName(), cause)
 	return nil
 }
@@ -114,10 +107,7 @@ func (s *Session) startFollower(app *rollback.App, actions, delay int) error {
 	if err != nil {
 		return fmt.Errorf("framework: following the match: %w", err)
 	}
-	step := s.cfg.Timing.FixedStep
-	if rate := s.cfg.Timing.Rate; !rate.IsZero() {
-		step = rate.Step()
-	}
+	step := matchStep(s.cfg.Timing)
 	app.SetDelta(step)
 	if s.matchRec != nil {
 		fol.FromStart() // its recording starts at tick 0, as a player's does
@@ -136,7 +126,7 @@ func (r *specRun) update(t *runtime.TickContext, target int64) error {
 	if m, ok := r.tr.(*netplay.Match); ok {
 		for ev, ok := m.Event(); ok; ev, ok = m.Event() {
 			if r.rejoin != nil {
-				if err := r.rejoin.run.event(ev); err != nil {
+				if err := r.rejoin.event(ev); err != nil {
 					return err
 				}
 				continue
@@ -152,8 +142,8 @@ func (r *specRun) update(t *runtime.TickContext, target int64) error {
 		if !ok {
 			break
 		}
-		if from != 0 || !rollback.IsCatchUp(r.buf[:n]) && r.rejoin != nil {
-			continue // a rejoining player's peers send to its session to be, which asks again
+		if from != 0 || (r.rejoin != nil && !rollback.IsCatchUp(r.buf[:n])) {
+			continue // a player catching up: its peers send to its session to be, which asks again
 		}
 		if err := r.fol.Receive(r.buf[:n]); err != nil && r.bad == nil {
 			r.bad = err // counted in the follower's stats; the feed sends again
@@ -227,16 +217,16 @@ func (s *Session) updateSpectator(t *runtime.TickContext) error {
 // session starts on the tick its follower reached, and the next update
 // plays it.
 func (s *Session) playOn() error {
-	sp, j := s.spec, s.spec.rejoin
-	sess, err := rollback.NewSessionAfter(sp.fol, j.opts)
+	sp, r := s.spec, s.spec.rejoin
+	sess, err := rollback.NewSessionAfter(sp.fol, r.opts)
 	if err != nil {
 		return fmt.Errorf("framework: rejoining the match: %w", err)
 	}
-	if err := j.run.play(sess, j.seatless); err != nil {
+	if err := r.play(sess, s.match.Seatless); err != nil {
 		return err
 	}
-	s.net, s.spec = j.run, nil
-	fmt.Fprintf(sp.log, "%s: caught up on the match at tick %d: playing on as peer %d\n", programName(), sess.Tick(), j.opts.Self)
+	s.net, s.spec = r, nil
+	fmt.Fprintf(sp.log, "%s: caught up on the match at tick %d: playing on as peer %d\n", programName(), sess.Tick(), r.opts.Self)
 	return nil
 }
 
@@ -308,10 +298,10 @@ func (r *netRun) feedMessage(from int, msg []byte) bool {
 	return true
 }
 
-// feedSpectators sends each spectator, and each rejoining player
-// catching up, the next few catch-up messages its acknowledgement lets
-// through. A full input log ends that feed, not the match.
-func (r *netRun) feedSpectators() error {
+// sendFeeds sends each spectator, and each player catching up, the next
+// few catch-up messages its acknowledgement lets through. A full input
+// log ends that feed, not the match.
+func (r *netRun) sendFeeds() error {
 	for peer, f := range r.feeds {
 		if f == nil {
 			continue

@@ -70,11 +70,11 @@ type App struct {
 	err     error
 	rolling bool
 	// saved is the tick whose state the App holds (set by Save, Restore,
-	// LoadState and each Step: a follower steps without saving); hashes
-	// the hash of each tick
-	// the session hashed (every HashEvery), by the tick's slot: the latest
-	// hash of a tick is that of its confirmed timeline once its inputs
-	// are confirmed, since a rollback before it saves and hashes it again.
+	// LoadState and each Step: a follower steps without saving). hashes
+	// holds the hash of each tick the session hashed (every HashEvery),
+	// by the tick's slot: the latest hash of a tick is that of its
+	// confirmed timeline once its inputs are confirmed, since a rollback
+	// before it saves and hashes it again.
 	saved  int64
 	hashes [hashRing]tickHash
 	// delta, when set, is every tick's simulation delta (SetDelta).

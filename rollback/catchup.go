@@ -36,13 +36,13 @@ import (
 // ([Follower.CaughtUp]).
 //
 // and the receiver, a [Follower], answers each update with the next tick
-// it wants, which is its request as well as its acknowledgement, and
-// whether a snapshot will do instead (0: no; else 1 + the bytes of it
-// received so far):
+// it wants, which is its request as well as its acknowledgement, whether
+// a snapshot will do instead (0: no; else 1 + the bytes of it received
+// so far) and whether only a snapshot will ([Follower.NeedState]: 1;
+// else 0):
 //
 //	"MA" version(1) uvarint next tick, uvarint snapshot, uvarint needs
 //
-// (needs 1: only a snapshot will do, [Follower.NeedState]; else 0)
 // A receiver far behind (more than stateOver ticks) whose simulation's
 // state travels ([StateSimulation], such as an [App]) is sent the state of
 // a recent confirmed tick instead of every input since its start, in
