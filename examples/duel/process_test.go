@@ -24,10 +24,7 @@ var (
 // loopback, each with seeded random input (--bot), over UDP and over QUIC,
 // and end on the same confirmed tick with the same world hash.
 func TestTwoProcesses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts two processes for 20 s of play each transport")
-	}
-	bin := buildDuel(t)
+	bin := processTest(t, "starts two processes for 20 s of play each transport")
 	for _, tr := range []string{"udp", "quic"} {
 		t.Run(tr, func(t *testing.T) {
 			host, join := playProcesses(t, bin, tr, 1230, nil, nil)
@@ -37,6 +34,24 @@ func TestTwoProcesses(t *testing.T) {
 			t.Logf("both peers: %s", host)
 		})
 	}
+}
+
+// processTest skips the test in -short mode (why says what it starts)
+// and builds the duel for it.
+func processTest(t *testing.T, why string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(why)
+	}
+	return buildDuel(t)
+}
+
+// killAfter returns a context that kills the test's processes after two
+// minutes, whatever happens, and is cancelled when the test ends.
+func killAfter(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
 }
 
 // buildDuel builds the duel with env added to the go command's
@@ -129,12 +144,9 @@ func (r *hostRun) wait(t *testing.T) string {
 // through it, and all three end on the same confirmed tick and hash, as
 // does the replay of the host's recording (--record).
 func TestDedicatedHost(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts three processes for 10 s of play")
-	}
-	bin, server := buildDuel(t), buildDuel(t, "CGO_ENABLED=0")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	bin := processTest(t, "starts three processes for 10 s of play")
+	server := buildDuel(t, "CGO_ENABLED=0")
+	ctx := killAfter(t)
 	common := []string{"--ticks", "630", "--set", "net.join_timeout=30s"}
 	rec := filepath.Join(t.TempDir(), "server.rec")
 	h := exec.CommandContext(ctx, server, append([]string{"--dedicated", "--host", "127.0.0.1:0", "--record", rec}, common...)...)
@@ -190,8 +202,7 @@ func wantReplay(t *testing.T, ctx context.Context, bin, rec, line, whose string)
 // killed after two minutes whatever happens.
 func playProcesses(t *testing.T, bin, tr string, ticks int, hostArgs, joinArgs []string) (host, join string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := killAfter(t)
 	args := func(extra ...string) []string {
 		return append([]string{"--headless", "--ticks", fmt.Sprint(ticks), "--set", "net.transport=" + tr,
 			"--set", "audio.enabled=false", "--set", "net.join_timeout=30s"}, extra...)
@@ -217,10 +228,7 @@ func playProcesses(t *testing.T, bin, tr string, ticks int, hostArgs, joinArgs [
 // the confirmed line its live run ended with, and --replay A --compare B
 // finds no difference.
 func TestTwoProcessesRecord(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts two processes for 10 s of play")
-	}
-	dir, bin := t.TempDir(), buildDuel(t)
+	dir, bin := t.TempDir(), processTest(t, "starts two processes for 10 s of play")
 	hostRec, joinRec := filepath.Join(dir, "host.rec"), filepath.Join(dir, "join.rec")
 	host, join := playProcesses(t, bin, "udp", 600, []string{"--record", hostRec}, []string{"--record", joinRec})
 	if host != join {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -19,10 +18,7 @@ import (
 // UDP it is killed 7 s in and starts from the host's snapshot; over QUIC
 // 3 s in, and runs every input from tick 0.
 func TestARestartedJoinerRejoins(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts three processes for 10 to 15 s of play each transport")
-	}
-	bin := buildDuel(t)
+	bin := processTest(t, "starts three processes for 10 to 15 s of play each transport")
 	t.Run("udp", func(t *testing.T) { rejoin(t, bin, "udp", 900, 7*time.Second, true) })
 	t.Run("quic", func(t *testing.T) { rejoin(t, bin, "quic", 600, 3*time.Second, false) })
 }
@@ -32,8 +28,7 @@ func TestARestartedJoinerRejoins(t *testing.T) {
 // set, and otherwise records the match (--record: every input from tick
 // 0, then what it plays) and its recording replays to the match's line.
 func rejoin(t *testing.T, bin, tr string, ticks int, kill time.Duration, snapshot bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := killAfter(t)
 	common := []string{"--headless", "--ticks", fmt.Sprint(ticks), "--set", "audio.enabled=false", "--set", "net.join_timeout=30s",
 		"--set", "net.timeout=1s", "--set", "net.hash_every=1", "--set", "net.transport=" + tr}
 	hr := startHost(t, exec.CommandContext(ctx, bin, append([]string{"--host", "127.0.0.1:0", "--bot", "1"}, common...)...))

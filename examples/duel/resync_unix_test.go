@@ -3,7 +3,6 @@
 package main
 
 import (
-	"context"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -17,12 +16,8 @@ import (
 // host played on, resynchronises from the host's snapshot and plays on,
 // and both end on the same confirmed line, every tick's hash compared.
 func TestAStalledJoinerResynchronises(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts two processes for 15 s of play")
-	}
-	bin := buildDuel(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	bin := processTest(t, "starts two processes for 15 s of play")
+	ctx := killAfter(t)
 	common := []string{"--headless", "--ticks", "900", "--set", "audio.enabled=false", "--set", "net.join_timeout=30s", "--set", "net.hash_every=1"}
 	hr := startHost(t, exec.CommandContext(ctx, bin, append([]string{"--host", "127.0.0.1:0", "--bot", "1"}, common...)...))
 	j := exec.CommandContext(ctx, bin, append([]string{"--join", hr.addr, "--token", hr.token, "--bot", "2"}, common...)...)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -17,12 +16,8 @@ import (
 // spectator's recording. (TestARestartedJoinerRejoins starts a follower
 // from the host's snapshot.)
 func TestSpectatorWatchesTwoProcesses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts three processes for 15 s of play")
-	}
-	bin := buildDuel(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	bin := processTest(t, "starts three processes for 15 s of play")
+	ctx := killAfter(t)
 	common := []string{"--ticks", "900", "--set", "audio.enabled=false", "--set", "net.join_timeout=30s"}
 	hr := startHost(t, exec.CommandContext(ctx, bin, append([]string{"--headless", "--host", "127.0.0.1:0", "--bot", "1"}, common...)...))
 	addr, token := hr.addr, hr.token
