@@ -58,9 +58,11 @@ type Options struct {
 	// cleanup frees resources those jobs may still use. 0 to 1 min.
 	SettleTimeout time.Duration
 	// Background runs the owned pool's workers on threads of their own at
-	// a lower OS priority ([BackgroundNice] on Linux), so that on a
+	// a lower OS priority (on Linux the kernel's idle scheduling class,
+	// SCHED_IDLE, or [BackgroundNice] where that is refused), so that on a
 	// machine with few cores a long background load yields the CPU to the
-	// loop and the renderer instead of stretching frames. The price is
+	// loop and the renderer instead of stretching frames: the kernel
+	// preempts an idle-class worker the moment a game thread wakes. The price is
 	// latency: waking an idle worker on its own thread takes tens of
 	// microseconds more (about 0.07 ms against 0.7 µs for a job's round
 	// trip here), which matters for many small jobs waited on within a
@@ -78,8 +80,10 @@ type Options struct {
 }
 
 // BackgroundNice is the nice value a background pool's worker threads
-// take on Linux (where a thread's priority is its own): below the game's
-// threads, above idle work. Elsewhere workers keep the process's priority.
+// take on Linux (where a thread's priority is its own) beside the idle
+// scheduling class, and the whole of their lowered priority where the
+// kernel refuses that class. Elsewhere workers keep the process's
+// priority.
 const BackgroundNice = 10
 
 // Validate reports every invalid field at once, each an *[option.Error],
@@ -258,7 +262,7 @@ func (p *Pool) work() {
 		// thread with it, and no other goroutine ever runs at the lowered
 		// priority.
 		goruntime.LockOSThread()
-		setThreadNice(p.nice)
+		lowerThreadPriority(p.nice)
 	}
 	p.mu.Lock()
 	for {
