@@ -135,6 +135,10 @@ type peer struct {
 	// back: the slot was taken back by a new run of its player while
 	// the match was under way (its accept says so).
 	back bool
+	// left: the peer said bye (or its QUIC connection ended). Only a
+	// join brings it back: a packet its closing run sent before the bye
+	// and that arrives after it, delayed or reordered, does not.
+	left bool
 }
 
 // Match is one end of a match: the host's (peer 0) or a joiner's. It
@@ -516,7 +520,7 @@ func (m *Match) gone(from netip.AddrPort) {
 	if s < 0 || !m.peers[s].connected {
 		return
 	}
-	m.peers[s].connected = false
+	m.peers[s].connected, m.peers[s].left = false, true
 	m.event(Event{Peer: s, Kind: Left})
 	m.freeSpectator(s)
 }
@@ -640,7 +644,7 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 	p.heard = now
 	p.stats.Received.Packets++
 	p.stats.Received.Bytes += uint64(len(pkt))
-	if !p.connected && p.joined && h.kind != kindBye {
+	if !p.connected && p.joined && !p.left && h.kind != kindBye {
 		p.connected = true
 		if m.host || m.full {
 			m.event(Event{Peer: slot, Kind: Reconnected})
@@ -713,6 +717,7 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 			p.stats.RTT += (rtt - p.stats.RTT) / 8
 		}
 	case kindBye:
+		p.left = true
 		if p.connected {
 			p.connected = false
 			m.event(Event{Peer: slot, Kind: Left})
@@ -902,7 +907,7 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 		if !m.fresh(p, h.seq) {
 			return
 		}
-		p.heard = now
+		p.heard, p.left = now, false
 		if !p.connected {
 			p.connected = true
 			m.event(Event{Peer: s, Kind: Reconnected})
@@ -1027,7 +1032,7 @@ func (m *Match) freeSlot(lo, hi int) int {
 // admit gives p to the joiner at from, whose join had sequence number
 // seq: a player's slot, taken or taken back, or a spectator's.
 func (p *peer) admit(from netip.AddrPort, seq uint64, now time.Duration) {
-	p.addr, p.joined, p.connected, p.heard = from, true, true, now
+	p.addr, p.joined, p.connected, p.heard, p.left = from, true, true, now, false
 	p.high, p.seen, p.any = seq, 1, true
 	p.stats.RTT = 0
 }

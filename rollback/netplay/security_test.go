@@ -338,3 +338,35 @@ func TestJoinersLearnOfEachOthersDrops(t *testing.T) {
 	wantEvent(t, host, 2, netplay.Reconnected)
 	wantEvent(t, a, 2, netplay.Reconnected)
 }
+
+// A packet the closing run of a joiner sent before its bye and that
+// arrives after it (delayed or reordered on the way; here sent from the
+// joiner's address once the host has seen the bye) does not bring the
+// joiner back: only a join does. It used to, and the slot then refused the
+// player's rejoin as "taken by a connected player".
+func TestAPacketAfterAByeDoesNotReconnect(t *testing.T) {
+	h, p, host, joiner := hostThroughProxy(t, netplay.Options{})
+	secret := decode(t, h.Token())[1:17]
+	if err := joiner.Send(0, []byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 1200)
+	eventually(t, "message", func() bool {
+		n, from, ok := host.Receive(buf)
+		return ok && from == 1 && string(buf[:n]) == "hello"
+	})
+	p.mu.Lock()
+	seq := binary.LittleEndian.Uint64(p.lastData[2:])
+	p.mu.Unlock()
+	joiner.Close()
+	wantEvent(t, host, 1, netplay.Left)
+	before := host.Stats().Peers[1].Received.Packets
+	p.toHost(packet(secret, kindData, 1, seq+1000, []byte{0, 'x'}))
+	eventually(t, "the late packet read", func() bool { return host.Stats().Peers[1].Received.Packets > before })
+	if host.Stats().Peers[1].Connected {
+		t.Error("a packet after the bye reconnected peer 1")
+	}
+	if e, ok := host.Event(); ok {
+		t.Errorf("event %v of peer %d after the bye, want none", e.Kind, e.Peer)
+	}
+}
