@@ -104,6 +104,23 @@ func (p *proxy) setCut(cut bool) {
 // toHost sends b to the host from the proxy: from the joiner's address.
 func (p *proxy) toHost(b []byte) { p.c.WriteToUDP(b, p.host) }
 
+// genuineData sends a message from the joiner to the host through the
+// proxy and returns the data packet that carried it, as the proxy saw it.
+func (p *proxy) genuineData(t *testing.T, host, joiner *netplay.Match) []byte {
+	t.Helper()
+	if err := joiner.Send(0, []byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 1200)
+	eventually(t, "message", func() bool {
+		n, from, ok := host.Receive(buf)
+		return ok && from == 1 && string(buf[:n]) == "hello"
+	})
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lastData
+}
+
 // hostThroughProxy hosts a match of two and joins it through a proxy.
 func hostThroughProxy(t *testing.T, opts netplay.Options) (*netplay.Lobby, *proxy, *netplay.Match, *netplay.Match) {
 	t.Helper()
@@ -130,19 +147,9 @@ func hostThroughProxy(t *testing.T, opts netplay.Options) (*netplay.Lobby, *prox
 func TestBadPacketsAreDroppedAndCounted(t *testing.T) {
 	h, p, host, joiner := hostThroughProxy(t, netplay.Options{})
 	secret := decode(t, h.Token())[1:17]
-	// A message through, so the proxy holds a genuine data packet.
-	if err := joiner.Send(0, []byte("hello")); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 1200)
-	eventually(t, "message", func() bool {
-		n, from, ok := host.Receive(buf)
-		return ok && from == 1 && string(buf[:n]) == "hello"
-	})
-	p.mu.Lock()
-	genuine := p.lastData
-	p.mu.Unlock()
+	genuine := p.genuineData(t, host, joiner)
 	seq := binary.LittleEndian.Uint64(genuine[2:])
+	buf := make([]byte, 1200)
 
 	stranger, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
@@ -347,17 +354,7 @@ func TestJoinersLearnOfEachOthersDrops(t *testing.T) {
 func TestAPacketAfterAByeDoesNotReconnect(t *testing.T) {
 	h, p, host, joiner := hostThroughProxy(t, netplay.Options{})
 	secret := decode(t, h.Token())[1:17]
-	if err := joiner.Send(0, []byte("hello")); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 1200)
-	eventually(t, "message", func() bool {
-		n, from, ok := host.Receive(buf)
-		return ok && from == 1 && string(buf[:n]) == "hello"
-	})
-	p.mu.Lock()
-	seq := binary.LittleEndian.Uint64(p.lastData[2:])
-	p.mu.Unlock()
+	seq := binary.LittleEndian.Uint64(p.genuineData(t, host, joiner)[2:])
 	joiner.Close()
 	wantEvent(t, host, 1, netplay.Left)
 	before := host.Stats().Peers[1].Received.Packets

@@ -5,8 +5,8 @@ import "golang.org/x/sys/unix"
 // lowerThreadPriority puts the calling thread in the kernel's idle
 // scheduling class (SCHED_IDLE; Linux schedules each thread on its own)
 // and lowers its nice value to nice, which is the whole of the lowering
-// where the kernel refuses the class. It never
-// raises a priority: a thread already idle, or already nicer, keeps it.
+// where the kernel refuses the class. It never raises a priority: a
+// thread already idle, or already nicer, keeps it.
 //
 // The idle class is what makes a background worker yield at once: the
 // scheduler preempts an idle-class thread as soon as any ordinary thread

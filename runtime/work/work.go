@@ -62,9 +62,9 @@ type Options struct {
 	// SCHED_IDLE, or [BackgroundNice] where that is refused), so that on a
 	// machine with few cores a long background load yields the CPU to the
 	// loop and the renderer instead of stretching frames: the kernel
-	// preempts an idle-class worker the moment a game thread wakes. The price is
-	// latency: waking an idle worker on its own thread takes tens of
-	// microseconds more (about 0.07 ms against 0.7 µs for a job's round
+	// preempts an idle-class worker the moment a game thread wakes. The
+	// price is latency: waking an idle worker on its own thread takes tens
+	// of microseconds more (about 0.07 ms against 0.7 µs for a job's round
 	// trip here), which matters for many small jobs waited on within a
 	// frame, not for loading.
 	//
