@@ -493,17 +493,20 @@ func (r *netRun) update(t *runtime.TickContext) error {
 		// mean over about half a second is what pacing is pushed by.
 		r.advantage += (r.sess.Stats().Advantage - r.advantage) / 16
 	}
+	// What this peer owes, in whole steps, as its messages tell its peers.
+	owed := min(t.Timing.DebtTime, t.Timing.Ledger.Pending())
+	r.sess.SetDebt(int64(owed / r.step))
 	if !st.Held && r.sess.Tick()%30 == 0 {
-		// The advantage replaces the advantage debt pacing has not repaid
-		// yet; a difference under half a step is left alone, so pacing
-		// is not pushed about by what noise is left.
-		// The debt it replaces includes held time: a peer that held
-		// while its peers were still starting (a dedicated host waits for
-		// joiners that open windows) owes more than the cutoff the
-		// scheduler accepts in one adjustment, so the adjustment is
-		// bounded by it; pacing repays the rest.
-		want := -time.Duration(r.advantage * float64(r.step))
-		if diff := want - min(t.Timing.DebtTime, t.Timing.Ledger.Pending()); diff > r.step/2 || diff < -r.step/2 {
+		// The peers share what the match owes (a stall of any of them,
+		// held ticks) and each owes its frame advantage on top: ahead,
+		// less than the match; behind, more. This peer's debt moves to
+		// its share; a difference under half a step is left alone, so
+		// pacing is not pushed about by what noise is left. A move is
+		// bounded by the cutoff the scheduler accepts in one adjustment
+		// (a peer that held for 3 s while a joiner opened its window);
+		// pacing repays the rest.
+		want := time.Duration((r.sess.SharedDebt() - r.advantage) * float64(r.step))
+		if diff := want - owed; diff > r.step/2 || diff < -r.step/2 {
 			t.Owed.Advantage = min(max(diff, -r.cutoff), r.cutoff)
 		}
 	}

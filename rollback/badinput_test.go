@@ -27,10 +27,16 @@ func pair(t testing.TB, hashEvery int) (a, b *rollback.Session) {
 // message builds peer 1's message by hand: inputs of player 1 from first,
 // count ticks, all zero, and the given hashes.
 func message(first, count uint64, hashes ...[2]uint64) []byte {
-	m := []byte{'M', 'R', 2}
+	return messageOwing(first, count, 0, hashes...)
+}
+
+// messageOwing is [message] from a peer that owes debt ticks.
+func messageOwing(first, count uint64, debt int64, hashes ...[2]uint64) []byte {
+	m := []byte{'M', 'R', 3}
 	m = binary.AppendUvarint(m, 1) // sender
 	m = binary.AppendUvarint(m, first)
 	m = binary.AppendUvarint(m, 0) // advantage 0
+	m = binary.AppendVarint(m, debt)
 	m = binary.AppendUvarint(m, 2)
 	m = binary.AppendVarint(m, -int64(first)) // player 0's frontier: 0
 	m = binary.AppendVarint(m, int64(count))  // player 1's: first+count
@@ -157,5 +163,38 @@ func TestReceiveFromRefusesAnotherSender(t *testing.T) {
 	}
 	if err := a.ReceiveFrom(1, m); err != nil {
 		t.Errorf("from its own sender: %v", err)
+	}
+}
+
+// A peer's message carries what it owes; SharedDebt is the mean of what
+// every peer heard from and this one owe, and a debt beyond the bound is
+// malformed, taking nothing.
+func TestPeersShareTheirDebt(t *testing.T) {
+	a, _ := pair(t, 0)
+	a.SetDebt(10)
+	if got := a.SharedDebt(); got != 10 {
+		t.Errorf("SharedDebt %v before hearing a peer, want its own 10", got)
+	}
+	if err := a.Receive(messageOwing(2, 3, -4)); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.SharedDebt(); got != 3 {
+		t.Errorf("SharedDebt %v owing 10 with a peer owing -4, want 3", got)
+	}
+	before := a.Stats()
+	err := a.Receive(messageOwing(5, 3, 1<<40))
+	if !errors.Is(err, rollback.ErrMalformed) || !strings.Contains(err.Error(), "debt") {
+		t.Errorf("a debt of 2^40 ticks: %v, want ErrMalformed naming the debt", err)
+	}
+	if got := a.SharedDebt(); got != 3 {
+		t.Errorf("after the malformed message: SharedDebt %v, want 3", got)
+	}
+	// Had the malformed message been taken, its ticks would come again
+	// as duplicates.
+	if err := a.Receive(messageOwing(5, 3, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if st := a.Stats(); st.Duplicates != before.Duplicates {
+		t.Errorf("%d duplicates after the same ticks again, want %d: the malformed message's were taken", st.Duplicates, before.Duplicates)
 	}
 }

@@ -791,5 +791,5 @@ func (s *Session) Rejoined(peer int) {
 	for p := range s.players {
 		s.peerAck[peer*s.players+p] = 0
 	}
-	s.peerSeen[peer], s.peerTick[peer], s.peerAdv[peer] = false, 0, 0
+	s.peerSeen[peer], s.peerTick[peer], s.peerAdv[peer], s.peerDebt[peer] = false, 0, 0, 0
 }

@@ -115,6 +115,8 @@ const (
 	hashSlots  = 32
 	// maxHashEvery bounds every hash interval: a minute at 60 Hz.
 	maxHashEvery = 3600
+	// maxDebt bounds a debt in a message, in ticks: days at 60 Hz.
+	maxDebt = 1 << 24
 )
 
 // Simulation is what a session drives: the game's deterministic state,
@@ -253,6 +255,8 @@ type Session struct {
 
 	peerTick []int64   // per peer: latest tick it reported
 	peerAdv  []float64 // per peer: the advantage it reported
+	peerDebt []int64   // per peer: the debt it reported, in ticks
+	debt     int64     // this session's debt, in ticks (SetDebt)
 	peerAck  []int64   // peers × players: the peer's frontier
 	peerSeen []bool
 
@@ -330,6 +334,7 @@ func NewSession(sim Simulation, opts Options) (*Session, error) {
 	}
 	s.peerTick = make([]int64, maxPeers)
 	s.peerAdv = make([]float64, maxPeers)
+	s.peerDebt = make([]int64, maxPeers)
 	s.peerAck = make([]int64, maxPeers*s.players)
 	s.peerSeen = make([]bool, maxPeers)
 	for i := range s.hashes {
@@ -700,6 +705,31 @@ func (s *Session) advantage() float64 {
 		}
 	}
 	return adv
+}
+
+// SetDebt gives the time this peer's scheduler owes, in whole ticks
+// (negative when it is ahead of real time), for its next messages; it is
+// clamped to about three days at 60 Hz. Peers share what they owe: see
+// [Session.SharedDebt].
+func (s *Session) SetDebt(ticks int64) { s.debt = min(max(ticks, -maxDebt), maxDebt) }
+
+// SharedDebt is the mean of this session's debt ([Session.SetDebt]) and
+// the latest debt each peer it has heard from reported, in ticks: what
+// the match as a whole owes. A host that stalls owes the stall, and its
+// peers, held at their windows meanwhile, owe about as much; a peer that
+// owes less than the others holds or rolls back for them until they catch
+// up. Every peer that moves its own debt to SharedDebt minus its frame
+// advantage keeps the match's total debt, so the match repays a stall
+// together, at the pace of its pacing, and no peer's lag is lost.
+func (s *Session) SharedDebt() float64 {
+	sum, n := float64(s.debt), 1
+	for peer, seen := range s.peerSeen {
+		if seen {
+			sum += float64(s.peerDebt[peer])
+			n++
+		}
+	}
+	return sum / float64(n)
 }
 
 // AdvantageDebt is the frame advantage as time owed at the given step:

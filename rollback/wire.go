@@ -14,7 +14,8 @@ import (
 // The message a session sends its peers after each update:
 //
 //	"MR" version(1)
-//	uvarint sender peer, uvarint sender tick, uvarint advantage (float64)
+//	uvarint sender peer, uvarint sender tick, uvarint advantage (float64),
+//	    varint debt (ticks)
 //	uvarint players, then per player varint frontier − sender tick
 //	uvarint blocks, then per block: uvarint player, uvarint frontier −
 //	    first tick, count (1 byte), then count ticks from the first
@@ -34,7 +35,7 @@ import (
 // (0, ±1, ±0.5) take one or two bytes; every value arrives bit for bit.
 // Integers are varints, hashes little-endian.
 const (
-	wireVersion  = 2
+	wireVersion  = 3
 	maxSendHash  = 4
 	hashRepeats  = 8 // messages that carry a final hash, against loss
 	maxCount     = 1 << 20
@@ -82,6 +83,7 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 	dst = binary.AppendUvarint(dst, uint64(s.opts.Self))
 	dst = binary.AppendUvarint(dst, uint64(s.tick))
 	dst = binary.AppendUvarint(dst, bits.ReverseBytes64(math.Float64bits(s.localView())))
+	dst = binary.AppendVarint(dst, s.debt)
 	dst = binary.AppendUvarint(dst, uint64(s.players))
 	for _, f := range s.frontier {
 		dst = binary.AppendVarint(dst, f-s.tick)
@@ -427,6 +429,7 @@ func (s *Session) decode(msg []byte, apply bool) error {
 	peer := int(r.uvarint("sender peer", maxPeers-1))
 	tick := int64(r.uvarint("sender tick", maxTick))
 	adv := math.Float64frombits(bits.ReverseBytes64(r.uvarint("advantage", math.MaxUint64)))
+	debt := r.varint("debt", -maxDebt, maxDebt)
 	players := r.uvarint("players", maxPlayers)
 	if r.err != nil {
 		return r.err
@@ -524,7 +527,7 @@ func (s *Session) decode(msg []byte, apply bool) error {
 	}
 	if apply {
 		if !s.peerSeen[peer] || tick > s.peerTick[peer] {
-			s.peerTick[peer], s.peerAdv[peer] = tick, adv
+			s.peerTick[peer], s.peerAdv[peer], s.peerDebt[peer] = tick, adv, debt
 		}
 		s.peerSeen[peer] = true
 	}

@@ -416,6 +416,7 @@ type stepper struct {
 	end     timing.Instant
 	stopAll func()
 	delay   time.Duration
+	stalls  []Stall // still to come, At an instant's offset from 0
 	trace   []TickAt
 }
 
@@ -445,6 +446,10 @@ func (s *stepper) Update(t *runtime.TickContext) error {
 	if s.stopAll != nil && s.clock.Now() >= s.end {
 		s.stopAll()
 		return t.RequestStop()
+	}
+	if len(s.stalls) > 0 && s.clock.Now() >= timing.Instant(s.stalls[0].At) {
+		s.vclock.Spend(runtimetest.Simulation, s.stalls[0].For)
+		s.stalls = s.stalls[1:]
 	}
 	s.sound.mixUntil(t.Start)
 	if err := s.Session.Update(t); err != nil {

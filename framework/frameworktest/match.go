@@ -1,8 +1,10 @@
 package frameworktest
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -36,10 +38,20 @@ type MatchOptions struct {
 	// Records[i] is peer i's, "" or missing records nothing. Replay one
 	// with [NewReplay] or framework.Replay.
 	Records []string
+	// Stalls make peers stop for a while mid-match, as a machine does in
+	// a long collection, a swap or a suspended process.
+	Stalls []Stall
 	// Script, if set, scripts each peer's input (on sim.Input, at
 	// sim.At(...)) before the match starts. Every peer's own player reads
 	// the game's first seat.
 	Script func(peer int, sim *Sim)
+}
+
+// Stall is a peer that stops: its first update at or after At (virtual
+// time from the start) takes For of virtual time before it runs.
+type Stall struct {
+	Peer    int
+	At, For time.Duration
 }
 
 // Peer is one peer of a finished [Match]: its Sim (the runtime, the
@@ -113,6 +125,12 @@ func Match(game func() framework.Game, opts MatchOptions) ([]*Peer, error) {
 	if n == 0 {
 		n = g.Net.Players
 	}
+	stalls := slices.SortedFunc(slices.Values(opts.Stalls), func(a, b Stall) int { return cmp.Compare(a.At, b.At) })
+	for _, st := range stalls {
+		if st.Peer < 0 || st.Peer >= n || st.For <= 0 || st.At < 0 {
+			return nil, fmt.Errorf("frameworktest: Match: Stall %+v: want a peer of the match, At 0 or more and For more than 0", st)
+		}
+	}
 	nw, err := netsim.NewNetwork(n, opts.Net)
 	if err != nil {
 		return nil, fmt.Errorf("frameworktest: Match: %w", err)
@@ -155,6 +173,11 @@ func Match(game func() framework.Game, opts MatchOptions) ([]*Peer, error) {
 		s.step.limit = ^uint64(0)
 		s.step.trace = make([]TickAt, 0, int(opts.For/time.Millisecond)/4)
 		s.step.end, s.step.stopAll, s.step.delay = end, stop, start
+		for _, st := range stalls {
+			if st.Peer == i {
+				s.step.stalls = append(s.step.stalls, Stall{Peer: i, At: time.Duration(runtimetest.Start) + st.At, For: st.For})
+			}
+		}
 		sims[i] = s
 		if opts.Script != nil {
 			opts.Script(i, s)

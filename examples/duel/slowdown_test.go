@@ -1,0 +1,57 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/framework/frameworktest"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// A host that stops for 3 s, past the 2 s debt cutoff: the time past the
+// cutoff is dropped, and the match repays the rest together, both peers
+// running fast at the same pace, instead of losing it: the peers share
+// what they owe (rollback.Session.SharedDebt). 2 s after the stall they
+// are within a tick of each other, on the same world, and the match has
+// run at least a second of ticks more than real time since the stall
+// (it ran at real time before, the whole stall lost).
+func TestAStalledHostSlowsTheMatchTogether(t *testing.T) {
+	const d, at, stall = 12 * time.Second, 2 * time.Second, 3 * time.Second
+	peers, err := frameworktest.Match(newGame, frameworktest.MatchOptions{
+		Options: frameworktest.Options{Sets: []string{"runtime.frame_cap=60", "window.vsync=false", "net.delay=2"}},
+		Net:     issueNet, For: d, Start: []time.Duration{0, lateStart},
+		Stalls: []frameworktest.Stall{{Peer: 0, At: at, For: stall}},
+		Script: func(peer int, sim *frameworktest.Sim) { randomSeat(sim, 0, int(d/tick), uint64(30+peer)) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := peers[0], peers[1]
+	start := a.Trace[0].At
+	worst, when := int64(0), time.Duration(0)
+	for _, s := range a.Trace {
+		if s.At < start+timing.Instant(at+stall+2*time.Second) || s.At > start+timing.Instant(d-time.Second) {
+			continue
+		}
+		if diff := s.Tick - b.TickAt(s.At); max(diff, -diff) > worst {
+			worst, when = max(diff, -diff), time.Duration(s.At-start)
+		}
+	}
+	la, lb := a.Runtime.TimingStats().Ledger, b.Runtime.TimingStats().Ledger
+	t.Logf("worst 2 s after the stall %d ticks (at %v); host dropped %v (hook %v, cutoff %v) adjusted %v, joiner dropped %v adjusted %v; held %d / %d; ticks %d / %d",
+		worst, when, la.Dropped(), la.DroppedByHook, la.DroppedCutoff, la.Adjusted, lb.Dropped(), lb.Adjusted, a.Stats.Held, b.Stats.Held, a.Stats.Tick, b.Stats.Tick)
+	// From the stall's end to the match's, real time gives (d-at-stall)/tick
+	// ticks; repaying adds more.
+	from := a.TickAt(start + timing.Instant(at+stall+100*time.Millisecond))
+	ran, real := a.Stats.Tick-from, int64((d-at-stall-100*time.Millisecond)/tick)
+	t.Logf("after the stall: %d ticks in %d ticks of real time", ran, real)
+	if ran < real+60 {
+		t.Errorf("%d ticks after the stall in %d ticks of real time: want a second (60) more, the owed time repaid", ran, real)
+	}
+	if worst > 1 {
+		t.Errorf("peers %d ticks apart at %v, 2 s or more after the stall: want at most 1", worst, when)
+	}
+	if !a.HasHash || !b.HasHash || a.Tick != b.Tick || a.Hash != b.Hash {
+		t.Errorf("confirmed tick %d hash %#x (%v) and tick %d hash %#x (%v): want the same", a.Tick, a.Hash, a.HasHash, b.Tick, b.Hash, b.HasHash)
+	}
+}
