@@ -98,7 +98,9 @@
 //     and repaid by pacing; a peer ahead on a machine too slow for pacing
 //     to slow it (it owes over 250 ms) yields one update in five, running
 //     no tick, until it is no longer ahead. A match needs timing.mode = "fixed" and turns
-//     on repay-debt with rollback declared ([MatchTiming]). The input
+//     on repay-debt with rollback declared, and past the debt cutoff the
+//     host slows the whole match down together while a joined player
+//     resynchronises ([Session.MatchTiming]). The input
 //     delay, prediction window and hash interval are the [net] table's.
 //     [Session.NetStats] has the match's figures (rollbacks, depth,
 //     advantage, bytes); a desync stops the session with a

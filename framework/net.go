@@ -134,6 +134,10 @@ type NetStats struct {
 	// until they come back (a player whose process ended rejoins with its
 	// --join command) or net.join_timeout passes and the match ends.
 	Waiting int
+	// SlowedDown is the time the host dropped past the debt cutoff, which
+	// the whole match lost together (timing.SharedSlowdown, see
+	// [Session.MatchTiming]); zero on a joined player.
+	SlowedDown time.Duration
 	// Seconds is the simulated time the match has run, for rates.
 	Seconds float64
 }
@@ -174,12 +178,42 @@ func matchStep(o timing.Options) time.Duration {
 	return o.Rate.Step()
 }
 
-// MatchTiming returns o as a networked match runs it: repay-debt recovery
-// with rollback declared, so that the session's debts reach pacing.
-func MatchTiming(o timing.Options) timing.Options {
+// MatchTiming returns o as the session's match runs it ([Session.UseMatch]
+// first): repay-debt recovery with rollback declared, so that the
+// session's debts reach pacing, and past the debt cutoff its role's
+// policy (seed 001's HostDoes and OwnerDoes):
+//   - the host slows the whole match down together
+//     (timing.SharedSlowdown): it drops what it owes past the cutoff, and
+//     its peers, who share the match's debt with it
+//     (rollback.Session.SharedDebt), lose the same time with it;
+//   - a joined player resynchronises (timing.Resync): it drops nothing
+//     itself, since the host's slowdown drops for the match, and when the
+//     host has played on without it (it held the match past the cutoff)
+//     it catches up from the host's snapshot;
+//   - a spectator keeps o's policy (timing.debt.past_cutoff): it plays no
+//     part in the match's time.
+func (s *Session) MatchTiming(o timing.Options) timing.Options {
 	o.Recovery, o.Rollback = timing.RepayDebt, true
 	o.Debt.VariableStep = false
+	switch m := s.match; {
+	case m == nil || m.Spectator:
+	case m.Self == 0:
+		o.Debt.PastCutoff, o.Debt.Hook = timing.SharedSlowdown, dropPast(o.Debt.Cutoff)
+	default:
+		o.Debt.PastCutoff, o.Debt.Hook = timing.Resync, dropPast(o.Debt.Cutoff)
+	}
 	return o
+}
+
+// dropPast is a match's answer past the debt cutoff: a host drops the
+// debt past it (timing.SharedSlowdown), a joined player nothing.
+func dropPast(cutoff time.Duration) timing.DebtHook {
+	return timing.DebtHookFunc(func(policy timing.PastCutoff, debt time.Duration) time.Duration {
+		if policy != timing.SharedSlowdown {
+			return 0
+		}
+		return debt - cutoff
+	})
 }
 
 // NetStats returns the networked session's figures, and false when the
@@ -282,6 +316,8 @@ type netRun struct {
 	// for: fillPast).
 	opts    rollback.Options
 	heldFor time.Duration
+	// slowed is what the scheduler dropped past the cutoff (NetStats.SlowedDown).
+	slowed time.Duration
 	// sinceYield counts updates since the last one yielded, yields those
 	// yielded (see yield).
 	sinceYield int
@@ -495,6 +531,7 @@ func (r *netRun) update(t *runtime.TickContext) error {
 	}
 	// What this peer owes, in whole steps, as its messages tell its peers.
 	owed := min(t.Timing.DebtTime, t.Timing.Ledger.Pending())
+	r.slowed = t.Timing.Ledger.DroppedByHook
 	r.sess.SetDebt(int64(owed / r.step))
 	if !st.Held && r.sess.Tick()%30 == 0 {
 		// The peers share what the match owes (a stall of any of them,
@@ -597,6 +634,7 @@ func (r *netRun) stats() NetStats {
 	ns.Advantage = r.advantage
 	ns.RTT = transportRTT(r.tr)
 	ns.Waiting = bits.OnesCount32(r.awaySet)
+	ns.SlowedDown = r.slowed
 	return ns
 }
 

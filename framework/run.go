@@ -133,7 +133,7 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		if err := sess.UseMatch(opts.Match); err != nil {
 			return err
 		}
-		rtOpts.Timing = MatchTiming(rtOpts.Timing)
+		rtOpts.Timing = sess.MatchTiming(rtOpts.Timing)
 		defer opts.Match.Transport.Close()
 		if cfg.Window.Headless || opts.Match.seatless() || opts.NoWindow {
 			defer func() {

@@ -48,8 +48,41 @@ func TestAStalledHostSlowsTheMatchTogether(t *testing.T) {
 	if ran < real+60 {
 		t.Errorf("%d ticks after the stall in %d ticks of real time: want a second (60) more, the owed time repaid", ran, real)
 	}
+	// The host dropped what it owed past the cutoff for the match
+	// (timing.SharedSlowdown); the joiner dropped nothing itself.
+	if a.Stats.SlowedDown < stall-2*time.Second-10*tick || la.DroppedCutoff != 0 || lb.Dropped() != 0 || b.Stats.SlowedDown != 0 {
+		t.Errorf("host slowed the match by %v (cutoff drops %v), joiner dropped %v (slowed %v): want the host about %v past the cutoff, by its hook, and the joiner nothing",
+			a.Stats.SlowedDown, la.DroppedCutoff, lb.Dropped(), b.Stats.SlowedDown, stall-2*time.Second)
+	}
 	if worst > 1 {
 		t.Errorf("peers %d ticks apart at %v, 2 s or more after the stall: want at most 1", worst, when)
+	}
+	if !a.HasHash || !b.HasHash || a.Tick != b.Tick || a.Hash != b.Hash {
+		t.Errorf("confirmed tick %d hash %#x (%v) and tick %d hash %#x (%v): want the same", a.Tick, a.Hash, a.HasHash, b.Tick, b.Hash, b.HasHash)
+	}
+}
+
+// A joiner that stops for 3 s holds the host at its window past the
+// cutoff: the host plays on without it (its players' input neutral), and
+// the joiner, a timing.Resync peer that dropped nothing of its own,
+// resynchronises from the host's snapshot when it runs again and ends on
+// the host's world.
+func TestAStalledJoinerResynchronisesInAMatch(t *testing.T) {
+	const d, at, stall = 12 * time.Second, 2 * time.Second, 3 * time.Second
+	peers, err := frameworktest.Match(newGame, frameworktest.MatchOptions{
+		Options: frameworktest.Options{Sets: []string{"runtime.frame_cap=60", "window.vsync=false", "net.delay=2", "net.join_timeout=30s"}},
+		Net:     issueNet, For: d, Start: []time.Duration{0, lateStart},
+		Stalls: []frameworktest.Stall{{Peer: 1, At: at, For: stall}},
+		Script: func(peer int, sim *frameworktest.Sim) { randomSeat(sim, 0, int(d/tick), uint64(40+peer)) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := peers[0], peers[1]
+	lb := b.Runtime.TimingStats().Ledger
+	t.Logf("host slowed %v; joiner dropped %v; ticks %d / %d; confirmed %d / %d", a.Stats.SlowedDown, lb.Dropped(), a.Stats.Tick, b.Stats.Tick, a.Tick, b.Tick)
+	if lb.Dropped() != 0 {
+		t.Errorf("the joiner dropped %v: want nothing (it resynchronises)", lb.Dropped())
 	}
 	if !a.HasHash || !b.HasHash || a.Tick != b.Tick || a.Hash != b.Hash {
 		t.Errorf("confirmed tick %d hash %#x (%v) and tick %d hash %#x (%v): want the same", a.Tick, a.Hash, a.HasHash, b.Tick, b.Hash, b.HasHash)

@@ -146,7 +146,7 @@ func newSession(g framework.Game, opts Options, clock *runtimetest.Clock, match 
 		if err := sess.UseMatch(match); err != nil {
 			return nil, err
 		}
-		rtOpts.Timing = framework.MatchTiming(rtOpts.Timing)
+		rtOpts.Timing = sess.MatchTiming(rtOpts.Timing)
 	}
 	ctx, fakes := runtimetest.NewAdapters(clock)
 	size := input.Size{Width: cfg.Window.Width, Height: cfg.Window.Height}
