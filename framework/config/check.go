@@ -19,6 +19,18 @@ type problem struct {
 	relative bool
 }
 
+// RuntimeOptions turns the [runtime], [timing], [timing.debt] and [polling]
+// tables into runtime options, starting from [runtime.DefaultOptions]. The
+// timing and polling options are c's own; the [runtime] table's rates
+// become intervals. It validates c first ([Config.Validate] with source),
+// whose check includes the runtime's Validate of what it returns.
+func (c *Config) RuntimeOptions(source string) (runtime.Options, error) {
+	if err := c.Validate(source); err != nil {
+		return runtime.Options{}, err
+	}
+	return c.runtimeOptions(), nil
+}
+
 // runtimeOptions builds the runtime's options from c without checking them.
 func (c *Config) runtimeOptions() runtime.Options {
 	o := runtime.DefaultOptions()
@@ -86,11 +98,10 @@ func translate(e *option.Error) problem {
 			p.allowed = strings.ReplaceAll(p.allowed, n, f.key)
 		}
 	}
-	switch {
-	case p.field == nil:
+	if p.field == nil {
 		p.problem = e.Pkg + ": " + e.Field + " " + p.problem
-	case p.field.allowed != "":
-		p.allowed = p.field.allowed
+	} else if a, ok := ownAllowed[p.field.key]; ok {
+		p.allowed = a
 	}
 	return p
 }

@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -36,11 +37,8 @@ type field struct {
 	// goFields are the option.Error Field names the key answers to
 	// ("timing.Options.Mode"), none for a key no owner checks.
 	goFields []string
-	// allowed, when set, replaces the owner's statement: for a key whose
-	// unit differs from the option's (frames per second for an interval).
-	allowed string
-	index   []int
-	pair    []int // the second int of a "WxH" pair, nil for none
+	index    []int
+	pair     []int // the second int of a "WxH" pair, nil for none
 	// A [game] key has the Go name of its field, for messages about the
 	// struct, and the ranges of its tags: choices are the allowed strings
 	// (choice), lo and hi the inclusive range (range), nil for none.
@@ -158,17 +156,8 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 	}
 }
 
-func validKey(k string) bool {
-	if k == "" {
-		return false
-	}
-	for _, r := range k {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return false
-		}
-	}
-	return true
-}
+// validKey reports whether a [game] key is one bare TOML key.
+var validKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`).MatchString
 
 // ownerField names the option.Error Field of a field of an owner's struct
 // t ("timing.DebtOptions.Gain"); none for the configuration's own structs.
@@ -291,10 +280,21 @@ func perSecond(hz int) time.Duration {
 
 // rateRange states an interval range of the runtime as frames per second.
 func rateRange(minInterval, maxInterval time.Duration) (lo, hi int) {
-	lo = int((time.Second + maxInterval - 1) / maxInterval)
-	hi = int(time.Second / minInterval)
-	return lo, hi
+	return int((time.Second + maxInterval - 1) / maxInterval), int(time.Second / minInterval)
 }
+
+// ownAllowed states the range of a key written unlike its owner's option,
+// in place of the owner's statement: frames per second for an interval,
+// "WxH" for two sides.
+var ownAllowed = func() map[string]string {
+	capLo, capHi := rateRange(time.Nanosecond, runtime.MaxFrameCap)
+	hiddenLo, hiddenHi := rateRange(runtime.MinIdleInterval, runtime.MaxIdleInterval)
+	return map[string]string{
+		"runtime.frame_cap":   fmt.Sprintf("0 (no cap) or %d to %d frames per second", capLo, capHi),
+		"runtime.hidden_rate": fmt.Sprintf("%d to %d frames per second", hiddenLo, hiddenHi),
+		"window.logical_size": fmt.Sprintf(`each side 1 to %d, or "0x0" (no logical resolution)`, render2d.MaxScreenSize),
+	}
+}()
 
 // fields lists the framework's keys in file order.
 var fields = func() []field {
@@ -306,22 +306,7 @@ var fields = func() []field {
 			w.walk(sf.Type, []int{i}, name, sf.Name)
 		}
 	}
-	out := w.fields
-	// Keys in frames per second state the runtime's interval ranges in
-	// their own unit.
-	for i := range out {
-		switch out[i].key {
-		case "runtime.frame_cap":
-			lo, hi := rateRange(time.Nanosecond, runtime.MaxFrameCap)
-			out[i].allowed = fmt.Sprintf("0 (no cap) or %d to %d frames per second", lo, hi)
-		case "runtime.hidden_rate":
-			lo, hi := rateRange(runtime.MinIdleInterval, runtime.MaxIdleInterval)
-			out[i].allowed = fmt.Sprintf("%d to %d frames per second", lo, hi)
-		case "window.logical_size":
-			out[i].allowed = fmt.Sprintf(`each side 1 to %d, or "0x0" (no logical resolution)`, render2d.MaxScreenSize)
-		}
-	}
-	return out
+	return w.fields
 }()
 
 // Tables of the framework's keys, and the table whose keys are action

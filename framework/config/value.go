@@ -120,9 +120,6 @@ func literal(t reflect.Type, s string) string {
 // tomlText is a BurntSushi message without its "toml: line N (last key
 // ...): " prefix: the key in front of it says where.
 func tomlText(err error) error {
-	if err == nil {
-		return nil
-	}
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
 		return errors.New(pe.Message)
@@ -141,7 +138,7 @@ func ownerText(err error) error {
 	if pkg, rest, ok := strings.Cut(msg, ": "); ok && !strings.ContainsAny(pkg, " \"") {
 		msg = rest
 	}
-	return fmt.Errorf("%s", msg)
+	return errors.New(msg)
 }
 
 // formatValue writes a key's value as the file would hold it.
