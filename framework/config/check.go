@@ -112,18 +112,23 @@ func translate(e *option.Error) problem {
 // only against other keys waits for [Config.relations], so keys and
 // overrides can come in any order.
 func (c *Config) checkValue(f *field, v any) []problem {
+	var out []problem
 	switch {
 	case f.game:
 		if err := f.check(v); err != nil {
-			return []problem{{problem: err.Error(), allowed: f.allowedValues()}}
+			out = append(out, problem{problem: err.Error(), allowed: f.allowedValues()})
 		}
-		return nil
+		return out
+	case f.action != "":
+		for _, p := range checkBinding(f.action, v.([]string)) {
+			out = append(out, problem{problem: p})
+		}
+		return out
 	case len(f.goFields) == 0: // no owner checks it
 		return nil
 	}
 	probe := *c
 	f.set(&probe, v)
-	var out []problem
 	for _, p := range probe.ownerProblems() {
 		// A key that sets two options (window.logical_size) may be refused
 		// twice in the same words: say it once.

@@ -38,7 +38,8 @@ type field struct {
 	// ("timing.Options.Mode"), none for a key no owner checks.
 	goFields []string
 	index    []int
-	pair     []int // the second int of a "WxH" pair, nil for none
+	pair     []int  // the second int of a "WxH" pair, nil for none
+	action   string // the action of an input.bindings key, "" for another key
 	// A [game] key has the Go name of its field, for messages about the
 	// struct, and the ranges of its tags: choices are the allowed strings
 	// (choice), lo and hi the inclusive range (range), nil for none.
@@ -239,27 +240,52 @@ func (f *field) root(c *Config) reflect.Value {
 	return reflect.ValueOf(c).Elem()
 }
 
-// get returns the key's value in c.
-func (f *field) get(c *Config) any { return f.load(f.root(c)) }
+// get returns the key's value in c; nil for an action c does not bind.
+func (f *field) get(c *Config) any {
+	if f.action == "" {
+		return f.load(f.root(c))
+	}
+	if b, ok := c.Bindings[f.action]; ok {
+		return b
+	}
+	return nil
+}
 
 // set stores the key's value in c.
-func (f *field) set(c *Config, x any) { f.store(f.root(c), x) }
+func (f *field) set(c *Config, x any) {
+	if f.action == "" {
+		f.store(f.root(c), x)
+		return
+	}
+	if c.Bindings == nil {
+		c.Bindings = map[string][]string{}
+	}
+	c.Bindings[f.action] = x.([]string)
+}
 
-// field returns the framework or [game] key, or nil.
+// field returns the framework, [game] or input.bindings key, or nil. Any
+// action may be bound: whether the game registers it is checked later
+// ([Config.CheckBindings]).
 func (c *Config) field(key string) *field {
 	if f := fieldIndex[key]; f != nil {
 		return f
+	}
+	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok {
+		return &field{key: key, typ: stringsType, action: action}
 	}
 	return c.game.field(key)
 }
 
 // allowedValues states what the key's values may be, for a message about
 // one that did not decode or is out of its range: a [game] key's range
-// tags, a framework enumeration's names, "" for another framework key
-// (whose owner states its range).
+// tags, what a binding lists, a framework enumeration's names, "" for
+// another framework key (whose owner states its range).
 func (f *field) allowedValues() string {
-	if f.game {
+	switch {
+	case f.game:
 		return f.allowedRange()
+	case f.action != "":
+		return `a list of key and button names or axis bindings, such as ["Space", "MouseLeft"]`
 	}
 	return quoteList(f.words)
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -134,8 +135,6 @@ func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
 			key = prefix + "." + k
 		}
 		switch {
-		case prefix == bindingsTable:
-			l.binding(k, v)
 		case l.c.field(key) != nil:
 			l.value(l.c.field(key), v)
 		case slices.Contains(tables, key) || l.c.game.isTable(key):
@@ -206,10 +205,11 @@ func (c *Config) Set(assignment string) error {
 	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 	parts := strings.Split(key, ".")
 	t := reflect.TypeFor[string]()
-	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok {
-		parts, t = append(strings.Split(bindingsTable, "."), action), stringsType
-	} else if f := c.field(key); f != nil {
+	if f := c.field(key); f != nil {
 		t = f.typ
+		if f.action != "" { // an action's name may hold a dot
+			parts = append(strings.Split(bindingsTable, "."), f.action)
+		}
 	}
 	for i, p := range parts {
 		parts[i] = strconv.Quote(p)
@@ -231,11 +231,6 @@ func (c *Config) Set(assignment string) error {
 // every problem at once. source names the origin in messages (a file name
 // or "command line"); "" names each key's own [Config.Source].
 func (c *Config) Validate(source string) error {
-	name := func(key string) string {
-		if source != "" {
-			return source
-		}
-		return c.Source(key).Name
-	}
+	name := func(key string) string { return cmp.Or(source, c.Source(key).Name) }
 	return errors.Join(append(c.relations(name, nil), c.checkBindings(name)...)...)
 }
