@@ -37,9 +37,7 @@ func (c *Config) runtimeOptions() runtime.Options {
 	o.Mode = c.Runtime.Mode
 	o.FrameCap = perSecond(c.Runtime.FrameCap)
 	o.HiddenInterval = perSecond(c.Runtime.HiddenRate)
-	o.Execution.Workers = c.Runtime.Workers
-	o.Execution.SettleTimeout = c.Runtime.SettleTimeout
-	o.Execution.Background = c.Runtime.BackgroundWorkers
+	o.Execution = c.Runtime.Options
 	o.Timing = c.Timing
 	// An interval the configuration sets applies as set; the default one
 	// gives way to the presentation cadence.
