@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -39,21 +40,18 @@ func (c Config) Override(path string, sets []string) (Config, error) {
 	if errs := next.applyPlayer(path, sets); len(errs) > 0 {
 		return checked(Config{}, errs)
 	}
-	keys := make([]string, 0, len(next.sources))
-	for k, s := range next.sources {
-		if (s.Origin == FromFile || s.Origin == FromCommandLine) && c.sources[k] != s {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
 	var errs []error
-	for _, k := range keys {
-		f := next.field(k) // a key with a source exists in both
-		recorded, now := f.get(&c), f.get(&next)
-		if slices.Contains(presentationKeys, k) || reflect.DeepEqual(recorded, now) {
+	for _, k := range slices.Sorted(maps.Keys(next.sources)) {
+		s := next.sources[k]
+		if s == c.sources[k] || s.Origin != FromFile && s.Origin != FromCommandLine || slices.Contains(presentationKeys, k) {
 			continue
 		}
-		errs = append(errs, &Error{File: next.sources[k].Name, Key: k, Value: formatValue(now),
+		f := next.field(k) // a key with a source exists in both
+		recorded, now := f.get(&c), f.get(&next)
+		if reflect.DeepEqual(recorded, now) {
+			continue
+		}
+		errs = append(errs, &Error{File: s.Name, Key: k, Value: formatValue(now),
 			Problem: fmt.Sprintf("a replay runs with the recorded configuration (%s), and this key may change what the game simulates", formatValue(recorded)),
 			Allowed: "the keys that only change how the replay is shown or heard: " + strings.Join(presentationKeys, ", ")})
 	}
