@@ -70,18 +70,17 @@ func (c *Config) ownerProblems() []problem {
 
 // flatten lists the errors err joins, recursively; none for nil.
 func flatten(err error) []error {
-	j, ok := err.(interface{ Unwrap() []error })
-	if !ok {
-		if err == nil {
-			return nil
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
 		}
-		return []error{err}
+		return out
 	}
-	var out []error
-	for _, e := range j.Unwrap() {
-		out = append(out, flatten(e)...)
+	if err == nil {
+		return nil
 	}
-	return out
+	return []error{err}
 }
 
 // translate turns an owner's rejection into a problem of the key that

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding"
 	"fmt"
+	"path"
 	"reflect"
 	"regexp"
 	"strings"
@@ -65,17 +66,13 @@ func isLeaf(t reflect.Type) bool {
 	return isText(t)
 }
 
-// isEnum reports whether t is an enumeration: a small integer that reads
-// its own names.
-func isEnum(t reflect.Type) bool { return t.Kind() == reflect.Uint8 && isText(t) }
-
 // walker lists the keys of a tree of structs: Config's tables, or a
 // game's settings. In a game's settings a field the walk cannot use is an
 // error naming it; in Config it is a programming error.
 type walker struct {
 	game   bool
 	fields []field
-	tables []string // the tables met, in order ("game", "game.audio")
+	tables []string // the tables met, in order ("timing.debt", "game.audio")
 	errs   []error
 }
 
@@ -137,7 +134,7 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 		} else if !w.game {
 			f.goFields = ownerField(t, sf)
 		}
-		if isEnum(sf.Type) {
+		if sf.Type.Kind() == reflect.Uint8 && isText(sf.Type) { // an enumeration
 			f.words = enumWords(sf.Type)
 		}
 		// A rejection of a part of a value (Options.Rate.Num) is the key's.
@@ -166,10 +163,8 @@ func ownerField(t reflect.Type, sf reflect.StructField) []string {
 	if t.PkgPath() == configPkg {
 		return nil
 	}
-	return []string{pkgName(t) + "." + t.Name() + "." + sf.Name}
+	return []string{path.Base(t.PkgPath()) + "." + t.Name() + "." + sf.Name}
 }
-
-func pkgName(t reflect.Type) string { return t.PkgPath()[strings.LastIndexByte(t.PkgPath(), '/')+1:] }
 
 // enumWords lists the words of an enumeration: every value whose String
 // form its UnmarshalText reads back, from zero up.
@@ -322,17 +317,19 @@ var ownAllowed = func() map[string]string {
 	}
 }()
 
-// fields lists the framework's keys in file order.
-var fields = func() []field {
+// fields lists the framework's keys in file order, tables the names that
+// hold them.
+var fields, tables = func() ([]field, []string) {
 	var w walker
 	t := reflect.TypeFor[Config]()
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		if name, ok := sf.Tag.Lookup("toml"); ok && name != "-" {
+			w.tables = append(w.tables, name)
 			w.walk(sf.Type, []int{i}, name, sf.Name)
 		}
 	}
-	return w.fields
+	return w.fields, append(w.tables, "input", bindingsTable)
 }()
 
 // Tables of the framework's keys, and the table whose keys are action
@@ -342,34 +339,17 @@ const (
 	gameTableName = "game"
 )
 
-// tables are the framework's names that hold keys, in file order.
-var tables = func() []string {
-	var out []string
-	for _, f := range fields {
-		if t := f.key[:strings.LastIndexByte(f.key, '.')]; len(out) == 0 || out[len(out)-1] != t {
-			out = append(out, t)
-		}
-	}
-	return append(out, "input", bindingsTable)
-}()
-
-var fieldIndex = func() map[string]*field {
-	m := make(map[string]*field, len(fields))
+// fieldIndex finds a framework key by its name, byGoField by an owner's
+// field it sets ("timing.DebtOptions.Gain").
+var fieldIndex, byGoField = func() (byKey, byGo map[string]*field) {
+	byKey, byGo = map[string]*field{}, map[string]*field{}
 	for i := range fields {
-		m[fields[i].key] = &fields[i]
-	}
-	return m
-}()
-
-// byGoField finds the key of an owner's field ("timing.DebtOptions.Gain").
-var byGoField = func() map[string]*field {
-	m := map[string]*field{}
-	for i := range fields {
+		byKey[fields[i].key] = &fields[i]
 		for _, g := range fields[i].goFields {
-			m[g] = &fields[i]
+			byGo[g] = &fields[i]
 		}
 	}
-	return m
+	return byKey, byGo
 }()
 
 // Keys lists every framework key in file order (without the game-defined

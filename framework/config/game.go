@@ -52,13 +52,11 @@ func (c Config) WithGame(settings any) (Config, error) {
 		return Config{}, fmt.Errorf("config: WithGame needs a non-nil pointer to a struct, got %T", settings)
 	}
 	t := v.Elem().Type()
-	g := &gameTable{typ: t, tables: []string{gameTableName}, val: reflect.New(t).Elem()}
-	g.val.Set(v.Elem())
-	w := walker{game: true}
+	w := walker{game: true, tables: []string{gameTableName}}
 	w.walk(t, nil, gameTableName, t.Name())
-	g.fields = w.fields
+	g := &gameTable{typ: t, fields: w.fields, tables: w.tables, val: reflect.New(t).Elem()}
+	g.val.Set(v.Elem())
 	errs := w.errs
-	g.tables = append(g.tables, w.tables...)
 	seen := map[string]bool{}
 	for i := range g.fields {
 		f := &g.fields[i]
