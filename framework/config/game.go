@@ -195,17 +195,6 @@ func (g *gameTable) field(key string) *field {
 
 func (g *gameTable) isTable(key string) bool { return g != nil && slices.Contains(g.tables, key) }
 
-func (g *gameTable) keys() []string {
-	if g == nil {
-		return nil
-	}
-	out := slices.Clone(g.tables)
-	for _, f := range g.fields {
-		out = append(out, f.key)
-	}
-	return out
-}
-
 func (g *gameTable) clone() *gameTable {
 	c := *g
 	c.val = reflect.New(g.typ).Elem()

@@ -174,15 +174,18 @@ func (l *layer) value(f *field, p toml.Primitive) {
 
 // unknownKey suggests the nearest real keys and tables.
 func (c *Config) unknownKey(file, key string) error {
+	known, names := slices.Concat(Keys(), tables), slices.Clone(tables)
+	if c.game != nil {
+		known = append(known, c.game.tables...) // [game] first
+		for _, f := range c.game.fields {
+			known = append(known, f.key)
+		}
+		names = append(names, gameTableName)
+	}
 	problem := "unknown key"
-	// The game's keys include its tables, [game] first.
-	if m := suggest.Best(key, slices.Concat(Keys(), tables, c.game.keys())); len(m) > 0 {
+	if m := suggest.Best(key, known); len(m) > 0 {
 		problem += " (" + suggest.DidYouMean(m, false) + ")"
 	} else {
-		names := slices.Clone(tables)
-		if c.game != nil {
-			names = append(names, gameTableName)
-		}
 		problem += fmt.Sprintf("; the tables are [%s]", strings.Join(names, "], ["))
 	}
 	return &Error{File: file, Key: key, Problem: problem}
