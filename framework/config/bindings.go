@@ -43,21 +43,9 @@ func checkBinding(action string, texts []string) []string {
 func inputProblems(err error) []string {
 	var out []string
 	for _, e := range flatten(err) {
-		out = append(out, strings.TrimPrefix(e.Error(), "input: "))
+		out = append(out, ownerText(e).Error())
 	}
 	return out
-}
-
-// checkBindings checks every binding of c, for [Config.Validate].
-func (c *Config) checkBindings(name func(key string) string) []error {
-	var errs []error
-	for _, action := range slices.Sorted(maps.Keys(c.Bindings)) {
-		key := bindingsTable + "." + action
-		for _, p := range checkBinding(action, c.Bindings[action]) {
-			errs = append(errs, &Error{File: name(key), Key: key, Value: formatValue(c.Bindings[action]), Problem: p})
-		}
-	}
-	return errs
 }
 
 // CheckBindings checks every [input.bindings] entry against the actions

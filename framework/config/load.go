@@ -235,5 +235,12 @@ func (c *Config) Set(assignment string) error {
 // or "command line"); "" names each key's own [Config.Source].
 func (c *Config) Validate(source string) error {
 	name := func(key string) string { return cmp.Or(source, c.Source(key).Name) }
-	return errors.Join(append(c.relations(name, nil), c.checkBindings(name)...)...)
+	errs := c.relations(name, nil)
+	for _, action := range slices.Sorted(maps.Keys(c.Bindings)) { // no owner checks them
+		f := c.field(bindingsTable + "." + action)
+		for _, p := range c.checkValue(f, c.Bindings[action]) {
+			errs = append(errs, &Error{File: name(f.key), Key: f.key, Value: formatValue(c.Bindings[action]), Problem: p.problem})
+		}
+	}
+	return errors.Join(errs...)
 }
