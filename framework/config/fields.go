@@ -1,11 +1,13 @@
 package config
 
 import (
+	"cmp"
 	"encoding"
 	"fmt"
 	"path"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -96,18 +98,13 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 		if name == "-" || !sf.IsExported() && !inline {
 			continue
 		}
-		idx := append(append([]int(nil), index...), i)
-		goName := sf.Name
-		if goPath != "" {
-			goName = goPath + "." + sf.Name
-		}
+		idx := append(slices.Clone(index), i)
+		goName := strings.TrimPrefix(goPath+"."+sf.Name, ".")
 		if inline {
 			w.walk(sf.Type, idx, table, goPath) // embedded: its fields are ours
 			continue
 		}
-		if name == "" {
-			name = snakeCase(sf.Name)
-		}
+		name = cmp.Or(name, snakeCase(sf.Name))
 		if w.game && !validKey(name) { // a framework key may be dotted: timing.debt.rollback
 			w.fail(goName, "key %q: use letters, digits, _ and - only", name)
 			continue
