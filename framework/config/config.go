@@ -2,6 +2,7 @@ package config
 
 import (
 	"maps"
+	"slices"
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
@@ -100,11 +101,10 @@ type Render struct {
 // clone returns a copy of c that shares no map or game value with it, so a
 // change to one never shows in the other.
 func (c Config) clone() Config {
-	b := make(map[string][]string, len(c.Bindings))
+	c.Bindings = maps.Clone(c.Bindings)
 	for k, v := range c.Bindings {
-		b[k] = append([]string(nil), v...)
+		c.Bindings[k] = slices.Clone(v)
 	}
-	c.Bindings = b
 	c.sources = maps.Clone(c.sources)
 	if c.game != nil {
 		c.game = c.game.clone()

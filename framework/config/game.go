@@ -57,13 +57,11 @@ func (c Config) WithGame(settings any) (Config, error) {
 	g := &gameTable{typ: t, fields: w.fields, tables: w.tables, val: reflect.New(t).Elem()}
 	g.val.Set(v.Elem())
 	errs := w.errs
-	seen := map[string]bool{}
 	for i := range g.fields {
 		f := &g.fields[i]
-		if seen[f.key] || slices.Contains(g.tables, f.key) {
+		if slices.Contains(g.tables, f.key) || slices.ContainsFunc(g.fields[:i], func(o field) bool { return o.key == f.key }) {
 			errs = append(errs, fmt.Errorf("config: game settings %s: key %s is used twice", f.goName, f.key))
 		}
-		seen[f.key] = true
 		if err := f.check(f.load(g.val)); err != nil {
 			errs = append(errs, fmt.Errorf("config: game settings %s: the default %s: %v; allowed: %s", f.goName, formatValue(f.load(g.val)), err, f.allowedRange()))
 		}

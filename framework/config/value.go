@@ -93,7 +93,6 @@ func fromText(t reflect.Type, s string) (any, error) {
 // (or a boolean or number that does not read as one) a string, so the
 // decoder's message names the value.
 func literal(t reflect.Type, s string) string {
-	var a assigner
 	switch k := t.Kind(); {
 	case k == reflect.Slice:
 		list := []string{}
@@ -102,7 +101,7 @@ func literal(t reflect.Type, s string) string {
 				list = append(list, strings.TrimSpace(e))
 			}
 		}
-		return a.value(list)
+		return formatValue(list)
 	case t != durationType && !isText(t) && (k == reflect.Bool || k >= reflect.Int && k <= reflect.Float64):
 		var doc map[string]any
 		if _, err := toml.Decode("v = "+s, &doc); err == nil && len(doc) == 1 {
@@ -112,7 +111,7 @@ func literal(t reflect.Type, s string) string {
 			}
 		}
 	}
-	return a.value(s)
+	return formatValue(s)
 }
 
 // tomlText is a BurntSushi message without its "toml: line N (last key
