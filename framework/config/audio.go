@@ -8,25 +8,19 @@ import (
 )
 
 // Audio is the [audio] table: whether the game opens an audio device, and
-// the mixer's options that a player may want to change. The ranges are the
-// audio package's ([audio.Options.Validate]); a rejection is reported
-// under the key. Every value is checked whether or not audio is enabled,
-// so a file that is wrong is wrong everywhere.
+// the mixer's options a player may want to change. The option tags name
+// the mixer's fields, whose ranges are the audio package's; every value is
+// checked whether or not audio is enabled, so a file that is wrong is
+// wrong everywhere.
 type Audio struct {
 	// Enabled opens the audio device. Off (or with no device), the game
 	// runs silently: sounds are requested and go nowhere.
-	Enabled bool
-	// Latency is the fixed output latency added to every sound's place on
-	// the device timeline (audio.Options.Latency): it must cover the
-	// device's buffering and how late updates run, or sounds come out late.
-	Latency time.Duration `option:"audio Options.Latency"`
-	// Tolerance is how late a sound may start and still play
-	// (audio.Options.Tolerance); later ones are dropped unless essential.
+	Enabled   bool
+	Latency   time.Duration `option:"audio Options.Latency"`
 	Tolerance time.Duration `option:"audio Options.Tolerance"`
-	// MaxVoices limits the sounds playing at once (audio.Options.MaxVoices).
-	MaxVoices int `option:"audio Options.MaxVoices"`
+	MaxVoices int           `option:"audio Options.MaxVoices"`
 	// Master, Music, Effects and UI are the buses' volumes at start, linear
-	// gains (audio.Options.Volumes).
+	// gains.
 	Master  float64 `toml:"master_volume" option:"audio Options.Volumes[Master]"`
 	Music   float64 `toml:"music_volume" option:"audio Options.Volumes[Music]"`
 	Effects float64 `toml:"effects_volume" option:"audio Options.Volumes[Effects]"`
@@ -51,9 +45,8 @@ func (c *Config) AudioOptions() audio.Options {
 }
 
 // gain narrows a volume to the mixer's float32 without moving a value
-// outside [0, audio.MaxVolume] inside it (4.0000000000000001 rounds to 4
-// in float32), so such a value is reported rather than silently accepted,
-// as clampInt does for integers.
+// outside [0, audio.MaxVolume] inside it (4.000000000000001 rounds to 4
+// in float32), so such a value is reported rather than silently accepted.
 func gain(v float64) float32 {
 	f := float32(v)
 	switch {
