@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/metronome-go/metronome/option"
-	"github.com/metronome-go/metronome/runtime"
 )
 
 // A problem is one owner's rejection translated to a key. A relative
@@ -17,37 +16,6 @@ type problem struct {
 	problem  string
 	allowed  string
 	relative bool
-}
-
-// RuntimeOptions turns the [runtime], [timing], [timing.debt] and [polling]
-// tables into runtime options, starting from [runtime.DefaultOptions]. The
-// timing and polling options are c's own; the [runtime] table's rates
-// become intervals. It validates c first ([Config.Validate] with source),
-// whose check includes the runtime's Validate of what it returns.
-func (c *Config) RuntimeOptions(source string) (runtime.Options, error) {
-	if err := c.Validate(source); err != nil {
-		return runtime.Options{}, err
-	}
-	return c.runtimeOptions(), nil
-}
-
-// runtimeOptions builds the runtime's options from c without checking them.
-func (c *Config) runtimeOptions() runtime.Options {
-	o := runtime.DefaultOptions()
-	o.Mode = c.Runtime.Mode
-	o.FrameCap = perSecond(c.Runtime.FrameCap)
-	o.HiddenInterval = perSecond(c.Runtime.HiddenRate)
-	o.Execution = c.Runtime.Options
-	o.Timing = c.Timing
-	// An interval the configuration sets applies as set; the default one
-	// gives way to the presentation cadence.
-	o.FollowPresentation = !c.IntervalSet()
-	o.Polling = c.Polling
-	o.FocusPolicy = c.Window.FocusPolicy
-	if c.Window.Headless {
-		o.FocusPolicy = runtime.FocusRun // an invisible window never has focus
-	}
-	return o
 }
 
 // ownerProblems validates c with the owning packages (the runtime's

@@ -2,8 +2,11 @@ package config
 
 import (
 	"maps"
+	"math"
 	"slices"
+	"time"
 
+	"github.com/metronome-go/metronome/audio"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/rollback"
@@ -98,6 +101,26 @@ type Render struct {
 	Filter render2d.Filter `option:"render2d TextureOptions.Filter"`
 }
 
+// Audio is the [audio] table: whether the game opens an audio device, and
+// the mixer's options a player may want to change. The option tags name
+// the mixer's fields, whose ranges are the audio package's; every value is
+// checked whether or not audio is enabled, so a file that is wrong is
+// wrong everywhere.
+type Audio struct {
+	// Enabled opens the audio device. Off (or with no device), the game
+	// runs silently: sounds are requested and go nowhere.
+	Enabled   bool
+	Latency   time.Duration `option:"audio Options.Latency"`
+	Tolerance time.Duration `option:"audio Options.Tolerance"`
+	MaxVoices int           `option:"audio Options.MaxVoices"`
+	// Master, Music, Effects and UI are the buses' volumes at start, linear
+	// gains.
+	Master  float64 `toml:"master_volume" option:"audio Options.Volumes[Master]"`
+	Music   float64 `toml:"music_volume" option:"audio Options.Volumes[Music]"`
+	Effects float64 `toml:"effects_volume" option:"audio Options.Volumes[Effects]"`
+	UI      float64 `toml:"ui_volume" option:"audio Options.Volumes[UI]"`
+}
+
 // clone returns a copy of c that shares no map or game value with it, so a
 // change to one never shows in the other.
 func (c Config) clone() Config {
@@ -120,3 +143,65 @@ const intervalKey = "timing.interval"
 // use it as set; otherwise it follows the presentation cadence
 // (runtime.Options.FollowPresentation).
 func (c Config) IntervalSet() bool { return c.Source(intervalKey).Origin != FromDefaults }
+
+// RuntimeOptions turns the [runtime], [timing], [timing.debt] and [polling]
+// tables into runtime options, starting from [runtime.DefaultOptions]. The
+// timing and polling options are c's own; the [runtime] table's rates
+// become intervals. It validates c first ([Config.Validate] with source),
+// whose check includes the runtime's Validate of what it returns.
+func (c *Config) RuntimeOptions(source string) (runtime.Options, error) {
+	if err := c.Validate(source); err != nil {
+		return runtime.Options{}, err
+	}
+	return c.runtimeOptions(), nil
+}
+
+// runtimeOptions builds the runtime's options from c without checking them.
+func (c *Config) runtimeOptions() runtime.Options {
+	o := runtime.DefaultOptions()
+	o.Mode = c.Runtime.Mode
+	o.FrameCap = perSecond(c.Runtime.FrameCap)
+	o.HiddenInterval = perSecond(c.Runtime.HiddenRate)
+	o.Execution = c.Runtime.Options
+	o.Timing = c.Timing
+	// An interval the configuration sets applies as set; the default one
+	// gives way to the presentation cadence.
+	o.FollowPresentation = !c.IntervalSet()
+	o.Polling = c.Polling
+	o.FocusPolicy = c.Window.FocusPolicy
+	if c.Window.Headless {
+		o.FocusPolicy = runtime.FocusRun // an invisible window never has focus
+	}
+	return o
+}
+
+// AudioOptions turns the [audio] table into mixer options, starting from
+// [audio.DefaultOptions] (the rate, stream and queue sizes keep their
+// defaults). It does not check them: [Config.Validate] already has, with
+// the audio package's Validate, and [audio.NewMixer] checks again.
+// Whether to open a device at all is c.Audio.Enabled.
+func (c *Config) AudioOptions() audio.Options {
+	o := audio.DefaultOptions()
+	o.Latency = c.Audio.Latency
+	o.Tolerance = c.Audio.Tolerance
+	o.MaxVoices = c.Audio.MaxVoices
+	o.Volumes[audio.Master] = gain(c.Audio.Master)
+	o.Volumes[audio.Music] = gain(c.Audio.Music)
+	o.Volumes[audio.Effects] = gain(c.Audio.Effects)
+	o.Volumes[audio.UI] = gain(c.Audio.UI)
+	return o
+}
+
+// gain narrows a volume to the mixer's float32 without moving a value
+// outside [0, audio.MaxVolume] inside it (4.000000000000001 rounds to 4
+// in float32), so such a value is reported rather than silently accepted.
+func gain(v float64) float32 {
+	f := float32(v)
+	switch {
+	case v > audio.MaxVolume && f <= audio.MaxVolume:
+		return math.Nextafter32(audio.MaxVolume, math.MaxFloat32)
+	case v < 0 && f >= 0:
+		return math.Nextafter32(0, -1)
+	}
+	return f
+}
