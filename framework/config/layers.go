@@ -113,27 +113,18 @@ type Source struct {
 }
 
 // String returns the name, or the origin when the name is empty.
-func (s Source) String() string {
-	if s.Name != "" {
-		return s.Name
-	}
-	return s.Origin.String()
-}
+func (s Source) String() string { return cmp.Or(s.Name, s.Origin.String()) }
 
-// defaultSource is the source of every key nobody set.
-var defaultSource = Source{Origin: FromDefaults, Name: "default"}
-
-// commandLine is the source of [Config.Set].
-var commandLine = Source{Origin: FromCommandLine, Name: "command line"}
+var (
+	// defaultSource is the source of every key nobody set.
+	defaultSource = Source{Origin: FromDefaults, Name: "default"}
+	// commandLine is the source of [Config.Set].
+	commandLine = Source{Origin: FromCommandLine, Name: "command line"}
+)
 
 // Source returns where the value of key came from. A key nobody set, and a
 // key that does not exist, report [FromDefaults].
-func (c Config) Source(key string) Source {
-	if s, ok := c.sources[key]; ok {
-		return s
-	}
-	return defaultSource
-}
+func (c Config) Source(key string) Source { return cmp.Or(c.sources[key], defaultSource) }
 
 func (c *Config) setSource(key string, s Source) {
 	if c.sources == nil {
