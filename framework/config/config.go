@@ -82,7 +82,8 @@ type Runtime struct {
 	HiddenRate int `option:"runtime Options.HiddenInterval"`
 	// Options are runtime.workers, runtime.settle_timeout and
 	// runtime.background_workers: the worker pool the runtime owns for the
-	// session's background jobs (runtime.Options.Execution).
+	// session's background jobs (runtime.Options.Execution). Pool has no
+	// key; set in code, the session borrows that pool instead.
 	work.Options
 }
 
