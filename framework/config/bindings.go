@@ -7,32 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/internal/suggest"
 )
-
-func (l *layer) binding(action string, p toml.Primitive) {
-	key := bindingsTable + "." + action
-	x, v, err := decode(l.md, p, stringsType, nil)
-	if err != nil {
-		l.fail(key, render(v), err.Error(), `a list of key and button names or axis bindings, such as ["Space", "MouseLeft"]`)
-		return
-	}
-	list := x.([]string)
-	if problems := checkBinding(action, list); len(problems) > 0 {
-		for _, p := range problems {
-			l.fail(key, render(v), p, "")
-		}
-		return
-	}
-	if l.c.Bindings == nil {
-		l.c.Bindings = map[string][]string{}
-	}
-	l.c.Bindings[action] = list
-	l.c.setSource(key, l.src)
-}
 
 // checkBinding checks one action's binding on its own: a usable action
 // name and texts that name known buttons or axes, so a misspelt key is
@@ -66,21 +43,9 @@ func checkBinding(action string, texts []string) []string {
 func inputProblems(err error) []string {
 	var out []string
 	for _, e := range flatten(err) {
-		out = append(out, strings.TrimPrefix(e.Error(), "input: "))
+		out = append(out, ownerText(e).Error())
 	}
 	return out
-}
-
-// checkBindings checks every binding of c, for [Config.Validate].
-func (c *Config) checkBindings(name func(key string) string) []error {
-	var errs []error
-	for _, action := range slices.Sorted(maps.Keys(c.Bindings)) {
-		key := bindingsTable + "." + action
-		for _, p := range checkBinding(action, c.Bindings[action]) {
-			errs = append(errs, &Error{File: name(key), Key: key, Value: formatValue(c.Bindings[action]), Problem: p})
-		}
-	}
-	return errs
 }
 
 // CheckBindings checks every [input.bindings] entry against the actions

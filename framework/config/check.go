@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/metronome-go/metronome/option"
-	"github.com/metronome-go/metronome/runtime"
 )
 
 // A problem is one owner's rejection translated to a key. A relative
@@ -17,27 +16,6 @@ type problem struct {
 	problem  string
 	allowed  string
 	relative bool
-}
-
-// runtimeOptions builds the runtime's options from c without checking them.
-func (c *Config) runtimeOptions() runtime.Options {
-	o := runtime.DefaultOptions()
-	o.Mode = c.Runtime.Mode
-	o.FrameCap = perSecond(c.Runtime.FrameCap)
-	o.HiddenInterval = perSecond(c.Runtime.HiddenRate)
-	o.Execution.Workers = c.Runtime.Workers
-	o.Execution.SettleTimeout = c.Runtime.SettleTimeout
-	o.Execution.Background = c.Runtime.BackgroundWorkers
-	o.Timing = c.Timing
-	// An interval the configuration sets applies as set; the default one
-	// gives way to the presentation cadence.
-	o.FollowPresentation = !c.IntervalSet()
-	o.Polling = c.Polling
-	o.FocusPolicy = c.Window.FocusPolicy
-	if c.Window.Headless {
-		o.FocusPolicy = runtime.FocusRun // an invisible window never has focus
-	}
-	return o
 }
 
 // ownerProblems validates c with the owning packages (the runtime's
@@ -60,18 +38,17 @@ func (c *Config) ownerProblems() []problem {
 
 // flatten lists the errors err joins, recursively; none for nil.
 func flatten(err error) []error {
-	j, ok := err.(interface{ Unwrap() []error })
-	if !ok {
-		if err == nil {
-			return nil
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
 		}
-		return []error{err}
+		return out
 	}
-	var out []error
-	for _, e := range j.Unwrap() {
-		out = append(out, flatten(e)...)
+	if err == nil {
+		return nil
 	}
-	return out
+	return []error{err}
 }
 
 // translate turns an owner's rejection into a problem of the key that
@@ -86,11 +63,10 @@ func translate(e *option.Error) problem {
 			p.allowed = strings.ReplaceAll(p.allowed, n, f.key)
 		}
 	}
-	switch {
-	case p.field == nil:
+	if p.field == nil {
 		p.problem = e.Pkg + ": " + e.Field + " " + p.problem
-	case p.field.allowed != "":
-		p.allowed = p.field.allowed
+	} else if a, ok := ownAllowed[p.field.key]; ok {
+		p.allowed = a
 	}
 	return p
 }
@@ -101,18 +77,23 @@ func translate(e *option.Error) problem {
 // only against other keys waits for [Config.relations], so keys and
 // overrides can come in any order.
 func (c *Config) checkValue(f *field, v any) []problem {
+	var out []problem
 	switch {
 	case f.game:
 		if err := f.check(v); err != nil {
-			return []problem{{problem: err.Error(), allowed: f.allowedValues()}}
+			out = append(out, problem{problem: err.Error(), allowed: f.allowedValues()})
 		}
-		return nil
+		return out
+	case f.action != "":
+		for _, p := range checkBinding(f.action, v.([]string)) {
+			out = append(out, problem{problem: p})
+		}
+		return out
 	case len(f.goFields) == 0: // no owner checks it
 		return nil
 	}
 	probe := *c
 	f.set(&probe, v)
-	var out []problem
 	for _, p := range probe.ownerProblems() {
 		// A key that sets two options (window.logical_size) may be refused
 		// twice in the same words: say it once.

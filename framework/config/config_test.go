@@ -72,7 +72,7 @@ func TestEveryKeyParses(t *testing.T) {
 		"runtime.hidden_rate":               {"5", func(c config.Config) bool { return c.Runtime.HiddenRate == 5 }},
 		"runtime.workers":                   {"3", func(c config.Config) bool { return c.Runtime.Workers == 3 }},
 		"runtime.settle_timeout":            {`"5s"`, func(c config.Config) bool { return c.Runtime.SettleTimeout == 5*time.Second }},
-		"runtime.background_workers":        {"true", func(c config.Config) bool { return c.Runtime.BackgroundWorkers }},
+		"runtime.background_workers":        {"true", func(c config.Config) bool { return c.Runtime.Background }},
 		"render.interpolation":              {"false", func(c config.Config) bool { return !c.Render.Interpolation }},
 		"render.filter":                     {`"nearest"`, func(c config.Config) bool { return c.Render.Filter == render2d.FilterNearest }},
 		"timing.mode":                       {`"fixed"`, func(c config.Config) bool { return c.Timing.Mode == timing.FixedMode }},

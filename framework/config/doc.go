@@ -5,38 +5,36 @@
 // # Keys
 //
 // The file has the tables [window], [runtime], [render], [timing],
-// [timing.debt], [polling], [audio], [input.bindings] and, for the game's own
-// settings, [game]; [DefaultsTOML] returns every framework key with its
-// default, what it does and the range it allows. Durations are strings with
-// a unit ("16ms"), exact tick rates are whole numbers or fraction strings
-// ("30000/1001").
+// [timing.debt], [polling], [audio], [net], [input.bindings] and, for the
+// game's own settings, [game]; [DefaultsTOML] returns every framework key
+// with its default, what it does and the range it allows. Durations are
+// strings with a unit ("16ms"), exact tick rates are whole numbers or
+// fraction strings ("30000/1001").
 //
 // # One range, stated once
 //
-// The keys are the fields of [Config]'s tables, and those tables are the
-// owning packages' option structs ([Config.Timing] is a [timing.Options],
-// [Window] embeds a [window.Options]): a key is its field's toml tag, or
-// its name in snake_case. A value has its field's type, whose package
-// reads and writes its text (a [timing.Rate], an [input.Size]). Ranges
-// are the owners': the config asks each owning package's Validate, which
-// reports *option.Error values, and the message names the key instead of
-// the Go field (and the keys of the other options the owner names) and
-// repeats what the package allows. A value is checked when it is read,
-// whatever other keys say: the owners hold every value to its own range
-// (timing checks the debt policy's values under every policy). A problem
-// the owner marks relative, wrong only against another option (a prefix
-// above the update limit), is checked once all layers are in, so keys and
-// --set overrides may come in any order.
+// The tables are the owning packages' option structs ([Config.Timing] is a
+// [timing.Options], [Window] embeds a [window.Options]): a key is its
+// field's toml tag, or its name in snake_case, and a value has its field's
+// type, whose package reads and writes its text (a [timing.Rate], an
+// [input.Size]). The ranges are the owners': the config asks each owner's
+// Validate and reports its *option.Error values under the key, with the
+// keys of the other options they name and what the owner allows. A value
+// is checked when it is read, whatever other keys say. A problem the owner
+// marks relative, wrong only against another option (a prefix above the
+// update limit), is checked once all layers are in, so keys and --set
+// overrides may come in any order.
 //
 // # Errors
 //
 // Nothing starts with a half-valid configuration: [Parse], [Build] and
 // [Config.Override] report every problem at once (the first [MaxProblems],
-// then a count of the rest), each a [*Error] naming the file, the key, the value as written
-// and what is allowed. Before anything is parsed, a document is limited to
-// [MaxFileSize] bytes (1 MiB) and [MaxDepth] levels of nesting (16), and
-// a file must be a regular file: a FIFO or a device is refused unopened. An unknown key suggests the
-// nearest real one. For this game.toml:
+// then a count of the rest), each a [*Error] naming the file, the key, the
+// value as written and what is allowed. Before anything is parsed, a
+// document is limited to [MaxFileSize] bytes and [MaxDepth] levels of
+// nesting, and a file must be a regular file: a FIFO or a device is
+// refused unopened. An unknown key suggests the nearest real one. For this
+// game.toml:
 //
 //	[timing]
 //	recovry = "repay-debt"
@@ -80,15 +78,15 @@
 // [input.bindings] maps action names to key and button names, or for an
 // analog action to axis bindings ("GamepadLeftX", "A/D"). Every name is
 // checked when the file is read, before any window opens; the actions, and
-// whether each text suits its action, are checked against what the game
-// registers with [Config.CheckBindings].
+// whether each text suits its action, once the game has registered them
+// ([Config.CheckBindings]).
 //
-// A game writes each key once. The bindings it registers an action with
-// are the action's defaults, and [input.bindings] overrides them: a
-// player's config.toml or --set may rebind any action, while the game's
-// own embedded config.toml binds only actions registered without keys
-// ([Config.CheckOwnBindings] reports a second copy, which would win over
-// the registration and make a key changed in the code do nothing).
+// A game writes each key once: the bindings it registers an action with
+// are the action's defaults. A player's config.toml or --set may rebind
+// any action, while the game's own embedded config.toml binds only actions
+// registered without keys ([Config.CheckOwnBindings] reports a second
+// copy, which would win over the registration and make a key changed in
+// the code do nothing).
 //
 // # Replays
 //

@@ -1,9 +1,13 @@
 package config
 
 import (
+	"cmp"
 	"encoding"
 	"fmt"
+	"path"
 	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -36,11 +40,9 @@ type field struct {
 	// goFields are the option.Error Field names the key answers to
 	// ("timing.Options.Mode"), none for a key no owner checks.
 	goFields []string
-	// allowed, when set, replaces the owner's statement: for a key whose
-	// unit differs from the option's (frames per second for an interval).
-	allowed string
-	index   []int
-	pair    []int // the second int of a "WxH" pair, nil for none
+	index    []int
+	pair     []int  // the second int of a "WxH" pair, nil for none
+	action   string // the action of an input.bindings key, "" for another key
 	// A [game] key has the Go name of its field, for messages about the
 	// struct, and the ranges of its tags: choices are the allowed strings
 	// (choice), lo and hi the inclusive range (range), nil for none.
@@ -66,17 +68,13 @@ func isLeaf(t reflect.Type) bool {
 	return isText(t)
 }
 
-// isEnum reports whether t is an enumeration: a small integer that reads
-// its own names.
-func isEnum(t reflect.Type) bool { return t.Kind() == reflect.Uint8 && isText(t) }
-
 // walker lists the keys of a tree of structs: Config's tables, or a
 // game's settings. In a game's settings a field the walk cannot use is an
 // error naming it; in Config it is a programming error.
 type walker struct {
 	game   bool
 	fields []field
-	tables []string // the tables met, in order ("game", "game.audio")
+	tables []string // the tables met, in order ("timing.debt", "game.audio")
 	errs   []error
 }
 
@@ -100,18 +98,13 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 		if name == "-" || !sf.IsExported() && !inline {
 			continue
 		}
-		idx := append(append([]int(nil), index...), i)
-		goName := sf.Name
-		if goPath != "" {
-			goName = goPath + "." + sf.Name
-		}
+		idx := append(slices.Clone(index), i)
+		goName := strings.TrimPrefix(goPath+"."+sf.Name, ".")
 		if inline {
 			w.walk(sf.Type, idx, table, goPath) // embedded: its fields are ours
 			continue
 		}
-		if name == "" {
-			name = snakeCase(sf.Name)
-		}
+		name = cmp.Or(name, snakeCase(sf.Name))
 		if w.game && !validKey(name) { // a framework key may be dotted: timing.debt.rollback
 			w.fail(goName, "key %q: use letters, digits, _ and - only", name)
 			continue
@@ -138,7 +131,7 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 		} else if !w.game {
 			f.goFields = ownerField(t, sf)
 		}
-		if isEnum(sf.Type) {
+		if sf.Type.Kind() == reflect.Uint8 && isText(sf.Type) { // an enumeration
 			f.words = enumWords(sf.Type)
 		}
 		// A rejection of a part of a value (Options.Rate.Num) is the key's.
@@ -158,17 +151,8 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 	}
 }
 
-func validKey(k string) bool {
-	if k == "" {
-		return false
-	}
-	for _, r := range k {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return false
-		}
-	}
-	return true
-}
+// validKey reports whether a [game] key is one bare TOML key.
+var validKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`).MatchString
 
 // ownerField names the option.Error Field of a field of an owner's struct
 // t ("timing.DebtOptions.Gain"); none for the configuration's own structs.
@@ -176,10 +160,8 @@ func ownerField(t reflect.Type, sf reflect.StructField) []string {
 	if t.PkgPath() == configPkg {
 		return nil
 	}
-	return []string{pkgName(t) + "." + t.Name() + "." + sf.Name}
+	return []string{path.Base(t.PkgPath()) + "." + t.Name() + "." + sf.Name}
 }
-
-func pkgName(t reflect.Type) string { return t.PkgPath()[strings.LastIndexByte(t.PkgPath(), '/')+1:] }
 
 // enumWords lists the words of an enumeration: every value whose String
 // form its UnmarshalText reads back, from zero up.
@@ -250,27 +232,52 @@ func (f *field) root(c *Config) reflect.Value {
 	return reflect.ValueOf(c).Elem()
 }
 
-// get returns the key's value in c.
-func (f *field) get(c *Config) any { return f.load(f.root(c)) }
+// get returns the key's value in c; nil for an action c does not bind.
+func (f *field) get(c *Config) any {
+	if f.action == "" {
+		return f.load(f.root(c))
+	}
+	if b, ok := c.Bindings[f.action]; ok {
+		return b
+	}
+	return nil
+}
 
 // set stores the key's value in c.
-func (f *field) set(c *Config, x any) { f.store(f.root(c), x) }
+func (f *field) set(c *Config, x any) {
+	if f.action == "" {
+		f.store(f.root(c), x)
+		return
+	}
+	if c.Bindings == nil {
+		c.Bindings = map[string][]string{}
+	}
+	c.Bindings[f.action] = x.([]string)
+}
 
-// field returns the framework or [game] key, or nil.
+// field returns the framework, [game] or input.bindings key, or nil. Any
+// action may be bound: whether the game registers it is checked later
+// ([Config.CheckBindings]).
 func (c *Config) field(key string) *field {
 	if f := fieldIndex[key]; f != nil {
 		return f
+	}
+	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok {
+		return &field{key: key, typ: stringsType, action: action}
 	}
 	return c.game.field(key)
 }
 
 // allowedValues states what the key's values may be, for a message about
 // one that did not decode or is out of its range: a [game] key's range
-// tags, a framework enumeration's names, "" for another framework key
-// (whose owner states its range).
+// tags, what a binding lists, a framework enumeration's names, "" for
+// another framework key (whose owner states its range).
 func (f *field) allowedValues() string {
-	if f.game {
+	switch {
+	case f.game:
 		return f.allowedRange()
+	case f.action != "":
+		return `a list of key and button names or axis bindings, such as ["Space", "MouseLeft"]`
 	}
 	return quoteList(f.words)
 }
@@ -291,37 +298,35 @@ func perSecond(hz int) time.Duration {
 
 // rateRange states an interval range of the runtime as frames per second.
 func rateRange(minInterval, maxInterval time.Duration) (lo, hi int) {
-	lo = int((time.Second + maxInterval - 1) / maxInterval)
-	hi = int(time.Second / minInterval)
-	return lo, hi
+	return int((time.Second + maxInterval - 1) / maxInterval), int(time.Second / minInterval)
 }
 
-// fields lists the framework's keys in file order.
-var fields = func() []field {
+// ownAllowed states the range of a key written unlike its owner's option,
+// in place of the owner's statement: frames per second for an interval,
+// "WxH" for two sides.
+var ownAllowed = func() map[string]string {
+	capLo, capHi := rateRange(time.Nanosecond, runtime.MaxFrameCap)
+	hiddenLo, hiddenHi := rateRange(runtime.MinIdleInterval, runtime.MaxIdleInterval)
+	return map[string]string{
+		"runtime.frame_cap":   fmt.Sprintf("0 (no cap) or %d to %d frames per second", capLo, capHi),
+		"runtime.hidden_rate": fmt.Sprintf("%d to %d frames per second", hiddenLo, hiddenHi),
+		"window.logical_size": fmt.Sprintf(`each side 1 to %d, or "0x0" (no logical resolution)`, render2d.MaxScreenSize),
+	}
+}()
+
+// fields lists the framework's keys in file order, tables the names that
+// hold them.
+var fields, tables = func() ([]field, []string) {
 	var w walker
 	t := reflect.TypeFor[Config]()
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		if name, ok := sf.Tag.Lookup("toml"); ok && name != "-" {
+			w.tables = append(w.tables, name)
 			w.walk(sf.Type, []int{i}, name, sf.Name)
 		}
 	}
-	out := w.fields
-	// Keys in frames per second state the runtime's interval ranges in
-	// their own unit.
-	for i := range out {
-		switch out[i].key {
-		case "runtime.frame_cap":
-			lo, hi := rateRange(time.Nanosecond, runtime.MaxFrameCap)
-			out[i].allowed = fmt.Sprintf("0 (no cap) or %d to %d frames per second", lo, hi)
-		case "runtime.hidden_rate":
-			lo, hi := rateRange(runtime.MinIdleInterval, runtime.MaxIdleInterval)
-			out[i].allowed = fmt.Sprintf("%d to %d frames per second", lo, hi)
-		case "window.logical_size":
-			out[i].allowed = fmt.Sprintf(`each side 1 to %d, or "0x0" (no logical resolution)`, render2d.MaxScreenSize)
-		}
-	}
-	return out
+	return w.fields, append(w.tables, "input", bindingsTable)
 }()
 
 // Tables of the framework's keys, and the table whose keys are action
@@ -331,34 +336,17 @@ const (
 	gameTableName = "game"
 )
 
-// tables are the framework's names that hold keys, in file order.
-var tables = func() []string {
-	var out []string
-	for _, f := range fields {
-		if t := f.key[:strings.LastIndexByte(f.key, '.')]; len(out) == 0 || out[len(out)-1] != t {
-			out = append(out, t)
-		}
-	}
-	return append(out, "input", bindingsTable)
-}()
-
-var fieldIndex = func() map[string]*field {
-	m := make(map[string]*field, len(fields))
+// fieldIndex finds a framework key by its name, byGoField by an owner's
+// field it sets ("timing.DebtOptions.Gain").
+var fieldIndex, byGoField = func() (byKey, byGo map[string]*field) {
+	byKey, byGo = map[string]*field{}, map[string]*field{}
 	for i := range fields {
-		m[fields[i].key] = &fields[i]
-	}
-	return m
-}()
-
-// byGoField finds the key of an owner's field ("timing.DebtOptions.Gain").
-var byGoField = func() map[string]*field {
-	m := map[string]*field{}
-	for i := range fields {
+		byKey[fields[i].key] = &fields[i]
 		for _, g := range fields[i].goFields {
-			m[g] = &fields[i]
+			byGo[g] = &fields[i]
 		}
 	}
-	return m
+	return byKey, byGo
 }()
 
 // Keys lists every framework key in file order (without the game-defined

@@ -52,20 +52,16 @@ func (c Config) WithGame(settings any) (Config, error) {
 		return Config{}, fmt.Errorf("config: WithGame needs a non-nil pointer to a struct, got %T", settings)
 	}
 	t := v.Elem().Type()
-	g := &gameTable{typ: t, tables: []string{gameTableName}, val: reflect.New(t).Elem()}
-	g.val.Set(v.Elem())
-	w := walker{game: true}
+	w := walker{game: true, tables: []string{gameTableName}}
 	w.walk(t, nil, gameTableName, t.Name())
-	g.fields = w.fields
+	g := &gameTable{typ: t, fields: w.fields, tables: w.tables, val: reflect.New(t).Elem()}
+	g.val.Set(v.Elem())
 	errs := w.errs
-	g.tables = append(g.tables, w.tables...)
-	seen := map[string]bool{}
 	for i := range g.fields {
 		f := &g.fields[i]
-		if seen[f.key] || slices.Contains(g.tables, f.key) {
+		if slices.Contains(g.tables, f.key) || slices.ContainsFunc(g.fields[:i], func(o field) bool { return o.key == f.key }) {
 			errs = append(errs, fmt.Errorf("config: game settings %s: key %s is used twice", f.goName, f.key))
 		}
-		seen[f.key] = true
 		if err := f.check(f.load(g.val)); err != nil {
 			errs = append(errs, fmt.Errorf("config: game settings %s: the default %s: %v; allowed: %s", f.goName, formatValue(f.load(g.val)), err, f.allowedRange()))
 		}
@@ -82,52 +78,41 @@ func (c Config) WithGame(settings any) (Config, error) {
 // rangeTags reads a [game] field's range and choice tags.
 func (f *field) rangeTags(sf reflect.StructField) error {
 	k := sf.Type.Kind()
-	isList := k == reflect.Slice
-	isNumber := k >= reflect.Int && k <= reflect.Uint64 || k == reflect.Float32 || k == reflect.Float64
 	if choice, ok := sf.Tag.Lookup("choice"); ok {
-		if k != reflect.String && !isList {
+		if k != reflect.String && k != reflect.Slice {
 			return fmt.Errorf("choice is for string fields, not %v", sf.Type)
 		}
 		for _, c := range strings.Split(choice, ",") {
 			if c = strings.TrimSpace(c); c == "" || slices.Contains(f.choices, c) {
 				return fmt.Errorf("choice %q lists an empty or repeated word", choice)
 			}
-			f.choices = append(f.choices, strings.TrimSpace(c))
+			f.choices = append(f.choices, c)
 		}
 	}
-	if r, ok := sf.Tag.Lookup("range"); ok {
-		if !isNumber {
-			return fmt.Errorf("range is for numbers and durations, not %v", sf.Type)
+	r, ok := sf.Tag.Lookup("range")
+	if !ok {
+		return nil
+	}
+	if k < reflect.Int || k > reflect.Float64 { // a leaf, so not a uintptr
+		return fmt.Errorf("range is for numbers and durations, not %v", sf.Type)
+	}
+	ends := strings.Split(r, ",")
+	if len(ends) != 2 {
+		return fmt.Errorf("range %q: want \"lo,hi\" (either may be empty)", r)
+	}
+	for i, bound := range []*any{&f.lo, &f.hi} {
+		if s := strings.TrimSpace(ends[i]); s != "" {
+			v, err := fromText(f.typ, s)
+			if err != nil {
+				return fmt.Errorf("range %q: %q: %v", r, s, err)
+			}
+			*bound = v
 		}
-		los, his, ok := strings.Cut(r, ",")
-		if !ok {
-			return fmt.Errorf("range %q: want \"lo,hi\" (either may be empty)", r)
-		}
-		var err error
-		if f.lo, err = f.bound(los); err != nil {
-			return fmt.Errorf("range %q: %v", r, err)
-		}
-		if f.hi, err = f.bound(his); err != nil {
-			return fmt.Errorf("range %q: %v", r, err)
-		}
-		if f.lo != nil && f.hi != nil && less(f.hi, f.lo) {
-			return fmt.Errorf("range %q: lo is above hi", r)
-		}
+	}
+	if f.lo != nil && f.hi != nil && less(f.hi, f.lo) {
+		return fmt.Errorf("range %q: lo is above hi", r)
 	}
 	return nil
-}
-
-// bound parses one end of a range tag; "" is no bound.
-func (f *field) bound(s string) (any, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil, nil
-	}
-	v, err := fromText(f.typ, s)
-	if err != nil {
-		return nil, fmt.Errorf("%q: %v", s, err)
-	}
-	return v, nil
 }
 
 // less compares two numbers of one type.
@@ -207,17 +192,6 @@ func (g *gameTable) field(key string) *field {
 }
 
 func (g *gameTable) isTable(key string) bool { return g != nil && slices.Contains(g.tables, key) }
-
-func (g *gameTable) keys() []string {
-	if g == nil {
-		return nil
-	}
-	out := slices.Clone(g.tables)
-	for _, f := range g.fields {
-		out = append(out, f.key)
-	}
-	return out
-}
 
 func (g *gameTable) clone() *gameTable {
 	c := *g

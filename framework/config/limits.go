@@ -36,7 +36,11 @@ func readFile(path string) ([]byte, error) {
 		return nil, errors.Unwrap(err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("it is %s, not a regular file", describeMode(st.Mode()))
+		kind, ok := fileKinds[st.Mode().Type()]
+		if !ok {
+			kind = "of mode " + st.Mode().String()
+		}
+		return nil, fmt.Errorf("it is %s, not a regular file", kind)
 	}
 	if st.Size() > MaxFileSize {
 		return nil, fmt.Errorf("it has %d bytes; allowed: at most %d (config.MaxFileSize)", st.Size(), MaxFileSize)
@@ -51,20 +55,10 @@ func readFile(path string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 }
 
-func describeMode(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file (mode " + m.String() + ")"
+// fileKinds names the kinds of file that are not regular.
+var fileKinds = map[fs.FileMode]string{
+	fs.ModeDir: "a directory", fs.ModeNamedPipe: "a named pipe (FIFO)", fs.ModeSocket: "a socket",
+	fs.ModeDevice | fs.ModeCharDevice: "a character device", fs.ModeDevice: "a device",
 }
 
 // checkShape checks a document's size and nesting before it is parsed.

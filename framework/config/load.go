@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -134,8 +135,6 @@ func (l *layer) walk(prefix string, table map[string]toml.Primitive) {
 			key = prefix + "." + k
 		}
 		switch {
-		case prefix == bindingsTable:
-			l.binding(k, v)
 		case l.c.field(key) != nil:
 			l.value(l.c.field(key), v)
 		case slices.Contains(tables, key) || l.c.game.isTable(key):
@@ -175,15 +174,18 @@ func (l *layer) value(f *field, p toml.Primitive) {
 
 // unknownKey suggests the nearest real keys and tables.
 func (c *Config) unknownKey(file, key string) error {
+	known, names := slices.Concat(Keys(), tables), slices.Clone(tables)
+	if c.game != nil {
+		known = append(known, c.game.tables...) // [game] first
+		for _, f := range c.game.fields {
+			known = append(known, f.key)
+		}
+		names = append(names, gameTableName)
+	}
 	problem := "unknown key"
-	// The game's keys include its tables, [game] first.
-	if m := suggest.Best(key, slices.Concat(Keys(), tables, c.game.keys())); len(m) > 0 {
+	if m := suggest.Best(key, known); len(m) > 0 {
 		problem += " (" + suggest.DidYouMean(m, false) + ")"
 	} else {
-		names := slices.Clone(tables)
-		if c.game != nil {
-			names = append(names, gameTableName)
-		}
 		problem += fmt.Sprintf("; the tables are [%s]", strings.Join(names, "], ["))
 	}
 	return &Error{File: file, Key: key, Problem: problem}
@@ -206,10 +208,11 @@ func (c *Config) Set(assignment string) error {
 	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 	parts := strings.Split(key, ".")
 	t := reflect.TypeFor[string]()
-	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok {
-		parts, t = append(strings.Split(bindingsTable, "."), action), stringsType
-	} else if f := c.field(key); f != nil {
+	if f := c.field(key); f != nil {
 		t = f.typ
+		if f.action != "" { // an action's name may hold a dot
+			parts = append(strings.Split(bindingsTable, "."), f.action)
+		}
 	}
 	for i, p := range parts {
 		parts[i] = strconv.Quote(p)
@@ -231,11 +234,13 @@ func (c *Config) Set(assignment string) error {
 // every problem at once. source names the origin in messages (a file name
 // or "command line"); "" names each key's own [Config.Source].
 func (c *Config) Validate(source string) error {
-	name := func(key string) string {
-		if source != "" {
-			return source
+	name := func(key string) string { return cmp.Or(source, c.Source(key).Name) }
+	errs := c.relations(name, nil)
+	for _, action := range slices.Sorted(maps.Keys(c.Bindings)) { // no owner checks them
+		f := c.field(bindingsTable + "." + action)
+		for _, p := range c.checkValue(f, c.Bindings[action]) {
+			errs = append(errs, &Error{File: name(f.key), Key: f.key, Value: formatValue(c.Bindings[action]), Problem: p.problem})
 		}
-		return c.Source(key).Name
 	}
-	return errors.Join(append(c.relations(name, nil), c.checkBindings(name)...)...)
+	return errors.Join(errs...)
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -39,39 +40,23 @@ func (c Config) Override(path string, sets []string) (Config, error) {
 	if errs := next.applyPlayer(path, sets); len(errs) > 0 {
 		return checked(Config{}, errs)
 	}
-	keys := make([]string, 0, len(next.sources))
-	for k, s := range next.sources {
-		if (s.Origin == FromFile || s.Origin == FromCommandLine) && c.sources[k] != s {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
 	var errs []error
-	for _, k := range keys {
-		if slices.Contains(presentationKeys, k) || reflect.DeepEqual(c.value(k), next.value(k)) {
+	for _, k := range slices.Sorted(maps.Keys(next.sources)) {
+		s := next.sources[k]
+		if s == c.sources[k] || s.Origin != FromFile && s.Origin != FromCommandLine || slices.Contains(presentationKeys, k) {
 			continue
 		}
-		errs = append(errs, &Error{File: next.sources[k].Name, Key: k, Value: formatValue(next.value(k)),
-			Problem: fmt.Sprintf("a replay runs with the recorded configuration (%s), and this key may change what the game simulates", formatValue(c.value(k))),
+		f := next.field(k) // a key with a source exists in both
+		recorded, now := f.get(&c), f.get(&next)
+		if reflect.DeepEqual(recorded, now) {
+			continue
+		}
+		errs = append(errs, &Error{File: s.Name, Key: k, Value: formatValue(now),
+			Problem: fmt.Sprintf("a replay runs with the recorded configuration (%s), and this key may change what the game simulates", formatValue(recorded)),
 			Allowed: "the keys that only change how the replay is shown or heard: " + strings.Join(presentationKeys, ", ")})
 	}
 	if len(errs) > 0 {
 		return checked(Config{}, errs)
 	}
 	return checked(next, next.relations(func(key string) string { return next.Source(key).Name }, nil))
-}
-
-// value returns key's value: a framework key's, a [game] key's or an
-// action's bindings (nil for none).
-func (c Config) value(key string) any {
-	if action, ok := strings.CutPrefix(key, bindingsTable+"."); ok {
-		if b, ok := c.Bindings[action]; ok {
-			return b
-		}
-		return nil
-	}
-	if f := c.field(key); f != nil {
-		return f.get(&c)
-	}
-	return nil
 }

@@ -41,9 +41,7 @@ func isText(t reflect.Type) bool {
 // infinities. An owner's type reads the text of any value (a rate of
 // 120.5 Hz reads "120.5", which it refuses with the fraction to write).
 func decode(md toml.MetaData, p toml.Primitive, t reflect.Type, words []string) (v, raw any, err error) {
-	if err := md.PrimitiveDecode(p, &raw); err != nil {
-		return nil, nil, tomlText(err)
-	}
+	_ = md.PrimitiveDecode(p, &raw) // any holds every TOML value
 	out := reflect.New(t)
 	n, isInt := raw.(int64)
 	f, isFloat := raw.(float64)
@@ -95,7 +93,6 @@ func fromText(t reflect.Type, s string) (any, error) {
 // (or a boolean or number that does not read as one) a string, so the
 // decoder's message names the value.
 func literal(t reflect.Type, s string) string {
-	var a assigner
 	switch k := t.Kind(); {
 	case k == reflect.Slice:
 		list := []string{}
@@ -104,7 +101,7 @@ func literal(t reflect.Type, s string) string {
 				list = append(list, strings.TrimSpace(e))
 			}
 		}
-		return a.value(list)
+		return formatValue(list)
 	case t != durationType && !isText(t) && (k == reflect.Bool || k >= reflect.Int && k <= reflect.Float64):
 		var doc map[string]any
 		if _, err := toml.Decode("v = "+s, &doc); err == nil && len(doc) == 1 {
@@ -114,15 +111,12 @@ func literal(t reflect.Type, s string) string {
 			}
 		}
 	}
-	return a.value(s)
+	return formatValue(s)
 }
 
 // tomlText is a BurntSushi message without its "toml: line N (last key
 // ...): " prefix: the key in front of it says where.
 func tomlText(err error) error {
-	if err == nil {
-		return nil
-	}
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
 		return errors.New(pe.Message)
@@ -141,7 +135,7 @@ func ownerText(err error) error {
 	if pkg, rest, ok := strings.Cut(msg, ": "); ok && !strings.ContainsAny(pkg, " \"") {
 		msg = rest
 	}
-	return fmt.Errorf("%s", msg)
+	return errors.New(msg)
 }
 
 // formatValue writes a key's value as the file would hold it.

@@ -50,7 +50,7 @@ type Options struct {
 	// of owning one: the session creates its groups on it, settles only
 	// those at shutdown and leaves the pool and its other groups open.
 	// The application closes it.
-	Pool *Pool
+	Pool *Pool `toml:"-"`
 	// SettleTimeout bounds how long a shutdown waits for accepted jobs to
 	// finish. Past it the session fails with [ErrSettleTimeout] in
 	// the runtime's settle phase and cleanup goes on without them (an owned pool is
@@ -76,7 +76,7 @@ type Options struct {
 	// 10 ms time slice, tens of milliseconds on a loaded machine). Like
 	// any call to runtime.GOMAXPROCS, this ends the Go runtime's own
 	// updates of GOMAXPROCS from the CPU limit.
-	Background bool
+	Background bool `toml:"background_workers"`
 }
 
 // BackgroundNice is the nice value a background pool's worker threads
