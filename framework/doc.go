@@ -133,10 +133,10 @@
 // A player whose process ended runs its --join command again once the
 // host has reported it disconnected ([Match.Rejoining]): it catches up
 // the same way and plays on. The match waits up to net.join_timeout for
-// a disconnected peer, then ends. In a match of two peers, a joiner that
-// holds the host at its window past timing.debt.cutoff (a frozen
-// process) is played without (its input neutral) and, when it runs
-// again, resynchronises from the host's snapshot (rollback.ErrResync).
+// a disconnected peer, then ends. A joiner that holds the host at its
+// window past timing.debt.cutoff (a frozen process) is played without
+// (its input neutral, on every peer) and, when it runs again,
+// resynchronises from the host's snapshot (rollback.ErrResync).
 //
 // # A dedicated host
 //

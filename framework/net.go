@@ -134,6 +134,12 @@ type NetStats struct {
 	// until they come back (a player whose process ended rejoins with its
 	// --join command) or net.join_timeout passes and the match ends.
 	Waiting int
+	// PlayedOn counts the times the host played on without a peer that
+	// held the match past the debt cutoff (its players' input neutral
+	// until it resynchronises), and Resyncs the times this peer
+	// resynchronised from the host's snapshot after the host played on
+	// without it.
+	PlayedOn, Resyncs int
 	// SlowedDown is the time the host dropped past the debt cutoff, which
 	// the whole match lost together (timing.SharedSlowdown, see
 	// [Session.MatchTiming]); zero on a joined player.
@@ -316,8 +322,11 @@ type netRun struct {
 	// for: fillPast).
 	opts    rollback.Options
 	heldFor time.Duration
-	// slowed is what the scheduler dropped past the cutoff (NetStats.SlowedDown).
-	slowed time.Duration
+	// slowed is what the scheduler dropped past the cutoff; playedOn and
+	// resyncs count fillPast's fills and the resynchronisations
+	// (NetStats).
+	slowed            time.Duration
+	playedOn, resyncs int
 	// sinceYield counts updates since the last one yielded, yields those
 	// yielded (see yield).
 	sinceYield int
@@ -572,19 +581,21 @@ func (r *netRun) update(t *runtime.TickContext) error {
 
 // fillPast makes a host that has held for one peer longer than the
 // scheduler's cutoff play on without it (rollback.Session.Fill): that
-// peer's players get neutral input until it asks to catch up on the
-// host's timeline (it resynchronises, see Session.resync). Only in a
-// match of two peers, and not for a peer reported disconnected, which
-// the match waits for (up to net.join_timeout) as a player may rejoin.
+// peer's players get neutral input, on the host and through its messages
+// on every other peer, until it asks to catch up on the host's timeline
+// (it resynchronises, see Session.resync). Not for a peer reported
+// disconnected, which the match waits for (up to net.join_timeout) as a
+// player may rejoin.
 func (r *netRun) fillPast() {
-	if r.self != 0 || len(r.peers) != 1 || r.heldFor <= r.cutoff || r.awaySet != 0 {
+	if r.self != 0 || r.heldFor <= r.cutoff || r.awaySet != 0 {
 		return
 	}
-	peer := r.peers[0]
-	if _, filling := r.sess.Filling(); filling || (r.feeds != nil && r.feeds[peer] != nil) {
+	peer, ok := r.sess.Lagging()
+	if _, filling := r.sess.Filling(); !ok || filling || (r.feeds != nil && r.feeds[peer] != nil) {
 		return
 	}
 	if r.sess.Fill(peer) == nil {
+		r.playedOn++
 		fmt.Fprintf(r.log, "%s: peer %d held the match for %v (timing.debt.cutoff): playing on without it, its players' input neutral, until it resynchronises\n", programName(), peer, r.cutoff)
 	}
 }
@@ -634,7 +645,7 @@ func (r *netRun) stats() NetStats {
 	ns.Advantage = r.advantage
 	ns.RTT = transportRTT(r.tr)
 	ns.Waiting = bits.OnesCount32(r.awaySet)
-	ns.SlowedDown = r.slowed
+	ns.SlowedDown, ns.PlayedOn, ns.Resyncs = r.slowed, r.playedOn, r.resyncs
 	return ns
 }
 

@@ -90,6 +90,7 @@ func (s *Session) resync(cause error) error {
 		return fmt.Errorf("framework: --record: %w; the recording keeps this machine's timeline up to where the match left it", cause)
 	}
 	s.net, r.sess = nil, nil
+	r.resyncs++
 	if err := s.startFollower(r.app, r.opts.Actions, 0); err != nil {
 		return err
 	}

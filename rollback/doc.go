@@ -93,8 +93,9 @@
 // neutral ones, and when the peer hears it its Advance fails with
 // [ErrResync]; it catches up from the host's snapshot
 // ([Follower.NeedState]) as a rejoining player does, and the host stops
-// filling ([Session.Unfill]) when it asks. Only a match of two peers
-// fills (see resync.go).
+// filling ([Session.Unfill]) when it asks. The host's messages carry the
+// inputs it fills, so in a match of three or more the other peers play
+// on with them (see resync.go).
 //
 // # Desyncs
 //

@@ -3,9 +3,11 @@ package rollback_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netsim"
 	"github.com/metronome-go/metronome/timing"
@@ -248,5 +250,66 @@ func catchUp(t *testing.T, die, gap time.Duration, state, stall bool) {
 	}
 	if common < 300 {
 		t.Errorf("%d ticks compared, want 300 or more", common)
+	}
+}
+
+// In a match of three, the host fills the stalled peer 2's player only
+// once peer 1 has reported no more of its inputs than the host has; a
+// peer 1 that confirmed an input of player 2's that the host fills
+// otherwise (a message of peer 2 that reached it and not the host) leaves
+// the host's timeline and resynchronises.
+func TestAFillOverAnotherPeersInputResynchronisesIt(t *testing.T) {
+	players := []rollback.Player{{Peer: 0, Delay: 1}, {Peer: 1, Delay: 1}, {Peer: 2, Delay: 1}}
+	var ss [3]*rollback.Session
+	for i := range ss {
+		s, err := rollback.NewSession(&hashed{newToy(8), map[int64]uint64{}}, rollback.Options{Self: i, Players: players, Actions: 2, Window: 8, HashEvery: 10, Clock: timing.NewManualClock(0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss[i] = s
+	}
+	msg := make([]byte, 0, rollback.MaxMessage)
+	send := func(from int, to ...int) {
+		m := ss[from].AppendMessage(msg[:0])
+		for _, i := range to {
+			if err := ss[i].ReceiveFrom(from, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	advance := func(i int) {
+		if _, err := ss[i].Advance(); err != nil {
+			t.Fatalf("peer %d: %v", i, err)
+		}
+	}
+	for range 5 {
+		for i := range ss {
+			advance(i)
+		}
+		send(0, 1, 2)
+		send(1, 0, 2)
+		send(2, 0, 1)
+	}
+	// Peer 2 presses and tells peer 1 only, which tells the host it has
+	// more of player 2 than the host.
+	ss[2].Local(2)[0] = input.Stats{Down: true, Presses: 1}
+	advance(2)
+	send(2, 1)
+	advance(1)
+	send(1, 0)
+	if err := ss[0].Fill(2); err == nil || !strings.Contains(err.Error(), "not yet") {
+		t.Fatalf("Fill while peer 1 has more of player 2: %v, want a refusal saying not yet", err)
+	}
+	// Had peer 1 not said so, the host fills: peer 1 then hears the host
+	// fill the tick it confirmed pressed, and resynchronises.
+	ss[0].Rejoined(1) // forget what peer 1 reported
+	if err := ss[0].Fill(2); err != nil {
+		t.Fatal(err)
+	}
+	advance(0)
+	advance(0) // it fills up to the tick it simulates: peer 2's press is for the next
+	send(0, 1)
+	if _, err := ss[1].Advance(); !errors.Is(err, rollback.ErrResync) || !strings.Contains(err.Error(), "player 2") {
+		t.Errorf("peer 1 after the host filled over its input: %v, want ErrResync naming player 2", err)
 	}
 }

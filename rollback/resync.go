@@ -12,14 +12,23 @@ import (
 // than stall the match: [Session.Fill] makes the host confirm the peer's
 // players' inputs itself, as neutral ones (nothing pressed), for every
 // tick it simulates, and the confirmed input log and every hash carry
-// them. When that peer's session hears the host's frontier for its own
-// player run past its own, its inputs since were replaced: its Advance
-// fails with [ErrResync], and it catches up on the host's confirmed
-// timeline like a player rejoining (a [Follower] that asks for a
-// snapshot, [Follower.NeedState], then [NewSessionAfter]). The host stops
-// filling ([Session.Unfill]) when the peer asks to catch up, so the feed
-// ends where the peer plays on. Only a match of two peers fills: with
-// more, the other peers take a player's inputs from its own peer only.
+// them. Its messages carry those inputs to the other peers, who take
+// them from the host as they would from the peer (the host is the
+// match's authority), so with three or more peers every one of them
+// plays on with the same neutral inputs. When that peer's session hears
+// the host's frontier for its own player run past its own, its inputs
+// since were replaced: its Advance fails with [ErrResync], and it catches
+// up on the host's confirmed timeline like a player rejoining (a
+// [Follower] that asks for a snapshot, [Follower.NeedState], then
+// [NewSessionAfter]). The host stops filling ([Session.Unfill]) when the
+// peer asks to catch up, so the feed ends where the peer plays on.
+//
+// A peer that confirmed one of the filled player's ticks with an input
+// other than the host's (a message of the stalled peer that reached it
+// and not the host) has left the host's timeline too: it resynchronises
+// the same way. The host fills only once no other peer has reported more
+// of the player's inputs than it has, so this takes a message the
+// stalled peer sent after the host began to fill.
 
 // ErrResync is wrapped by the error of [Session.Advance] once the host has
 // confirmed this session's own player's inputs past what it sent
@@ -29,15 +38,51 @@ var ErrResync = errors.New("rollback: the host played on without this peer's inp
 
 // Fill makes the session confirm the inputs of every player of peer as
 // neutral (zero action states), from that player's frontier up to each
-// tick it simulates, so it never holds for them: a host's answer to a
-// peer that fell past the cutoff. It fails unless the session is the
-// host's (Self 0), peer is its only other peer, and it plays a player.
+// tick it simulates, so it never holds for them, and send them to its
+// other peers: a host's answer to a peer that fell past the cutoff. It
+// fails unless the session is the host's (Self 0) and peer one of its
+// peers that plays a player, and while another peer has reported
+// confirming more of that player's inputs than the host has (they are
+// still on their way; try again at the next update).
 func (s *Session) Fill(peer int) error {
-	if s.opts.Self != 0 || len(s.remotePeers) != 1 || s.remotePeers[0] != peer || len(s.seatless) != 0 {
-		return fmt.Errorf("rollback: Session.Fill(%d): only a host (Self 0) filling its one other peer, which plays a player, can; this is peer %d with peers %v", peer, s.opts.Self, s.remotePeers)
+	if s.opts.Self != 0 || peer == 0 || !s.isPeer(peer) || !s.plays(peer) {
+		return fmt.Errorf("rollback: Session.Fill(%d): only a host (Self 0) filling one of its peers that plays a player can; this is peer %d with peers %v", peer, s.opts.Self, s.remotePeers)
+	}
+	for p, pl := range s.opts.Players {
+		if pl.Peer != peer {
+			continue
+		}
+		for _, q := range s.remotePeers {
+			if ack := s.peerAck[q*s.players+p]; q != peer && ack > s.frontier[p] {
+				return fmt.Errorf("rollback: Session.Fill(%d): peer %d confirmed player %d's inputs up to tick %d, this host up to %d: not yet", peer, q, p, ack, s.frontier[p])
+			}
+		}
 	}
 	s.filling = peer
 	return nil
+}
+
+// plays reports whether peer plays a player of the match.
+func (s *Session) plays(peer int) bool {
+	for _, pl := range s.opts.Players {
+		if pl.Peer == peer {
+			return true
+		}
+	}
+	return false
+}
+
+// Lagging returns the remote peer whose player's inputs this session has
+// confirmed the fewest ticks of: the peer it holds for at its window's
+// end; false in a match with no remote player.
+func (s *Session) Lagging() (peer int, ok bool) {
+	least := int64(0)
+	for p, pl := range s.opts.Players {
+		if pl.Peer != s.opts.Self && (!ok || s.frontier[p] < least) {
+			least, peer, ok = s.frontier[p], pl.Peer, true
+		}
+	}
+	return peer, ok
 }
 
 // Unfill stops [Session.Fill]: the session waits for the peer's inputs
@@ -60,5 +105,13 @@ func (s *Session) fill() {
 		for k := s.frontier[p]; k <= s.tick; k++ {
 			s.confirm(p, k, s.zero)
 		}
+	}
+}
+
+// leave records why the session left the host's timeline, the first
+// reason only.
+func (s *Session) leave(why string) {
+	if s.resync == "" {
+		s.resync = why
 	}
 }

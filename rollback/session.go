@@ -270,10 +270,10 @@ type Session struct {
 	log         *inputLog
 	in          Inputs // lent to Step
 	// filling is the peer whose players' inputs the session confirms
-	// itself (Fill), -1 for none; resync is set once a peer confirmed
-	// this session's own inputs past its own frontier (ErrResync).
+	// itself (Fill), -1 for none; resync says why the session left the
+	// host's timeline (ErrResync), "" while it has not.
 	filling int
-	resync  bool
+	resync  string
 
 	stats Stats
 }
@@ -420,8 +420,8 @@ func (s *Session) Local(p int) []input.Stats {
 // debt. An error of the Simulation stops the session's progress and is
 // returned wrapped.
 func (s *Session) Advance() (Step, error) {
-	if s.resync {
-		return Step{}, fmt.Errorf("%w: it confirmed this peer's inputs past tick %d", ErrResync, s.tick)
+	if s.resync != "" {
+		return Step{}, fmt.Errorf("%w: %s", ErrResync, s.resync)
 	}
 	s.fill()
 	if !s.started {

@@ -90,20 +90,22 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 	}
 	blocks := 0
 	for p := range s.players {
-		if s.isLocal(p) {
+		if s.sends(p) {
 			blocks++
 		}
 	}
 	dst = binary.AppendUvarint(dst, uint64(blocks))
 	budget := base + MaxMessage - hashReserve
 	for p := range s.players {
-		if !s.isLocal(p) {
+		if !s.sends(p) {
 			continue
 		}
 		f := s.frontier[p]
 		start := f
 		for _, peer := range s.remotePeers {
-			start = min(start, s.peerAck[peer*s.players+p])
+			if peer != s.filling { // it catches up from a snapshot
+				start = min(start, s.peerAck[peer*s.players+p])
+			}
 		}
 		start = max(start, f-int64(s.ringLen)+1, f-maxBlock, 0)
 		// The earliest ticks the peers lack come first: a peer moves its
@@ -171,6 +173,12 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 		dst = binary.LittleEndian.AppendUint64(dst, e.local)
 	}
 	return dst
+}
+
+// sends reports whether this session's messages carry player p's inputs:
+// a local player's, or those a host fills (Session.Fill).
+func (s *Session) sends(p int) bool {
+	return s.isLocal(p) || s.filling >= 0 && s.opts.Players[p].Peer == s.filling
 }
 
 // localView is this session's own view of its advantage: its tick minus
@@ -449,7 +457,8 @@ func (s *Session) decode(msg []byte, apply bool) error {
 		f := tick + r.varint("frontier", -tick, maxTick)
 		frontier[p] = f
 		if apply && peer == 0 && s.isLocal(p) && f > s.frontier[p] {
-			s.resync = true // the host filled this player's inputs (Fill)
+			// The host filled this player's inputs (Fill).
+			s.leave(fmt.Sprintf("it confirmed this peer's inputs past tick %d", s.frontier[p]))
 		}
 		if apply {
 			i := peer*s.players + p
@@ -465,8 +474,12 @@ func (s *Session) decode(msg []byte, apply bool) error {
 			return r.err
 		}
 		count := int64(cb[0])
+		// The host also sends the inputs it fills for another peer's
+		// player (Session.Fill): the match's authority, they are taken
+		// as that player's.
+		relayed := s.opts.Players[p].Peer != peer
 		switch {
-		case s.opts.Players[p].Peer != peer:
+		case relayed && peer != 0:
 			return fmt.Errorf("%w: peer %d sent inputs of player %d, who belongs to peer %d", ErrMalformed, peer, p, s.opts.Players[p].Peer)
 		case back > frontier[p] || count > back:
 			return fmt.Errorf("%w: block of player %d starts %d ticks before frontier %d with %d ticks; allowed: a start at or after tick 0 and at most that many ticks", ErrMalformed, p, back, frontier[p], count)
@@ -474,7 +487,9 @@ func (s *Session) decode(msg []byte, apply bool) error {
 		first := frontier[p] - back
 		// The block is coded against the tick before it; a session that
 		// lacks that tick reads the block but takes nothing from it.
-		based := first == 0 || s.confirmed(p, first-1)
+		// A block of this session's own player, filled by the host, is
+		// read and not taken: the frontier said it resynchronises.
+		based := (first == 0 || s.confirmed(p, first-1)) && !s.isLocal(p)
 		if based && first > 0 {
 			copy(s.scratch, s.stored(p, first-1))
 		} else {
@@ -491,7 +506,7 @@ func (s *Session) decode(msg []byte, apply bool) error {
 				for a := range s.scratch {
 					s.scratch[a] = predict(&s.scratch[a])
 				}
-				s.take(apply, based, p, k)
+				s.take(apply, based, relayed, p, k)
 				k++
 			}
 			if k < end {
@@ -499,7 +514,7 @@ func (s *Session) decode(msg []byte, apply bool) error {
 				if r.err != nil {
 					return r.err
 				}
-				s.take(apply, based, p, k)
+				s.take(apply, based, relayed, p, k)
 				k++
 			}
 		}
@@ -536,9 +551,14 @@ func (s *Session) decode(msg []byte, apply bool) error {
 
 // take confirms a decoded input (in s.scratch) of player p for tick k, if
 // applying a block the session has the base of.
-func (s *Session) take(apply, based bool, p int, k int64) {
+func (s *Session) take(apply, based, relayed bool, p int, k int64) {
 	switch {
 	case !apply:
+	case relayed && based && k < s.frontier[p] && s.confirmed(p, k) && !equal(s.stored(p, k), s.scratch):
+		// The host filled a tick this session confirmed otherwise: its
+		// timeline is not the match's from there.
+		s.leave(fmt.Sprintf("it filled player %d's tick %d, which this peer confirmed otherwise", p, k))
+		s.stats.Duplicates++
 	case based:
 		s.confirm(p, k, s.scratch)
 	case k < s.frontier[p] || s.confirmed(p, k):
