@@ -591,7 +591,7 @@ func (r *netRun) fillPast() {
 		return
 	}
 	peer, ok := r.sess.Lagging()
-	if _, filling := r.sess.Filling(); !ok || filling || (r.feeds != nil && r.feeds[peer] != nil) {
+	if !ok || r.sess.Filling(peer) || (r.feeds != nil && r.feeds[peer] != nil) {
 		return
 	}
 	if r.sess.Fill(peer) == nil {

@@ -192,9 +192,7 @@ func (r *netRun) event(ev netplay.Event) error {
 	switch ev.Kind {
 	case netplay.Disconnected:
 		if r.sess != nil {
-			if peer, filling := r.sess.Filling(); filling && peer == ev.Peer {
-				r.sess.Unfill() // a peer gone is waited for, in case it rejoins
-			}
+			r.sess.Unfill(ev.Peer) // a peer gone is waited for, in case it rejoins
 		}
 		r.away[ev.Peer] = r.clock.Now()
 		r.awaySet |= 1 << ev.Peer

@@ -286,9 +286,7 @@ func (r *netRun) feedMessage(from int, msg []byte) bool {
 		if !player {
 			return true // a spectator that left
 		}
-		if peer, filling := r.sess.Filling(); filling && peer == from {
-			r.sess.Unfill() // it resynchronises: its inputs are wanted from here
-		}
+		r.sess.Unfill(from) // it resynchronises: its inputs are wanted from here
 		r.sess.Rejoined(from)
 		r.feeds[from] = r.sess.NewFeed(0)
 		fmt.Fprintf(r.log, "%s: peer %d is catching up: sending it the confirmed timeline\n", programName(), from)

@@ -93,7 +93,7 @@ func catchUp(t *testing.T, die, gap time.Duration, state, stall bool) {
 				if feed == nil {
 					// It asks to catch up: stop playing for it, and
 					// feed it from where its inputs are wanted.
-					host.Unfill()
+					host.Unfill(1)
 					host.Rejoined(1)
 					feed = host.NewFeed(0)
 				}
@@ -138,7 +138,7 @@ func catchUp(t *testing.T, die, gap time.Duration, state, stall bool) {
 			if held++; !st.Held {
 				held = 0
 			}
-			if _, filling := host.Filling(); stall && held > 120 && feed == nil && !filling {
+			if stall && held > 120 && feed == nil && !host.Filling(1) {
 				if err := host.Fill(1); err != nil {
 					t.Fatal(err)
 				}
@@ -224,8 +224,8 @@ func catchUp(t *testing.T, die, gap time.Duration, state, stall bool) {
 		}
 	}
 	if stall {
-		if _, filling := host.Filling(); filling || startTick < 0 {
-			t.Errorf("still filling: %v, resynchronised at tick %d", filling, startTick)
+		if host.Filling(1) || startTick < 0 {
+			t.Errorf("still filling: %v, resynchronised at tick %d", host.Filling(1), startTick)
 		}
 	}
 	if state && fol0.StateBytes != toyStateBytes {

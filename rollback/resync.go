@@ -58,7 +58,7 @@ func (s *Session) Fill(peer int) error {
 			}
 		}
 	}
-	s.filling = peer
+	s.filled |= 1 << peer
 	return nil
 }
 
@@ -85,21 +85,27 @@ func (s *Session) Lagging() (peer int, ok bool) {
 	return peer, ok
 }
 
-// Unfill stops [Session.Fill]: the session waits for the peer's inputs
-// again from the tick it filled up to. Nothing when it was not filling.
-func (s *Session) Unfill() { s.filling = -1 }
+// Unfill stops [Session.Fill] for peer: the session waits for its
+// players' inputs again from the tick it filled up to. Nothing when it
+// was not filling them.
+func (s *Session) Unfill(peer int) {
+	if peer >= 0 && peer < maxPeers {
+		s.filled &^= 1 << peer
+	}
+}
 
-// Filling reports the peer whose players' inputs the session fills, and
-// false when it fills none.
-func (s *Session) Filling() (peer int, ok bool) { return s.filling, s.filling >= 0 }
+// Filling reports whether the session fills peer's players' inputs.
+func (s *Session) Filling(peer int) bool {
+	return peer >= 0 && peer < maxPeers && s.filled&(1<<peer) != 0
+}
 
 // fill confirms the filled peer's players' inputs up to the present tick.
 func (s *Session) fill() {
-	if s.filling < 0 {
+	if s.filled == 0 {
 		return
 	}
 	for p, pl := range s.opts.Players {
-		if pl.Peer != s.filling {
+		if !s.Filling(pl.Peer) {
 			continue
 		}
 		for k := s.frontier[p]; k <= s.tick; k++ {

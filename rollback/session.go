@@ -269,11 +269,11 @@ type Session struct {
 	scratchRows []input.Stats // every player's input of one tick
 	log         *inputLog
 	in          Inputs // lent to Step
-	// filling is the peer whose players' inputs the session confirms
-	// itself (Fill), -1 for none; resync says why the session left the
+	// filled has bit i set while the session confirms peer i's
+	// players' inputs itself (Fill); resync says why the session left the
 	// host's timeline (ErrResync), "" while it has not.
-	filling int
-	resync  string
+	filled uint64
+	resync string
 
 	stats Stats
 }
@@ -297,7 +297,7 @@ func NewSession(sim Simulation, opts Options) (*Session, error) {
 	if sim == nil {
 		return nil, errors.New("rollback: NewSession needs a Simulation, have nil")
 	}
-	s := &Session{opts: opts, sim: sim, clock: opts.Clock, players: len(opts.Players), actions: opts.Actions, window: opts.Window, pending: -1, filling: -1}
+	s := &Session{opts: opts, sim: sim, clock: opts.Clock, players: len(opts.Players), actions: opts.Actions, window: opts.Window, pending: -1}
 	if s.clock == nil {
 		s.clock = timing.SystemClock{}
 	}

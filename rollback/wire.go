@@ -103,7 +103,7 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 		f := s.frontier[p]
 		start := f
 		for _, peer := range s.remotePeers {
-			if peer != s.filling { // it catches up from a snapshot
+			if !s.Filling(peer) { // it catches up from a snapshot
 				start = min(start, s.peerAck[peer*s.players+p])
 			}
 		}
@@ -178,7 +178,7 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 // sends reports whether this session's messages carry player p's inputs:
 // a local player's, or those a host fills (Session.Fill).
 func (s *Session) sends(p int) bool {
-	return s.isLocal(p) || s.filling >= 0 && s.opts.Players[p].Peer == s.filling
+	return s.isLocal(p) || s.Filling(s.opts.Players[p].Peer)
 }
 
 // localView is this session's own view of its advantage: its tick minus
