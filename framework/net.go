@@ -96,6 +96,11 @@ type Match struct {
 	// inputs from tick 0, as a spectator does, and plays on from the
 	// tick it caught up on (rollback.NewSessionAfter).
 	Rejoining bool
+	// Late lists, at the host, the peers whose players had not joined
+	// when the match started (net.start_with): the host plays them with
+	// neutral input, on every peer, until each joins, catching up first
+	// as a rejoining player does.
+	Late []int
 	// Bot, if not zero, plays this machine's players with input drawn
 	// from this seed instead of the devices (--bot SEED), for soak runs
 	// and tests of two processes against each other.
@@ -432,6 +437,12 @@ func (s *Session) startNet() error {
 	}
 	if err := r.play(sess, m.Seatless); err != nil {
 		return err
+	}
+	for _, peer := range m.Late {
+		if err := sess.Fill(peer); err != nil {
+			return fmt.Errorf("framework: networked match: %w", err)
+		}
+		fmt.Fprintf(r.log, "%s: peer %d has not joined: its players' input is neutral until it joins\n", programName(), peer)
 	}
 	s.net = r
 	r.rec = s.matchRec

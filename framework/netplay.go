@@ -34,9 +34,12 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 		return nil, errors.New("framework: --host, --join and --spectate need a game that declares its players (Game.Net)")
 	}
 	n := cfg.Net
-	opts := netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout}
+	opts := netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout, Start: n.StartWith}
 	if f.Dedicated {
 		opts.Players++
+		if opts.Start > 0 {
+			opts.Start++ // the players who joined, and the host
+		}
 		if opts.Players > netplay.MaxPlayers {
 			return nil, fmt.Errorf("framework: --dedicated: a dedicated host serves up to %d players (a match holds %d peers, the host's included); net.players is %d",
 				netplay.MaxPlayers-1, netplay.MaxPlayers, n.Players)
@@ -52,6 +55,9 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 			return nil, fmt.Errorf("framework: --host %s: %w", f.Host, err)
 		}
 		what := fmt.Sprintf("a %d-player match", n.Players)
+		if n.StartWith > 0 && n.StartWith < n.Players {
+			what += fmt.Sprintf(" (it starts with %d; the others join during it)", n.StartWith)
+		}
 		if f.Dedicated {
 			what = fmt.Sprintf("a %d-player match as a dedicated host (no seat here: every player joins)", n.Players)
 		}
@@ -88,6 +94,9 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 	}
 	for p := range match.Peers {
 		match.Peers[p] = p + first
+		if f.Host != "" && !m.Joined(p+first) {
+			match.Late = append(match.Late, p+first)
+		}
 	}
 	return match, nil
 }

@@ -40,6 +40,13 @@ type MatchOptions struct {
 	// spectator follow at an even pace over a jittery link. Only the
 	// host's counts; it is not part of what the peers must share.
 	SpectatorDelay int `toml:"spectator_delay"`
+	// StartWith is how many players a host starts the match with, its
+	// own included (a dedicated host's: the players that joined), 1 to
+	// Players; 0 waits for every player. The others join during the
+	// match, each catching up first as a player who rejoins does; until
+	// one does, the host plays its player with neutral input. Only the
+	// host's counts.
+	StartWith int `toml:"start_with"`
 }
 
 // DefaultSpectatorDelay is MatchOptions.SpectatorDelay's default: 10
@@ -115,6 +122,10 @@ func (o MatchOptions) Validate() error {
 	}
 	if o.SpectatorDelay < 0 || o.SpectatorDelay > 600 {
 		bad("SpectatorDelay", o.SpectatorDelay, "0 to 600 ticks")
+	}
+	if o.StartWith < 0 || o.StartWith > max(o.Players, 0) {
+		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.StartWith", Value: o.StartWith, Problem: "is out of range",
+			Allowed: "0 (every player) or 1 to MatchOptions.Players", Names: []string{"MatchOptions.Players"}, Relative: o.StartWith > 0})
 	}
 	if int(o.Transport) >= len(transportNames) {
 		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.Transport", Value: o.Transport, Problem: "is not a transport", Allowed: `"udp" or "quic"`})

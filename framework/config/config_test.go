@@ -115,6 +115,7 @@ func TestEveryKeyParses(t *testing.T) {
 		"net.join_timeout":                  {`"2m"`, func(c config.Config) bool { return c.Net.JoinTimeout == 2*time.Minute }},
 		"net.transport":                     {`"quic"`, func(c config.Config) bool { return c.Net.Transport == rollback.QUIC }},
 		"net.spectator_delay":               {`30`, func(c config.Config) bool { return c.Net.SpectatorDelay == 30 }},
+		"net.start_with":                    {`1`, func(c config.Config) bool { return c.Net.StartWith == 1 }},
 	}
 	for _, key := range config.Keys() {
 		tt, ok := tests[key]

@@ -69,7 +69,7 @@ func TestDocumentedRanges(t *testing.T) {
 		"timing.debt.cutoff":     {"timing.step=10ms", "timing.recovery=repay-debt"},
 		"polling.delivery":       {"timing.mode=fixed"},
 	}
-	symbols := map[string]string{"max_fixed_updates": "5", "step": "10ms"}
+	symbols := map[string]string{"max_fixed_updates": "5", "step": "10ms", "players": "2"}
 	// Values outside the range that keep a meaning of their own.
 	special := map[string]string{"runtime.frame_cap": "0", "window.min_size": `"0x0"`, "window.max_size": `"0x0"`, "window.aspect_ratio": `"0:0"`, "window.logical_size": `"0x0"`}
 

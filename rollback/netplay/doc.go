@@ -97,6 +97,12 @@
 // the session's business, not the transport's. Join itself never hangs:
 // it fails when the host does not answer within Timeout.
 //
+// A host may start the match before every player has joined
+// ([Options.Start]): a player who joins later takes a slot no one played
+// as a dropped player takes its own back, rejoining ([Match.Rejoining]),
+// and the host reports it [Joined]; [Match.Joined] says which slots
+// someone took.
+//
 // # Spectators
 //
 // A joiner with [Options.Spectate] watches instead of playing: it joins

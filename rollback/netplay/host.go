@@ -68,7 +68,8 @@ func (h *Lobby) Token() string { return h.tok.String() }
 // the match is full.
 func (h *Lobby) Stats() Stats { return h.m.Stats() }
 
-// Wait returns the match once Players-1 joiners have joined, or ctx's
+// Wait returns the match once Start-1 joiners have joined (Players-1
+// unless Options.Start says fewer; at once for a Start of 1), or ctx's
 // error. The match keeps the host's socket: closing it closes the host.
 func (h *Lobby) Wait(ctx context.Context) (*Match, error) {
 	select {

@@ -24,8 +24,10 @@ const (
 	// Reconnected: a disconnected peer is heard again, on its old
 	// address or by joining again with the token.
 	Reconnected
-	// Joined: a spectator joined (the host's events only; players join
-	// before the match starts, so Wait returning says they did).
+	// Joined: a spectator joined, or a player took a slot no one had
+	// played in a match that started without it (Options.Start). The
+	// host's events only; the players who start the match joined before
+	// Wait returned.
 	Joined
 )
 
@@ -217,6 +219,10 @@ func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Matc
 	m.base = base
 	if host {
 		m.self = 0
+		if opts.Start == 1 {
+			m.full = true // the host alone starts the match
+			close(m.fullc)
+		}
 	} else {
 		m.self = noSlot
 	}
@@ -474,6 +480,28 @@ func (m *Match) run() {
 			m.tick(now)
 		}
 	}
+}
+
+// joinedBits has bit i set for each player's slot i someone joined (the
+// host's always).
+func (m *Match) joinedBits() byte {
+	bits := byte(1)
+	for i := 1; i < m.players; i++ {
+		if m.peers[i].joined {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}
+
+// Joined reports whether someone took player slot peer (the host's slot
+// 0 always): at a host whose match started with fewer players than it
+// holds (Options.Start), a slot no one joined is played with neutral
+// input until someone does, joining late.
+func (m *Match) Joined(peer int) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return peer == 0 || peer > 0 && peer < m.players && m.peers[peer].joined
 }
 
 // connectedBits is the host's view of its peers: bit i set when peer i
@@ -828,10 +856,10 @@ func (m *Match) refused(err error) {
 }
 
 // accepted takes the host's accept: the slot, the players, whether the
-// match is full and whether this joiner takes a slot back in a match
-// under way.
+// match is full (under way), whether this joiner takes a slot back in a
+// match under way, and which slots someone joined.
 func (m *Match) accepted(payload []byte) {
-	if m.host || len(payload) != 3 || payload[2] > 3 || m.refusal != nil {
+	if m.host || len(payload) != 4 || payload[2] > 3 || m.refusal != nil {
 		m.stats.Dropped.Malformed++
 		return
 	}
@@ -853,7 +881,8 @@ func (m *Match) accepted(payload []byte) {
 		m.full = true
 		close(m.fullc)
 		for i := 1; i < m.players; i++ {
-			m.peers[i].connected = true // the match is full: everyone joined
+			// Every slot someone joined; the others join late, if at all.
+			m.peers[i].connected = payload[3]&(1<<i) != 0
 		}
 	}
 }
@@ -937,7 +966,7 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 		p := &m.peers[want]
 		switch {
 		case !p.joined:
-			slot = want
+			slot, back = want, m.full // a late join catches up as a rejoin does
 		case !p.connected:
 			slot, back = want, true
 		default:
@@ -946,6 +975,7 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 		}
 	} else {
 		slot = m.freeSlot(1, m.players)
+		back = slot >= 0 && m.full
 		for i := 1; i < m.players && slot < 0; i++ {
 			if !m.peers[i].connected {
 				slot, back = i, true
@@ -963,10 +993,15 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 		m.stats.Dropped.Replayed++
 		return
 	}
+	fresh := !p.joined
 	p.admit(from, h.seq, now)
 	if back {
 		p.back = m.full
-		m.event(Event{Peer: slot, Kind: Reconnected})
+		kind := Reconnected
+		if fresh {
+			kind = Joined // a slot no one played yet, in a match under way
+		}
+		m.event(Event{Peer: slot, Kind: kind})
 	}
 	if !m.full {
 		n := 0
@@ -975,11 +1010,11 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 				n++
 			}
 		}
-		if n == m.players-1 {
+		if n >= m.opts.Start-1 {
 			m.full = true
 			close(m.fullc)
 			for i := 1; i < m.players; i++ {
-				if i != slot {
+				if i != slot && m.peers[i].joined {
 					m.accept(i)
 				}
 			}
@@ -1000,7 +1035,7 @@ func (m *Match) accept(slot int) {
 	if p.back {
 		state |= 2
 	}
-	b = append(b, byte(slot), byte(m.players), state)
+	b = append(b, byte(slot), byte(m.players), state, m.joinedBits())
 	m.writeLocked(slot, p.addr, b)
 }
 

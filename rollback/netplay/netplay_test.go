@@ -445,3 +445,51 @@ func TestQUICPinsTheCertificate(t *testing.T) {
 		t.Errorf("joining with another host's token: %v, want the certificate refused", err)
 	}
 }
+
+// A host with Options.Start below Players starts the match once that many
+// peers are in; a player who joins later takes a slot no one played and
+// joins as a player rejoining does (it catches up first), the host
+// reporting it Joined and the other joiner hearing it come.
+func TestAMatchStartsWithFewerPlayers(t *testing.T) {
+	opts := netplay.Options{Players: 3, Start: 2, Timeout: 2 * time.Second}
+	h, err := netplay.Host("127.0.0.1:0", opts, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	first, err := netplay.Join(ctx, h.Addr().String(), h.Token(), opts, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { first.Close() })
+	host, err := h.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Rejoining() || !host.Joined(first.Self()) || host.Joined(3-first.Self()) {
+		t.Fatalf("started: first joiner peer %d rejoining %v; host sees slots 1 and 2 joined %v %v; want a fresh start with one slot free",
+			first.Self(), first.Rejoining(), host.Joined(1), host.Joined(2))
+	}
+	late, err := netplay.Join(ctx, h.Addr().String(), h.Token(), opts, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { late.Close() })
+	if late.Self() != 3-first.Self() || !late.Rejoining() || !host.Joined(late.Self()) {
+		t.Errorf("the late joiner is peer %d, rejoining %v; want peer %d joining as a rejoin", late.Self(), late.Rejoining(), 3-first.Self())
+	}
+	heard := func(m *netplay.Match, kind netplay.EventKind) func() bool {
+		return func() bool {
+			for ev, ok := m.Event(); ok; ev, ok = m.Event() {
+				if ev.Peer == late.Self() && ev.Kind == kind {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	eventually(t, "the host reports the late player joined", heard(host, netplay.Joined))
+	eventually(t, "the first joiner hears the late player come", heard(first, netplay.Reconnected))
+}

@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -48,6 +49,12 @@ type Options struct {
 	// free slot; 1 to Players-1 takes that slot, or takes it back after
 	// this joiner was dropped (a reconnection). A host ignores it.
 	Slot int
+	// Start is, for a host, how many peers the match starts with, its
+	// own included, 1 to Players; zero is Players. The players who have
+	// not joined by then may join during the match: each takes a free
+	// slot as a dropped player takes its own back ([Match.Rejoining]),
+	// catching up first. A joiner ignores it.
+	Start int
 	// Spectators is, for a host, how many spectators may watch at once,
 	// 1 to 64; zero is 16. A spectator past it is refused, as a joiner of
 	// a full match is. A joiner ignores it.
@@ -81,6 +88,9 @@ func (o Options) Validate() error {
 	if o.Slot < 0 || o.Slot > MaxPlayers-1 {
 		bad("Slot", o.Slot, fmt.Sprintf("0 (any) to %d", MaxPlayers-1))
 	}
+	if players := cmp.Or(o.Players, DefaultPlayers); o.Start < 0 || o.Start > players {
+		bad("Start", o.Start, fmt.Sprintf("1 to %d, Players (0 is Players)", players))
+	}
 	if o.Spectators < 0 || o.Spectators > MaxSpectators {
 		bad("Spectators", o.Spectators, fmt.Sprintf("1 to %d (0 is %d)", MaxSpectators, DefaultSpectators))
 	}
@@ -103,6 +113,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Spectators == 0 {
 		o.Spectators = DefaultSpectators
+	}
+	if o.Start == 0 {
+		o.Start = o.Players
 	}
 	return o
 }
