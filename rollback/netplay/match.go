@@ -482,18 +482,6 @@ func (m *Match) run() {
 	}
 }
 
-// joinedBits has bit i set for each player's slot i someone joined (the
-// host's always).
-func (m *Match) joinedBits() byte {
-	bits := byte(1)
-	for i := 1; i < m.players; i++ {
-		if m.peers[i].joined {
-			bits |= 1 << i
-		}
-	}
-	return bits
-}
-
 // Joined reports whether someone took player slot peer (the host's slot
 // 0 always): at a host whose match started with fewer players than it
 // holds (Options.Start), a slot no one joined is played with neutral
@@ -504,17 +492,20 @@ func (m *Match) Joined(peer int) bool {
 	return peer == 0 || peer > 0 && peer < m.players && m.peers[peer].joined
 }
 
-// connectedBits is the host's view of its peers: bit i set when peer i
-// is connected (the host itself always).
-func (m *Match) connectedBits() byte {
+// slotBits has bit i set for each player's slot i whose peer has
+// (peer.connected or peer.joined, say), and bit 0, the host's, always.
+func (m *Match) slotBits(has func(*peer) bool) byte {
 	bits := byte(1)
 	for i := 1; i < m.players; i++ {
-		if m.peers[i].connected {
+		if has(&m.peers[i]) {
 			bits |= 1 << i
 		}
 	}
 	return bits
 }
+
+func connected(p *peer) bool { return p.connected }
+func joined(p *peer) bool    { return p.joined }
 
 // others takes the host's view of the other joiners at a joiner, turning
 // each change into an event. A joiner hears them only through the host.
@@ -581,7 +572,7 @@ func (m *Match) tick(now time.Duration) {
 		b := m.loop.begin(kindPing, self, seq)
 		b = binary.LittleEndian.AppendUint64(b, uint64(now))
 		if m.host {
-			b = append(b, m.connectedBits())
+			b = append(b, m.slotBits(connected))
 		}
 		_ = m.write(m.loop, i, addr, b)
 	}
@@ -1035,7 +1026,7 @@ func (m *Match) accept(slot int) {
 	if p.back {
 		state |= 2
 	}
-	b = append(b, byte(slot), byte(m.players), state, m.joinedBits())
+	b = append(b, byte(slot), byte(m.players), state, m.slotBits(joined))
 	m.writeLocked(slot, p.addr, b)
 }
 
