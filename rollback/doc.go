@@ -24,7 +24,11 @@
 // spent resimulating ([Step.ResimulationTime]) is owed the same way, and
 // so is the frame advantage over the peers ([Session.AdvantageDebt]:
 // ahead is negative debt), which timing's pacing repays by running a few
-// percent slow or fast, never by waiting whole frames.
+// percent slow or fast, never by waiting whole frames. The peers share
+// what they owe: each message carries the sender's debt
+// ([Session.SetDebt]), and a peer that owes the match's mean
+// ([Session.SharedDebt]) less its frame advantage repays a stall of any
+// peer together with the others, at the same pace.
 //
 // # Lockstep
 //
@@ -141,9 +145,10 @@
 // A framework game does none of this itself: it declares its players and
 // seats (framework.Game.Net), and the framework runs its ticks through an
 // [App] and a Session over a [Transport], fills [Session.Local] from the
-// seats, owes [Step.Resimulated], held ticks and [Session.AdvantageDebt]
-// to the scheduler (runtime.TickContext.Owed) and sends each message. The
-// match's settings are [MatchOptions], the configuration's [net] table.
+// seats, owes [Step.Resimulated], held ticks and its share of the
+// match's debt less its frame advantage to the scheduler
+// (runtime.TickContext.Owed) and sends each message. The match's
+// settings are [MatchOptions], the configuration's [net] table.
 // An [App] of a framework match runs every tick with the configured step
 // ([App.SetDelta]), so that an exact rate's alternating deltas cannot
 // make game time differ between a tick's runs or between peers.
