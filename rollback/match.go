@@ -123,7 +123,7 @@ func (o MatchOptions) Validate() error {
 	if o.SpectatorDelay < 0 || o.SpectatorDelay > 600 {
 		bad("SpectatorDelay", o.SpectatorDelay, "0 to 600 ticks")
 	}
-	if o.StartWith < 0 || o.StartWith > max(o.Players, 0) {
+	if o.StartWith < 0 || o.StartWith > o.Players {
 		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.StartWith", Value: o.StartWith, Problem: "is out of range",
 			Allowed: "0 (every player) or 1 to MatchOptions.Players", Names: []string{"MatchOptions.Players"}, Relative: o.StartWith > 0})
 	}

@@ -113,11 +113,3 @@ func (s *Session) fill() {
 		}
 	}
 }
-
-// leave records why the session left the host's timeline, the first
-// reason only.
-func (s *Session) leave(why string) {
-	if s.resync == "" {
-		s.resync = why
-	}
-}

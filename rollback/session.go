@@ -270,8 +270,9 @@ type Session struct {
 	log         *inputLog
 	in          Inputs // lent to Step
 	// filled has bit i set while the session confirms peer i's
-	// players' inputs itself (Fill); resync says why the session left the
-	// host's timeline (ErrResync), "" while it has not.
+	// players' inputs itself (Fill); resync says why the session left
+	// the host's timeline (ErrResync), the first reason only, "" while it
+	// has not.
 	filled uint64
 	resync string
 

@@ -458,7 +458,9 @@ func (s *Session) decode(msg []byte, apply bool) error {
 		frontier[p] = f
 		if apply && peer == 0 && s.isLocal(p) && f > s.frontier[p] {
 			// The host filled this player's inputs (Fill).
-			s.leave(fmt.Sprintf("it confirmed this peer's inputs past tick %d", s.frontier[p]))
+			if s.resync == "" {
+				s.resync = fmt.Sprintf("it confirmed this peer's inputs past tick %d", s.frontier[p])
+			}
 		}
 		if apply {
 			i := peer*s.players + p
@@ -557,7 +559,9 @@ func (s *Session) take(apply, based, relayed bool, p int, k int64) {
 	case relayed && based && k < s.frontier[p] && s.confirmed(p, k) && !equal(s.stored(p, k), s.scratch):
 		// The host filled a tick this session confirmed otherwise: its
 		// timeline is not the match's from there.
-		s.leave(fmt.Sprintf("it filled player %d's tick %d, which this peer confirmed otherwise", p, k))
+		if s.resync == "" {
+			s.resync = fmt.Sprintf("it filled player %d's tick %d, which this peer confirmed otherwise", p, k)
+		}
 		s.stats.Duplicates++
 	case based:
 		s.confirm(p, k, s.scratch)

@@ -37,6 +37,15 @@ func randomSeat(sim *frameworktest.Sim, seat int, n int, seed uint64) {
 	}
 }
 
+// sameEnd checks that two peers end on the same confirmed tick and world
+// hash.
+func sameEnd(t *testing.T, a, b *frameworktest.Peer) {
+	t.Helper()
+	if !a.HasHash || !b.HasHash || a.Tick != b.Tick || a.Hash != b.Hash {
+		t.Errorf("confirmed tick %d hash %#x (%v) and tick %d hash %#x (%v): want the same", a.Tick, a.Hash, a.HasHash, b.Tick, b.Hash, b.HasHash)
+	}
+}
+
 func roundOf(sim *frameworktest.Sim) Round { return *ecs.GetResource[Round](sim.App.World()) }
 
 // Two players at one keyboard: each seat's keys move its own ship, and

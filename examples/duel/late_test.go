@@ -23,7 +23,5 @@ func TestPeerStartingPastTheCutoff(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, b := peers[0], peers[1]
-	if !a.HasHash || !b.HasHash || a.Tick != b.Tick || a.Hash != b.Hash {
-		t.Errorf("confirmed tick %d hash %#x (%v) and tick %d hash %#x (%v): want the same", a.Tick, a.Hash, a.HasHash, b.Tick, b.Hash, b.HasHash)
-	}
+	sameEnd(t, a, b)
 }

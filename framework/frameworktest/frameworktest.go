@@ -416,7 +416,7 @@ type stepper struct {
 	end     timing.Instant
 	stopAll func()
 	delay   time.Duration
-	stalls  []Stall // still to come, At an instant's offset from 0
+	stalls  []Stall // this peer's still to come, in order
 	trace   []TickAt
 }
 
@@ -447,7 +447,7 @@ func (s *stepper) Update(t *runtime.TickContext) error {
 		s.stopAll()
 		return t.RequestStop()
 	}
-	if len(s.stalls) > 0 && s.clock.Now() >= timing.Instant(s.stalls[0].At) {
+	if len(s.stalls) > 0 && s.clock.Now() >= runtimetest.Start.AddSaturating(s.stalls[0].At) {
 		s.vclock.Spend(runtimetest.Simulation, s.stalls[0].For)
 		s.stalls = s.stalls[1:]
 	}

@@ -175,7 +175,7 @@ func Match(game func() framework.Game, opts MatchOptions) ([]*Peer, error) {
 		s.step.end, s.step.stopAll, s.step.delay = end, stop, start
 		for _, st := range stalls {
 			if st.Peer == i {
-				s.step.stalls = append(s.step.stalls, Stall{Peer: i, At: time.Duration(runtimetest.Start) + st.At, For: st.For})
+				s.step.stalls = append(s.step.stalls, st)
 			}
 		}
 		sims[i] = s

@@ -14,16 +14,15 @@ import (
 	"github.com/metronome-go/metronome/rollback/netsim"
 )
 
-// trioTally is the world of trioGame: what each player pressed, and when.
+// trioTally is the world of trioGame: what each player pressed.
 type trioTally struct {
 	Player  int32
 	Presses int32
 	Held    int64 // ticks the button was down
-	Last    int64 // the tick of the latest press
 }
 
 // trioGame is a game of three players, each with one button, whose world
-// counts every player's presses and held ticks: any input that differs
+// counts every player's presses and held ticks: an input that differs
 // between two peers' timelines shows in the world hash.
 func trioGame() framework.Game {
 	net := &framework.Net{Players: 3}
@@ -38,7 +37,6 @@ func trioGame() framework.Game {
 		w := s.App.World()
 		tallies := ecs.NewFilter1[trioTally](w)
 		var players *rollback.Players
-		tick := int64(0)
 		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 			players = ecs.GetResource[rollback.Players](ctx.World)
 			for p := range int32(3) {
@@ -46,7 +44,6 @@ func trioGame() framework.Game {
 			}
 		}})
 		s.App.AddSystem(ecs.Update, ecs.System{Name: "count", Gameplay: true, Run: func(ctx *ecs.Sys) {
-			tick++
 			q := tallies.Query()
 			for q.Next() {
 				t := q.Get()
@@ -54,9 +51,6 @@ func trioGame() framework.Game {
 				t.Presses += int32(in.Presses)
 				if in.Down {
 					t.Held++
-				}
-				if in.Presses > 0 {
-					t.Last = t.Held*7 + int64(t.Presses)
 				}
 			}
 		}})

@@ -89,7 +89,7 @@ func (o Options) Validate() error {
 		bad("Slot", o.Slot, fmt.Sprintf("0 (any) to %d", MaxPlayers-1))
 	}
 	if players := cmp.Or(o.Players, DefaultPlayers); o.Start < 0 || o.Start > players {
-		bad("Start", o.Start, fmt.Sprintf("1 to %d, Players (0 is Players)", players))
+		bad("Start", o.Start, fmt.Sprintf("1 to %d (Players); 0 is Players", players))
 	}
 	if o.Spectators < 0 || o.Spectators > MaxSpectators {
 		bad("Spectators", o.Spectators, fmt.Sprintf("1 to %d (0 is %d)", MaxSpectators, DefaultSpectators))
