@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
 	"github.com/metronome-go/metronome/render2d/glrender/gltest"
@@ -98,4 +99,66 @@ func mustTextureB(b *testing.B, r interface {
 		b.Fatal(err)
 	}
 	return h
+}
+
+// BenchmarkFirstFrame times the first frame a new renderer draws (sprites
+// tinted and white under two blend modes, sliding, and a shape), to the
+// end of its rasterisation, without and with WarmUp before it (not
+// timed). Drivers that compile shader variants at their first draw make
+// the plain first frame slow: run it with MESA_SHADER_CACHE_DISABLE=true
+// so that every renderer compiles afresh under llvmpipe, as on a machine
+// whose shader cache is cold.
+func BenchmarkFirstFrame(b *testing.B) {
+	for k, name := range []string{"plain", "warmed"} {
+		b.Run(name, func(b *testing.B) {
+			gltest.Use(b)
+			for b.Loop() {
+				b.StopTimer()
+				r, err := glrender.New()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if k == 1 {
+					if err := r.WarmUp(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				f := firstFrame(b, r)
+				gl.Finish()
+				b.StartTimer()
+				if err := r.Render(f); err != nil {
+					b.Fatal(err)
+				}
+				gl.Finish()
+				b.StopTimer()
+				r.Close()
+				b.StartTimer()
+			}
+		})
+	}
+}
+
+// firstFrame is a frame of a small game: a texture's sprites, white and
+// tinted, alpha-blended and additive, sliding, and a filled triangle.
+func firstFrame(b *testing.B, r *glrender.Renderer) *render2d.Frame {
+	q := mustTextureB(b, r)
+	f := &render2d.Frame{Clear: true, ClearColor: grey, Present: render2d.Presentation{Alpha: 0.5}}
+	pw := render2d.NewFrameWriter(f).BeginPass(render2d.PassDesc{})
+	for i, blend := range []render2d.BlendMode{render2d.BlendAlpha, render2d.BlendAdditive} {
+		s := sprite(q, float32(10+40*i), 10, 32, 32)
+		s.Blend = blend
+		pw.Draw(s)
+		s.Tint = render2d.Color{R: 1, G: 0.5, B: 0.5, A: 0.8}
+		s.Prev = s.Placement()
+		s.Prev.Position.X -= 4
+		s.Transform.Position.Y += 40
+		pw.Draw(s)
+	}
+	verts, idx := pw.Geometry()
+	*verts = append(*verts, render2d.Vertex{Coverage: 1, Edge: render2d.NoEdge}, render2d.Vertex{Position: geom.Vec2{X: 30}, Coverage: 1, Edge: render2d.NoEdge},
+		render2d.Vertex{Position: geom.Vec2{Y: 30}, Coverage: 1, Edge: render2d.NoEdge})
+	*idx = append(*idx, 0, 1, 2)
+	pw.Draw(render2d.DrawPacket2D{Transform: render2d.Transform{Position: geom.Vec2{X: 20, Y: 90}, Scale: geom.Vec2{X: 1, Y: 1}}, Tint: render2d.White,
+		Mesh: render2d.Mesh{VertexCount: 3, IndexCount: 3}})
+	return f
 }

@@ -105,6 +105,20 @@
 //	}
 //	window.SwapBuffers()
 //
+// # Warming up
+//
+// Some drivers compile a shader variant for each combination of program,
+// blend mode and sampler state at its first draw: Mesa's llvmpipe, the
+// software rasteriser of CI machines and headless hosts, with LLVM (tens
+// of milliseconds each with a cold shader cache), and browsers translate
+// a program at its first use. [Renderer.WarmUp] draws every variant once
+// into the window and clears it, and makes CreateMaterial do the same for
+// each material after it, so the game's first frames draw at full speed;
+// runtime/glfwplatform and runtime/webplatform call it before the game's
+// clock starts. BenchmarkFirstFrame times a small game's first frame on a
+// new renderer with and without it (under MESA_SHADER_CACHE_DISABLE=true
+// for the cold case).
+//
 // # Tests
 //
 // The tests open a window under Xvfb (internal/testdisplay), run the

@@ -153,7 +153,10 @@ var scenes = []scene{
 		left := render2d.PassDesc{Clear: true, ClearColor: render2d.Color{R: 0.1, G: 0.1, B: 0.3, A: 1}, Camera: render2d.Camera{Viewport: geom.Rect{W: 64, H: 128}}}
 		right := render2d.PassDesc{Clear: true, ClearColor: render2d.Color{R: 0.3, G: 0.1, B: 0.1, A: 1}, Camera: render2d.Camera{Viewport: geom.Rect{X: 64, Y: 32, W: 64, H: 64}, Zoom: 0.5}}
 		overlay := render2d.PassDesc{}
-		return &render2d.Frame{Passes: []render2d.Pass{
+		// The window outside the two viewports is the frame's own clear:
+		// a new window's content is undefined (the renderer's warm-up
+		// clears it).
+		return &render2d.Frame{Clear: true, ClearColor: grey, Passes: []render2d.Pass{
 			{PassDesc: left, Packets: []render2d.DrawPacket2D{sprite(q, 8, 8, 48, 48), sprite(q, 40, 100, 48, 48)}},
 			{PassDesc: right, Packets: []render2d.DrawPacket2D{sprite(q, 8, 8, 48, 48)}},
 			{PassDesc: overlay, Packets: []render2d.DrawPacket2D{solidQuad(0, 60, 128, 8, render2d.Color{R: 1, G: 1, B: 1, A: 0.5})}},

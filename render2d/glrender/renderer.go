@@ -68,7 +68,8 @@ type Renderer struct {
 	curArray   uint32 // buffer bound to GL_ARRAY_BUFFER
 	curVAO     int    // index into vao, vaoShapes, or -1 unknown
 
-	checks int // frames left that Render checks for GL errors (checkFrames)
+	checks int  // frames left that Render checks for GL errors (checkFrames)
+	warmed bool // WarmUp ran: CreateMaterial warms each new material too
 }
 
 // batchFlags say which program variant a batch needs: the motion in the
@@ -353,7 +354,7 @@ func (r *Renderer) ReleaseRenderTarget(h render2d.TargetHandle) error {
 // CreateMaterial implements [render2d.Renderer]: desc.Shade is compiled
 // into a fragment shader; compile and link errors carry the driver's log.
 func (r *Renderer) CreateMaterial(desc render2d.MaterialDesc) (render2d.MaterialHandle, error) {
-	return r.res.CreateMaterial(desc, func() (material, error) {
+	h, err := r.res.CreateMaterial(desc, func() (material, error) {
 		p, err := linkPrograms(r.vs[vsParams], headerParams, desc.Shade, fmt.Sprintf("material %q", desc.Name))
 		r.curProgram = 0
 		r.resourcesChanged()
@@ -362,6 +363,17 @@ func (r *Renderer) CreateMaterial(desc render2d.MaterialDesc) (render2d.Material
 		}
 		return material{name: desc.Name, prog: p}, nil
 	})
+	if err != nil {
+		return h, err
+	}
+	if !r.warmed {
+		return h, nil
+	}
+	if err := r.warmUp(h); err != nil {
+		_ = r.ReleaseMaterial(h)
+		return render2d.MaterialHandle{}, fmt.Errorf("glrender: CreateMaterial %q: %w", desc.Name, err)
+	}
+	return h, nil
 }
 
 // ReleaseMaterial implements [render2d.Renderer].

@@ -69,6 +69,13 @@ func New(cfg Config) (*runtime.Adapters, error) {
 	}
 	win.MakeContextCurrent()
 	rend, err := glrender.New()
+	if err == nil {
+		// Before the game's clock starts: llvmpipe compiles each shader
+		// variant at its first draw, which would stall the first frames.
+		if err = rend.WarmUp(); err != nil {
+			rend.Close()
+		}
+	}
 	if err != nil {
 		d.Close()
 		return nil, err

@@ -80,6 +80,13 @@ func New(cfg Config) (*runtime.Adapters, error) {
 	canvas.Set("tabIndex", 0) // focusable, so that it gets the keys
 	d := newDisplay(canvas, cfg.Fullscreen)
 	rend, err := glrender.New(canvas)
+	if err == nil {
+		// Before the game's clock starts: a browser translates each
+		// program at its first draw, which would stall the first frames.
+		if err = rend.WarmUp(); err != nil {
+			rend.Close()
+		}
+	}
 	if err != nil {
 		if errors.Is(err, glrender.ErrNoWebGL2) {
 			showMessage(err.Error())
