@@ -318,7 +318,10 @@ func (s *Session) InitPlatform(p *runtime.Platform) error {
 // runs the app's Startup systems.
 func (s *Session) InitSimulation(sim *runtime.Simulation) error {
 	s.sim.Store(sim)
-	return s.App.InitSimulation(sim)
+	if err := s.App.InitSimulation(sim); err != nil {
+		return err
+	}
+	return s.readyToStart()
 }
 
 // Update runs the game's tick, and stops the session at its tick limit.

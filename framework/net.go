@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -447,6 +448,34 @@ func (s *Session) startNet() error {
 	s.net = r
 	r.rec = s.matchRec
 	return s.startMatchRecording()
+}
+
+// starter is a match's transport that starts its peers together
+// (netplay.Match.Ready).
+type starter interface {
+	Ready(ctx context.Context) error
+}
+
+// readyToStart waits, just before the clock of a networked match starts
+// (the window open, the renderer warm, the Startup systems run), until
+// every peer is ready, so that the peers' clocks start together: see
+// netplay.Match.Ready. Not for a spectator, a player joining a match
+// under way (they catch up) or a transport with no start of its own.
+// Simulation owner, before the first tick.
+func (s *Session) readyToStart() error {
+	if s.net == nil || s.match == nil || s.match.Rejoining || s.match.Spectator {
+		return nil
+	}
+	st, ok := s.match.Transport.(starter)
+	if !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.net.patience)
+	defer cancel()
+	if err := st.Ready(ctx); err != nil {
+		return fmt.Errorf("framework: starting the networked match (net.join_timeout %v): %w", s.net.patience, err)
+	}
+	return nil
 }
 
 // play gives r its session, which also talks to the seat-less peers.

@@ -79,6 +79,19 @@
 // (each is bound to its address), but all of them are trusted with the
 // match.
 //
+// # Starting together
+//
+// A match is full when the last player joins, but each peer then opens
+// its window, warms its renderer and sets up its game, which takes each
+// a different time. [Match.Ready] is the start line: every player's peer
+// calls it just before its first tick, and it returns when that peer's
+// clock should start. A joiner says it is ready every 25 ms until the
+// host's go; the host waits until every joined, connected player is
+// ready and it has a round trip to each (it pings them), then sends each
+// the go with how long to wait after it, and starts half the longest
+// round trip later, so that all clocks start within the jitter of one
+// another and the first inputs arrive inside the prediction window.
+//
 // # Disconnects and reconnection
 //
 // Each end pings the others ten times per [Options.Timeout] (default 5s)

@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -141,6 +142,8 @@ type peer struct {
 	// join brings it back: a packet its closing run sent before the bye
 	// and that arrives after it, delayed or reordered, does not.
 	left bool
+	// ready: the joiner said it is ready to start (Match.Ready).
+	ready bool
 }
 
 // Match is one end of a match: the host's (peer 0) or a joiner's. It
@@ -181,6 +184,15 @@ type Match struct {
 	send *sealer // Send's (simulation goroutine)
 	loop *sealer // the goroutine's
 
+	// The start (Ready): readyc wakes a host's Ready at each joiner's
+	// ready; went says the host has given the go (a joiner: that it has
+	// come). A joiner's goc is closed at the host's go, which asked it to
+	// wait goWait after it.
+	readyc chan struct{}
+	went   bool
+	goc    chan struct{}
+	goWait time.Duration
+
 	closing   chan struct{}
 	done      chan struct{}
 	closeOnce sync.Once
@@ -205,6 +217,8 @@ func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Matc
 		loop:     newSealer(key),
 		closing:  make(chan struct{}),
 		done:     make(chan struct{}),
+		readyc:   make(chan struct{}, 1),
+		goc:      make(chan struct{}),
 	}
 	for range queueLen {
 		m.free <- new(inMsg)
@@ -744,15 +758,183 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 		if spectator {
 			m.freeSpectator(slot)
 		}
+	case kindReady:
+		if !m.host || spectator || len(payload) != 0 {
+			m.stats.Dropped.Malformed++
+			return
+		}
+		p.ready = true
+		if m.went {
+			m.sendGo(m.loop, slot, 0) // its go was lost, or it is late: start now
+		}
+		select {
+		case m.readyc <- struct{}{}:
+		default:
+		}
+	case kindGo:
+		if m.host || len(payload) != 4 {
+			m.stats.Dropped.Malformed++
+			return
+		}
+		if !m.went {
+			m.went = true
+			m.goWait = time.Duration(binary.LittleEndian.Uint32(payload)) * time.Microsecond
+			close(m.goc)
+		}
 	default: // a join to a joiner
 		m.stats.Dropped.Malformed++
+	}
+}
+
+// sendGo gives the joiner at slot the go, to start its clock wait after
+// it arrives, sealed with s (the goroutine's, or Ready's own). With m.mu
+// held.
+func (m *Match) sendGo(s *sealer, slot int, wait time.Duration) {
+	p := &m.peers[slot]
+	seq := p.seq
+	p.seq++
+	b := s.begin(kindGo, m.self, seq)
+	b = binary.LittleEndian.AppendUint32(b, uint32(min(max(wait, 0), time.Minute)/time.Microsecond))
+	m.writeWith(s, slot, p.addr, b)
+}
+
+// pingWith pings peer i now, sealed with s (Ready's). With m.mu held.
+func (m *Match) pingWith(s *sealer, i int) {
+	p := &m.peers[i]
+	p.pinged = m.now()
+	seq := p.seq
+	p.seq++
+	b := s.begin(kindPing, m.self, seq)
+	b = binary.LittleEndian.AppendUint64(b, uint64(p.pinged))
+	if m.host {
+		b = append(b, m.slotBits(connected))
+	}
+	m.writeWith(s, i, p.addr, b)
+}
+
+// readyEvery is how often a joiner repeats its ready until the go comes:
+// either may be lost.
+const readyEvery = 25 * time.Millisecond
+
+// Ready is the start of a match: every player's peer calls it once its
+// window is open and its renderer warm, just before its clock starts,
+// and it returns when the clock should start, so that every peer starts
+// at about the same instant whatever each took to open its window. A
+// joiner says it is ready (again every 25 ms, as packets are lost) until
+// the host's go. The host waits until every joined, connected player's
+// peer is ready, then gives each the go and starts half the longest
+// round trip later; each joiner waits the difference between that and
+// its own half round trip after the go arrives. (Without the barrier the
+// host's clock would start a one-way delay and the difference of the
+// peers' start-up times before a joiner's: its first inputs would reach
+// the host after the prediction window and the host would hold.)
+//
+// A peer that joins or rejoins a match under way ([Match.Rejoining]) and
+// a spectator do not call it: they catch up instead. A host that gave the
+// go answers a late ready with a go at once. Ready fails with ctx's error
+// naming a peer still not ready, or [rollback.ErrClosed]; call it from
+// the goroutine that will call Send.
+func (m *Match) Ready(ctx context.Context) error {
+	rs := newSealer(m.key)
+	if m.host {
+		return m.hostReady(ctx, rs)
+	}
+	t := time.NewTicker(readyEvery)
+	defer t.Stop()
+	for {
+		m.mu.Lock()
+		p := &m.peers[0]
+		addr, seq := p.addr, p.seq
+		p.seq++
+		self := m.self
+		m.mu.Unlock()
+		if err := m.write(rs, 0, addr, rs.begin(kindReady, self, seq)); err != nil {
+			return err
+		}
+		select {
+		case <-m.goc:
+			m.mu.Lock()
+			wait := m.goWait
+			m.mu.Unlock()
+			return m.sleep(ctx, wait)
+		case <-t.C:
+		case <-m.closing:
+			return rollback.ErrClosed
+		case <-ctx.Done():
+			return fmt.Errorf("netplay: waiting for the host's go to start the match: %w", ctx.Err())
+		}
+	}
+}
+
+func (m *Match) hostReady(ctx context.Context, rs *sealer) error {
+	t := time.NewTicker(readyEvery)
+	defer t.Stop()
+	for {
+		m.mu.Lock()
+		waiting := -1
+		var longest time.Duration
+		for i := 1; i < m.players; i++ {
+			p := &m.peers[i]
+			if !p.joined || !p.connected || p.left {
+				continue // it joins, or rejoins, later
+			}
+			if p.stats.RTT == 0 && m.now()-p.pinged >= readyEvery {
+				m.pingWith(rs, i) // its go waits on its round trip
+			}
+			if !p.ready || p.stats.RTT == 0 {
+				waiting = i
+				break
+			}
+			longest = max(longest, p.stats.RTT)
+		}
+		if waiting < 0 {
+			m.went = true
+			for i := 1; i < m.players; i++ {
+				if p := &m.peers[i]; p.ready && p.connected {
+					m.sendGo(rs, i, (longest-p.stats.RTT)/2)
+				}
+			}
+			m.mu.Unlock()
+			return m.sleep(ctx, longest/2)
+		}
+		m.mu.Unlock()
+		select {
+		case <-m.readyc:
+		case <-t.C: // a peer may have dropped meanwhile
+		case <-m.closing:
+			return rollback.ErrClosed
+		case <-ctx.Done():
+			return fmt.Errorf("netplay: waiting for peer %d to be ready to start the match: %w", waiting, ctx.Err())
+		}
+	}
+}
+
+// sleep waits d, or less if ctx ends or the match closes.
+func (m *Match) sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-m.closing:
+		return rollback.ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
 // writeLocked sends from the goroutine while m.mu is held: the counters
 // are updated here rather than in write.
 func (m *Match) writeLocked(p int, addr netip.AddrPort, b []byte) {
-	b = m.loop.seal(b)
+	m.writeWith(m.loop, p, addr, b)
+}
+
+// writeWith is writeLocked sealing with s.
+func (m *Match) writeWith(s *sealer, p int, addr netip.AddrPort, b []byte) {
+	b = s.seal(b)
 	if err := m.c.write(addr, b); err != nil {
 		m.stats.Dropped.Queue++
 		return

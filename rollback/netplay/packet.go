@@ -46,7 +46,9 @@ const (
 	kindPing
 	kindPong
 	kindBye
-	kindLast = kindBye
+	kindReady // a joiner's platform is up: it waits for the go (Match.Ready)
+	kindGo    // the host's go: how long to wait after it, in microseconds
+	kindLast  = kindGo
 )
 
 // sealer writes and checks packets with one MAC state; each goroutine
