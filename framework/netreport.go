@@ -19,7 +19,8 @@ const settleAfter = 2 * time.Second
 // the match would have seen of its pacing, for the "pacing:" end line
 // that scripts/netem.sh checks under loss, jitter and delay: how evenly
 // frames were presented, how soon the frame advantage settled, and
-// whether the simulation ever stood still for a whole frame. Its two
+// whether the simulation ever stood still for a whole frame; and the
+// "timeline:" line of when the session reached each second's tick. Its two
 // halves belong to the two owners: ticks to the simulation, presents to
 // the platform thread; the line is written after the session has ended.
 type matchReport struct {
@@ -55,7 +56,20 @@ type tickReport struct {
 	// started tells the platform side that the match ticks, so presents
 	// before it (the window opening, the join) are not counted.
 	started atomic.Bool
+	// stamps are the wall-clock times (Unix microseconds) of the updates
+	// that ran each multiple of stampEvery ticks, for the
+	// "timeline:" line: two peers on one machine share the wall clock,
+	// so the difference of their stamps is their true frame advantage,
+	// with no estimate's noise (scripts/netem.sh compares them).
+	stamps []int64
 }
+
+// stampEvery is how many ticks apart the timeline's stamps are (a second
+// at 60 Hz), and maxStamps how many it keeps (ten minutes).
+const (
+	stampEvery = 60
+	maxStamps  = 600
+)
 
 // presentReport is the platform side, read from the runtime's frame
 // telemetry once per loop cycle.
@@ -117,6 +131,9 @@ func (r *tickReport) tick(t *runtime.TickContext, n *netRun) {
 		}
 		return
 	}
+	if k := int64(n.ticks) + 1; k%stampEvery == 0 && len(r.stamps) < maxStamps {
+		r.stamps = append(r.stamps, time.Now().UnixMicro()) // this update runs tick k
+	}
 	now := r.clock.Now()
 	if r.ran {
 		gap := time.Duration(now - r.last)
@@ -165,6 +182,7 @@ func (p *presentReport) look(counting bool) {
 // session has ended, so both halves are settled.
 //
 //	pacing: presents 3580, longest 17.2ms of cap 16.7ms (1.03x); advantage within 1 tick from 0.45s, worst after 2s 0.61 ticks; ticks longest apart 17.5ms (1.05 steps, at 12.40s), 0 whole-frame waits; 0 held (0 after 2s)
+//	timeline: unix µs at tick 60 and every 60 ticks after: 1764760011000000 1764760012000150 ...
 func (r *matchReport) write(w io.Writer) {
 	if r == nil {
 		return
@@ -183,4 +201,11 @@ func (r *matchReport) write(w io.Writer) {
 		p.counted, p.longest.Round(10*time.Microsecond), p.cap.Round(10*time.Microsecond), ratio,
 		settled.Seconds(), settleAfter, t.worst,
 		t.gap.Round(10*time.Microsecond), float64(t.gap)/float64(t.step), t.gapAt.Seconds(), t.waits, t.held, t.heldLate, settleAfter)
+	if len(t.stamps) > 0 {
+		fmt.Fprintf(w, "timeline: unix µs at tick %d and every %d ticks after:", stampEvery, stampEvery)
+		for _, s := range t.stamps {
+			fmt.Fprintf(w, " %d", s)
+		}
+		fmt.Fprintln(w)
+	}
 }

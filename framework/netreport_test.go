@@ -81,11 +81,15 @@ func TestMatchReportLine(t *testing.T) {
 	var b strings.Builder
 	r.write(&b)
 	got := b.String()
+	if _, tl, _ := strings.Cut(got, "ticks after: "); len(strings.Fields(tl)) != 6 {
+		t.Errorf("timeline %q: want 6 stamps, ticks 60 to 360", tl)
+	}
 	for _, want := range []string{
 		"presents 400, longest 26ms of cap 10ms (2.60x)",
 		"advantage within 1 tick from 1.50s, worst after 2s 0.50 ticks",
 		"ticks longest apart 25ms (2.50 steps, at 2.99s), 2 whole-frame waits", // the held update left a gap too
 		"1 held (1 after 2s)",
+		"\ntimeline: unix µs at tick 60 and every 60 ticks after: ", // 399 ticks ran: 6 stamps
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("pacing line %q lacks %q", got, want)
