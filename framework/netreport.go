@@ -101,6 +101,7 @@ func (s *Session) reportMatch(rt *runtime.GameRuntime) error {
 	r := &matchReport{}
 	r.ticks.clock, r.ticks.step = rt.Options().Clock, s.net.step
 	r.ticks.until = time.Duration(math.MaxInt64)
+	r.ticks.stamps = make([]int64, 0, maxStamps) // a tick appends without allocating
 	if s.stopAfter > 0 {
 		r.ticks.until = time.Duration(s.stopAfter)*s.net.step - time.Second
 	}
