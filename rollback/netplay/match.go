@@ -373,28 +373,43 @@ func (m *Match) Send(to int, msg []byte) error {
 	return m.write(m.send, via, addr, b)
 }
 
-// write seals b and sends it to peer p at addr, counting it.
+// write seals b and sends it to peer p at addr (-1 for no peer's slot),
+// counting it. Without m.mu held.
 func (m *Match) write(s *sealer, p int, addr netip.AddrPort, b []byte) error {
 	b = s.seal(b)
 	err := m.c.write(addr, b)
-	if err != nil {
-		if errors.Is(err, net.ErrClosed) {
-			return rollback.ErrClosed
-		}
-		m.mu.Lock()
-		m.stats.Dropped.Queue++
-		m.mu.Unlock()
-		return nil
-	}
 	m.mu.Lock()
+	m.countSent(p, len(b), err)
+	m.mu.Unlock()
+	if errors.Is(err, net.ErrClosed) {
+		return rollback.ErrClosed
+	}
+	return nil
+}
+
+// writeLocked is write with m.mu held, for the goroutine's handlers and
+// Ready; a closed conduit shows in the next write without the lock.
+func (m *Match) writeLocked(s *sealer, p int, addr netip.AddrPort, b []byte) {
+	b = s.seal(b)
+	m.countSent(p, len(b), m.c.write(addr, b))
+}
+
+// countSent counts a datagram of n bytes sent to peer p, or dropped when
+// err says the conduit did not take it. With m.mu held.
+func (m *Match) countSent(p, n int, err error) {
+	switch {
+	case errors.Is(err, net.ErrClosed):
+		return
+	case err != nil:
+		m.stats.Dropped.Queue++
+		return
+	}
 	m.stats.Sent.Packets++
-	m.stats.Sent.Bytes += uint64(len(b))
+	m.stats.Sent.Bytes += uint64(n)
 	if p >= 0 && p < len(m.peers) {
 		m.peers[p].stats.Sent.Packets++
-		m.peers[p].stats.Sent.Bytes += uint64(len(b))
+		m.peers[p].stats.Sent.Bytes += uint64(n)
 	}
-	m.mu.Unlock()
-	return nil
 }
 
 // Receive copies the next message that has arrived into buf and returns
@@ -579,15 +594,8 @@ func (m *Match) tick(now time.Duration) {
 				continue
 			}
 		}
-		p.pinged = now
-		self, addr, seq := m.self, p.addr, p.seq
-		p.seq++
+		b, addr := m.ping(m.loop, i, now), p.addr
 		m.mu.Unlock()
-		b := m.loop.begin(kindPing, self, seq)
-		b = binary.LittleEndian.AppendUint64(b, uint64(now))
-		if m.host {
-			b = append(b, m.slotBits(connected))
-		}
 		_ = m.write(m.loop, i, addr, b)
 	}
 	if !m.host {
@@ -730,7 +738,7 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 		p.seq++
 		b := m.loop.begin(kindPong, m.self, seq)
 		b = append(b, payload[:8]...)
-		m.writeLocked(slot, p.addr, b)
+		m.writeLocked(m.loop, slot, p.addr, b)
 		if len(payload) == 9 {
 			m.others(payload[8])
 		}
@@ -795,21 +803,22 @@ func (m *Match) sendGo(s *sealer, slot int, wait time.Duration) {
 	p.seq++
 	b := s.begin(kindGo, m.self, seq)
 	b = binary.LittleEndian.AppendUint32(b, uint32(min(max(wait, 0), time.Minute)/time.Microsecond))
-	m.writeWith(s, slot, p.addr, b)
+	m.writeLocked(s, slot, p.addr, b)
 }
 
-// pingWith pings peer i now, sealed with s (Ready's). With m.mu held.
-func (m *Match) pingWith(s *sealer, i int) {
+// ping writes the ping to peer i, stamped now, into s, taking the peer's
+// next sequence number. With m.mu held; the caller sends it.
+func (m *Match) ping(s *sealer, i int, now time.Duration) []byte {
 	p := &m.peers[i]
-	p.pinged = m.now()
+	p.pinged = now
 	seq := p.seq
 	p.seq++
 	b := s.begin(kindPing, m.self, seq)
-	b = binary.LittleEndian.AppendUint64(b, uint64(p.pinged))
+	b = binary.LittleEndian.AppendUint64(b, uint64(now))
 	if m.host {
 		b = append(b, m.slotBits(connected))
 	}
-	m.writeWith(s, i, p.addr, b)
+	return b
 }
 
 // readyEvery is how often a joiner repeats its ready until the go comes:
@@ -879,7 +888,7 @@ func (m *Match) hostReady(ctx context.Context, rs *sealer) error {
 				continue // it joins, or rejoins, later
 			}
 			if p.stats.RTT == 0 && m.now()-p.pinged >= readyEvery {
-				m.pingWith(rs, i) // its go waits on its round trip
+				m.writeLocked(rs, i, m.peers[i].addr, m.ping(rs, i, m.now())) // its go waits on its round trip
 			}
 			if !p.ready || p.stats.RTT == 0 {
 				waiting = i
@@ -923,27 +932,6 @@ func (m *Match) sleep(ctx context.Context, d time.Duration) error {
 		return rollback.ErrClosed
 	case <-ctx.Done():
 		return ctx.Err()
-	}
-}
-
-// writeLocked sends from the goroutine while m.mu is held: the counters
-// are updated here rather than in write.
-func (m *Match) writeLocked(p int, addr netip.AddrPort, b []byte) {
-	m.writeWith(m.loop, p, addr, b)
-}
-
-// writeWith is writeLocked sealing with s.
-func (m *Match) writeWith(s *sealer, p int, addr netip.AddrPort, b []byte) {
-	b = s.seal(b)
-	if err := m.c.write(addr, b); err != nil {
-		m.stats.Dropped.Queue++
-		return
-	}
-	m.stats.Sent.Packets++
-	m.stats.Sent.Bytes += uint64(len(b))
-	if p >= 0 {
-		m.peers[p].stats.Sent.Packets++
-		m.peers[p].stats.Sent.Bytes += uint64(len(b))
 	}
 }
 
@@ -1008,7 +996,7 @@ func (m *Match) relay(from, to int, msg []byte) {
 	b := m.loop.begin(kindData, 0, seq)
 	b = append(b, byte(from))
 	b = append(b, msg...)
-	m.writeLocked(to, p.addr, b)
+	m.writeLocked(m.loop, to, p.addr, b)
 }
 
 // ErrRefused is wrapped by Join's error when the host refused the join;
@@ -1093,7 +1081,7 @@ func (m *Match) refuse(to netip.AddrPort, why byte, msg string, now time.Duratio
 	b := m.loop.begin(kindRefuse, 0, m.base)
 	b = append(b, why)
 	b = appendString(b, msg)
-	m.writeLocked(-1, to, b)
+	m.writeLocked(m.loop, -1, to, b)
 }
 
 // join takes a join at the host.
@@ -1209,7 +1197,7 @@ func (m *Match) accept(slot int) {
 		state |= 2
 	}
 	b = append(b, byte(slot), byte(m.players), state, m.slotBits(joined))
-	m.writeLocked(slot, p.addr, b)
+	m.writeLocked(m.loop, slot, p.addr, b)
 }
 
 // joinSpectator gives a spectator's join the lowest free spectator peer
