@@ -268,20 +268,6 @@ func (c *Config) field(key string) *field {
 	return c.game.field(key)
 }
 
-// allowedValues states what the key's values may be, for a message about
-// one that did not decode or is out of its range: a [game] key's range
-// tags, what a binding lists, a framework enumeration's names, "" for
-// another framework key (whose owner states its range).
-func (f *field) allowedValues() string {
-	switch {
-	case f.game:
-		return f.allowedRange()
-	case f.action != "":
-		return `a list of key and button names or axis bindings, such as ["Space", "MouseLeft"]`
-	}
-	return quoteList(f.words)
-}
-
 // perSecond turns a rate in Hz into the runtime's interval. Zero stays zero
 // (no cap), and a rate too fast for a nanosecond interval becomes -1 so the
 // runtime rejects it rather than reading "no cap".

@@ -63,7 +63,7 @@ func (c Config) WithGame(settings any) (Config, error) {
 			errs = append(errs, fmt.Errorf("config: game settings %s: key %s is used twice", f.goName, f.key))
 		}
 		if err := f.check(f.load(g.val)); err != nil {
-			errs = append(errs, fmt.Errorf("config: game settings %s: the default %s: %v; allowed: %s", f.goName, formatValue(f.load(g.val)), err, f.allowedRange()))
+			errs = append(errs, fmt.Errorf("config: game settings %s: the default %s: %v; allowed: %s", f.goName, formatValue(f.load(g.val)), err, f.allowedValues()))
 		}
 	}
 	if len(errs) > 0 {
@@ -149,9 +149,17 @@ func (f *field) check(v any) error {
 	return nil
 }
 
-// allowed states the field's range or choices for messages.
-func (f *field) allowedRange() string {
+// allowedValues states what the key's values may be, for a message about
+// one that did not decode or is out of its range: what a binding lists, a
+// framework enumeration's names, "" for another framework key (whose owner
+// states its range), a [game] key's range or choices, or else the range of
+// its integer type.
+func (f *field) allowedValues() string {
 	switch {
+	case f.action != "":
+		return `a list of key and button names or axis bindings, such as ["Space", "MouseLeft"]`
+	case !f.game:
+		return quoteList(f.words)
 	case f.choices != nil && f.typ.Kind() == reflect.Slice:
 		return "a list of " + quoteList(f.choices)
 	case f.choices != nil:
@@ -180,11 +188,8 @@ func formatBound(v any) string {
 
 // field returns the [game] key, or nil; g may be nil.
 func (g *gameTable) field(key string) *field {
-	if g == nil {
-		return nil
-	}
-	for i := range g.fields {
-		if g.fields[i].key == key {
+	if g != nil {
+		if i := slices.IndexFunc(g.fields, func(f field) bool { return f.key == key }); i >= 0 {
 			return &g.fields[i]
 		}
 	}

@@ -182,13 +182,11 @@ func (c *Config) unknownKey(file, key string) error {
 		}
 		names = append(names, gameTableName)
 	}
-	problem := "unknown key"
-	if m := suggest.Best(key, known); len(m) > 0 {
-		problem += " (" + suggest.DidYouMean(m, false) + ")"
-	} else {
-		problem += fmt.Sprintf("; the tables are [%s]", strings.Join(names, "], ["))
+	hint := suggest.Hint(key, known, false)
+	if hint == "" {
+		hint = fmt.Sprintf("; the tables are [%s]", strings.Join(names, "], ["))
 	}
-	return &Error{File: file, Key: key, Problem: problem}
+	return &Error{File: file, Key: key, Problem: "unknown key" + hint}
 }
 
 // Set applies one command-line override, "key=value" with the TOML key and

@@ -143,7 +143,7 @@ func formatValue(v any) string {
 	if v == nil {
 		return "none"
 	}
-	return new(assigner).value(v)
+	return strings.TrimPrefix(new(assigner).assign("v", v), "v = ")
 }
 
 // assigner writes TOML assignments with BurntSushi's encoder, one reused
@@ -153,9 +153,6 @@ type assigner struct {
 	buf strings.Builder
 	enc *toml.Encoder
 }
-
-// value writes v alone.
-func (a *assigner) value(v any) string { return strings.TrimPrefix(a.assign("v", v), "v = ") }
 
 // assign writes key = v, without a newline.
 func (a *assigner) assign(key string, v any) string {
