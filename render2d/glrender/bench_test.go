@@ -104,12 +104,12 @@ func mustTextureB(b *testing.B, r interface {
 // BenchmarkFirstFrame times the first frame a new renderer draws (sprites
 // tinted and white under two blend modes, sliding, and a shape), to the
 // end of its rasterisation, without and with WarmUp before it (not
-// timed). Drivers that compile shader variants at their first draw make
+// timed), and with WarmUp drawing into a render target created after it. Drivers that compile shader variants at their first draw make
 // the plain first frame slow: run it with MESA_SHADER_CACHE_DISABLE=true
 // so that every renderer compiles afresh under llvmpipe, as on a machine
 // whose shader cache is cold.
 func BenchmarkFirstFrame(b *testing.B) {
-	for k, name := range []string{"plain", "warmed"} {
+	for k, name := range []string{"plain", "warmed", "warmed-target"} {
 		b.Run(name, func(b *testing.B) {
 			gltest.Use(b)
 			for b.Loop() {
@@ -118,12 +118,19 @@ func BenchmarkFirstFrame(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if k == 1 {
+				if k >= 1 {
 					if err := r.WarmUp(); err != nil {
 						b.Fatal(err)
 					}
 				}
 				f := firstFrame(b, r)
+				if k == 2 {
+					tgt, _, err := r.CreateRenderTarget(128, 128, render2d.TextureOptions{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					f.Passes[0].Target = tgt
+				}
 				gl.Finish()
 				b.StartTimer()
 				if err := r.Render(f); err != nil {

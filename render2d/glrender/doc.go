@@ -115,9 +115,12 @@
 // into the window and clears it, and makes CreateMaterial do the same for
 // each material after it, so the game's first frames draw at full speed;
 // runtime/glfwplatform and runtime/webplatform call it before the game's
-// clock starts. BenchmarkFirstFrame times a small game's first frame on a
-// new renderer with and without it (under MESA_SHADER_CACHE_DISABLE=true
-// for the cold case).
+// clock starts. A render target's format has variants of its own: the
+// first CreateRenderTarget after WarmUp draws them all into the new target
+// (and clears it), costing about as much as WarmUp, so a game creates its
+// targets while it sets up. BenchmarkFirstFrame times a small game's first
+// frame on a new renderer without WarmUp, with it, and with it into a new
+// render target (under MESA_SHADER_CACHE_DISABLE=true for the cold case).
 //
 // # Tests
 //

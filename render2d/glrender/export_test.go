@@ -27,3 +27,6 @@ func SetGetError(t interface{ Cleanup(func()) }, f func() uint32) {
 
 // CheckFrames is how many frames Render checks after a change.
 const CheckFrames = checkFrames
+
+// Textures is how many textures r holds, targets' included.
+func Textures(r *Renderer) int { return r.res.Textures() }

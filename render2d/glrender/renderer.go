@@ -70,6 +70,10 @@ type Renderer struct {
 
 	checks int  // frames left that Render checks for GL errors (checkFrames)
 	warmed bool // WarmUp ran: CreateMaterial warms each new material too
+	// targetsWarm says a render target has been warmed (its RGBA8 format
+	// makes variants of its own): CreateMaterial warms a new material in
+	// a render target too.
+	targetsWarm bool
 }
 
 // batchFlags say which program variant a batch needs: the motion in the
@@ -309,7 +313,7 @@ func (r *Renderer) MaxTextureSize() int { return r.res.MaxSize }
 // CreateRenderTarget implements [render2d.Renderer] with a framebuffer
 // object whose colour attachment is an RGBA8 texture.
 func (r *Renderer) CreateRenderTarget(width, height int, opts render2d.TextureOptions) (render2d.TargetHandle, render2d.TextureHandle, error) {
-	return r.res.CreateTarget(width, height, opts, func() (texture, target, error) {
+	th, tex, err := r.res.CreateTarget(width, height, opts, func() (texture, target, error) {
 		texID := newGLTexture(width, height, opts, nil)
 		r.curTexture = texID
 		var fbo uint32
@@ -336,6 +340,24 @@ func (r *Renderer) CreateRenderTarget(width, height int, opts render2d.TextureOp
 		}
 		return texture{id: texID}, target{fbo: fbo}, nil
 	})
+	if err != nil || !r.warmed || r.targetsWarm {
+		return th, tex, err
+	}
+	// The first target after WarmUp: a target's framebuffer has a format
+	// of its own, so its first draws would compile their variants again.
+	r.targetsWarm = true
+	err = r.warmUp(render2d.MaterialHandle{}, th)
+	r.res.EachMaterial(func(m render2d.MaterialHandle) {
+		if err == nil {
+			err = r.warmUp(m, th)
+		}
+	})
+	if err != nil {
+		r.targetsWarm = false
+		_ = r.ReleaseRenderTarget(th)
+		return render2d.TargetHandle{}, render2d.TextureHandle{}, fmt.Errorf("glrender: CreateRenderTarget: %w", err)
+	}
+	return th, tex, nil
 }
 
 // ReleaseRenderTarget implements [render2d.Renderer].
@@ -369,7 +391,7 @@ func (r *Renderer) CreateMaterial(desc render2d.MaterialDesc) (render2d.Material
 	if !r.warmed {
 		return h, nil
 	}
-	if err := r.warmUp(h); err != nil {
+	if err := r.warmMaterial(h); err != nil {
 		_ = r.ReleaseMaterial(h)
 		return render2d.MaterialHandle{}, fmt.Errorf("glrender: CreateMaterial %q: %w", desc.Name, err)
 	}

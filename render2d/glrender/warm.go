@@ -39,7 +39,12 @@ func warmPacket(tex render2d.TextureHandle, m render2d.MaterialHandle, tint rend
 // mode and with each sampler state a texture can have (filter and wrap),
 // into the default framebuffer, which it then clears, so that the game's
 // first frames draw at full speed on drivers that compile lazily; after
-// it, CreateMaterial does the same for each new material. The runtime's
+// it, CreateMaterial does the same for each new material, and the first
+// CreateRenderTarget for the render targets' format, which has variants
+// of its own (every live material included): a game that draws into no
+// target never pays for them, and one that does creates its targets while
+// it sets up, before its clock starts, as that first one costs about as
+// much as WarmUp. The runtime's
 // platforms call it once, after New, before the game's clock starts. It
 // costs about 170 ms with llvmpipe and a warm Mesa shader cache (1.6 s
 // with a cold one, once per machine), little on a GPU, and changes no
@@ -48,17 +53,31 @@ func (r *Renderer) WarmUp() error {
 	if err := r.res.Check("WarmUp"); err != nil {
 		return err
 	}
-	if err := r.warmUp(render2d.MaterialHandle{}); err != nil {
+	if err := r.warmUp(render2d.MaterialHandle{}, render2d.TargetHandle{}); err != nil {
 		return fmt.Errorf("glrender: %w", err)
 	}
 	r.warmed = true
 	return nil
 }
 
+// warmMaterial warms a new material in the window and, once a render
+// target has been warmed, in a render target of its own for the moment.
+func (r *Renderer) warmMaterial(m render2d.MaterialHandle) error {
+	if err := r.warmUp(m, render2d.TargetHandle{}); err != nil || !r.targetsWarm {
+		return err
+	}
+	t, _, err := r.CreateRenderTarget(1, 1, render2d.TextureOptions{})
+	if err != nil {
+		return err
+	}
+	defer func() { _ = r.ReleaseRenderTarget(t) }()
+	return r.warmUp(m, t)
+}
+
 // warmUp draws the variants of material m (zero: the built-in ones and
-// shapes) and clears the default framebuffer. The temporary textures are
-// released before it returns.
-func (r *Renderer) warmUp(m render2d.MaterialHandle) error {
+// shapes) into target t (zero: the default framebuffer) and clears it.
+// The temporary textures are released before it returns.
+func (r *Renderer) warmUp(m render2d.MaterialHandle, target render2d.TargetHandle) error {
 	img := image.NewRGBA(image.Rect(0, 0, 1, 1))
 	img.Pix[0], img.Pix[1], img.Pix[2], img.Pix[3] = 255, 255, 255, 255
 	var texs []render2d.TextureHandle
@@ -87,7 +106,7 @@ func (r *Renderer) warmUp(m render2d.MaterialHandle) error {
 	for _, t := range texs {
 		for _, tint := range tints {
 			for _, mo := range motions {
-				var p render2d.Pass
+				p := render2d.Pass{PassDesc: render2d.PassDesc{Target: target}}
 				for _, b := range warmBlends {
 					p.Packets = append(p.Packets, warmPacket(t, m, tint, mo, b))
 				}
@@ -96,7 +115,7 @@ func (r *Renderer) warmUp(m render2d.MaterialHandle) error {
 		}
 	}
 	if m.IsZero() {
-		var p render2d.Pass
+		p := render2d.Pass{PassDesc: render2d.PassDesc{Target: target}}
 		p.Vertices = []render2d.Vertex{{Position: geom.Vec2{}, Coverage: 1}, {Position: geom.Vec2{X: 1}, Coverage: 1}, {Position: geom.Vec2{Y: 1}, Coverage: 1}}
 		p.Indices = []uint32{0, 1, 2}
 		for _, mo := range motions {
@@ -111,8 +130,14 @@ func (r *Renderer) warmUp(m render2d.MaterialHandle) error {
 	checks := r.checks
 	err := r.Render(f)
 	r.checks = checks
-	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
-	r.curFBO = 0
+	var fbo uint32
+	if !target.IsZero() {
+		g, _ := r.res.MustTarget(target)
+		fbo = g.Val.fbo
+	}
+	gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
+	r.curFBO = fbo
+	gl.Disable(gl.SCISSOR_TEST)
 	gl.ClearColor(0, 0, 0, 0)
 	gl.Clear(gl.COLOR_BUFFER_BIT)
 	if err != nil {

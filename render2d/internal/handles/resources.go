@@ -109,6 +109,11 @@ func (r *Resources[T, G, M]) HasMaterial(h render2d.MaterialHandle) bool {
 	return r.materials.Get(h.ID, h.Gen) != nil
 }
 
+// EachMaterial calls fn with every live material's handle.
+func (r *Resources[T, G, M]) EachMaterial(fn func(render2d.MaterialHandle)) {
+	r.materials.Each(func(id, gen uint32, _ *M) { fn(render2d.MaterialHandle{ID: id, Gen: gen}) })
+}
+
 // TargetTexture implements [render2d.Resources].
 func (r *Resources[T, G, M]) TargetTexture(h render2d.TargetHandle) (render2d.TextureHandle, bool) {
 	t := r.targets.Get(h.ID, h.Gen)
