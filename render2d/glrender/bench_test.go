@@ -104,10 +104,11 @@ func mustTextureB(b *testing.B, r interface {
 // BenchmarkFirstFrame times the first frame a new renderer draws (sprites
 // tinted and white under two blend modes, sliding, and a shape), to the
 // end of its rasterisation, without and with WarmUp before it (not
-// timed), and with WarmUp drawing into a render target created after it. Drivers that compile shader variants at their first draw make
-// the plain first frame slow: run it with MESA_SHADER_CACHE_DISABLE=true
-// so that every renderer compiles afresh under llvmpipe, as on a machine
-// whose shader cache is cold.
+// timed), and with WarmUp drawing into a render target created after it.
+// Drivers that compile shader variants at their first draw make the plain
+// first frame slow: run it with MESA_SHADER_CACHE_DISABLE=true so that
+// every renderer compiles afresh under llvmpipe, as on a machine whose
+// shader cache is cold.
 func BenchmarkFirstFrame(b *testing.B) {
 	for k, name := range []string{"plain", "warmed", "warmed-target"} {
 		b.Run(name, func(b *testing.B) {

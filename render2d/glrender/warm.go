@@ -136,10 +136,11 @@ func (r *Renderer) warmUp(m render2d.MaterialHandle, target render2d.TargetHandl
 		fbo = g.Val.fbo
 	}
 	gl.BindFramebuffer(gl.FRAMEBUFFER, fbo)
-	r.curFBO = fbo
 	gl.Disable(gl.SCISSOR_TEST)
 	gl.ClearColor(0, 0, 0, 0)
 	gl.Clear(gl.COLOR_BUFFER_BIT)
+	gl.BindFramebuffer(gl.FRAMEBUFFER, 0) // as CreateRenderTarget leaves it
+	r.curFBO = 0
 	if err != nil {
 		return fmt.Errorf("warming up: %w", err)
 	}

@@ -388,7 +388,8 @@ func (m *Match) write(s *sealer, p int, addr netip.AddrPort, b []byte) error {
 }
 
 // writeLocked is write with m.mu held, for the goroutine's handlers and
-// Ready; a closed conduit shows in the next write without the lock.
+// Ready. It does not report a closed conduit: the goroutine's next write
+// without the lock does, and Ready sees the match close by m.closing.
 func (m *Match) writeLocked(s *sealer, p int, addr netip.AddrPort, b []byte) {
 	b = s.seal(b)
 	m.countSent(p, len(b), m.c.write(addr, b))
