@@ -173,17 +173,19 @@ for path in sys.argv[2:]:
         print(f"netem: {path}: no confirmed or pacing line:\n{out}")
         sys.exit(1)
     tl = re.search(r'timeline: unix µs at tick (\d+) and every (\d+) ticks after:((?: \d+)*)', out)
-    peers.append((h, p, [int(x) for x in tl[3].split()] if tl else []))
+    peers.append((h, p, (int(tl[1]), int(tl[2]), [int(x) for x in tl[3].split()]) if tl else (0, 1, [])))
 # The true frame advantage: the peers share the machine's wall clock, so
 # the host is ahead at tick k by how much earlier it got there, in steps
 # (the estimate each peer paces by is in its pacing line). From 2 s on
-# (tick 120), to the second before the end (the peers stop apart).
+# (tick 120), to the stamp before the end (the peers stop apart). The
+# timeline line says which ticks its stamps are of.
 step_us = 1e6 / 60
-(_, _, ht), (_, _, jt) = peers
+(_, _, (first, every, ht)), (_, _, (_, _, jt)) = peers
+secs = lambda i: (first + i * every) / 60  # the game time of stamp i
 adv = [(j - h) / step_us for h, j in zip(ht, jt)]
-late = [abs(a) for i, a in enumerate(adv) if (i + 1) * 60 >= 120][:-1]
+late = [abs(a) for i, a in enumerate(adv) if secs(i) >= 2][:-1]
 true_worst = max(late) if late else None
-true_settled = next((i + 1) for i in range(len(adv)) if all(abs(a) <= 1 for a in adv[i:-1])) if adv else None
+true_settled = next(secs(i) for i in range(len(adv)) if all(abs(a) <= 1 for a in adv[i:-1])) if adv else None
 peers = [(h, p) for h, p, _ in peers]
 (hh, hp), (jh, jp) = peers
 result("hash", hh.group(0) == jh.group(0), f"host {hh.group(0)}, joiner {jh.group(0)}")
@@ -193,7 +195,7 @@ if true_worst is None:
     result("advantage", False, "no timeline line to measure the true frame advantage by")
 else:
     result("advantage", true_worst <= 1 and true_settled <= 2,
-           f"true frame advantage (the wall-clock times of each second's tick on both peers) within 1 tick from {true_settled} s, worst after 2 s {true_worst:.2f} ticks; "
+           f"true frame advantage (the wall-clock times of each second's tick on both peers) within 1 tick from {true_settled:g} s, worst after 2 s {true_worst:.2f} ticks; "
            "the estimate each peer paces by: within 1 tick from " + ", ".join(f"{n} {p[5]} s (worst after 2 s {p[6]} ticks)" for n, (_, p) in zip(("host", "joiner"), peers)) + " (want the true advantage within 1 tick from 2 s at the latest)")
 result("waits", all(int(p[10]) == 0 and int(p[12]) == 0 for _, p in peers),
        ", ".join(f"{n} {p[10]} whole-frame waits, longest between ticks {p[7]} = {p[8]} steps at {p[9]} s, {p[12]} held after 2 s ({p[11]} in all)" for n, (_, p) in zip(("host", "joiner"), peers)) + " (want none)")

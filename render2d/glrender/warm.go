@@ -44,10 +44,10 @@ func warmPacket(tex render2d.TextureHandle, m render2d.MaterialHandle, tint rend
 // of its own (every live material included): a game that draws into no
 // target never pays for them, and one that does creates its targets while
 // it sets up, before its clock starts, as that first one costs about as
-// much as WarmUp. The runtime's
-// platforms call it once, after New, before the game's clock starts. It
-// costs about 170 ms with llvmpipe and a warm Mesa shader cache (1.6 s
-// with a cold one, once per machine), little on a GPU, and changes no
+// much as WarmUp. The runtime's platforms call WarmUp once, after New,
+// before the game's clock starts. It costs about 170 ms with llvmpipe and
+// a warm Mesa shader cache (1.6 s with a cold one, once per machine),
+// little on a GPU, and changes no
 // state a frame depends on.
 func (r *Renderer) WarmUp() error {
 	if err := r.res.Check("WarmUp"); err != nil {

@@ -889,7 +889,7 @@ func (m *Match) hostReady(ctx context.Context, rs *sealer) error {
 				continue // it joins, or rejoins, later
 			}
 			if p.stats.RTT == 0 && m.now()-p.pinged >= readyEvery {
-				m.writeLocked(rs, i, m.peers[i].addr, m.ping(rs, i, m.now())) // its go waits on its round trip
+				m.writeLocked(rs, i, p.addr, m.ping(rs, i, m.now())) // its go waits on its round trip
 			}
 			if !p.ready || p.stats.RTT == 0 {
 				waiting = i
