@@ -1,6 +1,10 @@
 package rollback
 
-import "errors"
+import (
+	"errors"
+	"strconv"
+	"time"
+)
 
 // Transport carries a match's messages between its peers: the messages of
 // [Session.AppendMessage] and whatever else the match layer above a
@@ -36,3 +40,58 @@ const MaxMessage = 1100
 
 // ErrClosed is returned by a Transport's Send after Close.
 var ErrClosed = errors.New("rollback: transport closed")
+
+// PeerEventKind says what happened to a peer's connection.
+type PeerEventKind uint8
+
+const (
+	// PeerDisconnected: nothing authenticated came from the peer for the
+	// transport's timeout. Its slot stays its: it may come back.
+	PeerDisconnected PeerEventKind = iota + 1
+	// PeerLeft: the peer closed its match (it said goodbye) and will not
+	// come back.
+	PeerLeft
+	// PeerReconnected: a disconnected peer is heard again, on its old
+	// address or by joining again.
+	PeerReconnected
+	// PeerJoined: a spectator joined, or a player took a slot no one had
+	// played in a match that started without it.
+	PeerJoined
+)
+
+func (k PeerEventKind) String() string {
+	switch k {
+	case PeerDisconnected:
+		return "disconnected"
+	case PeerLeft:
+		return "left"
+	case PeerReconnected:
+		return "reconnected"
+	case PeerJoined:
+		return "joined"
+	}
+	return "PeerEventKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// PeerEvent is a change in a peer's connection. A spectator's events
+// (Spectator set) are Joined, then Disconnected or Left, after which its
+// peer number is free for another spectator.
+type PeerEvent struct {
+	Peer      int
+	Kind      PeerEventKind
+	Spectator bool
+}
+
+// PeerWatcher is what a [Transport] that watches its peers' connections
+// offers besides carrying messages. The match layer asks for it with a
+// type assertion; a transport without it (an in-process pipe, a test
+// double) has peers that never disconnect and no measured round trip.
+type PeerWatcher interface {
+	Transport
+	// Event returns the next connection change, oldest first; ok is false
+	// when none is waiting.
+	Event() (ev PeerEvent, ok bool)
+	// RTT returns the latest round trip measured to peer, 0 when none has
+	// been measured (or for the caller's own peer number).
+	RTT(peer int) time.Duration
+}
