@@ -17,13 +17,51 @@ import (
 // A game whose players all sit at one machine needs no session: its
 // runtime fills the resource with [Players.SetLocal] before each tick, so
 // that systems read every player's input the same way in every mode.
+//
+// The resource is added once the session knows its mode, after a
+// framework game's Setup; [PlayersOf] gives Setup a handle on it.
 type Players struct {
 	in    *Inputs
 	local [][]input.Stats
+	// world, on a handle from PlayersOf, finds the resource its calls
+	// go to; nil on the resource itself.
+	world *ecs.Resource[Players]
+}
+
+// PlayersOf returns a handle on w's Players resource that a game can take
+// in its Setup and keep in its systems, before the resource exists (the
+// framework adds it after Setup: local seats, a match, a sync-test or a
+// replay each have their own). Each call on the handle goes to the
+// resource w holds at that moment, at the cost of one lookup and no
+// allocation:
+//
+//	players := rollback.PlayersOf(s.App.World()) // in Setup
+//	in := players.Input(p)                        // in a system, during a tick
+//
+// Without a resource (a game that declares no players) the handle has no
+// players: Len is 0.
+func PlayersOf(w *ecs.World) *Players {
+	r := ecs.NewResource[Players](w)
+	return &Players{world: &r}
+}
+
+// resolved is the Players p's calls go to: p itself, or for a handle the
+// world's resource (nil without one).
+func (p *Players) resolved() *Players {
+	if p.world == nil {
+		return p
+	}
+	if r := p.world.Get(); r != p {
+		return r
+	}
+	return nil
 }
 
 // Len returns the number of players, 0 outside a tick.
 func (p *Players) Len() int {
+	if p = p.resolved(); p == nil {
+		return 0
+	}
 	if p.in == nil {
 		return len(p.local)
 	}
@@ -33,6 +71,9 @@ func (p *Players) Len() int {
 // Input returns player n's action states for the tick, indexed as the
 // session's actions (a framework game: the n-th seat's actions in order).
 func (p *Players) Input(n int) []input.Stats {
+	if p = p.resolved(); p == nil {
+		return nil
+	}
 	if p.in == nil {
 		return p.local[n]
 	}
@@ -41,13 +82,22 @@ func (p *Players) Input(n int) []input.Stats {
 
 // Predicted reports whether player n's input for the tick is predicted;
 // never for a local tick.
-func (p *Players) Predicted(n int) bool { return p.in != nil && p.in.Predicted(n) }
+func (p *Players) Predicted(n int) bool {
+	p = p.resolved()
+	return p != nil && p.in != nil && p.in.Predicted(n)
+}
 
 // SetLocal makes in the input of a tick run without a session: in[n] is
 // player n's action states, all of them confirmed. The resource keeps in
 // until the next SetLocal; SetLocal(nil) ends the tick. It must not be
-// called on the resource of an [App], whose session sets it.
-func (p *Players) SetLocal(in [][]input.Stats) { p.local = in }
+// called on the resource of an [App], whose session sets it, nor on a
+// handle from [PlayersOf] (it panics: set the resource's input).
+func (p *Players) SetLocal(in [][]input.Stats) {
+	if p.world != nil {
+		panic("rollback: Players.SetLocal on a handle from PlayersOf: call it on the resource the world holds")
+	}
+	p.local = in
+}
 
 // App drives an ecs.App as a [Simulation]: the App owns the whole state,
 // so a game writes no save or load code. Snapshots are kept in an
