@@ -1,7 +1,10 @@
 // Package templates holds the files cmd/newgame renders into a new game
 // project, embedded so the command works from any directory.
 //
-// Every file under game/ is a text/template, except recordings (".rec"),
+// A project is the files of common/ (go.mod, .gitignore) and those of
+// one game tree: game/ for a single player ([Root]), netgame/ for
+// several players who play at one keyboard or over the network, with
+// rollback ([NetRoot]). Every file is a text/template, except recordings (".rec"),
 // which are copied with the new module's path in their header. A name
 // ending in ".tmpl" loses that suffix when written; "gitignore.tmpl"
 // becomes ".gitignore" (embed leaves dot files out of a plain pattern).
@@ -10,13 +13,50 @@ package templates
 
 import "embed"
 
-// FS is the game project template tree, rooted at "game".
+// FS holds the template trees.
 //
-//go:embed all:game
+//go:embed all:common all:game all:netgame
 var FS embed.FS
 
-// Root is the directory inside [FS] that holds the project files.
-const Root = "game"
+// The trees inside [FS]: Common is rendered into every project, then
+// Root (one player) or NetRoot (Players of 2 or more).
+const (
+	Common  = "common"
+	Root    = "game"
+	NetRoot = "netgame"
+)
+
+// MaxPlayers is the most players the networked template seats at one
+// keyboard, and the most peers a match holds.
+const MaxPlayers = 4
+
+// Seat is one player's keys in the networked template: input.Button
+// constant names (KeyA) for the code and binding names (A) for the
+// README.
+type Seat struct {
+	// Number counts from 1; Index from 0.
+	Number, Index               int
+	Left, Right, Up, Down, Dash string
+	Names                       string // "W A S D, Space"
+}
+
+// Seats returns the first n seats' keys: player 1 on W/A/S/D and Space,
+// player 2 on the arrows and Enter, player 3 on I/J/K/L and U, player 4
+// on the keypad's 8/4/5/6 and 0.
+func Seats(n int) []Seat {
+	all := []Seat{
+		{Left: "KeyA", Right: "KeyD", Up: "KeyW", Down: "KeyS", Dash: "KeySpace", Names: "W A S D, Space"},
+		{Left: "KeyLeft", Right: "KeyRight", Up: "KeyUp", Down: "KeyDown", Dash: "KeyEnter", Names: "arrow keys, Enter"},
+		{Left: "KeyJ", Right: "KeyL", Up: "KeyI", Down: "KeyK", Dash: "KeyU", Names: "I J K L, U"},
+		{Left: "KeyKP4", Right: "KeyKP6", Up: "KeyKP8", Down: "KeyKP5", Dash: "KeyKP0", Names: "keypad 8 4 5 6, keypad 0"},
+	}
+	n = min(max(n, 0), len(all))
+	seats := all[:n:n]
+	for i := range seats {
+		seats[i].Number, seats[i].Index = i+1, i
+	}
+	return seats
+}
 
 // Data is what every template sees.
 type Data struct {
@@ -41,6 +81,10 @@ type Data struct {
 	// world hash after the last one.
 	FixtureTicks uint64
 	FixtureHash  uint64
+	// Players is the number of players: 1 renders [Root], 2 to
+	// [MaxPlayers] render [NetRoot] with Seats(Players) in Seats.
+	Players int
+	Seats   []Seat
 }
 
 // FixturePath is the recording the generated test replays, inside [FS].

@@ -36,6 +36,7 @@ type config struct {
 	Version   string // published framework version; "" builds against Replace
 	Replace   string // framework checkout; found from the working directory when empty
 	GoVersion string
+	Players   int // 1 for the single-player template (0 means 1), 2 to templates.MaxPlayers for the networked one
 }
 
 // plan renders every template in memory. Nothing is written until every
@@ -203,6 +204,14 @@ func modulePath(gomod []byte) string {
 	return ""
 }
 
+// checkPlayers states the range of --players.
+func checkPlayers(n int) error {
+	if n < 1 || n > templates.MaxPlayers {
+		return fmt.Errorf("newgame: --players %d: want 1 (a single-player game) to %d (a networked game of that many players)", n, templates.MaxPlayers)
+	}
+	return nil
+}
+
 // resolve fills in the defaults and validates the configuration.
 func resolve(c config, cwd string) (templates.Data, error) {
 	name, title, err := gameName(c.Dir)
@@ -216,12 +225,23 @@ func resolve(c config, cwd string) (templates.Data, error) {
 	if err := module.CheckPath(mod); err != nil {
 		return templates.Data{}, fmt.Errorf("newgame: invalid module path %q: %v (a module path looks like example.com/mygame or github.com/you/mygame)", mod, errors.Unwrap(err))
 	}
+	players := c.Players
+	if players == 0 {
+		players = 1
+	}
+	if err := checkPlayers(players); err != nil {
+		return templates.Data{}, err
+	}
 	data := templates.Data{
 		Module:    mod,
 		Name:      name,
 		Title:     title,
 		Framework: frameworkModule,
 		GoVersion: c.GoVersion,
+		Players:   players,
+	}
+	if players > 1 {
+		data.Seats = templates.Seats(players)
 	}
 	if data.GoVersion == "" {
 		data.GoVersion = "1.26"

@@ -1,7 +1,13 @@
 // Command newgame scaffolds a Metronome game project that builds, runs and
 // passes its own test on the first try.
 //
-//	go run ./cmd/newgame [-module PATH] [-force] [-version vX.Y.Z | -replace DIR] DIR
+//	go run ./cmd/newgame [-players N] [-module PATH] [-force] [-version vX.Y.Z | -replace DIR] DIR
+//
+// With -players 1 (the default) the game has one player who reads the
+// keyboard directly. With -players 2 to 4 it is a networked game made for
+// rollback: one seat of actions per player, a [game] settings table with
+// ranges, and tests that play it headless, under a sync-test and as a
+// match of real processes on the loopback.
 //
 // By default the new project's go.mod points at this checkout with a replace
 // directive, so it builds offline before any release; -version selects a
@@ -13,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,8 +41,9 @@ func run(args []string, stdout, stderr io.Writer, tidy bool) int {
 	fl.BoolVar(&c.Force, "force", false, "write into a directory that is not empty")
 	fl.StringVar(&c.Version, "version", "", "require this published framework version instead of building against a checkout")
 	fl.StringVar(&c.Replace, "replace", "", "framework checkout to build against (default: the checkout around the working directory)")
+	fl.IntVar(&c.Players, "players", 1, fmt.Sprintf("players: 1 for a single-player game, 2 to %d for a networked game with rollback", templates.MaxPlayers))
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: newgame [-module PATH] [-force] [-version vX.Y.Z | -replace DIR] DIR")
+		fmt.Fprintln(stderr, "usage: newgame [-players N] [-module PATH] [-force] [-version vX.Y.Z | -replace DIR] DIR")
 		fl.PrintDefaults()
 	}
 	// Accept flags before and after DIR.
@@ -58,6 +66,10 @@ func run(args []string, stdout, stderr io.Writer, tidy bool) int {
 		return 2
 	}
 	c.Dir = rest[0]
+	if err := checkPlayers(c.Players); err != nil { // 0 here was asked for, not left out
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
 	if c.Version != "" && c.Replace != "" {
 		fmt.Fprintln(stderr, "newgame: -version and -replace exclude each other: use a published version or a checkout")
 		return 2
@@ -77,7 +89,12 @@ func run(args []string, stdout, stderr io.Writer, tidy bool) int {
 			return 1
 		}
 	}
-	fmt.Fprintf(stdout, "created %s\n\nnext:\n  cd %s\n  go run .        # play (needs a display)\n  go test ./...   # the game's own headless test\n", c.Dir, c.Dir)
+	fmt.Fprintf(stdout, "created %s\n\nnext:\n  cd %s\n", c.Dir, c.Dir)
+	if c.Players > 1 {
+		fmt.Fprintf(stdout, "  go run .                 # %d players at one keyboard (needs a display)\n  go run . --host :7777    # host a match; prints the command that joins it\n  go test ./...            # headless, sync-test and a match of real processes\n", c.Players)
+	} else {
+		fmt.Fprintf(stdout, "  go run .        # play (needs a display)\n  go test ./...   # the game's own headless test\n")
+	}
 	return 0
 }
 
@@ -93,13 +110,21 @@ func generate(c config, cwd string) error {
 			return err
 		}
 	}
-	if data.FixtureTicks, data.FixtureHash, err = fixtureInfo(templates.FS, templates.FixturePath); err != nil {
+	root := templates.Root
+	if data.Players > 1 {
+		root = templates.NetRoot
+	} else if data.FixtureTicks, data.FixtureHash, err = fixtureInfo(templates.FS, templates.FixturePath); err != nil {
 		return err
 	}
-	files, err := plan(templates.FS, templates.Root, data)
+	files, err := plan(templates.FS, templates.Common, data)
 	if err != nil {
 		return err
 	}
+	game, err := plan(templates.FS, root, data)
+	if err != nil {
+		return err
+	}
+	maps.Copy(files, game)
 	return write(c.Dir, files)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,39 +27,103 @@ func checkout(t *testing.T) string {
 
 // TestGeneratedProjectBuildsVetsAndPasses is the promise of newgame: the
 // project it writes builds offline against this checkout, passes vet, and
-// its own headless test passes.
+// its own tests pass: the single-player game's headless test and replay,
+// and the networked game's headless tests, sync-test and match of real
+// processes on the loopback (for 4 players, all but the match, which the
+// 2-player run covers).
 func TestGeneratedProjectBuildsVetsAndPasses(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds a whole project")
+		t.Skip("builds whole projects")
 	}
-	dir := filepath.Join(t.TempDir(), "space-dash")
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"-replace", checkout(t), dir}, &stdout, &stderr, true); code != 0 {
-		t.Fatalf("newgame exited %d: %s", code, stderr.String())
+	tests := []struct {
+		dir, module string
+		players     int
+		files       []string
+		testArgs    []string
+		next        string
+	}{
+		{"space-dash", "example.com/spacedash", 1,
+			[]string{"go.mod", "go.sum", "main.go", "systems.go", "game_test.go", "config.toml", "README.md", ".gitignore", "testdata/session.rec"},
+			[]string{"test", "-count=1", "./..."}, "go test ./..."},
+		{"tag-arena", "example.com/tagarena", 2,
+			[]string{"go.mod", "go.sum", "main.go", "game.go", "play.go", "hud.go", "game_test.go", "match_test.go", "config.toml", "README.md", ".gitignore"},
+			[]string{"test", "-count=1", "-v", "./..."}, "--host :7777"},
+		{"four-corners", "example.com/fourcorners", 4,
+			[]string{"main.go", "game.go", "match_test.go"},
+			[]string{"test", "-count=1", "-short", "./..."}, "4 players at one keyboard"},
 	}
-	if !strings.Contains(stdout.String(), "go test ./...") {
-		t.Errorf("newgame did not print the next commands: %q", stdout.String())
+	for _, tt := range tests {
+		t.Run(tt.dir, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), tt.dir)
+			var stdout, stderr bytes.Buffer
+			args := []string{"-replace", checkout(t), "-players", fmt.Sprint(tt.players), dir}
+			if code := run(args, &stdout, &stderr, true); code != 0 {
+				t.Fatalf("newgame exited %d: %s", code, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), tt.next) {
+				t.Errorf("newgame did not print the next commands (%q): %q", tt.next, stdout.String())
+			}
+			for _, f := range tt.files {
+				if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+					t.Errorf("generated project lacks %s: %v", f, err)
+				}
+			}
+			gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+			if !strings.Contains(string(gomod), "module "+tt.module) || !strings.Contains(string(gomod), "replace "+frameworkModule+" => ") {
+				t.Errorf("go.mod:\n%s", gomod)
+			}
+			for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, tt.testArgs} {
+				cmd := exec.Command("go", args...)
+				cmd.Dir = dir
+				cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("go %s in the generated project: %v\n%s", strings.Join(args, " "), err, out)
+				}
+				if tt.players == 2 && args[0] == "test" {
+					// The match of processes ran and passed: not skipped.
+					if !bytes.Contains(out, []byte("--- PASS: TestMatchOfProcesses")) || !bytes.Contains(out, []byte("--- PASS: TestSyncTest")) {
+						t.Errorf("the networked project's match or sync-test did not run:\n%s", out)
+					}
+				}
+			}
+			out, err := exec.Command("gofmt", "-l", dir).CombinedOutput()
+			if err != nil || len(bytes.TrimSpace(out)) > 0 {
+				t.Errorf("generated Go files are not gofmt-clean: %s %v", out, err)
+			}
+		})
 	}
-	for _, f := range []string{"go.mod", "go.sum", "main.go", "systems.go", "game_test.go", "config.toml", "README.md", ".gitignore"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			t.Errorf("generated project lacks %s: %v", f, err)
+}
+
+// The networked template seats each player on keys of its own, and a
+// count of players outside 1 to 4 is refused, naming the range.
+func TestPlayers(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "three")
+	if err := generate(config{Dir: dir, Replace: checkout(t), Players: 3}, "."); err != nil {
+		t.Fatal(err)
+	}
+	game, _ := os.ReadFile(filepath.Join(dir, "game.go"))
+	for _, want := range []string{"input.KeyA, input.KeyD", "input.KeyLeft, input.KeyRight", "input.KeyJ, input.KeyL"} {
+		if !strings.Contains(string(game), want) {
+			t.Errorf("game.go lacks the seat %q", want)
 		}
 	}
-	gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
-	if !strings.Contains(string(gomod), "module example.com/spacedash") || !strings.Contains(string(gomod), "replace "+frameworkModule+" => ") {
-		t.Errorf("go.mod:\n%s", gomod)
+	if strings.Contains(string(game), "KeyKP4") {
+		t.Error("game.go of 3 players has a fourth seat")
 	}
-	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"test", "-count=1", "./..."}} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s in the generated project: %v\n%s", strings.Join(args, " "), err, out)
+	main, _ := os.ReadFile(filepath.Join(dir, "main.go"))
+	if !strings.Contains(string(main), "const players = 3") {
+		t.Errorf("main.go does not declare 3 players")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "systems.go")); err == nil {
+		t.Error("the networked project has the single-player template's systems.go")
+	}
+	for _, n := range []string{"0", "5", "-1"} {
+		var stderr bytes.Buffer
+		code := run([]string{"-players", n, "-replace", checkout(t), filepath.Join(t.TempDir(), "g")}, &bytes.Buffer{}, &stderr, false)
+		if code != 1 || !strings.Contains(stderr.String(), "--players "+n+": want 1") || !strings.Contains(stderr.String(), "to 4") {
+			t.Errorf("-players %s: status %d, %q", n, code, stderr.String())
 		}
-	}
-	out, err := exec.Command("gofmt", "-l", dir).CombinedOutput()
-	if err != nil || len(bytes.TrimSpace(out)) > 0 {
-		t.Errorf("generated Go files are not gofmt-clean: %s %v", out, err)
 	}
 }
 
