@@ -349,6 +349,16 @@
 // runs it under GOARCH=arm64 with qemu, where it fails if the rule is
 // broken.
 //
+// A game that runs the same ticks on several machines, or again after a
+// rollback, keeps a few more rules (fixed ticks, no map order, the math
+// functions, what is state and what is presentation): they are gathered
+// in one checklist, docs/ready-for-rollback.md in the framework's
+// repository. This package's helpers for them: [TickRateOf] turns the
+// timing configuration's step into whole ticks and per-tick amounts at
+// set-up, [AddStateResource] makes a value outside the entities (a score)
+// game state in one line, and [Text.SetContent] lets a cosmetic HUD
+// rewrite a text without allocating.
+//
 // # Reflection
 //
 // Go's generics cannot list a type's fields, so the package reads the

@@ -153,5 +153,17 @@
 // ([App.SetDelta]), so that an exact rate's alternating deltas cannot
 // make game time differ between a tick's runs or between peers.
 //
+// # Ready for rollback
+//
+// Every peer must reach the same world from the same inputs, and a tick
+// run again after a restore must do what it did the first time. What a
+// game keeps to for that (fixed ticks, input only from [Players], all
+// state in the world as plain data, no map or query order, rounded float
+// products and no architecture-dependent math functions, the seeded
+// random source, presentation kept apart) is one checklist,
+// docs/ready-for-rollback.md in the framework's repository. A game
+// takes its players' input in its set-up with [PlayersOf], before the
+// resource exists.
+//
 // A Session and its [Simulation] belong to the simulation goroutine.
 package rollback
