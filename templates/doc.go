@@ -31,13 +31,13 @@ const (
 const MaxPlayers = 4
 
 // Seat is one player's keys in the networked template: input.Button
-// constant names (KeyA) for the code and binding names (A) for the
-// README.
+// constant names (KeyA) for the code, and names for people (W A S D)
+// for the README.
 type Seat struct {
 	// Number counts from 1; Index from 0.
 	Number, Index               int
 	Left, Right, Up, Down, Dash string
-	Names                       string // "W A S D, Space"
+	Move, DashKey               string
 }
 
 // Seats returns the first n seats' keys: player 1 on W/A/S/D and Space,
@@ -45,10 +45,10 @@ type Seat struct {
 // on the keypad's 8/4/5/6 and 0.
 func Seats(n int) []Seat {
 	all := []Seat{
-		{Left: "KeyA", Right: "KeyD", Up: "KeyW", Down: "KeyS", Dash: "KeySpace", Names: "W A S D, Space"},
-		{Left: "KeyLeft", Right: "KeyRight", Up: "KeyUp", Down: "KeyDown", Dash: "KeyEnter", Names: "arrow keys, Enter"},
-		{Left: "KeyJ", Right: "KeyL", Up: "KeyI", Down: "KeyK", Dash: "KeyU", Names: "I J K L, U"},
-		{Left: "KeyKP4", Right: "KeyKP6", Up: "KeyKP8", Down: "KeyKP5", Dash: "KeyKP0", Names: "keypad 8 4 5 6, keypad 0"},
+		{Left: "KeyA", Right: "KeyD", Up: "KeyW", Down: "KeyS", Dash: "KeySpace", Move: "W A S D", DashKey: "Space"},
+		{Left: "KeyLeft", Right: "KeyRight", Up: "KeyUp", Down: "KeyDown", Dash: "KeyEnter", Move: "arrow keys", DashKey: "Enter"},
+		{Left: "KeyJ", Right: "KeyL", Up: "KeyI", Down: "KeyK", Dash: "KeyU", Move: "I J K L", DashKey: "U"},
+		{Left: "KeyKP4", Right: "KeyKP6", Up: "KeyKP8", Down: "KeyKP5", Dash: "KeyKP0", Move: "keypad 8 4 5 6", DashKey: "keypad 0"},
 	}
 	n = min(max(n, 0), len(all))
 	seats := all[:n:n]
