@@ -157,7 +157,7 @@ func (r *GameRuntime) releaseFrame(f *render2d.Frame) {
 		return
 	}
 	if err := guard(func() error { r.opts.FrameRelease(f); return nil }); err != nil {
-		r.fail(phaseRecycle, err)
+		r.fail(PhaseRecycleFrames, err)
 	}
 }
 
