@@ -20,9 +20,9 @@ import (
 // graphics (lock it to the OS main thread for GLFW). Every other method is
 // safe from any goroutine unless its comment says otherwise.
 //
-// Its state is split by owner, and the types say which: a [platform] part
-// that only the platform thread touches, a [simulation] part that only the
-// simulation owner touches, and an [exchange] of the few values that cross
+// Its state is split by owner, and the types say which: a platform part
+// that only the platform thread touches, a simulation part that only the
+// simulation owner touches, and an exchange of the few values that cross
 // between them or out to other goroutines. Input and the window sampled
 // with it cross inside the input queue's snapshots; frames cross through
 // the render slots. Each part is given the handles it uses when the
