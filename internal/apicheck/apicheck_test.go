@@ -37,7 +37,7 @@ type Stats struct{ Ticks uint64 }
 
 type Telemetry struct{ Frames int }
 `)},
-	"old/old.go": {Data: []byte("package old\n\nfunc Gone() {}\n")},
+	"old/old.go":       {Data: []byte("package old\n\nfunc Gone() {}\n")},
 	"cmd/tool/main.go": {Data: []byte("package main\n\nfunc Exported() {}\n")},
 	"internal/x/x.go":  {Data: []byte("package x\n\nfunc Hidden() {}\n")},
 }

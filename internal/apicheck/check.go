@@ -2,8 +2,8 @@ package apicheck
 
 import (
 	"bufio"
-	"cmp"
 	"bytes"
+	"cmp"
 	"fmt"
 	"go/parser"
 	"io"
