@@ -96,7 +96,7 @@
 // cancel the rest, recycle retained frames on the graphics thread,
 // DeinitPlatform, then close input and graphics. Cleanup hooks run only when their init was attempted. Run
 // returns the first failure joined with later ones, each a [*PhaseError]
-// naming its [Phase]; panics arrive as [*work.PanicError]. The [Lifecycle] keeps
+// naming its [Phase] (compare with [PhaseUpdate] and the other constants); panics arrive as [*work.PanicError]. The [Lifecycle] keeps
 // the outcome for observers on other goroutines.
 //
 // # Worker groups

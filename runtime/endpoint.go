@@ -12,10 +12,6 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-// phaseShutdownPolicy is where a panic in, or an invalid answer from, the
-// [ShutdownPolicy] fails the session.
-const phaseShutdownPolicy Phase = "shutdown policy"
-
 var (
 	// ErrNothingDeferred is returned by [ShutdownEndpoint.Accept] and
 	// [ShutdownEndpoint.Refuse] when no request is waiting for an answer.
@@ -333,7 +329,7 @@ func (e *ShutdownEndpoint) decide(policy ShutdownPolicy, req ShutdownRequest) bo
 	e.mu.Unlock()
 	var d ShutdownDecision
 	if err := guard(func() error { d = policy(req); return nil }); err != nil {
-		e.fails.fail(phaseShutdownPolicy, err)
+		e.fails.fail(PhaseShutdownPolicy, err)
 		return true
 	}
 	e.mu.Lock()
@@ -350,7 +346,7 @@ func (e *ShutdownEndpoint) decide(policy ShutdownPolicy, req ShutdownRequest) bo
 		e.stats.Deferred++
 	default:
 		e.mu.Unlock()
-		e.fails.fail(phaseShutdownPolicy, fmt.Errorf("policy answered %v for request %d (%s), want accept, refuse or defer", d, req.Seq, req.Reason))
+		e.fails.fail(PhaseShutdownPolicy, fmt.Errorf("policy answered %v for request %d (%s), want accept, refuse or defer", d, req.Seq, req.Reason))
 		return true
 	}
 	e.mu.Unlock()

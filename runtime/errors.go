@@ -20,44 +20,81 @@ var (
 	ErrNoStopSource = errors.New("runtime: tick has no stop source")
 )
 
-// Phase names a step of a session, used to say where a failure happened:
-// in the order they normally run, "validate", "init input", "init
-// graphics", "init platform", "init simulation", "poll", "schedule",
-// "mailbox", "service", "shutdown policy", "update", "prepare frame",
-// "render", "present", "deinit simulation", "quiesce", "settle workers",
-// "settle", "recycle frames", "record", "replay", "deinit platform",
-// "close input" and "close graphics". A [PhaseError] carries one; its
-// message starts with it.
-type Phase string
+// Phase names a step of a session, used to say where a failure happened. A
+// [PhaseError] carries one and its message starts with the phase's name.
+// Phase is not a string so that a misspelt phase cannot compile: compare
+// with the constants below (pe.Phase == runtime.PhaseUpdate); String gives
+// the name a message uses.
+type Phase uint8
 
-// The phases of a session, in the order they normally run.
+// The phases of a session, in the order they normally run. The zero Phase
+// is none of them.
 const (
-	phaseValidate         Phase = "validate"
-	phaseInitInput        Phase = "init input"
-	phaseInitGraphics     Phase = "init graphics"
-	phaseInitPlatform     Phase = "init platform"
-	phaseInitSimulation   Phase = "init simulation"
-	phasePoll             Phase = "poll"
-	phaseSchedule         Phase = "schedule"
-	phaseMailbox          Phase = "mailbox"
-	phaseService          Phase = "service"
-	phaseUpdate           Phase = "update"
-	phasePrepareFrame     Phase = "prepare frame"
-	phaseRender           Phase = "render"
-	phasePresent          Phase = "present"
-	phaseDeinitSimulation Phase = "deinit simulation"
-	phaseQuiesce          Phase = "quiesce"
-	phaseSettle           Phase = "settle"
-	phaseRecycle          Phase = "recycle frames"
-	phaseRecord           Phase = "record"
-	phaseReplay           Phase = "replay"
-	phaseDeinitPlatform   Phase = "deinit platform"
-	phaseCloseInput       Phase = "close input"
-	phaseCloseGraphics    Phase = "close graphics"
-	// phaseWorkers is where a shutdown reports jobs that did not settle
-	// within the Execution options' SettleTimeout.
-	phaseWorkers Phase = "settle workers"
+	PhaseValidate Phase = iota + 1
+	PhaseInitInput
+	PhaseInitGraphics
+	PhaseInitPlatform
+	PhaseInitSimulation
+	PhasePoll
+	PhaseSchedule
+	PhaseMailbox
+	PhaseService
+	// PhaseShutdownPolicy is where a panic in, or an invalid answer from,
+	// the [ShutdownPolicy] fails the session.
+	PhaseShutdownPolicy
+	PhaseUpdate
+	PhasePrepareFrame
+	PhaseRender
+	PhasePresent
+	PhaseDeinitSimulation
+	PhaseQuiesce
+	// PhaseSettleWorkers is where a shutdown reports jobs that did not
+	// settle within the Execution options' SettleTimeout.
+	PhaseSettleWorkers
+	PhaseSettle
+	PhaseRecycleFrames
+	PhaseRecord
+	PhaseReplay
+	PhaseDeinitPlatform
+	PhaseCloseInput
+	PhaseCloseGraphics
 )
+
+var phaseNames = [...]string{
+	PhaseValidate:         "validate",
+	PhaseInitInput:        "init input",
+	PhaseInitGraphics:     "init graphics",
+	PhaseInitPlatform:     "init platform",
+	PhaseInitSimulation:   "init simulation",
+	PhasePoll:             "poll",
+	PhaseSchedule:         "schedule",
+	PhaseMailbox:          "mailbox",
+	PhaseService:          "service",
+	PhaseShutdownPolicy:   "shutdown policy",
+	PhaseUpdate:           "update",
+	PhasePrepareFrame:     "prepare frame",
+	PhaseRender:           "render",
+	PhasePresent:          "present",
+	PhaseDeinitSimulation: "deinit simulation",
+	PhaseQuiesce:          "quiesce",
+	PhaseSettleWorkers:    "settle workers",
+	PhaseSettle:           "settle",
+	PhaseRecycleFrames:    "recycle frames",
+	PhaseRecord:           "record",
+	PhaseReplay:           "replay",
+	PhaseDeinitPlatform:   "deinit platform",
+	PhaseCloseInput:       "close input",
+	PhaseCloseGraphics:    "close graphics",
+}
+
+// String returns the phase's name as messages write it ("init platform"),
+// or Phase(N) for a value that is no phase.
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) && phaseNames[p] != "" {
+		return phaseNames[p]
+	}
+	return fmt.Sprintf("Phase(%d)", int(p))
+}
 
 // PhaseError is a failure with the phase it happened in. [GameRuntime.Run]
 // returns the first failure of a session wrapped in one; later failures are
@@ -73,12 +110,12 @@ type PhaseError struct {
 func (e *PhaseError) Error() string {
 	msg := fmt.Sprint(e.Err)
 	if inner, ok := strings.CutPrefix(msg, "runtime: "); ok {
-		if strings.HasPrefix(inner, string(e.Phase)) {
+		if strings.HasPrefix(inner, e.Phase.String()) {
 			return msg
 		}
 		msg = inner
 	}
-	return "runtime: " + string(e.Phase) + ": " + msg
+	return "runtime: " + e.Phase.String() + ": " + msg
 }
 
 // Unwrap returns the underlying failure.

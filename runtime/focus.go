@@ -150,6 +150,6 @@ func (s *simulation) applyFocus() {
 		err = s.sched.Resume(s.clock.Now())
 	}
 	if err != nil {
-		s.fails.fail(phaseSchedule, err)
+		s.fails.fail(PhaseSchedule, err)
 	}
 }

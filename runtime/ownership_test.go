@@ -97,7 +97,7 @@ func TestPanicsOutsideHooksStillCleanUp(t *testing.T) {
 					panic(errInjected)
 				}
 			}
-		}, runtime.PhaseRecycle},
+		}, runtime.PhaseRecycleFrames},
 		{"framebuffer resize", func(r *rig) {
 			r.f["renderer.SetFramebufferSize"] = fault{err: errInjected, panics: true}
 			r.game.onPlatform = func(*fakeGame, *runtime.Platform) error { return errors.New("InitPlatform must not run") }

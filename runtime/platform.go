@@ -183,7 +183,7 @@ func (p *platform) chores(now timing.Instant) {
 	p.counters.cycles.Add(1)
 	p.drainDispatcher()
 	if err := p.services.run(Maintenance, now); err != nil {
-		p.fails.fail(phaseService, err)
+		p.fails.fail(PhaseService, err)
 		return
 	}
 	p.applyFrameCap()
@@ -191,7 +191,7 @@ func (p *platform) chores(now timing.Instant) {
 		return
 	}
 	if err := p.pollNow(now); err != nil {
-		p.fails.fail(phasePoll, err)
+		p.fails.fail(PhasePoll, err)
 		return
 	}
 	p.counters.polls.Add(1)
@@ -225,7 +225,7 @@ func (p *platform) applyFrameCap() {
 	}
 	p.frameCap = d
 	if err := p.setPacer(d); err != nil {
-		p.fails.fail(phasePresent, err)
+		p.fails.fail(PhasePresent, err)
 	}
 	p.frameAllowed = false
 	p.storePaceInterval()
@@ -313,11 +313,11 @@ func (p *platform) present(now timing.Instant) {
 	}
 	p.current.PresentAt(now)
 	if err := guard(func() error { return p.adapters.Renderer.Render(p.current) }); err != nil {
-		p.fails.fail(phaseRender, err)
+		p.fails.fail(PhaseRender, err)
 		return
 	}
 	if err := guard(p.adapters.Presenter.Present); err != nil {
-		p.fails.fail(phasePresent, err)
+		p.fails.fail(PhasePresent, err)
 		return
 	}
 	p.shown, p.shownAlpha = true, p.current.Present.Alpha

@@ -203,7 +203,7 @@ func (r *GameRuntime) replayLoop() {
 	for p.beginCycle() {
 		n, err := s.replayBatch()
 		if err != nil {
-			r.fail(phaseReplay, err)
+			r.fail(PhaseReplay, err)
 			break
 		}
 		if n > 0 && !r.fails.any() {
@@ -222,7 +222,7 @@ func (r *GameRuntime) replayLoop() {
 		// after the last update replayed hold its state, so they are
 		// checked too.
 		if err := s.verifyTail(); err != nil {
-			r.fail(phaseReplay, err)
+			r.fail(PhaseReplay, err)
 		}
 	}
 }
@@ -337,7 +337,7 @@ func (s *simulation) replayTick(t *recording.Tick) error {
 		return err
 	}
 	if _, err := s.mailbox.drainN(t.Mailbox); err != nil {
-		s.fails.fail(phaseMailbox, err)
+		s.fails.fail(PhaseMailbox, err)
 		return nil
 	}
 	if err := s.await(at, "platform result", func() bool { return s.dispatcher.completed.Load() >= t.Futures }); err != nil {
@@ -442,7 +442,7 @@ func (s *simulation) replayHook(name recording.HookName, hook func() error) erro
 		return err
 	}
 	if err := s.await(name.String(), "platform result", func() bool { return d.completed.Load() >= w }); err != nil {
-		s.fails.fail(phaseReplay, err)
+		s.fails.fail(PhaseReplay, err)
 		return nil
 	}
 	d.reveal(w)

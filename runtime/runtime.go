@@ -20,9 +20,9 @@ import (
 // graphics (lock it to the OS main thread for GLFW). Every other method is
 // safe from any goroutine unless its comment says otherwise.
 //
-// Its state is split by owner, and the types say which: a [platform] part
-// that only the platform thread touches, a [simulation] part that only the
-// simulation owner touches, and an [exchange] of the few values that cross
+// Its state is split by owner, and the types say which: a platform part
+// that only the platform thread touches, a simulation part that only the
+// simulation owner touches, and an exchange of the few values that cross
 // between them or out to other goroutines. Input and the window sampled
 // with it cross inside the input queue's snapshots; frames cross through
 // the render slots. Each part is given the handles it uses when the
@@ -157,7 +157,7 @@ func (r *GameRuntime) releaseFrame(f *render2d.Frame) {
 		return
 	}
 	if err := guard(func() error { r.opts.FrameRelease(f); return nil }); err != nil {
-		r.fail(phaseRecycle, err)
+		r.fail(PhaseRecycleFrames, err)
 	}
 }
 
@@ -306,13 +306,21 @@ func (r *GameRuntime) TelemetryFrames(dst []timing.TelemetryFrame) []timing.Tele
 	return r.x.telemetryFrames(dst)
 }
 
-// Report is a session's timing report, ready to encode as JSON.
+// ReportVersion is the version of the timing report's JSON, its "version"
+// key. Version 2 writes every key in snake case with its unit ("_ns") and
+// each figure once; version 1 (unversioned) wrote the scheduler's
+// statistics and the input queue's under their Go field names.
+const ReportVersion = 2
+
+// Report is a session's timing report, ready to encode as JSON: every key
+// snake case, durations in nanoseconds with "_ns" in the key.
 type Report struct {
+	Version   int                     `json:"version"`
 	Mode      string                  `json:"mode"`
 	State     string                  `json:"state"`
 	Runtime   Stats                   `json:"runtime"`
 	Slots     render2d.SlotStats      `json:"slots"`
-	Input     input.QueueStats        `json:"input"`
+	Input     InputStats              `json:"input"`
 	Telemetry timing.TelemetryStats   `json:"telemetry"`
 	Timing    timing.Stats            `json:"timing"`
 	Frames    []timing.TelemetryFrame `json:"frames"`
@@ -322,11 +330,12 @@ type Report struct {
 // frames into one value.
 func (r *GameRuntime) Report() Report {
 	return Report{
+		Version:   ReportVersion,
 		Mode:      r.opts.Mode.String(),
 		State:     r.life.State().String(),
 		Runtime:   r.Stats(),
 		Slots:     r.slots.Stats(),
-		Input:     r.queue.Stats(),
+		Input:     InputStats{r.queue.Stats()},
 		Telemetry: r.Telemetry(),
 		Timing:    r.TimingStats(),
 		Frames:    r.TelemetryFrames(nil),

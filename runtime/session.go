@@ -35,20 +35,20 @@ func (r *GameRuntime) initialize() bool {
 	c := r.adapters
 	if c.Input != nil {
 		if err := guard(c.Input.Init); err != nil {
-			r.fail(phaseInitInput, err)
+			r.fail(PhaseInitInput, err)
 			return false
 		}
 	}
 	if err := guard(c.Presenter.Init); err != nil {
-		r.fail(phaseInitGraphics, err)
+		r.fail(PhaseInitGraphics, err)
 		return false
 	}
 	if err := guard(func() error { r.plat.readRefresh(); return nil }); err != nil {
-		r.fail(phaseInitGraphics, err)
+		r.fail(PhaseInitGraphics, err)
 		return false
 	}
 	if err := guard(func() error { c.Display.PollEvents(); return r.plat.sample() }); err != nil {
-		r.fail(phaseInitGraphics, err)
+		r.fail(PhaseInitGraphics, err)
 		return false
 	}
 	r.endpoint.observeClose(r.plat.window.CloseRequested)
@@ -56,7 +56,7 @@ func (r *GameRuntime) initialize() bool {
 	if err := guard(func() error {
 		return r.game.InitPlatform(&Platform{Adapters: r.adapters, Actions: r.actions})
 	}); err != nil {
-		r.fail(phaseInitPlatform, err)
+		r.fail(PhaseInitPlatform, err)
 		return false
 	}
 	if r.stop.Requested() {
@@ -65,7 +65,7 @@ func (r *GameRuntime) initialize() bool {
 	r.sim.tried = true
 	if !r.sim.own {
 		if err := r.sim.initHook(); err != nil {
-			r.fail(phaseInitSimulation, err)
+			r.fail(PhaseInitSimulation, err)
 			return false
 		}
 		return !r.stop.Requested()
@@ -120,50 +120,50 @@ func (r *GameRuntime) shutdown() {
 	}
 	if r.plat.tried {
 		if err := guard(r.game.Quiesce); err != nil {
-			r.fail(phaseQuiesce, err)
+			r.fail(PhaseQuiesce, err)
 		}
 	}
 	// Accepted jobs settle while the platform keeps servicing their
 	// dispatcher work; then the owned pool joins.
 	if err := r.workers.Settle(r.clock, r.plat.waiter, r.opts.Execution.SettleTimeout, func() {
 		if err := guard(func() error { r.plat.drainDispatcher(); return nil }); err != nil {
-			r.fail(phaseSettle, err)
+			r.fail(PhaseSettle, err)
 		}
 	}); err != nil {
-		r.fail(phaseWorkers, err)
+		r.fail(PhaseSettleWorkers, err)
 	}
 	// Settle the work accepted so far, then cancel what remains.
 	if err := guard(func() error { r.plat.drainDispatcher(); return nil }); err != nil {
-		r.fail(phaseSettle, err)
+		r.fail(PhaseSettle, err)
 	}
 	r.dispatcher.close()
 	if err := guard(func() error { r.slots.RecycleAll(); return nil }); err != nil {
-		r.fail(phaseRecycle, err)
+		r.fail(PhaseRecycleFrames, err)
 	}
 	r.plat.current = nil
 	if r.plat.tried {
 		if err := guard(r.game.DeinitPlatform); err != nil {
-			r.fail(phaseDeinitPlatform, err)
+			r.fail(PhaseDeinitPlatform, err)
 		}
 	}
 	c := r.adapters
 	if c.Input != nil {
 		if err := guard(c.Input.Close); err != nil {
-			r.fail(phaseCloseInput, err)
+			r.fail(PhaseCloseInput, err)
 		}
 	}
 	if c.Resources != nil {
 		if err := guard(c.Resources.Close); err != nil {
-			r.fail(phaseCloseGraphics, err)
+			r.fail(PhaseCloseGraphics, err)
 		}
 	}
 	if err := guard(c.Renderer.Close); err != nil {
-		r.fail(phaseCloseGraphics, err)
+		r.fail(PhaseCloseGraphics, err)
 	}
 	if err := guard(c.Presenter.Close); err != nil {
-		r.fail(phaseCloseGraphics, err)
+		r.fail(PhaseCloseGraphics, err)
 	}
 	if err := guard(c.Display.Close); err != nil {
-		r.fail(phaseCloseGraphics, err)
+		r.fail(PhaseCloseGraphics, err)
 	}
 }

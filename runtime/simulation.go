@@ -118,7 +118,7 @@ func (s *simulation) applyTimingOptions() {
 		return
 	}
 	if err := s.sched.SetOptions(want); err != nil {
-		s.fails.fail(phaseSchedule, err)
+		s.fails.fail(PhaseSchedule, err)
 	}
 }
 
@@ -127,7 +127,7 @@ func (s *simulation) applyTimingOptions() {
 func (s *simulation) runBatch(now timing.Instant) int {
 	batch, err := s.sched.Advance(now)
 	if err != nil {
-		s.fails.fail(phaseSchedule, err)
+		s.fails.fail(PhaseSchedule, err)
 		return 0
 	}
 	stats := s.sched.Stats()
@@ -139,7 +139,7 @@ func (s *simulation) runBatch(now timing.Instant) int {
 		u := &batch.Updates[i]
 		drained, err := s.mailbox.drainN(-1)
 		if err != nil {
-			s.fails.fail(phaseMailbox, err)
+			s.fails.fail(PhaseMailbox, err)
 			break
 		}
 		futures := s.dispatcher.revealSettled()
@@ -149,7 +149,7 @@ func (s *simulation) runBatch(now timing.Instant) int {
 			// a replay, which asks no policy for an accepted request,
 			// will have it.
 			if err := s.checkpoint(); err != nil {
-				s.fails.fail(phaseRecord, err)
+				s.fails.fail(PhaseRecord, err)
 				break
 			}
 		}
@@ -158,7 +158,7 @@ func (s *simulation) runBatch(now timing.Instant) int {
 		}
 		at := s.clock.Now()
 		if err := s.services.run(PreUpdate, at); err != nil {
-			s.fails.fail(phaseService, err)
+			s.fails.fail(PhaseService, err)
 			break
 		}
 		if s.x.delivery() == input.Timestamped {
@@ -172,7 +172,7 @@ func (s *simulation) runBatch(now timing.Instant) int {
 		t.Window = s.in.Window()
 		if s.rec.Writer != nil {
 			if err := s.record(drained, futures); err != nil {
-				s.fails.fail(phaseRecord, err)
+				s.fails.fail(PhaseRecord, err)
 				break
 			}
 		}
@@ -200,18 +200,18 @@ func (s *simulation) update() bool {
 	t := &s.tick
 	t.Owed = Owed{}
 	if err := guard(func() error { return s.game.Update(t) }); err != nil {
-		s.fails.fail(phaseUpdate, err)
+		s.fails.fail(PhaseUpdate, err)
 		return false
 	}
 	if t.Owed != (Owed{}) {
 		if err := t.Owed.owe(s.sched); err != nil {
-			s.fails.fail(phaseSchedule, err)
+			s.fails.fail(PhaseSchedule, err)
 			return false
 		}
 	}
 	if s.rec.Writer != nil && s.rec.Hash != nil && ((t.Number+1)%uint64(s.every) == 0 || s.checkNow || t.StopRequested()) {
 		if err := s.checkpoint(); err != nil {
-			s.fails.fail(phaseRecord, err)
+			s.fails.fail(PhaseRecord, err)
 			return false
 		}
 	}
@@ -248,7 +248,7 @@ func (s *simulation) prepare() bool {
 	w.Frame().Span = span
 	if err := guard(func() error { return s.game.PrepareFrame(w) }); err != nil {
 		s.slots.Discard(w)
-		s.fails.fail(phasePrepareFrame, err)
+		s.fails.fail(PhasePrepareFrame, err)
 		return false
 	}
 	if f := w.Frame(); f.Span.Step > 0 && !f.Moves() {
@@ -292,7 +292,7 @@ func (s *simulation) main() {
 	}()
 	err := s.initHook()
 	if err != nil {
-		s.fails.fail(phaseInitSimulation, err)
+		s.fails.fail(PhaseInitSimulation, err)
 	}
 	close(s.initDone)
 	s.wakePlatform()
@@ -360,7 +360,7 @@ func (s *simulation) runHook(name recording.HookName, hook func() error) error {
 	d.revealing.Store(revealAtUpdates)
 	if s.rec.Writer != nil {
 		if werr := s.rec.Writer.Hook(&recording.Hook{Name: name, Futures: d.visible.Load()}); werr != nil {
-			s.fails.fail(phaseRecord, werr)
+			s.fails.fail(PhaseRecord, werr)
 		}
 	}
 	return err
@@ -372,13 +372,13 @@ func (s *simulation) deinit() {
 	if s.unchecked && !s.fails.any() {
 		// The last ticks are verified on replay too.
 		if err := s.checkpoint(); err != nil {
-			s.fails.fail(phaseRecord, err)
+			s.fails.fail(PhaseRecord, err)
 		}
 	}
 	s.mailbox.close()
 	if s.tried {
 		if err := s.runHook(recording.HookDeinitSimulation, s.game.DeinitSimulation); err != nil {
-			s.fails.fail(phaseDeinitSimulation, err)
+			s.fails.fail(PhaseDeinitSimulation, err)
 		}
 	}
 }

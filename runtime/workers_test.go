@@ -397,8 +397,8 @@ func TestSettleTimeout(t *testing.T) {
 		_, err := r.run()
 		close(stuck)
 		var pe *runtime.PhaseError
-		if !errors.Is(err, work.ErrSettleTimeout) || !errors.As(err, &pe) || pe.Phase != runtime.PhaseWorkers {
-			t.Fatalf("Run: got %v, want ErrSettleTimeout in phase %q", err, runtime.PhaseWorkers)
+		if !errors.Is(err, work.ErrSettleTimeout) || !errors.As(err, &pe) || pe.Phase != runtime.PhaseSettleWorkers {
+			t.Fatalf("Run: got %v, want ErrSettleTimeout in phase %q", err, runtime.PhaseSettleWorkers)
 		}
 		if !strings.Contains(err.Error(), "1 still running after 25ms") {
 			t.Errorf("Run: got %q, want it to say how many jobs and how long", err)

@@ -18,6 +18,9 @@ fi
 step "go vet"
 go vet ./...
 
+step "exported API: every name of the last release is kept or has an Adapt line"
+go run ./scripts/apicheck
+
 step "bench module (its own go.mod, so ./... leaves it out) is tidy, builds and vets"
 (cd bench && go mod tidy -diff && go vet ./...)
 

@@ -20,34 +20,35 @@ import (
 // it may differ from the exact remainder by a few nanoseconds.
 type Ledger struct {
 	// Real is the time from Start to the latest Advance.
-	Real time.Duration
+	Real time.Duration `json:"real_ns"`
 	// Simulated is the sum of every update's Delta.
-	Simulated time.Duration
+	Simulated time.Duration `json:"simulated_ns"`
 	// DroppedExcessLag is dropped by DropExcessLag.
-	DroppedExcessLag time.Duration
+	DroppedExcessLag time.Duration `json:"dropped_excess_lag_ns"`
 	// DroppedCatchUpCap is dropped by VariableCatchUp's RecoveryCap.
-	DroppedCatchUpCap time.Duration
+	DroppedCatchUpCap time.Duration `json:"dropped_catch_up_cap_ns"`
 	// DroppedCutoff is dropped by RepayDebt's SlowDown past the cutoff.
-	DroppedCutoff time.Duration
+	DroppedCutoff time.Duration `json:"dropped_cutoff_ns"`
 	// DroppedDropTime is dropped by RepayDebt's DropTime past the cutoff.
-	DroppedDropTime time.Duration
+	DroppedDropTime time.Duration `json:"dropped_drop_time_ns"`
 	// DroppedByHook is dropped at the request of a DebtHook.
-	DroppedByHook time.Duration
+	DroppedByHook time.Duration `json:"dropped_by_hook_ns"`
 	// Suspended is the total of gaps longer than DebtOptions.SuspendAfter.
-	Suspended time.Duration
+	Suspended time.Duration `json:"suspended_ns"`
 	// Adjusted is the net debt added by AdjustDebt (negative: removed),
 	// AddResimulation and AdjustAdvantage included.
-	Adjusted time.Duration
+	Adjusted time.Duration `json:"adjusted_ns"`
 	// Resimulation is the part of Adjusted that is real time spent
 	// resimulating after rollbacks ([Scheduler.AddResimulation]), and
 	// Advantage the part that is frame advantage over remote peers
 	// ([Scheduler.AdjustAdvantage]; ahead is negative).
-	Resimulation, Advantage time.Duration
+	Resimulation time.Duration `json:"resimulation_ns"`
+	Advantage    time.Duration `json:"advantage_ns"`
 	// PendingDebt is the time owed in whole steps, negative when the
 	// simulation is ahead; zero in variable mode.
-	PendingDebt time.Duration
+	PendingDebt time.Duration `json:"pending_debt_ns"`
 	// PendingRemainder is the pending time beyond whole steps.
-	PendingRemainder time.Duration
+	PendingRemainder time.Duration `json:"pending_remainder_ns"`
 }
 
 // Dropped returns the total dropped by every policy.
@@ -190,14 +191,14 @@ func (m Mechanism) String() string {
 
 // Stats is a snapshot of the scheduler for overlays and telemetry.
 type Stats struct {
-	Mode     Mode
-	Recovery Recovery
+	Mode     Mode     `json:"mode"`
+	Recovery Recovery `json:"recovery"`
 	// Step is the fixed step rounded to whole nanoseconds.
-	Step time.Duration
+	Step time.Duration `json:"step_ns"`
 	// Debt is the time owed in whole steps, negative when ahead, and
 	// DebtTime the same as time.
-	Debt     int64
-	DebtTime time.Duration
+	Debt     int64         `json:"debt_steps"`
+	DebtTime time.Duration `json:"debt_ns"`
 	// Rate is the pace of simulated time against real time: 1 unless
 	// RepayDebt's pacing is speeding up or slowing down. It is the pace
 	// the simulation runs at, to within a step, for any cadence of Advance
@@ -205,31 +206,33 @@ type Stats struct {
 	// always does; a loop that calls Advance every interval i needs
 	// Rate*i to be at most MaxFixedUpdates steps (times MaxStepScale with
 	// VariableStep), or the batch limit, not pacing, sets the pace.
-	Rate float64
+	Rate float64 `json:"rate"`
 	// Enabled lists the RepayDebt mechanisms switched on (none under other
 	// policies); Acting those that acted in the latest Advance.
-	Enabled Mechanism
-	Acting  Mechanism
-	// Dropped and Suspended are totals since Start.
-	Dropped   time.Duration
-	Suspended time.Duration
-	// Ticks counts updates since Start by Kind.
-	Ticks [NumKinds]uint64
+	Enabled Mechanism `json:"enabled"`
+	Acting  Mechanism `json:"acting"`
+	// Dropped and Suspended are totals since Start: Ledger.Dropped() and
+	// Ledger.Suspended, so the JSON report leaves them to the ledger.
+	Dropped   time.Duration `json:"-"`
+	Suspended time.Duration `json:"-"`
+	// Ticks counts updates since Start by Kind (in JSON an array in the
+	// order of the Kind constants).
+	Ticks [NumKinds]uint64 `json:"ticks_by_kind"`
 	// Steps counts fixed steps simulated, merged steps included.
-	Steps uint64
+	Steps uint64 `json:"steps"`
 	// QuietTicks counts updates marked quiet.
-	QuietTicks uint64
+	QuietTicks uint64 `json:"quiet_ticks"`
 	// MergedSteps counts steps simulated inside merged updates.
-	MergedSteps uint64
+	MergedSteps uint64 `json:"merged_steps"`
 	// Resimulated counts the ticks run again after rollbacks, as reported
 	// by [Scheduler.AddResimulation]; the time they took is
 	// Ledger.Resimulation.
-	Resimulated uint64
+	Resimulated uint64 `json:"resimulated_ticks"`
 	// Alpha is the interpolation factor, as [Scheduler.Alpha].
-	Alpha float64
+	Alpha float64 `json:"alpha"`
 	// NextUpdateAt is as [Scheduler.NextUpdateAt].
-	NextUpdateAt Instant
-	Ledger       Ledger
+	NextUpdateAt Instant `json:"next_update_at_ns"`
+	Ledger       Ledger  `json:"ledger"`
 }
 
 // owed is the debt reported in whole steps: none in variable mode, where

@@ -18,7 +18,7 @@ const (
 	maxEarlyWakes = 8
 )
 
-// ErrWaitInterrupted is returned by a wait that [osWaiter.Wake] cut short. A
+// ErrWaitInterrupted is returned by a wait that [Waiter.Wake] cut short. A
 // [FramePacer] answers it with [PaceInterrupted] and keeps its target.
 var ErrWaitInterrupted = errors.New("timing: wait interrupted")
 
@@ -79,8 +79,9 @@ const (
 	// PaceWaitFailed: the wait returned an error; the frame starts at once,
 	// possibly early, and the schedule keeps its phase.
 	PaceWaitFailed
-	// PaceWaitLimit: the wait returned early maxEarlyWakes times; the frame
-	// starts anyway, possibly early, and the schedule keeps its phase.
+	// PaceWaitLimit: the wait returned early eight times in one call (the
+	// most a call waits again); the frame starts anyway, possibly early,
+	// and the schedule keeps its phase.
 	PaceWaitLimit
 	// PaceClockRegression: a reading went below the previous one, or the
 	// target was more than two intervals away; the schedule is re-anchored

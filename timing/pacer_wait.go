@@ -6,9 +6,9 @@ import (
 	"time"
 )
 
-// DefaultWaitSlice is the longest single sleep of an [NewOSWaiter]'s waiter made with it
-// by [NewOSWaiter], and so the longest a [osWaiter.Wake] can go unnoticed on
-// Linux. It is well under the runtime's 10 ms maintenance period and costs
+// DefaultWaitSlice is the longest single sleep of a waiter that
+// [NewOSWaiter] made with it, and so the longest a [Waiter.Wake] can go
+// unnoticed on Linux. It is well under the runtime's 10 ms maintenance period and costs
 // a few extra wake-ups per 60 Hz frame, which add no lateness: the last
 // slice still sleeps to the absolute target.
 const DefaultWaitSlice = 4 * time.Millisecond
@@ -69,9 +69,9 @@ type osWaiter struct {
 	waitState
 }
 
-// NewOSWaiter returns an osWaiter that sleeps at most slice at a time
-// ([DefaultWaitSlice] suits a loop that must notice a Wake within a few
-// milliseconds). A zero slice sleeps in one piece, so on Linux a Wake is
+// NewOSWaiter returns the operating system's waiter, sleeping at most
+// slice at a time ([DefaultWaitSlice] suits a loop that must notice a Wake
+// within a few milliseconds). A zero slice sleeps in one piece, so on Linux a Wake is
 // seen only by the next WaitUntil. The slice must be 0 to 1 s.
 func NewOSWaiter(slice time.Duration) (Waiter, error) {
 	if slice < 0 || slice > time.Second {
@@ -82,8 +82,8 @@ func NewOSWaiter(slice time.Duration) (Waiter, error) {
 	return w, nil
 }
 
-// NewFutexWaiter returns an osWaiter that sleeps in one piece and that a Wake
-// interrupts at once: on Linux with a futex, elsewhere as [NewOSWaiter].
+// NewFutexWaiter returns the operating system's waiter, sleeping in one
+// piece, that a Wake interrupts at once: on Linux with a futex, elsewhere as [NewOSWaiter].
 func NewFutexWaiter() Waiter {
 	w := &osWaiter{futex: true}
 	w.waitState.init()

@@ -194,7 +194,9 @@ func (t *Telemetry) AppendWindow(dst []TelemetryFrame) []TelemetryFrame {
 //
 // The simulation's totals (updates by kind, time dropped and suspended)
 // are the scheduler's, in [Stats]; the telemetry keeps only each frame's
-// count of updates, in its window.
+// count of updates, in its window. Debt and Rate are the scheduler's as of
+// the latest frame ([Stats.DebtTime] and [Stats.Rate]), so JSON leaves them
+// to the scheduler's statistics.
 //
 // Window statistics cover the measured frames in the window; lateness
 // statistics only those of them a pacing call started. Median and
@@ -206,8 +208,8 @@ type TelemetryStats struct {
 	Accepted         time.Duration `json:"accepted_ns"`
 	Discarded        time.Duration `json:"discarded_ns"`
 
-	Debt time.Duration `json:"debt_ns"`
-	Rate float64       `json:"rate"`
+	Debt time.Duration `json:"-"`
+	Rate float64       `json:"-"`
 
 	PacingInterval      time.Duration `json:"pacing_interval_ns"`
 	PaceUnpaced         uint64        `json:"pace_unpaced"`

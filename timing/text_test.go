@@ -41,8 +41,8 @@ func TestStatsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"Mode":"fixed"`, `"Recovery":"repay-debt"`, `"Acting":"pacing+quiet-ticks"`,
-		`"Enabled":"pacing+quiet-ticks+suspension+cutoff"`} {
+	for _, want := range []string{`"mode":"fixed"`, `"recovery":"repay-debt"`, `"acting":"pacing+quiet-ticks"`,
+		`"enabled":"pacing+quiet-ticks+suspension+cutoff"`, `"ledger":{"real_ns":1500000000,`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("JSON %s lacks %s", b, want)
 		}

@@ -113,8 +113,11 @@
 // timing.recovery_prefix=2 and timing.recovery_cap=100ms, applied after the
 // configuration file and in command-line order with --set; an invalid value
 // is reported with the flag that gave it. [Report] is the timing report
-// written by --timing-report, as JSON or as an SVG chart; its presentation
-// section has presents and ticks per second over the latest 120 presents.
+// written by --timing-report, as JSON or as an SVG chart. Its JSON keys are
+// snake case with units ("_ns") and each figure appears once: the
+// scheduler's ledger is timing.ledger, and ledger_check adds it up and
+// checks it balances; its presentation section has presents and ticks per
+// second over the latest 120 presents.
 //
 //	g, _ := demo.New(demo.Options{Sprites: 500})
 //	sim, _ := frameworktest.New(g.Framework(), frameworktest.Options{})

@@ -13,12 +13,13 @@ import (
 )
 
 // Report is the demo's timing report: the runtime's report (counters,
-// telemetry, scheduler statistics and the recent frames) with the ledger
-// spelled out and checked, what reached the screen, and the settings of
-// the run.
+// telemetry, scheduler statistics with the ledger, and the recent frames)
+// with the ledger checked, what reached the screen, and the settings of
+// the run. Its JSON follows the runtime's ([runtime.ReportVersion]): snake
+// case, units in the keys, each figure once.
 type Report struct {
 	runtime.Report
-	Ledger       LedgerReport       `json:"ledger"`
+	Ledger       LedgerReport       `json:"ledger_check"`
 	Presentation PresentationReport `json:"presentation"`
 	Settings     ReportSettings     `json:"settings"`
 	// Load is the background load at the start, when there was one.
@@ -43,32 +44,24 @@ type PresentationReport struct {
 	JudderSteps int     `json:"judder_steps"`
 }
 
-// LedgerReport says where the real time of the run went. Balanced is true
-// when real = simulated + dropped + suspended + pending (after adjustments)
-// holds exactly; ImbalanceNS is the difference otherwise.
+// LedgerReport checks the scheduler's ledger (the report's
+// "timing.ledger", where each bucket of real time is) and adds it up:
+// DroppedNS over every policy, PendingNS the debt and the remainder.
+// Balanced is true when real + adjusted = simulated + dropped + suspended +
+// pending holds exactly; ImbalanceNS is the difference otherwise.
 type LedgerReport struct {
-	RealNS      int64 `json:"real_ns"`
-	SimulatedNS int64 `json:"simulated_ns"`
 	DroppedNS   int64 `json:"dropped_ns"`
-	SuspendedNS int64 `json:"suspended_ns"`
 	PendingNS   int64 `json:"pending_ns"`
-	AdjustedNS  int64 `json:"adjusted_ns"`
-	// ResimulationNS and AdvantageNS are the parts of AdjustedNS that
-	// rollback owed: real time spent resimulating ResimulatedTicks ticks,
-	// and frame advantage over remote peers (ahead is negative).
-	ResimulationNS   int64  `json:"resimulation_ns,omitempty"`
-	AdvantageNS      int64  `json:"advantage_ns,omitempty"`
-	ResimulatedTicks uint64 `json:"resimulated_ticks,omitempty"`
-	Balanced         bool   `json:"balanced"`
-	ImbalanceNS      int64  `json:"imbalance_ns"`
+	Balanced    bool  `json:"balanced"`
+	ImbalanceNS int64 `json:"imbalance_ns"`
 }
 
-// ReportSettings are the settings a run ended with.
+// ReportSettings are the settings a run ended with. The fixed step is the
+// scheduler's, in the report's timing section.
 type ReportSettings struct {
 	Mode            string `json:"mode"`
 	TimingMode      string `json:"timing_mode"`
 	Recovery        string `json:"recovery"`
-	StepNS          int64  `json:"step_ns"`
 	IntervalNS      int64  `json:"interval_ns"`
 	MaxFixedUpdates int    `json:"max_fixed_updates"`
 	RecoveryPrefix  int    `json:"recovery_prefix"`
@@ -113,15 +106,13 @@ func MakeReport(r runtime.Report, o runtime.Options) Report {
 	return Report{
 		Report: r,
 		Ledger: LedgerReport{
-			RealNS: int64(l.Real), SimulatedNS: int64(l.Simulated), DroppedNS: int64(l.Dropped()),
-			SuspendedNS: int64(l.Suspended), PendingNS: int64(l.Pending()), AdjustedNS: int64(l.Adjusted),
-			ResimulationNS: int64(l.Resimulation), AdvantageNS: int64(l.Advantage), ResimulatedTicks: r.Timing.Resimulated,
+			DroppedNS: int64(l.Dropped()), PendingNS: int64(l.Pending()),
 			Balanced: off == 0, ImbalanceNS: int64(off),
 		},
 		Presentation: pr,
 		Settings: ReportSettings{
 			Mode: o.Mode.String(), TimingMode: o.Timing.Mode.String(), Recovery: o.Timing.Recovery.String(),
-			StepNS: int64(o.Timing.FixedStep), IntervalNS: int64(o.Timing.Interval),
+			IntervalNS:      int64(o.Timing.Interval),
 			MaxFixedUpdates: o.Timing.MaxFixedUpdates, RecoveryPrefix: o.Timing.RecoveryPrefix,
 			RecoveryCapNS: int64(o.Timing.RecoveryCap), FrameCapNS: int64(o.FrameCap),
 			Delivery: o.Polling.Delivery.String(),
@@ -174,7 +165,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	p(`<rect width="100%%" height="100%%" fill="#11151f"/>` + "\n")
 	p(`<text x="%d" y="22" fill="#e8eefc" font-size="15">Metronome timing report: %s, %s, %s</text>`+"\n", svgLeft, esc(r.Settings.Mode), esc(r.Settings.TimingMode), esc(r.Settings.Recovery))
 	p(`<text x="%d" y="42" fill="#b8c2d8">%d frames presented, %d updates, dropped %s, suspended %s, ledger %s</text>`+"\n",
-		svgLeft, r.Runtime.FramesPresented, r.Runtime.Updates, durText(time.Duration(r.Ledger.DroppedNS)), durText(time.Duration(r.Ledger.SuspendedNS)), balancedText(r.Ledger))
+		svgLeft, r.Runtime.FramesPresented, r.Runtime.Updates, durText(time.Duration(r.Ledger.DroppedNS)), durText(r.Timing.Ledger.Suspended), balancedText(r.Ledger))
 
 	// Frame intervals.
 	axis(bw, "frame interval", svgIntTop, svgIntH, maxInt)

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"io"
+	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -56,7 +59,7 @@ func TestReportLedger(t *testing.T) {
 				t.Fatal(err)
 			}
 			var back struct {
-				Ledger   demo.LedgerReport   `json:"ledger"`
+				Ledger   demo.LedgerReport   `json:"ledger_check"`
 				Settings demo.ReportSettings `json:"settings"`
 				Frames   []json.RawMessage   `json:"frames"`
 			}
@@ -113,5 +116,108 @@ func TestReportSVG(t *testing.T) {
 	}
 	if strings.Contains(buf.String(), "<script>") {
 		t.Error("settings text is not escaped in the SVG")
+	}
+}
+
+// TestReportKeys walks every key of a real report: one naming convention
+// (snake case, durations in nanoseconds ending in _ns), each figure once,
+// and a version. The report used to write the scheduler's statistics and
+// the input queue's under their Go names (timing.NextUpdateAt,
+// input.PeakPendingRecords) and the ledger twice (ledger and
+// timing.Ledger).
+func TestReportKeys(t *testing.T) {
+	g, sim := newSim(t, demo.Options{Sprites: 50, Seed: 3})
+	if err := sim.RunTicks(60); err != nil {
+		t.Fatal(err)
+	}
+	r := g.Report()
+	if r.Load == nil {
+		r.Load = &demo.LoadReport{} // the load section's keys too
+	}
+	var buf bytes.Buffer
+	if err := r.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc["version"]; got != float64(runtime.ReportVersion) {
+		t.Errorf("version: got %v, want %d", got, runtime.ReportVersion)
+	}
+	snake := regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+	// leaves maps each figure's key to where it appears. The load section
+	// repeats one set of figures for the load and after it, and frames is
+	// a series; neither is a second copy of a figure elsewhere.
+	leaves := map[string][]string{}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				p := strings.TrimPrefix(path+"."+k, ".")
+				if !snake.MatchString(k) {
+					t.Errorf("key %s: %q is not snake case", p, k)
+				}
+				walk(p, e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(path+"[]", e)
+			}
+		default:
+			if !strings.HasPrefix(path, "load.") && !strings.HasPrefix(path, "frames[]") {
+				name := path[strings.LastIndexByte(path, '.')+1:]
+				if !slices.Contains(leaves[name], path) {
+					leaves[name] = append(leaves[name], path)
+				}
+			}
+		}
+	}
+	walk("", doc)
+	for name, paths := range leaves {
+		// Counts of different things may share a word; a quantity with a
+		// unit is one figure and appears once.
+		if len(paths) > 1 && (strings.HasSuffix(name, "_ns") || name == "rate" || name == "balanced") {
+			t.Errorf("%s appears %d times: %v", name, len(paths), paths)
+		}
+	}
+	checkDurationKeys(t, reflect.TypeOf(r), "")
+}
+
+// checkDurationKeys checks that every duration or instant JSON writes has
+// a key ending in _ns.
+func checkDurationKeys(t *testing.T, typ reflect.Type, path string) {
+	t.Helper()
+	for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array {
+		typ = typ.Elem()
+	}
+	if typ.Kind() != reflect.Struct || typ.Implements(reflect.TypeFor[json.Marshaler]()) {
+		return
+	}
+	for f := range typ.Fields() {
+		if !f.IsExported() {
+			continue
+		}
+		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if key == "-" {
+			continue
+		}
+		if f.Anonymous && key == "" {
+			checkDurationKeys(t, f.Type, path)
+			continue
+		}
+		if key == "" {
+			key = f.Name
+		}
+		p := strings.TrimPrefix(path+"."+key, ".")
+		ft := f.Type
+		for ft.Kind() == reflect.Array || ft.Kind() == reflect.Slice {
+			ft = ft.Elem()
+		}
+		if (ft == reflect.TypeFor[time.Duration]() || ft == reflect.TypeFor[timing.Instant]()) && !strings.HasSuffix(key, "_ns") {
+			t.Errorf("%s is a %v in nanoseconds; its key should end in _ns", p, ft)
+		}
+		checkDurationKeys(t, f.Type, p)
 	}
 }

@@ -255,22 +255,26 @@ func checkReport(t *testing.T, path, mode string) {
 			Updates         uint64 `json:"updates"`
 		} `json:"runtime"`
 		Frames []json.RawMessage `json:"frames"`
-		Ledger struct {
-			Real      int64 `json:"real_ns"`
-			Simulated int64 `json:"simulated_ns"`
-			Dropped   int64 `json:"dropped_ns"`
-			Suspended int64 `json:"suspended_ns"`
-			Pending   int64 `json:"pending_ns"`
-			Adjusted  int64 `json:"adjusted_ns"`
-			Balanced  bool  `json:"balanced"`
-		} `json:"ledger"`
+		Timing struct {
+			Ledger struct {
+				Real      int64 `json:"real_ns"`
+				Simulated int64 `json:"simulated_ns"`
+				Suspended int64 `json:"suspended_ns"`
+				Adjusted  int64 `json:"adjusted_ns"`
+			} `json:"ledger"`
+		} `json:"timing"`
+		Check struct {
+			Dropped  int64 `json:"dropped_ns"`
+			Pending  int64 `json:"pending_ns"`
+			Balanced bool  `json:"balanced"`
+		} `json:"ledger_check"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatalf("timing report is not valid JSON: %v", err)
 	}
-	l := r.Ledger
-	if l.Real <= 0 || l.Real+l.Adjusted != l.Simulated+l.Dropped+l.Suspended+l.Pending || !l.Balanced {
-		t.Errorf("ledger does not balance: %+v", l)
+	l, c := r.Timing.Ledger, r.Check
+	if l.Real <= 0 || l.Real+l.Adjusted != l.Simulated+c.Dropped+l.Suspended+c.Pending || !c.Balanced {
+		t.Errorf("ledger does not balance: %+v, %+v", l, c)
 	}
 	if r.Runtime.FramesPresented < 240 || r.Runtime.Updates == 0 {
 		t.Errorf("runtime: got %d frames and %d updates, want at least 240 frames", r.Runtime.FramesPresented, r.Runtime.Updates)
