@@ -1,5 +1,5 @@
 // Package ecstest checks, in a game's tests, that the game's snapshots
-// travel to another process (the binary form of [ecs.Snapshot.AppendBinary]
+// travel to another process and what its rollbacks cost (the binary form of [ecs.Snapshot.AppendBinary]
 // and [ecs.App.DecodeSnapshot]):
 //
 //   - [Travel] sends one App's state to another App of the game and
@@ -10,6 +10,9 @@
 //     never a panic, with allocation bounded by the input's length.
 //   - [BenchWire] measures encoding and decoding a game's snapshot, per
 //     entity, beside the in-memory save.
+//   - [Rollback] is one rollback of a game (a restore, ticks run again, a
+//     save): [Rollback.Bench] measures it and [Rollback.Allocs] counts
+//     its allocations for the game's allocation test.
 //
 // Each game's test sets up its own App (its input, its seeds, the ticks
 // at which to send) and makes one of these calls:
