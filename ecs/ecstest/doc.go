@@ -1,6 +1,7 @@
 // Package ecstest checks, in a game's tests, that the game's snapshots
-// travel to another process and what its rollbacks cost (the binary form of [ecs.Snapshot.AppendBinary]
-// and [ecs.App.DecodeSnapshot]):
+// travel to another process (the binary form of
+// [ecs.Snapshot.AppendBinary] and [ecs.App.DecodeSnapshot]), and what its
+// rollbacks cost:
 //
 //   - [Travel] sends one App's state to another App of the game and
 //     checks that the receiver then has the sender's hash; [SameHash]
