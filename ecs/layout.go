@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/metronome-go/metronome/internal/binio"
 	arche "github.com/mlange-42/arche/ecs"
 )
 
@@ -611,26 +612,26 @@ func (l *layout) appendWire(b []byte, p unsafe.Pointer) []byte {
 		case leaf8:
 			b = append(b, *(*uint8)(q))
 		case leaf16:
-			b = le.AppendUint16(b, *(*uint16)(q))
+			b = binio.AppendU16(b, *(*uint16)(q))
 		case leaf32:
-			b = le.AppendUint32(b, *(*uint32)(q))
+			b = binio.AppendU32(b, *(*uint32)(q))
 		case leaf64:
-			b = le.AppendUint64(b, *(*uint64)(q))
+			b = binio.AppendU64(b, *(*uint64)(q))
 		case leafIndex:
-			b = le.AppendUint32(b, (*arche.Entity)(q).ID())
+			b = binio.AppendU32(b, (*arche.Entity)(q).ID())
 		case leafGen:
-			b = le.AppendUint32(b, (*arche.Entity)(q).Generation())
+			b = binio.AppendU32(b, (*arche.Entity)(q).Generation())
 		case leafString:
 			s := *(*string)(q)
-			b = le.AppendUint32(b, uint32(len(s)))
+			b = binio.AppendU32(b, uint32(len(s)))
 			b = append(b, s...)
 		case leafSlice:
 			h := (*sliceHeader)(q)
 			if h.data == nil {
-				b = le.AppendUint32(b, 0)
+				b = binio.AppendU32(b, 0)
 				continue
 			}
-			b = le.AppendUint32(b, uint32(h.len)+1)
+			b = binio.AppendU32(b, uint32(h.len)+1)
 			for k := range h.len {
 				b = f.elem.appendWire(b, unsafe.Add(h.data, uintptr(k)*f.elem.size))
 			}
@@ -649,44 +650,44 @@ func (l *layout) appendWire(b []byte, p unsafe.Pointer) []byte {
 // reflect.Value of their own type, so the garbage collector sees every
 // pointer written.
 func (l *layout) decodeWire(d *wireDecoder, p unsafe.Pointer) {
-	for i := 0; i < len(l.named) && d.err == nil; i++ {
+	for i := 0; i < len(l.named) && d.Err() == nil; i++ {
 		f := &l.named[i]
 		q := unsafe.Add(p, f.off)
 		switch f.kind {
 		case leaf8:
-			v := d.u8()
+			v := d.Byte()
 			if f.boolean && v > 1 {
-				d.failf("%s is a bool holding %d, allowed 0 or 1", f.name, v)
+				d.Failf("%s is a bool holding %d, allowed 0 or 1", f.name, v)
 			}
 			*(*uint8)(q) = v
 		case leaf16:
-			*(*uint16)(q) = d.u16()
+			*(*uint16)(q) = d.U16()
 		case leaf32:
-			*(*uint32)(q) = d.u32()
+			*(*uint32)(q) = d.U32()
 		case leaf64:
-			*(*uint64)(q) = d.u64()
+			*(*uint64)(q) = d.U64()
 		case leafIndex:
-			id := d.u32()
+			id := d.U32()
 			i++ // the generation, next in every layout
-			*(*arche.Entity)(q) = d.entity(id, d.u32(), f.name)
+			*(*arche.Entity)(q) = d.entity(id, d.U32(), f.name)
 		case leafString:
-			n := d.u32()
-			*(*string)(q) = string(d.take(int(n), f.name))
+			n := d.U32()
+			*(*string)(q) = string(d.Bytes(int(n)))
 		case leafSlice:
-			n := d.u32()
+			n := d.U32()
 			if n == 0 {
 				continue
 			}
 			n--
 			least := max(f.elem.wireMin, 1)
-			if uint64(n)*uint64(least) > uint64(len(d.b)) {
-				d.failf("%s is a slice of %d elements, more than the %d bytes left could hold", f.name, n, len(d.b))
+			if uint64(n)*uint64(least) > uint64(d.Left()) {
+				d.Failf("%s is a slice of %d elements, more than the %d bytes left could hold", f.name, n, d.Left())
 				return
 			}
 			nv := reflect.MakeSlice(f.typ, int(n), int(n))
 			reflect.NewAt(f.typ, q).Elem().Set(nv)
 			base := nv.UnsafePointer()
-			for k := 0; k < int(n) && d.err == nil; k++ {
+			for k := 0; k < int(n) && d.Err() == nil; k++ {
 				f.elem.decodeWire(d, unsafe.Add(base, uintptr(k)*f.elem.size))
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/internal/binio"
 	arche "github.com/mlange-42/arche/ecs"
 )
 
@@ -110,9 +111,9 @@ func (s *Snapshot) AppendBinary(b []byte) ([]byte, error) {
 	}
 	start := len(b)
 	b = append(b, snapshotMagic...)
-	b = le.AppendUint32(b, SnapshotVersion)
-	b = le.AppendUint64(b, 0) // body length, set below
-	b = le.AppendUint64(b, 0) // checksum, set below
+	b = binio.AppendU32(b, SnapshotVersion)
+	b = binio.AppendU64(b, 0) // body length, set below
+	b = binio.AppendU64(b, 0) // checksum, set below
 	body := len(b)
 	b, err := s.appendBody(b)
 	if err != nil {
@@ -134,7 +135,7 @@ func (s *Snapshot) appendBody(b []byte) ([]byte, error) {
 			n++
 		}
 	}
-	b = le.AppendUint32(b, uint32(n))
+	b = binio.AppendU32(b, uint32(n))
 	for _, t := range builtinTypes {
 		b = w.appendType(b, roleBuiltin, t)
 	}
@@ -156,26 +157,26 @@ func (s *Snapshot) appendBody(b []byte) ([]byte, error) {
 	}
 
 	// The entity pool, the live entities and their archetypes.
-	b = le.AppendUint32(b, uint32(len(ws.dump.Entities)))
+	b = binio.AppendU32(b, uint32(len(ws.dump.Entities)))
 	for _, e := range ws.dump.Entities {
-		b = le.AppendUint32(b, e.ID())
-		b = le.AppendUint32(b, e.Generation())
+		b = binio.AppendU32(b, e.ID())
+		b = binio.AppendU32(b, e.Generation())
 	}
-	b = le.AppendUint32(b, ws.dump.Next)
-	b = le.AppendUint32(b, ws.dump.Available)
-	b = le.AppendUint32(b, uint32(len(ws.ents)))
+	b = binio.AppendU32(b, ws.dump.Next)
+	b = binio.AppendU32(b, ws.dump.Available)
+	b = binio.AppendU32(b, uint32(len(ws.ents)))
 	for _, e := range ws.ents {
-		b = le.AppendUint32(b, e.ID())
+		b = binio.AppendU32(b, e.ID())
 	}
-	b = le.AppendUint32(b, uint32(len(ws.runs)))
+	b = binio.AppendU32(b, uint32(len(ws.runs)))
 	for _, r := range ws.runs {
-		b = le.AppendUint32(b, uint32(r.n))
+		b = binio.AppendU32(b, uint32(r.n))
 		at := len(b)
-		b = le.AppendUint16(b, 0)
+		b = binio.AppendU16(b, 0)
 		k := 0
 		for i, c := range ws.comps {
 			if r.mask.Get(c.(wireComponent).archeID(w)) {
-				b = le.AppendUint16(b, uint16(i))
+				b = binio.AppendU16(b, uint16(i))
 				k++
 			}
 		}
@@ -194,23 +195,23 @@ func (s *Snapshot) appendBody(b []byte) ([]byte, error) {
 	}
 
 	// The App's own state.
-	b = le.AppendUint64(b, s.ticks)
-	b = le.AppendUint64(b, uint64(s.gameStart))
-	b = appendBool(b, s.paused)
-	b = appendBool(b, s.pauseReq)
-	b = le.AppendUint32(b, s.epoch)
+	b = binio.AppendU64(b, s.ticks)
+	b = binio.AppendU64(b, uint64(s.gameStart))
+	b = binio.AppendBool(b, s.paused)
+	b = binio.AppendBool(b, s.pauseReq)
+	b = binio.AppendU32(b, s.epoch)
 	b = appendWireOf(w.layoutOf(builtinTypes[0]), b, &s.time)
 	b = appendWireOf(w.layoutOf(builtinTypes[1]), b, &s.window)
 	at := len(b)
-	b = le.AppendUint32(b, 0)
+	b = binio.AppendU32(b, 0)
 	b, err := s.pcg.AppendBinary(b)
 	if err != nil {
 		return b, fmt.Errorf("%w: random source: %w", ErrSnapshot, err)
 	}
 	le.PutUint32(b[at:], uint32(len(b)-at-4))
-	b = le.AppendUint32(b, uint32(len(s.cosmetic)))
+	b = binio.AppendU32(b, uint32(len(s.cosmetic)))
 	for _, d := range s.cosmetic {
-		b = le.AppendUint64(b, uint64(d))
+		b = binio.AppendU64(b, uint64(d))
 	}
 	if w.wireQueue == nil { // made once, so that encoding allocates nothing
 		w.wireQueue, w.wireTimers = w.eventWriter("gameplay queue"), w.eventWriter("timers")
@@ -228,17 +229,10 @@ func (w *World) appendType(b []byte, role byte, t ComponentType) []byte {
 	l := w.layoutOf(t)
 	b = append(b, role)
 	name := t.String()
-	b = le.AppendUint32(b, uint32(len(name)))
+	b = binio.AppendU32(b, uint32(len(name)))
 	b = append(b, name...)
-	b = le.AppendUint64(b, l.fingerprint)
-	return appendBool(b, l.err == nil)
-}
-
-func appendBool(b []byte, v bool) []byte {
-	if v {
-		return append(b, 1)
-	}
-	return append(b, 0)
+	b = binio.AppendU64(b, l.fingerprint)
+	return binio.AppendBool(b, l.err == nil)
 }
 
 // eventWriter returns the payload writer of the gameplay queue or the
@@ -278,9 +272,9 @@ func (c *componentValues[T]) wireEntities() []arche.Entity { return c.ents }
 
 func (c *componentValues[T]) appendWire(w *World, b []byte) []byte {
 	l := w.layoutOf(c.st.ct)
-	b = le.AppendUint32(b, uint32(len(c.ents)))
+	b = binio.AppendU32(b, uint32(len(c.ents)))
 	for i, e := range c.ents {
-		b = le.AppendUint32(b, e.ID())
+		b = binio.AppendU32(b, e.ID())
 		if l.err == nil {
 			b = appendWireOf(l, b, &c.vals[i])
 		}
@@ -293,10 +287,10 @@ func (c *componentValues[T]) decodeWire(w *World, d *wireDecoder, sent bool) {
 	n := d.count(4, c.st.ct.String()+" entities")
 	c.empty()
 	for range n {
-		if d.err != nil {
+		if d.Err() != nil {
 			return
 		}
-		c.ents = append(c.ents, d.live(d.u32(), c.st.ct.String()))
+		c.ents = append(c.ents, d.live(d.U32(), c.st.ct.String()))
 		var zero T
 		c.vals = append(c.vals, zero)
 		if sent {
@@ -314,7 +308,7 @@ func (c *componentValues[T]) empty() {
 func (r *resourceValue[T]) typ() ComponentType { return TypeOf[T]() }
 
 func (r *resourceValue[T]) appendWire(w *World, b []byte) []byte {
-	b = appendBool(b, r.has)
+	b = binio.AppendBool(b, r.has)
 	if r.has {
 		b = appendWireOf(r.l, b, &r.v)
 	}
@@ -322,7 +316,7 @@ func (r *resourceValue[T]) appendWire(w *World, b []byte) []byte {
 }
 
 func (r *resourceValue[T]) decodeWire(w *World, d *wireDecoder) {
-	r.has = d.flag("resource " + r.typ().String())
+	r.has = d.Flag("resource " + r.typ().String())
 	if r.has {
 		decodeWireOf(r.l, d, &r.v)
 	}
@@ -334,16 +328,16 @@ func (v *stateValues[S]) appendWire(w *World, b []byte) []byte {
 	l := w.layoutOf(v.typ())
 	b = appendWireOf(l, b, &v.current)
 	b = appendWireOf(l, b, &v.next)
-	b = appendBool(b, v.pending)
-	return le.AppendUint64(b, v.transitions)
+	b = binio.AppendBool(b, v.pending)
+	return binio.AppendU64(b, v.transitions)
 }
 
 func (v *stateValues[S]) decodeWire(w *World, d *wireDecoder) {
 	l := w.layoutOf(v.typ())
 	decodeWireOf(l, d, &v.current)
 	decodeWireOf(l, d, &v.next)
-	v.pending = d.flag("States pending")
-	v.transitions = d.u64()
+	v.pending = d.Flag("States pending")
+	v.transitions = d.U64()
 }
 
 // DecodeSnapshot reads a snapshot in the binary form of
@@ -381,13 +375,13 @@ func (a *App) DecodeSnapshot(s *Snapshot, b []byte) error {
 	if err != nil {
 		return err
 	}
-	d := wireDecoder{b: body}
+	d := wireDecoder{Reader: binio.NewReader(body, ErrSnapshot)}
 	a.decodeBody(s, &d)
-	if d.err == nil && len(d.b) != 0 {
-		d.failf("%d bytes follow the snapshot", len(d.b))
+	if d.Err() == nil && d.Left() != 0 {
+		d.Failf("%d bytes follow the snapshot", d.Left())
 	}
-	if d.err != nil {
-		return d.err
+	if d.Err() != nil {
+		return d.Err()
 	}
 	s.valid = true
 	return nil
@@ -431,19 +425,19 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	n := d.count(1+4+8+1, "type table")
 	types := make([]wireType, 0, n)
 	for range n {
-		if d.err != nil {
+		if d.Err() != nil {
 			return
 		}
-		t := wireType{role: d.u8()}
-		t.name = string(d.take(int(d.u32()), "type name"))
-		t.fp = d.u64()
-		t.sent = d.flag("type table")
+		t := wireType{role: d.Byte()}
+		t.name = string(d.Bytes(int(d.U32())))
+		t.fp = d.U64()
+		t.sent = d.Flag("type table")
 		if t.role < roleBuiltin || t.role > roleState {
-			d.failf("type %q has role %d, allowed %d..%d", t.name, t.role, roleBuiltin, roleState)
+			d.Failf("type %q has role %d, allowed %d..%d", t.name, t.role, roleBuiltin, roleState)
 		}
 		types = append(types, t)
 	}
-	if d.err != nil {
+	if d.Err() != nil {
 		return
 	}
 	// The built-in, resource and state types a has, in table order (as
@@ -474,7 +468,7 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 			continue
 		}
 		if k >= len(want) {
-			d.failf("the snapshot holds %s %s, which this App does not have (another game or build)", roleNames[t.role], t.name)
+			d.Failf("the snapshot holds %s %s, which this App does not have (another game or build)", roleNames[t.role], t.name)
 			return
 		}
 		if !a.sameType(d, t, want[k].role, want[k].t) {
@@ -483,7 +477,7 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 		k++
 	}
 	if k < len(want) {
-		d.failf("this App has %s %v, which the snapshot does not hold (another game or build)", roleNames[want[k].role], want[k].t)
+		d.Failf("this App has %s %v, which the snapshot does not hold (another game or build)", roleNames[want[k].role], want[k].t)
 		return
 	}
 	// The component types, by name among a's, made for those a has met
@@ -504,11 +498,11 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	for i, t := range comps {
 		j, ok := byName[t.name]
 		if !ok {
-			d.failf("the snapshot holds component type %s, which this App has not met: another game or build, or a type this App's set-up has not used yet (make a filter or map of it at set-up, ecs.NewFilter1 or ecs.NewMap)", t.name)
+			d.Failf("the snapshot holds component type %s, which this App has not met: another game or build, or a type this App's set-up has not used yet (make a filter or map of it at set-up, ecs.NewFilter1 or ecs.NewMap)", t.name)
 			return
 		}
 		if seen[j] {
-			d.failf("the snapshot holds component type %s twice", t.name)
+			d.Failf("the snapshot holds component type %s twice", t.name)
 			return
 		}
 		seen[j] = true
@@ -520,23 +514,23 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 
 	// The entity pool.
 	np := d.count(8, "entity pool")
-	if d.err != nil {
+	if d.Err() != nil {
 		return
 	}
 	if np < 1 {
-		d.failf("the entity pool is empty; it holds at least the reserved zero entity")
+		d.Failf("the entity pool is empty; it holds at least the reserved zero entity")
 		return
 	}
 	d.pool = ws.dump.Entities[:0]
 	for range np {
-		d.pool = append(d.pool, d.newEntity(d.u32(), d.u32()))
+		d.pool = append(d.pool, d.newEntity(d.U32(), d.U32()))
 	}
-	next, avail := d.u32(), d.u32()
-	if d.err != nil {
+	next, avail := d.U32(), d.U32()
+	if d.Err() != nil {
 		return
 	}
 	if d.pool[0].ID() != 0 || d.pool[0].Generation() != math.MaxUint32 {
-		d.failf("the entity pool's first entry is %d.%d, not the reserved zero entity", d.pool[0].ID(), d.pool[0].Generation())
+		d.Failf("the entity pool's first entry is %d.%d, not the reserved zero entity", d.pool[0].ID(), d.pool[0].Generation())
 		return
 	}
 	ws.dump = arche.EntityDump{Entities: d.pool, Next: next, Available: avail}
@@ -546,16 +540,16 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	d.runOf = make([]int32, np) // entity index -> run + 1, 0 when dead
 	ws.ents = ws.ents[:0]
 	for range ne {
-		if d.err != nil {
+		if d.Err() != nil {
 			return
 		}
-		id := d.u32()
+		id := d.U32()
 		if id == 0 || id >= np || d.pool[id].ID() != id {
-			d.failf("live entity %d is not a live entry of the pool of %d", id, np)
+			d.Failf("live entity %d is not a live entry of the pool of %d", id, np)
 			return
 		}
 		if d.runOf[id] != 0 {
-			d.failf("entity %d is live twice", id)
+			d.Failf("entity %d is live twice", id)
 			return
 		}
 		d.runOf[id] = -1
@@ -563,13 +557,13 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	}
 	// The free list: avail dead entries, each once.
 	if uint64(ne)+uint64(avail) != uint64(np)-1 {
-		d.failf("the entity pool has %d entries, %d live and %d free (want one more entry, the zero entity)", np, ne, avail)
+		d.Failf("the entity pool has %d entries, %d live and %d free (want one more entry, the zero entity)", np, ne, avail)
 		return
 	}
 	free := next
 	for range avail {
 		if free == 0 || free >= np || d.runOf[free] != 0 {
-			d.failf("the entity pool's free list reaches index %d, not a free entry of the pool of %d", free, np)
+			d.Failf("the entity pool's free list reaches index %d, not a free entry of the pool of %d", free, np)
 			return
 		}
 		d.runOf[free] = -2
@@ -589,34 +583,34 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	at := 0
 	ids := make([]arche.ID, 0, 8)
 	for r := range nr {
-		if d.err != nil {
+		if d.Err() != nil {
 			return
 		}
-		cnt := d.u32()
-		nt := int(d.u16())
+		cnt := d.U32()
+		nt := int(d.U16())
 		if uint64(at)+uint64(cnt) > uint64(len(ws.ents)) {
-			d.failf("archetype %d holds %d entities past the %d live ones", r, cnt, len(ws.ents))
+			d.Failf("archetype %d holds %d entities past the %d live ones", r, cnt, len(ws.ents))
 			return
 		}
 		if nt > arche.MaskTotalBits {
-			d.failf("archetype %d has %d component types, allowed up to %d", r, nt, arche.MaskTotalBits)
+			d.Failf("archetype %d has %d component types, allowed up to %d", r, nt, arche.MaskTotalBits)
 			return
 		}
 		runStart = append(runStart, len(d.runTypes))
 		ids = ids[:0]
 		for range nt {
-			ci := int(d.u16())
-			if d.err != nil {
+			ci := int(d.U16())
+			if d.Err() != nil {
 				return
 			}
 			if ci >= len(comps) {
-				d.failf("archetype %d has component type %d of %d", r, ci, len(comps))
+				d.Failf("archetype %d has component type %d of %d", r, ci, len(comps))
 				return
 			}
 			id := ws.comps[slot[ci]].(wireComponent).archeID(w)
 			for _, x := range ids {
 				if x == id {
-					d.failf("archetype %d has component type %s twice", r, comps[ci].name)
+					d.Failf("archetype %d has component type %s twice", r, comps[ci].name)
 					return
 				}
 			}
@@ -629,11 +623,11 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 		}
 		at += int(cnt)
 	}
-	if d.err != nil {
+	if d.Err() != nil {
 		return
 	}
 	if at != len(ws.ents) {
-		d.failf("the archetypes hold %d of the %d live entities", at, len(ws.ents))
+		d.Failf("the archetypes hold %d of the %d live entities", at, len(ws.ents))
 		return
 	}
 	runStart = append(runStart, len(d.runTypes))
@@ -649,7 +643,7 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 	for ci, t := range comps {
 		c := ws.comps[slot[ci]].(wireComponent)
 		c.decodeWire(w, d, t.sent)
-		if d.err != nil {
+		if d.Err() != nil {
 			return
 		}
 		want := 0
@@ -660,13 +654,13 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 		}
 		ents := c.wireEntities()
 		if len(ents) != want {
-			d.failf("component type %s is on %d entities, and the archetypes give it %d", t.name, len(ents), want)
+			d.Failf("component type %s is on %d entities, and the archetypes give it %d", t.name, len(ents), want)
 			return
 		}
 		for _, e := range ents {
 			r := d.runOf[e.ID()] - 1
 			if d.stamp[e.ID()] == int32(ci+1) || !hasType(d.runTypes[runStart[r]:runStart[r+1]], ci) {
-				d.failf("entity %d has a value of component type %s twice, or its archetype has not that type", e.ID(), t.name)
+				d.Failf("entity %d has a value of component type %s twice, or its archetype has not that type", e.ID(), t.name)
 				return
 			}
 			d.stamp[e.ID()] = int32(ci + 1)
@@ -675,64 +669,66 @@ func (a *App) decodeBody(s *Snapshot, d *wireDecoder) {
 
 	// Resources and states.
 	for _, r := range ws.res {
-		if r != nil && d.err == nil {
+		if r != nil && d.Err() == nil {
 			r.(wireValue).decodeWire(w, d)
 		}
 	}
 	for _, st := range s.states {
-		if d.err == nil {
+		if d.Err() == nil {
 			st.(wireValue).decodeWire(w, d)
 		}
 	}
 
 	// The App's own state.
-	s.ticks = d.u64()
-	s.gameStart = time.Duration(d.u64())
-	s.paused = d.flag("paused")
-	s.pauseReq = d.flag("pause requested")
-	s.epoch = d.u32()
+	s.ticks = d.U64()
+	s.gameStart = time.Duration(d.U64())
+	s.paused = d.Flag("paused")
+	s.pauseReq = d.Flag("pause requested")
+	s.epoch = d.U32()
 	decodeWireOf(w.layoutOf(builtinTypes[0]), d, &s.time)
 	decodeWireOf(w.layoutOf(builtinTypes[1]), d, &s.window)
-	pcg := d.take(int(d.u32()), "random source")
-	if d.err != nil {
+	pcg := d.Bytes(int(d.U32()))
+	if d.Err() != nil {
 		return
 	}
 	if err := s.pcg.UnmarshalBinary(pcg); err != nil {
-		d.failf("random source: %v", err)
+		d.Failf("random source: %v", err)
 		return
 	}
 	nc := d.count(8, "cosmetic systems")
-	if d.err == nil && int(nc) != len(a.entries) {
-		d.failf("the snapshot holds the skipped time of %d systems, and this App has %d (another game or build)", nc, len(a.entries))
+	if d.Err() == nil && int(nc) != len(a.entries) {
+		d.Failf("the snapshot holds the skipped time of %d systems, and this App has %d (another game or build)", nc, len(a.entries))
 		return
 	}
 	s.cosmetic = s.cosmetic[:0]
 	for range nc {
-		s.cosmetic = append(s.cosmetic, time.Duration(d.u64()))
+		s.cosmetic = append(s.cosmetic, time.Duration(d.U64()))
 	}
-	if d.err != nil {
+	if d.Err() != nil {
 		return
 	}
 	get := func(b []byte, ev *Event) ([]byte, error) {
-		d.b = b
+		d.Continue(b)
 		var we wireEvent
 		decodeWireOf(w.layoutOf(builtinTypes[2]), d, &we)
 		*ev = Event{Kind: we.Kind, Entity: we.Entity, Value: we.Value}
-		return d.b, d.err
+		return d.Rest(), d.Err()
 	}
-	var err error
-	if d.b, err = s.queue.DecodeBinary(d.b, a.queue.Cap(), get); err != nil {
-		d.fail(fmt.Errorf("%w: gameplay queue: %w", ErrSnapshot, err))
+	rest, err := s.queue.DecodeBinary(d.Rest(), a.queue.Cap(), get)
+	if err != nil {
+		d.Fail(fmt.Errorf("%w: gameplay queue: %w", ErrSnapshot, err))
 		return
 	}
+	d.Continue(rest)
 	if s.queue.Now() != s.ticks {
-		d.failf("the gameplay queue is at tick %d and the App at %d", s.queue.Now(), s.ticks)
+		d.Failf("the gameplay queue is at tick %d and the App at %d", s.queue.Now(), s.ticks)
 		return
 	}
-	if d.b, err = s.timers.DecodeBinary(d.b, a.timers.Cap(), get); err != nil {
-		d.fail(fmt.Errorf("%w: timers: %w", ErrSnapshot, err))
+	if rest, err = s.timers.DecodeBinary(d.Rest(), a.timers.Cap(), get); err != nil {
+		d.Fail(fmt.Errorf("%w: timers: %w", ErrSnapshot, err))
 		return
 	}
+	d.Continue(rest)
 
 	// New versions, never used by a's world: a restore rebuilds it.
 	w.versions++
@@ -745,13 +741,13 @@ func (a *App) sameType(d *wireDecoder, t wireType, role byte, want ComponentType
 	l := a.world.layoutOf(want)
 	switch {
 	case t.role != role || t.name != want.String():
-		d.failf("the snapshot holds %s %s where this App has %s %v (another game or build)", roleNames[t.role], t.name, roleNames[role], want)
+		d.Failf("the snapshot holds %s %s where this App has %s %v (another game or build)", roleNames[t.role], t.name, roleNames[role], want)
 	case t.fp != l.fingerprint:
-		d.failf("%s %s differs between the snapshot and this build (fingerprint %#016x, here %#016x): its fields or their types changed", roleNames[role], t.name, t.fp, l.fingerprint)
+		d.Failf("%s %s differs between the snapshot and this build (fingerprint %#016x, here %#016x): its fields or their types changed", roleNames[role], t.name, t.fp, l.fingerprint)
 	case t.sent != (l.err == nil):
-		d.failf("%s %s is plain data in one build and not in the other", roleNames[role], t.name)
+		d.Failf("%s %s is plain data in one build and not in the other", roleNames[role], t.name)
 	case role != roleComponent && l.err != nil:
-		d.failf("%s %s cannot be sent: %v", roleNames[role], t.name, l.err)
+		d.Failf("%s %s cannot be sent: %v", roleNames[role], t.name, l.err)
 	default:
 		return true
 	}
@@ -770,8 +766,7 @@ func hasType(ts []int32, ci int) bool {
 // wireDecoder reads a snapshot's body. The first failure is kept in err,
 // after which every read returns zero.
 type wireDecoder struct {
-	b   []byte
-	err error
+	binio.Reader
 	// pool is the decoded entity pool; runOf maps an entity index to its
 	// archetype (plus one), 0 for one that is not live; stamp is scratch.
 	pool     []arche.Entity
@@ -781,85 +776,20 @@ type wireDecoder struct {
 	json     []byte
 }
 
-func (d *wireDecoder) fail(err error) {
-	if d.err == nil {
-		d.err = err
-	}
-	d.b = nil
-}
-
-func (d *wireDecoder) failf(format string, args ...any) {
-	d.fail(fmt.Errorf("%w: "+format, append([]any{ErrSnapshot}, args...)...))
-}
-
-func (d *wireDecoder) take(n int, what string) []byte {
-	if d.err != nil {
-		return nil
-	}
-	if n < 0 || len(d.b) < n {
-		d.failf("snapshot cut short in its %s (%d bytes wanted, %d left)", what, n, len(d.b))
-		return nil
-	}
-	p := d.b[:n:n]
-	d.b = d.b[n:]
-	return p
-}
-
-func (d *wireDecoder) u8() uint8 {
-	if p := d.take(1, "values"); p != nil {
-		return p[0]
-	}
-	return 0
-}
-
-func (d *wireDecoder) u16() uint16 {
-	if p := d.take(2, "values"); p != nil {
-		return le.Uint16(p)
-	}
-	return 0
-}
-
-func (d *wireDecoder) u32() uint32 {
-	if p := d.take(4, "values"); p != nil {
-		return le.Uint32(p)
-	}
-	return 0
-}
-
-func (d *wireDecoder) u64() uint64 {
-	if p := d.take(8, "values"); p != nil {
-		return le.Uint64(p)
-	}
-	return 0
-}
-
-func (d *wireDecoder) flag(what string) bool {
-	v := d.u8()
-	if v > 1 {
-		d.failf("%s flag is %d, allowed 0 or 1", what, v)
-	}
-	return v == 1
-}
-
 // count reads a count of items of at least each bytes, failing when what
 // is left could not hold them: so nothing sized by a count allocates more
 // than the input's length allows.
 func (d *wireDecoder) count(each int, what string) uint32 {
-	n := d.u32()
-	if d.err == nil && uint64(n)*uint64(each) > uint64(len(d.b)) {
-		d.failf("%s of %d items, more than the %d bytes left could hold", what, n, len(d.b))
-		return 0
-	}
-	return n
+	return uint32(d.Count32(what, math.MaxInt32, each))
 }
 
 // live returns the live entity of index id.
 func (d *wireDecoder) live(id uint32, what string) arche.Entity {
-	if d.err != nil {
+	if d.Err() != nil {
 		return arche.Entity{}
 	}
 	if int(id) >= len(d.runOf) || d.runOf[id] <= 0 {
-		d.failf("a %s value is on entity %d, which is not live", what, id)
+		d.Failf("a %s value is on entity %d, which is not live", what, id)
 		return arche.Entity{}
 	}
 	return d.pool[id]
@@ -869,11 +799,11 @@ func (d *wireDecoder) live(id uint32, what string) arche.Entity {
 // value (field names it): the zero Entity, or one of an index the pool
 // holds, live or not (a component may keep an entity that died).
 func (d *wireDecoder) entity(id, gen uint32, field string) arche.Entity {
-	if d.err != nil || id == 0 && gen == 0 {
+	if d.Err() != nil || id == 0 && gen == 0 {
 		return arche.Entity{}
 	}
 	if int(id) >= len(d.pool) || id == 0 {
-		d.failf("%s is entity %d.%d, outside the pool of %d", field, id, gen, len(d.pool))
+		d.Failf("%s is entity %d.%d, outside the pool of %d", field, id, gen, len(d.pool))
 		return arche.Entity{}
 	}
 	if e := d.pool[id]; e.ID() == id && e.Generation() == gen {
@@ -890,7 +820,7 @@ func (d *wireDecoder) entity(id, gen uint32, field string) arche.Entity {
 // json.Unmarshal the bytes, which it has just written, would be scanned
 // once more before the call, at twice the allocations.
 func (d *wireDecoder) newEntity(id, gen uint32) arche.Entity {
-	if d.err != nil {
+	if d.Err() != nil {
 		return arche.Entity{}
 	}
 	d.json = append(d.json[:0], '[')
@@ -900,7 +830,7 @@ func (d *wireDecoder) newEntity(id, gen uint32) arche.Entity {
 	d.json = append(d.json, ']')
 	var e arche.Entity
 	if err := e.UnmarshalJSON(d.json); err != nil {
-		d.failf("entity %d.%d: %v", id, gen, err)
+		d.Failf("entity %d.%d: %v", id, gen, err)
 	}
 	return e
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/internal/binio"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -125,9 +126,6 @@ const (
 
 	lastRecordKind = input.RecordFullscreen
 )
-
-func zz(v int64) uint64   { return uint64(v<<1) ^ uint64(v>>63) }
-func unzz(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 // Cursor positions and scroll offsets are often whole or half numbers,
 // whose float64 bits end in zero bytes: reversed, they make short varints.
@@ -300,39 +298,39 @@ func (s *stream) appendTick(b []byte, t *Tick) []byte {
 	set(len(t.Shutdown) > 0, fShutdown)
 	set(len(s.players) > 0 && !slices.Equal(t.Players, s.players), fPlayers)
 
-	b = binary.AppendUvarint(b, f<<1)
+	b = binio.AppendUvarint(b, f<<1)
 	if f&fDelta != 0 {
-		b = binary.AppendUvarint(b, zz(int64(u.Delta-s.delta)))
+		b = binio.AppendVarint(b, int64(u.Delta-s.delta))
 	}
 	if f&fStart != 0 {
-		b = binary.AppendUvarint(b, zz(int64(u.Start-s.end)))
+		b = binio.AppendVarint(b, int64(u.Start-s.end))
 	}
 	if f&fEnd != 0 {
-		b = binary.AppendUvarint(b, zz(int64(u.End-u.Start-timing.Instant(u.Delta))))
+		b = binio.AppendVarint(b, int64(u.End-u.Start-timing.Instant(u.Delta)))
 	}
 	if f&fNumber != 0 {
-		b = binary.AppendUvarint(b, zz(int64(u.Number-s.number-1)))
+		b = binio.AppendVarint(b, int64(u.Number-s.number-1))
 	}
 	if f&fSteps != 0 {
-		b = binary.AppendUvarint(b, zz(int64(u.Steps)-stepsFor(u.Kind)))
+		b = binio.AppendVarint(b, int64(u.Steps)-stepsFor(u.Kind))
 	}
 	if f&fDropped != 0 {
-		b = binary.AppendUvarint(b, zz(int64(u.Dropped)))
+		b = binio.AppendVarint(b, int64(u.Dropped))
 	}
 	if f&fInputStart != 0 {
-		b = binary.AppendUvarint(b, zz(int64(t.InputStart-s.inputEnd)))
+		b = binio.AppendVarint(b, int64(t.InputStart-s.inputEnd))
 	}
 	if f&fInputEnd != 0 {
-		b = binary.AppendUvarint(b, zz(inLen-s.inputLen))
+		b = binio.AppendVarint(b, inLen-s.inputLen)
 	}
 	if f&fPolls != 0 {
-		b = binary.AppendUvarint(b, zz(int64(t.Polls)-s.polls))
+		b = binio.AppendVarint(b, int64(t.Polls)-s.polls)
 	}
 	if f&fMailbox != 0 {
-		b = binary.AppendUvarint(b, zz(int64(t.Mailbox)))
+		b = binio.AppendVarint(b, int64(t.Mailbox))
 	}
 	if f&fFutures != 0 {
-		b = binary.AppendUvarint(b, zz(int64(t.Futures-s.futures)))
+		b = binio.AppendVarint(b, int64(t.Futures-s.futures))
 	}
 	if f&fTiming != 0 {
 		b = s.appendStats(b, &w)
@@ -341,12 +339,12 @@ func (s *stream) appendTick(b []byte, t *Tick) []byte {
 		b = appendRecords(b, t.InputStart, t.Records)
 	}
 	if f&fShutdown != 0 {
-		b = binary.AppendUvarint(b, uint64(len(t.Shutdown)))
+		b = binio.AppendUvarint(b, uint64(len(t.Shutdown)))
 		for i := range t.Shutdown {
 			q := &t.Shutdown[i]
-			b = appendString(b, q.Reason)
-			b = binary.AppendUvarint(b, zz(int64(q.At-u.Start)))
-			b = binary.AppendUvarint(b, q.Seq)
+			b = binio.AppendString(b, q.Reason)
+			b = binio.AppendVarint(b, int64(q.At-u.Start))
+			b = binio.AppendUvarint(b, q.Seq)
 		}
 	}
 	if f&fPlayers != 0 {
@@ -371,7 +369,7 @@ func (s *stream) appendPlayers(b []byte, in []input.Stats) []byte {
 			players |= 1 << p
 		}
 	}
-	b = binary.AppendUvarint(b, players)
+	b = binio.AppendUvarint(b, players)
 	for p := range len(in) / n {
 		if players&(1<<p) == 0 {
 			continue
@@ -382,7 +380,7 @@ func (s *stream) appendPlayers(b []byte, in []input.Stats) []byte {
 				actions |= 1 << a
 			}
 		}
-		b = binary.AppendUvarint(b, actions)
+		b = binio.AppendUvarint(b, actions)
 		for a := range n {
 			if actions&(1<<a) != 0 {
 				b = appendAction(b, &in[p*n+a])
@@ -425,22 +423,22 @@ func appendAction(b []byte, st *input.Stats) []byte {
 	if math.Float32bits(st.Peak) != 0 {
 		h |= sPeak
 	}
-	b = binary.AppendUvarint(b, h)
+	b = binio.AppendUvarint(b, h)
 	if h&sPresses != 0 {
-		b = binary.AppendUvarint(b, zz(int64(st.Presses)))
+		b = binio.AppendVarint(b, int64(st.Presses))
 	}
 	if h&sReleases != 0 {
-		b = binary.AppendUvarint(b, zz(int64(st.Releases)))
+		b = binio.AppendVarint(b, int64(st.Releases))
 	}
 	if h&sHeld != 0 {
-		b = binary.AppendUvarint(b, zz(int64(st.Held)))
+		b = binio.AppendVarint(b, int64(st.Held))
 	}
 	for _, v := range [...]struct {
 		bit uint64
 		f   float32
 	}{{sValue, st.Value}, {sStartValue, st.StartValue}, {sMean, st.Mean}, {sPeak, st.Peak}} {
 		if h&v.bit != 0 {
-			b = binary.AppendUvarint(b, f32Word(v.f))
+			b = binio.AppendUvarint(b, f32Word(v.f))
 		}
 	}
 	return b
@@ -451,25 +449,25 @@ func appendAction(b []byte, st *input.Stats) []byte {
 func (s *stream) decodePlayers(d *decoder) {
 	n := s.actions
 	count := len(s.players) / n
-	players := d.uvarint()
-	if d.err == nil && players >= 1<<count {
-		d.failf("the mask of players whose input changed, %#x, names players that do not exist (allowed: bits 0 to %d)", players, count-1)
+	players := d.Uvarint()
+	if d.Err() == nil && players >= 1<<count {
+		d.Failf("the mask of players whose input changed, %#x, names players that do not exist (allowed: bits 0 to %d)", players, count-1)
 		return
 	}
-	if d.err == nil && players == 0 {
-		d.failf("tick flags say a player's input changed, but the mask names none")
+	if d.Err() == nil && players == 0 {
+		d.Failf("tick flags say a player's input changed, but the mask names none")
 		return
 	}
-	for p := 0; p < count && d.err == nil; p++ {
+	for p := 0; p < count && d.Err() == nil; p++ {
 		if players&(1<<p) == 0 {
 			continue
 		}
-		actions := d.uvarint()
-		if d.err == nil && (actions == 0 || (n < 64 && actions >= 1<<n)) {
-			d.failf("player %d: the mask of actions that changed, %#x, is not one of 1 to %#x", p, actions, uint64(1)<<n-1)
+		actions := d.Uvarint()
+		if d.Err() == nil && (actions == 0 || (n < 64 && actions >= 1<<n)) {
+			d.Failf("player %d: the mask of actions that changed, %#x, is not one of 1 to %#x", p, actions, uint64(1)<<n-1)
 			return
 		}
-		for a := 0; a < n && d.err == nil; a++ {
+		for a := 0; a < n && d.Err() == nil; a++ {
 			if actions&(1<<a) != 0 {
 				decodeAction(d, &s.players[p*n+a])
 			}
@@ -478,29 +476,29 @@ func (s *stream) decodePlayers(d *decoder) {
 }
 
 func decodeAction(d *decoder, st *input.Stats) {
-	h := d.uvarint()
-	if d.err == nil && h > sAll {
-		d.failf("action state header %#x names fields that do not exist (allowed: bits 0 to 8)", h)
+	h := d.Uvarint()
+	if d.Err() == nil && h > sAll {
+		d.Failf("action state header %#x names fields that do not exist (allowed: bits 0 to 8)", h)
 		return
 	}
 	*st = input.Stats{Down: h&sDown != 0, WasDown: h&sWasDown != 0}
 	if h&sPresses != 0 {
-		st.Presses = d.toInt("action presses", d.varint())
+		st.Presses = d.toInt("action presses", d.Varint())
 	}
 	if h&sReleases != 0 {
-		st.Releases = d.toInt("action releases", d.varint())
+		st.Releases = d.toInt("action releases", d.Varint())
 	}
 	if h&sHeld != 0 {
-		st.Held = time.Duration(d.varint())
+		st.Held = time.Duration(d.Varint())
 	}
 	for _, v := range [...]struct {
 		bit uint64
 		f   *float32
 	}{{sValue, &st.Value}, {sStartValue, &st.StartValue}, {sMean, &st.Mean}, {sPeak, &st.Peak}} {
 		if h&v.bit != 0 {
-			w := d.uvarint()
+			w := d.Uvarint()
 			if w > math.MaxUint32 {
-				d.failf("an action's value %#x does not fit a float32", w)
+				d.Failf("an action's value %#x does not fit a float32", w)
 			}
 			*v.f = math.Float32frombits(bits.ReverseBytes32(uint32(w)))
 		}
@@ -508,22 +506,22 @@ func decodeAction(d *decoder, st *input.Stats) {
 }
 
 func appendPacing(b []byte, p *Pacing) []byte {
-	b = binary.AppendUvarint(b, itemPacing)
-	b = binary.AppendUvarint(b, p.Update)
-	b = binary.AppendUvarint(b, zz(p.Tick))
-	b = binary.AppendUvarint(b, zz(int64(p.Resimulated)))
-	b = binary.AppendUvarint(b, zz(int64(p.ResimulationTime)))
-	b = binary.AppendUvarint(b, zz(int64(p.Held)))
-	return binary.AppendUvarint(b, zz(int64(p.Advantage)))
+	b = binio.AppendUvarint(b, itemPacing)
+	b = binio.AppendUvarint(b, p.Update)
+	b = binio.AppendVarint(b, p.Tick)
+	b = binio.AppendVarint(b, int64(p.Resimulated))
+	b = binio.AppendVarint(b, int64(p.ResimulationTime))
+	b = binio.AppendVarint(b, int64(p.Held))
+	return binio.AppendVarint(b, int64(p.Advantage))
 }
 
 func pacingItem(d *decoder, p *Pacing) {
-	p.Update = d.uvarint()
-	p.Tick = d.varint()
-	p.Resimulated = d.toInt("Pacing.Resimulated", d.varint())
-	p.ResimulationTime = time.Duration(d.varint())
-	p.Held = time.Duration(d.varint())
-	p.Advantage = time.Duration(d.varint())
+	p.Update = d.Uvarint()
+	p.Tick = d.Varint()
+	p.Resimulated = d.toInt("Pacing.Resimulated", d.Varint())
+	p.ResimulationTime = time.Duration(d.Varint())
+	p.Held = time.Duration(d.Varint())
+	p.Advantage = time.Duration(d.Varint())
 }
 
 func (s *stream) appendStats(b []byte, w *[nStats]uint64) []byte {
@@ -537,13 +535,13 @@ func (s *stream) appendStats(b []byte, w *[nStats]uint64) []byte {
 		case wFloat:
 			v = cur ^ prev
 		case wSecond:
-			v = zz(int64(cur - prev - s.slope[i]))
+			v = binio.Zigzag(int64(cur - prev - s.slope[i]))
 			s.slope[i] = cur - prev
 		case wFirst, wByte:
-			v = zz(int64(cur - prev))
+			v = binio.Zigzag(int64(cur - prev))
 		case wDerived:
 			if i == wordRemainder {
-				v = zz(int64(cur - predictRemainder(w)))
+				v = binio.Zigzag(int64(cur - predictRemainder(w)))
 			} else {
 				v = cur ^ predictAlpha(w, prev)
 			}
@@ -554,7 +552,7 @@ func (s *stream) appendStats(b []byte, w *[nStats]uint64) []byte {
 		}
 	}
 	s.stats = *w
-	b = binary.AppendUvarint(b, mask)
+	b = binio.AppendUvarint(b, mask)
 	return append(b, vals[:n]...)
 }
 
@@ -615,7 +613,7 @@ func flagKind(k input.RecordKind) bool {
 }
 
 func appendRecords(b []byte, prev timing.Instant, rs []input.Record) []byte {
-	b = binary.AppendUvarint(b, uint64(len(rs)))
+	b = binio.AppendUvarint(b, uint64(len(rs)))
 	for i := range rs {
 		r := &rs[i]
 		h := byte(r.Kind)
@@ -633,7 +631,7 @@ func appendRecords(b []byte, prev timing.Instant, rs []input.Record) []byte {
 		}
 		b = append(b, h)
 		if r.Time != prev {
-			b = binary.AppendUvarint(b, zz(int64(r.Time-prev)))
+			b = binio.AppendVarint(b, int64(r.Time-prev))
 		}
 		prev = r.Time
 		if full {
@@ -653,11 +651,11 @@ func appendRecords(b []byte, prev timing.Instant, rs []input.Record) []byte {
 			if r.Fullscreen {
 				flags |= rFullscreen
 			}
-			b = binary.AppendUvarint(b, floatWord(r.X))
-			b = binary.AppendUvarint(b, floatWord(r.Y))
-			b = binary.AppendUvarint(b, zz(int64(r.Width)))
-			b = binary.AppendUvarint(b, zz(int64(r.Height)))
-			b = binary.AppendUvarint(b, zz(int64(r.Rune)))
+			b = binio.AppendUvarint(b, floatWord(r.X))
+			b = binio.AppendUvarint(b, floatWord(r.Y))
+			b = binio.AppendVarint(b, int64(r.Width))
+			b = binio.AppendVarint(b, int64(r.Height))
+			b = binio.AppendVarint(b, int64(r.Rune))
 			b = append(b, byte(r.Button), byte(r.Axis), flags)
 			continue
 		}
@@ -665,16 +663,16 @@ func appendRecords(b []byte, prev timing.Instant, rs []input.Record) []byte {
 		case input.RecordPress, input.RecordRelease:
 			b = append(b, byte(r.Button))
 		case input.RecordCursor, input.RecordScroll, input.RecordContentScale:
-			b = binary.AppendUvarint(b, floatWord(r.X))
-			b = binary.AppendUvarint(b, floatWord(r.Y))
+			b = binio.AppendUvarint(b, floatWord(r.X))
+			b = binio.AppendUvarint(b, floatWord(r.Y))
 		case input.RecordText:
-			b = binary.AppendUvarint(b, zz(int64(r.Rune)))
+			b = binio.AppendVarint(b, int64(r.Rune))
 		case input.RecordWindowSize, input.RecordFramebufferSize:
-			b = binary.AppendUvarint(b, zz(int64(r.Width)))
-			b = binary.AppendUvarint(b, zz(int64(r.Height)))
+			b = binio.AppendVarint(b, int64(r.Width))
+			b = binio.AppendVarint(b, int64(r.Height))
 		case input.RecordAxis:
 			b = append(b, byte(r.Axis))
-			b = binary.AppendUvarint(b, floatWord(r.X))
+			b = binio.AppendUvarint(b, floatWord(r.X))
 		}
 	}
 	return b
@@ -683,10 +681,10 @@ func appendRecords(b []byte, prev timing.Instant, rs []input.Record) []byte {
 // appendCheckpoint encodes c; index maps names to s.types and gains the new
 // ones. Its values have been validated.
 func (s *stream) appendCheckpoint(b []byte, c *Checkpoint, index map[string]int) []byte {
-	b = binary.AppendUvarint(b, itemCheckpoint)
-	b = binary.AppendUvarint(b, zz(int64(c.Tick-s.number)))
-	b = binary.LittleEndian.AppendUint64(b, c.Hash)
-	b = binary.AppendUvarint(b, uint64(len(c.Types)))
+	b = binio.AppendUvarint(b, itemCheckpoint)
+	b = binio.AppendVarint(b, int64(c.Tick-s.number))
+	b = binio.AppendU64(b, c.Hash)
+	b = binio.AppendUvarint(b, uint64(len(c.Types)))
 	for i := range c.Types {
 		th := &c.Types[i]
 		idx, ok := index[th.Name]
@@ -703,16 +701,16 @@ func (s *stream) appendCheckpoint(b []byte, c *Checkpoint, index map[string]int)
 		if th.Count != st.count {
 			e |= 2
 		}
-		b = binary.AppendUvarint(b, e)
+		b = binio.AppendUvarint(b, e)
 		if !ok {
-			b = binary.AppendUvarint(b, uint64(len(th.Name)))
+			b = binio.AppendUvarint(b, uint64(len(th.Name)))
 			b = append(b, th.Name...)
 		}
 		if e&1 != 0 {
-			b = binary.LittleEndian.AppendUint64(b, th.Hash)
+			b = binio.AppendU64(b, th.Hash)
 		}
 		if e&2 != 0 {
-			b = binary.AppendUvarint(b, zz(int64(th.Count-st.count)))
+			b = binio.AppendVarint(b, int64(th.Count-st.count))
 		}
 		st.hash, st.count = th.Hash, th.Count
 	}
@@ -721,216 +719,117 @@ func (s *stream) appendCheckpoint(b []byte, c *Checkpoint, index map[string]int)
 }
 
 func (s *stream) appendEnd(b []byte, o Outcome, msg string) []byte {
-	b = binary.AppendUvarint(b, itemEnd)
-	b = binary.AppendUvarint(b, s.ticks)
-	b = binary.AppendUvarint(b, s.checks)
-	b = binary.AppendUvarint(b, uint64(o))
-	b = binary.AppendUvarint(b, uint64(len(msg)))
+	b = binio.AppendUvarint(b, itemEnd)
+	b = binio.AppendUvarint(b, s.ticks)
+	b = binio.AppendUvarint(b, s.checks)
+	b = binio.AppendUvarint(b, uint64(o))
+	b = binio.AppendUvarint(b, uint64(len(msg)))
 	return append(b, msg...)
 }
 
 func appendHook(b []byte, h *Hook) []byte {
-	b = binary.AppendUvarint(b, itemHook)
+	b = binio.AppendUvarint(b, itemHook)
 	b = append(b, byte(h.Name))
-	return binary.AppendUvarint(b, h.Futures)
+	return binio.AppendUvarint(b, h.Futures)
 }
 
 func hookItem(d *decoder, h *Hook) {
-	name := HookName(d.byte())
-	h.Futures = d.uvarint()
-	if d.err == nil && name > HookDeinitSimulation {
-		d.failf("hook name %d is not defined (allowed: 0 InitSimulation, 1 DeinitSimulation)", uint8(name))
+	name := HookName(d.Byte())
+	h.Futures = d.Uvarint()
+	if d.Err() == nil && name > HookDeinitSimulation {
+		d.Failf("hook name %d is not defined (allowed: 0 InitSimulation, 1 DeinitSimulation)", uint8(name))
 	}
 	h.Name = name
 }
 
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
-// decoder reads one chunk's payload. The first problem sticks: later reads
-// return zeros, and mark says where the field at fault began.
-type decoder struct {
-	b    []byte
-	pos  int
-	mark int
-	err  error
-}
-
-func (d *decoder) failf(format string, args ...any) {
-	if d.err == nil {
-		d.err = detail(ErrCorrupt, format, args...)
-	}
-}
-
-func (d *decoder) left() int { return len(d.b) - d.pos }
-
-func (d *decoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	d.mark = d.pos
-	v, n := binary.Uvarint(d.b[d.pos:])
-	if n <= 0 {
-		if n == 0 {
-			d.failf("the item runs past the end of its chunk")
-		} else {
-			d.failf("a varint overflows 64 bits")
-		}
-		return 0
-	}
-	d.pos += n
-	return v
-}
-
-func (d *decoder) varint() int64 { return unzz(d.uvarint()) }
-
-func (d *decoder) byte() byte {
-	if d.err != nil {
-		return 0
-	}
-	d.mark = d.pos
-	if d.pos >= len(d.b) {
-		d.failf("the item runs past the end of its chunk")
-		return 0
-	}
-	d.pos++
-	return d.b[d.pos-1]
-}
-
-func (d *decoder) bytes(n int) []byte {
-	if d.err != nil {
-		return nil
-	}
-	d.mark = d.pos
-	if n > d.left() {
-		d.failf("a %d-byte field runs past the end of its chunk", n)
-		return nil
-	}
-	d.pos += n
-	return d.b[d.pos-n : d.pos]
-}
-
-func (d *decoder) u64() uint64 {
-	p := d.bytes(8)
-	if p == nil {
-		return 0
-	}
-	return binary.LittleEndian.Uint64(p)
-}
-
-// length reads a count or size and checks it against limit and, since each
-// unit takes at least minSize bytes, against the bytes left.
-func (d *decoder) length(what string, limit, minSize int) int {
-	v := d.uvarint()
-	if d.err != nil {
-		return 0
-	}
-	if v > uint64(limit) {
-		d.failf("%s %d is out of range (allowed: 0 to %d)", what, v, limit)
-		return 0
-	}
-	if int(v)*minSize > d.left() {
-		d.failf("%s %d needs more bytes than its chunk has left (%d)", what, v, d.left())
-		return 0
-	}
-	return int(v)
-}
-
-func (d *decoder) string(what string, limit int) string {
-	n := d.length(what, limit, 1)
-	return string(d.bytes(n))
-}
+// decoder reads one chunk's payload with the sticky binio reader, whose
+// Mark says where the field at fault began.
+type decoder struct{ binio.Reader }
 
 // toInt converts a decoded int64 to int, failing where int is narrower.
 func (d *decoder) toInt(what string, v int64) int {
 	if int64(int(v)) != v {
-		d.failf("%s %d does not fit an int", what, v)
+		d.Failf("%s %d does not fit an int", what, v)
 	}
 	return int(v)
 }
 
 func (d *decoder) int32(what string) int32 {
-	v := d.varint()
-	if int64(int32(v)) != v {
-		d.failf("%s %d does not fit an int32", what, v)
-	}
-	return int32(v)
+	return int32(d.Int(what, math.MinInt32, math.MaxInt32))
 }
 
 // tick decodes a tick with flags f into t, updating s.
 func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
 	switch {
 	case !s.v6 && f > fAllV5:
-		d.failf("tick flags %#x are not defined (allowed: bits 0 to 20 before format 6)", f)
+		d.Failf("tick flags %#x are not defined (allowed: bits 0 to 20 before format 6)", f)
 		return
 	case f > fAll:
-		d.failf("tick flags %#x are not defined (allowed: bits 0 to 21)", f)
+		d.Failf("tick flags %#x are not defined (allowed: bits 0 to 21)", f)
 		return
 	case f&fPlayers != 0 && len(s.players) == 0:
-		d.failf("tick flags %#x give players' input, but the recording is not of a networked match", f)
+		d.Failf("tick flags %#x give players' input, but the recording is not of a networked match", f)
 		return
 	}
 	u := &t.Update
 	u.Kind = timing.Kind(f & fKind)
 	if u.Kind >= timing.NumKinds {
-		d.failf("update kind %d is not a timing.Kind (allowed: 0 to %d)", u.Kind, timing.NumKinds-1)
+		d.Failf("update kind %d is not a timing.Kind (allowed: 0 to %d)", u.Kind, timing.NumKinds-1)
 		return
 	}
 	u.Final, u.Quiet, u.Coarse, t.Stop = f&fFinal != 0, f&fQuiet != 0, f&fCoarse != 0, f&fStop != 0
 	u.Delta = s.delta
 	if f&fDelta != 0 {
-		u.Delta += time.Duration(d.varint())
+		u.Delta += time.Duration(d.Varint())
 	}
 	u.Start = s.end
 	if f&fStart != 0 {
-		u.Start += timing.Instant(d.varint())
+		u.Start += timing.Instant(d.Varint())
 	}
 	u.End = u.Start + timing.Instant(u.Delta)
 	if f&fEnd != 0 {
-		u.End += timing.Instant(d.varint())
+		u.End += timing.Instant(d.Varint())
 	}
 	u.Number = s.number + 1
 	if f&fNumber != 0 {
-		u.Number += uint64(d.varint())
+		u.Number += uint64(d.Varint())
 	}
 	steps := stepsFor(u.Kind)
 	if f&fSteps != 0 {
-		steps += d.varint()
+		steps += d.Varint()
 	}
 	u.Steps = d.toInt("Update.Steps", steps)
 	u.Dropped = 0
 	if f&fDropped != 0 {
-		u.Dropped = time.Duration(d.varint())
+		u.Dropped = time.Duration(d.Varint())
 	}
 	t.InputStart, t.InputEnd = u.Start, u.End
 	span := s.inputSpan != (f&fInputMode != 0)
 	if !span {
 		t.InputStart = s.inputEnd
 		if f&fInputStart != 0 {
-			t.InputStart += timing.Instant(d.varint())
+			t.InputStart += timing.Instant(d.Varint())
 		}
 		n := s.inputLen
 		if f&fInputEnd != 0 {
-			n += d.varint()
+			n += d.Varint()
 		}
 		t.InputEnd = t.InputStart + timing.Instant(n)
 	} else if f&(fInputStart|fInputEnd) != 0 {
-		d.failf("tick flags %#x give an input interval's start or length but say it is the update's span", f)
+		d.Failf("tick flags %#x give an input interval's start or length but say it is the update's span", f)
 	}
 	polls := s.polls
 	if f&fPolls != 0 {
-		polls += d.varint()
+		polls += d.Varint()
 	}
 	t.Polls = d.toInt("Tick.Polls", polls)
 	t.Mailbox = 0
 	if f&fMailbox != 0 {
-		t.Mailbox = d.toInt("Tick.Mailbox", d.varint())
+		t.Mailbox = d.toInt("Tick.Mailbox", d.Varint())
 	}
 	t.Futures = s.futures
 	if f&fFutures != 0 {
-		t.Futures += uint64(d.varint())
+		t.Futures += uint64(d.Varint())
 	}
 	if f&fTiming != 0 {
 		s.decodeStats(d)
@@ -943,15 +842,15 @@ func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
 	}
 	t.Shutdown = t.Shutdown[:0]
 	if f&fShutdown != 0 {
-		n := d.length("shutdown request count", MaxShutdownRequests, 3)
-		if n == 0 && d.err == nil {
-			d.failf("tick flags say shutdown requests follow, but none do")
+		n := d.Length("shutdown request count", MaxShutdownRequests, 3)
+		if n == 0 && d.Err() == nil {
+			d.Failf("tick flags say shutdown requests follow, but none do")
 		}
 		for range n {
-			q := ShutdownRequest{Reason: d.string("shutdown reason length", MaxReasonBytes)}
-			q.At = u.Start + timing.Instant(d.varint())
-			q.Seq = d.uvarint()
-			if d.err != nil {
+			q := ShutdownRequest{Reason: d.String("shutdown reason length", MaxReasonBytes)}
+			q.At = u.Start + timing.Instant(d.Varint())
+			q.Seq = d.Uvarint()
+			if d.Err() != nil {
 				break
 			}
 			t.Shutdown = append(t.Shutdown, q)
@@ -961,7 +860,7 @@ func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
 		s.decodePlayers(d)
 	}
 	t.Players = append(t.Players[:0], s.players...)
-	if d.err != nil {
+	if d.Err() != nil {
 		return
 	}
 	s.delta, s.end, s.number = u.Delta, u.End, u.Number
@@ -971,19 +870,19 @@ func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
 }
 
 func (s *stream) decodeStats(d *decoder) {
-	mask := d.uvarint()
+	mask := d.Uvarint()
 	words := nStats
 	if s.oldStats {
 		words = nStatsV4
 	}
 	if mask >= 1<<words {
-		d.failf("timing mask %#x names fields that do not exist (allowed: bits 0 to %d)", mask, words-1)
+		d.Failf("timing mask %#x names fields that do not exist (allowed: bits 0 to %d)", mask, words-1)
 		return
 	}
 	var vals [nStats]uint64
 	for _, i := range statsOrder {
 		if mask&(1<<i) != 0 {
-			vals[i] = d.uvarint()
+			vals[i] = d.Uvarint()
 		}
 	}
 	prevAlpha := s.stats[wordAlpha]
@@ -994,51 +893,51 @@ func (s *stream) decodeStats(d *decoder) {
 		case wFloat:
 			cur = prev ^ v
 		case wSecond:
-			cur = prev + s.slope[i] + uint64(unzz(v))
+			cur = prev + s.slope[i] + uint64(binio.Unzigzag(v))
 			s.slope[i] = cur - prev
 		case wFirst, wByte:
-			cur = prev + uint64(unzz(v))
+			cur = prev + uint64(binio.Unzigzag(v))
 			if statsKinds[i] == wByte && cur > math.MaxUint8 {
-				d.failf("timing field %d holds %d, more than its uint8 allows", i, cur)
+				d.Failf("timing field %d holds %d, more than its uint8 allows", i, cur)
 			}
 		}
 		s.stats[i] = cur
 	}
-	s.stats[wordRemainder] = predictRemainder(&s.stats) + uint64(unzz(vals[wordRemainder]))
+	s.stats[wordRemainder] = predictRemainder(&s.stats) + uint64(binio.Unzigzag(vals[wordRemainder]))
 	s.stats[wordAlpha] = predictAlpha(&s.stats, prevAlpha) ^ vals[wordAlpha]
 }
 
 func decodeRecords(d *decoder, prev timing.Instant, rs []input.Record) []input.Record {
-	n := d.length("record count", MaxRecords, 1)
-	if n == 0 && d.err == nil {
-		d.failf("a tick flagged as having records has none")
+	n := d.Length("record count", MaxRecords, 1)
+	if n == 0 && d.Err() == nil {
+		d.Failf("a tick flagged as having records has none")
 	}
 	rs = rs[:0]
-	for i := 0; i < n && d.err == nil; i++ {
-		h := d.byte()
+	for i := 0; i < n && d.Err() == nil; i++ {
+		h := d.Byte()
 		kind := input.RecordKind(h & 15)
 		if kind < input.RecordPress || kind > lastRecordKind {
-			d.failf("record %d: kind %d is not an input record kind (allowed: %d to %d)",
+			d.Failf("record %d: kind %d is not an input record kind (allowed: %d to %d)",
 				i, kind, input.RecordPress, lastRecordKind)
 			break
 		}
 		r := input.Record{Kind: kind, Synthetic: h&rSynthetic != 0}
 		if h&rSameTime == 0 {
-			prev += timing.Instant(d.varint())
+			prev += timing.Instant(d.Varint())
 		}
 		r.Time = prev
 		if h&rFull != 0 {
 			if h&rFlag != 0 {
-				d.failf("record %d: header %#02x sets both the full form and the short form's flag", i, h)
+				d.Failf("record %d: header %#02x sets both the full form and the short form's flag", i, h)
 				break
 			}
-			r.X, r.Y = wordFloat(d.uvarint()), wordFloat(d.uvarint())
+			r.X, r.Y = wordFloat(d.Uvarint()), wordFloat(d.Uvarint())
 			r.Width, r.Height = d.int32("record width"), d.int32("record height")
 			r.Rune = d.int32("record rune")
-			r.Button, r.Axis = input.Button(d.byte()), input.Axis(d.byte())
-			flags := d.byte()
+			r.Button, r.Axis = input.Button(d.Byte()), input.Axis(d.Byte())
+			flags := d.Byte()
 			if flags&^rBooleans != 0 {
-				d.failf("record %d: flags %#02x are not defined (allowed: bits 0 to 4)", i, flags)
+				d.Failf("record %d: flags %#02x are not defined (allowed: bits 0 to 4)", i, flags)
 			}
 			r.Focused, r.Connected = flags&rFocused != 0, flags&rConnected != 0
 			r.Hidden, r.Minimized, r.Fullscreen = flags&rHidden != 0, flags&rMinimized != 0, flags&rFullscreen != 0
@@ -1047,16 +946,16 @@ func decodeRecords(d *decoder, prev timing.Instant, rs []input.Record) []input.R
 		}
 		switch flag := h&rFlag != 0; kind {
 		case input.RecordPress, input.RecordRelease:
-			r.Button = input.Button(d.byte())
+			r.Button = input.Button(d.Byte())
 		case input.RecordCursor, input.RecordScroll, input.RecordContentScale:
-			r.X, r.Y = wordFloat(d.uvarint()), wordFloat(d.uvarint())
+			r.X, r.Y = wordFloat(d.Uvarint()), wordFloat(d.Uvarint())
 		case input.RecordText:
 			r.Rune = d.int32("record rune")
 		case input.RecordWindowSize, input.RecordFramebufferSize:
 			r.Width, r.Height = d.int32("record width"), d.int32("record height")
 		case input.RecordAxis:
-			r.Axis = input.Axis(d.byte())
-			r.X = wordFloat(d.uvarint())
+			r.Axis = input.Axis(d.Byte())
+			r.X = wordFloat(d.Uvarint())
 		case input.RecordFocus:
 			r.Focused = flag
 		case input.RecordGamepad:
@@ -1069,7 +968,7 @@ func decodeRecords(d *decoder, prev timing.Instant, rs []input.Record) []input.R
 			r.Fullscreen = flag
 		}
 		if h&rFlag != 0 && !flagKind(kind) {
-			d.failf("record %d: a %v record has no flag (header %#02x)", i, kind, h)
+			d.Failf("record %d: a %v record has no flag (header %#02x)", i, kind, h)
 		}
 		rs = append(rs, r)
 	}
@@ -1077,73 +976,73 @@ func decodeRecords(d *decoder, prev timing.Instant, rs []input.Record) []input.R
 }
 
 func (s *stream) checkpoint(d *decoder, c *Checkpoint) {
-	c.Tick = s.number + uint64(d.varint())
-	c.Hash = d.u64()
-	n := d.length("checkpoint type count", MaxTypes, 1)
+	c.Tick = s.number + uint64(d.Varint())
+	c.Hash = d.U64()
+	n := d.Length("checkpoint type count", MaxTypes, 1)
 	c.Types = c.Types[:0]
-	for i := 0; i < n && d.err == nil; i++ {
-		e := d.uvarint()
+	for i := 0; i < n && d.Err() == nil; i++ {
+		e := d.Uvarint()
 		idx := e >> 2
 		switch {
 		case idx > uint64(len(s.types)):
-			d.failf("checkpoint type %d refers to name %d, but only %d are defined", i, idx, len(s.types))
+			d.Failf("checkpoint type %d refers to name %d, but only %d are defined", i, idx, len(s.types))
 		case idx == uint64(len(s.types)):
 			if len(s.types) >= MaxTypes {
-				d.failf("checkpoint type %d: more than %d distinct type names", i, MaxTypes)
+				d.Failf("checkpoint type %d: more than %d distinct type names", i, MaxTypes)
 				break
 			}
-			name := d.string("type name length", MaxNameLen)
+			name := d.String("type name length", MaxNameLen)
 			s.types = append(s.types, typeState{name: name})
 		}
-		if d.err != nil {
+		if d.Err() != nil {
 			break
 		}
 		st := &s.types[idx]
 		if e&1 != 0 {
-			st.hash = d.u64()
+			st.hash = d.U64()
 		}
 		if e&2 != 0 {
-			count := int64(st.count) + d.varint()
+			count := int64(st.count) + d.Varint()
 			if count < 0 || int64(int(count)) != count {
-				d.failf("checkpoint type %q: count %d is out of range", st.name, count)
+				d.Failf("checkpoint type %q: count %d is out of range", st.name, count)
 				break
 			}
 			st.count = int(count)
 		}
 		c.Types = append(c.Types, TypeHash{Name: st.name, Hash: st.hash, Count: st.count})
 	}
-	if d.err == nil {
+	if d.Err() == nil {
 		s.checks++
 	}
 }
 
 func (s *stream) endMarker(d *decoder, e *End, version uint64) {
-	ticks, checks := d.uvarint(), d.uvarint()
+	ticks, checks := d.Uvarint(), d.Uvarint()
 	outcome := uint64(Clean)
 	if version >= 4 {
-		outcome = d.uvarint()
-		if d.err == nil && outcome >= uint64(numOutcomes) {
-			d.failf("the end marker's outcome %d is not defined (allowed: 0 to %d)", outcome, numOutcomes-1)
+		outcome = d.Uvarint()
+		if d.Err() == nil && outcome >= uint64(numOutcomes) {
+			d.Failf("the end marker's outcome %d is not defined (allowed: 0 to %d)", outcome, numOutcomes-1)
 		}
 	}
-	e.Error = d.string("outcome length", MaxErrorLen)
+	e.Error = d.String("outcome length", MaxErrorLen)
 	if version < 4 && e.Error != "" {
 		outcome = uint64(Failed)
 	}
 	e.Outcome = Outcome(outcome)
 	e.Ticks, e.Checkpoints = ticks, checks
 	switch {
-	case d.err != nil:
+	case d.Err() != nil:
 	case e.Outcome == Clean && e.Error != "":
-		d.failf("the end marker says clean stop but carries a message (%d bytes)", len(e.Error))
+		d.Failf("the end marker says clean stop but carries a message (%d bytes)", len(e.Error))
 	case e.Outcome != Clean && e.Error == "":
-		d.failf("the end marker says %v without a message", e.Outcome)
+		d.Failf("the end marker says %v without a message", e.Outcome)
 	case ticks != s.ticks:
-		d.failf("the end marker counts %d ticks, the recording holds %d", ticks, s.ticks)
+		d.Failf("the end marker counts %d ticks, the recording holds %d", ticks, s.ticks)
 	case checks != s.checks:
-		d.failf("the end marker counts %d checkpoints, the recording holds %d", checks, s.checks)
-	case d.left() != 0:
-		d.mark = d.pos
-		d.failf("the chunk goes on for %d bytes after the end marker", d.left())
+		d.Failf("the end marker counts %d checkpoints, the recording holds %d", checks, s.checks)
+	case d.Left() != 0:
+		d.MarkHere()
+		d.Failf("the chunk goes on for %d bytes after the end marker", d.Left())
 	}
 }

@@ -128,7 +128,7 @@ func TestMatchCorrupt(t *testing.T) {
 		{"action mask", "the mask of actions that changed, 0x20, is not one of 1 to 0x1f", join(start, frame(uv(1, tick, 1, 1<<5)))},
 		{"action header", "action state header 0x200 names fields that do not exist", join(start, frame(uv(1, tick, 1, 1, 1<<9)))},
 		{"action value", "does not fit a float32", join(start, frame(uv(1, tick, 1, 1, 1<<5, 1<<33)))},
-		{"cut action", "runs past the end of its chunk", join(start, frame(uv(1, tick, 1, 1, 1<<2)))},
+		{"cut action", "a varint runs past the end", join(start, frame(uv(1, tick, 1, 1, 1<<2)))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := recording.NewReader(bytes.NewReader(tc.data), "bad.rec")

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/internal/binio"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -221,33 +222,33 @@ func (r *Reader) readHeader() error {
 	}
 	d := &r.d
 	h := &r.h
-	h.Framework = d.string("Header.Framework length", MaxStringLen)
-	h.Game = d.string("Header.Game length", MaxStringLen)
-	h.Mode = d.string("Header.Mode length", MaxStringLen)
+	h.Framework = d.String("Header.Framework length", MaxStringLen)
+	h.Game = d.String("Header.Game length", MaxStringLen)
+	h.Mode = d.String("Header.Mode length", MaxStringLen)
 	if v >= 4 {
-		h.Package = d.string("Header.Package length", MaxStringLen)
-		h.Title = d.string("Header.Title length", MaxStringLen)
+		h.Package = d.String("Header.Package length", MaxStringLen)
+		h.Title = d.String("Header.Title length", MaxStringLen)
 	}
-	if n := d.length("Header.Config length", MaxConfigLen, 1); d.err == nil {
-		h.Config = append([]byte(nil), d.bytes(n)...)
+	if n := d.Length("Header.Config length", MaxConfigLen, 1); d.Err() == nil {
+		h.Config = append([]byte(nil), d.Bytes(n)...)
 	}
-	h.Seed = d.u64()
-	every := d.uvarint()
-	if d.err == nil && (every < 1 || every > MaxCheckpointEvery) {
-		d.failf("Header.CheckpointEvery %d is out of range (allowed: 1 to %d)", every, MaxCheckpointEvery)
+	h.Seed = d.U64()
+	every := d.Uvarint()
+	if d.Err() == nil && (every < 1 || every > MaxCheckpointEvery) {
+		d.Failf("Header.CheckpointEvery %d is out of range (allowed: 1 to %d)", every, MaxCheckpointEvery)
 	}
 	h.CheckpointEvery = int(every)
 	if v >= 6 {
-		if players := d.uvarint(); players != 0 && d.err == nil {
-			actions, peer := d.uvarint(), d.varint()
+		if players := d.Uvarint(); players != 0 && d.Err() == nil {
+			actions, peer := d.Uvarint(), d.Varint()
 			switch {
-			case d.err != nil:
+			case d.Err() != nil:
 			case players > MaxPlayers:
-				d.failf("Header.Net.Players %d is out of range (allowed: 1 to %d)", players, MaxPlayers)
+				d.Failf("Header.Net.Players %d is out of range (allowed: 1 to %d)", players, MaxPlayers)
 			case actions < 1 || actions > MaxActions:
-				d.failf("Header.Net.Actions %d is out of range (allowed: 1 to %d)", actions, MaxActions)
+				d.Failf("Header.Net.Actions %d is out of range (allowed: 1 to %d)", actions, MaxActions)
 			case peer < -1 || peer > MaxPeer:
-				d.failf("Header.Net.Peer %d is out of range (allowed: -1 for a spectator, 0 to %d)", peer, MaxPeer)
+				d.Failf("Header.Net.Peer %d is out of range (allowed: -1 for a spectator, 0 to %d)", peer, MaxPeer)
 			default:
 				h.Net = &Net{Players: int(players), Actions: int(actions), Peer: int(peer)}
 				r.s.actions = int(actions)
@@ -255,19 +256,19 @@ func (r *Reader) readHeader() error {
 			}
 		}
 	}
-	if d.err == nil && d.left() != 0 {
-		d.mark = d.pos
-		d.failf("the header's chunk goes on for %d bytes after it", d.left())
+	if d.Err() == nil && d.Left() != 0 {
+		d.MarkHere()
+		d.Failf("the header's chunk goes on for %d bytes after it", d.Left())
 	}
 	return r.check()
 }
 
 // check turns a decoding problem into the reader's sticky error.
 func (r *Reader) check() error {
-	if r.d.err == nil {
+	if r.d.Err() == nil {
 		return nil
 	}
-	r.err = &Error{File: r.name, Offset: r.at + int64(r.d.mark), Ticks: r.ticks(), Err: r.d.err}
+	r.err = &Error{File: r.name, Offset: r.at + int64(r.d.Mark()), Ticks: r.ticks(), Err: r.d.Err()}
 	return r.err
 }
 
@@ -351,11 +352,11 @@ func (r *Reader) loadChunk() error {
 		}
 		return r.short(err, start, "chunk %d, the last, fails its checksum (a torn write)", r.seq)
 	}
-	r.d = decoder{b: r.in[r.off+fl : r.off+size]}
+	r.d = decoder{binio.NewBareReader(r.in[r.off+fl:r.off+size], ErrCorrupt)}
 	r.at = start + int64(fl)
 	r.off += size
-	if seq := r.d.uvarint(); r.d.err == nil && seq != r.seq {
-		r.d.failf("chunk number %d where chunk %d was expected", seq, r.seq)
+	if seq := r.d.Uvarint(); r.d.Err() == nil && seq != r.seq {
+		r.d.Failf("chunk number %d where chunk %d was expected", seq, r.seq)
 	}
 	r.seq++
 	return r.check()
@@ -372,7 +373,7 @@ func (r *Reader) Next() (Item, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	for r.d.left() == 0 {
+	for r.d.Left() == 0 {
 		if r.ended {
 			return nil, r.trailing()
 		}
@@ -381,10 +382,10 @@ func (r *Reader) Next() (Item, error) {
 		}
 	}
 	d := &r.d
-	h := d.uvarint()
+	h := d.Uvarint()
 	var it Item
 	switch {
-	case d.err != nil:
+	case d.Err() != nil:
 	case h&1 == 0:
 		r.s.tick(d, h>>1, &r.tick, &r.timing)
 		it = &r.tick
@@ -402,7 +403,7 @@ func (r *Reader) Next() (Item, error) {
 		r.ended = true
 		it = &r.end
 	default:
-		d.failf("item type %d is not defined in format version %d (allowed: tick, checkpoint, hook from version 4, pacing from version 6 in a match's recording, end)", h, r.version)
+		d.Failf("item type %d is not defined in format version %d (allowed: tick, checkpoint, hook from version 4, pacing from version 6 in a match's recording, end)", h, r.version)
 	}
 	if err := r.check(); err != nil {
 		return nil, err

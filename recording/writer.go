@@ -1,7 +1,6 @@
 package recording
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/internal/binio"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -103,25 +103,25 @@ func NewWriter(w io.Writer, name string, h Header) (*Writer, error) {
 		h.CheckpointEvery = DefaultCheckpointEvery
 	}
 	head := append([]byte(nil), magic[:]...)
-	head = binary.AppendUvarint(head, FormatVersion)
+	head = binio.AppendUvarint(head, FormatVersion)
 	at := len(head)
 	head = append(head, make([]byte, frameLen)...)
-	head = binary.AppendUvarint(head, 0) // the header is chunk 0
-	head = appendString(head, h.Framework)
-	head = appendString(head, h.Game)
-	head = appendString(head, h.Mode)
-	head = appendString(head, h.Package)
-	head = appendString(head, h.Title)
-	head = binary.AppendUvarint(head, uint64(len(h.Config)))
+	head = binio.AppendUvarint(head, 0) // the header is chunk 0
+	head = binio.AppendString(head, h.Framework)
+	head = binio.AppendString(head, h.Game)
+	head = binio.AppendString(head, h.Mode)
+	head = binio.AppendString(head, h.Package)
+	head = binio.AppendString(head, h.Title)
+	head = binio.AppendUvarint(head, uint64(len(h.Config)))
 	head = append(head, h.Config...)
-	head = binary.LittleEndian.AppendUint64(head, h.Seed)
-	head = binary.AppendUvarint(head, uint64(h.CheckpointEvery))
+	head = binio.AppendU64(head, h.Seed)
+	head = binio.AppendUvarint(head, uint64(h.CheckpointEvery))
 	if h.Net == nil {
-		head = binary.AppendUvarint(head, 0)
+		head = binio.AppendUvarint(head, 0)
 	} else {
-		head = binary.AppendUvarint(head, uint64(h.Net.Players))
-		head = binary.AppendUvarint(head, uint64(h.Net.Actions))
-		head = binary.AppendUvarint(head, zz(int64(h.Net.Peer)))
+		head = binio.AppendUvarint(head, uint64(h.Net.Players))
+		head = binio.AppendUvarint(head, uint64(h.Net.Actions))
+		head = binio.AppendVarint(head, int64(h.Net.Peer))
 	}
 	seal(head[at:], head[:at])
 	if _, err := w.Write(head); err != nil {
@@ -186,7 +186,7 @@ func (h *Header) validate() error {
 func (w *Writer) begin(b []byte) []byte {
 	b = append(b[:0], make([]byte, frameLen)...)
 	w.items, w.timed = 0, false
-	return binary.AppendUvarint(b, w.seq)
+	return binio.AppendUvarint(b, w.seq)
 }
 
 // Append records one tick. It encodes t (which it does not keep) and

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/internal/binio"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -117,7 +118,7 @@ func appendLogTick(dst []byte, prev, rows []input.Stats, players, actions int) [
 
 // logTick decodes one tick into rows, which holds the tick before it.
 func (r *reader) logTick(rows []input.Stats, players, actions int) {
-	changed := r.uvarint("changed players", 1<<players-1)
+	changed := r.Uint("changed players", 0, 1<<players-1)
 	for p := range players {
 		row := rows[p*actions : (p+1)*actions]
 		if changed&(1<<p) != 0 {
@@ -239,15 +240,15 @@ func (f *Feed) Receive(msg []byte) error {
 	if len(msg) < headerLength || msg[0] != 'M' || msg[1] != 'A' || msg[2] != catchUpVersion {
 		return fmt.Errorf("%w: no \"MA\" header of version %d", ErrMalformed, catchUpVersion)
 	}
-	r := reader{b: msg[headerLength:]}
-	next := int64(r.uvarint("next tick", math.MaxInt64/4))
-	wants := r.uvarint("snapshot bytes", MaxState+1)
-	needs := r.uvarint("snapshot needed", 1)
+	r := reader{binio.NewReader(msg[headerLength:], ErrMalformed)}
+	next := int64(r.Uint("next tick", 0, math.MaxInt64/4))
+	wants := r.Uint("snapshot bytes", 0, MaxState+1)
+	needs := r.Uint("snapshot needed", 0, 1)
 	switch {
-	case r.err != nil:
-		return r.err
-	case len(r.b) != 0:
-		return fmt.Errorf("%w: %d bytes after the acknowledgement", ErrMalformed, len(r.b))
+	case r.Err() != nil:
+		return r.Err()
+	case r.Left() != 0:
+		return fmt.Errorf("%w: %d bytes after the acknowledgement", ErrMalformed, r.Left())
 	case next < f.s.log.start:
 		return fmt.Errorf("%w: tick %d asked for is before the log's start %d", ErrMalformed, next, f.s.log.start)
 	}
@@ -308,15 +309,15 @@ func (f *Feed) Append(dst []byte) ([]byte, bool, error) {
 	// Decode the log from the checkpoint at or before from (each
 	// checkpoint tick, this one first, starts f.rows from zero).
 	c := (from - l.start) / logCheckpoint
-	r := reader{b: l.buf[l.marks[c]:]}
+	r := reader{binio.NewReader(l.buf[l.marks[c]:], ErrMalformed)}
 	for k := l.start + c*logCheckpoint; k < from; k++ {
 		if (k-l.start)%logCheckpoint == 0 {
 			clear(f.rows)
 		}
 		r.logTick(f.rows, f.s.players, f.s.actions)
 	}
-	if r.err != nil {
-		return dst, false, fmt.Errorf("rollback: the input log does not decode: %w", r.err)
+	if r.Err() != nil {
+		return dst, false, fmt.Errorf("rollback: the input log does not decode: %w", r.Err())
 	}
 	dst = append(dst, 'M', 'K', catchUpVersion)
 	dst = binary.AppendUvarint(dst, uint64(from))
@@ -338,8 +339,8 @@ func (f *Feed) Append(dst []byte) ([]byte, bool, error) {
 		}
 		copy(f.prev, f.rows)
 	}
-	if r.err != nil {
-		return dst[:base], false, fmt.Errorf("rollback: the input log does not decode: %w", r.err)
+	if r.Err() != nil {
+		return dst[:base], false, fmt.Errorf("rollback: the input log does not decode: %w", r.Err())
 	}
 	n := k - from
 	if n == 0 {
@@ -608,15 +609,15 @@ func (f *Follower) decode(msg []byte, apply bool) error {
 	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(msg[len(body):]) {
 		return fmt.Errorf("%w: catch-up message fails its checksum", ErrMalformed)
 	}
-	r := reader{b: body[headerLength:]}
+	r := reader{binio.NewReader(body[headerLength:], ErrMalformed)}
 	if msg[1] == 'S' {
 		return f.stateChunk(&r, apply)
 	}
-	first := int64(r.uvarint("first tick", math.MaxInt64/4))
-	end := int64(r.uvarint("confirmed end", math.MaxInt64/4))
-	count := int64(r.uvarint("tick count", MaxMessage*8))
-	if r.err != nil {
-		return r.err
+	first := int64(r.Uint("first tick", 0, math.MaxInt64/4))
+	end := int64(r.Uint("confirmed end", 0, math.MaxInt64/4))
+	count := int64(r.Uint("tick count", 0, MaxMessage*8))
+	if r.Err() != nil {
+		return r.Err()
 	}
 	if end < first+count {
 		return fmt.Errorf("%w: ticks %d to %d sent with a confirmed end of %d", ErrMalformed, first, first+count-1, end)
@@ -628,8 +629,8 @@ func (f *Follower) decode(msg []byte, apply bool) error {
 	clear(f.rows)
 	for k := first; k < first+count; k++ {
 		r.logTick(f.rows, f.players, f.actions)
-		if r.err != nil {
-			return r.err
+		if r.Err() != nil {
+			return r.Err()
 		}
 		if apply {
 			for p := range f.players {
@@ -637,8 +638,8 @@ func (f *Follower) decode(msg []byte, apply bool) error {
 			}
 		}
 	}
-	if len(r.b) != 0 {
-		return fmt.Errorf("%w: %d bytes after the catch-up ticks", ErrMalformed, len(r.b))
+	if r.Left() != 0 {
+		return fmt.Errorf("%w: %d bytes after the catch-up ticks", ErrMalformed, r.Left())
 	}
 	if apply {
 		f.next = first + count
@@ -652,16 +653,16 @@ func (f *Follower) decode(msg []byte, apply bool) error {
 // simulation, which then runs on from its tick once the inputs since
 // (and stateTail ticks before it, not run) have come.
 func (f *Follower) stateChunk(r *reader, apply bool) error {
-	tick := int64(r.uvarint("snapshot tick", math.MaxInt64/4))
-	total := int(r.uvarint("snapshot length", MaxState))
-	off := int(r.uvarint("snapshot offset", MaxState))
+	tick := int64(r.Uint("snapshot tick", 0, math.MaxInt64/4))
+	total := int(r.Uint("snapshot length", 0, MaxState))
+	off := int(r.Uint("snapshot offset", 0, MaxState))
 	switch {
-	case r.err != nil:
-		return r.err
+	case r.Err() != nil:
+		return r.Err()
 	case tick < f.start:
 		return fmt.Errorf("%w: snapshot of tick %d, before the follower's start %d", ErrMalformed, tick, f.start)
-	case off+len(r.b) > total || len(r.b) == 0:
-		return fmt.Errorf("%w: snapshot chunk of %d bytes at %d of %d", ErrMalformed, len(r.b), off, total)
+	case off+r.Left() > total || r.Left() == 0:
+		return fmt.Errorf("%w: snapshot chunk of %d bytes at %d of %d", ErrMalformed, r.Left(), off, total)
 	}
 	if !apply {
 		return nil
@@ -674,7 +675,7 @@ func (f *Follower) stateChunk(r *reader, apply bool) error {
 		f.state = make([]byte, 0, total)
 	}
 	f.stateTick = tick
-	f.state = append(f.state, r.b...)
+	f.state = append(f.state, r.Rest()...)
 	f.stats.Messages++
 	if len(f.state) < total {
 		return nil

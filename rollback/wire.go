@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/internal/binio"
 )
 
 // The message a session sends its peers after each update:
@@ -80,13 +81,13 @@ var ErrMalformed = errors.New("rollback: malformed message")
 func (s *Session) AppendMessage(dst []byte) []byte {
 	base := len(dst)
 	dst = append(dst, 'M', 'R', wireVersion)
-	dst = binary.AppendUvarint(dst, uint64(s.opts.Self))
-	dst = binary.AppendUvarint(dst, uint64(s.tick))
-	dst = binary.AppendUvarint(dst, bits.ReverseBytes64(math.Float64bits(s.localView())))
-	dst = binary.AppendVarint(dst, s.debt)
-	dst = binary.AppendUvarint(dst, uint64(s.players))
+	dst = binio.AppendUvarint(dst, uint64(s.opts.Self))
+	dst = binio.AppendUvarint(dst, uint64(s.tick))
+	dst = binio.AppendUvarint(dst, bits.ReverseBytes64(math.Float64bits(s.localView())))
+	dst = binio.AppendVarint(dst, s.debt)
+	dst = binio.AppendUvarint(dst, uint64(s.players))
 	for _, f := range s.frontier {
-		dst = binary.AppendVarint(dst, f-s.tick)
+		dst = binio.AppendVarint(dst, f-s.tick)
 	}
 	blocks := 0
 	for p := range s.players {
@@ -94,7 +95,7 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 			blocks++
 		}
 	}
-	dst = binary.AppendUvarint(dst, uint64(blocks))
+	dst = binio.AppendUvarint(dst, uint64(blocks))
 	budget := base + MaxMessage - hashReserve
 	for p := range s.players {
 		if !s.sends(p) {
@@ -111,8 +112,8 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 		// The earliest ticks the peers lack come first: a peer moves its
 		// frontier only over ticks it has contiguously. What the budget
 		// leaves out goes in the next messages.
-		dst = binary.AppendUvarint(dst, uint64(p))
-		dst = binary.AppendUvarint(dst, uint64(f-start))
+		dst = binio.AppendUvarint(dst, uint64(p))
+		dst = binio.AppendUvarint(dst, uint64(f-start))
 		at := len(dst)
 		dst = append(dst, 0)
 		// The first tick is coded against the one before it, which
@@ -130,7 +131,7 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 				continue
 			}
 			mark := len(dst)
-			dst = binary.AppendUvarint(dst, uint64(run))
+			dst = binio.AppendUvarint(dst, uint64(run))
 			dst = appendTick(dst, prev, cur)
 			if len(dst) > budget && k > start {
 				dst = dst[:mark]
@@ -139,7 +140,7 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 			run, prev = 0, cur
 		}
 		if run > 0 {
-			dst = binary.AppendUvarint(dst, uint64(run))
+			dst = binio.AppendUvarint(dst, uint64(run))
 		}
 		dst[at] = byte(k - start)
 	}
@@ -166,11 +167,11 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 			send[o] = e
 		}
 	}
-	dst = binary.AppendUvarint(dst, uint64(n))
+	dst = binio.AppendUvarint(dst, uint64(n))
 	for _, e := range send[:n] {
 		e.sent++
-		dst = binary.AppendVarint(dst, s.tick-e.tick)
-		dst = binary.LittleEndian.AppendUint64(dst, e.local)
+		dst = binio.AppendVarint(dst, s.tick-e.tick)
+		dst = binio.AppendU64(dst, e.local)
 	}
 	return dst
 }
@@ -257,29 +258,29 @@ func appendTick(dst []byte, prev, cur []input.Stats) []byte {
 			c |= 1 << a
 		}
 	}
-	dst = binary.AppendUvarint(dst, c)
+	dst = binio.AppendUvarint(dst, c)
 	for a := range cur {
 		m := masks[a]
 		if m == 0 {
 			continue
 		}
 		q := &cur[a]
-		dst = binary.AppendUvarint(dst, m)
+		dst = binio.AppendUvarint(dst, m)
 		if m&fieldPresses != 0 {
-			dst = binary.AppendUvarint(dst, uint64(q.Presses))
+			dst = binio.AppendUvarint(dst, uint64(q.Presses))
 		}
 		if m&fieldReleases != 0 {
-			dst = binary.AppendUvarint(dst, uint64(q.Releases))
+			dst = binio.AppendUvarint(dst, uint64(q.Releases))
 		}
 		if m&fieldHeld != 0 {
-			dst = binary.AppendUvarint(dst, uint64(q.Held))
+			dst = binio.AppendUvarint(dst, uint64(q.Held))
 		}
 		for _, f := range [4]struct {
 			v   float32
 			bit uint64
 		}{{q.Value, fieldValue}, {q.Mean, fieldMean}, {q.Peak, fieldPeak}, {q.StartValue, fieldStartValue}} {
 			if m&f.bit != 0 {
-				dst = binary.AppendUvarint(dst, floatWire(f.v))
+				dst = binio.AppendUvarint(dst, floatWire(f.v))
 			}
 		}
 	}
@@ -315,67 +316,19 @@ func (s *Session) ReceiveFrom(peer int, msg []byte) error {
 	return s.Receive(msg)
 }
 
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (r *reader) uvarint(what string, limit uint64) uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = fmt.Errorf("%w: %s is cut off or too long", ErrMalformed, what)
-		return 0
-	}
-	r.b = r.b[n:]
-	if v > limit {
-		r.err = fmt.Errorf("%w: %s %d is out of range; allowed: 0 to %d", ErrMalformed, what, v, limit)
-		return 0
-	}
-	return v
-}
-
-func (r *reader) fixed(what string, n int) []byte {
-	if r.err != nil {
-		return nil
-	}
-	if len(r.b) < n {
-		r.err = fmt.Errorf("%w: %s is cut off", ErrMalformed, what)
-		return nil
-	}
-	b := r.b[:n]
-	r.b = r.b[n:]
-	return b
-}
-
-func (r *reader) varint(what string, lo, hi int64) int64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.err = fmt.Errorf("%w: %s is cut off or too long", ErrMalformed, what)
-		return 0
-	}
-	r.b = r.b[n:]
-	if v < lo || v > hi {
-		r.err = fmt.Errorf("%w: %s %d is out of range; allowed: %d to %d", ErrMalformed, what, v, lo, hi)
-		return 0
-	}
-	return v
-}
+// reader reads a message with the sticky binio reader, adding the
+// decoding of a tick's action states.
+type reader struct{ binio.Reader }
 
 // tick decodes one tick's action states into in, which holds the tick
 // before it: only what differs from the prediction arrives.
 func (r *reader) tick(in []input.Stats) {
-	c := r.uvarint("changed actions", math.MaxUint64)
-	if r.err != nil {
+	c := r.Uint("changed actions", 0, math.MaxUint64)
+	if r.Err() != nil {
 		return
 	}
 	if len(in) < 64 && c>>len(in) != 0 {
-		r.err = fmt.Errorf("%w: changed-action bitmap %#x names an action past the match's %d", ErrMalformed, c, len(in))
+		r.Failf("changed-action bitmap %#x names an action past the match's %d", c, len(in))
 		return
 	}
 	for a := range in {
@@ -387,20 +340,20 @@ func (r *reader) tick(in []input.Stats) {
 }
 
 func (r *reader) stats(a *input.Stats) {
-	m := r.uvarint("field mask", fieldAll)
-	if r.err != nil {
+	m := r.Uint("field mask", 0, fieldAll)
+	if r.Err() != nil {
 		return
 	}
 	a.Down = a.Down != (m&fieldDown != 0)
 	a.WasDown = a.WasDown != (m&fieldWasDown != 0)
 	if m&fieldPresses != 0 {
-		a.Presses = int(r.uvarint("presses", maxCount))
+		a.Presses = int(r.Uint("presses", 0, maxCount))
 	}
 	if m&fieldReleases != 0 {
-		a.Releases = int(r.uvarint("releases", maxCount))
+		a.Releases = int(r.Uint("releases", 0, maxCount))
 	}
 	if m&fieldHeld != 0 {
-		a.Held = time.Duration(r.uvarint("held", math.MaxInt64))
+		a.Held = time.Duration(r.Uint("held", 0, math.MaxInt64))
 	}
 	for _, f := range [4]struct {
 		p   *float32
@@ -409,12 +362,12 @@ func (r *reader) stats(a *input.Stats) {
 		if m&f.bit == 0 {
 			continue
 		}
-		v := float32frombits(uint32(r.uvarint("action value", math.MaxUint32)))
-		if r.err != nil {
+		v := float32frombits(uint32(r.Uint("action value", 0, math.MaxUint32)))
+		if r.Err() != nil {
 			return
 		}
 		if !(v >= -1 && v <= 1) {
-			r.err = fmt.Errorf("%w: action value %v is out of range; allowed: -1 to 1", ErrMalformed, v)
+			r.Failf("action value %v is out of range (allowed: -1 to 1)", v)
 			return
 		}
 		*f.p = v
@@ -430,17 +383,17 @@ func (s *Session) decode(msg []byte, apply bool) error {
 		return fmt.Errorf("%w: no \"MR\" header", ErrMalformed)
 	}
 	if msg[2] != wireVersion {
-		return fmt.Errorf("%w: version %d; allowed: %d", ErrMalformed, msg[2], wireVersion)
+		return fmt.Errorf("%w: version %d is not read here (allowed: %d)", ErrMalformed, msg[2], wireVersion)
 	}
 	const maxTick = math.MaxInt64 / 4
-	r := reader{b: msg[headerLength:]}
-	peer := int(r.uvarint("sender peer", maxPeers-1))
-	tick := int64(r.uvarint("sender tick", maxTick))
-	adv := math.Float64frombits(bits.ReverseBytes64(r.uvarint("advantage", math.MaxUint64)))
-	debt := r.varint("debt", -maxDebt, maxDebt)
-	players := r.uvarint("players", maxPlayers)
-	if r.err != nil {
-		return r.err
+	r := reader{binio.NewReader(msg[headerLength:], ErrMalformed)}
+	peer := int(r.Uint("sender peer", 0, maxPeers-1))
+	tick := int64(r.Uint("sender tick", 0, maxTick))
+	adv := math.Float64frombits(bits.ReverseBytes64(r.Uint("advantage", 0, math.MaxUint64)))
+	debt := r.Int("debt", -maxDebt, maxDebt)
+	players := r.Uint("players", 0, maxPlayers)
+	if r.Err() != nil {
+		return r.Err()
 	}
 	switch {
 	case peer == s.opts.Self:
@@ -454,7 +407,7 @@ func (s *Session) decode(msg []byte, apply bool) error {
 	}
 	var frontier [maxPlayers]int64
 	for p := range s.players {
-		f := tick + r.varint("frontier", -tick, maxTick)
+		f := tick + r.Int("frontier", -tick, maxTick)
 		frontier[p] = f
 		if apply && peer == 0 && s.isLocal(p) && f > s.frontier[p] {
 			// The host filled this player's inputs (Fill).
@@ -467,13 +420,13 @@ func (s *Session) decode(msg []byte, apply bool) error {
 			s.peerAck[i] = max(s.peerAck[i], f)
 		}
 	}
-	blocks := r.uvarint("blocks", maxPlayers)
+	blocks := r.Uint("blocks", 0, maxPlayers)
 	for range blocks {
-		p := int(r.uvarint("player", uint64(s.players-1)))
-		back := int64(r.uvarint("block start", maxBlock))
-		cb := r.fixed("count", 1)
-		if r.err != nil {
-			return r.err
+		p := int(r.Uint("player", 0, uint64(s.players-1)))
+		back := int64(r.Uint("block start", 0, maxBlock))
+		cb := r.Bytes(1)
+		if r.Err() != nil {
+			return r.Err()
 		}
 		count := int64(cb[0])
 		// The host also sends the inputs it fills for another peer's
@@ -484,7 +437,7 @@ func (s *Session) decode(msg []byte, apply bool) error {
 		case relayed && peer != 0:
 			return fmt.Errorf("%w: peer %d sent inputs of player %d, who belongs to peer %d", ErrMalformed, peer, p, s.opts.Players[p].Peer)
 		case back > frontier[p] || count > back:
-			return fmt.Errorf("%w: block of player %d starts %d ticks before frontier %d with %d ticks; allowed: a start at or after tick 0 and at most that many ticks", ErrMalformed, p, back, frontier[p], count)
+			return fmt.Errorf("%w: block of player %d starts %d ticks before frontier %d with %d ticks (allowed: a start at or after tick 0 and at most that many ticks)", ErrMalformed, p, back, frontier[p], count)
 		}
 		first := frontier[p] - back
 		// The block is coded against the tick before it; a session that
@@ -500,9 +453,9 @@ func (s *Session) decode(msg []byte, apply bool) error {
 		end := first + count
 		for k := first; k < end; {
 			// A run of ticks as predicted, then one that is not.
-			run := int64(r.uvarint("unchanged ticks", uint64(end-k)))
-			if r.err != nil {
-				return r.err
+			run := int64(r.Uint("unchanged ticks", 0, uint64(end-k)))
+			if r.Err() != nil {
+				return r.Err()
 			}
 			for range run {
 				for a := range s.scratch {
@@ -513,20 +466,20 @@ func (s *Session) decode(msg []byte, apply bool) error {
 			}
 			if k < end {
 				r.tick(s.scratch)
-				if r.err != nil {
-					return r.err
+				if r.Err() != nil {
+					return r.Err()
 				}
 				s.take(apply, based, relayed, p, k)
 				k++
 			}
 		}
 	}
-	hashes := r.uvarint("hashes", maxSendHash)
+	hashes := r.Uint("hashes", 0, maxSendHash)
 	for range hashes {
-		k := tick - r.varint("hash tick", tick-maxTick, tick)
-		b := r.fixed("hash", 8)
-		if r.err != nil {
-			return r.err
+		k := tick - r.Int("hash tick", tick-maxTick, tick)
+		b := r.Bytes(8)
+		if r.Err() != nil {
+			return r.Err()
 		}
 		if !apply {
 			if n := int64(s.opts.HashEvery); n == 0 || k%n != 0 {
@@ -536,11 +489,11 @@ func (s *Session) decode(msg []byte, apply bool) error {
 		}
 		s.remoteHash(peer, k, binary.LittleEndian.Uint64(b))
 	}
-	if r.err != nil {
-		return r.err
+	if r.Err() != nil {
+		return r.Err()
 	}
-	if len(r.b) != 0 {
-		return fmt.Errorf("%w: %d bytes after the end", ErrMalformed, len(r.b))
+	if r.Left() != 0 {
+		return fmt.Errorf("%w: %d bytes after the end", ErrMalformed, r.Left())
 	}
 	if apply {
 		if !s.peerSeen[peer] || tick > s.peerTick[peer] {

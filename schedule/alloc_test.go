@@ -3,6 +3,7 @@
 package schedule_test
 
 import (
+	goruntime "runtime"
 	"testing"
 
 	"github.com/metronome-go/metronome/schedule"
@@ -103,6 +104,33 @@ func TestSnapshotAllocatesNothing(t *testing.T) {
 		})
 		if allocs != 0 {
 			t.Fatalf("save, advance and restore allocate %v times, want 0", allocs)
+		}
+	})
+}
+
+// A snapshot that has held a queue once takes it again without
+// allocating, however many more entries the queue holds then: a rollback
+// ring's slots save a queue whose length changes from tick to tick.
+func TestSaveOfAGrownQueueAllocatesNothing(t *testing.T) {
+	forEachStructure(t, func(t *testing.T, s schedule.Structure) {
+		q, err := schedule.New[int](schedule.Options{Capacity: 64, Structure: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var snap schedule.Snapshot[int]
+		q.Save(&snap) // the queue empty
+		for i := range 60 {
+			if _, err := q.At(uint64(100+i), i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// One call, so AllocsPerRun's warm-up run would hide it.
+		var before, after goruntime.MemStats
+		goruntime.ReadMemStats(&before)
+		q.Save(&snap)
+		goruntime.ReadMemStats(&after)
+		if n := after.Mallocs - before.Mallocs; n != 0 {
+			t.Fatalf("Save of the queue grown to 60 entries allocates %d times, want 0", n)
 		}
 	})
 }

@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"fmt"
+	"slices"
 )
 
 // Snapshot holds a copy of a queue's whole state: every pending entry with
@@ -46,17 +47,21 @@ func (q *Queue[T]) Save(s *Snapshot[T]) {
 	if q.dispatching {
 		panic("schedule: Save called during a dispatch")
 	}
-	s.slots = append(s.slots[:0], q.slots...)
-	s.free = append(s.free[:0], q.free...)
+	// Every array holds at most one element per slot: sized to the
+	// capacity once, a snapshot takes the queue again without allocating
+	// whatever it holds then (a rollback ring's slots see it grow).
+	n := len(q.slots)
+	s.slots = append(slices.Grow(s.slots[:0], n), q.slots...)
+	s.free = append(slices.Grow(s.free[:0], n), q.free...)
 	s.structure = q.structure
 	switch q.structure {
 	case Heap:
-		s.ranks = append(s.ranks[:0], q.ord.heap.ranks...)
-		s.hslots = append(s.hslots[:0], q.ord.heap.slots...)
-		s.pos = append(s.pos[:0], q.ord.heap.pos...)
+		s.ranks = append(slices.Grow(s.ranks[:0], n), q.ord.heap.ranks...)
+		s.hslots = append(slices.Grow(s.hslots[:0], n), q.ord.heap.slots...)
+		s.pos = append(slices.Grow(s.pos[:0], n), q.ord.heap.pos...)
 	case Scan:
-		s.keys = append(s.keys[:0], q.ord.scan.keys...)
-		s.pos = append(s.pos[:0], q.ord.scan.pos...)
+		s.keys = append(slices.Grow(s.keys[:0], n), q.ord.scan.keys...)
+		s.pos = append(slices.Grow(s.pos[:0], n), q.ord.scan.pos...)
 		s.minDue = q.ord.scan.minDue
 	}
 	s.now, s.seq, s.stats, s.retired = q.now, q.seq, q.stats, q.retired

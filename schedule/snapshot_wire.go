@@ -1,10 +1,11 @@
 package schedule
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/metronome-go/metronome/internal/binio"
 )
 
 // The binary form of a Snapshot, for sending a queue's state to another
@@ -28,8 +29,6 @@ import (
 // a valid heap and a valid scan order, and delivers in the same order,
 // since that order is fixed by the keys alone.
 
-var le = binary.LittleEndian
-
 // AppendBinary appends the binary form of s to b, each live entry's
 // payload written by put, and returns the extended slice; put's error is
 // returned as it is. It fails for an empty snapshot.
@@ -37,18 +36,18 @@ func (s *Snapshot[T]) AppendBinary(b []byte, put func(b []byte, p *T) ([]byte, e
 	if !s.valid {
 		return b, fmt.Errorf("%w: AppendBinary of an empty snapshot", ErrInvalid)
 	}
-	b = le.AppendUint32(b, uint32(len(s.slots)))
+	b = binio.AppendU32(b, uint32(len(s.slots)))
 	b = append(b, byte(s.structure))
-	b = le.AppendUint64(b, s.now)
-	b = le.AppendUint64(b, s.seq)
-	b = le.AppendUint32(b, uint32(s.retired))
+	b = binio.AppendU64(b, s.now)
+	b = binio.AppendU64(b, s.seq)
+	b = binio.AppendU32(b, uint32(s.retired))
 	st := &s.stats
 	for _, v := range [...]uint64{st.Scheduled, st.Refused, st.Cancelled, st.Delivered, st.Dropped, st.Coalesced, uint64(st.Peak)} {
-		b = le.AppendUint64(b, v)
+		b = binio.AppendU64(b, v)
 	}
-	b = le.AppendUint32(b, uint32(len(s.free)))
+	b = binio.AppendU32(b, uint32(len(s.free)))
 	for _, f := range s.free {
-		b = le.AppendUint32(b, uint32(f))
+		b = binio.AppendU32(b, uint32(f))
 	}
 	for i := 0; i < len(s.slots); {
 		e := &s.slots[i]
@@ -58,21 +57,21 @@ func (s *Snapshot[T]) AppendBinary(b []byte, put func(b []byte, p *T) ([]byte, e
 				n++
 			}
 			b = append(b, 0)
-			b = le.AppendUint32(b, uint32(n))
-			b = le.AppendUint32(b, e.gen)
+			b = binio.AppendU32(b, uint32(n))
+			b = binio.AppendU32(b, e.gen)
 			i += n
 			continue
 		}
 		i++
 		b = append(b, 1)
-		b = le.AppendUint32(b, e.gen)
-		b = le.AppendUint64(b, e.due)
-		b = le.AppendUint64(b, e.seq)
-		b = le.AppendUint64(b, e.period)
+		b = binio.AppendU32(b, e.gen)
+		b = binio.AppendU64(b, e.due)
+		b = binio.AppendU64(b, e.seq)
+		b = binio.AppendU64(b, e.period)
 		b = append(b, byte(e.late.mode))
-		b = le.AppendUint64(b, uint64(e.late.limit))
-		b = le.AppendUint64(b, e.count)
-		b = le.AppendUint64(b, e.dropped)
+		b = binio.AppendU64(b, uint64(e.late.limit))
+		b = binio.AppendU64(b, e.count)
+		b = binio.AppendU64(b, e.dropped)
 		var err error
 		if b, err = put(b, &e.payload); err != nil {
 			return b, err
@@ -94,19 +93,19 @@ func (s *Snapshot[T]) AppendBinary(b []byte, put func(b []byte, p *T) ([]byte, e
 // the queue it is for holds already.
 func (s *Snapshot[T]) DecodeBinary(b []byte, capacity int, get func(b []byte, p *T) ([]byte, error)) ([]byte, error) {
 	s.valid = false
-	d := decoder{b: b}
-	n := d.u32()
-	structure := Structure(d.u8())
-	now, seq, retired := d.u64(), d.u64(), d.u32()
+	d := binio.NewBareReader(b, ErrInvalid)
+	n := d.U32()
+	structure := Structure(d.Byte())
+	now, seq, retired := d.U64(), d.U64(), d.U32()
 	var st Stats
 	for _, p := range [...]*uint64{&st.Scheduled, &st.Refused, &st.Cancelled, &st.Delivered, &st.Dropped, &st.Coalesced} {
-		*p = d.u64()
+		*p = d.U64()
 	}
-	peak := d.u64()
-	nfree := d.u32()
+	peak := d.U64()
+	nfree := d.U32()
 	switch {
-	case d.short:
-		return b, d.fail("header")
+	case d.Err() != nil:
+		return b, cutShort(&d, "header")
 	case int64(n) != int64(capacity):
 		return b, fmt.Errorf("%w: snapshot of a queue of capacity %d, for one of capacity %d", ErrInvalid, n, capacity)
 	case structure != Heap && structure != Scan:
@@ -124,9 +123,9 @@ func (s *Snapshot[T]) DecodeBinary(b []byte, capacity int, get func(b []byte, p 
 	inFree = slices.Grow(inFree, int(n))[:n]
 	clear(inFree)
 	for range nfree {
-		f := d.u32()
-		if d.short {
-			return b, d.fail("free slots")
+		f := d.U32()
+		if d.Err() != nil {
+			return b, cutShort(&d, "free slots")
 		}
 		if f >= n || inFree[f] != 0 {
 			return b, fmt.Errorf("%w: snapshot's free stack holds slot %d twice or out of 0..%d", ErrInvalid, f, n-1)
@@ -137,16 +136,16 @@ func (s *Snapshot[T]) DecodeBinary(b []byte, capacity int, get func(b []byte, p 
 	s.keys = s.keys[:0]
 	var unused uint32
 	for i := 0; i < len(s.slots); {
-		group := d.u8()
+		group := d.Byte()
 		switch {
-		case d.short:
-			return b, d.fail(fmt.Sprintf("slot %d", i))
+		case d.Err() != nil:
+			return b, cutShort(&d, fmt.Sprintf("slot %d", i))
 		case group > 1:
 			return b, fmt.Errorf("%w: snapshot's slot %d starts a group of kind %d, allowed 0 or 1", ErrInvalid, i, group)
 		case group == 0:
-			cnt, gen := d.u32(), d.u32()
-			if d.short {
-				return b, d.fail(fmt.Sprintf("slot %d", i))
+			cnt, gen := d.U32(), d.U32()
+			if d.Err() != nil {
+				return b, cutShort(&d, fmt.Sprintf("slot %d", i))
 			}
 			if cnt < 1 || uint64(i)+uint64(cnt) > uint64(n) {
 				return b, fmt.Errorf("%w: snapshot's slot %d starts a group of %d slots, allowed 1..%d", ErrInvalid, i, cnt, int(n)-i)
@@ -166,28 +165,28 @@ func (s *Snapshot[T]) DecodeBinary(b []byte, capacity int, get func(b []byte, p 
 			continue
 		}
 		e := &s.slots[i]
-		e.gen = d.u32()
+		e.gen = d.U32()
 		if inFree[i] != 0 || e.gen == 0 {
 			return b, fmt.Errorf("%w: snapshot's slot %d is pending and free or retired", ErrInvalid, i)
 		}
 		e.live = true
-		e.due, e.seq, e.period = d.u64(), d.u64(), d.u64()
-		mode, limit := lateMode(d.u8()), d.u64()
-		e.count, e.dropped = d.u64(), d.u64()
+		e.due, e.seq, e.period = d.U64(), d.U64(), d.U64()
+		mode, limit := lateMode(d.Byte()), d.U64()
+		e.count, e.dropped = d.U64(), d.U64()
 		switch {
-		case d.short:
-			return b, d.fail(fmt.Sprintf("slot %d", i))
+		case d.Err() != nil:
+			return b, cutShort(&d, fmt.Sprintf("slot %d", i))
 		case mode > lateCatchUp || limit > math.MaxInt32:
 			return b, fmt.Errorf("%w: snapshot's slot %d has late policy %d (limit %d), allowed Skip, Coalesce or CatchUp up to %d", ErrInvalid, i, mode, limit, math.MaxInt32)
 		case e.due <= now || e.seq >= seq:
 			return b, fmt.Errorf("%w: snapshot's slot %d is due at %d with sequence %d; allowed: due after tick %d, sequence below %d", ErrInvalid, i, e.due, e.seq, now, seq)
 		}
 		e.late = LatePolicy{mode: mode, limit: int(limit)}
-		rest, err := get(d.b, &e.payload)
+		rest, err := get(d.Rest(), &e.payload)
 		if err != nil {
 			return b, err
 		}
-		d.b = rest
+		d.Continue(rest)
 		s.keys = append(s.keys, key{due: e.due, seq: e.seq, slot: int32(i)})
 		i++
 	}
@@ -222,47 +221,10 @@ func (s *Snapshot[T]) DecodeBinary(b []byte, capacity int, get func(b []byte, p 
 		}
 	}
 	s.valid = true
-	return d.b, nil
+	return d.Rest(), nil
 }
 
-// decoder reads the fixed-width numbers of a binary form; short is set
-// once b ran out, after which every read is 0.
-type decoder struct {
-	b     []byte
-	short bool
-}
-
-func (d *decoder) take(n int) []byte {
-	if d.short || len(d.b) < n {
-		d.short = true
-		return nil
-	}
-	p := d.b[:n]
-	d.b = d.b[n:]
-	return p
-}
-
-func (d *decoder) u8() uint8 {
-	if p := d.take(1); p != nil {
-		return p[0]
-	}
-	return 0
-}
-
-func (d *decoder) u32() uint32 {
-	if p := d.take(4); p != nil {
-		return le.Uint32(p)
-	}
-	return 0
-}
-
-func (d *decoder) u64() uint64 {
-	if p := d.take(8); p != nil {
-		return le.Uint64(p)
-	}
-	return 0
-}
-
-func (d *decoder) fail(what string) error {
-	return fmt.Errorf("%w: snapshot cut short in its %s", ErrInvalid, what)
+// cutShort is d's failure, said as where in the snapshot it ran out.
+func cutShort(d *binio.Reader, where string) error {
+	return fmt.Errorf("%w: snapshot cut short in its %s (%w)", ErrInvalid, where, d.Err())
 }

@@ -3,12 +3,9 @@ package main
 import (
 	"slices"
 	"testing"
-	"time"
 
-	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/ecstest"
 	"github.com/metronome-go/metronome/framework/frameworktest"
-	"github.com/metronome-go/metronome/runtime"
-	"github.com/metronome-go/metronome/timing"
 )
 
 // BenchmarkRollback measures what a rollback costs Breakout in play: a
@@ -27,63 +24,5 @@ func BenchmarkRollback(b *testing.B) {
 	if err := sim.Step(1200); err != nil {
 		b.Fatal(err)
 	}
-	benchRollback(b, sim.App, sim.Ticks(), tick)
-}
-
-// benchRollback runs the rollback benchmarks on a, whose next tick is
-// number next, with fixed ticks of step.
-func benchRollback(b *testing.B, a *ecs.App, next uint64, step time.Duration) {
-	const depth = 8
-	ring, err := ecs.NewSnapshots(a, depth+2)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ticks := make([]runtime.TickContext, depth)
-	for i := range ticks {
-		ticks[i].Update = timing.Update{Kind: timing.FixedUpdate, Steps: 1, Delta: step, Number: next + uint64(i), Final: true}
-	}
-	entities := 0
-	if err := ring.Save(0); err != nil {
-		b.Fatal(err)
-	}
-	entities = ring.Get(0).Entities()
-	run := func() {
-		if err := ring.Restore(0); err != nil {
-			b.Fatal(err)
-		}
-		for i := range ticks {
-			if err := a.Update(&ticks[i]); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if err := ring.Save(depth); err != nil {
-			b.Fatal(err)
-		}
-	}
-	run() // every slot used once
-	b.Run("restore+8ticks+save", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			run()
-		}
-		b.ReportMetric(float64(entities), "entities")
-	})
-	b.Run("save", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if err := ring.Save(1); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(entities), "ns/entity")
-	})
-	b.Run("restore", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if err := ring.Restore(1); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(entities), "ns/entity")
-	})
+	ecstest.Rollback{App: sim.App, Next: sim.Ticks(), Step: tick}.Bench(b)
 }

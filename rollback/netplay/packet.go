@@ -4,8 +4,10 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"hash"
 
+	"github.com/metronome-go/metronome/internal/binio"
 	"github.com/metronome-go/metronome/rollback"
 )
 
@@ -67,7 +69,7 @@ func newSealer(key []byte) *sealer {
 // pass it to seal.
 func (s *sealer) begin(k kind, from int, seq uint64) []byte {
 	b := append(s.buf[:0], packetVersion<<4|byte(k), byte(from))
-	return binary.LittleEndian.AppendUint64(b, seq)
+	return binio.AppendU64(b, seq)
 }
 
 // seal appends the MAC to a packet begun with begin.
@@ -125,54 +127,12 @@ func (s *sealer) parse(p []byte) (h header, payload []byte, r reason) {
 	return h, payload, okPacket
 }
 
-// Payload coding.
+// appendString is binio's, under the name match.go's refusals use.
+func appendString(b []byte, s string) []byte { return binio.AppendString(b, s) }
 
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
-type payloadReader struct {
-	b  []byte
-	ok bool
-}
-
-func (r *payloadReader) byte() byte {
-	if !r.ok || len(r.b) < 1 {
-		r.ok = false
-		return 0
-	}
-	v := r.b[0]
-	r.b = r.b[1:]
-	return v
-}
-
-func (r *payloadReader) uint64() uint64 {
-	if !r.ok || len(r.b) < 8 {
-		r.ok = false
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return v
-}
-
-func (r *payloadReader) string(limit int) string {
-	if !r.ok {
-		return ""
-	}
-	n, k := binary.Uvarint(r.b)
-	if k <= 0 || n > uint64(limit) || uint64(len(r.b)-k) < n {
-		r.ok = false
-		return ""
-	}
-	s := string(r.b[k : k+int(n)])
-	r.b = r.b[k+int(n):]
-	return s
-}
-
-// end reports whether the payload was read whole and nothing is left.
-func (r *payloadReader) end() bool { return r.ok && len(r.b) == 0 }
+// errPayload marks a payload that does not decode; parse's callers only
+// count it, so its description goes no further.
+var errPayload = errors.New("netplay: malformed payload")
 
 // Join roles.
 const (
@@ -181,20 +141,20 @@ const (
 )
 
 func appendJoin(b []byte, id Identity, slot int, role byte) []byte {
-	b = appendString(b, id.Game)
-	b = appendString(b, id.Version)
-	b = binary.LittleEndian.AppendUint64(b, id.Config)
+	b = binio.AppendString(b, id.Game)
+	b = binio.AppendString(b, id.Version)
+	b = binio.AppendU64(b, id.Config)
 	return append(b, byte(slot), role)
 }
 
 func parseJoin(p []byte) (id Identity, slot int, role byte, ok bool) {
-	r := payloadReader{b: p, ok: true}
-	id.Game = r.string(maxName)
-	id.Version = r.string(maxName)
-	id.Config = r.uint64()
-	slot = int(r.byte())
-	role = r.byte()
-	return id, slot, role, r.end() && role <= roleSpectator && (role == rolePlayer || slot == 0)
+	r := binio.NewReader(p, errPayload)
+	id.Game = r.String("game name length", maxName)
+	id.Version = r.String("version length", maxName)
+	id.Config = r.U64()
+	slot = int(r.Byte())
+	role = r.Byte()
+	return id, slot, role, r.Err() == nil && r.Left() == 0 && role <= roleSpectator && (role == rolePlayer || slot == 0)
 }
 
 // Refusal reasons.
@@ -212,8 +172,8 @@ const (
 const maxRefusal = 200
 
 func parseRefuse(p []byte) (why byte, msg string, ok bool) {
-	r := payloadReader{b: p, ok: true}
-	why = r.byte()
-	msg = r.string(maxRefusal)
-	return why, msg, r.end() && why >= refuseToken && why <= refuseLast
+	r := binio.NewReader(p, errPayload)
+	why = r.Byte()
+	msg = r.String("refusal length", maxRefusal)
+	return why, msg, r.Err() == nil && r.Left() == 0 && why >= refuseToken && why <= refuseLast
 }
