@@ -2,10 +2,8 @@ package framework
 
 import (
 	"io"
-	"time"
 
 	"github.com/metronome-go/metronome/audio"
-	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -34,16 +32,3 @@ var SamePackage = samePackage
 
 // ConfigHash is the configuration hash of a match's identity.
 var ConfigHash = configHash
-
-// NetEvent reports a match's connection event on w, as a networked
-// session does on RunOptions.Stderr.
-func NetEvent(w io.Writer, ev netplay.Event) error {
-	return (&netRun{log: w, clock: timing.SystemClock{}, patience: time.Minute}).event(ev)
-}
-
-// NetPatience returns a match's connection events and its check, each
-// update, of how long a disconnected peer has been away.
-func NetPatience(w io.Writer, clock timing.Clock, patience time.Duration) (event func(netplay.Event) error, waited func() error) {
-	r := &netRun{log: w, clock: clock, patience: patience}
-	return r.event, r.waited
-}

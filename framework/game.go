@@ -14,6 +14,7 @@ import (
 	"github.com/metronome-go/metronome/audio"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/rollback"
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
@@ -170,20 +171,27 @@ type Session struct {
 	// syncDepth and syncTest run the game in sync-test mode (synctest.go).
 	syncDepth int
 	syncTest  *ecs.SyncTest
-	// A game with Net: its seats at this machine (no match), or its match
-	// and the networked session playing it (net.go).
-	seats *localSeats
-	match *Match
-	net   *netRun
+	// A game with Net: its seats at this machine (no match, localBot
+	// the seed of a bot playing all seats but the first), or its match:
+	// netApp the game's world as the match runs it, and peer (a player,
+	// bot its --bot) or spectator the match itself (net.go).
+	seats     *localSeats
+	localBot  uint64
+	match     *Match
+	netApp    *rollback.App
+	peer      *rollback.Peer
+	bot       *bot
+	spectator *rollback.Spectator
 	// matchRec records a match (--record), replayNet replays one's
 	// recording (netrecord.go).
 	matchRec  *matchRecording
 	replayNet *netReplay
+	// matchStart is when the match's first update ran, for the "net:"
+	// line's rates per real second.
+	matchStart timing.Instant
 	// report, in a headless match, gathers the figures of its pacing
 	// line (netreport.go).
 	report *matchReport
-	// spec is a spectator's follower (--spectate, spectate.go), or nil.
-	spec *specRun
 	// stderr receives a match's connection messages; nil is os.Stderr.
 	stderr io.Writer
 }
@@ -338,37 +346,13 @@ func (s *Session) Update(t *runtime.TickContext) error {
 	if err := s.updateNet(t); err != nil {
 		return err
 	}
-	if s.report != nil && s.net != nil { // none while resynchronising
-		s.report.ticks.tick(t, s.net)
+	if s.report != nil && s.peer != nil && !s.peer.CatchingUp() {
+		s.report.ticks.tick(t, s.peer)
 	}
-	if s.stopAfter > 0 && !t.StopRequested() && s.ranAll(t) {
-		return t.RequestStop()
+	if s.stopAfter > 0 && s.match == nil && !t.StopRequested() && t.Number+1 >= s.stopAfter {
+		return t.RequestStop() // a match stops where its peers agree (rollback.PeerOptions.Ticks)
 	}
 	return nil
-}
-
-// matchLinger is how many updates a networked session goes on sending
-// after its last tick is confirmed, so that its peers get the inputs they
-// still lack even if a message is lost: a quarter of a second at 60 Hz.
-const matchLinger = 15
-
-// ranAll reports whether the session has run what stopAfter asks: that
-// many updates, or in a networked match that many ticks confirmed on
-// every peer (held updates do not count, and the peers stop on the same
-// tick) and matchLinger more updates.
-func (s *Session) ranAll(t *runtime.TickContext) bool {
-	if s.spec != nil {
-		return s.spec.fol.Tick() >= s.specTarget()
-	}
-	if s.net == nil {
-		return t.Number+1 >= s.stopAfter
-	}
-	if s.net.sess.Stats().Confirmed < int64(s.stopAfter) {
-		return false
-	}
-	s.net.flushFeeds() // the spectators get the ticks their delay held back
-	s.net.linger++
-	return s.net.linger > matchLinger
 }
 
 // HashWorld fills c with the hash of the game's state (the ECS world, its

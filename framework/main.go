@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/rollback"
 )
 
 // Flags are the command-line options every Metronome game accepts.
@@ -226,13 +227,40 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 	match, err := connectMatch(&f, g, cfg, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
-		return 1
+		return matchStatus(err)
 	}
-	if err := Run(g, cfg, RunOptions{Source: source, Ticks: f.Ticks, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record, SyncTest: f.SyncTest, Match: match, NoWindow: f.NoWindow, Stdout: stdout, Stderr: stderr}); err != nil {
+	var bot uint64
+	if match == nil {
+		bot = f.Bot // a match's bot is its Match.Bot
+	}
+	err = Run(g, cfg, RunOptions{Source: source, Ticks: f.Ticks, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record, SyncTest: f.SyncTest,
+		Match: match, NoWindow: f.NoWindow, Bot: bot, Stdout: stdout, Stderr: stderr})
+	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
-		return 1
+		return matchStatus(err)
 	}
 	return 0
+}
+
+// matchStatus is the exit status of a session that failed with err: a
+// match's own status when it ended other than finished (the README's
+// "Exit statuses"), else StatusFailed.
+func matchStatus(err error) int {
+	var oe *rollback.OutcomeError
+	if !errors.As(err, &oe) {
+		return StatusFailed
+	}
+	switch oe.Outcome.Kind {
+	case rollback.Desynced:
+		return StatusDesynced
+	case rollback.Abandoned:
+		return StatusAbandoned
+	case rollback.Refused:
+		return StatusRefused
+	case rollback.HostGone:
+		return StatusHostGone
+	}
+	return StatusFailed
 }
 
 func programName() string {

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/bits"
 	"os"
 
 	"time"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/rollback"
-	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -122,37 +120,9 @@ func (m *Match) seatless() bool {
 	return true
 }
 
-// NetStats are a networked session's figures for an overlay or a report.
-type NetStats struct {
-	// Stats are the rollback session's counts: rollbacks, resimulated
-	// ticks and their depth, frame advantage, confirmed tick. Its
-	// Advantage is the estimate pacing follows: the session's, averaged
-	// over about half a second, as each message's jitter moves it.
-	rollback.Stats
-	// BytesSent and BytesReceived count the messages' bytes; Sent and
-	// Received the messages.
-	BytesSent, BytesReceived uint64
-	Sent, Received           uint64
-	// RTT is the transport's round-trip time, 0 when it gives none.
-	RTT time.Duration
-	// Waiting counts the peers this machine hears nothing from (each
-	// reported disconnected): the match holds at its prediction window
-	// until they come back (a player whose process ended rejoins with its
-	// --join command) or net.join_timeout passes and the match ends.
-	Waiting int
-	// PlayedOn counts the times the host played on without a peer that
-	// held the match past the debt cutoff (its players' input neutral
-	// until it resynchronises), and Resyncs the times this peer
-	// resynchronised from the host's snapshot after the host played on
-	// without it.
-	PlayedOn, Resyncs int
-	// SlowedDown is the time the host dropped past the debt cutoff, which
-	// the whole match lost together (timing.SharedSlowdown, see
-	// [Session.MatchTiming]); zero on a joined player.
-	SlowedDown time.Duration
-	// Seconds is the simulated time the match has run, for rates.
-	Seconds float64
-}
+// NetStats are a networked session's figures for an overlay or a
+// report: the match's own ([rollback.PeerStats]).
+type NetStats = rollback.PeerStats
 
 // UseMatch makes the session play m instead of a local game: it needs a
 // game with [Game.Net] and fixed timing (timing.mode = "fixed"), and it
@@ -191,57 +161,32 @@ func matchStep(o timing.Options) time.Duration {
 }
 
 // MatchTiming returns o as the session's match runs it ([Session.UseMatch]
-// first): repay-debt recovery with rollback declared, so that the
-// session's debts reach pacing, and past the debt cutoff its role's
-// policy (seed 001's HostDoes and OwnerDoes):
-//   - the host slows the whole match down together
-//     (timing.SharedSlowdown): it drops what it owes past the cutoff, and
-//     its peers, who share the match's debt with it
-//     (rollback.Session.SharedDebt), lose the same time with it;
-//   - a joined player resynchronises (timing.Resync): it drops nothing
-//     itself, since the host's slowdown drops for the match, and when the
-//     host has played on without it (it held the match past the cutoff)
-//     it catches up from the host's snapshot;
-//   - a spectator keeps o's policy (timing.debt.past_cutoff): it plays no
-//     part in the match's time.
+// first): [rollback.PeerTiming] for a player (the host slows the whole
+// match down past the debt cutoff, a joined player resynchronises), and
+// [rollback.SpectatorTiming] for a spectator, which keeps o's policy
+// (timing.debt.past_cutoff) since it plays no part in the match's time.
 func (s *Session) MatchTiming(o timing.Options) timing.Options {
-	o.Recovery, o.Rollback = timing.RepayDebt, true
-	o.Debt.VariableStep = false
 	switch m := s.match; {
 	case m == nil || m.Spectator:
-	case m.Self == 0:
-		o.Debt.PastCutoff, o.Debt.Hook = timing.SharedSlowdown, dropPast(o.Debt.Cutoff)
+		return rollback.SpectatorTiming(o)
 	default:
-		o.Debt.PastCutoff, o.Debt.Hook = timing.Resync, dropPast(o.Debt.Cutoff)
+		return rollback.PeerTiming(o, m.Self == 0)
 	}
-	return o
-}
-
-// dropPast is a match's answer past the debt cutoff: a host drops the
-// debt past it (timing.SharedSlowdown), a joined player nothing.
-func dropPast(cutoff time.Duration) timing.DebtHook {
-	return timing.DebtHookFunc(func(policy timing.PastCutoff, debt time.Duration) time.Duration {
-		if policy != timing.SharedSlowdown {
-			return 0
-		}
-		return debt - cutoff
-	})
 }
 
 // NetStats returns the networked session's figures, and false when the
 // session plays no match. Simulation owner (a system), or after the
 // session.
 func (s *Session) NetStats() (NetStats, bool) {
-	if s.replayNet != nil {
+	switch {
+	case s.replayNet != nil:
 		return s.replayNet.stats(), true // a match's replay is the match, with no network
+	case s.spectator != nil:
+		return s.spectator.Stats(), true
+	case s.peer != nil:
+		return s.peer.Stats(), true
 	}
-	if s.spec != nil {
-		return s.spec.stats(), true // a spectator, or a player rejoining, follows the match
-	}
-	if s.net == nil {
-		return NetStats{}, false
-	}
-	return s.net.stats(), true
+	return NetStats{}, false
 }
 
 // NetStats returns the match's figures for the game's own display (see
@@ -257,22 +202,36 @@ func (s *Setup) NetStats() (NetStats, bool) {
 // ConfirmedHash returns the last confirmed tick of a networked session
 // that the session hashed, with its world hash (see
 // rollback.App.ConfirmedHash): the same on every peer of a match in sync.
-// Simulation owner, or after the session.
+// A replay of a match's recording gives its last checkpoint replayed, as
+// the match's last line named it. Simulation owner, or after the session.
 func (s *Session) ConfirmedHash() (tick int64, hash uint64, ok bool) {
-	if s.net == nil {
-		return 0, 0, false
+	switch {
+	case s.replayNet != nil:
+		return s.replayNet.confirmed()
+	case s.spectator != nil:
+		return s.spectator.LastHash()
+	case s.peer != nil:
+		return s.peer.ConfirmedHash()
 	}
-	return s.net.app.ConfirmedHash(s.net.sess)
+	return 0, 0, false
 }
 
 // ConfirmedHashAt returns the world hash of the confirmed timeline at
 // tick, when the networked session hashed it, it is confirmed and still
-// held (rollback.App.HashAt). Simulation owner, or after the session.
+// held (rollback.App.HashAt). In a replay of a match's recording it is
+// the recorded hash of tick's state once the replay has checked it (the
+// last 64 checkpoints are held): the final world hash of a match is the
+// one its confirmed line names. Simulation owner, or after the session.
 func (s *Session) ConfirmedHashAt(tick int64) (uint64, bool) {
-	if s.net == nil {
-		return 0, false
+	switch {
+	case s.replayNet != nil:
+		return s.replayNet.hashAt(tick)
+	case s.spectator != nil:
+		return s.netApp.HashAt(s.spectator.Timeline(), tick)
+	case s.peer != nil:
+		return s.peer.HashAt(tick)
 	}
-	return s.net.app.HashAt(s.net.sess, tick)
+	return 0, false
 }
 
 // ConfirmedLine is the line a headless networked run ends with, for a
@@ -282,76 +241,14 @@ func ConfirmedLine(tick int64, hash uint64) string {
 	return fmt.Sprintf("confirmed tick %d hash %016x", tick, hash)
 }
 
-// A peer more than yieldOver ticks ahead that pacing cannot slow yields
-// one update in yieldEvery (netRun.yield): a fifth, as far as pacing's
-// default slowest pace (timing.max_slow_down 1.25) would slow it.
-const (
-	yieldOver  = 1.5
-	yieldEvery = 5
-	// yieldOwing is the debt that shows pacing cannot keep the rate:
-	// past a quarter of a second owed, pacing at its fastest has not
-	// repaid it. Under it the peer ahead is left to pacing, which slows
-	// it without whole-frame waits.
-	yieldOwing = 250 * time.Millisecond
-)
-
-// netRun is a networked session's state on the simulation side.
-type netRun struct {
-	app       *rollback.App
-	sess      *rollback.Session
-	tr        rollback.Transport
-	self      int
-	peers     []int // the other peers, once each
-	local     []int // the players at self, in seat order
-	seats     [][]input.Action
-	msg, buf  []byte
-	sent      [2]uint64 // messages, bytes
-	received  [2]uint64
-	ticks     uint64
-	step      time.Duration
-	advantage float64       // the session's advantage estimate, smoothed
-	malformed error         // the first message refused, kept for the stats
-	bot       *bot          // Match.Bot's input, or nil
-	linger    int           // updates run since the last tick asked for was confirmed
-	log       io.Writer     // the match's connection messages (RunOptions.Stderr)
-	cutoff    time.Duration // the largest debt adjustment the scheduler takes (timing.debt.cutoff)
-	// away[peer] is when the player's peer was reported disconnected,
-	// for the peers whose bit awaySet holds; past patience
-	// (net.join_timeout) without it coming back the match ends.
-	away     [netplay.MaxPlayers]timing.Instant
-	awaySet  uint32
-	clock    timing.Clock
-	patience time.Duration
-	// opts are the session's options, for a session that plays on after
-	// resynchronising; heldFor is how long the session has held in a
-	// row (a host past the cutoff plays on without the peer it waits
-	// for: fillPast).
-	opts    rollback.Options
-	heldFor time.Duration
-	// slowed is what the scheduler dropped past the cutoff; playedOn and
-	// resyncs count fillPast's fills and the resynchronisations
-	// (NetStats).
-	slowed            time.Duration
-	playedOn, resyncs int
-	// sinceYield counts updates since the last one yielded, yields those
-	// yielded (see yield).
-	sinceYield int
-	yields     uint64
-
-	// rec records the confirmed timeline (--record, netrecord.go), or nil.
-	rec *matchRecording
-	// feeds[peer] streams the confirmed inputs to the spectator, or the
-	// rejoining player catching up, at that peer number (the host's), or
-	// is nil; spectatorDelay is the spectators' delay.
-	feeds          []*rollback.Feed
-	spectatorDelay int
-}
-
 // localSeats is a local game's input: one buffer per player, filled from
-// its seat before every tick.
+// its seat (or the bot) before every tick.
 type localSeats struct {
 	players rollback.Players
 	in      [][]input.Stats
+	bot     *bot // --bot: plays every seat but the first
+	botRows [][]input.Stats
+	ticks   int64
 }
 
 // startNet builds the local seats or the match after the game's Setup,
@@ -369,6 +266,10 @@ func (s *Session) startNet() error {
 		for p := range s.seats.in {
 			s.seats.in[p] = make([]input.Stats, len(n.Seats[p]))
 		}
+		if s.localBot != 0 && n.Players > 1 {
+			s.seats.bot = newBot(s.localBot, n.Players-1, len(n.Seats[0]))
+			s.seats.botRows = s.seats.in[1:]
+		}
 		ecs.AddResource(s.App.World(), &s.seats.players)
 		if s.replayNet != nil {
 			return s.replayNet.checkSeats(n)
@@ -376,77 +277,38 @@ func (s *Session) startNet() error {
 		return nil
 	}
 	m := s.match
-	// The [net] table: the same on every peer.
-	delay, window, every := s.cfg.Net.Delay, s.cfg.Net.Window, s.cfg.Net.HashEvery
-	app, err := rollback.NewApp(s.App, window)
+	app, err := rollback.NewApp(s.App, s.cfg.Net.Window)
 	if err != nil {
 		return fmt.Errorf("framework: networked match: %w", err)
 	}
+	s.netApp = app
+	step := matchStep(s.cfg.Timing)
+	actions := len(n.Seats[0])
 	if m.Spectator {
-		if err := s.startSpectator(app, len(n.Seats[0])); err != nil {
-			return err
+		s.spectator, err = rollback.NewSpectator(app, rollback.SpectatorOptions{Transport: m.Transport, Players: len(m.Peers), Actions: actions,
+			HashEvery: s.cfg.Net.HashEvery, Step: step, Delay: s.cfg.Net.SpectatorDelay, Ticks: int64(s.stopAfter), Recorded: s.matchRec != nil,
+			Clock: s.rt.Options().Clock})
+		if err != nil {
+			return fmt.Errorf("framework: following the match: %w", err)
 		}
 		return s.startMatchRecording()
 	}
-	opts := rollback.Options{Self: m.Self, Actions: len(n.Seats[0]), Window: window, HashEvery: every, Clock: s.rt.Options().Clock}
-	if m.Self == 0 {
-		opts.LogBytes = rollback.DefaultLogBytes // the host feeds its spectators
+	opts := rollback.PeerOptions{
+		Options:   rollback.Options{Self: m.Self, Actions: actions, Window: s.cfg.Net.Window, HashEvery: s.cfg.Net.HashEvery, Clock: s.rt.Options().Clock},
+		Transport: m.Transport, Step: step, Seatless: m.Seatless, Late: m.Late, Rejoining: m.Rejoining,
+		Patience: s.cfg.Net.JoinTimeout, Cutoff: s.cfg.Timing.Debt.Cutoff, SpectatorDelay: s.cfg.Net.SpectatorDelay,
+		Ticks: int64(s.stopAfter), Recorded: s.matchRec != nil,
 	}
-	r := &netRun{app: app, tr: m.Transport, self: m.Self, seats: n.Seats, spectatorDelay: s.cfg.Net.SpectatorDelay,
-		msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage), step: matchStep(s.cfg.Timing), log: s.stderr,
-		cutoff: s.cfg.Timing.Debt.Cutoff, clock: s.rt.Options().Clock, patience: s.cfg.Net.JoinTimeout}
-	if r.clock == nil {
-		r.clock = timing.SystemClock{} // the runtime's default
+	for _, peer := range m.Peers {
+		opts.Players = append(opts.Players, rollback.Player{Peer: peer, Delay: s.cfg.Net.Delay})
 	}
-	if r.log == nil {
-		r.log = os.Stderr
-	}
-	app.SetDelta(r.step)
-	seen := map[int]bool{m.Self: true}
-	for p, peer := range m.Peers {
-		opts.Players = append(opts.Players, rollback.Player{Peer: peer, Delay: delay})
-		if peer == m.Self {
-			r.local = append(r.local, p)
-		} else if !seen[peer] {
-			seen[peer] = true
-			r.peers = append(r.peers, peer)
-		}
-	}
-	for _, peer := range m.Seatless {
-		if peer == m.Self || seen[peer] {
-			return fmt.Errorf("framework: Match.Seatless lists peer %d, which is this machine or plays a player: want the peers that play none", peer)
-		}
-		seen[peer] = true
-		r.peers = append(r.peers, peer)
-	}
-	if m.Bot != 0 && len(r.local) > 0 {
-		r.bot = newBot(m.Bot, len(r.local), len(n.Seats[0]))
-	}
-	r.opts = opts
-	if m.Rejoining {
-		// It records what it catches up on, then what it plays, into the
-		// one recording (the follower runs every input from tick 0 then).
-		r.rec = s.matchRec
-		if err := s.startRejoin(r); err != nil {
-			return err
-		}
-		return s.startMatchRecording()
-	}
-	sess, err := rollback.NewSession(app, opts)
-	if err != nil {
+	if s.peer, err = rollback.NewPeer(app, opts); err != nil {
 		return fmt.Errorf("framework: networked match: %w", err)
 	}
-	if err := r.play(sess, m.Seatless); err != nil {
-		return err
+	if m.Bot != 0 && s.peer.Locals() > 0 {
+		s.bot = newBot(m.Bot, s.peer.Locals(), actions)
 	}
-	for _, peer := range m.Late {
-		if err := sess.Fill(peer); err != nil {
-			return fmt.Errorf("framework: networked match: %w", err)
-		}
-		fmt.Fprintf(r.log, "%s: peer %d has not joined: its players' input is neutral until it joins\n", programName(), peer)
-	}
-	s.net = r
-	r.rec = s.matchRec
+	s.logEvents(s.peer.Events())
 	return s.startMatchRecording()
 }
 
@@ -463,55 +325,105 @@ type starter interface {
 // under way (they catch up) or a transport with no start of its own.
 // Simulation owner, before the first tick.
 func (s *Session) readyToStart() error {
-	if s.net == nil || s.match == nil || s.match.Rejoining || s.match.Spectator {
+	if s.peer == nil || s.match.Rejoining {
 		return nil
 	}
 	st, ok := s.match.Transport.(starter)
 	if !ok {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), s.net.patience)
+	patience := s.cfg.Net.JoinTimeout
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	if err := st.Ready(ctx); err != nil {
-		return fmt.Errorf("framework: starting the networked match (net.join_timeout %v): %w", s.net.patience, err)
+		return fmt.Errorf("framework: starting the networked match (net.join_timeout %v): %w", patience, err)
 	}
-	return nil
-}
-
-// play gives r its session, which also talks to the seat-less peers.
-func (r *netRun) play(sess *rollback.Session, seatless []int) error {
-	for _, peer := range seatless {
-		if err := sess.AddPeer(peer); err != nil {
-			return fmt.Errorf("framework: networked match: %w", err)
-		}
-	}
-	r.sess = sess
 	return nil
 }
 
 // updateNet runs one update: through the match of a networked session,
-// else as any game's.
+// else as any game's. A match that finished stops the session; one that
+// ended otherwise fails it with its *rollback.OutcomeError, which Main
+// turns into the outcome's exit status.
 func (s *Session) updateNet(t *runtime.TickContext) error {
-	if s.spec != nil {
-		return s.updateSpectator(t)
+	var err error
+	if s.match != nil && s.matchStart == 0 {
+		s.matchStart = s.clock().Now()
 	}
-	if s.net != nil {
-		err := s.net.update(t)
-		if errors.Is(err, rollback.ErrResync) {
-			return s.resync(err)
+	switch {
+	case s.spectator != nil:
+		err = s.spectator.Update(t)
+		s.logEvents(s.spectator.Events())
+		if err == nil {
+			err = s.matchRec.record(s.spectator.Timeline(), s.netApp)
 		}
-		if errors.Is(err, errPeerLeft) {
-			fmt.Fprintf(s.net.log, "%s: %v: the match ends\n", programName(), err)
-			s.rt.Stop()
-			return nil
+		if o, ok := s.spectator.Outcome(); ok && o.Kind == rollback.Finished && err == nil && !t.StopRequested() {
+			err = t.RequestStop()
 		}
 		return err
+	case s.peer != nil:
+		p := s.peer
+		for k := range p.Locals() {
+			dst := p.Input(k)
+			if s.bot != nil {
+				s.bot.fill(k, p.Tick(), matchStep(s.cfg.Timing), dst)
+				continue
+			}
+			for i, a := range s.game.Net.Seats[k] {
+				if t.Input != nil {
+					dst[i] = t.Input.Action(a)
+				} else {
+					dst[i] = input.Stats{}
+				}
+			}
+		}
+		err = p.Update(t)
+		s.logEvents(p.Events())
+		if err != nil {
+			return err
+		}
+		for _, ev := range p.Events() {
+			if ev.Kind == rollback.EventResyncing && s.matchRec != nil {
+				return fmt.Errorf("framework: --record: %w; the recording keeps this machine's timeline up to where the match left it", ev.Err)
+			}
+		}
+		if err := s.recordConfirmed(t); err != nil {
+			return err
+		}
+		if o, ok := p.Outcome(); ok && o.Kind == rollback.Finished && !t.StopRequested() {
+			return t.RequestStop()
+		}
+		return nil
+	}
+	if ls := s.seats; ls != nil && ls.bot != nil {
+		for k, dst := range ls.botRows {
+			ls.bot.fill(k, ls.ticks, t.Delta, dst)
+		}
+		ls.ticks++
 	}
 	return s.updateApp(t)
 }
 
+// logEvents writes a match's events on the session's message writer.
+func (s *Session) logEvents(evs []rollback.Event) {
+	for _, ev := range evs {
+		fmt.Fprintf(s.messages(), "%s: %v\n", programName(), ev)
+	}
+}
+
+// messages is where a match's connection messages go: RunOptions.Stderr,
+// or the process's.
+func (s *Session) messages() io.Writer {
+	if s.stderr == nil {
+		return os.Stderr
+	}
+	return s.stderr
+}
+
 // fillSeats is the system that gives a local game's players the input of
-// their seats for the tick (a networked session's come from its match).
+// their seats for the tick (a networked session's come from its match):
+// the devices', the bot's for the seats it plays (--bot), or a match
+// recording's in its replay.
 func (s *Session) fillSeats(ctx *ecs.Sys) {
 	ls := s.seats
 	if ls == nil {
@@ -521,6 +433,9 @@ func (s *Session) fillSeats(ctx *ecs.Sys) {
 		s.replayNet.fill(ls.in) // a match's replay: the recorded confirmed input
 	} else {
 		for p, seat := range s.game.Net.Seats {
+			if ls.bot != nil && p > 0 {
+				continue // the bot filled it before the tick
+			}
 			for i, a := range seat {
 				ls.in[p][i] = ctx.Input.Action(a)
 			}
@@ -529,164 +444,16 @@ func (s *Session) fillSeats(ctx *ecs.Sys) {
 	ls.players.SetLocal(ls.in)
 }
 
-// update takes what arrived, gives the local players' input, advances the
-// session, owes its resimulation, held ticks and advantage to the
-// scheduler, and sends this peer's message. A desync stops the session.
-func (r *netRun) update(t *runtime.TickContext) error {
-	if err := r.netEvents(); err != nil {
-		return err
+// matchOutcome returns how the session's match ended, and false while
+// it goes on or with no match.
+func (s *Session) matchOutcome() (rollback.Outcome, bool) {
+	switch {
+	case s.spectator != nil:
+		return s.spectator.Outcome()
+	case s.peer != nil:
+		return s.peer.Outcome()
 	}
-	if err := r.waited(); err != nil {
-		return err
-	}
-	for {
-		n, from, ok := r.tr.Receive(r.buf)
-		if !ok {
-			break
-		}
-		r.received[0]++
-		r.received[1] += uint64(n)
-		if r.feedMessage(from, r.buf[:n]) {
-			continue
-		}
-		if err := r.sess.ReceiveFrom(from, r.buf[:n]); err != nil && r.malformed == nil {
-			r.malformed = err // counted in Stats.Malformed; a peer's bad message stops nothing
-		}
-	}
-	var st rollback.Step
-	if r.yield(t) {
-		st.Held = true // stands aside one update, owed as a held one
-	} else {
-		var err error
-		if st, err = r.tick(t); err != nil {
-			return err
-		}
-	}
-	if !st.Held {
-		r.ticks++
-		r.heldFor = 0
-	} else {
-		r.heldFor += r.step
-		r.fillPast()
-	}
-	t.Owed.Resimulated, t.Owed.ResimulationTime = st.Resimulated, st.ResimulationTime
-	if st.Held {
-		t.Owed.Held = r.step
-	}
-	if !st.Held {
-		// The advantage estimate moves with each message's jitter; its
-		// mean over about half a second is what pacing is pushed by.
-		r.advantage += (r.sess.Stats().Advantage - r.advantage) / 16
-	}
-	// What this peer owes, in whole steps, as its messages tell its peers.
-	owed := min(t.Timing.DebtTime, t.Timing.Ledger.Pending())
-	r.slowed = t.Timing.Ledger.DroppedByHook
-	r.sess.SetDebt(int64(owed / r.step))
-	if !st.Held && r.sess.Tick()%30 == 0 {
-		// The peers share what the match owes (a stall of any of them,
-		// held ticks) and each owes its frame advantage on top: ahead,
-		// less than the match; behind, more. This peer's debt moves to
-		// its share; a difference under half a step is left alone, so
-		// pacing is not pushed about by what noise is left. A move is
-		// bounded by the cutoff the scheduler accepts in one adjustment
-		// (a peer that held for 3 s while a joiner opened its window);
-		// pacing repays the rest.
-		want := time.Duration((r.sess.SharedDebt() - r.advantage) * float64(r.step))
-		if diff := want - owed; diff > r.step/2 || diff < -r.step/2 {
-			t.Owed.Advantage = min(max(diff, -r.cutoff), r.cutoff)
-		}
-	}
-	if err := r.recordConfirmed(t); err != nil {
-		return err
-	}
-	r.msg = r.sess.AppendMessage(r.msg[:0])
-	for _, p := range r.peers {
-		if err := r.tr.Send(p, r.msg); err != nil {
-			if errors.Is(err, rollback.ErrClosed) {
-				return fmt.Errorf("framework: networked match: %w", err)
-			}
-			continue // not sent: the next message repeats what it held
-		}
-		r.sent[0]++
-		r.sent[1] += uint64(len(r.msg))
-	}
-	if err := r.sendFeeds(); err != nil {
-		return err
-	}
-	if d, ok := r.sess.Desync(); ok {
-		return d
-	}
-	return nil
-}
-
-// fillPast makes a host that has held for one peer longer than the
-// scheduler's cutoff play on without it (rollback.Session.Fill): that
-// peer's players get neutral input, on the host and through its messages
-// on every other peer, until it asks to catch up on the host's timeline
-// (it resynchronises, see Session.resync). Not for a peer reported
-// disconnected, which the match waits for (up to net.join_timeout) as a
-// player may rejoin.
-func (r *netRun) fillPast() {
-	if r.self != 0 || r.heldFor <= r.cutoff || r.awaySet != 0 {
-		return
-	}
-	peer, ok := r.sess.Lagging()
-	if !ok || r.sess.Filling(peer) || (r.feeds != nil && r.feeds[peer] != nil) {
-		return
-	}
-	if r.sess.Fill(peer) == nil {
-		r.playedOn++
-		fmt.Fprintf(r.log, "%s: peer %d held the match for %v (timing.debt.cutoff): playing on without it, its players' input neutral, until it resynchronises\n", programName(), peer, r.cutoff)
-	}
-}
-
-// tick gives the local players' input and advances the session.
-func (r *netRun) tick(t *runtime.TickContext) (rollback.Step, error) {
-	for k, p := range r.local {
-		dst := r.sess.Local(p)
-		if r.bot != nil {
-			r.bot.fill(k, r.sess.Tick(), r.step, dst)
-			continue
-		}
-		for i, a := range r.seats[k] {
-			if t.Input != nil {
-				dst[i] = t.Input.Action(a)
-			} else {
-				dst[i] = input.Stats{}
-			}
-		}
-	}
-	return r.app.Update(r.sess, t)
-}
-
-// yield reports whether this update stands aside, running no tick, so
-// that a peer ahead of the others gives up ticks that pacing cannot take
-// from it. Pacing slows a peer ahead by waiting longer between ticks;
-// when the machine is too slow for even that pace (each cycle takes more
-// than MaxSlowDown steps, as under CPU starvation), the peer stays
-// behind real time and ticks every cycle, while the peer behind cannot
-// tick faster either (one tick a cycle, timing.max_fixed_updates), so
-// the offset between them would never close. A peer more than
-// yieldOver ticks ahead that owes more than yieldOwing yields one update
-// in yieldEvery: it then runs slower than its peers' cycles.
-func (r *netRun) yield(t *runtime.TickContext) bool {
-	r.sinceYield++
-	if r.sinceYield < yieldEvery || t.Timing.DebtTime < yieldOwing || r.sess.Stats().Advantage <= yieldOver {
-		return false
-	}
-	r.sinceYield = 0
-	r.yields++
-	return true
-}
-
-func (r *netRun) stats() NetStats {
-	ns := NetStats{Stats: r.sess.Stats(), Sent: r.sent[0], BytesSent: r.sent[1], Received: r.received[0], BytesReceived: r.received[1],
-		Seconds: float64(r.ticks) * r.step.Seconds()}
-	ns.Advantage = r.advantage
-	ns.RTT = transportRTT(r.tr)
-	ns.Waiting = bits.OnesCount32(r.awaySet)
-	ns.SlowedDown, ns.PlayedOn, ns.Resyncs = r.slowed, r.playedOn, r.resyncs
-	return ns
+	return rollback.Outcome{}, false
 }
 
 // The network flags: --host and --join name the match to play
@@ -698,7 +465,7 @@ func (f *Flags) registerNet(fs *flag.FlagSet) {
 	fs.BoolVar(&f.NoWindow, "no-window", false, "with --join or --host and --bot: play the match with no window, GPU, X server or sound device, the simulation only (load tests)")
 	fs.StringVar(&f.Spectate, "spectate", "", "watch the networked match hosted at this `address` as a spectator, with --token: it catches up from the start and follows live")
 	fs.StringVar(&f.Token, "token", "", "with --join or --spectate: the join `token` the host printed")
-	fs.Uint64Var(&f.Bot, "bot", 0, "with --host or --join: this machine's players play seeded random input from this `seed` instead of the keyboard (soak runs, tests of two processes; 0 = off)")
+	fs.Uint64Var(&f.Bot, "bot", 0, "this machine's players play seeded random input from this `seed` instead of the keyboard: in a match (--host, --join) every player here, in local play every seat but the first (soak runs, tests of two processes; 0 = off)")
 }
 
 func (f *Flags) validateNet() error {
@@ -723,8 +490,8 @@ func (f *Flags) validateNet() error {
 			errs = append(errs, errors.New("framework: --spectate watches a match: not with --replay or --synctest"))
 		}
 	}
-	if f.Bot != 0 && f.Host == "" && f.Join == "" {
-		errs = append(errs, errors.New("framework: --bot plays a match's local players: use it with --host or --join"))
+	if f.Bot != 0 && f.Replay != "" {
+		errs = append(errs, errors.New("framework: --bot and --replay: a replay's input is the recording's"))
 	}
 	if f.Dedicated && f.Host == "" {
 		errs = append(errs, errors.New("framework: --dedicated goes with --host ADDR: a dedicated host serves a match it plays no seat in"))

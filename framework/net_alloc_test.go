@@ -49,50 +49,44 @@ func moverApp(t testing.TB, step time.Duration) *rollback.App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app.SetDelta(step)
 	return app
 }
 
 // moverMatch is two peers of the moverApp game over a simulated network,
-// on one manual clock, each a netRun as a framework match runs it.
+// on one manual clock, each a rollback.Peer as a framework match runs it,
+// with what the framework adds each update (the recording, when set).
 type moverMatch struct {
 	t     testing.TB
 	clock *timing.ManualClock
-	trs   []*rollbacktest.Transport // one per peer of the network: 0 and 1 play
-	acts  *input.Actions
-	runs  []*netRun
-	ticks [2]input.Tick
-	ctxs  [2]runtime.TickContext // the runtime's tick lives as long as the session
+	apps  []*rollback.App
+	peers []*rollback.Peer
+	recs  []*matchRecording
+	ctxs  [2]runtime.TickContext
 	n     int
 }
 
 const moverStep = time.Second / 60
 
-// newMoverMatch plays the moverApp game between peers 0 and 1 of a network
-// with net's conditions and peers peers, each session configured by opts
-// (Self and Players filled in).
-func newMoverMatch(t testing.TB, peers int, net netsim.Options, opts rollback.Options) *moverMatch {
+// newMoverMatch plays the moverApp game between peers 0 and 1 of a
+// network with net's conditions, each session configured by opts (Self,
+// Players and Actions filled in).
+func newMoverMatch(t testing.TB, net netsim.Options, opts rollback.Options) *moverMatch {
 	t.Helper()
-	nw, err := netsim.NewNetwork(peers, net)
+	nw, err := netsim.NewNetwork(2, net)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &moverMatch{t: t, clock: timing.NewManualClock(0), acts: input.NewActions(), runs: make([]*netRun, 2)}
-	m.trs = rollbacktest.NewTransports(nw, m.clock)
-	act, err := m.acts.Register("a", input.KeySpace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range m.runs {
+	m := &moverMatch{t: t, clock: timing.NewManualClock(0), recs: make([]*matchRecording, 2)}
+	trs := rollbacktest.NewTransports(nw, m.clock)
+	for i := range 2 {
 		app := moverApp(t, moverStep)
 		o := opts
 		o.Self, o.Players, o.Actions, o.Clock = i, []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 1, Delay: 2}}, 1, m.clock
-		sess, err := rollback.NewSession(app, o)
+		p, err := rollback.NewPeer(app, rollback.PeerOptions{Options: o, Transport: trs[i], Step: moverStep, Patience: time.Minute, Cutoff: 2 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.runs[i] = &netRun{app: app, sess: sess, tr: m.trs[i], self: i, peers: []int{1 - i}, local: []int{i}, seats: [][]input.Action{{act}},
-			msg: make([]byte, 0, rollback.MaxMessage), buf: make([]byte, rollback.MaxMessage), step: moverStep}
+		m.apps, m.peers = append(m.apps, app), append(m.peers, p)
 	}
 	return m
 }
@@ -102,33 +96,15 @@ func newMoverMatch(t testing.TB, peers int, net netsim.Options, opts rollback.Op
 func (m *moverMatch) update() {
 	m.n++
 	m.clock.Advance(moverStep)
-	for i, r := range m.runs {
-		var recs [1]input.Record
-		k := recs[:0]
-		if (m.n/(7+i))%2 == 0 {
-			k = append(k, input.Record{Kind: input.RecordPress, Time: m.clock.Now(), Button: input.KeySpace})
-		}
-		m.ticks[i].Fill(m.acts, m.clock.Now()-timing.Instant(moverStep), m.clock.Now(), input.State{}, k)
+	for i, p := range m.peers {
+		p.Input(0)[0] = input.Stats{Down: (m.n/(7+i))%2 == 0}
 		ctx := &m.ctxs[i]
-		*ctx = runtime.TickContext{Update: timing.Update{Number: uint64(m.n), Kind: timing.FixedUpdate, Steps: 1, Delta: moverStep, Final: true}, Input: &m.ticks[i]}
-		if err := r.update(ctx); err != nil {
+		*ctx = runtime.TickContext{Update: timing.Update{Number: uint64(m.n), Kind: timing.FixedUpdate, Steps: 1, Delta: moverStep, Final: true}}
+		if err := p.Update(ctx); err != nil {
 			m.t.Fatal(err)
 		}
-	}
-}
-
-// A networked update in steady state (receive, local input, advance with
-// rollbacks, send) allocates nothing.
-func TestNetUpdateAllocatesNothing(t *testing.T) {
-	m := newMoverMatch(t, 2, netsim.Options{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Seed: 3},
-		rollback.Options{Window: rollback.DefaultWindow, HashEvery: 1})
-	for range 600 {
-		m.update()
-	}
-	if got := testing.AllocsPerRun(300, m.update); got != 0 {
-		t.Errorf("a networked update allocates %v times, want 0", got)
-	}
-	if st := m.runs[0].sess.Stats(); st.Rollbacks == 0 || st.Desyncs != 0 {
-		t.Errorf("stats %+v: want rollbacks and no desync", st)
+		if err := m.recs[i].record(p.Timeline(), m.apps[i]); err != nil {
+			m.t.Fatal(err)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 )
 
@@ -64,19 +65,33 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 		fmt.Fprintf(stdout, "hosting %s on %s over %s; join with:\n  --join %s --token %s\n",
 			what, lobby.Addr(), opts.Transport, joinAddr(f.Host, lobby.Addr().String()), lobby.Token())
 		if m, err = lobby.Wait(ctx); err != nil {
+			st := lobby.Stats()
 			lobby.Close()
+			if errors.Is(err, context.DeadlineExceeded) {
+				joined, want := 0, opts.Players-1
+				if opts.Start > 0 {
+					want = opts.Start - 1
+				}
+				for _, p := range st.Peers[1:] {
+					if p.Connected {
+						joined++
+					}
+				}
+				return nil, fmt.Errorf("framework: --host %s: not enough players joined within %v (net.join_timeout): %d of the %d the match starts with; it did not start",
+					f.Host, n.JoinTimeout, joined, want)
+			}
 			return nil, fmt.Errorf("framework: --host %s: waiting %v for %d players: %w", f.Host, n.JoinTimeout, n.Players, err)
 		}
 	} else if f.Spectate != "" {
 		opts.Spectate = true
 		var err error
 		if m, err = netplay.Join(ctx, f.Spectate, f.Token, opts, id); err != nil {
-			return nil, fmt.Errorf("framework: --spectate %s: %w", f.Spectate, err)
+			return nil, fmt.Errorf("framework: --spectate %s: %w", f.Spectate, refusal(err))
 		}
 	} else {
 		var err error
 		if m, err = netplay.Join(ctx, f.Join, f.Token, opts, id); err != nil {
-			return nil, fmt.Errorf("framework: --join %s: %w", f.Join, err)
+			return nil, fmt.Errorf("framework: --join %s: %w", f.Join, refusal(err))
 		}
 	}
 	if f.Spectate != "" {
@@ -84,7 +99,7 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 	} else {
 		fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", n.Players, m.Self())
 	}
-	match := &Match{Transport: m, Self: m.Self(), Peers: make([]int, n.Players), Bot: f.Bot, Spectator: f.Spectate != "", Rejoining: m.Rejoining()}
+	match := &Match{Transport: watched{m}, Self: m.Self(), Peers: make([]int, n.Players), Bot: f.Bot, Spectator: f.Spectate != "", Rejoining: m.Rejoining()}
 	first := 0 // the host is player 0
 	if m.Players() == n.Players+1 {
 		first = 1 // a dedicated host, peer 0, plays no seat
@@ -99,6 +114,16 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 		}
 	}
 	return match, nil
+}
+
+// refusal is a join's error as the match's outcome when the host
+// refused it (rollback.Refused: MainStatus exits with StatusRefused),
+// err itself otherwise.
+func refusal(err error) error {
+	if !errors.Is(err, netplay.ErrRefused) {
+		return err
+	}
+	return rollback.Outcome{Kind: rollback.Refused, Reason: strings.TrimPrefix(err.Error(), netplay.ErrRefused.Error()+": ")}.Err()
 }
 
 // joinAddr is the address a joiner on this machine passes: the host's
@@ -160,110 +185,42 @@ func configHash(g Game, cfg config.Config) uint64 {
 	return h.Sum64()
 }
 
-// errPeerLeft ends a match whose peer closed its side: the session stops
-// as at its end, and a headless run still prints its confirmed line.
-var errPeerLeft = errors.New("framework: networked match: a peer left")
+// watched is a netplay match as the match layer watches it
+// (rollback.PeerWatcher): its connection events and round trips, with
+// the rest of *netplay.Match (Ready, Stats) as it is.
+type watched struct{ *netplay.Match }
 
-// netEvents reports the match's connection changes: a peer that stops
-// answering is shown (the session holds at its window until the peer's
-// input comes back, owing the time), one that comes back too, and one
-// that left for good ends the match.
-func (r *netRun) netEvents() error {
-	m, ok := r.tr.(*netplay.Match)
-	if !ok {
-		return nil
-	}
-	for {
-		ev, ok := m.Event()
-		if !ok {
-			return nil
-		}
-		if err := r.event(ev); err != nil {
-			return err
-		}
-	}
+// Event returns the match's next connection change.
+func (w watched) Event() (rollback.PeerEvent, bool) {
+	ev, ok := w.Match.Event()
+	// netplay numbers its event kinds as rollback does.
+	return rollback.PeerEvent{Peer: ev.Peer, Kind: rollback.PeerEventKind(ev.Kind), Spectator: ev.Spectator}, ok
 }
 
-// event reports one connection change on r.log, the writer the session's
-// messages go to; a peer that left is errPeerLeft.
-func (r *netRun) event(ev netplay.Event) error {
-	if ev.Spectator {
-		r.spectatorEvent(ev)
-		fmt.Fprintf(r.log, "%s: spectator (peer %d) %s\n", programName(), ev.Peer, ev.Kind)
-		return nil
-	}
-	if ev.Kind == netplay.Left {
-		return fmt.Errorf("%w: peer %d", errPeerLeft, ev.Peer)
-	}
-	if ev.Peer < 0 || ev.Peer >= netplay.MaxPlayers {
-		return nil
-	}
-	switch ev.Kind {
-	case netplay.Disconnected:
-		if r.sess != nil {
-			r.sess.Unfill(ev.Peer) // a peer gone is waited for, in case it rejoins
-		}
-		r.away[ev.Peer] = r.clock.Now()
-		r.awaySet |= 1 << ev.Peer
-		fmt.Fprintf(r.log, "%s: peer %d disconnected: the match waits up to %v (net.join_timeout) for it to come back\n", programName(), ev.Peer, r.patience)
-		return nil
-	case netplay.Reconnected:
-		r.awaySet &^= 1 << ev.Peer
-		if r.sess != nil {
-			// Its link came back, or a new run of it took its slot back:
-			// either way, send it every input it does not acknowledge anew.
-			r.sess.Rejoined(ev.Peer)
-		}
-	}
-	fmt.Fprintf(r.log, "%s: peer %d %s\n", programName(), ev.Peer, ev.Kind)
-	return nil
-}
-
-// waited ends the match when a player's peer has been disconnected for
-// longer than net.join_timeout.
-func (r *netRun) waited() error {
-	if r.awaySet == 0 {
-		return nil
-	}
-	now := r.clock.Now()
-	for peer := range netplay.MaxPlayers {
-		if r.awaySet&(1<<peer) != 0 && time.Duration(now-r.away[peer]) > r.patience {
-			return fmt.Errorf("%w: peer %d did not come back within %v (net.join_timeout)", errPeerLeft, peer, r.patience)
-		}
-	}
-	return nil
-}
-
-// transportRTT is the round trip a transport measures, 0 for one that
-// measures none: over netplay the longest to any peer (a joiner measures
-// only its round trip to the host).
-func transportRTT(tr any) time.Duration {
-	m, ok := tr.(*netplay.Match)
-	if !ok {
+// RTT returns the round trip measured to peer, 0 for none.
+func (w watched) RTT(peer int) time.Duration {
+	if peer < 0 || peer >= netplay.MaxPlayers {
 		return 0
 	}
-	st := m.Stats()
-	var rtt time.Duration
-	for p := range m.Players() {
-		if p != m.Self() && st.Peers[p].RTT > rtt {
-			rtt = st.Peers[p].RTT
-		}
-	}
-	return rtt
+	return w.Match.Stats().Peers[peer].RTT
 }
 
-// finalHash is what a headless match's last line gives: with --ticks N,
-// the last hashed tick below N, which every peer confirmed before it
-// stopped (see ranAll); without, the last confirmed tick hashed.
-func (s *Session) finalHash() (tick int64, hash uint64, ok bool) {
-	if s.spec != nil {
-		return s.spec.fol.LastHash() // stopped on specTarget with --ticks
-	}
-	if every := int64(s.cfg.Net.HashEvery); s.stopAfter > 0 && every > 0 && s.net != nil {
-		tick = (int64(s.stopAfter) - 1) / every * every
-		if hash, ok = s.ConfirmedHashAt(tick); ok {
-			return tick, hash, true
+// finalLine is what a headless match's last line says: the outcome in
+// words when it ended other than finished, else the confirmed line of
+// the finished match, or of the last confirmed tick hashed when the
+// session was stopped before an end of its own.
+func (s *Session) finalLine() (string, bool) {
+	if o, ok := s.matchOutcome(); ok {
+		if o.Kind != rollback.Finished {
+			return o.String(), true
 		}
+		if o.HasHash {
+			return ConfirmedLine(o.Tick, o.Hash), true
+		}
+		return "", false
 	}
-	return s.ConfirmedHash()
+	if tick, hash, ok := s.ConfirmedHash(); ok {
+		return ConfirmedLine(tick, hash), true
+	}
+	return "", false
 }

@@ -31,12 +31,13 @@ type matchRecording struct {
 	stop int64 // --ticks: the match's agreed end (ticks below it are written), or -1
 	rec  *sessionRecording
 
-	next   int64 // the next confirmed tick to write
-	every  int64 // the hash interval, 0 for none
-	step   time.Duration
-	tick   recording.Tick
-	check  recording.Checkpoint
-	pacing recording.Pacing
+	next    int64 // the next confirmed tick to write
+	every   int64 // the hash interval, 0 for none
+	actions int   // each player's action count
+	step    time.Duration
+	tick    recording.Tick
+	check   recording.Checkpoint
+	pacing  recording.Pacing
 }
 
 // RecordMatch makes a session that plays a match ([Session.UseMatch])
@@ -71,7 +72,7 @@ func (s *Session) FinishMatchRecording(sessionErr error) error {
 // holds the seats Setup declared. Nothing to do without --record.
 func (s *Session) startMatchRecording() error {
 	m := s.matchRec
-	if m == nil || (s.net == nil && s.spec == nil) {
+	if m == nil || (s.peer == nil && s.spectator == nil) {
 		return nil
 	}
 	n := s.game.Net
@@ -104,7 +105,8 @@ func (s *Session) startMatchRecording() error {
 	}
 	w.SetClock(s.rt.Options().Clock)
 	m.rec = &sessionRecording{path: m.path, w: w, f: f}
-	m.prepare(n.Players * len(n.Seats[0]))
+	m.actions = len(n.Seats[0])
+	m.prepare(n.Players * m.actions)
 	return nil
 }
 
@@ -127,19 +129,19 @@ func (m *matchRecording) close(o recording.Outcome, msg string) error {
 // recordConfirmed writes the ticks the update settled, with the hashes
 // that fall on them, and the update's pacing when it did any. It
 // allocates nothing. Simulation owner, after the update ran the match.
-func (r *netRun) recordConfirmed(t *runtime.TickContext) error {
-	m := r.rec
+func (s *Session) recordConfirmed(t *runtime.TickContext) error {
+	m := s.matchRec
 	if m == nil {
 		return nil
 	}
-	if err := m.record(r.sess, r.app, len(r.seats[0])); err != nil {
+	if err := m.record(s.peer.Timeline(), s.netApp); err != nil {
 		return err
 	}
 	o := &t.Owed
 	if o.Resimulated == 0 && o.ResimulationTime == 0 && o.Held == 0 && o.Advantage == 0 {
 		return nil
 	}
-	m.pacing = recording.Pacing{Update: t.Number, Tick: r.sess.Tick(), Resimulated: o.Resimulated,
+	m.pacing = recording.Pacing{Update: t.Number, Tick: s.peer.Tick(), Resimulated: o.Resimulated,
 		ResimulationTime: o.ResimulationTime, Held: o.Held, Advantage: o.Advantage}
 	if err := m.rec.w.Pacing(&m.pacing); err != nil {
 		return fmt.Errorf("framework: --record: %w", err)
@@ -148,11 +150,15 @@ func (r *netRun) recordConfirmed(t *runtime.TickContext) error {
 }
 
 // record writes the ticks of tl that settled since the last call, each
-// with every player's confirmed input (actions each), and the hashes
-// app took of them. A player's session is one timeline; a follower's (a
-// spectator, or a player catching up before its session takes over the
-// same recording) is another. It allocates nothing.
-func (m *matchRecording) record(tl rollback.Timeline, app *rollback.App, actions int) error {
+// with every player's confirmed input, and the hashes app took of them;
+// nothing without a recording. A player's session is one timeline; a
+// follower's (a spectator, or a player catching up before its session
+// takes over the same recording) is another. It allocates nothing.
+func (m *matchRecording) record(tl rollback.Timeline, app *rollback.App) error {
+	if m == nil || m.rec == nil {
+		return nil
+	}
+	actions := m.actions
 	settled := tl.Settled()
 	if m.stop >= 0 {
 		settled = min(settled, m.stop)
@@ -205,7 +211,17 @@ type netReplay struct {
 	last      recording.Checkpoint
 	hasLast   bool
 	checkHash func(c *recording.Checkpoint) error
+	// checked holds the hashes of the last checkpoints checked, by the
+	// tick whose state they hashed (ConfirmedHashAt).
+	checked [replayHashes]struct {
+		tick int64
+		hash uint64
+	}
 }
+
+// replayHashes is how many checked hashes a match's replay holds, as a
+// rollback.App holds its last 64.
+const replayHashes = 64
 
 // useNetReplay makes sess replay the match recorded in r: its players'
 // input comes from the recording, and every checkpoint the runtime checks
@@ -232,7 +248,20 @@ func (nr *netReplay) check(c *recording.Checkpoint) error {
 		return err
 	}
 	nr.last.Tick, nr.last.Hash, nr.hasLast = c.Tick, c.Hash, true
+	h := &nr.checked[(c.Tick+1)%replayHashes]
+	h.tick, h.hash = int64(c.Tick)+1, c.Hash
 	return nil
+}
+
+// hashAt returns the checked hash of tick's state (the state after tick
+// tick-1, as a match's confirmed line names it), if the replay checked it
+// among its last replayHashes checkpoints.
+func (nr *netReplay) hashAt(tick int64) (uint64, bool) {
+	if tick <= 0 {
+		return 0, false
+	}
+	h := nr.checked[tick%replayHashes]
+	return h.hash, h.tick == tick
 }
 
 // checkSeats checks the game's seats against the recording's, after the

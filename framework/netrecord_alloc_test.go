@@ -23,17 +23,18 @@ func (discardFile) Close() error                { return nil }
 // every player's input, a checkpoint every tick, its pacing) allocates
 // nothing in steady state, with rollbacks.
 func TestNetRecordingAllocatesNothing(t *testing.T) {
-	m := newMoverMatch(t, 2, netsim.Options{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Seed: 4},
+	m := newMoverMatch(t, netsim.Options{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Seed: 4},
 		rollback.Options{Window: rollback.DefaultWindow, HashEvery: 1})
-	for i, r := range m.runs {
+	for i := range m.peers {
 		w, err := recording.NewWriter(io.Discard, "match.rec", recording.Header{Net: &recording.Net{Players: 2, Actions: 1, Peer: i}, CheckpointEvery: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		w.SetClock(m.clock)
-		r.rec = &matchRecording{path: "match.rec", rec: &sessionRecording{path: "match.rec", w: w, f: discardFile{}}, every: 1, step: moverStep, stop: -1}
-		r.rec.prepare(2)
-		defer r.rec.close(recording.Clean, "")
+		rec := &matchRecording{path: "match.rec", rec: &sessionRecording{path: "match.rec", w: w, f: discardFile{}}, every: 1, step: moverStep, stop: -1, actions: 1}
+		rec.prepare(2)
+		m.recs[i] = rec
+		defer rec.close(recording.Clean, "")
 	}
 	for range 600 {
 		m.update()
@@ -41,11 +42,11 @@ func TestNetRecordingAllocatesNothing(t *testing.T) {
 	if got := testing.AllocsPerRun(300, m.update); got != 0 {
 		t.Errorf("a recorded networked update allocates %v times, want 0", got)
 	}
-	for i, r := range m.runs {
-		if st := r.sess.Stats(); st.Rollbacks == 0 || st.Desyncs != 0 {
+	for i, p := range m.peers {
+		if st := p.Stats(); st.Rollbacks == 0 || st.Desyncs != 0 {
 			t.Errorf("peer %d: stats %+v: want rollbacks and no desync", i, st)
 		}
-		if w := r.rec.rec.w; w.Ticks() < 800 || w.Checkpoints() < 800 {
+		if w := m.recs[i].rec.w; w.Ticks() < 800 || w.Checkpoints() < 800 {
 			t.Errorf("peer %d recorded %d ticks and %d checkpoints in 900 updates", i, w.Ticks(), w.Checkpoints())
 		}
 	}

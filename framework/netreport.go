@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -95,15 +97,16 @@ type frameSource interface {
 // read on every platform cycle of rt. Platform thread, before the session
 // runs.
 func (s *Session) reportMatch(rt *runtime.GameRuntime) error {
-	if s.net == nil {
+	if s.match == nil || s.match.Spectator {
 		return nil // a spectator: no session to pace
 	}
+	step := matchStep(s.cfg.Timing)
 	r := &matchReport{}
-	r.ticks.clock, r.ticks.step = rt.Options().Clock, s.net.step
+	r.ticks.clock, r.ticks.step = rt.Options().Clock, step
 	r.ticks.until = time.Duration(math.MaxInt64)
 	r.ticks.stamps = make([]int64, 0, maxStamps) // a tick appends without allocating
 	if s.stopAfter > 0 {
-		r.ticks.until = time.Duration(s.stopAfter)*s.net.step - time.Second
+		r.ticks.until = time.Duration(s.stopAfter)*step - time.Second
 	}
 	if r.ticks.clock == nil {
 		r.ticks.clock = timing.SystemClock{} // the runtime's default
@@ -121,10 +124,17 @@ func (s *Session) reportMatch(rt *runtime.GameRuntime) error {
 	return nil
 }
 
-// tick records one update of the match: t after the session ran it.
-// Simulation owner.
-func (r *tickReport) tick(t *runtime.TickContext, n *netRun) {
-	at := time.Duration(n.ticks) * r.step
+// tick records one update of the match: t after p ran it. Simulation
+// owner.
+func (r *tickReport) tick(t *runtime.TickContext, p *rollback.Peer) {
+	st := p.Stats()
+	r.record(t, int64(math.Round(st.Seconds/r.step.Seconds())), st.Advantage)
+}
+
+// record records one update that left the match having run ticks ticks,
+// with the smoothed frame advantage.
+func (r *tickReport) record(t *runtime.TickContext, ticks int64, advantage float64) {
+	at := time.Duration(ticks) * r.step
 	if t.Owed.Held != 0 {
 		r.held++
 		if at >= settleAfter {
@@ -132,7 +142,7 @@ func (r *tickReport) tick(t *runtime.TickContext, n *netRun) {
 		}
 		return
 	}
-	if k := int64(n.ticks) + 1; k%stampEvery == 0 && len(r.stamps) < maxStamps {
+	if k := ticks + 1; k%stampEvery == 0 && len(r.stamps) < maxStamps {
 		r.stamps = append(r.stamps, time.Now().UnixMicro()) // this update runs tick k
 	}
 	now := r.clock.Now()
@@ -150,11 +160,11 @@ func (r *tickReport) tick(t *runtime.TickContext, n *netRun) {
 	if at >= r.until {
 		return
 	}
-	if a := math.Abs(n.advantage); a > 1 {
+	if a := math.Abs(advantage); a > 1 {
 		r.outside = at
 	}
 	if at >= settleAfter {
-		r.worst = max(r.worst, math.Abs(n.advantage))
+		r.worst = max(r.worst, math.Abs(advantage))
 	}
 }
 
@@ -209,4 +219,59 @@ func (r *matchReport) write(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// writeEnd writes a headless match's last lines: how it ended (the
+// confirmed line of a finished match, the outcome in words otherwise),
+// the "net:" line of its traffic and rollbacks, and the pacing report.
+// After the session.
+func (s *Session) writeEnd(w io.Writer) {
+	if line, ok := s.finalLine(); ok {
+		fmt.Fprintln(w, line)
+	}
+	if ns, ok := s.NetStats(); ok && ns.Seconds > 0 {
+		fmt.Fprintln(w, s.netLine(ns))
+	}
+	s.report.write(w)
+}
+
+// netLine is the "net:" line: per real second of the match, the bytes on
+// the wire each way (what the transport counts: netplay's datagrams;
+// the messages' bytes over another transport), drops by reason, and the
+// match's rollbacks, deepest rollback, held ticks and resyncs.
+//
+//	net: 1200 ticks in 20.0 s (20.1 s real); wire 4980 B/s sent, 4975 B/s received (61.2 and 60.8 packets a second); drops 0 (auth 0, ...); 2.10 rollbacks a second, deepest 5 ticks; 3 held; 0 resyncs; round trip 150ms
+func (s *Session) netLine(ns NetStats) string {
+	real := time.Duration(0)
+	if s.matchStart != 0 {
+		real = time.Duration(s.clock().Now() - s.matchStart)
+	}
+	secs := real.Seconds()
+	if secs <= 0 {
+		secs = ns.Seconds
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "net: %d ticks in %.1f s (%.1f s real); ", ns.Tick, ns.Seconds, real.Seconds())
+	if w, ok := s.match.Transport.(watched); ok {
+		st := w.Match.Stats()
+		d := st.Dropped
+		fmt.Fprintf(&b, "wire %.0f B/s sent, %.0f B/s received (%.1f and %.1f packets a second); drops %d (auth %d, unknown %d, slot %d, malformed %d, replayed %d, future %d, oversized %d, queue %d); ",
+			float64(st.Sent.Bytes)/secs, float64(st.Received.Bytes)/secs, float64(st.Sent.Packets)/secs, float64(st.Received.Packets)/secs,
+			d.Auth+d.Unknown+d.Slot+d.Malformed+d.Replayed+d.Future+d.Oversized+d.Queue, d.Auth, d.Unknown, d.Slot, d.Malformed, d.Replayed, d.Future, d.Oversized, d.Queue)
+	} else {
+		fmt.Fprintf(&b, "messages %.0f B/s sent, %.0f B/s received (%.1f and %.1f a second); ",
+			float64(ns.BytesSent)/secs, float64(ns.BytesReceived)/secs, float64(ns.Sent)/secs, float64(ns.Received)/secs)
+	}
+	fmt.Fprintf(&b, "%.2f rollbacks a second, deepest %d ticks; %d held; %d resyncs; round trip %v", float64(ns.Rollbacks)/secs, ns.MaxDepth, ns.Held, ns.Resyncs, ns.RTT)
+	return b.String()
+}
+
+// clock is the session's runtime clock.
+func (s *Session) clock() timing.Clock {
+	if s.rt != nil {
+		if c := s.rt.Options().Clock; c != nil {
+			return c
+		}
+	}
+	return timing.SystemClock{}
 }

@@ -15,12 +15,12 @@ func TestMatchReportAllocatesNothing(t *testing.T) {
 	clock := timing.NewManualClock(0)
 	frames := &fakeFrames{frames: make([]timing.TelemetryFrame, 0, 1<<16)}
 	r := newTestReport(clock, frames)
-	n := &netRun{}
+	var ticks int64
 	var tc runtime.TickContext
 	allocs := testing.AllocsPerRun(1000, func() {
 		clock.Advance(10 * time.Millisecond)
-		r.ticks.tick(&tc, n)
-		n.ticks++
+		r.ticks.record(&tc, ticks, 0)
+		ticks++
 		frames.present(10 * time.Millisecond)
 		r.presents.look(r.ticks.started.Load())
 	})

@@ -50,7 +50,8 @@ func TestMatchReportLine(t *testing.T) {
 	r.ticks.until = 3500 * time.Millisecond // --ticks 450: the last second is left out
 	frames.present(500 * time.Millisecond)  // the window opening: before the match
 	r.presents.look(r.ticks.started.Load())
-	n := &netRun{}
+	var ticks int64
+	var advantage float64
 	var tc runtime.TickContext
 	for i := range 400 {
 		gap := 10 * time.Millisecond
@@ -58,20 +59,20 @@ func TestMatchReportLine(t *testing.T) {
 			gap = 25 * time.Millisecond // a whole frame's wait and more, at 3 s
 		}
 		clock.Advance(gap)
-		n.advantage = 0.5
+		advantage = 0.5
 		if i >= 360 {
-			n.advantage = 4 // the other peer has stopped
+			advantage = 4 // the other peer has stopped
 		}
 		if i < 150 {
-			n.advantage = -1.5 // behind until 1.5 s
+			advantage = -1.5 // behind until 1.5 s
 		}
 		tc.Owed.Held = 0
 		if i == 250 {
 			tc.Owed.Held = 10 * time.Millisecond // held at 2.5 s
 		}
-		r.ticks.tick(&tc, n)
+		r.ticks.record(&tc, ticks, advantage)
 		if tc.Owed.Held == 0 {
-			n.ticks++
+			ticks++
 		}
 		frames.present(gap + time.Millisecond)
 		if i%50 == 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d/nullrender"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/work"
 	"github.com/metronome-go/metronome/timing"
@@ -153,11 +154,14 @@ func (r *sessionRecording) close(o recording.Outcome, msg string) error {
 // signal that stopped the session (nil for none).
 func outcome(p any, err error, signal os.Signal) (recording.Outcome, string) {
 	var pe *work.PanicError
+	var oe *rollback.OutcomeError
 	switch {
 	case p != nil:
 		return recording.Panicked, fmt.Sprint(p)
 	case errors.As(err, &pe):
 		return recording.Panicked, err.Error()
+	case errors.As(err, &oe):
+		return matchOutcomes[oe.Outcome.Kind], oe.Outcome.String()
 	case err != nil:
 		return recording.Failed, err.Error()
 	case signal != nil:
@@ -165,6 +169,11 @@ func outcome(p any, err error, signal os.Signal) (recording.Outcome, string) {
 	}
 	return recording.Clean, ""
 }
+
+// matchOutcomes are the end markers of a match that ended other than
+// finished.
+var matchOutcomes = [...]recording.Outcome{rollback.Finished: recording.Clean, rollback.Desynced: recording.Desynced,
+	rollback.Abandoned: recording.Abandoned, rollback.Refused: recording.Refused, rollback.HostGone: recording.HostGone}
 
 // ReplayOptions say how [Replay] plays a recording back.
 type ReplayOptions struct {

@@ -58,6 +58,11 @@ type RunOptions struct {
 	// with one line on Stdout giving its last confirmed tick and world
 	// hash ([ConfirmedLine]).
 	Match *Match
+	// Bot, if not zero, plays every seat but the first of a local game
+	// of several players (Game.Net, no Match) with input drawn from this
+	// seed (--bot SEED): one player against a bot, or a soak run. A
+	// match's bot is Match.Bot.
+	Bot uint64
 	// NoWindow plays the Match with no window, GPU, X server, sound
 	// device or input, the simulation only (--no-window): for a machine
 	// whose players are all Match.Bot. A Match that gives this machine
@@ -125,9 +130,21 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 	}
 
 	sess.stopAfter = opts.Ticks
+	sess.localBot = opts.Bot
 	sess.stderr = opts.Stderr
 	if err := sess.UseSyncTest(opts.SyncTest); err != nil {
 		return err
+	}
+	if opts.SyncTest > 0 {
+		defer func() {
+			if st, ok := sess.SyncTestStats(); ok && err == nil {
+				out := opts.Stdout
+				if out == nil {
+					out = os.Stdout
+				}
+				fmt.Fprintln(out, syncTestLine(st, opts.SyncTest))
+			}
+		}()
 	}
 	if opts.Match != nil {
 		if err := sess.UseMatch(opts.Match); err != nil {
@@ -137,19 +154,11 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		defer opts.Match.Transport.Close()
 		if cfg.Window.Headless || opts.Match.seatless() || opts.NoWindow {
 			defer func() {
-				if tick, hash, ok := sess.finalHash(); ok {
-					out := opts.Stdout
-					if out == nil {
-						out = os.Stdout
-					}
-					fmt.Fprintln(out, ConfirmedLine(tick, hash))
-					if ns, ok := sess.NetStats(); ok && ns.Seconds > 0 {
-						fmt.Fprintf(out, "net: %d ticks in %.1f s, %.0f B/s sent and %.0f B/s received in %.1f and %.1f messages a second, %.2f rollbacks a second, round trip %v\n",
-							ns.Tick, ns.Seconds, float64(ns.BytesSent)/ns.Seconds, float64(ns.BytesReceived)/ns.Seconds,
-							float64(ns.Sent)/ns.Seconds, float64(ns.Received)/ns.Seconds, float64(ns.Rollbacks)/ns.Seconds, ns.RTT)
-					}
-					sess.report.write(out)
+				out := opts.Stdout
+				if out == nil {
+					out = os.Stdout
 				}
+				sess.writeEnd(out)
 			}()
 		}
 	}

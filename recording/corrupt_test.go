@@ -150,7 +150,7 @@ func TestCorruptChunks(t *testing.T) {
 		{"length 0", cat(start, lengthOnly(0)), "byte " + itoa(at) + ", before the first tick: chunk 1: length 0 is out of range (allowed: 1 to 67108864)"},
 		{"length past the limit", cat(start, lengthOnly(recording.MaxChunk+1)), "chunk 1: length 67108865 is out of range"},
 		{"length damaged", cat(start, []byte{0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), "byte " + itoa(at) + ", before the first tick: chunk 1: the length field (65535) fails its checksum"},
-		{"end outcome undefined", cat(start, frame(uv(1, 3, 0, 0, 4, 1), []byte("x"))), "the end marker's outcome 4 is not defined (allowed: 0 to 3)"},
+		{"end outcome undefined", cat(start, frame(uv(1, 3, 0, 0, 8, 1), []byte("x"))), "the end marker's outcome 8 is not defined (allowed: 0 to 7)"},
 		{"clean end with a message", cat(start, frame(uv(1, 3, 0, 0, 0, 1), []byte("x"))), "the end marker says clean stop but carries a message"},
 		{"failed end without a message", cat(start, frame(uv(1, 3, 0, 0, 2, 0))), "the end marker says failed without a message"},
 		{"header chunk past its limit", append([]byte("MTRC\x04"), lengthOnlyAfter([]byte("MTRC\x04"), recording.MaxHeaderChunk+1)...), "byte 5: chunk 0: length 1053761 is out of range (allowed: 1 to 1053760)"},

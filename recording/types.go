@@ -276,6 +276,15 @@ const (
 	// Panicked: the session ended in a panic that no hook recovered
 	// from; End.Error is the panic value.
 	Panicked
+	// Desynced, Abandoned, Refused and HostGone end a networked match
+	// other than finished (rollback.Outcome): the peers' confirmed world
+	// hashes differed, a player's peer left or was not back in time, the
+	// host refused this peer, the host went away mid-match. End.Error says
+	// it in words. A finished match is Clean.
+	Desynced
+	Abandoned
+	Refused
+	HostGone
 	numOutcomes
 )
 
@@ -289,6 +298,14 @@ func (o Outcome) String() string {
 		return "failed"
 	case Panicked:
 		return "panicked"
+	case Desynced:
+		return "match desynced"
+	case Abandoned:
+		return "match abandoned"
+	case Refused:
+		return "refused by the host"
+	case HostGone:
+		return "host gone"
 	}
 	return fmt.Sprintf("Outcome(%d)", uint8(o))
 }

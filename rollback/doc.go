@@ -142,12 +142,23 @@
 //	send(msg)
 //	for each message m received from peer p: s.ReceiveFrom(p, m)
 //
-// A framework game does none of this itself: it declares its players and
-// seats (framework.Game.Net), and the framework runs its ticks through an
-// [App] and a Session over a [Transport], fills [Session.Local] from the
-// seats, owes [Step.Resimulated], held ticks and its share of the
-// match's debt less its frame advantage to the scheduler
-// (runtime.TickContext.Owed) and sends each message. The match's
+// # A match
+//
+// A [Peer] is one player's machine in a match and a [Spectator] one that
+// watches, as GGRS's P2PSession and SpectatorSession sit on their
+// protocol: they own the session (or the [Follower] of a peer catching
+// up), the [Transport], the spectators' feeds and every policy of a
+// match (patience with a silent player, standing aside when far ahead,
+// playing on without a peer past the debt cutoff, sharing the match's
+// debt, late joins, rejoins, resynchronisation). One [Peer.Update] per
+// tick takes what arrived, runs the session through its [App], owes
+// [Step.Resimulated], held ticks and its share of the match's debt less
+// its frame advantage to the scheduler (runtime.TickContext.Owed) and
+// sends its messages; [Peer.Events] says what to show and
+// [Peer.Outcome] how the match ended ([Outcome]: finished, desynced,
+// abandoned, refused, host gone). A framework game does none of this
+// itself: it declares its players and seats (framework.Game.Net), and the
+// framework fills [Peer.Input] from the seats and prints the events. The match's
 // settings are [MatchOptions], the configuration's [net] table.
 // An [App] of a framework match runs every tick with the configured step
 // ([App.SetDelta]), so that an exact rate's alternating deltas cannot

@@ -120,8 +120,8 @@ func (o MatchOptions) Validate() error {
 	if o.JoinTimeout < time.Second || o.JoinTimeout > time.Hour {
 		bad("JoinTimeout", o.JoinTimeout, "1s to 1h")
 	}
-	if o.SpectatorDelay < 0 || o.SpectatorDelay > 600 {
-		bad("SpectatorDelay", o.SpectatorDelay, "0 to 600 ticks")
+	if o.SpectatorDelay < 0 || o.SpectatorDelay > maxSpectatorDelay {
+		bad("SpectatorDelay", o.SpectatorDelay, fmt.Sprintf("0 to %d ticks", maxSpectatorDelay))
 	}
 	if o.StartWith < 0 || o.StartWith > o.Players {
 		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.StartWith", Value: o.StartWith, Problem: "is out of range",

@@ -115,6 +115,8 @@ const (
 	hashSlots  = 32
 	// maxHashEvery bounds every hash interval: a minute at 60 Hz.
 	maxHashEvery = 3600
+	// maxSpectatorDelay bounds a host's spectator delay: 10 s at 60 Hz.
+	maxSpectatorDelay = 600
 	// maxDebt bounds a debt in a message, in ticks: days at 60 Hz.
 	maxDebt = 1 << 24
 )

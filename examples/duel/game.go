@@ -116,8 +116,16 @@ func setup(s *framework.Setup, settings *Settings, net *framework.Net) error {
 	s.App.AddSystem(ecs.Update, ecs.System{Name: "shots", Gameplay: true, Run: g.moveShots})
 	s.App.AddSystem(ecs.Update, ecs.System{Name: "round", Gameplay: true, Run: g.tickRound})
 	s.App.AddSystem(ecs.PostUpdate, ecs.System{Name: "hud", Run: g.updateHUD})
+	if testDrift != nil {
+		testDrift(s, g.round)
+	}
 	return nil
 }
+
+// testDrift, set only in a build with the duel_drift tag (drift.go),
+// makes the simulation differ on purpose, for the test of a desync's
+// ending; nil in every other build.
+var testDrift func(s *framework.Setup, r *Round)
 
 // spawn takes the players' input resource (the framework adds it after
 // Setup) and spawns the ships and the HUD.

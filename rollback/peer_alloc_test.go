@@ -1,0 +1,29 @@
+//go:build !race
+
+package rollback_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/rollback/netsim"
+)
+
+// A match's update in steady state allocates nothing: two peers over a
+// lossy link (receive, local input, advance with rollbacks, send) and the
+// host feeding a spectator, who follows it.
+func TestPeerAndSpectatorUpdatesAllocateNothing(t *testing.T) {
+	m := newPeerMatch(t, netsim.Options{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Seed: 3}, 2, 1, 0, -1)
+	for range 600 {
+		m.update()
+	}
+	if got := testing.AllocsPerRun(300, m.update); got != 0 {
+		t.Errorf("an update of two peers and a spectator allocates %v times, want 0", got)
+	}
+	if st := m.peers[0].Stats(); st.Rollbacks == 0 || st.Desyncs != 0 {
+		t.Errorf("stats %+v: want rollbacks and no desync", st)
+	}
+	if st := m.specs[0].Stats(); st.Tick < 700 {
+		t.Errorf("the spectator is at tick %d, want it live (past 700)", st.Tick)
+	}
+}

@@ -1,0 +1,292 @@
+package rollback_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/rollback"
+	"github.com/metronome-go/metronome/rollback/netsim"
+	"github.com/metronome-go/metronome/rollback/rollbacktest"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// watched is a simulated transport that also watches its peers, as
+// netplay's does: the test hands it connection events.
+type watched struct {
+	*rollbacktest.Transport
+	events []rollback.PeerEvent
+}
+
+func (w *watched) Event() (rollback.PeerEvent, bool) {
+	if len(w.events) == 0 {
+		return rollback.PeerEvent{}, false
+	}
+	ev := w.events[0]
+	w.events = w.events[1:]
+	return ev, true
+}
+
+func (w *watched) RTT(int) time.Duration { return 0 }
+
+const peerStep = time.Second / 60
+
+// peerMatch is a match of the paddle game between peers, each a
+// rollback.Peer over a simulated network on one manual clock, and
+// spectators after them, fed by the host.
+type peerMatch struct {
+	t     testing.TB
+	clock *timing.ManualClock
+	trs   []*watched
+	peers []*rollback.Peer
+	specs []*rollback.Spectator
+	errs  []error // each peer's and spectator's error, the first one
+	n     int
+	ctx   runtime.TickContext // the runtime's tick lives as long as the match
+}
+
+// newPeerMatch plays the paddle game between players peers (one player
+// each) and spectators spectators, with ticks the match's end (0: none).
+// perturb, if a peer, gives that peer a game whose paddles drift: its
+// world differs from the first tick.
+func newPeerMatch(t testing.TB, net netsim.Options, players, spectators int, ticks int64, perturb int) *peerMatch {
+	t.Helper()
+	nw, err := netsim.NewNetwork(players+spectators, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &peerMatch{t: t, clock: timing.NewManualClock(0), errs: make([]error, players+spectators)}
+	for _, tr := range rollbacktest.NewTransports(nw, m.clock) {
+		m.trs = append(m.trs, &watched{Transport: tr})
+	}
+	var ps []rollback.Player
+	for i := range players {
+		ps = append(ps, rollback.Player{Peer: i, Delay: 2})
+	}
+	for i := range players + spectators {
+		game := paddleGame(t, players)
+		if i == perturb {
+			var f *ecs.Filter1[paddle]
+			game.AddSystem(ecs.Update, ecs.System{Name: "drift", Run: func(ctx *ecs.Sys) {
+				if f == nil {
+					f = ecs.NewFilter1[paddle](ctx.World)
+				}
+				for q := f.Query(); q.Next(); {
+					q.Get().X++
+				}
+			}})
+		}
+		app, err := rollback.NewApp(game, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i >= players {
+			s, err := rollback.NewSpectator(app, rollback.SpectatorOptions{Transport: m.trs[i], Players: players, Actions: 2, HashEvery: 10,
+				Step: peerStep, Delay: 3, Ticks: ticks, Clock: m.clock})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.specs = append(m.specs, s)
+			m.trs[0].events = append(m.trs[0].events, rollback.PeerEvent{Peer: i, Kind: rollback.PeerJoined, Spectator: true})
+			continue
+		}
+		p, err := rollback.NewPeer(app, rollback.PeerOptions{
+			Options:   rollback.Options{Self: i, Players: ps, Actions: 2, Window: 8, HashEvery: 10, Clock: m.clock},
+			Transport: m.trs[i], Step: peerStep, Patience: time.Minute, Cutoff: 2 * time.Second, SpectatorDelay: 3, Ticks: ticks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.peers = append(m.peers, p)
+	}
+	return m
+}
+
+// update runs one update of every peer and spectator still playing.
+func (m *peerMatch) update() {
+	m.n++
+	m.clock.Advance(peerStep)
+	m.ctx = runtime.TickContext{Update: timing.Update{Number: uint64(m.n), Kind: timing.FixedUpdate, Steps: 1, Delta: peerStep, Final: true}}
+	ctx := &m.ctx
+	for i, p := range m.peers {
+		if _, ended := p.Outcome(); ended {
+			continue
+		}
+		script(5, i, p.Tick()+2, p.Input(0))
+		if err := p.Update(ctx); err != nil && m.errs[i] == nil {
+			m.errs[i] = err
+		}
+	}
+	for i, s := range m.specs {
+		if err := s.Update(ctx); err != nil && m.errs[len(m.peers)+i] == nil {
+			m.errs[len(m.peers)+i] = err
+		}
+	}
+}
+
+// run updates until every peer and spectator ended, or updates ran out.
+func (m *peerMatch) run(updates int) {
+	for range updates {
+		m.update()
+		done := true
+		for _, p := range m.peers {
+			_, ended := p.Outcome()
+			done = done && ended
+		}
+		for _, s := range m.specs {
+			_, ended := s.Outcome()
+			done = done && ended
+		}
+		if done {
+			return
+		}
+	}
+}
+
+// A match with an end finishes on every peer, and on its spectator, on
+// the same confirmed tick and world hash, the last hashed below the end;
+// no update fails.
+func TestAMatchFinishesOnTheSameTick(t *testing.T) {
+	m := newPeerMatch(t, netsim.Options{Latency: 40 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Seed: 9}, 2, 1, 300, -1)
+	m.run(2000)
+	want, ok := m.peers[0].Outcome()
+	if !ok || want.Kind != rollback.Finished || !want.HasHash || want.Tick != 290 {
+		t.Fatalf("host's outcome %+v (ended %v): want finished on tick 290 with a hash", want, ok)
+	}
+	for i, err := range m.errs {
+		if err != nil {
+			t.Errorf("peer %d: %v", i, err)
+		}
+	}
+	got, _ := m.peers[1].Outcome()
+	spec, _ := m.specs[0].Outcome()
+	if got != want || spec.Kind != rollback.Finished || spec.Tick != want.Tick || spec.Hash != want.Hash {
+		t.Errorf("joiner %+v, spectator %+v: want both as the host's %+v", got, spec, want)
+	}
+	if st := m.specs[0].Stats(); st.BytesSent == 0 || st.BytesReceived == 0 {
+		t.Errorf("the spectator's stats %+v count no traffic", st)
+	}
+	if !strings.Contains(want.String(), "confirmed tick 290 hash") {
+		t.Errorf("finished outcome reads %q", want)
+	}
+}
+
+// Peers whose worlds differ end desynced, naming the tick and both
+// hashes; the update that finds it returns the outcome, which unwraps to
+// the rollback.Desync.
+func TestADesyncEndsTheMatch(t *testing.T) {
+	m := newPeerMatch(t, netsim.Options{Latency: 20 * time.Millisecond, Seed: 2}, 2, 0, 0, 1)
+	m.run(600)
+	for i, p := range m.peers {
+		o, ok := p.Outcome()
+		var oe *rollback.OutcomeError
+		var d rollback.Desync
+		if !ok || o.Kind != rollback.Desynced || o.Local == o.Remote || o.Peer != 1-i {
+			t.Errorf("peer %d: outcome %+v (ended %v), want desynced with peer %d, the hashes differing", i, o, ok, 1-i)
+		}
+		if !errors.As(m.errs[i], &oe) || oe.Outcome != o || !errors.As(m.errs[i], &d) || d.Tick != o.Tick {
+			t.Errorf("peer %d: error %v, want the outcome as an *OutcomeError unwrapping to its Desync", i, m.errs[i])
+		}
+		if s := o.String(); !strings.Contains(s, "desynced at tick") || strings.Contains(s, "confirmed tick") {
+			t.Errorf("peer %d: desync reads %q: want it said in words, not as a confirmed line", i, s)
+		}
+	}
+}
+
+// A host that goes silent is gone for its joiner and spectator at once:
+// a host started again hosts another match, so there is nothing to wait
+// for (net.join_timeout is not waited).
+func TestAHostThatGoesSilentIsGone(t *testing.T) {
+	m := newPeerMatch(t, netsim.Options{Latency: 20 * time.Millisecond, Seed: 3}, 2, 1, 0, -1)
+	m.run(120)
+	m.trs[1].events = append(m.trs[1].events, rollback.PeerEvent{Peer: 0, Kind: rollback.PeerDisconnected})
+	m.trs[2].events = append(m.trs[2].events, rollback.PeerEvent{Peer: 0, Kind: rollback.PeerLeft})
+	m.update()
+	for i, err := range []error{m.errs[1], m.errs[2]} {
+		var oe *rollback.OutcomeError
+		if !errors.As(err, &oe) || oe.Outcome.Kind != rollback.HostGone {
+			t.Errorf("peer %d: %v, want the host gone at the first update after it went", i+1, err)
+		}
+	}
+}
+
+// A disconnected player is waited for up to the patience, from when it
+// was reported disconnected: one that comes back within it resets the
+// wait; one that does not abandons the match, naming the peer and how
+// long it was waited for. One that leaves abandons it at once.
+func TestADisconnectedPlayerIsWaitedForUpToThePatience(t *testing.T) {
+	m := newPeerMatch(t, netsim.Options{Seed: 4}, 3, 0, 0, -1)
+	m.run(10)
+	host := m.peers[0]
+	m.trs[0].events = append(m.trs[0].events, rollback.PeerEvent{Peer: 1, Kind: rollback.PeerDisconnected})
+	m.update()
+	if evs := host.Events(); len(evs) != 1 || !strings.Contains(evs[0].String(), "peer 1 disconnected: the match waits up to 1m0s (net.join_timeout)") {
+		t.Errorf("events %v: want the disconnect, saying how long the match waits", evs)
+	}
+	m.clock.Advance(59 * time.Second)
+	m.update()
+	m.trs[0].events = append(m.trs[0].events, rollback.PeerEvent{Peer: 1, Kind: rollback.PeerReconnected})
+	m.update()
+	m.clock.Advance(2 * time.Minute)
+	m.update()
+	if o, ended := host.Outcome(); ended {
+		t.Fatalf("a player that came back within the patience: the match ended %v", o)
+	}
+	m.trs[0].events = append(m.trs[0].events, rollback.PeerEvent{Peer: 2, Kind: rollback.PeerDisconnected})
+	m.update()
+	m.clock.Advance(time.Minute + time.Millisecond)
+	m.update()
+	o, ended := host.Outcome()
+	if !ended || o.Kind != rollback.Abandoned || o.Peer != 2 || o.Waited != time.Minute {
+		t.Fatalf("a minute and a millisecond after peer 2's disconnect: %+v (ended %v), want abandoned by peer 2 after 1m", o, ended)
+	}
+	if s := o.String(); !strings.Contains(s, "peer 2") || !strings.Contains(s, "net.join_timeout") {
+		t.Errorf("abandoned outcome reads %q", s)
+	}
+	// A player that leaves mid-match abandons it at once.
+	m2 := newPeerMatch(t, netsim.Options{Seed: 5}, 2, 0, 0, -1)
+	m2.run(10)
+	m2.trs[0].events = append(m2.trs[0].events, rollback.PeerEvent{Peer: 1, Kind: rollback.PeerLeft})
+	m2.update()
+	if o, _ := m2.peers[0].Outcome(); o.Kind != rollback.Abandoned || o.Peer != 1 || o.Waited != 0 {
+		t.Errorf("a player that left: %+v, want abandoned by peer 1, not waited for", o)
+	}
+}
+
+// A peer that leaves once the match reached its end finished it: the
+// other side's outcome is finished too, not an error.
+func TestAPeerLeavingAtTheEndFinishes(t *testing.T) {
+	m := newPeerMatch(t, netsim.Options{Latency: 20 * time.Millisecond, Seed: 6}, 2, 0, 120, -1)
+	for range 400 {
+		if _, ok := m.peers[0].Outcome(); ok {
+			break
+		}
+		m.update()
+	}
+	if o, _ := m.peers[0].Outcome(); o.Kind != rollback.Finished {
+		t.Fatalf("host: %+v, want finished", o)
+	}
+	if _, ended := m.peers[1].Outcome(); !ended {
+		m.trs[1].events = append(m.trs[1].events, rollback.PeerEvent{Peer: 0, Kind: rollback.PeerLeft})
+		m.update()
+	}
+	if o, _ := m.peers[1].Outcome(); o.Kind != rollback.Finished || m.errs[1] != nil {
+		t.Errorf("joiner after the host left at the end: %+v, %v; want finished", o, m.errs[1])
+	}
+}
+
+// NewPeer refuses what it cannot play, naming each problem.
+func TestNewPeerRefuses(t *testing.T) {
+	app, err := rollback.NewApp(paddleGame(t, 2), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = rollback.NewPeer(app, rollback.PeerOptions{Options: rollback.Options{Self: 1, Players: []rollback.Player{{Peer: 0}, {Peer: 1}}, Actions: 2, Window: 65}})
+	for _, want := range []string{"Transport is nil", "Step 0s", "Options.Window"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("NewPeer: %v, want it to say %q", err, want)
+		}
+	}
+}
