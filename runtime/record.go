@@ -151,6 +151,10 @@ type replayState struct {
 
 func (s *simulation) initRecord(o RecordOptions) error {
 	s.rec = o
+	if o.Reader != nil && o.Reader.Version() < 7 {
+		// Its watermarks count every platform request.
+		s.dispatcher.byCount = true
+	}
 	s.every = recording.DefaultCheckpointEvery
 	if o.Every > 0 {
 		s.every = o.Every
@@ -340,10 +344,10 @@ func (s *simulation) replayTick(t *recording.Tick) error {
 		s.fails.fail(phaseMailbox, err)
 		return nil
 	}
-	if err := s.await(at, "platform result", func() bool { return s.dispatcher.completed.Load() >= t.Futures }); err != nil {
+	if err := s.await(at, "platform result", func() bool { return s.dispatcher.settledFor(t.Futures) }); err != nil {
 		return err
 	}
-	s.dispatcher.reveal(t.Futures)
+	s.dispatcher.revealRecorded(t.Futures)
 	if t.Stop {
 		s.stop.Request()
 	}
@@ -429,7 +433,7 @@ func (s *simulation) replayHook(name recording.HookName, hook func() error) erro
 		w = d.revealSettled() // what an older recording's hook saw
 	}
 	if s.mode == Concurrent {
-		d.reveal(w)
+		d.revealRecorded(w)
 		d.revealing.Store(revealRecorded)
 		done := make(chan struct{})
 		var err error
@@ -441,11 +445,11 @@ func (s *simulation) replayHook(name recording.HookName, hook func() error) erro
 		d.revealing.Store(revealAtUpdates)
 		return err
 	}
-	if err := s.await(name.String(), "platform result", func() bool { return d.completed.Load() >= w }); err != nil {
+	if err := s.await(name.String(), "platform result", func() bool { return d.settledFor(w) }); err != nil {
 		s.fails.fail(phaseReplay, err)
 		return nil
 	}
-	d.reveal(w)
+	d.revealRecorded(w)
 	d.revealing.Store(revealRecorded)
 	err := guard(hook)
 	d.revealing.Store(revealAtUpdates)
