@@ -171,8 +171,9 @@ func (f *Flags) LoadConfig(g Game) (config.Config, string, error) {
 
 // Main runs g with the command-line flags of [Flags] and exits: status 0
 // after a clean stop, 1 with a message on stderr after a failure, 2 for bad
-// flags. It must be called from the main goroutine, which it keeps as the
-// platform thread.
+// flags, and for a replay or a networked match one of the statuses in
+// status.go ([StatusReplayCut] and the rest; --help lists them). It must be
+// called from the main goroutine, which it keeps as the platform thread.
 func Main(g Game) {
 	os.Exit(MainStatus(g, os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -185,6 +186,11 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet(programName(), flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	f.Register(fl)
+	fl.Usage = func() {
+		fmt.Fprintf(fl.Output(), "Usage of %s:\n", programName())
+		fl.PrintDefaults()
+		fmt.Fprint(fl.Output(), exitStatusHelp)
+	}
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -208,11 +214,15 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		if res.Ticks > 0 {
 			fmt.Fprintln(stdout, res)
 		}
-		if err != nil {
+		status := ReplayStatus(err)
+		switch {
+		case status == StatusReplayCut:
+			fmt.Fprintf(stderr, "%s: %v\n%s: the recording stops after %d ticks without an end marker: its session was killed (or is still being written); every tick up to there replayed and %d checkpoints matched\n",
+				programName(), err, programName(), res.Ticks, res.Checkpoints)
+		case err != nil:
 			fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
-			return 1
 		}
-		return 0
+		return status
 	}
 	cfg, source, err := f.LoadConfig(g)
 	if err != nil {
