@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,10 +9,12 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/option"
 )
 
 // Flags are the command-line options every Metronome game accepts.
@@ -184,21 +187,26 @@ func Main(g Game) {
 func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 	var f Flags
 	fl := flag.NewFlagSet(programName(), flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	// The flag package repeats a bad value whole: its messages go through
+	// a buffer that cuts long values (option.Echo) on their way out.
+	var flagOut bytes.Buffer
+	fl.SetOutput(&flagOut)
 	f.Register(fl)
 	fl.Usage = func() {
 		fmt.Fprintf(fl.Output(), "Usage of %s:\n", programName())
 		fl.PrintDefaults()
 		fmt.Fprint(fl.Output(), exitStatusHelp)
 	}
-	if err := fl.Parse(args); err != nil {
+	err := fl.Parse(args)
+	io.WriteString(stderr, cutValues(flagOut.String(), args))
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
 	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected argument %q (flags start with --; see --help)\n", programName(), fl.Arg(0))
+		fmt.Fprintf(stderr, "%s: unexpected argument %s (flags start with --; see --help)\n", programName(), option.Echo(strconv.Quote(fl.Arg(0))))
 		return 2
 	}
 	if err := f.Validate(); err != nil {
@@ -243,6 +251,20 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// cutValues returns msg with every long value of args (an argument, or
+// what follows the = of --flag=value) that it quotes cut ([option.Echo]).
+func cutValues(msg string, args []string) string {
+	for _, a := range args {
+		if _, v, ok := strings.Cut(a, "="); ok && len(v) > option.EchoLimit {
+			msg = strings.ReplaceAll(msg, strconv.Quote(v), option.Echo(v))
+		}
+		if len(a) > option.EchoLimit {
+			msg = strings.ReplaceAll(msg, strconv.Quote(a), option.Echo(a))
+		}
+	}
+	return msg
 }
 
 func programName() string {

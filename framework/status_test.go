@@ -49,3 +49,27 @@ func TestHelpListsExitStatuses(t *testing.T) {
 		}
 	}
 }
+
+// TestLongArgumentsAreCut (issue 47 item 4): a long value on the command
+// line is repeated cut, whether the configuration, the flag package or
+// the argument check refuses it.
+func TestLongArgumentsAreCut(t *testing.T) {
+	type settings struct {
+		Lives int `toml:"lives" range:"1,9"`
+	}
+	digits := strings.Repeat("9", 100_000)
+	g := framework.Game{Title: "lives", Settings: &settings{Lives: 3}}
+	for _, args := range [][]string{
+		{"--set", "game.lives=" + digits},
+		{"--ticks=" + digits},
+		{"--ticks", digits},
+		{digits},
+	} {
+		var stderr bytes.Buffer
+		framework.MainStatus(g, args, io.Discard, &stderr)
+		msg := stderr.String()
+		if strings.Contains(msg, digits[:1000]) || !strings.Contains(msg, `"999999999999999999999999…" (100,000 bytes)`) {
+			t.Errorf("%.20q: %d bytes on stderr, want the value cut: %.300q", args, len(msg), msg)
+		}
+	}
+}
