@@ -379,6 +379,10 @@ func newReplaySession(g Game, path string, opts ReplayOptions) (*Session, runtim
 		if err := sess.useNetReplay(path, r, &rtOpts); err != nil {
 			return fail(err)
 		}
+		// A match's recording keeps the players' confirmed input, no
+		// window: the replay's ticks see its own, so that a game sizing
+		// its camera and HUD from the window draws the match.
+		rtOpts.Record.OwnWindow = true
 	}
 	return sess, rtOpts, r, nil
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -43,6 +44,14 @@ type RecordOptions struct {
 	// Writer's Header.CheckpointEvery. Zero is
 	// [recording.DefaultCheckpointEvery].
 	Every int
+	// OwnWindow, with Reader, shows the replayed ticks this session's
+	// window (TickContext.Window, the input's State) instead of the
+	// recorded one: for a recording that holds no window, such as a
+	// networked match's, which keeps its players' confirmed input and no
+	// device of any machine. A game that sizes its camera or HUD from the
+	// window then draws into the replay's window as it did into the
+	// recorded one; the window is presentation, outside the world hash.
+	OwnWindow bool
 }
 
 func (o RecordOptions) validate(bad func(field string, value any, problem, allowed string)) {
@@ -147,6 +156,8 @@ type replayState struct {
 	// deinit is the DeinitSimulation hook's watermark, once read.
 	deinit     uint64
 	haveDeinit bool
+	// own takes this session's polls for RecordOptions.OwnWindow.
+	own input.Tick
 }
 
 func (s *simulation) initRecord(o RecordOptions) error {
@@ -356,7 +367,14 @@ func (s *simulation) replayTick(t *recording.Tick) error {
 			return err
 		}
 	}
-	s.in.Fill(s.actions, t.InputStart, t.InputEnd, s.in.State(), t.Records)
+	from := s.in.State()
+	if s.rec.OwnWindow {
+		// The latest poll of this session's window, taken whole (a
+		// replay's platform thread is its simulation owner).
+		s.queue.TakeAll(s.clock.Now(), &s.play.own)
+		from.Window = s.play.own.Window()
+	}
+	s.in.Fill(s.actions, t.InputStart, t.InputEnd, from, t.Records)
 	s.in.SetPolls(t.Polls)
 	tk := &s.tick
 	tk.Update = t.Update
