@@ -1,15 +1,18 @@
 package runtime_test
 
 import (
+	"bytes"
 	"errors"
 	"hash/fnv"
 	"os"
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/runtime/runtimetest"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // resultsGame submits a platform request of its own at tick 3 and folds
@@ -121,5 +124,75 @@ func TestReplayOfAVersion6Recording(t *testing.T) {
 	}
 	if want := uint64(0x8310d4fb71007546); g.sum != want {
 		t.Errorf("replayed state %x, recorded %x", g.sum, want)
+	}
+}
+
+// ownWindowGame keeps the window size each tick saw.
+type ownWindowGame struct {
+	runtime.Base
+	sizes []input.Size
+}
+
+func (g *ownWindowGame) Update(t *runtime.TickContext) error {
+	g.sizes = append(g.sizes, t.Window.Size)
+	return nil
+}
+
+// TestReplayShowsItsOwnWindow: a recording without window facts (a
+// networked match's holds none) replays with OwnWindow into ticks that see
+// the replaying session's window; without it they see none (size zero),
+// and a game that sizes its camera from the window draws nothing.
+func TestReplayShowsItsOwnWindow(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := recording.NewWriter(&buf, "match.rec", recording.Header{Game: "test", Mode: runtime.Sequential.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const step = 10 * time.Millisecond
+	for k := range uint64(5) {
+		tk := &recording.Tick{}
+		tk.Update.Number, tk.Update.Kind, tk.Update.Final, tk.Update.Steps = k, timing.FixedUpdate, true, 1
+		tk.Update.Delta = step
+		tk.Update.Start, tk.Update.End = timing.Instant(k)*timing.Instant(step), timing.Instant(k+1)*timing.Instant(step)
+		tk.InputStart, tk.InputEnd = tk.Update.Start, tk.Update.End
+		if err := w.Append(tk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	size := input.Size{Width: 640, Height: 360}
+	for _, own := range []bool{false, true} {
+		r, err := recording.NewReader(bytes.NewReader(buf.Bytes()), "match.rec")
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock := timing.NewManualClock(0)
+		ctx, fakes := runtimetest.NewAdapters(clock)
+		ctx.Input = nil
+		fakes.Display.Resize(0, size, size)
+		opts := runtimetest.Options(clock, runtime.Sequential)
+		opts.Record = runtime.RecordOptions{Reader: r, OwnWindow: own}
+		g := &ownWindowGame{}
+		rt, err := runtime.New(g, ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rt.Run(); err != nil {
+			t.Fatalf("OwnWindow %v: replay: %v", own, err)
+		}
+		want := input.Size{}
+		if own {
+			want = size
+		}
+		if len(g.sizes) != 5 {
+			t.Fatalf("OwnWindow %v: %d ticks, want 5", own, len(g.sizes))
+		}
+		for k, got := range g.sizes {
+			if got != want {
+				t.Errorf("OwnWindow %v: tick %d saw a %v window, want %v", own, k, got, want)
+			}
+		}
 	}
 }
