@@ -5,7 +5,10 @@
 //
 // A [Game] is a title, a seed and a Setup function that registers input
 // actions, loads assets and adds ECS systems. [Main] runs it with the
-// standard command line and exits with a status:
+// standard command line and exits with a status ([StatusOK] and the rest
+// in status.go; a replay's tells a killed session's whole recording
+// ([StatusReplayCut]) from a damaged one and from a divergence, see
+// [ReplayStatus]):
 //
 //	func main() {
 //		framework.Main(framework.Game{

@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,11 +9,14 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/rollback"
+
+	"github.com/metronome-go/metronome/option"
 )
 
 // Flags are the command-line options every Metronome game accepts.
@@ -172,8 +176,9 @@ func (f *Flags) LoadConfig(g Game) (config.Config, string, error) {
 
 // Main runs g with the command-line flags of [Flags] and exits: status 0
 // after a clean stop, 1 with a message on stderr after a failure, 2 for bad
-// flags. It must be called from the main goroutine, which it keeps as the
-// platform thread.
+// flags, and for a replay or a networked match one of the statuses in
+// status.go ([StatusReplayCut] and the rest; --help lists them). It must be
+// called from the main goroutine, which it keeps as the platform thread.
 func Main(g Game) {
 	os.Exit(MainStatus(g, os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -184,16 +189,26 @@ func Main(g Game) {
 func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 	var f Flags
 	fl := flag.NewFlagSet(programName(), flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	// The flag package repeats a bad value whole: its messages go through
+	// a buffer that cuts long values (option.Echo) on their way out.
+	var flagOut bytes.Buffer
+	fl.SetOutput(&flagOut)
 	f.Register(fl)
-	if err := fl.Parse(args); err != nil {
+	fl.Usage = func() {
+		fmt.Fprintf(fl.Output(), "Usage of %s:\n", programName())
+		fl.PrintDefaults()
+		fmt.Fprint(fl.Output(), exitStatusHelp)
+	}
+	err := fl.Parse(args)
+	io.WriteString(stderr, cutValues(flagOut.String(), args))
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
 	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected argument %q (flags start with --; see --help)\n", programName(), fl.Arg(0))
+		fmt.Fprintf(stderr, "%s: unexpected argument %s (flags start with --; see --help)\n", programName(), option.Echo(strconv.Quote(fl.Arg(0))))
 		return 2
 	}
 	if err := f.Validate(); err != nil {
@@ -209,11 +224,15 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		if res.Ticks > 0 {
 			fmt.Fprintln(stdout, res)
 		}
-		if err != nil {
+		status := ReplayStatus(err)
+		switch {
+		case status == StatusReplayCut:
+			fmt.Fprintf(stderr, "%s: %v\n%s: the recording stops after %d ticks without an end marker: its session was killed (or is still being written); every tick up to there replayed and %d checkpoints matched\n",
+				programName(), err, programName(), res.Ticks, res.Checkpoints)
+		case err != nil:
 			fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
-			return 1
 		}
-		return 0
+		return status
 	}
 	cfg, source, err := f.LoadConfig(g)
 	if err != nil {
@@ -261,6 +280,20 @@ func matchStatus(err error) int {
 		return StatusHostGone
 	}
 	return StatusFailed
+}
+
+// cutValues returns msg with every long value of args (an argument, or
+// what follows the = of --flag=value) that it quotes cut ([option.Echo]).
+func cutValues(msg string, args []string) string {
+	for _, a := range args {
+		if _, v, ok := strings.Cut(a, "="); ok && len(v) > option.EchoLimit {
+			msg = strings.ReplaceAll(msg, strconv.Quote(v), option.Echo(v))
+		}
+		if len(a) > option.EchoLimit {
+			msg = strings.ReplaceAll(msg, strconv.Quote(a), option.Echo(a))
+		}
+	}
+	return msg
 }
 
 func programName() string {

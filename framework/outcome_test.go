@@ -137,7 +137,10 @@ func TestRecordingEndSaysPanicked(t *testing.T) {
 }
 
 // TestReplayRefusesAnotherGame: two games of one module (the demo and an
-// example, say) are told apart by title; the message names both.
+// example, say) are told apart by title; the message names both titles,
+// and what the games share once. When only the module differs (issue 47
+// item 3), the message names the two modules: it used to name the same
+// title and package twice.
 func TestReplayRefusesAnotherGame(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a.rec")
 	a := framework.Game{Title: "Asteroids"}
@@ -151,8 +154,34 @@ func TestReplayRefusesAnotherGame(t *testing.T) {
 	b := framework.Game{Title: "Breakout"}
 	var stderr bytes.Buffer
 	if status := framework.MainStatus(b, []string{"--replay", path}, io.Discard, &stderr); status != 1 ||
-		!strings.Contains(stderr.String(), `the recording is of "Asteroids" (github.com/metronome-go/metronome/framework.test), not of this game, "Breakout" (github.com/metronome-go/metronome/framework.test)`) {
+		!strings.Contains(stderr.String(), `the recording is of another game: its title is "Asteroids", this game's "Breakout" (the same module github.com/metronome-go/metronome, main package github.com/metronome-go/metronome/framework.test)`) {
 		t.Errorf("replaying another game's recording: status %d, stderr %q", status, stderr.String())
+	}
+
+	// The same title and package, another module (a fork, say).
+	r, err := recording.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Header()
+	r.Close()
+	h.Game = "example.com/fork"
+	forked := filepath.Join(t.TempDir(), "fork.rec")
+	f, err := os.Create(forked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := recording.NewWriter(f, forked, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(w.Close(nil), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	want := `the recording is of another game: its module is example.com/fork, this game's github.com/metronome-go/metronome (the same main package github.com/metronome-go/metronome/framework.test, title "Asteroids")`
+	if status := framework.MainStatus(a, []string{"--replay", forked}, io.Discard, &stderr); status != 1 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("replaying another module's recording: status %d, stderr %q, want %q", status, stderr.String(), want)
 	}
 	if status := framework.MainStatus(a, []string{"--replay", path}, io.Discard, &stderr); status != 0 {
 		t.Errorf("replaying its own recording: status %d, stderr %q", status, stderr.String())

@@ -81,15 +81,33 @@ func RecordingHeader(g Game, cfg config.Config, mode runtime.Mode) recording.Hea
 	}
 }
 
-// identity describes a game for messages: its title and main package.
-func identity(title, pkg, module string) string {
-	if pkg == "" { // a recording older than format 4 names the module only
-		pkg = module
+// otherGame says how the game that made a recording (its header h)
+// differs from this one (title, main package pkg, module): each part that
+// differs with both values, then the parts that agree.
+func otherGame(h recording.Header, title, pkg, module string) string {
+	var differ, alike []string
+	if h.Game != module {
+		differ = append(differ, fmt.Sprintf("its module is %s, this game's %s", h.Game, module))
+	} else {
+		alike = append(alike, "module "+module)
 	}
-	if title == "" {
-		return pkg
+	if h.Package != "" { // a recording older than format 4 names the module only
+		if !samePackage(h.Package, pkg) {
+			differ = append(differ, fmt.Sprintf("its main package is %s, this game's %s", h.Package, pkg))
+		} else if h.Package == pkg {
+			alike = append(alike, "main package "+pkg)
+		}
+		if h.Title != title {
+			differ = append(differ, fmt.Sprintf("its title is %q, this game's %q", h.Title, title))
+		} else {
+			alike = append(alike, fmt.Sprintf("title %q", title))
+		}
 	}
-	return fmt.Sprintf("%q (%s)", title, pkg)
+	msg := "the recording is of another game: " + strings.Join(differ, "; ")
+	if len(alike) > 0 {
+		msg += " (the same " + strings.Join(alike, ", ") + ")"
+	}
+	return msg
 }
 
 // recordingFile is where a session's recording goes: an *os.File, or in
@@ -332,8 +350,7 @@ func newReplaySession(g Game, path string, opts ReplayOptions) (*Session, runtim
 	_, game := BuildVersions()
 	pkg := mainPackage()
 	if h.Game != game || !samePackage(h.Package, pkg) || (h.Package != "" && h.Title != g.Title) {
-		return fail(fmt.Errorf("framework: --replay %s: the recording is of %s, not of this game, %s", path,
-			identity(h.Title, h.Package, h.Game), identity(g.Title, pkg, game)))
+		return fail(fmt.Errorf("framework: --replay %s: %s", path, otherGame(h, g.Title, pkg, game)))
 	}
 	source := path + " (recorded configuration)"
 	cfg, err := config.Build(config.Layers{Game: g.Settings, Embedded: h.Config, EmbeddedName: source})
@@ -371,6 +388,10 @@ func newReplaySession(g Game, path string, opts ReplayOptions) (*Session, runtim
 		if err := sess.useNetReplay(path, r, &rtOpts); err != nil {
 			return fail(err)
 		}
+		// A match's recording keeps the players' confirmed input, no
+		// window: the replay's ticks see its own, so that a game sizing
+		// its camera and HUD from the window draws the match.
+		rtOpts.Record.OwnWindow = true
 	}
 	return sess, rtOpts, r, nil
 }

@@ -62,20 +62,21 @@ func TestReplayMessages(t *testing.T) {
 	}
 
 	tests := []struct {
-		name string
-		g    framework.Game
-		path string
-		out  string // the result line's start, "" for none
-		want string // the message after the program's name
+		name   string
+		g      framework.Game
+		path   string
+		out    string // the result line's start, "" for none
+		want   string // the message after the program's name
+		status int
 	}{
-		{"diverged", countingGame(2), path, "replayed 60 ticks in ", "runtime: replay diverged after tick 59: world hash "},
-		{"missing", countingGame(1), path + ".missing", "", "framework: --replay: recording: " + path + ".missing: open: "},
+		{"diverged", countingGame(2), path, "replayed 60 ticks in ", "runtime: replay diverged after tick 59: world hash ", framework.StatusReplayDiverged},
+		{"missing", countingGame(1), path + ".missing", "", "framework: --replay: recording: " + path + ".missing: open: ", framework.StatusFailed},
 	}
 	for _, tt := range tests {
 		stdout.Reset()
 		stderr.Reset()
-		if status := framework.MainStatus(tt.g, []string{"--replay", tt.path}, &stdout, &stderr); status != 1 {
-			t.Errorf("%s: status %d, want 1", tt.name, status)
+		if status := framework.MainStatus(tt.g, []string{"--replay", tt.path}, &stdout, &stderr); status != tt.status {
+			t.Errorf("%s: status %d, want %d", tt.name, status, tt.status)
 		}
 		if got := stdout.String(); tt.out == "" && got != "" || !strings.HasPrefix(got, tt.out) {
 			t.Errorf("%s: printed %q, want a line starting %q", tt.name, got, tt.out)

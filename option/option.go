@@ -8,6 +8,8 @@
 // ([Error.Relative]) and which other options they name ([Error.Names]), so
 // the loader needs no copy of the owner's rules: it checks a value alone
 // when it reads it and the relations once every value is in.
+// [Echo] is how every error repeats a value the user gave: a long one is
+// cut to a prefix and its length.
 //
 //	err := opts.Validate()
 //	var e *option.Error
@@ -61,7 +63,8 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(e.Field)
 	if e.Value != nil {
-		fmt.Fprintf(&b, " %v", e.Value)
+		b.WriteByte(' ')
+		b.WriteString(Echo(fmt.Sprint(e.Value)))
 	}
 	b.WriteByte(' ')
 	b.WriteString(e.Problem)

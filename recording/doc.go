@@ -139,13 +139,14 @@
 // A hook holds the hook's name (one byte: 0 InitSimulation, 1
 // DeinitSimulation) and its Futures watermark (uvarint).
 //
-// Version 5 is version 6 without the header's Net, tick flag bit 21 and
-// pacing items. Version 4 is version 5 without the rollback statistics in
+// Version 6 has version 7's layout; its Futures watermarks count every
+// platform request, version 7's only the simulation owner's. Version 5 is
+// version 6 without the header's Net, tick flag bit 21 and pacing items. Version 4 is version 5 without the rollback statistics in
 // the Timing (its mask has 29 bits). Version 3 is version 4 with an
 // 8-byte frame (the length, then one CRC-32C of the length bytes and the
 // payload; the version under no checksum), without Package and Title in
 // the header, without the end marker's outcome and without hooks; version
-// 2 is version 3 without the shutdown flag. This build reads all five.
+// 2 is version 3 without the shutdown flag. This build reads all six.
 //
 // A checkpoint holds the tick number (varint from the last tick's), the
 // world hash (uint64) and a count of types; each type is a uvarint

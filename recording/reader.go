@@ -103,6 +103,11 @@ func (r *Reader) Current() *Tick { return &r.tick }
 // Header returns the recording's header.
 func (r *Reader) Header() Header { return r.h }
 
+// Version returns the recording's format version, [OldestFormatVersion]
+// to [FormatVersion]: a replay reads some fields as the version that wrote
+// them meant them (Tick.Futures).
+func (r *Reader) Version() uint64 { return r.version }
+
 // Close closes the file of a reader from [Open]; otherwise it does
 // nothing.
 func (r *Reader) Close() error {

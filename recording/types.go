@@ -11,15 +11,17 @@ import (
 
 // FormatVersion is the version of the byte layout this build writes. Any
 // change to the layout, including a new field in [Tick] or [Header], takes
-// a new version. A reader reads this version and [OldestFormatVersion] on:
-// version 5 is version 6 without networked matches (no Header.Net, no
+// a new version, and so does a change of what a field means. A reader
+// reads this version and [OldestFormatVersion] on: version 6 is version 7
+// with Futures watermarks that count every platform request, not only the
+// simulation owner's; version 5 is version 6 without networked matches (no Header.Net, no
 // Tick.Players, no [Pacing] items); version 4 is version 5 without the rollback statistics in Tick.Timing
 // (Stats.Resimulated, Ledger.Resimulation and Ledger.Advantage read as 0);
 // version 3 is version 4 with 8-byte chunk frames (no checksum of the
 // length field of its own, the version outside every checksum), without
 // Header.Package and Header.Title, without End.Outcome and without hook
 // items; version 2 is version 3 without shutdown requests in ticks.
-const FormatVersion = 6
+const FormatVersion = 7
 
 // OldestFormatVersion is the oldest layout this build still reads.
 const OldestFormatVersion = 2
@@ -150,8 +152,11 @@ type Tick struct {
 	Stop bool
 	// Mailbox is how many mailbox items were drained before the update.
 	Mailbox int
-	// Futures is a watermark: how many platform-dispatcher results were
-	// visible to the update.
+	// Futures is a watermark: how many of the results of the platform
+	// requests the simulation owner made itself (runtime.Simulation's
+	// dispatcher) were visible to the update. Other goroutines' requests
+	// are not counted: their number follows the machine's timing (format
+	// 6 and older counted them too).
 	Futures uint64
 	// Shutdown are the ordinary shutdown requests put to the session's
 	// shutdown policy right before the update, in order (a policy runs
@@ -340,8 +345,9 @@ func (n HookName) String() string {
 type Hook struct {
 	// Name says which hook ran.
 	Name HookName
-	// Futures is a watermark: how many platform-dispatcher results were
-	// visible to the hook when it returned.
+	// Futures is a watermark, as [Tick.Futures]: how many of the
+	// simulation owner's platform results were visible to the hook when
+	// it returned.
 	Futures uint64
 }
 

@@ -20,7 +20,19 @@ import (
 // Work must leave the graphics context current and must not capture live
 // simulation objects: pass owned values in, and publish the result (a texture
 // handle, say) through a later frame.
+//
+// The dispatcher in [Simulation] is the simulation owner's handle: its
+// requests are numbered apart from everyone else's, so a recording can say
+// which of them each update saw and a replay shows the same ones on the
+// same updates, however many requests the platform thread, workers and
+// tools made meanwhile (their number and order follow the machine's
+// timing). Submit through it on the simulation owner only; other
+// goroutines submit through [PlatformDispatcher.Shared].
 type PlatformDispatcher struct {
+	// of is the dispatcher whose queue a simulation owner's handle
+	// shares; nil for the dispatcher itself.
+	of *PlatformDispatcher
+
 	mu      sync.Mutex
 	queue   []platformJob
 	spare   []platformJob
@@ -35,6 +47,13 @@ type PlatformDispatcher struct {
 	// during a replay), so which results an update sees is a fact of the
 	// session that a recording can keep.
 	queued, completed, visible atomic.Uint64
+	// The same three for the requests submitted through the simulation
+	// owner's handle alone: what a recording keeps.
+	ownQueued, ownCompleted, ownVisible atomic.Uint64
+	// byCount replays a recording of format 6 or older, whose watermarks
+	// count every request: the simulation's results are then told apart
+	// by their place among all requests, as those recordings were made.
+	byCount bool
 	// revealing says how visible moves; a simulation hook outside the
 	// updates (InitSimulation, DeinitSimulation) changes it while it runs.
 	revealing atomic.Uint32
@@ -65,6 +84,7 @@ func (s *signal) notify() {
 type platformJob interface {
 	run()
 	cancel(error)
+	fromOwner() bool
 }
 
 // How results become visible to the simulation (PlatformDispatcher.revealing).
@@ -90,6 +110,10 @@ type Future[T any] struct {
 	work func() (T, error)
 	d    *PlatformDispatcher // nil: settled at submission
 	seq  uint64
+	// own marks a request of the simulation owner's handle; ownSeq is
+	// its number among those.
+	own    bool
+	ownSeq uint64
 }
 
 // Done returns a channel closed when the work has run or was canceled.
@@ -109,13 +133,16 @@ func (f *Future[T]) Ready() bool {
 			case <-f.done:
 				// Requests settle in order: every earlier one is
 				// settled too.
-				d.revealAtLeast(f.seq + 1)
+				revealAtLeast(&d.visible, f.seq+1)
+				if f.own {
+					revealAtLeast(&d.ownVisible, f.ownSeq+1)
+				}
 				return true
 			default:
 				return false
 			}
 		case revealRecorded:
-			if f.seq >= d.visible.Load() {
+			if !d.sees(f.own, f.seq, f.ownSeq) {
 				return false
 			}
 			// The recorded hook saw it: the platform thread, which runs
@@ -126,10 +153,19 @@ func (f *Future[T]) Ready() bool {
 	}
 	select {
 	case <-f.done:
-		return d == nil || f.seq < d.visible.Load()
+		return d == nil || d.sees(f.own, f.seq, f.ownSeq)
 	default:
 		return false
 	}
+}
+
+// sees reports whether the simulation sees the request numbered seq (and
+// ownSeq among the simulation owner's, for own).
+func (d *PlatformDispatcher) sees(own bool, seq, ownSeq uint64) bool {
+	if own && !d.byCount {
+		return ownSeq < d.ownVisible.Load()
+	}
+	return seq < d.visible.Load()
 }
 
 // Result returns the work's value and error once ready. Before that it
@@ -159,11 +195,18 @@ func (f *Future[T]) cancel(err error) {
 	close(f.done)
 }
 
+func (f *Future[T]) fromOwner() bool { return f.own }
+
 // Submit queues work for the platform thread of d and returns its future. It
 // is safe to call from any goroutine, including from platform work itself
-// (the nested work runs in the next batch).
+// (the nested work runs in the next batch), except through the simulation
+// owner's handle (see [PlatformDispatcher]), which is for the simulation
+// owner alone.
 func Submit[T any](d *PlatformDispatcher, fn func() (T, error)) *Future[T] {
 	f := &Future[T]{done: make(chan struct{}), work: fn}
+	if d.of != nil {
+		d, f.own = d.of, true
+	}
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
@@ -172,6 +215,10 @@ func Submit[T any](d *PlatformDispatcher, fn func() (T, error)) *Future[T] {
 	}
 	f.d, f.seq = d, d.queued.Load()
 	d.queued.Add(1)
+	if f.own {
+		f.ownSeq = d.ownQueued.Load()
+		d.ownQueued.Add(1)
+	}
 	d.queue = append(d.queue, f)
 	d.pending.Add(1)
 	d.mu.Unlock()
@@ -188,7 +235,20 @@ func (d *PlatformDispatcher) Do(fn func() error) *Future[struct{}] {
 }
 
 // Pending returns the number of queued requests that have not run.
-func (d *PlatformDispatcher) Pending() int { return int(d.pending.Load()) }
+func (d *PlatformDispatcher) Pending() int { return int(d.Shared().pending.Load()) }
+
+// Shared returns the handle of d's queue that any goroutine may submit
+// through: d itself, or the dispatcher behind the simulation owner's
+// handle. Work that the platform thread queues for itself (a budgeted
+// upload that continues in the next batch), workers' uploads and tools'
+// requests go through it, so that the simulation's own requests keep
+// their numbers in a replay.
+func (d *PlatformDispatcher) Shared() *PlatformDispatcher {
+	if d.of != nil {
+		return d.of
+	}
+	return d
+}
 
 // drain runs the batch queued so far, in order, and returns how many ran.
 // Platform thread only.
@@ -204,7 +264,7 @@ func (d *PlatformDispatcher) drain() int {
 	d.mu.Unlock()
 	for i, j := range batch {
 		j.run()
-		d.completed.Add(1)
+		d.settled(j)
 		batch[i] = nil
 	}
 	d.mu.Lock()
@@ -225,30 +285,64 @@ func (d *PlatformDispatcher) close() {
 	d.mu.Unlock()
 	for _, j := range batch {
 		j.cancel(ErrCanceled)
-		d.completed.Add(1)
+		d.settled(j)
 	}
-	d.reveal(math.MaxUint64)
+	d.visible.Store(math.MaxUint64)
+	d.ownVisible.Store(math.MaxUint64)
 }
 
-// reveal makes the first n settled requests visible to the simulation.
-func (d *PlatformDispatcher) reveal(n uint64) { d.visible.Store(n) }
+// settled counts j, which has run or was canceled.
+func (d *PlatformDispatcher) settled(j platformJob) {
+	if j.fromOwner() {
+		d.ownCompleted.Add(1)
+	}
+	d.completed.Add(1)
+}
 
-// revealAtLeast makes at least the first n settled requests visible.
-func (d *PlatformDispatcher) revealAtLeast(n uint64) {
+// revealAtLeast makes at least n settled requests of a watermark visible.
+func revealAtLeast(visible *atomic.Uint64, n uint64) {
 	for {
-		v := d.visible.Load()
-		if v >= n || d.visible.CompareAndSwap(v, n) {
+		v := visible.Load()
+		if v >= n || visible.CompareAndSwap(v, n) {
 			return
 		}
 	}
 }
 
-// revealSettled makes every settled request visible and returns how many
-// that is.
+// revealSettled makes every settled request visible and returns the
+// watermark a recording keeps: how many of the simulation owner's
+// requests that is.
 func (d *PlatformDispatcher) revealSettled() uint64 {
-	n := d.completed.Load()
-	d.visible.Store(n)
+	d.visible.Store(d.completed.Load())
+	n := d.ownCompleted.Load()
+	d.ownVisible.Store(n)
 	return n
+}
+
+// recorded returns the watermark a recording keeps as it stands now (a
+// hook's, which moves while the hook runs).
+func (d *PlatformDispatcher) recorded() uint64 { return d.ownVisible.Load() }
+
+// settledFor reports whether the results a recorded watermark n stands
+// for have all settled.
+func (d *PlatformDispatcher) settledFor(n uint64) bool {
+	if d.byCount {
+		return d.completed.Load() >= n
+	}
+	return d.ownCompleted.Load() >= n
+}
+
+// revealRecorded makes visible the results a recorded watermark n stands
+// for (settled: see settledFor), and every other request settled so far:
+// the simulation's own results are the recording's, the rest are not the
+// simulation's to replay.
+func (d *PlatformDispatcher) revealRecorded(n uint64) {
+	if d.byCount {
+		d.visible.Store(n)
+		return
+	}
+	d.visible.Store(d.completed.Load())
+	d.ownVisible.Store(n)
 }
 
 // Mailbox carries work to the simulation owner. Each update first drains the

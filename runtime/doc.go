@@ -172,7 +172,10 @@
 // types. Platform results ([Future.Ready]) become visible to the
 // simulation at the start of an update, and to InitSimulation and
 // DeinitSimulation as soon as they are settled; a recording says which
-// ones each update and each of those hooks saw. The shutdown requests put to the policy before an
+// of the simulation's own requests ([Simulation].Dispatcher, on the
+// simulation owner) each update and each of those hooks saw, so a replay
+// shows the same ones whatever else the platform ran (other goroutines
+// submit through [PlatformDispatcher.Shared]). The shutdown requests put to the policy before an
 // update are recorded with it (a policy may change game state, such as
 // opening a confirm dialog) and put to the replayed game's policy before
 // the same update; the replayed game's own requests are the recording's,

@@ -78,7 +78,9 @@ type Simulation struct {
 	// Mailbox carries work to the simulation owner, run before an update.
 	Mailbox *Mailbox
 	// Dispatcher carries work to the platform thread; its futures are
-	// inspected from updates, never waited for.
+	// inspected from updates, never waited for. It is the simulation
+	// owner's handle, whose results a recording keeps (see
+	// [PlatformDispatcher]): other goroutines submit through its Shared.
 	Dispatcher *PlatformDispatcher
 	// Workers hands out the session's worker groups, for CPU jobs whose
 	// results come back through the mailbox ([work.Go]) or the

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -43,6 +44,14 @@ type RecordOptions struct {
 	// Writer's Header.CheckpointEvery. Zero is
 	// [recording.DefaultCheckpointEvery].
 	Every int
+	// OwnWindow, with Reader, shows the replayed ticks this session's
+	// window (TickContext.Window, the input's State) instead of the
+	// recorded one: for a recording that holds no window, such as a
+	// networked match's, which keeps its players' confirmed input and no
+	// device of any machine. A game that sizes its camera or HUD from the
+	// window then draws into the replay's window as it did into the
+	// recorded one; the window is presentation, outside the world hash.
+	OwnWindow bool
 }
 
 func (o RecordOptions) validate(bad func(field string, value any, problem, allowed string)) {
@@ -147,10 +156,16 @@ type replayState struct {
 	// deinit is the DeinitSimulation hook's watermark, once read.
 	deinit     uint64
 	haveDeinit bool
+	// own takes this session's polls for RecordOptions.OwnWindow.
+	own input.Tick
 }
 
 func (s *simulation) initRecord(o RecordOptions) error {
 	s.rec = o
+	if o.Reader != nil && o.Reader.Version() < 7 {
+		// Its watermarks count every platform request.
+		s.dispatcher.byCount = true
+	}
 	s.every = recording.DefaultCheckpointEvery
 	if o.Every > 0 {
 		s.every = o.Every
@@ -340,10 +355,10 @@ func (s *simulation) replayTick(t *recording.Tick) error {
 		s.fails.fail(PhaseMailbox, err)
 		return nil
 	}
-	if err := s.await(at, "platform result", func() bool { return s.dispatcher.completed.Load() >= t.Futures }); err != nil {
+	if err := s.await(at, "platform result", func() bool { return s.dispatcher.settledFor(t.Futures) }); err != nil {
 		return err
 	}
-	s.dispatcher.reveal(t.Futures)
+	s.dispatcher.revealRecorded(t.Futures)
 	if t.Stop {
 		s.stop.Request()
 	}
@@ -352,7 +367,14 @@ func (s *simulation) replayTick(t *recording.Tick) error {
 			return err
 		}
 	}
-	s.in.Fill(s.actions, t.InputStart, t.InputEnd, s.in.State(), t.Records)
+	from := s.in.State()
+	if s.rec.OwnWindow {
+		// The latest poll of this session's window, taken whole (a
+		// replay's platform thread is its simulation owner).
+		s.queue.TakeAll(s.clock.Now(), &s.play.own)
+		from.Window = s.play.own.Window()
+	}
+	s.in.Fill(s.actions, t.InputStart, t.InputEnd, from, t.Records)
 	s.in.SetPolls(t.Polls)
 	tk := &s.tick
 	tk.Update = t.Update
@@ -429,7 +451,7 @@ func (s *simulation) replayHook(name recording.HookName, hook func() error) erro
 		w = d.revealSettled() // what an older recording's hook saw
 	}
 	if s.mode == Concurrent {
-		d.reveal(w)
+		d.revealRecorded(w)
 		d.revealing.Store(revealRecorded)
 		done := make(chan struct{})
 		var err error
@@ -441,11 +463,11 @@ func (s *simulation) replayHook(name recording.HookName, hook func() error) erro
 		d.revealing.Store(revealAtUpdates)
 		return err
 	}
-	if err := s.await(name.String(), "platform result", func() bool { return d.completed.Load() >= w }); err != nil {
+	if err := s.await(name.String(), "platform result", func() bool { return d.settledFor(w) }); err != nil {
 		s.fails.fail(PhaseReplay, err)
 		return nil
 	}
-	d.reveal(w)
+	d.revealRecorded(w)
 	d.revealing.Store(revealRecorded)
 	err := guard(hook)
 	d.revealing.Store(revealAtUpdates)

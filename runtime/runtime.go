@@ -45,11 +45,13 @@ type GameRuntime struct {
 	life       *Lifecycle
 	fails      failures
 	dispatcher PlatformDispatcher
-	mailbox    Mailbox
-	services   Services
-	counters   counters
-	workers    *work.Session
-	endpoint   ShutdownEndpoint
+	// ownDispatcher is the simulation owner's handle of dispatcher.
+	ownDispatcher PlatformDispatcher
+	mailbox       Mailbox
+	services      Services
+	counters      counters
+	workers       *work.Session
+	endpoint      ShutdownEndpoint
 
 	plat platform
 	sim  simulation
@@ -141,7 +143,8 @@ func New(game Game, adapters *Adapters, opts Options) (*GameRuntime, error) {
 	if r.workers, err = work.NewSession(opts.Execution, r.mailbox.Post, toPlatform, r.plat.waiter.Wake); err != nil {
 		return nil, err
 	}
-	r.sim.view = Simulation{Mailbox: &r.mailbox, Dispatcher: &r.dispatcher, Workers: r.workers}
+	r.ownDispatcher.of = &r.dispatcher
+	r.sim.view = Simulation{Mailbox: &r.mailbox, Dispatcher: &r.ownDispatcher, Workers: r.workers}
 	r.endpoint.init(r)
 	if !adapters.claimed.CompareAndSwap(false, true) {
 		return nil, ErrAdaptersUsed

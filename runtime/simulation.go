@@ -359,7 +359,7 @@ func (s *simulation) runHook(name recording.HookName, hook func() error) error {
 	err := guard(hook)
 	d.revealing.Store(revealAtUpdates)
 	if s.rec.Writer != nil {
-		if werr := s.rec.Writer.Hook(&recording.Hook{Name: name, Futures: d.visible.Load()}); werr != nil {
+		if werr := s.rec.Writer.Hook(&recording.Hook{Name: name, Futures: d.recorded()}); werr != nil {
 			s.fails.fail(PhaseRecord, werr)
 		}
 	}

@@ -65,10 +65,14 @@ func (e *Executor) Post(fn func()) error { return e.sim.Mailbox.Post(fn) }
 
 // Graphics queues fn on the platform dispatcher, which runs it on the
 // platform thread with the executor's uploader; [work.ErrClosed] once
-// the dispatcher is closed.
+// the dispatcher is closed. It submits through the dispatcher's shared
+// handle ([runtime.PlatformDispatcher.Shared]): a load's upload goes on
+// in as many steps as its budget needs, queued from the platform thread,
+// and the simulation never reads their results, so a recording does not
+// count them.
 func (e *Executor) Graphics(fn func(assets.Uploader)) error {
 	up := e.up
-	f := e.sim.Dispatcher.Do(func() error { fn(up); return nil })
+	f := e.sim.Dispatcher.Shared().Do(func() error { fn(up); return nil })
 	select {
 	case <-f.Done():
 		// Settled at once: refused (the platform runs queued work later,

@@ -19,7 +19,7 @@ import (
 func checkBinding(action string, texts []string) []string {
 	var problems []string
 	if action == "" || strings.TrimSpace(action) != action {
-		problems = append(problems, fmt.Sprintf("the action name %q is empty or has surrounding space", action))
+		problems = append(problems, fmt.Sprintf("the action name %s is empty or has surrounding space", echo(action)))
 	}
 	if len(texts) == 0 {
 		problems = append(problems, `no key or button names; list at least one, such as ["Space"]`)
@@ -81,7 +81,7 @@ func (c Config) CheckBindings(actions *input.Actions) error {
 			case len(known) <= 12:
 				allowed += ": " + quoteList(known)
 			}
-			fail(fmt.Sprintf("the game registers no action %q%s", action, suggest.Hint(action, known, true)), allowed)
+			fail(fmt.Sprintf("the game registers no action %s%s", echo(action), suggest.Hint(action, known, true)), allowed)
 			continue
 		}
 		var err error

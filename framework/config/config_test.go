@@ -148,7 +148,7 @@ func TestInvalidValueMessages(t *testing.T) {
 	}{
 		{"window.width", "0", "config: test.toml: window.width = 0: out of range; allowed: 1 to 16384"},
 		{"window.width", `"wide"`, `config: test.toml: window.width = "wide": incompatible types: TOML value has type string; destination has type integer`},
-		{"window.title", `"` + strings.Repeat("t", 257) + `"`, "window.title = \"" + strings.Repeat("t", 257) + "\": too long (257 bytes); allowed: at most 256 bytes"},
+		{"window.title", `"` + strings.Repeat("t", 257) + `"`, "window.title = \"" + strings.Repeat("t", 24) + "…\" (257 bytes): too long (257 bytes); allowed: at most 256 bytes"},
 		{"window.vsync", "1", "config: test.toml: window.vsync = 1: incompatible types: TOML value has type int64; destination has type boolean"},
 		{"runtime.mode", `"paralel"`, `config: test.toml: runtime.mode = "paralel": unknown value; allowed: "sequential", "concurrent"`},
 		{"runtime.hidden_rate", "1001", "config: test.toml: runtime.hidden_rate = 1001: out of range; allowed: 1 to 1000 frames per second"},

@@ -142,7 +142,7 @@ func (f *field) check(v any) error {
 	if list := reflect.ValueOf(v); list.Kind() == reflect.Slice {
 		for i := range list.Len() {
 			if s := list.Index(i).String(); !slices.Contains(f.choices, s) {
-				return fmt.Errorf("unknown value %q%s", s, suggest.Hint(s, f.choices, true))
+				return fmt.Errorf("unknown value %s%s", echo(s), suggest.Hint(s, f.choices, true))
 			}
 		}
 	}

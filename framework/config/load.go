@@ -15,6 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/metronome-go/metronome/internal/suggest"
+	"github.com/metronome-go/metronome/option"
 )
 
 // Error is one problem with one key: the file (or "command line"), the key,
@@ -29,14 +30,15 @@ type Error struct {
 	Allowed string
 }
 
-// Error reads "config: FILE: KEY = VALUE: PROBLEM; allowed: ALLOWED".
+// Error reads "config: FILE: KEY = VALUE: PROBLEM; allowed: ALLOWED", with a
+// long key or value cut ([option.Echo]).
 func (e *Error) Error() string {
 	s := "config: " + e.File
 	if e.Key != "" {
-		s += ": " + e.Key
+		s += ": " + option.Echo(e.Key)
 	}
 	if e.Value != "" {
-		s += " = " + e.Value
+		s += " = " + option.Echo(e.Value)
 	}
 	s += ": " + e.Problem
 	if e.Allowed != "" {
@@ -242,3 +244,6 @@ func (c *Config) Validate(source string) error {
 	}
 	return errors.Join(errs...)
 }
+
+// echo quotes s for a message, cut when long ([option.Echo]).
+func echo(s string) string { return option.Echo(strconv.Quote(s)) }
