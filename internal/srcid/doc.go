@@ -14,7 +14,7 @@
 //     hashes the same files;
 //   - the content sum (h1) of every module the binary links, but the
 //     framework's own (its source is hashed) and the few the framework
-//     links on some platforms only ([PlatformModule]: window, OpenGL,
+//     links on some platforms only ([PlatformModules]: window, OpenGL,
 //     sound device, system calls);
 //   - the game's code: its embedded source ([Build.Game]) when it gives
 //     it; else its module's content sum when it was built from a module

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash"
 	"io/fs"
+	"maps"
 	goruntime "runtime"
 	"runtime/debug"
 	"slices"
@@ -34,9 +35,11 @@ var platformModules = map[string]bool{
 	"golang.org/x/net":                true,
 }
 
-// PlatformModule reports whether the identity leaves module path out as
-// one the framework links on some platforms only.
-func PlatformModule(path string) bool { return platformModules[path] }
+// PlatformModules returns, sorted, the modules the identity leaves out as
+// linked by the framework on some platforms only.
+func PlatformModules() []string {
+	return slices.Sorted(maps.Keys(platformModules))
+}
 
 // Kind says how an identity knows the game's own code.
 type Kind uint8
@@ -263,7 +266,7 @@ func hashStamp(h hash.Hash, info *debug.BuildInfo) string {
 	}
 	words := info.Main.Version
 	if rev != "" {
-		words += " revision " + rev[:min(len(rev), 12)]
+		words += " rev " + rev[:min(len(rev), 12)]
 	}
 	if modified == "true" {
 		words += " modified"
