@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/metronome-go/metronome"
 	"github.com/metronome-go/metronome/internal/srcid"
 )
 
@@ -246,6 +247,17 @@ func TestBadSources(t *testing.T) {
 		_, err := srcid.Compute(b)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "srcid: ") {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+// BenchmarkOf computes the identity of the framework's embedded source, as
+// --host and --join do once.
+func BenchmarkOf(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := srcid.Of(metronome.Source(), nil); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
