@@ -112,10 +112,12 @@
 // --host ADDR and --join ADDR --token TOKEN play a match between
 // processes over package rollback/netplay (UDP with an HMAC, or QUIC
 // datagrams with net.transport = "quic"): the host prints the join command
-// and waits for its players; peers of another game, build or match
-// configuration are refused (the identity hashes the timing's step, rate
-// and mode, [net]'s players, delay, window, hash interval and transport,
-// and the game's decoded settings). --bot SEED plays this machine's
+// and waits for its players; peers of another game, simulation code or
+// match configuration are refused (the identity hashes the source of the
+// framework's simulation packages and of the game, [Game.Source], with
+// the Go version and the linked modules' sums; and the timing's step,
+// rate and mode, [net]'s players, delay, window, hash interval and
+// transport, and the game's decoded settings). --bot SEED plays this machine's
 // players with seeded random input; with --ticks N a match stops once N
 // ticks are confirmed on every peer. The match's connection messages (a
 // peer disconnected, came back, left) go to [RunOptions.Stderr].

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"bytes"
+	"embed"
 	"errors"
 	"fmt"
 	"image"
@@ -63,6 +64,14 @@ type Game struct {
 	// framework's keys (see config.Config.WithGame for the field tags).
 	// Main fills it from the configuration before Setup runs.
 	Settings any
+	// Source is the game's own code, compiled in with //go:embed *.go in
+	// its main package (add the patterns of any other package or data
+	// file its simulation reads). A networked match hashes it into its
+	// identity, so that two builds whose code differs are never put in one
+	// match. Without it the game's code is known by its build stamps only
+	// (module version, VCS revision), which two (devel) builds of
+	// different code share, and --host and --join say so.
+	Source embed.FS
 }
 
 // Setup is what [Game.Setup] gets to build the game with.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -46,7 +45,10 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 				netplay.MaxPlayers-1, netplay.MaxPlayers, n.Players)
 		}
 	}
-	id := matchIdentity(g, cfg)
+	id, err := matchIdentity(g, cfg, stdout)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), n.JoinTimeout)
 	defer cancel()
 	var m *netplay.Match
@@ -139,23 +141,19 @@ func joinAddr(flag, bound string) string {
 }
 
 // matchIdentity names what every peer of a match must share: the game
-// (its title, or the program's name), its build (the main module's
-// version and VCS revision, when the binary records them) and a hash of
+// (its title, or the program's name), its simulation code (codeIdentity,
+// which warns on w when it cannot tell every build apart) and a hash of
 // the configuration that decides the simulation (configHash). Window,
 // sound, input bindings, pacing and each peer's patience may differ
 // between players.
-func matchIdentity(g Game, cfg config.Config) netplay.Identity {
-	id := netplay.Identity{Game: g.Title, Version: "devel"}
+func matchIdentity(g Game, cfg config.Config, w io.Writer) (netplay.Identity, error) {
+	id := netplay.Identity{Game: g.Title}
 	if id.Game == "" {
 		id.Game = programName()
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		id.Version = bi.Main.Version
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				id.Version += " " + s.Value
-			}
-		}
+	var err error
+	if id.Version, err = codeIdentity(g, w); err != nil {
+		return id, err
 	}
 	if len(id.Game) > 64 {
 		id.Game = id.Game[:64]
@@ -164,7 +162,7 @@ func matchIdentity(g Game, cfg config.Config) netplay.Identity {
 		id.Version = id.Version[:64]
 	}
 	id.Config = configHash(g, cfg)
-	return id
+	return id, nil
 }
 
 // configHash hashes, in a fixed order, the owners' values that decide a

@@ -59,6 +59,7 @@ func newGame() framework.Game {
 		Seed:     26,
 		Config:   configTOML,
 		Settings: &settings,
+		Source:   source,
 		Net:      net,
 		Setup:    func(s *framework.Setup) error { return setup(s, &settings, net) },
 	}
