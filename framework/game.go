@@ -184,7 +184,8 @@ type Session struct {
 	report *matchReport
 	// spec is a spectator's follower (--spectate, spectate.go), or nil.
 	spec *specRun
-	// stderr receives a match's connection messages; nil is os.Stderr.
+	// stderr receives a match's connection messages and the line
+	// saying the sound is off; nil is os.Stderr.
 	stderr io.Writer
 }
 
@@ -271,11 +272,11 @@ func (s *Session) setUpGame() error {
 		}
 	}
 	if err := s.cfg.CheckBindings(s.actions); err != nil {
-		return err
+		return &configFailure{err}
 	}
 	if rt.Options().Record.Reader == nil { // a replay's configuration is the recorded one
 		if err := s.cfg.CheckOwnBindings(s.actions); err != nil {
-			return err
+			return &configFailure{err}
 		}
 	}
 	if err := s.startSyncTest(); err != nil {
