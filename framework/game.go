@@ -201,7 +201,8 @@ type Session struct {
 	// report, in a headless match, gathers the figures of its pacing
 	// line (netreport.go).
 	report *matchReport
-	// stderr receives a match's connection messages; nil is os.Stderr.
+	// stderr receives a match's connection messages and the line
+	// saying the sound is off; nil is os.Stderr.
 	stderr io.Writer
 }
 
@@ -288,11 +289,11 @@ func (s *Session) setUpGame() error {
 		}
 	}
 	if err := s.cfg.CheckBindings(s.actions); err != nil {
-		return err
+		return &configFailure{err}
 	}
 	if rt.Options().Record.Reader == nil { // a replay's configuration is the recorded one
 		if err := s.cfg.CheckOwnBindings(s.actions); err != nil {
-			return err
+			return &configFailure{err}
 		}
 	}
 	if err := s.startSyncTest(); err != nil {

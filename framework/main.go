@@ -230,7 +230,7 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s: %v\n%s: the recording stops after %d ticks without an end marker: its session was killed (or is still being written); every tick up to there replayed and %d checkpoints matched\n",
 				programName(), err, programName(), res.Ticks, res.Checkpoints)
 		case err != nil:
-			fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
+			printFailure(stderr, err)
 		}
 		return status
 	}
@@ -255,7 +255,7 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 	err = Run(g, cfg, RunOptions{Source: source, Ticks: f.Ticks, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record, SyncTest: f.SyncTest,
 		Match: match, NoWindow: f.NoWindow, Bot: bot, Stdout: stdout, Stderr: stderr})
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
+		printFailure(stderr, err)
 		return matchStatus(err)
 	}
 	return 0
@@ -294,6 +294,40 @@ func cutValues(msg string, args []string) string {
 		}
 	}
 	return msg
+}
+
+// configFailure is a configuration error found once the game has set up:
+// its bindings, checked against the actions it registered. The session
+// fails through the runtime (so every cleanup runs), whose phase wraps it;
+// printFailure unwraps it again.
+type configFailure struct{ err error }
+
+func (e *configFailure) Error() string { return e.err.Error() }
+func (e *configFailure) Unwrap() error { return e.err }
+
+// printFailure writes a session's failure on w after the program's name,
+// except a configuration error found after setup, which reads as the
+// configuration errors found before it do ("config: FILE: KEY = VALUE:
+// ..."), with no phase or program before it. Failures joined to it (a
+// cleanup's) follow on their own line.
+func printFailure(w io.Writer, err error) {
+	var cf *configFailure
+	if !errors.As(err, &cf) {
+		fmt.Fprintf(w, "%s: %v\n", programName(), err)
+		return
+	}
+	fmt.Fprintln(w, cf.err)
+	var rest []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			if !errors.As(e, &cf) {
+				rest = append(rest, e)
+			}
+		}
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(w, "%s: %v\n", programName(), errors.Join(rest...))
+	}
 }
 
 func programName() string {

@@ -194,22 +194,25 @@ func (p *presentReport) look(counting bool) {
 //
 //	pacing: presents 3580, longest 17.2ms of cap 16.7ms (1.03x); advantage within 1 tick from 0.45s, worst after 2s 0.61 ticks; ticks longest apart 17.5ms (1.05 steps, at 12.40s), 0 whole-frame waits; 0 held (0 after 2s)
 //	timeline: unix µs at tick 60 and every 60 ticks after: 1764760011000000 1764760012000150 ...
+//
+// With no frame cap the presents read "longest 17.2ms with no frame cap".
 func (r *matchReport) write(w io.Writer) {
 	if r == nil {
 		return
 	}
 	r.presents.look(r.ticks.started.Load())
 	t, p := &r.ticks, &r.presents
-	ratio := 0.0
+	longest := fmt.Sprintf("longest %v with no frame cap", p.longest.Round(10*time.Microsecond))
 	if p.cap > 0 {
-		ratio = float64(p.longest) / float64(p.cap)
+		longest = fmt.Sprintf("longest %v of cap %v (%.2fx)", p.longest.Round(10*time.Microsecond), p.cap.Round(10*time.Microsecond),
+			float64(p.longest)/float64(p.cap))
 	}
 	settled := t.outside
 	if settled > 0 {
 		settled += t.step
 	}
-	fmt.Fprintf(w, "pacing: presents %d, longest %v of cap %v (%.2fx); advantage within 1 tick from %.2fs, worst after %v %.2f ticks; ticks longest apart %v (%.2f steps, at %.2fs), %d whole-frame waits; %d held (%d after %v)\n",
-		p.counted, p.longest.Round(10*time.Microsecond), p.cap.Round(10*time.Microsecond), ratio,
+	fmt.Fprintf(w, "pacing: presents %d, %s; advantage within 1 tick from %.2fs, worst after %v %.2f ticks; ticks longest apart %v (%.2f steps, at %.2fs), %d whole-frame waits; %d held (%d after %v)\n",
+		p.counted, longest,
 		settled.Seconds(), settleAfter, t.worst,
 		t.gap.Round(10*time.Microsecond), float64(t.gap)/float64(t.step), t.gapAt.Seconds(), t.waits, t.held, t.heldLate, settleAfter)
 	if len(t.stamps) > 0 {

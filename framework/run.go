@@ -308,7 +308,14 @@ func (s *Session) startAudio() {
 	s.device = nil
 	dev, err := openDevice(m, timing.SystemClock{})
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: sound is off: %v (set audio.enabled = false to skip the device)\n", programName(), err)
+		w := s.stderr
+		if w == nil {
+			w = os.Stderr
+		}
+		// One short line: what happened, in a few words, and what to do;
+		// the system's own words (ALSA's run to hundreds of characters)
+		// stay in the error, which Setup.Sound's Off gives whole.
+		fmt.Fprintf(w, "%s: sound is off: %s; set audio.enabled = false to skip the device\n", programName(), otoaudio.Reason(err))
 		s.mute("no audio device: " + err.Error())
 		return
 	}

@@ -27,7 +27,8 @@ func noDisplayAnywhere(t *testing.T) {
 // whose configuration binds an action it never registered fails with the
 // binding's message, not a display error (the window used to open before
 // the game's Setup, so the display error came first), in a game and in a
-// replay watched in a window.
+// replay watched in a window. Its message reads as every other
+// configuration error's.
 func TestBindingCheckedBeforeTheWindow(t *testing.T) {
 	// A recording of a version of the game that had a "jump" action,
 	// bound in the recorded configuration.
@@ -65,6 +66,11 @@ func TestBindingCheckedBeforeTheWindow(t *testing.T) {
 		}
 		if strings.Contains(msg, "display") || strings.Contains(msg, "Xvfb") || strings.Contains(msg, "window") {
 			t.Errorf("%q with no display: stderr %q speaks of the display; want only the binding", args, msg)
+		}
+		// It reads as the other configuration errors do: "config: FILE:
+		// KEY = VALUE: ...", one line, with no phase or program before it.
+		if !strings.HasPrefix(msg, "config: ") || strings.Count(msg, "\n") != 1 {
+			t.Errorf("%q: stderr %q; want one line that starts \"config: \", as every configuration error does", args, msg)
 		}
 	}
 }

@@ -28,7 +28,7 @@ func TestTickFromBacklogAllocatesNothing(t *testing.T) {
 		f.now += 4 * ms
 		f.rec.Press(f.now, input.KeyA)
 		f.rec.Release(f.now, input.KeyA)
-		f.q.Poll(f, f.now)
+		f.poll(f.now)
 	}
 	if n := testing.AllocsPerRun(100, poll); n != 0 {
 		t.Errorf("recording and polling allocates %v times, want 0", n)

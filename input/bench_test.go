@@ -24,7 +24,7 @@ func BenchmarkPoll(b *testing.B) {
 		f.rec.Press(f.now, input.KeyA)
 		f.rec.Cursor(f.now, float64(i), 1)
 		f.rec.Release(f.now+ms, input.KeyA)
-		f.q.Poll(f, f.now+ms)
+		f.poll(f.now + ms)
 		if i%64 == 63 {
 			f.q.TakeAll(f.now+2*ms, &tick)
 		}

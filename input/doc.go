@@ -51,9 +51,11 @@
 //
 // # Queue and ticks
 //
-// The runtime owns a [Queue]. The platform thread calls [Queue.Poll], which
-// respects [PollingOptions.Spacing]; the simulation takes one [Tick] per
-// update. A full backlog ([PollingOptions.Capacity] polls) merges its oldest
+// The runtime owns a [Queue]. The platform thread polls its source when
+// [Queue.PollDue] says a poll is due ([PollingOptions.Spacing]) and hands
+// the snapshot to [Queue.PushPoll]; the simulation takes one [Tick] per
+// update. The queue calls neither side: it is handed each poll's records
+// whole. A full backlog ([PollingOptions.Capacity] polls) merges its oldest
 // poll into the next: poll boundaries move, records are never dropped, and
 // [QueueStats.Coalesced] says how often it happened.
 //
@@ -80,8 +82,12 @@
 //		input.ButtonAxis(input.KeyLeft, input.KeyRight))
 //	q, err := input.NewQueue(actions, input.DefaultPollingOptions())
 //	...
-//	q.Poll(source, timing.Now())      // platform thread, every loop
-//	q.TakeAll(timing.Now(), &tick)    // simulation, once per update
+//	var snap input.Snapshot // the platform thread's, reused
+//	if now := timing.Now(); q.PollDue(now) { // platform thread, every loop
+//		source.Poll(now, &snap)
+//		q.PushPoll(now, &snap)
+//	}
+//	q.TakeAll(timing.Now(), &tick) // simulation, once per update
 //	if tick.Pressed(jump) { ... }
 //	x += speed * tick.SimulationSeconds(moveX, delta)
 //

@@ -40,7 +40,9 @@ func ExampleQueue() {
 	ms := timing.Instant(time.Millisecond)
 	src := inputtest.NewScript().Tap(3*ms, input.KeySpace, 2*time.Millisecond)
 	q.Start(0)
-	q.Poll(src, 8*ms)
+	var snap input.Snapshot // the platform thread's
+	src.Poll(8*ms, &snap)
+	q.PushPoll(8*ms, &snap)
 
 	var tick input.Tick
 	q.TakeAll(16*ms, &tick) // first update: the tap, though it was released
@@ -100,7 +102,9 @@ func ExampleActions_RegisterAxis() {
 		panic(err)
 	}
 	q.Start(0)
-	q.Poll(src, 60*ms)
+	var snap input.Snapshot
+	src.Poll(60*ms, &snap)
+	q.PushPoll(60*ms, &snap)
 	var tick input.Tick
 	q.TakeAll(100*ms, &tick)
 	const speed = 200.0 // units per second at full deflection

@@ -18,6 +18,7 @@ type backlogFixture struct {
 	rec     input.Recorder
 	q       *input.Queue
 	tick    input.Tick
+	snap    input.Snapshot // the platform's, reused
 	now     timing.Instant
 	actions []input.Action
 	sink    int
@@ -55,6 +56,13 @@ func newFixture(tb testing.TB, polls int, analog bool) *backlogFixture {
 // Poll makes the fixture its own source.
 func (f *backlogFixture) Poll(now timing.Instant, dst *input.Snapshot) { f.rec.Flush(now, dst) }
 
+// poll is the platform's poll at now: the recorder's records into the
+// fixture's snapshot, handed to the queue.
+func (f *backlogFixture) poll(now timing.Instant) {
+	f.Poll(now, &f.snap)
+	f.q.PushPoll(now, &f.snap)
+}
+
 // fill pushes f.polls polls of three records each.
 func (f *backlogFixture) fill() {
 	for i := range f.polls {
@@ -69,7 +77,7 @@ func (f *backlogFixture) fill() {
 			f.rec.Axis(f.now, input.GamepadLeftX, float32(i%9-4)/4)
 		}
 		f.rec.Release(f.now+ms, b)
-		f.q.Poll(f, f.now+ms)
+		f.poll(f.now + ms)
 	}
 }
 

@@ -103,8 +103,8 @@ const (
 // PollingOptions configure a [Queue]. Use [DefaultPollingOptions]: the zero
 // value has a zero Capacity, which is invalid.
 type PollingOptions struct {
-	// Spacing is the least time between two polls; [Queue.Poll] skips a
-	// poll that comes sooner. Zero polls at every opportunity. Allowed: 0 to
+	// Spacing is the least time between two polls; [Queue.PollDue] says
+	// no to a poll that would come sooner. Zero polls at every opportunity. Allowed: 0 to
 	// MaxPollSpacing. Default 4 ms (250 Hz).
 	Spacing time.Duration
 	// Capacity is the number of polls the backlog holds before it coalesces:

@@ -37,8 +37,9 @@ type pollMark struct {
 }
 
 // Queue is the input backlog between the platform thread, which polls a
-// [Source] and pushes snapshots, and the simulation, which takes one [Tick]
-// per update. The runtime owns it.
+// [Source] and pushes the snapshots ([Queue.PushPoll]), and the
+// simulation, which takes one [Tick] per update. The runtime owns it; the
+// queue calls neither side.
 //
 // Records live in a ring that is reused in steady state. It doubles when
 // more records are pending than it holds and never shrinks, so its memory is
@@ -51,7 +52,8 @@ type pollMark struct {
 // would leave a key stuck down. The [Tick] that receives records grows the
 // same way.
 //
-// Concurrency: [Queue.Poll] and [Queue.Push] belong to the platform thread;
+// Concurrency: [Queue.PollDue], [Queue.NextPollAt], [Queue.PushPoll] and
+// [Queue.Push] belong to the platform thread;
 // [Queue.Start], [Queue.TakeAll], [Queue.TakeSpan] and [Queue.Take] to the
 // simulation goroutine (the same thread in sequential mode; Start may also
 // run before that goroutine is started). The two sides
@@ -77,7 +79,6 @@ type Queue struct {
 	delivered State          // state at boundary
 
 	// Producer side.
-	scratch  Snapshot
 	lastPoll timing.Instant
 	polled   bool
 }
@@ -126,17 +127,16 @@ func (q *Queue) NextPollAt() timing.Instant {
 	return q.lastPoll.AddSaturating(q.opts.Spacing)
 }
 
-// Poll polls src at now and pushes the snapshot, unless the previous poll
-// was less than PollingOptions.Spacing ago; it reports whether it polled.
-// Platform thread only.
-func (q *Queue) Poll(src Source, now timing.Instant) bool {
-	if !q.PollDue(now) {
-		return false
-	}
-	src.Poll(now, &q.scratch)
-	q.Push(&q.scratch)
+// PushPoll hands the queue the snapshot of one poll the platform made at
+// now: the platform polls its [Source] into a snapshot it owns, when
+// [Queue.PollDue] says a poll is due, and passes the result here. The
+// records join the backlog as [Queue.Push] adds them, and the next poll is
+// due PollingOptions.Spacing after now. The queue never calls the source:
+// what crosses from the platform is the poll's records, whole. s is not
+// retained. Platform thread only.
+func (q *Queue) PushPoll(now timing.Instant, s *Snapshot) {
+	q.Push(s)
 	q.lastPoll, q.polled = now, true
-	return true
 }
 
 // Push appends a completed snapshot's records to the backlog; s is not
@@ -144,7 +144,8 @@ func (q *Queue) Poll(src Source, now timing.Instant) bool {
 // earlier one is raised to its predecessor), and the poll counts as complete
 // at the later of s.Time and its last record. When Capacity polls are
 // already pending, the oldest is merged into its successor and counted in
-// [QueueStats.Coalesced]. Platform thread only.
+// [QueueStats.Coalesced]. Push leaves the poll spacing as it was: a
+// platform that polls pushes with [Queue.PushPoll]. Platform thread only.
 func (q *Queue) Push(s *Snapshot) {
 	q.mu.Lock()
 	defer q.mu.Unlock()

@@ -2,6 +2,7 @@ package input_test
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -272,9 +273,15 @@ func TestPollSpacing(t *testing.T) {
 		now  timing.Instant
 		want bool
 	}{{0, true}, {1 * ms, false}, {3 * ms, false}, {4 * ms, true}, {7 * ms, false}, {9 * ms, true}}
+	var snap input.Snapshot
 	for _, s := range steps {
-		if got := q.Poll(src, s.now); got != s.want {
-			t.Errorf("Poll at %v = %v, want %v", s.now, got, s.want)
+		got := q.PollDue(s.now)
+		if got != s.want {
+			t.Errorf("PollDue at %v = %v, want %v", s.now, got, s.want)
+		}
+		if got {
+			src.Poll(s.now, &snap)
+			q.PushPoll(s.now, &snap)
 		}
 	}
 	if got, want := q.NextPollAt(), 13*ms; got != want {
@@ -371,8 +378,11 @@ func TestConcurrentHandoff(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() { // platform thread
 		defer close(done)
+		var snap input.Snapshot
 		for i := range taps + 1 {
-			q.Poll(src, timing.Instant(i)*ms)
+			now := timing.Instant(i) * ms
+			src.Poll(now, &snap)
+			q.PushPoll(now, &snap)
 		}
 	})
 	var tick input.Tick
@@ -406,4 +416,19 @@ func b2f(b bool) float32 {
 		return 1
 	}
 	return 0
+}
+
+// TestQueueNeverCallsOut: the platform hands the queue each poll's
+// records; no method of the queue takes a source (or any other interface
+// or function) to call back into during a poll.
+func TestQueueNeverCallsOut(t *testing.T) {
+	qt := reflect.TypeFor[*input.Queue]()
+	for i := range qt.NumMethod() {
+		m := qt.Method(i)
+		for j := 1; j < m.Type.NumIn(); j++ { // 0 is the receiver
+			if in := m.Type.In(j); in.Kind() == reflect.Interface || in.Kind() == reflect.Func {
+				t.Errorf("Queue.%s takes a %v: the queue would call out to it", m.Name, in)
+			}
+		}
+	}
 }

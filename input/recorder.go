@@ -3,8 +3,9 @@ package input
 import "github.com/metronome-go/metronome/timing"
 
 // Source produces poll snapshots. The runtime calls Poll on the platform
-// thread (the thread that owns the window) when polling is due, usually
-// through [Queue.Poll]. Poll resets dst and fills it with the instant now,
+// thread (the thread that owns the window) when polling is due
+// ([Queue.PollDue]), into a snapshot of its own that it then hands to
+// [Queue.PushPoll]. Poll resets dst and fills it with the instant now,
 // the current State and every record observed since the previous Poll, in
 // observation order, so that consecutive snapshots chain as [Snapshot]
 // describes. Poll must not block and should not allocate in steady state.

@@ -45,8 +45,9 @@ type platform struct {
 	frameCap    time.Duration
 	refresh     time.Duration // the vsync refresh a RefreshPresenter reported
 
-	window WindowState // sampled at the latest poll
-	poll   pollSource  // what the input queue polls
+	window WindowState    // sampled at the latest poll
+	poll   pollSource     // what the platform polls
+	snap   input.Snapshot // the latest poll's, handed to the queue
 
 	current      *render2d.Frame // the frame the slots hold for the platform
 	shown        bool            // current has been presented, at shownAlpha
@@ -100,10 +101,11 @@ func (p *platform) setPacer(cap time.Duration) error {
 	return nil
 }
 
-// pollSource is what the runtime polls: the context's input adapter (or
+// pollSource is what the platform polls: the context's input adapter (or
 // nothing, keeping the backlog's poll spacing and clock) followed by the
 // window the display sampled in the same poll, so that the window crosses
-// to the simulation inside the poll's snapshot.
+// to the simulation inside the poll's snapshot, which the platform then
+// hands to the input queue.
 type pollSource struct {
 	input  input.Source
 	window input.Window
@@ -157,7 +159,8 @@ func (p *platform) pollNow(now timing.Instant) error {
 			return err
 		}
 		p.poll.window = p.window.Window
-		p.queue.Poll(&p.poll, now)
+		p.poll.Poll(now, &p.snap)
+		p.queue.PushPoll(now, &p.snap)
 		p.endpoint.observeClose(p.window.CloseRequested)
 		return nil
 	})

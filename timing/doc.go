@@ -84,11 +84,12 @@
 // A [FramePacer] decides when a native frame loop starts its next frame,
 // reading a [Clock] and waiting toward absolute targets on one of its
 // [Waiter]s, never spinning and never bursting. [SystemClock]'s waiter is
-// the native [NewOSWaiter]'s waiter, whose wait is per system: clock_nanosleep or a
-// futex with the timer slack lowered on Linux, a high-resolution waitable
-// timer on Windows, a kevent timer without coalescing leeway on macOS, and
-// elsewhere a [NewTimerWaiter]'s waiter, a Go timer raced against the wake; [NewOSWaiter]'s waiter
-// says why each, and the pacer reports the lateness of whichever it gets.
+// the native [NewOSWaiter]'s waiter: one wait loop for every system, whose
+// sleep alone is the system's: clock_nanosleep or a futex with the timer
+// slack lowered on Linux, a high-resolution waitable timer on Windows, a
+// kevent timer without coalescing leeway on macOS, and elsewhere a Go
+// timer raced against the wake; [NewOSWaiter]'s waiter says why each, and
+// the pacer reports the lateness of whichever it gets.
 // [Telemetry] records each frame start in a fixed ring with saturating
 // totals and computes its statistics on request. A [FrameRecord] is one
 // frame: its [FrameClock] sample, its pacing, and the [Work] of the batches

@@ -60,9 +60,18 @@ func (s *Scheduler) CheckLedger() error {
 	return nil
 }
 
-// SleepUntil exposes the fallback wait of Windows and macOS so that it is
-// tested on every system.
-func (w *osWaiter) SleepUntil(target Instant) error { return w.sleepUntil(target) }
+// fallback is the sleep of Windows and macOS without their native timer.
+type fallback struct{}
+
+func (fallback) now() Instant                 { return Now() }
+func (fallback) prepare()                     {}
+func (fallback) sleep(now, end Instant) error { return sleepSlice(now, end) }
+
+// SleepUntil is the wait of Windows and macOS without their native timer
+// (the one loop over sleepSlice), so that it is tested on every system.
+func (w *osWaiter) SleepUntil(target Instant) error {
+	return waitLoop(fallback{}, &w.woken, 0, target)
+}
 
 // OSWaiter is the native waiter's type, for tests that reach its fallback.
 type OSWaiter = osWaiter

@@ -1,6 +1,7 @@
 package timing
 
 import (
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -51,9 +52,11 @@ const DefaultWaitSlice = 4 * time.Millisecond
 //     without it), and a user event on the same kqueue for Wake.
 //
 // Both are relative timers recomputed from a fresh [Now] reading at every
-// slice, so the target stays absolute and wake errors do not accumulate.
-// On other systems both constructors give a [NewTimerWaiter]'s waiter: time.Sleep's
-// precision. Whatever the wait, the [FramePacer]
+// sleep, so the target stays absolute and wake errors do not accumulate.
+// On other systems both constructors sleep on a Go timer raced against a
+// wake channel: time.Sleep's precision. Every system runs the same loop
+// (waitLoop), which looks at the wake flag and the clock between sleeps;
+// only the sleep is the system's. Whatever the wait, the [FramePacer]
 // reads the clock after it and reports the frame's real lateness, so a
 // coarse wait shows in the telemetry instead of being hidden.
 //
@@ -72,12 +75,17 @@ type osWaiter struct {
 // NewOSWaiter returns the operating system's waiter, sleeping at most
 // slice at a time ([DefaultWaitSlice] suits a loop that must notice a Wake
 // within a few milliseconds). A zero slice sleeps in one piece, so on Linux a Wake is
-// seen only by the next WaitUntil. The slice must be 0 to 1 s.
+// seen only by the next WaitUntil. The slice must be 0 to 1 s. Where a
+// Wake ends a sleep at once (every system but Linux's clock_nanosleep)
+// the slice is not needed and each wait sleeps in one piece.
 func NewOSWaiter(slice time.Duration) (Waiter, error) {
 	if slice < 0 || slice > time.Second {
 		return nil, fmt.Errorf("timing: wait slice %v is out of range [0s, 1s]", slice)
 	}
-	w := &osWaiter{slice: slice}
+	w := &osWaiter{}
+	if sliceSleeps {
+		w.slice = slice
+	}
 	w.waitState.init()
 	return w, nil
 }
@@ -95,7 +103,7 @@ func NewFutexWaiter() Waiter {
 // interrupted wait (a Wake before the call counts), or an error from the
 // operating system. It may return early, and a target already passed returns
 // at once. One goroutine at a time may wait on an osWaiter.
-func (w *osWaiter) WaitUntil(target Instant) error { return w.waitUntil(target) }
+func (w *osWaiter) WaitUntil(target Instant) error { return waitLoop(w, &w.woken, w.slice, target) }
 
 // Wake interrupts the current wait, or the next one if none is in progress.
 // It is safe to call from any goroutine, any number of times; wakes that
@@ -105,10 +113,76 @@ func (w *osWaiter) Wake() {
 	w.wake()
 }
 
-// Release stops the timer of a [NewTimerWaiter]'s waiter where the osWaiter is one;
+// Release stops the timer of the osWaiter where it sleeps on a Go timer;
 // elsewhere it does nothing, as the handles of the native waits live as
 // long as the process.
 func (w *osWaiter) Release() { w.release() }
 
-// takeWake consumes a pending Wake.
-func (w *osWaiter) takeWake() bool { return atomic.SwapUint32(&w.woken, 0) != 0 }
+// now is [Now]: an osWaiter's targets are on the system's clock.
+func (w *osWaiter) now() Instant { return Now() }
+
+// sleeper is what each system gives the one wait loop: its clock, what it
+// does before the first sleep of a wait, and one sleep until the absolute
+// instant end (now is the reading the loop took), which returns nil when
+// the time is up or a Wake may have ended it, errSignal when a signal cut
+// it short, or the system's error. The files wait_linux.go,
+// wait_darwin.go, wait_windows.go and wait_other.go hold only that.
+type sleeper interface {
+	now() Instant
+	prepare()
+	sleep(now, end Instant) error
+}
+
+// errSignal is a sleep a signal interrupted (EINTR): the loop resumes it,
+// up to maxEarlyWakes times in one wait.
+var errSignal = errors.New("timing: sleep interrupted by a signal")
+
+// waitLoop is the native wait of every system: it sleeps in slices of at
+// most slice (zero: one piece) that each end at an absolute instant, the
+// last at target, and looks at the wake flag and the clock between them,
+// so the target stays absolute and a wake-up error never accumulates. A
+// generic function, so that the system's calls are direct and a wait
+// allocates nothing.
+func waitLoop[S sleeper](s S, woken *uint32, slice time.Duration, target Instant) error {
+	early, prepared := 0, false
+	for {
+		if atomic.SwapUint32(woken, 0) != 0 {
+			return ErrWaitInterrupted
+		}
+		now := s.now()
+		if now >= target {
+			return nil
+		}
+		if !prepared {
+			// Only when a sleep is needed: on some virtual machines
+			// the preparation (prctl on Linux) costs microseconds.
+			s.prepare()
+			prepared = true
+		}
+		end := target
+		if slice > 0 {
+			end = min(end, now.AddSaturating(slice))
+		}
+		switch err := s.sleep(now, end); err {
+		case nil:
+		case errSignal:
+			early++
+			if early >= maxEarlyWakes {
+				return nil
+			}
+		default:
+			return err
+		}
+	}
+}
+
+// sleepSlice is the sleep of an osWaiter on Windows or macOS whose native
+// timer could not be set up (no handle or no kqueue left; the creation
+// error is kept in waitState.err): the Go runtime's timer, time.Sleep's
+// precision, for at most DefaultWaitSlice so that a Wake is seen within
+// it. A failing native wait would return its error on every call, and a
+// loop that retries would spin.
+func sleepSlice(now, end Instant) error {
+	time.Sleep(min(time.Duration(end-now), DefaultWaitSlice))
+	return nil
+}

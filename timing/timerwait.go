@@ -4,8 +4,7 @@ import "time"
 
 // timerWaiter is the portable [Waiter]: one reused Go timer raced against a
 // wake channel. It waits with time.Sleep's precision on real time, and on
-// the fake time of a testing/synctest bubble, which Go timers follow. It is
-// the native waiter ([NewOSWaiter]) of the systems without a native wait of their own, and the
+// the fake time of a testing/synctest bubble, which Go timers follow: the
 // waiter of a clock whose reading Go timers follow. Its clock must be one
 // of those: Go timers do not follow a [ManualClock].
 //

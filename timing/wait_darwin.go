@@ -14,14 +14,14 @@ import (
 // frame wakes about 1 ms late; NOTE_CRITICAL asks for none (seed 003
 // measured a median wake 0.03 ms late with it). macOS has no absolute
 // sleep on [Now]'s clock (its absolute Mach waits count a different one),
-// so the timer is relative and every slice recomputes the remaining time
-// from a fresh reading: the target stays absolute. Wake triggers an
+// so the timer is relative and every sleep of the wait loop recomputes the
+// remaining time from a fresh reading: the target stays absolute. Wake triggers an
 // EVFILT_USER event on the same kqueue, so it ends a wait at once.
 type waitState struct {
 	kq      int
 	changes [1]unix.Kevent_t
 	events  [1]unix.Kevent_t
-	err     error // the kqueue could not be made: waits use sleepUntil
+	err     error // the kqueue could not be made: waits use sleepSlice
 }
 
 // The kqueue's two events: the wake trigger and the timer.
@@ -61,38 +61,31 @@ func (w *osWaiter) wake() {
 // release has nothing to give back: see [osWaiter.Release].
 func (w *osWaiter) release() {}
 
-func (w *osWaiter) waitUntil(target Instant) error {
+// sliceSleeps: a Wake ends a kevent sleep at once.
+const sliceSleeps = false
+
+// prepare has nothing to do: macOS has no timer slack to lower.
+func (w *osWaiter) prepare() {}
+
+// sleep arms the timer for the time left until end and sleeps until it or
+// a Wake fires.
+func (w *osWaiter) sleep(now, end Instant) error {
 	if w.err != nil {
-		return w.sleepUntil(target)
+		return sleepSlice(now, end)
 	}
-	interrupted := 0
-	for {
-		if w.takeWake() {
-			return ErrWaitInterrupted
-		}
-		now := Now()
-		if now >= target {
-			return nil
-		}
-		w.changes[0] = unix.Kevent_t{
-			Ident:  kqTimer,
-			Filter: unix.EVFILT_TIMER,
-			Flags:  unix.EV_ADD | unix.EV_ONESHOT,
-			Fflags: unix.NOTE_NSECONDS | unix.NOTE_CRITICAL,
-			Data:   int64(target - now),
-		}
-		// Arms the timer and sleeps until it or a Wake fires; the loop
-		// then looks at the clock and the wake flag.
-		_, err := unix.Kevent(w.kq, w.changes[:], w.events[:], nil)
-		switch err {
-		case nil:
-		case unix.EINTR:
-			interrupted++
-			if interrupted >= maxEarlyWakes {
-				return nil
-			}
-		default:
-			return fmt.Errorf("timing: kevent timer for %d ns: %w", int64(target-now), err)
-		}
+	w.changes[0] = unix.Kevent_t{
+		Ident:  kqTimer,
+		Filter: unix.EVFILT_TIMER,
+		Flags:  unix.EV_ADD | unix.EV_ONESHOT,
+		Fflags: unix.NOTE_NSECONDS | unix.NOTE_CRITICAL,
+		Data:   int64(end - now),
+	}
+	switch _, err := unix.Kevent(w.kq, w.changes[:], w.events[:], nil); err {
+	case nil:
+		return nil
+	case unix.EINTR:
+		return errSignal
+	default:
+		return fmt.Errorf("timing: kevent timer for %d ns: %w", int64(end-now), err)
 	}
 }

@@ -37,7 +37,7 @@ func (w *osWaiter) release() {}
 // kernel does not defer its timer wake-ups by the default 50 µs to batch
 // them with others. It affects only the current thread: call it from a
 // goroutine locked to its thread (runtime.LockOSThread). [osWaiter.WaitUntil]
-// calls it on the first sleep of every wait.
+// calls it before the first sleep of every wait.
 func lowerTimerSlack() error {
 	if err := unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("timing: prctl(PR_SET_TIMERSLACK, 1): %w", err)
@@ -45,54 +45,35 @@ func lowerTimerSlack() error {
 	return nil
 }
 
-func (w *osWaiter) waitUntil(target Instant) error {
-	interrupted, slack := 0, false
-	for {
-		if w.takeWake() {
-			return ErrWaitInterrupted
-		}
-		now := Now()
-		if now >= target {
+// sliceSleeps: clock_nanosleep cannot be interrupted without racing
+// against a signal, so a Wake is seen between slices.
+const sliceSleeps = true
+
+// prepare lowers the thread's timer slack; a failure leaves the default
+// slack: the wait still works, only later.
+func (w *osWaiter) prepare() { _ = lowerTimerSlack() }
+
+func (w *osWaiter) sleep(_, end Instant) error {
+	ts := unix.NsecToTimespec(int64(end))
+	if w.futex {
+		// Sleeps only while the word is still 0: a Wake after the loop
+		// looked at the flag makes it return EAGAIN at once.
+		_, _, e := unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&w.woken)), futexWaitBitset|futexPrivate,
+			0, uintptr(unsafe.Pointer(&ts)), 0, futexMatchAny)
+		switch e {
+		case 0, unix.EAGAIN, unix.ETIMEDOUT:
 			return nil
-		}
-		if !slack {
-			// A failure leaves the default slack: the wait still works,
-			// only later. Skipped when no sleep is needed: the syscall
-			// costs microseconds on some virtual machines.
-			_ = lowerTimerSlack()
-			slack = true
-		}
-		end := target
-		if w.slice > 0 {
-			end = min(end, now.AddSaturating(w.slice))
-		}
-		ts := unix.NsecToTimespec(int64(end))
-		var err error
-		if w.futex {
-			// Sleeps only while the word is still 0: a Wake after
-			// takeWake makes it return EAGAIN at once.
-			_, _, e := unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&w.woken)), futexWaitBitset|futexPrivate,
-				0, uintptr(unsafe.Pointer(&ts)), 0, futexMatchAny)
-			switch e {
-			case 0, unix.EAGAIN, unix.ETIMEDOUT:
-			default:
-				err = e
-			}
-		} else {
-			err = unix.ClockNanosleep(unix.CLOCK_MONOTONIC, unix.TIMER_ABSTIME, &ts, nil)
-		}
-		switch err {
-		case nil:
 		case unix.EINTR:
-			interrupted++
-			if interrupted >= maxEarlyWakes {
-				return nil
-			}
-		default:
-			if w.futex {
-				return fmt.Errorf("timing: futex wait until %d ns: %w", int64(end), err)
-			}
-			return fmt.Errorf("timing: clock_nanosleep until %d ns: %w", int64(end), err)
+			return errSignal
 		}
+		return fmt.Errorf("timing: futex wait until %d ns: %w", int64(end), e)
+	}
+	switch err := unix.ClockNanosleep(unix.CLOCK_MONOTONIC, unix.TIMER_ABSTIME, &ts, nil); err {
+	case nil:
+		return nil
+	case unix.EINTR:
+		return errSignal
+	default:
+		return fmt.Errorf("timing: clock_nanosleep until %d ns: %w", int64(end), err)
 	}
 }

@@ -2,21 +2,48 @@
 
 package timing
 
+import "time"
+
 // On the systems without a native wait of their own (the BSDs, js/wasm,
-// plan9) osWaiter is a [NewTimerWaiter]'s waiter on the system clock: time.Sleep's
-// precision. The pacer measures every frame's lateness from its own clock
-// reading after the wait, so a late wake is reported, never hidden. The
-// wake flag of osWaiter is not used: the timer waiter's channel keeps the
-// pending Wake.
-type waitState struct{ timer *timerWaiter }
+// plan9) osWaiter sleeps on one reused Go timer raced against a wake
+// channel: time.Sleep's precision. The pacer measures every frame's
+// lateness from its own clock reading after the wait, so a late wake is
+// reported, never hidden.
+type waitState struct {
+	timer *time.Timer
+	wakes chan struct{}
+}
 
-func (s *waitState) init() { s.timer = newTimerWaiter(SystemClock{}) }
+func (s *waitState) init() {
+	s.timer = time.NewTimer(time.Hour)
+	s.timer.Stop()
+	s.wakes = make(chan struct{}, 1)
+}
 
-func (w *osWaiter) wake() { w.timer.Wake() }
+// sliceSleeps: a Wake ends a sleep at once.
+const sliceSleeps = false
 
-func (w *osWaiter) release() { w.timer.Release() }
+func (w *osWaiter) wake() {
+	select {
+	case w.wakes <- struct{}{}:
+	default:
+	}
+}
 
-func (w *osWaiter) waitUntil(target Instant) error {
-	w.takeWake()
-	return w.timer.WaitUntil(target)
+func (w *osWaiter) release() { w.timer.Stop() }
+
+// prepare has nothing to do: there is no timer slack to lower.
+func (w *osWaiter) prepare() {}
+
+// sleep waits for the timer or a Wake. A Wake the loop has already seen
+// leaves its token in the channel, which ends the next sleep at once; the
+// loop then sleeps again, once.
+func (w *osWaiter) sleep(now, end Instant) error {
+	w.timer.Reset(time.Duration(end - now))
+	select {
+	case <-w.timer.C:
+	case <-w.wakes:
+		w.timer.Stop()
+	}
+	return nil
 }

@@ -17,13 +17,13 @@ import (
 // wakes within a fraction of a millisecond instead of at the next tick of
 // the 15.6 ms (or timeBeginPeriod's 1 ms) system timer; where that flag is
 // refused, a plain waitable timer is used. The due time is relative:
-// Windows timers count 100 ns units from now, so every slice recomputes the
-// remaining time from a fresh [Now] reading and rounds it up, and the
-// target stays absolute. There is no timer slack to lower.
+// Windows timers count 100 ns units from now, so every sleep of the wait
+// loop recomputes the remaining time from a fresh [Now] reading and rounds
+// it up, and the target stays absolute. There is no timer slack to lower.
 type waitState struct {
 	handles [2]windows.Handle // the timer, then the wake event
 	due     int64             // SetWaitableTimer's due time: negative, relative, 100 ns units
-	err     error             // the handles could not be created: waits use sleepUntil
+	err     error             // the handles could not be created: waits use sleepSlice
 }
 
 const (
@@ -78,28 +78,27 @@ func (w *osWaiter) wake() {
 // release has nothing to give back: see [osWaiter.Release].
 func (w *osWaiter) release() {}
 
-func (w *osWaiter) waitUntil(target Instant) error {
+// sliceSleeps: a Wake ends a WaitForMultipleObjects sleep at once.
+const sliceSleeps = false
+
+// prepare has nothing to do: Windows has no timer slack to lower.
+func (w *osWaiter) prepare() {}
+
+// sleep sets the timer for the time left until end, rounded up, and
+// sleeps until it or the wake event fires; which one it was does not
+// matter, as the loop then looks at the clock and the wake flag.
+func (w *osWaiter) sleep(now, end Instant) error {
 	if w.err != nil {
-		return w.sleepUntil(target)
+		return sleepSlice(now, end)
 	}
-	for {
-		if w.takeWake() {
-			return ErrWaitInterrupted
-		}
-		now := Now()
-		if now >= target {
-			return nil
-		}
-		d := time.Duration(target - now)
-		w.due = -int64((d + 99) / 100)
-		if r, _, err := syscall.SyscallN(procSetWaitableTimer.Addr(), uintptr(w.handles[0]),
-			uintptr(unsafe.Pointer(&w.due)), 0, 0, 0, 0); r == 0 {
-			return fmt.Errorf("timing: SetWaitableTimer(%v): %w", d, err)
-		}
-		// Either handle ends the wait; the loop then looks at the clock
-		// and the wake flag, so which one it was does not matter.
-		if _, err := windows.WaitForMultipleObjects(w.handles[:], false, windows.INFINITE); err != nil {
-			return fmt.Errorf("timing: WaitForMultipleObjects: %w", err)
-		}
+	d := time.Duration(end - now)
+	w.due = -int64((d + 99) / 100)
+	if r, _, err := syscall.SyscallN(procSetWaitableTimer.Addr(), uintptr(w.handles[0]),
+		uintptr(unsafe.Pointer(&w.due)), 0, 0, 0, 0); r == 0 {
+		return fmt.Errorf("timing: SetWaitableTimer(%v): %w", d, err)
 	}
+	if _, err := windows.WaitForMultipleObjects(w.handles[:], false, windows.INFINITE); err != nil {
+		return fmt.Errorf("timing: WaitForMultipleObjects: %w", err)
+	}
+	return nil
 }

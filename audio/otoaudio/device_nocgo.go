@@ -2,11 +2,7 @@
 
 package otoaudio
 
-import (
-	"fmt"
-
-	"github.com/metronome-go/metronome/audio"
-)
+import "github.com/metronome-go/metronome/audio"
 
 // Device stands in for the oto device in a Linux build without cgo
 // (CGO_ENABLED=0), where oto, which reaches ALSA through cgo, cannot be
@@ -20,7 +16,7 @@ func Open(m *audio.Mixer, o Options) (*Device, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	return nil, fmt.Errorf("%w: this build has no sound output (built with CGO_ENABLED=0; oto needs cgo for ALSA on Linux)", ErrNoDevice)
+	return nil, noDeviceBecause("this build has no sound output (built with CGO_ENABLED=0; oto needs cgo for ALSA on Linux)")
 }
 
 // Close does nothing: no Device opens.

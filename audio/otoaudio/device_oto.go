@@ -77,7 +77,7 @@ func context(rate int, buffer time.Duration) (*oto.Context, error) {
 	ctxMu.Lock()
 	defer ctxMu.Unlock()
 	if inUse {
-		return nil, fmt.Errorf("%w: a device is already open in this process (oto allows one)", ErrNoDevice)
+		return nil, noDeviceBecause("a device is already open in this process (oto allows one)")
 	}
 	if ctx == nil && ctxErr == nil {
 		silenceLibrary()
@@ -107,22 +107,22 @@ func context(rate int, buffer time.Duration) (*oto.Context, error) {
 		select {
 		case m := <-res:
 			if m.err != nil {
-				ctxErr = m.err
+				ctxErr = noDevice(m.err)
 			} else {
 				ctx, ctxRate = m.c, rate
 			}
 		case <-time.After(openBound):
-			ctxErr = fmt.Errorf("the output device did not become ready within %v (a sound server that does not answer?)", openBound)
+			ctxErr = noDeviceBecause("the output device did not become ready within %v (a sound server that does not answer?)", openBound)
 		}
 	}
 	if ctxErr != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoDevice, ctxErr)
+		return nil, ctxErr
 	}
 	if rate != ctxRate {
-		return nil, fmt.Errorf("%w: the process's output runs at %d Hz, not %d (oto keeps its first rate)", ErrNoDevice, ctxRate, rate)
+		return nil, noDeviceBecause("the process's output runs at %d Hz, not %d (oto keeps its first rate)", ctxRate, rate)
 	}
 	if err := ctx.Resume(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoDevice, err)
+		return nil, noDevice(err)
 	}
 	inUse = true
 	return ctx, nil
@@ -174,10 +174,10 @@ func (d *Device) Close() error {
 				err = e
 			}
 		case <-time.After(closeBound):
-			ctxErr = fmt.Errorf("the output device stopped taking audio (a write blocked for over %v at Close)", closeBound)
-			ctx = nil
+			gone := noDeviceBecause("the output device stopped taking audio (a write blocked for over %v at Close)", closeBound)
+			ctxErr, ctx = gone, nil
 			if err == nil {
-				err = fmt.Errorf("otoaudio: Close: %v", ctxErr)
+				err = fmt.Errorf("otoaudio: Close: %s", gone.Reason)
 			}
 		}
 	})

@@ -2,6 +2,7 @@ package otoaudio
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -319,4 +320,8 @@ func TestNoDeviceIsQuiet(t *testing.T) {
 	if !errors.Is(err, ErrNoDevice) {
 		t.Fatalf("Open without a device: %v, want ErrNoDevice", err)
 	}
+	if len(err.Error()) > 160 {
+		t.Errorf("Open without a device: a %d-byte error, want one short line: %v", len(err.Error()), err)
+	}
+	fmt.Println(err)
 }

@@ -29,6 +29,11 @@
 //	}
 //	defer dev.Close()
 //
+// A failure to open is a [*DeviceError]: its message is one short line
+// (ALSA's own error names every device it tried, hundreds of characters,
+// which the message sums up), and its System field keeps the library's
+// words whole; [Reason] gives the short part for a program's own line.
+//
 // oto allows one output per process for the life of the process; Close
 // suspends it and a later Open (with a new mixer at the same rate) resumes
 // it. Close waits at most 2 s for the system to take oto's last write: a

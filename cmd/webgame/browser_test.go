@@ -35,8 +35,18 @@ import (
 // chromium they skip, except in CI (CI=true), where a browser that cannot
 // start fails the test.
 
+// hookTag builds a game with webplatform's test hook, the page's metronome
+// object these tests read; a game's own build has none.
+const hookTag = "metronome_testhook"
+
+// testBuild builds a game for the browser with the test hook.
+func testBuild(o buildOptions) (*site, error) {
+	o.Tags = strings.Trim(o.Tags+","+hookTag, ",")
+	return build(context.Background(), o, os.Stderr)
+}
+
 var breakoutSite = sync.OnceValues(func() (*site, error) {
-	return build(context.Background(), buildOptions{Dir: "../../examples/breakout"}, os.Stderr)
+	return testBuild(buildOptions{Dir: "../../examples/breakout"})
 })
 
 // browser starts headless chromium (internal/browsertest) for a test of
@@ -161,6 +171,51 @@ func TestBreakoutInBrowser(t *testing.T) {
 	}
 	t.Logf("first present %.0f ms after page load; animation frame interval %.2f ms; %.1f presents/s; performance.now() resolution %.1f µs; paddle x %v -> %v; %.2f MB .wasm (%.2f MB gzip)",
 		first, refresh, float64(p1-p0)/(t1-t0)*1000, res, x0, x1, float64(len(s.files[wasmName]))/1e6, float64(gzipSize(s.files[wasmName]))/1e6)
+}
+
+// TestHookOnlyInTestBuilds: Breakout built as a game ships (no tags) plays
+// 120 ticks and ends cleanly with no metronome object on its page and no
+// trace of the hook in its .wasm; built with the hook tag, its page has
+// the object.
+func TestHookOnlyInTestBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Breakout for the browser twice")
+	}
+	// Both builds before the browser starts: its three minutes are for
+	// the pages.
+	shipped, err := build(context.Background(), buildOptions{Dir: "../../examples/breakout"}, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooked, err := breakoutSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The hook's property names are strings in the program's data.
+	if bytes.Contains(shipped.files[wasmName], []byte("firstPresentMs")) {
+		t.Errorf("the shipped build's .wasm holds the hook's property names")
+	}
+	if !bytes.Contains(hooked.files[wasmName], []byte("firstPresentMs")) {
+		t.Errorf("the test build's .wasm lacks the hook's property names")
+	}
+	ctx := browser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(serve(t, shipped.handler())+"?arg=--ticks=120")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `exitCode !== null`, "the shipped build to stop after 120 ticks")
+	if code := eval[int](t, ctx, `exitCode`); code != 0 {
+		t.Errorf("the shipped build exited with %d: %s", code, eval[string](t, ctx, `stderr`))
+	}
+	// (The canvas's id is "metronome", so the page's named access gives
+	// globalThis.metronome the canvas element: that is not the hook.)
+	if got := eval[string](t, ctx, `globalThis.metronome === undefined || globalThis.metronome instanceof HTMLElement ? "" : Object.keys(globalThis.metronome).join(", ")`); got != "" {
+		t.Errorf("the shipped build's page has a metronome object with %s, want none (it is the test hook)", got)
+	}
+
+	if err := chromedp.Do(ctx, chromedp.Navigate(serve(t, hooked.handler()))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `!(globalThis.metronome instanceof HTMLElement) && metronome.presents >= 5`, "the test build's hook to count 5 presents")
 }
 
 // TestPageMessages: a page whose .wasm is missing says why on the page.
@@ -289,7 +344,7 @@ func start(t testing.TB, ctx context.Context, s *site, q string, n int) {
 }
 
 var demoSite = sync.OnceValues(func() (*site, error) {
-	return build(context.Background(), buildOptions{Dir: "../demo"}, os.Stderr)
+	return testBuild(buildOptions{Dir: "../demo"})
 })
 
 // TestDemoInBrowser runs the demo with its embedded configuration: it
@@ -358,7 +413,7 @@ func TestScaffoldInBrowser(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("newgame: %v\n%s", err, out)
 	}
-	s, err := build(context.Background(), buildOptions{Dir: dir}, os.Stderr)
+	s, err := testBuild(buildOptions{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -683,7 +738,7 @@ func BenchmarkPresentsInBrowser(b *testing.B) {
 	urls := make([][2]variant, len(games))
 	for i, g := range games {
 		for j, tags := range []string{"gldebug", ""} {
-			s, err := build(context.Background(), buildOptions{Dir: g.dir, Tags: tags}, os.Stderr)
+			s, err := testBuild(buildOptions{Dir: g.dir, Tags: tags})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -888,7 +943,7 @@ func TestDuelInBrowser(t *testing.T) {
 		t.Skip("builds the duel for the browser")
 	}
 	ctx := browser(t)
-	s, err := build(context.Background(), buildOptions{Dir: "../../examples/duel"}, os.Stderr)
+	s, err := testBuild(buildOptions{Dir: "../../examples/duel"})
 	if err != nil {
 		t.Fatal(err)
 	}

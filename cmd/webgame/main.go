@@ -246,7 +246,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	zipFile := fl.String("zip", "", "write the page as a zip archive with index.html at its root (for a game store) instead of serving")
 	addr := fl.String("addr", "127.0.0.1:8080", "serve on this loopback address")
 	title := fl.String("title", "", "the page's title until the game sets its own (default: the directory's name)")
-	tags := fl.String("tags", "", "build `tags`, comma-separated, passed to go build (gldebug: the renderer checks for GL errors in every frame)")
+	tags := fl.String("tags", "", "build `tags`, comma-separated, passed to go build (gldebug: the renderer checks for GL errors in every frame; metronome_testhook: the page's metronome object that browser tests and measurements read)")
 	var extra []string
 	fl.Func("file", "serve (or write, or zip) this `file` beside the game under its own name, such as a recording to open with ?replay=NAME (repeatable)", func(v string) error {
 		extra = append(extra, v)

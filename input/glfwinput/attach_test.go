@@ -113,12 +113,13 @@ func TestQueueWithRealKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	var tick input.Tick
+	var snap input.Snapshot
 	presses, releases := 0, 0
 	for attempt := 0; releases == 0; attempt++ {
 		if !d.Wait(attempt) {
 			t.Fatalf("no release of Space after %d polls (presses %d)", attempt, presses)
 		}
-		onMain(func() { q.Poll(src, timing.Now()) })
+		onMain(func() { poll(q, src, &snap) })
 		q.TakeAll(timing.Now(), &tick)
 		presses += tick.Presses(jump)
 		releases += tick.Releases(jump)

@@ -44,5 +44,7 @@
 //
 //	src := glfwinput.Attach(win, glfwinput.Options{})
 //	defer src.Detach() // before win.Destroy
-//	q.Poll(src, timing.Now())
+//	now := timing.Now()
+//	src.Poll(now, &snap) // the platform thread's snapshot
+//	q.PushPoll(now, &snap)
 package glfwinput

@@ -111,7 +111,8 @@ func TestSourceFollowsFakeGamepad(t *testing.T) {
 	}
 	t.Cleanup(func() { onMain(src.Detach) })
 	var tick input.Tick
-	onMain(func() { q.Poll(src, timing.Now()) })
+	var snap input.Snapshot
+	onMain(func() { poll(q, src, &snap) })
 	q.TakeAll(timing.Now(), &tick)
 	if !tick.Gamepad().Connected || tick.Axis(input.GamepadLeftX) != 0.75 {
 		t.Fatalf("first tick: gamepad %+v; want connected with the stick at 0.75", tick.Gamepad())
@@ -133,7 +134,9 @@ func TestSourceFollowsFakeGamepad(t *testing.T) {
 	onMain(func() {
 		joy, name, _ = src.Gamepad()
 		fake.Slots[glfw.Joystick2] = glfwinput.FakeJoystick{}
-		q.Poll(src, timing.Now().AddSaturating(5_000_000))
+		now := timing.Now().AddSaturating(5_000_000)
+		src.Poll(now, &snap)
+		q.PushPoll(now, &snap)
 	})
 	if joy != glfw.Joystick2 || name != "Early Pad" {
 		t.Errorf("Gamepad() = %v %q, want joystick 2, Early Pad", joy, name)

@@ -7,7 +7,9 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/internal/testdisplay"
+	"github.com/metronome-go/metronome/timing"
 )
 
 func init() { runtime.LockOSThread() }
@@ -52,4 +54,12 @@ func TestMain(m *testing.M) {
 			os.Exit(c)
 		}
 	}
+}
+
+// poll is the platform's poll: src's snapshot, taken now into snap, handed
+// to q. Main thread only.
+func poll(q *input.Queue, src input.Source, snap *input.Snapshot) {
+	now := timing.Now()
+	src.Poll(now, snap)
+	q.PushPoll(now, snap)
 }

@@ -13,7 +13,9 @@
 //	src := inputtest.NewScript().
 //		Tap(10*ms, input.KeySpace, 50*time.Millisecond).
 //		Cursor(20*ms, 100, 80)
-//	q.Poll(src, clock.Now())
+//	now := clock.Now()
+//	src.Poll(now, &snap)
+//	q.PushPoll(now, &snap)
 //
 // # Conformance
 //

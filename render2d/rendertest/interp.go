@@ -16,7 +16,8 @@ import (
 // from blue to red, a bar that grows and turns a quarter turn the short way
 // (its target angle is written as three quarters the other way), a quad
 // that only slides (drawn additively, so that it is a batch of its own, on
-// black), and a still quad without a previous placement.
+// black), a still quad without a previous placement, and a bar whose
+// heading wraps across ±π.
 func movingFrame() *render2d.Frame {
 	mover := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: 12, Y: 2}, geom.Vec2{X: 4, Y: 4})
 	mover.Tint = render2d.Color{R: 1, A: 1}
@@ -34,12 +35,21 @@ func movingFrame() *render2d.Frame {
 	slider.Prev.Position = geom.Vec2{X: 20, Y: 12}
 	still := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: 20, Y: 6}, geom.Vec2{X: 3, Y: 3})
 	still.Tint = render2d.Color{G: 1, A: 1}
+	// A heading kept in (-π, π] that wraps: from a little below pointing
+	// left (π-0.2) to a little above (-π+0.2), the short way through π,
+	// never half a turn round through 0.
+	heading := render2d.Sprite(render2d.TextureHandle{}, geom.Rect{}, geom.Vec2{X: 24, Y: 20}, geom.Vec2{X: 6, Y: 2})
+	heading.Tint = render2d.Color{G: 1, B: 1, A: 1}
+	heading.Transform.Origin = geom.Vec2{Y: 1}
+	heading.Transform.Rotation = -math.Pi + 0.2
+	heading.Prev = heading.Placement()
+	heading.Prev.Rotation = math.Pi - 0.2
 	desc := render2d.PassDesc{
 		Clear: true, ClearColor: render2d.Black,
 		Camera:     render2d.Camera{Zoom: 1.25},
 		PrevCamera: render2d.CameraPlacement{Position: geom.Vec2{X: -4, Y: -2}, Set: true},
 	}
-	return &render2d.Frame{Passes: []render2d.Pass{{PassDesc: desc, Packets: []render2d.DrawPacket2D{mover, bar, slider, still}}}}
+	return &render2d.Frame{Passes: []render2d.Pass{{PassDesc: desc, Packets: []render2d.DrawPacket2D{mover, bar, slider, still, heading}}}}
 }
 
 // probe is a point of a packet in its own unit square ({0.5, 0.5}: the
@@ -49,7 +59,8 @@ type probe struct {
 	at     geom.Vec2
 }
 
-var movingProbes = []probe{{0, geom.Vec2{X: 0.5, Y: 0.5}}, {1, geom.Vec2{X: 0.3, Y: 0.5}}, {1, geom.Vec2{X: 0.8, Y: 0.5}}, {2, geom.Vec2{X: 0.5, Y: 0.5}}, {3, geom.Vec2{X: 0.5, Y: 0.5}}}
+var movingProbes = []probe{{0, geom.Vec2{X: 0.5, Y: 0.5}}, {1, geom.Vec2{X: 0.3, Y: 0.5}}, {1, geom.Vec2{X: 0.8, Y: 0.5}}, {2, geom.Vec2{X: 0.5, Y: 0.5}}, {3, geom.Vec2{X: 0.5, Y: 0.5}},
+	{4, geom.Vec2{X: 0.8, Y: 0.5}}}
 
 // screenPoint maps a point of packet p (resolved) in its unit square to
 // target pixels through camera c (viewport at the origin, anchor zero).

@@ -52,9 +52,13 @@
 //
 // # Test hook
 //
-// The page's global metronome object counts presents, key and mouse
+// A build with the tag metronome_testhook (go build -tags
+// metronome_testhook; cmd/webgame --tags metronome_testhook) gives the
+// page a global metronome object that counts presents, key and mouse
 // records and gamepad records, says when the first present happened,
 // lists the last frame's sprites and calls the page's metronome.onpresent
 // after each present with the timestamp of the animation frame that
-// composites it, for browser tests and measurements (cmd/webgame's).
+// composites it, for browser tests and measurements (cmd/webgame's). A
+// game's own build has none of it: no global, no wrapped renderer, no
+// work per present.
 package webplatform

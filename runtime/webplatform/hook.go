@@ -1,4 +1,4 @@
-//go:build js && wasm
+//go:build js && wasm && metronome_testhook
 
 package webplatform
 
@@ -10,7 +10,10 @@ import (
 )
 
 // hook is the page's view of the session, the JavaScript global
-// metronome, for browser tests and measurements:
+// metronome, for browser tests and measurements. Only a build with the tag
+// metronome_testhook has it (cmd/webgame's browser tests build so, with
+// --tags metronome_testhook); a game's own build has hook_off.go instead,
+// and its page no global, no wrapped renderer and no work per present.
 //
 //	metronome.presents        frames presented so far
 //	metronome.firstPresentMs  performance.now() at the first present (page load is 0)
@@ -34,13 +37,29 @@ type hook struct {
 	sprites  js.Func
 }
 
-func newHook(d *Display) *hook {
-	h := &hook{obj: js.Global().Get("Object").New(), d: d}
+func newHook(d *Display, src *Source) *hook {
+	h := &hook{obj: js.Global().Get("Object").New(), d: d, src: src}
 	h.obj.Set("presents", 0)
 	h.sprites = js.FuncOf(func(js.Value, []js.Value) any { return h.spriteList() })
 	h.obj.Set("sprites", h.sprites)
 	js.Global().Set("metronome", h.obj)
 	return h
+}
+
+// renderer wraps the renderer so that the hook sees each frame drawn.
+func (h *hook) renderer(r render2d.Renderer) render2d.Renderer {
+	return &hookRenderer{Renderer: r, hook: h}
+}
+
+// hookRenderer keeps the frame last drawn, for the hook's sprites.
+type hookRenderer struct {
+	render2d.Renderer
+	hook *hook
+}
+
+func (r *hookRenderer) Render(f *render2d.Frame) error {
+	r.hook.frame = f
+	return r.Renderer.Render(f)
 }
 
 func (h *hook) setRefresh(d time.Duration) {
@@ -55,10 +74,8 @@ func (h *hook) presented(at float64) {
 		h.obj.Set("firstPresentMs", js.Global().Get("performance").Call("now"))
 	}
 	h.obj.Set("presents", h.presents)
-	if h.src != nil {
-		h.obj.Set("inputs", h.src.keyed)
-		h.obj.Set("gamepadRecords", h.src.padded)
-	}
+	h.obj.Set("inputs", h.src.keyed)
+	h.obj.Set("gamepadRecords", h.src.padded)
 	if f := h.obj.Get("onpresent"); f.Type() == js.TypeFunction {
 		f.Invoke(at)
 	}

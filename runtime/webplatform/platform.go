@@ -10,7 +10,6 @@ import (
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/option"
-	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
@@ -94,15 +93,13 @@ func New(cfg Config) (*runtime.Adapters, error) {
 		d.Close()
 		return nil, err
 	}
-	h := newHook(d)
 	src := newSource(d)
-	h.src = src
-	p := &Presenter{hook: h}
+	h := newHook(d, src)
 	return &runtime.Adapters{
 		Display:   d,
 		Input:     src,
-		Renderer:  &hookRenderer{Renderer: rend, hook: h},
-		Presenter: p,
+		Renderer:  h.renderer(rend),
+		Presenter: &Presenter{hook: h},
 	}, nil
 }
 
@@ -372,15 +369,4 @@ func (p *Presenter) Close() error {
 	}
 	p.raf.Release()
 	return nil
-}
-
-// hookRenderer keeps the frame last drawn, for the test hook's sprites.
-type hookRenderer struct {
-	render2d.Renderer
-	hook *hook
-}
-
-func (r *hookRenderer) Render(f *render2d.Frame) error {
-	r.hook.frame = f
-	return r.Renderer.Render(f)
 }
