@@ -49,7 +49,9 @@ func gidBytes(gids ...uint32) []byte {
 	return b
 }
 
-func csv(n int) string { return `<data encoding="csv">` + strings.TrimSuffix(strings.Repeat("1,", n), ",") + `</data>` }
+func csv(n int) string {
+	return `<data encoding="csv">` + strings.TrimSuffix(strings.Repeat("1,", n), ",") + `</data>`
+}
 
 func TestBadInput(t *testing.T) {
 	twelve := gidBytes(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)

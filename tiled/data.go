@@ -83,15 +83,27 @@ func (d *rawData) decode(n int) ([]GID, error) {
 	default:
 		return nil, media.Detail(media.ErrUnsupported, "compression %q (want zlib, gzip, zstd or none)", d.compression)
 	}
-	out, err := io.ReadAll(io.LimitReader(r, want+1))
+	// Deflate inflates at most 1032 times, so a buffer of the declared
+	// size, capped by that ratio, is never larger than the data can fill.
+	out := make([]byte, min(want, 1032*int64(len(raw))+1024))
+	got, err := io.ReadFull(r, out)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		return nil, media.Detail(media.ErrCorrupt, "%s data inflates to %d bytes, want width*height*4 = %d", d.compression, got, want)
+	}
 	if err != nil {
-		return nil, media.Detail(media.ErrCorrupt, "%s data after %d bytes: %v", d.compression, len(out), err)
+		return nil, media.Detail(media.ErrCorrupt, "%s data after %d bytes: %v", d.compression, got, err)
 	}
-	if int64(len(out)) > want {
+	if int64(got) < want {
+		return nil, media.Detail(media.ErrCorrupt, "%s data inflates to more than 1032 times its size, impossible for deflate", d.compression)
+	}
+	// The stream must end here: one byte more is a layer larger than
+	// declared, and reading to the end checks the stream's checksum.
+	var one [1]byte
+	switch k, err := io.ReadFull(r, one[:]); {
+	case k > 0:
 		return nil, media.Detail(media.ErrTooLarge, "%s data inflates past width*height*4 = %d bytes", d.compression, want)
-	}
-	if int64(len(out)) != want {
-		return nil, media.Detail(media.ErrCorrupt, "%s data inflates to %d bytes, want width*height*4 = %d", d.compression, len(out), want)
+	case err != io.EOF:
+		return nil, media.Detail(media.ErrCorrupt, "%s data after %d bytes: %v", d.compression, got, err)
 	}
 	return gidsOf(out), nil
 }
