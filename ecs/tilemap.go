@@ -121,30 +121,33 @@ type TileChunk struct {
 func (c *TileChunk) Len() int { return len(c.packets) }
 
 // chunkAnim is an animated tile of a chunk: which packet, and its frames.
+// Plain data, like the rest of TileChunk, so that a snapshot carries a
+// chunk whole to another process (a rejoining peer draws the map too).
 type chunkAnim struct {
 	packet int32
-	frames *animFrames
+	frames []animFrame
 }
 
-// animFrames is a tile animation resolved to atlas regions.
-type animFrames struct {
-	tex   []render2d.TextureHandle
-	src   []geom.Rect
-	until []time.Duration // end of each frame within one period
+// animFrame is one frame of a tile animation resolved to its atlas
+// region, and the end of its time within one period.
+type animFrame struct {
+	tex   render2d.TextureHandle
+	src   geom.Rect
+	until time.Duration
 }
 
-func (a *animFrames) at(t time.Duration) int {
-	period := a.until[len(a.until)-1]
-	if period <= 0 {
-		return 0
-	}
-	t %= period
-	for i, u := range a.until {
-		if t < u {
-			return i
+// frameAt returns the frame showing t into the animation.
+func frameAt(frames []animFrame, t time.Duration) *animFrame {
+	period := frames[len(frames)-1].until
+	if period > 0 {
+		t %= period
+		for i := range frames {
+			if t < frames[i].until {
+				return &frames[i]
+			}
 		}
 	}
-	return len(a.until) - 1
+	return &frames[len(frames)-1]
 }
 
 // MapObject is an object of a Tiled object layer, as an entity: its
@@ -207,7 +210,7 @@ func SpawnMap(c *Commands, tm *TileMap, opts MapOptions) (MapStats, error) {
 	if size < 1 || size > MaxChunkSize {
 		return st, fmt.Errorf("ecs: MapOptions.ChunkSize is %d, want 0 (default %d) or [1, %d]", size, DefaultChunkSize, MaxChunkSize)
 	}
-	b := mapBuilder{tm: tm, opts: opts, regions: map[uint32]assets.Region{}, anims: map[uint32]*animFrames{}}
+	b := mapBuilder{tm: tm, opts: opts, regions: map[uint32]assets.Region{}, anims: map[uint32][]animFrame{}}
 	m := tm.Map
 	var chunks []TileChunk
 	var objects []objectSpawn
@@ -303,7 +306,7 @@ type mapBuilder struct {
 	tm      *TileMap
 	opts    MapOptions
 	regions map[uint32]assets.Region
-	anims   map[uint32]*animFrames
+	anims   map[uint32][]animFrame
 }
 
 // region returns the atlas region and size of tile GID g (flags ignored).
@@ -324,13 +327,12 @@ func (b *mapBuilder) region(g tiled.GID) (assets.Region, *tileArt, error) {
 }
 
 // anim returns the resolved animation of tile GID g, nil when it has none.
-func (b *mapBuilder) anim(g tiled.GID, art *tileArt) (*animFrames, error) {
+func (b *mapBuilder) anim(g tiled.GID, art *tileArt) ([]animFrame, error) {
 	if a, ok := b.anims[g.ID()]; ok {
 		return a, nil
 	}
-	var a *animFrames
+	var a []animFrame
 	if t := art.ts.Tile(art.id); t != nil && len(t.Animation) > 0 {
-		a = &animFrames{}
 		var end time.Duration
 		for _, f := range t.Animation {
 			r, _, err := b.region(tiled.GID(art.ts.FirstGID + uint32(f.TileID)))
@@ -338,9 +340,7 @@ func (b *mapBuilder) anim(g tiled.GID, art *tileArt) (*animFrames, error) {
 				return nil, fmt.Errorf("animation of tile %d: %w", art.id, err)
 			}
 			end += f.Duration
-			a.tex = append(a.tex, r.Texture)
-			a.src = append(a.src, r.Source)
-			a.until = append(a.until, end)
+			a = append(a, animFrame{tex: r.Texture, src: r.Source, until: end})
 		}
 	}
 	b.anims[g.ID()] = a

@@ -85,9 +85,9 @@ func (t *TileMaps) draw(ctx *Sys) {
 			pass.Packets = append(pass.Packets, c.packets...)
 			out := pass.Packets[n:]
 			for _, a := range c.anims {
-				k := a.frames.at(now)
+				f := frameAt(a.frames, now)
 				p := &out[a.packet]
-				p.Texture, p.Source = a.frames.tex[k], a.frames.src[k]
+				p.Texture, p.Source = f.tex, f.src
 			}
 			if shift != (geom.Vec2{}) || moves {
 				for j := range out {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/ecstest"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
@@ -351,5 +352,45 @@ func TestMapLoadInBackground(t *testing.T) {
 	exec.pump(rec)
 	if !errors.Is(ld.Err(), assets.ErrCanceled) {
 		t.Errorf("canceled load: %v", ld.Err())
+	}
+}
+
+// TestMapTravels: a spawned map is state a snapshot carries whole, so a
+// peer that rejoins from a snapshot has the objects (hashed, with their
+// properties) and draws the same chunks, animations included.
+func TestMapTravels(t *testing.T) {
+	tm, lib, rec := loadedMap(t, "own/csv.tmx")
+	a := newApp(t, ecs.Options{Assets: lib})
+	ecs.AddTileMaps(a)
+	spawnMap(t, a, tm, ecs.MapOptions{})
+	b := newApp(t, ecs.Options{Assets: lib})
+	ecs.AddTileMaps(b)
+	ecs.NewMap[ecs.MapObject](b.World()) // the receiver knows the game's types
+	ecs.NewMap[ecs.Transform](b.World())
+	ecs.NewMap[ecs.Sprite](b.World())
+	ecstest.Travel(t, a, b)
+	for _, app := range []*ecs.App{a, b} {
+		for n := uint64(1); n <= 8; n++ { // 160 ms: the animated tile is on tile 3
+			if err := app.Update(tick(n, 0)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	fa, fb := prepareWith(t, a, rec), prepareWith(t, b, rec)
+	if !slices.Equal(fa.Passes[0].Packets, fb.Passes[0].Packets) || len(fa.Passes[0].Packets) != 18 {
+		t.Errorf("the receiver draws %d packets, the sender %d; want the same 18", len(fb.Passes[0].Packets), len(fa.Passes[0].Packets))
+	}
+	q := ecs.NewFilter1[ecs.MapObject](b.World()).Query()
+	found := false
+	for q.Next() {
+		if o := q.Get(); o.Name == "zone" {
+			found = true
+			if loot, _ := o.Properties.Get("h_class"); loot == nil || loot.Members.String("coins") != "3" {
+				t.Errorf("zone's class property arrived as %+v", loot)
+			}
+		}
+	}
+	if !found {
+		t.Error("the zone object did not arrive")
 	}
 }
