@@ -109,8 +109,12 @@ func TestBadInput(t *testing.T) {
 			media.ErrCorrupt, []string{`property "n" has type "vector", want one of string, int`}},
 		{"image outside the root", strings.Replace(tmx("orthogonal", "", csv(12)), `<layer id`, `<imagelayer name="sky"><image source="../../../etc/x.png"/></imagelayer><layer id`, 1),
 			media.ErrInvalid, []string{`image layer "sky"`, `path "../../../etc/x.png" leaves the file system's root`}},
-		{"template", strings.Replace(tmx("orthogonal", "", csv(12)), `<layer id`, `<objectgroup name="o"><object id="3" template="a.tx" x="1" y="2"/></objectgroup><layer id`, 1),
-			media.ErrUnsupported, []string{`object layer "o": object 3 comes from template "a.tx"`}},
+		{"missing template", strings.Replace(tmx("orthogonal", "", csv(12)), `<layer id`, `<objectgroup name="o"><object id="3" template="a.tx" x="1" y="2"/></objectgroup><layer id`, 1),
+			fs.ErrNotExist, []string{`object layer "o": object 3: template maps/a.tx: open maps/a.tx`}},
+		{"template of another tileset", strings.Replace(tmx("orthogonal", "", csv(12)), `<layer id`, `<objectgroup name="o"><object id="3" template="other.tx" x="1" y="2"/></objectgroup><layer id`, 1),
+			media.ErrCorrupt, []string{`object 3: template maps/other.tx: its tile (GID 2) is from tileset maps/x.tsx, which the map does not use`}},
+		{"template without object", strings.Replace(tmx("orthogonal", "", csv(12)), `<layer id`, `<objectgroup name="o"><object id="3" template="empty.tx" x="1" y="2"/></objectgroup><layer id`, 1),
+			media.ErrCorrupt, []string{`template maps/empty.tx: a template without an object`}},
 		{"overlapping tilesets", strings.Replace(tmx("orthogonal", "", csv(12)), `<layer id`, `<tileset firstgid="3" name="x" tilewidth="8" tileheight="8" tilecount="1" columns="1"/><layer id`, 1),
 			media.ErrCorrupt, []string{"tileset x (firstgid 3) overlaps tileset terrain (GIDs 1-4)"}},
 		{"bad opacity", strings.Replace(tmx("orthogonal", "", csv(12)), `name="ground"`, `name="ground" opacity="2"`, 1),
@@ -143,6 +147,8 @@ func TestBadInput(t *testing.T) {
 			fsys := fstest.MapFS{
 				name:         {Data: []byte(tt.file)},
 				"maps/t.tsx": {Data: []byte(tsx)},
+				"maps/other.tx": {Data: []byte(`<template><tileset firstgid="1" source="x.tsx"/><object gid="2" width="8" height="8"/></template>`)},
+				"maps/empty.tx": {Data: []byte(`<template></template>`)},
 				"maps/t.tsj": {Data: []byte(`{"type":"tileset","name":"terrain","tilewidth":16,"tileheight":16,"tilecount":4,"columns":2,"image":"t.png"}`)},
 			}
 			m, err := tiled.Load(fsys, name, tiled.Options{})

@@ -35,11 +35,13 @@
 // flags in its top bits ([GID.ID] strips them). Custom properties of
 // every type (string, int, float, bool, color, file, object and class
 // with its members) are [Properties], plain strings sorted by name, with
-// typed accessors.
+// typed accessors. Objects made from templates (.tx and .tj files) take
+// every attribute they do not override from their template, whose tile is
+// renumbered into the map's GIDs ([Object.Template] names the file).
 //
 // Not read: isometric, staggered and hexagonal maps (refused with
-// [media.ErrUnsupported]), object templates (refused: detach them in
-// Tiled), Wang sets and terrain data (ignored: they are editor aids), and
+// [media.ErrUnsupported]), Wang sets and terrain data (ignored: they are
+// editor aids), and
 // zstd compression: its decoder is not in the standard library, so a
 // zstd layer is refused with an error that says to save with zlib or gzip.
 //

@@ -99,9 +99,11 @@ func sniff(b []byte) byte {
 
 // loader holds what one load shares: external tilesets read once each.
 type loader struct {
-	fsys     fs.FS
-	opts     Options
-	tilesets map[string]*Tileset
+	fsys      fs.FS
+	opts      Options
+	tilesets  map[string]*Tileset
+	templates map[string]*template
+	m         *Map // the map whose layers are being read
 }
 
 // tileset reads the external tileset file name (already resolved), once.

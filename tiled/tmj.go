@@ -129,20 +129,22 @@ type jsonLayer struct {
 }
 
 type jsonObject struct {
-	ID       int     `json:"id"`
-	Name     string  `json:"name"`
-	Class    string  `json:"class"`
-	Type     string  `json:"type"`
-	X        float32 `json:"x"`
-	Y        float32 `json:"y"`
-	Width    float32 `json:"width"`
-	Height   float32 `json:"height"`
-	Rotation float32 `json:"rotation"`
-	GID      uint32  `json:"gid"`
-	Visible  *bool   `json:"visible"`
-	Template string  `json:"template"`
-	Ellipse  bool    `json:"ellipse"`
-	Point    bool    `json:"point"`
+	ID int `json:"id"`
+	// Pointers: an object made from a template holds only the fields it
+	// overrides.
+	Name     *string  `json:"name"`
+	Class    *string  `json:"class"`
+	Type     *string  `json:"type"`
+	X        float32  `json:"x"`
+	Y        float32  `json:"y"`
+	Width    *float32 `json:"width"`
+	Height   *float32 `json:"height"`
+	Rotation *float32 `json:"rotation"`
+	GID      *uint32  `json:"gid"`
+	Visible  *bool    `json:"visible"`
+	Template string   `json:"template"`
+	Ellipse  bool     `json:"ellipse"`
+	Point    bool     `json:"point"`
 	Polygon  []struct {
 		X float32 `json:"x"`
 		Y float32 `json:"y"`
@@ -210,6 +212,7 @@ func (ld *loader) decodeTMJ(name string, b []byte) (*Map, error) {
 	if err := m.checkTilesets(); err != nil {
 		return nil, err
 	}
+	ld.m = m // templates map their GIDs to the map's tilesets
 	if m.Layers, err = ld.jsonLayers(name, x.Layers, m.Infinite); err != nil {
 		return nil, err
 	}
@@ -259,7 +262,10 @@ func tilesetFromJSON(file string, x *jsonTileset) (*Tileset, error) {
 		}
 		if xt.ObjectGroup != nil {
 			for j := range xt.ObjectGroup.Objects {
-				o, err := objectFromJSON(&xt.ObjectGroup.Objects[j])
+				o, _, err := objectFromJSON(&xt.ObjectGroup.Objects[j])
+				if err == nil && o.Template != "" {
+					err = media.Detail(media.ErrUnsupported, "object %d: a template in a tile's collision shapes (want plain shapes)", o.ID)
+				}
 				if err != nil {
 					return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
 				}
@@ -324,8 +330,10 @@ func (ld *loader) jsonLayers(file string, xs []jsonLayer, infinite bool) ([]Laye
 					l.Color, err = colorAttr("color", x.Color)
 				}
 				for j := 0; j < len(x.Objects) && err == nil; j++ {
-					var o Object
-					o, err = objectFromJSON(&x.Objects[j])
+					o, set, e := objectFromJSON(&x.Objects[j])
+					if err = e; err == nil {
+						o, err = ld.instance(file, o, set)
+					}
 					l.Objects = append(l.Objects, o)
 				}
 			case ImageLayer:
@@ -404,19 +412,34 @@ func jsonData(b json.RawMessage, encoding, compression string) (rawData, error) 
 	return r, nil
 }
 
-func objectFromJSON(x *jsonObject) (Object, error) {
-	o := Object{
-		ID: x.ID, Name: x.Name, Class: first(x.Class, x.Type), X: x.X, Y: x.Y,
-		Width: x.Width, Height: x.Height, Rotation: x.Rotation, GID: GID(x.GID), Visible: true,
+func objectFromJSON(x *jsonObject) (Object, objectSet, error) {
+	var o Object
+	var set objectSet
+	o.ID, o.X, o.Y, o.Template, o.Visible = x.ID, x.X, x.Y, x.Template, true
+	if x.Name != nil {
+		o.Name, set = *x.Name, set|setName
+	}
+	if x.Class != nil || x.Type != nil {
+		o.Class, set = first(deref(x.Class), deref(x.Type)), set|setClass
+	}
+	if x.Width != nil {
+		o.Width, set = *x.Width, set|setWidth
+	}
+	if x.Height != nil {
+		o.Height, set = *x.Height, set|setHeight
+	}
+	if x.Rotation != nil {
+		o.Rotation, set = *x.Rotation, set|setRotation
+	}
+	if x.GID != nil {
+		o.GID, set = GID(*x.GID), set|setGID
 	}
 	if x.Visible != nil {
-		o.Visible = *x.Visible
+		o.Visible, set = *x.Visible, set|setVisible
 	}
-	if x.Template != "" {
-		return o, media.Detail(media.ErrUnsupported, "object %d comes from template %q: templates are not supported yet (detach the object from its template in Tiled)", x.ID, x.Template)
-	}
+	set |= setShape
 	switch {
-	case x.GID != 0:
+	case o.GID != 0:
 		o.Shape = TileObject
 	case x.Point:
 		o.Shape = Point
@@ -434,10 +457,12 @@ func objectFromJSON(x *jsonObject) (Object, error) {
 		}
 	case x.Text != nil:
 		o.Shape, o.Text = TextObject, x.Text.Text
+	default:
+		set &^= setShape
 	}
 	var err error
 	o.Properties, err = jsonProperties(x.Properties, fmt.Sprintf("object %d", x.ID))
-	return o, err
+	return o, set, err
 }
 
 func jsonProperties(xs []jsonProp, owner string) (Properties, error) {

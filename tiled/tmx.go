@@ -151,16 +151,18 @@ type xmlTileGID struct {
 }
 
 type xmlObject struct {
-	ID       int        `xml:"id,attr"`
-	Name     string     `xml:"name,attr"`
-	Class    string     `xml:"class,attr"`
-	Type     string     `xml:"type,attr"`
+	ID int `xml:"id,attr"`
+	// Pointers: an object made from a template holds only the attributes
+	// it overrides.
+	Name     *string    `xml:"name,attr"`
+	Class    *string    `xml:"class,attr"`
+	Type     *string    `xml:"type,attr"`
 	X        float32    `xml:"x,attr"`
 	Y        float32    `xml:"y,attr"`
-	Width    float32    `xml:"width,attr"`
-	Height   float32    `xml:"height,attr"`
-	Rotation float32    `xml:"rotation,attr"`
-	GID      uint32     `xml:"gid,attr"`
+	Width    *float32   `xml:"width,attr"`
+	Height   *float32   `xml:"height,attr"`
+	Rotation *float32   `xml:"rotation,attr"`
+	GID      *uint32    `xml:"gid,attr"`
 	Visible  *int       `xml:"visible,attr"`
 	Template string     `xml:"template,attr"`
 	Ellipse  *struct{}  `xml:"ellipse"`
@@ -226,6 +228,7 @@ func (ld *loader) decodeTMX(name string, b []byte) (*Map, error) {
 	if err := m.checkTilesets(); err != nil {
 		return nil, err
 	}
+	ld.m = m // templates map their GIDs to the map's tilesets
 	if m.Layers, err = ld.xmlLayers(name, x.Layers, m.Infinite); err != nil {
 		return nil, err
 	}
@@ -275,7 +278,10 @@ func tilesetFromXML(file string, x *xmlTileset) (*Tileset, error) {
 		}
 		if xt.ObjectGroup != nil {
 			for j := range xt.ObjectGroup.Objects {
-				o, err := objectFromXML(file, &xt.ObjectGroup.Objects[j])
+				o, _, err := objectFromXML(file, &xt.ObjectGroup.Objects[j])
+				if err == nil && o.Template != "" {
+					err = media.Detail(media.ErrUnsupported, "object %d: a template in a tile's collision shapes (want plain shapes)", o.ID)
+				}
 				if err != nil {
 					return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
 				}
@@ -340,8 +346,10 @@ func (ld *loader) xmlLayers(file string, xs []xmlLayer, infinite bool) ([]Layer,
 					l.Color, err = colorAttr("color", x.Color)
 				}
 				for j := 0; j < len(x.Objects) && err == nil; j++ {
-					var o Object
-					o, err = objectFromXML(file, &x.Objects[j])
+					o, set, e := objectFromXML(file, &x.Objects[j])
+					if err = e; err == nil {
+						o, err = ld.instance(file, o, set)
+					}
 					l.Objects = append(l.Objects, o)
 				}
 			case ImageLayer:
@@ -394,20 +402,35 @@ func (ld *loader) xmlTiles(l *Layer, x *xmlLayer, infinite bool) error {
 	return grid(l, x.Width, x.Height, &r, nil, ld.opts.maxTiles())
 }
 
-func objectFromXML(file string, x *xmlObject) (Object, error) {
-	o := Object{
-		ID: x.ID, Name: x.Name, Class: first(x.Class, x.Type), X: x.X, Y: x.Y,
-		Width: x.Width, Height: x.Height, Rotation: x.Rotation, GID: GID(x.GID), Visible: true,
+func objectFromXML(file string, x *xmlObject) (Object, objectSet, error) {
+	var o Object
+	var set objectSet
+	o.ID, o.X, o.Y, o.Template, o.Visible = x.ID, x.X, x.Y, x.Template, true
+	if x.Name != nil {
+		o.Name, set = *x.Name, set|setName
+	}
+	if x.Class != nil || x.Type != nil {
+		o.Class, set = first(deref(x.Class), deref(x.Type)), set|setClass
+	}
+	if x.Width != nil {
+		o.Width, set = *x.Width, set|setWidth
+	}
+	if x.Height != nil {
+		o.Height, set = *x.Height, set|setHeight
+	}
+	if x.Rotation != nil {
+		o.Rotation, set = *x.Rotation, set|setRotation
+	}
+	if x.GID != nil {
+		o.GID, set = GID(*x.GID), set|setGID
 	}
 	if x.Visible != nil {
-		o.Visible = *x.Visible != 0
-	}
-	if x.Template != "" {
-		return o, media.Detail(media.ErrUnsupported, "object %d comes from template %q: templates are not supported yet (detach the object from its template in Tiled)", x.ID, x.Template)
+		o.Visible, set = *x.Visible != 0, set|setVisible
 	}
 	var err error
+	set |= setShape
 	switch {
-	case x.GID != 0:
+	case o.GID != 0:
 		o.Shape = TileObject
 	case x.Point != nil:
 		o.Shape = Point
@@ -421,12 +444,21 @@ func objectFromXML(file string, x *xmlObject) (Object, error) {
 		o.Points, err = parsePoints(x.Polyline.Points)
 	case x.Text != nil:
 		o.Shape, o.Text = TextObject, x.Text.Text
+	default:
+		set &^= setShape
 	}
 	if err != nil {
-		return o, fmt.Errorf("object %d: %w", x.ID, err)
+		return o, set, fmt.Errorf("object %d: %w", x.ID, err)
 	}
 	o.Properties, err = xmlProperties(x.Properties, fmt.Sprintf("object %d", x.ID))
-	return o, err
+	return o, set, err
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // parsePoints reads "x,y x,y ...".
