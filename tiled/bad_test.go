@@ -145,11 +145,11 @@ func TestBadInput(t *testing.T) {
 				name = "maps/m.tmj"
 			}
 			fsys := fstest.MapFS{
-				name:         {Data: []byte(tt.file)},
-				"maps/t.tsx": {Data: []byte(tsx)},
+				name:            {Data: []byte(tt.file)},
+				"maps/t.tsx":    {Data: []byte(tsx)},
 				"maps/other.tx": {Data: []byte(`<template><tileset firstgid="1" source="x.tsx"/><object gid="2" width="8" height="8"/></template>`)},
 				"maps/empty.tx": {Data: []byte(`<template></template>`)},
-				"maps/t.tsj": {Data: []byte(`{"type":"tileset","name":"terrain","tilewidth":16,"tileheight":16,"tilecount":4,"columns":2,"image":"t.png"}`)},
+				"maps/t.tsj":    {Data: []byte(`{"type":"tileset","name":"terrain","tilewidth":16,"tileheight":16,"tilecount":4,"columns":2,"image":"t.png"}`)},
 			}
 			m, err := tiled.Load(fsys, name, tiled.Options{})
 			if err == nil {
