@@ -222,6 +222,9 @@ func SpawnMap(c *Commands, tm *TileMap, opts MapOptions) (MapStats, error) {
 		off := l.Offset.Add(opts.Offset)
 		switch l.Kind {
 		case tiled.TileLayer:
+			if len(l.Tiles) != l.Width*l.Height {
+				return st, fmt.Errorf("ecs: map %s: tile layer %q holds %d tiles, want width*height = %d*%d", m.Path, l.Name, len(l.Tiles), l.Width, l.Height)
+			}
 			for cy := 0; cy < l.Height; cy += size {
 				for cx := 0; cx < l.Width; cx += size {
 					ch := base

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/metronome-go/metronome/assets"
@@ -246,6 +247,13 @@ func TestSpawnMapErrors(t *testing.T) {
 	tm, _, _ := loadedMap(t, "own/csv.tmx")
 	if _, err := ecs.SpawnMap(newApp(t, ecs.Options{}).World().Commands(), tm, ecs.MapOptions{ChunkSize: 1000}); err == nil {
 		t.Error("ChunkSize 1000 accepted")
+	}
+	// A map made in code whose layer does not hold width*height tiles.
+	bad := *tm.Map
+	bad.Layers = []tiled.Layer{{Kind: tiled.TileLayer, Name: "short", Width: 3, Height: 3, Tiles: make([]tiled.GID, 8)}}
+	short, _, _ := mapOf(t, &bad)
+	if _, err := ecs.SpawnMap(newApp(t, ecs.Options{}).World().Commands(), short, ecs.MapOptions{}); err == nil || !strings.Contains(err.Error(), `tile layer "short" holds 8 tiles, want width*height = 3*3`) {
+		t.Errorf("short layer: %v", err)
 	}
 	// Not uploaded: the regions do not resolve yet.
 	lib, _ := assets.NewLibrary(assets.DefaultOptions())
