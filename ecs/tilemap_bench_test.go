@@ -2,17 +2,19 @@ package ecs_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/tiled"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // BenchmarkMapDraw measures preparing a frame that fills a 1280x720 view
 // with 16-pixel tiles (80x45 = 3,600), drawn as a tile layer (chunks of
 // prebuilt packets) and as the same number of sprite entities at the same
-// places with the same regions. Compare the two ns/op figures:
+// places with the same regions. Compare the two min-ns/tile figures:
 //
 //	go test ./ecs -run '^$' -bench MapDraw -benchtime 2s
 func BenchmarkMapDraw(b *testing.B) {
@@ -62,14 +64,24 @@ func BenchmarkMapDraw(b *testing.B) {
 			if got := len(frame.Passes[0].Packets); got != cols*rows {
 				b.Fatalf("%d packets, want %d", got, cols*rows)
 			}
+			best := time.Hour
 			b.ReportAllocs()
 			for b.Loop() {
 				frame.Reset()
+				start := timing.Now()
 				if err := a.PrepareFrame(fw); err != nil {
 					b.Fatal(err)
 				}
+				d, err := timing.Elapsed(start, timing.Now())
+				if err != nil {
+					b.Fatal(err)
+				}
+				best = min(best, d)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(cols*rows), "ns/tile")
+			// The fastest frame: the figure least disturbed by the other
+			// processes of a shared machine.
+			b.ReportMetric(float64(best.Nanoseconds())/(cols*rows), "min-ns/tile")
 		})
 	}
 }
