@@ -176,7 +176,9 @@ func LoadMap(lib *assets.Library, fsys fs.FS, name string, opts tiled.Options) (
 
 // NewTileMap places the images of m, a map already parsed (or made in
 // code), in lib, reading them from fsys, in the foreground. Errors are as
-// for [LoadMap].
+// for [LoadMap]. Images are PNG files with an alpha channel: Tiled's
+// transparent colour ([tiled.Image.Trans], from old tilesets) is not
+// applied.
 func NewTileMap(lib *assets.Library, fsys fs.FS, m *tiled.Map) (*TileMap, error) {
 	p, err := planMap(m)
 	if err != nil {
