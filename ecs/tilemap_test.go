@@ -1,0 +1,404 @@
+package ecs_test
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/ecstest"
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/rendertest"
+	"github.com/metronome-go/metronome/tiled"
+)
+
+// mapFS holds package tiled's test maps: own/ (written for its tests) and
+// tiled/ (saved by Tiled itself).
+var mapFS = os.DirFS("../tiled/testdata")
+
+// loadedMap loads a test map into a fresh library and uploads it.
+func loadedMap(t testing.TB, name string) (*ecs.TileMap, *assets.Library, *rendertest.Recorder) {
+	t.Helper()
+	lib, err := assets.NewLibrary(assets.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm, err := ecs.LoadMap(lib, mapFS, name, tiled.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := rendertest.NewRecorder(320, 240, 4096)
+	if err := lib.Upload(rec); err != nil {
+		t.Fatal(err)
+	}
+	return tm, lib, rec
+}
+
+func spawnMap(t testing.TB, a *ecs.App, tm *ecs.TileMap, opts ecs.MapOptions) ecs.MapStats {
+	t.Helper()
+	st, err := ecs.SpawnMap(a.World().Commands(), tm, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.World().Apply()
+	return st
+}
+
+func TestSpawnMap(t *testing.T) {
+	tm, lib, rec := loadedMap(t, "own/csv.tmx")
+	a := newApp(t, ecs.Options{Assets: lib})
+	maps := ecs.AddTileMaps(a)
+	if ecs.AddTileMaps(a) != maps {
+		t.Error("a second AddTileMaps made another resource")
+	}
+	st := spawnMap(t, a, tm, ecs.MapOptions{Layer: -10})
+	// ground: 9 tiles in one chunk; sky: 64 pixels of an 8-pixel image
+	// repeated along x; deco (hidden, in a group): 2 tiles. Seven objects,
+	// the coin with a sprite.
+	if st != (ecs.MapStats{Chunks: 3, Tiles: 9 + 8 + 2, Objects: 7}) {
+		t.Errorf("stats = %+v", st)
+	}
+	if err := a.Update(tick(1, 0)); err != nil {
+		t.Fatal(err)
+	}
+	f := prepareWith(t, a, rec)
+	ps := f.Passes[0].Packets
+	if len(ps) != 9+8+1 {
+		t.Fatalf("%d packets, want 9 tiles, 8 sky copies and the coin sprite", len(ps))
+	}
+	// Layers: ground -10, things -9 (the coin sprite), sky -8; the hidden
+	// deco chunk is not drawn.
+	for i, want := range []int16{-10, -10, -10, -10, -10, -10, -10, -10, -10, -9, -8} {
+		if ps[i].Layer != want {
+			t.Errorf("packet %d on layer %d, want %d", i, ps[i].Layer, want)
+		}
+	}
+	if s := maps.Stats(); s.Chunks != 2 || s.Culled != 1 || s.Tiles != 17 {
+		t.Errorf("draw stats %+v, want 2 chunks (1 hidden culled) and 17 tiles", s)
+	}
+	// ground row 0: GIDs 1 and 2 at (0, 0) and (16, 0); tile 1 (GID 2)
+	// is animated, on its first frame (tile 1) at game time zero.
+	ts := tm.Map.Tilesets[0]
+	want0 := region(t, lib, tm, ts, 0)
+	if ps[0].Transform.Position != geom.V(0, 0) || ps[0].Size != geom.V(16, 16) || ps[0].Source != want0.Source || ps[0].Tint != render2d.White {
+		t.Errorf("ground (0, 0) = %+v, want tile 0 at the origin", ps[0])
+	}
+	if ps[1].Transform.Position != geom.V(16, 0) || ps[1].Source != region(t, lib, tm, ts, 1).Source {
+		t.Errorf("ground (1, 0) = %+v, want tile 1 at (16, 0)", ps[1])
+	}
+	// GID 4 flipped horizontally at (1, 1): mirrored about its middle.
+	flip := ps[3]
+	if flip.Source != region(t, lib, tm, ts, 3).Source || flip.Transform.Scale != geom.V(-1, 1) ||
+		flip.Transform.Origin != geom.V(8, 8) || flip.Transform.Position != geom.V(24, 24) {
+		t.Errorf("flipped tile = %+v", flip.Transform)
+	}
+	// Half a second in, the animation (100 ms of tile 1, 200 ms of tile
+	// 3) is at 200 ms of its period: tile 3.
+	for n := uint64(2); n <= 26; n++ {
+		if err := a.Update(tick(n, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f = prepareWith(t, a, rec)
+	if got := f.Passes[0].Packets[1].Source; got != region(t, lib, tm, ts, 3).Source {
+		t.Errorf("animated tile at 500 ms shows %v, want tile 3's %v", got, region(t, lib, tm, ts, 3).Source)
+	}
+
+	objs := map[string]ecs.MapObject{}
+	q := ecs.NewFilter2[ecs.Transform, ecs.MapObject](a.World()).Query()
+	for q.Next() {
+		tr, o := q.Get()
+		objs[o.Name] = *o
+		if o.Name == "zone" && (tr.Position != geom.V(0, 0) || tr.Rotation < 0.26 || tr.Rotation > 0.27) {
+			t.Errorf("zone transform %+v, want at the origin turned 15 degrees", tr)
+		}
+	}
+	if len(objs) != 7 || objs["zone"].Properties.String("a_string") != "hello" || objs["zone"].Class != "trigger" ||
+		objs["rock"].Shape != tiled.Polygon || len(objs["rock"].Points) != 3 || objs["coin"].GID.ID() != 2 {
+		t.Errorf("objects = %+v", objs)
+	}
+	if r := objs["pond"]; r.Bounds() != geom.R(16, 16, 24, 12) {
+		t.Errorf("pond bounds %v", r.Bounds())
+	}
+	rects, ok := tm.SolidRects("ground", "solid")
+	if !ok || !slices.Equal(rects, []geom.Rect{geom.R(0, 0, 16, 32), geom.R(48, 16, 16, 16), geom.R(0, 32, 64, 16)}) {
+		t.Errorf("SolidRects = %v, %v", rects, ok)
+	}
+	if _, ok := tm.SolidRects("nope", "solid"); ok {
+		t.Error("SolidRects found a layer named nope")
+	}
+}
+
+func region(t testing.TB, lib *assets.Library, tm *ecs.TileMap, ts *tiled.Tileset, id int) assets.Region {
+	t.Helper()
+	r, err := tm.Region(tiled.GID(ts.FirstGID + uint32(id)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestMapCulling draws a map of 64x64 tiles in chunks of 16 through a
+// camera that sees a corner of it.
+func TestMapCulling(t *testing.T) {
+	m := &tiled.Map{Path: "big", Width: 64, Height: 64, TileWidth: 16, TileHeight: 16,
+		Tilesets: []*tiled.Tileset{{FirstGID: 1, Name: "t", TileWidth: 16, TileHeight: 16, TileCount: 4, Columns: 2, Image: tiled.Image{Source: "own/terrain.png"}}}}
+	l := tiled.Layer{Kind: tiled.TileLayer, Name: "floor", Width: 64, Height: 64, Visible: true, Opacity: 1, Tint: render2d.White, Parallax: geom.V(1, 1)}
+	l.Tiles = make([]tiled.GID, 64*64)
+	for i := range l.Tiles {
+		l.Tiles[i] = tiled.GID(1 + i%4)
+	}
+	m.Layers = []tiled.Layer{l}
+	tm, lib, rec := mapOf(t, m)
+	a := newApp(t, ecs.Options{Assets: lib})
+	maps := ecs.AddTileMaps(a)
+	if st := spawnMap(t, a, tm, ecs.MapOptions{}); st.Chunks != 16 || st.Tiles != 4096 {
+		t.Fatalf("stats %+v, want 16 chunks of 256 tiles", st)
+	}
+	cam := a.World().Commands().Spawn()
+	ecs.With(cam, ecs.At(0, 0))
+	ecs.With(cam, ecs.Camera{Viewport: geom.R(0, 0, 320, 240)})
+	a.World().Apply()
+	if err := a.Update(tick(1, 0)); err != nil {
+		t.Fatal(err)
+	}
+	f := prepareWith(t, a, rec)
+	// 320x240 from the origin touches chunks (0..1) x (0..0): 256 pixels
+	// a chunk, so two chunks across and one down.
+	if s := maps.Stats(); s.Chunks != 2 || s.Culled != 14 || len(f.Passes[0].Packets) != 512 {
+		t.Errorf("stats %+v with %d packets, want 2 chunks drawn of 16", s, len(f.Passes[0].Packets))
+	}
+}
+
+// mapOf loads the images of a map made in code.
+func mapOf(t testing.TB, m *tiled.Map) (*ecs.TileMap, *assets.Library, *rendertest.Recorder) {
+	t.Helper()
+	lib, err := assets.NewLibrary(assets.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm, err := ecs.NewTileMap(lib, mapFS, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := rendertest.NewRecorder(320, 240, 4096)
+	if err := lib.Upload(rec); err != nil {
+		t.Fatal(err)
+	}
+	return tm, lib, rec
+}
+
+// TestMapParallax loads Tiled's forest example, whose background object
+// layers scroll at 0.12, 0.25 and 0.5 of the camera, and checks where
+// its free tiles are drawn as the camera moves.
+func TestMapParallax(t *testing.T) {
+	tm, lib, rec := loadedMap(t, "tiled/forest/forest.tmx")
+	a := newApp(t, ecs.Options{Assets: lib})
+	ecs.AddTileMaps(a)
+	st := spawnMap(t, a, tm, ecs.MapOptions{})
+	// bg0, bg1, bg2: four tile objects each, drawn as chunks; the
+	// platforms: 22 tiles in chunks of 16x16 (two across); the squirrel
+	// is an entity with a sprite.
+	if st.Objects != 13 || st.Tiles != 12+22 {
+		t.Errorf("stats %+v", st)
+	}
+	cam := a.World().Commands().Spawn()
+	ecs.With(cam, ecs.At(320+100, 128))
+	ecs.With(cam, ecs.Camera{Anchor: geom.V(0.5, 0.5), Viewport: geom.R(0, 0, 640, 256)})
+	a.World().Apply()
+	if err := a.Update(tick(1, 0)); err != nil {
+		t.Fatal(err)
+	}
+	f := prepareWith(t, a, rec)
+	// bg0's second object (x 160, anchored bottom-left at y 176, 160x208)
+	// has its middle at (240, 72); at parallax 0.12 with the camera 100
+	// pixels right of the parallax origin it moves 88 pixels right.
+	var found bool
+	for _, p := range f.Passes[0].Packets {
+		if p.Layer == 0 && p.Transform.Position == geom.V(240+88, 72) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("bg0's second tile not at (328, 72): %+v", f.Passes[0].Packets)
+	}
+	// The squirrel (an animated tile object) is a sprite entity.
+	q := ecs.NewFilter3[ecs.Transform, ecs.Sprite, ecs.MapObject](a.World()).Query()
+	n := 0
+	for q.Next() {
+		tr, s, o := q.Get()
+		n++
+		if o.GID != 14 || s.Size != geom.V(25, 25) || tr.Position != geom.V(192+12.5, 160-12.5) {
+			t.Errorf("squirrel %+v %+v %+v", tr, s, o)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d sprite objects, want 1", n)
+	}
+}
+
+func TestSpawnMapErrors(t *testing.T) {
+	tm, _, _ := loadedMap(t, "own/csv.tmx")
+	if _, err := ecs.SpawnMap(newApp(t, ecs.Options{}).World().Commands(), tm, ecs.MapOptions{ChunkSize: 1000}); err == nil {
+		t.Error("ChunkSize 1000 accepted")
+	}
+	// A map made in code whose layer does not hold width*height tiles.
+	bad := *tm.Map
+	bad.Layers = []tiled.Layer{{Kind: tiled.TileLayer, Name: "short", Width: 3, Height: 3, Tiles: make([]tiled.GID, 8)}}
+	short, _, _ := mapOf(t, &bad)
+	if _, err := ecs.SpawnMap(newApp(t, ecs.Options{}).World().Commands(), short, ecs.MapOptions{}); err == nil || !strings.Contains(err.Error(), `tile layer "short" holds 8 tiles, want width*height = 3*3`) {
+		t.Errorf("short layer: %v", err)
+	}
+	// Not uploaded: the regions do not resolve yet.
+	lib, _ := assets.NewLibrary(assets.DefaultOptions())
+	tm, err := ecs.LoadMap(lib, mapFS, "own/csv.tmx", tiled.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newApp(t, ecs.Options{})
+	if _, err := ecs.SpawnMap(a.World().Commands(), tm, ecs.MapOptions{}); !errors.Is(err, assets.ErrPending) {
+		t.Errorf("spawn before upload: %v, want assets.ErrPending", err)
+	}
+	if n := a.World().Commands().Len(); n != 0 {
+		t.Errorf("a failed spawn queued %d commands", n)
+	}
+	if _, err := ecs.LoadMap(lib, mapFS, "own/zstd.tmx", tiled.Options{}); err == nil {
+		t.Error("zstd map loaded")
+	}
+	if _, err := ecs.LoadMap(lib, fs.FS(os.DirFS("/nonexistent")), "x.tmx", tiled.Options{}); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing map: %v", err)
+	}
+}
+
+// queueExec is an assets.Executor run by hand on the test goroutine:
+// pump runs every queued job, graphics call and post.
+type queueExec struct {
+	jobs  []func(context.Context)
+	gfx   []func(assets.Uploader)
+	posts []func()
+}
+
+func (e *queueExec) Go(job func(context.Context)) error      { e.jobs = append(e.jobs, job); return nil }
+func (e *queueExec) Post(fn func()) error                    { e.posts = append(e.posts, fn); return nil }
+func (e *queueExec) Graphics(fn func(assets.Uploader)) error { e.gfx = append(e.gfx, fn); return nil }
+
+func (e *queueExec) pump(u assets.Uploader) int {
+	n := 0
+	for len(e.jobs)+len(e.gfx)+len(e.posts) > 0 {
+		jobs, gfx, posts := e.jobs, e.gfx, e.posts
+		e.jobs, e.gfx, e.posts = nil, nil, nil
+		for _, j := range jobs {
+			j(context.Background())
+		}
+		for _, g := range gfx {
+			g(u)
+		}
+		for _, p := range posts {
+			p()
+		}
+		n += len(jobs) + len(gfx) + len(posts)
+	}
+	return n
+}
+
+func TestMapLoadInBackground(t *testing.T) {
+	lib, _ := assets.NewLibrary(assets.DefaultOptions())
+	rec := rendertest.NewRecorder(320, 240, 4096)
+	exec := &queueExec{}
+	ld, err := ecs.StartMapLoad(lib, exec, mapFS, "tiled/forest/forest.tmx", tiled.Options{}, assets.LoadOptions{Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, n := ld.Progress(); d != 0 || n != 1 || ld.Done() {
+		t.Errorf("before any work: progress %d/%d, done %v", d, n, ld.Done())
+	}
+	if _, err := ld.Result(); err == nil {
+		t.Error("Result before Done gave no error")
+	}
+	var seen [][2]int
+	for !ld.Done() {
+		if exec.pump(rec) == 0 {
+			t.Fatal("the load stalled: nothing queued and not done")
+		}
+		d, n := ld.Progress()
+		seen = append(seen, [2]int{d, n})
+	}
+	if ld.Err() != nil {
+		t.Fatal(ld.Err())
+	}
+	// The map and one sheet of named regions (squirrel.png).
+	if last := seen[len(seen)-1]; last != [2]int{2, 2} {
+		t.Errorf("progress seen %v, want to end at 2/2", seen)
+	}
+	tm, err := ld.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newApp(t, ecs.Options{Assets: lib})
+	if st := spawnMap(t, a, tm, ecs.MapOptions{}); st.Tiles != 34 || st.Objects != 13 {
+		t.Errorf("spawned %+v", st)
+	}
+
+	// A map that fails to parse fails the load, with the parser's error.
+	ld, err = ecs.StartMapLoad(lib, exec, mapFS, "own/zstd.tmx", tiled.Options{}, assets.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec.pump(rec)
+	if !ld.Done() || ld.Err() == nil {
+		t.Errorf("zstd map: done %v err %v", ld.Done(), ld.Err())
+	}
+	// Canceled before the parse is delivered.
+	ld, _ = ecs.StartMapLoad(lib, exec, mapFS, "own/csv.tmx", tiled.Options{}, assets.LoadOptions{})
+	ld.Cancel()
+	exec.pump(rec)
+	if !errors.Is(ld.Err(), assets.ErrCanceled) {
+		t.Errorf("canceled load: %v", ld.Err())
+	}
+}
+
+// TestMapTravels: a spawned map is state a snapshot carries whole, so a
+// peer that rejoins from a snapshot has the objects (hashed, with their
+// properties) and draws the same chunks, animations included.
+func TestMapTravels(t *testing.T) {
+	tm, lib, rec := loadedMap(t, "own/csv.tmx")
+	a := newApp(t, ecs.Options{Assets: lib})
+	ecs.AddTileMaps(a)
+	spawnMap(t, a, tm, ecs.MapOptions{})
+	b := newApp(t, ecs.Options{Assets: lib})
+	ecs.AddTileMaps(b)
+	ecs.NewMap[ecs.MapObject](b.World()) // the receiver knows the game's types
+	ecs.NewMap[ecs.Transform](b.World())
+	ecs.NewMap[ecs.Sprite](b.World())
+	ecstest.Travel(t, a, b)
+	for _, app := range []*ecs.App{a, b} {
+		for n := uint64(1); n <= 8; n++ { // 160 ms: the animated tile is on tile 3
+			if err := app.Update(tick(n, 0)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	fa, fb := prepareWith(t, a, rec), prepareWith(t, b, rec)
+	if !slices.Equal(fa.Passes[0].Packets, fb.Passes[0].Packets) || len(fa.Passes[0].Packets) != 18 {
+		t.Errorf("the receiver draws %d packets, the sender %d; want the same 18", len(fb.Passes[0].Packets), len(fa.Passes[0].Packets))
+	}
+	q := ecs.NewFilter1[ecs.MapObject](b.World()).Query()
+	found := false
+	for q.Next() {
+		if o := q.Get(); o.Name == "zone" {
+			found = true
+			if loot, _ := o.Properties.Get("h_class"); loot == nil || loot.Members.String("coins") != "3" {
+				t.Errorf("zone's class property arrived as %+v", loot)
+			}
+		}
+	}
+	if !found {
+		t.Error("the zone object did not arrive")
+	}
+}

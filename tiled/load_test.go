@@ -1,0 +1,263 @@
+package tiled_test
+
+import (
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/tiled"
+)
+
+var testFS = os.DirFS("testdata")
+
+// wantGround is the ground layer of every map in testdata/own, whatever
+// its encoding: tile 4 is flipped horizontally.
+var wantGround = []tiled.GID{1, 2, 0, 0, 3, 4 | tiled.FlipHorizontal, 0, 1, 1, 1, 1, 1}
+
+// TestEncodings loads the same small map written in every encoding of
+// both formats and checks that each gives the same model.
+func TestEncodings(t *testing.T) {
+	for _, name := range []string{
+		"own/csv.tmx", "own/base64.tmx", "own/zlib.tmx", "own/gzip.tmx", "own/xml.tmx", "own/embedded.tmx",
+		"own/array.tmj", "own/base64.tmj", "own/zlib.tmj", "own/gzip.tmj",
+	} {
+		t.Run(name, func(t *testing.T) {
+			m, err := tiled.Load(testFS, name, tiled.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkOwnMap(t, m)
+		})
+	}
+}
+
+func checkOwnMap(t *testing.T, m *tiled.Map) {
+	t.Helper()
+	if m.Width != 4 || m.Height != 3 || m.TileWidth != 16 || m.TileHeight != 16 || m.Infinite {
+		t.Errorf("map %dx%d of %dx%d infinite=%v, want 4x3 of 16x16, finite", m.Width, m.Height, m.TileWidth, m.TileHeight, m.Infinite)
+	}
+	if m.Class != "level" || m.ParallaxOrigin != geom.V(8, 4) || m.BackgroundColor != render2d.RGBA8(0x10, 0x20, 0x30, 255) {
+		t.Errorf("class %q, parallax origin %v, background %v", m.Class, m.ParallaxOrigin, m.BackgroundColor)
+	}
+	if got := m.Properties.String("music"); got != "song.ogg" {
+		t.Errorf("map property music = %q, want song.ogg", got)
+	}
+	if len(m.Tilesets) != 1 {
+		t.Fatalf("%d tilesets, want 1", len(m.Tilesets))
+	}
+	ts := m.Tilesets[0]
+	if ts.FirstGID != 1 || ts.Name != "terrain" || ts.TileCount != 4 || ts.Columns != 2 || ts.Image.Source != "own/terrain.png" {
+		t.Errorf("tileset %+v", ts)
+	}
+	if tile := ts.Tile(1); tile == nil || !slices.Equal(tile.Animation, []tiled.Frame{{TileID: 1, Duration: 100 * time.Millisecond}, {TileID: 3, Duration: 200 * time.Millisecond}}) {
+		t.Errorf("tile 1 animation = %+v", tile)
+	}
+	if tile := ts.Tile(2); tile == nil || !tile.Properties.Bool("solid") || len(tile.Objects) != 1 || tile.Objects[0].Bounds() != geom.R(0, 8, 16, 8) {
+		t.Errorf("tile 2 = %+v, want solid with one 16x8 collision box", tile)
+	}
+	if img, r := ts.TileImage(3); img.Source != "own/terrain.png" || r != geom.R(16, 16, 16, 16) {
+		t.Errorf("TileImage(3) = %v %v, want own/terrain.png (16,16,16,16)", img.Source, r)
+	}
+	if len(m.Layers) != 4 {
+		t.Fatalf("%d layers, want 4", len(m.Layers))
+	}
+	g := &m.Layers[0]
+	if g.Kind != tiled.TileLayer || g.Name != "ground" || g.Width != 4 || g.Height != 3 || !slices.Equal(g.Tiles, wantGround) {
+		t.Errorf("ground = %v %q %dx%d %v, want tile layer 4x3 %v", g.Kind, g.Name, g.Width, g.Height, g.Tiles, wantGround)
+	}
+	if g.At(1, 1) != 4|tiled.FlipHorizontal || !g.At(1, 1).FlippedH() || g.At(1, 1).ID() != 4 || g.At(-1, 0) != 0 {
+		t.Errorf("ground.At(1, 1) = %#x", uint32(g.At(1, 1)))
+	}
+	if z, ok := g.Properties.Int("z"); !ok || z != 1 || g.Opacity != 1 || !g.Visible || g.Parallax != geom.V(1, 1) || g.Tint != render2d.White {
+		t.Errorf("ground defaults: z=%d opacity %v visible %v parallax %v tint %v", z, g.Opacity, g.Visible, g.Parallax, g.Tint)
+	}
+	checkObjects(t, &m.Layers[1])
+	sky := &m.Layers[2]
+	if sky.Kind != tiled.ImageLayer || sky.Image.Source != "own/sky.png" || sky.Image.Width != 8 || sky.Offset != geom.V(2, 3) || !sky.RepeatX || sky.RepeatY {
+		t.Errorf("sky = %+v", sky)
+	}
+	front := &m.Layers[3]
+	if front.Kind != tiled.GroupLayer || front.Opacity != 0.5 || front.Tint != render2d.RGBA8(255, 128, 0, 255) || front.Parallax != geom.V(0.5, 0.25) || len(front.Layers) != 1 {
+		t.Fatalf("front = %+v", front)
+	}
+	deco := &front.Layers[0]
+	if deco.Visible || !deco.Locked || deco.Offset != geom.V(1, -2) || deco.At(1, 1) != 2 || deco.At(2, 1) != 2 || deco.At(0, 0) != 0 {
+		t.Errorf("deco = %+v", deco)
+	}
+}
+
+func checkObjects(t *testing.T, l *tiled.Layer) {
+	t.Helper()
+	if l.Kind != tiled.ObjectLayer || l.Name != "things" || l.Color != render2d.RGBA8(0, 255, 0, 255) || len(l.Objects) != 7 {
+		t.Fatalf("objects layer = %v %q %v with %d objects", l.Kind, l.Name, l.Color, len(l.Objects))
+	}
+	shapes := []tiled.ObjectShape{tiled.Point, tiled.Rectangle, tiled.Ellipse, tiled.Polygon, tiled.Polyline, tiled.TileObject, tiled.TextObject}
+	for i, o := range l.Objects {
+		if o.Shape != shapes[i] || o.ID != i+1 {
+			t.Errorf("object %d: id %d shape %v, want id %d shape %v", i, o.ID, o.Shape, i+1, shapes[i])
+		}
+	}
+	o := l.Objects
+	if o[0].Name != "spawn" || o[0].Class != "start" || o[0].X != 8 || o[0].Y != 24 {
+		t.Errorf("spawn = %+v", o[0])
+	}
+	if o[1].Class != "trigger" || o[1].Rotation != 15 || o[1].Bounds() != geom.R(0, 0, 32, 16) {
+		t.Errorf("zone = %+v", o[1])
+	}
+	ps := o[1].Properties
+	want := []struct {
+		name  string
+		typ   tiled.PropertyType
+		value string
+	}{
+		{"a_string", tiled.StringProperty, "hello"},
+		{"b_int", tiled.IntProperty, "-7"},
+		{"c_float", tiled.FloatProperty, "2.5"},
+		{"d_bool", tiled.BoolProperty, "true"},
+		{"e_color", tiled.ColorProperty, "#80ff0000"},
+		{"f_file", tiled.FileProperty, "../sky.png"},
+		{"g_object", tiled.ObjectProperty, "1"},
+		{"h_class", tiled.ClassProperty, ""},
+		{"i_multiline", tiled.StringProperty, "line one\nline two"},
+	}
+	if len(ps) != len(want) {
+		t.Fatalf("zone has %d properties, want %d", len(ps), len(want))
+	}
+	for i, w := range want {
+		if p := ps[i]; p.Name != w.name || p.Type != w.typ || p.Value != w.value {
+			t.Errorf("property %d = %q %v %q, want %q %v %q", i, p.Name, p.Type, p.Value, w.name, w.typ, w.value)
+		}
+	}
+	if n, ok := ps.Int("b_int"); !ok || n != -7 {
+		t.Errorf("Int(b_int) = %d, %v", n, ok)
+	}
+	if f, ok := ps.Float("c_float"); !ok || f != 2.5 {
+		t.Errorf("Float(c_float) = %v, %v", f, ok)
+	}
+	if c, ok := ps.Color("e_color"); !ok || c != render2d.RGBA8(255, 0, 0, 128) {
+		t.Errorf("Color(e_color) = %v, %v", c, ok)
+	}
+	loot, _ := ps.Get("h_class")
+	if loot.CustomType != "Loot" || len(loot.Members) != 2 || loot.Members.String("coins") != "3" || loot.Members[0].Type != tiled.IntProperty || loot.Members.Bool("rare") {
+		t.Errorf("h_class = %+v", loot)
+	}
+	if o[2].Bounds() != geom.R(16, 16, 24, 12) {
+		t.Errorf("pond bounds = %v", o[2].Bounds())
+	}
+	if !slices.Equal(o[3].Points, []geom.Vec2{{X: 0, Y: 0}, {X: 8, Y: 0}, {X: 4, Y: 6}}) || o[3].Bounds() != geom.R(40, 8, 8, 6) {
+		t.Errorf("rock = %v, bounds %v", o[3].Points, o[3].Bounds())
+	}
+	if o[4].Visible || len(o[4].Points) != 3 || o[4].Bounds() != geom.R(0, 36, 32, 4) {
+		t.Errorf("path = %+v, bounds %v", o[4], o[4].Bounds())
+	}
+	if o[5].GID.ID() != 2 || !o[5].GID.FlippedV() || o[5].Bounds() != geom.R(48, 16, 16, 16) {
+		t.Errorf("coin gid %#x bounds %v", uint32(o[5].GID), o[5].Bounds())
+	}
+	if o[6].Text != "Hello" {
+		t.Errorf("sign text = %q", o[6].Text)
+	}
+}
+
+func TestInfinite(t *testing.T) {
+	for _, name := range []string{"own/infinite.tmx", "own/infinite.tmj"} {
+		t.Run(name, func(t *testing.T) {
+			m, err := tiled.Load(testFS, name, tiled.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := &m.Layers[0]
+			if !m.Infinite || l.X != -2 || l.Y != -2 || l.Width != 6 || l.Height != 4 {
+				t.Fatalf("infinite %v, grid at (%d, %d) of %dx%d, want at (-2, -2) of 6x4", m.Infinite, l.X, l.Y, l.Width, l.Height)
+			}
+			cells := map[[2]int]tiled.GID{{-2, -2}: 1, {-1, -1}: 3, {2, 0}: 2, {3, 0}: 2, {2, 1}: 2, {3, 1}: 2}
+			n := 0
+			for y := -3; y < 4; y++ {
+				for x := -3; x < 5; x++ {
+					if got := l.At(x, y); got != cells[[2]int{x, y}] {
+						t.Errorf("At(%d, %d) = %d, want %d", x, y, got, cells[[2]int{x, y}])
+					}
+					if l.At(x, y) != 0 {
+						n++
+					}
+				}
+			}
+			if n != len(cells) {
+				t.Errorf("%d tiles, want %d", n, len(cells))
+			}
+		})
+	}
+}
+
+// TestTiledExamples reads maps written by Tiled itself (the forest and
+// sticker-knight examples of the Tiled repository; see testdata/README).
+func TestTiledExamples(t *testing.T) {
+	m, err := tiled.Load(testFS, "tiled/forest/forest.tmx", tiled.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Width != 40 || m.Height != 16 || m.TileWidth != 16 || m.ParallaxOrigin != geom.V(320, 128) || len(m.Layers) != 5 {
+		t.Fatalf("forest: %dx%d of %d, origin %v, %d layers", m.Width, m.Height, m.TileWidth, m.ParallaxOrigin, len(m.Layers))
+	}
+	ts := m.Tilesets[0]
+	if ts.Source != "tiled/forest/forest.tsx" || ts.Columns != 0 || ts.TileCount != 7 || len(ts.Tiles) != 7 {
+		t.Fatalf("forest tileset %+v", ts)
+	}
+	img, r := ts.TileImage(13)
+	if img.Source != "tiled/forest/squirrel.png" || img.Width != 1024 || r != geom.R(116, 824, 25, 25) {
+		t.Errorf("tile 13 = %v %v", img, r)
+	}
+	if a := ts.Tile(13).Animation; len(a) != 2 || a[1] != (tiled.Frame{TileID: 11, Duration: 150 * time.Millisecond}) {
+		t.Errorf("tile 13 animation %v", a)
+	}
+	bg0 := &m.Layers[0]
+	if bg0.Kind != tiled.ObjectLayer || bg0.Parallax != geom.V(0.12, 0.12) || len(bg0.Objects) != 4 || bg0.Objects[1].GID != 7 || bg0.Objects[1].Bounds() != geom.R(160, -32, 160, 208) {
+		t.Errorf("bg0 = %+v", bg0)
+	}
+	plat := &m.Layers[3]
+	count := 0
+	for _, g := range plat.Tiles {
+		if g == 1 {
+			count++
+		}
+	}
+	if plat.Name != "platforms" || plat.Width != 40 || plat.Height != 16 || plat.At(23, 6) != 1 || plat.At(22, 6) != 0 || count != 22 {
+		t.Errorf("platforms: %q %dx%d, At(23,6)=%d, %d tiles of GID 1, want 22", plat.Name, plat.Width, plat.Height, plat.At(23, 6), count)
+	}
+	if ch := &m.Layers[4]; ch.Objects[0].GID != 14 || ch.Objects[0].Shape != tiled.TileObject {
+		t.Errorf("characters %+v", ch.Objects)
+	}
+
+	m, err = tiled.Load(testFS, "tiled/sticker-knight/title.json", tiled.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Width != 38 || m.Height != 26 || m.BackgroundColor != render2d.RGBA8(0x3b, 0x97, 0xd3, 255) || len(m.Tilesets) != 1 {
+		t.Fatalf("title: %dx%d background %v", m.Width, m.Height, m.BackgroundColor)
+	}
+	ts = m.Tilesets[0]
+	if ts.Source != "" || ts.Name != "ui" || ts.Tile(7) == nil || ts.Tile(4) != nil {
+		t.Errorf("title tileset %+v", ts)
+	}
+	if img, r := ts.TileImage(7); img.Source != "tiled/sticker-knight/cloud.png" || r != geom.R(0, 0, 384, 128) {
+		t.Errorf("title tile 7 = %v %v", img, r)
+	}
+	near := &m.Layers[0]
+	if near.Name != "background-near" || near.Objects[0].Name != "ground" || near.Objects[0].GID != 7 || near.Objects[0].X != -256 {
+		t.Errorf("background-near = %+v", near.Objects[0])
+	}
+}
+
+func TestLoadTileset(t *testing.T) {
+	for _, name := range []string{"own/terrain.tsx", "own/terrain.tsj"} {
+		ts, err := tiled.LoadTileset(testFS, name, tiled.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ts.Source != name || ts.TileWidth != 16 || !ts.Tile(0).Properties.Bool("solid") || ts.Tile(3) != nil {
+			t.Errorf("%s: %+v", name, ts)
+		}
+	}
+}

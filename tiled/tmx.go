@@ -1,0 +1,618 @@
+package tiled
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/xml"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/media"
+	"github.com/metronome-go/metronome/render2d"
+)
+
+// The .tmx and .tsx forms, as encoding/xml reads them. Attributes whose
+// absence means something other than zero are pointers.
+
+type xmlMap struct {
+	XMLName         xml.Name     `xml:"map"`
+	Class           string       `xml:"class,attr"`
+	Type            string       `xml:"type,attr"` // class before Tiled 1.9
+	Orientation     string       `xml:"orientation,attr"`
+	RenderOrder     string       `xml:"renderorder,attr"`
+	Width           int          `xml:"width,attr"`
+	Height          int          `xml:"height,attr"`
+	TileWidth       int          `xml:"tilewidth,attr"`
+	TileHeight      int          `xml:"tileheight,attr"`
+	Infinite        int          `xml:"infinite,attr"`
+	ParallaxOriginX float32      `xml:"parallaxoriginx,attr"`
+	ParallaxOriginY float32      `xml:"parallaxoriginy,attr"`
+	BackgroundColor string       `xml:"backgroundcolor,attr"`
+	Properties      xmlProps     `xml:"properties"`
+	Tilesets        []xmlTileset `xml:"tileset"`
+	Layers          []xmlLayer   `xml:",any"`
+}
+
+type xmlProps struct {
+	List []xmlProp `xml:"property"`
+}
+
+type xmlProp struct {
+	Name         string    `xml:"name,attr"`
+	Type         string    `xml:"type,attr"`
+	PropertyType string    `xml:"propertytype,attr"`
+	Value        *string   `xml:"value,attr"`
+	Text         string    `xml:",chardata"` // multi-line strings
+	Members      *xmlProps `xml:"properties"`
+}
+
+type xmlTileset struct {
+	FirstGID        uint32 `xml:"firstgid,attr"`
+	Source          string `xml:"source,attr"`
+	Name            string `xml:"name,attr"`
+	Class           string `xml:"class,attr"`
+	TileWidth       int    `xml:"tilewidth,attr"`
+	TileHeight      int    `xml:"tileheight,attr"`
+	Spacing         int    `xml:"spacing,attr"`
+	Margin          int    `xml:"margin,attr"`
+	TileCount       int    `xml:"tilecount,attr"`
+	Columns         int    `xml:"columns,attr"`
+	ObjectAlignment string `xml:"objectalignment,attr"`
+	TileOffset      struct {
+		X float32 `xml:"x,attr"`
+		Y float32 `xml:"y,attr"`
+	} `xml:"tileoffset"`
+	Image      *xmlImage `xml:"image"`
+	Tiles      []xmlTile `xml:"tile"`
+	Properties xmlProps  `xml:"properties"`
+}
+
+type xmlImage struct {
+	Source string `xml:"source,attr"`
+	Trans  string `xml:"trans,attr"`
+	Width  int    `xml:"width,attr"`
+	Height int    `xml:"height,attr"`
+}
+
+type xmlTile struct {
+	ID          int       `xml:"id,attr"`
+	Class       string    `xml:"class,attr"`
+	Type        string    `xml:"type,attr"`
+	Probability *float32  `xml:"probability,attr"`
+	X           float32   `xml:"x,attr"`
+	Y           float32   `xml:"y,attr"`
+	Width       float32   `xml:"width,attr"`
+	Height      float32   `xml:"height,attr"`
+	Image       *xmlImage `xml:"image"`
+	Animation   struct {
+		Frames []struct {
+			TileID   int `xml:"tileid,attr"`
+			Duration int `xml:"duration,attr"`
+		} `xml:"frame"`
+	} `xml:"animation"`
+	ObjectGroup *struct {
+		Objects []xmlObject `xml:"object"`
+	} `xml:"objectgroup"`
+	Properties xmlProps `xml:"properties"`
+}
+
+// xmlLayer is any of the four layer elements; XMLName says which.
+type xmlLayer struct {
+	XMLName    xml.Name
+	ID         int      `xml:"id,attr"`
+	Name       string   `xml:"name,attr"`
+	Class      string   `xml:"class,attr"`
+	Visible    *int     `xml:"visible,attr"`
+	Locked     int      `xml:"locked,attr"`
+	Opacity    *float32 `xml:"opacity,attr"`
+	TintColor  string   `xml:"tintcolor,attr"`
+	OffsetX    float32  `xml:"offsetx,attr"`
+	OffsetY    float32  `xml:"offsety,attr"`
+	ParallaxX  *float32 `xml:"parallaxx,attr"`
+	ParallaxY  *float32 `xml:"parallaxy,attr"`
+	Width      int      `xml:"width,attr"`
+	Height     int      `xml:"height,attr"`
+	Properties xmlProps `xml:"properties"`
+	// tile layers
+	Data *xmlData `xml:"data"`
+	// object layers
+	DrawOrder string      `xml:"draworder,attr"`
+	Color     string      `xml:"color,attr"`
+	Objects   []xmlObject `xml:"object"`
+	// image layers
+	Image   *xmlImage `xml:"image"`
+	RepeatX int       `xml:"repeatx,attr"`
+	RepeatY int       `xml:"repeaty,attr"`
+	// groups
+	Layers []xmlLayer `xml:",any"`
+}
+
+type xmlData struct {
+	Encoding    string       `xml:"encoding,attr"`
+	Compression string       `xml:"compression,attr"`
+	Text        string       `xml:",chardata"`
+	Tiles       []xmlTileGID `xml:"tile"`
+	Chunks      []struct {
+		X      int          `xml:"x,attr"`
+		Y      int          `xml:"y,attr"`
+		Width  int          `xml:"width,attr"`
+		Height int          `xml:"height,attr"`
+		Text   string       `xml:",chardata"`
+		Tiles  []xmlTileGID `xml:"tile"`
+	} `xml:"chunk"`
+}
+
+type xmlTileGID struct {
+	GID uint32 `xml:"gid,attr"`
+}
+
+type xmlObject struct {
+	ID int `xml:"id,attr"`
+	// Pointers: an object made from a template holds only the attributes
+	// it overrides.
+	Name     *string    `xml:"name,attr"`
+	Class    *string    `xml:"class,attr"`
+	Type     *string    `xml:"type,attr"`
+	X        float32    `xml:"x,attr"`
+	Y        float32    `xml:"y,attr"`
+	Width    *float32   `xml:"width,attr"`
+	Height   *float32   `xml:"height,attr"`
+	Rotation *float32   `xml:"rotation,attr"`
+	GID      *uint32    `xml:"gid,attr"`
+	Visible  *int       `xml:"visible,attr"`
+	Template string     `xml:"template,attr"`
+	Ellipse  *struct{}  `xml:"ellipse"`
+	Point    *struct{}  `xml:"point"`
+	Polygon  *xmlPoints `xml:"polygon"`
+	Polyline *xmlPoints `xml:"polyline"`
+	Text     *struct {
+		Text string `xml:",chardata"`
+	} `xml:"text"`
+	Properties xmlProps `xml:"properties"`
+}
+
+type xmlPoints struct {
+	Points string `xml:"points,attr"`
+}
+
+func xmlErr(kind string, err error) error {
+	return media.Detail(media.ErrCorrupt, "not a well-formed %s: %v", kind, err)
+}
+
+func (ld *loader) decodeTMX(name string, b []byte) (*Map, error) {
+	var x xmlMap
+	if err := xml.NewDecoder(bytes.NewReader(b)).Decode(&x); err != nil {
+		return nil, xmlErr(".tmx map", err)
+	}
+	if err := checkOrientation(x.Orientation); err != nil {
+		return nil, err
+	}
+	m := &Map{
+		Path: name, Class: first(x.Class, x.Type), RenderOrder: first(x.RenderOrder, "right-down"),
+		Width: x.Width, Height: x.Height, TileWidth: x.TileWidth, TileHeight: x.TileHeight,
+		Infinite: x.Infinite != 0, ParallaxOrigin: geom.V(x.ParallaxOriginX, x.ParallaxOriginY),
+	}
+	if m.Width < 0 || m.Height < 0 || m.TileWidth < 0 || m.TileHeight < 0 {
+		return nil, media.Detail(media.ErrCorrupt, "map size %dx%d of %dx%d-pixel tiles, want sizes of 0 or more", m.Width, m.Height, m.TileWidth, m.TileHeight)
+	}
+	var err error
+	if x.BackgroundColor != "" {
+		if m.BackgroundColor, err = colorAttr("map backgroundcolor", x.BackgroundColor); err != nil {
+			return nil, err
+		}
+	}
+	if m.Properties, err = xmlProperties(x.Properties, "map"); err != nil {
+		return nil, err
+	}
+	for _, xt := range x.Tilesets {
+		var ts *Tileset
+		if xt.Source != "" {
+			ts, err = ld.external(name, xt.Source, xt.FirstGID)
+		} else {
+			ts, err = tilesetFromXML(name, &xt)
+			if err != nil {
+				err = fmt.Errorf("tileset %q (firstgid %d): %w", xt.Name, xt.FirstGID, err)
+			} else {
+				ts.FirstGID = xt.FirstGID
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		m.Tilesets = append(m.Tilesets, ts)
+	}
+	if err := m.checkTilesets(); err != nil {
+		return nil, err
+	}
+	ld.m = m // templates map their GIDs to the map's tilesets
+	if m.Layers, err = ld.xmlLayers(name, x.Layers, m.Infinite); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (ld *loader) decodeTSX(name string, b []byte) (*Tileset, error) {
+	var x struct {
+		XMLName xml.Name `xml:"tileset"`
+		xmlTileset
+	}
+	if err := xml.NewDecoder(bytes.NewReader(b)).Decode(&x); err != nil {
+		return nil, xmlErr(".tsx tileset", err)
+	}
+	return tilesetFromXML(name, &x.xmlTileset)
+}
+
+func tilesetFromXML(file string, x *xmlTileset) (*Tileset, error) {
+	ts := &Tileset{
+		Name: x.Name, Class: x.Class, TileWidth: x.TileWidth, TileHeight: x.TileHeight,
+		Spacing: x.Spacing, Margin: x.Margin, TileCount: x.TileCount, Columns: x.Columns,
+		TileOffset:      geom.V(x.TileOffset.X, x.TileOffset.Y),
+		ObjectAlignment: first(x.ObjectAlignment, "unspecified"),
+	}
+	var err error
+	if x.Image != nil {
+		if ts.Image, err = imageOf(file, x.Image.Source, x.Image.Trans, x.Image.Width, x.Image.Height); err != nil {
+			return nil, err
+		}
+	}
+	if ts.Properties, err = xmlProperties(x.Properties, "tileset"); err != nil {
+		return nil, err
+	}
+	for i := range x.Tiles {
+		xt := &x.Tiles[i]
+		t := Tile{ID: xt.ID, Class: first(xt.Class, xt.Type), Probability: 1, Rect: geom.R(xt.X, xt.Y, xt.Width, xt.Height)}
+		if xt.Probability != nil {
+			t.Probability = *xt.Probability
+		}
+		if xt.Image != nil {
+			if t.Image, err = imageOf(file, xt.Image.Source, xt.Image.Trans, xt.Image.Width, xt.Image.Height); err != nil {
+				return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
+			}
+		}
+		for _, f := range xt.Animation.Frames {
+			t.Animation = append(t.Animation, Frame{TileID: f.TileID, Duration: time.Duration(f.Duration) * time.Millisecond})
+		}
+		if xt.ObjectGroup != nil {
+			for j := range xt.ObjectGroup.Objects {
+				o, _, err := objectFromXML(file, &xt.ObjectGroup.Objects[j])
+				if err == nil && o.Template != "" {
+					err = media.Detail(media.ErrUnsupported, "object %d: a template in a tile's collision shapes (want plain shapes)", o.ID)
+				}
+				if err != nil {
+					return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
+				}
+				t.Objects = append(t.Objects, o)
+			}
+		}
+		if t.Properties, err = xmlProperties(xt.Properties, fmt.Sprintf("tile %d", xt.ID)); err != nil {
+			return nil, err
+		}
+		ts.Tiles = append(ts.Tiles, t)
+	}
+	if err := ts.finish(); err != nil {
+		return nil, err
+	}
+	return ts, nil
+}
+
+func (ld *loader) xmlLayers(file string, xs []xmlLayer, infinite bool) ([]Layer, error) {
+	var out []Layer
+	for i := range xs {
+		x := &xs[i]
+		var l Layer
+		l.defaults()
+		switch x.XMLName.Local {
+		case "layer":
+			l.Kind = TileLayer
+		case "objectgroup":
+			l.Kind = ObjectLayer
+		case "imagelayer":
+			l.Kind = ImageLayer
+		case "group":
+			l.Kind = GroupLayer
+		default:
+			continue // editorsettings and elements of later Tiled versions
+		}
+		l.ID, l.Name, l.Class = x.ID, x.Name, x.Class
+		if x.Visible != nil {
+			l.Visible = *x.Visible != 0
+		}
+		l.Locked = x.Locked != 0
+		if x.Opacity != nil {
+			l.Opacity = *x.Opacity
+		}
+		l.Offset = geom.V(x.OffsetX, x.OffsetY)
+		if x.ParallaxX != nil {
+			l.Parallax.X = *x.ParallaxX
+		}
+		if x.ParallaxY != nil {
+			l.Parallax.Y = *x.ParallaxY
+		}
+		err := l.finishCommon(x.TintColor)
+		if err == nil {
+			l.Properties, err = xmlProperties(x.Properties, "layer")
+		}
+		if err == nil {
+			switch l.Kind {
+			case TileLayer:
+				err = ld.xmlTiles(&l, x, infinite)
+			case ObjectLayer:
+				l.DrawOrder = first(x.DrawOrder, "topdown")
+				if x.Color != "" {
+					l.Color, err = colorAttr("color", x.Color)
+				}
+				for j := 0; j < len(x.Objects) && err == nil; j++ {
+					o, set, e := objectFromXML(file, &x.Objects[j])
+					if err = e; err == nil {
+						o, err = ld.instance(file, o, set)
+					}
+					l.Objects = append(l.Objects, o)
+				}
+			case ImageLayer:
+				l.RepeatX, l.RepeatY = x.RepeatX != 0, x.RepeatY != 0
+				if x.Image != nil {
+					l.Image, err = imageOf(file, x.Image.Source, x.Image.Trans, x.Image.Width, x.Image.Height)
+				}
+			case GroupLayer:
+				l.Layers, err = ld.xmlLayers(file, x.Layers, infinite)
+				if err != nil {
+					return nil, err // already names the inner layer
+				}
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: %w", l.Kind, l.Name, err)
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+func (ld *loader) xmlTiles(l *Layer, x *xmlLayer, infinite bool) error {
+	d := x.Data
+	if d == nil {
+		return grid(l, x.Width, x.Height, nil, nil, ld.opts.maxTiles())
+	}
+	raw := func(text string, tiles []xmlTileGID) rawData {
+		r := rawData{encoding: d.Encoding, compression: d.Compression, text: text}
+		if d.Encoding == "" && (len(tiles) > 0 || strings.TrimSpace(text) == "") {
+			r.numbers = true
+			r.gids = make([]GID, len(tiles))
+			for i, t := range tiles {
+				r.gids[i] = GID(t.GID)
+			}
+		}
+		return r
+	}
+	if len(d.Chunks) > 0 {
+		if !infinite {
+			return media.Detail(media.ErrCorrupt, "chunks in a map that is not infinite (want chunks only with infinite=\"1\")")
+		}
+		chunks := make([]rawChunk, len(d.Chunks))
+		for i, c := range d.Chunks {
+			chunks[i] = rawChunk{x: c.X, y: c.Y, w: c.Width, h: c.Height, data: raw(c.Text, c.Tiles)}
+		}
+		return grid(l, x.Width, x.Height, nil, chunks, ld.opts.maxTiles())
+	}
+	r := raw(d.Text, d.Tiles)
+	return grid(l, x.Width, x.Height, &r, nil, ld.opts.maxTiles())
+}
+
+func objectFromXML(file string, x *xmlObject) (Object, objectSet, error) {
+	var o Object
+	var set objectSet
+	o.ID, o.X, o.Y, o.Template, o.Visible = x.ID, x.X, x.Y, x.Template, true
+	if x.Name != nil {
+		o.Name, set = *x.Name, set|setName
+	}
+	if x.Class != nil || x.Type != nil {
+		o.Class, set = first(deref(x.Class), deref(x.Type)), set|setClass
+	}
+	if x.Width != nil {
+		o.Width, set = *x.Width, set|setWidth
+	}
+	if x.Height != nil {
+		o.Height, set = *x.Height, set|setHeight
+	}
+	if x.Rotation != nil {
+		o.Rotation, set = *x.Rotation, set|setRotation
+	}
+	if x.GID != nil {
+		o.GID, set = GID(*x.GID), set|setGID
+	}
+	if x.Visible != nil {
+		o.Visible, set = *x.Visible != 0, set|setVisible
+	}
+	var err error
+	set |= setShape
+	switch {
+	case o.GID != 0:
+		o.Shape = TileObject
+	case x.Point != nil:
+		o.Shape = Point
+	case x.Ellipse != nil:
+		o.Shape = Ellipse
+	case x.Polygon != nil:
+		o.Shape = Polygon
+		o.Points, err = parsePoints(x.Polygon.Points)
+	case x.Polyline != nil:
+		o.Shape = Polyline
+		o.Points, err = parsePoints(x.Polyline.Points)
+	case x.Text != nil:
+		o.Shape, o.Text = TextObject, x.Text.Text
+	default:
+		set &^= setShape
+	}
+	if err != nil {
+		return o, set, fmt.Errorf("object %d: %w", x.ID, err)
+	}
+	o.Properties, err = xmlProperties(x.Properties, fmt.Sprintf("object %d", x.ID))
+	return o, set, err
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// parsePoints reads "x,y x,y ...".
+func parsePoints(s string) ([]geom.Vec2, error) {
+	fields := strings.Fields(s)
+	ps := make([]geom.Vec2, 0, len(fields))
+	for _, f := range fields {
+		xs, ys, ok := strings.Cut(f, ",")
+		x, err1 := strconv.ParseFloat(xs, 32)
+		y, err2 := strconv.ParseFloat(ys, 32)
+		if !ok || err1 != nil || err2 != nil {
+			return nil, media.Detail(media.ErrCorrupt, "point %q, want x,y numbers", clip(f))
+		}
+		ps = append(ps, geom.V(float32(x), float32(y)))
+	}
+	return ps, nil
+}
+
+func xmlProperties(x xmlProps, owner string) (Properties, error) {
+	if len(x.List) == 0 {
+		return nil, nil
+	}
+	ps := make(Properties, 0, len(x.List))
+	for _, xp := range x.List {
+		t, ok := parsePropertyType(xp.Type)
+		if !ok {
+			return nil, media.Detail(media.ErrCorrupt, "%s: property %q has type %q, want one of string, int, float, bool, color, file, object or class", owner, xp.Name, xp.Type)
+		}
+		p := Property{Name: xp.Name, Type: t, CustomType: xp.PropertyType}
+		if xp.Value != nil {
+			p.Value = *xp.Value
+		} else if t != ClassProperty {
+			p.Value = xp.Text
+		}
+		if t == ClassProperty && xp.Members != nil {
+			var err error
+			if p.Members, err = xmlProperties(*xp.Members, owner+": property "+strconv.Quote(xp.Name)); err != nil {
+				return nil, err
+			}
+		}
+		if err := checkValue(&p); err != nil {
+			return nil, fmt.Errorf("%s: %w", owner, err)
+		}
+		ps = append(ps, p)
+	}
+	ps.sort()
+	return ps, nil
+}
+
+// checkValue refuses a typed property whose text is not of its type.
+func checkValue(p *Property) error {
+	bad := func(want string) error {
+		return media.Detail(media.ErrCorrupt, "%s property %q is %q, want %s", p.Type, p.Name, clip(p.Value), want)
+	}
+	switch p.Type {
+	case IntProperty, ObjectProperty:
+		if p.Value == "" && p.Type == ObjectProperty {
+			p.Value = "0"
+		}
+		if _, err := strconv.ParseInt(p.Value, 10, 64); err != nil {
+			return bad("an integer")
+		}
+	case FloatProperty:
+		if _, err := strconv.ParseFloat(p.Value, 64); err != nil {
+			return bad("a number")
+		}
+	case BoolProperty:
+		if p.Value != "true" && p.Value != "false" {
+			return bad("true or false")
+		}
+	case ColorProperty:
+		if p.Value == "" {
+			return nil // Tiled writes an unset colour as empty
+		}
+		c, ok := parseColor(p.Value)
+		if !ok {
+			return bad(`"#AARRGGBB" or "#RRGGBB"`)
+		}
+		p.Value = formatColor(c)
+	}
+	return nil
+}
+
+func imageOf(file, source, trans string, w, h int) (Image, error) {
+	img := Image{Width: w, Height: h}
+	if w < 0 || h < 0 {
+		return img, media.Detail(media.ErrCorrupt, "image %q is %dx%d, want sizes of 0 or more", source, w, h)
+	}
+	var err error
+	if img.Source, err = resolve(file, source); err != nil {
+		return img, err
+	}
+	if trans != "" {
+		if img.Trans, err = colorAttr("image trans", trans); err != nil {
+			return img, err
+		}
+		img.HasTrans = true
+	}
+	return img, nil
+}
+
+func colorAttr(what, s string) (render2d.Color, error) {
+	c, ok := parseColor(s)
+	if !ok {
+		return c, media.Detail(media.ErrCorrupt, "%s is %q, want \"#AARRGGBB\" or \"#RRGGBB\"", what, clip(s))
+	}
+	return c, nil
+}
+
+// finishCommon checks the attributes every layer kind shares.
+func (l *Layer) finishCommon(tint string) error {
+	if tint != "" {
+		c, err := colorAttr("tintcolor", tint)
+		if err != nil {
+			return err
+		}
+		l.Tint = c
+	}
+	if !(l.Opacity >= 0 && l.Opacity <= 1) {
+		return media.Detail(media.ErrCorrupt, "opacity %v, want 0 to 1", l.Opacity)
+	}
+	return nil
+}
+
+// finish sorts a tileset's tiles by ID and checks what the rest of the
+// package relies on.
+func (ts *Tileset) finish() error {
+	if ts.TileWidth < 0 || ts.TileHeight < 0 || ts.Spacing < 0 || ts.Margin < 0 || ts.TileCount < 0 || ts.Columns < 0 {
+		return media.Detail(media.ErrCorrupt, "tileset %q has a negative size, spacing, margin, count or column count, want 0 or more", ts.Name)
+	}
+	sortTiles(ts.Tiles)
+	for i, t := range ts.Tiles {
+		if t.ID < 0 || t.ID >= 1<<28 {
+			return media.Detail(media.ErrCorrupt, "tileset %q: tile id %d, want 0 to 2^28-1", ts.Name, t.ID)
+		}
+		if i > 0 && ts.Tiles[i-1].ID == t.ID {
+			return media.Detail(media.ErrCorrupt, "tileset %q: tile id %d appears twice", ts.Name, t.ID)
+		}
+		for _, f := range t.Animation {
+			if f.TileID < 0 || f.TileID >= max(ts.span(), 1) || f.Duration < 0 {
+				return media.Detail(media.ErrCorrupt, "tileset %q: tile %d animates to tile %d for %v, want a tile of the tileset (0 to %d) and a duration of 0 or more", ts.Name, t.ID, f.TileID, f.Duration, ts.span()-1)
+			}
+		}
+	}
+	return nil
+}
+
+func sortTiles(ts []Tile) {
+	slices.SortStableFunc(ts, func(a, b Tile) int { return cmp.Compare(a.ID, b.ID) })
+}
+
+func first(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
