@@ -244,7 +244,7 @@ func ConfirmedLine(tick int64, hash uint64) string {
 // localSeats is a local game's input: one buffer per player, filled from
 // its seat (or the bot) before every tick.
 type localSeats struct {
-	players rollback.Players
+	players *rollback.Players // the Session's
 	in      [][]input.Stats
 	bot     *bot // --bot: plays every seat but the first
 	botRows [][]input.Stats
@@ -262,7 +262,7 @@ func (s *Session) startNet() error {
 		return err
 	}
 	if s.match == nil {
-		s.seats = &localSeats{in: make([][]input.Stats, n.Players)}
+		s.seats = &localSeats{players: s.players, in: make([][]input.Stats, n.Players)}
 		for p := range s.seats.in {
 			s.seats.in[p] = make([]input.Stats, len(n.Seats[p]))
 		}
@@ -270,7 +270,6 @@ func (s *Session) startNet() error {
 			s.seats.bot = newBot(s.localBot, n.Players-1, len(n.Seats[0]))
 			s.seats.botRows = s.seats.in[1:]
 		}
-		ecs.AddResource(s.App.World(), &s.seats.players)
 		if s.replayNet != nil {
 			return s.replayNet.checkSeats(n)
 		}
