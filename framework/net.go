@@ -13,6 +13,7 @@ import (
 	"github.com/metronome-go/metronome/ecs"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
@@ -39,18 +40,21 @@ type Net struct {
 	Seats [][]input.Action
 }
 
-// validate checks n against the actions registered.
+// validate checks n against the actions registered. The ranges of the
+// number of players and of a seat's actions are rollback.Options'; its
+// Validate checks them, and validate names the Game.Net fields instead.
 func (n *Net) validate(actions *input.Actions) error {
 	var errs []error
-	if n.Players < 1 || n.Players > 16 {
-		errs = append(errs, fmt.Errorf("framework: Game.Net.Players %d: want 1 to 16", n.Players))
-	}
+	one := []rollback.Player{{}}
+	// A count past every range is refused the same as the range's end.
+	players := make([]rollback.Player, min(max(n.Players, 0), 1<<10))
+	errs = append(errs, netField(rollback.Options{Players: players, Actions: 1}.Validate(), "Game.Net.Players", n.Players))
 	if len(n.Seats) != n.Players {
 		errs = append(errs, fmt.Errorf("framework: Game.Net.Seats has %d seats for %d players: want one per player", len(n.Seats), n.Players))
 	}
 	for i, s := range n.Seats {
-		if len(s) < 1 || len(s) > 64 {
-			errs = append(errs, fmt.Errorf("framework: Game.Net.Seats[%d] has %d actions: want 1 to 64", i, len(s)))
+		if err := (rollback.Options{Players: one, Actions: len(s)}).Validate(); err != nil {
+			errs = append(errs, netField(err, fmt.Sprintf("Game.Net.Seats[%d] (its actions)", i), len(s)))
 		} else if len(s) != len(n.Seats[0]) {
 			errs = append(errs, fmt.Errorf("framework: Game.Net.Seats[%d] has %d actions, Seats[0] %d: want the same in every seat", i, len(s), len(n.Seats[0])))
 		}
@@ -61,6 +65,29 @@ func (n *Net) validate(actions *input.Actions) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// netField renames the *option.Error values in err, rollback's for the
+// one field it checked, as Game.Net's field with its value v.
+func netField(err error, field string, v int) error {
+	var out []error
+	var walk func(error)
+	walk = func(err error) {
+		var fe *option.Error
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				walk(e)
+			}
+		} else if errors.As(err, &fe) {
+			renamed := *fe
+			renamed.Pkg, renamed.Field, renamed.Value = "framework", field, v
+			out = append(out, &renamed)
+		} else if err != nil {
+			out = append(out, err)
+		}
+	}
+	walk(err)
+	return errors.Join(out...)
 }
 
 // Match is this machine's side of a networked match: the transport its

@@ -150,8 +150,8 @@ type tickHash struct {
 // the resource before (a framework game's Setup) reads the session's
 // inputs.
 func NewApp(app *ecs.App, window int) (*App, error) {
-	if window < 0 || window > maxWindow {
-		return nil, fmt.Errorf("rollback: NewApp window %d is out of range; allowed: 0 to %d (0 is lockstep)", window, maxWindow)
+	if err := windowRange.check("NewApp window", window); err != nil {
+		return nil, err
 	}
 	ring, err := ecs.NewSnapshots(app, window+2)
 	if err != nil {
