@@ -338,30 +338,18 @@ func (s *Session) startNet() error {
 	return s.startMatchRecording()
 }
 
-// starter is a match's transport that starts its peers together
-// (netplay.Match.Ready).
-type starter interface {
-	Ready(ctx context.Context) error
-}
-
 // readyToStart waits, just before the clock of a networked match starts
 // (the window open, the renderer warm, the Startup systems run), until
-// every peer is ready, so that the peers' clocks start together: see
-// netplay.Match.Ready. Not for a spectator, a player joining a match
-// under way (they catch up) or a transport with no start of its own.
+// every peer is ready, up to net.join_timeout (rollback.Peer.Ready).
 // Simulation owner, before the first tick.
 func (s *Session) readyToStart() error {
-	if s.peer == nil || s.match.Rejoining {
-		return nil
-	}
-	st, ok := s.match.Transport.(starter)
-	if !ok {
+	if s.peer == nil {
 		return nil
 	}
 	patience := s.cfg.Net.JoinTimeout
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
-	if err := st.Ready(ctx); err != nil {
+	if err := s.peer.Ready(ctx); err != nil {
 		return fmt.Errorf("framework: starting the networked match (net.join_timeout %v): %w", patience, err)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package rollback
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -39,9 +40,11 @@ type PeerOptions struct {
 	// Patience is how long a player's peer that stopped answering is
 	// waited for before the match is abandoned ([MatchOptions].JoinTimeout).
 	Patience time.Duration
-	// Cutoff is the most debt the scheduler takes in one adjustment
-	// (timing's DebtOptions.Cutoff): a share of the match's debt moves
-	// by at most that much at once.
+	// Cutoff is timing's DebtOptions.Cutoff, the most debt the scheduler
+	// takes in one adjustment: a share of the match's debt, or the debt
+	// a play-on settles, moves by at most that much at once. When the
+	// host plays on is the scheduler's to say (its cutoff acting), not
+	// this value's.
 	Cutoff time.Duration
 	// SpectatorDelay is how many confirmed ticks a host holds back from
 	// its spectators ([MatchOptions].SpectatorDelay).
@@ -237,6 +240,20 @@ func NewPeer(app *App, opts PeerOptions) (*Peer, error) {
 		p.note(Event{Kind: EventNotJoined, Peer: peer})
 	}
 	return p, nil
+}
+
+// Ready waits, just before the first tick, until every peer of the match
+// is ready, when its transport starts its peers together ([Starter]), so
+// that their clocks start together; it returns at once for a transport
+// that does not, and for a peer that catches up (rejoining: the match is
+// under way). ctx bounds the wait (a caller gives it the patience).
+// Simulation goroutine, before the first Update.
+func (p *Peer) Ready(ctx context.Context) error {
+	st, ok := p.tr.(Starter)
+	if !ok || p.opts.Rejoining {
+		return nil
+	}
+	return st.Ready(ctx)
 }
 
 // PeerTiming returns o as a match's peer runs it: repay-debt recovery

@@ -1,6 +1,7 @@
 package rollback_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -361,5 +362,55 @@ func TestTheHostPlaysOnWhenTheSchedulersCutoffActs(t *testing.T) {
 	ht, hh, ok := host.ConfirmedHash()
 	if jh, jok := m.peers[1].HashAt(ht); !ok || !jok || jh != hh || ht < 600 {
 		t.Errorf("at the host's last confirmed tick %d: host %#x (%v), peer 1 %#x (%v): want the same world, past tick 600", ht, hh, ok, jh, jok)
+	}
+}
+
+// starting is a simulated transport that starts its peers together: its
+// Ready counts the calls and answers err.
+type starting struct {
+	*watched
+	calls int
+	err   error
+}
+
+func (s *starting) Ready(context.Context) error { s.calls++; return s.err }
+
+// Ready waits on a transport that starts its peers together, and returns
+// its error; a rejoining peer, whose match is under way, and a transport
+// without a start of its own do not wait.
+func TestPeerReadyWaitsOnItsTransport(t *testing.T) {
+	m := newPeerMatch(t, netsim.Options{Seed: 12}, 2, 0, 0, -1)
+	stop := errors.New("the other peer never came")
+	for _, c := range []struct {
+		name      string
+		rejoining bool
+		starts    bool
+		calls     int
+		err       error
+	}{
+		{"starter", false, true, 1, stop},
+		{"rejoining", true, true, 0, nil},
+		{"no starter", false, false, 0, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := &starting{watched: m.trs[1], err: stop}
+			var tr rollback.Transport = m.trs[1]
+			if c.starts {
+				tr = st
+			}
+			app, err := rollback.NewApp(paddleGame(t, 2), 8)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := rollback.NewPeer(app, rollback.PeerOptions{
+				Options:   rollback.Options{Self: 1, Players: []rollback.Player{{Peer: 0}, {Peer: 1}}, Actions: 2, Window: 8, Clock: m.clock},
+				Transport: tr, Step: peerStep, Rejoining: c.rejoining})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Ready(context.Background()); !errors.Is(err, c.err) || st.calls != c.calls {
+				t.Errorf("Ready = %v after %d calls of the transport's, want %v after %d", err, st.calls, c.err, c.calls)
+			}
+		})
 	}
 }
