@@ -690,8 +690,8 @@ func (s *Session) remoteHash(peer int, k int64, h uint64) {
 	case e.tick < k:
 		*e = hashEntry{tick: k}
 	}
-	if e.hasRemote {
-		return // a repeat
+	if e.hasRemote || s.Filling(peer) {
+		return // a repeat, or of a timeline the host left (Fill)
 	}
 	e.remote, e.hasRemote, e.remotePeer = h, true, peer
 	if e.final {
