@@ -185,6 +185,7 @@ type Session struct {
 	// netApp the game's world as the match runs it, and peer (a player,
 	// bot its --bot) or spectator the match itself (net.go).
 	seats     *localSeats
+	players   *rollback.Players // the world's resource, added before Setup
 	localBot  uint64
 	match     *Match
 	netApp    *rollback.App
@@ -282,6 +283,12 @@ func (s *Session) setUpGame() error {
 	s.setup = &Setup{App: s.App, Assets: s.lib, Actions: s.actions, Runtime: rt, Sound: &s.sound, Config: s.cfg, ConfigSource: s.source, Adapters: s.adapters, sim: &s.sim, session: s}
 	if s.window != nil {
 		s.setup.open = s.openPlatform
+	}
+	if s.game.Net != nil {
+		// One Players resource, before Setup, so that Setup can take it:
+		// local seats, a match and a replay all fill this one.
+		s.players = &rollback.Players{}
+		ecs.AddResource(s.App.World(), s.players)
 	}
 	if s.game.Setup != nil {
 		if err := s.game.Setup(s.setup); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/metronome-go/metronome/ecs"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
@@ -39,18 +40,21 @@ type Net struct {
 	Seats [][]input.Action
 }
 
-// validate checks n against the actions registered.
+// validate checks n against the actions registered. The ranges of the
+// number of players and of a seat's actions are rollback.Options'; its
+// Validate checks them, and validate names the Game.Net fields instead.
 func (n *Net) validate(actions *input.Actions) error {
 	var errs []error
-	if n.Players < 1 || n.Players > 16 {
-		errs = append(errs, fmt.Errorf("framework: Game.Net.Players %d: want 1 to 16", n.Players))
-	}
+	one := []rollback.Player{{}}
+	// A count past every range is refused the same as the range's end.
+	players := make([]rollback.Player, min(max(n.Players, 0), 1<<10))
+	errs = append(errs, netField(rollback.Options{Players: players, Actions: 1}.Validate(), "Game.Net.Players", n.Players))
 	if len(n.Seats) != n.Players {
 		errs = append(errs, fmt.Errorf("framework: Game.Net.Seats has %d seats for %d players: want one per player", len(n.Seats), n.Players))
 	}
 	for i, s := range n.Seats {
-		if len(s) < 1 || len(s) > 64 {
-			errs = append(errs, fmt.Errorf("framework: Game.Net.Seats[%d] has %d actions: want 1 to 64", i, len(s)))
+		if err := (rollback.Options{Players: one, Actions: len(s)}).Validate(); err != nil {
+			errs = append(errs, netField(err, fmt.Sprintf("Game.Net.Seats[%d] (its actions)", i), len(s)))
 		} else if len(s) != len(n.Seats[0]) {
 			errs = append(errs, fmt.Errorf("framework: Game.Net.Seats[%d] has %d actions, Seats[0] %d: want the same in every seat", i, len(s), len(n.Seats[0])))
 		}
@@ -61,6 +65,29 @@ func (n *Net) validate(actions *input.Actions) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// netField renames the *option.Error values in err, rollback's for the
+// one field it checked, as Game.Net's field with its value v.
+func netField(err error, field string, v int) error {
+	var out []error
+	var walk func(error)
+	walk = func(err error) {
+		var fe *option.Error
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				walk(e)
+			}
+		} else if errors.As(err, &fe) {
+			renamed := *fe
+			renamed.Pkg, renamed.Field, renamed.Value = "framework", field, v
+			out = append(out, &renamed)
+		} else if err != nil {
+			out = append(out, err)
+		}
+	}
+	walk(err)
+	return errors.Join(out...)
 }
 
 // Match is this machine's side of a networked match: the transport its
@@ -244,7 +271,7 @@ func ConfirmedLine(tick int64, hash uint64) string {
 // localSeats is a local game's input: one buffer per player, filled from
 // its seat (or the bot) before every tick.
 type localSeats struct {
-	players rollback.Players
+	players *rollback.Players // the Session's
 	in      [][]input.Stats
 	bot     *bot // --bot: plays every seat but the first
 	botRows [][]input.Stats
@@ -262,7 +289,7 @@ func (s *Session) startNet() error {
 		return err
 	}
 	if s.match == nil {
-		s.seats = &localSeats{in: make([][]input.Stats, n.Players)}
+		s.seats = &localSeats{players: s.players, in: make([][]input.Stats, n.Players)}
 		for p := range s.seats.in {
 			s.seats.in[p] = make([]input.Stats, len(n.Seats[p]))
 		}
@@ -270,7 +297,6 @@ func (s *Session) startNet() error {
 			s.seats.bot = newBot(s.localBot, n.Players-1, len(n.Seats[0]))
 			s.seats.botRows = s.seats.in[1:]
 		}
-		ecs.AddResource(s.App.World(), &s.seats.players)
 		if s.replayNet != nil {
 			return s.replayNet.checkSeats(n)
 		}
@@ -312,30 +338,18 @@ func (s *Session) startNet() error {
 	return s.startMatchRecording()
 }
 
-// starter is a match's transport that starts its peers together
-// (netplay.Match.Ready).
-type starter interface {
-	Ready(ctx context.Context) error
-}
-
 // readyToStart waits, just before the clock of a networked match starts
 // (the window open, the renderer warm, the Startup systems run), until
-// every peer is ready, so that the peers' clocks start together: see
-// netplay.Match.Ready. Not for a spectator, a player joining a match
-// under way (they catch up) or a transport with no start of its own.
+// every peer is ready, up to net.join_timeout (rollback.Peer.Ready).
 // Simulation owner, before the first tick.
 func (s *Session) readyToStart() error {
-	if s.peer == nil || s.match.Rejoining {
-		return nil
-	}
-	st, ok := s.match.Transport.(starter)
-	if !ok {
+	if s.peer == nil {
 		return nil
 	}
 	patience := s.cfg.Net.JoinTimeout
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
-	if err := st.Ready(ctx); err != nil {
+	if err := s.peer.Ready(ctx); err != nil {
 		return fmt.Errorf("framework: starting the networked match (net.join_timeout %v): %w", patience, err)
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/rollback/netsim"
 	"github.com/metronome-go/metronome/rollback/rollbacktest"
@@ -171,5 +172,29 @@ func TestJoinWithAnotherConfigurationIsRefused(t *testing.T) {
 func TestConfirmedLine(t *testing.T) {
 	if got, want := framework.ConfirmedLine(1199, 0x0123456789abcdef), "confirmed tick 1199 hash 0123456789abcdef"; got != want {
 		t.Errorf("ConfirmedLine = %q, want %q", got, want)
+	}
+}
+
+// Game.Net's ranges are rollback's (rollback.Options.Validate), named as
+// Game.Net's fields, all at once.
+func TestNetRangesAreRollbacks(t *testing.T) {
+	net := &framework.Net{Players: 17}
+	g := framework.Game{Net: net, Setup: func(s *framework.Setup) error {
+		a, err := s.Actions.Register("a", input.KeySpace)
+		seat := make([]input.Action, 65)
+		for i := range seat {
+			seat[i] = a
+		}
+		net.Seats = [][]input.Action{seat}
+		return err
+	}}
+	_, err := frameworktest.New(g, frameworktest.Options{Sets: []string{"timing.mode=fixed", "audio.enabled=false"}})
+	for _, want := range []string{
+		"framework: Game.Net.Players 17 is out of range; allowed: 1 to 16 players",
+		"framework: Game.Net.Seats[0] (its actions) 65 is out of range; allowed: 1 to 64",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("a game of 17 players with 65 actions: %v, want it to say %q", err, want)
+		}
 	}
 }

@@ -18,8 +18,9 @@ import (
 // runtime fills the resource with [Players.SetLocal] before each tick, so
 // that systems read every player's input the same way in every mode.
 //
-// The resource is added once the session knows its mode, after a
-// framework game's Setup; [PlayersOf] gives Setup a handle on it.
+// A framework game finds the resource in its world from Setup on (the
+// framework adds it before Setup, and every mode fills the same one);
+// [PlayersOf] is a handle for a world whose resource comes later.
 type Players struct {
 	in    *Inputs
 	local [][]input.Stats
@@ -28,12 +29,12 @@ type Players struct {
 	world *ecs.Resource[Players]
 }
 
-// PlayersOf returns a handle on w's Players resource that a game can take
-// in its Setup and keep in its systems, before the resource exists (the
-// framework adds it after Setup: local seats, a match, a sync-test or a
-// replay each have their own). Each call on the handle goes to the
-// resource w holds at that moment, at the cost of one lookup and no
-// allocation:
+// PlayersOf returns a handle on w's Players resource that a game can keep
+// in its systems even before the resource exists, or when it is
+// replaced. A framework game can take the resource itself in Setup
+// (ecs.GetResource[rollback.Players]); the handle remains for code
+// written before that. Each call on the handle goes to the resource w
+// holds at that moment, at the cost of one lookup and no allocation:
 //
 //	players := rollback.PlayersOf(s.App.World()) // in Setup
 //	in := players.Input(p)                        // in a system, during a tick
@@ -113,7 +114,7 @@ func (p *Players) SetLocal(in [][]input.Stats) {
 type App struct {
 	app     *ecs.App
 	ring    *ecs.Snapshots
-	players Players
+	players *Players
 	present *runtime.TickContext
 	tick    runtime.TickContext
 	hash    ecs.Hash
@@ -144,17 +145,24 @@ type tickHash struct {
 
 // NewApp prepares app for a session with the given prediction window:
 // it enables snapshots (failing with their refusals, see
-// ecs.App.EnableSnapshots) and adds the [Players] resource.
+// ecs.App.EnableSnapshots) and fills the world's [Players] resource,
+// adding one when the world holds none, so that a handle a game took on
+// the resource before (a framework game's Setup) reads the session's
+// inputs.
 func NewApp(app *ecs.App, window int) (*App, error) {
-	if window < 0 || window > maxWindow {
-		return nil, fmt.Errorf("rollback: NewApp window %d is out of range; allowed: 0 to %d (0 is lockstep)", window, maxWindow)
+	if err := windowRange.check("NewApp window", window); err != nil {
+		return nil, err
 	}
 	ring, err := ecs.NewSnapshots(app, window+2)
 	if err != nil {
 		return nil, err
 	}
-	a := &App{app: app, ring: ring}
-	ecs.AddResource(app.World(), &a.players)
+	a := &App{app: app, ring: ring, players: ecs.GetResource[Players](app.World())}
+	if a.players == nil {
+		a.players = &Players{}
+		ecs.AddResource(app.World(), a.players)
+	}
+	a.players.local = nil
 	return a, nil
 }
 

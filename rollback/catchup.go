@@ -498,15 +498,8 @@ func NewFollower(sim Simulation, players, actions, hashEvery int, start int64, c
 	if sim == nil {
 		errs = append(errs, errors.New("rollback: NewFollower needs a Simulation, have nil"))
 	}
-	if players < 1 || players > maxPlayers {
-		errs = append(errs, fmt.Errorf("rollback: NewFollower players %d is out of range; allowed: 1 to %d", players, maxPlayers))
-	}
-	if actions < 1 || actions > maxActions {
-		errs = append(errs, fmt.Errorf("rollback: NewFollower actions %d is out of range; allowed: 1 to %d", actions, maxActions))
-	}
-	if hashEvery < 0 || hashEvery > maxHashEvery {
-		errs = append(errs, fmt.Errorf("rollback: NewFollower hash interval %d is out of range; allowed: 0 to %d", hashEvery, maxHashEvery))
-	}
+	errs = append(errs, playersRange.check("NewFollower players", players), actionsRange.check("NewFollower actions", actions),
+		hashEveryRange.check("NewFollower hashEvery", hashEvery))
 	if start < 0 {
 		errs = append(errs, fmt.Errorf("rollback: NewFollower start tick %d is negative", start))
 	}

@@ -172,9 +172,9 @@
 // state in the world as plain data, no map or query order, rounded float
 // products and no architecture-dependent math functions, the seeded
 // random source, presentation kept apart) is one checklist,
-// docs/ready-for-rollback.md in the framework's repository. A game
-// takes its players' input in its set-up with [PlayersOf], before the
-// resource exists.
+// docs/ready-for-rollback.md in the framework's repository. A framework
+// game takes the [Players] resource in its Setup (the framework adds it
+// first); [PlayersOf] is a handle for a world whose resource comes later.
 //
 // A Session and its [Simulation] belong to the simulation goroutine.
 package rollback

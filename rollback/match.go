@@ -49,6 +49,10 @@ type MatchOptions struct {
 	StartWith int `toml:"start_with"`
 }
 
+// matchPlayers is a match's number of players: those of [Options], but
+// a match has two at least.
+var matchPlayers = span{2, playersRange.max, "2 to 16 players"}
+
 // DefaultSpectatorDelay is MatchOptions.SpectatorDelay's default: 10
 // ticks, a sixth of a second at 60 Hz.
 const DefaultSpectatorDelay = 10
@@ -102,26 +106,21 @@ func (o MatchOptions) Validate() error {
 	bad := func(field string, v any, allowed string) {
 		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions." + field, Value: v, Problem: "is out of range", Allowed: allowed})
 	}
-	if o.Players < 2 || o.Players > maxPlayers {
-		bad("Players", o.Players, "2 to 16")
-	}
-	if o.Delay < 0 || o.Delay > maxDelay {
-		bad("Delay", o.Delay, "0 to 16")
-	}
-	if o.Window < 0 || o.Window > maxWindow {
-		bad("Window", o.Window, "0 to 64 (0 is lockstep)")
-	}
-	if o.HashEvery < 0 || o.HashEvery > maxHashEvery {
-		bad("HashEvery", o.HashEvery, fmt.Sprintf("0 to %d", maxHashEvery))
+	for _, c := range []struct {
+		r     span
+		field string
+		v     int
+	}{{matchPlayers, "Players", o.Players}, {delayRange, "Delay", o.Delay}, {windowRange, "Window", o.Window},
+		{hashEveryRange, "HashEvery", o.HashEvery}, {spectatorDelay, "SpectatorDelay", o.SpectatorDelay}} {
+		if err := c.r.check("MatchOptions."+c.field, c.v); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if o.Timeout < time.Second || o.Timeout > 5*time.Minute {
 		bad("Timeout", o.Timeout, "1s to 5m")
 	}
 	if o.JoinTimeout < time.Second || o.JoinTimeout > time.Hour {
 		bad("JoinTimeout", o.JoinTimeout, "1s to 1h")
-	}
-	if o.SpectatorDelay < 0 || o.SpectatorDelay > maxSpectatorDelay {
-		bad("SpectatorDelay", o.SpectatorDelay, fmt.Sprintf("0 to %d ticks", maxSpectatorDelay))
 	}
 	if o.StartWith < 0 || o.StartWith > o.Players {
 		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.StartWith", Value: o.StartWith, Problem: "is out of range",

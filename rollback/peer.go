@@ -1,6 +1,7 @@
 package rollback
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -39,9 +40,11 @@ type PeerOptions struct {
 	// Patience is how long a player's peer that stopped answering is
 	// waited for before the match is abandoned ([MatchOptions].JoinTimeout).
 	Patience time.Duration
-	// Cutoff is the most debt the scheduler takes in one adjustment
-	// (timing's DebtOptions.Cutoff): a share of the match's debt moves
-	// by at most that much at once.
+	// Cutoff is timing's DebtOptions.Cutoff, the most debt the scheduler
+	// takes in one adjustment: a share of the match's debt, or the debt
+	// a play-on settles, moves by at most that much at once. When the
+	// host plays on is the scheduler's to say (its cutoff acting), not
+	// this value's.
 	Cutoff time.Duration
 	// SpectatorDelay is how many confirmed ticks a host holds back from
 	// its spectators ([MatchOptions].SpectatorDelay).
@@ -150,8 +153,9 @@ type Peer struct {
 
 	slowed            time.Duration
 	playedOn, resyncs int
-	// heldFor is how long the session has held in a row.
-	heldFor    time.Duration
+	// caughtUp says a player the host fed (it caught up) plays again:
+	// the update settles the debt its catching up held the host for.
+	caughtUp   bool
 	sinceYield int
 	yields     uint64
 	// feeds[peer] streams the confirmed inputs to the spectator, or the
@@ -181,9 +185,7 @@ func NewPeer(app *App, opts PeerOptions) (*Peer, error) {
 	if opts.Patience < 0 || opts.Cutoff < 0 || opts.Ticks < 0 {
 		errs = append(errs, fmt.Errorf("rollback: PeerOptions.Patience %v, Cutoff %v and Ticks %d: want 0 or more", opts.Patience, opts.Cutoff, opts.Ticks))
 	}
-	if opts.SpectatorDelay < 0 || opts.SpectatorDelay > maxSpectatorDelay {
-		errs = append(errs, fmt.Errorf("rollback: PeerOptions.SpectatorDelay %d is out of range; allowed: 0 to %d ticks", opts.SpectatorDelay, maxSpectatorDelay))
-	}
+	errs = append(errs, spectatorDelay.check("PeerOptions.SpectatorDelay", opts.SpectatorDelay))
 	if opts.Self == 0 && opts.LogBytes == 0 {
 		opts.LogBytes = DefaultLogBytes
 	}
@@ -238,6 +240,20 @@ func NewPeer(app *App, opts PeerOptions) (*Peer, error) {
 		p.note(Event{Kind: EventNotJoined, Peer: peer})
 	}
 	return p, nil
+}
+
+// Ready waits, just before the first tick, until every peer of the match
+// is ready, when its transport starts its peers together ([Starter]), so
+// that their clocks start together; it returns at once for a transport
+// that does not, and for a peer that catches up (rejoining: the match is
+// under way). ctx bounds the wait (a caller gives it the patience).
+// Simulation goroutine, before the first Update.
+func (p *Peer) Ready(ctx context.Context) error {
+	st, ok := p.tr.(Starter)
+	if !ok || p.opts.Rejoining {
+		return nil
+	}
+	return st.Ready(ctx)
 }
 
 // PeerTiming returns o as a match's peer runs it: repay-debt recovery
@@ -426,7 +442,7 @@ func (p *Peer) Update(t *runtime.TickContext) error {
 			return err
 		}
 	}
-	p.playOnPast(st.Held)
+	playedOn := p.playOnPast(st.Held, t.Timing.Acting&timing.MechCutoff != 0)
 	if !st.Held {
 		p.ticks++
 		// The advantage estimate moves with each message's jitter; its
@@ -434,10 +450,19 @@ func (p *Peer) Update(t *runtime.TickContext) error {
 		p.advantage += (p.sess.Stats().Advantage - p.advantage) / 16
 	}
 	t.Owed.Resimulated, t.Owed.ResimulationTime = st.Resimulated, st.ResimulationTime
-	if st.Held {
+	owed := min(t.Timing.DebtTime, t.Timing.Ledger.Pending())
+	switch {
+	case playedOn || p.caughtUp:
+		// The host moves on from a wait: it played on without a peer, or
+		// a peer it held for while it caught up plays again. The time
+		// held is the match's loss, not a debt to repay, so the next
+		// hold is measured against the cutoff from here.
+		p.caughtUp = false
+		t.Owed.Held, owed = -min(max(owed, 0), p.opts.Cutoff), 0
+	case st.Held:
 		t.Owed.Held = p.opts.Step
 	}
-	p.shareDebt(t, st)
+	p.shareDebt(t, st, owed)
 	p.msg = p.sess.AppendMessage(p.msg[:0])
 	for _, peer := range p.peers {
 		if err := p.tr.Send(peer, p.msg); err != nil {
@@ -468,9 +493,8 @@ func (p *Peer) Update(t *runtime.TickContext) error {
 // is bounded by the cutoff the scheduler takes in one adjustment (a peer
 // that held for 3 s while a joiner opened its window); pacing repays the
 // rest.
-func (p *Peer) shareDebt(t *runtime.TickContext, st Step) {
+func (p *Peer) shareDebt(t *runtime.TickContext, st Step, owed time.Duration) {
 	step := p.opts.Step
-	owed := min(t.Timing.DebtTime, t.Timing.Ledger.Pending())
 	p.slowed = t.Timing.Ledger.DroppedByHook
 	p.sess.SetDebt(int64(owed / step))
 	if st.Held || p.sess.Tick()%30 != 0 {
@@ -482,32 +506,30 @@ func (p *Peer) shareDebt(t *runtime.TickContext, st Step) {
 	}
 }
 
-// playOnPast makes a host that has held for one peer longer than the
-// debt cutoff play on without it ([Session.Fill]): that peer's players
-// get neutral input, on the host and through its messages on every other
-// peer, until it asks to catch up on the host's timeline. Not for a peer
-// reported disconnected, which the match waits for (up to the patience),
-// as a player may rejoin. The debt the holds leave past the cutoff is
-// the scheduler's to drop ([PeerTiming]); what counts here is the time
-// held in a row, so that a host whose debt is still past the cutoff
-// when a peer that caught up holds it for a moment does not fill again.
-func (p *Peer) playOnPast(held bool) {
-	if !held {
-		p.heldFor = 0
-		return
-	}
-	p.heldFor += p.opts.Step
-	if p.opts.Self != 0 || p.heldFor <= p.opts.Cutoff || p.awaySet != 0 {
-		return
+// playOnPast makes a host held for one peer when its scheduler's debt
+// passed the cutoff (past, timing's MechCutoff acting) play on without
+// that peer ([Session.Fill]), and reports whether it did: that peer's
+// players get neutral input, on the host and through its messages on
+// every other peer, until it asks to catch up on the host's timeline.
+// Not for a peer reported disconnected, which the match waits for (up to
+// the patience), as a player may rejoin. The cutoff is the scheduler's
+// alone ([PeerTiming]): the scheduler drops the debt past it, and the
+// caller settles the rest, so the next hold starts from no debt and a
+// peer that caught up and holds the host a moment does not pass it again.
+func (p *Peer) playOnPast(held, past bool) bool {
+	if !held || !past || p.opts.Self != 0 || p.awaySet != 0 || p.caughtUp {
+		return false
 	}
 	peer, ok := p.sess.Lagging()
 	if !ok || p.sess.Filling(peer) || (p.feeds != nil && p.feeds[peer] != nil) {
-		return
+		return false
 	}
-	if p.sess.Fill(peer) == nil {
-		p.playedOn++
-		p.note(Event{Kind: EventPlayedOn, Peer: peer, Wait: p.opts.Cutoff})
+	if p.sess.Fill(peer) != nil {
+		return false
 	}
+	p.playedOn++
+	p.note(Event{Kind: EventPlayedOn, Peer: peer, Wait: p.opts.Cutoff})
+	return true
 }
 
 // yield reports whether this update stands aside, running no tick, so
@@ -737,6 +759,7 @@ func (p *Peer) feedMessage(from int, msg []byte) bool {
 	if !IsAck(msg) {
 		if player && p.feeds != nil && p.feeds[from] != nil {
 			p.feeds[from] = nil
+			p.caughtUp = true
 			p.note(Event{Kind: EventCaughtUp, Peer: from})
 		}
 		return false

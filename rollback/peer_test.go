@@ -1,6 +1,7 @@
 package rollback_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -46,6 +47,31 @@ type peerMatch struct {
 	errs  []error // each peer's and spectator's error, the first one
 	n     int
 	ctx   runtime.TickContext // the runtime's tick lives as long as the match
+	// timings[i] is what peer i's scheduler says on each update (the
+	// test plays the scheduler), and stalled[i] stops peer i's updates.
+	timings []timing.Stats
+	stalled []bool
+	// paced makes timings a scheduler's after each update (see owe).
+	paced bool
+}
+
+// owe plays the scheduler of peer i with a 2 s cutoff past which it drops
+// the debt (timing.SharedSlowdown) after its update: a held tick owes a
+// step, settled debt is taken off, pacing repays a quarter of a step an
+// update (max_speed_up 1.25), and the cutoff acts on the next update
+// when the debt passes it.
+func (m *peerMatch) owe(i int, o runtime.Owed) {
+	const cutoff = 2 * time.Second
+	tm := &m.timings[i]
+	d := tm.DebtTime + o.Held
+	if o.Held <= 0 {
+		d -= peerStep / 4
+	}
+	d, tm.Acting = max(d, 0), 0
+	if d > cutoff {
+		d, tm.Acting = cutoff, timing.MechCutoff
+	}
+	tm.DebtTime, tm.Ledger.PendingDebt = d, d
 }
 
 // newPeerMatch plays the paddle game between players peers (one player
@@ -58,7 +84,8 @@ func newPeerMatch(t testing.TB, net netsim.Options, players, spectators int, tic
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &peerMatch{t: t, clock: timing.NewManualClock(0), errs: make([]error, players+spectators)}
+	m := &peerMatch{t: t, clock: timing.NewManualClock(0), errs: make([]error, players+spectators),
+		timings: make([]timing.Stats, players), stalled: make([]bool, players)}
 	for _, tr := range rollbacktest.NewTransports(nw, m.clock) {
 		m.trs = append(m.trs, &watched{Transport: tr})
 	}
@@ -111,12 +138,16 @@ func (m *peerMatch) update() {
 	m.ctx = runtime.TickContext{Update: timing.Update{Number: uint64(m.n), Kind: timing.FixedUpdate, Steps: 1, Delta: peerStep, Final: true}}
 	ctx := &m.ctx
 	for i, p := range m.peers {
-		if _, ended := p.Outcome(); ended {
+		if _, ended := p.Outcome(); ended || m.stalled[i] {
 			continue
 		}
+		ctx.Timing = m.timings[i]
 		script(5, i, p.Tick()+2, p.Input(0))
 		if err := p.Update(ctx); err != nil && m.errs[i] == nil {
 			m.errs[i] = err
+		}
+		if m.paced {
+			m.owe(i, ctx.Owed)
 		}
 	}
 	for i, s := range m.specs {
@@ -288,5 +319,98 @@ func TestNewPeerRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("NewPeer: %v, want it to say %q", err, want)
 		}
+	}
+}
+
+// The host plays on without a peer that holds it when its scheduler's
+// debt passes the cutoff (timing's MechCutoff acting), and only then:
+// however long it holds, it waits while its scheduler does not say so.
+// Playing on settles the debt the hold left, and the stalled peer, when
+// it runs again, resynchronises from the host's snapshot; the host,
+// holding for it while it catches up, plays on without it once only.
+func TestTheHostPlaysOnWhenTheSchedulersCutoffActs(t *testing.T) {
+	m := newPeerMatch(t, netsim.Options{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Seed: 11}, 2, 0, 0, -1)
+	host := m.peers[0]
+	m.run(60)
+	m.stalled[1] = true
+	m.run(300) // 5 s held, with a scheduler that owes nothing
+	if st := host.Stats(); st.PlayedOn != 0 || st.Held < 250 {
+		t.Fatalf("the host held %d updates and played on %d times with its scheduler under the cutoff: want it held, and no play-on", st.Held, st.PlayedOn)
+	}
+	m.timings[0].Acting, m.timings[0].DebtTime, m.timings[0].Ledger.PendingDebt = timing.MechCutoff, 2*time.Second, 2*time.Second
+	m.paced = true
+	m.update()
+	if st := host.Stats(); st.PlayedOn != 1 {
+		t.Fatalf("the scheduler past its cutoff: the host played on %d times, want 1", st.PlayedOn)
+	}
+	if evs := host.Events(); len(evs) != 1 || evs[0].Kind != rollback.EventPlayedOn || evs[0].Peer != 1 {
+		t.Errorf("events %v: want the host playing on without peer 1", evs)
+	}
+	if got := m.ctx.Owed.Held; got != -2*time.Second {
+		t.Errorf("the update that played on owes %v held: want -2s, the hold's debt settled", got)
+	}
+	m.stalled[1] = false
+	m.run(900)
+	for i, err := range m.errs {
+		if err != nil {
+			t.Errorf("peer %d: %v", i, err)
+		}
+	}
+	if h, j := host.Stats(), m.peers[1].Stats(); h.PlayedOn != 1 || j.Resyncs != 1 {
+		t.Errorf("the host played on %d times, the stalled peer resynchronised %d: want once each", h.PlayedOn, j.Resyncs)
+	}
+	ht, hh, ok := host.ConfirmedHash()
+	if jh, jok := m.peers[1].HashAt(ht); !ok || !jok || jh != hh || ht < 600 {
+		t.Errorf("at the host's last confirmed tick %d: host %#x (%v), peer 1 %#x (%v): want the same world, past tick 600", ht, hh, ok, jh, jok)
+	}
+}
+
+// starting is a simulated transport that starts its peers together: its
+// Ready counts the calls and answers err.
+type starting struct {
+	*watched
+	calls int
+	err   error
+}
+
+func (s *starting) Ready(context.Context) error { s.calls++; return s.err }
+
+// Ready waits on a transport that starts its peers together, and returns
+// its error; a rejoining peer, whose match is under way, and a transport
+// without a start of its own do not wait.
+func TestPeerReadyWaitsOnItsTransport(t *testing.T) {
+	m := newPeerMatch(t, netsim.Options{Seed: 12}, 2, 0, 0, -1)
+	stop := errors.New("the other peer never came")
+	for _, c := range []struct {
+		name      string
+		rejoining bool
+		starts    bool
+		calls     int
+		err       error
+	}{
+		{"starter", false, true, 1, stop},
+		{"rejoining", true, true, 0, nil},
+		{"no starter", false, false, 0, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := &starting{watched: m.trs[1], err: stop}
+			var tr rollback.Transport = m.trs[1]
+			if c.starts {
+				tr = st
+			}
+			app, err := rollback.NewApp(paddleGame(t, 2), 8)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := rollback.NewPeer(app, rollback.PeerOptions{
+				Options:   rollback.Options{Self: 1, Players: []rollback.Player{{Peer: 0}, {Peer: 1}}, Actions: 2, Window: 8, Clock: m.clock},
+				Transport: tr, Step: peerStep, Rejoining: c.rejoining})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Ready(context.Background()); !errors.Is(err, c.err) || st.calls != c.calls {
+				t.Errorf("Ready = %v after %d calls of the transport's, want %v after %d", err, st.calls, c.err, c.calls)
+			}
+		})
 	}
 }

@@ -313,3 +313,79 @@ func TestAFillOverAnotherPeersInputResynchronisesIt(t *testing.T) {
 		t.Errorf("peer 1 after the host filled over its input: %v, want ErrResync naming player 2", err)
 	}
 }
+
+// A peer the host plays on without may still be running, its messages on
+// their way: its hash of a tick the host filled, taken with its own
+// inputs, is of a timeline that is no longer the match's. The host does
+// not take it for a desync (the match would end, where the peer only has
+// to resynchronise); the peer resynchronises once it hears how far the
+// host filled.
+func TestAFilledPeersHashIsNoDesync(t *testing.T) {
+	players := []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 1, Delay: 2}}
+	var ss [2]*rollback.Session
+	for i := range ss {
+		s, err := rollback.NewSession(&hashed{newToy(8), map[int64]uint64{}}, rollback.Options{Self: i, Players: players, Actions: 2, Window: 8, HashEvery: 10, Clock: timing.NewManualClock(0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss[i] = s
+	}
+	msg := make([]byte, 0, rollback.MaxMessage)
+	send := func(from, to int) {
+		if err := ss[to].ReceiveFrom(from, ss[from].AppendMessage(msg[:0])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 20 {
+		for i := range ss {
+			if _, err := ss[i].Advance(); err != nil {
+				t.Fatalf("peer %d: %v", i, err)
+			}
+		}
+		send(0, 1)
+		send(1, 0)
+	}
+	// Peer 1's messages are late from here (the host holds at its
+	// window); it presses, with the host's inputs taken up to tick 30.
+	ss[1].Local(1)[0] = input.Stats{Down: true, Presses: 1}
+	var late [][]byte
+	for range 10 {
+		for i := range ss {
+			if _, err := ss[i].Advance(); err != nil {
+				t.Fatalf("peer %d: %v", i, err)
+			}
+		}
+		send(0, 1)
+		late = append(late, ss[1].AppendMessage(nil))
+	}
+	if st := ss[1].Stats(); st.Confirmed <= 30 {
+		t.Fatalf("peer 1 confirmed up to tick %d: the test needs its hash of tick 30", st.Confirmed)
+	}
+	// The host plays on without it, filling its player's inputs from
+	// tick 22 with neutral ones, and then its late messages come.
+	if err := ss[0].Fill(1); err != nil {
+		t.Fatal(err)
+	}
+	for range 12 {
+		if _, err := ss[0].Advance(); err != nil {
+			t.Fatalf("host: %v", err)
+		}
+	}
+	for _, m := range late {
+		if err := ss[0].ReceiveFrom(1, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 12 {
+		if _, err := ss[0].Advance(); err != nil {
+			t.Fatalf("host: %v", err)
+		}
+	}
+	if d, ok := ss[0].Desync(); ok {
+		t.Errorf("the host took the filled peer's hash for a desync: %v", d)
+	}
+	send(0, 1)
+	if _, err := ss[1].Advance(); !errors.Is(err, rollback.ErrResync) {
+		t.Errorf("peer 1 after the host filled past its inputs: %v, want ErrResync", err)
+	}
+}

@@ -43,7 +43,10 @@ var ErrResync = errors.New("rollback: the host played on without this peer's inp
 // fails unless the session is the host's (Self 0) and peer one of its
 // peers that plays a player, and while another peer has reported
 // confirming more of that player's inputs than the host has (they are
-// still on their way; try again at the next update).
+// still on their way; try again at the next update). While it fills
+// them the session compares none of peer's hashes, and forgets those not
+// yet compared: a peer still running hashes the ticks filled with its
+// own inputs, a timeline it leaves when it resynchronises, not a desync.
 func (s *Session) Fill(peer int) error {
 	if s.opts.Self != 0 || peer == 0 || !s.isPeer(peer) || !s.plays(peer) {
 		return fmt.Errorf("rollback: Session.Fill(%d): only a host (Self 0) filling one of its peers that plays a player can; this is peer %d with peers %v", peer, s.opts.Self, s.remotePeers)
@@ -59,6 +62,13 @@ func (s *Session) Fill(peer int) error {
 		}
 	}
 	s.filled |= 1 << peer
+	// Its hashes not yet compared may be of ticks filled now, taken
+	// with its own inputs: of its timeline, no longer the match's.
+	for i := range s.hashes {
+		if e := &s.hashes[i]; e.hasRemote && !e.checked && e.remotePeer == peer {
+			e.hasRemote = false
+		}
+	}
 	return nil
 }
 

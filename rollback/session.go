@@ -72,38 +72,55 @@ func DefaultOptions() Options {
 }
 
 // Validate reports every invalid field at once, each as an *option.Error.
+// Its ranges are the package's only statement of them: MatchOptions, the
+// functions that take one of these values alone (NewApp, NewFollower),
+// and the framework's seats check them against the same ranges.
 func (o Options) Validate() error {
 	var errs []error
-	bad := func(field string, v any, allowed string) {
-		errs = append(errs, &option.Error{Pkg: "rollback", Field: "Options." + field, Value: v, Problem: "is out of range", Allowed: allowed})
+	check := func(r span, field string, v int) {
+		if err := r.check("Options."+field, v); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	if o.Self < 0 || o.Self > maxPeers-1 {
-		bad("Self", o.Self, "0 to 63")
-	}
-	if len(o.Players) < 1 || len(o.Players) > maxPlayers {
-		bad("Players", len(o.Players), "1 to 16 players")
-	}
+	check(peerRange, "Self", o.Self)
+	check(playersRange, "Players", len(o.Players))
 	for i, p := range o.Players {
-		if p.Peer < 0 || p.Peer > maxPeers-1 {
-			bad(fmt.Sprintf("Players[%d].Peer", i), p.Peer, "0 to 63")
-		}
-		if p.Delay < 0 || p.Delay > maxDelay {
-			bad(fmt.Sprintf("Players[%d].Delay", i), p.Delay, "0 to 16 ticks")
-		}
+		check(peerRange, fmt.Sprintf("Players[%d].Peer", i), p.Peer)
+		check(delayRange, fmt.Sprintf("Players[%d].Delay", i), p.Delay)
 	}
-	if o.Actions < 1 || o.Actions > maxActions {
-		bad("Actions", o.Actions, "1 to 64")
-	}
-	if o.Window < 0 || o.Window > maxWindow {
-		bad("Window", o.Window, "0 to 64 ticks (0 is lockstep)")
-	}
-	if o.HashEvery < 0 || o.HashEvery > maxHashEvery {
-		bad("HashEvery", o.HashEvery, fmt.Sprintf("0 (no hashes) to %d ticks", maxHashEvery))
-	}
+	check(actionsRange, "Actions", o.Actions)
+	check(windowRange, "Window", o.Window)
+	check(hashEveryRange, "HashEvery", o.HashEvery)
 	if o.LogBytes < 0 || o.LogBytes > MaxLogBytes {
-		bad("LogBytes", o.LogBytes, "0 (no log) to 1 GiB")
+		errs = append(errs, &option.Error{Pkg: "rollback", Field: "Options.LogBytes", Value: o.LogBytes, Problem: "is out of range", Allowed: "0 (no log) to 1 GiB"})
 	}
 	return errors.Join(errs...)
+}
+
+// span is the range of an option, stated once and checked wherever the
+// value travels, each place naming it its own way.
+type span struct {
+	min, max int
+	allowed  string
+}
+
+// The ranges of Options' fields, and of a host's spectator delay.
+var (
+	peerRange      = span{0, maxPeers - 1, "0 to 63"}
+	playersRange   = span{1, maxPlayers, "1 to 16 players"}
+	delayRange     = span{0, maxDelay, "0 to 16 ticks"}
+	actionsRange   = span{1, maxActions, "1 to 64"}
+	windowRange    = span{0, maxWindow, "0 to 64 ticks (0 is lockstep)"}
+	hashEveryRange = span{0, maxHashEvery, "0 (no hashes) to 3600 ticks"}
+	spectatorDelay = span{0, maxSpectatorDelay, "0 to 600 ticks"}
+)
+
+// check returns an *option.Error naming field when v is outside r.
+func (r span) check(field string, v int) error {
+	if v < r.min || v > r.max {
+		return &option.Error{Pkg: "rollback", Field: field, Value: v, Problem: "is out of range", Allowed: r.allowed}
+	}
+	return nil
 }
 
 const (
@@ -673,8 +690,8 @@ func (s *Session) remoteHash(peer int, k int64, h uint64) {
 	case e.tick < k:
 		*e = hashEntry{tick: k}
 	}
-	if e.hasRemote {
-		return // a repeat
+	if e.hasRemote || s.Filling(peer) {
+		return // a repeat, or of a timeline the host left (Fill)
 	}
 	e.remote, e.hasRemote, e.remotePeer = h, true, peer
 	if e.final {

@@ -55,8 +55,11 @@ func NewSpectator(app *App, opts SpectatorOptions) (*Spectator, error) {
 	if app == nil || opts.Transport == nil {
 		return nil, errors.New("rollback: NewSpectator needs an App and SpectatorOptions.Transport")
 	}
-	if opts.Delay < 0 || opts.Delay > maxSpectatorDelay || opts.Ticks < 0 {
-		return nil, fmt.Errorf("rollback: SpectatorOptions.Delay %d and Ticks %d: want 0 to %d and 0 or more", opts.Delay, opts.Ticks, maxSpectatorDelay)
+	if err := spectatorDelay.check("SpectatorOptions.Delay", opts.Delay); err != nil {
+		return nil, err
+	}
+	if opts.Ticks < 0 {
+		return nil, fmt.Errorf("rollback: SpectatorOptions.Ticks %d is out of range; allowed: 0 (no end) or more", opts.Ticks)
 	}
 	f, err := newFollow(app, opts.Transport, followOptions{players: opts.Players, actions: opts.Actions, hashEvery: opts.HashEvery,
 		step: opts.Step, delay: opts.Delay, clock: opts.Clock, recorded: opts.Recorded})

@@ -1,6 +1,7 @@
 package rollback
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"time"
@@ -94,4 +95,14 @@ type PeerWatcher interface {
 	// RTT returns the latest round trip measured to peer, 0 when none has
 	// been measured (or for the caller's own peer number).
 	RTT(peer int) time.Duration
+}
+
+// Starter is what a [Transport] that starts its peers together offers: a
+// match's clocks start when every peer is ready, not when each process
+// happened to get there ([Peer.Ready]).
+type Starter interface {
+	Transport
+	// Ready tells the other peers this one is ready to run its first
+	// tick and waits until all of them are, or ctx ends.
+	Ready(ctx context.Context) error
 }

@@ -108,6 +108,7 @@ func TestMatchRecordsAndReplays(t *testing.T) {
 		if want := framework.ConfirmedLine(p.Tick, p.Hash); !strings.HasSuffix(res.String(), "\n"+want) {
 			t.Errorf("the replay's result %q does not end with %q", res, want)
 		}
+		replayedHashes(t, i, paths[i], p)
 	}
 	cmp, err := framework.Bisect(newGame(), paths[0], paths[1])
 	if err != nil {
@@ -203,5 +204,45 @@ func doctor(t *testing.T, from, to string, at uint64) {
 	}
 	if err := os.WriteFile(to, out.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// replayedHashes replays peer i's recording at path up to the tick of its
+// confirmed line, step by step: the replay's ConfirmedHashAt gives the
+// peer's confirmed hash at every hashed tick both still hold, the line's
+// tick among them, and the replayed world's hash there is the line's.
+func replayedHashes(t *testing.T, i int, path string, p *frameworktest.Peer) {
+	t.Helper()
+	sim, err := frameworktest.NewReplay(newGame(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.RunTicks(int(p.Tick)); err != nil {
+		t.Fatalf("peer %d's replay to tick %d: %v", i, p.Tick, err)
+	}
+	compared := 0
+	for k := int64(1); k <= p.Tick; k++ {
+		want, ok := p.ConfirmedHashAt(k)
+		if !ok {
+			continue
+		}
+		got, rok := sim.ConfirmedHashAt(k)
+		if !rok || got != want {
+			t.Errorf("peer %d's replay: ConfirmedHashAt(%d) = %016x (%v), the match's %016x", i, k, got, rok, want)
+		}
+		compared++
+	}
+	if got, ok := sim.ConfirmedHashAt(p.Tick); !ok || got != p.Hash {
+		t.Errorf("peer %d's replay: ConfirmedHashAt(%d) = %016x (%v), the confirmed line's %016x", i, p.Tick, got, ok, p.Hash)
+	}
+	h, err := sim.App.Hash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Total != p.Hash {
+		t.Errorf("peer %d's replay ends %d ticks in on world hash %016x, the confirmed line %016x", i, p.Tick, h.Total, p.Hash)
+	}
+	if compared < 2 {
+		t.Errorf("peer %d's replay: %d hashes compared, want the match's last ones", i, compared)
 	}
 }
