@@ -18,51 +18,18 @@ import (
 // runtime fills the resource with [Players.SetLocal] before each tick, so
 // that systems read every player's input the same way in every mode.
 //
-// A framework game finds the resource in its world from Setup on (the
-// framework adds it before Setup, and every mode fills the same one);
-// [PlayersOf] is a handle for a world whose resource comes later.
+// A framework game takes the resource in its Setup, where the framework
+// has added it (local seats, a match, a sync-test and a replay all fill
+// that one):
+//
+//	players := ecs.GetResource[rollback.Players](s.App.World())
 type Players struct {
 	in    *Inputs
 	local [][]input.Stats
-	// world, on a handle from PlayersOf, finds the resource its calls
-	// go to; nil on the resource itself.
-	world *ecs.Resource[Players]
-}
-
-// PlayersOf returns a handle on w's Players resource that a game can keep
-// in its systems even before the resource exists, or when it is
-// replaced. A framework game can take the resource itself in Setup
-// (ecs.GetResource[rollback.Players]); the handle remains for code
-// written before that. Each call on the handle goes to the resource w
-// holds at that moment, at the cost of one lookup and no allocation:
-//
-//	players := rollback.PlayersOf(s.App.World()) // in Setup
-//	in := players.Input(p)                        // in a system, during a tick
-//
-// Without a resource (a game that declares no players) the handle has no
-// players: Len is 0.
-func PlayersOf(w *ecs.World) *Players {
-	r := ecs.NewResource[Players](w)
-	return &Players{world: &r}
-}
-
-// resolved is the Players p's calls go to: p itself, or for a handle the
-// world's resource (nil without one).
-func (p *Players) resolved() *Players {
-	if p.world == nil {
-		return p
-	}
-	if r := p.world.Get(); r != p {
-		return r
-	}
-	return nil
 }
 
 // Len returns the number of players, 0 outside a tick.
 func (p *Players) Len() int {
-	if p = p.resolved(); p == nil {
-		return 0
-	}
 	if p.in == nil {
 		return len(p.local)
 	}
@@ -72,9 +39,6 @@ func (p *Players) Len() int {
 // Input returns player n's action states for the tick, indexed as the
 // session's actions (a framework game: the n-th seat's actions in order).
 func (p *Players) Input(n int) []input.Stats {
-	if p = p.resolved(); p == nil {
-		return nil
-	}
 	if p.in == nil {
 		return p.local[n]
 	}
@@ -83,22 +47,13 @@ func (p *Players) Input(n int) []input.Stats {
 
 // Predicted reports whether player n's input for the tick is predicted;
 // never for a local tick.
-func (p *Players) Predicted(n int) bool {
-	p = p.resolved()
-	return p != nil && p.in != nil && p.in.Predicted(n)
-}
+func (p *Players) Predicted(n int) bool { return p.in != nil && p.in.Predicted(n) }
 
 // SetLocal makes in the input of a tick run without a session: in[n] is
 // player n's action states, all of them confirmed. The resource keeps in
 // until the next SetLocal; SetLocal(nil) ends the tick. It must not be
-// called on the resource of an [App], whose session sets it, nor on a
-// handle from [PlayersOf] (it panics: set the resource's input).
-func (p *Players) SetLocal(in [][]input.Stats) {
-	if p.world != nil {
-		panic("rollback: Players.SetLocal on a handle from PlayersOf: call it on the resource the world holds")
-	}
-	p.local = in
-}
+// called on the resource of an [App], whose session sets it.
+func (p *Players) SetLocal(in [][]input.Stats) { p.local = in }
 
 // App drives an ecs.App as a [Simulation]: the App owns the whole state,
 // so a game writes no save or load code. Snapshots are kept in an
@@ -146,9 +101,8 @@ type tickHash struct {
 // NewApp prepares app for a session with the given prediction window:
 // it enables snapshots (failing with their refusals, see
 // ecs.App.EnableSnapshots) and fills the world's [Players] resource,
-// adding one when the world holds none, so that a handle a game took on
-// the resource before (a framework game's Setup) reads the session's
-// inputs.
+// adding one when the world holds none, so that a game that took the
+// resource before (a framework game's Setup) reads the session's inputs.
 func NewApp(app *ecs.App, window int) (*App, error) {
 	if err := windowRange.check("NewApp window", window); err != nil {
 		return nil, err

@@ -174,7 +174,7 @@
 // random source, presentation kept apart) is one checklist,
 // docs/ready-for-rollback.md in the framework's repository. A framework
 // game takes the [Players] resource in its Setup (the framework adds it
-// first); [PlayersOf] is a handle for a world whose resource comes later.
+// first).
 //
 // A Session and its [Simulation] belong to the simulation goroutine.
 package rollback

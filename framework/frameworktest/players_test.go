@@ -43,7 +43,7 @@ func setupPlayersGame() framework.Game {
 }
 
 // The framework adds the one Players resource before the game's Setup,
-// so Setup can take it by itself (no rollback.PlayersOf handle), and the
+// so Setup can take it by itself, and the
 // resource it took is the one every mode fills: two seats at one
 // keyboard, and a match, whose session fills the same resource.
 func TestSetupTakesThePlayersResource(t *testing.T) {
