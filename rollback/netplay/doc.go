@@ -1,7 +1,7 @@
 // Package netplay carries a rollback match between processes: a host
 // listens, joiners join with the token it prints, and each end gets a
-// [Match], a [rollback.Transport] for its session's messages, with events
-// for peers that drop and come back.
+// [Match], a [rollback.PeerWatcher]: the transport of its session's
+// messages, with events for peers that drop and come back.
 //
 //	// The host (peer 0):
 //	h, err := netplay.Host(":7777", netplay.Options{Players: 2}, id)
@@ -95,41 +95,42 @@
 // # Disconnects and reconnection
 //
 // Each end pings the others ten times per [Options.Timeout] (default 5s)
-// for the round-trip time ([PeerStats].RTT). A peer silent for Timeout
-// is [Disconnected]; one that closes its match is [Left] (it says bye, or
-// its QUIC connection ends). A dropped player's slot stays its: when its
-// link comes back the peer is [Reconnected], and a player whose process
-// ended joins again with [Options.Slot] set to its old peer number and
-// takes the slot back (sequence numbers start from the wall clock, so the
-// old run's packets stay replays). A joiner hears of the other joiners
-// through the host, whose pings say which peers it hears: their drops and
-// returns reach it as Disconnected and Reconnected within a ping
-// interval. A joiner that took a slot back in a match under way knows it
-// ([Match.Rejoining]): its simulation starts behind the others, and
-// catching it up (rollback.Session.NewFeed and a rollback.Follower) is
-// the session's business, not the transport's. Join itself never hangs:
-// it fails when the host does not answer within Timeout.
+// for the round-trip time ([PeerStats].RTT). A peer silent for Timeout is
+// [rollback.PeerDisconnected]; one that closes its match is
+// [rollback.PeerLeft] (it says bye, or its QUIC connection ends). A dropped
+// player's slot stays its: when its link comes back the peer is
+// [rollback.PeerReconnected], and a player whose process ended joins again
+// with [Options.Slot] set to its old peer number and takes the slot back
+// (sequence numbers start from the wall clock, so the old run's packets
+// stay replays). A joiner hears of the other joiners through the host,
+// whose pings say which peers it hears: their drops and returns reach it as
+// Disconnected and Reconnected within a ping interval. A joiner that took a
+// slot back in a match under way knows it ([Match.Rejoining]): its
+// simulation starts behind the others, and catching it up
+// (rollback.Session.NewFeed and a rollback.Follower) is the session's
+// business, not the transport's. Join itself never hangs: it fails when the
+// host does not answer within Timeout.
 //
 // A host may start the match before every player has joined
-// ([Options.Start]): a player who joins later takes a slot no one played
-// as a dropped player takes its own back, rejoining ([Match.Rejoining]),
-// and the host reports it [Joined]; [Match.Joined] says which slots
-// someone took.
+// ([Options.Start]): a player who joins later takes a slot no one played as
+// a dropped player takes its own back, rejoining ([Match.Rejoining]), and
+// the host reports it [rollback.PeerJoined]; [Match.Joined] says which
+// slots someone took.
 //
 // # Spectators
 //
 // A joiner with [Options.Spectate] watches instead of playing: it joins
-// with the same token, at any time during the match (in the lobby or
-// long after it filled), takes the lowest free peer number from Players
-// up ([Match.Spectator] tells them apart), and exchanges messages with
-// the host only: nothing a player sends is relayed to it, and it can
-// send to no player. The host takes up to [Options.Spectators] (default
-// 16, at most 64) and refuses the next as it refuses a join to a full
-// match. Its events carry Spectator set: [Joined] when one arrives, then
-// [Disconnected] (silent for Timeout) or [Left]; either way its peer
-// number is free again and the players hear nothing of it. What the host
-// sends a spectator (the confirmed inputs, rollback.Session.NewFeed) is
-// the host's business.
+// with the same token, at any time during the match (in the lobby or long
+// after it filled), takes the lowest free peer number from Players up
+// ([Match.Spectator] tells them apart), and exchanges messages with the
+// host only: nothing a player sends is relayed to it, and it can send to no
+// player. The host takes up to [Options.Spectators] (default 16, at most
+// 64) and refuses the next as it refuses a join to a full match. Its events
+// carry Spectator set: [rollback.PeerJoined] when one arrives, then
+// [rollback.PeerDisconnected] (silent for Timeout) or [rollback.PeerLeft];
+// either way its peer number is free again and the players hear nothing of
+// it. What the host sends a spectator (the confirmed inputs,
+// rollback.Session.NewFeed) is the host's business.
 //
 // # A dedicated host
 //

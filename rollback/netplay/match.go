@@ -13,49 +13,57 @@ import (
 	"github.com/metronome-go/metronome/rollback"
 )
 
-// EventKind says what happened to a peer.
-type EventKind uint8
-
-const (
-	// Disconnected: nothing authenticated came from the peer for
-	// Options.Timeout. Its slot stays its: it may come back.
-	Disconnected EventKind = iota + 1
-	// Left: the peer closed its match (it said bye).
-	Left
-	// Reconnected: a disconnected peer is heard again, on its old
-	// address or by joining again with the token.
-	Reconnected
-	// Joined: a spectator joined, or a player took a slot no one had
-	// played in a match that started without it (Options.Start). The
-	// host's events only; the players who start the match joined before
-	// Wait returned.
-	Joined
-)
-
-func (k EventKind) String() string {
-	switch k {
-	case Disconnected:
-		return "disconnected"
-	case Left:
-		return "left"
-	case Reconnected:
-		return "reconnected"
-	case Joined:
-		return "joined"
-	}
-	return fmt.Sprintf("EventKind(%d)", uint8(k))
-}
+// EventKind says what happened to a peer: rollback's, so that a match
+// layer reads the events of every transport that watches its peers alike.
+//
+// Deprecated: use rollback.PeerEventKind.
+//
+//go:fix inline
+type EventKind = rollback.PeerEventKind
 
 // Event is a change in a peer's connection, for the simulation goroutine
 // to react to (pause, show a message, resume). A spectator's events
 // (Spectator set, at the host only) are Joined, then Disconnected or
 // Left, after which its peer number is free for another spectator: a
 // spectator never holds up the match.
-type Event struct {
-	Peer      int
-	Kind      EventKind
-	Spectator bool
-}
+//
+// Deprecated: use rollback.PeerEvent.
+//
+//go:fix inline
+type Event = rollback.PeerEvent
+
+// The kinds of [Event], rollback's.
+const (
+	// Disconnected: nothing authenticated came from the peer for
+	// Options.Timeout. Its slot stays its: it may come back.
+	//
+	// Deprecated: use rollback.PeerDisconnected.
+	//
+	//go:fix inline
+	Disconnected = rollback.PeerDisconnected
+	// Left: the peer closed its match (it said bye).
+	//
+	// Deprecated: use rollback.PeerLeft.
+	//
+	//go:fix inline
+	Left = rollback.PeerLeft
+	// Reconnected: a disconnected peer is heard again, on its old
+	// address or by joining again with the token.
+	//
+	// Deprecated: use rollback.PeerReconnected.
+	//
+	//go:fix inline
+	Reconnected = rollback.PeerReconnected
+	// Joined: a spectator joined, or a player took a slot no one had
+	// played in a match that started without it (Options.Start). The
+	// host's events only; the players who start the match joined before
+	// Wait returned.
+	//
+	// Deprecated: use rollback.PeerJoined.
+	//
+	//go:fix inline
+	Joined = rollback.PeerJoined
+)
 
 // Traffic counts packets and their bytes (UDP payload bytes; the IP and
 // UDP headers, 28 bytes a packet over IPv4, are not counted).
@@ -179,7 +187,7 @@ type Match struct {
 	base     uint64        // sequence numbers of refusals
 	inbox    chan *inMsg
 	free     chan *inMsg
-	events   chan Event
+	events   chan rollback.PeerEvent
 
 	send *sealer // Send's (simulation goroutine)
 	loop *sealer // the goroutine's
@@ -199,7 +207,7 @@ type Match struct {
 	closeErr  error
 }
 
-var _ rollback.Transport = (*Match)(nil)
+var _ rollback.PeerWatcher = (*Match)(nil)
 
 func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Match {
 	m := &Match{
@@ -211,7 +219,7 @@ func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Matc
 		refusedc: make(chan struct{}),
 		inbox:    make(chan *inMsg, queueLen),
 		free:     make(chan *inMsg, queueLen),
-		events:   make(chan Event, eventLen),
+		events:   make(chan rollback.PeerEvent, eventLen),
 		peers:    make([]peer, MaxPlayers+MaxSpectators),
 		send:     newSealer(key),
 		loop:     newSealer(key),
@@ -294,6 +302,25 @@ func (m *Match) Stats() Stats {
 	return st
 }
 
+// RTT returns the smoothed round trip to peer ([PeerStats].RTT), 0 when
+// none has been measured, for this end's own peer number or one outside
+// the match. A joiner reaches the other joiners through the host and
+// measures only its round trip to the host: it returns that for them, the
+// part of their round trip it knows. Any goroutine may call it.
+func (m *Match) RTT(peer int) time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case peer < 0 || peer >= len(m.peers) || peer == m.self:
+		return 0
+	case !m.host && peer < m.players:
+		return m.peers[0].stats.RTT
+	case m.host && m.peers[peer].joined:
+		return m.peers[peer].stats.RTT
+	}
+	return 0
+}
+
 // Spectator reports whether peer is a spectator's peer number in this
 // match: Players to Players+Options.Spectators-1 at the host, Players up
 // at a joiner.
@@ -313,12 +340,12 @@ func (m *Match) spectatorLocked(peer int) bool {
 // Event returns the next change in a peer's connection, if one is
 // waiting; it never blocks. At most 64 wait: more are dropped and counted
 // in Stats.Dropped.Events.
-func (m *Match) Event() (Event, bool) {
+func (m *Match) Event() (rollback.PeerEvent, bool) {
 	select {
 	case e := <-m.events:
 		return e, true
 	default:
-		return Event{}, false
+		return rollback.PeerEvent{}, false
 	}
 }
 
@@ -473,7 +500,7 @@ func (m *Match) bye() {
 	}
 }
 
-func (m *Match) event(e Event) {
+func (m *Match) event(e rollback.PeerEvent) {
 	e.Spectator = m.host && m.spectatorLocked(e.Peer)
 	select {
 	case m.events <- e:
@@ -549,11 +576,11 @@ func (m *Match) others(bits byte) {
 		}
 		if c := bits&(1<<i) != 0; c != m.peers[i].connected {
 			m.peers[i].connected = c
-			kind := Disconnected
+			kind := rollback.PeerDisconnected
 			if c {
-				kind = Reconnected
+				kind = rollback.PeerReconnected
 			}
-			m.event(Event{Peer: i, Kind: kind})
+			m.event(rollback.PeerEvent{Peer: i, Kind: kind})
 		}
 	}
 }
@@ -570,7 +597,7 @@ func (m *Match) gone(from netip.AddrPort) {
 		return
 	}
 	m.peers[s].connected, m.peers[s].left = false, true
-	m.event(Event{Peer: s, Kind: Left})
+	m.event(rollback.PeerEvent{Peer: s, Kind: rollback.PeerLeft})
 	m.freeSpectator(s)
 }
 
@@ -588,7 +615,7 @@ func (m *Match) tick(now time.Duration) {
 		}
 		if p.connected && now-p.heard > m.opts.Timeout {
 			p.connected = false
-			m.event(Event{Peer: i, Kind: Disconnected})
+			m.event(rollback.PeerEvent{Peer: i, Kind: rollback.PeerDisconnected})
 			if m.host && m.spectatorLocked(i) {
 				m.freeSpectator(i) // a silent spectator is gone: no slot to keep
 				m.mu.Unlock()
@@ -689,7 +716,7 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 	if !p.connected && p.joined && !p.left && h.kind != kindBye {
 		p.connected = true
 		if m.host || m.full {
-			m.event(Event{Peer: slot, Kind: Reconnected})
+			m.event(rollback.PeerEvent{Peer: slot, Kind: rollback.PeerReconnected})
 		}
 	}
 	spectator := m.host && m.spectatorLocked(slot)
@@ -762,7 +789,7 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 		p.left = true
 		if p.connected {
 			p.connected = false
-			m.event(Event{Peer: slot, Kind: Left})
+			m.event(rollback.PeerEvent{Peer: slot, Kind: rollback.PeerLeft})
 		}
 		if spectator {
 			m.freeSpectator(slot)
@@ -1101,7 +1128,7 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 		p.heard, p.left = now, false
 		if !p.connected {
 			p.connected = true
-			m.event(Event{Peer: s, Kind: Reconnected})
+			m.event(rollback.PeerEvent{Peer: s, Kind: rollback.PeerReconnected})
 		}
 		m.accept(s)
 		return
@@ -1159,11 +1186,11 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 	p.admit(from, h.seq, now)
 	if back {
 		p.back = m.full
-		kind := Reconnected
+		kind := rollback.PeerReconnected
 		if fresh {
-			kind = Joined // a slot no one played yet, in a match under way
+			kind = rollback.PeerJoined // a slot no one played yet, in a match under way
 		}
-		m.event(Event{Peer: slot, Kind: kind})
+		m.event(rollback.PeerEvent{Peer: slot, Kind: kind})
 	}
 	if !m.full {
 		n := 0
@@ -1211,7 +1238,7 @@ func (m *Match) joinSpectator(h header, from netip.AddrPort, now time.Duration) 
 		return
 	}
 	m.peers[slot].admit(from, h.seq, now)
-	m.event(Event{Peer: slot, Kind: Joined})
+	m.event(rollback.PeerEvent{Peer: slot, Kind: rollback.PeerJoined})
 	m.accept(slot)
 }
 

@@ -242,9 +242,16 @@ func TestRTTIsMeasured(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
 			ms := open(t, tr, 2, netplay.Options{Timeout: 200 * time.Millisecond})
+			// Through the interface the match layer asks for.
+			var host, joiner rollback.PeerWatcher = ms[0], ms[1]
 			eventually(t, "round-trip time", func() bool {
-				return ms[0].Stats().Peers[1].RTT > 0 && ms[1].Stats().Peers[0].RTT > 0
+				return host.RTT(1) > 0 && joiner.RTT(0) > 0
 			})
+			for _, p := range []int{-1, 0, 2, 99} {
+				if rtt := host.RTT(p); rtt != 0 {
+					t.Errorf("host RTT(%d) = %v, want 0 (itself, or no such peer)", p, rtt)
+				}
+			}
 		})
 	}
 }
@@ -480,7 +487,7 @@ func TestAMatchStartsWithFewerPlayers(t *testing.T) {
 	if late.Self() != 3-first.Self() || !late.Rejoining() || !host.Joined(late.Self()) {
 		t.Errorf("the late joiner is peer %d, rejoining %v; want peer %d joining as a rejoin", late.Self(), late.Rejoining(), 3-first.Self())
 	}
-	heard := func(m *netplay.Match, kind netplay.EventKind) func() bool {
+	heard := func(m *netplay.Match, kind rollback.PeerEventKind) func() bool {
 		return func() bool {
 			for ev, ok := m.Event(); ok; ev, ok = m.Event() {
 				if ev.Peer == late.Self() && ev.Kind == kind {
@@ -490,6 +497,6 @@ func TestAMatchStartsWithFewerPlayers(t *testing.T) {
 			return false
 		}
 	}
-	eventually(t, "the host reports the late player joined", heard(host, netplay.Joined))
-	eventually(t, "the first joiner hears the late player come", heard(first, netplay.Reconnected))
+	eventually(t, "the host reports the late player joined", heard(host, rollback.PeerJoined))
+	eventually(t, "the first joiner hears the late player come", heard(first, rollback.PeerReconnected))
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 )
 
@@ -235,7 +236,7 @@ func TestAFullQueueDropsAndCounts(t *testing.T) {
 	}
 }
 
-func wantEvent(t *testing.T, m *netplay.Match, peer int, kind netplay.EventKind) {
+func wantEvent(t *testing.T, m *netplay.Match, peer int, kind rollback.PeerEventKind) {
 	t.Helper()
 	eventually(t, kind.String()+" event", func() bool {
 		e, ok := m.Event()
@@ -249,14 +250,14 @@ func TestSilenceIsADisconnectAndTheLinkComesBack(t *testing.T) {
 			opts := netplay.Options{Transport: tr, Timeout: 200 * time.Millisecond}
 			_, p, host, joiner := hostThroughProxy(t, opts)
 			p.setCut(true)
-			wantEvent(t, host, 1, netplay.Disconnected)
-			wantEvent(t, joiner, 0, netplay.Disconnected)
+			wantEvent(t, host, 1, rollback.PeerDisconnected)
+			wantEvent(t, joiner, 0, rollback.PeerDisconnected)
 			if host.Stats().Peers[1].Connected {
 				t.Error("host still sees peer 1 connected")
 			}
 			p.setCut(false)
-			wantEvent(t, host, 1, netplay.Reconnected)
-			wantEvent(t, joiner, 0, netplay.Reconnected)
+			wantEvent(t, host, 1, rollback.PeerReconnected)
+			wantEvent(t, joiner, 0, rollback.PeerReconnected)
 		})
 	}
 }
@@ -281,7 +282,7 @@ func TestADroppedPlayerJoinsAgain(t *testing.T) {
 				t.Fatal(err)
 			}
 			j.Close()
-			wantEvent(t, host, 1, netplay.Left)
+			wantEvent(t, host, 1, rollback.PeerLeft)
 			again := opts
 			again.Slot = 1
 			j2, err := netplay.Join(ctx, h.Addr().String(), h.Token(), again, game)
@@ -295,7 +296,7 @@ func TestADroppedPlayerJoinsAgain(t *testing.T) {
 			if j.Rejoining() || !j2.Rejoining() {
 				t.Errorf("Rejoining: %v on the first join, %v on the second; want false, true", j.Rejoining(), j2.Rejoining())
 			}
-			wantEvent(t, host, 1, netplay.Reconnected)
+			wantEvent(t, host, 1, rollback.PeerReconnected)
 			buf := make([]byte, 1200)
 			if err := host.Send(1, []byte("welcome back")); err != nil {
 				t.Fatal(err)
@@ -341,15 +342,15 @@ func TestJoinersLearnOfEachOthersDrops(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Close()
-	wantEvent(t, host, 2, netplay.Left)
-	wantEvent(t, a, 2, netplay.Disconnected)
+	wantEvent(t, host, 2, rollback.PeerLeft)
+	wantEvent(t, a, 2, rollback.PeerDisconnected)
 	b, err = join(2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	wantEvent(t, host, 2, netplay.Reconnected)
-	wantEvent(t, a, 2, netplay.Reconnected)
+	wantEvent(t, host, 2, rollback.PeerReconnected)
+	wantEvent(t, a, 2, rollback.PeerReconnected)
 }
 
 // A packet the closing run of a joiner sent before its bye and that
@@ -362,7 +363,7 @@ func TestAPacketAfterAByeDoesNotReconnect(t *testing.T) {
 	secret := decode(t, h.Token())[1:17]
 	seq := binary.LittleEndian.Uint64(p.genuineData(t, host, joiner)[2:])
 	joiner.Close()
-	wantEvent(t, host, 1, netplay.Left)
+	wantEvent(t, host, 1, rollback.PeerLeft)
 	before := host.Stats().Peers[1].Received.Packets
 	p.toHost(packet(secret, kindData, 1, seq+1000, []byte{0, 'x'}))
 	eventually(t, "the late packet read", func() bool { return host.Stats().Peers[1].Received.Packets > before })

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 )
 
@@ -39,7 +40,7 @@ func TestSpectatorsJoinAMatchUnderWay(t *testing.T) {
 			}
 			eventually(t, "spectator's joined event", func() bool {
 				e, ok := host.Event()
-				return ok && e == netplay.Event{Peer: 2, Kind: netplay.Joined, Spectator: true}
+				return ok && e == rollback.PeerEvent{Peer: 2, Kind: rollback.PeerJoined, Spectator: true}
 			})
 			if st := host.Stats(); st.Spectators != 1 || st.Peers[2] != (netplay.PeerStats{}) {
 				t.Errorf("host counts %d spectators and lists peer 2 as %+v; want 1, and no player at peer 2 of 2 players", st.Spectators, st.Peers[2])
@@ -95,7 +96,7 @@ func TestASilentSpectatorIsDropped(t *testing.T) {
 		if ok && !e.Spectator {
 			t.Fatalf("host event %+v: want only the spectator's", e)
 		}
-		return ok && e == netplay.Event{Peer: 2, Kind: netplay.Disconnected, Spectator: true}
+		return ok && e == rollback.PeerEvent{Peer: 2, Kind: rollback.PeerDisconnected, Spectator: true}
 	})
 	if got := host.Stats().Spectators; got != 0 {
 		t.Errorf("host counts %d spectators after the drop, want 0", got)
