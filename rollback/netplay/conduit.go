@@ -3,20 +3,19 @@ package netplay
 import (
 	"net"
 	"net/netip"
-	"time"
 )
 
 // A conduit carries datagrams between this end and addresses: a UDP
 // socket, or the connections of a QUIC endpoint. The match above it does
 // every check; a conduit only moves bytes.
 type conduit interface {
-	// read waits up to wait for a datagram, copies it into buf and
-	// returns its length (longer ones are cut to len(buf), which is
-	// bigger than any valid packet) and sender; ok is false when none
-	// came; n is connectionGone when the QUIC connection from that
-	// address ended (its TLS authenticates the end as a bye). An error
-	// means the conduit is closed.
-	read(buf []byte, wait time.Duration) (n int, from netip.AddrPort, ok bool, err error)
+	// read waits for a datagram, copies it into buf and returns its
+	// length (longer ones are cut to len(buf), which is bigger than any
+	// valid packet) and sender; n is connectionGone when the QUIC
+	// connection from that address ended (its TLS authenticates the end
+	// as a bye). It blocks until a datagram comes or close is called; an
+	// error means the conduit is closed.
+	read(buf []byte) (n int, from netip.AddrPort, err error)
 	// write sends b to an address without blocking; a datagram it cannot
 	// queue is lost, not an error.
 	write(to netip.AddrPort, b []byte) error

@@ -36,8 +36,8 @@ func FuzzToken(f *testing.F) {
 // itself.
 type fakeConduit struct{ sent int }
 
-func (f *fakeConduit) read(buf []byte, wait time.Duration) (int, netip.AddrPort, bool, error) {
-	return 0, netip.AddrPort{}, false, net.ErrClosed
+func (f *fakeConduit) read(buf []byte) (int, netip.AddrPort, error) {
+	return 0, netip.AddrPort{}, net.ErrClosed
 }
 func (f *fakeConduit) write(to netip.AddrPort, b []byte) error { f.sent++; return nil }
 func (f *fakeConduit) addr() net.Addr                          { return &net.UDPAddr{} }

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/metronome-go/metronome/rollback"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // EventKind says what happened to a peer: rollback's, so that a match
@@ -157,15 +159,16 @@ type peer struct {
 // Match is one end of a match: the host's (peer 0) or a joiner's. It
 // implements [rollback.Transport]: Send, Receive and Event belong to the
 // simulation goroutine; Stats, Self, Players and Close may be called from
-// any goroutine. A match owns one goroutine, which reads the socket, answers
-// pings and joins and notices silent peers; Close stops it and waits for it.
+// any goroutine. A match owns two goroutines: one reads the socket and
+// answers pings and joins, the other pings the peers and notices silent
+// ones on [Options.Clock]; Close stops both and waits for them.
 type Match struct {
 	c    conduit
 	key  []byte
 	opts Options
 	id   Identity
 	host bool
-	t0   time.Time
+	t0   timing.Instant // the clock's reading at the start: now() counts from it
 
 	mu      sync.Mutex
 	self    int
@@ -189,20 +192,24 @@ type Match struct {
 	free     chan *inMsg
 	events   chan rollback.PeerEvent
 
-	send *sealer // Send's (simulation goroutine)
-	loop *sealer // the goroutine's
+	send  *sealer // Send's (simulation goroutine)
+	loop  *sealer // the reading goroutine's
+	ticks *sealer // the ticking goroutine's
 
-	// The start (Ready): readyc wakes a host's Ready at each joiner's
-	// ready; went says the host has given the go (a joiner: that it has
-	// come). A joiner's goc is closed at the host's go, which asked it to
-	// wait goWait after it.
-	readyc chan struct{}
+	// tw is the ticking goroutine's waiter; wakers are the waiters of Join
+	// and Ready, woken at every change they wait for (wakeAll).
+	tw     timing.Waiter
+	wakers []timing.Waiter
+
+	// The start (Ready): went says the host has given the go (a joiner:
+	// that it has come). A joiner's goc is closed at the host's go, which
+	// asked it to wait goWait after it.
 	went   bool
 	goc    chan struct{}
 	goWait time.Duration
 
 	closing   chan struct{}
-	done      chan struct{}
+	wg        sync.WaitGroup
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -211,7 +218,7 @@ var _ rollback.PeerWatcher = (*Match)(nil)
 
 func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Match {
 	m := &Match{
-		c: c, key: key, opts: opts, id: id, host: host, t0: time.Now(),
+		c: c, key: key, opts: opts, id: id, host: host, t0: opts.Clock.Now(),
 		players:  opts.Players,
 		credit:   refusalsPerSecond,
 		fullc:    make(chan struct{}),
@@ -223,17 +230,18 @@ func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Matc
 		peers:    make([]peer, MaxPlayers+MaxSpectators),
 		send:     newSealer(key),
 		loop:     newSealer(key),
+		ticks:    newSealer(key),
+		tw:       opts.Clock.NewWaiter(),
 		closing:  make(chan struct{}),
-		done:     make(chan struct{}),
-		readyc:   make(chan struct{}, 1),
 		goc:      make(chan struct{}),
 	}
 	for range queueLen {
 		m.free <- new(inMsg)
 	}
-	// Sequence numbers start at the wall clock's nanoseconds, so a joiner
-	// that restarts continues above every number its last run used and a
-	// replay of that run's packets stays a replay.
+	// Sequence numbers start at the date in nanoseconds (a date, not a
+	// reading of the match's clock), so a joiner that restarts continues
+	// above every number its last run used and a replay of that run's
+	// packets stays a replay.
 	base := uint64(time.Now().UnixNano())
 	for i := range m.peers {
 		m.peers[i].seq = base
@@ -251,7 +259,56 @@ func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Matc
 	return m
 }
 
-func (m *Match) now() time.Duration { return time.Since(m.t0) }
+// start starts the match's goroutines.
+func (m *Match) start() {
+	m.wg.Add(2)
+	go m.read()
+	go m.tick()
+}
+
+// now is the time since the match began, on its clock.
+func (m *Match) now() time.Duration { return time.Duration(m.opts.Clock.Now() - m.t0) }
+
+// at is the clock's reading d after the match began.
+func (m *Match) at(d time.Duration) timing.Instant { return m.t0.AddSaturating(d) }
+
+// newWait returns a waiter for Join or Ready, woken when the match's state
+// changes (wakeAll), when ctx ends and when the match closes; done
+// retires it.
+func (m *Match) newWait(ctx context.Context) (w timing.Waiter, done func()) {
+	w = m.opts.Clock.NewWaiter()
+	m.mu.Lock()
+	m.wakers = append(m.wakers, w)
+	m.mu.Unlock()
+	stop := context.AfterFunc(ctx, w.Wake)
+	return w, func() {
+		stop()
+		m.mu.Lock()
+		m.wakers = slices.DeleteFunc(m.wakers, func(x timing.Waiter) bool { return x == w })
+		m.mu.Unlock()
+		w.Release()
+	}
+}
+
+// wakeAll wakes the waits of Join and Ready to look again. With m.mu held.
+func (m *Match) wakeAll() {
+	for _, w := range m.wakers {
+		w.Wake()
+	}
+}
+
+// pause waits on w until the match's clock reads until, or a wake; it
+// returns rollback.ErrClosed once the match closes and ctx's error once
+// ctx ends, nil otherwise (the caller looks again).
+func (m *Match) pause(ctx context.Context, w timing.Waiter, until time.Duration) error {
+	w.WaitUntil(m.at(until))
+	select {
+	case <-m.closing:
+		return rollback.ErrClosed
+	default:
+	}
+	return ctx.Err()
+}
 
 // Self returns this end's peer number: 0 for the host, 1 to Players-1 for
 // a player who joined, Players or above for a spectator.
@@ -404,8 +461,10 @@ func (m *Match) Send(to int, msg []byte) error {
 // counting it. Without m.mu held.
 func (m *Match) write(s *sealer, p int, addr netip.AddrPort, b []byte) error {
 	b = s.seal(b)
-	err := m.c.write(addr, b)
+	// Counted as it leaves, under the lock its answer is counted under:
+	// every packet counted received was counted sent first.
 	m.mu.Lock()
+	err := m.c.write(addr, b)
 	m.countSent(p, len(b), err)
 	m.mu.Unlock()
 	if errors.Is(err, net.ErrClosed) {
@@ -478,8 +537,12 @@ func (m *Match) Close() error {
 	m.closeOnce.Do(func() {
 		m.bye()
 		close(m.closing)
+		m.tw.Wake()
+		m.mu.Lock()
+		m.wakeAll()
+		m.mu.Unlock()
 		m.closeErr = m.c.close()
-		<-m.done
+		m.wg.Wait()
 	})
 	return m.closeErr
 }
@@ -512,30 +575,41 @@ func (m *Match) event(e rollback.PeerEvent) {
 	}
 }
 
-// run is the match's goroutine: it reads packets until Close and, between
-// them, pings the peers, notices silent ones and (a joiner) repeats its
-// join until the match is full.
-func (m *Match) run() {
-	defer close(m.done)
+// read is the goroutine that takes the conduit's datagrams until Close.
+func (m *Match) read() {
+	defer m.wg.Done()
 	buf := make([]byte, maxPacket+1)
-	every := m.opts.pingEvery()
-	var last time.Duration
 	for {
-		n, from, ok, err := m.c.read(buf, every/2)
-		if err != nil {
-			return
-		}
-		now := m.now()
+		n, from, err := m.c.read(buf)
 		switch {
-		case ok && n == connectionGone:
+		case err != nil:
+			return
+		case n == connectionGone:
 			m.gone(from)
-		case ok:
-			m.handle(buf[:n], from, now)
+		default:
+			m.handle(buf[:n], from, m.now())
 		}
-		if now-last >= every/2 {
-			last = now
-			m.tick(now)
+	}
+}
+
+// tick is the goroutine that, twice per ping interval of the match's
+// clock, pings the peers, notices silent ones and (a joiner) repeats its
+// join until the match is full, until Close.
+func (m *Match) tick() {
+	defer m.wg.Done()
+	defer m.tw.Release()
+	every := m.opts.pingEvery()
+	for next := time.Duration(0); ; {
+		select {
+		case <-m.closing:
+			return
+		default:
 		}
+		if now := m.now(); now >= next {
+			m.pingAll(now)
+			next = now + every/2
+		}
+		m.tw.WaitUntil(m.at(next))
 	}
 }
 
@@ -601,10 +675,10 @@ func (m *Match) gone(from netip.AddrPort) {
 	m.freeSpectator(s)
 }
 
-// tick pings every peer that holds a slot (connected or not, so a link
+// pingAll pings every peer that holds a slot (connected or not, so a link
 // that comes back is noticed), disconnects the silent and repeats a
 // joiner's join.
-func (m *Match) tick(now time.Duration) {
+func (m *Match) pingAll(now time.Duration) {
 	every := m.opts.pingEvery()
 	for i := range m.peers {
 		m.mu.Lock()
@@ -622,9 +696,9 @@ func (m *Match) tick(now time.Duration) {
 				continue
 			}
 		}
-		b, addr := m.ping(m.loop, i, now), p.addr
+		b, addr := m.ping(m.ticks, i, now), p.addr
 		m.mu.Unlock()
-		_ = m.write(m.loop, i, addr, b)
+		_ = m.write(m.ticks, i, addr, b)
 	}
 	if !m.host {
 		m.mu.Lock()
@@ -642,13 +716,13 @@ func (m *Match) sendJoin() {
 	addr, seq := p.addr, p.seq
 	p.seq++
 	m.mu.Unlock()
-	b := m.loop.begin(kindJoin, noSlot, seq)
+	b := m.ticks.begin(kindJoin, noSlot, seq)
 	role := rolePlayer
 	if m.opts.Spectate {
 		role = roleSpectator
 	}
 	b = appendJoin(b, m.id, m.opts.Slot, role)
-	_ = m.write(m.loop, -1, addr, b)
+	_ = m.write(m.ticks, -1, addr, b)
 }
 
 // handle takes one datagram from the conduit.
@@ -780,8 +854,12 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 			m.stats.Dropped.Malformed++
 			return
 		}
+		// A round trip inside one reading of a coarse (or virtual) clock
+		// is measured all the same: 0 means none measured.
+		rtt = max(rtt, time.Nanosecond)
 		if p.stats.RTT == 0 {
 			p.stats.RTT = rtt
+			m.wakeAll() // a host's Ready waits for the first
 		} else {
 			p.stats.RTT += (rtt - p.stats.RTT) / 8
 		}
@@ -803,10 +881,7 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 		if m.went {
 			m.sendGo(m.loop, slot, 0) // its go was lost, or it is late: start now
 		}
-		select {
-		case m.readyc <- struct{}{}:
-		default:
-		}
+		m.wakeAll()
 	case kindGo:
 		if m.host || len(payload) != 4 {
 			m.stats.Dropped.Malformed++
@@ -816,6 +891,7 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 			m.went = true
 			m.goWait = time.Duration(binary.LittleEndian.Uint32(payload)) * time.Microsecond
 			close(m.goc)
+			m.wakeAll()
 		}
 	default: // a join to a joiner
 		m.stats.Dropped.Malformed++
@@ -873,11 +949,11 @@ const readyEvery = 25 * time.Millisecond
 // the goroutine that will call Send.
 func (m *Match) Ready(ctx context.Context) error {
 	rs := newSealer(m.key)
+	w, done := m.newWait(ctx)
+	defer done()
 	if m.host {
-		return m.hostReady(ctx, rs)
+		return m.hostReady(ctx, w, rs)
 	}
-	t := time.NewTicker(readyEvery)
-	defer t.Stop()
 	for {
 		m.mu.Lock()
 		p := &m.peers[0]
@@ -888,24 +964,27 @@ func (m *Match) Ready(ctx context.Context) error {
 		if err := m.write(rs, 0, addr, rs.begin(kindReady, self, seq)); err != nil {
 			return err
 		}
-		select {
-		case <-m.goc:
-			m.mu.Lock()
-			wait := m.goWait
-			m.mu.Unlock()
-			return m.sleep(ctx, wait)
-		case <-t.C:
-		case <-m.closing:
-			return rollback.ErrClosed
-		case <-ctx.Done():
-			return fmt.Errorf("netplay: waiting for the host's go to start the match: %w", ctx.Err())
+		next := m.now() + readyEvery
+		for m.now() < next {
+			select {
+			case <-m.goc:
+				m.mu.Lock()
+				wait := m.goWait
+				m.mu.Unlock()
+				return m.sleep(ctx, w, wait)
+			default:
+			}
+			if err := m.pause(ctx, w, next); err != nil {
+				if err == rollback.ErrClosed {
+					return err
+				}
+				return fmt.Errorf("netplay: waiting for the host's go to start the match: %w", err)
+			}
 		}
 	}
 }
 
-func (m *Match) hostReady(ctx context.Context, rs *sealer) error {
-	t := time.NewTicker(readyEvery)
-	defer t.Stop()
+func (m *Match) hostReady(ctx context.Context, w timing.Waiter, rs *sealer) error {
 	for {
 		m.mu.Lock()
 		waiting := -1
@@ -932,35 +1011,29 @@ func (m *Match) hostReady(ctx context.Context, rs *sealer) error {
 				}
 			}
 			m.mu.Unlock()
-			return m.sleep(ctx, longest/2)
+			return m.sleep(ctx, w, longest/2)
 		}
 		m.mu.Unlock()
-		select {
-		case <-m.readyc:
-		case <-t.C: // a peer may have dropped meanwhile
-		case <-m.closing:
-			return rollback.ErrClosed
-		case <-ctx.Done():
-			return fmt.Errorf("netplay: waiting for peer %d to be ready to start the match: %w", waiting, ctx.Err())
+		// Woken at each ready and round trip; every readyEvery besides,
+		// as a peer may have dropped meanwhile.
+		if err := m.pause(ctx, w, m.now()+readyEvery); err != nil {
+			if err == rollback.ErrClosed {
+				return err
+			}
+			return fmt.Errorf("netplay: waiting for peer %d to be ready to start the match: %w", waiting, err)
 		}
 	}
 }
 
-// sleep waits d, or less if ctx ends or the match closes.
-func (m *Match) sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
+// sleep waits d on the match's clock, or less if ctx ends or the match
+// closes.
+func (m *Match) sleep(ctx context.Context, w timing.Waiter, d time.Duration) error {
+	for until := m.now() + d; m.now() < until; {
+		if err := m.pause(ctx, w, until); err != nil {
+			return err
+		}
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-m.closing:
-		return rollback.ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return nil
 }
 
 // fresh checks a sequence number against the peer's replay window (the
@@ -1038,6 +1111,7 @@ func (m *Match) refused(err error) {
 	}
 	m.refusal = err
 	close(m.refusedc)
+	m.wakeAll()
 	if !m.answer {
 		m.answer = true
 		close(m.answered)
@@ -1065,10 +1139,12 @@ func (m *Match) accepted(payload []byte) {
 		m.self, m.players, m.rejoining = slot, players, back && full
 		m.answer = true
 		close(m.answered)
+		m.wakeAll()
 	}
 	if full && !m.full {
 		m.full = true
 		close(m.fullc)
+		m.wakeAll()
 		for i := 1; i < m.players; i++ {
 			// Every slot someone joined; the others join late, if at all.
 			m.peers[i].connected = payload[3]&(1<<i) != 0

@@ -14,6 +14,7 @@ import (
 	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
+	"github.com/metronome-go/metronome/timing"
 )
 
 var transports = []string{netplay.UDP, netplay.QUIC}
@@ -223,6 +224,92 @@ func TestPeersPlayToTheSameHashes(t *testing.T) {
 	}
 }
 
+// virtual is virtual time for a test's matches (their Options.Clock): a
+// manual clock that moves only when the test steps it. The test's pin,
+// the clock's first waiter, runs except while step waits on it, so
+// nothing else moves the clock and the matches' waits end only at a
+// step (or a wake: a packet, Close).
+type virtual struct {
+	clock *timing.ManualClock
+	pin   timing.Waiter
+	ms    []*netplay.Match // the matches whose packets settle counts
+	// lost counts the packets sent while a link was cut (cut), and
+	// cutAt the packets sent before the cut in force, if any.
+	lost, cutAt uint64
+	cutting     bool
+}
+
+func newVirtual() *virtual {
+	c := timing.NewManualClock(0)
+	return &virtual{clock: c, pin: c.NewWaiter()}
+}
+
+// step moves the clock d on: every wait of the matches due before the
+// new reading ends in order, at its instant. (One due at the new reading
+// itself waits for the next step: the pin, first in rank, goes first at
+// an instant.)
+func (v *virtual) step(d time.Duration) { v.pin.WaitUntil(v.clock.Now().AddSaturating(d)) }
+
+func (v *virtual) sent() (sent, received uint64) {
+	for _, m := range v.ms {
+		st := m.Stats()
+		sent += st.Sent.Packets
+		received += st.Received.Packets
+	}
+	return sent, received
+}
+
+// settle waits (in real time, on progress) until every packet the
+// matches sent one another has been received or lost at a cut link, so
+// that no packet is in flight when a step begins: a packet takes at most
+// the step it was sent in.
+func (v *virtual) settle(t *testing.T) {
+	t.Helper()
+	eventually(t, "every packet received", func() bool {
+		sent, received := v.sent()
+		lost := v.lost
+		if v.cutting {
+			lost += sent - v.cutAt
+		}
+		// At least: over QUIC a datagram queued while the link was cut
+		// may still arrive after it.
+		return received+lost >= sent
+	})
+}
+
+// cut cuts the link p carries, or restores it, keeping count of what
+// is lost on the way.
+func (v *virtual) cut(t *testing.T, p *proxy, on bool) {
+	t.Helper()
+	if on == v.cutting {
+		return
+	}
+	if on {
+		v.settle(t)
+		v.cutAt, _ = v.sent()
+	} else {
+		sent, _ := v.sent()
+		v.lost += sent - v.cutAt
+	}
+	v.cutting = on
+	p.setCut(on)
+}
+
+// until steps v by step, settling before each step, until cond holds;
+// it fails the test after limit of virtual time.
+func (v *virtual) until(t *testing.T, step, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for end := v.clock.Now().AddSaturating(limit); ; v.step(step) {
+		v.settle(t)
+		if cond() {
+			return
+		}
+		if v.clock.Now() >= end {
+			t.Fatalf("no %s within %v of virtual time", what, limit)
+		}
+	}
+}
+
 // eventually waits, at most within, until cond holds.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -241,12 +328,21 @@ func eventually(t *testing.T, what string, cond func() bool) {
 func TestRTTIsMeasured(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			ms := open(t, tr, 2, netplay.Options{Timeout: 200 * time.Millisecond})
+			v := newVirtual()
+			ms := open(t, tr, 2, netplay.Options{Timeout: 200 * time.Millisecond, Clock: v.clock})
+			v.ms = ms
 			// Through the interface the match layer asks for.
 			var host, joiner rollback.PeerWatcher = ms[0], ms[1]
-			eventually(t, "round-trip time", func() bool {
+			// Pings go out every 20ms. The clock moves on, inside a step,
+			// once the matches wait again, which may be before a pong
+			// arrives: a round trip is up to one step of virtual time.
+			const step = 5 * time.Millisecond
+			v.until(t, step, time.Second, "round-trip time", func() bool {
 				return host.RTT(1) > 0 && joiner.RTT(0) > 0
 			})
+			if h, j := host.RTT(1), joiner.RTT(0); h > step || j > step {
+				t.Errorf("round trips %v and %v on virtual time stepped by %v, want each at most a step", h, j, step)
+			}
 			for _, p := range []int{-1, 0, 2, 99} {
 				if rtt := host.RTT(p); rtt != 0 {
 					t.Errorf("host RTT(%d) = %v, want 0 (itself, or no such peer)", p, rtt)
@@ -342,7 +438,24 @@ func TestJoinWithoutAnAnswerEnds(t *testing.T) {
 	}
 	tok := h.Token()
 	h.Close()
-	_, err = netplay.Join(context.Background(), c.LocalAddr().String(), tok, netplay.Options{Timeout: 200 * time.Millisecond}, game)
+	v := newVirtual()
+	done := make(chan error, 1)
+	go func() {
+		_, err := netplay.Join(context.Background(), c.LocalAddr().String(), tok, netplay.Options{Timeout: 200 * time.Millisecond, Clock: v.clock}, game)
+		done <- err
+	}()
+	// Its first join, sent at once, says its clock has started.
+	if _, _, err := c.ReadFrom(make([]byte, 2048)); err != nil {
+		t.Fatal(err)
+	}
+	v.step(199 * time.Millisecond)
+	select {
+	case err := <-done:
+		t.Fatalf("Join ended %v before its timeout: %v", v.clock.Now(), err)
+	default:
+	}
+	v.step(2 * time.Millisecond)
+	err = <-done
 	if err == nil || !strings.Contains(err.Error(), "no answer from the host within 200ms") {
 		t.Errorf("error %v, want no answer within the timeout", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/option"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // Transports a match can run over.
@@ -64,6 +65,12 @@ type Options struct {
 	// messages with the host only, and may join at any time during the
 	// match. Slot must be zero with it.
 	Spectate bool
+	// Clock is the time a match reads (pings, round trips, silence, the
+	// start, how long Join waits) and waits on; nil is the real clock,
+	// timing.SystemClock. A test passes a timing.ManualClock and moves it:
+	// the match then notices silence, pings and gives up exactly when the
+	// clock says, however long the machine takes to carry a packet.
+	Clock timing.Clock
 	// Log receives the host's refusals and each disconnect and
 	// reconnection; nil logs nothing (they are counted in Stats either
 	// way).
@@ -116,6 +123,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Start == 0 {
 		o.Start = o.Players
+	}
+	if o.Clock == nil {
+		o.Clock = timing.SystemClock{}
 	}
 	return o
 }

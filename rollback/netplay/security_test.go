@@ -193,46 +193,31 @@ func TestBadPacketsAreDroppedAndCounted(t *testing.T) {
 }
 
 // A flood of authenticated messages nobody reads: the queue stays bounded
-// and the rest are counted.
+// and the rest are counted. The clock never moves, so nothing but the
+// messages is sent, and each is sent once the last has been read off the
+// socket, so the kernel's buffer drops none.
 func TestAFullQueueDropsAndCounts(t *testing.T) {
-	ms := open(t, netplay.UDP, 2, netplay.Options{})
+	v := newVirtual()
+	ms := open(t, netplay.UDP, 2, netplay.Options{Clock: v.clock})
+	v.ms = ms
 	msg := make([]byte, 100)
-	// Bursts of 300 until the queue is full and drops: on a loaded machine
-	// the kernel's socket buffer drops most of a burst before a starved
-	// reader takes it, so one burst may never fill the queue's 256. At
-	// most 50 bursts, a burst every 20 ms.
-	for burst := 0; ms[0].Stats().Dropped.Queue == 0; burst++ {
-		if burst == 50 {
-			t.Fatalf("no queue drops after %d bursts of 300 messages: %+v", burst, ms[0].Stats())
+	const sent = 300
+	for range sent {
+		if err := ms[1].Send(0, msg); err != nil {
+			t.Fatal(err)
 		}
-		for range 300 {
-			if err := ms[1].Send(0, msg); err != nil {
-				t.Fatal(err)
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
+		v.settle(t)
 	}
-	// The reader may still be taking packets off the socket (slowly under
-	// the race detector): drain only once its counts have stood still for
-	// 25 polls, or packets that arrive while draining refill the queue.
-	var last uint64
-	still := 0
-	eventually(t, "the reader to take every packet off the socket", func() bool {
-		st := ms[0].Stats()
-		if seen := st.Received.Packets + st.Dropped.Queue; seen != last {
-			last, still = seen, 0
-			return false
-		}
-		still++
-		return still >= 25
-	})
+	if got := ms[0].Stats().Dropped.Queue; got != sent-256 {
+		t.Errorf("%d queue drops of %d messages, want %d (all but 256)", got, sent, sent-256)
+	}
 	n := 0
 	buf := make([]byte, 1200)
 	for _, _, ok := ms[0].Receive(buf); ok; _, _, ok = ms[0].Receive(buf) {
 		n++
 	}
-	if n > 256 {
-		t.Errorf("%d messages queued, want at most 256", n)
+	if n != 256 {
+		t.Errorf("%d messages queued, want 256", n)
 	}
 }
 

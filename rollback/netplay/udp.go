@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net"
 	"net/netip"
-	"time"
 )
 
 // udpConduit is a plain UDP socket.
@@ -24,21 +23,18 @@ func listenUDP(addr string) (*udpConduit, error) {
 	return &udpConduit{c: c}, nil
 }
 
-func (u *udpConduit) read(buf []byte, wait time.Duration) (int, netip.AddrPort, bool, error) {
-	if err := u.c.SetReadDeadline(time.Now().Add(wait)); err != nil {
-		return 0, netip.AddrPort{}, false, err
-	}
-	n, from, err := u.c.ReadFromUDPAddrPort(buf)
-	if err != nil {
-		if errors.Is(err, net.ErrClosed) {
-			return 0, netip.AddrPort{}, false, err
+func (u *udpConduit) read(buf []byte) (int, netip.AddrPort, error) {
+	for {
+		n, from, err := u.c.ReadFromUDPAddrPort(buf)
+		if err == nil {
+			return n, canonical(from), nil
 		}
-		// A deadline, or an ICMP error from an earlier send (a closed
-		// port on the other side, reported on Linux as a read error):
-		// the socket is fine.
-		return 0, netip.AddrPort{}, false, nil
+		if errors.Is(err, net.ErrClosed) {
+			return 0, netip.AddrPort{}, err
+		}
+		// An ICMP error from an earlier send (a closed port on the other
+		// side, reported on Linux as a read error): the socket is fine.
 	}
-	return n, canonical(from), true, nil
 }
 
 func (u *udpConduit) write(to netip.AddrPort, b []byte) error {
