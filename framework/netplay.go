@@ -76,6 +76,9 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 	} else {
 		var err error
 		if m, err = netplay.Join(ctx, f.Join, f.Token, opts, id); err != nil {
+			if errors.Is(err, netplay.ErrTransport) {
+				return nil, fmt.Errorf("framework: --join %s: net.transport is %q, the host's is another: %w", f.Join, opts.Transport, err)
+			}
 			return nil, fmt.Errorf("framework: --join %s: %w", f.Join, err)
 		}
 	}
@@ -139,7 +142,55 @@ func matchIdentity(g Game, cfg config.Config) netplay.Identity {
 		id.Version = id.Version[:64]
 	}
 	id.Config = configHash(g, cfg)
+	id.Settings = matchSettings(cfg)
 	return id
+}
+
+// matchSettings lists the values configHash hashes, key by key as
+// --print-config writes them, so that a refused joiner is told which
+// differ: timing's mode, step and rate, the [net] table's players,
+// delay, window, hash interval and transport, and every [game] key.
+func matchSettings(cfg config.Config) []netplay.Setting {
+	var out []netplay.Setting
+	table := ""
+	for line := range strings.Lines(string(cfg.EffectiveTOML())) {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			table = strings.Trim(line, "[]")
+			continue
+		}
+		name, rest, ok := strings.Cut(line, " = ")
+		if !ok || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key := table + "." + strings.TrimSpace(name)
+		switch key {
+		case "timing.mode", "timing.step", "timing.rate", "net.players", "net.delay", "net.window", "net.hash_every", "net.transport":
+		default:
+			if table != "game" && !strings.HasPrefix(table, "game.") {
+				continue
+			}
+		}
+		out = append(out, netplay.Setting{Key: key, Value: tomlValue(rest)})
+	}
+	return out
+}
+
+// tomlValue is the value at the start of rest, without the comment
+// --print-config writes after it (a # outside quotes).
+func tomlValue(rest string) string {
+	quoted := false
+	for i := 0; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c == '\\' && quoted:
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == '#' && !quoted:
+			return strings.TrimSpace(rest[:i])
+		}
+	}
+	return strings.TrimSpace(rest)
 }
 
 // configHash hashes, in a fixed order, the owners' values that decide a

@@ -3,6 +3,7 @@ package netplay
 import (
 	"net"
 	"net/netip"
+	"slices"
 	"testing"
 	"time"
 )
@@ -116,6 +117,7 @@ func FuzzJoin(f *testing.F) {
 	f.Add(appendJoin(nil, Identity{Game: "g", Version: "1", Config: 7}, 1, rolePlayer))
 	f.Add(appendJoin(nil, Identity{Game: "g"}, 0, roleSpectator))
 	f.Add(appendJoin(nil, Identity{Game: "g"}, 2, roleSpectator))
+	f.Add(appendJoin(nil, Identity{Game: "g", Settings: []Setting{{"game.ship_speed", "260"}, {"net.delay", "2"}}}, 0, rolePlayer))
 	f.Fuzz(func(t *testing.T, p []byte) {
 		id, slot, role, ok := parseJoin(p)
 		if !ok {
@@ -125,7 +127,8 @@ func FuzzJoin(f *testing.F) {
 			t.Fatalf("a spectator's join asking for slot %d decoded", slot)
 		}
 		id2, slot2, role2, ok2 := parseJoin(appendJoin(nil, id, slot, role))
-		if !ok2 || id2 != id || slot2 != slot || role2 != role {
+		same := id2.Game == id.Game && id2.Version == id.Version && id2.Config == id.Config && slices.Equal(id2.Settings, id.Settings)
+		if !ok2 || !same || slot2 != slot || role2 != role {
 			t.Fatalf("join %+v slot %d role %d codes back to %+v slot %d role %d (ok %v)", id, slot, role, id2, slot2, role2, ok2)
 		}
 	})

@@ -103,7 +103,7 @@ func Join(ctx context.Context, addr, tok string, opts Options, id Identity) (*Ma
 		return nil, err
 	}
 	if t.transport != opts.Transport {
-		return nil, fmt.Errorf("netplay: the token is for a %s host; Options.Transport is %q (set it to %q)", t.transport, opts.Transport, t.transport)
+		return nil, fmt.Errorf("%w: the token is for a %s host; Options.Transport is %q (set it to %q)", ErrTransport, t.transport, opts.Transport, t.transport)
 	}
 	ua, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
@@ -167,6 +167,10 @@ func Join(ctx context.Context, addr, tok string, opts Options, id Identity) (*Ma
 		}
 	}
 }
+
+// ErrTransport is wrapped by Join's error when the token names another
+// transport than Options.Transport.
+var ErrTransport = errors.New("netplay: another transport")
 
 // udpAny is the wildcard address of the host address's family, port 0.
 func udpAny(host netip.AddrPort) string {

@@ -154,6 +154,9 @@ type peer struct {
 	left bool
 	// ready: the joiner said it is ready to start (Match.Ready).
 	ready bool
+	// late: its player took it in a match under way, no one having
+	// played it before.
+	late bool
 }
 
 // Match is one end of a match: the host's (peer 0) or a joiner's. It
@@ -179,9 +182,27 @@ type Match struct {
 	// rejoining: this joiner took back a dropped player's slot in a
 	// match under way (Rejoining).
 	rejoining bool
-	refusal   error
-	credit    float64 // refusals to unauthenticated joins it may still send
-	credAt    time.Duration
+	// late: this joiner took a slot no one had played, in a match under
+	// way (Late).
+	late bool
+	// pending is a join to a full match whose every player is connected,
+	// held unanswered while the quietest player may have crashed: since
+	// is when it first came.
+	pending struct {
+		from  netip.AddrPort
+		heard uint64 // the packets then received from the slot's player
+	}
+	// The host's log of refusals: each address and reason once (the last
+	// logged few remembered), at most logPerSecond lines a second, with
+	// a count of those left out.
+	logged     [8]logKey
+	loggedNext int
+	logCredit  float64
+	logAt      time.Duration
+	unlogged   uint64
+	refusal    error
+	credit     float64 // refusals to unauthenticated joins it may still send
+	credAt     time.Duration
 
 	fullc    chan struct{} // closed when the match is full (joiner: accepted into a full match)
 	answered chan struct{} // joiner: closed at the host's first answer
@@ -219,21 +240,22 @@ var _ rollback.PeerWatcher = (*Match)(nil)
 func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Match {
 	m := &Match{
 		c: c, key: key, opts: opts, id: id, host: host, t0: opts.Clock.Now(),
-		players:  opts.Players,
-		credit:   refusalsPerSecond,
-		fullc:    make(chan struct{}),
-		answered: make(chan struct{}),
-		refusedc: make(chan struct{}),
-		inbox:    make(chan *inMsg, queueLen),
-		free:     make(chan *inMsg, queueLen),
-		events:   make(chan rollback.PeerEvent, eventLen),
-		peers:    make([]peer, MaxPlayers+MaxSpectators),
-		send:     newSealer(key),
-		loop:     newSealer(key),
-		ticks:    newSealer(key),
-		tw:       opts.Clock.NewWaiter(),
-		closing:  make(chan struct{}),
-		goc:      make(chan struct{}),
+		players:   opts.Players,
+		credit:    refusalsPerSecond,
+		logCredit: logPerSecond,
+		fullc:     make(chan struct{}),
+		answered:  make(chan struct{}),
+		refusedc:  make(chan struct{}),
+		inbox:     make(chan *inMsg, queueLen),
+		free:      make(chan *inMsg, queueLen),
+		events:    make(chan rollback.PeerEvent, eventLen),
+		peers:     make([]peer, MaxPlayers+MaxSpectators),
+		send:      newSealer(key),
+		loop:      newSealer(key),
+		ticks:     newSealer(key),
+		tw:        opts.Clock.NewWaiter(),
+		closing:   make(chan struct{}),
+		goc:       make(chan struct{}),
 	}
 	for range queueLen {
 		m.free <- new(inMsg)
@@ -316,6 +338,16 @@ func (m *Match) Self() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.self
+}
+
+// Late reports whether this joiner took a slot no one had played, in a
+// match that started without it (the host's Options.Start): it catches up
+// as a rejoining player does (Rejoining is true as well) but returns to
+// nothing of its own.
+func (m *Match) Late() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.late
 }
 
 // Rejoining reports whether this joiner took back a dropped player's
@@ -1122,7 +1154,7 @@ func (m *Match) refused(err error) {
 // match is full (under way), whether this joiner takes a slot back in a
 // match under way, and which slots someone joined.
 func (m *Match) accepted(payload []byte) {
-	if m.host || len(payload) != 4 || payload[2] > 3 || m.refusal != nil {
+	if m.host || len(payload) != 4 || payload[2] > 7 || m.refusal != nil {
 		m.stats.Dropped.Malformed++
 		return
 	}
@@ -1137,6 +1169,7 @@ func (m *Match) accepted(payload []byte) {
 	}
 	if m.self == noSlot {
 		m.self, m.players, m.rejoining = slot, players, back && full
+		m.late = m.rejoining && payload[2]&4 != 0
 		m.answer = true
 		close(m.answered)
 		m.wakeAll()
@@ -1159,6 +1192,7 @@ func (m *Match) refuse(to netip.AddrPort, why byte, msg string, now time.Duratio
 	switch why {
 	case refuseToken:
 		m.stats.Refused.Token++
+		m.logRefusal(to, why, msg, now)
 		m.credit = min(refusalsPerSecond, m.credit+float64(now-m.credAt)/float64(time.Second)*refusalsPerSecond)
 		m.credAt = now
 		if m.credit < 1 {
@@ -1178,14 +1212,76 @@ func (m *Match) refuse(to netip.AddrPort, why byte, msg string, now time.Duratio
 	case refuseSpectators:
 		m.stats.Refused.Spectators++
 	}
-	if m.opts.Log != nil {
-		m.opts.Log.Warn("netplay: join refused", "from", to.String(), "reason", msg)
+	if why != refuseToken {
+		m.logRefusal(to, why, msg, now)
 	}
 	m.base++
 	b := m.loop.begin(kindRefuse, 0, m.base)
 	b = append(b, why)
 	b = appendString(b, msg)
 	m.writeLocked(m.loop, -1, to, b)
+}
+
+// logKey is a refusal the host logged: where it went and why.
+type logKey struct {
+	to  netip.AddrPort
+	why byte
+}
+
+// logPerSecond bounds the lines of refused joins a host logs a second: a
+// flood of joins costs counts, not a flood of log lines.
+const logPerSecond = 5
+
+// logRefusal logs a refusal once per address and reason (a joiner repeats
+// its join until the refusal reaches it) and at most logPerSecond a
+// second, saying how many it left out since the last line. With m.mu held.
+func (m *Match) logRefusal(to netip.AddrPort, why byte, msg string, now time.Duration) {
+	if m.opts.Log == nil {
+		return
+	}
+	k := logKey{to, why}
+	if slices.Contains(m.logged[:], k) {
+		return
+	}
+	m.logCredit = min(logPerSecond, m.logCredit+float64(now-m.logAt)/float64(time.Second)*logPerSecond)
+	m.logAt = now
+	if m.logCredit < 1 {
+		m.unlogged++
+		return
+	}
+	m.logCredit--
+	m.logged[m.loggedNext] = k
+	m.loggedNext = (m.loggedNext + 1) % len(m.logged)
+	m.opts.Log.Warn("netplay: join refused", "from", to.String(), "reason", msg, "unlogged", m.unlogged)
+	m.unlogged = 0
+}
+
+// differences names the settings whose values differ between the host's
+// and a joiner's, "key: host X, you Y", the joiner's order, as many as
+// fit a refusal; "" when none of those the joiner sent differs.
+func differences(host, joiner []Setting) string {
+	var b []byte
+	n := 0
+	for _, j := range joiner {
+		hv := "unset"
+		if i := slices.IndexFunc(host, func(h Setting) bool { return cut(h.Key) == j.Key }); i >= 0 {
+			hv = cut(host[i].Value)
+		}
+		if hv == j.Value {
+			continue
+		}
+		line := fmt.Sprintf("%s: host %s, you %s", j.Key, hv, j.Value)
+		if len(b)+len(line)+40 > maxRefusal-100 {
+			b = fmt.Appendf(b, "; and more")
+			break
+		}
+		if n > 0 {
+			b = append(b, "; "...)
+		}
+		b = append(b, line...)
+		n++
+	}
+	return string(b)
 }
 
 // join takes a join at the host.
@@ -1217,7 +1313,11 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 		m.refuse(from, refuseVersion, fmt.Sprintf("different version of %s: the host runs %q, the joiner %q", m.id.Game, m.id.Version, id.Version), now)
 		return
 	case id.Config != m.id.Config:
-		m.refuse(from, refuseConfig, fmt.Sprintf("different configuration: the host's hash is %#016x, the joiner's %#016x (compare the [net] and game settings)", m.id.Config, id.Config), now)
+		if d := differences(m.id.Settings, id.Settings); d != "" {
+			m.refuse(from, refuseConfig, "different configuration: "+d, now)
+		} else {
+			m.refuse(from, refuseConfig, fmt.Sprintf("different configuration: the host's hash is %#016x, the joiner's %#016x, in settings the join did not carry (compare the [net] and game settings)", m.id.Config, id.Config), now)
+		}
 		return
 	case want >= m.players:
 		m.refuse(from, refuseSlot, fmt.Sprintf("slot %d asked for; this match has slots 1 to %d", want, m.players-1), now)
@@ -1235,8 +1335,15 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 		case !p.connected:
 			slot, back = want, true
 		default:
-			m.refuse(from, refuseSlot, fmt.Sprintf("slot %d is taken by a connected player", want), now)
-			return
+			slot = m.crashed(from, want, now)
+			if slot == held {
+				return
+			}
+			if slot < 0 {
+				m.refuse(from, refuseSlot, fmt.Sprintf("slot %d is taken by a connected player", want), now)
+				return
+			}
+			back = true
 		}
 	} else {
 		slot = m.freeSlot(1, m.players)
@@ -1247,8 +1354,15 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 			}
 		}
 		if slot < 0 {
-			m.refuse(from, refuseFull, fmt.Sprintf("the match is full: %d of %d players, all connected", m.players, m.players), now)
-			return
+			slot = m.crashed(from, 0, now)
+			if slot == held {
+				return
+			}
+			if slot < 0 {
+				m.refuse(from, refuseFull, fmt.Sprintf("the match is full: %d of %d players, all connected", m.players, m.players), now)
+				return
+			}
+			back = true
 		}
 	}
 	p := &m.peers[slot]
@@ -1261,7 +1375,7 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 	fresh := !p.joined
 	p.admit(from, h.seq, now)
 	if back {
-		p.back = m.full
+		p.back, p.late = m.full, m.full && fresh
 		kind := rollback.PeerReconnected
 		if fresh {
 			kind = rollback.PeerJoined // a slot no one played yet, in a match under way
@@ -1288,17 +1402,60 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 	m.accept(slot)
 }
 
+// held is crashed's answer for a join left unanswered for now.
+const held = -2
+
+// crashed decides a join from a new address to a match under way whose
+// players are all connected, for slot want (0: any). The joiner holds the
+// token, so it is one of the match's players; if it is a new run of one
+// whose process ended, that player's slot has gone quiet. crashed returns
+// the slot to give it (want, or the quietest) once that slot's player has
+// been silent two ping intervals, which no live player is (it pings, and
+// plays, more often); held while the join is younger than that; or -1 (the
+// join is refused) once the slot's player has been heard since the join
+// first came, or the match has not started. With m.mu held.
+func (m *Match) crashed(from netip.AddrPort, want int, now time.Duration) int {
+	if !m.full {
+		return -1
+	}
+	slot := want
+	if slot == 0 {
+		for i := 1; i < m.players; i++ {
+			if slot == 0 || m.peers[i].heard < m.peers[slot].heard {
+				slot = i
+			}
+		}
+	}
+	p := &m.peers[slot]
+	silence := 2 * m.opts.pingEvery()
+	switch {
+	case now-p.heard >= silence:
+		m.pending.from = netip.AddrPort{}
+		return slot
+	case m.pending.from != from:
+		m.pending.from, m.pending.heard = from, p.stats.Received.Packets
+		return held
+	case p.stats.Received.Packets > m.pending.heard:
+		m.pending.from = netip.AddrPort{}
+		return -1 // alive: heard after the join came
+	}
+	return held
+}
+
 func (m *Match) accept(slot int) {
 	p := &m.peers[slot]
 	seq := p.seq
 	p.seq++
 	b := m.loop.begin(kindAccept, 0, seq)
-	var state byte // bit 0: the match is full; bit 1: the slot is taken back in a match under way
+	var state byte // bit 0: the match is full; bit 1: the slot is taken (back) in a match under way; bit 2: no one played it before
 	if m.full {
 		state |= 1
 	}
 	if p.back {
 		state |= 2
+	}
+	if p.late {
+		state |= 4
 	}
 	b = append(b, byte(slot), byte(m.players), state, m.slotBits(joined))
 	m.writeLocked(m.loop, slot, p.addr, b)

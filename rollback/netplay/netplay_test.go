@@ -19,7 +19,7 @@ import (
 
 var transports = []string{netplay.UDP, netplay.QUIC}
 
-var game = netplay.Identity{Game: "toy", Version: "1.0", Config: 42}
+var game = netplay.Identity{Game: "toy", Version: "1.0", Config: 42, Settings: []netplay.Setting{{Key: "game.ship_speed", Value: "260"}, {Key: "net.delay", Value: "2"}}}
 
 // within is how long any test waits for anything: far longer than any
 // loopback exchange takes, so it fails only when something hangs.
@@ -599,6 +599,11 @@ func TestAMatchStartsWithFewerPlayers(t *testing.T) {
 	t.Cleanup(func() { late.Close() })
 	if late.Self() != 3-first.Self() || !late.Rejoining() || !host.Joined(late.Self()) {
 		t.Errorf("the late joiner is peer %d, rejoining %v; want peer %d joining as a rejoin", late.Self(), late.Rejoining(), 3-first.Self())
+	}
+	// It catches up as a rejoin does, but is told it joins late: it never
+	// played in this match.
+	if !late.Late() || first.Late() {
+		t.Errorf("Late: %v for the late joiner, %v for the first; want true, false", late.Late(), first.Late())
 	}
 	heard := func(m *netplay.Match, kind rollback.PeerEventKind) func() bool {
 		return func() bool {

@@ -147,9 +147,27 @@ type Identity struct {
 	// Config is a hash of the configuration that must agree between peers
 	// (tick rate, players' delays, the game's own rules).
 	Config uint64
+	// Settings are the values Config hashes, each under its key
+	// ("game.ship_speed" = "260"), so that a host refusing a joiner whose
+	// Config differs can name what differs and both values. Optional: a
+	// joiner sends as many as fit in 800 bytes (keys and values up to 64
+	// bytes each; longer ones are cut), and the host compares those.
+	Settings []Setting
 }
 
-const maxName = 64
+// Setting is one configuration value peers must share: its key and its
+// value as text.
+type Setting struct {
+	Key, Value string
+}
+
+const (
+	maxName = 64
+	// settingsBudget bounds the bytes of settings a join carries, so that
+	// a join fits one datagram with room to spare.
+	settingsBudget = 800
+	maxSettings    = 128
+)
 
 func (id Identity) validate() error {
 	var errs []error

@@ -21,8 +21,10 @@ import (
 //
 // Payloads: join is the Identity (uvarint-prefixed game and version, 8
 // bytes config), the slot asked for and the role (0 a player, 1 a
-// spectator); accept is the slot given, the
-// number of players and whether the match is full; refuse is a reason
+// spectator), then a uvarint count of settings and each setting's key and
+// value; accept is the slot given, the number of players, a state byte
+// (bit 0 the match is full, bit 1 the slot is taken back in a match
+// under way, bit 2 no one played it before) and the joined slots; refuse is a reason
 // byte and a uvarint-prefixed message; data is one byte (the peer it is
 // for, from a joiner; the peer it is from, from the host) and a message;
 // ping and pong are the pinger's 8-byte clock reading (a host's ping adds
@@ -171,6 +173,19 @@ func (r *payloadReader) string(limit int) string {
 	return s
 }
 
+func (r *payloadReader) uvarint() uint64 {
+	if !r.ok {
+		return 0
+	}
+	v, k := binary.Uvarint(r.b)
+	if k <= 0 {
+		r.ok = false
+		return 0
+	}
+	r.b = r.b[k:]
+	return v
+}
+
 // end reports whether the payload was read whole and nothing is left.
 func (r *payloadReader) end() bool { return r.ok && len(r.b) == 0 }
 
@@ -184,8 +199,26 @@ func appendJoin(b []byte, id Identity, slot int, role byte) []byte {
 	b = appendString(b, id.Game)
 	b = appendString(b, id.Version)
 	b = binary.LittleEndian.AppendUint64(b, id.Config)
-	return append(b, byte(slot), role)
+	b = append(b, byte(slot), role)
+	// The settings that fit the budget, each cut to maxName bytes.
+	n, size := 0, 0
+	for _, s := range id.Settings {
+		k, v := cut(s.Key), cut(s.Value)
+		if n == maxSettings || size+4+len(k)+len(v) > settingsBudget {
+			break
+		}
+		n, size = n+1, size+4+len(k)+len(v)
+	}
+	b = binary.AppendUvarint(b, uint64(n))
+	for _, s := range id.Settings[:n] {
+		b = appendString(b, cut(s.Key))
+		b = appendString(b, cut(s.Value))
+	}
+	return b
 }
+
+// cut cuts s to maxName bytes.
+func cut(s string) string { return s[:min(len(s), maxName)] }
 
 func parseJoin(p []byte) (id Identity, slot int, role byte, ok bool) {
 	r := payloadReader{b: p, ok: true}
@@ -194,6 +227,17 @@ func parseJoin(p []byte) (id Identity, slot int, role byte, ok bool) {
 	id.Config = r.uint64()
 	slot = int(r.byte())
 	role = r.byte()
+	n := r.uvarint()
+	if n > maxSettings {
+		return id, slot, role, false
+	}
+	for range n {
+		s := Setting{Key: r.string(maxName), Value: r.string(maxName)}
+		if !r.ok {
+			return id, slot, role, false
+		}
+		id.Settings = append(id.Settings, s)
+	}
 	return id, slot, role, r.end() && role <= roleSpectator && (role == rolePlayer || slot == 0)
 }
 
@@ -209,7 +253,9 @@ const (
 	refuseLast = refuseSpectators
 )
 
-const maxRefusal = 200
+// maxRefusal bounds a refusal's message: room for a few differing
+// settings, each with both values.
+const maxRefusal = 900
 
 func parseRefuse(p []byte) (why byte, msg string, ok bool) {
 	r := payloadReader{b: p, ok: true}

@@ -278,6 +278,9 @@ func TestADroppedPlayerJoinsAgain(t *testing.T) {
 			if j2.Self() != 1 {
 				t.Errorf("rejoined as peer %d, want 1", j2.Self())
 			}
+			if j2.Late() {
+				t.Error("a player taking its own slot back is told it joins late")
+			}
 			if j.Rejoining() || !j2.Rejoining() {
 				t.Errorf("Rejoining: %v on the first join, %v on the second; want false, true", j.Rejoining(), j2.Rejoining())
 			}
