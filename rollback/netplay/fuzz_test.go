@@ -43,6 +43,7 @@ func (f *fakeConduit) read(buf []byte) (int, netip.AddrPort, error) {
 func (f *fakeConduit) write(to netip.AddrPort, b []byte) error { f.sent++; return nil }
 func (f *fakeConduit) addr() net.Addr                          { return &net.UDPAddr{} }
 func (f *fakeConduit) close() error                            { return nil }
+func (f *fakeConduit) counts() *wire                           { return &wire{} }
 
 // FuzzPacket feeds arbitrary packets to a host with one joiner and to
 // that joiner, from the peer's address and from a stranger's, sealed with

@@ -67,8 +67,7 @@ const (
 	Joined = rollback.PeerJoined
 )
 
-// Traffic counts packets and their bytes (UDP payload bytes; the IP and
-// UDP headers, 28 bytes a packet over IPv4, are not counted).
+// Traffic counts packets and their bytes.
 type Traffic struct {
 	Packets, Bytes uint64
 }
@@ -112,10 +111,18 @@ type Stats struct {
 	// host's spectators, whose peer numbers follow, are only counted.
 	Peers [MaxPlayers]PeerStats
 	// Spectators is the number of spectators connected (at the host).
-	Spectators     int
+	Spectators int
+	// Sent and Received count the match's packets and their UDP payload
+	// bytes (over QUIC, the datagrams' payloads inside QUIC's packets).
 	Sent, Received Traffic
-	Dropped        Drops
-	Refused        Refusals
+	// WireSent and WireReceived count what the socket sent and received:
+	// every UDP datagram (over QUIC, its own too: the handshake, acks and
+	// its packets' framing and encryption) and its bytes on the wire,
+	// the IP and UDP headers included (28 bytes a datagram over IPv4, 48
+	// over IPv6), as a relay or a capture on the path counts them.
+	WireSent, WireReceived Traffic
+	Dropped                Drops
+	Refused                Refusals
 }
 
 const (
@@ -376,6 +383,9 @@ func (m *Match) Stats() Stats {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st := m.stats
+	w := m.c.counts()
+	st.WireSent = Traffic{w.sentPackets.Load(), w.sentBytes.Load()}
+	st.WireReceived = Traffic{w.recvPackets.Load(), w.recvBytes.Load()}
 	for i := range MaxPlayers {
 		if m.host && m.spectatorLocked(i) {
 			break // the spectators are counted, not listed

@@ -40,6 +40,7 @@ type datagram struct {
 // and joined by close.
 type quicConduit struct {
 	udp         *net.UDPConn
+	wire        *wire
 	tr          *quic.Transport
 	ln          *quic.Listener // host only
 	fingerprint [printLen]byte // host: of its certificate
@@ -86,7 +87,8 @@ func newTransport(addr string, clock timing.Clock) (*quicConduit, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &quicConduit{udp: c, tr: &quic.Transport{Conn: c}, rx: make(chan datagram, rxLen), conns: map[netip.AddrPort]*quicConn{}, local: c.LocalAddr(), drain: make(chan struct{}), clock: clock}
+	w := new(wire)
+	q := &quicConduit{udp: c, wire: w, tr: &quic.Transport{Conn: counted{c, w}}, rx: make(chan datagram, rxLen), conns: map[netip.AddrPort]*quicConn{}, local: c.LocalAddr(), drain: make(chan struct{}), clock: clock}
 	q.ctx, q.cancel = context.WithCancel(context.Background())
 	return q, nil
 }
@@ -295,6 +297,7 @@ func (q *quicConduit) write(to netip.AddrPort, b []byte) error {
 var errQueueFull = errors.New("netplay: send queue full")
 
 func (q *quicConduit) addr() net.Addr { return q.local }
+func (q *quicConduit) counts() *wire  { return q.wire }
 
 func (q *quicConduit) close() error {
 	q.mu.Lock()

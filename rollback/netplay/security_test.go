@@ -54,6 +54,9 @@ type proxy struct {
 	joiner   *net.UDPAddr
 	cut      bool
 	lastData []byte // the last data packet from the joiner
+	// up and down count the bytes on the wire to the host and back to
+	// the joiner, each datagram's IPv4 and UDP headers included.
+	up, down uint64
 	done     chan struct{}
 }
 
@@ -83,8 +86,10 @@ func (p *proxy) run() {
 		var to *net.UDPAddr
 		if from.Port == p.host.Port && from.IP.Equal(p.host.IP) {
 			to = p.joiner
+			p.down += uint64(n) + 28
 		} else {
 			p.joiner, to = from, p.host
+			p.up += uint64(n) + 28
 			if pkt[0]&15 == kindData {
 				p.lastData = pkt
 			}
@@ -360,5 +365,31 @@ func TestAPacketAfterAByeDoesNotReconnect(t *testing.T) {
 	}
 	if e, ok := host.Event(); ok {
 		t.Errorf("event %v of peer %d after the bye, want none", e.Kind, e.Peer)
+	}
+}
+
+// The wire counts agree with what a relay on the path counts, headers
+// and (over QUIC) QUIC's own packets included.
+func TestWireCountsAgreeWithARelay(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) {
+			_, p, host, joiner := hostThroughProxy(t, netplay.Options{Transport: tr})
+			play(t, []*netplay.Match{host, joiner}, 300)
+			near := func(got, want uint64) bool { return float64(got) >= 0.95*float64(want) && float64(got) <= 1.05*float64(want) }
+			var st netplay.Stats
+			var up, down uint64
+			eventually(t, "the joiner's wire counts within 5% of the relay's", func() bool {
+				st = joiner.Stats()
+				p.mu.Lock()
+				up, down = p.up, p.down
+				p.mu.Unlock()
+				return near(st.WireSent.Bytes, up) && near(st.WireReceived.Bytes, down)
+			})
+			if st.WireSent.Bytes <= st.Sent.Bytes || up == 0 {
+				t.Errorf("wire bytes sent %d, payload bytes %d, relay %d: want the wire figure above the payload's", st.WireSent.Bytes, st.Sent.Bytes, up)
+			}
+			t.Logf("%s: joiner to host: wire %d B in %d datagrams (payload %d B in %d), relay %d B; back: wire %d B, relay %d B",
+				tr, st.WireSent.Bytes, st.WireSent.Packets, st.Sent.Bytes, st.Sent.Packets, up, st.WireReceived.Bytes, down)
+		})
 	}
 }

@@ -8,7 +8,8 @@ import (
 
 // udpConduit is a plain UDP socket.
 type udpConduit struct {
-	c *net.UDPConn
+	c    *net.UDPConn
+	wire *wire
 }
 
 func listenUDP(addr string) (*udpConduit, error) {
@@ -20,13 +21,14 @@ func listenUDP(addr string) (*udpConduit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &udpConduit{c: c}, nil
+	return &udpConduit{c: c, wire: new(wire)}, nil
 }
 
 func (u *udpConduit) read(buf []byte) (int, netip.AddrPort, error) {
 	for {
 		n, from, err := u.c.ReadFromUDPAddrPort(buf)
 		if err == nil {
+			u.wire.received(n, from.Addr())
 			return n, canonical(from), nil
 		}
 		if errors.Is(err, net.ErrClosed) {
@@ -39,6 +41,9 @@ func (u *udpConduit) read(buf []byte) (int, netip.AddrPort, error) {
 
 func (u *udpConduit) write(to netip.AddrPort, b []byte) error {
 	_, err := u.c.WriteToUDPAddrPort(b, to)
+	if err == nil {
+		u.wire.sent(len(b), to.Addr())
+	}
 	if err != nil && !errors.Is(err, net.ErrClosed) {
 		return nil // a full buffer or an unreachable peer: lost, as UDP is
 	}
@@ -46,4 +51,5 @@ func (u *udpConduit) write(to netip.AddrPort, b []byte) error {
 }
 
 func (u *udpConduit) addr() net.Addr { return u.c.LocalAddr() }
+func (u *udpConduit) counts() *wire  { return u.wire }
 func (u *udpConduit) close() error   { return u.c.Close() }
