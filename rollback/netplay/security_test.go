@@ -375,7 +375,9 @@ func TestWireCountsAgreeWithARelay(t *testing.T) {
 		t.Run(tr, func(t *testing.T) {
 			_, p, host, joiner := hostThroughProxy(t, netplay.Options{Transport: tr})
 			play(t, []*netplay.Match{host, joiner}, 300)
-			near := func(got, want uint64) bool { return float64(got) >= 0.95*float64(want) && float64(got) <= 1.05*float64(want) }
+			near := func(got, want uint64) bool {
+				return float64(got) >= 0.95*float64(want) && float64(got) <= 1.05*float64(want)
+			}
 			var st netplay.Stats
 			var up, down uint64
 			eventually(t, "the joiner's wire counts within 5% of the relay's", func() bool {
