@@ -80,9 +80,9 @@ func FuzzPacket(f *testing.F) {
 		}
 		opts := Options{Players: 2}.withDefaults()
 		host := newMatch(&fakeConduit{}, key, opts, Identity{Game: "g"}, true)
-		host.peers[1] = peer{addr: peerAddr, joined: true, connected: true}
+		host.peers[1] = endpoint{addr: peerAddr, joined: true, connected: true}
 		joiner := newMatch(&fakeConduit{}, key, opts, Identity{Game: "g"}, false)
-		joiner.peers[0] = peer{addr: hostAddr, joined: true}
+		joiner.peers[0] = endpoint{addr: hostAddr, joined: true}
 		joiner.self = 1
 		for i := range 3 {
 			host.handle(pkt, from, time.Duration(i))

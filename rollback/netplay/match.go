@@ -141,7 +141,12 @@ type inMsg struct {
 	b       [rollback.MaxMessage]byte
 }
 
-type peer struct {
+// endpoint is this end's side of its link to one remote peer, as GGRS's
+// UdpProtocol is: the peer's address, the sequence numbers sent to it and
+// the replay window of those from it, its round trip and when it was
+// last pinged and heard, and its connection state. The match holds one
+// per peer number, under its mutex.
+type endpoint struct {
 	addr      netip.AddrPort
 	joined    bool // the slot is taken (its player may be disconnected)
 	connected bool
@@ -183,7 +188,7 @@ type Match struct {
 	mu      sync.Mutex
 	self    int
 	players int
-	peers   []peer // the players', then the spectators' (MaxPlayers+MaxSpectators)
+	peers   []endpoint // the players', then the spectators' (MaxPlayers+MaxSpectators)
 	stats   Stats
 	full    bool
 	// rejoining: this joiner took back a dropped player's slot in a
@@ -256,7 +261,7 @@ func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Matc
 		inbox:     make(chan *inMsg, queueLen),
 		free:      make(chan *inMsg, queueLen),
 		events:    make(chan rollback.PeerEvent, eventLen),
-		peers:     make([]peer, MaxPlayers+MaxSpectators),
+		peers:     make([]endpoint, MaxPlayers+MaxSpectators),
 		send:      newSealer(key),
 		loop:      newSealer(key),
 		ticks:     newSealer(key),
@@ -486,8 +491,7 @@ func (m *Match) Send(to int, msg []byte) error {
 		m.mu.Unlock()
 		return nil // not joined yet: lost, as over a network
 	}
-	addr, seq := p.addr, p.seq
-	p.seq++
+	addr, seq := p.addr, p.next()
 	m.mu.Unlock()
 	b := m.send.begin(kindData, self, seq)
 	if m.host {
@@ -598,8 +602,7 @@ func (m *Match) bye() {
 			m.mu.Unlock()
 			continue
 		}
-		self, addr, seq := m.self, p.addr, p.seq
-		p.seq++
+		self, addr, seq := m.self, p.addr, p.next()
 		m.mu.Unlock()
 		_ = m.write(s, i, addr, s.begin(kindBye, self, seq))
 	}
@@ -667,7 +670,7 @@ func (m *Match) Joined(peer int) bool {
 
 // slotBits has bit i set for each player's slot i whose peer has
 // (peer.connected or peer.joined, say), and bit 0, the host's, always.
-func (m *Match) slotBits(has func(*peer) bool) byte {
+func (m *Match) slotBits(has func(*endpoint) bool) byte {
 	bits := byte(1)
 	for i := 1; i < m.players; i++ {
 		if has(&m.peers[i]) {
@@ -677,8 +680,8 @@ func (m *Match) slotBits(has func(*peer) bool) byte {
 	return bits
 }
 
-func connected(p *peer) bool { return p.connected }
-func joined(p *peer) bool    { return p.joined }
+func connected(p *endpoint) bool { return p.connected }
+func joined(p *endpoint) bool    { return p.joined }
 
 // others takes the host's view of the other joiners at a joiner, turning
 // each change into an event. A joiner hears them only through the host.
@@ -755,8 +758,7 @@ func (m *Match) pingAll(now time.Duration) {
 func (m *Match) sendJoin() {
 	m.mu.Lock()
 	p := &m.peers[0]
-	addr, seq := p.addr, p.seq
-	p.seq++
+	addr, seq := p.addr, p.next()
 	m.mu.Unlock()
 	b := m.ticks.begin(kindJoin, noSlot, seq)
 	role := rolePlayer
@@ -783,44 +785,16 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 		return
 	case dropAuth:
 		m.stats.Dropped.Auth++
-		switch {
-		case m.host && h.kind == kindJoin:
-			if _, _, _, ok := parseJoin(payload); ok {
-				m.refuse(from, refuseToken, "wrong join token: ask the host for the token it printed", now)
-			}
-		case !m.host && h.kind == kindRefuse && from == m.peers[0].addr:
-			// The host could not check our MAC, so its answer is not
-			// authenticated either: believed only for that reason.
-			if why, _, ok := parseRefuse(payload); ok && why == refuseToken {
-				m.refused(fmt.Errorf("%w: wrong join token (not this host's current one)", ErrRefused))
-			}
-		}
+		m.unauthenticated(h, payload, from, now)
 		return
 	}
 	if m.host && h.kind == kindJoin {
 		m.join(h, payload, from, now)
 		return
 	}
-	// Everything else comes from a peer that holds a slot, at its address.
-	slot := h.from
-	if !m.host {
-		if from != m.peers[0].addr {
-			m.stats.Dropped.Unknown++
-			return
-		}
-		if slot != 0 {
-			m.stats.Dropped.Slot++
-			return
-		}
-	} else {
-		if slot <= 0 || slot >= len(m.peers) || !m.peers[slot].joined || m.peers[slot].addr != from {
-			if m.slotOf(from) >= 0 {
-				m.stats.Dropped.Slot++
-			} else {
-				m.stats.Dropped.Unknown++
-			}
-			return
-		}
+	slot, ok := m.sender(h, from)
+	if !ok {
+		return
 	}
 	p := &m.peers[slot]
 	if !m.fresh(p, h.seq) {
@@ -835,108 +809,173 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 			m.event(rollback.PeerEvent{Peer: slot, Kind: rollback.PeerReconnected})
 		}
 	}
-	spectator := m.host && m.spectatorLocked(slot)
 	switch h.kind {
 	case kindAccept:
 		m.accepted(payload)
 	case kindRefuse:
-		why, msg, ok := parseRefuse(payload)
-		if !ok {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		_ = why
-		m.refused(fmt.Errorf("%w: %s", ErrRefused, msg))
+		m.onRefuse(payload)
 	case kindData:
-		if len(payload) < 1 {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		peer, msg := int(payload[0]), payload[1:]
-		if m.host {
-			// The peer it is for: the host, or a joiner to relay to; a
-			// spectator's are for the host only.
-			if peer >= m.players || peer == slot || (spectator && peer != 0) {
-				m.stats.Dropped.Malformed++
-				return
-			}
-			if peer != 0 {
-				m.relay(slot, peer, msg)
-				return
-			}
-			peer = slot
-		} else if peer >= m.players || peer == m.self {
-			// The peer it is from: the host or a joiner it relayed.
-			m.stats.Dropped.Malformed++
-			return
-		}
-		m.deliver(peer, msg)
+		m.onData(slot, payload)
 	case kindPing:
-		// A joiner's ping is the clock reading; the host's adds which
-		// peers it hears, so joiners learn of each other's drops.
-		if len(payload) != 8 && (m.host || len(payload) != 9) {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		seq := p.seq
-		p.seq++
-		b := m.loop.begin(kindPong, m.self, seq)
-		b = append(b, payload[:8]...)
-		m.writeLocked(m.loop, slot, p.addr, b)
-		if len(payload) == 9 {
-			m.others(payload[8])
-		}
+		m.onPing(slot, payload)
 	case kindPong:
-		if len(payload) != 8 {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		rtt := now - time.Duration(binary.LittleEndian.Uint64(payload))
-		if rtt < 0 || rtt > time.Minute {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		// A round trip inside one reading of a coarse (or virtual) clock
-		// is measured all the same: 0 means none measured.
-		rtt = max(rtt, time.Nanosecond)
-		if p.stats.RTT == 0 {
-			p.stats.RTT = rtt
-			m.wakeAll() // a host's Ready waits for the first
-		} else {
-			p.stats.RTT += (rtt - p.stats.RTT) / 8
-		}
+		m.onPong(p, payload, now)
 	case kindBye:
-		p.left = true
-		if p.connected {
-			p.connected = false
-			m.event(rollback.PeerEvent{Peer: slot, Kind: rollback.PeerLeft})
-		}
-		if spectator {
-			m.freeSpectator(slot)
-		}
+		m.onBye(slot)
 	case kindReady:
-		if !m.host || spectator || len(payload) != 0 {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		p.ready = true
-		if m.went {
-			m.sendGo(m.loop, slot, 0) // its go was lost, or it is late: start now
-		}
-		m.wakeAll()
+		m.onReady(slot, payload)
 	case kindGo:
-		if m.host || len(payload) != 4 {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		if !m.went {
-			m.went = true
-			m.goWait = time.Duration(binary.LittleEndian.Uint32(payload)) * time.Microsecond
-			close(m.goc)
-			m.wakeAll()
-		}
+		m.onGo(payload)
 	default: // a join to a joiner
 		m.stats.Dropped.Malformed++
+	}
+}
+
+// unauthenticated answers a packet whose MAC is wrong, when it is a join
+// (a wrong token: the host refuses it) or the host's refusal of ours
+// (the host could not check our MAC, so its answer is not authenticated
+// either: believed only as that refusal). With m.mu held.
+func (m *Match) unauthenticated(h header, payload []byte, from netip.AddrPort, now time.Duration) {
+	switch {
+	case m.host && h.kind == kindJoin:
+		if _, _, _, ok := parseJoin(payload); ok {
+			m.refuse(from, refuseToken, "wrong join token: ask the host for the token it printed", now)
+		}
+	case !m.host && h.kind == kindRefuse && from == m.peers[0].addr:
+		if why, _, ok := parseRefuse(payload); ok && why == refuseToken {
+			m.refused(fmt.Errorf("%w: wrong join token (not this host's current one)", ErrRefused))
+		}
+	}
+}
+
+// sender returns the slot of an authenticated packet that is not a join:
+// it comes from a peer that holds a slot, at its address, and names it;
+// otherwise it is dropped and counted. With m.mu held.
+func (m *Match) sender(h header, from netip.AddrPort) (slot int, ok bool) {
+	slot = h.from
+	switch {
+	case !m.host && from != m.peers[0].addr:
+		m.stats.Dropped.Unknown++
+	case !m.host && slot != 0:
+		m.stats.Dropped.Slot++
+	case m.host && (slot <= 0 || slot >= len(m.peers) || !m.peers[slot].joined || m.peers[slot].addr != from):
+		if m.slotOf(from) >= 0 {
+			m.stats.Dropped.Slot++
+		} else {
+			m.stats.Dropped.Unknown++
+		}
+	default:
+		return slot, true
+	}
+	return slot, false
+}
+
+// The handlers of authenticated packets from a peer that holds a slot,
+// by kind, with m.mu held.
+
+func (m *Match) onRefuse(payload []byte) {
+	_, msg, ok := parseRefuse(payload)
+	if !ok {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	m.refused(fmt.Errorf("%w: %s", ErrRefused, msg))
+}
+
+// onData delivers a message, or (the host) relays it to the joiner it is
+// for.
+func (m *Match) onData(slot int, payload []byte) {
+	if len(payload) < 1 {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	peer, msg := int(payload[0]), payload[1:]
+	if m.host {
+		// The peer it is for: the host, or a joiner to relay to; a
+		// spectator's are for the host only.
+		if peer >= m.players || peer == slot || (m.spectatorLocked(slot) && peer != 0) {
+			m.stats.Dropped.Malformed++
+			return
+		}
+		if peer != 0 {
+			m.relay(slot, peer, msg)
+			return
+		}
+		peer = slot
+	} else if peer >= m.players || peer == m.self {
+		// The peer it is from: the host or a joiner it relayed.
+		m.stats.Dropped.Malformed++
+		return
+	}
+	m.deliver(peer, msg)
+}
+
+// onPing answers a ping with its clock reading. A joiner's ping is the
+// reading; the host's adds which peers it hears, so joiners learn of each
+// other's drops.
+func (m *Match) onPing(slot int, payload []byte) {
+	if len(payload) != 8 && (m.host || len(payload) != 9) {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	p := &m.peers[slot]
+	b := m.loop.begin(kindPong, m.self, p.next())
+	b = append(b, payload[:8]...)
+	m.writeLocked(m.loop, slot, p.addr, b)
+	if len(payload) == 9 {
+		m.others(payload[8])
+	}
+}
+
+func (m *Match) onPong(p *endpoint, payload []byte, now time.Duration) {
+	if len(payload) != 8 {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	rtt := now - time.Duration(binary.LittleEndian.Uint64(payload))
+	if rtt < 0 || rtt > time.Minute {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	if p.measured(rtt) {
+		m.wakeAll() // a host's Ready waits for the first
+	}
+}
+
+func (m *Match) onBye(slot int) {
+	p := &m.peers[slot]
+	p.left = true
+	if p.connected {
+		p.connected = false
+		m.event(rollback.PeerEvent{Peer: slot, Kind: rollback.PeerLeft})
+	}
+	if m.host && m.spectatorLocked(slot) {
+		m.freeSpectator(slot)
+	}
+}
+
+func (m *Match) onReady(slot int, payload []byte) {
+	if !m.host || m.spectatorLocked(slot) || len(payload) != 0 {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	m.peers[slot].ready = true
+	if m.went {
+		m.sendGo(m.loop, slot, 0) // its go was lost, or it is late: start now
+	}
+	m.wakeAll()
+}
+
+func (m *Match) onGo(payload []byte) {
+	if m.host || len(payload) != 4 {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	if !m.went {
+		m.went = true
+		m.goWait = time.Duration(binary.LittleEndian.Uint32(payload)) * time.Microsecond
+		close(m.goc)
+		m.wakeAll()
 	}
 }
 
@@ -945,8 +984,7 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 // held.
 func (m *Match) sendGo(s *sealer, slot int, wait time.Duration) {
 	p := &m.peers[slot]
-	seq := p.seq
-	p.seq++
+	seq := p.next()
 	b := s.begin(kindGo, m.self, seq)
 	b = binary.LittleEndian.AppendUint32(b, uint32(min(max(wait, 0), time.Minute)/time.Microsecond))
 	m.writeLocked(s, slot, p.addr, b)
@@ -957,8 +995,7 @@ func (m *Match) sendGo(s *sealer, slot int, wait time.Duration) {
 func (m *Match) ping(s *sealer, i int, now time.Duration) []byte {
 	p := &m.peers[i]
 	p.pinged = now
-	seq := p.seq
-	p.seq++
+	seq := p.next()
 	b := s.begin(kindPing, m.self, seq)
 	b = binary.LittleEndian.AppendUint64(b, uint64(now))
 	if m.host {
@@ -999,8 +1036,7 @@ func (m *Match) Ready(ctx context.Context) error {
 	for {
 		m.mu.Lock()
 		p := &m.peers[0]
-		addr, seq := p.addr, p.seq
-		p.seq++
+		addr, seq := p.addr, p.next()
 		self := m.self
 		m.mu.Unlock()
 		if err := m.write(rs, 0, addr, rs.begin(kindReady, self, seq)); err != nil {
@@ -1078,31 +1114,16 @@ func (m *Match) sleep(ctx context.Context, w timing.Waiter, d time.Duration) err
 	return nil
 }
 
-// fresh checks a sequence number against the peer's replay window (the
-// last 64 numbers) and records it.
-func (m *Match) fresh(p *peer, seq uint64) bool {
-	switch {
-	case !p.any:
-		p.high, p.seen, p.any = seq, 1, true
-	case seq > p.high:
-		d := seq - p.high
-		if d > future {
-			m.stats.Dropped.Future++
-			return false
-		}
-		if d >= 64 {
-			p.seen = 1
-		} else {
-			p.seen = p.seen<<d | 1
-		}
-		p.high = seq
-	default:
-		d := p.high - seq
-		if d >= 64 || p.seen&(1<<d) != 0 {
-			m.stats.Dropped.Replayed++
-			return false
-		}
-		p.seen |= 1 << d
+// fresh checks a sequence number against the peer's replay window and
+// counts a drop.
+func (m *Match) fresh(p *endpoint, seq uint64) bool {
+	switch p.window(seq) {
+	case futureSeq:
+		m.stats.Dropped.Future++
+		return false
+	case replayedSeq:
+		m.stats.Dropped.Replayed++
+		return false
 	}
 	return true
 }
@@ -1134,8 +1155,7 @@ func (m *Match) relay(from, to int, msg []byte) {
 	if !p.joined {
 		return
 	}
-	seq := p.seq
-	p.seq++
+	seq := p.next()
 	b := m.loop.begin(kindData, 0, seq)
 	b = append(b, byte(from))
 	b = append(b, msg...)
@@ -1454,8 +1474,7 @@ func (m *Match) crashed(from netip.AddrPort, want int, now time.Duration) int {
 
 func (m *Match) accept(slot int) {
 	p := &m.peers[slot]
-	seq := p.seq
-	p.seq++
+	seq := p.next()
 	b := m.loop.begin(kindAccept, 0, seq)
 	var state byte // bit 0: the match is full; bit 1: the slot is taken (back) in a match under way; bit 2: no one played it before
 	if m.full {
@@ -1496,9 +1515,66 @@ func (m *Match) freeSlot(lo, hi int) int {
 	return -1
 }
 
+// next returns the next sequence number to the peer.
+func (p *endpoint) next() uint64 {
+	p.seq++
+	return p.seq - 1
+}
+
+// window reports whether a sequence number from the peer is new: okSeq,
+// and recorded in the replay window (the last 64 numbers); replayedSeq
+// when it was seen before or is too old to tell; futureSeq when it is
+// more than future ahead of the highest seen.
+func (p *endpoint) window(seq uint64) seqCheck {
+	switch {
+	case !p.any:
+		p.high, p.seen, p.any = seq, 1, true
+	case seq > p.high:
+		d := seq - p.high
+		if d > future {
+			return futureSeq
+		}
+		if d >= 64 {
+			p.seen = 1
+		} else {
+			p.seen = p.seen<<d | 1
+		}
+		p.high = seq
+	default:
+		d := p.high - seq
+		if d >= 64 || p.seen&(1<<d) != 0 {
+			return replayedSeq
+		}
+		p.seen |= 1 << d
+	}
+	return okSeq
+}
+
+type seqCheck uint8
+
+const (
+	okSeq seqCheck = iota
+	replayedSeq
+	futureSeq
+)
+
+// measured takes a round-trip sample, smoothing it (an eighth of each new
+// sample), and reports whether it is the first.
+func (p *endpoint) measured(rtt time.Duration) (first bool) {
+	// A round trip inside one reading of a coarse (or virtual) clock is
+	// measured all the same: 0 means none measured.
+	rtt = max(rtt, time.Nanosecond)
+	if p.stats.RTT == 0 {
+		p.stats.RTT = rtt
+		return true
+	}
+	p.stats.RTT += (rtt - p.stats.RTT) / 8
+	return false
+}
+
 // admit gives p to the joiner at from, whose join had sequence number
 // seq: a player's slot, taken or taken back, or a spectator's.
-func (p *peer) admit(from netip.AddrPort, seq uint64, now time.Duration) {
+func (p *endpoint) admit(from netip.AddrPort, seq uint64, now time.Duration) {
 	p.addr, p.joined, p.connected, p.heard, p.left = from, true, true, now, false
 	p.high, p.seen, p.any = seq, 1, true
 	p.stats.RTT = 0
@@ -1509,6 +1585,6 @@ func (p *peer) admit(from netip.AddrPort, seq uint64, now time.Duration) {
 func (m *Match) freeSpectator(slot int) {
 	if m.host && m.spectatorLocked(slot) {
 		p := &m.peers[slot]
-		*p = peer{seq: p.seq}
+		*p = endpoint{seq: p.seq}
 	}
 }
