@@ -237,6 +237,25 @@ type virtual struct {
 	// cutAt the packets sent before the cut in force, if any.
 	lost, cutAt uint64
 	cutting     bool
+	// udp, when set, is the one proxy a UDP test cuts: each datagram it
+	// drops is one of the matches' packets, so settle counts exactly
+	// what is lost, however much else the matches send meanwhile.
+	udp *proxy
+}
+
+// lostNow is how many of the matches' packets were lost at a cut link.
+func (v *virtual) lostNow() uint64 {
+	if v.udp != nil {
+		v.udp.mu.Lock()
+		defer v.udp.mu.Unlock()
+		return v.udp.dropped
+	}
+	lost := v.lost
+	if v.cutting {
+		sent, _ := v.sent()
+		lost += sent - v.cutAt
+	}
+	return lost
 }
 
 func newVirtual() *virtual {
@@ -267,10 +286,7 @@ func (v *virtual) settle(t *testing.T) {
 	t.Helper()
 	eventually(t, "every packet received", func() bool {
 		sent, received := v.sent()
-		lost := v.lost
-		if v.cutting {
-			lost += sent - v.cutAt
-		}
+		lost := v.lostNow()
 		// At least: over QUIC a datagram queued while the link was cut
 		// may still arrive after it.
 		return received+lost >= sent
@@ -278,7 +294,8 @@ func (v *virtual) settle(t *testing.T) {
 }
 
 // cut cuts the link p carries, or restores it, keeping count of what
-// is lost on the way.
+// is lost on the way: every packet sent while it is cut, unless v.udp
+// counts them exactly.
 func (v *virtual) cut(t *testing.T, p *proxy, on bool) {
 	t.Helper()
 	if on == v.cutting {

@@ -43,18 +43,19 @@ func TestReadyStartsThePeersTogether(t *testing.T) {
 			default:
 			}
 			lastReady := v.clock.Now()
+			before := ms[2].Stats().Sent.Packets
 			ready(2)
+			// Its ready is on its way (the clock stands still, so nothing
+			// else is), and the go follows once it arrives: settle, then
+			// one step for the starts' waits (half a round trip, which is
+			// at most a step here). No step after it: each peer reads the
+			// clock as it starts.
+			eventually(t, "the last ready sent", func() bool { return ms[2].Stats().Sent.Packets > before })
+			v.settle(t)
+			v.step(2 * step)
 			var first, last timing.Instant = timing.MaxInstant, 0
 			for range ms {
-				var s start
-				v.until(t, step, time.Second, "start", func() bool {
-					select {
-					case s = <-started:
-						return true
-					default:
-						return false
-					}
-				})
+				s := receive(t, started)
 				if s.err != nil {
 					t.Fatalf("peer %d: Ready: %v", s.peer, s.err)
 				}
@@ -63,12 +64,8 @@ func TestReadyStartsThePeersTogether(t *testing.T) {
 			if first < lastReady {
 				t.Errorf("a peer started %v before the last peer was ready", time.Duration(lastReady-first))
 			}
-			// A packet takes up to a step here, and a peer reads the clock
-			// after its Ready returns, when the test may have stepped on:
-			// together is well within one resend of the ready (25ms) and
-			// far from the 300ms the last peer was late.
-			if d := time.Duration(last - first); d > 100*time.Millisecond {
-				t.Errorf("the peers started %v apart, want together", d)
+			if d := time.Duration(last - first); d > 2*step {
+				t.Errorf("the peers started %v apart, want together (within the one step after the last ready)", d)
 			}
 		})
 	}

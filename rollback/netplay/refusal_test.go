@@ -176,11 +176,7 @@ func TestACrashedPlayerTakesItsSlotBackAtOnce(t *testing.T) {
 // outside them.
 func (v *virtual) excess() int64 {
 	sent, received := v.sent()
-	lost := v.lost
-	if v.cutting {
-		lost += sent - v.cutAt
-	}
-	return int64(received+lost) - int64(sent)
+	return int64(received+v.lostNow()) - int64(sent)
 }
 
 // outsider waits until the matches of v have received a packet from an

@@ -57,6 +57,7 @@ type proxy struct {
 	// up and down count the bytes on the wire to the host and back to
 	// the joiner, each datagram's IPv4 and UDP headers included.
 	up, down uint64
+	dropped  uint64 // datagrams dropped while cut
 	done     chan struct{}
 }
 
@@ -95,6 +96,11 @@ func (p *proxy) run() {
 			}
 		}
 		p.mu.Unlock()
+		if cut {
+			p.mu.Lock()
+			p.dropped++
+			p.mu.Unlock()
+		}
 		if !cut && to != nil {
 			p.c.WriteToUDP(pkt, to)
 		}
@@ -237,19 +243,41 @@ func wantEvent(t *testing.T, m *netplay.Match, peer int, kind rollback.PeerEvent
 func TestSilenceIsADisconnectAndTheLinkComesBack(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			opts := netplay.Options{Transport: tr, Timeout: 200 * time.Millisecond}
+			v := newVirtual()
+			opts := netplay.Options{Transport: tr, Timeout: 200 * time.Millisecond, Clock: v.clock}
 			_, p, host, joiner := hostThroughProxy(t, opts)
-			p.setCut(true)
-			wantEvent(t, host, 1, rollback.PeerDisconnected)
-			wantEvent(t, joiner, 0, rollback.PeerDisconnected)
+			v.ms = []*netplay.Match{host, joiner}
+			v.settle(t)
+			v.cut(t, p, true)
+			cut := v.clock.Now()
+			v.wantEvent(t, host, 1, rollback.PeerDisconnected)
+			v.wantEvent(t, joiner, 0, rollback.PeerDisconnected)
+			// Silent for the timeout, noticed at the next tick (every 10ms).
+			if d := time.Duration(v.clock.Now() - cut); d < 200*time.Millisecond || d > 250*time.Millisecond {
+				t.Errorf("disconnected %v after the link was cut, want the 200ms timeout and a tick or two", d)
+			}
 			if host.Stats().Peers[1].Connected {
 				t.Error("host still sees peer 1 connected")
 			}
-			p.setCut(false)
-			wantEvent(t, host, 1, rollback.PeerReconnected)
-			wantEvent(t, joiner, 0, rollback.PeerReconnected)
+			v.cut(t, p, false)
+			v.wantEvent(t, host, 1, rollback.PeerReconnected)
+			v.wantEvent(t, joiner, 0, rollback.PeerReconnected)
 		})
 	}
+}
+
+// wantEvent steps v by 5ms until m reports kind for peer, at most 10s
+// of virtual time.
+func (v *virtual) wantEvent(t *testing.T, m *netplay.Match, peer int, kind rollback.PeerEventKind) {
+	t.Helper()
+	v.until(t, 5*time.Millisecond, 10*time.Second, kind.String()+" event", func() bool {
+		for e, ok := m.Event(); ok; e, ok = m.Event() {
+			if e.Peer == peer && e.Kind == kind {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 func TestADroppedPlayerJoinsAgain(t *testing.T) {

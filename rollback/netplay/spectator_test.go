@@ -84,19 +84,28 @@ func TestSpectatorsJoinAMatchUnderWay(t *testing.T) {
 // A spectator that goes silent is dropped after the timeout: the players
 // hear nothing of it, and its peer number is free for the next.
 func TestASilentSpectatorIsDropped(t *testing.T) {
-	opts := netplay.Options{Timeout: 200 * time.Millisecond, Spectators: 1}
+	v := newVirtual()
+	opts := netplay.Options{Timeout: 200 * time.Millisecond, Spectators: 1, Clock: v.clock}
 	h, _, host, joiner := hostThroughProxy(t, opts)
 	p := newProxy(t, h.Addr())
-	if _, err := spectate(t, p.c.LocalAddr().String(), h, opts); err != nil {
+	s, err := spectate(t, p.c.LocalAddr().String(), h, opts)
+	if err != nil {
 		t.Fatal(err)
 	}
-	p.setCut(true)
-	eventually(t, "the silent spectator's disconnect", func() bool {
-		e, ok := host.Event()
-		if ok && !e.Spectator {
-			t.Fatalf("host event %+v: want only the spectator's", e)
+	v.ms = []*netplay.Match{host, joiner, s}
+	v.udp = p
+	v.settle(t)
+	v.cut(t, p, true)
+	v.until(t, 5*time.Millisecond, 10*time.Second, "the silent spectator's disconnect", func() bool {
+		for e, ok := host.Event(); ok; e, ok = host.Event() {
+			if !e.Spectator {
+				t.Fatalf("host event %+v: want only the spectator's", e)
+			}
+			if e == (rollback.PeerEvent{Peer: 2, Kind: rollback.PeerDisconnected, Spectator: true}) {
+				return true
+			}
 		}
-		return ok && e == rollback.PeerEvent{Peer: 2, Kind: rollback.PeerDisconnected, Spectator: true}
+		return false
 	})
 	if got := host.Stats().Spectators; got != 0 {
 		t.Errorf("host counts %d spectators after the drop, want 0", got)
