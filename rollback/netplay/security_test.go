@@ -157,7 +157,8 @@ func hostThroughProxy(t *testing.T, opts netplay.Options) (*netplay.Lobby, *prox
 }
 
 func TestBadPacketsAreDroppedAndCounted(t *testing.T) {
-	h, p, host, joiner := hostThroughProxy(t, netplay.Options{})
+	// On a clock that never moves: nothing but the test's packets is sent.
+	h, p, host, joiner := hostThroughProxy(t, netplay.Options{Clock: newVirtual().clock})
 	secret := decode(t, h.Token())[1:17]
 	genuine := p.genuineData(t, host, joiner)
 	seq := binary.LittleEndian.Uint64(genuine[2:])
@@ -283,7 +284,8 @@ func (v *virtual) wantEvent(t *testing.T, m *netplay.Match, peer int, kind rollb
 func TestADroppedPlayerJoinsAgain(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			opts := netplay.Options{Transport: tr, Timeout: 300 * time.Millisecond}
+			// A bye and a join need no time: the clock never moves.
+			opts := netplay.Options{Transport: tr, Clock: newVirtual().clock}
 			h, err := netplay.Host("127.0.0.1:0", opts, game)
 			if err != nil {
 				t.Fatal(err)
@@ -380,7 +382,7 @@ func TestJoinersLearnOfEachOthersDrops(t *testing.T) {
 // joiner back: only a join does. It used to, and the slot then refused the
 // player's rejoin as "taken by a connected player".
 func TestAPacketAfterAByeDoesNotReconnect(t *testing.T) {
-	h, p, host, joiner := hostThroughProxy(t, netplay.Options{})
+	h, p, host, joiner := hostThroughProxy(t, netplay.Options{Clock: newVirtual().clock})
 	secret := decode(t, h.Token())[1:17]
 	seq := binary.LittleEndian.Uint64(p.genuineData(t, host, joiner)[2:])
 	joiner.Close()
