@@ -243,7 +243,7 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		stdout.Write(cfg.EffectiveTOML())
 		return 0
 	}
-	match, err := connectMatch(&f, g, cfg, stdout)
+	match, err := connectMatch(&f, g, cfg, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
 		return matchStatus(err)

@@ -7,14 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
-
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/rollback"
+	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -122,6 +121,13 @@ type Match struct {
 	// inputs from tick 0, as a spectator does, and plays on from the
 	// tick it caught up on (rollback.NewSessionAfter).
 	Rejoining bool
+	// JoinedLate says this machine's player joins the match under way
+	// for the first time (netplay.Match.Late): it catches up as a
+	// rejoining player does, and is told it is joining, not rejoining.
+	JoinedLate bool
+	// netplay is the match connectMatch made, whose wire counters the
+	// net: line reads; nil for a transport made elsewhere.
+	netplay *netplay.Match
 	// Late lists, at the host, the peers whose players had not joined
 	// when the match started (net.start_with): the host plays them with
 	// neutral input, on every peer, until each joins, catching up first
@@ -321,7 +327,7 @@ func (s *Session) startNet() error {
 	}
 	opts := rollback.PeerOptions{
 		Options:   rollback.Options{Self: m.Self, Actions: actions, Window: s.cfg.Net.Window, HashEvery: s.cfg.Net.HashEvery, Clock: s.rt.Options().Clock},
-		Transport: m.Transport, Step: step, Seatless: m.Seatless, Late: m.Late, Rejoining: m.Rejoining,
+		Transport: m.Transport, Step: step, Seatless: m.Seatless, Late: m.Late, Rejoining: m.Rejoining, JoinedLate: m.JoinedLate,
 		Patience: s.cfg.Net.JoinTimeout, Cutoff: s.cfg.Timing.Debt.Cutoff, SpectatorDelay: s.cfg.Net.SpectatorDelay,
 		Ticks: int64(s.stopAfter), Recorded: s.matchRec != nil,
 	}

@@ -7,7 +7,6 @@ import (
 	"hash/fnv"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/rollback"
@@ -26,7 +25,7 @@ import (
 // than players, the host (peer 0), which relays and checks it, and every
 // player joins (player p plays at peer p+1). A joiner knows a dedicated
 // host by that peer count.
-func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match, error) {
+func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer) (*Match, error) {
 	if f.Host == "" && f.Join == "" && f.Spectate == "" {
 		return nil, nil
 	}
@@ -45,7 +44,7 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 				netplay.MaxPlayers-1, netplay.MaxPlayers, n.Players)
 		}
 	}
-	id, err := matchIdentity(g, cfg, stdout)
+	id, err := matchIdentity(g, cfg, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -93,6 +92,9 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 	} else {
 		var err error
 		if m, err = netplay.Join(ctx, f.Join, f.Token, opts, id); err != nil {
+			if errors.Is(err, netplay.ErrTransport) {
+				return nil, fmt.Errorf("framework: --join %s: net.transport is %q, the host's is another: %w", f.Join, opts.Transport, refusal(err))
+			}
 			return nil, fmt.Errorf("framework: --join %s: %w", f.Join, refusal(err))
 		}
 	}
@@ -101,7 +103,7 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout io.Writer) (*Match
 	} else {
 		fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", n.Players, m.Self())
 	}
-	match := &Match{Transport: watched{m}, Self: m.Self(), Peers: make([]int, n.Players), Bot: f.Bot, Spectator: f.Spectate != "", Rejoining: m.Rejoining()}
+	match := &Match{Transport: m, Self: m.Self(), Peers: make([]int, n.Players), Bot: f.Bot, Spectator: f.Spectate != "", Rejoining: m.Rejoining(), JoinedLate: m.Late(), netplay: m}
 	first := 0 // the host is player 0
 	if m.Players() == n.Players+1 {
 		first = 1 // a dedicated host, peer 0, plays no seat
@@ -162,7 +164,55 @@ func matchIdentity(g Game, cfg config.Config, w io.Writer) (netplay.Identity, er
 		id.Version = id.Version[:64]
 	}
 	id.Config = configHash(g, cfg)
+	id.Settings = matchSettings(cfg)
 	return id, nil
+}
+
+// matchSettings lists the values configHash hashes, key by key as
+// --print-config writes them, so that a refused joiner is told which
+// differ: timing's mode, step and rate, the [net] table's players,
+// delay, window, hash interval and transport, and every [game] key.
+func matchSettings(cfg config.Config) []netplay.Setting {
+	var out []netplay.Setting
+	table := ""
+	for line := range strings.Lines(string(cfg.EffectiveTOML())) {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			table = strings.Trim(line, "[]")
+			continue
+		}
+		name, rest, ok := strings.Cut(line, " = ")
+		if !ok || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key := table + "." + strings.TrimSpace(name)
+		switch key {
+		case "timing.mode", "timing.step", "timing.rate", "net.players", "net.delay", "net.window", "net.hash_every", "net.transport":
+		default:
+			if table != "game" && !strings.HasPrefix(table, "game.") {
+				continue
+			}
+		}
+		out = append(out, netplay.Setting{Key: key, Value: tomlValue(rest)})
+	}
+	return out
+}
+
+// tomlValue is the value at the start of rest, without the comment
+// --print-config writes after it (a # outside quotes).
+func tomlValue(rest string) string {
+	quoted := false
+	for i := 0; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c == '\\' && quoted:
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == '#' && !quoted:
+			return strings.TrimSpace(rest[:i])
+		}
+	}
+	return strings.TrimSpace(rest)
 }
 
 // configHash hashes, in a fixed order, the owners' values that decide a
@@ -181,26 +231,6 @@ func configHash(g Game, cfg config.Config) uint64 {
 		fmt.Fprintf(h, "game %#v\n", g.Settings)
 	}
 	return h.Sum64()
-}
-
-// watched is a netplay match as the match layer watches it
-// (rollback.PeerWatcher): its connection events and round trips, with
-// the rest of *netplay.Match (Ready, Stats) as it is.
-type watched struct{ *netplay.Match }
-
-// Event returns the match's next connection change.
-func (w watched) Event() (rollback.PeerEvent, bool) {
-	ev, ok := w.Match.Event()
-	// netplay numbers its event kinds as rollback does.
-	return rollback.PeerEvent{Peer: ev.Peer, Kind: rollback.PeerEventKind(ev.Kind), Spectator: ev.Spectator}, ok
-}
-
-// RTT returns the round trip measured to peer, 0 for none.
-func (w watched) RTT(peer int) time.Duration {
-	if peer < 0 || peer >= netplay.MaxPlayers {
-		return 0
-	}
-	return w.Match.Stats().Peers[peer].RTT
 }
 
 // finalLine is what a headless match's last line says: the outcome in

@@ -255,11 +255,11 @@ func (s *Session) netLine(ns NetStats) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "net: %d ticks in %.1f s (%.1f s real); ", ns.Tick, ns.Seconds, real.Seconds())
-	if w, ok := s.match.Transport.(watched); ok {
-		st := w.Match.Stats()
+	if m := s.match.netplay; m != nil {
+		st := m.Stats()
 		d := st.Dropped
 		fmt.Fprintf(&b, "wire %.0f B/s sent, %.0f B/s received (%.1f and %.1f packets a second); drops %d (auth %d, unknown %d, slot %d, malformed %d, replayed %d, future %d, oversized %d, queue %d); ",
-			float64(st.Sent.Bytes)/secs, float64(st.Received.Bytes)/secs, float64(st.Sent.Packets)/secs, float64(st.Received.Packets)/secs,
+			float64(st.WireSent.Bytes)/secs, float64(st.WireReceived.Bytes)/secs, float64(st.WireSent.Packets)/secs, float64(st.WireReceived.Packets)/secs,
 			d.Auth+d.Unknown+d.Slot+d.Malformed+d.Replayed+d.Future+d.Oversized+d.Queue, d.Auth, d.Unknown, d.Slot, d.Malformed, d.Replayed, d.Future, d.Oversized, d.Queue)
 	} else {
 		fmt.Fprintf(&b, "messages %.0f B/s sent, %.0f B/s received (%.1f and %.1f a second); ",

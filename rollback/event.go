@@ -39,6 +39,9 @@ const (
 	EventSnapshot
 	// EventPlaying: this peer caught up at Tick and plays on.
 	EventPlaying
+	// EventJoiningLate: this peer's player joins a match under way for
+	// the first time and catches up on the host's confirmed inputs first.
+	EventJoiningLate
 )
 
 // Event is something a match's caller may show: a peer's connection
@@ -87,6 +90,8 @@ func (e Event) String() string {
 		return fmt.Sprintf("%v: resynchronising from the host's snapshot", e.Err)
 	case EventSnapshot:
 		return fmt.Sprintf("starting from the host's snapshot of tick %d (%d bytes)", e.Tick, e.Bytes)
+	case EventJoiningLate:
+		return fmt.Sprintf("joining the match under way as peer %d: catching up on the host's confirmed inputs", e.Peer)
 	case EventPlaying:
 		return fmt.Sprintf("caught up on the match at tick %d: playing on as peer %d", e.Tick, e.Peer)
 	}

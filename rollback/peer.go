@@ -37,6 +37,10 @@ type PeerOptions struct {
 	// under way: it follows the host's confirmed inputs first and plays
 	// on from where it caught up ([NewSessionAfter]).
 	Rejoining bool
+	// JoinedLate says that a Rejoining peer's player never played in
+	// this match before: it joins a match under way for the first time,
+	// so its event says joining, not rejoining.
+	JoinedLate bool
 	// Patience is how long a player's peer that stopped answering is
 	// waited for before the match is abandoned ([MatchOptions].JoinTimeout).
 	Patience time.Duration
@@ -223,7 +227,11 @@ func NewPeer(app *App, opts PeerOptions) (*Peer, error) {
 		if err := p.follow(false); err != nil {
 			return nil, err
 		}
-		p.note(Event{Kind: EventRejoining, Peer: opts.Self})
+		kind := EventRejoining
+		if opts.JoinedLate {
+			kind = EventJoiningLate
+		}
+		p.note(Event{Kind: kind, Peer: opts.Self})
 		return p, nil
 	}
 	sess, err := NewSession(app, opts.Options)

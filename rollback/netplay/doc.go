@@ -1,7 +1,7 @@
 // Package netplay carries a rollback match between processes: a host
 // listens, joiners join with the token it prints, and each end gets a
-// [Match], a [rollback.Transport] for its session's messages, with events
-// for peers that drop and come back.
+// [Match], a [rollback.PeerWatcher]: the transport of its session's
+// messages, with events for peers that drop and come back.
 //
 //	// The host (peer 0):
 //	h, err := netplay.Host(":7777", netplay.Options{Players: 2}, id)
@@ -70,9 +70,17 @@
 // ([ErrRefused]) and the host counts ([Stats].Refused) and logs
 // ([Options.Log]), for a wrong token, a full match, a different
 // [Identity] (game, version or configuration hash), a taken slot or, for
-// a spectator, as many spectators as the host takes. An
+// a spectator, as many spectators as the host takes. A configuration
+// refusal names each key of [Identity].Settings whose values differ, with
+// the host's and the joiner's ("game.ship_speed: host 260, you 300"). The
+// host logs each refused joiner once per address and reason, at most
+// five lines a second, each saying how many refusals it left out. An
 // answer to a join with a wrong token cannot be authenticated (the two
 // sides share no key); the joiner believes it only as that refusal.
+//
+// [Stats] counts the match's packets (Sent, Received) and, apart, what
+// the socket put on the wire (WireSent, WireReceived): every datagram
+// with its IP and UDP headers and, over QUIC, QUIC's own packets.
 //
 // Nothing checks that the peers play fairly: every peer holds the secret
 // and its own inputs. The host trusts no joiner to speak for another
@@ -95,41 +103,46 @@
 // # Disconnects and reconnection
 //
 // Each end pings the others ten times per [Options.Timeout] (default 5s)
-// for the round-trip time ([PeerStats].RTT). A peer silent for Timeout
-// is [Disconnected]; one that closes its match is [Left] (it says bye, or
-// its QUIC connection ends). A dropped player's slot stays its: when its
-// link comes back the peer is [Reconnected], and a player whose process
-// ended joins again with [Options.Slot] set to its old peer number and
-// takes the slot back (sequence numbers start from the wall clock, so the
-// old run's packets stay replays). A joiner hears of the other joiners
-// through the host, whose pings say which peers it hears: their drops and
-// returns reach it as Disconnected and Reconnected within a ping
-// interval. A joiner that took a slot back in a match under way knows it
-// ([Match.Rejoining]): its simulation starts behind the others, and
-// catching it up (rollback.Session.NewFeed and a rollback.Follower) is
-// the session's business, not the transport's. Join itself never hangs:
-// it fails when the host does not answer within Timeout.
+// for the round-trip time ([PeerStats].RTT). A peer silent for Timeout is
+// [rollback.PeerDisconnected]; one that closes its match is
+// [rollback.PeerLeft] (it says bye, or its QUIC connection ends). A dropped
+// player's slot stays its: when its link comes back the peer is
+// [rollback.PeerReconnected], and a player whose process ended joins again
+// with [Options.Slot] set to its old peer number and takes the slot back
+// (sequence numbers start from the date, so the old run's packets stay
+// replays). A run that joins again at once, before the host has noticed
+// the old one is gone, takes a slot whose player has been quiet two ping
+// intervals (the one it asks for, or the quietest): the token says it is
+// one of the match's players, and a live player is never that quiet; a
+// join while that player is still heard is refused. A joiner hears of the other joiners through the host,
+// whose pings say which peers it hears: their drops and returns reach it as
+// Disconnected and Reconnected within a ping interval. A joiner that took a
+// slot back in a match under way knows it ([Match.Rejoining]): its
+// simulation starts behind the others, and catching it up
+// (rollback.Session.NewFeed and a rollback.Follower) is the session's
+// business, not the transport's. Join itself never hangs: it fails when the
+// host does not answer within Timeout.
 //
 // A host may start the match before every player has joined
-// ([Options.Start]): a player who joins later takes a slot no one played
-// as a dropped player takes its own back, rejoining ([Match.Rejoining]),
-// and the host reports it [Joined]; [Match.Joined] says which slots
-// someone took.
+// ([Options.Start]): a player who joins later takes a slot no one played as
+// a dropped player takes its own back, catching up ([Match.Rejoining]) but
+// told it joins late ([Match.Late]), and the host reports it
+// [rollback.PeerJoined]; [Match.Joined] says which slots someone took.
 //
 // # Spectators
 //
 // A joiner with [Options.Spectate] watches instead of playing: it joins
-// with the same token, at any time during the match (in the lobby or
-// long after it filled), takes the lowest free peer number from Players
-// up ([Match.Spectator] tells them apart), and exchanges messages with
-// the host only: nothing a player sends is relayed to it, and it can
-// send to no player. The host takes up to [Options.Spectators] (default
-// 16, at most 64) and refuses the next as it refuses a join to a full
-// match. Its events carry Spectator set: [Joined] when one arrives, then
-// [Disconnected] (silent for Timeout) or [Left]; either way its peer
-// number is free again and the players hear nothing of it. What the host
-// sends a spectator (the confirmed inputs, rollback.Session.NewFeed) is
-// the host's business.
+// with the same token, at any time during the match (in the lobby or long
+// after it filled), takes the lowest free peer number from Players up
+// ([Match.Spectator] tells them apart), and exchanges messages with the
+// host only: nothing a player sends is relayed to it, and it can send to no
+// player. The host takes up to [Options.Spectators] (default 16, at most
+// 64) and refuses the next as it refuses a join to a full match. Its events
+// carry Spectator set: [rollback.PeerJoined] when one arrives, then
+// [rollback.PeerDisconnected] (silent for Timeout) or [rollback.PeerLeft];
+// either way its peer number is free again and the players hear nothing of
+// it. What the host sends a spectator (the confirmed inputs,
+// rollback.Session.NewFeed) is the host's business.
 //
 // # A dedicated host
 //
@@ -140,11 +153,19 @@
 // package framework's --dedicated does this. It can run as a service on
 // any machine with the port open.
 //
+// # Time
+//
+// Every decision a match takes in time (when to ping, when a peer is
+// silent, a round trip, when to start, how long Join waits) reads
+// [Options.Clock], and every wait is a waiter of that clock, woken by the
+// packets it waits for. A test gives the match a timing.ManualClock and
+// moves it: nothing in the package sleeps.
+//
 // # Goroutines
 //
-// A match owns one goroutine reading its socket (over QUIC, two more per
-// connection and one accepting them); [Match.Close] stops them all and
-// waits for them. Send, Receive and Event belong to the simulation
+// A match owns one goroutine reading its socket and one pinging its
+// peers on [Options.Clock] (over QUIC, two more per connection and one
+// accepting them); [Match.Close] stops them all and waits for them. Send, Receive and Event belong to the simulation
 // goroutine and never block; the other methods may be called from any
 // goroutine.
 package netplay

@@ -3,6 +3,7 @@ package netplay
 import (
 	"net"
 	"net/netip"
+	"slices"
 	"testing"
 	"time"
 )
@@ -36,12 +37,13 @@ func FuzzToken(f *testing.F) {
 // itself.
 type fakeConduit struct{ sent int }
 
-func (f *fakeConduit) read(buf []byte, wait time.Duration) (int, netip.AddrPort, bool, error) {
-	return 0, netip.AddrPort{}, false, net.ErrClosed
+func (f *fakeConduit) read(buf []byte) (int, netip.AddrPort, error) {
+	return 0, netip.AddrPort{}, net.ErrClosed
 }
 func (f *fakeConduit) write(to netip.AddrPort, b []byte) error { f.sent++; return nil }
 func (f *fakeConduit) addr() net.Addr                          { return &net.UDPAddr{} }
 func (f *fakeConduit) close() error                            { return nil }
+func (f *fakeConduit) counts() *wire                           { return &wire{} }
 
 // FuzzPacket feeds arbitrary packets to a host with one joiner and to
 // that joiner, from the peer's address and from a stranger's, sealed with
@@ -78,9 +80,9 @@ func FuzzPacket(f *testing.F) {
 		}
 		opts := Options{Players: 2}.withDefaults()
 		host := newMatch(&fakeConduit{}, key, opts, Identity{Game: "g"}, true)
-		host.peers[1] = peer{addr: peerAddr, joined: true, connected: true}
+		host.peers[1] = endpoint{addr: peerAddr, joined: true, connected: true}
 		joiner := newMatch(&fakeConduit{}, key, opts, Identity{Game: "g"}, false)
-		joiner.peers[0] = peer{addr: hostAddr, joined: true}
+		joiner.peers[0] = endpoint{addr: hostAddr, joined: true}
 		joiner.self = 1
 		for i := range 3 {
 			host.handle(pkt, from, time.Duration(i))
@@ -116,6 +118,7 @@ func FuzzJoin(f *testing.F) {
 	f.Add(appendJoin(nil, Identity{Game: "g", Version: "1", Config: 7}, 1, rolePlayer))
 	f.Add(appendJoin(nil, Identity{Game: "g"}, 0, roleSpectator))
 	f.Add(appendJoin(nil, Identity{Game: "g"}, 2, roleSpectator))
+	f.Add(appendJoin(nil, Identity{Game: "g", Settings: []Setting{{"game.ship_speed", "260"}, {"net.delay", "2"}}}, 0, rolePlayer))
 	f.Fuzz(func(t *testing.T, p []byte) {
 		id, slot, role, ok := parseJoin(p)
 		if !ok {
@@ -125,7 +128,8 @@ func FuzzJoin(f *testing.F) {
 			t.Fatalf("a spectator's join asking for slot %d decoded", slot)
 		}
 		id2, slot2, role2, ok2 := parseJoin(appendJoin(nil, id, slot, role))
-		if !ok2 || id2 != id || slot2 != slot || role2 != role {
+		same := id2.Game == id.Game && id2.Version == id.Version && id2.Config == id.Config && slices.Equal(id2.Settings, id.Settings)
+		if !ok2 || !same || slot2 != slot || role2 != role {
 			t.Fatalf("join %+v slot %d role %d codes back to %+v slot %d role %d (ok %v)", id, slot, role, id2, slot2, role2, ok2)
 		}
 	})

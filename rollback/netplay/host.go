@@ -5,9 +5,9 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/netip"
-	"time"
 
 	"github.com/metronome-go/metronome/rollback"
 )
@@ -52,7 +52,7 @@ func Host(addr string, opts Options, id Identity) (*Lobby, error) {
 		return nil, fmt.Errorf("netplay: host on %s: %w", addr, err)
 	}
 	m := newMatch(c, t.secret[:], opts, id, true)
-	go m.run()
+	m.start()
 	return &Lobby{m: m, tok: t}, nil
 }
 
@@ -103,7 +103,7 @@ func Join(ctx context.Context, addr, tok string, opts Options, id Identity) (*Ma
 		return nil, err
 	}
 	if t.transport != opts.Transport {
-		return nil, fmt.Errorf("netplay: the token is for a %s host; Options.Transport is %q (set it to %q)", t.transport, opts.Transport, t.transport)
+		return nil, fmt.Errorf("%w: the token is for a %s host; Options.Transport is %q (set it to %q)", ErrTransport, t.transport, opts.Transport, t.transport)
 	}
 	ua, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
@@ -130,33 +130,47 @@ func Join(ctx context.Context, addr, tok string, opts Options, id Identity) (*Ma
 	}
 	m := newMatch(c, t.secret[:], opts, id, false)
 	m.peers[0].addr, m.peers[0].joined = hostAddr, true
-	go m.run()
-	answered := m.answered
-	first := time.NewTimer(opts.Timeout)
-	defer first.Stop()
+	m.start()
 	fail := func(err error) (*Match, error) {
 		m.Close()
 		return nil, err
 	}
+	w, done := m.newWait(ctx)
+	defer done()
+	answerBy := opts.Timeout // until the host's first answer; then until the match is full
 	for {
+		// In this order: an accept into a full match answers and fills at
+		// once, and a refusal is an answer too.
 		select {
 		case <-m.fullc:
 			return m, nil
+		default:
+		}
+		select {
 		case <-m.refusedc:
 			m.mu.Lock()
 			err := m.refusal
 			m.mu.Unlock()
 			return fail(err)
-		case <-answered:
-			first.Stop()
-			answered = nil // accepted: wait for the match to fill
-		case <-first.C:
-			return fail(fmt.Errorf("netplay: join %s: no answer from the host within %v (Options.Timeout)", addr, opts.Timeout))
-		case <-ctx.Done():
-			return fail(ctx.Err())
+		default:
+		}
+		select {
+		case <-m.answered:
+			answerBy = math.MaxInt64
+		default:
+			if m.now() >= answerBy {
+				return fail(fmt.Errorf("netplay: join %s: no answer from the host within %v (Options.Timeout)", addr, opts.Timeout))
+			}
+		}
+		if err := m.pause(ctx, w, answerBy); err != nil {
+			return fail(err)
 		}
 	}
 }
+
+// ErrTransport is wrapped by Join's error when the token names another
+// transport than Options.Transport.
+var ErrTransport = errors.New("netplay: another transport")
 
 // udpAny is the wildcard address of the host address's family, port 0.
 func udpAny(host netip.AddrPort) string {

@@ -7,58 +7,67 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/metronome-go/metronome/rollback"
+	"github.com/metronome-go/metronome/timing"
 )
 
-// EventKind says what happened to a peer.
-type EventKind uint8
-
-const (
-	// Disconnected: nothing authenticated came from the peer for
-	// Options.Timeout. Its slot stays its: it may come back.
-	Disconnected EventKind = iota + 1
-	// Left: the peer closed its match (it said bye).
-	Left
-	// Reconnected: a disconnected peer is heard again, on its old
-	// address or by joining again with the token.
-	Reconnected
-	// Joined: a spectator joined, or a player took a slot no one had
-	// played in a match that started without it (Options.Start). The
-	// host's events only; the players who start the match joined before
-	// Wait returned.
-	Joined
-)
-
-func (k EventKind) String() string {
-	switch k {
-	case Disconnected:
-		return "disconnected"
-	case Left:
-		return "left"
-	case Reconnected:
-		return "reconnected"
-	case Joined:
-		return "joined"
-	}
-	return fmt.Sprintf("EventKind(%d)", uint8(k))
-}
+// EventKind says what happened to a peer: rollback's, so that a match
+// layer reads the events of every transport that watches its peers alike.
+//
+// Deprecated: use rollback.PeerEventKind.
+//
+//go:fix inline
+type EventKind = rollback.PeerEventKind
 
 // Event is a change in a peer's connection, for the simulation goroutine
 // to react to (pause, show a message, resume). A spectator's events
 // (Spectator set, at the host only) are Joined, then Disconnected or
 // Left, after which its peer number is free for another spectator: a
 // spectator never holds up the match.
-type Event struct {
-	Peer      int
-	Kind      EventKind
-	Spectator bool
-}
+//
+// Deprecated: use rollback.PeerEvent.
+//
+//go:fix inline
+type Event = rollback.PeerEvent
 
-// Traffic counts packets and their bytes (UDP payload bytes; the IP and
-// UDP headers, 28 bytes a packet over IPv4, are not counted).
+// The kinds of [Event], rollback's.
+const (
+	// Disconnected: nothing authenticated came from the peer for
+	// Options.Timeout. Its slot stays its: it may come back.
+	//
+	// Deprecated: use rollback.PeerDisconnected.
+	//
+	//go:fix inline
+	Disconnected = rollback.PeerDisconnected
+	// Left: the peer closed its match (it said bye).
+	//
+	// Deprecated: use rollback.PeerLeft.
+	//
+	//go:fix inline
+	Left = rollback.PeerLeft
+	// Reconnected: a disconnected peer is heard again, on its old
+	// address or by joining again with the token.
+	//
+	// Deprecated: use rollback.PeerReconnected.
+	//
+	//go:fix inline
+	Reconnected = rollback.PeerReconnected
+	// Joined: a spectator joined, or a player took a slot no one had
+	// played in a match that started without it (Options.Start). The
+	// host's events only; the players who start the match joined before
+	// Wait returned.
+	//
+	// Deprecated: use rollback.PeerJoined.
+	//
+	//go:fix inline
+	Joined = rollback.PeerJoined
+)
+
+// Traffic counts packets and their bytes.
 type Traffic struct {
 	Packets, Bytes uint64
 }
@@ -102,10 +111,18 @@ type Stats struct {
 	// host's spectators, whose peer numbers follow, are only counted.
 	Peers [MaxPlayers]PeerStats
 	// Spectators is the number of spectators connected (at the host).
-	Spectators     int
+	Spectators int
+	// Sent and Received count the match's packets and their UDP payload
+	// bytes (over QUIC, the datagrams' payloads inside QUIC's packets).
 	Sent, Received Traffic
-	Dropped        Drops
-	Refused        Refusals
+	// WireSent and WireReceived count what the socket sent and received:
+	// every UDP datagram (over QUIC, its own too: the handshake, acks and
+	// its packets' framing and encryption) and its bytes on the wire,
+	// the IP and UDP headers included (28 bytes a datagram over IPv4, 48
+	// over IPv6), as a relay or a capture on the path counts them.
+	WireSent, WireReceived Traffic
+	Dropped                Drops
+	Refused                Refusals
 }
 
 const (
@@ -124,7 +141,12 @@ type inMsg struct {
 	b       [rollback.MaxMessage]byte
 }
 
-type peer struct {
+// endpoint is this end's side of its link to one remote peer, as GGRS's
+// UdpProtocol is: the peer's address, the sequence numbers sent to it and
+// the replay window of those from it, its round trip and when it was
+// last pinged and heard, and its connection state. The match holds one
+// per peer number, under its mutex.
+type endpoint struct {
 	addr      netip.AddrPort
 	joined    bool // the slot is taken (its player may be disconnected)
 	connected bool
@@ -144,33 +166,55 @@ type peer struct {
 	left bool
 	// ready: the joiner said it is ready to start (Match.Ready).
 	ready bool
+	// late: its player took it in a match under way, no one having
+	// played it before.
+	late bool
 }
 
 // Match is one end of a match: the host's (peer 0) or a joiner's. It
 // implements [rollback.Transport]: Send, Receive and Event belong to the
 // simulation goroutine; Stats, Self, Players and Close may be called from
-// any goroutine. A match owns one goroutine, which reads the socket, answers
-// pings and joins and notices silent peers; Close stops it and waits for it.
+// any goroutine. A match owns two goroutines: one reads the socket and
+// answers pings and joins, the other pings the peers and notices silent
+// ones on [Options.Clock]; Close stops both and waits for them.
 type Match struct {
 	c    conduit
 	key  []byte
 	opts Options
 	id   Identity
 	host bool
-	t0   time.Time
+	t0   timing.Instant // the clock's reading at the start: now() counts from it
 
 	mu      sync.Mutex
 	self    int
 	players int
-	peers   []peer // the players', then the spectators' (MaxPlayers+MaxSpectators)
+	peers   []endpoint // the players', then the spectators' (MaxPlayers+MaxSpectators)
 	stats   Stats
 	full    bool
 	// rejoining: this joiner took back a dropped player's slot in a
 	// match under way (Rejoining).
 	rejoining bool
-	refusal   error
-	credit    float64 // refusals to unauthenticated joins it may still send
-	credAt    time.Duration
+	// late: this joiner took a slot no one had played, in a match under
+	// way (Late).
+	late bool
+	// pending is a join to a full match whose every player is connected,
+	// held unanswered while the quietest player may have crashed: since
+	// is when it first came.
+	pending struct {
+		from  netip.AddrPort
+		heard uint64 // the packets then received from the slot's player
+	}
+	// The host's log of refusals: each address and reason once (the last
+	// logged few remembered), at most logPerSecond lines a second, with
+	// a count of those left out.
+	logged     [8]logKey
+	loggedNext int
+	logCredit  float64
+	logAt      time.Duration
+	unlogged   uint64
+	refusal    error
+	credit     float64 // refusals to unauthenticated joins it may still send
+	credAt     time.Duration
 
 	fullc    chan struct{} // closed when the match is full (joiner: accepted into a full match)
 	answered chan struct{} // joiner: closed at the host's first answer
@@ -179,53 +223,59 @@ type Match struct {
 	base     uint64        // sequence numbers of refusals
 	inbox    chan *inMsg
 	free     chan *inMsg
-	events   chan Event
+	events   chan rollback.PeerEvent
 
-	send *sealer // Send's (simulation goroutine)
-	loop *sealer // the goroutine's
+	send  *sealer // Send's (simulation goroutine)
+	loop  *sealer // the reading goroutine's
+	ticks *sealer // the ticking goroutine's
 
-	// The start (Ready): readyc wakes a host's Ready at each joiner's
-	// ready; went says the host has given the go (a joiner: that it has
-	// come). A joiner's goc is closed at the host's go, which asked it to
-	// wait goWait after it.
-	readyc chan struct{}
+	// tw is the ticking goroutine's waiter; wakers are the waiters of Join
+	// and Ready, woken at every change they wait for (wakeAll).
+	tw     timing.Waiter
+	wakers []timing.Waiter
+
+	// The start (Ready): went says the host has given the go (a joiner:
+	// that it has come). A joiner's goc is closed at the host's go, which
+	// asked it to wait goWait after it.
 	went   bool
 	goc    chan struct{}
 	goWait time.Duration
 
 	closing   chan struct{}
-	done      chan struct{}
+	wg        sync.WaitGroup
 	closeOnce sync.Once
 	closeErr  error
 }
 
-var _ rollback.Transport = (*Match)(nil)
+var _ rollback.PeerWatcher = (*Match)(nil)
 
 func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Match {
 	m := &Match{
-		c: c, key: key, opts: opts, id: id, host: host, t0: time.Now(),
-		players:  opts.Players,
-		credit:   refusalsPerSecond,
-		fullc:    make(chan struct{}),
-		answered: make(chan struct{}),
-		refusedc: make(chan struct{}),
-		inbox:    make(chan *inMsg, queueLen),
-		free:     make(chan *inMsg, queueLen),
-		events:   make(chan Event, eventLen),
-		peers:    make([]peer, MaxPlayers+MaxSpectators),
-		send:     newSealer(key),
-		loop:     newSealer(key),
-		closing:  make(chan struct{}),
-		done:     make(chan struct{}),
-		readyc:   make(chan struct{}, 1),
-		goc:      make(chan struct{}),
+		c: c, key: key, opts: opts, id: id, host: host, t0: opts.Clock.Now(),
+		players:   opts.Players,
+		credit:    refusalsPerSecond,
+		logCredit: logPerSecond,
+		fullc:     make(chan struct{}),
+		answered:  make(chan struct{}),
+		refusedc:  make(chan struct{}),
+		inbox:     make(chan *inMsg, queueLen),
+		free:      make(chan *inMsg, queueLen),
+		events:    make(chan rollback.PeerEvent, eventLen),
+		peers:     make([]endpoint, MaxPlayers+MaxSpectators),
+		send:      newSealer(key),
+		loop:      newSealer(key),
+		ticks:     newSealer(key),
+		tw:        opts.Clock.NewWaiter(),
+		closing:   make(chan struct{}),
+		goc:       make(chan struct{}),
 	}
 	for range queueLen {
 		m.free <- new(inMsg)
 	}
-	// Sequence numbers start at the wall clock's nanoseconds, so a joiner
-	// that restarts continues above every number its last run used and a
-	// replay of that run's packets stays a replay.
+	// Sequence numbers start at the date in nanoseconds (a date, not a
+	// reading of the match's clock), so a joiner that restarts continues
+	// above every number its last run used and a replay of that run's
+	// packets stays a replay.
 	base := uint64(time.Now().UnixNano())
 	for i := range m.peers {
 		m.peers[i].seq = base
@@ -243,7 +293,56 @@ func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Matc
 	return m
 }
 
-func (m *Match) now() time.Duration { return time.Since(m.t0) }
+// start starts the match's goroutines.
+func (m *Match) start() {
+	m.wg.Add(2)
+	go m.read()
+	go m.tick()
+}
+
+// now is the time since the match began, on its clock.
+func (m *Match) now() time.Duration { return time.Duration(m.opts.Clock.Now() - m.t0) }
+
+// at is the clock's reading d after the match began.
+func (m *Match) at(d time.Duration) timing.Instant { return m.t0.AddSaturating(d) }
+
+// newWait returns a waiter for Join or Ready, woken when the match's state
+// changes (wakeAll), when ctx ends and when the match closes; done
+// retires it.
+func (m *Match) newWait(ctx context.Context) (w timing.Waiter, done func()) {
+	w = m.opts.Clock.NewWaiter()
+	m.mu.Lock()
+	m.wakers = append(m.wakers, w)
+	m.mu.Unlock()
+	stop := context.AfterFunc(ctx, w.Wake)
+	return w, func() {
+		stop()
+		m.mu.Lock()
+		m.wakers = slices.DeleteFunc(m.wakers, func(x timing.Waiter) bool { return x == w })
+		m.mu.Unlock()
+		w.Release()
+	}
+}
+
+// wakeAll wakes the waits of Join and Ready to look again. With m.mu held.
+func (m *Match) wakeAll() {
+	for _, w := range m.wakers {
+		w.Wake()
+	}
+}
+
+// pause waits on w until the match's clock reads until, or a wake; it
+// returns rollback.ErrClosed once the match closes and ctx's error once
+// ctx ends, nil otherwise (the caller looks again).
+func (m *Match) pause(ctx context.Context, w timing.Waiter, until time.Duration) error {
+	w.WaitUntil(m.at(until))
+	select {
+	case <-m.closing:
+		return rollback.ErrClosed
+	default:
+	}
+	return ctx.Err()
+}
 
 // Self returns this end's peer number: 0 for the host, 1 to Players-1 for
 // a player who joined, Players or above for a spectator.
@@ -251,6 +350,16 @@ func (m *Match) Self() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.self
+}
+
+// Late reports whether this joiner took a slot no one had played, in a
+// match that started without it (the host's Options.Start): it catches up
+// as a rejoining player does (Rejoining is true as well) but returns to
+// nothing of its own.
+func (m *Match) Late() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.late
 }
 
 // Rejoining reports whether this joiner took back a dropped player's
@@ -279,6 +388,9 @@ func (m *Match) Stats() Stats {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st := m.stats
+	w := m.c.counts()
+	st.WireSent = Traffic{w.sentPackets.Load(), w.sentBytes.Load()}
+	st.WireReceived = Traffic{w.recvPackets.Load(), w.recvBytes.Load()}
 	for i := range MaxPlayers {
 		if m.host && m.spectatorLocked(i) {
 			break // the spectators are counted, not listed
@@ -292,6 +404,25 @@ func (m *Match) Stats() Stats {
 		}
 	}
 	return st
+}
+
+// RTT returns the smoothed round trip to peer ([PeerStats].RTT), 0 when
+// none has been measured, for this end's own peer number or one outside
+// the match. A joiner reaches the other joiners through the host and
+// measures only its round trip to the host: it returns that for them, the
+// part of their round trip it knows. Any goroutine may call it.
+func (m *Match) RTT(peer int) time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case peer < 0 || peer >= len(m.peers) || peer == m.self:
+		return 0
+	case !m.host && peer < m.players:
+		return m.peers[0].stats.RTT
+	case m.host && m.peers[peer].joined:
+		return m.peers[peer].stats.RTT
+	}
+	return 0
 }
 
 // Spectator reports whether peer is a spectator's peer number in this
@@ -313,12 +444,12 @@ func (m *Match) spectatorLocked(peer int) bool {
 // Event returns the next change in a peer's connection, if one is
 // waiting; it never blocks. At most 64 wait: more are dropped and counted
 // in Stats.Dropped.Events.
-func (m *Match) Event() (Event, bool) {
+func (m *Match) Event() (rollback.PeerEvent, bool) {
 	select {
 	case e := <-m.events:
 		return e, true
 	default:
-		return Event{}, false
+		return rollback.PeerEvent{}, false
 	}
 }
 
@@ -360,8 +491,7 @@ func (m *Match) Send(to int, msg []byte) error {
 		m.mu.Unlock()
 		return nil // not joined yet: lost, as over a network
 	}
-	addr, seq := p.addr, p.seq
-	p.seq++
+	addr, seq := p.addr, p.next()
 	m.mu.Unlock()
 	b := m.send.begin(kindData, self, seq)
 	if m.host {
@@ -377,8 +507,10 @@ func (m *Match) Send(to int, msg []byte) error {
 // counting it. Without m.mu held.
 func (m *Match) write(s *sealer, p int, addr netip.AddrPort, b []byte) error {
 	b = s.seal(b)
-	err := m.c.write(addr, b)
+	// Counted as it leaves, under the lock its answer is counted under:
+	// every packet counted received was counted sent first.
 	m.mu.Lock()
+	err := m.c.write(addr, b)
 	m.countSent(p, len(b), err)
 	m.mu.Unlock()
 	if errors.Is(err, net.ErrClosed) {
@@ -451,8 +583,12 @@ func (m *Match) Close() error {
 	m.closeOnce.Do(func() {
 		m.bye()
 		close(m.closing)
+		m.tw.Wake()
+		m.mu.Lock()
+		m.wakeAll()
+		m.mu.Unlock()
 		m.closeErr = m.c.close()
-		<-m.done
+		m.wg.Wait()
 	})
 	return m.closeErr
 }
@@ -466,14 +602,13 @@ func (m *Match) bye() {
 			m.mu.Unlock()
 			continue
 		}
-		self, addr, seq := m.self, p.addr, p.seq
-		p.seq++
+		self, addr, seq := m.self, p.addr, p.next()
 		m.mu.Unlock()
 		_ = m.write(s, i, addr, s.begin(kindBye, self, seq))
 	}
 }
 
-func (m *Match) event(e Event) {
+func (m *Match) event(e rollback.PeerEvent) {
 	e.Spectator = m.host && m.spectatorLocked(e.Peer)
 	select {
 	case m.events <- e:
@@ -485,30 +620,41 @@ func (m *Match) event(e Event) {
 	}
 }
 
-// run is the match's goroutine: it reads packets until Close and, between
-// them, pings the peers, notices silent ones and (a joiner) repeats its
-// join until the match is full.
-func (m *Match) run() {
-	defer close(m.done)
+// read is the goroutine that takes the conduit's datagrams until Close.
+func (m *Match) read() {
+	defer m.wg.Done()
 	buf := make([]byte, maxPacket+1)
-	every := m.opts.pingEvery()
-	var last time.Duration
 	for {
-		n, from, ok, err := m.c.read(buf, every/2)
-		if err != nil {
-			return
-		}
-		now := m.now()
+		n, from, err := m.c.read(buf)
 		switch {
-		case ok && n == connectionGone:
+		case err != nil:
+			return
+		case n == connectionGone:
 			m.gone(from)
-		case ok:
-			m.handle(buf[:n], from, now)
+		default:
+			m.handle(buf[:n], from, m.now())
 		}
-		if now-last >= every/2 {
-			last = now
-			m.tick(now)
+	}
+}
+
+// tick is the goroutine that, twice per ping interval of the match's
+// clock, pings the peers, notices silent ones and (a joiner) repeats its
+// join until the match is full, until Close.
+func (m *Match) tick() {
+	defer m.wg.Done()
+	defer m.tw.Release()
+	every := m.opts.pingEvery()
+	for next := time.Duration(0); ; {
+		select {
+		case <-m.closing:
+			return
+		default:
 		}
+		if now := m.now(); now >= next {
+			m.pingAll(now)
+			next = now + every/2
+		}
+		m.tw.WaitUntil(m.at(next))
 	}
 }
 
@@ -524,7 +670,7 @@ func (m *Match) Joined(peer int) bool {
 
 // slotBits has bit i set for each player's slot i whose peer has
 // (peer.connected or peer.joined, say), and bit 0, the host's, always.
-func (m *Match) slotBits(has func(*peer) bool) byte {
+func (m *Match) slotBits(has func(*endpoint) bool) byte {
 	bits := byte(1)
 	for i := 1; i < m.players; i++ {
 		if has(&m.peers[i]) {
@@ -534,8 +680,8 @@ func (m *Match) slotBits(has func(*peer) bool) byte {
 	return bits
 }
 
-func connected(p *peer) bool { return p.connected }
-func joined(p *peer) bool    { return p.joined }
+func connected(p *endpoint) bool { return p.connected }
+func joined(p *endpoint) bool    { return p.joined }
 
 // others takes the host's view of the other joiners at a joiner, turning
 // each change into an event. A joiner hears them only through the host.
@@ -549,11 +695,11 @@ func (m *Match) others(bits byte) {
 		}
 		if c := bits&(1<<i) != 0; c != m.peers[i].connected {
 			m.peers[i].connected = c
-			kind := Disconnected
+			kind := rollback.PeerDisconnected
 			if c {
-				kind = Reconnected
+				kind = rollback.PeerReconnected
 			}
-			m.event(Event{Peer: i, Kind: kind})
+			m.event(rollback.PeerEvent{Peer: i, Kind: kind})
 		}
 	}
 }
@@ -570,14 +716,14 @@ func (m *Match) gone(from netip.AddrPort) {
 		return
 	}
 	m.peers[s].connected, m.peers[s].left = false, true
-	m.event(Event{Peer: s, Kind: Left})
+	m.event(rollback.PeerEvent{Peer: s, Kind: rollback.PeerLeft})
 	m.freeSpectator(s)
 }
 
-// tick pings every peer that holds a slot (connected or not, so a link
+// pingAll pings every peer that holds a slot (connected or not, so a link
 // that comes back is noticed), disconnects the silent and repeats a
 // joiner's join.
-func (m *Match) tick(now time.Duration) {
+func (m *Match) pingAll(now time.Duration) {
 	every := m.opts.pingEvery()
 	for i := range m.peers {
 		m.mu.Lock()
@@ -588,16 +734,16 @@ func (m *Match) tick(now time.Duration) {
 		}
 		if p.connected && now-p.heard > m.opts.Timeout {
 			p.connected = false
-			m.event(Event{Peer: i, Kind: Disconnected})
+			m.event(rollback.PeerEvent{Peer: i, Kind: rollback.PeerDisconnected})
 			if m.host && m.spectatorLocked(i) {
 				m.freeSpectator(i) // a silent spectator is gone: no slot to keep
 				m.mu.Unlock()
 				continue
 			}
 		}
-		b, addr := m.ping(m.loop, i, now), p.addr
+		b, addr := m.ping(m.ticks, i, now), p.addr
 		m.mu.Unlock()
-		_ = m.write(m.loop, i, addr, b)
+		_ = m.write(m.ticks, i, addr, b)
 	}
 	if !m.host {
 		m.mu.Lock()
@@ -612,16 +758,15 @@ func (m *Match) tick(now time.Duration) {
 func (m *Match) sendJoin() {
 	m.mu.Lock()
 	p := &m.peers[0]
-	addr, seq := p.addr, p.seq
-	p.seq++
+	addr, seq := p.addr, p.next()
 	m.mu.Unlock()
-	b := m.loop.begin(kindJoin, noSlot, seq)
+	b := m.ticks.begin(kindJoin, noSlot, seq)
 	role := rolePlayer
 	if m.opts.Spectate {
 		role = roleSpectator
 	}
 	b = appendJoin(b, m.id, m.opts.Slot, role)
-	_ = m.write(m.loop, -1, addr, b)
+	_ = m.write(m.ticks, -1, addr, b)
 }
 
 // handle takes one datagram from the conduit.
@@ -640,44 +785,16 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 		return
 	case dropAuth:
 		m.stats.Dropped.Auth++
-		switch {
-		case m.host && h.kind == kindJoin:
-			if _, _, _, ok := parseJoin(payload); ok {
-				m.refuse(from, refuseToken, "wrong join token: ask the host for the token it printed", now)
-			}
-		case !m.host && h.kind == kindRefuse && from == m.peers[0].addr:
-			// The host could not check our MAC, so its answer is not
-			// authenticated either: believed only for that reason.
-			if why, _, ok := parseRefuse(payload); ok && why == refuseToken {
-				m.refused(fmt.Errorf("%w: wrong join token (not this host's current one)", ErrRefused))
-			}
-		}
+		m.unauthenticated(h, payload, from, now)
 		return
 	}
 	if m.host && h.kind == kindJoin {
 		m.join(h, payload, from, now)
 		return
 	}
-	// Everything else comes from a peer that holds a slot, at its address.
-	slot := h.from
-	if !m.host {
-		if from != m.peers[0].addr {
-			m.stats.Dropped.Unknown++
-			return
-		}
-		if slot != 0 {
-			m.stats.Dropped.Slot++
-			return
-		}
-	} else {
-		if slot <= 0 || slot >= len(m.peers) || !m.peers[slot].joined || m.peers[slot].addr != from {
-			if m.slotOf(from) >= 0 {
-				m.stats.Dropped.Slot++
-			} else {
-				m.stats.Dropped.Unknown++
-			}
-			return
-		}
+	slot, ok := m.sender(h, from)
+	if !ok {
+		return
 	}
 	p := &m.peers[slot]
 	if !m.fresh(p, h.seq) {
@@ -689,109 +806,176 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 	if !p.connected && p.joined && !p.left && h.kind != kindBye {
 		p.connected = true
 		if m.host || m.full {
-			m.event(Event{Peer: slot, Kind: Reconnected})
+			m.event(rollback.PeerEvent{Peer: slot, Kind: rollback.PeerReconnected})
 		}
 	}
-	spectator := m.host && m.spectatorLocked(slot)
 	switch h.kind {
 	case kindAccept:
 		m.accepted(payload)
 	case kindRefuse:
-		why, msg, ok := parseRefuse(payload)
-		if !ok {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		_ = why
-		m.refused(fmt.Errorf("%w: %s", ErrRefused, msg))
+		m.onRefuse(payload)
 	case kindData:
-		if len(payload) < 1 {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		peer, msg := int(payload[0]), payload[1:]
-		if m.host {
-			// The peer it is for: the host, or a joiner to relay to; a
-			// spectator's are for the host only.
-			if peer >= m.players || peer == slot || (spectator && peer != 0) {
-				m.stats.Dropped.Malformed++
-				return
-			}
-			if peer != 0 {
-				m.relay(slot, peer, msg)
-				return
-			}
-			peer = slot
-		} else if peer >= m.players || peer == m.self {
-			// The peer it is from: the host or a joiner it relayed.
-			m.stats.Dropped.Malformed++
-			return
-		}
-		m.deliver(peer, msg)
+		m.onData(slot, payload)
 	case kindPing:
-		// A joiner's ping is the clock reading; the host's adds which
-		// peers it hears, so joiners learn of each other's drops.
-		if len(payload) != 8 && (m.host || len(payload) != 9) {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		seq := p.seq
-		p.seq++
-		b := m.loop.begin(kindPong, m.self, seq)
-		b = append(b, payload[:8]...)
-		m.writeLocked(m.loop, slot, p.addr, b)
-		if len(payload) == 9 {
-			m.others(payload[8])
-		}
+		m.onPing(slot, payload)
 	case kindPong:
-		if len(payload) != 8 {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		rtt := now - time.Duration(binary.LittleEndian.Uint64(payload))
-		if rtt < 0 || rtt > time.Minute {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		if p.stats.RTT == 0 {
-			p.stats.RTT = rtt
-		} else {
-			p.stats.RTT += (rtt - p.stats.RTT) / 8
-		}
+		m.onPong(p, payload, now)
 	case kindBye:
-		p.left = true
-		if p.connected {
-			p.connected = false
-			m.event(Event{Peer: slot, Kind: Left})
-		}
-		if spectator {
-			m.freeSpectator(slot)
-		}
+		m.onBye(slot)
 	case kindReady:
-		if !m.host || spectator || len(payload) != 0 {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		p.ready = true
-		if m.went {
-			m.sendGo(m.loop, slot, 0) // its go was lost, or it is late: start now
-		}
-		select {
-		case m.readyc <- struct{}{}:
-		default:
-		}
+		m.onReady(slot, payload)
 	case kindGo:
-		if m.host || len(payload) != 4 {
-			m.stats.Dropped.Malformed++
-			return
-		}
-		if !m.went {
-			m.went = true
-			m.goWait = time.Duration(binary.LittleEndian.Uint32(payload)) * time.Microsecond
-			close(m.goc)
-		}
+		m.onGo(payload)
 	default: // a join to a joiner
 		m.stats.Dropped.Malformed++
+	}
+}
+
+// unauthenticated answers a packet whose MAC is wrong, when it is a join
+// (a wrong token: the host refuses it) or the host's refusal of ours
+// (the host could not check our MAC, so its answer is not authenticated
+// either: believed only as that refusal). With m.mu held.
+func (m *Match) unauthenticated(h header, payload []byte, from netip.AddrPort, now time.Duration) {
+	switch {
+	case m.host && h.kind == kindJoin:
+		if _, _, _, ok := parseJoin(payload); ok {
+			m.refuse(from, refuseToken, "wrong join token: ask the host for the token it printed", now)
+		}
+	case !m.host && h.kind == kindRefuse && from == m.peers[0].addr:
+		if why, _, ok := parseRefuse(payload); ok && why == refuseToken {
+			m.refused(fmt.Errorf("%w: wrong join token (not this host's current one)", ErrRefused))
+		}
+	}
+}
+
+// sender returns the slot of an authenticated packet that is not a join:
+// it comes from a peer that holds a slot, at its address, and names it;
+// otherwise it is dropped and counted. With m.mu held.
+func (m *Match) sender(h header, from netip.AddrPort) (slot int, ok bool) {
+	slot = h.from
+	switch {
+	case !m.host && from != m.peers[0].addr:
+		m.stats.Dropped.Unknown++
+	case !m.host && slot != 0:
+		m.stats.Dropped.Slot++
+	case m.host && (slot <= 0 || slot >= len(m.peers) || !m.peers[slot].joined || m.peers[slot].addr != from):
+		if m.slotOf(from) >= 0 {
+			m.stats.Dropped.Slot++
+		} else {
+			m.stats.Dropped.Unknown++
+		}
+	default:
+		return slot, true
+	}
+	return slot, false
+}
+
+// The handlers of authenticated packets from a peer that holds a slot,
+// by kind, with m.mu held.
+
+func (m *Match) onRefuse(payload []byte) {
+	_, msg, ok := parseRefuse(payload)
+	if !ok {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	m.refused(fmt.Errorf("%w: %s", ErrRefused, msg))
+}
+
+// onData delivers a message, or (the host) relays it to the joiner it is
+// for.
+func (m *Match) onData(slot int, payload []byte) {
+	if len(payload) < 1 {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	peer, msg := int(payload[0]), payload[1:]
+	if m.host {
+		// The peer it is for: the host, or a joiner to relay to; a
+		// spectator's are for the host only.
+		if peer >= m.players || peer == slot || (m.spectatorLocked(slot) && peer != 0) {
+			m.stats.Dropped.Malformed++
+			return
+		}
+		if peer != 0 {
+			m.relay(slot, peer, msg)
+			return
+		}
+		peer = slot
+	} else if peer >= m.players || peer == m.self {
+		// The peer it is from: the host or a joiner it relayed.
+		m.stats.Dropped.Malformed++
+		return
+	}
+	m.deliver(peer, msg)
+}
+
+// onPing answers a ping with its clock reading. A joiner's ping is the
+// reading; the host's adds which peers it hears, so joiners learn of each
+// other's drops.
+func (m *Match) onPing(slot int, payload []byte) {
+	if len(payload) != 8 && (m.host || len(payload) != 9) {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	p := &m.peers[slot]
+	b := m.loop.begin(kindPong, m.self, p.next())
+	b = append(b, payload[:8]...)
+	m.writeLocked(m.loop, slot, p.addr, b)
+	if len(payload) == 9 {
+		m.others(payload[8])
+	}
+}
+
+func (m *Match) onPong(p *endpoint, payload []byte, now time.Duration) {
+	if len(payload) != 8 {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	rtt := now - time.Duration(binary.LittleEndian.Uint64(payload))
+	if rtt < 0 || rtt > time.Minute {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	if p.measured(rtt) {
+		m.wakeAll() // a host's Ready waits for the first
+	}
+}
+
+func (m *Match) onBye(slot int) {
+	p := &m.peers[slot]
+	p.left = true
+	if p.connected {
+		p.connected = false
+		m.event(rollback.PeerEvent{Peer: slot, Kind: rollback.PeerLeft})
+	}
+	if m.host && m.spectatorLocked(slot) {
+		m.freeSpectator(slot)
+	}
+}
+
+func (m *Match) onReady(slot int, payload []byte) {
+	if !m.host || m.spectatorLocked(slot) || len(payload) != 0 {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	m.peers[slot].ready = true
+	if m.went {
+		m.sendGo(m.loop, slot, 0) // its go was lost, or it is late: start now
+	}
+	m.wakeAll()
+}
+
+func (m *Match) onGo(payload []byte) {
+	if m.host || len(payload) != 4 {
+		m.stats.Dropped.Malformed++
+		return
+	}
+	if !m.went {
+		m.went = true
+		m.goWait = time.Duration(binary.LittleEndian.Uint32(payload)) * time.Microsecond
+		close(m.goc)
+		m.wakeAll()
 	}
 }
 
@@ -800,8 +984,7 @@ func (m *Match) handle(pkt []byte, from netip.AddrPort, now time.Duration) {
 // held.
 func (m *Match) sendGo(s *sealer, slot int, wait time.Duration) {
 	p := &m.peers[slot]
-	seq := p.seq
-	p.seq++
+	seq := p.next()
 	b := s.begin(kindGo, m.self, seq)
 	b = binary.LittleEndian.AppendUint32(b, uint32(min(max(wait, 0), time.Minute)/time.Microsecond))
 	m.writeLocked(s, slot, p.addr, b)
@@ -812,8 +995,7 @@ func (m *Match) sendGo(s *sealer, slot int, wait time.Duration) {
 func (m *Match) ping(s *sealer, i int, now time.Duration) []byte {
 	p := &m.peers[i]
 	p.pinged = now
-	seq := p.seq
-	p.seq++
+	seq := p.next()
 	b := s.begin(kindPing, m.self, seq)
 	b = binary.LittleEndian.AppendUint64(b, uint64(now))
 	if m.host {
@@ -846,39 +1028,41 @@ const readyEvery = 25 * time.Millisecond
 // the goroutine that will call Send.
 func (m *Match) Ready(ctx context.Context) error {
 	rs := newSealer(m.key)
+	w, done := m.newWait(ctx)
+	defer done()
 	if m.host {
-		return m.hostReady(ctx, rs)
+		return m.hostReady(ctx, w, rs)
 	}
-	t := time.NewTicker(readyEvery)
-	defer t.Stop()
 	for {
 		m.mu.Lock()
 		p := &m.peers[0]
-		addr, seq := p.addr, p.seq
-		p.seq++
+		addr, seq := p.addr, p.next()
 		self := m.self
 		m.mu.Unlock()
 		if err := m.write(rs, 0, addr, rs.begin(kindReady, self, seq)); err != nil {
 			return err
 		}
-		select {
-		case <-m.goc:
-			m.mu.Lock()
-			wait := m.goWait
-			m.mu.Unlock()
-			return m.sleep(ctx, wait)
-		case <-t.C:
-		case <-m.closing:
-			return rollback.ErrClosed
-		case <-ctx.Done():
-			return fmt.Errorf("netplay: waiting for the host's go to start the match: %w", ctx.Err())
+		next := m.now() + readyEvery
+		for m.now() < next {
+			select {
+			case <-m.goc:
+				m.mu.Lock()
+				wait := m.goWait
+				m.mu.Unlock()
+				return m.sleep(ctx, w, wait)
+			default:
+			}
+			if err := m.pause(ctx, w, next); err != nil {
+				if err == rollback.ErrClosed {
+					return err
+				}
+				return fmt.Errorf("netplay: waiting for the host's go to start the match: %w", err)
+			}
 		}
 	}
 }
 
-func (m *Match) hostReady(ctx context.Context, rs *sealer) error {
-	t := time.NewTicker(readyEvery)
-	defer t.Stop()
+func (m *Match) hostReady(ctx context.Context, w timing.Waiter, rs *sealer) error {
 	for {
 		m.mu.Lock()
 		waiting := -1
@@ -905,62 +1089,41 @@ func (m *Match) hostReady(ctx context.Context, rs *sealer) error {
 				}
 			}
 			m.mu.Unlock()
-			return m.sleep(ctx, longest/2)
+			return m.sleep(ctx, w, longest/2)
 		}
 		m.mu.Unlock()
-		select {
-		case <-m.readyc:
-		case <-t.C: // a peer may have dropped meanwhile
-		case <-m.closing:
-			return rollback.ErrClosed
-		case <-ctx.Done():
-			return fmt.Errorf("netplay: waiting for peer %d to be ready to start the match: %w", waiting, ctx.Err())
+		// Woken at each ready and round trip; every readyEvery besides,
+		// as a peer may have dropped meanwhile.
+		if err := m.pause(ctx, w, m.now()+readyEvery); err != nil {
+			if err == rollback.ErrClosed {
+				return err
+			}
+			return fmt.Errorf("netplay: waiting for peer %d to be ready to start the match: %w", waiting, err)
 		}
 	}
 }
 
-// sleep waits d, or less if ctx ends or the match closes.
-func (m *Match) sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
+// sleep waits d on the match's clock, or less if ctx ends or the match
+// closes.
+func (m *Match) sleep(ctx context.Context, w timing.Waiter, d time.Duration) error {
+	for until := m.now() + d; m.now() < until; {
+		if err := m.pause(ctx, w, until); err != nil {
+			return err
+		}
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-m.closing:
-		return rollback.ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return nil
 }
 
-// fresh checks a sequence number against the peer's replay window (the
-// last 64 numbers) and records it.
-func (m *Match) fresh(p *peer, seq uint64) bool {
-	switch {
-	case !p.any:
-		p.high, p.seen, p.any = seq, 1, true
-	case seq > p.high:
-		d := seq - p.high
-		if d > future {
-			m.stats.Dropped.Future++
-			return false
-		}
-		if d >= 64 {
-			p.seen = 1
-		} else {
-			p.seen = p.seen<<d | 1
-		}
-		p.high = seq
-	default:
-		d := p.high - seq
-		if d >= 64 || p.seen&(1<<d) != 0 {
-			m.stats.Dropped.Replayed++
-			return false
-		}
-		p.seen |= 1 << d
+// fresh checks a sequence number against the peer's replay window and
+// counts a drop.
+func (m *Match) fresh(p *endpoint, seq uint64) bool {
+	switch p.window(seq) {
+	case futureSeq:
+		m.stats.Dropped.Future++
+		return false
+	case replayedSeq:
+		m.stats.Dropped.Replayed++
+		return false
 	}
 	return true
 }
@@ -992,8 +1155,7 @@ func (m *Match) relay(from, to int, msg []byte) {
 	if !p.joined {
 		return
 	}
-	seq := p.seq
-	p.seq++
+	seq := p.next()
 	b := m.loop.begin(kindData, 0, seq)
 	b = append(b, byte(from))
 	b = append(b, msg...)
@@ -1011,6 +1173,7 @@ func (m *Match) refused(err error) {
 	}
 	m.refusal = err
 	close(m.refusedc)
+	m.wakeAll()
 	if !m.answer {
 		m.answer = true
 		close(m.answered)
@@ -1021,7 +1184,7 @@ func (m *Match) refused(err error) {
 // match is full (under way), whether this joiner takes a slot back in a
 // match under way, and which slots someone joined.
 func (m *Match) accepted(payload []byte) {
-	if m.host || len(payload) != 4 || payload[2] > 3 || m.refusal != nil {
+	if m.host || len(payload) != 4 || payload[2] > 7 || m.refusal != nil {
 		m.stats.Dropped.Malformed++
 		return
 	}
@@ -1036,12 +1199,15 @@ func (m *Match) accepted(payload []byte) {
 	}
 	if m.self == noSlot {
 		m.self, m.players, m.rejoining = slot, players, back && full
+		m.late = m.rejoining && payload[2]&4 != 0
 		m.answer = true
 		close(m.answered)
+		m.wakeAll()
 	}
 	if full && !m.full {
 		m.full = true
 		close(m.fullc)
+		m.wakeAll()
 		for i := 1; i < m.players; i++ {
 			// Every slot someone joined; the others join late, if at all.
 			m.peers[i].connected = payload[3]&(1<<i) != 0
@@ -1056,6 +1222,7 @@ func (m *Match) refuse(to netip.AddrPort, why byte, msg string, now time.Duratio
 	switch why {
 	case refuseToken:
 		m.stats.Refused.Token++
+		m.logRefusal(to, why, msg, now)
 		m.credit = min(refusalsPerSecond, m.credit+float64(now-m.credAt)/float64(time.Second)*refusalsPerSecond)
 		m.credAt = now
 		if m.credit < 1 {
@@ -1075,14 +1242,76 @@ func (m *Match) refuse(to netip.AddrPort, why byte, msg string, now time.Duratio
 	case refuseSpectators:
 		m.stats.Refused.Spectators++
 	}
-	if m.opts.Log != nil {
-		m.opts.Log.Warn("netplay: join refused", "from", to.String(), "reason", msg)
+	if why != refuseToken {
+		m.logRefusal(to, why, msg, now)
 	}
 	m.base++
 	b := m.loop.begin(kindRefuse, 0, m.base)
 	b = append(b, why)
 	b = appendString(b, msg)
 	m.writeLocked(m.loop, -1, to, b)
+}
+
+// logKey is a refusal the host logged: where it went and why.
+type logKey struct {
+	to  netip.AddrPort
+	why byte
+}
+
+// logPerSecond bounds the lines of refused joins a host logs a second: a
+// flood of joins costs counts, not a flood of log lines.
+const logPerSecond = 5
+
+// logRefusal logs a refusal once per address and reason (a joiner repeats
+// its join until the refusal reaches it) and at most logPerSecond a
+// second, saying how many it left out since the last line. With m.mu held.
+func (m *Match) logRefusal(to netip.AddrPort, why byte, msg string, now time.Duration) {
+	if m.opts.Log == nil {
+		return
+	}
+	k := logKey{to, why}
+	if slices.Contains(m.logged[:], k) {
+		return
+	}
+	m.logCredit = min(logPerSecond, m.logCredit+float64(now-m.logAt)/float64(time.Second)*logPerSecond)
+	m.logAt = now
+	if m.logCredit < 1 {
+		m.unlogged++
+		return
+	}
+	m.logCredit--
+	m.logged[m.loggedNext] = k
+	m.loggedNext = (m.loggedNext + 1) % len(m.logged)
+	m.opts.Log.Warn("netplay: join refused", "from", to.String(), "reason", msg, "unlogged", m.unlogged)
+	m.unlogged = 0
+}
+
+// differences names the settings whose values differ between the host's
+// and a joiner's, "key: host X, you Y", the joiner's order, as many as
+// fit a refusal; "" when none of those the joiner sent differs.
+func differences(host, joiner []Setting) string {
+	var b []byte
+	n := 0
+	for _, j := range joiner {
+		hv := "unset"
+		if i := slices.IndexFunc(host, func(h Setting) bool { return cut(h.Key) == j.Key }); i >= 0 {
+			hv = cut(host[i].Value)
+		}
+		if hv == j.Value {
+			continue
+		}
+		line := fmt.Sprintf("%s: host %s, you %s", j.Key, hv, j.Value)
+		if len(b)+len(line)+40 > maxRefusal-100 {
+			b = fmt.Appendf(b, "; and more")
+			break
+		}
+		if n > 0 {
+			b = append(b, "; "...)
+		}
+		b = append(b, line...)
+		n++
+	}
+	return string(b)
 }
 
 // join takes a join at the host.
@@ -1101,7 +1330,7 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 		p.heard, p.left = now, false
 		if !p.connected {
 			p.connected = true
-			m.event(Event{Peer: s, Kind: Reconnected})
+			m.event(rollback.PeerEvent{Peer: s, Kind: rollback.PeerReconnected})
 		}
 		m.accept(s)
 		return
@@ -1114,7 +1343,11 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 		m.refuse(from, refuseVersion, fmt.Sprintf("different version of %s: the host runs %q, the joiner %q", m.id.Game, m.id.Version, id.Version), now)
 		return
 	case id.Config != m.id.Config:
-		m.refuse(from, refuseConfig, fmt.Sprintf("different configuration: the host's hash is %#016x, the joiner's %#016x (compare the [net] and game settings)", m.id.Config, id.Config), now)
+		if d := differences(m.id.Settings, id.Settings); d != "" {
+			m.refuse(from, refuseConfig, "different configuration: "+d, now)
+		} else {
+			m.refuse(from, refuseConfig, fmt.Sprintf("different configuration: the host's hash is %#016x, the joiner's %#016x, in settings the join did not carry (compare the [net] and game settings)", m.id.Config, id.Config), now)
+		}
 		return
 	case want >= m.players:
 		m.refuse(from, refuseSlot, fmt.Sprintf("slot %d asked for; this match has slots 1 to %d", want, m.players-1), now)
@@ -1132,8 +1365,15 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 		case !p.connected:
 			slot, back = want, true
 		default:
-			m.refuse(from, refuseSlot, fmt.Sprintf("slot %d is taken by a connected player", want), now)
-			return
+			slot = m.crashed(from, want, now)
+			if slot == held {
+				return
+			}
+			if slot < 0 {
+				m.refuse(from, refuseSlot, fmt.Sprintf("slot %d is taken by a connected player", want), now)
+				return
+			}
+			back = true
 		}
 	} else {
 		slot = m.freeSlot(1, m.players)
@@ -1144,8 +1384,15 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 			}
 		}
 		if slot < 0 {
-			m.refuse(from, refuseFull, fmt.Sprintf("the match is full: %d of %d players, all connected", m.players, m.players), now)
-			return
+			slot = m.crashed(from, 0, now)
+			if slot == held {
+				return
+			}
+			if slot < 0 {
+				m.refuse(from, refuseFull, fmt.Sprintf("the match is full: %d of %d players, all connected", m.players, m.players), now)
+				return
+			}
+			back = true
 		}
 	}
 	p := &m.peers[slot]
@@ -1158,12 +1405,12 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 	fresh := !p.joined
 	p.admit(from, h.seq, now)
 	if back {
-		p.back = m.full
-		kind := Reconnected
+		p.back, p.late = m.full, m.full && fresh
+		kind := rollback.PeerReconnected
 		if fresh {
-			kind = Joined // a slot no one played yet, in a match under way
+			kind = rollback.PeerJoined // a slot no one played yet, in a match under way
 		}
-		m.event(Event{Peer: slot, Kind: kind})
+		m.event(rollback.PeerEvent{Peer: slot, Kind: kind})
 	}
 	if !m.full {
 		n := 0
@@ -1185,17 +1432,59 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 	m.accept(slot)
 }
 
+// held is crashed's answer for a join left unanswered for now.
+const held = -2
+
+// crashed decides a join from a new address to a match under way whose
+// players are all connected, for slot want (0: any). The joiner holds the
+// token, so it is one of the match's players; if it is a new run of one
+// whose process ended, that player's slot has gone quiet. crashed returns
+// the slot to give it (want, or the quietest) once that slot's player has
+// been silent two ping intervals, which no live player is (it pings, and
+// plays, more often); held while the join is younger than that; or -1 (the
+// join is refused) once the slot's player has been heard since the join
+// first came, or the match has not started. With m.mu held.
+func (m *Match) crashed(from netip.AddrPort, want int, now time.Duration) int {
+	if !m.full {
+		return -1
+	}
+	slot := want
+	if slot == 0 {
+		for i := 1; i < m.players; i++ {
+			if slot == 0 || m.peers[i].heard < m.peers[slot].heard {
+				slot = i
+			}
+		}
+	}
+	p := &m.peers[slot]
+	silence := 2 * m.opts.pingEvery()
+	switch {
+	case now-p.heard >= silence:
+		m.pending.from = netip.AddrPort{}
+		return slot
+	case m.pending.from != from:
+		m.pending.from, m.pending.heard = from, p.stats.Received.Packets
+		return held
+	case p.stats.Received.Packets > m.pending.heard:
+		m.pending.from = netip.AddrPort{}
+		return -1 // alive: heard after the join came
+	}
+	return held
+}
+
 func (m *Match) accept(slot int) {
 	p := &m.peers[slot]
-	seq := p.seq
-	p.seq++
+	seq := p.next()
 	b := m.loop.begin(kindAccept, 0, seq)
-	var state byte // bit 0: the match is full; bit 1: the slot is taken back in a match under way
+	var state byte // bit 0: the match is full; bit 1: the slot is taken (back) in a match under way; bit 2: no one played it before
 	if m.full {
 		state |= 1
 	}
 	if p.back {
 		state |= 2
+	}
+	if p.late {
+		state |= 4
 	}
 	b = append(b, byte(slot), byte(m.players), state, m.slotBits(joined))
 	m.writeLocked(m.loop, slot, p.addr, b)
@@ -1211,7 +1500,7 @@ func (m *Match) joinSpectator(h header, from netip.AddrPort, now time.Duration) 
 		return
 	}
 	m.peers[slot].admit(from, h.seq, now)
-	m.event(Event{Peer: slot, Kind: Joined})
+	m.event(rollback.PeerEvent{Peer: slot, Kind: rollback.PeerJoined})
 	m.accept(slot)
 }
 
@@ -1226,9 +1515,66 @@ func (m *Match) freeSlot(lo, hi int) int {
 	return -1
 }
 
+// next returns the next sequence number to the peer.
+func (p *endpoint) next() uint64 {
+	p.seq++
+	return p.seq - 1
+}
+
+// window reports whether a sequence number from the peer is new: okSeq,
+// and recorded in the replay window (the last 64 numbers); replayedSeq
+// when it was seen before or is too old to tell; futureSeq when it is
+// more than future ahead of the highest seen.
+func (p *endpoint) window(seq uint64) seqCheck {
+	switch {
+	case !p.any:
+		p.high, p.seen, p.any = seq, 1, true
+	case seq > p.high:
+		d := seq - p.high
+		if d > future {
+			return futureSeq
+		}
+		if d >= 64 {
+			p.seen = 1
+		} else {
+			p.seen = p.seen<<d | 1
+		}
+		p.high = seq
+	default:
+		d := p.high - seq
+		if d >= 64 || p.seen&(1<<d) != 0 {
+			return replayedSeq
+		}
+		p.seen |= 1 << d
+	}
+	return okSeq
+}
+
+type seqCheck uint8
+
+const (
+	okSeq seqCheck = iota
+	replayedSeq
+	futureSeq
+)
+
+// measured takes a round-trip sample, smoothing it (an eighth of each new
+// sample), and reports whether it is the first.
+func (p *endpoint) measured(rtt time.Duration) (first bool) {
+	// A round trip inside one reading of a coarse (or virtual) clock is
+	// measured all the same: 0 means none measured.
+	rtt = max(rtt, time.Nanosecond)
+	if p.stats.RTT == 0 {
+		p.stats.RTT = rtt
+		return true
+	}
+	p.stats.RTT += (rtt - p.stats.RTT) / 8
+	return false
+}
+
 // admit gives p to the joiner at from, whose join had sequence number
 // seq: a player's slot, taken or taken back, or a spectator's.
-func (p *peer) admit(from netip.AddrPort, seq uint64, now time.Duration) {
+func (p *endpoint) admit(from netip.AddrPort, seq uint64, now time.Duration) {
 	p.addr, p.joined, p.connected, p.heard, p.left = from, true, true, now, false
 	p.high, p.seen, p.any = seq, 1, true
 	p.stats.RTT = 0
@@ -1239,6 +1585,6 @@ func (p *peer) admit(from netip.AddrPort, seq uint64, now time.Duration) {
 func (m *Match) freeSpectator(slot int) {
 	if m.host && m.spectatorLocked(slot) {
 		p := &m.peers[slot]
-		*p = peer{seq: p.seq}
+		*p = endpoint{seq: p.seq}
 	}
 }

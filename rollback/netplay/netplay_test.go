@@ -14,11 +14,12 @@ import (
 	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
+	"github.com/metronome-go/metronome/timing"
 )
 
 var transports = []string{netplay.UDP, netplay.QUIC}
 
-var game = netplay.Identity{Game: "toy", Version: "1.0", Config: 42}
+var game = netplay.Identity{Game: "toy", Version: "1.0", Config: 42, Settings: []netplay.Setting{{Key: "game.ship_speed", Value: "260"}, {Key: "net.delay", Value: "2"}}}
 
 // within is how long any test waits for anything: far longer than any
 // loopback exchange takes, so it fails only when something hangs.
@@ -207,7 +208,9 @@ func TestPeersPlayToTheSameHashes(t *testing.T) {
 	for _, tr := range transports {
 		for _, n := range []int{2, 3} {
 			t.Run(fmt.Sprintf("%s/%d", tr, n), func(t *testing.T) {
-				ms := open(t, tr, n, netplay.Options{})
+				// The sessions move on the test's loop; the matches need no
+				// time: their clock never moves.
+				ms := open(t, tr, n, netplay.Options{Clock: newVirtual().clock})
 				play(t, ms, 300)
 				for _, m := range ms {
 					st := m.Stats()
@@ -219,6 +222,109 @@ func TestPeersPlayToTheSameHashes(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// virtual is virtual time for a test's matches (their Options.Clock): a
+// manual clock that moves only when the test steps it. The test's pin,
+// the clock's first waiter, runs except while step waits on it, so
+// nothing else moves the clock and the matches' waits end only at a
+// step (or a wake: a packet, Close).
+type virtual struct {
+	clock *timing.ManualClock
+	pin   timing.Waiter
+	ms    []*netplay.Match // the matches whose packets settle counts
+	// lost counts the packets sent while a link was cut (cut), and
+	// cutAt the packets sent before the cut in force, if any.
+	lost, cutAt uint64
+	cutting     bool
+	// udp, when set, is the one proxy a UDP test cuts: each datagram it
+	// drops is one of the matches' packets, so settle counts exactly
+	// what is lost, however much else the matches send meanwhile.
+	udp *proxy
+}
+
+// lostNow is how many of the matches' packets were lost at a cut link.
+func (v *virtual) lostNow() uint64 {
+	if v.udp != nil {
+		v.udp.mu.Lock()
+		defer v.udp.mu.Unlock()
+		return v.udp.dropped
+	}
+	lost := v.lost
+	if v.cutting {
+		sent, _ := v.sent()
+		lost += sent - v.cutAt
+	}
+	return lost
+}
+
+func newVirtual() *virtual {
+	c := timing.NewManualClock(0)
+	return &virtual{clock: c, pin: c.NewWaiter()}
+}
+
+// step moves the clock d on: every wait of the matches due before the
+// new reading ends in order, at its instant. (One due at the new reading
+// itself waits for the next step: the pin, first in rank, goes first at
+// an instant.)
+func (v *virtual) step(d time.Duration) { v.pin.WaitUntil(v.clock.Now().AddSaturating(d)) }
+
+func (v *virtual) sent() (sent, received uint64) {
+	for _, m := range v.ms {
+		st := m.Stats()
+		sent += st.Sent.Packets
+		received += st.Received.Packets
+	}
+	return sent, received
+}
+
+// settle waits (in real time, on progress) until every packet the
+// matches sent one another has been received or lost at a cut link, so
+// that no packet is in flight when a step begins: a packet takes at most
+// the step it was sent in.
+func (v *virtual) settle(t *testing.T) {
+	t.Helper()
+	eventually(t, "every packet received", func() bool {
+		sent, received := v.sent()
+		lost := v.lostNow()
+		// At least: over QUIC a datagram queued while the link was cut
+		// may still arrive after it.
+		return received+lost >= sent
+	})
+}
+
+// cut cuts the link p carries, or restores it, keeping count of what
+// is lost on the way: every packet sent while it is cut, unless v.udp
+// counts them exactly.
+func (v *virtual) cut(t *testing.T, p *proxy, on bool) {
+	t.Helper()
+	if on == v.cutting {
+		return
+	}
+	if on {
+		v.settle(t)
+		v.cutAt, _ = v.sent()
+	} else {
+		sent, _ := v.sent()
+		v.lost += sent - v.cutAt
+	}
+	v.cutting = on
+	p.setCut(on)
+}
+
+// until steps v by step, settling before each step, until cond holds;
+// it fails the test after limit of virtual time.
+func (v *virtual) until(t *testing.T, step, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for end := v.clock.Now().AddSaturating(limit); ; v.step(step) {
+		v.settle(t)
+		if cond() {
+			return
+		}
+		if v.clock.Now() >= end {
+			t.Fatalf("no %s within %v of virtual time", what, limit)
 		}
 	}
 }
@@ -241,10 +347,26 @@ func eventually(t *testing.T, what string, cond func() bool) {
 func TestRTTIsMeasured(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			ms := open(t, tr, 2, netplay.Options{Timeout: 200 * time.Millisecond})
-			eventually(t, "round-trip time", func() bool {
-				return ms[0].Stats().Peers[1].RTT > 0 && ms[1].Stats().Peers[0].RTT > 0
+			v := newVirtual()
+			ms := open(t, tr, 2, netplay.Options{Timeout: 200 * time.Millisecond, Clock: v.clock})
+			v.ms = ms
+			// Through the interface the match layer asks for.
+			var host, joiner rollback.PeerWatcher = ms[0], ms[1]
+			// Pings go out every 20ms. The clock moves on, inside a step,
+			// once the matches wait again, which may be before a pong
+			// arrives: a round trip is up to one step of virtual time.
+			const step = 5 * time.Millisecond
+			v.until(t, step, time.Second, "round-trip time", func() bool {
+				return host.RTT(1) > 0 && joiner.RTT(0) > 0
 			})
+			if h, j := host.RTT(1), joiner.RTT(0); h > step || j > step {
+				t.Errorf("round trips %v and %v on virtual time stepped by %v, want each at most a step", h, j, step)
+			}
+			for _, p := range []int{-1, 0, 2, 99} {
+				if rtt := host.RTT(p); rtt != 0 {
+					t.Errorf("host RTT(%d) = %v, want 0 (itself, or no such peer)", p, rtt)
+				}
+			}
 		})
 	}
 }
@@ -335,7 +457,24 @@ func TestJoinWithoutAnAnswerEnds(t *testing.T) {
 	}
 	tok := h.Token()
 	h.Close()
-	_, err = netplay.Join(context.Background(), c.LocalAddr().String(), tok, netplay.Options{Timeout: 200 * time.Millisecond}, game)
+	v := newVirtual()
+	done := make(chan error, 1)
+	go func() {
+		_, err := netplay.Join(context.Background(), c.LocalAddr().String(), tok, netplay.Options{Timeout: 200 * time.Millisecond, Clock: v.clock}, game)
+		done <- err
+	}()
+	// Its first join, sent at once, says its clock has started.
+	if _, _, err := c.ReadFrom(make([]byte, 2048)); err != nil {
+		t.Fatal(err)
+	}
+	v.step(199 * time.Millisecond)
+	select {
+	case err := <-done:
+		t.Fatalf("Join ended %v before its timeout: %v", v.clock.Now(), err)
+	default:
+	}
+	v.step(2 * time.Millisecond)
+	err = <-done
 	if err == nil || !strings.Contains(err.Error(), "no answer from the host within 200ms") {
 		t.Errorf("error %v, want no answer within the timeout", err)
 	}
@@ -480,7 +619,12 @@ func TestAMatchStartsWithFewerPlayers(t *testing.T) {
 	if late.Self() != 3-first.Self() || !late.Rejoining() || !host.Joined(late.Self()) {
 		t.Errorf("the late joiner is peer %d, rejoining %v; want peer %d joining as a rejoin", late.Self(), late.Rejoining(), 3-first.Self())
 	}
-	heard := func(m *netplay.Match, kind netplay.EventKind) func() bool {
+	// It catches up as a rejoin does, but is told it joins late: it never
+	// played in this match.
+	if !late.Late() || first.Late() {
+		t.Errorf("Late: %v for the late joiner, %v for the first; want true, false", late.Late(), first.Late())
+	}
+	heard := func(m *netplay.Match, kind rollback.PeerEventKind) func() bool {
 		return func() bool {
 			for ev, ok := m.Event(); ok; ev, ok = m.Event() {
 				if ev.Peer == late.Self() && ev.Kind == kind {
@@ -490,6 +634,6 @@ func TestAMatchStartsWithFewerPlayers(t *testing.T) {
 			return false
 		}
 	}
-	eventually(t, "the host reports the late player joined", heard(host, netplay.Joined))
-	eventually(t, "the first joiner hears the late player come", heard(first, netplay.Reconnected))
+	eventually(t, "the host reports the late player joined", heard(host, rollback.PeerJoined))
+	eventually(t, "the first joiner hears the late player come", heard(first, rollback.PeerReconnected))
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/option"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // Transports a match can run over.
@@ -64,6 +65,12 @@ type Options struct {
 	// messages with the host only, and may join at any time during the
 	// match. Slot must be zero with it.
 	Spectate bool
+	// Clock is the time a match reads (pings, round trips, silence, the
+	// start, how long Join waits) and waits on; nil is the real clock,
+	// timing.SystemClock. A test passes a timing.ManualClock and moves it:
+	// the match then notices silence, pings and gives up exactly when the
+	// clock says, however long the machine takes to carry a packet.
+	Clock timing.Clock
 	// Log receives the host's refusals and each disconnect and
 	// reconnection; nil logs nothing (they are counted in Stats either
 	// way).
@@ -117,6 +124,9 @@ func (o Options) withDefaults() Options {
 	if o.Start == 0 {
 		o.Start = o.Players
 	}
+	if o.Clock == nil {
+		o.Clock = timing.SystemClock{}
+	}
 	return o
 }
 
@@ -137,9 +147,27 @@ type Identity struct {
 	// Config is a hash of the configuration that must agree between peers
 	// (tick rate, players' delays, the game's own rules).
 	Config uint64
+	// Settings are the values Config hashes, each under its key
+	// ("game.ship_speed" = "260"), so that a host refusing a joiner whose
+	// Config differs can name what differs and both values. Optional: a
+	// joiner sends as many as fit in 800 bytes (keys and values up to 64
+	// bytes each; longer ones are cut), and the host compares those.
+	Settings []Setting
 }
 
-const maxName = 64
+// Setting is one configuration value peers must share: its key and its
+// value as text.
+type Setting struct {
+	Key, Value string
+}
+
+const (
+	maxName = 64
+	// settingsBudget bounds the bytes of settings a join carries, so that
+	// a join fits one datagram with room to spare.
+	settingsBudget = 800
+	maxSettings    = 128
+)
 
 func (id Identity) validate() error {
 	var errs []error

@@ -23,8 +23,10 @@ import (
 //
 // Payloads: join is the Identity (uvarint-prefixed game and version, 8
 // bytes config), the slot asked for and the role (0 a player, 1 a
-// spectator); accept is the slot given, the
-// number of players and whether the match is full; refuse is a reason
+// spectator), then a uvarint count of settings and each setting's key and
+// value; accept is the slot given, the number of players, a state byte
+// (bit 0 the match is full, bit 1 the slot is taken back in a match
+// under way, bit 2 no one played it before) and the joined slots; refuse is a reason
 // byte and a uvarint-prefixed message; data is one byte (the peer it is
 // for, from a joiner; the peer it is from, from the host) and a message;
 // ping and pong are the pinger's 8-byte clock reading (a host's ping adds
@@ -144,8 +146,26 @@ func appendJoin(b []byte, id Identity, slot int, role byte) []byte {
 	b = binio.AppendString(b, id.Game)
 	b = binio.AppendString(b, id.Version)
 	b = binio.AppendU64(b, id.Config)
-	return append(b, byte(slot), role)
+	b = append(b, byte(slot), role)
+	// The settings that fit the budget, each cut to maxName bytes.
+	n, size := 0, 0
+	for _, s := range id.Settings {
+		k, v := cut(s.Key), cut(s.Value)
+		if n == maxSettings || size+4+len(k)+len(v) > settingsBudget {
+			break
+		}
+		n, size = n+1, size+4+len(k)+len(v)
+	}
+	b = binio.AppendUvarint(b, uint64(n))
+	for _, s := range id.Settings[:n] {
+		b = binio.AppendString(b, cut(s.Key))
+		b = binio.AppendString(b, cut(s.Value))
+	}
+	return b
 }
+
+// cut cuts s to maxName bytes.
+func cut(s string) string { return s[:min(len(s), maxName)] }
 
 func parseJoin(p []byte) (id Identity, slot int, role byte, ok bool) {
 	r := binio.NewReader(p, errPayload)
@@ -154,6 +174,14 @@ func parseJoin(p []byte) (id Identity, slot int, role byte, ok bool) {
 	id.Config = r.U64()
 	slot = int(r.Byte())
 	role = r.Byte()
+	n := r.Length("settings count", maxSettings, 2)
+	for range n {
+		s := Setting{Key: r.String("setting key length", maxName), Value: r.String("setting value length", maxName)}
+		if r.Err() != nil {
+			return id, slot, role, false
+		}
+		id.Settings = append(id.Settings, s)
+	}
 	return id, slot, role, r.Err() == nil && r.Left() == 0 && role <= roleSpectator && (role == rolePlayer || slot == 0)
 }
 
@@ -169,7 +197,9 @@ const (
 	refuseLast = refuseSpectators
 )
 
-const maxRefusal = 200
+// maxRefusal bounds a refusal's message: room for a few differing
+// settings, each with both values.
+const maxRefusal = 900
 
 func parseRefuse(p []byte) (why byte, msg string, ok bool) {
 	r := binio.NewReader(p, errPayload)

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/metronome-go/metronome/timing"
 	"github.com/quic-go/quic-go"
 )
 
@@ -39,15 +40,19 @@ type datagram struct {
 // and joined by close.
 type quicConduit struct {
 	udp         *net.UDPConn
+	wire        *wire
 	tr          *quic.Transport
 	ln          *quic.Listener // host only
 	fingerprint [printLen]byte // host: of its certificate
 	hostAddr    netip.AddrPort // joiner: the host's address
 
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	rx     chan datagram
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	writers sync.WaitGroup
+	drain   chan struct{} // closed by close: writers send what is queued, then stop
+	clock   timing.Clock
+	rx      chan datagram
 
 	mu    sync.Mutex
 	conns map[netip.AddrPort]*quicConn
@@ -73,7 +78,7 @@ func quicConfig(opts Options) *quic.Config {
 
 // newTransport opens the UDP socket a QUIC endpoint runs on: the
 // conduit owns it, so that closing the conduit frees the port at once.
-func newTransport(addr string) (*quicConduit, error) {
+func newTransport(addr string, clock timing.Clock) (*quicConduit, error) {
 	ua, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
 		return nil, err
@@ -82,7 +87,8 @@ func newTransport(addr string) (*quicConduit, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &quicConduit{udp: c, tr: &quic.Transport{Conn: c}, rx: make(chan datagram, rxLen), conns: map[netip.AddrPort]*quicConn{}, local: c.LocalAddr()}
+	w := new(wire)
+	q := &quicConduit{udp: c, wire: w, tr: &quic.Transport{Conn: counted{c, w}}, rx: make(chan datagram, rxLen), conns: map[netip.AddrPort]*quicConn{}, local: c.LocalAddr(), drain: make(chan struct{}), clock: clock}
 	q.ctx, q.cancel = context.WithCancel(context.Background())
 	return q, nil
 }
@@ -122,7 +128,7 @@ func listenQUIC(addr string, opts Options) (*quicConduit, error) {
 		return nil, fmt.Errorf("certificate: %w", err)
 	}
 	tc := &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{alpn}, MinVersion: tls.VersionTLS13}
-	q, err := newTransport(addr)
+	q, err := newTransport(addr, opts.Clock)
 	if err != nil {
 		return nil, err
 	}
@@ -160,13 +166,13 @@ func dialQUIC(ctx context.Context, addr string, fp [printLen]byte, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	q, err := newTransport(udpAny(canonical(ua.AddrPort())))
+	q, err := newTransport(udpAny(canonical(ua.AddrPort())), opts.Clock)
 	if err != nil {
 		return nil, err
 	}
-	dctx, cancel := context.WithTimeout(ctx, opts.Timeout)
-	defer cancel()
-	c, err := q.tr.Dial(dctx, ua, tc, quicConfig(opts))
+	// The handshake gives up after opts.Timeout without an answer
+	// (HandshakeIdleTimeout), on quic-go's own timers.
+	c, err := q.tr.Dial(ctx, ua, tc, quicConfig(opts))
 	if err != nil {
 		q.close()
 		return nil, err
@@ -200,7 +206,8 @@ func (q *quicConduit) add(c *quic.Conn) netip.AddrPort {
 	}
 	q.conns[addr] = qc
 	q.mu.Unlock()
-	q.wg.Add(2)
+	q.wg.Add(1)
+	q.writers.Add(1)
 	go func() { // reader
 		defer q.wg.Done()
 		defer func() {
@@ -229,12 +236,23 @@ func (q *quicConduit) add(c *quic.Conn) netip.AddrPort {
 		}
 	}()
 	go func() { // writer
-		defer q.wg.Done()
+		defer q.writers.Done()
 		for {
 			select {
 			case b := <-qc.tx:
 				if c.SendDatagram(b) != nil {
 					return
+				}
+			case <-q.drain:
+				for {
+					select {
+					case b := <-qc.tx:
+						if c.SendDatagram(b) != nil {
+							return
+						}
+					default:
+						return
+					}
 				}
 			case <-c.Context().Done():
 				return
@@ -246,19 +264,15 @@ func (q *quicConduit) add(c *quic.Conn) netip.AddrPort {
 	return addr
 }
 
-func (q *quicConduit) read(buf []byte, wait time.Duration) (int, netip.AddrPort, bool, error) {
-	t := time.NewTimer(wait)
-	defer t.Stop()
+func (q *quicConduit) read(buf []byte) (int, netip.AddrPort, error) {
 	select {
 	case d := <-q.rx:
 		if d.b == nil {
-			return connectionGone, d.from, true, nil
+			return connectionGone, d.from, nil
 		}
-		return copy(buf, d.b), d.from, true, nil
-	case <-t.C:
-		return 0, netip.AddrPort{}, false, nil
+		return copy(buf, d.b), d.from, nil
 	case <-q.ctx.Done():
-		return 0, netip.AddrPort{}, false, net.ErrClosed
+		return 0, netip.AddrPort{}, net.ErrClosed
 	}
 }
 
@@ -283,6 +297,7 @@ func (q *quicConduit) write(to netip.AddrPort, b []byte) error {
 var errQueueFull = errors.New("netplay: send queue full")
 
 func (q *quicConduit) addr() net.Addr { return q.local }
+func (q *quicConduit) counts() *wire  { return q.wire }
 
 func (q *quicConduit) close() error {
 	q.mu.Lock()
@@ -291,13 +306,18 @@ func (q *quicConduit) close() error {
 		conns = append(conns, c)
 	}
 	q.mu.Unlock()
-	// Let the byes already queued leave before the connections close
-	// (at most 100ms).
-	for _, c := range conns {
-		for i := 0; i < 100 && len(c.tx) > 0; i++ {
-			time.Sleep(time.Millisecond)
-		}
-	}
+	// Let the byes already queued leave before the connections close,
+	// waiting at most 100ms of the match's clock for the writers.
+	close(q.drain)
+	w := q.clock.NewWaiter()
+	q.wg.Add(1)
+	go func() {
+		defer q.wg.Done()
+		q.writers.Wait()
+		w.Wake()
+	}()
+	w.WaitUntil(q.clock.Now().AddSaturating(100 * time.Millisecond))
+	w.Release()
 	q.cancel()
 	var err error
 	for _, c := range conns {
@@ -306,6 +326,7 @@ func (q *quicConduit) close() error {
 	if q.ln != nil {
 		err = q.ln.Close()
 	}
+	q.writers.Wait()
 	q.wg.Wait()
 	return errors.Join(err, q.tr.Close(), q.udp.Close())
 }

@@ -3,60 +3,69 @@ package netplay_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/metronome-go/metronome/rollback/netplay"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // TestReadyStartsThePeersTogether has the host and one joiner ready at
-// once and another joiner 300 ms later: nobody starts before the last is
-// ready, and all start together after it.
+// once and another joiner 300 ms later, on virtual time: nobody starts
+// before the last is ready, and all start together after it.
 func TestReadyStartsThePeersTogether(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			ms := open(t, tr, 3, netplay.Options{Timeout: 2 * time.Second})
+			v := newVirtual()
+			ms := open(t, tr, 3, netplay.Options{Timeout: 2 * time.Second, Clock: v.clock})
+			v.ms = ms
 			ctx, cancel := context.WithTimeout(context.Background(), within)
 			defer cancel()
-			var wg sync.WaitGroup
-			started := make([]time.Time, len(ms))
-			errs := make([]error, len(ms))
-			var lastReady time.Time
-			for i, m := range ms {
-				wg.Add(1)
+			type start struct {
+				peer int
+				at   timing.Instant
+				err  error
+			}
+			started := make(chan start, len(ms))
+			ready := func(i int) {
 				go func() {
-					defer wg.Done()
-					if i == 2 {
-						time.Sleep(300 * time.Millisecond)
-						lastReady = time.Now()
-					}
-					errs[i] = m.Ready(ctx)
-					started[i] = time.Now()
+					err := ms[i].Ready(ctx)
+					started <- start{i, v.clock.Now(), err}
 				}()
 			}
-			wg.Wait()
-			for i, err := range errs {
-				if err != nil {
-					t.Fatalf("peer %d: Ready: %v", i, err)
-				}
+			ready(0)
+			ready(1)
+			const step = time.Millisecond
+			v.until(t, step, 300*time.Millisecond, "300 ms", func() bool { return v.clock.Now() >= timing.Instant(300*time.Millisecond) })
+			select {
+			case s := <-started:
+				t.Fatalf("peer %d started at %v, before the last peer was ready", s.peer, time.Duration(s.at))
+			default:
 			}
-			first, last := started[0], started[0]
-			for i, s := range started {
-				if s.Before(lastReady) {
-					t.Errorf("peer %d started %v before the last peer was ready", i, lastReady.Sub(s))
+			lastReady := v.clock.Now()
+			before := ms[2].Stats().Sent.Packets
+			ready(2)
+			// Its ready is on its way (the clock stands still, so nothing
+			// else is), and the go follows once it arrives: settle, then
+			// one step for the starts' waits (half a round trip, which is
+			// at most a step here). No step after it: each peer reads the
+			// clock as it starts.
+			eventually(t, "the last ready sent", func() bool { return ms[2].Stats().Sent.Packets > before })
+			v.settle(t)
+			v.step(2 * step)
+			var first, last timing.Instant = timing.MaxInstant, 0
+			for range ms {
+				s := receive(t, started)
+				if s.err != nil {
+					t.Fatalf("peer %d: Ready: %v", s.peer, s.err)
 				}
-				if s.Before(first) {
-					first = s
-				}
-				if s.After(last) {
-					last = s
-				}
+				first, last = min(first, s.at), max(last, s.at)
 			}
-			// On loopback the go arrives at once; a lost one is repeated
-			// after the next ready, 25 ms later.
-			if d := last.Sub(first); d > time.Second {
-				t.Errorf("the peers started %v apart, want together", d)
+			if first < lastReady {
+				t.Errorf("a peer started %v before the last peer was ready", time.Duration(lastReady-first))
+			}
+			if d := time.Duration(last - first); d > 2*step {
+				t.Errorf("the peers started %v apart, want together (within the one step after the last ready)", d)
 			}
 		})
 	}
@@ -66,15 +75,13 @@ func TestReadyStartsThePeersTogether(t *testing.T) {
 // that never said it was ready.
 func TestReadyWaitsForEveryPeer(t *testing.T) {
 	ms := open(t, "udp", 2, netplay.Options{Timeout: 2 * time.Second})
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // nobody will be ready: give up at once
 	err := ms[0].Ready(ctx)
 	if err == nil || !strings.Contains(err.Error(), "peer 1") {
 		t.Fatalf("Ready with a joiner never ready: %v, want an error naming peer 1", err)
 	}
-	ctx2, cancel2 := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel2()
-	if err := ms[1].Ready(ctx2); err == nil || !strings.Contains(err.Error(), "the host's go") {
+	if err := ms[1].Ready(ctx); err == nil || !strings.Contains(err.Error(), "the host's go") {
 		t.Fatalf("a joiner's Ready with no host Ready: %v, want an error saying it waited for the go", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 )
 
@@ -53,6 +54,10 @@ type proxy struct {
 	joiner   *net.UDPAddr
 	cut      bool
 	lastData []byte // the last data packet from the joiner
+	// up and down count the bytes on the wire to the host and back to
+	// the joiner, each datagram's IPv4 and UDP headers included.
+	up, down uint64
+	dropped  uint64 // datagrams dropped while cut
 	done     chan struct{}
 }
 
@@ -82,13 +87,20 @@ func (p *proxy) run() {
 		var to *net.UDPAddr
 		if from.Port == p.host.Port && from.IP.Equal(p.host.IP) {
 			to = p.joiner
+			p.down += uint64(n) + 28
 		} else {
 			p.joiner, to = from, p.host
+			p.up += uint64(n) + 28
 			if pkt[0]&15 == kindData {
 				p.lastData = pkt
 			}
 		}
 		p.mu.Unlock()
+		if cut {
+			p.mu.Lock()
+			p.dropped++
+			p.mu.Unlock()
+		}
 		if !cut && to != nil {
 			p.c.WriteToUDP(pkt, to)
 		}
@@ -145,7 +157,8 @@ func hostThroughProxy(t *testing.T, opts netplay.Options) (*netplay.Lobby, *prox
 }
 
 func TestBadPacketsAreDroppedAndCounted(t *testing.T) {
-	h, p, host, joiner := hostThroughProxy(t, netplay.Options{})
+	// On a clock that never moves: nothing but the test's packets is sent.
+	h, p, host, joiner := hostThroughProxy(t, netplay.Options{Clock: newVirtual().clock})
 	secret := decode(t, h.Token())[1:17]
 	genuine := p.genuineData(t, host, joiner)
 	seq := binary.LittleEndian.Uint64(genuine[2:])
@@ -192,50 +205,35 @@ func TestBadPacketsAreDroppedAndCounted(t *testing.T) {
 }
 
 // A flood of authenticated messages nobody reads: the queue stays bounded
-// and the rest are counted.
+// and the rest are counted. The clock never moves, so nothing but the
+// messages is sent, and each is sent once the last has been read off the
+// socket, so the kernel's buffer drops none.
 func TestAFullQueueDropsAndCounts(t *testing.T) {
-	ms := open(t, netplay.UDP, 2, netplay.Options{})
+	v := newVirtual()
+	ms := open(t, netplay.UDP, 2, netplay.Options{Clock: v.clock})
+	v.ms = ms
 	msg := make([]byte, 100)
-	// Bursts of 300 until the queue is full and drops: on a loaded machine
-	// the kernel's socket buffer drops most of a burst before a starved
-	// reader takes it, so one burst may never fill the queue's 256. At
-	// most 50 bursts, a burst every 20 ms.
-	for burst := 0; ms[0].Stats().Dropped.Queue == 0; burst++ {
-		if burst == 50 {
-			t.Fatalf("no queue drops after %d bursts of 300 messages: %+v", burst, ms[0].Stats())
+	const sent = 300
+	for range sent {
+		if err := ms[1].Send(0, msg); err != nil {
+			t.Fatal(err)
 		}
-		for range 300 {
-			if err := ms[1].Send(0, msg); err != nil {
-				t.Fatal(err)
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
+		v.settle(t)
 	}
-	// The reader may still be taking packets off the socket (slowly under
-	// the race detector): drain only once its counts have stood still for
-	// 25 polls, or packets that arrive while draining refill the queue.
-	var last uint64
-	still := 0
-	eventually(t, "the reader to take every packet off the socket", func() bool {
-		st := ms[0].Stats()
-		if seen := st.Received.Packets + st.Dropped.Queue; seen != last {
-			last, still = seen, 0
-			return false
-		}
-		still++
-		return still >= 25
-	})
+	if got := ms[0].Stats().Dropped.Queue; got != sent-256 {
+		t.Errorf("%d queue drops of %d messages, want %d (all but 256)", got, sent, sent-256)
+	}
 	n := 0
 	buf := make([]byte, 1200)
 	for _, _, ok := ms[0].Receive(buf); ok; _, _, ok = ms[0].Receive(buf) {
 		n++
 	}
-	if n > 256 {
-		t.Errorf("%d messages queued, want at most 256", n)
+	if n != 256 {
+		t.Errorf("%d messages queued, want 256", n)
 	}
 }
 
-func wantEvent(t *testing.T, m *netplay.Match, peer int, kind netplay.EventKind) {
+func wantEvent(t *testing.T, m *netplay.Match, peer int, kind rollback.PeerEventKind) {
 	t.Helper()
 	eventually(t, kind.String()+" event", func() bool {
 		e, ok := m.Event()
@@ -246,25 +244,48 @@ func wantEvent(t *testing.T, m *netplay.Match, peer int, kind netplay.EventKind)
 func TestSilenceIsADisconnectAndTheLinkComesBack(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			opts := netplay.Options{Transport: tr, Timeout: 200 * time.Millisecond}
+			v := newVirtual()
+			opts := netplay.Options{Transport: tr, Timeout: 200 * time.Millisecond, Clock: v.clock}
 			_, p, host, joiner := hostThroughProxy(t, opts)
-			p.setCut(true)
-			wantEvent(t, host, 1, netplay.Disconnected)
-			wantEvent(t, joiner, 0, netplay.Disconnected)
+			v.ms = []*netplay.Match{host, joiner}
+			v.settle(t)
+			v.cut(t, p, true)
+			cut := v.clock.Now()
+			v.wantEvent(t, host, 1, rollback.PeerDisconnected)
+			v.wantEvent(t, joiner, 0, rollback.PeerDisconnected)
+			// Silent for the timeout, noticed at the next tick (every 10ms).
+			if d := time.Duration(v.clock.Now() - cut); d < 200*time.Millisecond || d > 250*time.Millisecond {
+				t.Errorf("disconnected %v after the link was cut, want the 200ms timeout and a tick or two", d)
+			}
 			if host.Stats().Peers[1].Connected {
 				t.Error("host still sees peer 1 connected")
 			}
-			p.setCut(false)
-			wantEvent(t, host, 1, netplay.Reconnected)
-			wantEvent(t, joiner, 0, netplay.Reconnected)
+			v.cut(t, p, false)
+			v.wantEvent(t, host, 1, rollback.PeerReconnected)
+			v.wantEvent(t, joiner, 0, rollback.PeerReconnected)
 		})
 	}
+}
+
+// wantEvent steps v by 5ms until m reports kind for peer, at most 10s
+// of virtual time.
+func (v *virtual) wantEvent(t *testing.T, m *netplay.Match, peer int, kind rollback.PeerEventKind) {
+	t.Helper()
+	v.until(t, 5*time.Millisecond, 10*time.Second, kind.String()+" event", func() bool {
+		for e, ok := m.Event(); ok; e, ok = m.Event() {
+			if e.Peer == peer && e.Kind == kind {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 func TestADroppedPlayerJoinsAgain(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			opts := netplay.Options{Transport: tr, Timeout: 300 * time.Millisecond}
+			// A bye and a join need no time: the clock never moves.
+			opts := netplay.Options{Transport: tr, Clock: newVirtual().clock}
 			h, err := netplay.Host("127.0.0.1:0", opts, game)
 			if err != nil {
 				t.Fatal(err)
@@ -281,7 +302,7 @@ func TestADroppedPlayerJoinsAgain(t *testing.T) {
 				t.Fatal(err)
 			}
 			j.Close()
-			wantEvent(t, host, 1, netplay.Left)
+			wantEvent(t, host, 1, rollback.PeerLeft)
 			again := opts
 			again.Slot = 1
 			j2, err := netplay.Join(ctx, h.Addr().String(), h.Token(), again, game)
@@ -292,10 +313,13 @@ func TestADroppedPlayerJoinsAgain(t *testing.T) {
 			if j2.Self() != 1 {
 				t.Errorf("rejoined as peer %d, want 1", j2.Self())
 			}
+			if j2.Late() {
+				t.Error("a player taking its own slot back is told it joins late")
+			}
 			if j.Rejoining() || !j2.Rejoining() {
 				t.Errorf("Rejoining: %v on the first join, %v on the second; want false, true", j.Rejoining(), j2.Rejoining())
 			}
-			wantEvent(t, host, 1, netplay.Reconnected)
+			wantEvent(t, host, 1, rollback.PeerReconnected)
 			buf := make([]byte, 1200)
 			if err := host.Send(1, []byte("welcome back")); err != nil {
 				t.Fatal(err)
@@ -341,15 +365,15 @@ func TestJoinersLearnOfEachOthersDrops(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Close()
-	wantEvent(t, host, 2, netplay.Left)
-	wantEvent(t, a, 2, netplay.Disconnected)
+	wantEvent(t, host, 2, rollback.PeerLeft)
+	wantEvent(t, a, 2, rollback.PeerDisconnected)
 	b, err = join(2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	wantEvent(t, host, 2, netplay.Reconnected)
-	wantEvent(t, a, 2, netplay.Reconnected)
+	wantEvent(t, host, 2, rollback.PeerReconnected)
+	wantEvent(t, a, 2, rollback.PeerReconnected)
 }
 
 // A packet the closing run of a joiner sent before its bye and that
@@ -358,11 +382,11 @@ func TestJoinersLearnOfEachOthersDrops(t *testing.T) {
 // joiner back: only a join does. It used to, and the slot then refused the
 // player's rejoin as "taken by a connected player".
 func TestAPacketAfterAByeDoesNotReconnect(t *testing.T) {
-	h, p, host, joiner := hostThroughProxy(t, netplay.Options{})
+	h, p, host, joiner := hostThroughProxy(t, netplay.Options{Clock: newVirtual().clock})
 	secret := decode(t, h.Token())[1:17]
 	seq := binary.LittleEndian.Uint64(p.genuineData(t, host, joiner)[2:])
 	joiner.Close()
-	wantEvent(t, host, 1, netplay.Left)
+	wantEvent(t, host, 1, rollback.PeerLeft)
 	before := host.Stats().Peers[1].Received.Packets
 	p.toHost(packet(secret, kindData, 1, seq+1000, []byte{0, 'x'}))
 	eventually(t, "the late packet read", func() bool { return host.Stats().Peers[1].Received.Packets > before })
@@ -371,5 +395,33 @@ func TestAPacketAfterAByeDoesNotReconnect(t *testing.T) {
 	}
 	if e, ok := host.Event(); ok {
 		t.Errorf("event %v of peer %d after the bye, want none", e.Kind, e.Peer)
+	}
+}
+
+// The wire counts agree with what a relay on the path counts, headers
+// and (over QUIC) QUIC's own packets included.
+func TestWireCountsAgreeWithARelay(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) {
+			_, p, host, joiner := hostThroughProxy(t, netplay.Options{Transport: tr})
+			play(t, []*netplay.Match{host, joiner}, 300)
+			near := func(got, want uint64) bool {
+				return float64(got) >= 0.95*float64(want) && float64(got) <= 1.05*float64(want)
+			}
+			var st netplay.Stats
+			var up, down uint64
+			eventually(t, "the joiner's wire counts within 5% of the relay's", func() bool {
+				st = joiner.Stats()
+				p.mu.Lock()
+				up, down = p.up, p.down
+				p.mu.Unlock()
+				return near(st.WireSent.Bytes, up) && near(st.WireReceived.Bytes, down)
+			})
+			if st.WireSent.Bytes <= st.Sent.Bytes || up == 0 {
+				t.Errorf("wire bytes sent %d, payload bytes %d, relay %d: want the wire figure above the payload's", st.WireSent.Bytes, st.Sent.Bytes, up)
+			}
+			t.Logf("%s: joiner to host: wire %d B in %d datagrams (payload %d B in %d), relay %d B; back: wire %d B, relay %d B",
+				tr, st.WireSent.Bytes, st.WireSent.Packets, st.Sent.Bytes, st.Sent.Packets, up, st.WireReceived.Bytes, down)
+		})
 	}
 }

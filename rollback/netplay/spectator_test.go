@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 )
 
@@ -28,7 +29,8 @@ func spectate(t *testing.T, addr string, h *netplay.Lobby, opts netplay.Options)
 func TestSpectatorsJoinAMatchUnderWay(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			opts := netplay.Options{Transport: tr, Spectators: 1, Timeout: time.Second}
+			// Joins and messages need no time: the clock never moves.
+			opts := netplay.Options{Transport: tr, Spectators: 1, Clock: newVirtual().clock}
 			h, _, host, joiner := hostThroughProxy(t, opts)
 			s, err := spectate(t, h.Addr().String(), h, opts)
 			if err != nil {
@@ -39,7 +41,7 @@ func TestSpectatorsJoinAMatchUnderWay(t *testing.T) {
 			}
 			eventually(t, "spectator's joined event", func() bool {
 				e, ok := host.Event()
-				return ok && e == netplay.Event{Peer: 2, Kind: netplay.Joined, Spectator: true}
+				return ok && e == rollback.PeerEvent{Peer: 2, Kind: rollback.PeerJoined, Spectator: true}
 			})
 			if st := host.Stats(); st.Spectators != 1 || st.Peers[2] != (netplay.PeerStats{}) {
 				t.Errorf("host counts %d spectators and lists peer 2 as %+v; want 1, and no player at peer 2 of 2 players", st.Spectators, st.Peers[2])
@@ -83,19 +85,28 @@ func TestSpectatorsJoinAMatchUnderWay(t *testing.T) {
 // A spectator that goes silent is dropped after the timeout: the players
 // hear nothing of it, and its peer number is free for the next.
 func TestASilentSpectatorIsDropped(t *testing.T) {
-	opts := netplay.Options{Timeout: 200 * time.Millisecond, Spectators: 1}
+	v := newVirtual()
+	opts := netplay.Options{Timeout: 200 * time.Millisecond, Spectators: 1, Clock: v.clock}
 	h, _, host, joiner := hostThroughProxy(t, opts)
 	p := newProxy(t, h.Addr())
-	if _, err := spectate(t, p.c.LocalAddr().String(), h, opts); err != nil {
+	s, err := spectate(t, p.c.LocalAddr().String(), h, opts)
+	if err != nil {
 		t.Fatal(err)
 	}
-	p.setCut(true)
-	eventually(t, "the silent spectator's disconnect", func() bool {
-		e, ok := host.Event()
-		if ok && !e.Spectator {
-			t.Fatalf("host event %+v: want only the spectator's", e)
+	v.ms = []*netplay.Match{host, joiner, s}
+	v.udp = p
+	v.settle(t)
+	v.cut(t, p, true)
+	v.until(t, 5*time.Millisecond, 10*time.Second, "the silent spectator's disconnect", func() bool {
+		for e, ok := host.Event(); ok; e, ok = host.Event() {
+			if !e.Spectator {
+				t.Fatalf("host event %+v: want only the spectator's", e)
+			}
+			if e == (rollback.PeerEvent{Peer: 2, Kind: rollback.PeerDisconnected, Spectator: true}) {
+				return true
+			}
 		}
-		return ok && e == netplay.Event{Peer: 2, Kind: netplay.Disconnected, Spectator: true}
+		return false
 	})
 	if got := host.Stats().Spectators; got != 0 {
 		t.Errorf("host counts %d spectators after the drop, want 0", got)

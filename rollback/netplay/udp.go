@@ -4,12 +4,12 @@ import (
 	"errors"
 	"net"
 	"net/netip"
-	"time"
 )
 
 // udpConduit is a plain UDP socket.
 type udpConduit struct {
-	c *net.UDPConn
+	c    *net.UDPConn
+	wire *wire
 }
 
 func listenUDP(addr string) (*udpConduit, error) {
@@ -21,28 +21,29 @@ func listenUDP(addr string) (*udpConduit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &udpConduit{c: c}, nil
+	return &udpConduit{c: c, wire: new(wire)}, nil
 }
 
-func (u *udpConduit) read(buf []byte, wait time.Duration) (int, netip.AddrPort, bool, error) {
-	if err := u.c.SetReadDeadline(time.Now().Add(wait)); err != nil {
-		return 0, netip.AddrPort{}, false, err
-	}
-	n, from, err := u.c.ReadFromUDPAddrPort(buf)
-	if err != nil {
-		if errors.Is(err, net.ErrClosed) {
-			return 0, netip.AddrPort{}, false, err
+func (u *udpConduit) read(buf []byte) (int, netip.AddrPort, error) {
+	for {
+		n, from, err := u.c.ReadFromUDPAddrPort(buf)
+		if err == nil {
+			u.wire.received(n, from.Addr())
+			return n, canonical(from), nil
 		}
-		// A deadline, or an ICMP error from an earlier send (a closed
-		// port on the other side, reported on Linux as a read error):
-		// the socket is fine.
-		return 0, netip.AddrPort{}, false, nil
+		if errors.Is(err, net.ErrClosed) {
+			return 0, netip.AddrPort{}, err
+		}
+		// An ICMP error from an earlier send (a closed port on the other
+		// side, reported on Linux as a read error): the socket is fine.
 	}
-	return n, canonical(from), true, nil
 }
 
 func (u *udpConduit) write(to netip.AddrPort, b []byte) error {
 	_, err := u.c.WriteToUDPAddrPort(b, to)
+	if err == nil {
+		u.wire.sent(len(b), to.Addr())
+	}
 	if err != nil && !errors.Is(err, net.ErrClosed) {
 		return nil // a full buffer or an unreachable peer: lost, as UDP is
 	}
@@ -50,4 +51,5 @@ func (u *udpConduit) write(to netip.AddrPort, b []byte) error {
 }
 
 func (u *udpConduit) addr() net.Addr { return u.c.LocalAddr() }
+func (u *udpConduit) counts() *wire  { return u.wire }
 func (u *udpConduit) close() error   { return u.c.Close() }
