@@ -114,8 +114,9 @@
 // datagrams with net.transport = "quic"): the host prints the join command
 // and waits for its players; peers of another game, simulation code or
 // match configuration are refused (the identity hashes the source of the
-// framework's simulation packages and of the game, [Game.Source], with
-// the Go version and the linked modules' sums; and the timing's step,
+// framework's simulation packages, by the sum go generate keeps at the
+// module's root, and the game's, [Game.Source], with the Go version and
+// the linked modules' sums; and the timing's step,
 // rate and mode, [net]'s players, delay, window, hash interval and
 // transport, and the game's decoded settings). --bot SEED plays this machine's
 // players with seeded random input; with --ticks N a match stops once N

@@ -6,14 +6,14 @@ import (
 	"io"
 	"io/fs"
 
-	"github.com/metronome-go/metronome"
 	"github.com/metronome-go/metronome/internal/srcid"
 )
 
 // codeIdentity is the match identity's version: the identity of this
 // build's simulation code (package internal/srcid): the Go version, the
-// framework's embedded source, the modules linked on every platform and
-// the game's own source (Game.Source). Without that source the game's
+// framework's simulation source (known by the sum go generate wrote), the
+// modules linked on every platform and the game's own source
+// (Game.Source). Without that source the game's
 // code is known by its build stamps only, which two builds of different
 // code can share: it says so on w, as it does for a module whose code it
 // cannot vouch for.
@@ -22,7 +22,7 @@ func codeIdentity(g Game, w io.Writer) (string, error) {
 	if g.Source != (embed.FS{}) {
 		game = g.Source
 	}
-	id, err := srcid.Of(metronome.Source(), game)
+	id, err := srcid.Of(game)
 	if err != nil {
 		return "", fmt.Errorf("framework: Game.Source: %w", err)
 	}

@@ -8,10 +8,12 @@
 // [Compute] hashes, with SHA-256:
 //
 //   - the Go version (the standard library runs in the simulation too);
-//   - the framework's simulation source, embedded by the module's root
-//     package (metronome.Source): every Go file of those packages, test
-//     files left out, whatever its build constraints, so every platform
-//     hashes the same files;
+//   - the framework's simulation source: every non-test Go file of the
+//     packages srctree.Packages lists, whatever its build constraints, so
+//     every platform hashes the same files. No game links those files:
+//     go generate at the module's root hashes them once into a constant
+//     of this package ([Framework]), and TestFrameworkSumIsCurrent fails
+//     while the constant is stale;
 //   - the content sum (h1) of every module the binary links, but the
 //     framework's own (its source is hashed) and the few the framework
 //     links on some platforms only ([PlatformModules]: window, OpenGL,
@@ -21,10 +23,12 @@
 //     version (go install game@v1.2.0); else, weakly, its build stamps
 //     (module version, VCS revision, modified flag).
 //
-// An [Identity] says which of the three knew the game ([Kind]) and
-// [Identity.Warnings] says, in words, what it cannot tell apart.
+// Sources are hashed as package srctree says (files in path order, test
+// files left out, CRLF read as LF). An [Identity] says which of the three
+// knew the game ([Kind]) and [Identity.Warnings] says, in words, what it
+// cannot tell apart.
 //
-//	id, err := srcid.Of(metronome.Source(), gameSource)
+//	id, err := srcid.Of(gameSource)
 //	if err != nil {
 //		return err
 //	}

@@ -1,9 +1,7 @@
 package srcid
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -14,10 +12,12 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	"github.com/metronome-go/metronome/internal/srcid/srctree"
 )
 
 // FrameworkModule is the framework's module path. Its code is known by
-// the embedded source, so its entry among the dependencies (absent, a
+// its generated sum ([Framework]), so its entry among the dependencies (absent, a
 // version, or a local replacement) is not hashed.
 const FrameworkModule = "github.com/metronome-go/metronome"
 
@@ -61,8 +61,9 @@ type Build struct {
 	// GoVersion is the toolchain's version (runtime.Version): the
 	// standard library is simulation code too.
 	GoVersion string
-	// Framework is the framework's simulation source (metronome.Source).
-	Framework fs.FS
+	// Framework is the framework's simulation source, known by its sum
+	// ([Framework] gives this build's).
+	Framework Tree
 	// Game is the game's own source, nil when the game gives none. Every
 	// file in it counts but Go test files.
 	Game fs.FS
@@ -89,10 +90,41 @@ type Identity struct {
 	Files int
 }
 
+// Tree is a tree of source known by its SHA-256, as package srctree
+// hashes it.
+type Tree struct {
+	Sum [sha256.Size]byte
+	// Files counts its Go files, test files left out.
+	Files int
+}
+
+// Framework returns the framework's simulation source as this build knows
+// it: the sum go generate wrote into the package (internal/srcid/gensum),
+// not the files, which no game links. It fails only when that file is
+// damaged.
+func Framework() (Tree, error) { return decodeTree(frameworkSum, frameworkFiles) }
+
+// decodeTree returns the tree whose sum is digits, in hexadecimal, and
+// which holds files Go files.
+func decodeTree(digits string, files int) (Tree, error) {
+	t := Tree{Files: files}
+	if len(digits) != hex.EncodedLen(len(t.Sum)) {
+		return Tree{}, fmt.Errorf("srcid: the generated framework sum %q is not %d hexadecimal digits (run go generate . at the framework module's root)", digits, hex.EncodedLen(len(t.Sum)))
+	}
+	if _, err := hex.Decode(t.Sum[:], []byte(digits)); err != nil {
+		return Tree{}, fmt.Errorf("srcid: the generated framework sum %q: %w (run go generate . at the framework module's root)", digits, err)
+	}
+	return t, nil
+}
+
 // Of computes the identity of the running binary: its Go version and
-// build information, the framework's source fw and the game's source game
-// (nil for none).
-func Of(fw, game fs.FS) (Identity, error) {
+// build information, the framework's generated sum ([Framework]) and the
+// game's source game (nil for none).
+func Of(game fs.FS) (Identity, error) {
+	fw, err := Framework()
+	if err != nil {
+		return Identity{}, err
+	}
 	bi, _ := debug.ReadBuildInfo()
 	return Compute(Build{GoVersion: goruntime.Version(), Framework: fw, Game: game, Info: bi})
 }
@@ -103,29 +135,26 @@ func Of(fw, game fs.FS) (Identity, error) {
 func Compute(b Build) (Identity, error) {
 	var id Identity
 	h := sha256.New()
-	field(h, "metronome code identity 1")
+	field(h, "metronome code identity 2")
 	field(h, b.GoVersion)
-	if b.Framework == nil {
-		return id, errors.New("srcid: no framework source")
+	if b.Framework.Files <= 0 {
+		return id, errors.New("srcid: the framework source holds no Go file (run go generate . at the framework module's root)")
 	}
-	n, err := hashTree(h, "framework", b.Framework)
-	if err != nil {
-		return id, err
-	}
-	if n == 0 {
-		return id, errors.New("srcid: the framework source holds no Go file")
-	}
-	id.Files = n
+	field(h, "framework")
+	h.Write(b.Framework.Sum[:])
+	id.Files = b.Framework.Files
 	id.Unsummed = hashModules(h, b.Info)
 	switch {
 	case b.Game != nil:
-		n, err := hashTree(h, "game", b.Game)
+		sum, n, err := srctree.Tree(b.Game)
 		if err != nil {
-			return id, err
+			return id, fmt.Errorf("srcid: reading the game source: %w", err)
 		}
 		if n == 0 {
 			return id, errors.New("srcid: the game's source holds no Go file (embed the main package's with //go:embed *.go)")
 		}
+		field(h, "game")
+		h.Write(sum[:])
 		id.Files += n
 		id.Game = Source
 	case b.Info != nil && b.Info.Main.Sum != "" && b.Info.Main.Replace == nil:
@@ -173,41 +202,8 @@ func (id Identity) Warnings() []string {
 	return w
 }
 
-// field writes s to h with its length, so that no two sequences of
-// fields hash alike.
-func field(h hash.Hash, s string) {
-	h.Write(binary.AppendUvarint(nil, uint64(len(s))))
-	h.Write([]byte(s))
-}
-
-// hashTree hashes every file of fsys but Go test files, in path order
-// (fs.WalkDir's lexical order), each by path and content, and returns how
-// many Go files it holds. In Go files a carriage return before a line
-// feed is dropped: the compiler ignores it (in raw strings too), and a
-// Windows checkout adds it.
-func hashTree(h hash.Hash, what string, fsys fs.FS) (goFiles int, err error) {
-	field(h, what)
-	err = fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("srcid: reading the %s source: %w", what, err)
-		}
-		if d.IsDir() || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		data, err := fs.ReadFile(fsys, path)
-		if err != nil {
-			return fmt.Errorf("srcid: reading the %s source: %w", what, err)
-		}
-		if strings.HasSuffix(path, ".go") {
-			goFiles++
-			data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
-		}
-		field(h, path)
-		field(h, string(data))
-		return nil
-	})
-	return goFiles, err
-}
+// field writes s to h as srctree does, length first.
+func field(h hash.Hash, s string) { srctree.Field(h, s) }
 
 // hashModules hashes the dependencies of info by path, version and
 // content sum, leaving out the framework and the platform modules, and

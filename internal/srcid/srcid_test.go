@@ -1,6 +1,7 @@
 package srcid_test
 
 import (
+	"crypto/sha256"
 	"errors"
 	"io/fs"
 	"runtime/debug"
@@ -8,20 +9,15 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/metronome-go/metronome"
 	"github.com/metronome-go/metronome/internal/srcid"
 )
 
-// build is a made-up binary: a framework of two files, a game of one, and
-// arche and GLFW linked.
+// build is a made-up binary: a framework of two files (known by a sum), a
+// game of one, and arche and GLFW linked.
 func build() srcid.Build {
 	return srcid.Build{
 		GoVersion: "go1.26.0",
-		Framework: fstest.MapFS{
-			"ecs/world.go":      {Data: []byte("package ecs\n\nconst capacity = 64\n")},
-			"ecs/world_test.go": {Data: []byte("package ecs\n")},
-			"timing/step.go":    {Data: []byte("package timing\n\nconst step = 16\n")},
-		},
+		Framework: srcid.Tree{Sum: sha256.Sum256([]byte("two files")), Files: 2},
 		Game: fstest.MapFS{
 			"main.go":      {Data: []byte("package main\n\nconst shipSpeed = 260\n")},
 			"duel_test.go": {Data: []byte("package main\n")},
@@ -56,8 +52,9 @@ func setFile(fsys fs.FS, path, data string) fstest.MapFS {
 	return m
 }
 
-// Builds whose simulation code differs anywhere (a constant of the game or
-// the framework, a file added, the Go version, a module's content) get
+// Builds whose simulation code differs anywhere (a constant of the game,
+// a file added, the framework's source, the Go version, a module's
+// content) get
 // different identities, though their stamps are the same: every variant
 // here is a (devel) build of one modified revision.
 func TestDifferentCodeDifferentIdentity(t *testing.T) {
@@ -70,14 +67,12 @@ func TestDifferentCodeDifferentIdentity(t *testing.T) {
 			b.Game = setFile(b.Game, "main.go", "package main\n\nconst shipSpeed = 300\n")
 		}},
 		{"a file added to the game", func(b *srcid.Build) { b.Game = setFile(b.Game, "rules.go", "package main\n") }},
-		{"a constant of the framework", func(b *srcid.Build) {
-			b.Framework = setFile(b.Framework, "timing/step.go", "package timing\n\nconst step = 17\n")
+		{"a constant of the game moved to another file", func(b *srcid.Build) {
+			m := setFile(b.Game, "rules.go", "package main\n\nconst shipSpeed = 260\n")
+			m["main.go"] = &fstest.MapFile{Data: []byte("package main\n")}
+			b.Game = m
 		}},
-		{"a framework file moved", func(b *srcid.Build) {
-			m := setFile(b.Framework, "ecs/step.go", "package timing\n\nconst step = 16\n")
-			delete(m, "timing/step.go")
-			b.Framework = m
-		}},
+		{"the framework's source", func(b *srcid.Build) { b.Framework.Sum[31] ^= 1 }},
 		{"the Go version", func(b *srcid.Build) { b.GoVersion = "go1.26.1" }},
 		{"arche's content", func(b *srcid.Build) {
 			b.Info.Deps[0] = &debug.Module{Path: "github.com/mlange-42/arche", Version: "v0.15.3", Sum: "h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}
@@ -100,8 +95,8 @@ func TestDifferentCodeDifferentIdentity(t *testing.T) {
 	}
 }
 
-// What is not simulation code leaves the identity alone: test files, the
-// stamps of a build whose source is given, Windows line ends, the
+// What is not simulation code leaves the identity alone: the game's test
+// files, the stamps of a build whose source is given, Windows line ends, the
 // platform modules and the framework's own module entry (its source is
 // hashed instead).
 func TestSameCodeSameIdentity(t *testing.T) {
@@ -120,10 +115,8 @@ func TestSameCodeSameIdentity(t *testing.T) {
 		change func(b *srcid.Build)
 	}{
 		{"a test file of the game", func(b *srcid.Build) { b.Game = setFile(b.Game, "duel_test.go", "package main\n\nfunc f() {}\n") }},
-		{"a test file of the framework", func(b *srcid.Build) { b.Framework = setFile(b.Framework, "ecs/bench_test.go", "package ecs\n") }},
 		{"CRLF line ends", func(b *srcid.Build) {
 			b.Game = setFile(b.Game, "main.go", "package main\r\n\r\nconst shipSpeed = 260\r\n")
-			b.Framework = setFile(b.Framework, "timing/step.go", "package timing\r\n\r\nconst step = 16\r\n")
 		}},
 		{"a clean build of another revision", func(b *srcid.Build) {
 			b.Info.Main.Version = "v1.2.0"
@@ -225,7 +218,7 @@ func (failingFS) Open(name string) (fs.File, error) {
 
 // Sources that cannot stand for the code are errors that say what is
 // wrong: a game source with no Go file, one that cannot be read, no
-// framework source.
+// framework sum.
 func TestBadSources(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -239,8 +232,7 @@ func TestBadSources(t *testing.T) {
 			b.Game = fstest.MapFS{"main_test.go": {Data: []byte("package main\n")}}
 		}, "holds no Go file"},
 		{"an unreadable game source", func(b *srcid.Build) { b.Game = failingFS{} }, "reading the game source: open .: disk on fire"},
-		{"no framework source", func(b *srcid.Build) { b.Framework = nil }, "no framework source"},
-		{"an empty framework source", func(b *srcid.Build) { b.Framework = fstest.MapFS{} }, "framework source holds no Go file"},
+		{"no framework source", func(b *srcid.Build) { b.Framework = srcid.Tree{} }, "the framework source holds no Go file (run go generate . at the framework module's root)"},
 	} {
 		b := build()
 		c.change(&b)
@@ -251,12 +243,13 @@ func TestBadSources(t *testing.T) {
 	}
 }
 
-// BenchmarkOf computes the identity of the framework's embedded source, as
-// --host and --join do once.
+// BenchmarkOf computes the identity of a build whose game gives no source,
+// as --host and --join do once: the framework is known by its generated
+// sum, so only the Go version and the modules are hashed.
 func BenchmarkOf(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := srcid.Of(metronome.Source(), nil); err != nil {
+		if _, err := srcid.Of(nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,5 +1,5 @@
 // Command printid prints the code identity of its own build as a game's
-// match computes it: the framework's source, this file as the game's
+// match computes it: the framework's generated sum, this file as the game's
 // source, and the modules this platform's build of the framework links.
 package main
 
@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/metronome-go/metronome"
 	_ "github.com/metronome-go/metronome/framework" // link what a game links
 	"github.com/metronome-go/metronome/internal/srcid"
 )
@@ -17,7 +16,7 @@ import (
 var source embed.FS
 
 func main() {
-	id, err := srcid.Of(metronome.Source(), source)
+	id, err := srcid.Of(source)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
