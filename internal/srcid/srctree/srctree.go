@@ -32,6 +32,7 @@ var Packages = []string{
 	"rollback", "rollback/netplay",
 	"runtime", "runtime/work",
 	"schedule",
+	"tiled",
 	"timing",
 	"window",
 }
