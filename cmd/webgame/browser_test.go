@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -50,11 +51,13 @@ var breakoutSite = sync.OnceValues(func() (*site, error) {
 	return testBuild(buildOptions{Dir: "../../examples/breakout"})
 })
 
-// browser starts headless chromium (internal/browsertest) for a test of
-// three minutes at most.
+// browser starts headless chromium (internal/browsertest). Its bound is
+// only for a browser that stops answering: a loaded machine (load 20 and
+// more) makes every step slow, and the tests' waits fail on a page that
+// makes no progress (waitFor), not on a total budget.
 func browser(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
-	return browsertest.Start(t, 3*time.Minute, extra...)
+	return browsertest.Start(t, 30*time.Minute, extra...)
 }
 
 // serve serves h on a loopback port and returns its URL.
@@ -63,12 +66,82 @@ func serve(t testing.TB, h http.Handler) string {
 	return browsertest.Serve(t, h)
 }
 
-// waitFor evaluates the expression until it is true.
+// stallLimit is how long a wait goes on without the page making any
+// progress before it fails: generous, as at load 20 a present can take
+// seconds and compiling the module a minute.
+const stallLimit = 3 * time.Minute
+
+// pageProgress is a JavaScript expression whose value changes whenever
+// the page gets on: a present, output, the message line, the load state,
+// the game's exit.
+const pageProgress = `String([globalThis.metronome?.presents ?? 0,
+	typeof stdout === "undefined" ? 0 : stdout.length + stderr.length,
+	typeof exitCode === "undefined" ? null : exitCode,
+	document.getElementById("message")?.textContent ?? "", document.readyState])`
+
+// waitFor evaluates the expression until it is true. It waits as long as
+// the page makes progress (pageProgress changes) and fails after
+// stallLimit without any.
 func waitFor(t testing.TB, ctx context.Context, expr, what string) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(90*time.Second))); err != nil {
-		msg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("message").textContent`))
-		t.Fatalf("waiting for %s (%s): %v; the page says %q", what, expr, err, msg)
+	if err := waitProgress(ctx, expr, stallLimit); err != nil {
+		msg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("message")?.textContent ?? ""`))
+		t.Fatalf("waiting for %s: %v; the page says %q", what, err, msg)
+	}
+}
+
+// waitProgress evaluates expr until it is true, for as long as the page
+// makes progress; after limit without any it fails.
+func waitProgress(ctx context.Context, expr string, limit time.Duration) error {
+	for {
+		before, err := chromedp.Run(ctx, chromedp.Evaluate[string](pageProgress))
+		if err != nil {
+			return fmt.Errorf("reading the page's progress: %w", err)
+		}
+		// True when the condition holds or the page got on.
+		poll := fmt.Sprintf("(%s) || %s !== %s", expr, pageProgress, strconv.Quote(before))
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](poll, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(limit))); err != nil {
+			if errors.Is(err, chromedp.ErrPollingTimeout) {
+				return fmt.Errorf("%s: no progress for %v (still %s)", expr, limit, before)
+			}
+			return fmt.Errorf("%s: %w", expr, err)
+		}
+		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		if err != nil {
+			return fmt.Errorf("%s: %w", expr, err)
+		}
+		if done {
+			return nil
+		}
+	}
+}
+
+// TestWaitOnProgress: a wait lasts as long as the page makes progress,
+// longer than the stall limit in all, and fails only once the page makes
+// none for that long. The page presents (counts) every 400 ms to 30, or
+// stops at 5.
+func TestWaitOnProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives the browser for about 20 s")
+	}
+	ctx := browser(t)
+	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<!DOCTYPE html><script>globalThis.metronome = {presents: 0};
+const id = setInterval(() => { if (++metronome.presents >= %s) clearInterval(id); }, 400);</script>`, r.URL.Query().Get("to"))
+	}))
+	const limit = 4 * time.Second
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?to=30")); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitProgress(ctx, "metronome.presents >= 30", limit); err != nil {
+		t.Errorf("30 presents 400 ms apart with a %v stall limit: %v", limit, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?to=5")); err != nil {
+		t.Fatal(err)
+	}
+	err := waitProgress(ctx, "metronome.presents >= 30", limit)
+	if err == nil || !strings.Contains(err.Error(), "no progress for 4s") {
+		t.Errorf("a page stopped at 5 presents: %v, want no progress for %v", err, limit)
 	}
 }
 
