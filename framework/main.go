@@ -119,7 +119,7 @@ func (f *Flags) Validate() error {
 	if f.RunFor < 0 {
 		errs = append(errs, fmt.Errorf("framework: --run-for %v: want 0 (no limit) or a positive duration", f.RunFor))
 	}
-	errs = append(errs, f.validateSyncTest(), f.validateNet())
+	errs = append(errs, f.validateSyncTest(), f.validateNet(), f.validateHost(inPage))
 	return errors.Join(errs...)
 }
 

@@ -22,7 +22,9 @@
 // H hides the overlay, F11 switches fullscreen, F5 saves (the bunny count),
 // Esc quits (asking first when the bunny count is unsaved; Esc or the close
 // button again quits, any other key stays). See --help for every flag and
-// config.toml for the configuration; [input.bindings] rebinds every key.
+// internal/demo/config.toml (compiled in; a config.toml beside the binary
+// or --config overrides it) for the configuration; [input.bindings] rebinds
+// every key.
 package main
 
 import (

@@ -422,7 +422,7 @@ func rangePhrases(comment string) []string {
 // list the range defaults.toml states (which TestDocumentedRanges checks
 // at its bounds) and every word a file may give it.
 func TestListingsMatchDefaults(t *testing.T) {
-	root, err := os.ReadFile(filepath.Join("..", "..", "config.toml"))
+	root, err := os.ReadFile(filepath.Join("..", "..", "cmd", "demo", "internal", "demo", "config.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,6 +50,13 @@
 // goroutine, which the framework runs the game on; the page's event
 // listeners run while it waits and only queue what they saw.
 //
+// # Network
+//
+// Go's js/wasm network is an in-memory stand-in: a page has no socket to
+// listen on. The framework refuses --host and --dedicated in a page with a
+// message saying so (its Flags.Validate); a lobby that lets a page host a
+// room, and joining a desktop host over WebRTC, are to come.
+//
 // # Test hook
 //
 // A build with the tag metronome_testhook (go build -tags

@@ -355,7 +355,7 @@ buttons too), Up/Down pick a setting, Left/Right change it, 1-3 stall the
 update 100 ms / 500 ms / 3 s, 4 suspend 6 s, 5 slow updates, 6 slow rendering,
 H hides the overlay, F11 fullscreen, F5 saves the bunny count, Esc quits: with
 an unsaved bunny count Esc and the close button ask first (again = quit, any
-other key = stay). [input.bindings] in config.toml rebinds every action.
+other key = stay). [input.bindings] in the configuration rebinds every action.
 
 The timing switches are shortcuts for --set: --fixed-step-ms=20 is
 --set timing.mode=fixed --set timing.rate=0 --set timing.step=20ms, and all of

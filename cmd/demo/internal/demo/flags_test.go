@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -59,8 +60,9 @@ func TestSeedFlags(t *testing.T) {
 		{[]string{"--set", "timing.debt.gain=2"}, func(o runtime.Options) (any, any) { return o.Timing.Debt.Gain, 2.0 }},
 		// Later overrides win, in command-line order.
 		{[]string{"--set", "runtime.mode=concurrent", "--concurrent=false"}, func(o runtime.Options) (any, any) { return o.Mode, runtime.Sequential }},
+		// No flags: the demo's embedded config.toml.
 		{[]string{}, func(o runtime.Options) (any, any) {
-			return [3]any{o.Mode, o.Timing.Mode, o.Timing.Recovery}, [3]any{def.Mode, def.Timing.Mode, def.Timing.Recovery}
+			return [3]any{o.Mode, o.Timing.Mode, o.Timing.Recovery}, [3]any{def.Mode, timing.FixedMode, timing.RepayDebt}
 		}},
 		// The whole seed line.
 		{strings.Fields("--concurrent --fixed-step-ms=20 --variable-catch-up --max-fixed-updates=2 --recovery-prefix=2 --recovery-cap-ms=100"),
@@ -141,7 +143,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"--concurrent=maybe"}, []string{"--concurrent=maybe", "true or false"}},
 		{[]string{"--set", "timing.mode"}, []string{"--set=timing.mode", "key=value"}},
 		{[]string{"--set", "timing.recovry=repay-debt"}, []string{"timing.recovry", "did you mean timing.recovery"}},
-		{[]string{"--timestamped-input"}, []string{"timestamped"}},
+		{[]string{"--set", "timing.mode=variable", "--timestamped-input"}, []string{"timestamped"}},
 		{[]string{"--frames=-1"}, []string{"--frames -1"}},
 		{[]string{"--bench=-3"}, []string{"--bench=-3"}},
 		{[]string{"--config=does-not-exist.toml"}, []string{"does-not-exist.toml"}},
@@ -211,7 +213,7 @@ func TestConfigFile(t *testing.T) {
 // test there checks those against the owning packages), so the demo's file
 // cannot drift from what the packages enforce.
 func TestRepositoryConfig(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "..", "config.toml")
+	path := "config.toml"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("the repository's config.toml: %v", err)
@@ -296,5 +298,29 @@ func TestRangePhrases(t *testing.T) {
 		if got := rangePhrases(tt.comment); !slices.Equal(got, tt.want) {
 			t.Errorf("rangePhrases(%q) = %q, want %q", tt.comment, got, tt.want)
 		}
+	}
+}
+
+// TestConfigTravels runs the demo from a directory with no config.toml, as
+// a page does (a browser build has no working directory) and as a player
+// does who runs the binary from elsewhere: the demo's configuration
+// (60 Hz fixed ticks repaying debt) still applies, so the page simulates
+// the world the native demo shows. Under the framework's defaults
+// (variable updates of the real elapsed time) the page's 2 s start-up
+// stall became one update that sent every bunny to the ceiling or the
+// floor, where they moved on as one strip.
+func TestConfigTravels(t *testing.T) {
+	file, err := filepath.Abs("config.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	_, o := options(t)
+	_, wantOpts := options(t, "--config", file)
+	if o.Timing.Mode != timing.FixedMode || !reflect.DeepEqual(o, wantOpts) {
+		t.Errorf("the demo's options away from its config.toml:\n%+v\nwant the file's:\n%+v", o, wantOpts)
+	}
+	if o.Timing.Mode != timing.FixedMode || o.Timing.Recovery != wantOpts.Timing.Recovery {
+		t.Errorf("timing away from config.toml: mode %v, recovery %v; want fixed ticks and %v", o.Timing.Mode, o.Timing.Recovery, wantOpts.Timing.Recovery)
 	}
 }

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"sync"
@@ -208,9 +209,19 @@ func (g *Game) Framework() framework.Game {
 	return fg
 }
 
+// configTOML is the demo's configuration, compiled in so that it applies
+// wherever the demo runs: in a page (which has no working directory to
+// find a file in) and from any directory, not only from the one holding
+// the file. A config.toml beside the executable or --config overrides it.
+//
+//go:embed config.toml
+var configTOML []byte
+
 // frameworkGame is what the demo tells the framework before a session
 // exists: what the configuration layers need.
-func frameworkGame() framework.Game { return framework.Game{Title: "Metronome demo"} }
+func frameworkGame() framework.Game {
+	return framework.Game{Title: "Metronome demo", Config: configTOML}
+}
 
 // setupGame builds the scene on the framework's ECS app: actions, textures,
 // systems and the platform service that serves the run limits and the

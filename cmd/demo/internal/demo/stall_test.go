@@ -2,7 +2,6 @@ package demo_test
 
 import (
 	"math"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -30,7 +29,7 @@ func TestJudderAfterStall(t *testing.T) {
 		{1, []string{"runtime.frame_cap=144"}, 3 * time.Second},
 	} {
 		t.Run(time.Duration(demo.Stalls[tt.key-1]).String()+" stall/"+capName(tt.caps), func(t *testing.T) {
-			cfg, err := config.Build(config.Layers{File: filepath.Join("..", "..", "..", "..", "config.toml"), Sets: append([]string{"audio.enabled=false"}, tt.caps...)})
+			cfg, err := config.Build(config.Layers{File: "config.toml", Sets: append([]string{"audio.enabled=false"}, tt.caps...)})
 			if err != nil {
 				t.Fatal(err)
 			}

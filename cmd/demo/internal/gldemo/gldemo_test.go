@@ -28,7 +28,7 @@ func TestInvalidFlags(t *testing.T) {
 	}{
 		{[]string{"--fixed-step-ms=fast"}, "--fixed-step-ms=fast"},
 		{[]string{"--max-fixed-updates=0"}, "timing.max_fixed_updates"},
-		{[]string{"--recovery-prefix=3"}, "timing.recovery_prefix"},
+		{[]string{"--recovery-prefix=5"}, "timing.recovery_prefix"},
 		{[]string{"--run-for=-1s"}, "--run-for"},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,6 @@
+//go:build js
+
+package framework
+
+// inPage is true in the browser build.
+const inPage = true
