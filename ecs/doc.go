@@ -246,6 +246,30 @@
 //		}
 //	}})
 //
+// # Particles
+//
+// [AddParticles] adds the systems that run particle emitters. An emitter
+// is a component beside a [Transform]: a [ParticleEffect] (rate per
+// second, bursts, lifetime, speed and angle ranges, gravity, drag, size,
+// colour and alpha as start-to-end curves over life, a point, circle or
+// rectangle to spawn in, world or local space) and a pool of a fixed
+// capacity, so a step allocates nothing and a snapshot copies the pool in
+// place. The game chooses per emitter by the component it adds:
+//
+//   - [CosmeticEmitter] ([NewCosmeticEmitter]) is the default for effects:
+//     its particles live outside the world, drawn from a random source of
+//     their own in a cosmetic system, so they are not hashed, not rolled
+//     back and cost snapshots nothing, and an effect can be retuned without
+//     invalidating a recording.
+//   - [Emitter] ([NewEmitter]) when particles are game state (a hit test
+//     reads them): they are stepped in Update from [Sys.Rand], hashed and
+//     carried by snapshots, so a replay, a rollback and every peer see the
+//     same ones.
+//
+// Both are drawn after the built-in extraction as quads in every pass, in
+// layer order, each moving from where it was a tick ago
+// ([Particle].Prev) at present time, like a sprite.
+//
 // # World hash
 //
 // [World.Hash] digests the world's state so that a replay can check, at
