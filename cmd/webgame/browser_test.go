@@ -244,7 +244,7 @@ func TestBreakoutInBrowser(t *testing.T) {
 		t.Errorf("the game wrote %q, want sound on (WebAudio)", e)
 	}
 	t.Logf("first present %.0f ms after page load; animation frame interval %.2f ms; %.1f presents/s; performance.now() resolution %.1f µs; paddle x %v -> %v; %.2f MB .wasm (%.2f MB gzip)",
-		first, refresh, float64(p1-p0)/(t1-t0)*1000, res, x0, x1, float64(len(s.files[wasmName]))/1e6, float64(gzipSize(s.files[wasmName]))/1e6)
+		first, refresh, float64(p1-p0)/(t1-t0)*1000, res, x0, x1, float64(len(s.files[wasmName]))/1e6, float64(len(gzipBytes(s.files[wasmName])))/1e6)
 }
 
 // TestHookOnlyInTestBuilds: Breakout built as a game ships (no tags) plays
@@ -467,7 +467,7 @@ func TestDemoInBrowser(t *testing.T) {
 	}
 	w := s.files[wasmName]
 	t.Logf("demo: %.1f presents/s at its default scene (animation frames every %.2f ms); %d sprites with the overlay, %d without; %.2f MB .wasm (%.2f MB gzip)",
-		float64(p1-p0)/(t1-t0)*1000, eval[float64](t, ctx, `metronome.refreshMs`), shown, hidden, float64(len(w))/1e6, float64(gzipSize(w))/1e6)
+		float64(p1-p0)/(t1-t0)*1000, eval[float64](t, ctx, `metronome.refreshMs`), shown, hidden, float64(len(w))/1e6, float64(len(gzipBytes(w)))/1e6)
 }
 
 // TestScaffoldInBrowser makes a game with cmd/newgame in a temporary
