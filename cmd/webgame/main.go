@@ -2,7 +2,8 @@
 // this machine, or writes the files to publish it.
 //
 //	go run ./cmd/webgame ./examples/breakout              # build, serve on http://127.0.0.1:8080
-//	go run ./cmd/webgame --out web/ ./examples/breakout   # write index.html, wasm_exec.js, game.wasm
+//	go run ./cmd/webgame --out web/ ./examples/breakout   # write index.html, wasm_exec.js, game.wasm (and .gz copies)
+//	go run ./cmd/webgame --out web/ --isolate ./examples/breakout  # also isolate.js, for a host without headers
 //	go run ./cmd/webgame --zip breakout.zip ./examples/breakout  # the archive a game store takes
 //
 // It builds the game's package with GOOS=js GOARCH=wasm (no cgo, no GLFW:
@@ -27,9 +28,13 @@
 // address that allows it) and replayed with --replay FILE --window.
 //
 // The server listens on the loopback interface only. It sends the .wasm
-// file as application/wasm, and every file with the COOP and COEP headers
-// that make the page cross-origin isolated, which gives performance.now()
-// (the game's clock) its finest resolution.
+// file as application/wasm, gzip-compressed at build when the browser
+// accepts gzip (--out writes the compressed copies beside the files, as
+// NAME.gz), and every file with the COOP and COEP headers that make the
+// page cross-origin isolated, which gives performance.now() (the game's
+// clock) its finest resolution. A host that sets no headers gets the
+// same with --isolate: the page registers a service worker that adds
+// them and reloads once.
 package main
 
 import (
