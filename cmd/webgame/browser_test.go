@@ -12,6 +12,7 @@ import (
 	"image/color"
 	"image/png"
 	"net/http"
+	"net/http/httptest"
 	neturl "net/url"
 	"os"
 	"os/exec"
@@ -244,7 +245,7 @@ func TestBreakoutInBrowser(t *testing.T) {
 		t.Errorf("the game wrote %q, want sound on (WebAudio)", e)
 	}
 	t.Logf("first present %.0f ms after page load; animation frame interval %.2f ms; %.1f presents/s; performance.now() resolution %.1f µs; paddle x %v -> %v; %.2f MB .wasm (%.2f MB gzip)",
-		first, refresh, float64(p1-p0)/(t1-t0)*1000, res, x0, x1, float64(len(s.files[wasmName]))/1e6, float64(gzipSize(s.files[wasmName]))/1e6)
+		first, refresh, float64(p1-p0)/(t1-t0)*1000, res, x0, x1, float64(len(s.files[wasmName]))/1e6, float64(len(gzipBytes(s.files[wasmName])))/1e6)
 }
 
 // TestHookOnlyInTestBuilds: Breakout built as a game ships (no tags) plays
@@ -467,7 +468,7 @@ func TestDemoInBrowser(t *testing.T) {
 	}
 	w := s.files[wasmName]
 	t.Logf("demo: %.1f presents/s at its default scene (animation frames every %.2f ms); %d sprites with the overlay, %d without; %.2f MB .wasm (%.2f MB gzip)",
-		float64(p1-p0)/(t1-t0)*1000, eval[float64](t, ctx, `metronome.refreshMs`), shown, hidden, float64(len(w))/1e6, float64(gzipSize(w))/1e6)
+		float64(p1-p0)/(t1-t0)*1000, eval[float64](t, ctx, `metronome.refreshMs`), shown, hidden, float64(len(w))/1e6, float64(len(gzipBytes(w)))/1e6)
 }
 
 // TestScaffoldInBrowser makes a game with cmd/newgame in a temporary
@@ -1124,5 +1125,68 @@ func TestDuelInBrowser(t *testing.T) {
 	t.Logf("ships' x: %.0f, %.0f before; %.0f, %.0f after", before[0], before[1], after[0], after[1])
 	if code := eval[any](t, ctx, `exitCode`); code != nil {
 		t.Errorf("the duel exited with %v: %s", code, eval[string](t, ctx, `stderr`))
+	}
+}
+
+// TestIsolateFromStaticServer: Breakout written by --out --isolate and
+// served by a plain file server, which sets no COOP or COEP header, gets
+// cross-origin isolated through the isolation worker (the page reloads
+// itself once), and the game runs there; without --isolate the same
+// server gives a page that is not isolated.
+func TestIsolateFromStaticServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Breakout for the browser")
+	}
+	b, err := breakoutSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, isolate := range []bool{false, true} {
+		t.Run(fmt.Sprintf("isolate=%v", isolate), func(t *testing.T) {
+			ctx := browser(t)
+			page, err := renderPage(pageData{Title: "breakout", Name: "breakout", Wasm: wasmName, WasmSize: len(b.files[wasmName]), Isolate: isolate})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := &site{}
+			s.put("index.html", page)
+			s.put("wasm_exec.js", b.files["wasm_exec.js"])
+			s.put(wasmName, b.files[wasmName])
+			if isolate {
+				s.put(isolateName, isolateJS)
+			}
+			dir := t.TempDir()
+			if err := s.write(dir); err != nil {
+				t.Fatal(err)
+			}
+			// Not serve: it adds the isolation headers this test must do
+			// without.
+			srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+			t.Cleanup(srv.Close)
+			url := srv.URL + "/"
+			if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+				t.Fatal(err)
+			}
+			// The page reloads itself once under the worker, which ends a
+			// wait in progress: wait again, at most for that one reload.
+			const presents = `globalThis.metronome !== undefined && metronome.presents >= 5`
+			for reloads := 0; ; reloads++ {
+				err := waitProgress(ctx, presents, stallLimit)
+				if err == nil {
+					break
+				}
+				if reloads > 0 || !strings.Contains(err.Error(), "navigated") && !strings.Contains(err.Error(), "context") {
+					t.Fatalf("waiting for 5 presents (after %d reloads): %v", reloads, err)
+				}
+			}
+			if got := eval[bool](t, ctx, `self.crossOriginIsolated`); got != isolate {
+				t.Errorf("crossOriginIsolated %v, want %v", got, isolate)
+			}
+			if isolate {
+				if got := eval[bool](t, ctx, `navigator.serviceWorker.controller !== null`); !got {
+					t.Error("the page has no service worker in control, want the isolation worker")
+				}
+			}
+		})
 	}
 }

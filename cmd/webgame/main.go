@@ -2,7 +2,8 @@
 // this machine, or writes the files to publish it.
 //
 //	go run ./cmd/webgame ./examples/breakout              # build, serve on http://127.0.0.1:8080
-//	go run ./cmd/webgame --out web/ ./examples/breakout   # write index.html, wasm_exec.js, game.wasm
+//	go run ./cmd/webgame --out web/ ./examples/breakout   # write index.html, wasm_exec.js, game.wasm (and .gz copies)
+//	go run ./cmd/webgame --out web/ --isolate ./examples/breakout  # also isolate.js, for a host without headers
 //	go run ./cmd/webgame --zip breakout.zip ./examples/breakout  # the archive a game store takes
 //
 // It builds the game's package with GOOS=js GOARCH=wasm (no cgo, no GLFW:
@@ -27,9 +28,13 @@
 // address that allows it) and replayed with --replay FILE --window.
 //
 // The server listens on the loopback interface only. It sends the .wasm
-// file as application/wasm, and every file with the COOP and COEP headers
-// that make the page cross-origin isolated, which gives performance.now()
-// (the game's clock) its finest resolution.
+// file as application/wasm, gzip-compressed at build when the browser
+// accepts gzip (--out writes the compressed copies beside the files, as
+// NAME.gz), and every file with the COOP and COEP headers that make the
+// page cross-origin isolated, which gives performance.now() (the game's
+// clock) its finest resolution. A host that sets no headers gets the
+// same with --isolate: the page registers a service worker that adds
+// them and reloads once.
 package main
 
 import (
@@ -49,19 +54,67 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
 //go:embed index.html
 var indexHTML string
 
+//go:embed isolate.js
+var isolateJS []byte
+
 // wasmName is the game's file in the page.
 const wasmName = "game.wasm"
 
-// site is a built game: the files of its page, by name.
+// isolateName is the service worker that --isolate adds to the page.
+const isolateName = "isolate.js"
+
+// gzipMin is the size from which a file is worth sending compressed: below
+// it the saving is a packet or less.
+const gzipMin = 8 << 10
+
+// site is a built game: the files of its page, by name, and beside each
+// large one its gzip-compressed bytes, made once at build so no request
+// pays for compression.
 type site struct {
 	files map[string][]byte
+	gz    map[string][]byte
 	order []string
+}
+
+// put adds a file to the site, compressing it when that saves.
+func (s *site) put(name string, b []byte) {
+	if s.files == nil {
+		s.files = map[string][]byte{}
+	}
+	if s.gz == nil {
+		s.gz = map[string][]byte{}
+	}
+	s.files[name] = b
+	s.order = append(s.order, name)
+	if len(b) >= gzipMin {
+		if z := gzipBytes(b); len(z) < len(b) {
+			s.gz[name] = z
+		}
+	}
+}
+
+// pageData is what the page template reads.
+type pageData struct {
+	Title, Name, Wasm string
+	WasmSize          int  // the raw size, for the progress bar: the browser counts decompressed bytes
+	Isolate           bool // register the isolation worker (--isolate)
+}
+
+// renderPage writes index.html.
+func renderPage(d pageData) ([]byte, error) {
+	var page bytes.Buffer
+	t := template.Must(template.New("index").Parse(indexHTML))
+	if err := t.Execute(&page, d); err != nil {
+		return nil, fmt.Errorf("webgame: writing index.html: %w", err)
+	}
+	return page.Bytes(), nil
 }
 
 // buildOptions say how to build a game for the browser.
@@ -70,6 +123,9 @@ type buildOptions struct {
 	Title string // the page's title until the game sets its own
 	Go    string // the go command; default "go"
 	Tags  string // build tags, comma-separated (go build -tags); default none
+	// Isolate adds a service worker that makes the page cross-origin
+	// isolated on a host that sends no COOP and COEP headers.
+	Isolate bool
 }
 
 // build compiles the game in o.Dir to WebAssembly and returns its page.
@@ -119,14 +175,18 @@ func build(ctx context.Context, o buildOptions, stderr io.Writer) (*site, error)
 	if title == "" {
 		title = filepath.Base(filepath.Clean(o.Dir))
 	}
-	var page bytes.Buffer
-	t := template.Must(template.New("index").Parse(indexHTML))
 	name := filepath.Base(filepath.Clean(o.Dir))
-	if err := t.Execute(&page, struct{ Title, Name, Wasm string }{title, name, wasmName}); err != nil {
+	page, err := renderPage(pageData{Title: title, Name: name, Wasm: wasmName, WasmSize: len(wasm), Isolate: o.Isolate})
+	if err != nil {
 		return nil, err
 	}
-	s := &site{files: map[string][]byte{"index.html": page.Bytes(), "wasm_exec.js": execJS, wasmName: wasm}}
-	s.order = []string{"index.html", "wasm_exec.js", wasmName}
+	s := &site{}
+	s.put("index.html", page)
+	s.put("wasm_exec.js", execJS)
+	s.put(wasmName, wasm)
+	if o.Isolate {
+		s.put(isolateName, isolateJS)
+	}
 	return s, nil
 }
 
@@ -142,21 +202,22 @@ func (s *site) add(path string) error {
 	if err != nil {
 		return fmt.Errorf("webgame: --file: %w", err)
 	}
-	s.files[name] = b
-	s.order = append(s.order, name)
+	s.put(name, b)
 	return nil
 }
 
-// gzipSize is the size of b compressed as a web server would send it.
-func gzipSize(b []byte) int {
+// gzipBytes compresses b as the site sends it.
+func gzipBytes(b []byte) []byte {
 	var buf bytes.Buffer
 	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 	w.Write(b)
 	w.Close()
-	return buf.Len()
+	return buf.Bytes()
 }
 
-// write puts the site's files into dir, creating it.
+// write puts the site's files into dir, creating it, each large one with
+// its compressed copy NAME.gz beside it for a server that serves those
+// (nginx's gzip_static, Caddy's precompressed).
 func (s *site) write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("webgame: --out: %w", err)
@@ -165,12 +226,18 @@ func (s *site) write(dir string) error {
 		if err := os.WriteFile(filepath.Join(dir, name), s.files[name], 0o644); err != nil {
 			return fmt.Errorf("webgame: --out: %w", err)
 		}
+		if z, ok := s.gz[name]; ok {
+			if err := os.WriteFile(filepath.Join(dir, name+".gz"), z, 0o644); err != nil {
+				return fmt.Errorf("webgame: --out: %w", err)
+			}
+		}
 	}
 	return nil
 }
 
 // zip writes the site as an archive with index.html at its root, the
-// layout game stores (itch.io's HTML games) take.
+// layout game stores (itch.io's HTML games) take. It holds no .gz
+// copies: the stores compress what they serve themselves.
 func (s *site) zip(file string) error {
 	f, err := os.Create(file)
 	if err != nil {
@@ -196,7 +263,9 @@ func (s *site) zip(file string) error {
 
 // handler serves the site: the .wasm file as application/wasm, every
 // response cross-origin isolated and never cached (a rebuilt game must
-// not meet an old wasm_exec.js).
+// not meet an old wasm_exec.js). A file with a compressed copy goes
+// compressed (Content-Encoding: gzip, its own Content-Type) to a browser
+// that accepts gzip, which every browser does.
 func (s *site) handler() http.Handler {
 	types := map[string]string{"index.html": "text/html; charset=utf-8", "wasm_exec.js": "text/javascript; charset=utf-8", wasmName: "application/wasm"}
 	// Files added with --file go as bytes.
@@ -220,8 +289,48 @@ func (s *site) handler() http.Handler {
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Cross-Origin-Embedder-Policy", "require-corp")
 		h.Set("Cache-Control", "no-store")
-		w.Write(b)
+		if z, ok := s.gz[name]; ok {
+			h.Add("Vary", "Accept-Encoding")
+			if acceptsGzip(r.Header.Values("Accept-Encoding")) {
+				h.Set("Content-Encoding", "gzip")
+				b = z
+			}
+		}
+		h.Set("Content-Length", strconv.Itoa(len(b)))
+		if r.Method != http.MethodHead {
+			w.Write(b)
+		}
 	})
+}
+
+// acceptsGzip reports whether an Accept-Encoding header allows gzip: it
+// names gzip (or *) without q=0.
+func acceptsGzip(values []string) bool {
+	gzip, star := -1, -1 // -1 not named, 0 refused, 1 allowed
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			coding, params, _ := strings.Cut(part, ";")
+			allowed := 1
+			for _, p := range strings.Split(params, ";") {
+				k, q, ok := strings.Cut(strings.TrimSpace(p), "=")
+				if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+					if f, err := strconv.ParseFloat(strings.TrimSpace(q), 64); err == nil && f == 0 {
+						allowed = 0
+					}
+				}
+			}
+			switch c := strings.ToLower(strings.TrimSpace(coding)); c {
+			case "gzip", "x-gzip":
+				gzip = allowed
+			case "*":
+				star = allowed
+			}
+		}
+	}
+	if gzip >= 0 {
+		return gzip == 1
+	}
+	return star == 1
 }
 
 // listen opens a listener on addr, which must be a loopback address: the
@@ -246,6 +355,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	zipFile := fl.String("zip", "", "write the page as a zip archive with index.html at its root (for a game store) instead of serving")
 	addr := fl.String("addr", "127.0.0.1:8080", "serve on this loopback address")
 	title := fl.String("title", "", "the page's title until the game sets its own (default: the directory's name)")
+	isolate := fl.Bool("isolate", false, "add a service worker ("+isolateName+") that makes the page cross-origin isolated on a host that sends no COOP and COEP headers (GitHub Pages, itch.io), for performance.now()'s finest resolution; the page reloads itself once on the first visit")
 	tags := fl.String("tags", "", "build `tags`, comma-separated, passed to go build (gldebug: the renderer checks for GL errors in every frame; metronome_testhook: the page's metronome object that browser tests and measurements read)")
 	var extra []string
 	fl.Func("file", "serve (or write, or zip) this `file` beside the game under its own name, such as a recording to open with ?replay=NAME (repeatable)", func(v string) error {
@@ -253,7 +363,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return nil
 	})
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: webgame [--out DIR] [--zip FILE] [--addr 127.0.0.1:8080] [--file FILE]... GAMEDIR")
+		fmt.Fprintln(stderr, "usage: webgame [--out DIR] [--zip FILE] [--isolate] [--addr 127.0.0.1:8080] [--file FILE]... GAMEDIR")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -268,7 +378,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	s, err := build(ctx, buildOptions{Dir: fl.Arg(0), Title: *title, Tags: *tags}, stderr)
+	s, err := build(ctx, buildOptions{Dir: fl.Arg(0), Title: *title, Tags: *tags, Isolate: *isolate}, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -280,7 +390,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	wasm := s.files[wasmName]
-	fmt.Fprintf(stdout, "%s: %.2f MB, %.2f MB gzip\n", wasmName, float64(len(wasm))/1e6, float64(gzipSize(wasm))/1e6)
+	fmt.Fprintf(stdout, "%s: %.2f MB, %.2f MB gzip\n", wasmName, float64(len(wasm))/1e6, float64(len(s.gz[wasmName]))/1e6)
 	if *out != "" {
 		if err := s.write(*out); err != nil {
 			fmt.Fprintln(stderr, err)
