@@ -419,7 +419,12 @@ func (p *Peer) Update(t *runtime.TickContext) error {
 		return p.outcome.Err()
 	}
 	if p.catch != nil {
-		return p.catchUp(t)
+		if !p.catch.fol.CaughtUp() {
+			return p.catch.update(t, -1, true, &p.events)
+		}
+		if err := p.playOn(); err != nil {
+			return err
+		}
 	}
 	for {
 		n, from, ok := p.tr.Receive(p.buf)
@@ -714,16 +719,12 @@ func (p *Peer) resync(cause error) error {
 	return nil
 }
 
-// catchUp runs one update of a peer catching up, and turns it into a
-// player once it has: its session starts on the tick its follower
-// reached, and the next update plays it.
-func (p *Peer) catchUp(t *runtime.TickContext) error {
-	if err := p.catch.update(t, -1, true, &p.events); err != nil {
-		return err
-	}
-	if !p.catch.fol.CaughtUp() {
-		return nil
-	}
+// playOn turns a peer that caught up into a player: its session starts on
+// the tick its follower reached. It runs at the start of the update after
+// the one that caught up, so that the caller has seen every tick the
+// follower ran (a match recording takes them from the follower's
+// timeline), and that update plays the session.
+func (p *Peer) playOn() error {
 	sess, err := NewSessionAfter(p.catch.fol, p.opts.Options)
 	if err != nil {
 		return err
