@@ -64,9 +64,6 @@ func (w *osWaiter) release() {}
 // sliceSleeps: a Wake ends a kevent sleep at once.
 const sliceSleeps = false
 
-// prepare has nothing to do: macOS has no timer slack to lower.
-func (w *osWaiter) prepare() {}
-
 // sleep arms the timer for the time left until end and sleeps until it or
 // a Wake fires.
 func (w *osWaiter) sleep(now, end Instant) error {

@@ -32,9 +32,6 @@ func (w *osWaiter) wake() {
 
 func (w *osWaiter) release() { w.timer.Stop() }
 
-// prepare has nothing to do: there is no timer slack to lower.
-func (w *osWaiter) prepare() {}
-
 // sleep waits for the timer or a Wake. A Wake the loop has already seen
 // leaves its token in the channel, which ends the next sleep at once; the
 // loop then sleeps again, once.

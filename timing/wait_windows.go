@@ -19,7 +19,7 @@ import (
 // refused, a plain waitable timer is used. The due time is relative:
 // Windows timers count 100 ns units from now, so every sleep of the wait
 // loop recomputes the remaining time from a fresh [Now] reading and rounds
-// it up, and the target stays absolute. There is no timer slack to lower.
+// it up, and the target stays absolute.
 type waitState struct {
 	handles [2]windows.Handle // the timer, then the wake event
 	due     int64             // SetWaitableTimer's due time: negative, relative, 100 ns units
@@ -80,9 +80,6 @@ func (w *osWaiter) release() {}
 
 // sliceSleeps: a Wake ends a WaitForMultipleObjects sleep at once.
 const sliceSleeps = false
-
-// prepare has nothing to do: Windows has no timer slack to lower.
-func (w *osWaiter) prepare() {}
 
 // sleep sets the timer for the time left until end, rounded up, and
 // sleeps until it or the wake event fires; which one it was does not
