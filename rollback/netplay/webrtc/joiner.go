@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 
+	"github.com/pion/transport/v5"
 	"github.com/pion/transport/v5/stdnet"
 	pion "github.com/pion/webrtc/v4"
 )
@@ -27,14 +28,8 @@ func newJoiner(cfg Config) (*joiner, error) {
 			return nil, fmt.Errorf("webrtc: %w", err)
 		}
 		addr = "0.0.0.0:0"
-	} else if ifs, err := tn.Interfaces(); err == nil {
-		// A virtual network: the socket goes on its first address.
-		for _, ifc := range ifs {
-			if as, err := ifc.Addrs(); err == nil && len(as) > 0 && ifc.Name != "lo0" && ifc.Name != "lo" {
-				addr = ipOf(as[0]) + ":0"
-				break
-			}
-		}
+	} else if ip := firstAddr(tn); ip != "" {
+		addr = ip + ":0" // a virtual network: its first address not loopback
 	}
 	udp, err := tn.ListenPacket("udp4", addr)
 	if err != nil {
@@ -46,13 +41,22 @@ func newJoiner(cfg Config) (*joiner, error) {
 	return &joiner{api: newAPI(mux, tn), conduit: c, stop: mux.Close}, nil
 }
 
-func ipOf(a net.Addr) string {
-	if n, ok := a.(*net.IPNet); ok {
-		return n.IP.String()
-	}
-	host, _, err := net.SplitHostPort(a.String())
+// firstAddr is a network's first IPv4 address that is not loopback.
+func firstAddr(tn transport.Net) string {
+	ifs, err := tn.Interfaces()
 	if err != nil {
-		return a.String()
+		return ""
 	}
-	return host
+	for _, ifc := range ifs {
+		as, err := ifc.Addrs()
+		if err != nil {
+			continue
+		}
+		for _, a := range as {
+			if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
+				return n.IP.String()
+			}
+		}
+	}
+	return ""
 }
