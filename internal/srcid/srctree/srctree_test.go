@@ -38,6 +38,7 @@ var leftOut = map[string]string{
 	"input/glfwinput":           "GLFW's input devices (inputs cross the network as values)",
 	"runtime/glfwplatform":      "the desktop window",
 	"runtime/webplatform":       "the browser page",
+	"rollback/netplay/quicnet":  "carries packets over QUIC (the match authenticates and checks each one)",
 }
 
 // Every package of the framework a game links, on any platform, is either
