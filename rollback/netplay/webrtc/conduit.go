@@ -5,8 +5,8 @@ import (
 	"net"
 	"net/netip"
 	"sync"
-	"sync/atomic"
 
+	"github.com/metronome-go/metronome/rollback/netplay"
 	pion "github.com/pion/webrtc/v4"
 )
 
@@ -20,7 +20,8 @@ const (
 	label       = "metronome"
 )
 
-// ErrClosed is returned by [Conduit.ReadFrom] once the conduit is closed.
+// ErrClosed is returned by [Conduit.ReadFrom] and [Conduit.WriteTo] once
+// the conduit is closed.
 var ErrClosed = errors.New("webrtc: conduit closed")
 
 type datagram struct {
@@ -28,7 +29,7 @@ type datagram struct {
 	b    []byte // nil: the peer's connection is gone
 }
 
-// A Conduit carries datagrams between this end and its peers, one
+// A Conduit is a [netplay.Conduit] that carries datagrams between this end and its peers, one
 // unordered data channel each with no retransmission, so that a datagram
 // arrives once, late or not at all, as over UDP. Peers are known by an
 // address: a joiner's is the address its signalling connection came
@@ -39,21 +40,12 @@ type Conduit struct {
 	closed chan struct{}
 	once   sync.Once
 	local  net.Addr
-	wire   Wire
+	wire   netplay.Wire
 
 	mu    sync.Mutex
 	peers map[netip.AddrPort]*peer
 
 	stop func() error // the host's or joiner's own resources, after the peers
-}
-
-// Wire counts what a conduit sends and receives. Natively they are
-// datagrams on the UDP socket every peer connection shares (ICE, DTLS
-// and SCTP included, with their IP and UDP headers); relayed traffic
-// runs on the TURN client's own sockets and is not counted. In a page
-// they are the data channel's messages only.
-type Wire struct {
-	SentPackets, SentBytes, RecvPackets, RecvBytes atomic.Uint64
 }
 
 type peer struct {
@@ -84,7 +76,7 @@ func (c *Conduit) add(addr netip.AddrPort, p *peer) {
 		old.pc.Close()
 	}
 	p.dc.OnMessage(func(msg pion.DataChannelMessage) {
-		c.countRecv(len(msg.Data))
+		c.countRecv(len(msg.Data), addr.Addr())
 		select {
 		case c.rx <- datagram{from: addr, b: msg.Data}:
 		default: // the match is behind: lost, as on a full socket
@@ -114,25 +106,27 @@ func (c *Conduit) add(addr netip.AddrPort, p *peer) {
 }
 
 // ReadFrom waits for a datagram, copies it into buf and returns its
-// length (a longer one is cut to len(buf)) and sender. gone is true, and
-// n zero, when the connection to that peer has ended. It blocks until a
-// datagram comes or Close is called; then it returns ErrClosed.
-func (c *Conduit) ReadFrom(buf []byte) (n int, from netip.AddrPort, gone bool, err error) {
+// length (a longer one is cut to len(buf)) and sender. The error is
+// [netplay.ErrPeerGone], with from set, when the connection to that peer
+// has ended (DTLS authenticates the end, so the match may take it as a
+// bye). It blocks until a datagram comes or Close is called; then it
+// returns ErrClosed.
+func (c *Conduit) ReadFrom(buf []byte) (n int, from netip.AddrPort, err error) {
 	select {
 	case d := <-c.rx:
 		if d.b == nil {
-			return 0, d.from, true, nil
+			return 0, d.from, netplay.ErrPeerGone
 		}
-		return copy(buf, d.b), d.from, false, nil
+		return copy(buf, d.b), d.from, nil
 	case <-c.closed:
-		return 0, netip.AddrPort{}, false, ErrClosed
+		return 0, netip.AddrPort{}, ErrClosed
 	}
 }
 
 // WriteTo sends b to a peer without blocking. A datagram to an unknown
 // peer, or one that would wait behind more than 64 KiB in its channel, is
 // lost, not an error; the error is ErrClosed once the conduit is closed.
-func (c *Conduit) WriteTo(to netip.AddrPort, b []byte) error {
+func (c *Conduit) WriteTo(b []byte, to netip.AddrPort) error {
 	select {
 	case <-c.closed:
 		return ErrClosed
@@ -145,17 +139,22 @@ func (c *Conduit) WriteTo(to netip.AddrPort, b []byte) error {
 		return nil
 	}
 	if p.dc.Send(b) == nil {
-		c.countSent(len(b))
+		c.countSent(len(b), to.Addr())
 	}
 	return nil
 }
 
-// Addr is the local address: the host's UDP socket, a joiner's socket
-// natively, the page's nominal address in a browser.
-func (c *Conduit) Addr() net.Addr { return c.local }
+// LocalAddr is the local address: the host's UDP socket, a joiner's
+// socket natively, the page's nominal address in a browser.
+func (c *Conduit) LocalAddr() net.Addr { return c.local }
 
-// Wire returns the conduit's counts.
-func (c *Conduit) Wire() *Wire { return &c.wire }
+// Wire returns the conduit's counts. Natively they are the datagrams on
+// the UDP socket every peer connection of the end shares (ICE, DTLS and
+// SCTP included, with their IP and UDP headers); relayed traffic runs on
+// the TURN client's own sockets and is not counted. In a page they are
+// the data channel's messages with a UDP header each: the browser's
+// sockets are out of reach.
+func (c *Conduit) Wire() *netplay.Wire { return &c.wire }
 
 // Close closes every peer connection and what the conduit listens on,
 // and waits for the conduit's goroutines. It may be called more than

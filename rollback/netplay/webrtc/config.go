@@ -44,7 +44,8 @@ type Config struct {
 	Handshakes int
 	// Net is the network ICE runs on; nil is the system's. A test passes
 	// a pion vnet to impair the link. With a Net set, a host listens for
-	// signalling on loopback TCP (a vnet has no TCP).
+	// signalling on loopback TCP (a vnet has no TCP), on its UDP port's
+	// number.
 	Net transport.Net
 	// Log receives each refusal and each peer that goes; nil logs
 	// nothing.

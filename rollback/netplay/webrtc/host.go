@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/coder/websocket"
+	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/pion/ice/v4"
 	"github.com/pion/logging"
 	"github.com/pion/transport/v5"
@@ -116,30 +117,22 @@ func Listen(addr string, cfg Config) (*Host, error) {
 	return h, nil
 }
 
-// listenPair opens the UDP socket and the TCP listener: on the same port
-// number, or with a virtual network the signalling on loopback.
+// listenPair opens the UDP socket and the TCP listener on the same port
+// number; with a virtual network, the TCP listener on loopback.
 func listenPair(tn transport.Net, addr string, virtual bool) (net.PacketConn, net.Listener, error) {
-	if virtual {
-		udp, err := tn.ListenPacket("udp4", addr)
-		if err != nil {
-			return nil, nil, err
-		}
-		tcp, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			udp.Close()
-			return nil, nil, err
-		}
-		return udp, tcp, nil
-	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, nil, err
+	}
+	network := "udp"
+	if virtual {
+		network, host = "udp4", "127.0.0.1"
 	}
 	// Port 0: take a free UDP port, then the TCP port of its number,
 	// which another program may hold: try a few.
 	var lastErr error
 	for range 8 {
-		udp, err := tn.ListenPacket("udp", addr)
+		udp, err := tn.ListenPacket(network, addr)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -256,24 +249,23 @@ func (h *Host) handshake(ctx context.Context, s *signaller, from netip.AddrPort)
 
 // counted is the socket every peer connection shares, counting what
 // passes through it: ICE's checks, DTLS and SCTP as well as the match's
-// datagrams, with IP and UDP headers.
+// datagrams.
 type counted struct {
 	net.PacketConn
-	w *Wire
+	w *netplay.Wire
 }
 
-func headerBytes(a net.Addr) uint64 {
-	if ua, ok := a.(*net.UDPAddr); ok && ua.IP.To4() == nil {
-		return 40 + 8
+func addrOf(a net.Addr) netip.Addr {
+	if ua, ok := a.(*net.UDPAddr); ok {
+		return ua.AddrPort().Addr()
 	}
-	return 20 + 8
+	return netip.Addr{}
 }
 
 func (c *counted) ReadFrom(b []byte) (int, net.Addr, error) {
 	n, addr, err := c.PacketConn.ReadFrom(b)
 	if err == nil {
-		c.w.RecvPackets.Add(1)
-		c.w.RecvBytes.Add(uint64(n) + headerBytes(addr))
+		c.w.Received(n, addrOf(addr))
 	}
 	return n, addr, err
 }
@@ -281,14 +273,13 @@ func (c *counted) ReadFrom(b []byte) (int, net.Addr, error) {
 func (c *counted) WriteTo(b []byte, addr net.Addr) (int, error) {
 	n, err := c.PacketConn.WriteTo(b, addr)
 	if err == nil {
-		c.w.SentPackets.Add(1)
-		c.w.SentBytes.Add(uint64(n) + headerBytes(addr))
+		c.w.Sent(n, addrOf(addr))
 	}
 	return n, err
 }
 
-func (c *Conduit) countRecv(int) {} // the socket counts natively
-func (c *Conduit) countSent(int) {}
+func (c *Conduit) countRecv(int, netip.Addr) {} // the socket counts natively
+func (c *Conduit) countSent(int, netip.Addr) {}
 
 // newAPI makes the ICE stack of one end: every peer connection on the one
 // counted UDP socket, loopback candidates included (a match on one

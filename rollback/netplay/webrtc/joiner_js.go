@@ -4,6 +4,7 @@ package webrtc
 
 import (
 	"net"
+	"net/netip"
 
 	pion "github.com/pion/webrtc/v4"
 )
@@ -23,14 +24,7 @@ func newJoiner(cfg Config) (*joiner, error) {
 	return &joiner{api: pion.NewAPI(), conduit: newConduit(pageAddr), stop: func() error { return nil }}, nil
 }
 
-// A page counts the data channel's payload: the browser's sockets are
+// A page counts the data channel's messages: the browser's sockets are
 // out of its reach.
-func (c *Conduit) countRecv(n int) {
-	c.wire.RecvPackets.Add(1)
-	c.wire.RecvBytes.Add(uint64(n))
-}
-
-func (c *Conduit) countSent(n int) {
-	c.wire.SentPackets.Add(1)
-	c.wire.SentBytes.Add(uint64(n))
-}
+func (c *Conduit) countRecv(n int, from netip.Addr) { c.wire.Received(n, from) }
+func (c *Conduit) countSent(n int, to netip.Addr)   { c.wire.Sent(n, to) }
