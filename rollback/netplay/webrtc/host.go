@@ -37,7 +37,11 @@ type Host struct {
 	pcfg pion.Configuration
 	sem  chan struct{}
 	ctx  context.Context
-	wg   sync.WaitGroup
+	// wg counts the running handshakes; after stop (under mu) no more
+	// start.
+	mu      sync.Mutex
+	stopped bool
+	wg      sync.WaitGroup
 	http *http.Server
 	mux  ice.UDPMux
 	udp  net.PacketConn
@@ -109,6 +113,9 @@ func Listen(addr string, cfg Config) (*Host, error) {
 		h.http.Serve(tcp)
 	}()
 	h.stop = func() error {
+		h.mu.Lock()
+		h.stopped = true
+		h.mu.Unlock()
 		cancel()
 		err := h.http.Close()
 		h.wg.Wait()
@@ -186,6 +193,15 @@ func (h *Host) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "webrtc: busy: too many joins at once; try again", http.StatusServiceUnavailable)
 		return
 	}
+	h.mu.Lock()
+	if h.stopped {
+		h.mu.Unlock()
+		http.Error(w, "webrtc: the host has closed", http.StatusServiceUnavailable)
+		return
+	}
+	h.wg.Add(1)
+	h.mu.Unlock()
+	defer h.wg.Done()
 	from, err := netip.ParseAddrPort(r.RemoteAddr)
 	if err != nil {
 		http.Error(w, "webrtc: no remote address", http.StatusBadRequest)
@@ -197,8 +213,6 @@ func (h *Host) serve(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	h.wg.Add(1)
-	defer h.wg.Done()
 	ws.SetReadLimit(MaxMessage)
 	ctx, cancel := context.WithTimeout(h.ctx, h.cfg.Timeout)
 	defer cancel()

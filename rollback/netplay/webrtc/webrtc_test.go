@@ -216,10 +216,21 @@ func TestAJoinerThatNeverFinishesIsRefusedByTheDeadline(t *testing.T) {
 }
 
 func TestAFloodOfConnectionsIsRefused(t *testing.T) {
-	h := listen(t, webrtc.Config{Handshakes: 2})
+	h := listen(t, webrtc.Config{Handshakes: 2, Timeout: 500 * time.Millisecond})
+	hostRx := reader(t, h.Conduit)
+	j, hostKey, err := webrtc.Dial(context.Background(), h.SignalAddr().String(), h.Pin(), webrtc.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	joinRx := reader(t, j)
+	joiner := exchange(t, j, hostKey, []byte("before"), hostRx).from
 	raw(t, h)
 	raw(t, h)
-	_, _, err := webrtc.Dial(context.Background(), h.SignalAddr().String(), h.Pin(), webrtc.Config{})
+	_, _, err = webrtc.Dial(context.Background(), h.SignalAddr().String(), h.Pin(), webrtc.Config{})
 	refused(t, err, true, "busy")
-	// The match goes on: a join after the flood ends is taken.
+	// The peer already joined is not disturbed, during the flood or
+	// after it is refused.
+	exchange(t, h.Conduit, joiner, []byte("during"), joinRx)
+	hostRefused(t, h, 3) // the busy one and the two silent ones, at their deadline
+	exchange(t, j, hostKey, []byte("after"), hostRx)
 }
