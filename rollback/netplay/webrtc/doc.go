@@ -1,0 +1,53 @@
+// Package webrtc carries a match's datagrams over WebRTC data channels,
+// so that a player in a web page can join a desktop host: a page cannot
+// open a UDP socket, but it can open a data channel.
+//
+//	// The host: one UDP port for every peer, signalling on its TCP twin.
+//	h, err := webrtc.Listen(":7777", webrtc.Config{})
+//	pin := h.Pin() // goes in the join token
+//
+//	// A joiner, natively or in a page:
+//	c, host, err := webrtc.Dial(ctx, "192.0.2.1:7777", pin, webrtc.Config{})
+//	c.WriteTo(host, datagram)
+//
+// # Channels
+//
+// Each peer pair has one data channel, negotiated by both sides (id 0),
+// unordered and never retransmitted: a datagram arrives once, late or
+// not at all, as over UDP, and the match above does its own resending and
+// checking. Natively pion's ICE runs every peer connection of an end on
+// one UDP socket (its UDP mux), so a host needs one open port as for UDP;
+// in a page (js/wasm) pion wraps the browser's RTCPeerConnection and this
+// package adds only the signalling and the channel's plumbing.
+//
+// # Signalling
+//
+// A host serves a WebSocket at ws://ADDR/metronome/webrtc ([Path]) on
+// the TCP port of its UDP port's number. A joiner answers the host's
+// random challenge with an HMAC keyed by the pin's key, in the same
+// message as its offer; the host builds no peer connection, so starts no
+// ICE, until that checks out. Candidates trickle both ways. The joiner
+// accepts the answer only if its DTLS fingerprint is the pin's (the
+// certificate is the host's own, made per session; DTLS then checks the
+// certificate against the fingerprint), so nobody between them can
+// answer in the host's place.
+//
+// Every message is JSON of at most [MaxMessage] bytes, checked whole
+// before it is used; either side takes at most [MaxCandidates]
+// candidates; the whole handshake must finish within Config.Timeout; a
+// host runs at most Config.Handshakes at once and refuses more at once.
+// Every refusal carries its reason to the other side (a "refuse"
+// message and the WebSocket's close reason) and comes back from
+// [Dial] as a *[Refusal]. A refused or stalled handshake touches
+// nothing of the peers already joined.
+//
+// # Paths
+//
+// Config lists STUN servers (none by default: loopback and LAN paths
+// need none), TURN relays with their credentials ([TURNCredentials]
+// makes coturn's time-limited ones) and Relay, which forces every path
+// through a relay. A page served over https may open only wss://
+// connections, which a host's self-signed setup cannot serve: such
+// pages join through a lobby with a real certificate; direct joining
+// serves the page over http.
+package webrtc

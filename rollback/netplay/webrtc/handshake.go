@@ -1,0 +1,351 @@
+package webrtc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	pion "github.com/pion/webrtc/v4"
+)
+
+// Pin is what a join token carries for a WebRTC host: the SHA-256
+// fingerprint of the DTLS certificate the host answers with, so a joiner
+// accepts no other end, and the key that proves to the host that the
+// joiner holds the token, before the host spends an ICE agent on it.
+type Pin struct {
+	Fingerprint [printLen]byte
+	Key         [keyLen]byte
+}
+
+// PinLen is the length of [Pin.Bytes].
+const PinLen = printLen + keyLen
+
+// Bytes returns the pin as the token carries it: fingerprint, then key.
+func (p Pin) Bytes() []byte {
+	return append(append(make([]byte, 0, PinLen), p.Fingerprint[:]...), p.Key[:]...)
+}
+
+// ParsePin reads [Pin.Bytes].
+func ParsePin(b []byte) (Pin, error) {
+	var p Pin
+	if len(b) != PinLen {
+		return p, fmt.Errorf("webrtc: a pin of %d bytes; want %d (a certificate fingerprint and a key)", len(b), PinLen)
+	}
+	copy(p.Fingerprint[:], b)
+	copy(p.Key[:], b[printLen:])
+	return p, nil
+}
+
+// Refusal is the error of a handshake one side refused, with its reason;
+// Remote says the other side refused.
+type Refusal struct {
+	Reason string
+	Remote bool
+}
+
+func (r *Refusal) Error() string {
+	if r.Remote {
+		return "webrtc: refused by the other side: " + r.Reason
+	}
+	return "webrtc: refused: " + r.Reason
+}
+
+// errJoined is the reader's when the other side's data channel opened
+// first and it closed signalling: this side waits for its own.
+var errJoined = errors.New("webrtc: the other side has joined and closed signalling")
+
+// signaller is one side of a signalling WebSocket: a reader goroutine it
+// owns and joins in close, a serialised writer, and the count of
+// candidates taken.
+type signaller struct {
+	ctx context.Context // the handshake's deadline
+	ws  *websocket.Conn
+	// rctx is the reader's: coder/websocket closes a connection whose
+	// Read outlives its context, and a refusal must still go out after
+	// the deadline.
+	rctx    context.Context
+	rcancel context.CancelFunc
+	in      chan message
+	errc    chan error
+	wg      sync.WaitGroup
+
+	wmu       sync.Mutex
+	open      bool      // descriptions sent: local candidates may follow
+	pending   []message // local candidates found before that
+	remoteCan int
+}
+
+func newSignaller(ctx context.Context, ws *websocket.Conn) *signaller {
+	s := &signaller{ctx: ctx, ws: ws, in: make(chan message, 4), errc: make(chan error, 1)}
+	s.rctx, s.rcancel = context.WithCancel(context.Background())
+	s.wg.Add(1)
+	go s.read()
+	return s
+}
+
+func (s *signaller) read() {
+	defer s.wg.Done()
+	for {
+		typ, b, err := s.ws.Read(s.rctx)
+		if err != nil {
+			var ce websocket.CloseError
+			if errors.As(err, &ce) {
+				if ce.Code == websocket.StatusNormalClosure {
+					err = errJoined
+				} else {
+					err = &Refusal{Reason: ce.Reason, Remote: true}
+				}
+			}
+			s.errc <- err
+			return
+		}
+		if typ != websocket.MessageText {
+			s.errc <- fmt.Errorf("%w: a binary message; signalling is JSON text", errSignal)
+			return
+		}
+		m, err := decodeMessage(b)
+		if err != nil {
+			s.errc <- err
+			return
+		}
+		if m.Type == msgRefuse {
+			s.errc <- &Refusal{Reason: m.Reason, Remote: true}
+			return
+		}
+		select {
+		case s.in <- m:
+		case <-s.rctx.Done():
+			return
+		}
+	}
+}
+
+func (s *signaller) send(m message) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	return s.ws.Write(s.ctx, websocket.MessageText, m.encode())
+}
+
+// trickle sends pc's local candidates as they are found, holding those
+// found before [signaller.opened] so that none precedes the description.
+func (s *signaller) trickle(pc *pion.PeerConnection) {
+	pc.OnICECandidate(func(c *pion.ICECandidate) {
+		if c == nil {
+			return
+		}
+		init := c.ToJSON()
+		m := message{Type: msgCandidate, Candidate: init.Candidate}
+		if init.SDPMid != nil {
+			m.Mid = *init.SDPMid
+		}
+		s.wmu.Lock()
+		if !s.open {
+			s.pending = append(s.pending, m)
+			s.wmu.Unlock()
+			return
+		}
+		s.wmu.Unlock()
+		s.send(m) // a failed send fails the handshake by its deadline
+	})
+}
+
+// opened sends the candidates held so far and lets the rest through.
+func (s *signaller) opened() {
+	s.wmu.Lock()
+	pending := s.pending
+	s.open, s.pending = true, nil
+	s.wmu.Unlock()
+	for _, m := range pending {
+		s.send(m)
+	}
+}
+
+// next waits for a message of type want.
+func (s *signaller) next(want string) (message, error) {
+	select {
+	case m := <-s.in:
+		if m.Type != want {
+			return m, &Refusal{Reason: fmt.Sprintf("message %q where %q was due", m.Type, want)}
+		}
+		return m, nil
+	case err := <-s.errc:
+		return message{}, s.readErr(err)
+	case <-s.ctx.Done():
+		return message{}, s.late()
+	}
+}
+
+func (s *signaller) readErr(err error) error {
+	var r *Refusal
+	if errors.As(err, &r) {
+		return r
+	}
+	if errors.Is(err, errSignal) {
+		return &Refusal{Reason: err.Error()}
+	}
+	if s.ctx.Err() != nil {
+		return s.late()
+	}
+	return fmt.Errorf("webrtc: signalling: %w", err)
+}
+
+func (s *signaller) late() error {
+	return &Refusal{Reason: "the handshake did not finish in time (no ICE path between the ends? see the [net] STUN and TURN settings)"}
+}
+
+// connect waits, taking the other side's candidates, until the data
+// channel opens.
+func (s *signaller) connect(pc *pion.PeerConnection, dc *pion.DataChannel) (*peer, error) {
+	openc := make(chan struct{})
+	var once sync.Once
+	dc.OnOpen(func() { once.Do(func() { close(openc) }) })
+	failed := make(chan struct{})
+	var fonce sync.Once
+	pc.OnConnectionStateChange(func(st pion.PeerConnectionState) {
+		if st == pion.PeerConnectionStateFailed {
+			fonce.Do(func() { close(failed) })
+		}
+	})
+	errc := s.errc
+	for {
+		select {
+		case <-openc:
+			pc.OnConnectionStateChange(func(pion.PeerConnectionState) {})
+			return &peer{pc: pc, dc: dc}, nil
+		case <-failed:
+			return nil, &Refusal{Reason: "ICE or DTLS failed: no path between the ends, or a certificate other than the SDP's"}
+		case m := <-s.in:
+			if m.Type != msgCandidate {
+				return nil, &Refusal{Reason: fmt.Sprintf("a %q message during ICE; allowed: candidate", m.Type)}
+			}
+			if s.remoteCan++; s.remoteCan > MaxCandidates {
+				return nil, &Refusal{Reason: fmt.Sprintf("more than %d candidates", MaxCandidates)}
+			}
+			mid := m.Mid
+			if err := pc.AddICECandidate(pion.ICECandidateInit{Candidate: m.Candidate, SDPMid: &mid}); err != nil {
+				return nil, &Refusal{Reason: fmt.Sprintf("a candidate that does not parse: %v", err)}
+			}
+		case err := <-errc:
+			if errors.Is(err, errJoined) {
+				errc = nil
+				continue
+			}
+			return nil, s.readErr(err)
+		case <-s.ctx.Done():
+			return nil, s.late()
+		}
+	}
+}
+
+// answer is the host's half: the offer in, the answer out, then ICE.
+func (s *signaller) answer(pc *pion.PeerConnection, offer string) (*peer, error) {
+	dc, err := pc.CreateDataChannel(label, channelInit())
+	if err != nil {
+		return nil, fmt.Errorf("webrtc: data channel: %w", err)
+	}
+	s.trickle(pc)
+	if err := pc.SetRemoteDescription(pion.SessionDescription{Type: pion.SDPTypeOffer, SDP: offer}); err != nil {
+		return nil, &Refusal{Reason: "an offer that does not parse: " + clip(err.Error())}
+	}
+	ans, err := pc.CreateAnswer(nil)
+	if err != nil {
+		return nil, &Refusal{Reason: "no answer to the offer: " + clip(err.Error())}
+	}
+	if err := pc.SetLocalDescription(ans); err != nil {
+		return nil, fmt.Errorf("webrtc: answer: %w", err)
+	}
+	if err := s.send(message{Type: msgAnswer, SDP: ans.SDP}); err != nil {
+		return nil, s.readErr(err)
+	}
+	s.opened()
+	return s.connect(pc, dc)
+}
+
+// offer is the joiner's half: the challenge in, the offer and proof out,
+// the answer in (its fingerprint the pin's), then ICE.
+func (s *signaller) offer(pc *pion.PeerConnection, pin Pin) (*peer, error) {
+	ch, err := s.next(msgChallenge)
+	if err != nil {
+		return nil, err
+	}
+	dc, err := pc.CreateDataChannel(label, channelInit())
+	if err != nil {
+		return nil, fmt.Errorf("webrtc: data channel: %w", err)
+	}
+	s.trickle(pc)
+	off, err := pc.CreateOffer(nil)
+	if err != nil {
+		return nil, fmt.Errorf("webrtc: offer: %w", err)
+	}
+	if err := pc.SetLocalDescription(off); err != nil {
+		return nil, fmt.Errorf("webrtc: offer: %w", err)
+	}
+	if err := s.send(message{Type: msgOffer, Proof: proof(pin.Key, ch.Nonce), SDP: off.SDP}); err != nil {
+		return nil, s.readErr(err)
+	}
+	s.opened()
+	ans, err := s.next(msgAnswer)
+	if err != nil {
+		return nil, err
+	}
+	fp, err := sdpFingerprint(ans.SDP)
+	if err != nil {
+		return nil, &Refusal{Reason: "the host's answer: " + err.Error()}
+	}
+	if fp != pin.Fingerprint {
+		return nil, &Refusal{Reason: "the host's DTLS fingerprint " + formatFingerprint(fp)[:23] + "… is not the token's " + formatFingerprint(pin.Fingerprint)[:23] + "… (another host, or someone in between)"}
+	}
+	if err := pc.SetRemoteDescription(pion.SessionDescription{Type: pion.SDPTypeAnswer, SDP: ans.SDP}); err != nil {
+		return nil, &Refusal{Reason: "an answer that does not parse: " + clip(err.Error())}
+	}
+	return s.connect(pc, dc)
+}
+
+func clip(s string) string {
+	if len(s) > 120 {
+		return s[:120]
+	}
+	return s
+}
+
+// refuse tells the other side why, unless it refused first, and closes.
+func (s *signaller) refuse(err error) {
+	reason := err.Error()
+	var r *Refusal
+	if errors.As(err, &r) {
+		if r.Remote {
+			s.ws.CloseNow()
+			return
+		}
+		reason = r.Reason
+	}
+	if len(reason) > maxReason {
+		reason = reason[:maxReason]
+	}
+	// The handshake's own deadline may have passed: the refusal gets a
+	// second of its own.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	s.wmu.Lock()
+	s.ws.Write(ctx, websocket.MessageText, message{Type: msgRefuse, Reason: reason}.encode())
+	s.wmu.Unlock()
+	code := reason
+	if len(code) > 120 { // a close frame's reason is at most 123 bytes
+		code = code[:120]
+	}
+	s.ws.Close(websocket.StatusPolicyViolation, strings.ToValidUTF8(code, ""))
+}
+
+// done ends signalling once the data channel is open.
+func (s *signaller) done() { s.ws.Close(websocket.StatusNormalClosure, "joined") }
+
+// close frees the connection and joins the reader.
+func (s *signaller) close() {
+	s.ws.CloseNow()
+	s.rcancel()
+	s.wg.Wait()
+}

@@ -1,0 +1,30 @@
+//go:build js
+
+package webrtc
+
+import (
+	"net"
+	"net/netip"
+
+	pion "github.com/pion/webrtc/v4"
+)
+
+// joiner is a page's ICE stack: the browser's RTCPeerConnection, which
+// pion wraps; ICE, DTLS and SCTP are the browser's.
+type joiner struct {
+	api     *pion.API
+	conduit *Conduit
+	stop    func() error
+}
+
+// pageAddr is a page's nominal local address: it has no socket of its own.
+var pageAddr = &net.UDPAddr{IP: net.IPv4zero}
+
+func newJoiner(cfg Config) (*joiner, error) {
+	return &joiner{api: pion.NewAPI(), conduit: newConduit(pageAddr), stop: func() error { return nil }}, nil
+}
+
+// A page counts the data channel's messages: the browser's sockets are
+// out of its reach.
+func (c *Conduit) countRecv(n int, from netip.Addr) { c.wire.Received(n, from) }
+func (c *Conduit) countSent(n int, to netip.Addr)   { c.wire.Sent(n, to) }
