@@ -53,7 +53,7 @@ func (c *conn) serve(ctx context.Context) {
 	defer cancel()
 	c.id, c.secret = lobby.NewID(), lobby.NewID()
 	var wg sync.WaitGroup
-	wg.Go(func() { c.write(ctx) })
+	wg.Go(c.write)
 	if err := c.subscribe(); err != nil {
 		c.s.o.Log.Warn("lobby: subscribing a client", "err", err)
 		c.stop(websocket.StatusTryAgainLater, "lobby: the state store did not answer")
@@ -98,11 +98,14 @@ func (c *conn) refuse(r lobby.Reason, format string, args ...any) {
 	c.event(lobby.Message{Type: lobby.TypeError, Reason: r, Detail: d})
 }
 
-func (c *conn) write(ctx context.Context) {
+func (c *conn) write() {
 	for {
 		select {
 		case b := <-c.out:
-			wctx, cancel := context.WithTimeout(ctx, c.s.o.PingEvery)
+			// Not the connection's context: the reader ends that when it
+			// stops, and a write it cancels drops the connection before
+			// the refusal and close frame that say why.
+			wctx, cancel := context.WithTimeout(context.Background(), c.s.o.PingEvery)
 			err := c.ws.Write(wctx, websocket.MessageText, b)
 			cancel()
 			if err != nil {
@@ -111,9 +114,21 @@ func (c *conn) write(ctx context.Context) {
 		case <-c.done:
 			if c.closeCode == 0 {
 				c.ws.CloseNow()
-			} else {
-				c.ws.Close(c.closeCode, c.closeReason)
+				return
 			}
+			// A graceful close first sends what was queued, such as the
+			// refusal that explains it.
+			for flushing := true; flushing; {
+				select {
+				case b := <-c.out:
+					wctx, cancel := context.WithTimeout(context.Background(), c.s.o.PingEvery)
+					flushing = c.ws.Write(wctx, websocket.MessageText, b) == nil
+					cancel()
+				default:
+					flushing = false
+				}
+			}
+			c.ws.Close(c.closeCode, c.closeReason)
 			return
 		}
 	}
@@ -131,7 +146,7 @@ func (c *conn) ping(ctx context.Context) {
 			err := c.ws.Ping(pctx)
 			cancel()
 			if err != nil {
-				c.stop(websocket.StatusPolicyViolation, "lobby: no answer to a ping")
+				c.stop(0, "") // it would not read a close frame either
 				return
 			}
 			c.refreshQueue(ctx)

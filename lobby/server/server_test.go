@@ -183,3 +183,152 @@ func TestCreateJoinSignal(t *testing.T) {
 		t.Errorf("a signal from outside the room: %v, want not-in-room", err)
 	}
 }
+
+func TestQuickMatchAcrossInstancesAndResume(t *testing.T) {
+	ns := startNATS(t)
+	a := startLobby(t, ns, server.Options{})
+	b := startLobby(t, ns, server.Options{})
+	ctx := ctxFor(t)
+
+	first := dial(t, ctx, a.url)
+	if err := first.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	next(t, ctx, first, lobby.TypeWaiting)
+	// Another game with the same player count never meets it.
+	other := dial(t, ctx, b.url)
+	if err := other.Quick(ctx, game+"-other-config", 2); err != nil {
+		t.Fatal(err)
+	}
+	next(t, ctx, other, lobby.TypeWaiting)
+
+	// The first client's connection drops; it resumes on instance b.
+	w := first.Welcome()
+	first.Close()
+	again := dial(t, ctx, b.url)
+	if err := again.Resume(ctx, w.Client, w.Secret); err != nil {
+		t.Fatal(err)
+	}
+	next(t, ctx, again, lobby.TypeWaiting)
+
+	second := dial(t, ctx, a.url)
+	if err := second.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	got := next(t, ctx, second, lobby.TypeRoom)
+	host := next(t, ctx, again, lobby.TypeRoom)
+	if got.Code != host.Code || host.Seat != 0 || got.Seat != 1 || host.Secret == "" {
+		t.Fatalf("paired %+v and %+v: want one room, the first waiting in seat 0 with its secret", host, got)
+	}
+	if host.Peers[0] != w.Client || host.Peers[1] != second.Welcome().Client {
+		t.Errorf("peers %v, want the resumed client then the second", host.Peers)
+	}
+	// Signals cross instances.
+	if err := second.Signal(ctx, w.Client, "offer"); err != nil {
+		t.Fatal(err)
+	}
+	if s := next(t, ctx, again, lobby.TypeSignal); s.Data != "offer" {
+		t.Errorf("signal %+v", s)
+	}
+	// A wrong resume secret is refused.
+	thief := dial(t, ctx, a.url)
+	if err := thief.Resume(ctx, w.Client, lobby.NewID()); reason(err) != lobby.ReasonForbidden {
+		t.Errorf("resuming with a wrong secret: %v, want forbidden", err)
+	}
+}
+
+func TestReclaimAndExpiry(t *testing.T) {
+	ns := startNATS(t)
+	clk := newClock()
+	in := startLobby(t, ns, server.Options{Now: clk.Now, RoomTTL: time.Hour})
+	ctx := ctxFor(t)
+
+	host := dial(t, ctx, in.url)
+	room, err := host.Create(ctx, game, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	guest := dial(t, ctx, in.url)
+	if _, err := guest.Join(ctx, room.Code, game+"x"); reason(err) != lobby.ReasonOtherGame {
+		t.Errorf("joining with another game: %v, want other-game", err)
+	}
+	if _, err := guest.Join(ctx, room.Code, game); err != nil {
+		t.Fatal(err)
+	}
+	host.Close() // the host's process restarts
+
+	clk.Add(50 * time.Minute)
+	restarted := dial(t, ctx, in.url)
+	if _, err := restarted.Reclaim(ctx, room.Code, lobby.NewID(), game); reason(err) != lobby.ReasonForbidden {
+		t.Errorf("reclaiming with a wrong secret: %v, want forbidden", err)
+	}
+	back, err := restarted.Reclaim(ctx, room.Code, room.Secret, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Seat != 0 || back.Peers[0] != restarted.Welcome().Client || back.Peers[1] != guest.Welcome().Client {
+		t.Errorf("reclaimed %+v: want seat 0 and the guest kept", back)
+	}
+	if p := next(t, ctx, guest, lobby.TypePeer); p.Peer != restarted.Welcome().Client || p.Seat != 0 {
+		t.Errorf("the guest heard %+v, want the new host in seat 0", p)
+	}
+	// Reclaiming renewed the hour: 50 more minutes is still inside it.
+	clk.Add(50 * time.Minute)
+	late := dial(t, ctx, in.url)
+	if _, err := late.Join(ctx, room.Code, game); err != nil {
+		t.Errorf("joining within the renewed hour: %v", err)
+	}
+	clk.Add(11 * time.Minute)
+	later := dial(t, ctx, in.url)
+	if _, err := later.Join(ctx, room.Code, game); reason(err) != lobby.ReasonRoomUnknown {
+		t.Errorf("joining an expired room: %v, want room-unknown", err)
+	}
+}
+
+func TestGuessesAndCreationsAreRateLimited(t *testing.T) {
+	ns := startNATS(t)
+	clk := newClock()
+	in := startLobby(t, ns, server.Options{Now: clk.Now,
+		Guesses:   server.Limit{Burst: 3, Every: 10 * time.Second},
+		Creations: server.Limit{Burst: 2, Every: time.Minute}})
+	ctx := ctxFor(t)
+
+	owner := dial(t, ctx, in.url)
+	room, err := owner.Create(ctx, game, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, ctx, in.url)
+	for i := range 3 {
+		if _, err := c.Join(ctx, lobby.NewCode(), game); reason(err) != lobby.ReasonRoomUnknown {
+			t.Fatalf("guess %d: %v, want room-unknown", i, err)
+		}
+	}
+	// The fourth guess is refused before the lookup, even for a real code.
+	if _, err := c.Join(ctx, room.Code, game); reason(err) != lobby.ReasonRateLimited {
+		t.Errorf("a fourth guess: %v, want rate-limited", err)
+	}
+	clk.Add(10 * time.Second)
+	if _, err := c.Join(ctx, room.Code, game); err != nil {
+		t.Errorf("after the allowance came back: %v", err)
+	}
+
+	// A flood of creations: the first two pass (one was the owner's room).
+	flood := dial(t, ctx, in.url)
+	if _, err := flood.Create(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if _, err := flood.Create(ctx, game, 2); reason(err) != lobby.ReasonRateLimited {
+			t.Fatalf("creating past the allowance: %v, want rate-limited", err)
+		}
+	}
+	// The owner's room is untouched by it.
+	if err := owner.Signal(ctx, c.Welcome().Client, "still here"); err != nil {
+		t.Fatal(err)
+	}
+	next(t, ctx, owner, lobby.TypePeer)
+	if s := next(t, ctx, c, lobby.TypeSignal); s.Data != "still here" {
+		t.Errorf("signal %+v", s)
+	}
+}
