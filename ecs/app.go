@@ -86,6 +86,7 @@ type App struct {
 	animStats AnimationStats
 	extract   extractor
 	draw      Draw
+	marks     []Mark // this tick's markers (inspect.go)
 }
 
 // NewApp returns an App with an empty world. The world's resources already
@@ -201,6 +202,7 @@ func (a *App) shutdown() error {
 // the tick's input (nil for a tick without input).
 func (a *App) step(in *input.Tick) error {
 	a.failure = nil
+	a.marks = a.marks[:0]
 	a.draw.reset() // the last tick's debug drawings are shown; this one starts afresh
 	t := &a.time
 	t.Elapsed += t.Delta
