@@ -86,6 +86,10 @@ type App struct {
 	animStats AnimationStats
 	extract   extractor
 	draw      Draw
+
+	// observer sees every system of a tick, for analysis (analysis.go).
+	observer func(*SystemStep)
+	sysStep  SystemStep
 }
 
 // NewApp returns an App with an empty world. The world's resources already
@@ -212,6 +216,7 @@ func (a *App) step(in *input.Tick) error {
 	}
 	a.input.Tick = in
 	a.ctx.Input = in
+	a.sysStep.Index = -1
 
 	// A leftover from a panicking system must not reach this tick.
 	a.leaked += uint64(a.world.Apply())
@@ -296,6 +301,9 @@ func (a *App) runList(list []*systemEntry, perTick bool) {
 		e.runs++
 		e.Run(&a.ctx)
 		a.leaked += uint64(a.world.Apply())
+		if a.observer != nil {
+			a.observe(e)
+		}
 	}
 	a.ctx.entry = nil
 	a.world.cmds.source = ""
