@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -168,6 +169,9 @@ func WhoWrote(g Game, path string, id, gen uint32, field string, from, until uin
 		return f.Format(w, e)
 	}
 	start := func(s *Session) error {
+		if from == 0 {
+			last = read(s.App.World()) // as the Startup systems left it
+		}
 		s.App.ObserveSystems(func(st *ecs.SystemStep) {
 			if st.Tick < from {
 				return
@@ -335,7 +339,8 @@ func testName(file string, ticks uint64) string {
 }
 
 // keepRecording returns the recording's path relative to dir, copying it
-// into dir/testdata first when it lies outside dir.
+// into dir/testdata first when it lies outside dir (a copy there already,
+// byte for byte, is used as it is).
 func keepRecording(dir, rec string) (string, error) {
 	absDir, err1 := filepath.Abs(dir)
 	absRec, err2 := filepath.Abs(rec)
@@ -346,12 +351,16 @@ func keepRecording(dir, rec string) (string, error) {
 		return rel, nil
 	}
 	dst := filepath.Join(absDir, "testdata", filepath.Base(rec))
-	if _, err := os.Stat(dst); err == nil {
-		return "", fmt.Errorf("framework: --write-test: %s exists: the recording is copied there; remove it or move the recording into the package", dst)
-	}
+	kept := filepath.Join("testdata", filepath.Base(rec))
 	data, err := os.ReadFile(rec)
 	if err != nil {
 		return "", fmt.Errorf("framework: --write-test: %w", err)
+	}
+	if have, err := os.ReadFile(dst); err == nil {
+		if bytes.Equal(have, data) {
+			return kept, nil
+		}
+		return "", fmt.Errorf("framework: --write-test: %s exists and holds another recording: the recording would be copied there; rename one", dst)
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return "", fmt.Errorf("framework: --write-test: %w", err)
@@ -359,7 +368,7 @@ func keepRecording(dir, rec string) (string, error) {
 	if err := os.WriteFile(dst, data, 0o644); err != nil {
 		return "", fmt.Errorf("framework: --write-test: %w", err)
 	}
-	return filepath.Join("testdata", filepath.Base(rec)), nil
+	return kept, nil
 }
 
 // QueryFlags are the flags of a replay's questions.
