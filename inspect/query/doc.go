@@ -3,9 +3,8 @@
 // "a test that checks Health.Value <= 0 after tick 437". It parses a
 // condition, checks it against a world's registered component types and
 // evaluates it entity by entity. It only reads a world; the replays that
-// ask it questions are package framework's ([framework.FirstWhere],
-// [framework.WhoWrote], [framework.WriteTest] and the --where,
-// --who-wrote and --write-test flags).
+// ask it questions are package framework's (FirstWhere, WhoWrote,
+// WriteTest and a game's --where, --who-wrote and --write-test flags).
 //
 // # The language
 //
@@ -15,6 +14,8 @@
 //	Position.Y > 400 && Health.Value <= 0
 //	!(Ball.Stuck || Ball.Speed < 2.5)
 //	Player.Grounded == false && Player.Velocity.Y > 0
+//
+// Its parts:
 //
 //   - A field is Component.Field, with further .Field steps into nested
 //     structs. The component is named by its Go type's name (Ball), or
