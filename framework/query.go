@@ -45,7 +45,11 @@ func (r WhereResult) String() string {
 		return fmt.Sprintf("replayed %d ticks: the condition holds after none", r.Ticks)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "the condition holds first after tick %d (replay with --replay-until %d to stop there), for %d entities", r.Tick, r.Tick+1, len(r.Matches))
+	ents := "entities"
+	if len(r.Matches) == 1 {
+		ents = "entity"
+	}
+	fmt.Fprintf(&b, "the condition holds first after tick %d (replay with --replay-until %d to stop there), for %d %s", r.Tick, r.Tick+1, len(r.Matches), ents)
 	for i, m := range r.Matches {
 		if i == ecs.MaxReportedFields {
 			fmt.Fprintf(&b, "\n  and %d more", len(r.Matches)-i)
