@@ -87,6 +87,10 @@ type App struct {
 	extract   extractor
 	draw      Draw
 	marks     []Mark // this tick's markers (inspect.go)
+
+	// observer sees every system of a tick, for analysis (analysis.go).
+	observer func(*SystemStep)
+	sysStep  SystemStep
 }
 
 // NewApp returns an App with an empty world. The world's resources already
@@ -214,6 +218,7 @@ func (a *App) step(in *input.Tick) error {
 	}
 	a.input.Tick = in
 	a.ctx.Input = in
+	a.sysStep.Index = -1
 
 	// A leftover from a panicking system must not reach this tick.
 	a.leaked += uint64(a.world.Apply())
@@ -298,6 +303,9 @@ func (a *App) runList(list []*systemEntry, perTick bool) {
 		e.runs++
 		e.Run(&a.ctx)
 		a.leaked += uint64(a.world.Apply())
+		if a.observer != nil {
+			a.observe(e)
+		}
 	}
 	a.ctx.entry = nil
 	a.world.cmds.source = ""
