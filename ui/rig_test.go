@@ -42,6 +42,7 @@ type game struct {
 //	Mode    < normal >
 //	Name    [        ]
 //	[Back] [Quit]
+//	Jump    Space GamepadY
 func newGame(t testing.TB) *game {
 	t.Helper()
 	g := &game{actions: input.NewActions(), fired: map[input.Action]int{}}
@@ -56,7 +57,7 @@ func newGame(t testing.TB) *game {
 	}{
 		{&g.start, "start", nil}, {&g.music, "music", nil}, {&g.volume, "volume", nil},
 		{&g.mode, "mode", nil}, {&g.name, "name", nil}, {&g.back, "back", nil},
-		{&g.quit, "quit", nil}, {&g.jump, "jump", []input.Button{input.KeySpace}},
+		{&g.quit, "quit", nil}, {&g.jump, "jump", []input.Button{input.KeySpace, input.GamepadY}},
 	} {
 		*a.dst = g.actions.MustRegister(a.name, a.keys...)
 	}
@@ -66,7 +67,7 @@ func newGame(t testing.TB) *game {
 	if err := g.app.SetScreen(render2d.Screen{Width: 320, Height: 180}); err != nil {
 		t.Fatal(err)
 	}
-	if g.ui, err = ui.Add(g.app, ui.Options{Nav: g.nav}); err != nil {
+	if g.ui, err = ui.Add(g.app, ui.Options{Actions: g.actions, Nav: g.nav}); err != nil {
 		t.Fatal(err)
 	}
 	g.app.AddSystem(ecs.Startup, ecs.System{Name: "menu", Run: func(ctx *ecs.Sys) {
@@ -80,6 +81,7 @@ func newGame(t testing.TB) *game {
 		row := b.Add(root, ui.HStack())
 		b.Add(row, ui.Button("Back", g.back).Sized(76, 0))
 		b.Add(row, ui.Button("Quit", g.quit).Sized(76, 0))
+		b.Add(root, ui.Binding("Jump", g.jump))
 	}})
 	g.app.AddSystem(ecs.Update, ecs.System{Name: "count", Run: func(ctx *ecs.Sys) {
 		for a := input.Action(1); int(a) <= g.actions.Len(); a++ {
