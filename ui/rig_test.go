@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"github.com/metronome-go/metronome/assets"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ type game struct {
 	quit, jump                             input.Action
 	ui                                     *ui.UI
 	app                                    *ecs.App
+	lib                                    *assets.Library
 	fired                                  map[input.Action]int
 
 	tick    input.Tick
@@ -67,7 +69,14 @@ func newGame(t testing.TB) *game {
 	if err := g.app.SetScreen(render2d.Screen{Width: 320, Height: 180}); err != nil {
 		t.Fatal(err)
 	}
-	if g.ui, err = ui.Add(g.app, ui.Options{Actions: g.actions, Nav: g.nav}); err != nil {
+	if g.lib, err = assets.NewLibrary(assets.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	font, err := g.lib.DefaultFont(12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.ui, err = ui.Add(g.app, ui.Options{Actions: g.actions, Nav: g.nav, Library: g.lib, Font: font}); err != nil {
 		t.Fatal(err)
 	}
 	g.app.AddSystem(ecs.Startup, ecs.System{Name: "menu", Run: func(ctx *ecs.Sys) {
@@ -107,6 +116,15 @@ func (g *game) step(t testing.TB, recs ...input.Record) {
 		recs[i].Time = start + timing.Instant(i+1)
 	}
 	g.scripts = append(g.scripts, recs)
+	g.now = start
+	g.run(t, recs)
+}
+
+// run runs one tick from start with recs, allocating nothing once warm.
+func (g *game) run(t testing.TB, recs []input.Record) {
+	t.Helper()
+	start := g.now
+	g.now += timing.Instant(step)
 	g.tick.Fill(g.actions, start, g.now, g.state, recs)
 	g.state = g.tick.State()
 	g.n++
