@@ -47,6 +47,24 @@ type game struct {
 //	Jump    Space GamepadY
 func newGame(t testing.TB) *game {
 	t.Helper()
+	return newGameWith(t, nil, func(g *game, b *ui.Builder) {
+		root := b.Add(ecs.Entity{}, ui.VStack().At(0.5, 0.5).OnBack(g.back))
+		b.Add(root, ui.Button("Start", g.start))
+		b.Add(root, ui.Toggle("Music", false, g.music))
+		b.Add(root, ui.Slider("Volume", 5, 0, 10, 1, g.volume))
+		b.Add(root, ui.Choice("Mode", []string{"easy", "normal", "hard"}, 1, g.mode))
+		b.Add(root, ui.TextField("Name", "", 8, g.name))
+		row := b.Add(root, ui.HStack())
+		b.Add(row, ui.Button("Back", g.back).Sized(76, 0))
+		b.Add(row, ui.Button("Quit", g.quit).Sized(76, 0))
+		b.Add(root, ui.Binding("Jump", g.jump))
+	})
+}
+
+// newGameWith builds a game whose Setup is setup (after the UI is added;
+// nil for none) and whose Startup spawns the menu.
+func newGameWith(t testing.TB, setup func(g *game), menu func(g *game, b *ui.Builder)) *game {
+	t.Helper()
 	g := &game{actions: input.NewActions(), fired: map[input.Action]int{}}
 	var err error
 	if g.nav, err = ui.RegisterNav(g.actions); err != nil {
@@ -79,19 +97,10 @@ func newGame(t testing.TB) *game {
 	if g.ui, err = ui.Add(g.app, ui.Options{Actions: g.actions, Nav: g.nav, Library: g.lib, Font: font}); err != nil {
 		t.Fatal(err)
 	}
-	g.app.AddSystem(ecs.Startup, ecs.System{Name: "menu", Run: func(ctx *ecs.Sys) {
-		b := ui.NewBuilder(ctx.Commands)
-		root := b.Add(ecs.Entity{}, ui.VStack().At(0.5, 0.5).OnBack(g.back))
-		b.Add(root, ui.Button("Start", g.start))
-		b.Add(root, ui.Toggle("Music", false, g.music))
-		b.Add(root, ui.Slider("Volume", 5, 0, 10, 1, g.volume))
-		b.Add(root, ui.Choice("Mode", []string{"easy", "normal", "hard"}, 1, g.mode))
-		b.Add(root, ui.TextField("Name", "", 8, g.name))
-		row := b.Add(root, ui.HStack())
-		b.Add(row, ui.Button("Back", g.back).Sized(76, 0))
-		b.Add(row, ui.Button("Quit", g.quit).Sized(76, 0))
-		b.Add(root, ui.Binding("Jump", g.jump))
-	}})
+	if setup != nil {
+		setup(g)
+	}
+	g.app.AddSystem(ecs.Startup, ecs.System{Name: "menu", Run: func(ctx *ecs.Sys) { menu(g, ui.NewBuilder(ctx.Commands)) }})
 	g.app.AddSystem(ecs.Update, ecs.System{Name: "count", Run: func(ctx *ecs.Sys) {
 		for a := input.Action(1); int(a) <= g.actions.Len(); a++ {
 			if n := ctx.Input.Presses(a); n > 0 {
