@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 	"unicode/utf8"
 
 	"github.com/metronome-go/metronome/assets"
@@ -35,6 +36,11 @@ type State struct {
 	Focus   ecs.Entity
 	Editing bool
 	Held    ecs.Entity
+	// HeldDir is the direction held since it was pressed (1 to 4 for up,
+	// down, left, right; 0 for none) and HeldFor for how long, in
+	// simulation time, less the repeats made (see [RepeatDelay]).
+	HeldDir int8
+	HeldFor time.Duration
 	// Bindings are the bindings of the actions that binding widgets
 	// show, as of this tick. The UI makes the game's actions agree with
 	// them at the start of every tick, so a rollback to before a rebind
@@ -412,6 +418,7 @@ func (u *UI) handle(ctx *ecs.Sys, in *input.Tick) {
 			dir = stickDir(s, dirLeft, dirRight)
 		}
 	}
+	dir = u.repeat(ctx, in, dir)
 	if dir != noDir && fi >= 0 {
 		w := u.items[fi].w
 		if dir.y == 0 && (w.Kind == KindSlider || w.Kind == KindChoice) {
@@ -429,6 +436,76 @@ func (u *UI) handle(ctx *ecs.Sys, in *input.Tick) {
 			ctx.Input.Fire(root.Action)
 		}
 	}
+}
+
+// Holding a direction repeats it: after RepeatDelay, then every
+// RepeatEvery, counted in the ticks' simulation time so a replay repeats
+// on the same ticks.
+const (
+	RepeatDelay = 400 * time.Millisecond
+	RepeatEvery = 100 * time.Millisecond
+)
+
+// repeat returns the direction pressed this tick, or, while one is held
+// since an earlier tick, that direction each time it repeats.
+func (u *UI) repeat(ctx *ecs.Sys, in *input.Tick, pressed direction) direction {
+	st := u.state
+	if pressed != noDir {
+		st.HeldDir, st.HeldFor = dirCode(pressed), 0
+		return pressed
+	}
+	held := u.heldDir(in)
+	if held == noDir || dirCode(held) != st.HeldDir {
+		st.HeldDir, st.HeldFor = 0, 0
+		return noDir
+	}
+	st.HeldFor += ctx.Time.Delta
+	if st.HeldFor < RepeatDelay {
+		return noDir
+	}
+	st.HeldFor -= RepeatEvery
+	return held
+}
+
+// heldDir returns the direction held down at the end of the tick.
+func (u *UI) heldDir(in *input.Tick) direction {
+	nav := &u.opts.Nav
+	switch {
+	case in.Down(nav.Up):
+		return dirUp
+	case in.Down(nav.Down):
+		return dirDown
+	case in.Down(nav.Left):
+		return dirLeft
+	case in.Down(nav.Right):
+		return dirRight
+	}
+	if nav.MoveY != 0 {
+		if s := in.Action(nav.MoveY); s.Down {
+			return stickDir(s, dirUp, dirDown)
+		}
+	}
+	if nav.MoveX != 0 {
+		if s := in.Action(nav.MoveX); s.Down {
+			return stickDir(s, dirLeft, dirRight)
+		}
+	}
+	return noDir
+}
+
+// dirCode numbers a direction for the state: 0 for none.
+func dirCode(d direction) int8 {
+	switch d {
+	case dirUp:
+		return 1
+	case dirDown:
+		return 2
+	case dirLeft:
+		return 3
+	case dirRight:
+		return 4
+	}
+	return 0
 }
 
 func cursor(in *input.Tick) geom.Vec2 {

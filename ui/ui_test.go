@@ -232,3 +232,41 @@ func TestRebindAKeyAndUseIt(t *testing.T) {
 		t.Fatal("jump not reported overridden")
 	}
 }
+
+// TestHeldDirectionRepeats holds right on the slider: one step on the
+// press, then one after RepeatDelay and one every RepeatEvery, counted in
+// ticks of 16 ms; letting go stops it.
+func TestHeldDirectionRepeats(t *testing.T) {
+	g := newGame(t)
+	g.tap(t, input.KeyDown)
+	g.tap(t, input.KeyDown)
+	g.wantFocus(t, "Volume")
+	g.step(t, input.Record{Kind: input.RecordPress, Button: input.GamepadDpadRight})
+	value := func() int32 { _, w := g.widget(t, "Volume"); return w.Value }
+	if got := value(); got != 6 {
+		t.Fatalf("volume %d on the press, want 6", got)
+	}
+	for range 24 { // 384 ms held
+		g.step(t)
+	}
+	if got := value(); got != 6 {
+		t.Fatalf("volume %d before the delay, want 6", got)
+	}
+	g.step(t) // 400 ms
+	if got := value(); got != 7 {
+		t.Fatalf("volume %d at the delay, want 7", got)
+	}
+	for range 7 { // 412 ms again: every 100 ms after the first
+		g.step(t)
+	}
+	if got := value(); got != 8 {
+		t.Fatalf("volume %d a repeat later, want 8", got)
+	}
+	g.step(t, input.Record{Kind: input.RecordRelease, Button: input.GamepadDpadRight})
+	for range 40 {
+		g.step(t)
+	}
+	if got := value(); got != 8 {
+		t.Fatalf("volume %d after letting go, want 8", got)
+	}
+}
