@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
@@ -62,4 +63,59 @@ func Example() {
 	// play on tick 1
 	// quit on tick 3
 	// play on tick 4
+}
+
+// An options screen from the game's [game] table: the game decodes its
+// settings again whenever the screen fires Changed. Here a keyboard turns
+// the volume up twice and flips the music.
+func ExampleNewSettings() {
+	type Settings struct {
+		Volume int `range:"0,10"`
+		Music  bool
+	}
+	defaults := Settings{Volume: 5}
+	cfg, _ := config.Default().WithGame(&defaults)
+
+	actions := input.NewActions()
+	nav, _ := ui.RegisterNav(actions)
+	changed := actions.MustRegister("settings changed")
+	app, _ := ecs.NewApp(ecs.Options{})
+	menu, _ := ui.Add(app, ui.Options{Actions: actions, Nav: nav})
+	screen, err := ui.NewSettings(menu, ui.SettingsOptions{Config: cfg, Changed: changed})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	app.AddSystem(ecs.Startup, ecs.System{Name: "options", Run: func(ctx *ecs.Sys) {
+		b := ui.NewBuilder(ctx.Commands)
+		root := b.Add(ecs.Entity{}, ui.VStack())
+		b.Add(root, ui.Label("Options"))
+		screen.Build(b, root)
+	}})
+	live := defaults
+	app.AddSystem(ecs.Update, ecs.System{Name: "apply", Run: func(ctx *ecs.Sys) {
+		if ctx.Input.Pressed(changed) {
+			c, err := screen.Config()
+			if err == nil {
+				err = c.DecodeGame(&live)
+			}
+			fmt.Printf("%+v %v\n", live, err)
+		}
+	}})
+	_ = app.InitSimulation(nil)
+
+	var in input.Tick
+	for n, key := range []input.Button{0, input.KeyRight, input.KeyRight, input.KeyDown, input.KeyEnter} {
+		start := timing.Instant(n) * timing.Instant(16*time.Millisecond)
+		var recs []input.Record
+		if key != 0 {
+			recs = []input.Record{{Time: start, Kind: input.RecordPress, Button: key}, {Time: start, Kind: input.RecordRelease, Button: key}}
+		}
+		in.Fill(actions, start, start+timing.Instant(16*time.Millisecond), input.State{}, recs)
+		_ = app.Update(&runtime.TickContext{Update: timing.Update{Number: uint64(n), Delta: 16 * time.Millisecond}, Input: &in})
+	}
+	// Output:
+	// {Volume:6 Music:false} <nil>
+	// {Volume:7 Music:false} <nil>
+	// {Volume:7 Music:true} <nil>
 }

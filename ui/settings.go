@@ -20,8 +20,11 @@ type SettingsOptions struct {
 	Config config.Config
 	// Rebind lists the actions offered for rebinding, in order.
 	Rebind []input.Action
-	// Path is the player's config file, written by Save; "" writes
-	// nothing (a replay, a test).
+	// Path is the player's config file, written by Save: the file the
+	// game reads at start (config.FileBesideExecutable("config.toml"), or
+	// the path given to --config). "" writes nothing: leave it empty in a
+	// replay (framework.Setup.Runtime.Options().Record.Reader is set),
+	// which runs the recorded menu use again, Save included, and in tests.
 	Path string
 	// Changed is fired whenever a setting changes, Save by the Save
 	// button (after which the file is written) and Back by the Back
