@@ -216,6 +216,9 @@ func (a *App) step(in *input.Tick) error {
 		a.noInput = input.Tick{}
 		in = &a.noInput
 	}
+	// A tick run again (a rollback, a sync-test) starts from its recorded
+	// input, without what the UI fired on its previous run.
+	in.ClearFired()
 	a.input.Tick = in
 	a.ctx.Input = in
 	a.sysStep.Index = -1

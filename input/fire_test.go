@@ -48,3 +48,15 @@ func TestFireIsATap(t *testing.T) {
 		t.Error("CopyFrom carried a fire: the system that fired it fires it again on a re-run")
 	}
 }
+
+func TestClearFired(t *testing.T) {
+	actions := input.NewActions()
+	start := actions.MustRegister("start", input.KeyEnter)
+	var tick input.Tick
+	tick.Fill(actions, 0, 16*ms, input.State{}, []input.Record{press(2*ms, input.KeyEnter)})
+	tick.Fire(start)
+	tick.ClearFired()
+	if got := tick.Presses(start); got != 1 {
+		t.Errorf("Presses after ClearFired = %d, want 1 (the key's)", got)
+	}
+}

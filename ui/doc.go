@@ -46,10 +46,31 @@
 // whose centre lies that way (the least distance ahead plus twice the
 // distance aside), as Bevy's automatic directional navigation does, so
 // any layout is navigable without wiring neighbours. Left and right step
-// a focused slider or choice instead. The pointer focuses the widget it
+// a focused slider or choice instead. A direction held repeats after
+// [RepeatDelay], then every [RepeatEvery] of simulation time. The pointer focuses the widget it
 // moves over, activates what it presses, and drags a slider it holds.
 // A widget that is hidden, disabled or gone loses the focus to the first
 // focusable widget.
+//
+// # Key bindings and the options screen
+//
+// A [Binding] row shows the buttons bound to one of the game's actions;
+// activated, it waits for the next button pressed and binds the action
+// to it in place of that device's bindings (a new key keeps the gamepad
+// button; Escape cancels). The rebind takes effect after the tick, so the
+// press that chose it does not act, and the bindings of the actions it
+// shows are kept in [State], so a rollback to before a rebind undoes it.
+//
+// [NewSettings] builds an options screen from the game's [game] table
+// (framework/config: a toggle per bool, a slider per number with a
+// range, a choice per string with choices, a text field per other
+// string) and the actions to rebind, with Save and Back buttons.
+// [Settings.Config] reads the widgets back into a configuration with the
+// checks of --set, for the game to decode its settings from when the
+// Changed action fires; [Settings.Save] writes the player's config file
+// with the checks of loading it (config.Config.WritePlayerFile). A
+// [Theme] can sit in the game's settings struct, so the [game.theme]
+// table restyles the menus.
 //
 // # Drawing
 //

@@ -6,6 +6,7 @@ import (
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/geom"
+	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -14,6 +15,7 @@ import (
 // hold. It reads the world and changes nothing.
 type drawer struct {
 	u     *UI
+	keys  []input.Button
 	shown []shownWidget
 	line  float32 // the font's line height; 0 without text
 }
@@ -136,6 +138,19 @@ func (d *drawer) widget(pw *render2d.PassWriter, w *Widget, focused bool) {
 		d.text(pw, v, w.Input, assets.AlignLeft, text)
 		if focused && d.u.state.Editing {
 			d.quad(pw, geom.Rect{X: inner.X, Y: inner.Y + inner.H - 2, W: inner.W, H: 2}, th.Accent)
+		}
+	case KindBinding:
+		if focused && d.u.state.Editing {
+			d.quad(pw, inner, th.Accent)
+			d.text(pw, v, "press a button", assets.AlignCenter, th.Panel)
+			return
+		}
+		d.keys = d.u.opts.Actions.AppendBindings(d.keys[:0], w.Action)
+		if n := len(d.keys); n > 0 {
+			slot := v.W / float32(n)
+			for k, b := range d.keys {
+				d.text(pw, geom.Rect{X: v.X + slot*float32(k), Y: v.Y, W: slot, H: v.H}, b.String(), assets.AlignLeft, text)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"github.com/metronome-go/metronome/assets"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ type game struct {
 	quit, jump                             input.Action
 	ui                                     *ui.UI
 	app                                    *ecs.App
+	lib                                    *assets.Library
 	fired                                  map[input.Action]int
 
 	tick    input.Tick
@@ -42,7 +44,26 @@ type game struct {
 //	Mode    < normal >
 //	Name    [        ]
 //	[Back] [Quit]
+//	Jump    Space GamepadY
 func newGame(t testing.TB) *game {
+	t.Helper()
+	return newGameWith(t, nil, func(g *game, b *ui.Builder) {
+		root := b.Add(ecs.Entity{}, ui.VStack().At(0.5, 0.5).OnBack(g.back))
+		b.Add(root, ui.Button("Start", g.start))
+		b.Add(root, ui.Toggle("Music", false, g.music))
+		b.Add(root, ui.Slider("Volume", 5, 0, 10, 1, g.volume))
+		b.Add(root, ui.Choice("Mode", []string{"easy", "normal", "hard"}, 1, g.mode))
+		b.Add(root, ui.TextField("Name", "", 8, g.name))
+		row := b.Add(root, ui.HStack())
+		b.Add(row, ui.Button("Back", g.back).Sized(76, 0))
+		b.Add(row, ui.Button("Quit", g.quit).Sized(76, 0))
+		b.Add(root, ui.Binding("Jump", g.jump))
+	})
+}
+
+// newGameWith builds a game whose Setup is setup (after the UI is added;
+// nil for none) and whose Startup spawns the menu.
+func newGameWith(t testing.TB, setup func(g *game), menu func(g *game, b *ui.Builder)) *game {
 	t.Helper()
 	g := &game{actions: input.NewActions(), fired: map[input.Action]int{}}
 	var err error
@@ -56,7 +77,7 @@ func newGame(t testing.TB) *game {
 	}{
 		{&g.start, "start", nil}, {&g.music, "music", nil}, {&g.volume, "volume", nil},
 		{&g.mode, "mode", nil}, {&g.name, "name", nil}, {&g.back, "back", nil},
-		{&g.quit, "quit", nil}, {&g.jump, "jump", []input.Button{input.KeySpace}},
+		{&g.quit, "quit", nil}, {&g.jump, "jump", []input.Button{input.KeySpace, input.GamepadY}},
 	} {
 		*a.dst = g.actions.MustRegister(a.name, a.keys...)
 	}
@@ -66,21 +87,20 @@ func newGame(t testing.TB) *game {
 	if err := g.app.SetScreen(render2d.Screen{Width: 320, Height: 180}); err != nil {
 		t.Fatal(err)
 	}
-	if g.ui, err = ui.Add(g.app, ui.Options{Nav: g.nav}); err != nil {
+	if g.lib, err = assets.NewLibrary(assets.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	g.app.AddSystem(ecs.Startup, ecs.System{Name: "menu", Run: func(ctx *ecs.Sys) {
-		b := ui.NewBuilder(ctx.Commands)
-		root := b.Add(ecs.Entity{}, ui.VStack().At(0.5, 0.5).OnBack(g.back))
-		b.Add(root, ui.Button("Start", g.start))
-		b.Add(root, ui.Toggle("Music", false, g.music))
-		b.Add(root, ui.Slider("Volume", 5, 0, 10, 1, g.volume))
-		b.Add(root, ui.Choice("Mode", []string{"easy", "normal", "hard"}, 1, g.mode))
-		b.Add(root, ui.TextField("Name", "", 8, g.name))
-		row := b.Add(root, ui.HStack())
-		b.Add(row, ui.Button("Back", g.back).Sized(76, 0))
-		b.Add(row, ui.Button("Quit", g.quit).Sized(76, 0))
-	}})
+	font, err := g.lib.DefaultFont(12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.ui, err = ui.Add(g.app, ui.Options{Actions: g.actions, Nav: g.nav, Library: g.lib, Font: font}); err != nil {
+		t.Fatal(err)
+	}
+	if setup != nil {
+		setup(g)
+	}
+	g.app.AddSystem(ecs.Startup, ecs.System{Name: "menu", Run: func(ctx *ecs.Sys) { menu(g, ui.NewBuilder(ctx.Commands)) }})
 	g.app.AddSystem(ecs.Update, ecs.System{Name: "count", Run: func(ctx *ecs.Sys) {
 		for a := input.Action(1); int(a) <= g.actions.Len(); a++ {
 			if n := ctx.Input.Presses(a); n > 0 {
@@ -105,6 +125,15 @@ func (g *game) step(t testing.TB, recs ...input.Record) {
 		recs[i].Time = start + timing.Instant(i+1)
 	}
 	g.scripts = append(g.scripts, recs)
+	g.now = start
+	g.run(t, recs)
+}
+
+// run runs one tick from start with recs, allocating nothing once warm.
+func (g *game) run(t testing.TB, recs []input.Record) {
+	t.Helper()
+	start := g.now
+	g.now += timing.Instant(step)
 	g.tick.Fill(g.actions, start, g.now, g.state, recs)
 	g.state = g.tick.State()
 	g.n++

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 	"unicode/utf8"
 
 	"github.com/metronome-go/metronome/assets"
@@ -14,6 +15,9 @@ import (
 
 // Options configure [Add].
 type Options struct {
+	// Actions are the game's actions, which binding widgets rebind.
+	// Required.
+	Actions *input.Actions
 	// Nav are the actions that drive the UI, from [RegisterNav] (or the
 	// game's own actions). Required.
 	Nav Nav
@@ -32,6 +36,23 @@ type State struct {
 	Focus   ecs.Entity
 	Editing bool
 	Held    ecs.Entity
+	// HeldDir is the direction held since it was pressed (1 to 4 for up,
+	// down, left, right; 0 for none) and HeldFor for how long, in
+	// simulation time, less the repeats made (see [RepeatDelay]).
+	HeldDir int8
+	HeldFor time.Duration
+	// Bindings are the bindings of the actions that binding widgets
+	// show, as of this tick. The UI makes the game's actions agree with
+	// them at the start of every tick, so a rollback to before a rebind
+	// (a sync-test, a networked match) undoes it with the rest of the
+	// state, and runs the ticks again with the keys they first had.
+	Bindings []Bound
+}
+
+// Bound is an action and the buttons bound to it.
+type Bound struct {
+	Action  input.Action
+	Buttons []input.Button
 }
 
 // UI runs the widgets of an App: it lays them out, moves the focus and
@@ -51,6 +72,11 @@ type UI struct {
 	seq    int32
 	screen geom.Vec2
 	draw   drawer
+	// A rebind chosen in PreUpdate is applied in PostUpdate, so the
+	// press that chose the button does not also act on this tick.
+	rebindAct input.Action
+	rebindTo  input.Button
+	keys      []input.Button
 }
 
 // item is one widget's layout record for a tick.
@@ -78,6 +104,9 @@ func Add(app *ecs.App, opts Options) (*UI, error) {
 	if err := opts.Theme.Validate(); err != nil {
 		errs = append(errs, err)
 	}
+	if opts.Actions == nil {
+		errs = append(errs, errors.New("ui: Options.Actions is nil; give the game's actions (framework.Setup.Actions)"))
+	}
 	n := opts.Nav
 	if n.Up == 0 || n.Down == 0 || n.Left == 0 || n.Right == 0 || n.Accept == 0 {
 		errs = append(errs, errors.New("ui: Options.Nav needs at least Up, Down, Left, Right and Accept actions; register them with ui.RegisterNav"))
@@ -99,6 +128,7 @@ func Add(app *ecs.App, opts Options) (*UI, error) {
 	}
 	u.draw.init(u)
 	app.AddSystem(ecs.PreUpdate, ecs.System{Name: "ui", Run: u.update})
+	app.AddSystem(ecs.PostUpdate, ecs.System{Name: "ui rebind", Run: u.applyRebind})
 	app.AddSystem(ecs.Extract, ecs.System{Name: "ui draw", Run: u.draw.run})
 	return u, nil
 }
@@ -119,6 +149,7 @@ func entityKey(e ecs.Entity) uint64 {
 
 func (u *UI) update(ctx *ecs.Sys) {
 	u.layout(ctx)
+	u.syncBindings(ctx)
 	u.fixFocus()
 	if ctx.Input != nil && len(u.focus) > 0 {
 		u.handle(ctx, ctx.Input)
@@ -321,9 +352,15 @@ func (u *UI) handle(ctx *ecs.Sys, in *input.Tick) {
 	nav := &u.opts.Nav
 	st := u.state
 	fi := u.focused()
-	if st.Editing && fi >= 0 && u.items[fi].w.Kind == KindTextField {
-		u.edit(ctx, in, fi)
-		return // the keys typed are text, not navigation
+	if st.Editing && fi >= 0 {
+		switch u.items[fi].w.Kind {
+		case KindTextField:
+			u.edit(ctx, in, fi)
+			return // the keys typed are text, not navigation
+		case KindBinding:
+			u.rebind(ctx, in, fi)
+			return // the button pressed is the new binding
+		}
 	}
 	st.Editing = false
 
@@ -381,6 +418,7 @@ func (u *UI) handle(ctx *ecs.Sys, in *input.Tick) {
 			dir = stickDir(s, dirLeft, dirRight)
 		}
 	}
+	dir = u.repeat(ctx, in, dir)
 	if dir != noDir && fi >= 0 {
 		w := u.items[fi].w
 		if dir.y == 0 && (w.Kind == KindSlider || w.Kind == KindChoice) {
@@ -398,6 +436,76 @@ func (u *UI) handle(ctx *ecs.Sys, in *input.Tick) {
 			ctx.Input.Fire(root.Action)
 		}
 	}
+}
+
+// Holding a direction repeats it: after RepeatDelay, then every
+// RepeatEvery, counted in the ticks' simulation time so a replay repeats
+// on the same ticks.
+const (
+	RepeatDelay = 400 * time.Millisecond
+	RepeatEvery = 100 * time.Millisecond
+)
+
+// repeat returns the direction pressed this tick, or, while one is held
+// since an earlier tick, that direction each time it repeats.
+func (u *UI) repeat(ctx *ecs.Sys, in *input.Tick, pressed direction) direction {
+	st := u.state
+	if pressed != noDir {
+		st.HeldDir, st.HeldFor = dirCode(pressed), 0
+		return pressed
+	}
+	held := u.heldDir(in)
+	if held == noDir || dirCode(held) != st.HeldDir {
+		st.HeldDir, st.HeldFor = 0, 0
+		return noDir
+	}
+	st.HeldFor += ctx.Time.Delta
+	if st.HeldFor < RepeatDelay {
+		return noDir
+	}
+	st.HeldFor -= RepeatEvery
+	return held
+}
+
+// heldDir returns the direction held down at the end of the tick.
+func (u *UI) heldDir(in *input.Tick) direction {
+	nav := &u.opts.Nav
+	switch {
+	case in.Down(nav.Up):
+		return dirUp
+	case in.Down(nav.Down):
+		return dirDown
+	case in.Down(nav.Left):
+		return dirLeft
+	case in.Down(nav.Right):
+		return dirRight
+	}
+	if nav.MoveY != 0 {
+		if s := in.Action(nav.MoveY); s.Down {
+			return stickDir(s, dirUp, dirDown)
+		}
+	}
+	if nav.MoveX != 0 {
+		if s := in.Action(nav.MoveX); s.Down {
+			return stickDir(s, dirLeft, dirRight)
+		}
+	}
+	return noDir
+}
+
+// dirCode numbers a direction for the state: 0 for none.
+func dirCode(d direction) int8 {
+	switch d {
+	case dirUp:
+		return 1
+	case dirDown:
+		return 2
+	case dirLeft:
+		return 3
+	case dirRight:
+		return 4
+	}
+	return 0
 }
 
 func cursor(in *input.Tick) geom.Vec2 {
@@ -426,27 +534,24 @@ func stickDir(s input.Stats, neg, pos direction) direction {
 }
 
 // nearest returns the focusable item nearest to item from in direction d,
-// or -1: among those whose centre lies ahead of from's centre, the one
-// with the least distance ahead plus twice the distance aside, the first
-// in tree order on a tie.
+// or -1. A candidate lies ahead when its near side is past from's centre
+// and its far side past from's far side (so a wide widget above a row is
+// not to the right of the row's first button); the score is the distance
+// from from's far side to the candidate's near side plus twice the gap
+// between the two across d (none when they overlap across it, as a
+// button under a row does), the first in tree order winning a tie.
 func (u *UI) nearest(from int, d direction) int {
-	c := centre(u.items[from].rect)
+	f := span(u.items[from].rect, d)
 	best, bestScore := -1, float32(0)
 	for _, i := range u.focus {
 		if int(i) == from {
 			continue
 		}
-		o := centre(u.items[i].rect)
-		dx, dy := o.X-c.X, o.Y-c.Y
-		ahead := dx*d.x + dy*d.y
-		if ahead <= 0 {
+		c := span(u.items[i].rect, d)
+		if c.near <= (f.near+f.far)/2 || c.far <= f.far {
 			continue
 		}
-		aside := dx*d.y - dy*d.x
-		if aside < 0 {
-			aside = -aside
-		}
-		score := ahead + 2*aside
+		score := max(c.near-f.far, 0) + 2*max(c.lo-f.hi, f.lo-c.hi, 0)
 		if best < 0 || score < bestScore {
 			best, bestScore = int(i), score
 		}
@@ -454,7 +559,21 @@ func (u *UI) nearest(from int, d direction) int {
 	return best
 }
 
-func centre(r geom.Rect) geom.Vec2 { return geom.Vec2{X: r.X + r.W/2, Y: r.Y + r.H/2} }
+// extent is a rectangle seen along a direction: its near and far sides
+// along it (growing the way it points) and its span lo to hi across it.
+type extent struct{ near, far, lo, hi float32 }
+
+func span(r geom.Rect, d direction) extent {
+	switch {
+	case d.x > 0:
+		return extent{r.X, r.X + r.W, r.Y, r.Y + r.H}
+	case d.x < 0:
+		return extent{-(r.X + r.W), -r.X, r.Y, r.Y + r.H}
+	case d.y > 0:
+		return extent{r.Y, r.Y + r.H, r.X, r.X + r.W}
+	}
+	return extent{-(r.Y + r.H), -r.Y, r.X, r.X + r.W}
+}
 
 // fire fires the widget's action, if it has one.
 func fire(ctx *ecs.Sys, w *Widget) {
@@ -474,8 +593,90 @@ func (u *UI) activate(ctx *ecs.Sys, i int) {
 		fire(ctx, w)
 	case KindChoice:
 		u.step(ctx, i, 1)
-	case KindTextField:
+	case KindTextField, KindBinding:
 		u.state.Editing = true
+	}
+}
+
+// rebind chooses the first button pressed in the tick as the new binding
+// of the binding widget at item i's action, in place of the bindings of
+// that button's device; Escape cancels.
+func (u *UI) rebind(ctx *ecs.Sys, in *input.Tick, i int) {
+	w := u.items[i].w
+	for _, r := range in.Records() {
+		if r.Kind != input.RecordPress || r.Synthetic {
+			continue
+		}
+		u.state.Editing = false
+		if r.Button == input.KeyEscape {
+			return
+		}
+		u.rebindAct, u.rebindTo = w.Action, r.Button
+		return
+	}
+}
+
+// applyRebind makes the rebind chosen this tick, if any.
+func (u *UI) applyRebind(ctx *ecs.Sys) {
+	act, b := u.rebindAct, u.rebindTo
+	if act == 0 {
+		return
+	}
+	u.rebindAct, u.rebindTo = 0, 0
+	acts := u.opts.Actions
+	if acts.Analog(act) {
+		return
+	}
+	bs := acts.Bindings(act)
+	bs = slices.DeleteFunc(bs, func(o input.Button) bool { return o.Device() == b.Device() })
+	if err := acts.Rebind(act, append(bs, b)...); err != nil {
+		ctx.Fail(fmt.Errorf("ui: rebinding %q: %w", acts.Name(act), err))
+		return
+	}
+	u.remember(act)
+}
+
+// bound returns the entry of act in the state's bindings, or nil.
+func (u *UI) bound(act input.Action) *Bound {
+	for i := range u.state.Bindings {
+		if b := &u.state.Bindings[i]; b.Action == act {
+			return b
+		}
+	}
+	return nil
+}
+
+// remember records act's current bindings in the state.
+func (u *UI) remember(act input.Action) {
+	b := u.bound(act)
+	if b == nil {
+		u.state.Bindings = append(u.state.Bindings, Bound{Action: act})
+		b = &u.state.Bindings[len(u.state.Bindings)-1]
+	}
+	b.Buttons = u.opts.Actions.AppendBindings(b.Buttons[:0], act)
+}
+
+// syncBindings records the bindings of actions that binding widgets show
+// for the first time, and rebinds the actions whose bindings differ from
+// the state's (after a rollback across a rebind).
+func (u *UI) syncBindings(ctx *ecs.Sys) {
+	acts := u.opts.Actions
+	for i := range u.items {
+		if w := u.items[i].w; w.Kind == KindBinding && w.Action != 0 && u.bound(w.Action) == nil && !acts.Analog(w.Action) {
+			u.remember(w.Action)
+		}
+	}
+	for i := range u.state.Bindings {
+		b := &u.state.Bindings[i]
+		u.keys = acts.AppendBindings(u.keys[:0], b.Action)
+		if slices.Equal(u.keys, b.Buttons) {
+			continue
+		}
+		if err := acts.Rebind(b.Action, b.Buttons...); err != nil {
+			ctx.Fail(fmt.Errorf("ui: restoring the bindings of %q: %w", acts.Name(b.Action), err))
+			return
+		}
+		u.remember(b.Action)
 	}
 }
 

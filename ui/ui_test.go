@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/metronome-go/metronome/input"
@@ -189,5 +190,83 @@ func TestAddRejectsMissingNav(t *testing.T) {
 		if !contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %q", err, want)
 		}
+	}
+}
+
+// TestRebindAKeyAndUseIt rebinds jump from the menu: the next key pressed
+// replaces the keyboard binding and keeps the gamepad's, the game then
+// jumps on the new key and not on the old one; Escape cancels a rebind.
+func TestRebindAKeyAndUseIt(t *testing.T) {
+	g := newGame(t)
+	for range 6 {
+		g.tap(t, input.KeyDown)
+	}
+	g.wantFocus(t, "Jump")
+	g.tap(t, input.KeyEnter)
+	if !g.ui.State().Editing {
+		t.Fatal("the binding is not waiting for a button")
+	}
+	g.tap(t, input.KeyDown) // a navigation key is a binding like any other
+	if got, want := g.actions.BindingNames(g.jump, false), []string{"GamepadY", "Down"}; !slices.Equal(got, want) {
+		t.Fatalf("jump bound to %q, want %q", got, want)
+	}
+	g.wantFocus(t, "Jump")
+	g.tap(t, input.KeyEnter)
+	g.tap(t, input.KeyEscape)
+	if g.ui.State().Editing || len(g.actions.BindingNames(g.jump, false)) != 2 {
+		t.Fatalf("after Escape: editing %v, jump bound to %q", g.ui.State().Editing, g.actions.BindingNames(g.jump, false))
+	}
+	g.tap(t, input.KeyEnter)
+	g.tap(t, input.KeyW)
+	jumps := g.fired[g.jump]
+	g.tap(t, input.KeySpace)
+	if g.fired[g.jump] != jumps {
+		t.Fatal("the old key still jumps")
+	}
+	g.tap(t, input.KeyW)
+	g.tap(t, input.GamepadY)
+	if got := g.fired[g.jump] - jumps; got != 2 {
+		t.Fatalf("jumped %d times on W and GamepadY, want 2", got)
+	}
+	if !g.actions.Overridden(g.jump) {
+		t.Fatal("jump not reported overridden")
+	}
+}
+
+// TestHeldDirectionRepeats holds right on the slider: one step on the
+// press, then one after RepeatDelay and one every RepeatEvery, counted in
+// ticks of 16 ms; letting go stops it.
+func TestHeldDirectionRepeats(t *testing.T) {
+	g := newGame(t)
+	g.tap(t, input.KeyDown)
+	g.tap(t, input.KeyDown)
+	g.wantFocus(t, "Volume")
+	g.step(t, input.Record{Kind: input.RecordPress, Button: input.GamepadDpadRight})
+	value := func() int32 { _, w := g.widget(t, "Volume"); return w.Value }
+	if got := value(); got != 6 {
+		t.Fatalf("volume %d on the press, want 6", got)
+	}
+	for range 24 { // 384 ms held
+		g.step(t)
+	}
+	if got := value(); got != 6 {
+		t.Fatalf("volume %d before the delay, want 6", got)
+	}
+	g.step(t) // 400 ms
+	if got := value(); got != 7 {
+		t.Fatalf("volume %d at the delay, want 7", got)
+	}
+	for range 7 { // 412 ms again: every 100 ms after the first
+		g.step(t)
+	}
+	if got := value(); got != 8 {
+		t.Fatalf("volume %d a repeat later, want 8", got)
+	}
+	g.step(t, input.Record{Kind: input.RecordRelease, Button: input.GamepadDpadRight})
+	for range 40 {
+		g.step(t)
+	}
+	if got := value(); got != 8 {
+		t.Fatalf("volume %d after letting go, want 8", got)
 	}
 }

@@ -30,10 +30,16 @@ const (
 	// (activate it to start, Enter or activate again to finish), and fires
 	// its Action when editing finishes.
 	KindTextField
+	// KindBinding shows the buttons bound to its Action and rebinds it:
+	// activated, it waits for the next button pressed (Escape cancels)
+	// and binds the action to it in place of the bindings of that
+	// button's device, keeping the others (a new key keeps the gamepad
+	// button). It fires nothing.
+	KindBinding
 	kindCount
 )
 
-var kindNames = [...]string{"panel", "label", "button", "toggle", "slider", "choice", "text field"}
+var kindNames = [...]string{"panel", "label", "button", "toggle", "slider", "choice", "text field", "binding"}
 
 func (k Kind) String() string {
 	if k < kindCount {
@@ -77,7 +83,8 @@ type Widget struct {
 	// Action is the game's input action the widget fires ([input.Tick.Fire])
 	// when a button is activated, a value changes or a text field is
 	// submitted; on a root panel, when the back action is pressed while
-	// the focus is inside it. Zero fires nothing.
+	// the focus is inside it. Zero fires nothing. A binding widget
+	// rebinds it instead.
 	Action input.Action
 	// Stack, Anchor and Offset lay out a panel: its children's direction;
 	// for a root, the point of the panel placed at the same fraction of the
@@ -172,6 +179,12 @@ func Choice(text string, items []string, index int32, act input.Action) Widget {
 // 64), that fires act when editing finishes.
 func TextField(text, value string, maxRunes int32, act input.Action) Widget {
 	return Widget{Kind: KindTextField, Text: text, Input: value, MaxRunes: maxRunes, Action: act}
+}
+
+// Binding returns a widget that shows the buttons bound to the button
+// action act and rebinds it when activated.
+func Binding(text string, act input.Action) Widget {
+	return Widget{Kind: KindBinding, Text: text, Action: act}
 }
 
 // Builder spawns widgets through a command buffer and numbers them, so
