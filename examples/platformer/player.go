@@ -30,10 +30,10 @@ type Player struct {
 
 // tuning is the settings in per-tick units, made once at set-up.
 type tuning struct {
-	rate                ecs.TickRate
-	run, jump, maxFall  float32 // pixels per tick
-	gravity             float32 // pixels per tick per tick
-	coyote, buffer      int     // ticks, at least 1
+	rate               ecs.TickRate
+	run, jump, maxFall float32 // pixels per tick
+	gravity            float32 // pixels per tick per tick
+	coyote, buffer     int     // ticks, at least 1
 }
 
 func tuneFor(s *Settings, rate ecs.TickRate) tuning {
