@@ -181,7 +181,10 @@ func TestJumpBuffer(t *testing.T) {
 		t.Fatalf("no jump from the ground: speed %v", p.Vel.Y)
 	}
 	// Fall back, and press again 3 ticks before touching down.
-	stepUntil(t, sim, 200, "falling low", func() bool { tr, p := player(t, sim); return p.Vel.Y > 0 && tr.Position.Y+playerHalfH >= 15*16-3*p.Vel.Y })
+	stepUntil(t, sim, 200, "falling low", func() bool {
+		tr, p := player(t, sim)
+		return p.Vel.Y > 0 && tr.Position.Y+playerHalfH >= 15*16-3*p.Vel.Y
+	})
 	hold(sim, next(sim), input.KeySpace, 20)
 	stepUntil(t, sim, 10, "jumping again", func() bool { _, p := player(t, sim); return p.Vel.Y < 0 })
 }
