@@ -42,20 +42,19 @@ type game struct {
 	actions    *input.Actions
 	move, jump input.Action
 
-	lib      *assets.Library
-	level    *level
-	hudFont  assets.Font
-	bigFont  assets.Font
-	sounds   sounds
-	banner   string // the Cleared screen's text, written on entering it
-	cameraID ecs.Entity
+	lib     *assets.Library
+	level   *level
+	hudFont assets.Font
+	bigFont assets.Font
+	sounds  sounds
+	banner  string // the Cleared screen's text, written on entering it
 
 	players *ecs.Filter3[ecs.Transform, Player, ecs.Sprite]
 	objects *ecs.Filter2[ecs.Transform, ecs.MapObject]
 	chunks  *ecs.Filter1[ecs.TileChunk]
 	dust    *ecs.Filter2[ecs.Transform, ecs.CosmeticEmitter]
 	sparkle *ecs.Filter2[ecs.Transform, ecs.Emitter]
-	cameras *ecs.Filter2[ecs.Transform, ecs.Camera]
+	cameras *ecs.Filter2[ecs.Transform, LevelCamera]
 	texts   *ecs.Filter2[ecs.Text, Label]
 }
 
@@ -108,7 +107,7 @@ func setup(s *framework.Setup, settings *Settings) error {
 	g.chunks = ecs.NewFilter1[ecs.TileChunk](w)
 	g.dust = ecs.NewFilter2[ecs.Transform, ecs.CosmeticEmitter](w)
 	g.sparkle = ecs.NewFilter2[ecs.Transform, ecs.Emitter](w)
-	g.cameras = ecs.NewFilter2[ecs.Transform, ecs.Camera](w)
+	g.cameras = ecs.NewFilter2[ecs.Transform, LevelCamera](w)
 	g.texts = ecs.NewFilter2[ecs.Text, Label](w)
 	g.progress = &Progress{Total: g.level.coins}
 	ecs.AddResource(w, g.progress)

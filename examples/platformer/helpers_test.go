@@ -23,7 +23,15 @@ var small = []string{"window.width=240", "window.height=135"}
 // and the given --set overrides, closed when the test ends.
 func start(t *testing.T, sets ...string) *frameworktest.Sim {
 	t.Helper()
-	sim, err := frameworktest.New(newGame(), frameworktest.Options{Sets: slices.Concat(small, sets)})
+	return startWith(t, frameworktest.Options{Sets: sets})
+}
+
+// startWith is start with more options; the test window's size is added
+// to opts.Sets.
+func startWith(t *testing.T, opts frameworktest.Options) *frameworktest.Sim {
+	t.Helper()
+	opts.Sets = slices.Concat(small, opts.Sets)
+	sim, err := frameworktest.New(newGame(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

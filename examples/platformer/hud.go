@@ -19,6 +19,9 @@ const viewW, viewH = 480, 270
 // scrolls under it.
 var hudOrigin = geom.V(-10000, -10000)
 
+// LevelCamera is a component marking the camera that follows the player.
+type LevelCamera struct{}
+
 // Label is a component naming what a HUD text shows.
 type Label struct {
 	Shows labelKind
@@ -37,7 +40,7 @@ func (g *game) spawnCameras(ctx *ecs.Sys) {
 	e := ctx.Commands.Spawn()
 	ecs.With(e, ecs.At(g.cameraFor(geom.V(g.level.start.X, g.level.start.Y))))
 	ecs.With(e, ecs.Camera{Anchor: geom.V(0.5, 0.5)})
-	g.cameraID = e.Entity()
+	ecs.With(e, LevelCamera{})
 	h := ctx.Commands.Spawn()
 	ecs.With(h, ecs.At(hudOrigin.X, hudOrigin.Y))
 	ecs.With(h, ecs.Camera{Order: 1})
@@ -64,9 +67,6 @@ func (g *game) followPlayer(*ecs.Sys) {
 	}
 	c := g.cameras.Query()
 	for c.Next() {
-		if c.Entity() != g.cameraID {
-			continue
-		}
 		t, _ := c.Get()
 		t.Position.X, t.Position.Y = g.cameraFor(at)
 	}

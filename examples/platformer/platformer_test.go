@@ -1,10 +1,12 @@
 package main
 
 import (
+	"os"
 	"testing"
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/geom"
 
 	"github.com/metronome-go/metronome/input"
@@ -79,9 +81,10 @@ func TestCoinCollected(t *testing.T) {
 // stands before a wall or the edge of a pit, decided from the map's
 // collision rectangles the way a player decides from the screen. The
 // exit ends the level: the Cleared screen, whose jump press restarts it
-// with every coin back.
+// with every coin back. PLATFORMER_RECORD=file records the run (the
+// README's screenshot is a frame of its replay).
 func TestReachTheExit(t *testing.T) {
-	sim := start(t)
+	sim := startWith(t, frameworktest.Options{Record: os.Getenv("PLATFORMER_RECORD")})
 	lv := testLevel(t)
 	hold(sim, 1, input.KeyD, 100000)
 	holding := 0
@@ -187,4 +190,38 @@ func TestJumpBuffer(t *testing.T) {
 	})
 	hold(sim, next(sim), input.KeySpace, 20)
 	stepUntil(t, sim, 10, "jumping again", func() bool { _, p := player(t, sim); return p.Vel.Y < 0 })
+}
+
+// TestCameraFollows: the level's camera keeps the player in the middle of
+// the view once the level scrolls, and never shows past the map's left
+// edge.
+func TestCameraFollows(t *testing.T) {
+	sim := start(t)
+	step(t, sim, 2)
+	if c := camera(t, sim); c.X != viewW/2 {
+		t.Errorf("at the start the camera is at x=%v, want %v (the map's left edge at the view's)", c.X, viewW/2)
+	}
+	hold(sim, next(sim), input.KeyD, 300)
+	stepUntil(t, sim, 200, "near the pit", func() bool { return feet(t, sim).X >= 196 })
+	hold(sim, next(sim), input.KeySpace, 25)
+	stepUntil(t, sim, 200, "past the first screen's middle", func() bool { return feet(t, sim).X > viewW/2+60 })
+	tr, _ := player(t, sim)
+	if progress(sim).Falls != 0 {
+		t.Fatalf("player at %v after %d falls: want past the pit without one", tr.Position, progress(sim).Falls)
+	}
+	if c := camera(t, sim); c.X != tr.Position.X {
+		t.Errorf("camera at x=%v, player at %v: want the camera on the player", c.X, tr.Position.X)
+	}
+}
+
+// camera returns the level camera's position.
+func camera(t *testing.T, sim *frameworktest.Sim) geom.Vec2 {
+	t.Helper()
+	q := ecs.NewFilter2[ecs.Transform, LevelCamera](sim.App.World()).Query()
+	defer q.Close()
+	if !q.Next() {
+		t.Fatal("no level camera")
+	}
+	tr, _ := q.Get()
+	return tr.Position
 }
