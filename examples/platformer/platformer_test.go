@@ -84,7 +84,13 @@ func TestCoinCollected(t *testing.T) {
 // with every coin back. PLATFORMER_RECORD=file records the run (the
 // README's screenshot is a frame of its replay).
 func TestReachTheExit(t *testing.T) {
-	sim := startWith(t, frameworktest.Options{Record: os.Getenv("PLATFORMER_RECORD")})
+	opts := frameworktest.Options{Record: os.Getenv("PLATFORMER_RECORD")}
+	if opts.Record != "" {
+		// A replay lays frames out for the recorded window: record the
+		// game's own size, for a screenshot.
+		opts.Sets = []string{"window.width=960", "window.height=540"}
+	}
+	sim := startWith(t, opts)
 	lv := testLevel(t)
 	hold(sim, 1, input.KeyD, 100000)
 	holding := 0
@@ -224,4 +230,21 @@ func camera(t *testing.T, sim *frameworktest.Sim) geom.Vec2 {
 	}
 	tr, _ := q.Get()
 	return tr.Position
+}
+
+// TestLevel reads the level as the game does: its solid tiles merged into
+// far fewer rectangles, its coins, its start on the ground.
+func TestLevel(t *testing.T) {
+	lv := testLevel(t)
+	tiles := 0
+	for _, r := range lv.solid {
+		tiles += int(r.W/16) * int(r.H/16)
+	}
+	t.Logf("%d solid tiles in %d rectangles, %d coins, start at %v", tiles, len(lv.solid), lv.coins, lv.start)
+	if len(lv.solid) == 0 || len(lv.solid)*3 > tiles {
+		t.Errorf("%d solid tiles in %d rectangles: want at least three tiles a rectangle", tiles, len(lv.solid))
+	}
+	if lv.coins != 11 || lv.start != geom.V(40, 240) {
+		t.Errorf("%d coins, start at %v; want 11 and (40, 240)", lv.coins, lv.start)
+	}
 }
