@@ -11,6 +11,7 @@ import (
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
+	"github.com/metronome-go/metronome/rollback/netplay/quicnet"
 )
 
 // connectMatch turns --host and --join into this machine's side of a
@@ -33,7 +34,8 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 		return nil, errors.New("framework: --host, --join and --spectate need a game that declares its players (Game.Net)")
 	}
 	n := cfg.Net
-	opts := netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout, Start: n.StartWith}
+	opts := netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout, Start: n.StartWith,
+		Networks: []netplay.Network{netplay.UDPNetwork(), quicnet.Network()}}
 	if f.Dedicated {
 		opts.Players++
 		if opts.Start > 0 {

@@ -25,23 +25,29 @@
 //
 // # Transports
 //
-// [UDP], the default, sends each message in one UDP datagram
-// ([net.UDPConn]) with a 10-byte header and a 16-byte MAC: nothing more
-// on the wire, nothing between the simulation and the socket but one
-// queue, no allocation per message, and nothing to go wrong in a
-// handshake. It is authenticated, not encrypted: an observer on the path
-// reads the inputs (which the peers' screens show anyway) but cannot
-// forge, alter or replay a packet.
+// A match runs over a [Network], chosen by name ([Options.Transport])
+// among those the program links ([Options.Networks]). A network opens a
+// [Conduit], which only moves datagrams to and from addresses; the match
+// above it authenticates, orders and counts them, so a network of
+// another package (WebRTC, a relay) implements those two interfaces and
+// nothing of the protocol. A program links only the networks it lists:
+// one that lists none plays over UDP and links no TLS or QUIC.
 //
-// [QUIC] sends the same packets as unreliable QUIC datagrams (RFC 9221,
-// through quic-go) inside a TLS 1.3 connection: encrypted as well as
-// authenticated, at the cost of about 25 more bytes a packet (QUIC's
-// header, frame and AEAD tag), an allocation per datagram in quic-go and
-// a handshake. The host makes a
-// self-signed certificate for each session; its SHA-256 fingerprint
-// travels in the token and the joiner accepts no other certificate, so
-// no certificate authority is involved. Choose it when the inputs must
-// not be read on the way.
+// [UDPNetwork] ([UDP], the default) sends each message in one UDP
+// datagram ([net.UDPConn]) with a 10-byte header and a 16-byte MAC:
+// nothing more on the wire, nothing between the simulation and the
+// socket but one queue, no allocation per message, and nothing to go
+// wrong in a handshake. It is authenticated, not encrypted: an observer
+// on the path reads the inputs (which the peers' screens show anyway) but
+// cannot forge, alter or replay a packet.
+//
+// Package rollback/netplay/quicnet's network ([QUIC]) sends the same
+// packets as unreliable QUIC datagrams (RFC 9221, through quic-go) inside
+// a TLS 1.3 connection: encrypted as well as authenticated, at the cost
+// of about 25 more bytes a packet (QUIC's header, frame and AEAD tag), an
+// allocation per datagram in quic-go, a handshake, and quic-go and
+// crypto/tls in the binary. Choose it when the inputs must not be read on
+// the way.
 //
 // Either way a match uses one UDP port at the host (the addr given to
 // [Host]; open it in a firewall) and an ephemeral one at each joiner.
@@ -49,9 +55,9 @@
 // # The join token
 //
 // The token is the transport's name, a colon and, in unpadded base64url,
-// a version byte, the session's 16-byte random join secret and, for
-// QUIC, the certificate's 32-byte fingerprint ("udp:AQx3..." or
-// "quic:AQx3..."). It is a credential: anyone who has it can join, so
+// a version byte, the session's 16-byte random join secret and the
+// network's pin (for QUIC, the certificate's 32-byte fingerprint):
+// "udp:AQx3..." or "quic:AQx3...". It is a credential: anyone who has it can join, so
 // give it only to the players. A new Host makes a new one.
 //
 // # What is checked

@@ -13,6 +13,9 @@ import (
 func FuzzToken(f *testing.F) {
 	for _, tr := range []string{UDP, QUIC} {
 		t := token{transport: tr}
+		if tr == QUIC {
+			t.pinLen = 32
+		}
 		for i := range t.secret {
 			t.secret[i] = byte(i)
 		}
@@ -37,13 +40,13 @@ func FuzzToken(f *testing.F) {
 // itself.
 type fakeConduit struct{ sent int }
 
-func (f *fakeConduit) read(buf []byte) (int, netip.AddrPort, error) {
+func (f *fakeConduit) ReadFrom(buf []byte) (int, netip.AddrPort, error) {
 	return 0, netip.AddrPort{}, net.ErrClosed
 }
-func (f *fakeConduit) write(to netip.AddrPort, b []byte) error { f.sent++; return nil }
-func (f *fakeConduit) addr() net.Addr                          { return &net.UDPAddr{} }
-func (f *fakeConduit) close() error                            { return nil }
-func (f *fakeConduit) counts() *wire                           { return &wire{} }
+func (f *fakeConduit) WriteTo(b []byte, to netip.AddrPort) error { f.sent++; return nil }
+func (f *fakeConduit) LocalAddr() net.Addr                       { return &net.UDPAddr{} }
+func (f *fakeConduit) Close() error                              { return nil }
+func (f *fakeConduit) Wire() *Wire                               { return &Wire{} }
 
 // FuzzPacket feeds arbitrary packets to a host with one joiner and to
 // that joiner, from the peer's address and from a stranger's, sealed with

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"net"
-	"net/netip"
 
 	"github.com/metronome-go/metronome/rollback"
 )
@@ -35,22 +34,15 @@ func Host(addr string, opts Options, id Identity) (*Lobby, error) {
 	if _, err := rand.Read(t.secret[:]); err != nil {
 		return nil, fmt.Errorf("netplay: no join secret: %w", err)
 	}
-	var c conduit
-	var err error
-	switch opts.Transport {
-	case QUIC:
-		var qc *quicConduit
-		qc, err = listenQUIC(addr, opts)
-		if err == nil {
-			t.fingerprint = qc.fingerprint
-			c = qc
-		}
-	default:
-		c, err = listenUDP(addr)
-	}
+	c, pin, err := opts.network(opts.Transport).Listen(addr, opts.conduit())
 	if err != nil {
 		return nil, fmt.Errorf("netplay: host on %s: %w", addr, err)
 	}
+	if len(pin) > MaxPin {
+		c.Close()
+		return nil, fmt.Errorf("netplay: host on %s: the %s network's pin is %d bytes; allowed: up to %d", addr, opts.Transport, len(pin), MaxPin)
+	}
+	t.pinLen = copy(t.pin[:], pin)
 	m := newMatch(c, t.secret[:], opts, id, true)
 	m.start()
 	return &Lobby{m: m, tok: t}, nil
@@ -88,7 +80,7 @@ func (h *Lobby) Close() error { return h.m.Close() }
 // Join joins the match hosted at addr ("192.0.2.1:7777") with the token
 // the host printed, and returns the match once it is full. It fails if
 // the token does not parse or names another transport than
-// opts.Transport, if the host refuses (the error wraps [ErrRefused] and
+// opts.Transport (or one not in opts.Networks), if the host refuses (the error wraps [ErrRefused] and
 // says why: a wrong token, a full match, another game, version or
 // configuration, a taken slot), if the host does not answer within
 // opts.Timeout, or with ctx's error. Joining again with opts.Slot set to
@@ -103,28 +95,12 @@ func Join(ctx context.Context, addr, tok string, opts Options, id Identity) (*Ma
 		return nil, err
 	}
 	if t.transport != opts.Transport {
+		if opts.network(t.transport) == nil {
+			return nil, fmt.Errorf("%w: the token is for a %s host; this program links %s (Options.Networks)", ErrTransport, t.transport, opts.linked())
+		}
 		return nil, fmt.Errorf("%w: the token is for a %s host; Options.Transport is %q (set it to %q)", ErrTransport, t.transport, opts.Transport, t.transport)
 	}
-	ua, err := net.ResolveUDPAddr("udp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("netplay: join %s: %w", addr, err)
-	}
-	hostAddr := canonical(ua.AddrPort())
-	if !hostAddr.IsValid() || hostAddr.Port() == 0 {
-		return nil, fmt.Errorf("netplay: join %q: needs a host address with a port, such as 192.0.2.1:7777", addr)
-	}
-	var c conduit
-	switch opts.Transport {
-	case QUIC:
-		var qc *quicConduit
-		qc, err = dialQUIC(ctx, addr, t.fingerprint, opts)
-		if err == nil {
-			hostAddr = qc.hostAddr
-			c = qc
-		}
-	default:
-		c, err = listenUDP(udpAny(hostAddr))
-	}
+	c, hostAddr, err := opts.network(opts.Transport).Dial(ctx, addr, t.pin[:t.pinLen], opts.conduit())
 	if err != nil {
 		return nil, fmt.Errorf("netplay: join %s: %w", addr, err)
 	}
@@ -171,11 +147,3 @@ func Join(ctx context.Context, addr, tok string, opts Options, id Identity) (*Ma
 // ErrTransport is wrapped by Join's error when the token names another
 // transport than Options.Transport.
 var ErrTransport = errors.New("netplay: another transport")
-
-// udpAny is the wildcard address of the host address's family, port 0.
-func udpAny(host netip.AddrPort) string {
-	if host.Addr().Is4() {
-		return "0.0.0.0:0"
-	}
-	return "[::]:0"
-}

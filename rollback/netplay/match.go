@@ -178,7 +178,7 @@ type endpoint struct {
 // answers pings and joins, the other pings the peers and notices silent
 // ones on [Options.Clock]; Close stops both and waits for them.
 type Match struct {
-	c    conduit
+	c    Conduit
 	key  []byte
 	opts Options
 	id   Identity
@@ -249,7 +249,7 @@ type Match struct {
 
 var _ rollback.PeerWatcher = (*Match)(nil)
 
-func newMatch(c conduit, key []byte, opts Options, id Identity, host bool) *Match {
+func newMatch(c Conduit, key []byte, opts Options, id Identity, host bool) *Match {
 	m := &Match{
 		c: c, key: key, opts: opts, id: id, host: host, t0: opts.Clock.Now(),
 		players:   opts.Players,
@@ -381,16 +381,14 @@ func (m *Match) Players() int {
 }
 
 // Addr returns the local address of this end's socket.
-func (m *Match) Addr() net.Addr { return m.c.addr() }
+func (m *Match) Addr() net.Addr { return m.c.LocalAddr() }
 
 // Stats returns a snapshot of the match's counters.
 func (m *Match) Stats() Stats {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st := m.stats
-	w := m.c.counts()
-	st.WireSent = Traffic{w.sentPackets.Load(), w.sentBytes.Load()}
-	st.WireReceived = Traffic{w.recvPackets.Load(), w.recvBytes.Load()}
+	st.WireSent, st.WireReceived = m.c.Wire().Counts()
 	for i := range MaxPlayers {
 		if m.host && m.spectatorLocked(i) {
 			break // the spectators are counted, not listed
@@ -510,7 +508,7 @@ func (m *Match) write(s *sealer, p int, addr netip.AddrPort, b []byte) error {
 	// Counted as it leaves, under the lock its answer is counted under:
 	// every packet counted received was counted sent first.
 	m.mu.Lock()
-	err := m.c.write(addr, b)
+	err := m.c.WriteTo(b, addr)
 	m.countSent(p, len(b), err)
 	m.mu.Unlock()
 	if errors.Is(err, net.ErrClosed) {
@@ -524,7 +522,7 @@ func (m *Match) write(s *sealer, p int, addr netip.AddrPort, b []byte) error {
 // without the lock does, and Ready sees the match close by m.closing.
 func (m *Match) writeLocked(s *sealer, p int, addr netip.AddrPort, b []byte) {
 	b = s.seal(b)
-	m.countSent(p, len(b), m.c.write(addr, b))
+	m.countSent(p, len(b), m.c.WriteTo(b, addr))
 }
 
 // countSent counts a datagram of n bytes sent to peer p, or dropped when
@@ -587,7 +585,7 @@ func (m *Match) Close() error {
 		m.mu.Lock()
 		m.wakeAll()
 		m.mu.Unlock()
-		m.closeErr = m.c.close()
+		m.closeErr = m.c.Close()
 		m.wg.Wait()
 	})
 	return m.closeErr
@@ -625,12 +623,12 @@ func (m *Match) read() {
 	defer m.wg.Done()
 	buf := make([]byte, maxPacket+1)
 	for {
-		n, from, err := m.c.read(buf)
+		n, from, err := m.c.ReadFrom(buf)
 		switch {
+		case errors.Is(err, ErrPeerGone):
+			m.gone(from)
 		case err != nil:
 			return
-		case n == connectionGone:
-			m.gone(from)
 		default:
 			m.handle(buf[:n], from, m.now())
 		}

@@ -14,10 +14,14 @@ import (
 	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
+	"github.com/metronome-go/metronome/rollback/netplay/quicnet"
 	"github.com/metronome-go/metronome/timing"
 )
 
 var transports = []string{netplay.UDP, netplay.QUIC}
+
+// networks links both transports the tests run over.
+var networks = []netplay.Network{netplay.UDPNetwork(), quicnet.Network()}
 
 var game = netplay.Identity{Game: "toy", Version: "1.0", Config: 42, Settings: []netplay.Setting{{Key: "game.ship_speed", Value: "260"}, {Key: "net.delay", Value: "2"}}}
 
@@ -29,7 +33,7 @@ const within = 20 * time.Second
 // loopback; it returns the host's match first.
 func open(t testing.TB, transport string, n int, opts netplay.Options) []*netplay.Match {
 	t.Helper()
-	opts.Transport, opts.Players = transport, n
+	opts.Transport, opts.Players, opts.Networks = transport, n, networks
 	h, err := netplay.Host("127.0.0.1:0", opts, game)
 	if err != nil {
 		t.Fatal(err)
@@ -374,7 +378,7 @@ func TestRTTIsMeasured(t *testing.T) {
 func TestJoinsAreRefusedWithAReason(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			opts := netplay.Options{Transport: tr, Timeout: 2 * time.Second}
+			opts := netplay.Options{Transport: tr, Networks: networks, Timeout: 2 * time.Second}
 			h, err := netplay.Host("127.0.0.1:0", opts, game)
 			if err != nil {
 				t.Fatal(err)
@@ -438,7 +442,7 @@ func TestJoinNeedsTheTokensTransport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	_, err = netplay.Join(context.Background(), h.Addr().String(), h.Token(), netplay.Options{Transport: netplay.QUIC}, game)
+	_, err = netplay.Join(context.Background(), h.Addr().String(), h.Token(), netplay.Options{Transport: netplay.QUIC, Networks: networks}, game)
 	if err == nil || !strings.Contains(err.Error(), `set it to "udp"`) {
 		t.Errorf("error %v, want one naming the token's transport", err)
 	}
@@ -542,7 +546,7 @@ func TestPacketOverhead(t *testing.T) {
 func TestIPv6Loopback(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			opts := netplay.Options{Transport: tr}
+			opts := netplay.Options{Transport: tr, Networks: networks}
 			h, err := netplay.Host("[::1]:0", opts, game)
 			if err != nil {
 				t.Skipf("no IPv6 loopback: %v", err)
@@ -566,7 +570,7 @@ func TestIPv6Loopback(t *testing.T) {
 
 // A QUIC joiner accepts only the certificate its token names.
 func TestQUICPinsTheCertificate(t *testing.T) {
-	opts := netplay.Options{Transport: netplay.QUIC, Timeout: 2 * time.Second}
+	opts := netplay.Options{Transport: netplay.QUIC, Networks: networks, Timeout: 2 * time.Second}
 	h, err := netplay.Host("127.0.0.1:0", opts, game)
 	if err != nil {
 		t.Fatal(err)

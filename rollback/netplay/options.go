@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/timing"
 )
 
-// Transports a match can run over.
+// Names of the transports a match can run over: UDP's network is
+// [UDPNetwork], QUIC's is package rollback/netplay/quicnet's.
 const (
 	UDP  = "udp"
 	QUIC = "quic"
@@ -37,9 +39,15 @@ type Options struct {
 	// included; zero is 2. Only the host's counts: a joiner learns it when
 	// accepted, and its own is checked only for range.
 	Players int
-	// Transport is UDP ("udp", the default; zero is "udp") or QUIC
-	// ("quic"). A joiner's must be the transport its token names.
+	// Transport is the name of the network a host listens on, one of
+	// Networks'; zero is the first of Networks ("udp" when Networks is
+	// empty). A joiner's must be the transport its token names.
 	Transport string
+	// Networks are the transports this program links: UDP
+	// ([UDPNetwork]), QUIC (quicnet.Network), or a network of another
+	// package. Empty is UDP alone, so a program that lists none links no
+	// TLS and no QUIC.
+	Networks []Network
 	// Timeout is how long a peer may stay silent before it is
 	// disconnected, 100ms to 10 minutes; zero is 5 seconds. It also
 	// bounds how long Join waits for the host's first answer. Pings go
@@ -86,8 +94,21 @@ func (o Options) Validate() error {
 	if o.Players != 0 && (o.Players < 2 || o.Players > MaxPlayers) {
 		bad("Players", o.Players, fmt.Sprintf("2 to %d (0 is %d)", MaxPlayers, DefaultPlayers))
 	}
-	if o.Transport != "" && o.Transport != UDP && o.Transport != QUIC {
-		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Options.Transport", Value: o.Transport, Problem: "is not a transport", Allowed: `"udp" (the default) or "quic"`})
+	names := map[string]bool{}
+	for i, n := range o.Networks {
+		switch {
+		case n == nil:
+			errs = append(errs, &option.Error{Pkg: "netplay", Field: fmt.Sprintf("Options.Networks[%d]", i), Value: nil, Problem: "is nil", Allowed: "a Network, such as netplay.UDPNetwork()"})
+		case !networkName(n.Name()):
+			errs = append(errs, &option.Error{Pkg: "netplay", Field: fmt.Sprintf("Options.Networks[%d]", i), Value: n.Name(), Problem: "is not a network's name", Allowed: "1 to 16 of a-z, 0-9 and '-'"})
+		case names[n.Name()]:
+			errs = append(errs, &option.Error{Pkg: "netplay", Field: fmt.Sprintf("Options.Networks[%d]", i), Value: n.Name(), Problem: "is listed twice", Allowed: "each network once"})
+		default:
+			names[n.Name()] = true
+		}
+	}
+	if o.Transport != "" && o.network(o.Transport) == nil {
+		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Options.Transport", Value: o.Transport, Problem: "is not a transport this program links", Allowed: o.linked() + " (Options.Networks)"})
 	}
 	if o.Timeout != 0 && (o.Timeout < 100*time.Millisecond || o.Timeout > 10*time.Minute) {
 		bad("Timeout", o.Timeout, "100ms to 10m (0 is 5s)")
@@ -112,8 +133,11 @@ func (o Options) withDefaults() Options {
 	if o.Players == 0 {
 		o.Players = DefaultPlayers
 	}
+	if len(o.Networks) == 0 {
+		o.Networks = []Network{UDPNetwork()}
+	}
 	if o.Transport == "" {
-		o.Transport = UDP
+		o.Transport = o.Networks[0].Name()
 	}
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
@@ -128,6 +152,50 @@ func (o Options) withDefaults() Options {
 		o.Clock = timing.SystemClock{}
 	}
 	return o
+}
+
+// network returns the network of Networks named name (UDP's when Networks
+// is empty), nil if none.
+func (o Options) network(name string) Network {
+	if len(o.Networks) == 0 {
+		if name == UDP {
+			return UDPNetwork()
+		}
+		return nil
+	}
+	for _, n := range o.Networks {
+		if n != nil && n.Name() == name {
+			return n
+		}
+	}
+	return nil
+}
+
+// linked names the transports of Networks, quoted: `"udp" or "quic"`.
+func (o Options) linked() string {
+	if len(o.Networks) == 0 {
+		return `"udp"`
+	}
+	var b strings.Builder
+	for i, n := range o.Networks {
+		if n == nil {
+			continue
+		}
+		if i > 0 {
+			if i == len(o.Networks)-1 {
+				b.WriteString(" or ")
+			} else {
+				b.WriteString(", ")
+			}
+		}
+		fmt.Fprintf(&b, "%q", n.Name())
+	}
+	return b.String()
+}
+
+// conduit is what the match tells its network.
+func (o Options) conduit() ConduitOptions {
+	return ConduitOptions{Timeout: o.Timeout, PingEvery: o.pingEvery(), Clock: o.Clock}
 }
 
 // pingEvery is how often a peer is pinged: ten times per timeout, between

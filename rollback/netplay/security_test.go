@@ -245,7 +245,7 @@ func TestSilenceIsADisconnectAndTheLinkComesBack(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
 			v := newVirtual()
-			opts := netplay.Options{Transport: tr, Timeout: 200 * time.Millisecond, Clock: v.clock}
+			opts := netplay.Options{Transport: tr, Networks: networks, Timeout: 200 * time.Millisecond, Clock: v.clock}
 			_, p, host, joiner := hostThroughProxy(t, opts)
 			v.ms = []*netplay.Match{host, joiner}
 			v.settle(t)
@@ -285,7 +285,7 @@ func TestADroppedPlayerJoinsAgain(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
 			// A bye and a join need no time: the clock never moves.
-			opts := netplay.Options{Transport: tr, Clock: newVirtual().clock}
+			opts := netplay.Options{Transport: tr, Networks: networks, Clock: newVirtual().clock}
 			h, err := netplay.Host("127.0.0.1:0", opts, game)
 			if err != nil {
 				t.Fatal(err)
@@ -403,7 +403,7 @@ func TestAPacketAfterAByeDoesNotReconnect(t *testing.T) {
 func TestWireCountsAgreeWithARelay(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			_, p, host, joiner := hostThroughProxy(t, netplay.Options{Transport: tr})
+			_, p, host, joiner := hostThroughProxy(t, netplay.Options{Transport: tr, Networks: networks})
 			play(t, []*netplay.Match{host, joiner}, 300)
 			near := func(got, want uint64) bool {
 				return float64(got) >= 0.95*float64(want) && float64(got) <= 1.05*float64(want)

@@ -30,7 +30,7 @@ func TestSpectatorsJoinAMatchUnderWay(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
 			// Joins and messages need no time: the clock never moves.
-			opts := netplay.Options{Transport: tr, Spectators: 1, Clock: newVirtual().clock}
+			opts := netplay.Options{Transport: tr, Networks: networks, Spectators: 1, Clock: newVirtual().clock}
 			h, _, host, joiner := hostThroughProxy(t, opts)
 			s, err := spectate(t, h.Addr().String(), h, opts)
 			if err != nil {

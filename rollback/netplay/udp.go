@@ -1,15 +1,39 @@
 package netplay
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/netip"
 )
 
+// UDPNetwork returns the plain UDP transport, named [UDP]: each packet in
+// one datagram, nothing added on the wire, no handshake, no pin. It is
+// what a match runs over when [Options.Networks] is empty.
+func UDPNetwork() Network { return udpNetwork{} }
+
+type udpNetwork struct{}
+
+func (udpNetwork) Name() string { return UDP }
+
+func (udpNetwork) Listen(addr string, _ ConduitOptions) (Conduit, []byte, error) {
+	c, err := listenUDP(addr)
+	return c, nil, err
+}
+
+func (udpNetwork) Dial(_ context.Context, addr string, _ []byte, _ ConduitOptions) (Conduit, netip.AddrPort, error) {
+	host, err := ResolveHost(addr)
+	if err != nil {
+		return nil, host, err
+	}
+	c, err := listenUDP(udpAny(host))
+	return c, host, err
+}
+
 // udpConduit is a plain UDP socket.
 type udpConduit struct {
 	c    *net.UDPConn
-	wire *wire
+	wire Wire
 }
 
 func listenUDP(addr string) (*udpConduit, error) {
@@ -21,15 +45,15 @@ func listenUDP(addr string) (*udpConduit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &udpConduit{c: c, wire: new(wire)}, nil
+	return &udpConduit{c: c}, nil
 }
 
-func (u *udpConduit) read(buf []byte) (int, netip.AddrPort, error) {
+func (u *udpConduit) ReadFrom(buf []byte) (int, netip.AddrPort, error) {
 	for {
 		n, from, err := u.c.ReadFromUDPAddrPort(buf)
 		if err == nil {
-			u.wire.received(n, from.Addr())
-			return n, canonical(from), nil
+			u.wire.Received(n, from.Addr())
+			return n, Canonical(from), nil
 		}
 		if errors.Is(err, net.ErrClosed) {
 			return 0, netip.AddrPort{}, err
@@ -39,10 +63,10 @@ func (u *udpConduit) read(buf []byte) (int, netip.AddrPort, error) {
 	}
 }
 
-func (u *udpConduit) write(to netip.AddrPort, b []byte) error {
+func (u *udpConduit) WriteTo(b []byte, to netip.AddrPort) error {
 	_, err := u.c.WriteToUDPAddrPort(b, to)
 	if err == nil {
-		u.wire.sent(len(b), to.Addr())
+		u.wire.Sent(len(b), to.Addr())
 	}
 	if err != nil && !errors.Is(err, net.ErrClosed) {
 		return nil // a full buffer or an unreachable peer: lost, as UDP is
@@ -50,6 +74,6 @@ func (u *udpConduit) write(to netip.AddrPort, b []byte) error {
 	return err
 }
 
-func (u *udpConduit) addr() net.Addr { return u.c.LocalAddr() }
-func (u *udpConduit) counts() *wire  { return u.wire }
-func (u *udpConduit) close() error   { return u.c.Close() }
+func (u *udpConduit) LocalAddr() net.Addr { return u.c.LocalAddr() }
+func (u *udpConduit) Wire() *Wire         { return &u.wire }
+func (u *udpConduit) Close() error        { return u.c.Close() }

@@ -1,4 +1,4 @@
-package netplay
+package quicnet
 
 import (
 	"context"
@@ -17,13 +17,46 @@ import (
 	"sync"
 	"time"
 
+	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/timing"
 	"github.com/quic-go/quic-go"
 )
 
+// Network returns the QUIC transport, named [netplay.QUIC]: a match's
+// packets in unreliable QUIC datagrams (RFC 9221) inside a TLS 1.3
+// connection, the host's self-signed certificate pinned by its SHA-256
+// fingerprint, which the join token carries. List it in
+// [netplay.Options.Networks] (a framework game: in framework.Net's
+// Networks) to offer it; a game that does not links no QUIC or TLS.
+func Network() netplay.Network { return network{} }
+
+type network struct{}
+
+func (network) Name() string { return netplay.QUIC }
+
+func (network) Listen(addr string, o netplay.ConduitOptions) (netplay.Conduit, []byte, error) {
+	q, err := listen(addr, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	return q, q.fingerprint[:], nil
+}
+
+func (network) Dial(ctx context.Context, addr string, pin []byte, o netplay.ConduitOptions) (netplay.Conduit, netip.AddrPort, error) {
+	if len(pin) != printLen {
+		return nil, netip.AddrPort{}, fmt.Errorf("quicnet: the token's certificate fingerprint is %d bytes; allowed: %d (copied in part?)", len(pin), printLen)
+	}
+	q, err := dial(ctx, addr, [printLen]byte(pin), o)
+	if err != nil {
+		return nil, netip.AddrPort{}, err
+	}
+	return q, q.hostAddr, nil
+}
+
 const (
 	alpn       = "metronome-netplay/1"
 	serverName = "metronome-netplay"
+	printLen   = 32  // bytes of a SHA-256 fingerprint
 	rxLen      = 256 // datagrams read from every connection, waiting for the match
 	txLen      = 64  // datagrams per connection waiting for quic-go
 )
@@ -40,7 +73,7 @@ type datagram struct {
 // and joined by close.
 type quicConduit struct {
 	udp         *net.UDPConn
-	wire        *wire
+	wire        netplay.Wire
 	tr          *quic.Transport
 	ln          *quic.Listener // host only
 	fingerprint [printLen]byte // host: of its certificate
@@ -64,14 +97,14 @@ type quicConn struct {
 	tx chan []byte
 }
 
-func quicConfig(opts Options) *quic.Config {
+func quicConfig(opts netplay.ConduitOptions) *quic.Config {
 	return &quic.Config{
 		EnableDatagrams: true,
 		// The match notices silence itself (Options.Timeout); the
 		// connection outlives it so that a link that comes back is the
 		// same connection.
 		MaxIdleTimeout:       max(3*opts.Timeout, 30*time.Second),
-		KeepAlivePeriod:      opts.pingEvery(),
+		KeepAlivePeriod:      opts.PingEvery,
 		HandshakeIdleTimeout: opts.Timeout,
 	}
 }
@@ -87,8 +120,8 @@ func newTransport(addr string, clock timing.Clock) (*quicConduit, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := new(wire)
-	q := &quicConduit{udp: c, wire: w, tr: &quic.Transport{Conn: counted{c, w}}, rx: make(chan datagram, rxLen), conns: map[netip.AddrPort]*quicConn{}, local: c.LocalAddr(), drain: make(chan struct{}), clock: clock}
+	q := &quicConduit{udp: c, rx: make(chan datagram, rxLen), conns: map[netip.AddrPort]*quicConn{}, local: c.LocalAddr(), drain: make(chan struct{}), clock: clock}
+	q.tr = &quic.Transport{Conn: counted{c, &q.wire}}
 	q.ctx, q.cancel = context.WithCancel(context.Background())
 	return q, nil
 }
@@ -122,7 +155,7 @@ func selfSigned() (tls.Certificate, [printLen]byte, error) {
 	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, fp, nil
 }
 
-func listenQUIC(addr string, opts Options) (*quicConduit, error) {
+func listen(addr string, opts netplay.ConduitOptions) (*quicConduit, error) {
 	cert, fp, err := selfSigned()
 	if err != nil {
 		return nil, fmt.Errorf("certificate: %w", err)
@@ -144,7 +177,7 @@ func listenQUIC(addr string, opts Options) (*quicConduit, error) {
 	return q, nil
 }
 
-func dialQUIC(ctx context.Context, addr string, fp [printLen]byte, opts Options) (*quicConduit, error) {
+func dial(ctx context.Context, addr string, fp [printLen]byte, opts netplay.ConduitOptions) (*quicConduit, error) {
 	tc := &tls.Config{
 		NextProtos: []string{alpn},
 		ServerName: serverName,
@@ -154,19 +187,20 @@ func dialQUIC(ctx context.Context, addr string, fp [printLen]byte, opts Options)
 		InsecureSkipVerify: true,
 		VerifyPeerCertificate: func(raw [][]byte, _ [][]*x509.Certificate) error {
 			if len(raw) == 0 {
-				return errors.New("netplay: the host sent no certificate")
+				return errors.New("quicnet: the host sent no certificate")
 			}
 			if sha256.Sum256(raw[0]) != fp {
-				return errors.New("netplay: the host's certificate is not the token's (another host, or someone in between)")
+				return errors.New("quicnet: the host's certificate is not the token's (another host, or someone in between)")
 			}
 			return nil
 		},
 	}
-	ua, err := net.ResolveUDPAddr("udp", addr)
+	host, err := netplay.ResolveHost(addr)
 	if err != nil {
 		return nil, err
 	}
-	q, err := newTransport(udpAny(canonical(ua.AddrPort())), opts.Clock)
+	ua := net.UDPAddrFromAddrPort(host)
+	q, err := newTransport(udpAny(host), opts.Clock)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +208,7 @@ func dialQUIC(ctx context.Context, addr string, fp [printLen]byte, opts Options)
 	// (HandshakeIdleTimeout), on quic-go's own timers.
 	c, err := q.tr.Dial(ctx, ua, tc, quicConfig(opts))
 	if err != nil {
-		q.close()
+		q.Close()
 		return nil, err
 	}
 	q.hostAddr = q.add(c)
@@ -197,7 +231,7 @@ func (q *quicConduit) accept() {
 func (q *quicConduit) add(c *quic.Conn) netip.AddrPort {
 	var addr netip.AddrPort
 	if ua, ok := c.RemoteAddr().(*net.UDPAddr); ok {
-		addr = canonical(ua.AddrPort())
+		addr = netplay.Canonical(ua.AddrPort())
 	}
 	qc := &quicConn{c: c, tx: make(chan []byte, txLen)}
 	q.mu.Lock()
@@ -264,11 +298,11 @@ func (q *quicConduit) add(c *quic.Conn) netip.AddrPort {
 	return addr
 }
 
-func (q *quicConduit) read(buf []byte) (int, netip.AddrPort, error) {
+func (q *quicConduit) ReadFrom(buf []byte) (int, netip.AddrPort, error) {
 	select {
 	case d := <-q.rx:
 		if d.b == nil {
-			return connectionGone, d.from, nil
+			return 0, d.from, netplay.ErrPeerGone
 		}
 		return copy(buf, d.b), d.from, nil
 	case <-q.ctx.Done():
@@ -276,7 +310,7 @@ func (q *quicConduit) read(buf []byte) (int, netip.AddrPort, error) {
 	}
 }
 
-func (q *quicConduit) write(to netip.AddrPort, b []byte) error {
+func (q *quicConduit) WriteTo(b []byte, to netip.AddrPort) error {
 	if q.ctx.Err() != nil {
 		return net.ErrClosed
 	}
@@ -294,12 +328,12 @@ func (q *quicConduit) write(to netip.AddrPort, b []byte) error {
 	}
 }
 
-var errQueueFull = errors.New("netplay: send queue full")
+var errQueueFull = errors.New("quicnet: send queue full")
 
-func (q *quicConduit) addr() net.Addr { return q.local }
-func (q *quicConduit) counts() *wire  { return q.wire }
+func (q *quicConduit) LocalAddr() net.Addr { return q.local }
+func (q *quicConduit) Wire() *netplay.Wire { return &q.wire }
 
-func (q *quicConduit) close() error {
+func (q *quicConduit) Close() error {
 	q.mu.Lock()
 	conns := make([]*quicConn, 0, len(q.conns))
 	for _, c := range q.conns {
@@ -330,3 +364,57 @@ func (q *quicConduit) close() error {
 	q.wg.Wait()
 	return errors.Join(err, q.tr.Close(), q.udp.Close())
 }
+
+// udpAny is the wildcard address of the host address's family, port 0:
+// where a joiner's socket listens.
+func udpAny(host netip.AddrPort) string {
+	if host.Addr().Is4() {
+		return "0.0.0.0:0"
+	}
+	return "[::]:0"
+}
+
+// addrOf is the IP address of a socket address.
+func addrOf(a net.Addr) netip.Addr {
+	if ua, ok := a.(*net.UDPAddr); ok {
+		return ua.AddrPort().Addr()
+	}
+	return netip.Addr{}
+}
+
+// counted is the socket a QUIC endpoint runs on, counting what passes
+// through it: QUIC's own packets (handshake, acks, its pings) as well as
+// those that carry the match's datagrams. It is a plain net.PacketConn on
+// purpose: quic-go would use a *net.UDPConn's batched calls, which pass
+// these methods by.
+type counted struct {
+	c *net.UDPConn
+	w *netplay.Wire
+}
+
+func (c counted) ReadFrom(b []byte) (int, net.Addr, error) {
+	n, addr, err := c.c.ReadFrom(b)
+	if err == nil {
+		c.w.Received(n, addrOf(addr))
+	}
+	return n, addr, err
+}
+
+func (c counted) WriteTo(b []byte, addr net.Addr) (int, error) {
+	n, err := c.c.WriteTo(b, addr)
+	if err == nil {
+		c.w.Sent(n, addrOf(addr))
+	}
+	return n, err
+}
+
+// SetReadBuffer and SetWriteBuffer let quic-go size the socket's buffers
+// as it would the bare socket's.
+func (c counted) SetReadBuffer(n int) error  { return c.c.SetReadBuffer(n) }
+func (c counted) SetWriteBuffer(n int) error { return c.c.SetWriteBuffer(n) }
+
+func (c counted) Close() error                       { return c.c.Close() }
+func (c counted) LocalAddr() net.Addr                { return c.c.LocalAddr() }
+func (c counted) SetDeadline(t time.Time) error      { return c.c.SetDeadline(t) }
+func (c counted) SetReadDeadline(t time.Time) error  { return c.c.SetReadDeadline(t) }
+func (c counted) SetWriteDeadline(t time.Time) error { return c.c.SetWriteDeadline(t) }
