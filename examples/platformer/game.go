@@ -7,17 +7,20 @@ import (
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/ui"
 )
 
 // Screen is the game's state: which screen the player sees.
 type Screen uint8
 
 const (
-	Playing Screen = iota // running through the level
+	Title   Screen = iota // the title menu over the level
+	Options               // the options menu: rebind jump
+	Playing               // running through the level
 	Cleared               // the exit reached: the score, and "press jump"
 )
 
-func (s Screen) String() string { return [...]string{"playing", "cleared"}[s] }
+func (s Screen) String() string { return [...]string{"title", "options", "playing", "cleared"}[s] }
 
 // Progress is the player's progress through the level, a world resource
 // in the world hash, so a replay and a sync-test check it too.
@@ -34,10 +37,12 @@ type Progress struct {
 // per-tick units, input actions, the map, asset handles and queries.
 // Systems are closures over it.
 type game struct {
-	settings *Settings
-	tuning   tuning
-	screens  *ecs.States[Screen]
-	progress *Progress
+	settings  *Settings
+	tuning    tuning
+	screens   *ecs.States[Screen]
+	progress  *Progress
+	menus     menus
+	menuState *MenuState
 
 	actions    *input.Actions
 	move, jump input.Action
@@ -56,6 +61,7 @@ type game struct {
 	sparkle *ecs.Filter2[ecs.Transform, ecs.Emitter]
 	cameras *ecs.Filter2[ecs.Transform, LevelCamera]
 	texts   *ecs.Filter2[ecs.Text, Label]
+	widgets *ecs.Filter1[ui.Widget]
 }
 
 // setup builds the game: it runs once, before the first tick, with the
@@ -86,6 +92,11 @@ func setup(s *framework.Setup, settings *Settings) error {
 	keep(err)
 	g.jump, err = s.Actions.Register("jump", input.KeySpace, input.KeyW, input.KeyUp, input.GamepadA)
 	keep(err)
+	// The menus: the UI's own actions (arrows, Enter, Escape, the d-pad,
+	// the mouse) and the actions its buttons fire.
+	g.menus.nav, err = ui.RegisterNav(s.Actions)
+	keep(err)
+	keep(g.registerMenus(s.Actions))
 
 	// Assets: the Tiled map with its tileset (one call), two sizes of the
 	// Go font, and sounds made in code.
@@ -109,13 +120,30 @@ func setup(s *framework.Setup, settings *Settings) error {
 	g.sparkle = ecs.NewFilter2[ecs.Transform, ecs.Emitter](w)
 	g.cameras = ecs.NewFilter2[ecs.Transform, LevelCamera](w)
 	g.texts = ecs.NewFilter2[ecs.Text, Label](w)
+	g.widgets = ecs.NewFilter1[ui.Widget](w)
 	g.progress = &Progress{Total: g.level.coins}
 	ecs.AddResource(w, g.progress)
 	ecs.HashResource[Progress](w)
+	g.menuState = ecs.AddStateResource(w, &MenuState{})
 
-	g.screens = ecs.AddStates(s.App, Playing)
+	first := Title
+	if !settings.Title {
+		first = Playing
+	}
+	g.screens = ecs.AddStates(s.App, first)
 	g.screens.OnEnter(Cleared, ecs.System{Name: "cleared", Run: g.enterCleared})
+	g.screens.OnEnter(Title, ecs.System{Name: "title menu", Run: g.buildTitle})
+	g.screens.OnExit(Title, ecs.System{Name: "close title", Run: g.clearMenu})
+	g.screens.OnEnter(Options, ecs.System{Name: "options menu", Run: g.buildOptions})
+	g.screens.OnExit(Options, ecs.System{Name: "close options", Run: g.clearMenu})
 	play := ecs.InState(g.screens, Playing)
+
+	// The UI's system runs in PreUpdate before the game's, so the menus'
+	// systems see a button's action on the tick it was pressed.
+	g.menus.ui, err = ui.Add(s.App, ui.Options{Nav: g.menus.nav, Library: s.Assets, Font: g.hudFont})
+	if err != nil {
+		return err
+	}
 
 	// The map's chunks draw through AddTileMaps, particles through
 	// AddParticles: both once, at set-up.
@@ -124,6 +152,8 @@ func setup(s *framework.Setup, settings *Settings) error {
 
 	s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: g.spawn})
 	s.App.AddSystem(ecs.PreUpdate, ecs.System{Name: "controls", Run: g.controls})
+	s.App.AddSystem(ecs.Update, ecs.System{Name: "title", When: ecs.InState(g.screens, Title), Run: g.titleMenu})
+	s.App.AddSystem(ecs.Update, ecs.System{Name: "options", When: ecs.InState(g.screens, Options), Run: g.optionsMenu})
 	s.App.AddSystem(ecs.Update, ecs.System{Name: "player", Gameplay: true, When: play, Run: g.movePlayer})
 	s.App.AddSystem(ecs.Update, ecs.System{Name: "pickups", Gameplay: true, When: play, Run: g.pickups})
 	s.App.AddSystem(ecs.PostUpdate, ecs.System{Name: "camera", Run: g.followPlayer})
@@ -150,12 +180,31 @@ func (g *game) spawn(ctx *ecs.Sys) {
 	g.spawnHUD(ctx)
 }
 
-// controls restarts the level from the Cleared screen with a jump press.
-// It is not a Gameplay system: it runs in every screen.
+// controls restarts the level from the Cleared screen with a jump press,
+// and goes back to the title from play with the UI's back action
+// (Escape, gamepad B). It is not a Gameplay system: it runs in every
+// screen.
 func (g *game) controls(ctx *ecs.Sys) {
-	if ctx.Input == nil || g.screens.Current() != Cleared || !ctx.Input.Pressed(g.jump) {
+	in := ctx.Input
+	if in == nil {
 		return
 	}
+	switch g.screens.Current() {
+	case Cleared:
+		if in.Pressed(g.jump) {
+			g.restart(ctx)
+			g.screens.Set(Playing)
+		}
+	case Playing:
+		if in.Pressed(g.menus.nav.Back) {
+			g.screens.Set(Title)
+		}
+	}
+}
+
+// restart queues a fresh copy of the level and puts the player at the
+// start with no coins.
+func (g *game) restart(ctx *ecs.Sys) {
 	g.clearLevel(ctx)
 	if err := g.spawnLevel(ctx); err != nil {
 		ctx.Fail(err)
@@ -163,7 +212,6 @@ func (g *game) controls(ctx *ecs.Sys) {
 	}
 	*g.progress = Progress{Total: g.level.coins}
 	g.respawn()
-	g.screens.Set(Playing)
 }
 
 // enterCleared writes the Cleared banner once, and plays the fanfare.

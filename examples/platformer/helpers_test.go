@@ -16,8 +16,9 @@ const tick = time.Second / 60
 
 // small is the fake window's size in the tests: the game draws in its
 // logical 480x270 whatever the window, and a small window keeps the test
-// renderer's software framebuffer cheap.
-var small = []string{"window.width=240", "window.height=135"}
+// renderer's software framebuffer cheap. The tests of play start playing
+// at once; those of the menus set game.title=true.
+var small = []string{"window.width=240", "window.height=135", "game.title=false"}
 
 // start runs a headless session of the game with the embedded config.toml
 // and the given --set overrides, closed when the test ends.

@@ -48,6 +48,9 @@ type Settings struct {
 	// the two forgivenesses that make a platformer feel fair.
 	CoyoteTime time.Duration `toml:"coyote_time" range:"0s,500ms"`
 	JumpBuffer time.Duration `toml:"jump_buffer" range:"0s,500ms"`
+	// Title shows the title menu first; false starts playing at once
+	// (most tests, and a quick try of a setting).
+	Title bool `toml:"title"`
 }
 
 // defaultSettings are the [game] table's defaults; config.toml repeats
@@ -61,6 +64,7 @@ func defaultSettings() Settings {
 		MaxFall:    420,
 		CoyoteTime: 100 * time.Millisecond,
 		JumpBuffer: 100 * time.Millisecond,
+		Title:      true,
 	}
 }
 
