@@ -39,3 +39,32 @@ func TestTickAllocatesNothing(t *testing.T) {
 		t.Errorf("a Step of 30 ticks allocates %v times, a Step of 1 tick %v: ticks allocate", many, one)
 	}
 }
+
+// TestMenuTickAllocatesNothing does the same on the title menu while the
+// focus moves up and down: the UI's layout, navigation and drawing
+// allocate nothing per tick either.
+func TestMenuTickAllocatesNothing(t *testing.T) {
+	sim, err := frameworktest.New(newGame(), frameworktest.Options{Sets: append(slices.Clone(small), "game.title=true")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sim.Close() })
+	sim.Fakes.Renderer.Discard = true
+	for i := 10; i < 2000; i += 8 {
+		key := input.KeyDown
+		if i%16 == 2 {
+			key = input.KeyUp
+		}
+		hold(sim, i, key, 2)
+	}
+	step(t, sim, 60)
+	if screen(sim) != Title {
+		t.Fatalf("screen %v, want the title", screen(sim))
+	}
+	one := testing.AllocsPerRun(10, func() { step(t, sim, 1) })
+	many := testing.AllocsPerRun(10, func() { step(t, sim, 30) })
+	t.Logf("allocations: %v for a Step of 1 tick, %v for a Step of 30", one, many)
+	if many != one {
+		t.Errorf("a Step of 30 ticks allocates %v times, a Step of 1 tick %v: menu ticks allocate", many, one)
+	}
+}
