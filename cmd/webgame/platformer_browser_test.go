@@ -10,9 +10,10 @@ import (
 )
 
 // TestPlatformerInBrowser runs examples/platformer in the page: its Tiled
-// level is drawn (the map's chunks, the coins, the player), and a held A
+// level is drawn (the map's chunks, the coins, the player) under the
+// title menu, Enter on the menu's Play starts the game, and a held A
 // turns the player to the left, the one sprite then drawn with a negative
-// width (its scale), so keys reach the game.
+// width (its scale): the menu and the keys work in the browser.
 func TestPlatformerInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the platformer for the browser")
@@ -32,6 +33,9 @@ func TestPlatformerInBrowser(t *testing.T) {
 	const turned = `metronome.sprites().some((v, i) => i % 4 == 2 && v < 0)`
 	if eval[bool](t, ctx, turned) {
 		t.Fatal("a sprite faces left before any key")
+	}
+	if err := chromedp.Do(ctx, key(input.DispatchKeyEventTypeKeyDown, "Enter", 13), key(input.DispatchKeyEventTypeKeyUp, "Enter", 13)); err != nil {
+		t.Fatal(err)
 	}
 	if err := chromedp.Do(ctx, key(input.DispatchKeyEventTypeKeyDown, "KeyA", 65)); err != nil {
 		t.Fatal(err)
