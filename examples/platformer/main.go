@@ -8,14 +8,16 @@
 //	go test ./examples/platformer                 # the game's headless tests
 //
 // Run with A/D, the arrow keys or a gamepad's left stick; jump with Space,
-// W, Up or the gamepad's A button (hold it to jump higher).
+// W, Up or the gamepad's A button (hold it to jump higher). The menus
+// take the arrows, Enter and Escape, a gamepad's d-pad, A and B, or the
+// mouse.
 //
 // The code is split by concern, each file showing one part of the
 // framework: main.go the Game and its settings, game.go the setup
 // (actions, the map, states, systems), level.go the Tiled map (entities,
 // collision rectangles, objects), player.go running and jumping against
-// the tiles, effects.go particles, hud.go the cameras and text, sounds.go
-// generated sound effects.
+// the tiles, effects.go particles, menus.go the title and options menus,
+// hud.go the cameras and text, sounds.go generated sound effects.
 package main
 
 import (
