@@ -248,3 +248,16 @@ func TestLevel(t *testing.T) {
 		t.Errorf("%d coins, start at %v; want 11 and (40, 240)", lv.coins, lv.start)
 	}
 }
+
+// TestMapDrawnAndCulled: the map's layers reach the frame as chunks, and
+// the chunks outside the camera's view are left out: at the start the
+// view holds the first two of the five chunks a layer has across.
+func TestMapDrawnAndCulled(t *testing.T) {
+	sim := start(t)
+	step(t, sim, 3)
+	st := ecs.GetResource[ecs.TileMaps](sim.App.World()).Stats()
+	t.Logf("map drawing: %+v", st)
+	if st.Chunks == 0 || st.Tiles == 0 || st.Culled == 0 {
+		t.Errorf("map drawing %+v: want chunks drawn and chunks culled", st)
+	}
+}
