@@ -62,6 +62,9 @@ type game struct {
 	cameras *ecs.Filter2[ecs.Transform, LevelCamera]
 	texts   *ecs.Filter2[ecs.Text, Label]
 	widgets *ecs.Filter1[ui.Widget]
+	coins   *ecs.Filter2[ecs.Sprite, ecs.MapObject]
+
+	coinSpin spin // the coin tile's animation, resolved at Startup
 }
 
 // setup builds the game: it runs once, before the first tick, with the
@@ -121,6 +124,7 @@ func setup(s *framework.Setup, settings *Settings) error {
 	g.cameras = ecs.NewFilter2[ecs.Transform, LevelCamera](w)
 	g.texts = ecs.NewFilter2[ecs.Text, Label](w)
 	g.widgets = ecs.NewFilter1[ui.Widget](w)
+	g.coins = ecs.NewFilter2[ecs.Sprite, ecs.MapObject](w)
 	g.progress = &Progress{Total: g.level.coins}
 	ecs.AddResource(w, g.progress)
 	ecs.HashResource[Progress](w)
@@ -158,6 +162,7 @@ func setup(s *framework.Setup, settings *Settings) error {
 	s.App.AddSystem(ecs.Update, ecs.System{Name: "pickups", Gameplay: true, When: play, Run: g.pickups})
 	s.App.AddSystem(ecs.PostUpdate, ecs.System{Name: "camera", Run: g.followPlayer})
 	s.App.AddSystem(ecs.PostUpdate, ecs.System{Name: "hud", Cosmetic: true, Run: g.updateHUD})
+	s.App.AddSystem(ecs.PostUpdate, ecs.System{Name: "spin coins", Cosmetic: true, Run: g.spinCoins})
 	return nil
 }
 
@@ -165,6 +170,11 @@ func setup(s *framework.Setup, settings *Settings) error {
 // Setup has returned), the player, the effects, the cameras and the HUD.
 func (g *game) spawn(ctx *ecs.Sys) {
 	if err := g.spawnLevel(ctx); err != nil {
+		ctx.Fail(err)
+		return
+	}
+	var err error
+	if g.coinSpin, err = spinOf(g.level.tm, tileCoin); err != nil {
 		ctx.Fail(err)
 		return
 	}

@@ -261,3 +261,28 @@ func TestMapDrawnAndCulled(t *testing.T) {
 		t.Errorf("map drawing %+v: want chunks drawn and chunks culled", st)
 	}
 }
+
+// TestCoinsSpin: the coins show the frames of the coin tile's Tiled
+// animation (300 ms face on, 150 ms turned) by game time.
+func TestCoinsSpin(t *testing.T) {
+	sim := start(t)
+	regionAt := func() (n int, src geom.Rect) {
+		q := ecs.NewFilter2[ecs.Sprite, ecs.MapObject](sim.App.World()).Query()
+		for q.Next() {
+			if s, o := q.Get(); o.Class == coinClass {
+				n++
+				src = s.Source
+			}
+		}
+		return n, src
+	}
+	step(t, sim, 6) // 100 ms
+	n, first := regionAt()
+	step(t, sim, 15) // 350 ms
+	_, turned := regionAt()
+	step(t, sim, 9) // 500 ms: the next period's first frame
+	_, again := regionAt()
+	if n == 0 || first == turned || again != first {
+		t.Errorf("%d coins; frames at 100, 350 and 500 ms: %v, %v, %v; want the face, the turned coin, the face", n, first, turned, again)
+	}
+}
