@@ -31,6 +31,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/metronome-go/metronome/bench/internal/headless"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -157,38 +159,6 @@ func serve(ctx context.Context, dir string) (string, error) {
 	return "http://" + ln.Addr().String() + "/", nil
 }
 
-// browser starts headless chromium with internal/browsertest's flags.
-func browser(ctx context.Context, profile string) (context.Context, context.CancelFunc, error) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		return nil, nil, fmt.Errorf("no chromium on PATH (scripts/setup.sh installs it): %w", err)
-	}
-	actx, cancelA := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromium),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("use-angle", "swiftshader"),
-		chromedp.Flag("enable-unsafe-swiftshader", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-background-timer-throttling", true),
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(960, 540),
-	)
-	bctx, cancelB := chromedp.NewContext(actx)
-	if err := chromedp.Do(bctx); err != nil {
-		cancelB()
-		cancelA()
-		return nil, nil, fmt.Errorf("starting chromium: %w", err)
-	}
-	return bctx, func() { cancelB(); cancelA() }, nil
-}
-
 // progress is what a page says of itself.
 type progress struct {
 	Frames int     `json:"frames"`
@@ -216,7 +186,7 @@ func measure(o options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bctx, stop, err := browser(ctx, filepath.Join(dir, "profile"))
+	bctx, stop, err := headless.Start(ctx, filepath.Join(dir, "profile"))
 	if err != nil {
 		return err
 	}

@@ -146,6 +146,7 @@ func (r *Renderer) pass(p *render2d.Pass) {
 	r.poff = grow(r.poff, nb)
 	interp := r.alpha < 1 // at alpha 1 the current placements are exact
 	nPrev := 0
+	params := false // some batch reads the parameter slot
 	r.sverts, r.sidx = r.sverts[:0], r.sidx[:0]
 	r.sranges = grow(r.sranges, nb)
 	px := pixelSize(cam, sw, vw)
@@ -170,6 +171,7 @@ func (r *Renderer) pass(p *render2d.Pass) {
 			r.poff[i] = int32(nPrev)
 			nPrev += b.Count
 		}
+		params = params || motion == slide || !b.Key.Material.IsZero()
 		fl := batchFlags(motion)
 		if white {
 			fl |= batchWhite
@@ -179,13 +181,20 @@ func (r *Renderer) pass(p *render2d.Pass) {
 	r.ring = (r.ring + 1) % len(r.instance)
 	// Per sprite on the instanced path, per corner on the batched one.
 	inst, prev, per := r.inst[:n], r.prev[:nPrev], 1
+	data, size, stride := unsafe.Pointer(&inst[0]), n*int(instanceStride), instanceStride
 	if r.path == DrawBatched {
-		r.vinst = expand(r.vinst, inst)
 		r.vprev = expand(r.vprev, prev)
-		inst, prev, per = r.vinst, r.vprev, 4
+		prev, per = r.vprev, 4
+		if params {
+			r.vinst = expand(r.vinst, inst)
+			data, size = unsafe.Pointer(&r.vinst[0]), len(r.vinst)*int(instanceStride)
+		} else {
+			r.vlean = expandLean(r.vlean, inst)
+			data, size, stride = unsafe.Pointer(&r.vlean[0]), len(r.vlean)*int(leanStride), leanStride
+		}
 		r.ensureQuads(maxSprites(r.batches))
 	}
-	instBuf := upload(&r.instance[r.ring], unsafe.Pointer(&inst[0]), len(inst)*int(instanceStride))
+	instBuf := upload(&r.instance[r.ring], data, size)
 	prevBuf := uint32(0)
 	if nPrev > 0 {
 		prevBuf = upload(&r.pfull[r.ring], unsafe.Pointer(&prev[0]), len(prev)*int(prevStride))
@@ -265,7 +274,7 @@ func (r *Renderer) pass(p *render2d.Pass) {
 			na-- // the parameter slot is read by materials and slides only
 		}
 		r.bindArray(instBuf)
-		pointAttribs(per*b.First, na)
+		pointAttribsStride(per*b.First, na, stride)
 		if m == turn {
 			r.bindArray(prevBuf)
 			pointPrevAttribs(per * int(r.poff[i]))

@@ -62,6 +62,7 @@ type Renderer struct {
 	inst    []instance
 	prev    []prevInstance // previous placements of the pass's turning batches
 	vinst   []instance     // the batched path: inst, once per corner
+	vlean   []leanVertex   // the same without the parameter slot, when no batch reads it
 	vprev   []prevInstance // the batched path: prev, once per corner
 	flags   []batchFlags
 	poff    []int32 // per batch: where its previous placements start in prev
