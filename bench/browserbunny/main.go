@@ -268,7 +268,7 @@ func page(ctx context.Context, u string, o options) (sample, string, error) {
 	if err != nil {
 		return sample{}, "", err
 	}
-	info, err := chromedp.Run(ctx, chromedp.Evaluate[string](`bench.path ? bench.path + " " + bench.device : ""`))
+	info, err := chromedp.Run(ctx, chromedp.Evaluate[string](`bench.path ? bench.path + " " + bench.device + " (WarmUp " + Math.round(bench.warmMs) + " ms)" : ""`))
 	if err != nil {
 		return sample{}, "", err
 	}

@@ -6,8 +6,9 @@
 // per animation frame. The page's address gives n, the bunny size and,
 // optionally, the renderer's draw path (?n=10000&size=8&path=instanced;
 // without path, the one glrender chose for the device). It counts frames
-// drawn in the page's global bench.frames and names the device and draw
-// path in bench.device and bench.path. bench/browserbunny builds, serves
+// drawn in the page's global bench.frames, names the device and draw
+// path in bench.device and bench.path, and the time glrender's WarmUp
+// took in bench.warmMs. bench/browserbunny builds, serves
 // and measures it.
 package main
 
@@ -50,7 +51,9 @@ func main() {
 		err = r.SetDrawPath(glrender.DrawBatched)
 	}
 	if err == nil {
+		t0 := global.Get("performance").Call("now").Float()
 		err = r.WarmUp()
+		bench.Set("warmMs", global.Get("performance").Call("now").Float()-t0)
 	}
 	if err != nil {
 		fail(err)
