@@ -210,6 +210,11 @@ type Session struct {
 // NewSession prepares g with cfg; source names where cfg came from, for
 // messages. The game's Setup runs in the session's InitPlatform hook.
 func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
+	if g.Net != nil {
+		if err := g.Net.checkTransport(cfg.Net.Transport); err != nil {
+			return nil, fmt.Errorf("framework: %s: %w", source, err)
+		}
+	}
 	lopts := assets.DefaultOptions()
 	lopts.Texture.Filter = cfg.Render.Filter // render.filter
 	lib, err := assets.NewLibrary(lopts)

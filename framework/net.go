@@ -37,6 +37,13 @@ type Net struct {
 	// Setup registers the actions, so it fills Seats (Game.Net is a
 	// pointer for that); they are checked after it.
 	Seats [][]input.Action
+	// Networks are the transports this game offers a match: net.transport
+	// names one of them. Empty is UDP alone (netplay.UDPNetwork()). The
+	// game links only those it lists, so QUIC's quic-go and TLS are in the
+	// binary only when it lists quicnet.Network() (package
+	// rollback/netplay/quicnet); a game without Net links no transport of
+	// its own.
+	Networks []netplay.Network
 }
 
 // validate checks n against the actions registered. The ranges of the
