@@ -183,14 +183,13 @@ type Session struct {
 	// A game with Net: its seats at this machine (no match, localBot
 	// the seed of a bot playing all seats but the first), or its match:
 	// netApp the game's world as the match runs it, and peer (a player,
-	// bot its --bot) or spectator the match itself (net.go).
+	// playing its --bot's input) or spectator the match itself (net.go).
 	seats     *localSeats
 	players   *rollback.Players // the world's resource, added before Setup
 	localBot  uint64
 	match     *Match
 	netApp    *rollback.App
 	peer      *rollback.Peer
-	bot       *bot
 	spectator *rollback.Spectator
 	// matchRec records a match (--record), replayNet replays one's
 	// recording (netrecord.go).
