@@ -9,13 +9,13 @@ import (
 
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
-	"github.com/metronome-go/metronome/geom"
-	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/inspect"
 	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/render2d"
 )
 
 // mover is the test game's component: it moves right while the action is
