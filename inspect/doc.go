@@ -14,7 +14,7 @@
 // reaches any tick by restoring the keyframe at or before it and running
 // the ticks between again (or by running forward from where the world is,
 // when that is nearer), so a seek costs at most KeyframeEvery-1 ticks:
-// ten minutes of Breakout seek in a median of about a millisecond (see
+// 36,000 ticks of Breakout seek in a median of about a millisecond (see
 // the README's figures). [Replay.Memory] reports what the keyframes and
 // the kept ticks hold.
 //
