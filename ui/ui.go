@@ -385,10 +385,18 @@ func (u *UI) handle(ctx *ecs.Sys, in *input.Tick) {
 		if in.Pressed(nav.Point) && hover >= 0 {
 			fi = hover
 			st.Focus = u.items[fi].e
-			if u.items[fi].w.Kind == KindSlider {
+			switch v := valueRect(u.items[fi].rect); u.items[fi].w.Kind {
+			case KindSlider:
 				st.Held = st.Focus
 				u.dragSlider(ctx, fi, p)
-			} else {
+			case KindChoice:
+				// The left half of the value goes back, the right half on.
+				if p.X < v.X+v.W/2 {
+					u.step(ctx, fi, -1)
+				} else {
+					u.step(ctx, fi, 1)
+				}
+			default:
 				u.activate(ctx, fi)
 			}
 		} else if in.Down(nav.Point) && st.Held == st.Focus && fi >= 0 && pointerOK {

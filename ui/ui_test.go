@@ -270,3 +270,24 @@ func TestHeldDirectionRepeats(t *testing.T) {
 		t.Fatalf("volume %d after letting go, want 8", got)
 	}
 }
+
+// TestPointerStepsAChoice clicks either half of a choice's value: the left
+// goes back, the right on.
+func TestPointerStepsAChoice(t *testing.T) {
+	g := newGame(t)
+	_, mode := g.widget(t, "Mode")
+	v := mode.Rect
+	click := func(x float32) {
+		g.step(t, cursorAt(x, v.Y+5), input.Record{Kind: input.RecordPress, Button: input.MouseLeft}, input.Record{Kind: input.RecordRelease, Button: input.MouseLeft})
+	}
+	click(v.X + v.W*0.6)
+	if _, w := g.widget(t, "Mode"); w.Value != 0 {
+		t.Fatalf("mode %d after a click on the left of the value, want 0 (back from 1)", w.Value)
+	}
+	click(v.X + v.W*0.95)
+	click(v.X + v.W*0.95)
+	if _, w := g.widget(t, "Mode"); w.Value != 2 || g.fired[g.mode] != 3 {
+		t.Fatalf("mode %d fired %d, want 2 and 3", w.Value, g.fired[g.mode])
+	}
+	g.wantFocus(t, "Mode")
+}
