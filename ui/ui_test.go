@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"github.com/metronome-go/metronome/ecs"
 	"slices"
 	"testing"
 
@@ -290,4 +291,38 @@ func TestPointerStepsAChoice(t *testing.T) {
 		t.Fatalf("mode %d fired %d, want 2 and 3", w.Value, g.fired[g.mode])
 	}
 	g.wantFocus(t, "Mode")
+}
+
+// TestSwitchMenus keeps a title and an options menu, hides one and shows
+// the other: the focus moves into the menu shown, whose back action
+// fires from there.
+func TestSwitchMenus(t *testing.T) {
+	g := newGameWith(t, nil, func(g *game, b *ui.Builder) {
+		title := b.Add(ecs.Entity{}, ui.VStack().Named("title").At(0.5, 0.5))
+		b.Add(title, ui.Button("Play", g.start))
+		b.Add(title, ui.Button("Options", g.music))
+		opts := b.Add(ecs.Entity{}, ui.VStack().Named("options").At(0.5, 0.5).OnBack(g.back))
+		b.Add(opts, ui.Slider("Volume", 5, 0, 10, 1, g.volume))
+		b.Add(opts, ui.Button("Done", g.back))
+	})
+	show := func(name string, shown bool) {
+		w := g.ui.Widget(g.ui.Find(name))
+		if w == nil {
+			t.Fatalf("no panel %q", name)
+		}
+		w.Hidden = !shown
+	}
+	show("options", false)
+	g.step(t)
+	g.wantFocus(t, "Play")
+	g.tap(t, input.KeyDown)
+	g.wantFocus(t, "Options")
+	show("title", false)
+	show("options", true)
+	g.step(t)
+	g.wantFocus(t, "Volume")
+	g.tap(t, input.KeyEscape)
+	if g.fired[g.back] != 1 {
+		t.Fatalf("back fired %d times, want 1", g.fired[g.back])
+	}
 }
