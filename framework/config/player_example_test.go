@@ -24,8 +24,8 @@ func ExampleConfig_WritePlayerFile() {
 	actions := input.NewActions()
 	jump := actions.MustRegister("jump", input.KeySpace)
 
-	_ = cfg.Set("game.volume=8")               // the menu's slider
-	_ = actions.Rebind(jump, input.KeyW)       // the menu's binding row
+	_ = cfg.Set("game.volume=8")              // the menu's slider
+	_ = actions.Rebind(jump, input.KeyW)      // the menu's binding row
 	err := cfg.WritePlayerFile(path, actions) // the menu's Save
 	data, _ := os.ReadFile(path)
 	fmt.Print(string(data), err)
