@@ -251,7 +251,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 
 func newServer(ctx context.Context, nc *nats.Conn, o Options, i int) (*server.Server, error) {
 	so := server.Options{NATS: nc, Instance: fmt.Sprint("lobby-", i), Replicas: o.NATSNodes, MaxClients: o.Clients + 1,
-		PingEvery: time.Second} // a lost queue entry is found within a second or two
+		PingEvery: 5 * time.Second} // a lost queue entry is found within seconds; shorter pings drop clients of a loaded machine
 	// A cluster that has just formed elects its JetStream leader first:
 	// try until it answers, within the run's bound.
 	for {
