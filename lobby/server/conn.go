@@ -23,7 +23,7 @@ const storeTimeout = 5 * time.Second
 const maxBad = 3
 
 // conn is one client's connection. Its reader goroutine owns id, secret,
-// sub and recorded; room and queue are also set from NATS deliveries, so
+// and sub; room and queue are also set from NATS deliveries, so
 // they sit behind mu.
 type conn struct {
 	s    *Server
@@ -38,7 +38,10 @@ type conn struct {
 
 	id, secret string
 	sub        *nats.Subscription
-	recorded   bool
+
+	// evmu orders a quick match's waiting event before a room event that
+	// another instance publishes meanwhile.
+	evmu sync.Mutex
 
 	mu       sync.Mutex
 	room     string
@@ -252,6 +255,8 @@ func (c *conn) deliver(b []byte) {
 		c.s.o.Log.Warn("lobby: a malformed event on NATS", "err", err)
 		return
 	}
+	c.evmu.Lock()
+	defer c.evmu.Unlock()
 	if m.Type == lobby.TypeRoom {
 		c.mu.Lock()
 		c.room, c.queue = m.Code, ""
@@ -284,7 +289,6 @@ func (c *conn) record(ctx context.Context, change func(*client)) error {
 		change(r)
 		return nil
 	})
-	c.recorded = err == nil || c.recorded
 	return err
 }
 
@@ -446,6 +450,16 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 	}
 	now := c.s.o.Now()
 	key := queueKey(game, players)
+	// The record names the queue before the queue names the client, so
+	// that an instance pairing it next finds the record to write the room
+	// in.
+	if err := c.record(ctx, func(r *client) { r.Room, r.Queue, r.Game, r.Players = "", key, game, players }); err != nil {
+		return err
+	}
+	// A room event for this client published from here on waits until
+	// the waiting event is sent: the client sees them in that order.
+	c.evmu.Lock()
+	defer c.evmu.Unlock()
 	mu := c.s.queueLock(key)
 	mu.Lock()
 	var paired []string
@@ -472,9 +486,6 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 		return err
 	}
 	if len(paired) == 0 {
-		if err := c.record(ctx, func(r *client) { r.Room, r.Queue, r.Game, r.Players = "", key, game, players }); err != nil {
-			return err
-		}
 		c.mu.Lock()
 		c.room, c.queue, c.game, c.players, c.queuedAt = "", key, game, players, now
 		c.mu.Unlock()
@@ -520,32 +531,52 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 	return nil
 }
 
-// refreshQueue keeps a waiting client's entry from running out.
+// refreshQueue keeps a waiting client's entry from running out, and
+// queues the client again if its entry was lost: taken by a pairing that
+// failed before it made the room (a NATS server stopped in between).
 func (c *conn) refreshQueue(ctx context.Context) {
 	c.mu.Lock()
-	key, at := c.queue, c.queuedAt
+	key, at, game, players := c.queue, c.queuedAt, c.game, c.players
 	c.mu.Unlock()
 	now := c.s.o.Now()
-	if key == "" || now.Sub(at) < c.s.o.QueueTTL/2 {
+	if key == "" {
 		return
 	}
 	sctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	mu := c.s.queueLock(key)
 	mu.Lock()
-	defer mu.Unlock()
+	missing := false
 	_, err := update(sctx, c.s.st.queues, key, func(q *queue, _ bool) error {
 		i := slices.IndexFunc(q.Waiting, func(w waiting) bool { return w.ID == c.id })
 		if i < 0 {
-			return errStop // paired meanwhile
+			missing = true
+			return errStop
+		}
+		if now.Sub(at) < c.s.o.QueueTTL/2 {
+			return errStop
 		}
 		q.Waiting[i].Until = now.Add(c.s.o.QueueTTL).UnixNano()
 		return nil
 	})
-	if err == nil {
+	mu.Unlock()
+	switch {
+	case err == nil:
 		c.mu.Lock()
 		c.queuedAt = now
 		c.mu.Unlock()
+	case missing:
+		// Paired meanwhile, if the room event is on its way: the record
+		// says which.
+		r, _, found, err := get[client](sctx, c.s.st.clients, "c."+c.id)
+		if err != nil || !found || r.Room != "" {
+			return
+		}
+		if room, q := c.state(); room == "" && q == key {
+			if err := c.quick(sctx, game, players); err != nil {
+				c.s.o.Log.Warn("lobby: queueing a client again", "err", err)
+			}
+		}
 	}
 }
 
@@ -647,7 +678,6 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 		return err
 	}
 	old.Unsubscribe()
-	c.recorded = true
 	cr, err := update(ctx, c.s.st.clients, "c."+c.id, func(r *client, found bool) error {
 		if !found {
 			return refuse(lobby.ReasonForbidden, "", "client %s expired meanwhile", c.id)
