@@ -42,9 +42,9 @@ type Host struct {
 	mu      sync.Mutex
 	stopped bool
 	wg      sync.WaitGroup
-	http *http.Server
-	mux  ice.UDPMux
-	udp  net.PacketConn
+	http    *http.Server
+	mux     ice.UDPMux
+	udp     net.PacketConn
 
 	refusals counter
 }
