@@ -230,11 +230,15 @@ func (s *signaller) connect(pc *pion.PeerConnection, dc *pion.DataChannel) (*pee
 				return nil, &Refusal{Reason: fmt.Sprintf("a candidate that does not parse: %v", err)}
 			}
 		case err := <-errc:
-			if errors.Is(err, errJoined) {
-				errc = nil
-				continue
+			var r *Refusal
+			if errors.As(err, &r) || errors.Is(err, errSignal) {
+				return nil, s.readErr(err)
 			}
-			return nil, s.readErr(err)
+			// Signalling ended without a refusal: the other side's
+			// channel opened first and it closed (a page sees the close
+			// as an error, not as its code). ICE goes on without more
+			// candidates, bounded by the deadline.
+			errc = nil
 		case <-s.ctx.Done():
 			return nil, s.late()
 		}
