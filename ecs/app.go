@@ -86,6 +86,11 @@ type App struct {
 	animStats AnimationStats
 	extract   extractor
 	draw      Draw
+	marks     []Mark // this tick's markers (inspect.go)
+
+	// observer sees every system of a tick, for analysis (analysis.go).
+	observer func(*SystemStep)
+	sysStep  SystemStep
 }
 
 // NewApp returns an App with an empty world. The world's resources already
@@ -201,6 +206,7 @@ func (a *App) shutdown() error {
 // the tick's input (nil for a tick without input).
 func (a *App) step(in *input.Tick) error {
 	a.failure = nil
+	a.marks = a.marks[:0]
 	a.draw.reset() // the last tick's debug drawings are shown; this one starts afresh
 	t := &a.time
 	t.Elapsed += t.Delta
@@ -210,8 +216,12 @@ func (a *App) step(in *input.Tick) error {
 		a.noInput = input.Tick{}
 		in = &a.noInput
 	}
+	// A tick run again (a rollback, a sync-test) starts from its recorded
+	// input, without what the UI fired on its previous run.
+	in.ClearFired()
 	a.input.Tick = in
 	a.ctx.Input = in
+	a.sysStep.Index = -1
 
 	// A leftover from a panicking system must not reach this tick.
 	a.leaked += uint64(a.world.Apply())
@@ -296,6 +306,9 @@ func (a *App) runList(list []*systemEntry, perTick bool) {
 		e.runs++
 		e.Run(&a.ctx)
 		a.leaked += uint64(a.world.Apply())
+		if a.observer != nil {
+			a.observe(e)
+		}
 	}
 	a.ctx.entry = nil
 	a.world.cmds.source = ""

@@ -368,6 +368,8 @@ type store interface {
 	reset()
 	// snapshot returns a holder for this type's values in a Snapshot.
 	snapshot(w *World) componentSnapshot
+	// copyOf returns a copy of e's value, for inspection (inspect.go).
+	copyOf(e arche.Entity) (any, bool)
 }
 
 type typedStore[T any] struct {

@@ -416,6 +416,17 @@
 // public methods. Everything else, queries, maps, resources and filters,
 // goes through Arche's public API.
 //
+// # Analysis
+//
+// A replay debugger sees a tick system by system: [App.ObserveSystems]
+// calls a function after every system of a tick, once its commands are
+// applied, with a [SystemStep] that hashes the state there or saves the
+// world for [App.FieldDiffs]; --compare uses it to name the first system
+// whose output differs. [World.ComponentTypes], [World.EntitiesWith] and
+// [World.Component] read components by type, without a typed filter, for
+// an inspector and package inspect/query's conditions. None of it runs in
+// a live game: a tick without an observer pays one nil check per system.
+//
 // # Threads
 //
 // An App, its World and everything borrowed from a Sys belong to the

@@ -35,6 +35,10 @@ import (
 // read); the command buffer stores only Entity values. An [Entity] is read
 // through Arche's own methods, never by the layout of Arche's struct.
 //
+//   - Analysis (analysis.go) reads a component of an entity by its type,
+//     for a debugger's inspector and its expressions: a copy, through
+//     reflect, of the value Arche's World.Get points to.
+//
 //   - A snapshot's binary form (snapshot_wire.go, for sending one to
 //     another process) writes and reads the same leaves one by one, in
 //     declaration order, each little-endian at its own width, and
@@ -702,4 +706,54 @@ func decodeWireOf[T any](l *layout, d *wireDecoder, v *T) {
 	var zero T
 	*v = zero
 	l.decodeWire(d, unsafe.Pointer(v))
+}
+
+// ComponentTypes returns every component type the world has registered,
+// in registration order, presentation-only ones included (see
+// [ComponentType.PresentationOnly]).
+func (w *World) ComponentTypes() []ComponentType {
+	ids := arche.ComponentIDs(&w.w)
+	out := make([]ComponentType, 0, len(ids))
+	for _, id := range ids {
+		if info, ok := arche.ComponentInfo(&w.w, id); ok {
+			out = append(out, ComponentType{info.Type})
+		}
+	}
+	return out
+}
+
+// Type returns the Go type of the component.
+func (c ComponentType) Type() reflect.Type { return c.t }
+
+// PresentationOnly reports whether the type is drawn but not simulated
+// (sprites, text, [PresentationOnly] types): the world hash and snapshots
+// leave it out.
+func (c ComponentType) PresentationOnly() bool {
+	return c.t != nil && c.t.Implements(reflect.TypeFor[presentational]())
+}
+
+// idOf returns the Arche ID of t without registering it.
+func (w *World) idOf(t ComponentType) (arche.ID, bool) {
+	for _, id := range arche.ComponentIDs(&w.w) {
+		if info, ok := arche.ComponentInfo(&w.w, id); ok && info.Type == t.t {
+			return id, true
+		}
+	}
+	return arche.ID{}, false
+}
+
+// Component returns a copy of e's component of type t, as a reflect.Value
+// of t, and whether e is alive and has one. The copy shares the slices
+// the component holds: read it, do not change it.
+func (w *World) Component(e Entity, t ComponentType) (reflect.Value, bool) {
+	if !w.Alive(e) {
+		return reflect.Value{}, false
+	}
+	id, ok := w.idOf(t)
+	if !ok || !w.w.Has(e.e, id) {
+		return reflect.Value{}, false
+	}
+	v := reflect.New(t.t).Elem()
+	v.Set(reflect.NewAt(t.t, w.w.Get(e.e, id)).Elem())
+	return v, true
 }

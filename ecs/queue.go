@@ -73,6 +73,9 @@ func (a *App) dispatch(e *systemEntry, ds []EventDelivery) {
 		}
 	}
 	a.leaked += uint64(a.world.Apply())
+	if a.observer != nil {
+		a.observe(e)
+	}
 	a.ctx.entry = nil
 	a.world.cmds.source = ""
 }

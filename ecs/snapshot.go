@@ -65,6 +65,7 @@ type Snapshot struct {
 	epoch         uint32
 	states        []stateSnapshot
 	cosmetic      []time.Duration // the cosmetic systems' skipped time, in system order
+	midTick       bool            // saved by SystemStep.Save: the world only
 }
 
 // Valid reports whether s holds a saved state.
@@ -154,7 +155,7 @@ func (a *App) Save(s *Snapshot) error {
 	for _, e := range a.entries {
 		s.cosmetic = append(s.cosmetic, e.pending)
 	}
-	s.valid = true
+	s.valid, s.midTick = true, false
 	return nil
 }
 
@@ -167,6 +168,8 @@ func (a *App) Restore(s *Snapshot) error {
 		return fmt.Errorf("%w: Restore of an empty snapshot", ErrSnapshot)
 	case s.app != a:
 		return fmt.Errorf("%w: Restore of a snapshot of another App", ErrSnapshot)
+	case s.midTick:
+		return errMidTick
 	}
 	if err := a.snapshotMoment("Restore"); err != nil {
 		return err

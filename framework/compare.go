@@ -54,6 +54,16 @@ type CompareResult struct {
 	Tick     uint64
 	HasTick  bool
 	Fields   []ecs.FieldDiff
+
+	// System, when HasSystem, names the first system of tick Tick whose
+	// output differs: both sides ran that tick again system by system,
+	// hashing the state after each (see [ecs.App.ObserveSystems]). Stage
+	// is its stage and SystemFields the fields that differ right after
+	// it, the ones it wrote differently (A's values against B's).
+	System       string
+	Stage        ecs.Stage
+	HasSystem    bool
+	SystemFields []ecs.FieldDiff
 }
 
 // TypeDifference is one component type that differs at a checkpoint:
@@ -100,6 +110,16 @@ func (r CompareResult) String() string {
 				break
 			}
 			fmt.Fprintf(&b, "\n  %s of %v", f.Field, f.Entity)
+		}
+		if r.HasSystem {
+			fmt.Fprintf(&b, "\nsystem %q (%v) is the first whose output differs on tick %d", r.System, r.Stage, r.Tick)
+			for i, f := range r.SystemFields {
+				if i == ecs.MaxReportedFields {
+					fmt.Fprintf(&b, "\n  and %d more", len(r.SystemFields)-i)
+					break
+				}
+				fmt.Fprintf(&b, "\n  it wrote %s of %v differently", f.Field, f.Entity)
+			}
 		}
 	case r.Replayed:
 		fmt.Fprintf(&b, "\nreplayed: both recordings replay to the same state up to tick %d; the recorded hashes differ because the machines ran the same input differently", r.HashTick)
@@ -284,8 +304,16 @@ func typeDifferences(a, b []recording.TypeHash) []TypeDifference {
 // they agree on: it finds the first tick after which the states differ
 // and the fields that differ there (see [CompareResult.Replayed]). A
 // recording that does not replay to its own hashes is an error naming
-// it. --replay A --compare B runs it.
-func Bisect(g Game, a, b string) (CompareResult, error) {
+// it. On the tick found, both sides run again system by system to name
+// the first system whose output differs ([CompareResult.System]).
+// --replay A --compare B runs it.
+func Bisect(g Game, a, b string) (CompareResult, error) { return BisectBuilds(g, g, a, b) }
+
+// BisectBuilds is [Bisect] with each recording replayed by its own build
+// of the game: ga replays a and gb replays b, as the two peers ran them
+// (a build with a debugging tag, or a copy of the game with one system
+// changed, to see where it makes the runs part).
+func BisectBuilds(ga, gb Game, a, b string) (CompareResult, error) {
 	res, err := Compare(a, b)
 	if err != nil || !res.HashDiffers {
 		return res, err
@@ -296,7 +324,7 @@ func Bisect(g Game, a, b string) (CompareResult, error) {
 	}
 	hashes := make([]uint64, to-from+1)
 	var h ecs.Hash
-	err = replayTicks(g, b, to, func(s *Session, t *runtime.TickContext) error {
+	err = replayTicks(gb, b, to, func(s *Session, t *runtime.TickContext) error {
 		if t.Number < from || t.Number > to {
 			return nil
 		}
@@ -311,7 +339,7 @@ func Bisect(g Game, a, b string) (CompareResult, error) {
 	}
 	var first ecs.Snapshot
 	var hashA ecs.Hash
-	err = replayTicks(g, a, to, func(s *Session, t *runtime.TickContext) error {
+	err = replayTicks(ga, a, to, func(s *Session, t *runtime.TickContext) error {
 		if t.Number < from || t.Number > to || res.HasTick {
 			return nil
 		}
@@ -334,7 +362,7 @@ func Bisect(g Game, a, b string) (CompareResult, error) {
 	if !res.HasTick {
 		return res, nil
 	}
-	err = replayTicks(g, b, res.Tick, func(s *Session, t *runtime.TickContext) error {
+	err = replayTicks(gb, b, res.Tick, func(s *Session, t *runtime.TickContext) error {
 		if t.Number != res.Tick {
 			return nil
 		}
@@ -347,13 +375,82 @@ func Bisect(g Game, a, b string) (CompareResult, error) {
 	if err != nil {
 		return res, fmt.Errorf("framework: --compare: replaying %s: %w", b, err)
 	}
-	return res, nil
+	return res, systemsApart(ga, gb, a, b, &res)
+}
+
+// systemsApart runs tick res.Tick of both recordings system by system
+// and names the first system after which the states differ.
+func systemsApart(ga, gb Game, a, b string, res *CompareResult) error {
+	type step struct {
+		stage ecs.Stage
+		name  string
+		hash  ecs.Hash
+		snap  *ecs.Snapshot
+	}
+	var steps []step
+	var failed error
+	observe := func(s *Session) error {
+		s.App.ObserveSystems(func(st *ecs.SystemStep) {
+			if st.Tick != res.Tick || failed != nil {
+				return
+			}
+			var h ecs.Hash
+			snap := new(ecs.Snapshot)
+			if failed = st.HashInto(&h); failed == nil {
+				failed = st.Save(snap)
+			}
+			steps = append(steps, step{st.Stage, st.Name, h, snap})
+		})
+		return nil
+	}
+	if err := ReplayVisit(ga, a, res.Tick, observe, nil); err != nil || failed != nil {
+		return fmt.Errorf("framework: --compare: replaying %s system by system: %w", a, errors.Join(err, failed))
+	}
+	found := false
+	err := ReplayVisit(gb, b, res.Tick, func(s *Session) error {
+		s.App.ObserveSystems(func(st *ecs.SystemStep) {
+			if st.Tick != res.Tick || found || failed != nil {
+				return
+			}
+			var h ecs.Hash
+			if failed = st.HashInto(&h); failed != nil {
+				return
+			}
+			i := st.Index
+			if i < len(steps) && steps[i].name == st.Name && steps[i].hash.Total == h.Total {
+				return
+			}
+			found = true
+			res.System, res.Stage, res.HasSystem = st.Name, st.Stage, true
+			if i < len(steps) {
+				res.SystemFields = s.App.FieldDiffs(steps[i].snap, ecs.DiffHashes(steps[i].hash, h))
+			}
+		})
+		return nil
+	}, nil)
+	if err != nil || failed != nil {
+		return fmt.Errorf("framework: --compare: replaying %s system by system: %w", b, errors.Join(err, failed))
+	}
+	return nil
 }
 
 // replayTicks replays the recording at path with g, headless, up to and
 // including update number last, checking its checkpoints, and calls after
 // with the session after every update.
 func replayTicks(g Game, path string, last uint64, after func(*Session, *runtime.TickContext) error) error {
+	return ReplayVisit(g, path, last, nil, after)
+}
+
+// ReplayVisit replays the recording at path with g, headless and as fast
+// as the CPU allows (as [Replay] does without a window), up to and
+// including update number last, checking its checkpoints: a debugger's
+// way into a replay. start, if set, runs once the Startup systems have
+// run, before the first update (to observe the systems: see
+// [ecs.App.ObserveSystems]); after, if set, runs after every update. Both
+// run on the simulation goroutine, and an error from either ends the
+// replay with it. A recording shorter than last ends the replay cleanly
+// at its end.
+func ReplayVisit(g Game, path string, last uint64, start func(*Session) error, after func(*Session, *runtime.TickContext) error) error {
 	sess, rtOpts, r, err := newReplaySession(g, path, ReplayOptions{})
 	if err != nil {
 		return err
@@ -364,7 +461,7 @@ func replayTicks(g Game, path string, last uint64, after func(*Session, *runtime
 	if rtOpts.Actions == nil {
 		rtOpts.Actions = input.NewActions()
 	}
-	rt, err := runtime.New(&tickHook{Session: sess, after: after}, ctx, rtOpts)
+	rt, err := runtime.New(&tickHook{Session: sess, start: start, after: after}, ctx, rtOpts)
 	if err != nil {
 		return errors.Join(err, ctx.Close())
 	}
@@ -372,21 +469,33 @@ func replayTicks(g Game, path string, last uint64, after func(*Session, *runtime
 	return rt.Run()
 }
 
-// tickHook is a session that calls after once each update is done.
+// tickHook is a session that calls start before the first update and
+// after once each update is done.
 type tickHook struct {
 	*Session
+	start func(*Session) error
 	after func(*Session, *runtime.TickContext) error
 }
 
+func (h *tickHook) InitSimulation(sim *runtime.Simulation) error {
+	if err := h.Session.InitSimulation(sim); err != nil {
+		return err
+	}
+	if h.start == nil {
+		return nil
+	}
+	return h.start(h.Session)
+}
+
 func (h *tickHook) Update(t *runtime.TickContext) error {
-	if err := h.Session.Update(t); err != nil {
+	if err := h.Session.Update(t); err != nil || h.after == nil {
 		return err
 	}
 	return h.after(h.Session, t)
 }
 
 func (f *Flags) registerCompare(fs *flag.FlagSet) {
-	fs.StringVar(&f.Compare, "compare", "", "with --replay A: compare recording A with the recording in this `file` (the other peer's, after a desync), print the first tick whose input or world hash differs, with the component types that differ, then replay both to name the first tick and the fields whose state differs")
+	fs.StringVar(&f.Compare, "compare", "", "with --replay A: compare recording A with the recording in this `file` (the other peer's, after a desync), print the first tick whose input or world hash differs, with the component types that differ, then replay both to name the first tick and the fields whose state differs, and the first system whose output differs on that tick")
 }
 
 // compareMain runs --replay A --compare B and returns the exit status: 0

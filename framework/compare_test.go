@@ -163,18 +163,122 @@ func TestBisectFindsTheTickAndFields(t *testing.T) {
 	if len(res.Fields) != 1 || res.Fields[0].Field != "framework_test.charge.Shots" {
 		t.Fatalf("fields %+v, want charge.Shots alone", res.Fields)
 	}
+	if !res.HasSystem || res.System != "charge" || res.Stage != ecs.Update {
+		t.Fatalf("got %v; want system charge (Update) named", res)
+	}
+	if len(res.SystemFields) != 1 || res.SystemFields[0].Field != "framework_test.charge.Shots" {
+		t.Fatalf("system fields %+v, want charge.Shots alone", res.SystemFields)
+	}
 	var out, errOut bytes.Buffer
 	if got := framework.MainStatus(chargingGame(), []string{"--replay", a, "--compare", b}, &out, &errOut); got != 1 {
 		t.Errorf("exit status %d, want 1 for differing recordings (stderr %q)", got, errOut.String())
 	}
 	t.Logf("--replay a --compare b:\n%s", out.String())
-	if s := out.String(); !strings.Contains(s, "the state differs first after tick 70") || !strings.Contains(s, "framework_test.charge.Shots of ") {
-		t.Errorf("output %q does not name tick 70 and the field", s)
+	if s := out.String(); !strings.Contains(s, "the state differs first after tick 70") || !strings.Contains(s, "framework_test.charge.Shots of ") ||
+		!strings.Contains(s, `system "charge" (Update) is the first whose output differs on tick 70`) {
+		t.Errorf("output %q does not name tick 70, the field and the system", s)
 	}
 
 	// Replayed by another game, a recording does not reach its own
 	// hashes: an error naming the file, not a bisection.
 	if _, err := framework.Bisect(countingGame(1), a, b); err == nil || !strings.Contains(err.Error(), "b.rec") {
 		t.Errorf("Bisect with another game: %v, want an error naming b.rec", err)
+	}
+}
+
+type ship struct{ X, Y, VX, VY float32 }
+
+type score struct{ Laps int }
+
+// skirmishGame flies two ships around a torus: thrust, move, wrap and
+// count laps. With drift, its move system is a copy that computes a
+// little differently from tick driftAt on, as another machine might.
+func skirmishGame(drift bool, driftAt uint64) framework.Game {
+	return framework.Game{Title: "skirmish", Setup: func(s *framework.Setup) error {
+		s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
+			ecs.With(ctx.Commands.Spawn(), ship{X: 10, Y: 10, VX: 30, VY: 20})
+			ecs.With(ctx.Commands.Spawn(), ship{X: 200, Y: 100, VX: -25, VY: 15})
+			ecs.With(ctx.Commands.Spawn(), score{})
+		}})
+		ships := ecs.NewFilter1[ship](s.App.World())
+		scores := ecs.NewFilter1[score](s.App.World())
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "thrust", Run: func(ctx *ecs.Sys) {
+			for q := ships.Query(); q.Next(); {
+				q.Get().VX += 0.5
+			}
+		}})
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "move", Run: func(ctx *ecs.Sys) {
+			dt := float32(ctx.RunDeltaSeconds())
+			for q := ships.Query(); q.Next(); {
+				sh := q.Get()
+				sh.X += sh.VX * dt
+				sh.Y += sh.VY * dt
+				if drift && ctx.Time.Number >= driftAt {
+					sh.Y += 1e-4
+				}
+			}
+		}})
+		s.App.AddSystem(ecs.Update, ecs.System{Name: "wrap", Run: func(ctx *ecs.Sys) {
+			laps := 0
+			for q := ships.Query(); q.Next(); {
+				sh := q.Get()
+				if sh.X > 320 {
+					sh.X -= 320
+					laps++
+				}
+				if sh.Y > 240 {
+					sh.Y -= 240
+				}
+			}
+			for q := scores.Query(); q.Next(); {
+				q.Get().Laps += laps
+			}
+		}})
+		return nil
+	}}
+}
+
+func recordSkirmish(t *testing.T, g framework.Game, path string, ticks int) {
+	t.Helper()
+	sim, err := frameworktest.New(g, frameworktest.Options{Record: path, Sets: []string{"timing.mode=fixed", "timing.rate=60"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.RunTicks(ticks); err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Two peers of a 600-tick session, one whose move system is a copy that
+// computes differently from tick 437 on: BisectBuilds replays each with
+// its build and names the move system and the field it wrote.
+func TestBisectNamesTheSystem(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.rec"), filepath.Join(dir, "b.rec")
+	recordSkirmish(t, skirmishGame(false, 0), a, 600)
+	recordSkirmish(t, skirmishGame(true, 437), b, 600)
+
+	start := time.Now()
+	res, err := framework.BisectBuilds(skirmishGame(false, 0), skirmishGame(true, 437), a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("desync to system in %v:\n%v", time.Since(start), res)
+	if !res.HasTick || res.Tick != 437 {
+		t.Fatalf("got %v; want the replays to part after tick 437", res)
+	}
+	if !res.HasSystem || res.System != "move" {
+		t.Fatalf("got %v; want system move named", res)
+	}
+	for _, f := range res.SystemFields {
+		if f.Field != "framework_test.ship.Y" {
+			t.Errorf("system field %+v, want ship.Y", f)
+		}
+	}
+	if len(res.SystemFields) != 2 {
+		t.Errorf("system fields %+v, want ship.Y of both ships", res.SystemFields)
 	}
 }

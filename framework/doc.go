@@ -172,7 +172,19 @@
 // network: the players' input comes from the file through the same
 // rollback.Players resource, every hash is checked, and the result ends
 // with the match's [ConfirmedLine]. --replay A --compare B compares two
-// peers' recordings ([Bisect]).
+// peers' recordings ([Bisect]) and names the tick, the fields and the
+// first system whose output differs.
+//
+// # Asking a replay
+//
+// A recording answers questions, each a headless replay ([ReplayVisit]):
+// --where 'Ball.Y > 400' prints the first tick after which a condition
+// holds for some entity ([FirstWhere]; the language is package
+// inspect/query's), --who-wrote 'Ball.X of entity(3.0)' every tick and
+// system that changed one field ([WhoWrote]), and --replay-until N
+// --expect 'COND' --write-test bug_test.go writes a test into the game's
+// package that replays the recording for N ticks with frameworktest and
+// checks the condition ([WriteTest]).
 //
 // # Threads
 //

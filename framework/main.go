@@ -55,6 +55,13 @@ type Flags struct {
 	// Compare, with Replay, is a second recording to compare the first
 	// with instead of replaying (see [Compare]).
 	Compare string
+	// Inspect, with Replay, serves the inspector on this address
+	// (framework/inspect.go); InspectRemote lets it listen beyond loopback.
+	Inspect       string
+	InspectRemote bool
+	// Query asks a replay a question instead of replaying (--where,
+	// --who-wrote, --write-test).
+	Query QueryFlags
 	// Host and Join name a networked match to host or to join (with
 	// Token, the host's join token), for a game with [Game.Net].
 	Host, Join, Token string
@@ -95,6 +102,8 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.ReplayUntil, "replay-until", 0, "with --replay: stop after `N` ticks, ticks 0 to N-1 (with --window and --screenshot: a picture of the state after them)")
 	f.registerSyncTest(fs)
 	f.registerCompare(fs)
+	f.registerInspect(fs)
+	f.registerQuery(fs)
 	f.registerNet(fs)
 }
 
@@ -119,7 +128,7 @@ func (f *Flags) Validate() error {
 	if f.RunFor < 0 {
 		errs = append(errs, fmt.Errorf("framework: --run-for %v: want 0 (no limit) or a positive duration", f.RunFor))
 	}
-	errs = append(errs, f.validateSyncTest(), f.validateNet(), f.validateHost(inPage))
+	errs = append(errs, f.validateSyncTest(), f.validateInspect(), f.validateNet(), f.validateHost(inPage), f.validateQuery())
 	return errors.Join(errs...)
 }
 
@@ -217,6 +226,12 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 	}
 	if f.Replay != "" && f.Compare != "" {
 		return compareMain(g, &f, stdout, stderr)
+	}
+	if f.Inspect != "" {
+		return inspectMain(g, &f, stdout, stderr)
+	}
+	if f.Replay != "" && f.Query.asked() {
+		return queryMain(g, &f, stdout, stderr)
 	}
 	if f.Replay != "" {
 		res, err := Replay(g, f.Replay, ReplayOptions{Window: f.Window, Headless: f.Headless, Until: f.ReplayUntil, Screenshot: f.Screenshot,

@@ -305,6 +305,16 @@ func (a *Actions) Bindings(act Action) []Button {
 	return nil
 }
 
+// AppendBindings appends the buttons bound to the button action act to
+// dst and returns it: [Actions.Bindings] without the copy's allocation,
+// for a menu that shows them every frame.
+func (a *Actions) AppendBindings(dst []Button, act Action) []Button {
+	if e := a.load().entry(act); e != nil {
+		return append(dst, e.buttons...)
+	}
+	return dst
+}
+
 // AxisBindings returns a copy of the bindings of the analog action act (nil
 // for a button action).
 func (a *Actions) AxisBindings(act Action) []AxisBinding {

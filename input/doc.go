@@ -17,6 +17,10 @@
 // them and [Actions.BindingNames] lists either in the form a config file
 // takes, so help screens and menus show keys from the same place.
 //
+// Something other than a button can act for the player: [Tick.Fire] adds
+// a tap of an action to a tick (a menu's button, package ui), which the
+// game's systems see as a key tapped inside the tick.
+//
 // # Analog actions and gamepads
 //
 // [Actions.RegisterAxis] registers an analog action, whose value in

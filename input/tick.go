@@ -74,6 +74,7 @@ type Tick struct {
 	actions     *Actions
 	fills       uint64
 	cache       []cachedStats
+	fired       []Action // taps added by [Tick.Fire] since the last fill
 }
 
 type cachedStats struct {
@@ -112,6 +113,7 @@ func (t *Tick) finish(actions *Actions, start, end timing.Instant, from State, p
 	}
 	t.start, t.end, t.from, t.polls, t.actions = start, end, from, polls, actions
 	t.fills++
+	t.fired = t.fired[:0]
 	t.text = t.text[:0]
 	t.controls = t.controls[:0]
 	t.scrollX, t.scrollY, t.motionX, t.motionY = 0, 0, 0, 0
@@ -320,7 +322,10 @@ func (t *Tick) Action(a Action) Stats {
 		}
 		*c = cachedStats{fill: t.fills, version: tab.version, stats: st, analog: e.analog}
 	}
-	return c.stats
+	if len(t.fired) == 0 {
+		return c.stats
+	}
+	return t.withFired(a, c.stats)
 }
 
 // Down reports whether a is down at the end of the interval.

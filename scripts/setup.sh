@@ -16,7 +16,9 @@ cd "$(dirname "$0")/.."
 # Node.js, which runs GOOS=js test binaries (scripts/cross.sh). For
 # scripts/netem.sh: iproute2 (ip netns, veth, tc); netem itself is the
 # kernel's (CONFIG_NET_SCH_NETEM, module sch_netem, shipped with Debian's
-# kernels), and where a kernel lacks it the script uses cmd/netrelay.
+# kernels), and where a kernel lacks it the script uses cmd/netrelay. For
+# the lobby's relay tests: coturn, whose turnserver the tests start
+# themselves on the loopback (the package's own service stays stopped).
 packages=(
   xvfb xauth xdotool pkg-config gcc
   libgl1-mesa-dev libgl1-mesa-dri libx11-dev libxcursor-dev libxi-dev
@@ -25,6 +27,7 @@ packages=(
   gcc-mingw-w64-x86-64 qemu-user-static
   chromium nodejs
   iproute2
+  coturn
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -16,8 +16,8 @@ import (
 // Packages are the framework's simulation packages, by directory from
 // the module's root, sorted: the loop, the ECS, rollback and its wire,
 // the binary codec its messages and the ECS snapshots are read with, the
-// scheduler and queue, input, geometry, assets (text layout), the window's
-// options and the configuration. Packages that only draw, play sound,
+// scheduler and queue, input, geometry, assets (text layout), the menus
+// (ui), the window's options and the configuration. Packages that only draw, play sound,
 // open windows, record, or compute the identity are left out, as are test
 // helpers; srctree's tests hold every other package a game links to a
 // stated reason.
@@ -34,6 +34,7 @@ var Packages = []string{
 	"schedule",
 	"tiled",
 	"timing",
+	"ui",
 	"window",
 }
 

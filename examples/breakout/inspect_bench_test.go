@@ -1,0 +1,65 @@
+package main
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/framework/frameworktest"
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/inspect"
+)
+
+// BenchmarkInspectSeek records ten minutes of Breakout (36,000 ticks at
+// 60 Hz) played by random keys, opens it in the inspector's seek engine
+// and seeks to 500 random ticks: the median and worst seek, and the
+// keyframes' memory against the recording's size.
+//
+//	go test ./examples/breakout -run '^$' -bench InspectSeek -benchtime 1x
+func BenchmarkInspectSeek(b *testing.B) {
+	const ticks = 36000
+	path := filepath.Join(b.TempDir(), "ten-minutes.rec")
+	sim, err := frameworktest.New(newGame(), frameworktest.Options{Record: path, Sets: small})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(45, 1))
+	keys := []input.Button{input.KeyLeft, input.KeyD, input.KeySpace}
+	for at := time.Duration(0); at < ticks*time.Second/60; at += time.Duration(100+r.IntN(900)) * time.Millisecond {
+		sim.Input.Tap(sim.At(at), keys[r.IntN(len(keys))], time.Duration(20+r.IntN(600))*time.Millisecond)
+	}
+	if err := sim.RunTicks(ticks); err != nil {
+		b.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		rep, err := framework.InspectReplay(newGame(), path, inspect.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		seeks := make([]time.Duration, 500)
+		for i := range seeks {
+			if err := rep.Seek(uint64(r.IntN(rep.Ticks()))); err != nil {
+				b.Fatal(err)
+			}
+			seeks[i] = rep.LastSeek().Elapsed
+		}
+		slices.Sort(seeks)
+		m := rep.Memory()
+		b.ReportMetric(float64(rep.Ticks()), "ticks")
+		b.ReportMetric(float64(seeks[len(seeks)/2].Microseconds())/1000, "median-seek-ms")
+		b.ReportMetric(float64(seeks[len(seeks)-1].Microseconds())/1000, "worst-seek-ms")
+		b.ReportMetric(float64(m.Keyframes), "keyframes")
+		b.ReportMetric(float64(m.KeyframeBytes)/1024, "keyframe-KiB")
+		b.ReportMetric(float64(m.TickBytes)/1024, "kept-ticks-KiB")
+		b.ReportMetric(float64(st.Size())/1024, "recording-KiB")
+	}
+}

@@ -1,0 +1,131 @@
+package inspect_test
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/metronome-go/metronome/inspect"
+	"github.com/metronome-go/metronome/internal/browsertest"
+)
+
+// The page in headless chromium: open it on a recording, scrub on the
+// timeline, step, and read one entity's field at two ticks, checked
+// against what the recorded session held.
+func TestPageScrubsStepsAndReadsAField(t *testing.T) {
+	path, xs := record(t)
+	rep := open(t, path, 50)
+	h, err := inspect.NewHandler(rep, inspect.ServerOptions{Name: "test.rec", Token: "tok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := browsertest.Serve(t, h)
+	ctx := browsertest.Start(t, 10*time.Minute)
+
+	// wait waits until the page's state satisfies cond (a JavaScript
+	// expression), giving up only when the page stops changing.
+	wait := func(what, cond string) {
+		t.Helper()
+		var last string
+		stalled := time.Now()
+		for {
+			ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("Boolean("+cond+")"))
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			if ok {
+				return
+			}
+			seen, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify([globalThis.inspector?.tick, globalThis.inspector?.busy, document.getElementById("msg").textContent, document.body.innerText.length])`))
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			if seen != last {
+				last, stalled = seen, time.Now()
+			} else if time.Since(stalled) > time.Minute {
+				t.Fatalf("%s: the page made no progress for a minute: %s", what, seen)
+			}
+			// Up to a second for the condition, then look at the progress.
+			_, _ = chromedp.Run(ctx, chromedp.Poll[bool]("Boolean("+cond+")", chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Second)))
+		}
+	}
+	field := func() float32 {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#inspector [data-path="mover.X"] .v').textContent`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := strconv.ParseFloat(s, 32)
+		if err != nil {
+			t.Fatalf("mover.X shows %q", s)
+		}
+		return float32(v)
+	}
+	settled := func(tick int) {
+		t.Helper()
+		wait(fmt.Sprintf("tick %d", tick), fmt.Sprintf(`inspector.tick === %d && !inspector.busy && document.querySelector('#inspector [data-path="mover.X"]')`, tick))
+	}
+
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?token=tok")); err != nil {
+		t.Fatal(err)
+	}
+	wait("the page's start", "globalThis.inspector && inspector.ready")
+	// Select the mover.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#entities .row`))); err != nil {
+		t.Fatal(err)
+	}
+	settled(0)
+	if got := field(); got != xs[0] {
+		t.Errorf("mover.X at tick 0: page shows %v, want %v", got, xs[0])
+	}
+
+	// Scrub: press on the strip three quarters of the way and drag to the
+	// middle.
+	box, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.getElementById("strip").getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := box[1] + box[3]/2
+	if err := chromedp.Do(ctx,
+		chromedp.MouseEvent("mousePressed", box[0]+box[2]*0.75, y, chromedp.ButtonLeft),
+		chromedp.MouseEvent("mouseMoved", box[0]+box[2]*0.6, y, chromedp.ButtonLeft),
+		chromedp.MouseEvent("mouseMoved", box[0]+box[2]*0.5+1, y, chromedp.ButtonLeft),
+		chromedp.MouseEvent("mouseReleased", box[0]+box[2]*0.5+1, y, chromedp.ButtonLeft)); err != nil {
+		t.Fatal(err)
+	}
+	mid := int((box[2]*0.5 + 1) / box[2] * testTicks)
+	settled(mid)
+	if got := field(); got != xs[mid] {
+		t.Errorf("mover.X at tick %d after scrubbing: page shows %v, want %v", mid, got, xs[mid])
+	}
+	// Step one tick forward and one back.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#fwd`))); err != nil {
+		t.Fatal(err)
+	}
+	settled(mid + 1)
+	if got := field(); got != xs[mid+1] {
+		t.Errorf("mover.X at tick %d after a step: page shows %v, want %v", mid+1, got, xs[mid+1])
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#back`)), chromedp.Click(chromedp.CSS(`#back`))); err != nil {
+		t.Fatal(err)
+	}
+	settled(mid - 1)
+	if got := field(); got != xs[mid-1] {
+		t.Errorf("mover.X at tick %d after two steps back: page shows %v, want %v", mid-1, got, xs[mid-1])
+	}
+	// The field's graph over the session.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#inspector [data-path="mover.X"]`))); err != nil {
+		t.Fatal(err)
+	}
+	wait("the graph", fmt.Sprintf("inspector.graphData && inspector.graphData.length === %d && !inspector.busy", testTicks))
+	at, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`inspector.graphData[123].value`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if float32(at) != xs[123] {
+		t.Errorf("graph of mover.X at 123: %v, want %v", at, xs[123])
+	}
+}

@@ -1,0 +1,96 @@
+package inspect_test
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/inspect"
+)
+
+// Every seek, forward or back, near a keyframe or far from one, puts the
+// world in the state the recording's checkpoints hashed.
+func TestSeekReachesTheRecordedHashes(t *testing.T) {
+	path, xs := record(t)
+	hashes := checkpoints(t, path)
+	if len(hashes) < 5 {
+		t.Fatalf("the recording holds %d checkpoints, want several", len(hashes))
+	}
+	rep := open(t, path, 64)
+	if got := rep.Ticks(); got != testTicks {
+		t.Fatalf("ticks: got %d, want %d", got, testTicks)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var ticks []uint64
+	for tick := range hashes {
+		ticks = append(ticks, tick)
+	}
+	rng.Shuffle(len(ticks), func(i, j int) { ticks[i], ticks[j] = ticks[j], ticks[i] })
+	movers := ecs.NewFilter1[mover](rep.App().World())
+	for _, tick := range append(ticks, 0, testTicks-1, 1, 63, 64, 65, 64) {
+		if err := rep.Seek(tick); err != nil {
+			t.Fatal(err)
+		}
+		if want, ok := hashes[tick]; ok {
+			h, err := rep.App().Hash()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Total != want {
+				t.Errorf("seek to %d: world hash %#x, want the recording's %#x", tick, h.Total, want)
+			}
+		}
+		q := movers.Query()
+		for q.Next() {
+			if got := q.Get().X; got != xs[tick] {
+				t.Errorf("seek to %d: mover.X %v, want %v", tick, got, xs[tick])
+			}
+		}
+		if s := rep.LastSeek(); s.Resimulated > 63 {
+			t.Errorf("seek to %d resimulated %d ticks, want at most 63 with a keyframe every 64", tick, s.Resimulated)
+		}
+	}
+	m := rep.Memory()
+	if want := (testTicks + 63) / 64; m.Keyframes != want || m.KeyframeBytes <= 0 {
+		t.Errorf("memory: %+v, want %d keyframes of some bytes", m, want)
+	}
+}
+
+func TestSeekRefusesTicksBeyondTheSession(t *testing.T) {
+	path, _ := record(t)
+	rep := open(t, path, 0)
+	err := rep.Seek(testTicks)
+	if err == nil || !strings.Contains(err.Error(), "want 0 to 599") {
+		t.Fatalf("Seek(%d): got %v, want an error naming the range", testTicks, err)
+	}
+}
+
+func TestTimelineHoldsMarks(t *testing.T) {
+	path, xs := record(t)
+	rep := open(t, path, 0)
+	var bounces int
+	for i, tick := range rep.Timeline(0, testTicks) {
+		if tick.Number != uint64(i) || tick.Kind != "fixed" {
+			t.Fatalf("timeline[%d]: %+v", i, tick)
+		}
+		for _, m := range tick.Marks {
+			if m.Label != "bounce" || m.System != "move" {
+				t.Errorf("tick %d: mark %+v, want bounce by move", i, m)
+			}
+			bounces++
+			if i > 0 && (xs[i] <= 300 && xs[i] >= 0) {
+				t.Errorf("tick %d: bounce marked with X at %v", i, xs[i])
+			}
+		}
+	}
+	if bounces == 0 {
+		t.Error("no bounce marked")
+	}
+	if got := rep.Timeline(testTicks-2, testTicks+5); len(got) != 2 {
+		t.Errorf("timeline past the end: got %d ticks, want 2", len(got))
+	}
+	if _, err := inspect.NewReplay(nil, nil, nil, inspect.Options{}); err == nil {
+		t.Error("NewReplay(nil...): no error")
+	}
+}
