@@ -55,6 +55,13 @@ func newConduit(local net.Addr) *Conduit {
 // address (the same end, joining again).
 func (c *Conduit) add(addr netip.AddrPort, p *link) {
 	c.mu.Lock()
+	select {
+	case <-c.closed: // closed during the handshake
+		c.mu.Unlock()
+		p.close()
+		return
+	default:
+	}
 	old := c.peers[addr]
 	c.peers[addr] = p
 	c.mu.Unlock()
