@@ -102,6 +102,9 @@ type Adapters struct {
 	Renderer  render2d.Renderer
 	Presenter Presenter
 	Resources Resources
+	// Platform is what the platform chose and measured at start, for the
+	// timing report's platform section; its zero value says nothing.
+	Platform PlatformReport
 
 	claimed atomic.Bool
 }

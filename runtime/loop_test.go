@@ -362,6 +362,8 @@ func TestReportEncodes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newRig(runtime.Concurrent, nil)
 		r.game.stopAfter = 30
+		plat := runtime.PlatformReport{Device: "SwiftShader", DrawPath: "batched", ClockResolution: 100 * time.Microsecond}
+		r.ctx.Platform = plat
 		rt, err := r.run()
 		if err != nil {
 			t.Fatal(err)
@@ -379,12 +381,20 @@ func TestReportEncodes(t *testing.T) {
 			Telemetry struct {
 				Frames uint64 `json:"frames"`
 			} `json:"telemetry"`
+			Platform struct {
+				Device     string `json:"device"`
+				DrawPath   string `json:"draw_path"`
+				Resolution int64  `json:"clock_resolution_ns"`
+			} `json:"platform"`
 		}
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatal(err)
 		}
 		if back.Mode != "concurrent" || back.State != "stopped" || back.Runtime.Updates != 30 || back.Telemetry.Frames == 0 {
 			t.Errorf("decoded report %+v", back)
+		}
+		if p := back.Platform; p.Device != plat.Device || p.DrawPath != plat.DrawPath || p.Resolution != int64(plat.ClockResolution) {
+			t.Errorf("decoded platform section %+v, want the adapters' %+v", p, plat)
 		}
 	})
 }

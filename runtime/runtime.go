@@ -312,8 +312,9 @@ func (r *GameRuntime) TelemetryFrames(dst []timing.TelemetryFrame) []timing.Tele
 // ReportVersion is the version of the timing report's JSON, its "version"
 // key. Version 2 writes every key in snake case with its unit ("_ns") and
 // each figure once; version 1 (unversioned) wrote the scheduler's
-// statistics and the input queue's under their Go field names.
-const ReportVersion = 2
+// statistics and the input queue's under their Go field names. Version 3
+// adds the platform section ([PlatformReport]).
+const ReportVersion = 3
 
 // Report is a session's timing report, ready to encode as JSON: every key
 // snake case, durations in nanoseconds with "_ns" in the key.
@@ -321,6 +322,7 @@ type Report struct {
 	Version   int                     `json:"version"`
 	Mode      string                  `json:"mode"`
 	State     string                  `json:"state"`
+	Platform  PlatformReport          `json:"platform"`
 	Runtime   Stats                   `json:"runtime"`
 	Slots     render2d.SlotStats      `json:"slots"`
 	Input     InputStats              `json:"input"`
@@ -336,6 +338,7 @@ func (r *GameRuntime) Report() Report {
 		Version:   ReportVersion,
 		Mode:      r.opts.Mode.String(),
 		State:     r.life.State().String(),
+		Platform:  r.adapters.Platform,
 		Runtime:   r.Stats(),
 		Slots:     r.slots.Stats(),
 		Input:     InputStats{r.queue.Stats()},

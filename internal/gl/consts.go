@@ -47,6 +47,8 @@ const (
 	ARRAY_BUFFER                  = 0x8892
 	ELEMENT_ARRAY_BUFFER          = 0x8893
 	STREAM_DRAW                   = 0x88E0
+	STATIC_DRAW                   = 0x88E4
+	RENDERER                      = 0x1F01
 	FRAGMENT_SHADER               = 0x8B30
 	VERTEX_SHADER                 = 0x8B31
 	COMPILE_STATUS                = 0x8B81

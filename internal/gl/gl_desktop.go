@@ -153,3 +153,7 @@ func infoLog(n int32, read func(*uint8)) string {
 	read(&buf[0])
 	return strings.TrimRight(string(buf), "\x00\n ")
 }
+
+// RendererName is GL_RENDERER, the driver's name for the device (such as
+// "llvmpipe (LLVM 15.0.7, 256 bits)"), for choosing a draw path.
+func RendererName() string { return gogl.GoStr(gogl.GetString(RENDERER)) }

@@ -293,3 +293,21 @@ func UniformMatrix4fv(loc int32, count int32, transpose bool, v *float32) {
 func floats(v *float32, n int) {
 	bytes(unsafe.Pointer(v), n*4)
 }
+
+// RendererName is the device's name: the unmasked renderer of the
+// WEBGL_debug_renderer_info extension where the browser offers it (in
+// Chromium it names the backend, such as "ANGLE (Google, Vulkan 1.3.0
+// (SwiftShader Device (Subzero) ...), SwiftShader driver)"), otherwise
+// RENDERER, which browsers may mask. It is for choosing a draw path.
+func RendererName() string {
+	const unmaskedRenderer = 0x9246 // UNMASKED_RENDERER_WEBGL
+	if ext := ctx.Call("getExtension", "WEBGL_debug_renderer_info"); !ext.IsNull() && !ext.IsUndefined() {
+		if v := ctx.Call("getParameter", unmaskedRenderer); v.Type() == js.TypeString {
+			return v.String()
+		}
+	}
+	if v := ctx.Call("getParameter", RENDERER); v.Type() == js.TypeString {
+		return v.String()
+	}
+	return ""
+}

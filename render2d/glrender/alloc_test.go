@@ -8,7 +8,7 @@ import (
 
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
-	"github.com/metronome-go/metronome/render2d/glrender/gltest"
+	"github.com/metronome-go/metronome/render2d/glrender"
 )
 
 // TestRenderAllocatesNothing renders a frame of several passes (offscreen
@@ -17,7 +17,12 @@ import (
 // whole window) repeatedly, at alpha 0.5 and 1, and
 // requires zero allocations once the renderer's scratch slices have grown.
 func TestRenderAllocatesNothing(t *testing.T) {
-	r := gltest.Renderer(t)
+	for _, path := range drawPaths {
+		t.Run(path.String(), func(t *testing.T) { renderAllocatesNothing(t, rendererOn(t, path)) })
+	}
+}
+
+func renderAllocatesNothing(t *testing.T, r *glrender.Renderer) {
 	q := mustTexture(t, r, quadrants(), render2d.TextureOptions{})
 	d := mustTexture(t, r, disc(16), render2d.TextureOptions{})
 	target, tex, err := r.CreateRenderTarget(64, 64, render2d.TextureOptions{})

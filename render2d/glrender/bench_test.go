@@ -170,3 +170,51 @@ func firstFrame(b *testing.B, r *glrender.Renderer) *render2d.Frame {
 		Mesh: render2d.Mesh{VertexCount: 3, IndexCount: 3}})
 	return f
 }
+
+// BenchmarkDrawPaths draws frames of n 2x2 moving sprites (drawn at alpha
+// 0.5, the sliding variant) on each draw path in turn, frame by frame so
+// both see the same machine load, each followed by glFinish, and reports
+// the time per frame of each and batched/instanced. New keeps instancing
+// on a device where that ratio is above 1 (llvmpipe); on SwiftShader it is
+// the other way round (cmd/bunnymark -browser measures there).
+func BenchmarkDrawPaths(b *testing.B) {
+	for _, n := range []int{1000, 10000, 50000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			r := gltest.Renderer(b)
+			q := mustTextureB(b, r)
+			var f render2d.Frame
+			pw := render2d.NewFrameWriter(&f).BeginPass(render2d.PassDesc{Clear: true, ClearColor: grey})
+			for i := range n {
+				p := sprite(q, float32(i%120), float32(i/120%120), 2, 2)
+				p.Prev = p.Placement()
+				p.Prev.Position.X -= 3
+				pw.Draw(p)
+			}
+			f.Present.Alpha = 0.5
+			var ns [2]int64
+			frame := func(p glrender.DrawPath, wall *int64) {
+				if err := r.SetDrawPath(p); err != nil {
+					b.Fatal(err)
+				}
+				t0 := time.Now()
+				if err := r.Render(&f); err != nil {
+					b.Fatal(err)
+				}
+				gl.Finish()
+				*wall += time.Since(t0).Nanoseconds()
+			}
+			var discard int64
+			frame(glrender.DrawInstanced, &discard)
+			frame(glrender.DrawBatched, &discard)
+			b.ReportAllocs()
+			for b.Loop() {
+				frame(glrender.DrawInstanced, &ns[0])
+				frame(glrender.DrawBatched, &ns[1])
+			}
+			bn := float64(b.N)
+			b.ReportMetric(float64(ns[0])/bn, "instanced-ns/frame")
+			b.ReportMetric(float64(ns[1])/bn, "batched-ns/frame")
+			b.ReportMetric(float64(ns[1])/float64(ns[0]), "batched/instanced")
+		})
+	}
+}

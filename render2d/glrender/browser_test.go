@@ -84,5 +84,10 @@ func TestConformanceInBrowser(t *testing.T) {
 	if code != 0 || !strings.Contains(text, "--- PASS: TestConformance") {
 		t.Fatalf("the conformance suite failed in the browser (exit code %d):\n%s", code, text)
 	}
+	// Headless chromium without a GPU draws WebGL with SwiftShader, for
+	// which New chooses the batched path.
+	if !strings.Contains(text, "SwiftShader") || !strings.Contains(text, "draw path batched") {
+		t.Errorf("the browser's device is not SwiftShader on the batched draw path, as headless chromium without a GPU should be:\n%s", text)
+	}
 	t.Logf("in headless chromium:\n%s", text)
 }

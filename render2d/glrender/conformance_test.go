@@ -10,7 +10,12 @@ import (
 	"github.com/metronome-go/metronome/render2d/rendertest"
 )
 
+// TestConformance runs the suite on each draw path.
 func TestConformance(t *testing.T) {
 	gltest.Use(t)
-	rendertest.TestRenderer(t, func(t *testing.T) render2d.Renderer { return gltest.Renderer(t) })
+	for _, path := range drawPaths {
+		t.Run(path.String(), func(t *testing.T) {
+			rendertest.TestRenderer(t, func(t *testing.T) render2d.Renderer { return rendererOn(t, path) })
+		})
+	}
 }

@@ -46,6 +46,23 @@
 // state. Batches whose packets are all tinted opaque white use a shader
 // variant without the tint.
 //
+// # Draw paths
+//
+// Chrome's software WebGL, SwiftShader (what a page gets where the GPU is
+// blocklisted or absent, and in headless chromium), pays about 21 µs for
+// every instance of an instanced draw, several times what it pays for the
+// same quads as plain indexed triangles. So the renderer has a second
+// path, [DrawBatched]: each instance is written once per corner into a
+// reused scratch slice, and each batch is one glDrawElements over a
+// static index buffer of two triangles per quad. The shaders are the
+// same (a vertex's corner is the low two bits of gl_VertexID on both), so
+// both paths draw the same pictures, interpolation, layers and blending
+// included; the conformance suite and the golden images run on both.
+// [New] chooses by the device's name ([ChooseDrawPath]): batched for
+// SwiftShader, instanced elsewhere, llvmpipe included (BenchmarkDrawPaths
+// draws the same frames both ways, alternating). [Renderer.DrawPath] says
+// which is in use, and [Renderer.SetDrawPath] overrides the choice.
+//
 // # Interpolation
 //
 // Interpolation runs in the vertex shader. Batches with previous

@@ -269,12 +269,30 @@ var interpScene = scene{"interp", func(t *testing.T, r *glrender.Renderer) *rend
 	return f
 }}
 
+// drawPaths are the renderer's draw paths: each must draw every scene as
+// the golden image shows it.
+var drawPaths = []glrender.DrawPath{glrender.DrawInstanced, glrender.DrawBatched}
+
+// rendererOn returns gltest's renderer drawing by path.
+func rendererOn(t testing.TB, path glrender.DrawPath) *glrender.Renderer {
+	t.Helper()
+	r := gltest.Renderer(t)
+	if err := r.SetDrawPath(path); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func TestGolden(t *testing.T) {
-	for _, sc := range append(scenes[:len(scenes):len(scenes)], interpScene) {
-		t.Run(sc.name, func(t *testing.T) {
-			r := gltest.Renderer(t)
-			renderGolden(t, r, sc.build(t, r), sc.name, *update)
-		})
+	for _, path := range drawPaths {
+		for _, sc := range append(scenes[:len(scenes):len(scenes)], interpScene) {
+			t.Run(path.String()+"/"+sc.name, func(t *testing.T) {
+				r := rendererOn(t, path)
+				// The golden images are the instanced path's; the other
+				// path only compares with them.
+				renderGolden(t, r, sc.build(t, r), sc.name, *update && path == glrender.DrawInstanced)
+			})
+		}
 	}
 }
 
@@ -326,31 +344,33 @@ func TestGoldenInterpolationEnds(t *testing.T) {
 		{"previous", 0, func(p *render2d.DrawPacket2D) { p.Prev = p.Placement(); place(p, displaced(p.Prev)) }},
 		{"same", 0.37, func(p *render2d.DrawPacket2D) { p.Prev = p.Placement() }},
 	}
-	for _, sc := range scenes {
-		for _, v := range variants {
-			t.Run(sc.name+"/"+v.name, func(t *testing.T) {
-				r := gltest.Renderer(t)
-				f := sc.build(t, r)
-				for i := range f.Passes {
-					ps := &f.Passes[i]
-					c := ps.Camera
-					pc := render2d.CameraPlacement{Position: c.Position, Zoom: c.Zoom, Rotation: c.Rotation, Set: true}
-					switch v.alpha {
-					case 1:
-						pc.Position.X += 13
-						pc.Zoom = c.EffectiveZoom() * 2
-					case 0:
-						ps.Camera.Position.Y -= 11
-						ps.Camera.Rotation += 0.5
+	for _, path := range drawPaths {
+		for _, sc := range scenes {
+			for _, v := range variants {
+				t.Run(path.String()+"/"+sc.name+"/"+v.name, func(t *testing.T) {
+					r := rendererOn(t, path)
+					f := sc.build(t, r)
+					for i := range f.Passes {
+						ps := &f.Passes[i]
+						c := ps.Camera
+						pc := render2d.CameraPlacement{Position: c.Position, Zoom: c.Zoom, Rotation: c.Rotation, Set: true}
+						switch v.alpha {
+						case 1:
+							pc.Position.X += 13
+							pc.Zoom = c.EffectiveZoom() * 2
+						case 0:
+							ps.Camera.Position.Y -= 11
+							ps.Camera.Rotation += 0.5
+						}
+						ps.PrevCamera = pc
+						for j := range ps.Packets {
+							v.edit(&ps.Packets[j])
+						}
 					}
-					ps.PrevCamera = pc
-					for j := range ps.Packets {
-						v.edit(&ps.Packets[j])
-					}
-				}
-				f.Present.Alpha = v.alpha
-				renderGolden(t, r, f, sc.name, false)
-			})
+					f.Present.Alpha = v.alpha
+					renderGolden(t, r, f, sc.name, false)
+				})
+			}
 		}
 	}
 }

@@ -73,15 +73,47 @@ func pointPrevAttribs(first int) {
 // pointAttribs points the instance attributes at the buffer bound to
 // GL_ARRAY_BUFFER, starting at instance first; n is 3 for the built-in
 // material and 4 with parameters.
-func pointAttribs(first int, n int) {
-	base := uintptr(first) * uintptr(instanceStride)
+func pointAttribs(first int, n int) { pointAttribsStride(first, n, instanceStride) }
+
+// pointAttribsStride is pointAttribs over entries of stride bytes: an
+// instance, or a leanVertex (n 3).
+func pointAttribsStride(first int, n int, stride int32) {
+	base := uintptr(first) * uintptr(stride)
 	for i, a := range attribs[:n] {
 		if a.integer {
-			gl.VertexAttribIPointerWithOffset(uint32(i), a.size, gl.UNSIGNED_INT, instanceStride, base+a.offset)
+			gl.VertexAttribIPointerWithOffset(uint32(i), a.size, gl.UNSIGNED_INT, stride, base+a.offset)
 		} else {
-			gl.VertexAttribPointerWithOffset(uint32(i), a.size, gl.FLOAT, false, instanceStride, base+a.offset)
+			gl.VertexAttribPointerWithOffset(uint32(i), a.size, gl.FLOAT, false, stride, base+a.offset)
 		}
 	}
+}
+
+// leanVertex is an instance without its parameter slot: a vertex of the
+// batched path in a pass where no batch reads the slot (no custom
+// material, no slide), so it streams a quarter less. Its fields are the
+// instance's first ones, at the same offsets.
+type leanVertex struct {
+	x, y, w, h float32
+	ox, oy     float32
+	rot        float32
+	tint       uint32
+	u0, v0     float32
+	u1, v1     float32
+}
+
+const leanStride = int32(unsafe.Sizeof(leanVertex{}))
+
+// expandLean writes each instance of src four times into dst (grown to
+// fit) without its parameter slot, and returns it.
+func expandLean(dst []leanVertex, src []instance) []leanVertex {
+	dst = grow(dst, 4*len(src))
+	for i := range src {
+		s := &src[i]
+		v := leanVertex{s.x, s.y, s.w, s.h, s.ox, s.oy, s.rot, s.tint, s.u0, s.v0, s.u1, s.v1}
+		d := dst[4*i : 4*i+4 : 4*i+4]
+		d[0], d[1], d[2], d[3] = v, v, v, v
+	}
+	return dst
 }
 
 func unorm8(v float32) uint32 {

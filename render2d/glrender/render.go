@@ -146,6 +146,7 @@ func (r *Renderer) pass(p *render2d.Pass) {
 	r.poff = grow(r.poff, nb)
 	interp := r.alpha < 1 // at alpha 1 the current placements are exact
 	nPrev := 0
+	params := false // some batch reads the parameter slot
 	r.sverts, r.sidx = r.sverts[:0], r.sidx[:0]
 	r.sranges = grow(r.sranges, nb)
 	px := pixelSize(cam, sw, vw)
@@ -170,6 +171,7 @@ func (r *Renderer) pass(p *render2d.Pass) {
 			r.poff[i] = int32(nPrev)
 			nPrev += b.Count
 		}
+		params = params || motion == slide || !b.Key.Material.IsZero()
 		fl := batchFlags(motion)
 		if white {
 			fl |= batchWhite
@@ -177,10 +179,25 @@ func (r *Renderer) pass(p *render2d.Pass) {
 		r.flags[i] = fl
 	}
 	r.ring = (r.ring + 1) % len(r.instance)
-	instBuf := upload(&r.instance[r.ring], unsafe.Pointer(&r.inst[0]), n*int(instanceStride))
+	// Per sprite on the instanced path, per corner on the batched one.
+	inst, prev, per := r.inst[:n], r.prev[:nPrev], 1
+	data, size, stride := unsafe.Pointer(&inst[0]), n*int(instanceStride), instanceStride
+	if r.path == DrawBatched {
+		r.vprev = expand(r.vprev, prev)
+		prev, per = r.vprev, 4
+		if params {
+			r.vinst = expand(r.vinst, inst)
+			data, size = unsafe.Pointer(&r.vinst[0]), len(r.vinst)*int(instanceStride)
+		} else {
+			r.vlean = expandLean(r.vlean, inst)
+			data, size, stride = unsafe.Pointer(&r.vlean[0]), len(r.vlean)*int(leanStride), leanStride
+		}
+		r.ensureQuads(maxSprites(r.batches))
+	}
+	instBuf := upload(&r.instance[r.ring], data, size)
 	prevBuf := uint32(0)
 	if nPrev > 0 {
-		prevBuf = upload(&r.pfull[r.ring], unsafe.Pointer(&r.prev[0]), nPrev*int(prevStride))
+		prevBuf = upload(&r.pfull[r.ring], unsafe.Pointer(&prev[0]), len(prev)*int(prevStride))
 	}
 	r.curArray = ^uint32(0) // upload bound one of them
 	if len(r.sidx) > 0 {
@@ -243,7 +260,12 @@ func (r *Renderer) pass(p *render2d.Pass) {
 		if m == turn {
 			v = 1
 		}
-		if v != r.curVAO {
+		if r.path == DrawBatched {
+			if vaoBatched+v != r.curVAO {
+				gl.BindVertexArray(r.bvao[v])
+				r.curVAO = vaoBatched + v
+			}
+		} else if v != r.curVAO {
 			gl.BindVertexArray(r.vao[v])
 			r.curVAO = v
 		}
@@ -252,13 +274,30 @@ func (r *Renderer) pass(p *render2d.Pass) {
 			na-- // the parameter slot is read by materials and slides only
 		}
 		r.bindArray(instBuf)
-		pointAttribs(b.First, na)
+		pointAttribsStride(per*b.First, na, stride)
 		if m == turn {
 			r.bindArray(prevBuf)
-			pointPrevAttribs(int(r.poff[i]))
+			pointPrevAttribs(per * int(r.poff[i]))
 		}
-		gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(b.Count))
+		if r.path == DrawBatched {
+			// Indices count from the batch's first vertex, where the
+			// attributes now point.
+			gl.DrawElementsWithOffset(gl.TRIANGLES, int32(6*b.Count), gl.UNSIGNED_INT, 0)
+		} else {
+			gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(b.Count))
+		}
 	}
+}
+
+// maxSprites returns the most packets in one sprite batch of bs.
+func maxSprites(bs []render2d.Batch) int {
+	n := 0
+	for i := range bs {
+		if !bs[i].Key.Shape {
+			n = max(n, bs[i].Count)
+		}
+	}
+	return n
 }
 
 // grow returns s with length n, reallocating (with room to spare) only

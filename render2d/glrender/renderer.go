@@ -32,7 +32,13 @@ type Renderer struct {
 	// vertex arrays: attributes 0-3 from the instance buffer (still and
 	// sliding batches), and also 4-5 from the previous-placement buffer
 	// (turning batches)
-	vao      [2]uint32
+	vao [2]uint32
+	// the same for the batched path (attributes per vertex, not per
+	// instance), with the quad index buffer bound
+	bvao     [2]uint32
+	quads    quadIndices
+	path     DrawPath
+	device   string        // the driver's name for the device (RendererName)
 	instance [4]ringBuffer // streamed instances, one buffer per pass in turn
 	pfull    [4]ringBuffer // streamed previous placements of turning batches
 	ring     int
@@ -55,6 +61,9 @@ type Renderer struct {
 	batches []render2d.Batch
 	inst    []instance
 	prev    []prevInstance // previous placements of the pass's turning batches
+	vinst   []instance     // the batched path: inst, once per corner
+	vlean   []leanVertex   // the same without the parameter slot, when no batch reads it
+	vprev   []prevInstance // the batched path: prev, once per corner
 	flags   []batchFlags
 	poff    []int32 // per batch: where its previous placements start in prev
 	view    mgl32.Mat4
@@ -66,7 +75,7 @@ type Renderer struct {
 	curBlend   int // -1 unknown
 	curFBO     uint32
 	curArray   uint32 // buffer bound to GL_ARRAY_BUFFER
-	curVAO     int    // index into vao, vaoShapes, or -1 unknown
+	curVAO     int    // index into vao, vaoShapes, vaoBatched+index into bvao, or -1 unknown
 
 	checks int  // frames left that Render checks for GL errors (checkFrames)
 	warmed bool // WarmUp ran: CreateMaterial warms each new material too
@@ -161,21 +170,33 @@ func newRenderer() (*Renderer, error) {
 		gl.GenBuffers(1, &r.instance[i].id)
 		gl.GenBuffers(1, &r.pfull[i].id)
 	}
+	gl.GenBuffers(1, &r.quads.id)
 	gl.GenVertexArrays(int32(len(r.vao)), &r.vao[0])
+	gl.GenVertexArrays(int32(len(r.bvao)), &r.bvao[0])
 	for v := range r.vao {
-		gl.BindVertexArray(r.vao[v])
-		n := len(attribs) + v*len(prevAttribs)
-		for i := range n {
-			gl.EnableVertexAttribArray(uint32(i))
-			gl.VertexAttribDivisor(uint32(i), 1)
-		}
-		gl.BindBuffer(gl.ARRAY_BUFFER, r.instance[0].id)
-		pointAttribs(0, len(attribs))
-		if v == 1 {
-			gl.BindBuffer(gl.ARRAY_BUFFER, r.pfull[0].id)
-			pointPrevAttribs(0)
+		for _, b := range []struct {
+			vao     uint32
+			divisor uint32
+		}{{r.vao[v], 1}, {r.bvao[v], 0}} {
+			gl.BindVertexArray(b.vao)
+			n := len(attribs) + v*len(prevAttribs)
+			for i := range n {
+				gl.EnableVertexAttribArray(uint32(i))
+				gl.VertexAttribDivisor(uint32(i), b.divisor)
+			}
+			gl.BindBuffer(gl.ARRAY_BUFFER, r.instance[0].id)
+			pointAttribs(0, len(attribs))
+			if v == 1 {
+				gl.BindBuffer(gl.ARRAY_BUFFER, r.pfull[0].id)
+				pointPrevAttribs(0)
+			}
+			if b.divisor == 0 {
+				gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, r.quads.id) // vertex array state
+			}
 		}
 	}
+	r.device = gl.RendererName()
+	r.path = ChooseDrawPath(r.device)
 	r.white = newGLTexture(1, 1, render2d.TextureOptions{}, unsafe.Pointer(&[4]uint8{255, 255, 255, 255}))
 	if err := r.compileShapes(); err != nil {
 		r.Close()
@@ -475,6 +496,8 @@ func (r *Renderer) Close() error {
 		gl.DeleteBuffers(1, &r.pfull[i].id)
 	}
 	gl.DeleteVertexArrays(int32(len(r.vao)), &r.vao[0])
+	gl.DeleteVertexArrays(int32(len(r.bvao)), &r.bvao[0])
+	gl.DeleteBuffers(1, &r.quads.id)
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	gl.UseProgram(0)
 	return glError("Close")

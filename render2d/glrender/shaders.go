@@ -47,7 +47,9 @@ flat out uint v_tint;
 #endif
 
 void main() {
-	vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
+	// Instanced: vertices 0-3 of the strip. Batched: vertex 4k+c of a
+	// batch's quads is corner c of its sprite k.
+	vec2 corner = vec2(float(gl_VertexID & 1), float((gl_VertexID >> 1) & 1));
 	vec2 pos = a_rect.xy;
 	vec2 extent = a_rect.zw;
 	vec2 offset = uintBitsToFloat(a_xform.xy);

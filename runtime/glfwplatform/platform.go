@@ -11,6 +11,7 @@ import (
 	"github.com/metronome-go/metronome/input/glfwinput"
 	"github.com/metronome-go/metronome/render2d/glrender"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
 	"github.com/metronome-go/metronome/window"
 )
 
@@ -87,6 +88,11 @@ func New(cfg Config) (*runtime.Adapters, error) {
 		Input:     glfwinput.New(win, opts),
 		Renderer:  rend,
 		Presenter: &Presenter{win: win, vsync: cfg.VSync, display: d},
+		Platform: runtime.PlatformReport{
+			Device:          rend.Device(),
+			DrawPath:        rend.DrawPath().String(),
+			ClockResolution: timing.Resolution(timing.Now, 5, 100_000),
+		},
 	}, nil
 }
 

@@ -32,7 +32,10 @@
 // timestamps are taken on. Browsers coarsen performance.now() (to 100 µs
 // in Chromium, 1 ms or more in other browsers and with privacy settings);
 // a cross-origin isolated page (COOP and COEP headers, which cmd/webgame's
-// server sends) gets the finer resolution.
+// server sends) gets the finer resolution. New measures the step it gets
+// ([timing.Resolution]) and hands it, with the WebGL device's name and
+// the renderer's draw path, to the timing report's platform section
+// ([runtime.PlatformReport]).
 //
 // The Gamepad API has no events for a pad's buttons and axes: at every
 // poll (once per animation frame) the source reads the first pad with the
