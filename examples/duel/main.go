@@ -25,6 +25,7 @@ import (
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/rollback/netplay/quicnet"
+	"github.com/metronome-go/metronome/rollback/netplay/webrtc"
 )
 
 // configTOML is the game's own configuration: 60 Hz fixed ticks, the
@@ -54,10 +55,12 @@ func defaultSettings() Settings {
 // newGame describes the duel to the framework: two players, whose seats
 // Setup fills once it has registered the actions, over UDP or, with
 // net.transport = "quic", encrypted QUIC (listing QUIC links quic-go and
-// TLS into the duel; a game that lists no network plays over UDP).
+// TLS into the duel; a game that lists no network plays over UDP), or
+// with net.transport = "webrtc" over WebRTC data channels, which a
+// player in a web page can join.
 func newGame() framework.Game {
 	settings := defaultSettings()
-	net := &framework.Net{Players: 2, Networks: []netplay.Network{netplay.UDPNetwork(), quicnet.Network()}}
+	net := &framework.Net{Players: 2, Networks: []netplay.Network{netplay.UDPNetwork(), quicnet.Network(), webrtc.Network(webrtc.Config{})}}
 	return framework.Game{
 		Title:    "Duel",
 		Seed:     26,

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/metronome-go/metronome/rollback/netplay"
-	pion "github.com/pion/webrtc/v4"
 )
 
 const (
@@ -43,42 +42,36 @@ type Conduit struct {
 	wire   netplay.Wire
 
 	mu    sync.Mutex
-	peers map[netip.AddrPort]*peer
+	peers map[netip.AddrPort]*link
 
 	stop func() error // the host's or joiner's own resources, after the peers
 }
 
-type peer struct {
-	pc *pion.PeerConnection
-	dc *pion.DataChannel
-}
-
 func newConduit(local net.Addr) *Conduit {
-	return &Conduit{rx: make(chan datagram, rxLen), closed: make(chan struct{}), local: local, peers: map[netip.AddrPort]*peer{}}
-}
-
-// channelInit is the one data channel of a peer pair: negotiated by both
-// sides as id 0 (no in-band announcement), unordered, never
-// retransmitted.
-func channelInit() *pion.DataChannelInit {
-	ordered, retransmits, negotiated, id := false, uint16(0), true, uint16(channelID)
-	return &pion.DataChannelInit{Ordered: &ordered, MaxRetransmits: &retransmits, Negotiated: &negotiated, ID: &id}
+	return &Conduit{rx: make(chan datagram, rxLen), closed: make(chan struct{}), local: local, peers: map[netip.AddrPort]*link{}}
 }
 
 // add makes a peer of an open data channel, replacing a peer of the same
 // address (the same end, joining again).
-func (c *Conduit) add(addr netip.AddrPort, p *peer) {
+func (c *Conduit) add(addr netip.AddrPort, p *link) {
 	c.mu.Lock()
+	select {
+	case <-c.closed: // closed during the handshake
+		c.mu.Unlock()
+		p.close()
+		return
+	default:
+	}
 	old := c.peers[addr]
 	c.peers[addr] = p
 	c.mu.Unlock()
 	if old != nil {
-		old.pc.Close()
+		old.close()
 	}
-	p.dc.OnMessage(func(msg pion.DataChannelMessage) {
-		c.countRecv(len(msg.Data), addr.Addr())
+	p.onMessage(func(b []byte) {
+		c.countRecv(len(b), addr.Addr())
 		select {
-		case c.rx <- datagram{from: addr, b: msg.Data}:
+		case c.rx <- datagram{from: addr, b: b}:
 		default: // the match is behind: lost, as on a full socket
 		}
 	})
@@ -90,19 +83,15 @@ func (c *Conduit) add(addr netip.AddrPort, p *peer) {
 		}
 		c.mu.Unlock()
 		if mine {
-			p.pc.Close()
+			p.close()
 			select {
 			case c.rx <- datagram{from: addr}:
 			case <-c.closed:
 			}
 		}
 	}
-	p.dc.OnClose(func() { go gone() })
-	p.pc.OnConnectionStateChange(func(s pion.PeerConnectionState) {
-		if s == pion.PeerConnectionStateFailed || s == pion.PeerConnectionStateClosed {
-			go gone()
-		}
-	})
+	p.onClose(func() { go gone() })
+	p.onEnd(func(bool) { go gone() })
 }
 
 // ReadFrom waits for a datagram, copies it into buf and returns its
@@ -135,10 +124,10 @@ func (c *Conduit) WriteTo(b []byte, to netip.AddrPort) error {
 	c.mu.Lock()
 	p := c.peers[to]
 	c.mu.Unlock()
-	if p == nil || p.dc.BufferedAmount() > maxBuffered {
+	if p == nil || p.buffered() > maxBuffered {
 		return nil
 	}
-	if p.dc.Send(b) == nil {
+	if p.send(b) == nil {
 		c.countSent(len(b), to.Addr())
 	}
 	return nil
@@ -165,11 +154,11 @@ func (c *Conduit) Close() error {
 		close(c.closed)
 		c.mu.Lock()
 		peers := c.peers
-		c.peers = map[netip.AddrPort]*peer{}
+		c.peers = map[netip.AddrPort]*link{}
 		c.mu.Unlock()
 		var errs []error
 		for _, p := range peers {
-			errs = append(errs, p.pc.Close())
+			errs = append(errs, p.close())
 		}
 		if c.stop != nil {
 			errs = append(errs, c.stop())

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/coder/websocket"
-	pion "github.com/pion/webrtc/v4"
 )
 
 // Path is where a host serves signalling: ws://ADDR/metronome/webrtc.
@@ -46,15 +45,15 @@ func Dial(ctx context.Context, addr string, pin Pin, cfg Config) (*Conduit, neti
 		s.refuse(err)
 		return nil, hostKey, err
 	}
-	pc, err := j.api.NewPeerConnection(iceConfig(cfg))
+	l, err := j.newLink()
 	if err != nil {
 		j.stop()
 		s.refuse(err)
-		return nil, hostKey, fmt.Errorf("webrtc: peer connection: %w", err)
+		return nil, hostKey, err
 	}
-	p, err := s.offer(pc, pin)
+	p, err := s.offer(l, pin)
 	if err != nil {
-		pc.Close()
+		l.close()
 		j.stop()
 		s.refuse(err)
 		return nil, hostKey, err
@@ -90,20 +89,4 @@ func signalURL(addr string) (string, netip.AddrPort, error) {
 		return "", netip.AddrPort{}, fmt.Errorf("webrtc: join %q: needs a host address with a port, such as 192.0.2.1:7777", addr)
 	}
 	return url, netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
-}
-
-// iceConfig is the peer connection configuration of Config's servers and
-// policy.
-func iceConfig(cfg Config) pion.Configuration {
-	var pc pion.Configuration
-	if len(cfg.STUN) > 0 {
-		pc.ICEServers = append(pc.ICEServers, pion.ICEServer{URLs: cfg.STUN})
-	}
-	for _, t := range cfg.TURN {
-		pc.ICEServers = append(pc.ICEServers, pion.ICEServer{URLs: []string{t.URL}, Username: t.Username, Credential: t.Credential})
-	}
-	if cfg.Relay {
-		pc.ICETransportPolicy = pion.ICETransportPolicyRelay
-	}
-	return pc
 }

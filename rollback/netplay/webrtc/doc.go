@@ -16,9 +16,10 @@
 // unordered and never retransmitted: a datagram arrives once, late or
 // not at all, as over UDP, and the match above does its own resending and
 // checking. Natively pion's ICE runs every peer connection of an end on
-// one UDP socket (its UDP mux), so a host needs one open port as for UDP;
-// in a page (js/wasm) pion wraps the browser's RTCPeerConnection and this
-// package adds only the signalling and the channel's plumbing.
+// one UDP socket (its UDP mux), so a host needs one open port as for UDP.
+// In a page (js/wasm) the link is the browser's own RTCPeerConnection,
+// reached through syscall/js in one file: a page links nothing of pion,
+// whose ICE, DTLS and SCTP the browser has already.
 //
 // # Signalling
 //

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	pion "github.com/pion/webrtc/v4"
 )
 
 // Pin is what a join token carries for a WebRTC host: the SHA-256
@@ -130,18 +129,11 @@ func (s *signaller) send(m message) error {
 	return s.ws.Write(s.ctx, websocket.MessageText, m.encode())
 }
 
-// trickle sends pc's local candidates as they are found, holding those
+// trickle sends l's local candidates as they are found, holding those
 // found before [signaller.opened] so that none precedes the description.
-func (s *signaller) trickle(pc *pion.PeerConnection) {
-	pc.OnICECandidate(func(c *pion.ICECandidate) {
-		if c == nil {
-			return
-		}
-		init := c.ToJSON()
-		m := message{Type: msgCandidate, Candidate: init.Candidate}
-		if init.SDPMid != nil {
-			m.Mid = *init.SDPMid
-		}
+func (s *signaller) trickle(l *link) {
+	l.onCandidate(func(candidate, mid string) {
+		m := message{Type: msgCandidate, Candidate: candidate, Mid: mid}
 		s.wmu.Lock()
 		if !s.open {
 			s.pending = append(s.pending, m)
@@ -199,23 +191,18 @@ func (s *signaller) late() error {
 
 // connect waits, taking the other side's candidates, until the data
 // channel opens.
-func (s *signaller) connect(pc *pion.PeerConnection, dc *pion.DataChannel) (*peer, error) {
+func (s *signaller) connect(l *link) (*link, error) {
 	openc := make(chan struct{})
 	var once sync.Once
-	dc.OnOpen(func() { once.Do(func() { close(openc) }) })
+	l.onOpen(func() { once.Do(func() { close(openc) }) })
 	failed := make(chan struct{})
 	var fonce sync.Once
-	pc.OnConnectionStateChange(func(st pion.PeerConnectionState) {
-		if st == pion.PeerConnectionStateFailed {
-			fonce.Do(func() { close(failed) })
-		}
-	})
+	l.onEnd(func(bool) { fonce.Do(func() { close(failed) }) })
 	errc := s.errc
 	for {
 		select {
 		case <-openc:
-			pc.OnConnectionStateChange(func(pion.PeerConnectionState) {})
-			return &peer{pc: pc, dc: dc}, nil
+			return l, nil
 		case <-failed:
 			return nil, &Refusal{Reason: "ICE or DTLS failed: no path between the ends, or a certificate other than the SDP's"}
 		case m := <-s.in:
@@ -225,66 +212,38 @@ func (s *signaller) connect(pc *pion.PeerConnection, dc *pion.DataChannel) (*pee
 			if s.remoteCan++; s.remoteCan > MaxCandidates {
 				return nil, &Refusal{Reason: fmt.Sprintf("more than %d candidates", MaxCandidates)}
 			}
-			mid := m.Mid
-			if err := pc.AddICECandidate(pion.ICECandidateInit{Candidate: m.Candidate, SDPMid: &mid}); err != nil {
+			if err := l.addCandidate(m.Candidate, m.Mid); err != nil {
 				return nil, &Refusal{Reason: fmt.Sprintf("a candidate that does not parse: %v", err)}
 			}
 		case err := <-errc:
-			if errors.Is(err, errJoined) {
-				errc = nil
-				continue
+			var r *Refusal
+			if errors.As(err, &r) || errors.Is(err, errSignal) {
+				return nil, s.readErr(err)
 			}
-			return nil, s.readErr(err)
+			// Signalling ended without a refusal: the other side's
+			// channel opened first and it closed (a page sees the close
+			// as an error, not as its code). ICE goes on without more
+			// candidates, bounded by the deadline.
+			errc = nil
 		case <-s.ctx.Done():
 			return nil, s.late()
 		}
 	}
 }
 
-// answer is the host's half: the offer in, the answer out, then ICE.
-func (s *signaller) answer(pc *pion.PeerConnection, offer string) (*peer, error) {
-	dc, err := pc.CreateDataChannel(label, channelInit())
-	if err != nil {
-		return nil, fmt.Errorf("webrtc: data channel: %w", err)
-	}
-	s.trickle(pc)
-	if err := pc.SetRemoteDescription(pion.SessionDescription{Type: pion.SDPTypeOffer, SDP: offer}); err != nil {
-		return nil, &Refusal{Reason: "an offer that does not parse: " + clip(err.Error())}
-	}
-	ans, err := pc.CreateAnswer(nil)
-	if err != nil {
-		return nil, &Refusal{Reason: "no answer to the offer: " + clip(err.Error())}
-	}
-	if err := pc.SetLocalDescription(ans); err != nil {
-		return nil, fmt.Errorf("webrtc: answer: %w", err)
-	}
-	if err := s.send(message{Type: msgAnswer, SDP: ans.SDP}); err != nil {
-		return nil, s.readErr(err)
-	}
-	s.opened()
-	return s.connect(pc, dc)
-}
-
 // offer is the joiner's half: the challenge in, the offer and proof out,
 // the answer in (its fingerprint the pin's), then ICE.
-func (s *signaller) offer(pc *pion.PeerConnection, pin Pin) (*peer, error) {
+func (s *signaller) offer(l *link, pin Pin) (*link, error) {
 	ch, err := s.next(msgChallenge)
 	if err != nil {
 		return nil, err
 	}
-	dc, err := pc.CreateDataChannel(label, channelInit())
+	s.trickle(l)
+	off, err := l.makeOffer()
 	if err != nil {
-		return nil, fmt.Errorf("webrtc: data channel: %w", err)
+		return nil, err
 	}
-	s.trickle(pc)
-	off, err := pc.CreateOffer(nil)
-	if err != nil {
-		return nil, fmt.Errorf("webrtc: offer: %w", err)
-	}
-	if err := pc.SetLocalDescription(off); err != nil {
-		return nil, fmt.Errorf("webrtc: offer: %w", err)
-	}
-	if err := s.send(message{Type: msgOffer, Proof: proof(pin.Key, ch.Nonce), SDP: off.SDP}); err != nil {
+	if err := s.send(message{Type: msgOffer, Proof: proof(pin.Key, ch.Nonce), SDP: off}); err != nil {
 		return nil, s.readErr(err)
 	}
 	s.opened()
@@ -299,10 +258,10 @@ func (s *signaller) offer(pc *pion.PeerConnection, pin Pin) (*peer, error) {
 	if fp != pin.Fingerprint {
 		return nil, &Refusal{Reason: "the host's DTLS fingerprint " + formatFingerprint(fp)[:23] + "… is not the token's " + formatFingerprint(pin.Fingerprint)[:23] + "… (another host, or someone in between)"}
 	}
-	if err := pc.SetRemoteDescription(pion.SessionDescription{Type: pion.SDPTypeAnswer, SDP: ans.SDP}); err != nil {
-		return nil, &Refusal{Reason: "an answer that does not parse: " + clip(err.Error())}
+	if err := l.takeAnswer(ans.SDP); err != nil {
+		return nil, err
 	}
-	return s.connect(pc, dc)
+	return s.connect(l)
 }
 
 func clip(s string) string {

@@ -42,9 +42,9 @@ type Host struct {
 	mu      sync.Mutex
 	stopped bool
 	wg      sync.WaitGroup
-	http *http.Server
-	mux  ice.UDPMux
-	udp  net.PacketConn
+	http    *http.Server
+	mux     ice.UDPMux
+	udp     net.PacketConn
 
 	refusals counter
 }
@@ -218,7 +218,7 @@ func (h *Host) serve(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	s := newSignaller(ctx, ws)
 	defer s.close()
-	p, err := h.handshake(ctx, s, from)
+	p, err := h.handshake(s)
 	if err != nil {
 		h.refuse(r, err.Error())
 		s.refuse(err)
@@ -235,7 +235,7 @@ func (h *Host) refuse(r *http.Request, reason string) {
 	}
 }
 
-func (h *Host) handshake(ctx context.Context, s *signaller, from netip.AddrPort) (*peer, error) {
+func (h *Host) handshake(s *signaller) (*link, error) {
 	var nonce [nonceLen]byte
 	rand.Read(nonce[:])
 	if err := s.send(message{Type: msgChallenge, Nonce: nonce[:]}); err != nil {
@@ -249,16 +249,27 @@ func (h *Host) handshake(ctx context.Context, s *signaller, from netip.AddrPort)
 		return nil, &Refusal{Reason: "wrong token: the proof does not match this host's join token"}
 	}
 	// Only now, authenticated, does the joiner cost an ICE agent.
-	pc, err := h.api.NewPeerConnection(h.pcfg)
+	l, err := newLink(h.api, h.pcfg)
 	if err != nil {
-		return nil, fmt.Errorf("webrtc: peer connection: %w", err)
-	}
-	p, err := s.answer(pc, m.SDP)
-	if err != nil {
-		pc.Close()
 		return nil, err
 	}
-	return p, nil
+	s.trickle(l)
+	ans, err := l.makeAnswer(m.SDP)
+	if err == nil {
+		if err = s.send(message{Type: msgAnswer, SDP: ans}); err != nil {
+			err = s.readErr(err)
+		}
+	}
+	if err != nil {
+		l.close()
+		return nil, err
+	}
+	s.opened()
+	if _, err := s.connect(l); err != nil {
+		l.close()
+		return nil, err
+	}
+	return l, nil
 }
 
 // counted is the socket every peer connection shares, counting what

@@ -14,7 +14,7 @@ import (
 // joiner is a joining end's ICE stack: natively, like the host's, one
 // counted UDP socket for its peer connection.
 type joiner struct {
-	api     *pion.API
+	newLink func() (*link, error)
 	conduit *Conduit
 	stop    func() error
 }
@@ -38,7 +38,8 @@ func newJoiner(cfg Config) (*joiner, error) {
 	c := newConduit(udp.LocalAddr())
 	cu := &counted{PacketConn: udp, w: &c.wire}
 	mux := pion.NewICEUDPMux(quiet(), cu)
-	return &joiner{api: newAPI(mux, tn), conduit: c, stop: mux.Close}, nil
+	api, pcfg := newAPI(mux, tn), iceConfig(cfg)
+	return &joiner{newLink: func() (*link, error) { return newLink(api, pcfg) }, conduit: c, stop: mux.Close}, nil
 }
 
 // firstAddr is a network's first IPv4 address that is not loopback.

@@ -5,14 +5,11 @@ package webrtc
 import (
 	"net"
 	"net/netip"
-
-	pion "github.com/pion/webrtc/v4"
 )
 
-// joiner is a page's ICE stack: the browser's RTCPeerConnection, which
-// pion wraps; ICE, DTLS and SCTP are the browser's.
+// joiner is a page's ICE stack: the browser's RTCPeerConnection.
 type joiner struct {
-	api     *pion.API
+	newLink func() (*link, error)
 	conduit *Conduit
 	stop    func() error
 }
@@ -21,7 +18,7 @@ type joiner struct {
 var pageAddr = &net.UDPAddr{IP: net.IPv4zero}
 
 func newJoiner(cfg Config) (*joiner, error) {
-	return &joiner{api: pion.NewAPI(), conduit: newConduit(pageAddr), stop: func() error { return nil }}, nil
+	return &joiner{newLink: func() (*link, error) { return newLink(cfg) }, conduit: newConduit(pageAddr), stop: func() error { return nil }}, nil
 }
 
 // A page counts the data channel's messages: the browser's sockets are
