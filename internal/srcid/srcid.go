@@ -23,7 +23,7 @@ const FrameworkModule = "github.com/metronome-go/metronome"
 
 // platformModules are the modules the framework links on some platforms
 // only: the window and OpenGL (GLFW, go-gl), the sound device (oto,
-// purego) and the operating system's calls (x/sys, x/net). None of them
+// purego) and the operating system's calls (x/sys). None of them
 // runs simulation code, and hashing them would split one game's native
 // and browser builds. TestPlatformModules keeps the list honest.
 var platformModules = map[string]bool{
@@ -32,7 +32,6 @@ var platformModules = map[string]bool{
 	"github.com/ebitengine/oto/v3":    true,
 	"github.com/ebitengine/purego":    true,
 	"golang.org/x/sys":                true,
-	"golang.org/x/net":                true,
 }
 
 // PlatformModules returns, sorted, the modules the identity leaves out as
