@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/metronome-go/metronome/lobby"
 	"github.com/metronome-go/metronome/rollback/netplay/webrtc"
@@ -200,14 +201,20 @@ func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) 
 		return nil, &Error{ReasonNoPath, err}
 	}
 	for s := range seats {
-		if s != room.Seat {
-			mt.Relayed[s] = cfg.Relay
-			how := "direct"
-			if cfg.Relay {
-				how = "relayed"
-			}
-			status(fmt.Sprintf("room %s: connected to seat %d (%s)", room.Code, s, how))
+		if s == room.Seat {
+			continue
 		}
+		pp, err := end.Path(mt.Peers[s])
+		if err != nil {
+			status(fmt.Sprintf("room %s: connected to seat %d", room.Code, s))
+			continue
+		}
+		mt.Relayed[s] = pp.Relayed
+		how := "direct"
+		if pp.Relayed {
+			how = "relayed"
+		}
+		status(fmt.Sprintf("room %s: connected to seat %d (%s, round trip %v)", room.Code, s, how, pp.RTT.Round(100*time.Microsecond)))
 	}
 	return mt, nil
 }

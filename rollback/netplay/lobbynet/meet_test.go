@@ -116,7 +116,7 @@ func TestMeetByRoomCodeAndPlay(t *testing.T) {
 	}
 	for i, l := range ls {
 		s := l.String()
-		for _, want := range []string{"found 2 players, connecting", "connected to seat " + fmt.Sprint(1-i) + " (direct)"} {
+		for _, want := range []string{"found 2 players, connecting", "connected to seat " + fmt.Sprint(1-i) + " (direct, round trip "} {
 			if !strings.Contains(s, want) {
 				t.Errorf("end %d's lines %q lack %q", i, s, want)
 			}
@@ -252,13 +252,15 @@ const window = 8
 // play runs both ends' sessions over their conduits, seat i as player i,
 // every 4 ms of wall time (bounded by within), until both confirmed
 // ticks and compared hashes with no desync.
-func play(t *testing.T, ms []*lobbynet.Match, ticks int64) {
+func play(t *testing.T, ms []*lobbynet.Match, ticks int64) uint64 {
 	t.Helper()
 	players := []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 1, Delay: 2}}
 	ss := make([]*rollback.Session, 2)
+	toys := make([]*toy, 2)
 	rx := make([]chan []byte, 2)
 	for i, m := range ms {
-		s, err := rollback.NewSession(&toy{}, rollback.Options{Self: m.Seat, Players: players, Actions: 2, Window: window, HashEvery: 5})
+		toys[i] = &toy{}
+		s, err := rollback.NewSession(toys[i], rollback.Options{Self: m.Seat, Players: players, Actions: 2, Window: window, HashEvery: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -314,7 +316,7 @@ func play(t *testing.T, ms []*lobbynet.Match, ticks int64) {
 			if err := m.WriteTo(msg, m.Peers[other]); err != nil {
 				t.Fatal(err)
 			}
-			if st := s.Stats(); st.Confirmed < ticks-window || st.Hashes < uint64(ticks/10) {
+			if st := s.Stats(); st.Confirmed < ticks || st.Hashes < uint64(ticks/10) {
 				done = false
 			}
 		}
@@ -325,5 +327,11 @@ func play(t *testing.T, ms []*lobbynet.Match, ticks int64) {
 			t.Errorf("end %d: %v", i, d)
 		}
 	}
-	t.Logf("confirmed tick %d on both ends, %d hashes compared, no desync", min(ss[0].Stats().Confirmed, ss[1].Stats().Confirmed), ss[0].Stats().Hashes)
+	// Every tick is confirmed, so each toy holds the confirmed state.
+	h := toys[0].Hash()
+	if toys[1].Hash() != h {
+		t.Errorf("confirmed hashes %x and %x differ", h, toys[1].Hash())
+	}
+	t.Logf("tick %d confirmed on both ends at hash %x, %d hashes compared, no desync", ticks, h, ss[0].Stats().Hashes)
+	return h
 }
