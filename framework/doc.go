@@ -110,8 +110,10 @@
 //     rollback.Desync; a headless match prints [ConfirmedLine] at its end.
 //
 // --host ADDR and --join ADDR --token TOKEN play a match between
-// processes over package rollback/netplay (UDP with an HMAC, or QUIC
-// datagrams with net.transport = "quic"): the host prints the join command
+// processes over package rollback/netplay (UDP with an HMAC, or, for a
+// game that lists quicnet.Network() in [Net.Networks], QUIC datagrams
+// with net.transport = "quic"; a game links only the networks it lists,
+// UDP alone when it lists none): the host prints the join command
 // and waits for its players; peers of another game, simulation code or
 // match configuration are refused (the identity hashes the source of the
 // framework's simulation packages, by the sum go generate keeps at the

@@ -183,14 +183,13 @@ type Session struct {
 	// A game with Net: its seats at this machine (no match, localBot
 	// the seed of a bot playing all seats but the first), or its match:
 	// netApp the game's world as the match runs it, and peer (a player,
-	// bot its --bot) or spectator the match itself (net.go).
+	// playing its --bot's input) or spectator the match itself (net.go).
 	seats     *localSeats
 	players   *rollback.Players // the world's resource, added before Setup
 	localBot  uint64
 	match     *Match
 	netApp    *rollback.App
 	peer      *rollback.Peer
-	bot       *bot
 	spectator *rollback.Spectator
 	// matchRec records a match (--record), replayNet replays one's
 	// recording (netrecord.go).
@@ -210,6 +209,11 @@ type Session struct {
 // NewSession prepares g with cfg; source names where cfg came from, for
 // messages. The game's Setup runs in the session's InitPlatform hook.
 func NewSession(g Game, cfg config.Config, source string) (*Session, error) {
+	if g.Net != nil {
+		if err := g.Net.checkTransport(cfg.Net.Transport); err != nil {
+			return nil, fmt.Errorf("framework: %s: %w", source, err)
+		}
+	}
 	lopts := assets.DefaultOptions()
 	lopts.Texture.Filter = cfg.Render.Filter // render.filter
 	lib, err := assets.NewLibrary(lopts)

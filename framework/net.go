@@ -37,6 +37,13 @@ type Net struct {
 	// Setup registers the actions, so it fills Seats (Game.Net is a
 	// pointer for that); they are checked after it.
 	Seats [][]input.Action
+	// Networks are the transports this game offers a match: net.transport
+	// names one of them. Empty is UDP alone (netplay.UDPNetwork()). The
+	// game links only those it lists, so QUIC's quic-go and TLS are in the
+	// binary only when it lists quicnet.Network() (package
+	// rollback/netplay/quicnet); a game without Net links no transport of
+	// its own.
+	Networks []netplay.Network
 }
 
 // validate checks n against the actions registered. The ranges of the
@@ -279,7 +286,7 @@ func ConfirmedLine(tick int64, hash uint64) string {
 type localSeats struct {
 	players *rollback.Players // the Session's
 	in      [][]input.Stats
-	bot     *bot // --bot: plays every seat but the first
+	bot     *rollback.Bot // --bot: plays every seat but the first
 	botRows [][]input.Stats
 	ticks   int64
 }
@@ -300,7 +307,7 @@ func (s *Session) startNet() error {
 			s.seats.in[p] = make([]input.Stats, len(n.Seats[p]))
 		}
 		if s.localBot != 0 && n.Players > 1 {
-			s.seats.bot = newBot(s.localBot, n.Players-1, len(n.Seats[0]))
+			s.seats.bot = rollback.NewBot(s.localBot, n.Players-1, len(n.Seats[0]))
 			s.seats.botRows = s.seats.in[1:]
 		}
 		if s.replayNet != nil {
@@ -329,16 +336,13 @@ func (s *Session) startNet() error {
 		Options:   rollback.Options{Self: m.Self, Actions: actions, Window: s.cfg.Net.Window, HashEvery: s.cfg.Net.HashEvery, Clock: s.rt.Options().Clock},
 		Transport: m.Transport, Step: step, Seatless: m.Seatless, Late: m.Late, Rejoining: m.Rejoining, JoinedLate: m.JoinedLate,
 		Patience: s.cfg.Net.JoinTimeout, Cutoff: s.cfg.Timing.Debt.Cutoff, SpectatorDelay: s.cfg.Net.SpectatorDelay,
-		Ticks: int64(s.stopAfter), Recorded: s.matchRec != nil,
+		Ticks: int64(s.stopAfter), Recorded: s.matchRec != nil, Bot: m.Bot,
 	}
 	for _, peer := range m.Peers {
 		opts.Players = append(opts.Players, rollback.Player{Peer: peer, Delay: s.cfg.Net.Delay})
 	}
 	if s.peer, err = rollback.NewPeer(app, opts); err != nil {
 		return fmt.Errorf("framework: networked match: %w", err)
-	}
-	if m.Bot != 0 && s.peer.Locals() > 0 {
-		s.bot = newBot(m.Bot, s.peer.Locals(), actions)
 	}
 	s.logEvents(s.peer.Events())
 	return s.startMatchRecording()
@@ -384,11 +388,7 @@ func (s *Session) updateNet(t *runtime.TickContext) error {
 	case s.peer != nil:
 		p := s.peer
 		for k := range p.Locals() {
-			dst := p.Input(k)
-			if s.bot != nil {
-				s.bot.fill(k, p.Tick(), matchStep(s.cfg.Timing), dst)
-				continue
-			}
+			dst := p.Input(k) // a bot (Match.Bot) fills it in Update instead
 			for i, a := range s.game.Net.Seats[k] {
 				if t.Input != nil {
 					dst[i] = t.Input.Action(a)
@@ -417,7 +417,7 @@ func (s *Session) updateNet(t *runtime.TickContext) error {
 	}
 	if ls := s.seats; ls != nil && ls.bot != nil {
 		for k, dst := range ls.botRows {
-			ls.bot.fill(k, ls.ticks, t.Delta, dst)
+			ls.bot.Fill(k, ls.ticks, t.Delta, dst)
 		}
 		ls.ticks++
 	}

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"flag"
 	"io"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -11,6 +13,8 @@ import (
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/rollback/netplay"
+	"github.com/metronome-go/metronome/rollback/netplay/quicnet"
 	"github.com/metronome-go/metronome/rollback/netsim"
 	"github.com/metronome-go/metronome/rollback/rollbacktest"
 	"github.com/metronome-go/metronome/timing"
@@ -28,9 +32,33 @@ func TestNetTableRefusesBadValues(t *testing.T) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
-	_, err = config.Build(config.Layers{Sets: []string{`net.transport="tcp"`}})
+	_, err = config.Build(config.Layers{Sets: []string{`net.transport="TCP/IP"`}})
 	if err == nil || !strings.Contains(err.Error(), "net.transport") || !strings.Contains(err.Error(), "quic") {
-		t.Errorf("transport tcp: got %v, want an error naming net.transport and the transports", err)
+		t.Errorf("transport TCP/IP: got %v, want an error naming net.transport and how a transport is spelled", err)
+	}
+}
+
+// A game links the transports its Net lists, UDP alone when it lists
+// none: a configuration that names another is refused with those the
+// game links, before anything runs.
+func TestATransportTheGameDoesNotLinkIsRefused(t *testing.T) {
+	quic := config.Default()
+	if err := quic.Set("net.transport=quic"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := framework.NewSession(netGame(), quic, "test.toml")
+	for _, want := range []string{"test.toml", `net.transport is "quic"`, `it links "udp"`, "quicnet.Network()"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("NewSession = %v, want an error saying %q", err, want)
+		}
+	}
+	g := netGame()
+	g.Net.Networks = []netplay.Network{netplay.UDPNetwork(), quicnet.Network()}
+	if _, err := framework.NewSession(g, quic, "test.toml"); err != nil {
+		t.Errorf("a game that lists QUIC: %v", err)
+	}
+	if _, err := framework.NewSession(netGame(), config.Default(), "test.toml"); err != nil {
+		t.Errorf("a game that lists none, over UDP: %v", err)
 	}
 }
 
@@ -195,6 +223,31 @@ func TestNetRangesAreRollbacks(t *testing.T) {
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("a game of 17 players with 65 actions: %v, want it to say %q", err, want)
+		}
+	}
+}
+
+// A game that lists no network links no QUIC and no TLS: framework
+// imports neither, and Breakout, which declares no networked play, links
+// neither natively or in the browser.
+func TestAGameLinksOnlyTheNetworksItNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists packages with go list")
+	}
+	const module = "github.com/metronome-go/metronome"
+	for _, env := range [][]string{nil, {"GOOS=js", "GOARCH=wasm"}} {
+		for _, pkg := range []string{module + "/framework", module + "/examples/breakout"} {
+			cmd := exec.Command("go", "list", "-deps", pkg)
+			cmd.Env = append(os.Environ(), env...)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("go list -deps %s %v: %v", pkg, env, err)
+			}
+			for p := range strings.FieldsSeq(string(out)) {
+				if p == "crypto/tls" || strings.HasPrefix(p, "github.com/quic-go/") || p == module+"/rollback/netplay/quicnet" {
+					t.Errorf("%s %v links %s", pkg, env, p)
+				}
+			}
 		}
 	}
 }

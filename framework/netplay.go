@@ -6,13 +6,44 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
-	"github.com/metronome-go/metronome/rollback/netplay/quicnet"
 )
+
+// networks returns the transports the game links: Net.Networks, or UDP
+// alone when it lists none.
+func (n *Net) networks() []netplay.Network {
+	if len(n.Networks) == 0 {
+		return []netplay.Network{netplay.UDPNetwork()}
+	}
+	return n.Networks
+}
+
+// checkTransport refuses a net.transport the game does not link, naming
+// those it does: a configuration asks for a transport, the game's own
+// declaration decides which are in the binary.
+func (n *Net) checkTransport(k rollback.TransportKind) error {
+	var names []string
+	for i, nw := range n.networks() {
+		if nw == nil {
+			return fmt.Errorf("Game.Net.Networks[%d] is nil; allowed: a network, such as netplay.UDPNetwork() or quicnet.Network()", i)
+		}
+		if nw.Name() == string(k) {
+			return nil
+		}
+		names = append(names, strconv.Quote(nw.Name()))
+	}
+	hint := ""
+	if k == rollback.QUIC {
+		hint = "; to offer QUIC, list quicnet.Network() (package rollback/netplay/quicnet) there"
+	}
+	return fmt.Errorf("net.transport is %q, which this game does not link; it links %s (Game.Net.Networks)%s",
+		k, strings.Join(names, ", "), hint)
+}
 
 // connectMatch turns --host and --join into this machine's side of a
 // match over package rollback/netplay; nil without them. --host listens on
@@ -35,7 +66,7 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 	}
 	n := cfg.Net
 	opts := netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout, Start: n.StartWith,
-		Networks: []netplay.Network{netplay.UDPNetwork(), quicnet.Network()}}
+		Networks: g.Net.networks()}
 	if f.Dedicated {
 		opts.Players++
 		if opts.Start > 0 {

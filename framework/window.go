@@ -64,6 +64,9 @@ func (w *window) openOnce() error {
 	}
 	w.open = true
 	w.ctx.Display, w.ctx.Presenter, w.ctx.Resources = ctx.Display, ctx.Presenter, ctx.Resources
+	// Before the simulation goroutine starts (this runs in InitPlatform),
+	// which may read it in a report.
+	w.ctx.Platform = ctx.Platform
 	w.ctx.Renderer = assets.NewUploadingRenderer(w.lib, ctx.Renderer)
 	if w.input != nil {
 		w.input.in = ctx.Input

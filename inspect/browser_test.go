@@ -74,9 +74,15 @@ func TestPageScrubsStepsAndReadsAField(t *testing.T) {
 	}
 	wait("the page's start", "globalThis.inspector && inspector.ready")
 	// Select the mover.
+	// Find the mover by its component, then click it.
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS(`#search`), "mover")); err != nil {
+		t.Fatal(err)
+	}
+	wait("the search", `document.querySelectorAll("#entities .row").length === 1 && /mover/.test(document.querySelector("#entities .row").textContent)`)
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#entities .row`))); err != nil {
 		t.Fatal(err)
 	}
+	wait("the frame", "inspector.frameQuads === 1")
 	settled(0)
 	if got := field(); got != xs[0] {
 		t.Errorf("mover.X at tick 0: page shows %v, want %v", got, xs[0])
@@ -96,7 +102,14 @@ func TestPageScrubsStepsAndReadsAField(t *testing.T) {
 		chromedp.MouseEvent("mouseReleased", box[0]+box[2]*0.5+1, y, chromedp.ButtonLeft)); err != nil {
 		t.Fatal(err)
 	}
-	mid := int((box[2]*0.5 + 1) / box[2] * testTicks)
+	// The page takes the mouse at whole pixels: the tick is about the
+	// middle one.
+	want := int((box[2]*0.5 + 1) / box[2] * testTicks)
+	wait("the scrub", fmt.Sprintf("Math.abs(inspector.tick - %d) <= 2 && !inspector.busy", want))
+	mid, err := chromedp.Run(ctx, chromedp.Evaluate[int]("inspector.tick"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	settled(mid)
 	if got := field(); got != xs[mid] {
 		t.Errorf("mover.X at tick %d after scrubbing: page shows %v, want %v", mid, got, xs[mid])

@@ -14,7 +14,7 @@
 // reaches any tick by restoring the keyframe at or before it and running
 // the ticks between again (or by running forward from where the world is,
 // when that is nearer), so a seek costs at most KeyframeEvery-1 ticks:
-// ten minutes of Breakout seek in a median of about a millisecond (see
+// 36,000 ticks of Breakout seek in a median of about a millisecond (see
 // the README's figures). [Replay.Memory] reports what the keyframes and
 // the kept ticks hold.
 //
@@ -46,6 +46,7 @@
 //	/api/resources?tick=            every world resource (the gameplay queue and timers among them)
 //	/api/input?tick=                the input the tick consumed, per action
 //	/api/field?id=&gen=&path=&from=&to=  one field (Component.Field.Sub, [i] for elements) at every tick of a range
+//	/api/frame?tick=                the tick's frame: each quad's corners on the window and its tint
 //
 // A component is named by its full type name (main.Ball) or without its
 // package (Ball). Values are written by reflection, unexported fields
@@ -54,10 +55,11 @@
 //
 // # Not yet
 //
-// A live game is not inspected (--inspect goes with --replay), a match's
-// recording is refused, and the page shows no picture of the tick's
-// frame; the timeline holds no presents, sounds or network figures,
-// which a solo recording does not keep.
+// A live game is not inspected (--inspect goes with --replay) and a
+// match's recording is refused. The page draws the tick's frame from its
+// draw packets on a 2D canvas, each quad in its tint: textures and shapes
+// are not drawn. The timeline holds no presents, sounds or network
+// figures, which a solo recording does not keep.
 //
 // # Threads
 //

@@ -11,9 +11,11 @@ import (
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
+	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/inspect"
 	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/render2d"
 )
 
 // mover is the test game's component: it moves right while the action is
@@ -50,6 +52,9 @@ func testGame() framework.Game {
 				e := ctx.Commands.Spawn()
 				ecs.With(e, mover{Speed: 120, dir: 1})
 				ecs.With(e, glow{Level: 0.5})
+				box := ctx.Commands.Spawn()
+				ecs.With(box, ecs.At(50, 60))
+				ecs.With(box, ecs.Sprite{Size: geom.Vec2{X: 10, Y: 20}, Tint: render2d.Color{R: 1, A: 1}})
 			}})
 			s.App.AddSystem(ecs.Update, ecs.System{Name: "move", Run: func(ctx *ecs.Sys) {
 				q := movers.Query()

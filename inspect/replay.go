@@ -51,16 +51,22 @@ type Replay struct {
 	actions *input.Actions
 	every   uint64
 
-	ticks  []runtime.TickContext // as the replay ran them; Input points into inputs
-	inputs []input.Tick
-	info   []Tick
-	marks  []ecs.Mark // every tick's markers, Tick.marks indexes them
-	keys   [][]byte   // wire form of the world after tick i*every
-	snap   ecs.Snapshot
-	stop   *runtime.StopSignal
-	cur    int64 // the world is after this tick; -1 before the first pass
-	done   bool
-	last   SeekStats
+	ticks []runtime.TickContext // as the replay ran them, without Input
+	// The input of each tick as the runtime built it: its interval,
+	// records and polls (rebuilt with input.Tick.Fill from the state the
+	// tick before left), and the state before each keyframe's tick.
+	spans     []inputSpan
+	keyStates []input.State
+	in        input.Tick // the input of tick cur
+	scratch   input.Tick // Input's, for another tick
+	info      []Tick
+	marks     []ecs.Mark // every tick's markers, Tick.marks indexes them
+	keys      [][]byte   // wire form of the world after tick i*every
+	snap      ecs.Snapshot
+	stop      *runtime.StopSignal
+	cur       int64 // the world is after this tick; -1 before the first pass
+	done      bool
+	last      SeekStats
 }
 
 // Tick is one tick of the timeline: what the runtime's update was, what
@@ -133,11 +139,20 @@ func (r *Replay) Observe(t *runtime.TickContext) error {
 	}
 	tc := *t
 	tc.Stop, tc.Owed = nil, runtime.Owed{}
-	r.inputs = append(r.inputs, input.Tick{})
+	var sp inputSpan
+	var from input.State
 	if t.Input != nil {
-		r.inputs[n].CopyFrom(t.Input)
+		sp = inputSpan{start: t.Input.Start(), end: t.Input.End(), polls: t.Input.Polls()}
+		if recs := t.Input.Records(); len(recs) > 0 {
+			sp.records = append([]input.Record(nil), recs...)
+		}
+		from = t.Input.StartState()
 	}
-	tc.Input = nil // set when run again: inputs may move as it grows
+	r.spans = append(r.spans, sp)
+	if n%r.every == 0 {
+		r.keyStates = append(r.keyStates, from)
+	}
+	tc.Input = nil
 	r.ticks = append(r.ticks, tc)
 	info := Tick{
 		Number: t.Number, Kind: t.Kind.String(), Delta: t.Delta, Steps: t.Steps, Final: t.Final, Quiet: t.Quiet, Coarse: t.Coarse,
@@ -205,10 +220,38 @@ func (r *Replay) Timeline(from, to uint64) []Tick {
 // Input returns the input tick t consumed, nil when t is out of range.
 // It stays valid until the next Observe.
 func (r *Replay) Input(t uint64) *input.Tick {
-	if t >= uint64(len(r.inputs)) {
+	if t >= uint64(len(r.spans)) {
 		return nil
 	}
-	return &r.inputs[t]
+	if r.cur >= 0 && uint64(r.cur) == t {
+		return &r.in
+	}
+	r.build(t, &r.scratch)
+	return &r.scratch
+}
+
+// inputSpan is what a tick's input is rebuilt from.
+type inputSpan struct {
+	start, end timing.Instant
+	polls      int
+	records    []input.Record
+}
+
+// fill makes in the input of tick i, which starts from state from.
+func (r *Replay) fill(in *input.Tick, i uint64, from input.State) {
+	sp := &r.spans[i]
+	in.Fill(r.actions, sp.start, sp.end, from, sp.records)
+	in.SetPolls(sp.polls)
+}
+
+// build makes in the input of tick t, from the state before the keyframe
+// at or before it through the inputs after it.
+func (r *Replay) build(t uint64, in *input.Tick) {
+	k := t / r.every * r.every
+	r.fill(in, k, r.keyStates[t/r.every])
+	for i := k + 1; i <= t; i++ {
+		r.fill(in, i, in.State())
+	}
 }
 
 // Context returns the context tick t ran with (its Input nil).
@@ -242,12 +285,14 @@ func (r *Replay) Seek(t uint64) error {
 			return fmt.Errorf("inspect: keyframe of tick %d: %w", k, err)
 		}
 		r.cur, from = int64(k), int64(k)
+		r.build(k, &r.in)
 	}
 	ran := 0
 	for uint64(r.cur) < t {
 		i := uint64(r.cur + 1)
 		tc := r.ticks[i]
-		tc.Input = &r.inputs[i]
+		r.fill(&r.in, i, r.in.State())
+		tc.Input = &r.in
 		tc.Stop = r.stop
 		if err := r.step(&tc); err != nil {
 			r.cur = -1
@@ -278,10 +323,11 @@ func (r *Replay) Memory() Memory {
 	for _, k := range r.keys {
 		m.KeyframeBytes += cap(k)
 	}
-	m.TickBytes = cap(r.ticks)*int(unsafe.Sizeof(runtime.TickContext{})) + cap(r.inputs)*int(unsafe.Sizeof(input.Tick{}))
-	for i := range r.inputs {
-		m.TickBytes += len(r.inputs[i].Records()) * int(unsafe.Sizeof(input.Record{}))
+	m.TickBytes = cap(r.ticks)*int(unsafe.Sizeof(runtime.TickContext{})) + cap(r.spans)*int(unsafe.Sizeof(inputSpan{}))
+	for i := range r.spans {
+		m.TickBytes += cap(r.spans[i].records) * int(unsafe.Sizeof(input.Record{}))
 	}
+	m.TickBytes += cap(r.keyStates) * int(unsafe.Sizeof(input.State{}))
 	m.TickBytes += cap(r.info) * int(unsafe.Sizeof(Tick{}))
 	return m
 }

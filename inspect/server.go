@@ -20,6 +20,7 @@ import (
 
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/render2d"
 )
 
 //go:embed page
@@ -122,6 +123,8 @@ type handler struct {
 	mux   *http.ServeMux
 	comps []ecs.ComponentValue // scratch
 	res   []ecs.ResourceValue
+	// frameBuf is the frame /api/frame prepares, reused.
+	frameBuf render2d.Frame
 }
 
 // NewHandler returns the page and the JSON API over rep (described in
@@ -139,7 +142,7 @@ func NewHandler(rep *Replay, opts ServerOptions) (http.Handler, error) {
 	h.mux.Handle("GET /", http.FileServerFS(sub))
 	for path, fn := range map[string]func(*query) (any, error){
 		"session": h.session, "timeline": h.timeline, "seek": h.seek, "entities": h.entities, "entity": h.entity,
-		"resources": h.resources, "input": h.input, "field": h.field,
+		"resources": h.resources, "input": h.input, "field": h.field, "frame": h.frame,
 	} {
 		h.mux.HandleFunc("GET /api/"+path, h.api(fn))
 	}

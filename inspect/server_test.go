@@ -138,6 +138,21 @@ func TestAPIAnswersAsTheRecording(t *testing.T) {
 		t.Error("no resources")
 	}
 
+	var frame struct {
+		Width, Height int
+		Quads         []struct {
+			P [8]float32
+			C [4]float32
+		}
+	}
+	get(t, h, "/api/frame?tick=30", 200, &frame)
+	if frame.Width <= 0 || frame.Height <= 0 || len(frame.Quads) != 1 {
+		t.Fatalf("frame: %+v, want one quad on a window", frame)
+	}
+	if q := frame.Quads[0]; q.P != [8]float32{50, 60, 60, 60, 60, 80, 50, 80} || q.C != [4]float32{1, 0, 0, 1} {
+		t.Errorf("the box's quad: %v tint %v, want at 50,60 10 by 20, red", q.P, q.C)
+	}
+
 	for _, c := range []struct {
 		path, want string
 		status     int

@@ -57,39 +57,48 @@ var matchPlayers = span{2, playersRange.max, "2 to 16 players"}
 // ticks, a sixth of a second at 60 Hz.
 const DefaultSpectatorDelay = 10
 
-// TransportKind names a transport of package rollback/netplay.
-type TransportKind uint8
+// TransportKind names the transport a match's messages travel over: a
+// network of package rollback/netplay by its name ("udp", "quic", or one
+// of another package). Which names a program can use is the program's
+// choice (a framework game lists its networks in framework.Net); this
+// type only checks the spelling.
+type TransportKind string
 
 const (
 	// UDP is plain UDP datagrams, each with an HMAC keyed by the join
 	// secret.
-	UDP TransportKind = iota
-	// QUIC is QUIC datagrams (RFC 9221).
-	QUIC
+	UDP TransportKind = "udp"
+	// QUIC is QUIC datagrams (RFC 9221), linked by a program that lists
+	// package rollback/netplay/quicnet's network.
+	QUIC TransportKind = "quic"
 )
 
-var transportNames = [...]string{"udp", "quic"}
-
-// String returns "udp" or "quic".
-func (k TransportKind) String() string {
-	if int(k) < len(transportNames) {
-		return transportNames[k]
-	}
-	return fmt.Sprintf("TransportKind(%d)", uint8(k))
-}
+// String returns the name.
+func (k TransportKind) String() string { return string(k) }
 
 // MarshalText implements encoding.TextMarshaler.
-func (k TransportKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+func (k TransportKind) MarshalText() ([]byte, error) { return []byte(k), nil }
 
-// UnmarshalText reads "udp" or "quic".
+// UnmarshalText reads a transport's name: 1 to 16 of a-z, 0-9 and '-'.
 func (k *TransportKind) UnmarshalText(b []byte) error {
-	for i, n := range transportNames {
-		if string(b) == n {
-			*k = TransportKind(i)
-			return nil
+	if !TransportKind(b).valid() {
+		return fmt.Errorf("rollback: transport %q: want a network's name, 1 to 16 of a-z, 0-9 and '-', such as \"udp\" or \"quic\"", b)
+	}
+	*k = TransportKind(b)
+	return nil
+}
+
+// valid reports whether k is spelled as a network's name.
+func (k TransportKind) valid() bool {
+	if len(k) == 0 || len(k) > 16 {
+		return false
+	}
+	for _, r := range k {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' {
+			return false
 		}
 	}
-	return fmt.Errorf("rollback: transport %q: want \"udp\" or \"quic\"", b)
+	return true
 }
 
 // DefaultMatchOptions returns the defaults: 2 players, an input delay of 2
@@ -126,8 +135,8 @@ func (o MatchOptions) Validate() error {
 		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.StartWith", Value: o.StartWith, Problem: "is out of range",
 			Allowed: "0 (every player) or 1 to MatchOptions.Players", Names: []string{"MatchOptions.Players"}, Relative: o.StartWith > 0})
 	}
-	if int(o.Transport) >= len(transportNames) {
-		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.Transport", Value: o.Transport, Problem: "is not a transport", Allowed: `"udp" or "quic"`})
+	if !o.Transport.valid() {
+		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.Transport", Value: o.Transport, Problem: "is not a transport's name", Allowed: `1 to 16 of a-z, 0-9 and '-', such as "udp" or "quic" (which ones a game links: framework.Net.Networks)`})
 	}
 	return errors.Join(errs...)
 }

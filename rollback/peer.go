@@ -62,6 +62,10 @@ type PeerOptions struct {
 	// update (from [Peer.Timeline]): a peer catching up starts from tick
 	// 0 rather than a snapshot, so the recording has every tick.
 	Recorded bool
+	// Bot, if not zero, plays this peer's players with input drawn from
+	// this seed ([Bot]) instead of what the caller puts in [Peer.Input],
+	// for soak runs and matches of processes against each other.
+	Bot uint64
 }
 
 // PeerStats are a match's figures for an overlay or a report, a
@@ -142,6 +146,7 @@ type Peer struct {
 	peers []int       // the other peers, once each
 	local []int       // the players at Self, in seat order
 	input [][]input.Stats
+	bot   *Bot // PeerOptions.Bot's, or nil
 	msg   []byte
 	buf   []byte
 
@@ -222,6 +227,9 @@ func NewPeer(app *App, opts PeerOptions) (*Peer, error) {
 		}
 		seen[peer] = true
 		p.peers = append(p.peers, peer)
+	}
+	if opts.Bot != 0 && len(p.local) > 0 {
+		p.bot = NewBot(opts.Bot, len(p.local), opts.Actions)
 	}
 	if opts.Rejoining {
 		if err := p.follow(false); err != nil {
@@ -409,6 +417,11 @@ func longestRTT(w PeerWatcher, peers []int) time.Duration {
 // *[OutcomeError]. Any other error is a failure of the machinery (a
 // closed transport, the game's).
 func (p *Peer) Update(t *runtime.TickContext) error {
+	if p.bot != nil {
+		for k, in := range p.input {
+			p.bot.Fill(k, p.Tick(), p.opts.Step, in)
+		}
+	}
 	p.events = p.events[:0]
 	if p.ended {
 		return nil

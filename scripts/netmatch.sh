@@ -9,7 +9,8 @@
 #                                       # same line
 #
 # DURATION is game time at 60 ticks a second (default 60s; 10m for the
-# soak run), TRANSPORT udp (default) or quic, GAME the package
+# soak run), TRANSPORT udp (default) or quic (for a GAME that lists quicnet.Network()
+# in its framework.Net, as the duel does), GAME the package
 # (default ./examples/duel). Only 127.0.0.1 is used; both processes are
 # killed if the match has not ended within twice its duration plus a minute.
 set -euo pipefail

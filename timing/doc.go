@@ -15,6 +15,9 @@
 // their inputs unchanged. [Stopwatch] measures active time across pauses,
 // [Deadline] says whether an armed instant has come, and [FrameClock] turns
 // frame readings into clamped intervals, reporting the discarded excess.
+// [Resolution] measures a clock's finest step (a browser coarsens
+// performance.now() to 100 µs in a page that is not cross-origin
+// isolated), for the timing report.
 //
 // # Scheduler
 //

@@ -123,3 +123,15 @@ func ExampleDeadline() {
 	// at 100ms: due false, remaining 150ms
 	// at 250ms: due true, remaining 0s
 }
+
+// A clock coarsened to 100 µs, as performance.now() is in a browser page
+// that is not cross-origin isolated: Resolution finds its step.
+func ExampleResolution() {
+	var reads int
+	coarse := func() timing.Instant {
+		reads++
+		return timing.Instant(reads / 25 * int(100*time.Microsecond))
+	}
+	fmt.Println(timing.Resolution(coarse, 5, 10_000))
+	// Output: 100µs
+}

@@ -22,6 +22,10 @@
 // padding, each the theme's item size unless its Size says otherwise, and
 // stretched across the stack. [Widget].Rect holds the result.
 //
+// Several menus can exist at once: hide all but one (Widget.Hidden on its
+// root panel, found by name with [Widget.Named] and [UI.Find]) and the
+// focus moves into the one shown.
+//
 // # Actions, not callbacks
 //
 // A widget does what a key does: it fires one of the game's input
@@ -48,7 +52,8 @@
 // any layout is navigable without wiring neighbours. Left and right step
 // a focused slider or choice instead. A direction held repeats after
 // [RepeatDelay], then every [RepeatEvery] of simulation time. The pointer focuses the widget it
-// moves over, activates what it presses, and drags a slider it holds.
+// moves over, activates what it presses (a choice steps back or on by
+// the half of its value pressed), and drags a slider it holds.
 // A widget that is hidden, disabled or gone loses the focus to the first
 // focusable widget.
 //

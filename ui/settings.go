@@ -82,6 +82,12 @@ func NewSettings(u *UI, opts SettingsOptions) (*Settings, error) {
 				continue
 			}
 			r.kind, r.lo, r.hi = KindSlider, float64(lo), float64(hi)
+		case v.CanUint() && k.Min != nil && k.Max != nil:
+			hi := reflect.ValueOf(k.Max).Uint()
+			if hi > math.MaxInt32 {
+				continue
+			}
+			r.kind, r.lo, r.hi = KindSlider, float64(reflect.ValueOf(k.Min).Uint()), float64(hi)
 		case v.CanFloat() && k.Min != nil && k.Max != nil:
 			r.kind, r.lo, r.hi, r.float = KindSlider, reflect.ValueOf(k.Min).Float(), reflect.ValueOf(k.Max).Float(), true
 		default:
@@ -131,6 +137,8 @@ func (s *Settings) Build(b *Builder, parent ecs.Entity) {
 			if r.float {
 				at := int32(math.Round((v.Float() - r.lo) / (r.hi - r.lo) * floatSteps))
 				w = Slider(r.label, at, 0, floatSteps, 1, s.opts.Changed)
+			} else if v.CanUint() {
+				w = Slider(r.label, int32(v.Uint()), int32(r.lo), int32(r.hi), 1, s.opts.Changed)
 			} else {
 				w = Slider(r.label, int32(v.Int()), int32(r.lo), int32(r.hi), 1, s.opts.Changed)
 			}

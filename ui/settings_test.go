@@ -17,6 +17,7 @@ type options struct {
 	Mode   string  `choice:"easy,normal,hard"`
 	Music  bool
 	Seeds  []string // not for a menu: left out
+	Lives  uint8    `range:"1,5"`
 }
 
 // TestSettingsScreen edits the [game] table and a binding from an options
@@ -25,7 +26,7 @@ type options struct {
 // the next start of the game would.
 func TestSettingsScreen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "config.toml")
-	defaults := options{Volume: 5, Speed: 1, Mode: "normal"}
+	defaults := options{Volume: 5, Speed: 1, Mode: "normal", Lives: 2}
 	cfg, err := config.Default().WithGame(&defaults)
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +75,13 @@ func TestSettingsScreen(t *testing.T) {
 	g.tap(t, input.KeyEnter) // mode: hard
 	g.tap(t, input.KeyDown)
 	g.tap(t, input.KeyEnter) // music on
+	g.tap(t, input.KeyDown)
+	g.wantFocus(t, "lives")
+	g.tap(t, input.KeyLeft) // 2 to 1, and no lower
+	g.tap(t, input.KeyLeft)
+	if live.Lives != 1 {
+		t.Fatalf("lives %d, want 1", live.Lives)
+	}
 	if want := (options{Volume: 7, Speed: 1.1, Mode: "hard", Music: true}); live.Volume != want.Volume || live.Speed != want.Speed || live.Mode != want.Mode || live.Music != want.Music {
 		t.Fatalf("the game decoded %+v, want %+v", live, want)
 	}

@@ -196,8 +196,11 @@ func (u *UI) layout(ctx *ecs.Sys) {
 		}
 		u.measure(i)
 		pos := geom.Vec2{
-			X: u.screen.X*it.w.Anchor.X - it.size.X*it.w.Anchor.X + it.w.Offset.X,
-			Y: u.screen.Y*it.w.Anchor.Y - it.size.Y*it.w.Anchor.Y + it.w.Offset.Y,
+			// Every product is rounded on its own (ecs's doc, Determinism
+			// across machines): Rect is state, and a fused multiply-add
+			// would place a widget a bit apart on arm64.
+			X: float32(u.screen.X*it.w.Anchor.X) - float32(it.size.X*it.w.Anchor.X) + it.w.Offset.X,
+			Y: float32(u.screen.Y*it.w.Anchor.Y) - float32(it.size.Y*it.w.Anchor.Y) + it.w.Offset.Y,
 		}
 		u.place(i, int32(i), 0, geom.Rect{X: pos.X, Y: pos.Y, W: it.size.X, H: it.size.Y})
 	}
@@ -260,13 +263,13 @@ func (u *UI) measure(i int) geom.Vec2 {
 		}
 		if n > 1 {
 			if w.Stack == Horizontal {
-				s.X += th.Gap * float32(n-1)
+				s.X += float32(th.Gap * float32(n-1))
 			} else {
-				s.Y += th.Gap * float32(n-1)
+				s.Y += float32(th.Gap * float32(n-1))
 			}
 		}
-		s.X += 2 * th.Padding
-		s.Y += 2 * th.Padding
+		s.X += float32(2 * th.Padding)
+		s.Y += float32(2 * th.Padding)
 	}
 	if w.Size.X > 0 {
 		s.X = w.Size.X
@@ -291,7 +294,7 @@ func (u *UI) place(i int, root int32, depth int16, r geom.Rect) {
 		return
 	}
 	th := &u.opts.Theme
-	inner := geom.Rect{X: r.X + th.Padding, Y: r.Y + th.Padding, W: max(r.W-2*th.Padding, 0), H: max(r.H-2*th.Padding, 0)}
+	inner := geom.Rect{X: r.X + th.Padding, Y: r.Y + th.Padding, W: max(r.W-float32(2*th.Padding), 0), H: max(r.H-float32(2*th.Padding), 0)}
 	at := geom.Vec2{X: inner.X, Y: inner.Y}
 	lo, hi := u.children(it.key)
 	for c := lo; c < hi; c++ {
@@ -382,10 +385,18 @@ func (u *UI) handle(ctx *ecs.Sys, in *input.Tick) {
 		if in.Pressed(nav.Point) && hover >= 0 {
 			fi = hover
 			st.Focus = u.items[fi].e
-			if u.items[fi].w.Kind == KindSlider {
+			switch v := valueRect(u.items[fi].rect); u.items[fi].w.Kind {
+			case KindSlider:
 				st.Held = st.Focus
 				u.dragSlider(ctx, fi, p)
-			} else {
+			case KindChoice:
+				// The left half of the value goes back, the right half on.
+				if p.X < v.X+v.W/2 {
+					u.step(ctx, fi, -1)
+				} else {
+					u.step(ctx, fi, 1)
+				}
+			default:
 				u.activate(ctx, fi)
 			}
 		} else if in.Down(nav.Point) && st.Held == st.Focus && fi >= 0 && pointerOK {
@@ -551,7 +562,7 @@ func (u *UI) nearest(from int, d direction) int {
 		if c.near <= (f.near+f.far)/2 || c.far <= f.far {
 			continue
 		}
-		score := max(c.near-f.far, 0) + 2*max(c.lo-f.hi, f.lo-c.hi, 0)
+		score := max(c.near-f.far, 0) + float32(2*max(c.lo-f.hi, f.lo-c.hi, 0))
 		if best < 0 || score < bestScore {
 			best, bestScore = int(i), score
 		}
@@ -719,7 +730,7 @@ func (u *UI) dragSlider(ctx *ecs.Sys, i int, p geom.Vec2) {
 	t := min(max((p.X-v.X)/v.W, 0), 1)
 	step := int64(max(w.Step, 1))
 	span := int64(w.Max) - int64(w.Min)
-	steps := int64(float64(t)*float64(span)/float64(step) + 0.5)
+	steps := int64(float64(float64(t)*float64(span))/float64(step) + 0.5)
 	old := w.Value
 	w.Value = clampValue(w, int64(w.Min)+steps*step)
 	if w.Value != old {

@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"github.com/metronome-go/metronome/ecs"
 	"slices"
 	"testing"
 
@@ -268,5 +269,60 @@ func TestHeldDirectionRepeats(t *testing.T) {
 	}
 	if got := value(); got != 8 {
 		t.Fatalf("volume %d after letting go, want 8", got)
+	}
+}
+
+// TestPointerStepsAChoice clicks either half of a choice's value: the left
+// goes back, the right on.
+func TestPointerStepsAChoice(t *testing.T) {
+	g := newGame(t)
+	_, mode := g.widget(t, "Mode")
+	v := mode.Rect
+	click := func(x float32) {
+		g.step(t, cursorAt(x, v.Y+5), input.Record{Kind: input.RecordPress, Button: input.MouseLeft}, input.Record{Kind: input.RecordRelease, Button: input.MouseLeft})
+	}
+	click(v.X + v.W*0.6)
+	if _, w := g.widget(t, "Mode"); w.Value != 0 {
+		t.Fatalf("mode %d after a click on the left of the value, want 0 (back from 1)", w.Value)
+	}
+	click(v.X + v.W*0.95)
+	click(v.X + v.W*0.95)
+	if _, w := g.widget(t, "Mode"); w.Value != 2 || g.fired[g.mode] != 3 {
+		t.Fatalf("mode %d fired %d, want 2 and 3", w.Value, g.fired[g.mode])
+	}
+	g.wantFocus(t, "Mode")
+}
+
+// TestSwitchMenus keeps a title and an options menu, hides one and shows
+// the other: the focus moves into the menu shown, whose back action
+// fires from there.
+func TestSwitchMenus(t *testing.T) {
+	g := newGameWith(t, nil, func(g *game, b *ui.Builder) {
+		title := b.Add(ecs.Entity{}, ui.VStack().Named("title").At(0.5, 0.5))
+		b.Add(title, ui.Button("Play", g.start))
+		b.Add(title, ui.Button("Options", g.music))
+		opts := b.Add(ecs.Entity{}, ui.VStack().Named("options").At(0.5, 0.5).OnBack(g.back))
+		b.Add(opts, ui.Slider("Volume", 5, 0, 10, 1, g.volume))
+		b.Add(opts, ui.Button("Done", g.back))
+	})
+	show := func(name string, shown bool) {
+		w := g.ui.Widget(g.ui.Find(name))
+		if w == nil {
+			t.Fatalf("no panel %q", name)
+		}
+		w.Hidden = !shown
+	}
+	show("options", false)
+	g.step(t)
+	g.wantFocus(t, "Play")
+	g.tap(t, input.KeyDown)
+	g.wantFocus(t, "Options")
+	show("title", false)
+	show("options", true)
+	g.step(t)
+	g.wantFocus(t, "Volume")
+	g.tap(t, input.KeyEscape)
+	if g.fired[g.back] != 1 {
+		t.Fatalf("back fired %d times, want 1", g.fired[g.back])
 	}
 }

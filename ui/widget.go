@@ -136,6 +136,13 @@ func (w Widget) At(ax, ay float32) Widget {
 	return w
 }
 
+// Named returns the panel w with a name, its Text, which is not drawn:
+// [UI.Find] finds the panel by it afterwards, to hide or show a menu.
+func (w Widget) Named(name string) Widget {
+	w.Text = name
+	return w
+}
+
 // Sized returns w with the given size (a zero side keeps the default).
 func (w Widget) Sized(width, height float32) Widget {
 	w.Size = geom.Vec2{X: width, Y: height}

@@ -210,6 +210,7 @@ func measure(o options, stdout, stderr io.Writer) error {
 				fps[e.name][n] = append(fps[e.name][n], f)
 				if e.name == "metronome" {
 					paths[n], device, _ = strings.Cut(info, " ")
+					device, _, _ = strings.Cut(device, " (WarmUp")
 				}
 			}
 		}

@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/rollback/netplay"
+	"github.com/metronome-go/metronome/rollback/netplay/quicnet"
 )
 
 // configTOML is the game's own configuration: 60 Hz fixed ticks, the
@@ -50,10 +52,12 @@ func defaultSettings() Settings {
 }
 
 // newGame describes the duel to the framework: two players, whose seats
-// Setup fills once it has registered the actions.
+// Setup fills once it has registered the actions, over UDP or, with
+// net.transport = "quic", encrypted QUIC (listing QUIC links quic-go and
+// TLS into the duel; a game that lists no network plays over UDP).
 func newGame() framework.Game {
 	settings := defaultSettings()
-	net := &framework.Net{Players: 2}
+	net := &framework.Net{Players: 2, Networks: []netplay.Network{netplay.UDPNetwork(), quicnet.Network()}}
 	return framework.Game{
 		Title:    "Duel",
 		Seed:     26,

@@ -73,6 +73,13 @@
 // choices in struct tags; its keys are as strict as the framework's.
 // [Config.DecodeGame] reads the result back.
 //
+// A settings menu lists the table with [Config.GameKeys] (each key's
+// value, range and choices), applies a player's changes with
+// [Config.Set], and saves them with [Config.WritePlayerFile]: the changed
+// [game] keys and rebound actions go into the player's file, other keys
+// kept, and nothing is written unless the result passes the checks
+// loading it makes (package ui's options screen does all three).
+//
 // # Bindings
 //
 // [input.bindings] maps action names to key and button names, or for an

@@ -1,4 +1,4 @@
-package framework
+package rollback
 
 import (
 	"time"
@@ -6,19 +6,22 @@ import (
 	"github.com/metronome-go/metronome/input"
 )
 
-// A bot plays a match's local players with seeded random input instead
-// of the devices (--bot SEED, Match.Bot): each action is held or left up
-// for runs of a random number of ticks, as a player's keys are, so two
-// processes of a game can play a long match by themselves and be
-// compared. The same seed, player and tick give the same input.
-type bot struct {
+// A Bot plays players with seeded random input instead of the devices:
+// each action is held or left up for runs of a random number of ticks, as
+// a player's keys are, so that two processes of a game can play a long
+// match by themselves and be compared (a framework game's --bot SEED).
+// The same seed, player and tick give the same input. A Bot belongs to
+// one goroutine, the simulation's.
+type Bot struct {
 	seed uint64
-	down [][]bool // per local player, per action
+	down [][]bool // per player, per action
 	left [][]int  // ticks until the action changes
 }
 
-func newBot(seed uint64, players, actions int) *bot {
-	b := &bot{seed: seed, down: make([][]bool, players), left: make([][]int, players)}
+// NewBot returns a bot for players players of actions actions each,
+// playing from seed.
+func NewBot(seed uint64, players, actions int) *Bot {
+	b := &Bot{seed: seed, down: make([][]bool, players), left: make([][]int, players)}
 	for p := range players {
 		b.down[p] = make([]bool, actions)
 		b.left[p] = make([]int, actions)
@@ -34,8 +37,9 @@ func splitmix(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// fill writes local player p's input for tick into dst, one tick of step.
-func (b *bot) fill(p int, tick int64, step time.Duration, dst []input.Stats) {
+// Fill writes player p's input for tick into dst, one tick of step long.
+// It allocates nothing.
+func (b *Bot) Fill(p int, tick int64, step time.Duration, dst []input.Stats) {
 	for a := range dst {
 		was := b.down[p][a]
 		if b.left[p][a] <= 0 {

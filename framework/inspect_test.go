@@ -1,0 +1,30 @@
+package framework_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/metronome-go/metronome/framework"
+)
+
+// --inspect goes with --replay and its rules are told before anything runs.
+func TestInspectFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--inspect", ":7777"}, "--inspect goes with --replay FILE"},
+		{[]string{"--inspect-remote"}, "--inspect-remote goes with --inspect ADDR"},
+		{[]string{"--replay", "x.rec", "--inspect", ":7777", "--window"}, "leave out --window"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if got := framework.MainStatus(countingGame(1), c.args, &stdout, &stderr); got != 2 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%v: status %d, %q; want 2 and %q", c.args, got, stderr.String(), c.want)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if got := framework.MainStatus(countingGame(1), []string{"--replay", "missing.rec", "--inspect", ":0"}, &stdout, &stderr); got == 0 || !strings.Contains(stderr.String(), "missing.rec") {
+		t.Errorf("a missing recording: status %d, %q", got, stderr.String())
+	}
+}
