@@ -42,6 +42,14 @@
 // [Dial] as a *[Refusal]. A refused or stalled handshake touches
 // nothing of the peers already joined.
 //
+// # Rooms
+//
+// Ends that met in a lobby room listen on nothing: a [RoomEnd] connects
+// each peer with [RoomEnd.Connect] over [Signals], the lobby relaying the
+// offer, answer and candidates (no challenge: the room admitted the
+// peer, and DTLS holds the channel to the fingerprint in the relayed
+// SDP). Package rollback/netplay/lobbynet does the meeting.
+//
 // # Paths
 //
 // Config lists STUN servers (none by default: loopback and LAN paths
