@@ -155,6 +155,23 @@ func (l *link) makeOffer() (sdp string, err error) {
 	return l.pc.Get("localDescription").Get("sdp").String(), nil
 }
 
+// makeAnswer answers a peer's offer: in a room, a page can be the
+// answering end (room.go).
+func (l *link) makeAnswer(offer string) (sdp string, err error) {
+	defer catch(&err)
+	if _, err := await(l.pc.Call("setRemoteDescription", map[string]any{"type": "offer", "sdp": offer})); err != nil {
+		return "", &Refusal{Reason: "an offer that does not parse: " + clip(err.Error())}
+	}
+	ans, err := await(l.pc.Call("createAnswer"))
+	if err == nil {
+		_, err = await(l.pc.Call("setLocalDescription", ans))
+	}
+	if err != nil {
+		return "", fmt.Errorf("webrtc: answer: %w", err)
+	}
+	return l.pc.Get("localDescription").Get("sdp").String(), nil
+}
+
 func (l *link) takeAnswer(sdp string) (err error) {
 	defer catch(&err)
 	if _, err := await(l.pc.Call("setRemoteDescription", map[string]any{"type": "answer", "sdp": sdp})); err != nil {

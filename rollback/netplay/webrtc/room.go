@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	pion "github.com/pion/webrtc/v4"
 )
 
 // Signals carries one peer pair's signalling payloads through something
@@ -29,9 +27,8 @@ type Signals interface {
 // over the lobby's signals. Its Conduit carries the match.
 type RoomEnd struct {
 	*Conduit
-	api  *pion.API
-	pcfg pion.Configuration
-	cfg  Config
+	newLink func() (*link, error)
+	cfg     Config
 }
 
 // NewRoomEnd makes an end with cfg's ICE settings (a lobby's TURN
@@ -46,7 +43,7 @@ func NewRoomEnd(cfg Config) (*RoomEnd, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &RoomEnd{Conduit: j.conduit, api: j.api, pcfg: iceConfig(cfg), cfg: cfg}
+	e := &RoomEnd{Conduit: j.conduit, newLink: j.newLink, cfg: cfg}
 	e.Conduit.stop = j.stop
 	return e, nil
 }
@@ -75,15 +72,15 @@ func SeatAddr(seat int) netip.AddrPort {
 func (e *RoomEnd) Connect(ctx context.Context, addr netip.AddrPort, sig Signals, offerer bool) error {
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
-	pc, err := e.api.NewPeerConnection(e.pcfg)
+	l, err := e.newLink()
 	if err != nil {
-		return fmt.Errorf("webrtc: peer connection: %w", err)
+		return err
 	}
 	rs := newRoomSignaller(ctx, sig)
-	p, err := rs.handshake(pc, offerer)
+	p, err := rs.handshake(l, offerer)
 	rs.stop()
 	if err != nil {
-		pc.Close()
+		l.close()
 		var r *Refusal
 		if !errors.As(err, &r) || !r.Remote {
 			rs.send(roomMsg{Type: msgRefuse, Reason: clip(err.Error())})
@@ -205,16 +202,9 @@ func (rs *roomSignaller) send(m roomMsg) error {
 	return rs.sig.Send(ctx, m.encode())
 }
 
-func (rs *roomSignaller) trickle(pc *pion.PeerConnection) {
-	pc.OnICECandidate(func(c *pion.ICECandidate) {
-		if c == nil {
-			return
-		}
-		init := c.ToJSON()
-		m := roomMsg{Type: msgCandidate, Candidate: init.Candidate}
-		if init.SDPMid != nil {
-			m.Mid = *init.SDPMid
-		}
+func (rs *roomSignaller) trickle(l *link) {
+	l.onCandidate(func(candidate, mid string) {
+		m := roomMsg{Type: msgCandidate, Candidate: candidate, Mid: mid}
 		rs.mu.Lock()
 		if !rs.open {
 			rs.pending = append(rs.pending, m)
@@ -271,21 +261,14 @@ func (rs *roomSignaller) readErr(err error) error {
 	return fmt.Errorf("webrtc: signalling through the lobby: %w", err)
 }
 
-func (rs *roomSignaller) handshake(pc *pion.PeerConnection, offerer bool) (*peer, error) {
-	dc, err := pc.CreateDataChannel(label, channelInit())
-	if err != nil {
-		return nil, fmt.Errorf("webrtc: data channel: %w", err)
-	}
-	rs.trickle(pc)
+func (rs *roomSignaller) handshake(l *link, offerer bool) (*link, error) {
+	rs.trickle(l)
 	if offerer {
-		off, err := pc.CreateOffer(nil)
+		off, err := l.makeOffer()
 		if err != nil {
-			return nil, fmt.Errorf("webrtc: offer: %w", err)
+			return nil, err
 		}
-		if err := pc.SetLocalDescription(off); err != nil {
-			return nil, fmt.Errorf("webrtc: offer: %w", err)
-		}
-		if err := rs.send(roomMsg{Type: msgOffer, SDP: off.SDP}); err != nil {
+		if err := rs.send(roomMsg{Type: msgOffer, SDP: off}); err != nil {
 			return nil, rs.readErr(err)
 		}
 		rs.opened()
@@ -296,8 +279,8 @@ func (rs *roomSignaller) handshake(pc *pion.PeerConnection, offerer bool) (*peer
 		if _, err := sdpFingerprint(ans.SDP); err != nil {
 			return nil, &Refusal{Reason: "the peer's answer: " + err.Error()}
 		}
-		if err := pc.SetRemoteDescription(pion.SessionDescription{Type: pion.SDPTypeAnswer, SDP: ans.SDP}); err != nil {
-			return nil, &Refusal{Reason: "an answer that does not parse: " + clip(err.Error())}
+		if err := l.takeAnswer(ans.SDP); err != nil {
+			return nil, err
 		}
 	} else {
 		off, err := rs.next(msgOffer)
@@ -307,41 +290,30 @@ func (rs *roomSignaller) handshake(pc *pion.PeerConnection, offerer bool) (*peer
 		if _, err := sdpFingerprint(off.SDP); err != nil {
 			return nil, &Refusal{Reason: "the peer's offer: " + err.Error()}
 		}
-		if err := pc.SetRemoteDescription(pion.SessionDescription{Type: pion.SDPTypeOffer, SDP: off.SDP}); err != nil {
-			return nil, &Refusal{Reason: "an offer that does not parse: " + clip(err.Error())}
-		}
-		ans, err := pc.CreateAnswer(nil)
+		ans, err := l.makeAnswer(off.SDP)
 		if err != nil {
-			return nil, &Refusal{Reason: "no answer to the offer: " + clip(err.Error())}
+			return nil, err
 		}
-		if err := pc.SetLocalDescription(ans); err != nil {
-			return nil, fmt.Errorf("webrtc: answer: %w", err)
-		}
-		if err := rs.send(roomMsg{Type: msgAnswer, SDP: ans.SDP}); err != nil {
+		if err := rs.send(roomMsg{Type: msgAnswer, SDP: ans}); err != nil {
 			return nil, rs.readErr(err)
 		}
 		rs.opened()
 	}
-	return rs.connect(pc, dc)
+	return rs.connect(l)
 }
 
-func (rs *roomSignaller) connect(pc *pion.PeerConnection, dc *pion.DataChannel) (*peer, error) {
+func (rs *roomSignaller) connect(l *link) (*link, error) {
 	openc := make(chan struct{})
 	var once sync.Once
-	dc.OnOpen(func() { once.Do(func() { close(openc) }) })
+	l.onOpen(func() { once.Do(func() { close(openc) }) })
 	failed := make(chan struct{})
 	var fonce sync.Once
-	pc.OnConnectionStateChange(func(st pion.PeerConnectionState) {
-		if st == pion.PeerConnectionStateFailed {
-			fonce.Do(func() { close(failed) })
-		}
-	})
+	l.onEnd(func(bool) { fonce.Do(func() { close(failed) }) })
 	n := 0
 	for {
 		select {
 		case <-openc:
-			pc.OnConnectionStateChange(func(pion.PeerConnectionState) {})
-			return &peer{pc: pc, dc: dc}, nil
+			return l, nil
 		case <-failed:
 			return nil, &Refusal{Reason: "ICE or DTLS failed: no path to the peer, or a certificate other than its SDP's"}
 		case m := <-rs.in:
@@ -351,8 +323,7 @@ func (rs *roomSignaller) connect(pc *pion.PeerConnection, dc *pion.DataChannel) 
 			if n++; n > MaxCandidates {
 				return nil, &Refusal{Reason: fmt.Sprintf("more than %d candidates", MaxCandidates)}
 			}
-			mid := m.Mid
-			if err := pc.AddICECandidate(pion.ICECandidateInit{Candidate: m.Candidate, SDPMid: &mid}); err != nil {
+			if err := l.addCandidate(m.Candidate, m.Mid); err != nil {
 				return nil, &Refusal{Reason: "a candidate that does not parse: " + clip(strings.TrimSpace(err.Error()))}
 			}
 		case err := <-rs.errc:
