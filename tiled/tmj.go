@@ -87,20 +87,10 @@ type jsonTile struct {
 }
 
 type jsonLayer struct {
-	Type       string     `json:"type"`
-	ID         int        `json:"id"`
-	Name       string     `json:"name"`
-	Class      string     `json:"class"`
+	Type string `json:"type"`
+	layerHead
 	Visible    *bool      `json:"visible"`
 	Locked     bool       `json:"locked"`
-	Opacity    *float32   `json:"opacity"`
-	TintColor  string     `json:"tintcolor"`
-	OffsetX    float32    `json:"offsetx"`
-	OffsetY    float32    `json:"offsety"`
-	ParallaxX  *float32   `json:"parallaxx"`
-	ParallaxY  *float32   `json:"parallaxy"`
-	Width      int        `json:"width"`
-	Height     int        `json:"height"`
 	Properties []jsonProp `json:"properties"`
 	// tile layers
 	Data        json.RawMessage `json:"data"`
@@ -114,9 +104,7 @@ type jsonLayer struct {
 		Data   json.RawMessage `json:"data"`
 	} `json:"chunks"`
 	// object layers
-	DrawOrder string       `json:"draworder"`
-	Color     string       `json:"color"`
-	Objects   []jsonObject `json:"objects"`
+	Objects []jsonObject `json:"objects"`
 	// image layers
 	Image            string `json:"image"`
 	ImageWidth       int    `json:"imagewidth"`
@@ -301,34 +289,16 @@ func (ld *loader) jsonLayers(file string, xs []jsonLayer, infinite bool) ([]Laye
 		default:
 			return nil, media.Detail(media.ErrCorrupt, "layer %q has type %q, want tilelayer, objectgroup, imagelayer or group", x.Name, clip(x.Type))
 		}
-		l.ID, l.Name, l.Class = x.ID, x.Name, x.Class
 		if x.Visible != nil {
 			l.Visible = *x.Visible
 		}
 		l.Locked = x.Locked
-		if x.Opacity != nil {
-			l.Opacity = *x.Opacity
-		}
-		l.Offset = geom.V(x.OffsetX, x.OffsetY)
-		if x.ParallaxX != nil {
-			l.Parallax.X = *x.ParallaxX
-		}
-		if x.ParallaxY != nil {
-			l.Parallax.Y = *x.ParallaxY
-		}
-		err := l.finishCommon(x.TintColor)
-		if err == nil {
-			l.Properties, err = jsonProperties(x.Properties, "layer")
-		}
+		err := l.setHead(&x.layerHead, func() (Properties, error) { return jsonProperties(x.Properties, "layer") })
 		if err == nil {
 			switch l.Kind {
 			case TileLayer:
 				err = ld.jsonTiles(&l, x, infinite)
 			case ObjectLayer:
-				l.DrawOrder = first(x.DrawOrder, "topdown")
-				if x.Color != "" {
-					l.Color, err = colorAttr("color", x.Color)
-				}
 				for j := 0; j < len(x.Objects) && err == nil; j++ {
 					o, set, e := objectFromJSON(&x.Objects[j])
 					if err = e; err == nil {

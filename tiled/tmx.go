@@ -102,27 +102,15 @@ type xmlTile struct {
 
 // xmlLayer is any of the four layer elements; XMLName says which.
 type xmlLayer struct {
-	XMLName    xml.Name
-	ID         int      `xml:"id,attr"`
-	Name       string   `xml:"name,attr"`
-	Class      string   `xml:"class,attr"`
+	XMLName xml.Name
+	layerHead
 	Visible    *int     `xml:"visible,attr"`
 	Locked     int      `xml:"locked,attr"`
-	Opacity    *float32 `xml:"opacity,attr"`
-	TintColor  string   `xml:"tintcolor,attr"`
-	OffsetX    float32  `xml:"offsetx,attr"`
-	OffsetY    float32  `xml:"offsety,attr"`
-	ParallaxX  *float32 `xml:"parallaxx,attr"`
-	ParallaxY  *float32 `xml:"parallaxy,attr"`
-	Width      int      `xml:"width,attr"`
-	Height     int      `xml:"height,attr"`
 	Properties xmlProps `xml:"properties"`
 	// tile layers
 	Data *xmlData `xml:"data"`
 	// object layers
-	DrawOrder string      `xml:"draworder,attr"`
-	Color     string      `xml:"color,attr"`
-	Objects   []xmlObject `xml:"object"`
+	Objects []xmlObject `xml:"object"`
 	// image layers
 	Image   *xmlImage `xml:"image"`
 	RepeatX int       `xml:"repeatx,attr"`
@@ -317,34 +305,16 @@ func (ld *loader) xmlLayers(file string, xs []xmlLayer, infinite bool) ([]Layer,
 		default:
 			continue // editorsettings and elements of later Tiled versions
 		}
-		l.ID, l.Name, l.Class = x.ID, x.Name, x.Class
 		if x.Visible != nil {
 			l.Visible = *x.Visible != 0
 		}
 		l.Locked = x.Locked != 0
-		if x.Opacity != nil {
-			l.Opacity = *x.Opacity
-		}
-		l.Offset = geom.V(x.OffsetX, x.OffsetY)
-		if x.ParallaxX != nil {
-			l.Parallax.X = *x.ParallaxX
-		}
-		if x.ParallaxY != nil {
-			l.Parallax.Y = *x.ParallaxY
-		}
-		err := l.finishCommon(x.TintColor)
-		if err == nil {
-			l.Properties, err = xmlProperties(x.Properties, "layer")
-		}
+		err := l.setHead(&x.layerHead, func() (Properties, error) { return xmlProperties(x.Properties, "layer") })
 		if err == nil {
 			switch l.Kind {
 			case TileLayer:
 				err = ld.xmlTiles(&l, x, infinite)
 			case ObjectLayer:
-				l.DrawOrder = first(x.DrawOrder, "topdown")
-				if x.Color != "" {
-					l.Color, err = colorAttr("color", x.Color)
-				}
 				for j := 0; j < len(x.Objects) && err == nil; j++ {
 					o, set, e := objectFromXML(file, &x.Objects[j])
 					if err = e; err == nil {
@@ -568,10 +538,41 @@ func colorAttr(what, s string) (render2d.Color, error) {
 	return c, nil
 }
 
-// finishCommon checks the attributes every layer kind shares.
-func (l *Layer) finishCommon(tint string) error {
-	if tint != "" {
-		c, err := colorAttr("tintcolor", tint)
+// layerHead is what a layer says of itself in the same words in both
+// formats; xmlLayer and jsonLayer embed it, so setHead reads it once.
+type layerHead struct {
+	ID        int      `xml:"id,attr" json:"id"`
+	Name      string   `xml:"name,attr" json:"name"`
+	Class     string   `xml:"class,attr" json:"class"`
+	Opacity   *float32 `xml:"opacity,attr" json:"opacity"`
+	TintColor string   `xml:"tintcolor,attr" json:"tintcolor"`
+	OffsetX   float32  `xml:"offsetx,attr" json:"offsetx"`
+	OffsetY   float32  `xml:"offsety,attr" json:"offsety"`
+	ParallaxX *float32 `xml:"parallaxx,attr" json:"parallaxx"`
+	ParallaxY *float32 `xml:"parallaxy,attr" json:"parallaxy"`
+	Width     int      `xml:"width,attr" json:"width"`
+	Height    int      `xml:"height,attr" json:"height"`
+	// object layers
+	DrawOrder string `xml:"draworder,attr" json:"draworder"`
+	Color     string `xml:"color,attr" json:"color"`
+}
+
+// setHead fills l (whose Kind is set) from h and props, checking the tint,
+// the opacity, the properties and an object layer's colour in that order.
+func (l *Layer) setHead(h *layerHead, props func() (Properties, error)) error {
+	l.ID, l.Name, l.Class = h.ID, h.Name, h.Class
+	if h.Opacity != nil {
+		l.Opacity = *h.Opacity
+	}
+	l.Offset = geom.V(h.OffsetX, h.OffsetY)
+	if h.ParallaxX != nil {
+		l.Parallax.X = *h.ParallaxX
+	}
+	if h.ParallaxY != nil {
+		l.Parallax.Y = *h.ParallaxY
+	}
+	if h.TintColor != "" {
+		c, err := colorAttr("tintcolor", h.TintColor)
 		if err != nil {
 			return err
 		}
@@ -579,6 +580,20 @@ func (l *Layer) finishCommon(tint string) error {
 	}
 	if !(l.Opacity >= 0 && l.Opacity <= 1) {
 		return media.Detail(media.ErrCorrupt, "opacity %v, want 0 to 1", l.Opacity)
+	}
+	var err error
+	if l.Properties, err = props(); err != nil {
+		return err
+	}
+	if l.Kind == ObjectLayer {
+		l.DrawOrder = first(h.DrawOrder, "topdown")
+		if h.Color != "" {
+			c, err := colorAttr("color", h.Color)
+			if err != nil {
+				return err
+			}
+			l.Color = c
+		}
 	}
 	return nil
 }
