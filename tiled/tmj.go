@@ -40,42 +40,21 @@ type jsonProp struct {
 }
 
 type jsonTileset struct {
-	Type             string `json:"type"`
-	FirstGID         uint32 `json:"firstgid"`
-	Source           string `json:"source"`
-	Name             string `json:"name"`
-	Class            string `json:"class"`
-	TileWidth        int    `json:"tilewidth"`
-	TileHeight       int    `json:"tileheight"`
-	Spacing          int    `json:"spacing"`
-	Margin           int    `json:"margin"`
-	TileCount        int    `json:"tilecount"`
-	Columns          int    `json:"columns"`
-	ObjectAlignment  string `json:"objectalignment"`
-	Image            string `json:"image"`
-	ImageWidth       int    `json:"imagewidth"`
-	ImageHeight      int    `json:"imageheight"`
-	TransparentColor string `json:"transparentcolor"`
-	TileOffset       struct {
-		X float32 `json:"x"`
-		Y float32 `json:"y"`
-	} `json:"tileoffset"`
-	Tiles      []jsonTile `json:"tiles"`
-	Properties []jsonProp `json:"properties"`
+	Type string `json:"type"`
+	tilesetHead
+	Image            string     `json:"image"`
+	ImageWidth       int        `json:"imagewidth"`
+	ImageHeight      int        `json:"imageheight"`
+	TransparentColor string     `json:"transparentcolor"`
+	Tiles            []jsonTile `json:"tiles"`
+	Properties       []jsonProp `json:"properties"`
 }
 
 type jsonTile struct {
-	ID          int      `json:"id"`
-	Class       string   `json:"class"`
-	Type        string   `json:"type"`
-	Probability *float32 `json:"probability"`
-	X           float32  `json:"x"`
-	Y           float32  `json:"y"`
-	Width       float32  `json:"width"`
-	Height      float32  `json:"height"`
-	Image       string   `json:"image"`
-	ImageWidth  int      `json:"imagewidth"`
-	ImageHeight int      `json:"imageheight"`
+	tileHead
+	Image       string `json:"image"`
+	ImageWidth  int    `json:"imagewidth"`
+	ImageHeight int    `json:"imageheight"`
 	Animation   []struct {
 		TileID   int `json:"tileid"`
 		Duration int `json:"duration"`
@@ -219,12 +198,7 @@ func (ld *loader) decodeTSJ(name string, b []byte) (*Tileset, error) {
 }
 
 func tilesetFromJSON(file string, x *jsonTileset) (*Tileset, error) {
-	ts := &Tileset{
-		Name: x.Name, Class: x.Class, TileWidth: x.TileWidth, TileHeight: x.TileHeight,
-		Spacing: x.Spacing, Margin: x.Margin, TileCount: x.TileCount, Columns: x.Columns,
-		TileOffset:      geom.V(x.TileOffset.X, x.TileOffset.Y),
-		ObjectAlignment: first(x.ObjectAlignment, "unspecified"),
-	}
+	ts := x.tileset()
 	var err error
 	if x.Image != "" {
 		if ts.Image, err = imageOf(file, x.Image, x.TransparentColor, x.ImageWidth, x.ImageHeight); err != nil {
@@ -236,10 +210,7 @@ func tilesetFromJSON(file string, x *jsonTileset) (*Tileset, error) {
 	}
 	for i := range x.Tiles {
 		xt := &x.Tiles[i]
-		t := Tile{ID: xt.ID, Class: first(xt.Class, xt.Type), Probability: 1, Rect: geom.R(xt.X, xt.Y, xt.Width, xt.Height)}
-		if xt.Probability != nil {
-			t.Probability = *xt.Probability
-		}
+		t := xt.tile()
 		if xt.Image != "" {
 			if t.Image, err = imageOf(file, xt.Image, "", xt.ImageWidth, xt.ImageHeight); err != nil {
 				return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
@@ -249,15 +220,8 @@ func tilesetFromJSON(file string, x *jsonTileset) (*Tileset, error) {
 			t.Animation = append(t.Animation, Frame{TileID: f.TileID, Duration: time.Duration(f.Duration) * time.Millisecond})
 		}
 		if xt.ObjectGroup != nil {
-			for j := range xt.ObjectGroup.Objects {
-				o, _, err := objectFromJSON(&xt.ObjectGroup.Objects[j])
-				if err == nil && o.Template != "" {
-					err = media.Detail(media.ErrUnsupported, "object %d: a template in a tile's collision shapes (want plain shapes)", o.ID)
-				}
-				if err != nil {
-					return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
-				}
-				t.Objects = append(t.Objects, o)
+			if t.Objects, err = shapes(xt.ObjectGroup.Objects, objectFromJSON); err != nil {
+				return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
 			}
 		}
 		if t.Properties, err = jsonProperties(xt.Properties, fmt.Sprintf("tile %d", xt.ID)); err != nil {

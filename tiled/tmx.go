@@ -51,21 +51,7 @@ type xmlProp struct {
 }
 
 type xmlTileset struct {
-	FirstGID        uint32 `xml:"firstgid,attr"`
-	Source          string `xml:"source,attr"`
-	Name            string `xml:"name,attr"`
-	Class           string `xml:"class,attr"`
-	TileWidth       int    `xml:"tilewidth,attr"`
-	TileHeight      int    `xml:"tileheight,attr"`
-	Spacing         int    `xml:"spacing,attr"`
-	Margin          int    `xml:"margin,attr"`
-	TileCount       int    `xml:"tilecount,attr"`
-	Columns         int    `xml:"columns,attr"`
-	ObjectAlignment string `xml:"objectalignment,attr"`
-	TileOffset      struct {
-		X float32 `xml:"x,attr"`
-		Y float32 `xml:"y,attr"`
-	} `xml:"tileoffset"`
+	tilesetHead
 	Image      *xmlImage `xml:"image"`
 	Tiles      []xmlTile `xml:"tile"`
 	Properties xmlProps  `xml:"properties"`
@@ -79,16 +65,9 @@ type xmlImage struct {
 }
 
 type xmlTile struct {
-	ID          int       `xml:"id,attr"`
-	Class       string    `xml:"class,attr"`
-	Type        string    `xml:"type,attr"`
-	Probability *float32  `xml:"probability,attr"`
-	X           float32   `xml:"x,attr"`
-	Y           float32   `xml:"y,attr"`
-	Width       float32   `xml:"width,attr"`
-	Height      float32   `xml:"height,attr"`
-	Image       *xmlImage `xml:"image"`
-	Animation   struct {
+	tileHead
+	Image     *xmlImage `xml:"image"`
+	Animation struct {
 		Frames []struct {
 			TileID   int `xml:"tileid,attr"`
 			Duration int `xml:"duration,attr"`
@@ -235,12 +214,7 @@ func (ld *loader) decodeTSX(name string, b []byte) (*Tileset, error) {
 }
 
 func tilesetFromXML(file string, x *xmlTileset) (*Tileset, error) {
-	ts := &Tileset{
-		Name: x.Name, Class: x.Class, TileWidth: x.TileWidth, TileHeight: x.TileHeight,
-		Spacing: x.Spacing, Margin: x.Margin, TileCount: x.TileCount, Columns: x.Columns,
-		TileOffset:      geom.V(x.TileOffset.X, x.TileOffset.Y),
-		ObjectAlignment: first(x.ObjectAlignment, "unspecified"),
-	}
+	ts := x.tileset()
 	var err error
 	if x.Image != nil {
 		if ts.Image, err = imageOf(file, x.Image.Source, x.Image.Trans, x.Image.Width, x.Image.Height); err != nil {
@@ -252,10 +226,7 @@ func tilesetFromXML(file string, x *xmlTileset) (*Tileset, error) {
 	}
 	for i := range x.Tiles {
 		xt := &x.Tiles[i]
-		t := Tile{ID: xt.ID, Class: first(xt.Class, xt.Type), Probability: 1, Rect: geom.R(xt.X, xt.Y, xt.Width, xt.Height)}
-		if xt.Probability != nil {
-			t.Probability = *xt.Probability
-		}
+		t := xt.tile()
 		if xt.Image != nil {
 			if t.Image, err = imageOf(file, xt.Image.Source, xt.Image.Trans, xt.Image.Width, xt.Image.Height); err != nil {
 				return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
@@ -265,15 +236,9 @@ func tilesetFromXML(file string, x *xmlTileset) (*Tileset, error) {
 			t.Animation = append(t.Animation, Frame{TileID: f.TileID, Duration: time.Duration(f.Duration) * time.Millisecond})
 		}
 		if xt.ObjectGroup != nil {
-			for j := range xt.ObjectGroup.Objects {
-				o, _, err := objectFromXML(file, &xt.ObjectGroup.Objects[j])
-				if err == nil && o.Template != "" {
-					err = media.Detail(media.ErrUnsupported, "object %d: a template in a tile's collision shapes (want plain shapes)", o.ID)
-				}
-				if err != nil {
-					return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
-				}
-				t.Objects = append(t.Objects, o)
+			t.Objects, err = shapes(xt.ObjectGroup.Objects, func(x *xmlObject) (Object, objectSet, error) { return objectFromXML(file, x) })
+			if err != nil {
+				return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
 			}
 		}
 		if t.Properties, err = xmlProperties(xt.Properties, fmt.Sprintf("tile %d", xt.ID)); err != nil {
@@ -536,6 +501,76 @@ func colorAttr(what, s string) (render2d.Color, error) {
 		return c, media.Detail(media.ErrCorrupt, "%s is %q, want \"#AARRGGBB\" or \"#RRGGBB\"", what, clip(s))
 	}
 	return c, nil
+}
+
+// tilesetHead is what a tileset says of itself in the same words in both
+// formats; xmlTileset and jsonTileset embed it.
+type tilesetHead struct {
+	FirstGID        uint32 `xml:"firstgid,attr" json:"firstgid"`
+	Source          string `xml:"source,attr" json:"source"`
+	Name            string `xml:"name,attr" json:"name"`
+	Class           string `xml:"class,attr" json:"class"`
+	TileWidth       int    `xml:"tilewidth,attr" json:"tilewidth"`
+	TileHeight      int    `xml:"tileheight,attr" json:"tileheight"`
+	Spacing         int    `xml:"spacing,attr" json:"spacing"`
+	Margin          int    `xml:"margin,attr" json:"margin"`
+	TileCount       int    `xml:"tilecount,attr" json:"tilecount"`
+	Columns         int    `xml:"columns,attr" json:"columns"`
+	ObjectAlignment string `xml:"objectalignment,attr" json:"objectalignment"`
+	TileOffset      struct {
+		X float32 `xml:"x,attr" json:"x"`
+		Y float32 `xml:"y,attr" json:"y"`
+	} `xml:"tileoffset" json:"tileoffset"`
+}
+
+// tileset returns the tileset h describes, without its image and tiles.
+func (h *tilesetHead) tileset() *Tileset {
+	return &Tileset{
+		Name: h.Name, Class: h.Class, TileWidth: h.TileWidth, TileHeight: h.TileHeight,
+		Spacing: h.Spacing, Margin: h.Margin, TileCount: h.TileCount, Columns: h.Columns,
+		TileOffset:      geom.V(h.TileOffset.X, h.TileOffset.Y),
+		ObjectAlignment: first(h.ObjectAlignment, "unspecified"),
+	}
+}
+
+// tileHead is what a tile says of itself in the same words in both
+// formats; xmlTile and jsonTile embed it.
+type tileHead struct {
+	ID          int      `xml:"id,attr" json:"id"`
+	Class       string   `xml:"class,attr" json:"class"`
+	Type        string   `xml:"type,attr" json:"type"`
+	Probability *float32 `xml:"probability,attr" json:"probability"`
+	X           float32  `xml:"x,attr" json:"x"`
+	Y           float32  `xml:"y,attr" json:"y"`
+	Width       float32  `xml:"width,attr" json:"width"`
+	Height      float32  `xml:"height,attr" json:"height"`
+}
+
+// tile returns the tile h describes, without its image, animation,
+// shapes and properties.
+func (h *tileHead) tile() Tile {
+	t := Tile{ID: h.ID, Class: first(h.Class, h.Type), Probability: 1, Rect: geom.R(h.X, h.Y, h.Width, h.Height)}
+	if h.Probability != nil {
+		t.Probability = *h.Probability
+	}
+	return t
+}
+
+// shapes reads a tile's collision shapes with from, the format's object
+// reader; a template there is refused, as Tiled makes none.
+func shapes[T any](xs []T, from func(*T) (Object, objectSet, error)) ([]Object, error) {
+	var out []Object
+	for j := range xs {
+		o, _, err := from(&xs[j])
+		if err == nil && o.Template != "" {
+			err = media.Detail(media.ErrUnsupported, "object %d: a template in a tile's collision shapes (want plain shapes)", o.ID)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, nil
 }
 
 // layerHead is what a layer says of itself in the same words in both
