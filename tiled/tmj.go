@@ -158,23 +158,8 @@ func (ld *loader) decodeTMJ(name string, b []byte) (*Map, error) {
 	if m.Properties, err = jsonProperties(x.Properties, "map"); err != nil {
 		return nil, err
 	}
-	for i := range x.Tilesets {
-		xt := &x.Tilesets[i]
-		var ts *Tileset
-		if xt.Source != "" {
-			ts, err = ld.external(name, xt.Source, xt.FirstGID)
-		} else {
-			ts, err = tilesetFromJSON(name, xt)
-			if err != nil {
-				err = fmt.Errorf("tileset %q (firstgid %d): %w", xt.Name, xt.FirstGID, err)
-			} else {
-				ts.FirstGID = xt.FirstGID
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		m.Tilesets = append(m.Tilesets, ts)
+	if m.Tilesets, err = readTilesets(ld, name, x.Tilesets, func(x *jsonTileset) *tilesetHead { return &x.tilesetHead }, tilesetFromJSON); err != nil {
+		return nil, err
 	}
 	if err := m.checkTilesets(); err != nil {
 		return nil, err

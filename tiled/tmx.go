@@ -175,22 +175,8 @@ func (ld *loader) decodeTMX(name string, b []byte) (*Map, error) {
 	if m.Properties, err = xmlProperties(x.Properties, "map"); err != nil {
 		return nil, err
 	}
-	for _, xt := range x.Tilesets {
-		var ts *Tileset
-		if xt.Source != "" {
-			ts, err = ld.external(name, xt.Source, xt.FirstGID)
-		} else {
-			ts, err = tilesetFromXML(name, &xt)
-			if err != nil {
-				err = fmt.Errorf("tileset %q (firstgid %d): %w", xt.Name, xt.FirstGID, err)
-			} else {
-				ts.FirstGID = xt.FirstGID
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		m.Tilesets = append(m.Tilesets, ts)
+	if m.Tilesets, err = readTilesets(ld, name, x.Tilesets, func(x *xmlTileset) *tilesetHead { return &x.tilesetHead }, tilesetFromXML); err != nil {
+		return nil, err
 	}
 	if err := m.checkTilesets(); err != nil {
 		return nil, err
@@ -501,6 +487,32 @@ func colorAttr(what, s string) (render2d.Color, error) {
 		return c, media.Detail(media.ErrCorrupt, "%s is %q, want \"#AARRGGBB\" or \"#RRGGBB\"", what, clip(s))
 	}
 	return c, nil
+}
+
+// readTilesets reads a map's tilesets in either format: head gives each
+// one's shared attributes, and embedded reads one held in the map itself.
+func readTilesets[T any](ld *loader, name string, xs []T, head func(*T) *tilesetHead, embedded func(string, *T) (*Tileset, error)) ([]*Tileset, error) {
+	var out []*Tileset
+	for i := range xs {
+		h := head(&xs[i])
+		var ts *Tileset
+		var err error
+		if h.Source != "" {
+			ts, err = ld.external(name, h.Source, h.FirstGID)
+		} else {
+			ts, err = embedded(name, &xs[i])
+			if err != nil {
+				err = fmt.Errorf("tileset %q (firstgid %d): %w", h.Name, h.FirstGID, err)
+			} else {
+				ts.FirstGID = h.FirstGID
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ts)
+	}
+	return out, nil
 }
 
 // tilesetHead is what a tileset says of itself in the same words in both
