@@ -268,8 +268,8 @@ func TestSpawnMapErrors(t *testing.T) {
 	if n := a.World().Commands().Len(); n != 0 {
 		t.Errorf("a failed spawn queued %d commands", n)
 	}
-	if _, err := ecs.LoadMap(lib, mapFS, "own/zstd.tmx", tiled.Options{}); err == nil {
-		t.Error("zstd map loaded")
+	if _, err := ecs.LoadMap(lib, mapFS, "own/terrain.tsx", tiled.Options{}); err == nil {
+		t.Error("a tileset loaded as a map")
 	}
 	if _, err := ecs.LoadMap(lib, fs.FS(os.DirFS("/nonexistent")), "x.tmx", tiled.Options{}); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing map: %v", err)
@@ -346,13 +346,13 @@ func TestMapLoadInBackground(t *testing.T) {
 	}
 
 	// A map that fails to parse fails the load, with the parser's error.
-	ld, err = ecs.StartMapLoad(lib, exec, mapFS, "own/zstd.tmx", tiled.Options{}, assets.LoadOptions{})
+	ld, err = ecs.StartMapLoad(lib, exec, mapFS, "own/terrain.tsx", tiled.Options{}, assets.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	exec.pump(rec)
 	if !ld.Done() || ld.Err() == nil {
-		t.Errorf("zstd map: done %v err %v", ld.Done(), ld.Err())
+		t.Errorf("tileset as a map: done %v err %v", ld.Done(), ld.Err())
 	}
 	// Canceled before the parse is delivered.
 	ld, _ = ecs.StartMapLoad(lib, exec, mapFS, "own/csv.tmx", tiled.Options{}, assets.LoadOptions{})

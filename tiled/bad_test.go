@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/tiled"
@@ -41,6 +44,18 @@ func zlibB64(b []byte) string {
 	return base64.StdEncoding.EncodeToString(buf.Bytes())
 }
 
+// zstdB64 compresses b into one zstd frame with its content size and no
+// checksum, the form Tiled writes (ZSTD_compress), with a 1 MiB window.
+func zstdB64(t *testing.T, b []byte) string {
+	t.Helper()
+	w, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithWindowSize(1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	return base64.StdEncoding.EncodeToString(w.EncodeAll(b, nil))
+}
+
 func gidBytes(gids ...uint32) []byte {
 	b := make([]byte, 4*len(gids))
 	for i, g := range gids {
@@ -56,6 +71,10 @@ func csv(n int) string {
 func TestBadInput(t *testing.T) {
 	twelve := gidBytes(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
 	bomb := zlibB64(make([]byte, 8<<20)) // 8 MiB of zeros for a 48-byte layer
+	zbomb := zstdB64(t, make([]byte, 64<<20))
+	// A frame header asking for a 128 MiB window, then an empty last block.
+	bigWindow := base64.StdEncoding.EncodeToString([]byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x88, 0x01, 0x00, 0x00})
+	zdata := func(b64 string) string { return `<data encoding="base64" compression="zstd">` + b64 + `</data>` }
 	tests := []struct {
 		name     string
 		file     string
@@ -82,6 +101,15 @@ func TestBadInput(t *testing.T) {
 			[]string{"zlib data inflates past width*height*4 = 48 bytes"}},
 		{"decompression bomb", tmx("orthogonal", "", `<data encoding="base64" compression="zlib">`+bomb+`</data>`), media.ErrTooLarge,
 			[]string{`tile layer "ground"`, "inflates past width*height*4 = 48 bytes"}},
+		{"truncated zstd", tmx("orthogonal", "", zdata(zstdB64(t, twelve[:40]))), media.ErrCorrupt,
+			[]string{`tile layer "ground"`, "zstd data inflates to 40 bytes, want width*height*4 = 48"}},
+		{"oversized zstd", tmx("orthogonal", "", zdata(zstdB64(t, append(twelve, 1, 0, 0, 0)))), media.ErrTooLarge,
+			[]string{"zstd data inflates past width*height*4 = 48 bytes"}},
+		{"zstd bomb", tmx("orthogonal", "", zdata(zbomb)), media.ErrTooLarge,
+			[]string{"zstd data inflates past width*height*4 = 48 bytes"}},
+		{"zstd window", tmx("orthogonal", "", zdata(bigWindow)), media.ErrTooLarge,
+			[]string{`tile layer "ground": zstd data asks for a window larger than 1048576 bytes (the most a layer of width*height*4 = 48 bytes needs)`}},
+		{"damaged zstd", tmx("orthogonal", "", zdata("AAAAAAAA")), media.ErrCorrupt, []string{`tile layer "ground": zstd data`}},
 		{"damaged gzip", tmx("orthogonal", "", `<data encoding="base64" compression="gzip">AAAAAAAA</data>`), media.ErrCorrupt, []string{"gzip data"}},
 		{"GID beyond every tileset", tmx("orthogonal", "", `<data encoding="csv">1,2,3,4,5,0,0,0,0,0,0,0</data>`), media.ErrCorrupt,
 			[]string{`layer "ground": tile (0, 1) has GID 5, beyond every tileset (want 0 for none or one of 1-4 (terrain))`}},
@@ -127,7 +155,9 @@ func TestBadInput(t *testing.T) {
 		{"JSON string without encoding", tmj(`"data":"AAAA"`), media.ErrCorrupt, []string{`want "encoding": "base64"`}},
 		{"JSON bomb", tmj(`"encoding":"base64","compression":"zlib","data":"` + bomb + `"`), media.ErrTooLarge,
 			[]string{"zlib data inflates past width*height*4 = 48 bytes"}},
-		{"JSON zstd", tmj(`"encoding":"base64","compression":"zstd","data":"AAAA"`), media.ErrUnsupported, []string{"zstd compression is not supported"}},
+		{"JSON zstd bomb", tmj(`"encoding":"base64","compression":"zstd","data":"` + zbomb + `"`), media.ErrTooLarge,
+			[]string{`tile layer "ground": zstd data inflates past width*height*4 = 48 bytes`}},
+		{"JSON damaged zstd", tmj(`"encoding":"base64","compression":"zstd","data":"AAAA"`), media.ErrCorrupt, []string{`tile layer "ground": zstd data`}},
 		{"JSON GID beyond", tmj(`"data":[0,0,0,0,0,0,0,0,0,0,0,77]`), media.ErrCorrupt, []string{"tile (3, 2) has GID 77, beyond every tileset"}},
 		{"JSON staggered", strings.Replace(tmj(`"data":[1,1,1,1,1,1,1,1,1,1,1,1]`), "orthogonal", "staggered", 1), media.ErrUnsupported,
 			[]string{`orientation "staggered" is not supported (want orthogonal)`}},
@@ -193,17 +223,26 @@ func TestMaxTilesOption(t *testing.T) {
 	}
 }
 
-// TestZstd loads a map saved with zstd compression: refused, since no
-// zstd decoder is available to the package, with an error that says what
-// to save instead.
+// TestZstd loads maps whose layer Tiled compressed with zstd, and checks
+// that a zstd bomb costs no more memory than the layer declares.
 func TestZstd(t *testing.T) {
-	_, err := tiled.Load(testFS, "own/zstd.tmx", tiled.Options{})
-	if !errors.Is(err, media.ErrUnsupported) {
-		t.Fatalf("err = %v, want media.ErrUnsupported", err)
-	}
-	for _, w := range []string{"own/zstd.tmx", `tile layer "ground"`, "zstd compression is not supported", "zlib or gzip"} {
-		if !strings.Contains(err.Error(), w) {
-			t.Errorf("error %q does not say %q", err, w)
+	for _, name := range []string{"own/zstd.tmx", "own/zstd.tmj"} {
+		m, err := tiled.Load(testFS, name, tiled.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
+		checkOwnMap(t, m)
+	}
+	bomb := tmx("orthogonal", "", `<data encoding="base64" compression="zstd">`+zstdB64(t, make([]byte, 64<<20))+`</data>`)
+	fsys := fstest.MapFS{"m.tmx": {Data: []byte(bomb)}, "t.tsx": {Data: []byte(tsx)}}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := tiled.Load(fsys, "m.tmx", tiled.Options{})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, media.ErrTooLarge) {
+		t.Fatalf("64 MiB zstd bomb: err = %v, want media.ErrTooLarge", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 4<<20 {
+		t.Errorf("loading a 64 MiB zstd bomb for a 48-byte layer allocated %d bytes, want under 4 MiB", n)
 	}
 }

@@ -6,10 +6,14 @@ import (
 	"compress/zlib"
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/metronome-go/metronome/media"
 )
@@ -59,6 +63,10 @@ func (d *rawData) decode(n int) ([]GID, error) {
 	}
 	want := int64(n) * 4
 	var r io.Reader
+	// ratio is the most the compression can inflate one byte to, so a
+	// buffer of the declared size, capped by it, is never larger than the
+	// data can fill.
+	ratio := int64(1032) // deflate: 258 bytes from 2 bits
 	switch d.compression {
 	case "":
 		if int64(len(raw)) != want {
@@ -79,22 +87,29 @@ func (d *rawData) decode(n int) ([]GID, error) {
 		zr.Multistream(false)
 		r = zr
 	case "zstd":
-		return nil, media.Detail(media.ErrUnsupported, "zstd compression is not supported (no zstd decoder is available to this build): save the map with zlib or gzip compression, or none")
+		zr, err := newZstd(raw, want)
+		if err != nil {
+			return nil, media.Detail(media.ErrCorrupt, "zstd data: %v", err)
+		}
+		defer zr.Close()
+		r = zr
+		ratio = zstdRatio
 	default:
 		return nil, media.Detail(media.ErrUnsupported, "compression %q (want zlib, gzip, zstd or none)", d.compression)
 	}
-	// Deflate inflates at most 1032 times, so a buffer of the declared
-	// size, capped by that ratio, is never larger than the data can fill.
-	out := make([]byte, min(want, 1032*int64(len(raw))+1024))
+	out := make([]byte, min(want, ratio*int64(len(raw))+1024))
 	got, err := io.ReadFull(r, out)
 	if err == io.ErrUnexpectedEOF || err == io.EOF {
 		return nil, media.Detail(media.ErrCorrupt, "%s data inflates to %d bytes, want width*height*4 = %d", d.compression, got, want)
+	}
+	if errors.Is(err, zstd.ErrWindowSizeExceeded) {
+		return nil, media.Detail(media.ErrTooLarge, "zstd data asks for a window larger than %d bytes (the most a layer of width*height*4 = %d bytes needs)", zstdWindow(want), want)
 	}
 	if err != nil {
 		return nil, media.Detail(media.ErrCorrupt, "%s data after %d bytes: %v", d.compression, got, err)
 	}
 	if int64(got) < want {
-		return nil, media.Detail(media.ErrCorrupt, "%s data inflates to more than 1032 times its size, impossible for deflate", d.compression)
+		return nil, media.Detail(media.ErrCorrupt, "%s data inflates to more than %d times its size, impossible for %s", d.compression, ratio, d.compression)
 	}
 	// The stream must end here: one byte more is a layer larger than
 	// declared, and reading to the end checks the stream's checksum.
@@ -106,6 +121,27 @@ func (d *rawData) decode(n int) ([]GID, error) {
 		return nil, media.Detail(media.ErrCorrupt, "%s data after %d bytes: %v", d.compression, got, err)
 	}
 	return gidsOf(out), nil
+}
+
+// zstdRatio bounds how far zstd inflates: every block costs at least a
+// 3-byte header and one byte of content, and yields at most 128 KiB.
+const zstdRatio = 128 << 10 / 4
+
+// newZstd returns a decoder of raw that decodes in the caller's goroutine
+// and refuses a frame whose window is larger than zstdWindow, so a
+// hostile header cannot make it reserve gigabytes of history.
+func newZstd(raw []byte, want int64) (*zstd.Decoder, error) {
+	return zstd.NewReader(bytes.NewReader(raw),
+		zstd.WithDecoderConcurrency(1),
+		zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxWindow(zstdWindow(want)))
+}
+
+// zstdWindow is the largest window a layer of want bytes may ask for: the
+// layer rounded up to a power of two (the most libzstd, which Tiled uses,
+// picks for input of known size), at least 1 MiB and at most 1 GiB.
+func zstdWindow(want int64) uint64 {
+	return min(max(uint64(1)<<bits.Len64(uint64(max(want, 1)-1)), 1<<20), 1<<30)
 }
 
 func gidsOf(b []byte) []GID {

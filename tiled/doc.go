@@ -1,8 +1,9 @@
 // Package tiled reads maps made with the Tiled map editor
 // (mapeditor.org): .tmx and .tsx files (XML) and Tiled's JSON .tmj and
 // .tsj files, into one model, [Map], whichever format a file was saved in.
-// It uses only the standard library and reads from any [io/fs.FS], so a
-// game embeds its levels and a test uses fstest.MapFS.
+// It uses the standard library, and klauspost/compress (pure Go) for zstd
+// layers, and reads from any [io/fs.FS], so a game embeds its levels and a
+// test uses fstest.MapFS.
 //
 // # Loading
 //
@@ -23,7 +24,7 @@
 // # What is read
 //
 // Orthogonal maps, finite or infinite: tile layers in every encoding Tiled
-// writes (CSV, base64, base64 with zlib or gzip compression, XML <tile>
+// writes (CSV, base64, base64 with zlib, gzip or zstd compression, XML <tile>
 // elements, JSON arrays), with an infinite map's chunks merged into one
 // dense grid per layer ([Layer.X] and [Layer.Y] say where it starts);
 // object layers with rectangles, points, ellipses, polygons, polylines,
@@ -41,9 +42,7 @@
 //
 // Not read: isometric, staggered and hexagonal maps (refused with
 // [media.ErrUnsupported]), Wang sets and terrain data (ignored: they are
-// editor aids), and
-// zstd compression: its decoder is not in the standard library, so a
-// zstd layer is refused with an error that says to save with zlib or gzip.
+// editor aids).
 //
 // # Bad input
 //
@@ -55,7 +54,9 @@
 // checked before memory is taken: [Options.MaxTiles] bounds each layer,
 // and compressed data is inflated through a limit of the layer's declared
 // size, so a small file that inflates without end costs no more than its
-// declared layer. FuzzTMX and FuzzTMJ hold both parsers to this.
+// declared layer; a zstd frame that asks for a window larger than its
+// layer (rounded up to a power of two, at least 1 MiB) is refused before
+// the decoder reserves it. FuzzTMX and FuzzTMJ hold both parsers to this.
 //
 // # Collision
 //

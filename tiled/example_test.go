@@ -3,6 +3,7 @@ package tiled_test
 import (
 	"fmt"
 	"os"
+	"testing/fstest"
 
 	"github.com/metronome-go/metronome/tiled"
 )
@@ -32,8 +33,11 @@ func ExampleLoad() {
 }
 
 func ExampleLoad_error() {
-	_, err := tiled.Load(os.DirFS("testdata"), "own/zstd.tmx", tiled.Options{})
+	// A map that names a tileset that is not there.
+	fsys := fstest.MapFS{"m.tmj": {Data: []byte(`{"type":"map","orientation":"orthogonal","width":1,"height":1,"tilewidth":8,"tileheight":8,
+		"tilesets":[{"firstgid":1,"source":"gone.tsj"}],"layers":[]}`)}}
+	_, err := tiled.Load(fsys, "m.tmj", tiled.Options{})
 	fmt.Println(err)
 	// Output:
-	// tiled: load map own/zstd.tmx: tile layer "ground": zstd compression is not supported (no zstd decoder is available to this build): save the map with zlib or gzip compression, or none
+	// tiled: load map m.tmj: tileset gone.tsj (firstgid 1): open gone.tsj: file does not exist
 }

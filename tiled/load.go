@@ -40,7 +40,7 @@ func (o Options) maxTiles() int {
 // Path and a cause naming the layer or tileset and what is allowed; they
 // wrap [media.ErrCorrupt] (malformed data, a truncated or oversized
 // layer, a GID beyond every tileset), [media.ErrUnsupported] (an
-// orientation other than orthogonal, an unknown encoding, zstd),
+// orientation other than orthogonal, an unknown encoding or compression),
 // [media.ErrTooLarge] (past [Options.MaxTiles], a decompression bomb) or
 // [fs.ErrNotExist] (a missing map or tileset). Load never panics on bad
 // input. It may be called from any goroutine.

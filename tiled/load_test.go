@@ -21,8 +21,8 @@ var wantGround = []tiled.GID{1, 2, 0, 0, 3, 4 | tiled.FlipHorizontal, 0, 1, 1, 1
 // both formats and checks that each gives the same model.
 func TestEncodings(t *testing.T) {
 	for _, name := range []string{
-		"own/csv.tmx", "own/base64.tmx", "own/zlib.tmx", "own/gzip.tmx", "own/xml.tmx", "own/embedded.tmx",
-		"own/array.tmj", "own/base64.tmj", "own/zlib.tmj", "own/gzip.tmj",
+		"own/csv.tmx", "own/base64.tmx", "own/zlib.tmx", "own/gzip.tmx", "own/zstd.tmx", "own/xml.tmx", "own/embedded.tmx",
+		"own/array.tmj", "own/base64.tmj", "own/zlib.tmj", "own/gzip.tmj", "own/zstd.tmj",
 	} {
 		t.Run(name, func(t *testing.T) {
 			m, err := tiled.Load(testFS, name, tiled.Options{})

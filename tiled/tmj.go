@@ -40,42 +40,21 @@ type jsonProp struct {
 }
 
 type jsonTileset struct {
-	Type             string `json:"type"`
-	FirstGID         uint32 `json:"firstgid"`
-	Source           string `json:"source"`
-	Name             string `json:"name"`
-	Class            string `json:"class"`
-	TileWidth        int    `json:"tilewidth"`
-	TileHeight       int    `json:"tileheight"`
-	Spacing          int    `json:"spacing"`
-	Margin           int    `json:"margin"`
-	TileCount        int    `json:"tilecount"`
-	Columns          int    `json:"columns"`
-	ObjectAlignment  string `json:"objectalignment"`
-	Image            string `json:"image"`
-	ImageWidth       int    `json:"imagewidth"`
-	ImageHeight      int    `json:"imageheight"`
-	TransparentColor string `json:"transparentcolor"`
-	TileOffset       struct {
-		X float32 `json:"x"`
-		Y float32 `json:"y"`
-	} `json:"tileoffset"`
-	Tiles      []jsonTile `json:"tiles"`
-	Properties []jsonProp `json:"properties"`
+	Type string `json:"type"`
+	tilesetHead
+	Image            string     `json:"image"`
+	ImageWidth       int        `json:"imagewidth"`
+	ImageHeight      int        `json:"imageheight"`
+	TransparentColor string     `json:"transparentcolor"`
+	Tiles            []jsonTile `json:"tiles"`
+	Properties       []jsonProp `json:"properties"`
 }
 
 type jsonTile struct {
-	ID          int      `json:"id"`
-	Class       string   `json:"class"`
-	Type        string   `json:"type"`
-	Probability *float32 `json:"probability"`
-	X           float32  `json:"x"`
-	Y           float32  `json:"y"`
-	Width       float32  `json:"width"`
-	Height      float32  `json:"height"`
-	Image       string   `json:"image"`
-	ImageWidth  int      `json:"imagewidth"`
-	ImageHeight int      `json:"imageheight"`
+	tileHead
+	Image       string `json:"image"`
+	ImageWidth  int    `json:"imagewidth"`
+	ImageHeight int    `json:"imageheight"`
 	Animation   []struct {
 		TileID   int `json:"tileid"`
 		Duration int `json:"duration"`
@@ -87,20 +66,10 @@ type jsonTile struct {
 }
 
 type jsonLayer struct {
-	Type       string     `json:"type"`
-	ID         int        `json:"id"`
-	Name       string     `json:"name"`
-	Class      string     `json:"class"`
+	Type string `json:"type"`
+	layerHead
 	Visible    *bool      `json:"visible"`
 	Locked     bool       `json:"locked"`
-	Opacity    *float32   `json:"opacity"`
-	TintColor  string     `json:"tintcolor"`
-	OffsetX    float32    `json:"offsetx"`
-	OffsetY    float32    `json:"offsety"`
-	ParallaxX  *float32   `json:"parallaxx"`
-	ParallaxY  *float32   `json:"parallaxy"`
-	Width      int        `json:"width"`
-	Height     int        `json:"height"`
 	Properties []jsonProp `json:"properties"`
 	// tile layers
 	Data        json.RawMessage `json:"data"`
@@ -114,9 +83,7 @@ type jsonLayer struct {
 		Data   json.RawMessage `json:"data"`
 	} `json:"chunks"`
 	// object layers
-	DrawOrder string       `json:"draworder"`
-	Color     string       `json:"color"`
-	Objects   []jsonObject `json:"objects"`
+	Objects []jsonObject `json:"objects"`
 	// image layers
 	Image            string `json:"image"`
 	ImageWidth       int    `json:"imagewidth"`
@@ -191,23 +158,8 @@ func (ld *loader) decodeTMJ(name string, b []byte) (*Map, error) {
 	if m.Properties, err = jsonProperties(x.Properties, "map"); err != nil {
 		return nil, err
 	}
-	for i := range x.Tilesets {
-		xt := &x.Tilesets[i]
-		var ts *Tileset
-		if xt.Source != "" {
-			ts, err = ld.external(name, xt.Source, xt.FirstGID)
-		} else {
-			ts, err = tilesetFromJSON(name, xt)
-			if err != nil {
-				err = fmt.Errorf("tileset %q (firstgid %d): %w", xt.Name, xt.FirstGID, err)
-			} else {
-				ts.FirstGID = xt.FirstGID
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		m.Tilesets = append(m.Tilesets, ts)
+	if m.Tilesets, err = readTilesets(ld, name, x.Tilesets, func(x *jsonTileset) *tilesetHead { return &x.tilesetHead }, tilesetFromJSON); err != nil {
+		return nil, err
 	}
 	if err := m.checkTilesets(); err != nil {
 		return nil, err
@@ -231,12 +183,7 @@ func (ld *loader) decodeTSJ(name string, b []byte) (*Tileset, error) {
 }
 
 func tilesetFromJSON(file string, x *jsonTileset) (*Tileset, error) {
-	ts := &Tileset{
-		Name: x.Name, Class: x.Class, TileWidth: x.TileWidth, TileHeight: x.TileHeight,
-		Spacing: x.Spacing, Margin: x.Margin, TileCount: x.TileCount, Columns: x.Columns,
-		TileOffset:      geom.V(x.TileOffset.X, x.TileOffset.Y),
-		ObjectAlignment: first(x.ObjectAlignment, "unspecified"),
-	}
+	ts := x.tileset()
 	var err error
 	if x.Image != "" {
 		if ts.Image, err = imageOf(file, x.Image, x.TransparentColor, x.ImageWidth, x.ImageHeight); err != nil {
@@ -248,10 +195,7 @@ func tilesetFromJSON(file string, x *jsonTileset) (*Tileset, error) {
 	}
 	for i := range x.Tiles {
 		xt := &x.Tiles[i]
-		t := Tile{ID: xt.ID, Class: first(xt.Class, xt.Type), Probability: 1, Rect: geom.R(xt.X, xt.Y, xt.Width, xt.Height)}
-		if xt.Probability != nil {
-			t.Probability = *xt.Probability
-		}
+		t := xt.tile()
 		if xt.Image != "" {
 			if t.Image, err = imageOf(file, xt.Image, "", xt.ImageWidth, xt.ImageHeight); err != nil {
 				return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
@@ -261,15 +205,8 @@ func tilesetFromJSON(file string, x *jsonTileset) (*Tileset, error) {
 			t.Animation = append(t.Animation, Frame{TileID: f.TileID, Duration: time.Duration(f.Duration) * time.Millisecond})
 		}
 		if xt.ObjectGroup != nil {
-			for j := range xt.ObjectGroup.Objects {
-				o, _, err := objectFromJSON(&xt.ObjectGroup.Objects[j])
-				if err == nil && o.Template != "" {
-					err = media.Detail(media.ErrUnsupported, "object %d: a template in a tile's collision shapes (want plain shapes)", o.ID)
-				}
-				if err != nil {
-					return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
-				}
-				t.Objects = append(t.Objects, o)
+			if t.Objects, err = shapes(xt.ObjectGroup.Objects, objectFromJSON); err != nil {
+				return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
 			}
 		}
 		if t.Properties, err = jsonProperties(xt.Properties, fmt.Sprintf("tile %d", xt.ID)); err != nil {
@@ -301,34 +238,16 @@ func (ld *loader) jsonLayers(file string, xs []jsonLayer, infinite bool) ([]Laye
 		default:
 			return nil, media.Detail(media.ErrCorrupt, "layer %q has type %q, want tilelayer, objectgroup, imagelayer or group", x.Name, clip(x.Type))
 		}
-		l.ID, l.Name, l.Class = x.ID, x.Name, x.Class
 		if x.Visible != nil {
 			l.Visible = *x.Visible
 		}
 		l.Locked = x.Locked
-		if x.Opacity != nil {
-			l.Opacity = *x.Opacity
-		}
-		l.Offset = geom.V(x.OffsetX, x.OffsetY)
-		if x.ParallaxX != nil {
-			l.Parallax.X = *x.ParallaxX
-		}
-		if x.ParallaxY != nil {
-			l.Parallax.Y = *x.ParallaxY
-		}
-		err := l.finishCommon(x.TintColor)
-		if err == nil {
-			l.Properties, err = jsonProperties(x.Properties, "layer")
-		}
+		err := l.setHead(&x.layerHead, func() (Properties, error) { return jsonProperties(x.Properties, "layer") })
 		if err == nil {
 			switch l.Kind {
 			case TileLayer:
 				err = ld.jsonTiles(&l, x, infinite)
 			case ObjectLayer:
-				l.DrawOrder = first(x.DrawOrder, "topdown")
-				if x.Color != "" {
-					l.Color, err = colorAttr("color", x.Color)
-				}
 				for j := 0; j < len(x.Objects) && err == nil; j++ {
 					o, set, e := objectFromJSON(&x.Objects[j])
 					if err = e; err == nil {

@@ -51,21 +51,7 @@ type xmlProp struct {
 }
 
 type xmlTileset struct {
-	FirstGID        uint32 `xml:"firstgid,attr"`
-	Source          string `xml:"source,attr"`
-	Name            string `xml:"name,attr"`
-	Class           string `xml:"class,attr"`
-	TileWidth       int    `xml:"tilewidth,attr"`
-	TileHeight      int    `xml:"tileheight,attr"`
-	Spacing         int    `xml:"spacing,attr"`
-	Margin          int    `xml:"margin,attr"`
-	TileCount       int    `xml:"tilecount,attr"`
-	Columns         int    `xml:"columns,attr"`
-	ObjectAlignment string `xml:"objectalignment,attr"`
-	TileOffset      struct {
-		X float32 `xml:"x,attr"`
-		Y float32 `xml:"y,attr"`
-	} `xml:"tileoffset"`
+	tilesetHead
 	Image      *xmlImage `xml:"image"`
 	Tiles      []xmlTile `xml:"tile"`
 	Properties xmlProps  `xml:"properties"`
@@ -79,16 +65,9 @@ type xmlImage struct {
 }
 
 type xmlTile struct {
-	ID          int       `xml:"id,attr"`
-	Class       string    `xml:"class,attr"`
-	Type        string    `xml:"type,attr"`
-	Probability *float32  `xml:"probability,attr"`
-	X           float32   `xml:"x,attr"`
-	Y           float32   `xml:"y,attr"`
-	Width       float32   `xml:"width,attr"`
-	Height      float32   `xml:"height,attr"`
-	Image       *xmlImage `xml:"image"`
-	Animation   struct {
+	tileHead
+	Image     *xmlImage `xml:"image"`
+	Animation struct {
 		Frames []struct {
 			TileID   int `xml:"tileid,attr"`
 			Duration int `xml:"duration,attr"`
@@ -102,27 +81,15 @@ type xmlTile struct {
 
 // xmlLayer is any of the four layer elements; XMLName says which.
 type xmlLayer struct {
-	XMLName    xml.Name
-	ID         int      `xml:"id,attr"`
-	Name       string   `xml:"name,attr"`
-	Class      string   `xml:"class,attr"`
+	XMLName xml.Name
+	layerHead
 	Visible    *int     `xml:"visible,attr"`
 	Locked     int      `xml:"locked,attr"`
-	Opacity    *float32 `xml:"opacity,attr"`
-	TintColor  string   `xml:"tintcolor,attr"`
-	OffsetX    float32  `xml:"offsetx,attr"`
-	OffsetY    float32  `xml:"offsety,attr"`
-	ParallaxX  *float32 `xml:"parallaxx,attr"`
-	ParallaxY  *float32 `xml:"parallaxy,attr"`
-	Width      int      `xml:"width,attr"`
-	Height     int      `xml:"height,attr"`
 	Properties xmlProps `xml:"properties"`
 	// tile layers
 	Data *xmlData `xml:"data"`
 	// object layers
-	DrawOrder string      `xml:"draworder,attr"`
-	Color     string      `xml:"color,attr"`
-	Objects   []xmlObject `xml:"object"`
+	Objects []xmlObject `xml:"object"`
 	// image layers
 	Image   *xmlImage `xml:"image"`
 	RepeatX int       `xml:"repeatx,attr"`
@@ -208,22 +175,8 @@ func (ld *loader) decodeTMX(name string, b []byte) (*Map, error) {
 	if m.Properties, err = xmlProperties(x.Properties, "map"); err != nil {
 		return nil, err
 	}
-	for _, xt := range x.Tilesets {
-		var ts *Tileset
-		if xt.Source != "" {
-			ts, err = ld.external(name, xt.Source, xt.FirstGID)
-		} else {
-			ts, err = tilesetFromXML(name, &xt)
-			if err != nil {
-				err = fmt.Errorf("tileset %q (firstgid %d): %w", xt.Name, xt.FirstGID, err)
-			} else {
-				ts.FirstGID = xt.FirstGID
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		m.Tilesets = append(m.Tilesets, ts)
+	if m.Tilesets, err = readTilesets(ld, name, x.Tilesets, func(x *xmlTileset) *tilesetHead { return &x.tilesetHead }, tilesetFromXML); err != nil {
+		return nil, err
 	}
 	if err := m.checkTilesets(); err != nil {
 		return nil, err
@@ -247,12 +200,7 @@ func (ld *loader) decodeTSX(name string, b []byte) (*Tileset, error) {
 }
 
 func tilesetFromXML(file string, x *xmlTileset) (*Tileset, error) {
-	ts := &Tileset{
-		Name: x.Name, Class: x.Class, TileWidth: x.TileWidth, TileHeight: x.TileHeight,
-		Spacing: x.Spacing, Margin: x.Margin, TileCount: x.TileCount, Columns: x.Columns,
-		TileOffset:      geom.V(x.TileOffset.X, x.TileOffset.Y),
-		ObjectAlignment: first(x.ObjectAlignment, "unspecified"),
-	}
+	ts := x.tileset()
 	var err error
 	if x.Image != nil {
 		if ts.Image, err = imageOf(file, x.Image.Source, x.Image.Trans, x.Image.Width, x.Image.Height); err != nil {
@@ -264,10 +212,7 @@ func tilesetFromXML(file string, x *xmlTileset) (*Tileset, error) {
 	}
 	for i := range x.Tiles {
 		xt := &x.Tiles[i]
-		t := Tile{ID: xt.ID, Class: first(xt.Class, xt.Type), Probability: 1, Rect: geom.R(xt.X, xt.Y, xt.Width, xt.Height)}
-		if xt.Probability != nil {
-			t.Probability = *xt.Probability
-		}
+		t := xt.tile()
 		if xt.Image != nil {
 			if t.Image, err = imageOf(file, xt.Image.Source, xt.Image.Trans, xt.Image.Width, xt.Image.Height); err != nil {
 				return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
@@ -277,15 +222,9 @@ func tilesetFromXML(file string, x *xmlTileset) (*Tileset, error) {
 			t.Animation = append(t.Animation, Frame{TileID: f.TileID, Duration: time.Duration(f.Duration) * time.Millisecond})
 		}
 		if xt.ObjectGroup != nil {
-			for j := range xt.ObjectGroup.Objects {
-				o, _, err := objectFromXML(file, &xt.ObjectGroup.Objects[j])
-				if err == nil && o.Template != "" {
-					err = media.Detail(media.ErrUnsupported, "object %d: a template in a tile's collision shapes (want plain shapes)", o.ID)
-				}
-				if err != nil {
-					return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
-				}
-				t.Objects = append(t.Objects, o)
+			t.Objects, err = shapes(xt.ObjectGroup.Objects, func(x *xmlObject) (Object, objectSet, error) { return objectFromXML(file, x) })
+			if err != nil {
+				return nil, fmt.Errorf("tile %d: %w", xt.ID, err)
 			}
 		}
 		if t.Properties, err = xmlProperties(xt.Properties, fmt.Sprintf("tile %d", xt.ID)); err != nil {
@@ -317,34 +256,16 @@ func (ld *loader) xmlLayers(file string, xs []xmlLayer, infinite bool) ([]Layer,
 		default:
 			continue // editorsettings and elements of later Tiled versions
 		}
-		l.ID, l.Name, l.Class = x.ID, x.Name, x.Class
 		if x.Visible != nil {
 			l.Visible = *x.Visible != 0
 		}
 		l.Locked = x.Locked != 0
-		if x.Opacity != nil {
-			l.Opacity = *x.Opacity
-		}
-		l.Offset = geom.V(x.OffsetX, x.OffsetY)
-		if x.ParallaxX != nil {
-			l.Parallax.X = *x.ParallaxX
-		}
-		if x.ParallaxY != nil {
-			l.Parallax.Y = *x.ParallaxY
-		}
-		err := l.finishCommon(x.TintColor)
-		if err == nil {
-			l.Properties, err = xmlProperties(x.Properties, "layer")
-		}
+		err := l.setHead(&x.layerHead, func() (Properties, error) { return xmlProperties(x.Properties, "layer") })
 		if err == nil {
 			switch l.Kind {
 			case TileLayer:
 				err = ld.xmlTiles(&l, x, infinite)
 			case ObjectLayer:
-				l.DrawOrder = first(x.DrawOrder, "topdown")
-				if x.Color != "" {
-					l.Color, err = colorAttr("color", x.Color)
-				}
 				for j := 0; j < len(x.Objects) && err == nil; j++ {
 					o, set, e := objectFromXML(file, &x.Objects[j])
 					if err = e; err == nil {
@@ -568,10 +489,137 @@ func colorAttr(what, s string) (render2d.Color, error) {
 	return c, nil
 }
 
-// finishCommon checks the attributes every layer kind shares.
-func (l *Layer) finishCommon(tint string) error {
-	if tint != "" {
-		c, err := colorAttr("tintcolor", tint)
+// readTilesets reads a map's tilesets in either format: head gives each
+// one's shared attributes, and embedded reads one held in the map itself.
+func readTilesets[T any](ld *loader, name string, xs []T, head func(*T) *tilesetHead, embedded func(string, *T) (*Tileset, error)) ([]*Tileset, error) {
+	var out []*Tileset
+	for i := range xs {
+		h := head(&xs[i])
+		var ts *Tileset
+		var err error
+		if h.Source != "" {
+			ts, err = ld.external(name, h.Source, h.FirstGID)
+		} else {
+			ts, err = embedded(name, &xs[i])
+			if err != nil {
+				err = fmt.Errorf("tileset %q (firstgid %d): %w", h.Name, h.FirstGID, err)
+			} else {
+				ts.FirstGID = h.FirstGID
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ts)
+	}
+	return out, nil
+}
+
+// tilesetHead is what a tileset says of itself in the same words in both
+// formats; xmlTileset and jsonTileset embed it.
+type tilesetHead struct {
+	FirstGID        uint32 `xml:"firstgid,attr" json:"firstgid"`
+	Source          string `xml:"source,attr" json:"source"`
+	Name            string `xml:"name,attr" json:"name"`
+	Class           string `xml:"class,attr" json:"class"`
+	TileWidth       int    `xml:"tilewidth,attr" json:"tilewidth"`
+	TileHeight      int    `xml:"tileheight,attr" json:"tileheight"`
+	Spacing         int    `xml:"spacing,attr" json:"spacing"`
+	Margin          int    `xml:"margin,attr" json:"margin"`
+	TileCount       int    `xml:"tilecount,attr" json:"tilecount"`
+	Columns         int    `xml:"columns,attr" json:"columns"`
+	ObjectAlignment string `xml:"objectalignment,attr" json:"objectalignment"`
+	TileOffset      struct {
+		X float32 `xml:"x,attr" json:"x"`
+		Y float32 `xml:"y,attr" json:"y"`
+	} `xml:"tileoffset" json:"tileoffset"`
+}
+
+// tileset returns the tileset h describes, without its image and tiles.
+func (h *tilesetHead) tileset() *Tileset {
+	return &Tileset{
+		Name: h.Name, Class: h.Class, TileWidth: h.TileWidth, TileHeight: h.TileHeight,
+		Spacing: h.Spacing, Margin: h.Margin, TileCount: h.TileCount, Columns: h.Columns,
+		TileOffset:      geom.V(h.TileOffset.X, h.TileOffset.Y),
+		ObjectAlignment: first(h.ObjectAlignment, "unspecified"),
+	}
+}
+
+// tileHead is what a tile says of itself in the same words in both
+// formats; xmlTile and jsonTile embed it.
+type tileHead struct {
+	ID          int      `xml:"id,attr" json:"id"`
+	Class       string   `xml:"class,attr" json:"class"`
+	Type        string   `xml:"type,attr" json:"type"`
+	Probability *float32 `xml:"probability,attr" json:"probability"`
+	X           float32  `xml:"x,attr" json:"x"`
+	Y           float32  `xml:"y,attr" json:"y"`
+	Width       float32  `xml:"width,attr" json:"width"`
+	Height      float32  `xml:"height,attr" json:"height"`
+}
+
+// tile returns the tile h describes, without its image, animation,
+// shapes and properties.
+func (h *tileHead) tile() Tile {
+	t := Tile{ID: h.ID, Class: first(h.Class, h.Type), Probability: 1, Rect: geom.R(h.X, h.Y, h.Width, h.Height)}
+	if h.Probability != nil {
+		t.Probability = *h.Probability
+	}
+	return t
+}
+
+// shapes reads a tile's collision shapes with from, the format's object
+// reader; a template there is refused, as Tiled makes none.
+func shapes[T any](xs []T, from func(*T) (Object, objectSet, error)) ([]Object, error) {
+	var out []Object
+	for j := range xs {
+		o, _, err := from(&xs[j])
+		if err == nil && o.Template != "" {
+			err = media.Detail(media.ErrUnsupported, "object %d: a template in a tile's collision shapes (want plain shapes)", o.ID)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// layerHead is what a layer says of itself in the same words in both
+// formats; xmlLayer and jsonLayer embed it, so setHead reads it once.
+type layerHead struct {
+	ID        int      `xml:"id,attr" json:"id"`
+	Name      string   `xml:"name,attr" json:"name"`
+	Class     string   `xml:"class,attr" json:"class"`
+	Opacity   *float32 `xml:"opacity,attr" json:"opacity"`
+	TintColor string   `xml:"tintcolor,attr" json:"tintcolor"`
+	OffsetX   float32  `xml:"offsetx,attr" json:"offsetx"`
+	OffsetY   float32  `xml:"offsety,attr" json:"offsety"`
+	ParallaxX *float32 `xml:"parallaxx,attr" json:"parallaxx"`
+	ParallaxY *float32 `xml:"parallaxy,attr" json:"parallaxy"`
+	Width     int      `xml:"width,attr" json:"width"`
+	Height    int      `xml:"height,attr" json:"height"`
+	// object layers
+	DrawOrder string `xml:"draworder,attr" json:"draworder"`
+	Color     string `xml:"color,attr" json:"color"`
+}
+
+// setHead fills l (whose Kind is set) from h and props, checking the tint,
+// the opacity, the properties and an object layer's colour in that order.
+func (l *Layer) setHead(h *layerHead, props func() (Properties, error)) error {
+	l.ID, l.Name, l.Class = h.ID, h.Name, h.Class
+	if h.Opacity != nil {
+		l.Opacity = *h.Opacity
+	}
+	l.Offset = geom.V(h.OffsetX, h.OffsetY)
+	if h.ParallaxX != nil {
+		l.Parallax.X = *h.ParallaxX
+	}
+	if h.ParallaxY != nil {
+		l.Parallax.Y = *h.ParallaxY
+	}
+	if h.TintColor != "" {
+		c, err := colorAttr("tintcolor", h.TintColor)
 		if err != nil {
 			return err
 		}
@@ -579,6 +627,20 @@ func (l *Layer) finishCommon(tint string) error {
 	}
 	if !(l.Opacity >= 0 && l.Opacity <= 1) {
 		return media.Detail(media.ErrCorrupt, "opacity %v, want 0 to 1", l.Opacity)
+	}
+	var err error
+	if l.Properties, err = props(); err != nil {
+		return err
+	}
+	if l.Kind == ObjectLayer {
+		l.DrawOrder = first(h.DrawOrder, "topdown")
+		if h.Color != "" {
+			c, err := colorAttr("color", h.Color)
+			if err != nil {
+				return err
+			}
+			l.Color = c
+		}
 	}
 	return nil
 }
