@@ -757,3 +757,40 @@ func (w *World) Component(e Entity, t ComponentType) (reflect.Value, bool) {
 	v.Set(reflect.NewAt(t.t, w.w.Get(e.e, id)).Elem())
 	return v, true
 }
+
+// Arche's entity pool, read for snapshots by pooldump.go.
+
+// poolLayout holds the offsets of Arche's entity pool in its World.
+type poolLayout struct {
+	pool, entities, next, available uintptr
+	ok                              bool
+}
+
+var archePool = findPoolLayout()
+
+// findPoolLayout finds World.entityPool{entities []Entity; next, available
+// uint32} by reflection, or reports it absent.
+func findPoolLayout() poolLayout {
+	var l poolLayout
+	pf, ok := reflect.TypeFor[arche.World]().FieldByName("entityPool")
+	if !ok || pf.Type.Kind() != reflect.Struct {
+		return l
+	}
+	ent, ok1 := pf.Type.FieldByName("entities")
+	next, ok2 := pf.Type.FieldByName("next")
+	avail, ok3 := pf.Type.FieldByName("available")
+	if !ok1 || !ok2 || !ok3 ||
+		ent.Type != reflect.TypeFor[[]arche.Entity]() ||
+		next.Type.Kind() != reflect.Uint32 || avail.Type.Kind() != reflect.Uint32 {
+		return l
+	}
+	return poolLayout{pool: pf.Offset, entities: ent.Offset, next: next.Offset, available: avail.Offset, ok: true}
+}
+
+// read returns aw's pool: its entities (Arche's own slice, to be
+// copied), the head of its free list and the number free.
+func (l *poolLayout) read(aw *arche.World) ([]arche.Entity, uint32, uint32) {
+	p := unsafe.Add(unsafe.Pointer(aw), l.pool)
+	return *(*[]arche.Entity)(unsafe.Add(p, l.entities)),
+		*(*uint32)(unsafe.Add(p, l.next)), *(*uint32)(unsafe.Add(p, l.available))
+}

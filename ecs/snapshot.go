@@ -276,7 +276,7 @@ func (a *App) snapshotMoment(op string) error {
 func (w *World) save(s *worldSnapshot) {
 	aw := &w.w
 	if !s.dumped || s.dumpVer != w.poolVer {
-		s.dump = aw.DumpEntities()
+		dumpPool(aw, &s.dump)
 		s.dumpVer, s.dumped = w.poolVer, true
 	}
 	if !w.snapAllReady {
