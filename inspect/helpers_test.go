@@ -80,6 +80,12 @@ func testGame() framework.Game {
 // two seconds, into a file it returns, and the mover's X after each tick.
 func record(t testing.TB) (string, []float32) {
 	t.Helper()
+	return recordPress(t, 500*time.Millisecond)
+}
+
+// recordPress is record with Right pressed at press instead.
+func recordPress(t testing.TB, press time.Duration) (string, []float32) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "test.rec")
 	cfg := config.Default()
 	if err := cfg.Set("timing.mode=fixed"); err != nil {
@@ -89,8 +95,8 @@ func record(t testing.TB) (string, []float32) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim.Input.Press(sim.At(500*time.Millisecond), input.KeyRight)
-	sim.Input.Release(sim.At(2500*time.Millisecond), input.KeyRight)
+	sim.Input.Press(sim.At(press), input.KeyRight)
+	sim.Input.Release(sim.At(press+2*time.Second), input.KeyRight)
 	movers := ecs.NewFilter1[mover](sim.App.World())
 	xs := make([]float32, 0, testTicks)
 	for range testTicks - 1 {
