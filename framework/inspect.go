@@ -70,6 +70,13 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 // when compare is not "", where that recording parts from path
 // ([Bisect]).
 func InspectAnalysis(g Game, path, compare string) inspect.Analysis {
+	return InspectAnalysisBuilds(g, g, path, compare)
+}
+
+// InspectAnalysisBuilds is [InspectAnalysis] where the compare recording
+// was made by another build of the game, gb, replayed with it as
+// [BisectBuilds] does: the page then names the system whose code differs.
+func InspectAnalysisBuilds(g, gb Game, path, compare string) inspect.Analysis {
 	a := inspect.Analysis{
 		WhoWrote: func(id, gen uint32, field string, from, until uint64) (inspect.WhoWroteAnswer, error) {
 			r, err := WhoWrote(g, path, id, gen, field, from, until)
@@ -104,7 +111,7 @@ func InspectAnalysis(g Game, path, compare string) inspect.Analysis {
 	if compare != "" {
 		a.CompareName = compare
 		a.Compare = func() (inspect.CompareAnswer, error) {
-			r, err := Bisect(g, path, compare)
+			r, err := BisectBuilds(g, gb, path, compare)
 			if err != nil {
 				return inspect.CompareAnswer{}, err
 			}
