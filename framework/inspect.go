@@ -8,6 +8,7 @@ import (
 	"io"
 	"os/signal"
 
+	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/inspect"
 	"github.com/metronome-go/metronome/runtime"
@@ -61,6 +62,83 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 	return rep, nil
 }
 
+// InspectAnalysis answers the inspector page's questions about the
+// recording at path for g, each by replaying it headless again: who wrote
+// a field ([WhoWrote]), the first tick where a condition holds
+// ([FirstWhere]), a test written into the working directory (the game's
+// package under go run .; [WriteTest] with the game as newGame()), and,
+// when compare is not "", where that recording parts from path
+// ([Bisect]).
+func InspectAnalysis(g Game, path, compare string) inspect.Analysis {
+	return InspectAnalysisBuilds(g, g, path, compare)
+}
+
+// InspectAnalysisBuilds is [InspectAnalysis] where the compare recording
+// was made by another build of the game, gb, replayed with it as
+// [BisectBuilds] does: the page then names the system whose code differs.
+func InspectAnalysisBuilds(g, gb Game, path, compare string) inspect.Analysis {
+	a := inspect.Analysis{
+		WhoWrote: func(id, gen uint32, field string, from, until uint64) (inspect.WhoWroteAnswer, error) {
+			r, err := WhoWrote(g, path, id, gen, field, from, until)
+			if err != nil {
+				return inspect.WhoWroteAnswer{}, err
+			}
+			ans := inspect.WhoWroteAnswer{Field: r.Field, ID: id, Gen: gen, Ticks: r.Ticks, Writes: []inspect.FieldWrite{}}
+			for _, w := range r.Writes {
+				ans.Writes = append(ans.Writes, inspect.FieldWrite{Tick: w.Tick, Stage: w.Stage.String(), System: w.System, Old: w.Old, New: w.New})
+			}
+			return ans, nil
+		},
+		Where: func(expr string, until uint64) (inspect.WhereAnswer, error) {
+			r, err := FirstWhere(g, path, expr, until)
+			if err != nil {
+				return inspect.WhereAnswer{}, err
+			}
+			ans := inspect.WhereAnswer{Found: r.Found, Tick: r.Tick, Fields: r.Fields, Ticks: r.Ticks, Matches: []inspect.EntityValues{}}
+			for _, m := range r.Matches {
+				ans.Matches = append(ans.Matches, inspect.EntityValues{Entity: m.Entity.String(), ID: m.Entity.ID(), Gen: m.Entity.Generation(), Values: m.Values})
+			}
+			return ans, nil
+		},
+		WriteTest: func(file string, ticks uint64, expect string) (inspect.WrittenTest, error) {
+			r, err := WriteTest(g, WriteTestOptions{Recording: path, Ticks: ticks, Expect: expect, File: file})
+			if err != nil {
+				return inspect.WrittenTest{}, err
+			}
+			return inspect.WrittenTest{File: r.File, Recording: r.Recording, Name: r.Name, Holds: r.Holds}, nil
+		},
+	}
+	if compare != "" {
+		a.CompareName = compare
+		a.Compare = func() (inspect.CompareAnswer, error) {
+			r, err := BisectBuilds(g, gb, path, compare)
+			if err != nil {
+				return inspect.CompareAnswer{}, err
+			}
+			return compareAnswer(r), nil
+		}
+	}
+	return a
+}
+
+// compareAnswer is r in the inspector's JSON form.
+func compareAnswer(r CompareResult) inspect.CompareAnswer {
+	diffs := func(fs []ecs.FieldDiff) []inspect.FieldDifference {
+		out := []inspect.FieldDifference{}
+		for _, f := range fs {
+			out = append(out, inspect.FieldDifference{Type: f.Type, Entity: f.Entity.String(), ID: f.Entity.ID(), Gen: f.Entity.Generation(), Field: f.Field})
+		}
+		return out
+	}
+	ans := inspect.CompareAnswer{Same: r.Same(), InputDiffers: r.InputDiffers, InputTick: r.InputTick, HashDiffers: r.HashDiffers,
+		HashTick: r.HashTick, TicksA: r.TicksA, TicksB: r.TicksB, HasTick: r.HasTick, Tick: r.Tick, Fields: diffs(r.Fields),
+		HasSystem: r.HasSystem, System: r.System, SystemFields: diffs(r.SystemFields), Text: r.String()}
+	if r.HasSystem {
+		ans.Stage = r.Stage.String()
+	}
+	return ans
+}
+
 func (f *Flags) registerInspect(fs *flag.FlagSet) {
 	fs.StringVar(&f.Inspect, "inspect", "", "with --replay: serve the time-travel inspector's page and JSON API on this `address` (such as localhost:7777 or :7777, which listens on loopback only) until stopped")
 	fs.BoolVar(&f.InspectRemote, "inspect-remote", false, "with --inspect: listen on the address as given, beyond loopback, and require the access token printed at start")
@@ -73,8 +151,8 @@ func (f *Flags) validateInspect() error {
 	if f.InspectRemote && f.Inspect == "" {
 		return errors.New("framework: --inspect-remote goes with --inspect ADDR")
 	}
-	if f.Inspect != "" && (f.Window || f.Compare != "" || f.ReplayUntil > 0) {
-		return errors.New("framework: --inspect replays the whole recording headless: leave out --window, --compare and --replay-until")
+	if f.Inspect != "" && (f.Window || f.ReplayUntil > 0) {
+		return errors.New("framework: --inspect replays the whole recording headless: leave out --window and --replay-until")
 	}
 	return nil
 }
@@ -87,7 +165,8 @@ func inspectMain(g Game, f *Flags, stdout, stderr io.Writer) int {
 		printFailure(stderr, err)
 		return ReplayStatus(err)
 	}
-	srv, err := inspect.Listen(rep, f.Inspect, inspect.ServerOptions{Remote: f.InspectRemote, Name: f.Replay})
+	srv, err := inspect.Listen(rep, f.Inspect, inspect.ServerOptions{Remote: f.InspectRemote, Name: f.Replay,
+		Analysis: InspectAnalysis(g, f.Replay, f.Compare)})
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
 		return StatusFailed

@@ -224,11 +224,11 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
+	if f.Inspect != "" {
+		return inspectMain(g, &f, stdout, stderr) // with --compare B, on the page
+	}
 	if f.Replay != "" && f.Compare != "" {
 		return compareMain(g, &f, stdout, stderr)
-	}
-	if f.Inspect != "" {
-		return inspectMain(g, &f, stdout, stderr)
 	}
 	if f.Replay != "" && f.Query.asked() {
 		return queryMain(g, &f, stdout, stderr)

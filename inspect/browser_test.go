@@ -3,11 +3,13 @@ package inspect_test
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/inspect"
 	"github.com/metronome-go/metronome/internal/browsertest"
 )
@@ -141,4 +143,67 @@ func TestPageScrubsStepsAndReadsAField(t *testing.T) {
 	if float32(at) != xs[123] {
 		t.Errorf("graph of mover.X at 123: %v, want %v", at, xs[123])
 	}
+}
+
+// The page's compare view, in headless chromium, names the system whose
+// code parts between two builds of the game, as framework.BisectBuilds
+// does, and a click on it moves the page to that tick.
+func TestPageCompareNamesTheSystem(t *testing.T) {
+	const drift = 200
+	path, _ := record(t)
+	other, _ := recordGame(t, testGameDrifting(drift), 500*time.Millisecond)
+	want, err := framework.BisectBuilds(testGame(), testGameDrifting(drift), path, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !want.HasSystem || want.System != "move" {
+		t.Fatalf("BisectBuilds: %v; want system move named", want)
+	}
+	rep := open(t, path, 50)
+	h, err := inspect.NewHandler(rep, inspect.ServerOptions{Name: "a.rec",
+		Analysis: framework.InspectAnalysisBuilds(testGame(), testGameDrifting(drift), path, other)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := browsertest.Serve(t, h)
+	ctx := browsertest.Start(t, 10*time.Minute)
+	wait := func(what, cond string) {
+		t.Helper()
+		var last string
+		stalled := time.Now()
+		for {
+			ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("Boolean("+cond+")"))
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			if ok {
+				return
+			}
+			seen, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify([globalThis.inspector?.tick, document.getElementById("msg").textContent, document.body.innerText])`))
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			if seen != last {
+				last, stalled = seen, time.Now()
+			} else if time.Since(stalled) > time.Minute {
+				t.Fatalf("%s: the page made no progress for a minute: %s", what, seen)
+			}
+			_, _ = chromedp.Run(ctx, chromedp.Poll[bool]("Boolean("+cond+")", chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Second)))
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	wait("the compare view", `globalThis.inspector && inspector.ready && document.getElementById("compare-system")`)
+	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("compare").innerText`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "system move (") || !strings.Contains(text, fmt.Sprintf("after tick %d", want.Tick)) {
+		t.Errorf("the compare view shows %q; want system move after tick %d", text, want.Tick)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#compare-system`))); err != nil {
+		t.Fatal(err)
+	}
+	wait("the named tick", fmt.Sprintf("inspector.tick === %d && !inspector.busy", want.Tick))
 }

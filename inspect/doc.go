@@ -47,6 +47,15 @@
 //	/api/input?tick=                the input the tick consumed, per action
 //	/api/field?id=&gen=&path=&from=&to=  one field (Component.Field.Sub, [i] for elements) at every tick of a range
 //	/api/frame?tick=                the tick's frame: each quad's corners on the window and its tint
+//	/api/who-wrote?id=&gen=&path=&from=&until=  every update and system that changed one field
+//	/api/where?expr=&until=         the first update after which a condition (package inspect/query) holds
+//	/api/compare                    where the --compare recording parts: tick, system, fields
+//	POST /api/write-test?file=&ticks=&expect=  write a test replaying ticks updates, then checking expect
+//
+// The last four replay the recording again from its start, through the
+// [Analysis] the game's framework gives ([ServerOptions.Analysis]):
+// seconds over a long recording, and the world's tick is left as it
+// was. Entities go in and out as their ID and generation (id, gen).
 //
 // A component is named by its full type name (main.Ball) or without its
 // package (Ball). Values are written by reflection, unexported fields

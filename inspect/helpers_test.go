@@ -37,7 +37,12 @@ type late struct{ Born uint64 }
 
 const testTicks = 600
 
-func testGame() framework.Game {
+func testGame() framework.Game { return testGameDrifting(0) }
+
+// testGameDrifting is the test game whose move system, from tick drift on
+// (when not 0), moves the mover one more unit: a build that parts from
+// testGame's.
+func testGameDrifting(drift uint64) framework.Game {
 	var right input.Action
 	return framework.Game{
 		Title: "inspect test",
@@ -67,6 +72,12 @@ func testGame() framework.Game {
 						ctx.Mark("bounce")
 					}
 				}
+				if drift != 0 && ctx.Time.Number >= drift {
+					q := movers.Query()
+					for q.Next() {
+						q.Get().X++
+					}
+				}
 				if ctx.Time.Number == 100 {
 					ecs.With(ctx.Commands.Spawn(), late{Born: ctx.Time.Number})
 				}
@@ -80,17 +91,29 @@ func testGame() framework.Game {
 // two seconds, into a file it returns, and the mover's X after each tick.
 func record(t testing.TB) (string, []float32) {
 	t.Helper()
+	return recordGame(t, testGame(), 500*time.Millisecond)
+}
+
+// recordPress is record with Right pressed at press instead.
+func recordPress(t testing.TB, press time.Duration) (string, []float32) {
+	t.Helper()
+	return recordGame(t, testGame(), press)
+}
+
+// recordGame is record of g with Right pressed at press.
+func recordGame(t testing.TB, g framework.Game, press time.Duration) (string, []float32) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "test.rec")
 	cfg := config.Default()
 	if err := cfg.Set("timing.mode=fixed"); err != nil {
 		t.Fatal(err)
 	}
-	sim, err := frameworktest.New(testGame(), frameworktest.Options{Config: &cfg, Record: path})
+	sim, err := frameworktest.New(g, frameworktest.Options{Config: &cfg, Record: path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim.Input.Press(sim.At(500*time.Millisecond), input.KeyRight)
-	sim.Input.Release(sim.At(2500*time.Millisecond), input.KeyRight)
+	sim.Input.Press(sim.At(press), input.KeyRight)
+	sim.Input.Release(sim.At(press+2*time.Second), input.KeyRight)
 	movers := ecs.NewFilter1[mover](sim.App.World())
 	xs := make([]float32, 0, testTicks)
 	for range testTicks - 1 {

@@ -39,6 +39,8 @@ type ServerOptions struct {
 	Token string
 	// Name names the session on the page (the recording's file name).
 	Name string
+	// Analysis answers the questions that replay the recording again.
+	Analysis Analysis
 }
 
 // Server serves a [Replay] over HTTP. It owns the Replay from then on:
@@ -125,6 +127,8 @@ type handler struct {
 	res   []ecs.ResourceValue
 	// frameBuf is the frame /api/frame prepares, reused.
 	frameBuf render2d.Frame
+	// compared is the comparison's answer, kept: it does not change.
+	compared *CompareAnswer
 }
 
 // NewHandler returns the page and the JSON API over rep (described in
@@ -146,6 +150,13 @@ func NewHandler(rep *Replay, opts ServerOptions) (http.Handler, error) {
 	} {
 		h.mux.HandleFunc("GET /api/"+path, h.api(fn))
 	}
+	for path, fn := range map[string]func(*query) (any, error){
+		"who-wrote": h.whoWrote, "where": h.where, "compare": h.compare,
+	} {
+		h.mux.HandleFunc("GET /api/"+path, h.api(fn))
+	}
+	h.mux.HandleFunc("GET /api/write-test", h.api(h.writeTest)) // refused: it writes
+	h.mux.HandleFunc("POST /api/write-test", h.api(h.writeTest))
 	return h, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/inspect"
 )
 
@@ -217,16 +218,18 @@ func TestAPITokenAndLoopback(t *testing.T) {
 func FuzzAPIQuery(f *testing.F) {
 	path, _ := record(f)
 	rep := open(f, path, 100)
-	h, err := inspect.NewHandler(rep, inspect.ServerOptions{})
+	h, err := inspect.NewHandler(rep, inspect.ServerOptions{Analysis: framework.InspectAnalysis(testGame(), path, path)})
 	if err != nil {
 		f.Fatal(err)
 	}
-	endpoints := []string{"session", "timeline", "seek", "entities", "entity", "resources", "input", "field"}
+	endpoints := []string{"session", "timeline", "seek", "entities", "entity", "resources", "input", "field", "who-wrote", "where", "compare"}
 	for _, s := range []struct {
 		e uint8
 		q string
 	}{{1, "from=3&to=9"}, {2, "tick=5"}, {3, "component=mover"}, {4, "id=1&gen=0"}, {5, "tick=1"}, {6, "tick=2"},
-		{7, "id=1&gen=0&path=mover.X&from=0&to=20"}, {7, "id=1&path=mover.[3]"}, {4, "id=4294967296"}, {7, "id=1&path=mover.X[2"}} {
+		{7, "id=1&gen=0&path=mover.X&from=0&to=20"}, {7, "id=1&path=mover.[3]"}, {4, "id=4294967296"}, {7, "id=1&path=mover.X[2"},
+		{8, "id=1&gen=0&path=mover.Bounces&from=3&until=50"}, {8, "id=1&path=mover&until=2"}, {9, "expr=mover.X+%3E+10&until=90"},
+		{9, "expr=(((mover.X"}, {9, "expr=late.Born+%3D%3D+1e999"}, {10, ""}} {
 		f.Add(s.e, s.q)
 	}
 	f.Fuzz(func(t *testing.T, e uint8, q string) {
