@@ -5,6 +5,7 @@ go 1.26.0
 replace github.com/metronome-go/metronome => ../
 
 require (
+	github.com/chromedp/chromedp v0.23.0
 	github.com/go-gl/glfw/v3.3/glfw v0.0.0-20260823155953-d41da22a9587
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/metronome-go/metronome v0.0.0-00010101000000-000000000000
@@ -12,7 +13,6 @@ require (
 
 require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/chromedp/chromedp v0.23.0 // indirect
 	github.com/ebitengine/gomobile v0.0.0-20240911145611-4856209ac325 // indirect
 	github.com/ebitengine/hideconsole v1.0.0 // indirect
 	github.com/ebitengine/purego v0.9.0 // indirect
