@@ -136,21 +136,9 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 	} else {
 		fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", n.Players, m.Self())
 	}
-	match := &Match{Transport: m, Self: m.Self(), Peers: make([]int, n.Players), Bot: f.Bot, Spectator: f.Spectate != "", Rejoining: m.Rejoining(), JoinedLate: m.Late(), netplay: m}
-	first := 0 // the host is player 0
-	if m.Players() == n.Players+1 {
-		first = 1 // a dedicated host, peer 0, plays no seat
-		if m.Self() != 0 && !match.Spectator {
-			match.Seatless = []int{0}
-		}
-	}
-	for p := range match.Peers {
-		match.Peers[p] = p + first
-		if f.Host != "" && !m.Joined(p+first) {
-			match.Late = append(match.Late, p+first)
-		}
-	}
-	return match, nil
+	seats := m.Seating(n.Players)
+	return &Match{Transport: m, Self: m.Self(), Peers: seats.Peers, Seatless: seats.Seatless, Late: seats.Late, Bot: f.Bot,
+		Spectator: f.Spectate != "", Rejoining: m.Rejoining(), JoinedLate: m.Late(), netplay: m}, nil
 }
 
 // refusal is a join's error as the match's outcome when the host
