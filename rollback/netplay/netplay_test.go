@@ -665,3 +665,23 @@ func TestAMatchStartsWithFewerPlayers(t *testing.T) {
 	eventually(t, "the host reports the late player joined", heard(host, rollback.PeerJoined))
 	eventually(t, "the first joiner hears the late player come", heard(first, rollback.PeerReconnected))
 }
+
+// A host that stops waiting before its players join says how many joined
+// of how many the match starts with, and why it stopped.
+func TestAHostWaitingInVainCountsWhoJoined(t *testing.T) {
+	h, err := netplay.Host("127.0.0.1:0", netplay.Options{Players: 3, Start: 2}, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = h.Wait(ctx)
+	var short *netplay.ShortError
+	if !errors.As(err, &short) || short.Joined != 0 || short.Want != 1 || !errors.Is(err, context.Canceled) {
+		t.Fatalf("Wait with no one joined: %v; want a *ShortError of 0 of 1 that unwraps to context.Canceled", err)
+	}
+	if want := "not enough players joined: 0 of the 1 the match starts with; it did not start"; err.Error() != want {
+		t.Errorf("Wait says %q, want %q", err, want)
+	}
+}
