@@ -192,7 +192,7 @@ func TestJoinWithAnotherConfigurationIsRefused(t *testing.T) {
 	}
 	// Nobody it could play with joined: it says so, not "context
 	// deadline exceeded".
-	if herr := <-hostDone; !strings.Contains(herr, "not enough players joined within 2s (net.join_timeout): 0 of the 1") || strings.Contains(herr, "deadline") {
+	if herr := <-hostDone; !strings.Contains(herr, "within 2s (net.join_timeout), not enough players joined: 0 of the 1") || strings.Contains(herr, "deadline") {
 		t.Errorf("host stderr %q: want it to say plainly that nobody joined within net.join_timeout", herr)
 	}
 }

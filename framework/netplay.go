@@ -99,20 +99,9 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 		fmt.Fprintf(stdout, "hosting %s on %s over %s; join with:\n  --join %s --token %s\n",
 			what, lobby.Addr(), opts.Transport, joinAddr(f.Host, lobby.Addr().String()), lobby.Token())
 		if m, err = lobby.Wait(ctx); err != nil {
-			st := lobby.Stats()
 			lobby.Close()
 			if errors.Is(err, context.DeadlineExceeded) {
-				joined, want := 0, opts.Players-1
-				if opts.Start > 0 {
-					want = opts.Start - 1
-				}
-				for _, p := range st.Peers[1:] {
-					if p.Connected {
-						joined++
-					}
-				}
-				return nil, fmt.Errorf("framework: --host %s: not enough players joined within %v (net.join_timeout): %d of the %d the match starts with; it did not start",
-					f.Host, n.JoinTimeout, joined, want)
+				return nil, fmt.Errorf("framework: --host %s: within %v (net.join_timeout), %w", f.Host, n.JoinTimeout, err)
 			}
 			return nil, fmt.Errorf("framework: --host %s: waiting %v for %d players: %w", f.Host, n.JoinTimeout, n.Players, err)
 		}
@@ -136,21 +125,9 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 	} else {
 		fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", n.Players, m.Self())
 	}
-	match := &Match{Transport: m, Self: m.Self(), Peers: make([]int, n.Players), Bot: f.Bot, Spectator: f.Spectate != "", Rejoining: m.Rejoining(), JoinedLate: m.Late(), netplay: m}
-	first := 0 // the host is player 0
-	if m.Players() == n.Players+1 {
-		first = 1 // a dedicated host, peer 0, plays no seat
-		if m.Self() != 0 && !match.Spectator {
-			match.Seatless = []int{0}
-		}
-	}
-	for p := range match.Peers {
-		match.Peers[p] = p + first
-		if f.Host != "" && !m.Joined(p+first) {
-			match.Late = append(match.Late, p+first)
-		}
-	}
-	return match, nil
+	seats := m.Seating(n.Players)
+	return &Match{Transport: m, Self: m.Self(), Peers: seats.Peers, Seatless: seats.Seatless, Late: seats.Late, Bot: f.Bot,
+		Spectator: f.Spectate != "", Rejoining: m.Rejoining(), JoinedLate: m.Late(), netplay: m}, nil
 }
 
 // refusal is a join's error as the match's outcome when the host

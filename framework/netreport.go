@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -238,35 +237,22 @@ func (s *Session) writeEnd(w io.Writer) {
 	s.report.write(w)
 }
 
-// netLine is the "net:" line: per real second of the match, the bytes on
-// the wire each way (what the transport counts: netplay's datagrams;
-// the messages' bytes over another transport), drops by reason, and the
-// match's rollbacks, deepest rollback, held ticks and resyncs.
-//
-//	net: 1200 ticks in 20.0 s (20.1 s real); wire 4980 B/s sent, 4975 B/s received (61.2 and 60.8 packets a second); drops 0 (auth 0, ...); 2.10 rollbacks a second, deepest 5 ticks; 3 held; 0 resyncs; round trip 150ms
+// netLine is the "net:" line (rollback.PeerStats.NetLine) per real
+// second of the match, with netplay's wire figures when it carries it.
 func (s *Session) netLine(ns NetStats) string {
 	real := time.Duration(0)
 	if s.matchStart != 0 {
 		real = time.Duration(s.clock().Now() - s.matchStart)
 	}
-	secs := real.Seconds()
-	if secs <= 0 {
-		secs = ns.Seconds
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "net: %d ticks in %.1f s (%.1f s real); ", ns.Tick, ns.Seconds, real.Seconds())
+	wire := ""
 	if m := s.match.netplay; m != nil {
-		st := m.Stats()
-		d := st.Dropped
-		fmt.Fprintf(&b, "wire %.0f B/s sent, %.0f B/s received (%.1f and %.1f packets a second); drops %d (auth %d, unknown %d, slot %d, malformed %d, replayed %d, future %d, oversized %d, queue %d); ",
-			float64(st.WireSent.Bytes)/secs, float64(st.WireReceived.Bytes)/secs, float64(st.WireSent.Packets)/secs, float64(st.WireReceived.Packets)/secs,
-			d.Auth+d.Unknown+d.Slot+d.Malformed+d.Replayed+d.Future+d.Oversized+d.Queue, d.Auth, d.Unknown, d.Slot, d.Malformed, d.Replayed, d.Future, d.Oversized, d.Queue)
-	} else {
-		fmt.Fprintf(&b, "messages %.0f B/s sent, %.0f B/s received (%.1f and %.1f a second); ",
-			float64(ns.BytesSent)/secs, float64(ns.BytesReceived)/secs, float64(ns.Sent)/secs, float64(ns.Received)/secs)
+		secs := real.Seconds()
+		if secs <= 0 {
+			secs = ns.Seconds
+		}
+		wire = m.Stats().WireText(secs)
 	}
-	fmt.Fprintf(&b, "%.2f rollbacks a second, deepest %d ticks; %d held; %d resyncs; round trip %v", float64(ns.Rollbacks)/secs, ns.MaxDepth, ns.Held, ns.Resyncs, ns.RTT)
-	return b.String()
+	return ns.NetLine(real, wire)
 }
 
 // clock is the session's runtime clock.

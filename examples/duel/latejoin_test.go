@@ -2,21 +2,24 @@ package main
 
 import (
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // A host with net.start_with = 1 starts the match alone, its opponent's
-// ship still (neutral input); a player who joins 3 s into the match takes
+// ship still (neutral input); a player who joins once the host has
+// recorded 180 ticks (3 s of the match: the test waits on the host's
+// recording, not the clock) takes
 // the slot no one played, catches up on the host's confirmed timeline and
 // plays on, and both end on the same confirmed line.
 func TestAPlayerJoinsAMatchUnderWay(t *testing.T) {
 	bin := processTest(t, "starts two processes for 15 s of play")
 	ctx := killAfter(t)
 	common := []string{"--headless", "--ticks", "900", "--set", "audio.enabled=false", "--set", "net.hash_every=1"}
-	hr := startHost(t, exec.CommandContext(ctx, bin, append([]string{"--host", "127.0.0.1:0", "--bot", "1", "--set", "net.start_with=1"}, common...)...))
-	time.Sleep(3 * time.Second) // the match is under way without the joiner
+	rec := filepath.Join(t.TempDir(), "host.rec")
+	hr := startHost(t, exec.CommandContext(ctx, bin, append([]string{"--host", "127.0.0.1:0", "--bot", "1", "--set", "net.start_with=1", "--record", rec}, common...)...))
+	hr.waitRecorded(t, rec, 180) // the match is under way without the joiner
 	j := exec.CommandContext(ctx, bin, append([]string{"--join", hr.addr, "--token", hr.token, "--bot", "2"}, common...)...)
 	var jout strings.Builder
 	var jerr lockedText

@@ -79,16 +79,45 @@ type hostRun struct {
 }
 
 // lockedText is a process's output that the test may read while the
-// process still writes it.
+// process still writes it, and wait on as it grows.
 type lockedText struct {
-	mu sync.Mutex
-	b  strings.Builder
+	mu   sync.Mutex
+	b    strings.Builder
+	grew chan struct{} // closed by the next write
 }
 
 func (l *lockedText) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.grew != nil {
+		close(l.grew)
+		l.grew = nil
+	}
 	return l.b.Write(p)
+}
+
+// waitFor waits until the text says want, and reports whether it did
+// before done was closed (the process writing it ended): a test waits on
+// what a process says, not on the clock, so a loaded machine only makes
+// it slower. The test's kill deadline (killAfter) bounds it.
+func (l *lockedText) waitFor(want string, done <-chan struct{}) bool {
+	for {
+		l.mu.Lock()
+		if strings.Contains(l.b.String(), want) {
+			l.mu.Unlock()
+			return true
+		}
+		if l.grew == nil {
+			l.grew = make(chan struct{})
+		}
+		grew := l.grew
+		l.mu.Unlock()
+		select {
+		case <-grew:
+		case <-done:
+			return strings.Contains(l.String(), want)
+		}
+	}
 }
 
 func (l *lockedText) String() string {
@@ -124,6 +153,23 @@ func startHost(t *testing.T, h *exec.Cmd) *hostRun {
 	}
 	go func() { io.Copy(&r.out, out); close(r.done) }()
 	return r
+}
+
+// waitRecorded waits until the host's recording at rec holds n ticks
+// (the match is under way that far), reading it again every time the
+// recording flushes, about once a second; it fails the test when the host
+// ends first. The test's kill deadline (killAfter) bounds it.
+func (r *hostRun) waitRecorded(t *testing.T, rec string, n int64) {
+	t.Helper()
+	poll := time.NewTicker(100 * time.Millisecond)
+	defer poll.Stop()
+	for recordedTicks(rec) < n {
+		select {
+		case <-poll.C:
+		case <-r.done:
+			t.Fatalf("the host ended having recorded %d ticks, before %d:\n%s", recordedTicks(rec), n, r.errs.String())
+		}
+	}
 }
 
 // wait waits for the host to end, failing the test when it fails, and

@@ -156,8 +156,10 @@
 // window, GPU or audio device. A host that plays no seat listens for one
 // peer more than the game has players and gives its session no player
 // (rollback.Session.AddPeer on the players' side makes it their peer);
-// package framework's --dedicated does this. It can run as a service on
-// any machine with the port open.
+// package framework's --dedicated does this. [Match.Seating] maps the
+// players onto the peers the same way at every end (a joiner knows a
+// dedicated host by the peer count). It can run as a service on any
+// machine with the port open.
 //
 // # Time
 //

@@ -61,8 +61,9 @@ func (h *Lobby) Token() string { return h.tok.String() }
 func (h *Lobby) Stats() Stats { return h.m.Stats() }
 
 // Wait returns the match once Start-1 joiners have joined (Players-1
-// unless Options.Start says fewer; at once for a Start of 1), or ctx's
-// error. The match keeps the host's socket: closing it closes the host.
+// unless Options.Start says fewer; at once for a Start of 1), or, when
+// ctx ends first, a *ShortError counting who joined (it wraps ctx's
+// error). The match keeps the host's socket: closing it closes the host.
 func (h *Lobby) Wait(ctx context.Context) (*Match, error) {
 	select {
 	case <-h.m.fullc:
@@ -70,9 +71,36 @@ func (h *Lobby) Wait(ctx context.Context) (*Match, error) {
 	case <-h.m.closing:
 		return nil, rollback.ErrClosed
 	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
+	short := &ShortError{Want: h.m.opts.Players - 1, err: ctx.Err()}
+	if h.m.opts.Start > 0 {
+		short.Want = h.m.opts.Start - 1
+	}
+	st := h.m.Stats()
+	for _, p := range st.Peers[1:] {
+		if p.Connected {
+			short.Joined++
+		}
+	}
+	return nil, short
 }
+
+// ShortError is a hosted match that did not start: fewer players joined
+// than it starts with before the host stopped waiting. It says the counts
+// alone, so a host's message reads the same whatever ended the wait, and
+// unwraps to that (context.DeadlineExceeded, say).
+type ShortError struct {
+	// Joined is how many players joined; Want how many the match starts
+	// with besides the host.
+	Joined, Want int
+	err          error
+}
+
+func (e *ShortError) Error() string {
+	return fmt.Sprintf("not enough players joined: %d of the %d the match starts with; it did not start", e.Joined, e.Want)
+}
+
+func (e *ShortError) Unwrap() error { return e.err }
 
 // Close stops hosting: it closes the match, if Wait returned one.
 func (h *Lobby) Close() error { return h.m.Close() }

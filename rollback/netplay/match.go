@@ -1586,3 +1586,41 @@ func (m *Match) freeSpectator(slot int) {
 		*p = endpoint{seq: p.seq}
 	}
 }
+
+// Seating says where a match's players sit, as this end sees it.
+type Seating struct {
+	// Peers is the peer each player plays at: player p at peer p, or at
+	// p+1 behind a dedicated host, which plays no seat.
+	Peers []int
+	// Seatless lists, at a player of a dedicated host's match, the peers
+	// with no player (the host, 0); nil otherwise.
+	Seatless []int
+	// Late lists, at the host, the peers whose players had not joined
+	// when the match started (Options.Start); they join during it.
+	Late []int
+}
+
+// Seating maps a match of players players onto its peers. A match with
+// one peer more than players has a dedicated host (peer 0, no seat): the
+// peer count is how a joiner knows one, so every end maps the seats the
+// same way and the game needs no flag of its own for it.
+func (m *Match) Seating(players int) Seating {
+	m.mu.Lock()
+	total, self := m.players, m.self
+	m.mu.Unlock()
+	s := Seating{Peers: make([]int, players)}
+	first := 0
+	if total == players+1 {
+		first = 1
+		if self != 0 && self < total {
+			s.Seatless = []int{0}
+		}
+	}
+	for p := range s.Peers {
+		s.Peers[p] = p + first
+		if self == 0 && !m.Joined(p+first) {
+			s.Late = append(s.Late, p+first)
+		}
+	}
+	return s
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -593,6 +594,26 @@ func TestQUICPinsTheCertificate(t *testing.T) {
 // peers are in; a player who joins later takes a slot no one played and
 // joins as a player rejoining does (it catches up first), the host
 // reporting it Joined and the other joiner hearing it come.
+// A match of three peers seats three players one to a peer, or two
+// players behind a dedicated host (peer 0, no seat), which each player
+// sees as seatless and the host does not.
+func TestSeating(t *testing.T) {
+	ms := open(t, "udp", 3, netplay.Options{})
+	for _, m := range ms {
+		all, two := m.Seating(3), m.Seating(2)
+		if !slices.Equal(all.Peers, []int{0, 1, 2}) || all.Seatless != nil || all.Late != nil {
+			t.Errorf("peer %d seats three players as %+v; want peers 0, 1, 2, none seatless or late", m.Self(), all)
+		}
+		var seatless []int
+		if m.Self() != 0 {
+			seatless = []int{0}
+		}
+		if !slices.Equal(two.Peers, []int{1, 2}) || !slices.Equal(two.Seatless, seatless) || two.Late != nil {
+			t.Errorf("peer %d seats two players behind a dedicated host as %+v; want peers 1, 2, seatless %v", m.Self(), two, seatless)
+		}
+	}
+}
+
 func TestAMatchStartsWithFewerPlayers(t *testing.T) {
 	opts := netplay.Options{Players: 3, Start: 2, Timeout: 2 * time.Second}
 	h, err := netplay.Host("127.0.0.1:0", opts, game)
@@ -614,6 +635,9 @@ func TestAMatchStartsWithFewerPlayers(t *testing.T) {
 	if first.Rejoining() || !host.Joined(first.Self()) || host.Joined(3-first.Self()) {
 		t.Fatalf("started: first joiner peer %d rejoining %v; host sees slots 1 and 2 joined %v %v; want a fresh start with one slot free",
 			first.Self(), first.Rejoining(), host.Joined(1), host.Joined(2))
+	}
+	if got := host.Seating(3); !slices.Equal(got.Late, []int{3 - first.Self()}) || !slices.Equal(got.Peers, []int{0, 1, 2}) {
+		t.Errorf("the host's seating %+v; want every player at its own peer and peer %d late", got, 3-first.Self())
 	}
 	late, err := netplay.Join(ctx, h.Addr().String(), h.Token(), opts, game)
 	if err != nil {
@@ -640,4 +664,24 @@ func TestAMatchStartsWithFewerPlayers(t *testing.T) {
 	}
 	eventually(t, "the host reports the late player joined", heard(host, rollback.PeerJoined))
 	eventually(t, "the first joiner hears the late player come", heard(first, rollback.PeerReconnected))
+}
+
+// A host that stops waiting before its players join says how many joined
+// of how many the match starts with, and why it stopped.
+func TestAHostWaitingInVainCountsWhoJoined(t *testing.T) {
+	h, err := netplay.Host("127.0.0.1:0", netplay.Options{Players: 3, Start: 2}, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = h.Wait(ctx)
+	var short *netplay.ShortError
+	if !errors.As(err, &short) || short.Joined != 0 || short.Want != 1 || !errors.Is(err, context.Canceled) {
+		t.Fatalf("Wait with no one joined: %v; want a *ShortError of 0 of 1 that unwraps to context.Canceled", err)
+	}
+	if want := "not enough players joined: 0 of the 1 the match starts with; it did not start"; err.Error() != want {
+		t.Errorf("Wait says %q, want %q", err, want)
+	}
 }
