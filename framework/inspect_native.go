@@ -1,9 +1,10 @@
+//go:build !js
+
 package framework
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os/signal"
@@ -16,6 +17,9 @@ import (
 // The time-travel debugger's entry (--replay FILE --inspect ADDR): the
 // replay runs once headless, keeping keyframes, then package inspect
 // serves its page and JSON API over it until the process is stopped.
+// Browser builds leave this file out (inspect_js.go): package inspect
+// is an HTTP server, and linking it put net/http and crypto/tls in
+// every page's module though a page cannot listen.
 
 // InspectReplay replays the recording at path with g, headless, as
 // [Replay] does (checking every world hash), and returns the seek engine
@@ -59,24 +63,6 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 		return nil, fmt.Errorf("framework: --inspect: %s: %w", path, err)
 	}
 	return rep, nil
-}
-
-func (f *Flags) registerInspect(fs *flag.FlagSet) {
-	fs.StringVar(&f.Inspect, "inspect", "", "with --replay: serve the time-travel inspector's page and JSON API on this `address` (such as localhost:7777 or :7777, which listens on loopback only) until stopped")
-	fs.BoolVar(&f.InspectRemote, "inspect-remote", false, "with --inspect: listen on the address as given, beyond loopback, and require the access token printed at start")
-}
-
-func (f *Flags) validateInspect() error {
-	if f.Inspect != "" && f.Replay == "" {
-		return errors.New("framework: --inspect goes with --replay FILE: the inspector opens a recording (go run . --replay game.rec --inspect :7777)")
-	}
-	if f.InspectRemote && f.Inspect == "" {
-		return errors.New("framework: --inspect-remote goes with --inspect ADDR")
-	}
-	if f.Inspect != "" && (f.Window || f.Compare != "" || f.ReplayUntil > 0) {
-		return errors.New("framework: --inspect replays the whole recording headless: leave out --window, --compare and --replay-until")
-	}
-	return nil
 }
 
 // inspectMain runs --replay FILE --inspect ADDR: it replays, serves, and
