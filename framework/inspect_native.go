@@ -1,9 +1,10 @@
+//go:build !js
+
 package framework
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os/signal"
@@ -17,6 +18,9 @@ import (
 // The time-travel debugger's entry (--replay FILE --inspect ADDR): the
 // replay runs once headless, keeping keyframes, then package inspect
 // serves its page and JSON API over it until the process is stopped.
+// Browser builds leave this file out (inspect_js.go): package inspect
+// is an HTTP server, and linking it put net/http and crypto/tls in
+// every page's module though a page cannot listen.
 
 // InspectReplay replays the recording at path with g, headless, as
 // [Replay] does (checking every world hash), and returns the seek engine
