@@ -20,8 +20,8 @@ func (f *Flags) validateInspect() error {
 	if f.InspectRemote && f.Inspect == "" {
 		return errors.New("framework: --inspect-remote goes with --inspect ADDR")
 	}
-	if f.Inspect != "" && (f.Window || f.Compare != "" || f.ReplayUntil > 0) {
-		return errors.New("framework: --inspect replays the whole recording headless: leave out --window, --compare and --replay-until")
+	if f.Inspect != "" && (f.Window || f.ReplayUntil > 0) {
+		return errors.New("framework: --inspect replays the whole recording headless: leave out --window and --replay-until")
 	}
 	return nil
 }
