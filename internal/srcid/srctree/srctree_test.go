@@ -38,7 +38,8 @@ var leftOut = map[string]string{
 	"input/glfwinput":           "GLFW's input devices (inputs cross the network as values)",
 	"runtime/glfwplatform":      "the desktop window",
 	"runtime/webplatform":       "the browser page",
-	"rollback/netplay/quicnet":  "carries packets over QUIC (the match authenticates and checks each one)",
+	"inspect":                   "serves the inspector over a finished replay (--inspect), reading the world, never writing it",
+	"inspect/query":             "parses and evaluates read-only conditions on a replay's world",
 }
 
 // Every package of the framework a game links, on any platform, is either
