@@ -1,9 +1,13 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/ui"
@@ -29,11 +33,6 @@ func (m menuUI) Find(text string) ecs.Entity {
 // State returns the UI's state resource (the focus).
 func (m menuUI) State() *ui.State { return ecs.GetResource[ui.State](m.sim.App.World()) }
 
-// ecsMenuState returns the options screen's state resource.
-func ecsMenuState(sim *frameworktest.Sim) *MenuState {
-	return ecs.GetResource[MenuState](sim.App.World())
-}
-
 // TestTitleMenu: the game opens on the title menu over the level, its
 // first button focused; Enter (the UI's accept) on Play starts playing,
 // and Escape in play goes back to the title.
@@ -58,12 +57,20 @@ func TestTitleMenu(t *testing.T) {
 	stepUntil(t, sim, 5, "back at the title", func() bool { return screen(sim) == Title })
 }
 
-// TestRebindJumpInOptions rebinds jump in the options menu with the keys
-// alone and uses it: Down and Enter open the options, Enter on the jump's
-// button and then K bind jump to K, Escape goes back, Enter plays; then
-// Space does not jump and K does.
-func TestRebindJumpInOptions(t *testing.T) {
-	sim := start(t, "game.title=true")
+// openOptions starts a session saving to playerFile, opens the options
+// screen from the title with Down and Enter, and returns the session and
+// a function that taps a key and lets the menu act on it.
+func openOptions(t *testing.T, playerFile string) (*frameworktest.Sim, func(input.Button)) {
+	t.Helper()
+	sim, err := frameworktest.New(newGameSaving(playerFile), frameworktest.Options{Sets: slices.Concat(small, []string{"game.title=true"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := sim.Close(); err != nil {
+			t.Errorf("closing the session: %v", err)
+		}
+	})
 	step(t, sim, 3)
 	press := func(b input.Button) {
 		t.Helper()
@@ -75,27 +82,96 @@ func TestRebindJumpInOptions(t *testing.T) {
 	if got := screen(sim); got != Options {
 		t.Fatalf("after Down and Enter: screen %v, want the options", got)
 	}
+	return sim, press
+}
+
+// focusOn presses Down until the widget captioned text has the focus.
+func focusOn(t *testing.T, sim *frameworktest.Sim, press func(input.Button), text string) ecs.Entity {
+	t.Helper()
 	u := ecsUI(sim)
-	button := u.Find("Jump: Space, W, Up, GamepadA")
-	if button.IsZero() || u.State().Focus != button {
-		t.Fatalf("the jump's button %v, focus %v: want it there and focused", button, u.State().Focus)
+	w := u.Find(text)
+	if w.IsZero() {
+		t.Fatalf("no widget %q in the options", text)
 	}
+	for range 12 {
+		if u.State().Focus == w {
+			return w
+		}
+		press(input.KeyDown)
+	}
+	t.Fatalf("Down never reached %q", text)
+	return w
+}
+
+// TestOptionsRebindJumpAndSave rebinds jump in the options screen with
+// the keys alone, uses it, saves, and loads the written file back: Enter
+// on the jump's row and K bind jump to K; Save writes the player's file;
+// Escape and Enter play, where Space no longer jumps and K does. A new
+// session on the configuration loaded from that file jumps with K too.
+func TestOptionsRebindJumpAndSave(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "config.toml")
+	sim, press := openOptions(t, file)
+	for _, want := range []string{"left", "right", "jump", "run_speed", "jump_speed", "title", "Save", "Back"} {
+		if ecsUI(sim).Find(want).IsZero() {
+			t.Errorf("the options screen has no %q", want)
+		}
+	}
+	focusOn(t, sim, press, "jump")
 	press(input.KeyEnter)
-	if !ecsMenuState(sim).Capturing || u.Find("Jump: press a key").IsZero() {
-		t.Fatal("Enter on the jump's button: not waiting for a key")
-	}
 	press(input.KeyK)
-	if ecsMenuState(sim).Capturing || u.Find("Jump: K").IsZero() {
-		t.Fatal("K pressed while waiting: the button does not say Jump: K")
+	focusOn(t, sim, press, "Save")
+	press(input.KeyEnter)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("Save wrote no player file: %v", err)
 	}
 	press(input.KeyEscape)
-	if got := screen(sim); got != Title {
-		t.Fatalf("after Escape: screen %v, want the title", got)
-	}
 	press(input.KeyEnter)
 	if got := screen(sim); got != Playing {
-		t.Fatalf("after Enter on Play: screen %v, want playing", got)
+		t.Fatalf("after Escape and Enter: screen %v, want playing", got)
 	}
+	jumpsWithK(t, sim)
+
+	// The file loads as the game's configuration loads it: the embedded
+	// config.toml, then the player's file on top.
+	settings := defaultSettings()
+	base, err := config.Default().WithGame(&settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base, err = config.Parse("config.toml (embedded)", configTOML, base); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := config.Parse(file, data, base)
+	if err != nil {
+		t.Fatalf("the saved file does not load: %v\n%s", err, data)
+	}
+	for _, set := range small {
+		if err := loaded.Set(set); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var saved Settings
+	if err := loaded.DecodeGame(&saved); err != nil {
+		t.Fatal(err)
+	}
+	want := defaultSettings()
+	want.Title = false // the test window's overrides, set after the file
+	if saved != want {
+		t.Errorf("saving the settings untouched changed them: %+v, want %+v", saved, want)
+	}
+	again, err := frameworktest.New(newGameSaving(""), frameworktest.Options{Config: &loaded})
+	if err != nil {
+		t.Fatalf("a session on the saved file: %v\n%s", err, data)
+	}
+	t.Cleanup(func() { _ = again.Close() })
+	step(t, again, 3)
+	jumpsWithK(t, again)
+}
+
+// jumpsWithK checks a playing session: Space does not jump, K does.
+func jumpsWithK(t *testing.T, sim *frameworktest.Sim) {
+	t.Helper()
 	step(t, sim, 10)
 	hold(sim, next(sim), input.KeySpace, 20)
 	step(t, sim, 3)
@@ -106,28 +182,5 @@ func TestRebindJumpInOptions(t *testing.T) {
 	step(t, sim, 7)
 	if _, p := player(t, sim); p.Vel.Y >= 0 {
 		t.Errorf("K, bound in the options menu, did not jump: speed %v", p.Vel.Y)
-	}
-}
-
-// TestResetJumpInOptions: the options' reset button gives jump its
-// registered keys back.
-func TestResetJumpInOptions(t *testing.T) {
-	sim := start(t, "game.title=true", "input.bindings.jump=K")
-	step(t, sim, 3)
-	press := func(b input.Button) {
-		t.Helper()
-		hold(sim, next(sim), b, 2)
-		step(t, sim, 4)
-	}
-	press(input.KeyDown)
-	press(input.KeyEnter)
-	u := ecsUI(sim)
-	if u.Find("Jump: K").IsZero() {
-		t.Fatal("no button saying Jump: K")
-	}
-	press(input.KeyDown)
-	press(input.KeyEnter)
-	if u.Find("Jump: Space, W, Up, GamepadA").IsZero() {
-		t.Error("after Reset jump: the button does not name the registered keys")
 	}
 }
