@@ -62,15 +62,18 @@ func TestTitleMenu(t *testing.T) {
 // a function that taps a key and lets the menu act on it.
 func openOptions(t *testing.T, playerFile string) (*frameworktest.Sim, func(input.Button)) {
 	t.Helper()
-	sim, err := frameworktest.New(newGameSaving(playerFile), frameworktest.Options{Sets: slices.Concat(small, []string{"game.title=true"})})
+	return openOptionsWith(t, playerFile, frameworktest.Options{})
+}
+
+// openOptionsWith is openOptions with more options (a recording).
+func openOptionsWith(t *testing.T, playerFile string, opts frameworktest.Options) (*frameworktest.Sim, func(input.Button)) {
+	t.Helper()
+	opts.Sets = slices.Concat(small, []string{"game.title=true"}, opts.Sets)
+	sim, err := frameworktest.New(newGameSaving(playerFile), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		if err := sim.Close(); err != nil {
-			t.Errorf("closing the session: %v", err)
-		}
-	})
+	t.Cleanup(func() { _ = sim.Close() })
 	step(t, sim, 3)
 	press := func(b input.Button) {
 		t.Helper()
@@ -182,5 +185,38 @@ func jumpsWithK(t *testing.T, sim *frameworktest.Sim) {
 	step(t, sim, 7)
 	if _, p := player(t, sim); p.Vel.Y >= 0 {
 		t.Errorf("K, bound in the options menu, did not jump: speed %v", p.Vel.Y)
+	}
+}
+
+// TestReplayDoesNotSave: a replay runs the recorded Save again but writes
+// no file; the recorded session wrote one.
+func TestReplayDoesNotSave(t *testing.T) {
+	dir := t.TempDir()
+	file, rec := filepath.Join(dir, "config.toml"), filepath.Join(dir, "session.rec")
+	sim, press := openOptionsWith(t, file, frameworktest.Options{Record: rec})
+	focusOn(t, sim, press, "Save")
+	press(input.KeyEnter)
+	if err := sim.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("the recorded session's Save wrote no file: %v", err)
+	}
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	replay, err := frameworktest.NewReplay(newGameSaving(file), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = replay.Close() })
+	if err := replay.RunTicks(1 << 30); err != nil {
+		t.Fatal(err)
+	}
+	if replay.Ticks() != sim.Ticks() || screen(replay) != Options {
+		t.Fatalf("the replay ran %d ticks to %v, the session %d to the options", replay.Ticks(), screen(replay), sim.Ticks())
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("the replay wrote the player file (stat: %v)", err)
 	}
 }
