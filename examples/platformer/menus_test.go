@@ -220,3 +220,23 @@ func TestReplayDoesNotSave(t *testing.T) {
 		t.Errorf("the replay wrote the player file (stat: %v)", err)
 	}
 }
+
+// TestOptionsSettingTakesEffect: Right on the run_speed slider raises it
+// one step (30 px/s of its 30..630) and the player then runs at 150 px/s.
+func TestOptionsSettingTakesEffect(t *testing.T) {
+	sim, press := openOptions(t, "")
+	focusOn(t, sim, press, "run_speed")
+	press(input.KeyRight)
+	press(input.KeyEscape)
+	press(input.KeyEnter)
+	if got := screen(sim); got != Playing {
+		t.Fatalf("after Escape and Enter: screen %v, want playing", got)
+	}
+	step(t, sim, 5)
+	x0 := feet(t, sim).X
+	hold(sim, next(sim), input.KeyD, 60)
+	step(t, sim, 30)
+	if got := feet(t, sim).X - x0; got < 73 || got > 77 {
+		t.Errorf("ran %v pixels in 30 ticks, want 75 (150 px/s)", got)
+	}
+}
