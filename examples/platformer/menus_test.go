@@ -119,6 +119,13 @@ func TestOptionsRebindJumpAndSave(t *testing.T) {
 			t.Errorf("the options screen has no %q", want)
 		}
 	}
+	q := ecs.NewFilter1[ui.Widget](sim.App.World()).Query()
+	for q.Next() {
+		if r := q.Get().Rect; r.X < 0 || r.Y < 0 || r.X+r.W > 480 || r.Y+r.H > 270 {
+			t.Errorf("widget %q at %+v: off the 480x270 screen", q.Get().Text, r)
+		}
+	}
+	q.Close()
 	focusOn(t, sim, press, "jump")
 	press(input.KeyEnter)
 	press(input.KeyK)
