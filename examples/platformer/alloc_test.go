@@ -68,3 +68,28 @@ func TestMenuTickAllocatesNothing(t *testing.T) {
 		t.Errorf("a Step of 30 ticks allocates %v times, a Step of 1 tick %v: menu ticks allocate", many, one)
 	}
 }
+
+// TestOptionsTickAllocatesNothing: on the options screen too, with its
+// sliders, toggle and binding rows, a tick where the focus moves up and
+// down allocates nothing.
+func TestOptionsTickAllocatesNothing(t *testing.T) {
+	sim, _ := openOptions(t, "")
+	sim.Fakes.Renderer.Discard = true
+	for i := next(sim) + 10; i < 2000; i += 8 {
+		key := input.KeyDown
+		if i%16 == 2 {
+			key = input.KeyUp
+		}
+		hold(sim, i, key, 2)
+	}
+	step(t, sim, 60)
+	if screen(sim) != Options {
+		t.Fatalf("screen %v, want the options", screen(sim))
+	}
+	one := testing.AllocsPerRun(10, func() { step(t, sim, 1) })
+	many := testing.AllocsPerRun(10, func() { step(t, sim, 30) })
+	t.Logf("allocations: %v for a Step of 1 tick, %v for a Step of 30", one, many)
+	if many != one {
+		t.Errorf("a Step of 30 ticks allocates %v times, a Step of 1 tick %v: options ticks allocate", many, one)
+	}
+}

@@ -15,7 +15,7 @@ type Screen uint8
 
 const (
 	Title   Screen = iota // the title menu over the level
-	Options               // the options menu: rebind jump
+	Options               // the options menu: settings and keys, saved to the player's file
 	Playing               // running through the level
 	Cleared               // the exit reached: the score, and "press jump"
 )
@@ -37,15 +37,14 @@ type Progress struct {
 // per-tick units, input actions, the map, asset handles and queries.
 // Systems are closures over it.
 type game struct {
-	settings  *Settings
-	tuning    tuning
-	screens   *ecs.States[Screen]
-	progress  *Progress
-	menus     menus
-	menuState *MenuState
+	settings *Settings
+	tuning   tuning
+	screens  *ecs.States[Screen]
+	progress *Progress
+	menus    menus
 
-	actions    *input.Actions
-	move, jump input.Action
+	actions                 *input.Actions
+	move, left, right, jump input.Action
 
 	lib     *assets.Library
 	level   *level
@@ -69,7 +68,7 @@ type game struct {
 
 // setup builds the game: it runs once, before the first tick, with the
 // settings already read from the configuration.
-func setup(s *framework.Setup, settings *Settings) error {
+func setup(s *framework.Setup, settings *Settings, playerFile string) error {
 	g := &game{settings: settings, lib: s.Assets, actions: s.Actions}
 	var errs []error
 	keep := func(err error) {
@@ -86,12 +85,15 @@ func setup(s *framework.Setup, settings *Settings) error {
 	}
 	g.tuning = tuneFor(settings, rate)
 
-	// Input: one axis runs, one button jumps. A player's [input.bindings]
-	// overrides these keys.
-	g.move, err = s.Actions.RegisterAxis("move",
-		input.GamepadLeftX.Bind(),
-		input.ButtonAxis(input.KeyA, input.KeyD),
-		input.ButtonAxis(input.KeyLeft, input.KeyRight))
+	// Input: the stick's axis or two buttons run, one button jumps. Left
+	// and right are buttons of their own, not halves of an axis, so the
+	// options menu can rebind each. A player's [input.bindings] overrides
+	// these keys.
+	g.move, err = s.Actions.RegisterAxis("move", input.GamepadLeftX.Bind())
+	keep(err)
+	g.left, err = s.Actions.Register("left", input.KeyA, input.KeyLeft)
+	keep(err)
+	g.right, err = s.Actions.Register("right", input.KeyD, input.KeyRight)
 	keep(err)
 	g.jump, err = s.Actions.Register("jump", input.KeySpace, input.KeyW, input.KeyUp, input.GamepadA)
 	keep(err)
@@ -128,7 +130,6 @@ func setup(s *framework.Setup, settings *Settings) error {
 	g.progress = &Progress{Total: g.level.coins}
 	ecs.AddResource(w, g.progress)
 	ecs.HashResource[Progress](w)
-	g.menuState = ecs.AddStateResource(w, &MenuState{})
 
 	first := Title
 	if !settings.Title {
@@ -144,8 +145,11 @@ func setup(s *framework.Setup, settings *Settings) error {
 
 	// The UI's system runs in PreUpdate before the game's, so the menus'
 	// systems see a button's action on the tick it was pressed.
-	g.menus.ui, err = ui.Add(s.App, ui.Options{Nav: g.menus.nav, Library: s.Assets, Font: g.hudFont})
+	g.menus.ui, err = ui.Add(s.App, ui.Options{Actions: s.Actions, Nav: g.menus.nav, Library: s.Assets, Font: g.hudFont})
 	if err != nil {
+		return err
+	}
+	if err := g.prepareSettings(s, playerFile); err != nil {
 		return err
 	}
 

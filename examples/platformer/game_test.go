@@ -39,7 +39,7 @@ func TestSettingsMatchConfig(t *testing.T) {
 // starts, naming the key and the range.
 func TestBadSetting(t *testing.T) {
 	_, err := frameworktest.New(newGame(), frameworktest.Options{Sets: []string{"game.jump_speed=5000"}})
-	if err == nil || !strings.Contains(err.Error(), "jump_speed") || !strings.Contains(err.Error(), "1000") {
+	if err == nil || !strings.Contains(err.Error(), "jump_speed") || !strings.Contains(err.Error(), "1030") {
 		t.Errorf("jump_speed=5000: got %v, want an error naming the key and its range", err)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/framework/config"
 )
 
 // configTOML is the game's own configuration, compiled into the binary.
@@ -33,18 +34,21 @@ import (
 var configTOML []byte
 
 // Settings are the game's tunables: the [game] table of config.toml,
-// checked against the ranges in the tags before the window opens.
+// checked against the ranges in the tags before the window opens. The
+// options screen shows each speed as a slider of 20 steps over its range;
+// the ranges put every default on a step, so saving the screen untouched
+// keeps them exactly.
 type Settings struct {
 	// RunSpeed is the player's speed at full deflection, in pixels per
 	// second.
-	RunSpeed float64 `toml:"run_speed" range:"30,600"`
+	RunSpeed float64 `toml:"run_speed" range:"30,630"`
 	// JumpSpeed is the upward speed a jump starts with, in pixels per
 	// second; with Gravity it sets the jump's height (v²/2g).
-	JumpSpeed float64 `toml:"jump_speed" range:"50,1000"`
+	JumpSpeed float64 `toml:"jump_speed" range:"30,1030"`
 	// Gravity pulls the player down, in pixels per second squared.
-	Gravity float64 `toml:"gravity" range:"100,5000"`
+	Gravity float64 `toml:"gravity" range:"100,4100"`
 	// MaxFall caps the falling speed, in pixels per second.
-	MaxFall float64 `toml:"max_fall" range:"50,900"`
+	MaxFall float64 `toml:"max_fall" range:"20,1020"`
 	// CoyoteTime is how long after running off a ledge a jump still
 	// works, and JumpBuffer how long before landing a jump press is kept:
 	// the two forgivenesses that make a platformer feel fair.
@@ -70,16 +74,25 @@ func defaultSettings() Settings {
 	}
 }
 
-// newGame describes the platformer to the framework. Each call has its
-// own settings, so tests can run several games side by side.
+// newGame describes the platformer to the framework, its options menu
+// saving to the config.toml beside the executable: the file the framework
+// reads at start.
 func newGame() framework.Game {
+	path, _ := config.FileBesideExecutable("config.toml")
+	return newGameSaving(path)
+}
+
+// newGameSaving is newGame with the options menu's Save writing
+// playerFile ("" writes nothing). Each call has its own settings, so tests
+// can run several games side by side, each with its own file.
+func newGameSaving(playerFile string) framework.Game {
 	settings := defaultSettings()
 	return framework.Game{
 		Title:    "Platformer",
 		Seed:     23, // seeds ctx.Rand: the sparkles of a coin
 		Config:   configTOML,
 		Settings: &settings,
-		Setup:    func(s *framework.Setup) error { return setup(s, &settings) },
+		Setup:    func(s *framework.Setup) error { return setup(s, &settings, playerFile) },
 	}
 }
 

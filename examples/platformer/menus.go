@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/ui"
 )
@@ -13,21 +14,14 @@ import (
 // as they read a key, and a recording replays menu use like any input.
 // Each screen builds its menu on entering and despawns it on leaving.
 
-// menus holds the UI and the actions its widgets fire. Actions bound to
-// no key are fired only by widgets.
+// menus holds the UI, the options screen and the actions the widgets
+// fire. Actions bound to no key are fired only by widgets.
 type menus struct {
-	ui                   *ui.UI
-	nav                  ui.Nav
-	play, options, back  input.Action
-	rebindJump, resetJmp input.Action
-}
-
-// MenuState is the options screen's state: game state in the world hash,
-// so a replay captures the same key at the same tick.
-type MenuState struct {
-	// Capturing says the next key or gamepad button pressed becomes the
-	// jump's binding.
-	Capturing bool
+	ui                  *ui.UI
+	nav                 ui.Nav
+	settings            *ui.Settings
+	play, options, back input.Action
+	changed, save       input.Action
 }
 
 // registerMenus registers the actions the menus' widgets fire.
@@ -41,8 +35,29 @@ func (g *game) registerMenus(actions *input.Actions) error {
 	reg(&g.menus.play, "menu_play")
 	reg(&g.menus.options, "menu_options")
 	reg(&g.menus.back, "menu_back")
-	reg(&g.menus.rebindJump, "menu_rebind_jump")
-	reg(&g.menus.resetJmp, "menu_reset_jump")
+	reg(&g.menus.changed, "menu_changed")
+	reg(&g.menus.save, "menu_save")
+	return err
+}
+
+// prepareSettings makes the options screen: package ui builds it from
+// the [game] table (a slider per speed, a toggle for the title) and the
+// actions to rebind, and its Save writes playerFile with the checks of
+// loading it. A replay runs the recorded menu use again, Save included,
+// so it writes nothing: the recording is not the player's file.
+func (g *game) prepareSettings(s *framework.Setup, playerFile string) error {
+	if s.Runtime != nil && s.Runtime.Options().Record.Reader != nil {
+		playerFile = ""
+	}
+	var err error
+	g.menus.settings, err = ui.NewSettings(g.menus.ui, ui.SettingsOptions{
+		Config:  s.Config,
+		Rebind:  []input.Action{g.left, g.right, g.jump},
+		Path:    playerFile,
+		Changed: g.menus.changed,
+		Save:    g.menus.save,
+		Back:    g.menus.back,
+	})
 	return err
 }
 
@@ -55,15 +70,13 @@ func (g *game) buildTitle(ctx *ecs.Sys) {
 	b.Add(menu, ui.Button("Options", g.menus.options))
 }
 
-// buildOptions shows the options menu: rebind jump, reset it, go back.
-// Back (Escape, gamepad B) on the panel goes back too.
+// buildOptions shows the options screen. Back (Escape, gamepad B) on the
+// panel goes back too.
 func (g *game) buildOptions(ctx *ecs.Sys) {
 	b := ui.NewBuilder(ctx.Commands)
-	menu := b.Add(ecs.Entity{}, ui.VStack().At(0.5, 0.45).OnBack(g.menus.back))
+	menu := b.Add(ecs.Entity{}, ui.VStack().At(0.5, 0.5).OnBack(g.menus.back))
 	b.Add(menu, ui.Label("OPTIONS"))
-	b.Add(menu, ui.Button(g.jumpCaption(false), g.menus.rebindJump))
-	b.Add(menu, ui.Button("Reset jump", g.menus.resetJmp))
-	b.Add(menu, ui.Button("Back", g.menus.back))
+	g.menus.settings.Build(b, menu)
 }
 
 // clearMenu despawns every widget.
@@ -72,23 +85,6 @@ func (g *game) clearMenu(ctx *ecs.Sys) {
 	for q.Next() {
 		ctx.Commands.Despawn(q.Entity())
 	}
-}
-
-// jumpCaption is the rebind button's caption: the keys jump is bound to
-// now, or the prompt while capturing.
-func (g *game) jumpCaption(capturing bool) string {
-	if capturing {
-		return "Jump: press a key"
-	}
-	names := g.actions.BindingNames(g.jump, false)
-	text := "Jump:"
-	for i, n := range names {
-		if i > 0 {
-			text += ","
-		}
-		text += " " + n
-	}
-	return text
 }
 
 // titleMenu acts on the title's buttons.
@@ -104,56 +100,32 @@ func (g *game) titleMenu(ctx *ecs.Sys) {
 	}
 }
 
-// optionsMenu acts on the options' buttons, and while capturing takes
-// the first key or gamepad button pressed (Escape cancels) as jump's only
-// binding. The press that chose the button is in the tick that starts the
-// capture, so capturing starts from the next tick. The button's caption
-// is written only when something changed: a menu tick allocates nothing
-// either.
+// optionsMenu acts on the options screen: a changed setting takes effect
+// at once (the settings are read back from the widgets, checked as --set
+// checks them), Save writes the player's file, Back leaves. A rebind
+// needs nothing here: package ui rebinds the action itself. A failed save
+// does not stop the game; Settings.Saved keeps the error.
 func (g *game) optionsMenu(ctx *ecs.Sys) {
 	in := ctx.Input
 	if in == nil {
 		return
 	}
-	st := g.menuState
 	switch {
-	case st.Capturing:
-		for _, r := range in.Records() {
-			if r.Kind != input.RecordPress || r.Button.Device() == input.Mouse || r.Button.Device() == input.NoDevice {
-				continue
-			}
-			if r.Button != input.KeyEscape {
-				if err := g.actions.Rebind(g.jump, r.Button); err != nil {
-					ctx.Fail(err)
-					return
-				}
-				g.play(ctx, g.sounds.coin)
-			}
-			st.Capturing = false
-			g.captionJump()
-			break
+	case in.Pressed(g.menus.changed):
+		cfg, err := g.menus.settings.Config()
+		if err == nil {
+			err = cfg.DecodeGame(g.settings)
 		}
-	case in.Pressed(g.menus.back):
-		g.screens.Set(Title)
-	case in.Pressed(g.menus.rebindJump):
-		st.Capturing = true
-		g.captionJump()
-	case in.Pressed(g.menus.resetJmp):
-		if err := g.actions.Reset(g.jump); err != nil {
+		if err != nil {
 			ctx.Fail(err)
 			return
 		}
-		g.captionJump()
-	}
-}
-
-// captionJump rewrites the rebind button's caption.
-func (g *game) captionJump() {
-	text := g.jumpCaption(g.menuState.Capturing)
-	q := g.widgets.Query()
-	for q.Next() {
-		if w := q.Get(); w.Action == g.menus.rebindJump {
-			w.Text = text
+		g.tuning = tuneFor(g.settings, g.tuning.rate)
+	case in.Pressed(g.menus.save):
+		if g.menus.settings.Save() == nil {
+			g.play(ctx, g.sounds.coin)
 		}
+	case in.Pressed(g.menus.back):
+		g.screens.Set(Title)
 	}
 }

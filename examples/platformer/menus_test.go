@@ -1,9 +1,13 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/ui"
@@ -29,11 +33,6 @@ func (m menuUI) Find(text string) ecs.Entity {
 // State returns the UI's state resource (the focus).
 func (m menuUI) State() *ui.State { return ecs.GetResource[ui.State](m.sim.App.World()) }
 
-// ecsMenuState returns the options screen's state resource.
-func ecsMenuState(sim *frameworktest.Sim) *MenuState {
-	return ecs.GetResource[MenuState](sim.App.World())
-}
-
 // TestTitleMenu: the game opens on the title menu over the level, its
 // first button focused; Enter (the UI's accept) on Play starts playing,
 // and Escape in play goes back to the title.
@@ -58,12 +57,23 @@ func TestTitleMenu(t *testing.T) {
 	stepUntil(t, sim, 5, "back at the title", func() bool { return screen(sim) == Title })
 }
 
-// TestRebindJumpInOptions rebinds jump in the options menu with the keys
-// alone and uses it: Down and Enter open the options, Enter on the jump's
-// button and then K bind jump to K, Escape goes back, Enter plays; then
-// Space does not jump and K does.
-func TestRebindJumpInOptions(t *testing.T) {
-	sim := start(t, "game.title=true")
+// openOptions starts a session saving to playerFile, opens the options
+// screen from the title with Down and Enter, and returns the session and
+// a function that taps a key and lets the menu act on it.
+func openOptions(t *testing.T, playerFile string) (*frameworktest.Sim, func(input.Button)) {
+	t.Helper()
+	return openOptionsWith(t, playerFile, frameworktest.Options{})
+}
+
+// openOptionsWith is openOptions with more options (a recording).
+func openOptionsWith(t *testing.T, playerFile string, opts frameworktest.Options) (*frameworktest.Sim, func(input.Button)) {
+	t.Helper()
+	opts.Sets = slices.Concat(small, []string{"game.title=true"}, opts.Sets)
+	sim, err := frameworktest.New(newGameSaving(playerFile), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sim.Close() })
 	step(t, sim, 3)
 	press := func(b input.Button) {
 		t.Helper()
@@ -75,27 +85,103 @@ func TestRebindJumpInOptions(t *testing.T) {
 	if got := screen(sim); got != Options {
 		t.Fatalf("after Down and Enter: screen %v, want the options", got)
 	}
+	return sim, press
+}
+
+// focusOn presses Down until the widget captioned text has the focus.
+func focusOn(t *testing.T, sim *frameworktest.Sim, press func(input.Button), text string) ecs.Entity {
+	t.Helper()
 	u := ecsUI(sim)
-	button := u.Find("Jump: Space, W, Up, GamepadA")
-	if button.IsZero() || u.State().Focus != button {
-		t.Fatalf("the jump's button %v, focus %v: want it there and focused", button, u.State().Focus)
+	w := u.Find(text)
+	if w.IsZero() {
+		t.Fatalf("no widget %q in the options", text)
 	}
+	for range 12 {
+		if u.State().Focus == w {
+			return w
+		}
+		press(input.KeyDown)
+	}
+	t.Fatalf("Down never reached %q", text)
+	return w
+}
+
+// TestOptionsRebindJumpAndSave rebinds jump in the options screen with
+// the keys alone, uses it, saves, and loads the written file back: Enter
+// on the jump's row and K bind jump to K; Save writes the player's file;
+// Escape and Enter play, where Space no longer jumps and K does. A new
+// session on the configuration loaded from that file jumps with K too.
+func TestOptionsRebindJumpAndSave(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "config.toml")
+	sim, press := openOptions(t, file)
+	for _, want := range []string{"left", "right", "jump", "run_speed", "jump_speed", "title", "Save", "Back"} {
+		if ecsUI(sim).Find(want).IsZero() {
+			t.Errorf("the options screen has no %q", want)
+		}
+	}
+	q := ecs.NewFilter1[ui.Widget](sim.App.World()).Query()
+	for q.Next() {
+		if r := q.Get().Rect; r.X < 0 || r.Y < 0 || r.X+r.W > 480 || r.Y+r.H > 270 {
+			t.Errorf("widget %q at %+v: off the 480x270 screen", q.Get().Text, r)
+		}
+	}
+	q.Close()
+	focusOn(t, sim, press, "jump")
 	press(input.KeyEnter)
-	if !ecsMenuState(sim).Capturing || u.Find("Jump: press a key").IsZero() {
-		t.Fatal("Enter on the jump's button: not waiting for a key")
-	}
 	press(input.KeyK)
-	if ecsMenuState(sim).Capturing || u.Find("Jump: K").IsZero() {
-		t.Fatal("K pressed while waiting: the button does not say Jump: K")
+	focusOn(t, sim, press, "Save")
+	press(input.KeyEnter)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("Save wrote no player file: %v", err)
 	}
 	press(input.KeyEscape)
-	if got := screen(sim); got != Title {
-		t.Fatalf("after Escape: screen %v, want the title", got)
-	}
 	press(input.KeyEnter)
 	if got := screen(sim); got != Playing {
-		t.Fatalf("after Enter on Play: screen %v, want playing", got)
+		t.Fatalf("after Escape and Enter: screen %v, want playing", got)
 	}
+	jumpsWithK(t, sim)
+
+	// The file loads as the game's configuration loads it: the embedded
+	// config.toml, then the player's file on top.
+	settings := defaultSettings()
+	base, err := config.Default().WithGame(&settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base, err = config.Parse("config.toml (embedded)", configTOML, base); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := config.Parse(file, data, base)
+	if err != nil {
+		t.Fatalf("the saved file does not load: %v\n%s", err, data)
+	}
+	for _, set := range small {
+		if err := loaded.Set(set); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var saved Settings
+	if err := loaded.DecodeGame(&saved); err != nil {
+		t.Fatal(err)
+	}
+	want := defaultSettings()
+	want.Title = false // the test window's overrides, set after the file
+	if saved != want {
+		t.Errorf("saving the settings untouched changed them: %+v, want %+v", saved, want)
+	}
+	again, err := frameworktest.New(newGameSaving(""), frameworktest.Options{Config: &loaded})
+	if err != nil {
+		t.Fatalf("a session on the saved file: %v\n%s", err, data)
+	}
+	t.Cleanup(func() { _ = again.Close() })
+	step(t, again, 3)
+	jumpsWithK(t, again)
+}
+
+// jumpsWithK checks a playing session: Space does not jump, K does.
+func jumpsWithK(t *testing.T, sim *frameworktest.Sim) {
+	t.Helper()
 	step(t, sim, 10)
 	hold(sim, next(sim), input.KeySpace, 20)
 	step(t, sim, 3)
@@ -109,25 +195,55 @@ func TestRebindJumpInOptions(t *testing.T) {
 	}
 }
 
-// TestResetJumpInOptions: the options' reset button gives jump its
-// registered keys back.
-func TestResetJumpInOptions(t *testing.T) {
-	sim := start(t, "game.title=true", "input.bindings.jump=K")
-	step(t, sim, 3)
-	press := func(b input.Button) {
-		t.Helper()
-		hold(sim, next(sim), b, 2)
-		step(t, sim, 4)
-	}
-	press(input.KeyDown)
+// TestReplayDoesNotSave: a replay runs the recorded Save again but writes
+// no file; the recorded session wrote one.
+func TestReplayDoesNotSave(t *testing.T) {
+	dir := t.TempDir()
+	file, rec := filepath.Join(dir, "config.toml"), filepath.Join(dir, "session.rec")
+	sim, press := openOptionsWith(t, file, frameworktest.Options{Record: rec})
+	focusOn(t, sim, press, "Save")
 	press(input.KeyEnter)
-	u := ecsUI(sim)
-	if u.Find("Jump: K").IsZero() {
-		t.Fatal("no button saying Jump: K")
+	if err := sim.Close(); err != nil {
+		t.Fatal(err)
 	}
-	press(input.KeyDown)
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("the recorded session's Save wrote no file: %v", err)
+	}
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	replay, err := frameworktest.NewReplay(newGameSaving(file), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = replay.Close() })
+	if err := replay.RunTicks(1 << 30); err != nil {
+		t.Fatal(err)
+	}
+	if replay.Ticks() != sim.Ticks() || screen(replay) != Options {
+		t.Fatalf("the replay ran %d ticks to %v, the session %d to the options", replay.Ticks(), screen(replay), sim.Ticks())
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("the replay wrote the player file (stat: %v)", err)
+	}
+}
+
+// TestOptionsSettingTakesEffect: Right on the run_speed slider raises it
+// one step (30 px/s of its 30..630) and the player then runs at 150 px/s.
+func TestOptionsSettingTakesEffect(t *testing.T) {
+	sim, press := openOptions(t, "")
+	focusOn(t, sim, press, "run_speed")
+	press(input.KeyRight)
+	press(input.KeyEscape)
 	press(input.KeyEnter)
-	if u.Find("Jump: Space, W, Up, GamepadA").IsZero() {
-		t.Error("after Reset jump: the button does not name the registered keys")
+	if got := screen(sim); got != Playing {
+		t.Fatalf("after Escape and Enter: screen %v, want playing", got)
+	}
+	step(t, sim, 5)
+	x0 := feet(t, sim).X
+	hold(sim, next(sim), input.KeyD, 60)
+	step(t, sim, 30)
+	if got := feet(t, sim).X - x0; got < 73 || got > 77 {
+		t.Errorf("ran %v pixels in 30 ticks, want 75 (150 px/s)", got)
 	}
 }

@@ -106,7 +106,14 @@ func (g *game) movePlayer(ctx *ecs.Sys) {
 		var move float32
 		pressed, down := false, false
 		if in != nil {
-			move = geom.Clamp(in.Value(g.move), -1, 1)
+			move = in.Value(g.move)
+			if in.Down(g.left) {
+				move--
+			}
+			if in.Down(g.right) {
+				move++
+			}
+			move = geom.Clamp(move, -1, 1)
 			pressed, down = in.Pressed(g.jump), in.Down(g.jump)
 		}
 
