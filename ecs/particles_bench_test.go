@@ -8,16 +8,29 @@ import (
 	"github.com/metronome-go/metronome/render2d"
 )
 
-// BenchmarkParticles steps and draws 10,000 live particles per op;
-// BenchmarkSpritesExtracted draws 10,000 sprites, for comparison.
+// benchSizes are the counts: particles against as many sprites.
+var benchSizes = []struct {
+	name string
+	n    int
+}{{"10k", 10_000}, {"50k", 50_000}}
+
+// BenchmarkParticles steps and draws 10,000 and 50,000 live particles
+// per op; BenchmarkSpritesExtracted draws as many sprites, for
+// comparison (go test ./ecs -run '^$' -bench 'Particles|SpritesExtracted').
 func BenchmarkParticles(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(size.name, func(b *testing.B) { benchParticles(b, size.n) })
+	}
+}
+
+func benchParticles(b *testing.B, count int) {
 	fx := sparks(false)
 	fx.Rate, fx.Lifetime.Min, fx.Lifetime.Max = 0, time.Hour, time.Hour
-	a := particleApp(b, 1, fx, 10_000, false)
-	emitterOf(a).Burst = 10_000
+	a := particleApp(b, 1, fx, count, false)
+	emitterOf(a).Burst = count
 	run(b, a, 1, 1)
-	if got := len(emitterOf(a).Live()); got != 10_000 {
-		b.Fatalf("live: got %d, want 10000", got)
+	if got := len(emitterOf(a).Live()); got != count {
+		b.Fatalf("live: got %d, want %d", got, count)
 	}
 	var f render2d.Frame
 	fw := render2d.NewFrameWriter(&f)
@@ -32,9 +45,15 @@ func BenchmarkParticles(b *testing.B) {
 }
 
 func BenchmarkSpritesExtracted(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(size.name, func(b *testing.B) { benchSprites(b, size.n) })
+	}
+}
+
+func benchSprites(b *testing.B, count int) {
 	a := newApp(b, ecs.Options{Seed: 1})
 	a.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
-		for i := range 10_000 {
+		for i := range count {
 			spawnSprite(ctx.Commands, float32(i%300), float32(i/300%200), 0, speed{}, red)
 		}
 	}})
