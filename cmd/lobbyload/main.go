@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,6 +33,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	parallel := fs.Int("parallel", 256, "clients between dialling and paired at once")
 	timeout := fs.Duration("timeout", 10*time.Minute, "bound of each configuration's run")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // --help asked for the usage, which is printed
+		}
 		return 2
 	}
 	dir, err := os.MkdirTemp("", "lobbyload")
