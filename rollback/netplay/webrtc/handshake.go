@@ -57,15 +57,38 @@ func (r *Refusal) Error() string {
 // first and it closed signalling: this side waits for its own.
 var errJoined = errors.New("webrtc: the other side has joined and closed signalling")
 
-// signaller is one side of a signalling WebSocket: a reader goroutine it
-// owns and joins in close, a serialised writer, and the count of
+// A pipe carries one handshake's signalling messages: the host's
+// WebSocket (wsPipe), or a lobby's signals between two peers of a room
+// (roomPipe, room.go). The signaller above it does the handshake's
+// ordering, candidates and refusals the same way over either.
+type pipe interface {
+	// recv waits for the next message, checked whole. The other side's
+	// refusal comes as a message of type refuse; an error ends the pipe.
+	recv(ctx context.Context) (message, error)
+	// send writes m; calls are serialised by the signaller.
+	send(ctx context.Context, m message) error
+	// refuse tells the other side reason, even after the handshake's
+	// deadline, and ends the pipe.
+	refuse(reason string)
+	// done ends signalling once the data channel is open.
+	done()
+	// close frees the pipe at once.
+	close()
+}
+
+// signaller is one side of a handshake's signalling: a reader goroutine
+// it owns and joins in close, a serialised writer, and the count of
 // candidates taken.
 type signaller struct {
 	ctx context.Context // the handshake's deadline
-	ws  *websocket.Conn
-	// rctx is the reader's: coder/websocket closes a connection whose
-	// Read outlives its context, and a refusal must still go out after
-	// the deadline.
+	p   pipe
+	// late is the refusal when the deadline passes; what names the
+	// signalling in wrapped errors.
+	late func() error
+	what string
+	// rctx is the reader's: a WebSocket closes a connection whose Read
+	// outlives its context, and a refusal must still go out after the
+	// deadline.
 	rctx    context.Context
 	rcancel context.CancelFunc
 	in      chan message
@@ -79,7 +102,13 @@ type signaller struct {
 }
 
 func newSignaller(ctx context.Context, ws *websocket.Conn) *signaller {
-	s := &signaller{ctx: ctx, ws: ws, in: make(chan message, 4), errc: make(chan error, 1)}
+	return startSignaller(ctx, wsPipe{ws}, "signalling", func() error {
+		return &Refusal{Reason: "the handshake did not finish in time (no ICE path between the ends? see the [net] STUN and TURN settings)"}
+	})
+}
+
+func startSignaller(ctx context.Context, p pipe, what string, late func() error) *signaller {
+	s := &signaller{ctx: ctx, p: p, what: what, late: late, in: make(chan message, 4), errc: make(chan error, 1)}
 	s.rctx, s.rcancel = context.WithCancel(context.Background())
 	s.wg.Add(1)
 	go s.read()
@@ -89,30 +118,12 @@ func newSignaller(ctx context.Context, ws *websocket.Conn) *signaller {
 func (s *signaller) read() {
 	defer s.wg.Done()
 	for {
-		typ, b, err := s.ws.Read(s.rctx)
-		if err != nil {
-			var ce websocket.CloseError
-			if errors.As(err, &ce) {
-				if ce.Code == websocket.StatusNormalClosure {
-					err = errJoined
-				} else {
-					err = &Refusal{Reason: ce.Reason, Remote: true}
-				}
-			}
-			s.errc <- err
-			return
+		m, err := s.p.recv(s.rctx)
+		if err == nil && m.Type == msgRefuse {
+			err = &Refusal{Reason: m.Reason, Remote: true}
 		}
-		if typ != websocket.MessageText {
-			s.errc <- fmt.Errorf("%w: a binary message; signalling is JSON text", errSignal)
-			return
-		}
-		m, err := decodeMessage(b)
 		if err != nil {
 			s.errc <- err
-			return
-		}
-		if m.Type == msgRefuse {
-			s.errc <- &Refusal{Reason: m.Reason, Remote: true}
 			return
 		}
 		select {
@@ -126,8 +137,50 @@ func (s *signaller) read() {
 func (s *signaller) send(m message) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	return s.ws.Write(s.ctx, websocket.MessageText, m.encode())
+	return s.p.send(s.ctx, m)
 }
+
+// wsPipe is the host's signalling WebSocket.
+type wsPipe struct{ ws *websocket.Conn }
+
+func (w wsPipe) recv(ctx context.Context) (message, error) {
+	typ, b, err := w.ws.Read(ctx)
+	if err != nil {
+		var ce websocket.CloseError
+		if errors.As(err, &ce) {
+			if ce.Code == websocket.StatusNormalClosure {
+				err = errJoined
+			} else {
+				err = &Refusal{Reason: ce.Reason, Remote: true}
+			}
+		}
+		return message{}, err
+	}
+	if typ != websocket.MessageText {
+		return message{}, fmt.Errorf("%w: a binary message; signalling is JSON text", errSignal)
+	}
+	return decodeMessage(b)
+}
+
+func (w wsPipe) send(ctx context.Context, m message) error {
+	return w.ws.Write(ctx, websocket.MessageText, m.encode())
+}
+
+func (w wsPipe) refuse(reason string) {
+	// The handshake's own deadline may have passed: the refusal gets a
+	// second of its own.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	w.ws.Write(ctx, websocket.MessageText, message{Type: msgRefuse, Reason: reason}.encode())
+	code := reason
+	if len(code) > 120 { // a close frame's reason is at most 123 bytes
+		code = code[:120]
+	}
+	w.ws.Close(websocket.StatusPolicyViolation, strings.ToValidUTF8(code, ""))
+}
+
+func (w wsPipe) done()  { w.ws.Close(websocket.StatusNormalClosure, "joined") }
+func (w wsPipe) close() { w.ws.CloseNow() }
 
 // trickle sends l's local candidates as they are found, holding those
 // found before [signaller.opened] so that none precedes the description.
@@ -182,11 +235,7 @@ func (s *signaller) readErr(err error) error {
 	if s.ctx.Err() != nil {
 		return s.late()
 	}
-	return fmt.Errorf("webrtc: signalling: %w", err)
-}
-
-func (s *signaller) late() error {
-	return &Refusal{Reason: "the handshake did not finish in time (no ICE path between the ends? see the [net] STUN and TURN settings)"}
+	return fmt.Errorf("webrtc: %s: %w", s.what, err)
 }
 
 // connect waits, taking the other side's candidates, until the data
@@ -213,7 +262,7 @@ func (s *signaller) connect(l *link) (*link, error) {
 				return nil, &Refusal{Reason: fmt.Sprintf("more than %d candidates", MaxCandidates)}
 			}
 			if err := l.addCandidate(m.Candidate, m.Mid); err != nil {
-				return nil, &Refusal{Reason: fmt.Sprintf("a candidate that does not parse: %v", err)}
+				return nil, &Refusal{Reason: "a candidate that does not parse: " + clip(strings.TrimSpace(err.Error()))}
 			}
 		case err := <-errc:
 			var r *Refusal
@@ -277,7 +326,7 @@ func (s *signaller) refuse(err error) {
 	var r *Refusal
 	if errors.As(err, &r) {
 		if r.Remote {
-			s.ws.CloseNow()
+			s.p.close()
 			return
 		}
 		reason = r.Reason
@@ -285,26 +334,17 @@ func (s *signaller) refuse(err error) {
 	if len(reason) > maxReason {
 		reason = reason[:maxReason]
 	}
-	// The handshake's own deadline may have passed: the refusal gets a
-	// second of its own.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
 	s.wmu.Lock()
-	s.ws.Write(ctx, websocket.MessageText, message{Type: msgRefuse, Reason: reason}.encode())
+	s.p.refuse(reason)
 	s.wmu.Unlock()
-	code := reason
-	if len(code) > 120 { // a close frame's reason is at most 123 bytes
-		code = code[:120]
-	}
-	s.ws.Close(websocket.StatusPolicyViolation, strings.ToValidUTF8(code, ""))
 }
 
 // done ends signalling once the data channel is open.
-func (s *signaller) done() { s.ws.Close(websocket.StatusNormalClosure, "joined") }
+func (s *signaller) done() { s.p.done() }
 
-// close frees the connection and joins the reader.
+// close frees the pipe and joins the reader.
 func (s *signaller) close() {
-	s.ws.CloseNow()
+	s.p.close()
 	s.rcancel()
 	s.wg.Wait()
 }

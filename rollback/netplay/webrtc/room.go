@@ -1,14 +1,11 @@
 package webrtc
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/netip"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -76,203 +73,101 @@ func (e *RoomEnd) Connect(ctx context.Context, addr netip.AddrPort, sig Signals,
 	if err != nil {
 		return err
 	}
-	rs := newRoomSignaller(ctx, sig)
-	p, err := rs.handshake(l, offerer)
-	rs.stop()
+	s := startSignaller(ctx, &roomPipe{sig: sig}, "signalling through the lobby", func() error {
+		return &Refusal{Reason: "no path to the peer in time, not even through the relay (see the [net] STUN and TURN settings, and the lobby's TURN)"}
+	})
+	p, err := s.meet(l, offerer)
 	if err != nil {
 		l.close()
-		var r *Refusal
-		if !errors.As(err, &r) || !r.Remote {
-			rs.send(roomMsg{Type: msgRefuse, Reason: clip(err.Error())})
-		}
+		s.refuse(err)
+		s.close()
 		return err
 	}
+	s.close()
 	e.Conduit.add(addr, p)
 	return nil
 }
 
-// roomMsg is one payload through the lobby: offer, answer, candidate or
-// refuse; no challenge, since the room admits the peers.
-type roomMsg struct {
-	Type      string `json:"t"`
-	SDP       string `json:"sdp,omitempty"`
-	Candidate string `json:"c,omitempty"`
-	Mid       string `json:"mid,omitempty"`
-	Reason    string `json:"reason,omitempty"`
+// roomPipe carries a handshake's messages as a lobby's signals between
+// two peers of a room: offer, answer, candidate or refuse; no challenge,
+// since the room admits the peers.
+type roomPipe struct {
+	sig Signals
 }
 
-// decodeRoomMsg checks a payload whole, as [decodeMessage] does.
-func decodeRoomMsg(s string) (roomMsg, error) {
-	var m roomMsg
-	if len(s) > MaxMessage {
-		return m, fmt.Errorf("%w: %d bytes; allowed: up to %d", errSignal, len(s), MaxMessage)
+func (r *roomPipe) recv(ctx context.Context) (message, error) {
+	s, err := r.sig.Recv(ctx)
+	if err != nil {
+		return message{}, err
 	}
-	d := json.NewDecoder(bytes.NewReader([]byte(s)))
+	return decodeRoomMsg(s)
+}
+
+func (r *roomPipe) send(ctx context.Context, m message) error {
+	return r.sig.Send(ctx, m.roomPayload())
+}
+
+func (r *roomPipe) refuse(reason string) {
+	// The handshake's own deadline may have passed: the refusal gets a
+	// second of its own.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	r.sig.Send(ctx, message{Type: msgRefuse, Reason: reason}.roomPayload())
+}
+
+// A room's signals need no ending: the lobby carries them, and the
+// reader ends with the signaller.
+func (r *roomPipe) done()  {}
+func (r *roomPipe) close() {}
+
+// decodeRoomMsg checks a payload whole, as [decodeMessage] does, with the
+// types a room allows.
+func decodeRoomMsg(s string) (message, error) {
+	if len(s) > MaxMessage {
+		return message{}, fmt.Errorf("%w: %d bytes; allowed: up to %d", errSignal, len(s), MaxMessage)
+	}
+	var m message
+	d := json.NewDecoder(strings.NewReader(s))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&m); err != nil {
-		return roomMsg{}, fmt.Errorf("%w: not a signalling object (%v)", errSignal, err)
+		return message{}, fmt.Errorf("%w: not a signalling object (%v)", errSignal, err)
 	}
 	if d.More() {
-		return roomMsg{}, fmt.Errorf("%w: more than one object", errSignal)
+		return message{}, fmt.Errorf("%w: more than one object", errSignal)
 	}
 	if m.Type == msgChallenge {
-		return roomMsg{}, fmt.Errorf("%w: type %q; allowed in a room: offer, answer, candidate, refuse", errSignal, m.Type)
+		return message{}, fmt.Errorf("%w: type %q; allowed in a room: offer, answer, candidate, refuse", errSignal, m.Type)
 	}
 	// The checks of the host's messages hold, but an offer carries no
 	// proof: the room admitted the peer.
-	check := message{Type: m.Type, SDP: m.SDP, Candidate: m.Candidate, Mid: m.Mid, Reason: m.Reason}
+	check := m
 	if m.Type == msgOffer {
 		check.Type = msgAnswer
 	}
 	if err := check.check(); err != nil {
-		return roomMsg{}, err
+		return message{}, err
 	}
 	return m, nil
 }
 
-func (m roomMsg) encode() string {
-	b, err := json.Marshal(m)
-	if err != nil {
-		panic("webrtc: " + err.Error()) // strings always marshal
-	}
-	return string(b)
-}
+// roomPayload is m as a lobby signal's text.
+func (m message) roomPayload() string { return string(m.encode()) }
 
-type roomSignaller struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	sig    Signals
-	in     chan roomMsg
-	errc   chan error
-	wg     sync.WaitGroup
-
-	mu      sync.Mutex
-	open    bool
-	pending []roomMsg
-}
-
-func newRoomSignaller(ctx context.Context, sig Signals) *roomSignaller {
-	rs := &roomSignaller{sig: sig, in: make(chan roomMsg, 4), errc: make(chan error, 1)}
-	rs.ctx, rs.cancel = context.WithCancel(ctx)
-	rs.wg.Add(1)
-	go rs.read()
-	return rs
-}
-
-func (rs *roomSignaller) read() {
-	defer rs.wg.Done()
-	for {
-		s, err := rs.sig.Recv(rs.ctx)
-		if err == nil {
-			var m roomMsg
-			if m, err = decodeRoomMsg(s); err == nil && m.Type == msgRefuse {
-				err = &Refusal{Reason: m.Reason, Remote: true}
-			}
-			if err == nil {
-				select {
-				case rs.in <- m:
-					continue
-				case <-rs.ctx.Done():
-					return
-				}
-			}
-		}
-		select {
-		case rs.errc <- err:
-		default:
-		}
-		return
-	}
-}
-
-// stop ends the reader; sends still work until ctx's deadline.
-func (rs *roomSignaller) stop() {
-	rs.cancel()
-	rs.wg.Wait()
-}
-
-func (rs *roomSignaller) send(m roomMsg) error {
-	ctx := rs.ctx
-	if ctx.Err() != nil {
-		// A refusal after the handshake's end still goes out, briefly.
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-	}
-	return rs.sig.Send(ctx, m.encode())
-}
-
-func (rs *roomSignaller) trickle(l *link) {
-	l.onCandidate(func(candidate, mid string) {
-		m := roomMsg{Type: msgCandidate, Candidate: candidate, Mid: mid}
-		rs.mu.Lock()
-		if !rs.open {
-			rs.pending = append(rs.pending, m)
-			rs.mu.Unlock()
-			return
-		}
-		rs.mu.Unlock()
-		rs.send(m) // a lost candidate fails the handshake by its deadline
-	})
-}
-
-func (rs *roomSignaller) opened() {
-	rs.mu.Lock()
-	pending := rs.pending
-	rs.open, rs.pending = true, nil
-	rs.mu.Unlock()
-	for _, m := range pending {
-		rs.send(m)
-	}
-}
-
-func (rs *roomSignaller) late() error {
-	return &Refusal{Reason: "no path to the peer in time, not even through the relay (see the [net] STUN and TURN settings, and the lobby's TURN)"}
-}
-
-// next waits for a message of type want. Both sides hold their
-// candidates until their description went, and the lobby keeps one
-// peer's signals in order, so anything else is refused.
-func (rs *roomSignaller) next(want string) (roomMsg, error) {
-	select {
-	case m := <-rs.in:
-		if m.Type != want {
-			return m, &Refusal{Reason: fmt.Sprintf("message %q where %q was due", m.Type, want)}
-		}
-		return m, nil
-	case err := <-rs.errc:
-		return roomMsg{}, rs.readErr(err)
-	case <-rs.ctx.Done():
-		return roomMsg{}, rs.late()
-	}
-}
-
-func (rs *roomSignaller) readErr(err error) error {
-	var r *Refusal
-	if errors.As(err, &r) {
-		return r
-	}
-	if errors.Is(err, errSignal) {
-		return &Refusal{Reason: err.Error()}
-	}
-	if rs.ctx.Err() != nil {
-		return rs.late()
-	}
-	return fmt.Errorf("webrtc: signalling through the lobby: %w", err)
-}
-
-func (rs *roomSignaller) handshake(l *link, offerer bool) (*link, error) {
-	rs.trickle(l)
+// meet is a room's handshake: the offerer sends its offer and takes the
+// answer, the other answers; then ICE. Either side's description must
+// carry a DTLS fingerprint, which DTLS then holds the peer to.
+func (s *signaller) meet(l *link, offerer bool) (*link, error) {
+	s.trickle(l)
 	if offerer {
 		off, err := l.makeOffer()
 		if err != nil {
 			return nil, err
 		}
-		if err := rs.send(roomMsg{Type: msgOffer, SDP: off}); err != nil {
-			return nil, rs.readErr(err)
+		if err := s.send(message{Type: msgOffer, SDP: off}); err != nil {
+			return nil, s.readErr(err)
 		}
-		rs.opened()
-		ans, err := rs.next(msgAnswer)
+		s.opened()
+		ans, err := s.next(msgAnswer)
 		if err != nil {
 			return nil, err
 		}
@@ -282,54 +177,22 @@ func (rs *roomSignaller) handshake(l *link, offerer bool) (*link, error) {
 		if err := l.takeAnswer(ans.SDP); err != nil {
 			return nil, err
 		}
-	} else {
-		off, err := rs.next(msgOffer)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := sdpFingerprint(off.SDP); err != nil {
-			return nil, &Refusal{Reason: "the peer's offer: " + err.Error()}
-		}
-		ans, err := l.makeAnswer(off.SDP)
-		if err != nil {
-			return nil, err
-		}
-		if err := rs.send(roomMsg{Type: msgAnswer, SDP: ans}); err != nil {
-			return nil, rs.readErr(err)
-		}
-		rs.opened()
+		return s.connect(l)
 	}
-	return rs.connect(l)
-}
-
-func (rs *roomSignaller) connect(l *link) (*link, error) {
-	openc := make(chan struct{})
-	var once sync.Once
-	l.onOpen(func() { once.Do(func() { close(openc) }) })
-	failed := make(chan struct{})
-	var fonce sync.Once
-	l.onEnd(func(bool) { fonce.Do(func() { close(failed) }) })
-	n := 0
-	for {
-		select {
-		case <-openc:
-			return l, nil
-		case <-failed:
-			return nil, &Refusal{Reason: "ICE or DTLS failed: no path to the peer, or a certificate other than its SDP's"}
-		case m := <-rs.in:
-			if m.Type != msgCandidate {
-				return nil, &Refusal{Reason: fmt.Sprintf("a %q message during ICE; allowed: candidate", m.Type)}
-			}
-			if n++; n > MaxCandidates {
-				return nil, &Refusal{Reason: fmt.Sprintf("more than %d candidates", MaxCandidates)}
-			}
-			if err := l.addCandidate(m.Candidate, m.Mid); err != nil {
-				return nil, &Refusal{Reason: "a candidate that does not parse: " + clip(strings.TrimSpace(err.Error()))}
-			}
-		case err := <-rs.errc:
-			return nil, rs.readErr(err)
-		case <-rs.ctx.Done():
-			return nil, rs.late()
-		}
+	off, err := s.next(msgOffer)
+	if err != nil {
+		return nil, err
 	}
+	if _, err := sdpFingerprint(off.SDP); err != nil {
+		return nil, &Refusal{Reason: "the peer's offer: " + err.Error()}
+	}
+	ans, err := l.makeAnswer(off.SDP)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.send(message{Type: msgAnswer, SDP: ans}); err != nil {
+		return nil, s.readErr(err)
+	}
+	s.opened()
+	return s.connect(l)
 }
