@@ -185,9 +185,13 @@ func certFingerprint(cert *pion.Certificate) ([printLen]byte, error) {
 
 // serve runs one joiner's handshake.
 func (h *Host) serve(w http.ResponseWriter, r *http.Request) {
+	// The slot is a handshake's: it frees when the handshake ends, not
+	// after signalling's closing handshake, which may wait on the peer.
+	var release func()
 	select {
 	case h.sem <- struct{}{}:
-		defer func() { <-h.sem }()
+		release = sync.OnceFunc(func() { <-h.sem })
+		defer release()
 	default:
 		h.refuse(r, fmt.Sprintf("busy: %d handshakes in progress (Config.Handshakes)", h.cfg.Handshakes))
 		http.Error(w, "webrtc: busy: too many joins at once; try again", http.StatusServiceUnavailable)
@@ -219,6 +223,7 @@ func (h *Host) serve(w http.ResponseWriter, r *http.Request) {
 	s := newSignaller(ctx, ws)
 	defer s.close()
 	p, err := h.handshake(s)
+	release()
 	if err != nil {
 		h.refuse(r, err.Error())
 		s.refuse(err)
