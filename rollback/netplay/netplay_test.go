@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/internal/toysim"
 	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
@@ -74,61 +74,6 @@ func open(t testing.TB, transport string, n int, opts netplay.Options) []*netpla
 	return byPeer
 }
 
-// toy is a deterministic simulation: each player's counter moves by its
-// input every tick.
-type toy struct {
-	pos   [netplay.MaxPlayers]int64
-	saves [9]struct {
-		tick int64
-		pos  [netplay.MaxPlayers]int64
-	}
-}
-
-func (s *toy) Save(k int64) error {
-	s.saves[k%9].tick, s.saves[k%9].pos = k, s.pos
-	return nil
-}
-
-func (s *toy) Restore(k int64) error {
-	if s.saves[k%9].tick != k {
-		return fmt.Errorf("toy: no save of tick %d", k)
-	}
-	s.pos = s.saves[k%9].pos
-	return nil
-}
-
-func (s *toy) Step(in *rollback.Inputs, _ bool) error {
-	for p := range in.Players() {
-		st := in.Player(p)
-		if st[0].Down {
-			s.pos[p] += in.Tick()%5 + 1
-		}
-		s.pos[p] = s.pos[p]*3 + int64(st[1].Presses)
-	}
-	return nil
-}
-
-func (s *toy) Hash() uint64 {
-	h := uint64(1469598103934665603)
-	for _, v := range s.pos {
-		h = (h ^ uint64(v)) * 1099511628211
-	}
-	return h
-}
-
-// script is player p's input for tick k: held in runs, a press now and
-// then.
-func script(p int, k int64, dst []input.Stats) {
-	x := uint64(k/7)*0x9e3779b97f4a7c15 ^ uint64(p+1)*0xbf58476d1ce4e5b9
-	x ^= x >> 31
-	down := x&1 == 0
-	dst[0] = input.Stats{Down: down, WasDown: down}
-	dst[1] = input.Stats{}
-	if k%13 == int64(p) {
-		dst[1] = input.Stats{Presses: 1, Releases: 1}
-	}
-}
-
 // play runs a rollback session on every match, all on the test's
 // goroutine, for ticks ticks, exchanging their messages over the
 // matches, and checks that their confirmed hashes agree.
@@ -141,7 +86,7 @@ func play(t *testing.T, ms []*netplay.Match, ticks int64) {
 	}
 	ss := make([]*rollback.Session, n)
 	for i := range ss {
-		s, err := rollback.NewSession(&toy{}, rollback.Options{Self: i, Players: players, Actions: 2, Window: 8, HashEvery: 5})
+		s, err := rollback.NewSession(&toysim.Toy{}, rollback.Options{Self: i, Players: players, Actions: 2, Window: 8, HashEvery: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +115,7 @@ func play(t *testing.T, ms []*netplay.Match, ticks int64) {
 				}
 			}
 			if s.Tick() < ticks {
-				script(i, s.Tick()+2, s.Local(i))
+				toysim.Bot(i, s.Tick()+2, s.Local(i))
 				if _, err := s.Advance(); err != nil {
 					t.Fatal(err)
 				}

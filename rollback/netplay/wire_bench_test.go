@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/internal/toysim"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 )
@@ -22,7 +23,7 @@ func BenchmarkWireRate(b *testing.B) {
 				ss := make([]*rollback.Session, 2)
 				players := []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 1, Delay: 2}}
 				for i := range ss {
-					s, err := rollback.NewSession(&toy{}, rollback.Options{Self: i, Players: players, Actions: 2, Window: 8, HashEvery: 60})
+					s, err := rollback.NewSession(&toysim.Toy{}, rollback.Options{Self: i, Players: players, Actions: 2, Window: 8, HashEvery: 60})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -41,7 +42,7 @@ func BenchmarkWireRate(b *testing.B) {
 								b.Fatal(err)
 							}
 						}
-						script(i, s.Tick()+2, s.Local(i))
+						toysim.Bot(i, s.Tick()+2, s.Local(i))
 						if _, err := s.Advance(); err != nil {
 							b.Fatal(err)
 						}

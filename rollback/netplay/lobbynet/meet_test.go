@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/internal/toysim"
 	"github.com/metronome-go/metronome/lobby/server"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay/lobbynet"
@@ -194,59 +194,6 @@ func TestMeetFailsWithItsReason(t *testing.T) {
 	<-hostErr
 }
 
-// toy is a deterministic simulation: each player's counter moves by its
-// input every tick.
-type toy struct {
-	pos   [2]int64
-	saves [17]struct {
-		tick int64
-		pos  [2]int64
-	}
-}
-
-func (s *toy) Save(k int64) error {
-	s.saves[k%17].tick, s.saves[k%17].pos = k, s.pos
-	return nil
-}
-
-func (s *toy) Restore(k int64) error {
-	if s.saves[k%17].tick != k {
-		return fmt.Errorf("toy: no save of tick %d", k)
-	}
-	s.pos = s.saves[k%17].pos
-	return nil
-}
-
-func (s *toy) Step(in *rollback.Inputs, _ bool) error {
-	for p := range in.Players() {
-		st := in.Player(p)
-		if st[0].Down {
-			s.pos[p] += in.Tick()%5 + 1
-		}
-		s.pos[p] = s.pos[p]*3 + int64(st[1].Presses)
-	}
-	return nil
-}
-
-func (s *toy) Hash() uint64 {
-	h := uint64(1469598103934665603)
-	for _, v := range s.pos {
-		h = (h ^ uint64(v)) * 1099511628211
-	}
-	return h
-}
-
-func bot(p int, k int64, dst []input.Stats) {
-	x := uint64(k/7)*0x9e3779b97f4a7c15 ^ uint64(p+1)*0xbf58476d1ce4e5b9
-	x ^= x >> 31
-	down := x&1 == 0
-	dst[0] = input.Stats{Down: down, WasDown: down}
-	dst[1] = input.Stats{}
-	if k%13 == int64(p) {
-		dst[1] = input.Stats{Presses: 1, Releases: 1}
-	}
-}
-
 const window = 8
 
 // play runs both ends' sessions over their conduits, seat i as player i,
@@ -256,10 +203,10 @@ func play(t *testing.T, ms []*lobbynet.Match, ticks int64) uint64 {
 	t.Helper()
 	players := []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 1, Delay: 2}}
 	ss := make([]*rollback.Session, 2)
-	toys := make([]*toy, 2)
+	toys := make([]*toysim.Toy, 2)
 	rx := make([]chan []byte, 2)
 	for i, m := range ms {
-		toys[i] = &toy{}
+		toys[i] = &toysim.Toy{}
 		s, err := rollback.NewSession(toys[i], rollback.Options{Self: m.Seat, Players: players, Actions: 2, Window: window, HashEvery: 5})
 		if err != nil {
 			t.Fatal(err)
@@ -307,7 +254,7 @@ func play(t *testing.T, ms []*lobbynet.Match, ticks int64) uint64 {
 				}
 			}
 			if s.Tick() < ticks+window && s.Tick()-s.Stats().Confirmed < window-2 {
-				bot(m.Seat, s.Tick()+2, s.Local(m.Seat))
+				toysim.Bot(m.Seat, s.Tick()+2, s.Local(m.Seat))
 				if _, err := s.Advance(); err != nil {
 					t.Fatal(err)
 				}
@@ -332,11 +279,11 @@ func play(t *testing.T, ms []*lobbynet.Match, ticks int64) uint64 {
 	// save of tick ticks holds the confirmed state, resimulated if need be.
 	var hs [2]uint64
 	for i, ty := range toys {
-		sv := ty.saves[ticks%17]
-		if sv.tick != ticks {
+		h, ok := ty.HashAt(ticks)
+		if !ok {
 			t.Fatalf("end %d kept no save of tick %d (its tick is %d)", i, ticks, ss[i].Tick())
 		}
-		hs[i] = (&toy{pos: sv.pos}).Hash()
+		hs[i] = h
 	}
 	h := hs[0]
 	if hs[1] != h {
