@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/metronome-go/metronome/lobby"
 )
@@ -45,8 +44,7 @@ func TestServesAndStops(t *testing.T) {
 	if err := os.WriteFile(file, []byte(secret+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	ctx := t.Context() // bounded by the test binary's -timeout: waits on progress
 	runCtx, stop := context.WithCancel(ctx)
 	pr, pw := io.Pipe()
 	var errs strings.Builder
