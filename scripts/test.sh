@@ -3,7 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
-step() { printf '\n== %s\n' "$*"; }
+start_all=$SECONDS
+step() { printf '\n== %s (at %ds)\n' "$*" $((SECONDS - start_all)); }
 
 step "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
