@@ -251,10 +251,16 @@
 // [AddParticles] adds the systems that run particle emitters. An emitter
 // is a component beside a [Transform]: a [ParticleEffect] (rate per
 // second, bursts, lifetime, speed and angle ranges, gravity, drag, size,
-// colour and alpha as start-to-end curves over life, a point, circle or
+// colour and alpha as keyframed curves over life, a point, circle or
 // rectangle to spawn in, world or local space) and a pool of a fixed
 // capacity, so a step allocates nothing and a snapshot copies the pool in
-// place. The game chooses per emitter by the component it adds:
+// place. A [Curve] or [ColorCurve] runs from Start at birth to End at
+// death through up to [MaxCurveStops] stops at life fractions between, in
+// a fixed array, so an effect stays plain data and evaluating it
+// allocates nothing. A config key holds one as text, "at:value" stops
+// from 0 to 1 ("0:0, 0.1:1, 0.8:1, 1:0" fades in, holds and fades out):
+// a [game] settings field of type Curve reads it, with its errors named
+// like any key's. The game chooses per emitter by the component it adds:
 //
 //   - [CosmeticEmitter] ([NewCosmeticEmitter]) is the default for effects:
 //     its particles live outside the world, drawn from a random source of

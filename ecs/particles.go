@@ -19,26 +19,6 @@ type Range struct{ Min, Max float32 }
 // uniformly, in whole nanoseconds.
 type DurationRange struct{ Min, Max time.Duration }
 
-// Curve is a value over a particle's life: Start at birth, End at death,
-// linear in between.
-type Curve struct{ Start, End float32 }
-
-// At returns the curve's value at life fraction f in [0, 1].
-func (c Curve) At(f float32) float32 { return c.Start + float32((c.End-c.Start)*f) }
-
-// ColorCurve is a colour over a particle's life, linear from Start to End
-// channel by channel.
-type ColorCurve struct{ Start, End render2d.Color }
-
-// At returns the colour at life fraction f in [0, 1].
-func (c ColorCurve) At(f float32) render2d.Color {
-	s, e := c.Start, c.End
-	return render2d.Color{
-		R: s.R + float32((e.R-s.R)*f), G: s.G + float32((e.G-s.G)*f),
-		B: s.B + float32((e.B-s.B)*f), A: s.A + float32((e.A-s.A)*f),
-	}
-}
-
 // SpawnShape says where in the emitter particles are born.
 type SpawnShape uint8
 
@@ -106,6 +86,7 @@ func (p *ParticleEffect) Validate() error {
 	if p.Blend >= render2d.BlendModeCount {
 		bad("Blend %d: must be below BlendModeCount", p.Blend)
 	}
+	errs = append(errs, p.Size.validate("Size"), p.Color.validate("Color"), p.Alpha.validate("Alpha"))
 	return errors.Join(errs...)
 }
 

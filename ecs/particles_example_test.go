@@ -57,3 +57,24 @@ func ExampleNewEmitter() {
 	// Output:
 	// live sparks after 30 ticks: 20
 }
+
+// A size that swells to 6 in the first fifth of a particle's life, holds,
+// and shrinks to nothing, written in code and as the text a config key
+// holds (a [game] field of type ecs.Curve reads it).
+func ExampleCurve() {
+	swell := ecs.Curve{Start: 2, End: 0, Stops: [ecs.MaxCurveStops]ecs.Stop{{At: 0.2, Value: 6}, {At: 0.75, Value: 6}}}
+	var fromText ecs.Curve
+	if err := fromText.UnmarshalText([]byte("0:2, 0.2:6, 0.75:6, 1:0")); err != nil {
+		fmt.Println(err)
+		return
+	}
+	text, _ := swell.MarshalText()
+	fmt.Println(string(text), fromText == swell)
+	for _, f := range []float32{0, 0.1, 0.5, 0.875, 1} {
+		fmt.Printf("%v:%v ", f, swell.At(f))
+	}
+	fmt.Println()
+	// Output:
+	// 0:2, 0.2:6, 0.75:6, 1:0 true
+	// 0:2 0.1:4 0.5:6 0.875:3 1:0
+}

@@ -11,7 +11,9 @@ import (
 	"github.com/metronome-go/metronome/render2d"
 )
 
-// sparks lives 100 ms (5 ticks of 20 ms) exactly, or 60-140 ms when spread.
+// sparks lives 100 ms (5 ticks of 20 ms) exactly, or 60-140 ms when
+// spread. Its curves have stops, so the step, drawing and the benchmarks
+// evaluate keyframes.
 func sparks(spread bool) ecs.ParticleEffect {
 	fx := ecs.ParticleEffect{
 		Rate:     100, // 2 per tick
@@ -20,11 +22,12 @@ func sparks(spread bool) ecs.ParticleEffect {
 		Angle:    ecs.Range{Min: 0, Max: 2 * math.Pi},
 		Gravity:  geom.Vec2{Y: 98},
 		Drag:     0.5,
-		Size:     ecs.Curve{Start: 4, End: 1},
-		Color:    ecs.ColorCurve{Start: render2d.White, End: render2d.Color{R: 1, A: 1}},
-		Alpha:    ecs.Curve{Start: 1, End: 0},
-		Shape:    ecs.SpawnCircle,
-		Radius:   5,
+		Size:     ecs.Curve{Start: 4, End: 1, Stops: [ecs.MaxCurveStops]ecs.Stop{{At: 0.2, Value: 6}, {At: 0.5, Value: 3}}},
+		Color: ecs.ColorCurve{Start: render2d.White, End: render2d.Color{R: 1, A: 1},
+			Stops: [ecs.MaxCurveStops]ecs.ColorStop{{At: 0.3, Color: render2d.Color{R: 1, G: 0.8, B: 0.2, A: 1}}}},
+		Alpha:  ecs.Curve{Start: 0, End: 0, Stops: [ecs.MaxCurveStops]ecs.Stop{{At: 0.1, Value: 1}, {At: 0.7, Value: 1}}},
+		Shape:  ecs.SpawnCircle,
+		Radius: 5,
 	}
 	if spread {
 		fx.Lifetime = ecs.DurationRange{Min: 60 * time.Millisecond, Max: 140 * time.Millisecond}

@@ -75,24 +75,33 @@ func defaultSettings() Settings {
 }
 
 // newGame describes the platformer to the framework, its options menu
-// saving to the config.toml beside the executable: the file the framework
-// reads at start.
-func newGame() framework.Game {
-	path, _ := config.FileBesideExecutable("config.toml")
-	return newGameSaving(path)
+// saving to the player's file (see playerFile).
+func newGame() framework.Game { return newGameSaving(playerFile) }
+
+// playerFile is where the options menu saves: the file the configuration
+// was read from (--config, or the config.toml beside the executable), or
+// with neither the config.toml beside the executable. Either way the next
+// start, with the same flags, reads what was saved.
+func playerFile(cfg config.Config) string {
+	if p := cfg.PlayerFile(); p != "" {
+		return p
+	}
+	p, _ := config.FileBesideExecutable("config.toml")
+	return p
 }
 
-// newGameSaving is newGame with the options menu's Save writing
-// playerFile ("" writes nothing). Each call has its own settings, so tests
-// can run several games side by side, each with its own file.
-func newGameSaving(playerFile string) framework.Game {
+// newGameSaving is newGame with the options menu's Save writing the file
+// saveTo names for the configuration the game runs with ("" writes
+// nothing). Each call has its own settings, so tests can run several
+// games side by side, each with its own file.
+func newGameSaving(saveTo func(config.Config) string) framework.Game {
 	settings := defaultSettings()
 	return framework.Game{
 		Title:    "Platformer",
 		Seed:     23, // seeds ctx.Rand: the sparkles of a coin
 		Config:   configTOML,
 		Settings: &settings,
-		Setup:    func(s *framework.Setup) error { return setup(s, &settings, playerFile) },
+		Setup:    func(s *framework.Setup) error { return setup(s, &settings, saveTo(s.Config)) },
 	}
 }
 

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
@@ -57,6 +60,84 @@ func TestTitleMenu(t *testing.T) {
 	stepUntil(t, sim, 5, "back at the title", func() bool { return screen(sim) == Title })
 }
 
+// savingTo saves the options to file whatever the configuration ("" saves
+// nothing).
+func savingTo(file string) func(config.Config) string {
+	return func(config.Config) string { return file }
+}
+
+// startWithFlags starts the game as its main does, on the configuration
+// the command line args load (--config, --set), with the game's own
+// choice of the player's file; the session is closed when the test ends.
+func startWithFlags(t *testing.T, args ...string) *frameworktest.Sim {
+	t.Helper()
+	var f framework.Flags
+	fs := flag.NewFlagSet("platformer", flag.ContinueOnError)
+	f.Register(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	g := newGame()
+	cfg, _, err := f.LoadConfig(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := frameworktest.New(g, frameworktest.Options{Config: &cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sim.Close() })
+	return sim
+}
+
+// TestOptionsSaveToConfigFlag: started with --config, the options screen
+// saves into that file, keeping the player's other keys, and a second
+// start with the same flag runs with the change: one step right on
+// run_speed (120 to 150 px/s).
+func TestOptionsSaveToConfigFlag(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "settings.toml")
+	if err := os.WriteFile(file, []byte("[window]\nwidth = 240\nheight = 135\n\n[game]\ntitle = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sim := startWithFlags(t, "--config", file)
+	step(t, sim, 3)
+	press := func(b input.Button) {
+		t.Helper()
+		hold(sim, next(sim), b, 2)
+		step(t, sim, 4)
+	}
+	press(input.KeyDown)
+	press(input.KeyEnter)
+	if got := screen(sim); got != Options {
+		t.Fatalf("after Down and Enter: screen %v, want the options", got)
+	}
+	focusOn(t, sim, press, "run_speed")
+	press(input.KeyRight)
+	focusOn(t, sim, press, "Save")
+	press(input.KeyEnter)
+	if err := sim.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"width = 240", "run_speed = 150.0"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the saved file has no %q:\n%s", want, data)
+		}
+	}
+
+	again := startWithFlags(t, "--config", file, "--set", "game.title=false")
+	step(t, again, 5)
+	x0 := feet(t, again).X
+	hold(again, next(again), input.KeyD, 60)
+	step(t, again, 30)
+	if got := feet(t, again).X - x0; got < 73 || got > 77 {
+		t.Errorf("the second start ran %v pixels in 30 ticks, want 75 (the saved 150 px/s)", got)
+	}
+}
+
 // openOptions starts a session saving to playerFile, opens the options
 // screen from the title with Down and Enter, and returns the session and
 // a function that taps a key and lets the menu act on it.
@@ -69,7 +150,7 @@ func openOptions(t *testing.T, playerFile string) (*frameworktest.Sim, func(inpu
 func openOptionsWith(t *testing.T, playerFile string, opts frameworktest.Options) (*frameworktest.Sim, func(input.Button)) {
 	t.Helper()
 	opts.Sets = slices.Concat(small, []string{"game.title=true"}, opts.Sets)
-	sim, err := frameworktest.New(newGameSaving(playerFile), opts)
+	sim, err := frameworktest.New(newGameSaving(savingTo(playerFile)), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +251,7 @@ func TestOptionsRebindJumpAndSave(t *testing.T) {
 	if saved != want {
 		t.Errorf("saving the settings untouched changed them: %+v, want %+v", saved, want)
 	}
-	again, err := frameworktest.New(newGameSaving(""), frameworktest.Options{Config: &loaded})
+	again, err := frameworktest.New(newGameSaving(savingTo("")), frameworktest.Options{Config: &loaded})
 	if err != nil {
 		t.Fatalf("a session on the saved file: %v\n%s", err, data)
 	}
@@ -212,7 +293,7 @@ func TestReplayDoesNotSave(t *testing.T) {
 	if err := os.Remove(file); err != nil {
 		t.Fatal(err)
 	}
-	replay, err := frameworktest.NewReplay(newGameSaving(file), rec)
+	replay, err := frameworktest.NewReplay(newGameSaving(savingTo(file)), rec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,6 +49,8 @@ type Config struct {
 	game *gameTable
 	// sources holds the origin of every key not at its default.
 	sources map[string]Source
+	// file is the path of the file layer Build read ([Config.PlayerFile]).
+	file string
 }
 
 // Window is the [window] table: the window's own options, the runtime's

@@ -78,7 +78,10 @@
 // [Config.Set], and saves them with [Config.WritePlayerFile]: the changed
 // [game] keys and rebound actions go into the player's file, other keys
 // kept, and nothing is written unless the result passes the checks
-// loading it makes (package ui's options screen does all three).
+// loading it makes (package ui's options screen does all three). The
+// player's file is the one the configuration was read from,
+// [Config.PlayerFile] (--config, or the config.toml beside the game), so
+// the next start with the same flags reads the changes.
 //
 // # Bindings
 //

@@ -72,6 +72,7 @@ func Default() Config { return defaults().clone() }
 func (c *Config) applyPlayer(path string, sets []string) []error {
 	var errs []error
 	if path != "" {
+		c.file = path
 		if data, err := readFile(path); err != nil {
 			errs = append(errs, &Error{File: path, Problem: "cannot read the file: " + err.Error()})
 		} else {

@@ -46,6 +46,12 @@ func (c Config) GameKeys() []GameKey {
 	return keys
 }
 
+// PlayerFile returns the path of the configuration file c was built from
+// ([Layers.File]: --config, or the config.toml beside the game), "" when
+// it read none. That file is where [Config.WritePlayerFile] belongs: the
+// next start that names it, or finds it, reads the player's changes.
+func (c Config) PlayerFile() string { return c.file }
+
 // WritePlayerFile saves what a player changed into the configuration file
 // at path (the file beside the game, or --config), keeping the file's
 // other keys: every [game] key a file or an override ([Config.Set]) set,

@@ -90,3 +90,29 @@ func TestWritePlayerFile(t *testing.T) {
 		t.Error("the broken file was overwritten")
 	}
 }
+
+// TestPlayerFile: a configuration remembers the file layer it was built
+// from, the file a player's changes are saved to, and copies keep it.
+func TestPlayerFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mine.toml")
+	if err := os.WriteFile(path, []byte("[window]\nwidth = 800\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Build(config.Layers{Embedded: []byte("[window]\nheight = 600\n"), File: path, Sets: []string{"window.width=640"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.PlayerFile(); got != path {
+		t.Errorf("PlayerFile() = %q, want %q", got, path)
+	}
+	if err := cfg.Set("window.width=900"); err != nil || cfg.PlayerFile() != path {
+		t.Errorf("after Set: PlayerFile() = %q (%v), want %q", cfg.PlayerFile(), err, path)
+	}
+	none, err := config.Build(config.Layers{Embedded: []byte("[window]\nheight = 600\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := none.PlayerFile(); got != "" {
+		t.Errorf("without a file: PlayerFile() = %q, want \"\"", got)
+	}
+}
