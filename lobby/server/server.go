@@ -152,6 +152,15 @@ type Server struct {
 	conns   map[*conn]struct{}
 	closing bool
 	wg      sync.WaitGroup
+
+	hooks hooks
+}
+
+// hooks stop a connection between two steps, for this package's tests
+// (export_test.go sets them); they are nil otherwise.
+type hooks struct {
+	paired  func()           // a pairing is stored and its events not yet sent
+	cleanup func(after bool) // a connection ended: before it leaves the queue, and after
 }
 
 // New opens the lobby's buckets (making them if no instance has yet) and
@@ -165,7 +174,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lobby: JetStream: %w", err)
 	}
-	st, err := openStore(ctx, js, o.Replicas, o.RoomTTL)
+	st, err := openStore(ctx, o.NATS, js, o.Replicas, o.RoomTTL)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +204,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "lobby: busy: this instance holds its most clients", http.StatusServiceUnavailable)
 		return
 	}
-	c := &conn{s: s, out: make(chan []byte, 32), done: make(chan struct{})}
+	c := &conn{s: s, out: make(chan []byte, 32), done: make(chan struct{}), nonce: lobby.NewID()[:8]}
 	s.conns[c] = struct{}{}
 	s.wg.Add(1)
 	s.mu.Unlock()
