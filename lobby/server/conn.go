@@ -462,19 +462,25 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 	// the waiting event is sent: the client sees them in that order.
 	c.evmu.Lock()
 	defer c.evmu.Unlock()
-	mu := c.s.queueLock(key)
-	mu.Lock()
-	var m match
-	err := errConflict
-	for try := 0; try < casTries && errors.Is(err, errConflict); try++ {
-		m, err = c.enqueue(ctx, key, game, players)
+	m, err := c.s.matchQuick(c, key, game, players)
+	if err != nil {
+		// The commit may have been stored all the same (an answer lost
+		// in a NATS failover, a timeout): the record says.
+		sctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		r, _, found, rerr := get[client](sctx, c.s.st.kv, "c."+c.id)
+		switch {
+		case rerr != nil || !found:
+			return err
+		case r.Room != "":
+			m = match{code: r.Room}
+		case r.Queue == key:
+			m = match{} // the next ping queues it again if the entry is not there
+		default:
+			return err
+		}
 	}
-	mu.Unlock()
 	switch {
-	case errors.Is(err, errConflict):
-		return fmt.Errorf("lobby: queue %s: %d writers in a row got there first", key, casTries)
-	case err != nil:
-		return err
 	case m.code == "":
 		c.mu.Lock()
 		c.room, c.queue, c.game, c.players, c.queuedAt = "", key, game, players, c.s.o.Now()
@@ -491,96 +497,20 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 	// instance died, or it was moving to another) finds the room in its
 	// record at its next ping or resume.
 	c.setState(m.code, "")
-	last := len(m.seats) - 1
-	for i, id := range m.seats[:last] {
-		ev := lobby.Message{Type: lobby.TypeRoom, Code: m.code, Seat: i, Peers: m.seats, Players: players, Game: game}
-		if i == 0 {
-			ev.Secret = m.secret
+	ev := func(seat int) lobby.Message {
+		e := lobby.Message{Type: lobby.TypeRoom, Code: m.code, Seat: seat, Peers: m.seats, Players: players, Game: game}
+		if seat == 0 {
+			e.Secret = m.secret
 		}
-		if err := c.publish(id, ev); err != nil {
+		return e
+	}
+	for _, seat := range m.tell {
+		if err := c.publish(m.seats[seat], ev(seat)); err != nil {
 			return err
 		}
 	}
-	c.event(lobby.Message{Type: lobby.TypeRoom, Code: m.code, Seat: last, Peers: m.seats, Players: players, Game: game})
+	c.event(ev(m.seat))
 	return nil
-}
-
-// match is what one try of [conn.enqueue] stored: nothing but a place in
-// the queue (code empty), a new room (seats by id, the client last), or
-// a room another client's pairing had already put this one in (seats nil).
-type match struct {
-	code, secret string
-	seats        []string
-}
-
-// enqueue reads the queue and the records it needs and stores, in one
-// atomic commit, either the client's place in the queue or a new room
-// with the clients it takes from the queue. It returns errConflict when a
-// record changed since it was read.
-func (c *conn) enqueue(ctx context.Context, key, game string, players int) (match, error) {
-	kv, now := c.s.st.kv, c.s.o.Now()
-	q, qrev, _, err := get[queue](ctx, kv, key)
-	if err != nil {
-		return match{}, err
-	}
-	me, merev, found, err := get[client](ctx, kv, "c."+c.id)
-	if err != nil {
-		return match{}, err
-	}
-	if found && me.Room != "" {
-		// A pairing took the entry of this client's earlier connection
-		// (it is resuming) before this one queued it again.
-		return match{code: me.Room}, nil
-	}
-	if !found {
-		me.Secret = hashSecret(c.secret)
-	}
-	me.Instance = c.s.o.Instance
-	me.Room, me.Queue, me.Game, me.Players = "", key, game, players
-	keep := q.Waiting[:0]
-	for _, w := range q.Waiting {
-		if w.Until > now.UnixNano() && w.ID != c.id {
-			keep = append(keep, w)
-		}
-	}
-	if len(keep)+1 < players {
-		q.Waiting = append(keep, waiting{ID: c.id, Conn: c.nonce, Until: now.Add(c.s.o.QueueTTL).UnixNano()})
-		return match{}, c.s.st.commit(ctx, []write{{key, q, qrev}, {"c." + c.id, me, merev}})
-	}
-
-	m := match{code: lobby.NewCode(), secret: lobby.NewID()}
-	ws := []write{{key: key, rev: qrev}}
-	var stale []string
-	for _, w := range keep[:players-1] {
-		r, rev, found, err := get[client](ctx, kv, "c."+w.ID)
-		if err != nil {
-			return match{}, err
-		}
-		if !found || r.Room != "" || r.Queue != key {
-			stale = append(stale, w.ID) // it left, or is in a room already
-			continue
-		}
-		r.Room, r.Queue = m.code, ""
-		ws = append(ws, write{"c." + w.ID, r, rev})
-		m.seats = append(m.seats, w.ID)
-	}
-	if len(stale) > 0 {
-		q.Waiting = slices.DeleteFunc(keep, func(w waiting) bool { return slices.Contains(stale, w.ID) })
-		if err := c.s.st.commit(ctx, []write{{key, q, qrev}}); err != nil && !errors.Is(err, errConflict) {
-			return match{}, err
-		}
-		return match{}, errConflict // read again without them
-	}
-	m.seats = append(m.seats, c.id)
-	q.Waiting = keep[players-1:]
-	ws[0].val = q
-	me.Room, me.Queue = m.code, ""
-	r := room{Game: game, Players: players, Seats: m.seats, Secret: hashSecret(m.secret), Expires: now.Add(c.s.o.RoomTTL).UnixNano()}
-	ws = append(ws, write{roomKey(m.code), r, 0}, write{"c." + c.id, me, merev})
-	if err := c.s.st.commit(ctx, ws); err != nil {
-		return match{}, err
-	}
-	return m, nil
 }
 
 // enterRoom tells the client of the room its record names, when the

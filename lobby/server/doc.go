@@ -18,7 +18,11 @@
 // is a compare-and-set on the record's revision, and a pairing writes the
 // queue, the new room and every member's record in one atomic batch, so a
 // client is never handed to two rooms, nor taken from the queue and left
-// in none when an instance dies in the middle. Reads go to the bucket's
+// in none when an instance dies in the middle. An instance pairs the
+// requests of one queue in rounds: every request that arrives while a
+// round is being stored goes into the next one, which makes one commit,
+// so a busy instance writes the queue's record once per round, not once
+// per client. Reads go to the bucket's
 // stream leader, which has every acknowledged write. The bucket lives in
 // the NATS servers' memory, [Options.Replicas] times: rooms last an hour,
 // and a cluster of three keeps them through the loss of one server.

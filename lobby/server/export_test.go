@@ -23,3 +23,11 @@ func RefreshQueues(s *Server) {
 		c.refreshQueue(context.Background())
 	}
 }
+
+// OnQueued calls f when a quick-match request is pending with its
+// matcher, and OnRound when a matcher starts a round.
+func OnQueued(s *Server, f func()) { s.hooks.queued = f }
+func OnRound(s *Server, f func())  { s.hooks.round = f }
+
+// Commits returns how many atomic commits the instance stored.
+func Commits(s *Server) int64 { return s.st.commits.Load() }

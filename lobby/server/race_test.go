@@ -103,3 +103,55 @@ func TestAResumedPlaceOutlivesTheOldConnection(t *testing.T) {
 		t.Errorf("room %+v: want the resumed client in seat 0", m)
 	}
 }
+
+// TestRequestsThatArriveTogetherPairInOneCommit: quick-match requests that
+// reach an instance while its last round is storing are paired among
+// themselves and with the queue in the next round's one commit, not one
+// compare-and-set each on the queue's record (where the instances of a
+// cluster took turns failing).
+func TestRequestsThatArriveTogetherPairInOneCommit(t *testing.T) {
+	ns := startNATS(t)
+	hold, reached, release := pause()
+	queued := make(chan struct{}, 16)
+	in := startLobby(t, ns, server.Options{}, func(s *server.Server) {
+		server.OnRound(s, hold)
+		server.OnQueued(s, func() { queued <- struct{}{} })
+	})
+	ctx := ctxFor(t)
+
+	cs := make([]*lobby.Client, 9)
+	for i := range cs {
+		cs[i] = dial(t, ctx, in.url)
+	}
+	if err := cs[0].Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	<-reached
+	<-queued
+	for _, c := range cs[1:] {
+		if err := c.Quick(ctx, game, 2); err != nil {
+			t.Fatal(err)
+		}
+		<-queued
+	}
+	before := server.Commits(in.s)
+	close(release)
+	next(t, ctx, cs[0], lobby.TypeWaiting)
+	rooms := map[string]int{}
+	for _, c := range cs[1:8] {
+		rooms[next(t, ctx, c, lobby.TypeRoom).Code]++
+	}
+	next(t, ctx, cs[8], lobby.TypeWaiting)
+	rooms[next(t, ctx, cs[0], lobby.TypeRoom).Code]++
+	if len(rooms) != 4 {
+		t.Errorf("rooms %v: want four rooms of two", rooms)
+	}
+	for code, n := range rooms {
+		if n != 2 {
+			t.Errorf("room %s has %d clients, want 2", code, n)
+		}
+	}
+	if got := server.Commits(in.s) - before; got != 2 {
+		t.Errorf("%d commits for the two rounds, want 2 (the first client's, then the eight's)", got)
+	}
+}

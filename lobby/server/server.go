@@ -148,10 +148,11 @@ type Server struct {
 	// clients do not race each other's compare-and-set.
 	qlocks [64]sync.Mutex
 
-	mu      sync.Mutex
-	conns   map[*conn]struct{}
-	closing bool
-	wg      sync.WaitGroup
+	mu       sync.Mutex
+	conns    map[*conn]struct{}
+	matchers map[string]*matcher // by queue key, while requests are pending
+	closing  bool
+	wg       sync.WaitGroup
 
 	hooks hooks
 }
@@ -160,6 +161,8 @@ type Server struct {
 // (export_test.go sets them); they are nil otherwise.
 type hooks struct {
 	paired  func()           // a pairing is stored and its events not yet sent
+	queued  func()           // a quick-match request is pending with its matcher
+	round   func()           // a matcher starts a round
 	cleanup func(after bool) // a connection ended: before it leaves the queue, and after
 }
 
@@ -179,11 +182,12 @@ func New(ctx context.Context, o Options) (*Server, error) {
 		return nil, err
 	}
 	return &Server{
-		o:      o,
-		st:     st,
-		guess:  newLimiter(o.Guesses),
-		create: newLimiter(o.Creations),
-		conns:  make(map[*conn]struct{}),
+		o:        o,
+		st:       st,
+		guess:    newLimiter(o.Guesses),
+		create:   newLimiter(o.Creations),
+		conns:    make(map[*conn]struct{}),
+		matchers: make(map[string]*matcher),
 	}, nil
 }
 

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -68,9 +70,10 @@ type client struct {
 }
 
 type store struct {
-	kv jetstream.KeyValue
-	js jetstream.JetStream
-	nc *nats.Conn
+	kv      jetstream.KeyValue
+	js      jetstream.JetStream
+	nc      *nats.Conn
+	commits atomic.Int64 // stored, for the tests
 }
 
 // openStore creates the bucket, or opens it when another instance did.
@@ -147,6 +150,9 @@ func (st *store) commit(ctx context.Context, ws []write) error {
 		}
 		m.Header.Set("Nats-Batch-Commit", "1")
 		_, err = st.js.PublishMsg(ctx, m)
+		if err == nil {
+			st.commits.Add(1)
+		}
 		var api *jetstream.APIError
 		if errors.As(err, &api) && (api.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence || api.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
 			return errConflict
@@ -187,6 +193,37 @@ func get[T any](ctx context.Context, kv jetstream.KeyValue, key string) (v T, re
 		return v, 0, false, fmt.Errorf("lobby: record %s: %w", key, err)
 	}
 	return v, e.Revision(), true, nil
+}
+
+// got is one record of [getAll].
+type got[T any] struct {
+	v     T
+	rev   uint64
+	found bool
+}
+
+// getAll reads the records at keys at once: a round of quick match reads
+// one per client, and one after the other they would take a round trip
+// each.
+func getAll[T any](ctx context.Context, kv jetstream.KeyValue, keys []string) ([]got[T], error) {
+	out := make([]got[T], len(keys))
+	errs := make([]error, len(keys))
+	sem := make(chan struct{}, 32)
+	var wg sync.WaitGroup
+	for i, k := range keys {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			out[i].v, out[i].rev, out[i].found, errs[i] = get[T](ctx, kv, k)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err // the others failed alike, as a rule
+		}
+	}
+	return out, nil
 }
 
 // errStop ends an update without writing; the update returns it.
