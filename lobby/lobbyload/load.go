@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http/httptest"
 	goruntime "runtime"
@@ -67,12 +68,18 @@ type Result struct {
 	Resumed int
 	// Elapsed is from the first dial to the last client paired.
 	Elapsed time.Duration
+	// Refused counts the requests the lobby refused, by reason.
+	Refused map[lobby.Reason]int
 }
 
 func (r Result) String() string {
-	return fmt.Sprintf("clients %d paired %d p50 %v p99 %v mem/client %.1f KiB lost %d resumed %d in %v",
+	s := fmt.Sprintf("clients %d paired %d p50 %v p99 %v mem/client %.1f KiB lost %d resumed %d in %v",
 		r.Clients, r.Paired, r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond),
 		r.BytesPerClient/1024, r.Lost, r.Resumed, r.Elapsed.Round(time.Millisecond))
+	for _, k := range slices.Sorted(maps.Keys(r.Refused)) {
+		s += fmt.Sprintf(" refused(%s) %d", k, r.Refused[k])
+	}
+	return s
 }
 
 const game = "lobbyload/pairs@v1"
@@ -93,6 +100,9 @@ type run struct {
 	paired    atomic.Int64
 	allDone   chan struct{}
 	allPaired chan struct{}
+
+	mu      sync.Mutex
+	refused map[lobby.Reason]int
 }
 
 // Run starts the NATS servers and lobby instances, runs the clients and
@@ -157,7 +167,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		insts[i] = &instance{s: s, ts: ts, nc: nc}
 	}
 
-	r := &run{o: o, dead: make([]atomic.Bool, o.Instances), allDone: make(chan struct{}), allPaired: make(chan struct{})}
+	r := &run{o: o, dead: make([]atomic.Bool, o.Instances), allDone: make(chan struct{}), allPaired: make(chan struct{}), refused: make(map[lobby.Reason]int)}
 	for _, in := range insts {
 		r.urls = append(r.urls, "ws"+strings.TrimPrefix(in.ts.URL, "http"))
 	}
@@ -242,6 +252,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		res.P99 = paired[min(len(paired)-1, len(paired)*99/100)]
 	}
 	res.Resumed = int(r.resumed.Load())
+	res.Refused = r.refused
 	res.Elapsed = time.Duration(last.Load())
 	if err := ctx.Err(); err != nil && res.Paired < o.Clients {
 		return res, fmt.Errorf("lobbyload: the run passed its %v bound with %d of %d clients done", o.Timeout, r.done.Load(), o.Clients)
@@ -337,9 +348,16 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, l
 		if err != nil {
 			var refused *lobby.RefusedError
 			if errors.As(err, &refused) {
+				r.mu.Lock()
+				r.refused[refused.Reason]++
+				r.mu.Unlock()
 				// A store hiccup during a NATS failover: ask again.
-				if refused.Reason == lobby.ReasonUnavailable && !paired {
-					c.Quick(ctx, game, 2)
+				if refused.Reason == lobby.ReasonUnavailable {
+					if paired {
+						c.Signal(ctx, peer, "syn")
+					} else {
+						c.Quick(ctx, game, 2)
+					}
 				}
 				continue
 			}

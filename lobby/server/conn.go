@@ -38,6 +38,9 @@ type conn struct {
 
 	id, secret string
 	sub        *nats.Subscription
+	// nonce tells this connection's queue entries from an earlier one's
+	// of the same (resumed) client.
+	nonce string
 
 	// evmu orders a quick match's waiting event before a room event that
 	// another instance publishes meanwhile.
@@ -259,8 +262,14 @@ func (c *conn) deliver(b []byte) {
 	defer c.evmu.Unlock()
 	if m.Type == lobby.TypeRoom {
 		c.mu.Lock()
+		// Told already from its record; the event still brings the
+		// host's secret, which the record does not keep.
+		told := c.room == m.Code && m.Secret == ""
 		c.room, c.queue = m.Code, ""
 		c.mu.Unlock()
+		if told {
+			return
+		}
 	}
 	c.send(b)
 }
@@ -281,7 +290,7 @@ func (c *conn) welcome() {
 // record writes the client's record the first time it enters a room or a
 // queue, and then changes it.
 func (c *conn) record(ctx context.Context, change func(*client)) error {
-	_, err := update(ctx, c.s.st.clients, "c."+c.id, func(r *client, found bool) error {
+	_, err := update(ctx, c.s.st.kv, "c."+c.id, func(r *client, found bool) error {
 		if !found {
 			r.Secret = hashSecret(c.secret)
 		}
@@ -336,7 +345,7 @@ func (s *Server) makeRoom(ctx context.Context, game string, seats []string, secr
 	r := room{Game: game, Players: len(seats), Seats: seats, Secret: hashSecret(secret), Expires: now.Add(s.o.RoomTTL).UnixNano()}
 	for range 8 {
 		code := lobby.NewCode()
-		_, err := update(ctx, s.st.rooms, roomKey(code), func(v *room, found bool) error {
+		_, err := update(ctx, s.st.kv, roomKey(code), func(v *room, found bool) error {
 			if found && v.Expires > now.UnixNano() {
 				return errStop // taken: draw another code
 			}
@@ -362,7 +371,7 @@ func (c *conn) join(ctx context.Context, m lobby.Message) error {
 		return err
 	}
 	seat := -1
-	r, err := update(ctx, c.s.st.rooms, roomKey(code), func(r *room, found bool) error {
+	r, err := update(ctx, c.s.st.kv, roomKey(code), func(r *room, found bool) error {
 		switch {
 		case !found || r.Expires <= now.UnixNano():
 			c.s.guess.take(c.addr, now)
@@ -409,7 +418,7 @@ func (c *conn) reclaim(ctx context.Context, m lobby.Message) error {
 	if err := c.leave(ctx); err != nil {
 		return err
 	}
-	r, err := update(ctx, c.s.st.rooms, roomKey(code), func(r *room, found bool) error {
+	r, err := update(ctx, c.s.st.kv, roomKey(code), func(r *room, found bool) error {
 		switch {
 		case !found || r.Expires <= now.UnixNano():
 			c.s.guess.take(c.addr, now)
@@ -448,92 +457,84 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 			return err
 		}
 	}
-	now := c.s.o.Now()
 	key := queueKey(game, players)
-	// The record names the queue before the queue names the client, so
-	// that an instance pairing it next finds the record to write the room
-	// in.
-	if err := c.record(ctx, func(r *client) { r.Room, r.Queue, r.Game, r.Players = "", key, game, players }); err != nil {
-		return err
-	}
 	// A room event for this client published from here on waits until
 	// the waiting event is sent: the client sees them in that order.
 	c.evmu.Lock()
 	defer c.evmu.Unlock()
-	mu := c.s.queueLock(key)
-	mu.Lock()
-	var paired []string
-	_, err := update(ctx, c.s.st.queues, key, func(q *queue, _ bool) error {
-		paired = paired[:0]
-		keep := q.Waiting[:0]
-		for _, w := range q.Waiting {
-			if w.Until > now.UnixNano() && w.ID != c.id {
-				keep = append(keep, w)
-			}
-		}
-		if len(keep)+1 >= players {
-			for _, w := range keep[:players-1] {
-				paired = append(paired, w.ID)
-			}
-			q.Waiting = keep[players-1:]
-			return nil
-		}
-		q.Waiting = append(keep, waiting{ID: c.id, Until: now.Add(c.s.o.QueueTTL).UnixNano()})
-		return nil
-	})
-	mu.Unlock()
+	m, err := c.s.matchQuick(c, key, game, players)
 	if err != nil {
-		return err
+		// The commit may have been stored all the same (an answer lost
+		// in a NATS failover, a timeout): the record says.
+		sctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		r, _, found, rerr := get[client](sctx, c.s.st.kv, "c."+c.id)
+		switch {
+		case rerr != nil || !found:
+			return err
+		case r.Room != "":
+			m = match{code: r.Room}
+		case r.Queue == key:
+			m = match{} // the next ping queues it again if the entry is not there
+		default:
+			return err
+		}
 	}
-	if len(paired) == 0 {
+	switch {
+	case m.code == "":
 		c.mu.Lock()
-		c.room, c.queue, c.game, c.players, c.queuedAt = "", key, game, players, now
+		c.room, c.queue, c.game, c.players, c.queuedAt = "", key, game, players, c.s.o.Now()
 		c.mu.Unlock()
 		c.event(lobby.Message{Type: lobby.TypeWaiting, Game: game, Players: players})
 		return nil
+	case m.seats == nil:
+		return c.enterRoom(ctx, m.code)
 	}
-
-	// The first to wait hosts. Every member's record names the room before
-	// any is told, so a client that moves to another instance meanwhile
-	// learns of the room from its record if the event misses it.
-	seats := append(paired, c.id)
-	secret := lobby.NewID()
-	code, err := c.s.makeRoom(ctx, game, seats, secret, now)
-	if err != nil {
-		return err
+	if h := c.s.hooks.paired; h != nil {
+		h()
 	}
-	for _, id := range paired {
-		_, err := update(ctx, c.s.st.clients, "c."+id, func(r *client, found bool) error {
-			if !found {
-				return errStop
-			}
-			r.Room, r.Queue = code, ""
-			return nil
-		})
-		if err != nil && !errors.Is(err, errStop) {
+	// The first to wait hosts. A member that misses its event (its
+	// instance died, or it was moving to another) finds the room in its
+	// record at its next ping or resume.
+	c.setState(m.code, "")
+	ev := func(seat int) lobby.Message {
+		e := lobby.Message{Type: lobby.TypeRoom, Code: m.code, Seat: seat, Peers: m.seats, Players: players, Game: game}
+		if seat == 0 {
+			e.Secret = m.secret
+		}
+		return e
+	}
+	for _, seat := range m.tell {
+		if err := c.publish(m.seats[seat], ev(seat)); err != nil {
 			return err
 		}
 	}
-	if err := c.record(ctx, func(r *client) { r.Room, r.Queue = code, "" }); err != nil {
-		return err
-	}
-	c.setState(code, "")
-	for i, id := range paired {
-		m := lobby.Message{Type: lobby.TypeRoom, Code: code, Seat: i, Peers: seats, Players: players, Game: game}
-		if i == 0 {
-			m.Secret = secret
-		}
-		if err := c.publish(id, m); err != nil {
-			return err
-		}
-	}
-	c.event(lobby.Message{Type: lobby.TypeRoom, Code: code, Seat: len(paired), Peers: seats, Players: players, Game: game})
+	c.event(ev(m.seat))
 	return nil
 }
 
-// refreshQueue keeps a waiting client's entry from running out, and
-// queues the client again if its entry was lost: taken by a pairing that
-// failed before it made the room (a NATS server stopped in between).
+// enterRoom tells the client of the room its record names, when the
+// event that should have told it was lost or is still on its way.
+func (c *conn) enterRoom(ctx context.Context, code string) error {
+	now := c.s.o.Now()
+	rm, _, found, err := get[room](ctx, c.s.st.kv, roomKey(code))
+	if err != nil {
+		return err
+	}
+	seat := slices.Index(rm.Seats, c.id)
+	if !found || seat < 0 || rm.Expires <= now.UnixNano() {
+		c.record(ctx, func(r *client) { r.Room = "" })
+		return refuse(lobby.ReasonRoomUnknown, code, "room %s expired or let the seat go", code)
+	}
+	c.setState(code, "")
+	c.event(lobby.Message{Type: lobby.TypeRoom, Code: code, Seat: seat, Peers: rm.Seats, Players: rm.Players, Game: rm.Game})
+	return nil
+}
+
+// refreshQueue keeps a waiting client's entry from running out. When the
+// entry is gone, the client's record says why: a room it was not told of
+// (the instance that paired it died first) or, failing that, nothing, and
+// it queues again.
 func (c *conn) refreshQueue(ctx context.Context) {
 	c.mu.Lock()
 	key, at, game, players := c.queue, c.queuedAt, c.game, c.players
@@ -547,7 +548,7 @@ func (c *conn) refreshQueue(ctx context.Context) {
 	mu := c.s.queueLock(key)
 	mu.Lock()
 	missing := false
-	_, err := update(sctx, c.s.st.queues, key, func(q *queue, _ bool) error {
+	_, err := update(sctx, c.s.st.kv, key, func(q *queue, _ bool) error {
 		i := slices.IndexFunc(q.Waiting, func(w waiting) bool { return w.ID == c.id })
 		if i < 0 {
 			missing = true
@@ -565,18 +566,30 @@ func (c *conn) refreshQueue(ctx context.Context) {
 		c.mu.Lock()
 		c.queuedAt = now
 		c.mu.Unlock()
-	case missing:
-		// Paired meanwhile, if the room event is on its way: the record
-		// says which.
-		r, _, found, err := get[client](sctx, c.s.st.clients, "c."+c.id)
-		if err != nil || !found || r.Room != "" {
-			return
-		}
+		return
+	case !missing:
+		return
+	}
+	r, _, found, err := get[client](sctx, c.s.st.kv, "c."+c.id)
+	if err != nil || !found {
+		return
+	}
+	switch {
+	case r.Room != "":
+		// Under evmu, so that the event, if it comes now, is not sent
+		// twice.
+		c.evmu.Lock()
 		if room, q := c.state(); room == "" && q == key {
-			if err := c.quick(sctx, game, players); err != nil {
-				c.s.o.Log.Warn("lobby: queueing a client again", "err", err)
-			}
+			err = c.enterRoom(sctx, r.Room)
 		}
+		c.evmu.Unlock()
+	case r.Queue == key:
+		if room, q := c.state(); room == "" && q == key {
+			err = c.quick(sctx, game, players)
+		}
+	}
+	if err != nil {
+		c.s.o.Log.Warn("lobby: a waiting client's lost queue entry", "err", err)
 	}
 }
 
@@ -591,7 +604,7 @@ func (c *conn) leave(ctx context.Context) error {
 	}
 	if code != "" {
 		seat := -1
-		r, err := update(ctx, c.s.st.rooms, roomKey(code), func(r *room, found bool) error {
+		r, err := update(ctx, c.s.st.kv, roomKey(code), func(r *room, found bool) error {
 			if seat = slices.Index(r.Seats, c.id); !found || seat < 0 {
 				return errStop
 			}
@@ -618,9 +631,9 @@ func (c *conn) unqueue(ctx context.Context, key string) error {
 	mu := c.s.queueLock(key)
 	mu.Lock()
 	defer mu.Unlock()
-	_, err := update(ctx, c.s.st.queues, key, func(q *queue, _ bool) error {
+	_, err := update(ctx, c.s.st.kv, key, func(q *queue, _ bool) error {
 		n := len(q.Waiting)
-		q.Waiting = slices.DeleteFunc(q.Waiting, func(w waiting) bool { return w.ID == c.id })
+		q.Waiting = slices.DeleteFunc(q.Waiting, func(w waiting) bool { return w.ID == c.id && w.Conn == c.nonce })
 		if len(q.Waiting) == n {
 			return errStop
 		}
@@ -637,7 +650,7 @@ func (c *conn) signal(ctx context.Context, m lobby.Message) error {
 	if code == "" {
 		return refuse(lobby.ReasonNotInRoom, "", "signal from a client in no room: create, join or quick-match first")
 	}
-	r, _, found, err := get[room](ctx, c.s.st.rooms, roomKey(code))
+	r, _, found, err := get[room](ctx, c.s.st.kv, roomKey(code))
 	if err != nil {
 		return err
 	}
@@ -657,7 +670,7 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 	if c.s.guess.spent(c.addr, now) {
 		return refuse(lobby.ReasonRateLimited, "", "too many wrong resume secrets from this address")
 	}
-	r, _, found, err := get[client](ctx, c.s.st.clients, "c."+m.Client)
+	r, _, found, err := get[client](ctx, c.s.st.kv, "c."+m.Client)
 	if err != nil {
 		return err
 	}
@@ -678,7 +691,7 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 		return err
 	}
 	old.Unsubscribe()
-	cr, err := update(ctx, c.s.st.clients, "c."+c.id, func(r *client, found bool) error {
+	cr, err := update(ctx, c.s.st.kv, "c."+c.id, func(r *client, found bool) error {
 		if !found {
 			return refuse(lobby.ReasonForbidden, "", "client %s expired meanwhile", c.id)
 		}
@@ -691,17 +704,7 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 	c.welcome()
 	switch {
 	case cr.Room != "":
-		rm, _, found, err := get[room](ctx, c.s.st.rooms, roomKey(cr.Room))
-		if err != nil {
-			return err
-		}
-		seat := slices.Index(rm.Seats, c.id)
-		if !found || seat < 0 || rm.Expires <= now.UnixNano() {
-			c.record(ctx, func(r *client) { r.Room = "" })
-			return refuse(lobby.ReasonRoomUnknown, cr.Room, "room %s expired or let the seat go", cr.Room)
-		}
-		c.setState(cr.Room, "")
-		c.event(lobby.Message{Type: lobby.TypeRoom, Code: cr.Room, Seat: seat, Peers: rm.Seats, Players: rm.Players, Game: rm.Game})
+		return c.enterRoom(ctx, cr.Room)
 	case cr.Queue != "":
 		return c.quick(ctx, cr.Game, cr.Players)
 	}
@@ -714,6 +717,10 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 func (c *conn) cleanup() {
 	if c.sub != nil {
 		c.sub.Unsubscribe()
+	}
+	if h := c.s.hooks.cleanup; h != nil {
+		h(false)
+		defer h(true)
 	}
 	_, key := c.state()
 	if key == "" {

@@ -10,21 +10,28 @@
 //
 // # State
 //
-// Three buckets, created by the first instance: lobby_rooms (a room's game,
-// seats, hashed host secret and expiry, by code), lobby_queues (the clients
-// waiting for a quick match, by a hash of the game and the player count)
-// and lobby_clients (a client's hashed resume secret, its room or queue and
-// the instance that holds it). Every change is a compare-and-set on the
-// record's revision, so two instances pairing from one queue never hand a
-// client to two rooms. The buckets live in the NATS servers' memory,
-// [Options.Replicas] times: rooms last an hour, and a cluster of three
-// keeps them through the loss of one server.
+// One bucket, lobby, created by the first instance, holds three kinds of
+// record: a room's game, seats, hashed host secret and expiry (r.<code>);
+// the clients waiting for a quick match, by a hash of the game and the
+// player count (q.<hash>.<players>); and a client's hashed resume secret,
+// its room or queue and the instance that holds it (c.<id>). Every change
+// is a compare-and-set on the record's revision, and a pairing writes the
+// queue, the new room and every member's record in one atomic batch, so a
+// client is never handed to two rooms, nor taken from the queue and left
+// in none when an instance dies in the middle. An instance pairs the
+// requests of one queue in rounds: every request that arrives while a
+// round is being stored goes into the next one, which makes one commit,
+// so a busy instance writes the queue's record once per round, not once
+// per client. Reads go to the bucket's
+// stream leader, which has every acknowledged write. The bucket lives in
+// the NATS servers' memory, [Options.Replicas] times: rooms last an hour,
+// and a cluster of three keeps them through the loss of one server.
 //
 // Each client's events travel on the NATS subject lobby.c.<client id>, to
-// which the instance holding the client subscribes. An instance that pairs
-// or joins a client writes its record before it publishes the event, and
-// an instance resuming a client subscribes before it reads the record, so
-// an event lost while the client moved is found in the record.
+// which the instance holding the client subscribes. An event that does
+// not arrive (the instance that paired the client died first) is in the
+// client's record, which its instance reads at the next ping, and a
+// resuming client's new instance reads when it takes it over.
 //
 // # Limits
 //

@@ -148,10 +148,22 @@ type Server struct {
 	// clients do not race each other's compare-and-set.
 	qlocks [64]sync.Mutex
 
-	mu      sync.Mutex
-	conns   map[*conn]struct{}
-	closing bool
-	wg      sync.WaitGroup
+	mu       sync.Mutex
+	conns    map[*conn]struct{}
+	matchers map[string]*matcher // by queue key, while requests are pending
+	closing  bool
+	wg       sync.WaitGroup
+
+	hooks hooks
+}
+
+// hooks stop a connection between two steps, for this package's tests
+// (export_test.go sets them); they are nil otherwise.
+type hooks struct {
+	paired  func()           // a pairing is stored and its events not yet sent
+	queued  func()           // a quick-match request is pending with its matcher
+	round   func()           // a matcher starts a round
+	cleanup func(after bool) // a connection ended: before it leaves the queue, and after
 }
 
 // New opens the lobby's buckets (making them if no instance has yet) and
@@ -165,16 +177,17 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lobby: JetStream: %w", err)
 	}
-	st, err := openStore(ctx, js, o.Replicas, o.RoomTTL)
+	st, err := openStore(ctx, o.NATS, js, o.Replicas, o.RoomTTL)
 	if err != nil {
 		return nil, err
 	}
 	return &Server{
-		o:      o,
-		st:     st,
-		guess:  newLimiter(o.Guesses),
-		create: newLimiter(o.Creations),
-		conns:  make(map[*conn]struct{}),
+		o:        o,
+		st:       st,
+		guess:    newLimiter(o.Guesses),
+		create:   newLimiter(o.Creations),
+		conns:    make(map[*conn]struct{}),
+		matchers: make(map[string]*matcher),
 	}, nil
 }
 
@@ -195,7 +208,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "lobby: busy: this instance holds its most clients", http.StatusServiceUnavailable)
 		return
 	}
-	c := &conn{s: s, out: make(chan []byte, 32), done: make(chan struct{})}
+	c := &conn{s: s, out: make(chan []byte, 32), done: make(chan struct{}), nonce: lobby.NewID()[:8]}
 	s.conns[c] = struct{}{}
 	s.wg.Add(1)
 	s.mu.Unlock()

@@ -54,7 +54,8 @@ type instance struct {
 	url string
 }
 
-func startLobby(t testing.TB, ns *natsserver.Server, o server.Options) *instance {
+// startLobby starts an instance; setup runs before it serves anyone.
+func startLobby(t testing.TB, ns *natsserver.Server, o server.Options, setup ...func(*server.Server)) *instance {
 	t.Helper()
 	nc, err := server.ConnectEmbedded(ns, "test")
 	if err != nil {
@@ -64,6 +65,9 @@ func startLobby(t testing.TB, ns *natsserver.Server, o server.Options) *instance
 	s, err := server.New(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range setup {
+		f(s)
 	}
 	ts := httptest.NewServer(s)
 	in := &instance{s: s, ts: ts, nc: nc, url: "ws" + strings.TrimPrefix(ts.URL, "http")}

@@ -8,20 +8,28 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/metronome-go/metronome/lobby"
 )
 
-// The lobby's state, shared by every instance through three JetStream
-// key-value buckets. Each record is JSON; every change to one is a
+// The lobby's state, shared by every instance through one JetStream
+// key-value bucket. Each record is JSON; every change to one is a
 // compare-and-set on its revision, so instances never overwrite each
-// other's updates.
+// other's updates, and a pairing changes the queue, the new room and every
+// member's record in one atomic batch (JetStream's atomic publish), so no
+// failure in the middle leaves a client taken from the queue but in no
+// room. Reads go to each record's stream leader, not to a replica that may
+// not have the last write yet.
 const (
-	bucketRooms   = "lobby_rooms"   // "r.KXR4TQ" -> room
-	bucketQueues  = "lobby_queues"  // "q.<game hash>.<players>" -> queue
-	bucketClients = "lobby_clients" // "c.<client id>" -> client
+	bucket = "lobby" // "r.KXR4TQ" -> room, "q.<game hash>.<players>" -> queue, "c.<client id>" -> client
 	// subjectClient prefixes the subject each client's events are
 	// published on; the instance that holds the client subscribes to it.
 	subjectClient = "lobby.c."
@@ -44,7 +52,10 @@ type queue struct {
 }
 
 type waiting struct {
-	ID    string `json:"i"`
+	ID string `json:"i"`
+	// Conn names the connection that queued the client: the cleanup of an
+	// older connection of a resumed client leaves the new one's entry be.
+	Conn  string `json:"c"`
 	Until int64  `json:"u"` // Unix nanoseconds; a later pairing skips the entry
 }
 
@@ -59,38 +70,96 @@ type client struct {
 }
 
 type store struct {
-	rooms, queues, clients jetstream.KeyValue
+	kv      jetstream.KeyValue
+	js      jetstream.JetStream
+	nc      *nats.Conn
+	commits atomic.Int64 // stored, for the tests
 }
 
-// openStore creates the buckets, or opens them when another instance did.
-func openStore(ctx context.Context, js jetstream.JetStream, replicas int, roomTTL time.Duration) (*store, error) {
-	mk := func(name string, ttl time.Duration) (jetstream.KeyValue, error) {
-		kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-			Bucket:   name,
+// openStore creates the bucket, or opens it when another instance did.
+func openStore(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, replicas int, roomTTL time.Duration) (*store, error) {
+	fail := func(err error) (*store, error) {
+		return nil, fmt.Errorf("lobby: the key-value bucket %s: %w", bucket, err)
+	}
+	if _, err := js.KeyValue(ctx, bucket); errors.Is(err, jetstream.ErrBucketNotFound) {
+		// The bucket's TTL is only the collector of what nobody deleted;
+		// a room's expiry is in its record. Another instance creating it
+		// at the same moment is no failure.
+		_, err := js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
+			Bucket:   bucket,
 			History:  1,
-			TTL:      ttl,
+			TTL:      roomTTL + time.Hour,
 			Storage:  jetstream.MemoryStorage,
 			Replicas: replicas,
 		})
-		if err != nil {
-			return nil, fmt.Errorf("lobby: the key-value bucket %s: %w", name, err)
+		if err != nil && !errors.Is(err, jetstream.ErrBucketExists) {
+			return fail(err)
 		}
-		return kv, nil
+	} else if err != nil {
+		return fail(err)
 	}
-	var s store
-	var err error
-	// The buckets' own TTL is only the collector of what nobody deleted;
-	// a room's expiry is in its record.
-	if s.rooms, err = mk(bucketRooms, roomTTL+time.Hour); err != nil {
-		return nil, err
+	// The key-value API makes buckets without atomic batches and with
+	// direct reads, which any replica answers, however far behind.
+	st, err := js.Stream(ctx, "KV_"+bucket)
+	if err != nil {
+		return fail(err)
 	}
-	if s.queues, err = mk(bucketQueues, 0); err != nil {
-		return nil, err
+	if cfg := st.CachedInfo().Config; cfg.AllowDirect || !cfg.AllowAtomicPublish {
+		cfg.AllowDirect, cfg.AllowAtomicPublish = false, true
+		if _, err := js.UpdateStream(ctx, cfg); err != nil {
+			return fail(err)
+		}
 	}
-	if s.clients, err = mk(bucketClients, roomTTL+time.Hour); err != nil {
-		return nil, err
+	kv, err := js.KeyValue(ctx, bucket) // bound after the change: reads go to the leader
+	if err != nil {
+		return fail(err)
 	}
-	return &s, nil
+	return &store{kv: kv, js: js, nc: nc}, nil
+}
+
+// write is one record of a [store.commit]: stored only if the key's
+// revision is still rev (0: the key does not exist).
+type write struct {
+	key string
+	val any
+	rev uint64
+}
+
+// errConflict is a commit refused because a record changed since it was
+// read; the caller reads again and retries.
+var errConflict = errors.New("lobby: a record changed meanwhile")
+
+// commit stores every write or none.
+func (st *store) commit(ctx context.Context, ws []write) error {
+	id := lobby.NewID()
+	for i, w := range ws {
+		b, err := json.Marshal(w.val)
+		if err != nil {
+			return err
+		}
+		m := nats.NewMsg("$KV." + bucket + "." + w.key)
+		m.Data = b
+		m.Header.Set("Nats-Batch-Id", id)
+		m.Header.Set("Nats-Batch-Sequence", strconv.Itoa(i+1))
+		m.Header.Set("Nats-Expected-Last-Subject-Sequence", strconv.FormatUint(w.rev, 10))
+		if i < len(ws)-1 {
+			if err := st.nc.PublishMsg(m); err != nil {
+				return err
+			}
+			continue
+		}
+		m.Header.Set("Nats-Batch-Commit", "1")
+		_, err = st.js.PublishMsg(ctx, m)
+		if err == nil {
+			st.commits.Add(1)
+		}
+		var api *jetstream.APIError
+		if errors.As(err, &api) && (api.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence || api.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
+			return errConflict
+		}
+		return err
+	}
+	return nil
 }
 
 func roomKey(code string) string { return "r." + strings.ReplaceAll(code, "-", "") }
@@ -124,6 +193,37 @@ func get[T any](ctx context.Context, kv jetstream.KeyValue, key string) (v T, re
 		return v, 0, false, fmt.Errorf("lobby: record %s: %w", key, err)
 	}
 	return v, e.Revision(), true, nil
+}
+
+// got is one record of [getAll].
+type got[T any] struct {
+	v     T
+	rev   uint64
+	found bool
+}
+
+// getAll reads the records at keys at once: a round of quick match reads
+// one per client, and one after the other they would take a round trip
+// each.
+func getAll[T any](ctx context.Context, kv jetstream.KeyValue, keys []string) ([]got[T], error) {
+	out := make([]got[T], len(keys))
+	errs := make([]error, len(keys))
+	sem := make(chan struct{}, 32)
+	var wg sync.WaitGroup
+	for i, k := range keys {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			out[i].v, out[i].rev, out[i].found, errs[i] = get[T](ctx, kv, k)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err // the others failed alike, as a rule
+		}
+	}
+	return out, nil
 }
 
 // errStop ends an update without writing; the update returns it.

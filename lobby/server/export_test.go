@@ -1,0 +1,33 @@
+package server
+
+import "context"
+
+// OnPaired calls f in the pairing client's goroutine once a pairing is
+// stored, before any of its events is sent.
+func OnPaired(s *Server, f func()) { s.hooks.paired = f }
+
+// OnCleanup calls f(false) when a connection has ended, before it leaves
+// the queue, and f(true) when it is done.
+func OnCleanup(s *Server, f func(after bool)) { s.hooks.cleanup = f }
+
+// RefreshQueues runs every connection's queue check now, as its next ping
+// would.
+func RefreshQueues(s *Server) {
+	s.mu.Lock()
+	cs := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		cs = append(cs, c)
+	}
+	s.mu.Unlock()
+	for _, c := range cs {
+		c.refreshQueue(context.Background())
+	}
+}
+
+// OnQueued calls f when a quick-match request is pending with its
+// matcher, and OnRound when a matcher starts a round.
+func OnQueued(s *Server, f func()) { s.hooks.queued = f }
+func OnRound(s *Server, f func())  { s.hooks.round = f }
+
+// Commits returns how many atomic commits the instance stored.
+func Commits(s *Server) int64 { return s.st.commits.Load() }

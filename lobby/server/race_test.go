@@ -1,0 +1,157 @@
+package server_test
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/metronome-go/metronome/lobby"
+	"github.com/metronome-go/metronome/lobby/server"
+)
+
+// pause returns a hook that stops its first caller until release is
+// closed, and closes reached when it does; later callers pass.
+func pause() (hook func(), reached, release chan struct{}) {
+	reached, release = make(chan struct{}), make(chan struct{})
+	var first atomic.Bool
+	return func() {
+		if first.CompareAndSwap(false, true) {
+			close(reached)
+			<-release
+		}
+	}, reached, release
+}
+
+// TestAPairingInFlightIsNotUndone: the waiting client's queue check runs
+// while another client is pairing with it (its entry taken, its room not
+// yet told). The check must not queue it again: a third client would be
+// paired with a client that is already in a room, and never hear from it.
+func TestAPairingInFlightIsNotUndone(t *testing.T) {
+	ns := startNATS(t)
+	hook, reached, release := pause()
+	in := startLobby(t, ns, server.Options{}, func(s *server.Server) { server.OnPaired(s, hook) })
+	ctx := ctxFor(t)
+
+	waiter := dial(t, ctx, in.url)
+	if err := waiter.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	next(t, ctx, waiter, lobby.TypeWaiting)
+	pairer := dial(t, ctx, in.url)
+	if err := pairer.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	<-reached
+	server.RefreshQueues(in.s)
+	third := dial(t, ctx, in.url)
+	if err := third.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := third.Next(ctx); err != nil || m.Type != lobby.TypeWaiting {
+		t.Errorf("a third client got %+v (%v), want waiting: the waiter was queued again while being paired", m, err)
+	}
+	close(release)
+	room := next(t, ctx, pairer, lobby.TypeRoom)
+	if m, err := waiter.Next(ctx); err != nil || m.Type != lobby.TypeRoom || m.Code != room.Code {
+		t.Errorf("the waiter got %+v (%v), want room %s", m, err, room.Code)
+	}
+}
+
+// TestAResumedPlaceOutlivesTheOldConnection: a waiting client's connection
+// drops and it resumes on another instance before the old instance has
+// cleaned the old connection up (a loaded machine). The late cleanup must
+// leave the resumed client's place in the queue alone.
+func TestAResumedPlaceOutlivesTheOldConnection(t *testing.T) {
+	ns := startNATS(t)
+	reached, release, cleaned := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	a := startLobby(t, ns, server.Options{}, func(s *server.Server) {
+		server.OnCleanup(s, func(after bool) {
+			once.Do(func() { close(reached); <-release })
+			if after {
+				close(cleaned)
+			}
+		})
+	})
+	b := startLobby(t, ns, server.Options{})
+	ctx := ctxFor(t)
+
+	first := dial(t, ctx, a.url)
+	if err := first.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	next(t, ctx, first, lobby.TypeWaiting)
+	w := first.Welcome()
+	first.Close()
+	<-reached
+	again := dial(t, ctx, b.url)
+	if err := again.Resume(ctx, w.Client, w.Secret); err != nil {
+		t.Fatal(err)
+	}
+	next(t, ctx, again, lobby.TypeWaiting)
+	close(release)
+	<-cleaned
+
+	second := dial(t, ctx, b.url)
+	if err := second.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := second.Next(ctx); err != nil || m.Type != lobby.TypeRoom {
+		t.Fatalf("the second client got %+v (%v), want a room with the resumed one", m, err)
+	}
+	if m := next(t, ctx, again, lobby.TypeRoom); m.Peers[0] != w.Client {
+		t.Errorf("room %+v: want the resumed client in seat 0", m)
+	}
+}
+
+// TestRequestsThatArriveTogetherPairInOneCommit: quick-match requests that
+// reach an instance while its last round is storing are paired among
+// themselves and with the queue in the next round's one commit, not one
+// compare-and-set each on the queue's record (where the instances of a
+// cluster took turns failing).
+func TestRequestsThatArriveTogetherPairInOneCommit(t *testing.T) {
+	ns := startNATS(t)
+	hold, reached, release := pause()
+	queued := make(chan struct{}, 16)
+	in := startLobby(t, ns, server.Options{}, func(s *server.Server) {
+		server.OnRound(s, hold)
+		server.OnQueued(s, func() { queued <- struct{}{} })
+	})
+	ctx := ctxFor(t)
+
+	cs := make([]*lobby.Client, 9)
+	for i := range cs {
+		cs[i] = dial(t, ctx, in.url)
+	}
+	if err := cs[0].Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	<-reached
+	<-queued
+	for _, c := range cs[1:] {
+		if err := c.Quick(ctx, game, 2); err != nil {
+			t.Fatal(err)
+		}
+		<-queued
+	}
+	before := server.Commits(in.s)
+	close(release)
+	next(t, ctx, cs[0], lobby.TypeWaiting)
+	rooms := map[string]int{}
+	for _, c := range cs[1:8] {
+		rooms[next(t, ctx, c, lobby.TypeRoom).Code]++
+	}
+	next(t, ctx, cs[8], lobby.TypeWaiting)
+	rooms[next(t, ctx, cs[0], lobby.TypeRoom).Code]++
+	if len(rooms) != 4 {
+		t.Errorf("rooms %v: want four rooms of two", rooms)
+	}
+	for code, n := range rooms {
+		if n != 2 {
+			t.Errorf("room %s has %d clients, want 2", code, n)
+		}
+	}
+	if got := server.Commits(in.s) - before; got != 2 {
+		t.Errorf("%d commits for the two rounds, want 2 (the first client's, then the eight's)", got)
+	}
+}
