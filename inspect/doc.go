@@ -23,6 +23,20 @@
 //
 //	go run . --replay bug.rec --inspect :7777
 //
+// # A live game
+//
+// A game run with --inspect ADDR and no --replay is inspected as it
+// plays: it records into a [Live] in memory (framework.RunOptions.RecordTo;
+// the recording writer's goroutine hands chunks over, so the tick pays
+// what --record pays and allocates nothing), and a follower goroutine
+// (framework.InspectLive) replays that recording as it grows, checking
+// its world hashes and keeping keyframes, into the Replay the page reads
+// ([ListenLive], [NewLiveHandler]). The page follows the live end, at
+// most a recording chunk (half a second of game time) behind, and can
+// seek back while the game goes on: a request waits for the follower's
+// next tick and never for the game's. After the game ends the page keeps
+// its whole session until the process is stopped.
+//
 // # Serving
 //
 // [Listen] serves the page and the API on an address: loopback only,
@@ -64,8 +78,7 @@
 //
 // # Not yet
 //
-// A live game is not inspected (--inspect goes with --replay) and a
-// match's recording is refused. The page draws the tick's frame from its
+// A match is not followed live and a match's recording is refused. The page draws the tick's frame from its
 // draw packets on a 2D canvas, each quad in its tint: textures and shapes
 // are not drawn. The timeline holds no presents, sounds or network
 // figures, which a solo recording does not keep.
@@ -73,5 +86,7 @@
 // # Threads
 //
 // A Replay belongs to one goroutine at a time: the replay's simulation
-// owner during the first pass, then the [Server] (its lock).
+// owner during the first pass, then the [Server] (its lock). A live
+// game's Replay is shared through the [Live]'s lock: the follower holds
+// it while it replays and lets it go between ticks.
 package inspect

@@ -57,7 +57,8 @@ type Replay struct {
 	// tick before left), and the state before each keyframe's tick.
 	spans     []inputSpan
 	keyStates []input.State
-	in        input.Tick // the input of tick cur
+	in        input.Tick // the input of tick inAt
+	inAt      int64      // -1: in holds no tick's input
 	scratch   input.Tick // Input's, for another tick
 	info      []Tick
 	marks     []ecs.Mark // every tick's markers, Tick.marks indexes them
@@ -122,7 +123,7 @@ func NewReplay(app *ecs.App, step StepFunc, actions *input.Actions, opts Options
 	if every == 0 {
 		every = DefaultKeyframeEvery
 	}
-	return &Replay{app: app, step: step, actions: actions, every: uint64(every), cur: -1, stop: runtime.NewStopSignal()}, nil
+	return &Replay{app: app, step: step, actions: actions, every: uint64(every), cur: -1, inAt: -1, stop: runtime.NewStopSignal()}, nil
 }
 
 // Observe takes the tick the replay just ran: it keeps its context and
@@ -136,6 +137,9 @@ func (r *Replay) Observe(t *runtime.TickContext) error {
 	n := uint64(len(r.ticks))
 	if t.Number != n {
 		return fmt.Errorf("inspect: Observe of tick %d after %d ticks: ticks come in order from 0", t.Number, n)
+	}
+	if r.cur != int64(n)-1 {
+		return fmt.Errorf("inspect: Observe of tick %d with the world after tick %d: a seek during the first pass puts it back first", n, r.cur)
 	}
 	tc := *t
 	tc.Stop, tc.Owed = nil, runtime.Owed{}
@@ -167,7 +171,7 @@ func (r *Replay) Observe(t *runtime.TickContext) error {
 		info.Marks = append([]ecs.Mark(nil), m...)
 	}
 	r.info = append(r.info, info)
-	r.cur = int64(n)
+	r.cur, r.inAt = int64(n), -1
 	if n%r.every == 0 {
 		if err := r.app.Save(&r.snap); err != nil {
 			return fmt.Errorf("inspect: keyframe at tick %d: %w", n, err)
@@ -223,7 +227,7 @@ func (r *Replay) Input(t uint64) *input.Tick {
 	if t >= uint64(len(r.spans)) {
 		return nil
 	}
-	if r.cur >= 0 && uint64(r.cur) == t {
+	if r.inAt >= 0 && uint64(r.inAt) == t {
 		return &r.in
 	}
 	r.build(t, &r.scratch)
@@ -269,15 +273,15 @@ func (r *Replay) Context(t uint64) (runtime.TickContext, bool) {
 func (r *Replay) Seek(t uint64) error {
 	start := timing.Now()
 	n := uint64(len(r.ticks))
-	if n == 0 || !r.done {
-		return errors.New("inspect: Seek before the first pass ended (Finish)")
+	if n == 0 {
+		return errors.New("inspect: Seek before the first tick was observed")
 	}
 	if t >= n {
 		return fmt.Errorf("inspect: tick %d is beyond the session: want 0 to %d", t, n-1)
 	}
 	k := t / r.every * r.every // the keyframe's tick
 	from := r.cur
-	if r.cur < 0 || uint64(r.cur) > t || uint64(r.cur) < k {
+	if r.cur < 0 || uint64(r.cur) > t || uint64(r.cur) < k || (uint64(r.cur) < t && r.inAt != r.cur) {
 		if err := r.app.DecodeSnapshot(&r.snap, r.keys[t/r.every]); err != nil {
 			return fmt.Errorf("inspect: keyframe of tick %d: %w", k, err)
 		}
@@ -286,6 +290,7 @@ func (r *Replay) Seek(t uint64) error {
 		}
 		r.cur, from = int64(k), int64(k)
 		r.build(k, &r.in)
+		r.inAt = r.cur
 	}
 	ran := 0
 	for uint64(r.cur) < t {
@@ -295,14 +300,25 @@ func (r *Replay) Seek(t uint64) error {
 		tc.Input = &r.in
 		tc.Stop = r.stop
 		if err := r.step(&tc); err != nil {
-			r.cur = -1
+			r.cur, r.inAt = -1, -1
 			return fmt.Errorf("inspect: running tick %d again: %w", i, err)
 		}
-		r.cur = int64(i)
+		r.cur, r.inAt = int64(i), int64(i)
 		ran++
 	}
 	r.last = SeekStats{Tick: t, From: from, Resimulated: ran, Elapsed: time.Duration(timing.Now() - start)}
 	return nil
+}
+
+// resume puts the world back after the latest observed tick, where the
+// first pass left it, when a seek during the pass (a live game's page)
+// moved it.
+func (r *Replay) resume() error {
+	last := int64(len(r.ticks)) - 1
+	if r.done || last < 0 || r.cur == last {
+		return nil
+	}
+	return r.Seek(uint64(last))
 }
 
 // LastSeek returns what the latest Seek did.

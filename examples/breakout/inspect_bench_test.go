@@ -3,7 +3,9 @@
 package main
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -63,5 +65,89 @@ func BenchmarkInspectSeek(b *testing.B) {
 		b.ReportMetric(float64(m.KeyframeBytes)/1024, "keyframe-KiB")
 		b.ReportMetric(float64(m.TickBytes)/1024, "kept-ticks-KiB")
 		b.ReportMetric(float64(st.Size())/1024, "recording-KiB")
+	}
+}
+
+// BenchmarkInspectLive is the tick cost of Breakout playing with random
+// keys, in one run: without the inspector (off), with --inspect attached
+// and no page open (the game records into memory, the follower replays
+// it beside the game: inspect), and with a page polling as fast as it
+// can, every request a seek and an entity list (page).
+//
+//	go test ./examples/breakout -run '^$' -bench InspectLive -count 5
+func BenchmarkInspectLive(b *testing.B) {
+	for _, c := range []struct {
+		name          string
+		inspect, page bool
+		follow        bool
+	}{{"off", false, false, false}, {"record", true, false, false}, {"inspect", true, false, true}, {"page", true, true, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			opts := frameworktest.Options{Sets: small}
+			var live *inspect.Live
+			if c.inspect {
+				live = inspect.NewLive()
+				opts.RecordTo = live
+			}
+			sim, err := frameworktest.New(newGame(), opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sim.Fakes.Renderer.Discard = true
+			r := rand.New(rand.NewPCG(45, 2))
+			keys := []input.Button{input.KeyLeft, input.KeyD, input.KeySpace}
+			for at := time.Duration(0); at < time.Hour; at += time.Duration(100+r.IntN(900)) * time.Millisecond {
+				sim.Input.Tap(sim.At(at), keys[r.IntN(len(keys))], time.Duration(20+r.IntN(600))*time.Millisecond)
+			}
+			followed := make(chan error, 1)
+			stop, polled := make(chan struct{}), make(chan int, 1)
+			if c.follow {
+				go func() { followed <- framework.InspectLive(newGame(), live, inspect.Options{}) }()
+			}
+			if c.page {
+				h, err := inspect.NewLiveHandler(live, inspect.ServerOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				go func() {
+					n := 0
+					for ; n < 10_000_000; n++ {
+						select {
+						case <-stop:
+							polled <- n
+							return
+						default:
+						}
+						for _, p := range []string{"/api/session", fmt.Sprintf("/api/entities?tick=%d", n*7919%120)} {
+							h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", p, nil))
+						}
+					}
+					polled <- n
+				}()
+			}
+			if err := sim.Step(120); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if err := sim.Step(1); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			close(stop)
+			if c.page {
+				b.ReportMetric(float64(<-polled), "page-requests")
+			}
+			if err := sim.Close(); err != nil {
+				b.Fatal(err)
+			}
+			if c.follow {
+				live.Close()
+				if err := <-followed; err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
