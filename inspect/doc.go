@@ -9,14 +9,18 @@
 // replay runs, [Replay.Observe] keeps the tick's context and input, adds
 // it to the timeline ([Tick]: update kind, delta, dropped and suspended
 // time, debt and rate, input records, entities, the markers systems set
-// with ecs.Sys.Mark) and, every [Options.KeyframeEvery] ticks, a keyframe
-// of the world in the ECS snapshot's wire form. [Replay.Seek] then
-// reaches any tick by restoring the keyframe at or before it and running
-// the ticks between again (or by running forward from where the world is,
-// when that is nearer), so a seek costs at most KeyframeEvery-1 ticks:
-// 36,000 ticks of Breakout seek in a median of about a millisecond (see
-// the README's figures). [Replay.Memory] reports what the keyframes and
-// the kept ticks hold.
+// with ecs.Sys.Mark) and saves keyframes of the world in the ECS
+// snapshot's wire form. [Replay.Seek] then reaches any tick by restoring
+// the keyframe at or before it and running the ticks between again (or by
+// running forward from where the world is, when that is nearer). The
+// keyframes' spacing is picked from the first pass's measured speed, so
+// that the ticks from one keyframe to the next run in about [SeekBudget]
+// (a millisecond; [Options.KeyframeEvery] sets it instead), and the last
+// few keyframes restored stay decoded. The ticks are kept compactly, a
+// few bytes each (ticklog.go). 36,000 ticks of Breakout seek in a median
+// of about half a millisecond and a worst of under 100 ms on a busy
+// machine (see the README's figures). [Replay.Memory] reports what the
+// keyframes and the kept ticks hold.
 //
 // framework.InspectReplay runs the first pass over a recording of a game,
 // and a game's --replay FILE --inspect ADDR serves the page:

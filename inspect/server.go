@@ -323,12 +323,9 @@ func (h *handler) session(q *query) (any, error) {
 		}
 		return true
 	})
-	markers := 0
-	for _, t := range h.rep.info {
-		markers += len(t.Marks)
-	}
+	markers := h.rep.Markers()
 	return map[string]any{
-		"name": h.opts.Name, "ticks": h.rep.Ticks(), "current": h.rep.Current(), "keyframe_every": h.rep.every,
+		"name": h.opts.Name, "ticks": h.rep.Ticks(), "current": h.rep.Current(), "keyframe_every": h.rep.KeyframeEvery(),
 		"memory": h.rep.Memory(), "components": comps, "markers": markers, "last_seek": h.rep.LastSeek(),
 		"read_only": true, "live": h.live != nil && !h.live.fin,
 	}, nil

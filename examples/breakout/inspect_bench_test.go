@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"testing"
 	"time"
@@ -20,8 +21,9 @@ import (
 
 // BenchmarkInspectSeek records 36,000 ticks of Breakout (five minutes at
 // its 120 Hz; ten at 60 Hz) played by random keys, opens it in the inspector's seek engine
-// and seeks to 500 random ticks: the median and worst seek, and the
-// keyframes' memory against the recording's size.
+// and seeks to 500 random ticks: the median and worst seek (and the worst
+// seek's CPU time, without its waits for a core), and the keyframes' and
+// the tick log's memory against the recording's size.
 //
 //	go test ./examples/breakout -run '^$' -bench InspectSeek -benchtime 1x
 func BenchmarkInspectSeek(b *testing.B) {
@@ -49,14 +51,20 @@ func BenchmarkInspectSeek(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		seeks := make([]time.Duration, 500)
+		seeks, cpu := make([]time.Duration, 500), make([]time.Duration, 500)
+		goruntime.LockOSThread()
 		for i := range seeks {
+			c := threadCPU()
 			if err := rep.Seek(uint64(r.IntN(rep.Ticks()))); err != nil {
 				b.Fatal(err)
 			}
-			seeks[i] = rep.LastSeek().Elapsed
+			seeks[i], cpu[i] = rep.LastSeek().Elapsed, threadCPU()-c
 		}
+		goruntime.UnlockOSThread()
 		slices.Sort(seeks)
+		slices.Sort(cpu)
+		b.ReportMetric(float64(cpu[len(cpu)-1].Microseconds())/1000, "worst-seek-cpu-ms")
+		b.ReportMetric(float64(rep.KeyframeEvery()), "keyframe-every")
 		m := rep.Memory()
 		b.ReportMetric(float64(rep.Ticks()), "ticks")
 		b.ReportMetric(float64(seeks[len(seeks)/2].Microseconds())/1000, "median-seek-ms")
