@@ -469,12 +469,13 @@ func ReplayVisit(g Game, path string, last uint64, start func(*Session) error, a
 	return rt.Run()
 }
 
-// tickHook is a session that calls start before the first update and
-// after once each update is done.
+// tickHook is a session that calls start before the first update,
+// before ahead of each update and after once each update is done.
 type tickHook struct {
 	*Session
-	start func(*Session) error
-	after func(*Session, *runtime.TickContext) error
+	start  func(*Session) error
+	before func() error
+	after  func(*Session, *runtime.TickContext) error
 }
 
 func (h *tickHook) InitSimulation(sim *runtime.Simulation) error {
@@ -488,6 +489,11 @@ func (h *tickHook) InitSimulation(sim *runtime.Simulation) error {
 }
 
 func (h *tickHook) Update(t *runtime.TickContext) error {
+	if h.before != nil {
+		if err := h.before(); err != nil {
+			return err
+		}
+	}
 	if err := h.Session.Update(t); err != nil || h.after == nil {
 		return err
 	}

@@ -3,6 +3,7 @@
 package framework
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,8 +11,10 @@ import (
 	"os/signal"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/inspect"
+	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/runtime"
 )
 
@@ -64,6 +67,55 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 		return nil, fmt.Errorf("framework: --inspect: %s: %w", path, err)
 	}
 	return rep, nil
+}
+
+// InspectLive follows the session live is recording (a game run with
+// RunOptions.RecordTo set to live): it replays the recording as it
+// grows, headless, checking every world hash, and fills the Replay that
+// live serves ([inspect.ListenLive]), with keyframes as it goes. It runs
+// on the caller's goroutine (one of its own, beside the game's) until
+// the recording ends (live.Close) and returns what stopped it early.
+func InspectLive(g Game, live *inspect.Live, opts inspect.Options) (err error) {
+	live.Follow()
+	defer func() { live.Stop(err) }()
+	r, err := recording.NewReader(live.Reader(), "the live session")
+	if err != nil {
+		return fmt.Errorf("framework: --inspect: %w", err)
+	}
+	sess, rtOpts, r, err := replaySessionOf(g, r, "the live session", ReplayOptions{})
+	if err != nil {
+		return err
+	}
+	if r.Header().Net != nil {
+		return errors.New("framework: --inspect: the live session is a networked match's; the inspector follows a solo session's")
+	}
+	ctx := sess.headless(&rtOpts)
+	if rtOpts.Actions == nil {
+		rtOpts.Actions = input.NewActions()
+	}
+	var rep *inspect.Replay
+	hook := &tickHook{Session: sess, before: live.Yield, after: func(s *Session, t *runtime.TickContext) error {
+		if rep == nil {
+			var err error
+			if rep, err = inspect.NewReplay(s.App, s.Update, rtOpts.Actions, opts); err != nil {
+				return err
+			}
+			live.Attach(rep)
+		}
+		return rep.Observe(t)
+	}}
+	rt, err := runtime.New(hook, ctx, rtOpts)
+	if err != nil {
+		return errors.Join(err, ctx.Close())
+	}
+	sess.Bind(rt)
+	if err := rt.Run(); err != nil {
+		return fmt.Errorf("framework: --inspect: following the live session: %w", err)
+	}
+	if rep == nil {
+		return errors.New("framework: --inspect: the live session ran no tick")
+	}
+	return nil
 }
 
 // InspectAnalysis answers the inspector page's questions about the
@@ -168,4 +220,45 @@ func inspectMain(g Game, f *Flags, stdout, stderr io.Writer) int {
 		return StatusFailed
 	}
 	return 0
+}
+
+// inspectLiveMain runs the game with --inspect ADDR and no --replay: the
+// game plays as it would, recording into memory as well, while a
+// follower replays that recording for the page. After the game ends the
+// page goes on serving its whole session until a stop signal.
+func inspectLiveMain(g Game, cfg config.Config, opts RunOptions, f *Flags) int {
+	stdout, stderr := opts.Stdout, opts.Stderr
+	live := inspect.NewLive()
+	opts.RecordTo = live
+	srv, err := inspect.ListenLive(live, f.Inspect, inspect.ServerOptions{Remote: f.InspectRemote, Name: cmp.Or(f.Record, "live session")})
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
+		return StatusFailed
+	}
+	fmt.Fprintf(stdout, "%s: inspecting the game as it plays: open %s\n", programName(), srv.URL())
+	followed := make(chan error, 1)
+	go func() { followed <- InspectLive(g, live, inspect.Options{}) }()
+	err = Run(g, cfg, opts)
+	live.Close()
+	ferr := <-followed
+	status := 0
+	if err != nil {
+		printFailure(stderr, err)
+		status = matchStatus(err)
+	}
+	if ferr != nil && err == nil { // a session that failed early has no recording to follow
+		fmt.Fprintf(stderr, "%s: %v\n", programName(), ferr)
+		status = cmp.Or(status, StatusFailed)
+	}
+	if ferr == nil {
+		fmt.Fprintf(stdout, "%s: the game ended; %s still shows its session (Ctrl+C stops)\n", programName(), srv.URL())
+		ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+		<-ctx.Done()
+		stop()
+	}
+	if err := srv.Close(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
+		status = cmp.Or(status, StatusFailed)
+	}
+	return status
 }

@@ -8,13 +8,15 @@ import (
 	"github.com/metronome-go/metronome/framework"
 )
 
-// --inspect goes with --replay and its rules are told before anything runs.
+// --inspect's rules are told before anything runs: a live game's inspector
+// follows a solo game, a recording's replays it headless and whole.
 func TestInspectFlags(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--inspect", ":7777"}, "--inspect goes with --replay FILE"},
+		{[]string{"--inspect", ":7777", "--join", "localhost:9000"}, "not a match yet"},
+		{[]string{"--inspect", ":7777", "--compare", "b.rec"}, "--compare goes with --replay FILE"},
 		{[]string{"--inspect-remote"}, "--inspect-remote goes with --inspect ADDR"},
 		{[]string{"--replay", "x.rec", "--inspect", ":7777", "--window"}, "leave out --window"},
 		{[]string{"--replay", "x.rec", "--inspect", ":7777", "--replay-until", "3"}, "leave out --window and --replay-until"},

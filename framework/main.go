@@ -55,8 +55,9 @@ type Flags struct {
 	// Compare, with Replay, is a second recording to compare the first
 	// with instead of replaying (see [Compare]).
 	Compare string
-	// Inspect, with Replay, serves the inspector on this address
-	// (framework/inspect.go); InspectRemote lets it listen beyond loopback.
+	// Inspect serves the inspector on this address, of the game as it
+	// plays or with Replay of the recording (inspect_native.go);
+	// InspectRemote lets it listen beyond loopback.
 	Inspect       string
 	InspectRemote bool
 	// Query asks a replay a question instead of replaying (--where,
@@ -224,7 +225,7 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	if f.Inspect != "" {
+	if f.Inspect != "" && f.Replay != "" {
 		return inspectMain(g, &f, stdout, stderr) // with --compare B, on the page
 	}
 	if f.Replay != "" && f.Compare != "" {
@@ -267,8 +268,12 @@ func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
 	if match == nil {
 		bot = f.Bot // a match's bot is its Match.Bot
 	}
-	err = Run(g, cfg, RunOptions{Source: source, Ticks: f.Ticks, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record, SyncTest: f.SyncTest,
-		Match: match, NoWindow: f.NoWindow, Bot: bot, Stdout: stdout, Stderr: stderr})
+	opts := RunOptions{Source: source, Ticks: f.Ticks, Frames: f.Frames, RunFor: f.RunFor, Screenshot: f.Screenshot, Record: f.Record, SyncTest: f.SyncTest,
+		Match: match, NoWindow: f.NoWindow, Bot: bot, Stdout: stdout, Stderr: stderr}
+	if f.Inspect != "" {
+		return inspectLiveMain(g, cfg, opts, &f)
+	}
+	err = Run(g, cfg, opts)
 	if err != nil {
 		printFailure(stderr, err)
 		return matchStatus(err)

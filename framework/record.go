@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -123,6 +124,13 @@ type recordingFile interface {
 // changes it.
 var createRecording = func(path string) (recordingFile, error) { return os.Create(path) }
 
+// writerOnly is a recording's destination that is no file: nothing to
+// sync or close.
+type writerOnly struct{ io.Writer }
+
+func (writerOnly) Sync() error  { return nil }
+func (writerOnly) Close() error { return nil }
+
 // sessionRecording is the recording a session writes, with its file.
 type sessionRecording struct {
 	path string
@@ -132,13 +140,21 @@ type sessionRecording struct {
 
 // openRecording creates the recording file of a session and writes its
 // header, so that an unwritable path or a full disk fails the session
-// before it starts.
-func openRecording(path string, g Game, cfg config.Config, mode runtime.Mode) (*sessionRecording, error) {
-	f, err := createRecording(path)
-	if err != nil {
-		return nil, fmt.Errorf("framework: --record: %w", err)
+// before it starts. The recording goes to also as well (RunOptions.RecordTo),
+// or there alone when path is "".
+func openRecording(path string, also io.Writer, g Game, cfg config.Config, mode runtime.Mode) (*sessionRecording, error) {
+	var f recordingFile = writerOnly{also}
+	var dst io.Writer = also
+	if path != "" {
+		var err error
+		if f, err = createRecording(path); err != nil {
+			return nil, fmt.Errorf("framework: --record: %w", err)
+		}
+		if dst = f; also != nil {
+			dst = io.MultiWriter(f, also)
+		}
 	}
-	w, err := recording.NewWriter(f, path, RecordingHeader(g, cfg, mode))
+	w, err := recording.NewWriter(dst, cmp.Or(path, "the session's recording"), RecordingHeader(g, cfg, mode))
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("framework: --record: %w", err)
@@ -342,6 +358,12 @@ func newReplaySession(g Game, path string, opts ReplayOptions) (*Session, runtim
 	if err != nil {
 		return nil, runtime.Options{}, nil, fmt.Errorf("framework: --replay: %w", err)
 	}
+	return replaySessionOf(g, r, path, opts)
+}
+
+// replaySessionOf is newReplaySession over an open reader, which it
+// closes when it fails.
+func replaySessionOf(g Game, r *recording.Reader, path string, opts ReplayOptions) (*Session, runtime.Options, *recording.Reader, error) {
 	fail := func(err error) (*Session, runtime.Options, *recording.Reader, error) {
 		r.Close()
 		return nil, runtime.Options{}, nil, err

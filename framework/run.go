@@ -68,6 +68,11 @@ type RunOptions struct {
 	// whose players are all Match.Bot. A Match that gives this machine
 	// no player (a dedicated host) always plays so.
 	NoWindow bool
+	// RecordTo, if set, receives the session's recording as Record's
+	// file does (as well as the file, or alone when Record is ""), from
+	// the recording's own goroutine, never the tick's: the inspector of a
+	// live game (--inspect without --replay) follows it. Not in a Match.
+	RecordTo io.Writer
 	// Stdout receives that line; nil is os.Stdout.
 	Stdout io.Writer
 	// Stderr receives a match's connection messages (a peer disconnected,
@@ -183,8 +188,11 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		return sess.runWindowless(rtOpts, opts.Screenshot)
 	}
 	sess.screenshot = opts.Screenshot
-	if opts.Record != "" && opts.Match == nil {
-		rec, rerr := openRecording(opts.Record, g, cfg, rtOpts.Mode)
+	if opts.RecordTo != nil && opts.Match != nil {
+		return errors.New("framework: RunOptions.RecordTo records a solo session; a match records through Record")
+	}
+	if (opts.Record != "" || opts.RecordTo != nil) && opts.Match == nil {
+		rec, rerr := openRecording(opts.Record, opts.RecordTo, g, cfg, rtOpts.Mode)
 		if rerr != nil {
 			return rerr
 		}

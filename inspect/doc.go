@@ -9,19 +9,37 @@
 // replay runs, [Replay.Observe] keeps the tick's context and input, adds
 // it to the timeline ([Tick]: update kind, delta, dropped and suspended
 // time, debt and rate, input records, entities, the markers systems set
-// with ecs.Sys.Mark) and, every [Options.KeyframeEvery] ticks, a keyframe
-// of the world in the ECS snapshot's wire form. [Replay.Seek] then
-// reaches any tick by restoring the keyframe at or before it and running
-// the ticks between again (or by running forward from where the world is,
-// when that is nearer), so a seek costs at most KeyframeEvery-1 ticks:
-// 36,000 ticks of Breakout seek in a median of about a millisecond (see
-// the README's figures). [Replay.Memory] reports what the keyframes and
-// the kept ticks hold.
+// with ecs.Sys.Mark) and saves keyframes of the world in the ECS
+// snapshot's wire form. [Replay.Seek] then reaches any tick by restoring
+// the keyframe at or before it and running the ticks between again (or by
+// running forward from where the world is, when that is nearer). The
+// keyframes' spacing is picked from the first pass's measured speed, so
+// that the ticks from one keyframe to the next run in about [SeekBudget]
+// (a millisecond; [Options.KeyframeEvery] sets it instead), and the last
+// few keyframes restored stay decoded. The ticks are kept compactly, a
+// few bytes each (ticklog.go). 36,000 ticks of Breakout seek in a median
+// of about half a millisecond and a worst of under 100 ms on a busy
+// machine (see the README's figures). [Replay.Memory] reports what the
+// keyframes and the kept ticks hold.
 //
 // framework.InspectReplay runs the first pass over a recording of a game,
 // and a game's --replay FILE --inspect ADDR serves the page:
 //
 //	go run . --replay bug.rec --inspect :7777
+//
+// # A live game
+//
+// A game run with --inspect ADDR and no --replay is inspected as it
+// plays: it records into a [Live] in memory (framework.RunOptions.RecordTo;
+// the recording writer's goroutine hands chunks over, so the tick pays
+// what --record pays and allocates nothing), and a follower goroutine
+// (framework.InspectLive) replays that recording as it grows, checking
+// its world hashes and keeping keyframes, into the Replay the page reads
+// ([ListenLive], [NewLiveHandler]). The page follows the live end, at
+// most a recording chunk (half a second of game time) behind, and can
+// seek back while the game goes on: a request waits for the follower's
+// next tick and never for the game's. After the game ends the page keeps
+// its whole session until the process is stopped.
 //
 // # Serving
 //
@@ -64,8 +82,7 @@
 //
 // # Not yet
 //
-// A live game is not inspected (--inspect goes with --replay) and a
-// match's recording is refused. The page draws the tick's frame from its
+// A match is not followed live and a match's recording is refused. The page draws the tick's frame from its
 // draw packets on a 2D canvas, each quad in its tint: textures and shapes
 // are not drawn. The timeline holds no presents, sounds or network
 // figures, which a solo recording does not keep.
@@ -73,5 +90,7 @@
 // # Threads
 //
 // A Replay belongs to one goroutine at a time: the replay's simulation
-// owner during the first pass, then the [Server] (its lock).
+// owner during the first pass, then the [Server] (its lock). A live
+// game's Replay is shared through the [Live]'s lock: the follower holds
+// it while it replays and lets it go between ticks.
 package inspect

@@ -1,8 +1,10 @@
 package inspect
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 	"unsafe"
 
@@ -12,31 +14,56 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-// DefaultKeyframeEvery is the keyframe interval of a zero
-// [Options.KeyframeEvery]: five seconds at 60 Hz, so a seek resimulates
-// at most 299 ticks.
+// DefaultKeyframeEvery is the widest keyframe interval a zero
+// [Options.KeyframeEvery] picks: five seconds at 60 Hz, so a seek
+// resimulates at most 299 ticks.
 const DefaultKeyframeEvery = 300
+
+// SeekBudget is the resimulation a zero [Options.KeyframeEvery] aims a
+// seek at: the keyframes are spaced so that running the ticks from one
+// to the next takes about this long, at the speed the first pass
+// measures. A seek that runs a millisecond of ticks is seldom caught by
+// a busy machine's scheduler in the middle.
+const SeekBudget = time.Millisecond
+
+// minKeyframeEvery is the narrowest interval a zero KeyframeEvery picks,
+// for a game whose ticks are slow: keyframes cost memory.
+const minKeyframeEvery = 10
 
 // Options configure a [Replay]. A zero Options holds the defaults.
 type Options struct {
-	// KeyframeEvery is the number of ticks between keyframes: 0 means
-	// DefaultKeyframeEvery; at most 100000.
+	// KeyframeEvery is the number of ticks between keyframes: 0 picks it
+	// from the first pass's speed (SeekBudget of ticks, 10 to
+	// DefaultKeyframeEvery, measured again every 64 ticks); at most
+	// 100000.
 	KeyframeEvery int
 }
 
 func (o Options) validate() error {
 	if o.KeyframeEvery < 0 || o.KeyframeEvery > 100000 {
-		return fmt.Errorf("inspect: Options.KeyframeEvery is %d: want 0 (the default, %d) to 100000 ticks", o.KeyframeEvery, DefaultKeyframeEvery)
+		return fmt.Errorf("inspect: Options.KeyframeEvery is %d: want 0 (picked from the replay's speed) to 100000 ticks", o.KeyframeEvery)
 	}
 	return nil
 }
+
+// keyframe is the world after a tick in the ECS snapshot's wire form,
+// with the input state the tick's input started from.
+type keyframe struct {
+	tick  uint64
+	wire  []byte
+	state input.State
+}
+
+// cachedKeys is how many keyframes a Replay keeps decoded: scrubbing back
+// and forth over a few seconds restores them without decoding again.
+const cachedKeys = 4
 
 // StepFunc runs one tick of the game on the App a [Replay] inspects: the
 // game's Update hook (a framework session's Update).
 type StepFunc func(*runtime.TickContext) error
 
 // Replay is the seek engine: it keeps what a replay handed the game every
-// tick and a keyframe of the world every [Options.KeyframeEvery] ticks,
+// tick and a keyframe of the world every so many ticks ([Options]),
 // and reaches any tick by restoring the nearest keyframe at or before it
 // and running the ticks between again. The first pass is the replay
 // itself: call [Replay.Observe] after every tick it runs; then [Replay.Seek]
@@ -49,20 +76,28 @@ type Replay struct {
 	app     *ecs.App
 	step    StepFunc
 	actions *input.Actions
-	every   uint64
+	every   uint64 // the keyframe interval, picked again every 64 ticks when auto
+	auto    bool
+	// The first pass's time per tick, measured between Observes.
+	lastObs timing.Instant
+	costs   [64]time.Duration
+	nCosts  int
 
-	ticks []runtime.TickContext // as the replay ran them, without Input
-	// The input of each tick as the runtime built it: its interval,
-	// records and polls (rebuilt with input.Tick.Fill from the state the
-	// tick before left), and the state before each keyframe's tick.
-	spans     []inputSpan
-	keyStates []input.State
-	in        input.Tick // the input of tick cur
-	scratch   input.Tick // Input's, for another tick
-	info      []Tick
-	marks     []ecs.Mark // every tick's markers, Tick.marks indexes them
-	keys      [][]byte   // wire form of the world after tick i*every
-	snap      ecs.Snapshot
+	// Every tick as the replay ran it, its input's interval, records
+	// and polls (rebuilt with input.Tick.Fill from the state the tick
+	// before left) and its timeline entry, compactly (ticklog.go).
+	log       tickLog
+	cursor    logCursor    // Seek's
+	other     logCursor    // Timeline's, Input's and Context's
+	lt        loggedTick   // scratch
+	markCount int          // markers over the session
+	in        input.Tick   // the input of tick inAt
+	inAt      int64        // -1: in holds no tick's input
+	scratch   input.Tick   // Input's, for another tick
+	keys      []keyframe   // in tick order
+	snap      ecs.Snapshot // Observe's, to save keyframes
+	cache     [cachedKeys]cachedKey
+	nextCache int
 	stop      *runtime.StopSignal
 	cur       int64 // the world is after this tick; -1 before the first pass
 	done      bool
@@ -115,14 +150,44 @@ func NewReplay(app *ecs.App, step StepFunc, actions *input.Actions, opts Options
 	if app == nil || step == nil {
 		return nil, errors.New("inspect: NewReplay needs an App and a step function")
 	}
+	if err := logTypesErr(); err != nil {
+		return nil, err
+	}
 	if err := app.EnableSnapshots(); err != nil {
 		return nil, fmt.Errorf("inspect: %w", err)
 	}
-	every := opts.KeyframeEvery
-	if every == 0 {
-		every = DefaultKeyframeEvery
+	r := &Replay{app: app, step: step, actions: actions, every: uint64(opts.KeyframeEvery), cur: -1, inAt: -1, stop: runtime.NewStopSignal()}
+	if r.every == 0 {
+		r.every, r.auto = minKeyframeEvery, true // until the first measure
 	}
-	return &Replay{app: app, step: step, actions: actions, every: uint64(every), cur: -1, stop: runtime.NewStopSignal()}, nil
+	for i := range r.cache {
+		r.cache[i].key = -1
+	}
+	return r, nil
+}
+
+// cachedKey is a keyframe decoded.
+type cachedKey struct {
+	key  int
+	snap ecs.Snapshot
+}
+
+// measure takes the time since the last Observe as one tick's cost and,
+// every 64 ticks, spaces the keyframes so that SeekBudget runs from one
+// to the next at the median cost (a live follower's waits for the
+// recording are the few slow ones the median leaves out).
+func (r *Replay) measure() {
+	now := timing.Now()
+	if r.lastObs != 0 {
+		r.costs[r.nCosts%len(r.costs)] = time.Duration(now - r.lastObs)
+		r.nCosts++
+		if r.auto && r.nCosts%len(r.costs) == 0 {
+			c := r.costs
+			slices.Sort(c[:])
+			per := max(c[len(c)/2], time.Microsecond/10)
+			r.every = uint64(min(max(int64(SeekBudget/per), minKeyframeEvery), DefaultKeyframeEvery))
+		}
+	}
 }
 
 // Observe takes the tick the replay just ran: it keeps its context and
@@ -133,42 +198,30 @@ func (r *Replay) Observe(t *runtime.TickContext) error {
 	if r.done {
 		return errors.New("inspect: Observe after the first pass ended")
 	}
-	n := uint64(len(r.ticks))
+	n := r.log.n
 	if t.Number != n {
 		return fmt.Errorf("inspect: Observe of tick %d after %d ticks: ticks come in order from 0", t.Number, n)
 	}
-	tc := *t
-	tc.Stop, tc.Owed = nil, runtime.Owed{}
-	var sp inputSpan
+	if r.cur != int64(n)-1 {
+		return fmt.Errorf("inspect: Observe of tick %d with the world after tick %d: a seek during the first pass puts it back first", n, r.cur)
+	}
+	lt := &r.lt
+	*lt = loggedTick{ctx: runtime.TickContext{Update: t.Update, Timing: t.Timing, Window: t.Window}, stop: t.StopRequested(),
+		recFrom: len(r.log.records), markFrom: len(r.log.marks)}
 	var from input.State
 	if t.Input != nil {
-		sp = inputSpan{start: t.Input.Start(), end: t.Input.End(), polls: t.Input.Polls()}
-		if recs := t.Input.Records(); len(recs) > 0 {
-			sp.records = append([]input.Record(nil), recs...)
-		}
+		lt.start, lt.end, lt.polls = t.Input.Start(), t.Input.End(), t.Input.Polls()
+		r.log.records = append(r.log.records, t.Input.Records()...)
 		from = t.Input.StartState()
 	}
-	r.spans = append(r.spans, sp)
-	if n%r.every == 0 {
-		r.keyStates = append(r.keyStates, from)
-	}
-	tc.Input = nil
-	r.ticks = append(r.ticks, tc)
-	info := Tick{
-		Number: t.Number, Kind: t.Kind.String(), Delta: t.Delta, Steps: t.Steps, Final: t.Final, Quiet: t.Quiet, Coarse: t.Coarse,
-		Dropped: t.Update.Dropped, Suspended: t.Timing.Suspended, Debt: t.Timing.Debt, DebtTime: t.Timing.DebtTime,
-		Rate: t.Timing.Rate, Acting: t.Timing.Acting.String(), Resimulated: t.Timing.Resimulated, Stop: t.StopRequested(),
-	}
-	if t.Input != nil {
-		info.Records = len(t.Input.Records())
-	}
-	r.app.World().EachEntity(func(ecs.Entity) bool { info.Entities++; return true })
-	if m := r.app.Marks(); len(m) > 0 {
-		info.Marks = append([]ecs.Mark(nil), m...)
-	}
-	r.info = append(r.info, info)
-	r.cur = int64(n)
-	if n%r.every == 0 {
+	r.app.World().EachEntity(func(ecs.Entity) bool { lt.entities++; return true })
+	m := r.app.Marks()
+	r.log.marks = append(r.log.marks, m...)
+	r.markCount += len(m)
+	r.log.add(lt)
+	r.cur, r.inAt = int64(n), -1
+	r.measure()
+	if len(r.keys) == 0 || n-r.keys[len(r.keys)-1].tick >= r.every {
 		if err := r.app.Save(&r.snap); err != nil {
 			return fmt.Errorf("inspect: keyframe at tick %d: %w", n, err)
 		}
@@ -176,26 +229,57 @@ func (r *Replay) Observe(t *runtime.TickContext) error {
 		if err != nil {
 			return fmt.Errorf("inspect: keyframe at tick %d: %w", n, err)
 		}
-		r.keys = append(r.keys, b)
+		r.keys = append(r.keys, keyframe{tick: n, wire: b, state: from})
 	}
+	r.lastObs = timing.Now() // the keyframe's cost is not a tick's
 	return nil
+}
+
+// keyAt returns the index of the latest keyframe at or before tick t.
+func (r *Replay) keyAt(t uint64) int {
+	i, _ := slices.BinarySearchFunc(r.keys, t, func(k keyframe, t uint64) int { return cmp.Compare(k.tick, t+1) })
+	return i - 1
+}
+
+// restore puts the world in keyframe i's state, decoding it unless one
+// of the last few restored was i.
+func (r *Replay) restore(i int) error {
+	c := -1
+	for j := range r.cache {
+		if r.cache[j].key == i {
+			c = j
+		}
+	}
+	if c < 0 {
+		c = r.nextCache
+		r.nextCache = (r.nextCache + 1) % len(r.cache)
+		r.cache[c].key = -1
+		if err := r.app.DecodeSnapshot(&r.cache[c].snap, r.keys[i].wire); err != nil {
+			return err
+		}
+		r.cache[c].key = i
+	}
+	return r.app.Restore(&r.cache[c].snap)
 }
 
 // Finish ends the first pass: from then on the Replay seeks. It fails
 // when no tick was observed.
 func (r *Replay) Finish() error {
-	if len(r.ticks) == 0 {
+	if r.log.n == 0 {
 		return errors.New("inspect: the replay ran no tick")
 	}
 	r.done = true
 	// The session's end ran its shutdown systems on the world: put it back
 	// at its last tick.
 	r.cur = -1
-	return r.Seek(uint64(len(r.ticks) - 1))
+	return r.Seek(r.log.n - 1)
 }
 
 // Ticks returns the number of ticks the first pass ran.
-func (r *Replay) Ticks() int { return len(r.ticks) }
+func (r *Replay) Ticks() int { return int(r.log.n) }
+
+// Markers returns the number of markers over the session.
+func (r *Replay) Markers() int { return r.markCount }
 
 // Current returns the tick whose state the world holds (after that tick).
 func (r *Replay) Current() uint64 { return uint64(max(r.cur, 0)) }
@@ -209,57 +293,83 @@ func (r *Replay) Actions() *input.Actions { return r.actions }
 // Timeline returns the timeline of ticks from (inclusive) to to
 // (exclusive), clamped to the session.
 func (r *Replay) Timeline(from, to uint64) []Tick {
-	n := uint64(len(r.info))
+	n := r.log.n
 	from, to = min(from, n), min(to, n)
 	if to < from {
 		to = from
 	}
-	return r.info[from:to]
+	out := make([]Tick, 0, to-from)
+	for t := from; t < to; t++ {
+		if err := r.log.read(&r.other, t, &r.lt); err != nil {
+			break // the log is written here: it cannot be damaged
+		}
+		out = append(out, r.lt.tick(r.log.marks))
+	}
+	return out
+}
+
+// tick is the timeline's entry for t.
+func (t *loggedTick) tick(marks []ecs.Mark) Tick {
+	u, s := &t.ctx.Update, &t.ctx.Timing
+	tk := Tick{
+		Number: u.Number, Kind: u.Kind.String(), Delta: u.Delta, Steps: u.Steps, Final: u.Final, Quiet: u.Quiet, Coarse: u.Coarse,
+		Dropped: u.Dropped, Suspended: s.Suspended, Debt: s.Debt, DebtTime: s.DebtTime,
+		Rate: s.Rate, Acting: s.Acting.String(), Resimulated: s.Resimulated, Stop: t.stop,
+		Records: t.recTo - t.recFrom, Entities: t.entities,
+	}
+	if t.markTo > t.markFrom {
+		tk.Marks = marks[t.markFrom:t.markTo:t.markTo]
+	}
+	return tk
 }
 
 // Input returns the input tick t consumed, nil when t is out of range.
 // It stays valid until the next Observe.
 func (r *Replay) Input(t uint64) *input.Tick {
-	if t >= uint64(len(r.spans)) {
+	if t >= r.log.n {
 		return nil
 	}
-	if r.cur >= 0 && uint64(r.cur) == t {
+	if r.inAt >= 0 && uint64(r.inAt) == t {
 		return &r.in
 	}
 	r.build(t, &r.scratch)
 	return &r.scratch
 }
 
-// inputSpan is what a tick's input is rebuilt from.
-type inputSpan struct {
-	start, end timing.Instant
-	polls      int
-	records    []input.Record
-}
-
-// fill makes in the input of tick i, which starts from state from.
-func (r *Replay) fill(in *input.Tick, i uint64, from input.State) {
-	sp := &r.spans[i]
-	in.Fill(r.actions, sp.start, sp.end, from, sp.records)
-	in.SetPolls(sp.polls)
+// fill makes in the input of tick i, which starts from state from, and
+// leaves tick i in r.lt.
+func (r *Replay) fill(c *logCursor, in *input.Tick, i uint64, from input.State) {
+	if err := r.log.read(c, i, &r.lt); err != nil {
+		panic(err) // i is in range, and the log is written here
+	}
+	in.Fill(r.actions, r.lt.start, r.lt.end, from, r.log.records[r.lt.recFrom:r.lt.recTo])
+	in.SetPolls(r.lt.polls)
 }
 
 // build makes in the input of tick t, from the state before the keyframe
 // at or before it through the inputs after it.
 func (r *Replay) build(t uint64, in *input.Tick) {
-	k := t / r.every * r.every
-	r.fill(in, k, r.keyStates[t/r.every])
+	key := &r.keys[r.keyAt(t)]
+	k := key.tick
+	c := &r.other
+	if in == &r.in {
+		c = &r.cursor
+	}
+	r.fill(c, in, k, key.state)
 	for i := k + 1; i <= t; i++ {
-		r.fill(in, i, in.State())
+		r.fill(c, in, i, in.State())
 	}
 }
 
 // Context returns the context tick t ran with (its Input nil).
 func (r *Replay) Context(t uint64) (runtime.TickContext, bool) {
-	if t >= uint64(len(r.ticks)) {
+	if t >= r.log.n {
 		return runtime.TickContext{}, false
 	}
-	return r.ticks[t], true
+	if err := r.log.read(&r.other, t, &r.lt); err != nil {
+		return runtime.TickContext{}, false
+	}
+	return r.lt.ctx, true
 }
 
 // Seek puts the world in its state after tick t: from where it is when t
@@ -268,41 +378,51 @@ func (r *Replay) Context(t uint64) (runtime.TickContext, bool) {
 // is beyond the session, and the game's error when a tick fails.
 func (r *Replay) Seek(t uint64) error {
 	start := timing.Now()
-	n := uint64(len(r.ticks))
-	if n == 0 || !r.done {
-		return errors.New("inspect: Seek before the first pass ended (Finish)")
+	n := r.log.n
+	if n == 0 {
+		return errors.New("inspect: Seek before the first tick was observed")
 	}
 	if t >= n {
 		return fmt.Errorf("inspect: tick %d is beyond the session: want 0 to %d", t, n-1)
 	}
-	k := t / r.every * r.every // the keyframe's tick
+	ki := r.keyAt(t)
+	k := r.keys[ki].tick
 	from := r.cur
-	if r.cur < 0 || uint64(r.cur) > t || uint64(r.cur) < k {
-		if err := r.app.DecodeSnapshot(&r.snap, r.keys[t/r.every]); err != nil {
-			return fmt.Errorf("inspect: keyframe of tick %d: %w", k, err)
-		}
-		if err := r.app.Restore(&r.snap); err != nil {
+	if r.cur < 0 || uint64(r.cur) > t || uint64(r.cur) < k || (uint64(r.cur) < t && r.inAt != r.cur) {
+		if err := r.restore(ki); err != nil {
 			return fmt.Errorf("inspect: keyframe of tick %d: %w", k, err)
 		}
 		r.cur, from = int64(k), int64(k)
 		r.build(k, &r.in)
+		r.inAt = r.cur
 	}
 	ran := 0
 	for uint64(r.cur) < t {
 		i := uint64(r.cur + 1)
-		tc := r.ticks[i]
-		r.fill(&r.in, i, r.in.State())
+		r.fill(&r.cursor, &r.in, i, r.in.State())
+		tc := r.lt.ctx
 		tc.Input = &r.in
 		tc.Stop = r.stop
 		if err := r.step(&tc); err != nil {
-			r.cur = -1
+			r.cur, r.inAt = -1, -1
 			return fmt.Errorf("inspect: running tick %d again: %w", i, err)
 		}
-		r.cur = int64(i)
+		r.cur, r.inAt = int64(i), int64(i)
 		ran++
 	}
 	r.last = SeekStats{Tick: t, From: from, Resimulated: ran, Elapsed: time.Duration(timing.Now() - start)}
 	return nil
+}
+
+// resume puts the world back after the latest observed tick, where the
+// first pass left it, when a seek during the pass (a live game's page)
+// moved it.
+func (r *Replay) resume() error {
+	last := int64(r.log.n) - 1
+	if r.done || last < 0 || r.cur == last {
+		return nil
+	}
+	return r.Seek(uint64(last))
 }
 
 // LastSeek returns what the latest Seek did.
@@ -312,7 +432,8 @@ func (r *Replay) LastSeek() SeekStats { return r.last }
 type Memory struct {
 	Keyframes     int `json:"keyframes"`
 	KeyframeBytes int `json:"keyframe_bytes"`
-	// TickBytes estimates the kept tick contexts and their input.
+	// TickBytes is what the kept ticks take: the compact tick log with
+	// its input records and markers, and the keyframes' index.
 	TickBytes int `json:"tick_bytes"`
 }
 
@@ -321,13 +442,12 @@ type Memory struct {
 func (r *Replay) Memory() Memory {
 	m := Memory{Keyframes: len(r.keys)}
 	for _, k := range r.keys {
-		m.KeyframeBytes += cap(k)
+		m.KeyframeBytes += cap(k.wire)
 	}
-	m.TickBytes = cap(r.ticks)*int(unsafe.Sizeof(runtime.TickContext{})) + cap(r.spans)*int(unsafe.Sizeof(inputSpan{}))
-	for i := range r.spans {
-		m.TickBytes += cap(r.spans[i].records) * int(unsafe.Sizeof(input.Record{}))
-	}
-	m.TickBytes += cap(r.keyStates) * int(unsafe.Sizeof(input.State{}))
-	m.TickBytes += cap(r.info) * int(unsafe.Sizeof(Tick{}))
+	m.TickBytes = r.log.bytes() + cap(r.keys)*int(unsafe.Sizeof(keyframe{}))
 	return m
 }
+
+// KeyframeEvery returns the keyframe interval: Options.KeyframeEvery, or
+// the one picked from the first pass's speed (the latest pick).
+func (r *Replay) KeyframeEvery() int { return int(r.every) }

@@ -57,6 +57,17 @@ type Server struct {
 // unless opts.Remote. The server runs on a goroutine of its own until
 // [Server.Close].
 func Listen(rep *Replay, addr string, opts ServerOptions) (*Server, error) {
+	return listen(addr, opts, func(opts ServerOptions) (http.Handler, error) { return NewHandler(rep, opts) })
+}
+
+// ListenLive is [Listen] for a game inspected while it plays: the page
+// follows the live end of live's session and can seek back while the
+// game goes on.
+func ListenLive(live *Live, addr string, opts ServerOptions) (*Server, error) {
+	return listen(addr, opts, func(opts ServerOptions) (http.Handler, error) { return NewLiveHandler(live, opts) })
+}
+
+func listen(addr string, opts ServerOptions, handler func(ServerOptions) (http.Handler, error)) (*Server, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("inspect: address %q: %w (want host:port or :port)", addr, err)
@@ -70,7 +81,7 @@ func Listen(rep *Replay, addr string, opts ServerOptions) (*Server, error) {
 	if opts.Remote && opts.Token == "" {
 		opts.Token = newToken()
 	}
-	h, err := NewHandler(rep, opts)
+	h, err := handler(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -119,8 +130,10 @@ func newToken() string {
 
 // handler is the page and the API over one Replay.
 type handler struct {
-	mu    sync.Mutex
-	rep   *Replay
+	own   sync.Mutex
+	lock  *sync.Mutex // own, or a Live's
+	live  *Live       // nil for a finished replay
+	rep   *Replay     // under lock; from live once its first tick ran
 	opts  ServerOptions
 	mux   *http.ServeMux
 	comps []ecs.ComponentValue // scratch
@@ -138,10 +151,27 @@ func NewHandler(rep *Replay, opts ServerOptions) (http.Handler, error) {
 	if rep == nil || !rep.done {
 		return nil, errors.New("inspect: NewHandler needs a Replay whose first pass finished")
 	}
-	h := &handler{rep: rep, opts: opts, mux: http.NewServeMux()}
+	h := &handler{rep: rep, opts: opts}
+	h.lock = &h.own
+	return h, h.routes()
+}
+
+// NewLiveHandler is [NewHandler] for a game inspected while it plays
+// (see [Live]). Until the game's first tick reached the follower, the
+// API answers 503.
+func NewLiveHandler(live *Live, opts ServerOptions) (http.Handler, error) {
+	if live == nil {
+		return nil, errors.New("inspect: NewLiveHandler needs a Live")
+	}
+	h := &handler{live: live, lock: &live.run, opts: opts}
+	return h, h.routes()
+}
+
+func (h *handler) routes() error {
+	h.mux = http.NewServeMux()
 	sub, err := fs.Sub(page, "page")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	h.mux.Handle("GET /", http.FileServerFS(sub))
 	for path, fn := range map[string]func(*query) (any, error){
@@ -157,7 +187,7 @@ func NewHandler(rep *Replay, opts ServerOptions) (http.Handler, error) {
 	}
 	h.mux.HandleFunc("GET /api/write-test", h.api(h.writeTest)) // refused: it writes
 	h.mux.HandleFunc("POST /api/write-test", h.api(h.writeTest))
-	return h, nil
+	return nil
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -227,9 +257,20 @@ func trim(s string) string {
 
 func (h *handler) api(fn func(*query) (any, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		h.mu.Lock()
-		v, err := fn(&query{r: r, rep: h.rep})
-		h.mu.Unlock()
+		var b []byte
+		h.lock.Lock()
+		v, err := h.call(fn, r)
+		if err == nil {
+			// Encoded under the lock: a live follower appends to what
+			// the answer may share (the timeline).
+			if raw, ok := v.(json.RawMessage); ok {
+				b = raw
+			} else {
+				b, err = json.Marshal(v)
+				b = append(b, '\n')
+			}
+		}
+		h.lock.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		if err != nil {
 			status := http.StatusInternalServerError
@@ -241,12 +282,23 @@ func (h *handler) api(fn func(*query) (any, error)) http.HandlerFunc {
 			_ = json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
 			return
 		}
-		if raw, ok := v.(json.RawMessage); ok {
-			_, _ = w.Write(raw)
-			return
-		}
-		_ = json.NewEncoder(w).Encode(v)
+		_, _ = w.Write(b)
 	}
+}
+
+// call runs fn on the Replay, which a live game's follower may not have
+// made yet, or which it stopped filling because its replay failed.
+func (h *handler) call(fn func(*query) (any, error), r *http.Request) (any, error) {
+	if h.live != nil {
+		h.rep = h.live.rep
+		if h.live.fin && h.live.end != nil {
+			return nil, fmt.Errorf("inspect: following the live session failed: %w", h.live.end)
+		}
+		if h.rep == nil {
+			return nil, &apiError{http.StatusServiceUnavailable, "inspect: the live session has run no tick yet"}
+		}
+	}
+	return fn(&query{r: r, rep: h.rep})
 }
 
 // seekTo moves the world to the query's tick.
@@ -271,14 +323,11 @@ func (h *handler) session(q *query) (any, error) {
 		}
 		return true
 	})
-	markers := 0
-	for _, t := range h.rep.info {
-		markers += len(t.Marks)
-	}
+	markers := h.rep.Markers()
 	return map[string]any{
-		"name": h.opts.Name, "ticks": h.rep.Ticks(), "current": h.rep.Current(), "keyframe_every": h.rep.every,
+		"name": h.opts.Name, "ticks": h.rep.Ticks(), "current": h.rep.Current(), "keyframe_every": h.rep.KeyframeEvery(),
 		"memory": h.rep.Memory(), "components": comps, "markers": markers, "last_seek": h.rep.LastSeek(),
-		"read_only": true,
+		"read_only": true, "live": h.live != nil && !h.live.fin,
 	}, nil
 }
 

@@ -38,6 +38,10 @@ type Options struct {
 	// [NewReplay] (or the game's --replay). The recording is complete once
 	// the session ends.
 	Record string
+	// RecordTo, if set, receives the recording Record's file would
+	// (framework.RunOptions.RecordTo): the inspector's tests follow a live
+	// session through it. Set one of Record and RecordTo; not in a Match.
+	RecordTo io.Writer
 	// RenderCost is the time each rendered frame takes on the platform's
 	// virtual clock. Zero renders instantly. The clock stands still while
 	// a Step is paused, so a render under way then finishes after it.
@@ -161,8 +165,15 @@ func newSession(g framework.Game, opts Options, clock *runtimetest.Clock, match 
 		if err := sess.RecordMatch(opts.Record); err != nil {
 			return nil, err
 		}
-	} else if opts.Record != "" {
-		rec, err = recording.Create(opts.Record, framework.RecordingHeader(g, cfg, rtOpts.Mode))
+	} else if opts.Record != "" || opts.RecordTo != nil {
+		if opts.Record != "" && opts.RecordTo != nil {
+			return nil, errors.New("frameworktest: Options.Record and RecordTo: set one")
+		}
+		if opts.Record == "" {
+			rec, err = recording.NewWriter(opts.RecordTo, "the session's recording", framework.RecordingHeader(g, cfg, rtOpts.Mode))
+		} else {
+			rec, err = recording.Create(opts.Record, framework.RecordingHeader(g, cfg, rtOpts.Mode))
+		}
 		if err != nil {
 			return nil, err
 		}

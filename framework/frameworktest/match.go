@@ -115,8 +115,8 @@ func Match(game func() framework.Game, opts MatchOptions) ([]*Peer, error) {
 	if g.Net == nil {
 		return nil, errors.New("frameworktest: Match needs a game with framework.Game.Net")
 	}
-	if opts.Record != "" || opts.Sound || opts.SyncTest != 0 {
-		return nil, errors.New("frameworktest: Match: Options.Record, Sound and SyncTest are for one session (New)")
+	if opts.Record != "" || opts.RecordTo != nil || opts.Sound || opts.SyncTest != 0 {
+		return nil, errors.New("frameworktest: Match: Options.Record, RecordTo, Sound and SyncTest are for one session (New)")
 	}
 	if opts.For <= 0 {
 		return nil, fmt.Errorf("frameworktest: Match: For %v: want a positive duration", opts.For)

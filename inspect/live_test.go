@@ -1,0 +1,183 @@
+package inspect_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	goruntime "runtime"
+	"testing"
+	"time"
+
+	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/framework/config"
+	"github.com/metronome-go/metronome/framework/frameworktest"
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/inspect"
+)
+
+// liveGame starts the test game recording into a Live, with Right held
+// from 0.5 s for two seconds as record does.
+func liveGame(t testing.TB, live *inspect.Live) *frameworktest.Sim {
+	t.Helper()
+	cfg := config.Default()
+	if err := cfg.Set("timing.mode=fixed"); err != nil {
+		t.Fatal(err)
+	}
+	sim, err := frameworktest.New(testGame(), frameworktest.Options{Config: &cfg, RecordTo: live})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.Input.Press(sim.At(500*time.Millisecond), input.KeyRight)
+	sim.Input.Release(sim.At(2500*time.Millisecond), input.KeyRight)
+	return sim
+}
+
+// follow starts the follower on live; its result comes on the channel.
+func follow(live *inspect.Live, every int) chan error {
+	done := make(chan error, 1)
+	go func() { done <- framework.InspectLive(testGame(), live, inspect.Options{KeyframeEvery: every}) }()
+	return done
+}
+
+type liveSession struct {
+	Ticks int
+	Live  bool
+}
+
+// waitTicks polls the page's session until the follower has at least n
+// ticks: it waits on the follower's progress, which a chunk of the
+// recording brings at most half a second of game time behind.
+func waitTicks(t *testing.T, h http.Handler, n int, followed chan error) liveSession {
+	t.Helper()
+	for {
+		select {
+		case err := <-followed:
+			t.Fatalf("the follower stopped before tick %d: %v", n, err)
+		default:
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/session", nil))
+		var s liveSession
+		if rec.Code == http.StatusOK {
+			if err := json.Unmarshal(rec.Body.Bytes(), &s); err != nil {
+				t.Fatal(err)
+			}
+			if s.Ticks >= n {
+				return s
+			}
+		} else if rec.Code != http.StatusServiceUnavailable {
+			t.Fatalf("/api/session: %d %s", rec.Code, rec.Body)
+		}
+		goruntime.Gosched()
+	}
+}
+
+// moverX reads the mover's X at tick from the page's API.
+func moverX(h http.Handler, tick int) (float64, error) {
+	var list entityList
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", fmt.Sprintf("/api/entities?tick=%d&component=mover", tick), nil))
+	if err := json.Unmarshal(rec.Body.Bytes(), &list); rec.Code != http.StatusOK || err != nil || len(list.Entities) != 1 {
+		return 0, fmt.Errorf("entities at tick %d: %d %s", tick, rec.Code, rec.Body)
+	}
+	e := list.Entities[0]
+	var v entityView
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", fmt.Sprintf("/api/entity?tick=%d&id=%d&gen=%d", tick, e.ID, e.Gen), nil))
+	if err := json.Unmarshal(rec.Body.Bytes(), &v); rec.Code != http.StatusOK || err != nil {
+		return 0, fmt.Errorf("entity at tick %d: %d %s", tick, rec.Code, rec.Body)
+	}
+	for _, c := range v.Components {
+		if c.Type == "inspect_test.mover" {
+			x, _ := c.Value["X"].(float64)
+			return x, nil
+		}
+	}
+	return 0, fmt.Errorf("entity at tick %d has no mover: %s", tick, rec.Body)
+}
+
+// A game inspected as it plays: the page sees its ticks soon after they
+// run, seeks back to earlier ticks while the game goes on (requests from
+// another goroutine between the game's steps), finds the values the game
+// had then, and the follower's world hashes keep matching the game's
+// through it all; once the game ends the whole session stays open.
+func TestLiveGameIsInspectedAsItPlays(t *testing.T) {
+	live := inspect.NewLive()
+	sim := liveGame(t, live)
+	h, err := inspect.NewLiveHandler(live, inspect.ServerOptions{Name: "live"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get(t, h, "/api/session", http.StatusServiceUnavailable, nil)
+	followed := follow(live, 50)
+
+	movers := ecs.NewFilter1[mover](sim.App.World())
+	var xs []float32
+	step := func(n int) {
+		t.Helper()
+		for range n {
+			if err := sim.Step(1); err != nil {
+				t.Fatal(err)
+			}
+			q := movers.Query()
+			for q.Next() {
+				xs = append(xs, q.Get().X)
+			}
+		}
+	}
+	step(300)
+	if s := waitTicks(t, h, 240, followed); !s.Live {
+		t.Errorf("the session does not say it is live: %+v", s)
+	}
+	for _, tick := range []int{100, 37, 200} {
+		got, err := moverX(h, tick)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if float32(got) != xs[tick] {
+			t.Errorf("live, mover.X at tick %d: page %v, game %v", tick, got, xs[tick])
+		}
+	}
+
+	// The page scrubs back and forth on its own goroutine while the game
+	// plays on: the follower puts its world back at the live end each
+	// time and keeps up.
+	scrubbed := make(chan error, 1)
+	go func() {
+		for i := range 200 {
+			if _, err := moverX(h, (i*37)%240); err != nil {
+				scrubbed <- err
+				return
+			}
+		}
+		scrubbed <- nil
+	}()
+	step(300)
+	if err := <-scrubbed; err != nil {
+		t.Fatal(err)
+	}
+	waitTicks(t, h, 540, followed)
+	if err := sim.Close(); err != nil {
+		t.Fatal(err)
+	}
+	live.Close()
+	if err := <-followed; err != nil {
+		t.Fatalf("the follower: %v", err)
+	}
+	var s liveSession
+	get(t, h, "/api/session", http.StatusOK, &s)
+	if s.Live || s.Ticks != len(xs) {
+		t.Errorf("after the game ended: %+v, want %d ticks, not live", s, len(xs))
+	}
+	for _, tick := range []int{len(xs) - 1, 450, 3} {
+		got, err := moverX(h, tick)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if float32(got) != xs[tick] {
+			t.Errorf("ended, mover.X at tick %d: page %v, game %v", tick, got, xs[tick])
+		}
+	}
+}
