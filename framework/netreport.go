@@ -123,10 +123,10 @@ func (s *Session) reportMatch(rt *runtime.GameRuntime) error {
 	return nil
 }
 
-// tick records one update of the match: t after p ran it. Simulation
+// tick records one update of the match: t after it ran, with the
+// match's figures st. Simulation
 // owner.
-func (r *tickReport) tick(t *runtime.TickContext, p *rollback.Peer) {
-	st := p.Stats()
+func (r *tickReport) tick(t *runtime.TickContext, st rollback.PeerStats) {
 	r.record(t, int64(math.Round(st.Seconds/r.step.Seconds())), st.Advantage)
 }
 
