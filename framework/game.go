@@ -368,7 +368,7 @@ func (s *Session) Update(t *runtime.TickContext) error {
 		return err
 	}
 	if s.report != nil && s.side != nil && s.side.Playing() {
-		s.report.ticks.tick(t, s.side.Stats())
+		s.report.ticks.tick(t)
 	}
 	if s.stopAfter > 0 && s.match == nil && !t.StopRequested() && t.Number+1 >= s.stopAfter {
 		return t.RequestStop() // a match stops where its peers agree (rollback.PeerOptions.Ticks)

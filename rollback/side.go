@@ -27,6 +27,7 @@ type Side struct {
 	peer  *Peer      // a player's side, or nil
 	spec  *Spectator // a spectator's side, or nil
 	seats [][]input.Action
+	pace  *Pacing // a player's, or nil
 }
 
 // NewPlayerSide returns a player's side of a match: [NewPeer] with app
@@ -51,7 +52,7 @@ func NewPlayerSide(app *App, opts PeerOptions, seats [][]input.Action) (*Side, e
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return &Side{app: app, peer: p, seats: seats[:p.Locals()]}, nil
+	return &Side{app: app, peer: p, seats: seats[:p.Locals()], pace: NewPacing(opts.Clock, opts.Step, opts.Ticks)}, nil
 }
 
 // NewSpectatorSide returns a spectator's side of a match: [NewSpectator]
@@ -67,7 +68,8 @@ func NewSpectatorSide(app *App, opts SpectatorOptions) (*Side, error) {
 // Update runs one update of the match with the runtime's tick t: a
 // player's local seats take their actions' states from t.Input (neutral
 // without one), then [Peer.Update] or [Spectator.Update] runs. The update
-// on which the match finishes requests the loop's stop
+// of a player that plays (not catching up) goes into its [Side.Pacing].
+// The update on which the match finishes requests the loop's stop
 // (t.RequestStop); one that ends it otherwise returns the outcome as an
 // *[OutcomeError]. It allocates nothing.
 func (s *Side) Update(t *runtime.TickContext) error {
@@ -86,6 +88,9 @@ func (s *Side) Update(t *runtime.TickContext) error {
 			}
 		}
 		err = s.peer.Update(t)
+		if err == nil && !s.peer.CatchingUp() {
+			s.pace.Record(t, s.peer.advantage)
+		}
 	}
 	if err != nil {
 		return err
@@ -104,6 +109,10 @@ func (s *Side) Ready(ctx context.Context) error {
 	}
 	return s.peer.Ready(ctx)
 }
+
+// Pacing returns what a player's updates did to its pacing so far; nil
+// for a spectator, which paces nothing.
+func (s *Side) Pacing() *Pacing { return s.pace }
 
 // Spectating reports whether this side watches the match.
 func (s *Side) Spectating() bool { return s.spec != nil }

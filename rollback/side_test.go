@@ -122,6 +122,9 @@ func TestASideReadsItsSeatAndStopsTheLoopAtTheEnd(t *testing.T) {
 			t.Errorf("side %d: hash at %d is %x, want %x", i, want.Tick, got, want.Hash)
 		}
 	}
+	if pc := sides[0].Pacing(); pc == nil || pc.Ticks < ticks || sides[2].Pacing() != nil {
+		t.Errorf("the host's pacing %+v, the spectator's %v: want the host's to count every tick it ran, and none for the spectator", pc, sides[2].Pacing())
+	}
 	if !sides[2].Spectating() || sides[0].Spectating() || !sides[0].Playing() || sides[2].Playing() {
 		t.Error("Spectating and Playing do not tell the spectator's side from the players'")
 	}
