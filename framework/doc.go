@@ -105,12 +105,15 @@
 //     host slows the whole match down together while a joined player
 //     resynchronises ([Session.MatchTiming]). The input
 //     delay, prediction window and hash interval are the [net] table's.
+//     The session drives this machine's rollback.Side, one Update a tick,
+//     and only prints its events and records its timeline.
 //     [Session.NetStats] has the match's figures (rollbacks, depth,
 //     advantage, bytes); a desync stops the session with a
 //     rollback.Desync; a headless match prints [ConfirmedLine] at its end.
 //
 // --host ADDR and --join ADDR --token TOKEN play a match between
-// processes over package rollback/netplay (UDP with an HMAC, or, for a
+// processes over package rollback/netplay (netplay.Connect with the role
+// the flags name; UDP with an HMAC, or, for a
 // game that lists quicnet.Network() in [Net.Networks], QUIC datagrams
 // with net.transport = "quic"; a game links only the networks it lists,
 // UDP alone when it lists none): the host prints the join command

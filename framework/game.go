@@ -182,15 +182,15 @@ type Session struct {
 	syncTest  *ecs.SyncTest
 	// A game with Net: its seats at this machine (no match, localBot
 	// the seed of a bot playing all seats but the first), or its match:
-	// netApp the game's world as the match runs it, and peer (a player,
-	// playing its --bot's input) or spectator the match itself (net.go).
-	seats     *localSeats
-	players   *rollback.Players // the world's resource, added before Setup
-	localBot  uint64
-	match     *Match
-	netApp    *rollback.App
-	peer      *rollback.Peer
-	spectator *rollback.Spectator
+	// netApp the game's world as the match runs it, and side this
+	// machine's part in the match itself, a player or a spectator
+	// (net.go).
+	seats    *localSeats
+	players  *rollback.Players // the world's resource, added before Setup
+	localBot uint64
+	match    *Match
+	netApp   *rollback.App
+	side     *rollback.Side
 	// matchRec records a match (--record), replayNet replays one's
 	// recording (netrecord.go).
 	matchRec  *matchRecording
@@ -367,8 +367,8 @@ func (s *Session) Update(t *runtime.TickContext) error {
 	if err := s.updateNet(t); err != nil {
 		return err
 	}
-	if s.report != nil && s.peer != nil && !s.peer.CatchingUp() {
-		s.report.ticks.tick(t, s.peer)
+	if s.report != nil && s.side != nil && s.side.Playing() {
+		s.report.ticks.tick(t)
 	}
 	if s.stopAfter > 0 && s.match == nil && !t.StopRequested() && t.Number+1 >= s.stopAfter {
 		return t.RequestStop() // a match stops where its peers agree (rollback.PeerOptions.Ticks)

@@ -221,10 +221,8 @@ func (s *Session) NetStats() (NetStats, bool) {
 	switch {
 	case s.replayNet != nil:
 		return s.replayNet.stats(), true // a match's replay is the match, with no network
-	case s.spectator != nil:
-		return s.spectator.Stats(), true
-	case s.peer != nil:
-		return s.peer.Stats(), true
+	case s.side != nil:
+		return s.side.Stats(), true
 	}
 	return NetStats{}, false
 }
@@ -248,10 +246,8 @@ func (s *Session) ConfirmedHash() (tick int64, hash uint64, ok bool) {
 	switch {
 	case s.replayNet != nil:
 		return s.replayNet.confirmed()
-	case s.spectator != nil:
-		return s.spectator.LastHash()
-	case s.peer != nil:
-		return s.peer.ConfirmedHash()
+	case s.side != nil:
+		return s.side.ConfirmedHash()
 	}
 	return 0, 0, false
 }
@@ -266,10 +262,8 @@ func (s *Session) ConfirmedHashAt(tick int64) (uint64, bool) {
 	switch {
 	case s.replayNet != nil:
 		return s.replayNet.hashAt(tick)
-	case s.spectator != nil:
-		return s.netApp.HashAt(s.spectator.Timeline(), tick)
-	case s.peer != nil:
-		return s.peer.HashAt(tick)
+	case s.side != nil:
+		return s.side.HashAt(tick)
 	}
 	return 0, false
 }
@@ -324,7 +318,7 @@ func (s *Session) startNet() error {
 	step := matchStep(s.cfg.Timing)
 	actions := len(n.Seats[0])
 	if m.Spectator {
-		s.spectator, err = rollback.NewSpectator(app, rollback.SpectatorOptions{Transport: m.Transport, Players: len(m.Peers), Actions: actions,
+		s.side, err = rollback.NewSpectatorSide(app, rollback.SpectatorOptions{Transport: m.Transport, Players: len(m.Peers), Actions: actions,
 			HashEvery: s.cfg.Net.HashEvery, Step: step, Delay: s.cfg.Net.SpectatorDelay, Ticks: int64(s.stopAfter), Recorded: s.matchRec != nil,
 			Clock: s.rt.Options().Clock})
 		if err != nil {
@@ -341,10 +335,10 @@ func (s *Session) startNet() error {
 	for _, peer := range m.Peers {
 		opts.Players = append(opts.Players, rollback.Player{Peer: peer, Delay: s.cfg.Net.Delay})
 	}
-	if s.peer, err = rollback.NewPeer(app, opts); err != nil {
+	if s.side, err = rollback.NewPlayerSide(app, opts, n.Seats); err != nil {
 		return fmt.Errorf("framework: networked match: %w", err)
 	}
-	s.logEvents(s.peer.Events())
+	s.logEvents(s.side.Events())
 	return s.startMatchRecording()
 }
 
@@ -353,67 +347,34 @@ func (s *Session) startNet() error {
 // every peer is ready, up to net.join_timeout (rollback.Peer.Ready).
 // Simulation owner, before the first tick.
 func (s *Session) readyToStart() error {
-	if s.peer == nil {
+	if s.side == nil {
 		return nil
 	}
 	patience := s.cfg.Net.JoinTimeout
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
-	if err := s.peer.Ready(ctx); err != nil {
+	if err := s.side.Ready(ctx); err != nil {
 		return fmt.Errorf("framework: starting the networked match (net.join_timeout %v): %w", patience, err)
 	}
 	return nil
 }
 
-// updateNet runs one update: through the match of a networked session,
-// else as any game's. A match that finished stops the session; one that
-// ended otherwise fails it with its *rollback.OutcomeError, which Main
-// turns into the outcome's exit status.
+// updateNet runs one update: through the match of a networked session
+// (rollback.Side.Update, which stops the session once the match
+// finished, and fails it with its *rollback.OutcomeError when it ended
+// otherwise: Main turns that into the outcome's exit status), else as
+// any game's.
 func (s *Session) updateNet(t *runtime.TickContext) error {
-	var err error
-	if s.match != nil && s.matchStart == 0 {
-		s.matchStart = s.clock().Now()
-	}
-	switch {
-	case s.spectator != nil:
-		err = s.spectator.Update(t)
-		s.logEvents(s.spectator.Events())
-		if err == nil {
-			err = s.matchRec.record(s.spectator.Timeline(), s.netApp)
+	if s.side != nil {
+		if s.matchStart == 0 {
+			s.matchStart = s.clock().Now()
 		}
-		if o, ok := s.spectator.Outcome(); ok && o.Kind == rollback.Finished && err == nil && !t.StopRequested() {
-			err = t.RequestStop()
-		}
-		return err
-	case s.peer != nil:
-		p := s.peer
-		for k := range p.Locals() {
-			dst := p.Input(k) // a bot (Match.Bot) fills it in Update instead
-			for i, a := range s.game.Net.Seats[k] {
-				if t.Input != nil {
-					dst[i] = t.Input.Action(a)
-				} else {
-					dst[i] = input.Stats{}
-				}
-			}
-		}
-		err = p.Update(t)
-		s.logEvents(p.Events())
+		err := s.side.Update(t)
+		s.logEvents(s.side.Events())
 		if err != nil {
 			return err
 		}
-		for _, ev := range p.Events() {
-			if ev.Kind == rollback.EventResyncing && s.matchRec != nil {
-				return fmt.Errorf("framework: --record: %w; the recording keeps this machine's timeline up to where the match left it", ev.Err)
-			}
-		}
-		if err := s.recordConfirmed(t); err != nil {
-			return err
-		}
-		if o, ok := p.Outcome(); ok && o.Kind == rollback.Finished && !t.StopRequested() {
-			return t.RequestStop()
-		}
-		return nil
+		return s.recordConfirmed(t)
 	}
 	if ls := s.seats; ls != nil && ls.bot != nil {
 		for k, dst := range ls.botRows {
@@ -467,13 +428,10 @@ func (s *Session) fillSeats(ctx *ecs.Sys) {
 // matchOutcome returns how the session's match ended, and false while
 // it goes on or with no match.
 func (s *Session) matchOutcome() (rollback.Outcome, bool) {
-	switch {
-	case s.spectator != nil:
-		return s.spectator.Outcome()
-	case s.peer != nil:
-		return s.peer.Outcome()
+	if s.side == nil {
+		return rollback.Outcome{}, false
 	}
-	return rollback.Outcome{}, false
+	return s.side.Outcome()
 }
 
 // The network flags: --host and --join name the match to play

@@ -45,8 +45,8 @@ func (n *Net) checkTransport(k rollback.TransportKind) error {
 		k, strings.Join(names, ", "), hint)
 }
 
-// connectMatch turns --host and --join into this machine's side of a
-// match over package rollback/netplay; nil without them. --host listens on
+// connectMatch turns --host, --join and --spectate into this machine's
+// side of a match (netplay.Connect); nil without them. --host listens on
 // f.Host, prints the address and the join command with its token to
 // stdout and waits (up to net.join_timeout) for every player; --join
 // joins the match at f.Join with f.Token. Both sides must play the same
@@ -65,91 +65,59 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 		return nil, errors.New("framework: --host, --join and --spectate need a game that declares its players (Game.Net)")
 	}
 	n := cfg.Net
-	opts := netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout, Start: n.StartWith,
-		Networks: g.Net.networks()}
-	if f.Dedicated {
-		opts.Players++
-		if opts.Start > 0 {
-			opts.Start++ // the players who joined, and the host
-		}
-		if opts.Players > netplay.MaxPlayers {
-			return nil, fmt.Errorf("framework: --dedicated: a dedicated host serves up to %d players (a match holds %d peers, the host's included); net.players is %d",
-				netplay.MaxPlayers-1, netplay.MaxPlayers, n.Players)
-		}
+	co := netplay.ConnectOptions{Role: netplay.Joining, Addr: f.Join, Token: f.Token, Patience: n.JoinTimeout,
+		Options: netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout, Start: n.StartWith,
+			Networks: g.Net.networks()}}
+	flag := "--join " + f.Join
+	switch {
+	case f.Host != "" && f.Dedicated:
+		co.Role, co.Addr, flag = netplay.Dedicated, f.Host, "--host "+f.Host
+	case f.Host != "":
+		co.Role, co.Addr, flag = netplay.Hosting, f.Host, "--host "+f.Host
+	case f.Spectate != "":
+		co.Role, co.Addr, flag = netplay.Spectating, f.Spectate, "--spectate "+f.Spectate
 	}
-	id, err := matchIdentity(g, cfg, stderr)
-	if err != nil {
+	co.Notify = func(nt netplay.Notice) { printNotice(stdout, nt, n) }
+	var err error
+	if co.Identity, err = matchIdentity(g, cfg, stderr); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), n.JoinTimeout)
-	defer cancel()
-	var m *netplay.Match
-	if f.Host != "" {
-		lobby, err := netplay.Host(f.Host, opts, id)
-		if err != nil {
-			return nil, fmt.Errorf("framework: --host %s: %w", f.Host, err)
-		}
-		what := fmt.Sprintf("a %d-player match", n.Players)
-		if n.StartWith > 0 && n.StartWith < n.Players {
-			what += fmt.Sprintf(" (it starts with %d; the others join during it)", n.StartWith)
-		}
-		if f.Dedicated {
-			what = fmt.Sprintf("a %d-player match as a dedicated host (no seat here: every player joins)", n.Players)
-		}
-		fmt.Fprintf(stdout, "hosting %s on %s over %s; join with:\n  --join %s --token %s\n",
-			what, lobby.Addr(), opts.Transport, joinAddr(f.Host, lobby.Addr().String()), lobby.Token())
-		if m, err = lobby.Wait(ctx); err != nil {
-			lobby.Close()
-			if errors.Is(err, context.DeadlineExceeded) {
-				return nil, fmt.Errorf("framework: --host %s: within %v (net.join_timeout), %w", f.Host, n.JoinTimeout, err)
-			}
-			return nil, fmt.Errorf("framework: --host %s: waiting %v for %d players: %w", f.Host, n.JoinTimeout, n.Players, err)
-		}
-	} else if f.Spectate != "" {
-		opts.Spectate = true
-		var err error
-		if m, err = netplay.Join(ctx, f.Spectate, f.Token, opts, id); err != nil {
-			return nil, fmt.Errorf("framework: --spectate %s: %w", f.Spectate, refusal(err))
-		}
-	} else {
-		var err error
-		if m, err = netplay.Join(ctx, f.Join, f.Token, opts, id); err != nil {
-			if errors.Is(err, netplay.ErrTransport) {
-				return nil, fmt.Errorf("framework: --join %s: net.transport is %q, the host's is another: %w", f.Join, opts.Transport, refusal(err))
-			}
-			return nil, fmt.Errorf("framework: --join %s: %w", f.Join, refusal(err))
-		}
-	}
-	if f.Spectate != "" {
-		fmt.Fprintf(stdout, "watching: %d players, this machine is spectator peer %d\n", n.Players, m.Self())
-	} else {
-		fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", n.Players, m.Self())
+	m, err := netplay.Connect(context.Background(), co)
+	var short *netplay.ShortError
+	switch {
+	case err == nil:
+	case errors.As(err, &short) && errors.Is(err, context.DeadlineExceeded):
+		return nil, fmt.Errorf("framework: %s: within %v (net.join_timeout), %w", flag, n.JoinTimeout, err)
+	case errors.Is(err, netplay.ErrTransport):
+		return nil, fmt.Errorf("framework: %s: net.transport is %q, the host's is another: %w", flag, co.Options.Transport, err)
+	default:
+		return nil, fmt.Errorf("framework: %s: %w", flag, err)
 	}
 	seats := m.Seating(n.Players)
 	return &Match{Transport: m, Self: m.Self(), Peers: seats.Peers, Seatless: seats.Seatless, Late: seats.Late, Bot: f.Bot,
 		Spectator: f.Spectate != "", Rejoining: m.Rejoining(), JoinedLate: m.Late(), netplay: m}, nil
 }
 
-// refusal is a join's error as the match's outcome when the host
-// refused it (rollback.Refused: MainStatus exits with StatusRefused),
-// err itself otherwise.
-func refusal(err error) error {
-	if !errors.Is(err, netplay.ErrRefused) {
-		return err
-	}
-	return rollback.Outcome{Kind: rollback.Refused, Reason: strings.TrimPrefix(err.Error(), netplay.ErrRefused.Error()+": ")}.Err()
-}
-
-// joinAddr is the address a joiner on this machine passes: the host's
-// listening address, with a loopback host when it listens on every
-// interface (":7777"), since the token names no address.
-func joinAddr(flag, bound string) string {
-	if strings.HasPrefix(flag, ":") || strings.HasPrefix(bound, "[::]:") || strings.HasPrefix(bound, "0.0.0.0:") {
-		if i := strings.LastIndex(bound, ":"); i >= 0 {
-			return "127.0.0.1" + bound[i:]
+// printNotice writes what netplay.Connect says on the way on w: the
+// host's join command, and that the match started.
+func printNotice(w io.Writer, nt netplay.Notice, n rollback.MatchOptions) {
+	switch nt.Kind {
+	case netplay.Listening:
+		what := fmt.Sprintf("a %d-player match", n.Players)
+		if n.StartWith > 0 && n.StartWith < n.Players {
+			what += fmt.Sprintf(" (it starts with %d; the others join during it)", n.StartWith)
+		}
+		if nt.Role == netplay.Dedicated {
+			what = fmt.Sprintf("a %d-player match as a dedicated host (no seat here: every player joins)", n.Players)
+		}
+		fmt.Fprintf(w, "hosting %s on %s over %s; join with:\n  --join %s --token %s\n", what, nt.Addr, nt.Transport, nt.JoinAddr, nt.Token)
+	case netplay.Started:
+		if nt.Role == netplay.Spectating {
+			fmt.Fprintf(w, "watching: %d players, this machine is spectator peer %d\n", n.Players, nt.Self)
+		} else {
+			fmt.Fprintf(w, "match started: %d players, this machine is peer %d\n", n.Players, nt.Self)
 		}
 	}
-	return bound
 }
 
 // matchIdentity names what every peer of a match must share: the game

@@ -72,7 +72,7 @@ func (s *Session) FinishMatchRecording(sessionErr error) error {
 // holds the seats Setup declared. Nothing to do without --record.
 func (s *Session) startMatchRecording() error {
 	m := s.matchRec
-	if m == nil || (s.peer == nil && s.spectator == nil) {
+	if m == nil || s.side == nil {
 		return nil
 	}
 	n := s.game.Net
@@ -127,21 +127,28 @@ func (m *matchRecording) close(o recording.Outcome, msg string) error {
 }
 
 // recordConfirmed writes the ticks the update settled, with the hashes
-// that fall on them, and the update's pacing when it did any. It
-// allocates nothing. Simulation owner, after the update ran the match.
+// that fall on them, and a player's pacing when the update did any. A
+// player that must resynchronise from the host's snapshot ends a
+// recording, which cannot hold the jump. It allocates nothing.
+// Simulation owner, after the update ran the match.
 func (s *Session) recordConfirmed(t *runtime.TickContext) error {
 	m := s.matchRec
 	if m == nil {
 		return nil
 	}
-	if err := m.record(s.peer.Timeline(), s.netApp); err != nil {
+	for _, ev := range s.side.Events() {
+		if ev.Kind == rollback.EventResyncing {
+			return fmt.Errorf("framework: --record: %w; the recording keeps this machine's timeline up to where the match left it", ev.Err)
+		}
+	}
+	if err := m.record(s.side.Timeline(), s.netApp); err != nil {
 		return err
 	}
 	o := &t.Owed
-	if o.Resimulated == 0 && o.ResimulationTime == 0 && o.Held == 0 && o.Advantage == 0 {
+	if s.side.Spectating() || (o.Resimulated == 0 && o.ResimulationTime == 0 && o.Held == 0 && o.Advantage == 0) {
 		return nil
 	}
-	m.pacing = recording.Pacing{Update: t.Number, Tick: s.peer.Tick(), Resimulated: o.Resimulated,
+	m.pacing = recording.Pacing{Update: t.Number, Tick: s.side.Tick(), Resimulated: o.Resimulated,
 		ResimulationTime: o.ResimulationTime, Held: o.Held, Advantage: o.Advantage}
 	if err := m.rec.w.Pacing(&m.pacing); err != nil {
 		return fmt.Errorf("framework: --record: %w", err)

@@ -3,7 +3,6 @@ package framework
 import (
 	"fmt"
 	"io"
-	"math"
 	"sync/atomic"
 	"time"
 
@@ -12,18 +11,15 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-// settleAfter is when a match's frame advantage must have settled: issue
-// 26 asks for it within one tick 2 s into the match.
-const settleAfter = 2 * time.Second
-
 // matchReport gathers, over a headless networked run, what a player of
 // the match would have seen of its pacing, for the "pacing:" end line
-// that scripts/netem.sh checks under loss, jitter and delay: how evenly
-// frames were presented, how soon the frame advantage settled, and
-// whether the simulation ever stood still for a whole frame; and the
-// "timeline:" line of when the session reached each second's tick. Its two
-// halves belong to the two owners: ticks to the simulation, presents to
-// the platform thread; the line is written after the session has ended.
+// that scripts/netem.sh checks under loss, jitter and delay: the figures
+// the match kept (rollback.Pacing: how soon the frame advantage settled,
+// held updates, whole-frame waits), how evenly frames were presented, and
+// the "timeline:" line of when the session reached each second's tick.
+// Its two halves belong to the two owners: ticks to the simulation,
+// presents to the platform thread; the line is written after the session
+// has ended.
 type matchReport struct {
 	ticks    tickReport
 	presents presentReport
@@ -31,29 +27,8 @@ type matchReport struct {
 
 // tickReport is the simulation side: one call per update.
 type tickReport struct {
-	clock timing.Clock
-	step  time.Duration
-	// last is the real time of the latest update that ran a tick; gap the
-	// longest real time between two of them, and waits how many of those
-	// intervals reached two steps (the simulation stood still a whole
-	// frame).
-	last  timing.Instant
-	ran   bool
-	gap   time.Duration
-	gapAt time.Duration // simulated time of the tick that ended it
-	waits uint64
-	// held counts updates the session held at its prediction window's
-	// end, and heldLate those after settleAfter.
-	held, heldLate uint64
-	// outside is the simulated time of the latest tick whose smoothed
-	// advantage was more than one tick; worst the largest advantage
-	// after settleAfter, in ticks either way.
-	outside time.Duration
-	worst   float64
-	// until ends the advantage's figures a second before the last tick
-	// asked for (--ticks): the peers stop at slightly different instants,
-	// and the one still running sees the other's tick stand still.
-	until time.Duration
+	// pacing is the match's own figures (rollback.Side.Pacing).
+	pacing *rollback.Pacing
 	// started tells the platform side that the match ticks, so presents
 	// before it (the window opening, the join) are not counted.
 	started atomic.Bool
@@ -96,20 +71,12 @@ type frameSource interface {
 // read on every platform cycle of rt. Platform thread, before the session
 // runs.
 func (s *Session) reportMatch(rt *runtime.GameRuntime) error {
-	if s.match == nil || s.match.Spectator {
+	if s.side == nil || s.side.Pacing() == nil {
 		return nil // a spectator: no session to pace
 	}
-	step := matchStep(s.cfg.Timing)
 	r := &matchReport{}
-	r.ticks.clock, r.ticks.step = rt.Options().Clock, step
-	r.ticks.until = time.Duration(math.MaxInt64)
+	r.ticks.pacing = s.side.Pacing()
 	r.ticks.stamps = make([]int64, 0, maxStamps) // a tick appends without allocating
-	if s.stopAfter > 0 {
-		r.ticks.until = time.Duration(s.stopAfter)*step - time.Second
-	}
-	if r.ticks.clock == nil {
-		r.ticks.clock = timing.SystemClock{} // the runtime's default
-	}
 	p := &r.presents
 	p.rt, p.cap = rt, rt.Options().FrameCap
 	p.frames = make([]timing.TelemetryFrame, 0, timing.TelemetryWindow)
@@ -123,47 +90,15 @@ func (s *Session) reportMatch(rt *runtime.GameRuntime) error {
 	return nil
 }
 
-// tick records one update of the match: t after p ran it. Simulation
-// owner.
-func (r *tickReport) tick(t *runtime.TickContext, p *rollback.Peer) {
-	st := p.Stats()
-	r.record(t, int64(math.Round(st.Seconds/r.step.Seconds())), st.Advantage)
-}
-
-// record records one update that left the match having run ticks ticks,
-// with the smoothed frame advantage.
-func (r *tickReport) record(t *runtime.TickContext, ticks int64, advantage float64) {
-	at := time.Duration(ticks) * r.step
+// tick follows one update of the match, t after it ran, once its figures
+// are in the match's pacing. Simulation owner.
+func (r *tickReport) tick(t *runtime.TickContext) {
 	if t.Owed.Held != 0 {
-		r.held++
-		if at >= settleAfter {
-			r.heldLate++
-		}
 		return
 	}
-	if k := ticks + 1; k%stampEvery == 0 && len(r.stamps) < maxStamps {
-		r.stamps = append(r.stamps, time.Now().UnixMicro()) // this update runs tick k
-	}
-	now := r.clock.Now()
-	if r.ran {
-		gap := time.Duration(now - r.last)
-		if gap > r.gap {
-			r.gap, r.gapAt = gap, at
-		}
-		if gap >= 2*r.step {
-			r.waits++
-		}
-	}
-	r.last, r.ran = now, true
 	r.started.Store(true)
-	if at >= r.until {
-		return
-	}
-	if a := math.Abs(advantage); a > 1 {
-		r.outside = at
-	}
-	if at >= settleAfter {
-		r.worst = max(r.worst, math.Abs(advantage))
+	if k := r.pacing.Ticks; k%stampEvery == 0 && len(r.stamps) < maxStamps {
+		r.stamps = append(r.stamps, time.Now().UnixMicro()) // this update ran tick k
 	}
 }
 
@@ -206,14 +141,11 @@ func (r *matchReport) write(w io.Writer) {
 		longest = fmt.Sprintf("longest %v of cap %v (%.2fx)", p.longest.Round(10*time.Microsecond), p.cap.Round(10*time.Microsecond),
 			float64(p.longest)/float64(p.cap))
 	}
-	settled := t.outside
-	if settled > 0 {
-		settled += t.step
-	}
+	pc := t.pacing
 	fmt.Fprintf(w, "pacing: presents %d, %s; advantage within 1 tick from %.2fs, worst after %v %.2f ticks; ticks longest apart %v (%.2f steps, at %.2fs), %d whole-frame waits; %d held (%d after %v)\n",
 		p.counted, longest,
-		settled.Seconds(), settleAfter, t.worst,
-		t.gap.Round(10*time.Microsecond), float64(t.gap)/float64(t.step), t.gapAt.Seconds(), t.waits, t.held, t.heldLate, settleAfter)
+		pc.SettledFrom().Seconds(), rollback.SettleAfter, pc.Worst,
+		pc.Gap.Round(10*time.Microsecond), float64(pc.Gap)/float64(pc.Step()), pc.GapAt.Seconds(), pc.Waits, pc.Held, pc.HeldLate, rollback.SettleAfter)
 	if len(t.stamps) > 0 {
 		fmt.Fprintf(w, "timeline: unix µs at tick %d and every %d ticks after:", stampEvery, stampEvery)
 		for _, s := range t.stamps {

@@ -14,13 +14,13 @@ import (
 func TestMatchReportAllocatesNothing(t *testing.T) {
 	clock := timing.NewManualClock(0)
 	frames := &fakeFrames{frames: make([]timing.TelemetryFrame, 0, 1<<16)}
-	r := newTestReport(clock, frames)
-	var ticks int64
+	r := newTestReport(clock, frames, 0)
+	r.ticks.stamps = make([]int64, 0, maxStamps)
 	var tc runtime.TickContext
 	allocs := testing.AllocsPerRun(1000, func() {
 		clock.Advance(10 * time.Millisecond)
-		r.ticks.record(&tc, ticks, 0)
-		ticks++
+		r.ticks.pacing.Record(&tc, 0)
+		r.ticks.tick(&tc)
 		frames.present(10 * time.Millisecond)
 		r.presents.look(r.ticks.started.Load())
 	})

@@ -1,11 +1,11 @@
 package framework
 
 import (
-	"math"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -30,10 +30,10 @@ func (f *fakeFrames) present(d time.Duration) {
 }
 
 // newTestReport is a report on a manual clock at a 10 ms step.
-func newTestReport(clock *timing.ManualClock, frames frameSource) *matchReport {
+// The match ends after ticks (0: no end).
+func newTestReport(clock *timing.ManualClock, frames frameSource, ticks int64) *matchReport {
 	r := &matchReport{}
-	r.ticks.clock, r.ticks.step = clock, 10*time.Millisecond
-	r.ticks.until = time.Duration(math.MaxInt64)
+	r.ticks.pacing = rollback.NewPacing(clock, 10*time.Millisecond, ticks)
 	r.presents.rt, r.presents.cap = frames, 10*time.Millisecond
 	r.presents.frames = make([]timing.TelemetryFrame, 0, timing.TelemetryWindow)
 	return r
@@ -46,11 +46,9 @@ func newTestReport(clock *timing.ManualClock, frames frameSource) *matchReport {
 func TestMatchReportLine(t *testing.T) {
 	clock := timing.NewManualClock(0)
 	frames := &fakeFrames{}
-	r := newTestReport(clock, frames)
-	r.ticks.until = 3500 * time.Millisecond // --ticks 450: the last second is left out
-	frames.present(500 * time.Millisecond)  // the window opening: before the match
+	r := newTestReport(clock, frames, 450) // --ticks 450: the last second is left out
+	frames.present(500 * time.Millisecond) // the window opening: before the match
 	r.presents.look(r.ticks.started.Load())
-	var ticks int64
 	var advantage float64
 	var tc runtime.TickContext
 	for i := range 400 {
@@ -70,10 +68,8 @@ func TestMatchReportLine(t *testing.T) {
 		if i == 250 {
 			tc.Owed.Held = 10 * time.Millisecond // held at 2.5 s
 		}
-		r.ticks.record(&tc, ticks, advantage)
-		if tc.Owed.Held == 0 {
-			ticks++
-		}
+		r.ticks.pacing.Record(&tc, advantage)
+		r.ticks.tick(&tc)
 		frames.present(gap + time.Millisecond)
 		if i%50 == 0 {
 			r.presents.look(r.ticks.started.Load())

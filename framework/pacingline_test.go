@@ -21,13 +21,15 @@ func TestPacingLineWithoutCap(t *testing.T) {
 		{10 * time.Millisecond, "presents 3, longest 17ms of cap 10ms (1.70x);", "no frame cap"},
 	} {
 		clock, frames := timing.NewManualClock(0), &fakeFrames{}
-		r := newTestReport(clock, frames)
+		r := newTestReport(clock, frames, 0)
 		r.presents.cap = tt.cap
 		frames.present(time.Second) // before the match
 		r.presents.look(r.ticks.started.Load())
 		for _, d := range []time.Duration{16, 17, 15} {
 			clock.Advance(10 * time.Millisecond)
-			r.ticks.record(&runtime.TickContext{}, 0, 0)
+			var tc runtime.TickContext
+			r.ticks.pacing.Record(&tc, 0)
+			r.ticks.tick(&tc)
 			frames.present(d * time.Millisecond)
 		}
 		var b strings.Builder

@@ -156,10 +156,14 @@
 // its frame advantage to the scheduler (runtime.TickContext.Owed) and
 // sends its messages; [Peer.Events] says what to show and
 // [Peer.Outcome] how the match ended ([Outcome]: finished, desynced,
-// abandoned, refused, host gone). A framework game does none of this
-// itself: it declares its players and seats (framework.Game.Net), and the
-// framework fills [Peer.Input] from the seats and prints the events. The match's
-// settings are [MatchOptions], the configuration's [net] table.
+// abandoned, refused, host gone). A [Side] is either of them as a game
+// loop drives it: [NewPlayerSide] reads each local player's seat (its
+// actions) from the tick's input, and [Side.Update] stops the loop when
+// the match finished. A framework game does none of this itself: it
+// declares its players and seats (framework.Game.Net), and the framework
+// makes the Side from its configuration, prints its events and records
+// its timeline. The match's settings are [MatchOptions], the
+// configuration's [net] table.
 // An [App] of a framework match runs every tick with the configured step
 // ([App.SetDelta]), so that an exact rate's alternating deltas cannot
 // make game time differ between a tick's runs or between peers.

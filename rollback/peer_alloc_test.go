@@ -6,7 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netsim"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // A match's update in steady state allocates nothing: two peers over a
@@ -25,5 +28,18 @@ func TestPeerAndSpectatorUpdatesAllocateNothing(t *testing.T) {
 	}
 	if st := m.specs[0].Stats(); st.Tick < 700 {
 		t.Errorf("the spectator is at tick %d, want it live (past 700)", st.Tick)
+	}
+}
+
+// Keeping a player's pacing figures allocates nothing.
+func TestPacingRecordAllocatesNothing(t *testing.T) {
+	clock := timing.NewManualClock(0)
+	p := rollback.NewPacing(clock, time.Second/60, 0)
+	var tc runtime.TickContext
+	if got := testing.AllocsPerRun(1000, func() {
+		clock.Advance(time.Second / 60)
+		p.Record(&tc, 0.5)
+	}); got != 0 {
+		t.Errorf("a pacing record allocates %v times, want 0", got)
 	}
 }

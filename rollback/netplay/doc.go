@@ -18,6 +18,12 @@
 //	}
 //	for e, ok := m.Event(); ok; e, ok = m.Event() { /* pause, resume */ }
 //
+// [Connect] does either in one call for a program that takes the role
+// from its flags ([Hosting], [Dedicated], [Joining], [Spectating]): it
+// waits its patience on the match's clock, tells the caller what to show
+// on the way ([Notice]: the join command, the start) and returns a
+// refused join as the match's outcome, [rollback.Refused].
+//
 // Peers are numbered 0 (the host) to Players-1 in the order the host
 // accepts them; [Match.Self] says which one an end is. The match is a
 // star: a joiner sends everything to the host, which relays what is for

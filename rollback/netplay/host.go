@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"time"
 
 	"github.com/metronome-go/metronome/rollback"
 )
@@ -72,7 +73,41 @@ func (h *Lobby) Wait(ctx context.Context) (*Match, error) {
 		return nil, rollback.ErrClosed
 	case <-ctx.Done():
 	}
-	short := &ShortError{Want: h.m.opts.Players - 1, err: ctx.Err()}
+	return nil, h.short(ctx.Err())
+}
+
+// wait is Wait, giving up once the match has not filled within patience
+// on the match's clock (0: only when ctx ends).
+func (h *Lobby) wait(ctx context.Context, patience time.Duration) (*Match, error) {
+	m := h.m
+	w, done := m.newWait(ctx)
+	defer done()
+	giveUp := time.Duration(math.MaxInt64)
+	if patience > 0 {
+		giveUp = m.now() + patience
+	}
+	for {
+		select {
+		case <-m.fullc:
+			return m, nil
+		default:
+		}
+		err := context.DeadlineExceeded
+		if m.now() < giveUp {
+			if err = m.pause(ctx, w, giveUp); err == nil {
+				continue
+			}
+			if errors.Is(err, rollback.ErrClosed) {
+				return nil, err
+			}
+		}
+		return nil, h.short(err)
+	}
+}
+
+// short counts who joined a match that did not start, ended by err.
+func (h *Lobby) short(err error) *ShortError {
+	short := &ShortError{Want: h.m.opts.Players - 1, err: err}
 	if h.m.opts.Start > 0 {
 		short.Want = h.m.opts.Start - 1
 	}
@@ -82,7 +117,7 @@ func (h *Lobby) Wait(ctx context.Context) (*Match, error) {
 			short.Joined++
 		}
 	}
-	return nil, short
+	return short
 }
 
 // ShortError is a hosted match that did not start: fewer players joined
@@ -114,6 +149,12 @@ func (h *Lobby) Close() error { return h.m.Close() }
 // opts.Timeout, or with ctx's error. Joining again with opts.Slot set to
 // the old peer number takes a dropped player's slot back.
 func Join(ctx context.Context, addr, tok string, opts Options, id Identity) (*Match, error) {
+	return join(ctx, addr, tok, opts, id, 0)
+}
+
+// join is Join, giving up once the match has not filled within patience
+// on opts.Clock (0: only when ctx ends), with a *ShortError.
+func join(ctx context.Context, addr, tok string, opts Options, id Identity, patience time.Duration) (*Match, error) {
 	if err := errors.Join(opts.Validate(), id.validate()); err != nil {
 		return nil, err
 	}
@@ -142,6 +183,10 @@ func Join(ctx context.Context, addr, tok string, opts Options, id Identity) (*Ma
 	w, done := m.newWait(ctx)
 	defer done()
 	answerBy := opts.Timeout // until the host's first answer; then until the match is full
+	giveUp := time.Duration(math.MaxInt64)
+	if patience > 0 {
+		giveUp = m.now() + patience
+	}
 	for {
 		// In this order: an accept into a full match answers and fills at
 		// once, and a refusal is an answer too.
@@ -166,7 +211,10 @@ func Join(ctx context.Context, addr, tok string, opts Options, id Identity) (*Ma
 				return fail(fmt.Errorf("netplay: join %s: no answer from the host within %v (Options.Timeout)", addr, opts.Timeout))
 			}
 		}
-		if err := m.pause(ctx, w, answerBy); err != nil {
+		if m.now() >= giveUp {
+			return fail(fmt.Errorf("netplay: join %s: the match did not start within %v: %w", addr, patience, context.DeadlineExceeded))
+		}
+		if err := m.pause(ctx, w, min(answerBy, giveUp)); err != nil {
 			return fail(err)
 		}
 	}

@@ -1420,6 +1420,7 @@ func (m *Match) join(h header, payload []byte, from netip.AddrPort, now time.Dur
 		if n >= m.opts.Start-1 {
 			m.full = true
 			close(m.fullc)
+			m.wakeAll() // a host waiting in Connect looks again
 			for i := 1; i < m.players; i++ {
 				if i != slot && m.peers[i].joined {
 					m.accept(i)

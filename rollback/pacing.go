@@ -1,0 +1,107 @@
+package rollback
+
+import (
+	"math"
+	"time"
+
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
+)
+
+// SettleAfter is when a match's frame advantage must have settled: issue
+// 26 asks for it within one tick 2 s into the match.
+const SettleAfter = 2 * time.Second
+
+// Pacing is what a player's updates did to its pacing over a match, for
+// a report (the framework's "pacing:" line, which scripts/netem.sh checks
+// under loss, jitter and delay): how soon the frame advantage settled,
+// how often the session held, and whether the simulation ever stood still
+// for a whole frame. A [Side] keeps one ([Side.Pacing]); its figures are
+// read after the match.
+type Pacing struct {
+	// Ticks counts the updates that ran a tick.
+	Ticks int64
+	// Held counts the updates held at the prediction window's end (or
+	// standing aside), and HeldLate those after SettleAfter.
+	Held, HeldLate uint64
+	// Outside is the simulated time of the latest tick whose smoothed
+	// advantage was more than one tick either way; Worst the largest
+	// advantage after SettleAfter, in ticks either way.
+	Outside time.Duration
+	Worst   float64
+	// Gap is the longest real time between two updates that ran a tick,
+	// GapAt the simulated time of the tick that ended it, and Waits how
+	// many of those intervals reached two steps (the simulation stood
+	// still a whole frame).
+	Gap, GapAt time.Duration
+	Waits      uint64
+
+	clock timing.Clock
+	step  time.Duration
+	// until ends the advantage's figures a second before the match's
+	// last tick: the peers stop at slightly different instants, and the
+	// one still running sees the other's tick stand still.
+	until time.Duration
+	last  timing.Instant
+	ran   bool
+}
+
+// NewPacing returns the pacing figures of a match at step whose updates
+// clock times, ending ticks ticks in (0: no end). A nil clock is
+// timing.SystemClock.
+func NewPacing(clock timing.Clock, step time.Duration, ticks int64) *Pacing {
+	p := &Pacing{clock: clock, step: step, until: time.Duration(math.MaxInt64)}
+	if p.clock == nil {
+		p.clock = timing.SystemClock{}
+	}
+	if ticks > 0 {
+		p.until = time.Duration(ticks)*step - time.Second
+	}
+	return p
+}
+
+// Record records one update, t after it ran, with the session's smoothed
+// frame advantage. It allocates nothing.
+func (p *Pacing) Record(t *runtime.TickContext, advantage float64) {
+	at := time.Duration(p.Ticks) * p.step
+	if t.Owed.Held != 0 {
+		p.Held++
+		if at >= SettleAfter {
+			p.HeldLate++
+		}
+		return
+	}
+	p.Ticks++
+	now := p.clock.Now()
+	if p.ran {
+		gap := time.Duration(now - p.last)
+		if gap > p.Gap {
+			p.Gap, p.GapAt = gap, at
+		}
+		if gap >= 2*p.step {
+			p.Waits++
+		}
+	}
+	p.last, p.ran = now, true
+	if at >= p.until {
+		return
+	}
+	if a := math.Abs(advantage); a > 1 {
+		p.Outside = at
+	}
+	if at >= SettleAfter {
+		p.Worst = max(p.Worst, math.Abs(advantage))
+	}
+}
+
+// SettledFrom is the simulated time from which the advantage stayed
+// within one tick: the tick after the last one outside it.
+func (p *Pacing) SettledFrom() time.Duration {
+	if p.Outside > 0 {
+		return p.Outside + p.step
+	}
+	return 0
+}
+
+// Step is the match's step, the unit of Gap and Worst.
+func (p *Pacing) Step() time.Duration { return p.step }
