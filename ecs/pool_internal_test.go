@@ -158,3 +158,41 @@ func FuzzLoadPool(f *testing.F) {
 		playPools(t, prog)
 	})
 }
+
+// BenchmarkLoadPool is a despawn, a spawn and a restore across them in a
+// world of 2,000 entities, with the pool put back in Arche's storage
+// (inplace, loadPool) and through LoadEntities (public):
+//
+//	go test -run '^$' -bench LoadPool -benchmem ./ecs
+func BenchmarkLoadPool(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		load poolLoader
+	}{{"inplace", loadPool}, {"public", loadPoolPublic}} {
+		b.Run(c.name, func(b *testing.B) {
+			w := NewWorld()
+			cmds := w.Commands()
+			for i := range 2000 {
+				p := cmds.Spawn()
+				if i%2 == 0 {
+					With(p, poolA{V: uint32(i)})
+				}
+			}
+			w.Apply()
+			var s worldSnapshot
+			w.save(&s)
+			all := NewFilter1[poolA](w)
+			b.ReportAllocs()
+			for b.Loop() {
+				for q := all.Query(); q.Next(); {
+					cmds.Despawn(q.Entity())
+					q.Close()
+					break
+				}
+				With(cmds.Spawn(), poolA{V: 1})
+				w.Apply()
+				w.restoreWith(&s, c.load)
+			}
+		})
+	}
+}
