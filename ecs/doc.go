@@ -326,11 +326,12 @@
 // known then, a panic naming the type and field for one registered later.
 // Mark cosmetic types [PresentationOnly] or leave them out with
 // [ExcludeFromHash]; snapshots carry them along by assignment. Saving and
-// restoring allocate nothing once the ring's slots have been used, as long
-// as the world's structure is steady; a save after spawns or despawns, and
-// a restore across structural changes, cost a few allocations for Arche's
-// entity pool, whatever the number of entities (the slices in the rebuilt
-// components reuse the arrays the world held). Take snapshots between
+// restoring allocate nothing once the ring's slots have been used, across
+// spawns and despawns too: the entity pool is copied out of and back into
+// the storage Arche and the snapshot already have (builds tagged
+// archesafe use Arche's public API instead, a few allocations per save
+// or restore across a structural change), and the slices in the rebuilt
+// components reuse the arrays the world held. Take snapshots between
 // ticks, with no command queued.
 //
 // A snapshot also travels, to bring another process of the same game to

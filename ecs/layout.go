@@ -35,6 +35,12 @@ import (
 // read); the command buffer stores only Entity values. An [Entity] is read
 // through Arche's own methods, never by the layout of Arche's struct.
 //
+//   - A snapshot copies Arche's entity pool out of and back into Arche's
+//     own World.entityPool (pooldump.go, not in builds tagged
+//     archesafe), whose fields are found by reflect and checked against
+//     their types once (findPoolLayout); only the pool's entries and its
+//     two counts are written, never a slice header.
+//
 //   - Analysis (analysis.go) reads a component of an entity by its type,
 //     for a debugger's inspector and its expressions: a copy, through
 //     reflect, of the value Arche's World.Get points to.
@@ -758,7 +764,7 @@ func (w *World) Component(e Entity, t ComponentType) (reflect.Value, bool) {
 	return v, true
 }
 
-// Arche's entity pool, read for snapshots by pooldump.go.
+// Arche's entity pool, read and written for snapshots by pooldump.go.
 
 // poolLayout holds the offsets of Arche's entity pool in its World.
 type poolLayout struct {
@@ -787,10 +793,21 @@ func findPoolLayout() poolLayout {
 	return poolLayout{pool: pf.Offset, entities: ent.Offset, next: next.Offset, available: avail.Offset, ok: true}
 }
 
-// read returns aw's pool: its entities (Arche's own slice, to be
-// copied), the head of its free list and the number free.
-func (l *poolLayout) read(aw *arche.World) ([]arche.Entity, uint32, uint32) {
+// poolFields points at the fields of one world's entity pool: its
+// entities (Arche's own slice), the head of its free list and the number
+// free. A restore writes the entities' elements and the two counts, never
+// the slice itself, so Arche's storage stays Arche's.
+type poolFields struct {
+	entities        *[]arche.Entity
+	next, available *uint32
+}
+
+// at returns the fields of aw's pool.
+func (l *poolLayout) at(aw *arche.World) poolFields {
 	p := unsafe.Add(unsafe.Pointer(aw), l.pool)
-	return *(*[]arche.Entity)(unsafe.Add(p, l.entities)),
-		*(*uint32)(unsafe.Add(p, l.next)), *(*uint32)(unsafe.Add(p, l.available))
+	return poolFields{
+		entities:  (*[]arche.Entity)(unsafe.Add(p, l.entities)),
+		next:      (*uint32)(unsafe.Add(p, l.next)),
+		available: (*uint32)(unsafe.Add(p, l.available)),
+	}
 }

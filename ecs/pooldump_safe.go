@@ -4,9 +4,11 @@ package ecs
 
 import arche "github.com/mlange-42/arche/ecs"
 
-// dumpPool copies aw's entity pool into d through Arche's public API,
-// which allocates: the path of builds tagged archesafe (see pooldump.go).
-func dumpPool(aw *arche.World, d *arche.EntityDump) {
-	*d = aw.DumpEntities()
-	d.Alive = nil
+// Builds tagged archesafe use only Arche's public API for the entity
+// pool (pool.go), which allocates; see pooldump.go for the default.
+
+func dumpPool(aw *arche.World, d *arche.EntityDump) { dumpPoolPublic(aw, d) }
+
+func loadPool(aw *arche.World, d *arche.EntityDump, alive []uint32) {
+	loadPoolPublic(aw, d, alive)
 }

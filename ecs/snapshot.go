@@ -28,12 +28,13 @@ import (
 // held it allocates nothing, as long as the world's structure (entities,
 // and which components they have) did not change since that Snapshot was
 // last saved or restored. Across spawns and despawns, a save copies the
-// entity pool and a restore rebuilds the world's entities, each with a
-// few allocations of Arche's, whatever the number of entities (its public
-// API offers the pool's contents only as fresh slices, and takes them
-// back only into an emptied world); the slices in the components of the
-// rebuilt entities reuse the arrays the world's values held, so only a
-// value whose entity was despawned since the save needs new ones. Use a
+// entity pool and a restore rebuilds the world's entities, both in the
+// storage the snapshot and the world already have, so they allocate
+// nothing once that storage has grown to the largest pool (builds tagged
+// archesafe use only Arche's public API, which takes a few allocations
+// each time: pooldump.go); the slices in the components of the rebuilt
+// entities reuse the arrays the world's values held, so only a value
+// whose entity was despawned since the save needs new ones. Use a
 // [Snapshots] ring to keep the last few ticks.
 //
 // Two things are kept as they are rather than copied: an [Event]'s Run
@@ -337,10 +338,14 @@ func (a *App) fitStates(s *Snapshot) {
 }
 
 // restore puts the world back as saved in s.
-func (w *World) restore(s *worldSnapshot) {
+func (w *World) restore(s *worldSnapshot) { w.restoreWith(s, loadPool) }
+
+// restoreWith is restore with load putting the entity pool back
+// (loadPool, or loadPoolPublic for the tests that compare the two).
+func (w *World) restoreWith(s *worldSnapshot, load poolLoader) {
 	rebuilt := w.structVer != s.structVer
 	if rebuilt {
-		w.rebuild(s)
+		w.rebuild(s, load)
 	}
 	for _, c := range s.comps {
 		c.restore(w)
@@ -361,9 +366,10 @@ func (w *World) restore(s *worldSnapshot) {
 // in the saved storage order (which is the order queries visit them). The
 // values are written afterwards.
 //
-// Arche's public API restores a pool only into an emptied world
-// (World.Reset, which also drops the resources, then LoadEntities, which
-// puts every live entity in the archetype without components). Entities
+// A pool goes back only into an emptied world (World.Reset, which also
+// drops the resources, then load, Arche's LoadEntities or pooldump.go's
+// in-place copy of it, which puts every live entity in the archetype
+// without components, in the order given). Entities
 // then leave that archetype as their components are added, each taking
 // the last place: so the ones that stay there go first, in their order,
 // and the rest follow in reverse, so that each one moved is the last and
@@ -372,7 +378,7 @@ func (w *World) restore(s *worldSnapshot) {
 // The arrays of the slices in the values Arche drops are kept for the
 // values written afterwards, so that a restore across spawns and
 // despawns does not allocate one per slice.
-func (w *World) rebuild(s *worldSnapshot) {
+func (w *World) rebuild(s *worldSnapshot, load poolLoader) {
 	aw := &w.w
 	for _, c := range s.comps {
 		c.collect(w, &w.held)
@@ -405,8 +411,7 @@ func (w *World) rebuild(s *worldSnapshot) {
 			}
 		}
 	}
-	dump := arche.EntityDump{Entities: s.dump.Entities, Alive: s.alive, Next: s.dump.Next, Available: s.dump.Available}
-	aw.LoadEntities(&dump)
+	load(aw, &s.dump, s.alive)
 	for k, id := range resIDs {
 		if r := w.resScratch[k]; r != nil {
 			aw.Resources().Add(id, r)

@@ -351,7 +351,7 @@ func panicOf(f func()) (msg string) {
 
 // BenchmarkRollbackChurn is a rollback of 8 ticks across spawns,
 // despawns and archetype moves (churnGame), where a restore rebuilds the
-// world's entities through Arche's LoadEntities.
+// world's entities (pooldump.go's loadPool).
 func BenchmarkRollbackChurn(b *testing.B) {
 	a := churnGame(b)
 	ring, err := ecs.NewSnapshots(a, 10)

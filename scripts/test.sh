@@ -52,6 +52,9 @@ echo "no program links package testing"
 step "pure packages with CGO_ENABLED=0"
 CGO_ENABLED=0 go test -count=1 "${pure[@]}"
 
+step "ecs built with -tags archesafe (Arche's public API for the entity pool, not pooldump.go's in-place copy)"
+CGO_ENABLED=0 go test -count=1 -tags archesafe ./ecs/...
+
 step "allocation tests of the platform packages, without the race detector"
 # The race detector's instrumentation allocates, so the allocation tests are
 # built without it (//go:build !race) and the race step below never runs
