@@ -66,6 +66,7 @@ func (c *conn) serve(ctx context.Context) {
 	} else {
 		c.welcome()
 		wg.Go(func() { c.ping(ctx) })
+		wg.Go(func() { c.checkQueue(ctx) })
 		c.read(ctx)
 		c.stop(0, "")
 	}
@@ -141,7 +142,7 @@ func (c *conn) write() {
 }
 
 // ping drops a client that does not answer a ping before the next one is
-// due, and keeps a waiting client's queue entry fresh.
+// due.
 func (c *conn) ping(ctx context.Context) {
 	t := time.NewTicker(c.s.o.PingEvery)
 	defer t.Stop()
@@ -155,6 +156,22 @@ func (c *conn) ping(ctx context.Context) {
 				c.stop(0, "") // it would not read a close frame either
 				return
 			}
+		case <-c.done:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// checkQueue checks a waiting client's queue entry every
+// Options.QueueCheck.
+func (c *conn) checkQueue(ctx context.Context) {
+	t := time.NewTicker(c.s.o.QueueCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
 			c.refreshQueue(ctx)
 		case <-c.done:
 			return
