@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -498,6 +499,8 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 		}
 	}
 	switch {
+	case m.moved:
+		return refuse(lobby.ReasonForbidden, "", "client %s went on in another connection", c.id)
 	case m.code == "":
 		c.mu.Lock()
 		c.room, c.queue, c.game, c.players, c.queuedAt = "", key, game, players, c.s.o.Now()
@@ -693,6 +696,15 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 	}
 	if !found || !secretMatches(r.Secret, m.Secret) {
 		c.s.guess.take(c.addr, now)
+		if !found {
+			// The client connects afresh under a new id. A quick match
+			// its earlier connection asked for may still be storing:
+			// a record of no instance makes that commit fail, and its
+			// next try drop the request, instead of pairing an id nobody
+			// answers to.
+			b, _ := json.Marshal(client{Instance: instanceGone})
+			c.s.st.kv.Create(ctx, "c."+m.Client, b)
+		}
 		return refuse(lobby.ReasonForbidden, "", "no client %s with that secret: connect afresh", m.Client)
 	}
 	if err := c.leave(ctx); err != nil {

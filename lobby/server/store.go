@@ -59,6 +59,10 @@ type waiting struct {
 	Until int64  `json:"u"` // Unix nanoseconds; a later pairing skips the entry
 }
 
+// instanceGone is the instance of a client id given up: a resume that
+// found no record leaves one, so that no late commit pairs the id.
+const instanceGone = "-"
+
 // client is what another instance needs to take a client over.
 type client struct {
 	Secret   string `json:"h"` // SHA-256 of the resume secret, hex
