@@ -41,6 +41,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	if *clients < 2 || *clients%2 != 0 {
+		fmt.Fprintf(stderr, "lobbyload: --clients %d: an even number, 2 or more, allowed\n", *clients)
+		return 2
+	}
+	if err := ensureFiles(uint64(*clients)*2 + 1024); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
 	dir, err := os.MkdirTemp("", "lobbyload")
 	if err != nil {
 		fmt.Fprintln(stderr, err)
