@@ -110,8 +110,12 @@ func openStore(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, repli
 	}
 	if cfg := st.CachedInfo().Config; cfg.AllowDirect || !cfg.AllowAtomicPublish {
 		cfg.AllowDirect, cfg.AllowAtomicPublish = false, true
-		if _, err := js.UpdateStream(ctx, cfg); err != nil {
+		up, err := js.UpdateStream(ctx, cfg)
+		if err != nil {
 			return fail(err)
+		}
+		if !up.CachedInfo().Config.AllowAtomicPublish {
+			return fail(errors.New("the NATS server has no atomic batch publish: NATS 2.12 or later is needed"))
 		}
 	}
 	kv, err := js.KeyValue(ctx, bucket) // bound after the change: reads go to the leader
