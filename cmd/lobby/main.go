@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	natsListen := fs.String("nats-listen", "", "with the embedded NATS server: also take NATS clients on this `host:port`")
 	natsDir := fs.String("nats-dir", "", "with the embedded NATS server: its JetStream `directory` (default: a temporary one)")
 	instance := fs.String("instance", "", "this instance's `name` (default: random)")
-	replicas := fs.Int("replicas", 1, "NATS servers that keep each bucket: 1, or 3 on a cluster of three or more")
+	replicas := fs.Int("replicas", 1, "NATS servers that keep the lobby's bucket: 1, or 3 on a cluster of three or more")
 	cert := fs.String("cert", "", "TLS certificate `file` (PEM): serve wss://")
 	key := fs.String("key", "", "TLS key `file` (PEM) for --cert")
 	var turn listFlag

@@ -1,14 +1,17 @@
 // Command lobbyload measures the lobby on the loopback, in one process:
-// simulated clients enter quick match in pairs across three lobby
-// instances on a three-server NATS cluster, against one instance on the
-// embedded NATS server in the same run, and it prints one line with both
-// and their ratio (time from queue to paired, p50 and p99; memory per
-// client; clients lost).
+// simulated clients enter quick match in pairs against one lobby instance
+// on the embedded NATS server, then across three instances on a
+// three-server NATS cluster, then across three again with one instance
+// killed when half the clients have entered. It prints one line per run
+// (time from queue to paired, p50 and p99; memory per connected client;
+// clients that never heard their peer, rooms split, refusals) and the
+// ratios of three instances to one.
 //
-//	go run ./cmd/lobbyload --clients 10000
-//	go run ./cmd/lobbyload --clients 2000 --kill   # one of the three instances dies half way
+//	go run ./cmd/lobbyload                  # 10,000 clients per run
+//	go run ./cmd/lobbyload --clients 2000 --kill=false
 //
-// Everything stops by itself within --timeout per configuration.
+// Every run stops by itself within --timeout; it exits 1 when a client was
+// not paired, a signal was lost or a room split.
 package main
 
 import (
@@ -28,15 +31,23 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("lobbyload", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	clients := fs.Int("clients", 10000, "simulated clients per configuration (even)")
-	kill := fs.Bool("kill", false, "kill one of the three instances when half the clients have entered")
+	clients := fs.Int("clients", 10000, "simulated clients per run (even, 2 or more)")
+	kill := fs.Bool("kill", true, "also run three instances with one killed when half the clients have entered")
 	parallel := fs.Int("parallel", 256, "clients between dialling and paired at once")
-	timeout := fs.Duration("timeout", 10*time.Minute, "bound of each configuration's run")
+	timeout := fs.Duration("timeout", 10*time.Minute, "bound of each run")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0 // --help asked for the usage, which is printed
 		}
 		return 2
+	}
+	if *clients < 2 || *clients%2 != 0 {
+		fmt.Fprintf(stderr, "lobbyload: --clients %d: an even number, 2 or more, allowed\n", *clients)
+		return 2
+	}
+	if err := ensureFiles(uint64(*clients)*2 + 1024); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
 	}
 	dir, err := os.MkdirTemp("", "lobbyload")
 	if err != nil {
@@ -44,26 +55,37 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	one, err := lobbyload.Run(context.Background(), lobbyload.Options{Clients: *clients, Instances: 1, NATSNodes: 1,
-		Parallel: *parallel, Timeout: *timeout, Dir: dir + "/one"})
-	if err != nil {
-		fmt.Fprintln(stderr, "one instance:", err)
-		return 1
+
+	runs := []struct {
+		name string
+		o    lobbyload.Options
+	}{
+		{"1 instance, embedded NATS", lobbyload.Options{Instances: 1, NATSNodes: 1}},
+		{"3 instances, 3 NATS servers", lobbyload.Options{Instances: 3, NATSNodes: 3}},
 	}
-	o := lobbyload.Options{Clients: *clients, Instances: 3, NATSNodes: 3, Parallel: *parallel, Timeout: *timeout, Dir: dir + "/three"}
 	if *kill {
-		o.KillAt = *clients / 2
+		runs = append(runs, struct {
+			name string
+			o    lobbyload.Options
+		}{"3 instances, 3 NATS servers, instance 0 killed", lobbyload.Options{Instances: 3, NATSNodes: 3, KillAt: *clients / 2}})
 	}
-	three, err := lobbyload.Run(context.Background(), o)
-	if err != nil {
-		fmt.Fprintln(stderr, "three instances:", err)
-		return 1
+	res := make([]lobbyload.Result, len(runs))
+	status := 0
+	for i, r := range runs {
+		r.o.Clients, r.o.Parallel, r.o.Timeout, r.o.Dir = *clients, *parallel, *timeout, fmt.Sprintf("%s/%d", dir, i)
+		res[i], err = lobbyload.Run(context.Background(), r.o)
+		fmt.Fprintf(stdout, "lobbyload: %s: %v\n", r.name, res[i])
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			status = 1
+		}
+		if x := res[i]; x.Paired != x.Clients || x.Lost+x.Split+x.Stray > 0 {
+			status = 1
+		}
 	}
+	one, three := res[0], res[1]
 	ratio := func(a, b time.Duration) float64 { return float64(a) / float64(max(b, 1)) }
-	fmt.Fprintf(stdout, "lobbyload: 3 instances on 3 NATS servers [%v] vs 1 on embedded NATS [%v]: p50 x%.2f p99 x%.2f mem/client x%.2f\n",
-		three, one, ratio(three.P50, one.P50), ratio(three.P99, one.P99), three.BytesPerClient/max(one.BytesPerClient, 1))
-	if three.Paired != three.Clients || one.Paired != one.Clients || three.Lost+one.Lost > 0 {
-		return 1
-	}
-	return 0
+	fmt.Fprintf(stdout, "lobbyload: 3 instances / 1: p50 x%.2f p99 x%.2f mem/client x%.2f wall x%.2f\n",
+		ratio(three.P50, one.P50), ratio(three.P99, one.P99), three.BytesPerClient/max(one.BytesPerClient, 1), ratio(three.Elapsed, one.Elapsed))
+	return status
 }

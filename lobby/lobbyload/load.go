@@ -64,6 +64,10 @@ type Result struct {
 	BytesPerClient float64
 	// Lost is the paired clients that never got their peer's signal.
 	Lost int
+	// Split is the paired clients whose peer is not in the same room with
+	// them: a room lost or handed out twice. Stray is the signals that
+	// came from a client that was not the peer.
+	Split, Stray int
 	// Resumed is how many times a client reconnected to another instance.
 	Resumed int
 	// Elapsed is from the first dial to the last client paired.
@@ -73,9 +77,9 @@ type Result struct {
 }
 
 func (r Result) String() string {
-	s := fmt.Sprintf("clients %d paired %d p50 %v p99 %v mem/client %.1f KiB lost %d resumed %d in %v",
+	s := fmt.Sprintf("clients %d paired %d p50 %v p99 %v mem/client %.1f KiB lost %d split %d stray %d resumed %d in %v",
 		r.Clients, r.Paired, r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond),
-		r.BytesPerClient/1024, r.Lost, r.Resumed, r.Elapsed.Round(time.Millisecond))
+		r.BytesPerClient/1024, r.Lost, r.Split, r.Stray, r.Resumed, r.Elapsed.Round(time.Millisecond))
 	for _, k := range slices.Sorted(maps.Keys(r.Refused)) {
 		s += fmt.Sprintf(" refused(%s) %d", k, r.Refused[k])
 	}
@@ -91,15 +95,14 @@ type instance struct {
 }
 
 type run struct {
-	o         Options
-	urls      []string
-	dead      []atomic.Bool
-	entered   atomic.Int64
-	resumed   atomic.Int64
-	done      atomic.Int64
-	paired    atomic.Int64
-	allDone   chan struct{}
-	allPaired chan struct{}
+	o       Options
+	urls    []string
+	dead    []atomic.Bool
+	entered atomic.Int64
+	resumed atomic.Int64
+	stray   atomic.Int64
+	done    atomic.Int64
+	allDone chan struct{}
 
 	mu      sync.Mutex
 	refused map[lobby.Reason]int
@@ -167,7 +170,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		insts[i] = &instance{s: s, ts: ts, nc: nc}
 	}
 
-	r := &run{o: o, dead: make([]atomic.Bool, o.Instances), allDone: make(chan struct{}), allPaired: make(chan struct{}), refused: make(map[lobby.Reason]int)}
+	r := &run{o: o, dead: make([]atomic.Bool, o.Instances), allDone: make(chan struct{}), refused: make(map[lobby.Reason]int)}
 	for _, in := range insts {
 		r.urls = append(r.urls, "ws"+strings.TrimPrefix(in.ts.URL, "http"))
 	}
@@ -193,8 +196,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		}
 	}
 
-	lat := make([]time.Duration, o.Clients)
-	heard := make([]bool, o.Clients)
+	out := make([]outcome, o.Clients)
 	release, releaseAll := context.WithCancel(ctx)
 	defer releaseAll()
 	slots := make(chan struct{}, o.Parallel)
@@ -210,23 +212,15 @@ func Run(ctx context.Context, o Options) (Result, error) {
 			break
 		}
 		wg.Go(func() {
-			r.client(ctx, release, i, slots, &lat[i], &heard[i], watch, start, &last)
+			r.client(ctx, release, i, slots, &out[i], watch, start, &last)
 		})
 	}
 	var res Result
 	res.Clients = o.Clients
-	// Every client done, or all paired and a grace for the last signals
-	// (those still missing are lost).
+	// Every client done, or the run's bound: what is missing then is
+	// lost.
 	select {
 	case <-r.allDone:
-	case <-r.allPaired:
-		grace := time.NewTimer(10 * time.Second)
-		select {
-		case <-r.allDone:
-		case <-grace.C:
-		case <-ctx.Done():
-		}
-		grace.Stop()
 	case <-ctx.Done():
 	}
 	var after goruntime.MemStats
@@ -237,14 +231,23 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	wg.Wait()
 
 	var paired []time.Duration
-	for i, d := range lat {
-		if d > 0 {
-			paired = append(paired, d)
-			if !heard[i] {
-				res.Lost++
-			}
+	byID := make(map[string]*outcome, len(out))
+	for i := range out {
+		byID[out[i].id] = &out[i]
+	}
+	for _, c := range out {
+		if c.lat == 0 {
+			continue
+		}
+		paired = append(paired, c.lat)
+		if !c.heard {
+			res.Lost++
+		}
+		if p := byID[c.peer]; p == nil || p.code != c.code || p.peer != c.id {
+			res.Split++
 		}
 	}
+	res.Stray = int(r.stray.Load())
 	res.Paired = len(paired)
 	slices.Sort(paired)
 	if len(paired) > 0 {
@@ -262,7 +265,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 
 func newServer(ctx context.Context, nc *nats.Conn, o Options, i int) (*server.Server, error) {
 	so := server.Options{NATS: nc, Instance: fmt.Sprint("lobby-", i), Replicas: o.NATSNodes, MaxClients: o.Clients + 1,
-		PingEvery: 5 * time.Second} // a lost queue entry is found within seconds; shorter pings drop clients of a loaded machine
+		QueueCheck: 2 * time.Second} // a room whose event died with its instance is told within seconds
 	// A cluster that has just formed elects its JetStream leader first:
 	// try until it answers, within the run's bound.
 	for {
@@ -320,7 +323,14 @@ func startNATS(o Options) ([]*natsserver.Server, []string, error) {
 // match, and once paired sends its peer one signal and waits for the
 // peer's. When its connection drops it resumes on the next instance that
 // is alive and sends its signal again, asking the peer to do the same.
-func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, lat *time.Duration, heard *bool, watch func(int64), start time.Time, last *atomic.Int64) {
+// outcome is what one client saw.
+type outcome struct {
+	lat            time.Duration // from quick to the room event; 0: never paired
+	heard          bool          // the peer's signal came
+	id, peer, code string
+}
+
+func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o *outcome, watch func(int64), start time.Time, last *atomic.Int64) {
 	held := true
 	free := func() {
 		if held {
@@ -336,6 +346,7 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, l
 	}
 	defer func() { c.Close() }()
 	id, secret := c.Welcome().Client, c.Welcome().Secret
+	defer func() { o.id = id }()
 	t0 := time.Now()
 	if err := c.Quick(ctx, game, 2); err != nil {
 		return
@@ -395,21 +406,23 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, l
 		case lobby.TypeRoom:
 			if !paired {
 				paired = true
-				*lat = time.Since(t0)
+				o.lat = time.Since(t0)
 				peer = m.Peers[1-m.Seat]
+				o.peer, o.code = peer, m.Code
 				free()
-				if r.paired.Add(1) == int64(r.o.Clients) {
-					close(r.allPaired)
-				}
 				c.Signal(ctx, peer, "syn")
 			}
 		case lobby.TypeSignal:
+			if !paired || m.Peer != peer {
+				r.stray.Add(1)
+				continue
+			}
 			if m.Data == "again" {
 				c.Signal(ctx, peer, "syn")
 			}
-			*heard = true
+			o.heard = true
 		}
-		if paired && *heard && !done {
+		if paired && o.heard && !done {
 			done = true
 			for {
 				l := last.Load()

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -66,6 +67,7 @@ func (c *conn) serve(ctx context.Context) {
 	} else {
 		c.welcome()
 		wg.Go(func() { c.ping(ctx) })
+		wg.Go(func() { c.checkQueue(ctx) })
 		c.read(ctx)
 		c.stop(0, "")
 	}
@@ -141,7 +143,7 @@ func (c *conn) write() {
 }
 
 // ping drops a client that does not answer a ping before the next one is
-// due, and keeps a waiting client's queue entry fresh.
+// due.
 func (c *conn) ping(ctx context.Context) {
 	t := time.NewTicker(c.s.o.PingEvery)
 	defer t.Stop()
@@ -155,6 +157,22 @@ func (c *conn) ping(ctx context.Context) {
 				c.stop(0, "") // it would not read a close frame either
 				return
 			}
+		case <-c.done:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// checkQueue checks a waiting client's queue entry every
+// Options.QueueCheck.
+func (c *conn) checkQueue(ctx context.Context) {
+	t := time.NewTicker(c.s.o.QueueCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
 			c.refreshQueue(ctx)
 		case <-c.done:
 			return
@@ -481,6 +499,8 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 		}
 	}
 	switch {
+	case m.moved:
+		return refuse(lobby.ReasonForbidden, "", "client %s went on in another connection", c.id)
 	case m.code == "":
 		c.mu.Lock()
 		c.room, c.queue, c.game, c.players, c.queuedAt = "", key, game, players, c.s.o.Now()
@@ -676,6 +696,15 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 	}
 	if !found || !secretMatches(r.Secret, m.Secret) {
 		c.s.guess.take(c.addr, now)
+		if !found {
+			// The client connects afresh under a new id. A quick match
+			// its earlier connection asked for may still be storing:
+			// a record of no instance makes that commit fail, and its
+			// next try drop the request, instead of pairing an id nobody
+			// answers to.
+			b, _ := json.Marshal(client{Instance: instanceGone})
+			c.s.st.kv.Create(ctx, "c."+m.Client, b)
+		}
 		return refuse(lobby.ReasonForbidden, "", "no client %s with that secret: connect afresh", m.Client)
 	}
 	if err := c.leave(ctx); err != nil {

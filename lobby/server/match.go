@@ -59,6 +59,7 @@ type match struct {
 	seats        []string
 	seat         int
 	tell         []int
+	moved        bool // the client went on in another connection
 }
 
 // matchQuick hands the request to the queue's matcher and waits for its
@@ -168,6 +169,12 @@ func (m *matcher) try(ctx context.Context, round []*quickReq) ([]match, error) {
 	var joining []*quickReq
 	for i, r := range round {
 		r.rec, r.rev, r.found = recs[i].v, recs[i].rev, recs[i].found
+		if r.found && r.rec.Instance != "" && r.rec.Instance != s.o.Instance {
+			// The client resumed elsewhere (or gave its id up): this is
+			// the request of a connection it left.
+			ms[i] = match{moved: true}
+			continue
+		}
 		if r.found && r.rec.Room != "" {
 			// A pairing took the entry of this client's earlier
 			// connection (it is resuming) before this one queued it.

@@ -17,7 +17,7 @@ type NATSOptions struct {
 	// Name names the server in a cluster; it must be unique there.
 	// Default "lobby".
 	Name string
-	// Dir is where JetStream keeps its files (the lobby's buckets live in
+	// Dir is where JetStream keeps its files (the lobby's bucket lives in
 	// memory, so little is written). Default: a directory under os.TempDir
 	// chosen by the server.
 	Dir string

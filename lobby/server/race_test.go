@@ -155,3 +155,37 @@ func TestRequestsThatArriveTogetherPairInOneCommit(t *testing.T) {
 		t.Errorf("%d commits for the two rounds, want 2 (the first client's, then the eight's)", got)
 	}
 }
+
+// TestAGivenUpIDIsNotPaired: a client's connection drops while its first
+// quick match is being stored; it reconnects, finds no record to resume
+// and starts afresh under a new id. The late commit must not queue the old
+// id, which nobody answers to any more: a client paired with it would wait
+// for ever.
+func TestAGivenUpIDIsNotPaired(t *testing.T) {
+	ns := startNATS(t)
+	hold, reached, release := pause()
+	in := startLobby(t, ns, server.Options{}, func(s *server.Server) { server.OnRound(s, hold) })
+	ctx := ctxFor(t)
+
+	old := dial(t, ctx, in.url)
+	if err := old.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	<-reached
+	w := old.Welcome()
+	again := dial(t, ctx, in.url)
+	if err := again.Resume(ctx, w.Client, w.Secret); reason(err) != lobby.ReasonForbidden {
+		t.Fatalf("resuming a client with no record: %v, want forbidden", err)
+	}
+	close(release)
+	if m, err := old.Next(ctx); reason(err) != lobby.ReasonForbidden {
+		t.Errorf("the old connection's quick match: %+v (%v), want forbidden", m, err)
+	}
+	other := dial(t, ctx, in.url)
+	if err := other.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := other.Next(ctx); err != nil || m.Type != lobby.TypeWaiting {
+		t.Errorf("another client got %+v (%v), want waiting: it was paired with the given-up id", m, err)
+	}
+}

@@ -34,7 +34,7 @@ type Options struct {
 	NATS *nats.Conn
 	// Instance names this instance in the client records. Default: random.
 	Instance string
-	// Replicas is how many NATS servers keep each bucket: 1 (the default)
+	// Replicas is how many NATS servers keep the bucket: 1 (the default)
 	// for one server, 3 on a cluster of three or more, so that a stopped
 	// server loses nothing.
 	Replicas int
@@ -52,6 +52,11 @@ type Options struct {
 	// QueueTTL is how long a quick-match entry waits; a client that is
 	// still connected queues again when it runs out. Default 10 min.
 	QueueTTL time.Duration
+	// QueueCheck is how often a waiting client's entry and record are
+	// read: the entry is renewed before it runs out, a room the client
+	// missed the event of (the instance that paired it died first) is
+	// told, a lost entry is queued again. Default 5 s.
+	QueueCheck time.Duration
 	// PingEvery is how often the lobby pings each client; one that has not
 	// answered by the next ping is dropped. Default 20 s.
 	PingEvery time.Duration
@@ -81,6 +86,7 @@ func (o *Options) defaults() {
 	def(&o.RoomTTL, time.Hour)
 	def(&o.QueueTTL, 10*time.Minute)
 	def(&o.PingEvery, 20*time.Second)
+	def(&o.QueueCheck, 5*time.Second)
 	if o.Guesses == (Limit{}) {
 		o.Guesses = Limit{10, 6 * time.Second}
 	}
@@ -122,7 +128,7 @@ func (o *Options) Validate() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"TURNTTL", o.TURNTTL}, {"RoomTTL", o.RoomTTL}, {"QueueTTL", o.QueueTTL}, {"PingEvery", o.PingEvery}, {"Guesses.Every", o.Guesses.Every}, {"Creations.Every", o.Creations.Every}} {
+	}{{"TURNTTL", o.TURNTTL}, {"RoomTTL", o.RoomTTL}, {"QueueTTL", o.QueueTTL}, {"PingEvery", o.PingEvery}, {"QueueCheck", o.QueueCheck}, {"Guesses.Every", o.Guesses.Every}, {"Creations.Every", o.Creations.Every}} {
 		if d.v < 0 {
 			bad(d.name, d.v, "is negative", "above zero, or zero for the default")
 		}
@@ -166,7 +172,7 @@ type hooks struct {
 	cleanup func(after bool) // a connection ended: before it leaves the queue, and after
 }
 
-// New opens the lobby's buckets (making them if no instance has yet) and
+// New opens the lobby's bucket (making it if no instance has yet) and
 // returns an instance ready to serve.
 func New(ctx context.Context, o Options) (*Server, error) {
 	if err := o.Validate(); err != nil {

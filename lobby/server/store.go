@@ -59,6 +59,10 @@ type waiting struct {
 	Until int64  `json:"u"` // Unix nanoseconds; a later pairing skips the entry
 }
 
+// instanceGone is the instance of a client id given up: a resume that
+// found no record leaves one, so that no late commit pairs the id.
+const instanceGone = "-"
+
 // client is what another instance needs to take a client over.
 type client struct {
 	Secret   string `json:"h"` // SHA-256 of the resume secret, hex
@@ -106,8 +110,12 @@ func openStore(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, repli
 	}
 	if cfg := st.CachedInfo().Config; cfg.AllowDirect || !cfg.AllowAtomicPublish {
 		cfg.AllowDirect, cfg.AllowAtomicPublish = false, true
-		if _, err := js.UpdateStream(ctx, cfg); err != nil {
+		up, err := js.UpdateStream(ctx, cfg)
+		if err != nil {
 			return fail(err)
+		}
+		if !up.CachedInfo().Config.AllowAtomicPublish {
+			return fail(errors.New("the NATS server has no atomic batch publish: NATS 2.12 or later is needed"))
 		}
 	}
 	kv, err := js.KeyValue(ctx, bucket) // bound after the change: reads go to the leader
