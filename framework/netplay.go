@@ -66,7 +66,7 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 	}
 	n := cfg.Net
 	opts := netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout, Start: n.StartWith,
-		Networks: g.Net.networks()}
+		Networks: g.Net.networks(), ICE: n.ICE}
 	if f.Dedicated {
 		opts.Players++
 		if opts.Start > 0 {

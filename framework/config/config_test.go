@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +117,19 @@ func TestEveryKeyParses(t *testing.T) {
 		"net.transport":                     {`"quic"`, func(c config.Config) bool { return c.Net.Transport == rollback.QUIC }},
 		"net.spectator_delay":               {`30`, func(c config.Config) bool { return c.Net.SpectatorDelay == 30 }},
 		"net.start_with":                    {`1`, func(c config.Config) bool { return c.Net.StartWith == 1 }},
+		// A relay needs its login (the value's second line gives it).
+		"net.stun": {`["stun:stun.example.org:3478"]`, func(c config.Config) bool {
+			return slices.Equal(c.Net.ICE.STUN, []string{"stun:stun.example.org:3478"})
+		}},
+		"net.turn": {"[\"turn:a.example.org:3478\", \"turns:b.example.org:5349\"]\nturn_secret = \"s\"", func(c config.Config) bool {
+			return slices.Equal(c.Net.ICE.TURN, []string{"turn:a.example.org:3478", "turns:b.example.org:5349"})
+		}},
+		"net.turn_secret":   {"\"s3cret\"\nturn = [\"turn:a.example.org:3478\"]", func(c config.Config) bool { return c.Net.ICE.TURNSecret == "s3cret" }},
+		"net.turn_username": {"\"u\"\nturn_password = \"p\"\nturn = [\"turn:a.example.org:3478\"]", func(c config.Config) bool { return c.Net.ICE.TURNUsername == "u" }},
+		"net.turn_password": {"\"p\"\nturn_username = \"u\"\nturn = [\"turn:a.example.org:3478\"]", func(c config.Config) bool { return c.Net.ICE.TURNPassword == "p" }},
+		"net.ice_policy": {"\"relay\"\nturn = [\"turn:a.example.org:3478\"]\nturn_secret = \"s\"", func(c config.Config) bool {
+			return c.Net.ICE.Policy == rollback.ICERelay
+		}},
 	}
 	for _, key := range config.Keys() {
 		tt, ok := tests[key]
