@@ -24,15 +24,17 @@ type ICE struct {
 	// TURNSecret, or TURNUsername and TURNPassword.
 	TURN []string `toml:"turn"`
 	// TURNSecret is the secret a coturn relay shares with its users'
-	// servers (use-auth-secret, static-auth-secret): the transport makes
+	// servers (use-auth-secret, static-auth-secret), which a printed
+	// configuration and a recording show only as set: the transport makes
 	// time-limited credentials from it in coturn's REST form (username
 	// "expiry:name", password the base64 HMAC-SHA1 of the username keyed
 	// by the secret).
-	TURNSecret string `toml:"turn_secret"`
+	TURNSecret string `toml:"turn_secret" secret:"true"`
 	// TURNUsername and TURNPassword are a fixed login, or REST
-	// credentials another service made, instead of TURNSecret.
+	// credentials another service made, instead of TURNSecret; the
+	// password is shown only as set, as the secret is.
 	TURNUsername string `toml:"turn_username"`
-	TURNPassword string `toml:"turn_password"`
+	TURNPassword string `toml:"turn_password" secret:"true"`
 	// Policy is which paths ICE may take: every path, or relays only.
 	Policy ICEPolicy `toml:"ice_policy"`
 }

@@ -511,3 +511,38 @@ func TestEnumerationsIgnoreCase(t *testing.T) {
 		t.Errorf("--set: filter %v, err %v; want nearest", c.Render.Filter, err)
 	}
 }
+
+// A relay's shared secret and password never leave the machine in the
+// printed configuration (--print-config, a recording's header): they show
+// as set, and the text still loads.
+func TestSecretsAreHidden(t *testing.T) {
+	doc := "[net]\nturn = [\"turn:relay.example.org:3478\"]\nturn_secret = \"north-secret\"\n"
+	c, err := config.Parse("test.toml", []byte(doc), config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(c.EffectiveTOML())
+	if strings.Contains(out, "north-secret") {
+		t.Errorf("the printed configuration holds the secret:\n%s", out)
+	}
+	if !strings.Contains(out, `turn_secret = "(hidden)"`) {
+		t.Errorf("the printed configuration does not show the secret as set:\n%s", out)
+	}
+	if !strings.Contains(out, `turn_password = ""`) {
+		t.Errorf("an unset password is not shown as empty:\n%s", out)
+	}
+	back, err := config.Parse("printed.toml", []byte(out), config.Default())
+	if err != nil {
+		t.Fatalf("the printed configuration does not load: %v", err)
+	}
+	if back.Net.ICE.TURNSecret != "(hidden)" {
+		t.Errorf("read back turn_secret %q", back.Net.ICE.TURNSecret)
+	}
+	login := "[net]\nturn = [\"turn:relay.example.org:3478\"]\nturn_username = \"u\"\nturn_password = \"south-password\"\n"
+	if c, err = config.Parse("test.toml", []byte(login), config.Default()); err != nil {
+		t.Fatal(err)
+	}
+	if out := string(c.EffectiveTOML()); strings.Contains(out, "south-password") || !strings.Contains(out, `turn_username = "u"`) {
+		t.Errorf("the printed configuration holds the password, or hides the username:\n%s", out)
+	}
+}
