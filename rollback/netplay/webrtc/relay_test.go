@@ -71,7 +71,12 @@ func TestRelayRefusesOtherCredentials(t *testing.T) {
 	url, server := relay(t, "north-secret")
 	user, pass := webrtc.TURNCredentials("south-secret", "player", time.Now().Add(time.Hour))
 	cfg := webrtc.Config{TURN: []webrtc.TURN{{URL: url, Username: user, Credential: pass}}, Relay: true, Timeout: 2 * time.Second}
-	h := listen(t, cfg)
+	// The host waits longer, so that the joiner's own deadline ends the
+	// handshake (with one deadline each side's came first by turns on a
+	// loaded machine).
+	hostCfg := cfg
+	hostCfg.Timeout = 6 * time.Second
+	h := listen(t, hostCfg)
 	_, _, err := webrtc.Dial(context.Background(), h.SignalAddr().String(), h.Pin(), cfg)
 	if err == nil {
 		t.Fatal("a relay-only join with bad credentials connected")
