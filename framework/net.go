@@ -389,6 +389,7 @@ func (s *Session) updateNet(t *runtime.TickContext) error {
 func (s *Session) logEvents(evs []rollback.Event) {
 	for _, ev := range evs {
 		fmt.Fprintf(s.messages(), "%s: %v\n", programName(), ev)
+		showMatchLine(ev)
 	}
 }
 

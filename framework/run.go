@@ -157,7 +157,9 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		}
 		rtOpts.Timing = sess.MatchTiming(rtOpts.Timing)
 		defer opts.Match.Transport.Close()
-		if cfg.Window.Headless || opts.Match.seatless() || opts.NoWindow {
+		// A page writes them too: its stdout is the console, which a
+		// player opens to compare the end with a desktop peer's.
+		if cfg.Window.Headless || opts.Match.seatless() || opts.NoWindow || inPage {
 			defer func() {
 				out := opts.Stdout
 				if out == nil {

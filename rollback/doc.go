@@ -164,6 +164,14 @@
 // makes the Side from its configuration, prints its events and records
 // its timeline. The match's settings are [MatchOptions], the
 // configuration's [net] table.
+
+// abandoned, refused, host gone). A framework game does none of this
+// itself: it declares its players and seats (framework.Game.Net), and the
+// framework fills [Peer.Input] from the seats and prints the events. The match's
+// settings are [MatchOptions], the configuration's [net] table, whose
+// [ICE] keys (STUN and TURN servers, the relay policy) are each
+// machine's own and reach a WebRTC network through package
+// rollback/netplay.
 // An [App] of a framework match runs every tick with the configured step
 // ([App.SetDelta]), so that an exact rate's alternating deltas cannot
 // make game time differ between a tick's runs or between peers.

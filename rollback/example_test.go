@@ -40,3 +40,14 @@ func Example() {
 	// Output:
 	// tick 300, rollbacks 73 (at most 1 deep), desyncs 0
 }
+
+// A player who must not show its address relays through a coturn relay
+// that shares a secret; asking to relay with no relay named is refused.
+func ExampleICE_Validate() {
+	ice := rollback.ICE{TURN: []string{"turn:relay.example.org:3478"}, TURNSecret: "shared with coturn", Policy: rollback.ICERelay}
+	fmt.Println(ice.Validate())
+	fmt.Println(rollback.ICE{Policy: rollback.ICERelay}.Validate())
+	// Output:
+	// <nil>
+	// rollback: ICE.Policy relay needs a relay; allowed: "relay" with at least one relay in ICE.TURN, else "all"
+}

@@ -47,6 +47,11 @@ type MatchOptions struct {
 	// one does, the host plays its player with neutral input. Only the
 	// host's counts.
 	StartWith int `toml:"start_with"`
+	// ICE is how this machine's end finds a path to the others over a
+	// transport with ICE (WebRTC): its STUN and TURN servers and its
+	// policy. Each machine's own; its keys are the table's own
+	// (net.stun, net.ice_policy).
+	ICE ICE `toml:",inline"`
 }
 
 // matchPlayers is a match's number of players: those of [Options], but
@@ -134,6 +139,9 @@ func (o MatchOptions) Validate() error {
 	if o.StartWith < 0 || o.StartWith > o.Players {
 		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.StartWith", Value: o.StartWith, Problem: "is out of range",
 			Allowed: "0 (every player) or 1 to MatchOptions.Players", Names: []string{"MatchOptions.Players"}, Relative: o.StartWith > 0})
+	}
+	if err := o.ICE.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	if !o.Transport.valid() {
 		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.Transport", Value: o.Transport, Problem: "is not a transport's name", Allowed: `1 to 16 of a-z, 0-9 and '-', such as "udp" or "quic" (which ones a game links: framework.Net.Networks)`})

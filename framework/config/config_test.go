@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +117,19 @@ func TestEveryKeyParses(t *testing.T) {
 		"net.transport":                     {`"quic"`, func(c config.Config) bool { return c.Net.Transport == rollback.QUIC }},
 		"net.spectator_delay":               {`30`, func(c config.Config) bool { return c.Net.SpectatorDelay == 30 }},
 		"net.start_with":                    {`1`, func(c config.Config) bool { return c.Net.StartWith == 1 }},
+		// A relay needs its login (the value's second line gives it).
+		"net.stun": {`["stun:stun.example.org:3478"]`, func(c config.Config) bool {
+			return slices.Equal(c.Net.ICE.STUN, []string{"stun:stun.example.org:3478"})
+		}},
+		"net.turn": {"[\"turn:a.example.org:3478\", \"turns:b.example.org:5349\"]\nturn_secret = \"s\"", func(c config.Config) bool {
+			return slices.Equal(c.Net.ICE.TURN, []string{"turn:a.example.org:3478", "turns:b.example.org:5349"})
+		}},
+		"net.turn_secret":   {"\"s3cret\"\nturn = [\"turn:a.example.org:3478\"]", func(c config.Config) bool { return c.Net.ICE.TURNSecret == "s3cret" }},
+		"net.turn_username": {"\"u\"\nturn_password = \"p\"\nturn = [\"turn:a.example.org:3478\"]", func(c config.Config) bool { return c.Net.ICE.TURNUsername == "u" }},
+		"net.turn_password": {"\"p\"\nturn_username = \"u\"\nturn = [\"turn:a.example.org:3478\"]", func(c config.Config) bool { return c.Net.ICE.TURNPassword == "p" }},
+		"net.ice_policy": {"\"relay\"\nturn = [\"turn:a.example.org:3478\"]\nturn_secret = \"s\"", func(c config.Config) bool {
+			return c.Net.ICE.Policy == rollback.ICERelay
+		}},
 	}
 	for _, key := range config.Keys() {
 		tt, ok := tests[key]
@@ -495,5 +509,40 @@ func TestEnumerationsIgnoreCase(t *testing.T) {
 	c = config.Default()
 	if err := c.Set("render.filter=NEAREST"); err != nil || c.Render.Filter != render2d.FilterNearest {
 		t.Errorf("--set: filter %v, err %v; want nearest", c.Render.Filter, err)
+	}
+}
+
+// A relay's shared secret and password never leave the machine in the
+// printed configuration (--print-config, a recording's header): they show
+// as set, and the text still loads.
+func TestSecretsAreHidden(t *testing.T) {
+	doc := "[net]\nturn = [\"turn:relay.example.org:3478\"]\nturn_secret = \"north-secret\"\n"
+	c, err := config.Parse("test.toml", []byte(doc), config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(c.EffectiveTOML())
+	if strings.Contains(out, "north-secret") {
+		t.Errorf("the printed configuration holds the secret:\n%s", out)
+	}
+	if !strings.Contains(out, `turn_secret = "(hidden)"`) {
+		t.Errorf("the printed configuration does not show the secret as set:\n%s", out)
+	}
+	if !strings.Contains(out, `turn_password = ""`) {
+		t.Errorf("an unset password is not shown as empty:\n%s", out)
+	}
+	back, err := config.Parse("printed.toml", []byte(out), config.Default())
+	if err != nil {
+		t.Fatalf("the printed configuration does not load: %v", err)
+	}
+	if back.Net.ICE.TURNSecret != "(hidden)" {
+		t.Errorf("read back turn_secret %q", back.Net.ICE.TURNSecret)
+	}
+	login := "[net]\nturn = [\"turn:relay.example.org:3478\"]\nturn_username = \"u\"\nturn_password = \"south-password\"\n"
+	if c, err = config.Parse("test.toml", []byte(login), config.Default()); err != nil {
+		t.Fatal(err)
+	}
+	if out := string(c.EffectiveTOML()); strings.Contains(out, "south-password") || !strings.Contains(out, `turn_username = "u"`) {
+		t.Errorf("the printed configuration holds the password, or hides the username:\n%s", out)
 	}
 }

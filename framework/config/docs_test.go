@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -68,6 +69,12 @@ func TestDocumentedRanges(t *testing.T) {
 		"timing.recovery_prefix": {"timing.max_fixed_updates=5"},
 		"timing.debt.cutoff":     {"timing.step=10ms", "timing.recovery=repay-debt"},
 		"polling.delivery":       {"timing.mode=fixed"},
+		// A relay needs a login, a login a relay, relaying a relay.
+		"net.ice_policy":    {"net.turn=turn:relay.example.org:3478", "net.turn_secret=s"},
+		"net.turn":          {"net.turn_secret=s"},
+		"net.turn_secret":   {"net.turn=turn:relay.example.org:3478"},
+		"net.turn_username": {"net.turn=turn:relay.example.org:3478", "net.turn_password=p"},
+		"net.turn_password": {"net.turn=turn:relay.example.org:3478", "net.turn_username=u"},
 	}
 	symbols := map[string]string{"max_fixed_updates": "5", "step": "10ms", "players": "2"}
 	// Values outside the range that keep a meaning of their own.
@@ -87,6 +94,24 @@ func TestDocumentedRanges(t *testing.T) {
 			}
 			switch k := kinds[key]; k {
 			case "bool":
+				return
+			case "list":
+				// The example the comment gives is accepted, from a file
+				// and from --set (comma-separated); a bare host is not.
+				example := listExample.FindString(comment)
+				if example == "" {
+					t.Fatalf("comment %q gives no example list", comment)
+				}
+				var items []string
+				if err := json.Unmarshal([]byte(example), &items); err != nil || len(items) == 0 {
+					t.Fatalf("comment's example %s is not a list of strings: %v", example, err)
+				}
+				if !acceptedAs(t, key, example, strings.Join(items, ","), context[key]) {
+					t.Errorf("the documented example %s is refused", example)
+				}
+				if acceptedAs(t, key, `["relay.example.org:3478"]`, "relay.example.org:3478", context[key]) {
+					t.Errorf("a host without its scheme is accepted")
+				}
 				return
 			case "enum":
 				documented := quotedWords(comment)
@@ -165,6 +190,16 @@ func TestDocumentedRanges(t *testing.T) {
 // --set alike; the two paths must agree.
 func accepted(t *testing.T, key, value string, context []string) bool {
 	t.Helper()
+	text := value
+	if s, err := strconv.Unquote(value); err == nil {
+		text = s
+	}
+	return acceptedAs(t, key, value, text, context)
+}
+
+// acceptedAs is accepted with the text --set takes for value.
+func acceptedAs(t *testing.T, key, value, text string, context []string) bool {
+	t.Helper()
 	base := config.Default()
 	for _, a := range context {
 		if err := base.Set(a); err != nil {
@@ -173,10 +208,6 @@ func accepted(t *testing.T, key, value string, context []string) bool {
 	}
 	_, fileErr := config.Parse("test.toml", []byte(asTOML(key, value)), base)
 	c := base
-	text := value
-	if s, err := strconv.Unquote(value); err == nil {
-		text = s
-	}
 	setErr := c.Set(key + "=" + text)
 	if setErr == nil {
 		setErr = c.Validate("")
@@ -193,13 +224,14 @@ type docRange struct {
 }
 
 var (
-	aboveUpTo  = regexp.MustCompile(`above (\S+) up to (\S+)`)
-	fromTo     = regexp.MustCompile(`(\S+) to (\S+)`)
-	orMore     = regexp.MustCompile(`(\S+) or more`)
-	atMostRe   = regexp.MustCompile(`at most (\d+) bytes`)
-	quoted     = regexp.MustCompile(`"([a-z-]+)"`)
-	pairValue  = regexp.MustCompile(`^"\d+[x:]\d+"$`)
-	colorValue = regexp.MustCompile(`^"#[0-9a-f]{6}([0-9a-f]{2})?"$`)
+	aboveUpTo   = regexp.MustCompile(`above (\S+) up to (\S+)`)
+	fromTo      = regexp.MustCompile(`(\S+) to (\S+)`)
+	orMore      = regexp.MustCompile(`(\S+) or more`)
+	atMostRe    = regexp.MustCompile(`at most (\d+) bytes`)
+	listExample = regexp.MustCompile(`\[[^\]]*\]`)
+	quoted      = regexp.MustCompile(`"([a-z-]+)"`)
+	pairValue   = regexp.MustCompile(`^"\d+[x:]\d+"$`)
+	colorValue  = regexp.MustCompile(`^"#[0-9a-f]{6}([0-9a-f]{2})?"$`)
 )
 
 func documentedRange(comment string, symbols map[string]string) (docRange, bool) {
@@ -329,6 +361,8 @@ func kindsOfKeys(t *testing.T) map[string]string {
 			if strings.Contains(value, ":") {
 				kinds[key] = "ratio"
 			}
+		case strings.HasPrefix(value, "["):
+			kinds[key] = "list"
 		case value == "true" || value == "false":
 			kinds[key] = "bool"
 		case strings.HasPrefix(value, `"`):

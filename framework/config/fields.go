@@ -50,7 +50,17 @@ type field struct {
 	goName  string
 	choices []string
 	lo, hi  any
+	// secret is a key whose value --print-config and a recording's
+	// configuration show as hiddenValue (a TURN relay's shared secret or
+	// password): its owner's field is tagged `secret:"true"`.
+	secret bool
 }
+
+// hiddenValue stands for a secret key's value that is set: a recording
+// shared with others, or a configuration pasted into a bug report, must
+// not hand out a relay's login. It is a valid value of its key, so the
+// configuration still loads (a replay uses no relay).
+const hiddenValue = "(hidden)"
 
 var (
 	sizeType  = reflect.TypeFor[input.Size]()
@@ -125,7 +135,7 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 			prev.goFields = append(prev.goFields, ownerField(t, sf)...)
 			continue
 		}
-		f := field{key: key, typ: sf.Type, index: idx, game: w.game, goName: goName}
+		f := field{key: key, typ: sf.Type, index: idx, game: w.game, goName: goName, secret: sf.Tag.Get("secret") == "true"}
 		if tag, ok := sf.Tag.Lookup("option"); ok {
 			f.goFields = []string{strings.ReplaceAll(tag, " ", ".")}
 		} else if !w.game {

@@ -157,7 +157,11 @@ func (c Config) EffectiveTOML() []byte {
 			f := &fs[i]
 			dot := strings.LastIndexByte(f.key, '.')
 			open(f.key[:dot])
-			line(f.key, f.key[dot+1:], f.get(&c))
+			v := f.get(&c)
+			if f.secret && v != "" {
+				v = hiddenValue
+			}
+			line(f.key, f.key[dot+1:], v)
 		}
 	}
 	keys(fields)

@@ -23,7 +23,7 @@ func (p platform) env() []string {
 func (p platform) String() string { return p.goos + "/" + p.goarch + " cgo=" + p.cgo }
 
 // The modules the identity leaves out are exactly those the framework
-// links on some platforms but not all: leaving out one that every
+// and its WebRTC network link on some platforms but not all: leaving out one that every
 // platform links would hide a simulation module's version, and hashing
 // one that some platform lacks would split a game's native and browser
 // builds.
@@ -35,7 +35,7 @@ func TestPlatformModules(t *testing.T) {
 	platforms := []platform{{"linux", "amd64", "1"}, {"linux", "arm64", "0"}, {"windows", "amd64", "1"}, {"darwin", "arm64", "1"}, {"js", "wasm", "0"}}
 	for _, p := range platforms {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		cmd := exec.CommandContext(ctx, "go", "list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", srcid.FrameworkModule+"/framework")
+		cmd := exec.CommandContext(ctx, "go", "list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", srcid.FrameworkModule+"/framework", srcid.FrameworkModule+"/rollback/netplay/webrtc")
 		cmd.Env = p.env()
 		out, err := cmd.Output()
 		cancel()

@@ -21,17 +21,41 @@ import (
 // version, or a local replacement) is not hashed.
 const FrameworkModule = "github.com/metronome-go/metronome"
 
-// platformModules are the modules the framework links on some platforms
-// only: the window and OpenGL (GLFW, go-gl), the sound device (oto,
-// purego) and the operating system's calls (x/sys). None of them
+// platformModules are the modules the framework and its WebRTC network
+// link on some platforms only: the window and OpenGL (GLFW, go-gl), the
+// sound device (oto, purego), the operating system's calls (x/sys), and
+// WebRTC's native stack (pion's ICE, DTLS and SCTP and what they use),
+// which a page does without, its browser having its own. None of them
 // runs simulation code, and hashing them would split one game's native
-// and browser builds. TestPlatformModules keeps the list honest.
+// and browser builds, so a page could not join a desktop match.
+// TestPlatformModules keeps the list honest.
 var platformModules = map[string]bool{
 	"github.com/go-gl/gl":             true,
 	"github.com/go-gl/glfw/v3.3/glfw": true,
 	"github.com/ebitengine/oto/v3":    true,
 	"github.com/ebitengine/purego":    true,
 	"golang.org/x/sys":                true,
+	// WebRTC natively (package rollback/netplay/webrtc).
+	"github.com/google/uuid":      true,
+	"github.com/pion/datachannel": true,
+	"github.com/pion/dtls/v3":     true,
+	"github.com/pion/ice/v4":      true,
+	"github.com/pion/interceptor": true,
+	"github.com/pion/logging":     true,
+	"github.com/pion/mdns/v2":     true,
+	"github.com/pion/randutil":    true,
+	"github.com/pion/rtcp":        true,
+	"github.com/pion/rtp":         true,
+	"github.com/pion/sctp":        true,
+	"github.com/pion/sdp/v3":      true,
+	"github.com/pion/srtp/v3":     true,
+	"github.com/pion/stun/v4":     true,
+	"github.com/pion/turn/v5":     true,
+	"github.com/pion/webrtc/v4":   true,
+	"github.com/wlynxg/anet":      true,
+	"golang.org/x/crypto":         true,
+	"golang.org/x/net":            true,
+	"golang.org/x/time":           true,
 }
 
 // PlatformModules returns, sorted, the modules the identity leaves out as

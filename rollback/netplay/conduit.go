@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -47,6 +48,8 @@ type ConduitOptions struct {
 	PingEvery time.Duration
 	// Clock is [Options.Clock], never nil: a conduit that waits reads it.
 	Clock timing.Clock
+	// ICE is [Options.ICE], for a network that finds its paths with ICE.
+	ICE rollback.ICE
 }
 
 // A Conduit carries datagrams between this end and addresses: a UDP

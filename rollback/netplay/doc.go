@@ -37,7 +37,10 @@
 // above it authenticates, orders and counts them, so a network of
 // another package (WebRTC, a relay) implements those two interfaces and
 // nothing of the protocol. A program links only the networks it lists:
-// one that lists none plays over UDP and links no TLS or QUIC.
+// one that lists none plays over UDP and links no TLS or QUIC. The
+// match hands each network its [ConduitOptions], [Options.ICE] among
+// them: the STUN and TURN servers and relay policy a network that finds
+// its paths with ICE (WebRTC) uses and the others ignore.
 //
 // [UDPNetwork] ([UDP], the default) sends each message in one UDP
 // datagram ([net.UDPConn]) with a 10-byte header and a 16-byte MAC:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/option"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -83,6 +84,12 @@ type Options struct {
 	// reconnection; nil logs nothing (they are counted in Stats either
 	// way).
 	Log *slog.Logger
+	// ICE is this end's STUN and TURN servers and ICE policy (the [net]
+	// table's keys), which the match hands its network in
+	// ConduitOptions: a network that finds paths with ICE (WebRTC) uses
+	// them, the others ignore them, so a program that links no such
+	// network links nothing for them. The zero ICE uses no server.
+	ICE rollback.ICE
 }
 
 // Validate reports every invalid field at once, each as an *option.Error.
@@ -121,6 +128,9 @@ func (o Options) Validate() error {
 	}
 	if o.Spectators < 0 || o.Spectators > MaxSpectators {
 		bad("Spectators", o.Spectators, fmt.Sprintf("1 to %d (0 is %d)", MaxSpectators, DefaultSpectators))
+	}
+	if err := o.ICE.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	if o.Spectate && o.Slot != 0 {
 		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Options.Slot", Value: o.Slot, Problem: "is set with Options.Spectate", Allowed: "0: a spectator takes no player's slot"})
@@ -195,7 +205,7 @@ func (o Options) linked() string {
 
 // conduit is what the match tells its network.
 func (o Options) conduit() ConduitOptions {
-	return ConduitOptions{Timeout: o.Timeout, PingEvery: o.pingEvery(), Clock: o.Clock}
+	return ConduitOptions{Timeout: o.Timeout, PingEvery: o.pingEvery(), Clock: o.Clock, ICE: o.ICE}
 }
 
 // pingEvery is how often a peer is pinged: ten times per timeout, between

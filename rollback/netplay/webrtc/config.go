@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/metronome-go/metronome/option"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/pion/transport/v5"
 )
 
@@ -113,4 +115,29 @@ func TURNCredentials(secret, name string, expiry time.Time) (username, password 
 	h := hmac.New(sha1.New, []byte(secret))
 	h.Write([]byte(username))
 	return username, base64.StdEncoding.EncodeToString(h.Sum(nil))
+}
+
+// turnLifetime is how long credentials made from a [net] table's
+// turn_secret last: a day, longer than any match, since a relay checks
+// them again at every refresh of the allocation.
+const turnLifetime = 24 * time.Hour
+
+// WithICE returns c with a match's ICE settings added (the [net] table's
+// keys, netplay.Options.ICE): its STUN servers, its TURN relays with
+// their login and relaying only under ice.Policy "relay". A relay that
+// shares a secret gets credentials made by [TURNCredentials], named
+// "metronome" and lasting a day from now (wall time, which the relay
+// compares with its own).
+func (c Config) WithICE(ice rollback.ICE, now time.Time) Config {
+	c.STUN = append(slices.Clip(c.STUN), ice.STUN...)
+	user, pass := ice.TURNUsername, ice.TURNPassword
+	if ice.TURNSecret != "" {
+		user, pass = TURNCredentials(ice.TURNSecret, "metronome", now.Add(turnLifetime))
+	}
+	c.TURN = slices.Clip(c.TURN)
+	for _, url := range ice.TURN {
+		c.TURN = append(c.TURN, TURN{URL: url, Username: user, Credential: pass})
+	}
+	c.Relay = c.Relay || ice.Policy == rollback.ICERelay
+	return c
 }

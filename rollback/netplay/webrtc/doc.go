@@ -55,7 +55,10 @@
 // Config lists STUN servers (none by default: loopback and LAN paths
 // need none), TURN relays with their credentials ([TURNCredentials]
 // makes coturn's time-limited ones) and Relay, which forces every path
-// through a relay. A page served over https may open only wss://
+// through a relay. A framework game sets them as each machine's [net]
+// keys (stun, turn, turn_secret or turn_username and turn_password,
+// ice_policy), which reach the network as netplay.ConduitOptions.ICE and
+// are added to the game's Config ([Config.WithICE]). A page served over https may open only wss://
 // connections, which a host's self-signed setup cannot serve: such
 // pages join through a lobby with a real certificate; direct joining
 // serves the page over http.

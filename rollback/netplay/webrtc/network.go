@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/netip"
+	"time"
 
 	"github.com/metronome-go/metronome/rollback/netplay"
 )
@@ -20,15 +21,16 @@ type network struct{ cfg Config }
 
 func (network) Name() string { return Name }
 
-// Dial joins with the token's pin. The handshake is bounded by
+// Dial joins with the token's pin, adding the match's ICE settings
+// (ConduitOptions.ICE, the [net] table's) to cfg's. The handshake is bounded by
 // Config.Timeout, not by the match's silence timeout: ICE through a
 // relay takes longer than a silent peer may.
-func (n network) Dial(ctx context.Context, addr string, pin []byte, _ netplay.ConduitOptions) (netplay.Conduit, netip.AddrPort, error) {
+func (n network) Dial(ctx context.Context, addr string, pin []byte, o netplay.ConduitOptions) (netplay.Conduit, netip.AddrPort, error) {
 	p, err := ParsePin(pin)
 	if err != nil {
 		return nil, netip.AddrPort{}, err
 	}
-	c, host, err := Dial(ctx, addr, p, n.cfg)
+	c, host, err := Dial(ctx, addr, p, n.cfg.WithICE(o.ICE, time.Now()))
 	if err != nil {
 		return nil, host, err
 	}

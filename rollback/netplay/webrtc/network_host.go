@@ -2,11 +2,16 @@
 
 package webrtc
 
-import "github.com/metronome-go/metronome/rollback/netplay"
+import (
+	"time"
 
-// Listen hosts on addr; the pin goes in the join token.
-func (n network) Listen(addr string, _ netplay.ConduitOptions) (netplay.Conduit, []byte, error) {
-	h, err := Listen(addr, n.cfg)
+	"github.com/metronome-go/metronome/rollback/netplay"
+)
+
+// Listen hosts on addr, adding the match's ICE settings to cfg's; the
+// pin goes in the join token.
+func (n network) Listen(addr string, o netplay.ConduitOptions) (netplay.Conduit, []byte, error) {
+	h, err := Listen(addr, n.cfg.WithICE(o.ICE, time.Now()))
 	if err != nil {
 		return nil, nil, err
 	}

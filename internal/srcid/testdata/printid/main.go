@@ -1,6 +1,7 @@
 // Command printid prints the code identity of its own build as a game's
 // match computes it: the framework's generated sum, this file as the game's
-// source, and the modules this platform's build of the framework links.
+// source, and the modules this platform's build of the framework and its
+// WebRTC network link.
 package main
 
 import (
@@ -10,6 +11,7 @@ import (
 
 	_ "github.com/metronome-go/metronome/framework" // link what a game links
 	"github.com/metronome-go/metronome/internal/srcid"
+	_ "github.com/metronome-go/metronome/rollback/netplay/webrtc" // and the network a page joins with
 )
 
 //go:embed *.go
