@@ -67,7 +67,7 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 	n := cfg.Net
 	co := netplay.ConnectOptions{Role: netplay.Joining, Addr: f.Join, Token: f.Token, Patience: n.JoinTimeout,
 		Options: netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout, Start: n.StartWith,
-			Networks: g.Net.networks()}}
+			Networks: g.Net.networks(), ICE: n.ICE}}
 	flag := "--join " + f.Join
 	switch {
 	case f.Host != "" && f.Dedicated:
@@ -76,18 +76,6 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 		co.Role, co.Addr, flag = netplay.Hosting, f.Host, "--host "+f.Host
 	case f.Spectate != "":
 		co.Role, co.Addr, flag = netplay.Spectating, f.Spectate, "--spectate "+f.Spectate
-
-	opts := netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout, Start: n.StartWith,
-		Networks: g.Net.networks(), ICE: n.ICE}
-	if f.Dedicated {
-		opts.Players++
-		if opts.Start > 0 {
-			opts.Start++ // the players who joined, and the host
-		}
-		if opts.Players > netplay.MaxPlayers {
-			return nil, fmt.Errorf("framework: --dedicated: a dedicated host serves up to %d players (a match holds %d peers, the host's included); net.players is %d",
-				netplay.MaxPlayers-1, netplay.MaxPlayers, n.Players)
-		}
 	}
 	co.Notify = func(nt netplay.Notice) { printNotice(stdout, nt, n) }
 	var err error
