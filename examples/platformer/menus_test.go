@@ -33,6 +33,12 @@ func (m menuUI) Find(text string) ecs.Entity {
 	return ecs.Entity{}
 }
 
+// Number returns the number the slider w shows.
+func (m menuUI) Number(w ecs.Entity) string {
+	widgets := ecs.NewMap[ui.Widget](m.sim.App.World())
+	return widgets.Get(w).Number()
+}
+
 // State returns the UI's state resource (the focus).
 func (m menuUI) State() *ui.State { return ecs.GetResource[ui.State](m.sim.App.World()) }
 
@@ -313,8 +319,14 @@ func TestReplayDoesNotSave(t *testing.T) {
 // one step (30 px/s of its 30..630) and the player then runs at 150 px/s.
 func TestOptionsSettingTakesEffect(t *testing.T) {
 	sim, press := openOptions(t, "")
-	focusOn(t, sim, press, "run_speed")
+	speed := focusOn(t, sim, press, "run_speed")
+	if got := ecsUI(sim).Number(speed); got != "120" {
+		t.Errorf("the run_speed slider shows %q, want 120", got)
+	}
 	press(input.KeyRight)
+	if got := ecsUI(sim).Number(speed); got != "150" {
+		t.Errorf("a step right: the run_speed slider shows %q, want 150", got)
+	}
 	press(input.KeyEscape)
 	press(input.KeyEnter)
 	if got := screen(sim); got != Playing {
