@@ -246,3 +246,16 @@ func TestZstd(t *testing.T) {
 		t.Errorf("loading a 64 MiB zstd bomb for a 48-byte layer allocated %d bytes, want under 4 MiB", n)
 	}
 }
+
+// TestTilesetWithoutCountTooBig: a tileset with no tile count takes it
+// from its image's size, within bounds.
+func TestTilesetWithoutCountTooBig(t *testing.T) {
+	fsys := fstest.MapFS{
+		"m.tmx": {Data: []byte(tmx("orthogonal", "", `<data encoding="csv">1,0,0,0,0,0,0,0,0,0,0,0</data>`))},
+		"t.tsx": {Data: []byte(`<tileset name="huge" tilewidth="1" tileheight="1"><image source="t.png" width="100000" height="2"/></tileset>`)},
+	}
+	_, err := tiled.Load(fsys, "m.tmx", tiled.Options{})
+	if err == nil || !strings.Contains(err.Error(), `tileset "huge": an image of 100000x2 makes 100000x2 tiles, want at most 16384 a side`) {
+		t.Errorf("got %v", err)
+	}
+}

@@ -651,6 +651,16 @@ func (ts *Tileset) finish() error {
 	if ts.TileWidth < 0 || ts.TileHeight < 0 || ts.Spacing < 0 || ts.Margin < 0 || ts.TileCount < 0 || ts.Columns < 0 {
 		return media.Detail(media.ErrCorrupt, "tileset %q has a negative size, spacing, margin, count or column count, want 0 or more", ts.Name)
 	}
+	// Tiled before 0.9 wrote neither count nor columns: it derives them
+	// from the image's size, as it still does on loading such a file.
+	if ts.TileCount == 0 && ts.Columns == 0 && ts.Image.Source != "" && ts.TileWidth > 0 && ts.TileHeight > 0 {
+		cols := max(ts.Image.Width-2*ts.Margin+ts.Spacing, 0) / (ts.TileWidth + ts.Spacing)
+		rows := max(ts.Image.Height-2*ts.Margin+ts.Spacing, 0) / (ts.TileHeight + ts.Spacing)
+		if cols > 1<<14 || rows > 1<<14 {
+			return media.Detail(media.ErrCorrupt, "tileset %q: an image of %dx%d makes %dx%d tiles, want at most 16384 a side", ts.Name, ts.Image.Width, ts.Image.Height, cols, rows)
+		}
+		ts.Columns, ts.TileCount = cols, cols*rows
+	}
 	sortTiles(ts.Tiles)
 	for i, t := range ts.Tiles {
 		if t.ID < 0 || t.ID >= 1<<28 {
