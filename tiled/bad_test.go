@@ -117,6 +117,7 @@ func TestBadInput(t *testing.T) {
 			[]string{"tile (3, 2) has GID 9"}},
 		{"isometric", tmx("isometric", "", csv(12)), media.ErrUnsupported, []string{`orientation "isometric" is not supported (want orthogonal)`}},
 		{"hexagonal", tmx("hexagonal", "", csv(12)), media.ErrUnsupported, []string{"want orthogonal"}},
+		{"no orientation", tmx("", "", csv(12)), media.ErrCorrupt, []string{"no orientation: not a map Tiled wrote (want orientation orthogonal)"}},
 		{"huge layer", strings.Replace(tmx("orthogonal", "", `<data encoding="csv">1</data>`), `width="4" height="3">`, `width="100000" height="100000">`, 1),
 			media.ErrTooLarge, []string{"layer is 100000x100000 tiles, more than Options.MaxTiles = 16777216"}},
 		{"negative layer", strings.Replace(tmx("orthogonal", "", csv(12)), `width="4" height="3">`, `width="-4" height="3">`, 1),
