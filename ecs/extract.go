@@ -46,10 +46,14 @@ type extractor struct {
 	camMap     generic.Map[Camera]
 	lib        *assets.Library
 	views      []view
-	lastLayer  int16
-	scratch    []render2d.DrawPacket2D
-	counts     []int32
-	stats      ExtractStats
+	// firstPass is the index in the frame of the pass of views[0]: the
+	// draw systems that add to these passes (tile maps, particles) find
+	// them there, whatever passes other Extract systems began after them.
+	firstPass int
+	lastLayer int16
+	scratch   []render2d.DrawPacket2D
+	counts    []int32
+	stats     ExtractStats
 
 	// screen is the App's screen (App.SetScreen); layout is where it lies
 	// in the framebuffer of the frame being extracted, and laidOut says
@@ -139,6 +143,7 @@ func (x *extractor) run(fw *render2d.FrameWriter, interp bool, win *input.Window
 	fw.SetClear(x.screen.ClearColor)
 	x.layout, x.laidOut = x.screen.Layout(win.Framebuffer.Width, win.Framebuffer.Height, win.Size.Width, win.Size.Height), x.screen.Logical()
 	x.collectViews(win)
+	x.firstPass = len(fw.Frame().Passes)
 	for i := range x.views {
 		v := &x.views[i]
 		pw := fw.BeginPass(v.desc)
@@ -156,6 +161,16 @@ func (x *extractor) run(fw *render2d.FrameWriter, interp bool, win *input.Window
 		}
 		x.stats.Passes++
 	}
+}
+
+// builtinPasses returns the passes the latest run began in frame f, one
+// per view, or nil when f no longer holds them all.
+func (x *extractor) builtinPasses(f *render2d.Frame) []render2d.Pass {
+	end := x.firstPass + x.stats.Passes
+	if x.firstPass < 0 || end > len(f.Passes) {
+		return nil
+	}
+	return f.Passes[x.firstPass:end]
 }
 
 // recall returns where e was in the previous frame (unset when it was not

@@ -332,10 +332,9 @@ func (ps *particles) stepCosmetic(ctx *Sys) {
 // draw appends one quad per live particle to every pass the built-in
 // extraction made, then restores the passes' layer order.
 func (ps *particles) draw(ctx *Sys) {
-	f := ctx.Frame.Frame()
-	n := min(ps.app.extract.stats.Passes, len(f.Passes))
-	for i := len(f.Passes) - n; i < len(f.Passes); i++ {
-		pass := &f.Passes[i]
+	passes := ps.app.extract.builtinPasses(ctx.Frame.Frame())
+	for i := range passes {
+		pass := &passes[i]
 		n0 := len(pass.Packets)
 		q := ps.simulated.Query()
 		for q.Next() {

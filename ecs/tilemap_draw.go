@@ -47,15 +47,14 @@ func (t *TileMaps) Stats() TileMapStats { return t.stats }
 func (t *TileMaps) draw(ctx *Sys) {
 	t.stats = TileMapStats{}
 	x := &t.app.extract
-	f := ctx.Frame.Frame()
-	first := len(f.Passes) - len(x.views)
-	if first < 0 {
+	passes := x.builtinPasses(ctx.Frame.Frame())
+	if len(passes) != len(x.views) {
 		return
 	}
 	now := ctx.Time.Game
 	for i := range x.views {
 		v := &x.views[i]
-		pass := &f.Passes[first+i]
+		pass := &passes[i]
 		n0 := len(pass.Packets)
 		cam := pass.Camera.Position
 		prev := pass.PrevCamera

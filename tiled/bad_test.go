@@ -117,6 +117,7 @@ func TestBadInput(t *testing.T) {
 			[]string{"tile (3, 2) has GID 9"}},
 		{"isometric", tmx("isometric", "", csv(12)), media.ErrUnsupported, []string{`orientation "isometric" is not supported (want orthogonal)`}},
 		{"hexagonal", tmx("hexagonal", "", csv(12)), media.ErrUnsupported, []string{"want orthogonal"}},
+		{"no orientation", tmx("", "", csv(12)), media.ErrCorrupt, []string{"no orientation: not a map Tiled wrote (want orientation orthogonal)"}},
 		{"huge layer", strings.Replace(tmx("orthogonal", "", `<data encoding="csv">1</data>`), `width="4" height="3">`, `width="100000" height="100000">`, 1),
 			media.ErrTooLarge, []string{"layer is 100000x100000 tiles, more than Options.MaxTiles = 16777216"}},
 		{"negative layer", strings.Replace(tmx("orthogonal", "", csv(12)), `width="4" height="3">`, `width="-4" height="3">`, 1),
@@ -244,5 +245,18 @@ func TestZstd(t *testing.T) {
 	}
 	if n := after.TotalAlloc - before.TotalAlloc; n > 4<<20 {
 		t.Errorf("loading a 64 MiB zstd bomb for a 48-byte layer allocated %d bytes, want under 4 MiB", n)
+	}
+}
+
+// TestTilesetWithoutCountTooBig: a tileset with no tile count takes it
+// from its image's size, within bounds.
+func TestTilesetWithoutCountTooBig(t *testing.T) {
+	fsys := fstest.MapFS{
+		"m.tmx": {Data: []byte(tmx("orthogonal", "", `<data encoding="csv">1,0,0,0,0,0,0,0,0,0,0,0</data>`))},
+		"t.tsx": {Data: []byte(`<tileset name="huge" tilewidth="1" tileheight="1"><image source="t.png" width="100000" height="2"/></tileset>`)},
+	}
+	_, err := tiled.Load(fsys, "m.tmx", tiled.Options{})
+	if err == nil || !strings.Contains(err.Error(), `tileset "huge": an image of 100000x2 makes 100000x2 tiles, want at most 16384 a side`) {
+		t.Errorf("got %v", err)
 	}
 }

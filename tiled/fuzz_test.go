@@ -73,6 +73,6 @@ func fuzzMap(f *testing.F, patterns ...string) {
 func FuzzTMX(f *testing.F) { fuzzMap(f, "*.tmx") }
 
 func FuzzTMJ(f *testing.F) {
-	f.Add([]byte(`{"type":"map","infinite":true,"layers":[{"type":"tilelayer","chunks":[{"x":-5,"y":3,"width":1,"height":1,"data":[0]}]}]}`))
+	f.Add([]byte(`{"type":"map","orientation":"orthogonal","infinite":true,"layers":[{"type":"tilelayer","chunks":[{"x":-5,"y":3,"width":1,"height":1,"data":[0]}]}]}`))
 	fuzzMap(f, "*.tmj", "*.json")
 }

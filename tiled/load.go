@@ -228,9 +228,15 @@ func (m *Map) checkTilesets() error {
 	return nil
 }
 
-// checkOrientation refuses every map but an orthogonal one.
+// checkOrientation refuses every map but an orthogonal one. Tiled
+// writes the orientation into every map, so a document without one (a
+// JSON file that is not a map at all) is refused rather than read as an
+// empty map.
 func checkOrientation(o string) error {
-	if o != "orthogonal" && o != "" {
+	if o == "" {
+		return media.Detail(media.ErrCorrupt, "no orientation: not a map Tiled wrote (want orientation orthogonal)")
+	}
+	if o != "orthogonal" {
 		return media.Detail(media.ErrUnsupported, "orientation %q is not supported (want orthogonal)", o)
 	}
 	return nil

@@ -261,3 +261,27 @@ func TestLoadTileset(t *testing.T) {
 		}
 	}
 }
+
+// TestTilesetWithoutCount loads a map in the form Tiled wrote before
+// version 0.9 (testdata/own/old.tmx, written for this test, as Tiled's
+// own sewers example is): its tilesets give no tile count or columns, so
+// they come from the image's size, its margin and spacing, as Tiled
+// computes them.
+func TestTilesetWithoutCount(t *testing.T) {
+	m, err := tiled.Load(testFS, "own/old.tmx", tiled.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct{ count, columns int }{{4, 2}, {6, 2}} {
+		if ts := m.Tilesets[i]; ts.TileCount != want.count || ts.Columns != want.columns {
+			t.Errorf("tileset %q: %d tiles in %d columns, want %d in %d", ts.Name, ts.TileCount, ts.Columns, want.count, want.columns)
+		}
+	}
+	ts, id := m.Tileset(10)
+	if ts == nil {
+		t.Fatal("GID 10 is in no tileset")
+	}
+	if img, r := ts.TileImage(id); img.Source != "own/spaced.png" || r != geom.R(18, 35, 16, 16) {
+		t.Errorf("GID 10: tile %d of %v at %v, want tile 5 of own/spaced.png at (18, 35)", id, img.Source, r)
+	}
+}

@@ -21,9 +21,13 @@ const (
 	FileProperty
 	ObjectProperty // an object ID, 0 for none
 	ClassProperty  // a value of a custom class: see Property.Members
+	ListProperty   // a list (Tiled 1.12): its items are Property.Members, in order, unnamed
 )
 
-var propTypeNames = [...]string{"string", "int", "float", "bool", "color", "file", "object", "class"}
+var propTypeNames = [...]string{"string", "int", "float", "bool", "color", "file", "object", "class", "list"}
+
+// propTypesAllowed is the list of types for messages.
+const propTypesAllowed = "one of string, int, float, bool, color, file, object, class or list"
 
 func (t PropertyType) String() string {
 	if int(t) < len(propTypeNames) {
@@ -42,7 +46,8 @@ func parsePropertyType(s string) (PropertyType, bool) {
 
 // Property is one custom property. Value is its text as Tiled writes it
 // in a .tmx file ("true", "42", "0.5", "#ff102030", a file name relative
-// to the file that holds it); a class value has Members instead. Plain
+// to the file that holds it); a class value has Members instead, and a
+// list its items as Members in the order of the file, unnamed. Plain
 // strings and slices only, so a [Properties] value can be an ECS
 // component that the world hash and snapshots cover.
 type Property struct {

@@ -392,7 +392,7 @@ func jsonProperties(xs []jsonProp, owner string) (Properties, error) {
 	for _, xp := range xs {
 		t, ok := parsePropertyType(xp.Type)
 		if !ok {
-			return nil, media.Detail(media.ErrCorrupt, "%s: property %q has type %q, want one of string, int, float, bool, color, file, object or class", owner, xp.Name, clip(xp.Type))
+			return nil, media.Detail(media.ErrCorrupt, "%s: property %q has type %q, want %s", owner, xp.Name, clip(xp.Type), propTypesAllowed)
 		}
 		p, err := jsonValue(xp.Name, t, xp.PropertyType, xp.Value)
 		if err != nil {
@@ -413,7 +413,7 @@ func jsonValue(name string, t PropertyType, custom string, v json.RawMessage) (P
 		return media.Detail(media.ErrCorrupt, "%s property %q is %s, want %s", t, name, clip(string(v)), want)
 	}
 	if len(v) == 0 || string(v) == "null" {
-		if t == ClassProperty || t == StringProperty || t == FileProperty || t == ColorProperty {
+		if t == ClassProperty || t == ListProperty || t == StringProperty || t == FileProperty || t == ColorProperty {
 			return p, nil
 		}
 		return p, bad("a value")
@@ -475,6 +475,19 @@ func jsonValue(name string, t PropertyType, custom string, v json.RawMessage) (P
 			p.Members = append(p.Members, m)
 		}
 		p.Members.sort()
+	case ListProperty:
+		var items []jsonProp
+		if err := json.Unmarshal(v, &items); err != nil {
+			return p, bad("an array of items")
+		}
+		for i, it := range items {
+			it.Name = ""
+			m, err := jsonProperties([]jsonProp{it}, fmt.Sprintf("property %q item %d", name, i))
+			if err != nil {
+				return p, err
+			}
+			p.Members = append(p.Members, m...)
+		}
 	}
 	return p, checkValue(&p)
 }

@@ -48,6 +48,7 @@ type xmlProp struct {
 	Value        *string   `xml:"value,attr"`
 	Text         string    `xml:",chardata"` // multi-line strings
 	Members      *xmlProps `xml:"properties"`
+	Items        []xmlProp `xml:"item"` // a list's, which have no names
 }
 
 type xmlTileset struct {
@@ -403,30 +404,49 @@ func xmlProperties(x xmlProps, owner string) (Properties, error) {
 		return nil, nil
 	}
 	ps := make(Properties, 0, len(x.List))
-	for _, xp := range x.List {
-		t, ok := parsePropertyType(xp.Type)
-		if !ok {
-			return nil, media.Detail(media.ErrCorrupt, "%s: property %q has type %q, want one of string, int, float, bool, color, file, object or class", owner, xp.Name, xp.Type)
-		}
-		p := Property{Name: xp.Name, Type: t, CustomType: xp.PropertyType}
-		if xp.Value != nil {
-			p.Value = *xp.Value
-		} else if t != ClassProperty {
-			p.Value = xp.Text
-		}
-		if t == ClassProperty && xp.Members != nil {
-			var err error
-			if p.Members, err = xmlProperties(*xp.Members, owner+": property "+strconv.Quote(xp.Name)); err != nil {
-				return nil, err
-			}
-		}
-		if err := checkValue(&p); err != nil {
-			return nil, fmt.Errorf("%s: %w", owner, err)
+	for i := range x.List {
+		p, err := xmlValue(&x.List[i], owner)
+		if err != nil {
+			return nil, err
 		}
 		ps = append(ps, p)
 	}
 	ps.sort()
 	return ps, nil
+}
+
+// xmlValue reads one property, or one item of a list property.
+func xmlValue(xp *xmlProp, owner string) (Property, error) {
+	t, ok := parsePropertyType(xp.Type)
+	if !ok {
+		return Property{}, media.Detail(media.ErrCorrupt, "%s: property %q has type %q, want %s", owner, xp.Name, clip(xp.Type), propTypesAllowed)
+	}
+	p := Property{Name: xp.Name, Type: t, CustomType: xp.PropertyType}
+	if xp.Value != nil {
+		p.Value = *xp.Value
+	} else if t != ClassProperty && t != ListProperty {
+		p.Value = xp.Text
+	}
+	if t == ClassProperty && xp.Members != nil {
+		var err error
+		if p.Members, err = xmlProperties(*xp.Members, owner+": property "+strconv.Quote(xp.Name)); err != nil {
+			return Property{}, err
+		}
+	}
+	if t == ListProperty {
+		p.Value = ""
+		for i := range xp.Items {
+			item, err := xmlValue(&xp.Items[i], fmt.Sprintf("%s: property %q item %d", owner, xp.Name, i))
+			if err != nil {
+				return Property{}, err
+			}
+			p.Members = append(p.Members, item)
+		}
+	}
+	if err := checkValue(&p); err != nil {
+		return Property{}, fmt.Errorf("%s: %w", owner, err)
+	}
+	return p, nil
 }
 
 // checkValue refuses a typed property whose text is not of its type.
@@ -650,6 +670,16 @@ func (l *Layer) setHead(h *layerHead, props func() (Properties, error)) error {
 func (ts *Tileset) finish() error {
 	if ts.TileWidth < 0 || ts.TileHeight < 0 || ts.Spacing < 0 || ts.Margin < 0 || ts.TileCount < 0 || ts.Columns < 0 {
 		return media.Detail(media.ErrCorrupt, "tileset %q has a negative size, spacing, margin, count or column count, want 0 or more", ts.Name)
+	}
+	// Tiled before 0.9 wrote neither count nor columns: it derives them
+	// from the image's size, as it still does on loading such a file.
+	if ts.TileCount == 0 && ts.Columns == 0 && ts.Image.Source != "" && ts.TileWidth > 0 && ts.TileHeight > 0 {
+		cols := max(ts.Image.Width-2*ts.Margin+ts.Spacing, 0) / (ts.TileWidth + ts.Spacing)
+		rows := max(ts.Image.Height-2*ts.Margin+ts.Spacing, 0) / (ts.TileHeight + ts.Spacing)
+		if cols > 1<<14 || rows > 1<<14 {
+			return media.Detail(media.ErrCorrupt, "tileset %q: an image of %dx%d makes %dx%d tiles, want at most 16384 a side", ts.Name, ts.Image.Width, ts.Image.Height, cols, rows)
+		}
+		ts.Columns, ts.TileCount = cols, cols*rows
 	}
 	sortTiles(ts.Tiles)
 	for i, t := range ts.Tiles {

@@ -6,9 +6,11 @@
 //
 // Every element is an entity with a [Widget] component: a panel that
 // stacks its children vertically or horizontally ([VStack], [HStack]), a
-// [Label], a [Button], a [Toggle], a [Slider] over whole numbers, a
-// [Choice] among items and a [TextField] fed by the platform's text
-// input ([input.Tick.Runes]). A [Builder] spawns them in order:
+// [Label], a [Button], a [Toggle], a [Slider] over whole numbers that
+// draws its number on its bar (or, [Widget.Showing], the number a step
+// stands for, with the step's decimals: [Widget.Number]), a [Choice]
+// among items and a [TextField] fed by the platform's text input
+// ([input.Tick.Runes]). A [Builder] spawns them in order:
 //
 //	b := ui.NewBuilder(ctx.Commands)
 //	menu := b.Add(ecs.Entity{}, ui.VStack().At(0.5, 0.5).OnBack(quit))
@@ -68,8 +70,8 @@
 //
 // [NewSettings] builds an options screen from the game's [game] table
 // (framework/config: a toggle per bool, a slider per number with a
-// range, a choice per string with choices, a text field per other
-// string) and the actions to rebind, with Save and Back buttons.
+// range, showing the setting's value, a choice per string with choices,
+// a text field per other string) and the actions to rebind, with Save and Back buttons.
 // [Settings.Config] reads the widgets back into a configuration with the
 // checks of --set, for the game to decode its settings from when the
 // Changed action fires; [Settings.Save] writes the player's config file

@@ -18,6 +18,31 @@ type drawer struct {
 	keys  []input.Button
 	shown []shownWidget
 	line  float32 // the font's line height; 0 without text
+	// nums caches each slider's number text by entity ID, written again
+	// only when its value changes, so an idle frame allocates nothing.
+	nums []sliderNumber
+	buf  []byte
+}
+
+type sliderNumber struct {
+	e          ecs.Entity
+	value      int32
+	base, unit float64
+	text       string
+}
+
+// number returns the text slider w (entity e) shows.
+func (d *drawer) number(e ecs.Entity, w *Widget) string {
+	id := int(e.ID())
+	if id >= len(d.nums) {
+		d.nums = append(d.nums, make([]sliderNumber, id+1-len(d.nums))...)
+	}
+	n := &d.nums[id]
+	if n.e != e || n.text == "" || n.value != w.Value || n.base != w.Base || n.unit != w.Unit {
+		d.buf = w.appendNumber(d.buf[:0])
+		*n = sliderNumber{e: e, value: w.Value, base: w.Base, unit: w.Unit, text: string(d.buf)}
+	}
+	return n.text
 }
 
 type shownWidget struct {
@@ -54,7 +79,7 @@ func (d *drawer) run(ctx *ecs.Sys) {
 	pw := ctx.Frame.BeginPass(render2d.PassDesc{Camera: render2d.Camera{Viewport: l.Viewport, Size: l.Size}})
 	for _, s := range d.shown {
 		if w := u.wmap.Get(s.e); w != nil {
-			d.widget(pw, w, s.e == u.state.Focus)
+			d.widget(pw, s.e, w, s.e == u.state.Focus)
 		}
 	}
 }
@@ -87,7 +112,7 @@ func (d *drawer) text(pw *render2d.PassWriter, r geom.Rect, s string, a assets.A
 	})
 }
 
-func (d *drawer) widget(pw *render2d.PassWriter, w *Widget, focused bool) {
+func (d *drawer) widget(pw *render2d.PassWriter, e ecs.Entity, w *Widget, focused bool) {
 	th := &d.u.opts.Theme
 	r := w.Rect
 	text := th.Text
@@ -127,6 +152,7 @@ func (d *drawer) widget(pw *render2d.PassWriter, w *Widget, focused bool) {
 			f := float32(w.Value-w.Min) / float32(w.Max-w.Min)
 			d.quad(pw, geom.Rect{X: inner.X, Y: inner.Y, W: inner.W * f, H: inner.H}, th.Accent)
 		}
+		d.text(pw, v, d.number(e, w), assets.AlignCenter, text)
 	case KindChoice:
 		d.text(pw, v, "<", assets.AlignLeft, text)
 		if i := int(w.Value); i >= 0 && i < len(w.Items) {

@@ -1,8 +1,12 @@
 package ui_test
 
 import (
+	"cmp"
+	"slices"
 	"testing"
 
+	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
@@ -77,4 +81,85 @@ func TestDrawsInLogicalUnits(t *testing.T) {
 	if glyphs < len("StartMusicVolumeModeNameBackQuitJump") {
 		t.Errorf("%d glyphs drawn, want the captions'", glyphs)
 	}
+}
+
+// TestSliderShowsItsNumber: a slider draws its number on its bar, the
+// glyphs of Value, or for a slider Showing a setting's range the
+// setting's value, and draws the new number once a step moves it.
+func TestSliderShowsItsNumber(t *testing.T) {
+	g := newGameWith(t, nil, func(g *game, b *ui.Builder) {
+		root := b.Add(ecs.Entity{}, ui.VStack().At(0.5, 0.5))
+		b.Add(root, ui.Slider("Volume", 5, 0, 10, 1, g.volume))
+		b.Add(root, ui.Slider("Speed", 4, 0, 20, 1, g.volume).Showing(30, 30))
+		b.Add(root, ui.Slider("Fade", 7, 0, 20, 1, g.volume).Showing(0, 0.05))
+	})
+	gpu := nullrender.New()
+	check := func(name, want string) {
+		t.Helper()
+		_, w := g.widget(t, name)
+		if got := w.Number(); got != want {
+			t.Errorf("%s: Number() = %q, want %q", name, got, want)
+		}
+		got := glyphsIn(t, g, gpu, geom.Rect{X: w.Rect.X + w.Rect.W/2, Y: w.Rect.Y, W: w.Rect.W / 2, H: w.Rect.H})
+		if exp := glyphsOf(t, g, want); !slices.Equal(got, exp) {
+			t.Errorf("%s: the bar shows glyphs %v, want those of %q: %v", name, got, want, exp)
+		}
+	}
+	check("Volume", "5")
+	check("Speed", "150")
+	check("Fade", "0.35")
+	g.tap(t, input.KeyDown) // to Speed
+	g.tap(t, input.KeyRight)
+	check("Speed", "180")
+	check("Volume", "5")
+}
+
+// glyphsIn prepares a frame (twice: the first rasterises new glyphs) and
+// returns the atlas rectangles of the glyphs drawn in r, left to right.
+func glyphsIn(t *testing.T, g *game, gpu assets.Uploader, r geom.Rect) []geom.Rect {
+	t.Helper()
+	frame := &render2d.Frame{}
+	for range 2 {
+		frame.Reset()
+		if err := g.app.PrepareFrame(render2d.NewFrameWriter(frame)); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.lib.Upload(gpu); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pass := frame.Passes[len(frame.Passes)-1]
+	var ps []render2d.DrawPacket2D
+	for _, p := range pass.Packets {
+		at := p.Transform.Position
+		if !p.Texture.IsZero() && at.X >= r.X && at.X < r.X+r.W && at.Y >= r.Y && at.Y < r.Y+r.H {
+			ps = append(ps, p)
+		}
+	}
+	slices.SortStableFunc(ps, func(a, b render2d.DrawPacket2D) int {
+		return cmp.Compare(a.Transform.Position.X, b.Transform.Position.X)
+	})
+	var out []geom.Rect
+	for _, p := range ps {
+		out = append(out, p.Source)
+	}
+	return out
+}
+
+// glyphsOf returns the atlas rectangles of the glyphs of s in the UI's
+// font.
+func glyphsOf(t *testing.T, g *game, s string) []geom.Rect {
+	t.Helper()
+	var f render2d.Frame
+	pw := render2d.NewFrameWriter(&f).BeginPass(render2d.PassDesc{})
+	if _, err := g.lib.DrawText(pw, g.font, s, assets.TextOptions{Width: 100}); err != nil {
+		t.Fatal(err)
+	}
+	var out []geom.Rect
+	for _, p := range f.Passes[0].Packets {
+		if !p.Texture.IsZero() {
+			out = append(out, p.Source)
+		}
+	}
+	return out
 }

@@ -26,6 +26,7 @@ type game struct {
 	ui                                     *ui.UI
 	app                                    *ecs.App
 	lib                                    *assets.Library
+	font                                   assets.Font
 	fired                                  map[input.Action]int
 
 	tick    input.Tick
@@ -90,11 +91,10 @@ func newGameWith(t testing.TB, setup func(g *game), menu func(g *game, b *ui.Bui
 	if g.lib, err = assets.NewLibrary(assets.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	font, err := g.lib.DefaultFont(12)
-	if err != nil {
+	if g.font, err = g.lib.DefaultFont(12); err != nil {
 		t.Fatal(err)
 	}
-	if g.ui, err = ui.Add(g.app, ui.Options{Actions: g.actions, Nav: g.nav, Library: g.lib, Font: font}); err != nil {
+	if g.ui, err = ui.Add(g.app, ui.Options{Actions: g.actions, Nav: g.nav, Library: g.lib, Font: g.font}); err != nil {
 		t.Fatal(err)
 	}
 	if setup != nil {

@@ -21,8 +21,10 @@ type SettingsOptions struct {
 	// Rebind lists the actions offered for rebinding, in order.
 	Rebind []input.Action
 	// Path is the player's config file, written by Save: the file the
-	// game reads at start (config.FileBesideExecutable("config.toml"), or
-	// the path given to --config). "" writes nothing: leave it empty in a
+	// game read at start, Config.PlayerFile() (the path given to
+	// --config, or the config.toml beside the executable), or when it
+	// read none config.FileBesideExecutable("config.toml"), which the next
+	// start reads. "" writes nothing: leave it empty in a
 	// replay (framework.Setup.Runtime.Options().Record.Reader is set),
 	// which runs the recorded menu use again, Save included, and in tests.
 	Path string
@@ -136,7 +138,7 @@ func (s *Settings) Build(b *Builder, parent ecs.Entity) {
 		case KindSlider:
 			if r.float {
 				at := int32(math.Round((v.Float() - r.lo) / (r.hi - r.lo) * floatSteps))
-				w = Slider(r.label, at, 0, floatSteps, 1, s.opts.Changed)
+				w = Slider(r.label, at, 0, floatSteps, 1, s.opts.Changed).Showing(r.lo, (r.hi-r.lo)/floatSteps)
 			} else if v.CanUint() {
 				w = Slider(r.label, int32(v.Uint()), int32(r.lo), int32(r.hi), 1, s.opts.Changed)
 			} else {

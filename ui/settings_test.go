@@ -71,6 +71,11 @@ func TestSettingsScreen(t *testing.T) {
 	g.tap(t, input.KeyDown)
 	g.wantFocus(t, "speed")
 	g.tap(t, input.KeyRight) // one step of 0.1
+	for name, want := range map[string]string{"volume": "7", "speed": "1.1"} {
+		if _, w := g.widget(t, name); w.Number() != want {
+			t.Errorf("the %s slider shows %q, want %q", name, w.Number(), want)
+		}
+	}
 	g.tap(t, input.KeyDown)
 	g.tap(t, input.KeyEnter) // mode: hard
 	g.tap(t, input.KeyDown)

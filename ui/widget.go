@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/metronome-go/metronome/ecs"
@@ -97,6 +98,10 @@ type Widget struct {
 	// Value is a slider's value or a choice's index; Min, Max and Step a
 	// slider's range and increment (a Step of 0 or less counts as 1).
 	Value, Min, Max, Step int32
+	// Base and Unit turn a slider's Value into the number drawn on its
+	// bar, Base + Value×Unit, so a slider over steps can show the setting
+	// it stands for ([Widget.Showing]); a zero Unit shows Value itself.
+	Base, Unit float64
 	// Items are a choice's options.
 	Items []string
 	// Input is a text field's content and MaxRunes its limit (0: 64).
@@ -147,6 +152,39 @@ func (w Widget) Named(name string) Widget {
 func (w Widget) Sized(width, height float32) Widget {
 	w.Size = geom.Vec2{X: width, Y: height}
 	return w
+}
+
+// Showing returns the slider w drawing base + Value×unit on its bar
+// instead of Value: a slider of 20 steps over the range 30..630 is
+// Showing(30, 30) and shows 150 at step 4.
+func (w Widget) Showing(base, unit float64) Widget {
+	w.Base, w.Unit = base, unit
+	return w
+}
+
+// Number returns the number a slider shows on its bar: Value, or Base +
+// Value×Unit written with as many decimals as Base and Unit have (at most
+// four), so every step of a slider reads differently and none reads as a
+// float's rounding error (0.35, not 0.35000000000000003).
+func (w *Widget) Number() string { return string(w.appendNumber(nil)) }
+
+func (w *Widget) appendNumber(b []byte) []byte {
+	if w.Unit == 0 {
+		return strconv.AppendInt(b, int64(w.Value), 10)
+	}
+	d := max(decimals(w.Base), decimals(w.Unit))
+	return strconv.AppendFloat(b, w.Base+float64(w.Value)*w.Unit, 'f', d, 64)
+}
+
+// decimals is how many decimal places x needs, up to 4.
+func decimals(x float64) int {
+	for d, scale := 0, 1.0; d < 4; d, scale = d+1, scale*10 {
+		y := math.Abs(x) * scale
+		if math.Abs(y-math.Round(y)) <= 1e-9*max(1, y) {
+			return d
+		}
+	}
+	return 4
 }
 
 // OnBack returns the root panel w firing act when the back action is

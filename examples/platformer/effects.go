@@ -25,10 +25,12 @@ var dustEffect = ecs.ParticleEffect{
 	Drag:     0.8,
 	Size:     ecs.Curve{Start: 2, End: 4},
 	Color:    ecs.ColorCurve{Start: render2d.Color{R: 0.85, G: 0.78, B: 0.65, A: 1}, End: render2d.Color{R: 0.85, G: 0.78, B: 0.65, A: 1}},
-	Alpha:    ecs.Curve{Start: 0.8, End: 0},
-	Shape:    ecs.SpawnRect,
-	Extent:   geom.V(8, 1),
-	Layer:    particleLayer,
+	// A puff thickens for its first fifth, then thins out: a keyframed
+	// curve, "0:0.3, 0.2:0.8, 1:0" as config text.
+	Alpha:  ecs.Curve{Start: 0.3, End: 0, Stops: [ecs.MaxCurveStops]ecs.Stop{{At: 0.2, Value: 0.8}}},
+	Shape:  ecs.SpawnRect,
+	Extent: geom.V(8, 1),
+	Layer:  particleLayer,
 }
 
 // sparkleEffect bursts where a coin was taken.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
@@ -31,6 +32,12 @@ func (m menuUI) Find(text string) ecs.Entity {
 		}
 	}
 	return ecs.Entity{}
+}
+
+// Number returns the number the slider w shows.
+func (m menuUI) Number(w ecs.Entity) string {
+	widgets := ecs.NewMap[ui.Widget](m.sim.App.World())
+	return widgets.Get(w).Number()
 }
 
 // State returns the UI's state resource (the focus).
@@ -313,8 +320,14 @@ func TestReplayDoesNotSave(t *testing.T) {
 // one step (30 px/s of its 30..630) and the player then runs at 150 px/s.
 func TestOptionsSettingTakesEffect(t *testing.T) {
 	sim, press := openOptions(t, "")
-	focusOn(t, sim, press, "run_speed")
+	speed := focusOn(t, sim, press, "run_speed")
+	if got := ecsUI(sim).Number(speed); got != "120" {
+		t.Errorf("the run_speed slider shows %q, want 120", got)
+	}
 	press(input.KeyRight)
+	if got := ecsUI(sim).Number(speed); got != "150" {
+		t.Errorf("a step right: the run_speed slider shows %q, want 150", got)
+	}
 	press(input.KeyEscape)
 	press(input.KeyEnter)
 	if got := screen(sim); got != Playing {
@@ -326,5 +339,61 @@ func TestOptionsSettingTakesEffect(t *testing.T) {
 	step(t, sim, 30)
 	if got := feet(t, sim).X - x0; got < 73 || got > 77 {
 		t.Errorf("ran %v pixels in 30 ticks, want 75 (150 px/s)", got)
+	}
+}
+
+// TestMenusWithGamepad drives the menus with a gamepad alone: d-pad down
+// and A open the options, the d-pad moves to run_speed and steps it to
+// 150, B goes back to the title, A plays, and the left stick runs at the
+// new speed.
+func TestMenusWithGamepad(t *testing.T) {
+	sim := start(t, "game.title=true")
+	sim.Input.Gamepad(sim.At(0), true)
+	step(t, sim, 3)
+	press := func(b input.Button) {
+		t.Helper()
+		hold(sim, next(sim), b, 2)
+		step(t, sim, 4)
+	}
+	press(input.GamepadDpadDown)
+	press(input.GamepadA)
+	if got := screen(sim); got != Options {
+		t.Fatalf("after d-pad down and A: screen %v, want the options", got)
+	}
+	u := ecsUI(sim)
+	speed := u.Find("run_speed")
+	for range 10 {
+		if u.State().Focus == speed {
+			break
+		}
+		press(input.GamepadDpadDown)
+	}
+	if u.State().Focus != speed {
+		t.Fatal("the d-pad never reached run_speed")
+	}
+	press(input.GamepadDpadRight)
+	if got := u.Number(speed); got != "150" {
+		t.Errorf("d-pad right on run_speed: it shows %q, want 150", got)
+	}
+	press(input.GamepadB)
+	if got := screen(sim); got != Title {
+		t.Fatalf("after B: screen %v, want the title", got)
+	}
+	for range 3 {
+		if u.State().Focus == u.Find("Play") {
+			break
+		}
+		press(input.GamepadDpadUp)
+	}
+	press(input.GamepadA)
+	if got := screen(sim); got != Playing {
+		t.Fatalf("after A on Play: screen %v, want playing", got)
+	}
+	step(t, sim, 5)
+	x0 := feet(t, sim).X
+	sim.Input.Axis(sim.At(time.Duration(next(sim))*tick), input.GamepadLeftX, 1)
+	step(t, sim, 30)
+	if got := feet(t, sim).X - x0; got < 73 || got > 77 {
+		t.Errorf("the left stick ran %v pixels in 30 ticks, want 75 (150 px/s)", got)
 	}
 }
