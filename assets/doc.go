@@ -54,9 +54,12 @@
 //
 // # Text
 //
-// The Go fonts are embedded ([Library.DefaultFont], [Library.GoFont]), so
-// text works with no file; font files load at any size with
-// [Library.LoadFont]. [Library.AppendText] and [Library.DrawText] lay text
+// Go Regular is embedded ([Library.DefaultFont]), so text works with no
+// file; font files load at any size with [Library.LoadFont], and bytes
+// already in the program (go:embed, or another Go face's TTF from its
+// golang.org/x/image/font/gofont package) with [Library.ParseFont]. A game
+// links only the faces it names: each is a few hundred kilobytes of a
+// browser build. [Library.AppendText] and [Library.DrawText] lay text
 // out (UTF-8, kerning, line breaks, wrapping, alignment) into glyph packets
 // and [Library.MeasureText] measures it. Glyphs are rasterised into the
 // atlas the first time they are used; once cached, layout allocates nothing.

@@ -40,3 +40,11 @@ func OnContended(f func()) { testHookContended = f }
 // OnWaitWriters makes every upload that waits for an image's copy into a
 // page call f first (nil: nothing).
 func OnWaitWriters(f func()) { testHookWaitWriters = f }
+
+// ParsedFonts is how many font files the library has parsed for
+// ParseFont, DefaultFont and GoFont.
+func (l *Library) ParsedFonts() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.parsed)
+}

@@ -41,12 +41,6 @@ const (
 	GoMono    = "gomono"
 )
 
-var goFontData = map[string][]byte{
-	GoRegular: goregular.TTF,
-	GoBold:    gobold.TTF,
-	GoMono:    gomono.TTF,
-}
-
 // parsedFont is a parsed font file, shared by the faces made from it. Exactly
 // one of tf (TrueType outlines) and cff (CFF outlines) is set.
 type parsedFont struct {
@@ -101,30 +95,33 @@ func (f *fontEntry) glyphCount() int { return len(f.glyphs) }
 
 // DefaultFont returns Go Regular at size pixels per em: text works with no
 // font file at all. Each call returns a new face with its own glyph cache;
-// keep the handle. Safe from any goroutine.
-func (l *Library) DefaultFont(size float64) (Font, error) { return l.GoFont(GoRegular, size) }
+// keep the handle. Go Regular is the one face every game that calls it
+// links; another face comes from its own package through
+// [Library.ParseFont]. Safe from any goroutine.
+func (l *Library) DefaultFont(size float64) (Font, error) {
+	return l.ParseFont(GoRegular, goregular.TTF, size)
+}
 
 // GoFont returns one of the embedded Go fonts ([GoRegular], [GoBold],
 // [GoMono]) at size pixels per em.
+//
+// Deprecated: use [Library.ParseFont] with the face's TTF from its
+// golang.org/x/image/font/gofont package, as ParseFont(GoBold, gobold.TTF,
+// size): GoFont picks the face at run time, so it links all three (about
+// 400 kB) into every game that calls it.
 func (l *Library) GoFont(name string, size float64) (Font, error) {
-	data, ok := goFontData[name]
-	if !ok {
+	var data []byte
+	switch name {
+	case GoRegular:
+		data = goregular.TTF
+	case GoBold:
+		data = gobold.TTF
+	case GoMono:
+		data = gomono.TTF
+	default:
 		return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: media.Detail(media.ErrInvalid, "no embedded Go font named %q, want %q, %q or %q", name, GoRegular, GoBold, GoMono)}
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	pf := l.gofonts[name]
-	if pf == nil {
-		var err error
-		if pf, err = parseFont(name, data); err != nil { // cannot happen with the embedded files
-			return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: err}
-		}
-		if l.gofonts == nil {
-			l.gofonts = make(map[string]*parsedFont)
-		}
-		l.gofonts[name] = pf
-	}
-	return l.addFontLocked(pf, size)
+	return l.ParseFont(name, data, size)
 }
 
 // LoadFont reads a TrueType or OpenType file (TrueType or CFF outlines)
@@ -142,16 +139,44 @@ func (l *Library) LoadFont(fsys fs.FS, name string, size float64) (Font, error) 
 	return l.ParseFont(name, data, size)
 }
 
-// ParseFont is [Library.LoadFont] for font bytes already in memory; name
-// labels errors. The library keeps data: do not modify it afterwards.
+// ParseFont is [Library.LoadFont] for font bytes already in memory, such
+// as a file embedded with go:embed or a gofont package's TTF; name labels
+// errors. Faces made from the same bytes share one parse, so asking for a
+// second size costs only its glyphs. The library keeps data: do not modify
+// it afterwards. Safe from any goroutine.
 func (l *Library) ParseFont(name string, data []byte, size float64) (Font, error) {
-	pf, err := parseFont(name, data)
-	if err != nil {
-		return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: err}
+	key := fontKey{name: name, n: len(data)}
+	if len(data) > 0 {
+		key.p = &data[0]
+	}
+	l.mu.Lock()
+	pf := l.parsed[key]
+	l.mu.Unlock()
+	if pf == nil {
+		var err error
+		if pf, err = parseFont(name, data); err != nil {
+			return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: err}
+		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.parsed == nil {
+		l.parsed = make(map[fontKey]*parsedFont)
+	}
+	if prev := l.parsed[key]; prev != nil {
+		pf = prev // another goroutine parsed the same bytes meanwhile
+	} else {
+		l.parsed[key] = pf
+	}
 	return l.addFontLocked(pf, size)
+}
+
+// fontKey names font bytes by identity: ParseFont's callers pass the same
+// slice (an embedded file, a package's TTF) for each size they ask for.
+type fontKey struct {
+	name string
+	p    *byte
+	n    int
 }
 
 // parseFont parses data, with the package's TrueType reader or, for CFF
