@@ -67,14 +67,18 @@
 // Both kinds of OpenType outline load: TrueType outlines (quadratic
 // curves: .ttf files and some .otf) through the package's own reader, and
 // CFF outlines (PostScript cubic curves: most .otf files) through
-// golang.org/x/image/font/sfnt. They share the rasteriser, the glyph and
+// golang.org/x/image/font/sfnt, which a game links by importing package
+// assets/cff (import _ "github.com/metronome-go/metronome/assets/cff";
+// without it such a font is refused with [media.ErrUnsupported] naming the
+// package: the reader is a few hundred kilobytes of a browser build). They
+// share the rasteriser, the glyph and
 // kerning caches and the layout code, so every text feature works the same
 // with either. Kerning comes from the kern table for TrueType fonts, and
 // from the GPOS pair adjustments or the kern table for CFF fonts. Font
 // collections (.ttc, .otc) are refused with [media.ErrUnsupported]; a damaged font
 // of either kind fails to load with [media.ErrCorrupt] and the file's name.
 //
-//	font, err := lib.LoadFont(gameFS, "fonts/title.otf", 32)
+//	font, err := lib.LoadFont(gameFS, "fonts/title.otf", 32) // CFF: with assets/cff imported
 //
 // # Sounds
 //

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/vector"
 
+	"github.com/metronome-go/metronome/assets/internal/cffont"
 	"github.com/metronome-go/metronome/assets/internal/ttf"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/media"
@@ -46,7 +47,7 @@ const (
 type parsedFont struct {
 	name string
 	tf   *ttf.Font
-	cff  *cffFont
+	cff  cffont.Outlines
 }
 
 // fontEntry is one face: a parsed font at one size, with its glyph and
@@ -180,12 +181,15 @@ type fontKey struct {
 }
 
 // parseFont parses data, with the package's TrueType reader or, for CFF
-// outlines, with sfnt, and loads the outlines of the missing-glyph box and
+// outlines, with sfnt when the game imports package assets/cff, and loads the outlines of the missing-glyph box and
 // of "a", so that a damaged file fails here rather than as missing glyphs
 // later.
 func parseFont(name string, data []byte) (*parsedFont, error) {
-	if isCFF(data) {
-		c, err := parseCFF(data)
+	if cffont.IsCFF(data) {
+		if cffont.Parse == nil {
+			return nil, media.Detail(media.ErrUnsupported, "an OpenType font with CFF outlines: a game reads them when it imports package github.com/metronome-go/metronome/assets/cff (import _ \"github.com/metronome-go/metronome/assets/cff\")")
+		}
+		c, err := cffont.Parse(data)
 		if err != nil {
 			return nil, err
 		}
@@ -225,9 +229,9 @@ func (l *Library) addFontLocked(pf *parsedFont, size float64) (Font, error) {
 		runes: make(map[rune]int32), pages: make(map[int]int), kern: make(map[uint32]int32)}
 	var a, d, gap int
 	if c := pf.cff; c != nil {
-		fe.scale = float32(size) / float32(c.unitsPerEm())
-		fe.kerning = c.kerning
-		a, d, gap = c.vMetrics()
+		fe.scale = float32(size) / float32(c.UnitsPerEm())
+		fe.kerning = c.HasKerning()
+		a, d, gap = c.VMetrics()
 	} else {
 		tf := pf.tf
 		fe.scale = float32(size) / float32(tf.UnitsPerEm())
@@ -319,10 +323,10 @@ func (l *Library) rasterLocked(fe *fontEntry, r rune) glyph {
 	var minX, minY, maxX, maxY float32
 	cff := fe.pf.cff
 	if cff != nil {
-		g.index = cff.index(r)
-		g.advance = int32(math.Round(float64(float32(cff.advance(g.index)) * fe.scale)))
+		g.index = cff.Index(r)
+		g.advance = int32(math.Round(float64(float32(cff.Advance(g.index)) * fe.scale)))
 		var ok bool
-		if minX, minY, maxX, maxY, ok = cff.load(g.index, fe.scale); !ok {
+		if minX, minY, maxX, maxY, ok = cff.Load(g.index, fe.scale); !ok {
 			return g
 		}
 	} else {
@@ -359,7 +363,7 @@ func (l *Library) rasterLocked(fe *fontEntry, r rune) glyph {
 	ras.DrawOp = draw.Src
 	ox, oy := float32(dr.Min.X), float32(dr.Min.Y)
 	if cff != nil {
-		cff.trace(ras, fe.scale, ox, oy)
+		cff.Trace(ras, fe.scale, ox, oy)
 	} else {
 		o := &l.outline
 		pt := func(p ttf.Point) (float32, float32) { return p.X*fe.scale - ox, -p.Y*fe.scale - oy }
@@ -476,7 +480,7 @@ func (l *Library) kernLocked(fe *fontEntry, a, b uint16) int32 {
 	}
 	var units int
 	if c := fe.pf.cff; c != nil {
-		units = c.kern(a, b)
+		units = c.Kern(a, b)
 	} else {
 		units = fe.pf.tf.Kern(a, b)
 	}

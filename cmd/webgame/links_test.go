@@ -62,6 +62,7 @@ func TestBreakoutLinksOnlyWhatItUses(t *testing.T) {
 		"text/template", // --write-test's template, native only
 		"golang.org/x/image/font/gofont/goregular", // Breakout draws Go Bold alone
 		"golang.org/x/image/font/gofont/gomono",
+		"golang.org/x/image/font/sfnt", // CFF outlines, read with package assets/cff imported
 	} {
 		if s, ok := linksCode(syms, path); ok {
 			t.Errorf("Breakout's page links %s (%s)", path, s)
