@@ -13,6 +13,7 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"github.com/metronome-go/metronome/assets"
+	_ "github.com/metronome-go/metronome/assets/cff" // the tests read CFF fonts
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/media"
 )

@@ -54,9 +54,12 @@
 //
 // # Text
 //
-// The Go fonts are embedded ([Library.DefaultFont], [Library.GoFont]), so
-// text works with no file; font files load at any size with
-// [Library.LoadFont]. [Library.AppendText] and [Library.DrawText] lay text
+// Go Regular is embedded ([Library.DefaultFont]), so text works with no
+// file; font files load at any size with [Library.LoadFont], and bytes
+// already in the program (go:embed, or another Go face's TTF from its
+// golang.org/x/image/font/gofont package) with [Library.ParseFont]. A game
+// links only the faces it names: each is a few hundred kilobytes of a
+// browser build. [Library.AppendText] and [Library.DrawText] lay text
 // out (UTF-8, kerning, line breaks, wrapping, alignment) into glyph packets
 // and [Library.MeasureText] measures it. Glyphs are rasterised into the
 // atlas the first time they are used; once cached, layout allocates nothing.
@@ -64,14 +67,18 @@
 // Both kinds of OpenType outline load: TrueType outlines (quadratic
 // curves: .ttf files and some .otf) through the package's own reader, and
 // CFF outlines (PostScript cubic curves: most .otf files) through
-// golang.org/x/image/font/sfnt. They share the rasteriser, the glyph and
+// golang.org/x/image/font/sfnt, which a game links by importing package
+// assets/cff (import _ "github.com/metronome-go/metronome/assets/cff";
+// without it such a font is refused with [media.ErrUnsupported] naming the
+// package: the reader is a few hundred kilobytes of a browser build). They
+// share the rasteriser, the glyph and
 // kerning caches and the layout code, so every text feature works the same
 // with either. Kerning comes from the kern table for TrueType fonts, and
 // from the GPOS pair adjustments or the kern table for CFF fonts. Font
 // collections (.ttc, .otc) are refused with [media.ErrUnsupported]; a damaged font
 // of either kind fails to load with [media.ErrCorrupt] and the file's name.
 //
-//	font, err := lib.LoadFont(gameFS, "fonts/title.otf", 32)
+//	font, err := lib.LoadFont(gameFS, "fonts/title.otf", 32) // CFF: with assets/cff imported
 //
 // # Sounds
 //

@@ -130,7 +130,8 @@ func ExamplePacker() {
 }
 
 // Fonts load from any fs.FS at a chosen size; an OpenType font with CFF
-// (PostScript) outlines works like a TrueType one. This one is the tiny
+// (PostScript) outlines works like a TrueType one once the program imports
+// package assets/cff (these tests do). This one is the tiny
 // test font in testdata, which has the glyphs 0, 1, Q and 中.
 func ExampleLibrary_LoadFont() {
 	lib, _ := assets.NewLibrary(assets.DefaultOptions())

@@ -1,6 +1,9 @@
 package assets
 
-import "github.com/metronome-go/metronome/media"
+import (
+	"github.com/metronome-go/metronome/assets/internal/cffont"
+	"github.com/metronome-go/metronome/media"
+)
 
 // ParseFontSfnt is [Library.ParseFont] forced through the sfnt reader that
 // CFF-outline fonts use, whatever the outlines. sfnt reads TrueType fonts
@@ -8,7 +11,7 @@ import "github.com/metronome-go/metronome/media"
 // both readers and compare: that checks the sfnt path's kerning, quadratic
 // curves and metrics, which the CFF test font alone does not exercise.
 func (l *Library) ParseFontSfnt(name string, data []byte, size float64) (Font, error) {
-	c, err := parseCFF(data)
+	c, err := cffont.ParseFont(data)
 	if err != nil {
 		return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: err}
 	}
@@ -40,3 +43,11 @@ func OnContended(f func()) { testHookContended = f }
 // OnWaitWriters makes every upload that waits for an image's copy into a
 // page call f first (nil: nothing).
 func OnWaitWriters(f func()) { testHookWaitWriters = f }
+
+// ParsedFonts is how many font files the library has parsed for
+// ParseFont, DefaultFont and GoFont.
+func (l *Library) ParsedFonts() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.parsed)
+}

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/vector"
 
+	"github.com/metronome-go/metronome/assets/internal/cffont"
 	"github.com/metronome-go/metronome/assets/internal/ttf"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/media"
@@ -41,18 +42,12 @@ const (
 	GoMono    = "gomono"
 )
 
-var goFontData = map[string][]byte{
-	GoRegular: goregular.TTF,
-	GoBold:    gobold.TTF,
-	GoMono:    gomono.TTF,
-}
-
 // parsedFont is a parsed font file, shared by the faces made from it. Exactly
 // one of tf (TrueType outlines) and cff (CFF outlines) is set.
 type parsedFont struct {
 	name string
 	tf   *ttf.Font
-	cff  *cffFont
+	cff  cffont.Outlines
 }
 
 // fontEntry is one face: a parsed font at one size, with its glyph and
@@ -101,30 +96,33 @@ func (f *fontEntry) glyphCount() int { return len(f.glyphs) }
 
 // DefaultFont returns Go Regular at size pixels per em: text works with no
 // font file at all. Each call returns a new face with its own glyph cache;
-// keep the handle. Safe from any goroutine.
-func (l *Library) DefaultFont(size float64) (Font, error) { return l.GoFont(GoRegular, size) }
+// keep the handle. Go Regular is the one face every game that calls it
+// links; another face comes from its own package through
+// [Library.ParseFont]. Safe from any goroutine.
+func (l *Library) DefaultFont(size float64) (Font, error) {
+	return l.ParseFont(GoRegular, goregular.TTF, size)
+}
 
 // GoFont returns one of the embedded Go fonts ([GoRegular], [GoBold],
 // [GoMono]) at size pixels per em.
+//
+// Deprecated: use [Library.ParseFont] with the face's TTF from its
+// golang.org/x/image/font/gofont package, as ParseFont(GoBold, gobold.TTF,
+// size): GoFont picks the face at run time, so it links all three (about
+// 400 kB) into every game that calls it.
 func (l *Library) GoFont(name string, size float64) (Font, error) {
-	data, ok := goFontData[name]
-	if !ok {
+	var data []byte
+	switch name {
+	case GoRegular:
+		data = goregular.TTF
+	case GoBold:
+		data = gobold.TTF
+	case GoMono:
+		data = gomono.TTF
+	default:
 		return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: media.Detail(media.ErrInvalid, "no embedded Go font named %q, want %q, %q or %q", name, GoRegular, GoBold, GoMono)}
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	pf := l.gofonts[name]
-	if pf == nil {
-		var err error
-		if pf, err = parseFont(name, data); err != nil { // cannot happen with the embedded files
-			return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: err}
-		}
-		if l.gofonts == nil {
-			l.gofonts = make(map[string]*parsedFont)
-		}
-		l.gofonts[name] = pf
-	}
-	return l.addFontLocked(pf, size)
+	return l.ParseFont(name, data, size)
 }
 
 // LoadFont reads a TrueType or OpenType file (TrueType or CFF outlines)
@@ -142,25 +140,56 @@ func (l *Library) LoadFont(fsys fs.FS, name string, size float64) (Font, error) 
 	return l.ParseFont(name, data, size)
 }
 
-// ParseFont is [Library.LoadFont] for font bytes already in memory; name
-// labels errors. The library keeps data: do not modify it afterwards.
+// ParseFont is [Library.LoadFont] for font bytes already in memory, such
+// as a file embedded with go:embed or a gofont package's TTF; name labels
+// errors. Faces made from the same bytes share one parse, so asking for a
+// second size costs only its glyphs. The library keeps data: do not modify
+// it afterwards. Safe from any goroutine.
 func (l *Library) ParseFont(name string, data []byte, size float64) (Font, error) {
-	pf, err := parseFont(name, data)
-	if err != nil {
-		return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: err}
+	key := fontKey{name: name, n: len(data)}
+	if len(data) > 0 {
+		key.p = &data[0]
+	}
+	l.mu.Lock()
+	pf := l.parsed[key]
+	l.mu.Unlock()
+	if pf == nil {
+		var err error
+		if pf, err = parseFont(name, data); err != nil {
+			return Font{}, &media.Error{Pkg: "assets", Op: "load font", Path: name, Err: err}
+		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.parsed == nil {
+		l.parsed = make(map[fontKey]*parsedFont)
+	}
+	if prev := l.parsed[key]; prev != nil {
+		pf = prev // another goroutine parsed the same bytes meanwhile
+	} else {
+		l.parsed[key] = pf
+	}
 	return l.addFontLocked(pf, size)
 }
 
+// fontKey names font bytes by identity: ParseFont's callers pass the same
+// slice (an embedded file, a package's TTF) for each size they ask for.
+type fontKey struct {
+	name string
+	p    *byte
+	n    int
+}
+
 // parseFont parses data, with the package's TrueType reader or, for CFF
-// outlines, with sfnt, and loads the outlines of the missing-glyph box and
+// outlines, with sfnt when the game imports package assets/cff, and loads the outlines of the missing-glyph box and
 // of "a", so that a damaged file fails here rather than as missing glyphs
 // later.
 func parseFont(name string, data []byte) (*parsedFont, error) {
-	if isCFF(data) {
-		c, err := parseCFF(data)
+	if cffont.IsCFF(data) {
+		if cffont.Parse == nil {
+			return nil, media.Detail(media.ErrUnsupported, "an OpenType font with CFF outlines: a game reads them when it imports package github.com/metronome-go/metronome/assets/cff (import _ \"github.com/metronome-go/metronome/assets/cff\")")
+		}
+		c, err := cffont.Parse(data)
 		if err != nil {
 			return nil, err
 		}
@@ -200,9 +229,9 @@ func (l *Library) addFontLocked(pf *parsedFont, size float64) (Font, error) {
 		runes: make(map[rune]int32), pages: make(map[int]int), kern: make(map[uint32]int32)}
 	var a, d, gap int
 	if c := pf.cff; c != nil {
-		fe.scale = float32(size) / float32(c.unitsPerEm())
-		fe.kerning = c.kerning
-		a, d, gap = c.vMetrics()
+		fe.scale = float32(size) / float32(c.UnitsPerEm())
+		fe.kerning = c.HasKerning()
+		a, d, gap = c.VMetrics()
 	} else {
 		tf := pf.tf
 		fe.scale = float32(size) / float32(tf.UnitsPerEm())
@@ -294,10 +323,10 @@ func (l *Library) rasterLocked(fe *fontEntry, r rune) glyph {
 	var minX, minY, maxX, maxY float32
 	cff := fe.pf.cff
 	if cff != nil {
-		g.index = cff.index(r)
-		g.advance = int32(math.Round(float64(float32(cff.advance(g.index)) * fe.scale)))
+		g.index = cff.Index(r)
+		g.advance = int32(math.Round(float64(float32(cff.Advance(g.index)) * fe.scale)))
 		var ok bool
-		if minX, minY, maxX, maxY, ok = cff.load(g.index, fe.scale); !ok {
+		if minX, minY, maxX, maxY, ok = cff.Load(g.index, fe.scale); !ok {
 			return g
 		}
 	} else {
@@ -334,7 +363,7 @@ func (l *Library) rasterLocked(fe *fontEntry, r rune) glyph {
 	ras.DrawOp = draw.Src
 	ox, oy := float32(dr.Min.X), float32(dr.Min.Y)
 	if cff != nil {
-		cff.trace(ras, fe.scale, ox, oy)
+		cff.Trace(ras, fe.scale, ox, oy)
 	} else {
 		o := &l.outline
 		pt := func(p ttf.Point) (float32, float32) { return p.X*fe.scale - ox, -p.Y*fe.scale - oy }
@@ -451,7 +480,7 @@ func (l *Library) kernLocked(fe *fontEntry, a, b uint16) int32 {
 	}
 	var units int
 	if c := fe.pf.cff; c != nil {
-		units = c.kern(a, b)
+		units = c.Kern(a, b)
 	} else {
 		units = fe.pf.tf.Kern(a, b)
 	}

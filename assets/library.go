@@ -144,8 +144,8 @@ type Library struct {
 	raster  *vector.Rasterizer
 	mask    image.Alpha
 	scratch []render2d.DrawPacket2D
-	line    []placed               // the line being laid out
-	gofonts map[string]*parsedFont // parsed embedded fonts, by name
+	line    []placed                // the line being laid out
+	parsed  map[fontKey]*parsedFont // fonts parsed by ParseFont, by their bytes
 
 	clock timing.Clock
 	stats uploadCounters

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/metronome-go/metronome/assets"
@@ -263,4 +264,34 @@ func TestFontLoading(t *testing.T) {
 		t.Errorf("default font after failed loads: %d packets, %v", len(ps), err)
 	}
 	_ = rec
+}
+
+// TestParseFontSharesAParse: faces made from the same bytes share one
+// parsed font, as GoFont's did, so a game that names its face's TTF for
+// two sizes parses it once; other bytes are parsed on their own.
+func TestParseFontSharesAParse(t *testing.T) {
+	lib := newLib(t, small())
+	for _, size := range []float64{12, 20, 36} {
+		if _, err := lib.ParseFont(assets.GoBold, gobold.TTF, size); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := lib.ParsedFonts(); got != 1 {
+		t.Errorf("three sizes of one face: %d parses, want 1", got)
+	}
+	if _, err := lib.DefaultFont(16); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lib.GoFont(assets.GoBold, 16); err != nil {
+		t.Fatal(err)
+	}
+	if got := lib.ParsedFonts(); got != 2 {
+		t.Errorf("after the default font and GoFont(GoBold): %d parses, want 2", got)
+	}
+	if _, err := lib.ParseFont("copy", append([]byte(nil), goregular.TTF...), 16); err != nil {
+		t.Fatal(err)
+	}
+	if got := lib.ParsedFonts(); got != 3 {
+		t.Errorf("after a copy of Go Regular's bytes: %d parses, want 3", got)
+	}
 }

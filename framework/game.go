@@ -21,6 +21,7 @@ import (
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/internal/pagemark"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -260,7 +261,9 @@ func (s *Session) setUpAndOpen(rt *runtime.GameRuntime, adapters *runtime.Adapte
 // game's Setup, or at Setup.Upload.
 func (s *Session) openPlatform() error {
 	s.startAudio()
-	return s.window.openOnce()
+	err := s.window.openOnce()
+	pagemark.Mark("metronome:window-end")
+	return err
 }
 
 // closePlatform closes the sound device and any private X server, after
@@ -295,9 +298,11 @@ func (s *Session) setUpGame() error {
 		ecs.AddResource(s.App.World(), s.players)
 	}
 	if s.game.Setup != nil {
+		pagemark.Mark("metronome:setup")
 		if err := s.game.Setup(s.setup); err != nil {
 			return fmt.Errorf("framework: game setup: %w", err)
 		}
+		pagemark.Mark("metronome:setup-end")
 	}
 	if err := s.cfg.CheckBindings(s.actions); err != nil {
 		return &configFailure{err}

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/framework/config"
-	"github.com/metronome-go/metronome/rollback"
-
+	"github.com/metronome-go/metronome/internal/pagemark"
 	"github.com/metronome-go/metronome/option"
+	"github.com/metronome-go/metronome/rollback"
 )
 
 // Flags are the command-line options every Metronome game accepts.
@@ -197,6 +197,7 @@ func Main(g Game) {
 // the exit status, writing --print-config and --help output to stdout and
 // messages to stderr.
 func MainStatus(g Game, args []string, stdout, stderr io.Writer) int {
+	pagemark.Mark("metronome:main") // the Go runtime is up: where a page's start stops being the browser's
 	var f Flags
 	fl := flag.NewFlagSet(programName(), flag.ContinueOnError)
 	// The flag package repeats a bad value whole: its messages go through

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
+	_ "github.com/metronome-go/metronome/assets/cff" // the golden text includes a CFF font
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/glrender/gltest"

@@ -3,7 +3,6 @@ package otoaudio
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -41,8 +40,34 @@ func noDeviceBecause(format string, args ...any) *DeviceError {
 	return &DeviceError{Reason: fmt.Sprintf(format, args...)}
 }
 
-// alsaDevice is one device of ALSA's list: its name and why it failed.
-var alsaDevice = regexp.MustCompile(`"([^"]*)": ([^,]*)`)
+// alsaDevices splits ALSA's list of devices ("name": why, "name": why)
+// into name and reason pairs. A scan, not a regexp, so that a game does
+// not link the regexp engine for one error message.
+func alsaDevices(list string) [][2]string {
+	var out [][2]string
+	for {
+		i := strings.IndexByte(list, '"')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(list[i+1:], '"')
+		if j < 0 {
+			return out
+		}
+		name, rest := list[i+1:i+1+j], list[i+2+j:]
+		why, ok := strings.CutPrefix(rest, ": ")
+		if !ok {
+			list = list[i+1+j:] // that closing quote may open the next name
+			continue
+		}
+		if k := strings.IndexByte(why, ','); k >= 0 {
+			why, list = why[:k], why[k:]
+		} else {
+			list = ""
+		}
+		out = append(out, [2]string{name, why})
+	}
+}
 
 // maxReason bounds a reason that is not ALSA's list, in bytes.
 const maxReason = 120
@@ -57,13 +82,13 @@ const maxReason = 120
 func brief(msg string) string {
 	msg = strings.TrimPrefix(msg, "oto: ")
 	if list, ok := strings.CutPrefix(msg, "ALSA error at snd_pcm_open: "); ok {
-		devices := alsaDevice.FindAllStringSubmatch(list, -1)
+		devices := alsaDevices(list)
 		var shown []string
 		seen := map[string]bool{}
 		for _, d := range devices {
-			if !seen[d[2]] {
-				seen[d[2]] = true
-				shown = append(shown, fmt.Sprintf("%q: %s", d[1], d[2]))
+			if !seen[d[1]] {
+				seen[d[1]] = true
+				shown = append(shown, fmt.Sprintf("%q: %s", d[0], d[1]))
 			}
 		}
 		if len(shown) > 0 {

@@ -2,6 +2,8 @@ package otoaudio
 
 import (
 	"errors"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -43,4 +45,45 @@ func TestDeviceErrorIsShort(t *testing.T) {
 	if got := Reason(errors.New(alsaNoCard)); !strings.HasPrefix(got, "ALSA opened none of 11 devices") {
 		t.Errorf("Reason of a bare ALSA error = %q, want it shortened", got)
 	}
+}
+
+// alsaDeviceRE is the pattern alsaDevices scans for, kept here as the
+// reference its results are checked against.
+var alsaDeviceRE = regexp.MustCompile(`"([^"]*)": ([^,]*)`)
+
+func checkAlsaDevices(t *testing.T, list string) {
+	t.Helper()
+	var want [][2]string
+	for _, m := range alsaDeviceRE.FindAllStringSubmatch(list, -1) {
+		want = append(want, [2]string{m[1], m[2]})
+	}
+	if got := alsaDevices(list); !slices.Equal(got, want) {
+		t.Errorf("alsaDevices(%q):\n got %q\nwant %q", list, got, want)
+	}
+}
+
+// TestALSADevicesMatchesThePattern: the scan finds the pairs the regular
+// expression it replaced finds, on ALSA's message and on odd quoting.
+func TestALSADevicesMatchesThePattern(t *testing.T) {
+	for _, list := range []string{
+		strings.TrimPrefix(alsaNoCard, "oto: ALSA error at snd_pcm_open: "),
+		``,
+		`"a": x`,
+		`"a": x, "b": y,`,
+		`"a"b": x`,
+		`"a" "b": x`,
+		`"unclosed: x`,
+		`"a": `,
+		`"a":x, "b": y`,
+		`""": x`,
+		`"a": x"y": z`,
+	} {
+		checkAlsaDevices(t, list)
+	}
+}
+
+func FuzzALSADevices(f *testing.F) {
+	f.Add(alsaNoCard)
+	f.Add(`"a"b": x, "c": d`)
+	f.Fuzz(func(t *testing.T, list string) { checkAlsaDevices(t, list) })
 }

@@ -8,7 +8,8 @@
 // page's performance.now() clock, whose origin is the start of the
 // navigation). The first load is cold (fresh profile: the module is
 // fetched and compiled); the later ones reload it as a returning player
-// does. It prints each load and a summary:
+// does. It prints each load, split into its phases (the page's and the
+// program's performance marks, see internal/pagemark), and a summary:
 //
 //	cd bench && go run ./firstpresent [-game ./examples/breakout] [-loads 5]
 package main
@@ -125,11 +126,11 @@ func measure(game string, loads int, stdout, stderr io.Writer) error {
 		if i == 0 {
 			kind = "cold"
 		}
-		fetched, err := chromedp.Run(bctx, chromedp.Evaluate[float64](`(performance.getEntriesByName(new URL("game.wasm", location.href).href)[0] || {responseEnd: 0}).responseEnd`))
+		marks, err := chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](phasesJS))
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "load %d (%s): first present %.0f ms after navigation start (game.wasm fetched at %.0f ms)\n", i+1, kind, first, fetched)
+		fmt.Fprintf(stdout, "load %d (%s, load average %s): first present %.0f ms after navigation start\n  %s\n", i+1, kind, loadavg(), first, breakdown(marks, first))
 		ms = append(ms, first)
 	}
 	fmt.Fprintf(stdout, "%s (game.wasm %s), headless chromium, served by cmd/webgame on loopback: cold %.0f ms", game, size, ms[0])
@@ -140,4 +141,68 @@ func measure(game string, loads int, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stdout)
 	return nil
+}
+
+// phasesJS reads the start's marks (cmd/webgame's page and the
+// framework's internal/pagemark) and the module's resource timing, all
+// on the page's performance.now() clock.
+const phasesJS = `(() => {
+	const m = {};
+	for (const e of performance.getEntriesByType("mark")) { if (!(e.name in m)) { m[e.name] = e.startTime; } }
+	const r = performance.getEntriesByName(new URL("game.wasm", location.href).href)[0];
+	if (r) { m["wasm:responseStart"] = r.responseStart; m["wasm:responseEnd"] = r.responseEnd; m["wasm:bytes"] = r.transferSize; }
+	return m;
+})()`
+
+// phases are the start's parts, each from one mark to the next.
+var phases = []struct{ name, from, to string }{
+	{"page", "", "metronome:fetch"},                              // the page and wasm_exec.js load
+	{"fetch", "metronome:fetch", "wasm:responseEnd"},             // the module's bytes arrive (compiling as they stream)
+	{"compile", "wasm:responseEnd", "metronome:compiled"},        // compiling and instantiating after the last byte
+	{"go init", "metronome:run", "metronome:main"},               // the Go runtime and package initialisation
+	{"config", "metronome:main", "metronome:setup"},              // flags, configuration, runtime and session
+	{"setup", "metronome:setup", "metronome:setup-end"},          // the game's Setup: its assets decoded
+	{"window+GL", "metronome:setup-end", "metronome:window-end"}, // sound device, canvas, WebGL2 and the renderer
+	{"first frame", "metronome:window-end", "first present"},     // ticks, upload, the first frame drawn and presented
+}
+
+// breakdown writes the phases of one load; a missing mark (an older page)
+// shows as "?".
+func breakdown(marks map[string]float64, first float64) string {
+	marks["first present"] = first
+	var b strings.Builder
+	for i, p := range phases {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		from, ok1 := marks[p.from]
+		to, ok2 := marks[p.to]
+		if p.from == "" {
+			from, ok1 = 0, true
+		}
+		if !ok1 || !ok2 {
+			fmt.Fprintf(&b, "%s ?", p.name)
+			continue
+		}
+		fmt.Fprintf(&b, "%s %.0f", p.name, to-from)
+	}
+	b.WriteString(" ms")
+	if n, ok := marks["wasm:bytes"]; ok {
+		fmt.Fprintf(&b, " (%.2f MB over the wire)", n/1e6)
+	}
+	return b.String()
+}
+
+// loadavg is the machine's one-minute load average, for the figure's
+// context: the browser shares the machine with whatever else runs.
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return "unknown"
+	}
+	return f[0]
 }

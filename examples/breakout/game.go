@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"golang.org/x/image/font/gofont/gobold"
+
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
@@ -101,13 +103,14 @@ func setup(s *framework.Setup, settings *Settings) error {
 	g.pause, err = s.Actions.Register("pause", input.KeyP, input.GamepadStart)
 	keep(err)
 
-	// Assets: a sprite sheet cut into named regions, two sizes of the
-	// embedded Go Bold font, and sounds made in code.
+	// Assets: a sprite sheet cut into named regions, two sizes of Go Bold
+	// (its own package's TTF, so the game links that face alone), and
+	// sounds made in code.
 	g.sheet, err = s.Assets.LoadSheet(art, "assets/sheet.png", sheetSpec)
 	keep(err)
-	g.hudFont, err = s.Assets.GoFont(assets.GoBold, 20)
+	g.hudFont, err = s.Assets.ParseFont(assets.GoBold, gobold.TTF, 20)
 	keep(err)
-	g.bannerFont, err = s.Assets.GoFont(assets.GoBold, 36)
+	g.bannerFont, err = s.Assets.ParseFont(assets.GoBold, gobold.TTF, 36)
 	keep(err)
 	g.sounds, err = makeSounds(s.Assets)
 	keep(err)

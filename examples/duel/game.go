@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
@@ -82,9 +85,9 @@ func setup(s *framework.Setup, settings *Settings, net *framework.Net) error {
 		net.Seats[p] = []input.Action{x, y, fire}
 	}
 	var err error
-	g.hudFont, err = s.Assets.GoFont(assets.GoBold, 22)
+	g.hudFont, err = s.Assets.ParseFont(assets.GoBold, gobold.TTF, 22)
 	errs = append(errs, err)
-	g.netFont, err = s.Assets.GoFont(assets.GoRegular, 14)
+	g.netFont, err = s.Assets.ParseFont(assets.GoRegular, goregular.TTF, 14)
 	errs = append(errs, err)
 	g.sounds, err = makeSounds(s.Assets)
 	errs = append(errs, err)

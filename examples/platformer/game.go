@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 
+	"golang.org/x/image/font/gofont/gobold"
+
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/framework"
@@ -107,9 +109,9 @@ func setup(s *framework.Setup, settings *Settings, playerFile string) error {
 	// Go font, and sounds made in code.
 	g.level, err = loadLevel(s.Assets, "assets/level1.tmx")
 	keep(err)
-	g.hudFont, err = s.Assets.GoFont(assets.GoBold, 12)
+	g.hudFont, err = s.Assets.ParseFont(assets.GoBold, gobold.TTF, 12)
 	keep(err)
-	g.bigFont, err = s.Assets.GoFont(assets.GoBold, 20)
+	g.bigFont, err = s.Assets.ParseFont(assets.GoBold, gobold.TTF, 20)
 	keep(err)
 	g.sounds, err = makeSounds(s.Assets)
 	keep(err)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -161,8 +160,20 @@ func (w *walker) walk(t reflect.Type, index []int, table, goPath string) {
 	}
 }
 
-// validKey reports whether a [game] key is one bare TOML key.
-var validKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`).MatchString
+// validKey reports whether a [game] key is one bare TOML key: letters,
+// digits, _ and -. A loop, not a regexp: a package-level regexp would link
+// the regexp engine into every game.
+func validKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, c := range []byte(k) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // ownerField names the option.Error Field of a field of an owner's struct
 // t ("timing.DebtOptions.Gain"); none for the configuration's own structs.

@@ -47,5 +47,6 @@
 // [TestSource] writes a Go test that replays a recording with
 // frameworktest.NewReplay to a tick and checks a condition with
 // [Prepare] and [Cond.Eval]: what --write-test puts into a game's
-// package.
+// package. Only native builds write tests: in a browser build TestSource
+// checks its spec and says so, and links no template or gofmt code.
 package query

@@ -296,7 +296,8 @@ type Presenter struct {
 const hiddenWait = 250 * time.Millisecond
 
 // Init measures the interval between animation frames (the display's
-// refresh as the browser paces it): the shortest of six.
+// refresh as the browser paces it): the shortest of six, or the page's
+// measurement made while the module loaded when it has one.
 func (p *Presenter) Init() error {
 	p.frames = make(chan float64, 1)
 	p.raf = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -311,6 +312,10 @@ func (p *Presenter) Init() error {
 		return nil
 	})
 	p.timer = time.NewTimer(hiddenWait)
+	if p.refresh = pageRefresh(); p.refresh > 0 {
+		p.hook.setRefresh(p.refresh)
+		return nil
+	}
 	// The shortest of a few intervals: a busy page (still compiling,
 	// loading) makes some intervals longer than the refresh, never
 	// shorter.
@@ -329,6 +334,30 @@ func (p *Presenter) Init() error {
 	}
 	p.hook.setRefresh(p.refresh)
 	return nil
+}
+
+// pageRefreshIntervals is how many intervals the page must have seen for
+// its measurement to stand in for Init's own.
+const pageRefreshIntervals = 6
+
+// pageRefresh returns the refresh the page measured while the module
+// loaded (cmd/webgame's page keeps metronomeRefresh: the shortest interval
+// between animation frames, and how many it saw), and stops its
+// measuring; 0 when the page measured none or too few. Taking it saves
+// Init seven animation frames before the first present: on a busy machine
+// drawing WebGL in software each can take a second.
+func pageRefresh() time.Duration {
+	r := js.Global().Get("metronomeRefresh")
+	if r.Type() != js.TypeObject {
+		return 0
+	}
+	r.Set("stop", true)
+	ms, n := r.Get("ms"), r.Get("intervals")
+	if ms.Type() != js.TypeNumber || n.Type() != js.TypeNumber || n.Int() < pageRefreshIntervals || !(ms.Float() > 0 && ms.Float() < 1000) {
+		return 0
+	}
+	r.Set("taken", true)
+	return time.Duration(ms.Float() * float64(time.Millisecond))
 }
 
 // next waits for the next animation frame and returns its timestamp, or

@@ -22,7 +22,7 @@ import (
 // helpers; srctree's tests hold every other package a game links to a
 // stated reason.
 var Packages = []string{
-	"assets", "assets/internal/ttf",
+	"assets", "assets/internal/cffont", "assets/internal/ttf",
 	"ecs",
 	"framework", "framework/config",
 	"geom",

@@ -32,6 +32,7 @@ var leftOut = map[string]string{
 	"render2d/glrender":         "the OpenGL renderer",
 	"internal/gl":               "OpenGL",
 	"internal/xvfb":             "starts an X server",
+	"internal/pagemark":         "marks a page's start on its performance timeline",
 	"internal/suggest":          "spelling suggestions in error messages",
 	"internal/srcid":            "computes the identity",
 	"internal/srcid/srctree":    "hashes source for the identity",

@@ -1,4 +1,9 @@
-package assets
+// Package cffont reads OpenType fonts with CFF (PostScript) outlines
+// through golang.org/x/image/font/sfnt, for package assets. Its reader is
+// linked only into games that import package assets/cff, which sets
+// [Parse]: sfnt is a few hundred kilobytes of every browser build, and
+// most games draw TrueType faces, which assets reads itself.
+package cffont
 
 import (
 	"math"
@@ -11,7 +16,24 @@ import (
 	"github.com/metronome-go/metronome/media"
 )
 
-// cffFont is an OpenType font with CFF (PostScript) outlines, read through
+// Outlines is what assets asks of a font with CFF outlines: *[Font]'s
+// methods, so that package assets names no sfnt code of its own.
+type Outlines interface {
+	UnitsPerEm() int
+	HasKerning() bool
+	VMetrics() (ascent, descent, lineGap int)
+	Index(r rune) uint16
+	Advance(g uint16) int
+	Kern(a, b uint16) int
+	Load(g uint16, scale float32) (minX, minY, maxX, maxY float32, ok bool)
+	Trace(ras *vector.Rasterizer, scale, ox, oy float32)
+}
+
+// Parse reads a font with CFF outlines; nil until package assets/cff is
+// imported, which sets it to [ParseFont].
+var Parse func(data []byte) (Outlines, error)
+
+// Font is an OpenType font with CFF (PostScript) outlines, read through
 // golang.org/x/image/font/sfnt. TrueType fonts keep the package's own
 // reader (internal/ttf); both feed the same rasteriser and caches, so
 // layout cannot tell them apart.
@@ -23,7 +45,7 @@ import (
 // sfnt and rounding again would differ by a pixel at half-pixel values).
 // The buffer and the last loaded segments are scratch space guarded by the
 // library's mutex.
-type cffFont struct {
+type Font struct {
 	f       *sfnt.Font
 	units   fixed.Int26_6 // ppem whose pixels are font units
 	kerning bool          // the font has a kern or GPOS table
@@ -31,14 +53,14 @@ type cffFont struct {
 	segs    sfnt.Segments // last outline loaded; aliases buf
 }
 
-// isCFF reports whether data starts with the signature of an OpenType font
+// IsCFF reports whether data starts with the signature of an OpenType font
 // with CFF outlines.
-func isCFF(data []byte) bool { return len(data) >= 4 && string(data[:4]) == "OTTO" }
+func IsCFF(data []byte) bool { return len(data) >= 4 && string(data[:4]) == "OTTO" }
 
-// parseCFF parses data and loads the outlines of the missing-glyph box and
+// ParseFont parses data and loads the outlines of the missing-glyph box and
 // of "a", so that a damaged file fails here rather than as missing glyphs
 // later.
-func parseCFF(data []byte) (*cffFont, error) {
+func ParseFont(data []byte) (*Font, error) {
 	f, err := sfnt.Parse(data)
 	if err != nil {
 		return nil, media.Detail(media.ErrCorrupt, "not a readable OpenType (CFF) font: %v", err)
@@ -52,9 +74,9 @@ func parseCFF(data []byte) (*cffFont, error) {
 	}
 	// sfnt does not say whether a font kerns; without a table that can,
 	// layout skips the pair lookups altogether.
-	c := &cffFont{f: f, units: fixed.Int26_6(upem), kerning: hasTable(data, "kern") || hasTable(data, "GPOS")}
+	c := &Font{f: f, units: fixed.Int26_6(upem), kerning: hasTable(data, "kern") || hasTable(data, "GPOS")}
 	for _, r := range []rune{0, 'a'} {
-		g := c.index(r)
+		g := c.Index(r)
 		if _, err := f.LoadGlyph(&c.buf, sfnt.GlyphIndex(g), c.units, nil); err != nil {
 			return nil, media.Detail(media.ErrCorrupt, "glyph %d: %v", g, err)
 		}
@@ -83,21 +105,24 @@ func hasTable(data []byte, tag string) bool {
 	return false
 }
 
-// unitsPerEm returns the font's design units per em.
-func (c *cffFont) unitsPerEm() int { return int(c.units) }
+// HasKerning reports whether the font has a kern or GPOS table.
+func (c *Font) HasKerning() bool { return c.kerning }
 
-// vMetrics returns the ascent, descent (negative below the baseline) and
+// UnitsPerEm returns the font's design units per em.
+func (c *Font) UnitsPerEm() int { return int(c.units) }
+
+// VMetrics returns the ascent, descent (negative below the baseline) and
 // line gap in font units, like [ttf.Font.VMetrics].
-func (c *cffFont) vMetrics() (ascent, descent, lineGap int) {
+func (c *Font) VMetrics() (ascent, descent, lineGap int) {
 	m, err := c.f.Metrics(&c.buf, c.units, font.HintingNone)
-	if err != nil { // checked by parseCFF; cannot fail afterwards
+	if err != nil { // checked by ParseFont; cannot fail afterwards
 		return 0, 0, 0
 	}
 	return int(m.Ascent), -int(m.Descent), int(m.Height - m.Ascent - m.Descent)
 }
 
-// index returns r's glyph, 0 (the missing-glyph box) when the font has none.
-func (c *cffFont) index(r rune) uint16 {
+// Index returns r's glyph, 0 (the missing-glyph box) when the font has none.
+func (c *Font) Index(r rune) uint16 {
 	g, err := c.f.GlyphIndex(&c.buf, r)
 	if err != nil {
 		return 0
@@ -105,8 +130,8 @@ func (c *cffFont) index(r rune) uint16 {
 	return uint16(g)
 }
 
-// advance returns glyph g's advance in font units, 0 when unreadable.
-func (c *cffFont) advance(g uint16) int {
+// Advance returns glyph g's advance in font units, 0 when unreadable.
+func (c *Font) Advance(g uint16) int {
 	a, err := c.f.GlyphAdvance(&c.buf, sfnt.GlyphIndex(g), c.units, font.HintingNone)
 	if err != nil {
 		return 0
@@ -114,9 +139,9 @@ func (c *cffFont) advance(g uint16) int {
 	return int(a)
 }
 
-// kern returns the kerning between glyphs a and b (GPOS pair adjustment or
+// Kern returns the kerning between glyphs a and b (GPOS pair adjustment or
 // the kern table) in font units; 0 for pairs the font does not kern.
-func (c *cffFont) kern(a, b uint16) int {
+func (c *Font) Kern(a, b uint16) int {
 	k, err := c.f.Kern(&c.buf, sfnt.GlyphIndex(a), sfnt.GlyphIndex(b), c.units, font.HintingNone)
 	if err != nil {
 		return 0
@@ -124,10 +149,10 @@ func (c *cffFont) kern(a, b uint16) int {
 	return int(k)
 }
 
-// load reads glyph g's outline into c.segs and returns its bounds in pixels
+// Load reads glyph g's outline into c.segs and returns its bounds in pixels
 // at scale pixels per unit, y down, with the pen at the origin on the
 // baseline. ok is false for an empty or unreadable outline.
-func (c *cffFont) load(g uint16, scale float32) (minX, minY, maxX, maxY float32, ok bool) {
+func (c *Font) Load(g uint16, scale float32) (minX, minY, maxX, maxY float32, ok bool) {
 	segs, err := c.f.LoadGlyph(&c.buf, sfnt.GlyphIndex(g), c.units, nil)
 	if err != nil || len(segs) == 0 {
 		c.segs = nil
@@ -158,11 +183,11 @@ func segArgs(op sfnt.SegmentOp) int {
 	return 1
 }
 
-// trace feeds the outline last loaded to ras at scale pixels per unit,
+// Trace feeds the outline last loaded to ras at scale pixels per unit,
 // shifted by (-ox, -oy) pixels. sfnt starts every contour with a MoveTo;
 // each is closed explicitly so that a damaged font's open path cannot leak
 // into the next contour.
-func (c *cffFont) trace(ras *vector.Rasterizer, scale, ox, oy float32) {
+func (c *Font) Trace(ras *vector.Rasterizer, scale, ox, oy float32) {
 	at := func(p fixed.Point26_6) (float32, float32) {
 		return float32(p.X)*scale - ox, float32(p.Y)*scale - oy
 	}
