@@ -74,6 +74,8 @@ type Result struct {
 	Elapsed time.Duration
 	// Refused counts the requests the lobby refused, by reason.
 	Refused map[lobby.Reason]int
+	// Stuck counts the clients never paired, by where they stopped.
+	Stuck map[string]int
 }
 
 func (r Result) String() string {
@@ -82,6 +84,9 @@ func (r Result) String() string {
 		r.BytesPerClient/1024, r.Lost, r.Split, r.Stray, r.Resumed, r.Elapsed.Round(time.Millisecond))
 	for _, k := range slices.Sorted(maps.Keys(r.Refused)) {
 		s += fmt.Sprintf(" refused(%s) %d", k, r.Refused[k])
+	}
+	for _, k := range slices.Sorted(maps.Keys(r.Stuck)) {
+		s += fmt.Sprintf(" unpaired(%s) %d", k, r.Stuck[k])
 	}
 	return s
 }
@@ -215,8 +220,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 			r.client(ctx, release, i, slots, &out[i], watch, start, &last)
 		})
 	}
-	var res Result
-	res.Clients = o.Clients
+	res := Result{Clients: o.Clients, Stuck: make(map[string]int)}
 	// Every client done, or the run's bound: what is missing then is
 	// lost.
 	select {
@@ -237,6 +241,10 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	for _, c := range out {
 		if c.lat == 0 {
+			if c.stuck == "" {
+				c.stuck = "waiting" // connected and queued, no room came
+			}
+			res.Stuck[c.stuck]++
 			continue
 		}
 		paired = append(paired, c.lat)
@@ -325,6 +333,7 @@ func startNATS(o Options) ([]*natsserver.Server, []string, error) {
 // is alive and sends its signal again, asking the peer to do the same.
 // outcome is what one client saw.
 type outcome struct {
+	stuck          string        // where a client that was never paired gave up
 	lat            time.Duration // from quick to the room event; 0: never paired
 	heard          bool          // the peer's signal came
 	id, peer, code string
@@ -342,6 +351,7 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o
 	inst := i % len(r.urls)
 	c, inst, err := r.dial(ctx, inst)
 	if err != nil {
+		o.stuck = "dial failed"
 		return
 	}
 	defer func() { c.Close() }()
@@ -349,6 +359,7 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o
 	defer func() { o.id = id }()
 	t0 := time.Now()
 	if err := c.Quick(ctx, game, 2); err != nil {
+		o.stuck = "quick not sent"
 		return
 	}
 	watch(r.entered.Add(1))
@@ -393,6 +404,7 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o
 					c.Close()
 				}
 				if try == 8 || ctx.Err() != nil {
+					o.stuck = "no instance took the resume"
 					return
 				}
 			}

@@ -508,7 +508,7 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 		c.event(lobby.Message{Type: lobby.TypeWaiting, Game: game, Players: players})
 		return nil
 	case m.seats == nil:
-		return c.enterRoom(ctx, m.code)
+		return c.enterRoom(ctx, m.code, nil)
 	}
 	if h := c.s.hooks.paired; h != nil {
 		h()
@@ -535,11 +535,22 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 
 // enterRoom tells the client of the room its record names, when the
 // event that should have told it was lost or is still on its way.
-func (c *conn) enterRoom(ctx context.Context, code string) error {
+//
+// first, when not nil, runs once the room is read, before anything is
+// sent: a resume's welcome, which a store failure must not precede, or the
+// client would take itself for resumed into a room its connection does not
+// know, and its signals would be refused.
+func (c *conn) enterRoom(ctx context.Context, code string, first func()) error {
 	now := c.s.o.Now()
 	rm, _, found, err := get[room](ctx, c.s.st.kv, roomKey(code))
+	if h := c.s.hooks.roomRead; h != nil && err == nil {
+		err = h()
+	}
 	if err != nil {
 		return err
+	}
+	if first != nil {
+		first()
 	}
 	seat := slices.Index(rm.Seats, c.id)
 	if !found || seat < 0 || rm.Expires <= now.UnixNano() {
@@ -600,7 +611,7 @@ func (c *conn) refreshQueue(ctx context.Context) {
 		// twice.
 		c.evmu.Lock()
 		if room, q := c.state(); room == "" && q == key {
-			err = c.enterRoom(sctx, r.Room)
+			err = c.enterRoom(sctx, r.Room, nil)
 		}
 		c.evmu.Unlock()
 	case r.Queue == key:
@@ -730,11 +741,11 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 	if err != nil {
 		return err
 	}
+	if cr.Room != "" {
+		return c.enterRoom(ctx, cr.Room, c.welcome)
+	}
 	c.welcome()
-	switch {
-	case cr.Room != "":
-		return c.enterRoom(ctx, cr.Room)
-	case cr.Queue != "":
+	if cr.Queue != "" {
 		return c.quick(ctx, cr.Game, cr.Players)
 	}
 	return nil

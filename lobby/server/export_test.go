@@ -31,3 +31,7 @@ func OnRound(s *Server, f func())  { s.hooks.round = f }
 
 // Commits returns how many atomic commits the instance stored.
 func Commits(s *Server) int64 { return s.st.commits.Load() }
+
+// FailRoomRead makes the read of a room a client is told of from its
+// record fail with what f returns.
+func FailRoomRead(s *Server, f func() error) { s.hooks.roomRead = f }

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -187,5 +188,56 @@ func TestAGivenUpIDIsNotPaired(t *testing.T) {
 	}
 	if m, err := other.Next(ctx); err != nil || m.Type != lobby.TypeWaiting {
 		t.Errorf("another client got %+v (%v), want waiting: it was paired with the given-up id", m, err)
+	}
+}
+
+// TestAResumeIsWelcomedOnlyIntoItsRoom: a paired client reconnects and
+// the store fails to read its room. Welcomed all the same, the client
+// would take itself for back in its room while its connection knows of
+// none, and its signals would be refused. It must get the failure instead,
+// try again, and be back in its room.
+func TestAResumeIsWelcomedOnlyIntoItsRoom(t *testing.T) {
+	ns := startNATS(t)
+	var failNext atomic.Bool
+	in := startLobby(t, ns, server.Options{}, func(s *server.Server) {
+		server.FailRoomRead(s, func() error {
+			if failNext.CompareAndSwap(true, false) {
+				return errors.New("the store did not answer")
+			}
+			return nil
+		})
+	})
+	ctx := ctxFor(t)
+
+	host := dial(t, ctx, in.url)
+	if err := host.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	next(t, ctx, host, lobby.TypeWaiting)
+	guest := dial(t, ctx, in.url)
+	if err := guest.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	room := next(t, ctx, guest, lobby.TypeRoom)
+	next(t, ctx, host, lobby.TypeRoom)
+	w := host.Welcome()
+	host.Close()
+
+	failNext.Store(true)
+	again := dial(t, ctx, in.url)
+	if err := again.Resume(ctx, w.Client, w.Secret); reason(err) != lobby.ReasonUnavailable {
+		t.Fatalf("resuming while the store fails: %v, want unavailable", err)
+	}
+	if err := again.Resume(ctx, w.Client, w.Secret); err != nil {
+		t.Fatal(err)
+	}
+	if m := next(t, ctx, again, lobby.TypeRoom); m.Code != room.Code {
+		t.Errorf("resumed into %s, want %s", m.Code, room.Code)
+	}
+	if err := again.Signal(ctx, guest.Welcome().Client, "offer"); err != nil {
+		t.Fatal(err)
+	}
+	if s := next(t, ctx, guest, lobby.TypeSignal); s.Data != "offer" {
+		t.Errorf("signal %+v, want the offer", s)
 	}
 }

@@ -166,10 +166,13 @@ type Server struct {
 // hooks stop a connection between two steps, for this package's tests
 // (export_test.go sets them); they are nil otherwise.
 type hooks struct {
-	paired  func()           // a pairing is stored and its events not yet sent
-	queued  func()           // a quick-match request is pending with its matcher
-	round   func()           // a matcher starts a round
-	cleanup func(after bool) // a connection ended: before it leaves the queue, and after
+	paired func() // a pairing is stored and its events not yet sent
+	queued func() // a quick-match request is pending with its matcher
+	round  func() // a matcher starts a round
+	// roomRead fails the read of a room a client is told of from its
+	// record when it returns an error.
+	roomRead func() error
+	cleanup  func(after bool) // a connection ended: before it leaves the queue, and after
 }
 
 // New opens the lobby's bucket (making it if no instance has yet) and
