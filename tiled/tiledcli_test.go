@@ -1,0 +1,119 @@
+package tiled_test
+
+import (
+	"bytes"
+	"flag"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/metronome-go/metronome/tiled"
+)
+
+var updateTiled = flag.Bool("update-tiled", false, "rewrite testdata/tiled with the installed Tiled")
+
+// tiledExport is one file of testdata/tiled: Tiled's writer run on one of
+// the project's own maps or tilesets in testdata/own.
+type tiledExport struct {
+	out    string   // under testdata/tiled
+	args   []string // tiled's options before the input and output
+	in     string   // under testdata/own
+	tmjMap bool     // out is a map (loaded with tiled.Load), not a tileset
+}
+
+// tiledExports lists every file in testdata/tiled and how Tiled wrote it;
+// testdata/README.md repeats the list.
+var tiledExports = []tiledExport{
+	{"level.tmx", []string{"--export-map", "tmx"}, "csv.tmx", true},
+	{"level.tmj", []string{"--export-map", "json"}, "csv.tmx", true},
+	{"embedded.tmj", []string{"--export-map", "--embed-tilesets", "json"}, "csv.tmx", true},
+	{"infinite.tmx", []string{"--export-map", "tmx"}, "infinite.tmx", true},
+	{"infinite.tmj", []string{"--export-map", "json"}, "infinite.tmx", true},
+	{"templated.tmx", []string{"--export-map", "tmx"}, "templated.tmx", true},
+	{"templated.tmj", []string{"--export-map", "json"}, "templated.tmx", true},
+	{"terrain.tsx", []string{"--export-tileset", "tsx"}, "terrain.tsx", false},
+	{"terrain.tsj", []string{"--export-tileset", "json"}, "terrain.tsx", false},
+	{"props.tsj", []string{"--export-tileset", "json"}, "props.tsx", false},
+}
+
+// runTiled has the installed Tiled export every file of tiledExports into
+// root/tiled, reading root/own. Without tiled it skips, except under
+// CI=true, where scripts/setup.sh installs it and its absence is a failure.
+func runTiled(t *testing.T, root string) {
+	t.Helper()
+	bin, err := exec.LookPath("tiled")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tiled is not installed; scripts/setup.sh installs it (Debian package tiled)")
+		}
+		t.Skip("tiled is not installed (scripts/setup.sh installs it)")
+	}
+	runtime := t.TempDir()
+	for _, e := range tiledExports {
+		args := append(append([]string{}, e.args...), filepath.Join("own", e.in), filepath.Join("tiled", e.out))
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = root
+		// Tiled is a Qt program: offscreen needs no display.
+		cmd.Env = append(os.Environ(), "QT_QPA_PLATFORM=offscreen", "XDG_RUNTIME_DIR="+runtime)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("tiled %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+}
+
+// TestTiledWrites has the installed Tiled re-save the project's own maps
+// into a temporary directory and checks that the committed files in
+// testdata/tiled are byte for byte what it writes, and that the loader reads
+// the same model from both: the committed files are Tiled's own output.
+// go test -run TestTiledWrites -update-tiled rewrites them.
+func TestTiledWrites(t *testing.T) {
+	root := t.TempDir()
+	if *updateTiled {
+		root = "testdata"
+	} else {
+		if err := os.CopyFS(filepath.Join(root, "own"), os.DirFS("testdata/own")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(filepath.Join(root, "tiled"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runTiled(t, root)
+	fresh := os.DirFS(root)
+	for _, e := range tiledExports {
+		name := "tiled/" + e.out
+		got, err := fs.ReadFile(fresh, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := fs.ReadFile(testFS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the committed file differs from what tiled writes now (go test -run TestTiledWrites -update-tiled)", name)
+		}
+		var a, b any
+		if e.tmjMap {
+			a, err = tiled.Load(fresh, name, tiled.Options{})
+			if err == nil {
+				b, err = tiled.Load(testFS, name, tiled.Options{})
+			}
+		} else {
+			a, err = tiled.LoadTileset(fresh, name, tiled.Options{})
+			if err == nil {
+				b, err = tiled.LoadTileset(testFS, name, tiled.Options{})
+			}
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: the model of a fresh export differs from the committed one", name)
+		}
+	}
+}
