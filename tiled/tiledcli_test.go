@@ -3,6 +3,9 @@ package tiled_test
 import (
 	"bytes"
 	"flag"
+	"image"
+	"image/draw"
+	"image/png"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -38,7 +41,13 @@ var tiledExports = []tiledExport{
 	{"terrain.tsx", []string{"--export-tileset", "tsx"}, "terrain.tsx", false},
 	{"terrain.tsj", []string{"--export-tileset", "json"}, "terrain.tsx", false},
 	{"props.tsj", []string{"--export-tileset", "json"}, "props.tsx", false},
+	{"scene.tmx", []string{"--export-map", "tmx"}, "scene.tmx", true},
 }
+
+// tiledGolden is Tiled's own picture of tiled/scene.tmx, drawn by its
+// tmxrasterizer at scale 1 with --no-smoothing; ecs's TestMapGolden compares our renderer's
+// frame with it.
+const tiledGolden = "scene.png"
 
 // runTiled has the installed Tiled export every file of tiledExports into
 // root/tiled, reading root/own. Without tiled it skips, except under
@@ -63,6 +72,34 @@ func runTiled(t *testing.T, root string) {
 			t.Fatalf("tiled %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
+	raster, err := exec.LookPath("tmxrasterizer")
+	if err != nil {
+		t.Fatal("tmxrasterizer is not installed; it comes with the Debian package tiled")
+	}
+	// Nearest texel, as our renderer samples.
+	cmd := exec.Command(raster, "--no-smoothing", "tiled/scene.tmx", "tiled/"+tiledGolden)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "QT_QPA_PLATFORM=offscreen", "XDG_RUNTIME_DIR="+runtime)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tmxrasterizer: %v\n%s", err, out)
+	}
+}
+
+// decodePNG reads a PNG of fsys as non-premultiplied RGBA.
+func decodePNG(t *testing.T, fsys fs.FS, name string) *image.NRGBA {
+	t.Helper()
+	f, err := fsys.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	n := image.NewNRGBA(img.Bounds())
+	draw.Draw(n, n.Rect, img, img.Bounds().Min, draw.Src)
+	return n
 }
 
 // TestTiledWrites has the installed Tiled re-save the project's own maps
@@ -115,5 +152,11 @@ func TestTiledWrites(t *testing.T) {
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: the model of a fresh export differs from the committed one", name)
 		}
+	}
+	// The picture's PNG encoding may vary with the Qt build; its pixels
+	// may not.
+	got, want := decodePNG(t, fresh, "tiled/"+tiledGolden), decodePNG(t, testFS, "tiled/"+tiledGolden)
+	if got.Rect != want.Rect || !bytes.Equal(got.Pix, want.Pix) {
+		t.Errorf("tiled/%s: the committed picture differs from what tmxrasterizer draws now (go test -run TestTiledWrites -update-tiled)", tiledGolden)
 	}
 }
