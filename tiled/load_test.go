@@ -2,6 +2,7 @@ package tiled_test
 
 import (
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -303,5 +304,27 @@ func TestTilesetWithoutCount(t *testing.T) {
 	}
 	if img, r := ts.TileImage(id); img.Source != "own/spaced.png" || r != geom.R(18, 35, 16, 16) {
 		t.Errorf("GID 10: tile %d of %v at %v, want tile 5 of own/spaced.png at (18, 35)", id, img.Source, r)
+	}
+}
+
+// TestTiledPlatformer: the platformer's level, as Tiled 1.8.2 re-saves it
+// (testdata/tiled/platformer.tmx), loads to the same layers, tiles,
+// objects and properties as the level itself.
+func TestTiledPlatformer(t *testing.T) {
+	repo := os.DirFS("..")
+	orig, err := tiled.Load(repo, "examples/platformer/assets/level1.tmx", tiled.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resaved, err := tiled.Load(repo, "tiled/testdata/tiled/platformer.tmx", tiled.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(orig.Layers, resaved.Layers) || !reflect.DeepEqual(orig.Properties, resaved.Properties) {
+		t.Errorf("the re-saved level differs:\n%+v\n%+v", orig.Layers, resaved.Layers)
+	}
+	a, b := orig.Tilesets[0], resaved.Tilesets[0]
+	if a.Source != b.Source || !reflect.DeepEqual(a.Tiles, b.Tiles) || a.Image != b.Image {
+		t.Errorf("tileset %+v, re-saved %+v", a, b)
 	}
 }

@@ -20,29 +20,34 @@ import (
 var updateTiled = flag.Bool("update-tiled", false, "rewrite testdata/tiled with the installed Tiled")
 
 // tiledExport is one file of testdata/tiled: Tiled's writer run on one of
-// the project's own maps or tilesets in testdata/own.
+// the project's own maps or tilesets (in testdata/own, and the
+// platformer's level).
 type tiledExport struct {
 	out    string   // under testdata/tiled
 	args   []string // tiled's options before the input and output
-	in     string   // under testdata/own
+	in     string   // relative to testdata
 	tmjMap bool     // out is a map (loaded with tiled.Load), not a tileset
 }
 
 // tiledExports lists every file in testdata/tiled and how Tiled wrote it;
 // testdata/README.md repeats the list.
 var tiledExports = []tiledExport{
-	{"level.tmx", []string{"--export-map", "tmx"}, "csv.tmx", true},
-	{"level.tmj", []string{"--export-map", "json"}, "csv.tmx", true},
-	{"embedded.tmj", []string{"--export-map", "--embed-tilesets", "json"}, "csv.tmx", true},
-	{"infinite.tmx", []string{"--export-map", "tmx"}, "infinite.tmx", true},
-	{"infinite.tmj", []string{"--export-map", "json"}, "infinite.tmx", true},
-	{"templated.tmx", []string{"--export-map", "tmx"}, "templated.tmx", true},
-	{"templated.tmj", []string{"--export-map", "json"}, "templated.tmx", true},
-	{"terrain.tsx", []string{"--export-tileset", "tsx"}, "terrain.tsx", false},
-	{"terrain.tsj", []string{"--export-tileset", "json"}, "terrain.tsx", false},
-	{"props.tsj", []string{"--export-tileset", "json"}, "props.tsx", false},
-	{"scene.tmx", []string{"--export-map", "tmx"}, "scene.tmx", true},
+	{"level.tmx", []string{"--export-map", "tmx"}, "own/csv.tmx", true},
+	{"level.tmj", []string{"--export-map", "json"}, "own/csv.tmx", true},
+	{"embedded.tmj", []string{"--export-map", "--embed-tilesets", "json"}, "own/csv.tmx", true},
+	{"infinite.tmx", []string{"--export-map", "tmx"}, "own/infinite.tmx", true},
+	{"infinite.tmj", []string{"--export-map", "json"}, "own/infinite.tmx", true},
+	{"templated.tmx", []string{"--export-map", "tmx"}, "own/templated.tmx", true},
+	{"templated.tmj", []string{"--export-map", "json"}, "own/templated.tmx", true},
+	{"terrain.tsx", []string{"--export-tileset", "tsx"}, "own/terrain.tsx", false},
+	{"terrain.tsj", []string{"--export-tileset", "json"}, "own/terrain.tsx", false},
+	{"props.tsj", []string{"--export-tileset", "json"}, "own/props.tsx", false},
+	{"scene.tmx", []string{"--export-map", "tmx"}, "own/scene.tmx", true},
+	{"platformer.tmx", []string{"--export-map", "tmx"}, platformerLevel, true},
 }
+
+// platformerLevel is examples/platformer's level, relative to testdata.
+const platformerLevel = "../../examples/platformer/assets/level1.tmx"
 
 // tiledGolden is Tiled's own picture of tiled/scene.tmx, drawn by its
 // tmxrasterizer at scale 1 with --no-smoothing; ecs's TestMapGolden compares our renderer's
@@ -50,7 +55,8 @@ var tiledExports = []tiledExport{
 const tiledGolden = "scene.png"
 
 // runTiled has the installed Tiled export every file of tiledExports into
-// root/tiled, reading root/own. Without tiled it skips, except under
+// root/tiled/testdata/tiled, root being a tree laid out like the
+// repository's. Without tiled it skips, except under
 // CI=true, where scripts/setup.sh installs it and its absence is a failure.
 func runTiled(t *testing.T, root string) {
 	t.Helper()
@@ -63,9 +69,9 @@ func runTiled(t *testing.T, root string) {
 	}
 	runtime := t.TempDir()
 	for _, e := range tiledExports {
-		args := append(append([]string{}, e.args...), filepath.Join("own", e.in), filepath.Join("tiled", e.out))
+		args := append(append([]string{}, e.args...), e.in, "tiled/"+e.out)
 		cmd := exec.Command(bin, args...)
-		cmd.Dir = root
+		cmd.Dir = filepath.Join(root, "tiled", "testdata")
 		// Tiled is a Qt program: offscreen needs no display.
 		cmd.Env = append(os.Environ(), "QT_QPA_PLATFORM=offscreen", "XDG_RUNTIME_DIR="+runtime)
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -78,7 +84,7 @@ func runTiled(t *testing.T, root string) {
 	}
 	// Nearest texel, as our renderer samples.
 	cmd := exec.Command(raster, "--no-smoothing", "tiled/scene.tmx", "tiled/"+tiledGolden)
-	cmd.Dir = root
+	cmd.Dir = filepath.Join(root, "tiled", "testdata")
 	cmd.Env = append(os.Environ(), "QT_QPA_PLATFORM=offscreen", "XDG_RUNTIME_DIR="+runtime)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tmxrasterizer: %v\n%s", err, out)
@@ -108,26 +114,31 @@ func decodePNG(t *testing.T, fsys fs.FS, name string) *image.NRGBA {
 // the same model from both: the committed files are Tiled's own output.
 // go test -run TestTiledWrites -update-tiled rewrites them.
 func TestTiledWrites(t *testing.T) {
+	// The repository's root, and a copy of what Tiled reads laid out the
+	// same way, so paths in the files and the models come out alike.
+	repo := os.DirFS("..")
 	root := t.TempDir()
 	if *updateTiled {
-		root = "testdata"
+		root = ".."
 	} else {
-		if err := os.CopyFS(filepath.Join(root, "own"), os.DirFS("testdata/own")); err != nil {
-			t.Fatal(err)
+		for _, dir := range []string{"tiled/testdata/own", "examples/platformer/assets"} {
+			if err := os.CopyFS(filepath.Join(root, dir), os.DirFS(filepath.Join("..", dir))); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := os.Mkdir(filepath.Join(root, "tiled"), 0o755); err != nil {
+		if err := os.Mkdir(filepath.Join(root, "tiled/testdata/tiled"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	runTiled(t, root)
 	fresh := os.DirFS(root)
 	for _, e := range tiledExports {
-		name := "tiled/" + e.out
+		name := "tiled/testdata/tiled/" + e.out
 		got, err := fs.ReadFile(fresh, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := fs.ReadFile(testFS, name)
+		want, err := fs.ReadFile(repo, name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,12 +149,12 @@ func TestTiledWrites(t *testing.T) {
 		if e.tmjMap {
 			a, err = tiled.Load(fresh, name, tiled.Options{})
 			if err == nil {
-				b, err = tiled.Load(testFS, name, tiled.Options{})
+				b, err = tiled.Load(repo, name, tiled.Options{})
 			}
 		} else {
 			a, err = tiled.LoadTileset(fresh, name, tiled.Options{})
 			if err == nil {
-				b, err = tiled.LoadTileset(testFS, name, tiled.Options{})
+				b, err = tiled.LoadTileset(repo, name, tiled.Options{})
 			}
 		}
 		if err != nil {
@@ -155,7 +166,8 @@ func TestTiledWrites(t *testing.T) {
 	}
 	// The picture's PNG encoding may vary with the Qt build; its pixels
 	// may not.
-	got, want := decodePNG(t, fresh, "tiled/"+tiledGolden), decodePNG(t, testFS, "tiled/"+tiledGolden)
+	golden := "tiled/testdata/tiled/" + tiledGolden
+	got, want := decodePNG(t, fresh, golden), decodePNG(t, repo, golden)
 	if got.Rect != want.Rect || !bytes.Equal(got.Pix, want.Pix) {
 		t.Errorf("tiled/%s: the committed picture differs from what tmxrasterizer draws now (go test -run TestTiledWrites -update-tiled)", tiledGolden)
 	}
