@@ -15,10 +15,10 @@ import (
 // under a moving camera, culled chunks) allocates nothing per frame once
 // the passes have grown.
 func TestMapFrameAllocations(t *testing.T) {
-	forest, lib, _ := loadedMap(t, "tiled/forest/forest.tmx")
+	scene, lib, _ := loadedMap(t, "tiled/scene.tmx")
 	a := newApp(t, ecs.Options{Assets: lib})
 	ecs.AddTileMaps(a)
-	spawnMap(t, a, forest, ecs.MapOptions{})
+	spawnMap(t, a, scene, ecs.MapOptions{})
 	own, err := ecs.LoadMap(lib, mapFS, "own/csv.tmx", tiled.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +26,7 @@ func TestMapFrameAllocations(t *testing.T) {
 	spawnMap(t, a, own, ecs.MapOptions{Layer: 10})
 	cmd := a.World().Commands()
 	cam := cmd.Spawn()
-	ecs.With(cam, ecs.At(300, 128))
+	ecs.With(cam, ecs.At(0, 48))
 	ecs.With(cam, ecs.Camera{Anchor: geom.V(0.5, 0.5), Viewport: geom.R(0, 0, 320, 240)})
 	a.World().Apply()
 	pan := ecs.NewFilter2[ecs.Transform, ecs.Camera](a.World())

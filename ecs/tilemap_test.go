@@ -194,52 +194,59 @@ func mapOf(t testing.TB, m *tiled.Map) (*ecs.TileMap, *assets.Library, *renderte
 	return tm, lib, rec
 }
 
-// TestMapParallax loads Tiled's forest example, whose background object
-// layers scroll at 0.12, 0.25 and 0.5 of the camera, and checks where
-// its free tiles are drawn as the camera moves.
+// TestMapParallax loads a map Tiled wrote from our own content
+// (tiled/scene.tmx), whose image layer scrolls at half the camera's
+// speed, and checks where it is drawn as the camera moves.
 func TestMapParallax(t *testing.T) {
-	tm, lib, rec := loadedMap(t, "tiled/forest/forest.tmx")
+	tm, lib, rec := loadedMap(t, "tiled/scene.tmx")
 	a := newApp(t, ecs.Options{Assets: lib})
 	ecs.AddTileMaps(a)
 	st := spawnMap(t, a, tm, ecs.MapOptions{})
-	// bg0, bg1, bg2: four tile objects each, drawn as chunks; the
-	// platforms: 22 tiles in chunks of 16x16 (two across); the squirrel
-	// is an entity with a sprite.
-	if st.Objects != 13 || st.Tiles != 12+22 {
+	// ground: 26 tiles; deco: 2; the sky image: 1; props: three tile
+	// objects, entities with sprites.
+	if st.Objects != 3 || st.Tiles != 26+2+1 {
 		t.Errorf("stats %+v", st)
 	}
 	cam := a.World().Commands().Spawn()
-	ecs.With(cam, ecs.At(320+100, 128))
-	ecs.With(cam, ecs.Camera{Anchor: geom.V(0.5, 0.5), Viewport: geom.R(0, 0, 640, 256)})
+	ecs.With(cam, ecs.At(80+20, 48))
+	ecs.With(cam, ecs.Camera{Anchor: geom.V(0.5, 0.5), Viewport: geom.R(0, 0, 160, 96)})
 	a.World().Apply()
 	if err := a.Update(tick(1, 0)); err != nil {
 		t.Fatal(err)
 	}
 	f := prepareWith(t, a, rec)
-	// bg0's second object (x 160, anchored bottom-left at y 176, 160x208)
-	// has its middle at (240, 72); at parallax 0.12 with the camera 100
-	// pixels right of the parallax origin it moves 88 pixels right.
+	// The sky (8x8, placed by its top-left corner at the layer's offset
+	// (8, 4)), at parallax 0.5 with the camera 20 pixels right of the
+	// parallax origin, moves 10 pixels right.
 	var found bool
 	for _, p := range f.Passes[0].Packets {
-		if p.Layer == 0 && p.Transform.Position == geom.V(240+88, 72) {
+		if p.Layer == 0 && p.Transform.Position == geom.V(8+10, 4) {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("bg0's second tile not at (328, 72): %+v", f.Passes[0].Packets)
+		t.Errorf("the sky is not at (18, 4): %+v", f.Passes[0].Packets)
 	}
-	// The squirrel (an animated tile object) is a sprite entity.
+	// The tile objects are sprite entities placed at their middles (Tiled
+	// anchors them bottom-left), the flipped one mirrored.
 	q := ecs.NewFilter3[ecs.Transform, ecs.Sprite, ecs.MapObject](a.World()).Query()
+	want := map[int]struct {
+		at, size, scale geom.Vec2
+	}{
+		1: {geom.V(112+16, 64-16), geom.V(32, 32), geom.V(1, 1)},
+		2: {geom.V(16+8, 64-8), geom.V(16, 16), geom.V(-1, 1)},
+		3: {geom.V(64+8, 16-8), geom.V(16, 16), geom.V(1, 1)}, // animated
+	}
 	n := 0
 	for q.Next() {
 		tr, s, o := q.Get()
 		n++
-		if o.GID != 14 || s.Size != geom.V(25, 25) || tr.Position != geom.V(192+12.5, 160-12.5) {
-			t.Errorf("squirrel %+v %+v %+v", tr, s, o)
+		if w, ok := want[o.ID]; !ok || tr.Position != w.at || s.Size != w.size || tr.Scale != w.scale {
+			t.Errorf("tile object %d: %+v %+v", o.ID, tr, s)
 		}
 	}
-	if n != 1 {
-		t.Errorf("%d sprite objects, want 1", n)
+	if n != 3 {
+		t.Errorf("%d sprite objects, want 3", n)
 	}
 }
 
@@ -311,7 +318,7 @@ func TestMapLoadInBackground(t *testing.T) {
 	lib, _ := assets.NewLibrary(assets.DefaultOptions())
 	rec := rendertest.NewRecorder(320, 240, 4096)
 	exec := &queueExec{}
-	ld, err := ecs.StartMapLoad(lib, exec, mapFS, "tiled/forest/forest.tmx", tiled.Options{}, assets.LoadOptions{Parallel: 1})
+	ld, err := ecs.StartMapLoad(lib, exec, mapFS, "tiled/scene.tmx", tiled.Options{}, assets.LoadOptions{Parallel: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,16 +339,17 @@ func TestMapLoadInBackground(t *testing.T) {
 	if ld.Err() != nil {
 		t.Fatal(ld.Err())
 	}
-	// The map and one sheet of named regions (squirrel.png).
-	if last := seen[len(seen)-1]; last != [2]int{2, 2} {
-		t.Errorf("progress seen %v, want to end at 2/2", seen)
+	// The map and its sheets of named regions (marks.png, and terrain.png
+	// and sky.png of the image collection).
+	if last := seen[len(seen)-1]; last != [2]int{4, 4} {
+		t.Errorf("progress seen %v, want to end at 4/4", seen)
 	}
 	tm, err := ld.Result()
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := newApp(t, ecs.Options{Assets: lib})
-	if st := spawnMap(t, a, tm, ecs.MapOptions{}); st.Tiles != 34 || st.Objects != 13 {
+	if st := spawnMap(t, a, tm, ecs.MapOptions{}); st.Tiles != 29 || st.Objects != 3 {
 		t.Errorf("spawned %+v", st)
 	}
 

@@ -28,6 +28,7 @@ packages=(
   chromium nodejs
   iproute2
   coturn
+  tiled
 )
 missing=()
 for p in "${packages[@]}"; do

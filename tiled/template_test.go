@@ -8,33 +8,38 @@ import (
 	"github.com/metronome-go/metronome/tiled"
 )
 
-// TestTemplates loads Tiled's sticker-knight example, whose hero, blocks
-// and diamonds are template instances, and maps of both formats whose
-// instances override some of their template's attributes.
+// TestTemplates loads maps Tiled 1.8.2 wrote from own/templated.tmx,
+// whose coins are instances of own/coin.tx (one overriding its size and a
+// property) beside a tile of an image-collection tileset, and maps of both
+// formats whose instances override some of their template's attributes.
 func TestTemplates(t *testing.T) {
-	m, err := tiled.Load(testFS, "tiled/sticker-knight/sandbox.tmx", tiled.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var game *tiled.Layer
-	for i := range m.Layers {
-		if m.Layers[i].Name == "game" {
-			game = &m.Layers[i]
+	for _, name := range []string{"tiled/templated.tmx", "tiled/templated.tmj"} {
+		m, err := tiled.Load(testFS, name, tiled.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if game == nil || len(game.Objects) != 9 {
-		t.Fatalf("game layer %+v", game)
-	}
-	hero, block := game.Objects[0], game.Objects[1]
-	if hero.ID != 58 || hero.Name != "hero" || hero.Class != "hero" || hero.GID != 22 || hero.Shape != tiled.TileObject ||
-		hero.Width != 128 || hero.Height != 160 || hero.X != 45 || hero.Y != 979.5 || hero.Template != "tiled/sticker-knight/templates/hero.tx" {
-		t.Errorf("hero = %+v", hero)
-	}
-	if f, _ := block.Properties.Float("density"); block.Name != "block" || block.GID != 44 || f != 2 || block.Properties.String("bodyType") != "dynamic" {
-		t.Errorf("block = %+v", block)
-	}
-	if d := game.Objects[3]; d.Class != "coin" || d.GID != 17 || d.Bounds() != geom.R(238, 947.5-64, 64, 64) {
-		t.Errorf("diamond = %+v", d)
+		if len(m.Tilesets) != 2 || len(m.Layers) != 2 || len(m.Layers[1].Objects) != 3 {
+			t.Fatalf("%s: %d tilesets, %d layers", name, len(m.Tilesets), len(m.Layers))
+		}
+		o := m.Layers[1].Objects
+		if c := o[0]; c.Name != "coin" || c.Class != "pickup" || c.GID != 2 || c.Bounds() != geom.R(0, 16, 16, 16) ||
+			c.Template != "own/coin.tx" || c.Properties.String("value") != "1" {
+			t.Errorf("%s: coin = %+v", name, c)
+		}
+		if c := o[1]; c.Name != "big coin" || c.Class != "pickup" || c.GID != 2 || c.Bounds() != geom.R(16, 0, 32, 32) ||
+			c.Properties.String("value") != "5" || len(c.Properties) != 1 {
+			t.Errorf("%s: big coin = %+v", name, c)
+		}
+		props := m.Tilesets[1]
+		if props.Name != "props" || props.FirstGID != 5 || props.Columns != 0 || props.TileCount != 2 || props.Tile(0).Properties.String("kind") != "terrain" {
+			t.Errorf("%s: props tileset %+v", name, props)
+		}
+		if img, r := props.TileImage(1); img.Source != "own/sky.png" || img.Width != 8 || r != geom.R(0, 0, 8, 8) {
+			t.Errorf("%s: TileImage(1) = %+v %v", name, img, r)
+		}
+		if d := o[2]; d.GID != 5 || d.Shape != tiled.TileObject || d.Bounds() != geom.R(32, 16, 32, 32) {
+			t.Errorf("%s: prop = %+v", name, d)
+		}
 	}
 
 	tsx := `<tileset name="a" tilewidth="8" tileheight="8" tilecount="4" columns="2"><image source="a.png" width="16" height="16"/></tileset>`
