@@ -72,6 +72,7 @@ type Match struct {
 	Relayed []bool
 
 	client *lobby.Client
+	ids    []string // the seats' lobby clients, by seat
 }
 
 // Close leaves the lobby and closes the conduit.
@@ -124,15 +125,19 @@ func Meet(ctx context.Context, o Options) (*Match, error) {
 	if err != nil {
 		return nil, &Error{ReasonUnreachable, err}
 	}
-	m, err := meet(ctx, c, o, status)
+	m, r, err := meet(ctx, c, o, status)
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
+	r.stop()
 	return m, nil
 }
 
-func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) (*Match, error) {
+// meet takes a seat through c and connects to every peer. It returns the
+// router still reading c, for a caller that has more to hear from the
+// room's peers (a netplay match's token, netplay.go); the caller stops it.
+func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) (*Match, *router, error) {
 	cfg := o.Config
 	if t := c.Welcome().TURN; t != nil {
 		for _, u := range t.URLs {
@@ -158,19 +163,24 @@ func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) 
 		}
 	}
 	if err != nil {
-		return nil, lobbyErr(err)
+		return nil, nil, lobbyErr(err)
 	}
 	seats := append([]string(nil), room.Peers...)
 	for len(seats) < room.Players {
 		seats = append(seats, "")
 	}
 	r := newRouter(c)
-	defer r.stop()
+	ok := false
+	defer func() {
+		if !ok {
+			r.stop()
+		}
+	}()
 	for !full(seats) {
 		status(fmt.Sprintf("room %s: %d of %d seats taken, waiting", room.Code, taken(seats), len(seats)))
 		p, err := r.peer(ctx)
 		if err != nil {
-			return nil, lobbyErr(err)
+			return nil, nil, lobbyErr(err)
 		}
 		if p.Seat < len(seats) {
 			seats[p.Seat] = p.Peer
@@ -179,9 +189,9 @@ func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) 
 	status(fmt.Sprintf("room %s: found %d players, connecting", room.Code, len(seats)))
 	end, err := webrtc.NewRoomEnd(cfg)
 	if err != nil {
-		return nil, &Error{ReasonBadOptions, err}
+		return nil, nil, &Error{ReasonBadOptions, err}
 	}
-	mt := &Match{RoomEnd: end, Code: room.Code, Seat: room.Seat, Peers: make([]netip.AddrPort, len(seats)), Relayed: make([]bool, len(seats)), client: c}
+	mt := &Match{RoomEnd: end, Code: room.Code, Seat: room.Seat, Peers: make([]netip.AddrPort, len(seats)), Relayed: make([]bool, len(seats)), client: c, ids: seats}
 	var wg sync.WaitGroup
 	errs := make([]error, len(seats))
 	for s, id := range seats {
@@ -198,7 +208,7 @@ func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) 
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		end.Close()
-		return nil, &Error{ReasonNoPath, err}
+		return nil, nil, &Error{ReasonNoPath, err}
 	}
 	for s := range seats {
 		if s == room.Seat {
@@ -216,7 +226,8 @@ func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) 
 		}
 		status(fmt.Sprintf("room %s: connected to seat %d (%s, round trip %v)", room.Code, s, how, pp.RTT.Round(100*time.Microsecond)))
 	}
-	return mt, nil
+	ok = true
+	return mt, r, nil
 }
 
 func full(seats []string) bool { return taken(seats) == len(seats) }
@@ -261,6 +272,7 @@ type router struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	peers  chan lobby.Message
+	tokens chan lobby.Message // seat 0's netplay token (netplay.go)
 	errc   chan error
 
 	mu  sync.Mutex
@@ -272,7 +284,7 @@ type router struct {
 const maxQueued = webrtc.MaxCandidates + 4
 
 func newRouter(c *lobby.Client) *router {
-	r := &router{c: c, done: make(chan struct{}), peers: make(chan lobby.Message, lobby.MaxPlayers), errc: make(chan error, 1), sig: map[string]chan string{}}
+	r := &router{c: c, done: make(chan struct{}), peers: make(chan lobby.Message, lobby.MaxPlayers), tokens: make(chan lobby.Message, lobby.MaxPlayers), errc: make(chan error, 1), sig: map[string]chan string{}}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	go r.read()
 	return r
@@ -295,6 +307,13 @@ func (r *router) read() {
 			default: // more arrivals than seats: the room event counts
 			}
 		case lobby.TypeSignal:
+			if strings.HasPrefix(m.Data, tokenPrefix) {
+				select {
+				case r.tokens <- m:
+				default: // one token is all a seat needs
+				}
+				continue
+			}
 			select {
 			case r.queue(m.Peer) <- m.Data:
 			default: // past a handshake's bound: it fails on its own
