@@ -116,6 +116,10 @@ func TestEveryKeyParses(t *testing.T) {
 		"net.transport":                     {`"quic"`, func(c config.Config) bool { return c.Net.Transport == rollback.QUIC }},
 		"net.spectator_delay":               {`30`, func(c config.Config) bool { return c.Net.SpectatorDelay == 30 }},
 		"net.start_with":                    {`1`, func(c config.Config) bool { return c.Net.StartWith == 1 }},
+		"net.lobby":                         {`"ws://127.0.0.1:7000"`, func(c config.Config) bool { return c.Net.Lobby == "ws://127.0.0.1:7000" }},
+		"net.room":                          {`"KXR-4TQ"`, func(c config.Config) bool { return c.Net.Room == "KXR-4TQ" }},
+		"net.create":                        {"true", func(c config.Config) bool { return c.Net.Create }},
+		"net.quick":                         {"true", func(c config.Config) bool { return c.Net.Quick }},
 	}
 	for _, key := range config.Keys() {
 		tt, ok := tests[key]
