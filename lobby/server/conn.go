@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -201,6 +202,8 @@ func (c *conn) handle(ctx context.Context, m lobby.Message) {
 		err = c.reclaim(ctx, m)
 	case lobby.TypeQuick:
 		err = c.quick(ctx, m.Game, m.Players)
+	case lobby.TypeDedicated:
+		err = c.dedicated(ctx, m.Game, m.Players)
 	case lobby.TypeLeave:
 		err = c.leave(ctx)
 	case lobby.TypeResume:
@@ -493,9 +496,17 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 		return nil
 	}
 
-	// The first to wait hosts. Every member's record names the room before
-	// any is told, so a client that moves to another instance meanwhile
-	// learns of the room from its record if the event misses it.
+	// A dedicated host waiting for this game's rooms hosts, at seat 0;
+	// else the first to wait does. Every member's record names the room
+	// before any is told, so a client that moves to another instance
+	// meanwhile learns of the room from its record if the event misses it.
+	host, err := c.s.takeDedicated(ctx, game, players, now)
+	if err != nil {
+		return err
+	}
+	if host != "" {
+		paired = append([]string{host}, paired...)
+	}
 	seats := append(paired, c.id)
 	secret := lobby.NewID()
 	code, err := c.s.makeRoom(ctx, game, seats, secret, now)
@@ -519,7 +530,7 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 	}
 	c.setState(code, "")
 	for i, id := range paired {
-		m := lobby.Message{Type: lobby.TypeRoom, Code: code, Seat: i, Peers: seats, Players: players, Game: game}
+		m := lobby.Message{Type: lobby.TypeRoom, Code: code, Seat: i, Peers: seats, Players: len(seats), Game: game}
 		if i == 0 {
 			m.Secret = secret
 		}
@@ -527,8 +538,92 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 			return err
 		}
 	}
-	c.event(lobby.Message{Type: lobby.TypeRoom, Code: code, Seat: len(paired), Peers: seats, Players: players, Game: game})
+	c.event(lobby.Message{Type: lobby.TypeRoom, Code: code, Seat: len(paired), Peers: seats, Players: len(seats), Game: game})
 	return nil
+}
+
+// dedicatedKey keys the queue of the dedicated hosts waiting for game's
+// quick matches of players.
+func dedicatedKey(game string, players int) string { return queueKey(game, players) + ".d" }
+
+// dedicated queues the client as a dedicated host for game's quick
+// matches of players: the next such room to fill is handed to it, as
+// seat 0 of players+1 seats (quick). Until then it waits as a quick
+// player does, its entry refreshed and dropped the same way.
+func (c *conn) dedicated(ctx context.Context, game string, players int) error {
+	if room, _ := c.state(); room != "" {
+		if err := c.leave(ctx); err != nil {
+			return err
+		}
+	}
+	now := c.s.o.Now()
+	key := dedicatedKey(game, players)
+	if err := c.record(ctx, func(r *client) { r.Room, r.Queue, r.Game, r.Players = "", key, game, players }); err != nil {
+		return err
+	}
+	c.evmu.Lock()
+	defer c.evmu.Unlock()
+	mu := c.s.queueLock(key)
+	mu.Lock()
+	_, err := update(ctx, c.s.st.queues, key, func(q *queue, _ bool) error {
+		keep := q.Waiting[:0]
+		for _, w := range q.Waiting {
+			if w.Until > now.UnixNano() && w.ID != c.id {
+				keep = append(keep, w)
+			}
+		}
+		q.Waiting = append(keep, waiting{ID: c.id, Until: now.Add(c.s.o.QueueTTL).UnixNano()})
+		return nil
+	})
+	mu.Unlock()
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.room, c.queue, c.game, c.players, c.queuedAt = "", key, game, players, now
+	c.mu.Unlock()
+	c.event(lobby.Message{Type: lobby.TypeWaiting, Game: game, Players: players})
+	return nil
+}
+
+// takeDedicated takes the dedicated host that has waited longest for
+// game's quick matches of players out of its queue, or returns "" when
+// none waits. Its record is updated with the room's by quick, as the
+// paired players' are.
+func (s *Server) takeDedicated(ctx context.Context, game string, players int, now time.Time) (string, error) {
+	key := dedicatedKey(game, players)
+	mu := s.queueLock(key)
+	mu.Lock()
+	defer mu.Unlock()
+	var id string
+	_, err := update(ctx, s.st.queues, key, func(q *queue, found bool) error {
+		id = ""
+		if !found || len(q.Waiting) == 0 {
+			return errStop
+		}
+		for i, w := range q.Waiting {
+			if w.Until > now.UnixNano() {
+				id = w.ID
+				q.Waiting = q.Waiting[i+1:]
+				return nil
+			}
+		}
+		q.Waiting = nil // every entry ran out
+		return nil
+	})
+	if errors.Is(err, errStop) {
+		return "", nil
+	}
+	return id, err
+}
+
+// requeue queues a client again under key: as a dedicated host or as a
+// quick player, as the key says.
+func (c *conn) requeue(ctx context.Context, key, game string, players int) error {
+	if strings.HasSuffix(key, ".d") {
+		return c.dedicated(ctx, game, players)
+	}
+	return c.quick(ctx, game, players)
 }
 
 // refreshQueue keeps a waiting client's entry from running out, and
@@ -573,7 +668,7 @@ func (c *conn) refreshQueue(ctx context.Context) {
 			return
 		}
 		if room, q := c.state(); room == "" && q == key {
-			if err := c.quick(sctx, game, players); err != nil {
+			if err := c.requeue(sctx, key, game, players); err != nil {
 				c.s.o.Log.Warn("lobby: queueing a client again", "err", err)
 			}
 		}
@@ -703,7 +798,7 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 		c.setState(cr.Room, "")
 		c.event(lobby.Message{Type: lobby.TypeRoom, Code: cr.Room, Seat: seat, Peers: rm.Seats, Players: rm.Players, Game: rm.Game})
 	case cr.Queue != "":
-		return c.quick(ctx, cr.Game, cr.Players)
+		return c.requeue(ctx, cr.Queue, cr.Game, cr.Players)
 	}
 	return nil
 }
