@@ -27,6 +27,10 @@ type Options struct {
 	Players int
 	Room    string
 	Quick   int
+	// Dedicated, instead of those, waits as a dedicated host for a quick
+	// match of Players: the lobby hands it the next such room to fill,
+	// which holds Players+1 seats, this end's seat 0.
+	Dedicated bool
 	// Config is the ICE settings; the lobby's TURN credentials are added
 	// to its TURN list.
 	Config webrtc.Config
@@ -82,14 +86,17 @@ func (m *Match) Close() error {
 
 func (o Options) check() error {
 	n := 0
-	for _, b := range []bool{o.Create, o.Room != "", o.Quick != 0} {
+	for _, b := range []bool{o.Create, o.Room != "", o.Quick != 0, o.Dedicated} {
 		if b {
 			n++
 		}
 	}
 	var errs []error
 	if n != 1 {
-		errs = append(errs, fmt.Errorf("give exactly one of Create, Room and Quick (got %d)", n))
+		errs = append(errs, fmt.Errorf("give exactly one of Create, Room, Quick and Dedicated (got %d)", n))
+	}
+	if o.Dedicated && (o.Players < lobby.MinPlayers || o.Players > lobby.MaxPlayers-1) {
+		errs = append(errs, fmt.Errorf("Players %d: a dedicated host serves %d to %d (its room holds one seat more)", o.Players, lobby.MinPlayers, lobby.MaxPlayers-1))
 	}
 	if o.Lobby == "" {
 		errs = append(errs, errors.New("Lobby is empty: give the lobby's ws:// or wss:// URL"))
@@ -154,6 +161,13 @@ func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) 
 		}
 	case o.Room != "":
 		room, err = c.Join(ctx, o.Room, o.Game)
+	case o.Dedicated:
+		if err = c.Dedicated(ctx, o.Game, o.Players); err == nil {
+			status(fmt.Sprintf("dedicated host: waiting for a quick match of %d players of this game", o.Players))
+			for err == nil && room.Type != lobby.TypeRoom {
+				room, err = c.Next(ctx)
+			}
+		}
 	default:
 		if err = c.Quick(ctx, o.Game, o.Quick); err == nil {
 			status("quick match: waiting for " + strconv.Itoa(o.Quick-1) + " more players of this game")

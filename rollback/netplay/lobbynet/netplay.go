@@ -35,23 +35,47 @@ func NewNetplay(cfg webrtc.Config) *Netplay { return &Netplay{cfg: cfg} }
 // opts.Networks and opts.Transport are replaced by the room's channels.
 // It fails with an *[Error] saying why. Any goroutine; it blocks.
 func (n *Netplay) Meet(ctx context.Context, url, room string, quick int, opts netplay.Options, id netplay.Identity, status func(line string)) (*netplay.Match, error) {
-	if status == nil {
-		status = func(string) {}
-	}
 	players := opts.Players
 	if players == 0 {
 		players = netplay.DefaultPlayers
 	}
 	o := Options{Lobby: url, Game: GameKey(id), Room: room, Quick: quick, Create: room == "" && quick == 0, Players: players, Config: n.cfg}
 	var errs []error
-	if err := o.check(); err != nil {
-		errs = append(errs, err)
-	}
 	if quick != 0 && quick != players {
 		errs = append(errs, fmt.Errorf("Quick %d: this match has %d players (netplay.Options.Players); allowed: %d", quick, players, players))
 	}
 	if players > netplay.MaxPlayers {
 		errs = append(errs, fmt.Errorf("netplay.Options.Players %d: a netplay match holds 2 to %d", players, netplay.MaxPlayers))
+	}
+	return n.play(ctx, o, opts, id, status, errs)
+}
+
+// Serve waits in the lobby at url as a dedicated host for a quick match
+// of players (netplay.Options.Players is set to players+1, this end
+// being peer 0 with no seat, as a host given --dedicated): the lobby
+// hands it the next such room to fill, and it hosts that room's match as
+// seat 0 does in [Netplay.Meet]. Any goroutine; it blocks.
+func (n *Netplay) Serve(ctx context.Context, url string, players int, opts netplay.Options, id netplay.Identity, status func(line string)) (*netplay.Match, error) {
+	o := Options{Lobby: url, Game: GameKey(id), Dedicated: true, Players: players, Config: n.cfg}
+	var errs []error
+	if players+1 > netplay.MaxPlayers {
+		errs = append(errs, fmt.Errorf("players %d: a dedicated host serves up to %d (a netplay match holds %d peers, the host's included)", players, netplay.MaxPlayers-1, netplay.MaxPlayers))
+	}
+	opts.Players = players + 1
+	if opts.Start > 0 {
+		opts.Start++ // the players who joined, and the host
+	}
+	return n.play(ctx, o, opts, id, status, errs)
+}
+
+// play meets as o says and plays the room's netplay match; errs are the
+// caller's own checks of its options.
+func (n *Netplay) play(ctx context.Context, o Options, opts netplay.Options, id netplay.Identity, status func(line string), errs []error) (*netplay.Match, error) {
+	if status == nil {
+		status = func(string) {}
+	}
+	if err := o.check(); err != nil {
+		errs = append([]error{err}, errs...)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, &Error{ReasonBadOptions, err}

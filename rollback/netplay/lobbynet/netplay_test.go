@@ -81,7 +81,10 @@ func exchange(t *testing.T, ms []*netplay.Match) {
 				if !ok {
 					break
 				}
-				if want := fmt.Sprintf("from %d", selfs[1-i]); string(buf[:n]) != want || from != selfs[1-i] {
+				if from != selfs[1-i] {
+					continue // a third peer's, from an earlier exchange
+				}
+				if want := fmt.Sprintf("from %d", selfs[1-i]); string(buf[:n]) != want {
 					t.Fatalf("end %d received %q from %d, want %q from %d", i, buf[:n], from, want, selfs[1-i])
 				}
 				got[i] = true
@@ -153,5 +156,59 @@ func TestNetplayBadOptions(t *testing.T) {
 		if !errors.As(err, &e) || e.Reason != lobbynet.ReasonBadOptions || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q naming %q", c, err, lobbynet.ReasonBadOptions, c.want)
 		}
+	}
+}
+
+// A dedicated host (Serve) is handed the room two quick players fill: it
+// hosts their netplay match as peer 0 of three with no seat, the players
+// join as peers 1 and 2, and messages flow between each player and it.
+func TestNetplayDedicatedHostServesAQuickMatch(t *testing.T) {
+	url := startLobby(t, server.Options{})
+	ctx, cancel := context.WithTimeout(t.Context(), within)
+	defer cancel()
+	lp := lobbynet.NewNetplay(webrtc.Config{})
+	hl := newLines()
+	var host *netplay.Match
+	var hostErr error
+	var wg sync.WaitGroup
+	waiting := make(chan struct{})
+	wg.Go(func() {
+		host, hostErr = lp.Serve(ctx, url, 2, netplay.Options{}, testID, func(line string) {
+			hl.add(line)
+			if strings.HasPrefix(line, "dedicated host: waiting") {
+				close(waiting)
+			}
+		})
+		if hostErr != nil {
+			cancel()
+		}
+	})
+	select {
+	case <-waiting:
+	case <-ctx.Done():
+		wg.Wait()
+		t.Fatalf("the dedicated host never waited: %v\n%s", hostErr, hl)
+	}
+	ps := make([]*netplay.Match, 2)
+	errs := make([]error, 2)
+	for i := range ps {
+		wg.Go(func() {
+			if ps[i], errs[i] = lp.Meet(ctx, url, "", 2, netplay.Options{}, testID, nil); errs[i] != nil {
+				cancel()
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(append(errs, hostErr)...); err != nil {
+		t.Fatalf("%v\nhost: %s", err, hl)
+	}
+	for _, m := range append(ps, host) {
+		t.Cleanup(func() { m.Close() })
+	}
+	if host.Self() != 0 || host.Players() != 3 {
+		t.Fatalf("the dedicated host is peer %d of %d: want 0 of 3", host.Self(), host.Players())
+	}
+	for _, p := range ps {
+		exchange(t, []*netplay.Match{host, p})
 	}
 }
