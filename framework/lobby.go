@@ -26,6 +26,10 @@ type Lobby interface {
 	// match once every seat has joined. It fails saying why, in words a
 	// player reads.
 	Meet(ctx context.Context, url, room string, quick int, opts netplay.Options, id netplay.Identity, status func(line string)) (*netplay.Match, error)
+	// Serve waits in the lobby at url as a dedicated host for a quick
+	// match of players (--dedicated --lobby URL) and hosts the room the
+	// lobby hands it, with no seat: opts.Players becomes players+1.
+	Serve(ctx context.Context, url string, players int, opts netplay.Options, id netplay.Identity, status func(line string)) (*netplay.Match, error)
 }
 
 // LobbyFlags are the flags that meet a match through a lobby; each sets
@@ -82,8 +86,8 @@ func (f *Flags) validateLobby() error {
 	if l.Quick != 0 && (l.Quick < 2 || l.Quick > 16) {
 		errs = append(errs, fmt.Errorf("framework: --quick %d: a match has 2 to 16 players (net.players; the game's own number)", l.Quick))
 	}
-	if f.Dedicated {
-		errs = append(errs, errors.New("framework: --dedicated and --lobby: a dedicated host serves a match it hosts with --host ADDR"))
+	if f.Dedicated && (l.Room != "" || l.Create) {
+		errs = append(errs, errors.New("framework: --dedicated --lobby URL waits for full quick matches: not with --room or --create"))
 	}
 	if f.Replay != "" || f.SyncTest != 0 {
 		errs = append(errs, errors.New("framework: --lobby plays a match: not with --replay or --synctest"))
@@ -136,6 +140,9 @@ func meetInLobby(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer) 
 	if n.Lobby == "" {
 		return nil, errors.New("framework: --room, --create and --quick (net.room, net.create, net.quick) meet through a lobby: give its URL with --lobby ws://HOST:PORT (net.lobby)")
 	}
+	if f.Dedicated {
+		return serveInLobby(f, g, cfg, stdout, stderr)
+	}
 	if ways != 1 {
 		return nil, fmt.Errorf("framework: --lobby %s: give one way to meet: --room CODE, --create or --quick N (net.room, net.create, net.quick)", n.Lobby)
 	}
@@ -167,4 +174,38 @@ func meetInLobby(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer) 
 	seats := m.Seating(n.Players)
 	return &Match{Transport: m, Self: m.Self(), Peers: seats.Peers, Seatless: seats.Seatless, Late: seats.Late, Bot: f.Bot,
 		Rejoining: m.Rejoining(), JoinedLate: m.Late(), netplay: m}, nil
+}
+
+// serveInLobby is --dedicated --lobby URL: this machine waits in the
+// lobby as a dedicated host for a quick match of net.players and serves
+// the room it is handed with no seat, as --dedicated --host does.
+func serveInLobby(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer) (*Match, error) {
+	n := cfg.Net
+	if n.Room != "" || n.Create {
+		return nil, fmt.Errorf("framework: --dedicated --lobby %s waits for full quick matches: not with a room to enter or make (net.room, net.create)", n.Lobby)
+	}
+	if n.Players != g.Net.Players {
+		return nil, fmt.Errorf("framework: --dedicated --lobby %s: quick matches of %d players (net.players, or --quick N); this game has %d (Game.Net.Players)", n.Lobby, n.Players, g.Net.Players)
+	}
+	if n.Players+1 > netplay.MaxPlayers {
+		return nil, fmt.Errorf("framework: --dedicated: a dedicated host serves up to %d players (a match holds %d peers, the host's included); net.players is %d",
+			netplay.MaxPlayers-1, netplay.MaxPlayers, n.Players)
+	}
+	id, err := matchIdentity(g, cfg, stderr)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), n.JoinTimeout)
+	defer cancel()
+	opts := netplay.Options{Timeout: n.Timeout, Start: n.StartWith}
+	m, err := g.Net.Lobby.Serve(ctx, n.Lobby, n.Players, opts, id, func(line string) { fmt.Fprintln(stdout, line) })
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("framework: --dedicated --lobby %s: within %v (net.join_timeout): %w", n.Lobby, n.JoinTimeout, err)
+		}
+		return nil, fmt.Errorf("framework: --dedicated --lobby %s: %w", n.Lobby, err)
+	}
+	fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d, a dedicated host\n", n.Players, m.Self())
+	seats := m.Seating(n.Players)
+	return &Match{Transport: m, Self: m.Self(), Peers: seats.Peers, Seatless: seats.Seatless, Late: seats.Late, netplay: m}, nil
 }

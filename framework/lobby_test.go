@@ -26,7 +26,7 @@ func TestLobbyFlags(t *testing.T) {
 		{[]string{"--lobby", "ws://127.0.0.1:1", "--quick", "1"}, "--quick 1: a match has 2 to 16 players"},
 		{[]string{"--lobby", "ws://127.0.0.1:1", "--quick", "17"}, "--quick 17: a match has 2 to 16 players"},
 		{[]string{"--lobby", "http://127.0.0.1:1", "--create"}, `--lobby "http://127.0.0.1:1": want the lobby's ws://HOST:PORT or wss://HOST:PORT URL`},
-		{[]string{"--lobby", "ws://127.0.0.1:1", "--create", "--dedicated"}, "--dedicated and --lobby"},
+		{[]string{"--lobby", "ws://127.0.0.1:1", "--create", "--dedicated"}, "--dedicated --lobby URL waits for full quick matches: not with --room or --create"},
 		{[]string{"--lobby", "ws://127.0.0.1:1", "--create", "--synctest", "2"}, "--lobby plays a match: not with --replay or --synctest"},
 	} {
 		var out, errs strings.Builder
@@ -61,6 +61,7 @@ func TestLobbyNeedsTheGamesLobbyPath(t *testing.T) {
 	}{
 		{[]string{"--lobby", "ws://127.0.0.1:1"}, "give one way to meet: --room CODE, --create or --quick N"},
 		{[]string{"--lobby", "ws://127.0.0.1:1", "--quick", "3"}, "a match of 3 players (net.players, or --quick N); this game has 2"},
+		{[]string{"--lobby", "ws://127.0.0.1:1", "--dedicated", "--quick", "3"}, "quick matches of 3 players (net.players, or --quick N); this game has 2"},
 		{[]string{"--room", "KXR-4TQ"}, "--room, --create and --quick (net.room, net.create, net.quick) meet through a lobby: give its URL with --lobby"},
 	} {
 		var out, errs strings.Builder
@@ -77,6 +78,11 @@ type neverMeets struct{ t *testing.T }
 func (n neverMeets) Meet(context.Context, string, string, int, netplay.Options, netplay.Identity, func(string)) (*netplay.Match, error) {
 	n.t.Error("the lobby was dialled for a session that should have been refused first")
 	return nil, errors.New("not meeting")
+}
+
+func (n neverMeets) Serve(context.Context, string, int, netplay.Options, netplay.Identity, func(string)) (*netplay.Match, error) {
+	n.t.Error("the lobby was dialled for a dedicated host that should have been refused first")
+	return nil, errors.New("not serving")
 }
 
 // A game that lists no lobby path links no lobby client: framework does

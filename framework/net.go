@@ -518,8 +518,8 @@ func (f *Flags) validateNet() error {
 	if f.Bot != 0 && f.Replay != "" {
 		errs = append(errs, errors.New("framework: --bot and --replay: a replay's input is the recording's"))
 	}
-	if f.Dedicated && f.Host == "" {
-		errs = append(errs, errors.New("framework: --dedicated goes with --host ADDR: a dedicated host serves a match it plays no seat in"))
+	if f.Dedicated && f.Host == "" && f.Lobby.URL == "" {
+		errs = append(errs, errors.New("framework: --dedicated goes with --host ADDR or --lobby URL: a dedicated host serves a match it plays no seat in"))
 	}
 	if f.Dedicated && f.Bot != 0 {
 		errs = append(errs, errors.New("framework: --dedicated and --bot: a dedicated host has no player for the bot to play"))

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"os/exec"
@@ -119,4 +120,76 @@ func TestLobbyFailuresSayWhy(t *testing.T) {
 			t.Errorf("%q: %v, stderr %q; want exit status 1 and %q", c.args, err, errs.String(), c.want)
 		}
 	}
+}
+
+// A dedicated host registers with the lobby (--dedicated --lobby URL)
+// and is handed the room two quick-match players fill (--quick 2): it
+// serves their match with no seat, and all three end on the same
+// confirmed tick and hash.
+func TestADedicatedHostServesAQuickMatch(t *testing.T) {
+	bin := processTest(t, "starts three processes for 5 s of play met through a lobby")
+	url := startLobby(t)
+	ctx := killAfter(t)
+	common := []string{"--ticks", "300", "--set", "audio.enabled=false", "--set", "net.join_timeout=60s", "--lobby", url}
+	h := exec.CommandContext(ctx, bin, append([]string{"--dedicated"}, common...)...)
+	hout, err := h.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var herr lockedText
+	h.Stderr = &herr
+	if err := h.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(hout)
+	var hostText strings.Builder
+	for lines.Scan() {
+		hostText.WriteString(lines.Text() + "\n")
+		if strings.HasPrefix(lines.Text(), "dedicated host: waiting") {
+			break
+		}
+	}
+	if !strings.Contains(hostText.String(), "dedicated host: waiting") {
+		h.Wait()
+		t.Fatalf("the dedicated host did not say it waits:\n%s%s", hostText.String(), herr.String())
+	}
+	hostDone := make(chan struct{})
+	go func() { io.Copy(&hostText, hout); close(hostDone) }()
+	type result struct {
+		out, errs string
+		err       error
+	}
+	results := make(chan result, 2)
+	for bot := range 2 {
+		j := exec.CommandContext(ctx, bin, append([]string{"--no-window", "--quick", "2", "--bot", fmt.Sprint(bot + 1)}, common...)...)
+		go func() {
+			var jerr strings.Builder
+			j.Stderr = &jerr
+			out, err := j.Output()
+			results <- result{string(out), jerr.String(), err}
+		}()
+	}
+	var ends []string
+	for range 2 {
+		r := <-results
+		if r.err != nil {
+			t.Fatalf("a quick player: %v\n%s%s", r.err, r.out, r.errs)
+		}
+		if !strings.Contains(r.out, "found 3 players, connecting") {
+			t.Errorf("a quick player did not say it found the room of 3 (two players and the host):\n%s", r.out)
+		}
+		ends = append(ends, confirmedLine.FindString(r.out))
+	}
+	<-hostDone
+	if err := h.Wait(); err != nil {
+		t.Fatalf("dedicated host: %v\n%s%s", err, hostText.String(), herr.String())
+	}
+	host := confirmedLine.FindString(hostText.String())
+	if host == "" || ends[0] != host || ends[1] != host {
+		t.Fatalf("the three end apart:\nhost: %s\nplayers: %q", hostText.String(), ends)
+	}
+	if !strings.Contains(hostText.String(), "a dedicated host") {
+		t.Errorf("the host's output does not say it serves as a dedicated host:\n%s", hostText.String())
+	}
+	t.Logf("host and both players: %s", host)
 }
