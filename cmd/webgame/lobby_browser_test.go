@@ -115,3 +115,27 @@ func TestTwoPagesMeetByRoomCode(t *testing.T) {
 	}
 	t.Logf("both pages, room %s: %s", code, a)
 }
+
+// A page that cannot meet shows why: a room code no room has ends the
+// game with the reason on the page, as the desktop prints it.
+func TestPageShowsWhyItCannotMeet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the duel for the browser")
+	}
+	s, err := duelSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lobby := startLobby(t)
+	ctx := browser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(serve(t, s.handler())+"?lobby="+neturl.QueryEscape(lobby)+"&room=KXR-4TQ"+botArgs("1", "60"))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `exitCode !== null`, "the game to give up")
+	if code := eval[int](t, ctx, `exitCode`); code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	if msg := eval[string](t, ctx, `document.getElementById("message").textContent`); !strings.Contains(msg, "room unknown or expired") {
+		t.Errorf("the page says %q, want the reason: room unknown or expired", msg)
+	}
+}
