@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"slices"
+
 	"testing"
 
 	"github.com/metronome-go/metronome/lobby"
@@ -70,4 +72,59 @@ func pair(t *testing.T, url, g string) []*lobby.Client {
 		t.Fatal(err)
 	}
 	return cs
+}
+
+// Two instances' rounds form two groups of one game's quick match at
+// once while one dedicated host waits: the host is taken by one round
+// only (its queue and record are in that round's commit), so exactly one
+// room has it as seat 0 and the other pairs its two players alone.
+func TestADedicatedHostIsHandedOneRoomAcrossInstances(t *testing.T) {
+	ns := startNATS(t)
+	a := startLobby(t, ns, server.Options{})
+	b := startLobby(t, ns, server.Options{})
+	ctx := ctxFor(t)
+	host := dial(t, ctx, a.url)
+	if err := host.Dedicated(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	next(t, ctx, host, lobby.TypeWaiting)
+	players := []*lobby.Client{dial(t, ctx, a.url), dial(t, ctx, a.url), dial(t, ctx, b.url), dial(t, ctx, b.url)}
+	for _, c := range players {
+		if err := c.Quick(ctx, game, 2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rooms := map[string]lobby.Message{}
+	for i, c := range players {
+		for {
+			m, err := c.Next(ctx)
+			if err != nil {
+				t.Fatalf("player %d: %v", i, err)
+			}
+			if m.Type == lobby.TypeRoom {
+				rooms[m.Code] = m
+				break
+			}
+			if m.Type != lobby.TypeWaiting {
+				t.Fatalf("player %d got %+v, want waiting or room", i, m)
+			}
+		}
+	}
+	withHost := 0
+	for code, m := range rooms {
+		switch {
+		case m.Players == 3 && m.Peers[0] == host.Welcome().Client:
+			withHost++
+		case m.Players == 2 && !slices.Contains(m.Peers, host.Welcome().Client):
+		default:
+			t.Errorf("room %s: %+v, want 3 seats with the host at 0 or 2 without it", code, m)
+		}
+	}
+	if len(rooms) != 2 || withHost != 1 {
+		t.Errorf("%d rooms, %d with the dedicated host; want 2 rooms, 1 with it", len(rooms), withHost)
+	}
+	hr := next(t, ctx, host, lobby.TypeRoom)
+	if rooms[hr.Code].Players != 3 || hr.Seat != 0 {
+		t.Errorf("the host's room %+v, want the players' room of 3, seat 0", hr)
+	}
 }
