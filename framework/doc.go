@@ -141,6 +141,15 @@
 // sends the host nothing but acknowledgements, so the players never wait
 // for it.
 //
+// --lobby URL with --room CODE, --create or --quick N meets the other
+// players through a lobby (cmd/lobby) instead, for a game that lists a
+// lobby path in [Net].Lobby (a [Lobby], such as package
+// rollback/netplay/lobbynet's); the [net] keys lobby, room, create and
+// quick say the same, and the page's address ?lobby=URL&room=CODE. The
+// game prints the room code and each step, or the reason it failed.
+// --dedicated --lobby URL waits there as a dedicated host for a quick
+// match. A game that lists none links no lobby client.
+//
 // A player whose process ended runs its --join command again once the
 // host has reported it disconnected ([Match.Rejoining]): it catches up
 // the same way and plays on. The match waits up to net.join_timeout for

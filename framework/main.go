@@ -76,6 +76,8 @@ type Flags struct {
 	// device, the simulation only, as a dedicated host does: for a
 	// machine whose players are all --bot (soak runs, load tests).
 	NoWindow bool
+	// Lobby meets a match through a lobby (--lobby; framework/lobby.go).
+	Lobby LobbyFlags
 	// Bot seeds the random input a match's local players play with
 	// instead of the devices ([Match.Bot]); 0 is off.
 	Bot uint64
@@ -158,6 +160,7 @@ func (f *Flags) LoadConfig(g Game) (config.Config, string, error) {
 	if f.Headless {
 		sets = append(slices.Clip(sets), "window.headless=true")
 	}
+	sets = append(slices.Clip(sets), f.Lobby.sets()...)
 	cfg, err := config.Build(config.Layers{Game: g.Settings, Embedded: g.Config, File: path, Sets: sets})
 	if err != nil {
 		return config.Config{}, "", err

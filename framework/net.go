@@ -44,6 +44,10 @@ type Net struct {
 	// rollback/netplay/quicnet); a game without Net links no transport of
 	// its own.
 	Networks []netplay.Network
+	// Lobby is how this game's players meet through a lobby by room
+	// code or quick match (--lobby; see [Lobby]); nil links no lobby
+	// client, and --lobby is refused.
+	Lobby Lobby
 }
 
 // validate checks n against the actions registered. The ranges of the
@@ -444,6 +448,7 @@ func (f *Flags) registerNet(fs *flag.FlagSet) {
 	fs.BoolVar(&f.NoWindow, "no-window", false, "with --join or --host and --bot: play the match with no window, GPU, X server or sound device, the simulation only (load tests)")
 	fs.StringVar(&f.Spectate, "spectate", "", "watch the networked match hosted at this `address` as a spectator, with --token: it catches up from the start and follows live")
 	fs.StringVar(&f.Token, "token", "", "with --join or --spectate: the join `token` the host printed")
+	f.registerLobby(fs)
 	fs.Uint64Var(&f.Bot, "bot", 0, "this machine's players play seeded random input from this `seed` instead of the keyboard: in a match (--host, --join) every player here, in local play every seat but the first (soak runs, tests of two processes; 0 = off)")
 }
 
@@ -472,13 +477,14 @@ func (f *Flags) validateNet() error {
 	if f.Bot != 0 && f.Replay != "" {
 		errs = append(errs, errors.New("framework: --bot and --replay: a replay's input is the recording's"))
 	}
-	if f.Dedicated && f.Host == "" {
-		errs = append(errs, errors.New("framework: --dedicated goes with --host ADDR: a dedicated host serves a match it plays no seat in"))
+	if f.Dedicated && f.Host == "" && f.Lobby.URL == "" {
+		errs = append(errs, errors.New("framework: --dedicated goes with --host ADDR or --lobby URL: a dedicated host serves a match it plays no seat in"))
 	}
 	if f.Dedicated && f.Bot != 0 {
 		errs = append(errs, errors.New("framework: --dedicated and --bot: a dedicated host has no player for the bot to play"))
 	}
-	if f.NoWindow && f.Spectate == "" && (f.Bot == 0 || (f.Host == "" && f.Join == "")) {
+	errs = append(errs, f.validateLobby())
+	if f.NoWindow && f.Spectate == "" && (f.Bot == 0 || (f.Host == "" && f.Join == "" && f.Lobby.URL == "")) {
 		errs = append(errs, errors.New("framework: --no-window plays a match whose players here are bots: use it with --host or --join and --bot SEED (a dedicated host, --dedicated, has none and needs no window anyway)"))
 	}
 	if f.Token != "" && f.Join == "" && f.Spectate == "" {

@@ -58,6 +58,9 @@ func (n *Net) checkTransport(k rollback.TransportKind) error {
 // player joins (player p plays at peer p+1). A joiner knows a dedicated
 // host by that peer count.
 func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer) (*Match, error) {
+	if meetsInLobby(f, cfg) {
+		return meetInLobby(f, g, cfg, stdout, stderr) // framework/lobby.go
+	}
 	if f.Host == "" && f.Join == "" && f.Spectate == "" {
 		return nil, nil
 	}

@@ -113,6 +113,14 @@ func (c *Client) Quick(ctx context.Context, game string, players int) error {
 	return c.Send(ctx, Message{Type: TypeQuick, Game: game, Players: players})
 }
 
+// Dedicated registers this client as a dedicated host for game's quick
+// matches of players: the lobby answers with a waiting event, then a room
+// event of players+1 seats once a quick match fills, this client at seat
+// 0 (the room's host, with its secret); read them with [Client.Next].
+func (c *Client) Dedicated(ctx context.Context, game string, players int) error {
+	return c.Send(ctx, Message{Type: TypeDedicated, Game: game, Players: players})
+}
+
 // Resume takes over the client id and secret of an earlier connection's
 // welcome, with its room or its place in the queue. The lobby answers with
 // a welcome (read by Resume) and then a room or waiting event, if any.

@@ -17,7 +17,10 @@
 // object per text frame of at most [MaxFrame] bytes. The lobby first sends
 // a welcome: the client's id, a secret that resumes the client on a new
 // connection (to any instance of the lobby), and TURN credentials. The
-// client then sends create, join, quick, reclaim, resume, leave or signal;
+// client then sends create, join, quick, dedicated, reclaim, resume,
+// leave or signal (dedicated registers a dedicated host, which the lobby
+// hands the next quick-match room of its game and player count to fill,
+// as seat 0 of one seat more);
 // the lobby answers with room (the client has a seat), waiting (queued),
 // peer (another client took or left a seat), signal (a peer's payload) or
 // error (a [Reason] and a sentence saying why). [DecodeRequest] and

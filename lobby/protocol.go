@@ -36,9 +36,13 @@ const (
 	TypeJoin    = "join"    // enter a room by code: Code, Game
 	TypeReclaim = "reclaim" // a restarted host takes its room back: Code, Secret, Game
 	TypeQuick   = "quick"   // wait for a room of Players with the same Game
-	TypeLeave   = "leave"   // leave the queue and the room
-	TypeResume  = "resume"  // a reconnecting client: Client, Secret
-	TypeSignal  = "signal"  // an opaque payload to a peer of the room: Peer, Data
+	// TypeDedicated registers a dedicated host for Game's quick matches of
+	// Players: it is handed the next room that fills, as seat 0, and the
+	// room holds Players+1 seats.
+	TypeDedicated = "dedicated"
+	TypeLeave     = "leave"  // leave the queue and the room
+	TypeResume    = "resume" // a reconnecting client: Client, Secret
+	TypeSignal    = "signal" // an opaque payload to a peer of the room: Peer, Data
 
 	TypeWelcome = "welcome" // the client's id and resume secret, TURN credentials
 	TypeRoom    = "room"    // the client is in a room: Code, Seat, Peers, Players (Secret for its host)
@@ -144,17 +148,18 @@ var fields = map[string]struct {
 	request bool
 	allowed string
 }{
-	TypeCreate:  {true, "game players"},
-	TypeJoin:    {true, "game code"},
-	TypeReclaim: {true, "game code secret"},
-	TypeQuick:   {true, "game players"},
-	TypeLeave:   {true, ""},
-	TypeResume:  {true, "client secret"},
-	TypeWelcome: {false, "client secret turn"},
-	TypeRoom:    {false, "game code secret seat peers players"},
-	TypeWaiting: {false, "game players"},
-	TypePeer:    {false, "peer seat"},
-	TypeError:   {false, "reason detail code"},
+	TypeCreate:    {true, "game players"},
+	TypeJoin:      {true, "game code"},
+	TypeReclaim:   {true, "game code secret"},
+	TypeQuick:     {true, "game players"},
+	TypeDedicated: {true, "game players"},
+	TypeLeave:     {true, ""},
+	TypeResume:    {true, "client secret"},
+	TypeWelcome:   {false, "client secret turn"},
+	TypeRoom:      {false, "game code secret seat peers players"},
+	TypeWaiting:   {false, "game players"},
+	TypePeer:      {false, "peer seat"},
+	TypeError:     {false, "reason detail code"},
 }
 
 func (m *Message) check(request bool) error {
@@ -164,7 +169,7 @@ func (m *Message) check(request bool) error {
 	case m.Type == TypeSignal:
 		f.allowed = "peer data"
 	case !ok:
-		return fmt.Errorf("unknown type %q: allowed are create, join, reclaim, quick, leave, resume, signal, welcome, room, waiting, peer, error", trim(m.Type))
+		return fmt.Errorf("unknown type %q: allowed are create, join, reclaim, quick, dedicated, leave, resume, signal, welcome, room, waiting, peer, error", trim(m.Type))
 	case f.request != request && request:
 		return fmt.Errorf("type %q is the lobby's to send, not a client's", m.Type)
 	case f.request != request:
@@ -209,6 +214,9 @@ func (m *Message) check(request bool) error {
 	}
 	if m.Players != 0 && (m.Players < MinPlayers || m.Players > MaxPlayers) {
 		errs = append(errs, fmt.Errorf("players %d is out of range: %d to %d allowed", m.Players, MinPlayers, MaxPlayers))
+	}
+	if m.Type == TypeDedicated && m.Players >= MaxPlayers {
+		errs = append(errs, fmt.Errorf("players %d is out of range for a dedicated host, whose room holds one seat more: %d to %d allowed", m.Players, MinPlayers, MaxPlayers-1))
 	}
 	if m.Code != "" {
 		if _, err := ParseCode(m.Code); err != nil {

@@ -61,6 +61,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 		{Type: lobby.TypeJoin, Game: "g", Code: "KXR-4TQ"},
 		{Type: lobby.TypeReclaim, Game: "g", Code: "KXR-4TQ", Secret: id},
 		{Type: lobby.TypeQuick, Game: "g", Players: 8},
+		{Type: lobby.TypeDedicated, Game: "g", Players: 7},
 		{Type: lobby.TypeLeave},
 		{Type: lobby.TypeResume, Client: id, Secret: id},
 		{Type: lobby.TypeSignal, Peer: id, Data: strings.Repeat("c", lobby.MaxData)},
@@ -98,6 +99,9 @@ func TestDecodeRefusals(t *testing.T) {
 		{`{"type":"create","game":"g\u0001","players":2}`, "byte 0x01"},
 		{`{"type":"create","game":"` + strings.Repeat("g", 129) + `","players":2}`, "1 to 128 printable"},
 		{`{"type":"join","game":"g","code":"KXR-4TQ","players":2}`, "players does not belong"},
+		{`{"type":"dedicated","game":"g"}`, "field players is missing"},
+		{`{"type":"dedicated","game":"g","players":8}`, "out of range for a dedicated host, whose room holds one seat more: 2 to 7 allowed"},
+		{`{"type":"dedicated","game":"g","players":2,"code":"KXR-4TQ"}`, "code does not belong"},
 		{`{"type":"signal","peer":"x","data":"d"}`, "peer must be 26 characters"},
 		{`{"type":"signal","peer":"aaaaaaaaaaaaaaaaaaaaaaaaaa","data":"` + strings.Repeat("d", lobby.MaxData+1) + `"}`, "at most 6144 allowed"},
 		{`{"type":"create","game":"g","players":2}` + strings.Repeat(" ", lobby.MaxFrame), "at most 8192 allowed"},
@@ -118,6 +122,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add(lobby.Message{Type: lobby.TypeRoom, Code: "KXR-4TQ", Seat: 1, Peers: []string{id, ""}, Players: 2, Game: "g"}.Encode())
 	f.Add(lobby.Message{Type: lobby.TypeWelcome, Client: id, Secret: id, TURN: &lobby.TURN{URLs: []string{"turn:h"}}}.Encode())
 	f.Add([]byte(`{"type":"join","game":"g","code":"kxr 4tq"}`))
+	f.Add([]byte(`{"type":"dedicated","game":"g","players":2}`))
+	f.Add([]byte(`{"type":"dedicated","game":"g","players":8}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, decode := range []func([]byte) (lobby.Message, error){lobby.DecodeRequest, lobby.DecodeEvent} {
 			m, err := decode(b)

@@ -52,6 +52,20 @@ type MatchOptions struct {
 	// policy. Each machine's own; its keys are the table's own
 	// (net.stun, net.ice_policy).
 	ICE ICE `toml:",inline"`
+	// Lobby is the URL of a lobby (cmd/lobby) to meet the other players
+	// in instead of by address and token, "ws://HOST:PORT" or
+	// "wss://..."; empty meets none. With it, exactly one of Room,
+	// Create and Quick says how. Each player's own: not part of what
+	// the peers must share.
+	Lobby string
+	// Room is the code of a room to enter, such as "KXR-4TQ".
+	Room string
+	// Create makes a room of Players seats, whose code the game prints
+	// for the others.
+	Create bool
+	// Quick waits for a quick match: a room of Players seats with the
+	// other players of the same game and configuration.
+	Quick bool
 }
 
 // matchPlayers is a match's number of players: those of [Options], but
@@ -143,8 +157,43 @@ func (o MatchOptions) Validate() error {
 	if err := o.ICE.Validate(); err != nil {
 		errs = append(errs, err)
 	}
+	errs = append(errs, o.checkLobby()...)
 	if !o.Transport.valid() {
 		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.Transport", Value: o.Transport, Problem: "is not a transport's name", Allowed: `1 to 16 of a-z, 0-9 and '-', such as "udp" or "quic" (which ones a game links: framework.Net.Networks)`})
 	}
 	return errors.Join(errs...)
 }
+
+// checkLobby checks the lobby keys: a URL and a room code of bounded
+// length (the lobby path, package lobbynet, checks their form), and one
+// way to meet at most. Whether a lobby goes with a way to meet is the
+// game's check, where the flags join the keys (framework's --lobby).
+func (o MatchOptions) checkLobby() []error {
+	var errs []error
+	ways := 0
+	for _, b := range []bool{o.Room != "", o.Create, o.Quick} {
+		if b {
+			ways++
+		}
+	}
+	lobby := func(field string, v any, problem, allowed string) {
+		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions." + field, Value: v, Problem: problem, Allowed: allowed})
+	}
+	if len(o.Lobby) > maxLobbyURL {
+		lobby("Lobby", o.Lobby, "is too long", fmt.Sprintf("at most %d bytes", maxLobbyURL))
+	}
+	if len(o.Room) > maxRoomCode {
+		lobby("Room", o.Room, "is too long", fmt.Sprintf("at most %d bytes, such as \"KXR-4TQ\"", maxRoomCode))
+	}
+	if ways > 1 {
+		lobby("Room", o.Room, "is given with another way to meet", "one of Room, Create and Quick")
+	}
+	return errs
+}
+
+// Bounds of the lobby keys: a URL as long as a TURN server's, and a room
+// code with room to spare (codes are 7 characters).
+const (
+	maxLobbyURL = 256
+	maxRoomCode = 16
+)

@@ -24,6 +24,7 @@ import (
 
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/rollback/netplay"
+	"github.com/metronome-go/metronome/rollback/netplay/lobbynet"
 	"github.com/metronome-go/metronome/rollback/netplay/quicnet"
 	"github.com/metronome-go/metronome/rollback/netplay/webrtc"
 )
@@ -57,10 +58,13 @@ func defaultSettings() Settings {
 // net.transport = "quic", encrypted QUIC (listing QUIC links quic-go and
 // TLS into the duel; a game that lists no network plays over UDP), or
 // with net.transport = "webrtc" over WebRTC data channels, which a
-// player in a web page can join.
+// player in a web page can join; listing a lobby path lets its players
+// meet by a room code or quick match (--lobby URL --create, --room CODE,
+// --quick 2) through a lobby (cmd/lobby), a page as well as a desktop.
 func newGame() framework.Game {
 	settings := defaultSettings()
-	net := &framework.Net{Players: 2, Networks: []netplay.Network{netplay.UDPNetwork(), quicnet.Network(), webrtc.Network(webrtc.Config{})}}
+	net := &framework.Net{Players: 2, Networks: []netplay.Network{netplay.UDPNetwork(), quicnet.Network(), webrtc.Network(webrtc.Config{})},
+		Lobby: lobbynet.NewNetplay(webrtc.Config{})}
 	return framework.Game{
 		Title:    "Duel",
 		Seed:     26,

@@ -130,6 +130,10 @@ func TestEveryKeyParses(t *testing.T) {
 		"net.ice_policy": {"\"relay\"\nturn = [\"turn:a.example.org:3478\"]\nturn_secret = \"s\"", func(c config.Config) bool {
 			return c.Net.ICE.Policy == rollback.ICERelay
 		}},
+		"net.lobby":  {`"ws://127.0.0.1:7000"`, func(c config.Config) bool { return c.Net.Lobby == "ws://127.0.0.1:7000" }},
+		"net.room":   {`"KXR-4TQ"`, func(c config.Config) bool { return c.Net.Room == "KXR-4TQ" }},
+		"net.create": {"true", func(c config.Config) bool { return c.Net.Create }},
+		"net.quick":  {"true", func(c config.Config) bool { return c.Net.Quick }},
 	}
 	for _, key := range config.Keys() {
 		tt, ok := tests[key]

@@ -222,6 +222,8 @@ func (c *conn) handle(ctx context.Context, m lobby.Message) {
 		err = c.reclaim(ctx, m)
 	case lobby.TypeQuick:
 		err = c.quick(ctx, m.Game, m.Players)
+	case lobby.TypeDedicated:
+		err = c.dedicated(ctx, m.Game, m.Players)
 	case lobby.TypeLeave:
 		err = c.leave(ctx)
 	case lobby.TypeResume:
@@ -518,7 +520,7 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 	// record at its next ping or resume.
 	c.setState(m.code, "")
 	ev := func(seat int) lobby.Message {
-		e := lobby.Message{Type: lobby.TypeRoom, Code: m.code, Seat: seat, Peers: m.seats, Players: players, Game: game}
+		e := lobby.Message{Type: lobby.TypeRoom, Code: m.code, Seat: seat, Peers: m.seats, Players: len(m.seats), Game: game}
 		if seat == 0 {
 			e.Secret = m.secret
 		}
@@ -560,6 +562,84 @@ func (c *conn) enterRoom(ctx context.Context, code string, first func()) error {
 	c.setState(code, "")
 	c.event(lobby.Message{Type: lobby.TypeRoom, Code: code, Seat: seat, Peers: rm.Seats, Players: rm.Players, Game: rm.Game})
 	return nil
+}
+
+// dedicatedKey keys the queue of the dedicated hosts waiting for game's
+// quick matches of players. A round of that game's quick queue takes
+// them from it (matcher.try).
+func dedicatedKey(game string, players int) string { return queueKey(game, players) + ".d" }
+
+// dedicated queues the client as a dedicated host for game's quick
+// matches of players: the next round that fills such a room hands it to
+// the host as seat 0 of players+1 seats. Until then it waits as a quick
+// player does, its entry refreshed, requeued and dropped the same way.
+// Its record and its entry are stored in one commit, so that a round
+// never finds the one without the other.
+func (c *conn) dedicated(ctx context.Context, game string, players int) error {
+	if room, _ := c.state(); room != "" {
+		if err := c.leave(ctx); err != nil {
+			return err
+		}
+	}
+	key := dedicatedKey(game, players)
+	c.evmu.Lock()
+	defer c.evmu.Unlock()
+	kv := c.s.st.kv
+	var now time.Time
+	var taken string
+	err := errConflict
+	for try := 0; try < casTries && errors.Is(err, errConflict); try++ {
+		now = c.s.o.Now()
+		var q queue
+		var r client
+		var qrev, rrev uint64
+		var found bool
+		if q, qrev, _, err = get[queue](ctx, kv, key); err != nil {
+			return err
+		}
+		if r, rrev, found, err = get[client](ctx, kv, "c."+c.id); err != nil {
+			return err
+		}
+		if found && r.Instance != "" && r.Instance != c.s.o.Instance {
+			return refuse(lobby.ReasonForbidden, "", "client %s went on in another connection", c.id)
+		}
+		if found && r.Room != "" {
+			// A round took this host's earlier entry (it is resuming).
+			taken = r.Room
+			break
+		}
+		if !found {
+			r.Secret = hashSecret(c.secret)
+		}
+		r.Instance = c.s.o.Instance
+		r.Room, r.Queue, r.Game, r.Players = "", key, game, players
+		q.Waiting = slices.DeleteFunc(q.Waiting, func(w waiting) bool { return w.Until <= now.UnixNano() || w.ID == c.id })
+		q.Waiting = append(q.Waiting, waiting{ID: c.id, Conn: c.nonce, Until: now.Add(c.s.o.QueueTTL).UnixNano()})
+		err = c.s.st.commit(ctx, []write{{key, q, qrev}, {"c." + c.id, r, rrev}})
+	}
+	if taken != "" {
+		return c.enterRoom(ctx, taken)
+	}
+	if errors.Is(err, errConflict) {
+		err = fmt.Errorf("lobby: dedicated queue %s: %d writers in a row got there first", key, casTries)
+	}
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.room, c.queue, c.game, c.players, c.queuedAt = "", key, game, players, now
+	c.mu.Unlock()
+	c.event(lobby.Message{Type: lobby.TypeWaiting, Game: game, Players: players})
+	return nil
+}
+
+// requeue queues a client again under key, as a dedicated host or as a
+// quick player, as the key says.
+func (c *conn) requeue(ctx context.Context, key, game string, players int) error {
+	if key == dedicatedKey(game, players) {
+		return c.dedicated(ctx, game, players)
+	}
+	return c.quick(ctx, game, players)
 }
 
 // refreshQueue keeps a waiting client's entry from running out. When the
@@ -616,7 +696,7 @@ func (c *conn) refreshQueue(ctx context.Context) {
 		c.evmu.Unlock()
 	case r.Queue == key:
 		if room, q := c.state(); room == "" && q == key {
-			err = c.quick(sctx, game, players)
+			err = c.requeue(sctx, key, game, players)
 		}
 	}
 	if err != nil {
@@ -747,6 +827,12 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 	c.welcome()
 	if cr.Queue != "" {
 		return c.quick(ctx, cr.Game, cr.Players)
+
+	switch {
+	case cr.Room != "":
+		return c.enterRoom(ctx, cr.Room)
+	case cr.Queue != "":
+		return c.requeue(ctx, cr.Queue, cr.Game, cr.Players)
 	}
 	return nil
 }

@@ -14,8 +14,8 @@ import (
 
 // maxRound bounds the requests one round of a matcher takes, so that its
 // commit stays far below JetStream's batch limit (1,000 messages): each
-// request writes its record, at most one waiting client's record and at
-// most one room.
+// request writes its record, at most one waiting client's record, at
+// most one room and at most one dedicated host's record.
 const maxRound = 128
 
 // matcher serves the quick-match requests of one queue that reach this
@@ -53,7 +53,8 @@ type quickRes struct {
 // (code empty), a new room (seats by id, the client's own seat, and the
 // seats whose clients are not in the round and hear of the room from this
 // one), or a room an earlier pairing had already put the client in
-// (seats nil).
+// (seats nil). A room with a dedicated host has one seat more than the
+// queue's player count, the host's, seat 0.
 type match struct {
 	code, secret string
 	seats        []string
@@ -236,14 +237,56 @@ func (m *matcher) try(ctx context.Context, round []*quickReq) ([]match, error) {
 	for _, r := range joining {
 		members = append(members, member{id: r.c.id, req: r, rec: r.rec, rev: r.rev})
 	}
+	// The dedicated hosts waiting for this game's rooms, longest first:
+	// each group formed takes one as seat 0, with the host's record and
+	// its queue in this same commit, so that a host is never handed two
+	// rooms and a failed commit hands it none.
+	var hosts []member
+	if groups > 0 {
+		dkey := dedicatedKey(joining[0].game, players)
+		dq, dqrev, _, err := get[queue](ctx, kv, dkey)
+		if err != nil {
+			return nil, err
+		}
+		var dlive []waiting
+		keys = keys[:0]
+		for _, w := range dq.Waiting {
+			if w.Until > now.UnixNano() && !inRound[w.ID] {
+				dlive = append(dlive, w)
+				keys = append(keys, "c."+w.ID)
+			}
+		}
+		if recs, err = getAll[client](ctx, kv, keys); err != nil {
+			return nil, err
+		}
+		var keep []waiting
+		for i, w := range dlive {
+			r := recs[i]
+			switch {
+			case !r.found || r.v.Room != "" || r.v.Queue != dkey:
+				// It left, or is in a room or another queue now.
+			case len(hosts) < groups:
+				hosts = append(hosts, member{id: w.ID, rec: r.v, rev: r.rev})
+			default:
+				keep = append(keep, w)
+			}
+		}
+		if len(keep) != len(dq.Waiting) {
+			dq.Waiting = keep
+			ws = append(ws, write{dkey, dq, dqrev})
+		}
+	}
 	index := make(map[*quickReq]int, len(round))
 	for i, r := range round {
 		index[r] = i
 	}
 	for g := range groups {
 		grp := members[g*players : (g+1)*players]
+		if g < len(hosts) {
+			grp = append([]member{hosts[g]}, grp...)
+		}
 		code, secret := lobby.NewCode(), lobby.NewID()
-		seats := make([]string, players)
+		seats := make([]string, len(grp))
 		var tell []int
 		for i, mb := range grp {
 			seats[i] = mb.id
@@ -251,7 +294,7 @@ func (m *matcher) try(ctx context.Context, round []*quickReq) ([]match, error) {
 				tell = append(tell, i)
 			}
 		}
-		ws = append(ws, write{roomKey(code), room{Game: grp[0].rec.Game, Players: players, Seats: seats,
+		ws = append(ws, write{roomKey(code), room{Game: grp[0].rec.Game, Players: len(grp), Seats: seats,
 			Secret: hashSecret(secret), Expires: now.Add(s.o.RoomTTL).UnixNano()}, 0})
 		teller := true
 		for i, mb := range grp {

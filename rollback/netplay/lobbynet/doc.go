@@ -23,6 +23,16 @@
 // certificate off a LAN), and the match's own handshake still checks
 // that both ends run the same game and configuration.
 //
+// # In a framework game
+//
+// [NewNetplay] is the lobby path a framework game lists
+// (framework.Net.Lobby), behind --lobby, --room, --create and --quick
+// and --dedicated --lobby: [Netplay.Meet] meets as [Meet] does and then
+// plays a netplay match over the room's channels, seat 0 hosting it and
+// handing the others its join token through the lobby;
+// [Netplay.Serve] waits as a dedicated host ([Options].Dedicated) for
+// the next quick match of the game to fill.
+//
 // # What a player sees
 //
 // Meet reports each step as a line through Options.Status: the room

@@ -27,6 +27,10 @@ type Options struct {
 	Players int
 	Room    string
 	Quick   int
+	// Dedicated, instead of those, waits as a dedicated host for a quick
+	// match of Players: the lobby hands it the next such room to fill,
+	// which holds Players+1 seats, this end's seat 0.
+	Dedicated bool
 	// Config is the ICE settings; the lobby's TURN credentials are added
 	// to its TURN list.
 	Config webrtc.Config
@@ -72,6 +76,7 @@ type Match struct {
 	Relayed []bool
 
 	client *lobby.Client
+	ids    []string // the seats' lobby clients, by seat
 }
 
 // Close leaves the lobby and closes the conduit.
@@ -81,14 +86,17 @@ func (m *Match) Close() error {
 
 func (o Options) check() error {
 	n := 0
-	for _, b := range []bool{o.Create, o.Room != "", o.Quick != 0} {
+	for _, b := range []bool{o.Create, o.Room != "", o.Quick != 0, o.Dedicated} {
 		if b {
 			n++
 		}
 	}
 	var errs []error
 	if n != 1 {
-		errs = append(errs, fmt.Errorf("give exactly one of Create, Room and Quick (got %d)", n))
+		errs = append(errs, fmt.Errorf("give exactly one of Create, Room, Quick and Dedicated (got %d)", n))
+	}
+	if o.Dedicated && (o.Players < lobby.MinPlayers || o.Players > lobby.MaxPlayers-1) {
+		errs = append(errs, fmt.Errorf("Players %d: a dedicated host serves %d to %d (its room holds one seat more)", o.Players, lobby.MinPlayers, lobby.MaxPlayers-1))
 	}
 	if o.Lobby == "" {
 		errs = append(errs, errors.New("Lobby is empty: give the lobby's ws:// or wss:// URL"))
@@ -124,15 +132,19 @@ func Meet(ctx context.Context, o Options) (*Match, error) {
 	if err != nil {
 		return nil, &Error{ReasonUnreachable, err}
 	}
-	m, err := meet(ctx, c, o, status)
+	m, r, err := meet(ctx, c, o, status)
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
+	r.stop()
 	return m, nil
 }
 
-func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) (*Match, error) {
+// meet takes a seat through c and connects to every peer. It returns the
+// router still reading c, for a caller that has more to hear from the
+// room's peers (a netplay match's token, netplay.go); the caller stops it.
+func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) (*Match, *router, error) {
 	cfg := o.Config
 	if t := c.Welcome().TURN; t != nil {
 		for _, u := range t.URLs {
@@ -149,6 +161,13 @@ func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) 
 		}
 	case o.Room != "":
 		room, err = c.Join(ctx, o.Room, o.Game)
+	case o.Dedicated:
+		if err = c.Dedicated(ctx, o.Game, o.Players); err == nil {
+			status(fmt.Sprintf("dedicated host: waiting for a quick match of %d players of this game", o.Players))
+			for err == nil && room.Type != lobby.TypeRoom {
+				room, err = c.Next(ctx)
+			}
+		}
 	default:
 		if err = c.Quick(ctx, o.Game, o.Quick); err == nil {
 			status("quick match: waiting for " + strconv.Itoa(o.Quick-1) + " more players of this game")
@@ -158,19 +177,24 @@ func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) 
 		}
 	}
 	if err != nil {
-		return nil, lobbyErr(err)
+		return nil, nil, lobbyErr(err)
 	}
 	seats := append([]string(nil), room.Peers...)
 	for len(seats) < room.Players {
 		seats = append(seats, "")
 	}
 	r := newRouter(c)
-	defer r.stop()
+	ok := false
+	defer func() {
+		if !ok {
+			r.stop()
+		}
+	}()
 	for !full(seats) {
 		status(fmt.Sprintf("room %s: %d of %d seats taken, waiting", room.Code, taken(seats), len(seats)))
 		p, err := r.peer(ctx)
 		if err != nil {
-			return nil, lobbyErr(err)
+			return nil, nil, lobbyErr(err)
 		}
 		if p.Seat < len(seats) {
 			seats[p.Seat] = p.Peer
@@ -179,9 +203,9 @@ func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) 
 	status(fmt.Sprintf("room %s: found %d players, connecting", room.Code, len(seats)))
 	end, err := webrtc.NewRoomEnd(cfg)
 	if err != nil {
-		return nil, &Error{ReasonBadOptions, err}
+		return nil, nil, &Error{ReasonBadOptions, err}
 	}
-	mt := &Match{RoomEnd: end, Code: room.Code, Seat: room.Seat, Peers: make([]netip.AddrPort, len(seats)), Relayed: make([]bool, len(seats)), client: c}
+	mt := &Match{RoomEnd: end, Code: room.Code, Seat: room.Seat, Peers: make([]netip.AddrPort, len(seats)), Relayed: make([]bool, len(seats)), client: c, ids: seats}
 	var wg sync.WaitGroup
 	errs := make([]error, len(seats))
 	for s, id := range seats {
@@ -198,7 +222,7 @@ func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) 
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		end.Close()
-		return nil, &Error{ReasonNoPath, err}
+		return nil, nil, &Error{ReasonNoPath, err}
 	}
 	for s := range seats {
 		if s == room.Seat {
@@ -216,7 +240,8 @@ func meet(ctx context.Context, c *lobby.Client, o Options, status func(string)) 
 		}
 		status(fmt.Sprintf("room %s: connected to seat %d (%s, round trip %v)", room.Code, s, how, pp.RTT.Round(100*time.Microsecond)))
 	}
-	return mt, nil
+	ok = true
+	return mt, r, nil
 }
 
 func full(seats []string) bool { return taken(seats) == len(seats) }
@@ -261,6 +286,7 @@ type router struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	peers  chan lobby.Message
+	tokens chan lobby.Message // seat 0's netplay token (netplay.go)
 	errc   chan error
 
 	mu  sync.Mutex
@@ -272,7 +298,7 @@ type router struct {
 const maxQueued = webrtc.MaxCandidates + 4
 
 func newRouter(c *lobby.Client) *router {
-	r := &router{c: c, done: make(chan struct{}), peers: make(chan lobby.Message, lobby.MaxPlayers), errc: make(chan error, 1), sig: map[string]chan string{}}
+	r := &router{c: c, done: make(chan struct{}), peers: make(chan lobby.Message, lobby.MaxPlayers), tokens: make(chan lobby.Message, lobby.MaxPlayers), errc: make(chan error, 1), sig: map[string]chan string{}}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	go r.read()
 	return r
@@ -295,6 +321,13 @@ func (r *router) read() {
 			default: // more arrivals than seats: the room event counts
 			}
 		case lobby.TypeSignal:
+			if strings.HasPrefix(m.Data, tokenPrefix) {
+				select {
+				case r.tokens <- m:
+				default: // one token is all a seat needs
+				}
+				continue
+			}
 			select {
 			case r.queue(m.Peer) <- m.Data:
 			default: // past a handshake's bound: it fails on its own
