@@ -618,7 +618,7 @@ func (c *conn) dedicated(ctx context.Context, game string, players int) error {
 		err = c.s.st.commit(ctx, []write{{key, q, qrev}, {"c." + c.id, r, rrev}})
 	}
 	if taken != "" {
-		return c.enterRoom(ctx, taken)
+		return c.enterRoom(ctx, taken, nil)
 	}
 	if errors.Is(err, errConflict) {
 		err = fmt.Errorf("lobby: dedicated queue %s: %d writers in a row got there first", key, casTries)
@@ -826,12 +826,6 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 	}
 	c.welcome()
 	if cr.Queue != "" {
-		return c.quick(ctx, cr.Game, cr.Players)
-
-	switch {
-	case cr.Room != "":
-		return c.enterRoom(ctx, cr.Room)
-	case cr.Queue != "":
 		return c.requeue(ctx, cr.Queue, cr.Game, cr.Players)
 	}
 	return nil
