@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"net/http/httptest"
 	neturl "net/url"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/metronome-go/metronome/internal/lobbytest"
 	"github.com/metronome-go/metronome/lobby/server"
 )
 
@@ -19,28 +19,8 @@ var duelSite = sync.OnceValues(func() (*site, error) {
 	return testBuild(buildOptions{Dir: "../../examples/duel"})
 })
 
-// startLobby runs a lobby (cmd/lobby's server on embedded NATS) on
-// loopback in the test's process and returns its ws:// URL.
-func startLobby(t *testing.T) string {
-	t.Helper()
-	ns, err := server.StartNATS(server.NATSOptions{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	nc, err := server.ConnectEmbedded(ns, "webgame-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	s, err := server.New(context.Background(), server.Options{NATS: nc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s)
-	t.Cleanup(func() { s.Close(); ts.Close() })
-	return "ws" + strings.TrimPrefix(ts.URL, "http")
-}
+// startLobby runs a lobby on loopback and returns its ws:// URL.
+func startLobby(t *testing.T) string { return lobbytest.Start(t, server.Options{}) }
 
 // botArgs is the page query of a match played by a bot with no window
 // (the simulation only) for ticks ticks.

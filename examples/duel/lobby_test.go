@@ -2,42 +2,21 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
-	"net/http/httptest"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/metronome-go/metronome/internal/lobbytest"
 	"github.com/metronome-go/metronome/lobby/server"
 )
 
 var roomLine = regexp.MustCompile(`room ([A-Z0-9]{3}-[A-Z0-9]{3}): give this code`)
 
-// startLobby runs a lobby (cmd/lobby's server on embedded NATS) on
-// loopback in the test's process and returns its ws:// URL.
-func startLobby(t *testing.T) string {
-	t.Helper()
-	ns, err := server.StartNATS(server.NATSOptions{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	nc, err := server.ConnectEmbedded(ns, "duel-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	s, err := server.New(context.Background(), server.Options{NATS: nc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s)
-	t.Cleanup(func() { s.Close(); ts.Close() })
-	return "ws" + strings.TrimPrefix(ts.URL, "http")
-}
+// startLobby runs a lobby on loopback and returns its ws:// URL.
+func startLobby(t *testing.T) string { return lobbytest.Start(t, server.Options{}) }
 
 // Two processes of the duel meet through a lobby with the game's flags:
 // one makes a room (--create) and prints its code, the other enters it

@@ -6,12 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/internal/lobbytest"
 	"github.com/metronome-go/metronome/internal/toysim"
 	"github.com/metronome-go/metronome/lobby/server"
 	"github.com/metronome-go/metronome/rollback"
@@ -24,29 +24,9 @@ const within = 60 * time.Second
 
 const game = "metronome-test/lobbynet@v1"
 
-// startLobby runs a lobby on embedded NATS on loopback and returns its
+// startLobby runs a lobby with the options o on loopback and returns its
 // ws:// URL.
-func startLobby(t testing.TB, o server.Options) string {
-	t.Helper()
-	ns, err := server.StartNATS(server.NATSOptions{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	nc, err := server.ConnectEmbedded(ns, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	o.NATS = nc
-	s, err := server.New(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s)
-	t.Cleanup(func() { s.Close(); ts.Close() })
-	return "ws" + strings.TrimPrefix(ts.URL, "http")
-}
+func startLobby(t testing.TB, o server.Options) string { return lobbytest.Start(t, o) }
 
 // lines collects one end's status lines.
 type lines struct {
