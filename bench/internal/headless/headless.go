@@ -15,12 +15,13 @@ import (
 // project's browser tests (internal/browsertest: WebGL2 on SwiftShader,
 // no background throttling) and a profile in the directory profile, and
 // returns the context of its first tab and the function that stops it.
-func Start(ctx context.Context, profile string) (context.Context, context.CancelFunc, error) {
+// extra flags are added after the common ones.
+func Start(ctx context.Context, profile string, extra ...chromedp.ExecAllocatorOption) (context.Context, context.CancelFunc, error) {
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		return nil, nil, fmt.Errorf("no chromium on PATH (scripts/setup.sh installs it): %w", err)
 	}
-	actx, cancelA := chromedp.NewExecAllocator(ctx,
+	opts := append([]chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
@@ -36,7 +37,8 @@ func Start(ctx context.Context, profile string) (context.Context, context.Cancel
 		chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(960, 540),
-	)
+	}, extra...)
+	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
 	bctx, cancelB := chromedp.NewContext(actx)
 	if err := chromedp.Do(bctx); err != nil {
 		cancelB()
