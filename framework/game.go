@@ -193,9 +193,12 @@ type Session struct {
 	netApp   *rollback.App
 	side     *rollback.Side
 	// matchRec records a match (--record), replayNet replays one's
-	// recording (netrecord.go).
-	matchRec  *matchRecording
-	replayNet *netReplay
+	// recording, replayFrom at replayPath, once Setup declared the seats
+	// (netrecord.go).
+	matchRec   *matchRecording
+	replayNet  *rollback.Playback
+	replayFrom *recording.Reader
+	replayPath string
 	// matchStart is when the match's first update ran, for the "net:"
 	// line's rates per real second.
 	matchStart timing.Instant
