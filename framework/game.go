@@ -375,9 +375,6 @@ func (s *Session) Update(t *runtime.TickContext) error {
 	if err := s.updateNet(t); err != nil {
 		return err
 	}
-	if s.report != nil && s.side != nil && s.side.Playing() {
-		s.report.ticks.tick(t)
-	}
 	if s.stopAfter > 0 && s.match == nil && !t.StopRequested() && t.Number+1 >= s.stopAfter {
 		return t.RequestStop() // a match stops where its peers agree (rollback.PeerOptions.Ticks)
 	}
