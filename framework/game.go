@@ -193,9 +193,12 @@ type Session struct {
 	netApp   *rollback.App
 	side     *rollback.Side
 	// matchRec records a match (--record), replayNet replays one's
-	// recording (netrecord.go).
-	matchRec  *matchRecording
-	replayNet *netReplay
+	// recording, replayFrom at replayPath, once Setup declared the seats
+	// (netrecord.go).
+	matchRec   *matchRecording
+	replayNet  *rollback.Playback
+	replayFrom *recording.Reader
+	replayPath string
 	// matchStart is when the match's first update ran, for the "net:"
 	// line's rates per real second.
 	matchStart timing.Instant
@@ -371,9 +374,6 @@ func (s *Session) Update(t *runtime.TickContext) error {
 	}
 	if err := s.updateNet(t); err != nil {
 		return err
-	}
-	if s.report != nil && s.side != nil && s.side.Playing() {
-		s.report.ticks.tick(t)
 	}
 	if s.stopAfter > 0 && s.match == nil && !t.StopRequested() && t.Number+1 >= s.stopAfter {
 		return t.RequestStop() // a match stops where its peers agree (rollback.PeerOptions.Ticks)

@@ -224,7 +224,7 @@ func (s *Session) MatchTiming(o timing.Options) timing.Options {
 func (s *Session) NetStats() (NetStats, bool) {
 	switch {
 	case s.replayNet != nil:
-		return s.replayNet.stats(), true // a match's replay is the match, with no network
+		return s.replayNet.Stats(), true // a match's replay is the match, with no network
 	case s.side != nil:
 		return s.side.Stats(), true
 	}
@@ -249,7 +249,7 @@ func (s *Setup) NetStats() (NetStats, bool) {
 func (s *Session) ConfirmedHash() (tick int64, hash uint64, ok bool) {
 	switch {
 	case s.replayNet != nil:
-		return s.replayNet.confirmed()
+		return s.replayNet.ConfirmedHash()
 	case s.side != nil:
 		return s.side.ConfirmedHash()
 	}
@@ -265,7 +265,7 @@ func (s *Session) ConfirmedHash() (tick int64, hash uint64, ok bool) {
 func (s *Session) ConfirmedHashAt(tick int64) (uint64, bool) {
 	switch {
 	case s.replayNet != nil:
-		return s.replayNet.hashAt(tick)
+		return s.replayNet.HashAt(tick)
 	case s.side != nil:
 		return s.side.HashAt(tick)
 	}
@@ -296,7 +296,8 @@ func (s *Session) startNet() error {
 	if n == nil {
 		return nil
 	}
-	if err := n.validate(s.actions); err != nil {
+	err := n.validate(s.actions)
+	if err != nil {
 		return err
 	}
 	if s.match == nil {
@@ -308,8 +309,10 @@ func (s *Session) startNet() error {
 			s.seats.bot = rollback.NewBot(s.localBot, n.Players-1, len(n.Seats[0]))
 			s.seats.botRows = s.seats.in[1:]
 		}
-		if s.replayNet != nil {
-			return s.replayNet.checkSeats(n)
+		if s.replayFrom != nil {
+			if s.replayNet, err = rollback.NewPlayback(s.replayFrom, n.Players, len(n.Seats[0])); err != nil {
+				return fmt.Errorf("framework: --replay %s: %w", s.replayPath, err)
+			}
 		}
 		return nil
 	}
@@ -416,15 +419,15 @@ func (s *Session) fillSeats(ctx *ecs.Sys) {
 		return
 	}
 	if s.replayNet != nil {
-		s.replayNet.fill(ls.in) // a match's replay: the recorded confirmed input
-	} else {
-		for p, seat := range s.game.Net.Seats {
-			if ls.bot != nil && p > 0 {
-				continue // the bot filled it before the tick
-			}
-			for i, a := range seat {
-				ls.in[p][i] = ctx.Input.Action(a)
-			}
+		s.replayNet.Fill(ls.players) // a match's replay: the recorded confirmed input
+		return
+	}
+	for p, seat := range s.game.Net.Seats {
+		if ls.bot != nil && p > 0 {
+			continue // the bot filled it before the tick
+		}
+		for i, a := range seat {
+			ls.in[p][i] = ctx.Input.Action(a)
 		}
 	}
 	ls.players.SetLocal(ls.in)

@@ -3,7 +3,6 @@ package framework
 import (
 	"fmt"
 	"io"
-	"sync/atomic"
 	"time"
 
 	"github.com/metronome-go/metronome/rollback"
@@ -15,37 +14,20 @@ import (
 // the match would have seen of its pacing, for the "pacing:" end line
 // that scripts/netem.sh checks under loss, jitter and delay: the figures
 // the match kept (rollback.Pacing: how soon the frame advantage settled,
-// held updates, whole-frame waits), how evenly frames were presented, and
-// the "timeline:" line of when the session reached each second's tick.
-// Its two halves belong to the two owners: ticks to the simulation,
-// presents to the platform thread; the line is written after the session
+// held updates, whole-frame waits, the instants of each second's tick
+// for the "timeline:" line) and how evenly frames were presented, which
+// the platform thread follows. The line is written after the session
 // has ended.
 type matchReport struct {
-	ticks    tickReport
+	pacing   *rollback.Pacing
 	presents presentReport
+	// wall (Unix microseconds) and base are the wall clock and the
+	// pacing's clock read together: the timeline is written in wall-clock
+	// time, which two peers on one machine share whatever their clocks'
+	// origins.
+	wall int64
+	base timing.Instant
 }
-
-// tickReport is the simulation side: one call per update.
-type tickReport struct {
-	// pacing is the match's own figures (rollback.Side.Pacing).
-	pacing *rollback.Pacing
-	// started tells the platform side that the match ticks, so presents
-	// before it (the window opening, the join) are not counted.
-	started atomic.Bool
-	// stamps are the wall-clock times (Unix microseconds) of the updates
-	// that ran each multiple of stampEvery ticks, for the
-	// "timeline:" line: two peers on one machine share the wall clock,
-	// so the difference of their stamps is their true frame advantage,
-	// with no estimate's noise (scripts/netem.sh compares them).
-	stamps []int64
-}
-
-// stampEvery is how many ticks apart the timeline's stamps are (a second
-// at 60 Hz), and maxStamps how many it keeps (ten minutes).
-const (
-	stampEvery = 60
-	maxStamps  = 600
-)
 
 // presentReport is the platform side, read from the runtime's frame
 // telemetry once per loop cycle.
@@ -74,32 +56,18 @@ func (s *Session) reportMatch(rt *runtime.GameRuntime) error {
 	if s.side == nil || s.side.Pacing() == nil {
 		return nil // a spectator: no session to pace
 	}
-	r := &matchReport{}
-	r.ticks.pacing = s.side.Pacing()
-	r.ticks.stamps = make([]int64, 0, maxStamps) // a tick appends without allocating
+	r := &matchReport{pacing: s.side.Pacing(), wall: time.Now().UnixMicro(), base: s.clock().Now()}
 	p := &r.presents
 	p.rt, p.cap = rt, rt.Options().FrameCap
 	p.frames = make([]timing.TelemetryFrame, 0, timing.TelemetryWindow)
 	if _, err := rt.Services().Attach(runtime.Maintenance, func(timing.Instant) error {
-		p.look(r.ticks.started.Load())
+		p.look(r.pacing.Started())
 		return nil
 	}); err != nil {
 		return err
 	}
 	s.report = r
 	return nil
-}
-
-// tick follows one update of the match, t after it ran, once its figures
-// are in the match's pacing. Simulation owner.
-func (r *tickReport) tick(t *runtime.TickContext) {
-	if t.Owed.Held != 0 {
-		return
-	}
-	r.started.Store(true)
-	if k := r.pacing.Ticks; k%stampEvery == 0 && len(r.stamps) < maxStamps {
-		r.stamps = append(r.stamps, time.Now().UnixMicro()) // this update ran tick k
-	}
 }
 
 // look takes the presents made since the last look from the telemetry
@@ -134,22 +102,22 @@ func (r *matchReport) write(w io.Writer) {
 	if r == nil {
 		return
 	}
-	r.presents.look(r.ticks.started.Load())
-	t, p := &r.ticks, &r.presents
+	p := &r.presents
+	p.look(r.pacing.Started())
 	longest := fmt.Sprintf("longest %v with no frame cap", p.longest.Round(10*time.Microsecond))
 	if p.cap > 0 {
 		longest = fmt.Sprintf("longest %v of cap %v (%.2fx)", p.longest.Round(10*time.Microsecond), p.cap.Round(10*time.Microsecond),
 			float64(p.longest)/float64(p.cap))
 	}
-	pc := t.pacing
+	pc := r.pacing
 	fmt.Fprintf(w, "pacing: presents %d, %s; advantage within 1 tick from %.2fs, worst after %v %.2f ticks; ticks longest apart %v (%.2f steps, at %.2fs), %d whole-frame waits; %d held (%d after %v)\n",
 		p.counted, longest,
 		pc.SettledFrom().Seconds(), rollback.SettleAfter, pc.Worst,
 		pc.Gap.Round(10*time.Microsecond), float64(pc.Gap)/float64(pc.Step()), pc.GapAt.Seconds(), pc.Waits, pc.Held, pc.HeldLate, rollback.SettleAfter)
-	if len(t.stamps) > 0 {
-		fmt.Fprintf(w, "timeline: unix µs at tick %d and every %d ticks after:", stampEvery, stampEvery)
-		for _, s := range t.stamps {
-			fmt.Fprintf(w, " %d", s)
+	if len(pc.Stamps) > 0 {
+		fmt.Fprintf(w, "timeline: unix µs at tick %d and every %d ticks after:", rollback.StampEvery, rollback.StampEvery)
+		for _, s := range pc.Stamps {
+			fmt.Fprintf(w, " %d", r.wall+int64(s-r.base)/1000)
 		}
 		fmt.Fprintln(w)
 	}

@@ -15,14 +15,12 @@ func TestMatchReportAllocatesNothing(t *testing.T) {
 	clock := timing.NewManualClock(0)
 	frames := &fakeFrames{frames: make([]timing.TelemetryFrame, 0, 1<<16)}
 	r := newTestReport(clock, frames, 0)
-	r.ticks.stamps = make([]int64, 0, maxStamps)
 	var tc runtime.TickContext
 	allocs := testing.AllocsPerRun(1000, func() {
 		clock.Advance(10 * time.Millisecond)
-		r.ticks.pacing.Record(&tc, 0)
-		r.ticks.tick(&tc)
+		r.pacing.Record(&tc, 0)
 		frames.present(10 * time.Millisecond)
-		r.presents.look(r.ticks.started.Load())
+		r.presents.look(r.pacing.Started())
 	})
 	if allocs != 0 {
 		t.Errorf("a tick and a look allocate %v times, want 0", allocs)

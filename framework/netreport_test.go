@@ -32,8 +32,7 @@ func (f *fakeFrames) present(d time.Duration) {
 // newTestReport is a report on a manual clock at a 10 ms step.
 // The match ends after ticks (0: no end).
 func newTestReport(clock *timing.ManualClock, frames frameSource, ticks int64) *matchReport {
-	r := &matchReport{}
-	r.ticks.pacing = rollback.NewPacing(clock, 10*time.Millisecond, ticks)
+	r := &matchReport{pacing: rollback.NewPacing(clock, 10*time.Millisecond, ticks)}
 	r.presents.rt, r.presents.cap = frames, 10*time.Millisecond
 	r.presents.frames = make([]timing.TelemetryFrame, 0, timing.TelemetryWindow)
 	return r
@@ -48,7 +47,7 @@ func TestMatchReportLine(t *testing.T) {
 	frames := &fakeFrames{}
 	r := newTestReport(clock, frames, 450) // --ticks 450: the last second is left out
 	frames.present(500 * time.Millisecond) // the window opening: before the match
-	r.presents.look(r.ticks.started.Load())
+	r.presents.look(r.pacing.Started())
 	var advantage float64
 	var tc runtime.TickContext
 	for i := range 400 {
@@ -68,11 +67,10 @@ func TestMatchReportLine(t *testing.T) {
 		if i == 250 {
 			tc.Owed.Held = 10 * time.Millisecond // held at 2.5 s
 		}
-		r.ticks.pacing.Record(&tc, advantage)
-		r.ticks.tick(&tc)
+		r.pacing.Record(&tc, advantage)
 		frames.present(gap + time.Millisecond)
 		if i%50 == 0 {
-			r.presents.look(r.ticks.started.Load())
+			r.presents.look(r.pacing.Started())
 		}
 	}
 	var b strings.Builder

@@ -24,12 +24,11 @@ func TestPacingLineWithoutCap(t *testing.T) {
 		r := newTestReport(clock, frames, 0)
 		r.presents.cap = tt.cap
 		frames.present(time.Second) // before the match
-		r.presents.look(r.ticks.started.Load())
+		r.presents.look(r.pacing.Started())
 		for _, d := range []time.Duration{16, 17, 15} {
 			clock.Advance(10 * time.Millisecond)
 			var tc runtime.TickContext
-			r.ticks.pacing.Record(&tc, 0)
-			r.ticks.tick(&tc)
+			r.pacing.Record(&tc, 0)
 			frames.present(d * time.Millisecond)
 		}
 		var b strings.Builder

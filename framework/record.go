@@ -332,7 +332,7 @@ func Replay(g Game, path string, opts ReplayOptions) (ReplayResult, error) {
 	res := ReplayResult{Ticks: rt.Stats().Updates, Checkpoints: rt.RecordStats().Checkpoints, Elapsed: time.Duration(timing.Now() - start)}
 	if nr := sess.replayNet; nr != nil {
 		res.Match = true
-		res.ConfirmedTick, res.ConfirmedHash, res.Confirmed = nr.confirmed()
+		res.ConfirmedTick, res.ConfirmedHash, res.Confirmed = nr.ConfirmedHash()
 	}
 	return res, err
 }

@@ -163,15 +163,19 @@
 // declares its players and seats (framework.Game.Net), and the framework
 // makes the Side from its configuration, prints its events and records
 // its timeline. The match's settings are [MatchOptions], the
-// configuration's [net] table.
-
-// abandoned, refused, host gone). A framework game does none of this
-// itself: it declares its players and seats (framework.Game.Net), and the
-// framework fills [Peer.Input] from the seats and prints the events. The match's
-// settings are [MatchOptions], the configuration's [net] table, whose
-// [ICE] keys (STUN and TURN servers, the relay policy) are each
-// machine's own and reach a WebRTC network through package
-// rollback/netplay.
+// configuration's [net] table, whose [ICE] keys (STUN and TURN servers,
+// the relay policy) are each machine's own and reach a WebRTC network
+// through package rollback/netplay.
+//
+// # Recording a match
+//
+// A match's recording is its confirmed timeline, the same on every peer
+// in sync: a [Recorder] writes each tick once it is settled (every
+// player's confirmed input, the confirmed hashes, the pacing) into a
+// recording.Writer made with [Side.RecordingHeader], and a [Playback]
+// gives a replay of that file the recorded input through [Players] and
+// the hashes its checkpoints matched. The framework keeps only the file.
+//
 // An [App] of a framework match runs every tick with the configured step
 // ([App.SetDelta]), so that an exact rate's alternating deltas cannot
 // make game time differ between a tick's runs or between peers.

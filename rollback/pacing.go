@@ -2,6 +2,7 @@ package rollback
 
 import (
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/metronome-go/metronome/runtime"
@@ -11,6 +12,13 @@ import (
 // SettleAfter is when a match's frame advantage must have settled: issue
 // 26 asks for it within one tick 2 s into the match.
 const SettleAfter = 2 * time.Second
+
+// StampEvery is how many ticks apart a [Pacing]'s Stamps are (a second at
+// 60 Hz); it keeps maxStamps of them (ten minutes).
+const (
+	StampEvery = 60
+	maxStamps  = 600
+)
 
 // Pacing is what a player's updates did to its pacing over a match, for
 // a report (the framework's "pacing:" line, which scripts/netem.sh checks
@@ -35,9 +43,18 @@ type Pacing struct {
 	// still a whole frame).
 	Gap, GapAt time.Duration
 	Waits      uint64
+	// Stamps are the clock's instants of the updates that ran tick
+	// StampEvery and every StampEvery ticks after, for the match's
+	// timeline: two peers on one machine share the clock, so the
+	// difference of their stamps is their true frame advantage, with no
+	// estimate's noise (scripts/netem.sh compares them).
+	Stamps []timing.Instant
 
-	clock timing.Clock
-	step  time.Duration
+	// started is set by the first update that ran a tick, for the
+	// platform thread ([Pacing.Started]).
+	started atomic.Bool
+	clock   timing.Clock
+	step    time.Duration
 	// until ends the advantage's figures a second before the match's
 	// last tick: the peers stop at slightly different instants, and the
 	// one still running sees the other's tick stand still.
@@ -50,7 +67,7 @@ type Pacing struct {
 // clock times, ending ticks ticks in (0: no end). A nil clock is
 // timing.SystemClock.
 func NewPacing(clock timing.Clock, step time.Duration, ticks int64) *Pacing {
-	p := &Pacing{clock: clock, step: step, until: time.Duration(math.MaxInt64)}
+	p := &Pacing{clock: clock, step: step, until: time.Duration(math.MaxInt64), Stamps: make([]timing.Instant, 0, maxStamps)}
 	if p.clock == nil {
 		p.clock = timing.SystemClock{}
 	}
@@ -73,6 +90,12 @@ func (p *Pacing) Record(t *runtime.TickContext, advantage float64) {
 	}
 	p.Ticks++
 	now := p.clock.Now()
+	if !p.ran {
+		p.started.Store(true)
+	}
+	if p.Ticks%StampEvery == 0 && len(p.Stamps) < cap(p.Stamps) {
+		p.Stamps = append(p.Stamps, now) // this update ran tick p.Ticks
+	}
 	if p.ran {
 		gap := time.Duration(now - p.last)
 		if gap > p.Gap {
@@ -102,6 +125,12 @@ func (p *Pacing) SettledFrom() time.Duration {
 	}
 	return 0
 }
+
+// Started reports whether an update has run a tick, so that a report of
+// the match's presents leaves out those before it (the window opening,
+// the join). Any goroutine; the other figures are the simulation
+// goroutine's until the match has ended.
+func (p *Pacing) Started() bool { return p.started.Load() }
 
 // Step is the match's step, the unit of Gap and Worst.
 func (p *Pacing) Step() time.Duration { return p.step }

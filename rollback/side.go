@@ -28,6 +28,7 @@ type Side struct {
 	spec  *Spectator // a spectator's side, or nil
 	seats [][]input.Action
 	pace  *Pacing // a player's, or nil
+	rec   recordedMatch
 }
 
 // NewPlayerSide returns a player's side of a match: [NewPeer] with app
@@ -52,7 +53,8 @@ func NewPlayerSide(app *App, opts PeerOptions, seats [][]input.Action) (*Side, e
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return &Side{app: app, peer: p, seats: seats[:p.Locals()], pace: NewPacing(opts.Clock, opts.Step, opts.Ticks)}, nil
+	return &Side{app: app, peer: p, seats: seats[:p.Locals()], pace: NewPacing(opts.Clock, opts.Step, opts.Ticks),
+		rec: recordedMatch{players: len(opts.Players), actions: opts.Actions, peer: opts.Self, every: opts.HashEvery, step: opts.Step, ticks: opts.Ticks}}, nil
 }
 
 // NewSpectatorSide returns a spectator's side of a match: [NewSpectator]
@@ -62,7 +64,8 @@ func NewSpectatorSide(app *App, opts SpectatorOptions) (*Side, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Side{app: app, spec: s}, nil
+	return &Side{app: app, spec: s,
+		rec: recordedMatch{players: opts.Players, actions: opts.Actions, peer: -1, every: opts.HashEvery, step: opts.Step, ticks: opts.Ticks}}, nil
 }
 
 // Update runs one update of the match with the runtime's tick t: a
