@@ -53,6 +53,9 @@ type conn struct {
 	game     string // what the client queued for
 	players  int
 	queuedAt time.Time
+	// seen holds the ids of the last signals sent to the client.
+	seen     [16]string
+	seenNext int
 }
 
 func (c *conn) serve(ctx context.Context) {
@@ -267,7 +270,10 @@ func (c *conn) subscribe() error {
 	sub, err := c.s.o.NATS.Subscribe(subjectClient+c.id, func(m *nats.Msg) {
 		// A relayed signal asks for an answer once it is queued for the
 		// socket: without one, the sender keeps it in the mailbox.
-		if c.deliver(m.Data) && m.Reply != "" {
+		if h := c.s.hooks.delivering; h != nil {
+			h()
+		}
+		if c.deliver(m.Data, m.Header.Get(headerSignal)) && m.Reply != "" {
 			m.Respond(nil)
 		}
 	})
@@ -300,7 +306,7 @@ func (c *conn) forget(id string) {
 // deliver forwards an event another instance (or this one) published for
 // the client, noting a room it was placed in. It reports whether the
 // event is queued for the socket (or was known already).
-func (c *conn) deliver(b []byte) bool {
+func (c *conn) deliver(b []byte, signal string) bool {
 	m, err := lobby.DecodeEvent(b)
 	if err != nil {
 		c.s.o.Log.Warn("lobby: a malformed event on NATS", "err", err)
@@ -308,6 +314,9 @@ func (c *conn) deliver(b []byte) bool {
 	}
 	c.evmu.Lock()
 	defer c.evmu.Unlock()
+	if m.Type == lobby.TypeSignal && !c.firstSight(signal) {
+		return true // queued already, from the mailbox
+	}
 	if m.Type == lobby.TypeRoom {
 		c.mu.Lock()
 		// Told already from its record; the event still brings the

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,7 +22,29 @@ import (
 // holds the peer, as soon as that instance sees the record change. So a
 // signal is delivered or kept; it may arrive twice (an answer that came
 // too late), never not at all while the peer comes back within the
-// bucket's lifetime.
+// bucket's lifetime. A connection sends each signal once however it came;
+// only a client that moved to another connection in the meantime may see
+// one twice.
+
+// headerSignal carries a relayed signal's id, so that one that reaches a
+// connection both late and from the mailbox is sent to it once.
+const headerSignal = "Lobby-Signal"
+
+// firstSight reports whether the signal id is new to this connection,
+// remembering it among the last len(c.seen).
+func (c *conn) firstSight(id string) bool {
+	if id == "" {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if slices.Contains(c.seen[:], id) {
+		return false
+	}
+	c.seen[c.seenNext] = id
+	c.seenNext = (c.seenNext + 1) % len(c.seen)
+	return true
+}
 
 // signalWait bounds the wait for the peer's instance to take a signal.
 const signalWait = 2 * time.Second
@@ -36,6 +59,7 @@ type mailbox struct {
 }
 
 type held struct {
+	ID   string `json:"i"`
 	From string `json:"f"`
 	Data string `json:"d"`
 }
@@ -46,8 +70,16 @@ func mailboxKey(id string) string { return "s." + id }
 // the peer, or into the peer's mailbox.
 func (c *conn) relay(ctx context.Context, peer, data string) error {
 	m := lobby.Message{Type: lobby.TypeSignal, Peer: c.id, Data: data}
-	rctx, cancel := context.WithTimeout(ctx, signalWait)
-	_, err := c.s.o.NATS.RequestWithContext(rctx, subjectClient+peer, m.Encode())
+	id := lobby.NewID()[:16]
+	req := nats.NewMsg(subjectClient + peer)
+	req.Data = m.Encode()
+	req.Header.Set(headerSignal, id)
+	wait := signalWait
+	if c.s.hooks.signalWait != 0 {
+		wait = c.s.hooks.signalWait
+	}
+	rctx, cancel := context.WithTimeout(ctx, wait)
+	_, err := c.s.o.NATS.RequestMsgWithContext(rctx, req)
 	cancel()
 	switch {
 	case err == nil:
@@ -59,9 +91,12 @@ func (c *conn) relay(ctx context.Context, peer, data string) error {
 		if len(mb.Signals) >= maxHeld {
 			return refuse(lobby.ReasonBusy, "", "peer %s has been away for %d signals: try again once it is back", peer, maxHeld)
 		}
-		mb.Signals = append(mb.Signals, held{From: c.id, Data: data})
+		mb.Signals = append(mb.Signals, held{ID: id, From: c.id, Data: data})
 		return nil
 	})
+	if h := c.s.hooks.kept; h != nil && err == nil {
+		h()
+	}
 	return err
 }
 
@@ -83,7 +118,9 @@ func (c *conn) drain(ctx context.Context) error {
 			return err
 		}
 		for _, h := range mb.Signals {
-			c.event(lobby.Message{Type: lobby.TypeSignal, Peer: h.From, Data: h.Data})
+			if c.firstSight(h.ID) {
+				c.event(lobby.Message{Type: lobby.TypeSignal, Peer: h.From, Data: h.Data})
+			}
 		}
 		return nil
 	}
@@ -126,5 +163,8 @@ func (s *Server) watchMailboxes(ctx context.Context, w jetstream.KeyWatcher) {
 			cancel()
 		}
 		c.evmu.Unlock()
+		if h := s.hooks.drained; h != nil {
+			h()
+		}
 	}
 }

@@ -178,6 +178,11 @@ type hooks struct {
 	// record when it returns an error.
 	roomRead func() error
 	cleanup  func(after bool) // a connection ended: before it leaves the queue, and after
+	// delivering runs before a NATS delivery to a client is handled;
+	// kept after a signal went to a mailbox; drained after the watch
+	// handled a mailbox change. signalWait replaces signalWait when set.
+	delivering, kept, drained func()
+	signalWait                time.Duration
 }
 
 // New opens the lobby's bucket (making it if no instance has yet) and

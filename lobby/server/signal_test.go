@@ -1,7 +1,9 @@
 package server_test
 
 import (
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/metronome-go/metronome/lobby"
 	"github.com/metronome-go/metronome/lobby/server"
@@ -58,6 +60,44 @@ func TestASignalToADeadInstanceWaitsForTheResume(t *testing.T) {
 	for _, want := range []string{"offer", "candidate"} {
 		if s := next(t, ctx, again, lobby.TypeSignal); s.Data != want || s.Peer != host.Welcome().Client {
 			t.Fatalf("signal %+v, want %q from the host", s, want)
+		}
+	}
+}
+
+// TestALateSignalIsSentOnce: the guest's instance takes a signal after
+// the relay gave up waiting and kept it in the mailbox; the guest gets it
+// once, not again from the mailbox.
+func TestALateSignalIsSentOnce(t *testing.T) {
+	ns := startNATS(t)
+	kept := make(chan struct{})
+	var slowOnce, keptOnce sync.Once
+	drained := make(chan struct{}, 8)
+	in := startLobby(t, ns, server.Options{}, func(s *server.Server) {
+		server.OnSignalPath(s, time.Millisecond,
+			func() { slowOnce.Do(func() { <-kept }) }, // the first delivery waits until the signal is kept
+			func() { keptOnce.Do(func() { close(kept) }) },
+			func() { drained <- struct{}{} })
+	})
+	ctx := ctxFor(t)
+	host := dial(t, ctx, in.url)
+	room, err := host.Create(ctx, game, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	guest := dial(t, ctx, in.url)
+	if _, err := guest.Join(ctx, room.Code, game); err != nil {
+		t.Fatal(err)
+	}
+	if err := host.Signal(ctx, guest.Welcome().Client, "offer"); err != nil {
+		t.Fatal(err)
+	}
+	<-drained // the mailbox's copy was handled
+	if err := host.Signal(ctx, guest.Welcome().Client, "candidate"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"offer", "candidate"} {
+		if s := next(t, ctx, guest, lobby.TypeSignal); s.Data != want {
+			t.Fatalf("signal %q, want %q: each once, in order", s.Data, want)
 		}
 	}
 }
