@@ -524,8 +524,19 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o
 				}
 				if try == 8 || ctx.Err() != nil {
 					o.Stuck = "no instance took the resume"
+					if errors.As(err, &refused) {
+						o.Stuck += " (" + string(refused.Reason) + ")"
+					}
 					return
 				}
+				// A growing pause while the cluster settles: 3.6 s over
+				// the nine tries.
+				t := time.NewTimer(time.Duration(try+1) * 100 * time.Millisecond)
+				select {
+				case <-t.C:
+				case <-ctx.Done():
+				}
+				t.Stop()
 			}
 			r.resumed.Add(1)
 			r.step(noteResumed, "")

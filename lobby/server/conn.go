@@ -823,7 +823,13 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 		return err
 	}
 	if !found || !secretMatches(r.Secret, m.Secret) {
-		c.s.guess.take(c.addr, now)
+		// A wrong secret is a guess. An id with no record is not: ids
+		// are 128 random bits, and after an instance dies every client
+		// it had not recorded yet resumes so, from addresses that many
+		// players may share.
+		if found {
+			c.s.guess.take(c.addr, now)
+		}
 		if !found {
 			// The client connects afresh under a new id. A quick match
 			// its earlier connection asked for may still be storing:
