@@ -8,7 +8,7 @@ import (
 )
 
 // ensureFiles raises the process's open-file limit to n if it is below:
-// each simulated client holds two sockets, its own and the lobby's.
+// the lobby holds a socket per client, and so does each client.
 func ensureFiles(n uint64) error {
 	var l syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l); err != nil {
@@ -23,7 +23,7 @@ func ensureFiles(n uint64) error {
 		want.Max = n
 	}
 	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &want); err != nil {
-		return fmt.Errorf("lobbyload: the run needs %d open files (two sockets per client) and the limit is %d, hard %d: raise it (ulimit -n %d) or lower --clients", n, l.Cur, l.Max, n)
+		return fmt.Errorf("lobbyload: the run needs %d open files (a socket per client, two without --workers) and the limit is %d, hard %d: raise it (ulimit -n %d), use --workers or lower --clients", n, l.Cur, l.Max, n)
 	}
 	return nil
 }

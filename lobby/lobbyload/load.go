@@ -12,6 +12,7 @@ import (
 	"maps"
 	"net"
 	"net/http/httptest"
+	"os/exec"
 	goruntime "runtime"
 	"slices"
 	"strings"
@@ -48,6 +49,18 @@ type Options struct {
 	StopNATSAt int
 	// Timeout bounds the whole run. Default 10 minutes.
 	Timeout time.Duration
+	// Stall ends a run in which no client made progress (dialled, entered,
+	// was paired, resumed, heard its peer) for that long, with what each
+	// unfinished client waited for: a lost signal fails the run at once,
+	// not at Timeout. Default 30 s, above every recovery the lobby makes
+	// (a queue check, a resume, a NATS reconnect).
+	Stall time.Duration
+	// Workers, when above zero, runs the clients in that many child
+	// processes, each holding its share of them, so that no process
+	// holds both ends of every socket. Command starts one child, a
+	// process that calls [Child] on its standard input and output.
+	Workers int
+	Command func() *exec.Cmd
 	// Dir holds the NATS servers' files.
 	Dir string
 }
@@ -60,7 +73,8 @@ type Result struct {
 	P50, P99 time.Duration
 	// BytesPerClient is the growth of the process's heap and stacks with
 	// every client connected and paired, divided by Clients. It counts
-	// both ends (the simulated client's socket too) and NATS.
+	// the lobby instances and NATS, and the simulated clients too when
+	// they run in this process (Workers 0).
 	BytesPerClient float64
 	// Lost is the paired clients that never got their peer's signal.
 	Lost int
@@ -100,22 +114,84 @@ type instance struct {
 }
 
 type run struct {
-	o       Options
-	urls    []string
-	dead    []atomic.Bool
-	entered atomic.Int64
-	resumed atomic.Int64
-	stray   atomic.Int64
-	done    atomic.Int64
-	allDone chan struct{}
+	o        Options
+	urls     []string
+	dead     []atomic.Bool
+	entered  atomic.Int64
+	resumed  atomic.Int64
+	stray    atomic.Int64
+	done     atomic.Int64
+	progress atomic.Int64 // every step any client took
+	allDone  chan struct{}
+	start    time.Time
+	last     atomic.Int64 // since start, when the last client was done
+
+	// watch is told how many clients have entered (the kill and NATS
+	// stop points); note, in a child, passes each step to the parent.
+	watch func(n int64)
+	note  func(kind byte, arg string)
 
 	mu      sync.Mutex
 	refused map[lobby.Reason]int
 }
 
+func (r *run) step(kind byte, arg string) {
+	r.progress.Add(1)
+	if r.note != nil {
+		r.note(kind, arg)
+	}
+}
+
+func (r *run) enter() {
+	n := r.entered.Add(1)
+	r.step(noteEntered, "")
+	if r.watch != nil {
+		r.watch(n)
+	}
+}
+
+func (r *run) refuse(reason lobby.Reason) {
+	r.mu.Lock()
+	r.refused[reason]++
+	r.mu.Unlock()
+	r.step(noteRefused, string(reason))
+}
+
+// finish counts a client paired and heard.
+func (r *run) finish() {
+	r.step(noteDone, "")
+	for {
+		l := r.last.Load()
+		if d := int64(time.Since(r.start)); d <= l || r.last.CompareAndSwap(l, d) {
+			break
+		}
+	}
+	if r.done.Add(1) == int64(r.o.Clients) {
+		close(r.allDone)
+	}
+}
+
+// The lines a child writes to its parent, one per step, then one per
+// client's outcome; and the lines the parent writes to its children.
+const (
+	noteDialled = 'c'
+	noteEntered = 'e'
+	notePaired  = 'p'
+	noteDone    = 'd'
+	noteResumed = 'r'
+	noteStray   = 's'
+	noteRefused = 'x' // and the reason
+	noteOutcome = 'o' // and the outcome in JSON
+	noteMemory  = 'm' // and the child's heap and stack growth in bytes
+	noteDead    = 'k' // from the parent: and the instance killed
+	noteRelease = 'q' // from the parent: every client may stop
+)
+
 // Run starts the NATS servers and lobby instances, runs the clients and
-// tears everything down. It returns an error when the setup fails or the
-// run exceeds its timeout; clients that were not paired are in the Result.
+// tears everything down. It returns an error when the setup fails, no
+// client made progress for Options.Stall, or the run exceeded its
+// timeout; what was not done then (unpaired clients by where they
+// stopped, signals never heard) is in the Result.
 func Run(ctx context.Context, o Options) (Result, error) {
 	if o.Parallel == 0 {
 		o.Parallel = 256
@@ -123,8 +199,11 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if o.Timeout == 0 {
 		o.Timeout = 10 * time.Minute
 	}
-	if o.Clients < 2 || o.Clients%2 != 0 || o.Instances < 1 || (o.NATSNodes != 1 && o.NATSNodes != 3) {
-		return Result{}, errors.New("lobbyload: Clients must be even and 2 or more, Instances 1 or more, NATSNodes 1 or 3")
+	if o.Stall == 0 {
+		o.Stall = 30 * time.Second
+	}
+	if o.Clients < 2 || o.Clients%2 != 0 || o.Instances < 1 || (o.NATSNodes != 1 && o.NATSNodes != 3) || o.Workers < 0 || (o.Workers > 0 && o.Command == nil) {
+		return Result{}, errors.New("lobbyload: Clients must be even and 2 or more, Instances 1 or more, NATSNodes 1 or 3, Workers 0 or more (with a Command above 0)")
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
@@ -183,8 +262,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	goruntime.GC()
 	goruntime.ReadMemStats(&before)
 
+	ws := &workers{}
 	var killOnce, stopOnce sync.Once
-	watch := func(n int64) {
+	r.watch = func(n int64) {
 		if o.KillAt > 0 && n >= int64(o.KillAt) && o.Instances > 1 {
 			killOnce.Do(func() {
 				in := insts[0]
@@ -194,6 +274,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 					in.s.Close()
 					in.ts.Close()
 				}()
+				ws.tell(fmt.Sprintf("%c %d", noteDead, 0))
 			})
 		}
 		if o.StopNATSAt > 0 && n >= int64(o.StopNATSAt) && len(nodes) == 3 {
@@ -204,54 +285,44 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	out := make([]outcome, o.Clients)
 	release, releaseAll := context.WithCancel(ctx)
 	defer releaseAll()
-	slots := make(chan struct{}, o.Parallel)
+	r.start = time.Now()
 	var wg sync.WaitGroup
-	start := time.Now()
-	var last atomic.Int64
-	for i := range o.Clients {
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Go(func() {
-			r.client(ctx, release, i, slots, &out[i], watch, start, &last)
-		})
+	if o.Workers == 0 {
+		wg.Go(func() { r.clients(ctx, release, 0, out) })
+	} else if err := ws.start(r, out); err != nil {
+		releaseAll()
+		return Result{}, errors.Join(err, ws.stop())
 	}
 	res := Result{Clients: o.Clients, Stuck: make(map[string]int)}
-	// Every client done, or the run's bound: what is missing then is
-	// lost.
-	select {
-	case <-r.allDone:
-	case <-ctx.Done():
-	}
+	// Every client done, no progress for Stall, or the run's bound: what
+	// is missing then is lost.
+	stalled := r.waitProgress(ctx)
 	var after goruntime.MemStats
 	goruntime.GC()
 	goruntime.ReadMemStats(&after)
 	res.BytesPerClient = float64(int64(after.HeapInuse+after.StackInuse)-int64(before.HeapInuse+before.StackInuse)) / float64(o.Clients)
 	releaseAll()
 	wg.Wait()
+	werr := ws.stop()
 
 	var paired []time.Duration
 	byID := make(map[string]*outcome, len(out))
 	for i := range out {
-		byID[out[i].id] = &out[i]
+		byID[out[i].ID] = &out[i]
 	}
 	for _, c := range out {
-		if c.lat == 0 {
-			if c.stuck == "" {
-				c.stuck = "waiting" // connected and queued, no room came
+		if c.Lat == 0 {
+			if c.Stuck == "" {
+				c.Stuck = "waiting" // connected and queued, no room came
 			}
-			res.Stuck[c.stuck]++
+			res.Stuck[c.Stuck]++
 			continue
 		}
-		paired = append(paired, c.lat)
-		if !c.heard {
+		paired = append(paired, c.Lat)
+		if !c.Heard {
 			res.Lost++
 		}
-		if p := byID[c.peer]; p == nil || p.code != c.code || p.peer != c.id {
+		if p := byID[c.Peer]; p == nil || p.Code != c.Code || p.Peer != c.ID {
 			res.Split++
 		}
 	}
@@ -264,11 +335,57 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	res.Resumed = int(r.resumed.Load())
 	res.Refused = r.refused
-	res.Elapsed = time.Duration(last.Load())
-	if err := ctx.Err(); err != nil && res.Paired < o.Clients {
+	res.Elapsed = time.Duration(r.last.Load())
+	switch {
+	case werr != nil:
+		return res, werr
+	case stalled && res.Paired < o.Clients || stalled && res.Lost > 0:
+		return res, fmt.Errorf("lobbyload: no client made progress for %v with %d of %d clients done: %d paired, %d of them never heard their peer", o.Stall, r.done.Load(), o.Clients, res.Paired, res.Lost)
+	case ctx.Err() != nil && r.done.Load() < int64(o.Clients):
 		return res, fmt.Errorf("lobbyload: the run passed its %v bound with %d of %d clients done", o.Timeout, r.done.Load(), o.Clients)
 	}
 	return res, nil
+}
+
+// waitProgress returns when every client is done, the run's bound has
+// passed, or (true) no client took a step for Options.Stall.
+func (r *run) waitProgress(ctx context.Context) (stalled bool) {
+	t := time.NewTicker(r.o.Stall / 4)
+	defer t.Stop()
+	seen, at := r.progress.Load(), time.Now()
+	for {
+		select {
+		case <-r.allDone:
+			return false
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+		}
+		if n := r.progress.Load(); n != seen {
+			seen, at = n, time.Now()
+		} else if time.Since(at) >= r.o.Stall {
+			return true
+		}
+	}
+}
+
+// clients runs the clients of out, the first numbered from, at most
+// Options.Parallel of them between dialling and paired at once, until
+// release ends; out[i] is client from+i's outcome.
+func (r *run) clients(ctx, release context.Context, from int, out []outcome) {
+	slots := make(chan struct{}, r.o.Parallel)
+	var wg sync.WaitGroup
+	for i := range out {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Go(func() { r.client(ctx, release, from+i, slots, &out[i]) })
+	}
+	wg.Wait()
 }
 
 func newServer(ctx context.Context, nc *nats.Conn, o Options, i int) (*server.Server, error) {
@@ -327,19 +444,22 @@ func startNATS(o Options) ([]*natsserver.Server, []string, error) {
 	return nodes, urls, nil
 }
 
+// outcome is what one client saw.
+type outcome struct {
+	Stuck string        `json:"s,omitempty"` // where a client that was never paired gave up
+	Lat   time.Duration `json:"l,omitempty"` // from quick to the room event; 0: never paired
+	Heard bool          `json:"h,omitempty"` // the peer's signal came
+	ID    string        `json:"i,omitempty"`
+	Peer  string        `json:"p,omitempty"`
+	Code  string        `json:"c,omitempty"`
+}
+
 // client is one simulated player: it dials an instance, enters quick
 // match, and once paired sends its peer one signal and waits for the
 // peer's. When its connection drops it resumes on the next instance that
 // is alive and sends its signal again, asking the peer to do the same.
-// outcome is what one client saw.
-type outcome struct {
-	stuck          string        // where a client that was never paired gave up
-	lat            time.Duration // from quick to the room event; 0: never paired
-	heard          bool          // the peer's signal came
-	id, peer, code string
-}
-
-func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o *outcome, watch func(int64), start time.Time, last *atomic.Int64) {
+// It stops when release ends.
+func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o *outcome) {
 	held := true
 	free := func() {
 		if held {
@@ -351,18 +471,19 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o
 	inst := i % len(r.urls)
 	c, inst, err := r.dial(ctx, inst)
 	if err != nil {
-		o.stuck = "dial failed"
+		o.Stuck = "dial failed"
 		return
 	}
 	defer func() { c.Close() }()
+	r.step(noteDialled, "")
 	id, secret := c.Welcome().Client, c.Welcome().Secret
-	defer func() { o.id = id }()
+	defer func() { o.ID = id }()
 	t0 := time.Now()
 	if err := c.Quick(ctx, game, 2); err != nil {
-		o.stuck = "quick not sent"
+		o.Stuck = "quick not sent"
 		return
 	}
-	watch(r.entered.Add(1))
+	r.enter()
 	var peer string
 	paired, done := false, false
 	for {
@@ -370,9 +491,7 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o
 		if err != nil {
 			var refused *lobby.RefusedError
 			if errors.As(err, &refused) {
-				r.mu.Lock()
-				r.refused[refused.Reason]++
-				r.mu.Unlock()
+				r.refuse(refused.Reason)
 				// A store hiccup during a NATS failover: ask again.
 				if refused.Reason == lobby.ReasonUnavailable {
 					if paired {
@@ -404,11 +523,23 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o
 					c.Close()
 				}
 				if try == 8 || ctx.Err() != nil {
-					o.stuck = "no instance took the resume"
+					o.Stuck = "no instance took the resume"
+					if errors.As(err, &refused) {
+						o.Stuck += " (" + string(refused.Reason) + ")"
+					}
 					return
 				}
+				// A growing pause while the cluster settles: 3.6 s over
+				// the nine tries.
+				t := time.NewTimer(time.Duration(try+1) * 100 * time.Millisecond)
+				select {
+				case <-t.C:
+				case <-ctx.Done():
+				}
+				t.Stop()
 			}
 			r.resumed.Add(1)
+			r.step(noteResumed, "")
 			if paired {
 				c.Signal(ctx, peer, "again")
 			}
@@ -418,33 +549,27 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o
 		case lobby.TypeRoom:
 			if !paired {
 				paired = true
-				o.lat = time.Since(t0)
+				o.Lat = time.Since(t0)
 				peer = m.Peers[1-m.Seat]
-				o.peer, o.code = peer, m.Code
+				o.Peer, o.Code = peer, m.Code
+				r.step(notePaired, "")
 				free()
 				c.Signal(ctx, peer, "syn")
 			}
 		case lobby.TypeSignal:
 			if !paired || m.Peer != peer {
 				r.stray.Add(1)
+				r.step(noteStray, "")
 				continue
 			}
 			if m.Data == "again" {
 				c.Signal(ctx, peer, "syn")
 			}
-			o.heard = true
+			o.Heard = true
 		}
-		if paired && o.heard && !done {
+		if paired && o.Heard && !done {
 			done = true
-			for {
-				l := last.Load()
-				if d := int64(time.Since(start)); d <= l || last.CompareAndSwap(l, d) {
-					break
-				}
-			}
-			if r.done.Add(1) == int64(r.o.Clients) {
-				close(r.allDone)
-			}
+			r.finish()
 		}
 	}
 }

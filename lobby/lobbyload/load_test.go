@@ -1,19 +1,70 @@
 package lobbyload_test
 
 import (
-	"flag"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/metronome-go/metronome/lobby/lobbyload"
 )
 
-// check runs o, bounded by the test binary's -timeout (a run waits on its
-// clients' progress, not on a budget of its own), and wants every client
-// paired with its peer in one room and every signal heard.
+// TestMain makes the test binary a worker of a run when its parent asks
+// (workerEnv), as cmd/lobbyload does with --worker.
+func TestMain(m *testing.M) {
+	switch os.Getenv(workerEnv) {
+	case "silent": // a worker whose clients never move
+		io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	case "1":
+		if err := lobbyload.Child(context.Background(), os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+const workerEnv = "LOBBYLOAD_TEST_WORKER"
+
+// worker starts this test binary as a worker process.
+func worker() *exec.Cmd {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), workerEnv+"=1")
+	return cmd
+}
+
+// TestAStalledRunFailsFast: a run whose clients stop moving ends after
+// Options.Stall, not at its Timeout, and says what was not done.
+func TestAStalledRunFailsFast(t *testing.T) {
+	silent := func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), workerEnv+"=silent")
+		return cmd
+	}
+	r, err := lobbyload.Run(t.Context(), lobbyload.Options{Clients: 10, Instances: 1, NATSNodes: 1, Workers: 1, Command: silent,
+		Stall: time.Second, Timeout: 10 * time.Minute, Dir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "no client made progress") {
+		t.Errorf("a run whose clients never moved: %v, want the stall named", err)
+	}
+	if r.Paired != 0 || r.Stuck["waiting"] != 10 {
+		t.Errorf("%v: want 10 clients unpaired", r)
+	}
+}
+
+// check runs o, bounded by its clients' progress (a run in which no
+// client moves for 20 s fails with what was left undone) and by the test
+// binary's -timeout, and wants every client paired with its peer in one
+// room and every signal heard.
 func check(t *testing.T, name string, o lobbyload.Options) lobbyload.Result {
 	t.Helper()
 	o.Dir = t.TempDir()
+	o.Stall = 20 * time.Second
 	o.Timeout = 10 * time.Minute
 	if d, ok := t.Deadline(); ok {
 		o.Timeout = time.Until(d) - 10*time.Second
@@ -29,28 +80,19 @@ func check(t *testing.T, name string, o lobbyload.Options) lobbyload.Result {
 	return r
 }
 
-// failover opts in to the runs that kill an instance or stop a NATS
-// server. They are out of the default run because one lost signal in the
-// kill run (about one run in several at load 20 and above: a signal sent
-// while its client resumes on another instance) holds the run until the
-// binary's deadline; run them with go test ./lobby/lobbyload -args -failover.
-var failover = flag.Bool("failover", false, "also run the failover runs (an instance killed, a NATS server stopped)")
-
-func needFailover(t *testing.T) {
-	t.Helper()
-	if !*failover {
-		t.Skip("a failover run: go test ./lobby/lobbyload -args -failover")
-	}
-}
-
 func TestPairsOnOneInstance(t *testing.T) {
 	check(t, "one instance, embedded NATS", lobbyload.Options{Clients: 100, Instances: 1, NATSNodes: 1})
+}
+
+// TestPairsFromWorkerProcesses: the clients run in two child processes
+// (this test binary again) and report to the run over pipes.
+func TestPairsFromWorkerProcesses(t *testing.T) {
+	check(t, "two instances, clients in two workers", lobbyload.Options{Clients: 100, Instances: 2, NATSNodes: 1, Workers: 2, Command: worker})
 }
 
 // TestAnInstanceDiesMidRun: the clients of the killed instance resume on
 // the others and every client is still paired and hears its peer.
 func TestAnInstanceDiesMidRun(t *testing.T) {
-	needFailover(t)
 	r := check(t, "three instances, instance 0 killed", lobbyload.Options{Clients: 300, Instances: 3, NATSNodes: 3, KillAt: 150})
 	if r.Resumed == 0 {
 		t.Error("no client resumed: the kill came too late to matter")
@@ -62,6 +104,5 @@ func TestAnInstanceDiesMidRun(t *testing.T) {
 // three times) loses nothing, and every client is paired and hears its
 // peer.
 func TestANATSServerStopsMidRun(t *testing.T) {
-	needFailover(t)
 	check(t, "three instances, NATS server 2 stopped", lobbyload.Options{Clients: 300, Instances: 3, NATSNodes: 3, StopNATSAt: 150})
 }

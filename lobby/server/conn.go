@@ -53,6 +53,9 @@ type conn struct {
 	game     string // what the client queued for
 	players  int
 	queuedAt time.Time
+	// seen holds the ids of the last signals sent to the client.
+	seen     [16]string
+	seenNext int
 }
 
 func (c *conn) serve(ctx context.Context) {
@@ -85,15 +88,23 @@ func (c *conn) stop(code websocket.StatusCode, reason string) {
 	})
 }
 
-// send queues a frame for the writer. A client that lets 32 frames pile up
-// is too slow to be a game and is dropped.
-func (c *conn) send(b []byte) {
+// send queues a frame for the writer and reports whether it did. A
+// client that lets 32 frames pile up is too slow to be a game and is
+// dropped.
+func (c *conn) send(b []byte) bool {
+	select {
+	case <-c.done:
+		return false
+	default:
+	}
 	select {
 	case <-c.done:
 	case c.out <- b:
+		return true
 	default:
 		c.stop(websocket.StatusPolicyViolation, "lobby: too slow: events backed up")
 	}
+	return false
 }
 
 func (c *conn) event(m lobby.Message) { c.send(m.Encode()) }
@@ -256,7 +267,16 @@ func refuse(r lobby.Reason, code, format string, args ...any) error {
 }
 
 func (c *conn) subscribe() error {
-	sub, err := c.s.o.NATS.Subscribe(subjectClient+c.id, func(m *nats.Msg) { c.deliver(m.Data) })
+	sub, err := c.s.o.NATS.Subscribe(subjectClient+c.id, func(m *nats.Msg) {
+		// A relayed signal asks for an answer once it is queued for the
+		// socket: without one, the sender keeps it in the mailbox.
+		if h := c.s.hooks.delivering; h != nil {
+			h()
+		}
+		if c.deliver(m.Data, m.Header.Get(headerSignal)) && m.Reply != "" {
+			m.Respond(nil)
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -267,19 +287,36 @@ func (c *conn) subscribe() error {
 		return err
 	}
 	c.sub = sub
+	c.s.mu.Lock()
+	c.s.byID[c.id] = c
+	c.s.mu.Unlock()
 	return nil
 }
 
+// forget takes the client's id off the instance's index, unless a newer
+// connection of it took the place.
+func (c *conn) forget(id string) {
+	c.s.mu.Lock()
+	if c.s.byID[id] == c {
+		delete(c.s.byID, id)
+	}
+	c.s.mu.Unlock()
+}
+
 // deliver forwards an event another instance (or this one) published for
-// the client, noting a room it was placed in.
-func (c *conn) deliver(b []byte) {
+// the client, noting a room it was placed in. It reports whether the
+// event is queued for the socket (or was known already).
+func (c *conn) deliver(b []byte, signal string) bool {
 	m, err := lobby.DecodeEvent(b)
 	if err != nil {
 		c.s.o.Log.Warn("lobby: a malformed event on NATS", "err", err)
-		return
+		return false
 	}
 	c.evmu.Lock()
 	defer c.evmu.Unlock()
+	if m.Type == lobby.TypeSignal && !c.firstSight(signal) {
+		return true // queued already, from the mailbox
+	}
 	if m.Type == lobby.TypeRoom {
 		c.mu.Lock()
 		// Told already from its record; the event still brings the
@@ -288,10 +325,10 @@ func (c *conn) deliver(b []byte) {
 		c.room, c.queue = m.Code, ""
 		c.mu.Unlock()
 		if told {
-			return
+			return true
 		}
 	}
-	c.send(b)
+	return c.send(b)
 }
 
 func (c *conn) publish(to string, m lobby.Message) error {
@@ -771,7 +808,7 @@ func (c *conn) signal(ctx context.Context, m lobby.Message) error {
 	if m.Peer == c.id || !slices.Contains(r.Seats, m.Peer) {
 		return refuse(lobby.ReasonNotInRoom, code, "peer %s is not another client of room %s", m.Peer, code)
 	}
-	return c.publish(m.Peer, lobby.Message{Type: lobby.TypeSignal, Peer: c.id, Data: m.Data})
+	return c.relay(ctx, m.Peer, m.Data)
 }
 
 // resume takes over a client that was connected before, here or on another
@@ -786,7 +823,13 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 		return err
 	}
 	if !found || !secretMatches(r.Secret, m.Secret) {
-		c.s.guess.take(c.addr, now)
+		// A wrong secret is a guess. An id with no record is not: ids
+		// are 128 random bits, and after an instance dies every client
+		// it had not recorded yet resumes so, from addresses that many
+		// players may share.
+		if found {
+			c.s.guess.take(c.addr, now)
+		}
 		if !found {
 			// The client connects afresh under a new id. A quick match
 			// its earlier connection asked for may still be storing:
@@ -811,6 +854,7 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 		return err
 	}
 	old.Unsubscribe()
+	c.forget(oldID)
 	cr, err := update(ctx, c.s.st.kv, "c."+c.id, func(r *client, found bool) error {
 		if !found {
 			return refuse(lobby.ReasonForbidden, "", "client %s expired meanwhile", c.id)
@@ -822,7 +866,14 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 		return err
 	}
 	if cr.Room != "" {
-		return c.enterRoom(ctx, cr.Room, c.welcome)
+		// The signals kept while nobody held the client follow its room
+		// event, before any relayed from now on (deliver waits on evmu).
+		c.evmu.Lock()
+		defer c.evmu.Unlock()
+		if err := c.enterRoom(ctx, cr.Room, c.welcome); err != nil {
+			return err
+		}
+		return c.drain(ctx)
 	}
 	c.welcome()
 	if cr.Queue != "" {
@@ -837,6 +888,7 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 func (c *conn) cleanup() {
 	if c.sub != nil {
 		c.sub.Unsubscribe()
+		c.forget(c.id)
 	}
 	if h := c.s.hooks.cleanup; h != nil {
 		h(false)

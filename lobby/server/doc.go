@@ -10,11 +10,12 @@
 //
 // # State
 //
-// One bucket, lobby, created by the first instance, holds three kinds of
+// One bucket, lobby, created by the first instance, holds four kinds of
 // record: a room's game, seats, hashed host secret and expiry (r.<code>);
 // the clients waiting for a quick match, by a hash of the game and the
 // player count (q.<hash>.<players>); and a client's hashed resume secret,
-// its room or queue and the instance that holds it (c.<id>). Every change
+// its room or queue and the instance that holds it (c.<id>); the signals
+// kept for a client nobody held when they came (s.<id>). Every change
 // is a compare-and-set on the record's revision, and a pairing writes the
 // queue, the new room and every member's record in one atomic batch, so a
 // client is never handed to two rooms, nor taken from the queue and left
@@ -31,7 +32,13 @@
 // which the instance holding the client subscribes. An event that does
 // not arrive (the instance that paired the client died first) is in the
 // client's record, which its instance reads at the next ping, and a
-// resuming client's new instance reads when it takes it over.
+// resuming client's new instance reads when it takes it over. A signal
+// is relayed as a NATS request that the peer's instance answers once the
+// signal is queued for the peer; unanswered (no instance holds the peer,
+// or its instance is cut off from NATS), it is kept in the peer's mailbox
+// record (s.<client id>) and handed over after the room event by the
+// instance that takes the peer next. A signal may so arrive twice, but
+// is not lost.
 //
 // # Limits
 //

@@ -1,6 +1,9 @@
 package server
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // OnPaired calls f in the pairing client's goroutine once a pairing is
 // stored, before any of its events is sent.
@@ -35,3 +38,10 @@ func Commits(s *Server) int64 { return s.st.commits.Load() }
 // FailRoomRead makes the read of a room a client is told of from its
 // record fail with what f returns.
 func FailRoomRead(s *Server, f func() error) { s.hooks.roomRead = f }
+
+// OnSignalPath calls delivering before a NATS delivery to a client is
+// handled, kept after a signal went to a mailbox, and drained after the
+// mailbox watch handled a change; the relay waits wait for an answer.
+func OnSignalPath(s *Server, wait time.Duration, delivering, kept, drained func()) {
+	s.hooks.signalWait, s.hooks.delivering, s.hooks.kept, s.hooks.drained = wait, delivering, kept, drained
+}

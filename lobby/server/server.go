@@ -156,9 +156,14 @@ type Server struct {
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{}
+	byID     map[string]*conn    // the latest connection of each client id held here
 	matchers map[string]*matcher // by queue key, while requests are pending
 	closing  bool
 	wg       sync.WaitGroup
+
+	// stopWatch ends watchMailboxes, which watchWG waits for.
+	stopWatch context.CancelFunc
+	watchWG   sync.WaitGroup
 
 	hooks hooks
 }
@@ -173,6 +178,11 @@ type hooks struct {
 	// record when it returns an error.
 	roomRead func() error
 	cleanup  func(after bool) // a connection ended: before it leaves the queue, and after
+	// delivering runs before a NATS delivery to a client is handled;
+	// kept after a signal went to a mailbox; drained after the watch
+	// handled a mailbox change. signalWait replaces signalWait when set.
+	delivering, kept, drained func()
+	signalWait                time.Duration
 }
 
 // New opens the lobby's bucket (making it if no instance has yet) and
@@ -190,14 +200,23 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{
+	w, err := st.kv.Watch(ctx, "s.*", jetstream.UpdatesOnly())
+	if err != nil {
+		return nil, fmt.Errorf("lobby: watching the mailboxes: %w", err)
+	}
+	s := &Server{
 		o:        o,
 		st:       st,
 		guess:    newLimiter(o.Guesses),
 		create:   newLimiter(o.Creations),
 		conns:    make(map[*conn]struct{}),
+		byID:     make(map[string]*conn),
 		matchers: make(map[string]*matcher),
-	}, nil
+	}
+	wctx, cancel := context.WithCancel(context.Background())
+	s.stopWatch = cancel
+	s.watchWG.Go(func() { s.watchMailboxes(wctx, w) })
+	return s, nil
 }
 
 // Clients returns how many clients this instance holds.
@@ -251,6 +270,8 @@ func (s *Server) Close() error {
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
+	s.stopWatch()
+	s.watchWG.Wait()
 	return nil
 }
 

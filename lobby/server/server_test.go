@@ -334,3 +334,38 @@ func TestGuessesAndCreationsAreRateLimited(t *testing.T) {
 		t.Errorf("signal %+v", s)
 	}
 }
+
+// TestUnrecordedResumesAreNotGuesses: the clients an instance died
+// before recording resume with ids the lobby never stored, many from one
+// address; that spends none of the address's allowance for guesses, which
+// a wrong secret does.
+func TestUnrecordedResumesAreNotGuesses(t *testing.T) {
+	ns := startNATS(t)
+	clk := newClock()
+	in := startLobby(t, ns, server.Options{Now: clk.Now, Guesses: server.Limit{Burst: 2, Every: time.Hour}})
+	ctx := ctxFor(t)
+
+	host := dial(t, ctx, in.url)
+	if _, err := host.Create(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	w := host.Welcome()
+	c := dial(t, ctx, in.url)
+	for i := range 5 {
+		if err := c.Resume(ctx, lobby.NewID(), lobby.NewID()); reason(err) != lobby.ReasonForbidden {
+			t.Fatalf("resume %d of an unknown id: %v, want forbidden", i, err)
+		}
+	}
+	again := dial(t, ctx, in.url)
+	if err := again.Resume(ctx, w.Client, w.Secret); err != nil {
+		t.Fatalf("a recorded client's resume after five unknown ids: %v", err)
+	}
+	for i := range 2 {
+		if err := c.Resume(ctx, w.Client, lobby.NewID()); reason(err) != lobby.ReasonForbidden {
+			t.Fatalf("wrong secret %d: %v, want forbidden", i, err)
+		}
+	}
+	if err := c.Resume(ctx, w.Client, lobby.NewID()); reason(err) != lobby.ReasonRateLimited {
+		t.Errorf("a third wrong secret: %v, want rate-limited", err)
+	}
+}
