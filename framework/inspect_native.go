@@ -15,6 +15,7 @@ import (
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/inspect"
 	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 )
 
@@ -52,7 +53,7 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 		}
 		return rep.Observe(t)
 	}}
-	rt, err := runtime.New(hook, ctx, rtOpts)
+	rt, err := runtime.New(firstPass{hook}, ctx, rtOpts)
 	if err != nil {
 		return nil, errors.Join(err, ctx.Close())
 	}
@@ -104,7 +105,7 @@ func InspectLive(g Game, live *inspect.Live, opts inspect.Options) (err error) {
 		}
 		return rep.Observe(t)
 	}}
-	rt, err := runtime.New(hook, ctx, rtOpts)
+	rt, err := runtime.New(firstPass{hook}, ctx, rtOpts)
 	if err != nil {
 		return errors.Join(err, ctx.Close())
 	}
@@ -117,6 +118,16 @@ func InspectLive(g Game, live *inspect.Live, opts inspect.Options) (err error) {
 	}
 	return nil
 }
+
+// firstPass is the inspector's replay of a session, which draws
+// nothing: the page prepares the frame of the tick it shows when it asks
+// for it, as a seek runs ticks without frames, so preparing every tick's
+// frame here (about half a live follower's work, which it took from the
+// game beside it) is left out.
+type firstPass struct{ *tickHook }
+
+// PrepareFrame leaves the frame empty.
+func (firstPass) PrepareFrame(*render2d.FrameWriter) error { return nil }
 
 // InspectAnalysis answers the inspector page's questions about the
 // recording at path for g, each by replaying it headless again: who wrote
