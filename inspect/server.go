@@ -257,6 +257,9 @@ func trim(s string) string {
 
 func (h *handler) api(fn func(*query) (any, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if h.live != nil {
+			h.live.ask() // a page is open: the follower follows
+		}
 		var b []byte
 		h.lock.Lock()
 		v, err := h.call(fn, r)
