@@ -83,6 +83,20 @@ type Live struct {
 	clock timing.Clock
 	idle  time.Duration
 	asked atomic.Int64 // the Instant of the page's latest request; neverAsked
+
+	// A request's work runs on the follower's goroutine between its
+	// ticks (calls), so that the page's seeks and answers take the
+	// follower's low-priority time, not the game's; before the follower
+	// began and after it stopped, on the request's own, under run.
+	calls     chan *liveCall
+	following atomic.Bool
+	stopped   chan struct{} // closed by Stop
+}
+
+// liveCall is a request's work handed to the follower.
+type liveCall struct {
+	fn   func()
+	done chan struct{}
 }
 
 // NewLive returns a Live with nothing recorded yet and the default
@@ -98,7 +112,8 @@ func NewLiveOptions(opts LiveOptions) (*Live, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	l := &Live{data: make([]byte, 0, liveBufferCap), more: make(chan struct{}, 1), clock: opts.Clock, idle: opts.Idle}
+	l := &Live{data: make([]byte, 0, liveBufferCap), more: make(chan struct{}, 1), clock: opts.Clock, idle: opts.Idle,
+		calls: make(chan *liveCall), stopped: make(chan struct{})}
 	if l.clock == nil {
 		l.clock = timing.SystemClock{}
 	}
@@ -162,9 +177,45 @@ func (l *Live) Recorded() int {
 
 // Follow starts the follower's turn: it takes the Live's lock, which the
 // follower holds from then on except at [Live.Yield] and while its
-// reader ([Live.Reader]) waits. Call it on the follower's goroutine
-// before reading the recording; [Live.Stop] ends the turn.
-func (l *Live) Follow() { l.run.Lock() }
+// reader ([Live.Reader]) waits, and from then on the page's requests run
+// on the follower's goroutine, at Yield and while the reader waits.
+// Call it on the follower's goroutine before reading the recording;
+// [Live.Stop] ends the turn.
+func (l *Live) Follow() {
+	l.run.Lock()
+	l.following.Store(true)
+}
+
+// do runs a request's fn on the follower's goroutine between two of its
+// ticks, or on the caller's under the Live's lock when the follower has
+// not begun or has stopped. A request's goroutine calls it.
+func (l *Live) do(fn func()) {
+	if l.following.Load() {
+		c := liveCall{fn: fn, done: make(chan struct{})}
+		select {
+		case l.calls <- &c:
+			<-c.done
+			return
+		case <-l.stopped:
+		}
+	}
+	l.run.Lock()
+	defer l.run.Unlock()
+	fn()
+}
+
+// serve runs the requests waiting for the follower, which holds run.
+func (l *Live) serve() {
+	for {
+		select {
+		case c := <-l.calls:
+			c.fn()
+			close(c.done)
+		default:
+			return
+		}
+	}
+}
 
 // Attach hands the follower's Replay over, once its first tick ran.
 func (l *Live) Attach(rep *Replay) { l.rep = rep }
@@ -173,6 +224,7 @@ func (l *Live) Attach(rep *Replay) { l.rep = rep }
 // end (the follower's next tick needs it there). The follower calls it
 // between ticks.
 func (l *Live) Yield() error {
+	l.serve()
 	l.run.Unlock()
 	l.run.Lock()
 	return l.resume()
@@ -193,18 +245,21 @@ func (l *Live) Stop(err error) {
 		err = l.rep.Finish()
 	}
 	l.end, l.fin = err, true
+	l.following.Store(false)
+	close(l.stopped)
 	l.run.Unlock()
 }
 
 // Followed returns the number of ticks the follower has replayed so far.
 // It waits for the follower's next tick.
 func (l *Live) Followed() int {
-	l.run.Lock()
-	defer l.run.Unlock()
-	if l.rep == nil {
-		return 0
-	}
-	return l.rep.Ticks()
+	n := 0
+	l.do(func() {
+		if l.rep != nil {
+			n = l.rep.Ticks()
+		}
+	})
+	return n
 }
 
 // Reader returns the recording as it grows, for the follower: at the end
@@ -236,8 +291,14 @@ func (r *liveReader) Read(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		l.run.Unlock()
-		<-l.more
-		l.run.Lock()
+		select {
+		case <-l.more:
+			l.run.Lock()
+		case c := <-l.calls:
+			l.run.Lock()
+			c.fn()
+			close(c.done)
+		}
 		if err := l.resume(); err != nil {
 			return 0, err
 		}

@@ -3,8 +3,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -76,23 +78,30 @@ func BenchmarkInspectSeek(b *testing.B) {
 	}
 }
 
-// BenchmarkInspectLive is the tick cost of Breakout playing with random
-// keys, in one run: without the inspector (off), with --inspect attached
-// and no page open (the game records into memory, the follower replays
-// it beside the game: inspect), and with a page polling as fast as it
-// can, every request a seek and an entity list (page).
+// BenchmarkInspectLive is the tick cost of Breakout playing flat out
+// with random keys, in one run: without the inspector (none), recording
+// into memory as --inspect does with no follower (memory), with the
+// follower attached and no page open (nopage: the follower is lazy and
+// replays nothing), with a page polling at its own pace (paced: the
+// session, the new ticks' timeline and the entities at the live end,
+// twice a second of game time, as the page's followLive does) and with
+// a page polling as fast as it can (flatout: every request a seek and an
+// entity list). Each variant after none reports its ns/op over none's
+// in the same run (x-none).
 //
-//	go test ./examples/breakout -run '^$' -bench InspectLive -count 5
+//	go test ./examples/breakout -run '^$' -bench InspectLive -count 3
 func BenchmarkInspectLive(b *testing.B) {
+	var none float64
 	for _, c := range []struct {
-		name          string
-		inspect, page bool
-		follow        bool
-	}{{"off", false, false, false}, {"record", true, false, false}, {"inspect", true, false, true}, {"page", true, true, true}} {
+		name                  string
+		record, follow, paced bool
+		flat                  bool
+	}{{"none", false, false, false, false}, {"memory", true, false, false, false}, {"nopage", true, true, false, false},
+		{"paced", true, true, true, false}, {"flatout", true, true, false, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			opts := frameworktest.Options{Sets: small}
 			var live *inspect.Live
-			if c.inspect {
+			if c.record {
 				live = inspect.NewLive()
 				opts.RecordTo = live
 			}
@@ -107,45 +116,47 @@ func BenchmarkInspectLive(b *testing.B) {
 				sim.Input.Tap(sim.At(at), keys[r.IntN(len(keys))], time.Duration(20+r.IntN(600))*time.Millisecond)
 			}
 			followed := make(chan error, 1)
-			stop, polled := make(chan struct{}), make(chan int, 1)
 			if c.follow {
 				go func() { followed <- framework.InspectLive(newGame(), live, inspect.Options{}) }()
 			}
-			if c.page {
+			// The page runs on its own goroutine; a paced one is told
+			// when half a second of game time went by.
+			stop, polled, due := make(chan struct{}), make(chan int, 1), make(chan struct{}, 1)
+			if c.paced || c.flat {
 				h, err := inspect.NewLiveHandler(live, inspect.ServerOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
-				go func() {
-					n := 0
-					for ; n < 10_000_000; n++ {
-						select {
-						case <-stop:
-							polled <- n
-							return
-						default:
-						}
-						for _, p := range []string{"/api/session", fmt.Sprintf("/api/entities?tick=%d", n*7919%120)} {
-							h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", p, nil))
-						}
-					}
-					polled <- n
-				}()
+				go func() { polled <- page(h, c.paced, due, stop) }()
 			}
 			if err := sim.Step(120); err != nil {
 				b.Fatal(err)
 			}
+			tick := max(time.Duration(sim.Clock.Now()-sim.At(0))/120, 1)
+			every := max(int(time.Second/2/tick), 1) // the page's poll, in ticks
 			b.ReportAllocs()
 			b.ResetTimer()
-			for range b.N {
+			for i := range b.N {
 				if err := sim.Step(1); err != nil {
 					b.Fatal(err)
 				}
+				if c.paced && i%every == 0 {
+					select {
+					case due <- struct{}{}:
+					default: // the page is still busy with the last poll
+					}
+				}
 			}
 			b.StopTimer()
+			per := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+			if c.name == "none" {
+				none = per
+			} else if none > 0 {
+				b.ReportMetric(per/none, "x-none")
+			}
 			close(stop)
-			if c.page {
-				b.ReportMetric(float64(<-polled), "page-requests")
+			if c.paced || c.flat {
+				b.ReportMetric(float64(<-polled), "page-polls")
 			}
 			if err := sim.Close(); err != nil {
 				b.Fatal(err)
@@ -158,4 +169,46 @@ func BenchmarkInspectLive(b *testing.B) {
 			}
 		})
 	}
+}
+
+// page polls h as the inspector's page does while a live game plays
+// (the session, the new ticks' timeline, the entities at the live end)
+// each time due says, or as fast as it can when not paced, until stop;
+// it returns the number of polls.
+func page(h http.Handler, paced bool, due, stop chan struct{}) int {
+	get := func(p string) int {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+		return rec.Code
+	}
+	n, seen := 0, 0
+	for ; n < 10_000_000; n++ {
+		if paced {
+			select {
+			case <-stop:
+				return n
+			case <-due:
+			}
+		} else {
+			select {
+			case <-stop:
+				return n
+			default:
+			}
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/session", nil))
+		var s struct{ Ticks int }
+		if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &s) != nil || s.Ticks == 0 {
+			continue // the follower has run no tick yet
+		}
+		if paced {
+			get(fmt.Sprintf("/api/timeline?from=%d&to=%d", seen, s.Ticks))
+			get(fmt.Sprintf("/api/entities?tick=%d", s.Ticks-1))
+			seen = s.Ticks
+		} else {
+			get(fmt.Sprintf("/api/entities?tick=%d", n*7919%s.Ticks))
+		}
+	}
+	return n
 }
