@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	goruntime "runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -79,123 +80,161 @@ func BenchmarkInspectSeek(b *testing.B) {
 }
 
 // BenchmarkInspectLive is the tick cost of Breakout playing flat out
-// with random keys, in one run: without the inspector (none), recording
-// into memory as --inspect does with no follower (memory), with the
-// follower attached and no page open (nopage: the follower is lazy and
-// replays nothing), with a page polling at its own pace (paced: the
-// session, the new ticks' timeline and the entities at the live end,
-// twice a second of game time, as the page's followLive does) and with
-// a page polling as fast as it can (flatout: every request a seek and an
-// entity list). Each variant after none reports its ns/op over none's
-// in the same run (x-none).
+// with random keys, five ways at once: without the inspector (none),
+// recording into memory as --inspect does with no follower (memory),
+// with the follower attached and no page open (nopage: the follower is
+// lazy and replays nothing), with a page polling at its own pace (paced:
+// the session, the new ticks' timeline and the entities at the live end,
+// twice a second of game time, as the page's followLive does) and with a
+// page polling as fast as it can (flatout: every request a seek and an
+// entity list). On a shared machine the time a tick takes swings by half
+// from one second to the next, so the five games take turns, 200 ticks
+// each, and each reports its ns per tick (b.N ticks each) and its ratio
+// to none's over the same turns (x-none).
 //
 //	go test ./examples/breakout -run '^$' -bench InspectLive -count 3
 func BenchmarkInspectLive(b *testing.B) {
-	var none float64
-	for _, c := range []struct {
+	type variant struct {
 		name                  string
 		record, follow, paced bool
 		flat                  bool
-	}{{"none", false, false, false, false}, {"memory", true, false, false, false}, {"nopage", true, true, false, false},
-		{"paced", true, true, true, false}, {"flatout", true, true, false, true}} {
-		b.Run(c.name, func(b *testing.B) {
-			opts := frameworktest.Options{Sets: small}
-			var live *inspect.Live
-			if c.record {
-				live = inspect.NewLive()
-				opts.RecordTo = live
-			}
-			sim, err := frameworktest.New(newGame(), opts)
+		sim                   *frameworktest.Sim
+		live                  *inspect.Live
+		followed              chan error
+		polled                chan int
+		due, resume           chan struct{}
+		active                atomic.Bool
+		elapsed               time.Duration
+		done                  int
+	}
+	vs := []*variant{{name: "none"}, {name: "memory", record: true}, {name: "nopage", record: true, follow: true},
+		{name: "paced", record: true, follow: true, paced: true}, {name: "flatout", record: true, follow: true, flat: true}}
+	stop := make(chan struct{})
+	every := 1
+	for _, v := range vs {
+		opts := frameworktest.Options{Sets: small}
+		if v.record {
+			v.live = inspect.NewLive()
+			opts.RecordTo = v.live
+		}
+		sim, err := frameworktest.New(newGame(), opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		v.sim = sim
+		sim.Fakes.Renderer.Discard = true
+		r := rand.New(rand.NewPCG(45, 2))
+		keys := []input.Button{input.KeyLeft, input.KeyD, input.KeySpace}
+		for at := time.Duration(0); at < time.Hour; at += time.Duration(100+r.IntN(900)) * time.Millisecond {
+			sim.Input.Tap(sim.At(at), keys[r.IntN(len(keys))], time.Duration(20+r.IntN(600))*time.Millisecond)
+		}
+		v.followed = make(chan error, 1)
+		if v.follow {
+			go func() { v.followed <- framework.InspectLive(newGame(), v.live, inspect.Options{}) }()
+		}
+		v.polled, v.due, v.resume = make(chan int, 1), make(chan struct{}, 1), make(chan struct{}, 1)
+		if v.paced || v.flat {
+			h, err := inspect.NewLiveHandler(v.live, inspect.ServerOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			sim.Fakes.Renderer.Discard = true
-			r := rand.New(rand.NewPCG(45, 2))
-			keys := []input.Button{input.KeyLeft, input.KeyD, input.KeySpace}
-			for at := time.Duration(0); at < time.Hour; at += time.Duration(100+r.IntN(900)) * time.Millisecond {
-				sim.Input.Tap(sim.At(at), keys[r.IntN(len(keys))], time.Duration(20+r.IntN(600))*time.Millisecond)
+			// The page runs on its own goroutine, and only in its game's
+			// turns: a paced one when half a second of game time went
+			// by, a flat-out one all the time.
+			go func() { v.polled <- page(h, v.paced, &v.active, v.due, v.resume, stop) }()
+		}
+		if err := sim.Step(120); err != nil {
+			b.Fatal(err)
+		}
+		tick := max(time.Duration(sim.Clock.Now()-sim.At(0))/120, 1)
+		every = max(int(time.Second/2/tick), 1) // the page's poll, in ticks
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	const turn = 200
+	for left := b.N; left > 0; left -= turn {
+		for _, v := range vs {
+			v.active.Store(true)
+			select {
+			case v.resume <- struct{}{}:
+			default:
 			}
-			followed := make(chan error, 1)
-			if c.follow {
-				go func() { followed <- framework.InspectLive(newGame(), live, inspect.Options{}) }()
-			}
-			// The page runs on its own goroutine; a paced one is told
-			// when half a second of game time went by.
-			stop, polled, due := make(chan struct{}), make(chan int, 1), make(chan struct{}, 1)
-			if c.paced || c.flat {
-				h, err := inspect.NewLiveHandler(live, inspect.ServerOptions{})
-				if err != nil {
+			start := time.Now()
+			for range min(turn, left) {
+				if err := v.sim.Step(1); err != nil {
 					b.Fatal(err)
 				}
-				go func() { polled <- page(h, c.paced, due, stop) }()
-			}
-			if err := sim.Step(120); err != nil {
-				b.Fatal(err)
-			}
-			tick := max(time.Duration(sim.Clock.Now()-sim.At(0))/120, 1)
-			every := max(int(time.Second/2/tick), 1) // the page's poll, in ticks
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := range b.N {
-				if err := sim.Step(1); err != nil {
-					b.Fatal(err)
-				}
-				if c.paced && i%every == 0 {
+				if v.done++; v.paced && v.done%every == 0 {
 					select {
-					case due <- struct{}{}:
-					default: // the page is still busy with the last poll
+					case v.due <- struct{}{}:
+					default: // the page is still busy with its last poll
 					}
 				}
 			}
-			b.StopTimer()
-			per := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-			if c.name == "none" {
-				none = per
-			} else if none > 0 {
-				b.ReportMetric(per/none, "x-none")
-			}
-			close(stop)
-			if c.paced || c.flat {
-				b.ReportMetric(float64(<-polled), "page-polls")
-			}
-			if err := sim.Close(); err != nil {
+			v.elapsed += time.Since(start)
+			v.active.Store(false)
+		}
+	}
+	b.StopTimer()
+	close(stop)
+	none := float64(vs[0].elapsed) / float64(b.N)
+	for _, v := range vs {
+		per := float64(v.elapsed) / float64(b.N)
+		b.ReportMetric(per, v.name+"-ns/tick")
+		if v != vs[0] {
+			b.ReportMetric(per/none, v.name+"-x-none")
+		}
+		if v.paced || v.flat {
+			b.ReportMetric(float64(<-v.polled), v.name+"-polls")
+		}
+		if err := v.sim.Close(); err != nil {
+			b.Fatal(err)
+		}
+		if v.follow {
+			v.live.Close()
+			if err := <-v.followed; err != nil {
 				b.Fatal(err)
 			}
-			if c.follow {
-				live.Close()
-				if err := <-followed; err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		}
 	}
+	b.ReportMetric(0, "ns/op") // the figures are per variant
 }
 
 // page polls h as the inspector's page does while a live game plays
 // (the session, the new ticks' timeline, the entities at the live end)
-// each time due says, or as fast as it can when not paced, until stop;
-// it returns the number of polls.
-func page(h http.Handler, paced bool, due, stop chan struct{}) int {
+// each time due says, or as fast as it can when not paced, while active
+// (resume says it may be again), until stop; it returns the number of
+// polls.
+func page(h http.Handler, paced bool, active *atomic.Bool, due, resume, stop chan struct{}) int {
 	get := func(p string) int {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
 		return rec.Code
 	}
 	n, seen := 0, 0
-	for ; n < 10_000_000; n++ {
-		if paced {
+	for n < 10_000_000 {
+		switch {
+		case paced:
 			select {
 			case <-stop:
 				return n
 			case <-due:
 			}
-		} else {
+		case !active.Load():
+			select {
+			case <-stop:
+				return n
+			case <-resume:
+				continue
+			}
+		default:
 			select {
 			case <-stop:
 				return n
 			default:
 			}
 		}
+		n++
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/session", nil))
 		var s struct{ Ticks int }
@@ -211,4 +250,48 @@ func page(h http.Handler, paced bool, due, stop chan struct{}) int {
 		}
 	}
 	return n
+}
+
+// BenchmarkInspectLiveCatchUp is what a page opened late waits for: ten
+// minutes of Breakout (72,000 ticks at its 120 Hz) recorded into memory
+// with the follower attached and no page open, so that it replayed
+// nothing; then the follower catches up (here because the game ended,
+// which it does whether a page asks or not; a page's first request
+// starts the same run) on its background worker, with keyframes.
+//
+//	go test ./examples/breakout -run '^$' -bench InspectLiveCatchUp -benchtime 1x
+func BenchmarkInspectLiveCatchUp(b *testing.B) {
+	const ticks = 72000
+	for range b.N {
+		b.StopTimer()
+		live := inspect.NewLive()
+		sim, err := frameworktest.New(newGame(), frameworktest.Options{Sets: small, RecordTo: live})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sim.Fakes.Renderer.Discard = true
+		r := rand.New(rand.NewPCG(45, 3))
+		keys := []input.Button{input.KeyLeft, input.KeyD, input.KeySpace}
+		for at := time.Duration(0); at < ticks*time.Second/120; at += time.Duration(100+r.IntN(900)) * time.Millisecond {
+			sim.Input.Tap(sim.At(at), keys[r.IntN(len(keys))], time.Duration(20+r.IntN(600))*time.Millisecond)
+		}
+		followed := make(chan error, 1)
+		go func() { followed <- framework.InspectLive(newGame(), live, inspect.Options{}) }()
+		if err := sim.RunTicks(ticks); err != nil {
+			b.Fatal(err)
+		}
+		if err := sim.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		live.Close()
+		if err := <-followed; err != nil {
+			b.Fatal(err)
+		}
+		took := time.Since(start)
+		b.ReportMetric(took.Seconds(), "catch-up-s")
+		b.ReportMetric(float64(ticks)/took.Seconds(), "ticks/s")
+		b.ReportMetric(float64(live.Recorded())/1024, "recording-KiB")
+	}
 }
