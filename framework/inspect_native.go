@@ -15,7 +15,9 @@ import (
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/inspect"
 	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime/work"
 )
 
 // The time-travel debugger's entry (--replay FILE --inspect ADDR): the
@@ -52,7 +54,7 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 		}
 		return rep.Observe(t)
 	}}
-	rt, err := runtime.New(hook, ctx, rtOpts)
+	rt, err := runtime.New(firstPass{hook}, ctx, rtOpts)
 	if err != nil {
 		return nil, errors.Join(err, ctx.Close())
 	}
@@ -72,10 +74,40 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 // InspectLive follows the session live is recording (a game run with
 // RunOptions.RecordTo set to live): it replays the recording as it
 // grows, headless, checking every world hash, and fills the Replay that
-// live serves ([inspect.ListenLive]), with keyframes as it goes. It runs
-// on the caller's goroutine (one of its own, beside the game's) until
-// the recording ends (live.Close) and returns what stopped it early.
-func InspectLive(g Game, live *inspect.Live, opts inspect.Options) (err error) {
+// live serves ([inspect.ListenLive]), with keyframes as it goes, while
+// a page asks (see [inspect.Live]). Call it on a goroutine of its own,
+// beside the game's: it returns once the recording ends (live.Close),
+// or with what stopped it early.
+//
+// The follower replays on a background worker (work.Options.Background:
+// a thread of its own in the kernel's idle class, with a Go processor of
+// its own), so on a machine with few busy cores it takes the time the
+// game leaves, never the game's: at the same priority its replay cost
+// the game's tick as much again.
+func InspectLive(g Game, live *inspect.Live, opts inspect.Options) error {
+	refuse := func(func()) error { return work.ErrClosed } // the follower hands nothing over
+	ws, err := work.NewSession(work.Options{Workers: 1, Background: true}, refuse, refuse, nil)
+	if err != nil {
+		return fmt.Errorf("framework: --inspect: %w", err)
+	}
+	defer ws.Pool().Close()
+	done := make(chan error, 1)
+	err = ws.Group("inspect").Submit(work.JobFunc(func(context.Context) {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- fmt.Errorf("framework: --inspect: the follower panicked: %v", p)
+			}
+		}()
+		done <- followLive(g, live, opts)
+	}))
+	if err != nil {
+		return fmt.Errorf("framework: --inspect: %w", err)
+	}
+	return <-done
+}
+
+// followLive is InspectLive's follower, on its worker.
+func followLive(g Game, live *inspect.Live, opts inspect.Options) (err error) {
 	live.Follow()
 	defer func() { live.Stop(err) }()
 	r, err := recording.NewReader(live.Reader(), "the live session")
@@ -104,7 +136,7 @@ func InspectLive(g Game, live *inspect.Live, opts inspect.Options) (err error) {
 		}
 		return rep.Observe(t)
 	}}
-	rt, err := runtime.New(hook, ctx, rtOpts)
+	rt, err := runtime.New(firstPass{hook}, ctx, rtOpts)
 	if err != nil {
 		return errors.Join(err, ctx.Close())
 	}
@@ -117,6 +149,16 @@ func InspectLive(g Game, live *inspect.Live, opts inspect.Options) (err error) {
 	}
 	return nil
 }
+
+// firstPass is the inspector's replay of a session, which draws
+// nothing: the page prepares the frame of the tick it shows when it asks
+// for it, as a seek runs ticks without frames, so preparing every tick's
+// frame here (about half a live follower's work, which it took from the
+// game beside it) is left out.
+type firstPass struct{ *tickHook }
+
+// PrepareFrame leaves the frame empty.
+func (firstPass) PrepareFrame(*render2d.FrameWriter) error { return nil }
 
 // InspectAnalysis answers the inspector page's questions about the
 // recording at path for g, each by replaying it headless again: who wrote

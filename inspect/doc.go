@@ -35,11 +35,16 @@
 // what --record pays and allocates nothing), and a follower goroutine
 // (framework.InspectLive) replays that recording as it grows, checking
 // its world hashes and keeping keyframes, into the Replay the page reads
-// ([ListenLive], [NewLiveHandler]). The page follows the live end, at
-// most a recording chunk (half a second of game time) behind, and can
-// seek back while the game goes on: a request waits for the follower's
-// next tick and never for the game's. After the game ends the page keeps
-// its whole session until the process is stopped.
+// ([ListenLive], [NewLiveHandler]). The follower is lazy: with no page
+// open (no request for [LiveOptions.Idle], 5 s by default) it replays
+// nothing and the recording waits in memory; the page's first request
+// wakes it and it catches up from where it stopped, at replay speed.
+// While the page is open it follows the live end, at most a recording
+// chunk (half a second of game time) behind, and the page can seek back
+// while the game goes on: a request waits for the follower's next tick
+// and never for the game's. After the game ends the follower reads to
+// the end and the page keeps the whole session until the process is
+// stopped.
 //
 // # Serving
 //

@@ -2,8 +2,14 @@ package inspect
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/metronome-go/metronome/timing"
 )
 
 // A live game is inspected through its recording: the game records into
@@ -12,6 +18,39 @@ import (
 // follower goroutine replays that recording as it grows, keeping
 // keyframes on its own time. The page reads the follower's world, never
 // the game's: a slow request holds the follower up, not the tick.
+//
+// The follower is lazy: with no page open it does not replay at all (on
+// two cores shared with other work, its CPU was the game's), and the
+// recording waits in memory. A page's request wakes it; it catches up
+// from where it stopped, at replay speed, and follows while requests
+// keep coming. After the game ends it reads to the end whatever the page
+// does: the game needs the CPU no more.
+
+// DefaultLiveIdle is how long after the page's latest request a zero
+// [LiveOptions.Idle] lets the follower go on replaying: the page polls
+// the live session every second or so while it is open.
+const DefaultLiveIdle = 5 * time.Second
+
+// LiveOptions configure a [Live]. A zero LiveOptions holds the defaults.
+type LiveOptions struct {
+	// Idle is how long the follower replays after the page's latest
+	// request before it stops: 0 is DefaultLiveIdle; 1 ms to 1 hour.
+	Idle time.Duration
+	// Clock times the requests: nil is the real clock
+	// (timing.SystemClock), a test's timing.ManualClock makes idleness
+	// exact.
+	Clock timing.Clock
+}
+
+func (o LiveOptions) validate() error {
+	if o.Idle != 0 && (o.Idle < time.Millisecond || o.Idle > time.Hour) {
+		return fmt.Errorf("inspect: LiveOptions.Idle is %v: want 0 (%v) or 1ms to 1h", o.Idle, DefaultLiveIdle)
+	}
+	return nil
+}
+
+// neverAsked is Live.asked before the first request.
+const neverAsked = math.MinInt64
 
 // liveBufferCap is the memory recording's first capacity: minutes of a
 // game's recording before it grows (appending there is the recording
@@ -23,8 +62,10 @@ const liveBufferCap = 1 << 20
 // replays it as it grows (framework.InspectLive), and the [Replay] the
 // follower fills, which [ListenLive] and [NewLiveHandler] serve.
 //
-// The follower holds the Live's lock while it replays and lets it go
-// between ticks and while it waits for more of the recording, so a
+// The follower replays only while a page asks ([LiveOptions.Idle]) or
+// once the recording is closed. It holds the Live's lock while it
+// replays and lets it go between ticks and while it waits for more of
+// the recording or for a page, so a
 // request runs between two of the follower's ticks and finds the world
 // where it left it; the follower then puts the world back at the live
 // end before its next tick.
@@ -37,12 +78,63 @@ type Live struct {
 	mu     sync.Mutex // guards data and closed
 	data   []byte
 	closed bool
-	more   chan struct{} // a Write or Close happened
+	more   chan struct{} // a Write, Close or request happened
+
+	clock timing.Clock
+	idle  time.Duration
+	asked atomic.Int64 // the Instant of the page's latest request; neverAsked
+
+	// A request's work runs on the follower's goroutine between its
+	// ticks (calls), so that the page's seeks and answers take the
+	// follower's low-priority time, not the game's; before the follower
+	// began and after it stopped, on the request's own, under run.
+	calls     chan *liveCall
+	following atomic.Bool
+	stopped   chan struct{} // closed by Stop
 }
 
-// NewLive returns a Live with nothing recorded yet.
+// liveCall is a request's work handed to the follower.
+type liveCall struct {
+	fn   func()
+	done chan struct{}
+}
+
+// NewLive returns a Live with nothing recorded yet and the default
+// [LiveOptions].
 func NewLive() *Live {
-	return &Live{data: make([]byte, 0, liveBufferCap), more: make(chan struct{}, 1)}
+	l, _ := NewLiveOptions(LiveOptions{}) // the defaults are valid
+	return l
+}
+
+// NewLiveOptions returns a Live with nothing recorded yet, or an error
+// naming the option out of range.
+func NewLiveOptions(opts LiveOptions) (*Live, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	l := &Live{data: make([]byte, 0, liveBufferCap), more: make(chan struct{}, 1), clock: opts.Clock, idle: opts.Idle,
+		calls: make(chan *liveCall), stopped: make(chan struct{})}
+	if l.clock == nil {
+		l.clock = timing.SystemClock{}
+	}
+	if l.idle == 0 {
+		l.idle = DefaultLiveIdle
+	}
+	l.asked.Store(neverAsked)
+	return l, nil
+}
+
+// ask is a page's request: the follower replays for the next Idle. The
+// request's goroutine calls it; it touches nothing of the game's.
+func (l *Live) ask() {
+	l.asked.Store(int64(l.clock.Now()))
+	l.wake()
+}
+
+// idleNow says no page has asked for Idle.
+func (l *Live) idleNow() bool {
+	a := l.asked.Load()
+	return a == neverAsked || time.Duration(int64(l.clock.Now())-a) >= l.idle
 }
 
 // Write keeps p, the next bytes of the session's recording. Any one
@@ -85,9 +177,45 @@ func (l *Live) Recorded() int {
 
 // Follow starts the follower's turn: it takes the Live's lock, which the
 // follower holds from then on except at [Live.Yield] and while its
-// reader ([Live.Reader]) waits. Call it on the follower's goroutine
-// before reading the recording; [Live.Stop] ends the turn.
-func (l *Live) Follow() { l.run.Lock() }
+// reader ([Live.Reader]) waits, and from then on the page's requests run
+// on the follower's goroutine, at Yield and while the reader waits.
+// Call it on the follower's goroutine before reading the recording;
+// [Live.Stop] ends the turn.
+func (l *Live) Follow() {
+	l.run.Lock()
+	l.following.Store(true)
+}
+
+// do runs a request's fn on the follower's goroutine between two of its
+// ticks, or on the caller's under the Live's lock when the follower has
+// not begun or has stopped. A request's goroutine calls it.
+func (l *Live) do(fn func()) {
+	if l.following.Load() {
+		c := liveCall{fn: fn, done: make(chan struct{})}
+		select {
+		case l.calls <- &c:
+			<-c.done
+			return
+		case <-l.stopped:
+		}
+	}
+	l.run.Lock()
+	defer l.run.Unlock()
+	fn()
+}
+
+// serve runs the requests waiting for the follower, which holds run.
+func (l *Live) serve() {
+	for {
+		select {
+		case c := <-l.calls:
+			c.fn()
+			close(c.done)
+		default:
+			return
+		}
+	}
+}
 
 // Attach hands the follower's Replay over, once its first tick ran.
 func (l *Live) Attach(rep *Replay) { l.rep = rep }
@@ -96,6 +224,7 @@ func (l *Live) Attach(rep *Replay) { l.rep = rep }
 // end (the follower's next tick needs it there). The follower calls it
 // between ticks.
 func (l *Live) Yield() error {
+	l.serve()
 	l.run.Unlock()
 	l.run.Lock()
 	return l.resume()
@@ -116,12 +245,28 @@ func (l *Live) Stop(err error) {
 		err = l.rep.Finish()
 	}
 	l.end, l.fin = err, true
+	l.following.Store(false)
+	close(l.stopped)
 	l.run.Unlock()
 }
 
+// Followed returns the number of ticks the follower has replayed so far.
+// It waits for the follower's next tick.
+func (l *Live) Followed() int {
+	n := 0
+	l.do(func() {
+		if l.rep != nil {
+			n = l.rep.Ticks()
+		}
+	})
+	return n
+}
+
 // Reader returns the recording as it grows, for the follower: at the end
-// of what was written it lets the Live's lock go and waits for more, and
-// it ends (io.EOF) after [Live.Close]. One reader at a time.
+// of what was written, and while no page has asked for LiveOptions.Idle
+// (until the recording is closed), it lets the Live's lock go and waits
+// for more or for a request; it ends (io.EOF) after [Live.Close]. One
+// reader at a time.
 func (l *Live) Reader() io.Reader { return &liveReader{l: l} }
 
 type liveReader struct {
@@ -133,8 +278,10 @@ func (r *liveReader) Read(p []byte) (int, error) {
 	l := r.l
 	for {
 		l.mu.Lock()
-		n := copy(p, l.data[r.off:])
-		closed := l.closed
+		closed, n := l.closed, 0
+		if closed || !l.idleNow() {
+			n = copy(p, l.data[r.off:])
+		}
 		l.mu.Unlock()
 		r.off += n
 		if n > 0 || len(p) == 0 {
@@ -144,8 +291,14 @@ func (r *liveReader) Read(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		l.run.Unlock()
-		<-l.more
-		l.run.Lock()
+		select {
+		case <-l.more:
+			l.run.Lock()
+		case c := <-l.calls:
+			l.run.Lock()
+			c.fn()
+			close(c.done)
+		}
 		if err := l.resume(); err != nil {
 			return 0, err
 		}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	goruntime "runtime"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
@@ -15,6 +16,7 @@ import (
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/inspect"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // liveGame starts the test game recording into a Live, with Right held
@@ -180,4 +182,71 @@ func TestLiveGameIsInspectedAsItPlays(t *testing.T) {
 			t.Errorf("ended, mover.X at tick %d: page %v, game %v", tick, got, xs[tick])
 		}
 	}
+}
+
+// With no page open the follower replays nothing, however long the game
+// plays; the page's first request wakes it and it catches up from the
+// recording kept in memory, follows while requests come, stops again
+// once they have not come for LiveOptions.Idle, and reads to the end
+// once the game ended, asked or not.
+func TestLiveFollowerReplaysOnlyForAPage(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clock := timing.NewManualClock(1)
+		live, err := inspect.NewLiveOptions(inspect.LiveOptions{Idle: 5 * time.Second, Clock: clock})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim := liveGame(t, live)
+		h, err := inspect.NewLiveHandler(live, inspect.ServerOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		followed := follow(live, 50)
+		if err := sim.Step(300); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait() // the follower waits for a page or runs
+		if n := live.Followed(); n != 0 || live.Recorded() == 0 {
+			t.Errorf("no page open: the follower replayed %d ticks of a %d-byte recording, want none", n, live.Recorded())
+		}
+		get(t, h, "/api/session", http.StatusServiceUnavailable, nil) // it has not run a tick yet
+		synctest.Wait()
+		var s liveSession
+		get(t, h, "/api/session", http.StatusOK, &s)
+		if s.Ticks < 240 || !s.Live {
+			t.Errorf("after the page's first request the follower caught up to %+v, want 240 ticks or more, live", s)
+		}
+
+		// The page goes away: 5 s later the follower stops, and the game
+		// plays on without it.
+		clock.Advance(5 * time.Second)
+		if err := sim.Step(300); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		idle := live.Followed()
+		if idle > 300 {
+			t.Errorf("the follower went on replaying after the page's last request: %d ticks of %d", idle, 600)
+		}
+		get(t, h, "/api/session", http.StatusOK, &s)
+		synctest.Wait()
+		if n := live.Followed(); n < 540 {
+			t.Errorf("a request after the idle time: the follower caught up to %d ticks, want 540 or more", n)
+		}
+
+		clock.Advance(time.Hour)
+		if err := sim.Step(300); err != nil {
+			t.Fatal(err)
+		}
+		if err := sim.Close(); err != nil {
+			t.Fatal(err)
+		}
+		live.Close()
+		if err := <-followed; err != nil {
+			t.Fatalf("the follower: %v", err)
+		}
+		if n := live.Followed(); n < 900 {
+			t.Errorf("after the game ended the follower read %d ticks, want all (900 or more)", n)
+		}
+	})
 }

@@ -2,10 +2,13 @@ package inspect_test
 
 import (
 	"math/rand/v2"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/inspect"
 )
 
@@ -92,5 +95,35 @@ func TestTimelineHoldsMarks(t *testing.T) {
 	}
 	if _, err := inspect.NewReplay(nil, nil, nil, inspect.Options{}); err == nil {
 		t.Error("NewReplay(nil...): no error")
+	}
+}
+
+// The inspector's first pass over a recording prepares no frame (a page
+// prepares the frame of the tick it shows, when it asks): the frames of a
+// live follower's every tick were about half its work, taken from the
+// game beside it.
+func TestFirstPassPreparesNoFrame(t *testing.T) {
+	path, _ := record(t)
+	var extracted atomic.Int64
+	g := testGame()
+	setup := g.Setup
+	g.Setup = func(s *framework.Setup) error {
+		s.App.AddSystem(ecs.Extract, ecs.System{Name: "count frames", Run: func(*ecs.Sys) { extracted.Add(1) }})
+		return setup(s)
+	}
+	rep, err := framework.InspectReplay(g, path, inspect.Options{KeyframeEvery: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := extracted.Load(); n != 0 {
+		t.Errorf("the first pass over %d ticks prepared %d frames, want none", rep.Ticks(), n)
+	}
+	h, err := inspect.NewHandler(rep, inspect.ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get(t, h, "/api/frame?tick=10", http.StatusOK, nil)
+	if n := extracted.Load(); n != 1 {
+		t.Errorf("the page's frame of a tick prepared %d frames, want 1", n)
 	}
 }

@@ -258,19 +258,29 @@ func trim(s string) string {
 func (h *handler) api(fn func(*query) (any, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var b []byte
-		h.lock.Lock()
-		v, err := h.call(fn, r)
-		if err == nil {
-			// Encoded under the lock: a live follower appends to what
-			// the answer may share (the timeline).
-			if raw, ok := v.(json.RawMessage); ok {
-				b = raw
-			} else {
-				b, err = json.Marshal(v)
-				b = append(b, '\n')
+		var err error
+		answer := func() {
+			var v any
+			v, err = h.call(fn, r)
+			if err == nil {
+				// Encoded under the lock: a live follower appends to
+				// what the answer may share (the timeline).
+				if raw, ok := v.(json.RawMessage); ok {
+					b = raw
+				} else {
+					b, err = json.Marshal(v)
+					b = append(b, '\n')
+				}
 			}
 		}
-		h.lock.Unlock()
+		if h.live != nil {
+			h.live.ask()      // a page is open: the follower follows
+			h.live.do(answer) // on the follower's time, not the game's
+		} else {
+			h.lock.Lock()
+			answer()
+			h.lock.Unlock()
+		}
 		w.Header().Set("Content-Type", "application/json")
 		if err != nil {
 			status := http.StatusInternalServerError
