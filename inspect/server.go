@@ -185,6 +185,7 @@ func (h *handler) routes() error {
 	} {
 		h.mux.HandleFunc("GET /api/"+path, h.api(fn))
 	}
+	h.mux.HandleFunc("GET /api/texture", h.texture)
 	h.mux.HandleFunc("GET /api/write-test", h.api(h.writeTest)) // refused: it writes
 	h.mux.HandleFunc("POST /api/write-test", h.api(h.writeTest))
 	return nil
@@ -271,19 +272,26 @@ func (h *handler) api(fn func(*query) (any, error)) http.HandlerFunc {
 			}
 		}
 		h.lock.Unlock()
-		w.Header().Set("Content-Type", "application/json")
 		if err != nil {
-			status := http.StatusInternalServerError
-			var ae *apiError
-			if errors.As(err, &ae) {
-				status = ae.status
-			}
-			w.WriteHeader(status)
-			_ = json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+			writeError(w, err)
 			return
 		}
+		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(b)
 	}
+}
+
+// writeError answers with err as JSON: its status when it is an
+// apiError, 500 otherwise.
+func writeError(w http.ResponseWriter, err error) {
+	status := http.StatusInternalServerError
+	var ae *apiError
+	if errors.As(err, &ae) {
+		status = ae.status
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
 }
 
 // call runs fn on the Replay, which a live game's follower may not have
