@@ -279,12 +279,9 @@ func raise(m *atomic.Int64, d int64) {
 // page is one atlas texture: its CPU pixels, the packer that places entries
 // in it, and its GPU state.
 type page struct {
-	img    *image.RGBA
-	packer *Packer // nil for a dedicated page
-	tex    render2d.TextureHandle
-	// released is the texture ReleaseTextures let go, which frames made
-	// before still name ([Library.TextureImage]).
-	released  render2d.TextureHandle
+	img       *image.RGBA
+	packer    *Packer // nil for a dedicated page
+	tex       render2d.TextureHandle
 	dirty     image.Rectangle // texels changed since the last upload
 	refs      int             // live images and glyphs in the page
 	used      bool            // something was ever placed here
@@ -1062,7 +1059,7 @@ func (l *Library) ReleaseTextures(r Uploader) error {
 		if err := r.ReleaseTexture(p.tex); err != nil {
 			errs = append(errs, &media.Error{Pkg: "assets", Op: "release", Path: fmt.Sprintf("atlas page %d", i), Err: err})
 		}
-		p.released, p.tex = p.tex, render2d.TextureHandle{}
+		p.tex = render2d.TextureHandle{}
 		if !p.retired && p.img != nil {
 			p.dirty = image.Rectangle{}
 		}

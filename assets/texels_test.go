@@ -10,9 +10,9 @@ import (
 	"github.com/metronome-go/metronome/render2d/nullrender"
 )
 
-// TextureImage hands back the pixels a frame's texture handle draws, also
-// after ReleaseTextures (a replay's frames outlive its renderer), and
-// nothing for a handle the library never uploaded.
+// TextureImage hands back the pixels a frame's texture handle draws, none
+// after ReleaseTextures until the next upload, and nothing for a handle
+// the library never uploaded.
 func TestTextureImage(t *testing.T) {
 	lib, err := assets.NewLibrary(assets.DefaultOptions())
 	if err != nil {
@@ -46,7 +46,15 @@ func TestTextureImage(t *testing.T) {
 	if err := lib.ReleaseTextures(r); err != nil {
 		t.Fatal(err)
 	}
-	check("released")
+	if _, ok := lib.TextureImage(reg.Texture); ok {
+		t.Errorf("TextureImage(%v) found a page after ReleaseTextures", reg.Texture)
+	}
+	// A replay's first renderer is gone when the inspector draws its frames:
+	// a fresh one of the same kind issues the same handles in the same order.
+	if err := lib.Upload(nullrender.New()); err != nil {
+		t.Fatal(err)
+	}
+	check("uploaded again")
 	for _, h := range []render2d.TextureHandle{{}, {ID: 99, Gen: 1}} {
 		if _, ok := lib.TextureImage(h); ok {
 			t.Errorf("TextureImage(%v) found a page", h)

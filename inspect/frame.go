@@ -2,12 +2,15 @@ package inspect
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"math"
 	"net/http"
 
+	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/nullrender"
 )
 
 // The tick's frame, for the page: the game's PrepareFrame run on the
@@ -84,13 +87,25 @@ func (h *handler) frame(q *query) (any, error) {
 	if tw <= 0 || th <= 0 {
 		tw, th = ctx.Window.Size.Width, ctx.Window.Size.Height
 	}
-	h.frameBuf.Reset()
-	if err := h.rep.App().PrepareFrame(render2d.NewFrameWriter(&h.frameBuf)); err != nil {
-		return nil, err
+	lib := h.rep.App().Assets()
+	// With a library: upload, prepare (which may place new glyphs), and
+	// upload and prepare again, so that new glyphs have their texture.
+	for range 2 {
+		if lib != nil {
+			if err := h.upload(lib); err != nil {
+				return nil, err
+			}
+		}
+		h.frameBuf.Reset()
+		if err := h.rep.App().PrepareFrame(render2d.NewFrameWriter(&h.frameBuf)); err != nil {
+			return nil, err
+		}
+		if lib == nil {
+			break
+		}
 	}
 	f := &h.frameBuf
 	v := frameView{Tick: t, Width: tw, Height: th, Quads: []frameQuad{}, Passes: []frameClear{}, ShapeList: []frameShape{}, Filter: "linear"}
-	lib := h.rep.App().Assets()
 	if lib != nil {
 		v.Filter = lib.Options().Texture.Filter.String()
 	} else {
@@ -206,6 +221,21 @@ func shapeOf(pass *render2d.Pass, p *render2d.DrawPacket2D, place func(x, y floa
 	return s
 }
 
+// upload gives the library's pages textures again. The replay's renderer
+// was closed with its session, which released them; a new null renderer
+// issues the same handles in the same order, so the handles the world's
+// sprites keep name the same pages. Glyphs laid out on a page with no
+// texture are left out of a frame, so a frame is prepared after an upload.
+func (h *handler) upload(lib *assets.Library) error {
+	if h.textures == nil {
+		h.textures = nullrender.New()
+	}
+	if err := lib.Upload(h.textures); err != nil {
+		return fmt.Errorf("inspect: the game's textures: %w", err)
+	}
+	return nil
+}
+
 // texture answers /api/texture?id=N&gen=G: the pixels of a texture the
 // frame's quads draw, as a PNG.
 func (h *handler) texture(w http.ResponseWriter, r *http.Request) {
@@ -242,6 +272,9 @@ func (h *handler) encodeTexture(buf *bytes.Buffer, tex render2d.TextureHandle) e
 	lib := h.rep.App().Assets()
 	if lib == nil {
 		return missing("the game has no assets.Library: no texture to show")
+	}
+	if err := h.upload(lib); err != nil {
+		return err
 	}
 	img, ok := lib.TextureImage(tex)
 	if !ok {

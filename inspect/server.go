@@ -21,6 +21,7 @@ import (
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/nullrender"
 )
 
 //go:embed page
@@ -140,6 +141,8 @@ type handler struct {
 	res   []ecs.ResourceValue
 	// frameBuf is the frame /api/frame prepares, reused.
 	frameBuf render2d.Frame
+	// textures holds the handles of the game's atlas pages (frame.go).
+	textures *nullrender.Renderer
 	// compared is the comparison's answer, kept: it does not change.
 	compared *CompareAnswer
 }
