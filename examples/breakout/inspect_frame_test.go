@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"flag"
 	"fmt"
 	"image"
 	"image/png"
@@ -162,4 +163,78 @@ func readPNG(t *testing.T, path string) image.Image {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return img
+}
+
+// inspectorPNG is where TestInspectorPage writes its screenshot of the
+// page: scripts/inspector-screenshot.sh sets it to docs/inspector.png.
+var inspectorPNG = flag.String("inspector-png", "", "write the inspector page's screenshot to this `file`")
+
+// The page as the README shows it, in headless chromium: a 3600-tick
+// demo recording at tick 1234, the ball found by its component and
+// selected, its Y graphed over the session, the frame drawn with its
+// textures. With -inspector-png FILE it writes the screenshot.
+func TestInspectorPage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "breakout.rec")
+	sim, err := frameworktest.New(newGame(), frameworktest.Options{Record: path, Sets: []string{"game.demo=true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.RunTicks(3600); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := framework.InspectReplay(newGame(), path, inspect.Options{KeyframeEvery: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := inspect.NewHandler(rep, inspect.ServerOptions{Name: "breakout.rec"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := browsertest.Serve(t, h)
+	ctx := browsertest.Start(t, 5*time.Minute, chromedp.WindowSize(1280, 1000))
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 1000), chromedp.Navigate(url+"?tick=1234")); err != nil {
+		t.Fatal(err)
+	}
+	waitPage(t, ctx, "globalThis.inspector && inspector.ready && inspector.frameTick === 1234 && !inspector.busy")
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#search"), "Ball")); err != nil {
+		t.Fatal(err)
+	}
+	waitPage(t, ctx, `document.querySelectorAll("#entities .row").length === 1`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#entities .row"))); err != nil {
+		t.Fatal(err)
+	}
+	leaf := `#inspector [data-path="Transform.Position.Y"]`
+	waitPage(t, ctx, fmt.Sprintf(`document.querySelector('%s')`, leaf))
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(leaf))); err != nil {
+		t.Fatal(err)
+	}
+	waitPage(t, ctx, "inspector.graphData && inspector.graphData.length === 3600 && !inspector.busy && inspector.frameTick === 1234")
+	quads, err := chromedp.Run(ctx, chromedp.Evaluate[int]("inspector.frameQuads"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if quads < 10 {
+		t.Errorf("the frame of tick 1234 has %d quads; want the bricks, ball, paddle and text", quads)
+	}
+	info, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("frameinfo").textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(info, "not loaded") {
+		t.Errorf("frame: %s", info)
+	}
+	if *inspectorPNG == "" {
+		return
+	}
+	// The frame above the fields, in view.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelector("main section:nth-child(2)").scrollTop = 0`)); err != nil {
+		t.Fatal(err)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(*inspectorPNG, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
