@@ -69,7 +69,8 @@
 //	/api/resources?tick=            every world resource (the gameplay queue and timers among them)
 //	/api/input?tick=                the input the tick consumed, per action
 //	/api/field?id=&gen=&path=&from=&to=  one field (Component.Field.Sub, [i] for elements) at every tick of a range
-//	/api/frame?tick=                the tick's frame: each quad's corners on the window and its tint
+//	/api/frame?tick=                the tick's frame in drawing order: pass clears, quads (corners on the window, tint, blend, texture and texel source), shapes (triangles, discs)
+//	/api/texture?id=&gen=           a texture a quad of the frame names, as a PNG of the pixels the game loaded
 //	/api/who-wrote?id=&gen=&path=&from=&until=  every update and system that changed one field
 //	/api/where?expr=&until=         the first update after which a condition (package inspect/query) holds
 //	/api/compare                    where the --compare recording parts: tick, system, fields

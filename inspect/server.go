@@ -21,6 +21,7 @@ import (
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
+	"github.com/metronome-go/metronome/render2d/nullrender"
 )
 
 //go:embed page
@@ -140,6 +141,8 @@ type handler struct {
 	res   []ecs.ResourceValue
 	// frameBuf is the frame /api/frame prepares, reused.
 	frameBuf render2d.Frame
+	// textures holds the handles of the game's atlas pages (frame.go).
+	textures *nullrender.Renderer
 	// compared is the comparison's answer, kept: it does not change.
 	compared *CompareAnswer
 }
@@ -185,6 +188,7 @@ func (h *handler) routes() error {
 	} {
 		h.mux.HandleFunc("GET /api/"+path, h.api(fn))
 	}
+	h.mux.HandleFunc("GET /api/texture", h.texture)
 	h.mux.HandleFunc("GET /api/write-test", h.api(h.writeTest)) // refused: it writes
 	h.mux.HandleFunc("POST /api/write-test", h.api(h.writeTest))
 	return nil
@@ -282,18 +286,28 @@ func (h *handler) api(fn func(*query) (any, error)) http.HandlerFunc {
 			h.lock.Unlock()
 		}
 		w.Header().Set("Content-Type", "application/json")
+
+		h.lock.Unlock()
 		if err != nil {
-			status := http.StatusInternalServerError
-			var ae *apiError
-			if errors.As(err, &ae) {
-				status = ae.status
-			}
-			w.WriteHeader(status)
-			_ = json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+			writeError(w, err)
 			return
 		}
+		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(b)
 	}
+}
+
+// writeError answers with err as JSON: its status when it is an
+// apiError, 500 otherwise.
+func writeError(w http.ResponseWriter, err error) {
+	status := http.StatusInternalServerError
+	var ae *apiError
+	if errors.As(err, &ae) {
+		status = ae.status
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
 }
 
 // call runs fn on the Replay, which a live game's follower may not have
