@@ -54,6 +54,11 @@
 // is the same for a server of the caller's. Every request takes the
 // server's lock, so one request at a time moves the world.
 //
+// In a browser build there is no server: [ServeInPage] answers the page's
+// requests in the page, through a JavaScript function the page calls
+// instead of fetch, and the page given ?wasm=game.wasm&arg=... runs that
+// game beside it (wasm_exec.js next to it) and starts once it answers.
+//
 // # The JSON API
 //
 // Every endpoint answers GET with JSON; a bad parameter is a 400 and
