@@ -250,9 +250,7 @@ func (h *handler) texture(w http.ResponseWriter, r *http.Request) {
 	}
 	var buf bytes.Buffer
 	if err == nil {
-		h.lock.Lock()
-		err = h.encodeTexture(&buf, render2d.TextureHandle{ID: uint32(id), Gen: uint32(gen)})
-		h.lock.Unlock()
+		h.run(func() { err = h.encodeTexture(&buf, render2d.TextureHandle{ID: uint32(id), Gen: uint32(gen)}) })
 	}
 	if err != nil {
 		writeError(w, err)

@@ -277,17 +277,7 @@ func (h *handler) api(fn func(*query) (any, error)) http.HandlerFunc {
 				}
 			}
 		}
-		if h.live != nil {
-			h.live.ask()      // a page is open: the follower follows
-			h.live.do(answer) // on the follower's time, not the game's
-		} else {
-			h.lock.Lock()
-			answer()
-			h.lock.Unlock()
-		}
-		w.Header().Set("Content-Type", "application/json")
-
-		h.lock.Unlock()
+		h.run(answer)
 		if err != nil {
 			writeError(w, err)
 			return
@@ -295,6 +285,20 @@ func (h *handler) api(fn func(*query) (any, error)) http.HandlerFunc {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(b)
 	}
+}
+
+// run runs answer against the replay: for a live game on the follower's
+// time between its ticks (and a page asking keeps the follower
+// following), otherwise under the handler's lock.
+func (h *handler) run(answer func()) {
+	if h.live != nil {
+		h.live.ask()
+		h.live.do(answer)
+		return
+	}
+	h.lock.Lock()
+	answer()
+	h.lock.Unlock()
 }
 
 // writeError answers with err as JSON: its status when it is an
