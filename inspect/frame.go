@@ -89,19 +89,30 @@ func (h *handler) frame(q *query) (any, error) {
 	}
 	lib := h.rep.App().Assets()
 	// With a library: upload, prepare (which may place new glyphs), and
-	// upload and prepare again, so that new glyphs have their texture.
-	for range 2 {
-		if lib != nil {
-			if err := h.upload(lib); err != nil {
-				return nil, err
-			}
-		}
+	// when that upload sent anything new, prepare again so that the new
+	// glyphs have their texture.
+	prepare := func() error {
 		h.frameBuf.Reset()
-		if err := h.rep.App().PrepareFrame(render2d.NewFrameWriter(&h.frameBuf)); err != nil {
+		return h.rep.App().PrepareFrame(render2d.NewFrameWriter(&h.frameBuf))
+	}
+	if lib != nil {
+		if err := h.upload(lib); err != nil {
 			return nil, err
 		}
-		if lib == nil {
-			break
+	}
+	if err := prepare(); err != nil {
+		return nil, err
+	}
+	if lib != nil {
+		sent := func() uint64 { st := lib.UploadStats(); return st.Bytes + st.Creates }
+		before := sent()
+		if err := h.upload(lib); err != nil {
+			return nil, err
+		}
+		if sent() != before {
+			if err := prepare(); err != nil {
+				return nil, err
+			}
 		}
 	}
 	f := &h.frameBuf
