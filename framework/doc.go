@@ -113,10 +113,11 @@
 //
 // --host ADDR and --join ADDR --token TOKEN play a match between
 // processes over package rollback/netplay (netplay.Connect with the role
-// the flags name; UDP with an HMAC, or, for a
-// game that lists quicnet.Network() in [Net.Networks], QUIC datagrams
-// with net.transport = "quic"; a game links only the networks it lists,
-// UDP alone when it lists none): the host prints the join command
+// the flags name, over the networks the game lists in [Net.Networks]:
+// netplay.UDPNetwork() for UDP with an HMAC, quicnet.Network() for QUIC
+// datagrams with net.transport = "quic"; a game links only the networks
+// it lists, and one that lists none links no transport and refuses the
+// flags, naming what to list): the host prints the join command
 // and waits for its players; peers of another game, simulation code or
 // match configuration are refused (the identity hashes the source of the
 // framework's simulation packages, by the sum go generate keeps at the

@@ -38,9 +38,8 @@ func TestNetTableRefusesBadValues(t *testing.T) {
 	}
 }
 
-// A game links the transports its Net lists, UDP alone when it lists
-// none: a configuration that names another is refused with those the
-// game links, before anything runs.
+// A game links the transports its Net lists: a configuration that names
+// another is refused with those the game links, before anything runs.
 func TestATransportTheGameDoesNotLinkIsRefused(t *testing.T) {
 	quic := config.Default()
 	if err := quic.Set("net.transport=quic"); err != nil {
@@ -58,12 +57,38 @@ func TestATransportTheGameDoesNotLinkIsRefused(t *testing.T) {
 		t.Errorf("a game that lists QUIC: %v", err)
 	}
 	if _, err := framework.NewSession(netGame(), config.Default(), "test.toml"); err != nil {
-		t.Errorf("a game that lists none, over UDP: %v", err)
+		t.Errorf("a game that lists UDP, over UDP: %v", err)
+	}
+}
+
+// A game that lists no network links none: it plays on one machine, and
+// --host, --join and --spectate are refused, naming the network to list.
+func TestAGameThatListsNoNetworkRefusesAMatch(t *testing.T) {
+	local := func() framework.Game {
+		g := netGame()
+		g.Net.Networks = nil
+		return g
+	}
+	if _, err := framework.NewSession(local(), config.Default(), "test.toml"); err != nil {
+		t.Errorf("local play of a game that lists no network: %v", err)
+	}
+	for _, args := range [][]string{
+		{"--host", "127.0.0.1:0"},
+		{"--join", "127.0.0.1:7777", "--token", "x"},
+		{"--spectate", "127.0.0.1:7777", "--token", "x"},
+	} {
+		var out, errs strings.Builder
+		st := framework.MainStatus(local(), append([]string{"--set", "timing.mode=fixed", "--set", "audio.enabled=false"}, args...), &out, &errs)
+		for _, want := range []string{args[0], "Game.Net.Networks", "netplay.UDPNetwork()"} {
+			if st == 0 || !strings.Contains(errs.String(), want) {
+				t.Errorf("%q: status %d, stderr %q; want a failure saying %q", args, st, errs.String(), want)
+			}
+		}
 	}
 }
 
 func netGame() framework.Game {
-	net := &framework.Net{Players: 2}
+	net := &framework.Net{Players: 2, Networks: []netplay.Network{netplay.UDPNetwork()}}
 	return framework.Game{Net: net, Setup: func(s *framework.Setup) error {
 		for _, name := range []string{"a", "b"} {
 			a, err := s.Actions.Register(name, input.KeySpace)

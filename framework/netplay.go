@@ -14,21 +14,28 @@ import (
 	"github.com/metronome-go/metronome/rollback/netplay"
 )
 
-// networks returns the transports the game links: Net.Networks, or UDP
-// alone when it lists none.
-func (n *Net) networks() []netplay.Network {
+// networks returns the transports the game links: Net.Networks. A game
+// that lists none links no transport, so a page or a one-machine game
+// carries no socket code; --host, --join and --spectate then say what to
+// list.
+func (n *Net) networks() ([]netplay.Network, error) {
 	if len(n.Networks) == 0 {
-		return []netplay.Network{netplay.UDPNetwork()}
+		return nil, errors.New("this game lists no network to play over (Game.Net.Networks is empty); allowed: one network or more, such as netplay.UDPNetwork() (package rollback/netplay) or quicnet.Network()")
 	}
-	return n.Networks
+	return n.Networks, nil
 }
 
 // checkTransport refuses a net.transport the game does not link, naming
 // those it does: a configuration asks for a transport, the game's own
-// declaration decides which are in the binary.
+// declaration decides which are in the binary. A game that lists no
+// network plays on one machine; its net.transport is checked when a match
+// is asked for (connectMatch).
 func (n *Net) checkTransport(k rollback.TransportKind) error {
+	if len(n.Networks) == 0 {
+		return nil
+	}
 	var names []string
-	for i, nw := range n.networks() {
+	for i, nw := range n.Networks {
 		if nw == nil {
 			return fmt.Errorf("Game.Net.Networks[%d] is nil; allowed: a network, such as netplay.UDPNetwork() or quicnet.Network()", i)
 		}
@@ -69,8 +76,7 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 	}
 	n := cfg.Net
 	co := netplay.ConnectOptions{Role: netplay.Joining, Addr: f.Join, Token: f.Token, Patience: n.JoinTimeout,
-		Options: netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout, Start: n.StartWith,
-			Networks: g.Net.networks(), ICE: n.ICE}}
+		Options: netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout, Start: n.StartWith, ICE: n.ICE}}
 	flag := "--join " + f.Join
 	switch {
 	case f.Host != "" && f.Dedicated:
@@ -80,8 +86,11 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 	case f.Spectate != "":
 		co.Role, co.Addr, flag = netplay.Spectating, f.Spectate, "--spectate "+f.Spectate
 	}
-	co.Notify = func(nt netplay.Notice) { printNotice(stdout, nt, n) }
 	var err error
+	if co.Options.Networks, err = g.Net.networks(); err != nil {
+		return nil, fmt.Errorf("framework: %s: %w", flag, err)
+	}
+	co.Notify = func(nt netplay.Notice) { printNotice(stdout, nt, n) }
 	if co.Identity, err = matchIdentity(g, cfg, stderr); err != nil {
 		return nil, err
 	}

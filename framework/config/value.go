@@ -146,12 +146,15 @@ func formatValue(v any) string {
 	return strings.TrimPrefix(new(assigner).assign("v", v), "v = ")
 }
 
-// assigner writes TOML assignments with BurntSushi's encoder, one reused
-// for a whole document: the owners' types write their own text, and a rate
-// of whole Hz is a number, as defaults.toml writes it.
+// assigner writes TOML assignments of the values a key holds: booleans,
+// numbers, strings, durations, lists of them and the owners' types, which
+// write their own text (a rate of whole Hz is a number, as defaults.toml
+// writes it). It writes them itself, as BurntSushi's encoder would
+// (TestAssignMatchesTheEncoder): the encoder, reached from --print-config
+// in every game, would link its reflection over maps and structs into
+// every build for these few scalars.
 type assigner struct {
 	buf strings.Builder
-	enc *toml.Encoder
 }
 
 // assign writes key = v, without a newline.
@@ -163,14 +166,134 @@ func (a *assigner) assign(key string, v any) string {
 			}
 		}
 	}
-	if a.enc == nil {
-		a.enc = toml.NewEncoder(&a.buf)
-	}
 	a.buf.Reset()
-	if err := a.enc.Encode(map[string]any{key: v}); err != nil {
+	writeKey(&a.buf, key)
+	a.buf.WriteString(" = ")
+	if !writeValue(&a.buf, reflect.ValueOf(v)) {
 		return key + " = " + fmt.Sprint(v) // an enumeration out of range, set in code
 	}
-	return strings.TrimSuffix(a.buf.String(), "\n")
+	return a.buf.String()
+}
+
+// writeKey writes a bare key, or a quoted one where TOML needs it.
+func writeKey(b *strings.Builder, key string) {
+	bare := key != ""
+	for _, r := range key {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			bare = false
+			break
+		}
+	}
+	if bare {
+		b.WriteString(key)
+		return
+	}
+	writeString(b, key)
+}
+
+// writeValue writes v as a TOML value; false if it is none (nil, a map,
+// or a type's text that fails).
+func writeValue(b *strings.Builder, v reflect.Value) bool {
+	if !v.IsValid() {
+		return false
+	}
+	switch x := v.Interface().(type) {
+	case encoding.TextMarshaler:
+		if v.Kind() == reflect.Pointer && v.IsNil() {
+			return false
+		}
+		t, err := x.MarshalText()
+		if err != nil || t == nil {
+			return false
+		}
+		writeString(b, string(t))
+		return true
+	case time.Duration:
+		writeString(b, x.String())
+		return true
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return false
+		}
+		return writeValue(b, v.Elem())
+	case reflect.String:
+		writeString(b, v.String())
+	case reflect.Bool:
+		b.WriteString(strconv.FormatBool(v.Bool()))
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		b.WriteString(strconv.FormatInt(v.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		b.WriteString(strconv.FormatUint(v.Uint(), 10))
+	case reflect.Float32, reflect.Float64:
+		f := v.Float()
+		switch {
+		case math.IsNaN(f) || math.IsInf(f, 0):
+			if math.Signbit(f) {
+				b.WriteByte('-')
+			}
+			if math.IsNaN(f) {
+				b.WriteString("nan")
+			} else {
+				b.WriteString("inf")
+			}
+		default:
+			n := strconv.FormatFloat(f, 'g', -1, v.Type().Bits())
+			b.WriteString(n)
+			if !strings.ContainsAny(n, ".e") { // TOML's floats have a point or an exponent
+				b.WriteString(".0")
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return false
+		}
+		b.WriteByte('[')
+		for i := range v.Len() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if !writeValue(b, v.Index(i)) {
+				return false
+			}
+		}
+		b.WriteByte(']')
+	default:
+		return false
+	}
+	return true
+}
+
+// writeString writes s as a TOML basic string: quotes, backslashes and
+// control characters escaped.
+func writeString(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			if r < 0x20 || r == 0x7f {
+				fmt.Fprintf(b, `\u%04x`, r)
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
 }
 
 func quoteList(words []string) string {

@@ -136,7 +136,7 @@ func (r *Renderer) pass(p *render2d.Pass) {
 	if cam.Size != (geom.Vec2{}) {
 		sw, sh = cam.Size.X, cam.Size.Y // a logical view, stretched over the viewport
 	}
-	r.view = viewMatrix(cam, sw, sh, fbo != 0)
+	r.view = [16]float32(viewMatrix(cam, sw, sh, fbo != 0))
 
 	n := len(p.Packets)
 	r.batches = render2d.AppendBatches(r.batches[:0], p.Packets)

@@ -66,8 +66,11 @@ type Renderer struct {
 	vprev   []prevInstance // the batched path: prev, once per corner
 	flags   []batchFlags
 	poff    []int32 // per batch: where its previous placements start in prev
-	view    mgl32.Mat4
-	alpha   float32
+	// view is a plain array, not an mgl32.Mat4: a Renderer is held in an
+	// interface, which keeps its fields' types' methods, and Mat4's String
+	// would link text/tabwriter into every game.
+	view  [16]float32
+	alpha float32
 
 	// state cached across batches to skip redundant GL calls
 	curProgram uint32

@@ -44,14 +44,14 @@ func connect(o netplay.ConnectOptions, notices chan<- netplay.Notice) <-chan con
 func TestConnectHostsAndJoins(t *testing.T) {
 	notices := make(chan netplay.Notice, 4)
 	host := connect(netplay.ConnectOptions{Role: netplay.Dedicated, Addr: "127.0.0.1:0", Identity: game,
-		Options: netplay.Options{Players: 1}}, notices)
+		Options: netplay.Options{Networks: udpOnly, Players: 1}}, notices)
 	listening := receive(t, notices)
 	if listening.Kind != netplay.Listening || listening.Role != netplay.Dedicated || listening.Token == "" ||
 		listening.JoinAddr != listening.Addr.String() || listening.Transport != netplay.UDP {
 		t.Fatalf("first notice %+v: want the dedicated host listening over udp, with a token and the address to join", listening)
 	}
 	joinerNotices := make(chan netplay.Notice, 4)
-	joiner := connect(netplay.ConnectOptions{Role: netplay.Joining, Addr: listening.JoinAddr, Token: listening.Token, Identity: game}, joinerNotices)
+	joiner := connect(netplay.ConnectOptions{Role: netplay.Joining, Addr: listening.JoinAddr, Token: listening.Token, Identity: game, Options: netplay.Options{Networks: udpOnly}}, joinerNotices)
 	h, j := receive(t, host), receive(t, joiner)
 	if h.err != nil || j.err != nil {
 		t.Fatalf("host: %v; joiner: %v", h.err, j.err)
@@ -76,11 +76,11 @@ func TestConnectHostsAndJoins(t *testing.T) {
 // host's reason.
 func TestConnectReturnsARefusalAsTheOutcome(t *testing.T) {
 	notices := make(chan netplay.Notice, 4)
-	host := connect(netplay.ConnectOptions{Role: netplay.Hosting, Addr: "127.0.0.1:0", Identity: game}, notices)
+	host := connect(netplay.ConnectOptions{Role: netplay.Hosting, Addr: "127.0.0.1:0", Identity: game, Options: netplay.Options{Networks: udpOnly}}, notices)
 	listening := receive(t, notices)
 	other := game
 	other.Version = "2.0"
-	_, err := netplay.Connect(context.Background(), netplay.ConnectOptions{Role: netplay.Joining, Addr: listening.JoinAddr, Token: listening.Token, Identity: other})
+	_, err := netplay.Connect(context.Background(), netplay.ConnectOptions{Role: netplay.Joining, Addr: listening.JoinAddr, Token: listening.Token, Identity: other, Options: netplay.Options{Networks: udpOnly}})
 	var oe *rollback.OutcomeError
 	if !errors.As(err, &oe) || oe.Outcome.Kind != rollback.Refused || !strings.Contains(oe.Outcome.Reason, "version") {
 		t.Errorf("error %v: want the outcome refused, with a reason naming the version", err)
@@ -101,14 +101,14 @@ func TestConnectReturnsARefusalAsTheOutcome(t *testing.T) {
 // gives up earlier.
 func TestConnectWaitsItsPatienceOnTheClock(t *testing.T) {
 	v := newVirtual()
-	opts := netplay.Options{Players: 3, Clock: v.clock}
+	opts := netplay.Options{Networks: udpOnly, Players: 3, Clock: v.clock}
 	notices := make(chan netplay.Notice, 4)
 	host := connect(netplay.ConnectOptions{Role: netplay.Hosting, Addr: "127.0.0.1:0", Identity: game, Options: opts, Patience: 10 * time.Second}, notices)
 	listening := receive(t, notices)
 	joiner := connect(netplay.ConnectOptions{Role: netplay.Joining, Addr: listening.JoinAddr, Token: listening.Token, Identity: game,
 		// Its Timeout is past its patience, so however fast the clock
 		// runs before the host's answer arrives, the patience ends it.
-		Options: netplay.Options{Clock: v.clock, Timeout: 10 * time.Minute}, Patience: 3 * time.Second}, make(chan netplay.Notice, 4))
+		Options: netplay.Options{Networks: udpOnly, Clock: v.clock, Timeout: 10 * time.Minute}, Patience: 3 * time.Second}, make(chan netplay.Notice, 4))
 	// The clock moves only when the test steps it, and no faster than
 	// the matches' waits allow; the real-time bound catches a hang.
 	var h, j *connected

@@ -3,13 +3,14 @@
 // [Match], a [rollback.PeerWatcher]: the transport of its session's
 // messages, with events for peers that drop and come back.
 //
-//	// The host (peer 0):
-//	h, err := netplay.Host(":7777", netplay.Options{Players: 2}, id)
+//	// The host (peer 0), over UDP:
+//	udp := []netplay.Network{netplay.UDPNetwork()}
+//	h, err := netplay.Host(":7777", netplay.Options{Players: 2, Networks: udp}, id)
 //	fmt.Println("join with --token", h.Token())
 //	m, err := h.Wait(ctx) // until every player has joined
 //
 //	// A joiner:
-//	m, err := netplay.Join(ctx, "192.0.2.1:7777", token, netplay.Options{}, id)
+//	m, err := netplay.Join(ctx, "192.0.2.1:7777", token, netplay.Options{Networks: udp}, id)
 //
 //	// Either end, on the simulation goroutine, every update:
 //	m.Send(peer, s.AppendMessage(msg[:0]))
@@ -36,13 +37,14 @@
 // [Conduit], which only moves datagrams to and from addresses; the match
 // above it authenticates, orders and counts them, so a network of
 // another package (WebRTC, a relay) implements those two interfaces and
-// nothing of the protocol. A program links only the networks it lists:
-// one that lists none plays over UDP and links no TLS or QUIC. The
+// nothing of the protocol. A program links only the networks it lists,
+// at least one: one that lists UDP alone links no TLS or QUIC, and one
+// that never makes a match links no socket code. The
 // match hands each network its [ConduitOptions], [Options.ICE] among
 // them: the STUN and TURN servers and relay policy a network that finds
 // its paths with ICE (WebRTC) uses and the others ignore.
 //
-// [UDPNetwork] ([UDP], the default) sends each message in one UDP
+// [UDPNetwork] ([UDP]) sends each message in one UDP
 // datagram ([net.UDPConn]) with a 10-byte header and a 16-byte MAC:
 // nothing more on the wire, nothing between the simulation and the
 // socket but one queue, no allocation per message, and nothing to go

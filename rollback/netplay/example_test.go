@@ -12,14 +12,14 @@ import (
 // printed, and each end sends the other a message.
 func Example() {
 	id := netplay.Identity{Game: "duel", Version: "1.0", Config: 7}
-	h, err := netplay.Host("127.0.0.1:0", netplay.Options{Players: 2}, id)
+	h, err := netplay.Host("127.0.0.1:0", netplay.Options{Networks: []netplay.Network{netplay.UDPNetwork()}, Players: 2}, id)
 	if err != nil {
 		panic(err)
 	}
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	joiner, err := netplay.Join(ctx, h.Addr().String(), h.Token(), netplay.Options{}, id)
+	joiner, err := netplay.Join(ctx, h.Addr().String(), h.Token(), netplay.Options{Networks: []netplay.Network{netplay.UDPNetwork()}}, id)
 	if err != nil {
 		panic(err)
 	}

@@ -81,7 +81,7 @@ func FuzzPacket(f *testing.F) {
 		if stranger {
 			from = netip.MustParseAddrPort("127.0.0.1:3000")
 		}
-		opts := Options{Players: 2}.withDefaults()
+		opts := Options{Players: 2, Networks: []Network{UDPNetwork()}}.withDefaults()
 		host := newMatch(&fakeConduit{}, key, opts, Identity{Game: "g"}, true)
 		host.peers[1] = endpoint{addr: peerAddr, joined: true, connected: true}
 		joiner := newMatch(&fakeConduit{}, key, opts, Identity{Game: "g"}, false)

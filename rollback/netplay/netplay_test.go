@@ -24,6 +24,9 @@ var transports = []string{netplay.UDP, netplay.QUIC}
 // networks links both transports the tests run over.
 var networks = []netplay.Network{netplay.UDPNetwork(), quicnet.Network()}
 
+// udpOnly is what a program that plays over plain UDP lists.
+var udpOnly = []netplay.Network{netplay.UDPNetwork()}
+
 var game = netplay.Identity{Game: "toy", Version: "1.0", Config: 42, Settings: []netplay.Setting{{Key: "game.ship_speed", Value: "260"}, {Key: "net.delay", Value: "2"}}}
 
 // within is how long any test waits for anything: far longer than any
@@ -160,7 +163,7 @@ func TestPeersPlayToTheSameHashes(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%d", tr, n), func(t *testing.T) {
 				// The sessions move on the test's loop; the matches need no
 				// time: their clock never moves.
-				ms := open(t, tr, n, netplay.Options{Clock: newVirtual().clock})
+				ms := open(t, tr, n, netplay.Options{Networks: udpOnly, Clock: newVirtual().clock})
 				play(t, ms, 300)
 				for _, m := range ms {
 					st := m.Stats()
@@ -298,7 +301,7 @@ func TestRTTIsMeasured(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
 			v := newVirtual()
-			ms := open(t, tr, 2, netplay.Options{Timeout: 200 * time.Millisecond, Clock: v.clock})
+			ms := open(t, tr, 2, netplay.Options{Networks: udpOnly, Timeout: 200 * time.Millisecond, Clock: v.clock})
 			v.ms = ms
 			// Through the interface the match layer asks for.
 			var host, joiner rollback.PeerWatcher = ms[0], ms[1]
@@ -383,7 +386,7 @@ func swapSecret(t *testing.T, a, b string) string {
 }
 
 func TestJoinNeedsTheTokensTransport(t *testing.T) {
-	h, err := netplay.Host("127.0.0.1:0", netplay.Options{}, game)
+	h, err := netplay.Host("127.0.0.1:0", netplay.Options{Networks: udpOnly}, game)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +404,7 @@ func TestJoinWithoutAnAnswerEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	h, err := netplay.Host("127.0.0.1:0", netplay.Options{}, game)
+	h, err := netplay.Host("127.0.0.1:0", netplay.Options{Networks: udpOnly}, game)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +413,7 @@ func TestJoinWithoutAnAnswerEnds(t *testing.T) {
 	v := newVirtual()
 	done := make(chan error, 1)
 	go func() {
-		_, err := netplay.Join(context.Background(), c.LocalAddr().String(), tok, netplay.Options{Timeout: 200 * time.Millisecond, Clock: v.clock}, game)
+		_, err := netplay.Join(context.Background(), c.LocalAddr().String(), tok, netplay.Options{Networks: udpOnly, Timeout: 200 * time.Millisecond, Clock: v.clock}, game)
 		done <- err
 	}()
 	// Its first join, sent at once, says its clock has started.
@@ -431,7 +434,7 @@ func TestJoinWithoutAnAnswerEnds(t *testing.T) {
 }
 
 func TestOptionsNameEveryBadField(t *testing.T) {
-	err := netplay.Options{Players: 5, Transport: "tcp", Timeout: time.Millisecond, Slot: 9, Spectators: 65, Spectate: true}.Validate()
+	err := netplay.Options{Networks: udpOnly, Players: 5, Transport: "tcp", Timeout: time.Millisecond, Slot: 9, Spectators: 65, Spectate: true}.Validate()
 	var fields []string
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		var oe *option.Error
@@ -442,10 +445,21 @@ func TestOptionsNameEveryBadField(t *testing.T) {
 	if got, want := strings.Join(fields, " "), "Options.Players Options.Transport Options.Timeout Options.Slot Options.Spectators Options.Slot"; got != want {
 		t.Errorf("fields %q, want %q", got, want)
 	}
-	if err := (netplay.Options{}).Validate(); err != nil {
+	if err := (netplay.Options{Networks: udpOnly}).Validate(); err != nil {
 		t.Errorf("zero options: %v", err)
 	}
-	if _, err := netplay.Host("127.0.0.1:0", netplay.Options{}, netplay.Identity{Game: strings.Repeat("x", 65)}); err == nil || !strings.Contains(err.Error(), "Identity.Game") {
+	// A program links only the networks it lists, so none is no default
+	// to fall back on: it is refused, naming the network to list.
+	for _, o := range []netplay.Options{{}, {Transport: netplay.UDP}} {
+		err := o.Validate()
+		if err == nil || !strings.Contains(err.Error(), "Options.Networks") || !strings.Contains(err.Error(), "netplay.UDPNetwork()") {
+			t.Errorf("Validate of %+v without Networks = %v, want Options.Networks refused naming netplay.UDPNetwork()", o, err)
+		}
+		if _, err := netplay.Host("127.0.0.1:0", o, game); err == nil || !strings.Contains(err.Error(), "Options.Networks") {
+			t.Errorf("Host without Networks = %v, want Options.Networks refused", err)
+		}
+	}
+	if _, err := netplay.Host("127.0.0.1:0", netplay.Options{Networks: udpOnly}, netplay.Identity{Game: strings.Repeat("x", 65)}); err == nil || !strings.Contains(err.Error(), "Identity.Game") {
 		t.Errorf("a 65-byte game name: %v, want an error naming Identity.Game", err)
 	}
 }
@@ -453,7 +467,7 @@ func TestOptionsNameEveryBadField(t *testing.T) {
 func TestCloseReleasesThePort(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
-			ms := open(t, tr, 2, netplay.Options{})
+			ms := open(t, tr, 2, netplay.Options{Networks: udpOnly})
 			addr := ms[0].Addr().String()
 			for _, m := range ms {
 				if err := m.Close(); err != nil {
@@ -478,7 +492,7 @@ func TestCloseReleasesThePort(t *testing.T) {
 // A packet is its message and 27 bytes: a 10-byte header, the peer byte
 // and a 16-byte MAC.
 func TestPacketOverhead(t *testing.T) {
-	ms := open(t, netplay.UDP, 2, netplay.Options{Timeout: 10 * time.Minute}) // pings once a second
+	ms := open(t, netplay.UDP, 2, netplay.Options{Networks: udpOnly, Timeout: 10 * time.Minute}) // pings once a second
 	before := ms[1].Stats().Peers[0].Sent
 	if err := ms[1].Send(0, make([]byte, 60)); err != nil {
 		t.Fatal(err)
@@ -543,7 +557,7 @@ func TestQUICPinsTheCertificate(t *testing.T) {
 // players behind a dedicated host (peer 0, no seat), which each player
 // sees as seatless and the host does not.
 func TestSeating(t *testing.T) {
-	ms := open(t, "udp", 3, netplay.Options{})
+	ms := open(t, "udp", 3, netplay.Options{Networks: udpOnly})
 	for _, m := range ms {
 		all, two := m.Seating(3), m.Seating(2)
 		if !slices.Equal(all.Peers, []int{0, 1, 2}) || all.Seatless != nil || all.Late != nil {
@@ -560,7 +574,7 @@ func TestSeating(t *testing.T) {
 }
 
 func TestAMatchStartsWithFewerPlayers(t *testing.T) {
-	opts := netplay.Options{Players: 3, Start: 2, Timeout: 2 * time.Second}
+	opts := netplay.Options{Networks: udpOnly, Players: 3, Start: 2, Timeout: 2 * time.Second}
 	h, err := netplay.Host("127.0.0.1:0", opts, game)
 	if err != nil {
 		t.Fatal(err)
@@ -614,7 +628,7 @@ func TestAMatchStartsWithFewerPlayers(t *testing.T) {
 // A host that stops waiting before its players join says how many joined
 // of how many the match starts with, and why it stopped.
 func TestAHostWaitingInVainCountsWhoJoined(t *testing.T) {
-	h, err := netplay.Host("127.0.0.1:0", netplay.Options{Players: 3, Start: 2}, game)
+	h, err := netplay.Host("127.0.0.1:0", netplay.Options{Networks: udpOnly, Players: 3, Start: 2}, game)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,7 @@ func TestAMatchRunsOverANetworkOfAnotherPackage(t *testing.T) {
 // those it links, on a host and on a joiner handed another network's
 // token.
 func TestATransportNotLinkedIsNamed(t *testing.T) {
-	_, err := netplay.Host("127.0.0.1:0", netplay.Options{Transport: netplay.QUIC}, game)
+	_, err := netplay.Host("127.0.0.1:0", netplay.Options{Networks: udpOnly, Transport: netplay.QUIC}, game)
 	if err == nil || !strings.Contains(err.Error(), "Options.Transport") || !strings.Contains(err.Error(), `"udp"`) {
 		t.Errorf("hosting over QUIC without linking it: %v, want an error naming Options.Transport and \"udp\"", err)
 	}
@@ -89,7 +89,7 @@ func TestATransportNotLinkedIsNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	_, err = netplay.Join(context.Background(), h.Addr().String(), h.Token(), netplay.Options{}, game)
+	_, err = netplay.Join(context.Background(), h.Addr().String(), h.Token(), netplay.Options{Networks: udpOnly}, game)
 	if !errors.Is(err, netplay.ErrTransport) || !strings.Contains(err.Error(), `pinned-udp host; this program links "udp"`) {
 		t.Errorf("joining a pinned-udp host with UDP alone: %v, want ErrTransport naming both", err)
 	}

@@ -33,21 +33,23 @@ const MaxPlayers = 4
 // MaxSpectators bounds Options.Spectators.
 const MaxSpectators = 64
 
-// Options configures a host or a joiner. A zero Options consists entirely
-// of default values.
+// Options configures a host or a joiner. Every zero field but Networks
+// is its default; Networks names the transports, so a program links only
+// those it plays over.
 type Options struct {
 	// Players is the number of players in the match, 2 to 4, the host's
 	// included; zero is 2. Only the host's counts: a joiner learns it when
 	// accepted, and its own is checked only for range.
 	Players int
 	// Transport is the name of the network a host listens on, one of
-	// Networks'; zero is the first of Networks ("udp" when Networks is
-	// empty). A joiner's must be the transport its token names.
+	// Networks'; zero is the first of Networks. A joiner's must be the
+	// transport its token names.
 	Transport string
 	// Networks are the transports this program links: UDP
 	// ([UDPNetwork]), QUIC (quicnet.Network), or a network of another
-	// package. Empty is UDP alone, so a program that lists none links no
-	// TLS and no QUIC.
+	// package; at least one. Only the listed are linked: a program that
+	// lists UDP alone links no TLS and no QUIC, and one that never builds
+	// an Options links no socket code at all.
 	Networks []Network
 	// Timeout is how long a peer may stay silent before it is
 	// disconnected, 100ms to 10 minutes; zero is 5 seconds. It also
@@ -101,6 +103,9 @@ func (o Options) Validate() error {
 	if o.Players != 0 && (o.Players < 2 || o.Players > MaxPlayers) {
 		bad("Players", o.Players, fmt.Sprintf("2 to %d (0 is %d)", MaxPlayers, DefaultPlayers))
 	}
+	if len(o.Networks) == 0 {
+		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Options.Networks", Value: "none", Problem: "is empty", Allowed: "one network or more, such as netplay.UDPNetwork()"})
+	}
 	names := map[string]bool{}
 	for i, n := range o.Networks {
 		switch {
@@ -114,7 +119,7 @@ func (o Options) Validate() error {
 			names[n.Name()] = true
 		}
 	}
-	if o.Transport != "" && o.network(o.Transport) == nil {
+	if o.Transport != "" && len(o.Networks) > 0 && o.network(o.Transport) == nil {
 		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Options.Transport", Value: o.Transport, Problem: "is not a transport this program links", Allowed: o.linked() + " (Options.Networks)"})
 	}
 	if o.Timeout != 0 && (o.Timeout < 100*time.Millisecond || o.Timeout > 10*time.Minute) {
@@ -143,10 +148,7 @@ func (o Options) withDefaults() Options {
 	if o.Players == 0 {
 		o.Players = DefaultPlayers
 	}
-	if len(o.Networks) == 0 {
-		o.Networks = []Network{UDPNetwork()}
-	}
-	if o.Transport == "" {
+	if o.Transport == "" && len(o.Networks) > 0 {
 		o.Transport = o.Networks[0].Name()
 	}
 	if o.Timeout == 0 {
@@ -164,15 +166,8 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// network returns the network of Networks named name (UDP's when Networks
-// is empty), nil if none.
+// network returns the network of Networks named name, nil if none.
 func (o Options) network(name string) Network {
-	if len(o.Networks) == 0 {
-		if name == UDP {
-			return UDPNetwork()
-		}
-		return nil
-	}
 	for _, n := range o.Networks {
 		if n != nil && n.Name() == name {
 			return n
@@ -184,7 +179,7 @@ func (o Options) network(name string) Network {
 // linked names the transports of Networks, quoted: `"udp" or "quic"`.
 func (o Options) linked() string {
 	if len(o.Networks) == 0 {
-		return `"udp"`
+		return "none"
 	}
 	var b strings.Builder
 	for i, n := range o.Networks {

@@ -17,7 +17,7 @@ func TestReadyStartsThePeersTogether(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr, func(t *testing.T) {
 			v := newVirtual()
-			ms := open(t, tr, 3, netplay.Options{Timeout: 2 * time.Second, Clock: v.clock})
+			ms := open(t, tr, 3, netplay.Options{Networks: udpOnly, Timeout: 2 * time.Second, Clock: v.clock})
 			v.ms = ms
 			ctx, cancel := context.WithTimeout(context.Background(), within)
 			defer cancel()
@@ -74,7 +74,7 @@ func TestReadyStartsThePeersTogether(t *testing.T) {
 // TestReadyWaitsForEveryPeer gives up with ctx's error, naming the peer
 // that never said it was ready.
 func TestReadyWaitsForEveryPeer(t *testing.T) {
-	ms := open(t, "udp", 2, netplay.Options{Timeout: 2 * time.Second})
+	ms := open(t, "udp", 2, netplay.Options{Networks: udpOnly, Timeout: 2 * time.Second})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // nobody will be ready: give up at once
 	err := ms[0].Ready(ctx)

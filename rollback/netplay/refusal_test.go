@@ -18,7 +18,7 @@ import (
 // A joiner whose configuration differs is told which keys differ, with
 // the host's value and its own.
 func TestAConfigRefusalNamesTheKeys(t *testing.T) {
-	h, err := netplay.Host("127.0.0.1:0", netplay.Options{}, game)
+	h, err := netplay.Host("127.0.0.1:0", netplay.Options{Networks: udpOnly}, game)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,14 +28,14 @@ func TestAConfigRefusalNamesTheKeys(t *testing.T) {
 	other := game
 	other.Config = 43
 	other.Settings = []netplay.Setting{{Key: "game.ship_speed", Value: "300"}, {Key: "net.delay", Value: "2"}, {Key: "game.lives", Value: "3"}}
-	_, err = netplay.Join(ctx, h.Addr().String(), h.Token(), netplay.Options{}, other)
+	_, err = netplay.Join(ctx, h.Addr().String(), h.Token(), netplay.Options{Networks: udpOnly}, other)
 	want := "different configuration: game.ship_speed: host 260, you 300; game.lives: host unset, you 3"
 	if !errors.Is(err, netplay.ErrRefused) || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v, want a refusal saying %q", err, want)
 	}
 	// Without settings to compare, the hashes.
 	other.Settings = nil
-	_, err = netplay.Join(ctx, h.Addr().String(), h.Token(), netplay.Options{}, other)
+	_, err = netplay.Join(ctx, h.Addr().String(), h.Token(), netplay.Options{Networks: udpOnly}, other)
 	if !errors.Is(err, netplay.ErrRefused) || !strings.Contains(err.Error(), "the host's hash is 0x000000000000002a") {
 		t.Errorf("error %v, want a refusal giving the hashes", err)
 	}
@@ -54,12 +54,12 @@ func TestTheHostLogsEachRefusalOnce(t *testing.T) {
 		return strings.Split(strings.TrimSpace(log.String()), "\n")
 	}
 	v := newVirtual()
-	h, err := netplay.Host("127.0.0.1:0", netplay.Options{Log: logger, Clock: v.clock}, game)
+	h, err := netplay.Host("127.0.0.1:0", netplay.Options{Networks: udpOnly, Log: logger, Clock: v.clock}, game)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	other, err := netplay.Host("127.0.0.1:0", netplay.Options{}, game)
+	other, err := netplay.Host("127.0.0.1:0", netplay.Options{Networks: udpOnly}, game)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 // while the slot's player is alive, a join is refused.
 func TestACrashedPlayerTakesItsSlotBackAtOnce(t *testing.T) {
 	v := newVirtual()
-	opts := netplay.Options{Clock: v.clock} // Timeout 5s: pings every 500ms
+	opts := netplay.Options{Networks: udpOnly, Clock: v.clock} // Timeout 5s: pings every 500ms
 	h, p, host, joiner := hostThroughProxy(t, opts)
 	v.ms = []*netplay.Match{host, joiner}
 	v.settle(t)

@@ -158,7 +158,7 @@ func hostThroughProxy(t *testing.T, opts netplay.Options) (*netplay.Lobby, *prox
 
 func TestBadPacketsAreDroppedAndCounted(t *testing.T) {
 	// On a clock that never moves: nothing but the test's packets is sent.
-	h, p, host, joiner := hostThroughProxy(t, netplay.Options{Clock: newVirtual().clock})
+	h, p, host, joiner := hostThroughProxy(t, netplay.Options{Networks: udpOnly, Clock: newVirtual().clock})
 	secret := decode(t, h.Token())[1:17]
 	genuine := p.genuineData(t, host, joiner)
 	seq := binary.LittleEndian.Uint64(genuine[2:])
@@ -210,7 +210,7 @@ func TestBadPacketsAreDroppedAndCounted(t *testing.T) {
 // socket, so the kernel's buffer drops none.
 func TestAFullQueueDropsAndCounts(t *testing.T) {
 	v := newVirtual()
-	ms := open(t, netplay.UDP, 2, netplay.Options{Clock: v.clock})
+	ms := open(t, netplay.UDP, 2, netplay.Options{Networks: udpOnly, Clock: v.clock})
 	v.ms = ms
 	msg := make([]byte, 100)
 	const sent = 300
@@ -335,7 +335,7 @@ func TestADroppedPlayerJoinsAgain(t *testing.T) {
 // In a match of three, a joiner learns through the host that the other
 // joiner dropped and came back.
 func TestJoinersLearnOfEachOthersDrops(t *testing.T) {
-	opts := netplay.Options{Players: 3, Timeout: 300 * time.Millisecond}
+	opts := netplay.Options{Networks: udpOnly, Players: 3, Timeout: 300 * time.Millisecond}
 	h, err := netplay.Host("127.0.0.1:0", opts, game)
 	if err != nil {
 		t.Fatal(err)
@@ -382,7 +382,7 @@ func TestJoinersLearnOfEachOthersDrops(t *testing.T) {
 // joiner back: only a join does. It used to, and the slot then refused the
 // player's rejoin as "taken by a connected player".
 func TestAPacketAfterAByeDoesNotReconnect(t *testing.T) {
-	h, p, host, joiner := hostThroughProxy(t, netplay.Options{Clock: newVirtual().clock})
+	h, p, host, joiner := hostThroughProxy(t, netplay.Options{Networks: udpOnly, Clock: newVirtual().clock})
 	secret := decode(t, h.Token())[1:17]
 	seq := binary.LittleEndian.Uint64(p.genuineData(t, host, joiner)[2:])
 	joiner.Close()

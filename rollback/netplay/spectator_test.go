@@ -86,7 +86,7 @@ func TestSpectatorsJoinAMatchUnderWay(t *testing.T) {
 // hear nothing of it, and its peer number is free for the next.
 func TestASilentSpectatorIsDropped(t *testing.T) {
 	v := newVirtual()
-	opts := netplay.Options{Timeout: 200 * time.Millisecond, Spectators: 1, Clock: v.clock}
+	opts := netplay.Options{Networks: udpOnly, Timeout: 200 * time.Millisecond, Spectators: 1, Clock: v.clock}
 	h, _, host, joiner := hostThroughProxy(t, opts)
 	p := newProxy(t, h.Addr())
 	s, err := spectate(t, p.c.LocalAddr().String(), h, opts)

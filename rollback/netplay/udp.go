@@ -8,8 +8,9 @@ import (
 )
 
 // UDPNetwork returns the plain UDP transport, named [UDP]: each packet in
-// one datagram, nothing added on the wire, no handshake, no pin. It is
-// what a match runs over when [Options.Networks] is empty.
+// one datagram, nothing added on the wire, no handshake, no pin. List it
+// in [Options.Networks] to play over UDP; a program that does not links
+// no UDP socket code.
 func UDPNetwork() Network { return udpNetwork{} }
 
 type udpNetwork struct{}

@@ -19,7 +19,7 @@ func BenchmarkWireRate(b *testing.B) {
 	for _, tr := range transports {
 		b.Run(tr, func(b *testing.B) {
 			for b.Loop() {
-				ms := open(b, tr, 2, netplay.Options{})
+				ms := open(b, tr, 2, netplay.Options{Networks: udpOnly})
 				ss := make([]*rollback.Session, 2)
 				players := []rollback.Player{{Peer: 0, Delay: 2}, {Peer: 1, Delay: 2}}
 				for i := range ss {
