@@ -54,8 +54,8 @@ type peerMatch struct {
 	// paced makes timings a scheduler's after each update (see owe).
 	paced bool
 	// batch, when above 1, runs peer 1 in batches of that many updates:
-	// only the last of each is Final, as a page's four ticks an
-	// animation frame.
+	// only the last of each is Final, the others Quiet, as a page's four
+	// ticks an animation frame.
 	batch int
 }
 
@@ -147,6 +147,7 @@ func (m *peerMatch) update() {
 		}
 		ctx.Timing = m.timings[i]
 		ctx.Final = i != 1 || m.batch < 2 || m.n%m.batch == 0
+		ctx.Quiet = !ctx.Final
 		script(5, i, p.Tick()+2, p.Input(0))
 		if err := p.Update(ctx); err != nil && m.errs[i] == nil {
 			m.errs[i] = err
@@ -155,7 +156,7 @@ func (m *peerMatch) update() {
 			m.owe(i, ctx.Owed)
 		}
 	}
-	ctx.Final = true
+	ctx.Final, ctx.Quiet = true, false
 	for i, s := range m.specs {
 		if err := s.Update(ctx); err != nil && m.errs[len(m.peers)+i] == nil {
 			m.errs[len(m.peers)+i] = err
