@@ -287,7 +287,9 @@ func TestAPagePlaysADesktopMatch(t *testing.T) {
 		t.Helper()
 		kill()
 		<-done
-		t.Fatalf(format+"\nhost's output:\n%s%s", append(args, hout.String(), herr.String())...)
+		// The player's page says why it left, when it did.
+		said, _ := chromedp.Run(player, chromedp.Evaluate[string](`typeof stderr === "undefined" ? "" : (stdout + stderr).slice(-4000)`))
+		t.Fatalf(format+"\nhost's output:\n%s%s\nthe player's page's output ends:\n%s", append(args, hout.String(), herr.String(), said)...)
 	}
 
 	// Up to eight ticks a frame: a page whose frames come late catches
