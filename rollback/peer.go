@@ -410,8 +410,8 @@ func longestRTT(w PeerWatcher, peers []int) time.Duration {
 // the transport's connection events and messages, runs the session (the
 // resimulation a late input calls for, then this tick with the local
 // players' input from [Peer.Input]), owes the resimulation, a held tick
-// and its share of the match's debt in t.Owed, and sends its message and
-// the feeds'. A peer catching up follows the host's feed instead.
+// and its share of the match's debt in t.Owed, and sends its message (not
+// on a quiet update: see sendMessage) and the feeds'. A peer catching up follows the host's feed instead.
 // Once the match has ended ([Peer.Outcome]) Update does nothing more; the
 // update that ends it other than [Finished] returns the outcome as an
 // *[OutcomeError]. Any other error is a failure of the machinery (a
@@ -489,6 +489,34 @@ func (p *Peer) Update(t *runtime.TickContext) error {
 		t.Owed.Held = p.opts.Step
 	}
 	p.shareDebt(t, st, owed)
+	if err := p.sendMessage(t); err != nil {
+		return err
+	}
+	if err := p.sendFeeds(); err != nil {
+		return err
+	}
+	if d, ok := p.sess.Desync(); ok {
+		p.end(desynced(d))
+		return p.outcome.Err()
+	}
+	p.finish()
+	return nil
+}
+
+// sendMessage sends the session's message to every peer, except on a
+// quiet update ([timing.Update.Quiet]: one of a batch that is not its
+// last, under timing's quiet_ticks, on by default) before the match has
+// reached its end (the lingering updates repeat the last inputs). The
+// updates of one batch run back to back, and the last one's message
+// carries every input the earlier ones would have
+// ([Session.AppendMessage] repeats what the peers have not confirmed),
+// so a page that runs four ticks an animation frame sends once, not four
+// times: each data channel send blocks the page until the browser's
+// network thread takes it, milliseconds on a loaded machine.
+func (p *Peer) sendMessage(t *runtime.TickContext) error {
+	if t.Quiet && !p.reachedEnd() {
+		return nil
+	}
 	p.msg = p.sess.AppendMessage(p.msg[:0])
 	for _, peer := range p.peers {
 		if err := p.tr.Send(peer, p.msg); err != nil {
@@ -500,14 +528,6 @@ func (p *Peer) Update(t *runtime.TickContext) error {
 		p.sent[0]++
 		p.sent[1] += uint64(len(p.msg))
 	}
-	if err := p.sendFeeds(); err != nil {
-		return err
-	}
-	if d, ok := p.sess.Desync(); ok {
-		p.end(desynced(d))
-		return p.outcome.Err()
-	}
-	p.finish()
 	return nil
 }
 

@@ -53,6 +53,10 @@ type peerMatch struct {
 	stalled []bool
 	// paced makes timings a scheduler's after each update (see owe).
 	paced bool
+	// batch, when above 1, runs peer 1 in batches of that many updates:
+	// only the last of each is Final, the others Quiet, as a page's four
+	// ticks an animation frame.
+	batch int
 }
 
 // owe plays the scheduler of peer i with a 2 s cutoff past which it drops
@@ -142,6 +146,8 @@ func (m *peerMatch) update() {
 			continue
 		}
 		ctx.Timing = m.timings[i]
+		ctx.Final = i != 1 || m.batch < 2 || m.n%m.batch == 0
+		ctx.Quiet = !ctx.Final
 		script(5, i, p.Tick()+2, p.Input(0))
 		if err := p.Update(ctx); err != nil && m.errs[i] == nil {
 			m.errs[i] = err
@@ -150,6 +156,7 @@ func (m *peerMatch) update() {
 			m.owe(i, ctx.Owed)
 		}
 	}
+	ctx.Final, ctx.Quiet = true, false
 	for i, s := range m.specs {
 		if err := s.Update(ctx); err != nil && m.errs[len(m.peers)+i] == nil {
 			m.errs[len(m.peers)+i] = err
@@ -173,6 +180,30 @@ func (m *peerMatch) run(updates int) {
 		if done {
 			return
 		}
+	}
+}
+
+// A peer that runs its updates in batches (a page running four ticks an
+// animation frame) sends one message a batch, the last update's, which
+// carries the inputs of the whole batch: the match still ends on one
+// tick and hash.
+func TestABatchSendsOneMessage(t *testing.T) {
+	m := newPeerMatch(t, netsim.Options{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Seed: 4}, 2, 0, 300, -1)
+	m.batch = 4
+	m.run(2000)
+	for i, err := range m.errs {
+		if err != nil {
+			t.Errorf("peer %d: %v", i, err)
+		}
+	}
+	host, _ := m.peers[0].Outcome()
+	got, _ := m.peers[1].Outcome()
+	if host.Kind != rollback.Finished || !host.HasHash || got != host {
+		t.Fatalf("joiner %+v, host %+v: want both finished on one tick and hash", got, host)
+	}
+	// One message a batch until the end, then one an update while it lingers.
+	if sent, updates := m.peers[1].Stats().Sent, uint64(m.n); sent > updates/4+20 {
+		t.Errorf("the batched peer sent %d messages in %d updates, want one a batch of 4 (and 15 lingering)", sent, updates)
 	}
 }
 
