@@ -186,7 +186,7 @@ type Session struct {
 	// netApp the game's world as the match runs it, and side this
 	// machine's part in the match itself, a player or a spectator
 	// (net.go).
-	seats    *localSeats
+	seats    *rollback.Seats
 	players  *rollback.Players // the world's resource, added before Setup
 	localBot uint64
 	match    *Match

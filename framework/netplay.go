@@ -219,14 +219,12 @@ func configHash(g Game, cfg config.Config) uint64 {
 // the finished match, or of the last confirmed tick hashed when the
 // session was stopped before an end of its own.
 func (s *Session) finalLine() (string, bool) {
-	if o, ok := s.matchOutcome(); ok {
-		if o.Kind != rollback.Finished {
+	if s.side != nil {
+		if o, ok := s.side.Outcome(); ok && o.Kind != rollback.Finished {
 			return o.String(), true
+		} else if ok {
+			return ConfirmedLine(o.Tick, o.Hash), o.HasHash
 		}
-		if o.HasHash {
-			return ConfirmedLine(o.Tick, o.Hash), true
-		}
-		return "", false
 	}
 	if tick, hash, ok := s.ConfirmedHash(); ok {
 		return ConfirmedLine(tick, hash), true

@@ -104,8 +104,8 @@ func (s *Side) Update(t *runtime.TickContext) error {
 	return nil
 }
 
-// Ready waits until every peer is ready to start ([Peer.Ready]); a
-// spectator does not wait. ctx bounds the wait. Before the first Update.
+// Ready waits until every peer is ready to start, up to the patience
+// ([Peer.Ready]); a spectator does not wait. Before the first Update.
 func (s *Side) Ready(ctx context.Context) error {
 	if s.peer == nil {
 		return nil
