@@ -276,7 +276,6 @@ func (s *Session) startNet() error {
 	if err != nil {
 		return fmt.Errorf("framework: networked match: %w", err)
 	}
-	s.netApp = app
 	step := matchStep(s.cfg.Timing)
 	actions := len(n.Seats[0])
 	if m.Spectator {
@@ -324,9 +323,6 @@ func (s *Session) readyToStart() error {
 // any game's.
 func (s *Session) updateNet(t *runtime.TickContext) error {
 	if s.side != nil {
-		if s.matchStart == 0 {
-			s.matchStart = s.clock().Now()
-		}
 		err := s.side.Update(t)
 		s.logEvents(s.side.Events())
 		if err != nil {
