@@ -183,14 +183,11 @@ type Session struct {
 	syncTest  *ecs.SyncTest
 	// A game with Net: its seats at this machine (no match, localBot
 	// the seed of a bot playing all seats but the first), or its match:
-	// netApp the game's world as the match runs it, and side this
-	// machine's part in the match itself, a player or a spectator
-	// (net.go).
-	seats    *localSeats
+	// side this machine's part in it, a player or a spectator (net.go).
+	seats    *rollback.Seats
 	players  *rollback.Players // the world's resource, added before Setup
 	localBot uint64
 	match    *Match
-	netApp   *rollback.App
 	side     *rollback.Side
 	// matchRec records a match (--record), replayNet replays one's
 	// recording, replayFrom at replayPath, once Setup declared the seats
@@ -199,9 +196,6 @@ type Session struct {
 	replayNet  *rollback.Playback
 	replayFrom *recording.Reader
 	replayPath string
-	// matchStart is when the match's first update ran, for the "net:"
-	// line's rates per real second.
-	matchStart timing.Instant
 	// report, in a headless match, gathers the figures of its pacing
 	// line (netreport.go).
 	report *matchReport

@@ -11,7 +11,6 @@ import (
 
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/input"
-	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/runtime"
@@ -50,24 +49,12 @@ type Net struct {
 	Lobby Lobby
 }
 
-// validate checks n against the actions registered. The ranges of the
-// number of players and of a seat's actions are rollback.Options'; its
-// Validate checks them, and validate names the Game.Net fields instead.
+// validate checks n against the actions registered: its ranges are
+// rollback's (rollback.CheckSeats, from rollback.Options' one statement),
+// named as Game.Net's fields.
 func (n *Net) validate(actions *input.Actions) error {
-	var errs []error
-	one := []rollback.Player{{}}
-	// A count past every range is refused the same as the range's end.
-	players := make([]rollback.Player, min(max(n.Players, 0), 1<<10))
-	errs = append(errs, netField(rollback.Options{Players: players, Actions: 1}.Validate(), "Game.Net.Players", n.Players))
-	if len(n.Seats) != n.Players {
-		errs = append(errs, fmt.Errorf("framework: Game.Net.Seats has %d seats for %d players: want one per player", len(n.Seats), n.Players))
-	}
+	errs := []error{rollback.CheckSeats("framework", "Game.Net", n.Players, n.Seats)}
 	for i, s := range n.Seats {
-		if err := (rollback.Options{Players: one, Actions: len(s)}).Validate(); err != nil {
-			errs = append(errs, netField(err, fmt.Sprintf("Game.Net.Seats[%d] (its actions)", i), len(s)))
-		} else if len(s) != len(n.Seats[0]) {
-			errs = append(errs, fmt.Errorf("framework: Game.Net.Seats[%d] has %d actions, Seats[0] %d: want the same in every seat", i, len(s), len(n.Seats[0])))
-		}
 		for j, a := range s {
 			if a == input.NoAction || (actions != nil && int(a) > actions.Len()) {
 				errs = append(errs, fmt.Errorf("framework: Game.Net.Seats[%d][%d] is action %d, which Setup never registered", i, j, a))
@@ -75,29 +62,6 @@ func (n *Net) validate(actions *input.Actions) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// netField renames the *option.Error values in err, rollback's for the
-// one field it checked, as Game.Net's field with its value v.
-func netField(err error, field string, v int) error {
-	var out []error
-	var walk func(error)
-	walk = func(err error) {
-		var fe *option.Error
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				walk(e)
-			}
-		} else if errors.As(err, &fe) {
-			renamed := *fe
-			renamed.Pkg, renamed.Field, renamed.Value = "framework", field, v
-			out = append(out, &renamed)
-		} else if err != nil {
-			out = append(out, err)
-		}
-	}
-	walk(err)
-	return errors.Join(out...)
 }
 
 // Match is this machine's side of a networked match: the transport its
@@ -222,13 +186,27 @@ func (s *Session) MatchTiming(o timing.Options) timing.Options {
 // session plays no match. Simulation owner (a system), or after the
 // session.
 func (s *Session) NetStats() (NetStats, bool) {
-	switch {
-	case s.replayNet != nil:
-		return s.replayNet.Stats(), true // a match's replay is the match, with no network
-	case s.side != nil:
-		return s.side.Stats(), true
+	if m := s.played(); m != nil {
+		return m.Stats(), true
 	}
 	return NetStats{}, false
+}
+
+// played is the match the session plays (its rollback.Side) or replays
+// (the rollback.Playback of its recording, which is the match with no
+// network), nil for none.
+func (s *Session) played() interface {
+	Stats() rollback.PeerStats
+	ConfirmedHash() (tick int64, hash uint64, ok bool)
+	HashAt(tick int64) (uint64, bool)
+} {
+	switch {
+	case s.replayNet != nil:
+		return s.replayNet
+	case s.side != nil:
+		return s.side
+	}
+	return nil
 }
 
 // NetStats returns the match's figures for the game's own display (see
@@ -247,11 +225,8 @@ func (s *Setup) NetStats() (NetStats, bool) {
 // A replay of a match's recording gives its last checkpoint replayed, as
 // the match's last line named it. Simulation owner, or after the session.
 func (s *Session) ConfirmedHash() (tick int64, hash uint64, ok bool) {
-	switch {
-	case s.replayNet != nil:
-		return s.replayNet.ConfirmedHash()
-	case s.side != nil:
-		return s.side.ConfirmedHash()
+	if m := s.played(); m != nil {
+		return m.ConfirmedHash()
 	}
 	return 0, 0, false
 }
@@ -263,11 +238,8 @@ func (s *Session) ConfirmedHash() (tick int64, hash uint64, ok bool) {
 // last 64 checkpoints are held): the final world hash of a match is the
 // one its confirmed line names. Simulation owner, or after the session.
 func (s *Session) ConfirmedHashAt(tick int64) (uint64, bool) {
-	switch {
-	case s.replayNet != nil:
-		return s.replayNet.HashAt(tick)
-	case s.side != nil:
-		return s.side.HashAt(tick)
+	if m := s.played(); m != nil {
+		return m.HashAt(tick)
 	}
 	return 0, false
 }
@@ -277,16 +249,6 @@ func (s *Session) ConfirmedHashAt(tick int64) (uint64, bool) {
 // 0123456789abcdef".
 func ConfirmedLine(tick int64, hash uint64) string {
 	return fmt.Sprintf("confirmed tick %d hash %016x", tick, hash)
-}
-
-// localSeats is a local game's input: one buffer per player, filled from
-// its seat (or the bot) before every tick.
-type localSeats struct {
-	players *rollback.Players // the Session's
-	in      [][]input.Stats
-	bot     *rollback.Bot // --bot: plays every seat but the first
-	botRows [][]input.Stats
-	ticks   int64
 }
 
 // startNet builds the local seats or the match after the game's Setup,
@@ -301,14 +263,7 @@ func (s *Session) startNet() error {
 		return err
 	}
 	if s.match == nil {
-		s.seats = &localSeats{players: s.players, in: make([][]input.Stats, n.Players)}
-		for p := range s.seats.in {
-			s.seats.in[p] = make([]input.Stats, len(n.Seats[p]))
-		}
-		if s.localBot != 0 && n.Players > 1 {
-			s.seats.bot = rollback.NewBot(s.localBot, n.Players-1, len(n.Seats[0]))
-			s.seats.botRows = s.seats.in[1:]
-		}
+		s.seats = rollback.NewSeats(s.players, n.Seats, s.localBot)
 		if s.replayFrom != nil {
 			if s.replayNet, err = rollback.NewPlayback(s.replayFrom, n.Players, len(n.Seats[0])); err != nil {
 				return fmt.Errorf("framework: --replay %s: %w", s.replayPath, err)
@@ -321,7 +276,6 @@ func (s *Session) startNet() error {
 	if err != nil {
 		return fmt.Errorf("framework: networked match: %w", err)
 	}
-	s.netApp = app
 	step := matchStep(s.cfg.Timing)
 	actions := len(n.Seats[0])
 	if m.Spectator {
@@ -351,17 +305,13 @@ func (s *Session) startNet() error {
 
 // readyToStart waits, just before the clock of a networked match starts
 // (the window open, the renderer warm, the Startup systems run), until
-// every peer is ready, up to net.join_timeout (rollback.Peer.Ready).
-// Simulation owner, before the first tick.
+// every peer is ready (rollback.Side.Ready). Simulation owner.
 func (s *Session) readyToStart() error {
 	if s.side == nil {
 		return nil
 	}
-	patience := s.cfg.Net.JoinTimeout
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	defer cancel()
-	if err := s.side.Ready(ctx); err != nil {
-		return fmt.Errorf("framework: starting the networked match (net.join_timeout %v): %w", patience, err)
+	if err := s.side.Ready(context.Background()); err != nil {
+		return fmt.Errorf("framework: starting the networked match (net.join_timeout %v): %w", s.cfg.Net.JoinTimeout, err)
 	}
 	return nil
 }
@@ -373,9 +323,6 @@ func (s *Session) readyToStart() error {
 // any game's.
 func (s *Session) updateNet(t *runtime.TickContext) error {
 	if s.side != nil {
-		if s.matchStart == 0 {
-			s.matchStart = s.clock().Now()
-		}
 		err := s.side.Update(t)
 		s.logEvents(s.side.Events())
 		if err != nil {
@@ -383,11 +330,8 @@ func (s *Session) updateNet(t *runtime.TickContext) error {
 		}
 		return s.recordConfirmed(t)
 	}
-	if ls := s.seats; ls != nil && ls.bot != nil {
-		for k, dst := range ls.botRows {
-			ls.bot.Fill(k, ls.ticks, t.Delta, dst)
-		}
-		ls.ticks++
+	if s.seats != nil {
+		s.seats.Update(t) // the bot's seats (--bot)
 	}
 	return s.updateApp(t)
 }
@@ -410,36 +354,15 @@ func (s *Session) messages() io.Writer {
 }
 
 // fillSeats is the system that gives a local game's players the input of
-// their seats for the tick (a networked session's come from its match):
-// the devices', the bot's for the seats it plays (--bot), or a match
-// recording's in its replay.
+// their seats for the tick (rollback.Seats; a networked session's come
+// from its match), or a match recording's in its replay.
 func (s *Session) fillSeats(ctx *ecs.Sys) {
-	ls := s.seats
-	if ls == nil {
-		return
+	switch {
+	case s.replayNet != nil:
+		s.replayNet.Fill(s.players)
+	case s.seats != nil:
+		s.seats.Fill(ctx.Input)
 	}
-	if s.replayNet != nil {
-		s.replayNet.Fill(ls.players) // a match's replay: the recorded confirmed input
-		return
-	}
-	for p, seat := range s.game.Net.Seats {
-		if ls.bot != nil && p > 0 {
-			continue // the bot filled it before the tick
-		}
-		for i, a := range seat {
-			ls.in[p][i] = ctx.Input.Action(a)
-		}
-	}
-	ls.players.SetLocal(ls.in)
-}
-
-// matchOutcome returns how the session's match ended, and false while
-// it goes on or with no match.
-func (s *Session) matchOutcome() (rollback.Outcome, bool) {
-	if s.side == nil {
-		return rollback.Outcome{}, false
-	}
-	return s.side.Outcome()
 }
 
 // The network flags: --host and --join name the match to play

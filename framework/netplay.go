@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"strconv"
 	"strings"
@@ -132,110 +131,17 @@ func printNotice(w io.Writer, nt netplay.Notice, n rollback.MatchOptions) {
 	}
 }
 
-// matchIdentity names what every peer of a match must share: the game
-// (its title, or the program's name), its simulation code (codeIdentity,
-// which warns on w when it cannot tell every build apart) and a hash of
-// the configuration that decides the simulation (configHash). Window,
-// sound, input bindings, pacing and each peer's patience may differ
-// between players.
-func matchIdentity(g Game, cfg config.Config, w io.Writer) (netplay.Identity, error) {
-	id := netplay.Identity{Game: g.Title}
-	if id.Game == "" {
-		id.Game = programName()
-	}
-	var err error
-	if id.Version, err = codeIdentity(g, w); err != nil {
-		return id, err
-	}
-	if len(id.Game) > 64 {
-		id.Game = id.Game[:64]
-	}
-	if len(id.Version) > 64 {
-		id.Version = id.Version[:64]
-	}
-	id.Config = configHash(g, cfg)
-	id.Settings = matchSettings(cfg)
-	return id, nil
-}
-
-// matchSettings lists the values configHash hashes, key by key as
-// --print-config writes them, so that a refused joiner is told which
-// differ: timing's mode, step and rate, the [net] table's players,
-// delay, window, hash interval and transport, and every [game] key.
-func matchSettings(cfg config.Config) []netplay.Setting {
-	var out []netplay.Setting
-	table := ""
-	for line := range strings.Lines(string(cfg.EffectiveTOML())) {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "[") {
-			table = strings.Trim(line, "[]")
-			continue
-		}
-		name, rest, ok := strings.Cut(line, " = ")
-		if !ok || strings.HasPrefix(line, "#") {
-			continue
-		}
-		key := table + "." + strings.TrimSpace(name)
-		switch key {
-		case "timing.mode", "timing.step", "timing.rate", "net.players", "net.delay", "net.window", "net.hash_every", "net.transport":
-		default:
-			if table != "game" && !strings.HasPrefix(table, "game.") {
-				continue
-			}
-		}
-		out = append(out, netplay.Setting{Key: key, Value: tomlValue(rest)})
-	}
-	return out
-}
-
-// tomlValue is the value at the start of rest, without the comment
-// --print-config writes after it (a # outside quotes).
-func tomlValue(rest string) string {
-	quoted := false
-	for i := 0; i < len(rest); i++ {
-		switch c := rest[i]; {
-		case c == '\\' && quoted:
-			i++
-		case c == '"':
-			quoted = !quoted
-		case c == '#' && !quoted:
-			return strings.TrimSpace(rest[:i])
-		}
-	}
-	return strings.TrimSpace(rest)
-}
-
-// configHash hashes, in a fixed order, the owners' values that decide a
-// match's simulation: the timing's mode, step and rate; the [net] table's
-// players, input delay, prediction window, hash interval and transport
-// (not its timeouts, which are each peer's own); and the game's decoded
-// settings struct, the [game] table, field by field in declaration order
-// (fmt's %#v). Every peer's game is the same build (the identity's
-// version), so the same struct type.
-func configHash(g Game, cfg config.Config) uint64 {
-	h := fnv.New64a()
-	t, n := cfg.Timing, cfg.Net
-	fmt.Fprintf(h, "timing %v %d %d/%d\n", t.Mode, t.FixedStep, t.Rate.Num, t.Rate.Den)
-	fmt.Fprintf(h, "net %d %d %d %d %v\n", n.Players, n.Delay, n.Window, n.HashEvery, n.Transport)
-	if g.Settings != nil {
-		fmt.Fprintf(h, "game %#v\n", g.Settings)
-	}
-	return h.Sum64()
-}
-
 // finalLine is what a headless match's last line says: the outcome in
 // words when it ended other than finished, else the confirmed line of
 // the finished match, or of the last confirmed tick hashed when the
 // session was stopped before an end of its own.
 func (s *Session) finalLine() (string, bool) {
-	if o, ok := s.matchOutcome(); ok {
-		if o.Kind != rollback.Finished {
+	if s.side != nil {
+		if o, ok := s.side.Outcome(); ok && o.Kind != rollback.Finished {
 			return o.String(), true
+		} else if ok {
+			return ConfirmedLine(o.Tick, o.Hash), o.HasHash
 		}
-		if o.HasHash {
-			return ConfirmedLine(o.Tick, o.Hash), true
-		}
-		return "", false
 	}
 	if tick, hash, ok := s.ConfirmedHash(); ok {
 		return ConfirmedLine(tick, hash), true

@@ -56,7 +56,11 @@ func (s *Session) reportMatch(rt *runtime.GameRuntime) error {
 	if s.side == nil || s.side.Pacing() == nil {
 		return nil // a spectator: no session to pace
 	}
-	r := &matchReport{pacing: s.side.Pacing(), wall: time.Now().UnixMicro(), base: s.clock().Now()}
+	var clock timing.Clock = timing.SystemClock{} // the pacing's, as the session's runtime gives it
+	if c := rt.Options().Clock; c != nil {
+		clock = c
+	}
+	r := &matchReport{pacing: s.side.Pacing(), wall: time.Now().UnixMicro(), base: clock.Now()}
 	p := &r.presents
 	p.rt, p.cap = rt, rt.Options().FrameCap
 	p.frames = make([]timing.TelemetryFrame, 0, timing.TelemetryWindow)
@@ -141,8 +145,8 @@ func (s *Session) writeEnd(w io.Writer) {
 // second of the match, with netplay's wire figures when it carries it.
 func (s *Session) netLine(ns NetStats) string {
 	real := time.Duration(0)
-	if s.matchStart != 0 {
-		real = time.Duration(s.clock().Now() - s.matchStart)
+	if s.side != nil {
+		real = s.side.Real()
 	}
 	wire := ""
 	if m := s.match.netplay; m != nil {
@@ -153,14 +157,4 @@ func (s *Session) netLine(ns NetStats) string {
 		wire = m.Stats().WireText(secs)
 	}
 	return ns.NetLine(real, wire)
-}
-
-// clock is the session's runtime clock.
-func (s *Session) clock() timing.Clock {
-	if s.rt != nil {
-		if c := s.rt.Options().Clock; c != nil {
-			return c
-		}
-	}
-	return timing.SystemClock{}
 }

@@ -262,12 +262,18 @@ func NewPeer(app *App, opts PeerOptions) (*Peer, error) {
 // is ready, when its transport starts its peers together ([Starter]), so
 // that their clocks start together; it returns at once for a transport
 // that does not, and for a peer that catches up (rejoining: the match is
-// under way). ctx bounds the wait (a caller gives it the patience).
-// Simulation goroutine, before the first Update.
+// under way). It waits up to [PeerOptions].Patience (when positive), and
+// ctx can end the wait sooner. Simulation goroutine, before the first
+// Update.
 func (p *Peer) Ready(ctx context.Context) error {
 	st, ok := p.tr.(Starter)
 	if !ok || p.opts.Rejoining {
 		return nil
+	}
+	if p.opts.Patience > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, p.opts.Patience)
+		defer cancel()
 	}
 	return st.Ready(ctx)
 }

@@ -7,8 +7,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netsim"
+	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
 )
+
+// Local seats with a bot fill the players without allocating.
+func TestSeatsAllocateNothing(t *testing.T) {
+	var players rollback.Players
+	s := rollback.NewSeats(&players, [][]input.Action{{1, 2}, {1, 2}}, 3)
+	var in input.Tick
+	tc := runtime.TickContext{Update: timing.Update{Delta: time.Second / 60}}
+	if got := testing.AllocsPerRun(100, func() { s.Update(&tc); s.Fill(&in) }); got != 0 {
+		t.Errorf("an update and fill of the seats allocates %v times, want 0", got)
+	}
+}
 
 // A networked update that records the match (its settled ticks with
 // every player's input, a checkpoint every tick, its pacing) allocates

@@ -102,6 +102,9 @@ func TestRecordedMatchPlaysBack(t *testing.T) {
 		}
 		m.update()
 	}
+	if got, want := m.sides[0].Real(), time.Duration(m.n-1)*peerStep; got != want {
+		t.Errorf("the match's real time is %v after %d updates a step apart, want %v", got, m.n, want)
+	}
 	o, ok := m.sides[0].Outcome()
 	if !ok || o.Kind != rollback.Finished {
 		t.Fatalf("the match has not finished: %v %v", o, ok)

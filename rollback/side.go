@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/timing"
 )
 
 // Side is this machine's side of a match, whichever part it takes: a
@@ -29,6 +31,10 @@ type Side struct {
 	seats [][]input.Action
 	pace  *Pacing // a player's, or nil
 	rec   recordedMatch
+	// clock and start time the match in real time from its first update
+	// ([Side.Real]).
+	clock timing.Clock
+	start timing.Instant
 }
 
 // NewPlayerSide returns a player's side of a match: [NewPeer] with app
@@ -54,7 +60,8 @@ func NewPlayerSide(app *App, opts PeerOptions, seats [][]input.Action) (*Side, e
 		return nil, err
 	}
 	return &Side{app: app, peer: p, seats: seats[:p.Locals()], pace: NewPacing(opts.Clock, opts.Step, opts.Ticks),
-		rec: recordedMatch{players: len(opts.Players), actions: opts.Actions, peer: opts.Self, every: opts.HashEvery, step: opts.Step, ticks: opts.Ticks}}, nil
+		rec:   recordedMatch{players: len(opts.Players), actions: opts.Actions, peer: opts.Self, every: opts.HashEvery, step: opts.Step, ticks: opts.Ticks},
+		clock: clockOr(opts.Clock)}, nil
 }
 
 // NewSpectatorSide returns a spectator's side of a match: [NewSpectator]
@@ -65,7 +72,8 @@ func NewSpectatorSide(app *App, opts SpectatorOptions) (*Side, error) {
 		return nil, err
 	}
 	return &Side{app: app, spec: s,
-		rec: recordedMatch{players: opts.Players, actions: opts.Actions, peer: -1, every: opts.HashEvery, step: opts.Step, ticks: opts.Ticks}}, nil
+		rec:   recordedMatch{players: opts.Players, actions: opts.Actions, peer: -1, every: opts.HashEvery, step: opts.Step, ticks: opts.Ticks},
+		clock: clockOr(opts.Clock)}, nil
 }
 
 // Update runs one update of the match with the runtime's tick t: a
@@ -76,6 +84,9 @@ func NewSpectatorSide(app *App, opts SpectatorOptions) (*Side, error) {
 // (t.RequestStop); one that ends it otherwise returns the outcome as an
 // *[OutcomeError]. It allocates nothing.
 func (s *Side) Update(t *runtime.TickContext) error {
+	if s.start == 0 {
+		s.start = s.clock.Now()
+	}
 	var err error
 	if s.spec != nil {
 		err = s.spec.Update(t)
@@ -104,8 +115,25 @@ func (s *Side) Update(t *runtime.TickContext) error {
 	return nil
 }
 
-// Ready waits until every peer is ready to start ([Peer.Ready]); a
-// spectator does not wait. ctx bounds the wait. Before the first Update.
+// clockOr is c, or the system clock when c is nil.
+func clockOr(c timing.Clock) timing.Clock {
+	if c == nil {
+		return timing.SystemClock{}
+	}
+	return c
+}
+
+// Real returns the real time since the side's first update, for the
+// match's figures per real second ([PeerStats.NetLine]); 0 before it.
+func (s *Side) Real() time.Duration {
+	if s.start == 0 {
+		return 0
+	}
+	return time.Duration(s.clock.Now() - s.start)
+}
+
+// Ready waits until every peer is ready to start, up to the patience
+// ([Peer.Ready]); a spectator does not wait. Before the first Update.
 func (s *Side) Ready(ctx context.Context) error {
 	if s.peer == nil {
 		return nil
