@@ -155,7 +155,9 @@ func (s *Server) watchMailboxes(ctx context.Context, w jetstream.KeyWatcher) {
 			continue
 		}
 		c.evmu.Lock()
-		if room, _ := c.state(); room != "" {
+		if room, _ := c.state(); room == "" {
+			c.held = true // the room event, when it comes, hands it over
+		} else {
 			dctx, cancel := context.WithTimeout(ctx, storeTimeout)
 			if err := c.drain(dctx); err != nil {
 				s.o.Log.Warn("lobby: handing over kept signals", "err", err)
