@@ -90,6 +90,9 @@ type Result struct {
 	Refused map[lobby.Reason]int
 	// Stuck counts the clients never paired, by where they stopped.
 	Stuck map[string]int
+	// Unheard counts the Lost clients by what they went through: how
+	// often they resumed, and whether before or after their room came.
+	Unheard map[string]int
 }
 
 func (r Result) String() string {
@@ -101,6 +104,9 @@ func (r Result) String() string {
 	}
 	for _, k := range slices.Sorted(maps.Keys(r.Stuck)) {
 		s += fmt.Sprintf(" unpaired(%s) %d", k, r.Stuck[k])
+	}
+	for _, k := range slices.Sorted(maps.Keys(r.Unheard)) {
+		s += fmt.Sprintf(" unheard(%s) %d", k, r.Unheard[k])
 	}
 	return s
 }
@@ -293,7 +299,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		releaseAll()
 		return Result{}, errors.Join(err, ws.stop())
 	}
-	res := Result{Clients: o.Clients, Stuck: make(map[string]int)}
+	res := Result{Clients: o.Clients, Stuck: make(map[string]int), Unheard: make(map[string]int)}
 	// Every client done, no progress for Stall, or the run's bound: what
 	// is missing then is lost.
 	stalled := r.waitProgress(ctx)
@@ -321,6 +327,11 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		paired = append(paired, c.Lat)
 		if !c.Heard {
 			res.Lost++
+			peer := "peer unknown"
+			if p := byID[c.Peer]; p != nil {
+				peer = fmt.Sprintf("peer resumed %d", p.Resumes)
+			}
+			res.Unheard[fmt.Sprintf("resumed %d, %d before the room, %s", c.Resumes, c.Early, peer)]++
 		}
 		if p := byID[c.Peer]; p == nil || p.Code != c.Code || p.Peer != c.ID {
 			res.Split++
@@ -452,6 +463,10 @@ type outcome struct {
 	ID    string        `json:"i,omitempty"`
 	Peer  string        `json:"p,omitempty"`
 	Code  string        `json:"c,omitempty"`
+	// Resumes counts the client's resumes, Early those before its room
+	// came.
+	Resumes int `json:"r,omitempty"`
+	Early   int `json:"e,omitempty"`
 }
 
 // client is one simulated player: it dials an instance, enters quick
@@ -540,6 +555,10 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o
 			}
 			r.resumed.Add(1)
 			r.step(noteResumed, "")
+			o.Resumes++
+			if !paired {
+				o.Early++
+			}
 			if paired {
 				c.Signal(ctx, peer, "again")
 			}
