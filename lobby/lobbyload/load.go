@@ -22,6 +22,7 @@ import (
 
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/metronome-go/metronome/lobby"
 	"github.com/metronome-go/metronome/lobby/server"
@@ -331,7 +332,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 			if p := byID[c.Peer]; p != nil {
 				peer = fmt.Sprintf("peer resumed %d", p.Resumes)
 			}
-			res.Unheard[fmt.Sprintf("resumed %d, %d before the room, %s", c.Resumes, c.Early, peer)]++
+			res.Unheard[fmt.Sprintf("resumed %d, %d before the room, %s, %s", c.Resumes, c.Early, peer, kept(insts[len(insts)-1].nc, c.ID))]++
 		}
 		if p := byID[c.Peer]; p == nil || p.Code != c.Code || p.Peer != c.ID {
 			res.Split++
@@ -356,6 +357,29 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		return res, fmt.Errorf("lobbyload: the run passed its %v bound with %d of %d clients done", o.Timeout, r.done.Load(), o.Clients)
 	}
 	return res, nil
+}
+
+// kept says whether the lobby still keeps signals for the client: one
+// kept and never handed over, or one lost on the way.
+func kept(nc *nats.Conn, id string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return "mailbox unread: " + err.Error()
+	}
+	kv, err := js.KeyValue(ctx, "lobby")
+	if err != nil {
+		return "mailbox unread: " + err.Error()
+	}
+	e, err := kv.Get(ctx, "s."+id)
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound), errors.Is(err, jetstream.ErrKeyDeleted):
+		return "mailbox empty"
+	case err != nil:
+		return "mailbox unread: " + err.Error()
+	}
+	return fmt.Sprintf("mailbox keeps %d bytes", len(e.Value()))
 }
 
 // waitProgress returns when every client is done, the run's bound has
