@@ -277,8 +277,13 @@ func (c *conn) subscribe() error {
 		if h := c.s.hooks.delivering; h != nil {
 			h()
 		}
-		if c.deliver(m.Data, m.Header.Get(headerSignal)) && m.Reply != "" {
+		queued, keep := c.deliver(m.Data, m.Header.Get(headerSignal))
+		switch {
+		case m.Reply == "":
+		case queued:
 			m.Respond(nil)
+		case keep:
+			m.Respond([]byte(replyKeep))
 		}
 	})
 	if err != nil {
@@ -309,24 +314,25 @@ func (c *conn) forget(id string) {
 
 // deliver forwards an event another instance (or this one) published for
 // the client, noting a room it was placed in. It reports whether the
-// event is queued for the socket (or was known already).
-func (c *conn) deliver(b []byte, signal string) bool {
+// event is queued for the socket (or was known already), and for a
+// signal that is not, whether the sender should keep it at once.
+func (c *conn) deliver(b []byte, signal string) (queued, keep bool) {
 	m, err := lobby.DecodeEvent(b)
 	if err != nil {
 		c.s.o.Log.Warn("lobby: a malformed event on NATS", "err", err)
-		return false
+		return false, false
 	}
 	c.evmu.Lock()
 	defer c.evmu.Unlock()
 	if m.Type == lobby.TypeSignal {
 		if room, _ := c.state(); room == "" {
 			// The room event has not reached this connection yet (it is
-			// resuming, or the event is on its way): unanswered, the
-			// signal waits in the mailbox and follows the event.
-			return false
+			// resuming, or the event is on its way): the signal waits in
+			// the mailbox and follows the event.
+			return false, true
 		}
 		if !c.firstSight(signal) {
-			return true // queued already, from the mailbox
+			return true, false // queued already, from the mailbox
 		}
 	}
 	if m.Type == lobby.TypeRoom {
@@ -337,10 +343,10 @@ func (c *conn) deliver(b []byte, signal string) bool {
 		c.room, c.queue = m.Code, ""
 		c.mu.Unlock()
 		if told {
-			return true
+			return true, false
 		}
 		if !c.send(b) {
-			return false
+			return false, false
 		}
 		if c.held {
 			// A signal came before this event and was kept.
@@ -351,9 +357,9 @@ func (c *conn) deliver(b []byte, signal string) bool {
 				c.s.o.Log.Warn("lobby: handing over kept signals", "err", err)
 			}
 		}
-		return true
+		return true, false
 	}
-	return c.send(b)
+	return c.send(b), false
 }
 
 func (c *conn) publish(to string, m lobby.Message) error {
