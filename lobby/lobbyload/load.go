@@ -1,8 +1,12 @@
 // Package lobbyload measures the lobby under load on the loopback: many
 // simulated clients entering quick match in pairs across lobby instances
-// on a NATS cluster, all in one process, with an instance killed or a NATS
-// server stopped in the middle if asked. cmd/lobbyload prints its figures;
-// its test runs a small load in CI.
+// on a NATS cluster, with an instance killed or a NATS server stopped in
+// the middle if asked. The instances and NATS run in the calling process;
+// the clients run there too, or in worker processes ([Options.Workers],
+// [Child]) that report each step over a pipe, so that no process holds
+// both ends of every socket. A run ends when every client is done, when
+// none has moved for [Options.Stall], or at [Options.Timeout].
+// cmd/lobbyload prints its figures; its test runs small loads in CI.
 package lobbyload
 
 import (
