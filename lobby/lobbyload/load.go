@@ -1,8 +1,12 @@
 // Package lobbyload measures the lobby under load on the loopback: many
 // simulated clients entering quick match in pairs across lobby instances
-// on a NATS cluster, all in one process, with an instance killed or a NATS
-// server stopped in the middle if asked. cmd/lobbyload prints its figures;
-// its test runs a small load in CI.
+// on a NATS cluster, with an instance killed or a NATS server stopped in
+// the middle if asked. The instances and NATS run in the calling process;
+// the clients run there too, or in worker processes ([Options.Workers],
+// [Child]) that report each step over a pipe, so that no process holds
+// both ends of every socket. A run ends when every client is done, when
+// none has moved for [Options.Stall], or at [Options.Timeout].
+// cmd/lobbyload prints its figures; its test runs small loads in CI.
 package lobbyload
 
 import (
@@ -22,6 +26,7 @@ import (
 
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/metronome-go/metronome/lobby"
 	"github.com/metronome-go/metronome/lobby/server"
@@ -90,6 +95,9 @@ type Result struct {
 	Refused map[lobby.Reason]int
 	// Stuck counts the clients never paired, by where they stopped.
 	Stuck map[string]int
+	// Unheard counts the Lost clients by what they went through: how
+	// often they resumed, and whether before or after their room came.
+	Unheard map[string]int
 }
 
 func (r Result) String() string {
@@ -101,6 +109,9 @@ func (r Result) String() string {
 	}
 	for _, k := range slices.Sorted(maps.Keys(r.Stuck)) {
 		s += fmt.Sprintf(" unpaired(%s) %d", k, r.Stuck[k])
+	}
+	for _, k := range slices.Sorted(maps.Keys(r.Unheard)) {
+		s += fmt.Sprintf(" unheard(%s) %d", k, r.Unheard[k])
 	}
 	return s
 }
@@ -293,7 +304,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		releaseAll()
 		return Result{}, errors.Join(err, ws.stop())
 	}
-	res := Result{Clients: o.Clients, Stuck: make(map[string]int)}
+	res := Result{Clients: o.Clients, Stuck: make(map[string]int), Unheard: make(map[string]int)}
 	// Every client done, no progress for Stall, or the run's bound: what
 	// is missing then is lost.
 	stalled := r.waitProgress(ctx)
@@ -321,6 +332,11 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		paired = append(paired, c.Lat)
 		if !c.Heard {
 			res.Lost++
+			peer := "peer unknown"
+			if p := byID[c.Peer]; p != nil {
+				peer = fmt.Sprintf("peer resumed %d", p.Resumes)
+			}
+			res.Unheard[fmt.Sprintf("resumed %d, %d before the room, %s, %s", c.Resumes, c.Early, peer, kept(insts[len(insts)-1].nc, c.ID))]++
 		}
 		if p := byID[c.Peer]; p == nil || p.Code != c.Code || p.Peer != c.ID {
 			res.Split++
@@ -345,6 +361,29 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		return res, fmt.Errorf("lobbyload: the run passed its %v bound with %d of %d clients done", o.Timeout, r.done.Load(), o.Clients)
 	}
 	return res, nil
+}
+
+// kept says whether the lobby still keeps signals for the client: one
+// kept and never handed over, or one lost on the way.
+func kept(nc *nats.Conn, id string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return "mailbox unread: " + err.Error()
+	}
+	kv, err := js.KeyValue(ctx, "lobby")
+	if err != nil {
+		return "mailbox unread: " + err.Error()
+	}
+	e, err := kv.Get(ctx, "s."+id)
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound), errors.Is(err, jetstream.ErrKeyDeleted):
+		return "mailbox empty"
+	case err != nil:
+		return "mailbox unread: " + err.Error()
+	}
+	return fmt.Sprintf("mailbox keeps %d bytes", len(e.Value()))
 }
 
 // waitProgress returns when every client is done, the run's bound has
@@ -452,6 +491,10 @@ type outcome struct {
 	ID    string        `json:"i,omitempty"`
 	Peer  string        `json:"p,omitempty"`
 	Code  string        `json:"c,omitempty"`
+	// Resumes counts the client's resumes, Early those before its room
+	// came.
+	Resumes int `json:"r,omitempty"`
+	Early   int `json:"e,omitempty"`
 }
 
 // client is one simulated player: it dials an instance, enters quick
@@ -540,6 +583,10 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o
 			}
 			r.resumed.Add(1)
 			r.step(noteResumed, "")
+			o.Resumes++
+			if !paired {
+				o.Early++
+			}
 			if paired {
 				c.Signal(ctx, peer, "again")
 			}

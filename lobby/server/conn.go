@@ -44,8 +44,12 @@ type conn struct {
 	nonce string
 
 	// evmu orders a quick match's waiting event before a room event that
-	// another instance publishes meanwhile.
+	// another instance publishes meanwhile, and a room event before the
+	// signals that follow it.
 	evmu sync.Mutex
+	// held, under evmu, says a signal was kept in the mailbox before the
+	// connection knew its room: the room event hands it over.
+	held bool
 
 	mu       sync.Mutex
 	room     string
@@ -273,8 +277,13 @@ func (c *conn) subscribe() error {
 		if h := c.s.hooks.delivering; h != nil {
 			h()
 		}
-		if c.deliver(m.Data, m.Header.Get(headerSignal)) && m.Reply != "" {
+		queued, keep := c.deliver(m.Data, m.Header.Get(headerSignal))
+		switch {
+		case m.Reply == "":
+		case queued:
 			m.Respond(nil)
+		case keep:
+			m.Respond([]byte(replyKeep))
 		}
 	})
 	if err != nil {
@@ -305,17 +314,26 @@ func (c *conn) forget(id string) {
 
 // deliver forwards an event another instance (or this one) published for
 // the client, noting a room it was placed in. It reports whether the
-// event is queued for the socket (or was known already).
-func (c *conn) deliver(b []byte, signal string) bool {
+// event is queued for the socket (or was known already), and for a
+// signal that is not, whether the sender should keep it at once.
+func (c *conn) deliver(b []byte, signal string) (queued, keep bool) {
 	m, err := lobby.DecodeEvent(b)
 	if err != nil {
 		c.s.o.Log.Warn("lobby: a malformed event on NATS", "err", err)
-		return false
+		return false, false
 	}
 	c.evmu.Lock()
 	defer c.evmu.Unlock()
-	if m.Type == lobby.TypeSignal && !c.firstSight(signal) {
-		return true // queued already, from the mailbox
+	if m.Type == lobby.TypeSignal {
+		if room, _ := c.state(); room == "" {
+			// The room event has not reached this connection yet (it is
+			// resuming, or the event is on its way): the signal waits in
+			// the mailbox and follows the event.
+			return false, true
+		}
+		if !c.firstSight(signal) {
+			return true, false // queued already, from the mailbox
+		}
 	}
 	if m.Type == lobby.TypeRoom {
 		c.mu.Lock()
@@ -325,10 +343,23 @@ func (c *conn) deliver(b []byte, signal string) bool {
 		c.room, c.queue = m.Code, ""
 		c.mu.Unlock()
 		if told {
-			return true
+			return true, false
 		}
+		if !c.send(b) {
+			return false, false
+		}
+		if c.held {
+			// A signal came before this event and was kept.
+			c.held = false
+			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			defer cancel()
+			if err := c.drain(ctx); err != nil {
+				c.s.o.Log.Warn("lobby: handing over kept signals", "err", err)
+			}
+		}
+		return true, false
 	}
-	return c.send(b)
+	return c.send(b), false
 }
 
 func (c *conn) publish(to string, m lobby.Message) error {
@@ -573,7 +604,8 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 }
 
 // enterRoom tells the client of the room its record names, when the
-// event that should have told it was lost or is still on its way.
+// event that should have told it was lost or is still on its way, and
+// hands over the signals kept for it. The caller holds evmu.
 //
 // first, when not nil, runs once the room is read, before anything is
 // sent: a resume's welcome, which a store failure must not precede, or the
@@ -598,7 +630,10 @@ func (c *conn) enterRoom(ctx context.Context, code string, first func()) error {
 	}
 	c.setState(code, "")
 	c.event(lobby.Message{Type: lobby.TypeRoom, Code: code, Seat: seat, Peers: rm.Seats, Players: rm.Players, Game: rm.Game})
-	return nil
+	// The signals kept while nobody held the client, or before it knew
+	// its room, follow the room event.
+	c.held = false
+	return c.drain(ctx)
 }
 
 // dedicatedKey keys the queue of the dedicated hosts waiting for game's
@@ -870,10 +905,7 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 		// event, before any relayed from now on (deliver waits on evmu).
 		c.evmu.Lock()
 		defer c.evmu.Unlock()
-		if err := c.enterRoom(ctx, cr.Room, c.welcome); err != nil {
-			return err
-		}
-		return c.drain(ctx)
+		return c.enterRoom(ctx, cr.Room, c.welcome)
 	}
 	c.welcome()
 	if cr.Queue != "" {

@@ -46,6 +46,10 @@ func (c *conn) firstSight(id string) bool {
 	return true
 }
 
+// replyKeep answers a relayed signal that the sender should keep in the
+// mailbox now, rather than wait for signalWait to pass.
+const replyKeep = "keep"
+
 // signalWait bounds the wait for the peer's instance to take a signal.
 const signalWait = 2 * time.Second
 
@@ -79,11 +83,12 @@ func (c *conn) relay(ctx context.Context, peer, data string) error {
 		wait = c.s.hooks.signalWait
 	}
 	rctx, cancel := context.WithTimeout(ctx, wait)
-	_, err := c.s.o.NATS.RequestMsgWithContext(rctx, req)
+	reply, err := c.s.o.NATS.RequestMsgWithContext(rctx, req)
 	cancel()
 	switch {
-	case err == nil:
+	case err == nil && string(reply.Data) != replyKeep:
 		return nil
+	case err == nil: // the peer's connection has not heard of its room yet
 	case !errors.Is(err, nats.ErrNoResponders) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout):
 		return err // this instance lost NATS: the sender is told to try again
 	}
@@ -155,7 +160,9 @@ func (s *Server) watchMailboxes(ctx context.Context, w jetstream.KeyWatcher) {
 			continue
 		}
 		c.evmu.Lock()
-		if room, _ := c.state(); room != "" {
+		if room, _ := c.state(); room == "" {
+			c.held = true // the room event, when it comes, hands it over
+		} else {
 			dctx, cancel := context.WithTimeout(ctx, storeTimeout)
 			if err := c.drain(dctx); err != nil {
 				s.o.Log.Warn("lobby: handing over kept signals", "err", err)

@@ -1,7 +1,9 @@
 package server_test
 
 import (
+	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -98,6 +100,70 @@ func TestALateSignalIsSentOnce(t *testing.T) {
 	for _, want := range []string{"offer", "candidate"} {
 		if s := next(t, ctx, guest, lobby.TypeSignal); s.Data != want {
 			t.Fatalf("signal %q, want %q: each once, in order", s.Data, want)
+		}
+	}
+}
+
+// TestASignalWaitsForItsRoomEvent: a resume fails when its room is read,
+// so the new connection holds the client's id but knows no room yet; a
+// signal that reaches it then is kept, not sent ahead of the room event
+// (a client drops a signal from a room it has not heard of), and follows
+// the room event of the next resume.
+func TestASignalWaitsForItsRoomEvent(t *testing.T) {
+	ns := startNATS(t)
+	var failNext atomic.Bool
+	in := startLobby(t, ns, server.Options{}, func(s *server.Server) {
+		server.FailRoomRead(s, func() error {
+			if failNext.CompareAndSwap(true, false) {
+				return errors.New("the store did not answer")
+			}
+			return nil
+		})
+		server.OnSignalPath(s, 50*time.Millisecond, nil, nil, nil)
+	})
+	ctx := ctxFor(t)
+
+	host := dial(t, ctx, in.url)
+	if err := host.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	next(t, ctx, host, lobby.TypeWaiting)
+	guest := dial(t, ctx, in.url)
+	if err := guest.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	room := next(t, ctx, guest, lobby.TypeRoom)
+	next(t, ctx, host, lobby.TypeRoom)
+	w := host.Welcome()
+	host.Close()
+
+	failNext.Store(true)
+	again := dial(t, ctx, in.url)
+	if err := again.Resume(ctx, w.Client, w.Secret); reason(err) != lobby.ReasonUnavailable {
+		t.Fatalf("resuming while the store fails: %v, want unavailable", err)
+	}
+	if err := guest.Signal(ctx, w.Client, "offer"); err != nil {
+		t.Fatal(err)
+	}
+	// A refusal of the next request says the offer was dealt with.
+	if err := guest.Signal(ctx, guest.Welcome().Client, "to itself"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := guest.Next(ctx); reason(err) != lobby.ReasonNotInRoom {
+		t.Fatalf("a signal to itself: %v, want not-in-room", err)
+	}
+	if err := again.Resume(ctx, w.Client, w.Secret); err != nil {
+		t.Fatal(err)
+	}
+	if err := guest.Signal(ctx, w.Client, "candidate"); err != nil {
+		t.Fatal(err)
+	}
+	if m := next(t, ctx, again, lobby.TypeRoom); m.Code != room.Code {
+		t.Fatalf("resumed into %s, want %s", m.Code, room.Code)
+	}
+	for _, want := range []string{"offer", "candidate"} {
+		if s := next(t, ctx, again, lobby.TypeSignal); s.Data != want {
+			t.Fatalf("signal %q, want %q: after the room event, in order", s.Data, want)
 		}
 	}
 }
