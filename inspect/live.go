@@ -158,7 +158,9 @@ func (l *Live) Write(p []byte) (int, error) {
 	}
 	l.data = append(l.data, p...)
 	l.mu.Unlock()
-	l.wake()
+	if !l.idleNow() { // an idle follower waits for a page, not for data
+		l.wake()
+	}
 	return len(p), nil
 }
 
