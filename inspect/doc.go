@@ -102,6 +102,9 @@
 //
 // A Replay belongs to one goroutine at a time: the replay's simulation
 // owner during the first pass, then the [Server] (its lock). A live
-// game's Replay is shared through the [Live]'s lock: the follower holds
-// it while it replays and lets it go between ticks.
+// game's Replay belongs to its follower (framework.InspectLive, on a
+// background worker at the lowest priority): the page's requests run on
+// the follower's goroutine between its ticks, so they take its time and
+// never the game's; before it begins and after it stops they take the
+// [Live]'s lock instead.
 package inspect

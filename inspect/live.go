@@ -63,12 +63,12 @@ const liveBufferCap = 1 << 20
 // follower fills, which [ListenLive] and [NewLiveHandler] serve.
 //
 // The follower replays only while a page asks ([LiveOptions.Idle]) or
-// once the recording is closed. It holds the Live's lock while it
-// replays and lets it go between ticks and while it waits for more of
-// the recording or for a page, so a
-// request runs between two of the follower's ticks and finds the world
-// where it left it; the follower then puts the world back at the live
-// end before its next tick.
+// once the recording is closed. A page's request runs on the follower's
+// goroutine, between two of its ticks or while it waits for more of the
+// recording or for a page, and finds the world where it left it; the
+// follower then puts the world back at the live end before its next
+// tick. So whatever the page asks costs the follower's time (a
+// background worker's, in framework.InspectLive), never the game's.
 type Live struct {
 	run sync.Mutex // the follower's while it replays, a request's while it runs
 	rep *Replay    // under run; nil before the first tick
@@ -97,6 +97,17 @@ type Live struct {
 type liveCall struct {
 	fn   func()
 	done chan struct{}
+	p    any // fn's panic, raised again on the request's goroutine
+}
+
+// run runs c's work on the follower: a panic in it is the request's (as
+// net/http recovers a handler's), not the follower's.
+func (c *liveCall) run() {
+	defer func() {
+		c.p = recover()
+		close(c.done)
+	}()
+	c.fn()
 }
 
 // NewLive returns a Live with nothing recorded yet and the default
@@ -147,7 +158,9 @@ func (l *Live) Write(p []byte) (int, error) {
 	}
 	l.data = append(l.data, p...)
 	l.mu.Unlock()
-	l.wake()
+	if !l.idleNow() { // an idle follower waits for a page, not for data
+		l.wake()
+	}
 	return len(p), nil
 }
 
@@ -195,6 +208,9 @@ func (l *Live) do(fn func()) {
 		select {
 		case l.calls <- &c:
 			<-c.done
+			if c.p != nil {
+				panic(c.p)
+			}
 			return
 		case <-l.stopped:
 		}
@@ -209,8 +225,7 @@ func (l *Live) serve() {
 	for {
 		select {
 		case c := <-l.calls:
-			c.fn()
-			close(c.done)
+			c.run()
 		default:
 			return
 		}
@@ -296,8 +311,7 @@ func (r *liveReader) Read(p []byte) (int, error) {
 			l.run.Lock()
 		case c := <-l.calls:
 			l.run.Lock()
-			c.fn()
-			close(c.done)
+			c.run()
 		}
 		if err := l.resume(); err != nil {
 			return 0, err
