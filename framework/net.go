@@ -37,7 +37,8 @@ type Net struct {
 	// pointer for that); they are checked after it.
 	Seats [][]input.Action
 	// Networks are the transports this game offers a match: net.transport
-	// names one of them. Empty is UDP alone (netplay.UDPNetwork()). The
+	// names one of them. A game that lists none links no transport and
+	// refuses --host, --join and --spectate, naming what to list. The
 	// game links only those it lists, so QUIC's quic-go and TLS are in the
 	// binary only when it lists quicnet.Network() (package
 	// rollback/netplay/quicnet); a game without Net links no transport of
