@@ -82,15 +82,14 @@ func TestAPageAndANativeProcessMeetRelayed(t *testing.T) {
 			t.Errorf("the %s does not say it is connected relayed in room %s:\n%s", who, code, out)
 		}
 	}
-	// Each end allocated on coturn and sent to the other through it
-	// (coturn binds a channel, or sends indications, only for a peer
-	// the end's ICE uses).
+	// Each end allocated on coturn and bound a channel to the other's
+	// relayed address, which ICE does only for a pair it checks and the
+	// data then takes (coturn's verbose log; its byte counts come only
+	// when a session closes).
 	log := turn.Log()
-	if n := strings.Count(log, "ALLOCATE processed, success"); n < 2 {
-		t.Errorf("coturn logged %d successful allocations, want one for each end:\n%s", n, log)
+	allocs, binds := strings.Count(log, "ALLOCATE processed, success"), strings.Count(log, "CHANNEL_BIND processed, success")
+	if allocs < 2 || binds < 2 {
+		t.Errorf("coturn logged %d allocations and %d channel binds, want one of each for each end:\n%s", allocs, binds, log)
 	}
-	if !strings.Contains(log, "CHANNEL_BIND processed, success") && !strings.Contains(log, "CREATE_PERMISSION processed, success") {
-		t.Errorf("coturn logged no permission or channel for a peer:\n%s", log)
-	}
-	t.Logf("page and native through coturn, room %s: %s", code, page)
+	t.Logf("page and native through coturn (%d allocations, %d channel binds), room %s: %s", allocs, binds, code, page)
 }
