@@ -162,7 +162,7 @@ func meetInLobby(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer) 
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), n.JoinTimeout)
 	defer cancel()
-	opts := netplay.Options{Players: n.Players, Timeout: n.Timeout, Start: n.StartWith}
+	opts := netplay.Options{Players: n.Players, Timeout: n.Timeout, Start: n.StartWith, ICE: n.ICE}
 	m, err := g.Net.Lobby.Meet(ctx, n.Lobby, n.Room, quick, opts, id, func(line string) { fmt.Fprintln(stdout, line) })
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -197,7 +197,7 @@ func serveInLobby(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), n.JoinTimeout)
 	defer cancel()
-	opts := netplay.Options{Timeout: n.Timeout, Start: n.StartWith}
+	opts := netplay.Options{Timeout: n.Timeout, Start: n.StartWith, ICE: n.ICE}
 	m, err := g.Net.Lobby.Serve(ctx, n.Lobby, n.Players, opts, id, func(line string) { fmt.Fprintln(stdout, line) })
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {

@@ -79,7 +79,11 @@ func (p *ICEPolicy) UnmarshalText(b []byte) error {
 }
 
 // Validate reports every invalid field at once, each as an *option.Error.
-func (ice ICE) Validate() error {
+func (ice ICE) Validate() error { return ice.validate(false) }
+
+// validate is Validate; with a lobby, the policy "relay" needs no relay
+// of its own, since the lobby hands out its relays' credentials.
+func (ice ICE) validate(lobby bool) error {
 	var errs []error
 	bad := func(field string, v any, problem, allowed string, names ...string) {
 		errs = append(errs, &option.Error{Pkg: "rollback", Field: "ICE." + field, Value: v, Problem: problem, Allowed: allowed, Names: names, Relative: len(names) > 0})
@@ -118,7 +122,7 @@ func (ice ICE) Validate() error {
 	}
 	if ice.Policy > ICERelay {
 		bad("Policy", ice.Policy, "is not a policy", `"all" or "relay"`)
-	} else if ice.Policy == ICERelay && len(ice.TURN) == 0 {
+	} else if ice.Policy == ICERelay && len(ice.TURN) == 0 && !lobby {
 		bad("Policy", ice.Policy, "needs a relay", "\"relay\" with at least one relay in ICE.TURN, else \"all\"", "ICE.TURN")
 	}
 	return errors.Join(errs...)

@@ -69,3 +69,18 @@ func TestICEPolicyText(t *testing.T) {
 		t.Errorf("UnmarshalText(direct) = %v, want a refusal naming the words", err)
 	}
 }
+
+// A match met through a lobby may force relaying with no relay of its
+// own: the lobby hands out its relays' credentials. Met by address, it
+// still needs one.
+func TestRelayPolicyWithALobby(t *testing.T) {
+	o := rollback.DefaultMatchOptions()
+	o.ICE.Policy = rollback.ICERelay
+	if err := o.Validate(); err == nil || !strings.Contains(err.Error(), "ICE.Policy relay needs a relay") {
+		t.Errorf("relay with no relay and no lobby: got %v, want the policy refused", err)
+	}
+	o.Lobby, o.Create = "ws://127.0.0.1:8000", true
+	if err := o.Validate(); err != nil {
+		t.Errorf("relay through a lobby: got %v, want nil", err)
+	}
+}

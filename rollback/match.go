@@ -154,7 +154,7 @@ func (o MatchOptions) Validate() error {
 		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions.StartWith", Value: o.StartWith, Problem: "is out of range",
 			Allowed: "0 (every player) or 1 to MatchOptions.Players", Names: []string{"MatchOptions.Players"}, Relative: o.StartWith > 0})
 	}
-	if err := o.ICE.Validate(); err != nil {
+	if err := o.ICE.validate(o.Lobby != ""); err != nil {
 		errs = append(errs, err)
 	}
 	errs = append(errs, o.checkLobby()...)

@@ -13,15 +13,40 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// Start runs turnserver on the loopback with use-auth-secret, every file
-// in a temporary directory and no daemon configuration read (-n), and
-// returns its address once its log says its servers are open; it stops
-// when the test ends. Without turnserver the test is skipped, or fails
-// when CI=true (scripts/setup.sh installs coturn).
+// Start runs turnserver as [Run] does and returns its address.
 func Start(t testing.TB, secret string) string {
+	t.Helper()
+	return Run(t, secret).Addr
+}
+
+// Server is a running turnserver.
+type Server struct {
+	// Addr is its loopback host:port.
+	Addr string
+
+	mu  sync.Mutex
+	log strings.Builder
+}
+
+// Log returns what turnserver has logged so far: a test reads in it
+// that the relay allocated and carried a session's traffic. It may be
+// called from any goroutine.
+func (s *Server) Log() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log.String()
+}
+
+// Run runs turnserver on the loopback with use-auth-secret, every file
+// in a temporary directory and no daemon configuration read (-n), and
+// returns it once its log says its servers are open; it stops when the
+// test ends. Without turnserver the test is skipped, or fails when
+// CI=true (scripts/setup.sh installs coturn).
+func Run(t testing.TB, secret string) *Server {
 	t.Helper()
 	bin, err := exec.LookPath("turnserver")
 	if err != nil {
@@ -39,7 +64,7 @@ func Start(t testing.TB, secret string) string {
 		"--use-auth-secret", "--static-auth-secret="+secret, "--realm=metronome.test",
 		"--no-tls", "--no-dtls", "--no-cli", "--allow-loopback-peers",
 		"--userdb="+filepath.Join(dir, "turndb"), "--pidfile="+filepath.Join(dir, "pid"),
-		"--log-file=stdout", "--simple-log")
+		"--log-file=stdout", "--simple-log", "--verbose")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -48,22 +73,34 @@ func Start(t testing.TB, secret string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cancel(); cmd.Wait() })
-	// Wait on its log for the line that follows opening its servers.
-	lines := bufio.NewScanner(out)
-	var log strings.Builder
-	for lines.Scan() {
-		log.WriteString(lines.Text() + "\n")
-		if strings.Contains(lines.Text(), "Total General servers") {
-			go func() {
-				for lines.Scan() {
-				}
-			}()
-			return fmt.Sprintf("127.0.0.1:%d", port)
+	s := &Server{Addr: fmt.Sprintf("127.0.0.1:%d", port)}
+	// The reader ends when turnserver does: the cleanup kills it, then
+	// waits for the reader and the process.
+	started := make(chan bool, 1)
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		up := false
+		lines := bufio.NewScanner(out)
+		for lines.Scan() {
+			s.mu.Lock()
+			s.log.WriteString(lines.Text() + "\n")
+			s.mu.Unlock()
+			// The line that follows opening its servers.
+			if !up && strings.Contains(lines.Text(), "Total General servers") {
+				up = true
+				started <- true
+			}
 		}
+		if !up {
+			started <- false
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-read; cmd.Wait() })
+	if !<-started {
+		t.Fatalf("turnserver ended before it started:\n%s", s.Log())
 	}
-	t.Fatalf("turnserver ended before it started:\n%s", log.String())
-	return ""
+	return s
 }
 
 // freeUDPPort is a loopback UDP port free a moment ago.

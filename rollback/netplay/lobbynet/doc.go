@@ -31,7 +31,10 @@
 // plays a netplay match over the room's channels, seat 0 hosting it and
 // handing the others its join token through the lobby;
 // [Netplay.Serve] waits as a dedicated host ([Options].Dedicated) for
-// the next quick match of the game to fill.
+// the next quick match of the game to fill. The match's own ICE settings
+// (netplay.Options.ICE, a game's [net] stun, turn and ice_policy keys)
+// join the path's Config and the lobby's TURN credentials, so
+// ice_policy "relay" forces a room's paths through the lobby's relay.
 //
 // # What a player sees
 //

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+	"time"
 
 	"github.com/metronome-go/metronome/lobby"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/rollback/netplay/webrtc"
 )
@@ -32,14 +34,15 @@ func NewNetplay(cfg webrtc.Config) *Netplay { return &Netplay{cfg: cfg} }
 // carried through the lobby instead of by the players. room names a room
 // to enter; quick, a quick match of that many players (opts.Players);
 // neither makes a room of opts.Players seats, whose code status reports.
-// opts.Networks and opts.Transport are replaced by the room's channels.
+// opts.Networks and opts.Transport are replaced by the room's channels,
+// whose ICE settings opts.ICE joins.
 // It fails with an *[Error] saying why. Any goroutine; it blocks.
 func (n *Netplay) Meet(ctx context.Context, url, room string, quick int, opts netplay.Options, id netplay.Identity, status func(line string)) (*netplay.Match, error) {
 	players := opts.Players
 	if players == 0 {
 		players = netplay.DefaultPlayers
 	}
-	o := Options{Lobby: url, Game: GameKey(id), Room: room, Quick: quick, Create: room == "" && quick == 0, Players: players, Config: n.cfg}
+	o := Options{Lobby: url, Game: GameKey(id), Room: room, Quick: quick, Create: room == "" && quick == 0, Players: players, Config: n.config(opts)}
 	var errs []error
 	if quick != 0 && quick != players {
 		errs = append(errs, fmt.Errorf("Quick %d: this match has %d players (netplay.Options.Players); allowed: %d", quick, players, players))
@@ -56,7 +59,7 @@ func (n *Netplay) Meet(ctx context.Context, url, room string, quick int, opts ne
 // hands it the next such room to fill, and it hosts that room's match as
 // seat 0 does in [Netplay.Meet]. Any goroutine; it blocks.
 func (n *Netplay) Serve(ctx context.Context, url string, players int, opts netplay.Options, id netplay.Identity, status func(line string)) (*netplay.Match, error) {
-	o := Options{Lobby: url, Game: GameKey(id), Dedicated: true, Players: players, Config: n.cfg}
+	o := Options{Lobby: url, Game: GameKey(id), Dedicated: true, Players: players, Config: n.config(opts)}
 	var errs []error
 	if players+1 > netplay.MaxPlayers {
 		errs = append(errs, fmt.Errorf("players %d: a dedicated host serves up to %d (a netplay match holds %d peers, the host's included)", players, netplay.MaxPlayers-1, netplay.MaxPlayers))
@@ -66,6 +69,14 @@ func (n *Netplay) Serve(ctx context.Context, url string, players int, opts netpl
 		opts.Start++ // the players who joined, and the host
 	}
 	return n.play(ctx, o, opts, id, status, errs)
+}
+
+// config is the path's ICE settings with the match's own added (the
+// [net] table's stun, turn and ice_policy keys, opts.ICE), as the
+// WebRTC network adds them when it meets by address; the lobby's TURN
+// credentials join them in meet.
+func (n *Netplay) config(opts netplay.Options) webrtc.Config {
+	return n.cfg.WithICE(opts.ICE, time.Now())
 }
 
 // play meets as o says and plays the room's netplay match; errs are the
@@ -94,6 +105,7 @@ func (n *Netplay) play(ctx context.Context, o Options, opts netplay.Options, id 
 		c.Close() // the match needs the lobby no more
 	}()
 	opts.Networks = []netplay.Network{roomNetwork{m}}
+	opts.ICE = rollback.ICE{} // in the room's channels already (config)
 	opts.Transport = roomName
 	opts.Slot = 0
 	var nm *netplay.Match

@@ -58,7 +58,11 @@
 // through a relay. A framework game sets them as each machine's [net]
 // keys (stun, turn, turn_secret or turn_username and turn_password,
 // ice_policy), which reach the network as netplay.ConduitOptions.ICE and
-// are added to the game's Config ([Config.WithICE]). A page served over https may open only wss://
+// are added to the game's Config ([Config.WithICE]); through a lobby,
+// beside the lobby's TURN credentials. [RoomEnd.Path] says whether a
+// connected peer's path is relayed and its round trip: natively from
+// pion's selected pair, in a page from the browser's getStats. A page
+// served over https may open only wss://
 // connections, which a host's self-signed setup cannot serve: such
 // pages join through a lobby with a real certificate; direct joining
 // serves the page over http.

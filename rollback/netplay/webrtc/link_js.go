@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"syscall/js"
+	"time"
 )
 
 // link is the browser's RTCPeerConnection and its data channel, reached
@@ -213,4 +214,54 @@ func (l *link) close() (err error) {
 	}
 	l.funcs = nil
 	return nil
+}
+
+// path reads the selected candidate pair from the connection's
+// statistics (getStats): the transport names it, or, in a browser that
+// does not, the pair marked selected or nominated and succeeded.
+func (l *link) path() (pp PeerPath, err error) {
+	defer catch(&err)
+	report, err := await(l.pc.Call("getStats"))
+	if err != nil {
+		return PeerPath{}, err
+	}
+	byID := map[string]js.Value{}
+	var selected string
+	each := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		st := args[0]
+		id := st.Get("id").String()
+		byID[id] = st
+		switch st.Get("type").String() {
+		case "transport":
+			if v := st.Get("selectedCandidatePairId"); v.Type() == js.TypeString && selected == "" {
+				selected = v.String()
+			}
+		case "candidate-pair":
+			if selected == "" && (st.Get("selected").Truthy() || st.Get("nominated").Truthy() && st.Get("state").String() == "succeeded") {
+				selected = id
+			}
+		}
+		return nil
+	})
+	defer each.Release()
+	report.Call("forEach", each)
+	pair, ok := byID[selected]
+	if !ok {
+		return PeerPath{}, errors.New("no selected path yet")
+	}
+	relay := func(key string) bool {
+		c, ok := byID[pair.Get(key).String()]
+		return ok && c.Get("candidateType").String() == "relay"
+	}
+	pp.Relayed = relay("localCandidateId") || relay("remoteCandidateId")
+	if v := pair.Get("currentRoundTripTime"); v.Type() == js.TypeNumber {
+		pp.RTT = time.Duration(v.Float() * float64(time.Second))
+	}
+	if v := pair.Get("bytesSent"); v.Type() == js.TypeNumber {
+		pp.Sent = uint64(v.Float())
+	}
+	if v := pair.Get("bytesReceived"); v.Type() == js.TypeNumber {
+		pp.Received = uint64(v.Float())
+	}
+	return pp, nil
 }

@@ -3,7 +3,7 @@
 package webrtc
 
 import (
-	"errors"
+	"fmt"
 	"net/netip"
 	"time"
 )
@@ -15,8 +15,18 @@ type PeerPath struct {
 	Sent, Received uint64
 }
 
-// Path fails in a page: the browser keeps the selected candidate pair in
-// its statistics, which pion's wrapper does not read.
-func (e *RoomEnd) Path(netip.AddrPort) (PeerPath, error) {
-	return PeerPath{}, errors.New("webrtc: a page cannot read its path to a peer (the browser's ICE statistics are out of reach)")
+// Path reports the path to the peer at addr, once connected, from the
+// browser's statistics of the selected candidate pair.
+func (e *RoomEnd) Path(addr netip.AddrPort) (PeerPath, error) {
+	e.Conduit.mu.Lock()
+	p := e.Conduit.peers[addr]
+	e.Conduit.mu.Unlock()
+	if p == nil {
+		return PeerPath{}, fmt.Errorf("webrtc: no peer %v: connected peers only", addr)
+	}
+	pp, err := p.path()
+	if err != nil {
+		return PeerPath{}, fmt.Errorf("webrtc: peer %v: %w", addr, err)
+	}
+	return pp, nil
 }
