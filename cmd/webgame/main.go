@@ -5,6 +5,7 @@
 //	go run ./cmd/webgame --out web/ ./examples/breakout   # write index.html, wasm_exec.js, game.wasm (and .gz copies)
 //	go run ./cmd/webgame --out web/ --isolate ./examples/breakout  # also isolate.js, for a host without headers
 //	go run ./cmd/webgame --zip breakout.zip ./examples/breakout  # the archive a game store takes
+//	go run ./cmd/webgame --out web/ --rewind ./examples/breakout  # also rewind/, the inspector for a recording
 //
 // It builds the game's package with GOOS=js GOARCH=wasm (no cgo, no GLFW:
 // the framework picks runtime/webplatform by build constraint), copies
@@ -26,6 +27,12 @@
 // memory and are offered as downloads when the game closes them; a
 // recording named by ?replay= is fetched (from the same server, or any
 // address that allows it) and replayed with --replay FILE --window.
+//
+// A page run with --record offers "Open in Rewind" beside the download:
+// it opens rewind/, the time-travel inspector's page, in a new tab and
+// hands it the recording. The server builds that page's module (the same
+// game built with the metronome_inspect tag) at the first request under
+// /rewind/; --out and --zip write it under rewind/ with --rewind.
 //
 // The server listens on the loopback interface only. It sends the .wasm
 // file as application/wasm, gzip-compressed at build when the browser

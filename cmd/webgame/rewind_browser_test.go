@@ -10,22 +10,26 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
 
 // TestOpenInRewind plays Breakout's attract mode in the page for 300
-// ticks with --record, clicks Open in Rewind, and reads one entity at
-// one tick in the inspector's tab, which runs the game's inspect build
-// over the recording the page handed it: the answer equals the native
-// --replay FILE --inspect server's for the same recording.
+// ticks with --record, clicks Open in Rewind, and reads the ball at tick
+// 250 and the first tick where it falls in the inspector's tab, which
+// runs the game's inspect build over the recording the page handed it:
+// the answers equal the native --replay FILE --inspect server's for the
+// same recording.
 func TestOpenInRewind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds Breakout for the browser twice and natively")
@@ -37,9 +41,12 @@ func TestOpenInRewind(t *testing.T) {
 		t.Fatal(err)
 	}
 	rw := newRewind(context.Background(), bo, os.Stderr)
-	if _, err := rw.get(); err != nil { // built here, so no page waits on the build
+	r, err := rw.get() // built here, so no page waits on the build
+	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("%s: the game's %d bytes (%d gzip), the inspect build's %d (%d gzip)", wasmName,
+		len(s.files[wasmName]), len(s.gz[wasmName]), len(r.files[wasmName]), len(r.gz[wasmName]))
 	exe, err := nativeBreakout()
 	if err != nil {
 		t.Fatal(err)
@@ -67,30 +74,39 @@ func TestOpenInRewind(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button[data-rewind]`))); err != nil {
 		t.Fatal(err)
 	}
+	clicked := time.Now()
 	tab, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(<-opened))
 	defer cancel()
 	inspectorReady(t, tab)
+	t.Logf("the Rewind tab showed the recording %v after the click", time.Since(clicked).Round(time.Millisecond))
 
 	native := nativeInspector(t, exe, file)
 	var list struct{ Entities []struct{ ID, Gen uint32 } }
-	if err := json.Unmarshal(apiGet(t, native+"api/entities?tick=0"), &list); err != nil || len(list.Entities) == 0 {
-		t.Fatalf("native /api/entities: %v, %+v", err, list)
+	if err := json.Unmarshal(apiGet(t, native+"api/entities?tick=250&component=Ball"), &list); err != nil || len(list.Entities) != 1 {
+		t.Fatalf("native /api/entities, the ball at tick 250: %v, %+v", err, list)
 	}
-	e := list.Entities[len(list.Entities)-1]
-	path := fmt.Sprintf("/api/entity?tick=250&id=%d&gen=%d", e.ID, e.Gen)
-	var want, got any
-	if err := json.Unmarshal(apiGet(t, native+path[1:]), &want); err != nil {
-		t.Fatal(err)
-	}
-	page, err := chromedp.Run(tab, chromedp.Evaluate[string](fmt.Sprintf(`request(%q).then((r) => r.text())`, path), chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal([]byte(page), &got); err != nil {
-		t.Fatalf("%s in the Rewind tab: %v: %s", path, err, page)
-	}
-	if w, g := fmt.Sprint(want), fmt.Sprint(got); w != g {
-		t.Errorf("%s: the Rewind tab answers %s, the native inspector %s", path, g, w)
+	e := list.Entities[0]
+	// An entity at one tick, and a question the tab answers by replaying
+	// the handed recording again from its in-memory file.
+	for _, path := range []string{
+		fmt.Sprintf("/api/entity?tick=250&id=%d&gen=%d", e.ID, e.Gen),
+		"/api/where?expr=" + neturl.QueryEscape("Ball.Vel.Y > 0"),
+	} {
+		var want, got any
+		if err := json.Unmarshal(apiGet(t, native+path[1:]), &want); err != nil {
+			t.Fatal(err)
+		}
+		page, err := chromedp.Run(tab, chromedp.Evaluate[string](fmt.Sprintf(`request(%q).then((r) => r.text())`, path), chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(page), &got); err != nil {
+			t.Fatalf("%s in the Rewind tab: %v: %s", path, err, page)
+		}
+		if w, g := fmt.Sprint(want), fmt.Sprint(got); w != g {
+			t.Errorf("%s: the Rewind tab answers %s, the native inspector %s", path, g, w)
+		}
+		t.Logf("%s: %.200s", path, fmt.Sprint(got))
 	}
 }
 
@@ -160,4 +176,40 @@ func apiGet(t *testing.T, url string) []byte {
 		t.Fatalf("GET %s: %d %v: %s", url, r.StatusCode, err, b)
 	}
 	return b
+}
+
+// TestRewindServesItsBuildError: under /rewind/ the server answers with
+// what stopped the inspector's build, and the game's page goes on.
+func TestRewindServesItsBuildError(t *testing.T) {
+	game := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "the game") })
+	h := rewindHandler(game, newRewind(context.Background(), buildOptions{Dir: filepath.Join(t.TempDir(), "nothere")}, io.Discard))
+	for _, c := range []struct {
+		path string
+		code int
+		body string
+	}{
+		{"/", 200, "the game"},
+		{"/rewind/", 500, "nothere is not a directory"},
+		{"/rewind/game.wasm", 500, "nothere is not a directory"},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", c.path, nil))
+		if rec.Code != c.code || !strings.Contains(rec.Body.String(), c.body) {
+			t.Errorf("GET %s: %d %q, want %d with %q", c.path, rec.Code, rec.Body.String(), c.code, c.body)
+		}
+	}
+}
+
+// TestPageOffersRewindWhenBuilt: the game's page offers Open in Rewind
+// only when the site has the inspector's page under rewind/.
+func TestPageOffersRewindWhenBuilt(t *testing.T) {
+	for _, rewind := range []bool{false, true} {
+		page, err := renderPage(pageData{Title: "t", Name: "n", Wasm: wasmName, Rewind: rewind})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("if ( %v  && name === recorded()", rewind); !strings.Contains(string(page), want) {
+			t.Errorf("rewind %v: the page has no %q", rewind, want)
+		}
+	}
 }
