@@ -213,3 +213,50 @@ func TestPageOffersRewindWhenBuilt(t *testing.T) {
 		}
 	}
 }
+
+// TestOutWritesRewind: --out DIR --rewind writes the inspector's page and
+// the game's inspect build under DIR/rewind/, and the game's page offers
+// Open in Rewind; without --rewind neither.
+func TestOutWritesRewind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Breakout for the browser three times")
+	}
+	for _, rewind := range []bool{false, true} {
+		dir := t.TempDir()
+		args := []string{"--out", dir, "../../examples/breakout"}
+		if rewind {
+			args = append([]string{"--rewind"}, args...)
+		}
+		var stderr strings.Builder
+		if code := run(args, io.Discard, &stderr); code != 0 {
+			t.Fatalf("webgame %v: %d: %s", args, code, stderr.String())
+		}
+		page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("if ( %v  && name === recorded()", rewind); !strings.Contains(string(page), want) {
+			t.Errorf("--rewind %v: index.html has no %q", rewind, want)
+		}
+		inspector, err := os.ReadFile(filepath.Join(dir, rewindDir, "index.html"))
+		if !rewind {
+			if !os.IsNotExist(err) {
+				t.Errorf("without --rewind: rewind/index.html: %v, want none", err)
+			}
+			continue
+		}
+		if err != nil || !strings.Contains(string(inspector), "<title>Metronome inspector</title>") {
+			t.Errorf("--rewind: rewind/index.html is not the inspector's page (%v)", err)
+		}
+		for _, name := range []string{wasmName, wasmName + ".gz", "wasm_exec.js"} {
+			if _, err := os.Stat(filepath.Join(dir, rewindDir, name)); err != nil {
+				t.Errorf("--rewind: %v", err)
+			}
+		}
+		game, _ := os.ReadFile(filepath.Join(dir, wasmName))
+		inspect, _ := os.ReadFile(filepath.Join(dir, rewindDir, wasmName))
+		if len(inspect) <= len(game) {
+			t.Errorf("--rewind: rewind/%s has %d bytes, the game's %d: want the larger inspect build", wasmName, len(inspect), len(game))
+		}
+	}
+}
