@@ -78,7 +78,8 @@ func (s *site) addRewind(ctx context.Context, o buildOptions, stderr io.Writer) 
 
 // rewind builds the inspector's page at its first request, once: a game
 // served for play seldom opens it, and the build takes as long as the
-// game's.
+// game's. A build that fails is answered with its error until the
+// server restarts, so a broken game is not rebuilt at every request.
 type rewind struct {
 	ctx    context.Context // the server's: a request that goes away does not stop the build
 	opts   buildOptions
