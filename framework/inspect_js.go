@@ -1,4 +1,4 @@
-//go:build js
+//go:build !metronome_inspect
 
 package framework
 
@@ -9,10 +9,12 @@ import (
 	"github.com/metronome-go/metronome/framework/config"
 )
 
-// inspectMain refuses in the page: the inspector is an HTTP server, and a
-// browser build leaves it (and net/http with it) out of the module.
+// inspectMain refuses in a game's page: the inspector is an HTTP server,
+// and a game's page build leaves it (and net/http with it) out of the
+// module. The inspector's own page runs a second build of the game, made
+// by cmd/webgame with the metronome_inspect tag (inspect_page_js.go).
 func inspectMain(_ Game, _ *Flags, _, stderr io.Writer) int {
-	fmt.Fprintf(stderr, "%s: --inspect serves the inspector over HTTP, which a page cannot: run the game natively (go run . --replay FILE --inspect :7777)\n", programName())
+	fmt.Fprintf(stderr, "%s: --inspect serves the inspector over HTTP, which a page cannot: run the game natively (go run . --replay FILE --inspect :7777), or record it in a page served by cmd/webgame and click Open in Rewind\n", programName())
 	return 2
 }
 

@@ -5,6 +5,7 @@
 //	go run ./cmd/webgame --out web/ ./examples/breakout   # write index.html, wasm_exec.js, game.wasm (and .gz copies)
 //	go run ./cmd/webgame --out web/ --isolate ./examples/breakout  # also isolate.js, for a host without headers
 //	go run ./cmd/webgame --zip breakout.zip ./examples/breakout  # the archive a game store takes
+//	go run ./cmd/webgame --out web/ --rewind ./examples/breakout  # also rewind/, the inspector for a recording
 //
 // It builds the game's package with GOOS=js GOARCH=wasm (no cgo, no GLFW:
 // the framework picks runtime/webplatform by build constraint), copies
@@ -26,6 +27,12 @@
 // memory and are offered as downloads when the game closes them; a
 // recording named by ?replay= is fetched (from the same server, or any
 // address that allows it) and replayed with --replay FILE --window.
+//
+// A page run with --record offers "Open in Rewind" beside the download:
+// it opens rewind/, the time-travel inspector's page, in a new tab and
+// hands it the recording. The server builds that page's module (the same
+// game built with the metronome_inspect tag) at the first request under
+// /rewind/; --out and --zip write it under rewind/ with --rewind.
 //
 // The server listens on the loopback interface only. It sends the .wasm
 // file as application/wasm, gzip-compressed at build when the browser
@@ -53,6 +60,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -105,6 +113,7 @@ type pageData struct {
 	Title, Name, Wasm string
 	WasmSize          int  // the raw size, for the progress bar: the browser counts decompressed bytes
 	Isolate           bool // register the isolation worker (--isolate)
+	Rewind            bool // offer Open in Rewind beside a recording (rewind.go)
 }
 
 // renderPage writes index.html.
@@ -126,6 +135,9 @@ type buildOptions struct {
 	// Isolate adds a service worker that makes the page cross-origin
 	// isolated on a host that sends no COOP and COEP headers.
 	Isolate bool
+	// Rewind offers Open in Rewind beside the game's recording, which
+	// needs the inspector under rewind/ (rewind.go).
+	Rewind bool
 }
 
 // build compiles the game in o.Dir to WebAssembly and returns its page.
@@ -176,7 +188,7 @@ func build(ctx context.Context, o buildOptions, stderr io.Writer) (*site, error)
 		title = filepath.Base(filepath.Clean(o.Dir))
 	}
 	name := filepath.Base(filepath.Clean(o.Dir))
-	page, err := renderPage(pageData{Title: title, Name: name, Wasm: wasmName, WasmSize: len(wasm), Isolate: o.Isolate})
+	page, err := renderPage(pageData{Title: title, Name: name, Wasm: wasmName, WasmSize: len(wasm), Isolate: o.Isolate, Rewind: o.Rewind})
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +235,9 @@ func (s *site) write(dir string) error {
 		return fmt.Errorf("webgame: --out: %w", err)
 	}
 	for _, name := range s.order {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			return fmt.Errorf("webgame: --out: %w", err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), s.files[name], 0o644); err != nil {
 			return fmt.Errorf("webgame: --out: %w", err)
 		}
@@ -272,8 +287,8 @@ func (s *site) handler() http.Handler {
 	const other = "application/octet-stream"
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/")
-		if name == "" {
-			name = "index.html"
+		if name == "" || strings.HasSuffix(name, "/") {
+			name += "index.html"
 		}
 		b, ok := s.files[name]
 		if !ok {
@@ -281,7 +296,7 @@ func (s *site) handler() http.Handler {
 			return
 		}
 		h := w.Header()
-		ct, ok := types[name]
+		ct, ok := types[path.Base(name)]
 		if !ok {
 			ct = other
 		}
@@ -357,6 +372,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	title := fl.String("title", "", "the page's title until the game sets its own (default: the directory's name)")
 	isolate := fl.Bool("isolate", false, "add a service worker ("+isolateName+") that makes the page cross-origin isolated on a host that sends no COOP and COEP headers (GitHub Pages, itch.io), for performance.now()'s finest resolution; the page reloads itself once on the first visit")
 	tags := fl.String("tags", "", "build `tags`, comma-separated, passed to go build (gldebug: the renderer checks for GL errors in every frame; metronome_testhook: the page's metronome object that browser tests and measurements read)")
+	withRewind := fl.Bool("rewind", false, "with --out or --zip: also write the inspector's page for the game under rewind/ (a second build, "+rewindTag+"), so the page offers Open in Rewind beside a recording; served, it is built at the first request under /rewind/")
 	var extra []string
 	fl.Func("file", "serve (or write, or zip) this `file` beside the game under its own name, such as a recording to open with ?replay=NAME (repeatable)", func(v string) error {
 		extra = append(extra, v)
@@ -378,13 +394,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	s, err := build(ctx, buildOptions{Dir: fl.Arg(0), Title: *title, Tags: *tags, Isolate: *isolate}, stderr)
+	serving := *out == "" && *zipFile == ""
+	bo := buildOptions{Dir: fl.Arg(0), Title: *title, Tags: *tags, Isolate: *isolate, Rewind: serving || *withRewind}
+	s, err := build(ctx, bo, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
 	for _, f := range extra {
 		if err := s.add(f); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+	}
+	if !serving && *withRewind {
+		if err := s.addRewind(ctx, bo, stderr); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
@@ -413,7 +437,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	srv := &http.Server{Handler: s.handler()}
+	srv := &http.Server{Handler: rewindHandler(s.handler(), newRewind(ctx, bo, stderr))}
 	go func() {
 		<-ctx.Done()
 		srv.Close()
