@@ -4,24 +4,44 @@ package webrtc_test
 
 import (
 	"context"
+	"math/rand/v2"
+	"net"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/metronome-go/metronome/rollback/netplay/webrtc"
 	"github.com/pion/logging"
+	"github.com/pion/transport/v5"
 	"github.com/pion/transport/v5/vnet"
 )
 
 // Impaired is a virtual network between a host at 1.2.3.4 and a joiner at
-// 1.2.3.5: each way takes 65ms to 85ms (a round trip of 150ms ±20ms)
-// and loses loss percent of its packets at each end.
+// 1.2.3.5: each packet takes 65ms to 85ms one way, drawn for it alone (a
+// round trip of 150ms ±20ms, as netem's delay and jitter make it), and
+// loses loss percent of its packets at each end.
+//
+// The delay is not vnet's router's: its MaxJitter sleeps the router,
+// holding its lock, before each pass over its queue, so every packet due
+// behind a sleep waits for it and every sender blocks on the lock
+// meanwhile; its jitter comes in batches, not per packet. Here the
+// router forwards at once and each end's socket delays what it sends,
+// packet by packet. vnet has no virtual clock (its router and sockets
+// read time.Now and use real timers), so a match over it runs in real
+// time.
 type Impaired struct {
-	Host, Joiner *vnet.Net
+	Host, Joiner transport.Net
 }
+
+// The one-way delay of an impaired link: oneWay plus up to jitter.
+const (
+	oneWay = 65 * time.Millisecond
+	jitter = 20 * time.Millisecond
+)
 
 func impaired(t *testing.T, loss int) Impaired {
 	t.Helper()
-	wan, err := vnet.NewRouter(&vnet.RouterConfig{CIDR: "1.2.3.0/24", MinDelay: 65 * time.Millisecond, MaxJitter: 20 * time.Millisecond, LoggerFactory: quietLogs()})
+	wan, err := vnet.NewRouter(&vnet.RouterConfig{CIDR: "1.2.3.0/24", LoggerFactory: quietLogs()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,10 +58,11 @@ func impaired(t *testing.T, loss int) Impaired {
 		if err := wan.AddNet(lf); err != nil {
 			t.Fatal(err)
 		}
+		d := &delayed{Net: nw, seed: uint64(i + 1)}
 		if i == 0 {
-			n.Host = nw
+			n.Host = d
 		} else {
-			n.Joiner = nw
+			n.Joiner = d
 		}
 	}
 	if err := wan.Start(); err != nil {
@@ -49,6 +70,59 @@ func impaired(t *testing.T, loss int) Impaired {
 	}
 	t.Cleanup(func() { wan.Stop() })
 	return n
+}
+
+// delayed is a virtual network whose sockets delay each packet they send
+// by oneWay plus a jitter of its own, uniform up to jitter: packets
+// overtake each other when their draws differ by more than the time
+// between them, as under netem.
+type delayed struct {
+	transport.Net
+	seed uint64
+}
+
+func (d *delayed) ListenPacket(network, address string) (net.PacketConn, error) {
+	c, err := d.Net.ListenPacket(network, address)
+	if err != nil {
+		return nil, err
+	}
+	return &delayedConn{PacketConn: c, rng: rand.New(rand.NewPCG(d.seed, 43))}, nil
+}
+
+// delayedConn sends each packet after its delay, from a timer of its own.
+// Close waits for the timers still running, which end within a delay.
+type delayedConn struct {
+	net.PacketConn
+	mu     sync.Mutex
+	rng    *rand.Rand
+	closed bool
+	wg     sync.WaitGroup
+}
+
+func (c *delayedConn) WriteTo(b []byte, addr net.Addr) (int, error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return 0, net.ErrClosed
+	}
+	d := oneWay + time.Duration(c.rng.Int64N(int64(jitter)+1))
+	c.wg.Add(1)
+	c.mu.Unlock()
+	p := append([]byte(nil), b...)
+	time.AfterFunc(d, func() {
+		defer c.wg.Done()
+		c.PacketConn.WriteTo(p, addr) // a packet lost to a closed socket is a packet lost
+	})
+	return len(b), nil
+}
+
+func (c *delayedConn) Close() error {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	err := c.PacketConn.Close()
+	c.wg.Wait()
+	return err
 }
 
 func TestDatagramsOverAnImpairedLink(t *testing.T) {
