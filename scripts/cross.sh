@@ -116,7 +116,9 @@ mapfile -t pure < <(scripts/pure-packages.sh)
 # runtime's own caches miss more often (a sudog for a channel wait), and
 # runtime's allocation probe, which goes by call stack, charges that to the
 # module's frame that waited.
-GOARCH=arm64 CGO_ENABLED=0 go test -count=1 -skip Alloc -exec qemu-aarch64-static "${pure[@]}"
+# A test that starts its own binary again (lobbyload's workers) runs it
+# through the emulator named in METRONOME_TEST_EXEC.
+METRONOME_TEST_EXEC=qemu-aarch64-static GOARCH=arm64 CGO_ENABLED=0 go test -count=1 -skip Alloc -exec qemu-aarch64-static "${pure[@]}"
 
 step "cross: the amd64 recording replayed by a GOAMD64=v3 build (fused multiply-adds)"
 if grep -qw fma /proc/cpuinfo && grep -qw avx2 /proc/cpuinfo; then

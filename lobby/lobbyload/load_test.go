@@ -32,9 +32,20 @@ func TestMain(m *testing.M) {
 
 const workerEnv = "LOBBYLOAD_TEST_WORKER"
 
+// self runs this test binary again. Under emulation (the cross step runs
+// the arm64 tests with -exec qemu-aarch64-static, no binfmt registered)
+// the kernel cannot run the binary itself, so the step names the
+// emulator in METRONOME_TEST_EXEC and the child goes through it too.
+func self() *exec.Cmd {
+	if emu := os.Getenv("METRONOME_TEST_EXEC"); emu != "" {
+		return exec.Command(emu, os.Args[0])
+	}
+	return exec.Command(os.Args[0])
+}
+
 // worker starts this test binary as a worker process.
 func worker() *exec.Cmd {
-	cmd := exec.Command(os.Args[0])
+	cmd := self()
 	cmd.Env = append(os.Environ(), workerEnv+"=1")
 	return cmd
 }
@@ -43,7 +54,7 @@ func worker() *exec.Cmd {
 // Options.Stall, not at its Timeout, and says what was not done.
 func TestAStalledRunFailsFast(t *testing.T) {
 	silent := func() *exec.Cmd {
-		cmd := exec.Command(os.Args[0])
+		cmd := self()
 		cmd.Env = append(os.Environ(), workerEnv+"=silent")
 		return cmd
 	}
