@@ -144,10 +144,11 @@
 // [ShutdownPolicy] per session ([Options.ShutdownPolicy] or, once before
 // the loop, [ShutdownEndpoint.SetPolicy]) accepts, refuses or defers each.
 // Without one a request is accepted at once, exactly like a stop. With one,
-// requests are decided on the simulation owner before the next update, in
-// the order made, so the policy can read game state and, on a virtual
-// clock, a request made at an instant is always decided before the same
-// update. A deferred request stays visible ([ShutdownEndpoint.Deferred])
+// requests are decided on the simulation owner before the next update
+// (after its mailbox drain; one a mailbox item makes, before the update
+// after), in the order made, so the policy can read game state and, on a
+// virtual clock, a request made at an instant is always decided before the
+// same update. A deferred request stays visible ([ShutdownEndpoint.Deferred])
 // until the game answers it ([ShutdownEndpoint.Accept] or
 // [ShutdownEndpoint.Refuse]), say after asking "save first?"; requests
 // made meanwhile join it and go to the policy again with

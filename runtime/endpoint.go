@@ -77,9 +77,10 @@ func (d ShutdownDecision) String() string {
 }
 
 // ShutdownPolicy is the host's decision on an ordinary shutdown request.
-// It runs on the simulation owner, before the first update that starts
-// after the request was made (after that update's mailbox drain), so it may
-// read game state ("is there anything unsaved?") and set some (open a
+// It runs on the simulation owner, before the first update whose mailbox
+// drain starts after the request was made (after that drain: a request a
+// mailbox item makes waits for the following update), so it may read game
+// state ("is there anything unsaved?") and set some (open a
 // confirm dialog) without locks. It must not call the endpoint's Accept or
 // Refuse: its return value is the answer. A panic or an answer other than
 // the three decisions fails the session in the phase "shutdown policy".
@@ -133,8 +134,10 @@ type ShutdownEndpoint struct {
 	// Platform thread only.
 	closeLevel bool
 
-	// decided are the requests put to the policy before the coming
-	// update, for its recording. Simulation owner only.
+	// taken are the requests the coming update decides, taken before its
+	// mailbox drain; decided are those put to the policy, for its
+	// recording. Simulation owner only.
+	taken   []ShutdownRequest
 	decided []ShutdownRequest
 	// replaying: the policy gets the recording's requests; live ones
 	// (closing the replay's window, a tool) end the replay at once, and
@@ -262,17 +265,33 @@ func (e *ShutdownEndpoint) observeClose(intent bool) {
 	e.closeLevel = intent
 }
 
-// negotiate puts the staged requests to the policy, on the simulation
-// owner before an update, and reports whether the session must stop (a
-// request was accepted, or the policy failed).
-func (e *ShutdownEndpoint) negotiate() bool {
+// take moves the staged requests to the batch that negotiate decides, on
+// the simulation owner before an update's mailbox drain, and returns how
+// many it took. Requests made later (by a mailbox item, or by another
+// goroutine during the drain) wait for the next update: the state a
+// recording checkpoints before the policy runs is then the state after the
+// previous update, which is where a replay checks it.
+func (e *ShutdownEndpoint) take() int {
 	if e.pending.Load() == 0 {
+		return 0
+	}
+	e.mu.Lock()
+	e.taken = e.staged
+	e.staged, e.spare = e.spare[:0], nil
+	e.pending.Store(0)
+	e.mu.Unlock()
+	return len(e.taken)
+}
+
+// negotiate puts the requests take took to the policy, on the simulation
+// owner after the update's mailbox drain, and reports whether the session
+// must stop (a request was accepted, or the policy failed).
+func (e *ShutdownEndpoint) negotiate() bool {
+	batch := e.taken
+	if len(batch) == 0 {
 		return false
 	}
 	e.mu.Lock()
-	batch := e.staged
-	e.staged, e.spare = e.spare[:0], nil
-	e.pending.Store(0)
 	policy := e.policy
 	e.mu.Unlock()
 	stop := false
@@ -285,6 +304,7 @@ func (e *ShutdownEndpoint) negotiate() bool {
 		}
 		stop = e.decide(policy, batch[i])
 	}
+	e.taken = nil
 	e.mu.Lock()
 	if e.spare == nil {
 		e.spare = batch[:0]

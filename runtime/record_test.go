@@ -30,8 +30,18 @@ type ledgerGame struct {
 	asking  bool
 	upload  *runtime.Future[int]
 	posted  bool
-	stopAt  uint64
-	corrupt uint64 // when non-zero, the state goes wrong after this tick
+	// postLate, when non-zero, holds the goroutine that tick 20 (or
+	// postLate, if earlier) starts until the update of tick postLate,
+	// which waits for its post: the
+	// item then reaches the mailbox between that update and the next
+	// one's drain, a timing a loaded machine gives the plain game rarely.
+	postLate uint64
+	// itemQuits makes the posted item request a shutdown.
+	itemQuits bool
+	release   chan struct{}
+	postDone  chan struct{}
+	stopAt    uint64
+	corrupt   uint64 // when non-zero, the state goes wrong after this tick
 }
 
 func (g *ledgerGame) InitPlatform(plat *runtime.Platform) error {
@@ -70,9 +80,30 @@ func (g *ledgerGame) Update(t *runtime.TickContext) error {
 		g.sum += uint64(v)
 		g.upload = nil
 	}
-	if t.Number == 20 && !g.posted {
+	if t.Number == min(20, g.postLate) && !g.posted {
 		g.posted = true
-		go func() { _ = g.sim.Mailbox.Post(func() { g.sum ^= 0xfeed }) }()
+		if g.postLate > 0 {
+			g.release = make(chan struct{})
+		}
+		release, done := g.release, make(chan struct{})
+		g.postDone = done
+		go func() {
+			defer close(done)
+			if release != nil {
+				<-release
+			}
+			_ = g.sim.Mailbox.Post(func() {
+				g.sum ^= 0xfeed
+				if g.itemQuits {
+					_ = g.rt.Shutdown().Request(runtime.ReasonTool)
+				}
+			})
+		}()
+	}
+	if g.release != nil && t.Number == g.postLate {
+		close(g.release)
+		<-g.postDone
+		g.release = nil
 	}
 	if g.confirm {
 		if g.asking {
@@ -288,6 +319,47 @@ func TestReplayPutsRecordedShutdownRequestsToThePolicy(t *testing.T) {
 				t.Errorf("replay closed at 200 ms: shutdown stats %+v after %d ticks, want the close accepted before the end", st, n)
 			}
 		})
+	}
+}
+
+// TestReplayWithMailboxWorkBesideAShutdownRequest forces the ordering of a
+// rare flake: the item posted from tick 20's goroutine reaches the
+// mailbox during the update that makes a shutdown request (tick 40's
+// quit), so the drain before the next update runs it just before the
+// policy decides. The checkpoint taken for the policy holds the state
+// after the update, without the next one's mailbox work, as the replay
+// checks it. Accepted (the close at 155 ms, decided before tick 15), the
+// request ends the session with that checkpoint its last, and the replay
+// checks it too; so it does when the mailbox item makes the request.
+func TestReplayWithMailboxWorkBesideAShutdownRequest(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		accept    bool
+		late      uint64 // the update during which the item is posted
+		itemQuits bool   // the item requests a shutdown too
+		ticks     uint64 // the updates an accepted request leaves
+	}{
+		{name: "deferred", late: 40},
+		{name: "accepted", accept: true, late: 14, ticks: 15},
+		{name: "accepted from the mailbox", accept: true, late: 10, itemQuits: true, ticks: 12},
+	} {
+		for _, mode := range modes {
+			t.Run(fmt.Sprintf("%s/%v", tc.name, mode), func(t *testing.T) {
+				g := &ledgerGame{stopAt: 100, confirm: true, accept: tc.accept, postLate: tc.late, itemQuits: tc.itemQuits}
+				rec, want := recordGame(t, mode, g)
+				g = &ledgerGame{stopAt: 1 << 62, confirm: true, accept: tc.accept, postLate: tc.late, itemQuits: tc.itemQuits}
+				got, err := replayGame(t, rec, g, 0)
+				if err != nil {
+					t.Fatalf("replay: %v", err)
+				}
+				if !tc.accept && got != want {
+					t.Errorf("replayed state %x, recorded %x", got, want)
+				}
+				if n := g.rt.RecordStats().Ticks; tc.accept && n != tc.ticks {
+					t.Errorf("replayed %d ticks, want %d", n, tc.ticks)
+				}
+			})
+		}
 	}
 }
 

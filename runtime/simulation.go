@@ -137,22 +137,23 @@ func (s *simulation) runBatch(now timing.Instant) int {
 			break
 		}
 		u := &batch.Updates[i]
+		if s.endpoint.take() > 0 && s.unchecked {
+			// The policy about to decide and the mailbox work before it
+			// may change game state. The state after the last tick is
+			// hashed first, before the drain: the replay checks the
+			// checkpoint right after that tick, and it runs neither the
+			// drain nor the policy of an update a request ended.
+			if err := s.checkpoint(); err != nil {
+				s.fails.fail(PhaseRecord, err)
+				break
+			}
+		}
 		drained, err := s.mailbox.drainN(-1)
 		if err != nil {
 			s.fails.fail(PhaseMailbox, err)
 			break
 		}
 		futures := s.dispatcher.revealSettled()
-		if s.unchecked && s.endpoint.pending.Load() > 0 {
-			// A policy about to decide may change game state; the
-			// recording's state after the last tick is hashed first, as
-			// a replay, which asks no policy for an accepted request,
-			// will have it.
-			if err := s.checkpoint(); err != nil {
-				s.fails.fail(PhaseRecord, err)
-				break
-			}
-		}
 		if s.endpoint.negotiate() {
 			break // an ordinary shutdown request was accepted
 		}
