@@ -3,6 +3,7 @@ package rollback_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -393,6 +394,38 @@ func TestTheHostPlaysOnWhenTheSchedulersCutoffActs(t *testing.T) {
 	ht, hh, ok := host.ConfirmedHash()
 	if jh, jok := m.peers[1].HashAt(ht); !ok || !jok || jh != hh || ht < 600 {
 		t.Errorf("at the host's last confirmed tick %d: host %#x (%v), peer 1 %#x (%v): want the same world, past tick 600", ht, hh, ok, jh, jok)
+	}
+}
+
+// A peer that resynchronised after the host played on without it hears
+// the host's last catch-up messages, sent before the host heard that it
+// caught up, once it plays again: they are late, not malformed (they
+// were taken for session messages, "a message naming sender peer 452").
+// The stalls and seeds are ones where such a message comes late over a
+// 150ms, 5% lossy link.
+func TestALateCatchUpMessageIsNotMalformed(t *testing.T) {
+	for _, seed := range []uint64{11, 24, 27} {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			m := newPeerMatch(t, netsim.Options{Latency: 75 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Seed: seed}, 2, 0, 900, -1)
+			m.paced = true
+			m.run(120)
+			m.stalled[1] = true
+			m.run(260) // past the 2 s cutoff: the host plays on
+			m.stalled[1] = false
+			m.run(3000)
+			for i, err := range m.errs {
+				if err != nil {
+					t.Errorf("peer %d: %v", i, err)
+				}
+			}
+			h, j := m.peers[0].Stats(), m.peers[1].Stats()
+			if h.PlayedOn != 1 || j.Resyncs != 1 {
+				t.Fatalf("the host played on %d times, the stalled peer resynchronised %d: want once each", h.PlayedOn, j.Resyncs)
+			}
+			if h.Malformed != 0 || j.Malformed != 0 || h.Desyncs != 0 || j.Desyncs != 0 {
+				t.Errorf("malformed messages %d and %d, desyncs %d and %d: want none", h.Malformed, j.Malformed, h.Desyncs, j.Desyncs)
+			}
+		})
 	}
 }
 
