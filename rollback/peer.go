@@ -798,10 +798,16 @@ func (p *Peer) spectatorEvent(ev PeerEvent) {
 // feedMessage takes msg, from peer from, when it is for a feed at the
 // host, and reports whether it was: a spectator's acknowledgement, or a
 // catching-up player's. A player's first acknowledgement starts its feed,
-// and its first session message ends it (it plays again).
+// and its first session message ends it (it plays again). It takes a
+// catch-up message too, and drops it: this peer plays, so it is one the
+// host's feed sent before it heard that this peer caught up, late and
+// for no session.
 func (p *Peer) feedMessage(from int, msg []byte) bool {
 	if from < 0 || from >= maxPeers {
 		return false
+	}
+	if IsCatchUp(msg) {
+		return true
 	}
 	player := slices.Contains(p.peers, from)
 	if !IsAck(msg) {

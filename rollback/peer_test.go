@@ -3,6 +3,7 @@ package rollback_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,14 @@ import (
 type watched struct {
 	*rollbacktest.Transport
 	events []rollback.PeerEvent
+	mute   bool // what the peer sends is lost, as on a link down one way
+}
+
+func (w *watched) Send(peer int, msg []byte) error {
+	if w.mute {
+		return nil
+	}
+	return w.Transport.Send(peer, msg)
 }
 
 func (w *watched) Event() (rollback.PeerEvent, bool) {
@@ -393,6 +402,72 @@ func TestTheHostPlaysOnWhenTheSchedulersCutoffActs(t *testing.T) {
 	ht, hh, ok := host.ConfirmedHash()
 	if jh, jok := m.peers[1].HashAt(ht); !ok || !jok || jh != hh || ht < 600 {
 		t.Errorf("at the host's last confirmed tick %d: host %#x (%v), peer 1 %#x (%v): want the same world, past tick 600", ht, hh, ok, jh, jok)
+	}
+}
+
+// A peer that resynchronised after the host played on without it hears
+// the host's last catch-up messages, sent before the host heard that it
+// caught up, once it plays again: they are late, not malformed (they
+// were taken for session messages, "a message naming sender peer 452").
+// The stalls and seeds are ones where such a message comes late over a
+// 150ms, 5% lossy link.
+func TestALateCatchUpMessageIsNotMalformed(t *testing.T) {
+	for _, seed := range []uint64{11, 24, 27} {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			m := newPeerMatch(t, netsim.Options{Latency: 75 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Seed: seed}, 2, 0, 900, -1)
+			m.paced = true
+			m.run(120)
+			m.stalled[1] = true
+			m.run(260) // past the 2 s cutoff: the host plays on
+			m.stalled[1] = false
+			m.run(3000)
+			for i, err := range m.errs {
+				if err != nil {
+					t.Errorf("peer %d: %v", i, err)
+				}
+			}
+			h, j := m.peers[0].Stats(), m.peers[1].Stats()
+			if h.PlayedOn != 1 || j.Resyncs != 1 {
+				t.Fatalf("the host played on %d times, the stalled peer resynchronised %d: want once each", h.PlayedOn, j.Resyncs)
+			}
+			if h.Malformed != 0 || j.Malformed != 0 || h.Desyncs != 0 || j.Desyncs != 0 {
+				t.Errorf("malformed messages %d and %d, desyncs %d and %d: want none", h.Malformed, j.Malformed, h.Desyncs, j.Desyncs)
+			}
+		})
+	}
+}
+
+// A peer whose messages stop reaching the host for 4 s while it runs
+// (the link down one way: its process plays on, up to its window past
+// the host's inputs) is one the host plays on without: its own player's
+// inputs, filled by the host from where the host last had them, are not
+// the ones it played, though the host's frontier for that player stays
+// behind its own. It resynchronises, rather than find the host's hashes
+// of the filled ticks differ from its own and end the match desynced.
+func TestAPeerTheHostFillsWhileAheadResynchronises(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			m := newPeerMatch(t, netsim.Options{Latency: 75 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Seed: seed}, 2, 0, 900, -1)
+			m.paced = true
+			m.run(120)
+			m.trs[1].mute = true
+			m.run(240) // past the 2 s cutoff: the host plays on
+			m.trs[1].mute = false
+			m.run(3000)
+			for i, err := range m.errs {
+				if err != nil {
+					t.Errorf("peer %d: %v", i, err)
+				}
+			}
+			h, j := m.peers[0].Stats(), m.peers[1].Stats()
+			if h.PlayedOn != 1 || j.Resyncs != 1 || h.Desyncs != 0 || j.Desyncs != 0 {
+				t.Errorf("the host played on %d times, the muted peer resynchronised %d times; desyncs %d and %d: want one play-on, one resync, no desync", h.PlayedOn, j.Resyncs, h.Desyncs, j.Desyncs)
+			}
+			ht, hh, ok := m.peers[0].ConfirmedHash()
+			if jh, jok := m.peers[1].HashAt(ht); !ok || !jok || jh != hh || ht < 800 {
+				t.Errorf("at the host's last confirmed tick %d: host %#x (%v), peer 1 %#x (%v): want the same world, past tick 800", ht, hh, ok, jh, jok)
+			}
+		})
 	}
 }
 

@@ -15,7 +15,6 @@ const (
 	// datagram is dropped instead: a datagram that would wait behind
 	// hundreds of others is too late to be of use, as on a full socket.
 	maxBuffered = 64 << 10
-	channelID   = 0
 	label       = "metronome"
 )
 

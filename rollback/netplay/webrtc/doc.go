@@ -12,10 +12,12 @@
 //
 // # Channels
 //
-// Each peer pair has one data channel, negotiated by both sides (id 0),
-// unordered and never retransmitted: a datagram arrives once, late or
-// not at all, as over UDP, and the match above does its own resending and
-// checking. Natively pion's ICE runs every peer connection of an end on
+// Each peer pair has one data channel, unordered and never retransmitted:
+// a datagram arrives once, late or not at all, as over UDP, and the match
+// above does its own resending and checking. The offerer opens it in band
+// and the answerer takes it: pion applies a channel's settings to its
+// SCTP stream only then, and kept a channel negotiated out of band
+// ordered and reliable, so one lost packet held every message behind it. Natively pion's ICE runs every peer connection of an end on
 // one UDP socket (its UDP mux), so a host needs one open port as for UDP.
 // In a page (js/wasm) the link is the browser's own RTCPeerConnection,
 // reached through syscall/js in one file: a page links nothing of pion,

@@ -5,16 +5,22 @@ package webrtc
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"syscall/js"
 	"time"
 )
 
 // link is the browser's RTCPeerConnection and its data channel, reached
 // through syscall/js: the page's ICE, DTLS and SCTP are the browser's, so
-// a page links none of pion's.
+// a page links none of pion's. As natively (link_pion.go), the offerer
+// opens the channel in band and the answerer takes it as it arrives.
 type link struct {
-	pc, dc js.Value
-	funcs  []js.Func
+	pc    js.Value
+	funcs []js.Func
+
+	mu       sync.Mutex
+	dc       js.Value           // undefined until offered or accepted
+	handlers map[string]js.Func // the channel's, set on it once it is there
 }
 
 func newLink(cfg Config) (l *link, err error) {
@@ -38,10 +44,34 @@ func newLink(cfg Config) (l *link, err error) {
 	if ctor.IsUndefined() {
 		return nil, errors.New("webrtc: this browser has no RTCPeerConnection")
 	}
-	pc := ctor.New(conf)
-	dc := pc.Call("createDataChannel", label, map[string]any{"negotiated": true, "id": channelID, "ordered": false, "maxRetransmits": 0})
+	return &link{pc: ctor.New(conf), dc: js.Undefined(), handlers: map[string]js.Func{}}, nil
+}
+
+// attach makes dc the link's channel and sets the handlers given so far
+// on it. Only the first channel counts; another is closed.
+func (l *link) attach(dc js.Value) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.dc.IsUndefined() {
+		dc.Call("close")
+		return
+	}
 	dc.Set("binaryType", "arraybuffer")
-	return &link{pc: pc, dc: dc}, nil
+	l.dc = dc
+	for ev, fn := range l.handlers {
+		dc.Set(ev, fn)
+	}
+}
+
+// onChannel sets a handler of the channel's, now or once it is there.
+func (l *link) onChannel(event string, now bool, f func(js.Value)) {
+	fn := l.wrap(now, f)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.handlers[event] = fn
+	if !l.dc.IsUndefined() {
+		l.dc.Set(event, fn)
+	}
 }
 
 // catch turns a JavaScript exception into err.
@@ -59,6 +89,11 @@ func catch(err *error) {
 // loop, so f runs on a goroutine of its own unless now says it returns
 // at once.
 func (l *link) on(v js.Value, event string, now bool, f func(js.Value)) {
+	v.Set(event, l.wrap(now, f))
+}
+
+// wrap is f as a JavaScript function, freed when the link closes.
+func (l *link) wrap(now bool, f func(js.Value)) js.Func {
 	fn := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		var e js.Value
 		if len(args) > 0 {
@@ -71,8 +106,10 @@ func (l *link) on(v js.Value, event string, now bool, f func(js.Value)) {
 		}
 		return nil
 	})
+	l.mu.Lock()
 	l.funcs = append(l.funcs, fn)
-	v.Set(event, fn)
+	l.mu.Unlock()
+	return fn
 }
 
 func (l *link) onCandidate(f func(candidate, mid string)) {
@@ -100,13 +137,13 @@ func (l *link) onEnd(f func(failed bool)) {
 	})
 }
 
-func (l *link) onOpen(f func())  { l.on(l.dc, "onopen", false, func(js.Value) { f() }) }
-func (l *link) onClose(f func()) { l.on(l.dc, "onclose", false, func(js.Value) { f() }) }
+func (l *link) onOpen(f func())  { l.onChannel("onopen", false, func(js.Value) { f() }) }
+func (l *link) onClose(f func()) { l.onChannel("onclose", false, func(js.Value) { f() }) }
 
 // onMessage copies each message out of the browser; f must not block.
 func (l *link) onMessage(f func([]byte)) {
 	u8 := js.Global().Get("Uint8Array")
-	l.on(l.dc, "onmessage", true, func(e js.Value) {
+	l.onChannel("onmessage", true, func(e js.Value) {
 		data := u8.New(e.Get("data"))
 		b := make([]byte, data.Length())
 		js.CopyBytesToGo(b, data)
@@ -144,8 +181,11 @@ func await(p js.Value) (js.Value, error) {
 	return r.v, r.err
 }
 
+// makeOffer opens the channel, unordered and never retransmitted, and
+// offers it.
 func (l *link) makeOffer() (sdp string, err error) {
 	defer catch(&err)
+	l.attach(l.pc.Call("createDataChannel", label, map[string]any{"ordered": false, "maxRetransmits": 0}))
 	off, err := await(l.pc.Call("createOffer"))
 	if err == nil {
 		_, err = await(l.pc.Call("setLocalDescription", off))
@@ -157,9 +197,19 @@ func (l *link) makeOffer() (sdp string, err error) {
 }
 
 // makeAnswer answers a peer's offer: in a room, a page can be the
-// answering end (room.go).
+// answering end (room.go). The offerer's channel is taken when it
+// arrives, its handlers set before its open event; one of another label
+// is closed.
 func (l *link) makeAnswer(offer string) (sdp string, err error) {
 	defer catch(&err)
+	l.on(l.pc, "ondatachannel", true, func(e js.Value) {
+		dc := e.Get("channel")
+		if dc.Get("label").String() != label {
+			dc.Call("close")
+			return
+		}
+		l.attach(dc)
+	})
 	if _, err := await(l.pc.Call("setRemoteDescription", map[string]any{"type": "offer", "sdp": offer})); err != nil {
 		return "", &Refusal{Reason: "an offer that does not parse: " + clip(err.Error())}
 	}
@@ -195,19 +245,24 @@ func (l *link) send(b []byte) (err error) {
 	return nil
 }
 
+// send and buffered are for an open link, whose channel is there.
 func (l *link) buffered() uint64 { return uint64(l.dc.Get("bufferedAmount").Int()) }
 
 // close closes the connection and, its handlers unset first, frees
 // them.
 func (l *link) close() (err error) {
 	defer catch(&err)
-	for _, ev := range []string{"onopen", "onclose", "onmessage"} {
-		l.dc.Set(ev, js.Null())
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.dc.IsUndefined() {
+		for ev := range l.handlers {
+			l.dc.Set(ev, js.Null())
+		}
+		l.dc.Call("close")
 	}
-	for _, ev := range []string{"onicecandidate", "onconnectionstatechange"} {
+	for _, ev := range []string{"onicecandidate", "onconnectionstatechange", "ondatachannel"} {
 		l.pc.Set(ev, js.Null())
 	}
-	l.dc.Call("close")
 	l.pc.Call("close")
 	for _, f := range l.funcs {
 		f.Release()
