@@ -53,14 +53,14 @@ type frameSource interface {
 // read on every platform cycle of rt. Platform thread, before the session
 // runs.
 func (s *Session) reportMatch(rt *runtime.GameRuntime) error {
-	if s.side == nil || s.side.Pacing() == nil {
+	if s.play == nil || s.play.Pacing() == nil {
 		return nil // a spectator: no session to pace
 	}
 	var clock timing.Clock = timing.SystemClock{} // the pacing's, as the session's runtime gives it
 	if c := rt.Options().Clock; c != nil {
 		clock = c
 	}
-	r := &matchReport{pacing: s.side.Pacing(), wall: time.Now().UnixMicro(), base: clock.Now()}
+	r := &matchReport{pacing: s.play.Pacing(), wall: time.Now().UnixMicro(), base: clock.Now()}
 	p := &r.presents
 	p.rt, p.cap = rt, rt.Options().FrameCap
 	p.frames = make([]timing.TelemetryFrame, 0, timing.TelemetryWindow)
@@ -135,26 +135,8 @@ func (s *Session) writeEnd(w io.Writer) {
 	if line, ok := s.finalLine(); ok {
 		fmt.Fprintln(w, line)
 	}
-	if ns, ok := s.NetStats(); ok && ns.Seconds > 0 {
-		fmt.Fprintln(w, s.netLine(ns))
+	if ns, ok := s.NetStats(); ok && ns.Seconds > 0 && s.play != nil {
+		fmt.Fprintln(w, s.play.NetLine())
 	}
 	s.report.write(w)
-}
-
-// netLine is the "net:" line (rollback.PeerStats.NetLine) per real
-// second of the match, with netplay's wire figures when it carries it.
-func (s *Session) netLine(ns NetStats) string {
-	real := time.Duration(0)
-	if s.side != nil {
-		real = s.side.Real()
-	}
-	wire := ""
-	if m := s.match.netplay; m != nil {
-		secs := real.Seconds()
-		if secs <= 0 {
-			secs = ns.Seconds
-		}
-		wire = m.Stats().WireText(secs)
-	}
-	return ns.NetLine(real, wire)
 }
