@@ -101,6 +101,19 @@ func netGame() framework.Game {
 	}}
 }
 
+// withNetworks is netGame listing networks: the driver that plays its
+// matches comes from one of them.
+func withNetworks(networks ...netplay.Network) framework.Game {
+	g := netGame()
+	g.Net.Networks = networks
+	return g
+}
+
+// driverless is a network that moves datagrams but carries no
+// netplay.Driver: embedding the interface promotes its three methods
+// only.
+type driverless struct{ netplay.Network }
+
 func match(t *testing.T) *framework.Match {
 	nw, err := netsim.NewNetwork(2, netsim.Options{})
 	if err != nil {
@@ -127,6 +140,8 @@ func TestUseMatchRefuses(t *testing.T) {
 		{"variable timing", netGame(), variable, func() *framework.Match { return match(t) }, `timing.mode = "fixed"`},
 		{"peers", netGame(), fixed, func() *framework.Match { m := match(t); m.Peers = []int{0}; return m }, "one per player"},
 		{"no transport", netGame(), fixed, func() *framework.Match { m := match(t); m.Transport = nil; return m }, "Transport is nil"},
+		{"no network", withNetworks(), fixed, func() *framework.Match { return match(t) }, "Game.Net.Networks is empty); allowed: one network or more, such as netplay.UDPNetwork()"},
+		{"no driver", withNetworks(driverless{netplay.UDPNetwork()}), fixed, func() *framework.Match { return match(t) }, "carries a match driver (netplay.Driver)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := framework.NewSession(c.g, c.cfg, "test")

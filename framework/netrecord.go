@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/metronome-go/metronome/recording"
-		"github.com/metronome-go/metronome/runtime"
+	"github.com/metronome-go/metronome/runtime"
 )
 
 // A networked match records its confirmed timeline, not this machine's
