@@ -42,7 +42,10 @@ type Net struct {
 	// game links only those it lists, so QUIC's quic-go and TLS are in the
 	// binary only when it lists quicnet.Network() (package
 	// rollback/netplay/quicnet); a game without Net links no transport of
-	// its own.
+	// its own. The first network that carries a netplay.Driver (UDP's and
+	// QUIC's do) plays the game's matches and replays their recordings;
+	// a game that lists none links no rollback session and no netplay
+	// match, and refuses a match recording's --replay too.
 	Networks []netplay.Network
 	// Lobby is how this game's players meet through a lobby by room
 	// code or quick match (--lobby; see [Lobby]); nil links no lobby
