@@ -41,11 +41,11 @@ func (n *Net) checkTransport(k rollback.TransportKind) error {
 }
 
 // connectMatch turns --host, --join and --spectate into this machine's
-// side of a match (netplay.Driver.Connect, through the driver of a network the game
-// lists); nil without them. --host listens on
-// f.Host, prints the address and the join command with its token to
-// stdout and waits (up to net.join_timeout) for every player; --join
-// joins the match at f.Join with f.Token. Both sides must play the same
+// side of a match (netplay.Driver.Connect, through the driver of a
+// network the game lists); nil without them. --host listens on f.Host,
+// prints the address and the join command with its token to stdout and
+// waits (up to net.join_timeout) for every player; --join joins the
+// match at f.Join with f.Token. Both sides must play the same
 // game, version and match-relevant configuration (see matchIdentity), or
 // the join is refused with the reason on both sides.
 //
