@@ -106,10 +106,15 @@
 //     resynchronises ([Session.MatchTiming]). The input
 //     delay, prediction window and hash interval are the [net] table's.
 //     The session drives this machine's rollback.Side, one Update a tick,
-//     and only prints its events and records its timeline.
+//     and only prints its events and records its timeline. It reaches the
+//     side, the match and a match recording's replay only through the
+//     netplay.Driver that a network listed in [Net.Networks] carries, never
+//     by name: a game that lists no network links no rollback session,
+//     no netplay match and no log/slog, and a [Match] it is given is
+//     refused, naming netplay.UDPNetwork() to list.
 //     [Session.NetStats] has the match's figures (rollbacks, depth,
 //     advantage, bytes); a desync stops the session with a
-//     rollback.Desync; a headless match prints [ConfirmedLine] at its end.
+//     rollback.Desync; a headless match prints rollback.ConfirmedLine at its end.
 //
 // --host ADDR and --join ADDR --token TOKEN play a match between
 // processes over package rollback/netplay (netplay.Connect with the role

@@ -16,6 +16,7 @@ import (
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/rollback"
+	"github.com/metronome-go/metronome/rollback/netplay"
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
@@ -188,12 +189,13 @@ type Session struct {
 	players  *rollback.Players // the world's resource, added before Setup
 	localBot uint64
 	match    *Match
-	side     *rollback.Side
+	driver   matchDriver
+	play     netplay.Play
 	// matchRec records a match (--record), replayNet replays one's
 	// recording, replayFrom at replayPath, once Setup declared the seats
 	// (netrecord.go).
 	matchRec   *matchRecording
-	replayNet  *rollback.Playback
+	replayNet  netplay.Replay
 	replayFrom *recording.Reader
 	replayPath string
 	// report, in a headless match, gathers the figures of its pacing

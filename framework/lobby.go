@@ -131,6 +131,10 @@ func meetInLobby(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer) 
 	if g.Net.Lobby == nil {
 		return nil, errors.New("framework: --lobby (net.lobby): this game links no lobby path; list one in Game.Net.Lobby, such as lobbynet.NewNetplay(webrtc.Config{}) (package rollback/netplay/lobbynet)")
 	}
+	d, err := g.Net.driver()
+	if err != nil {
+		return nil, fmt.Errorf("framework: --lobby (net.lobby): %w", err)
+	}
 	ways := 0
 	for _, b := range []bool{n.Room != "", n.Create, n.Quick} {
 		if b {
@@ -141,7 +145,7 @@ func meetInLobby(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer) 
 		return nil, errors.New("framework: --room, --create and --quick (net.room, net.create, net.quick) meet through a lobby: give its URL with --lobby ws://HOST:PORT (net.lobby)")
 	}
 	if f.Dedicated {
-		return serveInLobby(f, g, cfg, stdout, stderr)
+		return serveInLobby(f, g, cfg, d, stdout, stderr)
 	}
 	if ways != 1 {
 		return nil, fmt.Errorf("framework: --lobby %s: give one way to meet: --room CODE, --create or --quick N (net.room, net.create, net.quick)", n.Lobby)
@@ -170,16 +174,16 @@ func meetInLobby(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer) 
 		}
 		return nil, fmt.Errorf("framework: --lobby %s: %w", n.Lobby, err)
 	}
-	fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", n.Players, m.Self())
-	seats := m.Seating(n.Players)
-	return &Match{Transport: m, Self: m.Self(), Peers: seats.Peers, Seatless: seats.Seatless, Late: seats.Late, Bot: f.Bot,
-		Rejoining: m.Rejoining(), JoinedLate: m.Late(), netplay: m}, nil
+	c := d.Seat(m, n.Players)
+	fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d\n", n.Players, c.Self)
+	return &Match{Transport: c.Transport, Self: c.Self, Peers: c.Peers, Seatless: c.Seatless, Late: c.Late, Bot: f.Bot,
+		Rejoining: c.Rejoining, JoinedLate: c.JoinedLate, driver: d}, nil
 }
 
 // serveInLobby is --dedicated --lobby URL: this machine waits in the
 // lobby as a dedicated host for a quick match of net.players and serves
 // the room it is handed with no seat, as --dedicated --host does.
-func serveInLobby(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer) (*Match, error) {
+func serveInLobby(f *Flags, g Game, cfg config.Config, d matchDriver, stdout, stderr io.Writer) (*Match, error) {
 	n := cfg.Net
 	if n.Room != "" || n.Create {
 		return nil, fmt.Errorf("framework: --dedicated --lobby %s waits for full quick matches: not with a room to enter or make (net.room, net.create)", n.Lobby)
@@ -205,7 +209,7 @@ func serveInLobby(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 		}
 		return nil, fmt.Errorf("framework: --dedicated --lobby %s: %w", n.Lobby, err)
 	}
-	fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d, a dedicated host\n", n.Players, m.Self())
-	seats := m.Seating(n.Players)
-	return &Match{Transport: m, Self: m.Self(), Peers: seats.Peers, Seatless: seats.Seatless, Late: seats.Late, netplay: m}, nil
+	c := d.Seat(m, n.Players)
+	fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d, a dedicated host\n", n.Players, c.Self)
+	return &Match{Transport: c.Transport, Self: c.Self, Peers: c.Peers, Seatless: c.Seatless, Late: c.Late, driver: d}, nil
 }

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/runtime"
@@ -42,7 +42,10 @@ type Net struct {
 	// game links only those it lists, so QUIC's quic-go and TLS are in the
 	// binary only when it lists quicnet.Network() (package
 	// rollback/netplay/quicnet); a game without Net links no transport of
-	// its own.
+	// its own. The first network that carries a netplay.Driver (UDP's and
+	// QUIC's do) plays the game's matches and replays their recordings;
+	// a game that lists none links no rollback session and no netplay
+	// match, and refuses a match recording's --replay too.
 	Networks []netplay.Network
 	// Lobby is how this game's players meet through a lobby by room
 	// code or quick match (--lobby; see [Lobby]); nil links no lobby
@@ -101,9 +104,10 @@ type Match struct {
 	// for the first time (netplay.Match.Late): it catches up as a
 	// rejoining player does, and is told it is joining, not rejoining.
 	JoinedLate bool
-	// netplay is the match connectMatch made, whose wire counters the
-	// net: line reads; nil for a transport made elsewhere.
-	netplay *netplay.Match
+	// driver is the network's driver that connected the match
+	// (connectMatch); nil for a transport made elsewhere, which the
+	// game's listed networks drive (Net.driver).
+	driver matchDriver
 	// Late lists, at the host, the peers whose players had not joined
 	// when the match started (net.start_with): the host plays them with
 	// neutral input, on every peer, until each joins, catching up first
@@ -155,18 +159,42 @@ func (s *Session) UseMatch(m *Match) error {
 	if s.syncDepth != 0 {
 		return errors.New("framework: --synctest and a networked match: a sync-test runs one machine alone")
 	}
-	s.match = m
+	d := m.driver
+	if d == nil {
+		var err error
+		if d, err = s.game.Net.driver(); err != nil {
+			return fmt.Errorf("framework: a networked match: %w", err)
+		}
+	}
+	s.match, s.driver = m, d
 	return nil
 }
 
-// matchStep is the step every tick of a match runs with: the fixed step,
-// or an exact rate's step rounded to whole nanoseconds, as the scheduler
-// gives it (timing.Scheduler.Step).
-func matchStep(o timing.Options) time.Duration {
-	if o.Rate.IsZero() {
-		return o.FixedStep
+// matchDriver is all framework asks of networked play: connecting a
+// match, building this machine's side of it, replaying a match's
+// recording (netplay.Driver). framework reaches it only through the
+// networks the game lists (Net.driver), never by name, so a game that
+// lists none links no rollback session, no match and no log/slog.
+type matchDriver interface {
+	Connect(ctx context.Context, o netplay.ConnectOptions, out io.Writer) (netplay.Connected, error)
+	Seat(m *netplay.Match, players int) netplay.Connected
+	Play(app *ecs.App, o netplay.PlayOptions) (netplay.Play, error)
+	Replay(r *recording.Reader, players, actions int) (netplay.Replay, error)
+}
+
+// driver returns the driver of the first network n lists that carries
+// one (netplay.UDPNetwork's and quicnet.Network's do), or an error
+// naming what to list.
+func (n *Net) driver() (matchDriver, error) {
+	for _, nw := range n.Networks {
+		if d, ok := nw.(matchDriver); ok {
+			return d, nil
+		}
 	}
-	return o.Rate.Step()
+	if len(n.Networks) == 0 {
+		return nil, errors.New("this game lists no network to play over (Game.Net.Networks is empty); allowed: one network or more, such as netplay.UDPNetwork() (package rollback/netplay) or quicnet.Network()")
+	}
+	return nil, errors.New("no network Game.Net.Networks lists carries a match driver (netplay.Driver); allowed: list netplay.UDPNetwork() (package rollback/netplay) or quicnet.Network() with it")
 }
 
 // MatchTiming returns o as the session's match runs it ([Session.UseMatch]
@@ -204,8 +232,8 @@ func (s *Session) played() interface {
 	switch {
 	case s.replayNet != nil:
 		return s.replayNet
-	case s.side != nil:
-		return s.side
+	case s.play != nil:
+		return s.play
 	}
 	return nil
 }
@@ -248,8 +276,12 @@ func (s *Session) ConfirmedHashAt(tick int64) (uint64, bool) {
 // ConfirmedLine is the line a headless networked run ends with, for a
 // script to compare two processes: "confirmed tick 1199 hash
 // 0123456789abcdef".
+//
+// Deprecated: use rollback.ConfirmedLine.
+//
+//go:fix inline
 func ConfirmedLine(tick int64, hash uint64) string {
-	return fmt.Sprintf("confirmed tick %d hash %016x", tick, hash)
+	return rollback.ConfirmedLine(tick, hash)
 }
 
 // startNet builds the local seats or the match after the game's Setup,
@@ -266,66 +298,55 @@ func (s *Session) startNet() error {
 	if s.match == nil {
 		s.seats = rollback.NewSeats(s.players, n.Seats, s.localBot)
 		if s.replayFrom != nil {
-			if s.replayNet, err = rollback.NewPlayback(s.replayFrom, n.Players, len(n.Seats[0])); err != nil {
+			d, err := n.driver()
+			if err == nil {
+				s.replayNet, err = d.Replay(s.replayFrom, n.Players, len(n.Seats[0]))
+			}
+			if err != nil {
 				return fmt.Errorf("framework: --replay %s: %w", s.replayPath, err)
 			}
 		}
 		return nil
 	}
 	m := s.match
-	app, err := rollback.NewApp(s.App, s.cfg.Net.Window)
-	if err != nil {
+	s.play, err = s.driver.Play(s.App, netplay.PlayOptions{
+		Connected: netplay.Connected{Transport: m.Transport, Self: m.Self, Rejoining: m.Rejoining, JoinedLate: m.JoinedLate,
+			Seating: netplay.Seating{Peers: m.Peers, Seatless: m.Seatless, Late: m.Late}},
+		Spectator: m.Spectator, Bot: m.Bot, Net: s.cfg.Net, Timing: s.cfg.Timing, Seats: n.Seats,
+		Ticks: int64(s.stopAfter), Recorded: s.matchRec != nil, Clock: s.rt.Options().Clock,
+	})
+	switch {
+	case err != nil && m.Spectator:
+		return fmt.Errorf("framework: following the match: %w", err)
+	case err != nil:
 		return fmt.Errorf("framework: networked match: %w", err)
 	}
-	step := matchStep(s.cfg.Timing)
-	actions := len(n.Seats[0])
-	if m.Spectator {
-		s.side, err = rollback.NewSpectatorSide(app, rollback.SpectatorOptions{Transport: m.Transport, Players: len(m.Peers), Actions: actions,
-			HashEvery: s.cfg.Net.HashEvery, Step: step, Delay: s.cfg.Net.SpectatorDelay, Ticks: int64(s.stopAfter), Recorded: s.matchRec != nil,
-			Clock: s.rt.Options().Clock})
-		if err != nil {
-			return fmt.Errorf("framework: following the match: %w", err)
-		}
-		return s.startMatchRecording()
-	}
-	opts := rollback.PeerOptions{
-		Options:   rollback.Options{Self: m.Self, Actions: actions, Window: s.cfg.Net.Window, HashEvery: s.cfg.Net.HashEvery, Clock: s.rt.Options().Clock},
-		Transport: m.Transport, Step: step, Seatless: m.Seatless, Late: m.Late, Rejoining: m.Rejoining, JoinedLate: m.JoinedLate,
-		Patience: s.cfg.Net.JoinTimeout, Cutoff: s.cfg.Timing.Debt.Cutoff, SpectatorDelay: s.cfg.Net.SpectatorDelay,
-		Ticks: int64(s.stopAfter), Recorded: s.matchRec != nil, Bot: m.Bot,
-	}
-	for _, peer := range m.Peers {
-		opts.Players = append(opts.Players, rollback.Player{Peer: peer, Delay: s.cfg.Net.Delay})
-	}
-	if s.side, err = rollback.NewPlayerSide(app, opts, n.Seats); err != nil {
-		return fmt.Errorf("framework: networked match: %w", err)
-	}
-	s.logEvents(s.side.Events())
+	s.logEvents(s.play.Events())
 	return s.startMatchRecording()
 }
 
 // readyToStart waits, just before the clock of a networked match starts
 // (the window open, the renderer warm, the Startup systems run), until
-// every peer is ready (rollback.Side.Ready). Simulation owner.
+// every peer is ready (netplay.Play.Ready). Simulation owner.
 func (s *Session) readyToStart() error {
-	if s.side == nil {
+	if s.play == nil {
 		return nil
 	}
-	if err := s.side.Ready(context.Background()); err != nil {
+	if err := s.play.Ready(context.Background()); err != nil {
 		return fmt.Errorf("framework: starting the networked match (net.join_timeout %v): %w", s.cfg.Net.JoinTimeout, err)
 	}
 	return nil
 }
 
 // updateNet runs one update: through the match of a networked session
-// (rollback.Side.Update, which stops the session once the match
+// (netplay.Play.Update, rollback.Side's, which stops the session once the match
 // finished, and fails it with its *rollback.OutcomeError when it ended
 // otherwise: Main turns that into the outcome's exit status), else as
 // any game's.
 func (s *Session) updateNet(t *runtime.TickContext) error {
-	if s.side != nil {
-		err := s.side.Update(t)
-		s.logEvents(s.side.Events())
+	if s.play != nil {
+		err := s.play.Update(t)
+		s.logEvents(s.play.Events())
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,10 +14,12 @@ import (
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/rollback/netplay/quicnet"
 	"github.com/metronome-go/metronome/rollback/netsim"
 	"github.com/metronome-go/metronome/rollback/rollbacktest"
+	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -101,6 +104,19 @@ func netGame() framework.Game {
 	}}
 }
 
+// withNetworks is netGame listing networks: the driver that plays its
+// matches comes from one of them.
+func withNetworks(networks ...netplay.Network) framework.Game {
+	g := netGame()
+	g.Net.Networks = networks
+	return g
+}
+
+// driverless is a network that moves datagrams but carries no
+// netplay.Driver: embedding the interface promotes its three methods
+// only.
+type driverless struct{ netplay.Network }
+
 func match(t *testing.T) *framework.Match {
 	nw, err := netsim.NewNetwork(2, netsim.Options{})
 	if err != nil {
@@ -127,6 +143,8 @@ func TestUseMatchRefuses(t *testing.T) {
 		{"variable timing", netGame(), variable, func() *framework.Match { return match(t) }, `timing.mode = "fixed"`},
 		{"peers", netGame(), fixed, func() *framework.Match { m := match(t); m.Peers = []int{0}; return m }, "one per player"},
 		{"no transport", netGame(), fixed, func() *framework.Match { m := match(t); m.Transport = nil; return m }, "Transport is nil"},
+		{"no network", withNetworks(), fixed, func() *framework.Match { return match(t) }, "Game.Net.Networks is empty); allowed: one network or more, such as netplay.UDPNetwork()"},
+		{"no driver", withNetworks(driverless{netplay.UDPNetwork()}), fixed, func() *framework.Match { return match(t) }, "carries a match driver (netplay.Driver)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := framework.NewSession(c.g, c.cfg, "test")
@@ -275,6 +293,38 @@ func TestAGameLinksOnlyTheNetworksItNames(t *testing.T) {
 					t.Errorf("%s %v links %s", pkg, env, p)
 				}
 			}
+		}
+	}
+}
+
+// A match recording replays through the driver of a network the game
+// lists: a game that lists none (and so links no rollback session) says
+// what to list instead of replaying it.
+func TestAMatchRecordingNeedsANetwork(t *testing.T) {
+	g := withNetworks()
+	cfg := config.Default()
+	if err := cfg.Set("timing.mode=fixed"); err != nil {
+		t.Fatal(err)
+	}
+	h := framework.RecordingHeader(g, cfg, runtime.Sequential)
+	h.Net = &recording.Net{Players: 2, Actions: 1}
+	path := filepath.Join(t.TempDir(), "match.rec")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := recording.NewWriter(f, path, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, err = framework.Replay(g, path, framework.ReplayOptions{Headless: true})
+	for _, want := range []string{path, "2-player networked match", "Game.Net.Networks is empty", "netplay.UDPNetwork()"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Replay = %v, want an error saying %q", err, want)
 		}
 	}
 }

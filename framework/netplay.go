@@ -13,17 +13,6 @@ import (
 	"github.com/metronome-go/metronome/rollback/netplay"
 )
 
-// networks returns the transports the game links: Net.Networks. A game
-// that lists none links no transport, so a page or a one-machine game
-// carries no socket code; --host, --join and --spectate then say what to
-// list.
-func (n *Net) networks() ([]netplay.Network, error) {
-	if len(n.Networks) == 0 {
-		return nil, errors.New("this game lists no network to play over (Game.Net.Networks is empty); allowed: one network or more, such as netplay.UDPNetwork() (package rollback/netplay) or quicnet.Network()")
-	}
-	return n.Networks, nil
-}
-
 // checkTransport refuses a net.transport the game does not link, naming
 // those it does: a configuration asks for a transport, the game's own
 // declaration decides which are in the binary. A game that lists no
@@ -52,10 +41,11 @@ func (n *Net) checkTransport(k rollback.TransportKind) error {
 }
 
 // connectMatch turns --host, --join and --spectate into this machine's
-// side of a match (netplay.Connect); nil without them. --host listens on
-// f.Host, prints the address and the join command with its token to
-// stdout and waits (up to net.join_timeout) for every player; --join
-// joins the match at f.Join with f.Token. Both sides must play the same
+// side of a match (netplay.Driver.Connect, through the driver of a
+// network the game lists); nil without them. --host listens on f.Host,
+// prints the address and the join command with its token to stdout and
+// waits (up to net.join_timeout) for every player; --join joins the
+// match at f.Join with f.Token. Both sides must play the same
 // game, version and match-relevant configuration (see matchIdentity), or
 // the join is refused with the reason on both sides.
 //
@@ -85,15 +75,15 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 	case f.Spectate != "":
 		co.Role, co.Addr, flag = netplay.Spectating, f.Spectate, "--spectate "+f.Spectate
 	}
-	var err error
-	if co.Options.Networks, err = g.Net.networks(); err != nil {
+	d, err := g.Net.driver()
+	if err != nil {
 		return nil, fmt.Errorf("framework: %s: %w", flag, err)
 	}
-	co.Notify = func(nt netplay.Notice) { printNotice(stdout, nt, n) }
+	co.Options.Networks = g.Net.Networks
 	if co.Identity, err = matchIdentity(g, cfg, stderr); err != nil {
 		return nil, err
 	}
-	m, err := netplay.Connect(context.Background(), co)
+	c, err := d.Connect(context.Background(), co, stdout)
 	var short *netplay.ShortError
 	switch {
 	case err == nil:
@@ -104,47 +94,19 @@ func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer)
 	default:
 		return nil, fmt.Errorf("framework: %s: %w", flag, err)
 	}
-	seats := m.Seating(n.Players)
-	return &Match{Transport: m, Self: m.Self(), Peers: seats.Peers, Seatless: seats.Seatless, Late: seats.Late, Bot: f.Bot,
-		Spectator: f.Spectate != "", Rejoining: m.Rejoining(), JoinedLate: m.Late(), netplay: m}, nil
+	return &Match{Transport: c.Transport, Self: c.Self, Peers: c.Peers, Seatless: c.Seatless, Late: c.Late, Bot: f.Bot,
+		Spectator: f.Spectate != "", Rejoining: c.Rejoining, JoinedLate: c.JoinedLate, driver: d}, nil
 }
 
-// printNotice writes what netplay.Connect says on the way on w: the
-// host's join command, and that the match started.
-func printNotice(w io.Writer, nt netplay.Notice, n rollback.MatchOptions) {
-	switch nt.Kind {
-	case netplay.Listening:
-		what := fmt.Sprintf("a %d-player match", n.Players)
-		if n.StartWith > 0 && n.StartWith < n.Players {
-			what += fmt.Sprintf(" (it starts with %d; the others join during it)", n.StartWith)
-		}
-		if nt.Role == netplay.Dedicated {
-			what = fmt.Sprintf("a %d-player match as a dedicated host (no seat here: every player joins)", n.Players)
-		}
-		fmt.Fprintf(w, "hosting %s on %s over %s; join with:\n  --join %s --token %s\n", what, nt.Addr, nt.Transport, nt.JoinAddr, nt.Token)
-	case netplay.Started:
-		if nt.Role == netplay.Spectating {
-			fmt.Fprintf(w, "watching: %d players, this machine is spectator peer %d\n", n.Players, nt.Self)
-		} else {
-			fmt.Fprintf(w, "match started: %d players, this machine is peer %d\n", n.Players, nt.Self)
-		}
-	}
-}
-
-// finalLine is what a headless match's last line says: the outcome in
-// words when it ended other than finished, else the confirmed line of
-// the finished match, or of the last confirmed tick hashed when the
-// session was stopped before an end of its own.
+// finalLine is what a headless match's last line says
+// (netplay.Play.FinalLine), or for a replay of a match's recording the
+// confirmed line of its last checkpoint replayed.
 func (s *Session) finalLine() (string, bool) {
-	if s.side != nil {
-		if o, ok := s.side.Outcome(); ok && o.Kind != rollback.Finished {
-			return o.String(), true
-		} else if ok {
-			return ConfirmedLine(o.Tick, o.Hash), o.HasHash
-		}
+	if s.play != nil {
+		return s.play.FinalLine()
 	}
 	if tick, hash, ok := s.ConfirmedHash(); ok {
-		return ConfirmedLine(tick, hash), true
+		return rollback.ConfirmedLine(tick, hash), true
 	}
 	return "", false
 }

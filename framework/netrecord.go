@@ -5,13 +5,13 @@ import (
 	"fmt"
 
 	"github.com/metronome-go/metronome/recording"
-	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/runtime"
 )
 
 // A networked match records its confirmed timeline, not this machine's
 // devices: rollback.Recorder writes it and rollback.Playback replays it
-// (rollback/record.go). The framework keeps the file: its path, opening
+// (rollback/record.go), both reached through the game's networks
+// (netplay.Driver). The framework keeps the file: its path, opening
 // and closing, and the messages.
 
 // matchRecording is a networked session's recording: opened once the
@@ -20,7 +20,6 @@ import (
 type matchRecording struct {
 	path string
 	rec  *sessionRecording
-	r    *rollback.Recorder
 }
 
 // RecordMatch makes a session that plays a match ([Session.UseMatch])
@@ -55,10 +54,10 @@ func (s *Session) FinishMatchRecording(sessionErr error) error {
 // holds the seats Setup declared. Nothing to do without --record.
 func (s *Session) startMatchRecording() error {
 	m := s.matchRec
-	if m == nil || s.side == nil {
+	if m == nil || s.play == nil {
 		return nil
 	}
-	header := s.side.RecordingHeader(RecordingHeader(s.game, s.cfg, s.rt.Options().Mode))
+	header := s.play.RecordingHeader(RecordingHeader(s.game, s.cfg, s.rt.Options().Mode))
 	f, err := createRecording(m.path)
 	if err != nil {
 		return fmt.Errorf("framework: --record: %w", err)
@@ -70,7 +69,7 @@ func (s *Session) startMatchRecording() error {
 	}
 	w.SetClock(s.rt.Options().Clock)
 	m.rec = &sessionRecording{path: m.path, w: w, f: f}
-	m.r = rollback.NewRecorder(s.side, w)
+	s.play.Record(w)
 	return nil
 }
 
@@ -82,11 +81,11 @@ func (m *matchRecording) close(o recording.Outcome, msg string) error {
 	return m.rec.close(o, msg)
 }
 
-// recordConfirmed writes what the update settled (rollback.Recorder.Update).
+// recordConfirmed writes what the update settled (netplay.Play.RecordTick).
 // Simulation owner, after the update ran the match.
 func (s *Session) recordConfirmed(t *runtime.TickContext) error {
-	if m := s.matchRec; m != nil && m.r != nil {
-		if err := m.r.Update(t); err != nil {
+	if m := s.matchRec; m != nil && m.rec != nil {
+		if err := s.play.RecordTick(t); err != nil {
 			return fmt.Errorf("framework: --record: %w", err)
 		}
 	}
@@ -99,6 +98,9 @@ func (s *Session) recordConfirmed(t *runtime.TickContext) error {
 func (s *Session) useNetReplay(path string, r *recording.Reader, rtOpts *runtime.Options) error {
 	if s.game.Net == nil {
 		return fmt.Errorf("framework: --replay %s: the recording is of a %d-player networked match, and this game declares no players (Game.Net)", path, r.Header().Net.Players)
+	}
+	if _, err := s.game.Net.driver(); err != nil {
+		return fmt.Errorf("framework: --replay %s: the recording is of a %d-player networked match, and %w", path, r.Header().Net.Players, err)
 	}
 	s.replayFrom, s.replayPath = r, path
 	hash := rtOpts.Record.Hash

@@ -262,7 +262,7 @@ func (r ReplayResult) String() string {
 	line := fmt.Sprintf("replayed %d ticks in %v (%.0f ticks/s), %s matched", r.Ticks, r.Elapsed.Round(time.Millisecond),
 		float64(r.Ticks)/max(r.Elapsed.Seconds(), 1e-9), checks)
 	if r.Confirmed {
-		line += "\n" + ConfirmedLine(r.ConfirmedTick, r.ConfirmedHash)
+		line += "\n" + rollback.ConfirmedLine(r.ConfirmedTick, r.ConfirmedHash)
 	}
 	return line
 }

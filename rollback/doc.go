@@ -161,8 +161,10 @@
 // actions) from the tick's input, and [Side.Update] stops the loop when
 // the match finished. A framework game does none of this itself: it
 // declares its players and seats (framework.Game.Net), and the framework
-// makes the Side from its configuration, prints its events and records
-// its timeline. The match's settings are [MatchOptions], the
+// has the Side made from its configuration (netplay.Driver.Play, through
+// a network the game lists), prints its events and records its
+// timeline; the end lines are [PeerStats.NetLine], [ConfirmedLine] and
+// [Pacing.WriteLines]. The match's settings are [MatchOptions], the
 // configuration's [net] table, whose [ICE] keys (STUN and TURN servers,
 // the relay policy) are each machine's own and reach a WebRTC network
 // through package rollback/netplay.

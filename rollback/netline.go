@@ -32,3 +32,12 @@ func (s PeerStats) NetLine(real time.Duration, wire string) string {
 	fmt.Fprintf(&b, "%.2f rollbacks a second, deepest %d ticks; %d held; %d resyncs; round trip %v", float64(s.Rollbacks)/secs, s.MaxDepth, s.Held, s.Resyncs, s.RTT)
 	return b.String()
 }
+
+// ConfirmedLine is the line a headless match ends with when it finished,
+// for a script to compare two processes: the last confirmed tick hashed
+// and its world hash, the same on every peer of a match in sync.
+//
+//	confirmed tick 1199 hash 0123456789abcdef
+func ConfirmedLine(tick int64, hash uint64) string {
+	return fmt.Sprintf("confirmed tick %d hash %016x", tick, hash)
+}

@@ -25,3 +25,10 @@ func TestNetLine(t *testing.T) {
 		}
 	}
 }
+
+// The confirmed line is what scripts compare between two processes.
+func TestConfirmedLine(t *testing.T) {
+	if got, want := ConfirmedLine(1199, 0x0123456789abcdef), "confirmed tick 1199 hash 0123456789abcdef"; got != want {
+		t.Errorf("ConfirmedLine = %q, want %q", got, want)
+	}
+}

@@ -161,7 +161,10 @@
 // [GameRuntime.TimingStats] and [GameRuntime.Report] expose frame pacing,
 // debt and drop statistics (the reported pacing interval is the one in
 // force: the hidden interval while hidden, the frame cap otherwise); [GameRuntime.SetTimingOptions] and
-// [GameRuntime.SetFrameCap] change timing while the session runs.
+// [GameRuntime.SetFrameCap] change timing while the session runs. A
+// [PresentWatch], looked at once per platform cycle, counts the presents
+// from a moment on and the longest interval between two (a headless
+// match's pacing line).
 //
 // # Record and replay
 //

@@ -82,6 +82,28 @@ func TestBreakoutLinksOnlyWhatItUses(t *testing.T) {
 			}
 		}
 	}
+	// Networked play: Breakout lists no network (Game.Net.Networks), so
+	// framework never reaches netplay.Driver, and with it no rollback
+	// session or side, no match, no recording of one and no logger
+	// (netplay.Options.Log).
+	const rb = "github.com/metronome-go/metronome/rollback"
+	for _, fn := range []string{rb + ".NewApp", rb + ".NewPlayback", rb + "/netplay.Connect", rb + "/netplay.Host", rb + "/netplay.Join"} {
+		if syms[fn] {
+			t.Errorf("Breakout's page links %s", fn)
+		}
+	}
+	for _, prefix := range []string{
+		rb + ".(*Side).", rb + ".(*Session).", rb + ".(*Follower).", rb + ".(*App).", rb + ".(*Playback).", rb + ".(*Recorder).",
+		rb + "/netplay.(*Match).Send", rb + "/netplay.(*Match).handle", rb + "/netplay.Driver.",
+		"log/slog.(*Logger).", "log/slog.(*TextHandler).",
+	} {
+		for s := range syms {
+			if strings.HasPrefix(s, prefix) {
+				t.Errorf("Breakout's page links %s (%s)", prefix, s)
+				break
+			}
+		}
+	}
 	if _, ok := linksCode(syms, "golang.org/x/image/font/gofont/gobold"); !ok {
 		t.Error("Breakout's page does not link Go Bold, the face it draws: the check above cannot see a face")
 	}

@@ -44,6 +44,14 @@
 // them: the STUN and TURN servers and relay policy a network that finds
 // its paths with ICE (WebRTC) uses and the others ignore.
 //
+// A network also carries the [Driver], embedded (struct{ Driver; ... }),
+// as [UDPNetwork]'s and quicnet's do: the code that connects a program's
+// match, builds its side of it ([Driver.Play]: rollback's session,
+// recording and end lines) and replays a match's recording. Package
+// framework finds it on the networks a game lists, by its method set, so
+// a game that lists none links none of it, nor rollback's sessions, nor
+// log/slog's logger.
+//
 // [UDPNetwork] ([UDP]) sends each message in one UDP
 // datagram ([net.UDPConn]) with a 10-byte header and a 16-byte MAC:
 // nothing more on the wire, nothing between the simulation and the

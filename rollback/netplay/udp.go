@@ -13,7 +13,9 @@ import (
 // no UDP socket code.
 func UDPNetwork() Network { return udpNetwork{} }
 
-type udpNetwork struct{}
+// udpNetwork carries the [Driver], so a program that lists UDP links the
+// code that plays a match.
+type udpNetwork struct{ Driver }
 
 func (udpNetwork) Name() string { return UDP }
 

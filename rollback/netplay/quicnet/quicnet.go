@@ -30,7 +30,9 @@ import (
 // Networks) to offer it; a game that does not links no QUIC or TLS.
 func Network() netplay.Network { return network{} }
 
-type network struct{}
+// network carries the netplay.Driver, so a program that lists QUIC
+// alone links the code that plays a match.
+type network struct{ netplay.Driver }
 
 func (network) Name() string { return netplay.QUIC }
 
