@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"image"
-	"image/draw"
 	"image/png"
 	"io/fs"
 
@@ -80,6 +79,31 @@ func toRGBA(img image.Image) *image.RGBA {
 		return m
 	}
 	dst := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-	draw.Draw(dst, dst.Rect, img, b.Min, draw.Src)
+	// The conversion image/draw's Draw(dst, r, img, b.Min, Src) makes, by
+	// hand: Draw linked 55 kB of code (every mask and operator) into each
+	// game for this one copy. NRGBA, what most PNGs decode to, is
+	// premultiplied in place; any other model goes through its own RGBA
+	// method, as Draw's general case does.
+	if m, ok := img.(*image.NRGBA); ok {
+		for y := range b.Dy() {
+			src := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):][:4*b.Dx()]
+			out := dst.Pix[y*dst.Stride:][:4*b.Dx()]
+			for i := 0; i < len(src); i += 4 {
+				a := uint32(src[i+3]) * 0x101
+				out[i+0] = uint8(uint32(src[i+0]) * a / 0xff >> 8)
+				out[i+1] = uint8(uint32(src[i+1]) * a / 0xff >> 8)
+				out[i+2] = uint8(uint32(src[i+2]) * a / 0xff >> 8)
+				out[i+3] = src[i+3]
+			}
+		}
+		return dst
+	}
+	for y := range b.Dy() {
+		out := dst.Pix[y*dst.Stride:]
+		for x := range b.Dx() {
+			r, g, bl, a := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
+			out[4*x+0], out[4*x+1], out[4*x+2], out[4*x+3] = uint8(r>>8), uint8(g>>8), uint8(bl>>8), uint8(a>>8)
+		}
+	}
 	return dst
 }

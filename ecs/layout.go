@@ -811,3 +811,22 @@ func (l *poolLayout) at(aw *arche.World) poolFields {
 		available: (*uint32)(unsafe.Add(p, l.available)),
 	}
 }
+
+// archeEntity reports whether Arche's Entity is {id, gen uint32}, the
+// layout makeEntity writes, checked by reflection once.
+var archeEntity = func() bool {
+	t := reflect.TypeFor[arche.Entity]()
+	if t.NumField() != 2 || t.Size() != 8 {
+		return false
+	}
+	id, gen := t.Field(0), t.Field(1)
+	return id.Name == "id" && id.Type.Kind() == reflect.Uint32 && id.Offset == 0 &&
+		gen.Name == "gen" && gen.Type.Kind() == reflect.Uint32 && gen.Offset == 4
+}()
+
+// entityOf is the Arche entity of index id and generation gen, written
+// field by field; only where archeEntity holds.
+func entityOf(id, gen uint32) arche.Entity {
+	parts := [2]uint32{id, gen}
+	return *(*arche.Entity)(unsafe.Pointer(&parts))
+}

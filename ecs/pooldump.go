@@ -2,7 +2,11 @@
 
 package ecs
 
-import arche "github.com/mlange-42/arche/ecs"
+import (
+	"errors"
+
+	arche "github.com/mlange-42/arche/ecs"
+)
 
 // Arche's public API copies the entity pool out (World.DumpEntities) and
 // back in (World.LoadEntities) only through fresh slices (pool.go), so a
@@ -61,4 +65,18 @@ func loadPool(aw *arche.World, d *arche.EntityDump, alive []uint32) {
 	}
 	copy(ents, d.Entities)
 	*p.next, *p.available = d.Next, d.Available
+}
+
+var errEntityLayout = errors.New("this version of Arche's Entity is not {id, gen uint32}, which decoding writes in place; build with -tags archesafe to make entities through Arche's JSON form")
+
+// makeEntity makes the Arche entity of index id and generation gen by
+// writing its two fields, as Arche's Entity.UnmarshalJSON does: its JSON
+// form is Arche's only public way to make one from its parts, and calling
+// it linked encoding/json into every program that decodes a snapshot
+// (TestDecodeLinksNoJSON). scratch is for the archesafe build's JSON.
+func makeEntity(_ *[]byte, id, gen uint32) (arche.Entity, error) {
+	if !archeEntity {
+		return arche.Entity{}, errEntityLayout
+	}
+	return entityOf(id, gen), nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/crc64"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/metronome-go/metronome/input"
@@ -773,7 +772,7 @@ type wireDecoder struct {
 	runOf    []int32
 	runTypes []int32
 	stamp    []int32
-	json     []byte
+	json     []byte // scratch of makeEntity in builds tagged archesafe
 }
 
 // count reads a count of items of at least each bytes, failing when what
@@ -812,24 +811,17 @@ func (d *wireDecoder) entity(id, gen uint32, field string) arche.Entity {
 	return d.newEntity(id, gen)
 }
 
-// newEntity makes the Arche entity of index id and generation gen. Arche
-// makes one from its parts only through its JSON form
-// (Entity.UnmarshalJSON, for its serialisation module), which is slow but
-// only decoding needs it, for the pool's entries and the entities values
-// keep that are no longer live. It calls UnmarshalJSON itself: through
-// json.Unmarshal the bytes, which it has just written, would be scanned
-// once more before the call, at twice the allocations.
+// newEntity makes the Arche entity of index id and generation gen, for
+// the pool's entries and the entities values keep that are no longer
+// live. Arche makes one from its parts only through its JSON form;
+// makeEntity (pooldump.go) writes the two fields in place instead, which
+// keeps encoding/json out of every program that decodes a snapshot.
 func (d *wireDecoder) newEntity(id, gen uint32) arche.Entity {
 	if d.Err() != nil {
 		return arche.Entity{}
 	}
-	d.json = append(d.json[:0], '[')
-	d.json = strconv.AppendUint(d.json, uint64(id), 10)
-	d.json = append(d.json, ',')
-	d.json = strconv.AppendUint(d.json, uint64(gen), 10)
-	d.json = append(d.json, ']')
-	var e arche.Entity
-	if err := e.UnmarshalJSON(d.json); err != nil {
+	e, err := makeEntity(&d.json, id, gen)
+	if err != nil {
 		d.Failf("entity %d.%d: %v", id, gen, err)
 	}
 	return e

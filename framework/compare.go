@@ -503,23 +503,3 @@ func (h *tickHook) Update(t *runtime.TickContext) error {
 func (f *Flags) registerCompare(fs *flag.FlagSet) {
 	fs.StringVar(&f.Compare, "compare", "", "with --replay A: compare recording A with the recording in this `file` (the other peer's, after a desync), print the first tick whose input or world hash differs, with the component types that differ, then replay both to name the first tick and the fields whose state differs, and the first system whose output differs on that tick")
 }
-
-// compareMain runs --replay A --compare B and returns the exit status: 0
-// when the recordings agree, 1 when they differ or cannot be read. With a
-// game (g has a Setup) it bisects by replay ([Bisect]).
-func compareMain(g Game, f *Flags, stdout, stderr io.Writer) int {
-	compare := func() (CompareResult, error) { return Compare(f.Replay, f.Compare) }
-	if g.Setup != nil {
-		compare = func() (CompareResult, error) { return Bisect(g, f.Replay, f.Compare) }
-	}
-	res, err := compare()
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
-		return 1
-	}
-	fmt.Fprintln(stdout, res)
-	if !res.Same() {
-		return 1
-	}
-	return 0
-}

@@ -204,7 +204,9 @@
 // system that changed one field ([WhoWrote]), and --replay-until N
 // --expect 'COND' --write-test bug_test.go writes a test into the game's
 // package that replays the recording for N ticks with frameworktest and
-// checks the condition ([WriteTest]).
+// checks the condition ([WriteTest]). A game's page asks none of them,
+// nor --compare: it says to ask natively, and leaves their replays and
+// the query language out of its module (replayask_js.go).
 //
 // # Threads
 //

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -298,46 +297,4 @@ func parseWatch(s string) (field string, id, gen uint32, err error) {
 		return "", 0, 0, fmt.Errorf("framework: --who-wrote %q: want 'FIELD of entity(ID.GEN)', such as 'Ball.X of entity(3.0)'", s)
 	}
 	return strings.TrimSpace(field), uint32(id64), uint32(gen64), nil
-}
-
-// queryMain answers the replay's question and returns the exit status:
-// 0 when answered (for --where, when the condition held), 1 otherwise.
-func queryMain(g Game, f *Flags, stdout, stderr io.Writer) int {
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)
-		return 1
-	}
-	q := f.Query
-	switch {
-	case q.Where != "":
-		res, err := FirstWhere(g, f.Replay, q.Where, f.ReplayUntil)
-		if err != nil {
-			return fail(err)
-		}
-		fmt.Fprintln(stdout, res)
-		if !res.Found {
-			return 1
-		}
-	case q.WhoWrote != "":
-		field, id, gen, err := parseWatch(q.WhoWrote)
-		if err != nil {
-			return fail(err)
-		}
-		res, err := WhoWrote(g, f.Replay, id, gen, field, 0, f.ReplayUntil)
-		if err != nil {
-			return fail(err)
-		}
-		fmt.Fprintln(stdout, res)
-	case q.WriteTest != "":
-		res, err := WriteTest(g, WriteTestOptions{Recording: f.Replay, Ticks: f.ReplayUntil, Expect: q.Expect, File: q.WriteTest, Game: q.TestGame})
-		if err != nil {
-			return fail(err)
-		}
-		now := "passes now"
-		if !res.Holds {
-			now = "fails now: the condition does not hold yet"
-		}
-		fmt.Fprintf(stdout, "wrote %s (%s replays %s); it %s\n", res.File, res.Name, res.Recording, now)
-	}
-	return 0
 }

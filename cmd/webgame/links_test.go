@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,12 +41,25 @@ func reachable(t *testing.T, pkg string) map[string]bool {
 func linksCode(syms map[string]bool, path string) (string, bool) {
 	for s := range syms {
 		rest, ok := strings.CutPrefix(s, path+".")
-		if !ok || rest == ".inittask" || rest == "init" || strings.HasPrefix(rest, "init.") {
+		if !ok || rest == ".inittask" || rest == "init" || strings.HasPrefix(rest, "init.") || metadata(rest) {
 			continue
 		}
 		return s, true
 	}
 	return "", false
+}
+
+// metadata reports a function's traceback data rather than its code: the
+// linker keeps one copy of identical data and names it after whichever
+// function it met first, so image/draw.Op.Draw.arginfo1 may be another
+// package's argument layout.
+func metadata(sym string) bool {
+	for _, suffix := range []string{".arginfo0", ".arginfo1", ".argliveinfo", ".args_stackmap", ".stkobj", ".opendefer"} {
+		if strings.HasSuffix(sym, suffix) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestBreakoutLinksOnlyWhatItUses: the browser build of Breakout keeps
@@ -66,6 +80,8 @@ func TestBreakoutLinksOnlyWhatItUses(t *testing.T) {
 		"text/tabwriter",               // mgl32's matrix String, kept by a matrix field
 		"github.com/quic-go/quic-go",   // QUIC, for a game that lists quicnet.Network()
 		"crypto/tls",
+		"github.com/metronome-go/metronome/inspect/query", // --where and --who-wrote, native and Rewind only
+		"image/draw",                                      // every mask and operator, for one copy of a decoded PNG into RGBA
 	} {
 		if s, ok := linksCode(syms, path); ok {
 			t.Errorf("Breakout's page links %s (%s)", path, s)
@@ -102,9 +118,71 @@ func TestBreakoutLinksOnlyWhatItUses(t *testing.T) {
 				t.Errorf("Breakout's page links %s (%s)", prefix, s)
 				break
 			}
+
+	// Functions of a package the page needs the rest of: comparing two
+	// recordings (--compare) and bisecting their replays, which a game's
+	// page leaves to native runs and Rewind; JSON's decoder.
+	for _, sym := range []string{
+		"github.com/metronome-go/metronome/framework.(*side).next",
+		"github.com/metronome-go/metronome/framework.systemsApart",
+		// JSON's decoder, which made Arche's entities when a snapshot
+		// was decoded (ecs's makeEntity writes them in place).
+		"github.com/mlange-42/arche/ecs.(*Entity).UnmarshalJSON",
+		"encoding/json.Unmarshal",
+	} {
+		if syms[sym] {
+			t.Errorf("Breakout's page links %s", sym)
 		}
 	}
 	if _, ok := linksCode(syms, "golang.org/x/image/font/gofont/gobold"); !ok {
 		t.Error("Breakout's page does not link Go Bold, the face it draws: the check above cannot see a face")
+	}
+}
+
+// TestBreakoutPageRefusesQuestions: the questions a page leaves out
+// (--compare, --where, --who-wrote, --write-test) end with a message that
+// says where to ask them, not with a missing flag or a silent exit. The
+// module runs under Node.js, which gives it the page's Go runtime but no
+// canvas: each refuses before it would need one.
+func TestBreakoutPageRefusesQuestions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Breakout for js/wasm")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no node on PATH (scripts/setup.sh installs nodejs)")
+		}
+		t.Skip("no node on PATH")
+	}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wasm := filepath.Join(t.TempDir(), "breakout.wasm")
+	build := exec.Command("go", "build", "-trimpath", "-o", wasm, "github.com/metronome-go/metronome/examples/breakout")
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build breakout for js/wasm: %v\n%s", err, out)
+	}
+	execJS := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec_node.js")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--replay", "a.rec", "--compare", "b.rec"}, "--compare replays two recordings side by side, which a game's page leaves out: run it natively"},
+		{[]string{"--replay", "a.rec", "--where", "Ball.Y > 400"}, "which a game's page leaves out: ask natively"},
+		{[]string{"--replay", "a.rec", "--who-wrote", "Ball.X of entity(3.0)"}, "which a game's page leaves out: ask natively"},
+	} {
+		cmd := exec.Command("node", append([]string{execJS, wasm}, tc.args...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("breakout.wasm %q: %v, want exit status 2\n%s", tc.args, err, stderr.Bytes())
+		}
+		if !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("breakout.wasm %q said %q, want %q", tc.args, stderr.String(), tc.want)
+		}
 	}
 }
