@@ -16,11 +16,13 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,6 +42,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	game := fl.String("game", "./examples/breakout", "the game's directory, relative to the repository's root")
 	loads := fl.Int("loads", 5, "page loads (1 to 50): the first cold, the rest reloads")
+	all := fl.Bool("marks", false, "also print every performance mark of each load, in order, to find what a phase waits on")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -47,14 +50,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "firstpresent: -loads %d: want 1 to 50\n", *loads)
 		return 2
 	}
-	if err := measure(*game, *loads, stdout, stderr); err != nil {
+	if err := measure(*game, *loads, *all, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "firstpresent:", err)
 		return 1
 	}
 	return 0
 }
 
-func measure(game string, loads int, stdout, stderr io.Writer) error {
+func measure(game string, loads int, all bool, stdout, stderr io.Writer) error {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "go.mod") {
 		return fmt.Errorf("go env GOMOD: %q %v: run it inside the bench module", out, err)
@@ -131,6 +134,9 @@ func measure(game string, loads int, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "load %d (%s, load average %s): first present %.0f ms after navigation start\n  %s\n", i+1, kind, loadavg(), first, breakdown(marks, first))
+		if all {
+			fmt.Fprintf(stdout, "  marks: %s\n", listMarks(marks))
+		}
 		ms = append(ms, first)
 	}
 	fmt.Fprintf(stdout, "%s (game.wasm %s), headless chromium, served by cmd/webgame on loopback: cold %.0f ms", game, size, ms[0])
@@ -189,6 +195,24 @@ func breakdown(marks map[string]float64, first float64) string {
 	b.WriteString(" ms")
 	if n, ok := marks["wasm:bytes"]; ok {
 		fmt.Fprintf(&b, " (%.2f MB over the wire)", n/1e6)
+	}
+	return b.String()
+}
+
+// listMarks writes every mark in the order of its time, each with its
+// time after navigation start and the step from the one before.
+func listMarks(marks map[string]float64) string {
+	names := slices.Collect(maps.Keys(marks))
+	names = slices.DeleteFunc(names, func(n string) bool { return n == "wasm:bytes" })
+	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(marks[a], marks[b]) })
+	var b strings.Builder
+	prev := 0.0
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %.0f (+%.0f)", n, marks[n], marks[n]-prev)
+		prev = marks[n]
 	}
 	return b.String()
 }
