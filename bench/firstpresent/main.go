@@ -162,14 +162,15 @@ const phasesJS = `(() => {
 
 // phases are the start's parts, each from one mark to the next.
 var phases = []struct{ name, from, to string }{
-	{"page", "", "metronome:fetch"},                              // the page and wasm_exec.js load
-	{"fetch", "metronome:fetch", "wasm:responseEnd"},             // the module's bytes arrive (compiling as they stream)
-	{"compile", "wasm:responseEnd", "metronome:compiled"},        // compiling and instantiating after the last byte
-	{"go init", "metronome:run", "metronome:main"},               // the Go runtime and package initialisation
-	{"config", "metronome:main", "metronome:setup"},              // flags, configuration, runtime and session
-	{"setup", "metronome:setup", "metronome:setup-end"},          // the game's Setup: its assets decoded
-	{"window+GL", "metronome:setup-end", "metronome:window-end"}, // sound device, canvas, WebGL2 and the renderer
-	{"first frame", "metronome:window-end", "first present"},     // ticks, upload, the first frame drawn and presented
+	{"page", "", "metronome:fetch"},                           // the page and wasm_exec.js load
+	{"fetch", "metronome:fetch", "wasm:responseEnd"},          // the module's bytes arrive (compiling as they stream)
+	{"compile", "wasm:responseEnd", "metronome:compiled"},     // compiling and instantiating after the last byte
+	{"go init", "metronome:run", "metronome:main"},            // the Go runtime and package initialisation
+	{"config", "metronome:main", "metronome:setup"},           // flags, configuration, runtime and session
+	{"setup", "metronome:setup", "metronome:setup-end"},       // the game's Setup: its assets decoded
+	{"sound", "metronome:setup-end", "metronome:canvas"},      // the sound device (the page's early AudioContext taken over)
+	{"canvas+GL", "metronome:canvas", "metronome:window-end"}, // canvas, WebGL2, the renderer's programs and their warm-up
+	{"first frame", "metronome:window-end", "first present"},  // ticks, upload, the first frame drawn and presented
 }
 
 // breakdown writes the phases of one load; a missing mark (an older page)

@@ -204,6 +204,21 @@ func TestBreakoutInBrowser(t *testing.T) {
 	if !eval[bool](t, ctx, `metronomeRefresh.taken === true && metronomeRefresh.stop && Math.abs(metronomeRefresh.ms - metronome.refreshMs) < 0.01`) {
 		t.Errorf("the platform did not take the page's refresh: page %v, platform %v ms", eval[any](t, ctx, `metronomeRefresh`), refresh)
 	}
+	// The page made the WebGL2 context and the AudioContext while the
+	// module downloaded, before the program ran, and the program took
+	// both; the module was fetched once, its preload taken by the fetch.
+	if !eval[bool](t, ctx, `metronomeAudio.claimed === true && AudioContext.toString().includes("[native code]")`) {
+		t.Errorf("the program did not take the page's early AudioContext: metronomeAudio %v", eval[any](t, ctx, `metronomeAudio`))
+	}
+	marks := eval[map[string]float64](t, ctx, `Object.fromEntries(performance.getEntriesByType("mark").map((e) => [e.name, e.startTime]))`)
+	for _, m := range []string{"metronome:gl-context", "metronome:audio-context"} {
+		if at, ok := marks[m]; !ok || !(at < marks["metronome:main"]) {
+			t.Errorf("mark %s at %v ms (present %v), want it before the program's main at %v ms", m, at, ok, marks["metronome:main"])
+		}
+	}
+	if n := eval[int](t, ctx, `performance.getEntriesByName(new URL("game.wasm", location.href).href).length`); n != 1 {
+		t.Errorf("game.wasm was fetched %d times, want once (the fetch takes the page's preload)", n)
+	}
 	p0, t0 := eval[int](t, ctx, `metronome.presents`), eval[float64](t, ctx, `performance.now()`)
 	before := len(eval[[]float64](t, ctx, `metronome.sprites()`))
 	if hint := eval[string](t, ctx, `document.getElementById("hint").textContent`); !strings.Contains(hint, "first key or click") {

@@ -179,13 +179,18 @@ func TestPageTemplate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"WebAssembly.instantiateStreaming(", `go.argv.push("--join", join, "--token", token`, `max="1234567"`, `fetchWasm("game.wasm",  1234567 )`, "self.crossOriginIsolated"} {
+		for _, want := range []string{"WebAssembly.instantiateStreaming(", `go.argv.push("--join", join, "--token", token`, `max="1234567"`, `fetchWasm("game.wasm",  1234567 , abort.signal,`, "self.crossOriginIsolated"} {
 			if !bytes.Contains(page, []byte(want)) {
 				t.Errorf("isolate %v: the page has no %s", isolate, want)
 			}
 		}
 		if want := fmt.Sprintf("if (! %v  ||", isolate); !bytes.Contains(page, []byte(want)) {
 			t.Errorf("isolate %v: the page has no %q", isolate, want)
+		}
+		// The module's preload: not on a page that may reload itself
+		// under the isolation worker, which would fetch it twice.
+		if got, want := bytes.Contains(page, []byte(`<link rel="preload" href="game.wasm" as="fetch" type="application/wasm" crossorigin>`)), !isolate; got != want {
+			t.Errorf("isolate %v: the page preloads the module: %v, want %v", isolate, got, want)
 		}
 	}
 }

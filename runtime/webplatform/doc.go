@@ -14,6 +14,18 @@
 // API, which browsers grant only during a user gesture: a request made
 // outside one is made again at the next key or click.
 //
+// # Start
+//
+// The page may start what the program would otherwise wait on while the
+// module downloads and compiles: cmd/webgame's makes the canvas's WebGL2
+// context (with glrender.New's attributes, which New's getContext then
+// returns and glrender checks) and an AudioContext, which the sound
+// device's own takes over; New tells the page (metronomeAudio.release)
+// to close that one if nothing took it. New marks its steps on the page's
+// performance timeline (metronome:canvas, after the sound device; then
+// metronome:renderer and metronome:warm-end, see internal/pagemark) for
+// bench/firstpresent -marks.
+//
 // # Presents
 //
 // [Presenter.Present] hands the browser its event loop back until the

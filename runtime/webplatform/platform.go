@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/internal/pagemark"
 	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/render2d/glrender"
 	"github.com/metronome-go/metronome/runtime"
@@ -78,13 +79,17 @@ func New(cfg Config) (*runtime.Adapters, error) {
 	}
 	canvas.Set("tabIndex", 0) // focusable, so that it gets the keys
 	d := newDisplay(canvas, cfg.Fullscreen)
+	releaseEarlyAudio()
+	pagemark.Mark("metronome:canvas")
 	rend, err := glrender.New(canvas)
+	pagemark.Mark("metronome:renderer")
 	if err == nil {
 		// Before the game's clock starts: a browser translates each
 		// program at its first draw, which would stall the first frames.
 		if err = rend.WarmUp(); err != nil {
 			rend.Close()
 		}
+		pagemark.Mark("metronome:warm-end")
 	}
 	if err != nil {
 		if errors.Is(err, glrender.ErrNoWebGL2) {
@@ -108,6 +113,16 @@ func New(cfg Config) (*runtime.Adapters, error) {
 			ClockResolution: timing.Resolution(timing.Now, 5, 100_000),
 		},
 	}, nil
+}
+
+// releaseEarlyAudio tells the page the sound is open, or never will be
+// (the framework opens it before the window): cmd/webgame's page makes an
+// AudioContext while the module downloads, for the program's own to take
+// over, and closes it now if nothing did.
+func releaseEarlyAudio() {
+	if a := js.Global().Get("metronomeAudio"); a.Type() == js.TypeObject && a.Get("release").Type() == js.TypeFunction {
+		a.Call("release")
+	}
 }
 
 // showMessage writes msg on the page, where the player sees it (the
