@@ -157,6 +157,9 @@ const phasesJS = `(() => {
 	for (const e of performance.getEntriesByType("mark")) { if (!(e.name in m)) { m[e.name] = e.startTime; } }
 	const r = performance.getEntriesByName(new URL("game.wasm", location.href).href)[0];
 	if (r) { m["wasm:responseStart"] = r.responseStart; m["wasm:responseEnd"] = r.responseEnd; m["wasm:bytes"] = r.transferSize; }
+	// How many animation frames the page saw while the module loaded: the
+	// platform waits for the rest of six before the first present.
+	if (globalThis.metronomeRefresh) { m["page refresh intervals"] = metronomeRefresh.intervals; }
 	return m;
 })()`
 
@@ -204,9 +207,12 @@ func breakdown(marks map[string]float64, first float64) string {
 // time after navigation start and the step from the one before.
 func listMarks(marks map[string]float64) string {
 	names := slices.Collect(maps.Keys(marks))
-	names = slices.DeleteFunc(names, func(n string) bool { return n == "wasm:bytes" })
+	names = slices.DeleteFunc(names, func(n string) bool { return n == "wasm:bytes" || n == "page refresh intervals" })
 	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(marks[a], marks[b]) })
 	var b strings.Builder
+	if n, ok := marks["page refresh intervals"]; ok {
+		fmt.Fprintf(&b, "(the page saw %.0f animation frame intervals) ", n)
+	}
 	prev := 0.0
 	for i, n := range names {
 		if i > 0 {

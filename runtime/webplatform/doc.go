@@ -32,9 +32,9 @@
 // next requestAnimationFrame, which paces presents as vsync does a
 // desktop window (the runtime's frame pacer still reports each frame's
 // outcome); the interval between animation frames, measured at start, is
-// the refresh the runtime follows. A page that measured it while the
-// module loaded (cmd/webgame's keeps globalThis.metronomeRefresh) saves
-// that wait before the first present.
+// the refresh the runtime follows. The intervals a page saw while the
+// module loaded (cmd/webgame's keeps globalThis.metronomeRefresh) count:
+// the platform waits only for the ones missing before the first present.
 //
 // # Input and time
 //
