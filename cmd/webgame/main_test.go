@@ -187,10 +187,5 @@ func TestPageTemplate(t *testing.T) {
 		if want := fmt.Sprintf("if (! %v  ||", isolate); !bytes.Contains(page, []byte(want)) {
 			t.Errorf("isolate %v: the page has no %q", isolate, want)
 		}
-		// The module's preload: not on a page that may reload itself
-		// under the isolation worker, which would fetch it twice.
-		if got, want := bytes.Contains(page, []byte(`<link rel="preload" href="game.wasm" as="fetch" type="application/wasm" crossorigin>`)), !isolate; got != want {
-			t.Errorf("isolate %v: the page preloads the module: %v, want %v", isolate, got, want)
-		}
 	}
 }
