@@ -171,7 +171,7 @@ var phases = []struct{ name, from, to string }{
 	{"go init", "metronome:run", "metronome:main"},            // the Go runtime and package initialisation
 	{"config", "metronome:main", "metronome:setup"},           // flags, configuration, runtime and session
 	{"setup", "metronome:setup", "metronome:setup-end"},       // the game's Setup: its assets decoded
-	{"sound", "metronome:setup-end", "metronome:canvas"},      // the sound device (the page's early AudioContext taken over)
+	{"sound", "metronome:setup-end", "metronome:canvas"},      // the sound device (the first AudioContext starts the browser's audio service)
 	{"canvas+GL", "metronome:canvas", "metronome:window-end"}, // canvas, WebGL2, the renderer's programs and their warm-up
 	{"first frame", "metronome:window-end", "first present"},  // ticks, upload, the first frame drawn and presented
 }

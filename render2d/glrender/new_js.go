@@ -45,10 +45,9 @@ func New(canvas js.Value) (*Renderer, error) {
 
 // checkAttributes reports a context whose attributes are not the ones New
 // asks for: a page may make the canvas's context before the program runs
-// (cmd/webgame's does, to start the browser's GPU side while the module
-// downloads), and getContext then returns that context whatever New
-// asks, so a page asking for others would change how frames blend and
-// read back.
+// (to start the browser's GPU side while the module downloads, say), and
+// getContext then returns that context whatever New asks, so a page
+// asking for others would change how frames blend and read back.
 func checkAttributes(c js.Value, want map[string]any) error {
 	got := c.Call("getContextAttributes")
 	if got.IsNull() || got.IsUndefined() {

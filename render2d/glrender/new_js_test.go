@@ -11,8 +11,7 @@ import (
 )
 
 // TestNewTakesThePagesContext: a canvas whose context the page made with
-// New's attributes (cmd/webgame's page does, while the module downloads)
-// gets a renderer on that context; one made with other attributes is
+// New's attributes gets a renderer on that context; one made with other attributes is
 // refused with an error naming the attribute, not drawn on as if it were
 // New's. Runs in the page TestConformanceInBrowser serves.
 func TestNewTakesThePagesContext(t *testing.T) {

@@ -16,15 +16,13 @@
 //
 // # Start
 //
-// The page may start what the program would otherwise wait on while the
-// module downloads and compiles: cmd/webgame's makes the canvas's WebGL2
-// context (with glrender.New's attributes, which New's getContext then
-// returns and glrender checks) and an AudioContext, which the sound
-// device's own takes over; New tells the page (metronomeAudio.release)
-// to close that one if nothing took it. New marks its steps on the page's
+// A page may make the canvas's WebGL2 context before the program runs;
+// New's getContext then returns it, and glrender checks it has the
+// attributes it would have asked for. New marks its steps on the page's
 // performance timeline (metronome:canvas, after the sound device; then
-// metronome:renderer and metronome:warm-end, see internal/pagemark) for
-// bench/firstpresent -marks.
+// metronome:renderer and metronome:warm-end, and metronome:first-drawn at
+// the first present; see internal/pagemark) for bench/firstpresent
+// -marks.
 //
 // # Presents
 //

@@ -79,7 +79,6 @@ func New(cfg Config) (*runtime.Adapters, error) {
 	}
 	canvas.Set("tabIndex", 0) // focusable, so that it gets the keys
 	d := newDisplay(canvas, cfg.Fullscreen)
-	releaseEarlyAudio()
 	pagemark.Mark("metronome:canvas")
 	rend, err := glrender.New(canvas)
 	pagemark.Mark("metronome:renderer")
@@ -113,16 +112,6 @@ func New(cfg Config) (*runtime.Adapters, error) {
 			ClockResolution: timing.Resolution(timing.Now, 5, 100_000),
 		},
 	}, nil
-}
-
-// releaseEarlyAudio tells the page the sound is open, or never will be
-// (the framework opens it before the window): cmd/webgame's page makes an
-// AudioContext while the module downloads, for the program's own to take
-// over, and closes it now if nothing did.
-func releaseEarlyAudio() {
-	if a := js.Global().Get("metronomeAudio"); a.Type() == js.TypeObject && a.Get("release").Type() == js.TypeFunction {
-		a.Call("release")
-	}
 }
 
 // showMessage writes msg on the page, where the player sees it (the
