@@ -16,11 +16,13 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,6 +42,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	game := fl.String("game", "./examples/breakout", "the game's directory, relative to the repository's root")
 	loads := fl.Int("loads", 5, "page loads (1 to 50): the first cold, the rest reloads")
+	all := fl.Bool("marks", false, "also print every performance mark of each load, in order, to find what a phase waits on")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -47,14 +50,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "firstpresent: -loads %d: want 1 to 50\n", *loads)
 		return 2
 	}
-	if err := measure(*game, *loads, stdout, stderr); err != nil {
+	if err := measure(*game, *loads, *all, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "firstpresent:", err)
 		return 1
 	}
 	return 0
 }
 
-func measure(game string, loads int, stdout, stderr io.Writer) error {
+func measure(game string, loads int, all bool, stdout, stderr io.Writer) error {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "go.mod") {
 		return fmt.Errorf("go env GOMOD: %q %v: run it inside the bench module", out, err)
@@ -131,6 +134,9 @@ func measure(game string, loads int, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "load %d (%s, load average %s): first present %.0f ms after navigation start\n  %s\n", i+1, kind, loadavg(), first, breakdown(marks, first))
+		if all {
+			fmt.Fprintf(stdout, "  marks: %s\n", listMarks(marks))
+		}
 		ms = append(ms, first)
 	}
 	fmt.Fprintf(stdout, "%s (game.wasm %s), headless chromium, served by cmd/webgame on loopback: cold %.0f ms", game, size, ms[0])
@@ -151,19 +157,23 @@ const phasesJS = `(() => {
 	for (const e of performance.getEntriesByType("mark")) { if (!(e.name in m)) { m[e.name] = e.startTime; } }
 	const r = performance.getEntriesByName(new URL("game.wasm", location.href).href)[0];
 	if (r) { m["wasm:responseStart"] = r.responseStart; m["wasm:responseEnd"] = r.responseEnd; m["wasm:bytes"] = r.transferSize; }
+	// How many animation frames the page saw while the module loaded: the
+	// platform waits for the rest of six before the first present.
+	if (globalThis.metronomeRefresh) { m["page refresh intervals"] = metronomeRefresh.intervals; }
 	return m;
 })()`
 
 // phases are the start's parts, each from one mark to the next.
 var phases = []struct{ name, from, to string }{
-	{"page", "", "metronome:fetch"},                              // the page and wasm_exec.js load
-	{"fetch", "metronome:fetch", "wasm:responseEnd"},             // the module's bytes arrive (compiling as they stream)
-	{"compile", "wasm:responseEnd", "metronome:compiled"},        // compiling and instantiating after the last byte
-	{"go init", "metronome:run", "metronome:main"},               // the Go runtime and package initialisation
-	{"config", "metronome:main", "metronome:setup"},              // flags, configuration, runtime and session
-	{"setup", "metronome:setup", "metronome:setup-end"},          // the game's Setup: its assets decoded
-	{"window+GL", "metronome:setup-end", "metronome:window-end"}, // sound device, canvas, WebGL2 and the renderer
-	{"first frame", "metronome:window-end", "first present"},     // ticks, upload, the first frame drawn and presented
+	{"page", "", "metronome:fetch"},                           // the page and wasm_exec.js load
+	{"fetch", "metronome:fetch", "wasm:responseEnd"},          // the module's bytes arrive (compiling as they stream)
+	{"compile", "wasm:responseEnd", "metronome:compiled"},     // compiling and instantiating after the last byte
+	{"go init", "metronome:run", "metronome:main"},            // the Go runtime and package initialisation
+	{"config", "metronome:main", "metronome:setup"},           // flags, configuration, runtime and session
+	{"setup", "metronome:setup", "metronome:setup-end"},       // the game's Setup: its assets decoded
+	{"sound", "metronome:setup-end", "metronome:canvas"},      // the sound device (the first AudioContext starts the browser's audio service)
+	{"canvas+GL", "metronome:canvas", "metronome:window-end"}, // canvas, WebGL2, the renderer's programs and their warm-up
+	{"first frame", "metronome:window-end", "first present"},  // ticks, upload, the first frame drawn and presented
 }
 
 // breakdown writes the phases of one load; a missing mark (an older page)
@@ -189,6 +199,27 @@ func breakdown(marks map[string]float64, first float64) string {
 	b.WriteString(" ms")
 	if n, ok := marks["wasm:bytes"]; ok {
 		fmt.Fprintf(&b, " (%.2f MB over the wire)", n/1e6)
+	}
+	return b.String()
+}
+
+// listMarks writes every mark in the order of its time, each with its
+// time after navigation start and the step from the one before.
+func listMarks(marks map[string]float64) string {
+	names := slices.Collect(maps.Keys(marks))
+	names = slices.DeleteFunc(names, func(n string) bool { return n == "wasm:bytes" || n == "page refresh intervals" })
+	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(marks[a], marks[b]) })
+	var b strings.Builder
+	if n, ok := marks["page refresh intervals"]; ok {
+		fmt.Fprintf(&b, "(the page saw %.0f animation frame intervals) ", n)
+	}
+	prev := 0.0
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %.0f (+%.0f)", n, marks[n], marks[n]-prev)
+		prev = marks[n]
 	}
 	return b.String()
 }

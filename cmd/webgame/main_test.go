@@ -179,7 +179,7 @@ func TestPageTemplate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"WebAssembly.instantiateStreaming(", `go.argv.push("--join", join, "--token", token`, `max="1234567"`, `fetchWasm("game.wasm",  1234567 )`, "self.crossOriginIsolated"} {
+		for _, want := range []string{"WebAssembly.instantiateStreaming(", `go.argv.push("--join", join, "--token", token`, `max="1234567"`, `fetchWasm("game.wasm",  1234567 , abort.signal)`, "self.crossOriginIsolated"} {
 			if !bytes.Contains(page, []byte(want)) {
 				t.Errorf("isolate %v: the page has no %s", isolate, want)
 			}

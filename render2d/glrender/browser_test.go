@@ -26,7 +26,7 @@ window.testOutput = [];
 const log = console.log;
 console.log = (...a) => { window.testOutput.push(a.join(" ")); log(...a); };
 const go = new Go();
-go.argv = ["glrender.test", "-test.v", "-test.run", "^TestConformance$"];
+go.argv = ["glrender.test", "-test.v", "-test.run", "^(TestConformance|TestNewTakesThePagesContext)$"];
 go.exit = (code) => { window.testExit = code; };
 WebAssembly.instantiateStreaming(fetch("glrender.test.wasm"), go.importObject)
 	.then((r) => go.run(r.instance))
@@ -37,7 +37,8 @@ WebAssembly.instantiateStreaming(fetch("glrender.test.wasm"), go.importObject)
 // TestConformanceInBrowser builds this package's tests for js/wasm, serves
 // them on loopback with a page that runs them, and has headless chromium
 // run TestConformance (conformance_js_test.go): the render2d/rendertest
-// suite on the WebGL2 build of the renderer. Without chromium it skips,
+// suite on the WebGL2 build of the renderer, and TestNewTakesThePagesContext
+// (new_js_test.go). Without chromium it skips,
 // except in CI (CI=true), where it fails. (cmd/webgame's tests drive
 // chromium the same way; this is the smallest harness that runs a test
 // binary rather than a game; internal/browsertest starts chromium and
@@ -81,7 +82,7 @@ func TestConformanceInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code != 0 || !strings.Contains(text, "--- PASS: TestConformance") {
+	if code != 0 || !strings.Contains(text, "--- PASS: TestConformance") || !strings.Contains(text, "--- PASS: TestNewTakesThePagesContext") {
 		t.Fatalf("the conformance suite failed in the browser (exit code %d):\n%s", code, text)
 	}
 	// Headless chromium without a GPU draws WebGL with SwiftShader, for

@@ -14,15 +14,25 @@
 // API, which browsers grant only during a user gesture: a request made
 // outside one is made again at the next key or click.
 //
+// # Start
+//
+// A page may make the canvas's WebGL2 context before the program runs;
+// New's getContext then returns it, and glrender checks it has the
+// attributes it would have asked for. New marks its steps on the page's
+// performance timeline (metronome:canvas, after the sound device; then
+// metronome:renderer and metronome:warm-end, and metronome:first-drawn at
+// the first present; see internal/pagemark) for bench/firstpresent
+// -marks.
+//
 // # Presents
 //
 // [Presenter.Present] hands the browser its event loop back until the
 // next requestAnimationFrame, which paces presents as vsync does a
 // desktop window (the runtime's frame pacer still reports each frame's
 // outcome); the interval between animation frames, measured at start, is
-// the refresh the runtime follows. A page that measured it while the
-// module loaded (cmd/webgame's keeps globalThis.metronomeRefresh) saves
-// that wait before the first present.
+// the refresh the runtime follows. The intervals a page saw while the
+// module loaded (cmd/webgame's keeps globalThis.metronomeRefresh) count:
+// the platform waits only for the ones missing before the first present.
 //
 // # Input and time
 //

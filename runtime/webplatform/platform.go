@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/internal/pagemark"
 	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/render2d/glrender"
 	"github.com/metronome-go/metronome/runtime"
@@ -78,13 +79,16 @@ func New(cfg Config) (*runtime.Adapters, error) {
 	}
 	canvas.Set("tabIndex", 0) // focusable, so that it gets the keys
 	d := newDisplay(canvas, cfg.Fullscreen)
+	pagemark.Mark("metronome:canvas")
 	rend, err := glrender.New(canvas)
+	pagemark.Mark("metronome:renderer")
 	if err == nil {
 		// Before the game's clock starts: a browser translates each
 		// program at its first draw, which would stall the first frames.
 		if err = rend.WarmUp(); err != nil {
 			rend.Close()
 		}
+		pagemark.Mark("metronome:warm-end")
 	}
 	if err != nil {
 		if errors.Is(err, glrender.ErrNoWebGL2) {
@@ -288,6 +292,8 @@ type Presenter struct {
 	timer   *time.Timer
 	refresh time.Duration
 	last    float64
+	// presented is set at the first Present.
+	presented bool
 }
 
 // hiddenWait bounds a present's wait for an animation frame: a tab hidden
@@ -296,8 +302,8 @@ type Presenter struct {
 const hiddenWait = 250 * time.Millisecond
 
 // Init measures the interval between animation frames (the display's
-// refresh as the browser paces it): the shortest of six, or the page's
-// measurement made while the module loaded when it has one.
+// refresh as the browser paces it): the shortest of six, counting those
+// the page saw while the module loaded when it kept them.
 func (p *Presenter) Init() error {
 	p.frames = make(chan float64, 1)
 	p.raf = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -312,17 +318,19 @@ func (p *Presenter) Init() error {
 		return nil
 	})
 	p.timer = time.NewTimer(hiddenWait)
-	if p.refresh = pageRefresh(); p.refresh > 0 {
+	seen := 0
+	p.refresh, seen = pageRefresh()
+	if seen >= pageRefreshIntervals {
 		p.hook.setRefresh(p.refresh)
 		return nil
 	}
-	// The shortest of a few intervals: a busy page (still compiling,
-	// loading) makes some intervals longer than the refresh, never
-	// shorter.
+	// The shortest of the intervals still to see: a busy page (still
+	// compiling, loading) makes some intervals longer than the refresh,
+	// never shorter.
 	prev, ok := p.next()
-	for range 6 {
+	for ; seen < pageRefreshIntervals; seen++ {
 		if !ok {
-			break // hidden: the refresh stays unknown
+			break // hidden: the refresh stays what the page saw, if anything
 		}
 		var t float64
 		if t, ok = p.next(); ok {
@@ -336,28 +344,32 @@ func (p *Presenter) Init() error {
 	return nil
 }
 
-// pageRefreshIntervals is how many intervals the page must have seen for
-// its measurement to stand in for Init's own.
+// pageRefreshIntervals is how many intervals between animation frames
+// the refresh is the shortest of.
 const pageRefreshIntervals = 6
 
 // pageRefresh returns the refresh the page measured while the module
 // loaded (cmd/webgame's page keeps metronomeRefresh: the shortest interval
-// between animation frames, and how many it saw), and stops its
-// measuring; 0 when the page measured none or too few. Taking it saves
-// Init seven animation frames before the first present: on a busy machine
-// drawing WebGL in software each can take a second.
-func pageRefresh() time.Duration {
+// between animation frames, and how many it saw) and how many intervals
+// it saw, and stops its measuring; 0, 0 when the page measured none.
+// Init measures only the intervals still missing: on a busy machine
+// drawing WebGL in software each animation frame can take a second, and
+// a module that loads quickly leaves the page few of them (the page
+// measured at least six in under a third of the loads of a busy machine,
+// and Init then waited seven frames before the first present: 1.5-3 s at
+// load 17-20).
+func pageRefresh() (time.Duration, int) {
 	r := js.Global().Get("metronomeRefresh")
 	if r.Type() != js.TypeObject {
-		return 0
+		return 0, 0
 	}
 	r.Set("stop", true)
 	ms, n := r.Get("ms"), r.Get("intervals")
-	if ms.Type() != js.TypeNumber || n.Type() != js.TypeNumber || n.Int() < pageRefreshIntervals || !(ms.Float() > 0 && ms.Float() < 1000) {
-		return 0
+	if ms.Type() != js.TypeNumber || n.Type() != js.TypeNumber || n.Int() < 1 || !(ms.Float() > 0 && ms.Float() < 1000) {
+		return 0, 0
 	}
 	r.Set("taken", true)
-	return time.Duration(ms.Float() * float64(time.Millisecond))
+	return time.Duration(ms.Float() * float64(time.Millisecond)), n.Int()
 }
 
 // next waits for the next animation frame and returns its timestamp, or
@@ -393,6 +405,12 @@ func (p *Presenter) RefreshInterval() time.Duration { return p.refresh }
 // Present waits for the next animation frame; the browser composites the
 // canvas the renderer drew before it.
 func (p *Presenter) Present() error {
+	if !p.presented {
+		// The first frame is drawn: what follows is the browser's wait
+		// for an animation frame to composite it.
+		p.presented = true
+		pagemark.Mark("metronome:first-drawn")
+	}
 	p.next()
 	p.hook.presented(p.last)
 	return nil
