@@ -46,14 +46,6 @@ func (o Options) validate() error {
 	return nil
 }
 
-// keyframe is the world after a tick in the ECS snapshot's wire form,
-// with the input state the tick's input started from.
-type keyframe struct {
-	tick  uint64
-	wire  []byte
-	state input.State
-}
-
 // cachedKeys is how many keyframes a Replay keeps decoded: scrubbing back
 // and forth over a few seconds restores them without decoding again.
 const cachedKeys = 4
@@ -87,15 +79,16 @@ type Replay struct {
 	// and polls (rebuilt with input.Tick.Fill from the state the tick
 	// before left) and its timeline entry, compactly (ticklog.go).
 	log       tickLog
-	cursor    logCursor    // Seek's
-	other     logCursor    // Timeline's, Input's and Context's
-	lt        loggedTick   // scratch
-	markCount int          // markers over the session
-	in        input.Tick   // the input of tick inAt
-	inAt      int64        // -1: in holds no tick's input
-	scratch   input.Tick   // Input's, for another tick
-	keys      []keyframe   // in tick order
+	cursor    logCursor  // Seek's
+	other     logCursor  // Timeline's, Input's and Context's
+	lt        loggedTick // scratch
+	markCount int        // markers over the session
+	in        input.Tick // the input of tick inAt
+	inAt      int64      // -1: in holds no tick's input
+	scratch   input.Tick // Input's, for another tick
+	keys      keyStore
 	snap      ecs.Snapshot // Observe's, to save keyframes
+	wire      []byte       // Observe's, the keyframe's wire form
 	cache     [cachedKeys]cachedKey
 	nextCache int
 	stop      *runtime.StopSignal
@@ -156,7 +149,7 @@ func NewReplay(app *ecs.App, step StepFunc, actions *input.Actions, opts Options
 	if err := app.EnableSnapshots(); err != nil {
 		return nil, fmt.Errorf("inspect: %w", err)
 	}
-	r := &Replay{app: app, step: step, actions: actions, every: uint64(opts.KeyframeEvery), cur: -1, inAt: -1, stop: runtime.NewStopSignal()}
+	r := &Replay{app: app, step: step, actions: actions, every: uint64(opts.KeyframeEvery), cur: -1, inAt: -1, stop: runtime.NewStopSignal(), keys: newKeyStore()}
 	if r.every == 0 {
 		r.every, r.auto = minKeyframeEvery, true // until the first measure
 	}
@@ -221,15 +214,17 @@ func (r *Replay) Observe(t *runtime.TickContext) error {
 	r.log.add(lt)
 	r.cur, r.inAt = int64(n), -1
 	r.measure()
-	if len(r.keys) == 0 || n-r.keys[len(r.keys)-1].tick >= r.every {
+	if keys := r.keys.keys; len(keys) == 0 || n-keys[len(keys)-1].tick >= r.every {
 		if err := r.app.Save(&r.snap); err != nil {
 			return fmt.Errorf("inspect: keyframe at tick %d: %w", n, err)
 		}
-		b, err := r.snap.AppendBinary(nil)
-		if err != nil {
+		var err error
+		if r.wire, err = r.snap.AppendBinary(r.wire[:0]); err != nil {
 			return fmt.Errorf("inspect: keyframe at tick %d: %w", n, err)
 		}
-		r.keys = append(r.keys, keyframe{tick: n, wire: b, state: from})
+		if r.wire, err = r.keys.add(n, r.wire, from); err != nil {
+			return fmt.Errorf("inspect: keyframe at tick %d: %w", n, err)
+		}
 	}
 	r.lastObs = timing.Now() // the keyframe's cost is not a tick's
 	return nil
@@ -237,7 +232,7 @@ func (r *Replay) Observe(t *runtime.TickContext) error {
 
 // keyAt returns the index of the latest keyframe at or before tick t.
 func (r *Replay) keyAt(t uint64) int {
-	i, _ := slices.BinarySearchFunc(r.keys, t, func(k keyframe, t uint64) int { return cmp.Compare(k.tick, t+1) })
+	i, _ := slices.BinarySearchFunc(r.keys.keys, t, func(k keyframe, t uint64) int { return cmp.Compare(k.tick, t+1) })
 	return i - 1
 }
 
@@ -254,7 +249,11 @@ func (r *Replay) restore(i int) error {
 		c = r.nextCache
 		r.nextCache = (r.nextCache + 1) % len(r.cache)
 		r.cache[c].key = -1
-		if err := r.app.DecodeSnapshot(&r.cache[c].snap, r.keys[i].wire); err != nil {
+		wire, err := r.keys.wireOf(i)
+		if err != nil {
+			return err
+		}
+		if err := r.app.DecodeSnapshot(&r.cache[c].snap, wire); err != nil {
 			return err
 		}
 		r.cache[c].key = i
@@ -349,7 +348,7 @@ func (r *Replay) fill(c *logCursor, in *input.Tick, i uint64, from input.State) 
 // build makes in the input of tick t, from the state before the keyframe
 // at or before it through the inputs after it.
 func (r *Replay) build(t uint64, in *input.Tick) {
-	key := &r.keys[r.keyAt(t)]
+	key := &r.keys.keys[r.keyAt(t)]
 	k := key.tick
 	c := &r.other
 	if in == &r.in {
@@ -386,7 +385,7 @@ func (r *Replay) Seek(t uint64) error {
 		return fmt.Errorf("inspect: tick %d is beyond the session: want 0 to %d", t, n-1)
 	}
 	ki := r.keyAt(t)
-	k := r.keys[ki].tick
+	k := r.keys.keys[ki].tick
 	from := r.cur
 	if r.cur < 0 || uint64(r.cur) > t || uint64(r.cur) < k || (uint64(r.cur) < t && r.inAt != r.cur) {
 		if err := r.restore(ki); err != nil {
@@ -432,6 +431,8 @@ func (r *Replay) LastSeek() SeekStats { return r.last }
 type Memory struct {
 	Keyframes     int `json:"keyframes"`
 	KeyframeBytes int `json:"keyframe_bytes"`
+	// KeyframeWire is what the keyframes would take as whole snapshots.
+	KeyframeWire int `json:"keyframe_wire_bytes"`
 	// TickBytes is what the kept ticks take: the compact tick log with
 	// its input records and markers, and the keyframes' index.
 	TickBytes int `json:"tick_bytes"`
@@ -440,11 +441,9 @@ type Memory struct {
 // Memory returns the keyframes' count and size and an estimate of the
 // kept ticks' size.
 func (r *Replay) Memory() Memory {
-	m := Memory{Keyframes: len(r.keys)}
-	for _, k := range r.keys {
-		m.KeyframeBytes += cap(k.wire)
-	}
-	m.TickBytes = r.log.bytes() + cap(r.keys)*int(unsafe.Sizeof(keyframe{}))
+	m := Memory{Keyframes: len(r.keys.keys)}
+	m.KeyframeBytes, m.KeyframeWire = r.keys.bytes()
+	m.TickBytes = r.log.bytes() + cap(r.keys.keys)*int(unsafe.Sizeof(keyframe{}))
 	return m
 }
 

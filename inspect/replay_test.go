@@ -3,6 +3,7 @@ package inspect_test
 import (
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -125,5 +126,40 @@ func TestFirstPassPreparesNoFrame(t *testing.T) {
 	get(t, h, "/api/frame?tick=10", http.StatusOK, nil)
 	if n := extracted.Load(); n != 1 {
 		t.Errorf("the page's frame of a tick prepared %d frames, want 1", n)
+	}
+}
+
+// The keyframes are kept compactly (one in eight whole and compressed,
+// the others as their difference from the one before), and seeks from
+// any of them still reach the recorded hashes.
+func TestKeyframesAreKeptCompactly(t *testing.T) {
+	path, _ := record(t)
+	hashes := checkpoints(t, path)
+	rep := open(t, path, 10)
+	m := rep.Memory()
+	if want := (testTicks + 9) / 10; m.Keyframes != want {
+		t.Fatalf("keyframes: got %d, want %d", m.Keyframes, want)
+	}
+	if m.KeyframeBytes*3 > m.KeyframeWire {
+		t.Errorf("keyframes take %d bytes for %d of snapshots: want under a third", m.KeyframeBytes, m.KeyframeWire)
+	}
+	ticks := make([]uint64, 0, len(hashes))
+	for tick := range hashes {
+		ticks = append(ticks, tick)
+	}
+	// Backwards, so that every seek decodes its keyframe again.
+	slices.Sort(ticks)
+	slices.Reverse(ticks)
+	for _, tick := range ticks {
+		if err := rep.Seek(tick); err != nil {
+			t.Fatal(err)
+		}
+		h, err := rep.App().Hash()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Total != hashes[tick] {
+			t.Errorf("seek to %d: world hash %#x, want the recording's %#x", tick, h.Total, hashes[tick])
+		}
 	}
 }
