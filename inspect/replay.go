@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -79,13 +81,16 @@ type Replay struct {
 	// and polls (rebuilt with input.Tick.Fill from the state the tick
 	// before left) and its timeline entry, compactly (ticklog.go).
 	log       tickLog
-	cursor    logCursor  // Seek's
-	other     logCursor  // Timeline's, Input's and Context's
-	lt        loggedTick // scratch
-	markCount int        // markers over the session
-	in        input.Tick // the input of tick inAt
-	inAt      int64      // -1: in holds no tick's input
-	scratch   input.Tick // Input's, for another tick
+	cursor    logCursor   // Seek's
+	other     logCursor   // Timeline's, Input's and Context's
+	lt        loggedTick  // scratch
+	markCount int         // markers over the session
+	states    []tickState // the game's state changes, in tick order
+	machines  []stateMachine
+	res       []ecs.ResourceValue // Observe's
+	in        input.Tick          // the input of tick inAt
+	inAt      int64               // -1: in holds no tick's input
+	scratch   input.Tick          // Input's, for another tick
 	keys      keyStore
 	snap      ecs.Snapshot // Observe's, to save keyframes
 	wire      []byte       // Observe's, the keyframe's wire form
@@ -121,7 +126,38 @@ type Tick struct {
 	Stop        bool   `json:"stop"`
 	// Marks are the markers systems set on the tick ([ecs.Sys.Mark]).
 	Marks []ecs.Mark `json:"marks,omitempty"`
+	// States are the game's states entered on the tick: the state each
+	// machine ([ecs.States]) is in on the first tick it is seen, then
+	// each transition on the tick it happens (at its start).
+	States []StateChange `json:"states,omitempty"`
 }
+
+// StateChange is a game state machine ([ecs.States]) in a new state.
+type StateChange struct {
+	// Machine is the type of the machine's states (S of ecs.States[S]),
+	// State the state as fmt's %v writes it (its String method, if any).
+	Machine string `json:"machine"`
+	State   string `json:"state"`
+}
+
+// tickState is a StateChange on a tick.
+type tickState struct {
+	tick uint64
+	StateChange
+}
+
+// stateMachine is an ecs.States the first pass follows.
+type stateMachine struct {
+	res         any // the *ecs.States[S] resource
+	name        string
+	transitions uint64
+}
+
+// transitioner is what an ecs.States says of its transitions.
+type transitioner interface{ Transitions() uint64 }
+
+// ecsStates is the name ecs.States instances start with.
+var ecsStates = reflect.TypeFor[ecs.States[int]]().PkgPath() + ".States["
 
 // SeekStats says what the latest [Replay.Seek] did.
 type SeekStats struct {
@@ -212,6 +248,7 @@ func (r *Replay) Observe(t *runtime.TickContext) error {
 	r.log.marks = append(r.log.marks, m...)
 	r.markCount += len(m)
 	r.log.add(lt)
+	r.observeStates(n)
 	r.cur, r.inAt = int64(n), -1
 	r.measure()
 	if keys := r.keys.keys; len(keys) == 0 || n-keys[len(keys)-1].tick >= r.every {
@@ -228,6 +265,38 @@ func (r *Replay) Observe(t *runtime.TickContext) error {
 	}
 	r.lastObs = timing.Now() // the keyframe's cost is not a tick's
 	return nil
+}
+
+// observeStates notes the state machines that are new or made a
+// transition on tick n. They are resources of the world, looked for on
+// every tick (a game adds them in Setup, but nothing forbids later).
+func (r *Replay) observeStates(n uint64) {
+	r.res = r.app.World().Resources(r.res[:0])
+	for _, res := range r.res {
+		tr, ok := res.Value.(transitioner)
+		if !ok {
+			continue
+		}
+		t := reflect.TypeOf(res.Value).Elem()
+		if !strings.HasPrefix(t.PkgPath()+"."+t.Name(), ecsStates) {
+			continue // a game's own type with a Transitions method
+		}
+		i := slices.IndexFunc(r.machines, func(m stateMachine) bool { return m.res == res.Value })
+		if i < 0 {
+			cur := reflect.ValueOf(res.Value).MethodByName("Current")
+			if !cur.IsValid() || cur.Type().NumOut() != 1 {
+				continue
+			}
+			r.machines = append(r.machines, stateMachine{res: res.Value, name: cur.Type().Out(0).String(), transitions: tr.Transitions()})
+			i = len(r.machines) - 1
+		} else if tr.Transitions() == r.machines[i].transitions {
+			continue
+		}
+		m := &r.machines[i]
+		m.transitions = tr.Transitions()
+		cur := reflect.ValueOf(res.Value).MethodByName("Current").Call(nil)[0]
+		r.states = append(r.states, tickState{tick: n, StateChange: StateChange{Machine: m.name, State: fmt.Sprint(cur.Interface())}})
+	}
 }
 
 // keyAt returns the index of the latest keyframe at or before tick t.
@@ -298,11 +367,16 @@ func (r *Replay) Timeline(from, to uint64) []Tick {
 		to = from
 	}
 	out := make([]Tick, 0, to-from)
+	s, _ := slices.BinarySearchFunc(r.states, from, func(c tickState, t uint64) int { return cmp.Compare(c.tick, t) })
 	for t := from; t < to; t++ {
 		if err := r.log.read(&r.other, t, &r.lt); err != nil {
 			break // the log is written here: it cannot be damaged
 		}
-		out = append(out, r.lt.tick(r.log.marks))
+		tk := r.lt.tick(r.log.marks)
+		for ; s < len(r.states) && r.states[s].tick == t; s++ {
+			tk.States = append(tk.States, r.states[s].StateChange)
+		}
+		out = append(out, tk)
 	}
 	return out
 }
@@ -443,7 +517,7 @@ type Memory struct {
 func (r *Replay) Memory() Memory {
 	m := Memory{Keyframes: len(r.keys.keys)}
 	m.KeyframeBytes, m.KeyframeWire = r.keys.bytes()
-	m.TickBytes = r.log.bytes() + cap(r.keys.keys)*int(unsafe.Sizeof(keyframe{}))
+	m.TickBytes = r.log.bytes() + cap(r.keys.keys)*int(unsafe.Sizeof(keyframe{})) + cap(r.states)*int(unsafe.Sizeof(tickState{}))
 	return m
 }
 

@@ -1,6 +1,7 @@
 package inspect_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -96,6 +97,34 @@ func TestTimelineHoldsMarks(t *testing.T) {
 	}
 	if _, err := inspect.NewReplay(nil, nil, nil, inspect.Options{}); err == nil {
 		t.Error("NewReplay(nil...): no error")
+	}
+}
+
+// The timeline shows the game's states (ecs.States) by name: the state
+// each machine starts in on the first tick, then each transition on the
+// tick it happens.
+func TestTimelineHoldsStateChanges(t *testing.T) {
+	path, _ := record(t)
+	rep := open(t, path, 0)
+	var got []string
+	for _, tick := range rep.Timeline(0, testTicks) {
+		for _, s := range tick.States {
+			got = append(got, fmt.Sprintf("%d %s %s", tick.Number, s.Machine, s.State))
+		}
+	}
+	want := []string{"0 inspect_test.phase early", "151 inspect_test.phase late", "401 inspect_test.phase later"}
+	if !slices.Equal(got, want) {
+		t.Errorf("state changes: got %q, want %q", got, want)
+	}
+	// A seek runs ticks again and adds none.
+	if err := rep.Seek(10); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Seek(500); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rep.Timeline(401, 402)[0].States); n != 1 {
+		t.Errorf("tick 401 after seeks: %d state changes, want 1", n)
 	}
 }
 
