@@ -70,7 +70,7 @@
 // each with {"error": "..."} naming the parameter and its allowed range.
 // tick defaults to the tick the world is at.
 //
-//	/api/session                    ticks, keyframe interval, memory, component types, markers
+//	/api/session                    ticks, keyframe interval, memory, component types, markers, a live game's presents
 //	/api/timeline?from=&to=         the timeline's ticks [from, to) (default: all), with markers and state changes
 //	/api/seek?tick=                 move the world; says from where and how long it took
 //	/api/entities?tick=&component=  live entities and their component types (only those with component)
@@ -103,10 +103,13 @@
 // advantage its net: line reports, which are the live match's; keeping
 // them would take a new record in the recording's format.
 //
-// The timeline has no presents: a replay presents nothing, and a
-// recording keeps the ticks, not the frames the game presented between
-// them. A live game presents, but noting its presents tick by tick would
-// be the game's loop's work, which --inspect keeps out of the tick.
+// A replay has no presents: it presents nothing, and a recording keeps
+// the ticks, not the frames the game presented between them. A live
+// game's presents are read from its runtime's counters each time its
+// recording hands a chunk over ([Live.Watch]; framework does it for
+// --inspect), so the page shows them per span of about half a second of
+// ticks, not per tick: noting them tick by tick would be the game's
+// loop's work, which --inspect keeps out of the tick.
 //
 // Sounds are not on the timeline. Rollbacks' depth is the scheduler's
 // count of ticks run again (Tick.Resimulated), which a solo session
