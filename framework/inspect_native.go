@@ -135,6 +135,16 @@ func inspectLiveMain(g Game, cfg config.Config, opts RunOptions, f *Flags) int {
 	stdout, stderr := opts.Stdout, opts.Stderr
 	live := inspect.NewLive()
 	opts.RecordTo = live
+	// The page's presents row: the live game's counters, read as its
+	// recording hands chunks over (atomics: nothing of the tick's).
+	started := opts.Started
+	opts.Started = func(rt *runtime.GameRuntime) error {
+		live.Watch(rt.Stats)
+		if started != nil {
+			return started(rt)
+		}
+		return nil
+	}
 	srv, err := inspect.ListenLive(live, f.Inspect, inspect.ServerOptions{Remote: f.InspectRemote, Name: cmp.Or(f.Record, "live session")})
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", programName(), err)

@@ -89,6 +89,26 @@ func TestPageScrubsStepsAndReadsAField(t *testing.T) {
 	if got := field(); got != xs[0] {
 		t.Errorf("mover.X at tick 0: page shows %v, want %v", got, xs[0])
 	}
+	// The game's states: a band of three spans on the strip, and the
+	// state in force in the tick's line.
+	spans, err := chromedp.Run(ctx, chromedp.Evaluate[string](`inspector.stateSpans.map(s => s.from + "-" + s.to + " " + s.states).join("; ")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "0-151 inspect_test.phase early; 151-401 inspect_test.phase late; 401-600 inspect_test.phase later"; spans != want {
+		t.Errorf("the strip's state spans: %q, want %q", spans, want)
+	}
+	stateLine := func(tick int, want string) {
+		t.Helper()
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("tickinfo").textContent`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got, "state: "+want) {
+			t.Errorf("tick %d's line: %q, want the state %q", tick, got, want)
+		}
+	}
+	stateLine(0, "inspect_test.phase early")
 
 	// Scrub: press on the strip three quarters of the way and drag to the
 	// middle.
@@ -116,6 +136,7 @@ func TestPageScrubsStepsAndReadsAField(t *testing.T) {
 	if got := field(); got != xs[mid] {
 		t.Errorf("mover.X at tick %d after scrubbing: page shows %v, want %v", mid, got, xs[mid])
 	}
+	stateLine(mid, "inspect_test.phase late")
 	// Step one tick forward and one back.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#fwd`))); err != nil {
 		t.Fatal(err)

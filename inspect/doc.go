@@ -9,15 +9,19 @@
 // replay runs, [Replay.Observe] keeps the tick's context and input, adds
 // it to the timeline ([Tick]: update kind, delta, dropped and suspended
 // time, debt and rate, input records, entities, the markers systems set
-// with ecs.Sys.Mark) and saves keyframes of the world in the ECS
-// snapshot's wire form. [Replay.Seek] then reaches any tick by restoring
+// with ecs.Sys.Mark, and the game's states: each ecs.States machine's
+// state on the first tick and every transition after, by name) and saves
+// keyframes of the world in the ECS snapshot's wire form. [Replay.Seek] then reaches any tick by restoring
 // the keyframe at or before it and running the ticks between again (or by
 // running forward from where the world is, when that is nearer). The
 // keyframes' spacing is picked from the first pass's measured speed, so
 // that the ticks from one keyframe to the next run in about [SeekBudget]
 // (a millisecond; [Options.KeyframeEvery] sets it instead), and the last
-// few keyframes restored stay decoded. The ticks are kept compactly, a
-// few bytes each (ticklog.go). 36,000 ticks of Breakout seek in a median
+// few keyframes restored stay decoded. The keyframes are kept compactly:
+// one in eight whole and compressed, each other one as its difference
+// from the keyframe before (keyframes.go), about a tenth of their size
+// (the demo's 500 sprites: 5 to 7 MiB over ten minutes instead of 50).
+// The ticks are kept compactly too, a few bytes each (ticklog.go). 36,000 ticks of Breakout seek in a median
 // of about half a millisecond and a worst of under 100 ms on a busy
 // machine (see the README's figures). [Replay.Memory] reports what the
 // keyframes and the kept ticks hold.
@@ -66,8 +70,8 @@
 // each with {"error": "..."} naming the parameter and its allowed range.
 // tick defaults to the tick the world is at.
 //
-//	/api/session                    ticks, keyframe interval, memory, component types, markers
-//	/api/timeline?from=&to=         the timeline's ticks [from, to) (default: all)
+//	/api/session                    ticks, keyframe interval, memory, component types, markers, a live game's presents
+//	/api/timeline?from=&to=         the timeline's ticks [from, to) (default: all), with markers and state changes
 //	/api/seek?tick=                 move the world; says from where and how long it took
 //	/api/entities?tick=&component=  live entities and their component types (only those with component)
 //	/api/entity?tick=&id=&gen=      one entity's components, field by field in declaration order
@@ -93,10 +97,28 @@
 //
 // # Not yet
 //
-// A match is not followed live and a match's recording is refused. The page draws the tick's frame from its
-// draw packets on a 2D canvas, each quad in its tint: textures and shapes
-// are not drawn. The timeline holds no presents, sounds or network
-// figures, which a solo recording does not keep.
+// A match is not followed live and a match's recording is refused, so
+// the timeline has no network figures: a match's recording keeps its
+// confirmed ticks and inputs, not the round trips, rollbacks and
+// advantage its net: line reports, which are the live match's; keeping
+// them would take a new record in the recording's format.
+//
+// A replay has no presents: it presents nothing, and a recording keeps
+// the ticks, not the frames the game presented between them. A live
+// game's presents are read from its runtime's counters each time its
+// recording hands a chunk over ([Live.Watch]; framework does it for
+// --inspect), so the page shows them per span of about half a second of
+// ticks, not per tick: noting them tick by tick would be the game's
+// loop's work, which --inspect keeps out of the tick.
+//
+// Sounds are not on the timeline. Rollbacks' depth is the scheduler's
+// count of ticks run again (Tick.Resimulated), which a solo session
+// leaves at 0.
+//
+// The game's states are the ecs.States machines only: a game that keeps
+// its screen (title, play, pause) in a resource of its own shows it in
+// /api/resources, not on the timeline; ecs.Sys.Mark labels its changes
+// there.
 //
 // # Threads
 //

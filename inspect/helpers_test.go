@@ -37,6 +37,18 @@ type late struct{ Born uint64 }
 
 const testTicks = 600
 
+// phase is the test game's state (ecs.States): early, then late from
+// tick 151, later from tick 401.
+type phase uint8
+
+const (
+	phaseEarly phase = iota
+	phaseLate
+	phaseLater
+)
+
+func (p phase) String() string { return [...]string{"early", "late", "later"}[p] }
+
 func testGame() framework.Game { return testGameDrifting(0) }
 
 // testGameDrifting is the test game whose move system, from tick drift on
@@ -53,6 +65,7 @@ func testGameDrifting(drift uint64) framework.Game {
 				return err
 			}
 			movers := ecs.NewFilter1[mover](s.App.World())
+			phases := ecs.AddStates(s.App, phaseEarly)
 			s.App.AddSystem(ecs.Startup, ecs.System{Name: "spawn", Run: func(ctx *ecs.Sys) {
 				e := ctx.Commands.Spawn()
 				ecs.With(e, mover{Speed: 120, dir: 1})
@@ -77,6 +90,12 @@ func testGameDrifting(drift uint64) framework.Game {
 					for q.Next() {
 						q.Get().X++
 					}
+				}
+				switch ctx.Time.Number {
+				case 150:
+					phases.Set(phaseLate)
+				case 400:
+					phases.Set(phaseLater)
 				}
 				if ctx.Time.Number == 100 {
 					ecs.With(ctx.Commands.Spawn(), late{Born: ctx.Time.Number})

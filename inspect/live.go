@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
 
@@ -75,10 +76,13 @@ type Live struct {
 	end error      // under run: why the follower stopped
 	fin bool       // under run: the follower stopped
 
-	mu     sync.Mutex // guards data and closed
+	mu     sync.Mutex // guards data, closed, stats and samples
 	data   []byte
 	closed bool
-	more   chan struct{} // a Write, Close or request happened
+	// The game's counters (Watch) and what they said at each Write.
+	stats   func() runtime.Stats
+	samples []presentSample
+	more    chan struct{} // a Write, Close or request happened
 
 	clock timing.Clock
 	idle  time.Duration
@@ -157,6 +161,7 @@ func (l *Live) Write(p []byte) (int, error) {
 		return 0, errors.New("inspect: write to a Live whose session ended")
 	}
 	l.data = append(l.data, p...)
+	l.sample()
 	l.mu.Unlock()
 	if !l.idleNow() { // an idle follower waits for a page, not for data
 		l.wake()
@@ -168,10 +173,71 @@ func (l *Live) Write(p []byte) (int, error) {
 // its end and stops. Call it once the recording is closed.
 func (l *Live) Close() error {
 	l.mu.Lock()
+	l.sample()
 	l.closed = true
 	l.mu.Unlock()
 	l.wake()
 	return nil
+}
+
+// maxPresentSamples bounds the samples of the game's presents: a day of
+// half-second chunks.
+const maxPresentSamples = 2 * 86400
+
+// presentSample is the game's updates and presented frames at a moment.
+type presentSample struct{ updates, presented uint64 }
+
+// Watch has the Live note the game's presents: stats (a
+// runtime.GameRuntime's Stats, which framework.RunOptions.Started hands
+// over) is read each time the recording hands a chunk over, half a second
+// of game time, on the recording writer's goroutine, and [Live.Presents]
+// gives the frames presented over the ticks between two readings. Call it
+// before the game's first tick, from any goroutine.
+func (l *Live) Watch(stats func() runtime.Stats) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stats = stats
+	if l.samples == nil {
+		l.samples = make([]presentSample, 0, 1024) // ten minutes before it grows
+	}
+}
+
+// sample notes the game's counters, under mu.
+func (l *Live) sample() {
+	if l.stats == nil || l.closed || len(l.samples) >= maxPresentSamples {
+		return
+	}
+	s := l.stats()
+	if n := len(l.samples); n > 0 && l.samples[n-1].updates == s.Updates {
+		l.samples[n-1].presented = s.FramesPresented // no tick since: the span grows
+		return
+	}
+	l.samples = append(l.samples, presentSample{s.Updates, s.FramesPresented})
+}
+
+// PresentSpan is the frames a live game presented while it ran ticks
+// From to To (exclusive): the page's presents row.
+type PresentSpan struct {
+	From      uint64 `json:"from"`
+	To        uint64 `json:"to"`
+	Presented uint64 `json:"presented"`
+}
+
+// Presents appends to dst the game's presents over spans of ticks, one
+// span a recording chunk, in tick order, and returns it; nothing unless
+// [Live.Watch] was called. The spans count the game's updates, which are
+// its ticks in a solo session. Any goroutine may call it.
+func (l *Live) Presents(dst []PresentSpan) []PresentSpan {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var prev presentSample
+	for _, s := range l.samples {
+		if s.updates > prev.updates {
+			dst = append(dst, PresentSpan{From: prev.updates, To: s.updates, Presented: s.presented - prev.presented})
+		}
+		prev = s
+	}
+	return dst
 }
 
 func (l *Live) wake() {

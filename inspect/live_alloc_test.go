@@ -16,6 +16,7 @@ import (
 func TestLiveTickAllocatesNothing(t *testing.T) {
 	live := inspect.NewLive()
 	sim := liveGame(t, live)
+	live.Watch(sim.Runtime.Stats) // the presents' samples, at each chunk
 	t.Cleanup(func() { _ = sim.Close() })
 	sim.Fakes.Renderer.Discard = true
 	if err := sim.Step(120); err != nil { // warm up: chunks have circulated

@@ -48,6 +48,7 @@ func pageWaiter(t *testing.T, ctx context.Context) func(what, cond string) {
 func TestPageFollowsALiveGame(t *testing.T) {
 	live := inspect.NewLive()
 	sim := liveGame(t, live)
+	live.Watch(sim.Runtime.Stats)
 	followed := follow(live, 50)
 	h, err := inspect.NewLiveHandler(live, inspect.ServerOptions{Name: "live"})
 	if err != nil {
@@ -94,4 +95,11 @@ func TestPageFollowsALiveGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait("the game's end", `!inspector.live && /the game ended/.test(document.getElementById("ticks").textContent) && inspector.ticks === 360`)
+	// The game's presents: spans over all 360 ticks, drawn on the strip,
+	// and the tick's line gives its span's.
+	wait("the presents", `inspector.presents.length > 1 && inspector.presents[inspector.presents.length - 1].to === 360 && inspector.presents.every(p => p.presented > 0)`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#back`))); err != nil {
+		t.Fatal(err)
+	}
+	wait("the tick's presents", `!inspector.busy && /presents: [0-9.]+ a tick \([0-9]+ over ticks/.test(document.getElementById("tickinfo").textContent)`)
 }

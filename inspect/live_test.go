@@ -250,3 +250,55 @@ func TestLiveFollowerReplaysOnlyForAPage(t *testing.T) {
 		}
 	})
 }
+
+// A live game's presents: read from its runtime at each recording chunk,
+// they cover its ticks from 0 without a gap, add up to what it
+// presented, and the page's session gives them; a replay has none.
+func TestLivePresentsCoverTheTicks(t *testing.T) {
+	live := inspect.NewLive()
+	sim := liveGame(t, live)
+	live.Watch(sim.Runtime.Stats)
+	h, err := inspect.NewLiveHandler(live, inspect.ServerOptions{Name: "live"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	followed := follow(live, 50)
+	if err := sim.Step(400); err != nil {
+		t.Fatal(err)
+	}
+	waitTicks(t, h, 300, followed)
+	if err := sim.Close(); err != nil {
+		t.Fatal(err)
+	}
+	stats := sim.Runtime.Stats()
+	live.Close()
+	if err := <-followed; err != nil {
+		t.Fatalf("the follower: %v", err)
+	}
+	var s struct{ Presents []inspect.PresentSpan }
+	get(t, h, "/api/session", http.StatusOK, &s)
+	if len(s.Presents) < 5 {
+		t.Fatalf("presents: %+v, want a span every half second of 400 ticks", s.Presents)
+	}
+	var at, sum uint64
+	for _, p := range s.Presents {
+		if p.From != at || p.To <= p.From {
+			t.Errorf("span %+v after tick %d: want the next ticks", p, at)
+		}
+		at, sum = p.To, sum+p.Presented
+	}
+	if at != stats.Updates || sum != stats.FramesPresented || sum == 0 {
+		t.Errorf("the spans cover %d ticks and %d presents; the game ran %d and presented %d", at, sum, stats.Updates, stats.FramesPresented)
+	}
+
+	path, _ := record(t)
+	rh, err := inspect.NewHandler(open(t, path, 0), inspect.ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Presents = nil
+	get(t, rh, "/api/session", http.StatusOK, &s)
+	if s.Presents == nil || len(s.Presents) != 0 {
+		t.Errorf("a replay's presents: %+v, want []", s.Presents)
+	}
+}

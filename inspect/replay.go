@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -46,14 +48,6 @@ func (o Options) validate() error {
 	return nil
 }
 
-// keyframe is the world after a tick in the ECS snapshot's wire form,
-// with the input state the tick's input started from.
-type keyframe struct {
-	tick  uint64
-	wire  []byte
-	state input.State
-}
-
 // cachedKeys is how many keyframes a Replay keeps decoded: scrubbing back
 // and forth over a few seconds restores them without decoding again.
 const cachedKeys = 4
@@ -87,15 +81,19 @@ type Replay struct {
 	// and polls (rebuilt with input.Tick.Fill from the state the tick
 	// before left) and its timeline entry, compactly (ticklog.go).
 	log       tickLog
-	cursor    logCursor    // Seek's
-	other     logCursor    // Timeline's, Input's and Context's
-	lt        loggedTick   // scratch
-	markCount int          // markers over the session
-	in        input.Tick   // the input of tick inAt
-	inAt      int64        // -1: in holds no tick's input
-	scratch   input.Tick   // Input's, for another tick
-	keys      []keyframe   // in tick order
+	cursor    logCursor   // Seek's
+	other     logCursor   // Timeline's, Input's and Context's
+	lt        loggedTick  // scratch
+	markCount int         // markers over the session
+	states    []tickState // the game's state changes, in tick order
+	machines  []stateMachine
+	res       []ecs.ResourceValue // Observe's
+	in        input.Tick          // the input of tick inAt
+	inAt      int64               // -1: in holds no tick's input
+	scratch   input.Tick          // Input's, for another tick
+	keys      keyStore
 	snap      ecs.Snapshot // Observe's, to save keyframes
+	wire      []byte       // Observe's, the keyframe's wire form
 	cache     [cachedKeys]cachedKey
 	nextCache int
 	stop      *runtime.StopSignal
@@ -128,7 +126,38 @@ type Tick struct {
 	Stop        bool   `json:"stop"`
 	// Marks are the markers systems set on the tick ([ecs.Sys.Mark]).
 	Marks []ecs.Mark `json:"marks,omitempty"`
+	// States are the game's states entered on the tick: the state each
+	// machine ([ecs.States]) is in on the first tick it is seen, then
+	// each transition on the tick it happens (at its start).
+	States []StateChange `json:"states,omitempty"`
 }
+
+// StateChange is a game state machine ([ecs.States]) in a new state.
+type StateChange struct {
+	// Machine is the type of the machine's states (S of ecs.States[S]),
+	// State the state as fmt's %v writes it (its String method, if any).
+	Machine string `json:"machine"`
+	State   string `json:"state"`
+}
+
+// tickState is a StateChange on a tick.
+type tickState struct {
+	tick uint64
+	StateChange
+}
+
+// stateMachine is an ecs.States the first pass follows.
+type stateMachine struct {
+	res         any // the *ecs.States[S] resource
+	name        string
+	transitions uint64
+}
+
+// transitioner is what an ecs.States says of its transitions.
+type transitioner interface{ Transitions() uint64 }
+
+// ecsStates is the name ecs.States instances start with.
+var ecsStates = reflect.TypeFor[ecs.States[int]]().PkgPath() + ".States["
 
 // SeekStats says what the latest [Replay.Seek] did.
 type SeekStats struct {
@@ -156,7 +185,7 @@ func NewReplay(app *ecs.App, step StepFunc, actions *input.Actions, opts Options
 	if err := app.EnableSnapshots(); err != nil {
 		return nil, fmt.Errorf("inspect: %w", err)
 	}
-	r := &Replay{app: app, step: step, actions: actions, every: uint64(opts.KeyframeEvery), cur: -1, inAt: -1, stop: runtime.NewStopSignal()}
+	r := &Replay{app: app, step: step, actions: actions, every: uint64(opts.KeyframeEvery), cur: -1, inAt: -1, stop: runtime.NewStopSignal(), keys: newKeyStore()}
 	if r.every == 0 {
 		r.every, r.auto = minKeyframeEvery, true // until the first measure
 	}
@@ -219,25 +248,60 @@ func (r *Replay) Observe(t *runtime.TickContext) error {
 	r.log.marks = append(r.log.marks, m...)
 	r.markCount += len(m)
 	r.log.add(lt)
+	r.observeStates(n)
 	r.cur, r.inAt = int64(n), -1
 	r.measure()
-	if len(r.keys) == 0 || n-r.keys[len(r.keys)-1].tick >= r.every {
+	if keys := r.keys.keys; len(keys) == 0 || n-keys[len(keys)-1].tick >= r.every {
 		if err := r.app.Save(&r.snap); err != nil {
 			return fmt.Errorf("inspect: keyframe at tick %d: %w", n, err)
 		}
-		b, err := r.snap.AppendBinary(nil)
-		if err != nil {
+		var err error
+		if r.wire, err = r.snap.AppendBinary(r.wire[:0]); err != nil {
 			return fmt.Errorf("inspect: keyframe at tick %d: %w", n, err)
 		}
-		r.keys = append(r.keys, keyframe{tick: n, wire: b, state: from})
+		if r.wire, err = r.keys.add(n, r.wire, from); err != nil {
+			return fmt.Errorf("inspect: keyframe at tick %d: %w", n, err)
+		}
 	}
 	r.lastObs = timing.Now() // the keyframe's cost is not a tick's
 	return nil
 }
 
+// observeStates notes the state machines that are new or made a
+// transition on tick n. They are resources of the world, looked for on
+// every tick (a game adds them in Setup, but nothing forbids later).
+func (r *Replay) observeStates(n uint64) {
+	r.res = r.app.World().Resources(r.res[:0])
+	for _, res := range r.res {
+		tr, ok := res.Value.(transitioner)
+		if !ok {
+			continue
+		}
+		t := reflect.TypeOf(res.Value).Elem()
+		if !strings.HasPrefix(t.PkgPath()+"."+t.Name(), ecsStates) {
+			continue // a game's own type with a Transitions method
+		}
+		i := slices.IndexFunc(r.machines, func(m stateMachine) bool { return m.res == res.Value })
+		if i < 0 {
+			cur := reflect.ValueOf(res.Value).MethodByName("Current")
+			if !cur.IsValid() || cur.Type().NumOut() != 1 {
+				continue
+			}
+			r.machines = append(r.machines, stateMachine{res: res.Value, name: cur.Type().Out(0).String(), transitions: tr.Transitions()})
+			i = len(r.machines) - 1
+		} else if tr.Transitions() == r.machines[i].transitions {
+			continue
+		}
+		m := &r.machines[i]
+		m.transitions = tr.Transitions()
+		cur := reflect.ValueOf(res.Value).MethodByName("Current").Call(nil)[0]
+		r.states = append(r.states, tickState{tick: n, StateChange: StateChange{Machine: m.name, State: fmt.Sprint(cur.Interface())}})
+	}
+}
+
 // keyAt returns the index of the latest keyframe at or before tick t.
 func (r *Replay) keyAt(t uint64) int {
-	i, _ := slices.BinarySearchFunc(r.keys, t, func(k keyframe, t uint64) int { return cmp.Compare(k.tick, t+1) })
+	i, _ := slices.BinarySearchFunc(r.keys.keys, t, func(k keyframe, t uint64) int { return cmp.Compare(k.tick, t+1) })
 	return i - 1
 }
 
@@ -254,7 +318,11 @@ func (r *Replay) restore(i int) error {
 		c = r.nextCache
 		r.nextCache = (r.nextCache + 1) % len(r.cache)
 		r.cache[c].key = -1
-		if err := r.app.DecodeSnapshot(&r.cache[c].snap, r.keys[i].wire); err != nil {
+		wire, err := r.keys.wireOf(i)
+		if err != nil {
+			return err
+		}
+		if err := r.app.DecodeSnapshot(&r.cache[c].snap, wire); err != nil {
 			return err
 		}
 		r.cache[c].key = i
@@ -299,11 +367,16 @@ func (r *Replay) Timeline(from, to uint64) []Tick {
 		to = from
 	}
 	out := make([]Tick, 0, to-from)
+	s, _ := slices.BinarySearchFunc(r.states, from, func(c tickState, t uint64) int { return cmp.Compare(c.tick, t) })
 	for t := from; t < to; t++ {
 		if err := r.log.read(&r.other, t, &r.lt); err != nil {
 			break // the log is written here: it cannot be damaged
 		}
-		out = append(out, r.lt.tick(r.log.marks))
+		tk := r.lt.tick(r.log.marks)
+		for ; s < len(r.states) && r.states[s].tick == t; s++ {
+			tk.States = append(tk.States, r.states[s].StateChange)
+		}
+		out = append(out, tk)
 	}
 	return out
 }
@@ -349,7 +422,7 @@ func (r *Replay) fill(c *logCursor, in *input.Tick, i uint64, from input.State) 
 // build makes in the input of tick t, from the state before the keyframe
 // at or before it through the inputs after it.
 func (r *Replay) build(t uint64, in *input.Tick) {
-	key := &r.keys[r.keyAt(t)]
+	key := &r.keys.keys[r.keyAt(t)]
 	k := key.tick
 	c := &r.other
 	if in == &r.in {
@@ -386,7 +459,7 @@ func (r *Replay) Seek(t uint64) error {
 		return fmt.Errorf("inspect: tick %d is beyond the session: want 0 to %d", t, n-1)
 	}
 	ki := r.keyAt(t)
-	k := r.keys[ki].tick
+	k := r.keys.keys[ki].tick
 	from := r.cur
 	if r.cur < 0 || uint64(r.cur) > t || uint64(r.cur) < k || (uint64(r.cur) < t && r.inAt != r.cur) {
 		if err := r.restore(ki); err != nil {
@@ -432,6 +505,8 @@ func (r *Replay) LastSeek() SeekStats { return r.last }
 type Memory struct {
 	Keyframes     int `json:"keyframes"`
 	KeyframeBytes int `json:"keyframe_bytes"`
+	// KeyframeWire is what the keyframes would take as whole snapshots.
+	KeyframeWire int `json:"keyframe_wire_bytes"`
 	// TickBytes is what the kept ticks take: the compact tick log with
 	// its input records and markers, and the keyframes' index.
 	TickBytes int `json:"tick_bytes"`
@@ -440,11 +515,9 @@ type Memory struct {
 // Memory returns the keyframes' count and size and an estimate of the
 // kept ticks' size.
 func (r *Replay) Memory() Memory {
-	m := Memory{Keyframes: len(r.keys)}
-	for _, k := range r.keys {
-		m.KeyframeBytes += cap(k.wire)
-	}
-	m.TickBytes = r.log.bytes() + cap(r.keys)*int(unsafe.Sizeof(keyframe{}))
+	m := Memory{Keyframes: len(r.keys.keys)}
+	m.KeyframeBytes, m.KeyframeWire = r.keys.bytes()
+	m.TickBytes = r.log.bytes() + cap(r.keys.keys)*int(unsafe.Sizeof(keyframe{})) + cap(r.states)*int(unsafe.Sizeof(tickState{}))
 	return m
 }
 

@@ -1,8 +1,10 @@
 package inspect_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -98,6 +100,34 @@ func TestTimelineHoldsMarks(t *testing.T) {
 	}
 }
 
+// The timeline shows the game's states (ecs.States) by name: the state
+// each machine starts in on the first tick, then each transition on the
+// tick it happens.
+func TestTimelineHoldsStateChanges(t *testing.T) {
+	path, _ := record(t)
+	rep := open(t, path, 0)
+	var got []string
+	for _, tick := range rep.Timeline(0, testTicks) {
+		for _, s := range tick.States {
+			got = append(got, fmt.Sprintf("%d %s %s", tick.Number, s.Machine, s.State))
+		}
+	}
+	want := []string{"0 inspect_test.phase early", "151 inspect_test.phase late", "401 inspect_test.phase later"}
+	if !slices.Equal(got, want) {
+		t.Errorf("state changes: got %q, want %q", got, want)
+	}
+	// A seek runs ticks again and adds none.
+	if err := rep.Seek(10); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Seek(500); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rep.Timeline(401, 402)[0].States); n != 1 {
+		t.Errorf("tick 401 after seeks: %d state changes, want 1", n)
+	}
+}
+
 // The inspector's first pass over a recording prepares no frame (a page
 // prepares the frame of the tick it shows, when it asks): the frames of a
 // live follower's every tick were about half its work, taken from the
@@ -125,5 +155,40 @@ func TestFirstPassPreparesNoFrame(t *testing.T) {
 	get(t, h, "/api/frame?tick=10", http.StatusOK, nil)
 	if n := extracted.Load(); n != 1 {
 		t.Errorf("the page's frame of a tick prepared %d frames, want 1", n)
+	}
+}
+
+// The keyframes are kept compactly (one in eight whole and compressed,
+// the others as their difference from the one before), and seeks from
+// any of them still reach the recorded hashes.
+func TestKeyframesAreKeptCompactly(t *testing.T) {
+	path, _ := record(t)
+	hashes := checkpoints(t, path)
+	rep := open(t, path, 10)
+	m := rep.Memory()
+	if want := (testTicks + 9) / 10; m.Keyframes != want {
+		t.Fatalf("keyframes: got %d, want %d", m.Keyframes, want)
+	}
+	if m.KeyframeBytes*3 > m.KeyframeWire {
+		t.Errorf("keyframes take %d bytes for %d of snapshots: want under a third", m.KeyframeBytes, m.KeyframeWire)
+	}
+	ticks := make([]uint64, 0, len(hashes))
+	for tick := range hashes {
+		ticks = append(ticks, tick)
+	}
+	// Backwards, so that every seek decodes its keyframe again.
+	slices.Sort(ticks)
+	slices.Reverse(ticks)
+	for _, tick := range ticks {
+		if err := rep.Seek(tick); err != nil {
+			t.Fatal(err)
+		}
+		h, err := rep.App().Hash()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Total != hashes[tick] {
+			t.Errorf("seek to %d: world hash %#x, want the recording's %#x", tick, h.Total, hashes[tick])
+		}
 	}
 }

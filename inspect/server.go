@@ -355,8 +355,17 @@ func (h *handler) session(q *query) (any, error) {
 	return map[string]any{
 		"name": h.opts.Name, "ticks": h.rep.Ticks(), "current": h.rep.Current(), "keyframe_every": h.rep.KeyframeEvery(),
 		"memory": h.rep.Memory(), "components": comps, "markers": markers, "last_seek": h.rep.LastSeek(),
-		"read_only": true, "live": h.live != nil && !h.live.fin,
+		"read_only": true, "live": h.live != nil && !h.live.fin, "presents": h.presents(),
 	}, nil
+}
+
+// presents are a live game's presents over its ticks (Live.Presents);
+// a replay presents nothing.
+func (h *handler) presents() []PresentSpan {
+	if h.live == nil {
+		return []PresentSpan{}
+	}
+	return h.live.Presents([]PresentSpan{})
 }
 
 func (h *handler) timeline(q *query) (any, error) {

@@ -223,6 +223,14 @@ func TestInspectorPage(t *testing.T) {
 	if strings.Contains(info, "not loaded") {
 		t.Errorf("frame: %s", info)
 	}
+	// The game's screen (its ecs.States) on the strip and in the tick's line.
+	states, err := chromedp.Run(ctx, chromedp.Evaluate[string](`inspector.stateSpans.map(s => s.states).join("; ") + " | " + document.getElementById("tickinfo").textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(states, "main.Screen") || !strings.Contains(states, "state: main.Screen") {
+		t.Errorf("the strip's states and the tick's line: %q, want Breakout's main.Screen in both", states)
+	}
 	if *inspectorPNG == "" {
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"runtime/metrics"
 	"slices"
 	"testing"
 	"time"
@@ -29,7 +30,9 @@ var seekTicks = flag.Int("seekticks", 36000, "ticks BenchmarkDemoInspectSeek rec
 // shots), opens it in the inspector's seek engine and seeks to 500
 // random ticks: the median and worst seek (and the worst seek's CPU
 // time, without its waits for a core), and the keyframes' and the
-// tick log's memory against the recording's size. The recording's
+// tick log's memory against the recording's size; and what the worst
+// seek was made of (its CPU time, its wait for a core, the GC cycles
+// that ended during it) with the seeks' garbage. The recording's
 // frames are discarded as they are presented (the fake renderer kept
 // every frame's packets: 36,000 frames of 500 bunnies took the
 // recording past 25 minutes).
@@ -84,15 +87,34 @@ func BenchmarkDemoInspectSeek(b *testing.B) {
 		}
 		opened := time.Since(first)
 		seeks, cpu := make([]time.Duration, 500), make([]time.Duration, 500)
+		// The worst seek's parts: its CPU time, its wait for a core and
+		// the GC cycles that ended during it.
+		var worst struct {
+			wall, cpu, wait time.Duration
+			gcs             uint64
+		}
+		gc := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+		gcs := func() uint64 { metrics.Read(gc); return gc[0].Value.Uint64() }
+		var ms0, ms1 goruntime.MemStats
+		goruntime.ReadMemStats(&ms0)
 		goruntime.LockOSThread()
 		for i := range seeks {
-			c := threadCPU()
+			c, w, g := threadCPU(), threadWait(), gcs()
 			if err := rep.Seek(uint64(r.IntN(rep.Ticks()))); err != nil {
 				b.Fatal(err)
 			}
 			seeks[i], cpu[i] = rep.LastSeek().Elapsed, threadCPU()-c
+			if seeks[i] > worst.wall {
+				worst.wall, worst.cpu, worst.wait, worst.gcs = seeks[i], cpu[i], threadWait()-w, gcs()-g
+			}
 		}
 		goruntime.UnlockOSThread()
+		goruntime.ReadMemStats(&ms1)
+		b.ReportMetric(float64(ms1.NumGC-ms0.NumGC), "seek-gcs")
+		b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/1024/float64(len(seeks)), "KiB-per-seek")
+		b.ReportMetric(float64(worst.cpu.Microseconds())/1000, "worst-seek-its-cpu-ms")
+		b.ReportMetric(float64(worst.wait.Microseconds())/1000, "worst-seek-its-wait-ms")
+		b.ReportMetric(float64(worst.gcs), "worst-seek-its-gcs")
 		slices.Sort(seeks)
 		slices.Sort(cpu)
 		b.ReportMetric(float64(cpu[len(cpu)-1].Microseconds())/1000, "worst-seek-cpu-ms")
