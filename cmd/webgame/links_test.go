@@ -118,6 +118,8 @@ func TestBreakoutLinksOnlyWhatItUses(t *testing.T) {
 				t.Errorf("Breakout's page links %s (%s)", prefix, s)
 				break
 			}
+		}
+	}
 
 	// Functions of a package the page needs the rest of: comparing two
 	// recordings (--compare) and bisecting their replays, which a game's
