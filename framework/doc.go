@@ -143,7 +143,7 @@
 // catching up from tick 0 (or, more than 300 ticks into the match, from
 // a snapshot of the host's world) and then following live. It shows the
 // match in a window, or with --headless or --no-window ends with the
-// players' [ConfirmedLine] (with --ticks N, the same tick as theirs). It
+// players' rollback.ConfirmedLine (with --ticks N, the same tick as theirs). It
 // sends the host nothing but acknowledgements, so the players never wait
 // for it.
 //
@@ -191,7 +191,7 @@
 // replays it like any recording, headless or with --window, with no
 // network: the players' input comes from the file through the same
 // rollback.Players resource, every hash is checked, and the result ends
-// with the match's [ConfirmedLine]. --replay A --compare B compares two
+// with the match's rollback.ConfirmedLine. --replay A --compare B compares two
 // peers' recordings ([Bisect]) and names the tick, the fields and the
 // first system whose output differs.
 //
