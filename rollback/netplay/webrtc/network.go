@@ -15,9 +15,14 @@ const Name = "webrtc"
 // Network returns WebRTC as a [netplay.Network] with cfg's ICE settings,
 // to list in netplay.Options.Networks (framework.Net's Networks). A
 // page can only join: its Listen fails with [ErrNoHost].
-func Network(cfg Config) netplay.Network { return network{cfg} }
+func Network(cfg Config) netplay.Network { return network{cfg: cfg} }
 
-type network struct{ cfg Config }
+// network carries the netplay.Driver, so a program that lists WebRTC
+// alone (a page that only joins) links the code that plays a match.
+type network struct {
+	netplay.Driver
+	cfg Config
+}
 
 func (network) Name() string { return Name }
 
