@@ -12,7 +12,10 @@ type OutcomeKind uint8
 const (
 	// Finished: the ticks asked for ([PeerOptions].Ticks) were confirmed
 	// on every peer; Outcome.Tick and Hash are the last hashed tick below
-	// them and its world hash, the same on every peer.
+	// them and its world hash, the same on every peer. A player that
+	// resynchronised from a snapshot past that tick holds no hash of it:
+	// it and the host that fed it name the first hashed tick at or after
+	// the snapshot instead (a spectator still names the last below).
 	Finished OutcomeKind = iota + 1
 	// Desynced: a peer's hash of a confirmed tick differed from this
 	// one's; Tick, Peer, Local and Remote say where.

@@ -171,6 +171,18 @@ type Peer struct {
 	// player catching up, at that peer number (the host's only).
 	feeds  []*Feed
 	linger int
+	// behind holds the players' peers the host played on without that
+	// have not played again since (caught up, or left): at the match's
+	// end the host waits for them ([Peer.finish]). endAt is when this
+	// peer first had every tick of the match confirmed.
+	behind       uint64
+	endAt        timing.Instant
+	atEnd        bool
+	atEndOutcome Outcome // finished() when it reached the end
+	// snapAt is the latest tick of a snapshot a player resynchronised
+	// from: this peer's (it caught up from it), or, at the host, one it
+	// fed. No peer that started there holds a hash below it.
+	snapAt int64
 
 	events  []Event
 	outcome Outcome
@@ -580,6 +592,7 @@ func (p *Peer) playOnPast(held, past bool) bool {
 		return false
 	}
 	p.playedOn++
+	p.behind |= 1 << peer
 	p.note(Event{Kind: EventPlayedOn, Peer: peer, Wait: p.opts.Cutoff})
 	return true
 }
@@ -605,15 +618,46 @@ func (p *Peer) yield(t *runtime.TickContext) bool {
 
 // finish ends the match once every tick below PeerOptions.Ticks is
 // confirmed and lingerUpdates more updates have sent the last inputs.
+// A host first waits, up to the patience from when it reached the end,
+// for each player it played on without or is feeding (resynchronising:
+// it has not seen the end yet) to catch up and play again, or to leave:
+// ended, the host would feed it nothing more, and that player would
+// wait for its snapshot for ever.
 func (p *Peer) finish() {
 	if !p.reachedEnd() {
 		return
 	}
+	now := p.clock.Now()
+	if !p.atEnd {
+		// The last hash below the end, kept: waiting at the end runs
+		// on past what the App holds.
+		p.atEnd, p.endAt, p.atEndOutcome = true, now, p.finished()
+	}
 	p.flushFeeds() // the spectators get the ticks their delay held back
+	if p.waitsAtEnd() && time.Duration(now-p.endAt) <= p.opts.Patience {
+		return
+	}
 	p.linger++
 	if p.linger > lingerUpdates {
 		p.end(p.finished())
 	}
+}
+
+// waitsAtEnd reports whether a player the host played on without, or
+// feeds, is still connected and catching up.
+func (p *Peer) waitsAtEnd() bool {
+	if p.opts.Self != 0 {
+		return false
+	}
+	for peer := range maxPeers {
+		if p.awaySet&(1<<peer) != 0 {
+			continue
+		}
+		if p.behind&(1<<peer) != 0 || p.feeds != nil && p.feeds[peer] != nil && slices.Contains(p.peers, peer) {
+			return true
+		}
+	}
+	return false
 }
 
 // reachedEnd reports whether every tick the match asked for is confirmed.
@@ -628,9 +672,17 @@ func (p *Peer) finished() Outcome {
 	o := Outcome{Kind: Finished}
 	if every := int64(p.opts.HashEvery); every > 0 && p.opts.Ticks > 0 {
 		tick := (p.opts.Ticks - 1) / every * every
+		if p.snapAt > tick {
+			// A player resynchronised from a snapshot past it: the first
+			// hashed tick of its timeline is the one both can name.
+			tick = (p.snapAt + every - 1) / every * every
+		}
 		if hash, ok := p.HashAt(tick); ok {
 			o.Tick, o.Hash, o.HasHash = tick, hash, true
 			return o
+		}
+		if p.atEnd && p.atEndOutcome.HasHash && p.atEndOutcome.Tick == tick {
+			return p.atEndOutcome
 		}
 	}
 	o.Tick, o.Hash, o.HasHash = p.ConfirmedHash()
@@ -769,6 +821,9 @@ func (p *Peer) playOn() error {
 		return err
 	}
 	f := p.catch
+	if st := f.fol.Stats(); st.StateBytes > 0 {
+		p.snapAt = max(p.snapAt, st.StateTick)
+	}
 	if err := p.play(sess); err != nil {
 		return err
 	}
@@ -812,7 +867,9 @@ func (p *Peer) feedMessage(from int, msg []byte) bool {
 	player := slices.Contains(p.peers, from)
 	if !IsAck(msg) {
 		if player && p.feeds != nil && p.feeds[from] != nil {
+			p.snapAt = max(p.snapAt, p.feeds[from].stateTick) // 0 without a snapshot
 			p.feeds[from] = nil
+			p.behind &^= 1 << from
 			p.caughtUp = true
 			p.note(Event{Kind: EventCaughtUp, Peer: from})
 		}
@@ -852,6 +909,7 @@ func (p *Peer) sendFeeds() error {
 			if err != nil {
 				p.note(Event{Kind: EventFeedEnded, Peer: peer, Err: err})
 				p.feeds[peer] = nil
+				p.behind &^= 1 << peer // it cannot catch up from this log
 				break
 			}
 			if !more {

@@ -520,3 +520,57 @@ func TestPeerReadyWaitsOnItsTransport(t *testing.T) {
 		})
 	}
 }
+
+// A peer the host plays on without, whose host reaches the match's end
+// while it is still resynchronising (its snapshot or the ticks after it
+// on their way, or its request to catch up not yet sent), still ends:
+// the host feeds it to the end before it finishes, and both finish on
+// one tick and hash, within the updates of a short match.
+func TestAPeerResyncingWhenTheHostFinishesEnds(t *testing.T) {
+	for _, unmute := range []int{330, 380, 420, 600} {
+		t.Run(fmt.Sprint(unmute), func(t *testing.T) {
+			m := newPeerMatch(t, netsim.Options{Latency: 75 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Seed: 5}, 2, 0, 400, -1)
+			m.paced = true
+			m.run(120)
+			m.trs[1].mute = true
+			m.run(unmute - 120) // the host plays on past the cutoff, and reaches or nears the end
+			m.trs[1].mute = false
+			m.run(2000)
+			host, hok := m.peers[0].Outcome()
+			got, jok := m.peers[1].Outcome()
+			if !hok || !jok {
+				t.Fatalf("after %d updates: host ended %v (%+v), joiner ended %v (%+v, %+v): want both ended", m.n, hok, host, jok, got, m.peers[1].Stats())
+			}
+			for i, err := range m.errs {
+				if err != nil {
+					t.Errorf("peer %d: %v", i, err)
+				}
+			}
+			if host.Kind != rollback.Finished || !host.HasHash || got != host {
+				t.Errorf("joiner %+v, host %+v: want both finished on one tick and hash", got, host)
+			}
+			if j := m.peers[1].Stats(); j.Resyncs != 1 {
+				t.Errorf("the muted peer resynchronised %d times, want once", j.Resyncs)
+			}
+		})
+	}
+}
+
+// A host that played on without a peer which never asks to catch up
+// (still connected: its messages are lost) waits for it at the end up
+// to the patience, and no longer: it finishes on the match's last hash.
+func TestAHostWaitsForAPeerBehindUpToThePatience(t *testing.T) {
+	m := newPeerMatch(t, netsim.Options{Latency: 75 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Seed: 5}, 2, 0, 400, -1)
+	m.paced = true
+	m.run(120)
+	m.trs[1].mute = true
+	m.run(600)
+	if _, ended := m.peers[0].Outcome(); ended {
+		t.Fatalf("the host ended at update %d, with a peer it played on without still connected and behind", m.n)
+	}
+	m.run(3600) // a minute, the patience
+	host, ok := m.peers[0].Outcome()
+	if !ok || host.Kind != rollback.Finished || host.Tick != 390 || !host.HasHash {
+		t.Errorf("after %d updates the host's outcome is %+v (ended %v): want finished on tick 390", m.n, host, ok)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,6 +115,61 @@ type played struct {
 	// for the log.
 	trueWorst float64
 	trueAt    []float64
+	// starved[k] says that one peer's scheduler ran late by more than a
+	// step (the machine gave the test's goroutine no CPU in time) in
+	// the two seconds before the k-th difference of trueAt was stamped
+	// (see recovers): that second's advantage measures the machine, not
+	// pacing. judged is
+	// the worst over the seconds neither peer was starved.
+	starved []bool
+	judged  float64
+	// lates are, for each peer, when it woke to run an update and how
+	// late that was against its scheduler's due instant.
+	lates [2][]late
+}
+
+// late is one wake of a peer's scheduler: at the instant at, late after
+// the update it had due.
+type late struct {
+	at   timing.Instant
+	late time.Duration
+}
+
+// minJudged is how many seconds of a match with neither peer starved
+// the advantage check needs to judge it.
+const minJudged = 4
+
+// recovers is how long after a starved update pacing may take to bring
+// the peers back within a tick: GOMAXPROCS=1 -race runs showed excess
+// in the second after a starved one.
+const recovers = time.Second
+
+// lateSummary says, for each peer, how many times it woke and the
+// latest it woke.
+func (r *played) lateSummary() string {
+	var out []string
+	for i := range r.lates {
+		worst, over := time.Duration(0), 0
+		for _, l := range r.lates[i] {
+			worst = max(worst, l.late)
+			if l.late > step {
+				over++
+			}
+		}
+		out = append(out, fmt.Sprintf("peer %d: %d wakes, %d over a step late, latest %v", i, len(r.lates[i]), over, worst.Round(time.Millisecond)))
+	}
+	return strings.Join(out, "; ")
+}
+
+// starvedWithin reports whether peer i woke more than a step late in
+// (from, to].
+func (r *played) starvedWithin(i int, from, to timing.Instant) bool {
+	for _, l := range r.lates[i] {
+		if l.at > from && l.at <= to && l.late > step {
+			return true
+		}
+	}
+	return false
 }
 
 // play runs both peers as a game runs them: each is a rollback.Side
@@ -166,6 +222,9 @@ func play(t *testing.T, ms []*netplay.Match, ticks int64) played {
 			if stops[i].Requested() {
 				continue
 			}
+			if now := clock.Now(); now >= sched.NextUpdateAt() {
+				r.lates[i] = append(r.lates[i], late{now, time.Duration(now - sched.NextUpdateAt())})
+			}
 			batch, err := sched.Advance(clock.Now())
 			if err != nil {
 				t.Fatal(err)
@@ -209,6 +268,18 @@ func play(t *testing.T, ms []*netplay.Match, ticks int64) played {
 		adv := float64(js[k]-hs[k]) / float64(step)
 		r.trueAt = append(r.trueAt, adv)
 		r.trueWorst = max(r.trueWorst, math.Abs(adv))
+		// The two seconds before the later of the two stamps: the one
+		// it measures, and the one before, since a peer starved there
+		// ends it out of step and pacing (its estimate averaged over
+		// half a second, moved every 30 ticks) takes up to a second
+		// to repay that.
+		to := max(js[k], hs[k])
+		from := to - timing.Instant(recovers+time.Second)
+		starved := r.starvedWithin(0, from, to) || r.starvedWithin(1, from, to)
+		r.starved = append(r.starved, starved)
+		if !starved {
+			r.judged = max(r.judged, math.Abs(adv))
+		}
 	}
 	if len(r.trueAt) == 0 {
 		t.Fatalf("no stamps from %v on to measure the true advantage by: %d and %d stamps", rollback.SettleAfter, len(hs), len(js))
@@ -269,7 +340,8 @@ func TestAMatchOverWebRTC(t *testing.T) {
 func TestAMatchOverAnImpairedLink(t *testing.T) {
 	n := impaired(t, 5)
 	ms := open(t, "1.2.3.4:0", webrtc.Config{Net: n.Host}, webrtc.Config{Net: n.Joiner})
-	r := play(t, ms, 480)
+	r := play(t, ms, 900)
+	t.Logf("wakes: %s", r.lateSummary())
 	for i, side := range r.sides {
 		st := side.Stats()
 		pc := side.Pacing()
@@ -286,8 +358,24 @@ func TestAMatchOverAnImpairedLink(t *testing.T) {
 		}
 	}
 	t.Logf("round trip the host measured %v, the joiner %v", ms[0].Stats().Peers[1].RTT, ms[1].Stats().Peers[0].RTT)
-	t.Logf("true advantage (host ahead positive) each second from 2 s: %.2f ticks; worst %.2f", r.trueAt, r.trueWorst)
-	if r.trueWorst > 1 {
-		t.Errorf("true frame advantage up to %.2f ticks from 2 s on (each second: %.2f); want within 1", r.trueWorst, r.trueAt)
+	// A second in which either peer's scheduler woke more than a step
+	// late measures the machine (a loaded CI runner starves the test's
+	// goroutine; GOMAXPROCS=1 -race shows it here), not pacing: only the
+	// others are judged, and enough of them must remain.
+	starved := 0
+	for _, s := range r.starved {
+		if s {
+			starved++
+		}
+	}
+	judged := len(r.starved) - starved
+	t.Logf("true advantage (host ahead positive) each second from 2 s: %.2f ticks, worst %.2f; starved seconds %d of %d %v; worst of the %d others %.2f",
+		r.trueAt, r.trueWorst, starved, len(r.starved), r.starved, judged, r.judged)
+	if judged < minJudged {
+		t.Errorf("only %d of %d seconds had neither peer's scheduler late by more than a step; want %d or more to judge the advantage by (wakes: %s)",
+			judged, len(r.starved), minJudged, r.lateSummary())
+	}
+	if r.judged > 1 {
+		t.Errorf("true frame advantage up to %.2f ticks in a second neither peer was starved (each second: %.2f, starved: %v); want within 1", r.judged, r.trueAt, r.starved)
 	}
 }
