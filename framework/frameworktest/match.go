@@ -108,6 +108,10 @@ func (p *Peer) TickAt(at timing.Instant) int64 {
 // gives them. It returns every peer once all have stopped, and the first session error,
 // naming the peer (a desync is one: a rollback.Desync).
 //
+// The game lists a network in its Net.Networks, such as
+// netplay.UDPNetwork(), as a networked game does: its driver plays each
+// peer's side of the match (the simulated network carries the messages).
+//
 // The peers' waits are ordered by the shared clock, so a match is as
 // fast as the CPU allows and a seed is the same match every run.
 func Match(game func() framework.Game, opts MatchOptions) ([]*Peer, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/rollback"
+	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/rollback/netsim"
 )
 
@@ -25,7 +26,7 @@ type trioTally struct {
 // counts every player's presses and held ticks: an input that differs
 // between two peers' timelines shows in the world hash.
 func trioGame() framework.Game {
-	net := &framework.Net{Players: 3}
+	net := &framework.Net{Players: 3, Networks: []netplay.Network{netplay.UDPNetwork()}}
 	return framework.Game{Net: net, Setup: func(s *framework.Setup) error {
 		var errs []error
 		keys := []input.Button{input.KeySpace, input.KeyA, input.KeyB}
