@@ -439,15 +439,6 @@ func (s *Session) decode(msg []byte, apply bool) error {
 		case back > frontier[p] || count > back:
 			return fmt.Errorf("%w: block of player %d starts %d ticks before frontier %d with %d ticks (allowed: a start at or after tick 0 and at most that many ticks)", ErrMalformed, p, back, frontier[p], count)
 		}
-		if apply && relayed && s.isLocal(p) && s.resync == "" {
-			// The host sends this player's inputs only when it fills
-			// them (Session.Fill): it plays on without this peer, even
-			// when its frontier for the player is still behind this
-			// peer's own (this peer ran ahead while its messages did
-			// not reach the host), and it takes none of this peer's
-			// inputs until this peer catches up on its timeline.
-			s.resync = fmt.Sprintf("it fills this peer's player %d from tick %d", p, frontier[p])
-		}
 		first := frontier[p] - back
 		// The block is coded against the tick before it; a session that
 		// lacks that tick reads the block but takes nothing from it.
