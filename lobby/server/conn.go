@@ -545,11 +545,17 @@ func (c *conn) quick(ctx context.Context, game string, players int) error {
 			return err
 		}
 	}
-	key := queueKey(game, players)
 	// A room event for this client published from here on waits until
 	// the waiting event is sent: the client sees them in that order.
 	c.evmu.Lock()
 	defer c.evmu.Unlock()
+	return c.quickLocked(ctx, game, players)
+}
+
+// quickLocked enters the client in the queue of game and players; the
+// caller holds evmu and the client is in no room.
+func (c *conn) quickLocked(ctx context.Context, game string, players int) error {
+	key := queueKey(game, players)
 	m, err := c.s.matchQuick(c, key, game, players)
 	if err != nil {
 		// The commit may have been stored all the same (an answer lost
@@ -653,9 +659,15 @@ func (c *conn) dedicated(ctx context.Context, game string, players int) error {
 			return err
 		}
 	}
-	key := dedicatedKey(game, players)
 	c.evmu.Lock()
 	defer c.evmu.Unlock()
+	return c.dedicatedLocked(ctx, game, players)
+}
+
+// dedicatedLocked queues the client as a dedicated host; the caller holds
+// evmu and the client is in no room.
+func (c *conn) dedicatedLocked(ctx context.Context, game string, players int) error {
+	key := dedicatedKey(game, players)
 	kv := c.s.st.kv
 	var now time.Time
 	var taken string
@@ -706,12 +718,14 @@ func (c *conn) dedicated(ctx context.Context, game string, players int) error {
 }
 
 // requeue queues a client again under key, as a dedicated host or as a
-// quick player, as the key says.
+// quick player, as the key says. The caller holds evmu and has seen the
+// client in no room: a room event that came meanwhile waits, rather than
+// being undone by the quick match's leaving the room it names.
 func (c *conn) requeue(ctx context.Context, key, game string, players int) error {
 	if key == dedicatedKey(game, players) {
-		return c.dedicated(ctx, game, players)
+		return c.dedicatedLocked(ctx, game, players)
 	}
-	return c.quick(ctx, game, players)
+	return c.quickLocked(ctx, game, players)
 }
 
 // refreshQueue keeps a waiting client's entry from running out. When the
@@ -767,9 +781,11 @@ func (c *conn) refreshQueue(ctx context.Context) {
 		}
 		c.evmu.Unlock()
 	case r.Queue == key:
+		c.evmu.Lock()
 		if room, q := c.state(); room == "" && q == key {
 			err = c.requeue(sctx, key, game, players)
 		}
+		c.evmu.Unlock()
 	}
 	if err != nil {
 		c.s.o.Log.Warn("lobby: a waiting client's lost queue entry", "err", err)
@@ -881,6 +897,11 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 	}
 	// Subscribe under the old id before reading the record again: an event
 	// published from now on arrives, and one published before is in it.
+	// Those that arrive wait (deliver takes evmu) until the welcome and the
+	// room or waiting event are sent: the client takes whatever precedes
+	// its welcome for the old connection's, and drops it.
+	c.evmu.Lock()
+	defer c.evmu.Unlock()
 	old := c.sub
 	oldID, oldSecret := c.id, c.secret
 	c.id, c.secret = m.Client, m.Secret
@@ -890,6 +911,9 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 	}
 	old.Unsubscribe()
 	c.forget(oldID)
+	if h := c.s.hooks.resuming; h != nil {
+		h()
+	}
 	cr, err := update(ctx, c.s.st.kv, "c."+c.id, func(r *client, found bool) error {
 		if !found {
 			return refuse(lobby.ReasonForbidden, "", "client %s expired meanwhile", c.id)
@@ -902,9 +926,7 @@ func (c *conn) resume(ctx context.Context, m lobby.Message) error {
 	}
 	if cr.Room != "" {
 		// The signals kept while nobody held the client follow its room
-		// event, before any relayed from now on (deliver waits on evmu).
-		c.evmu.Lock()
-		defer c.evmu.Unlock()
+		// event, before any relayed from now on.
 		return c.enterRoom(ctx, cr.Room, c.welcome)
 	}
 	c.welcome()

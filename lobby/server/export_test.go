@@ -45,3 +45,7 @@ func FailRoomRead(s *Server, f func() error) { s.hooks.roomRead = f }
 func OnSignalPath(s *Server, wait time.Duration, delivering, kept, drained func()) {
 	s.hooks.signalWait, s.hooks.delivering, s.hooks.kept, s.hooks.drained = wait, delivering, kept, drained
 }
+
+// OnResume calls f once a resume has subscribed under the client's id,
+// before it reads the client's record again.
+func OnResume(s *Server, f func()) { s.hooks.resuming = f }

@@ -2,9 +2,11 @@ package server_test
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/metronome-go/metronome/lobby"
 	"github.com/metronome-go/metronome/lobby/server"
@@ -239,5 +241,90 @@ func TestAResumeIsWelcomedOnlyIntoItsRoom(t *testing.T) {
 	}
 	if s := next(t, ctx, guest, lobby.TypeSignal); s.Data != "offer" {
 		t.Errorf("signal %+v, want the offer", s)
+	}
+}
+
+// TestAResumeHearsWhatCameBeforeItsWelcome: a waiting client's instance
+// dies (its entry stays in the queue) and the client resumes on another.
+// Between the resume's subscription and its welcome, a second client
+// pairs with the entry and signals the resumed client. The room event and
+// the signal must follow the welcome: the client reads everything before
+// the welcome as its old connection's and drops it, and would never hear
+// its peer.
+func TestAResumeHearsWhatCameBeforeItsWelcome(t *testing.T) {
+	ns := startNATS(t)
+	dead, deadRelease := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	a := startLobby(t, ns, server.Options{}, func(s *server.Server) {
+		// The old connection's cleanup never leaves the queue while the
+		// test runs: as if its instance had died.
+		server.OnCleanup(s, func(after bool) {
+			if !after {
+				once.Do(func() { close(dead); <-deadRelease })
+			}
+		})
+	})
+	defer close(deadRelease)
+	hold, reached, release := pause()
+	b := startLobby(t, ns, server.Options{}, func(s *server.Server) {
+		server.OnResume(s, hold)
+		// A signal nobody takes goes to the mailbox at once, not after
+		// the default two seconds.
+		server.OnSignalPath(s, 50*time.Millisecond, nil, nil, nil)
+	})
+	ctx := ctxFor(t)
+
+	first := dial(t, ctx, a.url)
+	if err := first.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	next(t, ctx, first, lobby.TypeWaiting)
+	w := first.Welcome()
+	first.Close()
+	<-dead
+
+	again := dial(t, ctx, b.url)
+	resumed := make(chan error, 1)
+	go func() { resumed <- again.Resume(ctx, w.Client, w.Secret) }()
+	<-reached
+	second := dial(t, ctx, b.url)
+	if err := second.Quick(ctx, game, 2); err != nil {
+		t.Fatal(err)
+	}
+	if m := next(t, ctx, second, lobby.TypeRoom); m.Peers[0] != w.Client {
+		t.Fatalf("room %+v: want the resuming client in seat 0", m)
+	}
+	if err := second.Signal(ctx, w.Client, "offer"); err != nil {
+		t.Fatal(err)
+	}
+	// A request after the signal is answered once the signal is relayed
+	// (a connection's requests are handled in order): to the resuming
+	// connection, or into the mailbox.
+	if err := second.Signal(ctx, second.Welcome().Client, "to itself"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := second.Next(ctx); reason(err) != lobby.ReasonNotInRoom {
+		t.Fatalf("a signal to itself: %v, want not-in-room", err)
+	}
+	close(release)
+	if err := <-resumed; err != nil {
+		t.Fatal(err)
+	}
+	if err := second.Signal(ctx, w.Client, "after"); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		m, err := again.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, m.Type+" "+m.Data)
+		if m.Data == "after" {
+			break
+		}
+	}
+	if !slices.Contains(got, "room ") || !slices.Contains(got, "signal offer") || slices.Index(got, "room ") > slices.Index(got, "signal offer") {
+		t.Errorf("after the welcome the resumed client read %q: want its room, then the offer, then the later signal", got)
 	}
 }

@@ -178,6 +178,9 @@ type hooks struct {
 	// record when it returns an error.
 	roomRead func() error
 	cleanup  func(after bool) // a connection ended: before it leaves the queue, and after
+	// resuming runs once a resume has subscribed under the client's id,
+	// before it reads the client's record again.
+	resuming func()
 	// delivering runs before a NATS delivery to a client is handled;
 	// kept after a signal went to a mailbox; drained after the watch
 	// handled a mailbox change. signalWait replaces signalWait when set.
