@@ -49,3 +49,6 @@ func OnSignalPath(s *Server, wait time.Duration, delivering, kept, drained func(
 // OnResume calls f once a resume has subscribed under the client's id,
 // before it reads the client's record again.
 func OnResume(s *Server, f func()) { s.hooks.resuming = f }
+
+// OnWatchEnded calls f when the mailbox watch ends before Close.
+func OnWatchEnded(s *Server, f func()) { s.hooks.watchEnded = f }

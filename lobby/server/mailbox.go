@@ -148,7 +148,16 @@ func (s *Server) watchMailboxes(ctx context.Context, w jetstream.KeyWatcher) {
 		case e, ok = <-w.Updates():
 		}
 		if !ok {
-			return // the watch ended with the instance's NATS connection
+			// The watch ended with the instance's NATS connection (or a
+			// context it was made with): kept signals now wait for their
+			// client's next room event.
+			if ctx.Err() == nil {
+				s.o.Log.Warn("lobby: the mailbox watch ended")
+				if h := s.hooks.watchEnded; h != nil {
+					h()
+				}
+			}
+			return
 		}
 		if e == nil || e.Operation() != jetstream.KeyValuePut {
 			continue

@@ -186,10 +186,13 @@ type hooks struct {
 	// handled a mailbox change. signalWait replaces signalWait when set.
 	delivering, kept, drained func()
 	signalWait                time.Duration
+	// watchEnded runs when the mailbox watch ends before Close.
+	watchEnded func()
 }
 
 // New opens the lobby's bucket (making it if no instance has yet) and
-// returns an instance ready to serve.
+// returns an instance ready to serve. ctx bounds the opening only: the
+// instance runs until Close, whatever becomes of ctx.
 func New(ctx context.Context, o Options) (*Server, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -203,8 +206,17 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := st.kv.Watch(ctx, "s.*", jetstream.UpdatesOnly())
+	// The watch lives as long as the instance: a context it is made with
+	// also ends it, so ctx, which bounds New, only bounds its making.
+	wctx, cancel := context.WithCancel(context.Background())
+	stop := context.AfterFunc(ctx, cancel)
+	w, err := st.kv.Watch(wctx, "s.*", jetstream.UpdatesOnly())
+	if !stop() && err == nil {
+		err = ctx.Err() // ctx ended as the watch was made: it may be gone already
+		w.Stop()
+	}
 	if err != nil {
+		cancel()
 		return nil, fmt.Errorf("lobby: watching the mailboxes: %w", err)
 	}
 	s := &Server{
@@ -216,7 +228,6 @@ func New(ctx context.Context, o Options) (*Server, error) {
 		byID:     make(map[string]*conn),
 		matchers: make(map[string]*matcher),
 	}
-	wctx, cancel := context.WithCancel(context.Background())
 	s.stopWatch = cancel
 	s.watchWG.Go(func() { s.watchMailboxes(wctx, w) })
 	return s, nil

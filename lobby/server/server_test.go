@@ -62,7 +62,10 @@ func startLobby(t testing.TB, ns *natsserver.Server, o server.Options, setup ...
 		t.Fatal(err)
 	}
 	o.NATS = nc
-	s, err := server.New(context.Background(), o)
+	// As cmd/lobby does: the context bounds New, and ends once it returned.
+	nctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	s, err := server.New(nctx, o)
+	cancel()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,10 @@
 package server_test
 
 import (
+	"context"
 	"errors"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -165,5 +168,56 @@ func TestASignalWaitsForItsRoomEvent(t *testing.T) {
 		if s := next(t, ctx, again, lobby.TypeSignal); s.Data != want {
 			t.Fatalf("signal %q, want %q: after the room event, in order", s.Data, want)
 		}
+	}
+}
+
+// TestTheMailboxWatchOutlivesNewsContext: the context given to New bounds
+// opening the instance (cmd/lobby gives it 30 s and cancels it once New
+// returns), not the instance's life. The mailbox watch made with it ended
+// with it, and a signal kept for a client held here was never handed over.
+func TestTheMailboxWatchOutlivesNewsContext(t *testing.T) {
+	ns := startNATS(t)
+	nc, err := server.ConnectEmbedded(ns, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	nctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	s, err := server.New(nctx, server.Options{NATS: nc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended, drained := make(chan struct{}), make(chan struct{}, 8)
+	var endOnce sync.Once
+	server.OnWatchEnded(s, func() { endOnce.Do(func() { close(ended) }) })
+	var slowOnce sync.Once
+	kept := make(chan struct{})
+	var keptOnce sync.Once
+	server.OnSignalPath(s, time.Millisecond,
+		func() { slowOnce.Do(func() { <-kept }) }, // the first delivery waits until the signal is kept
+		func() { keptOnce.Do(func() { close(kept) }) },
+		func() { drained <- struct{}{} })
+	cancel() // as cmd/lobby does once New returns
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() { s.Close(); ts.Close() }) // after the clients' own
+	url := "ws" + strings.TrimPrefix(ts.URL, "http")
+	ctx := ctxFor(t)
+
+	host := dial(t, ctx, url)
+	room, err := host.Create(ctx, game, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	guest := dial(t, ctx, url)
+	if _, err := guest.Join(ctx, room.Code, game); err != nil {
+		t.Fatal(err)
+	}
+	if err := host.Signal(ctx, guest.Welcome().Client, "offer"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-drained: // the watch handed the kept copy over
+	case <-ended:
+		t.Fatal("the mailbox watch ended with the context New was given")
 	}
 }
