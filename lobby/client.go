@@ -16,6 +16,8 @@ import (
 type Client struct {
 	ws      *websocket.Conn
 	welcome Message
+	// early holds the events read ahead of a resume's welcome, for Next.
+	early []Message
 }
 
 // RefusedError is a request the lobby refused, as its error event said.
@@ -38,7 +40,7 @@ func Dial(ctx context.Context, url string) (*Client, error) {
 	}
 	ws.SetReadLimit(MaxFrame)
 	c := &Client{ws: ws}
-	m, err := c.Next(ctx)
+	m, err := c.read(ctx)
 	if err == nil && m.Type != TypeWelcome {
 		err = fmt.Errorf("lobby: the first message was %q, not a welcome", m.Type)
 	}
@@ -69,6 +71,16 @@ func (c *Client) Send(ctx context.Context, m Message) error {
 // Next reads the next event. An error event is returned as the message
 // and a *[RefusedError]; the connection stays usable.
 func (c *Client) Next(ctx context.Context) (Message, error) {
+	if len(c.early) > 0 {
+		m := c.early[0]
+		c.early = c.early[1:]
+		return m, nil
+	}
+	return c.read(ctx)
+}
+
+// read reads the next event from the connection.
+func (c *Client) read(ctx context.Context) (Message, error) {
 	typ, b, err := c.ws.Read(ctx)
 	if err != nil {
 		return Message{}, fmt.Errorf("lobby: connection: %w", err)
@@ -124,12 +136,20 @@ func (c *Client) Dedicated(ctx context.Context, game string, players int) error 
 // Resume takes over the client id and secret of an earlier connection's
 // welcome, with its room or its place in the queue. The lobby answers with
 // a welcome (read by Resume) and then a room or waiting event, if any.
+// An event that comes ahead of the welcome is the resumed client's too
+// (an older lobby sent a room event and signals that reached it during
+// the resume so): Next returns it first.
 func (c *Client) Resume(ctx context.Context, id, secret string) error {
 	if err := c.Send(ctx, Message{Type: TypeResume, Client: id, Secret: secret}); err != nil {
 		return err
 	}
-	_, err := c.next(ctx, TypeWelcome)
-	return err
+	for {
+		m, err := c.read(ctx)
+		if err != nil || m.Type == TypeWelcome {
+			return err
+		}
+		c.early = append(c.early, m)
+	}
 }
 
 // Signal sends an opaque payload (an offer, answer or candidate) to a peer
@@ -155,7 +175,7 @@ func (c *Client) request(ctx context.Context, m Message, want string) (Message, 
 // it waits on its own request.
 func (c *Client) next(ctx context.Context, want string) (Message, error) {
 	for {
-		m, err := c.Next(ctx)
+		m, err := c.read(ctx)
 		if err != nil || m.Type == want {
 			return m, err
 		}
