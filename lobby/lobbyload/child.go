@@ -208,6 +208,9 @@ func (ws *workers) read(r *run, rd io.Reader, out []outcome, from, to int) {
 			r.finish()
 		case noteResumed:
 			r.resumed.Add(1)
+			if arg == noteAfresh {
+				r.afresh.Add(1)
+			}
 			r.progress.Add(1)
 		case noteStray:
 			r.stray.Add(1)

@@ -88,7 +88,10 @@ type Result struct {
 	// came from a client that was not the peer.
 	Split, Stray int
 	// Resumed is how many times a client reconnected to another instance.
-	Resumed int
+	// Afresh is how many of them found no record of the client (its
+	// instance died before storing it) and started again under a new id;
+	// the others took the client's place, waiting or paired, over.
+	Resumed, Afresh int
 	// Elapsed is from the first dial to the last client paired.
 	Elapsed time.Duration
 	// Refused counts the requests the lobby refused, by reason.
@@ -101,9 +104,9 @@ type Result struct {
 }
 
 func (r Result) String() string {
-	s := fmt.Sprintf("clients %d paired %d p50 %v p99 %v mem/client %.1f KiB lost %d split %d stray %d resumed %d in %v",
+	s := fmt.Sprintf("clients %d paired %d p50 %v p99 %v mem/client %.1f KiB lost %d split %d stray %d resumed %d (%d afresh) in %v",
 		r.Clients, r.Paired, r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond),
-		r.BytesPerClient/1024, r.Lost, r.Split, r.Stray, r.Resumed, r.Elapsed.Round(time.Millisecond))
+		r.BytesPerClient/1024, r.Lost, r.Split, r.Stray, r.Resumed, r.Afresh, r.Elapsed.Round(time.Millisecond))
 	for _, k := range slices.Sorted(maps.Keys(r.Refused)) {
 		s += fmt.Sprintf(" refused(%s) %d", k, r.Refused[k])
 	}
@@ -130,6 +133,7 @@ type run struct {
 	dead     []atomic.Bool
 	entered  atomic.Int64
 	resumed  atomic.Int64
+	afresh   atomic.Int64
 	stray    atomic.Int64
 	done     atomic.Int64
 	progress atomic.Int64 // every step any client took
@@ -182,6 +186,9 @@ func (r *run) finish() {
 	}
 }
 
+// noteAfresh follows noteResumed for a resume that found no record.
+const noteAfresh = "afresh"
+
 // The lines a child writes to its parent, one per step, then one per
 // client's outcome; and the lines the parent writes to its children.
 const (
@@ -189,7 +196,7 @@ const (
 	noteEntered = 'e'
 	notePaired  = 'p'
 	noteDone    = 'd'
-	noteResumed = 'r'
+	noteResumed = 'r' // and noteAfresh when the client started again
 	noteStray   = 's'
 	noteRefused = 'x' // and the reason
 	noteOutcome = 'o' // and the outcome in JSON
@@ -350,6 +357,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		res.P99 = paired[min(len(paired)-1, len(paired)*99/100)]
 	}
 	res.Resumed = int(r.resumed.Load())
+	res.Afresh = int(r.afresh.Load())
 	res.Refused = r.refused
 	res.Elapsed = time.Duration(r.last.Load())
 	switch {
@@ -551,12 +559,14 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o
 			// The instance went away: resume on another, trying each a
 			// few times while the cluster settles.
 			c.Close()
+			afresh := false
 			for try := 0; ; try++ {
 				if c, inst, err = r.dial(ctx, inst+1); err == nil {
 					err = c.Resume(ctx, id, secret)
 					if errors.As(err, &refused) && refused.Reason == lobby.ReasonForbidden && !paired {
 						// The instance died before it recorded the client:
 						// start afresh under the new connection's id.
+						afresh = true
 						id, secret = c.Welcome().Client, c.Welcome().Secret
 						err = c.Quick(ctx, game, 2)
 					}
@@ -582,7 +592,12 @@ func (r *run) client(ctx, release context.Context, i int, slots chan struct{}, o
 				t.Stop()
 			}
 			r.resumed.Add(1)
-			r.step(noteResumed, "")
+			if afresh {
+				r.afresh.Add(1)
+				r.step(noteResumed, noteAfresh)
+			} else {
+				r.step(noteResumed, "")
+			}
 			o.Resumes++
 			if !paired {
 				o.Early++

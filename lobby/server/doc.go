@@ -32,7 +32,10 @@
 // which the instance holding the client subscribes. An event that does
 // not arrive (the instance that paired the client died first) is in the
 // client's record, which its instance reads at the next ping, and a
-// resuming client's new instance reads when it takes it over. A signal
+// resuming client's new instance reads when it takes it over; an event
+// that arrives during a resume waits until the resume's welcome and room
+// or waiting event are sent, since a client takes anything ahead of its
+// welcome for the old connection's. A signal
 // is relayed as a NATS request that the peer's instance answers once the
 // signal is queued for the peer; unanswered (no instance holds the peer,
 // or its instance is cut off from NATS), it is kept in the peer's mailbox
