@@ -32,7 +32,7 @@ func message(first, count uint64, hashes ...[2]uint64) []byte {
 
 // messageOwing is [message] from a peer that owes debt ticks.
 func messageOwing(first, count uint64, debt int64, hashes ...[2]uint64) []byte {
-	m := []byte{'M', 'R', 3}
+	m := []byte{'M', 'R', 4}
 	m = binary.AppendUvarint(m, 1) // sender
 	m = binary.AppendUvarint(m, first)
 	m = binary.AppendUvarint(m, 0) // advantage 0
@@ -40,6 +40,7 @@ func messageOwing(first, count uint64, debt int64, hashes ...[2]uint64) []byte {
 	m = binary.AppendUvarint(m, 2)
 	m = binary.AppendVarint(m, -int64(first)) // player 0's frontier: 0
 	m = binary.AppendVarint(m, int64(count))  // player 1's: first+count
+	m = binary.AppendUvarint(m, 0)            // no fills
 	m = binary.AppendUvarint(m, 1)            // one block
 	m = binary.AppendUvarint(m, 1)            // of player 1
 	m = binary.AppendUvarint(m, count)        // starting count ticks back

@@ -61,6 +61,13 @@ func (s *Session) Fill(peer int) error {
 			}
 		}
 	}
+	if !s.Filling(peer) {
+		for p, pl := range s.opts.Players {
+			if pl.Peer == peer {
+				s.fillFrom[p] = s.frontier[p]
+			}
+		}
+	}
 	s.filled |= 1 << peer
 	// Its hashes not yet compared may be of ticks filled now, taken
 	// with its own inputs: of its timeline, no longer the match's.
