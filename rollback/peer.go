@@ -169,7 +169,7 @@ type Peer struct {
 	awaySet uint64
 	// heard[peer] is when the latest session message of that peer came.
 	heard [maxPeers]timing.Instant
-	clock   timing.Clock
+	clock timing.Clock
 
 	slowed            time.Duration
 	playedOn, resyncs int
@@ -308,8 +308,9 @@ func (p *Peer) Ready(ctx context.Context) error {
 //   - the host (host true) slows the whole match down together
 //     (timing.SharedSlowdown): it drops what it owes past the cutoff, and
 //     its peers, who share the match's debt ([Session.SharedDebt]), lose
-//     the same time with it; a host held for one peer past the cutoff
-//     plays on without that peer ([Session.Fill]);
+//     the same time with it; a host held past the cutoff for one peer
+//     it has not heard from for a quarter of a second plays on without
+//     that peer ([Session.Fill]);
 //   - a joined player resynchronises (timing.Resync): it drops nothing
 //     itself, since the host's slowdown drops for the match, and when the
 //     host has played on without it, it catches up from the host's
@@ -592,10 +593,11 @@ func (p *Peer) shareDebt(t *runtime.TickContext, st Step, owed time.Duration) {
 // every other peer, until it asks to catch up on the host's timeline.
 // Not for a peer reported disconnected, which the match waits for (up to
 // the patience), as a player may rejoin, nor for one heard from within
-// quietOver, which is slow rather than stalled. The cutoff is the scheduler's
-// alone ([PeerTiming]): the scheduler drops the debt past it, and the
-// caller settles the rest, so the next hold starts from no debt and a
-// peer that caught up and holds the host a moment does not pass it again.
+// quietOver, which is slow rather than stalled. The cutoff is the
+// scheduler's alone ([PeerTiming]): the scheduler drops the debt past
+// it, and the caller settles the rest, so the next hold starts from no
+// debt and a peer that caught up and holds the host a moment does not
+// pass it again.
 func (p *Peer) playOnPast(held, past bool) bool {
 	if !held || !past || p.opts.Self != 0 || p.awaySet != 0 || p.caughtUp {
 		return false

@@ -574,3 +574,39 @@ func TestAPeerResyncingWhenTheHostFinishesEnds(t *testing.T) {
 		})
 	}
 }
+
+// A peer that runs at half the match's rate (a busy machine; or, alike
+// for the host, a lockstep match over a link longer than its input
+// delay) holds the host past the cutoff while its messages keep coming:
+// it is slow, not stalled, and the host slows down with it instead of
+// playing on without it, which would only make it resynchronise and
+// hold the match again while it caught up.
+func TestTheHostDoesNotPlayOnWithoutAPeerItHears(t *testing.T) {
+	m := newPeerMatch(t, netsim.Options{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Seed: 13}, 2, 0, 0, -1)
+	m.paced = true
+	m.run(120)
+	past := false
+	for range 900 {
+		m.stalled[1] = m.n%2 == 0
+		m.update()
+		past = past || m.timings[0].Acting&timing.MechCutoff != 0
+	}
+	m.stalled[1] = false
+	m.run(600)
+	for i, err := range m.errs {
+		if err != nil {
+			t.Errorf("peer %d: %v", i, err)
+		}
+	}
+	h, j := m.peers[0].Stats(), m.peers[1].Stats()
+	if !past {
+		t.Fatalf("the host's debt never passed the cutoff (held %d updates): the test shows nothing", h.Held)
+	}
+	if h.PlayedOn != 0 || j.Resyncs != 0 {
+		t.Errorf("the host played on %d times, the slow peer resynchronised %d times: want neither", h.PlayedOn, j.Resyncs)
+	}
+	ht, hh, ok := m.peers[0].ConfirmedHash()
+	if jh, jok := m.peers[1].HashAt(ht); !ok || !jok || jh != hh {
+		t.Errorf("at the host's last confirmed tick %d: host %#x (%v), peer 1 %#x (%v): want the same world", ht, hh, ok, jh, jok)
+	}
+}

@@ -15,9 +15,15 @@ import (
 // them. Its messages carry those inputs to the other peers, who take
 // them from the host as they would from the peer (the host is the
 // match's authority), so with three or more peers every one of them
-// plays on with the same neutral inputs. When that peer's session hears
-// the host's frontier for its own player run past its own, its inputs
-// since were replaced: its Advance fails with [ErrResync], and it catches
+// plays on with the same neutral inputs. The host's messages also name
+// the players it fills and the first tick it filled. When that peer's
+// session hears that the host fills its own player (from a tick at or
+// after the one it started at: an older fill is one it resynchronised
+// from already, in a message sent before the host heard it ask), or
+// hears the host's frontier for its own player run past its own, its
+// inputs since were replaced: its Advance fails with [ErrResync], even
+// when it ran ahead of what the host had of its player (its messages
+// stopped reaching the host, not its process), and it catches
 // up on the host's confirmed timeline like a player rejoining (a
 // [Follower] that asks for a snapshot, [Follower.NeedState], then
 // [NewSessionAfter]). The host stops filling ([Session.Unfill]) when the
@@ -30,9 +36,9 @@ import (
 // of the player's inputs than it has, so this takes a message the
 // stalled peer sent after the host began to fill.
 
-// ErrResync is wrapped by the error of [Session.Advance] once the host has
-// confirmed this session's own player's inputs past what it sent
-// ([Session.Fill]): its timeline differs from the match's from there, and
+// ErrResync is wrapped by the error of [Session.Advance] once the host
+// says it fills this session's own player's inputs, or has confirmed
+// them past what it sent ([Session.Fill]): its timeline differs from the match's from there, and
 // it must catch up on the host's ([Follower.NeedState]).
 var ErrResync = errors.New("rollback: the host played on without this peer's inputs")
 
