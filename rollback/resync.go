@@ -45,11 +45,14 @@ var ErrResync = errors.New("rollback: the host played on without this peer's inp
 // Fill makes the session confirm the inputs of every player of peer as
 // neutral (zero action states), from that player's frontier up to each
 // tick it simulates, so it never holds for them, and send them to its
-// other peers: a host's answer to a peer that fell past the cutoff. It
-// fails unless the session is the host's (Self 0) and peer one of its
-// peers that plays a player, and while another peer has reported
-// confirming more of that player's inputs than the host has (they are
-// still on their way; try again at the next update). While it fills
+// other peers, each message naming the players it fills and the first
+// tick it filled, so that the peer itself resynchronises even when it
+// ran ahead of what the host had of it: a host's answer to a peer that
+// fell past the cutoff. It fails unless the session is the host's
+// (Self 0) and peer one of its peers that plays a player, and while
+// another peer has reported confirming more of that player's inputs than
+// the host has (they are still on their way; try again at the next
+// update). While it fills
 // them the session compares none of peer's hashes, and forgets those not
 // yet compared: a peer still running hashes the ticks filled with its
 // own inputs, a timeline it leaves when it resynchronises, not a desync.
