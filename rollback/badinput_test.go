@@ -32,7 +32,7 @@ func message(first, count uint64, hashes ...[2]uint64) []byte {
 
 // messageOwing is [message] from a peer that owes debt ticks.
 func messageOwing(first, count uint64, debt int64, hashes ...[2]uint64) []byte {
-	m := []byte{'M', 'R', 3}
+	m := []byte{'M', 'R', 4}
 	m = binary.AppendUvarint(m, 1) // sender
 	m = binary.AppendUvarint(m, first)
 	m = binary.AppendUvarint(m, 0) // advantage 0
@@ -40,6 +40,7 @@ func messageOwing(first, count uint64, debt int64, hashes ...[2]uint64) []byte {
 	m = binary.AppendUvarint(m, 2)
 	m = binary.AppendVarint(m, -int64(first)) // player 0's frontier: 0
 	m = binary.AppendVarint(m, int64(count))  // player 1's: first+count
+	m = binary.AppendUvarint(m, 0)            // no fills
 	m = binary.AppendUvarint(m, 1)            // one block
 	m = binary.AppendUvarint(m, 1)            // of player 1
 	m = binary.AppendUvarint(m, count)        // starting count ticks back
@@ -196,5 +197,60 @@ func TestPeersShareTheirDebt(t *testing.T) {
 	}
 	if st := a.Stats(); st.Duplicates != before.Duplicates {
 		t.Errorf("%d duplicates after the same ticks again, want %d: the malformed message's were taken", st.Duplicates, before.Duplicates)
+	}
+}
+
+// fillMessage builds a message of sender, at tick 2 with every frontier
+// at 2 and no blocks, saying it fills player from tick from.
+func fillMessage(sender, player uint64, from int64) []byte {
+	m := []byte{'M', 'R', 4}
+	m = binary.AppendUvarint(m, sender)
+	m = binary.AppendUvarint(m, 2) // tick
+	m = binary.AppendUvarint(m, 0) // advantage 0
+	m = binary.AppendVarint(m, 0)  // debt
+	m = binary.AppendUvarint(m, 2) // players
+	m = binary.AppendVarint(m, 0)  // player 0's frontier: 2
+	m = binary.AppendVarint(m, 0)  // player 1's
+	m = binary.AppendUvarint(m, 1) // one fill
+	m = binary.AppendUvarint(m, player)
+	m = binary.AppendVarint(m, from-2)
+	m = binary.AppendUvarint(m, 0) // no blocks
+	return binary.AppendUvarint(m, 0)
+}
+
+// Only the host fills, and only another peer's player: any other fill
+// is refused whole. The host's word that it fills this peer's player
+// makes it resynchronise, though the host's frontier for that player is
+// not past its own.
+func TestAFillIsTheHostsWord(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		to       int
+		msg      []byte
+		mentions string
+	}{
+		{"from a peer that is not the host", 0, fillMessage(1, 1, 2), "only the host"},
+		{"of the host's own player", 1, fillMessage(0, 0, 2), "its own player 0"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, b := pair(t, 0)
+			s := [2]*rollback.Session{a, b}[c.to]
+			if err := s.Receive(c.msg); !errors.Is(err, rollback.ErrMalformed) || !strings.Contains(err.Error(), c.mentions) {
+				t.Errorf("error %v, want ErrMalformed saying %q", err, c.mentions)
+			}
+			if st := s.Stats(); st.Malformed != 1 {
+				t.Errorf("malformed %d, want 1", st.Malformed)
+			}
+		})
+	}
+	_, b := pair(t, 0)
+	if _, err := b.Advance(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Receive(fillMessage(0, 1, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Advance(); !errors.Is(err, rollback.ErrResync) || !strings.Contains(err.Error(), "fills this peer's player 1 from tick 2") {
+		t.Errorf("Advance after the host said it fills player 1: %v, want ErrResync naming the fill", err)
 	}
 }

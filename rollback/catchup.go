@@ -741,7 +741,7 @@ func NewSessionAfter(fol *Follower, opts Options) (*Session, error) {
 		return nil, err
 	}
 	t := fol.tick
-	s.tick = t
+	s.tick, s.begin = t, t
 	for p, pl := range opts.Players {
 		for i := range s.ringLen {
 			s.stamps[i*s.players+p] = -1

@@ -92,10 +92,13 @@
 //
 // # A peer past the cutoff
 //
-// A host held for one peer longer than its scheduler can owe may play on
-// without it: [Session.Fill] confirms that peer's players' inputs as
-// neutral ones, and when the peer hears it its Advance fails with
-// [ErrResync]; it catches up from the host's snapshot
+// A host held for one peer longer than its scheduler can owe, and which
+// has not heard from that peer for a quarter of a second (a peer whose
+// messages keep coming is slow, and the match slows down with it), may
+// play on without it: [Session.Fill] confirms that peer's players'
+// inputs as neutral ones, the host's messages say so (which players,
+// from which tick), and when the peer hears it its Advance fails with
+// [ErrResync], even if it ran ahead of what the host had of it; it catches up from the host's snapshot
 // ([Follower.NeedState]) as a rejoining player does, and the host stops
 // filling ([Session.Unfill]) when it asks. The host's messages carry the
 // inputs it fills, so in a match of three or more the other peers play

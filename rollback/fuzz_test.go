@@ -1,21 +1,24 @@
 package rollback_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/metronome-go/metronome/rollback"
 )
 
-// FuzzReceive feeds arbitrary messages to a session between updates: a
-// message is taken whole or refused, the session keeps running, and its
-// invariants hold: never deeper than the window, never past the window's
-// end, the confirmed tick never ahead of the present by more than the
-// delay.
+// FuzzReceive feeds arbitrary messages to a host and a joiner between
+// updates: a message is taken whole or refused, the host keeps running
+// (the joiner too, unless a message it took says the host fills its
+// player: then it stops with ErrResync), and the host's invariants
+// hold: never deeper than the window, never past the window's end, the
+// confirmed tick never ahead of the present by more than the delay.
 func FuzzReceive(f *testing.F) {
 	f.Add(message(2, 3))
 	f.Add(message(0, 1, [2]uint64{0, 7}))
 	f.Add(message(1<<40, 2))
+	f.Add(fillMessage(0, 1, 2))
 	f.Fuzz(func(t *testing.T, m []byte) {
 		a, b := pair(t, 1)
 		var msg []byte
@@ -23,11 +26,16 @@ func FuzzReceive(f *testing.F) {
 			if _, err := a.Advance(); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := b.Advance(); err != nil {
+			if _, err := b.Advance(); errors.Is(err, rollback.ErrResync) {
+				return
+			} else if err != nil {
 				t.Fatal(err)
 			}
-			if i%3 == 0 {
+			switch i % 3 {
+			case 0:
 				_ = a.Receive(m)
+			case 1:
+				_ = b.Receive(m)
 			}
 			msg = b.AppendMessage(msg[:0])
 			if err := a.Receive(msg); err != nil {

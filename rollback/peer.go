@@ -116,6 +116,15 @@ const (
 	// they still lack even if a message is lost: a quarter of a second
 	// at 60 Hz.
 	lingerUpdates = 15
+	// quietOver is how long a player's peer goes unheard before the host
+	// may play on without it: a peer whose messages keep coming is slow
+	// (a lockstep match over a link longer than its input delay, a busy
+	// machine), not stalled, and the match slows down with it (the
+	// host's shared slowdown); playing on without it would only make it
+	// resynchronise and hold the match again while it catches up. A
+	// stalled process, a frozen page or a link down (one way or both)
+	// sends nothing, and a throttled page once a second.
+	quietOver = 250 * time.Millisecond
 )
 
 // Peer is one player's machine in a match, as GGRS's P2PSession sits on
@@ -158,7 +167,9 @@ type Peer struct {
 	// the peers whose bit awaySet holds.
 	away    [maxPeers]timing.Instant
 	awaySet uint64
-	clock   timing.Clock
+	// heard[peer] is when the latest session message of that peer came.
+	heard [maxPeers]timing.Instant
+	clock timing.Clock
 
 	slowed            time.Duration
 	playedOn, resyncs int
@@ -297,8 +308,9 @@ func (p *Peer) Ready(ctx context.Context) error {
 //   - the host (host true) slows the whole match down together
 //     (timing.SharedSlowdown): it drops what it owes past the cutoff, and
 //     its peers, who share the match's debt ([Session.SharedDebt]), lose
-//     the same time with it; a host held for one peer past the cutoff
-//     plays on without that peer ([Session.Fill]);
+//     the same time with it; a host held past the cutoff for one peer
+//     it has not heard from for a quarter of a second plays on without
+//     that peer ([Session.Fill]);
 //   - a joined player resynchronises (timing.Resync): it drops nothing
 //     itself, since the host's slowdown drops for the match, and when the
 //     host has played on without it, it catches up from the host's
@@ -467,8 +479,12 @@ func (p *Peer) Update(t *runtime.TickContext) error {
 		if p.feedMessage(from, p.buf[:n]) {
 			continue
 		}
-		if err := p.sess.ReceiveFrom(from, p.buf[:n]); err != nil && p.malformed == nil {
-			p.malformed = err // counted in Stats.Malformed; a peer's bad message stops nothing
+		if err := p.sess.ReceiveFrom(from, p.buf[:n]); err != nil {
+			if p.malformed == nil {
+				p.malformed = err // counted in Stats.Malformed; a peer's bad message stops nothing
+			}
+		} else {
+			p.heard[from] = p.clock.Now()
 		}
 	}
 	var st Step
@@ -576,10 +592,12 @@ func (p *Peer) shareDebt(t *runtime.TickContext, st Step, owed time.Duration) {
 // players get neutral input, on the host and through its messages on
 // every other peer, until it asks to catch up on the host's timeline.
 // Not for a peer reported disconnected, which the match waits for (up to
-// the patience), as a player may rejoin. The cutoff is the scheduler's
-// alone ([PeerTiming]): the scheduler drops the debt past it, and the
-// caller settles the rest, so the next hold starts from no debt and a
-// peer that caught up and holds the host a moment does not pass it again.
+// the patience), as a player may rejoin, nor for one heard from within
+// quietOver, which is slow rather than stalled. The cutoff is the
+// scheduler's alone ([PeerTiming]): the scheduler drops the debt past
+// it, and the caller settles the rest, so the next hold starts from no
+// debt and a peer that caught up and holds the host a moment does not
+// pass it again.
 func (p *Peer) playOnPast(held, past bool) bool {
 	if !held || !past || p.opts.Self != 0 || p.awaySet != 0 || p.caughtUp {
 		return false
@@ -587,6 +605,9 @@ func (p *Peer) playOnPast(held, past bool) bool {
 	peer, ok := p.sess.Lagging()
 	if !ok || p.sess.Filling(peer) || (p.feeds != nil && p.feeds[peer] != nil) {
 		return false
+	}
+	if time.Duration(p.clock.Now()-p.heard[peer]) < quietOver {
+		return false // it still sends: slow, not stalled
 	}
 	if p.sess.Fill(peer) != nil {
 		return false

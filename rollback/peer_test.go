@@ -505,3 +505,108 @@ func TestAHostWaitsForAPeerBehindUpToThePatience(t *testing.T) {
 		t.Errorf("after %d updates the host's outcome is %+v (ended %v): want finished on tick 390", m.n, host, ok)
 	}
 }
+
+// A peer whose messages stop reaching the host for 4 s while it runs
+// (the link down one way: its process plays on, up to its window past
+// the host's inputs) is one the host plays on without: its own player's
+// inputs, filled by the host from where the host last had them, are not
+// the ones it played, though the host's frontier for that player stays
+// behind its own. It resynchronises, rather than find the host's hashes
+// of the filled ticks differ from its own and end the match desynced.
+func TestAPeerTheHostFillsWhileAheadResynchronises(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			m := newPeerMatch(t, netsim.Options{Latency: 75 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Seed: seed}, 2, 0, 900, -1)
+			m.paced = true
+			m.run(120)
+			m.trs[1].mute = true
+			m.run(240) // past the 2 s cutoff: the host plays on
+			m.trs[1].mute = false
+			m.run(3000)
+			for i, err := range m.errs {
+				if err != nil {
+					t.Errorf("peer %d: %v", i, err)
+				}
+			}
+			h, j := m.peers[0].Stats(), m.peers[1].Stats()
+			if h.PlayedOn != 1 || j.Resyncs != 1 || h.Desyncs != 0 || j.Desyncs != 0 {
+				t.Errorf("the host played on %d times, the muted peer resynchronised %d times; desyncs %d and %d: want one play-on, one resync, no desync", h.PlayedOn, j.Resyncs, h.Desyncs, j.Desyncs)
+			}
+			ht, hh, ok := m.peers[0].ConfirmedHash()
+			if jh, jok := m.peers[1].HashAt(ht); !ok || !jok || jh != hh || ht < 800 {
+				t.Errorf("at the host's last confirmed tick %d: host %#x (%v), peer 1 %#x (%v): want the same world, past tick 800", ht, hh, ok, jh, jok)
+			}
+		})
+	}
+}
+
+// A peer the host plays on without, whose host reaches the match's end
+// while it is still resynchronising (its snapshot or the ticks after it
+// on their way, or its request to catch up not yet sent), still ends:
+// the host feeds it to the end before it finishes, and both finish on
+// one tick and hash, within the updates of a short match.
+func TestAPeerResyncingWhenTheHostFinishesEnds(t *testing.T) {
+	for _, unmute := range []int{330, 380, 420, 600} {
+		t.Run(fmt.Sprint(unmute), func(t *testing.T) {
+			m := newPeerMatch(t, netsim.Options{Latency: 75 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Seed: 5}, 2, 0, 400, -1)
+			m.paced = true
+			m.run(120)
+			m.trs[1].mute = true
+			m.run(unmute - 120) // the host plays on past the cutoff, and reaches or nears the end
+			m.trs[1].mute = false
+			m.run(2000)
+			host, hok := m.peers[0].Outcome()
+			got, jok := m.peers[1].Outcome()
+			if !hok || !jok {
+				t.Fatalf("after %d updates: host ended %v (%+v), joiner ended %v (%+v, %+v): want both ended", m.n, hok, host, jok, got, m.peers[1].Stats())
+			}
+			for i, err := range m.errs {
+				if err != nil {
+					t.Errorf("peer %d: %v", i, err)
+				}
+			}
+			if host.Kind != rollback.Finished || !host.HasHash || got != host {
+				t.Errorf("joiner %+v, host %+v: want both finished on one tick and hash", got, host)
+			}
+			if j := m.peers[1].Stats(); j.Resyncs != 1 {
+				t.Errorf("the muted peer resynchronised %d times, want once", j.Resyncs)
+			}
+		})
+	}
+}
+
+// A peer that runs at half the match's rate (a busy machine; or, alike
+// for the host, a lockstep match over a link longer than its input
+// delay) holds the host past the cutoff while its messages keep coming:
+// it is slow, not stalled, and the host slows down with it instead of
+// playing on without it, which would only make it resynchronise and
+// hold the match again while it caught up.
+func TestTheHostDoesNotPlayOnWithoutAPeerItHears(t *testing.T) {
+	m := newPeerMatch(t, netsim.Options{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Seed: 13}, 2, 0, 0, -1)
+	m.paced = true
+	m.run(120)
+	past := false
+	for range 900 {
+		m.stalled[1] = m.n%2 == 0
+		m.update()
+		past = past || m.timings[0].Acting&timing.MechCutoff != 0
+	}
+	m.stalled[1] = false
+	m.run(600)
+	for i, err := range m.errs {
+		if err != nil {
+			t.Errorf("peer %d: %v", i, err)
+		}
+	}
+	h, j := m.peers[0].Stats(), m.peers[1].Stats()
+	if !past {
+		t.Fatalf("the host's debt never passed the cutoff (held %d updates): the test shows nothing", h.Held)
+	}
+	if h.PlayedOn != 0 || j.Resyncs != 0 {
+		t.Errorf("the host played on %d times, the slow peer resynchronised %d times: want neither", h.PlayedOn, j.Resyncs)
+	}
+	ht, hh, ok := m.peers[0].ConfirmedHash()
+	if jh, jok := m.peers[1].HashAt(ht); !ok || !jok || jh != hh {
+		t.Errorf("at the host's last confirmed tick %d: host %#x (%v), peer 1 %#x (%v): want the same world", ht, hh, ok, jh, jok)
+	}
+}

@@ -85,6 +85,10 @@ func catchUp(t *testing.T, die, gap time.Duration, state, stall bool) {
 	var next [2]time.Duration
 	startTick := int64(-1)
 	var fol0 rollback.FollowerStats // the follower's, once caught up
+	// filling is the host's latest message while it filled peer 1's
+	// player; resyncs counts peer 1's resynchronisations.
+	var filling []byte
+	resyncs := 0
 	for now := time.Duration(0); now < end; now += time.Millisecond {
 		at := timing.Instant(now)
 		for n, ok := nw.Link(1, 0).Receive(at, buf); ok; n, ok = nw.Link(1, 0).Receive(at, buf) {
@@ -143,7 +147,11 @@ func catchUp(t *testing.T, die, gap time.Duration, state, stall bool) {
 					t.Fatal(err)
 				}
 			}
-			nw.Link(0, 1).Send(at, host.AppendMessage(msg[:0]))
+			m := host.AppendMessage(msg[:0])
+			if host.Filling(1) {
+				filling = append(filling[:0], m...)
+			}
+			nw.Link(0, 1).Send(at, m)
 			if feed != nil {
 				for range 4 {
 					m, ok, err := feed.Append(msg[:0])
@@ -191,6 +199,14 @@ func catchUp(t *testing.T, die, gap time.Duration, state, stall bool) {
 					t.Fatal(err)
 				}
 				fol = nil
+				if filling != nil {
+					// A message the host sent while it filled, late
+					// by the whole catch-up: of a fill this peer
+					// resynchronised from already.
+					if err := joiner.Receive(filling); err != nil {
+						t.Fatal(err)
+					}
+				}
 			} else {
 				continue
 			}
@@ -199,6 +215,7 @@ func catchUp(t *testing.T, die, gap time.Duration, state, stall bool) {
 		}
 		script(1, 1, joiner.Tick()+2, joiner.Local(1))
 		if _, err := joiner.Advance(); errors.Is(err, rollback.ErrResync) {
+			resyncs++
 			// The host played on without it: catch up on its timeline,
 			// from its snapshot, with the same simulation.
 			if fol, err = rollback.NewFollower(sim(joinSim), 2, 2, 10, 0, timing.NewManualClock(0)); err != nil {
@@ -215,6 +232,9 @@ func catchUp(t *testing.T, die, gap time.Duration, state, stall bool) {
 	if startTick < 0 {
 		t.Fatal("the restarted peer never caught up")
 	}
+	if joiner == nil {
+		t.Fatalf("peer 1 was still catching up at the end, after %d resyncs", resyncs)
+	}
 	// A confirmation taken in the last update is resimulated at the
 	// start of the next: run it, so every confirmed tick was saved with
 	// its confirmed inputs.
@@ -224,8 +244,8 @@ func catchUp(t *testing.T, die, gap time.Duration, state, stall bool) {
 		}
 	}
 	if stall {
-		if host.Filling(1) || startTick < 0 {
-			t.Errorf("still filling: %v, resynchronised at tick %d", host.Filling(1), startTick)
+		if host.Filling(1) || startTick < 0 || resyncs != 1 || filling == nil {
+			t.Errorf("still filling: %v, resynchronised %d times, last at tick %d, a message while filling: %v; want one resync", host.Filling(1), resyncs, startTick, filling != nil)
 		}
 	}
 	if state && fol0.StateBytes != toyStateBytes {

@@ -15,9 +15,15 @@ import (
 // them. Its messages carry those inputs to the other peers, who take
 // them from the host as they would from the peer (the host is the
 // match's authority), so with three or more peers every one of them
-// plays on with the same neutral inputs. When that peer's session hears
-// the host's frontier for its own player run past its own, its inputs
-// since were replaced: its Advance fails with [ErrResync], and it catches
+// plays on with the same neutral inputs. The host's messages also name
+// the players it fills and the first tick it filled. When that peer's
+// session hears that the host fills its own player (from a tick at or
+// after the one it started at: an older fill is one it resynchronised
+// from already, in a message sent before the host heard it ask), or
+// hears the host's frontier for its own player run past its own, its
+// inputs since were replaced: its Advance fails with [ErrResync], even
+// when it ran ahead of what the host had of its player (its messages
+// stopped reaching the host, not its process), and it catches
 // up on the host's confirmed timeline like a player rejoining (a
 // [Follower] that asks for a snapshot, [Follower.NeedState], then
 // [NewSessionAfter]). The host stops filling ([Session.Unfill]) when the
@@ -30,20 +36,23 @@ import (
 // of the player's inputs than it has, so this takes a message the
 // stalled peer sent after the host began to fill.
 
-// ErrResync is wrapped by the error of [Session.Advance] once the host has
-// confirmed this session's own player's inputs past what it sent
-// ([Session.Fill]): its timeline differs from the match's from there, and
+// ErrResync is wrapped by the error of [Session.Advance] once the host
+// says it fills this session's own player's inputs, or has confirmed
+// them past what it sent ([Session.Fill]): its timeline differs from the match's from there, and
 // it must catch up on the host's ([Follower.NeedState]).
 var ErrResync = errors.New("rollback: the host played on without this peer's inputs")
 
 // Fill makes the session confirm the inputs of every player of peer as
 // neutral (zero action states), from that player's frontier up to each
 // tick it simulates, so it never holds for them, and send them to its
-// other peers: a host's answer to a peer that fell past the cutoff. It
-// fails unless the session is the host's (Self 0) and peer one of its
-// peers that plays a player, and while another peer has reported
-// confirming more of that player's inputs than the host has (they are
-// still on their way; try again at the next update). While it fills
+// other peers, each message naming the players it fills and the first
+// tick it filled, so that the peer itself resynchronises even when it
+// ran ahead of what the host had of it: a host's answer to a peer that
+// fell past the cutoff. It fails unless the session is the host's
+// (Self 0) and peer one of its peers that plays a player, and while
+// another peer has reported confirming more of that player's inputs than
+// the host has (they are still on their way; try again at the next
+// update). While it fills
 // them the session compares none of peer's hashes, and forgets those not
 // yet compared: a peer still running hashes the ticks filled with its
 // own inputs, a timeline it leaves when it resynchronises, not a desync.
@@ -58,6 +67,13 @@ func (s *Session) Fill(peer int) error {
 		for _, q := range s.remotePeers {
 			if ack := s.peerAck[q*s.players+p]; q != peer && ack > s.frontier[p] {
 				return fmt.Errorf("rollback: Session.Fill(%d): peer %d confirmed player %d's inputs up to tick %d, this host up to %d: not yet", peer, q, p, ack, s.frontier[p])
+			}
+		}
+	}
+	if !s.Filling(peer) {
+		for p, pl := range s.opts.Players {
+			if pl.Peer == peer {
+				s.fillFrom[p] = s.frontier[p]
 			}
 		}
 	}

@@ -294,6 +294,11 @@ type Session struct {
 	// has not.
 	filled uint64
 	resync string
+	// fillFrom[p] is the first tick the host filled player p's input
+	// at, since its latest Fill; begin is the tick this session started
+	// at (NewSessionAfter's), which no fill it must answer begins before.
+	fillFrom []int64
+	begin    int64
 
 	stats Stats
 }
@@ -345,6 +350,7 @@ func NewSession(sim Simulation, opts Options) (*Session, error) {
 	s.carried = make([]int, s.players)
 	s.zero = make([]input.Stats, s.actions)
 	s.frontier = make([]int64, s.players)
+	s.fillFrom = make([]int64, s.players)
 	for p, pl := range opts.Players {
 		// Ticks before a player's delay have no input: zero, confirmed.
 		for k := range int64(pl.Delay) {

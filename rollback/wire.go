@@ -18,6 +18,8 @@ import (
 //	uvarint sender peer, uvarint sender tick, uvarint advantage (float64),
 //	    varint debt (ticks)
 //	uvarint players, then per player varint frontier − sender tick
+//	uvarint fills (the host's only), then per fill: uvarint player,
+//	    varint first filled tick − sender tick
 //	uvarint blocks, then per block: uvarint player, uvarint frontier −
 //	    first tick, count (1 byte), then count ticks from the first
 //	uvarint hashes, then per hash: varint sender tick − hash tick, 8 bytes hash
@@ -35,8 +37,13 @@ import (
 // as the uvarint of its bits reversed, so values with a short mantissa
 // (0, ±1, ±0.5) take one or two bytes; every value arrives bit for bit.
 // Integers are varints, hashes little-endian.
+//
+// A fill is the host's word that it plays on without that player's peer
+// ([Session.Fill]) from that tick: the peer learns it must resynchronise
+// even when it ran ahead of what the host confirmed of its player, which
+// the frontier alone does not show. Version 4 added the fills.
 const (
-	wireVersion  = 3
+	wireVersion  = 4
 	maxSendHash  = 4
 	hashRepeats  = 8 // messages that carry a final hash, against loss
 	maxCount     = 1 << 20
@@ -88,6 +95,19 @@ func (s *Session) AppendMessage(dst []byte) []byte {
 	dst = binio.AppendUvarint(dst, uint64(s.players))
 	for _, f := range s.frontier {
 		dst = binio.AppendVarint(dst, f-s.tick)
+	}
+	fills := 0
+	for p := range s.players {
+		if !s.isLocal(p) && s.sends(p) {
+			fills++
+		}
+	}
+	dst = binio.AppendUvarint(dst, uint64(fills))
+	for p := range s.players {
+		if !s.isLocal(p) && s.sends(p) {
+			dst = binio.AppendUvarint(dst, uint64(p))
+			dst = binio.AppendVarint(dst, s.fillFrom[p]-s.tick)
+		}
 	}
 	blocks := 0
 	for p := range s.players {
@@ -418,6 +438,26 @@ func (s *Session) decode(msg []byte, apply bool) error {
 		if apply {
 			i := peer*s.players + p
 			s.peerAck[i] = max(s.peerAck[i], f)
+		}
+	}
+	fills := r.Uint("fills", 0, maxPlayers)
+	for range fills {
+		p := int(r.Uint("filled player", 0, uint64(s.players-1)))
+		from := tick + r.Int("first filled tick", -tick, maxTick)
+		if r.Err() != nil {
+			return r.Err()
+		}
+		switch {
+		case peer != 0:
+			return fmt.Errorf("%w: peer %d says it fills player %d (allowed: only the host, peer 0, fills)", ErrMalformed, peer, p)
+		case s.opts.Players[p].Peer == 0:
+			return fmt.Errorf("%w: the host says it fills its own player %d (allowed: a player of another peer)", ErrMalformed, p)
+		}
+		// A fill that began before this session did is one this peer
+		// resynchronised from already (or joined late past): a message
+		// the host sent before it heard this peer ask to catch up.
+		if apply && s.isLocal(p) && from >= s.begin && s.resync == "" {
+			s.resync = fmt.Sprintf("it fills this peer's player %d from tick %d", p, from)
 		}
 	}
 	blocks := r.Uint("blocks", 0, maxPlayers)
