@@ -9,6 +9,7 @@ import (
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/inspect"
+	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 )
@@ -62,7 +63,24 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 	if err := rep.Finish(); err != nil {
 		return nil, fmt.Errorf("framework: --inspect: %s: %w", path, err)
 	}
+	figs, err := readFigures(path)
+	if err != nil {
+		return nil, fmt.Errorf("framework: --inspect: %w", err)
+	}
+	rep.SetFigures(figs)
 	return rep, nil
+}
+
+// readFigures reads the presents and net figures the recording at path
+// keeps for the timeline: one more pass that only decodes, a few
+// milliseconds over a long session.
+func readFigures(path string) (inspect.Figures, error) {
+	r, err := recording.Open(path)
+	if err != nil {
+		return inspect.Figures{}, err
+	}
+	defer r.Close()
+	return inspect.ReadFigures(r)
 }
 
 // firstPass is the inspector's replay of a session, which draws
