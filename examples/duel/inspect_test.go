@@ -1,3 +1,5 @@
+//go:build !js
+
 package main
 
 import (
@@ -7,9 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/inspect"
+	"github.com/metronome-go/metronome/internal/browsertest"
 	"github.com/metronome-go/metronome/recording"
 )
 
@@ -20,18 +25,8 @@ import (
 // peer's, about once a second, the last within that of its figures at
 // the match's end.
 func TestInspectorOpensAMatch(t *testing.T) {
-	dir := t.TempDir()
-	paths := []string{dir + "/host.rec", dir + "/joiner.rec"}
 	const d = 6 * time.Second
-	peers, err := frameworktest.Match(newGame, frameworktest.MatchOptions{
-		Options: frameworktest.Options{Sets: []string{"runtime.frame_cap=60", "window.vsync=false", "net.delay=2", "net.hash_every=30"}},
-		Net:     issueNet, For: d, Start: []time.Duration{0, lateStart},
-		Records: paths,
-		Script:  func(peer int, sim *frameworktest.Sim) { randomSeat(sim, 0, int(d/tick), uint64(40+peer)) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	paths, peers := recordMatch(t, d)
 	p := peers[0]
 	rep, err := framework.InspectReplay(newGame(), paths[0], inspect.Options{})
 	if err != nil {
@@ -99,4 +94,66 @@ func TestInspectorOpensAMatch(t *testing.T) {
 		t.Errorf("the peer sent %d bytes after its last figures, more than three of its busiest seconds (%d each)", end.BytesSent-last.BytesSent, most)
 	}
 	t.Logf("%d ticks, %d net spans; last %+v; the peer's end: %d bytes sent, %d rollbacks", ticks, len(spans), last.NetFigures, end.BytesSent, end.Rollbacks)
+}
+
+// recordMatch plays a match of d over the simulated network with loss,
+// each peer recording it, and returns the recordings' paths and the
+// peers.
+func recordMatch(t *testing.T, d time.Duration) ([]string, []*frameworktest.Peer) {
+	t.Helper()
+	dir := t.TempDir()
+	paths := []string{dir + "/host.rec", dir + "/joiner.rec"}
+	peers, err := frameworktest.Match(newGame, frameworktest.MatchOptions{
+		Options: frameworktest.Options{Sets: []string{"runtime.frame_cap=60", "window.vsync=false", "net.delay=2", "net.hash_every=30"}},
+		Net:     issueNet, For: d, Start: []time.Duration{0, lateStart},
+		Records: paths,
+		Script:  func(peer int, sim *frameworktest.Sim) { randomSeat(sim, 0, int(d/tick), uint64(40+peer)) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths, peers
+}
+
+// The inspector's page on a match's recording, in headless chromium,
+// draws the match's figures as a band of about a second each and names
+// the tick's second's in the tick's line.
+func TestInspectorPageShowsTheMatchFigures(t *testing.T) {
+	paths, _ := recordMatch(t, 6*time.Second)
+	rep, err := framework.InspectReplay(newGame(), paths[0], inspect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := inspect.NewHandler(rep, inspect.ServerOptions{Name: "host.rec"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := browsertest.Serve(t, h)
+	ctx := browsertest.Start(t, 5*time.Minute)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?tick=200")); err != nil {
+		t.Fatal(err)
+	}
+	cond := `globalThis.inspector && inspector.ready && !inspector.busy && inspector.netDrawn && inspector.netDrawn.length >= 4 &&
+		inspector.netDrawn.some(s => s.rollbacks > 0) && /net: rtt [0-9.]+ ms, sent [0-9]+ B, received [0-9]+ B, [0-9]+ rollbacks/.test(document.getElementById("tickinfo").textContent)`
+	var last string
+	stalled := time.Now()
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("Boolean("+cond+")"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			return
+		}
+		seen, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify([globalThis.inspector?.tick, globalThis.inspector?.netDrawn, document.getElementById("tickinfo")?.textContent, document.getElementById("msg")?.textContent])`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen != last {
+			last, stalled = seen, time.Now()
+		} else if time.Since(stalled) > time.Minute {
+			t.Fatalf("the page made no progress for a minute without showing the match's figures: %s", seen)
+		}
+		_, _ = chromedp.Run(ctx, chromedp.Poll[bool]("Boolean("+cond+")", chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Second)))
+	}
 }
