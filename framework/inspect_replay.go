@@ -5,10 +5,13 @@ package framework
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/inspect"
+	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/runtime"
 )
@@ -23,16 +26,24 @@ import (
 
 // InspectReplay replays the recording at path with g, headless, as
 // [Replay] does (checking every world hash), and returns the seek engine
-// over it, at the last tick. A match's recording is refused: its ticks
-// run the match's players, which the engine does not run again yet.
+// over it, at the last tick. A match's recording opens as well: its
+// ticks are the match's confirmed ticks, each run with every player's
+// confirmed input, which the engine keeps for its seeks, and its
+// timeline shows the match's net figures.
 func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, error) {
 	sess, rtOpts, r, err := newReplaySession(g, path, ReplayOptions{})
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	if r.Header().Net != nil {
-		return nil, fmt.Errorf("framework: --inspect: %s is a networked match's recording; the inspector opens a solo session's only", path)
+	var match *matchInputs
+	step := sess.Update
+	if n := r.Header().Net; n != nil {
+		match = &matchInputs{cur: r.Current(), width: n.Players * n.Actions}
+		step = func(t *runtime.TickContext) error {
+			match.put(t.Number)
+			return sess.Update(t)
+		}
 	}
 	ctx := sess.headless(&rtOpts)
 	if rtOpts.Actions == nil {
@@ -42,7 +53,12 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 	hook := &tickHook{Session: sess, after: func(s *Session, t *runtime.TickContext) error {
 		if rep == nil {
 			var err error
-			if rep, err = inspect.NewReplay(s.App, s.Update, rtOpts.Actions, opts); err != nil {
+			if rep, err = inspect.NewReplay(s.App, step, rtOpts.Actions, opts); err != nil {
+				return err
+			}
+		}
+		if match != nil {
+			if err := match.keep(t.Number); err != nil {
 				return err
 			}
 		}
@@ -62,7 +78,59 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 	if err := rep.Finish(); err != nil {
 		return nil, fmt.Errorf("framework: --inspect: %s: %w", path, err)
 	}
+	figs, err := readFigures(path)
+	if err != nil {
+		return nil, fmt.Errorf("framework: --inspect: %w", err)
+	}
+	rep.SetFigures(figs)
 	return rep, nil
+}
+
+// matchInputs are a match recording's confirmed inputs by tick, for the
+// inspector's seeks, which run ticks again after the replay has read
+// the whole recording: the first pass keeps each tick's (only those that
+// differ from the tick before's: a player's input changes a few times a
+// second), and before a seek runs tick n again, put hands them back to
+// the reader's current tick, which the match's playback fills the
+// players from (rollback.Playback.Fill) and counts its ticks by.
+type matchInputs struct {
+	cur   *recording.Tick
+	width int
+	at    []uint64      // ticks whose inputs differ from the tick before's, ascending
+	in    []input.Stats // width a tick of at
+}
+
+// keep notes tick n's inputs, which the replay has just run.
+func (m *matchInputs) keep(n uint64) error {
+	if m.cur.Update.Number != n || len(m.cur.Players) != m.width {
+		return fmt.Errorf("framework: --inspect: the match's tick %d ran with the recording at tick %d", n, m.cur.Update.Number)
+	}
+	if k := len(m.at); k == 0 || !slices.Equal(m.in[(k-1)*m.width:], m.cur.Players) {
+		m.at = append(m.at, n)
+		m.in = append(m.in, m.cur.Players...)
+	}
+	return nil
+}
+
+// put makes tick n's inputs the reader's current tick's.
+func (m *matchInputs) put(n uint64) {
+	i := max(0, sort.Search(len(m.at), func(i int) bool { return m.at[i] > n })-1)
+	if len(m.at) > 0 {
+		copy(m.cur.Players, m.in[i*m.width:(i+1)*m.width])
+	}
+	m.cur.Update.Number = n
+}
+
+// readFigures reads the presents and net figures the recording at path
+// keeps for the timeline: one more pass that only decodes, a few
+// milliseconds over a long session.
+func readFigures(path string) (inspect.Figures, error) {
+	r, err := recording.Open(path)
+	if err != nil {
+		return inspect.Figures{}, err
+	}
+	defer r.Close()
+	return inspect.ReadFigures(r)
 }
 
 // firstPass is the inspector's replay of a session, which draws

@@ -162,6 +162,18 @@ func openRecording(path string, also io.Writer, g Game, cfg config.Config, mode 
 	return &sessionRecording{path: path, w: w, f: f}, nil
 }
 
+// WatchPresents has w, a solo session's recording, note the frames rt
+// presented, from the runtime's counters (atomics), each time it hands a
+// chunk over (recording.Writer.WatchPresents): the inspector's presents
+// row of a replay. --record does it; a test kit writing its own
+// recording calls it after runtime.New, before the first tick.
+func WatchPresents(w *recording.Writer, rt *runtime.GameRuntime) {
+	w.WatchPresents(func() recording.Presents {
+		s := rt.Stats()
+		return recording.Presents{Updates: s.Updates, Frames: s.FramesPresented}
+	})
+}
+
 // close ends the recording with the session's outcome and reports every
 // problem: a recording that could not be kept in full is never lost
 // silently.

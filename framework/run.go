@@ -224,6 +224,9 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 	if err != nil {
 		return err
 	}
+	if sess.recording != nil {
+		WatchPresents(sess.recording, rt)
+	}
 	sess.setUpAndOpen(rt, sess.window.ctx, rtOpts.Actions)
 	return rt.Run()
 }

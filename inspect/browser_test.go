@@ -98,6 +98,9 @@ func TestPageScrubsStepsAndReadsAField(t *testing.T) {
 	if want := "0-151 inspect_test.phase early; 151-401 inspect_test.phase late; 401-600 inspect_test.phase later"; spans != want {
 		t.Errorf("the strip's state spans: %q, want %q", spans, want)
 	}
+	// The presents the recording kept: spans drawn under the states, and
+	// the tick's share in its line.
+	wait("the replay's presents", `inspector.presents.length > 3 && inspector.presents.every(p => p.presented > 0) && /presents: [0-9.]+ a tick \([0-9]+ over ticks 0-/.test(document.getElementById("tickinfo").textContent)`)
 	stateLine := func(tick int, want string) {
 		t.Helper()
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("tickinfo").textContent`))

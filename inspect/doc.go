@@ -70,8 +70,8 @@
 // each with {"error": "..."} naming the parameter and its allowed range.
 // tick defaults to the tick the world is at.
 //
-//	/api/session                    ticks, keyframe interval, memory, component types, markers, a live game's presents
-//	/api/timeline?from=&to=         the timeline's ticks [from, to) (default: all), with markers and state changes
+//	/api/session                    ticks, keyframe interval, memory, component types, markers, the presents
+//	/api/timeline?from=&to=         the timeline's ticks [from, to) (default: all), with markers and state changes, presents and a match's net figures
 //	/api/seek?tick=                 move the world; says from where and how long it took
 //	/api/entities?tick=&component=  live entities and their component types (only those with component)
 //	/api/entity?tick=&id=&gen=      one entity's components, field by field in declaration order
@@ -95,21 +95,30 @@
 // included; entities as "e12v3"; floats that JSON cannot hold as strings.
 // Presentation-only and hash-excluded components are marked.
 //
+// # Presents and network figures
+//
+// A recording keeps what the session presented: the recording writer
+// notes the runtime's updates and presented frames each time it hands a
+// chunk over (recording.Writer.WatchPresents, which --record and
+// --inspect set), so a replay's timeline shows the frames presented over
+// each half second of ticks ([ReadFigures], [Replay.Presents]), the same
+// spans a live game's presents have ([Live.Watch] reads the same
+// counters at the same moments). Not per tick: noting them tick by tick
+// would be the game's loop's work, which recording keeps out of the
+// tick.
+//
+// A match's recording opens as well (framework.InspectReplay): its ticks
+// are the match's confirmed ticks, each run again in a seek with every
+// player's recorded input, and it keeps the match's figures about once a
+// second (rollback.Recorder: round trip, bytes each way, rollbacks and
+// the deepest, held updates, resyncs, time dropped), which the timeline
+// shows as a band ([NetSpan], /api/timeline's net).
+//
 // # Not yet
 //
-// A match is not followed live and a match's recording is refused, so
-// the timeline has no network figures: a match's recording keeps its
-// confirmed ticks and inputs, not the round trips, rollbacks and
-// advantage its net: line reports, which are the live match's; keeping
-// them would take a new record in the recording's format.
-//
-// A replay has no presents: it presents nothing, and a recording keeps
-// the ticks, not the frames the game presented between them. A live
-// game's presents are read from its runtime's counters each time its
-// recording hands a chunk over ([Live.Watch]; framework does it for
-// --inspect), so the page shows them per span of about half a second of
-// ticks, not per tick: noting them tick by tick would be the game's
-// loop's work, which --inspect keeps out of the tick.
+// A match is not followed live (--inspect of a match): record it
+// and open the recording. A recording from before format 8 has no
+// presents or net figures.
 //
 // Sounds are not on the timeline. Rollbacks' depth is the scheduler's
 // count of ticks run again (Tick.Resimulated), which a solo session

@@ -100,6 +100,7 @@ type Replay struct {
 	cur       int64 // the world is after this tick; -1 before the first pass
 	done      bool
 	last      SeekStats
+	figures   Figures // the recording's presents and net figures (figures.go)
 }
 
 // Tick is one tick of the timeline: what the runtime's update was, what

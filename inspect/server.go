@@ -359,13 +359,16 @@ func (h *handler) session(q *query) (any, error) {
 	}, nil
 }
 
-// presents are a live game's presents over its ticks (Live.Presents);
-// a replay presents nothing.
+// presents are a live game's presents over its ticks (Live.Presents),
+// or those its recording kept (Replay.SetFigures).
 func (h *handler) presents() []PresentSpan {
-	if h.live == nil {
-		return []PresentSpan{}
+	if h.live != nil {
+		return h.live.Presents([]PresentSpan{})
 	}
-	return h.live.Presents([]PresentSpan{})
+	if p := h.rep.Presents(); p != nil {
+		return p
+	}
+	return []PresentSpan{}
 }
 
 func (h *handler) timeline(q *query) (any, error) {
@@ -381,7 +384,16 @@ func (h *handler) timeline(q *query) (any, error) {
 	if to < from {
 		return nil, bad("from=%d is after to=%d", from, to)
 	}
-	return map[string]any{"from": from, "to": to, "ticks": h.rep.Timeline(from, to)}, nil
+	var pres []PresentSpan
+	for _, p := range h.presents() {
+		if p.To > from && p.From < to {
+			pres = append(pres, p)
+		}
+	}
+	if pres == nil {
+		pres = []PresentSpan{}
+	}
+	return map[string]any{"from": from, "to": to, "ticks": h.rep.Timeline(from, to), "presents": pres, "net": h.rep.Net(from, to)}, nil
 }
 
 func (h *handler) seek(q *query) (any, error) {

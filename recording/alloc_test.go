@@ -72,8 +72,9 @@ func TestNextAllocatesNothing(t *testing.T) {
 }
 
 // TestMatchAppendAllocatesNothing: a networked match's confirmed tick,
-// with every player's action states, its checkpoints and its pacing
-// items cost no allocation in steady state, written or read.
+// with every player's action states, its checkpoints, its pacing items,
+// its net figures and the presents the writer notes cost no allocation
+// in steady state, written or read.
 func TestMatchAppendAllocatesNothing(t *testing.T) {
 	evs := makeMatch(53, 12000, 60, *matchHeader.Net)
 	w, err := recording.NewWriter(io.Discard, "m.rec", matchHeader)
@@ -82,6 +83,7 @@ func TestMatchAppendAllocatesNothing(t *testing.T) {
 	}
 	defer w.Close(nil)
 	i := 0
+	w.WatchPresents(func() recording.Presents { return recording.Presents{Updates: uint64(i), Frames: uint64(i / 2)} })
 	next := func() {
 		e := evs[i%len(evs)]
 		i++
@@ -91,6 +93,8 @@ func TestMatchAppendAllocatesNothing(t *testing.T) {
 			err = w.Append(e.tick)
 		case e.pacing != nil:
 			err = w.Pacing(e.pacing)
+		case e.net != nil:
+			err = w.Net(e.net)
 		default:
 			err = w.Checkpoint(e.cp)
 		}

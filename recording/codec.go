@@ -58,6 +58,8 @@ const (
 	itemEnd        = 1 | 1<<1
 	itemHook       = 1 | 2<<1
 	itemPacing     = 1 | 3<<1
+	itemNet        = 1 | 4<<1 // version 8 on, a match's recording only
+	itemPresents   = 1 | 5<<1 // version 8 on
 )
 
 // Tick flags. The ones set on most ticks come first so that a steady
@@ -522,6 +524,55 @@ func pacingItem(d *decoder, p *Pacing) {
 	p.ResimulationTime = time.Duration(d.Varint())
 	p.Held = time.Duration(d.Varint())
 	p.Advantage = time.Duration(d.Varint())
+}
+
+// appendNet and netItem hold every figure whole, as uvarints and
+// varints in the field order: once a second, a delta would save a few
+// dozen bytes.
+func appendNet(b []byte, n *NetFigures) []byte {
+	b = binio.AppendUvarint(b, itemNet)
+	b = binio.AppendUvarint(b, n.Update)
+	b = binio.AppendVarint(b, n.Tick)
+	b = binio.AppendVarint(b, n.Confirmed)
+	b = binio.AppendVarint(b, int64(n.RTT))
+	for _, v := range [...]uint64{n.BytesSent, n.BytesReceived, n.Sent, n.Received, n.Rollbacks, n.Resimulated} {
+		b = binio.AppendUvarint(b, v)
+	}
+	b = binio.AppendVarint(b, int64(n.MaxDepth))
+	b = binio.AppendUvarint(b, n.Held)
+	b = binio.AppendVarint(b, int64(n.Resyncs))
+	b = binio.AppendVarint(b, int64(n.PlayedOn))
+	b = binio.AppendVarint(b, int64(n.SlowedDown))
+	b = binio.AppendUvarint(b, n.Mispredicted)
+	return binio.AppendUvarint(b, n.Malformed)
+}
+
+func netItem(d *decoder, n *NetFigures) {
+	n.Update = d.Uvarint()
+	n.Tick = d.Varint()
+	n.Confirmed = d.Varint()
+	n.RTT = time.Duration(d.Varint())
+	for _, v := range [...]*uint64{&n.BytesSent, &n.BytesReceived, &n.Sent, &n.Received, &n.Rollbacks, &n.Resimulated} {
+		*v = d.Uvarint()
+	}
+	n.MaxDepth = d.toInt("NetFigures.MaxDepth", d.Varint())
+	n.Held = d.Uvarint()
+	n.Resyncs = d.toInt("NetFigures.Resyncs", d.Varint())
+	n.PlayedOn = d.toInt("NetFigures.PlayedOn", d.Varint())
+	n.SlowedDown = time.Duration(d.Varint())
+	n.Mispredicted = d.Uvarint()
+	n.Malformed = d.Uvarint()
+}
+
+func appendPresents(b []byte, p Presents) []byte {
+	b = binio.AppendUvarint(b, itemPresents)
+	b = binio.AppendUvarint(b, p.Updates)
+	return binio.AppendUvarint(b, p.Frames)
+}
+
+func presentsItem(d *decoder, p *Presents) {
+	p.Updates = d.Uvarint()
+	p.Frames = d.Uvarint()
 }
 
 func (s *stream) appendStats(b []byte, w *[nStats]uint64) []byte {

@@ -17,7 +17,9 @@
 // action states; the checkpoints are the confirmed world hashes at the
 // match's hash interval; [Pacing] items say what the match's timing did
 // (ticks run again after a rollback, time held at the prediction window,
-// advantage owed); the end marker's tick count makes Ticks-1 the last
+// advantage owed) and [NetFigures] items its network figures about
+// once a second (round trip, traffic, rollbacks, resynchronisations);
+// the end marker's tick count makes Ticks-1 the last
 // confirmed tick. Every peer of a match in sync, and a spectator fed the
 // confirmed stream, records the same ticks and hashes; only Net.Peer
 // differs. [Writer.Pacing] and Append of such ticks allocate nothing in
@@ -34,7 +36,9 @@
 // (the ticks' Update.End) or in real time (the writer's clock,
 // [Writer.SetClock]), when it reaches 64 KiB, and on [Writer.Flush] and
 // [Writer.Finish]: a process killed at any moment, from the first tick
-// on, loses less than a second of ticks. The first
+// on, loses less than a second of ticks. [Writer.WatchPresents] has the
+// writer note the session's presented frames at each chunk it hands
+// over, so the tick pays nothing for them. The first
 // problem (a failed write, a value the format cannot hold, a disk so slow
 // that 256 chunks wait) stops the recording and is returned by every later
 // call and by Close; nothing is lost silently.
@@ -63,7 +67,7 @@
 // [ErrCorrupt], [ErrNotRecording] or [ErrVersion], in an [*Error] that
 // names the file, the byte offset and how many ticks came before:
 //
-//	recording: game.rec: byte 4: format version 9 is not supported (this build reads 2 to 6)
+//	recording: game.rec: byte 4: format version 9 is not supported (this build reads 2 to 8)
 //	recording: game.rec: byte 81920, after 4800 ticks: chunk 80: checksum 0x1c2d3e4f does not match its contents (0x0a0b0c0d)
 //
 // A chunk's length has a checksum of its own, so a damaged length is
@@ -99,8 +103,8 @@
 // match), then when not 0 Actions (uvarint) and Peer (varint). Every later
 // chunk holds whole items, each starting with a uvarint h: an even h is a
 // tick with flags h>>1; h = 1 a checkpoint; h = 5 a hook; h = 7 a pacing
-// item (a match's recording only); h = 3 the end marker, which is the
-// last item of the file.
+// item and h = 9 net figures (a match's recording only); h = 11 presents;
+// h = 3 the end marker, which is the last item of the file.
 //
 // A tick's flags hold the update Kind (bits 0-1) and Final, Quiet, Coarse
 // and Stop as bits, and mark each field that differs from its prediction;
@@ -134,19 +138,28 @@
 // Held as varints, Value, StartValue, Mean and Peak as byte-reversed
 // float32 bits) and those fields in that order. A pacing item holds the
 // update (uvarint), the tick, Resimulated, ResimulationTime, Held and
-// Advantage (varints).
+// Advantage (varints). Net figures ([NetFigures]) hold Update (uvarint),
+// Tick, Confirmed and RTT (varints), BytesSent, BytesReceived, Sent,
+// Received, Rollbacks and Resimulated (uvarints), MaxDepth (varint),
+// Held (uvarint), Resyncs, PlayedOn and SlowedDown (varints),
+// Mispredicted and Malformed (uvarints), each whole: rollback.Recorder
+// writes them about once a second. Presents ([Presents]) hold Updates
+// and Frames (uvarints), whole; a writer watching them
+// ([Writer.WatchPresents]) notes them before it hands a chunk over and
+// before the end marker, when they moved.
 //
 // A hook holds the hook's name (one byte: 0 InitSimulation, 1
 // DeinitSimulation) and its Futures watermark (uvarint).
 //
-// Version 6 has version 7's layout; its Futures watermarks count every
+// Version 7 is version 8 without net figures and presents. Version 6
+// has version 7's layout; its Futures watermarks count every
 // platform request, version 7's only the simulation owner's. Version 5 is
 // version 6 without the header's Net, tick flag bit 21 and pacing items. Version 4 is version 5 without the rollback statistics in
 // the Timing (its mask has 29 bits). Version 3 is version 4 with an
 // 8-byte frame (the length, then one CRC-32C of the length bytes and the
 // payload; the version under no checksum), without Package and Title in
 // the header, without the end marker's outcome and without hooks; version
-// 2 is version 3 without the shutdown flag. This build reads all six.
+// 2 is version 3 without the shutdown flag. This build reads all seven.
 //
 // A checkpoint holds the tick number (varint from the last tick's), the
 // world hash (uint64) and a count of types; each type is a uvarint

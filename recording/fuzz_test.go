@@ -37,7 +37,22 @@ func FuzzReader(f *testing.F) {
 	match := write(f, matchHeader, makeMatch(74, 50, 10, *matchHeader.Net), nil)
 	f.Add(match)
 	f.Add(match[:len(match)-5])
-	for _, name := range []string{"testdata/v2.rec", "testdata/v3.rec", "testdata/v5.rec"} {
+	// A session's presents, as the writer notes them.
+	var pbuf bytes.Buffer
+	pw, err := recording.NewWriter(&pbuf, "p.rec", testHeader)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var noted uint64
+	pw.WatchPresents(func() recording.Presents { noted++; return recording.Presents{Updates: noted * 30, Frames: noted * 29} })
+	appendAll(f, pw, small)
+	pw.Flush()
+	appendAll(f, pw, small[:4])
+	if err := pw.Close(nil); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(pbuf.Bytes())
+	for _, name := range []string{"testdata/v2.rec", "testdata/v3.rec", "testdata/v5.rec", "testdata/v7match.rec"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
@@ -86,6 +101,12 @@ func FuzzReader(f *testing.F) {
 			case *recording.Pacing:
 				c := *v
 				evs = append(evs, event{pacing: &c})
+			case *recording.NetFigures:
+				c := *v
+				evs = append(evs, event{net: &c})
+			case *recording.Presents:
+				// The writer notes presents itself (Writer.WatchPresents):
+				// the rewritten recording has none.
 			case *recording.Checkpoint:
 				c := *v
 				c.Types = append(c.Types[:0:0], v.Types...)

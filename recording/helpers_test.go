@@ -20,11 +20,15 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-// event is one thing a session appends: a tick or a checkpoint.
+// event is one thing a session appends: a tick, a checkpoint, a match's
+// pacing or net figures, or (read back only) the presents the writer
+// noted.
 type event struct {
 	tick   *recording.Tick
 	cp     *recording.Checkpoint
 	pacing *recording.Pacing
+	net    *recording.NetFigures
+	pres   *recording.Presents
 }
 
 type sessionOptions struct {
@@ -263,6 +267,10 @@ func appendAll(t testing.TB, w *recording.Writer, evs []event) {
 			err = w.Append(e.tick)
 		case e.pacing != nil:
 			err = w.Pacing(e.pacing)
+		case e.net != nil:
+			err = w.Net(e.net)
+		case e.pres != nil:
+			t.Fatalf("event %d: presents are the writer's to note", i)
 		default:
 			err = w.Checkpoint(e.cp)
 		}
@@ -294,6 +302,12 @@ func readAll(r *recording.Reader) ([]event, *recording.End, error) {
 		case *recording.Pacing:
 			c := *v
 			evs = append(evs, event{pacing: &c})
+		case *recording.NetFigures:
+			c := *v
+			evs = append(evs, event{net: &c})
+		case *recording.Presents:
+			c := *v
+			evs = append(evs, event{pres: &c})
 		case *recording.End:
 			e := *v
 			_, err := r.Next()
@@ -316,6 +330,22 @@ func countItems(r *recording.Reader) (int, error) {
 	}
 }
 
+func (e event) kind() string {
+	switch {
+	case e.tick != nil:
+		return "a tick"
+	case e.cp != nil:
+		return "a checkpoint"
+	case e.pacing != nil:
+		return "pacing"
+	case e.net != nil:
+		return "net figures"
+	case e.pres != nil:
+		return "presents"
+	}
+	return "nothing"
+}
+
 // diffEvents describes the first difference between two event lists.
 func diffEvents(got, want []event) string {
 	for i := range min(len(got), len(want)) {
@@ -333,9 +363,16 @@ func diffEvents(got, want []event) string {
 			if *g.pacing != *w.pacing {
 				return fmt.Sprintf("event %d: pacing %+v, want %+v", i, *g.pacing, *w.pacing)
 			}
+		case w.net != nil && g.net != nil:
+			if *g.net != *w.net {
+				return fmt.Sprintf("event %d: net figures %+v, want %+v", i, *g.net, *w.net)
+			}
+		case w.pres != nil && g.pres != nil:
+			if *g.pres != *w.pres {
+				return fmt.Sprintf("event %d: presents %+v, want %+v", i, *g.pres, *w.pres)
+			}
 		default:
-			return fmt.Sprintf("event %d: got tick %v checkpoint %v pacing %v, want tick %v checkpoint %v pacing %v",
-				i, g.tick != nil, g.cp != nil, g.pacing != nil, w.tick != nil, w.cp != nil, w.pacing != nil)
+			return fmt.Sprintf("event %d: got %s, want %s", i, g.kind(), w.kind())
 		}
 	}
 	if len(got) != len(want) {
@@ -574,9 +611,10 @@ var matchHeader = func() recording.Header {
 // records it: a tick per confirmed tick on the step's timeline, whose
 // players' action states change now and then (presses, held time,
 // analog values, some whole and some not), a checkpoint every `every`
-// ticks and a pacing item now and then.
+// ticks, a pacing item now and then and net figures every 60 ticks.
 func makeMatch(seed uint64, ticks, every int, net recording.Net) []event {
 	rng := rand.New(rand.NewPCG(seed, 9))
+	nrng := rand.New(rand.NewPCG(seed, 10)) // the net figures' own: version 7's matches are made without them
 	step := time.Second / 60
 	in := make([]input.Stats, net.Players*net.Actions)
 	var evs []event
@@ -616,6 +654,12 @@ func makeMatch(seed uint64, ticks, every int, net recording.Net) []event {
 			evs = append(evs, event{pacing: &recording.Pacing{Update: uint64(k + 3), Tick: int64(k + 2),
 				Resimulated: rng.IntN(9), ResimulationTime: time.Duration(rng.Int64N(1e6)),
 				Held: step * time.Duration(rng.IntN(2)), Advantage: time.Duration(rng.Int64N(2e7) - 1e7)}})
+		}
+		if k%60 == 59 {
+			evs = append(evs, event{net: &recording.NetFigures{Update: uint64(k + 2), Tick: int64(k + 3), Confirmed: int64(k - 1),
+				RTT: time.Duration(nrng.Int64N(2e8)), BytesSent: nrng.Uint64(), BytesReceived: uint64(k) * 100, Sent: uint64(k), Received: uint64(k - 1),
+				Rollbacks: nrng.Uint64N(100), Resimulated: nrng.Uint64N(1000), MaxDepth: nrng.IntN(8), Held: nrng.Uint64N(9),
+				Resyncs: nrng.IntN(3) - 1, PlayedOn: nrng.IntN(2), SlowedDown: -time.Duration(nrng.Int64N(1e9)), Mispredicted: nrng.Uint64(), Malformed: 1}})
 		}
 	}
 	return evs

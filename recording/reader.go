@@ -52,6 +52,8 @@ type Reader struct {
 	cp     Checkpoint
 	hook   Hook
 	pacing Pacing
+	net    NetFigures
+	pres   Presents
 	end    End
 	ended  bool
 	err    error // sticky: anything but ErrIncomplete
@@ -367,8 +369,8 @@ func (r *Reader) loadChunk() error {
 	return r.check()
 }
 
-// Next returns the next item: a *[Tick], a *[Checkpoint], a *[Hook] or an
-// *[End].
+// Next returns the next item: a *[Tick], a *[Checkpoint], a *[Hook], a
+// *[Pacing], a *[NetFigures], a *[Presents] or an *[End].
 // The value is reused by the next call; copy what must outlive it. After
 // the end marker Next returns io.EOF. When the data stops before the end
 // marker it returns an error wrapping [ErrIncomplete]: call again when the
@@ -403,12 +405,18 @@ func (r *Reader) Next() (Item, error) {
 	case h == itemPacing && r.version >= 6 && r.h.Net != nil:
 		pacingItem(d, &r.pacing)
 		it = &r.pacing
+	case h == itemNet && r.version >= 8 && r.h.Net != nil:
+		netItem(d, &r.net)
+		it = &r.net
+	case h == itemPresents && r.version >= 8:
+		presentsItem(d, &r.pres)
+		it = &r.pres
 	case h == itemEnd:
 		r.s.endMarker(d, &r.end, r.version)
 		r.ended = true
 		it = &r.end
 	default:
-		d.Failf("item type %d is not defined in format version %d (allowed: tick, checkpoint, hook from version 4, pacing from version 6 in a match's recording, end)", h, r.version)
+		d.Failf("item type %d is not defined in format version %d (allowed: tick, checkpoint, hook from version 4, pacing from version 6 and net figures from version 8 in a match's recording, presents from version 8, end)", h, r.version)
 	}
 	if err := r.check(); err != nil {
 		return nil, err

@@ -12,7 +12,8 @@ import (
 // FormatVersion is the version of the byte layout this build writes. Any
 // change to the layout, including a new field in [Tick] or [Header], takes
 // a new version, and so does a change of what a field means. A reader
-// reads this version and [OldestFormatVersion] on: version 6 is version 7
+// reads this version and [OldestFormatVersion] on: version 7 is version 8
+// without [NetFigures] and [Presents] items; version 6 is version 7
 // with Futures watermarks that count every platform request, not only the
 // simulation owner's; version 5 is version 6 without networked matches (no Header.Net, no
 // Tick.Players, no [Pacing] items); version 4 is version 5 without the rollback statistics in Tick.Timing
@@ -21,7 +22,7 @@ import (
 // length field of its own, the version outside every checksum), without
 // Header.Package and Header.Title, without End.Outcome and without hook
 // items; version 2 is version 3 without shutdown requests in ticks.
-const FormatVersion = 7
+const FormatVersion = 8
 
 // OldestFormatVersion is the oldest layout this build still reads.
 const OldestFormatVersion = 2
@@ -195,6 +196,52 @@ type Pacing struct {
 	Advantage time.Duration
 }
 
+// NetFigures are a networked match's figures on the machine that
+// recorded it, as rollback.PeerStats counts them from the match's start,
+// at one moment: rollback.Recorder writes them about once a second of
+// this machine's updates, so a reader sees the round trips, traffic,
+// rollbacks, held ticks and resynchronisations the match's net: line
+// reported, over time. The names are PeerStats' (this package cannot
+// import rollback, which imports it). A replay needs none of them.
+type NetFigures struct {
+	// Update is the number of this machine's update the figures were
+	// taken after; Tick the match's next tick to simulate then and
+	// Confirmed the first tick whose inputs were not all confirmed.
+	Update          uint64
+	Tick, Confirmed int64
+	// RTT is the longest round trip to a peer the transport measured, 0
+	// when it measures none.
+	RTT time.Duration
+	// BytesSent and BytesReceived count the messages' bytes, Sent and
+	// Received the messages.
+	BytesSent, BytesReceived, Sent, Received uint64
+	// Rollbacks counts restores, Resimulated the ticks run again and
+	// MaxDepth the most ticks one rollback ran again.
+	Rollbacks, Resimulated uint64
+	MaxDepth               int
+	// Held counts the updates held back at the prediction window's end.
+	Held uint64
+	// Resyncs counts this peer's resynchronisations from the host's
+	// snapshot, PlayedOn the times the host played on without a peer.
+	Resyncs, PlayedOn int
+	// SlowedDown is the time the host dropped past the debt cutoff.
+	SlowedDown time.Duration
+	// Mispredicted counts the player-ticks simulated on a prediction
+	// that the confirmed input proved wrong, and Malformed the messages
+	// that did not decode.
+	Mispredicted, Malformed uint64
+}
+
+// Presents are a session's presented frames at one moment: how many
+// updates had run (Updates, the runtime's count) and frames had been
+// presented (Frames) since the session began. A writer with
+// [Writer.WatchPresents] notes them each time it hands a chunk over
+// (about every half second of ticks), so a reader sees how many frames
+// were presented over each span of ticks, as a live inspected game does.
+type Presents struct {
+	Updates, Frames uint64
+}
+
 // ShutdownRequest is one ordinary shutdown request as the policy saw it
 // (runtime.ShutdownRequest without what the runtime derives again).
 type ShutdownRequest struct {
@@ -352,7 +399,8 @@ type Hook struct {
 }
 
 // Item is what [Reader.Next] returns: a *[Tick], a *[Checkpoint], a
-// *[Hook], a *[Pacing] or an *[End]. Switch on the type.
+// *[Hook], a *[Pacing], a *[NetFigures], a *[Presents] or an *[End].
+// Switch on the type.
 type Item interface{ item() }
 
 func (*Tick) item()       {}
@@ -360,3 +408,5 @@ func (*Checkpoint) item() {}
 func (*Hook) item()       {}
 func (*End) item()        {}
 func (*Pacing) item()     {}
+func (*NetFigures) item() {}
+func (*Presents) item()   {}

@@ -51,6 +51,10 @@ type Writer struct {
 	sinceReal timing.Instant
 	broken    bool // a problem on this side; err holds it
 	closed    bool
+	// presents reads the session's counters at each chunk handed over
+	// (WatchPresents); noted is what the last Presents item said.
+	presents func() Presents
+	noted    Presents
 
 	queue chan chunk
 	free  chan []byte
@@ -290,6 +294,47 @@ func (w *Writer) Pacing(p *Pacing) error {
 	return nil
 }
 
+// Net records a networked match's figures at this moment (see
+// [NetFigures]). It allocates nothing. Errors are as for [Writer.Pacing].
+func (w *Writer) Net(n *NetFigures) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if len(w.s.players) == 0 {
+		return w.breakWith(w.fail(-1, detail(ErrInvalid, "net figures in a recording that is not of a networked match (Header.Net is nil)")))
+	}
+	w.buf = appendNet(w.buf, n)
+	w.items++
+	if len(w.buf) >= chunkTarget+frameLen {
+		return w.flush(false)
+	}
+	return nil
+}
+
+// WatchPresents has the writer note the session's presented frames:
+// read (the runtime's counters, which must be cheap and safe to call
+// from the writer's goroutine, the simulation owner) is called each time
+// a chunk is handed over, about every [FlushInterval] of ticks, and on
+// Finish, and a [Presents] item is recorded when they moved. So the tick
+// pays nothing for it: a chunk costs one call. Call it before the first
+// Append.
+func (w *Writer) WatchPresents(read func() Presents) { w.presents = read }
+
+// notePresents records the session's presents when they moved since the
+// last note.
+func (w *Writer) notePresents() {
+	if w.presents == nil {
+		return
+	}
+	p := w.presents()
+	if p == w.noted {
+		return
+	}
+	w.noted = p
+	w.buf = appendPresents(w.buf, p)
+	w.items++
+}
+
 // Flush hands what has been recorded since the last chunk to the
 // background goroutine now, without waiting for the disk. Append hands a
 // chunk over by itself once its first tick is [FlushInterval] old, in
@@ -343,6 +388,7 @@ func (w *Writer) Finish(o Outcome, msg string) error {
 		case msg == "":
 			msg = o.String()
 		}
+		w.notePresents()
 		w.buf = w.s.appendEnd(w.buf, o, cut(msg, MaxErrorLen))
 		w.items++
 	}
@@ -478,6 +524,9 @@ func (w *Writer) checkCheckpoint(c *Checkpoint) error {
 func (w *Writer) flush(wait bool) error {
 	if w.items == 0 {
 		return nil
+	}
+	if !w.closed && !w.broken {
+		w.notePresents()
 	}
 	c := chunk{buf: w.buf, off: w.offset, seq: w.seq, ticks: w.s.ticks}
 	if wait {

@@ -19,6 +19,12 @@ import (
 // sync writes the same ticks and hashes, and so does a spectator fed the
 // confirmed stream. A [Playback] runs that timeline again with no
 // network, through the same [Players] resource.
+//
+// The recording keeps the match's figures too ([recording.NetFigures]:
+// the round trip, traffic, rollbacks, held updates, resynchronisations
+// of this machine's [PeerStats]), about once a second of its updates, so
+// an inspector of the recording shows what the net: line said, over
+// time. A replay needs none of them.
 
 // recordedMatch is what a recording needs of a [Side]'s match.
 type recordedMatch struct {
@@ -54,13 +60,17 @@ type Recorder struct {
 	tick   recording.Tick
 	check  recording.Checkpoint
 	pacing recording.Pacing
+	// figures are the match's figures, written every perSecond updates
+	// of this machine.
+	figures   recording.NetFigures
+	perSecond uint64
 }
 
 // NewRecorder returns the recorder of side's match into w, a writer made
 // with side's [Side.RecordingHeader].
 func NewRecorder(side *Side, w *recording.Writer) *Recorder {
 	m := side.rec
-	r := &Recorder{side: side, w: w, stop: -1}
+	r := &Recorder{side: side, w: w, stop: -1, perSecond: uint64(max(1, time.Second/max(m.step, time.Millisecond)))}
 	if m.ticks > 0 && m.every > 0 {
 		r.stop = (m.ticks - 1) / int64(m.every) * int64(m.every)
 	}
@@ -85,6 +95,11 @@ func (r *Recorder) Update(t *runtime.TickContext) error {
 	if err := r.record(s.Timeline(), s.app); err != nil {
 		return err
 	}
+	if t.Number%r.perSecond == 0 {
+		if err := r.writeFigures(t.Number); err != nil {
+			return err
+		}
+	}
 	o := &t.Owed
 	if s.Spectating() || (o.Resimulated == 0 && o.ResimulationTime == 0 && o.Held == 0 && o.Advantage == 0) {
 		return nil
@@ -92,6 +107,17 @@ func (r *Recorder) Update(t *runtime.TickContext) error {
 	r.pacing = recording.Pacing{Update: t.Number, Tick: s.Tick(), Resimulated: o.Resimulated,
 		ResimulationTime: o.ResimulationTime, Held: o.Held, Advantage: o.Advantage}
 	return r.w.Pacing(&r.pacing)
+}
+
+// writeFigures writes the match's figures after this machine's update
+// number update.
+func (r *Recorder) writeFigures(update uint64) error {
+	ns := r.side.Stats()
+	r.figures = recording.NetFigures{Update: update, Tick: ns.Tick, Confirmed: ns.Confirmed, RTT: ns.RTT,
+		BytesSent: ns.BytesSent, BytesReceived: ns.BytesReceived, Sent: ns.Sent, Received: ns.Received,
+		Rollbacks: ns.Rollbacks, Resimulated: ns.Resimulated, MaxDepth: ns.MaxDepth, Held: ns.Held,
+		Resyncs: ns.Resyncs, PlayedOn: ns.PlayedOn, SlowedDown: ns.SlowedDown, Mispredicted: ns.Mispredicted, Malformed: ns.Malformed}
+	return r.w.Net(&r.figures)
 }
 
 // record writes the ticks of tl that settled since the last call, each

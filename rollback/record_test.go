@@ -28,6 +28,8 @@ type recordedMatch struct {
 	ctxs  [2]runtime.TickContext
 	stops [2]*runtime.StopSignal
 	n     int
+	// stats, when not nil, gets each side's figures after each update.
+	stats *[2][]rollback.PeerStats
 }
 
 // newRecordedMatch plays the paddle game between two bots over net,
@@ -85,6 +87,70 @@ func (m *recordedMatch) update() {
 		}
 		if err := m.recs[i].Update(ctx); err != nil {
 			m.t.Fatal(err)
+		}
+		if m.stats != nil {
+			m.stats[i] = append(m.stats[i], s.Stats())
+		}
+	}
+}
+
+// A recorded match keeps its figures about once a second of each peer's
+// updates: each item is what the peer's Stats said after that update,
+// the last is within a second of the match's end, and they show the
+// match's traffic and rollbacks over a lossy network.
+func TestRecordedMatchKeepsItsFigures(t *testing.T) {
+	const ticks, every = 600, 30
+	m := newRecordedMatch(t, netsim.Options{Latency: 60 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.1, Seed: 12}, every, ticks, nil)
+	m.stats = new([2][]rollback.PeerStats)
+	for range 3000 {
+		if m.stops[0].Requested() && m.stops[1].Requested() {
+			break
+		}
+		m.update()
+	}
+	for i, w := range m.ws {
+		if err := w.Finish(recording.Clean, ""); err != nil {
+			t.Fatal(err)
+		}
+		r, err := recording.NewReader(bytes.NewReader(m.bufs[i].Bytes()), "match.rec")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var figs []recording.NetFigures
+		for {
+			it, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if f, ok := it.(*recording.NetFigures); ok {
+				figs = append(figs, *f)
+			}
+		}
+		seen := m.stats[i]
+		if len(figs) < len(seen)/60 || len(figs) == 0 {
+			t.Fatalf("peer %d: %d net figures over %d updates, want one every 60", i, len(figs), len(seen))
+		}
+		for _, f := range figs {
+			if f.Update%60 != 0 || f.Update == 0 || f.Update > uint64(len(seen)) {
+				t.Fatalf("peer %d: figures after update %d, want every 60th of %d updates", i, f.Update, len(seen))
+			}
+			ns := seen[f.Update-1]
+			want := recording.NetFigures{Update: f.Update, Tick: ns.Tick, Confirmed: ns.Confirmed, RTT: ns.RTT,
+				BytesSent: ns.BytesSent, BytesReceived: ns.BytesReceived, Sent: ns.Sent, Received: ns.Received,
+				Rollbacks: ns.Rollbacks, Resimulated: ns.Resimulated, MaxDepth: ns.MaxDepth, Held: ns.Held,
+				Resyncs: ns.Resyncs, PlayedOn: ns.PlayedOn, SlowedDown: ns.SlowedDown, Mispredicted: ns.Mispredicted, Malformed: ns.Malformed}
+			if f != want {
+				t.Errorf("peer %d: recorded figures %+v, the peer's after that update %+v", i, f, want)
+			}
+		}
+		last, end := figs[len(figs)-1], seen[len(seen)-1]
+		if uint64(len(seen))-last.Update >= 60 {
+			t.Errorf("peer %d: the last figures are of update %d of %d, want within a second", i, last.Update, len(seen))
+		}
+		if last.Rollbacks == 0 || last.BytesSent == 0 || last.BytesReceived == 0 || last.Rollbacks > end.Rollbacks || last.BytesSent > end.BytesSent {
+			t.Errorf("peer %d: last figures %+v, end %+v: want traffic and rollbacks, no more than at the end", i, last, end.Stats)
 		}
 	}
 }

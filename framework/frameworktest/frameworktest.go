@@ -191,6 +191,9 @@ func newSession(g framework.Game, opts Options, clock *runtimetest.Clock, match 
 	if s.Runtime, err = runtime.New(s.step, ctx, rtOpts); err != nil {
 		return nil, err
 	}
+	if rec != nil {
+		framework.WatchPresents(rec, s.Runtime)
+	}
 	sess.Bind(s.Runtime)
 	s.step.rt = s.Runtime
 	// The game's Setup runs now, and a configuration it contradicts (a

@@ -1,0 +1,83 @@
+package inspect
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/metronome-go/metronome/recording"
+)
+
+// A recording keeps, beside its ticks, what the session did that a
+// replay does not do again: the frames the game presented (noted at
+// each chunk the recording writer handed over, half a second of ticks)
+// and a networked match's figures (about once a second). The timeline
+// shows both as spans of ticks, the same spans a live game's presents
+// have ([Live.Presents]).
+
+// NetSpan is a networked match's figures over the match's ticks From to
+// To (exclusive): NetFigures are the figures the match had counted from
+// its start when it reached tick To, so the difference from the span
+// before is what happened in this one (the bytes sent, the rollbacks).
+type NetSpan struct {
+	From uint64 `json:"from"`
+	To   uint64 `json:"to"`
+	recording.NetFigures
+}
+
+// Figures are a recording's presents and net figures, in tick order.
+type Figures struct {
+	Presents []PresentSpan
+	Net      []NetSpan
+}
+
+// ReadFigures reads r to its end and returns its presents (none before
+// format 8, or for a recording whose writer watched none) and its net
+// figures (a match's, format 8 on). A recording cut short gives what it
+// holds up to the cut, with the reader's error.
+func ReadFigures(r *recording.Reader) (Figures, error) {
+	f := Figures{Presents: []PresentSpan{}, Net: []NetSpan{}}
+	var pres recording.Presents
+	var tick int64
+	for {
+		it, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return f, nil
+		}
+		if err != nil {
+			return f, fmt.Errorf("inspect: reading the recording's figures: %w", err)
+		}
+		switch v := it.(type) {
+		case *recording.Presents:
+			if v.Updates > pres.Updates && v.Frames >= pres.Frames {
+				f.Presents = append(f.Presents, PresentSpan{From: pres.Updates, To: v.Updates, Presented: v.Frames - pres.Frames})
+			}
+			pres = *v
+		case *recording.NetFigures:
+			to := max(v.Tick, tick)
+			f.Net = append(f.Net, NetSpan{From: uint64(max(tick, 0)), To: uint64(max(to, 0)), NetFigures: *v})
+			tick = to
+		}
+	}
+}
+
+// SetFigures gives the timeline the recording's figures ([ReadFigures]):
+// [Replay.Presents] and [Replay.Net] return them. The Replay's
+// goroutine calls it, after the first pass.
+func (r *Replay) SetFigures(f Figures) { r.figures = f }
+
+// Presents returns the recording's presents over spans of ticks, in
+// tick order, as [Replay.SetFigures] gave them.
+func (r *Replay) Presents() []PresentSpan { return r.figures.Presents }
+
+// Net returns the spans of the recorded match's figures that overlap
+// ticks from to to (exclusive), in tick order.
+func (r *Replay) Net(from, to uint64) []NetSpan {
+	out := []NetSpan{}
+	for _, s := range r.figures.Net {
+		if s.To > from && s.From < to || s.From == s.To && s.From >= from && s.From < to {
+			out = append(out, s)
+		}
+	}
+	return out
+}
