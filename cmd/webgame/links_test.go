@@ -141,6 +141,36 @@ func TestBreakoutLinksOnlyWhatItUses(t *testing.T) {
 	}
 }
 
+// TestBreakoutImportsNoMapParser: a game that loads no tile map imports
+// neither the map parser (tiled, reached through ecs/tilemap) nor its
+// zstd reader, whose packages' initialisation (crypto/rand, log among
+// them) every page ran before its first frame. An import is enough to
+// link a package's init, so this asks go list, not the linker.
+func TestBreakoutImportsNoMapParser(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "github.com/metronome-go/metronome/examples/breakout")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps breakout for js/wasm: %v", err)
+	}
+	deps := map[string]bool{}
+	for p := range strings.FieldsSeq(string(out)) {
+		deps[p] = true
+	}
+	if !deps["github.com/metronome-go/metronome/ecs"] {
+		t.Fatalf("go list -deps breakout lists no package ecs: %q", out)
+	}
+	for _, p := range []string{
+		"github.com/metronome-go/metronome/tiled",
+		"github.com/metronome-go/metronome/ecs/tilemap",
+		"github.com/klauspost/compress/zstd",
+	} {
+		if deps[p] {
+			t.Errorf("Breakout imports %s", p)
+		}
+	}
+}
+
 // TestBreakoutPageRefusesQuestions: the questions a page leaves out
 // (--compare, --where, --who-wrote, --write-test) end with a message that
 // says where to ask them, not with a missing flag or a silent exit. The
