@@ -143,25 +143,14 @@
 //
 // See ExampleShape for an Asteroids-like ship.
 //
-// # Tiled maps
+// # Tile maps
 //
-// A level drawn in Tiled loads in one call: [LoadMap] reads a .tmx or
-// .tmj file with its tilesets from any fs.FS (package tiled parses it) and
-// registers its images with the asset library; [StartMapLoad] does the same
-// in the background with the library's progress. [AddTileMaps] adds the
-// system that draws tile layers as prebuilt chunks, culled by the camera,
-// and [SpawnMap] turns the map into entities: a chunk entity per block of
-// tiles, and a [MapObject] per object of the object layers, carrying its
-// shape and custom properties. Solid tiles (a tile property chosen by the
-// game) merge into collision rectangles:
-//
-//	level, err := ecs.LoadMap(lib, levels, "level1.tmx", tiled.Options{})
-//	ecs.AddTileMaps(app)
-//	_, err = ecs.SpawnMap(app.World().Commands(), level, ecs.MapOptions{})
-//	walls, err := level.SolidRects("ground", "solid")
-//
-// Chunks are plain data, so a snapshot and a rollback carry the map. See
-// ExampleSpawnMap.
+// [AddTileMaps] adds the system that draws [TileChunk] entities: prebuilt
+// blocks of draw packets, culled by the camera whole, with parallax and
+// animated tiles. Package ecs/tilemap loads a level drawn in Tiled and
+// spawns it as chunks; it lives apart so that a game without tile maps
+// links no map parser. Chunks are plain data, so a snapshot and a
+// rollback carry the map.
 //
 // # Screen
 //

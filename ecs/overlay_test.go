@@ -10,7 +10,7 @@ import (
 
 // overlayPass adds, like package ui's draw, an Extract system that draws
 // one quad in a pass of its own over the built-in ones. Added before the
-// tile maps and the particles, it runs before their draw systems.
+// particles, it runs before their draw system.
 func overlayPass(a *ecs.App) {
 	a.AddSystem(ecs.Extract, ecs.System{Name: "overlay", Run: func(ctx *ecs.Sys) {
 		pw := ctx.Frame.BeginPass(render2d.PassDesc{Camera: render2d.Camera{Size: geom.Vec2{X: 100, Y: 100}}})
@@ -18,30 +18,10 @@ func overlayPass(a *ecs.App) {
 	}})
 }
 
-// TestMapAndParticlesUnderAnOverlay: a pass begun after the built-in
-// extraction (a menu's) leaves the map's tiles and the particles in the
-// built-in pass, drawn by the world's camera; they went into the last
-// pass, the overlay's, so a title menu hid the whole level.
-func TestMapAndParticlesUnderAnOverlay(t *testing.T) {
-	tm, lib, rec := loadedMap(t, "own/csv.tmx")
-	a := newApp(t, ecs.Options{Assets: lib})
-	overlayPass(a)
-	ecs.AddTileMaps(a)
-	spawnMap(t, a, tm, ecs.MapOptions{Layer: -10})
-	if err := a.Update(tick(1, 0)); err != nil {
-		t.Fatal(err)
-	}
-	f := prepareWith(t, a, rec)
-	if len(f.Passes) != 2 {
-		t.Fatalf("%d passes, want the world's and the overlay's", len(f.Passes))
-	}
-	if got, want := len(f.Passes[0].Packets), 9+8+1; got != want {
-		t.Errorf("the world's pass has %d packets, want the map's %d", got, want)
-	}
-	if got := len(f.Passes[1].Packets); got != 1 {
-		t.Errorf("the overlay's pass has %d packets, want its own 1", got)
-	}
-
+// TestParticlesUnderAnOverlay: a pass begun after the built-in extraction
+// (a menu's) leaves the particles in the built-in pass, drawn by the
+// world's camera (package ecs/tilemap tests the same of tile maps).
+func TestParticlesUnderAnOverlay(t *testing.T) {
 	fx := sparks(false)
 	p := newApp(t, ecs.Options{Seed: 1})
 	overlayPass(p)
@@ -59,7 +39,7 @@ func TestMapAndParticlesUnderAnOverlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	run(t, p, 1, 2)
-	f = prepare(t, p)
+	f := prepare(t, p)
 	if len(f.Passes) != 2 || len(f.Passes[0].Packets) != 4 || len(f.Passes[1].Packets) != 1 {
 		n := make([]int, len(f.Passes))
 		for i := range f.Passes {

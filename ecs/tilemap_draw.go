@@ -1,9 +1,76 @@
 package ecs
 
 import (
+	"time"
+
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 )
+
+// TileChunk is a piece of a map drawn as one: a square of a tile layer,
+// the free tiles of a parallax object layer, or an image layer. Package
+// ecs/tilemap spawns them from a Tiled map (tilemap.Spawn); a game may
+// build its own. Each frame, [AddTileMaps]' extraction copies the packets
+// of the chunks in a camera's view into its pass, moved by the layer's
+// parallax, with animated tiles on their current frame. It is
+// presentation: the world hash leaves it out. It is plain data, so that
+// a snapshot carries a chunk whole to another process (a rejoining peer
+// draws the map too). The map loader lives in its own package so that a
+// game without tile maps links no map parser.
+type TileChunk struct {
+	PresentationOnly
+	// Bounds is the box the packets cover, in world units before
+	// parallax: the unit of culling.
+	Bounds geom.Rect
+	// Layer is the packets' draw layer.
+	Layer int16
+	// Parallax is the layer's scroll factor and Origin the world point
+	// where every factor lines up (Tiled's parallax origin): the chunk is
+	// drawn moved by (camera position - Origin) * (1 - Parallax).
+	Parallax, Origin geom.Vec2
+	// Hidden chunks are not drawn (Tiled's visibility of the layer).
+	Hidden bool
+	// MapLayer is the Tiled layer's name.
+	MapLayer string
+	// Packets are the chunk's quads, built once: drawn as they are but
+	// for the parallax shift and the animated tiles' frames.
+	Packets []render2d.DrawPacket2D
+	// Anims are the animated tiles among Packets.
+	Anims []TileAnim
+}
+
+// Len returns the number of packets (tiles) in the chunk.
+func (c *TileChunk) Len() int { return len(c.Packets) }
+
+// TileAnim is an animated tile of a chunk: the index of its packet in
+// [TileChunk.Packets], and its frames, at least one.
+type TileAnim struct {
+	Packet int32
+	Frames []TileFrame
+}
+
+// TileFrame is one frame of a tile animation resolved to its atlas
+// region, and the end of its time within one period (the last frame's
+// Until is the period).
+type TileFrame struct {
+	Texture render2d.TextureHandle
+	Source  geom.Rect
+	Until   time.Duration
+}
+
+// frameAt returns the frame showing t into the animation.
+func frameAt(frames []TileFrame, t time.Duration) *TileFrame {
+	period := frames[len(frames)-1].Until
+	if period > 0 {
+		t %= period
+		for i := range frames {
+			if t < frames[i].Until {
+				return &frames[i]
+			}
+		}
+	}
+	return &frames[len(frames)-1]
+}
 
 // TileMapStats describe the latest frame's map drawing.
 type TileMapStats struct {
@@ -20,8 +87,8 @@ type TileMaps struct {
 	stats  TileMapStats
 }
 
-// AddTileMaps makes an App draw the [TileChunk] entities that [SpawnMap]
-// makes: a system of the Extract stage, run after the built-in extraction,
+// AddTileMaps makes an App draw the [TileChunk] entities (those
+// tilemap.Spawn makes): a system of the Extract stage, run after the built-in extraction,
 // copies the packets of each chunk in a camera's view into that camera's
 // pass and sorts the pass by layer, so tiles fall between the sprites of
 // lower and higher layers. Calling it again returns the same resource.
@@ -81,12 +148,15 @@ func (t *TileMaps) draw(ctx *Sys) {
 				continue
 			}
 			n := len(pass.Packets)
-			pass.Packets = append(pass.Packets, c.packets...)
+			pass.Packets = append(pass.Packets, c.Packets...)
 			out := pass.Packets[n:]
-			for _, a := range c.anims {
-				f := frameAt(a.frames, now)
-				p := &out[a.packet]
-				p.Texture, p.Source = f.tex, f.src
+			for _, a := range c.Anims {
+				if int(a.Packet) >= len(out) || len(a.Frames) == 0 {
+					continue
+				}
+				f := frameAt(a.Frames, now)
+				p := &out[a.Packet]
+				p.Texture, p.Source = f.Texture, f.Source
 			}
 			if shift != (geom.Vec2{}) || moves {
 				for j := range out {

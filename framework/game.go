@@ -1,12 +1,10 @@
 package framework
 
 import (
-	"bytes"
 	"embed"
 	"errors"
 	"fmt"
 	"image"
-	"image/png"
 	"io"
 	"os"
 	"sync/atomic"
@@ -437,11 +435,11 @@ func (s *Session) takeScreenshot() error {
 	if err != nil {
 		return fmt.Errorf("framework: screenshot: %w", err)
 	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
+	b, err := encodePNG(img)
+	if err != nil {
 		return fmt.Errorf("framework: screenshot: %w", err)
 	}
-	if err := os.WriteFile(s.screenshot, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(s.screenshot, b, 0o644); err != nil {
 		return fmt.Errorf("framework: screenshot: %w", err)
 	}
 	return nil

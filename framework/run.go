@@ -291,7 +291,7 @@ func attachLimits(rt *runtime.GameRuntime, frames int, runFor time.Duration) err
 }
 
 // prepareAudio gives the session's ECS app its sound before the game's
-// Setup: a mixer, which startAudio puts on the default output device after
+// Setup: a mixer, which openAudio puts on the default output device after
 // Setup. With audio disabled the game runs silently (every sound request
 // goes nowhere).
 func prepareAudio(sess *Session, cfg config.Config) error {
@@ -308,12 +308,13 @@ func prepareAudio(sess *Session, cfg config.Config) error {
 	return nil
 }
 
-// startAudio opens the default output device for the mixer prepareAudio
+// openAudio opens the default output device for the mixer prepareAudio
 // made, on the real clock the session runs on; closePlatform closes it.
 // With no device the game runs silently and one line on stderr says why: a
 // sound system never stops a game. Platform thread, after the game's
-// Setup.
-func (s *Session) startAudio() {
+// Setup: at once natively, at a page's first input in a browser
+// (startAudio, audio_other.go and audio_js.go).
+func (s *Session) openAudio() {
 	m := s.device
 	if m == nil {
 		return

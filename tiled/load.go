@@ -34,7 +34,7 @@ func (o Options) maxTiles() int {
 // Load reads the map file name from fsys: a .tmx (XML) or .tmj (JSON) map,
 // told apart by its content. External tilesets (.tsx, .tsj) and images are
 // named relative to the map's file and read from fsys too (images are only
-// named here: ecs.LoadMap and ecs.StartMapLoad load them into an assets.Library).
+// named here: package ecs/tilemap loads them into an assets.Library).
 //
 // Errors are [*media.Error] values with Pkg "tiled", the map's file as
 // Path and a cause naming the layer or tileset and what is allowed; they

@@ -194,10 +194,15 @@ func TestBreakoutInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	url := serve(t, s.handler())
-	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+	// Count the AudioContexts the page makes: the program opens sound at
+	// the first key, not before its first present.
+	if err := chromedp.Do(ctx, beforeLoad(countAudioContexts), chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, `globalThis.metronome !== undefined && metronome.presents >= 30`, "30 presents")
+	if n := eval[int](t, ctx, `audioContexts.length`); n != 0 {
+		t.Errorf("the page made %d AudioContexts before any input, want none until the first key", n)
+	}
 	first, refresh := eval[float64](t, ctx, `metronome.firstPresentMs`), eval[float64](t, ctx, `metronome.refreshMs`)
 	// The page measured the refresh while the module loaded, and the
 	// platform took it, measuring only the intervals the page had not
@@ -230,6 +235,8 @@ func TestBreakoutInBrowser(t *testing.T) {
 	if hint := eval[string](t, ctx, `document.getElementById("hint").textContent`); hint != "" {
 		t.Errorf("after a key the page still says %q, want the sound hint gone", hint)
 	}
+	// The key opened sound: one AudioContext, running, its clock moving.
+	waitFor(t, ctx, `audioContexts.length === 1 && audioContexts[0].state === "running" && audioContexts[0].currentTime > 0.1`, "sound to play after the first key")
 	held := eval[int](t, ctx, `metronome.presents`)
 	if err := chromedp.Do(ctx, key(input.DispatchKeyEventTypeKeyDown, "ArrowRight", 39)); err != nil {
 		t.Fatal(err)
@@ -347,6 +354,14 @@ func TestNoWebGL2Message(t *testing.T) {
 	}
 	waitFor(t, ctx, `document.getElementById("message").textContent.includes("WebGL2")`, "the no-WebGL2 message")
 }
+
+// countAudioContexts keeps every AudioContext the page makes in
+// globalThis.audioContexts.
+const countAudioContexts = `(() => {
+	globalThis.audioContexts = [];
+	const C = globalThis.AudioContext;
+	if (C) { globalThis.AudioContext = class extends C { constructor(...args) { super(...args); audioContexts.push(this); } }; }
+})()`
 
 // beforeLoad runs script in every page the context loads, before the
 // page's own scripts (so before the game starts).

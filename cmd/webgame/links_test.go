@@ -88,9 +88,12 @@ func TestBreakoutLinksOnlyWhatItUses(t *testing.T) {
 		}
 	}
 	// Parts of a package another part of which Breakout uses: net's
-	// sockets (Breakout lists no network, so links no transport) and
-	// the TOML encoder (the decoder reads its configuration).
-	for _, prefix := range []string{"net.(*netFD)", "net.(*UDPConn)", "github.com/BurntSushi/toml.(*Encoder)"} {
+	// sockets (Breakout lists no network, so links no transport), the
+	// TOML encoder (the decoder reads its configuration), and the PNG
+	// encoder with flate's compressor (the decoder reads its images; a
+	// page's --screenshot is encoded by the browser).
+	for _, prefix := range []string{"net.(*netFD)", "net.(*UDPConn)", "github.com/BurntSushi/toml.(*Encoder)",
+		"compress/flate.(*compressor)", "compress/flate.NewWriter", "compress/zlib.(*Writer)", "image/png.(*encoder)", "image/png.Encode"} {
 		for s := range syms {
 			if strings.HasPrefix(s, prefix) {
 				t.Errorf("Breakout's page links %s (%s)", prefix, s)
@@ -138,6 +141,36 @@ func TestBreakoutLinksOnlyWhatItUses(t *testing.T) {
 	}
 	if _, ok := linksCode(syms, "golang.org/x/image/font/gofont/gobold"); !ok {
 		t.Error("Breakout's page does not link Go Bold, the face it draws: the check above cannot see a face")
+	}
+}
+
+// TestBreakoutImportsNoMapParser: a game that loads no tile map imports
+// neither the map parser (tiled, reached through ecs/tilemap) nor its
+// zstd reader, whose packages' initialisation (crypto/rand, log among
+// them) every page ran before its first frame. An import is enough to
+// link a package's init, so this asks go list, not the linker.
+func TestBreakoutImportsNoMapParser(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "github.com/metronome-go/metronome/examples/breakout")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps breakout for js/wasm: %v", err)
+	}
+	deps := map[string]bool{}
+	for p := range strings.FieldsSeq(string(out)) {
+		deps[p] = true
+	}
+	if !deps["github.com/metronome-go/metronome/ecs"] {
+		t.Fatalf("go list -deps breakout lists no package ecs: %q", out)
+	}
+	for _, p := range []string{
+		"github.com/metronome-go/metronome/tiled",
+		"github.com/metronome-go/metronome/ecs/tilemap",
+		"github.com/klauspost/compress/zstd",
+	} {
+		if deps[p] {
+			t.Errorf("Breakout imports %s", p)
+		}
 	}
 }
 

@@ -5,11 +5,12 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/tilemap"
 	"github.com/metronome-go/metronome/tiled"
 )
 
 // spin plays a tile's Tiled animation on the sprites of the tile objects
-// made from it: ecs.SpawnMap animates the tiles of tile layers, and a
+// made from it: tilemap.Spawn animates the tiles of tile layers, and a
 // game animates its objects, here the coins, from the same frames.
 type spin struct {
 	frames []assets.Region
@@ -19,7 +20,7 @@ type spin struct {
 // spinOf resolves the animation of tile id of the map's first tileset;
 // it needs the map's images uploaded (a Startup system). A tile without
 // an animation gives no frames, and nothing spins.
-func spinOf(tm *ecs.TileMap, id int) (spin, error) {
+func spinOf(tm *tilemap.Map, id int) (spin, error) {
 	var s spin
 	ts := tm.Map.Tilesets[0]
 	t := ts.Tile(id)

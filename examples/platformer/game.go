@@ -7,6 +7,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/tilemap"
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/ui"
@@ -56,14 +57,14 @@ type game struct {
 	banner  string // the Cleared screen's text, written on entering it
 
 	players *ecs.Filter3[ecs.Transform, Player, ecs.Sprite]
-	objects *ecs.Filter2[ecs.Transform, ecs.MapObject]
+	objects *ecs.Filter2[ecs.Transform, tilemap.Object]
 	chunks  *ecs.Filter1[ecs.TileChunk]
 	dust    *ecs.Filter2[ecs.Transform, ecs.CosmeticEmitter]
 	sparkle *ecs.Filter2[ecs.Transform, ecs.Emitter]
 	cameras *ecs.Filter2[ecs.Transform, LevelCamera]
 	texts   *ecs.Filter2[ecs.Text, Label]
 	widgets *ecs.Filter1[ui.Widget]
-	coins   *ecs.Filter2[ecs.Sprite, ecs.MapObject]
+	coins   *ecs.Filter2[ecs.Sprite, tilemap.Object]
 
 	coinSpin spin // the coin tile's animation, resolved at Startup
 }
@@ -121,14 +122,14 @@ func setup(s *framework.Setup, settings *Settings, playerFile string) error {
 
 	w := s.App.World()
 	g.players = ecs.NewFilter3[ecs.Transform, Player, ecs.Sprite](w)
-	g.objects = ecs.NewFilter2[ecs.Transform, ecs.MapObject](w)
+	g.objects = ecs.NewFilter2[ecs.Transform, tilemap.Object](w)
 	g.chunks = ecs.NewFilter1[ecs.TileChunk](w)
 	g.dust = ecs.NewFilter2[ecs.Transform, ecs.CosmeticEmitter](w)
 	g.sparkle = ecs.NewFilter2[ecs.Transform, ecs.Emitter](w)
 	g.cameras = ecs.NewFilter2[ecs.Transform, LevelCamera](w)
 	g.texts = ecs.NewFilter2[ecs.Text, Label](w)
 	g.widgets = ecs.NewFilter1[ui.Widget](w)
-	g.coins = ecs.NewFilter2[ecs.Sprite, ecs.MapObject](w)
+	g.coins = ecs.NewFilter2[ecs.Sprite, tilemap.Object](w)
 	g.progress = &Progress{Total: g.level.coins}
 	ecs.AddResource(w, g.progress)
 	ecs.HashResource[Progress](w)

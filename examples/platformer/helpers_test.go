@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/tilemap"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
@@ -103,9 +104,9 @@ func screen(sim *frameworktest.Sim) Screen {
 }
 
 // objects returns the map objects of a class still in the world.
-func objects(sim *frameworktest.Sim, class string) []ecs.MapObject {
-	var out []ecs.MapObject
-	q := ecs.NewFilter1[ecs.MapObject](sim.App.World()).Query()
+func objects(sim *frameworktest.Sim, class string) []tilemap.Object {
+	var out []tilemap.Object
+	q := ecs.NewFilter1[tilemap.Object](sim.App.World()).Query()
 	for q.Next() {
 		if o := q.Get(); o.Class == class {
 			out = append(out, *o)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/tilemap"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/tiled"
 )
@@ -40,7 +41,7 @@ const (
 // collision rectangles, the start and the map's size. None of it changes
 // during play, so none of it is game state.
 type level struct {
-	tm    *ecs.TileMap
+	tm    *tilemap.Map
 	solid []geom.Rect
 	start geom.Vec2 // the player's feet at the start
 	size  geom.Vec2 // the map in pixels
@@ -53,7 +54,7 @@ type level struct {
 // the game needs from it, refusing a map that lacks a part with an error
 // that names the part.
 func loadLevel(lib *assets.Library, name string) (*level, error) {
-	tm, err := ecs.LoadMap(lib, levels, name, tiled.Options{})
+	tm, err := tilemap.Load(lib, levels, name, tiled.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -86,10 +87,10 @@ func loadLevel(lib *assets.Library, name string) (*level, error) {
 }
 
 // spawnLevel queues the map's entities: chunks of tiles, and an entity
-// with a MapObject for each object (coins and the exit with their
+// with a tilemap.Object for each object (coins and the exit with their
 // sprites).
 func (g *game) spawnLevel(ctx *ecs.Sys) error {
-	_, err := ecs.SpawnMap(ctx.Commands, g.level.tm, ecs.MapOptions{Layer: mapLayer})
+	_, err := tilemap.Spawn(ctx.Commands, g.level.tm, tilemap.Options{Layer: mapLayer})
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/tilemap"
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/geom"
 
@@ -267,7 +268,7 @@ func TestMapDrawnAndCulled(t *testing.T) {
 func TestCoinsSpin(t *testing.T) {
 	sim := start(t)
 	regionAt := func() (n int, src geom.Rect) {
-		q := ecs.NewFilter2[ecs.Sprite, ecs.MapObject](sim.App.World()).Query()
+		q := ecs.NewFilter2[ecs.Sprite, tilemap.Object](sim.App.World()).Query()
 		for q.Next() {
 			if s, o := q.Get(); o.Class == coinClass {
 				n++

@@ -23,7 +23,7 @@ import (
 // stated reason.
 var Packages = []string{
 	"assets", "assets/internal/cffont", "assets/internal/ttf",
-	"ecs",
+	"ecs", "ecs/tilemap",
 	"framework", "framework/config",
 	"geom",
 	"input",

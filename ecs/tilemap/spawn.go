@@ -1,4 +1,4 @@
-package ecs
+package tilemap
 
 import (
 	"fmt"
@@ -6,15 +6,16 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/assets"
+	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/media"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/tiled"
 )
 
-// TileMap is a Tiled map whose images are in an [assets.Library], ready
-// for [SpawnMap]: made by [LoadMap], or by a background [MapLoad].
-type TileMap struct {
+// Map is a Tiled map whose images are in an [assets.Library], ready
+// for [Spawn]: made by [Load], or by a background [Loading].
+type Map struct {
 	// Map is the parsed map (package tiled): layers, tilesets, objects
 	// and properties as the file holds them.
 	Map *tiled.Map
@@ -37,7 +38,7 @@ type tileArt struct {
 }
 
 // region resolves a tile's atlas region; it needs the library's pages
-// uploaded (see [SpawnMap]).
+// uploaded (see [Spawn]).
 func (t *tileArt) resolve(lib *assets.Library) (assets.Region, error) {
 	switch {
 	case !t.img.IsZero():
@@ -51,10 +52,10 @@ func (t *tileArt) resolve(lib *assets.Library) (assets.Region, error) {
 // Region returns the atlas region tile g draws (its flags ignored): for
 // a game that draws tiles itself. It fails like [assets.Library.Region]
 // before the images are uploaded, and for a GID without an image.
-func (tm *TileMap) Region(g tiled.GID) (assets.Region, error) {
+func (tm *Map) Region(g tiled.GID) (assets.Region, error) {
 	art, ok := tm.art[g.ID()]
 	if !ok {
-		return assets.Region{}, media.Detail(media.ErrInvalid, "ecs: map %s: GID %d has no image", tm.Map.Path, g.ID())
+		return assets.Region{}, media.Detail(media.ErrInvalid, "tilemap: map %s: GID %d has no image", tm.Map.Path, g.ID())
 	}
 	return art.resolve(tm.lib)
 }
@@ -63,7 +64,7 @@ func (tm *TileMap) Region(g tiled.GID) (assets.Region, error) {
 // merged into rectangles in world units (see [tiled.SolidRects]): the
 // tiles whose boolean property prop is true. Group offsets are included.
 // It reports false when the map has no tile layer of that name.
-func (tm *TileMap) SolidRects(layer, prop string) ([]geom.Rect, bool) {
+func (tm *Map) SolidRects(layer, prop string) ([]geom.Rect, bool) {
 	for _, l := range tm.Map.Flatten() {
 		if l.Kind == tiled.TileLayer && l.Name == layer {
 			return tiled.SolidRects(tm.Map, &l, tiled.SolidProperty(prop)), true
@@ -72,9 +73,9 @@ func (tm *TileMap) SolidRects(layer, prop string) ([]geom.Rect, bool) {
 	return nil, false
 }
 
-// MapOptions place a map's entities. The zero MapOptions is the default.
-type MapOptions struct {
-	// Layer is the draw layer ([Sprite.Layer]) of the map's bottom layer;
+// Options place a map's entities. The zero Options is the default.
+type Options struct {
+	// Layer is the draw layer ([ecs.Sprite.Layer]) of the map's bottom layer;
 	// each layer above it draws one higher, so a map of n layers takes
 	// Layer to Layer+n-1.
 	Layer int16
@@ -85,77 +86,18 @@ type MapOptions struct {
 	Offset geom.Vec2
 }
 
-// DefaultChunkSize and MaxChunkSize bound [MapOptions.ChunkSize].
+// DefaultChunkSize and MaxChunkSize bound [Options.ChunkSize].
 const (
 	DefaultChunkSize = 16
 	MaxChunkSize     = 256
 )
 
-// TileChunk is a piece of a map drawn as one: a square of a tile layer,
-// the free tiles of a parallax object layer, or an image layer. It holds
-// its draw packets, built once by [SpawnMap]; each frame, [AddTileMaps]'
-// extraction copies those of the chunks in a camera's view into its
-// pass, moved by the layer's parallax, with animated tiles on their
-// current frame. It is presentation: the world hash leaves it out.
-type TileChunk struct {
-	PresentationOnly
-	// Bounds is the box the packets cover, in world units before
-	// parallax: the unit of culling.
-	Bounds geom.Rect
-	// Layer is the packets' draw layer.
-	Layer int16
-	// Parallax is the layer's scroll factor and Origin the world point
-	// where every factor lines up (Tiled's parallax origin): the chunk is
-	// drawn moved by (camera position - Origin) * (1 - Parallax).
-	Parallax, Origin geom.Vec2
-	// Hidden chunks are not drawn (Tiled's visibility of the layer).
-	Hidden bool
-	// MapLayer is the Tiled layer's name.
-	MapLayer string
-
-	packets []render2d.DrawPacket2D
-	anims   []chunkAnim
-}
-
-// Len returns the number of packets (tiles) in the chunk.
-func (c *TileChunk) Len() int { return len(c.packets) }
-
-// chunkAnim is an animated tile of a chunk: which packet, and its frames.
-// Plain data, like the rest of TileChunk, so that a snapshot carries a
-// chunk whole to another process (a rejoining peer draws the map too).
-type chunkAnim struct {
-	packet int32
-	frames []animFrame
-}
-
-// animFrame is one frame of a tile animation resolved to its atlas
-// region, and the end of its time within one period.
-type animFrame struct {
-	tex   render2d.TextureHandle
-	src   geom.Rect
-	until time.Duration
-}
-
-// frameAt returns the frame showing t into the animation.
-func frameAt(frames []animFrame, t time.Duration) *animFrame {
-	period := frames[len(frames)-1].until
-	if period > 0 {
-		t %= period
-		for i := range frames {
-			if t < frames[i].until {
-				return &frames[i]
-			}
-		}
-	}
-	return &frames[len(frames)-1]
-}
-
-// MapObject is an object of a Tiled object layer, as an entity: its
-// Transform is at the object's position (for a tile object, at the middle
-// of its box), turned by its rotation; a tile object on a layer without
-// parallax also has a Sprite. Properties are the object's custom
+// Object is an object of a Tiled object layer, as an entity: its
+// [ecs.Transform] is at the object's position (for a tile object, at the
+// middle of its box), turned by its rotation; a tile object on a layer
+// without parallax also has an [ecs.Sprite]. Properties are the object's custom
 // properties, plain data the world hash covers like any game state.
-type MapObject struct {
+type Object struct {
 	// ID is Tiled's object ID, unique in the map.
 	ID    int
 	Name  string
@@ -163,7 +105,7 @@ type MapObject struct {
 	Shape tiled.ObjectShape
 	// Layer is the object layer's name.
 	Layer string
-	// Position is Tiled's x, y in world units (with MapOptions.Offset);
+	// Position is Tiled's x, y in world units (with Options.Offset);
 	// Size the object's width and height.
 	Position, Size geom.Vec2
 	// Points of a polygon or polyline, relative to Position.
@@ -174,56 +116,56 @@ type MapObject struct {
 }
 
 // Bounds returns the object's box in world units, ignoring rotation.
-func (o *MapObject) Bounds() geom.Rect {
+func (o *Object) Bounds() geom.Rect {
 	t := tiled.Object{Shape: o.Shape, X: o.Position.X, Y: o.Position.Y, Width: o.Size.X, Height: o.Size.Y, Points: o.Points}
 	return t.Bounds()
 }
 
-// MapStats count what [SpawnMap] queued.
-type MapStats struct {
-	Chunks  int // TileChunk entities
+// Stats count what [Spawn] queued.
+type Stats struct {
+	Chunks  int // ecs.TileChunk entities
 	Tiles   int // packets in them
-	Objects int // MapObject entities
+	Objects int // Object entities
 }
 
-// SpawnMap queues the entities of tm in c: each tile layer as TileChunk
-// entities of MapOptions.ChunkSize tiles a side, each image layer and the
+// Spawn queues the entities of tm in c: each tile layer as [ecs.TileChunk]
+// entities of Options.ChunkSize tiles a side, each image layer and the
 // tile objects of each parallax object layer as one TileChunk, and every
-// object as an entity with a [MapObject] and a [Transform] (and a
-// [Sprite] for a tile object on a layer without parallax). Layers take
-// draw layers from MapOptions.Layer up in map order, groups flattened
+// object as an entity with an [Object] and a [ecs.Transform] (and a
+// [ecs.Sprite] for a tile object on a layer without parallax). Layers take
+// draw layers from Options.Layer up in map order, groups flattened
 // (their offset, opacity, tint and parallax combined into their
 // children's). A layer's opacity and tint become its packets' tint. Call
-// [AddTileMaps] once so that the chunks are drawn.
+// [ecs.AddTileMaps] once so that the chunks are drawn.
 //
-// The map's images must be on the GPU: SpawnMap resolves every tile's
-// atlas region once, so call it after the library's Upload (a [MapLoad]
+// The map's images must be on the GPU: Spawn resolves every tile's
+// atlas region once, so call it after the library's Upload (a [Loading]
 // is done only then). It returns an error naming the tile whose region
 // does not resolve and queues nothing in that case. Call it from a system
-// or at set-up (then apply with [World.Apply]).
-func SpawnMap(c *Commands, tm *TileMap, opts MapOptions) (MapStats, error) {
-	var st MapStats
+// or at set-up (then apply with [ecs.World.Apply]).
+func Spawn(c *ecs.Commands, tm *Map, opts Options) (Stats, error) {
+	var st Stats
 	size := opts.ChunkSize
 	if size == 0 {
 		size = DefaultChunkSize
 	}
 	if size < 1 || size > MaxChunkSize {
-		return st, fmt.Errorf("ecs: MapOptions.ChunkSize is %d, want 0 (default %d) or [1, %d]", size, DefaultChunkSize, MaxChunkSize)
+		return st, fmt.Errorf("tilemap: Options.ChunkSize is %d, want 0 (default %d) or [1, %d]", size, DefaultChunkSize, MaxChunkSize)
 	}
-	b := mapBuilder{tm: tm, opts: opts, regions: map[uint32]assets.Region{}, anims: map[uint32][]animFrame{}}
+	b := mapBuilder{tm: tm, opts: opts, regions: map[uint32]assets.Region{}, anims: map[uint32][]ecs.TileFrame{}}
 	m := tm.Map
-	var chunks []TileChunk
+	var chunks []ecs.TileChunk
 	var objects []objectSpawn
 	for li, l := range m.Flatten() {
 		layer := opts.Layer + int16(li)
-		base := TileChunk{Layer: layer, Parallax: l.Parallax, Origin: m.ParallaxOrigin.Add(opts.Offset), Hidden: !l.Visible, MapLayer: l.Name}
+		base := ecs.TileChunk{Layer: layer, Parallax: l.Parallax, Origin: m.ParallaxOrigin.Add(opts.Offset), Hidden: !l.Visible, MapLayer: l.Name}
 		tint := l.Tint
 		tint.A *= l.Opacity
 		off := l.Offset.Add(opts.Offset)
 		switch l.Kind {
 		case tiled.TileLayer:
 			if len(l.Tiles) != l.Width*l.Height {
-				return st, fmt.Errorf("ecs: map %s: tile layer %q holds %d tiles, want width*height = %d*%d", m.Path, l.Name, len(l.Tiles), l.Width, l.Height)
+				return st, fmt.Errorf("tilemap: map %s: tile layer %q holds %d tiles, want width*height = %d*%d", m.Path, l.Name, len(l.Tiles), l.Width, l.Height)
 			}
 			for cy := 0; cy < l.Height; cy += size {
 				for cx := 0; cx < l.Width; cx += size {
@@ -231,7 +173,7 @@ func SpawnMap(c *Commands, tm *TileMap, opts MapOptions) (MapStats, error) {
 					if err := b.tiles(&ch, &l, cx, cy, min(cx+size, l.Width), min(cy+size, l.Height), off, tint); err != nil {
 						return st, err
 					}
-					if len(ch.packets) > 0 {
+					if len(ch.Packets) > 0 {
 						chunks = append(chunks, ch)
 					}
 				}
@@ -241,7 +183,7 @@ func SpawnMap(c *Commands, tm *TileMap, opts MapOptions) (MapStats, error) {
 			if err := b.image(&ch, &l, off, tint); err != nil {
 				return st, err
 			}
-			if len(ch.packets) > 0 {
+			if len(ch.Packets) > 0 {
 				chunks = append(chunks, ch)
 			}
 		case tiled.ObjectLayer:
@@ -249,48 +191,48 @@ func SpawnMap(c *Commands, tm *TileMap, opts MapOptions) (MapStats, error) {
 			ch := base
 			for i := range l.Objects {
 				o := &l.Objects[i]
-				s := objectSpawn{obj: MapObject{
+				s := objectSpawn{obj: Object{
 					ID: o.ID, Name: o.Name, Class: o.Class, Shape: o.Shape, Layer: l.Name,
 					Position: geom.V(o.X, o.Y).Add(off), Size: geom.V(o.Width, o.Height),
 					Points: o.Points, GID: o.GID, Properties: o.Properties,
 				}}
-				s.t = At(s.obj.Position.X, s.obj.Position.Y)
+				s.t = ecs.At(s.obj.Position.X, s.obj.Position.Y)
 				s.t.Rotation = o.Rotation * math.Pi / 180
 				if o.Shape == tiled.TileObject {
 					p, err := b.tileObject(o, off, tint)
 					if err != nil {
-						return st, fmt.Errorf("ecs: map %s: object layer %q: object %d: %w", m.Path, l.Name, o.ID, err)
+						return st, fmt.Errorf("tilemap: map %s: object layer %q: object %d: %w", m.Path, l.Name, o.ID, err)
 					}
 					s.t.Position = p.Transform.Position
 					if still {
-						s.sprite = &Sprite{Texture: p.Texture, Source: p.Source, Size: p.Size, Origin: p.Transform.Origin,
+						s.sprite = &ecs.Sprite{Texture: p.Texture, Source: p.Source, Size: p.Size, Origin: p.Transform.Origin,
 							Tint: p.Tint, Layer: layer, Hidden: !o.Visible || !l.Visible}
 						s.t.Scale = p.Transform.Scale
 					} else if o.Visible {
 						p.Layer = layer
-						ch.packets = append(ch.packets, p)
-						ch.Bounds = union(ch.Bounds, len(ch.packets) == 1, quadBounds(&p))
+						ch.Packets = append(ch.Packets, p)
+						ch.Bounds = union(ch.Bounds, len(ch.Packets) == 1, quadBounds(&p))
 					}
 				}
 				objects = append(objects, s)
 			}
-			if len(ch.packets) > 0 {
+			if len(ch.Packets) > 0 {
 				chunks = append(chunks, ch)
 			}
 		}
 	}
 	for _, ch := range chunks {
 		p := c.Spawn()
-		With(p, ch)
+		ecs.With(p, ch)
 		st.Chunks++
-		st.Tiles += len(ch.packets)
+		st.Tiles += len(ch.Packets)
 	}
 	for _, s := range objects {
 		p := c.Spawn()
-		With(p, s.t)
-		With(p, s.obj)
+		ecs.With(p, s.t)
+		ecs.With(p, s.obj)
 		if s.sprite != nil {
-			With(p, *s.sprite)
+			ecs.With(p, *s.sprite)
 		}
 		st.Objects++
 	}
@@ -298,18 +240,18 @@ func SpawnMap(c *Commands, tm *TileMap, opts MapOptions) (MapStats, error) {
 }
 
 type objectSpawn struct {
-	t      Transform
-	obj    MapObject
-	sprite *Sprite
+	t      ecs.Transform
+	obj    Object
+	sprite *ecs.Sprite
 }
 
 // mapBuilder turns a map's layers into packets, resolving each GID's
 // region and animation once.
 type mapBuilder struct {
-	tm      *TileMap
-	opts    MapOptions
+	tm      *Map
+	opts    Options
 	regions map[uint32]assets.Region
-	anims   map[uint32][]animFrame
+	anims   map[uint32][]ecs.TileFrame
 }
 
 // region returns the atlas region and size of tile GID g (flags ignored).
@@ -330,11 +272,11 @@ func (b *mapBuilder) region(g tiled.GID) (assets.Region, *tileArt, error) {
 }
 
 // anim returns the resolved animation of tile GID g, nil when it has none.
-func (b *mapBuilder) anim(g tiled.GID, art *tileArt) ([]animFrame, error) {
+func (b *mapBuilder) anim(g tiled.GID, art *tileArt) ([]ecs.TileFrame, error) {
 	if a, ok := b.anims[g.ID()]; ok {
 		return a, nil
 	}
-	var a []animFrame
+	var a []ecs.TileFrame
 	if t := art.ts.Tile(art.id); t != nil && len(t.Animation) > 0 {
 		var end time.Duration
 		for _, f := range t.Animation {
@@ -343,7 +285,7 @@ func (b *mapBuilder) anim(g tiled.GID, art *tileArt) ([]animFrame, error) {
 				return nil, fmt.Errorf("animation of tile %d: %w", art.id, err)
 			}
 			end += f.Duration
-			a = append(a, animFrame{tex: r.Texture, src: r.Source, until: end})
+			a = append(a, ecs.TileFrame{Texture: r.Texture, Source: r.Source, Until: end})
 		}
 	}
 	b.anims[g.ID()] = a
@@ -351,7 +293,7 @@ func (b *mapBuilder) anim(g tiled.GID, art *tileArt) ([]animFrame, error) {
 }
 
 // tiles fills ch with the packets of the cells [x0, x1) x [y0, y1) of l.
-func (b *mapBuilder) tiles(ch *TileChunk, l *tiled.Layer, x0, y0, x1, y1 int, off geom.Vec2, tint render2d.Color) error {
+func (b *mapBuilder) tiles(ch *ecs.TileChunk, l *tiled.Layer, x0, y0, x1, y1 int, off geom.Vec2, tint render2d.Color) error {
 	m := b.tm.Map
 	tw, th := float32(m.TileWidth), float32(m.TileHeight)
 	for y := y0; y < y1; y++ {
@@ -362,7 +304,7 @@ func (b *mapBuilder) tiles(ch *TileChunk, l *tiled.Layer, x0, y0, x1, y1 int, of
 			}
 			r, art, err := b.region(g)
 			if err != nil {
-				return fmt.Errorf("ecs: map %s: tile layer %q: tile (%d, %d): %w", m.Path, l.Name, l.X+x, l.Y+y, err)
+				return fmt.Errorf("tilemap: map %s: tile layer %q: tile (%d, %d): %w", m.Path, l.Name, l.X+x, l.Y+y, err)
 			}
 			// Orthogonal maps align a tile's bottom-left corner with its
 			// cell's, whatever the tile's size.
@@ -370,14 +312,14 @@ func (b *mapBuilder) tiles(ch *TileChunk, l *tiled.Layer, x0, y0, x1, y1 int, of
 			corner := geom.V(float32(l.X+x)*tw, float32(l.Y+y+1)*th-h).Add(off).Add(art.ts.TileOffset)
 			p := flipped(r, corner, geom.V(w, h), g)
 			p.Tint, p.Layer = tint, ch.Layer
-			ch.packets = append(ch.packets, p)
-			ch.Bounds = union(ch.Bounds, len(ch.packets) == 1, quadBounds(&p))
+			ch.Packets = append(ch.Packets, p)
+			ch.Bounds = union(ch.Bounds, len(ch.Packets) == 1, quadBounds(&p))
 			a, err := b.anim(g, art)
 			if err != nil {
-				return fmt.Errorf("ecs: map %s: tile layer %q: tile (%d, %d): %w", m.Path, l.Name, l.X+x, l.Y+y, err)
+				return fmt.Errorf("tilemap: map %s: tile layer %q: tile (%d, %d): %w", m.Path, l.Name, l.X+x, l.Y+y, err)
 			}
 			if a != nil {
-				ch.anims = append(ch.anims, chunkAnim{packet: int32(len(ch.packets) - 1), frames: a})
+				ch.Anims = append(ch.Anims, ecs.TileAnim{Packet: int32(len(ch.Packets) - 1), Frames: a})
 			}
 		}
 	}
@@ -474,18 +416,18 @@ func alignment(a string) (float32, float32) {
 
 // image fills ch with an image layer: one quad, or copies across the
 // map's area along each axis that repeats.
-func (b *mapBuilder) image(ch *TileChunk, l *tiled.Layer, off geom.Vec2, tint render2d.Color) error {
+func (b *mapBuilder) image(ch *ecs.TileChunk, l *tiled.Layer, off geom.Vec2, tint render2d.Color) error {
 	m := b.tm.Map
 	if l.Image.Source == "" {
 		return nil
 	}
 	img, ok := b.tm.images[l.Image.Source]
 	if !ok {
-		return fmt.Errorf("ecs: map %s: image layer %q: image %s was not loaded", m.Path, l.Name, l.Image.Source)
+		return fmt.Errorf("tilemap: map %s: image layer %q: image %s was not loaded", m.Path, l.Name, l.Image.Source)
 	}
 	r, err := b.tm.lib.Region(img)
 	if err != nil {
-		return fmt.Errorf("ecs: map %s: image layer %q: %w", m.Path, l.Name, err)
+		return fmt.Errorf("tilemap: map %s: image layer %q: %w", m.Path, l.Name, err)
 	}
 	size := r.Size()
 	nx, ny := 1, 1
@@ -498,14 +440,14 @@ func (b *mapBuilder) image(ch *TileChunk, l *tiled.Layer, off geom.Vec2, tint re
 		}
 	}
 	if nx*ny > 1<<16 {
-		return fmt.Errorf("ecs: map %s: image layer %q: repeating a %vx%v image over the map takes %d copies, more than 65536", m.Path, l.Name, size.X, size.Y, nx*ny)
+		return fmt.Errorf("tilemap: map %s: image layer %q: repeating a %vx%v image over the map takes %d copies, more than 65536", m.Path, l.Name, size.X, size.Y, nx*ny)
 	}
 	for y := range ny {
 		for x := range nx {
 			p := r.Sprite(off.Add(geom.V(float32(x)*size.X, float32(y)*size.Y)))
 			p.Tint, p.Layer = tint, ch.Layer
-			ch.packets = append(ch.packets, p)
-			ch.Bounds = union(ch.Bounds, len(ch.packets) == 1, quadBounds(&p))
+			ch.Packets = append(ch.Packets, p)
+			ch.Bounds = union(ch.Bounds, len(ch.Packets) == 1, quadBounds(&p))
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package ecs_test
+package tilemap_test
 
 import (
 	"image"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/tilemap"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/render2d"
@@ -29,7 +30,7 @@ func TestMapGolden(t *testing.T) {
 	tm, lib, rec := loadedMap(t, "tiled/scene.tmx")
 	a := newApp(t, ecs.Options{Assets: lib})
 	ecs.AddTileMaps(a)
-	spawnMap(t, a, tm, ecs.MapOptions{})
+	spawnMap(t, a, tm, tilemap.Options{})
 	// The map is 160x96; its parallax origin is its middle, so a 160x96
 	// view centred there shows it from its top-left one to one.
 	const w, h = 160, 96
@@ -44,7 +45,7 @@ func TestMapGolden(t *testing.T) {
 	}
 	f := prepareWith(t, a, rec)
 	got := drawPass(t, rec, &f.Passes[0], w, h)
-	const golden = "../tiled/testdata/tiled/scene.png"
+	const golden = "../../tiled/testdata/tiled/scene.png"
 	in, err := os.Open(golden)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package ecs_test
+package tilemap_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/ecs/ecstest"
+	"github.com/metronome-go/metronome/ecs/tilemap"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
@@ -20,16 +21,16 @@ import (
 
 // mapFS holds package tiled's test maps: own/ (written for its tests) and
 // tiled/ (saved by Tiled itself).
-var mapFS = os.DirFS("../tiled/testdata")
+var mapFS = os.DirFS("../../tiled/testdata")
 
 // loadedMap loads a test map into a fresh library and uploads it.
-func loadedMap(t testing.TB, name string) (*ecs.TileMap, *assets.Library, *rendertest.Recorder) {
+func loadedMap(t testing.TB, name string) (*tilemap.Map, *assets.Library, *rendertest.Recorder) {
 	t.Helper()
 	lib, err := assets.NewLibrary(assets.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm, err := ecs.LoadMap(lib, mapFS, name, tiled.Options{})
+	tm, err := tilemap.Load(lib, mapFS, name, tiled.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,9 +41,9 @@ func loadedMap(t testing.TB, name string) (*ecs.TileMap, *assets.Library, *rende
 	return tm, lib, rec
 }
 
-func spawnMap(t testing.TB, a *ecs.App, tm *ecs.TileMap, opts ecs.MapOptions) ecs.MapStats {
+func spawnMap(t testing.TB, a *ecs.App, tm *tilemap.Map, opts tilemap.Options) tilemap.Stats {
 	t.Helper()
-	st, err := ecs.SpawnMap(a.World().Commands(), tm, opts)
+	st, err := tilemap.Spawn(a.World().Commands(), tm, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,11 +58,11 @@ func TestSpawnMap(t *testing.T) {
 	if ecs.AddTileMaps(a) != maps {
 		t.Error("a second AddTileMaps made another resource")
 	}
-	st := spawnMap(t, a, tm, ecs.MapOptions{Layer: -10})
+	st := spawnMap(t, a, tm, tilemap.Options{Layer: -10})
 	// ground: 9 tiles in one chunk; sky: 64 pixels of an 8-pixel image
 	// repeated along x; deco (hidden, in a group): 2 tiles. Seven objects,
 	// the coin with a sprite.
-	if st != (ecs.MapStats{Chunks: 3, Tiles: 9 + 8 + 2, Objects: 7}) {
+	if st != (tilemap.Stats{Chunks: 3, Tiles: 9 + 8 + 2, Objects: 7}) {
 		t.Errorf("stats = %+v", st)
 	}
 	if err := a.Update(tick(1, 0)); err != nil {
@@ -110,8 +111,8 @@ func TestSpawnMap(t *testing.T) {
 		t.Errorf("animated tile at 500 ms shows %v, want tile 3's %v", got, region(t, lib, tm, ts, 3).Source)
 	}
 
-	objs := map[string]ecs.MapObject{}
-	q := ecs.NewFilter2[ecs.Transform, ecs.MapObject](a.World()).Query()
+	objs := map[string]tilemap.Object{}
+	q := ecs.NewFilter2[ecs.Transform, tilemap.Object](a.World()).Query()
 	for q.Next() {
 		tr, o := q.Get()
 		objs[o.Name] = *o
@@ -135,7 +136,7 @@ func TestSpawnMap(t *testing.T) {
 	}
 }
 
-func region(t testing.TB, lib *assets.Library, tm *ecs.TileMap, ts *tiled.Tileset, id int) assets.Region {
+func region(t testing.TB, lib *assets.Library, tm *tilemap.Map, ts *tiled.Tileset, id int) assets.Region {
 	t.Helper()
 	r, err := tm.Region(tiled.GID(ts.FirstGID + uint32(id)))
 	if err != nil {
@@ -158,7 +159,7 @@ func TestMapCulling(t *testing.T) {
 	tm, lib, rec := mapOf(t, m)
 	a := newApp(t, ecs.Options{Assets: lib})
 	maps := ecs.AddTileMaps(a)
-	if st := spawnMap(t, a, tm, ecs.MapOptions{}); st.Chunks != 16 || st.Tiles != 4096 {
+	if st := spawnMap(t, a, tm, tilemap.Options{}); st.Chunks != 16 || st.Tiles != 4096 {
 		t.Fatalf("stats %+v, want 16 chunks of 256 tiles", st)
 	}
 	cam := a.World().Commands().Spawn()
@@ -177,13 +178,13 @@ func TestMapCulling(t *testing.T) {
 }
 
 // mapOf loads the images of a map made in code.
-func mapOf(t testing.TB, m *tiled.Map) (*ecs.TileMap, *assets.Library, *rendertest.Recorder) {
+func mapOf(t testing.TB, m *tiled.Map) (*tilemap.Map, *assets.Library, *rendertest.Recorder) {
 	t.Helper()
 	lib, err := assets.NewLibrary(assets.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm, err := ecs.NewTileMap(lib, mapFS, m)
+	tm, err := tilemap.New(lib, mapFS, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestMapParallax(t *testing.T) {
 	tm, lib, rec := loadedMap(t, "tiled/scene.tmx")
 	a := newApp(t, ecs.Options{Assets: lib})
 	ecs.AddTileMaps(a)
-	st := spawnMap(t, a, tm, ecs.MapOptions{})
+	st := spawnMap(t, a, tm, tilemap.Options{})
 	// ground: 26 tiles; deco: 2; the sky image: 1; props: three tile
 	// objects, entities with sprites.
 	if st.Objects != 3 || st.Tiles != 26+2+1 {
@@ -229,7 +230,7 @@ func TestMapParallax(t *testing.T) {
 	}
 	// The tile objects are sprite entities placed at their middles (Tiled
 	// anchors them bottom-left), the flipped one mirrored.
-	q := ecs.NewFilter3[ecs.Transform, ecs.Sprite, ecs.MapObject](a.World()).Query()
+	q := ecs.NewFilter3[ecs.Transform, ecs.Sprite, tilemap.Object](a.World()).Query()
 	want := map[int]struct {
 		at, size, scale geom.Vec2
 	}{
@@ -252,33 +253,33 @@ func TestMapParallax(t *testing.T) {
 
 func TestSpawnMapErrors(t *testing.T) {
 	tm, _, _ := loadedMap(t, "own/csv.tmx")
-	if _, err := ecs.SpawnMap(newApp(t, ecs.Options{}).World().Commands(), tm, ecs.MapOptions{ChunkSize: 1000}); err == nil {
+	if _, err := tilemap.Spawn(newApp(t, ecs.Options{}).World().Commands(), tm, tilemap.Options{ChunkSize: 1000}); err == nil {
 		t.Error("ChunkSize 1000 accepted")
 	}
 	// A map made in code whose layer does not hold width*height tiles.
 	bad := *tm.Map
 	bad.Layers = []tiled.Layer{{Kind: tiled.TileLayer, Name: "short", Width: 3, Height: 3, Tiles: make([]tiled.GID, 8)}}
 	short, _, _ := mapOf(t, &bad)
-	if _, err := ecs.SpawnMap(newApp(t, ecs.Options{}).World().Commands(), short, ecs.MapOptions{}); err == nil || !strings.Contains(err.Error(), `tile layer "short" holds 8 tiles, want width*height = 3*3`) {
+	if _, err := tilemap.Spawn(newApp(t, ecs.Options{}).World().Commands(), short, tilemap.Options{}); err == nil || !strings.Contains(err.Error(), `tile layer "short" holds 8 tiles, want width*height = 3*3`) {
 		t.Errorf("short layer: %v", err)
 	}
 	// Not uploaded: the regions do not resolve yet.
 	lib, _ := assets.NewLibrary(assets.DefaultOptions())
-	tm, err := ecs.LoadMap(lib, mapFS, "own/csv.tmx", tiled.Options{})
+	tm, err := tilemap.Load(lib, mapFS, "own/csv.tmx", tiled.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := newApp(t, ecs.Options{})
-	if _, err := ecs.SpawnMap(a.World().Commands(), tm, ecs.MapOptions{}); !errors.Is(err, assets.ErrPending) {
+	if _, err := tilemap.Spawn(a.World().Commands(), tm, tilemap.Options{}); !errors.Is(err, assets.ErrPending) {
 		t.Errorf("spawn before upload: %v, want assets.ErrPending", err)
 	}
 	if n := a.World().Commands().Len(); n != 0 {
 		t.Errorf("a failed spawn queued %d commands", n)
 	}
-	if _, err := ecs.LoadMap(lib, mapFS, "own/terrain.tsx", tiled.Options{}); err == nil {
+	if _, err := tilemap.Load(lib, mapFS, "own/terrain.tsx", tiled.Options{}); err == nil {
 		t.Error("a tileset loaded as a map")
 	}
-	if _, err := ecs.LoadMap(lib, fs.FS(os.DirFS("/nonexistent")), "x.tmx", tiled.Options{}); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := tilemap.Load(lib, fs.FS(os.DirFS("/nonexistent")), "x.tmx", tiled.Options{}); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing map: %v", err)
 	}
 }
@@ -318,7 +319,7 @@ func TestMapLoadInBackground(t *testing.T) {
 	lib, _ := assets.NewLibrary(assets.DefaultOptions())
 	rec := rendertest.NewRecorder(320, 240, 4096)
 	exec := &queueExec{}
-	ld, err := ecs.StartMapLoad(lib, exec, mapFS, "tiled/scene.tmx", tiled.Options{}, assets.LoadOptions{Parallel: 1})
+	ld, err := tilemap.StartLoad(lib, exec, mapFS, "tiled/scene.tmx", tiled.Options{}, assets.LoadOptions{Parallel: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,12 +350,12 @@ func TestMapLoadInBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := newApp(t, ecs.Options{Assets: lib})
-	if st := spawnMap(t, a, tm, ecs.MapOptions{}); st.Tiles != 29 || st.Objects != 3 {
+	if st := spawnMap(t, a, tm, tilemap.Options{}); st.Tiles != 29 || st.Objects != 3 {
 		t.Errorf("spawned %+v", st)
 	}
 
 	// A map that fails to parse fails the load, with the parser's error.
-	ld, err = ecs.StartMapLoad(lib, exec, mapFS, "own/terrain.tsx", tiled.Options{}, assets.LoadOptions{})
+	ld, err = tilemap.StartLoad(lib, exec, mapFS, "own/terrain.tsx", tiled.Options{}, assets.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +364,7 @@ func TestMapLoadInBackground(t *testing.T) {
 		t.Errorf("tileset as a map: done %v err %v", ld.Done(), ld.Err())
 	}
 	// Canceled before the parse is delivered.
-	ld, _ = ecs.StartMapLoad(lib, exec, mapFS, "own/csv.tmx", tiled.Options{}, assets.LoadOptions{})
+	ld, _ = tilemap.StartLoad(lib, exec, mapFS, "own/csv.tmx", tiled.Options{}, assets.LoadOptions{})
 	ld.Cancel()
 	exec.pump(rec)
 	if !errors.Is(ld.Err(), assets.ErrCanceled) {
@@ -378,10 +379,10 @@ func TestMapTravels(t *testing.T) {
 	tm, lib, rec := loadedMap(t, "own/csv.tmx")
 	a := newApp(t, ecs.Options{Assets: lib})
 	ecs.AddTileMaps(a)
-	spawnMap(t, a, tm, ecs.MapOptions{})
+	spawnMap(t, a, tm, tilemap.Options{})
 	b := newApp(t, ecs.Options{Assets: lib})
 	ecs.AddTileMaps(b)
-	ecs.NewMap[ecs.MapObject](b.World()) // the receiver knows the game's types
+	ecs.NewMap[tilemap.Object](b.World()) // the receiver knows the game's types
 	ecs.NewMap[ecs.Transform](b.World())
 	ecs.NewMap[ecs.Sprite](b.World())
 	ecstest.Travel(t, a, b)
@@ -396,7 +397,7 @@ func TestMapTravels(t *testing.T) {
 	if !slices.Equal(fa.Passes[0].Packets, fb.Passes[0].Packets) || len(fa.Passes[0].Packets) != 18 {
 		t.Errorf("the receiver draws %d packets, the sender %d; want the same 18", len(fb.Passes[0].Packets), len(fa.Passes[0].Packets))
 	}
-	q := ecs.NewFilter1[ecs.MapObject](b.World()).Query()
+	q := ecs.NewFilter1[tilemap.Object](b.World()).Query()
 	found := false
 	for q.Next() {
 		if o := q.Get(); o.Name == "zone" {

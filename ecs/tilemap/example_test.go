@@ -1,4 +1,4 @@
-package ecs_test
+package tilemap_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/tilemap"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/rendertest"
 	"github.com/metronome-go/metronome/tiled"
@@ -14,10 +15,10 @@ import (
 // A level drawn in Tiled becomes entities, drawn layers and collision
 // rectangles. A game loads it at set-up as here (the Upload belongs to
 // the graphics thread, in InitPlatform), or in the background with
-// ecs.StartMapLoad behind a loading screen.
-func ExampleSpawnMap() {
+// tilemap.StartLoad behind a loading screen.
+func ExampleSpawn() {
 	lib, _ := assets.NewLibrary(assets.DefaultOptions())
-	level, err := ecs.LoadMap(lib, os.DirFS("../tiled/testdata"), "own/csv.tmx", tiled.Options{})
+	level, err := tilemap.Load(lib, os.DirFS("../../tiled/testdata"), "own/csv.tmx", tiled.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -26,7 +27,7 @@ func ExampleSpawnMap() {
 
 	app, _ := ecs.NewApp(ecs.Options{Assets: lib})
 	ecs.AddTileMaps(app)
-	st, err := ecs.SpawnMap(app.World().Commands(), level, ecs.MapOptions{Layer: -10})
+	st, err := tilemap.Spawn(app.World().Commands(), level, tilemap.Options{Layer: -10})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -34,7 +35,7 @@ func ExampleSpawnMap() {
 	app.World().Apply()
 	walls, _ := level.SolidRects("ground", "solid")
 
-	coins := ecs.NewFilter2[ecs.Transform, ecs.MapObject](app.World())
+	coins := ecs.NewFilter2[ecs.Transform, tilemap.Object](app.World())
 	q := coins.Query()
 	for q.Next() {
 		if _, o := q.Get(); o.Name == "coin" {

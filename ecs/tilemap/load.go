@@ -1,4 +1,4 @@
-package ecs
+package tilemap
 
 import (
 	"context"
@@ -118,9 +118,9 @@ func planMap(m *tiled.Map) (*mapPlan, error) {
 	return p, nil
 }
 
-// build makes the TileMap from the handles of the plan's files.
-func (p *mapPlan) build(lib *assets.Library, sheet func(i int) (assets.Sheet, error), image func(i int) (assets.Image, error)) (*TileMap, error) {
-	tm := &TileMap{Map: p.m, lib: lib, art: make(map[uint32]tileArt, len(p.art)), images: map[string]assets.Image{}}
+// build makes the Map from the handles of the plan's files.
+func (p *mapPlan) build(lib *assets.Library, sheet func(i int) (assets.Sheet, error), image func(i int) (assets.Image, error)) (*Map, error) {
+	tm := &Map{Map: p.m, lib: lib, art: make(map[uint32]tileArt, len(p.art)), images: map[string]assets.Image{}}
 	sheets := map[int]assets.Sheet{}
 	imgs := map[int]assets.Image{}
 	for gid, a := range p.art {
@@ -160,29 +160,29 @@ func (p *mapPlan) build(lib *assets.Library, sheet func(i int) (assets.Sheet, er
 	return tm, nil
 }
 
-// LoadMap reads the Tiled map name from fsys (package tiled) and places
+// Load reads the Tiled map name from fsys (package tiled) and places
 // its images in lib, in the foreground: for a game's set-up or a test.
-// [StartMapLoad] does the same without stalling the game. Errors name the
+// [StartLoad] does the same without stalling the game. Errors name the
 // file: a [*media.Error] from package tiled for the map, or from assets
 // for an image. The images reach the GPU with the library's next Upload,
-// which must come before [SpawnMap].
-func LoadMap(lib *assets.Library, fsys fs.FS, name string, opts tiled.Options) (*TileMap, error) {
+// which must come before [Spawn].
+func Load(lib *assets.Library, fsys fs.FS, name string, opts tiled.Options) (*Map, error) {
 	m, err := tiled.Load(fsys, name, opts)
 	if err != nil {
 		return nil, err
 	}
-	return NewTileMap(lib, fsys, m)
+	return New(lib, fsys, m)
 }
 
-// NewTileMap places the images of m, a map already parsed (or made in
+// New places the images of m, a map already parsed (or made in
 // code), in lib, reading them from fsys, in the foreground. Errors are as
-// for [LoadMap]. Images are PNG files with an alpha channel: Tiled's
+// for [Load]. Images are PNG files with an alpha channel: Tiled's
 // transparent colour ([tiled.Image.Trans], from old tilesets) is not
 // applied.
-func NewTileMap(lib *assets.Library, fsys fs.FS, m *tiled.Map) (*TileMap, error) {
+func New(lib *assets.Library, fsys fs.FS, m *tiled.Map) (*Map, error) {
 	p, err := planMap(m)
 	if err != nil {
-		return nil, &media.Error{Pkg: "ecs", Op: "load map", Path: m.Path, Err: err}
+		return nil, &media.Error{Pkg: "tilemap", Op: "load map", Path: m.Path, Err: err}
 	}
 	// Files load in the plan's order, so the atlas layout is the same on
 	// every run, as a background load's is.
@@ -203,13 +203,13 @@ func NewTileMap(lib *assets.Library, fsys fs.FS, m *tiled.Map) (*TileMap, error)
 		func(i int) (assets.Image, error) { return images[i], nil })
 }
 
-// MapLoad is a Tiled map loading in the background, started by
-// [StartMapLoad]: a worker reads and parses the map, then an
+// Loading is a Tiled map loading in the background, started by
+// [StartLoad]: a worker reads and parses the map, then an
 // [assets.Load] reads, decodes and places its images and the graphics
 // thread uploads them. Like an assets.Load it belongs to the simulation
-// owner, which polls it without blocking: [MapLoad.Progress] for a bar,
-// [MapLoad.Done], then [MapLoad.Result] for [SpawnMap].
-type MapLoad struct {
+// owner, which polls it without blocking: [Loading.Progress] for a bar,
+// [Loading.Done], then [Loading.Result] for [Spawn].
+type Loading struct {
 	lib    *assets.Library
 	exec   assets.Executor
 	fsys   fs.FS
@@ -221,18 +221,18 @@ type MapLoad struct {
 	done   bool
 }
 
-// StartMapLoad starts loading the map name from fsys, and then its
+// StartLoad starts loading the map name from fsys, and then its
 // images into lib, through exec (package assets/assetsrt implements it
 // on a runtime session). Call it from the simulation owner. opts tune the
 // parse, lopts the image load. An error means nothing was started.
-func StartMapLoad(lib *assets.Library, exec assets.Executor, fsys fs.FS, name string, opts tiled.Options, lopts assets.LoadOptions) (*MapLoad, error) {
-	ld := &MapLoad{lib: lib, exec: exec, fsys: fsys, name: name, lopts: lopts}
+func StartLoad(lib *assets.Library, exec assets.Executor, fsys fs.FS, name string, opts tiled.Options, lopts assets.LoadOptions) (*Loading, error) {
+	ld := &Loading{lib: lib, exec: exec, fsys: fsys, name: name, lopts: lopts}
 	err := exec.Go(func(ctx context.Context) {
 		m, err := tiled.Load(fsys, name, opts)
 		var p *mapPlan
 		if err == nil {
 			if p, err = planMap(m); err != nil {
-				err = &media.Error{Pkg: "ecs", Op: "load map", Path: name, Err: err}
+				err = &media.Error{Pkg: "tilemap", Op: "load map", Path: name, Err: err}
 			}
 		}
 		if ctx.Err() != nil && err == nil {
@@ -242,13 +242,13 @@ func StartMapLoad(lib *assets.Library, exec assets.Executor, fsys fs.FS, name st
 		_ = exec.Post(func() { ld.parsed(p, err) })
 	})
 	if err != nil {
-		return nil, fmt.Errorf("ecs: start map load %s: %w", name, err)
+		return nil, fmt.Errorf("tilemap: start map load %s: %w", name, err)
 	}
 	return ld, nil
 }
 
 // parsed runs on the simulation owner once the map is parsed.
-func (ld *MapLoad) parsed(p *mapPlan, err error) {
+func (ld *Loading) parsed(p *mapPlan, err error) {
 	if ld.done {
 		return // canceled meanwhile
 	}
@@ -259,13 +259,13 @@ func (ld *MapLoad) parsed(p *mapPlan, err error) {
 	ld.plan = p
 	ld.images, err = ld.lib.StartLoad(ld.exec, ld.fsys, p.files, ld.lopts)
 	if err != nil {
-		ld.err, ld.done = fmt.Errorf("ecs: load map %s: %w", ld.name, err), true
+		ld.err, ld.done = fmt.Errorf("tilemap: load map %s: %w", ld.name, err), true
 	}
 }
 
 // Progress returns how many files are finished out of how many: the map
 // counts as one, and its images are counted once it is parsed.
-func (ld *MapLoad) Progress() (done, total int) {
+func (ld *Loading) Progress() (done, total int) {
 	if ld.images == nil {
 		if ld.done && ld.err == nil {
 			return 1, 1
@@ -277,7 +277,7 @@ func (ld *MapLoad) Progress() (done, total int) {
 }
 
 // Done reports whether the load is over, finished or failed.
-func (ld *MapLoad) Done() bool {
+func (ld *Loading) Done() bool {
 	if ld.done {
 		return true
 	}
@@ -285,7 +285,7 @@ func (ld *MapLoad) Done() bool {
 }
 
 // Err returns the load's failure: the map's, or the first image's.
-func (ld *MapLoad) Err() error {
+func (ld *Loading) Err() error {
 	if ld.err != nil {
 		return ld.err
 	}
@@ -295,11 +295,11 @@ func (ld *MapLoad) Err() error {
 	return nil
 }
 
-// Result returns the loaded map for [SpawnMap] once [MapLoad.Done]; an
+// Result returns the loaded map for [Spawn] once [Loading.Done]; an
 // error before that or if the load failed.
-func (ld *MapLoad) Result() (*TileMap, error) {
+func (ld *Loading) Result() (*Map, error) {
 	if !ld.Done() {
-		return nil, fmt.Errorf("ecs: map %s is still loading", ld.name)
+		return nil, fmt.Errorf("tilemap: map %s is still loading", ld.name)
 	}
 	if err := ld.Err(); err != nil {
 		return nil, err
@@ -307,13 +307,13 @@ func (ld *MapLoad) Result() (*TileMap, error) {
 	return ld.plan.build(ld.lib, ld.images.Sheet, ld.images.Image)
 }
 
-// Cancel stops the load; [MapLoad.Err] then reports [assets.ErrCanceled].
-func (ld *MapLoad) Cancel() {
+// Cancel stops the load; [Loading.Err] then reports [assets.ErrCanceled].
+func (ld *Loading) Cancel() {
 	if ld.images != nil {
 		ld.images.Cancel()
 		return
 	}
 	if !ld.done {
-		ld.err, ld.done = fmt.Errorf("ecs: load map %s: %w", ld.name, assets.ErrCanceled), true
+		ld.err, ld.done = fmt.Errorf("tilemap: load map %s: %w", ld.name, assets.ErrCanceled), true
 	}
 }

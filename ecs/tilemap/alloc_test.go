@@ -1,11 +1,12 @@
 //go:build !race
 
-package ecs_test
+package tilemap_test
 
 import (
 	"testing"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/tilemap"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/tiled"
@@ -18,12 +19,12 @@ func TestMapFrameAllocations(t *testing.T) {
 	scene, lib, _ := loadedMap(t, "tiled/scene.tmx")
 	a := newApp(t, ecs.Options{Assets: lib})
 	ecs.AddTileMaps(a)
-	spawnMap(t, a, scene, ecs.MapOptions{})
-	own, err := ecs.LoadMap(lib, mapFS, "own/csv.tmx", tiled.Options{})
+	spawnMap(t, a, scene, tilemap.Options{})
+	own, err := tilemap.Load(lib, mapFS, "own/csv.tmx", tiled.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	spawnMap(t, a, own, ecs.MapOptions{Layer: 10})
+	spawnMap(t, a, own, tilemap.Options{Layer: 10})
 	cmd := a.World().Commands()
 	cam := cmd.Spawn()
 	ecs.With(cam, ecs.At(0, 48))

@@ -1,10 +1,11 @@
-package ecs_test
+package tilemap_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/ecs/tilemap"
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/tiled"
@@ -34,7 +35,7 @@ func BenchmarkMapDraw(b *testing.B) {
 			cmd := a.World().Commands()
 			if mode == "tiles" {
 				ecs.AddTileMaps(a)
-				spawnMap(b, a, tm, ecs.MapOptions{})
+				spawnMap(b, a, tm, tilemap.Options{})
 			} else {
 				for i, g := range l.Tiles {
 					r, err := tm.Region(g)
