@@ -209,46 +209,18 @@ func (o Options) pingEvery() time.Duration {
 	return min(max(o.Timeout/10, 10*time.Millisecond), time.Second)
 }
 
-// Identity names the game a match plays. A joiner whose Identity differs
-// from the host's in any field is refused, with the field named on both
-// sides: peers of different games, versions or configurations would
-// desync at once.
-type Identity struct {
-	// Game and Version name the game and its version, each up to 64
-	// bytes.
-	Game, Version string
-	// Config is a hash of the configuration that must agree between peers
-	// (tick rate, players' delays, the game's own rules).
-	Config uint64
-	// Settings are the values Config hashes, each under its key
-	// ("game.ship_speed" = "260"), so that a host refusing a joiner whose
-	// Config differs can name what differs and both values. Optional: a
-	// joiner sends as many as fit in 800 bytes (keys and values up to 64
-	// bytes each; longer ones are cut), and the host compares those.
-	Settings []Setting
-}
-
-// Setting is one configuration value peers must share: its key and its
-// value as text.
-type Setting struct {
-	Key, Value string
-}
+// Identity names the game a match plays.
+//
+// Deprecated: use rollback.Identity, which moved there so that a program
+// can name it without linking this package's sockets.
+//
+//go:fix inline
+type Identity = rollback.Identity
 
 const (
-	maxName = 64
+	maxName = rollback.MaxIdentityName
 	// settingsBudget bounds the bytes of settings a join carries, so that
 	// a join fits one datagram with room to spare.
 	settingsBudget = 800
 	maxSettings    = 128
 )
-
-func (id Identity) validate() error {
-	var errs []error
-	if len(id.Game) > maxName {
-		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Identity.Game", Value: len(id.Game), Problem: "is too long", Allowed: "up to 64 bytes"})
-	}
-	if len(id.Version) > maxName {
-		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Identity.Version", Value: len(id.Version), Problem: "is too long", Allowed: "up to 64 bytes"})
-	}
-	return errors.Join(errs...)
-}
