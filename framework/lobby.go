@@ -51,18 +51,11 @@ func (f *Flags) registerLobby(fs *flag.FlagSet) {
 }
 
 // asked reports whether any lobby flag is given.
-func (l LobbyFlags) asked() bool { return l.URL != "" || l.ways() > 0 }
+func (l LobbyFlags) asked() bool { return l.URL != "" || l.way() }
 
-// ways counts the ways to meet given.
-func (l LobbyFlags) ways() int {
-	n := 0
-	for _, b := range []bool{l.Room != "", l.Create, l.Quick != 0} {
-		if b {
-			n++
-		}
-	}
-	return n
-}
+// way reports whether a way to meet is given (one at most: the keys the
+// flags set say so, rollback.MatchOptions).
+func (l LobbyFlags) way() bool { return l.Room != "" || l.Create || l.Quick != 0 }
 
 func (f *Flags) validateLobby() error {
 	l := f.Lobby
@@ -86,7 +79,7 @@ func (l LobbyFlags) sets() []string {
 	if l.URL != "" {
 		s = append(s, "net.lobby="+l.URL)
 	}
-	if l.ways() > 0 {
+	if l.way() {
 		s = append(s, "net.room="+l.Room, "net.create="+strconv.FormatBool(l.Create), "net.quick="+strconv.FormatBool(l.Quick != 0))
 	}
 	if l.Quick != 0 {
@@ -109,12 +102,7 @@ func meetsInLobby(f *Flags, cfg config.Config) bool {
 // meeting that is not one way to meet, for the game's number of players.
 // A dedicated host waits for quick matches only.
 func checkMeeting(g Game, n rollback.MatchOptions, lobby, dedicated bool) error {
-	ways := 0
-	for _, b := range []bool{n.Room != "", n.Create, n.Quick} {
-		if b {
-			ways++
-		}
-	}
+	way := n.Room != "" || n.Create || n.Quick // one at most: rollback.MatchOptions refuses two
 	what := "--lobby " + n.Lobby
 	if dedicated {
 		what = "--dedicated " + what
@@ -132,7 +120,7 @@ func checkMeeting(g Game, n rollback.MatchOptions, lobby, dedicated bool) error 
 		return errors.New("framework: --room, --create and --quick (net.room, net.create, net.quick) meet through a lobby: give its URL with --lobby ws://HOST:PORT (net.lobby)")
 	case dedicated && (n.Room != "" || n.Create):
 		return fmt.Errorf("framework: %s waits for full quick matches: not with a room to enter or make (net.room, net.create)", what)
-	case !dedicated && ways != 1:
+	case !dedicated && !way:
 		return fmt.Errorf("framework: %s: give one way to meet: --room CODE, --create or --quick N (net.room, net.create, net.quick)", what)
 	case n.Players != g.Net.Players && dedicated:
 		return fmt.Errorf("framework: %s: quick matches of %d players (net.players, or --quick N); this game has %d (Game.Net.Players)", what, n.Players, g.Net.Players)
