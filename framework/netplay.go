@@ -5,38 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/rollback"
 )
 
 // checkTransport refuses a net.transport the game does not link, naming
-// those it does: a configuration asks for a transport, the game's own
-// declaration decides which are in the binary. A game that lists no
-// network plays on one machine; its net.transport is checked when a match
-// is asked for (connectMatch).
+// those it does (rollback.CheckNetworks, which states the rule): a
+// configuration asks for a transport, the game's own declaration decides
+// which are in the binary. A game that lists no network plays on one
+// machine; its net.transport is checked when a match is asked for
+// (connectMatch).
 func (n *Net) checkTransport(k rollback.TransportKind) error {
-	if len(n.Networks) == 0 {
-		return nil
+	err := rollback.CheckNetworks("", "Game.Net.Networks", "net.transport", k, n.Networks)
+	if err != nil && k == rollback.QUIC {
+		err = fmt.Errorf("%w; to offer QUIC, list quicnet.Network() (package rollback/netplay/quicnet) in Game.Net.Networks", err)
 	}
-	var names []string
-	for i, nw := range n.Networks {
-		if nw == nil {
-			return fmt.Errorf("Game.Net.Networks[%d] is nil; allowed: a network, such as netplay.UDPNetwork() or quicnet.Network()", i)
-		}
-		if nw.Name() == string(k) {
-			return nil
-		}
-		names = append(names, strconv.Quote(nw.Name()))
-	}
-	hint := ""
-	if k == rollback.QUIC {
-		hint = "; to offer QUIC, list quicnet.Network() (package rollback/netplay/quicnet) there"
-	}
-	return fmt.Errorf("net.transport is %q, which this game does not link; it links %s (Game.Net.Networks)%s",
-		k, strings.Join(names, ", "), hint)
+	return err
 }
 
 // connectMatch turns --host, --join, --spectate and --lobby (the [net]

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 
+	"strconv"
+	"strings"
+
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/option"
 	"github.com/metronome-go/metronome/recording"
@@ -27,6 +30,42 @@ type Network interface {
 	// Name is the transport's name as a join token and a configuration
 	// spell it ("udp", "quic").
 	Name() string
+}
+
+// CheckNetworks checks the networks a program lists and the transport it
+// asks for, the one statement of their rules: none nil, each under a
+// transport's name ([TransportKind]'s spelling) and listed once, and the
+// transport, unless empty or no network is listed, the name of one of
+// them. Each problem is an *option.Error of package pkg ("" for a
+// caller that prefixes its own) naming list[i] or field, the program's
+// own names for the two options.
+func CheckNetworks(pkg, list, field string, transport TransportKind, networks []Network) error {
+	var errs []error
+	names := map[string]bool{}
+	var linked []string
+	for i, n := range networks {
+		at := fmt.Sprintf("%s[%d]", list, i)
+		switch {
+		case n == nil:
+			errs = append(errs, &option.Error{Pkg: pkg, Field: at, Problem: "is nil", Allowed: "a network, such as netplay.UDPNetwork()"})
+		case !TransportKind(n.Name()).valid():
+			errs = append(errs, &option.Error{Pkg: pkg, Field: at, Value: n.Name(), Problem: "is not a network's name", Allowed: "1 to 16 of a-z, 0-9 and '-'"})
+		case names[n.Name()]:
+			errs = append(errs, &option.Error{Pkg: pkg, Field: at, Value: n.Name(), Problem: "is listed twice", Allowed: "each network once"})
+		default:
+			names[n.Name()] = true
+			linked = append(linked, strconv.Quote(n.Name()))
+		}
+	}
+	if transport != "" && len(networks) > 0 && !names[string(transport)] {
+		allowed := strings.Join(linked, " or ")
+		if n := len(linked); n > 2 {
+			allowed = strings.Join(linked[:n-1], ", ") + " or " + linked[n-1]
+		}
+		errs = append(errs, &option.Error{Pkg: pkg, Field: field, Value: transport, Problem: "is not a transport this program links",
+			Allowed: allowed + " (" + list + ")"})
+	}
+	return errors.Join(errs...)
 }
 
 // Role is the part a machine takes in a match it meets.

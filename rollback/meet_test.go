@@ -48,3 +48,38 @@ func TestIdentityValidate(t *testing.T) {
 		}
 	}
 }
+
+// named is a network by name alone.
+type named string
+
+func (n named) Name() string { return string(n) }
+
+// The networks a program lists and the transport it asks for are
+// checked in one place, in the caller's own names.
+func TestCheckNetworks(t *testing.T) {
+	three := []rollback.Network{named("udp"), named("quic"), named("webrtc")}
+	for _, c := range []struct {
+		name      string
+		transport rollback.TransportKind
+		networks  []rollback.Network
+		want      []string // nil is valid
+	}{
+		{"listed", "quic", three, nil},
+		{"none listed", "quic", nil, nil},
+		{"no transport", "", three, nil},
+		{"not linked", "tcp", three, []string{`game: Net.Transport tcp is not a transport this program links; allowed: "udp", "quic" or "webrtc" (Net.Networks)`}},
+		{"two linked", "tcp", three[:2], []string{`allowed: "udp" or "quic" (Net.Networks)`}},
+		{"nil, bad and twice", "udp", []rollback.Network{named("udp"), nil, named("UDP!"), named("udp")},
+			[]string{"Net.Networks[1] is nil", "Net.Networks[2] UDP! is not a network's name", "Net.Networks[3] udp is listed twice"}},
+	} {
+		err := rollback.CheckNetworks("game", "Net.Networks", "Net.Transport", c.transport, c.networks)
+		if c.want == nil && err != nil {
+			t.Errorf("%s: %v, want nil", c.name, err)
+		}
+		for _, want := range c.want {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v, want %q", c.name, err, want)
+			}
+		}
+	}
+}

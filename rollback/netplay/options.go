@@ -106,22 +106,11 @@ func (o Options) Validate() error {
 	if len(o.Networks) == 0 {
 		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Options.Networks", Value: "none", Problem: "is empty", Allowed: "one network or more, such as netplay.UDPNetwork()"})
 	}
-	names := map[string]bool{}
+	networks := make([]rollback.Network, len(o.Networks))
 	for i, n := range o.Networks {
-		switch {
-		case n == nil:
-			errs = append(errs, &option.Error{Pkg: "netplay", Field: fmt.Sprintf("Options.Networks[%d]", i), Value: nil, Problem: "is nil", Allowed: "a Network, such as netplay.UDPNetwork()"})
-		case !networkName(n.Name()):
-			errs = append(errs, &option.Error{Pkg: "netplay", Field: fmt.Sprintf("Options.Networks[%d]", i), Value: n.Name(), Problem: "is not a network's name", Allowed: "1 to 16 of a-z, 0-9 and '-'"})
-		case names[n.Name()]:
-			errs = append(errs, &option.Error{Pkg: "netplay", Field: fmt.Sprintf("Options.Networks[%d]", i), Value: n.Name(), Problem: "is listed twice", Allowed: "each network once"})
-		default:
-			names[n.Name()] = true
-		}
+		networks[i] = n // a nil Network stays nil
 	}
-	if o.Transport != "" && len(o.Networks) > 0 && o.network(o.Transport) == nil {
-		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Options.Transport", Value: o.Transport, Problem: "is not a transport this program links", Allowed: o.linked() + " (Options.Networks)"})
-	}
+	errs = append(errs, rollback.CheckNetworks("netplay", "Options.Networks", "Options.Transport", rollback.TransportKind(o.Transport), networks))
 	if o.Timeout != 0 && (o.Timeout < 100*time.Millisecond || o.Timeout > 10*time.Minute) {
 		bad("Timeout", o.Timeout, "100ms to 10m (0 is 5s)")
 	}
