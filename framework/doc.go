@@ -109,16 +109,20 @@
 //     and only prints its events and records its timeline. It reaches the
 //     side, the match and a match recording's replay only through the
 //     netplay.Driver that a network listed in [Net.Networks] carries, never
-//     by name: a game that lists no network links no rollback session,
-//     no netplay match and no log/slog, and a [Match] it is given is
+//     by name, and speaks to it (and to a [Lobby]) in package rollback's
+//     words (rollback.Meeting, rollback.Connected, rollback.Play): package
+//     framework imports no networking package, so a game that lists no
+//     network links no socket, no cryptography, no rollback session, no
+//     netplay match and no log/slog, and a [Match] it is given is
 //     refused, naming netplay.UDPNetwork() to list.
 //     [Session.NetStats] has the match's figures (rollbacks, depth,
 //     advantage, bytes); a desync stops the session with a
 //     rollback.Desync; a headless match prints rollback.ConfirmedLine at its end.
 //
 // --host ADDR and --join ADDR --token TOKEN play a match between
-// processes over package rollback/netplay (netplay.Connect with the role
-// the flags name, over the networks the game lists in [Net.Networks]:
+// processes over package rollback/netplay (the driver's Connect with the
+// rollback.Meeting the flags name, over the networks the game lists in
+// [Net.Networks]:
 // netplay.UDPNetwork() for UDP with an HMAC, quicnet.Network() for QUIC
 // datagrams with net.transport = "quic"; a game links only the networks
 // it lists, and one that lists none links no transport and refuses the
@@ -127,7 +131,8 @@
 // match configuration are refused (the identity hashes the source of the
 // framework's simulation packages, by the sum go generate keeps at the
 // module's root, and the game's, [Game.Source], with the Go version and
-// the linked modules' sums; and the timing's step,
+// the linked modules' sums, as the driver's Version computes it; and the
+// timing's step,
 // rate and mode, [net]'s players, delay, window, hash interval and
 // transport, and the game's decoded settings). --bot SEED plays this machine's
 // players with seeded random input; with --ticks N a match stops once N

@@ -14,7 +14,6 @@ import (
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/rollback"
-	"github.com/metronome-go/metronome/rollback/netplay"
 
 	"github.com/metronome-go/metronome/assets"
 	"github.com/metronome-go/metronome/ecs"
@@ -188,12 +187,12 @@ type Session struct {
 	localBot uint64
 	match    *Match
 	driver   matchDriver
-	play     netplay.Play
+	play     rollback.Play
 	// matchRec records a match (--record), replayNet replays one's
 	// recording, replayFrom at replayPath, once Setup declared the seats
 	// (netrecord.go).
 	matchRec   *matchRecording
-	replayNet  netplay.Replay
+	replayNet  rollback.Replay
 	replayFrom *recording.Reader
 	replayPath string
 	// report, in a headless match, gathers the figures of its pacing

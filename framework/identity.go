@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"cmp"
 	"embed"
 	"fmt"
 	"hash/fnv"
@@ -9,65 +10,43 @@ import (
 	"strings"
 
 	"github.com/metronome-go/metronome/framework/config"
-	"github.com/metronome-go/metronome/internal/srcid"
-	"github.com/metronome-go/metronome/rollback/netplay"
+	"github.com/metronome-go/metronome/rollback"
 )
 
-// codeIdentity is the match identity's version: the identity of this
-// build's simulation code (package internal/srcid): the Go version, the
-// framework's simulation source (known by the sum go generate wrote), the
-// modules linked on every platform and the game's own source
-// (Game.Source). Without that source the game's
-// code is known by its build stamps only, which two builds of different
-// code can share: it says so on w, as it does for a module whose code it
-// cannot vouch for.
-func codeIdentity(g Game, w io.Writer) (string, error) {
-	var game fs.FS
+// matchIdentity names what every peer of a match must share: the game
+// (its title, or the program's name), its simulation code (the driver's
+// Version of the game's Source, whose warnings, when it cannot tell every
+// build apart, go to w) and a hash of the configuration that decides the
+// simulation (configHash). Window, sound, input bindings, pacing and
+// each peer's patience may differ between players.
+func matchIdentity(g Game, cfg config.Config, d matchDriver, w io.Writer) (rollback.Identity, error) {
+	id := rollback.Identity{Game: cmp.Or(g.Title, programName())}
+	var source fs.FS
 	if g.Source != (embed.FS{}) {
-		game = g.Source
+		source = g.Source
 	}
-	id, err := srcid.Of(game)
+	version, warnings, err := d.Version(source)
 	if err != nil {
-		return "", fmt.Errorf("framework: Game.Source: %w", err)
+		return id, fmt.Errorf("framework: Game.Source: %w", err)
 	}
-	for _, warn := range id.Warnings() {
+	for _, warn := range warnings {
 		fmt.Fprintf(w, "%s: warning: %s\n", programName(), warn)
 	}
-	return id.Version(), nil
-}
-
-// matchIdentity names what every peer of a match must share: the game
-// (its title, or the program's name), its simulation code (codeIdentity,
-// which warns on w when it cannot tell every build apart) and a hash of
-// the configuration that decides the simulation (configHash). Window,
-// sound, input bindings, pacing and each peer's patience may differ
-// between players.
-func matchIdentity(g Game, cfg config.Config, w io.Writer) (netplay.Identity, error) {
-	id := netplay.Identity{Game: g.Title}
-	if id.Game == "" {
-		id.Game = programName()
-	}
-	var err error
-	if id.Version, err = codeIdentity(g, w); err != nil {
-		return id, err
-	}
-	if len(id.Game) > 64 {
-		id.Game = id.Game[:64]
-	}
-	if len(id.Version) > 64 {
-		id.Version = id.Version[:64]
-	}
+	id.Game, id.Version = cut(id.Game), cut(version)
 	id.Config = configHash(g, cfg)
 	id.Settings = matchSettings(cfg)
 	return id, nil
 }
 
+// cut cuts s to what an identity's name holds.
+func cut(s string) string { return s[:min(len(s), rollback.MaxIdentityName)] }
+
 // matchSettings lists the values configHash hashes, key by key as
 // --print-config writes them, so that a refused joiner is told which
 // differ: timing's mode, step and rate, the [net] table's players,
 // delay, window, hash interval and transport, and every [game] key.
-func matchSettings(cfg config.Config) []netplay.Setting {
-	var out []netplay.Setting
+func matchSettings(cfg config.Config) []rollback.Setting {
+	var out []rollback.Setting
 	table := ""
 	for line := range strings.Lines(string(cfg.EffectiveTOML())) {
 		line = strings.TrimSpace(line)
@@ -87,7 +66,7 @@ func matchSettings(cfg config.Config) []netplay.Setting {
 				continue
 			}
 		}
-		out = append(out, netplay.Setting{Key: key, Value: tomlValue(rest)})
+		out = append(out, rollback.Setting{Key: key, Value: tomlValue(rest)})
 	}
 	return out
 }

@@ -9,29 +9,32 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/framework"
-	"github.com/metronome-go/metronome/rollback/netplay"
+	"github.com/metronome-go/metronome/rollback"
 )
 
 // The lobby flags refuse what cannot go together, each naming the flags
-// and what is allowed, before anything runs.
+// and what is allowed, before anything runs. The keys they set
+// (net.lobby, net.room, net.create, net.quick and net.players) are
+// checked where the configuration's are (rollback.MatchOptions), and
+// their message names the key.
 func TestLobbyFlags(t *testing.T) {
 	for _, c := range []struct {
-		args []string
-		want string
+		args   []string
+		status int
+		want   string
 	}{
-		{[]string{"--lobby", "ws://127.0.0.1:1", "--create", "--host", ":7777"}, "not with --host, --join or --spectate"},
-		{[]string{"--lobby", "ws://127.0.0.1:1", "--room", "KXR-4TQ", "--join", "127.0.0.1:7777", "--token", "x"}, "not with --host, --join or --spectate"},
-		{[]string{"--lobby", "ws://127.0.0.1:1", "--room", "KXR-4TQ", "--create"}, "give one way to meet"},
-		{[]string{"--lobby", "ws://127.0.0.1:1", "--quick", "2", "--create"}, "give one way to meet"},
-		{[]string{"--lobby", "ws://127.0.0.1:1", "--quick", "1"}, "--quick 1: a match has 2 to 16 players"},
-		{[]string{"--lobby", "ws://127.0.0.1:1", "--quick", "17"}, "--quick 17: a match has 2 to 16 players"},
-		{[]string{"--lobby", "http://127.0.0.1:1", "--create"}, `--lobby "http://127.0.0.1:1": want the lobby's ws://HOST:PORT or wss://HOST:PORT URL`},
-		{[]string{"--lobby", "ws://127.0.0.1:1", "--create", "--dedicated"}, "--dedicated --lobby URL waits for full quick matches: not with --room or --create"},
-		{[]string{"--lobby", "ws://127.0.0.1:1", "--create", "--synctest", "2"}, "--lobby plays a match: not with --replay or --synctest"},
+		{[]string{"--lobby", "ws://127.0.0.1:1", "--create", "--host", ":7777"}, 2, "not with --host, --join or --spectate"},
+		{[]string{"--lobby", "ws://127.0.0.1:1", "--room", "KXR-4TQ", "--join", "127.0.0.1:7777", "--token", "x"}, 2, "not with --host, --join or --spectate"},
+		{[]string{"--lobby", "ws://127.0.0.1:1", "--create", "--synctest", "2"}, 2, "--lobby plays a match: not with --replay or --synctest"},
+		{[]string{"--lobby", "ws://127.0.0.1:1", "--room", "KXR-4TQ", "--create"}, 1, "net.create = true: given with net.room: give one way to meet; allowed: one of net.room, net.create and net.quick"},
+		{[]string{"--lobby", "ws://127.0.0.1:1", "--quick", "2", "--create"}, 1, "net.quick = true: given with net.create: give one way to meet"},
+		{[]string{"--lobby", "ws://127.0.0.1:1", "--quick", "1"}, 1, "net.players = 1: out of range; allowed: 2 to 16 players"},
+		{[]string{"--lobby", "ws://127.0.0.1:1", "--quick", "17"}, 1, "net.players = 17: out of range; allowed: 2 to 16 players"},
+		{[]string{"--lobby", "http://127.0.0.1:1", "--create"}, 1, "net.lobby = http://127.0.0.1:1: not a lobby's URL; allowed: the lobby's ws://HOST:PORT or wss://HOST:PORT"},
 	} {
 		var out, errs strings.Builder
-		if st := framework.MainStatus(netGame(), c.args, &out, &errs); st != 2 || !strings.Contains(errs.String(), c.want) {
-			t.Errorf("%q: status %d, stderr %q; want 2 and %q", c.args, st, errs.String(), c.want)
+		if st := framework.MainStatus(netGame(), c.args, &out, &errs); st != c.status || !strings.Contains(errs.String(), c.want) {
+			t.Errorf("%q: status %d, stderr %q; want %d and %q", c.args, st, errs.String(), c.status, c.want)
 		}
 	}
 }
@@ -62,6 +65,7 @@ func TestLobbyNeedsTheGamesLobbyPath(t *testing.T) {
 		{[]string{"--lobby", "ws://127.0.0.1:1"}, "give one way to meet: --room CODE, --create or --quick N"},
 		{[]string{"--lobby", "ws://127.0.0.1:1", "--quick", "3"}, "a match of 3 players (net.players, or --quick N); this game has 2"},
 		{[]string{"--lobby", "ws://127.0.0.1:1", "--dedicated", "--quick", "3"}, "quick matches of 3 players (net.players, or --quick N); this game has 2"},
+		{[]string{"--lobby", "ws://127.0.0.1:1", "--create", "--dedicated"}, "--dedicated --lobby ws://127.0.0.1:1 waits for full quick matches: not with a room to enter or make (net.room, net.create)"},
 		{[]string{"--room", "KXR-4TQ"}, "--room, --create and --quick (net.room, net.create, net.quick) meet through a lobby: give its URL with --lobby"},
 	} {
 		var out, errs strings.Builder
@@ -75,14 +79,9 @@ func TestLobbyNeedsTheGamesLobbyPath(t *testing.T) {
 // neverMeets is a lobby path the test expects not to be used.
 type neverMeets struct{ t *testing.T }
 
-func (n neverMeets) Meet(context.Context, string, string, int, netplay.Options, netplay.Identity, func(string)) (*netplay.Match, error) {
+func (n neverMeets) Meet(context.Context, rollback.Meeting, func(string)) (rollback.Connected, error) {
 	n.t.Error("the lobby was dialled for a session that should have been refused first")
-	return nil, errors.New("not meeting")
-}
-
-func (n neverMeets) Serve(context.Context, string, int, netplay.Options, netplay.Identity, func(string)) (*netplay.Match, error) {
-	n.t.Error("the lobby was dialled for a dedicated host that should have been refused first")
-	return nil, errors.New("not serving")
+	return rollback.Connected{}, errors.New("not meeting")
 }
 
 // A game that lists no lobby path links no lobby client: framework does

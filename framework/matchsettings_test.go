@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/metronome-go/metronome/framework/config"
-	"github.com/metronome-go/metronome/rollback/netplay"
+	"github.com/metronome-go/metronome/rollback"
 )
 
 type settingsGame struct {
@@ -23,7 +23,7 @@ func TestMatchSettingsNameTheHashedValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := matchSettings(cfg)
-	for _, want := range []netplay.Setting{
+	for _, want := range []rollback.Setting{
 		{Key: "timing.mode", Value: `"fixed"`},
 		{Key: "net.delay", Value: "3"},
 		{Key: "net.transport", Value: `"udp"`},
@@ -35,7 +35,7 @@ func TestMatchSettingsNameTheHashedValues(t *testing.T) {
 			t.Errorf("no %+v in %+v", want, got)
 		}
 	}
-	if slices.ContainsFunc(got, func(s netplay.Setting) bool { return s.Key == "window.width" || s.Key == "net.timeout" }) {
+	if slices.ContainsFunc(got, func(s rollback.Setting) bool { return s.Key == "window.width" || s.Key == "net.timeout" }) {
 		t.Errorf("settings %+v hold a value the hash does not cover (window.width, net.timeout)", got)
 	}
 }

@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/metronome-go/metronome/ecs"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/rollback"
-	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -44,9 +44,11 @@ type Net struct {
 	// rollback/netplay/quicnet); a game without Net links no transport of
 	// its own. The first network that carries a netplay.Driver (UDP's and
 	// QUIC's do) plays the game's matches and replays their recordings;
-	// a game that lists none links no rollback session and no netplay
-	// match, and refuses a match recording's --replay too.
-	Networks []netplay.Network
+	// a game that lists none links no rollback session, no socket and no
+	// cryptography, and refuses a match recording's --replay too. A
+	// rollback.Network is a name; the networks that open sockets are
+	// package rollback/netplay's (netplay.Network).
+	Networks []rollback.Network
 	// Lobby is how this game's players meet through a lobby by room
 	// code or quick match (--lobby; see [Lobby]); nil links no lobby
 	// client, and --lobby is refused.
@@ -170,16 +172,18 @@ func (s *Session) UseMatch(m *Match) error {
 	return nil
 }
 
-// matchDriver is all framework asks of networked play: connecting a
-// match, building this machine's side of it, replaying a match's
-// recording (netplay.Driver). framework reaches it only through the
-// networks the game lists (Net.driver), never by name, so a game that
-// lists none links no rollback session, no match and no log/slog.
+// matchDriver is all framework asks of networked play: meeting a match
+// by address, naming the game's simulation code for the match's
+// identity, building this machine's side of a match, replaying a
+// match's recording (netplay.Driver). It speaks in rollback's words, and
+// framework reaches it only through the networks the game lists
+// (Net.driver), never by name, so a game that lists none links no
+// socket, no cryptography, no rollback session and no log/slog.
 type matchDriver interface {
-	Connect(ctx context.Context, o netplay.ConnectOptions, out io.Writer) (netplay.Connected, error)
-	Seat(m *netplay.Match, players int) netplay.Connected
-	Play(app *ecs.App, o netplay.PlayOptions) (netplay.Play, error)
-	Replay(r *recording.Reader, players, actions int) (netplay.Replay, error)
+	Connect(ctx context.Context, m rollback.Meeting, out io.Writer) (rollback.Connected, error)
+	Version(source fs.FS) (version string, warnings []string, err error)
+	Play(app *ecs.App, o rollback.PlayOptions) (rollback.Play, error)
+	Replay(r *recording.Reader, players, actions int) (rollback.Replay, error)
 }
 
 // driver returns the driver of the first network n lists that carries
@@ -309,9 +313,9 @@ func (s *Session) startNet() error {
 		return nil
 	}
 	m := s.match
-	s.play, err = s.driver.Play(s.App, netplay.PlayOptions{
-		Connected: netplay.Connected{Transport: m.Transport, Self: m.Self, Rejoining: m.Rejoining, JoinedLate: m.JoinedLate,
-			Seating: netplay.Seating{Peers: m.Peers, Seatless: m.Seatless, Late: m.Late}},
+	s.play, err = s.driver.Play(s.App, rollback.PlayOptions{
+		Connected: rollback.Connected{Transport: m.Transport, Self: m.Self, Rejoining: m.Rejoining, JoinedLate: m.JoinedLate,
+			Seating: rollback.Seating{Peers: m.Peers, Seatless: m.Seatless, Late: m.Late}},
 		Spectator: m.Spectator, Bot: m.Bot, Net: s.cfg.Net, Timing: s.cfg.Timing, Seats: n.Seats,
 		Ticks: int64(s.stopAfter), Recorded: s.matchRec != nil, Clock: s.rt.Options().Clock,
 	})
@@ -327,7 +331,7 @@ func (s *Session) startNet() error {
 
 // readyToStart waits, just before the clock of a networked match starts
 // (the window open, the renderer warm, the Startup systems run), until
-// every peer is ready (netplay.Play.Ready). Simulation owner.
+// every peer is ready (rollback.Play.Ready). Simulation owner.
 func (s *Session) readyToStart() error {
 	if s.play == nil {
 		return nil
@@ -339,7 +343,7 @@ func (s *Session) readyToStart() error {
 }
 
 // updateNet runs one update: through the match of a networked session
-// (netplay.Play.Update, rollback.Side's, which stops the session once the match
+// (rollback.Play.Update, rollback.Side's, which stops the session once the match
 // finished, and fails it with its *rollback.OutcomeError when it ended
 // otherwise: Main turns that into the outcome's exit status), else as
 // any game's.

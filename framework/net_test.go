@@ -15,6 +15,7 @@ import (
 	"github.com/metronome-go/metronome/framework/frameworktest"
 	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/recording"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/rollback/netplay/quicnet"
 	"github.com/metronome-go/metronome/rollback/netsim"
@@ -49,13 +50,13 @@ func TestATransportTheGameDoesNotLinkIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := framework.NewSession(netGame(), quic, "test.toml")
-	for _, want := range []string{"test.toml", `net.transport is "quic"`, `it links "udp"`, "quicnet.Network()"} {
+	for _, want := range []string{"test.toml", `net.transport quic is not a transport this program links; allowed: "udp" (Game.Net.Networks)`, "list quicnet.Network()"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("NewSession = %v, want an error saying %q", err, want)
 		}
 	}
 	g := netGame()
-	g.Net.Networks = []netplay.Network{netplay.UDPNetwork(), quicnet.Network()}
+	g.Net.Networks = []rollback.Network{netplay.UDPNetwork(), quicnet.Network()}
 	if _, err := framework.NewSession(g, quic, "test.toml"); err != nil {
 		t.Errorf("a game that lists QUIC: %v", err)
 	}
@@ -91,7 +92,7 @@ func TestAGameThatListsNoNetworkRefusesAMatch(t *testing.T) {
 }
 
 func netGame() framework.Game {
-	net := &framework.Net{Players: 2, Networks: []netplay.Network{netplay.UDPNetwork()}}
+	net := &framework.Net{Players: 2, Networks: []rollback.Network{netplay.UDPNetwork()}}
 	return framework.Game{Net: net, Setup: func(s *framework.Setup) error {
 		for _, name := range []string{"a", "b"} {
 			a, err := s.Actions.Register(name, input.KeySpace)
@@ -106,7 +107,7 @@ func netGame() framework.Game {
 
 // withNetworks is netGame listing networks: the driver that plays its
 // matches comes from one of them.
-func withNetworks(networks ...netplay.Network) framework.Game {
+func withNetworks(networks ...rollback.Network) framework.Game {
 	g := netGame()
 	g.Net.Networks = networks
 	return g
@@ -292,6 +293,49 @@ func TestAGameLinksOnlyTheNetworksItNames(t *testing.T) {
 				if tls || strings.HasPrefix(p, "github.com/quic-go/") || p == module+"/rollback/netplay/quicnet" {
 					t.Errorf("%s %v links %s", pkg, env, p)
 				}
+			}
+		}
+	}
+}
+
+// A browser game that lists no network links no networking at all:
+// framework speaks to its match driver and lobby in rollback's words, so
+// neither framework nor Breakout's page depends on package
+// rollback/netplay, net, net/netip, log/slog or any crypto package (the
+// join token's HMAC, the code identity's SHA-256). The one crypto
+// package allowed is what another dependency needs for itself: zstd's
+// random dictionary IDs (package tiled's decoder), subtracted here as
+// long as it is linked.
+func TestABrowserGameLinksNoNetworking(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists packages with go list")
+	}
+	const module = "github.com/metronome-go/metronome"
+	deps := func(pkg string) map[string]bool {
+		cmd := exec.Command("go", "list", "-deps", pkg)
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s (js/wasm): %v", pkg, err)
+		}
+		set := map[string]bool{}
+		for p := range strings.FieldsSeq(string(out)) {
+			set[p] = true
+		}
+		return set
+	}
+	for _, pkg := range []string{module + "/framework", module + "/examples/breakout"} {
+		got := deps(pkg)
+		others := map[string]bool{}
+		if got["github.com/klauspost/compress/zstd"] {
+			others = deps("github.com/klauspost/compress/zstd")
+		}
+		for p := range got {
+			networking := p == "net" || strings.HasPrefix(p, "net/") || p == "log/slog" ||
+				p == module+"/rollback/netplay" || p == module+"/internal/srcid" ||
+				(p == "crypto" || strings.HasPrefix(p, "crypto/")) && !others[p]
+			if networking {
+				t.Errorf("%s (js/wasm) depends on %s", pkg, p)
 			}
 		}
 	}

@@ -5,101 +5,100 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/metronome-go/metronome/framework/config"
 	"github.com/metronome-go/metronome/rollback"
-	"github.com/metronome-go/metronome/rollback/netplay"
 )
 
 // checkTransport refuses a net.transport the game does not link, naming
-// those it does: a configuration asks for a transport, the game's own
-// declaration decides which are in the binary. A game that lists no
-// network plays on one machine; its net.transport is checked when a match
-// is asked for (connectMatch).
+// those it does (rollback.CheckNetworks, which states the rule): a
+// configuration asks for a transport, the game's own declaration decides
+// which are in the binary. A game that lists no network plays on one
+// machine; its net.transport is checked when a match is asked for
+// (connectMatch).
 func (n *Net) checkTransport(k rollback.TransportKind) error {
-	if len(n.Networks) == 0 {
-		return nil
+	err := rollback.CheckNetworks("", "Game.Net.Networks", "net.transport", k, n.Networks)
+	if err != nil && k == rollback.QUIC {
+		err = fmt.Errorf("%w; to offer QUIC, list quicnet.Network() (package rollback/netplay/quicnet) in Game.Net.Networks", err)
 	}
-	var names []string
-	for i, nw := range n.Networks {
-		if nw == nil {
-			return fmt.Errorf("Game.Net.Networks[%d] is nil; allowed: a network, such as netplay.UDPNetwork() or quicnet.Network()", i)
-		}
-		if nw.Name() == string(k) {
-			return nil
-		}
-		names = append(names, strconv.Quote(nw.Name()))
-	}
-	hint := ""
-	if k == rollback.QUIC {
-		hint = "; to offer QUIC, list quicnet.Network() (package rollback/netplay/quicnet) there"
-	}
-	return fmt.Errorf("net.transport is %q, which this game does not link; it links %s (Game.Net.Networks)%s",
-		k, strings.Join(names, ", "), hint)
+	return err
 }
 
-// connectMatch turns --host, --join and --spectate into this machine's
-// side of a match (netplay.Driver.Connect, through the driver of a
-// network the game lists); nil without them. --host listens on f.Host,
-// prints the address and the join command with its token to stdout and
-// waits (up to net.join_timeout) for every player; --join joins the
-// match at f.Join with f.Token. Both sides must play the same
-// game, version and match-relevant configuration (see matchIdentity), or
-// the join is refused with the reason on both sides.
+// connectMatch turns --host, --join, --spectate and --lobby (the [net]
+// table's lobby keys) into this machine's side of a match; nil without
+// them. By address the driver of a network the game lists meets it
+// (netplay.Driver.Connect): --host listens on f.Host, prints the address
+// and the join command with its token to stdout and waits (up to
+// net.join_timeout) for every player; --join joins the match at f.Join
+// with f.Token. Through a lobby the game's [Lobby] meets it, printing
+// each step a player should see. Every peer must play the same game,
+// code and match-relevant configuration (see matchIdentity), or the join
+// is refused with the reason on both sides.
 //
 // With --dedicated the host plays no seat: the match has one peer more
 // than players, the host (peer 0), which relays and checks it, and every
 // player joins (player p plays at peer p+1). A joiner knows a dedicated
 // host by that peer count.
 func connectMatch(f *Flags, g Game, cfg config.Config, stdout, stderr io.Writer) (*Match, error) {
-	if meetsInLobby(f, cfg) {
-		return meetInLobby(f, g, cfg, stdout, stderr) // framework/lobby.go
-	}
-	if f.Host == "" && f.Join == "" && f.Spectate == "" {
-		return nil, nil
-	}
-	if g.Net == nil {
-		return nil, errors.New("framework: --host, --join and --spectate need a game that declares its players (Game.Net)")
-	}
 	n := cfg.Net
-	co := netplay.ConnectOptions{Role: netplay.Joining, Addr: f.Join, Token: f.Token, Patience: n.JoinTimeout,
-		Options: netplay.Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout, Start: n.StartWith, ICE: n.ICE}}
+	lobby := meetsInLobby(f, cfg)
+	m := rollback.Meeting{Role: rollback.Joining, Addr: f.Join, Token: f.Token, Net: n}
 	flag := "--join " + f.Join
 	switch {
+	case lobby && f.Dedicated:
+		m.Role, m.Addr, flag = rollback.Dedicated, "", "--dedicated --lobby "+n.Lobby
+	case lobby:
+		m.Addr, flag = "", "--lobby "+n.Lobby
 	case f.Host != "" && f.Dedicated:
-		co.Role, co.Addr, flag = netplay.Dedicated, f.Host, "--host "+f.Host
+		m.Role, m.Addr, flag = rollback.Dedicated, f.Host, "--host "+f.Host
 	case f.Host != "":
-		co.Role, co.Addr, flag = netplay.Hosting, f.Host, "--host "+f.Host
+		m.Role, m.Addr, flag = rollback.Hosting, f.Host, "--host "+f.Host
 	case f.Spectate != "":
-		co.Role, co.Addr, flag = netplay.Spectating, f.Spectate, "--spectate "+f.Spectate
+		m.Role, m.Addr, flag = rollback.Spectating, f.Spectate, "--spectate "+f.Spectate
+	case f.Join == "":
+		return nil, nil
+	}
+	if err := checkMeeting(g, n, lobby, f.Dedicated); err != nil {
+		return nil, err
 	}
 	d, err := g.Net.driver()
 	if err != nil {
 		return nil, fmt.Errorf("framework: %s: %w", flag, err)
 	}
-	co.Options.Networks = g.Net.Networks
-	if co.Identity, err = matchIdentity(g, cfg, stderr); err != nil {
+	m.Networks = g.Net.Networks
+	if m.Identity, err = matchIdentity(g, cfg, d, stderr); err != nil {
 		return nil, err
 	}
-	c, err := d.Connect(context.Background(), co, stdout)
-	var short *netplay.ShortError
-	switch {
-	case err == nil:
-	case errors.As(err, &short) && errors.Is(err, context.DeadlineExceeded):
-		return nil, fmt.Errorf("framework: %s: within %v (net.join_timeout), %w", flag, n.JoinTimeout, err)
-	case errors.Is(err, netplay.ErrTransport):
-		return nil, fmt.Errorf("framework: %s: net.transport is %q, the host's is another: %w", flag, co.Options.Transport, err)
-	default:
+	var c rollback.Connected
+	if lobby {
+		ctx, cancel := context.WithTimeout(context.Background(), n.JoinTimeout)
+		defer cancel()
+		c, err = g.Net.Lobby.Meet(ctx, m, func(line string) { fmt.Fprintln(stdout, line) })
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("within %v (net.join_timeout): %w", n.JoinTimeout, err)
+		} else if err == nil {
+			fmt.Fprintf(stdout, "match started: %d players, this machine is peer %d%s\n", n.Players, c.Self, dedicatedNote(m.Role))
+		}
+	} else {
+		c, err = d.Connect(context.Background(), m, stdout)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("framework: %s: %w", flag, err)
 	}
 	return &Match{Transport: c.Transport, Self: c.Self, Peers: c.Peers, Seatless: c.Seatless, Late: c.Late, Bot: f.Bot,
-		Spectator: f.Spectate != "", Rejoining: c.Rejoining, JoinedLate: c.JoinedLate, driver: d}, nil
+		Spectator: m.Role == rollback.Spectating, Rejoining: c.Rejoining, JoinedLate: c.JoinedLate, driver: d}, nil
+}
+
+// dedicatedNote is what the line that starts a match adds for role.
+func dedicatedNote(role rollback.Role) string {
+	if role == rollback.Dedicated {
+		return ", a dedicated host"
+	}
+	return ""
 }
 
 // finalLine is what a headless match's last line says
-// (netplay.Play.FinalLine), or for a replay of a match's recording the
+// (rollback.Play.FinalLine), or for a replay of a match's recording the
 // confirmed line of its last checkpoint replayed.
 func (s *Session) finalLine() (string, bool) {
 	if s.play != nil {

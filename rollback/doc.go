@@ -172,6 +172,18 @@
 // the relay policy) are each machine's own and reach a WebRTC network
 // through package rollback/netplay.
 //
+// # Meeting a match
+//
+// A program and the package that connects its matches speak in this
+// package's words, which need no socket or cryptography: a [Meeting]
+// (this machine's [Role], the host's address and token or the lobby
+// keys of [MatchOptions], the game's [Identity], the [Network]s the
+// program lists) goes in, a [Connected] match (a [Transport] and the
+// [Seating]) comes out, and a [Play] is this machine's side of it, a
+// [Replay] the replay of its recording. Package rollback/netplay's
+// Driver and its lobby path implement them; package framework names
+// only these, so a game that lists no network links no networking.
+//
 // # Recording a match
 //
 // A match's recording is its confirmed timeline, the same on every peer

@@ -3,6 +3,7 @@ package rollback
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/metronome-go/metronome/option"
@@ -164,29 +165,36 @@ func (o MatchOptions) Validate() error {
 	return errors.Join(errs...)
 }
 
-// checkLobby checks the lobby keys: a URL and a room code of bounded
-// length (the lobby path, package lobbynet, checks their form), and one
-// way to meet at most. Whether a lobby goes with a way to meet is the
-// game's check, where the flags join the keys (framework's --lobby).
+// checkLobby checks the lobby keys, the one statement of their rules
+// (framework's --lobby, --room, --create and --quick set them): a
+// ws:// or wss:// URL and a room code of bounded length, and one way to
+// meet at most. Whether a lobby goes with a way to meet, and a way with
+// a lobby, is the meeting's check (framework's connectMatch), since a
+// configuration may name a lobby that a flag to meet by address
+// overrides.
 func (o MatchOptions) checkLobby() []error {
 	var errs []error
-	ways := 0
-	for _, b := range []bool{o.Room != "", o.Create, o.Quick} {
-		if b {
-			ways++
-		}
-	}
 	lobby := func(field string, v any, problem, allowed string) {
 		errs = append(errs, &option.Error{Pkg: "rollback", Field: "MatchOptions." + field, Value: v, Problem: problem, Allowed: allowed})
 	}
 	if len(o.Lobby) > maxLobbyURL {
 		lobby("Lobby", o.Lobby, "is too long", fmt.Sprintf("at most %d bytes", maxLobbyURL))
+	} else if o.Lobby != "" && !strings.HasPrefix(o.Lobby, "ws://") && !strings.HasPrefix(o.Lobby, "wss://") {
+		lobby("Lobby", o.Lobby, "is not a lobby's URL", "the lobby's ws://HOST:PORT or wss://HOST:PORT")
 	}
 	if len(o.Room) > maxRoomCode {
 		lobby("Room", o.Room, "is too long", fmt.Sprintf("at most %d bytes, such as \"KXR-4TQ\"", maxRoomCode))
 	}
-	if ways > 1 {
-		lobby("Room", o.Room, "is given with another way to meet", "one of Room, Create and Quick")
+	ways := []string{"MatchOptions.Room", "MatchOptions.Create", "MatchOptions.Quick"}
+	var given []string
+	for i, on := range []bool{o.Room != "", o.Create, o.Quick} {
+		if on {
+			given = append(given, ways[i])
+		}
+	}
+	if len(given) > 1 {
+		errs = append(errs, &option.Error{Pkg: "rollback", Field: given[1], Problem: "is given with " + given[0] + ": give one way to meet",
+			Allowed: "one of " + ways[0] + ", " + ways[1] + " and " + ways[2], Names: ways, Relative: true})
 	}
 	return errs
 }

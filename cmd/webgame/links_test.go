@@ -82,6 +82,12 @@ func TestBreakoutLinksOnlyWhatItUses(t *testing.T) {
 		"crypto/tls",
 		"github.com/metronome-go/metronome/inspect/query", // --where and --who-wrote, native and Rewind only
 		"image/draw",                                      // every mask and operator, for one copy of a decoded PNG into RGBA
+		// Networking: framework speaks to the match driver in rollback's
+		// words and imports none of these (TestABrowserGameLinksNoNetworking
+		// in framework checks the imports; this, the code kept).
+		"net", "net/netip", "log/slog", "crypto/hmac", "crypto/sha256",
+		"github.com/metronome-go/metronome/rollback/netplay",
+		"github.com/metronome-go/metronome/internal/srcid",
 	} {
 		if s, ok := linksCode(syms, path); ok {
 			t.Errorf("Breakout's page links %s (%s)", path, s)

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/rollback/netplay/lobbynet"
 	"github.com/metronome-go/metronome/rollback/netplay/quicnet"
@@ -63,7 +64,7 @@ func defaultSettings() Settings {
 // --quick 2) through a lobby (cmd/lobby), a page as well as a desktop.
 func newGame() framework.Game {
 	settings := defaultSettings()
-	net := &framework.Net{Players: 2, Networks: []netplay.Network{netplay.UDPNetwork(), quicnet.Network(), webrtc.Network(webrtc.Config{})},
+	net := &framework.Net{Players: 2, Networks: []rollback.Network{netplay.UDPNetwork(), quicnet.Network(), webrtc.Network(webrtc.Config{})},
 		Lobby: lobbynet.NewNetplay(webrtc.Config{})}
 	return framework.Game{
 		Title:    "Duel",

@@ -26,7 +26,7 @@ type trioTally struct {
 // counts every player's presses and held ticks: an input that differs
 // between two peers' timelines shows in the world hash.
 func trioGame() framework.Game {
-	net := &framework.Net{Players: 3, Networks: []netplay.Network{netplay.UDPNetwork()}}
+	net := &framework.Net{Players: 3, Networks: []rollback.Network{netplay.UDPNetwork()}}
 	return framework.Game{Net: net, Setup: func(s *framework.Setup) error {
 		var errs []error
 		keys := []input.Button{input.KeySpace, input.KeyA, input.KeyB}

@@ -20,7 +20,7 @@ type presses struct{ N [2]int32 }
 // resource in its Setup, keeps the pointer and counts each player's
 // presses in its world through it.
 func setupPlayersGame() framework.Game {
-	net := &framework.Net{Players: 2, Networks: []netplay.Network{netplay.UDPNetwork()}}
+	net := &framework.Net{Players: 2, Networks: []rollback.Network{netplay.UDPNetwork()}}
 	return framework.Game{Net: net, Setup: func(s *framework.Setup) error {
 		players := ecs.GetResource[rollback.Players](s.App.World())
 		if players == nil {

@@ -11,44 +11,15 @@ import (
 	"github.com/metronome-go/metronome/rollback"
 )
 
-// Role is the part a machine takes in a match it reaches with [Connect].
-type Role uint8
-
-const (
-	// Hosting hosts the match and plays a seat in it: peer 0.
-	Hosting Role = iota + 1
-	// Dedicated hosts the match with no seat: it relays and checks the
-	// match, every player joins, and the match holds one peer more than
-	// players ([Match.Seating] maps player p to peer p+1).
-	Dedicated
-	// Joining joins a hosted match as a player.
-	Joining
-	// Spectating watches a hosted match ([Options].Spectate).
-	Spectating
-)
-
-func (r Role) String() string {
-	switch r {
-	case Hosting:
-		return "host"
-	case Dedicated:
-		return "dedicated host"
-	case Joining:
-		return "joiner"
-	case Spectating:
-		return "spectator"
-	}
-	return fmt.Sprintf("Role(%d)", uint8(r))
-}
-
 // hosts reports whether r listens for the others.
-func (r Role) hosts() bool { return r == Hosting || r == Dedicated }
+func hosts(r rollback.Role) bool { return r == rollback.Hosting || r == rollback.Dedicated }
 
 // ConnectOptions say which match [Connect] reaches, and how.
 type ConnectOptions struct {
-	// Role is this machine's part: it hosts (Hosting, Dedicated) or
-	// reaches a host (Joining, Spectating).
-	Role Role
+	// Role is this machine's part: it hosts (rollback.Hosting or
+	// rollback.Dedicated) or reaches a host (rollback.Joining or
+	// rollback.Spectating).
+	Role rollback.Role
 	// Addr is where a host listens (":7777", "127.0.0.1:0"), or the
 	// host a joiner or spectator reaches ("192.0.2.1:7777").
 	Addr string
@@ -56,13 +27,13 @@ type ConnectOptions struct {
 	// spectator's.
 	Token string
 	// Options are the match's. Players (and Start) count the players: a
-	// Dedicated host's match holds one peer more, which Connect adds. A
-	// Spectating role sets Spectate. Clock is what Patience is measured
+	// dedicated host's match holds one peer more, which Connect adds. A
+	// spectator's role sets Spectate. Clock is what Patience is measured
 	// on.
 	Options Options
 	// Identity is what every peer must share; a joiner that differs is
 	// refused.
-	Identity Identity
+	Identity rollback.Identity
 	// Patience is how long a host waits for the players the match starts
 	// with, and a joiner for the match to start, on Options.Clock; zero
 	// waits until ctx ends.
@@ -86,7 +57,7 @@ const (
 // Notice is a step of [Connect] for its caller to show.
 type Notice struct {
 	Kind NoticeKind
-	Role Role
+	Role rollback.Role
 	// Addr is the address the host listens on (Listening).
 	Addr net.Addr
 	// JoinAddr is the address a joiner on this machine passes: Addr,
@@ -116,8 +87,8 @@ func Connect(ctx context.Context, o ConnectOptions) (*Match, error) {
 		notify = func(Notice) {}
 	}
 	switch o.Role {
-	case Hosting, Joining:
-	case Dedicated:
+	case rollback.Hosting, rollback.Joining:
+	case rollback.Dedicated:
 		players := opts.Players
 		if players == 0 {
 			players = DefaultPlayers
@@ -130,13 +101,13 @@ func Connect(ctx context.Context, o ConnectOptions) (*Match, error) {
 		if opts.Start > 0 {
 			opts.Start++ // the players who joined, and the host
 		}
-	case Spectating:
+	case rollback.Spectating:
 		opts.Spectate = true
 	default:
-		return nil, fmt.Errorf("netplay: ConnectOptions.Role %d is out of range; allowed: Hosting, Dedicated, Joining or Spectating", o.Role)
+		return nil, fmt.Errorf("netplay: ConnectOptions.Role %d is out of range; allowed: rollback.Hosting, Dedicated, Joining or Spectating", o.Role)
 	}
 	var m *Match
-	if o.Role.hosts() {
+	if hosts(o.Role) {
 		lobby, err := Host(o.Addr, opts, o.Identity)
 		if err != nil {
 			return nil, err

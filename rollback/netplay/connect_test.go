@@ -43,15 +43,15 @@ func connect(o netplay.ConnectOptions, notices chan<- netplay.Notice) <-chan con
 // match holds one peer more than its one player.
 func TestConnectHostsAndJoins(t *testing.T) {
 	notices := make(chan netplay.Notice, 4)
-	host := connect(netplay.ConnectOptions{Role: netplay.Dedicated, Addr: "127.0.0.1:0", Identity: game,
+	host := connect(netplay.ConnectOptions{Role: rollback.Dedicated, Addr: "127.0.0.1:0", Identity: game,
 		Options: netplay.Options{Networks: udpOnly, Players: 1}}, notices)
 	listening := receive(t, notices)
-	if listening.Kind != netplay.Listening || listening.Role != netplay.Dedicated || listening.Token == "" ||
+	if listening.Kind != netplay.Listening || listening.Role != rollback.Dedicated || listening.Token == "" ||
 		listening.JoinAddr != listening.Addr.String() || listening.Transport != netplay.UDP {
 		t.Fatalf("first notice %+v: want the dedicated host listening over udp, with a token and the address to join", listening)
 	}
 	joinerNotices := make(chan netplay.Notice, 4)
-	joiner := connect(netplay.ConnectOptions{Role: netplay.Joining, Addr: listening.JoinAddr, Token: listening.Token, Identity: game, Options: netplay.Options{Networks: udpOnly}}, joinerNotices)
+	joiner := connect(netplay.ConnectOptions{Role: rollback.Joining, Addr: listening.JoinAddr, Token: listening.Token, Identity: game, Options: netplay.Options{Networks: udpOnly}}, joinerNotices)
 	h, j := receive(t, host), receive(t, joiner)
 	if h.err != nil || j.err != nil {
 		t.Fatalf("host: %v; joiner: %v", h.err, j.err)
@@ -60,9 +60,9 @@ func TestConnectHostsAndJoins(t *testing.T) {
 	defer j.m.Close()
 	for _, c := range []struct {
 		notices chan netplay.Notice
-		role    netplay.Role
+		role    rollback.Role
 		self    int
-	}{{notices, netplay.Dedicated, 0}, {joinerNotices, netplay.Joining, 1}} {
+	}{{notices, rollback.Dedicated, 0}, {joinerNotices, rollback.Joining, 1}} {
 		if n := receive(t, c.notices); n.Kind != netplay.Started || n.Role != c.role || n.Self != c.self {
 			t.Errorf("%v's start notice %+v: want started as peer %d", c.role, n, c.self)
 		}
@@ -76,11 +76,11 @@ func TestConnectHostsAndJoins(t *testing.T) {
 // host's reason.
 func TestConnectReturnsARefusalAsTheOutcome(t *testing.T) {
 	notices := make(chan netplay.Notice, 4)
-	host := connect(netplay.ConnectOptions{Role: netplay.Hosting, Addr: "127.0.0.1:0", Identity: game, Options: netplay.Options{Networks: udpOnly}}, notices)
+	host := connect(netplay.ConnectOptions{Role: rollback.Hosting, Addr: "127.0.0.1:0", Identity: game, Options: netplay.Options{Networks: udpOnly}}, notices)
 	listening := receive(t, notices)
 	other := game
 	other.Version = "2.0"
-	_, err := netplay.Connect(context.Background(), netplay.ConnectOptions{Role: netplay.Joining, Addr: listening.JoinAddr, Token: listening.Token, Identity: other, Options: netplay.Options{Networks: udpOnly}})
+	_, err := netplay.Connect(context.Background(), netplay.ConnectOptions{Role: rollback.Joining, Addr: listening.JoinAddr, Token: listening.Token, Identity: other, Options: netplay.Options{Networks: udpOnly}})
 	var oe *rollback.OutcomeError
 	if !errors.As(err, &oe) || oe.Outcome.Kind != rollback.Refused || !strings.Contains(oe.Outcome.Reason, "version") {
 		t.Errorf("error %v: want the outcome refused, with a reason naming the version", err)
@@ -103,9 +103,9 @@ func TestConnectWaitsItsPatienceOnTheClock(t *testing.T) {
 	v := newVirtual()
 	opts := netplay.Options{Networks: udpOnly, Players: 3, Clock: v.clock}
 	notices := make(chan netplay.Notice, 4)
-	host := connect(netplay.ConnectOptions{Role: netplay.Hosting, Addr: "127.0.0.1:0", Identity: game, Options: opts, Patience: 10 * time.Second}, notices)
+	host := connect(netplay.ConnectOptions{Role: rollback.Hosting, Addr: "127.0.0.1:0", Identity: game, Options: opts, Patience: 10 * time.Second}, notices)
 	listening := receive(t, notices)
-	joiner := connect(netplay.ConnectOptions{Role: netplay.Joining, Addr: listening.JoinAddr, Token: listening.Token, Identity: game,
+	joiner := connect(netplay.ConnectOptions{Role: rollback.Joining, Addr: listening.JoinAddr, Token: listening.Token, Identity: game,
 		// Its Timeout is past its patience, so however fast the clock
 		// runs before the host's answer arrives, the patience ends it.
 		Options: netplay.Options{Networks: udpOnly, Clock: v.clock, Timeout: 10 * time.Minute}, Patience: 3 * time.Second}, make(chan netplay.Notice, 4))

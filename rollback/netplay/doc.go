@@ -46,11 +46,15 @@
 //
 // A network also carries the [Driver], embedded (struct{ Driver; ... }),
 // as [UDPNetwork]'s and quicnet's do: the code that connects a program's
-// match, builds its side of it ([Driver.Play]: rollback's session,
-// recording and end lines) and replays a match's recording. Package
-// framework finds it on the networks a game lists, by its method set, so
-// a game that lists none links none of it, nor rollback's sessions, nor
-// log/slog's logger.
+// match, names its simulation code for the match's identity, builds its
+// side of it ([Driver.Play]: rollback's session, recording and end
+// lines) and replays a match's recording. It speaks in package
+// rollback's words (rollback.Meeting, rollback.Connected,
+// rollback.Play, rollback.Identity), and package framework finds it on
+// the networks a game lists, by its method set: framework imports no
+// networking package, so a game that lists none links none of this
+// package, no socket, no cryptography, none of rollback's sessions and
+// no log/slog.
 //
 // [UDPNetwork] ([UDP]) sends each message in one UDP
 // datagram ([net.UDPConn]) with a 10-byte header and a 16-byte MAC:
@@ -94,9 +98,9 @@
 // A join is refused, with a message the joiner's error carries
 // ([ErrRefused]) and the host counts ([Stats].Refused) and logs
 // ([Options.Log]), for a wrong token, a full match, a different
-// [Identity] (game, version or configuration hash), a taken slot or, for
+// [rollback.Identity] (game, version or configuration hash), a taken slot or, for
 // a spectator, as many spectators as the host takes. A configuration
-// refusal names each key of [Identity].Settings whose values differ, with
+// refusal names each key of [rollback.Identity].Settings whose values differ, with
 // the host's and the joiner's ("game.ship_speed: host 260, you 300"). The
 // host logs each refused joiner once per address and reason, at most
 // five lines a second, each saying how many refusals it left out. An

@@ -1,66 +1,89 @@
 package netplay
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"github.com/metronome-go/metronome/ecs"
-	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/internal/srcid"
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/runtime"
-	"github.com/metronome-go/metronome/timing"
 )
 
-// Driver plays a program's matches: it connects this machine to one
-// ([Driver.Connect], [Driver.Seat]), builds its side of it
-// ([Driver.Play]) and replays a match's recording ([Driver.Replay]).
+// Driver plays a program's matches: it meets one by address
+// ([Driver.Connect]), names this build's simulation code for the match's
+// identity ([Driver.Version]), builds this machine's side of a match
+// ([Driver.Play]) and replays a match's recording ([Driver.Replay]). It
+// speaks in package rollback's words (rollback.Meeting,
+// rollback.Connected, rollback.Play), so a program can call it without
+// naming this package.
 //
 // A [Network] embeds it, as [UDPNetwork]'s and quicnet's do, so that a
 // program reaches it only through the networks it lists: package
 // framework finds it on the values of Game.Net.Networks by their method
-// set, never by name, and a game that lists no network links no
-// rollback session, no match and no log/slog. A network of another
-// package embeds it the same way (struct{ netplay.Driver; ... }).
+// set, never by name, and a game that lists no network links no socket,
+// no cryptography, no rollback session, no match and no log/slog. A
+// network of another package embeds it the same way
+// (struct{ netplay.Driver; ... }).
 type Driver struct{}
 
-// Connected is a match [Driver.Connect] reached, as a program's session
-// seats it.
-type Connected struct {
-	// Transport carries the match's messages: the *[Match].
-	Transport rollback.Transport
-	// Self is this machine's peer number.
-	Self int
-	// Seating says where the players sit ([Match.Seating]).
-	Seating
-	// Rejoining and JoinedLate are [Match.Rejoining] and [Match.Late].
-	Rejoining, JoinedLate bool
+// Connect reaches the match m describes by address ([Connect]: a host
+// listens on m.Addr, a joiner or spectator reaches the host there with
+// m.Token) and seats m.Net.Players players on it. Each step is written
+// on out: the host's join command, and that the match started. An error
+// names the [net] key it comes from: net.join_timeout when the players
+// did not come in time, net.transport when the host's is another. Any
+// goroutine.
+func (d Driver) Connect(ctx context.Context, m rollback.Meeting, out io.Writer) (rollback.Connected, error) {
+	n := m.Net
+	o := ConnectOptions{Role: m.Role, Addr: m.Addr, Token: m.Token, Identity: m.Identity, Patience: n.JoinTimeout,
+		Options: Options{Players: n.Players, Transport: n.Transport.String(), Timeout: n.Timeout, Start: n.StartWith, ICE: n.ICE}}
+	for i, nw := range m.Networks {
+		w, ok := nw.(Network)
+		if !ok {
+			return rollback.Connected{}, fmt.Errorf("netplay: Meeting.Networks[%d] (%T) opens no socket; allowed: a netplay.Network, such as netplay.UDPNetwork()", i, nw)
+		}
+		o.Options.Networks = append(o.Options.Networks, w)
+	}
+	players, start := cmp.Or(n.Players, DefaultPlayers), n.StartWith
+	o.Notify = func(nt Notice) { io.WriteString(out, nt.Text(players, start)) }
+	match, err := Connect(ctx, o)
+	var short *ShortError
+	switch {
+	case err == nil:
+		return match.Seated(players), nil
+	case errors.As(err, &short) && errors.Is(err, context.DeadlineExceeded):
+		return rollback.Connected{}, fmt.Errorf("within %v (net.join_timeout), %w", n.JoinTimeout, err)
+	case errors.Is(err, ErrTransport):
+		return rollback.Connected{}, fmt.Errorf("net.transport is %q, the host's is another: %w", o.Options.Transport, err)
+	}
+	return rollback.Connected{}, err
 }
 
-// Connect reaches the match o describes ([Connect]) and seats o's
-// players on it. Without o.Notify it writes each step on out: the host's
-// join command, and that the match started. Any goroutine.
-func (d Driver) Connect(ctx context.Context, o ConnectOptions, out io.Writer) (Connected, error) {
-	if o.Notify == nil {
-		players, start := o.Options.Players, o.Options.Start
-		o.Notify = func(nt Notice) { io.WriteString(out, nt.Text(players, start)) }
-	}
-	m, err := Connect(ctx, o)
+// Seated is m as a program seats a match of players players on its
+// peers (a lobby's, say): the match is the transport.
+func (m *Match) Seated(players int) rollback.Connected {
+	return rollback.Connected{Transport: m, Self: m.Self(), Seating: m.Seating(players), Rejoining: m.Rejoining(), JoinedLate: m.Late()}
+}
+
+// Version is the identity of this build's simulation code, for
+// rollback.Identity.Version (package internal/srcid): the Go version,
+// the framework's simulation source, the modules linked on every
+// platform and the game's own source, when the game gives it (nil:
+// none). Without that source the game's code is known by its build
+// stamps only, which two builds of different code can share: warnings
+// say so, as they do for a module whose code it cannot vouch for.
+func (Driver) Version(source fs.FS) (version string, warnings []string, err error) {
+	id, err := srcid.Of(source)
 	if err != nil {
-		return Connected{}, err
+		return "", nil, err
 	}
-	players := o.Options.Players
-	if players == 0 {
-		players = DefaultPlayers
-	}
-	return d.Seat(m, players), nil
-}
-
-// Seat seats the players of a match of players players that m reached
-// (a lobby's, say) on its peers.
-func (Driver) Seat(m *Match, players int) Connected {
-	return Connected{Transport: m, Self: m.Self(), Seating: m.Seating(players), Rejoining: m.Rejoining(), JoinedLate: m.Late()}
+	return id.Version(), id.Warnings(), nil
 }
 
 // Text is what a program shows of nt for a match of players players
@@ -73,12 +96,12 @@ func (nt Notice) Text(players, start int) string {
 		if start > 0 && start < players {
 			what += fmt.Sprintf(" (it starts with %d; the others join during it)", start)
 		}
-		if nt.Role == Dedicated {
+		if nt.Role == rollback.Dedicated {
 			what = fmt.Sprintf("a %d-player match as a dedicated host (no seat here: every player joins)", players)
 		}
 		return fmt.Sprintf("hosting %s on %s over %s; join with:\n  --join %s --token %s\n", what, nt.Addr, nt.Transport, nt.JoinAddr, nt.Token)
 	case Started:
-		if nt.Role == Spectating {
+		if nt.Role == rollback.Spectating {
 			return fmt.Sprintf("watching: %d players, this machine is spectator peer %d\n", players, nt.Self)
 		}
 		return fmt.Sprintf("match started: %d players, this machine is peer %d\n", players, nt.Self)
@@ -86,65 +109,9 @@ func (nt Notice) Text(players, start int) string {
 	return ""
 }
 
-// PlayOptions is this machine's side of a match as [Driver.Play] builds
-// it.
-type PlayOptions struct {
-	// Connected is the match: its transport, this machine's peer and the
-	// seating. Its Transport need not be a *[Match] (a simulated
-	// network's, in tests); the net: line gives wire figures only for one.
-	Connected
-	// Spectator makes this machine follow the match instead of playing.
-	Spectator bool
-	// Bot plays this machine's players with input from this seed (0: off).
-	Bot uint64
-	// Net is the match's configuration, which every peer shares.
-	Net rollback.MatchOptions
-	// Timing is the session's: its step and its debt cutoff.
-	Timing timing.Options
-	// Seats are the game's actions per seat (rollback.NewPlayerSide).
-	Seats [][]input.Action
-	// Ticks is where the match stops (0: it does not).
-	Ticks int64
-	// Recorded keeps what a recording of the match needs ([Play.Record]).
-	Recorded bool
-	// Clock is the session's clock; nil is the system's.
-	Clock timing.Clock
-}
-
-// A Play is this machine's side of a match as its program drives it: a
-// player's or a spectator's rollback.Side, with its recording and its
-// end lines. Simulation owner.
-type Play interface {
-	// Update runs one tick of the match (rollback.Side.Update).
-	Update(t *runtime.TickContext) error
-	// Events returns what happened to the peers since the last call.
-	Events() []rollback.Event
-	// Ready waits until every peer is ready to start.
-	Ready(ctx context.Context) error
-	// Stats are the match's figures.
-	Stats() rollback.PeerStats
-	// ConfirmedHash and HashAt are the confirmed timeline's hashes.
-	ConfirmedHash() (tick int64, hash uint64, ok bool)
-	HashAt(tick int64) (uint64, bool)
-	// RecordingHeader adds the match to h; Record starts writing the
-	// match's confirmed timeline to w, and RecordTick writes what a tick
-	// settled.
-	RecordingHeader(h recording.Header) recording.Header
-	Record(w *recording.Writer)
-	RecordTick(t *runtime.TickContext) error
-	// FinalLine is a headless match's last line: the outcome in words
-	// when it ended other than finished, else the confirmed line
-	// ([rollback.ConfirmedLine]); false when there is none.
-	FinalLine() (string, bool)
-	// NetLine is the "net:" line of the match's traffic per real second.
-	NetLine() string
-	// Pacing is what the match kept of its pacing; nil for a spectator.
-	Pacing() *rollback.Pacing
-}
-
 // Play builds this machine's side of the match o describes over app,
 // once the game's Setup has registered its actions and state types.
-func (Driver) Play(app *ecs.App, o PlayOptions) (Play, error) {
+func (Driver) Play(app *ecs.App, o rollback.PlayOptions) (rollback.Play, error) {
 	a, err := rollback.NewApp(app, o.Net.Window)
 	if err != nil {
 		return nil, err
@@ -177,7 +144,7 @@ func (Driver) Play(app *ecs.App, o PlayOptions) (Play, error) {
 	return p, nil
 }
 
-// play is the [Play] of a rollback.Side.
+// play is the rollback.Play of a rollback.Side.
 type play struct {
 	side *rollback.Side
 	rec  *rollback.Recorder
@@ -231,21 +198,9 @@ func (p *play) NetLine() string {
 	return ns.NetLine(real, wire)
 }
 
-// A Replay is the replay of a match's recording (rollback.Playback):
-// the match with no network. Simulation owner.
-type Replay interface {
-	// Fill gives the players the tick's recorded inputs.
-	Fill(players *rollback.Players)
-	// Checked keeps a checkpoint the replay has checked.
-	Checked(c *recording.Checkpoint)
-	Stats() rollback.PeerStats
-	ConfirmedHash() (tick int64, hash uint64, ok bool)
-	HashAt(tick int64) (uint64, bool)
-}
-
 // Replay replays the match r recorded for a game of players players of
 // actions actions each.
-func (Driver) Replay(r *recording.Reader, players, actions int) (Replay, error) {
+func (Driver) Replay(r *recording.Reader, players, actions int) (rollback.Replay, error) {
 	p, err := rollback.NewPlayback(r, players, actions)
 	if err != nil {
 		return nil, err // not a nil *Playback in a non-nil Replay

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/metronome-go/metronome/ecs"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 )
 
@@ -18,7 +19,7 @@ func ExampleDriver() {
 	}
 	var nw netplay.Network = relayed{Network: netplay.UDPNetwork()}
 	_, plays := nw.(interface {
-		Play(app *ecs.App, o netplay.PlayOptions) (netplay.Play, error)
+		Play(app *ecs.App, o rollback.PlayOptions) (rollback.Play, error)
 	})
 	fmt.Println(nw.Name(), plays)
 	// Output: udp true

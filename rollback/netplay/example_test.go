@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 )
 
 // A host and a joiner on loopback: the joiner passes the token the host
 // printed, and each end sends the other a message.
 func Example() {
-	id := netplay.Identity{Game: "duel", Version: "1.0", Config: 7}
+	id := rollback.Identity{Game: "duel", Version: "1.0", Config: 7}
 	h, err := netplay.Host("127.0.0.1:0", netplay.Options{Networks: []netplay.Network{netplay.UDPNetwork()}, Players: 2}, id)
 	if err != nil {
 		panic(err)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/metronome-go/metronome/rollback"
 )
 
 // FuzzToken: any string parses or is refused with an error, and a token
@@ -61,8 +63,8 @@ func FuzzPacket(f *testing.F) {
 		return append([]byte(nil), s.seal(append(b, payload...))...)
 	}
 	f.Add(seed(kindData, 1, 0, 'x'), true, false)
-	f.Add(seed(kindJoin, noSlot, appendJoin(nil, Identity{Game: "g"}, 0, rolePlayer)...), true, true)
-	f.Add(seed(kindJoin, noSlot, appendJoin(nil, Identity{Game: "g"}, 0, roleSpectator)...), true, true)
+	f.Add(seed(kindJoin, noSlot, appendJoin(nil, rollback.Identity{Game: "g"}, 0, rolePlayer)...), true, true)
+	f.Add(seed(kindJoin, noSlot, appendJoin(nil, rollback.Identity{Game: "g"}, 0, roleSpectator)...), true, true)
 	f.Add(seed(kindPing, 1, 1, 2, 3, 4, 5, 6, 7, 8), false, false)
 	f.Add(seed(kindAccept, 0, 1, 2, 1), true, false)
 	f.Add(seed(kindRefuse, 0, refuseFull, 2, 'n', 'o'), false, true)
@@ -82,9 +84,9 @@ func FuzzPacket(f *testing.F) {
 			from = netip.MustParseAddrPort("127.0.0.1:3000")
 		}
 		opts := Options{Players: 2, Networks: []Network{UDPNetwork()}}.withDefaults()
-		host := newMatch(&fakeConduit{}, key, opts, Identity{Game: "g"}, true)
+		host := newMatch(&fakeConduit{}, key, opts, rollback.Identity{Game: "g"}, true)
 		host.peers[1] = endpoint{addr: peerAddr, joined: true, connected: true}
-		joiner := newMatch(&fakeConduit{}, key, opts, Identity{Game: "g"}, false)
+		joiner := newMatch(&fakeConduit{}, key, opts, rollback.Identity{Game: "g"}, false)
 		joiner.peers[0] = endpoint{addr: hostAddr, joined: true}
 		joiner.self = 1
 		for i := range 3 {
@@ -118,10 +120,10 @@ func FuzzPacket(f *testing.F) {
 // FuzzJoin decodes arbitrary join payloads: nothing panics, and what
 // decodes codes back to a payload that decodes to the same join.
 func FuzzJoin(f *testing.F) {
-	f.Add(appendJoin(nil, Identity{Game: "g", Version: "1", Config: 7}, 1, rolePlayer))
-	f.Add(appendJoin(nil, Identity{Game: "g"}, 0, roleSpectator))
-	f.Add(appendJoin(nil, Identity{Game: "g"}, 2, roleSpectator))
-	f.Add(appendJoin(nil, Identity{Game: "g", Settings: []Setting{{"game.ship_speed", "260"}, {"net.delay", "2"}}}, 0, rolePlayer))
+	f.Add(appendJoin(nil, rollback.Identity{Game: "g", Version: "1", Config: 7}, 1, rolePlayer))
+	f.Add(appendJoin(nil, rollback.Identity{Game: "g"}, 0, roleSpectator))
+	f.Add(appendJoin(nil, rollback.Identity{Game: "g"}, 2, roleSpectator))
+	f.Add(appendJoin(nil, rollback.Identity{Game: "g", Settings: []rollback.Setting{{Key: "game.ship_speed", Value: "260"}, {Key: "net.delay", Value: "2"}}}, 0, rolePlayer))
 	f.Fuzz(func(t *testing.T, p []byte) {
 		id, slot, role, ok := parseJoin(p)
 		if !ok {

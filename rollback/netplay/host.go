@@ -25,8 +25,8 @@ type Lobby struct {
 // interface, "127.0.0.1:0" for an ephemeral loopback port) and starts
 // taking joins: a joiner passes [Lobby.Token]. Call [Lobby.Wait] for the
 // match, or [Lobby.Close] to give up.
-func Host(addr string, opts Options, id Identity) (*Lobby, error) {
-	if err := errors.Join(opts.Validate(), id.validate()); err != nil {
+func Host(addr string, opts Options, id rollback.Identity) (*Lobby, error) {
+	if err := errors.Join(opts.Validate(), id.Validate()); err != nil {
 		return nil, err
 	}
 	opts = opts.withDefaults()
@@ -148,14 +148,14 @@ func (h *Lobby) Close() error { return h.m.Close() }
 // configuration, a taken slot), if the host does not answer within
 // opts.Timeout, or with ctx's error. Joining again with opts.Slot set to
 // the old peer number takes a dropped player's slot back.
-func Join(ctx context.Context, addr, tok string, opts Options, id Identity) (*Match, error) {
+func Join(ctx context.Context, addr, tok string, opts Options, id rollback.Identity) (*Match, error) {
 	return join(ctx, addr, tok, opts, id, 0)
 }
 
 // join is Join, giving up once the match has not filled within patience
 // on opts.Clock (0: only when ctx ends), with a *ShortError.
-func join(ctx context.Context, addr, tok string, opts Options, id Identity, patience time.Duration) (*Match, error) {
-	if err := errors.Join(opts.Validate(), id.validate()); err != nil {
+func join(ctx context.Context, addr, tok string, opts Options, id rollback.Identity, patience time.Duration) (*Match, error) {
+	if err := errors.Join(opts.Validate(), id.Validate()); err != nil {
 		return nil, err
 	}
 	opts = opts.withDefaults()

@@ -181,7 +181,7 @@ type Match struct {
 	c    Conduit
 	key  []byte
 	opts Options
-	id   Identity
+	id   rollback.Identity
 	host bool
 	t0   timing.Instant // the clock's reading at the start: now() counts from it
 
@@ -249,7 +249,7 @@ type Match struct {
 
 var _ rollback.PeerWatcher = (*Match)(nil)
 
-func newMatch(c Conduit, key []byte, opts Options, id Identity, host bool) *Match {
+func newMatch(c Conduit, key []byte, opts Options, id rollback.Identity, host bool) *Match {
 	m := &Match{
 		c: c, key: key, opts: opts, id: id, host: host, t0: opts.Clock.Now(),
 		players:   opts.Players,
@@ -1287,12 +1287,12 @@ func (m *Match) logRefusal(to netip.AddrPort, why byte, msg string, now time.Dur
 // differences names the settings whose values differ between the host's
 // and a joiner's, "key: host X, you Y", the joiner's order, as many as
 // fit a refusal; "" when none of those the joiner sent differs.
-func differences(host, joiner []Setting) string {
+func differences(host, joiner []rollback.Setting) string {
 	var b []byte
 	n := 0
 	for _, j := range joiner {
 		hv := "unset"
-		if i := slices.IndexFunc(host, func(h Setting) bool { return cut(h.Key) == j.Key }); i >= 0 {
+		if i := slices.IndexFunc(host, func(h rollback.Setting) bool { return cut(h.Key) == j.Key }); i >= 0 {
 			hv = cut(host[i].Value)
 		}
 		if hv == j.Value {
@@ -1588,28 +1588,15 @@ func (m *Match) freeSpectator(slot int) {
 	}
 }
 
-// Seating says where a match's players sit, as this end sees it.
-type Seating struct {
-	// Peers is the peer each player plays at: player p at peer p, or at
-	// p+1 behind a dedicated host, which plays no seat.
-	Peers []int
-	// Seatless lists, at a player of a dedicated host's match, the peers
-	// with no player (the host, 0); nil otherwise.
-	Seatless []int
-	// Late lists, at the host, the peers whose players had not joined
-	// when the match started (Options.Start); they join during it.
-	Late []int
-}
-
 // Seating maps a match of players players onto its peers. A match with
 // one peer more than players has a dedicated host (peer 0, no seat): the
 // peer count is how a joiner knows one, so every end maps the seats the
 // same way and the game needs no flag of its own for it.
-func (m *Match) Seating(players int) Seating {
+func (m *Match) Seating(players int) rollback.Seating {
 	m.mu.Lock()
 	total, self := m.players, m.self
 	m.mu.Unlock()
-	s := Seating{Peers: make([]int, players)}
+	s := rollback.Seating{Peers: make([]int, players)}
 	first := 0
 	if total == players+1 {
 		first = 1

@@ -27,7 +27,7 @@ var networks = []netplay.Network{netplay.UDPNetwork(), quicnet.Network()}
 // udpOnly is what a program that plays over plain UDP lists.
 var udpOnly = []netplay.Network{netplay.UDPNetwork()}
 
-var game = netplay.Identity{Game: "toy", Version: "1.0", Config: 42, Settings: []netplay.Setting{{Key: "game.ship_speed", Value: "260"}, {Key: "net.delay", Value: "2"}}}
+var game = rollback.Identity{Game: "toy", Version: "1.0", Config: 42, Settings: []rollback.Setting{{Key: "game.ship_speed", Value: "260"}, {Key: "net.delay", Value: "2"}}}
 
 // within is how long any test waits for anything: far longer than any
 // loopback exchange takes, so it fails only when something hangs.
@@ -352,15 +352,15 @@ func TestJoinsAreRefusedWithAReason(t *testing.T) {
 			}
 			cases := []struct {
 				name, token string
-				id          netplay.Identity
+				id          rollback.Identity
 				want        string
 				count       func(netplay.Refusals) uint64
 			}{
 				{"token", wrongToken, game, "wrong join token", func(r netplay.Refusals) uint64 { return r.Token }},
 				{"full", h.Token(), game, "the match is full", func(r netplay.Refusals) uint64 { return r.Full }},
-				{"game", h.Token(), netplay.Identity{Game: "other", Version: "1.0", Config: 42}, `different game: the host plays "toy", the joiner "other"`, func(r netplay.Refusals) uint64 { return r.Game }},
-				{"version", h.Token(), netplay.Identity{Game: "toy", Version: "2.0", Config: 42}, `the host runs "1.0", the joiner "2.0"`, func(r netplay.Refusals) uint64 { return r.Version }},
-				{"config", h.Token(), netplay.Identity{Game: "toy", Version: "1.0", Config: 43}, "different configuration", func(r netplay.Refusals) uint64 { return r.Config }},
+				{"game", h.Token(), rollback.Identity{Game: "other", Version: "1.0", Config: 42}, `different game: the host plays "toy", the joiner "other"`, func(r netplay.Refusals) uint64 { return r.Game }},
+				{"version", h.Token(), rollback.Identity{Game: "toy", Version: "2.0", Config: 42}, `the host runs "1.0", the joiner "2.0"`, func(r netplay.Refusals) uint64 { return r.Version }},
+				{"config", h.Token(), rollback.Identity{Game: "toy", Version: "1.0", Config: 43}, "different configuration", func(r netplay.Refusals) uint64 { return r.Config }},
 			}
 			for _, c := range cases {
 				before := c.count(h.Stats().Refused)
@@ -459,7 +459,7 @@ func TestOptionsNameEveryBadField(t *testing.T) {
 			t.Errorf("Host without Networks = %v, want Options.Networks refused", err)
 		}
 	}
-	if _, err := netplay.Host("127.0.0.1:0", netplay.Options{Networks: udpOnly}, netplay.Identity{Game: strings.Repeat("x", 65)}); err == nil || !strings.Contains(err.Error(), "Identity.Game") {
+	if _, err := netplay.Host("127.0.0.1:0", netplay.Options{Networks: udpOnly}, rollback.Identity{Game: strings.Repeat("x", 65)}); err == nil || !strings.Contains(err.Error(), "Identity.Game") {
 		t.Errorf("a 65-byte game name: %v, want an error naming Identity.Game", err)
 	}
 }

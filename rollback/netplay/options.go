@@ -106,22 +106,11 @@ func (o Options) Validate() error {
 	if len(o.Networks) == 0 {
 		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Options.Networks", Value: "none", Problem: "is empty", Allowed: "one network or more, such as netplay.UDPNetwork()"})
 	}
-	names := map[string]bool{}
+	networks := make([]rollback.Network, len(o.Networks))
 	for i, n := range o.Networks {
-		switch {
-		case n == nil:
-			errs = append(errs, &option.Error{Pkg: "netplay", Field: fmt.Sprintf("Options.Networks[%d]", i), Value: nil, Problem: "is nil", Allowed: "a Network, such as netplay.UDPNetwork()"})
-		case !networkName(n.Name()):
-			errs = append(errs, &option.Error{Pkg: "netplay", Field: fmt.Sprintf("Options.Networks[%d]", i), Value: n.Name(), Problem: "is not a network's name", Allowed: "1 to 16 of a-z, 0-9 and '-'"})
-		case names[n.Name()]:
-			errs = append(errs, &option.Error{Pkg: "netplay", Field: fmt.Sprintf("Options.Networks[%d]", i), Value: n.Name(), Problem: "is listed twice", Allowed: "each network once"})
-		default:
-			names[n.Name()] = true
-		}
+		networks[i] = n // a nil Network stays nil
 	}
-	if o.Transport != "" && len(o.Networks) > 0 && o.network(o.Transport) == nil {
-		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Options.Transport", Value: o.Transport, Problem: "is not a transport this program links", Allowed: o.linked() + " (Options.Networks)"})
-	}
+	errs = append(errs, rollback.CheckNetworks("netplay", "Options.Networks", "Options.Transport", rollback.TransportKind(o.Transport), networks))
 	if o.Timeout != 0 && (o.Timeout < 100*time.Millisecond || o.Timeout > 10*time.Minute) {
 		bad("Timeout", o.Timeout, "100ms to 10m (0 is 5s)")
 	}
@@ -209,46 +198,18 @@ func (o Options) pingEvery() time.Duration {
 	return min(max(o.Timeout/10, 10*time.Millisecond), time.Second)
 }
 
-// Identity names the game a match plays. A joiner whose Identity differs
-// from the host's in any field is refused, with the field named on both
-// sides: peers of different games, versions or configurations would
-// desync at once.
-type Identity struct {
-	// Game and Version name the game and its version, each up to 64
-	// bytes.
-	Game, Version string
-	// Config is a hash of the configuration that must agree between peers
-	// (tick rate, players' delays, the game's own rules).
-	Config uint64
-	// Settings are the values Config hashes, each under its key
-	// ("game.ship_speed" = "260"), so that a host refusing a joiner whose
-	// Config differs can name what differs and both values. Optional: a
-	// joiner sends as many as fit in 800 bytes (keys and values up to 64
-	// bytes each; longer ones are cut), and the host compares those.
-	Settings []Setting
-}
-
-// Setting is one configuration value peers must share: its key and its
-// value as text.
-type Setting struct {
-	Key, Value string
-}
+// Identity names the game a match plays.
+//
+// Deprecated: use rollback.Identity, which moved there so that a program
+// can name it without linking this package's sockets.
+//
+//go:fix inline
+type Identity = rollback.Identity
 
 const (
-	maxName = 64
+	maxName = rollback.MaxIdentityName
 	// settingsBudget bounds the bytes of settings a join carries, so that
 	// a join fits one datagram with room to spare.
 	settingsBudget = 800
 	maxSettings    = 128
 )
-
-func (id Identity) validate() error {
-	var errs []error
-	if len(id.Game) > maxName {
-		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Identity.Game", Value: len(id.Game), Problem: "is too long", Allowed: "up to 64 bytes"})
-	}
-	if len(id.Version) > maxName {
-		errs = append(errs, &option.Error{Pkg: "netplay", Field: "Identity.Version", Value: len(id.Version), Problem: "is too long", Allowed: "up to 64 bytes"})
-	}
-	return errors.Join(errs...)
-}

@@ -142,7 +142,7 @@ const (
 	roleSpectator
 )
 
-func appendJoin(b []byte, id Identity, slot int, role byte) []byte {
+func appendJoin(b []byte, id rollback.Identity, slot int, role byte) []byte {
 	b = binio.AppendString(b, id.Game)
 	b = binio.AppendString(b, id.Version)
 	b = binio.AppendU64(b, id.Config)
@@ -167,7 +167,7 @@ func appendJoin(b []byte, id Identity, slot int, role byte) []byte {
 // cut cuts s to maxName bytes.
 func cut(s string) string { return s[:min(len(s), maxName)] }
 
-func parseJoin(p []byte) (id Identity, slot int, role byte, ok bool) {
+func parseJoin(p []byte) (id rollback.Identity, slot int, role byte, ok bool) {
 	r := binio.NewReader(p, errPayload)
 	id.Game = r.String("game name length", maxName)
 	id.Version = r.String("version length", maxName)
@@ -176,7 +176,7 @@ func parseJoin(p []byte) (id Identity, slot int, role byte, ok bool) {
 	role = r.Byte()
 	n := r.Length("settings count", maxSettings, 2)
 	for range n {
-		s := Setting{Key: r.String("setting key length", maxName), Value: r.String("setting value length", maxName)}
+		s := rollback.Setting{Key: r.String("setting key length", maxName), Value: r.String("setting value length", maxName)}
 		if r.Err() != nil {
 			return id, slot, role, false
 		}

@@ -27,7 +27,7 @@ func TestAConfigRefusalNamesTheKeys(t *testing.T) {
 	defer cancel()
 	other := game
 	other.Config = 43
-	other.Settings = []netplay.Setting{{Key: "game.ship_speed", Value: "300"}, {Key: "net.delay", Value: "2"}, {Key: "game.lives", Value: "3"}}
+	other.Settings = []rollback.Setting{{Key: "game.ship_speed", Value: "300"}, {Key: "net.delay", Value: "2"}, {Key: "game.lives", Value: "3"}}
 	_, err = netplay.Join(ctx, h.Addr().String(), h.Token(), netplay.Options{Networks: udpOnly}, other)
 	want := "different configuration: game.ship_speed: host 260, you 300; game.lives: host unset, you 3"
 	if !errors.Is(err, netplay.ErrRefused) || !strings.Contains(err.Error(), want) {

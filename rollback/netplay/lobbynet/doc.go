@@ -29,10 +29,13 @@
 // (framework.Net.Lobby), behind --lobby, --room, --create and --quick
 // and --dedicated --lobby: [Netplay.Meet] meets as [Meet] does and then
 // plays a netplay match over the room's channels, seat 0 hosting it and
-// handing the others its join token through the lobby;
-// [Netplay.Serve] waits as a dedicated host ([Options].Dedicated) for
-// the next quick match of the game to fill. The match's own ICE settings
-// (netplay.Options.ICE, a game's [net] stun, turn and ice_policy keys)
+// handing the others its join token through the lobby; a meeting whose
+// role is rollback.Dedicated waits as a dedicated host
+// ([Options].Dedicated) for the next quick match of the game to fill.
+// It speaks in package rollback's words (rollback.Meeting in,
+// rollback.Connected out), so framework names no netplay type. The
+// match's own ICE settings (rollback.MatchOptions.ICE, a game's [net]
+// stun, turn and ice_policy keys)
 // join the path's Config and the lobby's TURN credentials, so
 // ice_policy "relay" forces a room's paths through the lobby's relay.
 //

@@ -1,6 +1,7 @@
 package lobbynet
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -27,42 +28,63 @@ type Netplay struct {
 // settings (the lobby's TURN credentials are added to them).
 func NewNetplay(cfg webrtc.Config) *Netplay { return &Netplay{cfg: cfg} }
 
-// Meet takes a seat in the lobby at url, connects to every other seat
-// over WebRTC and starts a netplay match over those channels: seat 0
-// hosts it (netplay.Host) and the others join it (netplay.Join), so the
-// match is the same as one met by address and token, with the token
-// carried through the lobby instead of by the players. room names a room
-// to enter; quick, a quick match of that many players (opts.Players);
-// neither makes a room of opts.Players seats, whose code status reports.
-// opts.Networks and opts.Transport are replaced by the room's channels,
-// whose ICE settings opts.ICE joins.
-// It fails with an *[Error] saying why. Any goroutine; it blocks.
-func (n *Netplay) Meet(ctx context.Context, url, room string, quick int, opts netplay.Options, id netplay.Identity, status func(line string)) (*netplay.Match, error) {
-	players := opts.Players
-	if players == 0 {
-		players = netplay.DefaultPlayers
+// Meet meets the match m describes in the lobby at m.Net.Lobby, connects
+// to every other seat over WebRTC and starts a netplay match over those
+// channels: seat 0 hosts it (netplay.Host) and the others join it
+// (netplay.Join), so the match is the same as one met by address and
+// token, with the token carried through the lobby instead of by the
+// players. m.Net.Room names a room to enter; m.Net.Quick waits for a
+// quick match of m.Net.Players; m.Net.Create makes a room of
+// m.Net.Players seats, whose code status reports. A dedicated host
+// (m.Role rollback.Dedicated) waits for a full quick match of
+// m.Net.Players and hosts that room's match with no seat, as peer 0 of
+// m.Net.Players+1. The match's transport is the room's channels, whose
+// ICE settings m.Net.ICE joins; m.Networks are not used. It reports each
+// step as a line through status and fails with an *[Error] saying why.
+// Any goroutine; it blocks.
+func (n *Netplay) Meet(ctx context.Context, m rollback.Meeting, status func(line string)) (rollback.Connected, error) {
+	var nm *netplay.Match
+	var err error
+	players := cmp.Or(m.Net.Players, netplay.DefaultPlayers)
+	opts := netplay.Options{Players: players, Timeout: m.Net.Timeout, Start: m.Net.StartWith, ICE: m.Net.ICE}
+	if m.Role == rollback.Dedicated {
+		nm, err = n.serve(ctx, m.Net.Lobby, players, opts, m.Identity, status)
+	} else {
+		quick := 0
+		if m.Net.Quick {
+			quick = players
+		}
+		nm, err = n.meet(ctx, m.Net.Lobby, m.Net.Room, quick, opts, m.Identity, status)
 	}
+	if err != nil {
+		return rollback.Connected{}, err
+	}
+	return nm.Seated(players), nil
+}
+
+// meet takes a seat in the lobby at url: in the room of code room, in
+// quick match for a room of quick players, or, with neither, in a new
+// room of opts.Players seats.
+func (n *Netplay) meet(ctx context.Context, url, room string, quick int, opts netplay.Options, id rollback.Identity, status func(line string)) (*netplay.Match, error) {
+	players := opts.Players
 	o := Options{Lobby: url, Game: GameKey(id), Room: room, Quick: quick, Create: room == "" && quick == 0, Players: players, Config: n.config(opts)}
 	var errs []error
-	if quick != 0 && quick != players {
-		errs = append(errs, fmt.Errorf("Quick %d: this match has %d players (netplay.Options.Players); allowed: %d", quick, players, players))
-	}
 	if players > netplay.MaxPlayers {
-		errs = append(errs, fmt.Errorf("netplay.Options.Players %d: a netplay match holds 2 to %d", players, netplay.MaxPlayers))
+		errs = append(errs, fmt.Errorf("net.players %d: a netplay match holds 2 to %d", players, netplay.MaxPlayers))
 	}
 	return n.play(ctx, o, opts, id, status, errs)
 }
 
-// Serve waits in the lobby at url as a dedicated host for a quick match
-// of players (netplay.Options.Players is set to players+1, this end
-// being peer 0 with no seat, as a host given --dedicated): the lobby
-// hands it the next such room to fill, and it hosts that room's match as
-// seat 0 does in [Netplay.Meet]. Any goroutine; it blocks.
-func (n *Netplay) Serve(ctx context.Context, url string, players int, opts netplay.Options, id netplay.Identity, status func(line string)) (*netplay.Match, error) {
+// serve waits in the lobby at url as a dedicated host for a quick match
+// of players (opts.Players becomes players+1, this end being peer 0
+// with no seat, as a host given --dedicated): the lobby hands it the
+// next such room to fill, and it hosts that room's match as seat 0 does
+// in meet.
+func (n *Netplay) serve(ctx context.Context, url string, players int, opts netplay.Options, id rollback.Identity, status func(line string)) (*netplay.Match, error) {
 	o := Options{Lobby: url, Game: GameKey(id), Dedicated: true, Players: players, Config: n.config(opts)}
 	var errs []error
 	if players+1 > netplay.MaxPlayers {
-		errs = append(errs, fmt.Errorf("players %d: a dedicated host serves up to %d (a netplay match holds %d peers, the host's included)", players, netplay.MaxPlayers-1, netplay.MaxPlayers))
+		errs = append(errs, fmt.Errorf("net.players %d: a dedicated host serves up to %d players (a netplay match holds %d peers, the host's included)", players, netplay.MaxPlayers-1, netplay.MaxPlayers))
 	}
 	opts.Players = players + 1
 	if opts.Start > 0 {
@@ -81,7 +103,7 @@ func (n *Netplay) config(opts netplay.Options) webrtc.Config {
 
 // play meets as o says and plays the room's netplay match; errs are the
 // caller's own checks of its options.
-func (n *Netplay) play(ctx context.Context, o Options, opts netplay.Options, id netplay.Identity, status func(line string), errs []error) (*netplay.Match, error) {
+func (n *Netplay) play(ctx context.Context, o Options, opts netplay.Options, id rollback.Identity, status func(line string), errs []error) (*netplay.Match, error) {
 	if status == nil {
 		status = func(string) {}
 	}
@@ -129,7 +151,7 @@ func (n *Netplay) play(ctx context.Context, o Options, opts netplay.Options, id 
 // hostRoom hosts the match on seat 0's channels and hands its join token
 // to every other seat through the lobby, which relays it only to the
 // room's clients.
-func hostRoom(ctx context.Context, c *lobby.Client, m *Match, opts netplay.Options, id netplay.Identity) (*netplay.Match, error) {
+func hostRoom(ctx context.Context, c *lobby.Client, m *Match, opts netplay.Options, id rollback.Identity) (*netplay.Match, error) {
 	h, err := netplay.Host("", opts, id)
 	if err != nil {
 		return nil, err
@@ -153,7 +175,7 @@ func hostRoom(ctx context.Context, c *lobby.Client, m *Match, opts netplay.Optio
 
 // joinRoom waits for seat 0's token and joins its match over the
 // channel to seat 0.
-func joinRoom(ctx context.Context, r *router, m *Match, opts netplay.Options, id netplay.Identity) (*netplay.Match, error) {
+func joinRoom(ctx context.Context, r *router, m *Match, opts netplay.Options, id rollback.Identity) (*netplay.Match, error) {
 	var tok string
 	for tok == "" {
 		select {
@@ -196,7 +218,7 @@ func (n roomNetwork) Dial(context.Context, string, []byte, netplay.ConduitOption
 // cut to printable ASCII, and a digest of its version and the
 // configuration every peer must share, so that only ends whose netplay
 // handshake would accept each other share a room or a quick match.
-func GameKey(id netplay.Identity) string {
+func GameKey(id rollback.Identity) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%q %q %016x", id.Game, id.Version, id.Config)
 	var b strings.Builder

@@ -12,16 +12,17 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/lobby/server"
+	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netplay"
 	"github.com/metronome-go/metronome/rollback/netplay/lobbynet"
 	"github.com/metronome-go/metronome/rollback/netplay/webrtc"
 )
 
-var testID = netplay.Identity{Game: "lobbynet test", Version: "v1", Config: 7}
+var testID = rollback.Identity{Game: "lobbynet test", Version: "v1", Config: 7}
 
 // meetNetplay has end 0 meet with create (or quick) and end 1 with the
 // room code end 0 printed (or quick), through lp.
-func meetNetplay(t *testing.T, url string, quick int, ids [2]netplay.Identity) ([]*netplay.Match, []error, []*lines) {
+func meetNetplay(t *testing.T, url string, quick int, ids [2]rollback.Identity) ([]*netplay.Match, []error, []*lines) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), within)
 	defer cancel()
@@ -30,7 +31,7 @@ func meetNetplay(t *testing.T, url string, quick int, ids [2]netplay.Identity) (
 	ms := make([]*netplay.Match, 2)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
-	wg.Go(func() { ms[0], errs[0] = lp.Meet(ctx, url, "", quick, netplay.Options{}, ids[0], ls[0].add) })
+	wg.Go(func() { ms[0], errs[0] = meet(ctx, lp, url, "", quick, ids[0], ls[0].add) })
 	room := ""
 	if quick == 0 {
 		select {
@@ -39,7 +40,7 @@ func meetNetplay(t *testing.T, url string, quick int, ids [2]netplay.Identity) (
 		}
 	}
 	wg.Go(func() {
-		if ms[1], errs[1] = lp.Meet(ctx, url, room, quick, netplay.Options{}, ids[1], ls[1].add); errs[1] != nil {
+		if ms[1], errs[1] = meet(ctx, lp, url, room, quick, ids[1], ls[1].add); errs[1] != nil {
 			cancel() // end 0 waits for a player who will not come
 		}
 	})
@@ -53,6 +54,21 @@ func meetNetplay(t *testing.T, url string, quick int, ids [2]netplay.Identity) (
 		}
 	}
 	return ms, errs, ls
+}
+
+// meet meets through lp as a player: in room, in quick match of quick
+// players, or with neither in a new room of two seats.
+func meet(ctx context.Context, lp *lobbynet.Netplay, url, room string, quick int, id rollback.Identity, status func(string)) (*netplay.Match, error) {
+	players := 2
+	if quick != 0 {
+		players = quick
+	}
+	c, err := lp.Meet(ctx, rollback.Meeting{Role: rollback.Joining, Identity: id,
+		Net: rollback.MatchOptions{Lobby: url, Room: room, Quick: quick != 0, Create: room == "" && quick == 0, Players: players}}, status)
+	if err != nil {
+		return nil, err
+	}
+	return c.Transport.(*netplay.Match), nil
 }
 
 // exchange has each match send the other a message and waits (bounded)
@@ -99,7 +115,7 @@ func exchange(t *testing.T, ms []*netplay.Match) {
 // token seat 0 handed it through the lobby; messages flow both ways.
 func TestNetplayMeetsByRoomCode(t *testing.T) {
 	url := startLobby(t, server.Options{})
-	ms, errs, ls := meetNetplay(t, url, 0, [2]netplay.Identity{testID, testID})
+	ms, errs, ls := meetNetplay(t, url, 0, [2]rollback.Identity{testID, testID})
 	if err := errors.Join(errs...); err != nil {
 		t.Fatalf("%v\nhost: %s\nguest: %s", err, ls[0], ls[1])
 	}
@@ -117,7 +133,7 @@ func TestNetplayMeetsByRoomCode(t *testing.T) {
 // Two ends in quick match for the same game get one netplay match.
 func TestNetplayQuickMatch(t *testing.T) {
 	url := startLobby(t, server.Options{})
-	ms, errs, ls := meetNetplay(t, url, 2, [2]netplay.Identity{testID, testID})
+	ms, errs, ls := meetNetplay(t, url, 2, [2]rollback.Identity{testID, testID})
 	if err := errors.Join(errs...); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, ls[0], ls[1])
 	}
@@ -130,7 +146,7 @@ func TestNetplayOtherConfigurationRefused(t *testing.T) {
 	url := startLobby(t, server.Options{})
 	other := testID
 	other.Config++
-	_, errs, _ := meetNetplay(t, url, 0, [2]netplay.Identity{testID, other})
+	_, errs, _ := meetNetplay(t, url, 0, [2]rollback.Identity{testID, other})
 	var e *lobbynet.Error
 	if !errors.As(errs[1], &e) || e.Reason != lobbynet.ReasonOtherGame {
 		t.Fatalf("joining another configuration's room: %v, want %q", errs[1], lobbynet.ReasonOtherGame)
@@ -142,16 +158,17 @@ func TestNetplayBadOptions(t *testing.T) {
 	lp := lobbynet.NewNetplay(webrtc.Config{})
 	for _, c := range []struct {
 		url, room string
-		quick     int
+		role      rollback.Role
 		players   int
 		want      string
 	}{
-		{"http://x", "", 0, 2, "not a ws:// or wss:// URL"},
-		{"ws://127.0.0.1:1", "", 3, 2, "Quick 3: this match has 2 players"},
-		{"ws://127.0.0.1:1", "nope", 0, 2, "nope"},
-		{"ws://127.0.0.1:1", "", 0, 6, "a netplay match holds 2 to 4"},
+		{"http://x", "", rollback.Joining, 2, "not a ws:// or wss:// URL"},
+		{"ws://127.0.0.1:1", "nope", rollback.Joining, 2, "nope"},
+		{"ws://127.0.0.1:1", "", rollback.Joining, 6, "net.players 6: a netplay match holds 2 to 4"},
+		{"ws://127.0.0.1:1", "", rollback.Dedicated, 4, "net.players 4: a dedicated host serves up to 3 players"},
 	} {
-		_, err := lp.Meet(t.Context(), c.url, c.room, c.quick, netplay.Options{Players: c.players}, testID, nil)
+		_, err := lp.Meet(t.Context(), rollback.Meeting{Role: c.role, Identity: testID,
+			Net: rollback.MatchOptions{Lobby: c.url, Room: c.room, Create: c.room == "", Quick: c.role == rollback.Dedicated, Players: c.players}}, nil)
 		var e *lobbynet.Error
 		if !errors.As(err, &e) || e.Reason != lobbynet.ReasonBadOptions || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q naming %q", c, err, lobbynet.ReasonBadOptions, c.want)
@@ -173,7 +190,8 @@ func TestNetplayDedicatedHostServesAQuickMatch(t *testing.T) {
 	var wg sync.WaitGroup
 	waiting := make(chan struct{})
 	wg.Go(func() {
-		host, hostErr = lp.Serve(ctx, url, 2, netplay.Options{}, testID, func(line string) {
+		var c rollback.Connected
+		c, hostErr = lp.Meet(ctx, rollback.Meeting{Role: rollback.Dedicated, Identity: testID, Net: rollback.MatchOptions{Lobby: url, Quick: true, Players: 2}}, func(line string) {
 			hl.add(line)
 			if strings.HasPrefix(line, "dedicated host: waiting") {
 				close(waiting)
@@ -181,7 +199,9 @@ func TestNetplayDedicatedHostServesAQuickMatch(t *testing.T) {
 		})
 		if hostErr != nil {
 			cancel()
+			return
 		}
+		host = c.Transport.(*netplay.Match)
 	})
 	select {
 	case <-waiting:
@@ -193,7 +213,7 @@ func TestNetplayDedicatedHostServesAQuickMatch(t *testing.T) {
 	errs := make([]error, 2)
 	for i := range ps {
 		wg.Go(func() {
-			if ps[i], errs[i] = lp.Meet(ctx, url, "", 2, netplay.Options{}, testID, nil); errs[i] != nil {
+			if ps[i], errs[i] = meet(ctx, lp, url, "", 2, testID, nil); errs[i] != nil {
 				cancel()
 			}
 		})

@@ -22,7 +22,7 @@ import (
 	"github.com/metronome-go/metronome/timing"
 )
 
-var game = netplay.Identity{Game: "toy", Version: "1.0", Config: 42}
+var game = rollback.Identity{Game: "toy", Version: "1.0", Config: 42}
 
 // within bounds every wait: far longer than a loopback or a virtual
 // 150ms link takes, so it fails only when something hangs.
