@@ -18,30 +18,7 @@ import (
 // without adding theirs twice.
 func TestInspectorTimelineListsTheSounds(t *testing.T) {
 	const ticks = 900
-	path := filepath.Join(t.TempDir(), "demo.rec")
-	sim, err := frameworktest.New(newGame(), frameworktest.Options{Record: path, Sound: true, Sets: []string{"game.demo=true"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	played := map[uint64]int{}
-	var last uint64
-	for range ticks {
-		if err := sim.Step(1); err != nil {
-			t.Fatal(err)
-		}
-		p := ecs.GetResource[ecs.Audio](sim.App.World()).Stats().Played
-		if p != last {
-			played[ecs.GetResource[ecs.Time](sim.App.World()).Number] = int(p - last)
-		}
-		last = p
-	}
-	if err := sim.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if len(played) < 3 {
-		t.Fatalf("the demo played sounds on %d ticks of %d: too few to test", len(played), ticks)
-	}
-
+	path, played, last := recordDemoSounds(t, ticks)
 	rep, err := framework.InspectReplay(newGame(), path, inspect.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -74,4 +51,35 @@ func TestInspectorTimelineListsTheSounds(t *testing.T) {
 		}
 	}
 	check("after seeks")
+}
+
+// recordDemoSounds records ticks of Breakout's demo and returns the
+// recording, the number of sounds the game asked for on each tick that
+// asked for some (the Audio resource's Played counter), and their total.
+func recordDemoSounds(t *testing.T, ticks int) (string, map[uint64]int, uint64) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "demo.rec")
+	sim, err := frameworktest.New(newGame(), frameworktest.Options{Record: path, Sound: true, Sets: []string{"game.demo=true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	played := map[uint64]int{}
+	var last uint64
+	for range ticks {
+		if err := sim.Step(1); err != nil {
+			t.Fatal(err)
+		}
+		p := ecs.GetResource[ecs.Audio](sim.App.World()).Stats().Played
+		if p != last {
+			played[ecs.GetResource[ecs.Time](sim.App.World()).Number] = int(p - last)
+		}
+		last = p
+	}
+	if err := sim.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(played) < 3 {
+		t.Fatalf("the demo played sounds on %d ticks of %d: too few to test", len(played), ticks)
+	}
+	return path, played, last
 }
