@@ -51,3 +51,24 @@ func Example() {
 	// footsteps start at frames [6240 7040 7840 8640]
 	// placed 4, late 0, dropped 0
 }
+
+// A tapped silent player, as the inspector gives a replay: it plays
+// nothing, and hands each request to the tap, which names the sounds a
+// tick asked for.
+func ExamplePlayer_Tapped() {
+	blip, _ := audio.Synth{Wave: audio.Square, Freq: 440, Amplitude: 0.3, Duration: 30 * time.Millisecond, Rate: 48000}.Sound("blip")
+	var p *audio.Player // silent: no device
+	p = p.Tapped(func(r audio.Request) {
+		name := ""
+		if r.Sound != nil {
+			name = r.Sound.Name()
+		}
+		fmt.Println(r.Kind, name, r.Voice.ID())
+	})
+	at := audio.AtInstant(timing.Instant(1_000_000_000))
+	v, _ := p.Play(blip, at, audio.DefaultParams())
+	_ = p.Stop(v, at.Later(10*time.Millisecond), 0)
+	// Output:
+	// play blip 1
+	// stop  1
+}

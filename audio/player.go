@@ -2,6 +2,8 @@ package audio
 
 import (
 	"errors"
+	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/metronome-go/metronome/media"
@@ -152,9 +154,20 @@ func (v Voice) IsZero() bool { return v.id == 0 }
 // close.
 type Player struct {
 	m *Mixer
+	// tap, when set, sees every request (Player.Tapped); ids numbers the
+	// voices of a tapped player without a mixer.
+	tap func(Request)
+	ids atomic.Uint64
 }
 
 func (p *Player) send(c *command) error {
+	if p.tap != nil {
+		p.tap(Request{Kind: RequestKind(c.kind), Voice: Voice{c.id}, Sound: c.sound, Stream: c.stream, At: c.at,
+			Params: c.params, Fade: c.fade, Value: c.value, Bus: c.bus, Muted: c.flag})
+	}
+	if p.m == nil {
+		return nil
+	}
 	if !p.m.queue.push(c) {
 		p.m.stats.queueFull.Add(1)
 		return ErrQueueFull
@@ -177,7 +190,7 @@ func (p *Player) Play(s *Sound, at At, params Params) (Voice, error) {
 	if err := params.validate(false); err != nil {
 		return Voice{}, err
 	}
-	id := p.m.nextID.Add(1)
+	id := p.nextID()
 	if err := p.send(&command{kind: cmdPlay, id: id, sound: s, at: at.Instant(), params: params}); err != nil {
 		return Voice{}, err
 	}
@@ -191,6 +204,9 @@ func (p *Player) PlayStream(st *Stream, at At, params Params) (Voice, error) {
 	if p == nil {
 		return Voice{}, nil
 	}
+	if p.m == nil && st == nil {
+		return Voice{}, nil // a tapped silent player's stream is nil too
+	}
 	if st == nil || st.m != p.m {
 		return Voice{}, media.Detail(media.ErrInvalid, "audio: PlayStream: stream is nil or from another mixer")
 	}
@@ -202,7 +218,7 @@ func (p *Player) PlayStream(st *Stream, at At, params Params) (Voice, error) {
 	}
 	st.loop.Store(params.Loop)
 	st.armed.Store(true)
-	id := p.m.nextID.Add(1)
+	id := p.nextID()
 	if err := p.send(&command{kind: cmdPlay, id: id, stream: st, at: at.Instant(), params: params}); err != nil {
 		st.played.Store(false)
 		return Voice{}, err
@@ -283,8 +299,76 @@ func (p *Player) SetBusMute(b Bus, muted bool) error {
 // Rate returns the mixer's output rate, for code that converts times (0
 // for a nil Player).
 func (p *Player) Rate() int {
-	if p == nil {
+	if p == nil || p.m == nil {
 		return 0
 	}
 	return p.m.rate
+}
+
+func (p *Player) nextID() uint64 {
+	if p.m == nil {
+		return p.ids.Add(1)
+	}
+	return p.m.nextID.Add(1)
+}
+
+// RequestKind is what a [Request] asks of the mixer.
+type RequestKind uint8
+
+// The kinds of request, one for each Player method that sends one.
+const (
+	RequestPlay RequestKind = RequestKind(cmdPlay) + iota
+	RequestStop
+	RequestVolume
+	RequestPan
+	RequestSpeed
+	RequestBusVolume
+	RequestBusMute
+)
+
+var requestNames = [...]string{RequestPlay: "play", RequestStop: "stop", RequestVolume: "volume",
+	RequestPan: "pan", RequestSpeed: "speed", RequestBusVolume: "bus volume", RequestBusMute: "bus mute"}
+
+func (k RequestKind) String() string {
+	if int(k) < len(requestNames) && requestNames[k] != "" {
+		return requestNames[k]
+	}
+	return fmt.Sprintf("RequestKind(%d)", uint8(k))
+}
+
+// Request is one request a [Player] sends its mixer, as a tap sees it
+// ([Player.Tapped]). The fields a kind does not use are zero.
+type Request struct {
+	Kind  RequestKind
+	Voice Voice
+	// Sound or Stream is what a play request plays.
+	Sound  *Sound
+	Stream *Stream
+	// At is the instant a play or stop request is placed at.
+	At     timing.Instant
+	Params Params
+	Fade   time.Duration
+	// Value is the volume, pan or speed asked for.
+	Value float32
+	Bus   Bus
+	Muted bool
+}
+
+// ID returns a number naming the voice, unique among the voices of one
+// mixer (or one tapped silent player); 0 for the zero Voice.
+func (v Voice) ID() uint64 { return v.id }
+
+// Tapped returns a Player that sends p's mixer the requests p would and
+// hands each request, after checking it, to tap, on the goroutine that
+// made it. A nil p gives a silent player that still hands its requests
+// to tap, numbering its voices itself. The time-travel debugger taps a
+// replay's silent player so its timeline shows the sounds each tick
+// started; a game's own player stays untapped and pays nothing for it.
+// tap must not keep the Request's Sound or Stream past the mixer's life.
+func (p *Player) Tapped(tap func(Request)) *Player {
+	t := &Player{tap: tap}
+	if p != nil {
+		t.m = p.m
+	}
+	return t
 }

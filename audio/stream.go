@@ -95,7 +95,7 @@ func (st *Stream) closeLocked() error {
 // decodes the first buffer, so that playback can start without a gap.
 // Safe from any goroutine.
 func (p *Player) OpenStream(fsys fs.FS, name string) (*Stream, error) {
-	if p == nil {
+	if p == nil || p.m == nil {
 		return nil, nil
 	}
 	m := p.m

@@ -13,6 +13,11 @@ func (f *Flags) registerInspect(fs *flag.FlagSet) {
 	fs.BoolVar(&f.InspectRemote, "inspect-remote", false, "with --inspect: listen on the address as given, beyond loopback, and require the access token printed at start")
 }
 
+// errInspectMatch refuses --inspect of a match as it plays: the live
+// follower replays a solo session's recording, and a match's is the
+// rollback.Recorder's, written as its ticks are confirmed.
+var errInspectMatch = errors.New("framework: --inspect follows a solo game as it plays, not a match yet: record the match (--record FILE) and open the recording (--replay FILE --inspect ADDR)")
+
 func (f *Flags) validateInspect() error {
 	if f.InspectRemote && f.Inspect == "" {
 		return errors.New("framework: --inspect-remote goes with --inspect ADDR")
@@ -20,8 +25,8 @@ func (f *Flags) validateInspect() error {
 	if f.Inspect != "" && f.Replay != "" && (f.Window || f.ReplayUntil > 0) {
 		return errors.New("framework: --inspect replays the whole recording headless: leave out --window and --replay-until")
 	}
-	if f.Inspect != "" && f.Replay == "" && (f.Host != "" || f.Join != "" || f.Spectate != "") {
-		return errors.New("framework: --inspect follows a solo game as it plays, not a match yet: record the match (--record) and open the recording (--replay FILE --inspect ADDR)")
+	if f.Inspect != "" && f.Replay == "" && (f.Host != "" || f.Join != "" || f.Spectate != "" || f.Lobby.URL != "" || f.Lobby.ways() > 0) {
+		return errInspectMatch
 	}
 	if f.Inspect != "" && f.Replay == "" && f.Compare != "" {
 		return errors.New("framework: --compare goes with --replay FILE, also with --inspect")

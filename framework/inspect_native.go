@@ -72,6 +72,7 @@ func followLive(g Game, live *inspect.Live, opts inspect.Options) (err error) {
 		return errors.New("framework: --inspect: the live session is a networked match's; the inspector follows a solo session's")
 	}
 	ctx := sess.headless(&rtOpts)
+	sounds := tapSounds(sess)
 	if rtOpts.Actions == nil {
 		rtOpts.Actions = input.NewActions()
 	}
@@ -82,6 +83,7 @@ func followLive(g Game, live *inspect.Live, opts inspect.Options) (err error) {
 			if rep, err = inspect.NewReplay(s.App, s.Update, rtOpts.Actions, opts); err != nil {
 				return err
 			}
+			rep.TakeSounds(sounds)
 			live.Attach(rep)
 		}
 		return rep.Observe(t)

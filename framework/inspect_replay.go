@@ -46,6 +46,7 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 		}
 	}
 	ctx := sess.headless(&rtOpts)
+	sounds := tapSounds(sess)
 	if rtOpts.Actions == nil {
 		rtOpts.Actions = input.NewActions()
 	}
@@ -56,6 +57,7 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 			if rep, err = inspect.NewReplay(s.App, step, rtOpts.Actions, opts); err != nil {
 				return err
 			}
+			rep.TakeSounds(sounds)
 		}
 		if match != nil {
 			if err := match.keep(t.Number); err != nil {
@@ -84,6 +86,18 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 	}
 	rep.SetFigures(figs)
 	return rep, nil
+}
+
+// tapSounds taps the silent player of the inspector's replay session,
+// whose Audio resource windowless made, so that the timeline shows the
+// sounds each tick asked for. Only the inspector's own session is
+// tapped: the game it follows plays as it did.
+func tapSounds(s *Session) *inspect.Sounds {
+	sounds := inspect.NewSounds()
+	if a := ecs.GetResource[ecs.Audio](s.App.World()); a != nil {
+		a.Player = a.Player.Tapped(sounds.Tap)
+	}
+	return sounds
 }
 
 // matchInputs are a match recording's confirmed inputs by tick, for the

@@ -9,8 +9,9 @@
 // replay runs, [Replay.Observe] keeps the tick's context and input, adds
 // it to the timeline ([Tick]: update kind, delta, dropped and suspended
 // time, debt and rate, input records, entities, the markers systems set
-// with ecs.Sys.Mark, and the game's states: each ecs.States machine's
-// state on the first tick and every transition after, by name) and saves
+// with ecs.Sys.Mark, the game's states: each ecs.States machine's
+// state on the first tick and every transition after, by name, and the
+// sounds the tick started and stopped, see [Sounds]) and saves
 // keyframes of the world in the ECS snapshot's wire form. [Replay.Seek] then reaches any tick by restoring
 // the keyframe at or before it and running the ticks between again (or by
 // running forward from where the world is, when that is nearer). The
@@ -71,7 +72,7 @@
 // tick defaults to the tick the world is at.
 //
 //	/api/session                    ticks, keyframe interval, memory, component types, markers, the presents
-//	/api/timeline?from=&to=         the timeline's ticks [from, to) (default: all), with markers and state changes, presents and a match's net figures
+//	/api/timeline?from=&to=         the timeline's ticks [from, to) (default: all), with markers, state changes and sounds, presents and a match's net figures
 //	/api/seek?tick=                 move the world; says from where and how long it took
 //	/api/entities?tick=&component=  live entities and their component types (only those with component)
 //	/api/entity?tick=&id=&gen=      one entity's components, field by field in declaration order
@@ -114,13 +115,22 @@
 // the deepest, held updates, resyncs, time dropped), which the timeline
 // shows as a band ([NetSpan], /api/timeline's net).
 //
+// The sounds on the timeline are those the replay asks for: the
+// inspector's replay session has a silent audio player, which
+// framework taps (audio.Player.Tapped, [Sounds.Tap]) so that each tick's
+// plays, loops, streams, stops and bus changes are noted by sound name
+// ([Tick].Sounds, /api/timeline's sounds, marks above the strip's
+// bars). The game's own player is never tapped: a live game under
+// --inspect plays as it does without.
+//
 // # Not yet
 //
 // A match is not followed live (--inspect of a match): record it
 // and open the recording. A recording from before format 8 has no
 // presents or net figures.
 //
-// Sounds are not on the timeline. Rollbacks' depth is the scheduler's
+// A sound's volume, pan and speed changes are not on the timeline (only
+// its start and stop). Rollbacks' depth is the scheduler's
 // count of ticks run again (Tick.Resimulated), which a solo session
 // leaves at 0.
 //

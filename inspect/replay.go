@@ -101,6 +101,7 @@ type Replay struct {
 	done      bool
 	last      SeekStats
 	figures   Figures // the recording's presents and net figures (figures.go)
+	sounds    *Sounds // the sounds of each tick (sounds.go); nil when not tapped
 }
 
 // Tick is one tick of the timeline: what the runtime's update was, what
@@ -131,6 +132,9 @@ type Tick struct {
 	// machine ([ecs.States]) is in on the first tick it is seen, then
 	// each transition on the tick it happens (at its start).
 	States []StateChange `json:"states,omitempty"`
+	// Sounds are the sounds the tick started and stopped, in the order
+	// it asked for them (see [Sounds]).
+	Sounds []Sound `json:"sounds,omitempty"`
 }
 
 // StateChange is a game state machine ([ecs.States]) in a new state.
@@ -250,6 +254,9 @@ func (r *Replay) Observe(t *runtime.TickContext) error {
 	r.markCount += len(m)
 	r.log.add(lt)
 	r.observeStates(n)
+	if r.sounds != nil {
+		r.sounds.tick = n + 1
+	}
 	r.cur, r.inAt = int64(n), -1
 	r.measure()
 	if keys := r.keys.keys; len(keys) == 0 || n-keys[len(keys)-1].tick >= r.every {
@@ -369,6 +376,7 @@ func (r *Replay) Timeline(from, to uint64) []Tick {
 	}
 	out := make([]Tick, 0, to-from)
 	s, _ := slices.BinarySearchFunc(r.states, from, func(c tickState, t uint64) int { return cmp.Compare(c.tick, t) })
+	snd := r.sounds.at(from)
 	for t := from; t < to; t++ {
 		if err := r.log.read(&r.other, t, &r.lt); err != nil {
 			break // the log is written here: it cannot be damaged
@@ -376,6 +384,9 @@ func (r *Replay) Timeline(from, to uint64) []Tick {
 		tk := r.lt.tick(r.log.marks)
 		for ; s < len(r.states) && r.states[s].tick == t; s++ {
 			tk.States = append(tk.States, r.states[s].StateChange)
+		}
+		for ; snd < r.sounds.count() && r.sounds.list[snd].tick == t; snd++ {
+			tk.Sounds = append(tk.Sounds, r.sounds.list[snd].Sound)
 		}
 		out = append(out, tk)
 	}
@@ -471,6 +482,11 @@ func (r *Replay) Seek(t uint64) error {
 		r.inAt = r.cur
 	}
 	ran := 0
+	if r.sounds != nil {
+		// The ticks run again make the sounds the first pass noted.
+		r.sounds.off = true
+		defer func() { r.sounds.off = false }()
+	}
 	for uint64(r.cur) < t {
 		i := uint64(r.cur + 1)
 		r.fill(&r.cursor, &r.in, i, r.in.State())
