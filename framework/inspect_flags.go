@@ -25,7 +25,7 @@ func (f *Flags) validateInspect() error {
 	if f.Inspect != "" && f.Replay != "" && (f.Window || f.ReplayUntil > 0) {
 		return errors.New("framework: --inspect replays the whole recording headless: leave out --window and --replay-until")
 	}
-	if f.Inspect != "" && f.Replay == "" && (f.Host != "" || f.Join != "" || f.Spectate != "" || f.Lobby.URL != "" || f.Lobby.ways() > 0) {
+	if f.Inspect != "" && f.Replay == "" && (f.Host != "" || f.Join != "" || f.Spectate != "" || f.Lobby.asked()) {
 		return errInspectMatch
 	}
 	if f.Inspect != "" && f.Replay == "" && f.Compare != "" {
