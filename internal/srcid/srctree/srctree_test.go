@@ -46,8 +46,9 @@ var leftOut = map[string]string{
 // Every package of the framework a game links, on any platform, is either
 // hashed (Packages) or left out for a stated reason; so a new package is
 // hashed or classed here, never forgotten. Games link framework's
-// packages, and those of ui and ecs/tilemap, which a game imports beside
-// framework (a game without menus or tile maps links neither).
+// packages, and those of ui, ecs/tilemap and rollback/netplay, which a
+// game imports beside framework (a game without menus, tile maps or
+// networked play links none of them; netplay computes the identity).
 func TestPackagesCoverTheSimulation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("lists the framework's packages for four platforms")
@@ -59,7 +60,7 @@ func TestPackagesCoverTheSimulation(t *testing.T) {
 	linked := map[string]bool{}
 	for _, env := range [][]string{{"CGO_ENABLED=1"}, {"CGO_ENABLED=0"}, {"GOOS=windows"}, {"GOOS=js", "GOARCH=wasm"}} {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		cmd := exec.CommandContext(ctx, "go", "list", "-deps", module+"/framework", module+"/ui", module+"/ecs/tilemap")
+		cmd := exec.CommandContext(ctx, "go", "list", "-deps", module+"/framework", module+"/ui", module+"/ecs/tilemap", module+"/rollback/netplay")
 		cmd.Env = append(os.Environ(), env...)
 		out, err := cmd.Output()
 		cancel()
