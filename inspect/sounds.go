@@ -37,14 +37,13 @@ type tickSound struct {
 // by a seek make the same requests, which it leaves out. A game that is
 // not inspected has no tap and pays nothing.
 type Sounds struct {
-	tick   uint64 // the tick being run
-	off    bool   // a seek runs ticks again
-	list   []tickSound
-	voices map[uint64]string // the names of voices started, for their stops
+	tick uint64 // the tick being run
+	off  bool   // a seek runs ticks again
+	list []tickSound
 }
 
 // NewSounds returns a Sounds noting tick 0's requests first.
-func NewSounds() *Sounds { return &Sounds{voices: map[uint64]string{}} }
+func NewSounds() *Sounds { return &Sounds{} }
 
 // Tap notes one request of the tick being run: the function to hand
 // audio.Player.Tapped.
@@ -65,16 +64,27 @@ func (s *Sounds) Tap(r audio.Request) {
 		if r.Params.Loop {
 			snd.Kind = "loop"
 		}
-		s.voices[snd.Voice] = snd.Name
 	case audio.RequestStop:
-		snd = Sound{Kind: "stop", Voice: r.Voice.ID(), Name: s.voices[r.Voice.ID()]}
-		delete(s.voices, snd.Voice)
+		snd = Sound{Kind: "stop", Voice: r.Voice.ID(), Name: s.started(r.Voice.ID())}
 	case audio.RequestBusVolume, audio.RequestBusMute:
 		snd = Sound{Kind: r.Kind.String(), Bus: r.Bus.String()}
 	default:
 		return
 	}
 	s.list = append(s.list, tickSound{tick: s.tick, Sound: snd})
+}
+
+// started returns the name of the voice's sound, from the play that
+// started it ("" for a voice this session did not start). The list holds
+// every play already, so a stop searches it rather than keep a second
+// index that one-shot sounds, never stopped, would only grow.
+func (s *Sounds) started(voice uint64) string {
+	for i := len(s.list) - 1; i >= 0; i-- {
+		if e := s.list[i]; e.Voice == voice && e.Kind != "stop" {
+			return e.Name
+		}
+	}
+	return ""
 }
 
 // count returns how many sounds the session made.
