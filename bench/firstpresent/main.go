@@ -6,12 +6,20 @@
 // chromium (the browser tests' flags) -loads times, reading when the
 // first frame was presented (the hook's metronome.firstPresentMs, on the
 // page's performance.now() clock, whose origin is the start of the
-// navigation). The first load is cold (fresh profile: the module is
-// fetched and compiled); the later ones reload it as a returning player
-// does. It prints each load, split into its phases (the page's and the
-// program's performance marks, see internal/pagemark), and a summary:
+// navigation). A cold load is a first visit: a browser with a fresh
+// profile, so nothing of the game is cached (neither its files nor the
+// browser's compiled code). By default that browser is already running,
+// as a player's is when they follow a link to the game (it has shown a
+// blank page); -browser fresh makes the game's page the browser's first,
+// which adds the browser's own start-up work to the load. -cold N makes N
+// cold loads, each in a new browser; the last browser then reloads the
+// page (-loads in all) as a returning player does. -quiet L waits before
+// each cold load for the one-minute load average to fall below L, for the
+// figure of a quiet machine. It prints each load, split into its phases
+// (the page's and the program's performance marks, see internal/pagemark),
+// and a summary:
 //
-//	cd bench && go run ./firstpresent [-game ./examples/breakout] [-loads 5]
+//	cd bench && go run ./firstpresent [-game ./examples/breakout] [-cold 5 -quiet 1] [-loads 5]
 package main
 
 import (
@@ -27,6 +35,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,6 +51,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	game := fl.String("game", "./examples/breakout", "the game's directory, relative to the repository's root")
 	loads := fl.Int("loads", 5, "page loads (1 to 50): the first cold, the rest reloads")
+	colds := fl.Int("cold", 1, "cold loads (1 to 20), each in a browser with a fresh profile; the reloads follow the last")
+	browser := fl.String("browser", "running", "running: the browser has shown a blank page before the game's (a player's open browser); fresh: the game's page is the browser's first")
+	quiet := fl.Float64("quiet", 0, "before each cold load, wait (up to 3 minutes) for the one-minute load average to fall below this; 0 does not wait")
 	all := fl.Bool("marks", false, "also print every performance mark of each load, in order, to find what a phase waits on")
 	if err := fl.Parse(args); err != nil {
 		return 2
@@ -50,14 +62,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "firstpresent: -loads %d: want 1 to 50\n", *loads)
 		return 2
 	}
-	if err := measure(*game, *loads, *all, stdout, stderr); err != nil {
+	if *colds < 1 || *colds > 20 {
+		fmt.Fprintf(stderr, "firstpresent: -cold %d: want 1 to 20\n", *colds)
+		return 2
+	}
+	if *browser != "running" && *browser != "fresh" {
+		fmt.Fprintf(stderr, "firstpresent: -browser %q: want running or fresh\n", *browser)
+		return 2
+	}
+	if *quiet < 0 {
+		fmt.Fprintf(stderr, "firstpresent: -quiet %v: want 0 (no wait) or a load average above 0\n", *quiet)
+		return 2
+	}
+	if err := measure(*game, *loads, *colds, *browser, *quiet, *all, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "firstpresent:", err)
 		return 1
 	}
 	return 0
 }
 
-func measure(game string, loads int, all bool, stdout, stderr io.Writer) error {
+func measure(game string, loads, colds int, browser string, quiet float64, all bool, stdout, stderr io.Writer) error {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "go.mod") {
 		return fmt.Errorf("go env GOMOD: %q %v: run it inside the bench module", out, err)
@@ -102,25 +126,72 @@ func measure(game string, loads int, all bool, stdout, stderr io.Writer) error {
 		return errors.New("cmd/webgame ended without serving the game")
 	}
 	go io.Copy(io.Discard, pipe)
-	bctx, stop, err := headless.Start(ctx, filepath.Join(dir, "profile"))
+	var cold, reloads []float64
+	for c := range colds {
+		if quiet > 0 {
+			waitQuiet(quiet, stderr)
+		}
+		last := c == colds-1
+		n := 1
+		if last {
+			n = loads
+		}
+		ms, err := session(ctx, url, filepath.Join(dir, fmt.Sprintf("profile%d", c)), browser, n, all, stdout)
+		if err != nil {
+			return err
+		}
+		cold = append(cold, ms[0])
+		reloads = append(reloads, ms[1:]...)
+	}
+	fmt.Fprintf(stdout, "%s (game.wasm %s), headless chromium (%s browser), served by cmd/webgame on loopback: cold %s", game, size, browser, summary(cold))
+	if len(reloads) > 0 {
+		fmt.Fprintf(stdout, ", reloads %s", summary(reloads))
+	}
+	fmt.Fprintln(stdout)
+	return nil
+}
+
+// summary is one figure, or the median of several with their range.
+func summary(ms []float64) string {
+	if len(ms) == 1 {
+		return fmt.Sprintf("%.0f ms", ms[0])
+	}
+	s := slices.Clone(ms)
+	slices.Sort(s)
+	return fmt.Sprintf("median %.0f ms (min %.0f, max %.0f, %d loads)", s[len(s)/2], s[0], s[len(s)-1], len(s))
+}
+
+// session starts a browser with a fresh profile and loads the page loads
+// times, the first cold and the rest reloads, printing each. In a
+// "running" browser the game's page is not the browser's first: it has
+// shown a blank page for a second, as a player's browser is open before
+// the player follows a link to the game.
+func session(ctx context.Context, url, profile, browser string, loads int, all bool, stdout io.Writer) ([]float64, error) {
+	bctx, stop, err := headless.Start(ctx, profile)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer stop()
+	if browser == "running" {
+		if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
+			return nil, err
+		}
+		time.Sleep(time.Second)
+	}
 	var ms []float64
 	for i := range loads {
 		if err := chromedp.Do(bctx, chromedp.Navigate(url)); err != nil {
-			return err
+			return nil, err
 		}
 		var first float64
 		for deadline := time.Now().Add(2 * time.Minute); first == 0; {
 			v, err := chromedp.Run(bctx, chromedp.Evaluate[float64](`(globalThis.metronome && metronome.firstPresentMs) || 0`))
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if first = v; first == 0 {
 				if time.Now().After(deadline) {
-					return fmt.Errorf("load %d: no present within 2 minutes", i+1)
+					return nil, fmt.Errorf("load %d: no present within 2 minutes", i+1)
 				}
 				time.Sleep(20 * time.Millisecond)
 			}
@@ -131,7 +202,7 @@ func measure(game string, loads int, all bool, stdout, stderr io.Writer) error {
 		}
 		marks, err := chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](phasesJS))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		fmt.Fprintf(stdout, "load %d (%s, load average %s): first present %.0f ms after navigation start\n  %s\n", i+1, kind, loadavg(), first, breakdown(marks, first))
 		if all {
@@ -139,14 +210,22 @@ func measure(game string, loads int, all bool, stdout, stderr io.Writer) error {
 		}
 		ms = append(ms, first)
 	}
-	fmt.Fprintf(stdout, "%s (game.wasm %s), headless chromium, served by cmd/webgame on loopback: cold %.0f ms", game, size, ms[0])
-	if len(ms) > 1 {
-		re := slices.Clone(ms[1:])
-		slices.Sort(re)
-		fmt.Fprintf(stdout, ", reloads median %.0f ms (min %.0f, max %.0f)", re[len(re)/2], re[0], re[len(re)-1])
+	return ms, nil
+}
+
+// waitQuiet waits, up to three minutes, for the one-minute load average
+// to fall below limit: the measure is of a quiet machine.
+func waitQuiet(limit float64, stderr io.Writer) {
+	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(2 * time.Second) {
+		l, err := strconv.ParseFloat(loadavg(), 64)
+		if err != nil || l < limit {
+			return
+		}
+		if time.Now().After(deadline) {
+			fmt.Fprintf(stderr, "firstpresent: the load average is still %.2f after 3 minutes; measuring anyway\n", l)
+			return
+		}
 	}
-	fmt.Fprintln(stdout)
-	return nil
 }
 
 // phasesJS reads the start's marks (cmd/webgame's page and the

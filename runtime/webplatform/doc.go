@@ -24,6 +24,13 @@
 // the first present; see internal/pagemark) for bench/firstpresent
 // -marks.
 //
+// Linking the package defers the program's first garbage collection to
+// its first present (or until the heap reaches 64 MB, if that comes
+// first): a browser compiles each function of the module at its first
+// call, and a collection in the middle of the start would compile and
+// run the collector before the first frame. The program's own GOGC and
+// GOMEMLIMIT (go.env) hold from then on; GOGC=off is left alone.
+//
 // # Presents
 //
 // [Presenter.Present] hands the browser its event loop back until the

@@ -412,12 +412,15 @@ func (p *Presenter) Present() error {
 		pagemark.Mark("metronome:first-drawn")
 	}
 	p.next()
+	// The frame is the browser's: collection may start (gcstart.go).
+	gcStart.end()
 	p.hook.presented(p.last)
 	return nil
 }
 
 // Close releases the animation frame callback.
 func (p *Presenter) Close() error {
+	gcStart.end()
 	if p.timer != nil {
 		p.timer.Stop()
 	}
