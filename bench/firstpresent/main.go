@@ -164,8 +164,8 @@ func summary(ms []float64) string {
 // session starts a browser with a fresh profile and loads the page loads
 // times, the first cold and the rest reloads, printing each. In a
 // "running" browser the game's page is not the browser's first: it has
-// shown a blank page for a second, as a player's browser is open before
-// the player follows a link to the game.
+// shown a blank page and finished its own start (settle), as a player's
+// browser is open before the player follows a link to the game.
 func session(ctx context.Context, url, profile, browser string, loads int, all bool, stdout io.Writer) ([]float64, error) {
 	bctx, stop, err := headless.Start(ctx, profile)
 	if err != nil {
@@ -176,7 +176,7 @@ func session(ctx context.Context, url, profile, browser string, loads int, all b
 		if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
 			return nil, err
 		}
-		time.Sleep(time.Second)
+		fmt.Fprintf(stdout, "(the browser settled in %.1f s)\n", settle(profile).Seconds())
 	}
 	var ms []float64
 	for i := range loads {
@@ -211,6 +211,52 @@ func session(ctx context.Context, url, profile, browser string, loads int, all b
 		ms = append(ms, first)
 	}
 	return ms, nil
+}
+
+// settle waits, up to 20 seconds (it returns how long), until the browser running with the
+// profile has finished starting: until its processes use under a tenth
+// of a core over half a second. A browser with a fresh profile goes on
+// working for seconds after its first page has loaded (it prepares its
+// own WebUI pages, such as the address bar's popup, in a renderer), and
+// a page loaded meanwhile shares the machine with that work.
+func settle(profile string) time.Duration {
+	const window = 500 * time.Millisecond
+	start := time.Now()
+	prev := browserCPU(profile)
+	for time.Since(start) < 20*time.Second {
+		time.Sleep(window)
+		cur := browserCPU(profile)
+		if cur-prev < window/10 {
+			break
+		}
+		prev = cur
+	}
+	return time.Since(start)
+}
+
+// browserCPU is the processor time used so far by the processes whose
+// command line names the profile (on Linux; 0 elsewhere).
+func browserCPU(profile string) time.Duration {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var ticks int64
+	for _, d := range dirs {
+		cmd, err := os.ReadFile(filepath.Join(d, "cmdline"))
+		if err != nil || !strings.Contains(string(cmd), profile) {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join(d, "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 12 {
+			u, _ := strconv.ParseInt(f[11], 10, 64)
+			k, _ := strconv.ParseInt(f[12], 10, 64)
+			ticks += u + k
+		}
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond // USER_HZ is 100 on Linux
 }
 
 // waitQuiet waits, up to three minutes, for the one-minute load average
