@@ -31,6 +31,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/metronome-go/metronome/internal/browsertest"
+	"github.com/metronome-go/metronome/internal/shadersrc"
 )
 
 // The browser tests run the games in Debian's chromium, headless, driven
@@ -209,6 +210,12 @@ func TestBreakoutInBrowser(t *testing.T) {
 	// seen (the shortest of all of them).
 	if !eval[bool](t, ctx, `metronomeRefresh.taken === true && metronomeRefresh.stop && metronome.refreshMs > 0 && metronome.refreshMs <= metronomeRefresh.ms + 0.01 && (metronomeRefresh.intervals < 6 || Math.abs(metronomeRefresh.ms - metronome.refreshMs) < 0.01)`) {
 		t.Errorf("the platform did not take the page's refresh: page %v, platform %v ms", eval[any](t, ctx, `metronomeRefresh`), refresh)
+	}
+	// The page linked the renderer's built-in programs while the module
+	// downloaded, each of them without error (a source WebGL2 refused
+	// would be linked by the renderer alone, in the start's time).
+	if got := eval[string](t, ctx, `(() => { const { gl, programs } = metronomePrelinked; return programs.length + " programs, " + programs.filter((p) => gl.getProgramParameter(p, gl.LINK_STATUS)).length + " linked"; })()`); got != fmt.Sprintf("%d programs, %[1]d linked", len(shadersrc.Builtins(shadersrc.ESPrelude))) {
+		t.Errorf("the page's own link of the renderer's programs: %s, want all %d linked", got, len(shadersrc.Builtins(shadersrc.ESPrelude)))
 	}
 	// The page checked for WebGL2 while the module downloaded, before
 	// the program ran; the module was fetched once.

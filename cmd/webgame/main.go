@@ -64,6 +64,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/metronome-go/metronome/internal/shadersrc"
 )
 
 //go:embed index.html
@@ -114,10 +116,14 @@ type pageData struct {
 	WasmSize          int  // the raw size, for the progress bar: the browser counts decompressed bytes
 	Isolate           bool // register the isolation worker (--isolate)
 	Rewind            bool // offer Open in Rewind beside a recording (rewind.go)
+	// Programs are the renderer's built-in programs, which the page links
+	// while the module downloads.
+	Programs []shadersrc.Program
 }
 
 // renderPage writes index.html.
 func renderPage(d pageData) ([]byte, error) {
+	d.Programs = shadersrc.Builtins(shadersrc.ESPrelude)
 	var page bytes.Buffer
 	t := template.Must(template.New("index").Parse(indexHTML))
 	if err := t.Execute(&page, d); err != nil {

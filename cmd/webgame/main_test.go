@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/metronome-go/metronome/internal/shadersrc"
 )
 
 // TestAddFile: a file added with --file is served beside the game, as
@@ -186,6 +189,34 @@ func TestPageTemplate(t *testing.T) {
 		}
 		if want := fmt.Sprintf("if (! %v  ||", isolate); !bytes.Contains(page, []byte(want)) {
 			t.Errorf("isolate %v: the page has no %q", isolate, want)
+		}
+	}
+}
+
+// TestPageLinksTheRenderersPrograms: the page's programs, read back from
+// it, are the renderer's built-in ones for WebGL2 (shadersrc.Builtins), which
+// the renderer compiles from the same functions.
+func TestPageLinksTheRenderersPrograms(t *testing.T) {
+	page, err := renderPage(pageData{Title: "t", Name: "n", Wasm: wasmName, WasmSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const at = "programs: prelink(check, "
+	i := bytes.Index(page, []byte(at))
+	if i < 0 {
+		t.Fatalf("the page has no %q", at)
+	}
+	var got []shadersrc.Program
+	if err := json.NewDecoder(bytes.NewReader(page[i+len(at):])).Decode(&got); err != nil {
+		t.Fatalf("reading the page's programs: %v", err)
+	}
+	want := shadersrc.Builtins(shadersrc.ESPrelude)
+	if len(got) != len(want) {
+		t.Fatalf("the page links %d programs, the renderer %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("program %d: the page's source differs from the renderer's", i)
 		}
 	}
 }

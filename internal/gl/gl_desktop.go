@@ -7,10 +7,12 @@ import (
 	"unsafe"
 
 	gogl "github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/metronome-go/metronome/internal/shadersrc"
 )
 
-// ShaderPrelude is the first line of every shader: GLSL 4.10 core.
-const ShaderPrelude = "#version 410 core\n"
+// ShaderPrelude is the first line of every shader: see
+// shadersrc.DesktopPrelude.
+const ShaderPrelude = shadersrc.DesktopPrelude
 
 // Init loads the OpenGL entry points of the context current on the
 // calling thread.

@@ -6,26 +6,12 @@ import (
 	"errors"
 	"syscall/js"
 	"unsafe"
+
+	"github.com/metronome-go/metronome/internal/shadersrc"
 )
 
-// ShaderPrelude is the start of every shader: GLSL ES 3.00 with high
-// precision by default, and the packUnorm4x8 and unpackUnorm4x8 of GLSL
-// 4.10 (ES has them only from 3.10), with the same rounding, so that
-// shader bodies are the desktop's.
-const ShaderPrelude = `#version 300 es
-precision highp float;
-precision highp int;
-precision highp sampler2D;
-vec4 unpack4x8(uint v) {
-	return vec4(float(v & 255u), float((v >> 8) & 255u), float((v >> 16) & 255u), float(v >> 24)) / 255.0;
-}
-uint pack4x8(vec4 c) {
-	uvec4 u = uvec4(round(clamp(c, 0.0, 1.0) * 255.0));
-	return u.x | (u.y << 8) | (u.z << 16) | (u.w << 24);
-}
-#define unpackUnorm4x8 unpack4x8
-#define packUnorm4x8 pack4x8
-`
+// ShaderPrelude is the start of every shader: see shadersrc.ESPrelude.
+const ShaderPrelude = shadersrc.ESPrelude
 
 var (
 	ctx     js.Value

@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/metronome-go/metronome/internal/gl"
+	"github.com/metronome-go/metronome/internal/shadersrc"
 	"github.com/metronome-go/metronome/render2d"
 	"github.com/metronome-go/metronome/render2d/internal/handles"
 )
@@ -116,25 +117,30 @@ var _ render2d.Renderer = (*Renderer)(nil)
 // vaoShapes is curVAO when the shape vertex array is bound.
 const vaoShapes = 2
 
+// builtinNames name shadersrc.BuiltinMaterials in errors.
+var builtinNames = [len(shadersrc.BuiltinMaterials)]string{"built-in sprite material", "built-in untinted sprite material"}
+
 func (r *Renderer) compileBuiltins() error {
 	names := [numVS]string{"untinted sprite", "sprite", "material"}
 	for k := range r.vs {
 		for m := range numMotions {
-			if k == vsParams && m == slide {
+			if !shadersrc.Kind(k).Has(shadersrc.Motion(m)) {
 				continue // a slide's previous position takes the parameter slot
 			}
 			var err error
-			if r.vs[k][m], err = gl.Compile(gl.VERTEX_SHADER, vsHeaders[k]+motionDefines[m]+vertexSource, motionNames[m]+names[k]+" vertex shader"); err != nil {
+			if r.vs[k][m], err = gl.Compile(gl.VERTEX_SHADER, shadersrc.SpriteVertex(gl.ShaderPrelude, shadersrc.Kind(k), shadersrc.Motion(m)), motionNames[m]+names[k]+" vertex shader"); err != nil {
 				return err
 			}
 		}
 	}
-	var err error
-	if r.builtin, err = linkPrograms(r.vs[vsTint], headerTint, builtinShade, "built-in sprite material"); err != nil {
-		return err
-	}
-	if r.untinted, err = linkPrograms(r.vs[vsPlain], headerPlain, untintedShade, "built-in untinted sprite material"); err != nil {
-		return err
+	// In shadersrc.BuiltinMaterials' order, which shadersrc.Builtins lists for a
+	// page to link ahead.
+	for i, p := range []*programs{&r.builtin, &r.untinted} {
+		mat := shadersrc.BuiltinMaterials[i]
+		var err error
+		if *p, err = linkPrograms(r.vs[mat.Kind], mat.Kind, mat.Shade, builtinNames[i]); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -401,7 +407,7 @@ func (r *Renderer) ReleaseRenderTarget(h render2d.TargetHandle) error {
 // into a fragment shader; compile and link errors carry the driver's log.
 func (r *Renderer) CreateMaterial(desc render2d.MaterialDesc) (render2d.MaterialHandle, error) {
 	h, err := r.res.CreateMaterial(desc, func() (material, error) {
-		p, err := linkPrograms(r.vs[vsParams], headerParams, desc.Shade, fmt.Sprintf("material %q", desc.Name))
+		p, err := linkPrograms(r.vs[vsParams], shadersrc.Params, desc.Shade, fmt.Sprintf("material %q", desc.Name))
 		r.curProgram = 0
 		r.resourcesChanged()
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/metronome-go/metronome/geom"
 	"github.com/metronome-go/metronome/internal/gl"
+	"github.com/metronome-go/metronome/internal/shadersrc"
 	"github.com/metronome-go/metronome/render2d"
 )
 
@@ -20,33 +21,7 @@ import (
 // The vertices of a pass go up in one streamed buffer and its indices in
 // another; each batch of consecutive shape packets with one blend mode is
 // one glDrawElements.
-const shapeVertexSource = gl.ShaderPrelude + `layout(location = 0) in vec3 a_pos;   // world position, distance inside the edge in pixels
-layout(location = 1) in vec4 a_color; // premultiplied, coverage applied
-layout(location = 2) in vec3 a_disc;  // position from a disc's centre in radii, the radius in pixels (0: no disc)
-uniform mat4 u_view;
-out vec4 v_color;
-out float v_edge;
-out vec3 v_disc;
-void main() {
-	gl_Position = u_view * vec4(a_pos.xy, 0.0, 1.0);
-	v_color = a_color;
-	v_edge = a_pos.z;
-	v_disc = a_disc;
-}
-`
-
-const shapeFragmentSource = gl.ShaderPrelude + `in vec4 v_color;
-in float v_edge;
-in vec3 v_disc;
-out vec4 o_color;
-void main() {
-	float c = clamp(v_edge + 0.5, 0.0, 1.0);
-	if (v_disc.z > 0.0) {
-		c *= clamp((1.0 - length(v_disc.xy)) * v_disc.z + 0.5, 0.0, 1.0);
-	}
-	o_color = v_color * c;
-}
-`
+// (The shaders are shadersrc.ShapeVertex and shadersrc.ShapeFragment.)
 
 // shapeVertex is one shape vertex as streamed: world position, distance
 // inside its antialiased edge in pixels and premultiplied RGBA8.
@@ -63,12 +38,12 @@ const shapeStride = int32(unsafe.Sizeof(shapeVertex{}))
 type shapeRange struct{ first, count int32 }
 
 func (r *Renderer) compileShapes() error {
-	vs, err := gl.Compile(gl.VERTEX_SHADER, shapeVertexSource, "shape vertex shader")
+	vs, err := gl.Compile(gl.VERTEX_SHADER, shadersrc.ShapeVertex(gl.ShaderPrelude), "shape vertex shader")
 	if err != nil {
 		return err
 	}
 	defer gl.DeleteShader(vs)
-	fs, err := gl.Compile(gl.FRAGMENT_SHADER, shapeFragmentSource, "shape fragment shader")
+	fs, err := gl.Compile(gl.FRAGMENT_SHADER, shadersrc.ShapeFragment(gl.ShaderPrelude), "shape fragment shader")
 	if err != nil {
 		return err
 	}

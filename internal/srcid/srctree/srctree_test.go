@@ -31,6 +31,7 @@ var leftOut = map[string]string{
 	"render2d/nullrender":       "the headless renderer",
 	"render2d/glrender":         "the OpenGL renderer",
 	"internal/gl":               "OpenGL",
+	"internal/shadersrc":        "the renderer's shader source",
 	"internal/xvfb":             "starts an X server",
 	"internal/pagemark":         "marks a page's start on its performance timeline",
 	"internal/suggest":          "spelling suggestions in error messages",
