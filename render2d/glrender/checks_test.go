@@ -93,3 +93,21 @@ func TestRenderReportsErrorInCheckedFrame(t *testing.T) {
 		t.Errorf("Render with GL_INVALID_OPERATION after pass 1: %v, want an error naming pass 1 and GL_INVALID_OPERATION", err)
 	}
 }
+
+// TestWarmUpAsksForErrorsOnce: the warm-up's frame of every program
+// variant asks GL for errors once at its end, not after each of its
+// passes (in a browser each question waits for the GPU process to run
+// everything queued before it, which made the warm-up's passes wait one
+// by one).
+func TestWarmUpAsksForErrorsOnce(t *testing.T) {
+	r := gltest.Renderer(t)
+	asked := 0
+	glrender.SetGetError(t, func() uint32 { asked++; return gl.GetError() })
+	if err := r.WarmUp(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("WarmUp asked for GL errors %d times", asked)
+	if asked > 1 {
+		t.Errorf("WarmUp asked for GL errors %d times, want once", asked)
+	}
+}

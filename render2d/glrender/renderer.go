@@ -81,8 +81,11 @@ type Renderer struct {
 	curArray   uint32 // buffer bound to GL_ARRAY_BUFFER
 	curVAO     int    // index into vao, vaoShapes, vaoBatched+index into bvao, or -1 unknown
 
-	checks int  // frames left that Render checks for GL errors (checkFrames)
-	warmed bool // WarmUp ran: CreateMaterial warms each new material too
+	checks int // frames left that Render checks for GL errors (checkFrames)
+	// warming is set while warmUp creates its textures, whose errors it
+	// asks for once, after its frame.
+	warming bool
+	warmed  bool // WarmUp ran: CreateMaterial warms each new material too
 	// targetsWarm says a render target has been warmed (its RGBA8 format
 	// makes variants of its own): CreateMaterial warms a new material in
 	// a render target too.
@@ -297,6 +300,9 @@ func (r *Renderer) CreateTexture(img *image.RGBA, opts render2d.TextureOptions) 
 		id := newGLTexture(b.Dx(), b.Dy(), opts, pix)
 		gl.PixelStorei(gl.UNPACK_ROW_LENGTH, 0)
 		r.curTexture = id
+		if r.warming {
+			return texture{id: id}, nil // the warm-up asks once, at its end
+		}
 		if err := glError("CreateTexture"); err != nil {
 			r.deleteTexture(id)
 			return texture{}, err

@@ -86,16 +86,19 @@ func (r *Renderer) warmUp(m render2d.MaterialHandle, target render2d.TargetHandl
 			_ = r.ReleaseTexture(t)
 		}
 	}()
+	r.warming = true
 	for _, o := range []render2d.TextureOptions{
 		{}, {Filter: render2d.FilterNearest},
 		{Wrap: render2d.WrapRepeat}, {Filter: render2d.FilterNearest, Wrap: render2d.WrapRepeat},
 	} {
 		t, err := r.CreateTexture(img, o)
 		if err != nil {
+			r.warming = false
 			return err
 		}
 		texs = append(texs, t)
 	}
+	r.warming = false
 	tints := []render2d.Color{render2d.White, {R: 0.5, G: 0.5, B: 0.5, A: 0.5}} // untinted and tinted programs
 	motions := []int{still, slide, turn}
 	if !m.IsZero() {
@@ -127,9 +130,17 @@ func (r *Renderer) warmUp(m render2d.MaterialHandle, target render2d.TargetHandl
 		}
 		f.Passes = append(f.Passes, p)
 	}
+	// One question for GL errors, after the whole frame, rather than one
+	// after each of its passes: in a browser each question waits for the
+	// GPU process to run everything queued before it, and the passes
+	// (each compiling its variant's pipeline there) waited one by one.
 	checks := r.checks
+	r.checks = 0
 	err := r.Render(f)
 	r.checks = checks
+	if err == nil {
+		err = glError("WarmUp")
+	}
 	var fbo uint32
 	if !target.IsZero() {
 		g, _ := r.res.MustTarget(target)
