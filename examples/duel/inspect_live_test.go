@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,16 +20,17 @@ import (
 
 var inspectLine = regexp.MustCompile(`inspecting the game as it plays: open (http://\S+)`)
 
-// A host under --inspect plays a match against a joiner, two processes
-// over loopback UDP: while the match runs, the inspector's API follows
-// its confirmed ticks (the session is live and grows, the timeline has
-// the match's net figures, an entity reads at a confirmed tick), and
-// after the match ends a seek to its last confirmed tick gives the world
-// hash the match's confirmed line names. Under -race the host is built
-// with -race too.
+// A match under --inspect, in real processes over loopback UDP: the
+// host, the player who made a lobby room, or a spectator is inspected.
+// While the match plays, the inspector's API follows its confirmed ticks
+// (the session is live, a match's, and grows; an entity reads at a
+// confirmed tick), and after the match ends a seek to its last confirmed
+// tick gives the world hash every peer's confirmed line names, and the
+// timeline has the match's net figures. Under -race the processes are
+// built with -race too.
 func TestInspectorFollowsALiveMatch(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts two processes for 10 s of play")
+		t.Skip("starts two or three processes for 10 s of play each")
 	}
 	bin := filepath.Join(t.TempDir(), "duel")
 	build := []string{"build", "-o", bin}
@@ -40,38 +42,93 @@ func TestInspectorFollowsALiveMatch(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("go build: %v", err)
 	}
-	ctx := killAfter(t)
-	common := []string{"--headless", "--ticks", "600", "--set", "audio.enabled=false", "--set", "net.join_timeout=30s"}
-	h := exec.CommandContext(ctx, bin, append([]string{"--host", "127.0.0.1:0", "--bot", "1", "--inspect", "127.0.0.1:0"}, common...)...)
-	var hout, herr lockedText
-	h.Stdout, h.Stderr = &hout, &herr
-	if err := h.Start(); err != nil {
-		t.Fatal(err)
-	}
-	hostDone := make(chan struct{})
-	var hostErr error
-	go func() { hostErr = h.Wait(); close(hostDone) }()
-	t.Cleanup(func() { h.Process.Kill(); <-hostDone })
-	if !hout.waitFor("--token ", hostDone) {
-		t.Fatalf("the host printed no join line: %v\n%s\n%s", hostErr, hout.String(), herr.String())
-	}
-	jl := joinLine.FindStringSubmatch(hout.String())
-	j := exec.CommandContext(ctx, bin, append([]string{"--join", jl[1], "--token", jl[2], "--bot", "2"}, common...)...)
-	var jout, jerr lockedText
-	j.Stdout, j.Stderr = &jout, &jerr
-	if err := j.Start(); err != nil {
-		t.Fatal(err)
-	}
-	joinDone := make(chan struct{})
-	var joinErr error
-	go func() { joinErr = j.Wait(); close(joinDone) }()
-	if !hout.waitFor("inspecting the game as it plays", hostDone) {
-		t.Fatalf("the host printed no inspect line: %v\n%s\n%s", hostErr, hout.String(), herr.String())
-	}
-	url := inspectLine.FindStringSubmatch(hout.String())[1]
+	common := []string{"--ticks", "600", "--set", "audio.enabled=false", "--set", "net.join_timeout=30s"}
+	inspect := []string{"--inspect", "127.0.0.1:0"}
+	t.Run("host", func(t *testing.T) {
+		ctx := killAfter(t)
+		h := startProc(t, ctx, bin, "host", append(append([]string{"--headless", "--host", "127.0.0.1:0", "--bot", "1"}, inspect...), common...))
+		jl := h.waitLine(t, joinLine)
+		j := startProc(t, ctx, bin, "joiner", append([]string{"--headless", "--join", jl[1], "--token", jl[2], "--bot", "2"}, common...))
+		followInspected(t, h, j)
+	})
+	t.Run("lobby", func(t *testing.T) {
+		ctx := killAfter(t)
+		url := startLobby(t)
+		c := startProc(t, ctx, bin, "creator", append(append([]string{"--no-window", "--lobby", url, "--create", "--bot", "1"}, inspect...), common...))
+		code := c.waitLine(t, roomLine)[1]
+		j := startProc(t, ctx, bin, "joiner", append([]string{"--no-window", "--lobby", url, "--room", code, "--bot", "2"}, common...))
+		followInspected(t, c, j)
+	})
+	t.Run("spectator", func(t *testing.T) {
+		ctx := killAfter(t)
+		h := startProc(t, ctx, bin, "host", append([]string{"--headless", "--host", "127.0.0.1:0", "--bot", "1"}, common...))
+		jl := h.waitLine(t, joinLine)
+		j := startProc(t, ctx, bin, "joiner", append([]string{"--headless", "--join", jl[1], "--token", jl[2], "--bot", "2"}, common...))
+		h.waitLine(t, regexp.MustCompile(`match started`))
+		s := startProc(t, ctx, bin, "spectator", append(append([]string{"--no-window", "--spectate", jl[1], "--token", jl[2]}, inspect...), common...))
+		followInspected(t, s, h, j)
+	})
+}
 
+// proc is a process of the duel a test started, whose output it reads
+// as it comes.
+type proc struct {
+	name     string
+	cmd      *exec.Cmd
+	out, err lockedText
+	done     chan struct{} // closed once it exited; then waitErr is its error
+	waitErr  error
+}
+
+// startProc starts bin with args; the test's end kills it if it still
+// runs.
+func startProc(t *testing.T, ctx context.Context, bin, name string, args []string) *proc {
+	t.Helper()
+	p := &proc{name: name, cmd: exec.CommandContext(ctx, bin, args...), done: make(chan struct{})}
+	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.err
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.waitErr = p.cmd.Wait(); close(p.done) }()
+	t.Cleanup(func() { p.cmd.Process.Kill(); <-p.done })
+	return p
+}
+
+// waitLine waits until p's output or errors have a line re matches and
+// returns the match, failing the test when p ends first. It looks again
+// as the output grows (polled: two texts to watch).
+func (p *proc) waitLine(t *testing.T, re *regexp.Regexp) []string {
+	t.Helper()
+	find := func() []string {
+		if m := re.FindStringSubmatch(p.out.String()); m != nil {
+			return m
+		}
+		return re.FindStringSubmatch(p.err.String())
+	}
+	poll := time.NewTicker(20 * time.Millisecond)
+	defer poll.Stop()
+	for {
+		if m := find(); m != nil {
+			return m
+		}
+		select {
+		case <-p.done:
+			if m := find(); m != nil {
+				return m
+			}
+			t.Fatalf("the %s ended (%v) without a line matching %q:\n%s\n%s", p.name, p.waitErr, re, p.out.String(), p.err.String())
+		case <-poll.C:
+		}
+	}
+}
+
+// followInspected checks the inspector of insp (run with --inspect) as
+// its match with others plays and after it ends, and stops insp.
+func followInspected(t *testing.T, insp *proc, others ...*proc) {
+	t.Helper()
+	url := insp.waitLine(t, inspectLine)[1]
 	// While the match plays: the page's requests wake the follower,
-	// which reads the confirmed ticks as the host records them.
+	// which reads the confirmed ticks as they are recorded.
 	type session struct {
 		Ticks int  `json:"ticks"`
 		Live  bool `json:"live"`
@@ -83,8 +140,8 @@ func TestInspectorFollowsALiveMatch(t *testing.T) {
 	for s.Ticks < 120 || !s.Live {
 		select {
 		case <-poll.C:
-		case <-joinDone:
-			t.Fatalf("the match ended before the inspector followed 120 of its ticks live (last: %+v): %v\n%s", s, joinErr, herr.String())
+		case <-insp.done:
+			t.Fatalf("the %s ended before its inspector followed 120 ticks live (last: %+v): %v\n%s", insp.name, s, insp.waitErr, insp.err.String())
 		}
 		s = session{}
 		if code := getJSON(t, url+"api/session", &s); code == http.StatusServiceUnavailable {
@@ -115,25 +172,28 @@ func TestInspectorFollowsALiveMatch(t *testing.T) {
 		t.Fatalf("/api/entity of a ship at tick %d: status %d, %+v", confirmed, code, ent)
 	}
 
-	<-joinDone
-	if joinErr != nil {
-		t.Fatalf("joiner: %v\n%s", joinErr, jerr.String())
+	insp.waitLine(t, regexp.MustCompile(`the game ended`))
+	line := confirmedLine.FindStringSubmatch(insp.out.String())
+	if line == nil {
+		t.Fatalf("the %s printed no confirmed line:\n%s\n%s", insp.name, insp.out.String(), insp.err.String())
 	}
-	if !hout.waitFor("the game ended", hostDone) {
-		t.Fatalf("the host did not say its game ended: %v\n%s\n%s", hostErr, hout.String(), herr.String())
+	for _, o := range others {
+		<-o.done
+		if o.waitErr != nil {
+			t.Fatalf("the %s: %v\n%s", o.name, o.waitErr, o.err.String())
+		}
+		if got := confirmedLine.FindString(o.out.String()); got != line[0] {
+			t.Fatalf("the %s ends on %q, the inspected %s on %q", o.name, got, insp.name, line[0])
+		}
 	}
-	hostLine := confirmedLine.FindStringSubmatch(hout.String())
-	if hostLine == nil || hostLine[0] != confirmedLine.FindString(jout.String()) {
-		t.Fatalf("the peers end apart: host %q, joiner %q\n%s", hostLine, confirmedLine.FindString(jout.String()), herr.String())
-	}
-	n, _ := strconv.Atoi(hostLine[1])
+	n, _ := strconv.Atoi(line[1])
 	// The confirmed line's tick N names the state after tick N-1.
 	var seek struct {
 		Tick uint64
 		Hash string
 	}
-	if code := getJSON(t, fmt.Sprintf("%sapi/seek?tick=%d", url, n-1), &seek); code != http.StatusOK || seek.Hash != hostLine[2] {
-		t.Fatalf("/api/seek to tick %d: status %d, hash %q; the match confirmed %s", n-1, code, seek.Hash, hostLine[0])
+	if code := getJSON(t, fmt.Sprintf("%sapi/seek?tick=%d", url, n-1), &seek); code != http.StatusOK || seek.Hash != line[2] {
+		t.Fatalf("/api/seek to tick %d: status %d, hash %q; the match confirmed %s", n-1, code, seek.Hash, line[0])
 	}
 	var tl struct {
 		Ticks []struct{ Tick uint64 }
@@ -146,14 +206,14 @@ func TestInspectorFollowsALiveMatch(t *testing.T) {
 	if getJSON(t, url+"api/session", &s); s.Live {
 		t.Errorf("/api/session after the match ended says it is live: %+v", s)
 	}
-	if err := h.Process.Signal(syscall.SIGINT); err != nil {
+	if err := insp.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	<-hostDone
-	if hostErr != nil {
-		t.Fatalf("host: %v\n%s", hostErr, herr.String())
+	<-insp.done
+	if insp.waitErr != nil {
+		t.Fatalf("the %s: %v\n%s", insp.name, insp.waitErr, insp.err.String())
 	}
-	t.Logf("the inspector followed the match live and ends on %s; %d net spans", hostLine[0], len(tl.Net))
+	t.Logf("the %s's inspector followed the match live and ends on %s; %d net spans", insp.name, line[0], len(tl.Net))
 }
 
 // getJSON gets url into v and returns the status; v is filled only on
