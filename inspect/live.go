@@ -257,8 +257,8 @@ func (l *Live) wake() {
 // figures brings the Replay's net figures (a match's, [Replay.Net]) up
 // to what the recording holds so far: it decodes what was written since
 // the last request, on the request's turn (under run), never the
-// game's. A solo session's recording holds none; its presents are the
-// game's counters ([Live.Presents]).
+// game's. A solo session's recording holds no net figures, and its
+// presents are the game's counters ([Live.Presents]): it is not read.
 func (l *Live) figures() error {
 	if l.rep == nil || l.figErr != nil {
 		return l.figErr
@@ -271,6 +271,9 @@ func (l *Live) figures() error {
 		}
 		l.figs = r
 		l.figRead.f.Match = r.Header().Net != nil
+	}
+	if !l.figRead.f.Match {
+		return nil // a solo session's: nothing to read
 	}
 	for {
 		it, err := l.figs.Next()

@@ -5,9 +5,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +18,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/metronome-go/metronome/framework"
+	"github.com/metronome-go/metronome/inspect"
+	"github.com/metronome-go/metronome/recording"
 )
 
 var inspectLine = regexp.MustCompile(`inspecting the game as it plays: open (http://\S+)`)
@@ -154,6 +160,15 @@ func followInspected(t *testing.T, insp *proc, others ...*proc) {
 		t.Errorf("/api/session does not say the ticks are a match's confirmed ones: %+v", s)
 	}
 	confirmed := s.Ticks - 1
+	var tl struct {
+		Ticks []struct{ Tick uint64 }
+		Net   []struct{ From, To uint64 }
+	}
+	// Two seconds of confirmed ticks hold a net figures item or two
+	// (about one a second), read from the recording as it grows.
+	if code := getJSON(t, fmt.Sprintf("%sapi/timeline?to=%d", url, s.Ticks), &tl); code != http.StatusOK || len(tl.Ticks) != s.Ticks || len(tl.Net) == 0 {
+		t.Fatalf("/api/timeline while the match plays: status %d, %d ticks of %d, %d net spans", code, len(tl.Ticks), s.Ticks, len(tl.Net))
+	}
 	var ents struct {
 		Entities []struct {
 			ID, Gen    uint32
@@ -170,6 +185,14 @@ func followInspected(t *testing.T, insp *proc, others ...*proc) {
 	e := ents.Entities[0]
 	if code := getJSON(t, fmt.Sprintf("%sapi/entity?tick=%d&id=%d&gen=%d", url, confirmed, e.ID, e.Gen), &ent); code != http.StatusOK || ent.Tick != confirmed || len(ent.Components) == 0 {
 		t.Fatalf("/api/entity of a ship at tick %d: status %d, %+v", confirmed, code, ent)
+	}
+
+	// A seek back while the match plays runs early ticks again with the
+	// inputs the follower kept; it then follows on from the live end with
+	// the tick it was about to run (its world hashes still checked).
+	var back struct{ Tick uint64 }
+	if code := getJSON(t, url+"api/seek?tick=10", &back); code != http.StatusOK || back.Tick != 10 {
+		t.Fatalf("/api/seek back to tick 10 while the match plays: status %d, %+v", code, back)
 	}
 
 	insp.waitLine(t, regexp.MustCompile(`the game ended`))
@@ -195,10 +218,7 @@ func followInspected(t *testing.T, insp *proc, others ...*proc) {
 	if code := getJSON(t, fmt.Sprintf("%sapi/seek?tick=%d", url, n-1), &seek); code != http.StatusOK || seek.Hash != line[2] {
 		t.Fatalf("/api/seek to tick %d: status %d, hash %q; the match confirmed %s", n-1, code, seek.Hash, line[0])
 	}
-	var tl struct {
-		Ticks []struct{ Tick uint64 }
-		Net   []struct{ From, To uint64 }
-	}
+	tl.Ticks, tl.Net = nil, nil
 	if code := getJSON(t, url+"api/timeline", &tl); code != http.StatusOK || len(tl.Ticks) < n || len(tl.Net) < 5 {
 		t.Fatalf("/api/timeline: status %d, %d ticks (the match confirmed %d), %d net spans", code, len(tl.Ticks), n, len(tl.Net))
 	}
@@ -235,4 +255,94 @@ func getJSON(t *testing.T, url string, v any) int {
 		}
 	}
 	return resp.StatusCode
+}
+
+// The follower of a live match's recording that is behind (the page
+// opened late, or the machine was busy) catches up while the page seeks
+// back and forth: each seek runs between two of the follower's ticks,
+// on the reader's current tick that the follower is about to run, which
+// it holds meanwhile. Every confirmed tick is followed with its world
+// hashes checked, and a seek to each checkpoint then gives the hash the
+// match confirmed there.
+func TestInspectorFollowsAMatchWhileThePageSeeks(t *testing.T) {
+	paths, _ := recordMatch(t, 20*time.Second)
+	data, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := recording.Open(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var checks []recording.Checkpoint
+	ticks := 0
+	for {
+		it, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		switch v := it.(type) {
+		case *recording.Tick:
+			ticks++
+		case *recording.Checkpoint:
+			checks = append(checks, recording.Checkpoint{Tick: v.Tick, Hash: v.Hash})
+		}
+	}
+	// The whole recording but its end marker is there already; the
+	// follower wakes on the first request.
+	live := inspect.NewLive()
+	if _, err := live.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	followed := make(chan error, 1)
+	go func() { followed <- framework.InspectLive(newGame(), live, inspect.Options{}) }()
+	h, err := inspect.NewLiveHandler(live, inspect.ServerOptions{Name: "live"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(url string, v any) int {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", url, nil))
+		if rec.Code == http.StatusOK {
+			if err := json.Unmarshal(rec.Body.Bytes(), v); err != nil {
+				t.Fatalf("%s: %v", url, err)
+			}
+		}
+		return rec.Code
+	}
+	seeks := 0
+	for n := 0; n < ticks; n = live.Followed() {
+		select {
+		case err := <-followed:
+			t.Fatalf("the follower stopped at tick %d of %d, after %d seeks: %v", n, ticks, seeks, err)
+		default:
+		}
+		var s struct{ Ticks int }
+		if code := get("/api/session", &s); code != http.StatusOK || s.Ticks < 5 {
+			continue // no tick followed yet, or too few to seek back
+		}
+		var sk struct{ Tick int }
+		want := seeks * 7 % (s.Ticks - 1)
+		if code := get(fmt.Sprintf("/api/seek?tick=%d", want), &sk); code != http.StatusOK || sk.Tick != want {
+			t.Fatalf("/api/seek?tick=%d while following: status %d, %+v", want, code, sk)
+		}
+		seeks++
+	}
+	live.Close()
+	if err := <-followed; err != nil {
+		t.Fatalf("the follower, after %d seeks: %v", seeks, err)
+	}
+	if seeks < 5 {
+		t.Fatalf("only %d seeks ran while the follower caught up on %d ticks", seeks, ticks)
+	}
+	for _, c := range checks {
+		var sk struct{ Hash string }
+		if code := get(fmt.Sprintf("/api/seek?tick=%d", c.Tick), &sk); code != http.StatusOK || sk.Hash != fmt.Sprintf("%016x", c.Hash) {
+			t.Fatalf("a seek to tick %d: status %d, hash %s; the match confirmed %016x", c.Tick, code, sk.Hash, c.Hash)
+		}
+	}
+	t.Logf("%d seeks while following %d ticks; %d checkpoints match", seeks, ticks, len(checks))
 }
