@@ -9,14 +9,9 @@ import (
 // inspect says why it cannot rather than calling the flag unknown.
 
 func (f *Flags) registerInspect(fs *flag.FlagSet) {
-	fs.StringVar(&f.Inspect, "inspect", "", "serve the time-travel inspector's page and JSON API on this `address` (such as localhost:7777 or :7777, which listens on loopback only): of the game as it plays, or with --replay of a recording; it serves until stopped")
+	fs.StringVar(&f.Inspect, "inspect", "", "serve the time-travel inspector's page and JSON API on this `address` (such as localhost:7777 or :7777, which listens on loopback only): of the game as it plays (of a match, its confirmed ticks, trailing the match by the rollback window), or with --replay of a recording; it serves until stopped")
 	fs.BoolVar(&f.InspectRemote, "inspect-remote", false, "with --inspect: listen on the address as given, beyond loopback, and require the access token printed at start")
 }
-
-// errInspectMatch refuses --inspect of a match as it plays: the live
-// follower replays a solo session's recording, and a match's is the
-// rollback.Recorder's, written as its ticks are confirmed.
-var errInspectMatch = errors.New("framework: --inspect follows a solo game as it plays, not a match yet: record the match (--record FILE) and open the recording (--replay FILE --inspect ADDR)")
 
 func (f *Flags) validateInspect() error {
 	if f.InspectRemote && f.Inspect == "" {
@@ -24,9 +19,6 @@ func (f *Flags) validateInspect() error {
 	}
 	if f.Inspect != "" && f.Replay != "" && (f.Window || f.ReplayUntil > 0) {
 		return errors.New("framework: --inspect replays the whole recording headless: leave out --window and --replay-until")
-	}
-	if f.Inspect != "" && f.Replay == "" && (f.Host != "" || f.Join != "" || f.Spectate != "" || f.Lobby.asked()) {
-		return errInspectMatch
 	}
 	if f.Inspect != "" && f.Replay == "" && f.Compare != "" {
 		return errors.New("framework: --compare goes with --replay FILE, also with --inspect")

@@ -68,8 +68,19 @@ func followLive(g Game, live *inspect.Live, opts inspect.Options) (err error) {
 	if err != nil {
 		return err
 	}
-	if r.Header().Net != nil {
-		return errors.New("framework: --inspect: the live session is a networked match's; the inspector follows a solo session's")
+	// A match's recording holds its confirmed ticks, written as the
+	// rollback window passes them: the follower trails the match's live
+	// tick by that window, and a page's seek runs ticks again with the
+	// inputs the follower kept (matchInputs), the tick it was about to
+	// run held meanwhile.
+	match, step := matchStep(sess, r)
+	yield := live.Yield
+	if match != nil {
+		yield = func() error {
+			match.hold()
+			defer match.restore()
+			return live.Yield()
+		}
 	}
 	ctx := sess.headless(&rtOpts)
 	sounds := tapSounds(sess)
@@ -77,14 +88,19 @@ func followLive(g Game, live *inspect.Live, opts inspect.Options) (err error) {
 		rtOpts.Actions = input.NewActions()
 	}
 	var rep *inspect.Replay
-	hook := &tickHook{Session: sess, before: live.Yield, after: func(s *Session, t *runtime.TickContext) error {
+	hook := &tickHook{Session: sess, before: yield, after: func(s *Session, t *runtime.TickContext) error {
 		if rep == nil {
 			var err error
-			if rep, err = inspect.NewReplay(s.App, s.Update, rtOpts.Actions, opts); err != nil {
+			if rep, err = inspect.NewReplay(s.App, step, rtOpts.Actions, opts); err != nil {
 				return err
 			}
 			rep.TakeSounds(sounds)
 			live.Attach(rep)
+		}
+		if match != nil {
+			if err := match.keep(t.Number); err != nil {
+				return err
+			}
 		}
 		return rep.Observe(t)
 	}}
@@ -131,21 +147,26 @@ func inspectMain(g Game, f *Flags, stdout, stderr io.Writer) int {
 
 // inspectLiveMain runs the game with --inspect ADDR and no --replay: the
 // game plays as it would, recording into memory as well, while a
-// follower replays that recording for the page. After the game ends the
-// page goes on serving its whole session until a stop signal.
+// follower replays that recording for the page. A match (--host, --join,
+// --spectate, --lobby) records its confirmed ticks, so its page trails
+// the match by the rollback window. After the game ends the page goes on
+// serving its whole session until a stop signal.
 func inspectLiveMain(g Game, cfg config.Config, opts RunOptions, f *Flags) int {
 	stdout, stderr := opts.Stdout, opts.Stderr
 	live := inspect.NewLive()
 	opts.RecordTo = live
 	// The page's presents row: the live game's counters, read as its
-	// recording hands chunks over (atomics: nothing of the tick's).
-	started := opts.Started
-	opts.Started = func(rt *runtime.GameRuntime) error {
-		live.Watch(rt.Stats)
-		if started != nil {
-			return started(rt)
+	// recording hands chunks over (atomics: nothing of the tick's). A
+	// match's recording counts confirmed ticks, not the game's updates,
+	// which these counters count: its page has no presents row.
+	if started := opts.Started; opts.Match == nil {
+		opts.Started = func(rt *runtime.GameRuntime) error {
+			live.Watch(rt.Stats)
+			if started != nil {
+				return started(rt)
+			}
+			return nil
 		}
-		return nil
 	}
 	srv, err := inspect.ListenLive(live, f.Inspect, inspect.ServerOptions{Remote: f.InspectRemote, Name: cmp.Or(f.Record, "live session")})
 	if err != nil {

@@ -36,15 +36,7 @@ func InspectReplay(g Game, path string, opts inspect.Options) (*inspect.Replay, 
 		return nil, err
 	}
 	defer r.Close()
-	var match *matchInputs
-	step := sess.Update
-	if n := r.Header().Net; n != nil {
-		match = &matchInputs{cur: r.Current(), width: n.Players * n.Actions}
-		step = func(t *runtime.TickContext) error {
-			match.put(t.Number)
-			return sess.Update(t)
-		}
-	}
+	match, step := matchStep(sess, r)
 	ctx := sess.headless(&rtOpts)
 	sounds := tapSounds(sess)
 	if rtOpts.Actions == nil {
@@ -112,6 +104,24 @@ type matchInputs struct {
 	width int
 	at    []uint64      // ticks whose inputs differ from the tick before's, ascending
 	in    []input.Stats // width a tick of at
+	// The live follower's tick under way while a page seeks (hold).
+	held   []input.Stats
+	heldAt uint64
+}
+
+// matchStep returns the inspector's step over sess, replaying r: for a
+// match's recording, with the matchInputs it keeps (put before each tick
+// the step runs again); nil and sess.Update for a solo session's.
+func matchStep(sess *Session, r *recording.Reader) (*matchInputs, inspect.StepFunc) {
+	n := r.Header().Net
+	if n == nil {
+		return nil, sess.Update
+	}
+	m := &matchInputs{cur: r.Current(), width: n.Players * n.Actions}
+	return m, func(t *runtime.TickContext) error {
+		m.put(t.Number)
+		return sess.Update(t)
+	}
 }
 
 // keep notes tick n's inputs, which the replay has just run.
@@ -124,6 +134,19 @@ func (m *matchInputs) keep(n uint64) error {
 		m.in = append(m.in, m.cur.Players...)
 	}
 	return nil
+}
+
+// hold keeps the reader's current tick, which the live follower is
+// about to run, while the page's seeks put other ticks' inputs there;
+// restore gives it back.
+func (m *matchInputs) hold() {
+	m.held = append(m.held[:0], m.cur.Players...)
+	m.heldAt = m.cur.Update.Number
+}
+
+func (m *matchInputs) restore() {
+	copy(m.cur.Players, m.held)
+	m.cur.Update.Number = m.heldAt
 }
 
 // put makes tick n's inputs the reader's current tick's.

@@ -8,17 +8,14 @@ import (
 	"github.com/metronome-go/metronome/framework"
 )
 
-// --inspect's rules are told before anything runs: a live game's inspector
-// follows a solo game, a recording's replays it headless and whole.
+// --inspect's rules are told before anything runs: a recording's
+// inspector replays it headless and whole. (A match as it plays is
+// followed: examples/duel's TestInspectorFollowsALiveMatch.)
 func TestInspectFlags(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--inspect", ":7777", "--join", "localhost:9000"}, "not a match yet"},
-		{[]string{"--inspect", ":7777", "--host", "127.0.0.1:0"}, "record the match (--record FILE) and open the recording (--replay FILE --inspect ADDR)"},
-		{[]string{"--inspect", ":7777", "--lobby", "ws://127.0.0.1:1", "--create"}, "not a match yet"},
-		{[]string{"--inspect", ":7777", "--room", "KXR-4TQ"}, "not a match yet"},
 		{[]string{"--inspect", ":7777", "--compare", "b.rec"}, "--compare goes with --replay FILE"},
 		{[]string{"--inspect-remote"}, "--inspect-remote goes with --inspect ADDR"},
 		{[]string{"--replay", "x.rec", "--inspect", ":7777", "--window"}, "leave out --window"},

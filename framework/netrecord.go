@@ -3,6 +3,7 @@ package framework
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/runtime"
@@ -19,6 +20,7 @@ import (
 // session's outcome.
 type matchRecording struct {
 	path string
+	also io.Writer // RunOptions.RecordTo: the inspector of a live match
 	rec  *sessionRecording
 }
 
@@ -31,10 +33,16 @@ type matchRecording struct {
 // created fails the session there. Call it before the session runs, and
 // [Session.FinishMatchRecording] after. Replay the file with [Replay].
 func (s *Session) RecordMatch(path string) error {
+	return s.recordMatchTo(path, nil)
+}
+
+// recordMatchTo is RecordMatch to the file at path, to also, or to both
+// (RunOptions.Record and RecordTo).
+func (s *Session) recordMatchTo(path string, also io.Writer) error {
 	if s.match == nil {
 		return errors.New("framework: RecordMatch needs a match: call UseMatch first")
 	}
-	s.matchRec = &matchRecording{path: path}
+	s.matchRec = &matchRecording{path: path, also: also}
 	return nil
 }
 
@@ -58,18 +66,13 @@ func (s *Session) startMatchRecording() error {
 		return nil
 	}
 	header := s.play.RecordingHeader(RecordingHeader(s.game, s.cfg, s.rt.Options().Mode))
-	f, err := createRecording(m.path)
+	rec, err := openRecording(m.path, m.also, header)
 	if err != nil {
-		return fmt.Errorf("framework: --record: %w", err)
+		return err
 	}
-	w, err := recording.NewWriter(f, m.path, header)
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("framework: --record: %w", err)
-	}
-	w.SetClock(s.rt.Options().Clock)
-	m.rec = &sessionRecording{path: m.path, w: w, f: f}
-	s.play.Record(w)
+	rec.w.SetClock(s.rt.Options().Clock)
+	m.rec = rec
+	s.play.Record(rec.w)
 	return nil
 }
 

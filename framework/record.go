@@ -142,7 +142,7 @@ type sessionRecording struct {
 // header, so that an unwritable path or a full disk fails the session
 // before it starts. The recording goes to also as well (RunOptions.RecordTo),
 // or there alone when path is "".
-func openRecording(path string, also io.Writer, g Game, cfg config.Config, mode runtime.Mode) (*sessionRecording, error) {
+func openRecording(path string, also io.Writer, header recording.Header) (*sessionRecording, error) {
 	var f recordingFile = writerOnly{also}
 	var dst io.Writer = also
 	if path != "" {
@@ -154,7 +154,7 @@ func openRecording(path string, also io.Writer, g Game, cfg config.Config, mode 
 			dst = io.MultiWriter(f, also)
 		}
 	}
-	w, err := recording.NewWriter(dst, cmp.Or(path, "the session's recording"), RecordingHeader(g, cfg, mode))
+	w, err := recording.NewWriter(dst, cmp.Or(path, "the session's recording"), header)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("framework: --record: %w", err)

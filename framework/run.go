@@ -71,7 +71,9 @@ type RunOptions struct {
 	// RecordTo, if set, receives the session's recording as Record's
 	// file does (as well as the file, or alone when Record is ""), from
 	// the recording's own goroutine, never the tick's: the inspector of a
-	// live game (--inspect without --replay) follows it. Not in a Match.
+	// live game (--inspect without --replay) follows it. In a Match it
+	// receives the match's recording, the confirmed ticks (see
+	// [Session.RecordMatch]).
 	RecordTo io.Writer
 	// Stdout receives that line; nil is os.Stdout.
 	Stdout io.Writer
@@ -169,12 +171,12 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 			}()
 		}
 	}
-	if opts.Record != "" && opts.Match != nil {
+	if (opts.Record != "" || opts.RecordTo != nil) && opts.Match != nil {
 		// A match records its confirmed timeline once Setup has declared
 		// the seats (netrecord.go), not this machine's devices: with a
 		// window or without (a dedicated host, a spectator or bots with
 		// --no-window).
-		if err := sess.RecordMatch(opts.Record); err != nil {
+		if err := sess.recordMatchTo(opts.Record, opts.RecordTo); err != nil {
 			return err
 		}
 		defer func() {
@@ -190,11 +192,8 @@ func Run(g Game, cfg config.Config, opts RunOptions) (err error) {
 		return sess.runWindowless(rtOpts, opts.Screenshot)
 	}
 	sess.screenshot = opts.Screenshot
-	if opts.RecordTo != nil && opts.Match != nil {
-		return errors.New("framework: RunOptions.RecordTo records a solo session; a match records through Record")
-	}
 	if (opts.Record != "" || opts.RecordTo != nil) && opts.Match == nil {
-		rec, rerr := openRecording(opts.Record, opts.RecordTo, g, cfg, rtOpts.Mode)
+		rec, rerr := openRecording(opts.Record, opts.RecordTo, RecordingHeader(g, cfg, rtOpts.Mode))
 		if rerr != nil {
 			return rerr
 		}

@@ -51,6 +51,18 @@
 // the end and the page keeps the whole session until the process is
 // stopped.
 //
+// A match is followed the same way (--inspect with --host, --join,
+// --spectate or the lobby's flags): its recording is the one
+// rollback.Recorder writes as ticks are confirmed, so the inspector
+// shows the confirmed ticks only and trails the match's live tick by
+// the rollback window (plus the recording's chunk); every tick it shows
+// is one all peers agree on. A seek runs ticks again with every
+// player's confirmed input, which the follower keeps as it reads them,
+// and the net figures band grows as the recording does (read on the
+// page's requests, not on the match's tick). The match's tick pays what
+// --record pays and nothing more; /api/session's match says the ticks
+// are a match's confirmed ones.
+//
 // # Serving
 //
 // [Listen] serves the page and the API on an address: loopback only,
@@ -71,9 +83,9 @@
 // each with {"error": "..."} naming the parameter and its allowed range.
 // tick defaults to the tick the world is at.
 //
-//	/api/session                    ticks, keyframe interval, memory, component types, markers, the presents
+//	/api/session                    ticks, keyframe interval, memory, component types, markers, the presents, live, match (the ticks are a match's confirmed ones)
 //	/api/timeline?from=&to=         the timeline's ticks [from, to) (default: all), with markers, state changes and sounds, presents and a match's net figures
-//	/api/seek?tick=                 move the world; says from where and how long it took
+//	/api/seek?tick=                 move the world; says from where, how long it took, and the world's hash after the tick
 //	/api/entities?tick=&component=  live entities and their component types (only those with component)
 //	/api/entity?tick=&id=&gen=      one entity's components, field by field in declaration order
 //	/api/resources?tick=            every world resource (the gameplay queue and timers among them)
@@ -125,9 +137,9 @@
 //
 // # Not yet
 //
-// A match is not followed live (--inspect of a match): record it
-// and open the recording. A recording from before format 8 has no
-// presents or net figures.
+// A live match's page has no presents row: the game's counters count
+// its updates, not the confirmed ticks its recording holds. A recording
+// from before format 8 has no presents or net figures.
 //
 // A sound's volume, pan and speed changes are not on the timeline (only
 // its start and stop). Rollbacks' depth is the scheduler's

@@ -29,6 +29,9 @@ type NetSpan struct {
 type Figures struct {
 	Presents []PresentSpan
 	Net      []NetSpan
+	// Match says the recording is a networked match's: its ticks are the
+	// match's confirmed ticks (/api/session's match).
+	Match bool
 }
 
 // ReadFigures reads r to its end and returns its presents (none before
@@ -36,29 +39,52 @@ type Figures struct {
 // figures (a match's, format 8 on). A recording cut short gives what it
 // holds up to the cut, with the reader's error.
 func ReadFigures(r *recording.Reader) (Figures, error) {
-	f := Figures{Presents: []PresentSpan{}, Net: []NetSpan{}}
-	var pres recording.Presents
-	var tick int64
+	fr := figureReader{f: Figures{Match: r.Header().Net != nil}}
 	for {
 		it, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			return f, nil
+			return fr.figures(), nil
 		}
 		if err != nil {
-			return f, fmt.Errorf("inspect: reading the recording's figures: %w", err)
+			return fr.figures(), fmt.Errorf("inspect: reading the recording's figures: %w", err)
 		}
-		switch v := it.(type) {
-		case *recording.Presents:
-			if v.Updates > pres.Updates && v.Frames >= pres.Frames {
-				f.Presents = append(f.Presents, PresentSpan{From: pres.Updates, To: v.Updates, Presented: v.Frames - pres.Frames})
-			}
-			pres = *v
-		case *recording.NetFigures:
-			to := max(v.Tick, tick)
-			f.Net = append(f.Net, NetSpan{From: uint64(max(tick, 0)), To: uint64(max(to, 0)), NetFigures: *v})
-			tick = to
-		}
+		fr.add(it)
 	}
+}
+
+// figureReader gathers a recording's figures from its items, in order:
+// ReadFigures over a whole recording, a [Live] over a match's as it
+// grows.
+type figureReader struct {
+	f    Figures
+	pres recording.Presents
+	tick int64
+}
+
+func (fr *figureReader) add(it recording.Item) {
+	switch v := it.(type) {
+	case *recording.Presents:
+		if v.Updates > fr.pres.Updates && v.Frames >= fr.pres.Frames {
+			fr.f.Presents = append(fr.f.Presents, PresentSpan{From: fr.pres.Updates, To: v.Updates, Presented: v.Frames - fr.pres.Frames})
+		}
+		fr.pres = *v
+	case *recording.NetFigures:
+		to := max(v.Tick, fr.tick)
+		fr.f.Net = append(fr.f.Net, NetSpan{From: uint64(max(fr.tick, 0)), To: uint64(max(to, 0)), NetFigures: *v})
+		fr.tick = to
+	}
+}
+
+// figures returns what fr gathered, empty lists rather than nil.
+func (fr *figureReader) figures() Figures {
+	f := fr.f
+	if f.Presents == nil {
+		f.Presents = []PresentSpan{}
+	}
+	if f.Net == nil {
+		f.Net = []NetSpan{}
+	}
+	return f
 }
 
 // SetFigures gives the timeline the recording's figures ([ReadFigures]):

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/metronome-go/metronome/recording"
 	"github.com/metronome-go/metronome/runtime"
 	"github.com/metronome-go/metronome/timing"
 )
@@ -95,6 +96,12 @@ type Live struct {
 	calls     chan *liveCall
 	following atomic.Bool
 	stopped   chan struct{} // closed by Stop
+
+	// A match's net figures, read from its recording as it grows, as
+	// far as it is written, when a request asks (figures): under run.
+	figs    *recording.Reader
+	figRead figureReader
+	figErr  error
 }
 
 // liveCall is a request's work handed to the follower.
@@ -245,6 +252,62 @@ func (l *Live) wake() {
 	case l.more <- struct{}{}:
 	default:
 	}
+}
+
+// figures brings the Replay's net figures (a match's, [Replay.Net]) up
+// to what the recording holds so far: it decodes what was written since
+// the last request, on the request's turn (under run), never the
+// game's. A solo session's recording holds no net figures, and its
+// presents are the game's counters ([Live.Presents]): it is not read.
+func (l *Live) figures() error {
+	if l.rep == nil || l.figErr != nil {
+		return l.figErr
+	}
+	if l.figs == nil {
+		r, err := recording.NewReader(&liveSnapshot{l: l}, "the live session")
+		if err != nil { // the header is written before the first tick
+			l.figErr = fmt.Errorf("inspect: the live session's figures: %w", err)
+			return l.figErr
+		}
+		l.figs = r
+		l.figRead.f.Match = r.Header().Net != nil
+	}
+	if !l.figRead.f.Match {
+		return nil // a solo session's: nothing to read
+	}
+	for {
+		it, err := l.figs.Next()
+		switch {
+		case err == nil:
+			l.figRead.add(it)
+			continue
+		case errors.Is(err, io.EOF), errors.Is(err, recording.ErrIncomplete):
+		default:
+			l.figErr = fmt.Errorf("inspect: the live session's figures: %w", err)
+		}
+		f := l.figRead.figures()
+		l.rep.figures.Net, l.rep.figures.Match = f.Net, f.Match
+		return l.figErr
+	}
+}
+
+// liveSnapshot reads the recording as far as it is written, then says
+// io.EOF: the figures' reader takes that as a recording still being
+// written (recording.ErrIncomplete) and reads on from there next time.
+type liveSnapshot struct {
+	l   *Live
+	off int
+}
+
+func (r *liveSnapshot) Read(p []byte) (int, error) {
+	r.l.mu.Lock()
+	n := copy(p, r.l.data[r.off:])
+	r.l.mu.Unlock()
+	r.off += n
+	if n == 0 && len(p) > 0 {
+		return 0, io.EOF
+	}
+	return n, nil
 }
 
 // Recorded returns the size of the recording so far, in bytes.

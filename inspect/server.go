@@ -325,6 +325,9 @@ func (h *handler) call(fn func(*query) (any, error), r *http.Request) (any, erro
 		if h.rep == nil {
 			return nil, &apiError{http.StatusServiceUnavailable, "inspect: the live session has run no tick yet"}
 		}
+		if err := h.live.figures(); err != nil {
+			return nil, err
+		}
 	}
 	return fn(&query{r: r, rep: h.rep})
 }
@@ -355,7 +358,7 @@ func (h *handler) session(q *query) (any, error) {
 	return map[string]any{
 		"name": h.opts.Name, "ticks": h.rep.Ticks(), "current": h.rep.Current(), "keyframe_every": h.rep.KeyframeEvery(),
 		"memory": h.rep.Memory(), "components": comps, "markers": markers, "last_seek": h.rep.LastSeek(),
-		"read_only": true, "live": h.live != nil && !h.live.fin, "presents": h.presents(),
+		"read_only": true, "live": h.live != nil && !h.live.fin, "presents": h.presents(), "match": h.rep.figures.Match,
 	}, nil
 }
 
@@ -396,11 +399,24 @@ func (h *handler) timeline(q *query) (any, error) {
 	return map[string]any{"from": from, "to": to, "ticks": h.rep.Timeline(from, to), "presents": pres, "net": h.rep.Net(from, to)}, nil
 }
 
+// seekAnswer is /api/seek's answer: how the seek went, and the world's
+// hash after the tick (ecs.App.Hash's total, in hex as a match's
+// confirmed line writes it), to check against a recording's
+// checkpoints or a match's confirmed hash.
+type seekAnswer struct {
+	SeekStats
+	Hash string `json:"hash"`
+}
+
 func (h *handler) seek(q *query) (any, error) {
 	if _, err := h.seekTo(q); err != nil {
 		return nil, err
 	}
-	return h.rep.LastSeek(), nil
+	sum, err := h.rep.App().Hash()
+	if err != nil {
+		return nil, err
+	}
+	return seekAnswer{SeekStats: h.rep.LastSeek(), Hash: fmt.Sprintf("%016x", sum.Total)}, nil
 }
 
 type entitySummary struct {

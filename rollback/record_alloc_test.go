@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/metronome-go/metronome/input"
+	"github.com/metronome-go/metronome/inspect"
 	"github.com/metronome-go/metronome/rollback"
 	"github.com/metronome-go/metronome/rollback/netsim"
 	"github.com/metronome-go/metronome/runtime"
@@ -43,5 +44,29 @@ func TestRecorderAllocatesNothing(t *testing.T) {
 		if w := m.ws[i]; w.Ticks() < 800 || w.Checkpoints() < 800 {
 			t.Errorf("peer %d recorded %d ticks and %d checkpoints in 900 updates", i, w.Ticks(), w.Checkpoints())
 		}
+	}
+}
+
+// A match under --inspect records into an inspect.Live (the inspector's
+// follower reads it from there): with no page open, a recorded update
+// allocates no more than one recorded to nowhere, nothing. Both peers'
+// recordings go into the one Live here: only the allocations count.
+func TestRecorderIntoTheInspectorAllocatesNothing(t *testing.T) {
+	live := inspect.NewLive()
+	defer live.Close()
+	m := newRecordedMatch(t, netsim.Options{Latency: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05, Seed: 4}, 1, 0, live)
+	for range 600 {
+		m.update()
+	}
+	if got := testing.AllocsPerRun(300, m.update); got != 0 {
+		t.Errorf("a networked update recorded for the inspector allocates %v times, want 0", got)
+	}
+	for _, w := range m.ws {
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if live.Recorded() == 0 {
+		t.Errorf("nothing reached the inspector's Live")
 	}
 }
