@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,7 +20,6 @@ import (
 
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/inspect"
-	"github.com/metronome-go/metronome/recording"
 )
 
 var inspectLine = regexp.MustCompile(`inspecting the game as it plays: open (http://\S+)`)
@@ -270,27 +268,7 @@ func TestInspectorFollowsAMatchWhileThePageSeeks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := recording.Open(paths[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	var checks []recording.Checkpoint
-	ticks := 0
-	for {
-		it, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		switch v := it.(type) {
-		case *recording.Tick:
-			ticks++
-		case *recording.Checkpoint:
-			checks = append(checks, recording.Checkpoint{Tick: v.Tick, Hash: v.Hash})
-		}
-	}
+	ticks, checks := recordedChecks(t, paths[0])
 	// The whole recording but its end marker is there already; the
 	// follower wakes on the first request.
 	live := inspect.NewLive()

@@ -32,27 +32,7 @@ func TestInspectorOpensAMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := recording.Open(paths[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	var checks []recording.Checkpoint
-	var ticks int
-	for {
-		it, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		switch v := it.(type) {
-		case *recording.Tick:
-			ticks++
-		case *recording.Checkpoint:
-			checks = append(checks, recording.Checkpoint{Tick: v.Tick, Hash: v.Hash})
-		}
-	}
+	ticks, checks := recordedChecks(t, paths[0])
 	if rep.Ticks() != ticks || len(checks) < 5 {
 		t.Fatalf("the inspector holds %d ticks and the recording %d with %d checkpoints", rep.Ticks(), ticks, len(checks))
 	}
@@ -155,5 +135,32 @@ func TestInspectorPageShowsTheMatchFigures(t *testing.T) {
 			t.Fatalf("the page made no progress for a minute without showing the match's figures: %s", seen)
 		}
 		_, _ = chromedp.Run(ctx, chromedp.Poll[bool]("Boolean("+cond+")", chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Second)))
+	}
+}
+
+// recordedChecks reads the recording at path and returns how many ticks
+// it holds and its checkpoints.
+func recordedChecks(t *testing.T, path string) (int, []recording.Checkpoint) {
+	t.Helper()
+	r, err := recording.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var checks []recording.Checkpoint
+	ticks := 0
+	for {
+		it, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return ticks, checks
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		switch v := it.(type) {
+		case *recording.Tick:
+			ticks++
+		case *recording.Checkpoint:
+			checks = append(checks, recording.Checkpoint{Tick: v.Tick, Hash: v.Hash})
+		}
 	}
 }
