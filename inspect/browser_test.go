@@ -101,6 +101,34 @@ func TestPageScrubsStepsAndReadsAField(t *testing.T) {
 	// The presents the recording kept: spans drawn under the states, and
 	// the tick's share in its line.
 	wait("the replay's presents", `inspector.presents.length > 3 && inspector.presents.every(p => p.presented > 0) && /presents: [0-9.]+ a tick \([0-9]+ over ticks 0-/.test(document.getElementById("tickinfo").textContent)`)
+	// Zoomed in with the wheel to single ticks, the band is a bar a tick:
+	// the frames presented after it, the next recorded tick's Presented;
+	// the tick's line says its own.
+	wait("tick 0's presents", `/; [0-9]+ after this tick/.test(document.getElementById("tickinfo").textContent)`)
+	before := recordedPresents(t, path)
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`(() => {
+		const s = document.getElementById("strip"), r = s.getBoundingClientRect();
+		for (let i = 0; i < 20 && inspector.to - inspector.from > 30; i++) {
+			s.dispatchEvent(new WheelEvent("wheel", { deltaY: -100, clientX: r.left + r.width / 2, clientY: r.top + 10, cancelable: true }));
+		}
+		return inspector.to - inspector.from;
+	})()`))
+	if err != nil || n > 30 {
+		t.Fatalf("zooming in: %d ticks in view (%v), want at most 30", n, err)
+	}
+	wait("the per-tick presents", `inspector.presentsDrawn.length === inspector.to - inspector.from`)
+	drawn, err := chromedp.Run(ctx, chromedp.Evaluate[[]struct{ Tick, Presented int }](`inspector.presentsDrawn`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range drawn {
+		if d.Tick+1 >= len(before) || d.Presented != before[d.Tick+1] {
+			t.Errorf("tick %d: the band shows %d presents after it, want the next tick's recorded %v", d.Tick, d.Presented, before[min(d.Tick+1, len(before)-1)])
+		}
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { inspector.from = 0; inspector.to = inspector.ticks; drawStrip(); return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
 	stateLine := func(tick int, want string) {
 		t.Helper()
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("tickinfo").textContent`))

@@ -116,9 +116,15 @@
 // --inspect set), so a replay's timeline shows the frames presented over
 // each half second of ticks ([ReadFigures], [Replay.Presents]), the same
 // spans a live game's presents have ([Live.Watch] reads the same
-// counters at the same moments). Not per tick: noting them tick by tick
-// would be the game's loop's work, which recording keeps out of the
-// tick.
+// counters at the same moments). From format 9 on each recorded tick
+// also carries the frames presented since the tick before
+// (recording.Tick.Presented: one atomic read by the runtime, and no byte
+// while the count stays as it was), so the timeline gives, for each tick
+// of a solo session, the frames presented after it and before the next
+// ([Tick].Presented, /api/timeline's presented; -1 where not known: a
+// live game's last tick until the next one is recorded). A live game's
+// come from its recording as it grows, read on the page's requests; the
+// page draws them as a bar a tick once zoomed in to a few pixels a tick.
 //
 // A match's recording opens as well (framework.InspectReplay): its ticks
 // are the match's confirmed ticks, each run again in a seek with every
@@ -139,7 +145,8 @@
 //
 // A live match's page has no presents row: the game's counters count
 // its updates, not the confirmed ticks its recording holds. A recording
-// from before format 8 has no presents or net figures.
+// from before format 8 has no presents or net figures, and one from
+// before format 9 (or a match's) no presents per tick.
 //
 // A sound's volume, pan and speed changes are not on the timeline (only
 // its start and stop). Rollbacks' depth is the scheduler's

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/metronome-go/metronome/recording"
 )
@@ -32,14 +33,55 @@ type Figures struct {
 	// Match says the recording is a networked match's: its ticks are the
 	// match's confirmed ticks (/api/session's match).
 	Match bool
+	// ticks are the frames presented after each tick (Tick.Presented).
+	ticks tickPresents
+}
+
+// tickPresents are the frames presented after each tick and before the
+// next, from the recording's Tick.Presented (format 9 on, a solo
+// session's), which counts those before its own tick: a byte a tick,
+// the rare count above 254 in a map of its own. A tick past the end of
+// counts is not known (yet: a live game's last tick).
+type tickPresents struct {
+	counts []uint8
+	big    map[uint64]int
+}
+
+// set notes that n frames were presented after tick t, which is the
+// next tick to be given one.
+func (p *tickPresents) set(t uint64, n int) {
+	if uint64(len(p.counts)) != t {
+		return // a gap: the recording's ticks are numbered from 0
+	}
+	if n >= math.MaxUint8 {
+		if p.big == nil {
+			p.big = map[uint64]int{}
+		}
+		p.big[t] = n
+		n = math.MaxUint8
+	}
+	p.counts = append(p.counts, uint8(n))
+}
+
+// at returns the frames presented after tick t and whether they are
+// known.
+func (p *tickPresents) at(t uint64) (int, bool) {
+	if t >= uint64(len(p.counts)) {
+		return 0, false
+	}
+	if n := p.counts[t]; n < math.MaxUint8 {
+		return int(n), true
+	}
+	return p.big[t], true
 }
 
 // ReadFigures reads r to its end and returns its presents (none before
-// format 8, or for a recording whose writer watched none) and its net
+// format 8, or for a recording whose writer watched none; per tick from
+// format 9 on, in [Replay.Timeline]'s Tick.Presented) and its net
 // figures (a match's, format 8 on). A recording cut short gives what it
 // holds up to the cut, with the reader's error.
 func ReadFigures(r *recording.Reader) (Figures, error) {
-	fr := figureReader{f: Figures{Match: r.Header().Net != nil}}
+	fr := newFigureReader(r)
 	for {
 		it, err := r.Next()
 		if errors.Is(err, io.EOF) {
@@ -59,10 +101,37 @@ type figureReader struct {
 	f    Figures
 	pres recording.Presents
 	tick int64
+	// perTick says the recording's ticks count the frames presented
+	// (format 9 on, a solo session's); ticks are the ticks read, and
+	// presented the sum of their Presented.
+	perTick   bool
+	ticks     uint64
+	presented uint64
+}
+
+// newFigureReader returns a figureReader of r's items.
+func newFigureReader(r *recording.Reader) figureReader {
+	match := r.Header().Net != nil
+	return figureReader{f: Figures{Match: match}, perTick: !match && r.Version() >= 9}
 }
 
 func (fr *figureReader) add(it recording.Item) {
 	switch v := it.(type) {
+	case *recording.Tick:
+		if !fr.perTick {
+			return
+		}
+		if fr.ticks > 0 {
+			fr.f.ticks.set(fr.ticks-1, v.Presented)
+		}
+		fr.ticks++
+		fr.presented += uint64(v.Presented)
+	case *recording.End:
+		// The frames presented after the last tick: the writer's last
+		// note of the presents, at Finish, less those the ticks counted.
+		if fr.perTick && fr.ticks > 0 && fr.pres.Updates == fr.ticks && fr.pres.Frames >= fr.presented {
+			fr.f.ticks.set(fr.ticks-1, int(fr.pres.Frames-fr.presented))
+		}
 	case *recording.Presents:
 		if v.Updates > fr.pres.Updates && v.Frames >= fr.pres.Frames {
 			fr.f.Presents = append(fr.f.Presents, PresentSpan{From: fr.pres.Updates, To: v.Updates, Presented: v.Frames - fr.pres.Frames})

@@ -26,13 +26,17 @@ func TestReplayPresentsAreTheRecordings(t *testing.T) {
 	}
 	defer r.Close()
 	var last recording.Presents
+	var before []int // each tick's Presented: the frames before it
 	for {
 		it, err := r.Next()
 		if err != nil {
 			break
 		}
-		if p, ok := it.(*recording.Presents); ok {
-			last = *p
+		switch v := it.(type) {
+		case *recording.Presents:
+			last = *v
+		case *recording.Tick:
+			before = append(before, v.Presented)
 		}
 	}
 	if last.Frames == 0 {
@@ -58,11 +62,78 @@ func TestReplayPresentsAreTheRecordings(t *testing.T) {
 		t.Errorf("the spans cover %d ticks and %d presents; the recording noted %+v over %d ticks", at, sum, last, rep.Ticks())
 	}
 	mid := s.Presents[1]
-	var tl struct{ Presents []inspect.PresentSpan }
+	var tl struct {
+		Presents []inspect.PresentSpan
+		Ticks    []inspect.Tick
+	}
 	get(t, h, "/api/timeline?from="+strconv.FormatUint(mid.From, 10)+"&to="+strconv.FormatUint(mid.To, 10), http.StatusOK, &tl)
 	if len(tl.Presents) != 1 || tl.Presents[0] != mid {
 		t.Errorf("the timeline of ticks %d to %d has presents %+v, want %+v", mid.From, mid.To, tl.Presents, mid)
 	}
+
+	// Per tick: the frames after tick i are tick i+1's Presented, after
+	// the last tick what the last note adds; they add up to the span.
+	var got uint64
+	for _, tk := range tl.Ticks {
+		if want := before[tk.Number+1]; tk.Presented != want {
+			t.Errorf("tick %d: %d presents after it, want %d (the next tick's Presented)", tk.Number, tk.Presented, want)
+		}
+		got += uint64(max(tk.Presented, 0))
+	}
+	if len(tl.Ticks) != int(mid.To-mid.From) || got != mid.Presented {
+		t.Errorf("ticks %d to %d: %d ticks presenting %d frames, want %d ticks and the span's %d",
+			mid.From, mid.To, len(tl.Ticks), got, mid.To-mid.From, mid.Presented)
+	}
+	// Every tick, the last one's from the note at the end, and with the
+	// frames before the first tick all that the recording noted.
+	var all struct{ Ticks []inspect.Tick }
+	get(t, h, "/api/timeline", http.StatusOK, &all)
+	if len(all.Ticks) != len(before) {
+		t.Fatalf("the timeline has %d ticks, the recording %d", len(all.Ticks), len(before))
+	}
+	sum = uint64(before[0])
+	for i, tk := range all.Ticks {
+		want := int(last.Frames) - sumInts(before)
+		if i+1 < len(before) {
+			want = before[i+1]
+		}
+		if tk.Presented != want {
+			t.Errorf("tick %d: %d presents after it, want %d", i, tk.Presented, want)
+		}
+		sum += uint64(max(tk.Presented, 0))
+	}
+	if sum != last.Frames {
+		t.Errorf("the ticks present %d frames with the %d before the first, want the %d the recording noted", sum, before[0], last.Frames)
+	}
+}
+
+// recordedPresents returns the Presented of each tick of the recording
+// at path: the frames presented before it.
+func recordedPresents(t testing.TB, path string) []int {
+	t.Helper()
+	r, err := recording.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var before []int
+	for {
+		it, err := r.Next()
+		if err != nil {
+			return before
+		}
+		if tk, ok := it.(*recording.Tick); ok {
+			before = append(before, tk.Presented)
+		}
+	}
+}
+
+func sumInts(s []int) int {
+	n := 0
+	for _, v := range s {
+		n += v
+	}
+	return n
 }
 
 // ReadFigures turns a match's net figures into spans of the match's

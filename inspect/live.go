@@ -254,11 +254,12 @@ func (l *Live) wake() {
 	}
 }
 
-// figures brings the Replay's net figures (a match's, [Replay.Net]) up
-// to what the recording holds so far: it decodes what was written since
-// the last request, on the request's turn (under run), never the
-// game's. A solo session's recording holds no net figures, and its
-// presents are the game's counters ([Live.Presents]): it is not read.
+// figures brings the Replay's net figures (a match's, [Replay.Net]) and
+// its frames presented after each tick (a solo session's, Tick.Presented)
+// up to what the recording holds so far: it decodes what was written
+// since the last request, on the request's turn (under run), never the
+// game's. A solo session's spans of presents are the game's counters
+// ([Live.Presents]).
 func (l *Live) figures() error {
 	if l.rep == nil || l.figErr != nil {
 		return l.figErr
@@ -270,10 +271,7 @@ func (l *Live) figures() error {
 			return l.figErr
 		}
 		l.figs = r
-		l.figRead.f.Match = r.Header().Net != nil
-	}
-	if !l.figRead.f.Match {
-		return nil // a solo session's: nothing to read
+		l.figRead = newFigureReader(r)
 	}
 	for {
 		it, err := l.figs.Next()
@@ -286,7 +284,7 @@ func (l *Live) figures() error {
 			l.figErr = fmt.Errorf("inspect: the live session's figures: %w", err)
 		}
 		f := l.figRead.figures()
-		l.rep.figures.Net, l.rep.figures.Match = f.Net, f.Match
+		l.rep.figures.Net, l.rep.figures.Match, l.rep.figures.ticks = f.Net, f.Match, f.ticks
 		return l.figErr
 	}
 }

@@ -3,8 +3,11 @@ package inspect_test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	goruntime "runtime"
 	"testing"
 	"testing/synctest"
@@ -268,6 +271,10 @@ func TestLivePresentsCoverTheTicks(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitTicks(t, h, 300, followed)
+	// While the game runs: a tick's presents are known once the
+	// recording holds the next tick, never as what they are not.
+	var running struct{ Ticks []inspect.Tick }
+	get(t, h, "/api/timeline", http.StatusOK, &running)
 	if err := sim.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -292,4 +299,49 @@ func TestLivePresentsCoverTheTicks(t *testing.T) {
 		t.Errorf("the spans cover %d ticks and %d presents; the game ran %d and presented %d", at, sum, stats.Updates, stats.FramesPresented)
 	}
 
+	// Per tick, the live game's presents are its replay's.
+	var ended struct{ Ticks []inspect.Tick }
+	get(t, h, "/api/timeline", http.StatusOK, &ended)
+	rec, err := io.ReadAll(live.Reader()) // the follower is done with it
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "live.rec")
+	if err := os.WriteFile(path, rec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rh, err := inspect.NewHandler(open(t, path, 0), inspect.ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var replayed struct{ Ticks []inspect.Tick }
+	get(t, rh, "/api/timeline", http.StatusOK, &replayed)
+	if len(ended.Ticks) != len(replayed.Ticks) || uint64(len(ended.Ticks)) != stats.Updates {
+		t.Fatalf("the live timeline has %d ticks, its replay's %d; the game ran %d", len(ended.Ticks), len(replayed.Ticks), stats.Updates)
+	}
+	var presented uint64
+	for i, tk := range ended.Ticks {
+		if want := replayed.Ticks[i].Presented; tk.Presented != want || want < 0 {
+			t.Errorf("tick %d: %d presents after it live, %d in the replay", i, tk.Presented, want)
+		}
+		if i < len(running.Ticks) && running.Ticks[i].Presented != -1 && running.Ticks[i].Presented != tk.Presented {
+			t.Errorf("tick %d: %d presents after it while the game ran, %d once it ended", i, running.Ticks[i].Presented, tk.Presented)
+		}
+		presented += uint64(max(tk.Presented, 0))
+	}
+	if presented == 0 || presented > stats.FramesPresented || stats.FramesPresented-presented > 1 {
+		t.Errorf("the ticks are followed by %d presents; the game presented %d (one may come before the first tick)", presented, stats.FramesPresented)
+	}
+	known := 0
+	for _, tk := range running.Ticks {
+		if tk.Presented >= 0 {
+			known++
+		}
+	}
+	if known < 250 {
+		t.Errorf("while the game ran, %d of %d ticks had their presents, want all but the last few", known, len(running.Ticks))
+	}
+	if n := len(running.Ticks); n == 400 && running.Ticks[n-1].Presented != -1 {
+		t.Errorf("while the game ran, its last tick had %d presents after it, want -1 (not known yet)", running.Ticks[n-1].Presented)
+	}
 }

@@ -126,6 +126,11 @@ type Tick struct {
 	Records     int    `json:"input_records"`
 	Entities    int    `json:"entities"`
 	Stop        bool   `json:"stop"`
+	// Presented is how many frames the game presented after the tick
+	// and before the next one; -1 where the recording does not say (a
+	// match's, one from before format 9, or a live game's last tick, whose
+	// frames are still being presented).
+	Presented int `json:"presented"`
 	// Marks are the markers systems set on the tick ([ecs.Sys.Mark]).
 	Marks []ecs.Mark `json:"marks,omitempty"`
 	// States are the game's states entered on the tick: the state each
@@ -382,6 +387,10 @@ func (r *Replay) Timeline(from, to uint64) []Tick {
 			break // the log is written here: it cannot be damaged
 		}
 		tk := r.lt.tick(r.log.marks)
+		tk.Presented = -1
+		if n, ok := r.figures.ticks.at(t); ok {
+			tk.Presented = n
+		}
 		for ; s < len(r.states) && r.states[s].tick == t; s++ {
 			tk.States = append(tk.States, r.states[s].StateChange)
 		}

@@ -89,8 +89,10 @@ const (
 	fStop       = 1 << 19
 	fShutdown   = 1 << 20 // at least one shutdown request
 	fPlayers    = 1 << 21 // a player's confirmed input differs from the previous tick's (format 6)
+	fPresented  = 1 << 22 // Presented differs from the previous tick's (format 9)
 	fAllV5      = 1<<21 - 1
-	fAll        = 1<<22 - 1
+	fAllV8      = 1<<22 - 1
+	fAll        = 1<<23 - 1
 )
 
 // Bits of a confirmed action state's header: which of its fields follow
@@ -240,6 +242,7 @@ type stream struct {
 	inputSpan bool // the previous input interval was its update's span
 	polls     int64
 	futures   uint64
+	presented int64
 	stats     [nStats]uint64
 	oldStats  bool           // a recording before version 5: nStatsV4 words
 	slope     [nStats]uint64 // stats[i] minus the value before it, for wSecond
@@ -252,6 +255,7 @@ type stream struct {
 	players []input.Stats
 	actions int
 	v6      bool // format 6 on: tick flag fPlayers and pacing items exist
+	v9      bool // format 9 on: tick flag fPresented exists
 }
 
 // typeState is a component type name seen in a checkpoint, with the values
@@ -293,6 +297,7 @@ func (s *stream) appendTick(b []byte, t *Tick) []byte {
 	set(int64(t.Polls) != s.polls, fPolls)
 	set(t.Mailbox != 0, fMailbox)
 	set(t.Futures != s.futures, fFutures)
+	set(int64(t.Presented) != s.presented, fPresented)
 	var w [nStats]uint64
 	statsWords(&t.Timing, &w)
 	set(w != s.stats, fTiming)
@@ -352,9 +357,12 @@ func (s *stream) appendTick(b []byte, t *Tick) []byte {
 	if f&fPlayers != 0 {
 		b = s.appendPlayers(b, t.Players)
 	}
+	if f&fPresented != 0 {
+		b = binio.AppendVarint(b, int64(t.Presented)-s.presented)
+	}
 	s.delta, s.end, s.number = u.Delta, u.End, u.Number
 	s.inputEnd, s.inputLen, s.inputSpan = t.InputEnd, inLen, span
-	s.polls, s.futures = int64(t.Polls), t.Futures
+	s.polls, s.futures, s.presented = int64(t.Polls), t.Futures, int64(t.Presented)
 	s.ticks++
 	return b
 }
@@ -815,8 +823,11 @@ func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
 	case !s.v6 && f > fAllV5:
 		d.Failf("tick flags %#x are not defined (allowed: bits 0 to 20 before format 6)", f)
 		return
+	case !s.v9 && f > fAllV8:
+		d.Failf("tick flags %#x are not defined (allowed: bits 0 to 21 before format 9)", f)
+		return
 	case f > fAll:
-		d.Failf("tick flags %#x are not defined (allowed: bits 0 to 21)", f)
+		d.Failf("tick flags %#x are not defined (allowed: bits 0 to 22)", f)
 		return
 	case f&fPlayers != 0 && len(s.players) == 0:
 		d.Failf("tick flags %#x give players' input, but the recording is not of a networked match", f)
@@ -911,12 +922,20 @@ func (s *stream) tick(d *decoder, f uint64, t *Tick, stats *timing.Stats) {
 		s.decodePlayers(d)
 	}
 	t.Players = append(t.Players[:0], s.players...)
+	presented := s.presented
+	if f&fPresented != 0 {
+		presented += d.Varint()
+	}
+	if presented < 0 {
+		d.Failf("Tick.Presented reads %d (allowed: 0 or more)", presented)
+	}
+	t.Presented = d.toInt("Tick.Presented", presented)
 	if d.Err() != nil {
 		return
 	}
 	s.delta, s.end, s.number = u.Delta, u.End, u.Number
 	s.inputEnd, s.inputLen, s.inputSpan = t.InputEnd, int64(t.InputEnd-t.InputStart), span
-	s.polls, s.futures = polls, t.Futures
+	s.polls, s.futures, s.presented = polls, t.Futures, presented
 	s.ticks++
 }
 

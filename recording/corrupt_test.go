@@ -31,8 +31,8 @@ func TestBadStart(t *testing.T) {
 			`recording: game.rec: byte 0: not a Metronome recording (it starts with "PK\x03\x04", a recording with "MTRC")`},
 		{"short other file", []byte("{}"), recording.ErrNotRecording, "...not a Metronome recording"},
 		{"other magic", []byte("MTRX\x01"), recording.ErrNotRecording, "...not a Metronome recording"},
-		{"version 9", []byte("MTRC\x09"), recording.ErrVersion,
-			"recording: game.rec: byte 4: format version 9 is not supported (this build reads 2 to 8)"},
+		{"version 10", []byte("MTRC\x0a"), recording.ErrVersion,
+			"recording: game.rec: byte 4: format version 10 is not supported (this build reads 2 to 9)"},
 		{"version 0", []byte("MTRC\x00"), recording.ErrVersion, "...format version 0 is not supported"},
 		{"version 300", []byte("MTRC\xac\x02"), recording.ErrVersion, "...format version 300 is not supported"},
 		{"version not a varint", []byte("MTRC\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"), recording.ErrCorrupt,
@@ -121,10 +121,11 @@ func TestCorruptChunks(t *testing.T) {
 		msg  string
 	}{
 		{"unknown item", cat(start, frame(uv(1, 7))), "byte " + item + ", before the first tick: item type 7 is not defined"},
-		{"unknown tick flags", cat(start, frame(uv(1, 1<<23))), "byte " + item + ", before the first tick: tick flags 0x400000 are not defined"},
+		{"unknown tick flags", cat(start, frame(uv(1, 1<<24))), "byte " + item + ", before the first tick: tick flags 0x800000 are not defined"},
+		{"negative presents", cat(start, frame(uv(1, 1<<23, 1))) /* 1 is -1 as a varint */, "before the first tick: Tick.Presented reads -1 (allowed: 0 or more)"},
 		{"players' input outside a match", cat(start, frame(uv(1, 1<<22))), "byte " + item + ", before the first tick: tick flags 0x200000 give players' input, but the recording is not of a networked match"},
-		{"pacing outside a match", cat(start, frame(uv(1, 7, 0, 0, 0, 0, 0, 0))), "byte " + item + ", before the first tick: item type 7 is not defined in format version 8"},
-		{"net figures outside a match", cat(start, frame(uv(1, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))), "item type 9 is not defined in format version 8"},
+		{"pacing outside a match", cat(start, frame(uv(1, 7, 0, 0, 0, 0, 0, 0))), "byte " + item + ", before the first tick: item type 7 is not defined in format version 9"},
+		{"net figures outside a match", cat(start, frame(uv(1, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))), "item type 9 is not defined in format version 9"},
 		{"update kind 3", cat(start, frame(uv(1, 3<<1))), "update kind 3 is not a timing.Kind (allowed: 0 to 2)"},
 		{"bad varint", cat(start, frame(uv(1, 1<<5), bytes.Repeat([]byte{0xff}, 11))), "byte " + itoa(payload+2) + ", before the first tick: a varint overflows 64 bits"},
 		{"item cut", cat(start, frame(uv(1, 1<<5))), "byte " + itoa(payload+2) + ", before the first tick: a varint runs past the end"},
@@ -310,17 +311,17 @@ func TestReadsOldVersions(t *testing.T) {
 // recording of another version.
 func TestVersionByteDamaged(t *testing.T) {
 	data := write(t, testHeader, makeSession(t, sessionOptions{seed: 6, ticks: 30, every: 10}), nil)
-	for _, v := range []byte{2, 3, 4, 5, 6, 7, 9, 0x7f} {
+	for _, v := range []byte{2, 3, 4, 5, 6, 7, 8, 10, 0x7f} {
 		bad := bytes.Clone(data)
 		bad[4] = v
 		_, err := recording.NewReader(bytes.NewReader(bad), "v.rec")
-		errorIs(t, err, recording.ErrCorrupt, "recording: v.rec: byte 4: the format version reads "+itoa(int(v))+", but the header's checksum holds version 8: the version byte is damaged")
+		errorIs(t, err, recording.ErrCorrupt, "recording: v.rec: byte 4: the format version reads "+itoa(int(v))+", but the header's checksum holds version 9: the version byte is damaged")
 	}
 	// A recording of a version this build does not know, whose checksums
 	// agree with its version byte, is a version error as before.
-	other := append([]byte("MTRC\x09"), framed([]byte("MTRC\x09"), uv(0, 0, 0, 0, 0, 0, 0), make([]byte, 8), uv(60))...)
+	other := append([]byte("MTRC\x0a"), framed([]byte("MTRC\x0a"), uv(0, 0, 0, 0, 0, 0, 0), make([]byte, 8), uv(60))...)
 	_, err := recording.NewReader(bytes.NewReader(other), "v.rec")
-	errorIs(t, err, recording.ErrVersion, "format version 9 is not supported")
+	errorIs(t, err, recording.ErrVersion, "format version 10 is not supported")
 }
 
 // TestHookItems: hook items round-trip between ticks, a writer refuses a

@@ -38,7 +38,9 @@
 // [Writer.Finish]: a process killed at any moment, from the first tick
 // on, loses less than a second of ticks. [Writer.WatchPresents] has the
 // writer note the session's presented frames at each chunk it hands
-// over, so the tick pays nothing for them. The first
+// over, and the runtime gives each tick the frames presented since the
+// previous one (Tick.Presented, which costs a tick nothing while the
+// count stays as it was). The first
 // problem (a failed write, a value the format cannot hold, a disk so slow
 // that 256 chunks wait) stops the recording and is returned by every later
 // call and by Close; nothing is lost silently.
@@ -136,7 +138,10 @@
 // changed, then per such action a uvarint of the fields that are not zero
 // (bit 0 Down and bit 1 WasDown are the values; then Presses, Releases,
 // Held as varints, Value, StartValue, Mean and Peak as byte-reversed
-// float32 bits) and those fields in that order. A pacing item holds the
+// float32 bits) and those fields in that order. Flag bit 22 (format 9
+// on) marks a tick whose Presented differs from the previous tick's (0
+// before the first tick); its difference follows last, as a varint. A
+// pacing item holds the
 // update (uvarint), the tick, Resimulated, ResimulationTime, Held and
 // Advantage (varints). Net figures ([NetFigures]) hold Update (uvarint),
 // Tick, Confirmed and RTT (varints), BytesSent, BytesReceived, Sent,
@@ -151,7 +156,8 @@
 // A hook holds the hook's name (one byte: 0 InitSimulation, 1
 // DeinitSimulation) and its Futures watermark (uvarint).
 //
-// Version 7 is version 8 without net figures and presents. Version 6
+// Version 8 is version 9 without tick flag bit 22 (Presented reads as
+// 0). Version 7 is version 8 without net figures and presents. Version 6
 // has version 7's layout; its Futures watermarks count every
 // platform request, version 7's only the simulation owner's. Version 5 is
 // version 6 without the header's Net, tick flag bit 21 and pacing items. Version 4 is version 5 without the rollback statistics in
@@ -159,7 +165,7 @@
 // 8-byte frame (the length, then one CRC-32C of the length bytes and the
 // payload; the version under no checksum), without Package and Title in
 // the header, without the end marker's outcome and without hooks; version
-// 2 is version 3 without the shutdown flag. This build reads all seven.
+// 2 is version 3 without the shutdown flag. This build reads all eight.
 //
 // A checkpoint holds the tick number (varint from the last tick's), the
 // world hash (uint64) and a count of types; each type is a uvarint

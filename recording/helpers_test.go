@@ -492,6 +492,10 @@ func randomTick(rng *rand.Rand, records int) *recording.Tick {
 	for _, p := range []any{&t.InputStart, &t.InputEnd, &t.Polls, &t.Stop, &t.Mailbox, &t.Futures} {
 		randomize(reflect.ValueOf(p).Elem(), rng)
 	}
+	t.Presented = rng.IntN(4) // often as the previous tick's
+	if rng.IntN(50) == 0 {
+		t.Presented = rng.IntN(1 << 30)
+	}
 	for range records {
 		var r input.Record
 		randomize(reflect.ValueOf(&r).Elem(), rng)

@@ -221,6 +221,7 @@ func (r *Reader) readHeader() error {
 	r.version = v
 	r.s.oldStats = v < 5
 	r.s.v6 = v >= 6
+	r.s.v9 = v >= 9
 	if v >= 4 {
 		r.prefix = append([]byte(nil), r.in[:r.off]...)
 	}

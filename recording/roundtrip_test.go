@@ -117,7 +117,7 @@ func TestFieldsCovered(t *testing.T) {
 		{reflect.TypeFor[timing.Stats](), 18},
 		{reflect.TypeFor[timing.Ledger](), 13},
 		{reflect.TypeFor[input.Record](), 15},
-		{reflect.TypeFor[recording.Tick](), 11},
+		{reflect.TypeFor[recording.Tick](), 12},
 		{reflect.TypeFor[input.Stats](), 9},
 		{reflect.TypeFor[recording.Net](), 3},
 		{reflect.TypeFor[recording.Pacing](), 6},

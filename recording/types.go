@@ -12,7 +12,8 @@ import (
 // FormatVersion is the version of the byte layout this build writes. Any
 // change to the layout, including a new field in [Tick] or [Header], takes
 // a new version, and so does a change of what a field means. A reader
-// reads this version and [OldestFormatVersion] on: version 7 is version 8
+// reads this version and [OldestFormatVersion] on: version 8 is version 9
+// without Tick.Presented (it reads as 0); version 7 is version 8
 // without [NetFigures] and [Presents] items; version 6 is version 7
 // with Futures watermarks that count every platform request, not only the
 // simulation owner's; version 5 is version 6 without networked matches (no Header.Net, no
@@ -22,7 +23,7 @@ import (
 // length field of its own, the version outside every checksum), without
 // Header.Package and Header.Title, without End.Outcome and without hook
 // items; version 2 is version 3 without shutdown requests in ticks.
-const FormatVersion = 8
+const FormatVersion = 9
 
 // OldestFormatVersion is the oldest layout this build still reads.
 const OldestFormatVersion = 2
@@ -169,6 +170,14 @@ type Tick struct {
 	// Players[p*Actions+a] is player p's action a. Empty otherwise. A
 	// reader reuses the slice from tick to tick.
 	Players []input.Stats
+	// Presented is how many frames the session presented after the
+	// previous tick and before this one (before the first tick: since
+	// the session began), as the runtime counted them when the tick was
+	// recorded; 0 in a match's recording and before format 9. The frames
+	// presented after a tick are the next tick's Presented, and after
+	// the last tick the difference between the last [Presents] item and
+	// the sum over the ticks.
+	Presented int
 }
 
 // Pacing is what a networked match's timing did in one update of the

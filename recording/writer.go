@@ -461,6 +461,10 @@ func (w *Writer) checkTick(t *Tick) error {
 		return w.fail(-1, detail(ErrInvalid, "update kind %d is not a timing.Kind (allowed: 0 to %d)",
 			t.Update.Kind, timing.NumKinds-1))
 	}
+	if t.Presented < 0 {
+		return w.fail(-1, detail(ErrInvalid, "tick %d: %d frames presented (allowed: 0 or more)",
+			t.Update.Number, t.Presented))
+	}
 	if len(t.Records) > MaxRecords {
 		return w.fail(-1, detail(ErrInvalid, "%d input records in one tick (allowed: at most %d)",
 			len(t.Records), MaxRecords))

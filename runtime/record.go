@@ -185,6 +185,9 @@ func (s *simulation) record(drained int, futures uint64) error {
 	o.Stop = s.stop.Requested()
 	o.Mailbox = drained
 	o.Futures = futures
+	n := s.counters.presented.Load()
+	o.Presented = int(n - s.presented)
+	s.presented = n
 	e := s.endpoint
 	o.Shutdown = o.Shutdown[:0]
 	for _, q := range e.decided {

@@ -57,7 +57,10 @@ type simulation struct {
 	every int // checkpoint interval in ticks
 	out   recording.Tick
 	check recording.Checkpoint
-	play  replayState
+	// presented is the frames presented counter when the previous tick
+	// was recorded: the next tick's Presented counts from it.
+	presented uint64
+	play      replayState
 	// unchecked: the latest recorded tick has no checkpoint after it yet;
 	// checkNow: it gets one whatever the interval (a stop or a shutdown
 	// request reached it).
