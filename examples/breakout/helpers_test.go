@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -173,4 +174,15 @@ func bannerText(t *testing.T, sim *frameworktest.Sim) string {
 	}
 	t.Fatal("no banner")
 	return ""
+}
+
+// tapAtRandom taps the left, D and space keys at random over span of the
+// simulation's time, from the random stream (seed1, seed2): a tap every
+// 0.1-1 s, held 20-620 ms, as the benchmarks' player.
+func tapAtRandom(sim *frameworktest.Sim, seed1, seed2 uint64, span time.Duration) {
+	r := rand.New(rand.NewPCG(seed1, seed2))
+	keys := []input.Button{input.KeyLeft, input.KeyD, input.KeySpace}
+	for at := time.Duration(0); at < span; at += time.Duration(100+r.IntN(900)) * time.Millisecond {
+		sim.Input.Tap(sim.At(at), keys[r.IntN(len(keys))], time.Duration(20+r.IntN(600))*time.Millisecond)
+	}
 }

@@ -36,6 +36,7 @@ func BenchmarkInspectSeek(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The taps and then the seeks draw on one stream.
 	r := rand.New(rand.NewPCG(45, 1))
 	keys := []input.Button{input.KeyLeft, input.KeyD, input.KeySpace}
 	for at := time.Duration(0); at < ticks*time.Second/60; at += time.Duration(100+r.IntN(900)) * time.Millisecond {
@@ -123,11 +124,7 @@ func BenchmarkInspectLive(b *testing.B) {
 		}
 		v.sim = sim
 		sim.Fakes.Renderer.Discard = true
-		r := rand.New(rand.NewPCG(45, 2))
-		keys := []input.Button{input.KeyLeft, input.KeyD, input.KeySpace}
-		for at := time.Duration(0); at < time.Hour; at += time.Duration(100+r.IntN(900)) * time.Millisecond {
-			sim.Input.Tap(sim.At(at), keys[r.IntN(len(keys))], time.Duration(20+r.IntN(600))*time.Millisecond)
-		}
+		tapAtRandom(sim, 45, 2, time.Hour)
 		v.followed = make(chan error, 1)
 		if v.follow {
 			go func() { v.followed <- framework.InspectLive(newGame(), v.live, inspect.Options{}) }()
@@ -271,11 +268,7 @@ func BenchmarkInspectLiveCatchUp(b *testing.B) {
 			b.Fatal(err)
 		}
 		sim.Fakes.Renderer.Discard = true
-		r := rand.New(rand.NewPCG(45, 3))
-		keys := []input.Button{input.KeyLeft, input.KeyD, input.KeySpace}
-		for at := time.Duration(0); at < ticks*time.Second/120; at += time.Duration(100+r.IntN(900)) * time.Millisecond {
-			sim.Input.Tap(sim.At(at), keys[r.IntN(len(keys))], time.Duration(20+r.IntN(600))*time.Millisecond)
-		}
+		tapAtRandom(sim, 45, 3, ticks*time.Second/120)
 		followed := make(chan error, 1)
 		go func() { followed <- framework.InspectLive(newGame(), live, inspect.Options{}) }()
 		if err := sim.RunTicks(ticks); err != nil {

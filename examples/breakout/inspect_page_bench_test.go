@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"math/rand/v2"
 	"net/http"
 	"os"
 	goruntime "runtime"
@@ -18,7 +17,6 @@ import (
 
 	"github.com/metronome-go/metronome/framework"
 	"github.com/metronome-go/metronome/framework/frameworktest"
-	"github.com/metronome-go/metronome/input"
 	"github.com/metronome-go/metronome/inspect"
 	"github.com/metronome-go/metronome/internal/browsertest"
 )
@@ -69,11 +67,7 @@ func BenchmarkInspectLivePage(b *testing.B) {
 		}
 		v.sim = sim
 		sim.Fakes.Renderer.Discard = true
-		r := rand.New(rand.NewPCG(46, 2))
-		keys := []input.Button{input.KeyLeft, input.KeyD, input.KeySpace}
-		for at := time.Duration(0); at < time.Hour; at += time.Duration(100+r.IntN(900)) * time.Millisecond {
-			sim.Input.Tap(sim.At(at), keys[r.IntN(len(keys))], time.Duration(20+r.IntN(600))*time.Millisecond)
-		}
+		tapAtRandom(sim, 46, 2, time.Hour)
 		v.followed = make(chan error, 1)
 		if v.follow {
 			v.live.Watch(sim.Runtime.Stats)

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/metronome-go/metronome/framework/frameworktest"
-	"github.com/metronome-go/metronome/input"
 )
 
 // BenchmarkRecordingSize records 36,000 ticks of Breakout played by
@@ -27,11 +25,7 @@ func BenchmarkRecordingSize(b *testing.B) {
 			b.Fatal(err)
 		}
 		sim.Fakes.Renderer.Discard = true
-		r := rand.New(rand.NewPCG(45, 1))
-		keys := []input.Button{input.KeyLeft, input.KeyD, input.KeySpace}
-		for at := time.Duration(0); at < ticks*time.Second/60; at += time.Duration(100+r.IntN(900)) * time.Millisecond {
-			sim.Input.Tap(sim.At(at), keys[r.IntN(len(keys))], time.Duration(20+r.IntN(600))*time.Millisecond)
-		}
+		tapAtRandom(sim, 45, 1, ticks*time.Second/60)
 		if err := sim.RunTicks(ticks); err != nil {
 			b.Fatal(err)
 		}
